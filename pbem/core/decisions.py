@@ -1,0 +1,146 @@
+"""Decisions: the choices the rules give a player during resolution.
+
+A ruleset never guesses what a player wants. Where the rules give a side a
+choice, the ruleset builds a :class:`Decision` and asks the :class:`Decider`.
+The decider answers, in this order, from:
+
+1. an answer recorded in the game's log for this decision (a player's
+   "ask me" reply or a moderator's ruling), by the decision's index in the day;
+2. the answer the ruleset found in the side's orders (own day) or standing
+   orders (enemy's day), passed as ``given``;
+3. the decision's documented default, unless the side asked to be asked, in
+   which case resolution stops with :class:`Pending`.
+
+Every answer is recorded as a :class:`DecisionRecord`, with its source, so a
+report can say which choices were taken on a side's behalf and how.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Iterable
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One choice, put to one side.
+
+    ``options`` are keys the deciding side may see (never an enemy block id);
+    ``labels`` maps each key to the text shown to that side. An answer is a
+    tuple of between ``min`` and ``max`` distinct option keys.
+    """
+
+    side: str
+    kind: str
+    question: str
+    options: tuple[str, ...]
+    default: tuple[str, ...]
+    labels: tuple[tuple[str, str], ...] = ()
+    min: int = 1
+    max: int = 1
+
+    def label(self, key: str) -> str:
+        return dict(self.labels).get(key, key)
+
+    def to_dict(self) -> dict:
+        return {
+            "side": self.side,
+            "kind": self.kind,
+            "question": self.question,
+            "options": list(self.options),
+            "labels": dict(self.labels),
+            "default": list(self.default),
+            "min": self.min,
+            "max": self.max,
+        }
+
+    def problem(self, answer: Iterable[str]) -> str | None:
+        """Why ``answer`` is not a legal answer, or None."""
+        answer = tuple(answer)
+        if len(set(answer)) != len(answer):
+            return "an option is named twice"
+        if not self.min <= len(answer) <= self.max:
+            if self.min == self.max:
+                return f"expected exactly {self.min} choice(s), got {len(answer)}"
+            return f"expected {self.min} to {self.max} choices, got {len(answer)}"
+        for key in answer:
+            if key not in self.options:
+                return f"{key!r} is not one of the options ({', '.join(self.options) or 'none'})"
+        return None
+
+
+@dataclass
+class DecisionRecord:
+    index: int
+    decision: Decision
+    answer: tuple[str, ...]
+    source: str  # "log", "orders", "standing", "default"
+    note: str = ""
+
+    def to_dict(self) -> dict:
+        return {
+            "index": self.index,
+            "decision": self.decision.to_dict(),
+            "answer": list(self.answer),
+            "source": self.source,
+            "note": self.note,
+        }
+
+
+class Pending(Exception):
+    """Resolution stopped at a decision its side wants to answer itself."""
+
+    def __init__(self, index: int, decision: Decision):
+        super().__init__(f"decision {index} ({decision.kind}) awaits {decision.side}")
+        self.index = index
+        self.decision = decision
+
+
+def never(decision: Decision) -> bool:
+    return False
+
+
+@dataclass
+class Decider:
+    """Answers a day's decisions, numbering them in the order they arise."""
+
+    answers: dict[int, tuple[str, ...]] = field(default_factory=dict)
+    ask: Callable[[Decision], bool] = never
+    records: list[DecisionRecord] = field(default_factory=list)
+
+    def decide(
+        self,
+        decision: Decision,
+        given: Iterable[str] | None = None,
+        source: str = "orders",
+        check: Callable[[tuple[str, ...]], str | None] | None = None,
+    ) -> tuple[str, ...]:
+        """The answer to ``decision``; see the module docstring for the order."""
+        index = len(self.records)
+
+        def problem(answer: tuple[str, ...]) -> str | None:
+            return decision.problem(answer) or (check(answer) if check else None)
+
+        notes = []
+        if index in self.answers:
+            answer = tuple(self.answers[index])
+            why = problem(answer)
+            if why is None:
+                return self._record(index, decision, answer, "log")
+            notes.append(f"recorded answer {' '.join(answer) or 'none'} not legal: {why}")
+        if given is not None:
+            answer = tuple(given)
+            why = problem(answer)
+            if why is None:
+                return self._record(index, decision, answer, source, "; ".join(notes))
+            notes.append(f"{source} answer {' '.join(answer) or 'none'} not legal: {why}")
+        if self.ask(decision) and index not in self.answers:
+            raise Pending(index, decision)
+        default = tuple(decision.default)
+        if problem(default) is not None:  # a ruleset bug: never silently accept it
+            raise AssertionError(f"default {default} of {decision} is not legal: {problem(default)}")
+        return self._record(index, decision, default, "default", "; ".join(notes))
+
+    def _record(self, index, decision, answer, source, note=""):
+        self.records.append(DecisionRecord(index, decision, answer, source, note))
+        return answer

@@ -1,0 +1,179 @@
+"""The game driver: a scenario, a seed and a log, replayed into states.
+
+A ruleset is a module (``pbem.games.<name>``) that provides:
+
+``load_scenario(path) -> scenario``
+``setup(scenario, seed) -> state``
+``moving_side(scenario, state) -> str`` (the side whose day comes next)
+``is_over(scenario, state) -> bool``
+``parse_orders(scenario, state, side, text) -> orders`` (raises ``OrdersError``)
+``resolve_day(scenario, state, orders, decider) -> (state, events)``
+    a new state (the argument is never changed), the day's events; the
+    decider answers every decision and raises ``Pending`` where a side asked
+    to be asked.
+``view(scenario, state, side) -> dict`` (``side=None``: the moderator)
+
+The log is a list of plain dicts, kept in the order they were made:
+
+``{"kind": "orders", "day": d, "side": s, "text": t}``: a side's orders for day d;
+    the last one for a day counts, earlier ones are kept.
+``{"kind": "answer", "day": d, "index": i, "answer": [...], "by": who, "why": text}``:
+    the answer to the i-th decision of day d (a player's "ask me" reply or a
+    moderator's ruling); the last one for (d, i) counts.
+
+Replaying the log from the start rebuilds every past state exactly.
+"""
+
+from __future__ import annotations
+
+import copy
+import importlib
+from dataclasses import dataclass, field
+from typing import Callable
+
+from .decisions import Decider, Decision, DecisionRecord, Pending, never
+from .events import Event
+
+
+def load_ruleset(name: str):
+    """The ruleset module of a game, by its package name under pbem.games."""
+    return importlib.import_module(f"pbem.games.{name}")
+
+
+@dataclass
+class DayResult:
+    day: int
+    side: str
+    orders: str
+    before: object
+    after: object
+    events: list[Event] = field(default_factory=list)
+    decisions: list[DecisionRecord] = field(default_factory=list)
+
+
+class Game:
+    """One game: replays its log on creation, then takes new entries."""
+
+    def __init__(self, ruleset, scenario, seed: int, log: list[dict] | None = None):
+        self.ruleset = ruleset
+        self.scenario = scenario
+        self.seed = seed
+        self.log: list[dict] = []
+        self.initial = ruleset.setup(scenario, seed)
+        self.days: list[DayResult] = []
+        self.pending: Pending | None = None
+        for entry in log or []:
+            self.log.append(dict(entry))
+        self.replay()
+
+    # -- reading -----------------------------------------------------------
+
+    @property
+    def state(self):
+        return self.days[-1].after if self.days else self.initial
+
+    @property
+    def day(self) -> int:
+        """Index of the next day to resolve (0 is the first side's first day)."""
+        return len(self.days)
+
+    @property
+    def over(self) -> bool:
+        return self.ruleset.is_over(self.scenario, self.state)
+
+    def moving_side(self) -> str:
+        return self.ruleset.moving_side(self.scenario, self.state)
+
+    def orders_text(self, day: int, side: str) -> str:
+        text = ""
+        for entry in self.log:
+            if entry["kind"] == "orders" and entry["day"] == day and entry["side"] == side:
+                text = entry["text"]
+        return text
+
+    def answers(self, day: int) -> dict[int, tuple[str, ...]]:
+        out = {}
+        for entry in self.log:
+            if entry["kind"] == "answer" and entry["day"] == day:
+                out[entry["index"]] = tuple(entry["answer"])
+        return out
+
+    def state_before(self, day: int):
+        return self.days[day].before if day < len(self.days) else self.state
+
+    def view(self, side: str | None, day: int | None = None) -> dict:
+        state = self.state if day is None else self.days[day].after
+        return self.ruleset.view(self.scenario, state, side)
+
+    # -- writing -----------------------------------------------------------
+
+    def check_orders(self, side: str, text: str):
+        """Parse ``text`` as ``side``'s orders for the next day; raises OrdersError."""
+        return self.ruleset.parse_orders(self.scenario, self.state, side, text)
+
+    def submit(self, side: str, text: str):
+        """Check and record ``side``'s orders for the next day (the last one counts)."""
+        orders = self.check_orders(side, text)
+        self.log.append({"kind": "orders", "day": self.day, "side": side, "text": text})
+        return orders
+
+    def answer(self, day: int, index: int, answer, by: str = "player", why: str = "") -> None:
+        """Record the answer to decision ``index`` of ``day``.
+
+        For a past day, call :meth:`replay` afterwards to rebuild from there.
+        """
+        self.log.append(
+            {"kind": "answer", "day": day, "index": index, "answer": list(answer), "by": by, "why": why}
+        )
+
+    def resolve(self, ask: Callable[[Decision], bool] = never) -> DayResult:
+        """Resolve the next day. Raises Pending if a decision awaits its side."""
+        if self.over:
+            raise GameOver("the game is over")
+        day = self.day
+        state = self.state
+        side = self.ruleset.moving_side(self.scenario, state)
+        text = self.orders_text(day, side)
+        orders = self.ruleset.parse_orders(self.scenario, state, side, text) if text else None
+        decider = Decider(answers=self.answers(day), ask=ask)
+        try:
+            after, events = self.ruleset.resolve_day(self.scenario, copy.deepcopy(state), orders, decider)
+        except Pending as pending:
+            self.pending = pending
+            raise
+        self.pending = None
+        result = DayResult(day, side, text, state, after, events, decider.records)
+        self.days.append(result)
+        return result
+
+    def replay(self, until: int | None = None) -> None:
+        """Rebuild every day from the log (up to day ``until``, exclusive).
+
+        Days are resolved only as far as the log has been resolved before:
+        a day is replayed when a later day has orders, or when the log marks
+        it resolved with ``{"kind": "resolved", "day": d}``.
+        """
+        self.days = []
+        resolved = {e["day"] for e in self.log if e["kind"] == "resolved"}
+        last = max(resolved) if resolved else -1
+        while self.day <= last and (until is None or self.day < until) and not self.over:
+            self.resolve()
+
+    def mark_resolved(self) -> None:
+        """Record in the log that the last resolved day is final."""
+        self.log.append({"kind": "resolved", "day": self.day - 1})
+
+    def advance(self, ask: Callable[[Decision], bool] = never) -> DayResult:
+        """Resolve the next day and record it in the log."""
+        result = self.resolve(ask)
+        self.mark_resolved()
+        return result
+
+    def rewind(self, day: int) -> None:
+        """Forget every day from ``day`` on (their orders stay in the log)."""
+        self.log = [e for e in self.log if not (e["kind"] == "resolved" and e["day"] >= day)]
+        self.replay()
+
+
+class GameOver(Exception):
+    """The game has ended; no further day can be resolved."""

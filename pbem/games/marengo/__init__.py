@@ -1,0 +1,18 @@
+"""Bonaparte at Marengo (Bowen Simmons, 2005), rules version 2006.04.09.
+
+The rule book quoted throughout is ../shared/rules/003 (French). This package
+is the ruleset interface the engine core drives (see pbem.core.game).
+"""
+
+from .board import Board, load_board
+from .parse import parse_orders
+from .rules import is_over, moving_side, resolve_day
+from .scenario import SIDES, Scenario, load_scenario
+from .setup import setup
+from .view import view
+
+NAME = "marengo"
+TITLE = "Bonaparte at Marengo"
+
+__all__ = ["Board", "load_board", "parse_orders", "is_over", "moving_side", "resolve_day",
+           "SIDES", "Scenario", "load_scenario", "setup", "view", "NAME", "TITLE"]

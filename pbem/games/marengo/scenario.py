@@ -1,0 +1,166 @@
+"""A scenario: the map, the order of battle, the reinforcement schedule and morale.
+
+Read from a TOML file (see docs/maps.md, "Scenario files"). Every figure the
+printed game would print on its board or charts lives in that file.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+from .board import Board, MapError, load_board
+
+SIDES = ("austria", "france")  # the Austrian day comes first in every round (003 §7)
+TYPES = ("infantry", "cavalry", "artillery")
+MAX_STRENGTH = {"infantry": 3, "cavalry": 2, "artillery": 1}
+
+
+@dataclass(frozen=True)
+class BlockSpec:
+    id: str
+    side: str
+    name: str
+    type: str
+    strength: int
+    start: bool = False  # a French "at start" block, drawn at random onto the start locales
+    arrives: int | None = None  # hour (24 h clock) the reinforcement may first enter
+    entries: tuple[str, ...] = ()  # entry points it may use (empty: any of its side's)
+
+
+@dataclass(frozen=True)
+class Scenario:
+    name: str
+    board: Board
+    blocks: tuple[BlockSpec, ...]
+    morale: dict
+    rounds: int = 16
+    first_hour: int = 6
+    retreat_toward: dict | None = None
+    path: str = ""
+
+    def hour(self, day: int) -> int:
+        return self.first_hour + day // len(SIDES)
+
+    def side_of_day(self, day: int) -> str:
+        return SIDES[day % len(SIDES)]
+
+    @property
+    def days(self) -> int:
+        return self.rounds * len(SIDES)
+
+    def block(self, block_id: str) -> BlockSpec:
+        for spec in self.blocks:
+            if spec.id == block_id:
+                return spec
+        raise KeyError(block_id)
+
+
+def hour_label(hour: int) -> str:
+    """6 -> '6AM', 12 -> '12PM', 13 -> '1PM' (the printed time track)."""
+    suffix = "AM" if hour < 12 else "PM"
+    h = hour % 12 or 12
+    return f"{h}{suffix}"
+
+
+def parse_hour(text: str) -> int:
+    """'7AM', '7:00 AM', '1PM', '13' or '13:00' -> 24 h hour; ValueError otherwise."""
+    t = text.strip().upper().replace(" ", "").replace(".", "")
+    suffix = ""
+    if t.endswith(("AM", "PM")):
+        t, suffix = t[:-2], t[-2:]
+    if t.endswith(":00"):
+        t = t[:-3]
+    if not t.isdigit():
+        raise ValueError(f"{text!r} is not an hour (write it like 7AM or 1PM)")
+    h = int(t)
+    if suffix:
+        if not 1 <= h <= 12:
+            raise ValueError(f"{text!r} is not an hour")
+        h = h % 12 + (12 if suffix == "PM" else 0)
+    if not 0 <= h <= 23:
+        raise ValueError(f"{text!r} is not an hour")
+    return h
+
+
+def scenario_from_dict(data: dict, board: Board, path: str = "scenario") -> Scenario:
+    problems = []
+    meta = data.get("scenario", {})
+    blocks = []
+    ids = set()
+    for i, spec in enumerate(data.get("block", []), 1):
+        bid = spec.get("id")
+        where = f"block #{i}" + (f" ({bid})" if bid else "")
+        if not bid:
+            problems.append(f"{where}: missing id")
+            continue
+        if bid in ids:
+            problems.append(f"{where}: duplicate id")
+        ids.add(bid)
+        side = spec.get("side")
+        if side not in SIDES:
+            problems.append(f"{where}: side must be one of {', '.join(SIDES)}")
+        btype = spec.get("type")
+        if btype not in TYPES:
+            problems.append(f"{where}: type must be one of {', '.join(TYPES)}")
+            btype = "infantry"
+        strength = spec.get("strength")
+        if not isinstance(strength, int) or not 1 <= strength <= MAX_STRENGTH[btype]:
+            problems.append(f"{where}: strength of {btype} must be 1 to {MAX_STRENGTH[btype]}")
+            strength = 1
+        start = bool(spec.get("start", False))
+        arrives = spec.get("arrives")
+        if arrives is not None:
+            try:
+                arrives = parse_hour(str(arrives))
+            except ValueError as exc:
+                problems.append(f"{where}: {exc}")
+                arrives = None
+        if not start and arrives is None:
+            problems.append(f"{where}: give start = true or an arrival hour (arrives = \"11AM\")")
+        entries = tuple(spec.get("entries", ()))
+        for e in entries:
+            if e not in board.entries:
+                problems.append(f"{where}: unknown entry point {e!r}")
+        blocks.append(BlockSpec(bid, side, spec.get("name", bid), btype, strength, start, arrives, entries))
+    morale = data.get("morale", {})
+    for side in SIDES:
+        if not isinstance(morale.get(side), int):
+            problems.append(f"morale: give the starting morale of {side} (a whole number)")
+    starts = sum(1 for b in blocks if b.start)
+    seats = sum(loc.french_start for loc in board.locales.values())
+    if starts != seats:
+        problems.append(f"{starts} French blocks start on the map but the map's start locales hold {seats}")
+    retreat = data.get("retreat_toward", {})
+    for side, lid in retreat.items():
+        if lid not in board.locales:
+            problems.append(f"retreat_toward.{side}: unknown locale {lid!r}")
+    if problems:
+        raise MapError(problems, path)
+    return Scenario(
+        name=meta.get("name", path),
+        board=board,
+        blocks=tuple(blocks),
+        morale={side: morale[side] for side in SIDES},
+        rounds=int(meta.get("rounds", 16)),
+        first_hour=parse_hour(str(meta.get("first_hour", "6AM"))),
+        retreat_toward=retreat or None,
+        path=path,
+    )
+
+
+def load_scenario(path: str | Path) -> Scenario:
+    """Read a scenario file and the map file it names (relative to it)."""
+    path = Path(path)
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise MapError([f"not valid TOML: {exc}"], str(path)) from None
+    except OSError as exc:
+        raise MapError([f"cannot read: {exc.strerror}"], str(path)) from None
+    map_name = data.get("scenario", {}).get("map")
+    if not map_name:
+        raise MapError(["[scenario] must name its map file (map = \"marengo-map.toml\")"], str(path))
+    board = load_board(path.parent / map_name)
+    return scenario_from_dict(data, board, str(path))

@@ -1,0 +1,84 @@
+"""The position of a Marengo game: blocks, morale, the clock, standing orders.
+
+A state is plain data (dataclasses of strings, numbers, lists and dicts) so it
+can be copied, compared, hashed and stored as JSON.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import asdict, dataclass, field
+
+from .scenario import SIDES
+
+RESERVE = None  # a block's ``facing`` when it is in the reserve of its locale
+
+
+@dataclass
+class Block:
+    id: str
+    side: str
+    name: str
+    type: str  # infantry, cavalry, artillery
+    strength: int
+    locale: str | None = None  # None while off the map (waiting, or eliminated)
+    facing: str | None = None  # None: in reserve; else the locale whose approach it blocks toward
+    status: str = "map"  # "map", "waiting" (a reinforcement not yet entered), "eliminated"
+    arrives: int | None = None  # hour a waiting reinforcement may enter
+    entries: list[str] = field(default_factory=list)
+    activated: bool = True  # French start blocks begin False (003 §6 step 6)
+    bombard: str | None = None  # artillery: the locale it declared a bombardment toward
+    bombard_days: list[int] = field(default_factory=list)  # days it declared or resolved one
+
+    @property
+    def on_map(self) -> bool:
+        return self.status == "map"
+
+    def where(self) -> tuple[str | None, str | None]:
+        return (self.locale, self.facing)
+
+
+@dataclass
+class State:
+    day: int = 0  # days resolved so far; day d is the (d // 2)-th round, SIDES[d % 2]'s day
+    blocks: dict[str, Block] = field(default_factory=dict)
+    morale: dict[str, int] = field(default_factory=dict)
+    demoralised: dict[str, bool] = field(default_factory=dict)
+    bonus_due: dict[str, bool] = field(default_factory=dict)  # +5 morale at the start of the next day (003 §13)
+    standing: dict[str, list[dict]] = field(default_factory=lambda: {s: [] for s in SIDES})
+    french_start: list[str] = field(default_factory=list)  # locales French at the start (003 §6 step 6)
+    winner: str | None = None
+    victory: str = ""
+    over: bool = False
+    # per-day facts that outlive the day: what the last day did, for reports and arrows
+    last_moves: list[dict] = field(default_factory=list)
+
+    def side_blocks(self, side: str, on_map: bool = True) -> list[Block]:
+        return [b for b in self.blocks.values() if b.side == side and (b.on_map or not on_map)]
+
+    def in_locale(self, locale: str, side: str | None = None) -> list[Block]:
+        return [b for b in self.blocks.values()
+                if b.on_map and b.locale == locale and (side is None or b.side == side)]
+
+    def at(self, locale: str, facing: str | None, side: str) -> list[Block]:
+        return [b for b in self.in_locale(locale, side) if b.facing == facing]
+
+    def occupied_by(self, locale: str, side: str) -> bool:
+        return any(True for _ in self.in_locale(locale, side))
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "State":
+        data = dict(data)
+        data["blocks"] = {k: Block(**v) for k, v in data["blocks"].items()}
+        return cls(**data)
+
+    def digest(self) -> str:
+        return hashlib.sha256(json.dumps(self.to_dict(), sort_keys=True).encode()).hexdigest()[:16]
+
+
+def enemy(side: str) -> str:
+    return SIDES[1 - SIDES.index(side)]

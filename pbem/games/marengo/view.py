@@ -1,0 +1,90 @@
+"""What one side may see of a position (and the moderator's view of all of it).
+
+A side sees its own blocks in full. Of the enemy it sees only what stands on
+the board: a block of the enemy's colour in a locale's reserve or along an
+approach. It never sees an enemy block's id or name; it sees an enemy block's
+type and strength only while that block stands revealed (an artillery block
+with a bombardment declared, 003 §10). Enemy blocks are listed in a fixed
+order (by locale and position) that says nothing of their ids.
+"""
+
+from __future__ import annotations
+
+from .scenario import SIDES, Scenario, hour_label
+from .state import State, enemy
+
+
+def block_dict(block) -> dict:
+    return {
+        "id": block.id,
+        "side": block.side,
+        "name": block.name,
+        "type": block.type,
+        "strength": block.strength,
+        "locale": block.locale,
+        "facing": block.facing,
+        "status": block.status,
+        "activated": block.activated,
+        "arrives": block.arrives,
+        "bombard": block.bombard,
+    }
+
+
+def view(scenario: Scenario, state: State, side: str | None) -> dict:
+    """The position as ``side`` may know it; ``side=None`` is the moderator."""
+    day = state.day
+    over = state.over
+    hour = scenario.hour(min(day, scenario.days - 1))
+    out = {
+        "game": "marengo",
+        "scenario": scenario.name,
+        "viewer": side,
+        "day": day,
+        "round": day // len(SIDES) + 1,
+        "rounds": scenario.rounds,
+        "hour": hour,
+        "hour_label": hour_label(hour),
+        "next_side": None if over else scenario.side_of_day(day),
+        "morale": dict(state.morale),
+        "demoralised": dict(state.demoralised),
+        "over": over,
+        "winner": state.winner,
+        "victory": state.victory,
+        "blocks": [],
+        "enemy": [],
+        "reinforcements": {},
+        "last_moves": [dict(m) for m in state.last_moves],
+        "standing": {},
+    }
+    order = {lid: i for i, lid in enumerate(scenario.board.locales)}
+    for block in state.blocks.values():
+        if side is None or block.side == side:
+            out["blocks"].append(block_dict(block))
+    if side is not None:
+        foe = enemy(side)
+        seen = []
+        for block in state.blocks.values():
+            if block.side != foe or not block.on_map:
+                continue
+            revealed = None
+            if block.bombard is not None:  # declared bombardment: the artillery stands revealed (003 §10)
+                revealed = {"type": block.type, "strength": block.strength}
+            seen.append({"side": foe, "locale": block.locale, "facing": block.facing, "revealed": revealed})
+        seen.sort(key=lambda e: (order.get(e["locale"], 0), e["facing"] or "", e["revealed"] is not None,
+                                 str(e["revealed"])))
+        out["enemy"] = seen
+    for s in SIDES:
+        waiting = [b for b in state.blocks.values() if b.side == s and b.status == "waiting"]
+        if side is None or s == side:
+            out["reinforcements"][s] = [
+                {"id": b.id, "name": b.name, "type": b.type, "strength": b.strength, "arrives": b.arrives}
+                for b in sorted(waiting, key=lambda b: (b.arrives or 0, b.id))
+            ]
+        else:
+            by_hour: dict[int, int] = {}
+            for b in waiting:
+                by_hour[b.arrives or 0] = by_hour.get(b.arrives or 0, 0) + 1
+            out["reinforcements"][s] = [{"arrives": h, "count": n} for h, n in sorted(by_hour.items())]
+        if side is None or s == side:
+            out["standing"][s] = [d.get("text", "") for d in state.standing.get(s, [])]
+    return out
