@@ -1,0 +1,382 @@
+"""The server's database: one SQLite file, WAL mode, foreign keys on.
+
+``Store(path)`` opens (or creates) the file and applies the named migrations
+that have not run yet; the ``migrations`` table records which ran. Tables are
+changed by adding a migration, never by dropping and recreating them.
+
+Every method is one transaction. To make several changes atomic (store the
+orders, mark the mail processed, queue the reply), nest them in
+``with store.transaction():`` -- a crash then leaves all or none of them.
+A Store may be shared between threads: a lock serialises its use.
+
+Times are ISO-8601 UTC strings (``2024-05-01T12:00:00Z``) from ``store.now()``;
+pass ``clock=`` to control them in tests.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import email.parser
+import email.policy
+import hashlib
+import hmac
+import json
+import secrets
+import sqlite3
+import threading
+from datetime import datetime, timezone
+
+from sqlite_utils import Database
+from sqlite_utils.migrations import Migrations
+
+GAME_STATUSES = ("open", "running", "paused", "finished")
+INBOUND_SOURCES = ("smtp", "imap", "pipe", "web")
+INBOUND_STATUSES = ("stored", "processed", "dropped", "failed")
+SCRYPT = dict(n=2**14, r=8, p=1, dklen=32)
+
+
+class NoSuchGame(LookupError):
+    """There is no game with this id."""
+
+
+class NoSuchSeat(LookupError):
+    """The game has no seat for this side."""
+
+
+class SeatExists(ValueError):
+    """The game already has a seat for this side."""
+
+
+class PlayerExists(ValueError):
+    """A player with this email address already exists."""
+
+
+def now() -> datetime:
+    """The current time, in UTC."""
+    return datetime.now(timezone.utc)
+
+
+def iso(when: datetime) -> str:
+    """``when`` as the ISO-8601 UTC string stored in the database."""
+    return when.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def new_key() -> str:
+    """A fresh seat key: 144 random bits, URL-safe, 24 characters."""
+    return secrets.token_urlsafe(18)
+
+
+def _json(value) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+class _Migrations(Migrations):
+    migrations_table = "migrations"
+
+
+migrations = _Migrations("pbem")
+
+
+@migrations(name="001_initial")
+def _initial(db: Database) -> None:
+    db.executescript(
+        """
+        CREATE TABLE players (
+          id INTEGER PRIMARY KEY, email TEXT NOT NULL UNIQUE COLLATE NOCASE,
+          name TEXT NOT NULL DEFAULT '', password_hash TEXT,
+          timezone TEXT NOT NULL DEFAULT 'UTC', created TEXT NOT NULL);
+        CREATE TABLE games (
+          id INTEGER PRIMARY KEY, ruleset TEXT NOT NULL, scenario TEXT NOT NULL,
+          seed INTEGER NOT NULL, title TEXT NOT NULL DEFAULT '',
+          status TEXT NOT NULL DEFAULT 'open'
+            CHECK (status IN ('open', 'running', 'paused', 'finished')),
+          settings TEXT NOT NULL DEFAULT '{}', created TEXT NOT NULL);
+        CREATE TABLE seats (
+          game_id INTEGER NOT NULL REFERENCES games(id), side TEXT NOT NULL,
+          player_id INTEGER REFERENCES players(id), email TEXT COLLATE NOCASE,
+          timezone TEXT NOT NULL DEFAULT 'UTC', key_hash BLOB, key_salt BLOB,
+          missed INTEGER NOT NULL DEFAULT 0, vacation_from TEXT, vacation_to TEXT,
+          PRIMARY KEY (game_id, side));
+        CREATE INDEX seats_email ON seats(email);
+        CREATE TABLE log (
+          game_id INTEGER NOT NULL REFERENCES games(id), seq INTEGER NOT NULL,
+          at TEXT NOT NULL, entry TEXT NOT NULL, PRIMARY KEY (game_id, seq));
+        CREATE TRIGGER log_no_update BEFORE UPDATE ON log
+          BEGIN SELECT RAISE(ABORT, 'the game log is append-only'); END;
+        CREATE TRIGGER log_no_delete BEFORE DELETE ON log
+          BEGIN SELECT RAISE(ABORT, 'the game log is append-only'); END;
+        CREATE TABLE days (
+          game_id INTEGER NOT NULL REFERENCES games(id), day INTEGER NOT NULL,
+          side TEXT NOT NULL, resolved_at TEXT NOT NULL,
+          digest TEXT NOT NULL DEFAULT '', events TEXT NOT NULL DEFAULT '[]',
+          decisions TEXT NOT NULL DEFAULT '[]', PRIMARY KEY (game_id, day));
+        CREATE TABLE inbound (
+          id INTEGER PRIMARY KEY, received_at TEXT NOT NULL, message_id TEXT,
+          raw BLOB NOT NULL,
+          source TEXT NOT NULL CHECK (source IN ('smtp', 'imap', 'pipe', 'web')),
+          status TEXT NOT NULL DEFAULT 'stored'
+            CHECK (status IN ('stored', 'processed', 'dropped', 'failed')),
+          result TEXT, processed_at TEXT);
+        CREATE UNIQUE INDEX inbound_message_id ON inbound(message_id)
+          WHERE message_id IS NOT NULL;
+        CREATE INDEX inbound_status ON inbound(status, id);
+        CREATE TABLE outbox (
+          id INTEGER PRIMARY KEY, created TEXT NOT NULL, to_addr TEXT NOT NULL,
+          subject TEXT NOT NULL, body TEXT NOT NULL, html TEXT,
+          attachments TEXT NOT NULL DEFAULT '[]', kind TEXT NOT NULL DEFAULT '',
+          game_id INTEGER REFERENCES games(id), in_reply_to TEXT,
+          dedupe_key TEXT UNIQUE, message_id TEXT,
+          status TEXT NOT NULL DEFAULT 'queued'
+            CHECK (status IN ('queued', 'sending', 'sent', 'failed')),
+          attempts INTEGER NOT NULL DEFAULT 0, next_attempt_at TEXT NOT NULL,
+          last_error TEXT, sent_at TEXT);
+        CREATE INDEX outbox_due ON outbox(status, next_attempt_at);
+        CREATE TABLE audit (
+          id INTEGER PRIMARY KEY, game_id INTEGER REFERENCES games(id),
+          at TEXT NOT NULL, who TEXT NOT NULL, action TEXT NOT NULL,
+          why TEXT NOT NULL DEFAULT '', detail TEXT NOT NULL DEFAULT '{}');
+        CREATE INDEX audit_game ON audit(game_id, id);
+        """
+    )
+
+
+def message_id_of(raw: bytes) -> str | None:
+    """The Message-ID header of a raw message, or None (never raises)."""
+    try:
+        headers = email.parser.BytesHeaderParser(policy=email.policy.compat32).parsebytes(raw[:65536])
+        value = " ".join(str(headers.get("Message-ID", "")).split())
+    except Exception:
+        return None
+    return value or None
+
+
+class Store:
+    """The database of one server."""
+
+    def __init__(self, path, clock=now):
+        self.path = str(path)
+        self.clock = clock
+        self._lock = threading.RLock()
+        conn = sqlite3.connect(self.path, timeout=30, check_same_thread=False)
+        self.db = Database(conn)
+        self.db.enable_wal()
+        self.db.execute("PRAGMA foreign_keys = ON")
+        with self.transaction():
+            migrations.apply(self.db)
+
+    def close(self) -> None:
+        self.db.close()
+
+    def now(self) -> str:
+        return iso(self.clock())
+
+    @contextlib.contextmanager
+    def transaction(self):
+        """All changes inside commit together or not at all (nesting is allowed)."""
+        with self._lock:
+            if self.db.conn.in_transaction:
+                with self.db.atomic():
+                    yield self
+                return
+            self.db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self
+                self.db.commit()
+            except BaseException:
+                self.db.rollback()
+                raise
+
+    def _one(self, sql: str, params=()) -> dict | None:
+        with self.transaction():
+            return next(self.db.query(sql, params), None)
+
+    def _all(self, sql: str, params=()) -> list[dict]:
+        with self.transaction():
+            return list(self.db.query(sql, params))
+
+    def _run(self, sql: str, params=()) -> sqlite3.Cursor:
+        with self.transaction():
+            return self.db.execute(sql, params)
+
+    # -- players and games -------------------------------------------------
+
+    def add_player(self, email: str, name: str = "", timezone: str = "UTC", password_hash=None) -> int:
+        try:
+            return self._run(
+                "INSERT INTO players (email, name, timezone, password_hash, created) VALUES (?, ?, ?, ?, ?)",
+                (email.strip(), name, timezone, password_hash, self.now()),
+            ).lastrowid
+        except sqlite3.IntegrityError:
+            raise PlayerExists(email) from None
+
+    def find_player(self, email: str) -> dict | None:
+        return self._one("SELECT * FROM players WHERE email = ?", (email.strip(),))
+
+    def create_game(self, ruleset: str, scenario: str, seed: int, title: str = "", settings=None) -> int:
+        return self._run(
+            "INSERT INTO games (ruleset, scenario, seed, title, settings, created) VALUES (?, ?, ?, ?, ?, ?)",
+            (ruleset, str(scenario), seed, title, _json(settings or {}), self.now()),
+        ).lastrowid
+
+    def get_game(self, game_id: int) -> dict:
+        game = self._one("SELECT * FROM games WHERE id = ?", (game_id,))
+        if game is None:
+            raise NoSuchGame(game_id)
+        game["settings"] = json.loads(game["settings"])
+        return game
+
+    def update_game(self, game_id: int, *, status=None, settings=None, title=None) -> None:
+        if status is not None and status not in GAME_STATUSES:
+            raise ValueError(f"game status must be one of {GAME_STATUSES}, not {status!r}")
+        with self.transaction():
+            game = self.get_game(game_id)
+            self.db.execute(
+                "UPDATE games SET status = ?, settings = ?, title = ? WHERE id = ?",
+                (status or game["status"], _json(game["settings"] if settings is None else settings),
+                 game["title"] if title is None else title, game_id),
+            )
+
+    # -- seats -------------------------------------------------------------
+
+    def add_seat(self, game_id: int, side: str, email=None, player_id=None, timezone: str = "UTC") -> None:
+        with self.transaction():
+            self.get_game(game_id)
+            try:
+                self.db.execute(
+                    "INSERT INTO seats (game_id, side, email, player_id, timezone) VALUES (?, ?, ?, ?, ?)",
+                    (game_id, side, email.strip() if email else None, player_id, timezone),
+                )
+            except sqlite3.IntegrityError:
+                raise SeatExists(f"game {game_id} already has a seat for {side}") from None
+
+    def get_seat(self, game_id: int, side: str) -> dict:
+        seat = self._one("SELECT * FROM seats WHERE game_id = ? AND side = ?", (game_id, side))
+        if seat is None:
+            raise NoSuchSeat(f"game {game_id} has no seat for {side}")
+        return seat
+
+    def seats(self, game_id: int) -> list[dict]:
+        return self._all("SELECT * FROM seats WHERE game_id = ? ORDER BY side", (game_id,))
+
+    def update_seat(self, game_id: int, side: str, **fields) -> None:
+        """Change ``email``, ``player_id``, ``timezone``, ``missed``, ``vacation_from/to``."""
+        allowed = {"email", "player_id", "timezone", "missed", "vacation_from", "vacation_to"}
+        if not fields or set(fields) - allowed:
+            raise ValueError(f"update_seat changes only {sorted(allowed)}")
+        with self.transaction():
+            self.get_seat(game_id, side)
+            assignments = ", ".join(f"{name} = ?" for name in fields)
+            self.db.execute(
+                f"UPDATE seats SET {assignments} WHERE game_id = ? AND side = ?",
+                (*fields.values(), game_id, side),
+            )
+
+    def set_seat_key(self, game_id: int, side: str, key: str) -> None:
+        """Store a slow salted hash of ``key`` (the key itself is never stored)."""
+        salt = secrets.token_bytes(16)
+        digest = hashlib.scrypt(key.encode(), salt=salt, **SCRYPT)
+        with self.transaction():
+            self.get_seat(game_id, side)
+            self.db.execute(
+                "UPDATE seats SET key_hash = ?, key_salt = ? WHERE game_id = ? AND side = ?",
+                (digest, salt, game_id, side),
+            )
+
+    def check_key(self, game_id: int, side: str, key: str) -> bool:
+        """Whether ``key`` is the seat's key (False for an unknown seat or unset key)."""
+        row = self._one("SELECT key_hash, key_salt FROM seats WHERE game_id = ? AND side = ?", (game_id, side))
+        known = row is not None and row["key_hash"] is not None
+        salt = row["key_salt"] if known else b"\0" * 16
+        digest = hashlib.scrypt(str(key).encode(), salt=salt, **SCRYPT)
+        return hmac.compare_digest(digest, row["key_hash"] if known else b"") and known
+
+    # -- the game log and resolved days ------------------------------------
+
+    def append_log(self, game_id: int, entry: dict) -> int:
+        """Append one engine log entry; returns its sequence number (0, 1, ...)."""
+        with self.transaction():
+            self.get_game(game_id)
+            seq = self.db.execute("SELECT COUNT(*) FROM log WHERE game_id = ?", (game_id,)).fetchone()[0]
+            self.db.execute(
+                "INSERT INTO log (game_id, seq, at, entry) VALUES (?, ?, ?, ?)",
+                (game_id, seq, self.now(), _json(entry)),
+            )
+            return seq
+
+    def read_log(self, game_id: int) -> list[dict]:
+        rows = self._all("SELECT entry FROM log WHERE game_id = ? ORDER BY seq", (game_id,))
+        return [json.loads(row["entry"]) for row in rows]
+
+    def record_day(self, game_id: int, day: int, side: str, digest: str = "", events=(), decisions=()) -> None:
+        """Record (or, after a rewind, replace) the outcome of one resolved day."""
+        self._run(
+            "INSERT OR REPLACE INTO days (game_id, day, side, resolved_at, digest, events, decisions)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (game_id, day, side, self.now(), digest, _json(list(events)), _json(list(decisions))),
+        )
+
+    def read_days(self, game_id: int) -> list[dict]:
+        rows = self._all("SELECT * FROM days WHERE game_id = ? ORDER BY day", (game_id,))
+        for row in rows:
+            row["events"], row["decisions"] = json.loads(row["events"]), json.loads(row["decisions"])
+        return rows
+
+    # -- inbound mail and form posts ---------------------------------------
+
+    def store_inbound(self, raw: bytes, source: str, received_at=None, message_id=None) -> tuple[int, bool]:
+        """Store a message before acknowledging it; returns (id, duplicate).
+
+        A message whose Message-ID (read from ``raw`` unless given) is already
+        stored is not stored again: the id is the first copy's.
+        """
+        if source not in INBOUND_SOURCES:
+            raise ValueError(f"inbound source must be one of {INBOUND_SOURCES}, not {source!r}")
+        message_id = message_id or (message_id_of(raw) if source != "web" else None)
+        when = iso(received_at) if isinstance(received_at, datetime) else (received_at or self.now())
+        with self.transaction():
+            if message_id is not None:
+                row = self.db.execute("SELECT id FROM inbound WHERE message_id = ?", (message_id,)).fetchone()
+                if row is not None:
+                    return row[0], True
+            cursor = self.db.execute(
+                "INSERT INTO inbound (received_at, message_id, raw, source) VALUES (?, ?, ?, ?)",
+                (when, message_id, bytes(raw), source),
+            )
+            return cursor.lastrowid, False
+
+    def get_inbound(self, inbound_id: int) -> dict | None:
+        row = self._one("SELECT * FROM inbound WHERE id = ?", (inbound_id,))
+        if row is not None and row["result"] is not None:
+            row["result"] = json.loads(row["result"])
+        return row
+
+    def pending_inbound(self) -> list[int]:
+        """Ids of stored messages not yet processed, oldest first."""
+        return [row["id"] for row in self._all("SELECT id FROM inbound WHERE status = 'stored' ORDER BY id")]
+
+    def mark_inbound(self, inbound_id: int, status: str, result=None) -> None:
+        if status not in INBOUND_STATUSES:
+            raise ValueError(f"inbound status must be one of {INBOUND_STATUSES}, not {status!r}")
+        self._run(
+            "UPDATE inbound SET status = ?, result = ?, processed_at = ? WHERE id = ?",
+            (status, None if result is None else _json(result), self.now(), inbound_id),
+        )
+
+    # -- the audit trail ---------------------------------------------------
+
+    def audit(self, who: str, action: str, game_id=None, why: str = "", detail=None) -> int:
+        """Record who did what, and why; returns the entry's id."""
+        return self._run(
+            "INSERT INTO audit (game_id, at, who, action, why, detail) VALUES (?, ?, ?, ?, ?, ?)",
+            (game_id, self.now(), who, action, why, _json(detail or {})),
+        ).lastrowid
+
+    def read_audit(self, game_id=None) -> list[dict]:
+        """The audit trail, oldest first: one game's, or everything when game_id is None."""
+        if game_id is None:
+            rows = self._all("SELECT * FROM audit ORDER BY id")
+        else:
+            rows = self._all("SELECT * FROM audit WHERE game_id = ? ORDER BY id", (game_id,))
+        for row in rows:
+            row["detail"] = json.loads(row["detail"])
+        return rows

@@ -1,0 +1,161 @@
+import sqlite3
+import threading
+from datetime import datetime, timezone
+
+import pytest
+
+from pbem.store import NoSuchGame, NoSuchSeat, SeatExists, Store, new_key
+
+
+def clock():
+    return datetime(2024, 5, 1, 12, 0, tzinfo=timezone.utc)
+
+
+@pytest.fixture
+def store(tmp_path):
+    s = Store(tmp_path / "pbem.db", clock=clock)
+    yield s
+    s.close()
+
+
+@pytest.fixture
+def game(store):
+    game_id = store.create_game("marengo", "scenarios/marengo.toml", seed=7, title="Test")
+    store.add_seat(game_id, "french", email="fr@example.org")
+    store.add_seat(game_id, "austrian", email="au@example.org")
+    return game_id
+
+
+def test_opening_twice_applies_migrations_once(tmp_path):
+    path = tmp_path / "pbem.db"
+    Store(path).close()
+    store = Store(path)
+    names = [row[0] for row in store.db.execute("SELECT name FROM migrations").fetchall()]
+    assert names == ["001_initial"]
+    assert store.db.journal_mode == "wal"
+    assert store.db.execute("PRAGMA foreign_keys").fetchone()[0] == 1
+    assert {"games", "seats", "players", "log", "days", "inbound", "outbox", "audit"} <= set(store.db.table_names())
+
+
+def test_game_round_trip(store):
+    game_id = store.create_game("marengo", "s.toml", seed=3, settings={"deadline": "48h"})
+    game = store.get_game(game_id)
+    assert game["status"] == "open" and game["settings"] == {"deadline": "48h"}
+    assert game["created"] == "2024-05-01T12:00:00Z"
+    store.update_game(game_id, status="running")
+    assert store.get_game(game_id)["status"] == "running"
+    with pytest.raises(ValueError):
+        store.update_game(game_id, status="won")
+    with pytest.raises(NoSuchGame):
+        store.get_game(999)
+
+
+def test_seats(store, game):
+    assert [s["side"] for s in store.seats(game)] == ["austrian", "french"]
+    with pytest.raises(SeatExists):
+        store.add_seat(game, "french")
+    with pytest.raises(NoSuchSeat):
+        store.get_seat(game, "russian")
+    store.update_seat(game, "french", missed=2, vacation_from="2024-06-01", vacation_to="2024-06-10")
+    seat = store.get_seat(game, "french")
+    assert (seat["missed"], seat["vacation_to"]) == (2, "2024-06-10")
+    with pytest.raises(ValueError):
+        store.update_seat(game, "french", key_hash=b"x")
+
+
+def test_seat_keys(store, game):
+    key = new_key()
+    assert len(key) >= 22
+    assert new_key() != key
+    store.set_seat_key(game, "french", key)
+    store.set_seat_key(game, "austrian", key)
+    assert store.check_key(game, "french", key)
+    assert not store.check_key(game, "french", key + "x")
+    assert not store.check_key(game, "french", "")
+    assert not store.check_key(game, "russian", key)
+    french, austrian = store.get_seat(game, "french"), store.get_seat(game, "austrian")
+    assert key.encode() not in french["key_hash"] and french["key_hash"] != key
+    assert french["key_salt"] != austrian["key_salt"]
+    assert french["key_hash"] != austrian["key_hash"]
+
+
+def test_seat_without_key_matches_nothing(store, game):
+    assert not store.check_key(game, "french", "")
+
+
+def test_log_keeps_order_and_is_append_only(store, game):
+    entries = [{"kind": "orders", "day": d, "side": "french", "text": f"day {d} ☃"} for d in range(5)]
+    assert [store.append_log(game, e) for e in entries] == [0, 1, 2, 3, 4]
+    assert store.read_log(game) == entries
+    with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+        store.db.execute("DELETE FROM log")
+    with pytest.raises(NoSuchGame):
+        store.append_log(999, {"kind": "orders"})
+
+
+def test_days(store, game):
+    store.record_day(game, 0, "french", "abc", events=[{"e": 1}], decisions=[])
+    store.record_day(game, 0, "french", "def")  # re-resolved after a rewind
+    (day,) = store.read_days(game)
+    assert (day["digest"], day["events"]) == ("def", [])
+
+
+def test_duplicate_message_id_is_recognised(store):
+    raw = b"Message-ID: <abc@example.org>\r\nSubject: x\r\n\r\norders\r\n"
+    first, duplicate = store.store_inbound(raw, "smtp")
+    assert not duplicate
+    again, duplicate = store.store_inbound(raw.replace(b"orders", b"resent"), "imap")
+    assert (again, duplicate) == (first, True)
+    other, duplicate = store.store_inbound(b"Subject: no id\r\n\r\n", "pipe")
+    other2, duplicate2 = store.store_inbound(b"Subject: no id\r\n\r\n", "pipe")
+    assert other != other2 and not duplicate and not duplicate2
+    row = store.get_inbound(first)
+    assert row["raw"] == raw and row["status"] == "stored" and row["received_at"] == "2024-05-01T12:00:00Z"
+    assert store.pending_inbound() == [first, other, other2]
+    store.mark_inbound(first, "processed", {"accepted": True})
+    assert store.get_inbound(first)["result"] == {"accepted": True}
+    assert store.pending_inbound() == [other, other2]
+    with pytest.raises(ValueError):
+        store.store_inbound(raw, "fax")
+
+
+def test_transaction_is_all_or_nothing(store, game):
+    inbound_id, _ = store.store_inbound(b"Message-ID: <t@x>\r\n\r\n", "smtp")
+    with pytest.raises(RuntimeError):
+        with store.transaction():
+            store.append_log(game, {"kind": "orders"})
+            store.mark_inbound(inbound_id, "processed")
+            raise RuntimeError("crash")
+    assert store.read_log(game) == []
+    assert store.get_inbound(inbound_id)["status"] == "stored"
+
+
+def test_audit_read_back(store, game):
+    store.audit("moderator", "ruling", game_id=game, why="player asked", detail={"day": 3})
+    store.audit("server", "started")
+    assert [(a["who"], a["action"], a["why"], a["detail"]) for a in store.read_audit(game)] == [
+        ("moderator", "ruling", "player asked", {"day": 3})
+    ]
+    assert [a["action"] for a in store.read_audit()] == ["ruling", "started"]
+
+
+def test_store_shared_between_threads(store, game):
+    def work(n):
+        for i in range(20):
+            store.append_log(game, {"thread": n, "i": i})
+
+    threads = [threading.Thread(target=work, args=(n,)) for n in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    log = store.read_log(game)
+    assert len(log) == 80
+    assert [e["i"] for e in log if e["thread"] == 2] == list(range(20))
+
+
+def test_second_connection_sees_committed_data(tmp_path, store, game):
+    other = Store(tmp_path / "pbem.db")
+    store.append_log(game, {"kind": "x"})
+    assert other.read_log(game) == [{"kind": "x"}]
+    other.close()
