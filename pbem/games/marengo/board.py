@@ -195,7 +195,7 @@ class Board:
             raise LocaleNameError(f"no single entry point of {side} is called {text!r} (entry points: {names})")
         return found[0]
 
-    def name(self, locale: str) -> str:
+    def locale_name(self, locale: str) -> str:
         return self.locales[locale].name
 
     def approach_name(self, locale: str, toward: str) -> str:

@@ -1,0 +1,422 @@
+"""Bombardments (003 §10), assaults (003 §11) and retreats (003 §12)."""
+
+from __future__ import annotations
+
+from .day import SIDE_ADJ, Day, Void
+from .orders import Assault, Bombard, Fire
+from .state import Block
+
+# -- §10 bombardments ---------------------------------------------------------------
+
+
+def resolve_bombardments(day: Day) -> None:
+    """§7 step 1: the bombardments declared on the side's previous day."""
+    fire_orders = {o.block: o for o in day.orders.of(Fire)}
+    for art in [b for b in day.st.side_blocks(day.side) if b.bombard is not None]:
+        order = fire_orders.get(art.id)
+        resolve_bombardment(day, art, order)
+
+
+def bombard_targets(day: Day, art: Block) -> dict[str | None, list[Block]]:
+    """§10 step 1: the possible targets, keyed by the approach (toward) or None for the reserve."""
+    here, there = art.locale, art.bombard
+    opposite = day.st.at(there, here, day.foe)
+    if opposite:
+        return {here: opposite}
+    reserve = day.st.at(there, None, day.foe)
+    if reserve:
+        return {None: reserve}
+    others = {}
+    for b in day.st.in_locale(there, day.foe):
+        others.setdefault(b.facing, []).append(b)
+    return others
+
+
+def resolve_bombardment(day: Day, art: Block, order: Fire | None) -> None:
+    here, there = art.locale, art.bombard
+    declared_from = f"{day.place(here, there)}" if here else "?"
+    targets = bombard_targets(day, art) if art.facing == there and art.on_map else {}
+    fire = day.decide(
+        day.side, "bombard_fire",
+        f"{art.id} declared a bombardment from {declared_from}: fire or cancel?",
+        [("fire", "fire"), ("cancel", "cancel the bombardment")],
+        ("fire",) if targets else ("cancel",),
+        given=(("cancel",) if order.hold else ("fire",)) if order else None,
+        check=lambda a: "there is no target left" if a == ("fire",) and not targets else None,
+    )
+    art.bombard = None
+    if fire == ("cancel",):
+        day.private("bombard", day.side, f"{art.id}'s bombardment from {declared_from} is cancelled; "
+                                          f"it is free to move (003 §10).",
+                    seen=f"The {SIDE_ADJ[day.side]} bombardment from {declared_from} is cancelled.",
+                    seen_data={"locale": here, "facing": there})
+        return
+    if len(targets) > 1:
+        keys = sorted(targets, key=lambda k: (-len(targets[k]), list(day.board.locales).index(k)))
+        options = [(k, f"the blocks on {day.place(there, k)}") for k in keys]
+        given = (order.target,) if order and order.target else None
+        key = day.decide(day.side, "bombard_target",
+                         f"{art.id}'s bombardment: nothing blocks the opposite approach and {day.name(there)} "
+                         f"has no reserve; which approach does it fire at?",
+                         options, (keys[0],), given=given)[0]
+    else:
+        key = next(iter(targets))
+    victims = targets[key]
+    strength = art.strength
+    penalty = 0
+    if key == here:  # §10 step 2: the terrain counts only against the opposite approach
+        penalty = day.board.approach(there, here).artillery
+    force = strength - penalty
+    day.fired.add(art.id)
+    art.bombard_days.append(day.st.day)
+    where = day.place(there, key)
+    day.public("bombard", f"The {SIDE_ADJ[day.side]} artillery bombards from {declared_from} at {where}: "
+                          f"strength {strength} - terrain {penalty} = {force} (003 §10).",
+               side=day.side, frm=[here, there], at=[there, key], force=force)
+    if force <= 0:
+        return
+    target = day.pick_own_loss(day.foe, victims, f"The enemy bombardment at {where} inflicts {force}: "
+                                                f"which of your blocks takes it?")
+    before = target.strength
+    day.lose(target, force, "bombardment")
+    day.loss_event(target, before - target.strength, "bombardment")
+
+
+def declare_bombardments(day: Day) -> None:
+    """§7 step 4, §10: the artillery must block an approach, and may not have fired today."""
+    for order in day.orders.of(Bombard):
+        art = day.st.blocks.get(order.block)
+        try:
+            if art is None or art.side != day.side or art.type != "artillery":
+                raise Void(f"{order.block} is not one of your artillery blocks")
+            if not art.on_map or (art.locale, art.facing) != (order.locale, order.toward):
+                raise Void(f"{art.id} must be blocking {day.place(order.locale, order.toward)} to bombard "
+                           f"from it (003 §10)")
+            if art.id in day.fired:
+                raise Void(f"{art.id} fired today and may not declare a new bombardment (003 §10)")
+            art.bombard = order.toward
+            art.bombard_days.append(day.st.day)
+            day.public("declare", f"The {SIDE_ADJ[day.side]} artillery on {day.place(order.locale, order.toward)} "
+                                  f"declares a bombardment and is revealed: artillery {art.strength} (003 §10).",
+                       side=day.side, locale=order.locale, facing=order.toward)
+        except Void as why:
+            day.void(order, str(why))
+
+
+# -- §11 assaults ------------------------------------------------------------------------
+
+
+def best_leads(candidates: list[Block], width: int, value) -> tuple[str, ...]:
+    """The strongest legal choice of leads: one type, at most ``width`` blocks."""
+    best: tuple[int, tuple[str, ...]] = (-99, ())
+    for kind in ("infantry", "cavalry"):
+        pick = sorted((b for b in candidates if b.type == kind), key=lambda b: (-b.strength, b.id))[:width]
+        if pick:
+            total = sum(value(b) for b in pick)
+            if total > best[0]:
+                best = (total, tuple(b.id for b in pick))
+    return best[1]
+
+
+def one_type(blocks: list[Block]) -> str | None:
+    return None if len({b.type for b in blocks}) <= 1 else (
+        "the lead blocks must be all infantry or all cavalry (003 §11)")
+
+
+def assault(day: Day, order: Assault) -> None:
+    side, foe, board = day.side, day.foe, day.board
+    here, there = order.locale, order.toward
+    if day.st.demoralised[side]:
+        raise Void("a demoralised army may not assault (003 §13)")
+    if (here, there) not in board.approaches:
+        raise Void(f"{day.name(here)} has no approach toward {day.name(there)}")
+    if (here, there) in day.assault_from:
+        raise Void("only one assault a turn may cross an approach (003 §11)")
+    attack_approach = board.approach(there, here)  # the approach the defenders hold
+    defenders = day.st.at(there, here, foe)
+    if not defenders:
+        raise Void(f"no enemy blocks {day.place(there, here)}: an assault crosses a blocked approach (003 §11)")
+    attackers = []
+    for bid in order.blocks:
+        b = day.st.blocks.get(bid)
+        if b is None or b.side != side or not b.on_map:
+            raise Void(f"no block of yours called {bid} on the map")
+        if (b.locale, b.facing) != (here, there):
+            raise Void(f"{bid} is not blocking {day.place(here, there)}; all the blocks of an assault "
+                       f"must block the same approach (003 §11)")
+        if bid in day.moved:
+            raise Void(f"{bid} has already moved or assaulted today")
+        if not b.activated:
+            raise Void(f"{bid} has not been activated (003 §6 step 6)")
+        if b.type == "artillery" and (b.id in day.fired or any(o.block == b.id for o in day.orders.of(Bombard))):
+            raise Void(f"{bid} may not assault on a day its bombardment is resolved or declared (003 §10)")
+        if b.type == "cavalry" and attack_approach.cavalry_obstacle:
+            raise Void(f"{bid}: cavalry may not attack across a cavalry obstacle (003 §5)")
+        attackers.append(b)
+    pen = attack_approach.penalty
+    width = attack_approach.width
+    eligible = [b for b in attackers if b.type in ("infantry", "cavalry") and b.strength >= 2
+                and b.strength > pen(b.type)]
+    if not eligible:
+        raise Void("no block can lead the assault: a lead is infantry or cavalry of strength 2 or more, "
+                   "stronger than the approach's penalty for its type (003 §11 step 1)")
+    day.spend_command("assault")
+    day.assault_from.add((here, there))
+    day.moved.update(b.id for b in attackers)
+    where = day.place(there, here)
+    day.private("assault", side,
+                f"Assault from {day.place(here, there)} on {where} with "
+                f"{', '.join(day.own(b) for b in attackers)}.",
+                seen=f"{day.count(len(attackers), side)} assault {where} from {day.place(here, there)}.",
+                seen_data={"from": [here, there], "at": [there, here], "count": len(attackers)})
+
+    # (1) the attacker's leads
+    by_id = {b.id: b for b in eligible}
+    leads_ids = day.decide(
+        side, "attack_leads", f"Your assault on {where}: which blocks lead it?",
+        [(b.id, day.own(b)) for b in eligible], best_leads(eligible, width, lambda b: b.strength - pen(b.type)),
+        lo=1, hi=width, given=order.leads or None,
+        check=lambda a: one_type([by_id[k] for k in a]))
+    leads = [by_id[k] for k in leads_ids]
+    reveal(day, leads, "leads the assault")
+
+    # (2)-(3) artillery defence
+    demoralised_in_defence = False
+    guns = [b for b in defenders if b.type == "artillery" and b.bombard is None
+            and (day.st.day - 1) not in b.bombard_days]
+    if guns:
+        standing = day.standing(foe, "artillery")
+        given = None if standing is None else (("defend",) if standing.value == "DEFEND" else ("hold",))
+        if day.decide(foe, "artillery_defence",
+                      f"The enemy assaults {where}: does your artillery there fire in defence?",
+                      [("defend", "artillery defence"), ("hold", "hold fire")], ("defend",),
+                      given=given, source="standing") == ("defend",):
+            reveal(day, guns, "fires in defence")
+            was = day.st.demoralised[side]
+            day.losses(leads, [b for b in attackers if b not in leads], sum(g.strength for g in guns), foe,
+                       "artillery defence")
+            demoralised_in_defence = day.st.demoralised[side] and not was
+
+    # (4) the defender's leads
+    dpen = 1 if day.st.demoralised[foe] else 0
+    can_defend = [b for b in defenders if b.type in ("infantry", "cavalry")
+                  and not (b.type == "cavalry" and attack_approach.cavalry_obstacle)]
+    dby_id = {b.id: b for b in can_defend}
+    standing = day.standing(foe, "lead", there, here)
+    dgiven = tuple(k for k in standing.blocks if k in dby_id) if standing else None
+    dleads_ids = day.decide(
+        foe, "defence_leads", f"The enemy assaults {where}: which of your blocks lead the defence?",
+        [(b.id, day.own(b)) for b in can_defend],
+        best_leads(can_defend, width, lambda b: max(0, b.strength - dpen)),
+        lo=0, hi=min(width, len(can_defend)), given=dgiven, source="standing",
+        check=lambda a: one_type([dby_id[k] for k in a]))
+    dleads = [dby_id[k] for k in dleads_ids]
+    reveal(day, dleads, "leads the defence")
+
+    # (5) the assault's strength
+    alive = [b for b in leads if b.on_map]
+    lead_type = leads[0].type
+    penalty = pen(lead_type)
+    strength = sum(b.strength for b in alive) - penalty - (len(alive) if demoralised_in_defence else 0)
+    # (6) the result
+    defence = sum(max(0, b.strength - dpen) for b in dleads)
+    result = strength - defence
+    attacker_wins = result > 0
+    day.public("assault_result",
+               f"Assault on {where}: strength {sum(b.strength for b in alive)} - terrain {penalty}"
+               + (f" - demoralisation {len(alive)}" if demoralised_in_defence else "")
+               + f" = {strength}; defence {defence}; result {result}: "
+               + ("the attackers win." if attacker_wins else "the defenders win."),
+               strength=strength, defence=defence, result=result, winner=side if attacker_wins else foe)
+
+    # (7) losses
+    winner_leads, winner_all = (leads, attackers) if attacker_wins else (dleads, defenders)
+    loser_leads, loser_all = (dleads, defenders) if attacker_wins else (leads, attackers)
+    winner, loser = (side, foe) if attacker_wins else (foe, side)
+    day.losses(winner_leads, [b for b in winner_all if b not in winner_leads], 1, loser, "the assault")
+    day.losses(loser_leads, [b for b in loser_all if b not in loser_leads], 1 + abs(result), winner,
+               "the assault")
+
+    # (8)-(10) cavalry pursuit
+    pursuit(day, order, winner, winner_all, winner_leads, loser_leads, loser_all, here, there, width)
+
+    # (11) the winners hold the locale
+    if not attacker_wins:
+        survivors = [b for b in attackers if b.on_map]
+        for b in survivors:
+            b.facing = None
+        day.closed.add(frozenset((here, there)))
+        if survivors:
+            day.private("recoil", side, f"{', '.join(b.id for b in survivors)} fall back to the reserve of "
+                                        f"{day.name(here)}; {day.place(here, there)} is closed to you today.",
+                        seen=f"The assaulting blocks fall back to the reserve of {day.name(here)}.",
+                        seen_data={"locale": here})
+            day.record_move(side, (here, there), (here, None), len(survivors), "recoil")
+        return
+    retreat(day, foe, there, came_from=here, exempt={b.id for b in defenders})
+    survivors = [b for b in attackers if b.on_map]
+    for b in survivors:
+        b.locale, b.facing = there, None
+    day.captured[there] = {b.id for b in survivors}
+    day.private("capture", side, f"{', '.join(b.id for b in survivors)} take {day.name(there)}.",
+                seen=f"{day.count(len(survivors), side)} take {day.name(there)}.",
+                seen_data={"locale": there, "count": len(survivors)})
+    day.record_move(side, (here, there), (there, None), len(survivors), "assault")
+    extensions(day, order, survivors, there)
+
+
+def extensions(day: Day, order: Assault, survivors: list[Block], locale: str) -> None:
+    """§11: after a capture, cavalry of the assault may extend; each split is a new group."""
+    from .movement import extend
+
+    wanted: dict[str, list[Block]] = {}
+    for bid, toward in order.extend:
+        b = next((x for x in survivors if x.id == bid), None)
+        if b is None or b.type != "cavalry":
+            day.void(order, f"{bid} cannot extend: only cavalry that took part and survived may (003 §11)")
+            continue
+        wanted.setdefault(toward, []).append(b)
+    groups = len(wanted) + (1 if sum(len(g) for g in wanted.values()) < len(survivors) else 0)
+    first = True
+    for toward, cavalry in wanted.items():
+        split = not (first and groups == 1)
+        first = False
+        try:
+            extend(day, cavalry, locale, toward, split=split)
+        except Void as why:
+            day.void(order, f"the extension toward {day.name(toward)}: {why}")
+
+
+def pursuit(day: Day, order: Assault, winner: str, winner_all, winner_leads, loser_leads, loser_all,
+            here: str, there: str, width: int) -> None:
+    """§11 steps 8–10."""
+    board = day.board
+    if any(b.type == "cavalry" for b in loser_leads):
+        return
+    if board.approach(here, there).cavalry_obstacle or board.approach(there, here).cavalry_obstacle:
+        return
+    cavalry = [b for b in winner_all if b.type == "cavalry" and b not in winner_leads and b.on_map]
+    if not cavalry:
+        return
+    # the pursued stand on the loser's approach
+    pursued_approach = board.approach(there, here) if winner == day.side else board.approach(here, there)
+    pen = pursued_approach.cavalry
+    by_id = {b.id: b for b in cavalry}
+    pick = sorted(cavalry, key=lambda b: (-b.strength, b.id))[:width]
+    strong = tuple(b.id for b in pick) if sum(b.strength for b in pick) - pen >= 2 else ()
+    given = None
+    source = "standing"
+    if winner == day.side and order.pursue is not None:
+        given, source = tuple(k for k in order.pursue if k in by_id), "orders"
+    else:
+        standing = day.standing(winner, "pursue")
+        if standing is not None:
+            given = {"ALWAYS": tuple(b.id for b in pick), "NEVER": (), "STRONG": strong}.get(standing.value)
+    chosen = day.decide(winner, "pursuit",
+                        "Your side won the assault: which cavalry pursues (none: no pursuit)?",
+                        [(b.id, day.own(b)) for b in cavalry], strong, lo=0, hi=min(width, len(cavalry)),
+                        given=given, source=source)
+    if not chosen:
+        return
+    pursuers = [by_id[k] for k in chosen]
+    reveal(day, pursuers, "pursues")
+    force = sum(b.strength for b in pursuers) - pen
+    day.public("pursuit", f"Cavalry pursuit: strength {sum(b.strength for b in pursuers)} - terrain {pen} "
+                          f"= {force} (003 §11 steps 8–10).", force=force, side=winner)
+    target = day.pick_own_loss(winner, pursuers, "Your pursuing cavalry loses 1: which block takes it?")
+    day.lose(target, 1, "pursuit")
+    day.loss_event(target, 1, "pursuit")
+    if force > 0:
+        day.losses(loser_leads, [b for b in loser_all if b not in loser_leads], force, winner, "the pursuit")
+
+
+def reveal(day: Day, blocks: list[Block], what: str) -> None:
+    for b in blocks:
+        day.private("reveal", b.side, f"{day.own(b)} {what} and is revealed.",
+                    seen=f"A {day.shown(b)} block {what}.",
+                    seen_data={"side": b.side, "type": b.type, "strength": b.strength})
+
+
+# -- §12 retreats ------------------------------------------------------------------------------
+
+
+def retreat_options(day: Day, side: str, locale: str, came_from: str | None, assigned: dict[str, int]
+                    ) -> list[str]:
+    out = []
+    for there in day.board.adjacent(locale):
+        if there == came_from or day.st.occupied_by(there, other(side)):
+            continue
+        own = len(day.st.in_locale(there, side)) + assigned.get(there, 0)
+        if own + 1 > day.board.locales[there].capacity:
+            continue
+        out.append(there)
+    return out
+
+
+def other(side: str) -> str:
+    from .state import enemy
+
+    return enemy(side)
+
+
+def retreat(day: Day, side: str, locale: str, came_from: str | None, exempt: set[str] = frozenset()) -> None:
+    """All of ``side``'s blocks in ``locale`` retreat (§12)."""
+    blocks = day.st.in_locale(locale, side)
+    if not blocks:
+        return
+    reveal(day, blocks, "retreats")
+    for b in [b for b in blocks if b.type == "artillery"]:
+        before = b.strength
+        day.eliminate(b, "retreat")
+        day.loss_event(b, before, "artillery forced to retreat is eliminated (003 §12)")
+    infantry = [b for b in blocks if b.on_map and b.facing is None and b.type == "infantry" and b.id not in exempt]
+    if infantry:
+        target = day.pick_own_loss(side, infantry, f"Your infantry retreating from the reserve of "
+                                                   f"{day.name(locale)} loses 1: which block takes it?")
+        day.lose(target, 1, "retreat from the reserve")
+        day.loss_event(target, 1, "retreat from the reserve")
+    facings = sorted({b.facing for b in blocks if b.facing is not None})
+    for facing in facings:
+        here = [b for b in blocks if b.on_map and b.facing == facing and b.type in ("infantry", "cavalry")]
+        if not here or any(b.id in exempt for b in here):
+            continue
+        target = day.pick_own_loss(side, here, f"Your blocks retreating from {day.place(locale, facing)} "
+                                               f"lose 1: which block takes it?")
+        day.lose(target, 1, "retreat from an approach")
+        day.loss_event(target, 1, "retreat from an approach")
+    assigned: dict[str, int] = {}
+    goal = (day.sc.retreat_toward or {}).get(side)
+    standing = day.standing(side, "retreat", locale)
+    moved: dict[str, list[Block]] = {}
+    for b in sorted([b for b in blocks if b.on_map], key=lambda b: b.id):
+        options = retreat_options(day, side, locale, came_from, assigned)
+        if not options:
+            day.eliminate(b, "no retreat")
+            day.private("loss", side, f"{day.own(b)} has nowhere to retreat and is eliminated (003 §12).",
+                        seen=f"A retreating {SIDE_ADJ[side]} block has nowhere to go and is eliminated.",
+                        seen_data={"side": side})
+            continue
+        order = {lid: i for i, lid in enumerate(day.board.locales)}
+        free = {lid: day.board.locales[lid].capacity - len(day.st.in_locale(lid, side)) - assigned.get(lid, 0)
+                for lid in options}
+        ranked = sorted(options, key=lambda lid: (day.board.distance(lid, goal) if goal else 0, -free[lid],
+                                                  order[lid]))
+        given = None
+        if standing is not None:
+            preferred = [lid for lid in standing.places if lid in options]
+            if preferred:
+                given = (preferred[0],)
+        dest = day.decide(side, "retreat", f"{day.own(b)} retreats from {day.name(locale)}: where to?",
+                          [(lid, day.name(lid)) for lid in ranked], (ranked[0],), given=given,
+                          source="standing")[0]
+        assigned[dest] = assigned.get(dest, 0) + 1
+        moved.setdefault(dest, []).append(b)
+    for dest, group in moved.items():
+        for b in group:
+            b.locale, b.facing = dest, None
+            b.bombard = None
+        day.private("retreat", side, f"{', '.join(b.id for b in group)} retreat from {day.name(locale)} to "
+                                     f"{day.name(dest)}.",
+                    seen=f"{day.count(len(group), side)} retreat from {day.name(locale)} to {day.name(dest)}.",
+                    seen_data={"from": locale, "to": dest, "count": len(group)})
+        day.record_move(side, (locale, None), (dest, None), len(group), "retreat")

@@ -1,0 +1,221 @@
+"""One side's day in progress: what the rules need to remember while it lasts.
+
+The sequence of play is in rules.py; movement (§8, §9) in movement.py;
+bombardment, assault and retreat (§10–§12) in combat.py. They all work on a
+:class:`Day`, which holds the position, the day's counters (the command limit,
+road capacity, closed approaches...), and the helpers every rule uses: asking
+a decision, telling what happened, taking losses, lowering morale.
+"""
+
+from __future__ import annotations
+
+from pbem.core.decisions import Decider
+from pbem.core.events import Event
+
+from .orders import Orders, Standing
+from .scenario import Scenario
+from .state import Block, State, enemy
+
+COMMAND_LIMIT = 3  # 003 §8: "au maximum trois déplacements de groupe et/ou ... trois assauts"
+SIDE_NAME = {"austria": "Austria", "france": "France"}
+SIDE_ADJ = {"austria": "Austrian", "france": "French"}
+TYPE_WORD = {"infantry": "infantry", "cavalry": "cavalry", "artillery": "artillery"}
+
+
+class Void(Exception):
+    """An order that cannot be carried out now; the message says why."""
+
+
+class Day:
+    def __init__(self, scenario: Scenario, state: State, orders: Orders | None, decider: Decider):
+        self.sc = scenario
+        self.board = scenario.board
+        self.st = state
+        self.side = scenario.side_of_day(state.day)
+        self.foe = enemy(self.side)
+        self.orders = orders or Orders(self.side)
+        self.decider = decider
+        self.events: list[Event] = []
+        self.commands = 0
+        self.moved: set[str] = set()  # blocks that moved or assaulted today (§8: once a day)
+        self.assault_from: set[tuple[str, str]] = set()  # one assault per approach a day (§11)
+        self.closed: set[frozenset] = set()  # borders shut by a failed assault (§11)
+        self.captured: dict[str, set[str]] = {}  # locale taken by assault -> who may enter (§11)
+        self.road_use: dict[tuple, dict] = {}  # (border or entry, road) -> {"slots": [...], "dir": ...}
+        self.pontoon_used = False
+        self.fired: set[str] = set()  # artillery that resolved a bombardment today (§10)
+        self.moves: list[dict] = []
+
+    # -- what the day is -------------------------------------------------------
+
+    @property
+    def hour(self) -> int:
+        return self.sc.hour(self.st.day)
+
+    def name(self, locale: str | None) -> str:
+        return self.board.locales[locale].name if locale else "?"
+
+    def place(self, locale: str, facing: str | None) -> str:
+        if facing is None:
+            return f"{self.name(locale)} (reserve)"
+        return f"{self.name(locale)}>{self.name(facing)}"
+
+    def own(self, block: Block) -> str:
+        """A block as its owner knows it."""
+        return f"{block.id} {block.name} ({block.type} {block.strength})"
+
+    def shown(self, block: Block) -> str:
+        """A revealed block as its enemy sees it: side, type and strength only."""
+        return f"{SIDE_ADJ[block.side]} {block.type} {block.strength}"
+
+    def count(self, n: int, side: str) -> str:
+        return f"{n} {SIDE_ADJ[side]} block" + ("s" if n != 1 else "")
+
+    # -- telling what happened -------------------------------------------------
+
+    def public(self, kind: str, text: str, **data) -> None:
+        self.events.append(Event(kind, text, data))
+
+    def private(self, kind: str, owner: str, text: str, seen: str | None = None,
+                seen_data: dict | None = None, **data) -> None:
+        self.events.append(Event(kind, text, data, owner=owner, seen=seen, seen_data=seen_data))
+
+    def void(self, order, why: str) -> None:
+        self.private("void", self.side, f"Order not carried out: {order.text or order} — {why}.")
+
+    def record_move(self, side: str, frm: tuple, to: tuple, count: int, kind: str) -> None:
+        self.moves.append({"side": side, "from": list(frm), "to": list(to), "count": count, "kind": kind})
+
+    # -- the command limit (§8) ------------------------------------------------
+
+    def spend_command(self, what: str) -> None:
+        if self.commands >= COMMAND_LIMIT:
+            raise Void(f"the command limit of {COMMAND_LIMIT} group moves and assaults is used up")
+        self.commands += 1
+
+    # -- standing orders --------------------------------------------------------
+
+    def standing(self, side: str, kind: str, locale: str | None = None, toward: str | None = None
+                 ) -> Standing | None:
+        """The most specific standing order of ``side`` for this kind and place."""
+        best = None
+        for d in self.st.standing.get(side, []):
+            if d["kind"] != kind:
+                continue
+            if d.get("locale") not in (None, locale) or d.get("toward") not in (None, toward):
+                continue
+            score = (d.get("locale") is not None) + (d.get("toward") is not None)
+            if best is None or score >= best[0]:
+                best = (score, d)
+        return Standing.from_dict(best[1]) if best else None
+
+    def source_for(self, side: str) -> str:
+        return "orders" if side == self.side else "standing"
+
+    # -- decisions ---------------------------------------------------------------
+
+    def decide(self, side: str, kind: str, question: str, options: list[tuple[str, str]],
+               default: tuple[str, ...], lo: int = 1, hi: int = 1, given=None, source: str | None = None,
+               check=None) -> tuple[str, ...]:
+        from pbem.core.decisions import Decision
+
+        decision = Decision(side=side, kind=kind, question=question,
+                            options=tuple(k for k, _ in options), default=tuple(default),
+                            labels=tuple(options), min=lo, max=hi)
+        answer = self.decider.decide(decision, given=given, source=source or self.source_for(side), check=check)
+        record = self.decider.records[-1]
+        if record.source in ("default", "standing", "log"):
+            how = {"default": "by default", "standing": "by your standing orders",
+                   "log": "by the answer on record"}[record.source]
+            chosen = ", ".join(decision.label(k) for k in answer) or "none"
+            note = f" ({record.note})" if record.note else ""
+            self.private("decision", side, f"{question} Chosen {how}: {chosen}.{note}")
+        elif record.note:
+            self.private("decision", side, f"{question} {record.note}.")
+        return answer
+
+    # -- losses and morale (§11, §13) -------------------------------------------
+
+    def lose(self, block: Block, points: int, why: str) -> int:
+        """Take up to ``points`` strength from ``block``; returns the points taken."""
+        taken = min(points, block.strength)
+        block.strength -= taken
+        if block.strength == 0:
+            block.status = "eliminated"
+            block.locale = None
+            block.facing = None
+            block.bombard = None
+        self.morale_loss(block.side, taken)
+        return taken
+
+    def eliminate(self, block: Block, why: str) -> None:
+        self.lose(block, block.strength, why)
+
+    def morale_loss(self, side: str, points: int) -> None:
+        """§13: each strength point lost moves the army's morale one box toward zero."""
+        if points <= 0:
+            return
+        self.st.morale[side] = max(0, self.st.morale[side] - points)
+        if self.st.morale[side] == 0 and not self.st.demoralised[side]:
+            self.st.demoralised[side] = True
+            self.public("demoralised", f"The {SIDE_ADJ[side]} army is demoralised (its morale reached zero).",
+                        side=side)
+
+    def losses(self, victims_leads: list[Block], victims_others: list[Block], points: int,
+               inflicter: str, why: str) -> None:
+        """Apply assault-type losses (§11): lead blocks first, the inflicting side
+        choosing among them; then the other taking part, their owner choosing.
+        Losses beyond the strength of the blocks taking part are lost."""
+        policy = self.standing(inflicter, "inflict")
+        strongest = policy is not None and policy.value == "STRONGEST"
+        while points > 0:
+            leads = [b for b in victims_leads if b.on_map]
+            if leads:
+                options = [(str(victims_leads.index(b) + 1), f"lead {victims_leads.index(b) + 1}: {self.shown(b)}")
+                           for b in leads]
+                pick = sorted(leads, key=lambda b: (-b.strength if strongest else b.strength,
+                                                    victims_leads.index(b)))[0]
+                choice = (str(victims_leads.index(pick) + 1),)
+                key = self.decide(inflicter, "inflict_loss",
+                                  f"One loss from {why} falls on the enemy lead blocks: which one takes it?",
+                                  options, choice, given=choice if policy else None, source="standing")[0]
+                target = victims_leads[int(key) - 1]
+            else:
+                others = [b for b in victims_others if b.on_map]
+                if not others:
+                    return
+                owner = others[0].side
+                target = self.pick_own_loss(owner, others, f"One loss from {why}: which of your blocks takes it?")
+            self.lose(target, 1, why)
+            points -= 1
+            self.loss_event(target, 1, why)
+
+    def pick_own_loss(self, owner: str, candidates: list[Block], question: str) -> Block:
+        """The owner chooses which of its blocks takes a loss (standing LOSSES, else strongest)."""
+        options = [(b.id, self.own(b)) for b in candidates]
+        policy = self.standing(owner, "losses")
+        given = None
+        order = sorted(candidates, key=lambda b: (-b.strength, b.type != "infantry", b.id))
+        if policy is not None:
+            if policy.blocks:
+                named = [b for b in candidates if b.id in policy.blocks]
+                if named:
+                    given = (sorted(named, key=lambda b: policy.blocks.index(b.id))[0].id,)
+            elif policy.value == "WEAKEST":
+                given = (sorted(candidates, key=lambda b: (b.strength, b.id))[0].id,)
+            elif policy.value == "STRONGEST":
+                given = (order[0].id,)
+        key = self.decide(owner, "take_loss", question, options, (order[0].id,), given=given,
+                          source="standing" if given is not None else None)[0]
+        return next(b for b in candidates if b.id == key)
+
+    def loss_event(self, block: Block, points: int, why: str) -> None:
+        gone = " and is eliminated" if block.status == "eliminated" else ""
+        before = block.strength + points
+        self.private(
+            "loss", block.side,
+            f"{block.id} {block.name} ({block.type} {before}) loses {points} ({why}){gone}.",
+            seen=f"A revealed {SIDE_ADJ[block.side]} {block.type} {before} loses {points} ({why}){gone}.",
+            seen_data={"side": block.side, "type": block.type, "strength": before, "loss": points},
+            block=block.id, loss=points,
+        )

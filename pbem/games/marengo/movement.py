@@ -1,0 +1,539 @@
+"""Movement (003 §8) and attack maneuvers (003 §9).
+
+Each function carries out one order on a :class:`~.day.Day`, raising
+:class:`~.day.Void` (before anything has changed) when the order cannot be
+carried out as the position now stands.
+"""
+
+from __future__ import annotations
+
+from .board import Road
+from .day import COMMAND_LIMIT, SIDE_ADJ, Day, Void
+from .orders import Enter, Extend, Move, RoadMove
+from .state import Block
+
+ROAD_STEPS = 3  # 003 §8: "sur trois lieux lors d'un seul tour"
+
+
+# -- who may move -------------------------------------------------------------
+
+def movers(day: Day, ids, frm: tuple[str, str | None]) -> list[Block]:
+    """The blocks of an order, checked against §6 step 6, §8 and §10."""
+    blocks = []
+    for bid in ids:
+        b = day.st.blocks.get(bid)
+        if b is None or b.side != day.side:
+            raise Void(f"no block of yours called {bid}")
+        if not b.on_map:
+            raise Void(f"{bid} is not on the map")
+        if (b.locale, b.facing) != tuple(frm):
+            raise Void(f"{bid} is at {day.place(b.locale, b.facing)}, not {day.place(*frm)}")
+        if bid in day.moved:
+            raise Void(f"{bid} has already moved or assaulted today (003 §8: a block moves once a day)")
+        if not b.activated:
+            raise Void(f"{bid} has not been activated (003 §6 step 6)")
+        if bid in day.fired:
+            raise Void(f"{bid} fired a bombardment today and cannot move (003 §10)")
+        blocks.append(b)
+    if not blocks:
+        raise Void("no blocks named")
+    return blocks
+
+
+def crossing_problem(day: Day, frm: str, to: str, group: list[Block]) -> str | None:
+    """Why ``group`` may not cross from ``frm`` into ``to`` now (None: it may)."""
+    board = day.board
+    if not board.is_adjacent(frm, to):
+        if frozenset((frm, to)) in board.impassable:
+            return f"the approach from {day.name(frm)} to {day.name(to)} is impassable"
+        return f"{day.name(to)} is not adjacent to {day.name(frm)}"
+    if frozenset((frm, to)) in day.closed:
+        return (f"the approach {day.name(frm)}>{day.name(to)} is closed for the rest of the day "
+                f"after a failed assault (003 §11)")
+    if day.st.at(to, frm, day.foe):
+        return (f"the approach {day.name(to)}>{day.name(frm)} is blocked by the enemy; "
+                f"only an assault can cross it (003 §8)")
+    if to in day.captured and not {b.id for b in group} <= day.captured[to]:
+        return (f"{day.name(to)} was taken by assault today; only the blocks of that assault "
+                f"may enter it (003 §11)")
+    return None
+
+
+def room(day: Day, locale: str, n: int) -> bool:
+    """§8: a side's blocks in a locale may not exceed its capacity."""
+    return len(day.st.in_locale(locale, day.side)) + n <= day.board.locales[locale].capacity
+
+
+def describe_move(day: Day, group: list[Block], frm: tuple, to: tuple, kind: str = "move",
+                  extra: str = "") -> None:
+    names = ", ".join(day.own(b) for b in group)
+    day.private(
+        kind, day.side,
+        f"{names} moved from {day.place(*frm)} to {day.place(*to)}{extra}.",
+        seen=f"{day.count(len(group), day.side)} moved from {day.place(*frm)} to {day.place(*to)}.",
+        seen_data={"side": day.side, "from": list(frm), "to": list(to), "count": len(group)},
+        blocks=[b.id for b in group], frm=list(frm), to=list(to),
+    )
+    day.record_move(day.side, frm, to, len(group), kind)
+
+
+def put(group: list[Block], locale: str, facing: str | None) -> None:
+    for b in group:
+        b.locale, b.facing = locale, facing
+
+
+# -- §9 attack maneuvers -------------------------------------------------------------
+
+def maneuver_problem(day: Day, group: list[Block], frm: str, target: str) -> str | None:
+    """Why ``group`` may not make an attack maneuver from ``frm`` into ``target``."""
+    if day.board.approach(target, frm).cavalry_obstacle and not any(b.type == "infantry" for b in group):
+        return (f"an attack maneuver into {day.name(target)} across a cavalry obstacle needs "
+                f"at least one infantry block (003 §9)")
+    return None
+
+
+def attack_maneuver(day: Day, group: list[Block], frm: str, target: str, can_be_blocked: bool,
+                    if_blocked: str | None = None, advance: tuple = (), on_road: bool = False) -> bool:
+    """Friendly blocks moving from ``frm`` into enemy-occupied ``target``.
+
+    Returns True when they entered (the enemy retreated), False when the enemy
+    blocked the attack (the attackers then stayed or advanced to the approach).
+    """
+    from .combat import retreat
+
+    problem = maneuver_problem(day, group, frm, target)
+    if problem:
+        raise Void(problem)
+    revealed = []
+    if day.board.approach(target, frm).cavalry_obstacle:
+        revealed.append(next(b for b in group if b.type == "infantry"))
+    if on_road:
+        revealed.append(group[0])
+    for b in revealed:
+        day.private("reveal", day.side, f"{day.own(b)} is revealed for the attack maneuver.",
+                    seen=f"A {day.shown(b)} block is revealed in {day.name(frm)} (attack maneuver).",
+                    seen_data={"side": b.side, "type": b.type, "strength": b.strength}, block=b.id)
+    day.private(
+        "attack", day.side,
+        f"Attack maneuver: {', '.join(b.id for b in group)} from {day.name(frm)} into {day.name(target)}.",
+        seen=f"Attack maneuver: {day.count(len(group), day.side)} from {day.name(frm)} into {day.name(target)}.",
+        seen_data={"from": frm, "to": target, "count": len(group)},
+    )
+    reserve = day.st.at(target, None, day.foe)
+    if can_be_blocked and reserve:
+        blockers = block_response(day, reserve, target, frm)
+        if blockers:
+            put(blockers, target, frm)
+            day.private(
+                "block", day.foe,
+                f"{', '.join(day.own(b) for b in blockers)} moved to block {day.place(target, frm)} "
+                f"against the attack maneuver.",
+                seen=f"The attack maneuver is blocked: {day.count(len(blockers), day.foe)} moved to block "
+                     f"{day.place(target, frm)}.",
+                seen_data={"count": len(blockers), "locale": target, "facing": frm},
+            )
+            day.record_move(day.foe, (target, None), (target, frm), len(blockers), "block")
+            blocked_choice(day, group, frm, target, if_blocked, advance)
+            return False
+    retreat(day, day.foe, target, came_from=frm)
+    return True
+
+
+def block_response(day: Day, reserve: list[Block], target: str, frm: str) -> list[Block]:
+    """§9 (1): the defender may move reserve blocks to block the approach."""
+    standing = day.standing(day.foe, "block", target)
+    given = None
+    if standing is not None:
+        if standing.value == "NEVER":
+            given = ()
+        elif standing.value == "ALWAYS":
+            given = tuple(b.id for b in reserve)
+        elif standing.blocks:
+            given = tuple(b.id for b in reserve if b.id in standing.blocks)
+    options = [(b.id, day.own(b)) for b in reserve]
+    answer = day.decide(
+        day.foe, "block",
+        f"An enemy attack maneuver comes into {day.name(target)} from {day.name(frm)}: which of your "
+        f"reserve blocks there move to block {day.place(target, frm)} (none: they retreat)?",
+        options, tuple(b.id for b in reserve), lo=0, hi=len(reserve), given=given, source="standing")
+    return [b for b in reserve if b.id in answer]
+
+
+def blocked_choice(day: Day, group: list[Block], frm: str, target: str, if_blocked, advance) -> None:
+    """§9 (1): after a block, the attackers stay, advance to the opposite approach, or split."""
+    given = None
+    if if_blocked == "stay":
+        given = ()
+    elif if_blocked == "advance":
+        given = tuple(advance) if advance else tuple(b.id for b in group)
+
+    def check(answer):
+        split = 0 < len(answer) < len(group)
+        if split and day.commands >= COMMAND_LIMIT:
+            return "splitting the group needs a command and none is left"
+        return None
+
+    answer = day.decide(
+        day.side, "if_blocked",
+        f"Your attack maneuver into {day.name(target)} was blocked: which blocks advance to block "
+        f"{day.place(frm, target)} (the others stay in {day.name(frm)})?",
+        [(b.id, day.own(b)) for b in group], tuple(b.id for b in group), lo=0, hi=len(group),
+        given=given, check=check)
+    advancing = [b for b in group if b.id in answer]
+    if 0 < len(advancing) < len(group):
+        day.commands += 1  # §9: "scinder le groupe nécessite un commandement supplémentaire"
+    if advancing:
+        put(advancing, frm, target)
+        describe_move(day, advancing, (frm, None), (frm, target))
+
+
+# -- §8 group moves -------------------------------------------------------------------
+
+def move(day: Day, order: Move) -> None:
+    group = movers(day, order.blocks, order.frm)
+    (here, facing), (there, to_facing) = order.frm, order.to
+    extension_barred = False
+    if facing is None and to_facing is None:
+        if there == here:
+            raise Void("the blocks are already there")
+        problem = crossing_problem(day, here, there, group)
+        if problem:
+            raise Void(problem)
+        enemy_there = day.st.occupied_by(there, day.foe)
+        if not room(day, there, len(group)):
+            raise Void(f"{day.name(there)} holds at most {day.board.locales[there].capacity} of your blocks")
+        if enemy_there and maneuver_problem(day, group, here, there):
+            raise Void(maneuver_problem(day, group, here, there))
+        day.spend_command("move")
+        day.moved.update(b.id for b in group)
+        if enemy_there:
+            if not attack_maneuver(day, group, here, there, can_be_blocked=True,
+                                   if_blocked=order.if_blocked, advance=order.advance):
+                return
+        put(group, there, None)
+        describe_move(day, group, (here, None), (there, None))
+    elif facing is None and there == here:
+        if (here, to_facing) not in day.board.approaches:
+            raise Void(f"{day.name(here)} has no approach toward {day.name(to_facing)}")
+        if not day.st.occupied_by(to_facing, day.foe):
+            raise Void(f"a block may block an approach only when the enemy occupies the opposite locale "
+                       f"({day.name(to_facing)} is not occupied) (003 §8)")
+        day.spend_command("move")
+        day.moved.update(b.id for b in group)
+        put(group, here, to_facing)
+        describe_move(day, group, (here, None), (here, to_facing))
+    elif facing is not None and there == here and to_facing is None:
+        forced = not day.st.occupied_by(facing, day.foe)
+        if not forced:
+            day.spend_command("move")
+        day.moved.update(b.id for b in group)
+        put(group, here, None)
+        describe_move(day, group, (here, facing), (here, None),
+                      extra=" (no command: nothing faces them any more)" if forced else "")
+        extension_barred = True  # §8: no prolongement to another approach of the same locale
+    elif facing is not None and there == facing and to_facing is None:
+        problem = crossing_problem(day, here, there, group)
+        if problem:
+            raise Void(problem)
+        if not room(day, there, len(group)):
+            raise Void(f"{day.name(there)} holds at most {day.board.locales[there].capacity} of your blocks")
+        if day.st.occupied_by(there, day.foe) and maneuver_problem(day, group, here, there):
+            raise Void(maneuver_problem(day, group, here, there))
+        day.spend_command("move")
+        day.moved.update(b.id for b in group)
+        if day.st.occupied_by(there, day.foe):
+            # §9: an attack from blocking the approach cannot be blocked
+            attack_maneuver(day, group, here, there, can_be_blocked=False)
+        put(group, there, None)
+        describe_move(day, group, (here, facing), (there, None))
+    else:
+        raise Void("a block may move to the reserve of its locale, to an approach of its locale, "
+                   "or to the locale its approach faces (003 §8)")
+    if order.extend:
+        cavalry = [b for b in group if b.type == "cavalry" and b.on_map]
+        if extension_barred:
+            day.void(order, "cavalry that left an approach for the reserve of the same locale may not "
+                            "extend to another approach of it (003 §8)")
+        elif not cavalry:
+            day.void(order, "only cavalry can extend its move (003 §8)")
+        else:
+            try:
+                extend(day, cavalry, there, order.extend, split=len(cavalry) < len(group))
+            except Void as why:
+                day.void(order, f"the extension: {why}")
+
+
+def extend(day: Day, cavalry: list[Block], locale: str, toward: str, split: bool, free: bool = False) -> None:
+    """§8 prolongement: cavalry ending in reserve blocks an approach facing the enemy."""
+    if (locale, toward) not in day.board.approaches:
+        raise Void(f"{day.name(locale)} has no approach toward {day.name(toward)}")
+    if not day.st.occupied_by(toward, day.foe):
+        raise Void(f"{day.name(toward)} is not occupied by the enemy")
+    if any(b.locale != locale or b.facing is not None for b in cavalry):
+        raise Void("the cavalry is not in the reserve of that locale")
+    if split and not free:
+        day.spend_command("extension")  # §8: it becomes a new group
+    for b in cavalry:
+        day.private("reveal", day.side, f"{day.own(b)} is revealed for its extension.",
+                    seen=f"A {day.shown(b)} block is revealed in {day.name(locale)} (cavalry extension).",
+                    seen_data={"side": b.side, "type": b.type, "strength": b.strength}, block=b.id)
+    put(cavalry, locale, toward)
+    describe_move(day, cavalry, (locale, None), (locale, toward), kind="extend")
+
+
+def extend_order(day: Day, order: Extend) -> None:
+    """EXTEND: cavalry in reserve on a main road blocks an approach along it (§8 note)."""
+    group = movers(day, (order.block,), (order.locale, None))
+    b = group[0]
+    if b.type != "cavalry":
+        raise Void("only cavalry can extend (003 §8)")
+    along_main = any(nxt == order.toward and road.main for nxt, road in day.board.road_neighbours(order.locale))
+    extend(day, group, order.locale, order.toward, split=False, free=along_main)
+    if not along_main:
+        day.commands += 1
+        day.private("note", day.side, f"{b.id}'s extension counts against the command limit: "
+                                      f"{day.place(order.locale, order.toward)} is not along a main road.")
+    day.moved.add(b.id)
+
+
+# -- §8 road movement -------------------------------------------------------------------
+
+def plan_roads(day: Day, path: tuple[str, ...]) -> list[Road]:
+    """The road taken for each step of ``path`` (a main road where there is a choice)."""
+    roads = []
+    for a, b in zip(path, path[1:]):
+        found = day.board.roads_across(a, b)
+        if not found:
+            raise Void(f"no road joins {day.name(a)} and {day.name(b)}")
+        found.sort(key=lambda r: (not r.main, r.id))
+        roads.append(found[0])
+    return roads
+
+
+def slot_for(day: Day, key: tuple, after: int, direction: tuple) -> tuple[int | None, str]:
+    """§8 road capacity: the earliest move number (1-3) on ``key`` after ``after``."""
+    use = day.road_use.get(key)
+    if use and use["dir"] != direction:
+        return None, "the road across that approach is used in the other direction this turn"
+    used = use["slots"] if use else []
+    slot = max([after] + used) + 1
+    if slot > ROAD_STEPS:
+        return None, "the road's capacity across that approach is used up this turn"
+    return slot, ""
+
+
+def take_slot(day: Day, key: tuple, slot: int, direction: tuple) -> None:
+    use = day.road_use.setdefault(key, {"slots": [], "dir": direction})
+    use["slots"].append(slot)
+
+
+def travel(day: Day, block: Block, path: tuple[str, ...], roads: list[Road], slot: int,
+           if_blocked=None, extend_to: str | None = None) -> str:
+    """Move one block along ``path`` from ``path[0]``, as far as the rules let it.
+
+    Returns the locale it stopped in, or None if it could not move at all.
+    Stopping early is told in an event.
+    """
+    start = path[0]
+    cur = start
+    step = 0
+    stop_reason = ""
+    while step < len(path) - 1:
+        # plan the rest without changing anything, to stop where there is room
+        plan = []
+        s = slot
+        here = cur
+        reason = ""
+        for i in range(step, len(path) - 1):
+            nxt = path[i + 1]
+            key = (frozenset((here, nxt)), roads[i].id)
+            s2, why = slot_for(day, key, s, (here, nxt))
+            if s2 is None:
+                reason = why
+                break
+            problem = crossing_problem(day, here, nxt, [block])
+            if problem:
+                reason = problem
+                break
+            enemy_there = day.st.occupied_by(nxt, day.foe)
+            if enemy_there and block.type != "cavalry":
+                reason = f"{day.name(nxt)} is occupied by the enemy (only cavalry attacks along a road, 003 §9)"
+                break
+            if enemy_there and maneuver_problem(day, [block], here, nxt):
+                reason = maneuver_problem(day, [block], here, nxt)
+                break
+            plan.append((i, nxt, key, s2, enemy_there))
+            s = s2
+            here = nxt
+            if enemy_there:
+                break
+        # stop at the furthest planned locale with room (or at an attack maneuver)
+        while plan and not plan[-1][4] and not room(day, plan[-1][1], 1):
+            plan.pop()
+            reason = reason or "no room further along"
+        if not plan:
+            stop_reason = reason
+            if cur == start:
+                day.private("void", day.side, f"{block.id} did not move along the road: {reason}.")
+                return None
+            break
+        for i, nxt, key, s2, enemy_there in plan:
+            take_slot(day, key, s2, (cur, nxt))
+            if enemy_there:
+                entered = attack_maneuver(day, [block], cur, nxt, can_be_blocked=block.facing is None,
+                                          if_blocked=if_blocked, on_road=True)
+                if not entered:
+                    describe_road(day, block, start, cur)
+                    return cur
+            block.locale, block.facing = nxt, None
+            cur, slot, step = nxt, s2, i + 1
+        if reason:
+            stop_reason = reason
+            break
+    describe_road(day, block, start, cur, stop_reason if cur != path[-1] else "")
+    if extend_to:
+        roads_used = {r.id for r in roads[:max(step, 0)]}
+        along = [road for nxt, road in day.board.road_neighbours(cur) if nxt == extend_to and road.id in roads_used]
+        try:
+            if not along:
+                raise Void(f"{day.place(cur, extend_to)} is not along the road it moved on (003 §8)")
+            extend(day, [block], cur, extend_to, split=False, free=True)
+            if not along[0].main:
+                day.spend_command("extension")
+        except Void as why:
+            day.private("void", day.side, f"{block.id} did not extend: {why}.")
+    return cur
+
+
+def describe_road(day: Day, block: Block, start: str, end: str, why: str = "") -> None:
+    if end == start:
+        day.private("void", day.side, f"{block.id} did not move along the road: {why}.")
+        return
+    extra = f" (stopped there: {why})" if why else ""
+    describe_move(day, [block], (start, None), (end, None), kind="road", extra=extra)
+
+
+def road_move(day: Day, order: RoadMove) -> None:
+    group = movers(day, (order.block,), (order.path[0], None))
+    block = group[0]
+    if len(order.path) - 1 > ROAD_STEPS:
+        raise Void(f"a road move goes at most {ROAD_STEPS} locales (003 §8)")
+    if not day.board.roads_through(order.path[0]):
+        raise Void(f"no road passes through {day.name(order.path[0])}")
+    roads = plan_roads(day, order.path)
+    free = all(r.main for r in roads) and not (
+        order.extend and not any(nxt == order.extend and road.main
+                                 for nxt, road in day.board.road_neighbours(order.path[-1])))
+    if not free:
+        day.spend_command("road move")
+    day.moved.add(block.id)
+    end = travel(day, block, order.path, roads, 0, order.if_blocked, order.extend)
+    if end is None:  # it could not take a step: nothing was done, nothing spent
+        day.moved.discard(block.id)
+        if not free:
+            day.commands -= 1
+
+
+# -- §8 reinforcements ----------------------------------------------------------------------
+
+def entry_point(day: Day, block: Block, order: Enter):
+    kind = "pontoon" if order.by == "pontoon" else "road"
+    candidates = [e for e in day.board.entries.values() if e.side == day.side and e.kind == kind]
+    if order.entry:
+        candidates = [e for e in candidates if e.id == order.entry]
+    if block.entries:
+        candidates = [e for e in candidates if e.id in block.entries]
+    if not candidates:
+        raise Void(f"{block.id} has no {kind} entry point it may use")
+    return candidates[0]
+
+
+def reinforcement(day: Day, bid: str) -> Block:
+    b = day.st.blocks.get(bid)
+    if b is None or b.side != day.side:
+        raise Void(f"no block of yours called {bid}")
+    if b.status != "waiting":
+        raise Void(f"{bid} is not waiting to enter")
+    if b.arrives is not None and b.arrives > day.hour:
+        raise Void(f"{bid} may not enter before {b.arrives}:00")
+    return b
+
+
+def enter(day: Day, order: Enter) -> None:
+    for bid in order.blocks:
+        try:
+            enter_one(day, order, reinforcement(day, bid))
+        except Void as why:
+            day.void(order, f"{bid}: {why}")
+
+
+def enter_one(day: Day, order: Enter, block: Block) -> None:
+    entry = entry_point(day, block, order)
+    locale = entry.locale
+    if day.st.occupied_by(locale, day.foe):
+        raise Void(f"{day.name(locale)} is occupied by the enemy (003 §8)")
+    if not room(day, locale, 1):
+        raise Void(f"{day.name(locale)} is full (003 §8)")
+    if order.by == "pontoon":
+        if day.pontoon_used:
+            raise Void("one block a turn may cross by the pontoon (003 §8)")
+        day.spend_command("pontoon")  # §8: "compte comme un groupe distinct"
+        day.pontoon_used = True
+        block.status, block.locale, block.facing = "map", locale, None
+        day.moved.add(block.id)
+        describe_entry(day, block, entry)
+        return
+    road = day.board.roads[entry.road]
+    key = (("entry", entry.id), road.id)
+    slot, why = slot_for(day, key, 0, ("in",))
+    if slot is None:
+        raise Void("three blocks a turn may enter by an entry point (003 §8)")
+    path = (locale,) + tuple(order.path)
+    roads = plan_roads(day, path) if len(path) > 1 else []
+    if len(path) - 1 > ROAD_STEPS - slot:
+        path = path[: ROAD_STEPS - slot + 1]
+        roads = roads[: len(path) - 1]
+    free = road.main and all(r.main for r in roads)
+    if not free:
+        day.spend_command("entry")
+    take_slot(day, key, slot, ("in",))
+    block.status, block.locale, block.facing = "map", locale, None
+    day.moved.add(block.id)
+    describe_entry(day, block, entry)
+    if len(path) > 1:
+        travel(day, block, path, roads, slot, order.if_blocked, order.extend)
+
+
+def describe_entry(day: Day, block: Block, entry) -> None:
+    how = "by the pontoon" if entry.kind == "pontoon" else f"by {entry.name}"
+    day.private(
+        "entry", day.side, f"{day.own(block)} entered the map {how} at {day.name(entry.locale)}.",
+        seen=f"A {SIDE_ADJ[day.side]} block entered the map {how} at {day.name(entry.locale)}.",
+        seen_data={"side": day.side, "entry": entry.id, "locale": entry.locale},
+        block=block.id,
+    )
+    day.moves.append({"side": day.side, "from": [entry.locale, None], "to": [entry.locale, None],
+                      "count": 1, "kind": "entry", "entry": entry.id})
+
+
+# -- §8 blocks left facing an empty locale ---------------------------------------------------
+
+def forced_returns(day: Day) -> None:
+    """§8: blocks of the moving side blocking an approach whose opposite locale
+    the enemy has left go back to the reserve of their locale (free)."""
+    groups: dict[tuple, list[Block]] = {}
+    for b in day.st.side_blocks(day.side):
+        if b.facing is not None and not day.st.occupied_by(b.facing, day.foe):
+            groups.setdefault((b.locale, b.facing), []).append(b)
+    for (locale, facing), group in groups.items():
+        put(group, locale, None)
+        for b in group:
+            b.bombard = None if b.bombard == facing else b.bombard
+        day.private(
+            "return", day.side,
+            f"{', '.join(b.id for b in group)} fell back from {day.place(locale, facing)} to the reserve: "
+            f"the enemy has left {day.name(facing)} (003 §8).",
+            seen=f"{day.count(len(group), day.side)} fell back from {day.place(locale, facing)} to the reserve.",
+            seen_data={"count": len(group), "locale": locale, "facing": facing},
+        )
+        day.record_move(day.side, (locale, facing), (locale, None), len(group), "return")

@@ -1,0 +1,163 @@
+"""The sequence of play of Bonaparte at Marengo (003 §7), and the end of the game.
+
+A day of one side, in the rule book's order:
+
+0. the start of the day: a morale bonus due (§13); French activation (§6 step 6);
+1. the bombardments declared on the side's previous day (§10);
+2. its assaults, one at a time in the order written (§11);
+3. its movements, group by group in the order written (§8, §9), then the
+   blocks left blocking an approach the enemy has left go back to the reserve;
+4. its declarations of bombardment for its next day (§10);
+5. the end of the day: the demoralisation bonus check (§13), the clock, and
+   after the last French day, victory (§14).
+"""
+
+from __future__ import annotations
+
+from pbem.core.decisions import Decider
+
+from . import combat, movement
+from .day import SIDE_ADJ, SIDE_NAME, Day, Void
+from .orders import Activate, Assault, Enter, Extend, Move, Orders, RoadMove
+from .scenario import Scenario
+from .state import State, enemy
+
+ACTIVATION_HOUR = 11  # §6 step 6: "il est 11:00 AM ou plus"
+MORALE_BONUS = 5  # §13
+
+
+def moving_side(scenario: Scenario, state: State) -> str:
+    return scenario.side_of_day(state.day)
+
+
+def is_over(scenario: Scenario, state: State) -> bool:
+    return state.over
+
+
+def resolve_day(scenario: Scenario, state: State, orders: Orders | None, decider: Decider):
+    """Resolve the day of the side whose day it is; returns (state, events)."""
+    day = Day(scenario, state, orders, decider)
+    start_of_day(day)
+    combat.resolve_bombardments(day)
+    for order in day.orders.of(Assault):
+        carry_out(day, order, combat.assault)
+    for order in day.orders.orders:
+        if isinstance(order, Move):
+            carry_out(day, order, movement.move)
+        elif isinstance(order, RoadMove):
+            carry_out(day, order, movement.road_move)
+        elif isinstance(order, Extend):
+            carry_out(day, order, movement.extend_order)
+        elif isinstance(order, Enter):
+            carry_out(day, order, movement.enter)
+    movement.forced_returns(day)
+    combat.declare_bombardments(day)
+    end_of_day(day)
+    return day.st, day.events
+
+
+def carry_out(day: Day, order, action) -> None:
+    try:
+        action(day, order)
+    except Void as why:
+        day.void(order, str(why))
+
+
+def start_of_day(day: Day) -> None:
+    st = day.st
+    for side, due in st.bonus_due.items():
+        if due:
+            st.morale[side] += MORALE_BONUS
+            st.bonus_due[side] = False
+            day.public("morale", f"The {SIDE_ADJ[side]} army gains {MORALE_BONUS} morale: the enemy was "
+                                 f"demoralised and it was not (003 §13).", side=side)
+    for standing in day.orders.standing:
+        update_standing(st, day.side, standing)
+    if day.side == "france":
+        activation(day)
+    day.public("day", f"{SIDE_NAME[day.side]}'s day, {hour_text(day.hour)}.", side=day.side, hour=day.hour)
+
+
+def hour_text(hour: int) -> str:
+    from .scenario import hour_label
+
+    return hour_label(hour)
+
+
+def update_standing(state: State, side: str, standing) -> None:
+    """A standing order replaces the one of the same kind and place; CLEAR removes."""
+    orders = state.standing.setdefault(side, [])
+    if standing.kind == "clear":
+        kind = (standing.value or "").lower() or None
+        state.standing[side] = [d for d in orders if kind is not None and d["kind"] != kind]
+        return
+    state.standing[side] = [d for d in orders if (d["kind"], d.get("locale"), d.get("toward")) != standing.key()]
+    state.standing[side].append(standing.to_dict())
+
+
+def activation(day: Day) -> None:
+    """§6 step 6: French start blocks move only once activated."""
+    st, board = day.st, day.board
+    asleep = [b for b in st.side_blocks("france") if not b.activated]
+    woken = []
+    for b in asleep:
+        if any(st.occupied_by(n, "austria") for n in board.adjacent(b.locale)):
+            b.activated = True
+            woken.append(b)
+    if woken:
+        day.private("activate", "france", f"Activated by the enemy next to them: "
+                                          f"{', '.join(day.own(b) for b in woken)} (003 §6 step 6).")
+    allowance = 1 if st.day == 1 else 0
+    if any(st.occupied_by(lid, "austria") for lid in st.french_start) or day.hour >= ACTIVATION_HOUR:
+        allowance += 2
+    for order in day.orders.of(Activate):
+        for bid in order.blocks:
+            b = st.blocks.get(bid)
+            if b is None or b.side != "france" or not b.on_map:
+                day.void(order, f"{bid} is not a French block on the map")
+            elif b.activated:
+                day.private("activate", "france", f"{bid} is already active.")
+            elif allowance <= 0:
+                day.void(order, f"{bid}: no activation left this turn (one on the first French turn, two more "
+                                f"each turn a French start locale is occupied or from 11 AM, 003 §6 step 6)")
+            else:
+                allowance -= 1
+                b.activated = True
+                day.private("activate", "france", f"{day.own(b)} is activated.")
+
+
+def end_of_day(day: Day) -> None:
+    st, sc = day.st, day.sc
+    a, f = st.demoralised["austria"], st.demoralised["france"]
+    if a != f:  # §13: one army demoralised this turn and the other not
+        st.bonus_due["france" if a else "austria"] = True
+    st.last_moves = day.moves
+    st.day += 1
+    if st.day >= sc.days:
+        victory(day)
+
+
+def victory(day: Day) -> None:
+    """§14: demoralisation decides; otherwise the objectives."""
+    st, board = day.st, day.board
+    st.over = True
+    a, f = st.demoralised["austria"], st.demoralised["france"]
+    if a != f:
+        st.winner = "france" if a else "austria"
+        loser = "austria" if a else "france"
+        st.victory = f"{SIDE_NAME[st.winner]} wins: the {SIDE_ADJ[loser]} army is demoralised and its own is not."
+    else:
+        held = [lid for lid, loc in board.locales.items() if loc.objective and st.occupied_by(lid, "austria")]
+        colours = {board.locales[lid].objective for lid in held}
+        names = ", ".join(board.locales[lid].name for lid in held) or "none"
+        if len(held) >= 2 and len(colours) >= 2:
+            st.winner = "austria"
+            st.victory = (f"Austria wins on objectives: it holds {names} ({len(held)} objectives of "
+                          f"{len(colours)} colours).")
+        else:
+            st.winner = "france"
+            st.victory = f"France wins: Austria holds objectives of fewer than two colours ({names})."
+    day.public("victory", st.victory, winner=st.winner)
+
+
+__all__ = ["moving_side", "is_over", "resolve_day", "enemy"]
