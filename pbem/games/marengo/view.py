@@ -27,6 +27,7 @@ def block_dict(block) -> dict:
         "activated": block.activated,
         "arrives": block.arrives,
         "bombard": block.bombard,
+        "entries": list(block.entries),
     }
 
 

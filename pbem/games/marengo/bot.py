@@ -1,0 +1,129 @@
+"""A simple player for self-play, demos and the leak tests.
+
+It reads only its own side's view (what a player would read in a report)
+and writes orders in the order language, as a person would. It is not
+strong: it pushes toward the enemy (Austria) or holds and blocks (France),
+assaults when its best lead looks good enough, and brings on reinforcements.
+"""
+
+from __future__ import annotations
+
+from pbem.core.rng import Rng
+
+from .board import Board
+from .scenario import Scenario
+
+GOAL_WEIGHT = 1
+
+
+def bot_orders(scenario: Scenario, view: dict, seed: int) -> str:
+    """Orders text for the side ``view['viewer']`` on its coming day."""
+    board: Board = scenario.board
+    side = view["viewer"]
+    rng = Rng(seed * 7919 + view["day"] * 104729 + (0 if side == "austria" else 1))
+    hour = view["hour"]
+    lines = [f"# bot orders for {side}, {view['hour_label']}"]
+    mine = [b for b in view["blocks"] if b["status"] == "map"]
+    enemy_at = {}
+    for e in view["enemy"]:
+        enemy_at.setdefault(e["locale"], []).append(e)
+    mine_at: dict[str, list[dict]] = {}
+    for b in mine:
+        mine_at.setdefault(b["locale"], []).append(b)
+    name = lambda lid: board.locales[lid].name  # noqa: E731
+    used: set[str] = set()
+    commands = 3
+
+    if side == "france":
+        asleep = [b["id"] for b in mine if not b["activated"]]
+        if asleep:
+            rng.shuffle(asleep)
+            lines.append("ACTIVATE " + " ".join(asleep[:3]))
+
+    # assaults: from approaches facing enemy-blocked approaches
+    groups: dict[tuple, list[dict]] = {}
+    for b in mine:
+        if b["facing"]:
+            groups.setdefault((b["locale"], b["facing"]), []).append(b)
+    demoralised = view["demoralised"][side]
+    for (here, there), group in groups.items():
+        if commands <= 0 or demoralised:
+            break
+        defenders = [e for e in enemy_at.get(there, []) if e["facing"] == here]
+        if not defenders:
+            continue
+        appr = board.approach(there, here)
+        leads = [b for b in group if b["type"] in ("infantry", "cavalry") and b["strength"] >= 2
+                 and b["strength"] > appr.penalty(b["type"])
+                 and not (b["type"] == "cavalry" and appr.cavalry_obstacle)]
+        if not leads:
+            continue
+        best = max(leads, key=lambda b: b["strength"] - appr.penalty(b["type"]))
+        if best["strength"] - appr.penalty(best["type"]) < 2 and rng.below(3):
+            continue
+        takers = [b for b in group if not (b["type"] == "cavalry" and appr.cavalry_obstacle)]
+        lines.append(f"ASSAULT {name(here)}>{name(there)} WITH {' '.join(b['id'] for b in takers)} "
+                     f"LEAD {best['id']}")
+        used.update(b["id"] for b in takers)
+        commands -= 1
+
+    # reinforcements
+    due = [b for b in view["blocks"] if b["status"] == "waiting" and (b["arrives"] or 0) <= hour]
+    road_entries = [e for e in board.entries.values() if e.side == side and e.kind == "road"]
+    pontoons = [e for e in board.entries.values() if e.side == side and e.kind == "pontoon"]
+    if due and pontoons and commands > 1 and not enemy_at.get(pontoons[0].locale):
+        b = due.pop()
+        lines.append(f"ENTER {b['id']} BY PONTOON")
+        commands -= 1
+    for entry in road_entries:
+        allowed = [b for b in due if not b.get("entries") or entry.id in b.get("entries", [])][:3]
+        if not allowed or enemy_at.get(entry.locale):
+            continue
+        for b in allowed:
+            due.remove(b)
+        lines.append(f"ENTER {' '.join(b['id'] for b in allowed)} BY ROAD AT {entry.name}")
+
+    # moves: toward the enemy for Austria; France blocks approaches and holds objectives
+    goal = (scenario.retreat_toward or {}).get("france" if side == "austria" else "austria")
+    reserves: dict[str, list[dict]] = {}
+    for b in mine:
+        if not b["facing"] and b["id"] not in used and b["activated"]:
+            reserves.setdefault(b["locale"], []).append(b)
+    spots = list(reserves.items())
+    rng.shuffle(spots)
+    for here, group in spots:
+        if commands <= 0:
+            break
+        threats = [n for n in board.adjacent(here) if enemy_at.get(n)]
+        movers = [b for b in group if b["type"] != "artillery"] or group
+        if threats and (side == "france" or rng.below(2)):
+            there = threats[rng.below(len(threats))]
+            lines.append(f"MOVE {' '.join(b['id'] for b in movers)} {name(here)} -> {name(here)}>{name(there)}")
+            used.update(b["id"] for b in movers)
+            commands -= 1
+            continue
+        if side == "france" and board.locales[here].objective:
+            continue
+        options = [n for n in board.adjacent(here)
+                   if len(mine_at.get(n, [])) + len(movers) <= board.locales[n].capacity]
+        if not options:
+            continue
+        if goal and side == "austria":
+            options.sort(key=lambda n: board.distance(n, goal))
+            there = options[0] if rng.below(3) else options[rng.below(len(options))]
+        else:
+            there = options[rng.below(len(options))]
+        lines.append(f"MOVE {' '.join(b['id'] for b in movers)} {name(here)} -> {name(there)} IF BLOCKED ADVANCE")
+        used.update(b["id"] for b in movers)
+        mine_at.setdefault(there, []).extend(movers)
+        commands -= 1
+
+    # artillery: declare a bombardment where it blocks an approach
+    for b in mine:
+        if b["type"] == "artillery" and b["facing"] and b["id"] not in used and not b["bombard"]:
+            lines.append(f"BOMBARD {b['id']} FROM {name(b['locale'])}>{name(b['facing'])}")
+
+    if view["day"] < 2:
+        lines.append("STANDING ARTILLERY DEFEND")
+        lines.append("STANDING PURSUE STRONG")
+    return "\n".join(lines) + "\n"

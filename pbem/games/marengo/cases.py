@@ -1,0 +1,269 @@
+"""Adjudication cases: a position, orders, answers and the expected result.
+
+The format is documented in docs/cases.md. A case is one day of one side:
+the position before it, the moving side's orders, the other side's standing
+orders, any answers to decisions, and what must hold afterwards. Like the
+DATC for Diplomacy, a case file is read by people as much as by the program.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pbem.core.decisions import Decider
+from pbem.core.events import events_for
+from pbem.core.orders import OrdersError
+
+from .board import Board, MapError, board_from_dict, load_board
+from .parse import parse_orders
+from .rules import resolve_day
+from .scenario import SIDES, BlockSpec, Scenario, parse_hour
+from .state import Block, State
+
+
+class CaseError(ValueError):
+    """A case file that cannot be run; the message says what is wrong in it."""
+
+
+@dataclass
+class Outcome:
+    path: str
+    title: str
+    failures: list[str] = field(default_factory=list)
+    state: State | None = None
+    events: list = field(default_factory=list)
+    decisions: list = field(default_factory=list)
+    scenario: Scenario | None = None
+
+    @property
+    def ok(self) -> bool:
+        return not self.failures
+
+
+def load_case(path: str | Path) -> dict:
+    path = Path(path)
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise CaseError(f"{path}: not valid TOML: {exc}") from None
+    except OSError as exc:
+        raise CaseError(f"{path}: cannot read: {exc.strerror}") from None
+
+
+def case_board(data: dict, path: Path) -> Board:
+    meta = data.get("case", {})
+    if "locale" in data:
+        return board_from_dict(data, f"{path} (inline map)")
+    if "map" not in meta:
+        raise CaseError(f"{path}: give an inline map ([[locale]] and [[border]] tables) or case.map = FILE")
+    return load_board(path.parent / meta["map"])
+
+
+def place(board: Board, text: str) -> tuple[str, str | None]:
+    """'Marengo' -> (marengo, None); 'Marengo>Spinetta' -> (marengo, spinetta)."""
+    if ">" in text:
+        a, b = text.split(">", 1)
+        return board.find_locale(a.strip()), board.find_locale(b.strip())
+    return board.find_locale(text.strip()), None
+
+
+def case_position(data: dict, board: Board, path: Path) -> tuple[Scenario, State]:
+    meta = data.get("case", {})
+    specs, blocks = [], {}
+    for i, spec in enumerate(data.get("block", []), 1):
+        try:
+            bid, side, btype = spec["id"], spec["side"], spec["type"]
+            strength = int(spec.get("strength", 1))
+        except KeyError as exc:
+            raise CaseError(f"{path}: block #{i} needs {exc.args[0]}") from None
+        if side not in SIDES:
+            raise CaseError(f"{path}: block {bid}: side must be one of {', '.join(SIDES)}")
+        arrives = parse_hour(str(spec["arrives"])) if "arrives" in spec else None
+        specs.append(BlockSpec(bid, side, spec.get("name", bid), btype, strength, arrives=arrives,
+                               entries=tuple(spec.get("entries", ()))))
+        b = Block(bid, side, spec.get("name", bid), btype, strength, arrives=arrives,
+                  entries=list(spec.get("entries", ())), activated=spec.get("activated", True))
+        if "at" in spec:
+            try:
+                b.locale, b.facing = place(board, spec["at"])
+            except ValueError as exc:
+                raise CaseError(f"{path}: block {bid}: {exc}") from None
+        else:
+            b.status = spec.get("status", "waiting")
+        if "bombard" in spec:
+            b.bombard = board.find_locale(spec["bombard"])
+        b.bombard_days = list(spec.get("bombard_days", []))
+        blocks[bid] = b
+    morale = data.get("morale", {})
+    scenario = Scenario(
+        name=meta.get("title", str(path)),
+        board=board,
+        blocks=tuple(specs),
+        morale={s: int(morale.get(s, 10)) for s in SIDES},
+        rounds=int(meta.get("rounds", 16)),
+        first_hour=parse_hour(str(meta.get("first_hour", "6AM"))),
+        retreat_toward={k: board.find_locale(v) for k, v in data.get("retreat_toward", {}).items()} or None,
+        path=str(path),
+    )
+    side = meta.get("side", "austria")
+    if side not in SIDES:
+        raise CaseError(f"{path}: case.side must be one of {', '.join(SIDES)}")
+    hour = parse_hour(str(meta.get("turn", scenario_hour_label(scenario))))
+    day = (hour - scenario.first_hour) * len(SIDES) + SIDES.index(side)
+    state = State(day=day, blocks=blocks)
+    state.morale = dict(scenario.morale)
+    state.demoralised = {s: bool(data.get("demoralised", {}).get(s, state.morale[s] == 0)) for s in SIDES}
+    state.bonus_due = {s: bool(data.get("bonus_due", {}).get(s, False)) for s in SIDES}
+    state.standing = {s: [] for s in SIDES}
+    state.french_start = [board.find_locale(x) for x in data.get("french_start", [])]
+    return scenario, state
+
+
+def scenario_hour_label(scenario: Scenario) -> str:
+    return f"{scenario.first_hour}"
+
+
+def run_case(path: str | Path) -> Outcome:
+    path = Path(path)
+    data = load_case(path)
+    meta = data.get("case", {})
+    outcome = Outcome(str(path), meta.get("title", path.stem))
+    try:
+        board = case_board(data, path)
+        scenario, state = case_position(data, board, path)
+    except (MapError, ValueError) as exc:
+        raise CaseError(f"{path}: {exc}") from None
+    outcome.scenario = scenario
+    side = scenario.side_of_day(state.day)
+    other = SIDES[1 - SIDES.index(side)]
+    try:
+        texts = data.get("orders", {})
+        if not isinstance(texts, dict):
+            raise CaseError(f"{path}: write the orders as an [orders] table with one text per side")
+        standing_text = texts.get(other, "")
+        if standing_text:
+            # the other side's standing orders, as given on its own day
+            theirs = parse_orders(scenario, state, other, standing_text)
+            from .rules import update_standing
+
+            for s in theirs.standing:
+                update_standing(state, other, s)
+        orders = parse_orders(scenario, state, side, texts.get(side, ""))
+    except OrdersError as exc:
+        expected = data.get("expect", {}).get("orders_error")
+        if expected and re.search(expected, str(exc)):
+            return outcome
+        outcome.failures.append(f"orders were refused: {exc}")
+        return outcome
+    if data.get("expect", {}).get("orders_error"):
+        outcome.failures.append("the orders were expected to be refused, but were accepted")
+    answers = {int(k): tuple(v) for k, v in data.get("answers", {}).items()}
+    decider = Decider(answers=answers)
+    after, events = resolve_day(scenario, state, orders, decider)
+    outcome.state, outcome.events, outcome.decisions = after, events, decider.records
+    check(outcome, data.get("expect", {}), board)
+    return outcome
+
+
+def where(block: Block) -> str:
+    if block.status == "eliminated":
+        return "eliminated"
+    if block.status == "waiting":
+        return "waiting"
+    return block.locale + (f">{block.facing}" if block.facing else "")
+
+
+def check(outcome: Outcome, expect: dict, board: Board) -> None:
+    st, fail = outcome.state, outcome.failures
+    for spec in expect.get("block", []):
+        bid = spec["id"]
+        b = st.blocks.get(bid)
+        if b is None:
+            fail.append(f"expected block {bid}, which the case does not have")
+            continue
+        if "at" in spec:
+            want = spec["at"]
+            if want in ("eliminated", "waiting"):
+                if b.status != want:
+                    fail.append(f"{bid}: expected {want}, is at {where(b)}")
+            else:
+                loc, facing = place(board, want)
+                got = (b.locale, b.facing) if b.on_map else None
+                if got != (loc, facing):
+                    fail.append(f"{bid}: expected at {want}, is at {where(b)}")
+        if "strength" in spec and b.strength != spec["strength"]:
+            fail.append(f"{bid}: expected strength {spec['strength']}, has {b.strength}")
+        if "activated" in spec and b.activated != spec["activated"]:
+            fail.append(f"{bid}: expected activated = {spec['activated']}")
+        if "bombard" in spec:
+            want = board.find_locale(spec["bombard"]) if spec["bombard"] else None
+            if b.bombard != want:
+                fail.append(f"{bid}: expected a bombardment toward {spec['bombard'] or 'nothing'}, has {b.bombard}")
+    for bid in expect.get("eliminated", []):
+        if st.blocks[bid].status != "eliminated":
+            fail.append(f"{bid}: expected eliminated, is at {where(st.blocks[bid])}")
+    for side, value in expect.get("morale", {}).items():
+        if st.morale[side] != value:
+            fail.append(f"morale of {side}: expected {value}, is {st.morale[side]}")
+    for side, value in expect.get("demoralised", {}).items():
+        if st.demoralised[side] != value:
+            fail.append(f"{side} demoralised: expected {value}")
+    if "winner" in expect and st.winner != expect["winner"]:
+        fail.append(f"winner: expected {expect['winner']}, got {st.winner}")
+    texts = [e.text for e in outcome.events]
+    for pattern in expect.get("events", []):
+        if not any(re.search(pattern, t) for t in texts):
+            fail.append(f"no event matches {pattern!r}")
+    for pattern in expect.get("no_events", []):
+        for t in texts:
+            if re.search(pattern, t):
+                fail.append(f"an event matches {pattern!r} but should not: {t}")
+    for side, patterns in expect.get("seen", {}).items():
+        seen = [e["text"] for e in events_for(outcome.events, side)]
+        for pattern in patterns:
+            if not any(re.search(pattern, t) for t in seen):
+                fail.append(f"{side} did not see an event matching {pattern!r}")
+    for side, patterns in expect.get("unseen", {}).items():
+        seen = [e["text"] for e in events_for(outcome.events, side)]
+        for pattern in patterns:
+            for t in seen:
+                if re.search(pattern, t):
+                    fail.append(f"{side} saw {pattern!r}, which it should not: {t}")
+    for i, spec in enumerate(expect.get("decision", [])):
+        matches = [r for r in outcome.decisions if r.decision.kind == spec["kind"]
+                   and ("side" not in spec or r.decision.side == spec["side"])]
+        if not matches:
+            fail.append(f"no {spec['kind']} decision was asked")
+            continue
+        record = matches[spec.get("nth", 0)] if spec.get("nth", 0) < len(matches) else matches[-1]
+        if "answer" in spec and list(record.answer) != list(spec["answer"]):
+            fail.append(f"{spec['kind']} decision: expected {spec['answer']}, answered {list(record.answer)}")
+        if "source" in spec and record.source != spec["source"]:
+            fail.append(f"{spec['kind']} decision: expected from {spec['source']}, came from {record.source}")
+    for kind in expect.get("no_decision", []):
+        if any(r.decision.kind == kind for r in outcome.decisions):
+            fail.append(f"a {kind} decision was asked, but none should be")
+
+
+def show(outcome: Outcome) -> str:
+    """The position after the case, as text: blocks, morale, events, decisions."""
+    st = outcome.state
+    if st is None:
+        return "(not resolved)"
+    lines = [f"# {outcome.title}", "", "morale: " + ", ".join(f"{s} {st.morale[s]}" +
+                                                               (" (demoralised)" if st.demoralised[s] else "")
+                                                               for s in SIDES)]
+    for b in sorted(st.blocks.values(), key=lambda b: b.id):
+        lines.append(f"{b.id:6} {b.side:8} {b.type:9} {b.strength}  {where(b)}")
+    lines.append("")
+    lines.append("events:")
+    lines += [f"  - {e.text}" for e in outcome.events]
+    lines.append("decisions:")
+    lines += [f"  {r.index}: {r.decision.side} {r.decision.kind} -> {' '.join(r.answer) or 'none'} ({r.source})"
+              for r in outcome.decisions]
+    if st.winner:
+        lines.append(f"winner: {st.winner}")
+    return "\n".join(lines)
