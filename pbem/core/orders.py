@@ -7,6 +7,8 @@ was expected; that message is what the player reads in the reply.
 
 from __future__ import annotations
 
+import difflib
+import re
 from dataclasses import dataclass, field
 
 
@@ -45,3 +47,141 @@ class Header:
     key: str | None = None
     line: int = 0
     extra: dict = field(default_factory=dict)
+
+
+# -- reading an orders text: lines, tokens, the header ------------------------
+#
+# What follows is shared by every ruleset's parser: the limits on a text, the
+# split into lines and orders (``#`` starts a comment, ``;`` separates orders
+# on one line), tokens that keep their column, and the header line.
+
+MAX_CHARS = 20_000
+MAX_LINES = 300
+HEADER_KEYS = ("GAME", "SIDE", "TURN", "KEY")
+
+_TOKEN = re.compile(r"->|→|>|;|(?:[^\s>;,→-]|-(?!>))+")
+
+
+@dataclass(frozen=True)
+class Token:
+    """A word or a sign (``->``, ``>``) of an orders line, with its 1-based column."""
+
+    text: str
+    column: int
+
+    @property
+    def word(self) -> str:
+        """The text in upper case, for comparing with keywords."""
+        return self.text.upper()
+
+    @property
+    def end(self) -> int:
+        """The column just after the token."""
+        return self.column + len(self.text)
+
+
+def split_lines(text: str) -> list[str]:
+    """The lines of ``text`` as a person numbers them (any newline convention)."""
+    return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+
+
+def strip_comment(line: str) -> str:
+    """``line`` without its comment (``#`` to the end of the line)."""
+    cut = line.find("#")
+    return line if cut < 0 else line[:cut]
+
+
+def tokenize(line: str) -> list[list[Token]]:
+    """The orders of one line (split at ``;``), each a list of tokens.
+
+    Comments are dropped; commas separate words like spaces do; ``→`` is read
+    as ``->``. Empty orders (blank text between semicolons) are left out.
+    """
+    segments: list[list[Token]] = [[]]
+    for match in _TOKEN.finditer(strip_comment(line)):
+        text = match.group()
+        if text == ";":
+            segments.append([])
+            continue
+        segments[-1].append(Token("->" if text == "→" else text, match.start() + 1))
+    return [s for s in segments if s]
+
+
+def check_size(text: str) -> Problem | None:
+    """A problem if ``text`` is longer than an orders text may be."""
+    if len(text) > MAX_CHARS:
+        line = text[:MAX_CHARS].count("\n") + 1
+        return Problem(line, 1, f"the orders are too long ({len(text):,} characters); "
+                       f"at most {MAX_CHARS:,} characters are read", expected="shorter orders")
+    lines = split_lines(text)
+    if len(lines) > MAX_LINES:
+        return Problem(MAX_LINES + 1, 1, f"the orders are too long ({len(lines)} lines); "
+                       f"at most {MAX_LINES} lines are read", expected="shorter orders")
+    return None
+
+
+def suggest(word: str, choices) -> str:
+    """`` (did you mean X?)`` for the choice closest to ``word``, or ``""``."""
+    close = difflib.get_close_matches(word.upper(), list(choices), n=1, cutoff=0.6)
+    return f" (did you mean {close[0]}?)" if close else ""
+
+
+def is_header(tokens: list[Token]) -> bool:
+    return bool(tokens) and tokens[0].word in HEADER_KEYS
+
+
+def parse_header(text: str, problems: list[Problem] | None = None) -> tuple[Header, list[tuple[int, str]]]:
+    """Split an orders text into its header and its other lines.
+
+    The header is the first line that is not blank or a comment, if it starts
+    with one of GAME, SIDE, TURN, KEY; it holds those words, each followed by
+    its value (the words up to the next of them), in any order, each at most
+    once. The lines returned are (line number, text) for every other line,
+    blank and comment lines included. Problems in the header are appended to
+    ``problems``, or raised as OrdersError if it is None.
+    """
+    collect = [] if problems is None else problems
+    header = Header()
+    lines = split_lines(text)
+    body: list[tuple[int, str]] = []
+    found = False
+    for number, line in enumerate(lines, 1):
+        if found:
+            body.append((number, line))
+            continue
+        segments = tokenize(line)
+        if not segments:
+            body.append((number, line))
+            continue
+        found = True
+        tokens = [t for segment in segments for t in segment]
+        if not is_header(tokens):
+            body.append((number, line))
+            continue
+        header.line = number
+        _read_header(tokens, number, header, collect)
+    if problems is None and collect:
+        raise OrdersError(collect)
+    return header, body
+
+
+def _read_header(tokens: list[Token], number: int, header: Header, problems: list[Problem]) -> None:
+    fields: dict[str, tuple[Token, list[Token]]] = {}
+    current: list[Token] | None = None
+    for token in tokens:
+        if token.word in HEADER_KEYS:
+            if token.word in fields:
+                problems.append(Problem(number, token.column, f"{token.word} is given twice in the header",
+                                        token.text, "each of GAME, SIDE, TURN, KEY at most once"))
+                current = []
+                continue
+            current = []
+            fields[token.word] = (token, current)
+        elif current is not None:
+            current.append(token)
+    for key, (token, value) in fields.items():
+        if not value:
+            problems.append(Problem(number, token.end, f"{key} in the header has no value",
+                                    "", f"a value after {key}"))
+            continue
+        setattr(header, key.lower(), " ".join(t.text for t in value))

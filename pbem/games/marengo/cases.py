@@ -178,6 +178,8 @@ def where(block: Block) -> str:
 
 def check(outcome: Outcome, expect: dict, board: Board) -> None:
     st, fail = outcome.state, outcome.failures
+    if not expect:
+        fail.append("the case expects nothing: add an [expect] table")
     for spec in expect.get("block", []):
         bid = spec["id"]
         b = st.blocks.get(bid)
