@@ -1,0 +1,1071 @@
+"""The order language of Bonaparte at Marengo: text in, Orders out.
+
+``parse_orders(scenario, state, side, text)`` reads a side's orders for the
+next day and returns :class:`~pbem.games.marengo.orders.Orders`, or raises
+:class:`~pbem.core.orders.OrdersError` listing every problem found, each with
+its line, column, what was found and what was expected. docs/orders.md
+teaches the language to players.
+
+The checks here are the static ones, against the position at the start of
+the day: the blocks are the side's own and stand where the orders say, the
+places exist and touch, the roads run, the day is the side's. Whether a move
+is legal once the day is under way (the command limit, blocked approaches,
+capacity) is the rules engine's question.
+
+Every accepted order carries its normalised text: keywords in upper case,
+locale names as on the map, approaches as ``Name>Name``, block ids as in the
+scenario. Parsing :meth:`Orders.echo` gives the same orders back.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+
+from pbem.core.orders import (
+    HEADER_KEYS, OrdersError, Problem, Token, check_size, parse_header, split_lines, suggest, tokenize,
+)
+
+from .board import fold
+from .orders import (
+    Activate, Assault, Bombard, Enter, Extend, Fire, Move, Order, Orders, RoadMove, Standing,
+    STANDING_KINDS,
+)
+from .scenario import SIDES, Scenario, hour_label, parse_hour
+from .state import State
+
+ORDER_WORDS = ("ACTIVATE", "ASSAULT", "MOVE", "ROAD", "EXTEND", "ENTER", "BOMBARD", "FIRE", "HOLD",
+               "STANDING", "FINAL")
+STANDING_WORDS = tuple(k.upper() for k in STANDING_KINDS)
+MAX_PROBLEMS = 100  # a reply listing more helps nobody
+ROAD_STEPS = 3  # locales a road move passes after its start (003 §8)
+ENTRY_STEPS = 3  # locales after the entry locale (the engine's reading of 003 §8)
+ROAD_ENTRIES = 3  # blocks that may enter by one road entry point in a day
+ARROW, GT = "->", ">"
+PLACE = "a locale (by name) or an approach (like Marengo>Spinetta)"
+
+
+class _Abort(Exception):
+    """The order being read cannot be read further (its problem is recorded)."""
+
+
+def parse_orders(scenario: Scenario, state: State, side: str, text: str) -> Orders:
+    """``side``'s orders for the day after ``state``; raises OrdersError listing every problem."""
+    side = str(side).lower()
+    text = text if isinstance(text, str) else str(text)
+    too_long = check_size(text)
+    if too_long:
+        raise OrdersError([too_long])
+    if side not in SIDES:
+        raise OrdersError([Problem(1, 1, f"there is no side called {side!r} in this game",
+                                   side, " or ".join(SIDES))])
+    problems: list[Problem] = []
+    header, body = parse_header(text, problems)
+    parser = _Parser(scenario, state, side, problems)
+    if header.line:
+        parser.check_header(header, [t for seg in tokenize(split_lines(text)[header.line - 1]) for t in seg])
+    orders = Orders(side=side, header=header)
+    for number, line in body:
+        for tokens in tokenize(line):
+            parser.read(number, tokens, orders)
+    if problems:
+        problems.sort(key=lambda p: (p.line, p.column))
+        if len(problems) > MAX_PROBLEMS:
+            rest = len(problems) - MAX_PROBLEMS
+            problems = problems[:MAX_PROBLEMS] + [Problem(
+                problems[MAX_PROBLEMS].line, problems[MAX_PROBLEMS].column,
+                f"{rest} more problem{'s' if rest > 1 else ''} not listed")]
+        raise OrdersError(problems)
+    return orders
+
+
+def _natural(block_id: str):
+    return [int(p) if p.isdigit() else p for p in re.split(r"(\d+)", block_id)]
+
+
+def _few(items: list[str], limit: int = 6) -> str:
+    if not items:
+        return ""
+    shown = ", ".join(items[:limit])
+    return shown + (", ..." if len(items) > limit else "")
+
+
+class _Parser:
+    """Reads one order at a time into an Orders, recording every problem."""
+
+    def __init__(self, scenario: Scenario, state: State, side: str, problems: list[Problem]):
+        self.scenario = scenario
+        self.board = scenario.board
+        self.state = state
+        self.side = side
+        self.problems = problems
+        self.hour = scenario.hour(state.day)
+        self.day_side = scenario.side_of_day(state.day)
+        self.own = {b.id.upper(): b for b in state.blocks.values() if b.side == side}
+        self.all_ids = {bid.upper() for bid in state.blocks}
+        self.moved: dict[str, int] = {}  # block -> line of its movement order
+        self.assaulted: dict[tuple[str, str], int] = {}
+        self.artillery: dict[tuple[str, str], int] = {}  # (order word, block) -> line
+        self.pontoon = 0
+        self._names = [(lid, fold(lid), fold(loc.name)) for lid, loc in self.board.locales.items()]
+        # the state of the order being read
+        self.line = 0
+        self.tokens: list[Token] = []
+        self.i = 0
+
+    # -- the header ----------------------------------------------------------
+
+    def check_header(self, header, tokens: list[Token]) -> None:
+        """SIDE must be the side sending, TURN the hour of the day to play."""
+        line = header.line
+        columns = {t.word: t.column for t in reversed(tokens)}
+        if header.side is not None:
+            named = self._side_named(header.side)
+            if named is None:
+                self._note_at(line, columns.get("SIDE", 1), f"{header.side!r} is not a side of this game",
+                              header.side, self.side.capitalize())
+            elif named != self.side:
+                self._note_at(line, columns.get("SIDE", 1), f"these orders are headed for "
+                              f"{named.capitalize()} but were sent as {self.side.capitalize()}'s",
+                              header.side, self.side.capitalize())
+        if header.turn is not None:
+            column = columns.get("TURN", 1)
+            try:
+                hour = parse_hour(header.turn)
+            except ValueError:
+                self._note_at(line, column, "TURN must be an hour, like 7AM or 1PM", header.turn,
+                              f"{hour_label(self.hour)} (the hour of the day to play)")
+            else:
+                if hour != self.hour:
+                    self._note_at(line, column, f"these orders are for {hour_label(hour)}, but the day "
+                                  f"to play is {self.day_side.capitalize()}'s day at {hour_label(self.hour)}",
+                                  header.turn, hour_label(self.hour))
+
+    @staticmethod
+    def _side_named(text: str) -> str | None:
+        key = fold(text)
+        forms = {"austria": "austria", "austrian": "austria", "austrians": "austria",
+                 "france": "france", "french": "france"}
+        if key in forms:
+            return forms[key]
+        found = {side for form, side in forms.items() if key and form.startswith(key)}
+        return found.pop() if len(found) == 1 else None
+
+    def name(self, locale: str) -> str:
+        return self.board.locales[locale].name
+
+    # -- problems --------------------------------------------------------------
+
+    def _note_at(self, line: int, column: int, message: str, found: str = "", expected: str = "") -> None:
+        self.problems.append(Problem(line, column, message, found, expected))
+
+    def note(self, where: Token | int, message: str, found: str | None = None, expected: str = "") -> None:
+        """Record a problem at a token (its text is what was found) or at a column."""
+        if isinstance(where, Token):
+            column, text = where.column, where.text
+        else:
+            column, text = where, ""
+        self._note_at(self.line, column, message, text if found is None else found, expected)
+
+    def fail(self, where: Token | int, message: str, found: str | None = None, expected: str = ""):
+        self.note(where, message, found, expected)
+        raise _Abort
+
+    # -- reading tokens ----------------------------------------------------------
+
+    def peek(self, k: int = 0) -> Token | None:
+        j = self.i + k
+        return self.tokens[j] if j < len(self.tokens) else None
+
+    def at(self, *words: str) -> bool:
+        token = self.peek()
+        return token is not None and token.word in words
+
+    def take(self) -> Token:
+        token = self.tokens[self.i]
+        self.i += 1
+        return token
+
+    def end_column(self) -> int:
+        return self.tokens[-1].end + 1 if self.tokens else 1
+
+    def here(self) -> Token | int:
+        """The next token, or the column after the end of the order."""
+        return self.peek() or self.end_column()
+
+    def expect(self, words: tuple[str, ...], expected: str) -> Token:
+        token = self.peek()
+        if token is None or token.word not in words:
+            self.missing(expected, words)
+        return self.take()
+
+    def missing(self, expected: str, words: tuple[str, ...] = ()):
+        token = self.peek()
+        if token is None:
+            self.fail(self.end_column(), f"the order ends too soon", "", expected)
+        hint = suggest(token.text, words) if words else ""
+        self.fail(token, f"unexpected {token.text!r}{hint}", None, expected)
+
+    def done(self, expected: str) -> None:
+        if self.peek() is not None:
+            self.fail(self.peek(), f"unexpected {self.peek().text!r} after the end of the order",
+                      None, expected)
+
+    def is_word(self, token: Token | None, stops: tuple[str, ...] = ()) -> bool:
+        return token is not None and token.text not in (ARROW, GT) and token.word not in stops
+
+    # -- one order -----------------------------------------------------------------
+
+    def read(self, line: int, tokens: list[Token], orders: Orders) -> None:
+        self.line, self.tokens, self.i = line, tokens, 0
+        first = tokens[0]
+        word = first.word
+        try:
+            if word in HEADER_KEYS:
+                self.fail(first, f"the header ({' '.join(HEADER_KEYS)}) must be the first line",
+                          None, "an order")
+            if word not in ORDER_WORDS:
+                self.fail(first, f"{first.text!r} is not an order{suggest(word, ORDER_WORDS)}", None,
+                          "one of " + ", ".join(ORDER_WORDS))
+            if word != "STANDING" and self.side != self.day_side:
+                self.fail(first, f"it is {self.day_side.capitalize()}'s day ({hour_label(self.hour)}): "
+                          f"only STANDING orders can be given now", None, "STANDING ...")
+            self.take()
+            if word == "FINAL":
+                self.done("nothing after FINAL")
+                orders.final = True
+                return
+            if word == "STANDING":
+                order = self.standing()
+                order.line = line
+                orders.standing.append(order)
+                return
+            before = len(self.problems)
+            order = getattr(self, "order_" + word.lower())()
+            if len(self.problems) == before:
+                order.line = line
+                orders.orders.append(order)
+        except _Abort:
+            return
+
+    # -- blocks --------------------------------------------------------------------
+
+    def ids_list(self, blocks) -> str:
+        return _few(sorted((b.id for b in blocks), key=_natural))
+
+    def block(self, token: Token, need: str = "map") -> str | None:
+        """The id of the side's block written ``token``, or None (a problem is noted).
+
+        ``need``: "map" (on the map), "enter" (waiting and due), "bombard" (on
+        the map or due to enter), "any" (not eliminated).
+        """
+        block = self.own.get(token.word)
+        if block is None:
+            if need == "enter":
+                choices = [b for b in self.own.values() if b.status == "waiting"]
+            elif need == "any":
+                choices = [b for b in self.own.values() if b.status != "eliminated"]
+            else:
+                choices = [b for b in self.own.values() if b.on_map]
+            shown = self.ids_list(choices or self.own.values())
+            self.note(token, f"no block of yours called {token.text}", None,
+                      f"one of your block ids ({shown})" if shown else "one of your block ids")
+            return None
+        if block.status == "eliminated":
+            self.note(token, f"{block.id} has been eliminated", None, "a block still in play")
+            return None
+        waiting = block.status == "waiting"
+        due = waiting and (block.arrives is None or block.arrives <= self.hour)
+        if need == "enter":
+            if not waiting:
+                self.note(token, f"{block.id} is already on the map", None,
+                          "a reinforcement waiting to enter (ENTER is for blocks not yet on the map)")
+                return None
+            if not due:
+                self.note(token, f"{block.id} may not enter before {hour_label(block.arrives)} "
+                          f"(it is {hour_label(self.hour)})", None, "a reinforcement due by now")
+                return None
+        elif need in ("map", "bombard") and waiting and not (need == "bombard" and due):
+            when = "; it is due now" if due else (f"; it may enter at {hour_label(block.arrives)}" if block.arrives is not None else "")
+            self.note(token, f"{block.id} is not on the map yet{when}", None,
+                      f"a block on the map (to bring it on: ENTER {block.id} BY ROAD)")
+            return None
+        return block.id
+
+    def blocks(self, stops: tuple[str, ...], need: str = "map", expected: str = "") -> list[str | None]:
+        """Block ids up to a stop word, ``->``, ``>`` or the end: at least one.
+
+        Unknown ids are noted and returned as None, so that reading goes on.
+        """
+        out: list[str | None] = []
+        seen: dict[str, Token] = {}
+        while self.is_word(self.peek(), stops):
+            token = self.take()
+            bid = self.block(token, need)
+            if bid is not None and bid in seen:
+                self.note(token, f"{bid} is named twice", None, "each block once")
+                bid = None
+            if bid is not None:
+                seen[bid] = token
+            out.append(bid)
+        if not out:
+            self.missing(expected or self._ids_expected(need), stops)
+        return out
+
+    def _ids_expected(self, need: str) -> str:
+        if need == "enter":
+            blocks = [b for b in self.own.values() if b.status == "waiting"]
+        else:
+            blocks = [b for b in self.own.values() if b.on_map]
+        shown = self.ids_list(blocks)
+        return f"one of your block ids ({shown})" if shown else "one of your block ids"
+
+    def kind(self, bid: str) -> str:
+        return self.state.blocks[bid].type
+
+    def need_type(self, token: Token, bid: str | None, btype: str, what: str) -> None:
+        if bid is not None and self.kind(bid) != btype:
+            self.note(token, f"{bid} is {self.kind(bid)}; {what}", None,
+                      f"{'an' if btype[0] in 'aeiou' else 'a'} {btype} block")
+
+    def moving(self, bid: str | None, token: Token) -> None:
+        """Record that ``bid`` moves in this order; a block moves once a day."""
+        if bid is None:
+            return
+        if bid in self.moved:
+            self.note(token, f"{bid} already moves in line {self.moved[bid]}; a block moves only once a day",
+                      None, "each block in one movement order at most")
+        else:
+            self.moved[bid] = self.line
+
+    def stands(self, token: Token, bid: str | None, locale: str, facing: str | None) -> None:
+        """Note a problem unless ``bid`` starts the day at (locale, facing)."""
+        if bid is None:
+            return
+        block = self.state.blocks[bid]
+        if (block.locale, block.facing) == (locale, facing):
+            return
+        self.note(token, f"{bid} is not {self.place_words(locale, facing)}: it is "
+                  f"{self.place_words(block.locale, block.facing)}", None,
+                  f"a block {self.place_words(locale, facing)}")
+
+    def place_words(self, locale: str | None, facing: str | None) -> str:
+        if locale is None:
+            return "off the map"
+        if facing is None:
+            return f"in the reserve of {self.name(locale)}"
+        return f"on the approach {self.board.approach_name(locale, facing)}"
+
+    # -- places ----------------------------------------------------------------------
+
+    def match(self, key: str) -> tuple[str | None, list[str]]:
+        """(id, []) for a folded name naming one locale; (None, candidates) otherwise."""
+        if not key:
+            return None, []
+        for lid, fid, fname in self._names:
+            if key in (fid, fname):
+                return lid, []
+        found = [lid for lid, fid, fname in self._names if fid.startswith(key) or fname.startswith(key)]
+        if len(found) == 1:
+            return found[0], []
+        return None, found
+
+    def close_name(self, text: str) -> str:
+        """`` (did you mean X?)`` for the locale name closest to ``text``, or ``""``."""
+        names = {fold(loc.name): loc.name for loc in self.board.locales.values()}
+        close = difflib.get_close_matches(fold(text), list(names), n=1, cutoff=0.6)
+        return f" (did you mean {names[close[0]]}?)" if close else ""
+
+    def locale_problem(self, first: Token, text: str, candidates: list[str]):
+        if candidates:
+            names = ", ".join(self.name(lid) for lid in candidates[:6])
+            self.fail(first, f"{text!r} could be any of: {names}", text, "more of the name")
+        self.fail(first, f"no locale is called {text!r}{self.close_name(text)}", text,
+                  "a locale of the map, by name")
+
+    def locale(self, stops: tuple[str, ...] = (), expected: str = "a locale") -> str:
+        """The locale named by the longest run of words from here (exactly, or by unique prefix)."""
+        first = self.peek()
+        if not self.is_word(first, stops):
+            self.missing(expected, stops)
+        best, best_len = None, 0
+        candidates, cand_len = [], 0
+        acc, n, j = "", 0, self.i
+        while j < len(self.tokens) and self.is_word(self.tokens[j], stops):
+            acc += fold(self.tokens[j].text)
+            n += 1
+            if not any(fid.startswith(acc) or fname.startswith(acc) for _l, fid, fname in self._names):
+                break
+            lid, found = self.match(acc)
+            if lid is not None:
+                best, best_len = lid, n
+            elif found:
+                candidates, cand_len = found, n
+            j += 1
+        if best is None:
+            if candidates:
+                self.locale_problem(first, " ".join(t.text for t in self.tokens[self.i:self.i + cand_len]),
+                                    candidates)
+            self.locale_problem(first, first.text, [])
+        self.i += best_len
+        return best
+
+    def locale_before(self, words: list[Token]) -> tuple[int, str]:
+        """Split ``words`` into block ids and the locale named by the longest tail.
+
+        Returns (number of words before the locale, locale id).
+        """
+        candidates: list[str] = []
+        cand_k = 0
+        for k in range(max(0, len(words) - 8), len(words)):
+            lid, found = self.match("".join(fold(t.text) for t in words[k:]))
+            if lid is not None:
+                return k, lid
+            if found and not candidates:
+                candidates, cand_k = found, k
+        if candidates:
+            tail = words[cand_k:]
+        else:
+            tail = words
+            while tail and tail[0].word in self.all_ids:
+                tail = tail[1:]
+            if not tail:
+                after = self.tokens[self.i + len(words)] if self.i + len(words) < len(self.tokens) else None
+                self.fail(after or self.end_column(), "the place the blocks start from is missing",
+                          after.text if after else "", PLACE)
+        self.locale_problem(tail[0], " ".join(t.text for t in tail), candidates)
+
+    def approach(self, stops: tuple[str, ...] = (), locale: str | None = None,
+                 first: Token | None = None) -> tuple[str, str]:
+        """An approach ``Locale>Locale`` from here (or after ``locale``, already read from ``first``)."""
+        first = first or self.peek()
+        if locale is None:
+            locale = self.locale(stops + (GT,), "an approach (like Marengo>Spinetta)")
+        if not (self.peek() and self.peek().text == GT):
+            self.missing(f"'>' and the locale the approach faces (like "
+                         f"{self.name(locale)}>{self._a_neighbour(locale)})")
+        self.take()
+        toward = self.locale(stops, "the locale the approach faces")
+        self.check_approach(first, locale, toward)
+        return locale, toward
+
+    def _a_neighbour(self, locale: str) -> str:
+        near = self.board.adjacent(locale)
+        return self.name(near[0]) if near else "..."
+
+    def check_approach(self, token: Token | int, locale: str, toward: str) -> None:
+        if (locale, toward) in self.board.approaches:
+            return
+        near = ", ".join(self.name(x) for x in self.board.adjacent(locale))
+        why = "the border is impassable" if frozenset((locale, toward)) in self.board.impassable else \
+            "they are the same locale" if locale == toward else "they are not adjacent"
+        self.fail(token, f"{self.name(locale)} has no approach toward {self.name(toward)} ({why})",
+                  f"{self.name(locale)}>{self.name(toward)}",
+                  f"an approach of {self.name(locale)} toward one of: {near}")
+
+    def ids_then_place(self, order_word: str, need: str = "map") -> tuple[list[tuple[Token, str | None]],
+                                                                          tuple[str, str | None]]:
+        """``ids place`` before ``->``: the blocks, then (locale, facing)."""
+        words: list[Token] = []
+        j = self.i
+        while j < len(self.tokens) and self.is_word(self.tokens[j]):
+            words.append(self.tokens[j])
+            j += 1
+        if not words:
+            self.missing(f"your block ids after {order_word}, then where they start")
+        k, locale = self.locale_before(words)
+        if k == 0:
+            self.fail(words[0], f"no blocks are named before the place {self.name(locale)}",
+                      None, self._ids_expected(need))
+        ids = []
+        seen: set[str] = set()
+        for token in words[:k]:
+            bid = self.block(token, need)
+            if bid is not None and bid in seen:
+                self.note(token, f"{bid} is named twice", None, "each block once")
+                bid = None
+            if bid is not None:
+                seen.add(bid)
+            ids.append((token, bid))
+        self.i = j
+        facing = None
+        if self.peek() is not None and self.peek().text == GT:
+            _, facing = self.approach((), locale, words[k])
+        return ids, (locale, facing)
+
+    def place_text(self, place: tuple[str, str | None]) -> str:
+        locale, facing = place
+        return self.name(locale) if facing is None else self.board.approach_name(locale, facing)
+
+    def arrow(self, expected: str) -> None:
+        token = self.peek()
+        if token is None or token.text != ARROW:
+            self.missing(expected)
+        self.take()
+
+    # -- IF BLOCKED, THEN EXTEND ---------------------------------------------------
+
+    def if_blocked(self, ids: list[str] | None = None) -> tuple[str | None, tuple[str, ...], str]:
+        """``IF BLOCKED STAY|ADVANCE [ids]``; ids only when ``ids`` (the group) is given."""
+        if not self.at("IF"):
+            return None, (), ""
+        self.take()
+        self.expect(("BLOCKED",), "BLOCKED (IF BLOCKED STAY or IF BLOCKED ADVANCE)")
+        choice = self.expect(("STAY", "ADVANCE"), "STAY or ADVANCE").word
+        advance: list[str] = []
+        if choice == "ADVANCE" and ids is not None and self.is_word(self.peek(), ("THEN",)):
+            for token in self._word_run(("THEN",)):
+                bid = self.block(token)
+                if bid is not None and bid not in ids:
+                    self.note(token, f"{bid} is not one of the blocks of this move", None,
+                              "one of " + ", ".join(x for x in ids if x))
+                elif bid is not None and bid in advance:
+                    self.note(token, f"{bid} is named twice", None, "each block once")
+                elif bid is not None:
+                    advance.append(bid)
+        text = f" IF BLOCKED {choice}" + "".join(f" {b}" for b in advance)
+        return choice.lower(), tuple(advance), text
+
+    def _word_run(self, stops: tuple[str, ...]) -> list[Token]:
+        out = []
+        while self.is_word(self.peek(), stops):
+            out.append(self.take())
+        return out
+
+    def then_extend(self, where: str, ids: list[str | None], start: Token) -> tuple[str | None, str]:
+        """``THEN EXTEND Locale>Locale`` for a group ending in the reserve of ``where``."""
+        if not self.at("THEN"):
+            return None, ""
+        self.take()
+        self.expect(("EXTEND",), "EXTEND (THEN EXTEND Locale>Locale)")
+        token = self.peek()
+        locale, toward = self.approach()
+        if locale != where:
+            self.note(token, f"the extension must block an approach of {self.name(where)}, "
+                      f"where the move ends", self.board.approach_name(locale, toward),
+                      f"an approach {self.name(where)}>...")
+        known = [bid for bid in ids if bid is not None]
+        if known and not any(self.kind(bid) == "cavalry" for bid in known):
+            self.note(token, "only cavalry extends its move, and none of these blocks is cavalry",
+                      self.name(locale) + ">" + self.name(toward), "a move with at least one cavalry block")
+        return toward, f" THEN EXTEND {self.board.approach_name(locale, toward)}"
+
+    # -- the orders ------------------------------------------------------------------
+
+    def order_activate(self) -> Activate:
+        first = self.tokens[0]
+        if self.side != "france":
+            self.fail(first, "only the French activate blocks", None, "another order")
+        if self.peek() is None:
+            self.missing(self._inactive_expected())
+        ids = []
+        while self.is_word(self.peek()):
+            token = self.take()
+            bid = self.block(token)
+            if bid is None:
+                continue
+            if bid in ids:
+                self.note(token, f"{bid} is named twice", None, "each block once")
+            elif self.state.blocks[bid].activated:
+                self.note(token, f"{bid} is already active", None, "a French start block not yet activated")
+            else:
+                ids.append(bid)
+        self.done("block ids only")
+        return Activate(text="ACTIVATE " + " ".join(ids), blocks=tuple(ids))
+
+    def _inactive_expected(self) -> str:
+        shown = self.ids_list([b for b in self.own.values() if b.on_map and not b.activated])
+        return f"the ids of blocks to activate ({shown})" if shown else "the ids of blocks to activate"
+
+    def order_move(self) -> Move:
+        ids, frm = self.ids_then_place("MOVE")
+        blocks = [bid for _t, bid in ids]
+        for token, bid in ids:
+            self.stands(token, bid, *frm)
+            self.moving(bid, token)
+        arrow_token = self.peek()
+        self.arrow(f"'->' and where the blocks go")
+        to_token = self.peek()
+        locale = self.locale(("IF", "THEN"), "where the blocks go: " + PLACE)
+        facing = None
+        if self.peek() is not None and self.peek().text == GT:
+            _, facing = self.approach(("IF", "THEN"), locale, to_token)
+        to = (locale, facing)
+        if self.peek() is not None and self.peek().text == ARROW:
+            self.fail(self.peek(), "a MOVE goes one step (into the next locale, or to or from an approach)",
+                      None, "IF BLOCKED, THEN EXTEND or the end of the order (for a longer march: ROAD)")
+        self.check_step(to_token, frm, to)
+        choice, advance, blocked_text = self.if_blocked(blocks)
+        if choice is not None and (to[1] is not None or to[0] == frm[0]):
+            self.note(to_token, "IF BLOCKED is for a move into the next locale", None,
+                      "a move into an adjacent locale's reserve")
+        extend, extend_text = self.then_extend(to[0], blocks, arrow_token)
+        if extend is not None and to[1] is not None:
+            self.note(to_token, "THEN EXTEND is for a move that ends in a reserve", None,
+                      "a move into a locale's reserve")
+        self.done("IF BLOCKED STAY|ADVANCE, THEN EXTEND Locale>Locale or the end of the order")
+        ok = [b for b in blocks if b]
+        text = (f"MOVE {' '.join(ok)} {self.place_text(frm)} -> {self.place_text(to)}"
+                f"{blocked_text}{extend_text}")
+        return Move(text=text, blocks=tuple(ok), frm=frm, to=to, if_blocked=choice, advance=advance,
+                    extend=extend)
+
+    def check_step(self, token: Token, frm: tuple[str, str | None], to: tuple[str, str | None]) -> None:
+        """A MOVE is a single step (003 §8)."""
+        (a, fa), (b, fb) = frm, to
+        name = self.name
+        if fa is None:
+            if fb is None and b != a and self.board.is_adjacent(a, b):
+                return
+            if fb is not None and b == a:
+                return
+            if fb is None and b == a:
+                self.fail(token, f"the blocks are already in the reserve of {name(a)}", None,
+                          f"an adjacent locale or an approach of {name(a)}")
+            if fb is None:
+                near = ", ".join(name(x) for x in self.board.adjacent(a))
+                why = "the border between them is impassable" if frozenset((a, b)) in self.board.impassable \
+                    else "a MOVE goes one step (for a march along a road: ROAD)"
+                self.fail(token, f"{name(b)} is not next to {name(a)}: {why}", None,
+                          f"a locale next to {name(a)} ({near}) or an approach {name(a)}>...")
+            self.fail(token, f"from the reserve of {name(a)} a block may go to an adjacent locale or to "
+                      f"an approach of {name(a)}", self.place_text(to),
+                      f"an adjacent locale or an approach {name(a)}>...")
+        if fb is None and b in (a, fa):
+            return
+        self.fail(token, f"from the approach {self.board.approach_name(a, fa)} a block may go to the "
+                  f"reserve of {name(a)} or into {name(fa)}", self.place_text(to), f"{name(a)} or {name(fa)}")
+
+    def order_road(self) -> RoadMove:
+        ids, frm = self.ids_then_place("ROAD")
+        token, bid = ids[0]
+        if len(ids) > 1:
+            self.note(ids[1][0], "a road move is one block: write one ROAD line for each", None,
+                      f"'->' after ROAD {token.text} {self.name(frm[0])}")
+        if frm[1] is not None:
+            self.fail(token, "a road move starts in a reserve", self.place_text(frm),
+                      f"a locale (ROAD {token.text} {self.name(frm[0])} -> ...)")
+        self.stands(token, bid, *frm)
+        self.moving(bid, token)
+        path = [frm[0]]
+        start = self.peek()
+        self.arrow("'->' and the next locale along the road")
+        while True:
+            step_token = self.peek()
+            here = self.locale(("IF", "THEN"), "the next locale along the road")
+            if here not in [n for n, _road in self.board.road_neighbours(path[-1])]:
+                roads = sorted({self.name(n) for n, _r in self.board.road_neighbours(path[-1])})
+                self.fail(step_token, f"no road runs from {self.name(path[-1])} to {self.name(here)}",
+                          None, "a locale joined by road: " + (", ".join(roads) if roads else "(none)"))
+            path.append(here)
+            if len(path) - 1 > ROAD_STEPS:
+                self.fail(step_token, f"a road move passes at most {ROAD_STEPS} locales after its start",
+                          None, "IF BLOCKED, THEN EXTEND or the end of the order")
+            if not (self.peek() is not None and self.peek().text == ARROW):
+                break
+            self.take()
+        choice, _adv, blocked_text = self.if_blocked()
+        extend, extend_text = self.then_extend(path[-1], [bid], token)
+        if extend is not None:
+            self._road_extension(path[-1], extend)
+        self.done("'->' and the next locale, IF BLOCKED, THEN EXTEND or the end of the order")
+        text = f"ROAD {bid or token.text} " + " -> ".join(self.name(p) for p in path) + blocked_text \
+            + extend_text
+        return RoadMove(text=text, block=bid or "", path=tuple(path), if_blocked=choice, extend=extend)
+
+    def _road_extension(self, locale: str, toward: str) -> None:
+        if not self.board.roads_across(locale, toward):
+            self.note(self.here(), f"no road crosses {self.board.approach_name(locale, toward)}; after a road "
+                      f"move a block extends only along a road", self.board.approach_name(locale, toward),
+                      "an approach crossed by a road")
+
+    def order_extend(self) -> Extend:
+        token = self.peek()
+        if not self.is_word(token):
+            self.missing(self._ids_expected("map"))
+        self.take()
+        bid = self.block(token)
+        self.need_type(token, bid, "cavalry", "only cavalry extends")
+        at = self.peek()
+        locale, toward = self.approach()
+        self.stands(token, bid, locale, None)
+        self.moving(bid, token)
+        if not any(road.main for road in self.board.roads_across(locale, toward)):
+            self.note(at, f"no main road crosses {self.board.approach_name(locale, toward)}; EXTEND alone "
+                      f"is along a main road (elsewhere: MOVE {token.text} {self.name(locale)} -> "
+                      f"{self.board.approach_name(locale, toward)})", self.board.approach_name(locale, toward),
+                      "an approach crossed by a main road")
+        self.done("the end of the order")
+        return Extend(text=f"EXTEND {bid} {self.board.approach_name(locale, toward)}", block=bid or "",
+                      locale=locale, toward=toward)
+
+    def order_assault(self) -> Assault:
+        first = self.peek()
+        locale, toward = self.approach(("WITH",))
+        clauses = ("WITH", "LEAD", "PURSUE", "NO", "THEN")
+        if self.at("WITH"):
+            self.take()
+            tokens = [t for t in self._peek_run(clauses)]
+            blocks = self.blocks(clauses)
+            for token, bid in zip(tokens, blocks):
+                self.stands(token, bid, locale, toward)
+                self.moving(bid, token)
+        else:
+            here = self.state.at(locale, toward, self.side)
+            blocks = sorted((b.id for b in here), key=_natural)
+            if not blocks:
+                self.fail(first, f"none of your blocks stand on {self.board.approach_name(locale, toward)}",
+                          None, "an approach your blocks hold (or WITH and the ids)")
+            for bid in blocks:
+                self.moving(bid, first)
+        key = (locale, toward)
+        if key in self.assaulted:
+            self.note(first, f"an assault across {self.board.approach_name(locale, toward)} is already ordered "
+                      f"in line {self.assaulted[key]}; one assault per approach a day", None,
+                      "one ASSAULT for each approach")
+        self.assaulted.setdefault(key, self.line)
+        group = [b for b in blocks if b]
+        leads: list[str] = []
+        pursue: list[str] | None = None
+        extend: list[tuple[str, str]] = []
+        seen: set[str] = set()
+        while self.peek() is not None:
+            token = self.peek()
+            word = token.word
+            if word in seen and word != "THEN":
+                self.fail(token, f"{word} is given twice", None, "each of LEAD, PURSUE at most once")
+            if word == "LEAD":
+                self.take()
+                leads = self._members(clauses, group, "lead")
+            elif word == "PURSUE":
+                if "NO" in seen:
+                    self.fail(token, "PURSUE after NO PURSUIT", None, "one of PURSUE ids or NO PURSUIT")
+                self.take()
+                pursue = self._members(clauses, group, "pursue")
+                for bid in pursue:
+                    if self.kind(bid) != "cavalry":
+                        self.note(token, f"{bid} is {self.kind(bid)}; only cavalry pursues", bid, "cavalry")
+            elif word == "NO":
+                if "PURSUE" in seen:
+                    self.fail(token, "NO PURSUIT after PURSUE", None, "one of PURSUE ids or NO PURSUIT")
+                self.take()
+                self.expect(("PURSUIT",), "PURSUIT (NO PURSUIT)")
+                pursue = []
+            elif word == "THEN":
+                self.take()
+                self.expect(("EXTEND",), "EXTEND (THEN EXTEND id Locale>Locale)")
+                extend.extend(self._assault_extensions(group, toward))
+            else:
+                self.missing("LEAD, PURSUE, NO PURSUIT, THEN EXTEND or the end of the order",
+                             ("LEAD", "PURSUE", "NO", "THEN"))
+            seen.add(word)
+        for bid in leads:
+            if pursue and bid in pursue:
+                self.note(first, f"{bid} leads the assault, so it cannot pursue", bid,
+                          "pursuing cavalry that is not a lead block")
+        text = f"ASSAULT {self.board.approach_name(locale, toward)} WITH {' '.join(group)}"
+        if leads:
+            text += " LEAD " + " ".join(leads)
+        if pursue is not None:
+            text += " PURSUE " + " ".join(pursue) if pursue else " NO PURSUIT"
+        for bid, there in extend:
+            text += f" THEN EXTEND {bid} {self.board.approach_name(toward, there)}"
+        return Assault(text=text, locale=locale, toward=toward, blocks=tuple(group), leads=tuple(leads),
+                       pursue=None if pursue is None else tuple(pursue), extend=tuple(extend))
+
+    def _peek_run(self, stops: tuple[str, ...]) -> list[Token]:
+        out, j = [], self.i
+        while j < len(self.tokens) and self.is_word(self.tokens[j], stops):
+            out.append(self.tokens[j])
+            j += 1
+        return out
+
+    def _members(self, stops: tuple[str, ...], group: list[str], role: str) -> list[str]:
+        tokens = self._peek_run(stops)
+        out = []
+        for token, bid in zip(tokens, self.blocks(stops)):
+            if bid is None:
+                continue
+            if bid not in group:
+                self.note(token, f"{bid} is not one of the blocks of this assault, so it cannot {role}", None,
+                          "one of " + ", ".join(group) if group else "a block named after WITH")
+            else:
+                out.append(bid)
+        return out
+
+    def _assault_extensions(self, group: list[str], captured: str) -> list[tuple[str, str]]:
+        out = []
+        while self.is_word(self.peek(), ("THEN", "LEAD", "PURSUE", "NO")):
+            token = self.take()
+            bid = self.block(token)
+            if bid is not None and bid not in group:
+                self.note(token, f"{bid} is not one of the blocks of this assault", None,
+                          "cavalry named after WITH")
+                bid = None
+            self.need_type(token, bid, "cavalry", "only cavalry extends")
+            at = self.peek()
+            locale, toward = self.approach(("THEN", "LEAD", "PURSUE", "NO"))
+            if locale != captured:
+                self.note(at, f"after the assault the cavalry extends from {self.name(captured)}, "
+                          f"the locale taken", self.board.approach_name(locale, toward),
+                          f"an approach {self.name(captured)}>...")
+            if bid is not None:
+                if any(b == bid for b, _t in out):
+                    self.note(token, f"{bid} is named twice", None, "each block once")
+                out.append((bid, toward))
+        if not out and self.problems and self.problems[-1].line == self.line:
+            raise _Abort
+        if not out:
+            self.missing("a cavalry block id and an approach (THEN EXTEND A4 Spinetta>Cascina Grossa)")
+        return out
+
+    def order_enter(self) -> Enter:
+        blocks = self.blocks(("BY", "AT", "IF", "THEN"), "enter")
+        first = self.tokens[1]
+        by = "road"
+        if self.at("BY"):
+            self.take()
+            by = self.expect(("ROAD", "PONTOON"), "ROAD or PONTOON").word.lower()
+        entry_token = self.peek()
+        entry = None
+        if self.at("AT"):
+            self.take()
+            entry_token = self.peek()
+            entry = self.entry(by)
+        where = self.entry_point(entry, by, entry_token or first)
+        ok = [b for b in blocks if b]
+        for bid, token in zip(blocks, self.tokens[1:]):
+            self.moving(bid, token)
+            allowed = self.state.blocks[bid].entries if bid else []
+            if bid and where and allowed and where not in allowed:
+                names = ", ".join(self.board.entries[e].name for e in allowed if e in self.board.entries)
+                self.note(token, f"{bid} may not enter at {self.board.entries[where].name}", None,
+                          f"its entry point: {names}")
+        path: list[str] = []
+        if by == "pontoon":
+            if len(blocks) > 1:
+                self.note(self.tokens[2], "one block a day crosses by the pontoon", None, "a single block id")
+            self.pontoon += len(blocks)
+            if len(blocks) == 1 and self.pontoon > 1:
+                self.note(first, "one block a day crosses by the pontoon", None, "a single ENTER ... BY PONTOON")
+            if self.peek() is not None and self.peek().text == ARROW:
+                self.fail(self.peek(), "a block crossing by the pontoon stops in the entry locale", None,
+                          "THEN EXTEND or the end of the order")
+        else:
+            if len(blocks) > ROAD_ENTRIES:
+                self.note(self.tokens[1 + ROAD_ENTRIES], f"at most {ROAD_ENTRIES} blocks a day enter by one "
+                          "road entry point", None, f"at most {ROAD_ENTRIES} block ids")
+            last = self.board.entries[where].locale if where else None
+            while self.peek() is not None and self.peek().text == ARROW:
+                self.take()
+                step = self.peek()
+                here = self.locale(("IF", "THEN"), "the next locale along the road")
+                if last is not None and here not in [n for n, _r in self.board.road_neighbours(last)]:
+                    self.fail(step, f"no road runs from {self.name(last)} to {self.name(here)}",
+                              None, "a locale joined by road")
+                path.append(here)
+                last = here
+                if len(path) > ENTRY_STEPS:
+                    self.fail(step, f"a block entering passes at most {ENTRY_STEPS} locales after the entry "
+                              f"locale {self.name(self.board.entries[where].locale)}", None,
+                              "IF BLOCKED, THEN EXTEND or the end of the order")
+        choice, _adv, blocked_text = self.if_blocked()
+        if choice is not None and by == "pontoon":
+            self.note(first, "IF BLOCKED has no use for a block crossing by the pontoon", None,
+                      "THEN EXTEND or the end of the order")
+        end = path[-1] if path else (self.board.entries[where].locale if where else None)
+        extend, extend_text = (None, "")
+        if self.at("THEN"):
+            extend, extend_text = self.then_extend(end or "", ok, first)
+        self.done("'->' and a locale, IF BLOCKED, THEN EXTEND or the end of the order")
+        text = f"ENTER {' '.join(ok)} BY {by.upper()}"
+        if entry is not None:
+            text += f" AT {self.board.entries[entry].name}"
+        text += "".join(f" -> {self.name(p)}" for p in path) + blocked_text + extend_text
+        return Enter(text=text, blocks=tuple(ok), by=by, entry=entry, path=tuple(path), if_blocked=choice,
+                     extend=extend)
+
+    def entries_of(self, by: str) -> list[str]:
+        return [e.id for e in self.board.entries.values() if e.side == self.side and e.kind == by]
+
+    def entry(self, by: str) -> str:
+        words = self._word_run(("IF", "THEN"))
+        choices = self.entries_of(by)
+        names = ", ".join(self.board.entries[e].name for e in choices) or "none"
+        if not words:
+            self.missing(f"the name of one of your {by} entry points ({names})")
+        key = fold(" ".join(t.text for t in words))
+        found = [e for e in choices if key in (fold(e), fold(self.board.entries[e].name))]
+        if not found:
+            found = [e for e in choices if fold(e).startswith(key) or fold(self.board.entries[e].name).startswith(key)]
+        if len(found) != 1:
+            text = " ".join(t.text for t in words)
+            self.fail(words[0], f"{text!r} names no single {by} entry point of yours", text,
+                      f"one of: {names}")
+        return found[0]
+
+    def entry_point(self, entry: str | None, by: str, token: Token | int) -> str | None:
+        """The entry point used: the one named, or the side's only one of that kind."""
+        if entry is not None:
+            return entry
+        choices = self.entries_of(by)
+        if len(choices) == 1:
+            return choices[0]
+        if not choices:
+            self.fail(token, f"{self.side.capitalize()} has no {by} entry point", None,
+                      "BY ROAD" if by == "pontoon" else "another way in")
+        names = ", ".join(self.board.entries[e].name for e in choices)
+        self.fail(token, f"{self.side.capitalize()} has {len(choices)} {by} entry points; say which with AT",
+                  None, f"AT and one of: {names}")
+
+    def order_bombard(self) -> Bombard:
+        token = self.peek()
+        if not self.is_word(token, ("FROM",)):
+            self.missing("the id of your artillery block")
+        self.take()
+        bid = self.block(token, "bombard")
+        self.need_type(token, bid, "artillery", "only artillery bombards")
+        self._once("BOMBARD", bid, token)
+        self.expect(("FROM",), "FROM and the approach it fires from (FROM Marengo>Spinetta)")
+        locale, toward = self.approach()
+        self.done("the end of the order")
+        return Bombard(text=f"BOMBARD {bid} FROM {self.board.approach_name(locale, toward)}", block=bid or "",
+                       locale=locale, toward=toward)
+
+    def _once(self, word: str, bid: str | None, token: Token) -> None:
+        if bid is None:
+            return
+        if (word, bid) in self.artillery:
+            self.note(token, f"{bid} already has a {word} order in line {self.artillery[(word, bid)]}",
+                      None, f"one {word} order for each block")
+        self.artillery.setdefault((word, bid), self.line)
+
+    def order_hold(self) -> Fire:
+        self.expect(("FIRE",), "FIRE (HOLD FIRE and your artillery block's id)")
+        return self.order_fire(hold=True)
+
+    def order_fire(self, hold: bool = False) -> Fire:
+        token = self.peek()
+        if not self.is_word(token, ("AT",)):
+            self.missing("the id of your artillery block")
+        self.take()
+        bid = self.block(token)
+        self.need_type(token, bid, "artillery", "only artillery fires")
+        self._once("FIRE", bid, token)
+        declared = self.state.blocks[bid].bombard if bid else None
+        if bid is not None and self.kind(bid) == "artillery" and declared is None:
+            self.note(token, f"{bid} declared no bombardment last day", None,
+                      "an artillery block with a bombardment declared (BOMBARD ... FROM ...)")
+        target = None
+        if not hold and self.at("AT"):
+            self.take()
+            at = self.peek()
+            locale, target = self.approach()
+            if declared is not None and locale != declared:
+                self.note(at, f"{bid} fires into {self.name(declared)}; the target is an approach of it",
+                          self.board.approach_name(locale, target), f"an approach {self.name(declared)}>...")
+        self.done("AT and the target approach, or the end of the order" if not hold and target is None
+                  else "the end of the order")
+        if hold:
+            return Fire(text=f"HOLD FIRE {bid}", block=bid or "", hold=True)
+        text = f"FIRE {bid}" + (f" AT {self.board.approach_name(declared or locale, target)}" if target else "")
+        return Fire(text=text, block=bid or "", target=target)
+
+    # -- standing orders ----------------------------------------------------------
+
+    def standing(self) -> Standing:
+        token = self.peek()
+        kinds = ", ".join(STANDING_WORDS)
+        if token is None or token.word not in STANDING_WORDS:
+            self.missing(f"one of {kinds}", STANDING_WORDS)
+        self.take()
+        kind = token.word.lower()
+        before = len(self.problems)
+        order = getattr(self, "standing_" + kind)()
+        if len(self.problems) != before:
+            raise _Abort
+        self.done("the end of the order")
+        return order
+
+    def _value(self, words: tuple[str, ...]) -> str:
+        return self.expect(words, ", ".join(words[:-1]) + " or " + words[-1]).word
+
+    def _standing_blocks(self, stops: tuple[str, ...] = ()) -> list[str]:
+        return [b for b in self.blocks(stops, "any") if b]
+
+    def _locale_or_all(self, stops: tuple[str, ...]) -> str | None:
+        if self.at("ALL"):
+            self.take()
+            return None
+        return self.locale(stops, "a locale or ALL")
+
+    def _where(self, locale: str | None) -> str:
+        return "ALL" if locale is None else self.name(locale)
+
+    def standing_block(self) -> Standing:
+        locale = self._locale_or_all(("ALWAYS", "NEVER", "WITH"))
+        value = self._value(("ALWAYS", "NEVER", "WITH"))
+        blocks = self._standing_blocks() if value == "WITH" else []
+        text = f"STANDING BLOCK {self._where(locale)} {value}" + "".join(f" {b}" for b in blocks)
+        return Standing(text=text, kind="block", locale=locale, value=value, blocks=tuple(blocks))
+
+    def standing_lead(self) -> Standing:
+        locale, toward = self.approach()
+        tokens = self._peek_run(())
+        blocks = self._standing_blocks()
+        for token in tokens:
+            bid = self.own.get(token.word)
+            if bid is not None and bid.type == "artillery":
+                self.note(token, f"{bid.id} is artillery; artillery never leads a defence", None,
+                          "infantry or cavalry")
+        text = f"STANDING LEAD {self.board.approach_name(locale, toward)} " + " ".join(blocks)
+        return Standing(text=text, kind="lead", locale=locale, toward=toward, blocks=tuple(blocks))
+
+    def standing_artillery(self) -> Standing:
+        value = self._value(("DEFEND", "HOLD"))
+        return Standing(text=f"STANDING ARTILLERY {value}", kind="artillery", value=value)
+
+    def standing_pursue(self) -> Standing:
+        value = self._value(("ALWAYS", "NEVER", "STRONG"))
+        return Standing(text=f"STANDING PURSUE {value}", kind="pursue", value=value)
+
+    def standing_retreat(self) -> Standing:
+        locale = self._locale_or_all(("TO",))
+        self.expect(("TO",), "TO and the locales to retreat into, best first")
+        places: list[str] = []
+        if self.peek() is None:
+            self.missing("a locale to retreat into")
+        while self.peek() is not None:
+            token = self.peek()
+            place = self.locale((), "a locale to retreat into")
+            if place in places:
+                self.note(token, f"{self.name(place)} is named twice", None, "each locale once")
+            elif locale is not None and not self.board.is_adjacent(locale, place):
+                near = ", ".join(self.name(x) for x in self.board.adjacent(locale))
+                self.note(token, f"{self.name(place)} does not border {self.name(locale)}", None,
+                          f"a locale next to it: {near}")
+            else:
+                places.append(place)
+        text = f"STANDING RETREAT {self._where(locale)} TO " + " ".join(self.name(p) for p in places)
+        return Standing(text=text, kind="retreat", locale=locale, places=tuple(places))
+
+    def standing_losses(self) -> Standing:
+        if self.at("STRONGEST", "WEAKEST"):
+            value = self.take().word
+            return Standing(text=f"STANDING LOSSES {value}", kind="losses", value=value)
+        token = self.peek()
+        if token is None:
+            self.missing("STRONGEST, WEAKEST or your block ids, first to take losses first")
+        blocks = self._standing_blocks()
+        return Standing(text="STANDING LOSSES " + " ".join(blocks), kind="losses", blocks=tuple(blocks))
+
+    def standing_inflict(self) -> Standing:
+        value = self._value(("STRONGEST", "WEAKEST"))
+        return Standing(text=f"STANDING INFLICT {value}", kind="inflict", value=value)
+
+    def standing_clear(self) -> Standing:
+        kinds = tuple(w for w in STANDING_WORDS if w != "CLEAR")
+        if self.peek() is None:
+            return Standing(text="STANDING CLEAR", kind="clear")
+        value = self._value(kinds)
+        return Standing(text=f"STANDING CLEAR {value}", kind="clear", value=value.lower())
