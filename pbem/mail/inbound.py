@@ -1,0 +1,340 @@
+"""Reading one raw mail into what the server needs: who sent it, the orders
+text, and whether it may be answered at all.
+
+``parse_message(raw)`` never raises: a message it cannot read comes back with
+``problem`` set (a sentence the reply can quote), a message over the size
+limit with ``too_big`` set. Mail written by robots -- auto-replies, vacation
+notices, bounces, read receipts, list and bulk mail -- comes back with
+``auto`` set: it must be logged and dropped, never answered, so no mail loop
+can start.
+
+The orders text is the message body (plain text preferred, else HTML turned
+into text) with the reply clutter removed: quoted lines (``>``), the
+"On ... wrote:" line above them, a signature after ``-- `` and Outlook's
+"Original Message" blocks. An "On ... wrote:" line followed by unquoted text
+ends the orders (the rest is the previous message, quoted without ``>``).
+When the body holds no orders, a ``.txt`` attachment is taken instead.
+"""
+
+from __future__ import annotations
+
+import email.parser
+import email.policy
+import email.utils
+import re
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+
+LIMIT_BYTES = 10 * 1024 * 1024
+HEADER_LIMIT = 256 * 1024
+COMMANDS = ("HELP", "STATUS", "REPORT", "ORDERS", "VACATION")
+
+# Labels that mail programs use loosely, read as browsers read them (WHATWG).
+CHARSET_ALIASES = {
+    "us-ascii": "cp1252", "ascii": "cp1252", "iso-8859-1": "cp1252", "latin-1": "cp1252",
+    "latin1": "cp1252", "gb2312": "gb18030", "gbk": "gb18030", "x-gbk": "gb18030",
+    "euc-cn": "gb18030", "ks_c_5601-1987": "cp949",
+}
+AUTO_HEADERS = ("X-Autoreply", "X-Autorespond", "X-Auto-Reply", "X-Autoresponder", "X-Failed-Recipients", "List-Id")
+ROBOT_SENDERS = ("mailer-daemon", "postmaster")
+ATTRIBUTION = re.compile(
+    r"(wrote|writes|a écrit|schrieb|escribió|ha scritto|scrisse|schreef|skrev|napisał|написал\w*)\s*:\s*$", re.I
+)
+ATTRIBUTION_START = re.compile(r"(on|le|am|el|il|op|den|dnia|в)\s", re.I)
+ORIGINAL_MESSAGE = re.compile(
+    r"-{3,}\s*(original message|ursprüngliche nachricht|message d'origine|mensaje original)\s*-{3,}", re.I
+)
+BROKEN = "the message says it has several parts, but its MIME structure is broken, so it could not be read"
+
+
+@dataclass
+class Inbound:
+    message_id: str | None = None
+    from_addr: str = ""
+    reply_to: str = ""
+    subject: str = ""
+    auto: bool = False
+    auto_reason: str = ""  # which header made it a robot's mail
+    text: str = ""
+    attachments: list[tuple[str, str]] = field(default_factory=list)  # (.txt filename, text)
+    too_big: bool = False
+    problem: str = ""
+
+    @property
+    def answer_to(self) -> str:
+        """Where a reply goes: Reply-To if given, else From."""
+        return self.reply_to or self.from_addr
+
+
+def parse_message(raw: bytes, limit_bytes: int = LIMIT_BYTES, has_orders=None) -> Inbound:
+    """Read one raw message (never raises).
+
+    ``has_orders(text) -> bool`` decides whether a text holds orders (the
+    server passes the orders parser's header check); without it, any
+    non-blank body counts as orders and attachments are read only when the
+    body is blank.
+    """
+    raw = bytes(raw)
+    result = Inbound()
+    head_end = min((i for i in (raw.find(b"\n\n"), raw.find(b"\r\n\r\n")) if i >= 0), default=len(raw))
+    result.too_big = len(raw) > limit_bytes
+    try:
+        if result.too_big or head_end > HEADER_LIMIT:
+            msg = email.parser.BytesHeaderParser(policy=email.policy.default).parsebytes(raw[:HEADER_LIMIT])
+        else:
+            msg = email.parser.BytesParser(policy=email.policy.default).parsebytes(raw)
+        _read_headers(msg, result)
+    except Exception as exc:
+        result.problem = f"the message headers could not be read ({type(exc).__name__})"
+        return result
+    if head_end > HEADER_LIMIT and not result.too_big:
+        result.problem = "the message headers are too long to read"
+    if result.too_big or result.problem:
+        return result
+    try:
+        _read_body(msg, result, has_orders)
+    except Exception as exc:
+        result.problem = f"the message body could not be read ({type(exc).__name__})"
+    return result
+
+
+def extract_commands(text: str):
+    """A mail command alone on the first non-blank line: (COMMAND, args) or None.
+
+    HELP, STATUS, REPORT and ORDERS take no arguments; VACATION takes its
+    arguments as given (``VACATION <from> <to>``; the caller checks them).
+    """
+    for line in text.splitlines():
+        words = line.split()
+        if not words:
+            continue
+        command = words[0].upper()
+        if command == "VACATION":
+            return command, tuple(words[1:])
+        if command in COMMANDS and len(words) == 1:
+            return command, ()
+        return None
+    return None
+
+
+# -- headers ------------------------------------------------------------------
+
+
+def _header(msg, name: str) -> str:
+    try:
+        value = msg.get(name)
+        value = None if value is None else str(value)
+    except Exception:  # a header the parser chokes on: take it as written
+        value = next((v for k, v in msg.raw_items() if k.lower() == name.lower()), None)
+    return "" if value is None else " ".join(str(value).split())
+
+
+def _address(value: str) -> str:
+    try:
+        pairs = email.utils.getaddresses([value[:2000]])
+    except Exception:  # e.g. RecursionError on deeply nested comments
+        return ""
+    return next((addr.strip().lower() for _, addr in pairs if "@" in addr), "")
+
+
+def _read_headers(msg, result: Inbound) -> None:
+    result.message_id = _header(msg, "Message-ID") or None
+    result.from_addr = _address(_header(msg, "From"))
+    result.reply_to = _address(_header(msg, "Reply-To"))
+    result.subject = _header(msg, "Subject")
+    result.auto_reason = _auto_reason(msg, result.from_addr)
+    result.auto = bool(result.auto_reason)
+
+
+def _auto_reason(msg, from_addr: str) -> str:
+    auto_submitted = _header(msg, "Auto-Submitted")
+    if auto_submitted and auto_submitted.split(";")[0].strip().lower() != "no":
+        return f"Auto-Submitted: {auto_submitted}"
+    for name in AUTO_HEADERS:
+        if name in msg:
+            return f"{name} header"
+    precedence = _header(msg, "Precedence").lower()
+    if precedence in ("bulk", "junk", "list", "auto_reply"):
+        return f"Precedence: {precedence}"
+    if "Return-Path" in msg and _header(msg, "Return-Path") in ("", "<>"):
+        return "empty Return-Path"
+    if from_addr.split("@")[0] in ROBOT_SENDERS:
+        return f"sent by {from_addr}"
+    for part in msg.walk() if msg.is_multipart() else [msg]:
+        if part.get_content_type() in ("multipart/report", "message/delivery-status"):
+            return part.get_content_type()
+    return ""
+
+
+# -- the body -----------------------------------------------------------------
+
+
+def _read_body(msg, result: Inbound, has_orders) -> None:
+    broken = any(p.get_content_maintype() == "multipart" and not p.is_multipart() for p in msg.walk())
+    body_part = msg.get_body(preferencelist=("plain", "html"))
+    for part in msg.walk():
+        if part is body_part or part.is_multipart():
+            continue
+        if _is_txt(part) or (part.is_attachment() and part.get_content_type() == "text/plain"):
+            result.attachments.append((part.get_filename() or "attachment.txt", _decode(part).strip("\n")))
+    body = ""
+    if body_part is not None:
+        body = _decode(body_part)
+        if body_part.get_content_subtype() == "html":
+            body = html_to_text(body)
+        elif str(body_part.get_param("format", "")).lower() == "flowed":
+            body = _unflow(body, str(body_part.get_param("delsp", "")).lower() == "yes")
+        body = strip_reply(body)
+    texts = [t for _, t in result.attachments]
+    result.text = body if _accepts(has_orders, body) else next((t for t in texts if _accepts(has_orders, t)), body)
+    if broken and not result.text.strip():
+        result.problem = BROKEN
+
+
+def _accepts(has_orders, text: str) -> bool:
+    if has_orders is None:
+        return bool(text.strip())
+    try:
+        return bool(has_orders(text))
+    except Exception:
+        return False
+
+
+def _is_txt(part) -> bool:
+    return (part.get_filename() or "").lower().endswith(".txt")
+
+
+def _decode(part) -> str:
+    data = part.get_payload(decode=True) or b""
+    charset = (part.get_content_charset() or "").strip().lower()
+    candidates = ["utf-8"] if charset in ("", "us-ascii", "ascii", "unknown-8bit") else []
+    candidates += [CHARSET_ALIASES.get(charset, charset), "utf-8", "cp1252"]
+    for name in filter(None, candidates):
+        try:
+            return _normalise(data.decode(name))
+        except (LookupError, ValueError):
+            continue
+    return _normalise(data.decode("latin-1"))
+
+
+def _normalise(text: str) -> str:
+    return text.replace("\r\n", "\n").replace("\r", "\n").replace("\0", "")
+
+
+def _unflow(text: str, delsp: bool) -> str:
+    """Join the soft-broken lines of a format=flowed text (RFC 3676)."""
+    out, joined, joined_depth = [], None, 0
+    for line in text.split("\n"):
+        depth = len(line) - len(line.lstrip(">"))
+        body = line[depth:]
+        body = body[1:] if body.startswith(" ") else body
+        if joined is not None and depth == joined_depth:
+            joined += body
+        else:
+            if joined is not None:
+                out.append(">" * joined_depth + joined)
+            joined, joined_depth = body, depth
+        if body.endswith(" ") and body != "-- ":
+            joined = joined[:-1] if delsp else joined
+            continue
+        out.append(">" * depth + joined)
+        joined = None
+    if joined is not None:
+        out.append(">" * joined_depth + joined)
+    return "\n".join(out)
+
+
+def strip_reply(text: str) -> str:
+    """The new text of a reply: quotes, attribution lines and signature removed."""
+    lines = _normalise(text).split("\n")
+    following = [""] * len(lines)  # the next non-blank line after each line
+    for i in range(len(lines) - 2, -1, -1):
+        following[i] = lines[i + 1].strip() or following[i + 1]
+    out: list[str] = []
+    for i, line in enumerate(lines):
+        stripped = line.strip()
+        if line in ("-- ", "--") or ORIGINAL_MESSAGE.fullmatch(stripped):
+            break
+        if re.fullmatch(r"_{10,}", stripped) and following[i].lower().startswith("from:"):
+            break
+        if stripped.startswith(">"):
+            continue
+        if ATTRIBUTION.search(stripped) and len(stripped) < 300:
+            if not ATTRIBUTION_START.match(stripped) and out and ATTRIBUTION_START.match(out[-1].strip()):
+                out.pop()  # the attribution was wrapped over two lines
+            if following[i].startswith(">"):
+                continue
+            break
+        out.append(line.rstrip())
+    return "\n".join(out).strip("\n")
+
+
+# -- HTML ---------------------------------------------------------------------
+
+BLOCK_TAGS = {"p", "div", "br", "li", "tr", "table", "ul", "ol", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "hr"}
+HIDDEN_TAGS = {"script", "style", "head", "title"}
+
+
+class _TextExtractor(HTMLParser):
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.lines: list[str] = []
+        self.line: list[str] = []
+        self.depth = 0  # inside how many <blockquote>
+        self.line_depth = 0
+        self.hidden = 0
+        self.pre = 0
+
+    def newline(self, hard: bool = False) -> None:
+        """End the line; an empty one counts only at a <br> (hard) break."""
+        text = "".join(self.line).strip()
+        if text:
+            self.lines.append("> " + text if self.line_depth else text)
+        elif hard and self.lines and self.lines[-1]:
+            self.lines.append("")
+        self.line, self.line_depth = [], self.depth
+
+    def handle_starttag(self, tag, attrs):
+        if tag in HIDDEN_TAGS:
+            self.hidden += 1
+        elif tag == "blockquote":
+            self.newline()
+            self.depth += 1
+            self.line_depth = self.depth
+        elif tag in BLOCK_TAGS:
+            self.newline(hard=tag == "br")
+        self.pre += tag == "pre"
+
+    def handle_endtag(self, tag):
+        if tag in HIDDEN_TAGS:
+            self.hidden = max(0, self.hidden - 1)
+        elif tag == "blockquote":
+            self.newline()
+            self.depth = max(0, self.depth - 1)
+            self.line_depth = self.depth
+        elif tag in BLOCK_TAGS and tag != "br":
+            self.newline()
+        self.pre = max(0, self.pre - (tag == "pre"))
+
+    def handle_data(self, data):
+        if self.hidden:
+            return
+        data = data.replace("\xa0", " ")
+        if self.pre:
+            first, *rest = data.split("\n")
+            self.line.append(first)
+            for part in rest:
+                self.newline(hard=True)
+                self.line.append(part)
+        else:
+            self.line.append(re.sub(r"\s+", " ", data))
+
+
+def html_to_text(html: str) -> str:
+    """Plain text of an HTML body: tags stripped, block ends kept as line breaks,
+    entities unescaped, lines in a blockquote (at any depth) start with ``>``."""
+    parser = _TextExtractor()
+    parser.feed(html)
+    parser.close()
+    parser.newline()
+    return "\n".join(parser.lines).strip("\n")

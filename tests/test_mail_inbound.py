@@ -1,0 +1,206 @@
+import time
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from pbem.mail.inbound import Inbound, extract_commands, html_to_text, parse_message, strip_reply
+
+CORPUS = Path(__file__).parent / "mail_corpus"
+ORDERS = "GAME 12 SIDE french TURN 3 KEY Zk3v9Qh2\nMOVE 2 3 Marengo -> Spinetta\nHOLD Alessandria"
+
+
+def has_orders(text):
+    return text.lstrip().startswith("GAME ")
+
+
+# file -> (parse_message keyword arguments, expected attributes of the result).
+# "text" is compared exactly; "text+" is what follows the three ORDERS lines.
+EXPECTED = {
+    "plain_utf8": ({}, {"text+": "HOLD Castel Ceriolo — Général, tenez bon ✓", "from_addr": "lannes@example.fr"}),
+    "latin1_qp": ({}, {"text+": "HOLD Pozzolo Formigaro: Général Desaix arrivé, café à l'état-major"}),
+    "windows1252": ({}, {"text+": "HOLD Torre Garofoli \u201cquoted\u201d \u2013 cost 5\u20ac"}),
+    "koi8r_base64": ({}, {"text+": "HOLD Маренго: приказ генерала", "subject": "Приказы",
+                          "from_addr": "bagration@example.ru"}),
+    "gb18030": ({}, {"text+": "HOLD 马伦戈 命令 𠀋", "subject": "命令"}),
+    "gb2312": ({}, {"text+": "HOLD 马伦戈 命令"}),
+    "mislabelled_ascii": ({}, {"text+": "HOLD Général"}),
+    "html_only": ({}, {"text": ORDERS + "\nHOLD Bosco & Fréugarolo\nHOLD Novi"}),
+    "alternative": ({}, {"text": ORDERS}),
+    "flowed": ({}, {"text": "GAME 12 SIDE french TURN 3 KEY Zk3v9Qh2\nMOVE 2 3 Marengo -> Spinetta IF BLOCKED STAY"}),
+    "reply_top": ({}, {"text": ORDERS, "subject": "Re: Game 12, day 2"}),
+    "reply_bottom": ({}, {"text": ORDERS}),
+    "reply_outlook": ({}, {"text": ORDERS}),
+    "reply_to": ({}, {"text": ORDERS, "reply_to": "jean.home@example.net", "answer_to": "jean.home@example.net"}),
+    "txt_attachment": ({"has_orders": has_orders}, {"text": ORDERS, "attachments": [("orders.txt", ORDERS)]}),
+    "txt_only": ({}, {"text": ORDERS}),
+    "autoreply": ({}, {"auto": True, "auto_reason": "Auto-Submitted: auto-replied"}),
+    "vacation": ({}, {"auto": True, "auto_reason": "X-Autoreply header"}),
+    "bounce": ({}, {"auto": True, "auto_reason": "empty Return-Path", "from_addr": "mailer-daemon@mx.example.fr"}),
+    "bounce_plain": ({}, {"auto": True, "auto_reason": "sent by mailer-daemon@mail.example.com"}),
+    "bulk": ({}, {"auto": True, "auto_reason": "Precedence: bulk"}),
+    "mailing_list": ({}, {"auto": True, "auto_reason": "List-Id header"}),
+    "broken_boundary": ({}, {"text": "", "problem": "MIME structure is broken", "from_addr": "lannes@example.fr"}),
+    "oversized": ({"limit_bytes": 20_000}, {"too_big": True, "text": "", "from_addr": "lannes@example.fr"}),
+}
+NOT_AUTO = {"auto": False, "auto_reason": "", "too_big": False, "problem": ""}
+
+
+def test_every_corpus_message_has_an_expected_outcome():
+    assert {p.stem for p in CORPUS.glob("*.eml")} == set(EXPECTED)
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_corpus(name):
+    kwargs, expected = EXPECTED[name]
+    raw = (CORPUS / f"{name}.eml").read_bytes()
+    result = parse_message(raw, **kwargs)
+    assert isinstance(result, Inbound)
+    assert result.message_id == f"<{name}@corpus.example>"
+    want = {**NOT_AUTO, **expected}
+    if "text+" in want:
+        want["text"] = ORDERS + "\n" + want.pop("text+")
+    for attribute, value in want.items():
+        if attribute == "problem" and value:
+            assert value in result.problem
+        else:
+            assert getattr(result, attribute) == value, attribute
+
+
+def test_oversized_message_is_still_checked_for_robots():
+    raw = (CORPUS / "bounce.eml").read_bytes()
+    result = parse_message(raw, limit_bytes=100)
+    assert result.too_big and result.auto and result.text == ""
+
+
+def test_delivery_report_is_recognised_by_its_structure_alone():
+    raw = (CORPUS / "bounce.eml").read_bytes()
+    raw = raw.replace(b"Return-Path: <>\r\n", b"").replace(b"MAILER-DAEMON@", b"mail@")
+    result = parse_message(raw)
+    assert result.auto and result.auto_reason == "multipart/report"
+
+
+def test_body_with_orders_wins_over_attachment():
+    raw = (CORPUS / "txt_attachment.eml").read_bytes().replace(b"Here are my orders.", b"GAME 1 SIDE x")
+    assert parse_message(raw, has_orders=has_orders).text == "GAME 1 SIDE x"
+
+
+def test_a_failing_has_orders_is_not_fatal():
+    def broken(text):
+        raise RuntimeError("bug")
+
+    result = parse_message((CORPUS / "plain_utf8.eml").read_bytes(), has_orders=broken)
+    assert result.problem == "" and result.text.startswith("GAME 12")
+
+
+def test_auto_submitted_no_is_a_person():
+    raw = (CORPUS / "plain_utf8.eml").read_bytes().replace(b"Subject:", b"Auto-Submitted: no\r\nSubject:")
+    assert not parse_message(raw).auto
+
+
+def test_garbage_is_a_problem_not_an_exception():
+    for raw in (b"", b"\r\n\r\n", b"\xff\xfe\x00garbage", b"From: <<<@@@>>>\r\n\r\nhello"):
+        result = parse_message(raw)
+        assert isinstance(result, Inbound)
+
+
+def test_strip_reply():
+    text = (
+        "HOLD A\n\nOn Sun, 2 Jun 2024 at 18:00, Server <s@x.org> wrote:\n> report\n>\n> more\n"
+        "HOLD B\n-- \nsignature\nHOLD C\n"
+    )
+    assert strip_reply(text) == "HOLD A\n\nHOLD B"
+    # attribution followed by an unquoted copy of the previous message: drop the rest
+    assert strip_reply("HOLD A\nOn Sun, X wrote:\nold report\nold orders") == "HOLD A"
+    assert strip_reply("HOLD A\n-----Original Message-----\nFrom: x") == "HOLD A"
+
+
+def test_html_to_text():
+    html = "<div>a<div>b</div><div><br></div><div>c&nbsp;&lt;d&gt;</div></div><blockquote>q<br>r</blockquote>"
+    assert html_to_text(html) == "a\nb\n\nc <d>\n> q\n> r"
+    assert html_to_text("<blockquote><blockquote>deep</blockquote></blockquote>x") == "> deep\nx"
+    assert html_to_text("<style>x{}</style><script>y()</script><p>z</p>") == "z"
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("HELP", ("HELP", ())),
+        ("\n\n  status  \nGAME 1", ("STATUS", ())),
+        ("report", ("REPORT", ())),
+        ("Orders\n", ("ORDERS", ())),
+        ("VACATION 2024-06-01 2024-06-10", ("VACATION", ("2024-06-01", "2024-06-10"))),
+        ("vacation", ("VACATION", ())),
+        ("HELP me please", None),
+        ("GAME 12 SIDE french\nHELP", None),
+        ("", None),
+    ],
+)
+def test_extract_commands(text, expected):
+    assert extract_commands(text) == expected
+
+
+# -- fuzzing ------------------------------------------------------------------
+
+SAMPLES = sorted(p.read_bytes() for p in CORPUS.glob("*.eml"))
+FUZZ = settings(max_examples=200, deadline=2000, suppress_health_check=[HealthCheck.too_slow])
+
+
+def check_bounded(raw):
+    start = time.monotonic()
+    result = parse_message(raw, limit_bytes=64 * 1024)
+    assert isinstance(result, Inbound)
+    assert isinstance(result.text, str) and isinstance(result.problem, str)
+    assert time.monotonic() - start < 1.0
+
+
+@FUZZ
+@given(st.binary(max_size=4096))
+def test_fuzz_random_bytes(raw):
+    check_bounded(raw)
+
+
+@st.composite
+def mutated(draw):
+    raw = bytearray(draw(st.sampled_from(SAMPLES)))
+    for _ in range(draw(st.integers(1, 8))):
+        at = draw(st.integers(0, len(raw)))
+        kind = draw(st.sampled_from(["replace", "insert", "delete", "duplicate", "truncate"]))
+        chunk = draw(st.binary(min_size=1, max_size=16) | st.sampled_from(
+            [b"\r\n", b"\r\n\r\n", b"--", b"=", b"?=", b"=?utf-8?b?", b">", b"<", b"\x00", b"boundary=",
+             b"Content-Type: multipart/mixed\r\n", b"charset=koi8-r", b"base64", b"<html><p>"]))
+        if kind == "replace":
+            raw[at:at + len(chunk)] = chunk
+        elif kind == "insert":
+            raw[at:at] = chunk
+        elif kind == "delete":
+            del raw[at:at + draw(st.integers(1, 64))]
+        elif kind == "duplicate":
+            raw[at:at] = raw[at:at + draw(st.integers(1, 256))] * draw(st.integers(1, 50))
+        else:
+            del raw[at:]
+    return bytes(raw)
+
+
+@FUZZ
+@given(mutated())
+def test_fuzz_mutated_corpus(raw):
+    check_bounded(raw)
+
+
+def test_pathological_inputs_are_fast():
+    for raw in (
+        b"Subject: x\r\n\r\n" + b"\n" * 500_000,
+        b"Subject: x\r\n\r\n" + b"> " * 200_000,
+        b"Content-Type: text/html\r\n\r\n" + b"<div>" * 100_000,
+        b"Content-Type: text/html\r\n\r\n" + b"<blockquote>" * 50_000 + b"a<br>" * 50_000,
+        b"Content-Type: text/plain; format=flowed\r\n\r\n" + b"a \n" * 100_000,
+        b"From: " + b"(" * 50_000 + b"\r\n\r\nx",
+        b"From: a@b.c\r\nReply-To: " + b"(" * 5_000 + b"\r\n\r\nx",
+        b"X-Long: " + b"a" * 300_000 + b"\r\n\r\nx",
+    ):
+        start = time.monotonic()
+        result = parse_message(raw)
+        assert time.monotonic() - start < 5.0, raw[:40]
+        assert result.problem == "" or "too long" in result.problem
