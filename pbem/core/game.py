@@ -8,9 +8,11 @@ A ruleset is a module (``pbem.games.<name>``) that provides:
 ``is_over(scenario, state) -> bool``
 ``parse_orders(scenario, state, side, text) -> orders`` (raises ``OrdersError``)
 ``resolve_day(scenario, state, orders, decider) -> (state, events)``
-    a new state (the argument is never changed), the day's events; the
-    decider answers every decision and raises ``Pending`` where a side asked
-    to be asked.
+    ``orders`` maps each side that sent orders for the day to its parsed
+    orders (the moving side's day orders; the other side's standing orders).
+    Returns the new state (the argument may be changed: the driver passes a
+    copy) and the day's events; the decider answers every decision and raises
+    ``Pending`` where a side asked to be asked.
 ``view(scenario, state, side) -> dict`` (``side=None``: the moderator)
 
 The log is a list of plain dicts, kept in the order they were made:
@@ -20,8 +22,13 @@ The log is a list of plain dicts, kept in the order they were made:
 ``{"kind": "answer", "day": d, "index": i, "answer": [...], "by": who, "why": text}``:
     the answer to the i-th decision of day d (a player's "ask me" reply or a
     moderator's ruling); the last one for (d, i) counts.
+``{"kind": "resolved", "day": d}``: day d was resolved.
+``{"kind": "rewind", "day": d}``: days d and later are undone (a moderator's
+    ruling); they are resolved again, with the orders and answers then in the log.
 
-Replaying the log from the start rebuilds every past state exactly.
+Entries may carry more keys (who sent them, when); the driver ignores them.
+The log is append-only: a rewind is an entry, not a deletion. Replaying the
+log from the start rebuilds every past state exactly.
 """
 
 from __future__ import annotations
@@ -81,6 +88,9 @@ class Game:
     def over(self) -> bool:
         return self.ruleset.is_over(self.scenario, self.state)
 
+    def sides(self) -> tuple[str, ...]:
+        return tuple(self.ruleset.SIDES)
+
     def moving_side(self) -> str:
         return self.ruleset.moving_side(self.scenario, self.state)
 
@@ -133,8 +143,12 @@ class Game:
         day = self.day
         state = self.state
         side = self.ruleset.moving_side(self.scenario, state)
+        orders = {}
+        for each in self.sides():
+            text = self.orders_text(day, each)
+            if text:
+                orders[each] = self.ruleset.parse_orders(self.scenario, state, each, text)
         text = self.orders_text(day, side)
-        orders = self.ruleset.parse_orders(self.scenario, state, side, text) if text else None
         decider = Decider(answers=self.answers(day), ask=ask)
         try:
             after, events = self.ruleset.resolve_day(self.scenario, copy.deepcopy(state), orders, decider)
@@ -146,32 +160,33 @@ class Game:
         self.days.append(result)
         return result
 
-    def replay(self, until: int | None = None) -> None:
-        """Rebuild every day from the log (up to day ``until``, exclusive).
+    def resolved_through(self) -> int:
+        """The last day the log says is resolved (-1 if none), after rewinds."""
+        last = -1
+        for entry in self.log:
+            if entry["kind"] == "resolved":
+                last = max(last, entry["day"])
+            elif entry["kind"] == "rewind":
+                last = min(last, entry["day"] - 1)
+        return last
 
-        Days are resolved only as far as the log has been resolved before:
-        a day is replayed when a later day has orders, or when the log marks
-        it resolved with ``{"kind": "resolved", "day": d}``.
-        """
+    def replay(self, until: int | None = None) -> None:
+        """Rebuild every resolved day from the log (up to day ``until``, exclusive)."""
         self.days = []
-        resolved = {e["day"] for e in self.log if e["kind"] == "resolved"}
-        last = max(resolved) if resolved else -1
+        self.pending = None
+        last = self.resolved_through()
         while self.day <= last and (until is None or self.day < until) and not self.over:
             self.resolve()
-
-    def mark_resolved(self) -> None:
-        """Record in the log that the last resolved day is final."""
-        self.log.append({"kind": "resolved", "day": self.day - 1})
 
     def advance(self, ask: Callable[[Decision], bool] = never) -> DayResult:
         """Resolve the next day and record it in the log."""
         result = self.resolve(ask)
-        self.mark_resolved()
+        self.log.append({"kind": "resolved", "day": result.day})
         return result
 
     def rewind(self, day: int) -> None:
-        """Forget every day from ``day`` on (their orders stay in the log)."""
-        self.log = [e for e in self.log if not (e["kind"] == "resolved" and e["day"] >= day)]
+        """Undo day ``day`` and every later one (their orders stay in the log)."""
+        self.log.append({"kind": "rewind", "day": day})
         self.replay()
 
 

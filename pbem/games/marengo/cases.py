@@ -143,15 +143,7 @@ def run_case(path: str | Path) -> Outcome:
         texts = data.get("orders", {})
         if not isinstance(texts, dict):
             raise CaseError(f"{path}: write the orders as an [orders] table with one text per side")
-        standing_text = texts.get(other, "")
-        if standing_text:
-            # the other side's standing orders, as given on its own day
-            theirs = parse_orders(scenario, state, other, standing_text)
-            from .rules import update_standing
-
-            for s in theirs.standing:
-                update_standing(state, other, s)
-        orders = parse_orders(scenario, state, side, texts.get(side, ""))
+        orders = {s: parse_orders(scenario, state, s, texts[s]) for s in (side, other) if texts.get(s)}
     except OrdersError as exc:
         expected = data.get("expect", {}).get("orders_error")
         if expected and re.search(expected, str(exc)):

@@ -34,9 +34,18 @@ def is_over(scenario: Scenario, state: State) -> bool:
     return state.over
 
 
-def resolve_day(scenario: Scenario, state: State, orders: Orders | None, decider: Decider):
-    """Resolve the day of the side whose day it is; returns (state, events)."""
-    day = Day(scenario, state, orders, decider)
+def resolve_day(scenario: Scenario, state: State, orders: dict[str, Orders], decider: Decider):
+    """Resolve the day of the side whose day it is; returns (state, events).
+
+    ``orders`` holds each side's orders for the day: the moving side's, and
+    the standing orders the other side sent during it.
+    """
+    side = scenario.side_of_day(state.day)
+    day = Day(scenario, state, orders.get(side), decider)
+    for other, theirs in orders.items():
+        if other != side:
+            for standing in theirs.standing:
+                update_standing(state, other, standing)
     start_of_day(day)
     combat.resolve_bombardments(day)
     for order in day.orders.of(Assault):
