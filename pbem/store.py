@@ -140,6 +140,21 @@ def _initial(db: Database) -> None:
     )
 
 
+@migrations(name="002_clock")
+def _clock(db: Database) -> None:
+    """Each game's clock: the next deadline, the pending "ask me" decision,
+    and which seat marked its orders final for which day."""
+    db.executescript(
+        """
+        ALTER TABLE games ADD COLUMN deadline TEXT;
+        ALTER TABLE games ADD COLUMN pending TEXT;
+        ALTER TABLE games ADD COLUMN moderator TEXT;
+        ALTER TABLE seats ADD COLUMN final_day INTEGER;
+        CREATE INDEX games_deadline ON games(status, deadline);
+        """
+    )
+
+
 def message_id_of(raw: bytes) -> str | None:
     """The Message-ID header of a raw message, or None (never raises)."""
     try:
@@ -186,15 +201,18 @@ class Store:
                 self.db.rollback()
                 raise
 
-    def _one(self, sql: str, params=()) -> dict | None:
+    def query_one(self, sql: str, params=()) -> dict | None:
+        """The first row of a query, as a dict, or None."""
         with self.transaction():
             return next(self.db.query(sql, params), None)
 
-    def _all(self, sql: str, params=()) -> list[dict]:
+    def query(self, sql: str, params=()) -> list[dict]:
+        """Every row of a query, as dicts."""
         with self.transaction():
             return list(self.db.query(sql, params))
 
-    def _run(self, sql: str, params=()) -> sqlite3.Cursor:
+    def execute(self, sql: str, params=()) -> sqlite3.Cursor:
+        """Run one statement in its own transaction (or the caller's)."""
         with self.transaction():
             return self.db.execute(sql, params)
 
@@ -202,7 +220,7 @@ class Store:
 
     def add_player(self, email: str, name: str = "", timezone: str = "UTC", password_hash=None) -> int:
         try:
-            return self._run(
+            return self.execute(
                 "INSERT INTO players (email, name, timezone, password_hash, created) VALUES (?, ?, ?, ?, ?)",
                 (email.strip(), name, timezone, password_hash, self.now()),
             ).lastrowid
@@ -210,19 +228,20 @@ class Store:
             raise PlayerExists(email) from None
 
     def find_player(self, email: str) -> dict | None:
-        return self._one("SELECT * FROM players WHERE email = ?", (email.strip(),))
+        return self.query_one("SELECT * FROM players WHERE email = ?", (email.strip(),))
 
     def create_game(self, ruleset: str, scenario: str, seed: int, title: str = "", settings=None) -> int:
-        return self._run(
+        return self.execute(
             "INSERT INTO games (ruleset, scenario, seed, title, settings, created) VALUES (?, ?, ?, ?, ?, ?)",
             (ruleset, str(scenario), seed, title, _json(settings or {}), self.now()),
         ).lastrowid
 
     def get_game(self, game_id: int) -> dict:
-        game = self._one("SELECT * FROM games WHERE id = ?", (game_id,))
+        game = self.query_one("SELECT * FROM games WHERE id = ?", (game_id,))
         if game is None:
             raise NoSuchGame(game_id)
         game["settings"] = json.loads(game["settings"])
+        game["pending"] = json.loads(game["pending"]) if game.get("pending") else None
         return game
 
     def update_game(self, game_id: int, *, status=None, settings=None, title=None) -> None:
@@ -235,6 +254,43 @@ class Store:
                 (status or game["status"], _json(game["settings"] if settings is None else settings),
                  game["title"] if title is None else title, game_id),
             )
+
+    def set_clock(self, game_id: int, *, deadline=..., pending=...) -> None:
+        """Set the next deadline (an ISO string or None) and/or the pending decision (a dict or None)."""
+        with self.transaction():
+            self.get_game(game_id)
+            if deadline is not ...:
+                self.db.execute("UPDATE games SET deadline = ? WHERE id = ?", (deadline, game_id))
+            if pending is not ...:
+                self.db.execute("UPDATE games SET pending = ? WHERE id = ?",
+                                (None if pending is None else _json(pending), game_id))
+
+    def set_moderator(self, game_id: int, email) -> None:
+        self.execute("UPDATE games SET moderator = ? WHERE id = ?", (email, game_id))
+
+    def games(self, status=None) -> list[dict]:
+        """Every game (or those with one status), newest first."""
+        if status is None:
+            rows = self.query("SELECT * FROM games ORDER BY id DESC")
+        else:
+            rows = self.query("SELECT * FROM games WHERE status = ? ORDER BY id DESC", (status,))
+        for row in rows:
+            row["settings"] = json.loads(row["settings"])
+        return rows
+
+    def due_games(self, when: str) -> list[int]:
+        """Ids of running games whose deadline is at or before ``when``."""
+        rows = self.query("SELECT id FROM games WHERE status = 'running' AND deadline IS NOT NULL"
+                         " AND deadline <= ? ORDER BY deadline", (when,))
+        return [row["id"] for row in rows]
+
+    def seats_of(self, email: str) -> list[dict]:
+        """The seats held by an address, with their games."""
+        return self.query("SELECT seats.*, games.title, games.status FROM seats JOIN games ON games.id = seats.game_id"
+                         " WHERE seats.email = ? ORDER BY seats.game_id DESC", (email.strip(),))
+
+    def mark_final(self, game_id: int, side: str, day) -> None:
+        self.execute("UPDATE seats SET final_day = ? WHERE game_id = ? AND side = ?", (day, game_id, side))
 
     # -- seats -------------------------------------------------------------
 
@@ -250,13 +306,13 @@ class Store:
                 raise SeatExists(f"game {game_id} already has a seat for {side}") from None
 
     def get_seat(self, game_id: int, side: str) -> dict:
-        seat = self._one("SELECT * FROM seats WHERE game_id = ? AND side = ?", (game_id, side))
+        seat = self.query_one("SELECT * FROM seats WHERE game_id = ? AND side = ?", (game_id, side))
         if seat is None:
             raise NoSuchSeat(f"game {game_id} has no seat for {side}")
         return seat
 
     def seats(self, game_id: int) -> list[dict]:
-        return self._all("SELECT * FROM seats WHERE game_id = ? ORDER BY side", (game_id,))
+        return self.query("SELECT * FROM seats WHERE game_id = ? ORDER BY side", (game_id,))
 
     def update_seat(self, game_id: int, side: str, **fields) -> None:
         """Change ``email``, ``player_id``, ``timezone``, ``missed``, ``vacation_from/to``."""
@@ -284,7 +340,7 @@ class Store:
 
     def check_key(self, game_id: int, side: str, key: str) -> bool:
         """Whether ``key`` is the seat's key (False for an unknown seat or unset key)."""
-        row = self._one("SELECT key_hash, key_salt FROM seats WHERE game_id = ? AND side = ?", (game_id, side))
+        row = self.query_one("SELECT key_hash, key_salt FROM seats WHERE game_id = ? AND side = ?", (game_id, side))
         known = row is not None and row["key_hash"] is not None
         salt = row["key_salt"] if known else b"\0" * 16
         digest = hashlib.scrypt(str(key).encode(), salt=salt, **SCRYPT)
@@ -304,19 +360,19 @@ class Store:
             return seq
 
     def read_log(self, game_id: int) -> list[dict]:
-        rows = self._all("SELECT entry FROM log WHERE game_id = ? ORDER BY seq", (game_id,))
+        rows = self.query("SELECT entry FROM log WHERE game_id = ? ORDER BY seq", (game_id,))
         return [json.loads(row["entry"]) for row in rows]
 
     def record_day(self, game_id: int, day: int, side: str, digest: str = "", events=(), decisions=()) -> None:
         """Record (or, after a rewind, replace) the outcome of one resolved day."""
-        self._run(
+        self.execute(
             "INSERT OR REPLACE INTO days (game_id, day, side, resolved_at, digest, events, decisions)"
             " VALUES (?, ?, ?, ?, ?, ?, ?)",
             (game_id, day, side, self.now(), digest, _json(list(events)), _json(list(decisions))),
         )
 
     def read_days(self, game_id: int) -> list[dict]:
-        rows = self._all("SELECT * FROM days WHERE game_id = ? ORDER BY day", (game_id,))
+        rows = self.query("SELECT * FROM days WHERE game_id = ? ORDER BY day", (game_id,))
         for row in rows:
             row["events"], row["decisions"] = json.loads(row["events"]), json.loads(row["decisions"])
         return rows
@@ -345,19 +401,19 @@ class Store:
             return cursor.lastrowid, False
 
     def get_inbound(self, inbound_id: int) -> dict | None:
-        row = self._one("SELECT * FROM inbound WHERE id = ?", (inbound_id,))
+        row = self.query_one("SELECT * FROM inbound WHERE id = ?", (inbound_id,))
         if row is not None and row["result"] is not None:
             row["result"] = json.loads(row["result"])
         return row
 
     def pending_inbound(self) -> list[int]:
         """Ids of stored messages not yet processed, oldest first."""
-        return [row["id"] for row in self._all("SELECT id FROM inbound WHERE status = 'stored' ORDER BY id")]
+        return [row["id"] for row in self.query("SELECT id FROM inbound WHERE status = 'stored' ORDER BY id")]
 
     def mark_inbound(self, inbound_id: int, status: str, result=None) -> None:
         if status not in INBOUND_STATUSES:
             raise ValueError(f"inbound status must be one of {INBOUND_STATUSES}, not {status!r}")
-        self._run(
+        self.execute(
             "UPDATE inbound SET status = ?, result = ?, processed_at = ? WHERE id = ?",
             (status, None if result is None else _json(result), self.now(), inbound_id),
         )
@@ -366,7 +422,7 @@ class Store:
 
     def audit(self, who: str, action: str, game_id=None, why: str = "", detail=None) -> int:
         """Record who did what, and why; returns the entry's id."""
-        return self._run(
+        return self.execute(
             "INSERT INTO audit (game_id, at, who, action, why, detail) VALUES (?, ?, ?, ?, ?, ?)",
             (game_id, self.now(), who, action, why, _json(detail or {})),
         ).lastrowid
@@ -374,9 +430,9 @@ class Store:
     def read_audit(self, game_id=None) -> list[dict]:
         """The audit trail, oldest first: one game's, or everything when game_id is None."""
         if game_id is None:
-            rows = self._all("SELECT * FROM audit ORDER BY id")
+            rows = self.query("SELECT * FROM audit ORDER BY id")
         else:
-            rows = self._all("SELECT * FROM audit WHERE game_id = ? ORDER BY id", (game_id,))
+            rows = self.query("SELECT * FROM audit WHERE game_id = ? ORDER BY id", (game_id,))
         for row in rows:
             row["detail"] = json.loads(row["detail"])
         return rows

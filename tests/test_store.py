@@ -31,7 +31,7 @@ def test_opening_twice_applies_migrations_once(tmp_path):
     Store(path).close()
     store = Store(path)
     names = [row[0] for row in store.db.execute("SELECT name FROM migrations").fetchall()]
-    assert names == ["001_initial"]
+    assert names == ["001_initial", "002_clock"]  # each once, in order
     assert store.db.journal_mode == "wal"
     assert store.db.execute("PRAGMA foreign_keys").fetchone()[0] == 1
     assert {"games", "seats", "players", "log", "days", "inbound", "outbox", "audit"} <= set(store.db.table_names())
