@@ -112,6 +112,7 @@ class _Parser:
         self.line = 0
         self.tokens: list[Token] = []
         self.i = 0
+        self.span = ""  # the words of the last locale read
 
     # -- the header ----------------------------------------------------------
 
@@ -187,7 +188,7 @@ class _Parser:
         return token
 
     def end_column(self) -> int:
-        return self.tokens[-1].end + 1 if self.tokens else 1
+        return self.tokens[-1].end if self.tokens else 1
 
     def here(self) -> Token | int:
         """The next token, or the column after the end of the order."""
@@ -407,6 +408,7 @@ class _Parser:
                 self.locale_problem(first, " ".join(t.text for t in self.tokens[self.i:self.i + cand_len]),
                                     candidates)
             self.locale_problem(first, first.text, [])
+        self.span = " ".join(t.text for t in self.tokens[self.i:self.i + best_len])
         self.i += best_len
         return best
 
@@ -656,11 +658,11 @@ class _Parser:
             if here not in [n for n, _road in self.board.road_neighbours(path[-1])]:
                 roads = sorted({self.name(n) for n, _r in self.board.road_neighbours(path[-1])})
                 self.fail(step_token, f"no road runs from {self.name(path[-1])} to {self.name(here)}",
-                          None, "a locale joined by road: " + (", ".join(roads) if roads else "(none)"))
+                          self.span, "a locale joined by road: " + (", ".join(roads) if roads else "(none)"))
             path.append(here)
             if len(path) - 1 > ROAD_STEPS:
                 self.fail(step_token, f"a road move passes at most {ROAD_STEPS} locales after its start",
-                          None, "IF BLOCKED, THEN EXTEND or the end of the order")
+                          self.span, "IF BLOCKED, THEN EXTEND or the end of the order")
             if not (self.peek() is not None and self.peek().text == ARROW):
                 break
             self.take()
@@ -862,12 +864,12 @@ class _Parser:
                 here = self.locale(("IF", "THEN"), "the next locale along the road")
                 if last is not None and here not in [n for n, _r in self.board.road_neighbours(last)]:
                     self.fail(step, f"no road runs from {self.name(last)} to {self.name(here)}",
-                              None, "a locale joined by road")
+                              self.span, "a locale joined by road")
                 path.append(here)
                 last = here
                 if len(path) > ENTRY_STEPS:
                     self.fail(step, f"a block entering passes at most {ENTRY_STEPS} locales after the entry "
-                              f"locale {self.name(self.board.entries[where].locale)}", None,
+                              f"locale {self.name(self.board.entries[where].locale)}", self.span,
                               "IF BLOCKED, THEN EXTEND or the end of the order")
         choice, _adv, blocked_text = self.if_blocked()
         if choice is not None and by == "pontoon":
@@ -1039,10 +1041,10 @@ class _Parser:
             token = self.peek()
             place = self.locale((), "a locale to retreat into")
             if place in places:
-                self.note(token, f"{self.name(place)} is named twice", None, "each locale once")
+                self.note(token, f"{self.name(place)} is named twice", self.span, "each locale once")
             elif locale is not None and not self.board.is_adjacent(locale, place):
                 near = ", ".join(self.name(x) for x in self.board.adjacent(locale))
-                self.note(token, f"{self.name(place)} does not border {self.name(locale)}", None,
+                self.note(token, f"{self.name(place)} does not border {self.name(locale)}", self.span,
                           f"a locale next to it: {near}")
             else:
                 places.append(place)
