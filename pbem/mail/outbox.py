@@ -1,0 +1,198 @@
+"""The outbox: every outgoing mail is a row in the database before it is sent.
+
+``queue(store, ...)`` adds a message (inside the caller's transaction, if
+any, so a reply is queued together with the change it reports); a second
+``queue`` with the same ``dedupe_key`` does nothing and returns the first id.
+``Sender(store, ...).send_due(now)`` delivers what is due, by SMTP to a relay
+or into a Maildir folder, and retries failures with exponential backoff
+(1, 2, 4 ... minutes, at most an hour apart) until ``max_attempts``, after
+which the row is ``failed`` and an audit entry records why.
+
+Crash safety. A row is claimed -- status ``sending``, attempt counted, its
+Message-ID recorded -- and committed *before* delivery, and marked ``sent``
+after. A crash in between leaves it ``sending``; it is retried once its lease
+(``LEASE``) has run out, with the same deterministic Message-ID.
+
+- Maildir delivery is exactly-once: the file name is derived from the row, and
+  a retry that finds the file already delivered only marks the row sent.
+- SMTP delivery is at-least-once: if the relay accepted the message and the
+  process died before the ``sent`` mark was committed (a window of one
+  SQLite commit), the message is sent again. The copy carries the same
+  Message-ID, so mail programs that de-duplicate by Message-ID (Gmail,
+  most clients) show it once. This window cannot be closed from this side:
+  SMTP has no way to ask a relay whether it already took a message.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import mailbox
+import os
+import re
+import smtplib
+import socket
+from datetime import datetime, timedelta
+from email.message import EmailMessage
+from email.utils import format_datetime
+from pathlib import Path
+
+from pbem.store import iso
+
+LEASE = timedelta(minutes=5)  # how long a claimed row is left alone before a retry
+BACKOFF_CAP = timedelta(hours=1)
+MAX_ATTEMPTS = 10
+
+
+def queue(store, to: str, subject: str, body: str, html=None, attachments=(), kind: str = "",
+          game_id=None, dedupe_key=None, in_reply_to=None) -> int:
+    """Queue one message; returns its outbox id (the existing one for a known dedupe_key).
+
+    ``attachments``: (filename, mime type, bytes, inline Content-ID or None);
+    an inline one is shown in the HTML part as ``<img src="cid:ID">``.
+    """
+    parts = [
+        {"filename": name, "mime": mime, "data": base64.b64encode(data).decode(), "cid": cid}
+        for name, mime, data, cid in attachments
+    ]
+    with store.transaction():
+        if dedupe_key is not None:
+            row = store.db.execute("SELECT id FROM outbox WHERE dedupe_key = ?", (dedupe_key,)).fetchone()
+            if row is not None:
+                return row[0]
+        now = store.now()
+        return store.db.execute(
+            "INSERT INTO outbox (created, to_addr, subject, body, html, attachments, kind, game_id,"
+            " in_reply_to, dedupe_key, next_attempt_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (now, to, subject, body, html, json.dumps(parts), kind, game_id, in_reply_to, dedupe_key, now),
+        ).lastrowid
+
+
+def backoff(attempts: int) -> timedelta:
+    """The wait after the ``attempts``-th failed attempt: 1, 2, 4 ... minutes, at most an hour."""
+    return min(timedelta(minutes=2 ** min(attempts - 1, 10)), BACKOFF_CAP)
+
+
+def _created(row) -> datetime:
+    return datetime.fromisoformat(row["created"].replace("Z", "+00:00"))
+
+
+def message_id(row, domain: str) -> str:
+    """The Message-ID of an outbox row: the same on every attempt."""
+    return f"<pbem.{row['id']}.{_created(row):%Y%m%d%H%M%S}@{domain}>"
+
+
+def build_email(row, from_addr: str = "pbem@localhost", domain=None) -> EmailMessage:
+    """The message of an outbox row: text, HTML alternative with inline images, attachments."""
+    domain = domain or from_addr.rpartition("@")[2] or "localhost"
+    msg = EmailMessage()
+    msg["From"] = from_addr
+    msg["To"] = row["to_addr"]
+    msg["Subject"] = row["subject"]
+    msg["Date"] = format_datetime(_created(row))
+    msg["Message-ID"] = row.get("message_id") or message_id(row, domain)
+    if row.get("in_reply_to"):
+        msg["In-Reply-To"] = msg["References"] = row["in_reply_to"]
+    msg["Auto-Submitted"] = "auto-generated"  # RFC 3834: robots must not answer this
+    msg["X-Auto-Response-Suppress"] = "All"  # the same, for Exchange
+    msg.set_content(row["body"])
+    parts = json.loads(row["attachments"] or "[]")
+    inline = [p for p in parts if p["cid"]] if row["html"] else []
+    if row["html"]:
+        msg.add_alternative(row["html"], subtype="html")
+        html_part = msg.get_payload()[1]
+        for part in inline:
+            maintype, _, subtype = part["mime"].partition("/")
+            html_part.add_related(base64.b64decode(part["data"]), maintype, subtype,
+                                  cid=f"<{part['cid']}>", filename=part["filename"])
+    for part in parts:
+        if part not in inline:
+            maintype, _, subtype = part["mime"].partition("/")
+            msg.add_attachment(base64.b64decode(part["data"]), maintype, subtype, filename=part["filename"])
+    return msg
+
+
+def _permanent(error: Exception) -> bool:
+    """Whether the relay refused for good (a 5xx answer): retrying cannot help."""
+    if isinstance(error, smtplib.SMTPRecipientsRefused):
+        return all(code >= 500 for code, _ in error.recipients.values())
+    return isinstance(error, smtplib.SMTPResponseException) and error.smtp_code >= 500
+
+
+class Sender:
+    """Delivers due outbox rows by SMTP to ``relay`` or, without one, into ``maildir``."""
+
+    def __init__(self, store, relay=None, maildir=None, from_addr: str = "pbem@localhost", domain=None,
+                 max_attempts: int = MAX_ATTEMPTS, relay_login=None, starttls: bool = False, timeout: float = 60):
+        if (relay is None) == (maildir is None):
+            raise ValueError("give exactly one of relay=(host, port) and maildir=path")
+        self.store, self.relay, self.maildir = store, relay, maildir
+        self.from_addr = from_addr
+        self.domain = domain or from_addr.rpartition("@")[2] or "localhost"
+        self.max_attempts, self.relay_login, self.starttls, self.timeout = max_attempts, relay_login, starttls, timeout
+
+    def send_due(self, now=None) -> int:
+        """Deliver every row due at ``now``; returns how many were delivered."""
+        now = now or self.store.clock()
+        sent = 0
+        while (row := self._claim(now)) is not None:
+            try:
+                self._deliver(row)
+            except Exception as error:  # any failure is recorded on the row, never lost
+                self._failed(row, now, f"{type(error).__name__}: {error}", _permanent(error))
+            else:
+                self.store.execute("UPDATE outbox SET status = 'sent', sent_at = ?, last_error = NULL WHERE id = ?",
+                                (iso(now), row["id"]))
+                sent += 1
+        return sent
+
+    def _claim(self, now: datetime):
+        with self.store.transaction():
+            row = self.store.query_one(
+                "SELECT * FROM outbox WHERE status IN ('queued', 'sending') AND next_attempt_at <= ?"
+                " ORDER BY next_attempt_at, id LIMIT 1", (iso(now),))
+            if row is None:
+                return None
+            row["message_id"] = row["message_id"] or message_id(row, self.domain)
+            row["attempts"] += 1
+            self.store.db.execute(
+                "UPDATE outbox SET status = 'sending', attempts = ?, next_attempt_at = ?, message_id = ?"
+                " WHERE id = ?", (row["attempts"], iso(now + LEASE), row["message_id"], row["id"]))
+            return row
+
+    def _failed(self, row, now: datetime, error: str, permanent: bool) -> None:
+        give_up = permanent or row["attempts"] >= self.max_attempts
+        with self.store.transaction():
+            self.store.db.execute(
+                "UPDATE outbox SET status = ?, next_attempt_at = ?, last_error = ? WHERE id = ?",
+                ("failed" if give_up else "queued", iso(now + backoff(row["attempts"])), error, row["id"]))
+            if give_up:
+                self.store.audit("outbox", "mail failed", game_id=row["game_id"], why=error, detail={
+                    "outbox_id": row["id"], "to": row["to_addr"], "kind": row["kind"], "attempts": row["attempts"]})
+
+    def _deliver(self, row) -> None:
+        msg = build_email(row, self.from_addr, self.domain)
+        if self.relay is None:
+            self._deliver_maildir(msg, row)
+            return
+        host, port = self.relay
+        with smtplib.SMTP(host, port, timeout=self.timeout) as smtp:
+            if self.starttls:
+                smtp.starttls()
+            if self.relay_login:
+                smtp.login(*self.relay_login)
+            smtp.send_message(msg, from_addr=self.from_addr, to_addrs=[row["to_addr"]])
+
+    def _deliver_maildir(self, msg: EmailMessage, row) -> None:
+        """Write the message under a name derived from the row, unless it is already there."""
+        mailbox.Maildir(self.maildir, create=True)  # makes tmp/, new/ and cur/
+        root = Path(self.maildir)
+        name = f"{int(_created(row).timestamp())}.pbem{row['id']}.{re.sub(r'[^A-Za-z0-9.-]', '_', self.domain)}"
+        if (root / "new" / name).exists() or any((root / "cur").glob(name + ":*")):
+            return
+        tmp = root / "tmp" / f"{name}.{socket.gethostname()}.{os.getpid()}"
+        with open(tmp, "wb") as f:
+            f.write(msg.as_bytes())
+            f.flush()
+            os.fsync(f.fileno())
+        os.rename(tmp, root / "new" / name)
