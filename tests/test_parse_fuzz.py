@@ -27,7 +27,7 @@ VALID = [
     "ROAD A4 Bridgehead -> Pedrabona -> Marengo IF BLOCKED STAY THEN EXTEND Marengo>Spinetta",
     "EXTEND A4 Bridgehead>Pedrabona",
     "ENTER A7 BY PONTOON",
-    "ENTER A7 BY ROAD AT Pontoon",
+    "ENTER A7 BY PONTOON AT Pontoon",
     "BOMBARD A6 FROM Pedrabona>Marengo",
     "FIRE A6 AT Marengo>Spinetta",
     "HOLD FIRE A6",

@@ -380,6 +380,8 @@ class _Parser:
     def locale_problem(self, first: Token, text: str, candidates: list[str]):
         if candidates:
             names = ", ".join(self.name(lid) for lid in candidates[:6])
+            if len(candidates) > 6:
+                names += f" and {len(candidates) - 6} more"
             self.fail(first, f"{text!r} could be any of: {names}", text, "more of the name")
         self.fail(first, f"no locale is called {text!r}{self.close_name(text)}", text,
                   "a locale of the map, by name")
