@@ -1,0 +1,98 @@
+"""Server settings: embedded defaults, then a TOML file, then PBEM_* environment variables.
+
+Every setting has a default that gives a newcomer a working server on this
+machine: the web on 127.0.0.1:8080, mail received on 127.0.0.1:2525, outgoing
+mail written to a local maildir folder (shown on the admin page) because no
+relay is configured, and the database in ./instance/pbem.sqlite3.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import tomllib
+from dataclasses import dataclass, fields
+from pathlib import Path
+
+
+@dataclass
+class Config:
+    instance: str = "instance"  # folder for the database, the maildir and the secret key
+    database: str = ""  # default: <instance>/pbem.sqlite3
+    web_host: str = "127.0.0.1"
+    web_port: int = 8080
+    base_url: str = ""  # default: http://<web_host>:<web_port>
+    smtp_host: str = "127.0.0.1"  # the built-in receiver; smtp_port = 0 turns it off
+    smtp_port: int = 2525
+    relay_host: str = ""  # outgoing mail relay; empty: deliver to <instance>/maildir
+    relay_port: int = 25
+    relay_user: str = ""
+    relay_password: str = ""
+    relay_starttls: bool = False
+    from_addr: str = "pbem@localhost"
+    domain: str = "localhost"
+    imap_host: str = ""  # poll a real mailbox (optional)
+    imap_port: int = 993
+    imap_user: str = ""
+    imap_password: str = ""
+    imap_folder: str = "INBOX"
+    tick_seconds: float = 5.0  # how often the scheduler looks at the clocks and the outbox
+    max_message_bytes: int = 512 * 1024
+    secret_key: str = ""  # web sessions; default: made once and kept in <instance>/secret_key
+    admin_email: str = "admin@localhost"
+    demo: bool = True  # create a demo game on an empty database
+
+    @property
+    def database_path(self) -> Path:
+        return Path(self.database) if self.database else Path(self.instance) / "pbem.sqlite3"
+
+    @property
+    def maildir(self) -> Path:
+        return Path(self.instance) / "maildir"
+
+    @property
+    def url(self) -> str:
+        return self.base_url or f"http://{self.web_host}:{self.web_port}"
+
+    @property
+    def relay(self):
+        return (self.relay_host, self.relay_port) if self.relay_host else None
+
+
+def load_config(path: str | None = None, env: dict | None = None) -> Config:
+    env = os.environ if env is None else env
+    config = Config()
+    path = path or env.get("PBEM_CONFIG")
+    if path:
+        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+        apply(config, data, f"config file {path}")
+    apply(config, {f.name: env[f"PBEM_{f.name.upper()}"] for f in fields(Config)
+                   if f"PBEM_{f.name.upper()}" in env}, "environment")
+    Path(config.instance).mkdir(parents=True, exist_ok=True)
+    if not config.secret_key:
+        key_file = Path(config.instance) / "secret_key"
+        if not key_file.exists():
+            key_file.write_text(secrets.token_hex(32))
+            key_file.chmod(0o600)
+        config.secret_key = key_file.read_text().strip()
+    return config
+
+
+def apply(config: Config, data: dict, where: str) -> None:
+    kinds = {f.name: f.type for f in fields(Config)}
+    for name, value in data.items():
+        if name not in kinds:
+            raise ValueError(f"{where}: unknown setting {name!r} (known: {', '.join(sorted(kinds))})")
+        kind = kinds[name]
+        try:
+            if kind == "int":
+                value = int(value)
+            elif kind == "float":
+                value = float(value)
+            elif kind == "bool":
+                value = value if isinstance(value, bool) else str(value).lower() in ("1", "true", "yes", "on")
+            else:
+                value = str(value)
+        except ValueError:
+            raise ValueError(f"{where}: {name} must be a {kind}, not {value!r}") from None
+        setattr(config, name, value)

@@ -1,0 +1,136 @@
+"""Game clocks: when a day's orders are due, reminders, vacations.
+
+Pure functions of a game's settings and a time; the scheduler calls them.
+Times are timezone-aware datetimes; settings are the dict stored with the game:
+
+``clock``           "interval" (a fixed time per day) or "daily" (a fixed hour)
+``hours``/``minutes``/``seconds``  the time per day, for "interval" (default 48 hours)
+``at``              "HH:MM", for "daily": orders are due at that time of day
+``timezone``        the game's time zone for "daily" and skipped weekdays (IANA name)
+``skip_weekdays``   weekdays with no deadline, 0 = Monday ... 6 = Sunday
+``reminders``       hours before the deadline to remind a side with no orders
+``grace_minutes``   extra time after the deadline before a side without orders misses
+``miss_policy``     "warn", "alert" (tell the moderator) or "forfeit" after ``miss_limit`` misses
+``miss_limit``      how many missed days the policy tolerates (default 3)
+``vacation_days``   most days of vacation a player may take in one game (default 14)
+``ask``             decision kinds a side answers by mail ("ask me"); [] by default
+``ask_minutes``     how long an "ask me" question waits for its answer (default 720)
+``early``           resolve as soon as the moving side marks its orders FINAL (default true)
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+DEFAULTS = {
+    "clock": "interval",
+    "hours": 48,
+    "minutes": 0,
+    "seconds": 0,
+    "at": "18:00",
+    "timezone": "UTC",
+    "skip_weekdays": [],
+    "reminders": [24, 2],
+    "grace_minutes": 0,
+    "miss_policy": "warn",
+    "miss_limit": 3,
+    "vacation_days": 14,
+    "ask": [],
+    "ask_minutes": 720,
+    "early": True,
+}
+POLICIES = ("warn", "alert", "forfeit")
+
+
+class SettingsError(ValueError):
+    """Game settings that cannot be used; the message says which and why."""
+
+
+def settings_with_defaults(settings: dict | None) -> dict:
+    out = dict(DEFAULTS)
+    out.update(settings or {})
+    check_settings(out)
+    return out
+
+
+def zone(name: str) -> ZoneInfo:
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise SettingsError(f"unknown time zone {name!r} (use a name like Europe/Paris or UTC)") from None
+
+
+def check_settings(s: dict) -> None:
+    if s["clock"] not in ("interval", "daily"):
+        raise SettingsError("clock must be 'interval' or 'daily'")
+    zone(s["timezone"])
+    if s["clock"] == "interval" and day_length(s) <= timedelta(0):
+        raise SettingsError("the time per day must be positive")
+    if s["clock"] == "daily":
+        parse_at(s["at"])
+    if not set(s["skip_weekdays"]) <= set(range(7)) or len(set(s["skip_weekdays"])) == 7:
+        raise SettingsError("skip_weekdays takes weekday numbers 0 (Monday) to 6 (Sunday), not all seven")
+    if s["miss_policy"] not in POLICIES:
+        raise SettingsError(f"miss_policy must be one of {', '.join(POLICIES)}")
+
+
+def parse_at(text: str) -> tuple[int, int]:
+    try:
+        h, m = (int(x) for x in str(text).split(":"))
+        if 0 <= h < 24 and 0 <= m < 60:
+            return h, m
+    except ValueError:
+        pass
+    raise SettingsError(f"at must be a time of day like 18:00, not {text!r}")
+
+
+def day_length(s: dict) -> timedelta:
+    return timedelta(hours=s["hours"], minutes=s["minutes"], seconds=s["seconds"])
+
+
+def next_deadline(settings: dict, start: datetime) -> datetime:
+    """The deadline of a day whose orders may be sent from ``start``."""
+    s = settings_with_defaults(settings)
+    tz = zone(s["timezone"])
+    skip = set(s["skip_weekdays"])
+    if s["clock"] == "interval":
+        when = start + day_length(s)
+        while when.astimezone(tz).weekday() in skip:
+            when += timedelta(days=1)
+        return when
+    h, m = parse_at(s["at"])
+    local = start.astimezone(tz)
+    when = local.replace(hour=h, minute=m, second=0, microsecond=0)
+    # at least half a day to write orders
+    while when <= local + timedelta(hours=12) or when.weekday() in skip:
+        when = (when + timedelta(days=1)).replace(hour=h, minute=m)
+    return when.astimezone(timezone.utc)
+
+
+def reminder_times(settings: dict, deadline: datetime) -> list[tuple[int, datetime]]:
+    s = settings_with_defaults(settings)
+    return [(h, deadline - timedelta(hours=h)) for h in sorted(s["reminders"], reverse=True)]
+
+
+def grace_end(settings: dict, deadline: datetime) -> datetime:
+    return deadline + timedelta(minutes=settings_with_defaults(settings)["grace_minutes"])
+
+
+def local_time(when: datetime, tz_name: str) -> str:
+    """A deadline as a player reads it, in their own time zone."""
+    try:
+        tz = ZoneInfo(tz_name)
+    except (ZoneInfoNotFoundError, ValueError):
+        tz, tz_name = ZoneInfo("UTC"), "UTC"
+    return when.astimezone(tz).strftime("%A %d %B %Y, %H:%M ") + tz_name
+
+
+def parse_iso(text: str | None) -> datetime | None:
+    if not text:
+        return None
+    return datetime.strptime(text, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=timezone.utc)
+
+
+def iso(when: datetime) -> str:
+    return when.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")

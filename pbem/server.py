@@ -1,0 +1,81 @@
+"""``pbem serve``: the web server, the scheduler, the SMTP receiver and the
+outbox sender in one process, on one SQLite file."""
+
+from __future__ import annotations
+
+import logging
+import threading
+
+from pbem import inbox
+from pbem.config import Config
+from pbem.mail.outbox import Sender
+from pbem.mail.smtpd import start_smtpd
+from pbem.scheduler import Clock
+from pbem.service import Service
+from pbem.store import Store
+
+log = logging.getLogger("pbem")
+
+
+class Server:
+    """Everything ``pbem serve`` runs; ``start()`` returns once it all listens."""
+
+    def __init__(self, config: Config, clock=None):
+        self.config = config
+        self.store = Store(config.database_path)
+        self.service = Service(self.store, config, clock=clock)
+        self.sender = make_sender(self.store, config)
+        self.clock = Clock(self.service, self.sender, config.tick_seconds)
+        self.smtpd = None
+        self.web = None
+        self.web_thread = None
+
+    def deliver(self, raw: bytes) -> None:
+        """The SMTP receiver's hook: store, then (in the background) process."""
+        inbox.receive(self.service, raw, "smtp")
+
+    def start(self) -> None:
+        if self.config.demo and not self.store.games():
+            make_demo_game(self.service, self.config)
+        if self.config.smtp_port:
+            self.smtpd = start_smtpd(self.deliver, self.config.smtp_host, self.config.smtp_port,
+                                     limit_bytes=self.config.max_message_bytes * 4)
+        self.clock.start()
+        from werkzeug.serving import make_server
+
+        from pbem.web import create_app
+
+        app = create_app(self.service, self.config)
+        self.web = make_server(self.config.web_host, self.config.web_port, app, threaded=True)
+        self.config.web_port = self.web.server_port
+        self.web_thread = threading.Thread(target=self.web.serve_forever, name="web", daemon=True)
+        self.web_thread.start()
+
+    @property
+    def smtp_port(self) -> int | None:
+        return self.smtpd.port if self.smtpd else None
+
+    def stop(self) -> None:
+        if self.web:
+            self.web.shutdown()
+        if self.smtpd:
+            self.smtpd.stop()
+        self.clock.stop()
+        self.store.close()
+
+
+def make_sender(store: Store, config: Config) -> Sender:
+    login = (config.relay_user, config.relay_password) if config.relay_user else None
+    if config.relay:
+        return Sender(store, relay=config.relay, from_addr=config.from_addr, domain=config.domain,
+                      relay_login=login, starttls=config.relay_starttls)
+    return Sender(store, maildir=str(config.maildir), from_addr=config.from_addr, domain=config.domain)
+
+
+def make_demo_game(service: Service, config: Config) -> int:
+    """A game whose two seats both belong to the admin address: play both sides from the browser."""
+    game_id, keys = service.create_game(
+        "Demo: Marengo", {"austria": config.admin_email, "france": config.admin_email},
+        settings={"hours": 24}, moderator=config.admin_email, who="demo")
+    service.store.audit("system", "demo", game_id, why="the demo game of a new server")
+    return game_id

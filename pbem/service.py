@@ -1,0 +1,626 @@
+"""The service layer: every operation of the server, done once.
+
+The web pages, the JSON API, the mail handler, the scheduler and the command
+line all call these methods; none of them touches the store or the engine
+directly. A method changes the database in one transaction, so a crash leaves
+all of an operation or none of it.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+import threading
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+from pbem import deadlines
+from pbem.core.decisions import Decision, Pending, never
+from pbem.core.game import Game, load_ruleset
+from pbem.core.orders import OrdersError, Problem
+from pbem.mail.outbox import queue
+from pbem.paths import MAPS
+from pbem.store import NoSuchGame, NoSuchSeat, Store, new_key
+
+RULESET = "marengo"
+SIDE_TITLE = {"austria": "Austria", "france": "France"}
+
+
+class ServiceError(ValueError):
+    """An operation refused; the message is meant for the person who asked."""
+
+
+@dataclass
+class Submission:
+    ok: bool
+    game_id: int
+    side: str
+    day: int = 0
+    turn: str = ""
+    echo: str = ""
+    problems: list[Problem] = field(default_factory=list)
+    final: bool = False
+    standing_only: bool = False
+
+    def message(self) -> str:
+        if self.ok:
+            what = "Standing orders" if self.standing_only else "Orders"
+            lines = [f"{what} accepted for game {self.game_id}, {SIDE_TITLE.get(self.side, self.side)}, "
+                     f"{self.turn}. They replace any you sent before for this day.", ""]
+            lines += [f"  {line}" for line in (self.echo or "(no orders: standing orders still apply)").splitlines()]
+            if self.final:
+                lines += ["", "You marked them FINAL: the day may be resolved before the deadline."]
+            return "\n".join(lines)
+        lines = [f"Your orders for game {self.game_id} were NOT accepted. Nothing was changed; "
+                 f"correct these and send them again:", ""]
+        lines += [f"  - {p}" for p in self.problems]
+        return "\n".join(lines)
+
+
+KEY_WORD = re.compile(r"(?im)^(\s*(?:(?:GAME|SIDE|TURN)\b.*?)?\bKEY\s+)(\S+)")
+
+
+def redact_key(text: str) -> str:
+    """The orders text with the header's secret key replaced, for storing and showing."""
+    return KEY_WORD.sub(lambda m: m.group(1) + "***", text, count=1)
+
+
+def scenario_path(name: str) -> Path:
+    path = Path(name)
+    return path if path.is_absolute() else MAPS / path
+
+
+class Service:
+    def __init__(self, store: Store, config=None, clock=None):
+        self.store = store
+        self.config = config
+        self.clock = clock or (lambda: datetime.now(timezone.utc))
+        self.ruleset = load_ruleset(RULESET)
+        self._games: dict[int, Game] = {}
+        self._scenarios: dict[str, object] = {}
+        self.lock = threading.RLock()
+
+    def now(self) -> datetime:
+        return self.clock()
+
+    # -- reading games ------------------------------------------------------------
+
+    def scenario(self, name: str):
+        if name not in self._scenarios:
+            self._scenarios[name] = self.ruleset.load_scenario(scenario_path(name))
+        return self._scenarios[name]
+
+    def game(self, game_id: int) -> Game:
+        """The game, replayed from its stored log (cached while the log is unchanged)."""
+        with self.lock:
+            info = self.store.get_game(game_id)
+            log = self.store.read_log(game_id)
+            cached = self._games.get(game_id)
+            if cached is not None and cached.log == log:
+                return cached
+            game = Game(self.ruleset, self.scenario(info["scenario"]), info["seed"], log)
+            self._games[game_id] = game
+            return game
+
+    def info(self, game_id: int) -> dict:
+        try:
+            return self.store.get_game(game_id)
+        except NoSuchGame:
+            raise ServiceError(f"there is no game {game_id}") from None
+
+    def label(self, game_id: int) -> str:
+        info = self.info(game_id)
+        return f"#{game_id} {info['title']}".strip()
+
+    def turn_label(self, game: Game, day: int | None = None) -> str:
+        day = game.day if day is None else day
+        sc = game.scenario
+        if day >= sc.days:
+            return "the end of the game"
+        return f"{self.ruleset.scenario.hour_label(sc.hour(day))} ({SIDE_TITLE[sc.side_of_day(day)]}'s day)"
+
+    def seat(self, game_id: int, side: str) -> dict:
+        try:
+            return self.store.get_seat(game_id, side)
+        except NoSuchSeat:
+            raise ServiceError(f"game {game_id} has no side {side!r}") from None
+
+    def deadline(self, game_id: int) -> datetime | None:
+        return deadlines.parse_iso(self.info(game_id).get("deadline"))
+
+    def deadline_for(self, game_id: int, side: str) -> str:
+        when = self.deadline(game_id)
+        if when is None:
+            return "(no deadline: the game is not running)"
+        return deadlines.local_time(when, self.seat(game_id, side)["timezone"])
+
+    # -- creating and joining games --------------------------------------------------
+
+    def create_game(self, title: str, seats: dict[str, str | None], scenario: str = "marengo.toml",
+                    seed: int | None = None, settings: dict | None = None, moderator: str | None = None,
+                    who: str = "system", timezones: dict | None = None) -> tuple[int, dict[str, str]]:
+        """Create a game; returns its id and each seat's key (shown once, mailed once)."""
+        try:
+            settings = deadlines.settings_with_defaults(settings)
+            self.scenario(scenario)
+        except (deadlines.SettingsError, ValueError) as exc:
+            raise ServiceError(str(exc)) from None
+        seed = secrets.randbelow(2**31) if seed is None else seed
+        keys = {}
+        with self.store.transaction():
+            game_id = self.store.create_game(RULESET, scenario, seed, title, settings)
+            for side in self.ruleset.SIDES:
+                email = (seats or {}).get(side)
+                self.store.add_seat(game_id, side, email=email, timezone=(timezones or {}).get(side, "UTC"))
+                keys[side] = new_key()
+                self.store.set_seat_key(game_id, side, keys[side])
+            if moderator:
+                self.store.set_moderator(game_id, moderator)
+            self.store.audit(who, "create", game_id, detail={"title": title, "scenario": scenario})
+            for side, email in (seats or {}).items():
+                if email:
+                    self.welcome(game_id, side, email, keys[side])
+            if all((seats or {}).get(side) for side in self.ruleset.SIDES):
+                self.start(game_id)
+        return game_id, keys
+
+    def join(self, game_id: int, side: str, email: str, timezone: str = "UTC") -> str:
+        """Take an empty seat; returns its new key (also mailed)."""
+        with self.store.transaction():
+            seat = self.seat(game_id, side)
+            if seat["email"]:
+                raise ServiceError(f"{SIDE_TITLE[side]} in game {game_id} is taken")
+            self.store.update_seat(game_id, side, email=email, timezone=timezone)
+            key = new_key()
+            self.store.set_seat_key(game_id, side, key)
+            self.store.audit(email, "join", game_id, detail={"side": side})
+            self.welcome(game_id, side, email, key)
+            if all(s["email"] for s in self.store.seats(game_id)) and self.info(game_id)["status"] == "open":
+                self.start(game_id)
+        return key
+
+    def start(self, game_id: int) -> None:
+        self.store.update_game(game_id, status="running")
+        self.set_next_deadline(game_id)
+
+    def set_next_deadline(self, game_id: int) -> None:
+        info = self.info(game_id)
+        when = deadlines.next_deadline(info["settings"], self.now())
+        self.store.set_clock(game_id, deadline=deadlines.iso(when))
+
+    def welcome(self, game_id: int, side: str, email: str, key: str) -> None:
+        from pbem.report import order_template
+
+        game = self.game(game_id)
+        body = "\n".join([
+            f"Welcome to game {self.label(game_id)}: you play {SIDE_TITLE[side]}.",
+            "",
+            f"Your secret key for this seat is: {key}",
+            "Keep it: every orders mail must carry it in its first line. It is not stored by the",
+            "server (only a hash of it is), so it cannot be sent again; a moderator can give you a",
+            "new one, or send KEY in a mail with your current key to get a new one.",
+            "",
+            "Send your orders by replying to this mail, or on the web page of the game.",
+            "A template for your first orders:",
+            "",
+            order_template(game, side, game_label=str(game_id), key=key),
+        ])
+        queue(self.store, email, f"[pbem {game_id}] Welcome: you play {SIDE_TITLE[side]}", body,
+              kind="welcome", game_id=game_id, dedupe_key=f"welcome:{game_id}:{side}:{key[:6]}")
+
+    # -- orders --------------------------------------------------------------------
+
+    def check_orders(self, game_id: int, side: str, text: str) -> tuple[Submission, object]:
+        """Check a side's orders for the coming day without recording them.
+
+        Returns the answer the player gets (the same words by mail and on the
+        web) and the parsed orders (None when refused).
+        """
+        info = self.info(game_id)
+        game = self.game(game_id)
+        result = Submission(False, game_id, side, game.day, self.turn_label(game))
+        if info["status"] == "finished" or game.over:
+            result.problems = [Problem(1, 1, f"game {game_id} is over; it takes no more orders")]
+            return result, None
+        if side not in self.ruleset.SIDES:
+            result.problems = [Problem(1, 1, f"no side called {side!r}")]
+            return result, None
+        try:
+            orders = game.check_orders(side, text)
+        except OrdersError as exc:
+            result.problems = exc.problems
+            return result, None
+        if orders.header.game is not None and str(orders.header.game).lstrip("#") != str(game_id):
+            result.problems = [Problem(orders.header.line or 1, 1,
+                                       f"these orders name game {orders.header.game}, not {game_id}")]
+            return result, None
+        result.ok = True
+        result.echo = orders.echo()
+        result.final = orders.final
+        result.standing_only = side != game.moving_side()
+        return result, orders
+
+    def submit(self, game_id: int, side: str, text: str, source: str = "web", who: str = "") -> Submission:
+        """Check a side's orders for the coming day and, if they are good, record them.
+
+        The last accepted orders of a side for a day count; all are kept.
+        """
+        with self.lock:
+            result, orders = self.check_orders(game_id, side, text)
+            if not result.ok:
+                return result
+            game = self.game(game_id)
+            entry = {"kind": "orders", "day": game.day, "side": side, "text": redact_key(text), "source": source,
+                     "by": who, "at": deadlines.iso(self.now())}
+            with self.store.transaction():
+                self.store.append_log(game_id, entry)
+                if orders.final:
+                    self.store.mark_final(game_id, side, game.day)
+            game.log.append(entry)
+            return result
+
+    def orders_on_file(self, game_id: int, side: str) -> str:
+        game = self.game(game_id)
+        return game.orders_text(game.day, side)
+
+    # -- resolving days ---------------------------------------------------------------
+
+    def ask_function(self, game_id: int):
+        kinds = set(self.info(game_id)["settings"].get("ask", []))
+        if not kinds:
+            return never
+        return lambda decision: decision.kind in kinds
+
+    def tick(self) -> list[tuple[int, int]]:
+        """Do what the clock says: resolve due days, time out questions, send reminders."""
+        resolved = []
+        now = self.now()
+        for info in self.store.games("running"):
+            game_id = info["id"]
+            try:
+                done = self.tick_game(game_id, now)
+            except Exception as exc:  # one broken game must not stop the others
+                self.store.audit("scheduler", "error", game_id, why=f"{type(exc).__name__}: {exc}")
+                continue
+            if done is not None:
+                resolved.append((game_id, done))
+        return resolved
+
+    def tick_game(self, game_id: int, now: datetime) -> int | None:
+        info = self.info(game_id)
+        settings = deadlines.settings_with_defaults(info["settings"])
+        game = self.game(game_id)
+        if game.over:
+            return None
+        moving = game.moving_side()
+        pending = info.get("pending")
+        if pending:
+            if now >= deadlines.parse_iso(pending["deadline"]):
+                return self.resolve_next(game_id, ask=False)
+            return None
+        seat = self.seat(game_id, moving)
+        deadline = deadlines.parse_iso(info.get("deadline"))
+        final = seat.get("final_day") == game.day
+        if final and settings["early"]:
+            return self.resolve_next(game_id)
+        if deadline is None:
+            return None
+        if now >= deadlines.grace_end(settings, deadline):
+            return self.resolve_next(game_id)
+        if now >= deadline and game.orders_text(game.day, moving):
+            return self.resolve_next(game_id)
+        if not game.orders_text(game.day, moving) and seat["email"]:
+            for hours, when in deadlines.reminder_times(settings, deadline):
+                if now >= when:
+                    self.remind(game_id, moving, hours, game)
+        return None
+
+    def remind(self, game_id: int, side: str, hours: int, game: Game) -> None:
+        seat = self.seat(game_id, side)
+        body = (f"Game {self.label(game_id)}: your orders for {self.turn_label(game)} are due by "
+                f"{self.deadline_for(game_id, side)}, and none have arrived yet.\n\n"
+                f"Send them by mail or on the game's web page. Without orders the day is played with "
+                f"your standing orders only, and counted as missed.")
+        queue(self.store, seat["email"], f"[pbem {game_id}] Reminder: orders due for {self.turn_label(game)}",
+              body, kind="reminder", game_id=game_id,
+              dedupe_key=f"reminder:{game_id}:{game.day}:{side}:{hours}:{len(game.log)}")
+
+    def resolve_next(self, game_id: int, ask: bool = True) -> int | None:
+        """Resolve the coming day. Returns the day, or None when it waits on a question."""
+        with self.lock:
+            game = self.game(game_id)
+            if game.over:
+                return None
+            day = game.day
+            moving = game.moving_side()
+            missed = not game.orders_text(day, moving)
+            before = len(game.log)
+            try:
+                result = game.advance(ask=self.ask_function(game_id) if ask else never)
+            except Pending as pending:
+                self.ask(game_id, day, pending.index, pending.decision)
+                return None
+            with self.store.transaction():
+                for entry in game.log[before:]:
+                    self.store.append_log(game_id, entry)
+                self.record(game_id, result)
+                self.store.set_clock(game_id, pending=None)
+                self.store.mark_final(game_id, moving, None)
+                if missed:
+                    self.missed(game_id, moving, day)
+                if game.over:
+                    self.store.update_game(game_id, status="finished")
+                    self.store.set_clock(game_id, deadline=None)
+                elif self.info(game_id)["status"] == "running":
+                    self.set_next_deadline(game_id)
+                self.queue_reports(game_id, day)
+            return day
+
+    def record(self, game_id: int, result) -> None:
+        self.store.record_day(game_id, result.day, result.side, result.after.digest(),
+                              [e.to_dict() for e in result.events],
+                              [r.to_dict() for r in result.decisions])
+
+    def missed(self, game_id: int, side: str, day: int) -> None:
+        seat = self.seat(game_id, side)
+        count = seat["missed"] + 1
+        self.store.update_seat(game_id, side, missed=count)
+        settings = deadlines.settings_with_defaults(self.info(game_id)["settings"])
+        self.store.audit("scheduler", "missed", game_id, detail={"side": side, "day": day, "count": count})
+        if seat["email"]:
+            queue(self.store, seat["email"], f"[pbem {game_id}] You missed a day",
+                  f"No orders arrived for {SIDE_TITLE[side]} in game {self.label(game_id)} before the deadline; "
+                  f"the day was played with your standing orders only. Days missed: {count} "
+                  f"(limit {settings['miss_limit']}).", kind="missed", game_id=game_id,
+                  dedupe_key=f"missed:{game_id}:{day}:{side}")
+        if count < settings["miss_limit"]:
+            return
+        policy = settings["miss_policy"]
+        moderator = self.info(game_id).get("moderator")
+        if policy == "alert" and moderator:
+            queue(self.store, moderator, f"[pbem {game_id}] {SIDE_TITLE[side]} has missed {count} days",
+                  f"{SIDE_TITLE[side]} ({seat['email']}) has missed {count} days in game {self.label(game_id)}. "
+                  f"You may replace the player from the moderator console.", kind="alert", game_id=game_id,
+                  dedupe_key=f"alert:{game_id}:{day}:{side}")
+        elif policy == "forfeit":
+            self.store.update_game(game_id, status="finished")
+            self.store.set_clock(game_id, deadline=None)
+            self.store.audit("scheduler", "forfeit", game_id, why=f"{side} missed {count} days",
+                             detail={"side": side})
+            for other in self.store.seats(game_id):
+                if other["email"]:
+                    queue(self.store, other["email"], f"[pbem {game_id}] {SIDE_TITLE[side]} forfeits",
+                          f"{SIDE_TITLE[side]} missed {count} days and forfeits game {self.label(game_id)}.",
+                          kind="forfeit", game_id=game_id, dedupe_key=f"forfeit:{game_id}:{other['side']}")
+
+    # -- "ask me" decisions ------------------------------------------------------------
+
+    def ask(self, game_id: int, day: int, index: int, decision: Decision) -> None:
+        settings = deadlines.settings_with_defaults(self.info(game_id)["settings"])
+        until = self.now() + timedelta(minutes=settings["ask_minutes"])
+        pending = {"day": day, "index": index, "decision": decision.to_dict(), "deadline": deadlines.iso(until)}
+        with self.store.transaction():
+            self.store.set_clock(game_id, pending=pending)
+            seat = self.seat(game_id, decision.side)
+            if seat["email"]:
+                options = "\n".join(f"  {key}: {decision.label(key)}" for key in decision.options)
+                body = (f"Game {self.label(game_id)} needs your decision before it can go on:\n\n"
+                        f"{decision.question}\n\n{options}\n\n"
+                        f"Choose {decision.min} to {decision.max} of them. Answer with a mail whose first line is\n"
+                        f"  GAME {game_id} SIDE {SIDE_TITLE[decision.side]} KEY <your key>\n"
+                        f"and whose next line is\n  ANSWER {index} <choices, separated by spaces>\n\n"
+                        f"Without an answer by {deadlines.local_time(until, seat['timezone'])} the default is "
+                        f"used: {', '.join(decision.label(k) for k in decision.default) or 'none'}.")
+                queue(self.store, seat["email"], f"[pbem {game_id}] Your decision: {decision.kind}", body,
+                      kind="question", game_id=game_id, dedupe_key=f"ask:{game_id}:{day}:{index}")
+
+    def answer(self, game_id: int, side: str, index: int, answer: list[str]) -> str:
+        """A side's answer to the pending question; resolution goes on."""
+        with self.lock:
+            info = self.info(game_id)
+            pending = info.get("pending")
+            if not pending or pending["index"] != index or pending["decision"]["side"] != side:
+                raise ServiceError(f"game {game_id} is not waiting for your answer {index}")
+            d = pending["decision"]
+            decision = Decision(d["side"], d["kind"], d["question"], tuple(d["options"]), tuple(d["default"]),
+                                tuple(d["labels"].items()), d["min"], d["max"])
+            problem = decision.problem(answer)
+            if problem:
+                raise ServiceError(f"that answer cannot be taken: {problem}")
+            self.store.append_log(game_id, {"kind": "answer", "day": pending["day"], "index": index,
+                                            "answer": list(answer), "by": "player"})
+            self.store.set_clock(game_id, pending=None)
+        self.resolve_next(game_id)
+        return "Your answer was taken."
+
+    # -- reports ------------------------------------------------------------------------
+
+    def report(self, game_id: int, day: int, side: str | None, corrected: str = ""):
+        from pbem.report import build_report
+
+        game = self.game(game_id)
+        deadline = self.deadline_for(game_id, side) if side else None
+        report = build_report(game, day, side, deadline=deadline, game_label=self.label(game_id))
+        if corrected:
+            report.prepend(f"CORRECTED REPORT. A moderator ruled: {corrected}")
+        return report
+
+    def map_png(self, game_id: int, day: int | None, side: str | None) -> bytes:
+        from pbem.render import render_png, render_svg
+
+        game = self.game(game_id)
+        view = game.view(side, day)
+        return render_png(render_svg(game.scenario.board, view, title=self.label(game_id)))
+
+    def map_svg(self, game_id: int, day: int | None, side: str | None) -> str:
+        from pbem.render import render_svg
+
+        game = self.game(game_id)
+        return render_svg(game.scenario.board, game.view(side, day), title=self.label(game_id))
+
+    def queue_reports(self, game_id: int, day: int, corrected: str = "") -> None:
+        game = self.game(game_id)
+        version = sum(1 for e in game.log if e["kind"] == "rewind")
+        for seat in self.store.seats(game_id):
+            if not seat["email"]:
+                continue
+            side = seat["side"]
+            report = self.report(game_id, day, side, corrected)
+            png = self.map_png(game_id, day, side)
+            html = report.html.replace("</body>", '<p><img src="cid:map" alt="map" style="max-width:100%"></p>'
+                                                  "</body>")
+            subject = ("[corrected] " if corrected else "") + report.subject
+            queue(self.store, seat["email"], subject, report.text, html=html,
+                  attachments=[("map.png", "image/png", png, "map")], kind="report", game_id=game_id,
+                  dedupe_key=f"report:{game_id}:{day}:{side}:{version}")
+
+    def resend_report(self, game_id: int, side: str) -> None:
+        game = self.game(game_id)
+        if not game.days:
+            raise ServiceError("no day has been resolved yet")
+        seat = self.seat(game_id, side)
+        day = game.days[-1].day
+        report = self.report(game_id, day, side)
+        png = self.map_png(game_id, day, side)
+        queue(self.store, seat["email"], report.subject, report.text, html=report.html,
+              attachments=[("map.png", "image/png", png, "map")], kind="report", game_id=game_id)
+
+    # -- players ---------------------------------------------------------------------
+
+    def vacation(self, game_id: int, side: str, days: int, who: str = "") -> datetime:
+        """Shift the game's deadline by ``days`` (within the game's allowance)."""
+        info = self.info(game_id)
+        settings = deadlines.settings_with_defaults(info["settings"])
+        seat = self.seat(game_id, side)
+        used = int(seat.get("vacation_to") or 0)
+        if days < 1 or used + days > settings["vacation_days"]:
+            raise ServiceError(f"a vacation may total at most {settings['vacation_days']} days in this game "
+                               f"({used} used)")
+        deadline = self.deadline(game_id) or self.now()
+        new = deadline + timedelta(days=days)
+        with self.store.transaction():
+            self.store.set_clock(game_id, deadline=deadlines.iso(new))
+            self.store.update_seat(game_id, side, vacation_to=str(used + days))
+            self.store.audit(who or seat["email"] or side, "vacation", game_id, detail={"side": side, "days": days})
+            for other in self.store.seats(game_id):
+                if other["email"]:
+                    queue(self.store, other["email"], f"[pbem {game_id}] Vacation: deadline moved",
+                          f"{SIDE_TITLE[side]} takes {days} day(s) of vacation in game {self.label(game_id)}. "
+                          f"The deadline is now {deadlines.local_time(new, other['timezone'])}.",
+                          kind="vacation", game_id=game_id)
+        return new
+
+    def rotate_key(self, game_id: int, side: str, who: str = "") -> str:
+        key = new_key()
+        with self.store.transaction():
+            seat = self.seat(game_id, side)
+            self.store.set_seat_key(game_id, side, key)
+            self.store.audit(who or seat["email"] or side, "rotate_key", game_id, detail={"side": side})
+            if seat["email"]:
+                queue(self.store, seat["email"], f"[pbem {game_id}] Your new key",
+                      f"Your new key for {SIDE_TITLE[side]} in game {self.label(game_id)} is: {key}\n"
+                      f"The old key no longer works.", kind="key", game_id=game_id)
+        return key
+
+    def status(self, game_id: int, side: str | None = None) -> str:
+        info = self.info(game_id)
+        game = self.game(game_id)
+        lines = [f"Game {self.label(game_id)}: {info['status']}."]
+        if game.over:
+            lines.append(game.state.victory)
+        else:
+            lines.append(f"Next: {self.turn_label(game)}.")
+            if side:
+                lines.append(f"Deadline: {self.deadline_for(game_id, side)}.")
+            moving = game.moving_side()
+            lines.append(f"Orders from {SIDE_TITLE[moving]}: "
+                         f"{'received' if game.orders_text(game.day, moving) else 'not yet'}.")
+        lines.append("Morale: " + ", ".join(f"{SIDE_TITLE[s]} {m}" for s, m in game.state.morale.items()))
+        return "\n".join(lines)
+
+    # -- moderators ---------------------------------------------------------------------
+
+    def moderate(self, game_id: int, who: str, action: str, why: str, **args) -> str:
+        """Every moderator action: done, written to the audit log, told to the players."""
+        if not why.strip():
+            raise ServiceError("a moderator action needs a reason; the players will read it")
+        with self.lock:
+            handler = getattr(self, f"_mod_{action}", None)
+            if handler is None:
+                raise ServiceError(f"no moderator action {action!r}")
+            done = handler(game_id, who, why, **args)
+            self.store.audit(who, action, game_id, why=why, detail={k: v for k, v in args.items() if k != "key"})
+            for seat in self.store.seats(game_id):
+                if seat["email"]:
+                    queue(self.store, seat["email"], f"[pbem {game_id}] Moderator: {action.replace('_', ' ')}",
+                          f"A moderator of game {self.label(game_id)} ({who}): {done}\nReason: {why}",
+                          kind="moderator", game_id=game_id)
+            return done
+
+    def _mod_pause(self, game_id, who, why):
+        self.store.update_game(game_id, status="paused")
+        return "the game is paused."
+
+    def _mod_resume(self, game_id, who, why):
+        self.store.update_game(game_id, status="running")
+        self.set_next_deadline(game_id)
+        return f"the game is running again; the deadline is {deadlines.iso(self.deadline(game_id))} (UTC)."
+
+    def _mod_deadline(self, game_id, who, why, when: str):
+        try:
+            moment = datetime.fromisoformat(when.replace("Z", "+00:00"))
+        except ValueError:
+            raise ServiceError(f"{when!r} is not a date and time (write 2026-12-01T18:00Z)") from None
+        if moment.tzinfo is None:
+            moment = moment.replace(tzinfo=timezone.utc)
+        self.store.set_clock(game_id, deadline=deadlines.iso(moment))
+        return f"the deadline is now {deadlines.iso(moment)} (UTC)."
+
+    def _mod_replace(self, game_id, who, why, side: str, email: str):
+        self.seat(game_id, side)
+        key = new_key()
+        self.store.update_seat(game_id, side, email=email, missed=0)
+        self.store.set_seat_key(game_id, side, key)
+        self.welcome(game_id, side, email, key)
+        return f"{SIDE_TITLE[side]} is now played by {email}."
+
+    def _mod_amend_orders(self, game_id, who, why, day: int, side: str, text: str):
+        game = self.game(game_id)
+        if day >= game.day:
+            raise ServiceError("only a resolved day can be amended; a coming day takes orders as usual")
+        try:
+            self.ruleset.parse_orders(game.scenario, game.state_before(day), side, text)
+        except OrdersError as exc:
+            raise ServiceError(f"the amended orders are not valid: {exc}") from None
+        self.store.append_log(game_id, {"kind": "orders", "day": day, "side": side, "text": text,
+                                        "source": "moderator", "by": who})
+        return self.replay_from(game_id, day, why)
+
+    def _mod_amend_decision(self, game_id, who, why, day: int, index: int, answer: list[str]):
+        game = self.game(game_id)
+        if day >= game.day:
+            raise ServiceError("only a resolved day can be amended")
+        self.store.append_log(game_id, {"kind": "answer", "day": day, "index": index, "answer": list(answer),
+                                        "by": "moderator", "why": why})
+        return self.replay_from(game_id, day, why)
+
+    def _mod_rewind(self, game_id, who, why, day: int):
+        return self.replay_from(game_id, day, why)
+
+    def replay_from(self, game_id: int, day: int, why: str) -> str:
+        """Undo days from ``day`` and resolve them again with the log as it now stands."""
+        game = self.game(game_id)
+        upto = game.day
+        before = len(game.log)
+        game.rewind(day)
+        while game.day < upto and not game.over:
+            game.advance()
+        with self.store.transaction():
+            for entry in game.log[before:]:
+                self.store.append_log(game_id, entry)
+            for result in game.days[day:]:
+                self.record(game_id, result)
+            if game.days:
+                self.queue_reports(game_id, game.days[-1].day, corrected=why)
+        return f"days {day} to {upto - 1} were resolved again; corrected reports follow."
