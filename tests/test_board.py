@@ -444,7 +444,7 @@ def test_distance(tmp_path, board):
     assert tiny.distance("borgo_nuovo", "alta") == 2
 
     assert board.distance("bormida_bridgehead", "pedrabona") == 1
-    assert board.distance("bormida_bridgehead", "bormida_bend") == 2  # the Bormida's arm
+    assert board.distance("cascina_orbicella", "fontanone_marsh_north") == 2  # the deep Fontanone
     assert board.distance("bormida_bridgehead", "marengo") == 2
     assert board.distance("bormida_bridgehead", "torre_garofoli") == 9
     assert board.distance("torre_garofoli", "bormida_bridgehead") == 9
