@@ -1,0 +1,75 @@
+"""The built-in SMTP receiver: a message is stored before it is acknowledged.
+
+``start_smtpd(deliver)`` listens (aiosmtpd, in its own thread) and hands each
+message's raw bytes to ``deliver(raw)``, the server's function that stores
+it. The answer to the sending mail server is ``250`` only after ``deliver``
+returned; if it raised, the answer is ``451`` and the sender keeps the message
+and tries again later, so nothing is lost. A message over ``limit_bytes`` is
+refused with ``552``.
+
+Like any final-delivery MTA (RFC 5321 §4.4), the receiver puts a
+``Return-Path:`` line with the envelope sender before the message; an empty
+one (``<>``) marks a bounce. ``return_path=False`` hands over the bytes
+exactly as received.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from aiosmtpd.controller import Controller
+
+LIMIT_BYTES = 20 * 1024 * 1024
+
+log = logging.getLogger(__name__)
+
+
+class Receiver:
+    """The aiosmtpd handler: each message goes to ``deliver(raw)`` before the 250."""
+
+    def __init__(self, deliver, return_path: bool = True):
+        self.deliver = deliver
+        self.return_path = return_path
+
+    async def handle_DATA(self, server, session, envelope) -> str:
+        raw = envelope.original_content or envelope.content or b""
+        if isinstance(raw, str):
+            raw = raw.encode("utf-8", "surrogateescape")
+        if self.return_path:
+            sender = (envelope.mail_from or "").strip().strip("<>")  # aiosmtpd gives "<>" for a bounce
+            raw = b"Return-Path: <" + sender.encode("utf-8") + b">\r\n" + raw
+        try:
+            # deliver blocks (it writes to the database): run it off the event loop
+            await asyncio.get_running_loop().run_in_executor(None, self.deliver, raw)
+        except Exception:
+            log.exception("could not store a message from %s", envelope.mail_from)
+            return "451 4.3.0 The message could not be stored; please try again later"
+        return "250 2.0.0 OK: message stored"
+
+
+class _Controller(Controller):
+    """An aiosmtpd Controller that may listen on port 0 and records the port it got."""
+
+    def _create_server(self):
+        return self._listen()
+
+    async def _listen(self):
+        server = await super()._create_server()
+        self.port = server.sockets[0].getsockname()[1]
+        return server
+
+
+def start_smtpd(deliver, host: str = "127.0.0.1", port: int = 0, limit_bytes: int = LIMIT_BYTES,
+                server_hostname=None, return_path: bool = True) -> Controller:
+    """Start receiving mail; returns the running controller (``.port``, ``.stop()``)."""
+    controller = _Controller(
+        Receiver(deliver, return_path),
+        hostname=host,
+        port=port,
+        server_hostname=server_hostname,
+        data_size_limit=limit_bytes,
+        enable_SMTPUTF8=True,
+    )
+    controller.start()
+    return controller
