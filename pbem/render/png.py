@@ -1,0 +1,118 @@
+"""Rasterising a map SVG to PNG with resvg (the ``resvg-py`` wheel, nothing else).
+
+Fonts: the map names its fonts as lists ending in a generic family (DejaVu
+first, then common system faces). When the usual font folders exist, resvg is
+pointed at them and the generic families are mapped to DejaVu if it is there;
+otherwise resvg loads whatever system fonts it finds. A machine with no fonts
+at all still gets a correct map, only without lettering: every symbol on it is
+drawn, not typed.
+
+The PNG is rewritten with only its image chunks (IHDR, PLTE, tRNS, IDAT,
+IEND), so it carries no text, time or other metadata; its image data goes in
+one chunk, recompressed at zlib's best level when that is smaller.
+"""
+
+from __future__ import annotations
+
+import base64
+import functools
+import os
+import struct
+import zlib
+from pathlib import Path
+
+import resvg_py
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+KEEP_CHUNKS = (b"IHDR", b"PLTE", b"tRNS", b"IDAT", b"IEND")
+FONT_DIRS = (
+    "/usr/share/fonts",
+    "/usr/local/share/fonts",
+    "~/.local/share/fonts",
+    "~/.fonts",
+    "/Library/Fonts",
+    "/System/Library/Fonts",
+    "C:/Windows/Fonts",
+)
+PAPER = "#e8dbbb"
+
+
+@functools.lru_cache(maxsize=1)
+def font_options() -> dict:
+    """resvg font options for this machine: the font folders present, generics mapped to DejaVu."""
+    dirs = [str(Path(d).expanduser()) for d in FONT_DIRS if Path(d).expanduser().is_dir()]
+    if not dirs:
+        return {}
+    options: dict = {"font_dirs": dirs, "skip_system_fonts": True}
+    names = set()
+    for d in dirs:
+        for _root, _dirs, files in os.walk(d):
+            names.update(f.lower() for f in files)
+    if "dejavuserif.ttf" in names:
+        options["serif_family"] = "DejaVu Serif"
+    if "dejavusans.ttf" in names:
+        options["sans_serif_family"] = "DejaVu Sans"
+        options["font_family"] = "DejaVu Sans"
+    return options
+
+
+def _rasterise(svg: str, width: int) -> bytes:
+    options = {"svg_string": svg, "width": int(width), "background": PAPER, **font_options()}
+    render = getattr(resvg_py, "svg_to_bytes", None)
+    if render is None:  # resvg-py before svg_to_bytes: base64 text
+        for key in ("font_dirs", "skip_system_fonts", "serif_family", "sans_serif_family", "font_family"):
+            options.pop(key, None)
+        return base64.b64decode(resvg_py.svg_to_base64(**options))
+    try:
+        data = render(**options)
+    except TypeError:  # an older signature: the essentials only
+        data = render(svg_string=svg, width=int(width))
+    return bytes(data)
+
+
+def chunks(png: bytes):
+    """(type, data) for every chunk of a PNG; ValueError if it is not one."""
+    if not png.startswith(PNG_SIGNATURE):
+        raise ValueError("not a PNG")
+    pos = len(PNG_SIGNATURE)
+    while pos + 8 <= len(png):
+        length, kind = struct.unpack(">I4s", png[pos:pos + 8])
+        yield kind, png[pos + 8:pos + 8 + length]
+        pos += 12 + length
+        if kind == b"IEND":
+            return
+
+
+def _chunk(kind: bytes, data: bytes) -> bytes:
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+
+
+def strip_png(png: bytes) -> bytes:
+    """The same image with only its image chunks; its image data in one chunk, recompressed if smaller."""
+    out = [PNG_SIGNATURE]
+    idat = []
+    for kind, data in chunks(png):
+        if kind == b"IDAT":
+            idat.append(data)
+            continue
+        if kind not in KEEP_CHUNKS:
+            continue
+        if kind == b"IEND":
+            packed = b"".join(idat)
+            again = zlib.compress(zlib.decompress(packed), 9)
+            out.append(_chunk(b"IDAT", min(packed, again, key=len)))
+        out.append(_chunk(kind, data))
+    return b"".join(out)
+
+
+def png_size(png: bytes) -> tuple[int, int]:
+    """(width, height) from the IHDR chunk."""
+    for kind, data in chunks(png):
+        if kind == b"IHDR":
+            return struct.unpack(">II", data[:8])
+    raise ValueError("PNG without IHDR")
+
+
+def render_png(svg: str, width: int = 1400) -> bytes:
+    """The SVG as a PNG ``width`` pixels wide, without metadata."""
+    return strip_png(_rasterise(svg, width))

@@ -1,0 +1,924 @@
+"""The map of one side's view as a standalone SVG document ("Le Look").
+
+A 19th-century battle map: parchment, fine ink, the armies as straight
+geometric bars, Austria red and France blue (003 §4 and the designer's
+notes). Layers, bottom to top: paper, rivers and towns, the locale polygons
+(washed faintly in the colour of whoever holds them), roads, impassable
+borders, approach slots with their symbols, names, capacities and objective
+stars, the blocks, then the arrows of the last day's moves. A band above the
+map gives the clock and morale, a band below the reinforcements and a legend.
+
+What the SVG says about the enemy is exactly what the view gives: a bar of
+the enemy's colour at a place, with its type and strength only while
+``revealed``. Enemy elements come in the view's order and carry no id, class
+or data attribute derived from a block; the document has no comments and no
+titles. The only ``<rect>`` elements are the blocks on the map, one each.
+"""
+
+from __future__ import annotations
+
+import math
+from xml.sax.saxutils import escape
+
+from .geometry import approach_segment, centroid, inward_normal, locale_polygons, shared_edges
+
+PAPER = "#f3ead2"
+PAPER_DEEP = "#e8dbbb"
+INK = "#3b2f20"
+INK_SOFT = "#9a8866"
+SIDE_COLOUR = {"austria": "#b22222", "france": "#1f3f99"}
+SIDE_PALE = {"austria": "#dc9a92", "france": "#98a6d4"}
+SIDE_TINT = {"austria": "#f1d5c6", "france": "#d9dff0"}
+SIDE_DARK = {"austria": "#6e1010", "france": "#101f55"}
+SIDE_NAME = {"austria": "Austria", "france": "France"}
+STAR = {"red": "#c62828", "green": "#2e7d32", "blue": "#1c5fb8"}
+ROAD = {"main": "#c0392b", "secondary": "#8b5a2b"}
+WATER, WATER_PALE = "#5b8cc4", "#a9c4e4"
+SERIF = "DejaVu Serif, Georgia, 'Times New Roman', serif"
+SANS = "DejaVu Sans, Verdana, Arial, sans-serif"
+OTHER = {"austria": "france", "france": "austria"}
+
+
+def _n(v: float) -> str:
+    """A coordinate, short: two decimals at most."""
+    s = f"{v:.2f}".rstrip("0").rstrip(".")
+    return "0" if s in ("-0", "") else s
+
+
+def _pts(points) -> str:
+    return " ".join(f"{_n(x)},{_n(y)}" for x, y in points)
+
+
+def _attrs(attrs: dict) -> str:
+    out = []
+    for key, value in attrs.items():
+        if value is None:
+            continue
+        if isinstance(value, float):
+            value = _n(value)
+        out.append(f' {key.replace("_", "-")}="{escape(str(value), {chr(34): "&quot;"})}"')
+    return "".join(out)
+
+
+def _el(tag: str, content: str | None = None, **attrs) -> str:
+    if content is None:
+        return f"<{tag}{_attrs(attrs)}/>"
+    return f"<{tag}{_attrs(attrs)}>{content}</{tag}>"
+
+
+def _text(x: float, y: float, text: str, size: float, **attrs) -> str:
+    attrs.setdefault("font_family", SERIF)
+    attrs.setdefault("fill", INK)
+    return _el("text", escape(str(text)), x=float(x), y=float(y), font_size=float(size), **attrs)
+
+
+def _unit(dx: float, dy: float) -> tuple[float, float]:
+    length = math.hypot(dx, dy) or 1.0
+    return dx / length, dy / length
+
+
+def _smooth(points) -> str:
+    """A path through ``points`` (Catmull–Rom turned into cubic Béziers)."""
+    pts = [(float(x), float(y)) for x, y in points]
+    if len(pts) < 3:
+        return "M" + " L".join(f"{_n(x)},{_n(y)}" for x, y in pts)
+    d = [f"M{_n(pts[0][0])},{_n(pts[0][1])}"]
+    for i in range(len(pts) - 1):
+        p0 = pts[i - 1] if i else pts[i]
+        p1, p2 = pts[i], pts[i + 1]
+        p3 = pts[i + 2] if i + 2 < len(pts) else p2
+        c1 = (p1[0] + (p2[0] - p0[0]) / 6, p1[1] + (p2[1] - p0[1]) / 6)
+        c2 = (p2[0] - (p3[0] - p1[0]) / 6, p2[1] - (p3[1] - p1[1]) / 6)
+        d.append(f"C{_n(c1[0])},{_n(c1[1])} {_n(c2[0])},{_n(c2[1])} {_n(p2[0])},{_n(p2[1])}")
+    return " ".join(d)
+
+
+# -- symbols (drawn, never typed, so they need no font) ---------------------
+
+def type_symbol(kind: str, x: float, y: float, s: float, colour: str, width: float) -> str:
+    """The face symbol of a block type centred at (x, y), ``s`` wide: ☒ infantry, ◫ cavalry, ● artillery."""
+    h = s / 2
+    if kind == "artillery":
+        return _el("circle", cx=x, cy=y, r=s * 0.36, fill=colour)
+    box = f"M{_n(x - h)},{_n(y - h)}h{_n(s)}v{_n(s)}h{_n(-s)}z"
+    if kind == "infantry":
+        cross = f"M{_n(x - h)},{_n(y - h)}L{_n(x + h)},{_n(y + h)}M{_n(x + h)},{_n(y - h)}L{_n(x - h)},{_n(y + h)}"
+    else:  # cavalry: one diagonal
+        cross = f"M{_n(x - h)},{_n(y + h)}L{_n(x + h)},{_n(y - h)}"
+    return _el("path", d=box + cross, fill="none", stroke=colour, stroke_width=width, stroke_linejoin="miter")
+
+
+def star(x: float, y: float, r: float, fill: str, stroke: str, width: float) -> str:
+    pts = []
+    for i in range(10):
+        rad = r if i % 2 == 0 else r * 0.42
+        a = -math.pi / 2 + i * math.pi / 5
+        pts.append((x + rad * math.cos(a), y + rad * math.sin(a)))
+    return _el("polygon", points=_pts(pts), fill=fill, stroke=stroke, stroke_width=width, stroke_linejoin="round")
+
+
+class _Place:
+    """Where blocks stand: a locale's reserve, or the inner side of one of its approaches."""
+
+    def __init__(self, x, y, ux, uy, nx, ny, width, room, block_len):
+        self.x, self.y = x, y  # anchor: centre of the reserve, or middle of the border
+        self.ux, self.uy = ux, uy  # along the row of blocks
+        self.nx, self.ny = nx, ny  # into the locale (rows stack this way)
+        self.width = width  # blocks abreast
+        self.room = room  # length of the border
+        self.block_len = block_len
+
+    @property
+    def angle(self) -> float:
+        return math.degrees(math.atan2(self.uy, self.ux))
+
+    def at(self, along: float, depth: float) -> tuple[float, float]:
+        return (self.x + self.ux * along + self.nx * depth, self.y + self.uy * along + self.ny * depth)
+
+
+class MapRenderer:
+    """Draws one view of one board. Use :func:`render_svg`."""
+
+    def __init__(self, board, view: dict, title: str | None = None):
+        self.board = board
+        self.view = view
+        self.viewer = view.get("viewer")
+        self.title = title
+        self.u = board.width / 1400.0
+        self.polygons = locale_polygons(board)
+        self._segments: dict[tuple[str, str], tuple] = {}
+        self._size_blocks()
+        self.header_h = 78 * self.u
+        self.places: dict[tuple[str, str | None], _Place] = {}
+
+    # -- geometry -----------------------------------------------------------
+
+    def segment(self, a: str, b: str):
+        key = (a, b)
+        if key not in self._segments:
+            self._segments[key] = approach_segment(self.board, self.polygons, a, b)
+        return self._segments[key]
+
+    def _size_blocks(self) -> None:
+        """Block length and thickness: 58 x 17 at 1400 wide, smaller if narrow approaches are short."""
+        u = self.u
+        lengths = sorted(math.dist(*self.segment(a, b)) for (a, b), ap in self.board.approaches.items()
+                         if ap.width == 1)
+        scale = 1.0
+        if lengths:
+            median = lengths[len(lengths) // 2]
+            scale = max(0.6, min(1.0, median / (1.25 * 58 * u)))
+        self.L = 58 * u * scale
+        self.T = 17 * u * scale
+        self.gap = 2.5 * u * scale
+        self.inset = 5 * u * scale
+
+    def place(self, locale: str, facing: str | None) -> _Place:
+        key = (locale, facing)
+        if key in self.places:
+            return self.places[key]
+        loc = self.board.locales[locale]
+        if facing is None or facing not in self.board.locales or facing == locale:
+            place = _Place(loc.x, loc.y, 1.0, 0.0, 0.0, 1.0, 2, 0.0, self.L)
+        else:
+            seg = self.segment(locale, facing)
+            (x0, y0), (x1, y1) = seg
+            ux, uy = _unit(x1 - x0, y1 - y0)
+            if ux < -1e-9 or (abs(ux) <= 1e-9 and uy < 0):
+                ux, uy = -ux, -uy  # keep labels upright
+            inside = centroid(self.polygons[locale]) if self.polygons.get(locale) else (loc.x, loc.y)
+            nx, ny = inward_normal(seg, inside)
+            ap = self.board.approaches.get((locale, facing))
+            width = ap.width if ap else 1
+            room = math.dist(*seg)
+            full = width * self.L + (width - 1) * self.gap
+            block_len = self.L * max(0.55, min(1.0, 0.94 * room / full))
+            place = _Place((x0 + x1) / 2, (y0 + y1) / 2, ux, uy, nx, ny, width, room, block_len)
+        self.places[key] = place
+        return place
+
+    def reserve_rows(self, capacity: int) -> int:
+        return max(1, math.ceil(capacity / 2))
+
+    def positions(self, locale: str, facing: str | None, n: int) -> list[tuple[float, float, float, float]]:
+        """(x, y, angle, length) of the n blocks at a place, in filling order."""
+        place = self.place(locale, facing)
+        out = []
+        if place.room == 0.0:  # reserve: rows of two (three when crowded) centred on the point
+            cols = 1 if n == 1 else (2 if n <= 6 else 3)
+            rows = math.ceil(n / cols)
+            pitch_y = self.T + self.gap
+            for k in range(n):
+                r, c = divmod(k, cols)
+                in_row = min(cols, n - r * cols)
+                along = (c - (in_row - 1) / 2) * (self.L + self.gap)
+                depth = (r - (rows - 1) / 2) * pitch_y
+                x, y = place.at(along, depth)
+                out.append((x, y, 0.0, self.L))
+            return out
+        bl = place.block_len
+        for k in range(n):
+            r, c = divmod(k, place.width)
+            in_row = min(place.width, n - r * place.width)
+            along = (c - (in_row - 1) / 2) * (bl + self.gap)
+            depth = self.inset + self.T / 2 + r * (self.T + self.gap)
+            x, y = place.at(along, depth)
+            out.append((x, y, place.angle, bl))
+        return out
+
+    # -- the document -------------------------------------------------------
+
+    def render(self) -> str:
+        b, u = self.board, self.u
+        footer = self.footer()
+        footer_h = self.footer_h
+        total_h = self.header_h + b.height + footer_h
+        map_layers = [
+            self.paper(),
+            self.features(),
+            self.locales(),
+            self.roads(),
+            self.impassables(),
+            self.approaches(),
+            self.entries(),
+            self.labels(),
+            self.blocks(),
+            self.arrows(),
+            self.frame(),
+        ]
+        parts = [
+            f'<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="{_n(b.width)}" '
+            f'height="{_n(total_h)}" viewBox="0 0 {_n(b.width)} {_n(total_h)}">',
+            _el("path", d=f"M0,0H{_n(b.width)}V{_n(total_h)}H0z", fill=PAPER_DEEP),
+            self.header(),
+            f'<g transform="translate(0 {_n(self.header_h)})">',
+            *[layer for layer in map_layers if layer],
+            "</g>",
+            f'<g transform="translate(0 {_n(self.header_h + b.height)})">',
+            footer,
+            "</g>",
+            "</svg>",
+        ]
+        return "\n".join(parts) + "\n"
+
+    # -- map layers ---------------------------------------------------------
+
+    def paper(self) -> str:
+        w, h = self.board.width, self.board.height
+        return _el("path", d=f"M0,0H{_n(w)}V{_n(h)}H0z", fill=PAPER)
+
+    def frame(self) -> str:
+        w, h, u = self.board.width, self.board.height, self.u
+        return "".join([
+            _el("path", d=f"M0,0H{_n(w)}V{_n(h)}H0z", fill="none", stroke=INK, stroke_width=2.5 * u),
+            _el("path", d=f"M{_n(4 * u)},{_n(4 * u)}H{_n(w - 4 * u)}V{_n(h - 4 * u)}H{_n(4 * u)}z",
+                fill="none", stroke=INK, stroke_width=0.6 * u),
+        ])
+
+    def features(self) -> str:
+        u = self.u
+        out = []
+        for f in self.board.features:
+            kind = f.get("kind")
+            name = f.get("name", "")
+            if kind in ("river", "stream") and len(f.get("points", [])) >= 2:
+                d = _smooth(f["points"])
+                if kind == "river":
+                    out.append(_el("path", d=d, fill="none", stroke=WATER, stroke_width=7 * u,
+                                   stroke_linecap="round", stroke_linejoin="round", stroke_opacity=0.75))
+                    out.append(_el("path", d=d, fill="none", stroke=WATER_PALE, stroke_width=2.6 * u,
+                                   stroke_linecap="round", stroke_linejoin="round"))
+                else:
+                    out.append(_el("path", d=d, fill="none", stroke=WATER, stroke_width=2 * u,
+                                   stroke_linecap="round", stroke_linejoin="round", stroke_opacity=0.85))
+                if name:
+                    out.append(self._along_label(f["points"], name, WATER, (13 if kind == "river" else 11) * u))
+            elif kind == "town" and f.get("at"):
+                x, y = f["at"]
+                s = 7 * u
+                out.append(_el("path", d=f"M{_n(x - s / 2)},{_n(y - s / 2)}h{_n(s)}v{_n(s)}h{_n(-s)}z",
+                               fill="#6b5a44", stroke=INK, stroke_width=0.6 * u))
+                if name:
+                    out.append(_text(x + s, y + s * 1.6, name, 11 * u, font_style="italic", fill="#5a4a36"))
+        return "".join(out)
+
+    def _along_label(self, points, name: str, colour: str, size: float) -> str:
+        """A label set along the middle stretch of a line, upright."""
+        pts = [(float(x), float(y)) for x, y in points]
+        i = max(0, len(pts) // 2 - 1)
+        (x0, y0), (x1, y1) = pts[i], pts[i + 1]
+        ux, uy = _unit(x1 - x0, y1 - y0)
+        if ux < 0:
+            ux, uy = -ux, -uy
+        angle = math.degrees(math.atan2(uy, ux))
+        mx, my = (x0 + x1) / 2 - uy * 8 * self.u, (y0 + y1) / 2 + ux * 8 * self.u
+        return _el("text", escape(name), x=mx, y=my, font_size=size, font_family=SERIF,
+                   font_style="italic", fill=colour, text_anchor="middle", letter_spacing=1.5 * self.u,
+                   transform=f"rotate({_n(angle)} {_n(mx)} {_n(my)})")
+
+    def occupants(self) -> dict[str, set[str]]:
+        held: dict[str, set[str]] = {}
+        for blk in self.view.get("blocks", []):
+            if blk.get("locale") in self.board.locales and blk.get("status", "map") == "map":
+                held.setdefault(blk["locale"], set()).add(blk["side"])
+        for e in self.view.get("enemy", []):
+            if e.get("locale") in self.board.locales:
+                held.setdefault(e["locale"], set()).add(e["side"])
+        return held
+
+    def locales(self) -> str:
+        u = self.u
+        held = self.occupants()
+        out = []
+        for lid, poly in self.polygons.items():
+            if len(poly) < 3:
+                continue
+            sides = held.get(lid, set())
+            if len(sides) == 1:
+                side = next(iter(sides))
+                out.append(_el("polygon", points=_pts(poly), fill=SIDE_TINT.get(side, PAPER_DEEP)))
+        for lid, poly in self.polygons.items():
+            if len(poly) >= 3:
+                # crisp: fine straight ink costs a third of its anti-aliased bytes in the PNG, and looks engraved
+                out.append(_el("polygon", points=_pts(poly), fill="none", stroke=INK_SOFT,
+                               stroke_width=1.1 * u, stroke_linejoin="round", shape_rendering="crispEdges"))
+        return "".join(out)
+
+    def roads(self) -> str:
+        u = self.u
+        out = []
+        for kind in ("secondary", "main"):
+            for road in self.board.roads.values():
+                if road.kind != kind:
+                    continue
+                path = [p for p in road.path if p in self.board.locales]
+                pts = []
+                for i, lid in enumerate(path):
+                    loc = self.board.locales[lid]
+                    pts.append((loc.x, loc.y))
+                    if i + 1 < len(path):
+                        (x0, y0), (x1, y1) = self.segment(lid, path[i + 1])
+                        pts.append(((x0 + x1) / 2, (y0 + y1) / 2))
+                if len(pts) < 2:
+                    continue
+                d = _smooth(pts)
+                w = 2.6 * u if kind == "main" else 1.8 * u
+                out.append(_el("path", d=d, fill="none", stroke=ROAD[kind], stroke_width=w,
+                               stroke_linecap="round", stroke_linejoin="round",
+                               stroke_dasharray=None if kind == "main" else f"{_n(7 * u)} {_n(2.5 * u)}"))
+        return "".join(out)
+
+    def impassables(self) -> str:
+        u = self.u
+        out = []
+        tol = max(self.board.width, self.board.height) * 1e-3
+        for pair in self.board.impassable:
+            a, b = sorted(pair)
+            if a not in self.polygons or b not in self.polygons:
+                continue
+            pieces = shared_edges(self.polygons[a], self.polygons[b], tol) or [self.segment(a, b)]
+            for (x0, y0), (x1, y1) in pieces:
+                ux, uy = _unit(x1 - x0, y1 - y0)
+                length = math.dist((x0, y0), (x1, y1))
+                out.append(_el("path", d=f"M{_n(x0)},{_n(y0)}L{_n(x1)},{_n(y1)}", stroke=INK,
+                               stroke_width=3.2 * u, stroke_linecap="butt"))
+                step, h = 7 * u, 5.5 * u
+                ticks = []
+                k = step / 2
+                while k < length:
+                    cx, cy = x0 + ux * k, y0 + uy * k
+                    # slanted hatching across the line
+                    ax, ay = (ux - uy) * h / 1.41, (uy + ux) * h / 1.41
+                    ticks.append(f"M{_n(cx - ax)},{_n(cy - ay)}L{_n(cx + ax)},{_n(cy + ay)}")
+                    k += step
+                if ticks:
+                    out.append(_el("path", d="".join(ticks), stroke=INK, stroke_width=1.3 * u))
+        return "".join(out)
+
+    def approaches(self) -> str:
+        """Every approach: its slot (one or two blocks long), penalty marks, cavalry obstacle bar."""
+        u = self.u
+        slots, marks = [], []
+        mark_s = self.T * 0.5
+        for (a, b), ap in self.board.approaches.items():
+            if a not in self.board.locales or b not in self.board.locales:
+                continue
+            place = self.place(a, b)
+            bl = place.block_len
+            full = ap.width * bl + (ap.width - 1) * self.gap
+            d0, d1 = self.inset, self.inset + self.T
+            # the slot, marked like a ruler on the border: a tick at each end (and the middle, if wide)
+            ticks = [-full / 2, full / 2] + ([0.0] if ap.width == 2 else [])
+            for t in ticks:
+                (x0, y0), (x1, y1) = place.at(t, 0.0), place.at(t, d0 + self.T * 0.3)
+                slots.append(f"M{_n(x0)},{_n(y0)}L{_n(x1)},{_n(y1)}")
+            if ap.cavalry_obstacle:
+                (x0, y0), (x1, y1) = place.at(-full / 2, self.inset * 0.45), place.at(full / 2, self.inset * 0.45)
+                marks.append(_el("path", d=f"M{_n(x0)},{_n(y0)}L{_n(x1)},{_n(y1)}", stroke=INK,
+                                 stroke_width=max(2.4 * u, self.inset * 0.55), stroke_linecap="butt"))
+            kinds = ["infantry"] * ap.infantry + ["cavalry"] * ap.cavalry + ["artillery"] * ap.artillery
+            if not kinds:
+                continue
+            pitch = mark_s * 1.35
+            depth = self.inset + self.T / 2
+            room_plus = place.room / 2 - full / 2 - self.gap
+            fit = max(0, int(room_plus // pitch))
+            for i, kind in enumerate(kinds):
+                if i < fit or fit == 0:  # beyond the slot's end, then beyond its start
+                    along = full / 2 + self.gap + pitch * (i + 0.5)
+                else:
+                    along = -(full / 2 + self.gap + pitch * (i - fit + 0.5))
+                x, y = place.at(along, depth)
+                marks.append(type_symbol(kind, x, y, mark_s, INK, 0.9 * u))
+        slot_path = _el("path", d="".join(slots), fill="none", stroke=INK, stroke_width=1.1 * u,
+                        stroke_linecap="butt", shape_rendering="crispEdges") if slots else ""
+        return slot_path + "".join(marks)
+
+    def entries(self) -> str:
+        u = self.u
+        out = []
+        for entry in self.board.entries.values():
+            if entry.locale not in self.board.locales:
+                continue
+            loc = self.board.locales[entry.locale]
+            if entry.x is not None and entry.y is not None:
+                ex, ey = float(entry.x), float(entry.y)
+            else:
+                ex, ey = self.edge_point(loc.x, loc.y) if entry.kind == "road" else (loc.x, loc.y + 2.2 * self.T)
+            colour = SIDE_COLOUR.get(entry.side, INK)
+            if entry.kind == "pontoon":
+                s = 9 * u
+                out.append(_el("path", d=f"M{_n(ex - s)},{_n(ey - s / 2)}h{_n(2 * s)}M{_n(ex - s)},{_n(ey + s / 2)}"
+                                         f"h{_n(2 * s)}M{_n(ex - s / 2)},{_n(ey - s / 2)}v{_n(s)}M{_n(ex + s / 2)},"
+                                         f"{_n(ey - s / 2)}v{_n(s)}", stroke=colour, stroke_width=1.6 * u))
+                out.append(_text(ex, ey + s * 1.7, entry.name, 10 * u, text_anchor="middle", fill=colour,
+                                 font_style="italic"))
+                continue
+            ux, uy = _unit(loc.x - ex, loc.y - ey)
+            s = 11 * u
+            # a chevron pointing onto the map, at the edge
+            cx, cy = ex + ux * s, ey + uy * s
+            tri = [(cx + ux * s, cy + uy * s), (cx - uy * s * 0.8, cy + ux * s * 0.8),
+                   (cx + uy * s * 0.8, cy - ux * s * 0.8)]
+            out.append(_el("polygon", points=_pts(tri), fill=colour, stroke=INK, stroke_width=0.6 * u))
+            lx, ly = cx + ux * s * 2.4, cy + uy * s * 2.4
+            anchor = "start" if ux > 0.3 else ("end" if ux < -0.3 else "middle")
+            out.append(_text(lx, ly - 6 * u, entry.name, 10 * u, text_anchor=anchor, fill=colour,
+                             font_style="italic"))
+        return "".join(out)
+
+    def edge_point(self, x: float, y: float) -> tuple[float, float]:
+        w, h = self.board.width, self.board.height
+        return min([(x, 0.0), (x, h), (0.0, y), (w, y)], key=lambda p: math.dist(p, (x, y)))
+
+    def labels(self) -> str:
+        """Locale names (long ones on two lines), the capacity after, the objective star before."""
+        u, w = self.u, self.board.width
+        out = []
+        size = 12 * u
+        cap_size = 10.5 * u
+        for loc in self.board.locales.values():
+            lines = _wrap(loc.name, 17)
+            cap = str(loc.capacity)
+            widths = [len(line) * size * 0.52 for line in lines]
+            widths[-1] += 3 * u + len(cap) * cap_size * 0.65
+            half = max(widths) / 2
+            if loc.label:
+                lx, ly = float(loc.label[0]), float(loc.label[1])
+            else:
+                rows = self.reserve_rows(loc.capacity)
+                lx, ly = loc.x, loc.y - rows * (self.T + self.gap) / 2 - 6 * u
+            star_room = 20 * u if loc.objective else 0.0
+            lx = min(max(lx, 8 * u + half + star_room), w - 8 * u - half)
+            lead = size * 1.1
+            spans = []
+            for i, line in enumerate(lines):
+                spans.append(_el("tspan", escape(line), x=lx, dy=None if i == 0 else lead))
+            spans.append(_el("tspan", escape(cap), dx=3 * u, font_family=SANS, font_style="normal",
+                             font_weight="bold", font_size=cap_size))
+            top = ly - (len(lines) - 1) * lead
+            out.append(_el("text", "".join(spans), x=lx, y=top, font_size=size, font_family=SERIF,
+                           font_style="italic", fill=INK, text_anchor="middle", stroke=PAPER,
+                           stroke_width=3 * u, paint_order="stroke", stroke_linejoin="round"))
+            if loc.objective:
+                out.append(star(lx - half - 10 * u, (top + ly) / 2 - size * 0.35, 8.5 * u,
+                                STAR.get(loc.objective, INK), INK, 0.8 * u))
+        return "".join(out)
+
+    # -- blocks -------------------------------------------------------------
+
+    def _own_blocks(self) -> list[dict]:
+        return [blk for blk in self.view.get("blocks", [])
+                if blk.get("locale") in self.board.locales and blk.get("status", "map") == "map"]
+
+    def _enemy_blocks(self) -> list[dict]:
+        return [e for e in self.view.get("enemy", []) if e.get("locale") in self.board.locales]
+
+    def blocks(self) -> str:
+        own, foe = self._own_blocks(), self._enemy_blocks()
+        groups: dict[tuple, list] = {}
+        for blk in own:
+            groups.setdefault((blk["locale"], blk.get("facing")), []).append(("own", blk))
+        for e in foe:
+            groups.setdefault((e["locale"], e.get("facing")), []).append(("enemy", e))
+        where: dict[int, tuple] = {}
+        for (locale, facing), members in groups.items():
+            for (_, blk), pos in zip(members, self.positions(locale, facing, len(members))):
+                where[id(blk)] = pos
+        out = [self._bombardments(own)]
+        out += [self._block(blk, where[id(blk)], own=True) for blk in own]
+        out += [self._block(e, where[id(e)], own=False) for e in foe]
+        return "".join(out)
+
+    def _bombardments(self, own: list[dict]) -> str:
+        """A dotted line of fire from own artillery to the locale it declared a bombardment on."""
+        u = self.u
+        out = []
+        for blk in own:
+            target = blk.get("bombard")
+            if not target or target not in self.board.locales:
+                continue
+            here = self.place(blk["locale"], blk.get("facing"))
+            loc = self.board.locales[target]
+            out.append(_el("path", d=f"M{_n(here.x)},{_n(here.y)}L{_n(loc.x)},{_n(loc.y)}", stroke=SIDE_DARK.get(
+                blk["side"], INK), stroke_width=1.6 * u, stroke_dasharray=f"{_n(1.5 * u)} {_n(4 * u)}",
+                stroke_linecap="round"))
+            out.append(star(loc.x, loc.y, 10 * u, "none", SIDE_DARK.get(blk["side"], INK), 1.4 * u))
+        return "".join(out)
+
+    def _block(self, blk: dict, pos, own: bool) -> str:
+        x, y, angle, length = pos
+        side = blk.get("side")
+        T, u = self.T, self.u
+        pale = own and blk.get("activated") is False
+        fill = (SIDE_PALE if pale else SIDE_COLOUR).get(side, "#555")
+        rect = dict(x=-length / 2, y=-T / 2, width=length, height=T, rx=1.2 * u, fill=fill,
+                    stroke=SIDE_DARK.get(side, INK), stroke_width=0.9 * u)
+        if own:
+            rect = {"class": f"block own {side}", "data-block": blk.get("id", ""), **rect}
+            if pale:
+                rect["stroke_dasharray"] = f"{_n(3 * u)} {_n(1.5 * u)}"
+        else:
+            rect = {"class": f"block enemy {side}", **rect}
+        body = [_el("rect", **rect)]
+        face = None
+        if own:
+            face = (blk.get("type"), blk.get("strength"))
+        elif blk.get("revealed"):
+            face = (blk["revealed"].get("type"), blk["revealed"].get("strength"))
+        ink = "#fffaf0"
+        if face and face[0] in ("infantry", "cavalry", "artillery"):
+            kind, strength = face[0], max(1, min(3, int(face[1] or 1)))
+            s = T * 0.56
+            pitch = s * 1.28
+            x0 = -length / 2 + T * 0.22 + s / 2
+            for i in range(strength):
+                body.append(type_symbol(kind, x0 + i * pitch, 0, s, ink, 1.05 * u))
+            if own and blk.get("id"):
+                text_x0 = x0 + (strength - 0.5) * pitch + T * 0.15
+                room = length / 2 - T * 0.15 - text_x0
+                label = str(blk["id"])
+                fs = T * 0.6
+                guess = len(label) * fs * 0.5
+                extra = {}
+                if guess > room > 0:
+                    extra = {"textLength": room, "lengthAdjust": "spacingAndGlyphs"}
+                body.append(_el("text", escape(label), x=length / 2 - T * 0.15, y=fs * 0.36, font_size=fs,
+                                font_family=SANS, font_stretch="condensed", font_weight="bold", fill=ink,
+                                text_anchor="end", **({"x": text_x0, "text_anchor": "start", **extra}
+                                                      if extra else {})))
+        transform = f"translate({_n(x)} {_n(y)})" + (f" rotate({_n(angle)})" if angle else "")
+        return _el("g", "".join(body), transform=transform)
+
+    # -- last day's moves ---------------------------------------------------
+
+    def point_of(self, where, move: dict | None = None, end: bool = False):
+        """The point of a [locale, facing] in a move, or of an entry point."""
+        locale, facing = None, None
+        if isinstance(where, (list, tuple)) and where:
+            locale = where[0]
+            facing = where[1] if len(where) > 1 else None
+        elif isinstance(where, str):
+            locale = where
+        if locale in self.board.locales:
+            if facing in self.board.locales:
+                place = self.place(locale, facing)
+                return place.at(0, self.inset + self.T / 2)
+            loc = self.board.locales[locale]
+            return (loc.x, loc.y)
+        entry_id = locale if locale in self.board.entries else (move or {}).get("entry")
+        if entry_id in self.board.entries:
+            entry = self.board.entries[entry_id]
+            if entry.x is not None and entry.y is not None:
+                return (float(entry.x), float(entry.y))
+            if entry.locale in self.board.locales:
+                loc = self.board.locales[entry.locale]
+                return self.edge_point(loc.x, loc.y)
+        return None
+
+    def arrows(self) -> str:
+        u = self.u
+        out = []
+        seen: dict[tuple, int] = {}
+        for move in self.view.get("last_moves", []):
+            kind = move.get("kind", "move")
+            start = self.point_of(move.get("from"), move)
+            finish = self.point_of(move.get("to"), move, end=True)
+            if finish is None:
+                continue
+            if start is None:
+                to = move.get("to") or [None]
+                loc = self.board.locales.get(to[0] if isinstance(to, (list, tuple)) else to)
+                if loc is None:
+                    continue
+                start = self.edge_point(loc.x, loc.y)
+            pts = [start]
+            for lid in move.get("path", [])[1:-1] if kind == "road" else []:
+                if lid in self.board.locales:
+                    pts.append((self.board.locales[lid].x, self.board.locales[lid].y))
+            pts.append(finish)
+            if math.dist(pts[0], pts[-1]) < 1e-6 and len(pts) == 2:
+                continue
+            key = (round(start[0]), round(start[1]), round(finish[0]), round(finish[1]))
+            bend = 0.14 + 0.12 * seen.get(key, 0)
+            seen[key] = seen.get(key, 0) + 1
+            out.append(self._arrow(pts, move.get("side"), kind, int(move.get("count", 1) or 1), bend))
+        return "".join(out)
+
+    def _arrow(self, pts, side, kind: str, count: int, bend: float) -> str:
+        u = self.u
+        colour = SIDE_DARK.get(side, INK) if kind == "retreat" else SIDE_COLOUR.get(side, INK)
+        width = {"assault": 4.4, "attack": 3.6, "retreat": 2.6, "road": 2.6}.get(kind, 3.0) * u
+        head = width * 3.2
+        # shorten the ends so the arrow sits between the places, not under the blocks
+        (sx, sy), (ex, ey) = pts[0], pts[-1]
+        trim_start = 0.0 if kind == "entry" else self.T * 0.8
+        trim_end = self.T * (0.4 if kind == "assault" else 0.9)
+        if len(pts) == 2:
+            dx, dy = ex - sx, ey - sy
+            length = math.hypot(dx, dy)
+            ux, uy = dx / length, dy / length
+            trim_start = min(trim_start, length * 0.25)
+            trim_end = min(trim_end, length * 0.25)
+            sx, sy = sx + ux * trim_start, sy + uy * trim_start
+            ex, ey = ex - ux * trim_end, ey - uy * trim_end
+            length = math.hypot(ex - sx, ey - sy)
+            cx = (sx + ex) / 2 - uy * length * bend
+            cy = (sy + ey) / 2 + ux * length * bend
+            tx, ty = _unit(ex - cx, ey - cy)
+            bx, by = ex - tx * head * 0.8, ey - ty * head * 0.8
+            d = f"M{_n(sx)},{_n(sy)}Q{_n(cx)},{_n(cy)} {_n(bx)},{_n(by)}"
+            mid = (0.25 * sx + 0.5 * cx + 0.25 * ex, 0.25 * sy + 0.5 * cy + 0.25 * ey)
+        else:
+            ux, uy = _unit(pts[-1][0] - pts[-2][0], pts[-1][1] - pts[-2][1])
+            ex, ey = ex - ux * trim_end, ey - uy * trim_end
+            tx, ty = ux, uy
+            bx, by = ex - tx * head * 0.8, ey - ty * head * 0.8
+            d = _smooth(pts[:-1] + [(bx, by)])
+            mid = pts[len(pts) // 2]
+        dash = f"{_n(5 * u)} {_n(3.5 * u)}" if kind == "retreat" else None
+        out = [
+            _el("path", d=d, fill="none", stroke=PAPER, stroke_width=width + 3 * u, stroke_linecap="round",
+                stroke_opacity=0.8),
+            _el("path", d=d, fill="none", stroke=colour, stroke_width=width, stroke_linecap="round",
+                stroke_dasharray=dash),
+        ]
+        hw = head * 0.55
+        tip = [(ex, ey), (ex - tx * head - ty * hw, ey - ty * head + tx * hw),
+               (ex - tx * head * 0.72, ey - ty * head * 0.72), (ex - tx * head + ty * hw, ey - ty * head - tx * hw)]
+        out.append(_el("polygon", points=_pts(tip), fill=colour, stroke=PAPER, stroke_width=0.8 * u,
+                       stroke_linejoin="round"))
+        if kind == "assault":
+            out.append(star(ex, ey, head * 0.9, "#f2c230", colour, 1.0 * u))
+        if kind == "entry":
+            out.append(_el("circle", cx=pts[0][0], cy=pts[0][1], r=width * 1.3, fill=colour, stroke=PAPER,
+                           stroke_width=0.8 * u))
+        if count > 1:
+            r = 7.5 * u
+            out.append(_el("circle", cx=mid[0], cy=mid[1], r=r, fill=PAPER, stroke=colour, stroke_width=1.4 * u))
+            out.append(_text(mid[0], mid[1] + 3.8 * u, str(count), 10.5 * u, font_family=SANS,
+                             font_weight="bold", fill=colour, text_anchor="middle"))
+        return "".join(out)
+
+    # -- margins --------------------------------------------------------------
+
+    def header(self) -> str:
+        v, u, w = self.view, self.u, self.board.width
+        out = []
+        title = self.title or v.get("scenario") or self.board.name
+        out.append(_text(24 * u, 34 * u, title, 26 * u, font_style="italic", font_weight="bold"))
+        viewer = v.get("viewer")
+        who = f"as seen by {SIDE_NAME.get(viewer, viewer)}" if viewer else "moderator's view: every block"
+        rnd = v.get("round")
+        rounds = v.get("rounds")
+        bits = []
+        if v.get("hour_label"):
+            bits.append(str(v["hour_label"]))
+        if rnd:
+            bits.append(f"round {rnd}" + (f" of {rounds}" if rounds else ""))
+        if v.get("over"):
+            winner = v.get("winner")
+            bits.append("game over" + (f": {SIDE_NAME.get(winner, winner)} wins" if winner else ": a draw")
+                        + (f" ({v['victory']})" if v.get("victory") else ""))
+        elif v.get("next_side"):
+            bits.append(f"next: the {SIDE_NAME.get(v['next_side'], v['next_side'])} day")
+        bits.append(who)
+        out.append(_text(24 * u, 60 * u, " · ".join(bits), 15 * u))
+        # morale, right-aligned, one line a side; the clock to their left
+        morale = v.get("morale", {})
+        demoralised = v.get("demoralised", {})
+        y = 31 * u
+        widest = 0.0
+        for side in ("austria", "france"):
+            if side not in morale:
+                continue
+            text = f"{SIDE_NAME[side]}: morale {morale[side]}"
+            if demoralised.get(side):
+                text += ", demoralised"
+            widest = max(widest, len(text) * 15 * u * 0.6)
+            out.append(_text(w - 24 * u, y, text, 15 * u, text_anchor="end", fill=SIDE_COLOUR[side],
+                             font_weight="bold"))
+            y += 26 * u
+        hour = v.get("hour")
+        if isinstance(hour, int):
+            out.append(self._clock(w - 24 * u - widest - 50 * u, 39 * u, 25 * u, hour))
+        return "".join(out)
+
+    def _clock(self, cx: float, cy: float, r: float, hour: int) -> str:
+        """A dial with the hour hand on the current hour."""
+        u = self.u
+        ticks = "".join(f"M{_n(cx + math.sin(k * math.pi / 6) * r * 0.8)},{_n(cy - math.cos(k * math.pi / 6) * r * 0.8)}"
+                        f"L{_n(cx + math.sin(k * math.pi / 6) * r * 0.95)},{_n(cy - math.cos(k * math.pi / 6) * r * 0.95)}"
+                        for k in range(12))
+        a = (hour % 12) * math.pi / 6
+        return "".join([
+            _el("circle", cx=cx, cy=cy, r=r, fill=PAPER, stroke=INK, stroke_width=1.4 * u),
+            _el("path", d=ticks, stroke=INK, stroke_width=1.0 * u),
+            _el("path", d=f"M{_n(cx)},{_n(cy)}L{_n(cx + math.sin(a) * r * 0.55)},{_n(cy - math.cos(a) * r * 0.55)}",
+                stroke=INK, stroke_width=2.6 * u, stroke_linecap="round"),
+            _el("path", d=f"M{_n(cx)},{_n(cy)}L{_n(cx)},{_n(cy - r * 0.8)}", stroke=INK, stroke_width=1.3 * u,
+                stroke_linecap="round"),
+            _el("circle", cx=cx, cy=cy, r=2.2 * u, fill=INK),
+        ])
+
+    def footer(self) -> str:
+        """Reinforcements still due (left) and the legend (right); sets ``footer_h``."""
+        u = self.u
+        out = []
+        y0 = 26 * u
+        left = []
+        y = y0
+        left.append(_text(24 * u, y, "Reinforcements to come", 14 * u, font_weight="bold"))
+        y += 10 * u
+        rein = self.view.get("reinforcements", {})
+        any_due = False
+        for side in ("austria", "france"):
+            due = rein.get(side) or []
+            if not due:
+                continue
+            any_due = True
+            y += 22 * u
+            left.append(_text(24 * u, y + 4 * u, SIDE_NAME.get(side, side), 13 * u, fill=SIDE_COLOUR.get(side, INK),
+                              font_weight="bold"))
+            by_hour: dict[int, list] = {}
+            for item in due:
+                by_hour.setdefault(item.get("arrives") or 0, []).append(item)
+            x = 100 * u
+            max_x = self.board.width * 0.56
+            for hour in sorted(by_hour):
+                items = by_hour[hour]
+                if "count" in items[0] and "type" not in items[0]:
+                    n = sum(int(i.get("count", 1)) for i in items)
+                    chips = [None] * n
+                else:
+                    chips = items
+                need = 52 * u + len(chips) * (self.L * 0.8 + 3 * u)
+                if x + need > max_x and x > 100 * u:
+                    x = 100 * u
+                    y += 22 * u
+                left.append(_text(x, y + 4 * u, _hour_label(hour), 12 * u, font_weight="bold"))
+                x += 44 * u
+                for chip in chips:
+                    left.append(self._chip(x, y, side, chip))
+                    x += self.L * 0.8 + 3 * u
+                x += 14 * u
+        if not any_due:
+            y += 22 * u
+            left.append(_text(24 * u, y, "none", 12 * u, font_style="italic"))
+        legend, legend_h = self.legend(self.board.width * 0.6, y0 - 12 * u)
+        self.footer_h = max(y + 24 * u, legend_h + 16 * u)
+        out.extend(left)
+        out.append(legend)
+        return "".join(out)
+
+    def _chip(self, x: float, y: float, side: str, item: dict | None) -> str:
+        """A small block in the margin (a path, not a rect: rects are only the blocks on the map)."""
+        u = self.u
+        L, T = self.L * 0.8, self.T * 0.9
+        out = [_el("path", d=f"M{_n(x)},{_n(y - T / 2)}h{_n(L)}v{_n(T)}h{_n(-L)}z",
+                   fill=SIDE_COLOUR.get(side, "#555"), stroke=SIDE_DARK.get(side, INK), stroke_width=0.8 * u)]
+        if item and item.get("type") in ("infantry", "cavalry", "artillery"):
+            s = T * 0.56
+            for i in range(max(1, min(3, int(item.get("strength") or 1)))):
+                out.append(type_symbol(item["type"], x + T * 0.22 + s / 2 + i * s * 1.28, y, s, "#fffaf0", 1.0 * u))
+            if item.get("id"):
+                fs = T * 0.58
+                out.append(_el("text", escape(str(item["id"])), x=x + L - T * 0.15, y=y + fs * 0.36,
+                               font_size=fs, font_family=SANS, font_stretch="condensed", font_weight="bold",
+                               fill="#fffaf0", text_anchor="end"))
+        return "".join(out)
+
+    def legend(self, x0: float, y0: float) -> tuple[str, float]:
+        u = self.u
+        out = [_text(x0, y0 + 14 * u, "Legend", 14 * u, font_weight="bold")]
+        col_w = (self.board.width - x0 - 20 * u) / 2
+        rows: list[tuple[str, str]] = []  # (drawing at 0,0 in a 60 x 20 box, caption)
+
+        def glyph(body: str) -> str:
+            return body
+
+        L, T = self.L * 0.75, self.T * 0.9
+        bx = 4 * u
+
+        def chip(fill, stroke, dashed=False, face=None):
+            parts = [_el("path", d=f"M{_n(bx)},{_n(-T / 2)}h{_n(L)}v{_n(T)}h{_n(-L)}z", fill=fill, stroke=stroke,
+                         stroke_width=0.8 * u, stroke_dasharray=f"{_n(3 * u)} {_n(1.5 * u)}" if dashed else None)]
+            if face:
+                s = T * 0.56
+                for i in range(face[1]):
+                    parts.append(type_symbol(face[0], bx + T * 0.22 + s / 2 + i * s * 1.28, 0, s, "#fffaf0", 1.0 * u))
+            return "".join(parts)
+
+        rows.append((chip(SIDE_COLOUR["austria"], SIDE_DARK["austria"], face=("infantry", 3)),
+                     "Austrian block: infantry, strength 3"))
+        rows.append((chip(SIDE_COLOUR["france"], SIDE_DARK["france"], face=("cavalry", 2)),
+                     "French block: cavalry, strength 2"))
+        rows.append((chip(SIDE_COLOUR["france"], SIDE_DARK["france"], face=("artillery", 1)),
+                     "artillery, strength 1"))
+        if self.viewer == "france" or self.viewer is None:
+            rows.append((chip(SIDE_PALE["france"], SIDE_DARK["france"], dashed=True, face=("infantry", 2)),
+                         "French block not yet activated"))
+        foe = OTHER.get(self.viewer) if self.viewer else None
+        if foe:
+            rows.append((chip(SIDE_COLOUR[foe], SIDE_DARK[foe]), "enemy block, face hidden"))
+        ruler = f"M{_n(bx)},{_n(T / 2)}h{_n(L)}"
+        tick = lambda x: f"M{_n(x)},{_n(T / 2)}v{_n(-T * 0.75)}"  # noqa: E731
+        rows.append((_el("path", d=ruler, stroke=INK_SOFT, stroke_width=1.1 * u)
+                     + _el("path", d=tick(bx + L * 0.25) + tick(bx + L * 0.75), stroke=INK, stroke_width=1.1 * u),
+                     "narrow approach: room for one block"))
+        rows.append((_el("path", d=ruler, stroke=INK_SOFT, stroke_width=1.1 * u)
+                     + _el("path", d=tick(bx) + tick(bx + L / 2) + tick(bx + L), stroke=INK, stroke_width=1.1 * u),
+                     "wide approach: two blocks abreast"))
+        s = self.T * 0.5
+        rows.append(("".join(type_symbol(k, bx + s / 2 + i * s * 1.4, 0, s, INK, 0.9 * u)
+                             for i, k in enumerate(("infantry", "cavalry", "artillery"))),
+                     "attack penalty: infantry, cavalry, artillery"))
+        rows.append((_el("path", d=f"M{_n(bx)},0h{_n(L)}", stroke=INK, stroke_width=3 * u), "cavalry obstacle"))
+        hatch = "".join(f"M{_n(bx + k * 7 * u)},{_n(4 * u)}l{_n(8 * u)},{_n(-8 * u)}" for k in range(int(L // (7 * u))))
+        rows.append((_el("path", d=f"M{_n(bx)},0h{_n(L)}", stroke=INK, stroke_width=3 * u)
+                     + _el("path", d=hatch, stroke=INK, stroke_width=1.2 * u), "impassable border"))
+        rows.append((_el("path", d=f"M{_n(bx)},0h{_n(L)}", stroke=ROAD["main"], stroke_width=2.6 * u), "main road"))
+        rows.append((_el("path", d=f"M{_n(bx)},0h{_n(L)}", stroke=ROAD["secondary"], stroke_width=1.8 * u,
+                         stroke_dasharray=f"{_n(7 * u)} {_n(2.5 * u)}"), "secondary road"))
+        rows.append((star(bx + 9 * u, 0, 8 * u, STAR["red"], INK, 0.8 * u) + star(bx + 27 * u, 0, 8 * u, STAR["green"],
+                     INK, 0.8 * u) + star(bx + 45 * u, 0, 8 * u, STAR["blue"], INK, 0.8 * u), "objectives"))
+        rows.append((_text(bx + 4 * u, 4 * u, "4", 10.5 * u, font_family=SANS, font_weight="bold"),
+                     "capacity of the locale"))
+        colour = SIDE_COLOUR.get(self.viewer or "france")
+        arrow_body = _el("path", d=f"M{_n(bx)},0h{_n(L - 9 * u)}", stroke=colour, stroke_width=3 * u)
+        arrow_head = _el("polygon", points=_pts([(bx + L, 0), (bx + L - 10 * u, -5 * u), (bx + L - 10 * u, 5 * u)]),
+                         fill=colour)
+        rows.append((arrow_body + arrow_head, "last day's move (number: blocks)"))
+        rows.append((_el("path", d=f"M{_n(bx)},0h{_n(L - 9 * u)}", stroke=SIDE_DARK.get(self.viewer or "france"),
+                         stroke_width=2.6 * u, stroke_dasharray=f"{_n(5 * u)} {_n(3.5 * u)}")
+                     + _el("polygon", points=_pts([(bx + L, 0), (bx + L - 10 * u, -5 * u), (bx + L - 10 * u, 5 * u)]),
+                           fill=SIDE_DARK.get(self.viewer or "france")), "retreat"))
+        rows.append((arrow_body + arrow_head + star(bx + L, 0, 7 * u, "#f2c230", colour, u), "assault"))
+        per_col = math.ceil(len(rows) / 2)
+        pitch = 21 * u
+        for i, (body, caption) in enumerate(rows):
+            col, r = divmod(i, per_col)
+            x = x0 + col * col_w
+            y = y0 + 36 * u + r * pitch
+            out.append(_el("g", body, transform=f"translate({_n(x)} {_n(y)})"))
+            out.append(_text(x + L + 14 * u, y + 4 * u, caption, 11 * u, font_family=SANS))
+        return "".join(out), 36 * u + per_col * pitch + 8 * u
+
+
+def _wrap(name: str, limit: int) -> list[str]:
+    """A long name split at the space nearest its middle (two lines at most)."""
+    if len(name) <= limit or " " not in name:
+        return [name]
+    middle = len(name) / 2
+    cut = min((i for i, c in enumerate(name) if c == " "), key=lambda i: abs(i - middle))
+    return [name[:cut], name[cut + 1:]]
+
+
+def _hour_label(hour: int) -> str:
+    suffix = "AM" if hour < 12 else "PM"
+    return f"{hour % 12 or 12}{suffix}"
+
+
+def render_svg(board, view: dict, title: str | None = None) -> str:
+    """A complete standalone SVG document of ``view`` (a dict from the game's ``view()``) on ``board``."""
+    return MapRenderer(board, view, title).render()
