@@ -57,6 +57,81 @@ def cmd_selfplay(args) -> int:
     return 0
 
 
+def cmd_serve(args) -> int:
+    import signal
+    import threading
+
+    from pbem.config import load_config
+    from pbem.server import Server
+
+    config = load_config(args.config)
+    server = Server(config)
+    server.start()
+    print(f"pbem is running: {config.url}")
+    if server.smtp_port:
+        print(f"mail in: SMTP on {config.smtp_host}:{server.smtp_port}")
+    print(f"mail out: {'relay ' + config.relay_host if config.relay else 'local maildir ' + str(config.maildir)}")
+    try:
+        from pbem.web import admin_login_url
+
+        print(f"sign in as {config.admin_email}: {admin_login_url(server.service, config)}")
+    except ImportError:
+        pass
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    try:
+        stop.wait()
+    except KeyboardInterrupt:
+        pass
+    server.stop()
+    return 0
+
+
+def cmd_mail_in(args) -> int:
+    """Read one message on standard input (a mail server's pipe) and store it."""
+    from pbem import inbox
+    from pbem.config import load_config
+    from pbem.service import Service
+    from pbem.store import Store
+
+    raw = sys.stdin.buffer.read()
+    try:
+        config = load_config(args.config)
+        service = Service(Store(config.database_path), config)
+        inbound_id, duplicate = inbox.receive(service, raw, "pipe")
+        if args.process:
+            inbox.process(service, inbound_id)
+    except Exception as exc:  # the mail server keeps the message and tries again
+        print(f"pbem mail-in: could not store the message: {exc}", file=sys.stderr)
+        return 75  # EX_TEMPFAIL
+    print(f"stored as message {inbound_id}" + (" (a duplicate)" if duplicate else ""))
+    return 0
+
+
+def cmd_backup(args) -> int:
+    from pbem.backup import backup
+    from pbem.config import load_config
+
+    config = load_config(args.config)
+    pages = backup(config.database_path, args.dest)
+    print(f"backed up {config.database_path} to {args.dest} ({pages} pages)")
+    return 0
+
+
+def cmd_restore(args) -> int:
+    from pbem.backup import RestoreError, restore
+    from pbem.config import load_config
+
+    config = load_config(args.config)
+    try:
+        restore(args.source, config.database_path)
+    except RestoreError as exc:
+        print(f"pbem restore: {exc}", file=sys.stderr)
+        return 1
+    print(f"restored {args.source} to {config.database_path}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="pbem", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -71,6 +146,25 @@ def build_parser() -> argparse.ArgumentParser:
     p_adj.add_argument("files", nargs="+")
     p_adj.add_argument("--show", action="store_true", help="print the position after each case")
     p_adj.set_defaults(func=cmd_adjudicate)
+
+    p_serve = sub.add_parser("serve", help="run the server: web, scheduler, SMTP receiver and outbox")
+    p_serve.add_argument("--config", help="a TOML settings file (docs/operations.md)")
+    p_serve.set_defaults(func=cmd_serve)
+
+    p_in = sub.add_parser("mail-in", help="store one message read on standard input (a mail server pipe)")
+    p_in.add_argument("--config")
+    p_in.add_argument("--process", action="store_true", help="also process it now, not at the next tick")
+    p_in.set_defaults(func=cmd_mail_in)
+
+    p_backup = sub.add_parser("backup", help="a consistent copy of the database, taken while the server runs")
+    p_backup.add_argument("dest")
+    p_backup.add_argument("--config")
+    p_backup.set_defaults(func=cmd_backup)
+
+    p_restore = sub.add_parser("restore", help="put a backup in place of the database (server stopped)")
+    p_restore.add_argument("source")
+    p_restore.add_argument("--config")
+    p_restore.set_defaults(func=cmd_restore)
 
     p_self = sub.add_parser("selfplay", help="play whole games between two bots and print the results")
     p_self.add_argument("--scenario", default=default_scenario())
