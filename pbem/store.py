@@ -330,7 +330,7 @@ class Store:
     def set_seat_key(self, game_id: int, side: str, key: str) -> None:
         """Store a slow salted hash of ``key`` (the key itself is never stored)."""
         salt = secrets.token_bytes(16)
-        digest = hashlib.scrypt(key.encode(), salt=salt, **SCRYPT)
+        digest = hashlib.scrypt(key.encode("utf-8", "surrogatepass"), salt=salt, **SCRYPT)
         with self.transaction():
             self.get_seat(game_id, side)
             self.db.execute(
@@ -341,10 +341,11 @@ class Store:
     def check_key(self, game_id: int, side: str, key: str) -> bool:
         """Whether ``key`` is the seat's key (False for an unknown seat or unset key)."""
         row = self.query_one("SELECT key_hash, key_salt FROM seats WHERE game_id = ? AND side = ?", (game_id, side))
-        known = row is not None and row["key_hash"] is not None
-        salt = row["key_salt"] if known else b"\0" * 16
-        digest = hashlib.scrypt(str(key).encode(), salt=salt, **SCRYPT)
-        return hmac.compare_digest(digest, row["key_hash"] if known else b"") and known
+        if row is None or row["key_hash"] is None:
+            hashlib.scrypt(b"", salt=b"\0" * 16, **SCRYPT)  # take as long as a real check
+            return False
+        digest = hashlib.scrypt(str(key).encode("utf-8", "surrogatepass"), salt=row["key_salt"], **SCRYPT)
+        return hmac.compare_digest(digest, row["key_hash"])
 
     # -- the game log and resolved days ------------------------------------
 

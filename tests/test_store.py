@@ -83,6 +83,12 @@ def test_seat_without_key_matches_nothing(store, game):
     assert not store.check_key(game, "french", "")
 
 
+def test_any_text_is_a_key_that_can_be_checked(store, game):
+    store.set_seat_key(game, "french", "clé \udcff ☃")
+    assert store.check_key(game, "french", "clé \udcff ☃")
+    assert not store.check_key(game, "french", "\ud800")
+
+
 def test_log_keeps_order_and_is_append_only(store, game):
     entries = [{"kind": "orders", "day": d, "side": "french", "text": f"day {d} ☃"} for d in range(5)]
     assert [store.append_log(game, e) for e in entries] == [0, 1, 2, 3, 4]
