@@ -393,8 +393,6 @@ def test_every_problem_is_listed_at_once(tmp_path, capsys):
     assert out.startswith(f"{path}: 2 problem(s)\n  - ")
 
 
-@pytest.mark.xfail(strict=True, reason="board_from_dict reuses its `path` argument as the loop variable of "
-                   "the roads, so the message and the default map name carry the last road's path")
 def test_map_error_names_the_file(tmp_path):
     text = TINY.replace('capacity = 2\n', '', 1).replace('name = "Tiny"', '')
     path = write(tmp_path, text)
@@ -402,6 +400,13 @@ def test_map_error_names_the_file(tmp_path):
         load_board(path)
     assert str(info.value).startswith(f"{path}: ")
     assert load_board(write(tmp_path, TINY.replace('name = "Tiny"', ''))).name == str(path)
+
+
+def test_bad_values_are_listed_not_raised(tmp_path):
+    text = TINY.replace('capacity = 2\n', 'capacity = 2\nfrench_start = "two"\nshape = [[1]]\n', 1)
+    problems = check_board(write(tmp_path, text))
+    assert any("french_start must be a whole number" in p for p in problems)
+    assert any("shape must be a list of [x, y] points" in p for p in problems)
 
 
 def test_not_toml_and_missing_file(tmp_path):

@@ -263,13 +263,23 @@ def board_from_dict(data: dict, path: str = "map") -> Board:
         if objective is not None and objective not in COLOURS:
             problems.append(f"{where}: objective must be one of {', '.join(COLOURS)}, not {objective!r}")
             objective = None
+        if not isinstance(name, str) or not name.strip():
+            problems.append(f"{where}: name must be text")
+            name = lid
         shape = spec.get("shape")
-        if shape is not None:
-            shape = tuple((float(x), float(y)) for x, y in shape)
+        try:
+            shape = None if shape is None else tuple((float(x), float(y)) for x, y in shape)
+        except (TypeError, ValueError):
+            problems.append(f"{where}: shape must be a list of [x, y] points")
+            shape = None
+        start = spec.get("french_start", 0)
+        if not isinstance(start, int) or start < 0:
+            problems.append(f"{where}: french_start must be a whole number of blocks, 0 or more")
+            start = 0
         label = spec.get("label")
         locales[lid] = Locale(
             lid, name, capacity, float(at[0]), float(at[1]), objective,
-            int(spec.get("french_start", 0)), shape, tuple(label) if label else None,
+            start, shape, tuple(label) if label else None,
         )
 
     approaches: dict[tuple[str, str], Approach] = {}
@@ -309,17 +319,17 @@ def board_from_dict(data: dict, path: str = "map") -> Board:
         kind = spec.get("kind")
         if kind not in ROAD_KINDS:
             problems.append(f"{where}: kind must be 'main' or 'secondary', not {kind!r}")
-        path = tuple(spec.get("path", []))
-        if len(path) < 2:
+        steps = tuple(spec.get("path", []))
+        if len(steps) < 2:
             problems.append(f"{where}: a road needs a path of at least two locales")
-        for lid in path:
+        for lid in steps:
             if lid not in locales:
                 problems.append(f"{where}: unknown locale {lid!r}")
-        for x, y in zip(path, path[1:]):
+        for x, y in zip(steps, steps[1:]):
             if x in locales and y in locales and (x, y) not in approaches:
                 why = "an impassable border" if frozenset((x, y)) in impassable else "no border"
                 problems.append(f"{where}: runs from {x} to {y}, which have {why} between them")
-        roads[rid] = Road(rid, kind, path)
+        roads[rid] = Road(rid, kind, steps)
 
     entries: dict[str, Entry] = {}
     for i, spec in enumerate(data.get("entry", []), 1):
@@ -340,10 +350,14 @@ def board_from_dict(data: dict, path: str = "map") -> Board:
                 problems.append(f"{where}: a road entry must name the road it enters by (road = ...)")
             elif lid not in roads[road].path:
                 problems.append(f"{where}: road {road} does not pass through {lid}")
+        if spec.get("side") not in ("austria", "france"):
+            problems.append(f"{where}: side must be 'austria' or 'france', not {spec.get('side')!r}")
         at = spec.get("at") or [None, None]
+        if not (isinstance(at, list) and len(at) == 2):
+            problems.append(f"{where}: 'at' must be [x, y]")
+            at = [None, None]
         entries[eid] = Entry(eid, spec.get("name", eid), spec.get("side", ""), lid, kind, road, at[0], at[1])
 
-    colours = {loc.objective for loc in locales.values() if loc.objective}
     for lid in locales:
         if not any(a == lid for (a, _b) in approaches):
             problems.append(f"locale {lid}: has no passable border")

@@ -136,6 +136,21 @@ def scenario_from_dict(data: dict, board: Board, path: str = "scenario") -> Scen
     for side, lid in retreat.items():
         if lid not in board.locales:
             problems.append(f"retreat_toward.{side}: unknown locale {lid!r}")
+    rounds = meta.get("rounds", 16)
+    if not isinstance(rounds, int) or not 1 <= rounds <= 24:
+        problems.append("scenario.rounds must be a whole number of rounds from 1 to 24")
+        rounds = 16
+    try:
+        first_hour = parse_hour(str(meta.get("first_hour", "6AM")))
+    except ValueError as exc:
+        problems.append(f"scenario.first_hour: {exc}")
+        first_hour = 6
+    for spec in blocks:
+        if spec.start and spec.side != "france":
+            problems.append(f"block {spec.id}: only French blocks start on the map (start = true)")
+        for e in spec.entries:
+            if e in board.entries and board.entries[e].side != spec.side:
+                problems.append(f"block {spec.id}: entry point {e} belongs to {board.entries[e].side}")
     if problems:
         raise MapError(problems, path)
     return Scenario(
@@ -143,8 +158,8 @@ def scenario_from_dict(data: dict, board: Board, path: str = "scenario") -> Scen
         board=board,
         blocks=tuple(blocks),
         morale={side: morale[side] for side in SIDES},
-        rounds=int(meta.get("rounds", 16)),
-        first_hour=parse_hour(str(meta.get("first_hour", "6AM"))),
+        rounds=rounds,
+        first_hour=first_hour,
         retreat_toward=retreat or None,
         path=path,
     )
