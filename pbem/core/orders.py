@@ -10,6 +10,7 @@ from __future__ import annotations
 import difflib
 import re
 from dataclasses import dataclass, field
+from typing import NoReturn
 
 
 @dataclass(frozen=True)
@@ -185,3 +186,117 @@ def _read_header(tokens: list[Token], number: int, header: Header, problems: lis
                                     "", f"a value after {key}"))
             continue
         setattr(header, key.lower(), " ".join(t.text for t in value))
+
+
+ARROW, GT = "->", ">"
+
+
+class Abort(Exception):
+    """The order being read cannot be read further; its problem is recorded."""
+
+
+class OrderReader:
+    """Reads the tokens of one order at a time, recording problems.
+
+    A ruleset's parser subclasses it: ``start(line, tokens)`` for each order,
+    then ``peek``/``take``/``expect`` through the tokens. ``note`` records a
+    problem and goes on; ``fail`` records one and raises :class:`Abort`, which
+    the parser catches to skip to the next order. Problems point at a token
+    (its text is what was found) or, at the end of an order, at the column
+    just after it.
+    """
+
+    def __init__(self, problems: list[Problem]):
+        self.problems = problems
+        self.line = 0
+        self.tokens: list[Token] = []
+        self.i = 0
+
+    def start(self, line: int, tokens: list[Token]) -> None:
+        self.line, self.tokens, self.i = line, tokens, 0
+
+    # -- problems
+
+    def note_at(self, line: int, column: int, message: str, found: str = "", expected: str = "") -> None:
+        self.problems.append(Problem(line, column, message, found, expected))
+
+    def note(self, where: Token | int, message: str, found: str | None = None, expected: str = "") -> None:
+        """Record a problem at a token (its text is what was found) or at a column."""
+        column, text = (where.column, where.text) if isinstance(where, Token) else (where, "")
+        self.note_at(self.line, column, message, text if found is None else found, expected)
+
+    def fail(self, where: Token | int, message: str, found: str | None = None, expected: str = "") -> NoReturn:
+        self.note(where, message, found, expected)
+        raise Abort
+
+    # -- tokens
+
+    def peek(self, k: int = 0) -> Token | None:
+        j = self.i + k
+        return self.tokens[j] if j < len(self.tokens) else None
+
+    def at(self, *words: str) -> bool:
+        """Is the next token one of these keywords?"""
+        token = self.peek()
+        return token is not None and token.word in words
+
+    def at_sign(self, sign: str) -> bool:
+        token = self.peek()
+        return token is not None and token.text == sign
+
+    def take(self) -> Token:
+        token = self.tokens[self.i]
+        self.i += 1
+        return token
+
+    def end_column(self) -> int:
+        """The column just after the order."""
+        return self.tokens[-1].end if self.tokens else 1
+
+    def here(self) -> Token | int:
+        """The next token, or the column just after the order."""
+        return self.peek() or self.end_column()
+
+    @staticmethod
+    def is_word(token: Token | None, stops: tuple[str, ...] = ()) -> bool:
+        """A word (not ``->`` or ``>``) that is not one of ``stops``."""
+        return token is not None and token.text not in (ARROW, GT) and token.word not in stops
+
+    def words(self, stops: tuple[str, ...] = ()) -> list[Token]:
+        """The words from here up to a stop word, a sign or the end (not taken)."""
+        out, j = [], self.i
+        while j < len(self.tokens) and self.is_word(self.tokens[j], stops):
+            out.append(self.tokens[j])
+            j += 1
+        return out
+
+    def take_words(self, stops: tuple[str, ...] = ()) -> list[Token]:
+        """Take the words from here up to a stop word, a sign or the end."""
+        out = self.words(stops)
+        self.i += len(out)
+        return out
+
+    def expect(self, words: tuple[str, ...], expected: str) -> Token:
+        """Take the next token if it is one of ``words``; else fail."""
+        if not self.at(*words):
+            self.missing(expected, words)
+        return self.take()
+
+    def expect_sign(self, sign: str, expected: str) -> Token:
+        if not self.at_sign(sign):
+            self.missing(expected)
+        return self.take()
+
+    def missing(self, expected: str, words: tuple[str, ...] = ()) -> NoReturn:
+        """Fail: the next token (or the end of the order) is not what was expected."""
+        token = self.peek()
+        if token is None:
+            self.fail(self.end_column(), "the order ends too soon", "", expected)
+        hint = suggest(token.text, words) if words else ""
+        self.fail(token, f"unexpected {token.text!r}{hint}", None, expected)
+
+    def done(self, expected: str) -> None:
+        """Fail unless the order has been read to its end."""
+        token = self.peek()
+        if token is not None:
+            self.fail(token, f"unexpected {token.text!r} after the end of the order", None, expected)

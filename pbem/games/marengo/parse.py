@@ -21,14 +21,16 @@ from __future__ import annotations
 
 import difflib
 import re
+from typing import NoReturn
 
 from pbem.core.orders import (
-    HEADER_KEYS, OrdersError, Problem, Token, check_size, parse_header, split_lines, suggest, tokenize,
+    ARROW, GT, HEADER_KEYS, Abort, OrderReader, OrdersError, Problem, Token, check_size, parse_header,
+    split_lines, suggest, tokenize,
 )
 
 from .board import fold
 from .orders import (
-    Activate, Assault, Bombard, Enter, Extend, Fire, Move, Order, Orders, RoadMove, Standing,
+    Activate, Assault, Bombard, Enter, Extend, Fire, Move, Orders, RoadMove, Standing,
     STANDING_KINDS,
 )
 from .scenario import SIDES, Scenario, hour_label, parse_hour
@@ -41,12 +43,7 @@ MAX_PROBLEMS = 100  # a reply listing more helps nobody
 ROAD_STEPS = 3  # locales a road move passes after its start (003 §8)
 ENTRY_STEPS = 3  # locales after the entry locale (the engine's reading of 003 §8)
 ROAD_ENTRIES = 3  # blocks that may enter by one road entry point in a day
-ARROW, GT = "->", ">"
 PLACE = "a locale (by name) or an approach (like Marengo>Spinetta)"
-
-
-class _Abort(Exception):
-    """The order being read cannot be read further (its problem is recorded)."""
 
 
 def parse_orders(scenario: Scenario, state: State, side: str, text: str) -> Orders:
@@ -90,15 +87,15 @@ def _few(items: list[str], limit: int = 6) -> str:
     return shown + (", ..." if len(items) > limit else "")
 
 
-class _Parser:
+class _Parser(OrderReader):
     """Reads one order at a time into an Orders, recording every problem."""
 
     def __init__(self, scenario: Scenario, state: State, side: str, problems: list[Problem]):
+        super().__init__(problems)
         self.scenario = scenario
         self.board = scenario.board
         self.state = state
         self.side = side
-        self.problems = problems
         self.hour = scenario.hour(state.day)
         self.day_side = scenario.side_of_day(state.day)
         self.own = {b.id.upper(): b for b in state.blocks.values() if b.side == side}
@@ -108,10 +105,6 @@ class _Parser:
         self.artillery: dict[tuple[str, str], int] = {}  # (order word, block) -> line
         self.pontoon = 0
         self._names = [(lid, fold(lid), fold(loc.name)) for lid, loc in self.board.locales.items()]
-        # the state of the order being read
-        self.line = 0
-        self.tokens: list[Token] = []
-        self.i = 0
         self.span = ""  # the words of the last locale read
 
     # -- the header ----------------------------------------------------------
@@ -123,10 +116,10 @@ class _Parser:
         if header.side is not None:
             named = self._side_named(header.side)
             if named is None:
-                self._note_at(line, columns.get("SIDE", 1), f"{header.side!r} is not a side of this game",
+                self.note_at(line, columns.get("SIDE", 1), f"{header.side!r} is not a side of this game",
                               header.side, self.side.capitalize())
             elif named != self.side:
-                self._note_at(line, columns.get("SIDE", 1), f"these orders are headed for "
+                self.note_at(line, columns.get("SIDE", 1), f"these orders are headed for "
                               f"{named.capitalize()} but were sent as {self.side.capitalize()}'s",
                               header.side, self.side.capitalize())
         if header.turn is not None:
@@ -134,11 +127,11 @@ class _Parser:
             try:
                 hour = parse_hour(header.turn)
             except ValueError:
-                self._note_at(line, column, "TURN must be an hour, like 7AM or 1PM", header.turn,
+                self.note_at(line, column, "TURN must be an hour, like 7AM or 1PM", header.turn,
                               f"{hour_label(self.hour)} (the hour of the day to play)")
             else:
                 if hour != self.hour:
-                    self._note_at(line, column, f"these orders are for {hour_label(hour)}, but the day "
+                    self.note_at(line, column, f"these orders are for {hour_label(hour)}, but the day "
                                   f"to play is {self.day_side.capitalize()}'s day at {hour_label(self.hour)}",
                                   header.turn, hour_label(self.hour))
 
@@ -155,70 +148,10 @@ class _Parser:
     def name(self, locale: str) -> str:
         return self.board.locales[locale].name
 
-    # -- problems --------------------------------------------------------------
-
-    def _note_at(self, line: int, column: int, message: str, found: str = "", expected: str = "") -> None:
-        self.problems.append(Problem(line, column, message, found, expected))
-
-    def note(self, where: Token | int, message: str, found: str | None = None, expected: str = "") -> None:
-        """Record a problem at a token (its text is what was found) or at a column."""
-        if isinstance(where, Token):
-            column, text = where.column, where.text
-        else:
-            column, text = where, ""
-        self._note_at(self.line, column, message, text if found is None else found, expected)
-
-    def fail(self, where: Token | int, message: str, found: str | None = None, expected: str = ""):
-        self.note(where, message, found, expected)
-        raise _Abort
-
-    # -- reading tokens ----------------------------------------------------------
-
-    def peek(self, k: int = 0) -> Token | None:
-        j = self.i + k
-        return self.tokens[j] if j < len(self.tokens) else None
-
-    def at(self, *words: str) -> bool:
-        token = self.peek()
-        return token is not None and token.word in words
-
-    def take(self) -> Token:
-        token = self.tokens[self.i]
-        self.i += 1
-        return token
-
-    def end_column(self) -> int:
-        return self.tokens[-1].end if self.tokens else 1
-
-    def here(self) -> Token | int:
-        """The next token, or the column after the end of the order."""
-        return self.peek() or self.end_column()
-
-    def expect(self, words: tuple[str, ...], expected: str) -> Token:
-        token = self.peek()
-        if token is None or token.word not in words:
-            self.missing(expected, words)
-        return self.take()
-
-    def missing(self, expected: str, words: tuple[str, ...] = ()):
-        token = self.peek()
-        if token is None:
-            self.fail(self.end_column(), f"the order ends too soon", "", expected)
-        hint = suggest(token.text, words) if words else ""
-        self.fail(token, f"unexpected {token.text!r}{hint}", None, expected)
-
-    def done(self, expected: str) -> None:
-        if self.peek() is not None:
-            self.fail(self.peek(), f"unexpected {self.peek().text!r} after the end of the order",
-                      None, expected)
-
-    def is_word(self, token: Token | None, stops: tuple[str, ...] = ()) -> bool:
-        return token is not None and token.text not in (ARROW, GT) and token.word not in stops
-
     # -- one order -----------------------------------------------------------------
 
     def read(self, line: int, tokens: list[Token], orders: Orders) -> None:
-        self.line, self.tokens, self.i = line, tokens, 0
+        self.start(line, tokens)
         first = tokens[0]
         word = first.word
         try:
@@ -246,7 +179,7 @@ class _Parser:
             if len(self.problems) == before:
                 order.line = line
                 orders.orders.append(order)
-        except _Abort:
+        except Abort:
             return
 
     # -- blocks --------------------------------------------------------------------
@@ -287,31 +220,38 @@ class _Parser:
                           f"(it is {hour_label(self.hour)})", None, "a reinforcement due by now")
                 return None
         elif need in ("map", "bombard") and waiting and not (need == "bombard" and due):
-            when = "; it is due now" if due else (f"; it may enter at {hour_label(block.arrives)}" if block.arrives is not None else "")
+            when = "; it is due now" if due else \
+                f"; it may enter at {hour_label(block.arrives)}" if block.arrives is not None else ""
             self.note(token, f"{block.id} is not on the map yet{when}", None,
                       f"a block on the map (to bring it on: ENTER {block.id} BY ROAD)")
             return None
         return block.id
 
-    def blocks(self, stops: tuple[str, ...], need: str = "map", expected: str = "") -> list[str | None]:
-        """Block ids up to a stop word, ``->``, ``>`` or the end: at least one.
+    def blocks(self, stops: tuple[str, ...], need: str = "map") -> list[tuple[Token, str | None]]:
+        """(token, id) for the block ids up to a stop word, a sign or the end: at least one."""
+        tokens = self.take_words(stops)
+        if not tokens:
+            self.missing(self._ids_expected(need), stops)
+        return self.resolve(tokens, need)
 
-        Unknown ids are noted and returned as None, so that reading goes on.
-        """
-        out: list[str | None] = []
-        seen: dict[str, Token] = {}
-        while self.is_word(self.peek(), stops):
-            token = self.take()
+    def resolve(self, tokens: list[Token], need: str = "map") -> list[tuple[Token, str | None]]:
+        """(token, id) for each block id written; the id is None (and a problem noted) if it is
+        not a block of the side fit for the order, or is named twice."""
+        out: list[tuple[Token, str | None]] = []
+        seen: set[str] = set()
+        for token in tokens:
             bid = self.block(token, need)
             if bid is not None and bid in seen:
                 self.note(token, f"{bid} is named twice", None, "each block once")
                 bid = None
-            if bid is not None:
-                seen[bid] = token
-            out.append(bid)
-        if not out:
-            self.missing(expected or self._ids_expected(need), stops)
+            elif bid is not None:
+                seen.add(bid)
+            out.append((token, bid))
         return out
+
+    @staticmethod
+    def known(pairs: list[tuple[Token, str | None]]) -> list[str]:
+        return [bid for _token, bid in pairs if bid is not None]
 
     def _ids_expected(self, need: str) -> str:
         if need == "enter":
@@ -377,7 +317,7 @@ class _Parser:
         close = difflib.get_close_matches(fold(text), list(names), n=1, cutoff=0.6)
         return f" (did you mean {names[close[0]]}?)" if close else ""
 
-    def locale_problem(self, first: Token, text: str, candidates: list[str]):
+    def locale_problem(self, first: Token, text: str, candidates: list[str]) -> NoReturn:
         if candidates:
             names = ", ".join(self.name(lid) for lid in candidates[:6])
             if len(candidates) > 6:
@@ -445,7 +385,7 @@ class _Parser:
         first = first or self.peek()
         if locale is None:
             locale = self.locale(stops + (GT,), "an approach (like Marengo>Spinetta)")
-        if not (self.peek() and self.peek().text == GT):
+        if not self.at_sign(GT):
             self.missing(f"'>' and the locale the approach faces (like "
                          f"{self.name(locale)}>{self._a_neighbour(locale)})")
         self.take()
@@ -470,42 +410,23 @@ class _Parser:
     def ids_then_place(self, order_word: str, need: str = "map") -> tuple[list[tuple[Token, str | None]],
                                                                           tuple[str, str | None]]:
         """``ids place`` before ``->``: the blocks, then (locale, facing)."""
-        words: list[Token] = []
-        j = self.i
-        while j < len(self.tokens) and self.is_word(self.tokens[j]):
-            words.append(self.tokens[j])
-            j += 1
+        words = self.words()
         if not words:
             self.missing(f"your block ids after {order_word}, then where they start")
         k, locale = self.locale_before(words)
         if k == 0:
             self.fail(words[0], f"no blocks are named before the place {self.name(locale)}",
                       None, self._ids_expected(need))
-        ids = []
-        seen: set[str] = set()
-        for token in words[:k]:
-            bid = self.block(token, need)
-            if bid is not None and bid in seen:
-                self.note(token, f"{bid} is named twice", None, "each block once")
-                bid = None
-            if bid is not None:
-                seen.add(bid)
-            ids.append((token, bid))
-        self.i = j
+        ids = self.resolve(words[:k], need)
+        self.i += len(words)
         facing = None
-        if self.peek() is not None and self.peek().text == GT:
+        if self.at_sign(GT):
             _, facing = self.approach((), locale, words[k])
         return ids, (locale, facing)
 
     def place_text(self, place: tuple[str, str | None]) -> str:
         locale, facing = place
         return self.name(locale) if facing is None else self.board.approach_name(locale, facing)
-
-    def arrow(self, expected: str) -> None:
-        token = self.peek()
-        if token is None or token.text != ARROW:
-            self.missing(expected)
-        self.take()
 
     # -- IF BLOCKED, THEN EXTEND ---------------------------------------------------
 
@@ -517,26 +438,17 @@ class _Parser:
         self.expect(("BLOCKED",), "BLOCKED (IF BLOCKED STAY or IF BLOCKED ADVANCE)")
         choice = self.expect(("STAY", "ADVANCE"), "STAY or ADVANCE").word
         advance: list[str] = []
-        if choice == "ADVANCE" and ids is not None and self.is_word(self.peek(), ("THEN",)):
-            for token in self._word_run(("THEN",)):
-                bid = self.block(token)
+        if choice == "ADVANCE" and ids is not None:
+            for token, bid in self.resolve(self.take_words(("THEN",))):
                 if bid is not None and bid not in ids:
                     self.note(token, f"{bid} is not one of the blocks of this move", None,
                               "one of " + ", ".join(x for x in ids if x))
-                elif bid is not None and bid in advance:
-                    self.note(token, f"{bid} is named twice", None, "each block once")
                 elif bid is not None:
                     advance.append(bid)
         text = f" IF BLOCKED {choice}" + "".join(f" {b}" for b in advance)
         return choice.lower(), tuple(advance), text
 
-    def _word_run(self, stops: tuple[str, ...]) -> list[Token]:
-        out = []
-        while self.is_word(self.peek(), stops):
-            out.append(self.take())
-        return out
-
-    def then_extend(self, where: str, ids: list[str | None], start: Token) -> tuple[str | None, str]:
+    def then_extend(self, where: str, ids: list[str | None]) -> tuple[str | None, str]:
         """``THEN EXTEND Locale>Locale`` for a group ending in the reserve of ``where``."""
         if not self.at("THEN"):
             return None, ""
@@ -560,19 +472,14 @@ class _Parser:
         first = self.tokens[0]
         if self.side != "france":
             self.fail(first, "only the French activate blocks", None, "another order")
-        if self.peek() is None:
+        tokens = self.take_words()
+        if not tokens:
             self.missing(self._inactive_expected())
         ids = []
-        while self.is_word(self.peek()):
-            token = self.take()
-            bid = self.block(token)
-            if bid is None:
-                continue
-            if bid in ids:
-                self.note(token, f"{bid} is named twice", None, "each block once")
-            elif self.state.blocks[bid].activated:
+        for token, bid in self.resolve(tokens):
+            if bid is not None and self.state.blocks[bid].activated:
                 self.note(token, f"{bid} is already active", None, "a French start block not yet activated")
-            else:
+            elif bid is not None:
                 ids.append(bid)
         self.done("block ids only")
         return Activate(text="ACTIVATE " + " ".join(ids), blocks=tuple(ids))
@@ -588,14 +495,14 @@ class _Parser:
             self.stands(token, bid, *frm)
             self.moving(bid, token)
         arrow_token = self.peek()
-        self.arrow(f"'->' and where the blocks go")
+        self.expect_sign(ARROW, f"'->' and where the blocks go")
         to_token = self.peek()
         locale = self.locale(("IF", "THEN"), "where the blocks go: " + PLACE)
         facing = None
-        if self.peek() is not None and self.peek().text == GT:
+        if self.at_sign(GT):
             _, facing = self.approach(("IF", "THEN"), locale, to_token)
         to = (locale, facing)
-        if self.peek() is not None and self.peek().text == ARROW:
+        if self.at_sign(ARROW):
             self.fail(self.peek(), "a MOVE goes one step (into the next locale, or to or from an approach)",
                       None, "IF BLOCKED, THEN EXTEND or the end of the order (for a longer march: ROAD)")
         self.check_step(to_token, frm, to)
@@ -603,7 +510,7 @@ class _Parser:
         if choice is not None and (to[1] is not None or to[0] == frm[0]):
             self.note(to_token, "IF BLOCKED is for a move into the next locale", None,
                       "a move into an adjacent locale's reserve")
-        extend, extend_text = self.then_extend(to[0], blocks, arrow_token)
+        extend, extend_text = self.then_extend(to[0], blocks)
         if extend is not None and to[1] is not None:
             self.note(to_token, "THEN EXTEND is for a move that ends in a reserve", None,
                       "a move into a locale's reserve")
@@ -651,31 +558,35 @@ class _Parser:
                       f"a locale (ROAD {token.text} {self.name(frm[0])} -> ...)")
         self.stands(token, bid, *frm)
         self.moving(bid, token)
-        path = [frm[0]]
-        start = self.peek()
-        self.arrow("'->' and the next locale along the road")
-        while True:
-            step_token = self.peek()
-            here = self.locale(("IF", "THEN"), "the next locale along the road")
-            if here not in [n for n, _road in self.board.road_neighbours(path[-1])]:
-                roads = sorted({self.name(n) for n, _r in self.board.road_neighbours(path[-1])})
-                self.fail(step_token, f"no road runs from {self.name(path[-1])} to {self.name(here)}",
-                          self.span, "a locale joined by road: " + (", ".join(roads) if roads else "(none)"))
-            path.append(here)
-            if len(path) - 1 > ROAD_STEPS:
-                self.fail(step_token, f"a road move passes at most {ROAD_STEPS} locales after its start",
-                          self.span, "IF BLOCKED, THEN EXTEND or the end of the order")
-            if not (self.peek() is not None and self.peek().text == ARROW):
-                break
-            self.take()
+        if not self.at_sign(ARROW):
+            self.missing("'->' and the next locale along the road")
+        path = [frm[0]] + self.road_steps(frm[0], ROAD_STEPS,
+                                          f"a road move passes at most {ROAD_STEPS} locales after its start")
         choice, _adv, blocked_text = self.if_blocked()
-        extend, extend_text = self.then_extend(path[-1], [bid], token)
+        extend, extend_text = self.then_extend(path[-1], [bid])
         if extend is not None:
             self._road_extension(path[-1], extend)
         self.done("'->' and the next locale, IF BLOCKED, THEN EXTEND or the end of the order")
         text = f"ROAD {bid or token.text} " + " -> ".join(self.name(p) for p in path) + blocked_text \
             + extend_text
         return RoadMove(text=text, block=bid or "", path=tuple(path), if_blocked=choice, extend=extend)
+
+    def road_steps(self, start: str, limit: int, too_far: str) -> list[str]:
+        """The locales of ``-> locale -> ...`` from ``start``, each joined by road to the one before."""
+        path = [start]
+        while self.at_sign(ARROW):
+            self.take()
+            step = self.peek()
+            here = self.locale(("IF", "THEN"), "the next locale along the road")
+            near = [n for n, _road in self.board.road_neighbours(path[-1])]
+            if here not in near:
+                names = ", ".join(sorted({self.name(n) for n in near})) or "none"
+                self.fail(step, f"no road runs from {self.name(path[-1])} to {self.name(here)}", self.span,
+                          f"a locale joined to it by road ({names})")
+            path.append(here)
+            if len(path) - 1 > limit:
+                self.fail(step, too_far, self.span, "IF BLOCKED, THEN EXTEND or the end of the order")
+        return path[1:]
 
     def _road_extension(self, locale: str, toward: str) -> None:
         if not self.board.roads_across(locale, toward):
@@ -709,11 +620,11 @@ class _Parser:
         clauses = ("WITH", "LEAD", "PURSUE", "NO", "THEN")
         if self.at("WITH"):
             self.take()
-            tokens = [t for t in self._peek_run(clauses)]
-            blocks = self.blocks(clauses)
-            for token, bid in zip(tokens, blocks):
+            pairs = self.blocks(clauses)
+            for token, bid in pairs:
                 self.stands(token, bid, locale, toward)
                 self.moving(bid, token)
+            blocks = self.known(pairs)
         else:
             here = self.state.at(locale, toward, self.side)
             blocks = sorted((b.id for b in here), key=_natural)
@@ -728,7 +639,7 @@ class _Parser:
                       f"in line {self.assaulted[key]}; one assault per approach a day", None,
                       "one ASSAULT for each approach")
         self.assaulted.setdefault(key, self.line)
-        group = [b for b in blocks if b]
+        group = blocks
         leads: list[str] = []
         pursue: list[str] | None = None
         extend: list[tuple[str, str]] = []
@@ -746,9 +657,6 @@ class _Parser:
                     self.fail(token, "PURSUE after NO PURSUIT", None, "one of PURSUE ids or NO PURSUIT")
                 self.take()
                 pursue = self._members(clauses, group, "pursue")
-                for bid in pursue:
-                    if self.kind(bid) != "cavalry":
-                        self.note(token, f"{bid} is {self.kind(bid)}; only cavalry pursues", bid, "cavalry")
             elif word == "NO":
                 if "PURSUE" in seen:
                     self.fail(token, "NO PURSUIT after PURSUE", None, "one of PURSUE ids or NO PURSUIT")
@@ -771,28 +679,23 @@ class _Parser:
         if leads:
             text += " LEAD " + " ".join(leads)
         if pursue is not None:
-            text += " PURSUE " + " ".join(pursue) if pursue else " NO PURSUIT"
+            text += (" PURSUE " + " ".join(pursue)) if pursue else " NO PURSUIT"
         for bid, there in extend:
             text += f" THEN EXTEND {bid} {self.board.approach_name(toward, there)}"
         return Assault(text=text, locale=locale, toward=toward, blocks=tuple(group), leads=tuple(leads),
                        pursue=None if pursue is None else tuple(pursue), extend=tuple(extend))
 
-    def _peek_run(self, stops: tuple[str, ...]) -> list[Token]:
-        out, j = [], self.i
-        while j < len(self.tokens) and self.is_word(self.tokens[j], stops):
-            out.append(self.tokens[j])
-            j += 1
-        return out
-
     def _members(self, stops: tuple[str, ...], group: list[str], role: str) -> list[str]:
-        tokens = self._peek_run(stops)
+        """The blocks named for a role in an assault (lead, pursue): some of its blocks."""
         out = []
-        for token, bid in zip(tokens, self.blocks(stops)):
+        for token, bid in self.blocks(stops):
             if bid is None:
                 continue
             if bid not in group:
                 self.note(token, f"{bid} is not one of the blocks of this assault, so it cannot {role}", None,
                           "one of " + ", ".join(group) if group else "a block named after WITH")
+            elif role == "pursue" and self.kind(bid) != "cavalry":
+                self.note(token, f"{bid} is {self.kind(bid)}; only cavalry pursues", None, "a cavalry block")
             else:
                 out.append(bid)
         return out
@@ -818,14 +721,14 @@ class _Parser:
                     self.note(token, f"{bid} is named twice", None, "each block once")
                 out.append((bid, toward))
         if not out and self.problems and self.problems[-1].line == self.line:
-            raise _Abort
+            raise Abort
         if not out:
             self.missing("a cavalry block id and an approach (THEN EXTEND A4 Spinetta>Cascina Grossa)")
         return out
 
     def order_enter(self) -> Enter:
-        blocks = self.blocks(("BY", "AT", "IF", "THEN"), "enter")
-        first = self.tokens[1]
+        pairs = self.blocks(("BY", "AT", "IF", "THEN"), "enter")
+        first = pairs[0][0]
         by = "road"
         if self.at("BY"):
             self.take()
@@ -837,8 +740,8 @@ class _Parser:
             entry_token = self.peek()
             entry = self.entry(by)
         where = self.entry_point(entry, by, entry_token or first)
-        ok = [b for b in blocks if b]
-        for bid, token in zip(blocks, self.tokens[1:]):
+        ok = self.known(pairs)
+        for token, bid in pairs:
             self.moving(bid, token)
             allowed = self.state.blocks[bid].entries if bid else []
             if bid and where and allowed and where not in allowed:
@@ -847,32 +750,21 @@ class _Parser:
                           f"its entry point: {names}")
         path: list[str] = []
         if by == "pontoon":
-            if len(blocks) > 1:
-                self.note(self.tokens[2], "one block a day crosses by the pontoon", None, "a single block id")
-            self.pontoon += len(blocks)
-            if len(blocks) == 1 and self.pontoon > 1:
+            if len(pairs) > 1:
+                self.note(pairs[1][0], "one block a day crosses by the pontoon", None, "a single block id")
+            self.pontoon += len(pairs)
+            if len(pairs) == 1 and self.pontoon > 1:
                 self.note(first, "one block a day crosses by the pontoon", None, "a single ENTER ... BY PONTOON")
-            if self.peek() is not None and self.peek().text == ARROW:
+            if self.at_sign(ARROW):
                 self.fail(self.peek(), "a block crossing by the pontoon stops in the entry locale", None,
                           "THEN EXTEND or the end of the order")
         else:
-            if len(blocks) > ROAD_ENTRIES:
-                self.note(self.tokens[1 + ROAD_ENTRIES], f"at most {ROAD_ENTRIES} blocks a day enter by one "
+            if len(pairs) > ROAD_ENTRIES:
+                self.note(pairs[ROAD_ENTRIES][0], f"at most {ROAD_ENTRIES} blocks a day enter by one "
                           "road entry point", None, f"at most {ROAD_ENTRIES} block ids")
-            last = self.board.entries[where].locale if where else None
-            while self.peek() is not None and self.peek().text == ARROW:
-                self.take()
-                step = self.peek()
-                here = self.locale(("IF", "THEN"), "the next locale along the road")
-                if last is not None and here not in [n for n, _r in self.board.road_neighbours(last)]:
-                    self.fail(step, f"no road runs from {self.name(last)} to {self.name(here)}",
-                              self.span, "a locale joined by road")
-                path.append(here)
-                last = here
-                if len(path) > ENTRY_STEPS:
-                    self.fail(step, f"a block entering passes at most {ENTRY_STEPS} locales after the entry "
-                              f"locale {self.name(self.board.entries[where].locale)}", self.span,
-                              "IF BLOCKED, THEN EXTEND or the end of the order")
+            start = self.board.entries[where].locale
+            path = self.road_steps(start, ENTRY_STEPS, f"a block entering passes at most {ENTRY_STEPS} "
+                                   f"locales after the entry locale {self.name(start)}")
         choice, _adv, blocked_text = self.if_blocked()
         if choice is not None and by == "pontoon":
             self.note(first, "IF BLOCKED has no use for a block crossing by the pontoon", None,
@@ -880,7 +772,7 @@ class _Parser:
         end = path[-1] if path else (self.board.entries[where].locale if where else None)
         extend, extend_text = (None, "")
         if self.at("THEN"):
-            extend, extend_text = self.then_extend(end or "", ok, first)
+            extend, extend_text = self.then_extend(end or "", ok)
         self.done("'->' and a locale, IF BLOCKED, THEN EXTEND or the end of the order")
         text = f"ENTER {' '.join(ok)} BY {by.upper()}"
         if entry is not None:
@@ -893,7 +785,7 @@ class _Parser:
         return [e.id for e in self.board.entries.values() if e.side == self.side and e.kind == by]
 
     def entry(self, by: str) -> str:
-        words = self._word_run(("IF", "THEN"))
+        words = self.take_words(("IF", "THEN"))
         choices = self.entries_of(by)
         names = ", ".join(self.board.entries[e].name for e in choices) or "none"
         if not words:
@@ -987,7 +879,7 @@ class _Parser:
         before = len(self.problems)
         order = getattr(self, "standing_" + kind)()
         if len(self.problems) != before:
-            raise _Abort
+            raise Abort
         self.done("the end of the order")
         return order
 
@@ -995,7 +887,7 @@ class _Parser:
         return self.expect(words, ", ".join(words[:-1]) + " or " + words[-1]).word
 
     def _standing_blocks(self, stops: tuple[str, ...] = ()) -> list[str]:
-        return [b for b in self.blocks(stops, "any") if b]
+        return self.known(self.blocks(stops, "any"))
 
     def _locale_or_all(self, stops: tuple[str, ...]) -> str | None:
         if self.at("ALL"):
@@ -1015,7 +907,7 @@ class _Parser:
 
     def standing_lead(self) -> Standing:
         locale, toward = self.approach()
-        tokens = self._peek_run(())
+        tokens = self.words(())
         blocks = self._standing_blocks()
         for token in tokens:
             bid = self.own.get(token.word)
