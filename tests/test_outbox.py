@@ -142,6 +142,18 @@ def test_sending_row_after_a_crash_is_delivered_exactly_once(tmp_path, delivered
     store.close()
 
 
+def test_a_message_that_cannot_be_built_fails_at_once(store, tmp_path):
+    broken = queue(store, "a@example.org\nBcc: everyone@example.org", "Day 3", "report")
+    fine = queue(store, "a@example.org", "Day\r\nBcc: everyone@example.org", "report")
+    assert Sender(store, maildir=tmp_path / "Maildir").send_due(T0) == 1
+    r = row(store, broken)
+    assert (r["status"], r["attempts"]) == ("failed", 1) and "Unsendable" in r["last_error"]
+    assert store.read_audit()[0]["detail"]["outbox_id"] == broken
+    (msg,) = mailbox.Maildir(tmp_path / "Maildir")
+    assert msg["Subject"] == "Day Bcc: everyone@example.org" and msg["Bcc"] is None
+    assert row(store, fine)["status"] == "sent"
+
+
 def test_sender_needs_exactly_one_destination(store, tmp_path):
     with pytest.raises(ValueError):
         Sender(store)

@@ -44,6 +44,10 @@ BACKOFF_CAP = timedelta(hours=1)
 MAX_ATTEMPTS = 10
 
 
+class Unsendable(ValueError):
+    """The outbox row cannot be made into a message; retrying cannot help."""
+
+
 def queue(store, to: str, subject: str, body: str, html=None, attachments=(), kind: str = "",
           game_id=None, dedupe_key=None, in_reply_to=None) -> int:
     """Queue one message; returns its outbox id (the existing one for a known dedupe_key).
@@ -51,6 +55,7 @@ def queue(store, to: str, subject: str, body: str, html=None, attachments=(), ki
     ``attachments``: (filename, mime type, bytes, inline Content-ID or None);
     an inline one is shown in the HTML part as ``<img src="cid:ID">``.
     """
+    subject = " ".join(subject.split())  # a header is one line
     parts = [
         {"filename": name, "mime": mime, "data": base64.b64encode(data).decode(), "cid": cid}
         for name, mime, data, cid in attachments
@@ -114,6 +119,8 @@ def build_email(row, from_addr: str = "pbem@localhost", domain=None) -> EmailMes
 
 def _permanent(error: Exception) -> bool:
     """Whether the relay refused for good (a 5xx answer): retrying cannot help."""
+    if isinstance(error, Unsendable):
+        return True
     if isinstance(error, smtplib.SMTPRecipientsRefused):
         return all(code >= 500 for code, _ in error.recipients.values())
     return isinstance(error, smtplib.SMTPResponseException) and error.smtp_code >= 500
@@ -171,7 +178,10 @@ class Sender:
                     "outbox_id": row["id"], "to": row["to_addr"], "kind": row["kind"], "attempts": row["attempts"]})
 
     def _deliver(self, row) -> None:
-        msg = build_email(row, self.from_addr, self.domain)
+        try:
+            msg = build_email(row, self.from_addr, self.domain)
+        except Exception as error:
+            raise Unsendable(f"the message cannot be built: {error}") from error
         if self.relay is None:
             self._deliver_maildir(msg, row)
             return
