@@ -53,6 +53,18 @@ def test_receiver_without_return_path(smtpd):
     assert received == [RAW]
 
 
+def test_mail_for_other_addresses_is_refused(smtpd):
+    received = []
+    port = smtpd(received.append, recipients=["Orders@pbem.example.org", "@games.example.org"]).port
+    send(port)
+    with smtplib.SMTP("127.0.0.1", port, timeout=10) as client:
+        client.sendmail("x@example.fr", ["anyone@games.example.org"], RAW)
+        with pytest.raises(smtplib.SMTPRecipientsRefused) as caught:
+            client.sendmail("x@example.fr", ["victim@elsewhere.example"], RAW)
+    assert caught.value.recipients["victim@elsewhere.example"][0] == 550
+    assert len(received) == 2
+
+
 def test_bounce_gets_an_empty_return_path(smtpd):
     received = []
     send(smtpd(received.append).port, sender="")

@@ -28,9 +28,18 @@ log = logging.getLogger(__name__)
 class Receiver:
     """The aiosmtpd handler: each message goes to ``deliver(raw)`` before the 250."""
 
-    def __init__(self, deliver, return_path: bool = True):
+    def __init__(self, deliver, return_path: bool = True, recipients=None):
         self.deliver = deliver
         self.return_path = return_path
+        self.recipients = None if recipients is None else {r.lower() for r in recipients}
+
+    async def handle_RCPT(self, server, session, envelope, address, rcpt_options) -> str:
+        if self.recipients is not None:
+            domain = "@" + address.rpartition("@")[2]
+            if address.lower() not in self.recipients and domain.lower() not in self.recipients:
+                return "550 5.1.1 No such mailbox here"
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
 
     async def handle_DATA(self, server, session, envelope) -> str:
         raw = envelope.original_content or envelope.content or b""
@@ -61,10 +70,15 @@ class _Controller(Controller):
 
 
 def start_smtpd(deliver, host: str = "127.0.0.1", port: int = 0, limit_bytes: int = LIMIT_BYTES,
-                server_hostname=None, return_path: bool = True) -> Controller:
-    """Start receiving mail; returns the running controller (``.port``, ``.stop()``)."""
+                server_hostname=None, return_path: bool = True, recipients=None) -> Controller:
+    """Start receiving mail; returns the running controller (``.port``, ``.stop()``).
+
+    ``recipients``: the addresses (``orders@example.org``) and domains
+    (``@example.org``) mail is taken for; others get 550, so mail that was
+    never meant for the server is not stored and answered. None takes all.
+    """
     controller = _Controller(
-        Receiver(deliver, return_path),
+        Receiver(deliver, return_path, recipients),
         hostname=host,
         port=port,
         server_hostname=server_hostname,
