@@ -669,9 +669,12 @@ def test_every_problem_is_listed(problems):
     assert [p.line for p in found] == [1, 2, 3, 5]
 
 
-def test_too_long(problems):
+def test_too_long(parse, problems):
+    assert parse("FINAL\n" * 300).final
+    assert parse("#" + "x" * 19_999).orders == []  # 20,000 characters: just fits
     found = problems("FINAL\n" * 301)
     assert len(found) == 1 and "lines" in found[0].message
+    assert (found[0].line, found[0].column) == (301, 1)
     found = problems("# " + "x" * 20_000)
     assert len(found) == 1 and "characters" in found[0].message
 
@@ -688,3 +691,35 @@ def test_orders_error_reads_well(problems):
         raise OrdersError(problems(parse_orders_text))
     assert str(info.value) == ("line 1, column 22: no locale is called 'Nowhere' (found 'Nowhere'); "
                                "expected a locale of the map, by name")
+
+
+def test_unknown_side(scenario, state):
+    with pytest.raises(OrdersError) as info:
+        parse_orders(scenario, state, "prussia", "FINAL")
+    assert info.value.problems[0].message == "there is no side called 'prussia' in this game"
+
+
+def test_fire_orders_only_on_your_day(problems, state):
+    a6 = state.blocks["A6"]
+    a6.status, a6.locale, a6.facing, a6.bombard = "map", "pedrabona", "marengo", "marengo"
+    found = problems("HOLD FIRE A6", "austria", FRANCE_6AM)
+    assert where(found) == [(1, 1, "HOLD")]
+    found = problems("HOLD FIRE A6 AT Marengo>Spinetta", day=AUSTRIA_7AM)
+    assert where(found) == [(1, 14, "AT")]
+
+
+def test_pontoon_has_no_if_blocked(problems):
+    found = problems("ENTER A7 BY PONTOON IF BLOCKED STAY")
+    assert found[0].message == "IF BLOCKED has no use for a block crossing by the pontoon"
+
+
+def test_standing_orders_name_blocks_still_in_play(problems, state):
+    state.blocks["A2"].status, state.blocks["A2"].locale = "eliminated", None
+    found = problems("STANDING BLOCK Pedrabona WITH A1 A2")
+    assert where(found) == [(1, 34, "A2")]
+    assert found[0].message == "A2 has been eliminated"
+
+
+def test_one_problem_does_not_hide_the_next_order(problems):
+    found = problems("MOVE A1 Pedrabona -> Nowhere ; MOVE A1 Pedrabona -> Castel")
+    assert [p.found for p in found] == ["Nowhere", "A1"]  # A1 is still counted as moving in the first

@@ -115,6 +115,8 @@ def check_size(text: str) -> Problem | None:
         return Problem(line, 1, f"the orders are too long ({len(text):,} characters); "
                        f"at most {MAX_CHARS:,} characters are read", expected="shorter orders")
     lines = split_lines(text)
+    if lines and lines[-1] == "":
+        lines.pop()  # the newline ending the last line starts no line
     if len(lines) > MAX_LINES:
         return Problem(MAX_LINES + 1, 1, f"the orders are too long ({len(lines)} lines); "
                        f"at most {MAX_LINES} lines are read", expected="shorter orders")
