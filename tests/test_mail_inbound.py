@@ -1,4 +1,5 @@
 import time
+from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
@@ -84,6 +85,16 @@ def test_delivery_report_is_recognised_by_its_structure_alone():
 def test_body_with_orders_wins_over_attachment():
     raw = (CORPUS / "txt_attachment.eml").read_bytes().replace(b"Here are my orders.", b"GAME 1 SIDE x")
     assert parse_message(raw, has_orders=has_orders).text == "GAME 1 SIDE x"
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-8-sig"])
+def test_txt_attachment_with_a_byte_order_mark(encoding):
+    msg = EmailMessage()
+    msg["From"] = "lannes@example.fr"
+    msg.set_content("")
+    msg.add_attachment(("\r\n".join(ORDERS.split("\n")) + "\r\nHOLD Général").encode(encoding),
+                       maintype="application", subtype="octet-stream", filename="orders.txt")
+    assert parse_message(msg.as_bytes()).text == ORDERS + "\nHOLD Général"
 
 
 def test_a_failing_has_orders_is_not_fatal():

@@ -18,6 +18,7 @@ When the body holds no orders, a ``.txt`` attachment is taken instead.
 
 from __future__ import annotations
 
+import codecs
 import email.parser
 import email.policy
 import email.utils
@@ -207,6 +208,10 @@ def _is_txt(part) -> bool:
 def _decode(part) -> str:
     data = part.get_payload(decode=True) or b""
     charset = (part.get_content_charset() or "").strip().lower()
+    for bom, name in ((codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16")):
+        if data.startswith(bom):  # a byte order mark says more than any label (Notepad files)
+            charset = name
+            break
     candidates = ["utf-8"] if charset in ("", "us-ascii", "ascii", "unknown-8bit") else []
     candidates += [CHARSET_ALIASES.get(charset, charset), "utf-8", "cp1252"]
     for name in filter(None, candidates):
