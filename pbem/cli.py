@@ -132,6 +132,15 @@ def cmd_restore(args) -> int:
     return 0
 
 
+def cmd_demo(args) -> int:
+    from pbem.demo import run_demo
+
+    summary = run_demo(args.out, seed=args.seed, day_seconds=args.day_seconds, timeout=args.timeout)
+    print(summary)
+    print(f"every mail is in {args.out}")
+    return 1 if summary.problems else 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="pbem", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -165,6 +174,13 @@ def build_parser() -> argparse.ArgumentParser:
     p_restore.add_argument("source")
     p_restore.add_argument("--config")
     p_restore.set_defaults(func=cmd_restore)
+
+    p_demo = sub.add_parser("demo", help="play a whole game by mail through the real server, between two bots")
+    p_demo.add_argument("--out", required=True, help="folder for every mail sent (.eml) and its maps")
+    p_demo.add_argument("--seed", type=int, default=1)
+    p_demo.add_argument("--day-seconds", type=float, default=1.0, help="the compressed deadline of each day")
+    p_demo.add_argument("--timeout", type=float, default=900.0)
+    p_demo.set_defaults(func=cmd_demo)
 
     p_self = sub.add_parser("selfplay", help="play whole games between two bots and print the results")
     p_self.add_argument("--scenario", default=default_scenario())

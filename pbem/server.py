@@ -51,6 +51,13 @@ class Server:
         self.web_thread = threading.Thread(target=self.web.serve_forever, name="web", daemon=True)
         self.web_thread.start()
 
+    def store_idle(self) -> bool:
+        """Whether the outbox has nothing left to send and no mail waits to be processed."""
+        busy = self.store.db.execute(
+            "SELECT (SELECT COUNT(*) FROM outbox WHERE status IN ('queued', 'sending'))"
+            " + (SELECT COUNT(*) FROM inbound WHERE status = 'stored')").fetchone()[0]
+        return busy == 0
+
     @property
     def smtp_port(self) -> int | None:
         return self.smtpd.port if self.smtpd else None

@@ -8,6 +8,7 @@ all of an operation or none of it.
 
 from __future__ import annotations
 
+import json
 import re
 import secrets
 import threading
@@ -207,7 +208,14 @@ class Service:
             order_template(game, side, game_label=str(game_id), key=key),
         ])
         queue(self.store, email, f"[pbem {game_id}] Welcome: you play {SIDE_TITLE[side]}", body,
+              attachments=[self.view_attachment(game, side)],
               kind="welcome", game_id=game_id, dedupe_key=f"welcome:{game_id}:{side}:{key[:6]}")
+
+    @staticmethod
+    def view_attachment(game: Game, side: str, day: int | None = None) -> tuple:
+        """The side's view as JSON, for mail clients and scripts: what its map shows."""
+        data = json.dumps(game.view(side, day), indent=1, sort_keys=True).encode()
+        return ("view.json", "application/json", data, None)
 
     # -- orders --------------------------------------------------------------------
 
@@ -472,7 +480,8 @@ class Service:
                                                   "</body>")
             subject = ("[corrected] " if corrected else "") + report.subject
             queue(self.store, seat["email"], subject, report.text, html=html,
-                  attachments=[("map.png", "image/png", png, "map")], kind="report", game_id=game_id,
+                  attachments=[("map.png", "image/png", png, "map"), self.view_attachment(game, side, day)],
+                  kind="report", game_id=game_id,
                   dedupe_key=f"report:{game_id}:{day}:{side}:{version}")
 
     def resend_report(self, game_id: int, side: str) -> None:
