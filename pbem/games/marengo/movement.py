@@ -397,9 +397,8 @@ def travel(day: Day, block: Block, path: tuple[str, ...], roads: list[Road], slo
         try:
             if not along:
                 raise Void(f"{day.place(cur, extend_to)} is not along the road it moved on (003 §8)")
+            # the command (if any) was counted with the road move: it is one group (§8)
             extend(day, [block], cur, extend_to, split=False, free=True)
-            if not along[0].main:
-                day.spend_command("extension")
         except Void as why:
             day.private("void", day.side, f"{block.id} did not extend: {why}.")
     return cur
@@ -493,7 +492,8 @@ def enter_one(day: Day, order: Enter, block: Block) -> None:
     if len(path) - 1 > ROAD_STEPS - slot:
         path = path[: ROAD_STEPS - slot + 1]
         roads = roads[: len(path) - 1]
-    free = road.main and all(r.main for r in roads)
+    free = road.main and all(r.main for r in roads) and not (
+        order.extend and not any(nxt == order.extend and r.main for nxt, r in day.board.road_neighbours(path[-1])))
     if not free:
         day.spend_command("entry")
     take_slot(day, key, slot, ("in",))
