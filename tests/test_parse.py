@@ -723,3 +723,10 @@ def test_standing_orders_name_blocks_still_in_play(problems, state):
 def test_one_problem_does_not_hide_the_next_order(problems):
     found = problems("MOVE A1 Pedrabona -> Nowhere ; MOVE A1 Pedrabona -> Castel")
     assert [p.found for p in found] == ["Nowhere", "A1"]  # A1 is still counted as moving in the first
+
+
+def test_road_extension_along_a_road(problems):
+    found = problems("ROAD A4 Bridgehead -> Pedrabona THEN EXTEND Pedrabona>Castel Ceriolo")
+    assert where(found) == [(1, 45, "Pedrabona>Castel Ceriolo")]
+    assert found[0].message == ("no road crosses Pedrabona>Castel Ceriolo; after a road move a block "
+                                "extends only along a road")

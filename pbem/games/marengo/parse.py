@@ -106,6 +106,7 @@ class _Parser(OrderReader):
         self.pontoon = 0
         self._names = [(lid, fold(lid), fold(loc.name)) for lid, loc in self.board.locales.items()]
         self.span = ""  # the words of the last locale read
+        self.extend_at: Token | None = None  # where the last THEN EXTEND's approach was written
 
     # -- the header ----------------------------------------------------------
 
@@ -454,7 +455,7 @@ class _Parser(OrderReader):
             return None, ""
         self.take()
         self.expect(("EXTEND",), "EXTEND (THEN EXTEND Locale>Locale)")
-        token = self.peek()
+        token = self.extend_at = self.peek()
         locale, toward = self.approach()
         if locale != where:
             self.note(token, f"the extension must block an approach of {self.name(where)}, "
@@ -494,8 +495,7 @@ class _Parser(OrderReader):
         for token, bid in ids:
             self.stands(token, bid, *frm)
             self.moving(bid, token)
-        arrow_token = self.peek()
-        self.expect_sign(ARROW, f"'->' and where the blocks go")
+        self.expect_sign(ARROW, "'->' and where the blocks go")
         to_token = self.peek()
         locale = self.locale(("IF", "THEN"), "where the blocks go: " + PLACE)
         facing = None
@@ -564,8 +564,10 @@ class _Parser(OrderReader):
                                           f"a road move passes at most {ROAD_STEPS} locales after its start")
         choice, _adv, blocked_text = self.if_blocked()
         extend, extend_text = self.then_extend(path[-1], [bid])
-        if extend is not None:
-            self._road_extension(path[-1], extend)
+        if extend is not None and not self.board.roads_across(path[-1], extend):
+            self.note(self.extend_at, f"no road crosses {self.board.approach_name(path[-1], extend)}; after a road move "
+                      "a block extends only along a road", self.board.approach_name(path[-1], extend),
+                      "an approach crossed by a road")
         self.done("'->' and the next locale, IF BLOCKED, THEN EXTEND or the end of the order")
         text = f"ROAD {bid or token.text} " + " -> ".join(self.name(p) for p in path) + blocked_text \
             + extend_text
@@ -587,12 +589,6 @@ class _Parser(OrderReader):
             if len(path) - 1 > limit:
                 self.fail(step, too_far, self.span, "IF BLOCKED, THEN EXTEND or the end of the order")
         return path[1:]
-
-    def _road_extension(self, locale: str, toward: str) -> None:
-        if not self.board.roads_across(locale, toward):
-            self.note(self.here(), f"no road crosses {self.board.approach_name(locale, toward)}; after a road "
-                      f"move a block extends only along a road", self.board.approach_name(locale, toward),
-                      "an approach crossed by a road")
 
     def order_extend(self) -> Extend:
         token = self.peek()
