@@ -43,6 +43,12 @@ class Clock:
 
     def tick(self) -> None:
         try:
+            config = self.service.config
+            if config is not None and config.imap_host:
+                from pbem.imap import poll
+
+                poll(self.service, config.imap_host, config.imap_port, config.imap_user,
+                     config.imap_password, config.imap_folder)
             inbox.process_pending(self.service)
             self.service.tick()
             self.plan_deadlines()
