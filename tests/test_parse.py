@@ -730,3 +730,11 @@ def test_road_extension_along_a_road(problems):
     assert where(found) == [(1, 45, "Pedrabona>Castel Ceriolo")]
     assert found[0].message == ("no road crosses Pedrabona>Castel Ceriolo; after a road move a block "
                                 "extends only along a road")
+
+
+def test_assault_extension_needs_block_and_approach(problems):
+    found = problems("ASSAULT Pedrabona>Marengo WITH A3 A5 THEN EXTEND")
+    assert where(found) == [(1, 49, "")]
+    assert found[0].expected == "a cavalry block of the assault and an approach of Marengo (like Marengo>Pedrabona)"
+    found = problems("ASSAULT Pedrabona>Marengo WITH A3 A5 THEN EXTEND A5 Marengo>Spinetta A5 Marengo>Castel")
+    assert where(found) == [(1, 69, "A5")]

@@ -697,7 +697,11 @@ class _Parser(OrderReader):
         return out
 
     def _assault_extensions(self, group: list[str], captured: str) -> list[tuple[str, str]]:
+        """``THEN EXTEND <block> <approach> ...``: cavalry of the assault, approaches of the locale taken."""
         out = []
+        if not self.is_word(self.peek(), ("THEN", "LEAD", "PURSUE", "NO")):
+            self.missing(f"a cavalry block of the assault and an approach of {self.name(captured)} "
+                         f"(like {self.name(captured)}>{self._a_neighbour(captured)})")
         while self.is_word(self.peek(), ("THEN", "LEAD", "PURSUE", "NO")):
             token = self.take()
             bid = self.block(token)
@@ -712,14 +716,10 @@ class _Parser(OrderReader):
                 self.note(at, f"after the assault the cavalry extends from {self.name(captured)}, "
                           f"the locale taken", self.board.approach_name(locale, toward),
                           f"an approach {self.name(captured)}>...")
-            if bid is not None:
-                if any(b == bid for b, _t in out):
-                    self.note(token, f"{bid} is named twice", None, "each block once")
+            if bid is not None and any(b == bid for b, _t in out):
+                self.note(token, f"{bid} is named twice", None, "each block once")
+            elif bid is not None:
                 out.append((bid, toward))
-        if not out and self.problems and self.problems[-1].line == self.line:
-            raise Abort
-        if not out:
-            self.missing("a cavalry block id and an approach (THEN EXTEND A4 Spinetta>Cascina Grossa)")
         return out
 
     def order_enter(self) -> Enter:
