@@ -737,4 +737,4 @@ def test_assault_extension_needs_block_and_approach(problems):
     assert where(found) == [(1, 49, "")]
     assert found[0].expected == "a cavalry block of the assault and an approach of Marengo (like Marengo>Pedrabona)"
     found = problems("ASSAULT Pedrabona>Marengo WITH A3 A5 THEN EXTEND A5 Marengo>Spinetta A5 Marengo>Castel")
-    assert where(found) == [(1, 69, "A5")]
+    assert where(found) == [(1, 70, "A5")]
