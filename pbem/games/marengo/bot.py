@@ -36,9 +36,11 @@ def bot_orders(scenario: Scenario, view: dict, seed: int) -> str:
 
     if side == "france":
         asleep = [b["id"] for b in mine if not b["activated"]]
-        if asleep:
+        allowance = (1 if view["day"] == 1 else 0) + (2 if hour >= 11 or any(
+            board.locales[e["locale"]].french_start for e in view["enemy"]) else 0)
+        if asleep and allowance:
             rng.shuffle(asleep)
-            lines.append("ACTIVATE " + " ".join(asleep[:3]))
+            lines.append("ACTIVATE " + " ".join(asleep[:allowance]))
 
     # assaults: from approaches facing enemy-blocked approaches
     groups: dict[tuple, list[dict]] = {}
@@ -81,7 +83,22 @@ def bot_orders(scenario: Scenario, view: dict, seed: int) -> str:
             continue
         for b in allowed:
             due.remove(b)
-        lines.append(f"ENTER {' '.join(b['id'] for b in allowed)} BY ROAD AT {entry.name}")
+        path = road_onward(board, entry, enemy_at)
+        tail = "".join(f" -> {name(lid)}" for lid in path)
+        lines.append(f"ENTER {' '.join(b['id'] for b in allowed)} BY ROAD AT {entry.name}{tail}")
+
+    # road moves along the main road, free of the command limit: Austria presses on
+    if side == "austria" and goal_of(scenario, side):
+        goal = goal_of(scenario, side)
+        for b in mine:
+            if b["facing"] or b["id"] in used or not b["activated"] or rng.below(3) == 0:
+                continue
+            step = main_road_step(board, b["locale"], goal, enemy_at)
+            if step:
+                lines.append(f"ROAD {b['id']} {name(b['locale'])} -> {name(step)}")
+                used.add(b["id"])
+                mine_at[b["locale"]].remove(b)
+                mine_at.setdefault(step, []).append(b)
 
     # moves: toward the enemy for Austria; France blocks approaches and holds objectives
     goal = (scenario.retreat_toward or {}).get("france" if side == "austria" else "austria")
@@ -95,7 +112,18 @@ def bot_orders(scenario: Scenario, view: dict, seed: int) -> str:
         if commands <= 0:
             break
         threats = [n for n in board.adjacent(here) if enemy_at.get(n)]
+        group = [b for b in group if b["id"] not in used]
+        if not group:
+            continue
         movers = [b for b in group if b["type"] != "artillery"] or group
+        weak = [n for n in threats if len(enemy_at[n]) < len(movers)
+                and not any(e["facing"] == here for e in enemy_at[n])]
+        if side == "austria" and weak and rng.below(2):
+            there = weak[rng.below(len(weak))]
+            lines.append(f"MOVE {' '.join(b['id'] for b in movers)} {name(here)} -> {name(there)} IF BLOCKED ADVANCE")
+            used.update(b["id"] for b in movers)
+            commands -= 1
+            continue
         if threats and (side == "france" or rng.below(2)):
             there = threats[rng.below(len(threats))]
             lines.append(f"MOVE {' '.join(b['id'] for b in movers)} {name(here)} -> {name(here)}>{name(there)}")
@@ -127,3 +155,35 @@ def bot_orders(scenario: Scenario, view: dict, seed: int) -> str:
         lines.append("STANDING ARTILLERY DEFEND")
         lines.append("STANDING PURSUE STRONG")
     return "\n".join(lines) + "\n"
+
+
+def goal_of(scenario: Scenario, side: str) -> str | None:
+    """Where a side pushes: toward the enemy's line of retreat."""
+    other = "france" if side == "austria" else "austria"
+    return (scenario.retreat_toward or {}).get(other)
+
+
+def road_onward(board: Board, entry, enemy_at: dict) -> list[str]:
+    """Up to two locales along the entry's road, away from the map edge, short of the enemy."""
+    road = board.roads.get(entry.road) if entry.road else None
+    if road is None or entry.locale not in road.path:
+        return []
+    i = road.path.index(entry.locale)
+    onward = list(road.path[i + 1:]) if i < len(road.path) / 2 else list(reversed(road.path[:i]))
+    out = []
+    for lid in onward[:2]:
+        if enemy_at.get(lid):
+            break
+        out.append(lid)
+    return out
+
+
+def main_road_step(board: Board, here: str, goal: str, enemy_at: dict) -> str | None:
+    """The next locale along a main road that brings a block nearer ``goal``, if free of the enemy."""
+    best = None
+    for nxt, road in board.road_neighbours(here):
+        if not road.main or enemy_at.get(nxt):
+            continue
+        if board.distance(nxt, goal) < board.distance(here, goal):
+            best = nxt
+    return best
