@@ -155,6 +155,26 @@ def _clock(db: Database) -> None:
     )
 
 
+@migrations(name="003_web")
+def _web(db: Database) -> None:
+    """Web sign-in: one-time login links (only a hash of each token is kept)
+    and the sign-in attempts the rate limit counts."""
+    db.executescript(
+        """
+        CREATE TABLE login_tokens (
+          id INTEGER PRIMARY KEY, token_hash TEXT NOT NULL UNIQUE,
+          email TEXT NOT NULL COLLATE NOCASE, created TEXT NOT NULL,
+          expires TEXT NOT NULL, used_at TEXT);
+        CREATE INDEX login_tokens_email ON login_tokens(email);
+        CREATE TABLE login_attempts (
+          id INTEGER PRIMARY KEY, at TEXT NOT NULL, email TEXT COLLATE NOCASE,
+          ip TEXT, kind TEXT NOT NULL DEFAULT '', ok INTEGER NOT NULL DEFAULT 0);
+        CREATE INDEX login_attempts_email ON login_attempts(email, at);
+        CREATE INDEX login_attempts_ip ON login_attempts(ip, at);
+        """
+    )
+
+
 def message_id_of(raw: bytes) -> str | None:
     """The Message-ID header of a raw message, or None (never raises)."""
     try:
@@ -203,12 +223,12 @@ class Store:
 
     def query_one(self, sql: str, params=()) -> dict | None:
         """The first row of a query, as a dict, or None."""
-        with self.transaction():
-            return next(self.db.query(sql, params), None)
+        rows = self.query(sql, params)
+        return rows[0] if rows else None
 
     def query(self, sql: str, params=()) -> list[dict]:
-        """Every row of a query, as dicts."""
-        with self.transaction():
+        """Every row of a query, as dicts (reads take no write lock)."""
+        with self._lock:
             return list(self.db.query(sql, params))
 
     def execute(self, sql: str, params=()) -> sqlite3.Cursor:
@@ -436,4 +456,65 @@ class Store:
             rows = self.query("SELECT * FROM audit WHERE game_id = ? ORDER BY id", (game_id,))
         for row in rows:
             row["detail"] = json.loads(row["detail"])
+        return rows
+
+    # -- web sign-in ---------------------------------------------------------
+
+    def add_login_token(self, email: str, token_hash: str, expires: str) -> int:
+        """Keep a login link's token (its hash) until ``expires``."""
+        return self.execute(
+            "INSERT INTO login_tokens (token_hash, email, created, expires) VALUES (?, ?, ?, ?)",
+            (token_hash, email.strip(), self.now(), expires),
+        ).lastrowid
+
+    def peek_login_token(self, token_hash: str) -> str | None:
+        """The address of an unused, unexpired token, without using it."""
+        row = self.query_one("SELECT email FROM login_tokens WHERE token_hash = ? AND used_at IS NULL"
+                             " AND expires > ?", (token_hash, self.now()))
+        return row["email"] if row else None
+
+    def use_login_token(self, token_hash: str) -> str | None:
+        """Use a token once: its address, or None if unknown, used or expired."""
+        with self.transaction():
+            email = self.peek_login_token(token_hash)
+            if email is not None:
+                self.db.execute("UPDATE login_tokens SET used_at = ? WHERE token_hash = ?",
+                                (self.now(), token_hash))
+            return email
+
+    def add_login_attempt(self, email, ip, kind: str, ok: bool) -> None:
+        self.execute("INSERT INTO login_attempts (at, email, ip, kind, ok) VALUES (?, ?, ?, ?, ?)",
+                     (self.now(), (email or "").strip() or None, ip, kind, int(ok)))
+
+    def count_login_attempts(self, since: str, email=None, ip=None) -> int:
+        """Failed sign-ins and requested links since ``since``, for an address or an IP."""
+        column, value = ("email", email.strip()) if email is not None else ("ip", ip)
+        row = self.query_one(f"SELECT COUNT(*) AS n FROM login_attempts WHERE {column} = ? AND at >= ?"
+                             " AND (ok = 0 OR kind = 'link')", (value, since))
+        return row["n"]
+
+    def prune_web(self, before: str) -> None:
+        """Forget sign-in attempts and expired tokens older than ``before``."""
+        with self.transaction():
+            self.db.execute("DELETE FROM login_attempts WHERE at < ?", (before,))
+            self.db.execute("DELETE FROM login_tokens WHERE expires < ?", (before,))
+
+    def set_password_hash(self, email: str, password_hash: str | None) -> None:
+        """Set a player's password hash, adding the player if the address is new."""
+        with self.transaction():
+            if self.find_player(email) is None:
+                self.add_player(email)
+            self.db.execute("UPDATE players SET password_hash = ? WHERE email = ?", (password_hash, email.strip()))
+
+    def recent_outbox(self, limit: int = 50) -> list[dict]:
+        """The newest outbox rows (without attachments), newest first."""
+        return self.query("SELECT id, created, to_addr, subject, body, kind, game_id, status, attempts, last_error,"
+                          " sent_at FROM outbox ORDER BY id DESC LIMIT ?", (limit,))
+
+    def inbound_for_game(self, game_id: int, limit: int = 200) -> list[dict]:
+        """Messages whose handling named this game, newest first."""
+        rows = self.query("SELECT * FROM inbound WHERE result IS NOT NULL AND json_extract(result, '$.game') = ?"
+                          " ORDER BY id DESC LIMIT ?", (game_id, limit))
+        for row in rows:
+            row["result"] = json.loads(row["result"])
         return rows
