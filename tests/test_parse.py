@@ -469,10 +469,24 @@ def test_at_most_three_blocks_enter_by_road(problems, state):
     assert found[0].message == "at most 3 blocks a day enter by one road entry point"
 
 
-def test_enter_needs_at_when_there_are_several_entries(problems):
-    found = problems("ENTER F8 BY ROAD", "france", FRANCE_6AM)
+FRANCE_11AM = 11
+
+
+def test_enter_needs_at_when_there_are_several_entries(parse, problems):
+    found = problems("ENTER F7 BY ROAD", "france", FRANCE_11AM)
     assert found[0].message == "France has 2 road entry points; say which with AT"
     assert found[0].expected == "AT and one of: Tortona Road, Sale Road"
+    order = one(parse, "ENTER F7 AT Sale", "france", FRANCE_11AM)
+    assert (order.entry, order.text) == ("sale", "ENTER F7 BY ROAD AT Sale Road")
+
+
+def test_enter_infers_the_only_entry_the_blocks_may_use(parse, problems):
+    order = one(parse, "ENTER F8 -> San Giuliano Nuovo", "france", FRANCE_6AM)
+    assert order.entry == "tortona"
+    assert order.text == "ENTER F8 BY ROAD AT Tortona Road -> San Giuliano Nuovo"
+    found = problems("ENTER F7 F8 BY ROAD AT Sale Road", "france", FRANCE_11AM)
+    assert where(found) == [(1, 10, "F8")]
+    assert found[0].message == "F8 may not enter at Sale Road"
 
 
 def test_enter_path(problems):

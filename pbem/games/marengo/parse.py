@@ -735,12 +735,15 @@ class _Parser(OrderReader):
             self.take()
             entry_token = self.peek()
             entry = self.entry(by)
-        where = self.entry_point(entry, by, entry_token or first)
         ok = self.known(pairs)
+        if entry is not None:
+            where = entry
+        else:
+            where, entry = self.entry_point(by, ok, entry_token or first)
         for token, bid in pairs:
             self.moving(bid, token)
             allowed = self.state.blocks[bid].entries if bid else []
-            if bid and where and allowed and where not in allowed:
+            if bid and allowed and where not in allowed:
                 names = ", ".join(self.board.entries[e].name for e in allowed if e in self.board.entries)
                 self.note(token, f"{bid} may not enter at {self.board.entries[where].name}", None,
                           f"its entry point: {names}")
@@ -765,10 +768,7 @@ class _Parser(OrderReader):
         if choice is not None and by == "pontoon":
             self.note(first, "IF BLOCKED has no use for a block crossing by the pontoon", None,
                       "THEN EXTEND or the end of the order")
-        end = path[-1] if path else (self.board.entries[where].locale if where else None)
-        extend, extend_text = (None, "")
-        if self.at("THEN"):
-            extend, extend_text = self.then_extend(end or "", ok)
+        extend, extend_text = self.then_extend(path[-1] if path else self.board.entries[where].locale, ok)
         self.done("'->' and a locale, IF BLOCKED, THEN EXTEND or the end of the order")
         text = f"ENTER {' '.join(ok)} BY {by.upper()}"
         if entry is not None:
@@ -796,17 +796,23 @@ class _Parser(OrderReader):
                       f"one of: {names}")
         return found[0]
 
-    def entry_point(self, entry: str | None, by: str, token: Token | int) -> str | None:
-        """The entry point used: the one named, or the side's only one of that kind."""
-        if entry is not None:
-            return entry
+    def entry_point(self, by: str, blocks: list[str], token: Token | int) -> tuple[str, str | None]:
+        """(the entry point used, the ``entry`` to record) when no AT is written.
+
+        The side's only entry point of that kind (recorded as None); else the
+        only one the blocks may all use (recorded, so the echo names it).
+        """
         choices = self.entries_of(by)
         if len(choices) == 1:
-            return choices[0]
+            return choices[0], None
         if not choices:
             self.fail(token, f"{self.side.capitalize()} has no {by} entry point", None,
                       "BY ROAD" if by == "pontoon" else "another way in")
-        names = ", ".join(self.board.entries[e].name for e in choices)
+        usable = [e for e in choices if all(not self.state.blocks[b].entries or e in self.state.blocks[b].entries
+                                            for b in blocks)]
+        if len(usable) == 1:
+            return usable[0], usable[0]
+        names = ", ".join(self.board.entries[e].name for e in (usable or choices))
         self.fail(token, f"{self.side.capitalize()} has {len(choices)} {by} entry points; say which with AT",
                   None, f"AT and one of: {names}")
 
