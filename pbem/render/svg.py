@@ -400,6 +400,10 @@ class MapRenderer:
         u = self.u
         slots, marks = [], []
         mark_s = self.T * 0.5
+        occupancy: dict[tuple, int] = {}
+        for blk in self._own_blocks() + self._enemy_blocks():
+            key = (blk["locale"], blk.get("facing"))
+            occupancy[key] = occupancy.get(key, 0) + 1
         for (a, b), ap in self.board.approaches.items():
             if a not in self.board.locales or b not in self.board.locales:
                 continue
@@ -419,23 +423,22 @@ class MapRenderer:
             kinds = ["infantry"] * ap.infantry + ["cavalry"] * ap.cavalry + ["artillery"] * ap.artillery
             if not kinds:
                 continue
-            pitch = mark_s * 1.35
+            # in the slot, as printed on the board; behind the last row of blocks when it is held
+            held = occupancy.get((a, b), 0)
             depth = self.inset + self.T / 2
-            room_plus = place.room / 2 - full / 2 - self.gap
-            fit = max(0, int(room_plus // pitch))
+            if held:
+                depth = self.inset + math.ceil(held / ap.width) * (self.T + self.gap) + mark_s * 0.6
+            pitch = mark_s * 1.3
             for i, kind in enumerate(kinds):
-                if i < fit or fit == 0:  # beyond the slot's end, then beyond its start
-                    along = full / 2 + self.gap + pitch * (i + 0.5)
-                else:
-                    along = -(full / 2 + self.gap + pitch * (i - fit + 0.5))
-                x, y = place.at(along, depth)
+                x, y = place.at((i - (len(kinds) - 1) / 2) * pitch, depth)
                 marks.append(type_symbol(kind, x, y, mark_s, INK, 0.9 * u))
         slot_path = _el("path", d="".join(slots), fill="none", stroke=INK, stroke_width=1.1 * u,
                         stroke_linecap="butt", shape_rendering="crispEdges") if slots else ""
         return slot_path + "".join(marks)
 
     def entries(self) -> str:
-        u = self.u
+        """Entry points: a chevron onto the map for a road, a little bridge for a pontoon; the name below."""
+        u, w, h = self.u, self.board.width, self.board.height
         out = []
         for entry in self.board.entries.values():
             if entry.locale not in self.board.locales:
@@ -446,25 +449,27 @@ class MapRenderer:
             else:
                 ex, ey = self.edge_point(loc.x, loc.y) if entry.kind == "road" else (loc.x, loc.y + 2.2 * self.T)
             colour = SIDE_COLOUR.get(entry.side, INK)
+            s = 10 * u
             if entry.kind == "pontoon":
-                s = 9 * u
-                out.append(_el("path", d=f"M{_n(ex - s)},{_n(ey - s / 2)}h{_n(2 * s)}M{_n(ex - s)},{_n(ey + s / 2)}"
-                                         f"h{_n(2 * s)}M{_n(ex - s / 2)},{_n(ey - s / 2)}v{_n(s)}M{_n(ex + s / 2)},"
-                                         f"{_n(ey - s / 2)}v{_n(s)}", stroke=colour, stroke_width=1.6 * u))
-                out.append(_text(ex, ey + s * 1.7, entry.name, 10 * u, text_anchor="middle", fill=colour,
-                                 font_style="italic"))
-                continue
-            ux, uy = _unit(loc.x - ex, loc.y - ey)
-            s = 11 * u
-            # a chevron pointing onto the map, at the edge
-            cx, cy = ex + ux * s, ey + uy * s
-            tri = [(cx + ux * s, cy + uy * s), (cx - uy * s * 0.8, cy + ux * s * 0.8),
-                   (cx + uy * s * 0.8, cy - ux * s * 0.8)]
-            out.append(_el("polygon", points=_pts(tri), fill=colour, stroke=INK, stroke_width=0.6 * u))
-            lx, ly = cx + ux * s * 2.4, cy + uy * s * 2.4
-            anchor = "start" if ux > 0.3 else ("end" if ux < -0.3 else "middle")
-            out.append(_text(lx, ly - 6 * u, entry.name, 10 * u, text_anchor=anchor, fill=colour,
-                             font_style="italic"))
+                cx = min(max(ex, s + 6 * u), w - s - 6 * u)
+                cy = min(max(ey, s + 6 * u), h - s - 6 * u)
+                out.append(_el("path", d=f"M{_n(cx - s)},{_n(cy - s / 2)}h{_n(2 * s)}M{_n(cx - s)},{_n(cy + s / 2)}"
+                                         f"h{_n(2 * s)}M{_n(cx - s / 2)},{_n(cy - s / 2)}v{_n(s)}M{_n(cx + s / 2)},"
+                                         f"{_n(cy - s / 2)}v{_n(s)}", stroke=colour, stroke_width=1.8 * u))
+            else:
+                ux, uy = _unit(loc.x - ex, loc.y - ey)
+                cx, cy = ex + ux * s, ey + uy * s
+                tri = [(cx + ux * s, cy + uy * s), (cx - uy * s * 0.8, cy + ux * s * 0.8),
+                       (cx + uy * s * 0.8, cy - ux * s * 0.8)]
+                out.append(_el("polygon", points=_pts(tri), fill=colour, stroke=INK, stroke_width=0.6 * u))
+            anchor, lx = "middle", cx
+            if cx < 0.15 * w:
+                anchor, lx = "start", max(cx - s, 6 * u)
+            elif cx > 0.85 * w:
+                anchor, lx = "end", min(cx + s, w - 6 * u)
+            ly = cy + s * 2.2 if cy < h - 3 * s else cy - s * 1.6
+            out.append(_text(lx, ly, entry.name, 10 * u, text_anchor=anchor, fill=colour, font_style="italic",
+                             stroke=PAPER, stroke_width=2.5 * u, paint_order="stroke"))
         return "".join(out)
 
     def edge_point(self, x: float, y: float) -> tuple[float, float]:
@@ -566,94 +571,144 @@ class MapRenderer:
             face = (blk.get("type"), blk.get("strength"))
         elif blk.get("revealed"):
             face = (blk["revealed"].get("type"), blk["revealed"].get("strength"))
-        ink = "#fffaf0"
-        if face and face[0] in ("infantry", "cavalry", "artillery"):
-            kind, strength = face[0], max(1, min(3, int(face[1] or 1)))
-            s = T * 0.56
-            pitch = s * 1.28
-            x0 = -length / 2 + T * 0.22 + s / 2
-            for i in range(strength):
-                body.append(type_symbol(kind, x0 + i * pitch, 0, s, ink, 1.05 * u))
-            if own and blk.get("id"):
-                text_x0 = x0 + (strength - 0.5) * pitch + T * 0.15
-                room = length / 2 - T * 0.15 - text_x0
-                label = str(blk["id"])
-                fs = T * 0.6
-                guess = len(label) * fs * 0.5
-                extra = {}
-                if guess > room > 0:
-                    extra = {"textLength": room, "lengthAdjust": "spacingAndGlyphs"}
-                body.append(_el("text", escape(label), x=length / 2 - T * 0.15, y=fs * 0.36, font_size=fs,
-                                font_family=SANS, font_stretch="condensed", font_weight="bold", fill=ink,
-                                text_anchor="end", **({"x": text_x0, "text_anchor": "start", **extra}
-                                                      if extra else {})))
+        if face:
+            body.append(self._face(face[0], face[1], blk.get("id") if own else None, length, T))
         transform = f"translate({_n(x)} {_n(y)})" + (f" rotate({_n(angle)})" if angle else "")
         return _el("g", "".join(body), transform=transform)
 
     # -- last day's moves ---------------------------------------------------
 
-    def point_of(self, where, move: dict | None = None, end: bool = False):
-        """The point of a [locale, facing] in a move, or of an entry point."""
-        locale, facing = None, None
-        if isinstance(where, (list, tuple)) and where:
-            locale = where[0]
-            facing = where[1] if len(where) > 1 else None
-        elif isinstance(where, str):
-            locale = where
-        if locale in self.board.locales:
-            if facing in self.board.locales:
-                place = self.place(locale, facing)
-                return place.at(0, self.inset + self.T / 2)
-            loc = self.board.locales[locale]
-            return (loc.x, loc.y)
-        entry_id = locale if locale in self.board.entries else (move or {}).get("entry")
-        if entry_id in self.board.entries:
-            entry = self.board.entries[entry_id]
-            if entry.x is not None and entry.y is not None:
-                return (float(entry.x), float(entry.y))
-            if entry.locale in self.board.locales:
-                loc = self.board.locales[entry.locale]
-                return self.edge_point(loc.x, loc.y)
-        return None
+    @staticmethod
+    def _where(value) -> tuple[str | None, str | None]:
+        """(locale, facing) from a move's ``from`` or ``to``: [locale, facing], [locale] or a locale."""
+        if isinstance(value, (list, tuple)) and value:
+            return value[0], (value[1] if len(value) > 1 else None)
+        if isinstance(value, str):
+            return value, None
+        return None, None
+
+    def point_of(self, locale, facing):
+        """Where the blocks of a place stand: the reserve point, or the middle of the approach's slot."""
+        if locale not in self.board.locales:
+            return None
+        if facing in self.board.locales and facing != locale:
+            return self.place(locale, facing).at(0, self.inset + self.T / 2)
+        loc = self.board.locales[locale]
+        return (loc.x, loc.y)
+
+    def entry_point(self, entry_id, locale) -> tuple[float, float] | None:
+        entry = self.board.entries.get(entry_id) if isinstance(entry_id, str) else None
+        if entry is not None and entry.x is not None and entry.y is not None:
+            return (float(entry.x), float(entry.y))
+        loc = self.board.locales.get(entry.locale if entry else locale)
+        return self.edge_point(loc.x, loc.y) if loc else None
+
+    def road_route(self, a: str, b: str) -> list[str]:
+        """The locales from a to b along roads, fewest steps (just [a, b] if no road joins them)."""
+        previous = {a: None}
+        frontier = [a]
+        while frontier and b not in previous:
+            nxt = []
+            for here in frontier:
+                for there, _road in self.board.road_neighbours(here):
+                    if there not in previous:
+                        previous[there] = here
+                        nxt.append(there)
+            frontier = nxt
+        if b not in previous:
+            return [a, b]
+        route = [b]
+        while route[-1] != a:
+            route.append(previous[route[-1]])
+        return route[::-1]
 
     def arrows(self) -> str:
-        u = self.u
+        """The last day's moves: arrows in the mover's colour (retreats dark and dashed)."""
         out = []
         seen: dict[tuple, int] = {}
         for move in self.view.get("last_moves", []):
             kind = move.get("kind", "move")
-            start = self.point_of(move.get("from"), move)
-            finish = self.point_of(move.get("to"), move, end=True)
+            side = move.get("side")
+            count = int(move.get("count", 1) or 1)
+            (fl, ff), (tl, tf) = self._where(move.get("from")), self._where(move.get("to"))
+            if kind == "recoil":
+                if fl in self.board.locales and ff in self.board.locales:
+                    out.append(self._repulsed(fl, ff, side, count))
+                continue
+            finish = self.point_of(tl, tf)
             if finish is None:
                 continue
-            if start is None:
-                to = move.get("to") or [None]
-                loc = self.board.locales.get(to[0] if isinstance(to, (list, tuple)) else to)
-                if loc is None:
-                    continue
-                start = self.edge_point(loc.x, loc.y)
-            pts = [start]
-            for lid in move.get("path", [])[1:-1] if kind == "road" else []:
-                if lid in self.board.locales:
-                    pts.append((self.board.locales[lid].x, self.board.locales[lid].y))
-            pts.append(finish)
-            if math.dist(pts[0], pts[-1]) < 1e-6 and len(pts) == 2:
+            if kind == "entry":
+                start = self.entry_point(move.get("entry") or fl, tl)
+                pts = [start, finish] if start else []
+            elif kind == "road" and fl in self.board.locales and fl != tl:
+                route = [lid for lid in move.get("path", []) if lid in self.board.locales]
+                if len(route) < 2 or route[0] != fl or route[-1] != tl:
+                    route = self.road_route(fl, tl)
+                pts = []
+                for i, lid in enumerate(route):
+                    loc = self.board.locales[lid]
+                    pts.append((loc.x, loc.y))
+                    if i + 1 < len(route):
+                        (x0, y0), (x1, y1) = self.segment(lid, route[i + 1])
+                        pts.append(((x0 + x1) / 2, (y0 + y1) / 2))
+                pts[-1] = finish
+            else:
+                start = self.point_of(fl, ff)
+                pts = [start, finish] if start else []
+            if len(pts) < 2 or (len(pts) == 2 and math.dist(pts[0], pts[1]) < 1e-6):
                 continue
-            key = (round(start[0]), round(start[1]), round(finish[0]), round(finish[1]))
+            key = tuple(round(v) for v in (*pts[0], *pts[-1]))
             bend = 0.14 + 0.12 * seen.get(key, 0)
             seen[key] = seen.get(key, 0) + 1
-            out.append(self._arrow(pts, move.get("side"), kind, int(move.get("count", 1) or 1), bend))
+            burst = None
+            if kind == "assault" and fl in self.board.locales and ff in self.board.locales:
+                burst = self.place(fl, ff).at(0, 0)
+            out.append(self._arrow(pts, side, kind, count, bend, burst, inside=fl == tl))
         return "".join(out)
 
-    def _arrow(self, pts, side, kind: str, count: int, bend: float) -> str:
+    def _repulsed(self, here: str, there: str, side, count: int) -> str:
+        """An assault thrown back: a short thick arrow from the approach up to the border, barred."""
+        u = self.u
+        place = self.place(here, there)
+        colour = SIDE_COLOUR.get(side, INK)
+        w = 3.6 * u
+        (sx, sy), (ex, ey) = place.at(0, self.inset + self.T * 2.4), place.at(0, 2.5 * u)
+        tx, ty = -place.nx, -place.ny  # toward the border
+        head, hw = w * 3, w * 1.7
+        bx, by = ex - tx * head * 0.8, ey - ty * head * 0.8
+        tip = [(ex, ey), (ex - tx * head - ty * hw, ey - ty * head + tx * hw),
+               (ex - tx * head * 0.72, ey - ty * head * 0.72), (ex - tx * head + ty * hw, ey - ty * head - tx * hw)]
+        (cx0, cy0), (cx1, cy1) = place.at(-self.T, -2.5 * u), place.at(self.T, -2.5 * u)
+        out = [
+            _el("path", d=f"M{_n(sx)},{_n(sy)}L{_n(bx)},{_n(by)}", stroke=PAPER, stroke_width=w + 3 * u,
+                stroke_opacity=0.8),
+            _el("path", d=f"M{_n(sx)},{_n(sy)}L{_n(bx)},{_n(by)}", stroke=colour, stroke_width=w),
+            _el("polygon", points=_pts(tip), fill=colour, stroke=PAPER, stroke_width=0.8 * u),
+            _el("path", d=f"M{_n(cx0)},{_n(cy0)}L{_n(cx1)},{_n(cy1)}", stroke=INK, stroke_width=3.2 * u,
+                stroke_linecap="round"),
+        ]
+        if count > 1:
+            out.append(self._count(sx, sy, count, colour))
+        return "".join(out)
+
+    def _count(self, x: float, y: float, count: int, colour: str) -> str:
+        u = self.u
+        return (_el("circle", cx=x, cy=y, r=7.5 * u, fill=PAPER, stroke=colour, stroke_width=1.4 * u)
+                + _text(x, y + 3.8 * u, str(count), 10.5 * u, font_family=SANS, font_weight="bold", fill=colour,
+                        text_anchor="middle"))
+
+    def _arrow(self, pts, side, kind: str, count: int, bend: float, burst=None, inside: bool = False) -> str:
         u = self.u
         colour = SIDE_DARK.get(side, INK) if kind == "retreat" else SIDE_COLOUR.get(side, INK)
         width = {"assault": 4.4, "attack": 3.6, "retreat": 2.6, "road": 2.6}.get(kind, 3.0) * u
+        if inside:  # between the reserve and an approach of one locale
+            width = 2.2 * u
         head = width * 3.2
         # shorten the ends so the arrow sits between the places, not under the blocks
         (sx, sy), (ex, ey) = pts[0], pts[-1]
         trim_start = 0.0 if kind == "entry" else self.T * 0.8
-        trim_end = self.T * (0.4 if kind == "assault" else 0.9)
+        trim_end = self.T * 0.9
         if len(pts) == 2:
             dx, dy = ex - sx, ey - sy
             length = math.hypot(dx, dy)
@@ -669,6 +724,8 @@ class MapRenderer:
             bx, by = ex - tx * head * 0.8, ey - ty * head * 0.8
             d = f"M{_n(sx)},{_n(sy)}Q{_n(cx)},{_n(cy)} {_n(bx)},{_n(by)}"
             mid = (0.25 * sx + 0.5 * cx + 0.25 * ex, 0.25 * sy + 0.5 * cy + 0.25 * ey)
+            if length < 3 * self.T:
+                mid = (sx, sy)
         else:
             ux, uy = _unit(pts[-1][0] - pts[-2][0], pts[-1][1] - pts[-2][1])
             ex, ey = ex - ux * trim_end, ey - uy * trim_end
@@ -688,16 +745,13 @@ class MapRenderer:
                (ex - tx * head * 0.72, ey - ty * head * 0.72), (ex - tx * head + ty * hw, ey - ty * head - tx * hw)]
         out.append(_el("polygon", points=_pts(tip), fill=colour, stroke=PAPER, stroke_width=0.8 * u,
                        stroke_linejoin="round"))
-        if kind == "assault":
-            out.append(star(ex, ey, head * 0.9, "#f2c230", colour, 1.0 * u))
+        if burst is not None:
+            out.append(star(burst[0], burst[1], 9 * u, "#f2c230", colour, 1.0 * u))
         if kind == "entry":
             out.append(_el("circle", cx=pts[0][0], cy=pts[0][1], r=width * 1.3, fill=colour, stroke=PAPER,
                            stroke_width=0.8 * u))
         if count > 1:
-            r = 7.5 * u
-            out.append(_el("circle", cx=mid[0], cy=mid[1], r=r, fill=PAPER, stroke=colour, stroke_width=1.4 * u))
-            out.append(_text(mid[0], mid[1] + 3.8 * u, str(count), 10.5 * u, font_family=SANS,
-                             font_weight="bold", fill=colour, text_anchor="middle"))
+            out.append(self._count(mid[0], mid[1], count, colour))
         return "".join(out)
 
     # -- margins --------------------------------------------------------------
@@ -784,7 +838,7 @@ class MapRenderer:
             for item in due:
                 by_hour.setdefault(item.get("arrives") or 0, []).append(item)
             x = 100 * u
-            max_x = self.board.width * 0.56
+            max_x = self.board.width * 0.48
             for hour in sorted(by_hour):
                 items = by_hour[hour]
                 if "count" in items[0] and "type" not in items[0]:
@@ -792,7 +846,7 @@ class MapRenderer:
                     chips = [None] * n
                 else:
                     chips = items
-                need = 52 * u + len(chips) * (self.L * 0.8 + 3 * u)
+                need = 52 * u + len(chips) * (self.L + 3 * u)
                 if x + need > max_x and x > 100 * u:
                     x = 100 * u
                     y += 22 * u
@@ -800,32 +854,49 @@ class MapRenderer:
                 x += 44 * u
                 for chip in chips:
                     left.append(self._chip(x, y, side, chip))
-                    x += self.L * 0.8 + 3 * u
+                    x += self.L + 3 * u
                 x += 14 * u
         if not any_due:
             y += 22 * u
             left.append(_text(24 * u, y, "none", 12 * u, font_style="italic"))
-        legend, legend_h = self.legend(self.board.width * 0.6, y0 - 12 * u)
+        legend, legend_h = self.legend(self.board.width * 0.5, y0 - 12 * u)
         self.footer_h = max(y + 24 * u, legend_h + 16 * u)
         out.extend(left)
         out.append(legend)
         return "".join(out)
 
+    def _face(self, kind, strength, label, length: float, T: float) -> str:
+        """The face of a block centred on (0, 0): one symbol per strength point, then its id."""
+        if kind not in ("infantry", "cavalry", "artillery"):
+            return ""
+        u, ink = self.u, "#fffaf0"
+        strength = max(1, min(3, int(strength or 1)))
+        s = T * 0.56
+        pitch = s * 1.28
+        x0 = -length / 2 + T * 0.22 + s / 2
+        out = [type_symbol(kind, x0 + i * pitch, 0, s, ink, 1.05 * u) for i in range(strength)]
+        if label:
+            label = str(label)
+            fs = T * 0.6
+            left = x0 + (strength - 0.5) * pitch + T * 0.2
+            right = length / 2 - T * 0.15
+            place = {"x": right, "text_anchor": "end"}
+            if len(label) * fs * 0.52 > right - left > 0:  # squeeze a long id into the room left
+                place = {"x": left, "textLength": right - left, "lengthAdjust": "spacingAndGlyphs"}
+            out.append(_el("text", escape(label), y=fs * 0.36, font_size=fs, font_family=SANS,
+                           font_stretch="condensed", font_weight="bold", fill=ink, **place))
+        return "".join(out)
+
     def _chip(self, x: float, y: float, side: str, item: dict | None) -> str:
         """A small block in the margin (a path, not a rect: rects are only the blocks on the map)."""
         u = self.u
-        L, T = self.L * 0.8, self.T * 0.9
+        L, T = self.L, self.T
         out = [_el("path", d=f"M{_n(x)},{_n(y - T / 2)}h{_n(L)}v{_n(T)}h{_n(-L)}z",
                    fill=SIDE_COLOUR.get(side, "#555"), stroke=SIDE_DARK.get(side, INK), stroke_width=0.8 * u)]
-        if item and item.get("type") in ("infantry", "cavalry", "artillery"):
-            s = T * 0.56
-            for i in range(max(1, min(3, int(item.get("strength") or 1)))):
-                out.append(type_symbol(item["type"], x + T * 0.22 + s / 2 + i * s * 1.28, y, s, "#fffaf0", 1.0 * u))
-            if item.get("id"):
-                fs = T * 0.58
-                out.append(_el("text", escape(str(item["id"])), x=x + L - T * 0.15, y=y + fs * 0.36,
-                               font_size=fs, font_family=SANS, font_stretch="condensed", font_weight="bold",
-                               fill="#fffaf0", text_anchor="end"))
+        if item:
+            face = self._face(item.get("type"), item.get("strength"), item.get("id"), L, T)
+            if face:
+                out.append(_el("g", face, transform=f"translate({_n(x + L / 2)} {_n(y)})"))
         return "".join(out)
 
     def legend(self, x0: float, y0: float) -> tuple[str, float]:
