@@ -8,6 +8,7 @@ all of an operation or none of it.
 
 from __future__ import annotations
 
+import html
 import json
 import re
 import secrets
@@ -190,9 +191,20 @@ class Service:
         when = deadlines.next_deadline(info["settings"], self.now())
         self.store.set_clock(game_id, deadline=deadlines.iso(when))
 
-    def welcome(self, game_id: int, side: str, email: str, key: str) -> None:
-        from pbem.report import order_template
+    def opening_template(self, game_id: int, side: str) -> str:
+        """The orders template of a side before any day has been resolved."""
+        from pbem.report import Facts, order_template
 
+        game = self.game(game_id)
+        sc = game.scenario
+        facts = Facts(reader=side, spectator=False, game_title=self.ruleset.TITLE, scenario_name=sc.name,
+                      game_label=str(game_id), board=sc.board, day=game.day, played_side=side,
+                      played_hour=sc.first_hour, rounds=sc.rounds, first_hour=sc.first_hour,
+                      sides=game.sides(), view=game.view(side), events=[], decisions=[],
+                      deadline=self.deadline_for(game_id, side))
+        return order_template(facts)
+
+    def welcome(self, game_id: int, side: str, email: str, key: str) -> None:
         game = self.game(game_id)
         body = "\n".join([
             f"Welcome to game {self.label(game_id)}: you play {SIDE_TITLE[side]}.",
@@ -205,7 +217,7 @@ class Service:
             "Send your orders by replying to this mail, or on the web page of the game.",
             "A template for your first orders:",
             "",
-            order_template(game, side, game_label=str(game_id), key=key),
+            self.opening_template(game_id, side),
         ])
         queue(self.store, email, f"[pbem {game_id}] Welcome: you play {SIDE_TITLE[side]}", body,
               attachments=[self.view_attachment(game, side)],
@@ -451,7 +463,11 @@ class Service:
         deadline = self.deadline_for(game_id, side) if side else None
         report = build_report(game, day, side, deadline=deadline, game_label=self.label(game_id))
         if corrected:
-            report.prepend(f"CORRECTED REPORT. A moderator ruled: {corrected}")
+            notice = f"CORRECTED REPORT. A moderator ruled: {corrected}"
+            report.markdown = f"**{notice}**\n\n{report.markdown}"
+            report.text = f"{notice}\n\n{report.text}"
+            report.html = re.sub(r"(<body[^>]*>)", lambda m: f"{m.group(1)}<p><strong>{html.escape(notice)}"
+                                                             f"</strong></p>", report.html, count=1)
         return report
 
     def map_png(self, game_id: int, day: int | None, side: str | None) -> bytes:
