@@ -40,6 +40,7 @@ from typing import Callable
 
 from .decisions import Decider, Decision, DecisionRecord, Pending, never
 from .events import Event
+from .orders import OrdersError
 
 
 def load_ruleset(name: str):
@@ -121,6 +122,26 @@ class Game:
         """Parse ``text`` as ``side``'s orders for the next day; raises OrdersError."""
         return self.ruleset.parse_orders(self.scenario, self.state, side, text)
 
+    def parse_what_fits(self, state, side: str, text: str):
+        """Orders recorded for a day, parsed against the position now before it.
+
+        Orders were checked when they arrived; they can stop fitting only
+        when a moderator's ruling changed an earlier day. Then the lines that
+        no longer fit are left out (and told), the rest still count.
+        """
+        problems = []
+        lines = text.split("\n")
+        for _ in range(5):
+            try:
+                return self.ruleset.parse_orders(self.scenario, state, side, "\n".join(lines)), problems
+            except OrdersError as exc:
+                bad = {p.line for p in exc.problems}
+                problems += [str(p) for p in exc.problems]
+                if not bad or any(n < 1 or n > len(lines) for n in bad):
+                    break
+                lines = ["# (left out)" if i + 1 in bad else line for i, line in enumerate(lines)]
+        return None, problems
+
     def submit(self, side: str, text: str):
         """Check and record ``side``'s orders for the next day (the last one counts)."""
         orders = self.check_orders(side, text)
@@ -144,10 +165,16 @@ class Game:
         state = self.state
         side = self.ruleset.moving_side(self.scenario, state)
         orders = {}
+        dropped: list[Event] = []
         for each in self.sides():
             text = self.orders_text(day, each)
             if text:
-                orders[each] = self.ruleset.parse_orders(self.scenario, state, each, text)
+                parsed, problems = self.parse_what_fits(state, each, text)
+                if parsed is not None:
+                    orders[each] = parsed
+                for problem in problems:
+                    dropped.append(Event("void", f"Not used (it no longer fits the position after a "
+                                                 f"moderator's ruling): {problem}", owner=each))
         text = self.orders_text(day, side)
         decider = Decider(answers=self.answers(day), ask=ask)
         try:
@@ -156,7 +183,7 @@ class Game:
             self.pending = pending
             raise
         self.pending = None
-        result = DayResult(day, side, text, state, after, events, decider.records)
+        result = DayResult(day, side, text, state, after, dropped + events, decider.records)
         self.days.append(result)
         return result
 
