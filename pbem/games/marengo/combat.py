@@ -136,7 +136,7 @@ def assault(day: Day, order: Assault) -> None:
     defenders = day.st.at(there, here, foe)
     if not defenders:
         raise Void(f"no enemy blocks {day.place(there, here)}: an assault crosses a blocked approach (003 §11)")
-    attackers = []
+    attackers, excluded = [], []
     for bid in order.blocks:
         b = day.st.blocks.get(bid)
         if b is None or b.side != side or not b.on_map:
@@ -151,8 +151,14 @@ def assault(day: Day, order: Assault) -> None:
         if b.type == "artillery" and (b.id in day.fired or any(o.block == b.id for o in day.orders.of(Bombard))):
             raise Void(f"{bid} may not assault on a day its bombardment is resolved or declared (003 §10)")
         if b.type == "cavalry" and attack_approach.cavalry_obstacle:
-            raise Void(f"{bid}: cavalry may not attack across a cavalry obstacle (003 §5)")
+            excluded.append(b)  # §5: «La cavalerie est exclue de l'attaque»; it stays where it is
+            continue
         attackers.append(b)
+    if excluded:
+        day.private("note", side, f"{', '.join(b.id for b in excluded)} take no part in the assault: "
+                                  f"{day.place(there, here)} is a cavalry obstacle (003 §5).")
+    if not attackers:
+        raise Void("no block may take part: cavalry is excluded from attacking a cavalry obstacle (003 §5)")
     pen = attack_approach.penalty
     width = attack_approach.width
     eligible = [b for b in attackers if b.type in ("infantry", "cavalry") and b.strength >= 2
