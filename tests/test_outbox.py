@@ -1,5 +1,6 @@
 import mailbox
 import socket
+import threading
 from datetime import datetime, timedelta, timezone
 
 import pytest
@@ -159,3 +160,22 @@ def test_sender_needs_exactly_one_destination(store, tmp_path):
         Sender(store)
     with pytest.raises(ValueError):
         Sender(store, relay=("127.0.0.1", 25), maildir=tmp_path)
+
+
+def test_two_senders_on_two_connections_deliver_each_message_once(tmp_path):
+    path, maildir = tmp_path / "pbem.db", tmp_path / "Maildir"
+    first, second = Store(path, clock=lambda: T0), Store(path, clock=lambda: T0)
+    for n in range(30):
+        queue(first, f"p{n}@example.org", f"Day {n}", "report")
+    counts = []
+    threads = [threading.Thread(target=lambda s=s: counts.append(Sender(s, maildir=maildir).send_due(T0)))
+               for s in (first, second)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sum(counts) == 30
+    assert len(list(mailbox.Maildir(maildir))) == 30
+    assert first.query_one("SELECT COUNT(*) AS n FROM outbox WHERE status = 'sent' AND attempts = 1")["n"] == 30
+    first.close()
+    second.close()

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import base64
 import json
-import mailbox
 import os
 import re
 import smtplib
@@ -195,8 +194,9 @@ class Sender:
 
     def _deliver_maildir(self, msg: EmailMessage, row) -> None:
         """Write the message under a name derived from the row, unless it is already there."""
-        mailbox.Maildir(self.maildir, create=True)  # makes tmp/, new/ and cur/
         root = Path(self.maildir)
+        for sub in ("tmp", "new", "cur"):  # the Maildir layout (mailbox.Maildir reads it)
+            (root / sub).mkdir(parents=True, exist_ok=True)  # safe when two senders race
         name = f"{int(_created(row).timestamp())}.pbem{row['id']}.{re.sub(r'[^A-Za-z0-9.-]', '_', self.domain)}"
         if (root / "new" / name).exists() or any((root / "cur").glob(name + ":*")):
             return
