@@ -4,7 +4,7 @@ from datetime import datetime, timezone
 
 import pytest
 
-from pbem.store import NoSuchGame, NoSuchSeat, SeatExists, Store, new_key
+from pbem.store import NoSuchGame, NoSuchSeat, SeatExists, Store, migrations, new_key
 
 
 def clock():
@@ -30,8 +30,10 @@ def test_opening_twice_applies_migrations_once(tmp_path):
     path = tmp_path / "pbem.db"
     Store(path).close()
     store = Store(path)
-    names = [row[0] for row in store.db.execute("SELECT name FROM migrations").fetchall()]
-    assert names == ["001_initial", "002_clock"]  # each once, in order
+    names = [row[0] for row in store.db.execute("SELECT name FROM migrations ORDER BY id").fetchall()]
+    assert names == [m.name for m in migrations.applied(store.db)]
+    assert names[0] == "001_initial" and names == sorted(set(names))  # each once, in order
+    assert migrations.pending(store.db) == []
     assert store.db.journal_mode == "wal"
     assert store.db.execute("PRAGMA foreign_keys").fetchone()[0] == 1
     assert {"games", "seats", "players", "log", "days", "inbound", "outbox", "audit"} <= set(store.db.table_names())
