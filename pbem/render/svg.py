@@ -20,7 +20,8 @@ from __future__ import annotations
 import math
 from xml.sax.saxutils import escape
 
-from .geometry import approach_segment, centroid, inward_normal, locale_polygons, shared_edges
+from .geometry import (approach_segment, centroid, inward_normal, locale_polygons, point_in_polygon,
+                       shared_edges)
 
 PAPER = "#f3ead2"
 PAPER_DEEP = "#e8dbbb"
@@ -95,8 +96,11 @@ def _smooth(points) -> str:
 
 # -- symbols (drawn, never typed, so they need no font) ---------------------
 
-def type_symbol(kind: str, x: float, y: float, s: float, colour: str, width: float) -> str:
-    """The face symbol of a block type centred at (x, y), ``s`` wide: ☒ infantry, ◫ cavalry, ● artillery."""
+def type_symbol(kind: str, x: float, y: float, s: float, colour: str, width: float, crisp: bool = False) -> str:
+    """The face symbol of a block type centred at (x, y), ``s`` wide: ☒ infantry, ◫ cavalry, ● artillery.
+
+    ``crisp``: no anti-aliasing (the small penalty marks: sharper, and far fewer PNG bytes).
+    """
     h = s / 2
     if kind == "artillery":
         return _el("circle", cx=x, cy=y, r=s * 0.36, fill=colour)
@@ -105,7 +109,8 @@ def type_symbol(kind: str, x: float, y: float, s: float, colour: str, width: flo
         cross = f"M{_n(x - h)},{_n(y - h)}L{_n(x + h)},{_n(y + h)}M{_n(x + h)},{_n(y - h)}L{_n(x - h)},{_n(y + h)}"
     else:  # cavalry: one diagonal
         cross = f"M{_n(x - h)},{_n(y + h)}L{_n(x + h)},{_n(y - h)}"
-    return _el("path", d=box + cross, fill="none", stroke=colour, stroke_width=width, stroke_linejoin="miter")
+    return _el("path", d=box + cross, fill="none", stroke=colour, stroke_width=width, stroke_linejoin="miter",
+               shape_rendering="crispEdges" if crisp else None)
 
 
 def star(x: float, y: float, r: float, fill: str, stroke: str, width: float) -> str:
@@ -150,6 +155,7 @@ class MapRenderer:
         self._size_blocks()
         self.header_h = 78 * self.u
         self.places: dict[tuple[str, str | None], _Place] = {}
+        self._cols: dict[str, int] = {}
 
     # -- geometry -----------------------------------------------------------
 
@@ -197,25 +203,45 @@ class MapRenderer:
         self.places[key] = place
         return place
 
-    def reserve_rows(self, capacity: int) -> int:
-        return max(1, math.ceil(capacity / 2))
+    def reserve_cols(self, locale: str) -> int:
+        """Blocks abreast in a locale's reserve: two, unless one (or three) keeps a full reserve inside it."""
+        if locale not in self._cols:
+            loc = self.board.locales[locale]
+            poly = self.polygons.get(locale) or []
+            n = max(1, loc.capacity)
+            best, best_out = 2, None
+            for cols in (2, 1, 3):
+                if cols > n or (cols == 1 and n > 4):
+                    continue
+                outside = 0
+                for x, y in self._reserve_centres(loc.x, loc.y, n, cols):
+                    for dx in (-self.L / 2, self.L / 2):
+                        for dy in (-self.T / 2, self.T / 2):
+                            outside += len(poly) >= 3 and not point_in_polygon((x + dx, y + dy), poly)
+                if best_out is None or outside < best_out:
+                    best, best_out = cols, outside
+            self._cols[locale] = best
+        return self._cols[locale]
+
+    def _reserve_centres(self, x: float, y: float, n: int, cols: int) -> list[tuple[float, float]]:
+        rows = math.ceil(n / cols)
+        out = []
+        for k in range(n):
+            r, c = divmod(k, cols)
+            in_row = min(cols, n - r * cols)
+            out.append((x + (c - (in_row - 1) / 2) * (self.L + self.gap), y + (r - (rows - 1) / 2) * (self.T + self.gap)))
+        return out
+
+    def reserve_rows(self, locale: str) -> int:
+        return math.ceil(max(1, self.board.locales[locale].capacity) / self.reserve_cols(locale))
 
     def positions(self, locale: str, facing: str | None, n: int) -> list[tuple[float, float, float, float]]:
         """(x, y, angle, length) of the n blocks at a place, in filling order."""
         place = self.place(locale, facing)
         out = []
-        if place.room == 0.0:  # reserve: rows of two (three when crowded) centred on the point
-            cols = 1 if n == 1 else (2 if n <= 6 else 3)
-            rows = math.ceil(n / cols)
-            pitch_y = self.T + self.gap
-            for k in range(n):
-                r, c = divmod(k, cols)
-                in_row = min(cols, n - r * cols)
-                along = (c - (in_row - 1) / 2) * (self.L + self.gap)
-                depth = (r - (rows - 1) / 2) * pitch_y
-                x, y = place.at(along, depth)
-                out.append((x, y, 0.0, self.L))
-            return out
+        if place.room == 0.0:  # reserve: rows centred on the point, two abreast as a rule
+            cols = min(n, self.reserve_cols(locale)) if n <= self.board.locales[locale].capacity else 3
+            return [(x, y, 0.0, self.L) for x, y in self._reserve_centres(place.x, place.y, n, max(1, cols))]
         bl = place.block_len
         for k in range(n):
             r, c = divmod(k, place.width)
@@ -229,7 +255,7 @@ class MapRenderer:
     # -- the document -------------------------------------------------------
 
     def render(self) -> str:
-        b, u = self.board, self.u
+        b = self.board
         footer = self.footer()
         footer_h = self.footer_h
         total_h = self.header_h + b.height + footer_h
@@ -252,7 +278,10 @@ class MapRenderer:
             _el("path", d=f"M0,0H{_n(b.width)}V{_n(total_h)}H0z", fill=PAPER_DEEP),
             self.header(),
             f'<g transform="translate(0 {_n(self.header_h)})">',
+            f'<clipPath id="map-area"><path d="M0,0H{_n(b.width)}V{_n(b.height)}H0z"/></clipPath>',
+            '<g clip-path="url(#map-area)">',
             *[layer for layer in map_layers if layer],
+            "</g>",
             "</g>",
             f'<g transform="translate(0 {_n(self.header_h + b.height)})">',
             footer,
@@ -410,7 +439,7 @@ class MapRenderer:
             place = self.place(a, b)
             bl = place.block_len
             full = ap.width * bl + (ap.width - 1) * self.gap
-            d0, d1 = self.inset, self.inset + self.T
+            d0 = self.inset
             # the slot, marked like a ruler on the border: a tick at each end (and the middle, if wide)
             ticks = [-full / 2, full / 2] + ([0.0] if ap.width == 2 else [])
             for t in ticks:
@@ -431,7 +460,7 @@ class MapRenderer:
             pitch = mark_s * 1.3
             for i, kind in enumerate(kinds):
                 x, y = place.at((i - (len(kinds) - 1) / 2) * pitch, depth)
-                marks.append(type_symbol(kind, x, y, mark_s, INK, 0.9 * u))
+                marks.append(type_symbol(kind, x, y, mark_s, INK, 0.9 * u, crisp=True))
         slot_path = _el("path", d="".join(slots), fill="none", stroke=INK, stroke_width=1.1 * u,
                         stroke_linecap="butt", shape_rendering="crispEdges") if slots else ""
         return slot_path + "".join(marks)
@@ -491,7 +520,7 @@ class MapRenderer:
             if loc.label:
                 lx, ly = float(loc.label[0]), float(loc.label[1])
             else:
-                rows = self.reserve_rows(loc.capacity)
+                rows = self.reserve_rows(loc.id)
                 lx, ly = loc.x, loc.y - rows * (self.T + self.gap) / 2 - 6 * u
             star_room = 20 * u if loc.objective else 0.0
             lx = min(max(lx, 8 * u + half + star_room), w - 8 * u - half)
@@ -572,7 +601,8 @@ class MapRenderer:
         elif blk.get("revealed"):
             face = (blk["revealed"].get("type"), blk["revealed"].get("strength"))
         if face:
-            body.append(self._face(face[0], face[1], blk.get("id") if own else None, length, T))
+            ink = SIDE_DARK.get(side, INK) if pale else "#fffaf0"
+            body.append(self._face(face[0], face[1], blk.get("id") if own else None, length, T, ink))
         transform = f"translate({_n(x)} {_n(y)})" + (f" rotate({_n(angle)})" if angle else "")
         return _el("g", "".join(body), transform=transform)
 
@@ -865,11 +895,11 @@ class MapRenderer:
         out.append(legend)
         return "".join(out)
 
-    def _face(self, kind, strength, label, length: float, T: float) -> str:
+    def _face(self, kind, strength, label, length: float, T: float, ink: str = "#fffaf0") -> str:
         """The face of a block centred on (0, 0): one symbol per strength point, then its id."""
         if kind not in ("infantry", "cavalry", "artillery"):
             return ""
-        u, ink = self.u, "#fffaf0"
+        u = self.u
         strength = max(1, min(3, int(strength or 1)))
         s = T * 0.56
         pitch = s * 1.28
@@ -905,9 +935,6 @@ class MapRenderer:
         col_w = (self.board.width - x0 - 20 * u) / 2
         rows: list[tuple[str, str]] = []  # (drawing at 0,0 in a 60 x 20 box, caption)
 
-        def glyph(body: str) -> str:
-            return body
-
         L, T = self.L * 0.75, self.T * 0.9
         bx = 4 * u
 
@@ -915,9 +942,9 @@ class MapRenderer:
             parts = [_el("path", d=f"M{_n(bx)},{_n(-T / 2)}h{_n(L)}v{_n(T)}h{_n(-L)}z", fill=fill, stroke=stroke,
                          stroke_width=0.8 * u, stroke_dasharray=f"{_n(3 * u)} {_n(1.5 * u)}" if dashed else None)]
             if face:
-                s = T * 0.56
-                for i in range(face[1]):
-                    parts.append(type_symbol(face[0], bx + T * 0.22 + s / 2 + i * s * 1.28, 0, s, "#fffaf0", 1.0 * u))
+                ink = stroke if dashed else "#fffaf0"
+                parts.append(_el("g", self._face(face[0], face[1], None, L, T, ink),
+                                 transform=f"translate({_n(bx + L / 2)} 0)"))
             return "".join(parts)
 
         rows.append((chip(SIDE_COLOUR["austria"], SIDE_DARK["austria"], face=("infantry", 3)),
