@@ -33,6 +33,7 @@ import html as html_lib
 import re
 import textwrap
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import markdown as markdown_lib
 
@@ -73,16 +74,23 @@ def natural(text: str):
 
 @dataclass
 class Report:
-    """One reader's report of one day: the same content in three forms."""
+    """One reader's report of one day: the same content in three forms.
+
+    ``html`` is made from ``markdown`` when first read (it is the slow one).
+    """
 
     side: str | None  # None: moderator or spectator
     day: int
     subject: str
     markdown: str
     text: str
-    html: str
     template: str = ""  # the orders template (also inside the report); "" when there is none
     spectator: bool = False
+    title: str = ""
+
+    @cached_property
+    def html(self) -> str:
+        return to_html(self.markdown, self.title or self.subject)
 
     def __str__(self) -> str:
         return self.text
@@ -266,6 +274,23 @@ class Facts:
     def name(self, locale: str | None) -> str:
         return self.board.locales[locale].name if locale else "?"
 
+    def adjacent(self, locale: str) -> list[str]:
+        """The map's neighbours of ``locale`` (cached: the board scans every approach)."""
+        cache = self.__dict__.setdefault("_adjacent", {})
+        if locale not in cache:
+            cache[locale] = self.board.adjacent(locale)
+        return cache[locale]
+
+    def distance(self, a: str, b: str) -> int:
+        """Fewest border crossings from ``a`` to ``b`` (a large number if there is no way)."""
+        seen, frontier, steps = {a}, [a], 0
+        while frontier:
+            if b in frontier:
+                return steps
+            steps += 1
+            frontier = [n for here in frontier for n in self.adjacent(here) if n not in seen and not seen.add(n)]
+        return 10**6
+
     def place(self, locale: str | None, facing: str | None) -> str:
         if locale is None:
             return "off the map"
@@ -371,7 +396,7 @@ def compose(facts: Facts) -> Report:
                 Code(template))
     md = to_markdown(doc)
     return Report(side=facts.reader, day=facts.day, subject=_subject(facts), markdown=md, text=to_text(doc),
-                  html=to_html(md, doc.title), template=template, spectator=facts.spectator)
+                  template=template, spectator=facts.spectator, title=doc.title)
 
 
 def _full_name(facts: Facts) -> str:
@@ -693,7 +718,7 @@ def order_template(facts: Facts) -> str:
     for (locale, facing), group in groups.items():
         where = (f"reserve of {facts.name(locale)}" if facing is None
                  else f"approach {facts.place(locale, facing)}")
-        near = [n for n in board.adjacent(locale) if enemy_at.get(n)]
+        near = [n for n in facts.adjacent(locale) if enemy_at.get(n)]
         note = f"; {mine_at[locale]} of yours here, capacity {board.locales[locale].capacity}"
         if enemy_at.get(locale):
             note += f"; {enemy_at[locale]} enemy here"
@@ -752,10 +777,10 @@ def _place_examples(facts: Facts, locale: str, facing: str | None, group: list[d
     ids = " ".join(b["id"] for b in movers)
     if facing is None:
         if movers:
-            threats = [n for n in board.adjacent(locale) if enemy_at.get(n)]
+            threats = [n for n in facts.adjacent(locale) if enemy_at.get(n)]
             if threats:
                 out.append(f"MOVE {ids} {name(locale)} -> {place(locale, threats[0])}")
-            room = {n: board.locales[n].capacity - mine_at.get(n, 0) for n in board.adjacent(locale)
+            room = {n: board.locales[n].capacity - mine_at.get(n, 0) for n in facts.adjacent(locale)
                     if not enemy_at.get(n)}
             free = sorted((n for n in room if room[n] > 0), key=lambda n: -min(room[n], len(movers)))
             if free:
@@ -833,10 +858,10 @@ def _standing_examples(facts: Facts, groups: dict) -> list[str]:
                 out.append(f"STANDING LEAD {facts.place(locale, facing)} {leads[0]['id']}")
                 break
     for (locale, facing), _group in groups.items():
-        near = board.adjacent(locale)
+        near = facts.adjacent(locale)
         if facing is None and near:
             if goal in board.locales:
-                near = sorted(near, key=lambda n: board.distance(n, goal))
+                near = sorted(near, key=lambda n: facts.distance(n, goal))
             out.append(f"STANDING RETREAT {facts.name(locale)} TO {facts.name(near[0])}")
             break
     return out
