@@ -1,0 +1,133 @@
+"""Signing in: by a link mailed to the address, or by password.
+
+A link carries a random token valid for 30 minutes and usable once; only its
+SHA-256 is stored. Opening the link shows a button that signs in (a POST), so
+a mail scanner fetching the link does not use it up. Failed sign-ins and
+mailed links count against the rate limit, per address and per IP.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import secrets
+from datetime import timedelta
+
+from flask import Blueprint, abort, g, redirect, render_template, request, session, url_for
+from werkzeug.security import check_password_hash, generate_password_hash
+
+from pbem.mail.outbox import queue
+from pbem.store import iso
+from pbem.web.security import (check_rate, config, email_required, note_attempt, service, sign_in)
+
+bp = Blueprint("auth", __name__)
+TOKEN_LIFE = timedelta(minutes=30)
+EMAIL = re.compile(r"^[^@\s<>\"']+@[^@\s<>\"']+$")
+MIN_PASSWORD = 8
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def make_login_token(store, email: str, now) -> str:
+    """A new one-time sign-in token for ``email``; only its hash is stored."""
+    token = secrets.token_urlsafe(32)
+    store.add_login_token(email, token_hash(token), iso(now + TOKEN_LIFE))
+    return token
+
+
+def safe_next(value: str | None) -> str:
+    """A local path to go to after signing in (never another site)."""
+    if value and value.startswith("/") and not value.startswith("//") and "\\" not in value:
+        return value
+    return url_for("games.home")
+
+
+def clean_email(value: str | None) -> str:
+    email = (value or "").strip()
+    if not EMAIL.match(email) or len(email) > 254:
+        abort(400, "That is not an email address.")
+    return email
+
+
+@bp.route("/login", methods=["GET", "POST"])
+def login():
+    next_url = safe_next(request.values.get("next"))
+    if request.method == "GET":
+        if g.user is not None and g.user.email:
+            return redirect(next_url)
+        return render_template("login.html", next=next_url)
+    email = clean_email(request.form.get("email"))
+    check_rate(email)
+    if request.form.get("action") == "password":
+        player = service().store.find_player(email)
+        password = request.form.get("password", "")
+        if player and player["password_hash"] and check_password_hash(player["password_hash"], password):
+            note_attempt(email, "password", True)
+            sign_in(email, "password")
+            return redirect(next_url)
+        note_attempt(email, "password", False)
+        return render_template("login.html", next=next_url, email=email,
+                               error="Wrong address or password (or no password is set: ask for a link)."), 401
+    note_attempt(email, "link", True)
+    token = make_login_token(service().store, email, service().now())
+    link = f"{config().url.rstrip('/')}{url_for('auth.confirm', token=token)}"
+    queue(service().store, email, "[pbem] Your sign-in link",
+          f"To sign in to the pbem server at {config().url}, open this link within 30 minutes:\n\n  {link}\n\n"
+          "It works once. If you did not ask for it, ignore this mail: nothing happens without the link.",
+          kind="login")
+    return render_template("login_sent.html", email=email)
+
+
+@bp.route("/login/<token>", methods=["GET", "POST"])
+def confirm(token: str):
+    store = service().store
+    check_rate()
+    email = store.peek_login_token(token_hash(token)) if request.method == "GET" else \
+        store.use_login_token(token_hash(token))
+    if email is None:
+        note_attempt(None, "token", False)
+        abort(400, "This sign-in link is unknown, used or expired: a link works once, for 30 minutes. "
+                   "Ask for a new one on the sign-in page.")
+    if request.method == "GET":
+        return render_template("login_confirm.html", email=email, token=token)
+    note_attempt(email, "token", True)
+    sign_in(email, "link")
+    return redirect(safe_next(request.form.get("next")))
+
+
+@bp.route("/logout", methods=["POST"])
+def logout():
+    session.clear()
+    return redirect(url_for("auth.login"))
+
+
+@bp.route("/password", methods=["GET", "POST"])
+@email_required
+def password():
+    store = service().store
+    player = store.find_player(g.user.email)
+    has_password = bool(player and player["password_hash"])
+    # a fresh sign-in by mailed link may set a new password without the old one (a forgotten password)
+    fresh_link = session.get("via") == "link" and session.get("at", "") >= iso(service().now() - TOKEN_LIFE)
+    need_current = has_password and not fresh_link
+    if request.method == "GET":
+        return render_template("password.html", need_current=need_current, has_password=has_password)
+    error = None
+    new = request.form.get("new", "")
+    if need_current:
+        check_rate(g.user.email)
+        if not check_password_hash(player["password_hash"], request.form.get("current", "")):
+            note_attempt(g.user.email, "password", False)
+            error = "Your current password is not right."
+    if error is None and len(new) < MIN_PASSWORD:
+        error = f"A password needs at least {MIN_PASSWORD} characters."
+    elif error is None and new != request.form.get("again", ""):
+        error = "The two new passwords differ."
+    if error:
+        return render_template("password.html", need_current=need_current, has_password=has_password,
+                               error=error), 400
+    store.set_password_hash(g.user.email, generate_password_hash(new))
+    store.audit(g.user.email, "password", detail={"changed": has_password})
+    return render_template("password.html", need_current=True, has_password=True, done=True)

@@ -1,0 +1,352 @@
+"""My games, creating and joining games, and the game page of a side.
+
+Every route that reads or writes a side's data asks ``side_for`` first.
+Orders go through ``service.check_orders`` / ``service.submit``, so the page
+shows the very words a mail reply would.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+
+from flask import Blueprint, Response, abort, current_app, flash, g, redirect, render_template, request, url_for
+from werkzeug.datastructures import MultiDict
+
+from pbem import deadlines
+from pbem.paths import MAPS
+from pbem.service import SIDE_TITLE, ServiceError
+from pbem.web.security import (email_required, game_info, is_finished, is_moderator, my_sides, service, side_for,
+                               spectator)
+
+bp = Blueprint("games", __name__)
+
+ASK_KINDS = {  # the "ask me" decisions a game may put to its players by mail
+    "block": "block an attack maneuver into your locale",
+    "attack_leads": "your attack's lead blocks",
+    "defence_leads": "your defence's lead blocks",
+    "artillery_defence": "artillery defence fire",
+    "bombard_target": "bombardment target",
+    "pursuit": "pursuit",
+    "retreat": "retreat destination",
+    "take_loss": "which block takes a loss",
+    "inflict_loss": "which enemy lead block takes your hits",
+    "if_blocked": "your attack maneuver, when blocked",
+}
+WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
+FINAL_LINE = re.compile(r"(?im)^\s*FINAL\s*(#.*)?$")
+HEADER_LINE = re.compile(r"(?i)^\s*(GAME|SIDE|TURN|KEY)\b")
+
+
+def scenarios() -> dict[str, str]:
+    """The shipped scenarios a new game may use: {file name: title}."""
+    out = {}
+    for path in sorted(MAPS.glob("*.toml")):
+        try:
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
+        except (OSError, tomllib.TOMLDecodeError):
+            continue
+        if "scenario" in data:
+            out[path.name] = data["scenario"].get("name", path.stem)
+    return out
+
+
+# -- read-only helpers ---------------------------------------------------------------
+
+
+def my_games(email: str) -> list[dict]:
+    games: dict[int, dict] = {}
+    for seat in service().store.seats_of(email):
+        games.setdefault(seat["game_id"], {"id": seat["game_id"], "title": seat["title"],
+                                           "status": seat["status"], "sides": []})["sides"].append(seat["side"])
+    for info in service().store.games():
+        if (info.get("moderator") or "").lower() == email.lower() and info["id"] not in games:
+            games[info["id"]] = {"id": info["id"], "title": info["title"], "status": info["status"], "sides": []}
+    for item in games.values():
+        game = service().game(item["id"])
+        item["turn"] = service().turn_label(game)
+        item["waiting"] = [s for s in item["sides"] if not game.over and s == game.moving_side()
+                           and not game.orders_text(game.day, s)]
+    return sorted(games.values(), key=lambda item: -item["id"])
+
+
+def open_games() -> list[dict]:
+    out = []
+    for info in service().store.games("open"):
+        free = [s["side"] for s in service().store.seats(info["id"]) if not s["email"]]
+        if free:
+            out.append({"id": info["id"], "title": info["title"], "free": free})
+    return out
+
+
+def report_for(game_id: int, day: int, side: str | None):
+    """A resolved day's report for ``side`` (None: the moderator's, or the spectator's)."""
+    game = service().game(game_id)
+    if not 0 <= day < len(game.days):
+        abort(404, f"Day {day} of game {game_id} has not been played.")
+    if side is None and spectator(g.user, game_id):
+        from pbem.report import build_report
+
+        return build_report(game, day, None, game_label=service().label(game_id), spectator=True)
+    return service().report(game_id, day, side)
+
+
+def report_body(report) -> str:
+    """The inside of a report's HTML page, to show within ours."""
+    match = re.search(r"<body[^>]*>(.*)</body>", report.html, re.S)
+    return match.group(1) if match else report.html
+
+
+def order_text(game_id: int, side: str) -> str:
+    """What the order form starts with: the orders on file, or the template of the side's next day."""
+    on_file = service().orders_on_file(game_id, side)
+    if on_file:
+        return on_file
+    game = service().game(game_id)
+    template = ""
+    if game.days and not game.over:
+        template = service().report(game_id, game.days[-1].day, side).template
+    elif not game.days and hasattr(service(), "opening_template"):
+        template = service().opening_template(game_id, side)
+    view = game.view(side)
+    header = f"GAME {game_id} SIDE {SIDE_TITLE[side]} TURN {view['hour_label']}"
+    lines = [line for line in template.splitlines() if not HEADER_LINE.match(line)]
+    if not lines:
+        whose = "your day" if view["next_side"] == side else f"{SIDE_TITLE[view['next_side']]}'s day: STANDING orders only"
+        lines = [f"# Orders for {view['hour_label']} ({whose}); one order per line, # starts a comment."]
+    return "\n".join([header, *lines]).rstrip() + "\n"
+
+
+def public_audit(game_id: int, sides: list[str], everything: bool) -> list[dict]:
+    """The game's audit trail as these sides may read it: no other side's orders, answers or keys."""
+    shown = {"side", "day", "days", "index", "title", "scenario", "count", "when", "email", "changed"}
+    out = []
+    for entry in service().store.read_audit(game_id):
+        detail = entry["detail"]
+        if not everything:
+            own = detail.get("side") in sides
+            detail = {k: v for k, v in detail.items() if k in shown or (own and k in ("text", "answer"))}
+        out.append({**entry, "detail": detail})
+    return out
+
+
+def page(game_id: int, side: str | None, result=None, text: str | None = None, standing_result=None,
+         standing_text: str | None = None, checked: bool = False, status: int = 200):
+    """The game page of ``side`` (already allowed by side_for), with an orders answer if any."""
+    info = game_info(game_id)
+    game = service().game(game_id)
+    mine = my_sides(g.user, game_id)
+    playing = side in mine
+    last = game.days[-1].day if game.days else None
+    report = report_for(game_id, last, side) if last is not None else None
+    pending = info.get("pending")
+    question = pending if pending and playing and pending["decision"]["side"] == side else None
+    standing_now = game.view(side).get("standing", {}).get(side, []) if side else []
+    if playing and standing_text is None:
+        on_file = service().orders_on_file(game_id, side)
+        standing_text = "\n".join(line for line in on_file.splitlines()
+                                  if line.strip().upper().startswith("STANDING"))
+    return render_template(
+        "game.html", info=info, game=game, game_id=game_id, label=service().label(game_id), side=side,
+        mine=mine, playing=playing, moderator=is_moderator(g.user, game_id), spectator=side is None and
+        spectator(g.user, game_id), over=game.over or info["status"] == "finished", last=last,
+        report_html=report_body(report) if report else "", days=[d.day for d in game.days],
+        turn=service().turn_label(game), status=service().status(game_id, side if playing else None),
+        deadline=service().deadline_for(game_id, side) if side else None,
+        orders_text=text if text is not None else (order_text(game_id, side) if playing and not game.over else ""),
+        result=result, checked=checked, standing_result=standing_result, standing_text=standing_text or "",
+        standing_now=standing_now, question=question, audit=public_audit(game_id, mine, is_moderator(g.user, game_id)),
+        day_label=lambda day: service().turn_label(game, day).replace(" (", ", ").rstrip(")"),
+    ), status
+
+
+# -- my games, new games ---------------------------------------------------------------
+
+
+@bp.route("/")
+@email_required
+def home():
+    return render_template("home.html", games=my_games(g.user.email), open_games=open_games(),
+                           ask_kinds=ASK_KINDS)
+
+
+def settings_from_form(form) -> dict:
+    def number(name, default):
+        try:
+            return int(form.get(name) or default)
+        except ValueError:
+            raise ServiceError(f"{name.replace('_', ' ')} must be a whole number") from None
+
+    settings = {"clock": form.get("clock", "interval"), "timezone": form.get("game_timezone") or "UTC",
+                "hours": number("hours", 48), "at": form.get("at") or "18:00",
+                "skip_weekdays": sorted({int(d) for d in form.getlist("skip") if d.isdigit()}),
+                "reminders": [int(h) for h in re.findall(r"\d+", form.get("reminders", ""))],
+                "grace_minutes": number("grace_minutes", 0), "miss_policy": form.get("miss_policy", "warn"),
+                "miss_limit": number("miss_limit", 3), "vacation_days": number("vacation_days", 14),
+                "ask": [k for k in form.getlist("ask") if k in ASK_KINDS],
+                "ask_minutes": number("ask_minutes", 720), "early": bool(form.get("early"))}
+    try:
+        return deadlines.settings_with_defaults(settings)
+    except deadlines.SettingsError as exc:
+        raise ServiceError(str(exc)) from None
+
+
+@bp.route("/games/new", methods=["GET", "POST"])
+@email_required
+def new_game():
+    available = current_app.config["PBEM_SCENARIOS"]
+    form = request.form
+    if request.method == "GET":
+        return render_template("new_game.html", scenarios=available, ask_kinds=ASK_KINDS, weekdays=WEEKDAYS,
+                               form=MultiDict({"early": "1"}), error=None)
+    try:
+        title = form.get("title", "").strip()[:100]
+        if not title:
+            raise ServiceError("give the game a title")
+        scenario = form.get("scenario", "")
+        if scenario not in available:
+            raise ServiceError("choose one of the scenarios offered")
+        seat = form.get("seat", "")
+        sides = list(SIDE_TITLE) if seat == "both" else [seat]
+        if not set(sides) <= set(SIDE_TITLE):
+            raise ServiceError("choose your side")
+        moderator = form.get("moderator", "").strip() or (g.user.email if seat == "both" else None)
+        if moderator and moderator.lower() == g.user.email.lower() and seat != "both":
+            raise ServiceError("you cannot moderate a game in which you play one side: a moderator sees both")
+        timezone = form.get("timezone") or "UTC"
+        deadlines.zone(timezone)
+        game_id, _ = service().create_game(
+            title, {s: g.user.email for s in sides}, scenario=scenario, settings=settings_from_form(form),
+            moderator=moderator, who=g.user.email, timezones={s: timezone for s in sides})
+    except (ServiceError, deadlines.SettingsError) as exc:
+        return render_template("new_game.html", scenarios=available, ask_kinds=ASK_KINDS, weekdays=WEEKDAYS,
+                               form=form, error=str(exc)), 400
+    flash("Game created. Your seat key was mailed to you; you need it only to send orders by mail.")
+    return redirect(url_for("games.game_page", game_id=game_id))
+
+
+@bp.route("/games/<int:game_id>/join", methods=["POST"])
+@email_required
+def join(game_id: int):
+    side = request.form.get("side", "")
+    if side not in SIDE_TITLE:
+        abort(404, f"Game {game_id} has no side {side!r}.")
+    if is_moderator(g.user, game_id) and not my_sides(g.user, game_id) and game_info(game_id).get("moderator"):
+        raise ServiceError("the game's moderator cannot take a seat in it")
+    timezone = request.form.get("timezone") or "UTC"
+    try:
+        deadlines.zone(timezone)
+    except deadlines.SettingsError as exc:
+        raise ServiceError(str(exc)) from None
+    service().join(game_id, side, g.user.email, timezone=timezone)
+    flash(f"You play {SIDE_TITLE[side]}. Your seat key was mailed to you.")
+    return redirect(url_for("games.game_page", game_id=game_id, side=side))
+
+
+# -- the game page and its forms ----------------------------------------------------------
+
+
+@bp.route("/games/<int:game_id>")
+def game_page(game_id: int):
+    game_info(game_id)
+    if g.user is None and not is_finished(game_id):
+        return redirect(url_for("auth.login", next=request.full_path.rstrip("?")))
+    wanted = request.args.get("side")
+    mine = my_sides(g.user, game_id)
+    if wanted is None and mine:
+        wanted = mine[0]
+    return page(game_id, side_for(g.user, game_id, wanted))
+
+
+@bp.route("/games/<int:game_id>/orders", methods=["POST"])
+@email_required
+def orders(game_id: int):
+    side = side_for(g.user, game_id, request.form.get("side"), write=True)
+    text = request.form.get("text", "")
+    if request.form.get("final") and not FINAL_LINE.search(text):
+        text = text.rstrip("\n") + "\nFINAL\n"
+    if request.form.get("action") == "check":
+        result, _ = service().check_orders(game_id, side, text)
+    else:
+        result = service().submit(game_id, side, text, source="web", who=g.user.email)
+    return page(game_id, side, result=result, text=text, checked=request.form.get("action") == "check",
+                status=200 if result.ok else 400)
+
+
+@bp.route("/games/<int:game_id>/standing", methods=["POST"])
+@email_required
+def standing(game_id: int):
+    """Standing orders only: they join (replace) the STANDING lines of the orders on file."""
+    side = side_for(g.user, game_id, request.form.get("side"), write=True)
+    text = request.form.get("text", "")
+    lines = [line for line in text.splitlines() if line.strip() and not line.strip().startswith("#")
+             and not HEADER_LINE.match(line)]
+    wrong = [n for n, line in enumerate(lines, 1) if not line.strip().upper().startswith("STANDING")]
+    if wrong:
+        raise ServiceError("this form takes only STANDING lines; send other orders with the orders form")
+    kept = [line for line in service().orders_on_file(game_id, side).splitlines()
+            if not line.strip().upper().startswith("STANDING") and not HEADER_LINE.match(line)]
+    merged = "\n".join([f"GAME {game_id} SIDE {SIDE_TITLE[side]}", *kept, *lines]) + "\n"
+    result = service().submit(game_id, side, merged, source="web", who=g.user.email)
+    return page(game_id, side, standing_result=result, standing_text=text, status=200 if result.ok else 400)
+
+
+@bp.route("/games/<int:game_id>/vacation", methods=["POST"])
+@email_required
+def vacation(game_id: int):
+    side = side_for(g.user, game_id, request.form.get("side"), write=True)
+    days = request.form.get("days", "")
+    if not days.isdigit():
+        raise ServiceError("a vacation is a whole number of days")
+    new = service().vacation(game_id, side, int(days), who=g.user.email)
+    flash(f"Vacation taken. The deadline is now {deadlines.local_time(new, service().seat(game_id, side)['timezone'])}.")
+    return redirect(url_for("games.game_page", game_id=game_id, side=side))
+
+
+@bp.route("/games/<int:game_id>/key", methods=["POST"])
+@email_required
+def rotate_key(game_id: int):
+    side = side_for(g.user, game_id, request.form.get("side"), write=True)
+    key = service().rotate_key(game_id, side, who=g.user.email)
+    return render_template("key.html", game_id=game_id, label=service().label(game_id), side=side, key=key)
+
+
+@bp.route("/games/<int:game_id>/answer", methods=["POST"])
+@email_required
+def answer(game_id: int):
+    side = side_for(g.user, game_id, request.form.get("side"), write=True)
+    index = request.form.get("index", "")
+    if not index.isdigit():
+        abort(400, "Which question?")
+    flash(service().answer(game_id, side, int(index), request.form.getlist("choice")))
+    return redirect(url_for("games.game_page", game_id=game_id, side=side))
+
+
+# -- reports and maps ------------------------------------------------------------------
+
+
+@bp.route("/games/<int:game_id>/reports/<int:day>")
+def report_page(game_id: int, day: int):
+    side = side_for(g.user, game_id, request.args.get("side"))
+    report = report_for(game_id, day, side)
+    if request.args.get("format") == "text":
+        return Response(report.text, mimetype="text/plain")
+    return render_template("day.html", game_id=game_id, label=service().label(game_id), side=side, day=day,
+                           days=[d.day for d in service().game(game_id).days], report_html=report_body(report),
+                           subject=report.subject)
+
+
+def map_day(game_id: int, day: str) -> int | None:
+    if day == "now":
+        return None
+    game = service().game(game_id)
+    if not day.isdigit() or int(day) >= len(game.days):
+        abort(404, f"Day {day} of game {game_id} has not been played.")
+    return int(day)
+
+
+@bp.route("/games/<int:game_id>/map/<day>.png")
+def map_png(game_id: int, day: str):
+    side = side_for(g.user, game_id, request.args.get("side"))
+    png = service().map_png(game_id, map_day(game_id, day), side)
+    return Response(png, mimetype="image/png", headers={"Cache-Control": "private, max-age=60"})

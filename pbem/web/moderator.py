@@ -1,0 +1,134 @@
+"""The moderator console of a game, and the site admin's page.
+
+The console (the game's moderator or the admin) shows everything: the full
+map, the moderator's report, the seats and their addresses, every message
+received for the game (keys redacted) and the audit trail, with a form for
+each moderator action. Every action needs a reason, which the players read.
+"""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import re
+from pathlib import Path
+
+from flask import Blueprint, abort, flash, g, redirect, render_template, request, url_for
+
+from pbem.mail.inbound import parse_message
+from pbem.service import SIDE_TITLE, ServiceError
+from pbem.web.games import public_audit, report_body, report_for
+from pbem.web.security import admin_required, config, game_info, is_moderator, login_required, service
+
+bp = Blueprint("moderator", __name__)
+KEY = re.compile(r"(?i)\b(KEY\s+)\S+")
+ACTIONS = ("pause", "resume", "deadline", "replace", "amend_orders", "amend_decision", "rewind")
+
+
+def redact(text: str) -> str:
+    """A message with the value after every KEY hidden."""
+    return KEY.sub(r"\1***", text)
+
+
+def inbound_messages(game_id: int) -> list[dict]:
+    """The messages received for a game, as read by the server, keys redacted."""
+    out = []
+    for row in service().store.inbound_for_game(game_id):
+        raw = bytes(row["raw"])
+        head = re.split(rb"\r?\n\r?\n", raw, maxsplit=1)[0].decode("utf-8", "replace")[:4000]
+        msg = parse_message(raw)
+        out.append({"id": row["id"], "received_at": row["received_at"], "source": row["source"],
+                    "status": row["status"], "result": row["result"], "from": msg.from_addr,
+                    "subject": redact(msg.subject), "headers": redact(head), "text": redact(msg.text)[:20000]})
+    return out
+
+
+def moderator_only(game_id: int) -> None:
+    game_info(game_id)
+    if not is_moderator(g.user, game_id):
+        abort(403, "Only the game's moderator (or the site admin) may use the moderator console.")
+
+
+@bp.route("/games/<int:game_id>/moderate")
+@login_required
+def console(game_id: int):
+    moderator_only(game_id)
+    info = game_info(game_id)
+    game = service().game(game_id)
+    last = game.days[-1].day if game.days else None
+    report = report_for(game_id, last, None) if last is not None else None
+    return render_template(
+        "moderate.html", info=info, game=game, game_id=game_id, label=service().label(game_id),
+        seats=service().store.seats(game_id), last=last, days=[d.day for d in game.days],
+        report_html=report_body(report) if report else "", messages=inbound_messages(game_id),
+        audit=public_audit(game_id, [], True), status=service().status(game_id), actions=ACTIONS,
+        turn=service().turn_label(game))
+
+
+def action_args(action: str, form) -> dict:
+    def number(name):
+        value = form.get(name, "").strip()
+        if not value.isdigit():
+            raise ServiceError(f"{name} must be a number")
+        return int(value)
+
+    def side():
+        value = form.get("side", "")
+        if value not in SIDE_TITLE:
+            raise ServiceError("choose a side")
+        return value
+
+    if action == "deadline":
+        return {"when": form.get("when", "").strip()}
+    if action == "replace":
+        address = form.get("email", "").strip()
+        if "@" not in address:
+            raise ServiceError("give the new player's address")
+        return {"side": side(), "email": address}
+    if action == "amend_orders":
+        return {"day": number("day"), "side": side(), "text": form.get("text", "")}
+    if action == "amend_decision":
+        return {"day": number("day"), "index": number("index"),
+                "answer": [a for a in re.split(r"[\s,]+", form.get("answer", "")) if a]}
+    if action == "rewind":
+        return {"day": number("day")}
+    return {}
+
+
+@bp.route("/games/<int:game_id>/moderate/<action>", methods=["POST"])
+@login_required
+def act(game_id: int, action: str):
+    moderator_only(game_id)
+    if action not in ACTIONS:
+        abort(404, f"There is no moderator action {action!r}.")
+    why = request.form.get("why", "").strip()
+    if not why:
+        raise ServiceError("a moderator action needs a reason; the players will read it")
+    done = service().moderate(game_id, g.user.email, action, why, **action_args(action, request.form))
+    flash(f"Done: {done}")
+    return redirect(url_for("moderator.console", game_id=game_id))
+
+
+# -- the site admin --------------------------------------------------------------------
+
+
+def maildir_messages(limit: int = 30) -> list[dict]:
+    """The newest mails delivered to the local maildir (no relay configured)."""
+    root = Path(config().maildir)
+    files = [p for folder in ("new", "cur") for p in (root / folder).glob("*") if p.is_file()] \
+        if root.exists() else []
+    out = []
+    for path in sorted(files, key=lambda p: p.stat().st_mtime, reverse=True)[:limit]:
+        msg = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
+        part = msg.get_body(preferencelist=("plain",))
+        out.append({"name": path.name, "to": msg["To"], "subject": msg["Subject"], "date": msg["Date"],
+                    "body": part.get_content()[:5000] if part else ""})
+    return out
+
+
+@bp.route("/admin")
+@admin_required
+def admin():
+    return render_template("admin.html", games=service().store.games(), outbox=service().store.recent_outbox(50),
+                           maildir=None if config().relay else maildir_messages(), relay=config().relay,
+                           maildir_path=config().maildir)

@@ -1,0 +1,300 @@
+"""Who is asking, what they may see, and the guards around every request.
+
+``side_for(user, game_id, side)`` is the one rule for side data: a side's
+report, map, view, orders and questions are for the seat's holder, the game's
+moderator and the site admin; ``side=None`` (everything) only for the
+moderator and the admin, or, once the game is over, everyone (the spectator
+view). Every route that reads or writes side data calls it.
+
+A user is a signed-in address (Flask's signed session cookie) or, on the JSON
+API only, a seat proven by its key (``Authorization: Bearer <key>`` with the
+game and side in the query). Every POST carries the session's CSRF token (a
+hidden form field, or the ``X-CSRF-Token`` header); a request proven by a seat
+key needs none, as no cookie speaks for it.
+"""
+
+from __future__ import annotations
+
+import functools
+import hmac
+import secrets
+from dataclasses import dataclass
+from datetime import timedelta
+
+from flask import abort, current_app, g, jsonify, redirect, render_template, request, session, url_for
+from werkzeug.exceptions import HTTPException
+
+from pbem.service import SIDE_TITLE, ServiceError
+from pbem.store import iso
+
+RATE_LIMIT = 10  # failed sign-ins (and mailed links) per address, and per IP ...
+RATE_WINDOW = timedelta(minutes=15)  # ... in this window
+UNSAFE_METHODS = ("POST", "PUT", "PATCH", "DELETE")
+
+
+@dataclass(frozen=True)
+class User:
+    email: str | None = None  # a signed-in address
+    seat: tuple[int, str] | None = None  # or a seat proven by its key (API only)
+
+    @property
+    def label(self) -> str:
+        return self.email or f"key of game {self.seat[0]} {self.seat[1]}"
+
+
+def service():
+    return current_app.extensions["pbem"]["service"]
+
+
+def config():
+    return current_app.extensions["pbem"]["config"]
+
+
+def is_api() -> bool:
+    return request.path.startswith("/api/")
+
+
+# -- who may see what ----------------------------------------------------------------
+
+
+def is_admin(user: User | None) -> bool:
+    return bool(user and user.email and user.email.lower() == config().admin_email.lower())
+
+
+def game_info(game_id: int) -> dict:
+    try:
+        return service().info(game_id)
+    except ServiceError:
+        abort(404, f"There is no game {game_id}.")
+
+
+def my_sides(user: User | None, game_id: int) -> list[str]:
+    """The sides of a game this user plays (both in a hot-seat game)."""
+    if user is None:
+        return []
+    if user.seat is not None:
+        return [user.seat[1]] if user.seat[0] == game_id else []
+    return [s["side"] for s in service().store.seats(game_id)
+            if s["email"] and s["email"].lower() == user.email.lower()]
+
+
+def is_moderator(user: User | None, game_id: int) -> bool:
+    """The game's moderator, or the site admin (never by a seat key)."""
+    if user is None or user.email is None:
+        return False
+    moderator = game_info(game_id).get("moderator")
+    return is_admin(user) or bool(moderator and moderator.lower() == user.email.lower())
+
+
+def is_finished(game_id: int) -> bool:
+    """Whether the game has been played to its end (a forfeited game is not open to onlookers)."""
+    game_info(game_id)
+    return service().game(game_id).over
+
+
+def may_view_game(user: User | None, game_id: int) -> bool:
+    return bool(my_sides(user, game_id)) or is_moderator(user, game_id) or is_finished(game_id)
+
+
+def side_for(user: User | None, game_id: int, side: str | None, write: bool = False) -> str | None:
+    """The side whose data ``user`` asks for, if allowed; otherwise abort 403/404.
+
+    ``side`` names a side, or is None/"" for everything (the moderator's or,
+    for a finished game, the spectator's view). ``write=True`` (orders,
+    answers, vacations, keys) is for the seat's holder only.
+    """
+    game_info(game_id)
+    side = side or None
+    if side is not None and side not in SIDE_TITLE:
+        abort(404, f"Game {game_id} has no side {side!r}.")
+    mine = my_sides(user, game_id)
+    if side is None:
+        if write:
+            abort(400, "Say which side.")
+        if is_moderator(user, game_id) or is_finished(game_id):
+            return None
+        if user is None:
+            abort(401, "Sign in first.")
+        abort(403, "Only the game's moderator sees both sides (and everyone, once the game is over).")
+    if side in mine:
+        return side
+    if not write and is_moderator(user, game_id):
+        return side
+    if user is None:
+        abort(401, "Sign in first.")
+    abort(403, f"You do not play {SIDE_TITLE[side]} in game {game_id}.")
+
+
+def spectator(user: User | None, game_id: int) -> bool:
+    """Whether a side=None view is the spectator's (not the moderator's)."""
+    return not is_moderator(user, game_id)
+
+
+# -- guards -------------------------------------------------------------------------
+
+
+def login_required(view):
+    @functools.wraps(view)
+    def wrapped(*args, **kwargs):
+        if g.user is None:
+            if is_api():
+                abort(401, "Sign in, or send Authorization: Bearer <seat key> with ?game=&side=.")
+            return redirect(url_for("auth.login", next=request.full_path.rstrip("?")))
+        return view(*args, **kwargs)
+    return wrapped
+
+
+def email_required(view):
+    """For pages of a signed-in address (a seat key is not enough)."""
+    @functools.wraps(view)
+    @login_required
+    def wrapped(*args, **kwargs):
+        if g.user.email is None:
+            abort(403, "This needs a signed-in address, not a seat key.")
+        return view(*args, **kwargs)
+    return wrapped
+
+
+def admin_required(view):
+    @functools.wraps(view)
+    @login_required
+    def wrapped(*args, **kwargs):
+        if not is_admin(g.user):
+            abort(403, "Only the site admin may see this page.")
+        return view(*args, **kwargs)
+    return wrapped
+
+
+def csrf_token() -> str:
+    if "csrf" not in session:
+        session["csrf"] = secrets.token_urlsafe(24)
+    return session["csrf"]
+
+
+def client_ip() -> str:
+    return request.remote_addr or "?"
+
+
+def since() -> str:
+    return iso(service().now() - RATE_WINDOW)
+
+
+def check_rate(email: str | None = None) -> None:
+    """Refuse (429) when this address or this IP has failed too often lately."""
+    store = service().store
+    if store.count_login_attempts(since(), ip=client_ip()) >= RATE_LIMIT or (
+            email and store.count_login_attempts(since(), email=email) >= RATE_LIMIT):
+        abort(429, f"Too many sign-in attempts: wait {int(RATE_WINDOW.total_seconds() // 60)} minutes "
+                   "and try again.")
+
+
+def note_attempt(email: str | None, kind: str, ok: bool) -> None:
+    service().store.add_login_attempt(email, client_ip(), kind, ok)
+
+
+def sign_in(email: str, via: str) -> None:
+    """Start a fresh session for ``email`` (a new CSRF token too)."""
+    session.clear()
+    session.permanent = True
+    session["email"] = email.strip()
+    session["via"] = via
+    session["at"] = iso(service().now())
+    csrf_token()
+
+
+# -- hooks --------------------------------------------------------------------------
+
+
+def load_user() -> None:
+    g.user = None
+    auth = request.headers.get("Authorization", "")
+    if is_api() and auth[:7].lower() == "bearer ":
+        g.user = key_user(auth[7:].strip())
+        return
+    email = session.get("email")
+    if email:
+        g.user = User(email=email)
+
+
+def key_user(key: str) -> User:
+    """The seat a Bearer key proves: game from the URL or ?game=, side from ?side= (or the JSON body)."""
+    game = (request.view_args or {}).get("game_id") or request.args.get("game", type=int)
+    body = request.get_json(silent=True) if request.is_json else None
+    side = request.args.get("side") or (body.get("side") if isinstance(body, dict) else None)
+    if not game or not side:
+        abort(401, "A seat key needs ?game=<id>&side=<side>.")
+    check_rate()
+    if side not in SIDE_TITLE or not service().store.check_key(int(game), side, key):
+        note_attempt(None, "key", False)
+        abort(401, "That key is not the key of this seat.")
+    return User(seat=(int(game), side))
+
+
+def check_csrf() -> None:
+    if request.method not in UNSAFE_METHODS or (g.user is not None and g.user.seat is not None):
+        return
+    sent = request.form.get("csrf_token") or request.headers.get("X-CSRF-Token") or ""
+    known = session.get("csrf") or ""
+    if not known or not hmac.compare_digest(str(sent), str(known)):
+        abort(400, "The form's security token is missing or out of date. Go back, reload the page and try again.")
+
+
+def headers(response):
+    response.headers.setdefault("X-Content-Type-Options", "nosniff")
+    response.headers.setdefault("X-Frame-Options", "DENY")
+    response.headers.setdefault("Referrer-Policy", "same-origin")
+    response.headers.setdefault("Content-Security-Policy",
+                                "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
+                                "script-src 'self'; frame-ancestors 'none'; form-action 'self'")
+    if g.get("user") is not None:
+        response.headers.setdefault("Cache-Control", "private, no-store")
+    return response
+
+
+def error_page(code: int, message: str):
+    if is_api():
+        return jsonify({"error": message, "status": code}), code
+    return render_template("error.html", code=code, message=message), code
+
+
+TITLES = {400: "Bad request", 401: "Sign in needed", 403: "Not yours to see", 404: "Not found",
+          405: "Not allowed", 413: "Too large", 429: "Too many attempts", 500: "Server error"}
+
+
+def handle_http(exc: HTTPException):
+    if exc.code == 401 and not is_api():
+        return redirect(url_for("auth.login"))
+    description = exc.description if isinstance(exc.description, str) else ""
+    default = type(exc).description
+    message = description if description and description != default and "<" not in description else \
+        TITLES.get(exc.code, exc.name) + "."
+    if exc.code == 404 and message == "Not found.":
+        message = "There is no such page."
+    if exc.code == 405:
+        message = f"This address does not take {request.method} requests."
+    return error_page(exc.code or 500, message)
+
+
+def handle_service_error(exc: ServiceError):
+    return error_page(400, str(exc))
+
+
+def handle_crash(exc: Exception):
+    if isinstance(exc, HTTPException):
+        return handle_http(exc)
+    current_app.logger.exception("error on %s %s", request.method, request.path)
+    return error_page(500, "Something went wrong on the server; it was logged. Try again, or tell the admin.")
+
+
+def init_app(app) -> None:
+    app.before_request(load_user)
+    app.before_request(check_csrf)
+    app.after_request(headers)
+    app.register_error_handler(HTTPException, handle_http)
+    app.register_error_handler(ServiceError, handle_service_error)
+    app.register_error_handler(Exception, handle_crash)
+
+    @app.context_processor
+    def helpers():
+        user = g.get("user")
+        return {"csrf_token": csrf_token, "user": user, "is_admin": is_admin(user), "SIDE_TITLE": SIDE_TITLE}
