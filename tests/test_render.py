@@ -117,12 +117,15 @@ def battle(scenario):
     state.demoralised = {"austria": False, "france": True}
     state.last_moves = [
         {"from": ["lobbi", None], "to": ["lobbi", "villanova"], "side": "austria", "kind": "move", "count": 2},
-        {"from": ["west", None], "to": ["frugarolo", None], "side": "austria", "kind": "entry", "count": 1},
+        {"from": ["frugarolo", None], "to": ["frugarolo", None], "side": "austria", "kind": "entry", "count": 1,
+         "entry": "west"},
+        {"from": ["sale", "piovera"], "to": ["sale", None], "side": "austria", "kind": "recoil", "count": 1},
         {"from": ["piovera", "cantalupo"], "to": ["cantalupo", "piovera"], "side": "austria",
          "kind": "assault", "count": 1},
         {"from": ["torregarof", None], "to": ["bosco", None], "side": "france", "kind": "retreat", "count": 1},
         {"from": ["retorto", None], "to": ["torregarof", None], "side": "france", "kind": "road", "count": 1,
          "path": ["retorto", "bosco", "torregarof"]},
+        {"from": ["villanova", None], "to": ["retorto", None], "side": "france", "kind": "road", "count": 1},
     ]
     return state
 
@@ -202,6 +205,30 @@ def test_svg_of_a_side_does_not_depend_on_which_enemy_block_is_where(scenario):
         two.blocks[bid].locale, two.blocks[bid].facing = src.locale, src.facing
     assert render_svg(scenario.board, view(scenario, one, "austria")) == \
         render_svg(scenario.board, view(scenario, two, "austria"))
+
+
+def test_every_move_of_the_last_day_gets_an_arrow(scenario):
+    state = battle(scenario)
+    root = parse(render_svg(scenario.board, view(scenario, state, "austria")))
+    heads = [p for p in root.iter(SVG + "polygon")  # arrowheads: four points, edged with paper
+             if len(p.get("points").split()) == 4 and p.get("stroke") == "#f3ead2"]
+    assert len(heads) == len(state.last_moves)
+    # the road move with no path follows the road: more than a straight line
+    state.last_moves = [state.last_moves[-1]]
+    svg = render_svg(scenario.board, view(scenario, state, "austria"))
+    assert any(len(re.findall(r"C", p.get("d", ""))) >= 2 for p in parse(svg).iter(SVG + "path"))
+
+
+def test_own_artillery_bombardment_and_long_ids(scenario):
+    state = battle(scenario)
+    state.blocks["A4"].bombard = "lobbi"
+    state.blocks["A5"].id = "A5-with-a-long-id"
+    state.blocks["A5-with-a-long-id"] = state.blocks.pop("A5")
+    svg = render_svg(scenario.board, view(scenario, state, "austria"))
+    root = parse(svg)
+    assert any(c.get("fill") == "none" for c in root.iter(SVG + "circle"))  # the gun-sight on the target
+    labels = [t for t in root.iter(SVG + "text") if t.text == "A5-with-a-long-id"]
+    assert labels and labels[0].get("textLength")  # squeezed into its block
 
 
 def test_moderator_sees_every_block_with_its_id(scenario):

@@ -577,7 +577,11 @@ class MapRenderer:
             out.append(_el("path", d=f"M{_n(here.x)},{_n(here.y)}L{_n(loc.x)},{_n(loc.y)}", stroke=SIDE_DARK.get(
                 blk["side"], INK), stroke_width=1.6 * u, stroke_dasharray=f"{_n(1.5 * u)} {_n(4 * u)}",
                 stroke_linecap="round"))
-            out.append(star(loc.x, loc.y, 10 * u, "none", SIDE_DARK.get(blk["side"], INK), 1.4 * u))
+            r = 9 * u  # a gun-sight on the target
+            out.append(_el("circle", cx=loc.x, cy=loc.y, r=r, fill="none", stroke=SIDE_DARK.get(blk["side"], INK),
+                           stroke_width=1.4 * u))
+            out.append(_el("path", d=f"M{_n(loc.x - 1.5 * r)},{_n(loc.y)}h{_n(3 * r)}M{_n(loc.x)},{_n(loc.y - 1.5 * r)}"
+                                     f"v{_n(3 * r)}", stroke=SIDE_DARK.get(blk["side"], INK), stroke_width=1.2 * u))
         return "".join(out)
 
     def _block(self, blk: dict, pos, own: bool) -> str:
@@ -991,7 +995,17 @@ class MapRenderer:
                          stroke_width=2.6 * u, stroke_dasharray=f"{_n(5 * u)} {_n(3.5 * u)}")
                      + _el("polygon", points=_pts([(bx + L, 0), (bx + L - 10 * u, -5 * u), (bx + L - 10 * u, 5 * u)]),
                            fill=SIDE_DARK.get(self.viewer or "france")), "retreat"))
-        rows.append((arrow_body + arrow_head + star(bx + L, 0, 7 * u, "#f2c230", colour, u), "assault"))
+        rows.append((arrow_body + arrow_head + star(bx + L * 0.45, 0, 7 * u, "#f2c230", colour, u),
+                     "assault (the star where it broke through)"))
+        rows.append((_el("path", d=f"M{_n(bx)},0h{_n(L - 12 * u)}", stroke=colour, stroke_width=3.6 * u)
+                     + _el("path", d=f"M{_n(bx + L - 4 * u)},{_n(-T * 0.8)}v{_n(T * 1.6)}", stroke=INK,
+                           stroke_width=3.2 * u), "assault thrown back"))
+        if self.viewer is None or any(b.get("bombard") for b in self._own_blocks()):
+            sight = 7 * u
+            rows.append((_el("path", d=f"M{_n(bx)},0h{_n(L - 2 * sight)}", stroke=SIDE_DARK.get(self.viewer or "france"),
+                             stroke_width=1.6 * u, stroke_dasharray=f"{_n(1.5 * u)} {_n(4 * u)}")
+                         + _el("circle", cx=bx + L - sight, cy=0, r=sight, fill="none", stroke=INK, stroke_width=1.2 * u),
+                         "bombardment declared, and its target"))
         per_col = math.ceil(len(rows) / 2)
         pitch = 21 * u
         for i, (body, caption) in enumerate(rows):
