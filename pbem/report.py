@@ -114,6 +114,7 @@ class Para:
 @dataclass
 class Bullets:
     items: list[str]
+    wrap: bool = True  # in plain text; events are not wrapped, one line each
 
 
 @dataclass
@@ -181,7 +182,13 @@ def to_text(doc: Document) -> str:
             out += textwrap.wrap(lead + part.text, 78, break_long_words=False, break_on_hyphens=False) or [""]
             out.append("")
         elif isinstance(part, Bullets):
-            out += [f"- {item}" for item in part.items] + [""]
+            for item in part.items:
+                if part.wrap:
+                    out += textwrap.wrap(f"- {item}", 78, subsequent_indent="  ", break_long_words=False,
+                                         break_on_hyphens=False)
+                else:
+                    out.append(f"- {item}")
+            out.append("")
         elif isinstance(part, Table):
             rows = [part.headers] + part.rows
             widths = [max(len(r[i]) for r in rows) for i in range(len(part.headers))]
@@ -474,7 +481,7 @@ def _reinforcements(doc: Document, facts: Facts) -> None:
                 doc.add(Para(f"{side_name(s)}: none.", ))
                 continue
             rows = []
-            for r in due:
+            for r in sorted(due, key=lambda r: (r.get("arrives") or 0, natural(r["id"]))):
                 when = hour_label(r["arrives"]) if r.get("arrives") is not None else "any time"
                 if facts.reader is not None and own_hour is not None and (r.get("arrives") or 0) <= own_hour:
                     when += " (may enter now)"
@@ -605,7 +612,7 @@ def _events(doc: Document, facts: Facts) -> None:
     if not groups:
         doc.add(Para("Nothing was seen."))
     for name, texts in groups:
-        doc.add(Heading(3, name), Bullets(texts))
+        doc.add(Heading(3, name), Bullets(texts, wrap=False))
 
 
 def _decisions(doc: Document, facts: Facts) -> None:
@@ -641,7 +648,7 @@ def _standing(doc: Document, facts: Facts) -> None:
         texts = standing.get(s, [])
         who = "Your standing orders" if s == facts.reader else f"{side_name(s)}'s standing orders"
         if texts:
-            doc.add(Para(f"{who} in force:"), Bullets(texts))
+            doc.add(Para(f"{who} in force:"), Bullets(texts, wrap=False))
         else:
             doc.add(Para(f"{who}: none; every choice the enemy's day puts to "
                          f"{'you' if s == facts.reader else 'it'} is answered by its default."))
