@@ -32,6 +32,7 @@ SIDE_PALE = {"austria": "#dc9a92", "france": "#98a6d4"}
 SIDE_TINT = {"austria": "#f1d5c6", "france": "#d9dff0"}
 SIDE_DARK = {"austria": "#6e1010", "france": "#101f55"}
 SIDE_NAME = {"austria": "Austria", "france": "France"}
+SIDE_ADJ = {"austria": "Austrian", "france": "French"}
 STAR = {"red": "#c62828", "green": "#2e7d32", "blue": "#1c5fb8"}
 ROAD = {"main": "#c0392b", "secondary": "#8b5a2b"}
 WATER, WATER_PALE = "#5b8cc4", "#a9c4e4"
@@ -559,9 +560,9 @@ class MapRenderer:
         for (locale, facing), members in groups.items():
             for (_, blk), pos in zip(members, self.positions(locale, facing, len(members))):
                 where[id(blk)] = pos
-        out = [self._bombardments(own)]
-        out += [self._block(blk, where[id(blk)], own=True) for blk in own]
+        out = [self._block(blk, where[id(blk)], own=True) for blk in own]
         out += [self._block(e, where[id(e)], own=False) for e in foe]
+        out.append(self._bombardments(own))
         return "".join(out)
 
     def _bombardments(self, own: list[dict]) -> str:
@@ -809,7 +810,7 @@ class MapRenderer:
             bits.append("game over" + (f": {SIDE_NAME.get(winner, winner)} wins" if winner else ": a draw")
                         + (f" ({v['victory']})" if v.get("victory") else ""))
         elif v.get("next_side"):
-            bits.append(f"next: the {SIDE_NAME.get(v['next_side'], v['next_side'])} day")
+            bits.append(f"next: the {SIDE_ADJ.get(v['next_side'], v['next_side'])} day")
         bits.append(who)
         out.append(_text(24 * u, 60 * u, " · ".join(bits), 15 * u))
         # morale, right-aligned, one line a side; the clock to their left
