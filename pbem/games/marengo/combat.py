@@ -136,6 +136,8 @@ def assault(day: Day, order: Assault) -> None:
     defenders = day.st.at(there, here, foe)
     if not defenders:
         raise Void(f"no enemy blocks {day.place(there, here)}: an assault crosses a blocked approach (003 §11)")
+    # §5: cavalry is excluded from defending a cavalry-obstacle approach: it neither leads nor takes losses
+    taking_part = [b for b in defenders if not (b.type == "cavalry" and attack_approach.cavalry_obstacle)]
     attackers, excluded = [], []
     for bid in order.blocks:
         b = day.st.blocks.get(bid)
@@ -188,7 +190,7 @@ def assault(day: Day, order: Assault) -> None:
 
     # (2)-(3) artillery defence
     demoralised_in_defence = False
-    guns = [b for b in defenders if b.type == "artillery" and b.bombard is None
+    guns = [b for b in taking_part if b.type == "artillery" and b.bombard is None
             and (day.st.day - 1) not in b.bombard_days]
     if guns:
         standing = day.standing(foe, "artillery")
@@ -205,11 +207,10 @@ def assault(day: Day, order: Assault) -> None:
 
     # (4) the defender's leads
     dpen = 1 if day.st.demoralised[foe] else 0
-    can_defend = [b for b in defenders if b.type in ("infantry", "cavalry")
-                  and not (b.type == "cavalry" and attack_approach.cavalry_obstacle)]
+    can_defend = [b for b in taking_part if b.type in ("infantry", "cavalry")]
     dby_id = {b.id: b for b in can_defend}
     standing = day.standing(foe, "lead", there, here)
-    dgiven = tuple(k for k in standing.blocks if k in dby_id) if standing else None
+    dgiven = (tuple(k for k in standing.blocks if k in dby_id) or None) if standing else None
     dleads_ids = day.decide(
         foe, "defence_leads", f"The enemy assaults {where}: which of your blocks lead the defence?",
         [(b.id, day.own(b)) for b in can_defend],
@@ -236,8 +237,8 @@ def assault(day: Day, order: Assault) -> None:
                strength=strength, defence=defence, result=result, winner=side if attacker_wins else foe)
 
     # (7) losses
-    winner_leads, winner_all = (leads, attackers) if attacker_wins else (dleads, defenders)
-    loser_leads, loser_all = (dleads, defenders) if attacker_wins else (leads, attackers)
+    winner_leads, winner_all = (leads, attackers) if attacker_wins else (dleads, taking_part)
+    loser_leads, loser_all = (dleads, taking_part) if attacker_wins else (leads, attackers)
     winner, loser = (side, foe) if attacker_wins else (foe, side)
     day.losses(winner_leads, [b for b in winner_all if b not in winner_leads], 1, loser, "the assault")
     day.losses(loser_leads, [b for b in loser_all if b not in loser_leads], 1 + abs(result), winner,
@@ -259,7 +260,7 @@ def assault(day: Day, order: Assault) -> None:
                         seen_data={"locale": here})
             day.record_move(side, (here, there), (here, None), len(survivors), "recoil")
         return
-    retreat(day, foe, there, came_from=here, exempt={b.id for b in defenders})
+    retreat(day, foe, there, came_from=here, exempt={b.id for b in taking_part})
     survivors = [b for b in attackers if b.on_map]
     for b in survivors:
         b.locale, b.facing = there, None
@@ -383,8 +384,9 @@ def retreat(day: Day, side: str, locale: str, came_from: str | None, exempt: set
         day.loss_event(target, 1, "retreat from the reserve")
     facings = sorted({b.facing for b in blocks if b.facing is not None})
     for facing in facings:
-        here = [b for b in blocks if b.on_map and b.facing == facing and b.type in ("infantry", "cavalry")]
-        if not here or any(b.id in exempt for b in here):
+        here = [b for b in blocks if b.on_map and b.facing == facing and b.type in ("infantry", "cavalry")
+                and b.id not in exempt]  # §12: those of the assault take no further loss
+        if not here:
             continue
         target = day.pick_own_loss(side, here, f"Your blocks retreating from {day.place(locale, facing)} "
                                                f"lose 1: which block takes it?")
@@ -397,10 +399,10 @@ def retreat(day: Day, side: str, locale: str, came_from: str | None, exempt: set
     for b in sorted([b for b in blocks if b.on_map], key=lambda b: b.id):
         options = retreat_options(day, side, locale, came_from, assigned)
         if not options:
-            day.eliminate(b, "no retreat")
             day.private("loss", side, f"{day.own(b)} has nowhere to retreat and is eliminated (003 §12).",
-                        seen=f"A retreating {SIDE_ADJ[side]} block has nowhere to go and is eliminated.",
-                        seen_data={"side": side})
+                        seen=f"A retreating {day.shown(b)} block has nowhere to go and is eliminated.",
+                        seen_data={"side": side, "type": b.type, "strength": b.strength})
+            day.eliminate(b, "no retreat")
             continue
         order = {lid: i for i, lid in enumerate(day.board.locales)}
         free = {lid: day.board.locales[lid].capacity - len(day.st.in_locale(lid, side)) - assigned.get(lid, 0)

@@ -93,7 +93,8 @@ def maneuver_problem(day: Day, group: list[Block], frm: str, target: str) -> str
 
 
 def attack_maneuver(day: Day, group: list[Block], frm: str, target: str, can_be_blocked: bool,
-                    if_blocked: str | None = None, advance: tuple = (), on_road: bool = False) -> bool:
+                    if_blocked: str | None = None, advance: tuple = (), on_road: bool = False,
+                    trip: "Trip | None" = None) -> bool:
     """Friendly blocks moving from ``frm`` into enemy-occupied ``target``.
 
     Returns True when they entered (the enemy retreated), False when the enemy
@@ -133,7 +134,7 @@ def attack_maneuver(day: Day, group: list[Block], frm: str, target: str, can_be_
                 seen_data={"count": len(blockers), "locale": target, "facing": frm},
             )
             day.record_move(day.foe, (target, None), (target, frm), len(blockers), "block")
-            blocked_choice(day, group, frm, target, if_blocked, advance)
+            blocked_choice(day, group, frm, target, if_blocked, advance, trip)
             return False
     retreat(day, day.foe, target, came_from=frm)
     return True
@@ -159,8 +160,15 @@ def block_response(day: Day, reserve: list[Block], target: str, frm: str) -> lis
     return [b for b in reserve if b.id in answer]
 
 
-def blocked_choice(day: Day, group: list[Block], frm: str, target: str, if_blocked, advance) -> None:
-    """§9 (1): after a block, the attackers stay, advance to the opposite approach, or split."""
+def blocked_choice(day: Day, group: list[Block], frm: str, target: str, if_blocked, advance,
+                   trip: "Trip | None" = None) -> None:
+    """§9 (1): after a block, the attackers stay, advance to the opposite approach, or split.
+
+    Staying counts against the command limit («on l'impute néanmoins»); only
+    advancing keeps main-road cavalry free of it. So a free road move that
+    stays now costs a command, and cannot stay when none is left.
+    """
+    stay_costs = trip is not None and not trip.counted
     given = None
     if if_blocked == "stay":
         given = ()
@@ -171,6 +179,8 @@ def blocked_choice(day: Day, group: list[Block], frm: str, target: str, if_block
         split = 0 < len(answer) < len(group)
         if split and day.commands >= COMMAND_LIMIT:
             return "splitting the group needs a command and none is left"
+        if not answer and stay_costs and day.commands >= COMMAND_LIMIT:
+            return "staying counts against the command limit, and no command is left"
         return None
 
     answer = day.decide(
@@ -182,6 +192,9 @@ def blocked_choice(day: Day, group: list[Block], frm: str, target: str, if_block
     advancing = [b for b in group if b.id in answer]
     if 0 < len(advancing) < len(group):
         day.commands += 1  # §9: "scinder le groupe nécessite un commandement supplémentaire"
+    if not advancing and stay_costs:
+        day.commands += 1
+        trip.counted = True
     if advancing:
         put(advancing, frm, target)
         describe_move(day, advancing, (frm, None), (frm, target))
@@ -298,16 +311,15 @@ def extend_order(day: Day, order: Extend) -> None:
 
 # -- §8 road movement -------------------------------------------------------------------
 
-def plan_roads(day: Day, path: tuple[str, ...]) -> list[Road]:
-    """The road taken for each step of ``path`` (a main road where there is a choice)."""
-    roads = []
+def road_choices(day: Day, path: tuple[str, ...]) -> list[list[Road]]:
+    """For each step of ``path``, the roads across that border, main roads first."""
+    out = []
     for a, b in zip(path, path[1:]):
         found = day.board.roads_across(a, b)
         if not found:
             raise Void(f"no road joins {day.name(a)} and {day.name(b)}")
-        found.sort(key=lambda r: (not r.main, r.id))
-        roads.append(found[0])
-    return roads
+        out.append(sorted(found, key=lambda r: (not r.main, r.id)))
+    return out
 
 
 def slot_for(day: Day, key: tuple, after: int, direction: tuple) -> tuple[int | None, str]:
@@ -327,81 +339,112 @@ def take_slot(day: Day, key: tuple, slot: int, direction: tuple) -> None:
     use["slots"].append(slot)
 
 
-def travel(day: Day, block: Block, path: tuple[str, ...], roads: list[Road], slot: int,
-           if_blocked=None, extend_to: str | None = None) -> str:
-    """Move one block along ``path`` from ``path[0]``, as far as the rules let it.
+class Trip:
+    """One block's road move (§8): the path, the move number reached, the roads
+    taken, and whether the move has been counted against the command limit
+    (it is free only while every step is on a main road)."""
 
-    Returns the locale it stopped in, or None if it could not move at all.
-    Stopping early is told in an event.
-    """
-    start = path[0]
-    cur = start
-    step = 0
-    stop_reason = ""
-    while step < len(path) - 1:
-        # plan the rest without changing anything, to stop where there is room
-        plan = []
-        s = slot
-        here = cur
-        reason = ""
-        for i in range(step, len(path) - 1):
-            nxt = path[i + 1]
-            key = (frozenset((here, nxt)), roads[i].id)
-            s2, why = slot_for(day, key, s, (here, nxt))
-            if s2 is None:
-                reason = why
+    def __init__(self, day: Day, block: Block, path: tuple[str, ...], slot: int = 0, counted: bool = False,
+                 roads_used=(), if_blocked=None, extend_to: str | None = None):
+        self.day, self.block, self.path = day, block, tuple(path)
+        self.choices = road_choices(day, self.path)
+        self.slot, self.counted = slot, counted
+        self.roads_used = set(roads_used)
+        self.if_blocked, self.extend_to = if_blocked, extend_to
+
+    def road_for(self, here: str, nxt: str, choices: list[Road], after: int):
+        """(road, move number) for one step, or (None, why): each road across a
+        border has its own capacity; a secondary road needs a command."""
+        why = ""
+        for road in choices:
+            slot, why = slot_for(self.day, (frozenset((here, nxt)), road.id), after, (here, nxt))
+            if slot is None:
+                continue
+            if not road.main and not self.counted and self.day.commands >= COMMAND_LIMIT:
+                why = "a step on a secondary road needs a command, and none is left"
+                continue
+            return road, slot
+        return None, why
+
+    def plan(self, step: int, cur: str) -> tuple[list, str]:
+        """The steps that can be taken from ``cur``, without changing anything."""
+        day, block = self.day, self.block
+        plan, s, here, reason = [], self.slot, cur, ""
+        for i in range(step, len(self.path) - 1):
+            nxt = self.path[i + 1]
+            road, s2 = self.road_for(here, nxt, self.choices[i], s)
+            if road is None:
+                reason = s2
                 break
             problem = crossing_problem(day, here, nxt, [block])
+            enemy_there = day.st.occupied_by(nxt, day.foe)
+            if not problem and enemy_there and block.type != "cavalry":
+                problem = f"{day.name(nxt)} is occupied by the enemy (only cavalry attacks along a road, 003 §9)"
+            if not problem and enemy_there:
+                problem = maneuver_problem(day, [block], here, nxt)
             if problem:
                 reason = problem
                 break
-            enemy_there = day.st.occupied_by(nxt, day.foe)
-            if enemy_there and block.type != "cavalry":
-                reason = f"{day.name(nxt)} is occupied by the enemy (only cavalry attacks along a road, 003 §9)"
-                break
-            if enemy_there and maneuver_problem(day, [block], here, nxt):
-                reason = maneuver_problem(day, [block], here, nxt)
-                break
-            plan.append((i, nxt, key, s2, enemy_there))
-            s = s2
-            here = nxt
+            plan.append((i, nxt, road, s2, enemy_there))
+            s, here = s2, nxt
             if enemy_there:
                 break
         # stop at the furthest planned locale with room (or at an attack maneuver)
         while plan and not plan[-1][4] and not room(day, plan[-1][1], 1):
             plan.pop()
             reason = reason or "no room further along"
-        if not plan:
-            stop_reason = reason
-            if cur == start:
-                day.private("void", day.side, f"{block.id} did not move along the road: {reason}.")
-                return None
-            break
-        for i, nxt, key, s2, enemy_there in plan:
-            take_slot(day, key, s2, (cur, nxt))
-            if enemy_there:
-                entered = attack_maneuver(day, [block], cur, nxt, can_be_blocked=block.facing is None,
-                                          if_blocked=if_blocked, on_road=True)
-                if not entered:
-                    describe_road(day, block, start, cur)
-                    return cur
-            block.locale, block.facing = nxt, None
-            cur, slot, step = nxt, s2, i + 1
-        if reason:
-            stop_reason = reason
-            break
-    describe_road(day, block, start, cur, stop_reason if cur != path[-1] else "")
-    if extend_to:
-        roads_used = {r.id for r in roads[:max(step, 0)]}
-        along = [road for nxt, road in day.board.road_neighbours(cur) if nxt == extend_to and road.id in roads_used]
+        return plan, reason
+
+    def go(self) -> str | None:
+        """Move as far as the rules allow; the locale it stopped in, or None if it never moved."""
+        day, block = self.day, self.block
+        start = cur = self.path[0]
+        step, stop_reason = 0, ""
+        while step < len(self.path) - 1:
+            plan, reason = self.plan(step, cur)
+            if not plan:
+                stop_reason = reason
+                if cur == start:
+                    day.private("void", day.side, f"{block.id} did not move along the road: {reason}.")
+                    return None
+                break
+            for i, nxt, road, s2, enemy_there in plan:
+                if not road.main and not self.counted:
+                    day.spend_command("road move")
+                    self.counted = True
+                take_slot(day, (frozenset((cur, nxt)), road.id), s2, (cur, nxt))
+                self.roads_used.add(road.id)
+                if enemy_there:
+                    entered = attack_maneuver(day, [block], cur, nxt, can_be_blocked=block.facing is None,
+                                              if_blocked=self.if_blocked, on_road=True, trip=self)
+                    if not entered:
+                        if cur != start:
+                            describe_road(day, block, start, cur)
+                        return cur
+                block.locale, block.facing = nxt, None
+                cur, self.slot, step = nxt, s2, i + 1
+            if reason:
+                stop_reason = reason
+                break
+        describe_road(day, block, start, cur, stop_reason if cur != self.path[-1] else "")
+        if self.extend_to:
+            self.extend(cur)
+        return cur
+
+    def extend(self, cur: str) -> None:
+        """§8: cavalry may extend after a road move, only along the road it moved on."""
+        day, block = self.day, self.block
+        along = [road for nxt, road in day.board.road_neighbours(cur)
+                 if nxt == self.extend_to and road.id in self.roads_used]
         try:
             if not along:
-                raise Void(f"{day.place(cur, extend_to)} is not along the road it moved on (003 §8)")
-            # the command (if any) was counted with the road move: it is one group (§8)
-            extend(day, [block], cur, extend_to, split=False, free=True)
+                raise Void(f"{day.place(cur, self.extend_to)} is not along the road it moved on (003 §8)")
+            if not any(r.main for r in along) and not self.counted:
+                day.spend_command("extension")  # the whole move is no longer on a main road
+                self.counted = True
+            extend(day, [block], cur, self.extend_to, split=False, free=True)
         except Void as why:
             day.private("void", day.side, f"{block.id} did not extend: {why}.")
-    return cur
 
 
 def describe_road(day: Day, block: Block, start: str, end: str, why: str = "") -> None:
@@ -419,18 +462,12 @@ def road_move(day: Day, order: RoadMove) -> None:
         raise Void(f"a road move goes at most {ROAD_STEPS} locales (003 §8)")
     if not day.board.roads_through(order.path[0]):
         raise Void(f"no road passes through {day.name(order.path[0])}")
-    roads = plan_roads(day, order.path)
-    free = all(r.main for r in roads) and not (
-        order.extend and not any(nxt == order.extend and road.main
-                                 for nxt, road in day.board.road_neighbours(order.path[-1])))
-    if not free:
-        day.spend_command("road move")
+    trip = Trip(day, block, order.path, if_blocked=order.if_blocked, extend_to=order.extend)
+    commands = day.commands
     day.moved.add(block.id)
-    end = travel(day, block, order.path, roads, 0, order.if_blocked, order.extend)
-    if end is None:  # it could not take a step: nothing was done, nothing spent
+    if trip.go() is None:  # it could not take a step: nothing was done, nothing spent
         day.moved.discard(block.id)
-        if not free:
-            day.commands -= 1
+        day.commands = commands
 
 
 # -- §8 reinforcements ----------------------------------------------------------------------
@@ -481,27 +518,32 @@ def enter_one(day: Day, order: Enter, block: Block) -> None:
         block.status, block.locale, block.facing = "map", locale, None
         day.moved.add(block.id)
         describe_entry(day, block, entry)
+        if order.extend:  # §8: cavalry ending in reserve may extend; the crossing was its group's command
+            try:
+                if block.type != "cavalry":
+                    raise Void("only cavalry can extend (003 §8)")
+                extend(day, [block], locale, order.extend, split=False, free=True)
+            except Void as why:
+                day.private("void", day.side, f"{block.id} did not extend: {why}.")
         return
     road = day.board.roads[entry.road]
     key = (("entry", entry.id), road.id)
     slot, why = slot_for(day, key, 0, ("in",))
     if slot is None:
         raise Void("three blocks a turn may enter by an entry point (003 §8)")
-    path = (locale,) + tuple(order.path)
-    roads = plan_roads(day, path) if len(path) > 1 else []
-    if len(path) - 1 > ROAD_STEPS - slot:
-        path = path[: ROAD_STEPS - slot + 1]
-        roads = roads[: len(path) - 1]
-    free = road.main and all(r.main for r in roads) and not (
-        order.extend and not any(nxt == order.extend and r.main for nxt, r in day.board.road_neighbours(path[-1])))
-    if not free:
-        day.spend_command("entry")
+    path = ((locale,) + tuple(order.path))[: ROAD_STEPS - slot + 1]
+    trip = Trip(day, block, path, slot=slot, counted=not road.main, roads_used=[road.id],
+                if_blocked=order.if_blocked, extend_to=order.extend)
+    if not road.main:
+        day.spend_command("entry")  # only a main road is free of the command limit (§8)
     take_slot(day, key, slot, ("in",))
     block.status, block.locale, block.facing = "map", locale, None
     day.moved.add(block.id)
     describe_entry(day, block, entry)
     if len(path) > 1:
-        travel(day, block, path, roads, slot, order.if_blocked, order.extend)
+        trip.go()
+    elif order.extend:
+        trip.extend(locale)
 
 
 def describe_entry(day: Day, block: Block, entry) -> None:
