@@ -22,8 +22,9 @@ class Config:
     web_host: str = "127.0.0.1"
     web_port: int = 8080
     base_url: str = ""  # default: http://<web_host>:<web_port>
-    smtp_host: str = "127.0.0.1"  # the built-in receiver; smtp_port = 0 turns it off
+    smtp_host: str = "127.0.0.1"  # the built-in receiver (port 0: any free port)
     smtp_port: int = 2525
+    smtp_enabled: bool = True  # false: no built-in receiver (mail comes by pipe or IMAP)
     relay_host: str = ""  # outgoing mail relay; empty: deliver to <instance>/maildir
     relay_port: int = 25
     relay_user: str = ""

@@ -20,6 +20,7 @@ from pbem.mail.outbox import Sender
 from pbem.service import Service
 
 log = logging.getLogger("pbem.scheduler")
+logging.getLogger("apscheduler").setLevel(logging.ERROR)  # a skipped overlapping tick is normal
 
 
 class Clock:
@@ -52,6 +53,7 @@ class Clock:
             inbox.process_pending(self.service)
             self.service.tick()
             self.plan_deadlines()
+            self.service.run_jobs()
         except Exception:  # logged, and tried again at the next tick
             log.exception("tick failed")
 

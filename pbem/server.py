@@ -37,7 +37,7 @@ class Server:
     def start(self) -> None:
         if self.config.demo and not self.store.games():
             make_demo_game(self.service, self.config)
-        if self.config.smtp_port:
+        if self.config.smtp_enabled:
             self.smtpd = start_smtpd(self.deliver, self.config.smtp_host, self.config.smtp_port,
                                      limit_bytes=self.config.max_message_bytes * 4)
         self.clock.start()

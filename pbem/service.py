@@ -374,8 +374,28 @@ class Service:
                     self.store.set_clock(game_id, deadline=None)
                 elif self.info(game_id)["status"] == "running":
                     self.set_next_deadline(game_id)
-                self.queue_reports(game_id, day)
+                self.store.add_job("reports", game_id, {"day": day})
             return day
+
+    def run_jobs(self, limit: int = 100) -> int:
+        """Do the work resolution left for later (drawing and queuing reports).
+
+        Each job is done and marked done in one transaction; the mails it
+        queues carry dedupe keys, so a job redone after a crash sends nothing twice.
+        """
+        done = 0
+        for job in self.store.due_jobs(limit):
+            try:
+                with self.lock, self.store.transaction():
+                    if job["kind"] == "reports":
+                        self.queue_reports(job["game_id"], job["payload"]["day"],
+                                           corrected=job["payload"].get("corrected", ""))
+                    self.store.finish_job(job["id"])
+            except Exception as exc:  # recorded; the other jobs go on
+                self.store.finish_job(job["id"], error=f"{type(exc).__name__}: {exc}")
+                self.store.audit("jobs", "error", job["game_id"], why=f"{type(exc).__name__}: {exc}")
+            done += 1
+        return done
 
     def record(self, game_id: int, result) -> None:
         self.store.record_day(game_id, result.day, result.side, result.after.digest(),
@@ -647,5 +667,5 @@ class Service:
             for result in game.days[day:]:
                 self.record(game_id, result)
             if game.days:
-                self.queue_reports(game_id, game.days[-1].day, corrected=why)
+                self.store.add_job("reports", game_id, {"day": game.days[-1].day, "corrected": why})
         return f"days {day} to {upto - 1} were resolved again; corrected reports follow."

@@ -175,6 +175,22 @@ def _web(db: Database) -> None:
     )
 
 
+@migrations(name="004_jobs")
+def _jobs(db: Database) -> None:
+    """Work that follows a change and may take time (drawing and mailing the
+    reports of a resolved day): written in the change's transaction, done later."""
+    db.executescript(
+        """
+        CREATE TABLE jobs (
+          id INTEGER PRIMARY KEY, created TEXT NOT NULL, kind TEXT NOT NULL,
+          game_id INTEGER REFERENCES games(id), payload TEXT NOT NULL DEFAULT '{}',
+          status TEXT NOT NULL DEFAULT 'due' CHECK (status IN ('due', 'done', 'failed')),
+          done_at TEXT, error TEXT);
+        CREATE INDEX jobs_due ON jobs(status, id);
+        """
+    )
+
+
 def message_id_of(raw: bytes) -> str | None:
     """The Message-ID header of a raw message, or None (never raises)."""
     try:
@@ -311,6 +327,20 @@ class Store:
 
     def mark_final(self, game_id: int, side: str, day) -> None:
         self.execute("UPDATE seats SET final_day = ? WHERE game_id = ? AND side = ?", (day, game_id, side))
+
+    def add_job(self, kind: str, game_id=None, payload=None) -> int:
+        return self.execute("INSERT INTO jobs (created, kind, game_id, payload) VALUES (?, ?, ?, ?)",
+                         (self.now(), kind, game_id, _json(payload or {}))).lastrowid
+
+    def due_jobs(self, limit: int = 100) -> list[dict]:
+        rows = self.query("SELECT * FROM jobs WHERE status = 'due' ORDER BY id LIMIT ?", (limit,))
+        for row in rows:
+            row["payload"] = json.loads(row["payload"])
+        return rows
+
+    def finish_job(self, job_id: int, error: str | None = None) -> None:
+        self.execute("UPDATE jobs SET status = ?, done_at = ?, error = ? WHERE id = ?",
+                  ("failed" if error else "done", self.now(), error, job_id))
 
     # -- seats -------------------------------------------------------------
 

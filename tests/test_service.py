@@ -46,6 +46,13 @@ def mails(service, kind=None, to=None):
     return [m for m in out if (kind is None or m["kind"] == kind) and (to is None or m["to_addr"] == to)]
 
 
+def tick(service):
+    """What the scheduler does: the clocks, then the work they left (reports)."""
+    resolved = service.tick()
+    service.run_jobs()
+    return resolved
+
+
 def play_bot_day(service, game_id):
     game = service.game(game_id)
     side = game.moving_side()
@@ -68,9 +75,9 @@ def test_a_day_resolves_at_its_deadline_and_each_side_gets_its_report(world):
     service, clock = world
     game_id, _ = new_game(service)
     play_bot_day(service, game_id)
-    assert service.tick() == []
+    assert tick(service) == []
     clock.advance(hours=24)
-    assert service.tick() == [(game_id, 0)]
+    assert tick(service) == [(game_id, 0)]
     reports = mails(service, "report")
     assert sorted(m["to_addr"] for m in reports) == ["anna@example.org", "fred@example.org"]
     for m in reports:
@@ -87,18 +94,18 @@ def test_final_orders_resolve_early(world):
     game = service.game(game_id)
     text = bot_orders(game.scenario, game.view("austria"), 5) + "FINAL\n"
     assert service.submit(game_id, "austria", text).final
-    assert service.tick() == [(game_id, 0)]
+    assert tick(service) == [(game_id, 0)]
 
 
 def test_reminders_go_once_each_to_a_side_without_orders(world):
     service, clock = world
     game_id, _ = new_game(service)
     clock.advance(hours=13)
-    service.tick()
-    service.tick()
+    tick(service)
+    tick(service)
     assert len(mails(service, "reminder", "anna@example.org")) == 1
     clock.advance(hours=10)
-    service.tick()
+    tick(service)
     assert len(mails(service, "reminder", "anna@example.org")) == 2
     assert mails(service, "reminder", "fred@example.org") == []
 
@@ -107,7 +114,7 @@ def test_a_missed_day_is_played_with_standing_orders_and_counted(world):
     service, clock = world
     game_id, _ = new_game(service, miss_limit=1, miss_policy="alert")
     clock.advance(hours=25)
-    assert service.tick() == [(game_id, 0)]
+    assert tick(service) == [(game_id, 0)]
     assert service.seat(game_id, "austria")["missed"] == 1
     assert mails(service, "missed", "anna@example.org")
     assert mails(service, "alert", "mod@example.org")
@@ -117,7 +124,7 @@ def test_forfeit_after_too_many_misses(world):
     service, clock = world
     game_id, _ = new_game(service, miss_limit=1, miss_policy="forfeit")
     clock.advance(hours=25)
-    service.tick()
+    tick(service)
     assert service.info(game_id)["status"] == "finished"
     assert mails(service, "forfeit", "fred@example.org")
 
@@ -159,7 +166,7 @@ def test_ask_me_stops_at_the_decision_and_takes_the_answer(world):
     for _ in range(30):
         play_bot_day(service, game_id)
         clock.advance(hours=25)
-        service.tick()
+        tick(service)
         pending = service.info(game_id)["pending"]
         if pending:
             asked = pending
@@ -181,13 +188,13 @@ def test_an_unanswered_question_times_out_to_the_default(world):
     for _ in range(30):
         play_bot_day(service, game_id)
         clock.advance(hours=25)
-        service.tick()
+        tick(service)
         if service.info(game_id)["pending"]:
             break
     assert service.info(game_id)["pending"]
     day = service.game(game_id).day
     clock.advance(minutes=31)
-    service.tick()
+    tick(service)
     assert service.game(game_id).day == day + 1
     assert service.info(game_id)["pending"] is None
 
@@ -198,7 +205,7 @@ def test_moderator_amends_a_past_days_orders_and_both_sides_get_corrected_report
     for _ in range(4):
         play_bot_day(service, game_id)
         clock.advance(hours=25)
-        service.tick()
+        tick(service)
     game = service.game(game_id)
     assert game.day == 4
     digest_before = game.days[2].after.digest()
@@ -206,6 +213,7 @@ def test_moderator_amends_a_past_days_orders_and_both_sides_get_corrected_report
         service.moderate(game_id, "mod@example.org", "amend_orders", "", day=2, side="austria", text="")
     service.moderate(game_id, "mod@example.org", "amend_orders", "Anna's orders were lost by her provider",
                      day=2, side="austria", text="# no orders")
+    service.run_jobs()
     game = service.game(game_id)
     assert game.day == 4
     assert game.days[2].orders == "# no orders"
@@ -225,7 +233,7 @@ def test_pause_and_resume(world):
     game_id, _ = new_game(service)
     service.moderate(game_id, "mod@example.org", "pause", "holidays")
     clock.advance(days=5)
-    assert service.tick() == []
+    assert tick(service) == []
     service.moderate(game_id, "mod@example.org", "resume", "back")
     assert service.deadline(game_id) == clock.now + timedelta(hours=24)
 
@@ -246,7 +254,7 @@ def test_a_whole_game_to_the_end(world):
     while service.info(game_id)["status"] == "running":
         play_bot_day(service, game_id)
         clock.advance(hours=25)
-        service.tick()
+        tick(service)
     game = service.game(game_id)
     assert game.over and service.info(game_id)["status"] == "finished"
     assert len(mails(service, "report")) == 2 * game.scenario.days
