@@ -141,6 +141,37 @@ def cmd_demo(args) -> int:
     return 1 if summary.problems else 0
 
 
+def cmd_render(args) -> int:
+    from pathlib import Path
+
+    from pbem.games.marengo.view import view
+    from pbem.render import render_png, render_svg
+
+    side = None if args.side in ("moderator", "all") else args.side
+    if args.case:
+        from pbem.games.marengo.cases import CaseError, run_case
+
+        try:
+            outcome = run_case(args.case)
+        except CaseError as exc:
+            print(f"pbem render: {exc}", file=sys.stderr)
+            return 1
+        board, seen, title = outcome.scenario.board, view(outcome.scenario, outcome.state, side), outcome.title
+    else:
+        from pbem.selfplay import play_days
+
+        game = play_days(args.scenario, args.seed, args.days)
+        board, seen = game.scenario.board, game.view(side)
+        title = f"{game.scenario.name} (self-play, seed {args.seed})"
+    svg = render_svg(board, seen, title=title)
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.with_suffix(".svg").write_text(svg, encoding="utf-8")
+    out.with_suffix(".png").write_bytes(render_png(svg))
+    print(f"wrote {out.with_suffix('.svg')} and {out.with_suffix('.png')}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="pbem", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -181,6 +212,15 @@ def build_parser() -> argparse.ArgumentParser:
     p_demo.add_argument("--day-seconds", type=float, default=1.0, help="the compressed deadline of each day")
     p_demo.add_argument("--timeout", type=float, default=900.0)
     p_demo.set_defaults(func=cmd_demo)
+
+    p_render = sub.add_parser("render", help="draw a side's view of a self-play game or a case file (SVG and PNG)")
+    p_render.add_argument("--case", help="an adjudication case file: draw the position after it")
+    p_render.add_argument("--scenario", default=default_scenario())
+    p_render.add_argument("--seed", type=int, default=1)
+    p_render.add_argument("--days", type=int, default=0, help="days of bot play before drawing")
+    p_render.add_argument("--side", default="austria", help="austria, france, or moderator")
+    p_render.add_argument("--out", required=True, help="file name without extension: writes .svg and .png")
+    p_render.set_defaults(func=cmd_render)
 
     p_self = sub.add_parser("selfplay", help="play whole games between two bots and print the results")
     p_self.add_argument("--scenario", default=default_scenario())

@@ -18,3 +18,15 @@ def play(scenario_path: str, seed: int, on_day=None) -> Game:
         if on_day is not None:
             on_day(game, result)
     return game
+
+
+def play_days(scenario_path: str, seed: int, days: int) -> Game:
+    """Play ``days`` days (or to the end) and return the game there."""
+    ruleset = load_ruleset("marengo")
+    scenario = ruleset.load_scenario(scenario_path)
+    game = Game(ruleset, scenario, seed)
+    while game.day < days and not game.over:
+        side = game.moving_side()
+        game.submit(side, bot_orders(scenario, game.view(side), seed))
+        game.advance()
+    return game
