@@ -156,7 +156,7 @@ def authenticate(service: Service, game_id: int, side: str, key, from_addr: str,
     """The key decides, never the From address. Wrong keys are refused, told to the
     seat's registered address, and slowed down when they repeat."""
     store = service.store
-    if store.check_key(game_id, side, str(key)):
+    if service.check_key(game_id, side, str(key)):
         return True
     since = deadlines.iso(service.now() - timedelta(hours=1))
     recent = [a for a in store.read_audit(game_id)

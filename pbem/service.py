@@ -8,6 +8,8 @@ all of an operation or none of it.
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import html
 import json
 import re
@@ -80,6 +82,7 @@ class Service:
         self.clock = clock or (lambda: datetime.now(timezone.utc))
         self.ruleset = load_ruleset(RULESET)
         self._games: dict[int, Game] = {}
+        self._verified: dict[tuple[int, str], bytes] = {}
         self._scenarios: dict[str, object] = {}
         self.lock = threading.RLock()
 
@@ -137,6 +140,26 @@ class Service:
             return "(no deadline: the game is not running)"
         return deadlines.local_time(when, self.seat(game_id, side)["timezone"])
 
+    def check_key(self, game_id: int, side: str, key: str) -> bool:
+        """Whether ``key`` is the seat's key.
+
+        The store keeps only a slow scrypt hash; a key once proven is
+        remembered in memory (as a fast hash) so a player's later mails do
+        not pay the slow hash again. A wrong key always pays it.
+        """
+        token = hashlib.sha256(f"{game_id}\0{side}\0{key}".encode()).digest()
+        known = self._verified.get((game_id, side))
+        if known is not None and hmac.compare_digest(known, token):
+            return True
+        if self.store.check_key(game_id, side, str(key)):
+            self._verified[(game_id, side)] = token
+            return True
+        return False
+
+    def set_key(self, game_id: int, side: str, key: str) -> None:
+        self.store.set_seat_key(game_id, side, key)
+        self._verified.pop((game_id, side), None)
+
     # -- creating and joining games --------------------------------------------------
 
     def create_game(self, title: str, seats: dict[str, str | None], scenario: str = "marengo.toml",
@@ -156,7 +179,7 @@ class Service:
                 email = (seats or {}).get(side)
                 self.store.add_seat(game_id, side, email=email, timezone=(timezones or {}).get(side, "UTC"))
                 keys[side] = new_key()
-                self.store.set_seat_key(game_id, side, keys[side])
+                self.set_key(game_id, side, keys[side])
             if moderator:
                 self.store.set_moderator(game_id, moderator)
             self.store.audit(who, "create", game_id, detail={"title": title, "scenario": scenario})
@@ -175,7 +198,7 @@ class Service:
                 raise ServiceError(f"{SIDE_TITLE[side]} in game {game_id} is taken")
             self.store.update_seat(game_id, side, email=email, timezone=timezone)
             key = new_key()
-            self.store.set_seat_key(game_id, side, key)
+            self.set_key(game_id, side, key)
             self.store.audit(email, "join", game_id, detail={"side": side})
             self.welcome(game_id, side, email, key)
             if all(s["email"] for s in self.store.seats(game_id)) and self.info(game_id)["status"] == "open":
@@ -560,7 +583,7 @@ class Service:
         key = new_key()
         with self.store.transaction():
             seat = self.seat(game_id, side)
-            self.store.set_seat_key(game_id, side, key)
+            self.set_key(game_id, side, key)
             self.store.audit(who or seat["email"] or side, "rotate_key", game_id, detail={"side": side})
             if seat["email"]:
                 queue(self.store, seat["email"], f"[pbem {game_id}] Your new key",
@@ -626,7 +649,7 @@ class Service:
         self.seat(game_id, side)
         key = new_key()
         self.store.update_seat(game_id, side, email=email, missed=0)
-        self.store.set_seat_key(game_id, side, key)
+        self.set_key(game_id, side, key)
         self.welcome(game_id, side, email, key)
         return f"{SIDE_TITLE[side]} is now played by {email}."
 
