@@ -209,7 +209,8 @@ def build_parser() -> argparse.ArgumentParser:
     p_demo = sub.add_parser("demo", help="play a whole game by mail through the real server, between two bots")
     p_demo.add_argument("--out", required=True, help="folder for every mail sent (.eml) and its maps")
     p_demo.add_argument("--seed", type=int, default=1)
-    p_demo.add_argument("--day-seconds", type=float, default=1.0, help="the compressed deadline of each day")
+    p_demo.add_argument("--day-seconds", type=float, default=10.0,
+                        help="the compressed deadline of each day (the bots answer at once, with FINAL)")
     p_demo.add_argument("--timeout", type=float, default=900.0)
     p_demo.set_defaults(func=cmd_demo)
 

@@ -128,7 +128,7 @@ class Hub:
         self.controller.stop()
 
 
-def run_demo(out: str | Path, seed: int = 1, scenario: str = "marengo.toml", day_seconds: float = 1.0,
+def run_demo(out: str | Path, seed: int = 1, scenario: str = "marengo.toml", day_seconds: float = 10.0,
              timeout: float = 900.0) -> Summary:
     out = Path(out)
     (out / "instance").mkdir(parents=True, exist_ok=True)

@@ -392,12 +392,12 @@ class Service:
                 self.store.mark_final(game_id, moving, None)
                 if missed:
                     self.missed(game_id, moving, day)
+                # the next day's clock starts when its reports are out (run_jobs): a player
+                # cannot be late for a day he has not yet been told about
+                self.store.set_clock(game_id, deadline=None)
                 if game.over:
                     self.store.update_game(game_id, status="finished")
-                    self.store.set_clock(game_id, deadline=None)
-                elif self.info(game_id)["status"] == "running":
-                    self.set_next_deadline(game_id)
-                self.store.add_job("reports", game_id, {"day": day})
+                self.store.add_job("reports", game_id, {"day": day, "start_clock": True})
             return day
 
     def run_jobs(self, limit: int = 100) -> int:
@@ -414,11 +414,17 @@ class Service:
                         self.queue_reports(job["game_id"], job["payload"]["day"],
                                            corrected=job["payload"].get("corrected", ""))
                     self.store.finish_job(job["id"])
+                    self.start_clock(job)
             except Exception as exc:  # recorded; the other jobs go on
                 self.store.finish_job(job["id"], error=f"{type(exc).__name__}: {exc}")
                 self.store.audit("jobs", "error", job["game_id"], why=f"{type(exc).__name__}: {exc}")
+                self.start_clock(job)
             done += 1
         return done
+
+    def start_clock(self, job: dict) -> None:
+        if job["payload"].get("start_clock") and self.info(job["game_id"])["status"] == "running":
+            self.set_next_deadline(job["game_id"])
 
     def record(self, game_id: int, result) -> None:
         self.store.record_day(game_id, result.day, result.side, result.after.digest(),
