@@ -5,11 +5,12 @@ through the same door the SMTP receiver uses, processes it, and reads the
 answers from the outbox.
 """
 
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timezone
 from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
+from conftest import Clock
 
 from pbem import inbox
 from pbem.service import Service
@@ -18,20 +19,9 @@ from pbem.store import Store
 SMALL = str((Path(__file__).parent / "fixtures" / "small.toml").resolve())
 
 
-class Clock:
-    def __init__(self):
-        self.now = datetime(2026, 11, 1, 12, 0, tzinfo=timezone.utc)
-
-    def __call__(self):
-        return self.now
-
-    def advance(self, **delta):
-        self.now += timedelta(**delta)
-
-
 @pytest.fixture
 def world(tmp_path):
-    clock = Clock()
+    clock = Clock(datetime(2026, 11, 1, 12, 0, tzinfo=timezone.utc))
     store = Store(tmp_path / "pbem.sqlite3", clock=clock)
     service = Service(store, clock=clock)
     game_id, keys = service.create_game("Test", {"austria": "anna@example.org", "france": "fred@example.org"},

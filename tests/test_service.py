@@ -5,6 +5,7 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
+from conftest import Clock
 
 from pbem.games.marengo.bot import bot_orders
 from pbem.service import Service, ServiceError
@@ -13,20 +14,9 @@ from pbem.store import Store
 SMALL = str((Path(__file__).parent / "fixtures" / "small.toml").resolve())
 
 
-class Clock:
-    def __init__(self):
-        self.now = datetime(2026, 11, 2, 9, 0, tzinfo=timezone.utc)  # a Monday
-
-    def __call__(self):
-        return self.now
-
-    def advance(self, **delta):
-        self.now += timedelta(**delta)
-
-
 @pytest.fixture
 def world(tmp_path):
-    clock = Clock()
+    clock = Clock(datetime(2026, 11, 2, 9, 0, tzinfo=timezone.utc))
     service = Service(Store(tmp_path / "pbem.sqlite3", clock=clock), clock=clock)
     return service, clock
 

@@ -376,15 +376,18 @@ def board_from_dict(data: dict, path: str = "map") -> Board:
     )
 
 
-def load_board(path: str | Path) -> Board:
-    path = Path(path)
+def read_toml(path: str | Path) -> dict:
+    """A data file's tables, or MapError saying why it cannot be read."""
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        return tomllib.loads(Path(path).read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as exc:
         raise MapError([f"not valid TOML: {exc}"], str(path)) from None
     except OSError as exc:
         raise MapError([f"cannot read: {exc.strerror}"], str(path)) from None
-    return board_from_dict(data, str(path))
+
+
+def load_board(path: str | Path) -> Board:
+    return board_from_dict(read_toml(path), str(path))
 
 
 def check_board(path: str | Path) -> list[str]:

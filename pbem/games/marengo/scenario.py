@@ -6,11 +6,10 @@ printed game would print on its board or charts lives in that file.
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-from .board import Board, MapError, load_board
+from .board import Board, MapError, load_board, read_toml
 
 SIDES = ("austria", "france")  # the Austrian day comes first in every round (003 §7)
 TYPES = ("infantry", "cavalry", "artillery")
@@ -168,12 +167,7 @@ def scenario_from_dict(data: dict, board: Board, path: str = "scenario") -> Scen
 def load_scenario(path: str | Path) -> Scenario:
     """Read a scenario file and the map file it names (relative to it)."""
     path = Path(path)
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as exc:
-        raise MapError([f"not valid TOML: {exc}"], str(path)) from None
-    except OSError as exc:
-        raise MapError([f"cannot read: {exc.strerror}"], str(path)) from None
+    data = read_toml(path)
     map_name = data.get("scenario", {}).get("map")
     if not map_name:
         raise MapError(["[scenario] must name its map file (map = \"marengo-map.toml\")"], str(path))
