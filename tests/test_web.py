@@ -366,6 +366,7 @@ def test_a_resolved_days_report_and_map(site):
 def test_moderator_pause_amend_and_rewind_are_seen_by_the_players(site):
     game_id, _ = site.game()
     site.service.resolve_next(game_id)
+    site.service.run_jobs()  # as the scheduler does: the day's reports go out
     moderator = site.client(MOD)
     console = moderator.get(f"/games/{game_id}/moderate")
     assert console.status_code == 200 and ANNA in console.text and FRED in console.text
@@ -389,6 +390,7 @@ def test_moderator_pause_amend_and_rewind_are_seen_by_the_players(site):
                       "a rules question"):
             assert words in log
     assert site.service.game(game_id).orders_text(0, "austria") == order
+    site.service.run_jobs()  # the corrected reports are drawn and queued after the ruling
     assert any(r["body"].startswith("CORRECTED REPORT") for r in site.store.recent_outbox() if r["kind"] == "report")
 
 
