@@ -135,7 +135,8 @@ def cmd_restore(args) -> int:
 def cmd_demo(args) -> int:
     from pbem.demo import run_demo
 
-    summary = run_demo(args.out, seed=args.seed, day_seconds=args.day_seconds, timeout=args.timeout)
+    summary = run_demo(args.out, seed=args.seed, scenario=args.scenario, day_seconds=args.day_seconds,
+                       timeout=args.timeout)
     print(summary)
     print(f"every mail is in {args.out}")
     return 1 if summary.problems else 0
@@ -209,6 +210,7 @@ def build_parser() -> argparse.ArgumentParser:
     p_demo = sub.add_parser("demo", help="play a whole game by mail through the real server, between two bots")
     p_demo.add_argument("--out", required=True, help="folder for every mail sent (.eml) and its maps")
     p_demo.add_argument("--seed", type=int, default=1)
+    p_demo.add_argument("--scenario", default="marengo.toml", help="a scenario under maps/, or a path")
     p_demo.add_argument("--day-seconds", type=float, default=10.0,
                         help="the compressed deadline of each day (the bots answer at once, with FINAL)")
     p_demo.add_argument("--timeout", type=float, default=900.0)

@@ -116,7 +116,7 @@ class Hub:
         to = str(msg.get("To", "")).split("@")[0]
         stem = f"{n:04d}-{re.sub(r'[^A-Za-z0-9]+', '-', to)}-{re.sub(r'[^A-Za-z0-9]+', '-', msg.get('Subject', ''))[:60]}"
         (self.out / f"{stem}.eml").write_bytes(raw)
-        for i, part in enumerate(msg.iter_attachments()):
+        for i, part in enumerate(msg.walk()):
             if part.get_content_type() == "image/png":
                 (self.out / f"{stem}-{i}.png").write_bytes(part.get_content())
         if "report" in msg.get("Subject", "").lower() or any(

@@ -1,0 +1,28 @@
+"""`pbem demo`: a whole game by mail through the real server (SMTP both ways)."""
+
+import email
+import email.policy
+from pathlib import Path
+
+from pbem.cli import main
+
+SMALL = str((Path(__file__).parent / "fixtures" / "small.toml").resolve())
+
+
+def test_a_whole_game_by_mail(tmp_path, capsys):
+    out = tmp_path / "demo"
+    assert main(["demo", "--out", str(out), "--scenario", SMALL, "--seed", "2", "--timeout", "240"]) == 0
+    printed = capsys.readouterr().out
+    assert "12 days resolved" in printed and "PROBLEM" not in printed
+    mails = sorted(out.glob("*.eml"))
+    reports = []
+    for path in mails:
+        msg = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
+        names = [p.get_filename() for p in msg.walk()]
+        if "map.png" in names:
+            reports.append(msg)
+            assert msg["Auto-Submitted"] == "auto-generated"
+    assert len(reports) == 2 * 12  # each side, every day
+    assert len(list(out.glob("*.png"))) >= 24  # the maps are written beside the mails
+    acks = [p for p in mails if "Orders-accepted" in p.name]
+    assert len(acks) == 12  # the bots' orders, one mail a day, each acknowledged once
