@@ -76,7 +76,8 @@ def natural(text: str):
 class Report:
     """One reader's report of one day: the same content in three forms.
 
-    ``html`` is made from ``markdown`` when first read (it is the slow one).
+    ``html`` is made when first read (it is the slow one), from the Markdown
+    the report was built with: changing ``markdown`` afterwards does not change it.
     """
 
     side: str | None  # None: moderator or spectator
@@ -87,10 +88,11 @@ class Report:
     template: str = ""  # the orders template (also inside the report); "" when there is none
     spectator: bool = False
     title: str = ""
+    source: str = field(default="", repr=False, compare=False)  # the Markdown ``html`` is made from
 
     @cached_property
     def html(self) -> str:
-        return to_html(self.markdown, self.title or self.subject)
+        return to_html(self.source or self.markdown, self.title or self.subject)
 
     def __str__(self) -> str:
         return self.text
@@ -403,7 +405,7 @@ def compose(facts: Facts) -> Report:
                 Code(template))
     md = to_markdown(doc)
     return Report(side=facts.reader, day=facts.day, subject=_subject(facts), markdown=md, text=to_text(doc),
-                  template=template, spectator=facts.spectator, title=doc.title)
+                  template=template, spectator=facts.spectator, title=doc.title, source=md)
 
 
 def _full_name(facts: Facts) -> str:

@@ -40,6 +40,7 @@ import struct
 import time
 import zlib
 from pathlib import Path
+from xml.etree import ElementTree
 
 import pytest
 
@@ -175,6 +176,18 @@ def swapped_states(state, side: str, limit: int = 3):
     return out
 
 
+def svg_forbidden(svg: str, secrets: Secrets) -> str | None:
+    """The first element whose tag, attribute or text holds something forbidden (entities decoded)."""
+    root = ElementTree.fromstring(svg)
+    for element in root.iter():
+        texts = [element.tag, element.text or "", element.tail or ""]
+        texts += [f"{key}={value}" for key, value in element.attrib.items()]
+        found = secrets.forbidden(" | ".join(texts))
+        if found:
+            return f"<{element.tag}>: {found}"
+    return None
+
+
 def png_text_chunks(png: bytes) -> list[str]:
     """The text of every tEXt, zTXt and iTXt chunk of a PNG."""
     assert png.startswith(b"\x89PNG\r\n\x1a\n")
@@ -292,7 +305,7 @@ def check_day(game: Game, result, seed: int, stats: Stats, render: bool, png: bo
         mine_md = compose(_facts(game, result, side, view)).markdown
         svg = render_svg(scenario.board, view, title=f"leak-{seed}") if render else None
         if render:
-            found = secrets.forbidden(svg) or secrets.forbidden(html.unescape(TAG.sub(" ", svg)))
+            found = secrets.forbidden(svg) or svg_forbidden(svg, secrets)
             assert found is None, f"{where}, SVG: {found}"
             stats.svgs += 1
         for other in swapped_states(result.after, side):
@@ -382,3 +395,16 @@ def test_the_checks_catch_a_leak():
     assert not unexplained_pairs(f"- {sentence}", [sentence], secrets, view_own, set())
     assert not unexplained_pairs(f"| {foe.type} {foe.strength} |", [], secrets, view_own,
                                  {(foe.type, foe.strength)})
+
+
+def test_the_svg_check_reads_attributes_and_entities():
+    scenario = load_ruleset("marengo").load_scenario(SCENARIO)
+    secrets = Secrets(scenario, "austria")
+    foe = next(b for b in scenario.blocks if b.side == "france")
+    clean = '<svg xmlns="http://www.w3.org/2000/svg"><rect x="1"/><text>Marengo</text></svg>'
+    assert svg_forbidden(clean, secrets) is None
+    planted = f'<svg xmlns="http://www.w3.org/2000/svg"><rect data-block="{foe.id}"/></svg>'
+    assert svg_forbidden(planted, secrets)
+    if foe.name != foe.id:
+        encoded = "".join(f"&#{ord(c)};" for c in foe.name)
+        assert svg_forbidden(f'<svg xmlns="http://www.w3.org/2000/svg"><text>{encoded}</text></svg>', secrets)
