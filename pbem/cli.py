@@ -142,6 +142,22 @@ def cmd_demo(args) -> int:
     return 1 if summary.problems else 0
 
 
+def cmd_loadtest(args) -> int:
+    from pathlib import Path
+
+    from pbem.loadtest import LoadSettings, run_loadtest
+
+    settings = LoadSettings(games=args.games, seconds=args.seconds, rate=args.rate, due_rate=args.due_rate,
+                            clients=args.clients, tick=args.tick, scenario=args.scenario, workdir=args.workdir,
+                            warmup=not args.no_warmup, drain=args.drain)
+    figures = run_loadtest(settings)
+    text = str(figures)
+    print(text)
+    if args.out:
+        Path(args.out).write_text(text + "\n", encoding="utf-8")
+    return 1 if figures.lost or figures.doubled else 0
+
+
 def cmd_render(args) -> int:
     from pathlib import Path
 
@@ -215,6 +231,21 @@ def build_parser() -> argparse.ArgumentParser:
                         help="the compressed deadline of each day (the bots answer at once, with FINAL)")
     p_demo.add_argument("--timeout", type=float, default=900.0)
     p_demo.set_defaults(func=cmd_demo)
+
+    p_load = sub.add_parser("loadtest", help="drive the real server on loopback with order mails and due games;"
+                                               " print the figures (docs/operations.md)")
+    p_load.add_argument("--games", type=int, default=1000, help="active games")
+    p_load.add_argument("--seconds", type=float, default=60.0, help="the measured window")
+    p_load.add_argument("--rate", type=float, default=50.0, help="order mails a second")
+    p_load.add_argument("--due-rate", type=float, default=1.0, help="games coming due a second")
+    p_load.add_argument("--clients", type=int, default=4, help="SMTP client connections")
+    p_load.add_argument("--tick", type=float, default=0.5, help="the server's tick_seconds")
+    p_load.add_argument("--scenario", default="marengo.toml")
+    p_load.add_argument("--workdir", help="keep the games (made once) and the run here; default: a temporary folder")
+    p_load.add_argument("--no-warmup", action="store_true", help="measure from cold: no first mail per seat before")
+    p_load.add_argument("--drain", type=float, default=180.0, help="most seconds to wait for late mail")
+    p_load.add_argument("--out", help="also write the figures to this file")
+    p_load.set_defaults(func=cmd_loadtest)
 
     p_render = sub.add_parser("render", help="draw a side's view of a self-play game or a case file (SVG and PNG)")
     p_render.add_argument("--case", help="an adjudication case file: draw the position after it")

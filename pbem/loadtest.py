@@ -1,0 +1,896 @@
+"""``pbem loadtest``: the real server under load on loopback, and its figures.
+
+The server is ``pbem serve`` in a subprocess -- its SMTP receiver, its
+scheduler and its outbox sender, on its own SQLite file -- so the load
+generator does not share its interpreter. Its outgoing mail goes to a relay
+in this process (aiosmtpd on loopback) that notes when each message arrives.
+
+1. N games are created (both seats bot addresses, the day 6 hours long, no
+   reminders), once: the database is kept in the work folder as a template
+   and copied for each run. Creating a game costs two scrypt key hashes.
+2. The server starts and mails the 2N welcome mails; the run waits for them.
+3. Warm-up (unless ``--no-warmup``): one orders mail to each game's moving
+   seat. The first mail of a seat after a start pays one scrypt (the server
+   then remembers the key), so a steady state has these behind it.
+4. The measured window: for ``--seconds``, SMTP clients send orders mails (the
+   bot's orders for the day, no FINAL) round-robin over the games at
+   ``--rate`` a second; meanwhile ``--due-rate`` games a second come due (their
+   deadline set a few seconds into the window), are resolved by the
+   scheduler, and their reports are drawn and mailed.
+5. Drain: the run waits until every accepted mail has its acknowledgement and
+   every resolved day its two reports (or ``--drain`` seconds), stops the
+   server, and prints the figures: mails accepted and acknowledged a second,
+   the time from SMTP 250 to the acknowledgement at the relay, the time from
+   each deadline to the day resolved, its reports queued and delivered, and
+   every message lost or doubled.
+
+The helpers at the top (``Relay``, ``ServerProcess``, ``Players``) are also
+what the kill and backup tests drive the server with.
+"""
+
+from __future__ import annotations
+
+import email
+import email.parser
+import email.policy
+import itertools
+import json
+import math
+import os
+import queue
+import shutil
+import signal
+import smtplib
+import socket
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta, timezone
+from email.message import EmailMessage
+from pathlib import Path
+
+import pbem
+from pbem.mail.smtpd import start_smtpd
+
+SERVER_ADDR = "pbem@load.invalid"
+SERVER_DOMAIN = "load.invalid"
+BOT_DOMAIN = "bots.invalid"
+PACKAGE_ROOT = Path(pbem.__path__[0]).resolve().parent  # the checkout this code runs from
+
+
+# -- small helpers ---------------------------------------------------------------------
+
+
+def free_port(host: str = "127.0.0.1") -> int:
+    with socket.socket() as s:
+        s.bind((host, 0))
+        return s.getsockname()[1]
+
+
+def wait_until(predicate, timeout: float, interval: float = 0.05, what: str = "a condition"):
+    """Poll ``predicate`` until it is true (returns its value) or ``timeout`` runs out."""
+    end = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if time.monotonic() >= end:
+            raise TimeoutError(f"gave up after {timeout:.0f} s waiting for {what}")
+        time.sleep(interval)
+
+
+def iso(when: datetime) -> str:
+    return when.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def epoch(text: str) -> float:
+    return datetime.fromisoformat(text.replace("Z", "+00:00")).timestamp()
+
+
+def percentile(values, p: float) -> float | None:
+    """The p-th percentile (nearest rank) of ``values``; None when empty."""
+    values = sorted(values)
+    if not values:
+        return None
+    rank = max(1, math.ceil(p / 100 * len(values)))
+    return values[rank - 1]
+
+
+def seconds(value: float | None) -> str:
+    return "-" if value is None else f"{value:.2f} s"
+
+
+def integrity(path) -> str:
+    """PRAGMA integrity_check of a database file (read by a fresh connection)."""
+    conn = sqlite3.connect(str(path), timeout=30)
+    try:
+        return conn.execute("PRAGMA integrity_check").fetchone()[0]
+    finally:
+        conn.close()
+
+
+def read_only(path) -> sqlite3.Connection:
+    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=30, check_same_thread=False)
+    conn.row_factory = sqlite3.Row
+    return conn
+
+
+# -- the relay ------------------------------------------------------------------------------
+
+
+@dataclass
+class Delivery:
+    """One message the relay took from the server."""
+
+    at: float  # time.time() when it arrived
+    to: str
+    subject: str
+    message_id: str
+    in_reply_to: str
+    size: int
+    is_report: bool  # a day's report: the map and the view attached
+    raw: bytes | None = None
+
+
+_HEADERS = email.parser.BytesHeaderParser(policy=email.policy.compat32)
+
+
+def attached_json(raw: bytes, name: str = "view.json"):
+    """The JSON attachment ``name`` of a raw message, or None."""
+    msg = email.message_from_bytes(raw, policy=email.policy.default)
+    for part in msg.iter_attachments():
+        if part.get_filename() == name:
+            content = part.get_content()
+            return json.loads(content if isinstance(content, str) else content.decode())
+    return None
+
+
+class Relay:
+    """The outgoing relay of the server under test: an SMTP server on loopback
+    that notes every message (headers only unless ``keep_raw``) and hands it to
+    ``on_message(delivery, raw)``."""
+
+    def __init__(self, on_message=None, keep_raw: bool = True):
+        self.on_message = on_message
+        self.keep_raw = keep_raw
+        self.deliveries: list[Delivery] = []
+        self.lock = threading.Lock()
+        self.controller = start_smtpd(self._deliver, return_path=False)
+
+    @property
+    def port(self) -> int:
+        return self.controller.port
+
+    def _deliver(self, raw: bytes) -> None:
+        at = time.time()
+        cut = [i for i in (raw.find(b"\r\n\r\n"), raw.find(b"\n\n")) if i >= 0]
+        head = _HEADERS.parsebytes(raw[:min(cut)] if cut else raw)
+        delivery = Delivery(
+            at=at, to=str(head.get("To", "")).strip().lower(), subject=" ".join(str(head.get("Subject", "")).split()),
+            message_id=str(head.get("Message-ID", "")).strip(), in_reply_to=str(head.get("In-Reply-To", "")).strip(),
+            size=len(raw), is_report=b'filename="view.json"' in raw and b'filename="map.png"' in raw,
+            raw=raw if self.keep_raw else None)
+        with self.lock:
+            self.deliveries.append(delivery)
+        if self.on_message is not None:
+            self.on_message(delivery, raw)
+
+    def snapshot(self) -> list[Delivery]:
+        with self.lock:
+            return list(self.deliveries)
+
+    def stop(self) -> None:
+        self.controller.stop()
+
+
+# -- the server in a subprocess -------------------------------------------------------------------
+
+
+def _toml_value(value) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return repr(value)
+    return json.dumps(str(value))  # a JSON string is a TOML basic string
+
+
+class ServerProcess:
+    """``pbem serve`` as a subprocess on loopback: SMTP in on ``smtp_port``
+    (the same port at every start), mail out to the relay at ``relay_port``.
+
+    ``lease_seconds``: the outbox lease (``pbem.mail.outbox.LEASE``, 5
+    minutes) is set to this before the server starts -- the one change to the
+    real server a kill test needs to finish in minutes, as a killed sender's
+    claimed rows wait out the lease before they are retried.
+    """
+
+    def __init__(self, instance, relay_port: int, smtp_port: int | None = None, web_port: int | None = None,
+                 tick: float = 0.2, lease_seconds: float | None = None, **settings):
+        self.instance = Path(instance).resolve()
+        self.instance.mkdir(parents=True, exist_ok=True)
+        self.smtp_port = smtp_port or free_port()
+        self.web_port = web_port or free_port()
+        self.lease_seconds = lease_seconds
+        self.config_path = self.instance / "pbem.toml"
+        self.log_path = self.instance / "server.log"
+        values = dict(instance=str(self.instance), smtp_host="127.0.0.1", smtp_port=self.smtp_port,
+                      web_host="127.0.0.1", web_port=self.web_port, relay_host="127.0.0.1", relay_port=relay_port,
+                      tick_seconds=tick, demo=False, from_addr=SERVER_ADDR, domain=SERVER_DOMAIN,
+                      secret_key="load-test-secret")
+        values.update(settings)
+        self.config_path.write_text("".join(f"{k} = {_toml_value(v)}\n" for k, v in values.items()))
+        self.proc: subprocess.Popen | None = None
+        self.starts = 0
+
+    @property
+    def database(self) -> Path:
+        return self.instance / "pbem.sqlite3"
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.web_port}"
+
+    def command(self) -> list[str]:
+        if self.lease_seconds is None:
+            return [sys.executable, "-m", "pbem.cli", "serve", "--config", str(self.config_path)]
+        code = ("import sys; from datetime import timedelta; import pbem.mail.outbox as outbox; "
+                f"outbox.LEASE = timedelta(seconds={float(self.lease_seconds)!r}); from pbem.cli import main; "
+                f"sys.exit(main(['serve', '--config', {str(self.config_path)!r}]))")
+        return [sys.executable, "-c", code]
+
+    @staticmethod
+    def environment() -> dict:
+        env = {k: v for k, v in os.environ.items() if not k.startswith("PBEM_")}
+        env["PYTHONUNBUFFERED"] = "1"
+        env["PYTHONPATH"] = os.pathsep.join([str(PACKAGE_ROOT)] + [p for p in [env.get("PYTHONPATH")] if p])
+        return env
+
+    def start(self, timeout: float = 60) -> None:
+        with open(self.log_path, "ab") as log:
+            log.write(f"--- start {self.starts + 1} at {iso(datetime.now(timezone.utc))}\n".encode())
+            log.flush()
+            self.proc = subprocess.Popen(self.command(), stdout=log, stderr=subprocess.STDOUT,
+                                         stdin=subprocess.DEVNULL, cwd=self.instance, env=self.environment())
+        self.starts += 1
+        end = time.monotonic() + timeout
+        while not self.smtp_ready():
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"the server exited with {self.proc.returncode}:\n{self.log_tail()}")
+            if time.monotonic() > end:
+                self.kill()
+                raise TimeoutError(f"the server did not listen within {timeout:.0f} s:\n{self.log_tail()}")
+            time.sleep(0.05)
+
+    def smtp_ready(self) -> bool:
+        try:
+            with socket.create_connection(("127.0.0.1", self.smtp_port), timeout=0.5) as s:
+                s.settimeout(1.0)
+                return s.recv(3) == b"220"
+        except OSError:
+            return False
+
+    @property
+    def alive(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
+
+    def kill(self) -> None:
+        """SIGKILL: no clean-up of any kind, as a power cut would leave it."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+        if self.proc is not None:
+            self.proc.wait()
+
+    def stop(self, timeout: float = 30) -> None:
+        """SIGTERM (``pbem serve`` stops cleanly), then SIGKILL if it hangs."""
+        if self.proc is None:
+            return
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+    def log_tail(self, lines: int = 40) -> str:
+        try:
+            return "\n".join(self.log_path.read_text(errors="replace").splitlines()[-lines:])
+        except OSError:
+            return ""
+
+
+# -- mail ----------------------------------------------------------------------------------------
+
+
+def orders_mail(sender: str, game_id: int, side: str, key: str, view: dict, body: str, message_id: str,
+                final: bool = False, marker: str = "") -> bytes:
+    """A player's orders mail: the header line with the key, the orders, FINAL if asked."""
+    text = f"GAME {game_id} SIDE {side.title()} TURN {view['hour_label']} KEY {key}\n"
+    if marker:
+        text += f"# {marker}\n"
+    text += body if body.endswith("\n") or not body else body + "\n"
+    if final:
+        text += "FINAL\n"
+    msg = EmailMessage()
+    msg["From"] = sender
+    msg["To"] = SERVER_ADDR
+    msg["Subject"] = f"Orders {view['hour_label']}"
+    msg["Message-ID"] = message_id
+    msg.set_content(text)
+    return msg.as_bytes()
+
+
+def send_mail(port: int, raw: bytes, sender: str, timeout: float = 10, smtp: smtplib.SMTP | None = None) -> None:
+    """Send one message to the server's SMTP receiver; returns on its 250 (raises otherwise)."""
+    if smtp is not None:
+        smtp.sendmail(sender, [SERVER_ADDR], raw)
+        return
+    with smtplib.SMTP("127.0.0.1", port, timeout=timeout) as conn:
+        conn.sendmail(sender, [SERVER_ADDR], raw)
+
+
+# -- bot players for the kill and backup tests ------------------------------------------------------
+
+
+@dataclass
+class Seat:
+    game_id: int
+    side: str
+    key: str
+    address: str
+    seed: int
+    silent: bool = False  # never sends orders: its days are resolved at the deadline
+
+
+@dataclass
+class Accepted:
+    """An orders mail the server answered 250 (perhaps more than once, when resent)."""
+
+    message_id: str
+    game_id: int
+    side: str
+    day: int
+    marker: str
+    accepted_at: float
+    times: int = 1
+
+
+class Players:
+    """Bots behind the relay. Each reads the reports mailed to its seat (the
+    view attached as view.json) and, when its side moves next, mails its
+    orders with FINAL by SMTP, retrying until the server answers 250 -- as a
+    mail server would, with the same Message-ID every time."""
+
+    def __init__(self, scenario, port: int, seats: list[Seat], tag: str = "run"):
+        self.scenario = scenario
+        self.port = port
+        self.tag = tag
+        self.seats = {s.address.lower(): s for s in seats}
+        self.answered: set[tuple[int, int, str]] = set()
+        self.accepted: dict[str, Accepted] = {}
+        self.lock = threading.Lock()
+        self.outgoing: queue.Queue = queue.Queue()
+        self.failures = 0  # SMTP attempts that did not end in 250
+        self.stopping = threading.Event()
+        self.on_sending = None  # called with (seat, day) before each first attempt
+        self.on_accepted = None  # called with the Accepted after each 250
+        self.errors: list[str] = []
+        self.thread = threading.Thread(target=self._work, name="players", daemon=True)
+        self.thread.start()
+
+    @staticmethod
+    def marker(game_id: int, day: int, side: str) -> str:
+        return f"mail {game_id}-{day}-{side}"
+
+    def mail_for(self, seat: Seat, view: dict, message_id: str) -> bytes:
+        from pbem.games.marengo.bot import bot_orders
+
+        body = bot_orders(self.scenario, view, seat.seed)
+        return orders_mail(seat.address, seat.game_id, seat.side, seat.key, view, body, message_id, final=True,
+                           marker=self.marker(seat.game_id, view["day"], seat.side))
+
+    def on_message(self, delivery: Delivery, raw: bytes) -> None:
+        """The relay's hook: answer a report (or welcome) whose view says this seat moves next."""
+        seat = self.seats.get(delivery.to)
+        if seat is None or seat.silent or b'filename="view.json"' not in raw:
+            return
+        try:
+            view = attached_json(raw)
+        except Exception as exc:
+            self.errors.append(f"unreadable view in {delivery.subject!r}: {exc}")
+            return
+        if not view or view.get("over") or view.get("next_side") != seat.side:
+            return
+        key = (seat.game_id, view["day"], seat.side)
+        with self.lock:
+            if key in self.answered:
+                return
+            self.answered.add(key)
+        self.outgoing.put((seat, view))
+
+    def _work(self) -> None:
+        while not self.stopping.is_set():
+            try:
+                seat, view = self.outgoing.get(timeout=0.1)
+            except queue.Empty:
+                continue
+            message_id = f"<orders.{seat.game_id}.{view['day']}.{seat.side}.{self.tag}@{BOT_DOMAIN}>"
+            try:
+                raw = self.mail_for(seat, view, message_id)
+            except Exception as exc:
+                self.errors.append(f"game {seat.game_id} {seat.side}: the bot failed: {exc}")
+                continue
+            if self.on_sending:
+                self.on_sending(seat, view["day"])
+            while not self.stopping.is_set():
+                try:
+                    send_mail(self.port, raw, seat.address, timeout=10)
+                except (OSError, smtplib.SMTPException):
+                    self.failures += 1
+                    time.sleep(0.1)
+                    continue
+                with self.lock:
+                    found = self.accepted.get(message_id)
+                    if found is None:
+                        found = self.accepted[message_id] = Accepted(
+                            message_id, seat.game_id, seat.side, view["day"],
+                            self.marker(seat.game_id, view["day"], seat.side), time.time(), 0)
+                    found.times += 1
+                if self.on_accepted:
+                    self.on_accepted(found)
+                break
+
+    def stop(self) -> None:
+        self.stopping.set()
+        self.thread.join(5)
+
+
+# -- the load test ------------------------------------------------------------------------------------
+
+GAME_SETTINGS = {"hours": 6, "reminders": [], "early": True}
+
+
+@dataclass
+class LoadSettings:
+    games: int = 1000
+    seconds: float = 60.0
+    rate: float = 50.0  # orders mails a second
+    due_rate: float = 1.0  # games coming due a second
+    clients: int = 4  # SMTP client threads, each with its own connection
+    tick: float = 0.5  # the server's tick_seconds
+    scenario: str = "marengo.toml"
+    workdir: str | None = None
+    warmup: bool = True
+    drain: float = 180.0  # most seconds to wait after the window for late mail
+
+
+@dataclass
+class Sent:
+    message_id: str
+    game_id: int
+    side: str
+    day: int
+    phase: str
+    started: float = 0.0
+    accepted: float | None = None  # time.time() of the 250
+    attempts: int = 0
+
+
+@dataclass
+class Figures:
+    settings: LoadSettings
+    lines: list[str] = field(default_factory=list)
+    lost: int = 0
+    doubled: int = 0
+    accepted_rate: float = 0.0
+    acked_rate: float = 0.0
+    ack_p50: float | None = None
+    ack_p99: float | None = None
+    resolve_max: float | None = None
+    due: int = 0
+    resolved: int = 0
+
+    def __str__(self) -> str:
+        return "\n".join(self.lines)
+
+
+class LoadTest:
+    def __init__(self, settings: LoadSettings, say=print):
+        self.s = settings
+        self.say = say
+        self.workdir = Path(settings.workdir or tempfile.mkdtemp(prefix="pbem-loadtest-")).resolve()
+        self.workdir.mkdir(parents=True, exist_ok=True)
+        self.sent: dict[str, Sent] = {}
+        self.acks: dict[str, list[Delivery]] = {}
+        self.reports: dict[tuple[int, int, str], list[Delivery]] = {}
+        self.by_message_id: dict[str, int] = {}
+        self.lock = threading.Lock()
+        self.current: dict[int, dict] = {}  # game id -> {"day", "side", "view", "body"}
+        self.games: dict[int, dict] = {}  # game id -> seats, keys, seed
+        self.address: dict[str, tuple[int, str]] = {}
+        self.smtp_errors = 0
+        self.days_seen: dict[tuple[int, int], tuple[float, str]] = {}
+        self.reports_queued: dict[tuple[int, int, str], float] = {}
+        self.deadline_of: dict[int, float] = {}
+        self.counter = itertools.count()
+        self.view_errors: list[str] = []
+
+    # -- setting up -------------------------------------------------------------------------
+
+    def scenario(self):
+        if not hasattr(self, "_scenario"):
+            from pbem.core.game import load_ruleset
+            from pbem.service import scenario_path
+
+            self.ruleset = load_ruleset("marengo")
+            self._scenario = self.ruleset.load_scenario(scenario_path(self.s.scenario))
+        return self._scenario
+
+    def prepare(self) -> Path:
+        """The run's database: a copy of the template with N games (made once, kept in the work folder)."""
+        from pbem.backup import backup
+        from pbem.service import Service
+        from pbem.store import Store
+
+        stem = Path(self.s.scenario).stem
+        template = self.workdir / f"games-{self.s.games}-{stem}.sqlite3"
+        keys_file = self.workdir / f"games-{self.s.games}-{stem}.json"
+        if not (template.exists() and keys_file.exists()):
+            making = self.workdir / "creating.sqlite3"
+            for suffix in ("", "-wal", "-shm"):
+                Path(str(making) + suffix).unlink(missing_ok=True)
+            store = Store(making)
+            service = Service(store)
+            started = time.monotonic()
+            games = {}
+            for i in range(self.s.games):
+                seats = {"austria": f"a{i}@{BOT_DOMAIN}", "france": f"f{i}@{BOT_DOMAIN}"}
+                game_id, keys = service.create_game(f"Load {i}", seats, scenario=self.s.scenario, seed=i + 1,
+                                                    settings=GAME_SETTINGS)
+                games[game_id] = {"seed": i + 1, "keys": keys, "seats": seats}
+                if (i + 1) % 100 == 0 or i + 1 == self.s.games:
+                    self.say(f"  created {i + 1} games in {time.monotonic() - started:.0f} s")
+            store.close()
+            keys_file.write_text(json.dumps(games))
+            making.replace(template)
+        self.games = {int(k): v for k, v in json.loads(keys_file.read_text()).items()}
+        for game_id, info in self.games.items():
+            for side, address in info["seats"].items():
+                self.address[address.lower()] = (game_id, side)
+        run = self.workdir / "run"
+        shutil.rmtree(run, ignore_errors=True)
+        run.mkdir()
+        backup(template, run / "pbem.sqlite3")
+        far = iso(datetime.now(timezone.utc) + timedelta(hours=6))
+        conn = sqlite3.connect(str(run / "pbem.sqlite3"))
+        with conn:
+            conn.execute("UPDATE games SET deadline = ? WHERE status = 'running'", (far,))
+        conn.close()
+        return run
+
+    def opening_views(self) -> None:
+        """Each game's coming day as its moving side sees it (what the welcome mail carried)."""
+        from pbem.core.game import Game
+
+        scenario = self.scenario()
+        for game_id, info in self.games.items():
+            game = Game(self.ruleset, scenario, info["seed"], [])
+            side = game.moving_side()
+            self.current[game_id] = {"day": game.day, "side": side,
+                                     "view": json.loads(json.dumps(game.view(side))), "body": None}
+
+    # -- mail ---------------------------------------------------------------------------------
+
+    def on_delivery(self, delivery: Delivery, raw: bytes) -> None:
+        if delivery.in_reply_to:
+            with self.lock:
+                self.acks.setdefault(delivery.in_reply_to, []).append(delivery)
+            return
+        if not delivery.is_report:
+            return
+        where = self.address.get(delivery.to)
+        if where is None:
+            return
+        game_id, side = where
+        try:
+            view = attached_json(raw)
+        except Exception as exc:
+            self.view_errors.append(f"{delivery.subject}: {exc}")
+            return
+        day = view["day"] - 1
+        with self.lock:
+            self.reports.setdefault((game_id, day, side), []).append(delivery)
+            if view.get("next_side") == side and not view.get("over"):
+                if view["day"] > self.current[game_id]["day"]:
+                    self.current[game_id] = {"day": view["day"], "side": side, "view": view, "body": None}
+
+    def next_mail(self, phase: str, game_id: int) -> tuple[Sent, bytes, str]:
+        from pbem.games.marengo.bot import bot_orders
+
+        with self.lock:
+            now = dict(self.current[game_id])
+        if now["body"] is None:
+            now["body"] = bot_orders(self.scenario(), now["view"], self.games[game_id]["seed"])
+            with self.lock:
+                if self.current[game_id]["day"] == now["day"]:
+                    self.current[game_id]["body"] = now["body"]
+        side = now["side"]
+        info = self.games[game_id]
+        n = next(self.counter)
+        message_id = f"<load.{n}.{game_id}.{now['day']}@{BOT_DOMAIN}>"
+        sender = info["seats"][side]
+        raw = orders_mail(sender, game_id, side, info["keys"][side], now["view"], now["body"], message_id)
+        sent = Sent(message_id, game_id, side, now["day"], phase)
+        with self.lock:
+            self.sent[message_id] = sent
+        return sent, raw, sender
+
+    def client(self, phase: str, jobs, stop_at: float | None) -> None:
+        """One SMTP client: a connection kept open, a message per job, retried until 250."""
+        smtp = None
+        for due_at, game_id in jobs:
+            if stop_at is not None and time.time() >= stop_at:
+                break
+            if due_at is not None:
+                delay = due_at - time.time()
+                if delay > 0:
+                    time.sleep(delay)
+                if stop_at is not None and time.time() >= stop_at:
+                    break
+            sent, raw, sender = self.next_mail(phase, game_id)
+            sent.started = time.time()
+            while True:
+                sent.attempts += 1
+                try:
+                    if smtp is None:
+                        smtp = smtplib.SMTP("127.0.0.1", self.server.smtp_port, timeout=30)
+                    send_mail(self.server.smtp_port, raw, sender, smtp=smtp)
+                    sent.accepted = time.time()
+                    break
+                except (OSError, smtplib.SMTPException):
+                    self.smtp_errors += 1
+                    try:
+                        if smtp is not None:
+                            smtp.close()
+                    except Exception:
+                        pass
+                    smtp = None
+                    if sent.attempts >= 5 or (stop_at is not None and time.time() >= stop_at + 30):
+                        break
+                    time.sleep(0.2)
+        if smtp is not None:
+            try:
+                smtp.quit()
+            except Exception:
+                pass
+
+    def run_clients(self, phase: str, jobs_for, count: int, stop_at: float | None) -> None:
+        threads = [threading.Thread(target=self.client, args=(phase, jobs_for(i), stop_at), daemon=True)
+                   for i in range(count)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+
+    # -- watching the database ------------------------------------------------------------
+
+    def poll(self, stop: threading.Event) -> None:
+        conn = read_only(self.server.database)
+        last_day = last_out = 0
+        while not stop.is_set():
+            try:
+                now = time.time()
+                for row in conn.execute("SELECT rowid, game_id, day, resolved_at FROM days WHERE rowid > ?"
+                                        " ORDER BY rowid", (last_day,)):
+                    last_day = row["rowid"]
+                    self.days_seen.setdefault((row["game_id"], row["day"]), (now, row["resolved_at"]))
+                for row in conn.execute("SELECT id, dedupe_key FROM outbox WHERE id > ? AND kind = 'report'"
+                                        " ORDER BY id", (last_out,)):
+                    last_out = row["id"]
+                    parts = (row["dedupe_key"] or "").split(":")
+                    if len(parts) >= 4:
+                        self.reports_queued.setdefault((int(parts[1]), int(parts[2]), parts[3]), now)
+            except sqlite3.OperationalError:
+                pass
+            stop.wait(0.1)
+        conn.close()
+
+    def count(self, sql: str, params=()) -> int:
+        conn = read_only(self.server.database)
+        try:
+            return conn.execute(sql, params).fetchone()[0]
+        finally:
+            conn.close()
+
+    # -- the run ---------------------------------------------------------------------------
+
+    def run(self) -> Figures:
+        s = self.s
+        figures = Figures(s)
+        out = figures.lines
+        self.say(f"pbem loadtest: preparing {s.games} games in {self.workdir}")
+        started = time.monotonic()
+        run_dir = self.prepare()
+        self.opening_views()
+        setup_seconds = time.monotonic() - started
+        self.relay = Relay(self.on_delivery, keep_raw=False)
+        self.server = ServerProcess(run_dir, self.relay.port, tick=s.tick)
+        poll_stop = threading.Event()
+        try:
+            t0 = time.time()
+            self.server.start()
+            listen_seconds = time.time() - t0
+            welcomes = self.count("SELECT COUNT(*) FROM outbox")
+            wait_until(lambda: self.count("SELECT COUNT(*) FROM outbox WHERE status IN ('queued', 'sending')") == 0,
+                       timeout=max(600, welcomes / 5), interval=0.5, what="the welcome mails")
+            welcome_seconds = time.time() - t0
+            self.say(f"  server up in {listen_seconds:.1f} s; {welcomes} welcome mails out in {welcome_seconds:.0f} s")
+            games = sorted(self.games)
+            warm = None
+            if s.warmup:
+                w0 = time.time()
+                share = [games[i::s.clients] for i in range(s.clients)]
+                self.run_clients("warmup", lambda i: [(None, g) for g in share[i]], s.clients, None)
+                warm_ids = [m for m, x in self.sent.items() if x.phase == "warmup" and x.accepted]
+                wait_until(lambda: all(m in self.acks for m in warm_ids), timeout=max(600, len(games) / 2),
+                           interval=0.2, what="the warm-up acknowledgements")
+                last = max(self.acks[m][0].at for m in warm_ids) if warm_ids else time.time()
+                warm = (len(warm_ids), last - w0)
+                self.say(f"  warm-up: {len(warm_ids)} first mails acknowledged in {last - w0:.0f} s")
+            # the measured window
+            start = math.ceil(time.time()) + 1.0
+            end = start + s.seconds
+            due = [g for g in games][:max(0, int((s.seconds - 3) * s.due_rate))]
+            writer = sqlite3.connect(str(self.server.database), timeout=30)
+            with writer:
+                for k, game_id in enumerate(due):
+                    when = math.floor(start + 3 + k / s.due_rate)
+                    self.deadline_of[game_id] = when
+                    writer.execute("UPDATE games SET deadline = ? WHERE id = ?",
+                                   (iso(datetime.fromtimestamp(when, timezone.utc)), game_id))
+            writer.close()
+            poller = threading.Thread(target=self.poll, args=(poll_stop,), daemon=True)
+            poller.start()
+            total = int(s.seconds * s.rate)
+
+            def jobs_for(i):
+                return ((start + k / s.rate, games[k % len(games)]) for k in range(i, total, s.clients))
+
+            self.say(f"  measuring: {s.seconds:.0f} s at {s.rate:g} mails/s, {len(due)} games coming due")
+            self.run_clients("measure", jobs_for, s.clients, end)
+            window_end = time.time()
+            measured = [x for x in self.sent.values() if x.phase == "measure"]
+            accepted = [x for x in measured if x.accepted]
+
+            def drained():
+                with self.lock:
+                    acks_in = all(x.message_id in self.acks for x in accepted)
+                    days = list(self.days_seen)
+                    reports_in = all((g, d, side) in self.reports for g, d in days for side in ("austria", "france"))
+                resolved = all((g, 0) in self.days_seen for g in due)
+                return acks_in and reports_in and resolved and time.time() > max(self.deadline_of.values(),
+                                                                                  default=0) + 1
+
+            try:
+                wait_until(drained, timeout=s.drain, interval=0.2, what="the acknowledgements and reports")
+                drained_ok = True
+            except TimeoutError:
+                drained_ok = False
+            drain_end = time.time()
+            time.sleep(1.0)  # a late duplicate, if any, has a moment to show
+            poll_stop.set()
+            poller.join(5)
+            left_inbound = self.count("SELECT COUNT(*) FROM inbound WHERE status = 'stored'")
+            left_outbox = self.count("SELECT COUNT(*) FROM outbox WHERE status != 'sent'")
+            left_jobs = self.count("SELECT COUNT(*) FROM jobs WHERE status != 'done'")
+            conn = read_only(self.server.database)
+            outcome = {row[0]: row[1] for row in conn.execute(
+                "SELECT message_id, json_extract(result, '$.orders') FROM inbound")}
+            conn.close()
+        finally:
+            poll_stop.set()
+            self.server.stop()
+            self.relay.stop()
+
+        # -- figures
+        deliveries = self.relay.snapshot()
+        by_id: dict[str, int] = {}
+        for d in deliveries:
+            by_id[d.message_id] = by_id.get(d.message_id, 0) + 1
+        duplicate_deliveries = sum(n - 1 for n in by_id.values() if n > 1)
+        acked_in_window = [x for x in accepted if x.message_id in self.acks
+                           and min(a.at for a in self.acks[x.message_id]) <= end]
+        latencies = [min(a.at for a in self.acks[x.message_id]) - x.accepted for x in accepted
+                     if x.message_id in self.acks]
+        smtp_latency = [x.accepted - x.started for x in accepted]
+        no_ack = [x for x in accepted if x.message_id not in self.acks]
+        many_acks = [x for x in accepted if len({a.message_id for a in self.acks.get(x.message_id, [])}) > 1]
+        last_ack = max((min(a.at for a in self.acks[x.message_id]) for x in accepted if x.message_id in self.acks),
+                       default=window_end)
+        resolved = [(g, self.days_seen[(g, 0)]) for g in due if (g, 0) in self.days_seen]
+        to_resolved = [seen - self.deadline_of[g] for g, (seen, _) in resolved]
+        to_resolved_column = [epoch(at) - self.deadline_of[g] for g, (_, at) in resolved]
+        to_queued, to_delivered = [], []
+        for g, _ in resolved:
+            queued = [self.reports_queued.get((g, 0, side)) for side in ("austria", "france")]
+            if all(queued):
+                to_queued.append(max(queued) - self.deadline_of[g])
+            delivered = [self.reports.get((g, 0, side)) for side in ("austria", "france")]
+            if all(delivered):
+                to_delivered.append(max(min(d.at for d in ds) for ds in delivered) - self.deadline_of[g])
+        days = list(self.days_seen)
+        missing_reports = [(g, d, side) for g, d in days for side in ("austria", "france")
+                           if (g, d, side) not in self.reports]
+        extra_reports = [(k, v) for k, v in self.reports.items() if len({d.message_id for d in v}) > 1]
+        unexpected = [g for g, d in days if g not in self.deadline_of]
+
+        figures.accepted_rate = len(accepted) / s.seconds
+        figures.acked_rate = len(acked_in_window) / s.seconds
+        figures.ack_p50, figures.ack_p99 = percentile(latencies, 50), percentile(latencies, 99)
+        figures.resolve_max = max(to_resolved, default=None)
+        figures.due, figures.resolved = len(due), len(resolved)
+        figures.lost = len(no_ack) + len(missing_reports) + left_inbound
+        figures.doubled = len(many_acks) + len(extra_reports) + duplicate_deliveries
+
+        out.append(f"pbem loadtest, {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC, {os.cpu_count()} cores, "
+                   f"Python {sys.version.split()[0]}")
+        out.append(f"settings: --games {s.games} --seconds {s.seconds:g} --rate {s.rate:g} --due-rate {s.due_rate:g}"
+                   f" --clients {s.clients} --tick {s.tick:g} --scenario {s.scenario}"
+                   f"{'' if s.warmup else ' --no-warmup'}")
+        out.append(f"server: pbem serve in a subprocess (SMTP receiver, scheduler, outbox sender); relay and "
+                   f"{s.clients} SMTP clients in the load process")
+        out.append(f"setup: {s.games} games ready in {setup_seconds:.0f} s; server listening in {listen_seconds:.1f} s;"
+                   f" {welcomes} welcome mails delivered in {welcome_seconds:.0f} s"
+                   f" ({welcomes / max(welcome_seconds, 1e-9):.0f} mails/s)")
+        if warm:
+            out.append(f"warm-up: {warm[0]} first mails of a seat (each pays one scrypt) acknowledged in {warm[1]:.0f} s"
+                       f" ({warm[0] / max(warm[1], 1e-9):.1f} mails/s)")
+        out.append("")
+        out.append(f"order mails: {total} scheduled, {len(measured)} sent, {len(accepted)} accepted (SMTP 250) in the "
+                   f"{s.seconds:g} s window: {figures.accepted_rate:.1f} mails/s sustained")
+        out.append(f"  acknowledged at the relay within the window: {len(acked_in_window)}, "
+                   f"{figures.acked_rate:.1f} mails/s; the last acknowledgement {last_ack - end:+.1f} s after it")
+        taken = sum(1 for x in accepted if outcome.get(x.message_id) == 1)
+        out.append(f"  orders taken by the game: {taken} of {len(accepted)}; refused (the day had moved on): "
+                   f"{sum(1 for x in accepted if outcome.get(x.message_id) == 0)}; "
+                   f"SMTP errors retried: {self.smtp_errors}")
+        out.append(f"  SMTP 250 latency: p50 {seconds(percentile(smtp_latency, 50))}, "
+                   f"p99 {seconds(percentile(smtp_latency, 99))}, max {seconds(max(smtp_latency, default=None))}")
+        out.append(f"  SMTP 250 -> acknowledgement at the relay: p50 {seconds(figures.ack_p50)}, "
+                   f"p99 {seconds(figures.ack_p99)}, max {seconds(max(latencies, default=None))}")
+        out.append(f"deadlines: {len(due)} games came due ({s.due_rate:g}/s), {len(resolved)} resolved")
+        out.append(f"  deadline -> day resolved (seen in the database): p50 {seconds(percentile(to_resolved, 50))}, "
+                   f"p99 {seconds(percentile(to_resolved, 99))}, max {seconds(figures.resolve_max)}"
+                   f" (days.resolved_at, whole seconds: max {seconds(max(to_resolved_column, default=None))})")
+        out.append(f"  deadline -> both reports queued: p50 {seconds(percentile(to_queued, 50))}, "
+                   f"p99 {seconds(percentile(to_queued, 99))}, max {seconds(max(to_queued, default=None))}"
+                   f" ({len(to_queued)} days)")
+        out.append(f"  deadline -> both reports delivered: p50 {seconds(percentile(to_delivered, 50))}, "
+                   f"p99 {seconds(percentile(to_delivered, 99))}, max {seconds(max(to_delivered, default=None))}"
+                   f" ({len(to_delivered)} days)")
+        out.append(f"lost or doubled: accepted mails without acknowledgement {len(no_ack)}, with more than one "
+                   f"{len(many_acks)}; resolved days missing a report {len(missing_reports)}, with a report twice "
+                   f"{len(extra_reports)}; messages delivered twice (same Message-ID) {duplicate_deliveries}")
+        out.append(f"  left at the end: inbound unprocessed {left_inbound}, outbox unsent {left_outbox}, "
+                   f"jobs not done {left_jobs}; days resolved that were not due {len(unexpected)}"
+                   f"{'' if drained_ok else f'; DRAIN TIMED OUT after {drain_end - window_end:.0f} s'}")
+        if self.view_errors:
+            out.append(f"  unreadable reports: {len(self.view_errors)} (first: {self.view_errors[0]})")
+        goals = [
+            (f"{s.games} active games", True),
+            (">= 50 order mails/s accepted and acknowledged", min(figures.accepted_rate, figures.acked_rate) >= 50),
+            ("p99 acknowledgement < 2 s", figures.ack_p99 is not None and figures.ack_p99 < 2),
+            ("every due game resolved within 5 s", len(resolved) == len(due)
+             and (figures.resolve_max is None or figures.resolve_max < 5)),
+            ("nothing lost or doubled", figures.lost == 0 and figures.doubled == 0),
+        ]
+        out.append("goals: " + "; ".join(f"{name}: {'met' if ok else 'NOT met'}" for name, ok in goals))
+        return figures
+
+
+def run_loadtest(settings: LoadSettings | None = None, say=print, **kwargs) -> Figures:
+    return LoadTest(settings or LoadSettings(**kwargs), say=say).run()
