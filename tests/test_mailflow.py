@@ -183,3 +183,48 @@ def test_a_crash_before_processing_loses_nothing(world, tmp_path):
     assert inbox.process_pending(again) == 1
     assert "ENTER" in again.orders_on_file(game_id, "austria")
     assert inbox.process_pending(again) == 0
+
+
+def test_orders_for_a_game_or_side_that_does_not_exist(world):
+    service, game_id, keys, _ = world
+    deliver(service, mail(f"GAME 999 SIDE Austria KEY {keys['austria']}\nENTER A1 BY ROAD\n"))
+    assert "no game '999'" in outbox(service, "anna@example.org")[-1][2]
+    deliver(service, mail(f"GAME {game_id} SIDE Prussia KEY {keys['austria']}\nENTER A1 BY ROAD\n"))
+    assert "no side called 'Prussia'" in outbox(service, "anna@example.org")[-1][2]
+
+
+def test_orders_for_a_past_turn_are_refused_with_the_turn_expected(world):
+    service, game_id, keys, _ = world
+    text = f"GAME {game_id} SIDE Austria TURN 9AM KEY {keys['austria']}\n{entering_orders(service, game_id)}\n"
+    deliver(service, mail(text))
+    answer = outbox(service, "anna@example.org")[-1][2]
+    assert "NOT accepted" in answer and "6AM" in answer
+
+
+def test_orders_for_a_finished_game_are_refused(world):
+    service, game_id, keys, _ = world
+    service.store.update_game(game_id, status="finished")
+    deliver(service, mail(f"GAME {game_id} SIDE Austria KEY {keys['austria']}\nENTER A1 BY ROAD\n"))
+    assert "is over" in outbox(service, "anna@example.org")[-1][2]
+
+
+def test_an_html_only_mail_in_latin1_is_read(world):
+    service, game_id, keys, _ = world
+    msg = EmailMessage()
+    msg["From"] = "anna@example.org"
+    msg["To"] = "pbem@localhost"
+    msg["Subject"] = "ordres"
+    orders = entering_orders(service, game_id)
+    html = (f"<html><body><p>GAME {game_id} SIDE Austria KEY {keys['austria']}</p><p>{orders}</p>"
+            f"<p># café crème</p></body></html>")
+    msg.set_content(html, subtype="html", charset="latin-1")
+    _, _, result = deliver(service, msg.as_bytes())
+    assert result["orders"] is True
+
+
+def test_an_oversized_mail_is_answered_not_read(world):
+    service, game_id, keys, _ = world
+    big = mail(f"GAME {game_id} SIDE Austria KEY {keys['austria']}\n" + "# padding\n" * 60_000)
+    _, _, result = deliver(service, big)
+    assert result["why"] == "too big"
+    assert "larger than" in outbox(service, "anna@example.org")[-1][2]
