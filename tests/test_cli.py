@@ -1,0 +1,65 @@
+"""The command line: each command a thin layer over the library (and documented)."""
+
+import os
+import subprocess
+import sys
+from email.message import EmailMessage
+from pathlib import Path
+
+from pbem.cli import build_parser
+from pbem.store import Store
+
+ROOT = Path(__file__).parent.parent
+
+
+def run(args, env=None, stdin=None):
+    return subprocess.run([sys.executable, "-m", "pbem.cli", *args], input=stdin, capture_output=True,
+                          env={**os.environ, **(env or {})}, cwd=ROOT, timeout=120)
+
+
+def test_mail_in_stores_a_piped_message(tmp_path):
+    msg = EmailMessage()
+    msg["From"] = "anna@example.org"
+    msg["To"] = "pbem@localhost"
+    msg["Subject"] = "help"
+    msg["Message-ID"] = "<pipe-1@example.org>"
+    msg.set_content("HELP\n")
+    env = {"PBEM_INSTANCE": str(tmp_path), "PBEM_DEMO": "false"}
+    first = run(["mail-in"], env, msg.as_bytes())
+    assert first.returncode == 0, first.stderr
+    again = run(["mail-in"], env, msg.as_bytes())
+    assert again.returncode == 0 and b"duplicate" in again.stdout
+    rows = Store(tmp_path / "pbem.sqlite3").query("SELECT source, status FROM inbound")
+    assert rows == [{"source": "pipe", "status": "stored"}]
+
+
+def test_mail_in_asks_the_mail_server_to_retry_when_it_cannot_store(tmp_path):
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("a file where the instance folder should be")
+    result = run(["mail-in"], {"PBEM_INSTANCE": str(blocker)}, b"Subject: x\n\nHELP\n")
+    assert result.returncode == 75  # EX_TEMPFAIL: the message stays with the mail server
+    assert b"could not store" in result.stderr
+
+
+def test_adjudicate_exits_nonzero_on_a_failed_case(tmp_path):
+    case = (ROOT / "tests" / "cases" / "marengo" / "assault-rulebook-example.toml").read_text()
+    bad = tmp_path / "bad.toml"
+    bad.write_text(case.replace("eliminated = [\"A1\"]", "eliminated = [\"A2\"]"))
+    assert run(["adjudicate", str(ROOT / "tests/cases/marengo/assault-rulebook-example.toml")]).returncode == 0
+    result = run(["adjudicate", str(bad)])
+    assert result.returncode == 1 and b"0 passed, 1 failed" in result.stdout
+
+
+def test_map_check_lists_problems_and_exits_nonzero(tmp_path):
+    assert run(["map", "check", str(ROOT / "maps" / "marengo-map.toml")]).returncode == 0
+    broken = tmp_path / "broken.toml"
+    broken.write_text('[[locale]]\nid = "a"\nat = [0, 0]\n')
+    result = run(["map", "check", str(broken)])
+    assert result.returncode == 1 and b"missing capacity" in result.stdout
+
+
+def test_every_command_is_documented_in_the_readme():
+    readme = (ROOT / "README.md").read_text()
+    commands = build_parser()._subparsers._group_actions[0].choices
+    for name in commands:
+        assert f"pbem {name}" in readme, f"README.md does not mention `pbem {name}`"
