@@ -96,7 +96,7 @@ def test_sign_in_check_and_submit_orders_then_read_the_report(server, browser):
     textarea.clear()
     textarea.send_keys(f"GAME {game_id} SIDE Austria TURN 6AM\nENTER A1 A2 A3 BY ROAD AT Bormida bridge\nENTRE A4\n")
     result = press(browser, wait, "check", then="orders-result")
-    assert "NOT accepted" in result.text and "line 3, column 1" in result.text
+    assert "NOT accepted" in result.text and "line 3, column 1" in result.text, result.text
     assert service.orders_on_file(game_id, "austria") == ""
 
     # fix it: Check shows the echo, nothing stored yet
@@ -104,20 +104,20 @@ def test_sign_in_check_and_submit_orders_then_read_the_report(server, browser):
     textarea.clear()
     textarea.send_keys(f"GAME {game_id} SIDE Austria TURN 6AM\nENTER A1 A2 A3 BY ROAD AT Bormida bridge\n")
     result = press(browser, wait, "check", then="orders-result")
-    assert "These orders are good" in result.text
+    assert "These orders are good" in result.text, result.text
     assert "ENTER A1 A2 A3 BY ROAD AT Bormida bridge" in result.text
     assert service.orders_on_file(game_id, "austria") == ""
 
     # Submit stores them
     result = press(browser, wait, "submit", then="orders-result")
-    assert "Orders accepted" in result.text
+    assert "Orders accepted" in result.text, result.text
     assert "ENTER A1 A2 A3" in service.orders_on_file(game_id, "austria")
 
     # the day is resolved; the game page shows Austria's report, and the day's report page reads the same
     assert service.resolve_next(game_id) == 0
     browser.get(f"{config.url}/games/{game_id}?side=austria")
     report = wait.until(EC.presence_of_element_located((By.ID, "report")))
-    assert "Report for Austria" in report.text
+    assert "Report for Austria" in report.text, report.text[:2000]
     assert wait.until(lambda d: d.execute_script("return document.getElementById('map').naturalWidth")) > 500
     height = browser.execute_script("return document.body.scrollHeight")
     browser.set_window_size(1100, min(height + 100, 6000))

@@ -231,6 +231,10 @@ def test_a_player_cannot_moderate_a_game_against_another_player(site):
     anna = site.client(ANNA)
     refused = post(anna, "/games/new", {"title": "Cheat", "scenario": SMALL, "seat": "austria", "moderator": ANNA})
     assert refused.status_code == 400 and "cannot moderate" in refused.text
+    game_id, _ = site.game(seats={"austria": ANNA})
+    joined = post(site.client(MOD), f"/games/{game_id}/join", {"side": "france"})
+    assert joined.status_code == 400 and "moderator cannot take a seat" in joined.text
+    assert site.service.seat(game_id, "france")["email"] is None
 
 
 # -- orders ------------------------------------------------------------------------------------

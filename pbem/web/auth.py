@@ -18,7 +18,7 @@ from werkzeug.security import check_password_hash, generate_password_hash
 
 from pbem.mail.outbox import queue
 from pbem.store import iso
-from pbem.web.security import (check_rate, config, email_required, note_attempt, service, sign_in)
+from pbem.web.security import check_rate, config, email_required, note_attempt, service, sign_in
 
 bp = Blueprint("auth", __name__)
 TOKEN_LIFE = timedelta(minutes=30)
@@ -59,6 +59,7 @@ def login():
             return redirect(next_url)
         return render_template("login.html", next=next_url)
     email = clean_email(request.form.get("email"))
+    service().store.prune_web(iso(service().now() - timedelta(days=1)))
     check_rate(email)
     if request.form.get("action") == "password":
         player = service().store.find_player(email)

@@ -231,8 +231,9 @@ def join(game_id: int):
     side = request.form.get("side", "")
     if side not in SIDE_TITLE:
         abort(404, f"Game {game_id} has no side {side!r}.")
-    if is_moderator(g.user, game_id) and not my_sides(g.user, game_id) and game_info(game_id).get("moderator"):
-        raise ServiceError("the game's moderator cannot take a seat in it")
+    moderator = (game_info(game_id).get("moderator") or "").lower()
+    if moderator == g.user.email.lower() and not my_sides(g.user, game_id):
+        raise ServiceError("the game's moderator cannot take a seat in it: a moderator sees both sides")
     timezone = request.form.get("timezone") or "UTC"
     try:
         deadlines.zone(timezone)
