@@ -346,6 +346,20 @@ class Seat:
     silent: bool = False  # never sends orders: its days are resolved at the deadline
 
 
+def bot_marker(game_id: int, day: int, side: str) -> str:
+    """A comment line that makes a bot's orders for one day findable in the game log."""
+    return f"mail {game_id}-{day}-{side}"
+
+
+def bot_mail(scenario, seat: Seat, view: dict, message_id: str) -> bytes:
+    """The bot's orders mail for the day ``view`` shows, marked FINAL."""
+    from pbem.games.marengo.bot import bot_orders
+
+    body = bot_orders(scenario, view, seat.seed)
+    return orders_mail(seat.address, seat.game_id, seat.side, seat.key, view, body, message_id, final=True,
+                       marker=bot_marker(seat.game_id, view["day"], seat.side))
+
+
 @dataclass
 class Accepted:
     """An orders mail the server answered 250 (perhaps more than once, when resent)."""
@@ -382,16 +396,8 @@ class Players:
         self.thread = threading.Thread(target=self._work, name="players", daemon=True)
         self.thread.start()
 
-    @staticmethod
-    def marker(game_id: int, day: int, side: str) -> str:
-        return f"mail {game_id}-{day}-{side}"
-
     def mail_for(self, seat: Seat, view: dict, message_id: str) -> bytes:
-        from pbem.games.marengo.bot import bot_orders
-
-        body = bot_orders(self.scenario, view, seat.seed)
-        return orders_mail(seat.address, seat.game_id, seat.side, seat.key, view, body, message_id, final=True,
-                           marker=self.marker(seat.game_id, view["day"], seat.side))
+        return bot_mail(self.scenario, seat, view, message_id)
 
     def on_message(self, delivery: Delivery, raw: bytes) -> None:
         """The relay's hook: answer a report (or welcome) whose view says this seat moves next."""
@@ -438,7 +444,7 @@ class Players:
                     if found is None:
                         found = self.accepted[message_id] = Accepted(
                             message_id, seat.game_id, seat.side, view["day"],
-                            self.marker(seat.game_id, view["day"], seat.side), time.time(), 0)
+                            bot_marker(seat.game_id, view["day"], seat.side), time.time(), 0)
                     found.times += 1
                 if self.on_accepted:
                     self.on_accepted(found)
