@@ -124,6 +124,13 @@ def bot_orders(scenario: Scenario, view: dict, seed: int) -> str:
             used.update(b["id"] for b in movers)
             commands -= 1
             continue
+        facing_us = [n for n in threats if any(e["facing"] == here for e in enemy_at[n])]
+        if side == "austria" and facing_us:
+            there = facing_us[rng.below(len(facing_us))]  # block it now, assault it tomorrow
+            lines.append(f"MOVE {' '.join(b['id'] for b in movers)} {name(here)} -> {name(here)}>{name(there)}")
+            used.update(b["id"] for b in movers)
+            commands -= 1
+            continue
         if threats and (side == "france" or rng.below(2)):
             there = threats[rng.below(len(threats))]
             lines.append(f"MOVE {' '.join(b['id'] for b in movers)} {name(here)} -> {name(here)}>{name(there)}")
