@@ -417,6 +417,12 @@ def test_admin_page_lists_games_outbox_and_local_mail(site):
     assert "Test game" in page.text and "Welcome" in page.text
     assert "Local mail" in page.text and str(site.config.maildir) in page.text
     assert page.text.count("<details") >= 2
+    # sign-in links show while mail stays local, not once it goes out through a relay
+    visitor = site.client()
+    visitor.post("/login", data={"csrf_token": csrf(visitor.get("/login").text), "email": OTTO, "action": "link"})
+    assert "/login/" in site.client(ADMIN).get("/admin").text
+    site.config.relay_host = "relay.example.org"
+    assert "/login/" not in site.client(ADMIN).get("/admin").text.split('id="outbox"')[1]
 
 
 # -- the JSON API -------------------------------------------------------------------------------------
@@ -431,6 +437,7 @@ def test_api_with_a_session(site):
     assert state["side"] == "austria" and state["view"]["viewer"] == "austria"
     assert state["view"] == site.service.game(game_id).view("austria")
     token = token_of(anna)
+    assert anna.get("/api/games").json["csrf_token"] == token
     order = entering_orders(site.service, game_id)
     no_token = anna.post(f"/api/games/{game_id}/orders", json={"side": "austria", "text": order})
     assert no_token.status_code == 400 and "security token" in no_token.json["error"]

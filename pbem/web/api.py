@@ -1,7 +1,7 @@
 """The JSON API: the same operations as the pages, for scripts and clients.
 
 Authentication: the signed-in session (POSTs then need the ``X-CSRF-Token``
-header, the token shown on every page), or ``Authorization: Bearer <seat key>``
+header: the token of every page's forms, also given by GET /api/games), or ``Authorization: Bearer <seat key>``
 with ``?game=<id>&side=<side>`` (no session, no CSRF token).
 
     GET  /api/games                          my games
@@ -16,7 +16,7 @@ from __future__ import annotations
 from flask import Blueprint, Response, abort, g, jsonify, request
 
 from pbem.web.games import map_day, my_games, report_for
-from pbem.web.security import login_required, my_sides, service, side_for
+from pbem.web.security import csrf_token, login_required, my_sides, service, side_for
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -37,9 +37,9 @@ def games():
         game_id, side = g.user.seat
         items = [{"id": game_id, "title": service().info(game_id)["title"], "status": service().info(game_id)["status"],
                   "sides": [side], "turn": service().turn_label(service().game(game_id))}]
-    else:
-        items = my_games(g.user.email)
-    return jsonify({"games": items})
+        return jsonify({"games": items})
+    # a script signed in by session reads here the token its POSTs send as X-CSRF-Token
+    return jsonify({"games": my_games(g.user.email), "csrf_token": csrf_token()})
 
 
 @bp.route("/games/<int:game_id>")

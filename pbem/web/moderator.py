@@ -126,9 +126,20 @@ def maildir_messages(limit: int = 30) -> list[dict]:
     return out
 
 
+def outbox_rows(limit: int = 50) -> list[dict]:
+    """The newest outbox rows. Sign-in links are shown only while mail stays on this machine
+    (no relay): then the admin page is how they are read."""
+    rows = service().store.recent_outbox(limit)
+    if config().relay:
+        for row in rows:
+            if row["kind"] == "login":
+                row["body"] = "(a sign-in link: not shown, as it was mailed through the relay)"
+    return rows
+
+
 @bp.route("/admin")
 @admin_required
 def admin():
-    return render_template("admin.html", games=service().store.games(), outbox=service().store.recent_outbox(50),
+    return render_template("admin.html", games=service().store.games(), outbox=outbox_rows(),
                            maildir=None if config().relay else maildir_messages(), relay=config().relay,
                            maildir_path=config().maildir)
