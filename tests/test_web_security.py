@@ -140,8 +140,8 @@ ATTACKS = [
     ("games.answer", ANNA, "POST", "/games/{g}/answer", {"side": "austria", "index": "0", "choice": "no"}, {400}),
     ("games.join", ANNA, "POST", "/games/{h}/join", {"side": "france"}, {400}),
     ("games.join", ANNA, "POST", "/games/{g}/join", {"side": "nowhere"}, {404}),
-    ("api.orders", ANNA, "POST", "/api/games/{g}/orders", {"json": {"side": "france", "text": "STANDING PURSUE ALWAYS"}},
-     DENIED),
+    ("api.orders", ANNA, "POST", "/api/games/{g}/orders",
+     {"json": {"side": "france", "text": "STANDING PURSUE ALWAYS"}}, DENIED),
     ("api.orders", "key:austria", "POST", "/api/games/{g}/orders?side=austria",
      {"json": {"side": "france", "text": "STANDING PURSUE ALWAYS"}}, DENIED),
     ("api.orders", "key:austria", "POST", "/api/games/{g}/orders?side=france",
@@ -420,7 +420,8 @@ def test_wrong_seat_keys_are_limited(world):
     for i in range(10):
         assert client.get(f"/api/games/{world.g}?side=austria", headers={"Authorization": f"Bearer x{i}"}
                           ).status_code == 401
-    right = client.get(f"/api/games/{world.g}?side=austria", headers={"Authorization": f"Bearer {world.keys['austria']}"})
+    right = client.get(f"/api/games/{world.g}?side=austria",
+                       headers={"Authorization": f"Bearer {world.keys['austria']}"})
     assert right.status_code == 429 and "Too many" in right.json["error"]
 
 

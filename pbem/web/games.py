@@ -112,7 +112,8 @@ def order_text(game_id: int, side: str) -> str:
     header = f"GAME {game_id} SIDE {SIDE_TITLE[side]} TURN {view['hour_label']}"
     lines = [line for line in template.splitlines() if not HEADER_LINE.match(line)]
     if not lines:
-        whose = "your day" if view["next_side"] == side else f"{SIDE_TITLE[view['next_side']]}'s day: STANDING orders only"
+        whose = ("your day" if view["next_side"] == side
+                 else f"{SIDE_TITLE[view['next_side']]}'s day: STANDING orders only")
         lines = [f"# Orders for {view['hour_label']} ({whose}); one order per line, # starts a comment."]
     return "\n".join([header, *lines]).rstrip() + "\n"
 
@@ -300,7 +301,8 @@ def vacation(game_id: int):
     if not days.isdigit():
         raise ServiceError("a vacation is a whole number of days")
     new = service().vacation(game_id, side, int(days), who=g.user.email)
-    flash(f"Vacation taken. The deadline is now {deadlines.local_time(new, service().seat(game_id, side)['timezone'])}.")
+    zone = service().seat(game_id, side)["timezone"]
+    flash(f"Vacation taken. The deadline is now {deadlines.local_time(new, zone)}.")
     return redirect(url_for("games.game_page", game_id=game_id, side=side))
 
 
