@@ -1,0 +1,45 @@
+"""``pbem loadtest`` with tiny numbers: the invariants hold (nothing lost or
+doubled, every due game resolved, every resolved day two reports). Timings
+are printed figures, never asserted here."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from pbem.loadtest import ServerProcess
+
+SMALL = str((Path(__file__).parent / "fixtures" / "small.toml").resolve())
+
+
+def number(pattern: str, text: str) -> int:
+    found = re.search(pattern, text)
+    assert found, f"no {pattern!r} in:\n{text}"
+    return int(found.group(1))
+
+
+def test_pbem_loadtest_with_tiny_numbers_loses_and_doubles_nothing(tmp_path):
+    out = tmp_path / "figures.txt"
+    result = subprocess.run(
+        [sys.executable, "-m", "pbem.cli", "loadtest", "--games", "5", "--seconds", "5", "--rate", "4",
+         "--due-rate", "0.5", "--clients", "2", "--tick", "0.2", "--scenario", SMALL,
+         "--workdir", str(tmp_path / "work"), "--drain", "90", "--out", str(out)],
+        capture_output=True, text=True, timeout=240, env=ServerProcess.environment())
+    text = result.stdout
+    assert result.returncode == 0, text + result.stderr
+    assert out.read_text().strip() in text
+    accepted = number(r"(\d+) accepted \(SMTP 250\)", text)
+    assert accepted > 0
+    assert number(r"orders taken by the game: (\d+)", text) + number(r"refused \(the day had moved on\): (\d+)",
+                                                                     text) == accepted
+    due = number(r"(\d+) games came due", text)
+    assert due > 0 and number(r"games came due \([^)]*\), (\d+) resolved", text) == due
+    for what in (r"accepted mails without acknowledgement (\d+)", r"with more than one (\d+)",
+                 r"resolved days missing a report (\d+)", r"with a report twice (\d+)",
+                 r"delivered twice \(same Message-ID\) (\d+)", r"inbound unprocessed (\d+)", r"outbox unsent (\d+)",
+                 r"jobs not done (\d+)", r"days resolved that were not due (\d+)"):
+        assert number(what, text) == 0, what
+    assert "DRAIN TIMED OUT" not in text
+    assert "nothing lost or doubled: met" in text
