@@ -273,6 +273,7 @@ class Facts:
     deadline: str | None = None
     retreat_toward: dict | None = None  # the scenario's public retreat directions
     orders: dict = field(default_factory=dict)
+    game_id: str = ""  # the number a player writes after GAME (the label may be a title)
 
     def hour(self, day: int) -> int:
         return self.first_hour + day // len(self.sides)
@@ -307,7 +308,7 @@ class Facts:
 
 
 def build_report(game, day: int, side: str | None, deadline: str | None = None, game_label: str = "",
-                 spectator: bool = False) -> Report:
+                 spectator: bool = False, game_id: str = "") -> Report:
     """The report of day ``day`` (0-based, as in ``game.days``) for ``side``.
 
     ``side=None``: the moderator's report; ``spectator=True``: a finished
@@ -338,6 +339,7 @@ def build_report(game, day: int, side: str | None, deadline: str | None = None, 
         game_title=getattr(game.ruleset, "TITLE", ""),
         scenario_name=scenario.name,
         game_label=game_label,
+        game_id=str(game_id),
         board=scenario.board,
         day=day,
         played_side=result.side,
@@ -435,7 +437,8 @@ def _reader_words(facts: Facts) -> str:
 def _subject(facts: Facts) -> str:
     v = facts.view
     played = f"{side_name(facts.played_side)} {hour_label(facts.played_hour)}"
-    prefix = f"[{facts.game_label}] " if facts.game_label else ""
+    tag = f"pbem {facts.game_id}" if facts.game_id else facts.game_label
+    prefix = f"[{tag}] " if tag else ""
     if v["over"]:
         tail = "game over" + (f", {side_name(v['winner'])} wins" if v.get("winner") else "")
     elif facts.reader is not None and v["next_side"] == facts.reader:
@@ -690,7 +693,7 @@ def order_template(facts: Facts) -> str:
     board = facts.board
     hour = v["hour"]
     own_day = v["next_side"] == side
-    label = facts.game_label or "<game>"
+    label = facts.game_id or facts.game_label or "<game>"
     lines = [f"GAME {label} SIDE {side_name(side)} TURN {hour_label(hour)} KEY <your-key>"]
     if own_day:
         lines += [f"# Your orders for {side_name(side)}'s day at {hour_label(hour)} "

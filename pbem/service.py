@@ -221,7 +221,7 @@ class Service:
         game = self.game(game_id)
         sc = game.scenario
         facts = Facts(reader=side, spectator=False, game_title=self.ruleset.TITLE, scenario_name=sc.name,
-                      game_label=str(game_id), board=sc.board, day=game.day, played_side=side,
+                      game_label=self.label(game_id), game_id=str(game_id), board=sc.board, day=game.day, played_side=side,
                       played_hour=sc.first_hour, rounds=sc.rounds, first_hour=sc.first_hour,
                       sides=game.sides(), view=game.view(side), events=[], decisions=[],
                       deadline=self.deadline_for(game_id, side))
@@ -510,7 +510,7 @@ class Service:
 
         game = self.game(game_id)
         deadline = self.deadline_for(game_id, side) if side else None
-        report = build_report(game, day, side, deadline=deadline, game_label=self.label(game_id))
+        report = build_report(game, day, side, deadline=deadline, game_label=self.label(game_id), game_id=game_id)
         if corrected:
             notice = f"CORRECTED REPORT. A moderator ruled: {corrected}"
             report.markdown = f"**{notice}**\n\n{report.markdown}"

@@ -340,7 +340,7 @@ def pursuit(day: Day, order: Assault, winner: str, winner_all, winner_leads, los
 def reveal(day: Day, blocks: list[Block], what: str) -> None:
     for b in blocks:
         day.private("reveal", b.side, f"{day.own(b)} {what} and is revealed.",
-                    seen=f"A {day.shown(b)} block {what}.",
+                    seen=f"{day.article(b.side)} {day.shown(b)} block {what}.",
                     seen_data={"side": b.side, "type": b.type, "strength": b.strength})
 
 

@@ -68,6 +68,11 @@ class Day:
         """A revealed block as its enemy sees it: side, type and strength only."""
         return f"{SIDE_ADJ[block.side]} {block.type} {block.strength}"
 
+    @staticmethod
+    def article(side: str) -> str:
+        """'An' before Austrian, 'A' before French."""
+        return "An" if SIDE_ADJ[side][0] in "AEIOU" else "A"
+
     def count(self, n: int, side: str) -> str:
         return f"{n} {SIDE_ADJ[side]} block" + ("s" if n != 1 else "")
 

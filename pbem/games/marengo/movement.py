@@ -112,7 +112,7 @@ def attack_maneuver(day: Day, group: list[Block], frm: str, target: str, can_be_
         revealed.append(group[0])
     for b in revealed:
         day.private("reveal", day.side, f"{day.own(b)} is revealed for the attack maneuver.",
-                    seen=f"A {day.shown(b)} block is revealed in {day.name(frm)} (attack maneuver).",
+                    seen=f"{day.article(b.side)} {day.shown(b)} block is revealed in {day.name(frm)} (attack maneuver).",
                     seen_data={"side": b.side, "type": b.type, "strength": b.strength}, block=b.id)
     day.private(
         "attack", day.side,
@@ -288,7 +288,7 @@ def extend(day: Day, cavalry: list[Block], locale: str, toward: str, split: bool
         day.spend_command("extension")  # §8: it becomes a new group
     for b in cavalry:
         day.private("reveal", day.side, f"{day.own(b)} is revealed for its extension.",
-                    seen=f"A {day.shown(b)} block is revealed in {day.name(locale)} (cavalry extension).",
+                    seen=f"{day.article(b.side)} {day.shown(b)} block is revealed in {day.name(locale)} (cavalry extension).",
                     seen_data={"side": b.side, "type": b.type, "strength": b.strength}, block=b.id)
     put(cavalry, locale, toward)
     describe_move(day, cavalry, (locale, None), (locale, toward), kind="extend")
@@ -550,7 +550,7 @@ def describe_entry(day: Day, block: Block, entry) -> None:
     how = "by the pontoon" if entry.kind == "pontoon" else f"by {entry.name}"
     day.private(
         "entry", day.side, f"{day.own(block)} entered the map {how} at {day.name(entry.locale)}.",
-        seen=f"A {SIDE_ADJ[day.side]} block entered the map {how} at {day.name(entry.locale)}.",
+        seen=f"{day.article(day.side)} {SIDE_ADJ[day.side]} block entered the map {how} at {day.name(entry.locale)}.",
         seen_data={"side": day.side, "entry": entry.id, "locale": entry.locale},
         block=block.id,
     )
