@@ -46,6 +46,10 @@ class Server:
         from pbem.web import create_app
 
         app = create_app(self.service, self.config)
+        if self.config.proxies:  # the client's address and scheme as the proxy saw them
+            from werkzeug.middleware.proxy_fix import ProxyFix
+
+            app.wsgi_app = ProxyFix(app.wsgi_app, x_for=self.config.proxies, x_proto=self.config.proxies)
         self.web = make_server(self.config.web_host, self.config.web_port, app, threaded=True)
         self.config.web_port = self.web.server_port
         self.web_thread = threading.Thread(target=self.web.serve_forever, name="web", daemon=True)

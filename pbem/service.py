@@ -397,7 +397,8 @@ class Service:
                 self.store.set_clock(game_id, deadline=None)
                 if game.over:
                     self.store.update_game(game_id, status="finished")
-                self.store.add_job("reports", game_id, {"day": day, "start_clock": True})
+                self.store.add_job("reports", game_id, {"day": day, "start_clock": True,
+                                                        "version": self.rewinds(game)})
             return day
 
     def run_jobs(self, limit: int = 100) -> int:
@@ -412,7 +413,8 @@ class Service:
                 with self.lock, self.store.transaction():
                     if job["kind"] == "reports":
                         self.queue_reports(job["game_id"], job["payload"]["day"],
-                                           corrected=job["payload"].get("corrected", ""))
+                                           corrected=job["payload"].get("corrected", ""),
+                                           version=job["payload"].get("version"))
                     self.store.finish_job(job["id"])
                     self.start_clock(job)
             except Exception as exc:  # recorded; the other jobs go on
@@ -532,9 +534,15 @@ class Service:
         game = self.game(game_id)
         return render_svg(game.scenario.board, game.view(side, day), title=self.label(game_id))
 
-    def queue_reports(self, game_id: int, day: int, corrected: str = "") -> None:
+    @staticmethod
+    def rewinds(game: Game) -> int:
+        """How many rulings have rewound the game: the version of its reports."""
+        return sum(1 for e in game.log if e["kind"] == "rewind")
+
+    def queue_reports(self, game_id: int, day: int, corrected: str = "", version: int | None = None) -> None:
+        """Each seat's report of ``day``, once per version (a ruling makes a new version)."""
         game = self.game(game_id)
-        version = sum(1 for e in game.log if e["kind"] == "rewind")
+        version = self.rewinds(game) if version is None else version
         for seat in self.store.seats(game_id):
             if not seat["email"]:
                 continue
@@ -696,5 +704,6 @@ class Service:
             for result in game.days[day:]:
                 self.record(game_id, result)
             if game.days:
-                self.store.add_job("reports", game_id, {"day": game.days[-1].day, "corrected": why})
+                self.store.add_job("reports", game_id, {"day": game.days[-1].day, "corrected": why,
+                                                        "version": self.rewinds(game)})
         return f"days {day} to {upto - 1} were resolved again; corrected reports follow."
