@@ -61,7 +61,8 @@ def bot_orders(scenario: Scenario, view: dict, seed: int) -> str:
         if not leads:
             continue
         best = max(leads, key=lambda b: b["strength"] - appr.penalty(b["type"]))
-        if best["strength"] - appr.penalty(best["type"]) < 2 and rng.below(3):
+        nerve = 1 if side == "austria" else 2  # the attacker presses; the defender picks its moments
+        if best["strength"] - appr.penalty(best["type"]) < nerve and rng.below(3):
             continue
         takers = [b for b in group if not (b["type"] == "cavalry" and appr.cavalry_obstacle)]
         lines.append(f"ASSAULT {name(here)}>{name(there)} WITH {' '.join(b['id'] for b in takers)} "
@@ -116,9 +117,9 @@ def bot_orders(scenario: Scenario, view: dict, seed: int) -> str:
         if not group:
             continue
         movers = [b for b in group if b["type"] != "artillery"] or group
-        weak = [n for n in threats if len(enemy_at[n]) < len(movers)
-                and not any(e["facing"] == here for e in enemy_at[n])]
-        if side == "austria" and weak and rng.below(2):
+        open_to_us = [n for n in threats if not any(e["facing"] == here for e in enemy_at[n])]
+        weak = [n for n in open_to_us if len(enemy_at[n]) < len(movers)] or open_to_us
+        if side == "austria" and weak and any(b["type"] == "infantry" for b in movers):
             there = weak[rng.below(len(weak))]
             lines.append(f"MOVE {' '.join(b['id'] for b in movers)} {name(here)} -> {name(there)} IF BLOCKED ADVANCE")
             used.update(b["id"] for b in movers)
