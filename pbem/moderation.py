@@ -1,0 +1,117 @@
+"""Moderators: rulings that change a game, each audited and told to its players.
+
+A moderator of a game (or the site admin) may pause and resume it, set its
+deadline, replace a player, and settle a dispute by amending a side's orders
+or a decision of a past day: the game is then rewound to that day and
+replayed, and both sides get corrected reports carrying the ruling. Every
+action needs a reason, is written to the audit log with who and when, and is
+mailed to the game's players.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+from pbem import deadlines
+from pbem.core.orders import OrdersError
+from pbem.mail.outbox import queue
+from pbem.service import SIDE_TITLE, Service, ServiceError
+from pbem.store import new_key
+
+
+def moderate(service: Service, game_id: int, who: str, action: str, why: str, **args) -> str:
+    """Carry out one action, audit it, tell the players; returns what was done, in words."""
+    if not why.strip():
+        raise ServiceError("a moderator action needs a reason; the players will read it")
+    handler = ACTIONS.get(action)
+    if handler is None:
+        raise ServiceError(f"no moderator action {action!r} (actions: {', '.join(ACTIONS)})")
+    with service.lock:
+        done = handler(service, game_id, who, why, **args)
+        service.store.audit(who, action, game_id, why=why, detail={k: v for k, v in args.items() if k != "key"})
+        for seat in service.store.seats(game_id):
+            if seat["email"]:
+                queue(service.store, seat["email"], f"[pbem {game_id}] Moderator: {action.replace('_', ' ')}",
+                      f"A moderator of game {service.label(game_id)} ({who}): {done}\nReason: {why}",
+                      kind="moderator", game_id=game_id)
+        return done
+
+
+def pause(service: Service, game_id, who, why):
+    service.store.update_game(game_id, status="paused")
+    return "the game is paused."
+
+
+def resume(service: Service, game_id, who, why):
+    service.store.update_game(game_id, status="running")
+    service.set_next_deadline(game_id)
+    return f"the game is running again; the deadline is {deadlines.iso(service.deadline(game_id))} (UTC)."
+
+
+def deadline(service: Service, game_id, who, why, when: str):
+    try:
+        moment = datetime.fromisoformat(when.replace("Z", "+00:00"))
+    except ValueError:
+        raise ServiceError(f"{when!r} is not a date and time (write 2026-12-01T18:00Z)") from None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=timezone.utc)
+    service.store.set_clock(game_id, deadline=deadlines.iso(moment))
+    return f"the deadline is now {deadlines.iso(moment)} (UTC)."
+
+
+def replace(service: Service, game_id, who, why, side: str, email: str):
+    service.seat(game_id, side)
+    key = new_key()
+    service.store.update_seat(game_id, side, email=email, missed=0)
+    service.set_key(game_id, side, key)
+    service.welcome(game_id, side, email, key)
+    return f"{SIDE_TITLE[side]} is now played by {email}."
+
+
+def amend_orders(service: Service, game_id, who, why, day: int, side: str, text: str):
+    game = service.game(game_id)
+    if day >= game.day:
+        raise ServiceError("only a resolved day can be amended; a coming day takes orders as usual")
+    try:
+        service.ruleset.parse_orders(game.scenario, game.state_before(day), side, text)
+    except OrdersError as exc:
+        raise ServiceError(f"the amended orders are not valid: {exc}") from None
+    service.store.append_log(game_id, {"kind": "orders", "day": day, "side": side, "text": text,
+                                    "source": "moderator", "by": who})
+    return replay_from(service, game_id, day, why)
+
+
+def amend_decision(service: Service, game_id, who, why, day: int, index: int, answer: list[str]):
+    game = service.game(game_id)
+    if day >= game.day:
+        raise ServiceError("only a resolved day can be amended")
+    service.store.append_log(game_id, {"kind": "answer", "day": day, "index": index, "answer": list(answer),
+                                    "by": "moderator", "why": why})
+    return replay_from(service, game_id, day, why)
+
+
+def rewind(service: Service, game_id, who, why, day: int):
+    return replay_from(service, game_id, day, why)
+
+
+def replay_from(service: Service, game_id: int, day: int, why: str) -> str:
+    """Undo days from ``day`` and resolve them again with the log as it now stands."""
+    game = service.game(game_id)
+    upto = game.day
+    before = len(game.log)
+    game.rewind(day)
+    while game.day < upto and not game.over:
+        game.advance()
+    with service.store.transaction():
+        for entry in game.log[before:]:
+            service.store.append_log(game_id, entry)
+        for result in game.days[day:]:
+            service.record(game_id, result)
+        if game.days:
+            service.store.add_job("reports", game_id, {"day": game.days[-1].day, "corrected": why,
+                                                    "version": service.rewinds(game)})
+    return f"days {day} to {upto - 1} were resolved again; corrected reports follow."
+
+
+ACTIONS = {"pause": pause, "resume": resume, "deadline": deadline, "replace": replace,
+           "amend_orders": amend_orders, "amend_decision": amend_decision, "rewind": rewind}
