@@ -48,12 +48,35 @@ def cmd_adjudicate(args) -> int:
 
 
 def cmd_selfplay(args) -> int:
+    from pbem.selfplay import play_many
+
+    tally = play_many(args.scenario, args.seed, args.games, random_decisions=not args.default_decisions)
+    print(tally)
+    return 1 if tally.problems else 0
+
+
+def cmd_bench(args) -> int:
+    import statistics
+    import time
+
+    from pbem.core.game import Game, load_ruleset
     from pbem.selfplay import play
 
-    for seed in range(args.seed, args.seed + args.games):
-        game = play(args.scenario, seed)
-        state = game.state
-        print(f"seed {seed}: {state.victory} (morale {state.morale})")
+    ruleset = load_ruleset("marengo")
+    scenario = ruleset.load_scenario(args.scenario)
+    started = time.perf_counter()
+    games = [play(args.scenario, seed) for seed in range(args.seed, args.seed + args.games)]
+    elapsed = time.perf_counter() - started
+    replays = []
+    for game in games:
+        t = time.perf_counter()
+        Game(ruleset, scenario, game.seed, game.log)
+        replays.append(time.perf_counter() - t)
+    days = sum(len(g.days) for g in games)
+    print(f"self-play: {len(games)} complete games in {elapsed:.2f} s: {len(games) / elapsed:.1f} games/s "
+          f"({days / elapsed:.0f} days/s, bot orders and all)")
+    print(f"replay of a complete game's log: median {statistics.median(replays) * 1000:.1f} ms, "
+          f"max {max(replays) * 1000:.1f} ms ({days // len(games)} days a game)")
     return 0
 
 
@@ -256,11 +279,20 @@ def build_parser() -> argparse.ArgumentParser:
     p_render.add_argument("--out", required=True, help="file name without extension: writes .svg and .png")
     p_render.set_defaults(func=cmd_render)
 
-    p_self = sub.add_parser("selfplay", help="play whole games between two bots and print the results")
+    p_self = sub.add_parser("selfplay", help="bot against bot: N complete games, every invariant checked")
     p_self.add_argument("--scenario", default=default_scenario())
     p_self.add_argument("--seed", type=int, default=1)
     p_self.add_argument("--games", type=int, default=1)
+    p_self.add_argument("--default-decisions", action="store_true",
+                        help="answer open decisions by their defaults, not at random")
     p_self.set_defaults(func=cmd_selfplay)
+
+    p_bench = sub.add_parser("bench", help="print speed figures: self-play games a second, replay time")
+    p_bench.add_argument("--scenario", default=default_scenario())
+    p_bench.add_argument("--seed", type=int, default=1)
+    p_bench.add_argument("--games", type=int, default=50)
+    p_bench.set_defaults(func=cmd_bench)
+
     return parser
 
 

@@ -74,7 +74,7 @@ class DecisionRecord:
     index: int
     decision: Decision
     answer: tuple[str, ...]
-    source: str  # "log", "orders", "standing", "default"
+    source: str  # "log", "orders", "standing", "default", "chosen" (by a bot's choose function)
     note: str = ""
 
     def to_dict(self) -> dict:
@@ -106,6 +106,7 @@ class Decider:
 
     answers: dict[int, tuple[str, ...]] = field(default_factory=dict)
     ask: Callable[[Decision], bool] = never
+    choose: Callable[[Decision], tuple[str, ...] | None] | None = None  # a bot's own answers
     records: list[DecisionRecord] = field(default_factory=list)
 
     def decide(
@@ -136,6 +137,10 @@ class Decider:
             notes.append(f"{source} answer {' '.join(answer) or 'none'} not legal: {why}")
         if self.ask(decision) and index not in self.answers:
             raise Pending(index, decision)
+        if self.choose is not None:
+            answer = tuple(self.choose(decision) or ())
+            if problem(answer) is None:
+                return self._record(index, decision, answer, "chosen", "; ".join(notes))
         default = tuple(decision.default)
         if problem(default) is not None:  # a ruleset bug: never silently accept it
             raise AssertionError(f"default {default} of {decision} is not legal: {problem(default)}")

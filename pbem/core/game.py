@@ -157,8 +157,12 @@ class Game:
             {"kind": "answer", "day": day, "index": index, "answer": list(answer), "by": by, "why": why}
         )
 
-    def resolve(self, ask: Callable[[Decision], bool] = never) -> DayResult:
-        """Resolve the next day. Raises Pending if a decision awaits its side."""
+    def resolve(self, ask: Callable[[Decision], bool] = never, choose=None) -> DayResult:
+        """Resolve the next day. Raises Pending if a decision awaits its side.
+
+        ``choose(decision)`` lets a bot answer the decisions its orders left
+        open; its answers are written to the log, so the day replays exactly.
+        """
         if self.over:
             raise GameOver("the game is over")
         day = self.day
@@ -176,13 +180,18 @@ class Game:
                     dropped.append(Event("void", f"Not used (it no longer fits the position after a "
                                                  f"moderator's ruling): {problem}", owner=each))
         text = self.orders_text(day, side)
-        decider = Decider(answers=self.answers(day), ask=ask)
+        decider = Decider(answers=self.answers(day), ask=ask, choose=choose)
         try:
             after, events = self.ruleset.resolve_day(self.scenario, copy.deepcopy(state), orders, decider)
         except Pending as pending:
             self.pending = pending
             raise
         self.pending = None
+        for record in decider.records:
+            if record.source == "chosen":
+                self.log.append({"kind": "answer", "day": day, "index": record.index,
+                                 "answer": list(record.answer), "by": "bot"})
+                record.source = "log"
         result = DayResult(day, side, text, state, after, dropped + events, decider.records)
         self.days.append(result)
         return result
@@ -205,9 +214,9 @@ class Game:
         while self.day <= last and (until is None or self.day < until) and not self.over:
             self.resolve()
 
-    def advance(self, ask: Callable[[Decision], bool] = never) -> DayResult:
+    def advance(self, ask: Callable[[Decision], bool] = never, choose=None) -> DayResult:
         """Resolve the next day and record it in the log."""
-        result = self.resolve(ask)
+        result = self.resolve(ask, choose)
         self.log.append({"kind": "resolved", "day": result.day})
         return result
 

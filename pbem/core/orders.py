@@ -10,7 +10,7 @@ from __future__ import annotations
 import difflib
 import re
 from dataclasses import dataclass, field
-from typing import NoReturn
+from typing import NamedTuple, NoReturn
 
 
 @dataclass(frozen=True)
@@ -63,8 +63,7 @@ HEADER_KEYS = ("GAME", "SIDE", "TURN", "KEY")
 _TOKEN = re.compile(r"->|→|>|;|(?:[^\s>;,→-]|-(?!>))+")
 
 
-@dataclass(frozen=True)
-class Token:
+class Token(NamedTuple):
     """A word or a sign (``->``, ``>``) of an orders line, with its 1-based column."""
 
     text: str

@@ -13,6 +13,7 @@ from __future__ import annotations
 import tomllib
 import unicodedata
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 
 WIDTHS = {"narrow": 1, "wide": 2}
@@ -103,9 +104,21 @@ class Board:
     entries: dict[str, Entry]
     features: list[dict] = field(default_factory=list)
 
+    @cached_property
+    def folded_names(self) -> list[tuple[str, str, str]]:
+        """(id, folded id, folded name) of every locale, for matching what players write."""
+        return [(lid, fold(lid), fold(loc.name)) for lid, loc in self.locales.items()]
+
+    @cached_property
+    def _adjacent(self) -> dict[str, list[str]]:
+        out: dict[str, list[str]] = {lid: [] for lid in self.locales}
+        for a, b in self.approaches:
+            out[a].append(b)
+        return out
+
     def adjacent(self, locale: str) -> list[str]:
         """Locales across a passable border from ``locale``, in file order."""
-        return [b for (a, b) in self.approaches if a == locale]
+        return list(self._adjacent.get(locale, ()))
 
     def is_adjacent(self, a: str, b: str) -> bool:
         return (a, b) in self.approaches
@@ -143,6 +156,13 @@ class Board:
 
     def distance(self, a: str, b: str) -> int:
         """Fewest border crossings from a to b (a large number if unreachable)."""
+        key = (a, b)
+        cache = self.__dict__.setdefault("_distances", {})
+        if key not in cache:
+            cache[key] = self._distance(a, b)
+        return cache[key]
+
+    def _distance(self, a: str, b: str) -> int:
         if a == b:
             return 0
         seen = {a}

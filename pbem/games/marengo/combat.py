@@ -161,6 +161,10 @@ def assault(day: Day, order: Assault) -> None:
                                   f"{day.place(there, here)} is a cavalry obstacle (003 §5).")
     if not attackers:
         raise Void("no block may take part: cavalry is excluded from attacking a cavalry obstacle (003 §5)")
+    capacity = board.locales[there].capacity
+    if len(attackers) > capacity:  # §8: the winners would enter more blocks than it holds
+        raise Void(f"{day.name(there)} holds at most {capacity} of your blocks: an assault on it may take "
+                   f"at most {capacity} blocks (003 §8)")
     pen = attack_approach.penalty
     width = attack_approach.width
     eligible = [b for b in attackers if b.type in ("infantry", "cavalry") and b.strength >= 2

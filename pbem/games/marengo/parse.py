@@ -104,7 +104,7 @@ class _Parser(OrderReader):
         self.assaulted: dict[tuple[str, str], int] = {}
         self.artillery: dict[tuple[str, str], int] = {}  # (order word, block) -> line
         self.pontoon = 0
-        self._names = [(lid, fold(lid), fold(loc.name)) for lid, loc in self.board.locales.items()]
+        self._names = self.board.folded_names
         self.span = ""  # the words of the last locale read
         self.extend_at: Token | None = None  # where the last THEN EXTEND's approach was written
 

@@ -6,6 +6,7 @@ can be copied, compared, hashed and stored as JSON.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
 from dataclasses import asdict, dataclass, field
@@ -66,6 +67,24 @@ class State:
 
     def occupied_by(self, locale: str, side: str) -> bool:
         return any(True for _ in self.in_locale(locale, side))
+
+    def copy(self) -> "State":
+        """A deep copy, much faster than copy.deepcopy (states are copied every day)."""
+        blocks = {}
+        for bid, b in self.blocks.items():
+            c = copy.copy(b)
+            c.entries = list(b.entries)
+            c.bombard_days = list(b.bombard_days)
+            blocks[bid] = c
+        return State(
+            day=self.day, blocks=blocks, morale=dict(self.morale), demoralised=dict(self.demoralised),
+            bonus_due=dict(self.bonus_due), standing={s: [dict(d) for d in v] for s, v in self.standing.items()},
+            french_start=list(self.french_start), winner=self.winner, victory=self.victory, over=self.over,
+            last_moves=[dict(m) for m in self.last_moves],
+        )
+
+    def __deepcopy__(self, memo) -> "State":
+        return self.copy()
 
     def to_dict(self) -> dict:
         return asdict(self)
