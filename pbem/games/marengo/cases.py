@@ -154,10 +154,26 @@ def run_case(path: str | Path) -> Outcome:
         outcome.failures.append("the orders were expected to be refused, but were accepted")
     answers = {int(k): tuple(v) for k, v in data.get("answers", {}).items()}
     decider = Decider(answers=answers)
-    after, events = resolve_day(scenario, state, orders, decider)
+    try:
+        context = day_context(data.get("day", {}), board)
+    except (KeyError, ValueError) as exc:
+        raise CaseError(f"{path}: [day]: {exc}") from None
+    after, events = resolve_day(scenario, state, orders, decider, context)
     outcome.state, outcome.events, outcome.decisions = after, events, decider.records
     check(outcome, data.get("expect", {}), board)
     return outcome
+
+
+def day_context(spec: dict, board: Board) -> dict:
+    """What the day has already used before the case's orders (docs/cases.md, [day])."""
+    road = []
+    for r in spec.get("road", []):
+        frm, to = board.find_locale(r["from"]), board.find_locale(r["to"])
+        if r["road"] not in board.roads:
+            raise ValueError(f"unknown road {r['road']!r}")
+        road.append((frm, to, r["road"], [int(m) for m in r.get("moves", [])]))
+    return {"commands": int(spec.get("commands", 0)), "moved": list(spec.get("moved", [])),
+            "pontoon": bool(spec.get("pontoon", False)), "road": road}
 
 
 def where(block: Block) -> str:

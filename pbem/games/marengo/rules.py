@@ -34,14 +34,24 @@ def is_over(scenario: Scenario, state: State) -> bool:
     return state.over
 
 
-def resolve_day(scenario: Scenario, state: State, orders: dict[str, Orders], decider: Decider):
+def resolve_day(scenario: Scenario, state: State, orders: dict[str, Orders], decider: Decider,
+                context: dict | None = None):
     """Resolve the day of the side whose day it is; returns (state, events).
 
     ``orders`` holds each side's orders for the day: the moving side's, and
-    the standing orders the other side sent during it.
+    the standing orders the other side sent during it. ``context`` (for
+    adjudication cases) says what the day has already used: ``commands``,
+    ``moved`` blocks, the ``pontoon``, and ``road`` moves as
+    ``[(locale, locale, road id, [move numbers])]`` in the direction used.
     """
     side = scenario.side_of_day(state.day)
     day = Day(scenario, state, orders.get(side), decider)
+    if context:
+        day.commands = int(context.get("commands", 0))
+        day.moved.update(context.get("moved", ()))
+        day.pontoon_used = bool(context.get("pontoon", False))
+        for frm, to, road, moves in context.get("road", ()):
+            day.road_use[(frozenset((frm, to)), road)] = {"slots": list(moves), "dir": (frm, to)}
     for other, theirs in orders.items():
         if other != side:
             for standing in theirs.standing:
