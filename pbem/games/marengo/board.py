@@ -13,7 +13,7 @@ from __future__ import annotations
 import tomllib
 import unicodedata
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 from pathlib import Path
 
 WIDTHS = {"narrow": 1, "wide": 2}
@@ -108,6 +108,25 @@ class Board:
     def folded_names(self) -> list[tuple[str, str, str]]:
         """(id, folded id, folded name) of every locale, for matching what players write."""
         return [(lid, fold(lid), fold(loc.name)) for lid, loc in self.locales.items()]
+
+    def name_match(self, key: str) -> tuple[str | None, tuple[str, ...]]:
+        """For a folded name: (id, ()) if it names one locale exactly or by unique
+        prefix, else (None, the candidates). Remembered: players write the same names."""
+        cache = self.__dict__.setdefault("_name_match", {})
+        if key not in cache:
+            exact = [lid for lid, fid, fname in self.folded_names if key in (fid, fname)]
+            found = [lid for lid, fid, fname in self.folded_names if fid.startswith(key) or fname.startswith(key)]
+            if exact:
+                cache[key] = (exact[0], ())
+            elif len(found) == 1:
+                cache[key] = (found[0], ())
+            else:
+                cache[key] = (None, tuple(found))
+        return cache[key]
+
+    def name_prefix(self, key: str) -> bool:
+        """Whether some locale's folded id or name starts with ``key``."""
+        return bool(key) and (self.name_match(key)[0] is not None or bool(self.name_match(key)[1]))
 
     @cached_property
     def _adjacent(self) -> dict[str, list[str]]:
@@ -222,6 +241,7 @@ class Board:
         return f"{self.locales[locale].name}>{self.locales[toward].name}"
 
 
+@lru_cache(maxsize=4096)
 def fold(text: str) -> str:
     """Lower case, no accents, no spaces or punctuation inside names."""
     decomposed = unicodedata.normalize("NFKD", text)

@@ -104,7 +104,6 @@ class _Parser(OrderReader):
         self.assaulted: dict[tuple[str, str], int] = {}
         self.artillery: dict[tuple[str, str], int] = {}  # (order word, block) -> line
         self.pontoon = 0
-        self._names = self.board.folded_names
         self.span = ""  # the words of the last locale read
         self.extend_at: Token | None = None  # where the last THEN EXTEND's approach was written
 
@@ -304,13 +303,8 @@ class _Parser(OrderReader):
         """(id, []) for a folded name naming one locale; (None, candidates) otherwise."""
         if not key:
             return None, []
-        for lid, fid, fname in self._names:
-            if key in (fid, fname):
-                return lid, []
-        found = [lid for lid, fid, fname in self._names if fid.startswith(key) or fname.startswith(key)]
-        if len(found) == 1:
-            return found[0], []
-        return None, found
+        lid, found = self.board.name_match(key)
+        return lid, list(found)
 
     def close_name(self, text: str) -> str:
         """`` (did you mean X?)`` for the locale name closest to ``text``, or ``""``."""
@@ -338,7 +332,7 @@ class _Parser(OrderReader):
         while j < len(self.tokens) and self.is_word(self.tokens[j], stops):
             acc += fold(self.tokens[j].text)
             n += 1
-            if not any(fid.startswith(acc) or fname.startswith(acc) for _l, fid, fname in self._names):
+            if not self.board.name_prefix(acc):
                 break
             lid, found = self.match(acc)
             if lid is not None:

@@ -6,7 +6,6 @@ can be copied, compared, hashed and stored as JSON.
 
 from __future__ import annotations
 
-import copy
 import hashlib
 import json
 from dataclasses import asdict, dataclass, field
@@ -60,19 +59,20 @@ class State:
 
     def in_locale(self, locale: str, side: str | None = None) -> list[Block]:
         return [b for b in self.blocks.values()
-                if b.on_map and b.locale == locale and (side is None or b.side == side)]
+                if b.locale == locale and b.status == "map" and (side is None or b.side == side)]
 
     def at(self, locale: str, facing: str | None, side: str) -> list[Block]:
         return [b for b in self.in_locale(locale, side) if b.facing == facing]
 
     def occupied_by(self, locale: str, side: str) -> bool:
-        return any(True for _ in self.in_locale(locale, side))
+        return any(b.locale == locale and b.status == "map" and b.side == side for b in self.blocks.values())
 
     def copy(self) -> "State":
         """A deep copy, much faster than copy.deepcopy (states are copied every day)."""
         blocks = {}
         for bid, b in self.blocks.items():
-            c = copy.copy(b)
+            c = object.__new__(Block)
+            c.__dict__.update(b.__dict__)
             c.entries = list(b.entries)
             c.bombard_days = list(b.bombard_days)
             blocks[bid] = c
