@@ -808,8 +808,7 @@ class LoadTest:
         for d in deliveries:
             by_id[d.message_id] = by_id.get(d.message_id, 0) + 1
         duplicate_deliveries = sum(n - 1 for n in by_id.values() if n > 1)
-        acked_in_window = [x for x in accepted if x.message_id in self.acks
-                           and min(a.at for a in self.acks[x.message_id]) <= end]
+        acked = [x for x in accepted if x.message_id in self.acks]
         latencies = [min(a.at for a in self.acks[x.message_id]) - x.accepted for x in accepted
                      if x.message_id in self.acks]
         smtp_latency = [x.accepted - x.started for x in accepted]
@@ -835,7 +834,8 @@ class LoadTest:
         unexpected = [g for g, d in days if g not in self.deadline_of]
 
         figures.accepted_rate = len(accepted) / s.seconds
-        figures.acked_rate = len(acked_in_window) / s.seconds
+        ack_span = max(last_ack - start, s.seconds)  # the window, or longer if acknowledgements lagged
+        figures.acked_rate = len(acked) / ack_span
         figures.ack_p50, figures.ack_p99 = percentile(latencies, 50), percentile(latencies, 99)
         figures.resolve_max = max(to_resolved, default=None)
         figures.due, figures.resolved = len(due), len(resolved)
@@ -858,8 +858,8 @@ class LoadTest:
         out.append("")
         out.append(f"order mails: {total} scheduled, {len(measured)} sent, {len(accepted)} accepted (SMTP 250) in the "
                    f"{s.seconds:g} s window: {figures.accepted_rate:.1f} mails/s sustained")
-        out.append(f"  acknowledged at the relay within the window: {len(acked_in_window)}, "
-                   f"{figures.acked_rate:.1f} mails/s; the last acknowledgement {last_ack - end:+.1f} s after it")
+        out.append(f"  acknowledged at the relay: {len(acked)}, the last {last_ack - end:+.1f} s after the window closed:"
+                   f" {figures.acked_rate:.1f} mails/s sustained")
         taken = sum(1 for x in accepted if outcome.get(x.message_id) == 1)
         out.append(f"  orders taken by the game: {taken} of {len(accepted)}; refused (the day had moved on): "
                    f"{sum(1 for x in accepted if outcome.get(x.message_id) == 0)}; "
@@ -888,7 +888,10 @@ class LoadTest:
             out.append(f"  unreadable reports: {len(self.view_errors)} (first: {self.view_errors[0]})")
         goals = [
             (f"{s.games} active games", True),
-            (">= 50 order mails/s accepted and acknowledged", min(figures.accepted_rate, figures.acked_rate) >= 50),
+            # kept up with 50 a second: as many accepted (the schedule's rounding aside), each acknowledged,
+            # the last no more than 2 s after the window closed
+            (">= 50 order mails/s accepted and acknowledged", figures.accepted_rate >= 50 * 0.995
+             and len(acked) == len(accepted) and last_ack - end <= 2.0),
             ("p99 acknowledgement < 2 s", figures.ack_p99 is not None and figures.ack_p99 < 2),
             ("every due game resolved within 5 s", len(resolved) == len(due)
              and (figures.resolve_max is None or figures.resolve_max < 5)),
