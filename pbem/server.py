@@ -56,10 +56,11 @@ class Server:
         self.web_thread.start()
 
     def store_idle(self) -> bool:
-        """Whether the outbox has nothing left to send and no mail waits to be processed."""
+        """Whether nothing is left to do: no mail to process, no report to draw, none to send."""
         busy = self.store.db.execute(
             "SELECT (SELECT COUNT(*) FROM outbox WHERE status IN ('queued', 'sending'))"
-            " + (SELECT COUNT(*) FROM inbound WHERE status = 'stored')").fetchone()[0]
+            " + (SELECT COUNT(*) FROM inbound WHERE status = 'stored')"
+            " + (SELECT COUNT(*) FROM jobs WHERE status = 'due')").fetchone()[0]
         return busy == 0
 
     @property

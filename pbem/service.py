@@ -404,17 +404,22 @@ class Service:
     def run_jobs(self, limit: int = 100) -> int:
         """Do the work resolution left for later (drawing and queuing reports).
 
-        Each job is done and marked done in one transaction; the mails it
-        queues carry dedupe keys, so a job redone after a crash sends nothing twice.
+        The reports and maps are drawn first, outside the lock and any
+        transaction (drawing is slow, and mail must keep flowing meanwhile);
+        then they are queued and the job marked done in one transaction. The
+        mails carry dedupe keys, so a job redone after a crash sends nothing twice.
         """
         done = 0
         for job in self.store.due_jobs(limit):
             try:
+                mails = []
+                if job["kind"] == "reports":
+                    mails = self.draw_reports(job["game_id"], job["payload"]["day"],
+                                              corrected=job["payload"].get("corrected", ""),
+                                              version=job["payload"].get("version"))
                 with self.lock, self.store.transaction():
-                    if job["kind"] == "reports":
-                        self.queue_reports(job["game_id"], job["payload"]["day"],
-                                           corrected=job["payload"].get("corrected", ""),
-                                           version=job["payload"].get("version"))
+                    for mail in mails:
+                        queue(self.store, **mail)
                     self.store.finish_job(job["id"])
                     self.start_clock(job)
             except Exception as exc:  # recorded; the other jobs go on
@@ -539,10 +544,14 @@ class Service:
         """How many rulings have rewound the game: the version of its reports."""
         return sum(1 for e in game.log if e["kind"] == "rewind")
 
-    def queue_reports(self, game_id: int, day: int, corrected: str = "", version: int | None = None) -> None:
-        """Each seat's report of ``day``, once per version (a ruling makes a new version)."""
+    def draw_reports(self, game_id: int, day: int, corrected: str = "", version: int | None = None) -> list[dict]:
+        """Each seat's report mail of ``day`` (the arguments of outbox.queue), drawn, not yet queued.
+
+        One mail per seat and version (a ruling makes a new version).
+        """
         game = self.game(game_id)
         version = self.rewinds(game) if version is None else version
+        mails = []
         for seat in self.store.seats(game_id):
             if not seat["email"]:
                 continue
@@ -552,10 +561,17 @@ class Service:
             html = report.html.replace("</body>", '<p><img src="cid:map" alt="map" style="max-width:100%"></p>'
                                                   "</body>")
             subject = ("[corrected] " if corrected else "") + report.subject
-            queue(self.store, seat["email"], subject, report.text, html=html,
-                  attachments=[("map.png", "image/png", png, "map"), self.view_attachment(game, side, day)],
-                  kind="report", game_id=game_id,
-                  dedupe_key=f"report:{game_id}:{day}:{side}:{version}")
+            mails.append(dict(to=seat["email"], subject=subject, body=report.text, html=html,
+                              attachments=[("map.png", "image/png", png, "map"),
+                                           self.view_attachment(game, side, day)],
+                              kind="report", game_id=game_id, dedupe_key=f"report:{game_id}:{day}:{side}:{version}"))
+        return mails
+
+    def queue_reports(self, game_id: int, day: int, corrected: str = "", version: int | None = None) -> None:
+        """Draw and queue each seat's report of ``day`` now."""
+        with self.store.transaction():
+            for mail in self.draw_reports(game_id, day, corrected, version):
+                queue(self.store, **mail)
 
     def resend_report(self, game_id: int, side: str) -> None:
         game = self.game(game_id)
