@@ -88,7 +88,8 @@ def _chunk(kind: bytes, data: bytes) -> bytes:
 
 
 def strip_png(png: bytes) -> bytes:
-    """The same image with only its image chunks; its image data in one chunk, recompressed if smaller."""
+    """The same image with only its image chunks; its image data in one chunk, as resvg compressed it
+    (recompressing at level 9 took 0.4 s an image and never made it smaller)."""
     out = [PNG_SIGNATURE]
     idat = []
     for kind, data in chunks(png):
@@ -98,9 +99,7 @@ def strip_png(png: bytes) -> bytes:
         if kind not in KEEP_CHUNKS:
             continue
         if kind == b"IEND":
-            packed = b"".join(idat)
-            again = zlib.compress(zlib.decompress(packed), 9)
-            out.append(_chunk(b"IDAT", min(packed, again, key=len)))
+            out.append(_chunk(b"IDAT", b"".join(idat)))
         out.append(_chunk(kind, data))
     return b"".join(out)
 
