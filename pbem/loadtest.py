@@ -43,7 +43,6 @@ import signal
 import smtplib
 import socket
 import sqlite3
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -513,7 +512,6 @@ class LoadTest:
         self.sent: dict[str, Sent] = {}
         self.acks: dict[str, list[Delivery]] = {}
         self.reports: dict[tuple[int, int, str], list[Delivery]] = {}
-        self.by_message_id: dict[str, int] = {}
         self.lock = threading.Lock()
         self.current: dict[int, dict] = {}  # game id -> {"day", "side", "view", "body"}
         self.games: dict[int, dict] = {}  # game id -> seats, keys, seed
@@ -658,7 +656,8 @@ class LoadTest:
                     sent.accepted = time.time()
                     break
                 except (OSError, smtplib.SMTPException):
-                    self.smtp_errors += 1
+                    with self.lock:
+                        self.smtp_errors += 1
                     try:
                         if smtp is not None:
                             smtp.close()
@@ -849,17 +848,17 @@ class LoadTest:
                    f"{'' if s.warmup else ' --no-warmup'}")
         out.append(f"server: pbem serve in a subprocess (SMTP receiver, scheduler, outbox sender); relay and "
                    f"{s.clients} SMTP clients in the load process")
-        out.append(f"setup: {s.games} games ready in {setup_seconds:.0f} s; server listening in {listen_seconds:.1f} s;"
-                   f" {welcomes} welcome mails delivered in {welcome_seconds:.0f} s"
+        out.append(f"setup: {s.games} games ready in {setup_seconds:.0f} s; server listening in "
+                   f"{listen_seconds:.1f} s; {welcomes} welcome mails delivered in {welcome_seconds:.0f} s"
                    f" ({welcomes / max(welcome_seconds, 1e-9):.0f} mails/s)")
         if warm:
-            out.append(f"warm-up: {warm[0]} first mails of a seat (each pays one scrypt) acknowledged in {warm[1]:.0f} s"
-                       f" ({warm[0] / max(warm[1], 1e-9):.1f} mails/s)")
+            out.append(f"warm-up: {warm[0]} first mails of a seat (each pays one scrypt) acknowledged in "
+                       f"{warm[1]:.0f} s ({warm[0] / max(warm[1], 1e-9):.1f} mails/s)")
         out.append("")
         out.append(f"order mails: {total} scheduled, {len(measured)} sent, {len(accepted)} accepted (SMTP 250) in the "
                    f"{s.seconds:g} s window: {figures.accepted_rate:.1f} mails/s sustained")
-        out.append(f"  acknowledged at the relay: {len(acked)}, the last {last_ack - end:+.1f} s after the window closed:"
-                   f" {figures.acked_rate:.1f} mails/s sustained")
+        out.append(f"  acknowledged at the relay: {len(acked)}, the last {last_ack - end:+.1f} s after the window "
+                   f"closed: {figures.acked_rate:.1f} mails/s sustained")
         taken = sum(1 for x in accepted if outcome.get(x.message_id) == 1)
         out.append(f"  orders taken by the game: {taken} of {len(accepted)}; refused (the day had moved on): "
                    f"{sum(1 for x in accepted if outcome.get(x.message_id) == 0)}; "

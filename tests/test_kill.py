@@ -303,7 +303,7 @@ def test_sigkill_at_random_moments_loses_and_doubles_nothing(tmp_path):
     print(f"\nkill test (seed {SEED}): {sum(kills.values())} kills ({dict(kills)}), {restarts} restarts, "
           f"{elapsed:.0f} s in all, {down:.0f} s down; kills that left mail stored unprocessed "
           f"{interrupted['stored']}, a report job due {interrupted['jobs due']}, an outbox row claimed and not "
-          f"marked sent {interrupted['sending']}; {len(days)} days resolved in {len(games)} games; {len(accepted)} orders "
-          f"mails accepted ({players.failures} SMTP attempts failed and were retried, {resent} mails answered 250 "
-          f"twice, stored once); {len(deliveries)} mails delivered to the relay, {duplicates} of them a second "
+          f"marked sent {interrupted['sending']}; {len(days)} days resolved in {len(games)} games; "
+          f"{len(accepted)} orders mails accepted ({players.failures} SMTP attempts failed and were retried, "
+          f"{resent} mails answered 250 twice, stored once); {len(deliveries)} mails delivered to the relay, {duplicates} of them a second "
           f"copy (same Message-ID)")
