@@ -1,16 +1,21 @@
-"""The clock: APScheduler runs the service's ticks and the outbox sender.
+"""The clock: APScheduler runs the game clocks; three workers do what arrives.
 
-One interval job looks at every running game's clock (resolving due days,
-timing out questions, sending reminders) and processes stored mail; another
-delivers the outbox. A date job is added at each game's exact deadline so a
-day is resolved within a second of it, whatever the tick interval. Every job
-is idempotent: what it does is decided by the database, so a crash and a
-restart do nothing twice.
+- APScheduler's interval job (``tick``) looks at the running games' clocks:
+  it resolves due days, times out questions and sends reminders; a date job
+  at each game's exact deadline runs it then, whatever the interval.
+- The mail worker processes stored mail as soon as a door stored some.
+- The jobs worker draws and queues the reports of resolved days.
+- The sender delivers the outbox as soon as something is queued.
+
+Each worker sleeps until woken (or until ``tick_seconds`` pass, to pick up
+work left by a crash). Everything they do is decided by the database, so a
+crash and a restart do nothing twice.
 """
 
 from __future__ import annotations
 
 import logging
+import threading
 from datetime import datetime, timedelta, timezone
 
 from apscheduler.schedulers.background import BackgroundScheduler
@@ -23,6 +28,38 @@ log = logging.getLogger("pbem.scheduler")
 logging.getLogger("apscheduler").setLevel(logging.ERROR)  # a skipped overlapping tick is normal
 
 
+class Worker:
+    """A thread that runs ``work()`` whenever woken, and every ``idle`` seconds anyway."""
+
+    def __init__(self, name: str, work, idle: float, then=()):
+        self.name, self.work, self.idle, self.then = name, work, idle, then
+        self.event = threading.Event()
+        self.stopping = False
+        self.thread = threading.Thread(target=self.run, name=name, daemon=True)
+
+    def wake(self) -> None:
+        self.event.set()
+
+    def run(self) -> None:
+        while not self.stopping:
+            self.event.wait(self.idle)
+            self.event.clear()
+            if self.stopping:
+                return
+            try:
+                if self.work():
+                    for other in self.then:  # what this worker made, the next one handles
+                        other.wake()
+            except Exception:  # logged, and tried again when next woken
+                log.exception("%s failed", self.name)
+
+    def stop(self) -> None:
+        self.stopping = True
+        self.event.set()
+        if self.thread.is_alive():
+            self.thread.join(timeout=30)
+
+
 class Clock:
     def __init__(self, service: Service, sender: Sender, tick_seconds: float = 5.0):
         self.service = service
@@ -30,49 +67,62 @@ class Clock:
         self.tick_seconds = tick_seconds
         self.scheduler = BackgroundScheduler(timezone=timezone.utc)
         self.deadline_jobs: dict[int, str] = {}
+        idle = max(1.0, tick_seconds)
+        self.sending = Worker("send", self.sender.send_due, idle)
+        self.jobs = Worker("jobs", self.service.run_jobs, idle, then=(self.sending,))
+        self.mail = Worker("mail", self.process_mail, idle, then=(self.sending,))
 
     def start(self) -> None:
-        now = datetime.now(timezone.utc)
+        for worker in (self.sending, self.jobs, self.mail):
+            worker.thread.start()
         self.scheduler.add_job(self.tick, "interval", seconds=self.tick_seconds, id="tick",
-                               next_run_time=now, max_instances=1, coalesce=True)
-        self.scheduler.add_job(self.send, "interval", seconds=max(1.0, self.tick_seconds / 2), id="send",
-                               next_run_time=now, max_instances=1, coalesce=True)
+                               next_run_time=datetime.now(timezone.utc), max_instances=1, coalesce=True)
         self.scheduler.start()
 
     def stop(self) -> None:
         self.scheduler.shutdown(wait=True)
+        for worker in (self.mail, self.jobs, self.sending):
+            worker.stop()
+
+    def mail_arrived(self) -> None:
+        self.mail.wake()
+
+    def process_mail(self) -> int:
+        config = self.service.config
+        if config is not None and config.imap_host:
+            from pbem.imap import poll
+
+            poll(self.service, config.imap_host, config.imap_port, config.imap_user,
+                 config.imap_password, config.imap_folder)
+        done = inbox.process_pending(self.service)
+        if done:
+            self.tick_soon()  # orders marked FINAL may let a day be resolved now
+        return done
+
+    def tick_soon(self) -> None:
+        try:
+            self.scheduler.modify_job("tick", next_run_time=datetime.now(timezone.utc))
+        except Exception:  # not started yet, or shutting down: the next tick comes anyway
+            pass
 
     def tick(self) -> None:
         try:
-            config = self.service.config
-            if config is not None and config.imap_host:
-                from pbem.imap import poll
-
-                poll(self.service, config.imap_host, config.imap_port, config.imap_user,
-                     config.imap_password, config.imap_folder)
-            inbox.process_pending(self.service)
-            self.service.tick()
+            if self.service.tick():
+                self.jobs.wake()
             self.plan_deadlines()
-            self.service.run_jobs()
+            self.sending.wake()  # reminders and notices the tick queued
         except Exception:  # logged, and tried again at the next tick
             log.exception("tick failed")
 
-    def send(self) -> None:
-        try:
-            self.sender.send_due()
-        except Exception:
-            log.exception("sending failed")
-
     def plan_deadlines(self) -> None:
-        """A date job at each running game's deadline (and its grace end)."""
+        """A date job at each running game's deadline (after its grace)."""
         for info in self.service.store.games("running"):
-            when = deadlines.parse_iso(info.get("deadline"))
-            if when is None:
+            if not info.get("deadline"):
                 continue
             job_id = f"deadline-{info['id']}-{info['deadline']}"
             if self.deadline_jobs.get(info["id"]) == job_id:
                 continue
             self.deadline_jobs[info["id"]] = job_id
-            grace = deadlines.grace_end(info["settings"], when)
+            grace = deadlines.grace_end(info["settings"], deadlines.parse_iso(info["deadline"]))
             self.scheduler.add_job(self.tick, "date", run_date=grace + timedelta(milliseconds=50),
                                    id=job_id, replace_existing=True, misfire_grace_time=3600)

@@ -31,8 +31,9 @@ class Server:
         self.web_thread = None
 
     def deliver(self, raw: bytes) -> None:
-        """The SMTP receiver's hook: store, then (in the background) process."""
+        """The SMTP receiver's hook: store (the 250 waits for this), then wake the mail worker."""
         inbox.receive(self.service, raw, "smtp")
+        self.clock.mail_arrived()
 
     def start(self) -> None:
         if self.config.demo and not self.store.games():

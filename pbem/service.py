@@ -298,7 +298,7 @@ class Service:
                      "by": who, "at": deadlines.iso(self.now())}
             with self.store.transaction():
                 self.store.append_log(game_id, entry)
-                if orders.final:
+                if orders.final and side == game.moving_side():
                     self.store.mark_final(game_id, side, game.day)
             game.log.append(entry)
             return result
@@ -322,7 +322,7 @@ class Service:
         for info in self.store.games("running"):
             game_id = info["id"]
             try:
-                done = self.tick_game(game_id, now)
+                done = self.tick_game(game_id, now, info)
             except Exception as exc:  # one broken game must not stop the others
                 self.store.audit("scheduler", "error", game_id, why=f"{type(exc).__name__}: {exc}")
                 continue
@@ -330,33 +330,34 @@ class Service:
                 resolved.append((game_id, done))
         return resolved
 
-    def tick_game(self, game_id: int, now: datetime) -> int | None:
-        info = self.info(game_id)
+    def tick_game(self, game_id: int, now: datetime, info: dict | None = None) -> int | None:
+        """One game's clock. The game itself is replayed only when something is due."""
+        info = info or self.info(game_id)
         settings = deadlines.settings_with_defaults(info["settings"])
-        game = self.game(game_id)
-        if game.over:
-            return None
-        moving = game.moving_side()
         pending = info.get("pending")
         if pending:
             if now >= deadlines.parse_iso(pending["deadline"]):
                 return self.resolve_next(game_id, ask=False)
             return None
-        seat = self.seat(game_id, moving)
         deadline = deadlines.parse_iso(info.get("deadline"))
-        final = seat.get("final_day") == game.day
-        if final and settings["early"]:
-            return self.resolve_next(game_id)
-        if deadline is None:
+        if deadline is None:  # the clock starts when the last day's reports are out
             return None
+        if settings["early"] and any(seat["final_day"] is not None for seat in self.store.seats(game_id)):
+            return self.resolve_next(game_id)  # only the moving side can mark its orders FINAL
         if now >= deadlines.grace_end(settings, deadline):
             return self.resolve_next(game_id)
-        if now >= deadline and game.orders_text(game.day, moving):
-            return self.resolve_next(game_id)
-        if not game.orders_text(game.day, moving) and seat["email"]:
-            for hours, when in deadlines.reminder_times(settings, deadline):
-                if now >= when:
-                    self.remind(game_id, moving, hours, game)
+        reminders = [hours for hours, when in deadlines.reminder_times(settings, deadline) if now >= when]
+        if now < deadline and not reminders:
+            return None
+        game = self.game(game_id)
+        if game.over:
+            return None
+        moving = game.moving_side()
+        if game.orders_text(game.day, moving):
+            return self.resolve_next(game_id) if now >= deadline else None
+        if self.seat(game_id, moving)["email"]:
+            for hours in reminders:
+                self.remind(game_id, moving, hours, game)
         return None
 
     def remind(self, game_id: int, side: str, hours: int, game: Game) -> None:

@@ -312,6 +312,7 @@ class Store:
             rows = self.query("SELECT * FROM games WHERE status = ? ORDER BY id DESC", (status,))
         for row in rows:
             row["settings"] = json.loads(row["settings"])
+            row["pending"] = json.loads(row["pending"]) if row.get("pending") else None
         return rows
 
     def due_games(self, when: str) -> list[int]:

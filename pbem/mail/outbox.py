@@ -141,16 +141,44 @@ class Sender:
         """Deliver every row due at ``now``; returns how many were delivered."""
         now = now or self.store.clock()
         sent = 0
-        while (row := self._claim(now)) is not None:
-            try:
-                self._deliver(row)
-            except Exception as error:  # any failure is recorded on the row, never lost
-                self._failed(row, now, f"{type(error).__name__}: {error}", _permanent(error))
-            else:
-                self.store.execute("UPDATE outbox SET status = 'sent', sent_at = ?, last_error = NULL WHERE id = ?",
-                                (iso(now), row["id"]))
-                sent += 1
+        try:
+            while (row := self._claim(now)) is not None:
+                try:
+                    self._deliver(row)
+                except Exception as error:  # any failure is recorded on the row, never lost
+                    self._hang_up()
+                    self._failed(row, now, f"{type(error).__name__}: {error}", _permanent(error))
+                else:
+                    self.store.execute("UPDATE outbox SET status = 'sent', sent_at = ?, last_error = NULL"
+                                       " WHERE id = ?", (iso(now), row["id"]))
+                    sent += 1
+        finally:
+            self._hang_up()
         return sent
+
+    def _connection(self) -> smtplib.SMTP:
+        """One connection to the relay for a whole batch of messages."""
+        if getattr(self, "_smtp", None) is None:
+            host, port = self.relay
+            smtp = smtplib.SMTP(host, port, timeout=self.timeout)
+            try:
+                if self.starttls:
+                    smtp.starttls()
+                if self.relay_login:
+                    smtp.login(*self.relay_login)
+            except Exception:
+                smtp.close()
+                raise
+            self._smtp = smtp
+        return self._smtp
+
+    def _hang_up(self) -> None:
+        smtp, self._smtp = getattr(self, "_smtp", None), None
+        if smtp is not None:
+            try:
+                smtp.quit()
+            except (smtplib.SMTPException, OSError):
+                smtp.close()
 
     def _claim(self, now: datetime):
         with self.store.transaction():
@@ -184,13 +212,7 @@ class Sender:
         if self.relay is None:
             self._deliver_maildir(msg, row)
             return
-        host, port = self.relay
-        with smtplib.SMTP(host, port, timeout=self.timeout) as smtp:
-            if self.starttls:
-                smtp.starttls()
-            if self.relay_login:
-                smtp.login(*self.relay_login)
-            smtp.send_message(msg, from_addr=self.from_addr, to_addrs=[row["to_addr"]])
+        self._connection().send_message(msg, from_addr=self.from_addr, to_addrs=[row["to_addr"]])
 
     def _deliver_maildir(self, msg: EmailMessage, row) -> None:
         """Write the message under a name derived from the row, unless it is already there."""
