@@ -305,5 +305,5 @@ def test_sigkill_at_random_moments_loses_and_doubles_nothing(tmp_path):
           f"{interrupted['stored']}, a report job due {interrupted['jobs due']}, an outbox row claimed and not "
           f"marked sent {interrupted['sending']}; {len(days)} days resolved in {len(games)} games; "
           f"{len(accepted)} orders mails accepted ({players.failures} SMTP attempts failed and were retried, "
-          f"{resent} mails answered 250 twice, stored once); {len(deliveries)} mails delivered to the relay, {duplicates} of them a second "
-          f"copy (same Message-ID)")
+          f"{resent} mails answered 250 twice, stored once); {len(deliveries)} mails delivered to the relay, "
+          f"{duplicates} of them a second copy (same Message-ID)")
