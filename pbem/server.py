@@ -36,6 +36,9 @@ class Server:
         self.clock.mail_arrived()
 
     def start(self) -> None:
+        # mail a previous process claimed but may not have sent: this process is the only
+        # sender now, so it need not wait for the claim's lease to run out
+        self.store.execute("UPDATE outbox SET next_attempt_at = ? WHERE status = 'sending'", (self.store.now(),))
         if self.config.demo and not self.store.games():
             make_demo_game(self.service, self.config)
         if self.config.smtp_enabled:
