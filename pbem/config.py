@@ -38,6 +38,7 @@ class Config:
     imap_user: str = ""
     imap_password: str = ""
     imap_folder: str = "INBOX"
+    imap_ssl: bool = True  # IMAP over TLS (port 993); false for a local server on port 143
     tick_seconds: float = 5.0  # how often the scheduler looks at the clocks and the outbox
     max_message_bytes: int = 512 * 1024
     secret_key: str = ""  # web sessions; default: made once and kept in <instance>/secret_key

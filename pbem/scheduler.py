@@ -93,7 +93,7 @@ class Clock:
             from pbem.imap import poll
 
             poll(self.service, config.imap_host, config.imap_port, config.imap_user,
-                 config.imap_password, config.imap_folder)
+                 config.imap_password, config.imap_folder, ssl=config.imap_ssl)
         done = inbox.process_pending(self.service)
         if done:
             self.tick_soon()  # orders marked FINAL may let a day be resolved now
