@@ -22,10 +22,6 @@ over. Then:
   ``days`` table holds, and a control run of the same games with the same
   orders (the service in this process, no kills) gives the same days;
 - ``PRAGMA integrity_check`` is ok after every kill and every restart.
-
-The one change to the real server: the outbox lease (5 minutes, how long a
-claimed row waits before a retry) is set to 1 second, or every kill during
-delivery would hold mail back for 5 minutes.
 """
 
 from __future__ import annotations
@@ -178,7 +174,7 @@ def test_sigkill_at_random_moments_loses_and_doubles_nothing(tmp_path):
             events["resolution"].set()
 
     relay = Relay(hook)
-    server = ServerProcess(instance, relay.port, tick=0.2, lease_seconds=1.0)
+    server = ServerProcess(instance, relay.port, tick=0.2)
     players = Players(scenario, server.smtp_port, seats, tag="kill")
     players.on_sending = lambda seat, day: events["ingest"].set()
     kills = collections.Counter()
