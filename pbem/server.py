@@ -4,12 +4,15 @@ outbox sender in one process, on one SQLite file."""
 from __future__ import annotations
 
 import logging
+import multiprocessing
 import threading
+from concurrent.futures import ProcessPoolExecutor
 
 from pbem import inbox
 from pbem.config import Config
 from pbem.mail.outbox import Sender
 from pbem.mail.smtpd import start_smtpd
+from pbem.render.png import render_png
 from pbem.scheduler import Clock
 from pbem.service import Service
 from pbem.store import Store
@@ -24,6 +27,10 @@ class Server:
         self.config = config
         self.store = Store(config.database_path)
         self.service = Service(self.store, config, clock=clock)
+        # maps are rasterised in a worker process: resvg holds the GIL while it draws, which
+        # would stall mail, clocks and the web meanwhile ("spawn": this process has threads)
+        self.drawer = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+        self.service.rasterise = lambda svg: self.drawer.submit(render_png, svg).result(timeout=300)
         self.sender = make_sender(self.store, config)
         self.clock = Clock(self.service, self.sender, config.tick_seconds)
         self.smtpd = None
@@ -77,6 +84,7 @@ class Server:
         if self.smtpd:
             self.smtpd.stop()
         self.clock.stop()
+        self.drawer.shutdown(wait=True, cancel_futures=True)
         self.store.close()
 
 

@@ -528,11 +528,15 @@ class Service:
         return report
 
     def map_png(self, game_id: int, day: int | None, side: str | None) -> bytes:
-        from pbem.render import render_png, render_svg
+        return self.rasterise(self.map_svg(game_id, day, side))
 
-        game = self.game(game_id)
-        view = game.view(side, day)
-        return render_png(render_svg(game.scenario.board, view, title=self.label(game_id)))
+    @staticmethod
+    def rasterise(svg: str) -> bytes:
+        """SVG to PNG, here; the server replaces this with a worker process (pbem.server),
+        since the rasteriser holds the interpreter for most of a second a map."""
+        from pbem.render import render_png
+
+        return render_png(svg)
 
     def map_svg(self, game_id: int, day: int | None, side: str | None) -> str:
         from pbem.render import render_svg
