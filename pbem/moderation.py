@@ -55,7 +55,7 @@ def deadline(service: Service, game_id, who, why, when: str):
         raise ServiceError(f"{when!r} is not a date and time (write 2026-12-01T18:00Z)") from None
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=timezone.utc)
-    service.store.set_clock(game_id, deadline=deadlines.iso(moment))
+    service.set_deadline(game_id, moment)
     return f"the deadline is now {deadlines.iso(moment)} (UTC)."
 
 

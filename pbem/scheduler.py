@@ -115,14 +115,15 @@ class Clock:
             log.exception("tick failed")
 
     def plan_deadlines(self) -> None:
-        """A date job at each running game's deadline (after its grace)."""
-        for info in self.service.store.games("running"):
-            if not info.get("deadline"):
+        """A date job at each running game's next check (a reminder, a deadline)."""
+        for info in self.service.store.games_to_check(deadlines.iso(datetime.now(timezone.utc)
+                                                                    + timedelta(seconds=4 * self.tick_seconds + 60))):
+            if not info.get("next_check"):
                 continue
-            job_id = f"deadline-{info['id']}-{info['deadline']}"
+            job_id = f"check-{info['id']}-{info['next_check']}"
             if self.deadline_jobs.get(info["id"]) == job_id:
                 continue
             self.deadline_jobs[info["id"]] = job_id
-            grace = deadlines.grace_end(info["settings"], deadlines.parse_iso(info["deadline"]))
-            self.scheduler.add_job(self.tick, "date", run_date=grace + timedelta(milliseconds=50),
+            when = deadlines.parse_iso(info["next_check"])
+            self.scheduler.add_job(self.tick, "date", run_date=when + timedelta(milliseconds=50),
                                    id=job_id, replace_existing=True, misfire_grace_time=3600)

@@ -211,8 +211,13 @@ class Service:
 
     def set_next_deadline(self, game_id: int) -> None:
         info = self.info(game_id)
-        when = deadlines.next_deadline(info["settings"], self.now())
-        self.store.set_clock(game_id, deadline=deadlines.iso(when))
+        self.set_deadline(game_id, deadlines.next_deadline(info["settings"], self.now()), info["settings"])
+
+    def set_deadline(self, game_id: int, when: datetime, settings: dict | None = None) -> None:
+        """Set the deadline, and when the clock must first look at the game (its first reminder)."""
+        settings = self.info(game_id)["settings"] if settings is None else settings
+        first = min([when] + [t for _, t in deadlines.reminder_times(settings, when)])
+        self.store.set_clock(game_id, deadline=deadlines.iso(when), next_check=deadlines.iso(first))
 
     def opening_template(self, game_id: int, side: str) -> str:
         """The orders template of a side before any day has been resolved."""
@@ -319,7 +324,7 @@ class Service:
         """Do what the clock says: resolve due days, time out questions, send reminders."""
         resolved = []
         now = self.now()
-        for info in self.store.games("running"):
+        for info in self.store.games_to_check(deadlines.iso(now)):
             game_id = info["id"]
             try:
                 done = self.tick_game(game_id, now, info)
@@ -354,10 +359,15 @@ class Service:
             return None
         moving = game.moving_side()
         if game.orders_text(game.day, moving):
-            return self.resolve_next(game_id) if now >= deadline else None
-        if self.seat(game_id, moving)["email"]:
+            if now >= deadline:
+                return self.resolve_next(game_id)
+        elif self.seat(game_id, moving)["email"]:
             for hours in reminders:
                 self.remind(game_id, moving, hours, game)
+        # look again at the next reminder, or when the deadline (and its grace) has passed
+        later = [t for _, t in deadlines.reminder_times(settings, deadline) if t > now]
+        later.append(deadline if now < deadline else deadlines.grace_end(settings, deadline))
+        self.store.set_clock(game_id, next_check=deadlines.iso(min(later)))
         return None
 
     def remind(self, game_id: int, side: str, hours: int, game: Game) -> None:
@@ -603,7 +613,7 @@ class Service:
         deadline = self.deadline(game_id) or self.now()
         new = deadline + timedelta(days=days)
         with self.store.transaction():
-            self.store.set_clock(game_id, deadline=deadlines.iso(new))
+            self.set_deadline(game_id, new)
             self.store.update_seat(game_id, side, vacation_to=str(used + days))
             self.store.audit(who or seat["email"] or side, "vacation", game_id, detail={"side": side, "days": days})
             for other in self.store.seats(game_id):

@@ -191,6 +191,19 @@ def _jobs(db: Database) -> None:
     )
 
 
+@migrations(name="005_next_check")
+def _next_check(db: Database) -> None:
+    """When the clock must next look at a game (its first reminder, else its
+    deadline), so a tick reads only the games that need it."""
+    db.executescript(
+        """
+        ALTER TABLE games ADD COLUMN next_check TEXT;
+        UPDATE games SET next_check = deadline;
+        CREATE INDEX games_next_check ON games(status, next_check);
+        """
+    )
+
+
 def message_id_of(raw: bytes) -> str | None:
     """The Message-ID header of a raw message, or None (never raises)."""
     try:
@@ -291,12 +304,16 @@ class Store:
                  game["title"] if title is None else title, game_id),
             )
 
-    def set_clock(self, game_id: int, *, deadline=..., pending=...) -> None:
-        """Set the next deadline (an ISO string or None) and/or the pending decision (a dict or None)."""
+    def set_clock(self, game_id: int, *, deadline=..., pending=..., next_check=...) -> None:
+        """Set the next deadline (an ISO string or None), the pending decision (a dict or
+        None) and/or when the clock must next look at the game (default: the deadline)."""
         with self.transaction():
             self.get_game(game_id)
             if deadline is not ...:
-                self.db.execute("UPDATE games SET deadline = ? WHERE id = ?", (deadline, game_id))
+                self.db.execute("UPDATE games SET deadline = ?, next_check = ? WHERE id = ?",
+                                (deadline, deadline if next_check is ... else next_check, game_id))
+            elif next_check is not ...:
+                self.db.execute("UPDATE games SET next_check = ? WHERE id = ?", (next_check, game_id))
             if pending is not ...:
                 self.db.execute("UPDATE games SET pending = ? WHERE id = ?",
                                 (None if pending is None else _json(pending), game_id))
@@ -310,6 +327,17 @@ class Store:
             rows = self.query("SELECT * FROM games ORDER BY id DESC")
         else:
             rows = self.query("SELECT * FROM games WHERE status = ? ORDER BY id DESC", (status,))
+        for row in rows:
+            row["settings"] = json.loads(row["settings"])
+            row["pending"] = json.loads(row["pending"]) if row.get("pending") else None
+        return rows
+
+    def games_to_check(self, when: str) -> list[dict]:
+        """Running games the clock must look at ``when``: something is due, a question
+        waits, or a side marked its orders final."""
+        rows = self.query(
+            "SELECT * FROM games WHERE status = 'running' AND (next_check <= ? OR pending IS NOT NULL"
+            " OR id IN (SELECT game_id FROM seats WHERE final_day IS NOT NULL)) ORDER BY id", (when,))
         for row in rows:
             row["settings"] = json.loads(row["settings"])
             row["pending"] = json.loads(row["pending"]) if row.get("pending") else None
