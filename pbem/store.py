@@ -336,8 +336,9 @@ class Store:
         """Running games the clock must look at ``when``: something is due, a question
         waits, or a side marked its orders final."""
         rows = self.query(
-            "SELECT * FROM games WHERE status = 'running' AND (next_check <= ? OR pending IS NOT NULL"
-            " OR id IN (SELECT game_id FROM seats WHERE final_day IS NOT NULL)) ORDER BY id", (when,))
+            "SELECT * FROM games WHERE status = 'running' AND (next_check <= ? OR deadline <= ?"
+            " OR pending IS NOT NULL OR id IN (SELECT game_id FROM seats WHERE final_day IS NOT NULL))"
+            " ORDER BY id", (when, when))
         for row in rows:
             row["settings"] = json.loads(row["settings"])
             row["pending"] = json.loads(row["pending"]) if row.get("pending") else None
