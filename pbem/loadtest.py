@@ -532,7 +532,7 @@ class LoadTest:
         template = self.workdir / f"games-{self.s.games}-{stem}.sqlite3"
         keys_file = self.workdir / f"games-{self.s.games}-{stem}.json"
         if not (template.exists() and keys_file.exists()):
-            making = self.workdir / "creating.sqlite3"
+            making = self.workdir / f"creating-{os.getpid()}.sqlite3"
             for suffix in ("", "-wal", "-shm"):
                 Path(str(making) + suffix).unlink(missing_ok=True)
             store = Store(making)
@@ -547,13 +547,14 @@ class LoadTest:
                 if (i + 1) % 100 == 0 or i + 1 == self.s.games:
                     self.say(f"  created {i + 1} games in {time.monotonic() - started:.0f} s")
             store.close()
-            keys_file.write_text(json.dumps(games))
             making.replace(template)
+            keys_file.with_suffix(f".{os.getpid()}").write_text(json.dumps(games))
+            keys_file.with_suffix(f".{os.getpid()}").replace(keys_file)
         self.games = {int(k): v for k, v in json.loads(keys_file.read_text()).items()}
         for game_id, info in self.games.items():
             for side, address in info["seats"].items():
                 self.address[address.lower()] = (game_id, side)
-        run = self.workdir / "run"
+        run = self.workdir / f"run-{os.getpid()}"  # runs sharing a work folder do not meet
         shutil.rmtree(run, ignore_errors=True)
         run.mkdir()
         backup(template, run / "pbem.sqlite3")
@@ -788,6 +789,7 @@ class LoadTest:
             poll_stop.set()
             self.server.stop()
             self.relay.stop()
+            shutil.rmtree(run_dir, ignore_errors=True)
 
         # -- figures
         deliveries = self.relay.snapshot()
@@ -873,7 +875,8 @@ class LoadTest:
                    f"days resolved beyond the one due {len(unexpected)}")
         out.append(f"  left at the end: inbound unprocessed {left_inbound}, outbox unsent {left_outbox}, "
                    f"jobs not done {left_jobs}"
-                   f"{'' if drained_ok else f'; DRAIN TIMED OUT after {drain_end - window_end:.0f} s'}")
+                   + ("" if drained_ok else f"; DRAIN TIMED OUT after {drain_end - window_end:.0f} s"
+                      " (mail still in the outbox counts as lost above)"))
         if self.view_errors:
             out.append(f"  unreadable reports: {len(self.view_errors)} (first: {self.view_errors[0]})")
         goals = [
