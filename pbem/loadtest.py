@@ -242,7 +242,8 @@ class ServerProcess:
             log.write(f"--- start {self.starts + 1} at {iso(datetime.now(timezone.utc))}\n".encode())
             log.flush()
             self.proc = subprocess.Popen(self.command(), stdout=log, stderr=subprocess.STDOUT,
-                                         stdin=subprocess.DEVNULL, cwd=self.instance, env=self.environment())
+                                         stdin=subprocess.DEVNULL, cwd=self.instance, env=self.environment(),
+                                         start_new_session=True)  # its own process group: its helpers too
         self.starts += 1
         end = time.monotonic() + timeout
         while not self.smtp_ready():
@@ -265,12 +266,16 @@ class ServerProcess:
     def alive(self) -> bool:
         return self.proc is not None and self.proc.poll() is None
 
+    orphans = 0  # helper processes (a map-drawing worker, its tracker) a dead server left behind
+
     def kill(self) -> None:
-        """SIGKILL: no clean-up of any kind, as a power cut would leave it."""
+        """SIGKILL the server process: no clean-up of any kind, as a crash would leave it.
+        Helper processes it leaves running are counted in ``orphans`` and then killed."""
         if self.proc is not None and self.proc.poll() is None:
             self.proc.send_signal(signal.SIGKILL)
         if self.proc is not None:
             self.proc.wait()
+            self._reap()
 
     def stop(self, timeout: float = 30) -> None:
         """SIGTERM (``pbem serve`` stops cleanly), then SIGKILL if it hangs."""
@@ -281,7 +286,30 @@ class ServerProcess:
             try:
                 self.proc.wait(timeout)
             except subprocess.TimeoutExpired:
-                self.kill()
+                self.proc.send_signal(signal.SIGKILL)
+                self.proc.wait()
+        self._reap()
+
+    def group(self) -> list[int]:
+        """Processes still in the server's process group (Linux /proc; empty elsewhere)."""
+        pids = []
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            try:
+                fields = stat.read_text().rpartition(")")[2].split()
+            except OSError:
+                continue
+            if int(fields[2]) == self.proc.pid:  # the process group: the server's pid (its own session)
+                pids.append(int(stat.parent.name))
+        return pids
+
+    def _reap(self) -> None:
+        left = self.group()
+        if left:
+            self.orphans += len(left)
+            try:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
 
     def log_tail(self, lines: int = 40) -> str:
         try:

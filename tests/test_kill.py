@@ -302,4 +302,5 @@ def test_sigkill_at_random_moments_loses_and_doubles_nothing(tmp_path):
           f"marked sent {interrupted['sending']}; {len(days)} days resolved in {len(games)} games; "
           f"{len(accepted)} orders mails accepted ({players.failures} SMTP attempts failed and were retried, "
           f"{resent} mails answered 250 twice, stored once); {len(deliveries)} mails delivered to the relay, "
-          f"{duplicates} of them a second copy (same Message-ID)")
+          f"{duplicates} of them a second copy (same Message-ID); helper processes left running by killed "
+          f"servers (then killed) {server.orphans}")
