@@ -125,5 +125,6 @@ class Clock:
                 continue
             self.deadline_jobs[info["id"]] = job_id
             when = deadlines.parse_iso(info["next_check"])
-            self.scheduler.add_job(self.tick, "date", run_date=when + timedelta(milliseconds=50),
+            # the date job only brings the one tick job forward: two ticks never run at once
+            self.scheduler.add_job(self.tick_soon, "date", run_date=when + timedelta(milliseconds=50),
                                    id=job_id, replace_existing=True, misfire_grace_time=3600)

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import logging
 import multiprocessing
+import os
 import threading
+import time
 from concurrent.futures import ProcessPoolExecutor
 
 from pbem import inbox
@@ -29,7 +31,8 @@ class Server:
         self.service = Service(self.store, config, clock=clock)
         # maps are rasterised in a worker process: resvg holds the GIL while it draws, which
         # would stall mail, clocks and the web meanwhile ("spawn": this process has threads)
-        self.drawer = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+        self.drawer = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
+                                          initializer=exit_with_parent, initargs=(os.getpid(),))
         self.service.rasterise = lambda svg: self.drawer.submit(render_png, svg).result(timeout=300)
         self.sender = make_sender(self.store, config)
         self.clock = Clock(self.service, self.sender, config.tick_seconds)
@@ -86,6 +89,17 @@ class Server:
         self.clock.stop()
         self.drawer.shutdown(wait=True, cancel_futures=True)
         self.store.close()
+
+
+def exit_with_parent(parent: int) -> None:
+    """In the drawing worker: end when the server is gone (a killed server leaves no orphan)."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1)
+        os._exit(0)
+
+    threading.Thread(target=watch, daemon=True).start()
 
 
 def make_sender(store: Store, config: Config) -> Sender:

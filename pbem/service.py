@@ -342,15 +342,15 @@ class Service:
         pending = info.get("pending")
         if pending:
             if now >= deadlines.parse_iso(pending["deadline"]):
-                return self.resolve_next(game_id, ask=False)
+                return self.resolve_next(game_id, ask=False, seen=info)
             return None
         deadline = deadlines.parse_iso(info.get("deadline"))
         if deadline is None:  # the clock starts when the last day's reports are out
             return None
         if settings["early"] and any(seat["final_day"] is not None for seat in self.store.seats(game_id)):
-            return self.resolve_next(game_id)  # only the moving side can mark its orders FINAL
+            return self.resolve_next(game_id, seen=info)  # only the moving side can mark its orders FINAL
         if now >= deadlines.grace_end(settings, deadline):
-            return self.resolve_next(game_id)
+            return self.resolve_next(game_id, seen=info)
         reminders = [hours for hours, when in deadlines.reminder_times(settings, deadline) if now >= when]
         if now < deadline and not reminders:
             return None
@@ -360,7 +360,7 @@ class Service:
         moving = game.moving_side()
         if game.orders_text(game.day, moving):
             if now >= deadline:
-                return self.resolve_next(game_id)
+                return self.resolve_next(game_id, seen=info)
         elif self.seat(game_id, moving)["email"]:
             for hours in reminders:
                 self.remind(game_id, moving, hours, game)
@@ -380,9 +380,18 @@ class Service:
               body, kind="reminder", game_id=game_id,
               dedupe_key=f"reminder:{game_id}:{game.day}:{side}:{hours}:{len(game.log)}")
 
-    def resolve_next(self, game_id: int, ask: bool = True) -> int | None:
-        """Resolve the coming day. Returns the day, or None when it waits on a question."""
+    def resolve_next(self, game_id: int, ask: bool = True, seen: dict | None = None) -> int | None:
+        """Resolve the coming day. Returns the day, or None when it waits on a question.
+
+        ``seen`` is the game's row as the caller saw it when it decided: if its
+        deadline or pending question has changed since (another tick resolved
+        the day meanwhile), nothing is done, so a day is never resolved twice.
+        """
         with self.lock:
+            if seen is not None:
+                now_row = self.info(game_id)
+                if (now_row.get("deadline"), now_row.get("pending")) != (seen.get("deadline"), seen.get("pending")):
+                    return None
             game = self.game(game_id)
             if game.over:
                 return None
