@@ -62,10 +62,7 @@ PAIR = re.compile(r"\b(infantry|cavalry|artillery)\b[\s|:,]*\b([1-9])\b")
 MD_ESCAPE = re.compile(r"\\([\\`*_\[\]|])")
 TAG = re.compile(r"<[^>]*>")
 
-try:  # the map renderer is optional: its checks run when it is there
-    from pbem.render import render_png, render_svg
-except ImportError:  # pragma: no cover - depends on the tree
-    render_svg = render_png = None
+from pbem.render import render_png, render_svg  # noqa: E402
 
 
 def _word_re(words) -> re.Pattern | None:
@@ -368,7 +365,6 @@ def test_reports_leak_nothing():
     assert stats.games == GAMES and stats.days > 0 and stats.outputs == stats.reports * 7
 
 
-@pytest.mark.skipif(render_svg is None, reason="pbem.render is not there")
 def test_maps_leak_nothing():
     """The render path: SVG of each side's map at every day; PNG text chunks on a sample."""
     start = time.time()

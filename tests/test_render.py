@@ -295,7 +295,6 @@ def test_png_without_any_font_still_renders(scenario, monkeypatch):
     check_png(render_png(svg, width=700), width=700)
 
 
-@pytest.mark.skipif(not (MAPS / "marengo.toml").exists(), reason="no Marengo scenario")
 def test_marengo_opening_fits_in_a_mail():
     marengo = load_scenario(MAPS / "marengo.toml")
     state = setup(marengo, 1)

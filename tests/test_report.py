@@ -179,7 +179,7 @@ def _day_with_decisions(path, seeds=range(12)):
             result = game.days[-1]
             if any(r.source in ("standing", "default") for r in result.decisions):
                 return game, result
-    pytest.skip("no decision taken by standing orders or default in these games")
+    raise AssertionError("no decision taken by standing orders or default in these games")
 
 
 def test_decisions_taken_on_a_sides_behalf():
@@ -207,9 +207,10 @@ def test_an_answer_on_record_is_reported_as_such():
     game, result = _day_with_decisions(REAL if REAL.exists() else SMALL)
     record = next(r for r in result.decisions if r.source in ("standing", "default"))
     d = record.decision
-    other = next((k for k in d.options if (k,) != tuple(record.answer)), None)
-    if other is None or d.min > 1:
-        pytest.skip("no other single answer to record")
+    record = next(r for r in result.decisions if r.source in ("standing", "default")
+                  and r.decision.min <= 1 and any((k,) != tuple(r.answer) for k in r.decision.options))
+    d = record.decision
+    other = next(k for k in d.options if (k,) != tuple(record.answer))
     game.answer(result.day, record.index, [other], by="moderator", why="test")
     game.replay()
     report = build_report(game, result.day, d.side)
@@ -263,8 +264,6 @@ def test_template_lists_every_own_block_on_the_map(game):
 
 
 def test_template_examples_on_the_real_map():
-    if not REAL.exists():
-        pytest.skip("maps/marengo.toml is not there yet")
     game = play_days(new_game(REAL, 3), 12, seed=3)
     words = set()
     for day in range(game.day):
