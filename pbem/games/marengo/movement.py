@@ -564,8 +564,9 @@ def forced_returns(day: Day) -> None:
     """§8: blocks of the moving side blocking an approach whose opposite locale
     the enemy has left go back to the reserve of their locale (free)."""
     groups: dict[tuple, list[Block]] = {}
+    held = day.st.held_by(day.foe)
     for b in day.st.side_blocks(day.side):
-        if b.facing is not None and not day.st.occupied_by(b.facing, day.foe):
+        if b.facing is not None and b.facing not in held:
             groups.setdefault((b.locale, b.facing), []).append(b)
     for (locale, facing), group in groups.items():
         put(group, locale, None)

@@ -118,16 +118,17 @@ def activation(day: Day) -> None:
     """§6 step 6: French start blocks move only once activated."""
     st, board = day.st, day.board
     asleep = [b for b in st.side_blocks("france") if not b.activated]
+    austrian = st.held_by("austria")
     woken = []
     for b in asleep:
-        if any(st.occupied_by(n, "austria") for n in board.adjacent(b.locale)):
+        if any(n in austrian for n in board.adjacent(b.locale)):
             b.activated = True
             woken.append(b)
     if woken:
         day.private("activate", "france", f"Activated by the enemy next to them: "
                                           f"{', '.join(day.own(b) for b in woken)} (003 §6 step 6).")
     allowance = 1 if st.day == 1 else 0
-    if any(st.occupied_by(lid, "austria") for lid in st.french_start) or day.hour >= ACTIVATION_HOUR:
+    if any(lid in austrian for lid in st.french_start) or day.hour >= ACTIVATION_HOUR:
         allowance += 2
     for order in day.orders.of(Activate):
         for bid in order.blocks:

@@ -64,6 +64,10 @@ class State:
     def at(self, locale: str, facing: str | None, side: str) -> list[Block]:
         return [b for b in self.in_locale(locale, side) if b.facing == facing]
 
+    def held_by(self, side: str) -> set[str]:
+        """Every locale where ``side`` has a block on the map."""
+        return {b.locale for b in self.blocks.values() if b.side == side and b.status == "map"}
+
     def occupied_by(self, locale: str, side: str) -> bool:
         return any(b.locale == locale and b.status == "map" and b.side == side for b in self.blocks.values())
 
