@@ -568,16 +568,16 @@ class Service:
         """How many rulings have rewound the game: the version of its reports."""
         return sum(1 for e in game.log if e["kind"] == "rewind")
 
-    def draw_reports(self, game_id: int, day: int, corrected: str = "", version: int | None = None) -> list[dict]:
-        """Each seat's report mail of ``day`` (the arguments of outbox.queue), drawn, not yet queued.
-
-        One mail per seat and version (a ruling makes a new version).
-        """
+    def draw_reports(self, game_id: int, day: int, corrected: str = "", version: int | None = None,
+                     only: str | None = None) -> list[dict]:
+        """Each seat's (or seat ``only``'s) report mail of ``day``: the arguments of
+        outbox.queue, drawn, not yet queued. One mail per seat and version (a
+        ruling makes a new version)."""
         game = self.game(game_id)
         version = self.rewinds(game) if version is None else version
         mails = []
         for seat in self.store.seats(game_id):
-            if not seat["email"]:
+            if not seat["email"] or only not in (None, seat["side"]):
                 continue
             side = seat["side"]
             report = self.report(game_id, day, side, corrected)
@@ -591,22 +591,13 @@ class Service:
                               kind="report", game_id=game_id, dedupe_key=f"report:{game_id}:{day}:{side}:{version}"))
         return mails
 
-    def queue_reports(self, game_id: int, day: int, corrected: str = "", version: int | None = None) -> None:
-        """Draw and queue each seat's report of ``day`` now."""
-        with self.store.transaction():
-            for mail in self.draw_reports(game_id, day, corrected, version):
-                queue(self.store, **mail)
-
     def resend_report(self, game_id: int, side: str) -> None:
         game = self.game(game_id)
         if not game.days:
             raise ServiceError("no day has been resolved yet")
-        seat = self.seat(game_id, side)
-        day = game.days[-1].day
-        report = self.report(game_id, day, side)
-        png = self.map_png(game_id, day, side)
-        queue(self.store, seat["email"], report.subject, report.text, html=report.html,
-              attachments=[("map.png", "image/png", png, "map")], kind="report", game_id=game_id)
+        for mail in self.draw_reports(game_id, game.days[-1].day, only=side):
+            mail["dedupe_key"] = None  # asked for again: sent again
+            queue(self.store, **mail)
 
     # -- players ---------------------------------------------------------------------
 

@@ -344,12 +344,6 @@ class Store:
             row["pending"] = json.loads(row["pending"]) if row.get("pending") else None
         return rows
 
-    def due_games(self, when: str) -> list[int]:
-        """Ids of running games whose deadline is at or before ``when``."""
-        rows = self.query("SELECT id FROM games WHERE status = 'running' AND deadline IS NOT NULL"
-                         " AND deadline <= ? ORDER BY deadline", (when,))
-        return [row["id"] for row in rows]
-
     def seats_of(self, email: str) -> list[dict]:
         """The seats held by an address, with their games."""
         return self.query("SELECT seats.*, games.title, games.status FROM seats JOIN games ON games.id = seats.game_id"

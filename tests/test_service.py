@@ -248,3 +248,16 @@ def test_a_whole_game_to_the_end(world):
     game = service.game(game_id)
     assert game.over and service.info(game_id)["status"] == "finished"
     assert len(mails(service, "report")) == 2 * game.scenario.days
+
+
+def test_report_sent_again_on_request(world):
+    service, clock = world
+    game_id, _ = new_game(service)
+    play_bot_day(service, game_id)
+    clock.advance(hours=25)
+    tick(service)
+    before = len(mails(service, "report", "fred@example.org"))
+    service.resend_report(game_id, "france")
+    again = mails(service, "report", "fred@example.org")
+    assert len(again) == before + 1 and mails(service, "report", "anna@example.org")
+    assert [a["filename"] for a in json.loads(again[-1]["attachments"])] == ["map.png", "view.json"]
