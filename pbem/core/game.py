@@ -70,6 +70,8 @@ class Game:
         self.initial = ruleset.setup(scenario, seed)
         self.days: list[DayResult] = []
         self.pending: Pending | None = None
+        self._by_day: dict[int, list[dict]] = {}  # orders and answers by day, kept up with the log
+        self._indexed = 0  # how many log entries _by_day has seen
         for entry in log or []:
             self.log.append(dict(entry))
         self.replay()
@@ -95,17 +97,30 @@ class Game:
     def moving_side(self) -> str:
         return self.ruleset.moving_side(self.scenario, self.state)
 
+    def entries_of(self, day: int) -> list[dict]:
+        """The log's orders and answers for ``day``, in log order.
+
+        The log only grows (a rewind is an entry too), so the index by day is
+        brought up to date with the entries appended since the last look.
+        """
+        if self._indexed < len(self.log):
+            for entry in self.log[self._indexed:]:
+                if entry["kind"] in ("orders", "answer"):
+                    self._by_day.setdefault(entry["day"], []).append(entry)
+            self._indexed = len(self.log)
+        return self._by_day.get(day, [])
+
     def orders_text(self, day: int, side: str) -> str:
         text = ""
-        for entry in self.log:
-            if entry["kind"] == "orders" and entry["day"] == day and entry["side"] == side:
+        for entry in self.entries_of(day):
+            if entry["kind"] == "orders" and entry["side"] == side:
                 text = entry["text"]
         return text
 
     def answers(self, day: int) -> dict[int, tuple[str, ...]]:
         out = {}
-        for entry in self.log:
-            if entry["kind"] == "answer" and entry["day"] == day:
+        for entry in self.entries_of(day):
+            if entry["kind"] == "answer":
                 out[entry["index"]] = tuple(entry["answer"])
         return out
 

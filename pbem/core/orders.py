@@ -60,7 +60,7 @@ MAX_CHARS = 20_000
 MAX_LINES = 300
 HEADER_KEYS = ("GAME", "SIDE", "TURN", "KEY")
 
-_TOKEN = re.compile(r"->|→|>|;|(?:[^\s>;,→-]|-(?!>))+")
+_TOKEN = re.compile(r"->|→|>|;|(?:[^\s>;,→-]+|-(?!>))+")
 
 
 class Token(NamedTuple):
@@ -68,16 +68,15 @@ class Token(NamedTuple):
 
     text: str
     column: int
-
-    @property
-    def word(self) -> str:
-        """The text in upper case, for comparing with keywords."""
-        return self.text.upper()
+    word: str  # the text in upper case, for comparing with keywords
 
     @property
     def end(self) -> int:
         """The column just after the token."""
         return self.column + len(self.text)
+
+
+_new_token = tuple.__new__  # Token(...) without NamedTuple's slower keyword-handling __new__
 
 
 def split_lines(text: str) -> list[str]:
@@ -97,13 +96,18 @@ def tokenize(line: str) -> list[list[Token]]:
     Comments are dropped; commas separate words like spaces do; ``→`` is read
     as ``->``. Empty orders (blank text between semicolons) are left out.
     """
+    line = strip_comment(line)
+    if not line or line.isspace():
+        return []
     segments: list[list[Token]] = [[]]
-    for match in _TOKEN.finditer(strip_comment(line)):
+    for match in _TOKEN.finditer(line):
         text = match.group()
         if text == ";":
             segments.append([])
             continue
-        segments[-1].append(Token("->" if text == "→" else text, match.start() + 1))
+        if text == "→":
+            text = "->"
+        segments[-1].append(_new_token(Token, (text, match.start() + 1, text.upper())))
     return [s for s in segments if s]
 
 

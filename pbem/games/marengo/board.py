@@ -242,6 +242,7 @@ class Board:
 
 
 @lru_cache(maxsize=4096)
+@lru_cache(maxsize=4096)  # players write the same few names over and over
 def fold(text: str) -> str:
     """Lower case, no accents, no spaces or punctuation inside names."""
     decomposed = unicodedata.normalize("NFKD", text)

@@ -85,7 +85,7 @@ def case_position(data: dict, board: Board, path: Path) -> tuple[Scenario, State
         specs.append(BlockSpec(bid, side, spec.get("name", bid), btype, strength, arrives=arrives,
                                entries=tuple(spec.get("entries", ()))))
         b = Block(bid, side, spec.get("name", bid), btype, strength, arrives=arrives,
-                  entries=list(spec.get("entries", ())), activated=spec.get("activated", True))
+                  entries=tuple(spec.get("entries", ())), activated=spec.get("activated", True))
         if "at" in spec:
             try:
                 b.locale, b.facing = place(board, spec["at"])
@@ -95,7 +95,7 @@ def case_position(data: dict, board: Board, path: Path) -> tuple[Scenario, State
             b.status = spec.get("status", "waiting")
         if "bombard" in spec:
             b.bombard = board.find_locale(spec["bombard"])
-        b.bombard_days = list(spec.get("bombard_days", []))
+        b.bombard_days = tuple(spec.get("bombard_days", ()))
         blocks[bid] = b
     morale = data.get("morale", {})
     scenario = Scenario(

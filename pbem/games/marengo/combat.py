@@ -68,7 +68,7 @@ def resolve_bombardment(day: Day, art: Block, order: Fire | None) -> None:
         penalty = day.board.approach(there, here).artillery
     force = strength - penalty
     day.fired.add(art.id)
-    art.bombard_days.append(day.st.day)
+    art.bombard_days += (day.st.day,)
     where = day.place(there, key)
     day.public("bombard", f"The {SIDE_ADJ[day.side]} artillery bombards from {declared_from} at {where}: "
                           f"strength {strength} - terrain {penalty} = {force} (003 §10).",
@@ -95,7 +95,7 @@ def declare_bombardments(day: Day) -> None:
             if art.id in day.fired:
                 raise Void(f"{art.id} fired today and may not declare a new bombardment (003 §10)")
             art.bombard = order.toward
-            art.bombard_days.append(day.st.day)
+            art.bombard_days += (day.st.day,)
             day.public("declare", f"The {SIDE_ADJ[day.side]} artillery on {day.place(order.locale, order.toward)} "
                                   f"declares a bombardment and is revealed: artillery {art.strength} (003 §10).",
                        side=day.side, locale=order.locale, facing=order.toward)

@@ -23,7 +23,7 @@ def setup(scenario: Scenario, seed: int) -> State:
     state.standing = {s: [] for s in SIDES}
     for spec in scenario.blocks:
         block = Block(spec.id, spec.side, spec.name, spec.type, spec.strength,
-                      arrives=spec.arrives, entries=list(spec.entries))
+                      arrives=spec.arrives, entries=tuple(spec.entries))
         if spec.start:
             block.activated = False
         else:

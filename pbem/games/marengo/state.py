@@ -26,10 +26,10 @@ class Block:
     facing: str | None = None  # None: in reserve; else the locale whose approach it blocks toward
     status: str = "map"  # "map", "waiting" (a reinforcement not yet entered), "eliminated"
     arrives: int | None = None  # hour a waiting reinforcement may enter
-    entries: list[str] = field(default_factory=list)
+    entries: tuple[str, ...] = ()  # entry points it may use (empty: any); never changes
     activated: bool = True  # French start blocks begin False (003 §6 step 6)
     bombard: str | None = None  # artillery: the locale it declared a bombardment toward
-    bombard_days: list[int] = field(default_factory=list)  # days it declared or resolved one
+    bombard_days: tuple[int, ...] = ()  # days it declared or resolved one (a new tuple each time)
 
     @property
     def on_map(self) -> bool:
@@ -54,12 +54,19 @@ class State:
     # per-day facts that outlive the day: what the last day did, for reports and arrows
     last_moves: list[dict] = field(default_factory=list)
 
+    # The lookups below are written as plain loops: they run thousands of times a game.
+
     def side_blocks(self, side: str, on_map: bool = True) -> list[Block]:
-        return [b for b in self.blocks.values() if b.side == side and (b.on_map or not on_map)]
+        if not on_map:
+            return [b for b in self.blocks.values() if b.side == side]
+        return [b for b in self.blocks.values() if b.side == side and b.status == "map"]
 
     def in_locale(self, locale: str, side: str | None = None) -> list[Block]:
-        return [b for b in self.blocks.values()
-                if b.locale == locale and b.status == "map" and (side is None or b.side == side)]
+        out = []
+        for b in self.blocks.values():
+            if b.locale == locale and b.status == "map" and (side is None or b.side == side):
+                out.append(b)
+        return out
 
     def at(self, locale: str, facing: str | None, side: str) -> list[Block]:
         return [b for b in self.in_locale(locale, side) if b.facing == facing]
@@ -69,16 +76,22 @@ class State:
         return {b.locale for b in self.blocks.values() if b.side == side and b.status == "map"}
 
     def occupied_by(self, locale: str, side: str) -> bool:
-        return any(b.locale == locale and b.status == "map" and b.side == side for b in self.blocks.values())
+        for b in self.blocks.values():
+            if b.locale == locale and b.side == side and b.status == "map":
+                return True
+        return False
 
     def copy(self) -> "State":
-        """A deep copy, much faster than copy.deepcopy (states are copied every day)."""
+        """A deep copy, much faster than copy.deepcopy (states are copied every day).
+
+        A block's fields are strings, numbers and tuples, so copying its
+        ``__dict__`` copies it.
+        """
         blocks = {}
+        new = object.__new__
         for bid, b in self.blocks.items():
-            c = object.__new__(Block)
-            c.__dict__.update(b.__dict__)
-            c.entries = list(b.entries)
-            c.bombard_days = list(b.bombard_days)
+            c = new(Block)
+            c.__dict__ = b.__dict__.copy()
             blocks[bid] = c
         return State(
             day=self.day, blocks=blocks, morale=dict(self.morale), demoralised=dict(self.demoralised),
@@ -96,7 +109,9 @@ class State:
     @classmethod
     def from_dict(cls, data: dict) -> "State":
         data = dict(data)
-        data["blocks"] = {k: Block(**v) for k, v in data["blocks"].items()}
+        data["blocks"] = {k: Block(**{**v, "entries": tuple(v.get("entries", ())),
+                                      "bombard_days": tuple(v.get("bombard_days", ()))})
+                          for k, v in data["blocks"].items()}
         return cls(**data)
 
     def digest(self) -> str:
