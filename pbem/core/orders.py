@@ -48,6 +48,7 @@ class Header:
     key: str | None = None
     line: int = 0
     extra: dict = field(default_factory=dict)
+    tokens: list = field(default_factory=list, repr=False, compare=False)  # the header line's tokens
 
 
 # -- reading an orders text: lines, tokens, the header ------------------------
@@ -61,6 +62,7 @@ MAX_LINES = 300
 HEADER_KEYS = ("GAME", "SIDE", "TURN", "KEY")
 
 _TOKEN = re.compile(r"->|→|>|;|(?:[^\s>;,→-]+|-(?!>))+")
+_SIGN = re.compile(r"[>;,→-]")  # a word holding one of these is split by _TOKEN
 
 
 class Token(NamedTuple):
@@ -97,17 +99,26 @@ def tokenize(line: str) -> list[list[Token]]:
     as ``->``. Empty orders (blank text between semicolons) are left out.
     """
     line = strip_comment(line)
-    if not line or line.isspace():
-        return []
     segments: list[list[Token]] = [[]]
-    for match in _TOKEN.finditer(line):
-        text = match.group()
-        if text == ";":
-            segments.append([])
-            continue
-        if text == "→":
-            text = "->"
-        segments[-1].append(_new_token(Token, (text, match.start() + 1, text.upper())))
+    current = segments[0]
+    column = 0
+    # Most words hold no sign: split at white space, and read only the words
+    # with a sign in them with the full pattern.
+    for chunk in line.split():
+        column = line.find(chunk, column)
+        if _SIGN.search(chunk) is None:
+            current.append(_new_token(Token, (chunk, column + 1, chunk.upper())))
+        else:
+            for match in _TOKEN.finditer(chunk):
+                text = match.group()
+                if text == ";":
+                    current = []
+                    segments.append(current)
+                    continue
+                if text == "→":
+                    text = "->"
+                current.append(_new_token(Token, (text, column + match.start() + 1, text.upper())))
+        column += len(chunk)
     return [s for s in segments if s]
 
 
@@ -165,6 +176,7 @@ def parse_header(text: str, problems: list[Problem] | None = None) -> tuple[Head
             body.append((number, line))
             continue
         header.line = number
+        header.tokens = tokens
         _read_header(tokens, number, header, collect)
     if problems is None and collect:
         raise OrdersError(collect)

@@ -25,7 +25,7 @@ from typing import NoReturn
 
 from pbem.core.orders import (
     ARROW, GT, HEADER_KEYS, Abort, OrderReader, OrdersError, Problem, Token, check_size, parse_header,
-    split_lines, suggest, tokenize,
+    suggest, tokenize,
 )
 
 from .board import fold
@@ -60,7 +60,7 @@ def parse_orders(scenario: Scenario, state: State, side: str, text: str) -> Orde
     header, body = parse_header(text, problems)
     parser = _Parser(scenario, state, side, problems)
     if header.line:
-        parser.check_header(header, [t for seg in tokenize(split_lines(text)[header.line - 1]) for t in seg])
+        parser.check_header(header, header.tokens)
     orders = Orders(side=side, header=header)
     for number, line in body:
         for tokens in tokenize(line):
@@ -99,7 +99,6 @@ class _Parser(OrderReader):
         self.hour = scenario.hour(state.day)
         self.day_side = scenario.side_of_day(state.day)
         self.own = {b.id.upper(): b for b in state.blocks.values() if b.side == side}
-        self.all_ids = {bid.upper() for bid in state.blocks}
         self.moved: dict[str, int] = {}  # block -> line of its movement order
         self.assaulted: dict[tuple[str, str], int] = {}
         self.artillery: dict[tuple[str, str], int] = {}  # (order word, block) -> line
@@ -356,8 +355,12 @@ class _Parser(OrderReader):
         """
         candidates: list[str] = []
         cand_k = 0
-        for k in range(max(0, len(words) - 8), len(words)):
-            lid, found = self.match("".join(fold(t.text) for t in words[k:]))
+        first = max(0, len(words) - 8)
+        tails = [""]  # tails[j]: the folded words from the j-th last on
+        for t in reversed(words[first:]):
+            tails.append(fold(t.text) + tails[-1])
+        for k in range(first, len(words)):
+            lid, found = self.match(tails[len(words) - k])
             if lid is not None:
                 return k, lid
             if found and not candidates:
@@ -366,7 +369,8 @@ class _Parser(OrderReader):
             tail = words[cand_k:]
         else:
             tail = words
-            while tail and tail[0].word in self.all_ids:
+            all_ids = {bid.upper() for bid in self.state.blocks}
+            while tail and tail[0].word in all_ids:
                 tail = tail[1:]
             if not tail:
                 after = self.tokens[self.i + len(words)] if self.i + len(words) < len(self.tokens) else None
