@@ -55,6 +55,14 @@ def cmd_selfplay(args) -> int:
     return 1 if tally.problems else 0
 
 
+def cmd_balance(args) -> int:
+    from pbem.balance import balance
+
+    tally, scenario = balance(args.scenario, args.seed, args.games, args.austria, args.france)
+    print("\n".join(tally.lines(scenario)))
+    return 1 if tally.problems else 0
+
+
 def cmd_bench(args) -> int:
     import gc
     import statistics
@@ -288,6 +296,15 @@ def build_parser() -> argparse.ArgumentParser:
     p_self.add_argument("--default-decisions", action="store_true",
                         help="answer open decisions by their defaults, not at random")
     p_self.set_defaults(func=cmd_selfplay)
+
+    p_bal = sub.add_parser("balance", help="is the map fair? N games between two players (bot or strategist): "
+                                          "wins, how won, end morale, objectives held")
+    p_bal.add_argument("--scenario", default=default_scenario())
+    p_bal.add_argument("--seed", type=int, default=1)
+    p_bal.add_argument("--games", type=int, default=100)
+    p_bal.add_argument("--austria", choices=("bot", "strategist"), default="strategist")
+    p_bal.add_argument("--france", choices=("bot", "strategist"), default="strategist")
+    p_bal.set_defaults(func=cmd_balance)
 
     p_bench = sub.add_parser("bench", help="print speed figures: self-play games a second, replay time")
     p_bench.add_argument("--scenario", default=default_scenario())
