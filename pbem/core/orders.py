@@ -147,7 +147,8 @@ def is_header(tokens: list[Token]) -> bool:
     return bool(tokens) and tokens[0].word in HEADER_KEYS
 
 
-def parse_header(text: str, problems: list[Problem] | None = None) -> tuple[Header, list[tuple[int, str]]]:
+def parse_header(text: str, problems: list[Problem] | None = None,
+                 tokenized: dict[int, list[list[Token]]] | None = None) -> tuple[Header, list[tuple[int, str]]]:
     """Split an orders text into its header and its other lines.
 
     The header is the first line that is not blank or a comment, if it starts
@@ -155,7 +156,9 @@ def parse_header(text: str, problems: list[Problem] | None = None) -> tuple[Head
     its value (the words up to the next of them), in any order, each at most
     once. The lines returned are (line number, text) for every other line,
     blank and comment lines included. Problems in the header are appended to
-    ``problems``, or raised as OrdersError if it is None.
+    ``problems``, or raised as OrdersError if it is None. ``tokenized``, if
+    given, gets the tokens of the lines read here, by line number, so that
+    they need not be read again.
     """
     collect = [] if problems is None else problems
     header = Header()
@@ -167,6 +170,8 @@ def parse_header(text: str, problems: list[Problem] | None = None) -> tuple[Head
             body.append((number, line))
             continue
         segments = tokenize(line)
+        if tokenized is not None:
+            tokenized[number] = segments
         if not segments:
             body.append((number, line))
             continue
@@ -206,6 +211,7 @@ def _read_header(tokens: list[Token], number: int, header: Header, problems: lis
 
 
 ARROW, GT = "->", ">"
+SIGNS = frozenset((ARROW, GT))
 
 
 class Abort(Exception):
@@ -248,18 +254,20 @@ class OrderReader:
 
     # -- tokens
 
+    # (These run for every word of every order: they index self.tokens directly.)
+
     def peek(self, k: int = 0) -> Token | None:
         j = self.i + k
         return self.tokens[j] if j < len(self.tokens) else None
 
     def at(self, *words: str) -> bool:
         """Is the next token one of these keywords?"""
-        token = self.peek()
-        return token is not None and token.word in words
+        i, tokens = self.i, self.tokens
+        return i < len(tokens) and tokens[i].word in words
 
     def at_sign(self, sign: str) -> bool:
-        token = self.peek()
-        return token is not None and token.text == sign
+        i, tokens = self.i, self.tokens
+        return i < len(tokens) and tokens[i].text == sign
 
     def take(self) -> Token:
         token = self.tokens[self.i]
@@ -277,15 +285,18 @@ class OrderReader:
     @staticmethod
     def is_word(token: Token | None, stops: tuple[str, ...] = ()) -> bool:
         """A word (not ``->`` or ``>``) that is not one of ``stops``."""
-        return token is not None and token.text not in (ARROW, GT) and token.word not in stops
+        return token is not None and token.text not in SIGNS and token.word not in stops
 
     def words(self, stops: tuple[str, ...] = ()) -> list[Token]:
         """The words from here up to a stop word, a sign or the end (not taken)."""
-        out, j = [], self.i
-        while j < len(self.tokens) and self.is_word(self.tokens[j], stops):
-            out.append(self.tokens[j])
+        tokens, j = self.tokens, self.i
+        n = len(tokens)
+        while j < n:
+            token = tokens[j]
+            if token.text in SIGNS or token.word in stops:
+                break
             j += 1
-        return out
+        return tokens[self.i:j]
 
     def take_words(self, stops: tuple[str, ...] = ()) -> list[Token]:
         """Take the words from here up to a stop word, a sign or the end."""

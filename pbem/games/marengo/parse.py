@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from functools import cached_property
 from typing import NoReturn
 
 from pbem.core.orders import (
@@ -34,7 +35,7 @@ from .orders import (
     STANDING_KINDS,
 )
 from .scenario import SIDES, Scenario, hour_label, parse_hour
-from .state import State
+from .state import Block, State
 
 ORDER_WORDS = ("ACTIVATE", "ASSAULT", "MOVE", "ROAD", "EXTEND", "ENTER", "BOMBARD", "FIRE", "HOLD",
                "STANDING", "FINAL")
@@ -57,13 +58,15 @@ def parse_orders(scenario: Scenario, state: State, side: str, text: str) -> Orde
         raise OrdersError([Problem(1, 1, f"there is no side called {side!r} in this game",
                                    side, " or ".join(SIDES))])
     problems: list[Problem] = []
-    header, body = parse_header(text, problems)
+    tokenized: dict[int, list[list[Token]]] = {}
+    header, body = parse_header(text, problems, tokenized)
     parser = _Parser(scenario, state, side, problems)
     if header.line:
         parser.check_header(header, header.tokens)
     orders = Orders(side=side, header=header)
     for number, line in body:
-        for tokens in tokenize(line):
+        segments = tokenized[number] if number in tokenized else tokenize(line)
+        for tokens in segments:
             parser.read(number, tokens, orders)
     if problems:
         problems.sort(key=lambda p: (p.line, p.column))
@@ -98,13 +101,24 @@ class _Parser(OrderReader):
         self.side = side
         self.hour = scenario.hour(state.day)
         self.day_side = scenario.side_of_day(state.day)
-        self.own = {b.id.upper(): b for b in state.blocks.values() if b.side == side}
         self.moved: dict[str, int] = {}  # block -> line of its movement order
         self.assaulted: dict[tuple[str, str], int] = {}
         self.artillery: dict[tuple[str, str], int] = {}  # (order word, block) -> line
         self.pontoon = 0
         self.span = ""  # the words of the last locale read
         self.extend_at: Token | None = None  # where the last THEN EXTEND's approach was written
+
+    @cached_property
+    def own(self) -> dict[str, Block]:
+        """The side's blocks by their ids in upper case (as tokens' words are)."""
+        return {b.id.upper(): b for b in self.state.blocks.values() if b.side == self.side}
+
+    def own_block(self, word: str) -> Block | None:
+        """The side's block whose id is ``word`` (upper case), or None."""
+        block = self.state.blocks.get(word)  # ids are usually written in upper case already
+        if block is not None and block.side == self.side:
+            return block
+        return self.own.get(word)
 
     # -- the header ----------------------------------------------------------
 
@@ -192,7 +206,7 @@ class _Parser(OrderReader):
         ``need``: "map" (on the map), "enter" (waiting and due), "bombard" (on
         the map or due to enter), "any" (not eliminated).
         """
-        block = self.own.get(token.word)
+        block = self.own_block(token.word)
         if block is None:
             if need == "enter":
                 choices = [b for b in self.own.values() if b.status == "waiting"]
@@ -331,9 +345,9 @@ class _Parser(OrderReader):
         while j < len(self.tokens) and self.is_word(self.tokens[j], stops):
             acc += fold(self.tokens[j].text)
             n += 1
-            if not self.board.name_prefix(acc):
+            lid, found = self.board.name_match(acc) if acc else (None, ())
+            if lid is None and not found:  # no locale's name starts so
                 break
-            lid, found = self.match(acc)
             if lid is not None:
                 best, best_len = lid, n
             elif found:
@@ -910,7 +924,7 @@ class _Parser(OrderReader):
         tokens = self.words(())
         blocks = self._standing_blocks()
         for token in tokens:
-            bid = self.own.get(token.word)
+            bid = self.own_block(token.word)
             if bid is not None and bid.type == "artillery":
                 self.note(token, f"{bid.id} is artillery; artillery never leads a defence", None,
                           "infantry or cavalry")
