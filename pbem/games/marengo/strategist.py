@@ -64,6 +64,7 @@ class Planner:
         self.pontoon = False  # a command kept for the pontoon
         self.drawn: dict[str, int] = {}  # enemy reserve blocks my planned maneuvers will draw onto approaches
         self.taken: set[str] = set()  # enemy locales my planned maneuvers will take
+        self.closed: set[tuple[str, str]] = set()  # approaches the enemy will block against my maneuvers
         self.assaults: list[str] = []
         self.moves: list[str] = []
         self.free: list[str] = []
@@ -237,7 +238,8 @@ class Planner:
 
     def can_enter(self, group: list[dict], here: str, there: str) -> bool:
         """Whether ``group`` may try to move from ``here`` into ``there`` (not through a blocked approach)."""
-        if not self.board.is_adjacent(here, there) or self.enemy_facing(there, here):
+        if not self.board.is_adjacent(here, there) or self.enemy_facing(there, here) \
+                or (there, here) in self.closed:
             return False
         if self.enemy_at.get(there) and self.board.approach(there, here).cavalry_obstacle \
                 and not any(b["type"] == "infantry" for b in group):
@@ -319,6 +321,32 @@ class Planner:
                     text = f"MOVE {' '.join(ids)} {self.name(here)} -> {self.appr(here, there)}"
                     cands.append((score, 1, ids, "block", text, None))
 
+    def open_to(self, lid: str) -> list[str]:
+        """Enemy locales next to ``lid`` that could walk into it: their approach not blocked by me."""
+        mine_on = {b["facing"] for b in self.mine if b["locale"] == lid and b["facing"]}
+        return [n for n in self.board.adjacent(lid) if self.enemy_at.get(n) and n not in mine_on]
+
+    def plan_reserves(self, cands: list) -> None:
+        """A locale whose blocks all stand on approaches falls to any maneuver by another approach:
+        bring one back to the reserve, or a group in from next door."""
+        for lid in {b["locale"] for b in self.mine}:
+            reserve = [b for b in self.mine if b["locale"] == lid and b["facing"] is None]
+            if reserve or not self.open_to(lid):
+                continue
+            value = 4 if self.board.locales[lid].objective else 0
+            for (here, facing), group in self.groups().items():
+                if here == lid and facing is not None and len(group) >= 2:
+                    b = min(group, key=lambda b: (b["strength"], b["id"]))
+                    cands.append((11 + value, 1, [b["id"]], "move",
+                                  f"MOVE {b['id']} {self.appr(here, facing)} -> {self.name(here)}", None))
+                elif facing is None and here != lid and self.board.is_adjacent(here, lid) \
+                        and self.room(lid) > 0 and not self.threat(here) > 0:
+                    movers = self.movers(group)[:self.room(lid)]
+                    ids = [b["id"] for b in movers]
+                    cands.append((10 + value, 1, ids, "move",
+                                  f"MOVE {' '.join(ids)} {self.name(here)} -> {self.name(lid)}",
+                                  (here, lid, len(ids))))
+
     def plan_marches(self, cands: list) -> None:
         """Group moves one step toward the goal, or away from a stronger enemy."""
         late = self.side == "austria" and self.hour >= LATE_HOUR
@@ -348,6 +376,8 @@ class Planner:
                     score = 4 + 3 * step + 0.5 * n - 0.2 * max(0, danger - mine)
                     if late and self.board.locales[there].objective:
                         score += 8
+                    if self.days_left <= 8:
+                        score += 3 * self.openings(there)
                     if here == self.enemy_rear() or here in self.entry_locales():
                         score += 2  # clear the door for those behind
                 else:
@@ -363,6 +393,16 @@ class Planner:
                 ids = [b["id"] for b in group_there]
                 text = f"MOVE {' '.join(ids)} {self.name(here)} -> {self.name(there)}"
                 cands.append((score + self.rng.below(100) / 400, 1, ids, "move", text, (here, there, n)))
+
+    def openings(self, lid: str) -> int:
+        """How many enemy-held objectives of a colour still needed ``lid`` may walk into
+        (their approach toward it not blocked): places to exhaust a reserve from."""
+        held = {self.colour[o] for o in self.held}
+        if len(held) >= 2:
+            return 0
+        return sum(1 for o in self.board.adjacent(lid)
+                   if self.board.locales[o].objective and self.enemy_at.get(o)
+                   and self.colour[o] not in held and not self.enemy_facing(o, lid))
 
     def entry_locales(self) -> set[str]:
         return {e.locale for e in self.board.entries.values() if e.side == self.side}
@@ -455,6 +495,7 @@ class Planner:
         self.plan_assaults(cands)
         self.plan_maneuvers(cands)
         self.plan_blocks(cands)
+        self.plan_reserves(cands)
         if self.side == "austria" and not self.pontoon and any(
                 b["status"] == "waiting" and (b["arrives"] or 0) <= self.hour for b in self.view["blocks"]):
             cands.append((8.5, 1, [], "pontoon", "", None))  # a pontoon entry costs a command too
@@ -489,6 +530,7 @@ class Planner:
                     left = self.reserve_left(there)
                     if left:  # blocked: reckon the enemy blocks with (at least) half his reserve
                         self.drawn[there] = self.drawn.get(there, 0) + max(1, (left + 1) // 2)
+                        self.closed.add((there, here))
                     else:  # he retreats: the locale is ours
                         self.taken.add(there)
 
