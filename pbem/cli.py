@@ -76,17 +76,27 @@ def cmd_bench(args) -> int:
     started = time.perf_counter()
     games = [play(args.scenario, seed) for seed in range(args.seed, args.seed + args.games)]
     elapsed = time.perf_counter() - started
-    replays = []
+    # The games just played stay in memory for their logs: freeze them out of
+    # the collector's sight, so a replay does not pay for scanning them.
+    gc.collect()
+    gc.freeze()
+    first, best = [], []
     for game in games:
-        gc.collect()  # time the replay, not the clearing up after the games played above
-        t = time.perf_counter()
-        Game(ruleset, scenario, game.seed, game.log)
-        replays.append(time.perf_counter() - t)
+        times = []
+        for _ in range(args.repeat):
+            t = time.perf_counter()
+            Game(ruleset, scenario, game.seed, game.log)
+            times.append(time.perf_counter() - t)
+        first.append(times[0])
+        best.append(min(times))  # as timeit: the other runs only add what else the machine did
+    gc.unfreeze()
     days = sum(len(g.days) for g in games)
     print(f"self-play: {len(games)} complete games in {elapsed:.2f} s: {len(games) / elapsed:.1f} games/s "
           f"({days / elapsed:.0f} days/s, bot orders and all)")
-    print(f"replay of a complete game's log: median {statistics.median(replays) * 1000:.1f} ms, "
-          f"max {max(replays) * 1000:.1f} ms ({days // len(games)} days a game)")
+    print(f"replay of a complete game's log ({days // len(games)} days a game, orders parsed and every day "
+          f"resolved): median {statistics.median(best) * 1000:.1f} ms (the best of {args.repeat} replays "
+          f"of each game), max {max(best) * 1000:.1f} ms; the first replay of each: median "
+          f"{statistics.median(first) * 1000:.1f} ms")
     return 0
 
 
@@ -310,6 +320,7 @@ def build_parser() -> argparse.ArgumentParser:
     p_bench.add_argument("--scenario", default=default_scenario())
     p_bench.add_argument("--seed", type=int, default=1)
     p_bench.add_argument("--games", type=int, default=50)
+    p_bench.add_argument("--repeat", type=int, default=3, help="replays timed per game (the best counts)")
     p_bench.set_defaults(func=cmd_bench)
 
     return parser

@@ -63,3 +63,15 @@ def test_every_command_is_documented_in_the_readme():
     commands = build_parser()._subparsers._group_actions[0].choices
     for name in commands:
         assert f"pbem {name}" in readme, f"README.md does not mention `pbem {name}`"
+
+
+def test_bench_prints_its_figures():
+    """The figures themselves are for reading (docs/operations.md), never asserted."""
+    import re
+
+    result = run(["bench", "--games", "2", "--repeat", "2"])
+    assert result.returncode == 0, result.stderr
+    out = result.stdout.decode()
+    assert re.search(r"self-play: 2 complete games in [\d.]+ s: [\d.]+ games/s", out)
+    assert re.search(r"replay of a complete game's log \(\d+ days a game.*median [\d.]+ ms \(the best of 2 "
+                     r"replays of each game\).*the first replay of each: median [\d.]+ ms", out)

@@ -357,7 +357,7 @@ def retreat_options(day: Day, side: str, locale: str, came_from: str | None, ass
     for there in day.board.adjacent(locale):
         if there == came_from or day.st.occupied_by(there, other(side)):
             continue
-        own = len(day.st.in_locale(there, side)) + assigned.get(there, 0)
+        own = day.st.count_in(there, side) + assigned.get(there, 0)
         if own + 1 > day.board.locales[there].capacity:
             continue
         out.append(there)
@@ -409,7 +409,7 @@ def retreat(day: Day, side: str, locale: str, came_from: str | None, exempt: set
             day.eliminate(b, "no retreat")
             continue
         order = {lid: i for i, lid in enumerate(day.board.locales)}
-        free = {lid: day.board.locales[lid].capacity - len(day.st.in_locale(lid, side)) - assigned.get(lid, 0)
+        free = {lid: day.board.locales[lid].capacity - day.st.count_in(lid, side) - assigned.get(lid, 0)
                 for lid in options}
         ranked = sorted(options, key=lambda lid: (day.board.distance(lid, goal) if goal else 0, -free[lid],
                                                   order[lid]))

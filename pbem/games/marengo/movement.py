@@ -61,7 +61,7 @@ def crossing_problem(day: Day, frm: str, to: str, group: list[Block]) -> str | N
 
 def room(day: Day, locale: str, n: int) -> bool:
     """§8: a side's blocks in a locale may not exceed its capacity."""
-    return len(day.st.in_locale(locale, day.side)) + n <= day.board.locales[locale].capacity
+    return day.st.count_in(locale, day.side) + n <= day.board.locales[locale].capacity
 
 
 def describe_move(day: Day, group: list[Block], frm: tuple, to: tuple, kind: str = "move",

@@ -69,7 +69,19 @@ class State:
         return out
 
     def at(self, locale: str, facing: str | None, side: str) -> list[Block]:
-        return [b for b in self.in_locale(locale, side) if b.facing == facing]
+        out = []
+        for b in self.blocks.values():
+            if b.locale == locale and b.facing == facing and b.side == side and b.status == "map":
+                out.append(b)
+        return out
+
+    def count_in(self, locale: str, side: str) -> int:
+        """How many of ``side``'s blocks are in ``locale`` (reserve and approaches)."""
+        n = 0
+        for b in self.blocks.values():
+            if b.locale == locale and b.side == side and b.status == "map":
+                n += 1
+        return n
 
     def held_by(self, side: str) -> set[str]:
         """Every locale where ``side`` has a block on the map."""
