@@ -478,3 +478,15 @@ b_approach = {}
     tiny = load_board(write(tmp_path, text))
     assert tiny.distance("alta", "isola") == 10**6
     assert tiny.distance("isola", "scoglio") == 1
+
+
+def test_name_matching_remembers_only_what_names_something(board):
+    """Players' words are matched against the map's names; what matches nothing
+    is not remembered, so a stream of nonsense cannot grow the server's memory."""
+    assert board.name_match("marengo")[0] == "marengo"
+    assert board.name_match("spin")[0] is not None  # a unique prefix
+    before = len(board.__dict__.get("_name_match", {}))
+    for n in range(500):
+        assert board.name_match(f"zzz{n}") == (None, ())
+    assert len(board.__dict__["_name_match"]) == before
+    assert board.name_match("marengo")[0] == "marengo"

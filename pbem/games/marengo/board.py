@@ -111,18 +111,23 @@ class Board:
 
     def name_match(self, key: str) -> tuple[str | None, tuple[str, ...]]:
         """For a folded name: (id, ()) if it names one locale exactly or by unique
-        prefix, else (None, the candidates). Remembered: players write the same names."""
+        prefix, else (None, the candidates). Remembered when it names something:
+        players write the same names, and the prefixes of the map's names are
+        few (what matches nothing is not kept, so the memory stays bounded)."""
         cache = self.__dict__.setdefault("_name_match", {})
-        if key not in cache:
-            exact = [lid for lid, fid, fname in self.folded_names if key in (fid, fname)]
-            found = [lid for lid, fid, fname in self.folded_names if fid.startswith(key) or fname.startswith(key)]
-            if exact:
-                cache[key] = (exact[0], ())
-            elif len(found) == 1:
-                cache[key] = (found[0], ())
-            else:
-                cache[key] = (None, tuple(found))
-        return cache[key]
+        if key in cache:
+            return cache[key]
+        exact = [lid for lid, fid, fname in self.folded_names if key in (fid, fname)]
+        found = [lid for lid, fid, fname in self.folded_names if fid.startswith(key) or fname.startswith(key)]
+        if exact:
+            answer = (exact[0], ())
+        elif len(found) == 1:
+            answer = (found[0], ())
+        else:
+            answer = (None, tuple(found))
+        if found:
+            cache[key] = answer
+        return answer
 
     def name_prefix(self, key: str) -> bool:
         """Whether some locale's folded id or name starts with ``key``."""
