@@ -420,6 +420,18 @@ class Planner:
             if self.side == "austria" and self.threat(here) > 0 and self.count.get(here, 0) <= 2:
                 continue
             path = self.main_road_path(here, 3)
+            if b["type"] == "cavalry":
+                # on a road cavalry attack-maneuvers into a locale the enemy entered during the day (by
+                # retreating: only next to where he stood), and if blocked it stays in a locale it was
+                # only passing through, which may be full (the engine lets that happen: docs/maps.md,
+                # "Balance"). Beyond its first step, it goes only where no retreat can come.
+                near_enemy = {n for lid in self.enemy_at for n in self.board.adjacent(lid)}
+                safe = 1
+                while safe < len(path) and path[safe] not in near_enemy:
+                    safe += 1
+                path = path[:safe]
+                while path and self.room(path[-1]) <= 0:
+                    path.pop()
             if not path or self.goal(path[-1]) >= self.goal(here):
                 continue
             self.free.append(f"ROAD {b['id']} {self.name(here)} -> " + " -> ".join(self.name(p) for p in path))
