@@ -64,7 +64,8 @@ class Planner:
         self.pontoon = False  # a command kept for the pontoon
         self.drawn: dict[str, int] = {}  # enemy reserve blocks my planned maneuvers will draw onto approaches
         self.taken: set[str] = set()  # enemy locales my planned maneuvers will take
-        self.closed: set[tuple[str, str]] = set()  # approaches the enemy will block against my maneuvers
+        self.closed: set[tuple[str, str]] = set()
+        self.assaulted: set[tuple[str, str]] = set()  # (my locale, the locale it faces): one assault each  # approaches the enemy will block against my maneuvers
         self.assaults: list[str] = []
         self.moves: list[str] = []
         self.free: list[str] = []
@@ -210,7 +211,7 @@ class Planner:
             return
         morale = self.view["morale"][self.side]
         for (here, there), group in self.groups().items():
-            if there is None or not self.enemy_facing(there, here):
+            if there is None or not self.enemy_facing(there, here) or (here, there) in self.assaulted:
                 continue
             approach = self.board.approach(there, here)
             takers = [b for b in group if b["type"] != "artillery"
@@ -227,12 +228,16 @@ class Planner:
                 need = 0.3
             if margin < need:
                 continue
+            rest = [b for b in group if b not in leads]
+            if rest:  # one stays on the approach: if the assault fails, it is still blocked
+                keep = min(rest, key=lambda b: (b["type"] == "cavalry", b["strength"], b["id"]))
+                takers = [b for b in takers if b is not keep]
             held = len(self.enemy_at.get(there, []))
             score = 20 + 3 * margin + held + self.prize(there)
             ids = " ".join(b["id"] for b in takers)
             lead = " ".join(b["id"] for b in leads)
             text = f"ASSAULT {self.appr(here, there)} WITH {ids} LEAD {lead}"
-            cands.append((score, 1, [b["id"] for b in takers], "assault", text, None))
+            cands.append((score, 1, [b["id"] for b in takers], "assault", text, ("assault", here, there)))
 
     # -- movement ----------------------------------------------------------------
 
@@ -521,7 +526,7 @@ class Planner:
             for score, cost, ids, kind, text, effect in self.candidates():
                 if cost > self.commands or any(i in self.used for i in ids):
                     continue
-                if effect is not None:
+                if effect is not None and kind != "assault":
                     here, there, n = effect
                     if not self.enemy_at.get(there) and self.room(there) < n:
                         continue
@@ -534,7 +539,9 @@ class Planner:
                 continue
             (self.assaults if kind == "assault" else self.moves).append(text)
             self.used.update(ids)
-            if effect is not None:
+            if kind == "assault":
+                self.assaulted.add(effect[1:])
+            elif effect is not None:
                 here, there, n = effect
                 self.count[here] -= n
                 self.count[there] = self.count.get(there, 0) + n
