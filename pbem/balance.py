@@ -99,7 +99,7 @@ class Balance:
         out = [f"austria={self.austria} france={self.france}: {self.games} games in {self.seconds:.1f} s"]
         for side in ("austria", "france"):
             ways = ", ".join(f"{how} {c}" for (w, how), c in sorted(self.how.items()) if w == side) or "-"
-            out.append(f"{side} wins {self.winners[side]} ({100 * self.share(side):.0f}%): {ways}")
+            out.append(f"{side} wins {self.winners[side]} ({100 * self.share(side):.1f}%): {ways}")
         out.append("mean morale at the end: " + ", ".join(
             f"{side} {self.morale[side] / n:.1f}" for side in ("austria", "france")))
         board = scenario.board

@@ -38,7 +38,7 @@ from .scenario import Scenario
 
 GUESS = 2.2  # what an unseen enemy block is reckoned at (both orders of battle average a little over 2)
 COMMANDS = 3
-LATE_HOUR = 18  # from 6 PM Austria makes sure of its objectives
+LATE_HOUR = 18  # from 6 PM Austria keeps the objectives it holds and makes for more
 
 
 class Planner:
@@ -64,8 +64,8 @@ class Planner:
         self.pontoon = False  # a command kept for the pontoon
         self.drawn: dict[str, int] = {}  # enemy reserve blocks my planned maneuvers will draw onto approaches
         self.taken: set[str] = set()  # enemy locales my planned maneuvers will take
-        self.closed: set[tuple[str, str]] = set()
-        self.assaulted: set[tuple[str, str]] = set()  # (my locale, the locale it faces): one assault each  # approaches the enemy will block against my maneuvers
+        self.closed: set[tuple[str, str]] = set()  # approaches the enemy will block against my maneuvers
+        self.assaulted: set[tuple[str, str]] = set()  # (my locale, the locale it faces): one assault each
         self.assaults: list[str] = []
         self.moves: list[str] = []
         self.free: list[str] = []
@@ -129,15 +129,14 @@ class Planner:
         """The objectives the side makes for, each with a handicap (added to the distance).
 
         Austria: every objective, those of a colour it already holds elsewhere
-        handicapped, so the next groups go for a second colour. France: the
-        objectives of the two colours it means to deny (those the enemy is
-        furthest from); the third colour is given up.
+        handicapped, so the next groups go for a second colour. France: every
+        objective, handicapped when full or when its garrison outweighs the
+        enemy near it, so free blocks go where the enemy presses.
         """
         held_colours = {self.colour[o] for o in self.held}
         if self.side == "austria":
             return {o: (0 if o in self.held or self.colour[o] not in held_colours else 3)
                     for o in self.objectives}
-        # France: every objective, those with more garrison than the enemy nearby threatens handicapped
         out = {}
         for o in self.objectives:
             pressure = sum(GUESS * (4 - d) / 3 for lid, es in self.enemy_at.items()
@@ -150,14 +149,7 @@ class Planner:
     def goal(self, lid: str) -> float:
         """Lower is better: how far a locale is from where the side wants its blocks."""
         d = self.board.distance
-        if self.side == "austria":
-            return min(d(lid, o) + h for o, h in self.targets.items())
         return min(d(lid, o) + h for o, h in self.targets.items())
-
-    def enemy_distance(self, lid: str) -> int:
-        if not self.enemy_at:
-            return d if (d := self.board.distance(lid, self.enemy_rear())) else 0
-        return min(self.board.distance(lid, e) for e in self.enemy_at)
 
     def prize(self, lid: str) -> float:
         """What taking an enemy-held locale is worth beyond the fight: objectives, most of all
@@ -304,8 +296,6 @@ class Planner:
                     # defend: the best blocks the approach can use, the rest stay in reserve
                     best = [b for b in self.movers(group) if b["type"] != "artillery"][:approach.width] \
                         or group[:1]
-                    keep = 1 if len(group) > len(best) else 0
-                    del keep
                     score = 16 + len(on_me) + (3 if self.board.locales[here].objective else 0)
                     ids = [b["id"] for b in best]
                     text = f"MOVE {' '.join(ids)} {self.name(here)} -> {self.appr(here, there)}"
@@ -354,7 +344,7 @@ class Planner:
 
     def plan_marches(self, cands: list) -> None:
         """Group moves one step toward the goal, or away from a stronger enemy."""
-        late = self.side == "austria" and self.hour >= LATE_HOUR
+        holding = self.side == "austria" and self.hour >= LATE_HOUR
         for (here, facing), group in self.groups().items():
             if facing is not None:
                 continue
@@ -362,7 +352,7 @@ class Planner:
             mine = sum(b["strength"] for b in movers)
             threat = self.threat(here)
             here_goal = self.goal(here)
-            if self.side == "austria" and late and self.board.locales[here].objective:
+            if holding and self.board.locales[here].objective:
                 continue  # hold what is held
             if self.side == "france" and self.board.locales[here].objective:
                 continue  # a garrison stays
@@ -379,7 +369,7 @@ class Planner:
                     if step < 0 and here not in self.entry_locales():
                         continue  # no wandering sideways
                     score = 4 + 3 * step + 0.5 * n - 0.2 * max(0, danger - mine)
-                    if late and self.board.locales[there].objective:
+                    if holding and self.board.locales[there].objective:
                         score += 8
                     if self.days_left <= 8:
                         score += 3 * self.openings(there)
