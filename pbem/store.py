@@ -204,6 +204,14 @@ def _next_check(db: Database) -> None:
     )
 
 
+@migrations(name="006_sessions")
+def _sessions(db: Database) -> None:
+    """Web sessions can be ended: a session remembers its player's session
+    generation when it starts, and is over once the generation has moved on
+    (a password change, or "sign out everywhere")."""
+    db.executescript("ALTER TABLE players ADD COLUMN session_generation INTEGER NOT NULL DEFAULT 0;")
+
+
 def message_id_of(raw: bytes) -> str | None:
     """The Message-ID header of a raw message, or None (never raises)."""
     try:
@@ -559,6 +567,20 @@ class Store:
             if self.find_player(email) is None:
                 self.add_player(email)
             self.db.execute("UPDATE players SET password_hash = ? WHERE email = ?", (password_hash, email.strip()))
+
+    def session_generation(self, email: str) -> int:
+        """The generation a web session of ``email`` must carry to be valid (0 for a new address)."""
+        row = self.query_one("SELECT session_generation FROM players WHERE email = ?", (email.strip(),))
+        return row["session_generation"] if row else 0
+
+    def end_sessions(self, email: str) -> int:
+        """End every web session of ``email``; returns the new generation."""
+        with self.transaction():
+            if self.find_player(email) is None:
+                self.add_player(email)
+            self.db.execute("UPDATE players SET session_generation = session_generation + 1 WHERE email = ?",
+                            (email.strip(),))
+            return self.session_generation(email)
 
     def recent_outbox(self, limit: int = 50) -> list[dict]:
         """The newest outbox rows (without attachments), newest first."""

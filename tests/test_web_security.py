@@ -171,6 +171,7 @@ ATTACKS = [
     ("games.home", "anon", "GET", "/", None, {302}),
     ("games.new_game", "anon", "GET", "/games/new", None, {302}),
     ("auth.password", "anon", "GET", "/password", None, {302}),
+    ("auth.logout_everywhere", "anon", "POST", "/logout/everywhere", {}, {400, 302}),
 ]
 PUBLIC = {  # routes with no side data: the reason, and the test that covers them
     "static": "the style sheet",
@@ -457,3 +458,23 @@ def test_errors_are_clear_pages_without_stack_traces(world, monkeypatch):
     assert "kaboom" not in crashed.text and "Traceback" not in crashed.text
     api_crash = anna.get(f"/api/games/{world.g}")
     assert api_crash.status_code == 500 and "kaboom" not in api_crash.text and api_crash.json["error"]
+
+
+def test_a_password_change_or_sign_out_everywhere_ends_the_other_sessions(world):
+    """Sessions are signed cookies, and yet they can be ended: a session carries its player's
+    session generation, which a password change or "sign out everywhere" moves on."""
+    here, there = world.client(ANNA), world.client(ANNA)
+    assert here.get("/").status_code == 200 and there.get("/").status_code == 200
+    page = here.post("/password", data={"csrf_token": here.csrf, "new": "correct horse", "again": "correct horse"})
+    assert page.status_code == 200 and "Every other session" in page.text
+    assert here.get("/").status_code == 200  # the session that changed the password goes on
+    assert there.get("/").status_code == 302  # the other one is over
+    assert there.get("/").headers["Location"].startswith("/login")
+    again = world.client(ANNA)
+    assert again.get("/").status_code == 200
+    assert again.post("/logout/everywhere", data={"csrf_token": again.csrf}).status_code == 302
+    assert again.get("/").status_code == 302 and here.get("/").status_code == 302
+    assert world.client(ANNA).get("/").status_code == 200  # signing in again works at once
+    assert world.client(FRED).get("/").status_code == 200  # nobody else was signed out
+    actions = [row["action"] for row in world.store.read_audit() if row["who"] == ANNA]
+    assert "password" in actions and "sign_out_everywhere" in actions

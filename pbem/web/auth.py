@@ -104,6 +104,16 @@ def logout():
     return redirect(url_for("auth.login"))
 
 
+@bp.route("/logout/everywhere", methods=["POST"])
+@email_required
+def logout_everywhere():
+    """End every session of this address, on every browser (a lost phone, a shared computer)."""
+    service().store.end_sessions(g.user.email)
+    service().store.audit(g.user.email, "sign_out_everywhere")
+    session.clear()
+    return redirect(url_for("auth.login"))
+
+
 @bp.route("/password", methods=["GET", "POST"])
 @email_required
 def password():
@@ -131,4 +141,6 @@ def password():
                                error=error), 400
     store.set_password_hash(g.user.email, generate_password_hash(new))
     store.audit(g.user.email, "password", detail={"changed": has_password})
+    # every other session ends (whoever knew the old password is signed out); this one goes on
+    session["generation"] = store.end_sessions(g.user.email)
     return render_template("password.html", need_current=True, has_password=True, done=True)

@@ -199,6 +199,7 @@ def sign_in(email: str, via: str) -> None:
     session["email"] = email.strip()
     session["via"] = via
     session["at"] = iso(service().now())
+    session["generation"] = service().store.session_generation(email)
     csrf_token()
 
 
@@ -213,6 +214,9 @@ def load_user() -> None:
         return
     email = session.get("email")
     if email:
+        if session.get("generation", 0) != service().store.session_generation(email):
+            session.clear()  # ended by a password change or "sign out everywhere"
+            return
         g.user = User(email=email)
 
 
