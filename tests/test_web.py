@@ -12,56 +12,17 @@ from __future__ import annotations
 import html
 import re
 from email.message import EmailMessage
-from pathlib import Path
 
 import pytest
 
 from pbem import inbox
-from pbem.config import Config
 from pbem.core.decisions import Decision
-from pbem.service import Service
-from pbem.store import Store, iso
-from pbem.web import admin_login_url, create_app
-from pbem.web.auth import make_login_token
+from pbem.store import iso
+from pbem.web import admin_login_url
 
-SMALL = str((Path(__file__).parent / "fixtures" / "small.toml").resolve())
-ANNA, FRED, MOD, OTTO = "anna@example.org", "fred@example.org", "mod@example.org", "otto@example.org"
-ADMIN = "admin@example.org"
+from websupport import ADMIN, ANNA, FRED, MOD, OTTO, SMALL, Site, csrf
+
 PNG = b"\x89PNG\r\n\x1a\n"
-
-
-class Site:
-    """A server's web app over a real database in tmp_path."""
-
-    def __init__(self, tmp_path, base_url="http://pbem.test"):
-        self.config = Config(instance=str(tmp_path), secret_key="test-secret-key", admin_email=ADMIN,
-                             base_url=base_url)
-        self.store = Store(tmp_path / "pbem.sqlite3")
-        self.service = Service(self.store, self.config)
-        self.app = create_app(self.service, self.config)
-        self.app.config["PBEM_SCENARIOS"][SMALL] = "Small test scenario"
-        self._ip = 0
-
-    def client(self, email: str | None = None):
-        """A browser of its own (its own IP); signed in as ``email`` when given."""
-        self._ip += 1
-        client = self.app.test_client()
-        client.environ_base["REMOTE_ADDR"] = f"10.0.0.{self._ip}"
-        if email:
-            token = make_login_token(self.store, email, self.service.now())
-            page = client.get(f"/login/{token}")
-            assert page.status_code == 200, page.text
-            assert client.post(f"/login/{token}", data={"csrf_token": csrf(page.text)}).status_code == 302
-        return client
-
-    def game(self, seats=None, moderator=MOD, settings=None) -> tuple[int, dict]:
-        seats = {"austria": ANNA, "france": FRED} if seats is None else seats
-        return self.service.create_game("Test game", seats, scenario=SMALL, seed=3, moderator=moderator,
-                                        settings=settings or {"hours": 48})
-
-
-def csrf(page_text: str) -> str:
-    return re.search(r'name="csrf_token" value="([^"]+)"', page_text).group(1)
 
 
 def token_of(client) -> str:

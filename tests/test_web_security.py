@@ -12,47 +12,16 @@ and seat keys try their own way in. Each must fail, and change nothing.
 from __future__ import annotations
 
 import html
-import re
-from pathlib import Path
 
 import pytest
 
-from pbem.config import Config
 from pbem.core.decisions import Decision
-from pbem.service import Service
-from pbem.store import Store, iso
-from pbem.web import create_app
+from pbem.store import iso
 from pbem.web.auth import make_login_token
 
-SMALL = str((Path(__file__).parent / "fixtures" / "small.toml").resolve())
-ANNA, FRED, MOD, OTTO, ADMIN = ("anna@example.org", "fred@example.org", "mod@example.org", "otto@example.org",
-                                "admin@example.org")
+from websupport import ADMIN, ANNA, FRED, MOD, OTTO, SMALL, Site, csrf
+
 SECRET = "SECRET-FRENCH-PLAN"  # in France's orders and in a ruling on them: never shown to Austria
-
-
-def csrf(text: str) -> str:
-    return re.search(r'name="csrf_token" value="([^"]+)"', text).group(1)
-
-
-class Site:
-    def __init__(self, tmp_path, base_url="http://pbem.test"):
-        self.config = Config(instance=str(tmp_path), secret_key="test-secret-key", admin_email=ADMIN,
-                             base_url=base_url)
-        self.store = Store(tmp_path / "pbem.sqlite3")
-        self.service = Service(self.store, self.config)
-        self.app = create_app(self.service, self.config)
-        self._ip = 0
-
-    def client(self, email=None, ip=None):
-        self._ip += 1
-        client = self.app.test_client()
-        client.environ_base["REMOTE_ADDR"] = ip or f"10.1.0.{self._ip}"
-        if email:
-            token = make_login_token(self.store, email, self.service.now())
-            page = client.get(f"/login/{token}")
-            client.post(f"/login/{token}", data={"csrf_token": csrf(page.text)})
-            client.csrf = csrf(client.get("/").text)
-        return client
 
 
 @pytest.fixture
