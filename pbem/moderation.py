@@ -110,7 +110,15 @@ def replay_from(service: Service, game_id: int, day: int, why: str) -> str:
         if game.days:
             service.store.add_job("reports", game_id, {"day": game.days[-1].day, "corrected": why,
                                                     "version": service.rewinds(game)})
-    return f"days {day} to {upto - 1} were resolved again; corrected reports follow."
+        reopened = service.info(game_id)["status"] == "finished" and not game.over
+        if reopened:  # it had ended (played out, or a forfeit the rewind undid): it waits for a resume
+            service.store.update_game(game_id, status="paused")
+        elif game.over:
+            service.store.update_game(game_id, status="finished")
+    done = f"days {day} to {upto - 1} were resolved again; corrected reports follow."
+    if reopened:
+        done += " The game is no longer over: it is paused until the moderator resumes it."
+    return done
 
 
 ACTIONS = {"pause": pause, "resume": resume, "deadline": deadline, "replace": replace,

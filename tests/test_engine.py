@@ -136,6 +136,26 @@ def test_rewind_then_replay_gives_the_same_states(ruleset, scenario, back_to):
     assert digests(game) == before
 
 
+def test_a_game_ended_outside_the_rules_is_over_in_its_log_and_a_rewind_undoes_it(ruleset, scenario):
+    game = new_game(ruleset, scenario, 3)
+    for _ in range(3):
+        play_day(game, 3)
+    game.end("austria", "France forfeits.")
+    assert game.over and game.ended["winner"] == "austria"
+    with pytest.raises(Exception, match="over"):
+        game.advance()
+    again = new_game(ruleset, scenario, 3, game.log)  # the log alone says it: replay stops there
+    assert again.over and len(again.days) == 3 and digests(again) == digests(game)
+    view = again.view("france")
+    assert view["over"] and view["winner"] == "austria" and view["victory"] == "France forfeits."
+    assert not again.view("france", 1)["over"]  # the days before it are shown as they were
+    assert again.view("france", 2)["over"]  # the last day played reports the end
+    again.rewind(2)  # a moderator's ruling on an earlier day undoes the end
+    assert not again.over and again.ended is None
+    play_out(again, 3)
+    assert again.over and again.ended is None and again.view(None)["winner"] in ("austria", "france")
+
+
 def flippable(record):
     """A legal answer to a recorded decision other than the one given, or None."""
     decision = record.decision

@@ -119,6 +119,29 @@ def test_forfeit_after_too_many_misses(world):
     assert mails(service, "forfeit", "fred@example.org")
 
 
+def test_a_forfeit_is_in_the_log_and_a_moderators_rewind_reopens_the_game(world):
+    service, clock = world
+    game_id, _ = new_game(service, miss_limit=2, miss_policy="forfeit")
+    for day in range(4):  # Austria plays days 0 and 2; France misses days 1 and 3
+        if day % 2 == 0:
+            play_bot_day(service, game_id)
+        clock.advance(hours=25)
+        assert tick(service) == [(game_id, day)]
+    game = service.game(game_id)
+    assert service.info(game_id)["status"] == "finished" and game.over
+    assert game.ended["winner"] == "austria" and "France forfeits" in game.ended["why"]
+    assert "France forfeits" in service.status(game_id)
+    assert "France forfeits" in mails(service, "report", "anna@example.org")[-1]["body"]
+    refused = service.submit(game_id, "austria", "FINAL")  # no orders after the end
+    assert not refused.ok and "over" in refused.message()
+    done = service.moderate(game_id, "mod@example.org", "rewind", "France's mails were lost", day=1)
+    assert "paused until the moderator resumes it" in done
+    game = service.game(game_id)
+    assert not game.over and game.ended is None and service.info(game_id)["status"] == "paused"
+    service.moderate(game_id, "mod@example.org", "resume", "go on")
+    assert service.info(game_id)["status"] == "running"
+
+
 def test_skipped_weekdays_move_the_deadline(world):
     service, clock = world
     clock.now = datetime(2026, 11, 6, 9, 0, tzinfo=timezone.utc)  # a Friday

@@ -247,6 +247,25 @@ def test_a_finished_game_is_open_to_spectators_but_not_its_sides(tmp_path):
         assert client.get(f"/games/{game_id}/moderate").status_code in {302, 403}
 
 
+def test_a_forfeited_game_is_open_to_spectators(tmp_path):
+    site = Site(tmp_path)
+    game_id, _ = site.game(settings={"hours": 48, "miss_limit": 1, "miss_policy": "forfeit"})
+    assert site.service.submit(game_id, "austria", "FINAL\n").ok
+    site.service.resolve_next(game_id)
+    outsider = site.client(OTTO)
+    assert outsider.get(f"/games/{game_id}").status_code == 403  # not while it is played
+    site.service.missed(game_id, "france", 1)  # France misses a day once too often: it forfeits
+    assert site.store.get_game(game_id)["status"] == "finished" and site.service.game(game_id).over
+    for client in (outsider, site.client()):
+        page = client.get(f"/games/{game_id}")
+        assert page.status_code == 200 and "Spectator view" in page.text and 'id="orders-text"' not in page.text
+        report = client.get(f"/games/{game_id}/reports/0")
+        assert report.status_code == 200 and "France forfeits" in report.text
+        assert client.get(f"/games/{game_id}/reports/0?side=france").status_code in {302, 403}
+    anna = site.client(ANNA)  # the players no longer give orders
+    assert 'id="orders-text"' not in anna.get(f"/games/{game_id}?side=austria").text
+
+
 # -- CSRF ----------------------------------------------------------------------------------------
 
 

@@ -13,7 +13,8 @@ A ruleset is a module (``pbem.games.<name>``) that provides:
     Returns the new state (the argument may be changed: the driver passes a
     copy) and the day's events; the decider answers every decision and raises
     ``Pending`` where a side asked to be asked.
-``view(scenario, state, side) -> dict`` (``side=None``: the moderator)
+``view(scenario, state, side) -> dict`` (``side=None``: the moderator), with at
+    least ``over``, ``winner`` and ``victory`` (how the game was won) keys
 
 The log is a list of plain dicts, kept in the order they were made:
 
@@ -25,6 +26,9 @@ The log is a list of plain dicts, kept in the order they were made:
 ``{"kind": "resolved", "day": d}``: day d was resolved.
 ``{"kind": "rewind", "day": d}``: days d and later are undone (a moderator's
     ruling); they are resolved again, with the orders and answers then in the log.
+``{"kind": "end", "day": d, "winner": s, "why": text}``: the game ended before
+    day d outside the rules of play (a side forfeited); ``winner`` may be None.
+    A later rewind to day d or earlier undoes it.
 
 Entries may carry more keys (who sent them, when); the driver ignores them.
 The log is append-only: a rewind is an entry, not a deletion. Replaying the
@@ -71,7 +75,8 @@ class Game:
         self.days: list[DayResult] = []
         self.pending: Pending | None = None
         self._by_day: dict[int, list[dict]] = {}  # orders and answers by day, kept up with the log
-        self._indexed = 0  # how many log entries _by_day has seen
+        self._ended: dict | None = None  # the "end" entry in force
+        self._indexed = 0  # how many log entries the two above have seen
         for entry in log or []:
             self.log.append(dict(entry))
         self.replay()
@@ -89,7 +94,17 @@ class Game:
 
     @property
     def over(self) -> bool:
-        return self.ruleset.is_over(self.scenario, self.state)
+        """Played to its end by the rules, or ended before this day (a forfeit)."""
+        if self.ruleset.is_over(self.scenario, self.state):
+            return True
+        ended = self.ended
+        return ended is not None and self.day >= ended["day"]
+
+    @property
+    def ended(self) -> dict | None:
+        """The log's "end" entry in force, if the game was ended outside the rules of play."""
+        self._index_log()
+        return self._ended
 
     def sides(self) -> tuple[str, ...]:
         return tuple(self.ruleset.SIDES)
@@ -103,12 +118,19 @@ class Game:
         The log only grows (a rewind is an entry too), so the index by day is
         brought up to date with the entries appended since the last look.
         """
-        if self._indexed < len(self.log):
-            for entry in self.log[self._indexed:]:
-                if entry["kind"] in ("orders", "answer"):
-                    self._by_day.setdefault(entry["day"], []).append(entry)
-            self._indexed = len(self.log)
+        self._index_log()
         return self._by_day.get(day, [])
+
+    def _index_log(self) -> None:
+        for entry in self.log[self._indexed:]:
+            kind = entry["kind"]
+            if kind in ("orders", "answer"):
+                self._by_day.setdefault(entry["day"], []).append(entry)
+            elif kind == "end":
+                self._ended = entry
+            elif kind == "rewind" and self._ended is not None and entry["day"] <= self._ended["day"]:
+                self._ended = None
+        self._indexed = len(self.log)
 
     def orders_text(self, day: int, side: str) -> str:
         text = ""
@@ -128,8 +150,14 @@ class Game:
         return self.days[day].before if day < len(self.days) else self.state
 
     def view(self, side: str | None, day: int | None = None) -> dict:
+        """What ``side`` sees after ``day`` (default: now); a game ended by a forfeit shows as over,
+        with the entry's winner and why as the view's ``winner`` and ``victory``."""
         state = self.state if day is None else self.days[day].after
-        return self.ruleset.view(self.scenario, state, side)
+        out = self.ruleset.view(self.scenario, state, side)
+        ended = self.ended
+        if ended is not None and (day is None or day + 1 >= ended["day"]):
+            out = {**out, "over": True, "winner": ended.get("winner"), "victory": ended.get("why", "")}
+        return out
 
     # -- writing -----------------------------------------------------------
 
@@ -234,6 +262,12 @@ class Game:
         result = self.resolve(ask, choose)
         self.log.append({"kind": "resolved", "day": result.day})
         return result
+
+    def end(self, winner: str | None, why: str) -> dict:
+        """End the game before its next day, outside the rules of play (a forfeit); returns the entry."""
+        entry = {"kind": "end", "day": self.day, "winner": winner, "why": why}
+        self.log.append(entry)
+        return entry
 
     def rewind(self, day: int) -> None:
         """Undo day ``day`` and every later one (their orders stay in the log)."""

@@ -3,7 +3,7 @@
 ``side_for(user, game_id, side)`` is the one rule for side data: a side's
 report, map, view, orders and questions are for the seat's holder, the game's
 moderator and the site admin; ``side=None`` (everything) only for the
-moderator and the admin, or, once the game is over, everyone (the spectator
+moderator and the admin, or, once the game is over (played out or forfeited), everyone (the spectator
 view). Every route that reads or writes side data calls it.
 
 A user is a signed-in address (Flask's signed session cookie) or, on the JSON
@@ -87,8 +87,9 @@ def is_moderator(user: User | None, game_id: int) -> bool:
 
 
 def is_finished(game_id: int) -> bool:
-    """Whether the game has been played to its end (a forfeited game is not open to onlookers)."""
-    game_info(game_id)
+    """Whether the game is over: played to its end, or ended by a forfeit."""
+    if game_info(game_id)["status"] == "finished":
+        return True
     return service().game(game_id).over
 
 
