@@ -382,6 +382,10 @@ class Trip:
                 problem = f"{day.name(nxt)} is occupied by the enemy (only cavalry attacks along a road, 003 §9)"
             if not problem and enemy_there:
                 problem = maneuver_problem(day, [block], here, nxt)
+            if not problem and enemy_there and here != cur and not room(day, here, 1):
+                # rules-notes V8: a blocked maneuver would leave it in a full locale
+                problem = (f"{day.name(here)} is full, and a blocked attack maneuver from it would leave "
+                           f"the block there (003 §8 capacity)")
             if problem:
                 reason = problem
                 break
