@@ -26,3 +26,24 @@ def test_a_case_with_a_wrong_expectation_fails(tmp_path):
     outcome = run_case(wrong)
     assert not outcome.ok
     assert any("morale of austria: expected 7, is 6" in f for f in outcome.failures)
+
+
+def test_the_whole_case_in_the_docs_holds(tmp_path):
+    """docs/cases.md teaches the format with one whole case: it must run and hold as written."""
+    import re
+
+    docs = (Path(__file__).parent.parent / "docs" / "cases.md").read_text()
+    example = re.search(r"## A whole case\n\n```toml\n(.*?)```", docs, re.S).group(1)
+    path = tmp_path / "example.toml"
+    path.write_text(example)
+    outcome = run_case(path)
+    assert outcome.ok, "\n".join(outcome.failures) + "\n\n" + show(outcome)
+    assert "F1" in {b.id for b in outcome.state.blocks.values() if b.status == "eliminated"}
+
+
+def test_show_prints_why_orders_were_refused(tmp_path):
+    source = (Path(__file__).parent / "cases" / "marengo" / "move-once-a-day.toml").read_text()
+    path = tmp_path / "refused.toml"
+    path.write_text(source)
+    text = show(run_case(path))
+    assert "the orders were refused" in text and "a block moves only once a day" in text

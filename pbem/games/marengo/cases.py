@@ -37,6 +37,7 @@ class Outcome:
     events: list = field(default_factory=list)
     decisions: list = field(default_factory=list)
     scenario: Scenario | None = None
+    refused: str = ""  # the orders' problems, when they were refused
 
     @property
     def ok(self) -> bool:
@@ -145,6 +146,7 @@ def run_case(path: str | Path) -> Outcome:
             raise CaseError(f"{path}: write the orders as an [orders] table with one text per side")
         orders = {s: parse_orders(scenario, state, s, texts[s]) for s in (side, other) if texts.get(s)}
     except OrdersError as exc:
+        outcome.refused = str(exc)
         expected = data.get("expect", {}).get("orders_error")
         if expected and re.search(expected, str(exc)):
             return outcome
@@ -182,6 +184,14 @@ def where(block: Block) -> str:
     if block.status == "waiting":
         return "waiting"
     return block.locale + (f">{block.facing}" if block.facing else "")
+
+
+def named(board: Board, block: Block) -> str:
+    """Where a block is, by the map's names (as a case's ``at`` is written)."""
+    if block.status != "map":
+        return block.status
+    name = board.locales[block.locale].name
+    return name + (f">{board.locales[block.facing].name}" if block.facing else "")
 
 
 def check(outcome: Outcome, expect: dict, board: Board) -> None:
@@ -262,12 +272,15 @@ def show(outcome: Outcome) -> str:
     """The position after the case, as text: blocks, morale, events, decisions."""
     st = outcome.state
     if st is None:
+        if outcome.refused:
+            return f"# {outcome.title}\n\n(not resolved: the orders were refused)\n{outcome.refused}"
         return "(not resolved)"
+    board = outcome.scenario.board
     lines = [f"# {outcome.title}", "", "morale: " + ", ".join(f"{s} {st.morale[s]}" +
                                                                (" (demoralised)" if st.demoralised[s] else "")
                                                                for s in SIDES)]
     for b in sorted(st.blocks.values(), key=lambda b: b.id):
-        lines.append(f"{b.id:6} {b.side:8} {b.type:9} {b.strength}  {where(b)}")
+        lines.append(f"{b.id:6} {b.side:8} {b.type:9} {b.strength}  {named(board, b)}")
     lines.append("")
     lines.append("events:")
     lines += [f"  - {e.text}" for e in outcome.events]

@@ -60,9 +60,10 @@ class Day:
             return f"{self.name(locale)} (reserve)"
         return f"{self.name(locale)}>{self.name(facing)}"
 
-    def own(self, block: Block) -> str:
-        """A block as its owner knows it."""
-        return f"{block.id} {block.name} ({block.type} {block.strength})"
+    def own(self, block: Block, strength: int | None = None) -> str:
+        """A block as its owner knows it (a block without a name of its own, as in cases, by its id)."""
+        name = f" {block.name}" if block.name and block.name != block.id else ""
+        return f"{block.id}{name} ({block.type} {block.strength if strength is None else strength})"
 
     def shown(self, block: Block) -> str:
         """A revealed block as its enemy sees it: side, type and strength only."""
@@ -219,7 +220,7 @@ class Day:
         before = block.strength + points
         self.private(
             "loss", block.side,
-            f"{block.id} {block.name} ({block.type} {before}) loses {points} ({why}){gone}.",
+            f"{self.own(block, before)} loses {points} ({why}){gone}.",
             seen=f"A revealed {SIDE_ADJ[block.side]} {block.type} {before} loses {points} ({why}){gone}.",
             seen_data={"side": block.side, "type": block.type, "strength": before, "loss": points},
             block=block.id, loss=points,
