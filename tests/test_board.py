@@ -12,6 +12,7 @@ from pbem.cli import main as pbem_main
 from pbem.games.marengo.board import (
     Approach,
     LocaleNameError,
+    NAME_MISSES,
     MapError,
     check_board,
     load_board,
@@ -486,7 +487,8 @@ def test_name_matching_remembers_only_what_names_something(board):
     assert board.name_match("marengo")[0] == "marengo"
     assert board.name_match("spin")[0] is not None  # a unique prefix
     before = len(board.__dict__.get("_name_match", {}))
-    for n in range(500):
+    for n in range(3 * NAME_MISSES):
         assert board.name_match(f"zzz{n}") == (None, ())
     assert len(board.__dict__["_name_match"]) == before
+    assert len(board.__dict__["_name_misses"]) <= NAME_MISSES
     assert board.name_match("marengo")[0] == "marengo"

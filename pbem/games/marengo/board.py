@@ -111,12 +111,16 @@ class Board:
 
     def name_match(self, key: str) -> tuple[str | None, tuple[str, ...]]:
         """For a folded name: (id, ()) if it names one locale exactly or by unique
-        prefix, else (None, the candidates). Remembered when it names something:
-        players write the same names, and the prefixes of the map's names are
-        few (what matches nothing is not kept, so the memory stays bounded)."""
+        prefix, else (None, the candidates). Remembered: players write the same
+        names, and the prefixes of the map's names are few; what matches nothing
+        (the parser tries block ids followed by a name, too) is remembered apart,
+        and forgotten when there are too many, so the memory stays bounded."""
         cache = self.__dict__.setdefault("_name_match", {})
         if key in cache:
             return cache[key]
+        misses = self.__dict__.setdefault("_name_misses", {})
+        if key in misses:
+            return misses[key]
         exact = [lid for lid, fid, fname in self.folded_names if key in (fid, fname)]
         found = [lid for lid, fid, fname in self.folded_names if fid.startswith(key) or fname.startswith(key)]
         if exact:
@@ -127,6 +131,10 @@ class Board:
             answer = (None, tuple(found))
         if found:
             cache[key] = answer
+        else:
+            if len(misses) >= NAME_MISSES:
+                misses.clear()
+            misses[key] = answer
         return answer
 
     def name_prefix(self, key: str) -> bool:
@@ -246,7 +254,9 @@ class Board:
         return f"{self.locales[locale].name}>{self.locales[toward].name}"
 
 
-@lru_cache(maxsize=4096)
+NAME_MISSES = 4096  # strings naming no locale remembered at most (Board.name_match)
+
+
 @lru_cache(maxsize=4096)  # players write the same few names over and over
 def fold(text: str) -> str:
     """Lower case, no accents, no spaces or punctuation inside names."""
