@@ -171,15 +171,19 @@ def goal_of(scenario: Scenario, side: str) -> str | None:
     return (scenario.retreat_toward or {}).get(other)
 
 
-def road_onward(board: Board, entry, enemy_at: dict) -> list[str]:
-    """Up to two locales along the entry's road, away from the map edge, short of the enemy."""
+def entry_road_onward(board: Board, entry) -> list[str]:
+    """The locales along an entry point's road after its entry locale, away from the map edge."""
     road = board.roads.get(entry.road) if entry.road else None
     if road is None or entry.locale not in road.path:
         return []
     i = road.path.index(entry.locale)
-    onward = list(road.path[i + 1:]) if i < len(road.path) / 2 else list(reversed(road.path[:i]))
+    return list(road.path[i + 1:]) if i < len(road.path) / 2 else list(reversed(road.path[:i]))
+
+
+def road_onward(board: Board, entry, enemy_at: dict) -> list[str]:
+    """Up to two locales along the entry's road, short of the enemy."""
     out = []
-    for lid in onward[:2]:
+    for lid in entry_road_onward(board, entry)[:2]:
         if enemy_at.get(lid):
             break
         out.append(lid)

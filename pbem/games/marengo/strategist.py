@@ -34,6 +34,7 @@ from __future__ import annotations
 from pbem.core.rng import Rng
 
 from .board import Board
+from .bot import entry_road_onward
 from .scenario import Scenario
 
 GUESS = 2.2  # what an unseen enemy block is reckoned at (both orders of battle average a little over 2)
@@ -483,13 +484,8 @@ class Planner:
                 self.commands -= 1
 
     def entry_road(self, entry) -> list[str]:
-        road = self.board.roads.get(entry.road) if entry.road else None
-        if road is None or entry.locale not in road.path:
-            return []
-        i = road.path.index(entry.locale)
-        onward = list(road.path[i + 1:]) if i < len(road.path) / 2 else list(reversed(road.path[:i]))
         out = []
-        for lid in onward[:2]:
+        for lid in entry_road_onward(self.board, entry)[:2]:
             if self.enemy_at.get(lid) or (self.side == "france" and self.threat(lid) > 0 and out):
                 break
             out.append(lid)
