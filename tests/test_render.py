@@ -302,3 +302,20 @@ def test_marengo_opening_fits_in_a_mail():
         svg = render_svg(marengo.board, view(marengo, state, side))
         assert len(block_rects(parse(svg))) == len(on_map(state))
         check_png(render_png(svg))
+
+
+def test_the_drawing_is_the_same_in_every_process():
+    """Sets iterate in an order that changes with Python's hash seed: nothing drawn may follow it."""
+    import os
+    import subprocess
+    import sys
+
+    script = (
+        "import sys; from pbem.games.marengo import load_scenario, setup, view; from pbem.render import render_svg\n"
+        f"sc = load_scenario({str(FIXTURES / 'render-scenario.toml')!r})\n"
+        "st = setup(sc, 1)\n"
+        "sys.stdout.write(render_svg(sc.board, view(sc, st, 'austria')) + render_svg(sc.board, view(sc, st, None)))\n"
+    )
+    outputs = {subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
+                              env={**os.environ, "PYTHONHASHSEED": seed}).stdout for seed in ("1", "2", "3")}
+    assert len(outputs) == 1

@@ -129,7 +129,8 @@ class BoardLayers(Layout):
         u = self.u
         out = []
         tol = max(self.board.width, self.board.height) * 1e-3
-        for pair in self.board.impassable:
+        # a set: drawn in sorted order, so the drawing is the same in every process
+        for pair in sorted(self.board.impassable, key=sorted):
             a, b = sorted(pair)
             if a not in self.polygons or b not in self.polygons:
                 continue
