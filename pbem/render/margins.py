@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import math
 
-from .drawing import (INK, INK_SOFT, OTHER, PAPER, ROAD, SANS, SIDE_ADJ, SIDE_COLOUR, SIDE_DARK, SIDE_NAME,
-                      SIDE_PALE, STAR, _el, _n, _pts, _text, block_face, star, type_symbol)
+from pbem.games.marengo.scenario import SIDE_ADJ, SIDE_NAME
+
+from .drawing import (INK, INK_SOFT, OTHER, PAPER, ROAD, SANS, SIDE_COLOUR, SIDE_DARK, SIDE_PALE, STAR, _el, _n,
+                      _pts, _text, block_face, star, type_symbol)
 from .layout import Layout
 
 

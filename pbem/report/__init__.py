@@ -34,15 +34,16 @@ orders template, and ``document.py`` the document rendered to Markdown, text and
 from __future__ import annotations
 
 from pbem.core.events import events_for
+from pbem.games.marengo.parse import ORDER_WORDS
+from pbem.games.marengo.scenario import SIDE_ADJ, SIDE_NAME
 from pbem.report.document import (
     CSS, Bullets, Code, Document, Heading, Para, Report, Table, md_cell, md_escape, to_html, to_markdown, to_text,
 )
 from pbem.report.facts import (
-    COMMAND_LIMIT, NO_DEADLINE, ROAD_CAPACITY, ROAD_ENTRIES, SIDE_ADJ, SIDE_NAME, Facts, hour_label, natural,
-    side_name,
+    COMMAND_LIMIT, NO_DEADLINE, ROAD_CAPACITY, ROAD_ENTRIES, Facts, hour_label, natural, side_name,
 )
 from pbem.report.sections import SOURCES, compose, group_events
-from pbem.report.template import ORDER_WORDS, order_template
+from pbem.report.template import order_template
 
 __all__ = [
     "COMMAND_LIMIT", "CSS", "NO_DEADLINE", "ORDER_WORDS", "ROAD_CAPACITY", "ROAD_ENTRIES", "SIDE_ADJ", "SIDE_NAME",

@@ -7,8 +7,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-SIDE_NAME = {"austria": "Austria", "france": "France"}
-SIDE_ADJ = {"austria": "Austrian", "france": "French"}
+from pbem.games.marengo.scenario import SIDE_NAME
+
 COMMAND_LIMIT = 3  # 003 §8, "la limite de commandement"
 ROAD_CAPACITY = 3  # 003 §8: three blocks may cross one approach along one road in a turn
 ROAD_ENTRIES = 3  # blocks that may enter by one road entry point in a day (003 §8, rules notes V4)

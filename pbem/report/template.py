@@ -5,9 +5,6 @@ from __future__ import annotations
 
 from pbem.report.facts import COMMAND_LIMIT, NO_DEADLINE, ROAD_ENTRIES, Facts, hour_label, natural, side_name
 
-ORDER_WORDS = ("ACTIVATE", "ASSAULT", "MOVE", "ROAD", "EXTEND", "ENTER", "BOMBARD", "FIRE", "HOLD",
-               "STANDING", "FINAL")
-
 
 def order_template(facts: Facts) -> str:
     """The orders form for the reader's next day (standing orders only on the enemy's day).

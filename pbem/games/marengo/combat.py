@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from .day import SIDE_ADJ, Day, Void
+from .day import Day, Void
+from .scenario import SIDE_ADJ
 from .orders import Assault, Bombard, Fire
 from .state import Block
 

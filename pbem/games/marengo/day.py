@@ -13,12 +13,10 @@ from pbem.core.decisions import Decider
 from pbem.core.events import Event
 
 from .orders import Orders, Standing
-from .scenario import Scenario
+from .scenario import SIDE_ADJ, Scenario
 from .state import Block, State, enemy
 
 COMMAND_LIMIT = 3  # 003 §8: "au maximum trois déplacements de groupe et/ou ... trois assauts"
-SIDE_NAME = {"austria": "Austria", "france": "France"}
-SIDE_ADJ = {"austria": "Austrian", "france": "French"}
 TYPE_WORD = {"infantry": "infantry", "cavalry": "cavalry", "artillery": "artillery"}
 
 

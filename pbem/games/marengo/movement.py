@@ -8,7 +8,8 @@ carried out as the position now stands.
 from __future__ import annotations
 
 from .board import Road
-from .day import COMMAND_LIMIT, SIDE_ADJ, Day, Void
+from .day import COMMAND_LIMIT, Day, Void
+from .scenario import SIDE_ADJ
 from .orders import Enter, Extend, Move, RoadMove
 from .state import Block
 

@@ -17,9 +17,9 @@ from __future__ import annotations
 from pbem.core.decisions import Decider
 
 from . import combat, movement
-from .day import SIDE_ADJ, SIDE_NAME, Day, Void
+from .day import Day, Void
 from .orders import Activate, Assault, Enter, Extend, Move, Orders, RoadMove
-from .scenario import Scenario
+from .scenario import SIDE_ADJ, SIDE_NAME, Scenario
 from .state import State, enemy
 
 ACTIVATION_HOUR = 11  # §6 step 6: "il est 11:00 AM ou plus"
