@@ -97,7 +97,9 @@ class State:
         """A deep copy, much faster than copy.deepcopy (states are copied every day).
 
         A block's fields are strings, numbers and tuples, so copying its
-        ``__dict__`` copies it.
+        ``__dict__`` copies it. Standing orders and the last moves are dicts
+        that are replaced, never changed in place (rules.update_standing,
+        rules.end_of_day), so their lists are copied and the dicts shared.
         """
         blocks = {}
         new = object.__new__
@@ -107,9 +109,9 @@ class State:
             blocks[bid] = c
         return State(
             day=self.day, blocks=blocks, morale=dict(self.morale), demoralised=dict(self.demoralised),
-            bonus_due=dict(self.bonus_due), standing={s: [dict(d) for d in v] for s, v in self.standing.items()},
+            bonus_due=dict(self.bonus_due), standing={s: list(v) for s, v in self.standing.items()},
             french_start=list(self.french_start), winner=self.winner, victory=self.victory, over=self.over,
-            last_moves=[dict(m) for m in self.last_moves],
+            last_moves=list(self.last_moves),
         )
 
     def __deepcopy__(self, memo) -> "State":
