@@ -44,6 +44,8 @@ def check_day(scenario, result) -> list[str]:
     problems = []
     if after.day != before.day + 1:
         problems.append(f"the clock went from day {before.day} to {after.day}")
+    if not after.check_index():  # before the lookups below, which would build it afresh
+        problems.append("the index of where blocks are disagrees with the blocks (a move not made by State.put)")
     for side in SIDES:
         counts = Counter(b.locale for b in after.blocks.values() if b.side == side and b.on_map)
         for lid, n in counts.items():

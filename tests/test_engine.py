@@ -308,3 +308,18 @@ def test_the_forbidden_patterns_do_catch_what_they_should():
     for sample in samples:
         assert any(p.search(sample) for p, _ in FORBIDDEN), sample
     assert not any(p.search("the game's seeded generator (pbem.core.rng)") for p, _ in FORBIDDEN)
+
+
+def test_the_index_of_where_blocks_are_follows_every_move_and_loss(ruleset, scenario):
+    """State's lookups use an index kept by State.put; a change made around it is caught."""
+    game = play_out(new_game(ruleset, scenario, 4), 4)
+    for result in game.days:
+        assert result.after.check_index()
+    state = game.days[5].after.copy()
+    block = next(b for b in state.blocks.values() if b.status == "map")
+    assert state.occupied_by(block.locale, block.side)  # builds the index
+    state.put(block, None, None, status="eliminated")
+    assert state.check_index() and block.id not in {b.id for b in state.side_blocks(block.side)}
+    other = next(b for b in state.blocks.values() if b.status == "map")
+    other.locale = "nowhere"  # behind the index's back
+    assert not state.check_index()

@@ -268,7 +268,7 @@ def assault(day: Day, order: Assault) -> None:
     retreat(day, foe, there, came_from=here, exempt={b.id for b in taking_part})
     survivors = [b for b in attackers if b.on_map]
     for b in survivors:
-        b.locale, b.facing = there, None
+        day.st.put(b, there, None)
     day.captured[there] = {b.id for b in survivors}
     day.private("capture", side, f"{', '.join(b.id for b in survivors)} take {day.name(there)}.",
                 seen=f"{day.count(len(survivors), side)} take {day.name(there)}.",
@@ -426,7 +426,7 @@ def retreat(day: Day, side: str, locale: str, came_from: str | None, exempt: set
         moved.setdefault(dest, []).append(b)
     for dest, group in moved.items():
         for b in group:
-            b.locale, b.facing = dest, None
+            day.st.put(b, dest, None)
             b.bombard = None
         day.private("retreat", side, f"{', '.join(b.id for b in group)} retreat from {day.name(locale)} to "
                                      f"{day.name(dest)}.",

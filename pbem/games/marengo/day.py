@@ -145,9 +145,7 @@ class Day:
         taken = min(points, block.strength)
         block.strength -= taken
         if block.strength == 0:
-            block.status = "eliminated"
-            block.locale = None
-            block.facing = None
+            self.st.put(block, None, None, status="eliminated")
             block.bombard = None
         self.morale_loss(block.side, taken)
         return taken

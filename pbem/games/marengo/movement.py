@@ -78,9 +78,9 @@ def describe_move(day: Day, group: list[Block], frm: tuple, to: tuple, kind: str
     day.record_move(day.side, frm, to, len(group), kind)
 
 
-def put(group: list[Block], locale: str, facing: str | None) -> None:
+def put(day: Day, group: list[Block], locale: str, facing: str | None) -> None:
     for b in group:
-        b.locale, b.facing = locale, facing
+        day.st.put(b, locale, facing)
 
 
 # -- §9 attack maneuvers -------------------------------------------------------------
@@ -125,7 +125,7 @@ def attack_maneuver(day: Day, group: list[Block], frm: str, target: str, can_be_
     if can_be_blocked and reserve:
         blockers = block_response(day, reserve, target, frm)
         if blockers:
-            put(blockers, target, frm)
+            put(day, blockers, target, frm)
             day.private(
                 "block", day.foe,
                 f"{', '.join(day.own(b) for b in blockers)} moved to block {day.place(target, frm)} "
@@ -197,7 +197,7 @@ def blocked_choice(day: Day, group: list[Block], frm: str, target: str, if_block
         day.commands += 1
         trip.counted = True
     if advancing:
-        put(advancing, frm, target)
+        put(day, advancing, frm, target)
         describe_move(day, advancing, (frm, None), (frm, target))
 
 
@@ -224,7 +224,7 @@ def move(day: Day, order: Move) -> None:
             if not attack_maneuver(day, group, here, there, can_be_blocked=True,
                                    if_blocked=order.if_blocked, advance=order.advance):
                 return
-        put(group, there, None)
+        put(day, group, there, None)
         describe_move(day, group, (here, None), (there, None))
     elif facing is None and there == here:
         if (here, to_facing) not in day.board.approaches:
@@ -234,14 +234,14 @@ def move(day: Day, order: Move) -> None:
                        f"({day.name(to_facing)} is not occupied) (003 §8)")
         day.spend_command("move")
         day.moved.update(b.id for b in group)
-        put(group, here, to_facing)
+        put(day, group, here, to_facing)
         describe_move(day, group, (here, None), (here, to_facing))
     elif facing is not None and there == here and to_facing is None:
         forced = not day.st.occupied_by(facing, day.foe)
         if not forced:
             day.spend_command("move")
         day.moved.update(b.id for b in group)
-        put(group, here, None)
+        put(day, group, here, None)
         describe_move(day, group, (here, facing), (here, None),
                       extra=" (no command: nothing faces them any more)" if forced else "")
         extension_barred = True  # §8: no prolongement to another approach of the same locale
@@ -258,7 +258,7 @@ def move(day: Day, order: Move) -> None:
         if day.st.occupied_by(there, day.foe):
             # §9: an attack from blocking the approach cannot be blocked
             attack_maneuver(day, group, here, there, can_be_blocked=False)
-        put(group, there, None)
+        put(day, group, there, None)
         describe_move(day, group, (here, facing), (there, None))
     else:
         raise Void("a block may move to the reserve of its locale, to an approach of its locale, "
@@ -291,7 +291,7 @@ def extend(day: Day, cavalry: list[Block], locale: str, toward: str, split: bool
         day.private("reveal", day.side, f"{day.own(b)} is revealed for its extension.",
                     seen=f"{day.article(b.side)} {day.shown(b)} block is revealed in {day.name(locale)} (cavalry extension).",
                     seen_data={"side": b.side, "type": b.type, "strength": b.strength}, block=b.id)
-    put(cavalry, locale, toward)
+    put(day, cavalry, locale, toward)
     describe_move(day, cavalry, (locale, None), (locale, toward), kind="extend")
 
 
@@ -426,7 +426,7 @@ class Trip:
                         if cur != start:
                             describe_road(day, block, start, cur)
                         return cur
-                block.locale, block.facing = nxt, None
+                day.st.put(block, nxt, None)
                 cur, self.slot, step = nxt, s2, i + 1
             if reason:
                 stop_reason = reason
@@ -520,7 +520,7 @@ def enter_one(day: Day, order: Enter, block: Block) -> None:
             raise Void("one block a turn may cross by the pontoon (003 §8)")
         day.spend_command("pontoon")  # §8: "compte comme un groupe distinct"
         day.pontoon_used = True
-        block.status, block.locale, block.facing = "map", locale, None
+        day.st.put(block, locale, None)
         day.moved.add(block.id)
         describe_entry(day, block, entry)
         if order.extend:  # §8: cavalry ending in reserve may extend; the crossing was its group's command
@@ -542,7 +542,7 @@ def enter_one(day: Day, order: Enter, block: Block) -> None:
     if not road.main:
         day.spend_command("entry")  # only a main road is free of the command limit (§8)
     take_slot(day, key, slot, ("in",))
-    block.status, block.locale, block.facing = "map", locale, None
+    day.st.put(block, locale, None)
     day.moved.add(block.id)
     describe_entry(day, block, entry)
     if len(path) > 1:
@@ -574,7 +574,7 @@ def forced_returns(day: Day) -> None:
         if b.facing is not None and b.facing not in held:
             groups.setdefault((b.locale, b.facing), []).append(b)
     for (locale, facing), group in groups.items():
-        put(group, locale, None)
+        put(day, group, locale, None)
         for b in group:
             b.bombard = None if b.bombard == facing else b.bombard
         day.private(

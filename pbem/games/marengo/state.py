@@ -54,7 +54,52 @@ class State:
     # per-day facts that outlive the day: what the last day did, for reports and arrows
     last_moves: list[dict] = field(default_factory=list)
 
-    # The lookups below are written as plain loops: they run thousands of times a game.
+    def __post_init__(self) -> None:
+        # Where the blocks on the map are, by (locale, side), for the lookups below
+        # (they run thousands of times a game). Built at the first lookup, then kept
+        # up to date by put(): once a state is in play, a block's locale or status
+        # changes only through put(). check_index() says whether it still holds.
+        self._where: dict[tuple[str, str], list[Block]] | None = None
+        self._rank: dict[str, int] = {}
+
+    def _index(self) -> dict[tuple[str, str], list[Block]]:
+        where = self._where
+        if where is None:
+            where = {}
+            for b in self.blocks.values():
+                if b.status == "map":
+                    where.setdefault((b.locale, b.side), []).append(b)
+            self._rank = {bid: i for i, bid in enumerate(self.blocks)}
+            self._where = where
+        return where
+
+    def put(self, block: Block, locale: str | None, facing: str | None = None, status: str = "map") -> None:
+        """Move ``block`` to ``locale`` (its reserve, or the approach toward ``facing``),
+        or off the map (``locale=None`` with the ``status`` it gets)."""
+        where = self._where
+        if where is not None:
+            if block.status == "map":
+                where[(block.locale, block.side)].remove(block)
+            if status == "map":
+                where.setdefault((locale, block.side), []).append(block)
+        block.status, block.locale, block.facing = status, locale, facing
+
+    def check_index(self) -> bool:
+        """Whether the lookups' index agrees with the blocks (for the self-play invariants)."""
+        if self._where is None:
+            return True
+        built = {}
+        for b in self.blocks.values():
+            if b.status == "map":
+                built.setdefault((b.locale, b.side), set()).add(b.id)
+        kept = {key: {b.id for b in bucket} for key, bucket in self._where.items() if bucket}
+        return built == kept
+
+    def _in_order(self, blocks: list[Block]) -> list[Block]:
+        """Blocks in the order of ``self.blocks`` (as a scan would give them)."""
+        if len(blocks) > 1:
+            return sorted(blocks, key=lambda b: self._rank[b.id])
+        return list(blocks)
 
     def side_blocks(self, side: str, on_map: bool = True) -> list[Block]:
         if not on_map:
@@ -62,36 +107,24 @@ class State:
         return [b for b in self.blocks.values() if b.side == side and b.status == "map"]
 
     def in_locale(self, locale: str, side: str | None = None) -> list[Block]:
-        out = []
-        for b in self.blocks.values():
-            if b.locale == locale and b.status == "map" and (side is None or b.side == side):
-                out.append(b)
-        return out
+        where = self._index()
+        if side is not None:
+            return self._in_order(where.get((locale, side), ()))
+        return self._in_order([b for s in SIDES for b in where.get((locale, s), ())])
 
     def at(self, locale: str, facing: str | None, side: str) -> list[Block]:
-        out = []
-        for b in self.blocks.values():
-            if b.locale == locale and b.facing == facing and b.side == side and b.status == "map":
-                out.append(b)
-        return out
+        return self._in_order([b for b in self._index().get((locale, side), ()) if b.facing == facing])
 
     def count_in(self, locale: str, side: str) -> int:
         """How many of ``side``'s blocks are in ``locale`` (reserve and approaches)."""
-        n = 0
-        for b in self.blocks.values():
-            if b.locale == locale and b.side == side and b.status == "map":
-                n += 1
-        return n
+        return len(self._index().get((locale, side), ()))
 
     def held_by(self, side: str) -> set[str]:
         """Every locale where ``side`` has a block on the map."""
-        return {b.locale for b in self.blocks.values() if b.side == side and b.status == "map"}
+        return {locale for (locale, s), bucket in self._index().items() if s == side and bucket}
 
     def occupied_by(self, locale: str, side: str) -> bool:
-        for b in self.blocks.values():
-            if b.locale == locale and b.side == side and b.status == "map":
-                return True
-        return False
+        return bool(self._index().get((locale, side)))
 
     def copy(self) -> "State":
         """A deep copy, much faster than copy.deepcopy (states are copied every day).
