@@ -106,7 +106,7 @@ def tokenize(line: str) -> list[list[Token]]:
     # with a sign in them with the full pattern.
     for chunk in line.split():
         column = line.find(chunk, column)
-        if _SIGN.search(chunk) is None:
+        if chunk.isalnum() or _SIGN.search(chunk) is None:  # isalnum: the quick answer for most words
             current.append(_new_token(Token, (chunk, column + 1, chunk.upper())))
         else:
             for match in _TOKEN.finditer(chunk):

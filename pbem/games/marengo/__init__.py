@@ -5,18 +5,11 @@ is the ruleset interface the engine core drives (see pbem.core.game).
 """
 
 from .board import Board, load_board
+from .parse import parse_orders  # one side's orders for the day (docs/orders.md)
 from .rules import is_over, moving_side, resolve_day
 from .scenario import SIDES, Scenario, load_scenario
 from .setup import setup
 from .view import view
-
-
-
-def parse_orders(scenario, state, side, text):
-    """Parse one side's orders for the day (see parse.py and docs/orders.md)."""
-    from .parse import parse_orders as parse
-
-    return parse(scenario, state, side, text)
 
 
 NAME = "marengo"
