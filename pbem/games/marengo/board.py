@@ -158,16 +158,18 @@ class Board:
     def approach(self, locale: str, toward: str) -> Approach:
         return self.approaches[(locale, toward)]
 
-    def roads_across(self, a: str, b: str) -> list[Road]:
-        """The roads that cross the border between a and b."""
-        out = []
+    @cached_property
+    def _roads_across(self) -> dict[frozenset, list[Road]]:
+        out: dict[frozenset, list[Road]] = {}
         for road in self.roads.values():
             path = road.path
-            for i in range(len(path) - 1):
-                if {path[i], path[i + 1]} == {a, b}:
-                    out.append(road)
-                    break
+            for border in {frozenset(path[i:i + 2]) for i in range(len(path) - 1)}:
+                out.setdefault(border, []).append(road)
         return out
+
+    def roads_across(self, a: str, b: str) -> list[Road]:
+        """The roads that cross the border between a and b (in the map's order of roads)."""
+        return list(self._roads_across.get(frozenset((a, b)), ()))
 
     def roads_through(self, locale: str) -> list[Road]:
         return [road for road in self.roads.values() if locale in road.path]

@@ -19,7 +19,7 @@ from pbem.core.decisions import Decider
 from . import combat, movement
 from .day import Day, Void
 from .orders import Activate, Assault, Enter, Extend, Move, Orders, RoadMove
-from .scenario import SIDE_ADJ, SIDE_NAME, Scenario
+from .scenario import SIDE_ADJ, SIDE_NAME, Scenario, hour_label
 from .state import State, enemy
 
 ACTIVATION_HOUR = 11  # §6 step 6: "il est 11:00 AM ou plus"
@@ -98,8 +98,6 @@ def start_of_day(day: Day) -> None:
 
 
 def hour_text(hour: int) -> str:
-    from .scenario import hour_label
-
     return hour_label(hour)
 
 

@@ -69,7 +69,8 @@ class State:
             for b in self.blocks.values():
                 if b.status == "map":
                     where.setdefault((b.locale, b.side), []).append(b)
-            self._rank = {bid: i for i, bid in enumerate(self.blocks)}
+            if not self._rank:
+                self._rank = {bid: i for i, bid in enumerate(self.blocks)}
             self._where = where
         return where
 
@@ -140,12 +141,14 @@ class State:
             c = new(Block)
             c.__dict__ = b.__dict__.copy()
             blocks[bid] = c
-        return State(
+        copied = State(
             day=self.day, blocks=blocks, morale=dict(self.morale), demoralised=dict(self.demoralised),
             bonus_due=dict(self.bonus_due), standing={s: list(v) for s, v in self.standing.items()},
             french_start=list(self.french_start), winner=self.winner, victory=self.victory, over=self.over,
             last_moves=list(self.last_moves),
         )
+        copied._rank = self._rank  # the same blocks in the same order (read only)
+        return copied
 
     def __deepcopy__(self, memo) -> "State":
         return self.copy()
