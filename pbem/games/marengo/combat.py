@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from .day import Day, Void
-from .scenario import SIDE_ADJ
 from .orders import Assault, Bombard, Fire
-from .state import Block
+from .scenario import SIDE_ADJ
+from .state import Block, enemy
 
 # -- §10 bombardments ---------------------------------------------------------------
 
@@ -366,8 +366,6 @@ def retreat_options(day: Day, side: str, locale: str, came_from: str | None, ass
 
 
 def other(side: str) -> str:
-    from .state import enemy
-
     return enemy(side)
 
 

@@ -9,7 +9,7 @@ a decision, telling what happened, taking losses, lowering morale.
 
 from __future__ import annotations
 
-from pbem.core.decisions import Decider
+from pbem.core.decisions import Decider, Decision
 from pbem.core.events import Event
 
 from .orders import Orders, Standing
@@ -121,8 +121,6 @@ class Day:
     def decide(self, side: str, kind: str, question: str, options: list[tuple[str, str]],
                default: tuple[str, ...], lo: int = 1, hi: int = 1, given=None, source: str | None = None,
                check=None) -> tuple[str, ...]:
-        from pbem.core.decisions import Decision
-
         decision = Decision(side=side, kind=kind, question=question,
                             options=tuple(k for k, _ in options), default=tuple(default),
                             labels=tuple(options), min=lo, max=hi)
