@@ -136,18 +136,22 @@ class State:
         rules.end_of_day), so their lists are copied and the dicts shared.
         """
         blocks = {}
+        where: dict[tuple[str, str], list[Block]] = {}  # the new state's index, built on the way
         new = object.__new__
         for bid, b in self.blocks.items():
             c = new(Block)
             c.__dict__ = b.__dict__.copy()
             blocks[bid] = c
+            if c.status == "map":
+                where.setdefault((c.locale, c.side), []).append(c)
         copied = State(
             day=self.day, blocks=blocks, morale=dict(self.morale), demoralised=dict(self.demoralised),
             bonus_due=dict(self.bonus_due), standing={s: list(v) for s, v in self.standing.items()},
             french_start=list(self.french_start), winner=self.winner, victory=self.victory, over=self.over,
             last_moves=list(self.last_moves),
         )
-        copied._rank = self._rank  # the same blocks in the same order (read only)
+        copied._where = where
+        copied._rank = self._rank or {bid: i for i, bid in enumerate(blocks)}  # same blocks, same order
         return copied
 
     def __deepcopy__(self, memo) -> "State":

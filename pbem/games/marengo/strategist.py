@@ -325,7 +325,7 @@ class Planner:
     def plan_reserves(self, cands: list) -> None:
         """A locale whose blocks all stand on approaches falls to any maneuver by another approach:
         bring one back to the reserve, or a group in from next door."""
-        for lid in {b["locale"] for b in self.mine}:
+        for lid in dict.fromkeys(b["locale"] for b in self.mine):  # in order: a set's order follows the hash seed
             reserve = [b for b in self.mine if b["locale"] == lid and b["facing"] is None]
             if reserve or not self.open_to(lid):
                 continue
