@@ -56,9 +56,10 @@ class State:
 
     def __post_init__(self) -> None:
         # Where the blocks on the map are, by (locale, side), for the lookups below
-        # (they run thousands of times a game). Built at the first lookup, then kept
-        # up to date by put(): once a state is in play, a block's locale or status
-        # changes only through put(). check_index() says whether it still holds.
+        # (they run thousands of times a game). Built by copy() or at the first
+        # lookup, then kept up to date by put(): once a state is in play (a copy, or
+        # looked at), a block's locale or status changes only through put().
+        # check_index() says whether that held; self-play checks it every day.
         self._where: dict[tuple[str, str], list[Block]] | None = None
         self._rank: dict[str, int] = {}
 
