@@ -2,7 +2,7 @@
 fresh instance that the server then serves; corrupt files refused.
 
 The server is ``pbem serve`` in a subprocess (see tests/test_kill.py and
-pbem/loadtest.py): two bot games on the small scenario play by SMTP while
+pbem/harness.py): two bot games on the small scenario play by SMTP while
 ``pbem backup`` copies the live database three times.
 """
 
@@ -20,7 +20,7 @@ from email.message import EmailMessage
 from pathlib import Path
 
 from pbem.core.game import Game, load_ruleset
-from pbem.loadtest import SERVER_ADDR, Players, Relay, Seat, ServerProcess, integrity, read_only, wait_until
+from pbem.harness import SERVER_ADDR, Players, Relay, Seat, ServerProcess, integrity, read_only, wait_until
 from pbem.service import Service
 from pbem.store import Store
 

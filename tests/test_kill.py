@@ -39,7 +39,7 @@ from pathlib import Path
 
 from pbem import inbox
 from pbem.core.game import Game, load_ruleset
-from pbem.loadtest import Players, Relay, Seat, ServerProcess, attached_json, bot_mail, integrity, read_only
+from pbem.harness import Players, Relay, Seat, ServerProcess, attached_json, bot_mail, integrity, read_only
 from pbem.service import Service
 from pbem.store import Store
 
