@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pbem.core.game import Game, load_ruleset
 from pbem.games.marengo.bot import bot_orders
 from pbem.games.marengo.strategist import strategist_chooser, strategist_orders, strategist_standing
-from pbem.selfplay import InvariantError, check_day
+from pbem.selfplay import InvariantError, play_game
 
 PLAYERS = {"bot": bot_orders, "strategist": strategist_orders}
 STANDING = {"strategist": strategist_standing}  # what a player sends on the enemy's day
@@ -33,21 +33,9 @@ def play_match(scenario, seed: int, austria: str = "strategist", france: str = "
     if isinstance(scenario, str):
         scenario = ruleset.load_scenario(scenario)
     players = {"austria": austria, "france": france}
-    game = Game(ruleset, scenario, seed)
-    while not game.over:
-        side = game.moving_side()
-        other = "france" if side == "austria" else "austria"
-        game.submit(side, PLAYERS[players[side]](scenario, game.view(side), seed))
-        if players[other] in STANDING:
-            game.submit(other, STANDING[players[other]](scenario, game.view(other), seed))
-        result = game.advance(choose=chooser(scenario, game, players, seed))
-        if check:
-            broken = check_day(scenario, result)
-            if broken:
-                raise InvariantError(f"seed {seed}, day {result.day}: " + "; ".join(broken))
-        if on_day is not None:
-            on_day(game, result)
-    return game
+    return play_game(scenario, seed, {side: PLAYERS[p] for side, p in players.items()},
+                     standing={side: STANDING[p] for side, p in players.items() if p in STANDING},
+                     choose=lambda game: chooser(scenario, game, players, seed), check=check, on_day=on_day)
 
 
 def chooser(scenario, game: Game, players: dict, seed: int):

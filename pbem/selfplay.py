@@ -102,25 +102,43 @@ class Tally:
         return "\n".join(lines)
 
 
-def play(scenario_path: str, seed: int, on_day=None, random_decisions: bool = False, check: bool = False) -> Game:
-    """Play a game to its end; ``on_day(game, result)`` is called after each day.
+def play_game(scenario, seed: int, orders: dict, standing: dict | None = None, choose=None,
+              check: bool = False, on_day=None, days: int | None = None) -> Game:
+    """Play a game to its end (or for ``days`` days) between players.
 
-    With ``check``, every day's invariants are checked and InvariantError
-    raised on the first broken one.
+    ``orders[side](scenario, view, seed)`` writes a side's orders for its day,
+    ``standing[side]`` (if given) its standing orders on the enemy's day;
+    ``choose(game)`` gives the day's choose function for the decisions the
+    orders leave open (None: their defaults). With ``check``, every day's
+    invariants are checked and InvariantError raised on the first broken one;
+    ``on_day(game, result)`` is called after each day.
     """
-    ruleset = load_ruleset("marengo")
-    scenario = ruleset.load_scenario(scenario_path)
-    game = Game(ruleset, scenario, seed)
-    while not game.over:
+    game = Game(load_ruleset("marengo"), scenario, seed)
+    while not game.over and (days is None or game.day < days):
         side = game.moving_side()
-        game.submit(side, bot_orders(scenario, game.view(side), seed))
-        result = game.advance(choose=chooser(seed, game.day) if random_decisions else None)
+        other = SIDES[1 - SIDES.index(side)]
+        game.submit(side, orders[side](scenario, game.view(side), seed))
+        if standing and other in standing:
+            game.submit(other, standing[other](scenario, game.view(other), seed))
+        result = game.advance(choose=choose(game) if choose else None)
         if check:
             broken = check_day(scenario, result)
             if broken:
                 raise InvariantError(f"seed {seed}, day {result.day}: " + "; ".join(broken))
         if on_day is not None:
             on_day(game, result)
+    return game
+
+
+BOTS = {side: bot_orders for side in SIDES}
+
+
+def play(scenario_path: str, seed: int, on_day=None, random_decisions: bool = False, check: bool = False) -> Game:
+    """Play a bot-against-bot game to its end (play_game); with ``random_decisions``, open
+    decisions are answered at random (and logged), else by their defaults."""
+    scenario = load_ruleset("marengo").load_scenario(scenario_path)
+    game = play_game(scenario, seed, BOTS, choose=(lambda g: chooser(seed, g.day)) if random_decisions else None,
+                     check=check, on_day=on_day)
     if check and game.day != scenario.days:
         raise InvariantError(f"seed {seed}: the game ended after {game.day} days, not {scenario.days}")
     return game
@@ -152,11 +170,4 @@ def play_many(scenario_path: str, seed: int, games: int, random_decisions: bool 
 
 def play_days(scenario_path: str, seed: int, days: int) -> Game:
     """Play ``days`` days (or to the end) and return the game there."""
-    ruleset = load_ruleset("marengo")
-    scenario = ruleset.load_scenario(scenario_path)
-    game = Game(ruleset, scenario, seed)
-    while game.day < days and not game.over:
-        side = game.moving_side()
-        game.submit(side, bot_orders(scenario, game.view(side), seed))
-        game.advance()
-    return game
+    return play_game(load_ruleset("marengo").load_scenario(scenario_path), seed, BOTS, days=days)
