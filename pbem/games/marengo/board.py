@@ -137,10 +137,6 @@ class Board:
             misses[key] = answer
         return answer
 
-    def name_prefix(self, key: str) -> bool:
-        """Whether some locale's folded id or name starts with ``key``."""
-        return bool(key) and (self.name_match(key)[0] is not None or bool(self.name_match(key)[1]))
-
     @cached_property
     def _adjacent(self) -> dict[str, list[str]]:
         out: dict[str, list[str]] = {lid: [] for lid in self.locales}

@@ -223,12 +223,9 @@ class Reader(OrderReader):
 
     # -- places ----------------------------------------------------------------------
 
-    def match(self, key: str) -> tuple[str | None, list[str]]:
-        """(id, []) for a folded name naming one locale; (None, candidates) otherwise."""
-        if not key:
-            return None, []
-        lid, found = self.board.name_match(key)
-        return lid, list(found)
+    def match(self, key: str) -> tuple[str | None, tuple[str, ...]]:
+        """(id, ()) for a folded name naming one locale; (None, candidates) otherwise."""
+        return self.board.name_match(key) if key else (None, ())
 
     def close_name(self, text: str) -> str:
         """`` (did you mean X?)`` for the locale name closest to ``text``, or ``""``."""
@@ -236,7 +233,7 @@ class Reader(OrderReader):
         close = difflib.get_close_matches(fold(text), list(names), n=1, cutoff=0.6)
         return f" (did you mean {names[close[0]]}?)" if close else ""
 
-    def locale_problem(self, first: Token, text: str, candidates: list[str]) -> NoReturn:
+    def locale_problem(self, first: Token, text: str, candidates: tuple[str, ...] | list[str]) -> NoReturn:
         if candidates:
             names = ", ".join(self.name(lid) for lid in candidates[:6])
             if len(candidates) > 6:
@@ -251,12 +248,12 @@ class Reader(OrderReader):
         if not self.is_word(first, stops):
             self.missing(expected, stops)
         best, best_len = None, 0
-        candidates, cand_len = [], 0
+        candidates, cand_len = (), 0
         acc, n, j = "", 0, self.i
         while j < len(self.tokens) and self.is_word(self.tokens[j], stops):
             acc += fold(self.tokens[j].text)
             n += 1
-            lid, found = self.board.name_match(acc) if acc else (None, ())
+            lid, found = self.match(acc)
             if lid is None and not found:  # no locale's name starts so
                 break
             if lid is not None:
@@ -278,7 +275,7 @@ class Reader(OrderReader):
 
         Returns (number of words before the locale, locale id).
         """
-        candidates: list[str] = []
+        candidates: tuple[str, ...] = ()
         cand_k = 0
         first = max(0, len(words) - 8)
         tails = [""]  # tails[j]: the folded words from the j-th last on
