@@ -64,16 +64,11 @@ class State:
         self._rank: dict[str, int] = {}
 
     def _index(self) -> dict[tuple[str, str], list[Block]]:
-        where = self._where
-        if where is None:
-            where = {}
-            for b in self.blocks.values():
-                if b.status == "map":
-                    where.setdefault((b.locale, b.side), []).append(b)
+        if self._where is None:
+            self._where = where_of(self.blocks.values())
             if not self._rank:
                 self._rank = {bid: i for i, bid in enumerate(self.blocks)}
-            self._where = where
-        return where
+        return self._where
 
     def put(self, block: Block, locale: str | None, facing: str | None = None, status: str = "map") -> None:
         """Move ``block`` to ``locale`` (its reserve, or the approach toward ``facing``),
@@ -90,12 +85,10 @@ class State:
         """Whether the lookups' index agrees with the blocks (for the self-play invariants)."""
         if self._where is None:
             return True
-        built = {}
-        for b in self.blocks.values():
-            if b.status == "map":
-                built.setdefault((b.locale, b.side), set()).add(b.id)
-        kept = {key: {b.id for b in bucket} for key, bucket in self._where.items() if bucket}
-        return built == kept
+        def ids(where):
+            return {key: {b.id for b in bucket} for key, bucket in where.items() if bucket}
+
+        return ids(where_of(self.blocks.values())) == ids(self._where)
 
     def _in_order(self, blocks: list[Block]) -> list[Block]:
         """Blocks in the order of ``self.blocks`` (as a scan would give them)."""
@@ -137,21 +130,18 @@ class State:
         rules.end_of_day), so their lists are copied and the dicts shared.
         """
         blocks = {}
-        where: dict[tuple[str, str], list[Block]] = {}  # the new state's index, built on the way
         new = object.__new__
         for bid, b in self.blocks.items():
             c = new(Block)
             c.__dict__ = b.__dict__.copy()
             blocks[bid] = c
-            if c.status == "map":
-                where.setdefault((c.locale, c.side), []).append(c)
         copied = State(
             day=self.day, blocks=blocks, morale=dict(self.morale), demoralised=dict(self.demoralised),
             bonus_due=dict(self.bonus_due), standing={s: list(v) for s, v in self.standing.items()},
             french_start=list(self.french_start), winner=self.winner, victory=self.victory, over=self.over,
             last_moves=list(self.last_moves),
         )
-        copied._where = where
+        copied._where = where_of(blocks.values())  # the copy is in play at once
         copied._rank = self._rank or {bid: i for i, bid in enumerate(blocks)}  # same blocks, same order
         return copied
 
@@ -171,6 +161,15 @@ class State:
 
     def digest(self) -> str:
         return hashlib.sha256(json.dumps(self.to_dict(), sort_keys=True).encode()).hexdigest()[:16]
+
+
+def where_of(blocks) -> dict[tuple[str, str], list[Block]]:
+    """The blocks on the map by (locale, side), in the order given (State's index)."""
+    where: dict[tuple[str, str], list[Block]] = {}
+    for b in blocks:
+        if b.status == "map":
+            where.setdefault((b.locale, b.side), []).append(b)
+    return where
 
 
 def enemy(side: str) -> str:
