@@ -178,16 +178,8 @@ def day_context(spec: dict, board: Board) -> dict:
             "pontoon": bool(spec.get("pontoon", False)), "road": road}
 
 
-def where(block: Block) -> str:
-    if block.status == "eliminated":
-        return "eliminated"
-    if block.status == "waiting":
-        return "waiting"
-    return block.locale + (f">{block.facing}" if block.facing else "")
-
-
-def named(board: Board, block: Block) -> str:
-    """Where a block is, by the map's names (as a case's ``at`` is written)."""
+def where(board: Board, block: Block) -> str:
+    """Where a block is, by the map's names (as a case's ``at`` is written), or its status off the map."""
     if block.status != "map":
         return block.status
     name = board.locales[block.locale].name
@@ -208,12 +200,12 @@ def check(outcome: Outcome, expect: dict, board: Board) -> None:
             want = spec["at"]
             if want in ("eliminated", "waiting"):
                 if b.status != want:
-                    fail.append(f"{bid}: expected {want}, is at {where(b)}")
+                    fail.append(f"{bid}: expected {want}, is at {where(board, b)}")
             else:
                 loc, facing = place(board, want)
                 got = (b.locale, b.facing) if b.on_map else None
                 if got != (loc, facing):
-                    fail.append(f"{bid}: expected at {want}, is at {where(b)}")
+                    fail.append(f"{bid}: expected at {want}, is at {where(board, b)}")
         if "strength" in spec and b.strength != spec["strength"]:
             fail.append(f"{bid}: expected strength {spec['strength']}, has {b.strength}")
         if "activated" in spec and b.activated != spec["activated"]:
@@ -224,7 +216,7 @@ def check(outcome: Outcome, expect: dict, board: Board) -> None:
                 fail.append(f"{bid}: expected a bombardment toward {spec['bombard'] or 'nothing'}, has {b.bombard}")
     for bid in expect.get("eliminated", []):
         if st.blocks[bid].status != "eliminated":
-            fail.append(f"{bid}: expected eliminated, is at {where(st.blocks[bid])}")
+            fail.append(f"{bid}: expected eliminated, is at {where(board, st.blocks[bid])}")
     for side, value in expect.get("morale", {}).items():
         if st.morale[side] != value:
             fail.append(f"morale of {side}: expected {value}, is {st.morale[side]}")
@@ -280,7 +272,7 @@ def show(outcome: Outcome) -> str:
                                                                (" (demoralised)" if st.demoralised[s] else "")
                                                                for s in SIDES)]
     for b in sorted(st.blocks.values(), key=lambda b: b.id):
-        lines.append(f"{b.id:6} {b.side:8} {b.type:9} {b.strength}  {named(board, b)}")
+        lines.append(f"{b.id:6} {b.side:8} {b.type:9} {b.strength}  {where(board, b)}")
     lines.append("")
     lines.append("events:")
     lines += [f"  - {e.text}" for e in outcome.events]
