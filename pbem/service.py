@@ -480,18 +480,16 @@ class Service:
                   f"You may replace the player from the moderator console.", kind="alert", game_id=game_id,
                   dedupe_key=f"alert:{game_id}:{day}:{side}")
         elif policy == "forfeit":
-            game = self.game(game_id)
-            winner = next((s for s in self.ruleset.SIDES if s != side), None)
-            entry = {"kind": "end", "day": game.day, "winner": winner,
-                     "why": f"{SIDE_TITLE[side]} forfeits, having missed {count} days; "
-                            f"{SIDE_TITLE[winner]} wins.", "by": "scheduler", "at": deadlines.iso(self.now())}
+            winner = next(s for s in self.ruleset.SIDES if s != side)
+            entry = self.game(game_id).end(winner, f"{SIDE_TITLE[side]} forfeits, having missed {count} days; "
+                                                   f"{SIDE_TITLE[winner]} wins.")
+            entry.update(by="scheduler", at=deadlines.iso(self.now()))
             with self.store.transaction():
                 self.store.append_log(game_id, entry)
                 self.store.update_game(game_id, status="finished")
                 self.store.set_clock(game_id, deadline=None)
                 self.store.audit("scheduler", "forfeit", game_id, why=f"{side} missed {count} days",
                                  detail={"side": side})
-            game.log.append(entry)
             for other in self.store.seats(game_id):
                 if other["email"]:
                     queue(self.store, other["email"], f"[pbem {game_id}] {SIDE_TITLE[side]} forfeits",
