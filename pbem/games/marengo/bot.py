@@ -11,6 +11,7 @@ from __future__ import annotations
 from pbem.core.rng import Rng
 
 from .board import Board
+from .rules import ACTIVATION_HOUR
 from .scenario import Scenario
 
 GOAL_WEIGHT = 1
@@ -36,8 +37,7 @@ def bot_orders(scenario: Scenario, view: dict, seed: int) -> str:
 
     if side == "france":
         asleep = [b["id"] for b in mine if not b["activated"]]
-        allowance = (1 if view["day"] == 1 else 0) + (2 if hour >= 11 or any(
-            board.locales[e["locale"]].french_start for e in view["enemy"]) else 0)
+        allowance = activation_allowance(board, view)
         if asleep and allowance:
             rng.shuffle(asleep)
             lines.append("ACTIVATE " + " ".join(asleep[:allowance]))
@@ -169,6 +169,14 @@ def goal_of(scenario: Scenario, side: str) -> str | None:
     """Where a side pushes: toward the enemy's line of retreat."""
     other = "france" if side == "austria" else "austria"
     return (scenario.retreat_toward or {}).get(other)
+
+
+def activation_allowance(board: Board, view: dict) -> int:
+    """How many French blocks France may activate on its coming day, as its view shows it
+    (003 §6 step 6: one on the first French day, two more from 11 AM or once the enemy is
+    in a French start locale)."""
+    enemy_in_start = any(board.locales[e["locale"]].french_start for e in view["enemy"])
+    return (1 if view["day"] == 1 else 0) + (2 if view["hour"] >= ACTIVATION_HOUR or enemy_in_start else 0)
 
 
 def entry_road_onward(board: Board, entry) -> list[str]:

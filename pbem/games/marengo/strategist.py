@@ -34,7 +34,7 @@ from __future__ import annotations
 from pbem.core.rng import Rng
 
 from .board import Board
-from .bot import entry_road_onward
+from .bot import activation_allowance, entry_road_onward
 from .scenario import Scenario
 
 GUESS = 2.2  # what an unseen enemy block is reckoned at (both orders of battle average a little over 2)
@@ -105,8 +105,7 @@ class Planner:
         near_enemy = {n for lid in self.enemy_at for n in self.board.adjacent(lid)}
         out = {b["id"] for b in self.mine if b["activated"] or b["locale"] in near_enemy}
         asleep = [b for b in self.mine if b["id"] not in out]
-        allowance = (1 if self.view["day"] == 1 else 0) + (2 if self.hour >= 11 or any(
-            self.board.locales[lid].french_start for lid in self.enemy_at) else 0)
+        allowance = activation_allowance(self.board, self.view)
         if asleep and allowance:
             front = self.enemy_rear()
             asleep.sort(key=lambda b: (self.board.distance(b["locale"], front), -b["strength"], b["id"]))
