@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pbem.core.game import Game, load_ruleset
 from pbem.games.marengo.bot import bot_orders
 from pbem.games.marengo.strategist import strategist_chooser, strategist_orders, strategist_standing
-from pbem.selfplay import InvariantError, play_game
+from pbem.selfplay import games_played, play_game
 
 PLAYERS = {"bot": bot_orders, "strategist": strategist_orders}
 STANDING = {"strategist": strategist_standing}  # what a player sends on the enemy's day
@@ -105,15 +105,7 @@ def balance(scenario_path: str, seed: int, games: int, austria: str = "strategis
     scenario = ruleset.load_scenario(scenario_path)
     tally = Balance(austria, france)
     started = time.perf_counter()
-    for s in range(seed, seed + games):
-        try:
-            game = play_match(scenario, s, austria, france)
-        except InvariantError as exc:
-            tally.problems.append(str(exc))
-            continue
-        except Exception as exc:  # a crash is a finding, with the seed to replay it
-            tally.problems.append(f"seed {s}: crash: {type(exc).__name__}: {exc}")
-            continue
+    for game in games_played(seed, games, lambda s: play_match(scenario, s, austria, france), tally.problems):
         tally.add(scenario, game)
     tally.seconds = time.perf_counter() - started
     return tally, scenario

@@ -144,20 +144,27 @@ def play(scenario_path: str, seed: int, on_day=None, random_decisions: bool = Fa
     return game
 
 
+def games_played(seed: int, games: int, play_one, problems: list[str]):
+    """The games ``play_one(seed)`` plays for ``games`` seeds from ``seed`` on; a crash or
+    a broken invariant is appended to ``problems`` (with its seed), not raised."""
+    for s in range(seed, seed + games):
+        try:
+            yield play_one(s)
+        except InvariantError as exc:
+            problems.append(str(exc))
+        except Exception as exc:  # a crash is a finding, with the seed to replay it
+            problems.append(f"seed {s}: crash: {type(exc).__name__}: {exc}")
+
+
 def play_many(scenario_path: str, seed: int, games: int, random_decisions: bool = True) -> Tally:
     """Play ``games`` games from ``seed`` on, checking every invariant; a crash or a
     broken invariant is recorded (with its seed), not raised."""
     tally = Tally()
     started = time.perf_counter()
-    for s in range(seed, seed + games):
-        try:
-            game = play(scenario_path, s, random_decisions=random_decisions, check=True)
-        except InvariantError as exc:
-            tally.problems.append(str(exc))
-            continue
-        except Exception as exc:  # a crash is a finding, with the seed to replay it
-            tally.problems.append(f"seed {s}: crash: {type(exc).__name__}: {exc}")
-            continue
+    def play_one(s: int) -> Game:
+        return play(scenario_path, s, random_decisions=random_decisions, check=True)
+
+    for game in games_played(seed, games, play_one, tally.problems):
         tally.games += 1
         tally.days += len(game.days)
         tally.winners[game.state.winner] += 1
