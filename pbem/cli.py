@@ -7,7 +7,7 @@ import sys
 
 
 def cmd_map_check(args) -> int:
-    from pbem.games.marengo.board import check_board
+    from pbem.games.simmons.board import check_board
 
     status = 0
     for path in args.files:

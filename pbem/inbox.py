@@ -14,7 +14,7 @@ from datetime import datetime, timedelta
 
 from pbem import deadlines
 from pbem.core.orders import OrdersError, parse_header
-from pbem.games.marengo.board import fold
+from pbem.games.simmons.board import fold
 from pbem.mail.inbound import parse_message
 from pbem.mail.outbox import queue
 from pbem.service import SIDE_TITLE, Service, ServiceError

@@ -1,4 +1,4 @@
-"""The map loader and validator (pbem.games.marengo.board) and the shipped Marengo map."""
+"""The map loader and validator (pbem.games.simmons.board) and the shipped Marengo map."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from pbem.cli import main as pbem_main
-from pbem.games.marengo.board import (
+from pbem.games.simmons.board import (
     Approach,
     LocaleNameError,
     NAME_MISSES,

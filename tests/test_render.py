@@ -11,7 +11,7 @@ from xml.etree import ElementTree as ET
 import pytest
 
 from pbem.games.marengo import load_scenario, setup, view
-from pbem.games.marengo.board import board_from_dict
+from pbem.games.simmons.board import board_from_dict
 from pbem.render import approach_segment, locale_polygons, png_size, render_png, render_svg
 from pbem.render import png as png_module
 

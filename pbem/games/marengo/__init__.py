@@ -4,7 +4,7 @@ The rule book quoted throughout is ../shared/rules/003 (French). This package
 is the ruleset interface the engine core drives (see pbem.core.game).
 """
 
-from .board import Board, load_board
+from pbem.games.simmons.board import Board, load_board
 from .parse import parse_orders  # one side's orders for the day (docs/orders.md)
 from .rules import is_over, moving_side, resolve_day
 from .scenario import SIDES, Scenario, load_scenario

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pbem.core.rng import Rng
 
-from .board import Board
+from pbem.games.simmons.board import Board
 from .rules import ACTIVATION_HOUR
 from .scenario import Scenario
 

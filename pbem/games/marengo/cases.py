@@ -17,7 +17,7 @@ from pbem.core.decisions import Decider
 from pbem.core.events import events_for
 from pbem.core.orders import OrdersError
 
-from .board import Board, MapError, board_from_dict, load_board
+from pbem.games.simmons.board import Board, MapError, board_from_dict, load_board
 from .parse import parse_orders
 from .rules import resolve_day
 from .scenario import SIDES, BlockSpec, Scenario, parse_hour

@@ -7,7 +7,7 @@ carried out as the position now stands.
 
 from __future__ import annotations
 
-from .board import Road
+from pbem.games.simmons.board import Road
 from .day import COMMAND_LIMIT, Day, Void
 from .scenario import SIDE_ADJ
 from .orders import Enter, Extend, Move, RoadMove

@@ -28,7 +28,7 @@ from pbem.core.orders import (
     ARROW, GT, HEADER_KEYS, Abort, OrdersError, Problem, Token, check_size, parse_header, suggest, tokenize,
 )
 
-from .board import fold
+from pbem.games.simmons.board import fold
 from .orders import (
     Activate, Assault, Bombard, Enter, Extend, Fire, Move, Orders, RoadMove, Standing,
     STANDING_KINDS,

@@ -17,7 +17,7 @@ from typing import NoReturn
 
 from pbem.core.orders import GT, OrderReader, Problem, Token
 
-from .board import fold
+from pbem.games.simmons.board import fold
 from .scenario import Scenario, hour_label, parse_hour
 from .state import Block, State
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from .board import Board, MapError, load_board, read_toml
+from pbem.games.simmons.board import Board, MapError, load_board, read_toml
 
 SIDES = ("austria", "france")  # the Austrian day comes first in every round (003 §7)
 SIDE_NAME = {"austria": "Austria", "france": "France"}  # the sides as reports, maps and events name them

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from pbem.core.rng import Rng
 
-from .board import Board
+from pbem.games.simmons.board import Board
 from .bot import activation_allowance, entry_road_onward
 from .scenario import Scenario
 
