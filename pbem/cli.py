@@ -48,7 +48,7 @@ def cmd_adjudicate(args) -> int:
 
 
 def cmd_selfplay(args) -> int:
-    from pbem.selfplay import play_many
+    from pbem.tools.selfplay import play_many
 
     tally = play_many(args.scenario, args.seed, args.games, random_decisions=not args.default_decisions)
     print(tally)
@@ -56,7 +56,7 @@ def cmd_selfplay(args) -> int:
 
 
 def cmd_balance(args) -> int:
-    from pbem.balance import balance
+    from pbem.tools.balance import balance
 
     tally, scenario = balance(args.scenario, args.seed, args.games, args.austria, args.france)
     print("\n".join(tally.lines(scenario)))
@@ -69,7 +69,7 @@ def cmd_bench(args) -> int:
     import time
 
     from pbem.core.game import Game, load_ruleset
-    from pbem.selfplay import play
+    from pbem.tools.selfplay import play
 
     ruleset = load_ruleset("marengo")
     scenario = ruleset.load_scenario(args.scenario)
@@ -107,8 +107,8 @@ def cmd_serve(args) -> int:
     import signal
     import threading
 
-    from pbem.config import load_config
-    from pbem.server import Server
+    from pbem.server.config import load_config
+    from pbem.server.serve import Server
 
     config = load_config(args.config)
     server = Server(config)
@@ -118,7 +118,7 @@ def cmd_serve(args) -> int:
         print(f"mail in: SMTP on {config.smtp_host}:{server.smtp_port}")
     print(f"mail out: {'relay ' + config.relay_host if config.relay else 'local maildir ' + str(config.maildir)}")
     try:
-        from pbem.web import admin_login_url
+        from pbem.server.web import admin_login_url
 
         print(f"sign in as {config.admin_email}: {admin_login_url(server.service, config)}")
     except ImportError:
@@ -135,10 +135,10 @@ def cmd_serve(args) -> int:
 
 def cmd_mail_in(args) -> int:
     """Read one message on standard input (a mail server's pipe) and store it."""
-    from pbem import inbox
-    from pbem.config import load_config
-    from pbem.service import Service
-    from pbem.store import Store
+    from pbem.server import inbox
+    from pbem.server.config import load_config
+    from pbem.server.service import Service
+    from pbem.server.store import Store
 
     raw = sys.stdin.buffer.read()
     try:
@@ -155,8 +155,8 @@ def cmd_mail_in(args) -> int:
 
 
 def cmd_backup(args) -> int:
-    from pbem.backup import backup
-    from pbem.config import load_config
+    from pbem.server.backup import backup
+    from pbem.server.config import load_config
 
     config = load_config(args.config)
     pages = backup(config.database_path, args.dest)
@@ -165,8 +165,8 @@ def cmd_backup(args) -> int:
 
 
 def cmd_restore(args) -> int:
-    from pbem.backup import RestoreError, restore
-    from pbem.config import load_config
+    from pbem.server.backup import RestoreError, restore
+    from pbem.server.config import load_config
 
     config = load_config(args.config)
     try:
@@ -179,7 +179,7 @@ def cmd_restore(args) -> int:
 
 
 def cmd_demo(args) -> int:
-    from pbem.demo import run_demo
+    from pbem.tools.demo import run_demo
 
     summary = run_demo(args.out, seed=args.seed, scenario=args.scenario, day_seconds=args.day_seconds,
                        timeout=args.timeout)
@@ -191,7 +191,7 @@ def cmd_demo(args) -> int:
 def cmd_loadtest(args) -> int:
     from pathlib import Path
 
-    from pbem.loadtest import LoadSettings, run_loadtest
+    from pbem.tools.loadtest import LoadSettings, run_loadtest
 
     settings = LoadSettings(games=args.games, seconds=args.seconds, rate=args.rate, due_rate=args.due_rate,
                             clients=args.clients, tick=args.tick, scenario=args.scenario, workdir=args.workdir,
@@ -208,7 +208,8 @@ def cmd_render(args) -> int:
     from pathlib import Path
 
     from pbem.games.marengo.view import view
-    from pbem.render import render_png, render_svg
+    from pbem.render import render_png
+    from pbem.games.marengo.render import render_svg
 
     side = None if args.side in ("moderator", "all") else args.side
     if args.case:
@@ -221,7 +222,7 @@ def cmd_render(args) -> int:
             return 1
         board, seen, title = outcome.scenario.board, view(outcome.scenario, outcome.state, side), outcome.title
     else:
-        from pbem.selfplay import play_days
+        from pbem.tools.selfplay import play_days
 
         game = play_days(args.scenario, args.seed, args.days)
         board, seen = game.scenario.board, game.view(side)

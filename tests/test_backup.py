@@ -20,9 +20,9 @@ from email.message import EmailMessage
 from pathlib import Path
 
 from pbem.core.game import Game, load_ruleset
-from pbem.harness import SERVER_ADDR, Players, Relay, Seat, ServerProcess, integrity, read_only, wait_until
-from pbem.service import Service
-from pbem.store import Store
+from pbem.tools.harness import SERVER_ADDR, Players, Relay, Seat, ServerProcess, integrity, read_only, wait_until
+from pbem.server.service import Service
+from pbem.server.store import Store
 
 SMALL = str((Path(__file__).parent / "fixtures" / "small.toml").resolve())
 SIDES = ("austria", "france")

@@ -23,11 +23,11 @@ from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import WebDriverWait
 from werkzeug.serving import make_server
 
-from pbem.config import Config
-from pbem.server import make_demo_game
-from pbem.service import Service
-from pbem.store import Store
-from pbem.web import admin_login_url, create_app
+from pbem.server.config import Config
+from pbem.server.serve import make_demo_game
+from pbem.server.service import Service
+from pbem.server.store import Store
+from pbem.server.web import admin_login_url, create_app
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"

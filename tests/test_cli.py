@@ -7,7 +7,7 @@ from email.message import EmailMessage
 from pathlib import Path
 
 from pbem.cli import build_parser
-from pbem.store import Store
+from pbem.server.store import Store
 
 ROOT = Path(__file__).parent.parent
 

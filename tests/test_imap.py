@@ -16,10 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from pbem import inbox
-from pbem.imap import poll
-from pbem.service import Service
-from pbem.store import Store
+from pbem.server import inbox
+from pbem.server.imap import poll
+from pbem.server.service import Service
+from pbem.server.store import Store
 
 SMALL = str((Path(__file__).parent / "fixtures" / "small.toml").resolve())
 DOVECOT = "/usr/sbin/dovecot"

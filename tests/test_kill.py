@@ -37,11 +37,11 @@ import time
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
-from pbem import inbox
+from pbem.server import inbox
 from pbem.core.game import Game, load_ruleset
-from pbem.harness import Players, Relay, Seat, ServerProcess, attached_json, bot_mail, integrity, read_only
-from pbem.service import Service
-from pbem.store import Store
+from pbem.tools.harness import Players, Relay, Seat, ServerProcess, attached_json, bot_mail, integrity, read_only
+from pbem.server.service import Service
+from pbem.server.store import Store
 
 SMALL = str((Path(__file__).parent / "fixtures" / "small.toml").resolve())
 SEED = int(os.environ.get("KILL_TEST_SEED", "1815"))

@@ -48,7 +48,7 @@ from pbem.core.events import events_for
 from pbem.core.game import Game, load_ruleset
 from pbem.core.orders import OrdersError
 from pbem.games.marengo.bot import bot_orders
-from pbem.report import ORDER_WORDS, Facts, build_report, compose
+from pbem.games.marengo.report import ORDER_WORDS, Facts, build_report, compose
 
 ROOT = Path(__file__).resolve().parent.parent
 REAL = ROOT / "maps" / "marengo.toml"
@@ -62,7 +62,8 @@ PAIR = re.compile(r"\b(infantry|cavalry|artillery)\b[\s|:,]*\b([1-9])\b")
 MD_ESCAPE = re.compile(r"\\([\\`*_\[\]|])")
 TAG = re.compile(r"<[^>]*>")
 
-from pbem.render import render_png, render_svg  # noqa: E402
+from pbem.games.marengo.render import render_svg  # noqa: E402
+from pbem.render import render_png  # noqa: E402
 
 
 def _word_re(words) -> re.Pattern | None:

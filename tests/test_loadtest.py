@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from pbem.harness import ServerProcess
+from pbem.tools.harness import ServerProcess
 
 SMALL = str((Path(__file__).parent / "fixtures" / "small.toml").resolve())
 

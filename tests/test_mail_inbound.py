@@ -6,7 +6,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pbem.mail.inbound import Inbound, extract_commands, html_to_text, parse_message, strip_reply
+from pbem.server.mail.inbound import Inbound, extract_commands, html_to_text, parse_message, strip_reply
 
 CORPUS = Path(__file__).parent / "mail_corpus"
 ORDERS = "GAME 12 SIDE french TURN 3 KEY Zk3v9Qh2\nMOVE 2 3 Marengo -> Spinetta\nHOLD Alessandria"

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 from conftest import Clock
 
-from pbem import inbox
-from pbem.service import Service
-from pbem.store import Store
+from pbem.server import inbox
+from pbem.server.service import Service
+from pbem.server.store import Store
 
 SMALL = str((Path(__file__).parent / "fixtures" / "small.toml").resolve())
 

@@ -6,9 +6,9 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pbem import inbox
-from pbem.service import Service
-from pbem.store import Store
+from pbem.server import inbox
+from pbem.server.service import Service
+from pbem.server.store import Store
 
 SMALL = str((Path(__file__).parent / "fixtures" / "small.toml").resolve())
 WORDS = ["GAME", "SIDE", "TURN", "KEY", "MOVE", "ASSAULT", "ENTER", "ROAD", "STANDING", "->", ">", "BY",

@@ -5,9 +5,9 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from pbem.mail.inbound import parse_message
-from pbem.mail.outbox import LEASE, Sender, backoff, build_email, queue
-from pbem.store import Store
+from pbem.server.mail.inbound import parse_message
+from pbem.server.mail.outbox import LEASE, Sender, backoff, build_email, queue
+from pbem.server.store import Store
 
 T0 = datetime(2024, 5, 1, 12, 0, tzinfo=timezone.utc)
 PNG = b"\x89PNG\r\n\x1a\n" + bytes(range(64))

@@ -12,7 +12,8 @@ import pytest
 
 from pbem.games.marengo import load_scenario, setup, view
 from pbem.games.simmons.board import board_from_dict
-from pbem.render import approach_segment, locale_polygons, png_size, render_png, render_svg
+from pbem.games.marengo.render import approach_segment, locale_polygons, render_svg
+from pbem.render import png_size, render_png
 from pbem.render import png as png_module
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -311,7 +312,7 @@ def test_the_drawing_is_the_same_in_every_process():
     import sys
 
     script = (
-        "import sys; from pbem.games.marengo import load_scenario, setup, view; from pbem.render import render_svg\n"
+        "import sys; from pbem.games.marengo import load_scenario, setup, view; from pbem.games.marengo.render import render_svg\n"
         f"sc = load_scenario({str(FIXTURES / 'render-scenario.toml')!r})\n"
         "st = setup(sc, 1)\n"
         "sys.stdout.write(render_svg(sc.board, view(sc, st, 'austria')) + render_svg(sc.board, view(sc, st, None)))\n"

@@ -13,7 +13,7 @@ from pbem.core.game import Game, load_ruleset
 from pbem.core.orders import parse_header
 from pbem.games.marengo import parse_orders
 from pbem.games.marengo.bot import bot_orders
-from pbem.report import (
+from pbem.games.marengo.report import (
     NO_DEADLINE, ORDER_WORDS, all_reports, build_report, group_events, report_for_day,
 )
 
@@ -333,7 +333,7 @@ def test_text_has_no_html_and_no_markdown(game):
 
 
 def test_markdown_escapes_what_it_must():
-    from pbem.report import md_cell, md_escape
+    from pbem.games.marengo.report import md_cell, md_escape
 
     assert md_escape("a_b *c* [d] <e> & f") == "a\\_b \\*c\\* \\[d\\] &lt;e> &amp; f"
     assert md_cell("x|y") == "x\\|y"

@@ -5,7 +5,7 @@ import copy
 from pathlib import Path
 
 from pbem.cli import main
-from pbem.selfplay import check_day, play, play_many
+from pbem.tools.selfplay import check_day, play, play_many
 
 ROOT = Path(__file__).parent.parent
 MARENGO = str(ROOT / "maps" / "marengo.toml")

@@ -8,8 +8,8 @@ import pytest
 from conftest import Clock
 
 from pbem.games.marengo.bot import bot_orders
-from pbem.service import Service, ServiceError
-from pbem.store import Store
+from pbem.server.service import Service, ServiceError
+from pbem.server.store import Store
 
 SMALL = str((Path(__file__).parent / "fixtures" / "small.toml").resolve())
 
@@ -155,7 +155,7 @@ def test_daily_deadline_in_the_games_time_zone(world):
     # it is 10:00 in Paris: 20:00 today leaves less than the 12 hours a day needs, so tomorrow,
     # and 20:00 in Paris in November is 19:00 UTC
     assert service.deadline(game_id) == datetime(2026, 11, 3, 19, 0, tzinfo=timezone.utc)
-    from pbem.deadlines import local_time
+    from pbem.server.deadlines import local_time
 
     assert local_time(service.deadline(game_id), "Europe/Paris").endswith("20:00 Europe/Paris")
     assert service.deadline_for(game_id, "austria").endswith("19:00 UTC")  # the seat's own zone

@@ -5,10 +5,10 @@ from email import message_from_bytes, policy
 
 import pytest
 
-from pbem.mail.inbound import parse_message
-from pbem.mail.outbox import Sender, queue
-from pbem.mail.smtpd import start_smtpd
-from pbem.store import Store
+from pbem.server.mail.inbound import parse_message
+from pbem.server.mail.outbox import Sender, queue
+from pbem.server.mail.smtpd import start_smtpd
+from pbem.server.store import Store
 
 T0 = datetime(2024, 5, 1, 12, 0, tzinfo=timezone.utc)
 RAW = (

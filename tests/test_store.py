@@ -4,7 +4,7 @@ from datetime import datetime, timezone
 
 import pytest
 
-from pbem.store import NoSuchGame, NoSuchSeat, SeatExists, Store, migrations, new_key
+from pbem.server.store import NoSuchGame, NoSuchSeat, SeatExists, Store, migrations, new_key
 
 
 def clock():

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from pbem.balance import Balance, balance, how_won, play_match
+from pbem.tools.balance import Balance, balance, how_won, play_match
 from pbem.cli import main
 from pbem.core.game import Game, load_ruleset
 from pbem.games.marengo.strategist import strategist_chooser, strategist_orders, strategist_standing
@@ -163,8 +163,8 @@ def test_games_are_the_same_in_every_process():
     import sys
 
     script = (
-        "from pbem.balance import play_match\n"
-        "from pbem.selfplay import play\n"
+        "from pbem.tools.balance import play_match\n"
+        "from pbem.tools.selfplay import play\n"
         "from pbem.cli import default_scenario\n"
         "sc = default_scenario()\n"
         "out = [play_match(sc, s).state.digest() for s in (12, 13, 14)]\n"

@@ -15,10 +15,10 @@ from email.message import EmailMessage
 
 import pytest
 
-from pbem import inbox
+from pbem.server import inbox
 from pbem.core.decisions import Decision
-from pbem.store import iso
-from pbem.web import admin_login_url
+from pbem.server.store import iso
+from pbem.server.web import admin_login_url
 
 from websupport import ADMIN, ANNA, FRED, MOD, OTTO, SMALL, Site, csrf
 
@@ -86,7 +86,7 @@ def test_sign_in_by_a_mailed_link(site):
 
 def test_an_expired_link_does_not_sign_in(site):
     site.store.add_login_token(ANNA, "0" * 64, "2000-01-01T00:00:00Z")
-    from pbem.web import auth
+    from pbem.server.web import auth
 
     old = auth.token_hash
     try:
@@ -371,7 +371,7 @@ def test_the_console_shows_received_mail_with_the_key_hidden(site):
 
 def test_admin_page_lists_games_outbox_and_local_mail(site):
     game_id, _ = site.game()
-    from pbem.server import make_sender
+    from pbem.server.serve import make_sender
 
     make_sender(site.store, site.config).send_due()
     page = site.client(ADMIN).get("/admin")

@@ -16,8 +16,8 @@ import html
 import pytest
 
 from pbem.core.decisions import Decision
-from pbem.store import iso
-from pbem.web.auth import make_login_token
+from pbem.server.store import iso
+from pbem.server.web.auth import make_login_token
 
 from websupport import ADMIN, ANNA, FRED, MOD, OTTO, SMALL, Site, csrf
 

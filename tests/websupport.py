@@ -5,11 +5,11 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from pbem.config import Config
-from pbem.service import Service
-from pbem.store import Store
-from pbem.web import create_app
-from pbem.web.auth import make_login_token
+from pbem.server.config import Config
+from pbem.server.service import Service
+from pbem.server.store import Store
+from pbem.server.web import create_app
+from pbem.server.web.auth import make_login_token
 
 SMALL = str((Path(__file__).parent / "fixtures" / "small.toml").resolve())
 ANNA, FRED, MOD, OTTO = "anna@example.org", "fred@example.org", "mod@example.org", "otto@example.org"

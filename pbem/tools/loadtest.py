@@ -45,7 +45,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
-from pbem.harness import (BOT_DOMAIN, Delivery, Relay, ServerProcess, attached_json, epoch, iso, orders_mail,
+from pbem.tools.harness import (BOT_DOMAIN, Delivery, Relay, ServerProcess, attached_json, epoch, iso, orders_mail,
                           percentile, read_only, seconds, send_mail, wait_until)
 
 
@@ -123,7 +123,7 @@ class LoadTest:
     def scenario(self):
         if not hasattr(self, "_scenario"):
             from pbem.core.game import load_ruleset
-            from pbem.service import scenario_path
+            from pbem.server.service import scenario_path
 
             self.ruleset = load_ruleset("marengo")
             self._scenario = self.ruleset.load_scenario(scenario_path(self.s.scenario))
@@ -131,9 +131,9 @@ class LoadTest:
 
     def prepare(self) -> Path:
         """The run's database: a copy of the template with N games (made once, kept in the work folder)."""
-        from pbem.backup import backup
-        from pbem.service import Service
-        from pbem.store import Store
+        from pbem.server.backup import backup
+        from pbem.server.service import Service
+        from pbem.server.store import Store
 
         stem = Path(self.s.scenario).stem
         template = self.workdir / f"games-{self.s.games}-{stem}.sqlite3"

@@ -15,10 +15,10 @@ from pathlib import Path
 
 from flask import Blueprint, abort, flash, g, redirect, render_template, request, url_for
 
-from pbem.mail.inbound import parse_message
-from pbem.service import SIDE_TITLE, ServiceError
-from pbem.web.games import public_audit, report_body, report_for
-from pbem.web.security import admin_required, config, game_info, is_moderator, login_required, service
+from pbem.server.mail.inbound import parse_message
+from pbem.server.service import SIDE_TITLE, ServiceError
+from pbem.server.web.games import public_audit, report_body, report_for
+from pbem.server.web.security import admin_required, config, game_info, is_moderator, login_required, service
 
 bp = Blueprint("moderator", __name__)
 KEY = re.compile(r"(?i)\b(KEY\s+)\S+")

@@ -16,9 +16,9 @@ from datetime import timedelta
 from flask import Blueprint, abort, g, redirect, render_template, request, session, url_for
 from werkzeug.security import check_password_hash, generate_password_hash
 
-from pbem.mail.outbox import queue
-from pbem.store import iso
-from pbem.web.security import check_rate, config, email_required, note_attempt, service, sign_in
+from pbem.server.mail.outbox import queue
+from pbem.server.store import iso
+from pbem.server.web.security import check_rate, config, email_required, note_attempt, service, sign_in
 
 bp = Blueprint("auth", __name__)
 TOKEN_LIFE = timedelta(minutes=30)

@@ -36,7 +36,7 @@ from email.message import EmailMessage
 from pathlib import Path
 
 import pbem
-from pbem.mail.smtpd import start_smtpd
+from pbem.server.mail.smtpd import start_smtpd
 
 SERVER_ADDR = "pbem@load.invalid"
 SERVER_DOMAIN = "load.invalid"

@@ -13,10 +13,10 @@ import tomllib
 from flask import Blueprint, Response, abort, current_app, flash, g, redirect, render_template, request, url_for
 from werkzeug.datastructures import MultiDict
 
-from pbem import deadlines
+from pbem.server import deadlines
 from pbem.paths import MAPS
-from pbem.service import SIDE_TITLE, ServiceError
-from pbem.web.security import (email_required, game_info, is_finished, is_moderator, my_sides, service, side_for,
+from pbem.server.service import SIDE_TITLE, ServiceError
+from pbem.server.web.security import (email_required, game_info, is_finished, is_moderator, my_sides, service, side_for,
                                spectator)
 
 bp = Blueprint("games", __name__)
@@ -85,7 +85,7 @@ def report_for(game_id: int, day: int, side: str | None):
     if not 0 <= day < len(game.days):
         abort(404, f"Day {day} of game {game_id} has not been played.")
     if side is None and spectator(g.user, game_id):
-        from pbem.report import build_report
+        from pbem.games.marengo.report import build_report
 
         return build_report(game, day, None, game_label=service().label(game_id), spectator=True)
     return service().report(game_id, day, side)

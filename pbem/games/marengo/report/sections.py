@@ -8,10 +8,10 @@ import re
 
 from pbem.games.marengo.scenario import SIDE_ADJ
 from pbem.report.document import Bullets, Code, Document, Heading, Para, Report, Table, to_markdown, to_text
-from pbem.report.facts import (
+from pbem.games.marengo.report.facts import (
     COMMAND_LIMIT, NO_DEADLINE, ROAD_CAPACITY, ROAD_ENTRIES, Facts, hour_label, natural, side_name,
 )
-from pbem.report.template import order_template
+from pbem.games.marengo.report.template import order_template
 
 SOURCES = {
     "standing": "your standing orders",

@@ -20,11 +20,11 @@ from datetime import datetime, timedelta, timezone
 
 from apscheduler.schedulers.background import BackgroundScheduler
 
-from pbem import deadlines, inbox
-from pbem.mail.outbox import Sender
-from pbem.service import Service
+from pbem.server import deadlines, inbox
+from pbem.server.mail.outbox import Sender
+from pbem.server.service import Service
 
-log = logging.getLogger("pbem.scheduler")
+log = logging.getLogger("pbem.server.scheduler")
 logging.getLogger("apscheduler").setLevel(logging.ERROR)  # a skipped overlapping tick is normal
 
 
@@ -90,7 +90,7 @@ class Clock:
     def process_mail(self) -> int:
         config = self.service.config
         if config is not None and config.imap_host:
-            from pbem.imap import poll
+            from pbem.server.imap import poll
 
             poll(self.service, config.imap_host, config.imap_port, config.imap_user,
                  config.imap_password, config.imap_folder, ssl=config.imap_ssl)

@@ -19,13 +19,13 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
-from pbem import deadlines
+from pbem.server import deadlines
 from pbem.core.decisions import Decision, Pending, never
 from pbem.core.game import Game, load_ruleset
 from pbem.core.orders import OrdersError, Problem
-from pbem.mail.outbox import queue
+from pbem.server.mail.outbox import queue
 from pbem.paths import MAPS
-from pbem.store import NoSuchGame, NoSuchSeat, Store, new_key
+from pbem.server.store import NoSuchGame, NoSuchSeat, Store, new_key
 
 RULESET = "marengo"
 SIDE_TITLE = {"austria": "Austria", "france": "France"}
@@ -221,7 +221,7 @@ class Service:
 
     def opening_template(self, game_id: int, side: str) -> str:
         """The orders template of a side before any day has been resolved."""
-        from pbem.report import Facts, order_template
+        from pbem.games.marengo.report import Facts, order_template
 
         game = self.game(game_id)
         sc = game.scenario
@@ -539,7 +539,7 @@ class Service:
     # -- reports ------------------------------------------------------------------------
 
     def report(self, game_id: int, day: int, side: str | None, corrected: str = ""):
-        from pbem.report import build_report
+        from pbem.games.marengo.report import build_report
 
         game = self.game(game_id)
         deadline = self.deadline_for(game_id, side) if side else None
@@ -557,14 +557,14 @@ class Service:
 
     @staticmethod
     def rasterise(svg: str) -> bytes:
-        """SVG to PNG, here; the server replaces this with a worker process (pbem.server),
+        """SVG to PNG, here; the server replaces this with a worker process (pbem.server.serve),
         since the rasteriser holds the interpreter for most of a second a map."""
         from pbem.render import render_png
 
         return render_png(svg)
 
     def map_svg(self, game_id: int, day: int | None, side: str | None) -> str:
-        from pbem.render import render_svg
+        from pbem.games.marengo.render import render_svg
 
         game = self.game(game_id)
         return render_svg(game.scenario.board, game.view(side, day), title=self.label(game_id))
@@ -661,7 +661,7 @@ class Service:
     # -- moderators ---------------------------------------------------------------------
 
     def moderate(self, game_id: int, who: str, action: str, why: str, **args) -> str:
-        """A moderator's ruling (see pbem.moderation): done, audited, told to the players."""
-        from pbem import moderation
+        """A moderator's ruling (see pbem.server.moderation): done, audited, told to the players."""
+        from pbem.server import moderation
 
         return moderation.moderate(self, game_id, who, action, why, **args)

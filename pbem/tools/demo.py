@@ -23,10 +23,10 @@ from dataclasses import dataclass, field
 from email.message import EmailMessage
 from pathlib import Path
 
-from pbem.config import Config
+from pbem.server.config import Config
 from pbem.games.marengo.bot import bot_orders
-from pbem.mail.smtpd import start_smtpd
-from pbem.server import Server
+from pbem.server.mail.smtpd import start_smtpd
+from pbem.server.serve import Server
 
 KEY = re.compile(r"Your (?:secret|new) key (?:for this seat )?(?:for \w+ in game .*? )?is:? (\S+)")
 BOTS = {"austria": "austria@bots.invalid", "france": "france@bots.invalid"}

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 
-from pbem import deadlines
+from pbem.server import deadlines
 from pbem.core.orders import OrdersError
-from pbem.mail.outbox import queue
-from pbem.service import SIDE_TITLE, Service, ServiceError
-from pbem.store import new_key
+from pbem.server.mail.outbox import queue
+from pbem.server.service import SIDE_TITLE, Service, ServiceError
+from pbem.server.store import new_key
 
 
 def moderate(service: Service, game_id: int, who: str, action: str, why: str, **args) -> str:

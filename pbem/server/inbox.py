@@ -12,13 +12,13 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from pbem import deadlines
+from pbem.server import deadlines
 from pbem.core.orders import OrdersError, parse_header
 from pbem.games.simmons.board import fold
-from pbem.mail.inbound import parse_message
-from pbem.mail.outbox import queue
-from pbem.service import SIDE_TITLE, Service, ServiceError
-from pbem.store import NoSuchGame
+from pbem.server.mail.inbound import parse_message
+from pbem.server.mail.outbox import queue
+from pbem.server.service import SIDE_TITLE, Service, ServiceError
+from pbem.server.store import NoSuchGame
 
 LIMIT_BYTES = 512 * 1024
 REPLY_LIMIT = 20_000  # characters: no answer grows without bound

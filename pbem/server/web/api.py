@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, abort, g, jsonify, request
 
-from pbem.web.games import map_day, my_games, report_for
-from pbem.web.security import csrf_token, login_required, my_sides, service, side_for
+from pbem.server.web.games import map_day, my_games, report_for
+from pbem.server.web.security import csrf_token, login_required, my_sides, service, side_for
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 

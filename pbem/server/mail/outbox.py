@@ -36,7 +36,7 @@ from email.message import EmailMessage
 from email.utils import format_datetime
 from pathlib import Path
 
-from pbem.store import iso
+from pbem.server.store import iso
 
 LEASE = timedelta(minutes=5)  # how long a claimed row is left alone before a retry
 BACKOFF_CAP = timedelta(hours=1)

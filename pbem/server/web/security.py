@@ -24,8 +24,8 @@ from datetime import timedelta
 from flask import abort, current_app, g, jsonify, redirect, render_template, request, session, url_for
 from werkzeug.exceptions import HTTPException
 
-from pbem.service import SIDE_TITLE, ServiceError
-from pbem.store import iso
+from pbem.server.service import SIDE_TITLE, ServiceError
+from pbem.server.store import iso
 
 RATE_LIMIT = 10  # failed sign-ins (and mailed links) per address, and per IP ...
 RATE_WINDOW = timedelta(minutes=15)  # ... in this window

@@ -1,6 +1,6 @@
 """The web pages and the JSON API: a Flask app over the service layer.
 
-    app = create_app(service, config)   # served by werkzeug (see pbem.server)
+    app = create_app(service, config)   # served by werkzeug (see pbem.server.serve)
     print(admin_login_url(service, config))   # a one-time sign-in link for the admin
 
 One blueprint per area: ``auth`` (sign in by mailed link or password),
@@ -19,19 +19,19 @@ from datetime import timedelta
 
 from flask import Flask
 
-from pbem.config import Config
+from pbem.server.config import Config
 from pbem.paths import TEMPLATES
 
 STATIC = TEMPLATES.parent / "static"
-log = logging.getLogger("pbem.web")
+log = logging.getLogger("pbem.server.web")
 
 
 def create_app(service, config: Config | None = None) -> Flask:
     """The web app of one server: every page and API call goes through ``service``."""
-    from pbem.web import api, auth, games, moderator, security
+    from pbem.server.web import api, auth, games, moderator, security
 
     config = config or getattr(service, "config", None) or Config()
-    app = Flask("pbem.web", template_folder=str(TEMPLATES), static_folder=str(STATIC),
+    app = Flask("pbem.server.web", template_folder=str(TEMPLATES), static_folder=str(STATIC),
                 static_url_path="/static")
     app.config.update(
         SECRET_KEY=config.secret_key or secrets.token_hex(32),
@@ -52,7 +52,7 @@ def create_app(service, config: Config | None = None) -> Flask:
 
 def admin_login_url(service, config: Config) -> str:
     """A one-time sign-in link for ``config.admin_email`` (valid 30 minutes): no mail needed."""
-    from pbem.web.auth import make_login_token
+    from pbem.server.web.auth import make_login_token
 
     token = make_login_token(service.store, config.admin_email, service.now())
     return f"{config.url.rstrip('/')}/login/{token}"

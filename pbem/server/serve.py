@@ -10,14 +10,14 @@ import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
 
-from pbem import inbox
-from pbem.config import Config
-from pbem.mail.outbox import Sender
-from pbem.mail.smtpd import start_smtpd
+from pbem.server import inbox
+from pbem.server.config import Config
+from pbem.server.mail.outbox import Sender
+from pbem.server.mail.smtpd import start_smtpd
 from pbem.render.png import render_png
-from pbem.scheduler import Clock
-from pbem.service import Service
-from pbem.store import Store
+from pbem.server.scheduler import Clock
+from pbem.server.service import Service
+from pbem.server.store import Store
 
 log = logging.getLogger("pbem")
 
@@ -57,7 +57,7 @@ class Server:
         self.clock.start()
         from werkzeug.serving import make_server
 
-        from pbem.web import create_app
+        from pbem.server.web import create_app
 
         app = create_app(self.service, self.config)
         if self.config.proxies:  # the client's address and scheme as the proxy saw them

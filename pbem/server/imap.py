@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import imaplib
 
-from pbem import inbox
-from pbem.service import Service
+from pbem.server import inbox
+from pbem.server.service import Service
 
 
 def poll(service: Service, host: str, port: int, user: str, password: str, folder: str = "INBOX",

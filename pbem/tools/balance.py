@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pbem.core.game import Game, load_ruleset
 from pbem.games.marengo.bot import bot_orders
 from pbem.games.marengo.strategist import strategist_chooser, strategist_orders, strategist_standing
-from pbem.selfplay import games_played, play_game
+from pbem.tools.selfplay import games_played, play_game
 
 PLAYERS = {"bot": bot_orders, "strategist": strategist_orders}
 STANDING = {"strategist": strategist_standing}  # what a player sends on the enemy's day

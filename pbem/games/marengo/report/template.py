@@ -3,7 +3,7 @@ reinforcements, its standing orders and example orders written the way the parse
 
 from __future__ import annotations
 
-from pbem.report.facts import COMMAND_LIMIT, NO_DEADLINE, ROAD_ENTRIES, Facts, hour_label, natural, side_name
+from pbem.games.marengo.report.facts import COMMAND_LIMIT, NO_DEADLINE, ROAD_ENTRIES, Facts, hour_label, natural, side_name
 
 
 def order_template(facts: Facts) -> str:
