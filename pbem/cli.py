@@ -6,12 +6,49 @@ import argparse
 import sys
 
 
-def cmd_map_check(args) -> int:
-    from pbem.games.simmons.board import check_board
+def game_of(args):
+    """The ruleset named by ``--game``, and the scenario of ``--scenario`` loaded (a name the
+    game lists, a file under maps/, or a path; default: the game's first scenario)."""
+    from pathlib import Path
 
+    from pbem.games import ruleset
+    from pbem.paths import MAPS
+
+    rules = ruleset(args.game)
+    name = getattr(args, "scenario", None)
+    if not name:
+        path = next(iter(rules.scenarios().values()))
+    elif name in rules.scenarios():
+        path = rules.scenarios()[name]
+    else:
+        path = Path(name) if Path(name).exists() else MAPS / name
+    return rules, rules.load_scenario(path)
+
+
+def cmd_games(args) -> int:
+    from pbem.games import rulesets
+
+    for name, rules in rulesets().items():
+        print(f"{name}: {rules.title}")
+        for scenario, path in rules.scenarios().items():
+            loaded = rules.load_scenario(path)
+            seats = ", ".join(f"{s.id} ({s.side})" if s.side != s.id else s.id
+                              for s in rules.seats(loaded, {o.name: o.default for o in rules.options()}))
+            print(f"  scenario {scenario} ({path.name}): {loaded.name}; seats: {seats}")
+        for option in rules.options():
+            print(f"  option {option.name}: {' | '.join(option.choices)} (default {option.default})"
+                  f"{': ' + option.help if option.help else ''}")
+        print(f"  bots: {', '.join(rules.bots())}")
+    return 0
+
+
+def cmd_map_check(args) -> int:
+    from pbem.games import ruleset
+
+    check = ruleset(args.game).check_map
     status = 0
     for path in args.files:
-        problems = check_board(path)
+        problems = check(path)
         if problems:
             status = 1
             print(f"{path}: {len(problems)} problem(s)")
@@ -22,14 +59,32 @@ def cmd_map_check(args) -> int:
     return status
 
 
-def cmd_adjudicate(args) -> int:
-    from pbem.games.marengo.cases import CaseError, run_case, show
+def case_game(path: str):
+    """The ruleset of a case file: its ``game`` key, else the folder it is in (tests/cases/<game>/)."""
+    import tomllib
+    from pathlib import Path
 
+    from pbem.games import UnknownGame, ruleset, rulesets
+
+    try:
+        name = tomllib.loads(Path(path).read_text(encoding="utf-8")).get("game")
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise ValueError(f"{path}: {exc}") from None
+    name = name or Path(path).parent.name
+    if name not in rulesets():
+        names = " or ".join(f'"{n}"' for n in rulesets())
+        raise UnknownGame(f"{path}: say which game the case is for (game = {names}), "
+                          f"or keep it in tests/cases/<game>/")
+    return ruleset(name)
+
+
+def cmd_adjudicate(args) -> int:
     failed = 0
     for path in args.files:
         try:
-            outcome = run_case(path)
-        except CaseError as exc:
+            rules = case_game(path)
+            outcome = rules.run_case(path)
+        except (ValueError, LookupError) as exc:
             print(f"ERROR {exc}")
             failed += 1
             continue
@@ -41,7 +96,7 @@ def cmd_adjudicate(args) -> int:
             for f in outcome.failures:
                 print(f"      - {f}")
         if args.show:
-            print(show(outcome))
+            print(rules.show_case(outcome))
             print()
     print(f"{len(args.files) - failed} passed, {failed} failed")
     return 1 if failed else 0
@@ -50,7 +105,8 @@ def cmd_adjudicate(args) -> int:
 def cmd_selfplay(args) -> int:
     from pbem.tools.selfplay import play_many
 
-    tally = play_many(args.scenario, args.seed, args.games, random_decisions=not args.default_decisions)
+    rules, scenario = game_of(args)
+    tally = play_many(rules, scenario, args.seed, args.games, random_decisions=not args.default_decisions)
     print(tally)
     return 1 if tally.problems else 0
 
@@ -58,8 +114,17 @@ def cmd_selfplay(args) -> int:
 def cmd_balance(args) -> int:
     from pbem.tools.balance import balance
 
-    tally, scenario = balance(args.scenario, args.seed, args.games, args.austria, args.france)
-    print("\n".join(tally.lines(scenario)))
+    rules, scenario = game_of(args)
+    players = {}
+    for item in args.seat or []:
+        seat, _, bot = item.partition("=")
+        if bot not in rules.bots() or seat not in [s.id for s in rules.seats(scenario, {})]:
+            print(f"pbem balance: --seat {item}: write SEAT=BOT, with a seat of {rules.title} and one of its "
+                  f"bots ({', '.join(rules.bots())})", file=sys.stderr)
+            return 2
+        players[seat] = bot
+    tally = balance(rules, scenario, args.seed, args.games, players)
+    print("\n".join(tally.lines()))
     return 1 if tally.problems else 0
 
 
@@ -68,13 +133,12 @@ def cmd_bench(args) -> int:
     import statistics
     import time
 
-    from pbem.core.game import Game, load_ruleset
+    from pbem.core.game import Game
     from pbem.tools.selfplay import play
 
-    ruleset = load_ruleset("marengo")
-    scenario = ruleset.load_scenario(args.scenario)
+    ruleset, scenario = game_of(args)
     started = time.perf_counter()
-    games = [play(args.scenario, seed) for seed in range(args.seed, args.seed + args.games)]
+    games = [play(ruleset, scenario, seed) for seed in range(args.seed, args.seed + args.games)]
     elapsed = time.perf_counter() - started
     days = sum(len(g.days) for g in games)
     # A replay needs only a game's seed and log (as when the server loads a game):
@@ -181,8 +245,8 @@ def cmd_restore(args) -> int:
 def cmd_demo(args) -> int:
     from pbem.tools.demo import run_demo
 
-    summary = run_demo(args.out, seed=args.seed, scenario=args.scenario, day_seconds=args.day_seconds,
-                       timeout=args.timeout)
+    summary = run_demo(args.out, seed=args.seed, game=args.game, scenario=args.scenario,
+                       day_seconds=args.day_seconds, timeout=args.timeout)
     print(summary)
     print(f"every mail is in {args.out}")
     return 1 if summary.problems else 0
@@ -194,7 +258,8 @@ def cmd_loadtest(args) -> int:
     from pbem.tools.loadtest import LoadSettings, run_loadtest
 
     settings = LoadSettings(games=args.games, seconds=args.seconds, rate=args.rate, due_rate=args.due_rate,
-                            clients=args.clients, tick=args.tick, scenario=args.scenario, workdir=args.workdir,
+                            clients=args.clients, tick=args.tick, game=args.game, scenario=args.scenario,
+                            workdir=args.workdir,
                             warmup=not args.no_warmup, drain=args.drain)
     figures = run_loadtest(settings)
     text = str(figures)
@@ -207,27 +272,26 @@ def cmd_loadtest(args) -> int:
 def cmd_render(args) -> int:
     from pathlib import Path
 
-    from pbem.games.marengo.view import view
     from pbem.render import render_png
-    from pbem.games.marengo.render import render_svg
 
     side = None if args.side in ("moderator", "all") else args.side
     if args.case:
-        from pbem.games.marengo.cases import CaseError, run_case
-
         try:
-            outcome = run_case(args.case)
-        except CaseError as exc:
+            rules = case_game(args.case)
+            outcome = rules.run_case(args.case)
+        except (ValueError, LookupError) as exc:
             print(f"pbem render: {exc}", file=sys.stderr)
             return 1
-        board, seen, title = outcome.scenario.board, view(outcome.scenario, outcome.state, side), outcome.title
+        scenario, title = outcome.scenario, outcome.title
+        seen = rules.view(scenario, outcome.state, side)
     else:
         from pbem.tools.selfplay import play_days
 
-        game = play_days(args.scenario, args.seed, args.days)
-        board, seen = game.scenario.board, game.view(side)
-        title = f"{game.scenario.name} (self-play, seed {args.seed})"
-    svg = render_svg(board, seen, title=title)
+        rules, scenario = game_of(args)
+        game = play_days(rules, scenario, args.seed, args.days)
+        seen = game.view(side)
+        title = f"{scenario.name} (self-play, seed {args.seed})"
+    svg = rules.render_svg(scenario, seen, title=title)
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.with_suffix(".svg").write_text(svg, encoding="utf-8")
@@ -236,14 +300,84 @@ def cmd_render(args) -> int:
     return 0
 
 
+def cmd_verify(args) -> int:
+    import hashlib
+    import json
+    from pathlib import Path
+
+    from pbem.core.verify import verify
+    from pbem.games import ruleset
+    from pbem.paths import MAPS
+
+    try:
+        export = json.loads(Path(args.file).read_text(encoding="utf-8"))
+        rules = ruleset(export["ruleset"])
+        path = Path(args.scenario) if args.scenario else MAPS / export["scenario"]
+        scenario = rules.load_scenario(path)
+        digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    except (OSError, ValueError, KeyError, LookupError) as exc:
+        print(f"pbem verify: {args.file}: cannot read the export: {exc}", file=sys.stderr)
+        return 2
+    problems = verify(export, rules, scenario, digest)
+    if problems:
+        print(f"{args.file}: does NOT verify ({len(problems)} difference(s)):")
+        for problem in problems:
+            print(f"  - {problem}")
+        return 1
+    print(f"{args.file}: verified: the seed matches its commitment, and replaying the log gives every "
+          f"recorded day ({len(export['days'])}), roll and position")
+    return 0
+
+
+def cmd_export(args) -> int:
+    import json
+
+    from pbem.server.config import load_config
+    from pbem.server.service import Service, ServiceError
+    from pbem.server.store import Store
+
+    config = load_config(args.config)
+    try:
+        export = Service(Store(config.database_path), config).export(args.game_id)
+    except ServiceError as exc:
+        print(f"pbem export: {exc}", file=sys.stderr)
+        return 1
+    text = json.dumps(export, indent=1, sort_keys=True)
+    if args.out:
+        from pathlib import Path
+
+        Path(args.out).write_text(text + "\n", encoding="utf-8")
+    else:
+        print(text)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="pbem", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
+
+    def game_arg(p):
+        p.add_argument("--game", default="marengo", help="the game (pbem games lists them)")
+
+    p_games = sub.add_parser("games", help="list the installed games, their scenarios, seats, options and bots")
+    p_games.set_defaults(func=cmd_games)
+
+    p_verify = sub.add_parser("verify", help="replay a finished game's export and check every day, roll and result")
+    p_verify.add_argument("file", help="the export (JSON), from the game's page or pbem export")
+    p_verify.add_argument("--scenario", help="the scenario file, if not the one under maps/ the export names")
+    p_verify.set_defaults(func=cmd_verify)
+
+    p_export = sub.add_parser("export", help="write a finished game's export (JSON) for pbem verify")
+    p_export.add_argument("game_id", type=int)
+    p_export.add_argument("--out", help="a file (default: standard output)")
+    p_export.add_argument("--config")
+    p_export.set_defaults(func=cmd_export)
 
     p_map = sub.add_parser("map", help="work with map files")
     map_sub = p_map.add_subparsers(dest="map_command", required=True)
     p_check = map_sub.add_parser("check", help="validate map files and list every problem")
     p_check.add_argument("files", nargs="+")
+    game_arg(p_check)
     p_check.set_defaults(func=cmd_map_check)
 
     p_adj = sub.add_parser("adjudicate", help="run adjudication case files (docs/cases.md)")
@@ -273,7 +407,8 @@ def build_parser() -> argparse.ArgumentParser:
     p_demo = sub.add_parser("demo", help="play a whole game by mail through the real server, between two bots")
     p_demo.add_argument("--out", required=True, help="folder for every mail sent (.eml) and its maps")
     p_demo.add_argument("--seed", type=int, default=1)
-    p_demo.add_argument("--scenario", default="marengo.toml", help="a scenario under maps/, or a path")
+    game_arg(p_demo)
+    p_demo.add_argument("--scenario", help="a scenario of the game, a file under maps/, or a path")
     p_demo.add_argument("--day-seconds", type=float, default=10.0,
                         help="the compressed deadline of each day (the bots answer at once, with FINAL)")
     p_demo.add_argument("--timeout", type=float, default=900.0)
@@ -287,7 +422,8 @@ def build_parser() -> argparse.ArgumentParser:
     p_load.add_argument("--due-rate", type=float, default=1.0, help="games coming due a second")
     p_load.add_argument("--clients", type=int, default=4, help="SMTP client connections")
     p_load.add_argument("--tick", type=float, default=0.5, help="the server's tick_seconds")
-    p_load.add_argument("--scenario", default="marengo.toml")
+    game_arg(p_load)
+    p_load.add_argument("--scenario", help="a scenario of the game (default: its first)")
     p_load.add_argument("--workdir", help="keep the games (made once) and the run here; default: a temporary folder")
     p_load.add_argument("--no-warmup", action="store_true", help="measure from cold: no first mail per seat before")
     p_load.add_argument("--drain", type=float, default=180.0, help="most seconds to wait for late mail")
@@ -296,32 +432,36 @@ def build_parser() -> argparse.ArgumentParser:
 
     p_render = sub.add_parser("render", help="draw a side's view of a self-play game or a case file (SVG and PNG)")
     p_render.add_argument("--case", help="an adjudication case file: draw the position after it")
-    p_render.add_argument("--scenario", default=default_scenario())
+    game_arg(p_render)
+    p_render.add_argument("--scenario", help="a scenario of the game, a file under maps/, or a path")
     p_render.add_argument("--seed", type=int, default=1)
     p_render.add_argument("--days", type=int, default=0, help="days of bot play before drawing")
-    p_render.add_argument("--side", default="austria", help="austria, france, or moderator")
+    p_render.add_argument("--side", default="moderator", help="a seat of the game (austria, france, ...) or moderator")
     p_render.add_argument("--out", required=True, help="file name without extension: writes .svg and .png")
     p_render.set_defaults(func=cmd_render)
 
     p_self = sub.add_parser("selfplay", help="bot against bot: N complete games, every invariant checked")
-    p_self.add_argument("--scenario", default=default_scenario())
+    game_arg(p_self)
+    p_self.add_argument("--scenario", help="a scenario of the game, a file under maps/, or a path")
     p_self.add_argument("--seed", type=int, default=1)
     p_self.add_argument("--games", type=int, default=1)
     p_self.add_argument("--default-decisions", action="store_true",
                         help="answer open decisions by their defaults, not at random")
     p_self.set_defaults(func=cmd_selfplay)
 
-    p_bal = sub.add_parser("balance", help="is the map fair? N games between two players (bot or strategist): "
-                                          "wins, how won, end morale, objectives held")
-    p_bal.add_argument("--scenario", default=default_scenario())
+    p_bal = sub.add_parser("balance", help="is the map fair? N games between the game's bots: "
+                                          "wins, how won, and what the game counts")
+    game_arg(p_bal)
+    p_bal.add_argument("--scenario", help="a scenario of the game, a file under maps/, or a path")
     p_bal.add_argument("--seed", type=int, default=1)
     p_bal.add_argument("--games", type=int, default=100)
-    p_bal.add_argument("--austria", choices=("bot", "strategist"), default="strategist")
-    p_bal.add_argument("--france", choices=("bot", "strategist"), default="strategist")
+    p_bal.add_argument("--seat", action="append", metavar="SEAT=BOT",
+                       help="the bot that plays a seat (default: the game's strongest), e.g. austria=bot")
     p_bal.set_defaults(func=cmd_balance)
 
     p_bench = sub.add_parser("bench", help="print speed figures: self-play games a second, replay time")
-    p_bench.add_argument("--scenario", default=default_scenario())
+    game_arg(p_bench)
+    p_bench.add_argument("--scenario", help="a scenario of the game, a file under maps/, or a path")
     p_bench.add_argument("--seed", type=int, default=1)
     p_bench.add_argument("--games", type=int, default=50)
     p_bench.add_argument("--repeat", type=int, default=3, help="replays timed per game (the best counts)")
@@ -330,16 +470,14 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def default_scenario() -> str:
-    from pbem.paths import MAPS
-
-    return str(MAPS / "marengo.toml")
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    return args.func(args)
+    try:
+        return args.func(args)
+    except LookupError as exc:  # an unknown game
+        print(f"pbem {args.command}: {exc.args[0] if exc.args else exc}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

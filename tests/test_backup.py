@@ -19,7 +19,8 @@ import urllib.request
 from email.message import EmailMessage
 from pathlib import Path
 
-from pbem.core.game import Game, load_ruleset
+from pbem.core.game import Game
+from pbem.games import rulesets
 from pbem.tools.harness import SERVER_ADDR, Players, Relay, Seat, ServerProcess, integrity, read_only, wait_until
 from pbem.server.service import Service
 from pbem.server.store import Store
@@ -78,12 +79,12 @@ def test_backup_while_serving_then_restore_into_a_fresh_instance(tmp_path):
     live = tmp_path / "live"
     live.mkdir()
     seats = make_games(live / "pbem.sqlite3")
-    ruleset = load_ruleset("marengo")
+    ruleset = rulesets()["marengo"]
     scenario = ruleset.load_scenario(Path(SMALL))
     players = None
     relay = Relay(lambda d, raw: players and players.on_message(d, raw))
     server = ServerProcess(live, relay.port, tick=0.2)
-    players = Players(scenario, server.smtp_port, seats, tag="backup")
+    players = Players(ruleset, scenario, server.smtp_port, seats, tag="backup")
     backups = []
     try:
         server.start()

@@ -86,7 +86,7 @@ def test_sign_in_check_and_submit_orders_then_read_the_report(server, browser):
     press(browser, wait, "sign-in", then="my-games")
 
     # the demo game, from My games
-    browser.find_element(By.PARTIAL_LINK_TEXT, "Demo: Marengo").click()
+    browser.find_element(By.PARTIAL_LINK_TEXT, "Demo: Bonaparte at Marengo").click()
     textarea = wait.until(EC.presence_of_element_located((By.ID, "orders-text")))
     assert textarea.get_attribute("value").startswith(f"GAME {game_id} SIDE Austria TURN 6AM")
     assert browser.find_element(By.ID, "side-switch")  # the admin holds both seats

@@ -7,13 +7,16 @@ everything else must follow from them alone.
 
 from __future__ import annotations
 
+from pbem.core.chance import Chance
+
 import re
 from pathlib import Path
 
 import pytest
 
 from pbem.core.decisions import Decider, Pending
-from pbem.core.game import Game, load_ruleset
+from pbem.core.game import Game
+from pbem.games import rulesets
 from pbem.games.marengo.bot import bot_orders
 from pbem.games.marengo.cases import case_board, case_position, load_case
 from pbem.games.marengo.parse import parse_orders
@@ -26,7 +29,7 @@ SEEDS = (1, 2, 3)
 
 @pytest.fixture(scope="module")
 def ruleset():
-    return load_ruleset("marengo")
+    return rulesets()["marengo"]
 
 
 @pytest.fixture(scope="module")
@@ -40,7 +43,7 @@ def new_game(ruleset, scenario, seed, log=None) -> Game:
 
 def play_day(game: Game, seed: int, ask=None):
     """The bot writes the moving side's orders; the day is resolved and logged."""
-    side = game.moving_side()
+    side = game.turn().seats[0]
     game.submit(side, bot_orders(game.scenario, game.view(side), seed))
     return game.advance(ask) if ask else game.advance()
 
@@ -93,7 +96,7 @@ def test_same_seed_and_orders_give_the_same_game(ruleset, scenario):
     a = play_out(new_game(ruleset, scenario, 7), 7)
     b = new_game(ruleset, scenario, 7)
     for day in a.days:
-        b.submit(day.side, a.orders_text(day.day, day.side))
+        b.submit(day.seats[0], a.orders_text(day.day, day.seats[0]))
         b.advance()
     assert digests(b) == digests(a)
     assert b.initial.digest() == a.initial.digest()
@@ -101,15 +104,15 @@ def test_same_seed_and_orders_give_the_same_game(ruleset, scenario):
 
 def test_the_seed_draws_the_french_start_positions(ruleset, scenario):
     """003 §6 (4): the French start blocks are drawn at random onto the start locales."""
-    same = [start_positions(ruleset.setup(scenario, 11)) for _ in range(2)]
+    same = [start_positions(ruleset.setup(scenario, {}, Chance(11))) for _ in range(2)]
     assert same[0] == same[1]
-    draws = {tuple(sorted(start_positions(ruleset.setup(scenario, seed)).items())) for seed in range(12)}
+    draws = {tuple(sorted(start_positions(ruleset.setup(scenario, {}, Chance(seed))).items())) for seed in range(12)}
     assert len(draws) >= 6, "twelve seeds should give several different draws"
     # every draw fills the start locales exactly as the map says
     seats = {lid: loc.french_start for lid, loc in scenario.board.locales.items() if loc.french_start}
     for seed in range(12):
         placed: dict[str, int] = {}
-        for locale in start_positions(ruleset.setup(scenario, seed)).values():
+        for locale in start_positions(ruleset.setup(scenario, {}, Chance(seed))).values():
             placed[locale] = placed.get(locale, 0) + 1
         assert placed == seats
 
@@ -219,7 +222,7 @@ def test_a_side_that_asks_to_be_asked_stops_resolution(ruleset, scenario):
     game = new_game(ruleset, scenario, seed)
     asked = []
     while not game.over:
-        side = game.moving_side()
+        side = game.turn().seats[0]
         game.submit(side, bot_orders(game.scenario, game.view(side), seed))
         while True:
             try:
@@ -244,7 +247,7 @@ def test_pending_names_the_decision_and_changes_nothing(ruleset, scenario):
     seed = 1
     game = new_game(ruleset, scenario, seed)
     while not game.over:
-        side = game.moving_side()
+        side = game.turn().seats[0]
         game.submit(side, bot_orders(game.scenario, game.view(side), seed))
         before = game.state.digest()
         try:

@@ -38,7 +38,8 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 from pbem.server import inbox
-from pbem.core.game import Game, load_ruleset
+from pbem.core.game import Game
+from pbem.games import rulesets
 from pbem.tools.harness import Players, Relay, Seat, ServerProcess, attached_json, bot_mail, integrity, read_only
 from pbem.server.service import Service
 from pbem.server.store import Store
@@ -130,12 +131,12 @@ def control_run(path: Path, seats: list[Seat], scenario) -> Service:
             game = service.game(game_id)
             if game.over:
                 continue
-            seat = pair[game.moving_side()]
+            seat = pair[game.turn().seats[0]]
             if seat.silent or (game_id, game.day) in sent:
                 continue
             sent.add((game_id, game.day))
             view = json.loads(json.dumps(game.view(seat.side)))
-            raw = bot_mail(scenario, seat, view, f"<control.{game_id}.{game.day}@bots.invalid>")
+            raw = bot_mail(rulesets()["marengo"], scenario, seat, view, f"<control.{game_id}.{game.day}@bots.invalid>")
             inbound_id, _ = inbox.receive(service, raw, "smtp")
             inbox.process(service, inbound_id)
         service.tick()
@@ -153,7 +154,7 @@ def test_sigkill_at_random_moments_loses_and_doubles_nothing(tmp_path):
     instance.mkdir()
     db = instance / "pbem.sqlite3"
     seats = make_games(db)
-    ruleset = load_ruleset("marengo")
+    ruleset = rulesets()["marengo"]
     scenario = ruleset.load_scenario(Path(SMALL))
     rng = random.Random(SEED)
     events = {kind: threading.Event() for kind in KINDS}
@@ -175,7 +176,7 @@ def test_sigkill_at_random_moments_loses_and_doubles_nothing(tmp_path):
 
     relay = Relay(hook)
     server = ServerProcess(instance, relay.port, tick=0.2)
-    players = Players(scenario, server.smtp_port, seats, tag="kill")
+    players = Players(ruleset, scenario, server.smtp_port, seats, tag="kill")
     players.on_sending = lambda seat, day: events["ingest"].set()
     kills = collections.Counter()
     plan: list[str] = []  # the kinds of kill to come, each kind in turn in a shuffled order

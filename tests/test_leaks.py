@@ -45,7 +45,8 @@ from xml.etree import ElementTree
 import pytest
 
 from pbem.core.events import events_for
-from pbem.core.game import Game, load_ruleset
+from pbem.core.game import Game
+from pbem.games import rulesets
 from pbem.core.orders import OrdersError
 from pbem.games.marengo.bot import bot_orders
 from pbem.games.marengo.report import ORDER_WORDS, Facts, build_report, compose
@@ -235,13 +236,13 @@ def extra_lines(template: str, rng: random.Random, standing_only: bool) -> list[
 
 def play(seed: int, on_day, stats: Stats) -> Game:
     """A self-play game; odd seeds mix examples from the templates into the orders."""
-    ruleset = load_ruleset("marengo")
+    ruleset = rulesets()["marengo"]
     scenario = ruleset.load_scenario(SCENARIO)
     game = Game(ruleset, scenario, seed)
     rng = random.Random(seed)
     templates: dict[str, str] = {}
     while not game.over:
-        side = game.moving_side()
+        side = game.turn().seats[0]
         text = bot_orders(scenario, game.view(side), seed)
         if seed % 2 and templates.get(side):
             more = extra_lines(templates[side], rng, standing_only=False)
@@ -308,7 +309,8 @@ def check_day(game: Game, result, seed: int, stats: Stats, render: bool, png: bo
             stats.svgs += 1
         for other in swapped_states(result.after, side):
             stats.swaps += 1
-            other_view = game.ruleset.view(scenario, other, side)
+            other_view = {**game.ruleset.view(scenario, other, side),
+                          "turn_label": view["turn_label"], "to_move": view["to_move"]}  # the driver's, public
             assert other_view == view, f"{where}: the view depends on enemy ids"
             assert compose(_facts(game, result, side, other_view)).markdown == mine_md, \
                 f"{where}: the report depends on enemy ids"
@@ -327,7 +329,7 @@ def _facts(game, result, side, view) -> Facts:
     """The Facts build_report would gather, with ``view`` in place of the game's."""
     sc = game.scenario
     return Facts(reader=side, spectator=False, game_title="", scenario_name=sc.name, game_label="x",
-                 board=sc.board, day=result.day, played_side=result.side, played_hour=sc.hour(result.day),
+                 board=sc.board, day=result.day, played_side=result.seats[0], played_hour=sc.hour(result.day),
                  rounds=sc.rounds, first_hour=sc.first_hour, sides=SIDES, view=view,
                  events=events_for(result.events, side),
                  decisions=[r for r in result.decisions
@@ -340,7 +342,7 @@ SECRETS: dict[str, Secrets] = {}
 
 @pytest.fixture(scope="module", autouse=True)
 def secrets():
-    scenario = load_ruleset("marengo").load_scenario(SCENARIO)
+    scenario = rulesets()["marengo"].load_scenario(SCENARIO)
     for side in SIDES:
         SECRETS[side] = Secrets(scenario, side)
     yield SECRETS
@@ -376,7 +378,7 @@ def test_maps_leak_nothing():
 
 def test_the_checks_catch_a_leak():
     """The checks themselves: a planted id, name or type and strength is found."""
-    scenario = load_ruleset("marengo").load_scenario(SCENARIO)
+    scenario = rulesets()["marengo"].load_scenario(SCENARIO)
     secrets = Secrets(scenario, "austria")
     foe = next(b for b in scenario.blocks if b.side == "france")
     own = next(b for b in scenario.blocks if b.side == "austria")
@@ -395,7 +397,7 @@ def test_the_checks_catch_a_leak():
 
 
 def test_the_svg_check_reads_attributes_and_entities():
-    scenario = load_ruleset("marengo").load_scenario(SCENARIO)
+    scenario = rulesets()["marengo"].load_scenario(SCENARIO)
     secrets = Secrets(scenario, "austria")
     foe = next(b for b in scenario.blocks if b.side == "france")
     clean = '<svg xmlns="http://www.w3.org/2000/svg"><rect x="1"/><text>Marengo</text></svg>'

@@ -1,3 +1,4 @@
+from pbem.core.chance import Chance
 """The Marengo order language: every form, its normalised echo, the round trip,
 and every kind of problem with its line and column (docs/orders.md)."""
 
@@ -33,7 +34,7 @@ def scenario():
 
 @pytest.fixture
 def state(scenario):
-    st = setup(scenario, 7)
+    st = setup(scenario, Chance(7))
     for bid, (locale, facing) in POSITIONS.items():
         block = st.blocks[bid]
         block.status, block.locale, block.facing = "map", locale, facing

@@ -1,3 +1,4 @@
+from pbem.core.chance import Chance
 """The order parser never fails with anything but OrdersError, whatever it is sent,
 and answers quickly (hypothesis: random text and mutations of valid orders)."""
 
@@ -47,7 +48,7 @@ WORDS = ["MOVE", "ROAD", "ASSAULT", "ENTER", "EXTEND", "BOMBARD", "FIRE", "HOLD"
 
 
 def fresh_state(day: int):
-    state = setup(SCENARIO, 3)
+    state = setup(SCENARIO, Chance(3))
     for bid, locale, facing in (("A1", "pedrabona", None), ("A2", "pedrabona", None),
                                 ("A3", "pedrabona", "marengo"), ("A5", "pedrabona", "marengo"),
                                 ("A4", "bridgehead", None), ("A6", "pedrabona", "marengo")):

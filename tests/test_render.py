@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pbem.core.chance import Chance
+
 import re
 import struct
 import zlib
@@ -95,7 +97,7 @@ def scenario():
 
 def battle(scenario):
     """Austrians engaged along the main road and to the south; one French artillery revealed."""
-    state = setup(scenario, 7)
+    state = setup(scenario, Chance(7))
 
     def put(bid, locale, facing=None):
         block = state.blocks[bid]
@@ -250,7 +252,7 @@ def test_unactivated_french_blocks_are_paler(scenario):
 
 
 def test_opening_position_renders_for_both_sides(scenario):
-    state = setup(scenario, 3)
+    state = setup(scenario, Chance(3))
     for side in ("austria", "france", None):
         v = view(scenario, state, side)
         root = parse(render_svg(scenario.board, v))
@@ -298,7 +300,7 @@ def test_png_without_any_font_still_renders(scenario, monkeypatch):
 
 def test_marengo_opening_fits_in_a_mail():
     marengo = load_scenario(MAPS / "marengo.toml")
-    state = setup(marengo, 1)
+    state = setup(marengo, Chance(1))
     for side in ("austria", "france"):
         svg = render_svg(marengo.board, view(marengo, state, side))
         assert len(block_rects(parse(svg))) == len(on_map(state))
@@ -313,8 +315,9 @@ def test_the_drawing_is_the_same_in_every_process():
 
     script = (
         "import sys; from pbem.games.marengo import load_scenario, setup, view; from pbem.games.marengo.render import render_svg\n"
+        "from pbem.core.chance import Chance\n"
         f"sc = load_scenario({str(FIXTURES / 'render-scenario.toml')!r})\n"
-        "st = setup(sc, 1)\n"
+        "st = setup(sc, Chance(1))\n"
         "sys.stdout.write(render_svg(sc.board, view(sc, st, 'austria')) + render_svg(sc.board, view(sc, st, None)))\n"
     )
     outputs = {subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,

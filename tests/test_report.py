@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from pbem.core.events import Event, events_for
-from pbem.core.game import Game, load_ruleset
+from pbem.core.game import Game
+from pbem.games import rulesets
 from pbem.core.orders import parse_header
 from pbem.games.marengo import parse_orders
 from pbem.games.marengo.bot import bot_orders
@@ -27,7 +28,7 @@ EXAMPLE = re.compile(r"^# ([A-Z]+)\b")
 
 
 def new_game(path=SMALL, seed=1) -> Game:
-    ruleset = load_ruleset("marengo")
+    ruleset = rulesets()["marengo"]
     return Game(ruleset, ruleset.load_scenario(path), seed)
 
 
@@ -35,7 +36,7 @@ def play_days(game: Game, days: int, seed: int = 1) -> Game:
     for _ in range(days):
         if game.over:
             break
-        side = game.moving_side()
+        side = game.turn().seats[0]
         game.submit(side, bot_orders(game.scenario, game.view(side), seed))
         game.advance()
     return game

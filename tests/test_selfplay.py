@@ -5,14 +5,17 @@ import copy
 from pathlib import Path
 
 from pbem.cli import main
-from pbem.tools.selfplay import check_day, play, play_many
+from pbem.games import rulesets
+from pbem.tools.selfplay import play, play_many
 
 ROOT = Path(__file__).parent.parent
 MARENGO = str(ROOT / "maps" / "marengo.toml")
+RULES = rulesets()["marengo"]
+SCENARIO = RULES.load_scenario(MARENGO)
 
 
 def test_two_hundred_games_break_nothing():
-    tally = play_many(MARENGO, seed=1, games=200, random_decisions=True)
+    tally = play_many(RULES, SCENARIO, seed=1, games=200, random_decisions=True)
     assert tally.problems == []
     assert tally.games == 200 and tally.days == 200 * 32
     assert set(tally.winners) <= {"austria", "france"} and sum(tally.winners.values()) == 200
@@ -23,16 +26,16 @@ def test_two_hundred_games_break_nothing():
 
 
 def test_random_decisions_are_logged_so_the_game_replays():
-    from pbem.core.game import Game, load_ruleset
+    from pbem.core.game import Game
 
-    game = play(MARENGO, 7, random_decisions=True)
+    game = play(RULES, SCENARIO, 7, random_decisions=True)
     assert any(e["kind"] == "answer" and e["by"] == "bot" for e in game.log)
-    again = Game(load_ruleset("marengo"), game.scenario, 7, game.log)
+    again = Game(rulesets()["marengo"], game.scenario, 7, game.log)
     assert [d.after.digest() for d in again.days] == [d.after.digest() for d in game.days]
 
 
 def test_the_checks_catch_a_broken_position():
-    game = play(MARENGO, 3)
+    game = play(RULES, SCENARIO, 3)
     result = copy.copy(game.days[10])
     result.after = result.after.copy()
     blocks = [b for b in result.after.blocks.values() if b.side == "austria" and b.on_map]
@@ -40,7 +43,7 @@ def test_the_checks_catch_a_broken_position():
         b.locale, b.facing = blocks[0].locale, None  # everyone in one locale
     blocks[0].strength = 7
     result.after.morale["france"] += 1
-    problems = " | ".join(check_day(game.scenario, result))
+    problems = " | ".join(RULES.check_turn(game.scenario, result))
     assert "capacity" in problems and "strength 7" in problems and "france morale" in problems
 
 

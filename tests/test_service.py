@@ -45,7 +45,7 @@ def tick(service):
 
 def play_bot_day(service, game_id):
     game = service.game(game_id)
-    side = game.moving_side()
+    side = game.turn().seats[0]
     result = service.submit(game_id, side, bot_orders(game.scenario, game.view(side), 5))
     assert result.ok, result.message()
 

@@ -8,9 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from pbem.tools.balance import Balance, balance, how_won, play_match
+from pbem.games.marengo.invariants import how_won, summary
+from pbem.tools.balance import Balance, balance, play_match
 from pbem.cli import main
-from pbem.core.game import Game, load_ruleset
+from pbem.core.game import Game
+from pbem.games import rulesets
+
+RULES = rulesets()["marengo"]
 from pbem.games.marengo.strategist import strategist_chooser, strategist_orders, strategist_standing
 
 ROOT = Path(__file__).parent.parent
@@ -20,7 +24,7 @@ SIDES = ("austria", "france")
 
 @pytest.fixture(scope="module")
 def scenario():
-    return load_ruleset("marengo").load_scenario(MARENGO)
+    return RULES.load_scenario(MARENGO)
 
 
 @pytest.mark.parametrize("austria,france", [("strategist", "strategist"), ("strategist", "bot"),
@@ -29,19 +33,19 @@ def test_whole_games_parse_and_break_no_invariant(scenario, austria, france):
     # play_match submits every orders text through Game.submit (which parses it and raises
     # OrdersError on any problem) and runs selfplay's check_day after every day
     for seed in (1, 2, 3):
-        game = play_match(scenario, seed, austria, france, check=True)
+        game = play_match(RULES, scenario, seed, {"austria": austria, "france": france}, check=True)
         assert game.over and game.day == scenario.days
         assert game.state.winner in SIDES
 
 
 def test_its_orders_parse_on_every_day_for_both_sides(scenario):
     # both sides' views on every day, including the enemy's days (standing orders only)
-    game = play_match(scenario, 5)
-    replay = Game(load_ruleset("marengo"), scenario, 5)
+    game = play_match(RULES, scenario, 5)
+    replay = Game(rulesets()["marengo"], scenario, 5)
     for result in game.days:
         for side in SIDES:
             view = replay.ruleset.view(scenario, result.before, side)
-            if side == result.side:
+            if side == result.seats[0]:
                 text = strategist_orders(scenario, view, 5)
             else:
                 text = strategist_standing(scenario, view, 5)
@@ -49,19 +53,19 @@ def test_its_orders_parse_on_every_day_for_both_sides(scenario):
 
 
 def test_deterministic_for_a_seed(scenario):
-    one = play_match(scenario, 11)
-    two = play_match(scenario, 11)
+    one = play_match(RULES, scenario, 11)
+    two = play_match(RULES, scenario, 11)
     assert [d.orders for d in one.days] == [d.orders for d in two.days]
     assert [d.after.digest() for d in one.days] == [d.after.digest() for d in two.days]
-    other = play_match(scenario, 12)
+    other = play_match(RULES, scenario, 12)
     assert [d.orders for d in other.days] != [d.orders for d in one.days]
 
 
 def test_a_strategist_game_replays_from_its_log(scenario):
     # the chooser's answers are logged, so the game rebuilds exactly from scenario, seed and log
-    game = play_match(scenario, 4)
+    game = play_match(RULES, scenario, 4)
     assert any(e["kind"] == "answer" and e.get("by") == "bot" for e in game.log)
-    again = Game(load_ruleset("marengo"), scenario, 4, game.log)
+    again = Game(rulesets()["marengo"], scenario, 4, game.log)
     assert [d.after.digest() for d in again.days] == [d.after.digest() for d in game.days]
 
 
@@ -91,18 +95,18 @@ def hidden_variants(state, side: str):
 
 
 def test_it_reads_only_its_own_side_s_view(scenario):
-    ruleset = load_ruleset("marengo")
-    game = play_match(scenario, 8)
+    ruleset = rulesets()["marengo"]
+    game = play_match(RULES, scenario, 8)
     checked = 0
     for result in game.days[::3]:
         for side in SIDES:
             state = result.before
             view = ruleset.view(scenario, state, side)
-            orders = strategist_orders(scenario, view, 8) if side == result.side else \
+            orders = strategist_orders(scenario, view, 8) if side == result.seats[0] else \
                 strategist_standing(scenario, view, 8)
             for other in hidden_variants(state, side):
                 seen = ruleset.view(scenario, other, side)
-                again = strategist_orders(scenario, seen, 8) if side == result.side else \
+                again = strategist_orders(scenario, seen, 8) if side == result.seats[0] else \
                     strategist_standing(scenario, seen, 8)
                 assert again == orders, f"day {result.day}, {side}: hidden enemy details changed its orders"
                 checked += 1
@@ -112,7 +116,7 @@ def test_it_reads_only_its_own_side_s_view(scenario):
 def test_the_chooser_keeps_a_reserve_and_answers_only_its_own_side(scenario):
     from pbem.core.decisions import Decision
 
-    game = play_match(scenario, 2)
+    game = play_match(RULES, scenario, 2)
     view = game.view("france", day=20)
     own = [b for b in view["blocks"] if b["status"] == "map"][:4]
     ids = tuple(b["id"] for b in own)
@@ -127,27 +131,27 @@ def test_the_chooser_keeps_a_reserve_and_answers_only_its_own_side(scenario):
 
 
 def test_either_side_can_win_between_strategists(scenario):
-    tally, _ = balance(MARENGO, seed=1, games=24)
+    tally = balance(RULES, scenario, seed=1, games=24)
     assert tally.problems == []
     assert tally.games == 24
     assert tally.winners["austria"] >= 1 and tally.winners["france"] >= 1
 
 
 def test_the_tally_counts_how_games_were_won(scenario):
-    tally = Balance("strategist", "bot")
+    tally = Balance({"austria": "strategist", "france": "bot"})
     for seed in (1, 2):
-        game = play_match(scenario, seed, "strategist", "bot")
-        tally.add(scenario, game)
+        game = play_match(RULES, scenario, seed, {"austria": "strategist", "france": "bot"})
+        tally.add(summary(scenario, game.state))
         assert how_won(game.state) in ("demoralisation", "objectives")
     assert tally.games == 2 and sum(tally.winners.values()) == 2
     assert sum(tally.how.values()) == 2
-    lines = tally.lines(scenario)
+    lines = tally.lines()
     assert lines[0].startswith("austria=strategist france=bot: 2 games")
-    assert any(line.startswith("mean morale at the end:") for line in lines)
+    assert any(line.startswith("mean at the end: austria morale") for line in lines)
 
 
 def test_cli_balance(capsys):
-    assert main(["balance", "--games", "2", "--seed", "3", "--france", "bot"]) == 0
+    assert main(["balance", "--games", "2", "--seed", "3", "--seat", "france=bot"]) == 0
     out = capsys.readouterr().out
     assert "austria=strategist france=bot: 2 games" in out
     assert "austria wins" in out and "france wins" in out
@@ -165,10 +169,11 @@ def test_games_are_the_same_in_every_process():
     script = (
         "from pbem.tools.balance import play_match\n"
         "from pbem.tools.selfplay import play\n"
-        "from pbem.cli import default_scenario\n"
-        "sc = default_scenario()\n"
-        "out = [play_match(sc, s).state.digest() for s in (12, 13, 14)]\n"
-        "out += [play(sc, s, random_decisions=True).state.digest() for s in (1, 2, 3)]\n"
+        "from pbem.games import ruleset\n"
+        "r = ruleset('marengo')\n"
+        "sc = r.load_scenario(r.scenarios()['marengo'])\n"
+        "out = [play_match(r, sc, s).state.digest() for s in (12, 13, 14)]\n"
+        "out += [play(r, sc, s, random_decisions=True).state.digest() for s in (1, 2, 3)]\n"
         "print(' '.join(out))\n"
     )
     runs = {subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,

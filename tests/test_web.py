@@ -143,7 +143,7 @@ def test_create_a_game_then_another_player_joins(site):
     assert form.status_code == 400  # no title: the form again, with the reason
     assert "give the game a title" in form.text
     created = post(anna, "/games/new", {
-        "title": "Spring offensive", "scenario": SMALL, "seat": "austria", "timezone": "Europe/Vienna",
+        "title": "Spring offensive", "scenario": f"marengo:{SMALL}", "seat": "austria", "timezone": "Europe/Vienna",
         "clock": "daily", "at": "19:30", "game_timezone": "Europe/Paris", "skip": ["5", "6"],
         "reminders": "12, 1", "grace_minutes": "30", "miss_policy": "alert", "miss_limit": "2",
         "vacation_days": "7", "ask": ["retreat", "pursuit"], "ask_minutes": "600", "early": "1",
@@ -177,7 +177,7 @@ def test_create_a_game_then_another_player_joins(site):
 
 def test_a_hot_seat_game_switches_sides(site):
     anna = site.client(ANNA)
-    created = post(anna, "/games/new", {"title": "Solo", "scenario": SMALL, "seat": "both", "hours": "24",
+    created = post(anna, "/games/new", {"title": "Solo", "scenario": f"marengo:{SMALL}", "seat": "both", "hours": "24",
                                         "clock": "interval", "miss_policy": "warn"})
     game_id = int(re.search(r"/games/(\d+)", created.location).group(1))
     info = site.service.info(game_id)
@@ -190,7 +190,7 @@ def test_a_hot_seat_game_switches_sides(site):
 
 def test_a_player_cannot_moderate_a_game_against_another_player(site):
     anna = site.client(ANNA)
-    refused = post(anna, "/games/new", {"title": "Cheat", "scenario": SMALL, "seat": "austria", "moderator": ANNA})
+    refused = post(anna, "/games/new", {"title": "Cheat", "scenario": f"marengo:{SMALL}", "seat": "austria", "moderator": ANNA})
     assert refused.status_code == 400 and "cannot moderate" in refused.text
     game_id, _ = site.game(seats={"austria": ANNA})
     joined = post(site.client(MOD), f"/games/{game_id}/join", {"side": "france"})

@@ -141,12 +141,16 @@ ATTACKS = [
     ("games.new_game", "anon", "GET", "/games/new", None, {302}),
     ("auth.password", "anon", "GET", "/password", None, {302}),
     ("auth.logout_everywhere", "anon", "POST", "/logout/everywhere", {}, {400, 302}),
+    ("api.export", ANNA, "GET", "/api/games/{g}/export.json", None, DENIED),  # running: the seed is secret
+    ("api.export", "anon", "GET", "/api/games/{g}/export.json", None, DENIED),
+    ("api.create", "anon", "POST", "/api/games", {"title": "x"}, {400, 401, 302}),
 ]
 PUBLIC = {  # routes with no side data: the reason, and the test that covers them
     "static": "the style sheet",
     "auth.login": "the sign-in form (test_login_rate_limit_*, test_csrf_*)",
     "auth.confirm": "a sign-in link (test_web.py; its guesses are rate limited: test_token_guesses_are_limited)",
     "auth.logout": "signing out (test_csrf_refusals)",
+    "api.rulesets": "the installed games, their scenarios and options: no game's data",
 }
 
 
@@ -430,7 +434,7 @@ def test_errors_are_clear_pages_without_stack_traces(world, monkeypatch):
         assert 'id="error-message"' in response.text or code == 400
         assert words in html.unescape(response.text)
         assert "Traceback" not in response.text and "werkzeug" not in response.text.lower()
-    api = [(anna.get("/api/games/999"), 404), (anna.post("/api/games", headers={"X-CSRF-Token": anna.csrf}), 405),
+    api = [(anna.get("/api/games/999"), 404), (anna.post("/api/games", headers={"X-CSRF-Token": anna.csrf}), 400),
            (anna.post(f"/api/games/{world.g}/orders", data="not json", headers={"X-CSRF-Token": anna.csrf}), 400)]
     for response, code in api:
         assert response.status_code == code and response.is_json and response.json["error"]

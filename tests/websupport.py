@@ -30,7 +30,7 @@ class Site:
         self.store = Store(tmp_path / "pbem.sqlite3")
         self.service = Service(self.store, self.config)
         self.app = create_app(self.service, self.config)
-        self.app.config["PBEM_SCENARIOS"][SMALL] = "Small test scenario"
+        self.app.config["PBEM_SCENARIOS"][f"marengo:{SMALL}"] = "Small test scenario"
         self._ip = 0
 
     def client(self, email: str | None = None, ip: str | None = None):

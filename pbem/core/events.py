@@ -1,8 +1,11 @@
-"""Events: what happened during a day, and who saw it.
+"""Events: what happened during a turn, and which seats saw it.
 
-An event has a full description (what its owner and a moderator know) and,
-separately, what the other side saw, written without anything that side may
-not know. ``owner=None`` makes the full description public.
+An event has a full description (what its owners and a moderator know) and,
+separately, what other seats saw, written without anything they may not
+know. ``owner`` is the seat (or a tuple of seats) that knows the full
+description; ``owner=None`` makes it public. ``witnesses``, when given, are
+the only seats besides the owners that see the ``seen`` description (in a game
+of fog of war, the seats whose units saw it); by default every other seat does.
 """
 
 from __future__ import annotations
@@ -15,18 +18,25 @@ class Event:
     kind: str
     text: str
     data: dict = field(default_factory=dict)
-    owner: str | None = None
+    owner: str | tuple[str, ...] | None = None
     seen: str | None = None
     seen_data: dict | None = None
+    witnesses: tuple[str, ...] | None = None
+
+    def owners(self) -> tuple[str, ...]:
+        """The seats that know the full description (empty: everyone does)."""
+        if self.owner is None:
+            return ()
+        return (self.owner,) if isinstance(self.owner, str) else tuple(self.owner)
 
     def for_side(self, side: str | None) -> tuple[str, dict] | None:
-        """(text, data) as ``side`` knows it; None if that side saw nothing.
+        """(text, data) as seat ``side`` knows it; None if that seat saw nothing.
 
         ``side=None`` is the moderator, who sees everything.
         """
-        if side is None or self.owner is None or self.owner == side:
+        if side is None or self.owner is None or side in self.owners():
             return self.text, self.data
-        if self.seen is None:
+        if self.seen is None or (self.witnesses is not None and side not in self.witnesses):
             return None
         return self.seen, self.seen_data or {}
 
@@ -38,6 +48,7 @@ class Event:
             "owner": self.owner,
             "seen": self.seen,
             "seen_data": self.seen_data,
+            **({"witnesses": list(self.witnesses)} if self.witnesses is not None else {}),
         }
 
 

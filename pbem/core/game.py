@@ -1,24 +1,14 @@
-"""The game driver: a scenario, a seed and a log, replayed into states.
+"""The game driver: a scenario, its options, a seed and a log, replayed into states.
 
-A ruleset is a module (``pbem.games.<name>``) that provides:
-
-``load_scenario(path) -> scenario``
-``setup(scenario, seed) -> state``
-``moving_side(scenario, state) -> str`` (the side whose day comes next)
-``is_over(scenario, state) -> bool``
-``parse_orders(scenario, state, side, text) -> orders`` (raises ``OrdersError``)
-``resolve_day(scenario, state, orders, decider) -> (state, events)``
-    ``orders`` maps each side that sent orders for the day to its parsed
-    orders (the moving side's day orders; the other side's standing orders).
-    Returns the new state (the argument may be changed: the driver passes a
-    copy) and the day's events; the decider answers every decision and raises
-    ``Pending`` where a side asked to be asked.
-``view(scenario, state, side) -> dict`` (``side=None``: the moderator), with at
-    least ``over``, ``winner`` and ``victory`` (how the game was won) keys
+The driver knows a game only through its ruleset (pbem.core.ruleset.Ruleset):
+``setup`` makes the first position from the seed, ``turn`` says which seats
+owe orders, ``parse_orders`` checks them, ``resolve`` plays a turn. One
+resolved turn is called a *day* here (Bonaparte at Marengo's word, kept by the
+log's entries); ``game.days`` holds them in order.
 
 The log is a list of plain dicts, kept in the order they were made:
 
-``{"kind": "orders", "day": d, "side": s, "text": t}``: a side's orders for day d;
+``{"kind": "orders", "day": d, "side": s, "text": t}``: seat s's orders for day d;
     the last one for a day counts, earlier ones are kept.
 ``{"kind": "answer", "day": d, "index": i, "answer": [...], "by": who, "why": text}``:
     the answer to the i-th decision of day d (a player's "ask me" reply or a
@@ -38,40 +28,42 @@ log from the start rebuilds every past state exactly.
 from __future__ import annotations
 
 import copy
-import importlib
 from dataclasses import dataclass, field
 from typing import Callable
 
+from .chance import Chance, Roll
 from .decisions import Decider, Decision, DecisionRecord, Pending, never
 from .events import Event
 from .orders import OrdersError
 
 
-def load_ruleset(name: str):
-    """The ruleset module of a game, by its package name under pbem.games."""
-    return importlib.import_module(f"pbem.games.{name}")
-
-
 @dataclass
 class DayResult:
+    """One resolved turn: who owed orders (``seats``), the first of their orders texts,
+    the positions before and after, what happened, the decisions taken and the dice."""
+
     day: int
-    side: str
+    seats: tuple[str, ...]
     orders: str
     before: object
     after: object
     events: list[Event] = field(default_factory=list)
     decisions: list[DecisionRecord] = field(default_factory=list)
+    rolls: list[Roll] = field(default_factory=list)
 
 
 class Game:
     """One game: replays its log on creation, then takes new entries."""
 
-    def __init__(self, ruleset, scenario, seed: int, log: list[dict] | None = None):
+    def __init__(self, ruleset, scenario, seed: int, log: list[dict] | None = None,
+                 options: dict | None = None):
         self.ruleset = ruleset
         self.scenario = scenario
         self.seed = seed
+        self.options = dict(options or {})
+        self.chance = Chance(seed)
         self.log: list[dict] = []
-        self.initial = ruleset.setup(scenario, seed)
+        self.initial = ruleset.setup(scenario, self.options, self.chance)
         self.days: list[DayResult] = []
         self.pending: Pending | None = None
         self._by_day: dict[int, list[dict]] = {}  # orders and answers by day, kept up with the log
@@ -106,11 +98,17 @@ class Game:
         self._index_log()
         return self._ended
 
-    def sides(self) -> tuple[str, ...]:
-        return tuple(self.ruleset.SIDES)
+    def seats(self) -> tuple[str, ...]:
+        """The ids of the game's seats, in the order the ruleset shows them."""
+        return tuple(seat.id for seat in self.ruleset.seats(self.scenario, self.options))
 
-    def moving_side(self) -> str:
-        return self.ruleset.moving_side(self.scenario, self.state)
+    def turn(self):
+        """Who owes orders for the next day (a pbem.core.ruleset.Turn)."""
+        return self.ruleset.turn(self.scenario, self.state)
+
+    def turn_label(self, day: int | None = None) -> str:
+        """The name of day ``day`` (default: the next one)."""
+        return self.ruleset.turn_label(self.scenario, self.day if day is None else day)
 
     def entries_of(self, day: int) -> list[dict]:
         """The log's orders and answers for ``day``, in log order.
@@ -150,10 +148,18 @@ class Game:
         return self.days[day].before if day < len(self.days) else self.state
 
     def view(self, side: str | None, day: int | None = None) -> dict:
-        """What ``side`` sees after ``day`` (default: now); a game ended by a forfeit shows as over,
-        with the entry's winner and why as the view's ``winner`` and ``victory``."""
+        """What seat ``side`` sees after ``day`` (default: now); a game ended by a forfeit shows
+        as over, with the entry's winner and why as the view's ``winner`` and ``victory``.
+
+        Besides what the ruleset's view holds, every view says which day comes next
+        (``day``), its name (``turn_label``) and the seats that owe orders for it
+        (``to_move``): what a player's program needs to know whether to answer."""
         state = self.state if day is None else self.days[day].after
+        turn = self.ruleset.turn(self.scenario, state)
         out = self.ruleset.view(self.scenario, state, side)
+        out.setdefault("day", self.day if day is None else day + 1)
+        out["turn_label"] = turn.label
+        out["to_move"] = list(turn.seats)
         ended = self.ended
         if ended is not None and (day is None or day + 1 >= ended["day"]):
             out = {**out, "over": True, "winner": ended.get("winner"), "victory": ended.get("why", "")}
@@ -162,7 +168,7 @@ class Game:
     # -- writing -----------------------------------------------------------
 
     def check_orders(self, side: str, text: str):
-        """Parse ``text`` as ``side``'s orders for the next day; raises OrdersError."""
+        """Parse ``text`` as seat ``side``'s orders for the next day; raises OrdersError."""
         return self.ruleset.parse_orders(self.scenario, self.state, side, text)
 
     def parse_what_fits(self, state, side: str, text: str):
@@ -210,10 +216,10 @@ class Game:
             raise GameOver("the game is over")
         day = self.day
         state = self.state
-        side = self.ruleset.moving_side(self.scenario, state)
+        owing = self.ruleset.turn(self.scenario, state).seats
         orders = {}
         dropped: list[Event] = []
-        for each in self.sides():
+        for each in self.seats():
             text = self.orders_text(day, each)
             if text:
                 parsed, problems = self.parse_what_fits(state, each, text)
@@ -222,10 +228,11 @@ class Game:
                 for problem in problems:
                     dropped.append(Event("void", f"Not used (it no longer fits the position after a "
                                                  f"moderator's ruling): {problem}", owner=each))
-        text = self.orders_text(day, side)
+        text = self.orders_text(day, owing[0]) if owing else ""
         decider = Decider(answers=self.answers(day), ask=ask, choose=choose)
+        chance = self.chance.for_turn(day)
         try:
-            after, events = self.ruleset.resolve_day(self.scenario, copy.deepcopy(state), orders, decider)
+            after, events = self.ruleset.resolve(self.scenario, copy.deepcopy(state), orders, decider, chance)
         except Pending as pending:
             self.pending = pending
             raise
@@ -235,7 +242,10 @@ class Game:
                 self.log.append({"kind": "answer", "day": day, "index": record.index,
                                  "answer": list(record.answer), "by": "bot"})
                 record.source = "log"
-        result = DayResult(day, side, text, state, after, dropped + events, decider.records)
+        rolls = [Event("roll", f"Die for {r.purpose}: {r.value}", r.to_dict(), owner=r.seen_by)
+                 for r in chance.rolls]
+        result = DayResult(day, tuple(owing), text, state, after, dropped + events + rolls, decider.records,
+                           list(chance.rolls))
         self.days.append(result)
         return result
 

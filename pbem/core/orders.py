@@ -9,8 +9,18 @@ from __future__ import annotations
 
 import difflib
 import re
+import unicodedata
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import NamedTuple, NoReturn
+
+
+@lru_cache(maxsize=4096)  # players write the same few names over and over
+def fold(text: str) -> str:
+    """Lower case, no accents, no spaces or punctuation inside names."""
+    decomposed = unicodedata.normalize("NFKD", text)
+    plain = "".join(c for c in decomposed if not unicodedata.combining(c))
+    return "".join(c for c in plain.lower() if c.isalnum())
 
 
 @dataclass(frozen=True)

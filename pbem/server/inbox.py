@@ -14,10 +14,10 @@ from datetime import datetime, timedelta
 
 from pbem.server import deadlines
 from pbem.core.orders import OrdersError, parse_header
-from pbem.games.simmons.board import fold
+from pbem.core.orders import fold
 from pbem.server.mail.inbound import parse_message
 from pbem.server.mail.outbox import queue
-from pbem.server.service import SIDE_TITLE, Service, ServiceError
+from pbem.server.service import Service, ServiceError
 from pbem.server.store import NoSuchGame
 
 LIMIT_BYTES = 512 * 1024
@@ -120,10 +120,11 @@ def handle(service: Service, row: dict) -> dict:
         reply(service, to, subject, f"There is no game {header.game!r} on this server; nothing was done.",
               in_reply_to=msg.message_id, key=dedupe)
         return {"why": "no such game"}
-    side = next((s for s in service.ruleset.SIDES if fold(s) == fold(str(header.side))), None)
+    titles = service.seat_titles(game_id)
+    side = next((s for s, title in titles.items() if fold(str(header.side)) in (fold(s), fold(title))), None)
     if side is None:
         reply(service, to, subject, f"Game {game_id} has no side called {header.side!r} "
-                                    f"(the sides are {', '.join(SIDE_TITLE.values())}).",
+                                    f"(the sides are {', '.join(titles.values())}).",
               game_id=game_id, in_reply_to=msg.message_id, key=dedupe)
         return {"why": "no such side"}
     if not authenticate(service, game_id, side, header.key, msg.from_addr, row):
@@ -166,12 +167,12 @@ def authenticate(service: Service, game_id: int, side: str, key, from_addr: str,
     if len(recent) >= FAILURES_PER_HOUR:
         return False  # slowed down: no more answers to this address for a while
     reply(service, from_addr, f"[pbem {game_id}] Refused: wrong key",
-          f"The key in your mail is not the key of {SIDE_TITLE[side]} in game {game_id}; nothing was done.\n"
+          f"The key in your mail is not the key of {service.seat_title(game_id, side)} in game {game_id}; nothing was done.\n"
           f"If you lost your key, ask the game's moderator for a new one.", game_id, key=f"answer:{row['id']}")
     seat = service.seat(game_id, side)
     if seat["email"] and seat["email"].lower() != from_addr.lower():
         reply(service, seat["email"], f"[pbem {game_id}] Someone used a wrong key for your seat",
-              f"A mail from {from_addr} tried to act for {SIDE_TITLE[side]} in game {game_id} with a wrong key. "
+              f"A mail from {from_addr} tried to act for {service.seat_title(game_id, side)} in game {game_id} with a wrong key. "
               f"It was refused. If it was not you, nothing needs doing; your key is unchanged.", game_id,
               key=f"answer:{row['id']}:owner")
     return False

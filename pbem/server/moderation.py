@@ -15,7 +15,7 @@ from datetime import datetime, timezone
 from pbem.server import deadlines
 from pbem.core.orders import OrdersError
 from pbem.server.mail.outbox import queue
-from pbem.server.service import SIDE_TITLE, Service, ServiceError
+from pbem.server.service import Service, ServiceError
 from pbem.server.store import new_key
 
 
@@ -65,7 +65,7 @@ def replace(service: Service, game_id, who, why, side: str, email: str):
     service.store.update_seat(game_id, side, email=email, missed=0)
     service.set_key(game_id, side, key)
     service.welcome(game_id, side, email, key)
-    return f"{SIDE_TITLE[side]} is now played by {email}."
+    return f"{service.seat_title(game_id, side)} is now played by {email}."
 
 
 def amend_orders(service: Service, game_id, who, why, day: int, side: str, text: str):
@@ -73,7 +73,7 @@ def amend_orders(service: Service, game_id, who, why, day: int, side: str, text:
     if day >= game.day:
         raise ServiceError("only a resolved day can be amended; a coming day takes orders as usual")
     try:
-        service.ruleset.parse_orders(game.scenario, game.state_before(day), side, text)
+        game.ruleset.parse_orders(game.scenario, game.state_before(day), side, text)
     except OrdersError as exc:
         raise ServiceError(f"the amended orders are not valid: {exc}") from None
     service.store.append_log(game_id, {"kind": "orders", "day": day, "side": side, "text": text,

@@ -10,6 +10,7 @@ import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
 
+from pbem.games import rulesets
 from pbem.server import inbox
 from pbem.server.config import Config
 from pbem.server.mail.outbox import Sender
@@ -111,9 +112,12 @@ def make_sender(store: Store, config: Config) -> Sender:
 
 
 def make_demo_game(service: Service, config: Config) -> int:
-    """A game whose two seats both belong to the admin address: play both sides from the browser."""
-    game_id, keys = service.create_game(
-        "Demo: Marengo", {"austria": config.admin_email, "france": config.admin_email},
-        settings={"hours": 24}, moderator=config.admin_email, who="demo")
+    """A game of the first installed game whose seats all belong to the admin address: play
+    every side from the browser."""
+    name, rules = next(iter(rulesets().items()))
+    path = next(iter(rules.scenarios().values()))
+    seats = {seat.id: config.admin_email for seat in rules.seats(rules.load_scenario(path), {})}
+    game_id, keys = service.create_game(f"Demo: {rules.title}", seats, game=name, scenario=path.name,
+                                        settings={"hours": 24}, moderator=config.admin_email, who="demo")
     service.store.audit("system", "demo", game_id, why="the demo game of a new server")
     return game_id

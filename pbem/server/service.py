@@ -21,14 +21,13 @@ from pathlib import Path
 
 from pbem.server import deadlines
 from pbem.core.decisions import Decision, Pending, never
-from pbem.core.game import Game, load_ruleset
+from pbem.core import verify
+from pbem.core.game import Game
 from pbem.core.orders import OrdersError, Problem
+from pbem.games import UnknownGame, ruleset
 from pbem.server.mail.outbox import queue
 from pbem.paths import MAPS
 from pbem.server.store import NoSuchGame, NoSuchSeat, Store, new_key
-
-RULESET = "marengo"
-SIDE_TITLE = {"austria": "Austria", "france": "France"}
 
 
 class ServiceError(ValueError):
@@ -46,11 +45,12 @@ class Submission:
     problems: list[Problem] = field(default_factory=list)
     final: bool = False
     standing_only: bool = False
+    seat_title: str = ""
 
     def message(self) -> str:
         if self.ok:
             what = "Standing orders" if self.standing_only else "Orders"
-            lines = [f"{what} accepted for game {self.game_id}, {SIDE_TITLE.get(self.side, self.side)}, "
+            lines = [f"{what} accepted for game {self.game_id}, {self.seat_title or self.side}, "
                      f"{self.turn}. They replace any you sent before for this day.", ""]
             lines += [f"  {line}" for line in (self.echo or "(no orders: standing orders still apply)").splitlines()]
             if self.final:
@@ -80,7 +80,6 @@ class Service:
         self.store = store
         self.config = config
         self.clock = clock or (lambda: datetime.now(timezone.utc))
-        self.ruleset = load_ruleset(RULESET)
         self._games: dict[int, Game] = {}
         self._verified: dict[tuple[int, str], bytes] = {}
         self._scenarios: dict[str, object] = {}
@@ -91,10 +90,11 @@ class Service:
 
     # -- reading games ------------------------------------------------------------
 
-    def scenario(self, name: str):
-        if name not in self._scenarios:
-            self._scenarios[name] = self.ruleset.load_scenario(scenario_path(name))
-        return self._scenarios[name]
+    def scenario(self, game: str, name: str):
+        """Scenario ``name`` (a file under maps/) of the game called ``game``."""
+        if (game, name) not in self._scenarios:
+            self._scenarios[(game, name)] = ruleset(game).load_scenario(scenario_path(name))
+        return self._scenarios[(game, name)]
 
     def game(self, game_id: int) -> Game:
         """The game, replayed from its stored log (cached while the log is unchanged)."""
@@ -104,7 +104,8 @@ class Service:
             cached = self._games.get(game_id)
             if cached is not None and cached.log == log:
                 return cached
-            game = Game(self.ruleset, self.scenario(info["scenario"]), info["seed"], log)
+            game = Game(ruleset(info["ruleset"]), self.scenario(info["ruleset"], info["scenario"]), info["seed"],
+                        log, options=info["options"])
             self._games[game_id] = game
             return game
 
@@ -119,11 +120,38 @@ class Service:
         return f"#{game_id} {info['title']}".strip()
 
     def turn_label(self, game: Game, day: int | None = None) -> str:
-        day = game.day if day is None else day
-        sc = game.scenario
-        if day >= sc.days:
-            return "the end of the game"
-        return f"{self.ruleset.scenario.hour_label(sc.hour(day))} ({SIDE_TITLE[sc.side_of_day(day)]}'s day)"
+        return game.turn_label(day)
+
+    def seat_titles(self, game_id: int) -> dict[str, str]:
+        """The game's seats, id -> title, in the order its ruleset shows them."""
+        game = self.game(game_id)
+        return {seat.id: seat.title for seat in game.ruleset.seats(game.scenario, game.options)}
+
+    def seat_title(self, game_id: int, side: str) -> str:
+        return self.seat_titles(game_id).get(side, side)
+
+    def export(self, game_id: int) -> dict:
+        """A finished game as JSON for ``pbem verify``: its seed, salt, log and the days as
+        recorded when they were resolved. The seed stays secret until the game is over."""
+        info = self.info(game_id)
+        game = self.game(game_id)
+        if not game.over:
+            raise ServiceError(f"game {game_id} is not over: its seed stays secret until it ends")
+        recorded = [{"day": row["day"], "turn": game.turn_label(row["day"]), "seats": row["side"].split(","),
+                     "digest": row["digest"],
+                     "rolls": [e["data"] for e in row["events"] if e["kind"] == "roll"]}
+                    for row in self.store.read_days(game_id)]
+        path = scenario_path(info["scenario"])
+        return verify.export_game(game, scenario=info["scenario"], scenario_sha256=file_sha256(path),
+                                  salt=info.get("salt") or "", title=info["title"], game_id=game_id,
+                                  recorded=recorded)
+
+    def commitment(self, game_id: int) -> str | None:
+        """The published commitment to the game's seed: SHA-256 of "seed:salt", in hex."""
+        info = self.info(game_id)
+        if not info.get("salt"):
+            return None
+        return verify.commitment_of(info["seed"], info["salt"])
 
     def seat(self, game_id: int, side: str) -> dict:
         try:
@@ -162,31 +190,43 @@ class Service:
 
     # -- creating and joining games --------------------------------------------------
 
-    def create_game(self, title: str, seats: dict[str, str | None], scenario: str = "marengo.toml",
+    def create_game(self, title: str, seats: dict[str, str | None], scenario: str | None = None,
                     seed: int | None = None, settings: dict | None = None, moderator: str | None = None,
-                    who: str = "system", timezones: dict | None = None) -> tuple[int, dict[str, str]]:
-        """Create a game; returns its id and each seat's key (shown once, mailed once)."""
+                    who: str = "system", timezones: dict | None = None, game: str = "marengo",
+                    options: dict | None = None) -> tuple[int, dict[str, str]]:
+        """Create a game of the ruleset called ``game``; returns its id and each seat's key
+        (shown once, mailed once). ``scenario`` is a scenario file under maps/ (default: the
+        game's first), ``options`` the ruleset's options (default: each option's default)."""
         try:
+            rules = ruleset(game)
+            scenario = scenario or next(iter(rules.scenarios().values())).name
+            options = game_options(rules, options)
             settings = deadlines.settings_with_defaults(settings)
-            self.scenario(scenario)
-        except (deadlines.SettingsError, ValueError) as exc:
-            raise ServiceError(str(exc)) from None
+            loaded = self.scenario(game, scenario)
+        except (deadlines.SettingsError, UnknownGame, ValueError) as exc:
+            raise ServiceError(str(exc).strip("'\"")) from None
         seed = secrets.randbelow(2**31) if seed is None else seed
         keys = {}
+        seat_ids = [seat.id for seat in rules.seats(loaded, options)]
+        unknown = set(seats or {}) - set(seat_ids)
+        if unknown:
+            raise ServiceError(f"{rules.title} has no seat {', '.join(sorted(unknown))} (seats: {', '.join(seat_ids)})")
         with self.store.transaction():
-            game_id = self.store.create_game(RULESET, scenario, seed, title, settings)
-            for side in self.ruleset.SIDES:
+            game_id = self.store.create_game(game, scenario, seed, title, settings, options=options,
+                                             salt=secrets.token_hex(16))
+            for side in seat_ids:
                 email = (seats or {}).get(side)
                 self.store.add_seat(game_id, side, email=email, timezone=(timezones or {}).get(side, "UTC"))
                 keys[side] = new_key()
                 self.set_key(game_id, side, keys[side])
             if moderator:
                 self.store.set_moderator(game_id, moderator)
-            self.store.audit(who, "create", game_id, detail={"title": title, "scenario": scenario})
+            self.store.audit(who, "create", game_id, detail={"title": title, "game": game, "scenario": scenario,
+                                                             "options": options})
             for side, email in (seats or {}).items():
                 if email:
                     self.welcome(game_id, side, email, keys[side])
-            if all((seats or {}).get(side) for side in self.ruleset.SIDES):
+            if all((seats or {}).get(side) for side in seat_ids):
                 self.start(game_id)
         return game_id, keys
 
@@ -195,7 +235,7 @@ class Service:
         with self.store.transaction():
             seat = self.seat(game_id, side)
             if seat["email"]:
-                raise ServiceError(f"{SIDE_TITLE[side]} in game {game_id} is taken")
+                raise ServiceError(f"{self.seat_title(game_id, side)} in game {game_id} is taken")
             self.store.update_seat(game_id, side, email=email, timezone=timezone)
             key = new_key()
             self.set_key(game_id, side, key)
@@ -220,34 +260,29 @@ class Service:
         self.store.set_clock(game_id, deadline=deadlines.iso(when), next_check=deadlines.iso(first))
 
     def opening_template(self, game_id: int, side: str) -> str:
-        """The orders template of a side before any day has been resolved."""
-        from pbem.games.marengo.report import Facts, order_template
-
+        """The orders template of a seat before any day has been resolved."""
         game = self.game(game_id)
-        sc = game.scenario
-        facts = Facts(reader=side, spectator=False, game_title=self.ruleset.TITLE, scenario_name=sc.name,
-                      game_label=self.label(game_id), game_id=str(game_id), board=sc.board, day=game.day, played_side=side,
-                      played_hour=sc.first_hour, rounds=sc.rounds, first_hour=sc.first_hour,
-                      sides=game.sides(), view=game.view(side), events=[], decisions=[],
-                      deadline=self.deadline_for(game_id, side))
-        return order_template(facts)
+        return game.ruleset.orders_template(game, side, deadline=self.deadline_for(game_id, side),
+                                           game_label=self.label(game_id), game_id=str(game_id))
 
     def welcome(self, game_id: int, side: str, email: str, key: str) -> None:
         game = self.game(game_id)
         body = "\n".join([
-            f"Welcome to game {self.label(game_id)}: you play {SIDE_TITLE[side]}.",
+            f"Welcome to game {self.label(game_id)} of {game.ruleset.title}: you play "
+            f"{self.seat_title(game_id, side)}.",
             "",
             f"Your secret key for this seat is: {key}",
             "Keep it: every orders mail must carry it in its first line. It is not stored by the",
             "server (only a hash of it is), so it cannot be sent again; a moderator can give you a",
             "new one, or send KEY in a mail with your current key to get a new one.",
             "",
+            *commitment_lines(self.commitment(game_id)),
             "Send your orders by replying to this mail, or on the web page of the game.",
             "A template for your first orders:",
             "",
             self.opening_template(game_id, side),
         ])
-        queue(self.store, email, f"[pbem {game_id}] Welcome: you play {SIDE_TITLE[side]}", body,
+        queue(self.store, email, f"[pbem {game_id}] Welcome: you play {self.seat_title(game_id, side)}", body,
               attachments=[self.view_attachment(game, side)],
               kind="welcome", game_id=game_id, dedupe_key=f"welcome:{game_id}:{side}:{key[:6]}")
 
@@ -267,12 +302,13 @@ class Service:
         """
         info = self.info(game_id)
         game = self.game(game_id)
-        result = Submission(False, game_id, side, game.day, self.turn_label(game))
+        result = Submission(False, game_id, side, game.day, self.turn_label(game),
+                            seat_title=self.seat_title(game_id, side))
         if info["status"] == "finished" or game.over:
             result.problems = [Problem(1, 1, f"game {game_id} is over; it takes no more orders")]
             return result, None
-        if side not in self.ruleset.SIDES:
-            result.problems = [Problem(1, 1, f"no side called {side!r}")]
+        if side not in game.seats():
+            result.problems = [Problem(1, 1, f"no seat called {side!r}")]
             return result, None
         try:
             orders = game.check_orders(side, text)
@@ -286,7 +322,7 @@ class Service:
         result.ok = True
         result.echo = orders.echo()
         result.final = orders.final
-        result.standing_only = side != game.moving_side()
+        result.standing_only = side not in game.turn().seats
         return result, orders
 
     def submit(self, game_id: int, side: str, text: str, source: str = "web", who: str = "") -> Submission:
@@ -303,7 +339,7 @@ class Service:
                      "by": who, "at": deadlines.iso(self.now())}
             with self.store.transaction():
                 self.store.append_log(game_id, entry)
-                if orders.final and side == game.moving_side():
+                if orders.final and side in game.turn().seats:
                     self.store.mark_final(game_id, side, game.day)
             game.log.append(entry)
             return result
@@ -347,8 +383,11 @@ class Service:
         deadline = deadlines.parse_iso(info.get("deadline"))
         if deadline is None:  # the clock starts when the last day's reports are out
             return None
-        if settings["early"] and any(seat["final_day"] is not None for seat in self.store.seats(game_id)):
-            return self.resolve_next(game_id, seen=info)  # only the moving side can mark its orders FINAL
+        final = {seat["side"] for seat in self.store.seats(game_id) if seat["final_day"] is not None}
+        if settings["early"] and final:
+            owing = self.game(game_id).turn().seats  # only seats that owe orders can mark them FINAL
+            if set(owing) <= final:
+                return self.resolve_next(game_id, seen=info)
         if now >= deadlines.grace_end(settings, deadline):
             return self.resolve_next(game_id, seen=info)
         reminders = [hours for hours, when in deadlines.reminder_times(settings, deadline) if now >= when]
@@ -357,13 +396,14 @@ class Service:
         game = self.game(game_id)
         if game.over:
             return None
-        moving = game.moving_side()
-        if game.orders_text(game.day, moving):
-            if now >= deadline:
-                return self.resolve_next(game_id, seen=info)
-        elif self.seat(game_id, moving)["email"]:
-            for hours in reminders:
-                self.remind(game_id, moving, hours, game)
+        owing = game.turn().seats
+        waiting = [seat for seat in owing if not game.orders_text(game.day, seat)]
+        if not waiting and now >= deadline:
+            return self.resolve_next(game_id, seen=info)
+        for seat in waiting:
+            if self.seat(game_id, seat)["email"]:
+                for hours in reminders:
+                    self.remind(game_id, seat, hours, game)
         # look again at the next reminder, or when the deadline (and its grace) has passed
         later = [t for _, t in deadlines.reminder_times(settings, deadline) if t > now]
         later.append(deadline if now < deadline else deadlines.grace_end(settings, deadline))
@@ -396,8 +436,8 @@ class Service:
             if game.over:
                 return None
             day = game.day
-            moving = game.moving_side()
-            missed = not game.orders_text(day, moving)
+            owing = game.turn().seats
+            missed = [seat for seat in owing if not game.orders_text(day, seat)]
             before = len(game.log)
             try:
                 result = game.advance(ask=self.ask_function(game_id) if ask else never)
@@ -409,9 +449,10 @@ class Service:
                     self.store.append_log(game_id, entry)
                 self.record(game_id, result)
                 self.store.set_clock(game_id, pending=None)
-                self.store.mark_final(game_id, moving, None)
-                if missed:
-                    self.missed(game_id, moving, day)
+                for seat in owing:
+                    self.store.mark_final(game_id, seat, None)
+                for seat in missed:
+                    self.missed(game_id, seat, day)
                 # the next day's clock starts when its reports are out (run_jobs): a player
                 # cannot be late for a day he has not yet been told about
                 self.store.set_clock(game_id, deadline=None)
@@ -454,7 +495,7 @@ class Service:
             self.set_next_deadline(job["game_id"])
 
     def record(self, game_id: int, result) -> None:
-        self.store.record_day(game_id, result.day, result.side, result.after.digest(),
+        self.store.record_day(game_id, result.day, ",".join(result.seats), self.game(game_id).ruleset.digest(result.after),
                               [e.to_dict() for e in result.events],
                               [r.to_dict() for r in result.decisions])
 
@@ -466,7 +507,7 @@ class Service:
         self.store.audit("scheduler", "missed", game_id, detail={"side": side, "day": day, "count": count})
         if seat["email"]:
             queue(self.store, seat["email"], f"[pbem {game_id}] You missed a day",
-                  f"No orders arrived for {SIDE_TITLE[side]} in game {self.label(game_id)} before the deadline; "
+                  f"No orders arrived for {self.seat_title(game_id, side)} in game {self.label(game_id)} before the deadline; "
                   f"the day was played with your standing orders only. Days missed: {count} "
                   f"(limit {settings['miss_limit']}).", kind="missed", game_id=game_id,
                   dedupe_key=f"missed:{game_id}:{day}:{side}")
@@ -475,14 +516,18 @@ class Service:
         policy = settings["miss_policy"]
         moderator = self.info(game_id).get("moderator")
         if policy == "alert" and moderator:
-            queue(self.store, moderator, f"[pbem {game_id}] {SIDE_TITLE[side]} has missed {count} days",
-                  f"{SIDE_TITLE[side]} ({seat['email']}) has missed {count} days in game {self.label(game_id)}. "
+            queue(self.store, moderator, f"[pbem {game_id}] {self.seat_title(game_id, side)} has missed {count} days",
+                  f"{self.seat_title(game_id, side)} ({seat['email']}) has missed {count} days in game {self.label(game_id)}. "
                   f"You may replace the player from the moderator console.", kind="alert", game_id=game_id,
                   dedupe_key=f"alert:{game_id}:{day}:{side}")
         elif policy == "forfeit":
-            winner = next(s for s in self.ruleset.SIDES if s != side)
-            entry = self.game(game_id).end(winner, f"{SIDE_TITLE[side]} forfeits, having missed {count} days; "
-                                                   f"{SIDE_TITLE[winner]} wins.")
+            game = self.game(game_id)
+            sides = {s.id: s.side for s in game.ruleset.seats(game.scenario, game.options)}
+            others = sorted(set(sides.values()) - {sides[side]})
+            winner = others[0] if len(others) == 1 else None  # with more sides, a moderator rules
+            title = self.seat_title(game_id, side)
+            entry = game.end(winner, f"{title} forfeits, having missed {count} days"
+                                     + (f"; {winner_title(game, winner)} wins." if winner else "."))
             entry.update(by="scheduler", at=deadlines.iso(self.now()))
             with self.store.transaction():
                 self.store.append_log(game_id, entry)
@@ -492,8 +537,8 @@ class Service:
                                  detail={"side": side})
             for other in self.store.seats(game_id):
                 if other["email"]:
-                    queue(self.store, other["email"], f"[pbem {game_id}] {SIDE_TITLE[side]} forfeits",
-                          f"{SIDE_TITLE[side]} missed {count} days and forfeits game {self.label(game_id)}.",
+                    queue(self.store, other["email"], f"[pbem {game_id}] {title} forfeits",
+                          f"{title} missed {count} days and forfeits game {self.label(game_id)}.",
                           kind="forfeit", game_id=game_id, dedupe_key=f"forfeit:{game_id}:{other['side']}")
 
     # -- "ask me" decisions ------------------------------------------------------------
@@ -510,7 +555,7 @@ class Service:
                 body = (f"Game {self.label(game_id)} needs your decision before it can go on:\n\n"
                         f"{decision.question}\n\n{options}\n\n"
                         f"Choose {decision.min} to {decision.max} of them. Answer with a mail whose first line is\n"
-                        f"  GAME {game_id} SIDE {SIDE_TITLE[decision.side]} KEY <your key>\n"
+                        f"  GAME {game_id} SIDE {self.seat_title(game_id, decision.side)} KEY <your key>\n"
                         f"and whose next line is\n  ANSWER {index} <choices, separated by spaces>\n\n"
                         f"Without an answer by {deadlines.local_time(until, seat['timezone'])} the default is "
                         f"used: {', '.join(decision.label(k) for k in decision.default) or 'none'}.")
@@ -539,11 +584,10 @@ class Service:
     # -- reports ------------------------------------------------------------------------
 
     def report(self, game_id: int, day: int, side: str | None, corrected: str = ""):
-        from pbem.games.marengo.report import build_report
-
         game = self.game(game_id)
         deadline = self.deadline_for(game_id, side) if side else None
-        report = build_report(game, day, side, deadline=deadline, game_label=self.label(game_id), game_id=game_id)
+        report = game.ruleset.report(game, day, side, deadline=deadline, game_label=self.label(game_id),
+                                     game_id=str(game_id))
         if corrected:
             notice = f"CORRECTED REPORT. A moderator ruled: {corrected}"
             report.markdown = f"**{notice}**\n\n{report.markdown}"
@@ -564,10 +608,8 @@ class Service:
         return render_png(svg)
 
     def map_svg(self, game_id: int, day: int | None, side: str | None) -> str:
-        from pbem.games.marengo.render import render_svg
-
         game = self.game(game_id)
-        return render_svg(game.scenario.board, game.view(side, day), title=self.label(game_id))
+        return game.ruleset.render_svg(game.scenario, game.view(side, day), title=self.label(game_id))
 
     @staticmethod
     def rewinds(game: Game) -> int:
@@ -625,7 +667,7 @@ class Service:
             for other in self.store.seats(game_id):
                 if other["email"]:
                     queue(self.store, other["email"], f"[pbem {game_id}] Vacation: deadline moved",
-                          f"{SIDE_TITLE[side]} takes {days} day(s) of vacation in game {self.label(game_id)}. "
+                          f"{self.seat_title(game_id, side)} takes {days} day(s) of vacation in game {self.label(game_id)}. "
                           f"The deadline is now {deadlines.local_time(new, other['timezone'])}.",
                           kind="vacation", game_id=game_id)
         return new
@@ -638,7 +680,7 @@ class Service:
             self.store.audit(who or seat["email"] or side, "rotate_key", game_id, detail={"side": side})
             if seat["email"]:
                 queue(self.store, seat["email"], f"[pbem {game_id}] Your new key",
-                      f"Your new key for {SIDE_TITLE[side]} in game {self.label(game_id)} is: {key}\n"
+                      f"Your new key for {self.seat_title(game_id, side)} in game {self.label(game_id)} is: {key}\n"
                       f"The old key no longer works.", kind="key", game_id=game_id)
         return key
 
@@ -652,10 +694,10 @@ class Service:
             lines.append(f"Next: {self.turn_label(game)}.")
             if side:
                 lines.append(f"Deadline: {self.deadline_for(game_id, side)}.")
-            moving = game.moving_side()
-            lines.append(f"Orders from {SIDE_TITLE[moving]}: "
-                         f"{'received' if game.orders_text(game.day, moving) else 'not yet'}.")
-        lines.append("Morale: " + ", ".join(f"{SIDE_TITLE[s]} {m}" for s, m in game.state.morale.items()))
+            for seat in game.turn().seats:
+                lines.append(f"Orders from {self.seat_title(game_id, seat)}: "
+                             f"{'received' if game.orders_text(game.day, seat) else 'not yet'}.")
+        lines += game.ruleset.status_lines(game, side)
         return "\n".join(lines)
 
     # -- moderators ---------------------------------------------------------------------
@@ -665,3 +707,36 @@ class Service:
         from pbem.server import moderation
 
         return moderation.moderate(self, game_id, who, action, why, **args)
+
+
+def file_sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def game_options(rules, chosen: dict | None) -> dict:
+    """The ruleset's options with ``chosen`` applied (each one checked), the rest at their defaults."""
+    known = {option.name: option for option in rules.options()}
+    unknown = set(chosen or {}) - set(known)
+    if unknown:
+        raise ValueError(f"{rules.title} has no option {', '.join(sorted(unknown))}")
+    out = {name: option.default for name, option in known.items()}
+    for name, value in (chosen or {}).items():
+        if value not in known[name].choices:
+            raise ValueError(f"option {name} may be {', '.join(known[name].choices)}, not {value!r}")
+        out[name] = value
+    return out
+
+
+def winner_title(game: Game, side: str) -> str:
+    """The title of a side: its seat's title when one seat plays it, else the side's name."""
+    titles = [s.title for s in game.ruleset.seats(game.scenario, game.options) if s.side == side]
+    return titles[0] if len(titles) == 1 else side.capitalize()
+
+
+def commitment_lines(commitment: str | None) -> list[str]:
+    """What a welcome says of the seed's commitment (nothing for games made before commitments)."""
+    if not commitment:
+        return []
+    return [f"The dice of this game are fixed by a secret seed, revealed when the game ends. Its",
+            f"commitment (SHA-256 of the seed and a salt) is {commitment}:",
+            "keep it, to check with `pbem verify` that the seed was never changed.", ""]

@@ -212,6 +212,20 @@ def _sessions(db: Database) -> None:
     db.executescript("ALTER TABLE players ADD COLUMN session_generation INTEGER NOT NULL DEFAULT 0;")
 
 
+@migrations(name="007_platform")
+def _platform(db: Database) -> None:
+    """Many games on one server: a game keeps the options chosen at its creation
+    (its ruleset's options) and the salt of its seed's commitment. Games made
+    before get an empty set of options (Bonaparte at Marengo has none) and a
+    salt of their own; their commitment was not published at their start."""
+    import secrets
+
+    db.executescript("ALTER TABLE games ADD COLUMN options TEXT NOT NULL DEFAULT '{}';"
+                     "ALTER TABLE games ADD COLUMN salt TEXT;")
+    for (game_id,) in db.execute("SELECT id FROM games").fetchall():
+        db.execute("UPDATE games SET salt = ? WHERE id = ?", (secrets.token_hex(16), game_id))
+
+
 def message_id_of(raw: bytes) -> str | None:
     """The Message-ID header of a raw message, or None (never raises)."""
     try:
@@ -287,10 +301,12 @@ class Store:
     def find_player(self, email: str) -> dict | None:
         return self.query_one("SELECT * FROM players WHERE email = ?", (email.strip(),))
 
-    def create_game(self, ruleset: str, scenario: str, seed: int, title: str = "", settings=None) -> int:
+    def create_game(self, ruleset: str, scenario: str, seed: int, title: str = "", settings=None,
+                    options=None, salt: str | None = None) -> int:
         return self.execute(
-            "INSERT INTO games (ruleset, scenario, seed, title, settings, created) VALUES (?, ?, ?, ?, ?, ?)",
-            (ruleset, str(scenario), seed, title, _json(settings or {}), self.now()),
+            "INSERT INTO games (ruleset, scenario, seed, title, settings, options, salt, created)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (ruleset, str(scenario), seed, title, _json(settings or {}), _json(options or {}), salt, self.now()),
         ).lastrowid
 
     def get_game(self, game_id: int) -> dict:
@@ -298,6 +314,7 @@ class Store:
         if game is None:
             raise NoSuchGame(game_id)
         game["settings"] = json.loads(game["settings"])
+        game["options"] = json.loads(game["options"])
         game["pending"] = json.loads(game["pending"]) if game.get("pending") else None
         return game
 
@@ -337,6 +354,7 @@ class Store:
             rows = self.query("SELECT * FROM games WHERE status = ? ORDER BY id DESC", (status,))
         for row in rows:
             row["settings"] = json.loads(row["settings"])
+            row["options"] = json.loads(row["options"])
             row["pending"] = json.loads(row["pending"]) if row.get("pending") else None
         return rows
 
@@ -349,6 +367,7 @@ class Store:
             " ORDER BY id", (when, when))
         for row in rows:
             row["settings"] = json.loads(row["settings"])
+            row["options"] = json.loads(row["options"])
             row["pending"] = json.loads(row["pending"]) if row.get("pending") else None
         return rows
 

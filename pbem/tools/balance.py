@@ -1,9 +1,9 @@
-"""Is the map fair? Whole games between two players (the simple bot or the
-strategist), through the engine core, with every invariant of selfplay checked
-after every day, and a tally of who won, how, and where.
+"""Is the map fair? Whole games between computer players (any of the ruleset's
+bots, a seat each), through the engine core, with every invariant checked after
+every day, and a tally of who won, how, and what the game's summary counts.
 
-``pbem balance --games N --seed S [--austria bot|strategist] [--france bot|strategist]``
-prints the tally (docs/maps.md, "Balance").
+``pbem balance --game NAME --games N --seed S [--seat SEAT=BOT ...]`` prints the
+tally (docs/maps.md, "Balance").
 """
 
 from __future__ import annotations
@@ -12,100 +12,88 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 
-from pbem.core.game import Game, load_ruleset
-from pbem.games.marengo.bot import bot_orders
-from pbem.games.marengo.strategist import strategist_chooser, strategist_orders, strategist_standing
+from pbem.core.game import Game
 from pbem.tools.selfplay import games_played, play_game
 
-PLAYERS = {"bot": bot_orders, "strategist": strategist_orders}
-STANDING = {"strategist": strategist_standing}  # what a player sends on the enemy's day
-CHOOSERS = {"strategist": strategist_chooser}  # a player's answers to the decisions its orders leave open
+
+def play_match(ruleset, scenario, seed: int, players: dict[str, str] | None = None, check: bool = True,
+               on_day=None) -> Game:
+    """One game to its end between the named bots (seat -> bot name; by default each
+    seat's strongest, the last the ruleset lists). Open decisions are answered by each
+    bot's chooser from its own view, or take their defaults. With ``check``, every day's
+    invariants are checked and InvariantError raised on the first broken one."""
+    players = {**default_players(ruleset, scenario), **(players or {})}
+    bots = ruleset.bots()
+    chosen = {seat: bots[name] for seat, name in players.items()}
+    return play_game(ruleset, scenario, seed, chosen,
+                     choose=lambda game: chooser(scenario, game, chosen, seed), check=check, on_day=on_day)
 
 
-def play_match(scenario, seed: int, austria: str = "strategist", france: str = "strategist",
-               check: bool = True, on_day=None) -> Game:
-    """One game to its end between the named players; open decisions take their defaults.
-
-    ``scenario`` is a loaded scenario or its path. With ``check``, every
-    day's invariants are checked and InvariantError raised on the first broken one.
-    """
-    ruleset = load_ruleset("marengo")
-    if isinstance(scenario, str):
-        scenario = ruleset.load_scenario(scenario)
-    players = {"austria": austria, "france": france}
-    return play_game(scenario, seed, {side: PLAYERS[p] for side, p in players.items()},
-                     standing={side: STANDING[p] for side, p in players.items() if p in STANDING},
-                     choose=lambda game: chooser(scenario, game, players, seed), check=check, on_day=on_day)
+def default_players(ruleset, scenario) -> dict[str, str]:
+    strongest = list(ruleset.bots())[-1]
+    return {seat.id: strongest for seat in ruleset.seats(scenario, {})}
 
 
-def chooser(scenario, game: Game, players: dict, seed: int):
-    """One choose function for the day: each side's player answers its own decisions
-    from its own view; a player without a chooser takes the documented defaults."""
-    by_side = {side: CHOOSERS[p](scenario, game.view(side), seed)
-               for side, p in players.items() if p in CHOOSERS}
+def chooser(scenario, game: Game, bots: dict, seed: int):
+    """One choose function for the day: each seat's bot answers its own decisions
+    from its own view; a bot without a chooser takes the documented defaults."""
+    by_seat = {seat: bot.chooser(scenario, game.view(seat), seed)
+               for seat, bot in bots.items() if bot.chooser is not None}
 
     def choose(decision):
-        own = by_side.get(decision.side)
+        own = by_seat.get(decision.side)
         return own(decision) if own else tuple(decision.default)
 
     return choose
 
 
-def how_won(state) -> str:
-    """'demoralisation' when one army ended demoralised and the other not, else 'objectives'."""
-    return "demoralisation" if state.demoralised["austria"] != state.demoralised["france"] else "objectives"
-
-
 @dataclass
 class Balance:
-    austria: str
-    france: str
+    players: dict[str, str]
     games: int = 0
     winners: Counter = field(default_factory=Counter)
     how: Counter = field(default_factory=Counter)  # (winner, how)
-    morale: Counter = field(default_factory=Counter)  # summed end morale by side
-    held: Counter = field(default_factory=Counter)  # objective locale -> games Austria held it at the end
+    means: Counter = field(default_factory=Counter)  # summed figures of the summaries
+    counts: dict[str, Counter] = field(default_factory=dict)  # name -> what -> games
     seconds: float = 0.0
     problems: list[str] = field(default_factory=list)
 
-    def add(self, scenario, game: Game) -> None:
-        st = game.state
+    def add(self, summary: dict) -> None:
         self.games += 1
-        self.winners[st.winner] += 1
-        self.how[(st.winner, how_won(st))] += 1
-        for side, m in st.morale.items():
-            self.morale[side] += m
-        for lid, loc in scenario.board.locales.items():
-            if loc.objective and st.occupied_by(lid, "austria"):
-                self.held[lid] += 1
+        self.winners[summary["winner"]] += 1
+        self.how[(summary["winner"], summary["how"])] += 1
+        for name, value in summary.get("means", {}).items():
+            self.means[name] += value
+        for name, items in summary.get("counts", {}).items():
+            self.counts.setdefault(name, Counter()).update(items)
 
     def share(self, side: str) -> float:
         return self.winners[side] / self.games if self.games else 0.0
 
-    def lines(self, scenario) -> list[str]:
+    def lines(self) -> list[str]:
         n = self.games or 1
-        out = [f"austria={self.austria} france={self.france}: {self.games} games in {self.seconds:.1f} s"]
-        for side in ("austria", "france"):
-            ways = ", ".join(f"{how} {c}" for (w, how), c in sorted(self.how.items()) if w == side) or "-"
+        out = [" ".join(f"{seat}={bot}" for seat, bot in self.players.items())
+               + f": {self.games} games in {self.seconds:.1f} s"]
+        for side in self.players:
+            ways = ", ".join(f"{how} {c}" for (w, how), c in sorted(self.how.items(), key=str) if w == side) or "-"
             out.append(f"{side} wins {self.winners[side]} ({100 * self.share(side):.1f}%): {ways}")
-        out.append("mean morale at the end: " + ", ".join(
-            f"{side} {self.morale[side] / n:.1f}" for side in ("austria", "france")))
-        board = scenario.board
-        held = [f"{board.locales[lid].name} ({board.locales[lid].objective}) {c}"
-                for lid, c in sorted(self.held.items(), key=lambda kv: (-kv[1], kv[0]))]
-        out.append("objectives Austria held at the end (games): " + (", ".join(held) or "none"))
+        if self.winners[None]:
+            out.append(f"no winner {self.winners[None]}")
+        if self.means:
+            out.append("mean at the end: " + ", ".join(f"{name} {total / n:.1f}" for name, total in self.means.items()))
+        for name, counter in self.counts.items():
+            items = [f"{what} {c}" for what, c in sorted(counter.items(), key=lambda kv: (-kv[1], kv[0]))]
+            out.append(f"{name} (games): " + (", ".join(items) or "none"))
         out += [f"BROKEN: {p}" for p in self.problems]
         return out
 
 
-def balance(scenario_path: str, seed: int, games: int, austria: str = "strategist",
-            france: str = "strategist") -> tuple[Balance, object]:
-    """Play ``games`` games from ``seed`` on; returns the tally and the scenario."""
-    ruleset = load_ruleset("marengo")
-    scenario = ruleset.load_scenario(scenario_path)
-    tally = Balance(austria, france)
+def balance(ruleset, scenario, seed: int, games: int, players: dict[str, str] | None = None) -> Balance:
+    """Play ``games`` games from ``seed`` on; returns the tally."""
+    players = {**default_players(ruleset, scenario), **(players or {})}
+    tally = Balance(players)
     started = time.perf_counter()
-    for game in games_played(seed, games, lambda s: play_match(scenario, s, austria, france), tally.problems):
-        tally.add(scenario, game)
+    for game in games_played(seed, games, lambda s: play_match(ruleset, scenario, s, players), tally.problems):
+        tally.add(ruleset.summary(scenario, game.state))
     tally.seconds = time.perf_counter() - started
-    return tally, scenario
+    return tally

@@ -23,13 +23,12 @@ from dataclasses import dataclass, field
 from email.message import EmailMessage
 from pathlib import Path
 
+from pbem.games import ruleset
 from pbem.server.config import Config
-from pbem.games.marengo.bot import bot_orders
 from pbem.server.mail.smtpd import start_smtpd
 from pbem.server.serve import Server
 
 KEY = re.compile(r"Your (?:secret|new) key (?:for this seat )?(?:for \w+ in game .*? )?is:? (\S+)")
-BOTS = {"austria": "austria@bots.invalid", "france": "france@bots.invalid"}
 
 
 @dataclass
@@ -55,8 +54,9 @@ class Summary:
 class Bot:
     """A player that reads its mail and answers by SMTP."""
 
-    def __init__(self, side: str, server: Server, scenario, seed: int):
-        self.side, self.server, self.scenario, self.seed = side, server, scenario, seed
+    def __init__(self, side: str, address: str, server: Server, rules, scenario, seed: int):
+        self.side, self.address, self.server, self.scenario, self.seed = side, address, server, scenario, seed
+        self.orders = rules.bots()["bot"].orders
         self.key: str | None = None
         self.game_id: int | None = None
         self.answered: set[int] = set()
@@ -76,17 +76,17 @@ class Bot:
             if part.get_filename() == "view.json":
                 view = json.loads(part.get_content() if isinstance(part.get_content(), str)
                                   else part.get_content().decode())
-        if view and view.get("next_side") == self.side and not view.get("over") and view["day"] not in self.answered:
+        if view and self.side in view.get("to_move", ()) and not view.get("over") and view["day"] not in self.answered:
             self.answered.add(view["day"])
             self.send_orders(view)
 
     def send_orders(self, view: dict) -> None:
-        orders = bot_orders(self.scenario, view, self.seed)
-        header = f"GAME {self.game_id} SIDE {self.side.title()} TURN {view['hour_label']} KEY {self.key}\n"
+        orders = self.orders(self.scenario, view, self.seed)
+        header = f"GAME {self.game_id} SIDE {self.side} KEY {self.key}\n"
         msg = EmailMessage()
-        msg["From"] = BOTS[self.side]
+        msg["From"] = self.address
         msg["To"] = self.server.config.from_addr
-        msg["Subject"] = f"Orders {view['hour_label']}"
+        msg["Subject"] = f"Orders {view['turn_label']}"
         msg.set_content(header + orders + "FINAL\n")
         with smtplib.SMTP("127.0.0.1", self.server.smtp_port, timeout=30) as smtp:
             smtp.send_message(msg)
@@ -128,8 +128,10 @@ class Hub:
         self.controller.stop()
 
 
-def run_demo(out: str | Path, seed: int = 1, scenario: str = "marengo.toml", day_seconds: float = 10.0,
-             timeout: float = 900.0) -> Summary:
+def run_demo(out: str | Path, seed: int = 1, game: str = "marengo", scenario: str | None = None,
+             day_seconds: float = 10.0, timeout: float = 900.0) -> Summary:
+    """A whole game of ``game`` played by mail through the real server between its simple bots."""
+    rules = ruleset(game)
     out = Path(out)
     (out / "instance").mkdir(parents=True, exist_ok=True)
     summary = Summary()
@@ -142,12 +144,15 @@ def run_demo(out: str | Path, seed: int = 1, scenario: str = "marengo.toml", day
     try:
         server.start()
         service = server.service
+        scenario = scenario or next(iter(rules.scenarios().values())).name
+        addresses = {seat.id: f"{seat.id}@bots.invalid"
+                     for seat in rules.seats(service.scenario(game, scenario), {})}
         game_id, _keys = service.create_game(
-            "Demo by mail", dict(BOTS), scenario=scenario, seed=seed,
+            "Demo by mail", addresses, scenario=scenario, seed=seed, game=game,
             settings={"hours": 0, "seconds": day_seconds, "reminders": [], "early": True})
         summary.game_id = game_id
         game_scenario = service.game(game_id).scenario
-        bots = {address: Bot(side, server, game_scenario, seed) for side, address in BOTS.items()}
+        bots = {address: Bot(side, address, server, rules, game_scenario, seed) for side, address in addresses.items()}
         while time.monotonic() - started < timeout:
             try:
                 msg = hub.inbox.get(timeout=0.5)
@@ -162,10 +167,11 @@ def run_demo(out: str | Path, seed: int = 1, scenario: str = "marengo.toml", day
                 except Exception as exc:  # a bot's failure is the demo's failure, said plainly
                     summary.problems.append(f"the {bot.side} bot could not answer: {exc}")
         info = service.info(game_id)
-        game = service.game(game_id)
-        summary.days = len(game.days)
-        summary.winner = game.state.winner
-        summary.victory = game.state.victory
+        played = service.game(game_id)
+        summary.days = len(played.days)
+        final = played.view(None)
+        summary.winner = final["winner"]
+        summary.victory = final["victory"]
         summary.orders_sent = sum(b.sent for b in bots.values())
         if info["status"] != "finished":
             summary.problems.append(f"the game did not finish within {timeout:.0f} s")
@@ -174,6 +180,6 @@ def run_demo(out: str | Path, seed: int = 1, scenario: str = "marengo.toml", day
         hub.stop()
     summary.mails, summary.reports = hub.count, hub.reports
     summary.seconds = time.monotonic() - started
-    if summary.days and summary.reports < summary.days * 2:
-        summary.problems.append(f"{summary.reports} reports for {summary.days} days: expected two a day")
+    if summary.days and summary.reports < summary.days * len(bots):
+        summary.problems.append(f"{summary.reports} reports for {summary.days} days: expected {len(bots)} a day")
     return summary

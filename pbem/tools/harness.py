@@ -306,7 +306,7 @@ class ServerProcess:
 def orders_mail(sender: str, game_id: int, side: str, key: str, view: dict, body: str, message_id: str,
                 final: bool = False, marker: str = "") -> bytes:
     """A player's orders mail: the header line with the key, the orders, FINAL if asked."""
-    text = f"GAME {game_id} SIDE {side.title()} TURN {view['hour_label']} KEY {key}\n"
+    text = f"GAME {game_id} SIDE {side} KEY {key}\n"
     if marker:
         text += f"# {marker}\n"
     text += body if body.endswith("\n") or not body else body + "\n"
@@ -315,7 +315,7 @@ def orders_mail(sender: str, game_id: int, side: str, key: str, view: dict, body
     msg = EmailMessage()
     msg["From"] = sender
     msg["To"] = SERVER_ADDR
-    msg["Subject"] = f"Orders {view['hour_label']}"
+    msg["Subject"] = f"Orders {view['turn_label']}"
     msg["Message-ID"] = message_id
     msg.set_content(text)
     return msg.as_bytes()
@@ -348,11 +348,9 @@ def bot_marker(game_id: int, day: int, side: str) -> str:
     return f"mail {game_id}-{day}-{side}"
 
 
-def bot_mail(scenario, seat: Seat, view: dict, message_id: str) -> bytes:
-    """The bot's orders mail for the day ``view`` shows, marked FINAL."""
-    from pbem.games.marengo.bot import bot_orders
-
-    body = bot_orders(scenario, view, seat.seed)
+def bot_mail(ruleset, scenario, seat: Seat, view: dict, message_id: str) -> bytes:
+    """The simple bot's orders mail for the day ``view`` shows, marked FINAL."""
+    body = ruleset.bots()["bot"].orders(scenario, view, seat.seed)
     return orders_mail(seat.address, seat.game_id, seat.side, seat.key, view, body, message_id, final=True,
                        marker=bot_marker(seat.game_id, view["day"], seat.side))
 
@@ -376,7 +374,8 @@ class Players:
     orders with FINAL by SMTP, retrying until the server answers 250 -- as a
     mail server would, with the same Message-ID every time."""
 
-    def __init__(self, scenario, port: int, seats: list[Seat], tag: str = "run"):
+    def __init__(self, ruleset, scenario, port: int, seats: list[Seat], tag: str = "run"):
+        self.ruleset = ruleset
         self.scenario = scenario
         self.port = port
         self.tag = tag
@@ -394,7 +393,7 @@ class Players:
         self.thread.start()
 
     def mail_for(self, seat: Seat, view: dict, message_id: str) -> bytes:
-        return bot_mail(self.scenario, seat, view, message_id)
+        return bot_mail(self.ruleset, self.scenario, seat, view, message_id)
 
     def on_message(self, delivery: Delivery, raw: bytes) -> None:
         """The relay's hook: answer a report (or welcome) whose view says this seat moves next."""
@@ -406,7 +405,7 @@ class Players:
         except Exception as exc:
             self.errors.append(f"unreadable view in {delivery.subject!r}: {exc}")
             return
-        if not view or view.get("over") or view.get("next_side") != seat.side:
+        if not view or view.get("over") or seat.side not in view.get("to_move", ()):
             return
         key = (seat.game_id, view["day"], seat.side)
         with self.lock:

@@ -62,7 +62,8 @@ class LoadSettings:
     due_rate: float = 1.0  # games coming due a second
     clients: int = 4  # SMTP client threads, each with its own connection
     tick: float = 0.5  # the server's tick_seconds
-    scenario: str = "marengo.toml"
+    game: str = "marengo"
+    scenario: str | None = None  # default: the game's first
     workdir: str | None = None
     warmup: bool = True
     drain: float = 180.0  # most seconds to wait after the window for late mail
@@ -120,13 +121,18 @@ class LoadTest:
 
     # -- setting up -------------------------------------------------------------------------
 
+    def rules(self):
+        self.scenario()
+        return self.ruleset
+
     def scenario(self):
         if not hasattr(self, "_scenario"):
-            from pbem.core.game import load_ruleset
+            from pbem.games import ruleset
             from pbem.server.service import scenario_path
 
-            self.ruleset = load_ruleset("marengo")
-            self._scenario = self.ruleset.load_scenario(scenario_path(self.s.scenario))
+            self.ruleset = ruleset(self.s.game)
+            name = self.s.scenario or next(iter(self.ruleset.scenarios().values())).name
+            self._scenario = self.ruleset.load_scenario(scenario_path(name))
         return self._scenario
 
     def prepare(self) -> Path:
@@ -135,7 +141,7 @@ class LoadTest:
         from pbem.server.service import Service
         from pbem.server.store import Store
 
-        stem = Path(self.s.scenario).stem
+        stem = f"{self.s.game}-{Path(self.s.scenario or 'default').stem}"
         template = self.workdir / f"games-{self.s.games}-{stem}.sqlite3"
         keys_file = self.workdir / f"games-{self.s.games}-{stem}.json"
         if not (template.exists() and keys_file.exists()):
@@ -147,9 +153,10 @@ class LoadTest:
             started = time.monotonic()
             games = {}
             for i in range(self.s.games):
-                seats = {"austria": f"a{i}@{BOT_DOMAIN}", "france": f"f{i}@{BOT_DOMAIN}"}
+                seats = {seat.id: f"{seat.id}{i}@{BOT_DOMAIN}"
+                         for seat in self.rules().seats(self.scenario(), {})}
                 game_id, keys = service.create_game(f"Load {i}", seats, scenario=self.s.scenario, seed=i + 1,
-                                                    settings=GAME_SETTINGS)
+                                                    settings=GAME_SETTINGS, game=self.s.game)
                 games[game_id] = {"seed": i + 1, "keys": keys, "seats": seats}
                 if (i + 1) % 100 == 0 or i + 1 == self.s.games:
                     self.say(f"  created {i + 1} games in {time.monotonic() - started:.0f} s")
@@ -179,7 +186,7 @@ class LoadTest:
         scenario = self.scenario()
         for game_id, info in self.games.items():
             game = Game(self.ruleset, scenario, info["seed"], [])
-            side = game.moving_side()
+            side = game.turn().seats[0]
             self.current[game_id] = {"day": game.day, "side": side,
                                      "view": json.loads(json.dumps(game.view(side))), "body": None}
 
@@ -204,17 +211,16 @@ class LoadTest:
         day = view["day"] - 1
         with self.lock:
             self.reports.setdefault((game_id, day, side), []).append(delivery)
-            if view.get("next_side") == side and not view.get("over"):
+            if side in view.get("to_move", ()) and not view.get("over"):
                 if view["day"] > self.current[game_id]["day"]:
                     self.current[game_id] = {"day": view["day"], "side": side, "view": view, "body": None}
 
     def next_mail(self, phase: str, game_id: int) -> tuple[Sent, bytes, str]:
-        from pbem.games.marengo.bot import bot_orders
-
         with self.lock:
             now = dict(self.current[game_id])
         if now["body"] is None:
-            now["body"] = bot_orders(self.scenario(), now["view"], self.games[game_id]["seed"])
+            bot = self.ruleset.bots()["bot"]
+            now["body"] = bot.orders(self.scenario(), now["view"], self.games[game_id]["seed"])
             with self.lock:
                 if self.current[game_id]["day"] == now["day"]:
                     self.current[game_id]["body"] = now["body"]
@@ -371,7 +377,7 @@ class LoadTest:
                 with self.lock:
                     acks_in = all(x.message_id in self.acks for x in accepted)
                     days = list(self.days_seen)
-                    reports_in = all((g, d, side) in self.reports for g, d in days for side in ("austria", "france"))
+                    reports_in = all((g, d, side) in self.reports for g, d in days for side in self.games[g]["seats"])
                 resolved = all((g, 0) in self.days_seen for g in due)
                 return acks_in and reports_in and resolved and time.time() > max(self.deadline_of.values(),
                                                                                   default=0) + 1
@@ -417,14 +423,14 @@ class LoadTest:
         to_resolved_column = [epoch(at) - self.deadline_of[g] for g, (_, at) in resolved]
         to_queued, to_delivered = [], []
         for g, _ in resolved:
-            queued = [self.reports_queued.get((g, 0, side)) for side in ("austria", "france")]
+            queued = [self.reports_queued.get((g, 0, side)) for side in self.games[g]["seats"]]
             if all(queued):
                 to_queued.append(max(queued) - self.deadline_of[g])
-            delivered = [self.reports.get((g, 0, side)) for side in ("austria", "france")]
+            delivered = [self.reports.get((g, 0, side)) for side in self.games[g]["seats"]]
             if all(delivered):
                 to_delivered.append(max(min(d.at for d in ds) for ds in delivered) - self.deadline_of[g])
         days = list(self.days_seen)
-        missing_reports = [(g, d, side) for g, d in days for side in ("austria", "france")
+        missing_reports = [(g, d, side) for g, d in days for side in self.games[g]["seats"]
                            if (g, d, side) not in self.reports]
         extra_reports = [(k, v) for k, v in self.reports.items() if len({d.message_id for d in v}) > 1]
         # each due game comes due once in the window (its next day is 6 hours long): any other day

@@ -1,10 +1,10 @@
-"""Whole games between two bots, through the engine core (no server), with
-the invariants of the game checked after every day.
+"""Whole games between computer players, through the engine core (no server), with
+the game's invariants (its ruleset's ``check_turn``) checked after every day.
 
-The bots write their orders from their own side's view (pbem.games.marengo.bot)
-and, with ``random_decisions``, answer every decision their orders leave open
-with a random legal choice; those answers go into the game's log, so every
-game replays exactly.
+The players are the ruleset's bots (``ruleset.bots()``); each writes its orders
+from its own seat's view and, with ``random_decisions``, every decision its
+orders leave open gets a random legal answer; those answers go into the game's
+log, so every game replays exactly.
 """
 
 from __future__ import annotations
@@ -13,12 +13,8 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 
-from pbem.core.game import Game, load_ruleset
+from pbem.core.game import Game
 from pbem.core.rng import Rng
-from pbem.games.marengo.bot import bot_orders
-from pbem.games.marengo.scenario import MAX_STRENGTH, SIDES
-
-MORALE_BONUS = 5
 
 
 class InvariantError(AssertionError):
@@ -36,52 +32,6 @@ def chooser(seed: int, day: int):
         return tuple(options[:n])
 
     return choose
-
-
-def check_day(scenario, result) -> list[str]:
-    """Everything that must hold after a day (returns the broken invariants)."""
-    board, before, after = scenario.board, result.before, result.after
-    problems = []
-    if after.day != before.day + 1:
-        problems.append(f"the clock went from day {before.day} to {after.day}")
-    if not after.check_index():  # before the lookups below, which would build it afresh
-        problems.append("the index of where blocks are disagrees with the blocks (a move not made by State.put)")
-    for side in SIDES:
-        counts = Counter(b.locale for b in after.blocks.values() if b.side == side and b.on_map)
-        for lid, n in counts.items():
-            if n > board.locales[lid].capacity:
-                problems.append(f"{n} {side} blocks in {lid}, capacity {board.locales[lid].capacity}")
-    for lid in board.locales:
-        if after.occupied_by(lid, "austria") and after.occupied_by(lid, "france"):
-            problems.append(f"both armies in {lid}")
-    for b in after.blocks.values():
-        if b.status == "map":
-            if b.locale not in board.locales:
-                problems.append(f"{b.id} on the map at an unknown place {b.locale}")
-            elif b.facing is not None and (b.locale, b.facing) not in board.approaches:
-                problems.append(f"{b.id} blocks a missing approach {b.locale}>{b.facing}")
-            if not 1 <= b.strength <= MAX_STRENGTH[b.type]:
-                problems.append(f"{b.id} has strength {b.strength}")
-        elif b.status == "eliminated":
-            if b.strength != 0 or b.locale is not None:
-                problems.append(f"eliminated {b.id} still has strength {b.strength} or a place")
-        elif b.status == "waiting":
-            if b.locale is not None or b.strength != before.blocks[b.id].strength:
-                problems.append(f"waiting {b.id} is on the map or changed strength")
-        else:
-            problems.append(f"{b.id} has status {b.status}")
-    for side in SIDES:
-        lost = sum(before.blocks[bid].strength - b.strength for bid, b in after.blocks.items() if b.side == side)
-        if lost < 0:
-            problems.append(f"{side} gained strength")
-        bonus = MORALE_BONUS if before.bonus_due.get(side) else 0
-        expected = max(0, before.morale[side] + bonus - lost)
-        if after.morale[side] != expected:
-            problems.append(f"{side} morale {after.morale[side]}, expected {expected} "
-                            f"(before {before.morale[side]}, bonus {bonus}, lost {lost})")
-        if after.demoralised[side] != (before.demoralised[side] or after.morale[side] == 0):
-            problems.append(f"{side} demoralised is {after.demoralised[side]} with morale {after.morale[side]}")
-    return problems
 
 
 @dataclass
@@ -102,27 +52,28 @@ class Tally:
         return "\n".join(lines)
 
 
-def play_game(scenario, seed: int, orders: dict, standing: dict | None = None, choose=None,
-              check: bool = False, on_day=None, days: int | None = None) -> Game:
-    """Play a game to its end (or for ``days`` days) between players.
+def play_game(ruleset, scenario, seed: int, players: dict, choose=None, check: bool = False,
+              on_day=None, days: int | None = None, options: dict | None = None) -> Game:
+    """Play a game to its end (or for ``days`` days) between computer players.
 
-    ``orders[side](scenario, view, seed)`` writes a side's orders for its day,
-    ``standing[side]`` (if given) its standing orders on the enemy's day;
-    ``choose(game)`` gives the day's choose function for the decisions the
-    orders leave open (None: their defaults). With ``check``, every day's
-    invariants are checked and InvariantError raised on the first broken one;
-    ``on_day(game, result)`` is called after each day.
+    ``players[seat]`` is the seat's pbem.core.ruleset.Bot: its ``orders`` for the
+    seat's turns and, if it has them, its ``standing`` orders on the others'.
+    ``choose(game)`` gives the day's choose function for the decisions the orders
+    leave open (None: their defaults). With ``check``, every day's invariants are
+    checked and InvariantError raised on the first broken one; ``on_day(game,
+    result)`` is called after each day.
     """
-    game = Game(load_ruleset("marengo"), scenario, seed)
+    game = Game(ruleset, scenario, seed, options=options)
     while not game.over and (days is None or game.day < days):
-        side = game.moving_side()
-        other = SIDES[1 - SIDES.index(side)]
-        game.submit(side, orders[side](scenario, game.view(side), seed))
-        if standing and other in standing:
-            game.submit(other, standing[other](scenario, game.view(other), seed))
+        turn = game.turn()
+        for seat in turn.seats:
+            game.submit(seat, players[seat].orders(scenario, game.view(seat), seed))
+        for seat in turn.others:
+            if players[seat].standing is not None:
+                game.submit(seat, players[seat].standing(scenario, game.view(seat), seed))
         result = game.advance(choose=choose(game) if choose else None)
         if check:
-            broken = check_day(scenario, result)
+            broken = ruleset.check_turn(scenario, result)
             if broken:
                 raise InvariantError(f"seed {seed}, day {result.day}: " + "; ".join(broken))
         if on_day is not None:
@@ -130,17 +81,20 @@ def play_game(scenario, seed: int, orders: dict, standing: dict | None = None, c
     return game
 
 
-BOTS = {side: bot_orders for side in SIDES}
+def simple_players(ruleset, scenario, options: dict | None = None) -> dict:
+    """Every seat played by the ruleset's simple bot (without its standing orders, as self-play has it)."""
+    bot = ruleset.bots()["bot"]
+    return {seat.id: bot for seat in ruleset.seats(scenario, options or {})}
 
 
-def play(scenario_path: str, seed: int, on_day=None, random_decisions: bool = False, check: bool = False) -> Game:
+def play(ruleset, scenario, seed: int, on_day=None, random_decisions: bool = False, check: bool = False) -> Game:
     """Play a bot-against-bot game to its end (play_game); with ``random_decisions``, open
     decisions are answered at random (and logged), else by their defaults."""
-    scenario = load_ruleset("marengo").load_scenario(scenario_path)
-    game = play_game(scenario, seed, BOTS, choose=(lambda g: chooser(seed, g.day)) if random_decisions else None,
+    game = play_game(ruleset, scenario, seed, simple_players(ruleset, scenario),
+                     choose=(lambda g: chooser(seed, g.day)) if random_decisions else None,
                      check=check, on_day=on_day)
-    if check and game.day != scenario.days:
-        raise InvariantError(f"seed {seed}: the game ended after {game.day} days, not {scenario.days}")
+    if check and not game.over:
+        raise InvariantError(f"seed {seed}: the game stopped after {game.day} days without ending")
     return game
 
 
@@ -156,18 +110,18 @@ def games_played(seed: int, games: int, play_one, problems: list[str]):
             problems.append(f"seed {s}: crash: {type(exc).__name__}: {exc}")
 
 
-def play_many(scenario_path: str, seed: int, games: int, random_decisions: bool = True) -> Tally:
+def play_many(ruleset, scenario, seed: int, games: int, random_decisions: bool = True) -> Tally:
     """Play ``games`` games from ``seed`` on, checking every invariant; a crash or a
     broken invariant is recorded (with its seed), not raised."""
     tally = Tally()
     started = time.perf_counter()
     def play_one(s: int) -> Game:
-        return play(scenario_path, s, random_decisions=random_decisions, check=True)
+        return play(ruleset, scenario, s, random_decisions=random_decisions, check=True)
 
     for game in games_played(seed, games, play_one, tally.problems):
         tally.games += 1
         tally.days += len(game.days)
-        tally.winners[game.state.winner] += 1
+        tally.winners[game.view(None)["winner"]] += 1
         for result in game.days:
             for record in result.decisions:
                 tally.decisions[record.decision.kind] += 1
@@ -175,6 +129,6 @@ def play_many(scenario_path: str, seed: int, games: int, random_decisions: bool 
     return tally
 
 
-def play_days(scenario_path: str, seed: int, days: int) -> Game:
+def play_days(ruleset, scenario, seed: int, days: int) -> Game:
     """Play ``days`` days (or to the end) and return the game there."""
-    return play_game(load_ruleset("marengo").load_scenario(scenario_path), seed, BOTS, days=days)
+    return play_game(ruleset, scenario, seed, simple_players(ruleset, scenario), days=days)

@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-from pbem.core.rng import Rng
+from pbem.core.chance import Chance
 
 from .scenario import SIDES, Scenario
 from .state import Block, State
 
 
-def setup(scenario: Scenario, seed: int) -> State:
+def setup(scenario: Scenario, chance: Chance) -> State:
     """The position at 6:00 AM before the Austrian day.
 
-    §6 step 4: the French "at start" blocks are shuffled (the game's seeded
-    generator stands for the Austrian player's box) and drawn onto the start
+    §6 step 4: the French "at start" blocks are shuffled (the game's "setup"
+    stream stands for the Austrian player's box) and drawn onto the start
     locales in map order, as many as each locale's start symbols. They begin
     unactivated (step 6). §6 step 5: reinforcements wait off the map.
     """
@@ -30,7 +30,7 @@ def setup(scenario: Scenario, seed: int) -> State:
             block.status = "waiting"
         state.blocks[spec.id] = block
     drawn = [spec.id for spec in scenario.blocks if spec.start]
-    Rng(seed).shuffle(drawn)
+    chance.stream("setup").shuffle(drawn)
     for locale in scenario.board.locales.values():
         for _ in range(locale.french_start):
             state.blocks[drawn.pop()].locale = locale.id

@@ -11,10 +11,11 @@ problem in it.
 from __future__ import annotations
 
 import tomllib
-import unicodedata
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from pathlib import Path
+
+from pbem.core.orders import fold
 
 WIDTHS = {"narrow": 1, "wide": 2}
 COLOURS = ("red", "green", "blue")
@@ -253,14 +254,6 @@ class Board:
 
 
 NAME_MISSES = 4096  # strings naming no locale remembered at most (Board.name_match)
-
-
-@lru_cache(maxsize=4096)  # players write the same few names over and over
-def fold(text: str) -> str:
-    """Lower case, no accents, no spaces or punctuation inside names."""
-    decomposed = unicodedata.normalize("NFKD", text)
-    plain = "".join(c for c in decomposed if not unicodedata.combining(c))
-    return "".join(c for c in plain.lower() if c.isalnum())
 
 
 def _approach(spec: dict, locale: str, toward: str, where: str, problems: list[str]) -> Approach:

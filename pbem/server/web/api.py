@@ -4,18 +4,23 @@ Authentication: the signed-in session (POSTs then need the ``X-CSRF-Token``
 header: the token of every page's forms, also given by GET /api/games), or ``Authorization: Bearer <seat key>``
 with ``?game=<id>&side=<side>`` (no session, no CSRF token).
 
+    GET  /api/rulesets                       the installed games: scenarios, seats, options
     GET  /api/games                          my games
+    POST /api/games                          {game, scenario, title, seats, options, settings} -> {id}
     GET  /api/games/<id>?side=               the game as my side sees it
     POST /api/games/<id>/orders              {side, text, check_only} -> {ok, echo, problems}
     GET  /api/games/<id>/reports/<day>?side= a resolved day's report
     GET  /api/games/<id>/map/<day>.svg?side= a day's map
+    GET  /api/games/<id>/export.json         a finished game's export, for pbem verify
 """
 
 from __future__ import annotations
 
 from flask import Blueprint, Response, abort, g, jsonify, request
 
-from pbem.server.web.games import map_day, my_games, report_for
+from pbem.games import rulesets as installed
+from pbem.server.service import ServiceError
+from pbem.server.web.games import map_day, my_games, report_for, settings_from_form
 from pbem.server.web.security import csrf_token, login_required, my_sides, service, side_for
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -40,6 +45,61 @@ def games():
         return jsonify({"games": items})
     # a script signed in by session reads here the token its POSTs send as X-CSRF-Token
     return jsonify({"games": my_games(g.user.email), "csrf_token": csrf_token()})
+
+
+@bp.route("/rulesets")
+def rulesets():
+    out = []
+    for name, rules in installed().items():
+        scenarios = []
+        for scenario, path in rules.scenarios().items():
+            loaded = service().scenario(name, path.name)
+            defaults = {o.name: o.default for o in rules.options()}
+            scenarios.append({"name": scenario, "file": path.name, "title": loaded.name,
+                              "seats": [{"id": s.id, "side": s.side, "title": s.title}
+                                        for s in rules.seats(loaded, defaults)]})
+        out.append({"name": name, "title": rules.title, "scenarios": scenarios,
+                    "options": [{"name": o.name, "title": o.title, "choices": list(o.choices), "default": o.default,
+                                 "help": o.help} for o in rules.options()],
+                    "ask_kinds": rules.ask_kinds, "bots": list(rules.bots())})
+    return jsonify({"rulesets": out})
+
+
+@bp.route("/games", methods=["POST"])
+@login_required
+def create():
+    """A new game: {game, scenario (a file), title, seats: [seat ids I take], options, settings,
+    moderator}. Seats I do not take stay open for others to join."""
+    if g.user.seat is not None:
+        abort(403, "A seat key cannot create games; sign in.")
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict) or not str(body.get("title", "")).strip():
+        abort(400, 'Send JSON: {"game": "marengo", "title": "...", "seats": ["austria"], "options": {}}.')
+    try:
+        settings = settings_from_form(_Form(body.get("settings") or {}))
+        game_id, _ = service().create_game(
+            str(body["title"]).strip()[:100], {seat: g.user.email for seat in body.get("seats") or []},
+            scenario=body.get("scenario"), settings=settings, moderator=body.get("moderator"),
+            who=g.user.email, game=str(body.get("game") or "marengo"), options=body.get("options") or {})
+    except ServiceError as exc:
+        return jsonify({"ok": False, "error": str(exc)}), 400
+    return jsonify({"ok": True, "id": game_id, "commitment": service().commitment(game_id)}), 201
+
+
+class _Form(dict):
+    """JSON settings read like the new-game form's fields."""
+
+    def getlist(self, name):
+        value = self.get(name, [])
+        return value if isinstance(value, list) else [value]
+
+
+@bp.route("/games/<int:game_id>/export.json")
+def export(game_id: int):
+    try:
+        return jsonify(service().export(game_id))
+    except ServiceError as exc:
+        abort(403, str(exc))
 
 
 @bp.route("/games/<int:game_id>")

@@ -8,47 +8,48 @@ shows the very words a mail reply would.
 from __future__ import annotations
 
 import re
-import tomllib
 
 from flask import Blueprint, Response, abort, current_app, flash, g, redirect, render_template, request, url_for
 from werkzeug.datastructures import MultiDict
 
+from pbem.games import rulesets, ruleset
 from pbem.server import deadlines
-from pbem.paths import MAPS
-from pbem.server.service import SIDE_TITLE, ServiceError
+from pbem.server.service import ServiceError
 from pbem.server.web.security import (email_required, game_info, is_finished, is_moderator, my_sides, service, side_for,
                                spectator)
 
 bp = Blueprint("games", __name__)
 
-ASK_KINDS = {  # the "ask me" decisions a game may put to its players by mail
-    "block": "block an attack maneuver into your locale",
-    "attack_leads": "your attack's lead blocks",
-    "defence_leads": "your defence's lead blocks",
-    "artillery_defence": "artillery defence fire",
-    "bombard_target": "bombardment target",
-    "pursuit": "pursuit",
-    "retreat": "retreat destination",
-    "take_loss": "which block takes a loss",
-    "inflict_loss": "which enemy lead block takes your hits",
-    "if_blocked": "your attack maneuver, when blocked",
-}
+ASK_KINDS = {kind: text for r in rulesets().values() for kind, text in r.ask_kinds.items()}
+"""The "ask me" decisions the installed games may put to their players by mail."""
 WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
 FINAL_LINE = re.compile(r"(?im)^\s*FINAL\s*(#.*)?$")
 HEADER_LINE = re.compile(r"(?i)^\s*(GAME|SIDE|TURN|KEY)\b")
 
 
 def scenarios() -> dict[str, str]:
-    """The shipped scenarios a new game may use: {file name: title}."""
+    """The scenarios a new game may use, of every installed game: {"game:file": title}."""
     out = {}
-    for path in sorted(MAPS.glob("*.toml")):
-        try:
-            data = tomllib.loads(path.read_text(encoding="utf-8"))
-        except (OSError, tomllib.TOMLDecodeError):
-            continue
-        if "scenario" in data:
-            out[path.name] = data["scenario"].get("name", path.stem)
+    for name, r in rulesets().items():
+        for scenario, path in r.scenarios().items():
+            out[f"{name}:{path.name}"] = f"{r.title}: {r.load_scenario(path).name}"
     return out
+
+
+def seat_choices() -> dict[str, str]:
+    """The seats of every installed game's scenarios (id -> title), for the new-game form."""
+    out = {}
+    for r in rulesets().values():
+        for path in r.scenarios().values():
+            options = {option.name: option.default for option in r.options()}
+            for seat in r.seats(r.load_scenario(path), options):
+                out.setdefault(seat.id, seat.title)
+    return out
+
+
+def option_choices() -> list[tuple[str, object]]:
+    """(game name, option) for every option of every installed game, for the new-game form."""
+    return [(name, option) for name, r in rulesets().items() for option in r.options()]
 
 
 # -- read-only helpers ---------------------------------------------------------------
@@ -65,7 +66,7 @@ def my_games(email: str) -> list[dict]:
     for item in games.values():
         game = service().game(item["id"])
         item["turn"] = service().turn_label(game)
-        item["waiting"] = [s for s in item["sides"] if not game.over and s == game.moving_side()
+        item["waiting"] = [s for s in item["sides"] if not game.over and s in game.turn().seats
                            and not game.orders_text(game.day, s)]
     return sorted(games.values(), key=lambda item: -item["id"])
 
@@ -85,9 +86,7 @@ def report_for(game_id: int, day: int, side: str | None):
     if not 0 <= day < len(game.days):
         abort(404, f"Day {day} of game {game_id} has not been played.")
     if side is None and spectator(g.user, game_id):
-        from pbem.games.marengo.report import build_report
-
-        return build_report(game, day, None, game_label=service().label(game_id), spectator=True)
+        return game.ruleset.report(game, day, None, game_label=service().label(game_id), spectator=True)
     return service().report(game_id, day, side)
 
 
@@ -108,13 +107,15 @@ def order_text(game_id: int, side: str) -> str:
         template = service().report(game_id, game.days[-1].day, side).template
     elif not game.days and hasattr(service(), "opening_template"):
         template = service().opening_template(game_id, side)
-    view = game.view(side)
-    header = f"GAME {game_id} SIDE {SIDE_TITLE[side]} TURN {view['hour_label']}"
+    headers = [line for line in template.splitlines() if HEADER_LINE.match(line)]
+    header = (re.sub(r"\s+KEY\s+\S+", "", headers[0]) if headers
+              else f"GAME {game_id} SIDE {service().seat_title(game_id, side)}")
     lines = [line for line in template.splitlines() if not HEADER_LINE.match(line)]
     if not lines:
-        whose = ("your day" if view["next_side"] == side
-                 else f"{SIDE_TITLE[view['next_side']]}'s day: STANDING orders only")
-        lines = [f"# Orders for {view['hour_label']} ({whose}); one order per line, # starts a comment."]
+        turn = game.turn()
+        whose = ("yours" if side in turn.seats else
+                 " and ".join(service().seat_title(game_id, s) for s in turn.seats) + "'s: STANDING orders only")
+        lines = [f"# Orders for {turn.label} ({whose}); one order per line, # starts a comment."]
     return "\n".join([header, *lines]).rstrip() + "\n"
 
 
@@ -158,6 +159,7 @@ def page(game_id: int, side: str | None, result=None, text: str | None = None, s
         result=result, checked=checked, standing_result=standing_result, standing_text=standing_text or "",
         standing_now=standing_now, question=question, audit=public_audit(game_id, mine, is_moderator(g.user, game_id)),
         day_label=lambda day: service().turn_label(game, day).replace(" (", ", ").rstrip(")"),
+        commitment=service().commitment(game_id),
     ), status
 
 
@@ -197,20 +199,26 @@ def settings_from_form(form) -> dict:
 def new_game():
     available = current_app.config["PBEM_SCENARIOS"]
     form = request.form
+    shown = dict(scenarios=available, ask_kinds=ASK_KINDS, weekdays=WEEKDAYS, seats=seat_choices(),
+                 options=option_choices())
     if request.method == "GET":
-        return render_template("new_game.html", scenarios=available, ask_kinds=ASK_KINDS, weekdays=WEEKDAYS,
-                               form=MultiDict({"early": "1"}), error=None)
+        return render_template("new_game.html", form=MultiDict({"early": "1"}), error=None, **shown)
     try:
         title = form.get("title", "").strip()[:100]
         if not title:
             raise ServiceError("give the game a title")
-        scenario = form.get("scenario", "")
-        if scenario not in available:
+        choice = form.get("scenario", "")
+        if choice not in available:
             raise ServiceError("choose one of the scenarios offered")
+        game, scenario = choice.split(":", 1)
+        rules = ruleset(game)
+        options = {option.name: form.get(f"option.{game}.{option.name}", option.default)
+                   for option in rules.options()}
+        seat_ids = [s.id for s in rules.seats(service().scenario(game, scenario), options)]
         seat = form.get("seat", "")
-        sides = list(SIDE_TITLE) if seat == "both" else [seat]
-        if not set(sides) <= set(SIDE_TITLE):
-            raise ServiceError("choose your side")
+        sides = seat_ids if seat == "both" else [seat]
+        if not set(sides) <= set(seat_ids):
+            raise ServiceError(f"choose your seat: {rules.title} has " + ", ".join(seat_ids))
         moderator = form.get("moderator", "").strip() or (g.user.email if seat == "both" else None)
         if moderator and moderator.lower() == g.user.email.lower() and seat != "both":
             raise ServiceError("you cannot moderate a game in which you play one side: a moderator sees both")
@@ -218,10 +226,10 @@ def new_game():
         deadlines.zone(timezone)
         game_id, _ = service().create_game(
             title, {s: g.user.email for s in sides}, scenario=scenario, settings=settings_from_form(form),
-            moderator=moderator, who=g.user.email, timezones={s: timezone for s in sides})
+            moderator=moderator, who=g.user.email, timezones={s: timezone for s in sides}, game=game,
+            options=options)
     except (ServiceError, deadlines.SettingsError) as exc:
-        return render_template("new_game.html", scenarios=available, ask_kinds=ASK_KINDS, weekdays=WEEKDAYS,
-                               form=form, error=str(exc)), 400
+        return render_template("new_game.html", form=form, error=str(exc), **shown), 400
     flash("Game created. Your seat key was mailed to you; you need it only to send orders by mail.")
     return redirect(url_for("games.game_page", game_id=game_id))
 
@@ -230,7 +238,7 @@ def new_game():
 @email_required
 def join(game_id: int):
     side = request.form.get("side", "")
-    if side not in SIDE_TITLE:
+    if side not in service().seat_titles(game_id):
         abort(404, f"Game {game_id} has no side {side!r}.")
     moderator = (game_info(game_id).get("moderator") or "").lower()
     if moderator == g.user.email.lower() and not my_sides(g.user, game_id):
@@ -241,7 +249,7 @@ def join(game_id: int):
     except deadlines.SettingsError as exc:
         raise ServiceError(str(exc)) from None
     service().join(game_id, side, g.user.email, timezone=timezone)
-    flash(f"You play {SIDE_TITLE[side]}. Your seat key was mailed to you.")
+    flash(f"You play {service().seat_title(game_id, side)}. Your seat key was mailed to you.")
     return redirect(url_for("games.game_page", game_id=game_id, side=side))
 
 
@@ -288,7 +296,7 @@ def standing(game_id: int):
         raise ServiceError("this form takes only STANDING lines; send other orders with the orders form")
     kept = [line for line in service().orders_on_file(game_id, side).splitlines()
             if not line.strip().upper().startswith("STANDING") and not HEADER_LINE.match(line)]
-    merged = "\n".join([f"GAME {game_id} SIDE {SIDE_TITLE[side]}", *kept, *lines]) + "\n"
+    merged = "\n".join([f"GAME {game_id} SIDE {service().seat_title(game_id, side)}", *kept, *lines]) + "\n"
     result = service().submit(game_id, side, merged, source="web", who=g.user.email)
     return page(game_id, side, standing_result=result, standing_text=text, status=200 if result.ok else 400)
 

@@ -16,7 +16,7 @@ from pathlib import Path
 from flask import Blueprint, abort, flash, g, redirect, render_template, request, url_for
 
 from pbem.server.mail.inbound import parse_message
-from pbem.server.service import SIDE_TITLE, ServiceError
+from pbem.server.service import ServiceError
 from pbem.server.web.games import public_audit, report_body, report_for
 from pbem.server.web.security import admin_required, config, game_info, is_moderator, login_required, service
 
@@ -65,7 +65,7 @@ def console(game_id: int):
         turn=service().turn_label(game))
 
 
-def action_args(action: str, form) -> dict:
+def action_args(action: str, form, game_id: int) -> dict:
     def number(name):
         value = form.get(name, "").strip()
         if not value.isdigit():
@@ -74,7 +74,7 @@ def action_args(action: str, form) -> dict:
 
     def side():
         value = form.get("side", "")
-        if value not in SIDE_TITLE:
+        if value not in service().seat_titles(game_id):
             raise ServiceError("choose a side")
         return value
 
@@ -104,7 +104,7 @@ def act(game_id: int, action: str):
     why = request.form.get("why", "").strip()
     if not why:
         raise ServiceError("a moderator action needs a reason; the players will read it")
-    done = service().moderate(game_id, g.user.email, action, why, **action_args(action, request.form))
+    done = service().moderate(game_id, g.user.email, action, why, **action_args(action, request.form, game_id))
     flash(f"Done: {done}")
     return redirect(url_for("moderator.console", game_id=game_id))
 

@@ -24,7 +24,7 @@ from datetime import timedelta
 from flask import abort, current_app, g, jsonify, redirect, render_template, request, session, url_for
 from werkzeug.exceptions import HTTPException
 
-from pbem.server.service import SIDE_TITLE, ServiceError
+from pbem.server.service import ServiceError
 from pbem.server.store import iso
 
 RATE_LIMIT = 10  # failed sign-ins (and mailed links) per address, and per IP ...
@@ -106,7 +106,7 @@ def side_for(user: User | None, game_id: int, side: str | None, write: bool = Fa
     """
     game_info(game_id)
     side = side or None
-    if side is not None and side not in SIDE_TITLE:
+    if side is not None and side not in service().seat_titles(game_id):
         abort(404, f"Game {game_id} has no side {side!r}.")
     mine = my_sides(user, game_id)
     if side is None:
@@ -123,7 +123,7 @@ def side_for(user: User | None, game_id: int, side: str | None, write: bool = Fa
         return side
     if user is None:
         abort(401, "Sign in first.")
-    abort(403, f"You do not play {SIDE_TITLE[side]} in game {game_id}.")
+    abort(403, f"You do not play {service().seat_title(game_id, side)} in game {game_id}.")
 
 
 def spectator(user: User | None, game_id: int) -> bool:
@@ -229,7 +229,7 @@ def key_user(key: str) -> User:
     if not game or not side:
         abort(401, "A seat key needs ?game=<id>&side=<side>.")
     check_rate()
-    if side not in SIDE_TITLE or not service().store.check_key(int(game), side, key):
+    if not service().store.check_key(int(game), side, key):
         note_attempt(None, "key", False)
         abort(401, "That key is not the key of this seat.")
     return User(seat=(int(game), side))
@@ -302,4 +302,6 @@ def init_app(app) -> None:
     @app.context_processor
     def helpers():
         user = g.get("user")
-        return {"csrf_token": csrf_token, "user": user, "is_admin": is_admin(user), "SIDE_TITLE": SIDE_TITLE}
+        return {"csrf_token": csrf_token, "user": user, "is_admin": is_admin(user),
+                "seat_title": lambda game_id, seat: service().seat_title(int(game_id), seat),
+                "seat_titles": lambda game_id: service().seat_titles(int(game_id))}

@@ -49,7 +49,7 @@ __all__ = [
     "COMMAND_LIMIT", "CSS", "NO_DEADLINE", "ORDER_WORDS", "ROAD_CAPACITY", "ROAD_ENTRIES", "SIDE_ADJ", "SIDE_NAME",
     "SOURCES", "Bullets", "Code", "Document", "Facts", "Heading", "Para", "Report", "Table", "all_reports",
     "build_report", "compose", "group_events", "hour_label", "md_cell", "md_escape", "natural", "order_template",
-    "report_for_day", "side_name", "to_html", "to_markdown", "to_text",
+    "report_for_day", "opening_template", "side_name", "to_html", "to_markdown", "to_text",
 ]
 
 
@@ -67,7 +67,7 @@ def build_report(game, day: int, side: str | None, deadline: str | None = None, 
         if not game.over:
             raise ValueError("a spectator report is for a finished game")
         side = None
-    sides = tuple(game.sides()) if hasattr(game, "sides") else tuple(game.ruleset.SIDES)
+    sides = game.seats()
     if side is not None and side not in sides:
         raise ValueError(f"no side called {side!r} (sides: {', '.join(sides)})")
     result = game.days[day]
@@ -82,13 +82,13 @@ def build_report(game, day: int, side: str | None, deadline: str | None = None, 
     facts = Facts(
         reader=side,
         spectator=spectator,
-        game_title=getattr(game.ruleset, "TITLE", ""),
+        game_title=game.ruleset.title,
         scenario_name=scenario.name,
         game_label=game_label,
         game_id=str(game_id),
         board=scenario.board,
         day=day,
-        played_side=result.side,
+        played_side=result.seats[0],
         played_hour=scenario.hour(day),
         rounds=scenario.rounds,
         first_hour=scenario.first_hour,
@@ -112,7 +112,17 @@ def report_for_day(game, day: int | None = None, side: str | None = None, **opti
 
 def all_reports(game, day: int, deadline: str | None = None, game_label: str = "") -> dict:
     """{side: its report, for every side} and {None: the moderator's report}."""
-    sides = tuple(game.sides()) if hasattr(game, "sides") else tuple(game.ruleset.SIDES)
+    sides = game.seats()
     out = {s: build_report(game, day, s, deadline, game_label) for s in sides}
     out[None] = build_report(game, day, None, deadline, game_label)
     return out
+
+
+def opening_template(game, side: str, deadline: str | None, game_label: str = "", game_id: str = "") -> str:
+    """The orders template of a side before any day has been resolved (its welcome mail)."""
+    sc = game.scenario
+    facts = Facts(reader=side, spectator=False, game_title=game.ruleset.title, scenario_name=sc.name,
+                  game_label=game_label, game_id=str(game_id), board=sc.board, day=game.day, played_side=side,
+                  played_hour=sc.first_hour, rounds=sc.rounds, first_hour=sc.first_hour,
+                  sides=game.seats(), view=game.view(side), events=[], decisions=[], deadline=deadline)
+    return order_template(facts)

@@ -1,0 +1,190 @@
+"""The ruleset interface: what a game package gives the server, and nothing more.
+
+Every game lives in one package under ``pbem/games/<name>/`` whose
+``RULESET`` attribute is an object with the members of :class:`Ruleset`. The
+server, the tools and the command line find a game's ruleset by the name kept
+in the game's row (:func:`pbem.games.ruleset`) and reach the game only through
+these members; they never import a game package (an import contract in the
+tests enforces it, see docs/architecture.md).
+
+The members, in the order a game meets them:
+
+- identity: ``name`` (the package's name, kept in the database) and ``title``;
+- data: ``scenarios()`` names the scenario files the game ships,
+  ``load_scenario`` reads one, ``check_map`` lists what is wrong with a map;
+- ``options()``: the choices made when a game is created (three players,
+  battle mode), each with its values and default, stored with the game;
+- ``seats(scenario, options)``: the chairs players sit in, each playing for a
+  side; a side may have several seats;
+- ``setup(scenario, options, chance)``: the position before the first turn;
+  every random draw comes from ``chance`` (named streams of the game's seed);
+- ``turn(scenario, state)``: who owes orders now, and the turn's name;
+- ``parse_orders`` reads one seat's orders text (the same errors by mail and
+  on the web); ``resolve`` plays a turn with every seat's orders, asking the
+  decider for every choice the rules give a player and ``chance`` for every
+  die; ``is_over``;
+- ``view(scenario, state, seat)``: what a seat may see (``None``: the
+  moderator; :data:`SPECTATOR`: onlookers of a finished game); ``digest``;
+- what a player reads: ``report`` (a turn's report), ``orders_template``
+  (the form for the next orders), ``status_lines`` (the STATUS mail),
+  ``render_svg`` (the map) and ``mail_words`` (the words that begin an orders
+  text, to find it in a mail);
+- ``ask_kinds``: the decisions a player may ask to be asked by mail;
+- tools: ``bots()`` (players for self-play, demos and "play against the
+  computer"), ``check_turn`` (the invariants self-play checks after every
+  turn), ``summary`` (a finished game, for balance runs), ``run_case`` /
+  ``show_case`` (adjudication cases).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Protocol, runtime_checkable
+
+from .chance import Chance
+from .decisions import Decider
+from .events import Event
+
+SPECTATOR = "*spectator*"
+"""The ``seat`` of a finished game's onlookers in :meth:`Ruleset.view`: everything, no orders."""
+
+
+@dataclass(frozen=True)
+class Seat:
+    """A player's chair: ``id`` (as in orders headers and URLs), the ``side`` it plays for, its ``title``."""
+
+    id: str
+    side: str
+    title: str
+
+
+@dataclass(frozen=True)
+class Option:
+    """A choice made when a game is created, shown on its page."""
+
+    name: str
+    title: str
+    choices: tuple[str, ...]
+    default: str
+    help: str = ""
+
+
+@dataclass(frozen=True)
+class Turn:
+    """Who owes orders now.
+
+    ``seats``: the seats whose orders the next turn waits for (one seat in
+    Bonaparte at Marengo; several for simultaneous orders). ``others``: the
+    seats that may send standing orders meanwhile. ``label``: the turn's name
+    ("1PM, Austrian day"). ``kind``: ``"turn"``, or ``"subturn"`` for a short
+    step inside a turn (a battle round, a bid), which gets the game's short
+    deadline.
+    """
+
+    seats: tuple[str, ...]
+    label: str
+    others: tuple[str, ...] = ()
+    kind: str = "turn"
+
+
+@dataclass
+class Bot:
+    """A computer player: ``orders(scenario, view, seed)`` writes a seat's orders for its
+    turn, ``standing(scenario, view, seed)`` (optional) its standing orders on another's,
+    ``chooser(game)`` (optional) answers the decisions its orders leave open."""
+
+    name: str
+    title: str
+    orders: Callable[[Any, dict, int], str]
+    standing: Callable[[Any, dict, int], str] | None = None
+    chooser: Callable[[Any], Callable] | None = None
+
+
+@runtime_checkable
+class Ruleset(Protocol):
+    name: str
+    """The package's name under pbem/games/, kept in the game's row ("marengo")."""
+    title: str
+    """The game's title ("Bonaparte at Marengo")."""
+    mail_words: frozenset[str]
+    """Upper-case words that may begin a line of an orders text (GAME, MOVE, ...): a mail's
+    orders begin at the first line starting with one of them."""
+    ask_kinds: dict[str, str]
+    """The kinds of decision a game may put to a player by mail ("ask me"), kind -> what it is."""
+
+    def scenarios(self) -> dict[str, Path]:
+        """The scenarios the game ships: name -> scenario file (under maps/)."""
+
+    def options(self) -> tuple[Option, ...]:
+        """The options chosen when a game is created (may be empty)."""
+
+    def load_scenario(self, path: Path) -> Any:
+        """Read a scenario file (and its map); raises ValueError with every problem."""
+
+    def check_map(self, path: Path) -> list[str]:
+        """Every problem in a map file (empty when it is good)."""
+
+    def seats(self, scenario, options: dict) -> tuple[Seat, ...]:
+        """The seats of a game of this scenario with these options, in the order shown."""
+
+    def setup(self, scenario, options: dict, chance: Chance) -> Any:
+        """The position before the first turn; draws only from ``chance``."""
+
+    def turn(self, scenario, state) -> Turn:
+        """Who owes orders for the next turn, and its name."""
+
+    def is_over(self, scenario, state) -> bool:
+        """Whether the game has ended by its rules."""
+
+    def parse_orders(self, scenario, state, seat: str, text: str) -> Any:
+        """One seat's orders for the next turn; raises pbem.core.orders.OrdersError.
+        The result has ``header``, ``final`` and ``echo()`` (the normalised text)."""
+
+    def resolve(self, scenario, state, orders: dict[str, Any], decider: Decider,
+                chance: Chance) -> tuple[Any, list[Event]]:
+        """Play the next turn: ``orders`` holds the parsed orders of every seat that sent
+        some. Returns the new state (``state`` may be changed: it is a copy) and the
+        turn's events. Raises pbem.core.decisions.Pending where a seat asked to be asked."""
+
+    def view(self, scenario, state, seat: str | None) -> dict:
+        """What ``seat`` may see (None: the moderator, SPECTATOR: onlookers), as plain data
+        with at least ``over``, ``winner`` and ``victory``."""
+
+    def digest(self, state) -> str:
+        """A short hash of the whole position, to verify replays."""
+
+    def turn_label(self, scenario, turn_number: int) -> str:
+        """The name of turn ``turn_number`` (0-based), for the turns before and after now."""
+
+    def report(self, game, turn_number: int, seat: str | None, *, deadline: str | None = None,
+               game_label: str = "", game_id: str = "", spectator: bool = False):
+        """The report of a resolved turn for ``seat`` (None: the moderator), a
+        pbem.report.document.Report. Built only from what the seat may see."""
+
+    def orders_template(self, game, seat: str, *, deadline: str | None, game_label: str,
+                        game_id: str) -> str:
+        """The orders form for ``seat``'s next orders, before any turn is reported."""
+
+    def status_lines(self, game, seat: str | None) -> list[str]:
+        """A few lines on the position for the STATUS mail, from ``seat``'s view."""
+
+    def render_svg(self, scenario, view: dict, title: str | None = None) -> str:
+        """The map of ``view`` as a standalone SVG document."""
+
+    def bots(self) -> dict[str, Bot]:
+        """The game's computer players by name; "bot" is the simple one."""
+
+    def check_turn(self, scenario, result) -> list[str]:
+        """The invariants broken by a resolved turn (a pbem.core.game.DayResult), as sentences."""
+
+    def summary(self, scenario, state) -> dict:
+        """A finished game for balance runs: ``winner`` (a side or None), ``how`` it was won,
+        ``means`` (name -> number, averaged over a run) and ``counts`` (name -> things counted)."""
+
+    def run_case(self, path: Path) -> Any:
+        """Run one adjudication case file; the outcome has ``ok``, ``failures`` (what did not
+        hold, as sentences) and ``title``. Raises ValueError for a case that cannot be read."""
+
+    def show_case(self, outcome) -> str:
+        """A case's outcome, written out for a person."""

@@ -1,0 +1,123 @@
+"""Bonaparte at Marengo as the server sees it: the ruleset interface (pbem.core.ruleset).
+
+Each member hands over to the module of the package that does the work; this
+file only says which.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pbem.core.chance import Chance
+from pbem.core.ruleset import SPECTATOR, Bot, Option, Seat, Turn
+from pbem.paths import MAPS
+
+from . import cases, invariants, parse, rules, view
+from .bot import bot_orders
+from .scenario import SIDE_NAME, SIDES, hour_label, load_scenario
+from .setup import setup
+from .strategist import strategist_chooser, strategist_orders, strategist_standing
+
+
+class Marengo:
+    name = "marengo"
+    title = "Bonaparte at Marengo"
+    mail_words = frozenset(parse.ORDER_WORDS) | {"GAME", "SIDE", "TURN", "KEY"}
+    ask_kinds = {  # the decisions a player may ask to be asked by mail (docs/orders.md)
+        "block": "block an attack maneuver into your locale",
+        "attack_leads": "your attack's lead blocks",
+        "defence_leads": "your defence's lead blocks",
+        "artillery_defence": "artillery defence fire",
+        "bombard_target": "bombardment target",
+        "pursuit": "pursuit",
+        "retreat": "retreat destination",
+        "take_loss": "which block takes a loss",
+        "inflict_loss": "which enemy lead block takes your hits",
+        "if_blocked": "your attack maneuver, when blocked",
+    }
+
+    def scenarios(self) -> dict[str, Path]:
+        return {"marengo": MAPS / "marengo.toml"}
+
+    def options(self) -> tuple[Option, ...]:
+        return ()
+
+    def load_scenario(self, path):
+        return load_scenario(path)
+
+    def check_map(self, path) -> list[str]:
+        from pbem.games.simmons.board import check_board
+
+        return check_board(path)
+
+    def seats(self, scenario, options: dict) -> tuple[Seat, ...]:
+        return tuple(Seat(side, side, SIDE_NAME[side]) for side in SIDES)
+
+    def setup(self, scenario, options: dict, chance: Chance):
+        return setup(scenario, chance)
+
+    def turn(self, scenario, state) -> Turn:
+        side = scenario.side_of_day(state.day)
+        return Turn((side,), self.turn_label(scenario, state.day), others=tuple(s for s in SIDES if s != side))
+
+    def turn_label(self, scenario, day: int) -> str:
+        if day >= scenario.days:
+            return "the end of the game"
+        return f"{hour_label(scenario.hour(day))} ({SIDE_NAME[scenario.side_of_day(day)]}'s day)"
+
+    def is_over(self, scenario, state) -> bool:
+        return rules.is_over(scenario, state)
+
+    def parse_orders(self, scenario, state, seat: str, text: str):
+        return parse.parse_orders(scenario, state, seat, text)
+
+    def resolve(self, scenario, state, orders, decider, chance):
+        return rules.resolve_day(scenario, state, orders, decider)  # no dice in this game
+
+    def view(self, scenario, state, seat):
+        return view.view(scenario, state, None if seat == SPECTATOR else seat)
+
+    def digest(self, state) -> str:
+        return state.digest()
+
+    def report(self, game, day, seat, *, deadline=None, game_label="", game_id="", spectator=False):
+        from .report import build_report
+
+        return build_report(game, day, seat, deadline=deadline, game_label=game_label, game_id=game_id,
+                            spectator=spectator)
+
+    def orders_template(self, game, seat, *, deadline, game_label, game_id) -> str:
+        from .report import opening_template
+
+        return opening_template(game, seat, deadline=deadline, game_label=game_label, game_id=game_id)
+
+    def status_lines(self, game, seat) -> list[str]:
+        morale = game.view(seat)["morale"]
+        return ["Morale: " + ", ".join(f"{SIDE_NAME[s]} {morale[s]}" for s in SIDES)]
+
+    def render_svg(self, scenario, view: dict, title: str | None = None) -> str:
+        from .render import render_svg
+
+        return render_svg(scenario.board, view, title=title)
+
+    def bots(self) -> dict[str, Bot]:
+        return {
+            "bot": Bot("bot", "the simple bot", bot_orders),
+            "strategist": Bot("strategist", "the strategist", strategist_orders, strategist_standing,
+                              strategist_chooser),
+        }
+
+    def check_turn(self, scenario, result) -> list[str]:
+        return invariants.check_day(scenario, result)
+
+    def summary(self, scenario, state) -> dict:
+        return invariants.summary(scenario, state)
+
+    def run_case(self, path):
+        return cases.run_case(path)
+
+    def show_case(self, outcome) -> str:
+        return cases.show(outcome)
+
+
+RULESET = Marengo()
