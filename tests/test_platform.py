@@ -151,6 +151,16 @@ def test_named_streams_are_independent_and_setup_is_the_seed_itself():
     assert derive(9, "x") == derive(9, "x") != derive(10, "x")
 
 
+def test_a_case_fixes_its_dice_in_order():
+    chance = Chance(3, turn=0, fixed=[1, 6])
+    assert [chance.roll("a"), chance.roll("b"), chance.roll("c")][:2] == [1, 6]
+    assert [r.purpose for r in chance.rolls] == ["a", "b", "c"]
+    with pytest.raises(ValueError, match="die 1 \\(x\\) is fixed at 7, but it has 6 sides"):
+        Chance(3, fixed=[7]).roll("x")
+    state, _ = Race().resolve(None, RaceState(), {}, None, Chance(3, 0, fixed=[1, 2, 1]))
+    assert state.track == {"red": 0, "blue": 1, "green": 0}  # a 1 halves the default run of 1
+
+
 def exported(game: Game) -> dict:
     return json.loads(json.dumps(export_game(game, scenario="none", scenario_sha256="0" * 64, salt="pepper")))
 

@@ -11,6 +11,10 @@ whatever else changed, and a verifier can recompute each roll. The rolls of a
 turn are kept (:attr:`Chance.rolls`); the driver writes them into the turn's
 record and its events, and ``pbem verify`` checks them.
 
+An adjudication case fixes its dice: ``Chance(seed, turn, fixed=[4, 2])``
+gives those results, in order, to the first rolls (each still recorded with
+its purpose), so a case states the rolls it tests.
+
 The stream named ``"setup"`` is the seed's own generator (``Rng(seed)``), so
 games created before streams existed replay unchanged.
 """
@@ -43,10 +47,11 @@ class Roll:
 
 
 class Chance:
-    def __init__(self, seed: int, turn: int | None = None):
+    def __init__(self, seed: int, turn: int | None = None, fixed: list[int] | None = None):
         self.seed = seed
         self.turn = turn
         self.rolls: list[Roll] = []
+        self.fixed = list(fixed or [])  # results given by a case, used by the first rolls in order
 
     def for_turn(self, turn: int) -> "Chance":
         """The chance of turn ``turn`` (0-based), with no rolls yet."""
@@ -62,7 +67,12 @@ class Chance:
     def roll(self, purpose: str, sides: int = 6, seen_by: tuple[str, ...] | None = None) -> int:
         """Roll a die of ``sides`` sides for ``purpose`` ("forced march, block F12"); recorded."""
         n = len(self.rolls)
-        scope = "game" if self.turn is None else f"turn {self.turn}"
-        value = 1 + Rng(derive(self.seed, f"{scope}/roll {n}")).below(sides)
+        if n < len(self.fixed):
+            value = self.fixed[n]
+            if not 1 <= value <= sides:
+                raise ValueError(f"die {n + 1} ({purpose}) is fixed at {value}, but it has {sides} sides")
+        else:
+            scope = "game" if self.turn is None else f"turn {self.turn}"
+            value = 1 + Rng(derive(self.seed, f"{scope}/roll {n}")).below(sides)
         self.rolls.append(Roll(n, purpose, sides, value, seen_by))
         return value

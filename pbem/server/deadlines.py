@@ -39,6 +39,7 @@ DEFAULTS = {
     "ask": [],
     "ask_minutes": 720,
     "early": True,
+    "subturn_minutes": 720,  # a short step inside a turn (a battle round, a bid): its own, shorter deadline
 }
 POLICIES = ("warn", "alert", "forfeit")
 
@@ -71,6 +72,8 @@ def check_settings(s: dict) -> None:
         parse_at(s["at"])
     if not set(s["skip_weekdays"]) <= set(range(7)) or len(set(s["skip_weekdays"])) == 7:
         raise SettingsError("skip_weekdays takes weekday numbers 0 (Monday) to 6 (Sunday), not all seven")
+    if not isinstance(s["subturn_minutes"], int) or s["subturn_minutes"] < 1:
+        raise SettingsError("subturn_minutes (the deadline of a short step inside a turn) must be a positive number")
     if s["miss_policy"] not in POLICIES:
         raise SettingsError(f"miss_policy must be one of {', '.join(POLICIES)}")
 
@@ -89,9 +92,12 @@ def day_length(s: dict) -> timedelta:
     return timedelta(hours=s["hours"], minutes=s["minutes"], seconds=s["seconds"])
 
 
-def next_deadline(settings: dict, start: datetime) -> datetime:
-    """The deadline of a day whose orders may be sent from ``start``."""
+def next_deadline(settings: dict, start: datetime, subturn: bool = False) -> datetime:
+    """The deadline of a day whose orders may be sent from ``start``; a sub-turn's
+    (``subturn``) comes ``subturn_minutes`` after ``start``, whatever the clock."""
     s = settings_with_defaults(settings)
+    if subturn:
+        return start + timedelta(minutes=s["subturn_minutes"])
     tz = zone(s["timezone"])
     skip = set(s["skip_weekdays"])
     if s["clock"] == "interval":

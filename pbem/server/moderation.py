@@ -10,13 +10,18 @@ mailed to the game's players.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from datetime import datetime, timezone
 
 from pbem.server import deadlines
 from pbem.core.orders import OrdersError
 from pbem.server.mail.outbox import queue
-from pbem.server.service import Service, ServiceError
+from pbem.server.service.base import ServiceError
 from pbem.server.store import new_key
+
+if TYPE_CHECKING:  # the service calls this module: no import of it at run time
+    from pbem.server.service import Service
 
 
 def moderate(service: Service, game_id: int, who: str, action: str, why: str, **args) -> str:

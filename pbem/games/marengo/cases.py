@@ -132,6 +132,10 @@ def run_case(path: str | Path) -> Outcome:
     data = load_case(path)
     meta = data.get("case", {})
     outcome = Outcome(str(path), meta.get("title", path.stem))
+    if data.get("game", "marengo") != "marengo":
+        raise CaseError(f"{path}: a case of {data['game']!r}, not of Bonaparte at Marengo")
+    if data.get("dice"):
+        raise CaseError(f"{path}: Bonaparte at Marengo rolls no dice; leave out dice = [...]")
     try:
         board = case_board(data, path)
         scenario, state = case_position(data, board, path)

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from .day import Day, Void
+from .movement import extend
 from .orders import Assault, Bombard, Fire
+from .retreat import retreat, reveal
 from .scenario import SIDE_ADJ
-from .state import Block, enemy
+from .state import Block
 
 # -- §10 bombardments ---------------------------------------------------------------
 
@@ -279,8 +281,6 @@ def assault(day: Day, order: Assault) -> None:
 
 def extensions(day: Day, order: Assault, survivors: list[Block], locale: str) -> None:
     """§11: after a capture, cavalry of the assault may extend; each split is a new group."""
-    from .movement import extend
-
     wanted: dict[str, list[Block]] = {}
     for bid, toward in order.extend:
         b = next((x for x in survivors if x.id == bid), None)
@@ -340,94 +340,3 @@ def pursuit(day: Day, order: Assault, winner: str, winner_all, winner_leads, los
     day.loss_event(target, 1, "pursuit")
     if force > 0:
         day.losses(loser_leads, [b for b in loser_all if b not in loser_leads], force, winner, "the pursuit")
-
-
-def reveal(day: Day, blocks: list[Block], what: str) -> None:
-    for b in blocks:
-        day.private("reveal", b.side, f"{day.own(b)} {what} and is revealed.",
-                    seen=f"{day.article(b.side)} {day.shown(b)} block {what}.",
-                    seen_data={"side": b.side, "type": b.type, "strength": b.strength})
-
-
-# -- §12 retreats ------------------------------------------------------------------------------
-
-
-def retreat_options(day: Day, side: str, locale: str, came_from: str | None, assigned: dict[str, int]
-                    ) -> list[str]:
-    out = []
-    for there in day.board.adjacent(locale):
-        if there == came_from or day.st.occupied_by(there, other(side)):
-            continue
-        own = day.st.count_in(there, side) + assigned.get(there, 0)
-        if own + 1 > day.board.locales[there].capacity:
-            continue
-        out.append(there)
-    return out
-
-
-def other(side: str) -> str:
-    return enemy(side)
-
-
-def retreat(day: Day, side: str, locale: str, came_from: str | None, exempt: set[str] = frozenset()) -> None:
-    """All of ``side``'s blocks in ``locale`` retreat (§12)."""
-    blocks = day.st.in_locale(locale, side)
-    if not blocks:
-        return
-    reveal(day, blocks, "retreats")
-    for b in [b for b in blocks if b.type == "artillery"]:
-        before = b.strength
-        day.eliminate(b, "retreat")
-        day.loss_event(b, before, "artillery forced to retreat is eliminated (003 §12)")
-    infantry = [b for b in blocks if b.on_map and b.facing is None and b.type == "infantry" and b.id not in exempt]
-    if infantry:
-        target = day.pick_own_loss(side, infantry, f"Your infantry retreating from the reserve of "
-                                                   f"{day.name(locale)} loses 1: which block takes it?")
-        day.lose(target, 1, "retreat from the reserve")
-        day.loss_event(target, 1, "retreat from the reserve")
-    facings = sorted({b.facing for b in blocks if b.facing is not None})
-    for facing in facings:
-        here = [b for b in blocks if b.on_map and b.facing == facing and b.type in ("infantry", "cavalry")
-                and b.id not in exempt]  # §12: those of the assault take no further loss
-        if not here:
-            continue
-        target = day.pick_own_loss(side, here, f"Your blocks retreating from {day.place(locale, facing)} "
-                                               f"lose 1: which block takes it?")
-        day.lose(target, 1, "retreat from an approach")
-        day.loss_event(target, 1, "retreat from an approach")
-    assigned: dict[str, int] = {}
-    goal = (day.sc.retreat_toward or {}).get(side)
-    standing = day.standing(side, "retreat", locale)
-    moved: dict[str, list[Block]] = {}
-    for b in sorted([b for b in blocks if b.on_map], key=lambda b: b.id):
-        options = retreat_options(day, side, locale, came_from, assigned)
-        if not options:
-            day.private("loss", side, f"{day.own(b)} has nowhere to retreat and is eliminated (003 §12).",
-                        seen=f"A retreating {day.shown(b)} block has nowhere to go and is eliminated.",
-                        seen_data={"side": side, "type": b.type, "strength": b.strength})
-            day.eliminate(b, "no retreat")
-            continue
-        order = {lid: i for i, lid in enumerate(day.board.locales)}
-        free = {lid: day.board.locales[lid].capacity - day.st.count_in(lid, side) - assigned.get(lid, 0)
-                for lid in options}
-        ranked = sorted(options, key=lambda lid: (day.board.distance(lid, goal) if goal else 0, -free[lid],
-                                                  order[lid]))
-        given = None
-        if standing is not None:
-            preferred = [lid for lid in standing.places if lid in options]
-            if preferred:
-                given = (preferred[0],)
-        dest = day.decide(side, "retreat", f"{day.own(b)} retreats from {day.name(locale)}: where to?",
-                          [(lid, day.name(lid)) for lid in ranked], (ranked[0],), given=given,
-                          source="standing")[0]
-        assigned[dest] = assigned.get(dest, 0) + 1
-        moved.setdefault(dest, []).append(b)
-    for dest, group in moved.items():
-        for b in group:
-            day.st.put(b, dest, None)
-            b.bombard = None
-        day.private("retreat", side, f"{', '.join(b.id for b in group)} retreat from {day.name(locale)} to "
-                                     f"{day.name(dest)}.",
-                    seen=f"{day.count(len(group), side)} retreat from {day.name(locale)} to {day.name(dest)}.",
-                    seen_data={"from": locale, "to": dest, "count": len(group)})
-        day.record_move(side, (locale, None), (dest, None), len(group), "retreat")

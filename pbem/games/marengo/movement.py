@@ -11,6 +11,7 @@ from pbem.games.simmons.board import Road
 from .day import COMMAND_LIMIT, Day, Void
 from .scenario import SIDE_ADJ
 from .orders import Enter, Extend, Move, RoadMove
+from .retreat import retreat
 from .state import Block
 
 ROAD_STEPS = 3  # 003 §8: "sur trois lieux lors d'un seul tour"
@@ -101,8 +102,6 @@ def attack_maneuver(day: Day, group: list[Block], frm: str, target: str, can_be_
     Returns True when they entered (the enemy retreated), False when the enemy
     blocked the attack (the attackers then stayed or advanced to the approach).
     """
-    from .combat import retreat
-
     problem = maneuver_problem(day, group, frm, target)
     if problem:
         raise Void(problem)

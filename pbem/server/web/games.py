@@ -187,7 +187,8 @@ def settings_from_form(form) -> dict:
                 "grace_minutes": number("grace_minutes", 0), "miss_policy": form.get("miss_policy", "warn"),
                 "miss_limit": number("miss_limit", 3), "vacation_days": number("vacation_days", 14),
                 "ask": [k for k in form.getlist("ask") if k in ASK_KINDS],
-                "ask_minutes": number("ask_minutes", 720), "early": bool(form.get("early"))}
+                "ask_minutes": number("ask_minutes", 720), "early": bool(form.get("early")),
+                "subturn_minutes": number("subturn_minutes", 720)}
     try:
         return deadlines.settings_with_defaults(settings)
     except deadlines.SettingsError as exc:

@@ -1,0 +1,37 @@
+"""The service layer: every operation of the server, done once.
+
+The web pages, the JSON API, the mail handler, the scheduler and the command
+line all call these methods; none of them touches the store or the engine
+directly. A method changes the database in one transaction, so a crash leaves
+all of an operation or none of it.
+
+``Service`` is the one object they call. Its operations live in parts of one
+concern each, which share what ``base.ServiceBase`` holds (the store, the
+clock, the games replayed from their logs, seats and keys):
+
+- ``games.py``: creating games and taking seats;
+- ``orders.py``: checking and recording orders;
+- ``turns.py``: the clock, resolving turns, missed turns, "ask me" decisions;
+- ``reports.py``: reports, maps, STATUS;
+- ``players.py``: vacations and new keys;
+- moderators' rulings are pbem.server.moderation's.
+"""
+
+from __future__ import annotations
+
+from .base import ServiceBase, ServiceError, scenario_path
+from .games import Games
+from .orders import Orders, Submission, redact_key
+from .players import Players
+from .reports import Reports
+from .turns import Turns
+
+__all__ = ["Service", "ServiceError", "Submission", "redact_key", "scenario_path"]
+
+
+class Service(Games, Orders, Turns, Reports, Players, ServiceBase):
+    def moderate(self, game_id: int, who: str, action: str, why: str, **args) -> str:
+        """A moderator's ruling (see pbem.server.moderation): done, audited, told to the players."""
+        from pbem.server import moderation
+
+        return moderation.moderate(self, game_id, who, action, why, **args)

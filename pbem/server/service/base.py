@@ -1,0 +1,146 @@
+"""The service's common ground: the store, the clock, the games replayed from their logs,
+seats, keys and deadlines as every part of the service reads them."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import threading
+from datetime import datetime, timezone
+from pathlib import Path
+
+from pbem.server import deadlines
+from pbem.core import verify
+from pbem.core.game import Game
+from pbem.games import ruleset
+from pbem.paths import MAPS
+from pbem.server.store import NoSuchGame, NoSuchSeat, Store
+
+
+class ServiceError(ValueError):
+    """An operation refused; the message is meant for the person who asked."""
+
+
+def scenario_path(name: str) -> Path:
+    path = Path(name)
+    return path if path.is_absolute() else MAPS / path
+
+
+def file_sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+class ServiceBase:
+    """What every part of the service shares (pbem.server.service.Service is all the parts)."""
+
+    def __init__(self, store: Store, config=None, clock=None):
+        self.store = store
+        self.config = config
+        self.clock = clock or (lambda: datetime.now(timezone.utc))
+        self._games: dict[int, Game] = {}
+        self._verified: dict[tuple[int, str], bytes] = {}
+        self._scenarios: dict[str, object] = {}
+        self.lock = threading.RLock()
+
+    def now(self) -> datetime:
+        return self.clock()
+
+    # -- reading games ------------------------------------------------------------
+
+    def scenario(self, game: str, name: str):
+        """Scenario ``name`` (a file under maps/) of the game called ``game``."""
+        if (game, name) not in self._scenarios:
+            self._scenarios[(game, name)] = ruleset(game).load_scenario(scenario_path(name))
+        return self._scenarios[(game, name)]
+
+    def game(self, game_id: int) -> Game:
+        """The game, replayed from its stored log (cached while the log is unchanged)."""
+        with self.lock:
+            info = self.store.get_game(game_id)
+            log = self.store.read_log(game_id)
+            cached = self._games.get(game_id)
+            if cached is not None and cached.log == log:
+                return cached
+            game = Game(ruleset(info["ruleset"]), self.scenario(info["ruleset"], info["scenario"]), info["seed"],
+                        log, options=info["options"])
+            self._games[game_id] = game
+            return game
+
+    def info(self, game_id: int) -> dict:
+        try:
+            return self.store.get_game(game_id)
+        except NoSuchGame:
+            raise ServiceError(f"there is no game {game_id}") from None
+
+    def label(self, game_id: int) -> str:
+        info = self.info(game_id)
+        return f"#{game_id} {info['title']}".strip()
+
+    def turn_label(self, game: Game, day: int | None = None) -> str:
+        return game.turn_label(day)
+
+    def seat_titles(self, game_id: int) -> dict[str, str]:
+        """The game's seats, id -> title, in the order its ruleset shows them."""
+        game = self.game(game_id)
+        return {seat.id: seat.title for seat in game.ruleset.seats(game.scenario, game.options)}
+
+    def seat_title(self, game_id: int, side: str) -> str:
+        return self.seat_titles(game_id).get(side, side)
+
+    def export(self, game_id: int) -> dict:
+        """A finished game as JSON for ``pbem verify``: its seed, salt, log and the days as
+        recorded when they were resolved. The seed stays secret until the game is over."""
+        info = self.info(game_id)
+        game = self.game(game_id)
+        if not game.over:
+            raise ServiceError(f"game {game_id} is not over: its seed stays secret until it ends")
+        recorded = [{"day": row["day"], "turn": game.turn_label(row["day"]), "seats": row["side"].split(","),
+                     "digest": row["digest"],
+                     "rolls": [e["data"] for e in row["events"] if e["kind"] == "roll"]}
+                    for row in self.store.read_days(game_id)]
+        path = scenario_path(info["scenario"])
+        return verify.export_game(game, scenario=info["scenario"], scenario_sha256=file_sha256(path),
+                                  salt=info.get("salt") or "", title=info["title"], game_id=game_id,
+                                  recorded=recorded)
+
+    def commitment(self, game_id: int) -> str | None:
+        """The published commitment to the game's seed: SHA-256 of "seed:salt", in hex."""
+        info = self.info(game_id)
+        if not info.get("salt"):
+            return None
+        return verify.commitment_of(info["seed"], info["salt"])
+
+    def seat(self, game_id: int, side: str) -> dict:
+        try:
+            return self.store.get_seat(game_id, side)
+        except NoSuchSeat:
+            raise ServiceError(f"game {game_id} has no side {side!r}") from None
+
+    def deadline(self, game_id: int) -> datetime | None:
+        return deadlines.parse_iso(self.info(game_id).get("deadline"))
+
+    def deadline_for(self, game_id: int, side: str) -> str:
+        when = self.deadline(game_id)
+        if when is None:
+            return "(no deadline: the game is not running)"
+        return deadlines.local_time(when, self.seat(game_id, side)["timezone"])
+
+    def check_key(self, game_id: int, side: str, key: str) -> bool:
+        """Whether ``key`` is the seat's key.
+
+        The store keeps only a slow scrypt hash; a key once proven is
+        remembered in memory (as a fast hash) so a player's later mails do
+        not pay the slow hash again. A wrong key always pays it.
+        """
+        token = hashlib.sha256(f"{game_id}\0{side}\0{key}".encode()).digest()
+        known = self._verified.get((game_id, side))
+        if known is not None and hmac.compare_digest(known, token):
+            return True
+        if self.store.check_key(game_id, side, str(key)):
+            self._verified[(game_id, side)] = token
+            return True
+        return False
+
+    def set_key(self, game_id: int, side: str, key: str) -> None:
+        self.store.set_seat_key(game_id, side, key)
+        self._verified.pop((game_id, side), None)

@@ -1,0 +1,145 @@
+"""Creating games and taking seats: the options and seats a ruleset offers, the seed and
+its published commitment, the welcome mail with the first orders template."""
+
+from __future__ import annotations
+
+import json
+import secrets
+from datetime import datetime
+
+from pbem.server import deadlines
+from pbem.core.game import Game
+from pbem.games import UnknownGame, ruleset
+from pbem.server.mail.outbox import queue
+from pbem.server.store import new_key
+
+from .base import ServiceBase, ServiceError
+
+
+class Games(ServiceBase):
+
+    def create_game(self, title: str, seats: dict[str, str | None], scenario: str | None = None,
+                    seed: int | None = None, settings: dict | None = None, moderator: str | None = None,
+                    who: str = "system", timezones: dict | None = None, game: str = "marengo",
+                    options: dict | None = None) -> tuple[int, dict[str, str]]:
+        """Create a game of the ruleset called ``game``; returns its id and each seat's key
+        (shown once, mailed once). ``scenario`` is a scenario file under maps/ (default: the
+        game's first), ``options`` the ruleset's options (default: each option's default)."""
+        try:
+            rules = ruleset(game)
+            scenario = scenario or next(iter(rules.scenarios().values())).name
+            options = game_options(rules, options)
+            settings = deadlines.settings_with_defaults(settings)
+            loaded = self.scenario(game, scenario)
+        except (deadlines.SettingsError, UnknownGame, ValueError) as exc:
+            raise ServiceError(str(exc).strip("'\"")) from None
+        seed = secrets.randbelow(2**31) if seed is None else seed
+        keys = {}
+        seat_ids = [seat.id for seat in rules.seats(loaded, options)]
+        unknown = set(seats or {}) - set(seat_ids)
+        if unknown:
+            raise ServiceError(f"{rules.title} has no seat {', '.join(sorted(unknown))} (seats: {', '.join(seat_ids)})")
+        with self.store.transaction():
+            game_id = self.store.create_game(game, scenario, seed, title, settings, options=options,
+                                             salt=secrets.token_hex(16))
+            for side in seat_ids:
+                email = (seats or {}).get(side)
+                self.store.add_seat(game_id, side, email=email, timezone=(timezones or {}).get(side, "UTC"))
+                keys[side] = new_key()
+                self.set_key(game_id, side, keys[side])
+            if moderator:
+                self.store.set_moderator(game_id, moderator)
+            self.store.audit(who, "create", game_id, detail={"title": title, "game": game, "scenario": scenario,
+                                                             "options": options})
+            for side, email in (seats or {}).items():
+                if email:
+                    self.welcome(game_id, side, email, keys[side])
+            if all((seats or {}).get(side) for side in seat_ids):
+                self.start(game_id)
+        return game_id, keys
+
+    def join(self, game_id: int, side: str, email: str, timezone: str = "UTC") -> str:
+        """Take an empty seat; returns its new key (also mailed)."""
+        with self.store.transaction():
+            seat = self.seat(game_id, side)
+            if seat["email"]:
+                raise ServiceError(f"{self.seat_title(game_id, side)} in game {game_id} is taken")
+            self.store.update_seat(game_id, side, email=email, timezone=timezone)
+            key = new_key()
+            self.set_key(game_id, side, key)
+            self.store.audit(email, "join", game_id, detail={"side": side})
+            self.welcome(game_id, side, email, key)
+            if all(s["email"] for s in self.store.seats(game_id)) and self.info(game_id)["status"] == "open":
+                self.start(game_id)
+        return key
+
+    def start(self, game_id: int) -> None:
+        self.store.update_game(game_id, status="running")
+        self.set_next_deadline(game_id)
+
+    def set_next_deadline(self, game_id: int) -> None:
+        info = self.info(game_id)
+        subturn = self.game(game_id).turn().kind == "subturn"
+        self.set_deadline(game_id, deadlines.next_deadline(info["settings"], self.now(), subturn), info["settings"])
+
+    def set_deadline(self, game_id: int, when: datetime, settings: dict | None = None) -> None:
+        """Set the deadline, and when the clock must first look at the game (its first reminder)."""
+        settings = self.info(game_id)["settings"] if settings is None else settings
+        first = min([when] + [t for _, t in deadlines.reminder_times(settings, when)])
+        self.store.set_clock(game_id, deadline=deadlines.iso(when), next_check=deadlines.iso(first))
+
+    def opening_template(self, game_id: int, side: str) -> str:
+        """The orders template of a seat before any day has been resolved."""
+        game = self.game(game_id)
+        return game.ruleset.orders_template(game, side, deadline=self.deadline_for(game_id, side),
+                                           game_label=self.label(game_id), game_id=str(game_id))
+
+    def welcome(self, game_id: int, side: str, email: str, key: str) -> None:
+        game = self.game(game_id)
+        body = "\n".join([
+            f"Welcome to game {self.label(game_id)} of {game.ruleset.title}: you play "
+            f"{self.seat_title(game_id, side)}.",
+            "",
+            f"Your secret key for this seat is: {key}",
+            "Keep it: every orders mail must carry it in its first line. It is not stored by the",
+            "server (only a hash of it is), so it cannot be sent again; a moderator can give you a",
+            "new one, or send KEY in a mail with your current key to get a new one.",
+            "",
+            *commitment_lines(self.commitment(game_id)),
+            "Send your orders by replying to this mail, or on the web page of the game.",
+            "A template for your first orders:",
+            "",
+            self.opening_template(game_id, side),
+        ])
+        queue(self.store, email, f"[pbem {game_id}] Welcome: you play {self.seat_title(game_id, side)}", body,
+              attachments=[self.view_attachment(game, side)],
+              kind="welcome", game_id=game_id, dedupe_key=f"welcome:{game_id}:{side}:{key[:6]}")
+
+    @staticmethod
+    def view_attachment(game: Game, side: str, day: int | None = None) -> tuple:
+        """The side's view as JSON, for mail clients and scripts: what its map shows."""
+        data = json.dumps(game.view(side, day), indent=1, sort_keys=True).encode()
+        return ("view.json", "application/json", data, None)
+
+
+def game_options(rules, chosen: dict | None) -> dict:
+    """The ruleset's options with ``chosen`` applied (each one checked), the rest at their defaults."""
+    known = {option.name: option for option in rules.options()}
+    unknown = set(chosen or {}) - set(known)
+    if unknown:
+        raise ValueError(f"{rules.title} has no option {', '.join(sorted(unknown))}")
+    out = {name: option.default for name, option in known.items()}
+    for name, value in (chosen or {}).items():
+        if value not in known[name].choices:
+            raise ValueError(f"option {name} may be {', '.join(known[name].choices)}, not {value!r}")
+        out[name] = value
+    return out
+
+
+def commitment_lines(commitment: str | None) -> list[str]:
+    """What a welcome says of the seed's commitment (nothing for games made before commitments)."""
+    if not commitment:
+        return []
+    return ["The dice of this game are fixed by a secret seed, revealed when the game ends. Its",
+            f"commitment (SHA-256 of the seed and a salt) is {commitment}:",
+            "keep it, to check with `pbem verify` that the seed was never changed.", ""]

@@ -1,0 +1,95 @@
+"""Reports and maps: each seat's, drawn by its game's ruleset from what that seat may see,
+mailed with the seat's view; the STATUS answer."""
+
+from __future__ import annotations
+
+import html
+import re
+
+from pbem.core.game import Game
+from pbem.server.mail.outbox import queue
+
+from .base import ServiceBase, ServiceError
+
+
+class Reports(ServiceBase):
+
+    def report(self, game_id: int, day: int, side: str | None, corrected: str = ""):
+        game = self.game(game_id)
+        deadline = self.deadline_for(game_id, side) if side else None
+        report = game.ruleset.report(game, day, side, deadline=deadline, game_label=self.label(game_id),
+                                     game_id=str(game_id))
+        if corrected:
+            notice = f"CORRECTED REPORT. A moderator ruled: {corrected}"
+            report.markdown = f"**{notice}**\n\n{report.markdown}"
+            report.text = f"{notice}\n\n{report.text}"
+            report.html = re.sub(r"(<body[^>]*>)", lambda m: f"{m.group(1)}<p><strong>{html.escape(notice)}"
+                                                             f"</strong></p>", report.html, count=1)
+        return report
+
+    def map_png(self, game_id: int, day: int | None, side: str | None) -> bytes:
+        return self.rasterise(self.map_svg(game_id, day, side))
+
+    @staticmethod
+    def rasterise(svg: str) -> bytes:
+        """SVG to PNG, here; the server replaces this with a worker process (pbem.server.serve),
+        since the rasteriser holds the interpreter for most of a second a map."""
+        from pbem.render import render_png
+
+        return render_png(svg)
+
+    def map_svg(self, game_id: int, day: int | None, side: str | None) -> str:
+        game = self.game(game_id)
+        return game.ruleset.render_svg(game.scenario, game.view(side, day), title=self.label(game_id))
+
+    @staticmethod
+    def rewinds(game: Game) -> int:
+        """How many rulings have rewound the game: the version of its reports."""
+        return sum(1 for e in game.log if e["kind"] == "rewind")
+
+    def draw_reports(self, game_id: int, day: int, corrected: str = "", version: int | None = None,
+                     only: str | None = None) -> list[dict]:
+        """Each seat's (or seat ``only``'s) report mail of ``day``: the arguments of
+        outbox.queue, drawn, not yet queued. One mail per seat and version (a
+        ruling makes a new version)."""
+        game = self.game(game_id)
+        version = self.rewinds(game) if version is None else version
+        mails = []
+        for seat in self.store.seats(game_id):
+            if not seat["email"] or only not in (None, seat["side"]):
+                continue
+            side = seat["side"]
+            report = self.report(game_id, day, side, corrected)
+            png = self.map_png(game_id, day, side)
+            html = report.html.replace("</body>", '<p><img src="cid:map" alt="map" style="max-width:100%"></p>'
+                                                  "</body>")
+            subject = ("[corrected] " if corrected else "") + report.subject
+            mails.append(dict(to=seat["email"], subject=subject, body=report.text, html=html,
+                              attachments=[("map.png", "image/png", png, "map"),
+                                           self.view_attachment(game, side, day)],
+                              kind="report", game_id=game_id, dedupe_key=f"report:{game_id}:{day}:{side}:{version}"))
+        return mails
+
+    def resend_report(self, game_id: int, side: str) -> None:
+        game = self.game(game_id)
+        if not game.days:
+            raise ServiceError("no day has been resolved yet")
+        for mail in self.draw_reports(game_id, game.days[-1].day, only=side):
+            mail["dedupe_key"] = None  # asked for again: sent again
+            queue(self.store, **mail)
+
+    def status(self, game_id: int, side: str | None = None) -> str:
+        info = self.info(game_id)
+        game = self.game(game_id)
+        lines = [f"Game {self.label(game_id)}: {info['status']}."]
+        if game.over:
+            lines.append(game.view(None)["victory"])
+        else:
+            lines.append(f"Next: {self.turn_label(game)}.")
+            if side:
+                lines.append(f"Deadline: {self.deadline_for(game_id, side)}.")
+            for seat in game.turn().seats:
+                lines.append(f"Orders from {self.seat_title(game_id, seat)}: "
+                             f"{'received' if game.orders_text(game.day, seat) else 'not yet'}.")
+        lines += game.ruleset.status_lines(game, side)
+        return "\n".join(lines)

@@ -1,0 +1,254 @@
+"""Resolving turns: the clock's tick, reminders, resolution when every seat that owes
+orders has them (or the deadline passed), missed turns and the miss policy, the jobs
+that draw the reports, and "ask me" decisions."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from pbem.server import deadlines
+from pbem.core.decisions import Decision, Pending, never
+from pbem.core.game import Game
+from pbem.server.mail.outbox import queue
+
+from .base import ServiceBase, ServiceError
+
+
+class Turns(ServiceBase):
+
+    def ask_function(self, game_id: int):
+        kinds = set(self.info(game_id)["settings"].get("ask", []))
+        if not kinds:
+            return never
+        return lambda decision: decision.kind in kinds
+
+    def tick(self) -> list[tuple[int, int]]:
+        """Do what the clock says: resolve due days, time out questions, send reminders."""
+        resolved = []
+        now = self.now()
+        for info in self.store.games_to_check(deadlines.iso(now)):
+            game_id = info["id"]
+            try:
+                done = self.tick_game(game_id, now, info)
+            except Exception as exc:  # one broken game must not stop the others
+                self.store.audit("scheduler", "error", game_id, why=f"{type(exc).__name__}: {exc}")
+                continue
+            if done is not None:
+                resolved.append((game_id, done))
+        return resolved
+
+    def tick_game(self, game_id: int, now: datetime, info: dict | None = None) -> int | None:
+        """One game's clock. The game itself is replayed only when something is due."""
+        info = info or self.info(game_id)
+        settings = deadlines.settings_with_defaults(info["settings"])
+        pending = info.get("pending")
+        if pending:
+            if now >= deadlines.parse_iso(pending["deadline"]):
+                return self.resolve_next(game_id, ask=False, seen=info)
+            return None
+        deadline = deadlines.parse_iso(info.get("deadline"))
+        if deadline is None:  # the clock starts when the last day's reports are out
+            return None
+        final = {seat["side"] for seat in self.store.seats(game_id) if seat["final_day"] is not None}
+        if settings["early"] and final:
+            owing = self.game(game_id).turn().seats  # only seats that owe orders can mark them FINAL
+            if set(owing) <= final:
+                return self.resolve_next(game_id, seen=info)
+        if now >= deadlines.grace_end(settings, deadline):
+            return self.resolve_next(game_id, seen=info)
+        reminders = [hours for hours, when in deadlines.reminder_times(settings, deadline) if now >= when]
+        if now < deadline and not reminders:
+            return None
+        game = self.game(game_id)
+        if game.over:
+            return None
+        owing = game.turn().seats
+        waiting = [seat for seat in owing if not game.orders_text(game.day, seat)]
+        if not waiting and now >= deadline:
+            return self.resolve_next(game_id, seen=info)
+        for seat in waiting:
+            if self.seat(game_id, seat)["email"]:
+                for hours in reminders:
+                    self.remind(game_id, seat, hours, game)
+        # look again at the next reminder, or when the deadline (and its grace) has passed
+        later = [t for _, t in deadlines.reminder_times(settings, deadline) if t > now]
+        later.append(deadline if now < deadline else deadlines.grace_end(settings, deadline))
+        self.store.set_clock(game_id, next_check=deadlines.iso(min(later)))
+        return None
+
+    def remind(self, game_id: int, side: str, hours: int, game: Game) -> None:
+        seat = self.seat(game_id, side)
+        body = (f"Game {self.label(game_id)}: your orders for {self.turn_label(game)} are due by "
+                f"{self.deadline_for(game_id, side)}, and none have arrived yet.\n\n"
+                f"Send them by mail or on the game's web page. Without orders the day is played with "
+                f"your standing orders only, and counted as missed.")
+        queue(self.store, seat["email"], f"[pbem {game_id}] Reminder: orders due for {self.turn_label(game)}",
+              body, kind="reminder", game_id=game_id,
+              dedupe_key=f"reminder:{game_id}:{game.day}:{side}:{hours}:{len(game.log)}")
+
+    def resolve_next(self, game_id: int, ask: bool = True, seen: dict | None = None) -> int | None:
+        """Resolve the coming day. Returns the day, or None when it waits on a question.
+
+        ``seen`` is the game's row as the caller saw it when it decided: if its
+        deadline or pending question has changed since (another tick resolved
+        the day meanwhile), nothing is done, so a day is never resolved twice.
+        """
+        with self.lock:
+            if seen is not None:
+                now_row = self.info(game_id)
+                if (now_row.get("deadline"), now_row.get("pending")) != (seen.get("deadline"), seen.get("pending")):
+                    return None
+            game = self.game(game_id)
+            if game.over:
+                return None
+            day = game.day
+            owing = game.turn().seats
+            missed = [seat for seat in owing if not game.orders_text(day, seat)]
+            before = len(game.log)
+            try:
+                result = game.advance(ask=self.ask_function(game_id) if ask else never)
+            except Pending as pending:
+                self.ask(game_id, day, pending.index, pending.decision)
+                return None
+            with self.store.transaction():
+                for entry in game.log[before:]:
+                    self.store.append_log(game_id, entry)
+                self.record(game_id, result)
+                self.store.set_clock(game_id, pending=None)
+                for seat in owing:
+                    self.store.mark_final(game_id, seat, None)
+                for seat in missed:
+                    self.missed(game_id, seat, day)
+                # the next day's clock starts when its reports are out (run_jobs): a player
+                # cannot be late for a day he has not yet been told about
+                self.store.set_clock(game_id, deadline=None)
+                if game.over:
+                    self.store.update_game(game_id, status="finished")
+                self.store.add_job("reports", game_id, {"day": day, "start_clock": True,
+                                                        "version": self.rewinds(game)})
+            return day
+
+    def run_jobs(self, limit: int = 100) -> int:
+        """Do the work resolution left for later (drawing and queuing reports).
+
+        The reports and maps are drawn first, outside the lock and any
+        transaction (drawing is slow, and mail must keep flowing meanwhile);
+        then they are queued and the job marked done in one transaction. The
+        mails carry dedupe keys, so a job redone after a crash sends nothing twice.
+        """
+        done = 0
+        for job in self.store.due_jobs(limit):
+            try:
+                mails = []
+                if job["kind"] == "reports":
+                    mails = self.draw_reports(job["game_id"], job["payload"]["day"],
+                                              corrected=job["payload"].get("corrected", ""),
+                                              version=job["payload"].get("version"))
+                with self.lock, self.store.transaction():
+                    for mail in mails:
+                        queue(self.store, **mail)
+                    self.store.finish_job(job["id"])
+                    self.start_clock(job)
+            except Exception as exc:  # recorded; the other jobs go on
+                self.store.finish_job(job["id"], error=f"{type(exc).__name__}: {exc}")
+                self.store.audit("jobs", "error", job["game_id"], why=f"{type(exc).__name__}: {exc}")
+                self.start_clock(job)
+            done += 1
+        return done
+
+    def start_clock(self, job: dict) -> None:
+        if job["payload"].get("start_clock") and self.info(job["game_id"])["status"] == "running":
+            self.set_next_deadline(job["game_id"])
+
+    def record(self, game_id: int, result) -> None:
+        self.store.record_day(game_id, result.day, ",".join(result.seats), self.game(game_id).ruleset.digest(result.after),
+                              [e.to_dict() for e in result.events],
+                              [r.to_dict() for r in result.decisions])
+
+    def missed(self, game_id: int, side: str, day: int) -> None:
+        seat = self.seat(game_id, side)
+        count = seat["missed"] + 1
+        self.store.update_seat(game_id, side, missed=count)
+        settings = deadlines.settings_with_defaults(self.info(game_id)["settings"])
+        self.store.audit("scheduler", "missed", game_id, detail={"side": side, "day": day, "count": count})
+        if seat["email"]:
+            queue(self.store, seat["email"], f"[pbem {game_id}] You missed a day",
+                  f"No orders arrived for {self.seat_title(game_id, side)} in game {self.label(game_id)} before the deadline; "
+                  f"the day was played with your standing orders only. Days missed: {count} "
+                  f"(limit {settings['miss_limit']}).", kind="missed", game_id=game_id,
+                  dedupe_key=f"missed:{game_id}:{day}:{side}")
+        if count < settings["miss_limit"]:
+            return
+        policy = settings["miss_policy"]
+        moderator = self.info(game_id).get("moderator")
+        if policy == "alert" and moderator:
+            queue(self.store, moderator, f"[pbem {game_id}] {self.seat_title(game_id, side)} has missed {count} days",
+                  f"{self.seat_title(game_id, side)} ({seat['email']}) has missed {count} days in game {self.label(game_id)}. "
+                  f"You may replace the player from the moderator console.", kind="alert", game_id=game_id,
+                  dedupe_key=f"alert:{game_id}:{day}:{side}")
+        elif policy == "forfeit":
+            game = self.game(game_id)
+            sides = {s.id: s.side for s in game.ruleset.seats(game.scenario, game.options)}
+            others = sorted(set(sides.values()) - {sides[side]})
+            winner = others[0] if len(others) == 1 else None  # with more sides, a moderator rules
+            title = self.seat_title(game_id, side)
+            entry = game.end(winner, f"{title} forfeits, having missed {count} days"
+                                     + (f"; {winner_title(game, winner)} wins." if winner else "."))
+            entry.update(by="scheduler", at=deadlines.iso(self.now()))
+            with self.store.transaction():
+                self.store.append_log(game_id, entry)
+                self.store.update_game(game_id, status="finished")
+                self.store.set_clock(game_id, deadline=None)
+                self.store.audit("scheduler", "forfeit", game_id, why=f"{side} missed {count} days",
+                                 detail={"side": side})
+            for other in self.store.seats(game_id):
+                if other["email"]:
+                    queue(self.store, other["email"], f"[pbem {game_id}] {title} forfeits",
+                          f"{title} missed {count} days and forfeits game {self.label(game_id)}.",
+                          kind="forfeit", game_id=game_id, dedupe_key=f"forfeit:{game_id}:{other['side']}")
+
+    # -- "ask me" decisions --
+
+    def ask(self, game_id: int, day: int, index: int, decision: Decision) -> None:
+        settings = deadlines.settings_with_defaults(self.info(game_id)["settings"])
+        until = self.now() + timedelta(minutes=settings["ask_minutes"])
+        pending = {"day": day, "index": index, "decision": decision.to_dict(), "deadline": deadlines.iso(until)}
+        with self.store.transaction():
+            self.store.set_clock(game_id, pending=pending)
+            seat = self.seat(game_id, decision.side)
+            if seat["email"]:
+                options = "\n".join(f"  {key}: {decision.label(key)}" for key in decision.options)
+                body = (f"Game {self.label(game_id)} needs your decision before it can go on:\n\n"
+                        f"{decision.question}\n\n{options}\n\n"
+                        f"Choose {decision.min} to {decision.max} of them. Answer with a mail whose first line is\n"
+                        f"  GAME {game_id} SIDE {self.seat_title(game_id, decision.side)} KEY <your key>\n"
+                        f"and whose next line is\n  ANSWER {index} <choices, separated by spaces>\n\n"
+                        f"Without an answer by {deadlines.local_time(until, seat['timezone'])} the default is "
+                        f"used: {', '.join(decision.label(k) for k in decision.default) or 'none'}.")
+                queue(self.store, seat["email"], f"[pbem {game_id}] Your decision: {decision.kind}", body,
+                      kind="question", game_id=game_id, dedupe_key=f"ask:{game_id}:{day}:{index}")
+
+    def answer(self, game_id: int, side: str, index: int, answer: list[str]) -> str:
+        """A side's answer to the pending question; resolution goes on."""
+        with self.lock:
+            info = self.info(game_id)
+            pending = info.get("pending")
+            if not pending or pending["index"] != index or pending["decision"]["side"] != side:
+                raise ServiceError(f"game {game_id} is not waiting for your answer {index}")
+            d = pending["decision"]
+            decision = Decision(d["side"], d["kind"], d["question"], tuple(d["options"]), tuple(d["default"]),
+                                tuple(d["labels"].items()), d["min"], d["max"])
+            problem = decision.problem(answer)
+            if problem:
+                raise ServiceError(f"that answer cannot be taken: {problem}")
+            self.store.append_log(game_id, {"kind": "answer", "day": pending["day"], "index": index,
+                                            "answer": list(answer), "by": "player"})
+            self.store.set_clock(game_id, pending=None)
+        self.resolve_next(game_id)
+        return "Your answer was taken."
+
+
+def winner_title(game: Game, side: str) -> str:
+    """The title of a side: its seat's title when one seat plays it, else the side's name."""
+    titles = [s.title for s in game.ruleset.seats(game.scenario, game.options) if s.side == side]
+    return titles[0] if len(titles) == 1 else side.capitalize()
