@@ -73,10 +73,12 @@ class Race:
         return max(state.track.values()) >= 10
 
     def parse_orders(self, scenario, state, seat, text):
-        words = text.split()
+        lines = [line.strip() for line in text.splitlines() if line.strip() and not line.startswith("GAME")]
+        final = "FINAL" in lines
+        words = " ".join(line for line in lines if line != "FINAL").split()
         if len(words) != 2 or words[0] != "RUN" or words[1] not in ("1", "2", "3"):
             raise OrdersError([Problem(1, 1, "expected RUN 1, RUN 2 or RUN 3", text)])
-        return RaceOrders(Header(), int(words[1]))
+        return RaceOrders(Header(), int(words[1]), final)
 
     def resolve(self, scenario, state, orders, decider, chance):
         events = []

@@ -167,3 +167,25 @@ def test_second_connection_sees_committed_data(tmp_path, store, game):
     store.append_log(game, {"kind": "x"})
     assert other.read_log(game) == [{"kind": "x"}]
     other.close()
+
+
+def test_a_database_made_before_the_platform_upgrades_and_its_games_replay(tmp_path):
+    """Migration 007: games made before keep their log and get empty options and a salt."""
+    import sqlite3
+
+    from pbem.server.service import Service
+
+    path = tmp_path / "old.sqlite3"
+    service = Service(Store(path))
+    game_id, _ = service.create_game("Old", {"austria": "a@x.invalid", "france": "f@x.invalid"}, seed=3)
+    service.store.close()
+    conn = sqlite3.connect(path)  # back to the schema of migration 006
+    with conn:
+        conn.execute("ALTER TABLE games DROP COLUMN options")
+        conn.execute("ALTER TABLE games DROP COLUMN salt")
+        conn.execute("DELETE FROM migrations WHERE name = '007_platform'")
+    conn.close()
+    store = Store(path)
+    info = store.get_game(game_id)
+    assert info["options"] == {} and len(info["salt"]) == 32 and info["ruleset"] == "marengo"
+    assert Service(store).game(game_id).day == 0

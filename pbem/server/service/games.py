@@ -32,7 +32,7 @@ class Games(ServiceBase):
             settings = deadlines.settings_with_defaults(settings)
             loaded = self.scenario(game, scenario)
         except (deadlines.SettingsError, UnknownGame, ValueError) as exc:
-            raise ServiceError(str(exc).strip("'\"")) from None
+            raise ServiceError(exc.args[0] if exc.args else str(exc)) from None
         seed = secrets.randbelow(2**31) if seed is None else seed
         keys = {}
         seat_ids = [seat.id for seat in rules.seats(loaded, options)]
