@@ -158,7 +158,7 @@ def test_daily_deadline_in_the_games_time_zone(world):
     from pbem.server.deadlines import local_time
 
     assert local_time(service.deadline(game_id), "Europe/Paris").endswith("20:00 Europe/Paris")
-    assert service.deadline_for(game_id, "austria").endswith("19:00 UTC")  # the seat's own zone
+    assert service.deadline_for(game_id, "austria").endswith("19:00 UTC, in 1 day 10 hours")  # the seat's own zone, and the time left
 
 
 def test_vacation_shifts_the_deadline_within_the_allowance(world):

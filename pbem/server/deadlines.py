@@ -123,13 +123,27 @@ def grace_end(settings: dict, deadline: datetime) -> datetime:
     return deadline + timedelta(minutes=settings_with_defaults(settings)["grace_minutes"])
 
 
-def local_time(when: datetime, tz_name: str) -> str:
-    """A deadline as a player reads it, in their own time zone."""
+def local_time(when: datetime, tz_name: str, now: datetime | None = None) -> str:
+    """A deadline as a player reads it, in their own time zone (and, given ``now``, with
+    the time left: "Friday 06 November 2026, 18:00 Europe/Vienna, in 1 day 4 hours")."""
     try:
         tz = ZoneInfo(tz_name)
     except (ZoneInfoNotFoundError, ValueError):
         tz, tz_name = ZoneInfo("UTC"), "UTC"
-    return when.astimezone(tz).strftime("%A %d %B %Y, %H:%M ") + tz_name
+    text = when.astimezone(tz).strftime("%A %d %B %Y, %H:%M ") + tz_name
+    return text if now is None else f"{text}, {time_left(when - now)}"
+
+
+def time_left(left: timedelta) -> str:
+    """``left`` in words, to the minute: "in 1 day 4 hours", "in 35 minutes", "passed"."""
+    minutes = int(left.total_seconds() // 60)
+    if minutes <= 0:
+        return "passed"
+    days, minutes = divmod(minutes, 24 * 60)
+    hours, minutes = divmod(minutes, 60)
+    parts = [f"{n} {unit}{'s' if n != 1 else ''}" for n, unit in ((days, "day"), (hours, "hour"), (minutes, "minute"))
+             if n][:2]
+    return "in " + " ".join(parts)
 
 
 def parse_iso(text: str | None) -> datetime | None:

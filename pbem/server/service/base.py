@@ -119,11 +119,17 @@ class ServiceBase:
     def deadline(self, game_id: int) -> datetime | None:
         return deadlines.parse_iso(self.info(game_id).get("deadline"))
 
-    def deadline_for(self, game_id: int, side: str) -> str:
-        when = self.deadline(game_id)
+    def deadline_for(self, game_id: int, side: str | None, when: datetime | None = None) -> str:
+        """The deadline as seat ``side`` reads it: in its time zone, with the time left
+        (``side=None``: the moderator, in UTC). ``when``: a deadline about to be set."""
+        info = self.info(game_id)
+        when = when or self.deadline(game_id)
         if when is None:
-            return "(no deadline: the game is not running)"
-        return deadlines.local_time(when, self.seat(game_id, side)["timezone"])
+            return {"open": "(none yet: the game begins when every seat is taken)",
+                    "paused": "(none while the game is paused)",
+                    "finished": "(none: the game is over)"}.get(info["status"], "(set when this day's reports are out)")
+        zone = self.seat(game_id, side)["timezone"] if side else "UTC"
+        return deadlines.local_time(when, zone, now=self.now())
 
     def check_key(self, game_id: int, side: str, key: str) -> bool:
         """Whether ``key`` is the seat's key.

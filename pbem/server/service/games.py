@@ -51,11 +51,11 @@ class Games(ServiceBase):
                 self.store.set_moderator(game_id, moderator)
             self.store.audit(who, "create", game_id, detail={"title": title, "game": game, "scenario": scenario,
                                                              "options": options})
+            if all((seats or {}).get(side) for side in seat_ids):
+                self.start(game_id)  # first, so that every welcome tells the first deadline
             for side, email in (seats or {}).items():
                 if email:
                     self.welcome(game_id, side, email, keys[side])
-            if all((seats or {}).get(side) for side in seat_ids):
-                self.start(game_id)
         return game_id, keys
 
     def join(self, game_id: int, side: str, email: str, timezone: str = "UTC") -> str:
@@ -68,9 +68,18 @@ class Games(ServiceBase):
             key = new_key()
             self.set_key(game_id, side, key)
             self.store.audit(email, "join", game_id, detail={"side": side})
-            self.welcome(game_id, side, email, key)
-            if all(s["email"] for s in self.store.seats(game_id)) and self.info(game_id)["status"] == "open":
+            starting = all(s["email"] for s in self.store.seats(game_id)) and self.info(game_id)["status"] == "open"
+            if starting:
                 self.start(game_id)
+            self.welcome(game_id, side, email, key)
+            if starting:
+                for other in self.store.seats(game_id):
+                    if other["side"] != side:
+                        queue(self.store, other["email"], f"[pbem {game_id}] The game begins",
+                              f"Every seat of game {self.label(game_id)} is taken: the game begins.\n\n"
+                              f"Your first orders ({self.turn_label(self.game(game_id))}) are due by "
+                              f"{self.deadline_for(game_id, other['side'])}.\n",
+                              kind="start", game_id=game_id, dedupe_key=f"start:{game_id}:{other['side']}")
         return key
 
     def start(self, game_id: int) -> None:

@@ -24,6 +24,7 @@ class Submission:
     final: bool = False
     standing_only: bool = False
     seat_title: str = ""
+    deadline: str = ""  # the day's deadline, as the seat reads it
 
     def message(self) -> str:
         if self.ok:
@@ -33,6 +34,8 @@ class Submission:
             lines += [f"  {line}" for line in (self.echo or "(no orders: standing orders still apply)").splitlines()]
             if self.final:
                 lines += ["", "You marked them FINAL: the day may be resolved before the deadline."]
+            if self.deadline:
+                lines += ["", f"Deadline: {self.deadline}."]
             return "\n".join(lines)
         lines = [f"Your orders for game {self.game_id} were NOT accepted. Nothing was changed; "
                  f"correct these and send them again:", ""]
@@ -60,6 +63,8 @@ class Orders(ServiceBase):
         game = self.game(game_id)
         result = Submission(False, game_id, side, game.day, self.turn_label(game),
                             seat_title=self.seat_title(game_id, side))
+        if side in game.seats() and not game.over:
+            result.deadline = self.deadline_for(game_id, side)
         if info["status"] == "finished" or game.over:
             result.problems = [Problem(1, 1, f"game {game_id} is over; it takes no more orders")]
             return result, None

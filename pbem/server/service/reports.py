@@ -3,6 +3,8 @@ mailed with the seat's view; the STATUS answer."""
 
 from __future__ import annotations
 
+from datetime import datetime
+
 import html
 import re
 
@@ -14,17 +16,19 @@ from .base import ServiceBase, ServiceError
 
 class Reports(ServiceBase):
 
-    def report(self, game_id: int, day: int, side: str | None, corrected: str = ""):
+    def report(self, game_id: int, day: int, side: str | None, corrected: str = "",
+               deadline: datetime | None = None):
+        """Seat ``side``'s report of ``day`` (None: the moderator's), telling the next deadline
+        (``deadline``: one about to be set), a ruling that corrected it, and a day the seat missed."""
         game = self.game(game_id)
-        deadline = self.deadline_for(game_id, side) if side else None
-        report = game.ruleset.report(game, day, side, deadline=deadline, game_label=self.label(game_id),
+        when = self.deadline_for(game_id, side, deadline) if not game.over else None
+        report = game.ruleset.report(game, day, side, deadline=when, game_label=self.label(game_id),
                                      game_id=str(game_id))
+        if side and day < len(game.days) and side in game.days[day].seats and not game.orders_text(day, side):
+            notice(report, "No orders from you arrived for this day before its deadline: it was played with "
+                           "your standing orders only, and counts as a missed day.")
         if corrected:
-            notice = f"CORRECTED REPORT. A moderator ruled: {corrected}"
-            report.markdown = f"**{notice}**\n\n{report.markdown}"
-            report.text = f"{notice}\n\n{report.text}"
-            report.html = re.sub(r"(<body[^>]*>)", lambda m: f"{m.group(1)}<p><strong>{html.escape(notice)}"
-                                                             f"</strong></p>", report.html, count=1)
+            notice(report, f"CORRECTED REPORT. A moderator ruled: {corrected}")
         return report
 
     def map_png(self, game_id: int, day: int | None, side: str | None) -> bytes:
@@ -48,10 +52,10 @@ class Reports(ServiceBase):
         return sum(1 for e in game.log if e["kind"] == "rewind")
 
     def draw_reports(self, game_id: int, day: int, corrected: str = "", version: int | None = None,
-                     only: str | None = None) -> list[dict]:
+                     only: str | None = None, deadline: datetime | None = None) -> list[dict]:
         """Each seat's (or seat ``only``'s) report mail of ``day``: the arguments of
         outbox.queue, drawn, not yet queued. One mail per seat and version (a
-        ruling makes a new version)."""
+        ruling makes a new version). ``deadline``: the next one, about to be set."""
         game = self.game(game_id)
         version = self.rewinds(game) if version is None else version
         mails = []
@@ -59,7 +63,7 @@ class Reports(ServiceBase):
             if not seat["email"] or only not in (None, seat["side"]):
                 continue
             side = seat["side"]
-            report = self.report(game_id, day, side, corrected)
+            report = self.report(game_id, day, side, corrected, deadline)
             png = self.map_png(game_id, day, side)
             html = report.html.replace("</body>", '<p><img src="cid:map" alt="map" style="max-width:100%"></p>'
                                                   "</body>")
@@ -93,3 +97,11 @@ class Reports(ServiceBase):
                              f"{'received' if game.orders_text(game.day, seat) else 'not yet'}.")
         lines += game.ruleset.status_lines(game, side)
         return "\n".join(lines)
+
+
+def notice(report, text: str) -> None:
+    """Put ``text`` first in every form of ``report``, in bold."""
+    report.markdown = f"**{text}**\n\n{report.markdown}"
+    report.text = f"{text}\n\n{report.text}"
+    report.html = re.sub(r"(<body[^>]*>)", lambda m: f"{m.group(1)}<p><strong>{html.escape(text)}</strong></p>",
+                         report.html, count=1)

@@ -140,15 +140,17 @@ class Turns(ServiceBase):
         for job in self.store.due_jobs(limit):
             try:
                 mails = []
+                when = self.next_deadline(job)  # told in the reports, set once they are queued
                 if job["kind"] == "reports":
                     mails = self.draw_reports(job["game_id"], job["payload"]["day"],
                                               corrected=job["payload"].get("corrected", ""),
-                                              version=job["payload"].get("version"))
+                                              version=job["payload"].get("version"), deadline=when)
                 with self.lock, self.store.transaction():
                     for mail in mails:
                         queue(self.store, **mail)
                     self.store.finish_job(job["id"])
-                    self.start_clock(job)
+                    if when is not None:
+                        self.set_deadline(job["game_id"], when)
             except Exception as exc:  # recorded; the other jobs go on
                 self.store.finish_job(job["id"], error=f"{type(exc).__name__}: {exc}")
                 self.store.audit("jobs", "error", job["game_id"], why=f"{type(exc).__name__}: {exc}")
@@ -159,6 +161,14 @@ class Turns(ServiceBase):
     def start_clock(self, job: dict) -> None:
         if job["payload"].get("start_clock") and self.info(job["game_id"])["status"] == "running":
             self.set_next_deadline(job["game_id"])
+
+    def next_deadline(self, job: dict) -> datetime | None:
+        """The deadline a job's reports start (None: the job starts no clock)."""
+        info = self.info(job["game_id"])
+        if not job["payload"].get("start_clock") or info["status"] != "running":
+            return None
+        subturn = self.game(job["game_id"]).turn().kind == "subturn"
+        return deadlines.next_deadline(info["settings"], self.now(), subturn)
 
     def record(self, game_id: int, result) -> None:
         self.store.record_day(game_id, result.day, ",".join(result.seats), self.game(game_id).ruleset.digest(result.after),
