@@ -171,22 +171,33 @@ def cmd_serve(args) -> int:
     import signal
     import threading
 
-    from pbem.server.config import load_config
-    from pbem.server.serve import Server
+    import logging
 
+    from pbem.server.config import load_config
+    from pbem.server.serve import PortInUse, Server
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.getLogger("waitress.queue").setLevel(logging.ERROR)  # "task queue depth" under load: not news
     config = load_config(args.config)
     server = Server(config)
-    server.start()
+    try:
+        server.start()
+    except PortInUse as exc:
+        server.stop()
+        print(f"pbem serve: {exc}", file=sys.stderr)
+        return 1
     print(f"pbem is running: {config.url}")
+    print(f"data: {config.database_path}")
     if server.smtp_port:
         print(f"mail in: SMTP on {config.smtp_host}:{server.smtp_port}")
     print(f"mail out: {'relay ' + config.relay_host if config.relay else 'local maildir ' + str(config.maildir)}")
-    try:
+    admin = server.store.find_player(config.admin_email)
+    if admin is None or not admin.get("password_hash"):  # until the admin has a password of his own
         from pbem.server.web import admin_login_url
 
         print(f"sign in as {config.admin_email}: {admin_login_url(server.service, config)}")
-    except ImportError:
-        pass
+    else:
+        print(f"sign in as {config.admin_email} with your password (pbem login-link prints a one-time link)")
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     try:
@@ -194,6 +205,19 @@ def cmd_serve(args) -> int:
     except KeyboardInterrupt:
         pass
     server.stop()
+    return 0
+
+
+def cmd_login_link(args) -> int:
+    from pbem.server.config import load_config
+    from pbem.server.service import Service
+    from pbem.server.store import Store
+    from pbem.server.web import admin_login_url
+
+    config = load_config(args.config)
+    if args.email:
+        config.admin_email = args.email
+    print(admin_login_url(Service(Store(config.database_path), config), config))
     return 0
 
 
@@ -388,6 +412,11 @@ def build_parser() -> argparse.ArgumentParser:
     p_serve = sub.add_parser("serve", help="run the server: web, scheduler, SMTP receiver and outbox")
     p_serve.add_argument("--config", help="a TOML settings file (docs/operations.md)")
     p_serve.set_defaults(func=cmd_serve)
+
+    p_link = sub.add_parser("login-link", help="print a one-time sign-in link (30 minutes), for the admin by default")
+    p_link.add_argument("email", nargs="?", help="whose link (default: the admin_email setting)")
+    p_link.add_argument("--config")
+    p_link.set_defaults(func=cmd_login_link)
 
     p_in = sub.add_parser("mail-in", help="store one message read on standard input (a mail server pipe)")
     p_in.add_argument("--config")

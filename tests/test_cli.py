@@ -75,3 +75,57 @@ def test_bench_prints_its_figures():
     assert re.search(r"self-play: 2 complete games in [\d.]+ s: [\d.]+ games/s", out)
     assert re.search(r"replay of a complete game's log \(\d+ days a game.*median [\d.]+ ms \(the best of 2 "
                      r"replays of each game\).*the first replay of each: median [\d.]+ ms", out)
+
+
+def test_a_port_in_use_is_one_clear_line(tmp_path):
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = run(["serve"], {"PBEM_INSTANCE": str(tmp_path), "PBEM_WEB_PORT": str(port),
+                                 "PBEM_SMTP_ENABLED": "false", "PBEM_DEMO": "false"})
+    assert result.returncode == 1
+    lines = result.stderr.decode().strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in result.stderr.decode()
+    assert f"the web port 127.0.0.1:{port} cannot be used" in lines[0] and "web_port" in lines[0]
+
+
+def test_the_data_folder_never_follows_the_current_directory(tmp_path, monkeypatch):
+    from pbem.server.config import load_config
+
+    monkeypatch.chdir(tmp_path)
+    plain = load_config(env={"XDG_DATA_HOME": str(tmp_path / "xdg")})
+    assert plain.database_path == tmp_path / "xdg" / "pbem" / "pbem.sqlite3"
+    club = tmp_path / "etc" / "pbem.toml"
+    club.parent.mkdir()
+    club.write_text('instance = "data"\n')
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    config = load_config(str(club), env={})
+    assert config.database_path == tmp_path / "etc" / "data" / "pbem.sqlite3"  # beside the config file
+
+
+def test_serve_prints_the_admin_link_only_until_the_admin_has_a_password(tmp_path):
+    import hashlib
+
+    from pbem.server.config import load_config
+
+    env = {"PBEM_INSTANCE": str(tmp_path), "PBEM_WEB_PORT": "0", "PBEM_SMTP_PORT": "0", "PBEM_DEMO": "false"}
+
+    def first_lines():
+        proc = subprocess.Popen([sys.executable, "-m", "pbem.cli", "serve"], stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, env={**os.environ, **env}, cwd=ROOT, text=True)
+        lines = [proc.stdout.readline() for _ in range(5)]
+        proc.terminate()
+        proc.wait(timeout=30)
+        return "".join(lines)
+
+    assert "/login/" in first_lines()
+    store = Store(load_config(env=env).database_path)
+    store.add_player("admin@localhost", password_hash=hashlib.sha256(b"not a real hash").hexdigest())
+    store.close()
+    out = first_lines()
+    assert "/login/" not in out and "with your password" in out

@@ -3,7 +3,10 @@
 Every setting has a default that gives a newcomer a working server on this
 machine: the web on 127.0.0.1:8080, mail received on 127.0.0.1:2525, outgoing
 mail written to a local maildir folder (shown on the admin page) because no
-relay is configured, and the database in ./instance/pbem.sqlite3.
+relay is configured, and the data (database, maildir, secret key) in one
+folder that never follows the current directory: ``instance`` from the config
+file (a relative path is taken from the config file's folder) or the
+environment, else ``$XDG_DATA_HOME/pbem`` (``~/.local/share/pbem``).
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from pathlib import Path
 
 @dataclass
 class Config:
-    instance: str = "instance"  # folder for the database, the maildir and the secret key
+    instance: str = ""  # folder for the database, the maildir and the secret key (default: default_instance())
     database: str = ""  # default: <instance>/pbem.sqlite3
     web_host: str = "127.0.0.1"
     web_port: int = 8080
@@ -62,6 +65,12 @@ class Config:
         return (self.relay_host, self.relay_port) if self.relay_host else None
 
 
+def default_instance(env) -> Path:
+    """The data folder when none is set: the XDG data home's pbem folder."""
+    home = env.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(home) / "pbem"
+
+
 def load_config(path: str | None = None, env: dict | None = None) -> Config:
     env = os.environ if env is None else env
     config = Config()
@@ -69,8 +78,13 @@ def load_config(path: str | None = None, env: dict | None = None) -> Config:
     if path:
         data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
         apply(config, data, f"config file {path}")
+        for name in ("instance", "database"):  # relative to the config file, not to where pbem runs
+            value = getattr(config, name)
+            if value and not Path(value).is_absolute():
+                setattr(config, name, str(Path(path).resolve().parent / value))
     apply(config, {f.name: env[f"PBEM_{f.name.upper()}"] for f in fields(Config)
                    if f"PBEM_{f.name.upper()}" in env}, "environment")
+    config.instance = str(Path(config.instance).resolve()) if config.instance else str(default_instance(env))
     Path(config.instance).mkdir(parents=True, exist_ok=True)
     if not config.secret_key:
         key_file = Path(config.instance) / "secret_key"

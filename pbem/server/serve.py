@@ -10,6 +10,8 @@ import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
 
+from waitress import wasyncore
+
 from pbem.games import rulesets
 from pbem.server import inbox
 from pbem.server.config import Config
@@ -21,6 +23,10 @@ from pbem.server.service import Service
 from pbem.server.store import Store
 
 log = logging.getLogger("pbem")
+
+
+class PortInUse(OSError):
+    """A port the server must listen on is taken; the message says which and what to do."""
 
 
 class Server:
@@ -40,6 +46,7 @@ class Server:
         self.smtpd = None
         self.web = None
         self.web_thread = None
+        self.clock_started = False
 
     def deliver(self, raw: bytes) -> None:
         """The SMTP receiver's hook: store (the 250 waits for this), then wake the mail worker."""
@@ -52,11 +59,7 @@ class Server:
         self.store.execute("UPDATE outbox SET next_attempt_at = ? WHERE status = 'sending'", (self.store.now(),))
         if self.config.demo and not self.store.games():
             make_demo_game(self.service, self.config)
-        if self.config.smtp_enabled:
-            self.smtpd = start_smtpd(self.deliver, self.config.smtp_host, self.config.smtp_port,
-                                     limit_bytes=self.config.max_message_bytes * 4)
-        self.clock.start()
-        from werkzeug.serving import make_server
+        from waitress import create_server
 
         from pbem.server.web import create_app
 
@@ -65,9 +68,25 @@ class Server:
             from werkzeug.middleware.proxy_fix import ProxyFix
 
             app.wsgi_app = ProxyFix(app.wsgi_app, x_for=self.config.proxies, x_proto=self.config.proxies)
-        self.web = make_server(self.config.web_host, self.config.web_port, app, threaded=True)
-        self.config.web_port = self.web.server_port
-        self.web_thread = threading.Thread(target=self.web.serve_forever, name="web", daemon=True)
+        try:  # the ports first: a port in use stops the start before anything runs
+            self.web = create_server(app, host=self.config.web_host, port=self.config.web_port, threads=8,
+                                     ident="pbem")
+        except OSError as exc:
+            raise PortInUse(f"the web port {self.config.web_host}:{self.config.web_port} cannot be used "
+                            f"({exc.strerror}): is another pbem running? Set web_port in the config file") from None
+        if self.config.smtp_enabled:
+            try:
+                self.smtpd = start_smtpd(self.deliver, self.config.smtp_host, self.config.smtp_port,
+                                         limit_bytes=self.config.max_message_bytes * 4)
+            except OSError as exc:
+                self.web.close()
+                raise PortInUse(f"the mail port {self.config.smtp_host}:{self.config.smtp_port} cannot be used "
+                                f"({exc.strerror}): is another pbem running? Set smtp_port in the config file, "
+                                f"or smtp_enabled = false") from None
+        self.config.web_port = self.web.effective_port
+        self.clock.start()
+        self.clock_started = True
+        self.web_thread = threading.Thread(target=self.web.run, name="web", daemon=True)
         self.web_thread.start()
 
     def store_idle(self) -> bool:
@@ -84,10 +103,15 @@ class Server:
 
     def stop(self) -> None:
         if self.web:
-            self.web.shutdown()
+            self.web.close()  # the listening socket and the worker threads
+            self.web.task_dispatcher.shutdown()
+            wasyncore.close_all(self.web._map)  # the open connections: the loop then ends
+            if self.web_thread:
+                self.web_thread.join(timeout=10)
         if self.smtpd:
             self.smtpd.stop()
-        self.clock.stop()
+        if self.clock_started:
+            self.clock.stop()
         self.drawer.shutdown(wait=True, cancel_futures=True)
         self.store.close()
 
