@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 
 from pbem.server import deadlines
 from pbem.core.orders import OrdersError
@@ -53,15 +53,42 @@ def resume(service: Service, game_id, who, why):
     return f"the game is running again; the deadline is {deadlines.iso(service.deadline(game_id))} (UTC)."
 
 
-def deadline(service: Service, game_id, who, why, when: str):
+def deadline(service: Service, game_id, who, why, when: str, zone: str = "UTC"):
+    """A new deadline, written in the moderator's time zone ``zone`` (or with its own offset)."""
     try:
-        moment = datetime.fromisoformat(when.replace("Z", "+00:00"))
+        moment = datetime.fromisoformat(when.strip().replace("Z", "+00:00").replace(" ", "T", 1))
     except ValueError:
-        raise ServiceError(f"{when!r} is not a date and time (write 2026-12-01T18:00Z)") from None
+        raise ServiceError(f"{when!r} is not a date and time (write 2026-12-01 18:00)") from None
     if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=timezone.utc)
+        moment = moment.replace(tzinfo=deadlines.zone(zone))
+    moment = moment.astimezone(timezone.utc)
+    if moment <= service.now():
+        raise ServiceError(f"{deadlines.local_time(moment, zone)} has passed: to play the day now, use "
+                           f"\"resolve now\"")
     service.set_deadline(game_id, moment)
-    return f"the deadline is now {deadlines.iso(moment)} (UTC)."
+    return f"the deadline is now {deadlines.local_time(moment, zone)} ({deadlines.iso(moment)})."
+
+
+def extend(service: Service, game_id, who, why, hours: int):
+    """The deadline moved later by ``hours``."""
+    now = service.deadline(game_id)
+    if now is None:
+        raise ServiceError("the game has no deadline now (it is not waiting for orders)")
+    if not 1 <= hours <= 24 * 60:
+        raise ServiceError("extend by 1 hour to 60 days")
+    later = now + timedelta(hours=hours)
+    service.set_deadline(game_id, later)
+    return f"the deadline is {hours} hour(s) later: {deadlines.iso(later)} (UTC)."
+
+
+def resolve_now(service: Service, game_id, who, why):
+    """Play the coming day now, with the orders on file (standing orders for a seat without)."""
+    if service.info(game_id)["status"] != "running":
+        raise ServiceError("only a running game's day can be resolved (resume it first)")
+    day = service.resolve_next(game_id)
+    if day is None:
+        raise ServiceError("the day was not resolved: it waits on a question to a player, or the game is over")
+    return f"{service.turn_label(service.game(game_id), day)} was resolved now; the reports follow."
 
 
 def replace(service: Service, game_id, who, why, side: str, email: str):
@@ -126,5 +153,5 @@ def replay_from(service: Service, game_id: int, day: int, why: str) -> str:
     return done
 
 
-ACTIONS = {"pause": pause, "resume": resume, "deadline": deadline, "replace": replace,
-           "amend_orders": amend_orders, "amend_decision": amend_decision, "rewind": rewind}
+ACTIONS = {"pause": pause, "resume": resume, "deadline": deadline, "extend": extend, "resolve_now": resolve_now,
+           "replace": replace, "amend_orders": amend_orders, "amend_decision": amend_decision, "rewind": rewind}

@@ -606,6 +606,26 @@ class Store:
         return self.query("SELECT id, created, to_addr, subject, body, kind, game_id, status, attempts, last_error,"
                           " sent_at FROM outbox ORDER BY id DESC LIMIT ?", (limit,))
 
+    def recent_inbound(self, limit: int = 50) -> list[dict]:
+        """The newest inbound messages (without their raw bytes), newest first, with their sender
+        and subject read from the headers."""
+        rows = self.query("SELECT id, received_at, source, status, result, raw FROM inbound ORDER BY id DESC LIMIT ?",
+                          (limit,))
+        for row in rows:
+            headers = email.parser.BytesHeaderParser(policy=email.policy.compat32).parsebytes(bytes(row.pop("raw"))[:65536])
+            row["from"] = " ".join(str(headers.get("From", "")).split())[:200]
+            row["subject"] = " ".join(str(headers.get("Subject", "")).split())[:200]
+            row["result"] = json.loads(row["result"]) if row["result"] else None
+        return rows
+
+    def players_with_games(self) -> list[dict]:
+        """Every player, with the games he sits in and those he moderates."""
+        return self.query(
+            "SELECT p.email, p.name, p.timezone, p.created, p.password_hash IS NOT NULL AS has_password,"
+            " (SELECT COUNT(*) FROM seats s WHERE s.email = p.email) AS seats,"
+            " (SELECT COUNT(*) FROM games g WHERE g.moderator = p.email) AS moderates"
+            " FROM players p ORDER BY p.email")
+
     def inbound_for_game(self, game_id: int, limit: int = 200) -> list[dict]:
         """Messages whose handling named this game, newest first."""
         rows = self.query("SELECT * FROM inbound WHERE result IS NOT NULL AND json_extract(result, '$.game') = ?"

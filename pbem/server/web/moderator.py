@@ -22,7 +22,8 @@ from pbem.server.web.security import admin_required, config, game_info, is_moder
 
 bp = Blueprint("moderator", __name__)
 KEY = re.compile(r"(?i)\b(KEY\s+)\S+")
-ACTIONS = ("pause", "resume", "deadline", "replace", "amend_orders", "amend_decision", "rewind")
+ACTIONS = ("pause", "resume", "deadline", "extend", "resolve_now", "replace", "amend_orders", "amend_decision",
+           "rewind")
 
 
 def redact(text: str) -> str:
@@ -62,7 +63,8 @@ def console(game_id: int):
         seats=service().store.seats(game_id), last=last, days=[d.day for d in game.days],
         report_html=report_body(report) if report else "", messages=inbound_messages(game_id),
         audit=public_audit(game_id, [], True), status=service().status(game_id), actions=ACTIONS,
-        turn=service().turn_label(game))
+        turn=service().turn_label(game), zone=(service().store.find_player(g.user.email) or {}).get("timezone") or info["settings"].get("timezone", "UTC"),
+        deadline=service().deadline_for(game_id, None))
 
 
 def action_args(action: str, form, game_id: int) -> dict:
@@ -79,7 +81,9 @@ def action_args(action: str, form, game_id: int) -> dict:
         return value
 
     if action == "deadline":
-        return {"when": form.get("when", "").strip()}
+        return {"when": form.get("when", "").strip(), "zone": form.get("zone", "").strip() or "UTC"}
+    if action == "extend":
+        return {"hours": number("hours")}
     if action == "replace":
         address = form.get("email", "").strip()
         if "@" not in address:
@@ -142,4 +146,5 @@ def outbox_rows(limit: int = 50) -> list[dict]:
 def admin():
     return render_template("admin.html", games=service().store.games(), outbox=outbox_rows(),
                            maildir=None if config().relay else maildir_messages(), relay=config().relay,
-                           maildir_path=config().maildir)
+                           maildir_path=config().maildir, inbound=service().store.recent_inbound(50),
+                           players=service().store.players_with_games())
