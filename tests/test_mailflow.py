@@ -228,3 +228,17 @@ def test_an_oversized_mail_is_answered_not_read(world):
     _, _, result = deliver(service, big)
     assert result["why"] == "too big"
     assert "larger than" in outbox(service, "anna@example.org")[-1][2]
+
+
+def test_game_and_key_name_the_seat_without_a_side(world):
+    """docs/orders.md: GAME and KEY are required, SIDE is optional and checked when given."""
+    service, game_id, keys, _ = world
+    orders = entering_orders(service, game_id)
+    _, _, result = deliver(service, mail(f"GAME {game_id} KEY {keys['austria']}\n{orders}\n"))
+    assert result["orders"] is True and result["side"] == "austria"
+    assert service.orders_on_file(game_id, "austria").endswith(orders)
+    _, _, status = deliver(service, mail(f"GAME {game_id} KEY {keys['france']}\nSTATUS\n", sender="fred@example.org"))
+    assert status == {"command": "STATUS", "game": game_id, "side": "france"}
+    _, _, wrong = deliver(service, mail(f"GAME {game_id} KEY not-a-key\nSTATUS\n", sender="eve@example.net"))
+    assert wrong["why"] == "wrong key"
+    assert "not the key of any seat" in outbox(service, "eve@example.net")[-1][2]

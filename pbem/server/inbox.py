@@ -27,9 +27,11 @@ COMMANDS = ("HELP", "STATUS", "REPORT", "ORDERS", "VACATION", "ANSWER", "KEY")
 
 HELP = """pbem: how to play by mail
 
-Every mail to the server starts with a line naming the game, your side and
-your secret key (the TURN is optional and checked if given):
+Every mail to the server starts with a line naming the game and carrying
+your seat's secret key; SIDE (your seat) and TURN are optional and checked
+if given:
 
+  GAME 17 KEY your-key-here
   GAME 17 SIDE Austria TURN 7AM KEY your-key-here
 
 Then either your orders, one per line (see the order template in your last
@@ -109,8 +111,8 @@ def handle(service: Service, row: dict) -> dict:
     if header.line == 0 and (command == "HELP" or not lines):
         reply(service, to, subject, HELP, in_reply_to=msg.message_id, key=dedupe)
         return {"command": "HELP"}
-    if header.line == 0 or header.game is None or header.side is None or header.key is None:
-        reply(service, to, subject, "Your mail has no first line naming the game, your side and your key, "
+    if header.line == 0 or header.game is None or header.key is None:
+        reply(service, to, subject, "Your mail has no first line naming the game and carrying your key, "
                                     "so nothing was done.\n\n" + HELP, in_reply_to=msg.message_id, key=dedupe)
         return {"why": "no header"}
     try:
@@ -121,7 +123,14 @@ def handle(service: Service, row: dict) -> dict:
               in_reply_to=msg.message_id, key=dedupe)
         return {"why": "no such game"}
     titles = service.seat_titles(game_id)
-    side = next((s for s, title in titles.items() if fold(str(header.side)) in (fold(s), fold(title))), None)
+    if header.side is None:  # GAME and KEY name the seat: the seat whose key it is
+        side = next((s for s in titles if service.check_key(game_id, s, str(header.key))), None)
+        if side is None:
+            reply(service, to, subject, f"The key in your mail is not the key of any seat in game {game_id}; "
+                                        f"nothing was done.", game_id=game_id, in_reply_to=msg.message_id, key=dedupe)
+            return {"why": "wrong key", "from": msg.from_addr, "game": game_id}
+    else:
+        side = next((s for s, title in titles.items() if fold(str(header.side)) in (fold(s), fold(title))), None)
     if side is None:
         reply(service, to, subject, f"Game {game_id} has no side called {header.side!r} "
                                     f"(the sides are {', '.join(titles.values())}).",
