@@ -444,7 +444,7 @@ def build_parser() -> argparse.ArgumentParser:
     p_demo.set_defaults(func=cmd_demo)
 
     p_load = sub.add_parser("loadtest", help="drive the real server on loopback with order mails and due games;"
-                                               " print the figures (docs/operations.md)")
+                                               " print the figures (docs/performance.md)")
     p_load.add_argument("--games", type=int, default=1000, help="active games")
     p_load.add_argument("--seconds", type=float, default=60.0, help="the measured window")
     p_load.add_argument("--rate", type=float, default=50.0, help="order mails a second")

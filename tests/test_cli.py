@@ -66,7 +66,7 @@ def test_every_command_is_documented_in_the_readme():
 
 
 def test_bench_prints_its_figures():
-    """The figures themselves are for reading (docs/operations.md), never asserted."""
+    """The figures themselves are for reading (docs/performance.md), never asserted."""
     import re
 
     result = run(["bench", "--games", "2", "--repeat", "2"])
