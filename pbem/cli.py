@@ -229,6 +229,9 @@ def cmd_mail_in(args) -> int:
     from pbem.server.store import Store
 
     raw = sys.stdin.buffer.read()
+    if not raw.strip():
+        print("pbem mail-in: no message on standard input; nothing was stored", file=sys.stderr)
+        return 65  # EX_DATAERR: the mail server bounces it rather than retrying
     try:
         config = load_config(args.config)
         service = Service(Store(config.database_path), config)
@@ -376,6 +379,37 @@ def cmd_export(args) -> int:
     return 0
 
 
+def commands_markdown() -> str:
+    """docs/commands.md: every command and option, as the parser knows them (a test keeps them equal)."""
+    out = ["# Every command and option", "",
+           "`pbem --help` and `pbem COMMAND --help` say the same; README.md shows the commands at a glance.",
+           "This page is written by `pbem.cli.commands_markdown()`; tests/test_docs.py keeps it equal.", ""]
+
+    def walk(parser, name):
+        subs = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+        if subs:
+            for sub_name, sub in subs[0].choices.items():
+                walk(sub, f"{name} {sub_name}")
+            return
+        out.extend([f"## `{name}`", ""])
+        if parser.description:
+            out.extend([parser.description, ""])
+        rows = []
+        for a in parser._actions:
+            if "--help" in a.option_strings:
+                continue
+            what = ", ".join(a.option_strings) or a.dest.upper()
+            if a.metavar and a.option_strings:
+                what += f" {a.metavar}"
+            default = "" if a.default in (None, False) or not a.option_strings else f" (default: {a.default})"
+            rows.append(f"| `{what}` | {(a.help or '').replace('|', '/')}{default} |")
+        if rows:
+            out.extend(["| argument | meaning |", "|---|---|", *rows, ""])
+
+    walk(build_parser(), "pbem")
+    return "\n".join(out).rstrip() + "\n"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="pbem", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -392,20 +426,20 @@ def build_parser() -> argparse.ArgumentParser:
     p_verify.set_defaults(func=cmd_verify)
 
     p_export = sub.add_parser("export", help="write a finished game's export (JSON) for pbem verify")
-    p_export.add_argument("game_id", type=int)
+    p_export.add_argument("game_id", type=int, help="the game's number")
     p_export.add_argument("--out", help="a file (default: standard output)")
-    p_export.add_argument("--config")
+    p_export.add_argument("--config", help="the settings file (docs/operations.md); default: $PBEM_CONFIG, else the embedded defaults")
     p_export.set_defaults(func=cmd_export)
 
     p_map = sub.add_parser("map", help="work with map files")
     map_sub = p_map.add_subparsers(dest="map_command", required=True)
     p_check = map_sub.add_parser("check", help="validate map files and list every problem")
-    p_check.add_argument("files", nargs="+")
+    p_check.add_argument("files", nargs="+", help="map files (TOML, docs/maps.md)")
     game_arg(p_check)
     p_check.set_defaults(func=cmd_map_check)
 
     p_adj = sub.add_parser("adjudicate", help="run adjudication case files (docs/cases.md)")
-    p_adj.add_argument("files", nargs="+")
+    p_adj.add_argument("files", nargs="+", help="case files (TOML, docs/cases.md)")
     p_adj.add_argument("--show", action="store_true", help="print the position after each case")
     p_adj.set_defaults(func=cmd_adjudicate)
 
@@ -415,32 +449,32 @@ def build_parser() -> argparse.ArgumentParser:
 
     p_link = sub.add_parser("login-link", help="print a one-time sign-in link (30 minutes), for the admin by default")
     p_link.add_argument("email", nargs="?", help="whose link (default: the admin_email setting)")
-    p_link.add_argument("--config")
+    p_link.add_argument("--config", help="the settings file (docs/operations.md); default: $PBEM_CONFIG, else the embedded defaults")
     p_link.set_defaults(func=cmd_login_link)
 
     p_in = sub.add_parser("mail-in", help="store one message read on standard input (a mail server pipe)")
-    p_in.add_argument("--config")
+    p_in.add_argument("--config", help="the settings file (docs/operations.md); default: $PBEM_CONFIG, else the embedded defaults")
     p_in.add_argument("--process", action="store_true", help="also process it now, not at the next tick")
     p_in.set_defaults(func=cmd_mail_in)
 
     p_backup = sub.add_parser("backup", help="a consistent copy of the database, taken while the server runs")
-    p_backup.add_argument("dest")
-    p_backup.add_argument("--config")
+    p_backup.add_argument("dest", help="the copy to write")
+    p_backup.add_argument("--config", help="the settings file (docs/operations.md); default: $PBEM_CONFIG, else the embedded defaults")
     p_backup.set_defaults(func=cmd_backup)
 
     p_restore = sub.add_parser("restore", help="put a backup in place of the database (server stopped)")
-    p_restore.add_argument("source")
-    p_restore.add_argument("--config")
+    p_restore.add_argument("source", help="a copy made by pbem backup")
+    p_restore.add_argument("--config", help="the settings file (docs/operations.md); default: $PBEM_CONFIG, else the embedded defaults")
     p_restore.set_defaults(func=cmd_restore)
 
     p_demo = sub.add_parser("demo", help="play a whole game by mail through the real server, between two bots")
     p_demo.add_argument("--out", required=True, help="folder for every mail sent (.eml) and its maps")
-    p_demo.add_argument("--seed", type=int, default=1)
+    p_demo.add_argument("--seed", type=int, default=1, help="the first game\'s seed (then seed+1, ...)")
     game_arg(p_demo)
     p_demo.add_argument("--scenario", help="a scenario of the game, a file under maps/, or a path")
     p_demo.add_argument("--day-seconds", type=float, default=10.0,
                         help="the compressed deadline of each day (the bots answer at once, with FINAL)")
-    p_demo.add_argument("--timeout", type=float, default=900.0)
+    p_demo.add_argument("--timeout", type=float, default=900.0, help="seconds before the demo gives up")
     p_demo.set_defaults(func=cmd_demo)
 
     p_load = sub.add_parser("loadtest", help="drive the real server on loopback with order mails and due games;"
@@ -463,7 +497,7 @@ def build_parser() -> argparse.ArgumentParser:
     p_render.add_argument("--case", help="an adjudication case file: draw the position after it")
     game_arg(p_render)
     p_render.add_argument("--scenario", help="a scenario of the game, a file under maps/, or a path")
-    p_render.add_argument("--seed", type=int, default=1)
+    p_render.add_argument("--seed", type=int, default=1, help="the first game\'s seed (then seed+1, ...)")
     p_render.add_argument("--days", type=int, default=0, help="days of bot play before drawing")
     p_render.add_argument("--side", default="moderator", help="a seat of the game (austria, france, ...) or moderator")
     p_render.add_argument("--out", required=True, help="file name without extension: writes .svg and .png")
@@ -472,8 +506,8 @@ def build_parser() -> argparse.ArgumentParser:
     p_self = sub.add_parser("selfplay", help="bot against bot: N complete games, every invariant checked")
     game_arg(p_self)
     p_self.add_argument("--scenario", help="a scenario of the game, a file under maps/, or a path")
-    p_self.add_argument("--seed", type=int, default=1)
-    p_self.add_argument("--games", type=int, default=1)
+    p_self.add_argument("--seed", type=int, default=1, help="the first game\'s seed (then seed+1, ...)")
+    p_self.add_argument("--games", type=int, default=1, help="how many games")
     p_self.add_argument("--default-decisions", action="store_true",
                         help="answer open decisions by their defaults, not at random")
     p_self.set_defaults(func=cmd_selfplay)
@@ -482,8 +516,8 @@ def build_parser() -> argparse.ArgumentParser:
                                           "wins, how won, and what the game counts")
     game_arg(p_bal)
     p_bal.add_argument("--scenario", help="a scenario of the game, a file under maps/, or a path")
-    p_bal.add_argument("--seed", type=int, default=1)
-    p_bal.add_argument("--games", type=int, default=100)
+    p_bal.add_argument("--seed", type=int, default=1, help="the first game\'s seed (then seed+1, ...)")
+    p_bal.add_argument("--games", type=int, default=100, help="how many games")
     p_bal.add_argument("--seat", action="append", metavar="SEAT=BOT",
                        help="the bot that plays a seat (default: the game's strongest), e.g. austria=bot")
     p_bal.set_defaults(func=cmd_balance)
@@ -491,8 +525,8 @@ def build_parser() -> argparse.ArgumentParser:
     p_bench = sub.add_parser("bench", help="print speed figures: self-play games a second, replay time")
     game_arg(p_bench)
     p_bench.add_argument("--scenario", help="a scenario of the game, a file under maps/, or a path")
-    p_bench.add_argument("--seed", type=int, default=1)
-    p_bench.add_argument("--games", type=int, default=50)
+    p_bench.add_argument("--seed", type=int, default=1, help="the first game\'s seed (then seed+1, ...)")
+    p_bench.add_argument("--games", type=int, default=50, help="how many games")
     p_bench.add_argument("--repeat", type=int, default=3, help="replays timed per game (the best counts)")
     p_bench.set_defaults(func=cmd_bench)
 

@@ -1,22 +1,30 @@
-"""Every adjudication case under tests/cases/ holds (docs/cases.md)."""
+"""Every adjudication case under tests/cases/<game>/ holds, run by its game's own case
+runner (docs/cases.md)."""
 
 from pathlib import Path
 
 import pytest
 
-from pbem.games.marengo.cases import run_case, show
+from pbem.cli import case_game
+from pbem.games.marengo.cases import run_case
 
-CASES = sorted((Path(__file__).parent / "cases").rglob("*.toml"))
-
-
-def test_there_are_cases():
-    assert len(CASES) >= 1
+ROOT = Path(__file__).parent / "cases"
+CASES = sorted(ROOT.rglob("*.toml"))
 
 
-@pytest.mark.parametrize("path", CASES, ids=[p.stem for p in CASES])
+def test_there_are_cases_for_every_game_that_has_a_folder():
+    assert len(list((ROOT / "marengo").glob("*.toml"))) >= 100  # every rule-book example and more
+    for folder in ROOT.iterdir():
+        if folder.is_dir():
+            assert list(folder.glob("*.toml")), f"{folder} holds no case"
+            assert case_game(str(next(folder.glob("*.toml")))).name == folder.name
+
+
+@pytest.mark.parametrize("path", CASES, ids=[f"{p.parent.name}/{p.stem}" for p in CASES])
 def test_case(path):
-    outcome = run_case(path)
-    assert outcome.ok, "\n".join(outcome.failures) + "\n\n" + show(outcome)
+    rules = case_game(str(path))
+    outcome = rules.run_case(path)
+    assert outcome.ok, "\n".join(outcome.failures) + "\n\n" + rules.show_case(outcome)
 
 
 def test_a_case_with_a_wrong_expectation_fails(tmp_path):

@@ -129,3 +129,9 @@ def test_serve_prints_the_admin_link_only_until_the_admin_has_a_password(tmp_pat
     store.close()
     out = first_lines()
     assert "/login/" not in out and "with your password" in out
+
+
+def test_mail_in_with_no_message_stores_nothing_and_says_so(tmp_path):
+    result = run(["mail-in"], {"PBEM_INSTANCE": str(tmp_path), "PBEM_DEMO": "false"}, b"  \n")
+    assert result.returncode == 65 and b"no message on standard input" in result.stderr
+    assert not (tmp_path / "pbem.sqlite3").exists()
