@@ -1,0 +1,55 @@
+"""Triomphe à Marengo: bot against bot, invariants after every turn, replays exact."""
+
+from pathlib import Path
+
+import pytest
+
+import pbem.games.triomphe as triomphe
+from pbem.core.game import Game
+from pbem.games.triomphe.scenario import load_scenario
+from pbem.games.triomphe.selfplay import invariants, play
+
+SCENARIO = Path(__file__).parent.parent / "maps" / "triomphe.toml"
+
+
+@pytest.fixture(scope="module")
+def scenario():
+    return load_scenario(SCENARIO)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4, 5, 6])
+def test_a_game_keeps_every_invariant(scenario, seed):
+    game, broken = play(scenario, seed)
+    assert not broken, "\n".join(broken[:20])
+    assert game.over
+    view = game.view(None)
+    assert view["over"] and view["winner"] in ("austria", "france") and view["victory"]
+
+
+def test_a_game_replays_from_its_log(scenario):
+    game, _ = play(scenario, 11, check=False)
+    again = Game(triomphe, scenario, 11, game.log)
+    assert [d.after.digest() for d in again.days] == [d.after.digest() for d in game.days]
+
+
+def test_the_setup_is_the_seed_s(scenario):
+    a, b, c = triomphe.setup(scenario, 5), triomphe.setup(scenario, 5), triomphe.setup(scenario, 6)
+    assert a.digest() == b.digest() != c.digest()
+    french = [x for x in a.blocks.values() if x.side == "france"]
+    assert sum(1 for x in french if x.on_map) == 11 and all(x.disorganised for x in french if x.on_map)
+    cells = {}
+    for x in french:
+        if x.status == "waiting":
+            cells[x.cell] = cells.get(x.cell, 0) + 1
+    assert cells == {"11AM": 3, "4PM": 4, "5PM": 2}
+    assert a.uncommitted == {"austria": 0, "france": 3}
+    assert not invariants(scenario, a)
+
+
+def test_a_side_sees_no_enemy_id(scenario):
+    game, _ = play(scenario, 3, check=False)
+    for day in range(0, game.day, 5):
+        seen = game.view("austria", day)
+        text = repr(seen["enemy"]) + repr(seen["waiting"]["france"])
+        assert not any(f"'F{i}'" in text for i in range(1, 21))
+        assert all(b["side"] == "austria" for b in seen["blocks"])
