@@ -58,8 +58,7 @@ def march(turn: Turn, order: March) -> None:
         _into(turn, blocks, a, b)
     else:
         raise Void(f"a march goes one step: {turn.place(a, fa)} cannot reach {turn.place(b, fb)}")
-    extra = _extra_destinations(turn, blocks, b, order.then, road=False)
-    turn.pay(cost + extra)
+    turn.pay(cost)
     for blk in blocks:
         turn.enter(blk, b, fb)
         turn.acted.add(blk.id)
@@ -92,25 +91,10 @@ def _into(turn: Turn, blocks: list[Block], a: str, b: str) -> None:
 
 # -- continuation (§12)
 
-def _extra_destinations(turn: Turn, blocks: list[Block], where: str, then: tuple[Continue, ...],
-                        road: bool) -> int:
-    """Orders the continuation will add: one for each destination beyond the first (T32)."""
-    if not then:
-        return 0
-    places = {}
-    for blk in blocks:
-        places[blk.id] = None
-    for c in then:
-        for blk in blocks:
-            if blk.type == "cavalry" and (not c.blocks or blk.id in c.blocks):
-                places[blk.id] = c.toward
-    return len(set(places.values())) - 1
-
-
 def continuation(turn: Turn, blocks: list[Block], where: str, then: tuple[Continue, ...],
                  road_from: str | None, won: bool = True) -> None:
     """§12: cavalry ending in a reserve blocks an approach whose opposite the enemy holds.
-    The extra orders of a split were paid with the action."""
+    A continuation that adds a destination to the action's blocks costs an order (T32)."""
     st, board = turn.st, turn.board
     for c in then:
         movers = [b for b in blocks if b.on_map and b.locale == where and b.facing is None
@@ -126,6 +110,13 @@ def continuation(turn: Turn, blocks: list[Block], where: str, then: tuple[Contin
             why = "French blocks cannot block approaches in the 6 AM round (000 §14)"
         elif road_from is not None and not any(where in r.path for r in board.roads_across(where, c.toward)):
             why = f"no road crosses {turn.approach_name(where, c.toward)} (000 §12: after a road march, along a road)"
+        if why is None:
+            before = {b.where() for b in blocks if b.on_map}
+            after = {b.where() for b in blocks if b.on_map and b not in movers} | {(where, c.toward)}
+            try:
+                turn.pay(max(0, len(after) - len(before)))
+            except Void as exc:
+                why = f"it splits the action's blocks and {exc} (000 §12)"
         if why:
             turn.private("void", turn.side, f"Continuation to {turn.approach_name(where, c.toward)} not carried "
                                             f"out — {why}.")

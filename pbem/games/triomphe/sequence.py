@@ -117,8 +117,7 @@ def attack(turn: Turn, order: Attack) -> None:
         blocks.append(b)
     turn.fresh(blocks)
     maneuver.check(turn, blocks, order.frm, order.target)
-    extra = march._extra_destinations(turn, blocks, order.target, order.then, road=False)
-    turn.pay(1 + extra)
+    turn.pay(1)
     for b in blocks:
         turn.acted.add(b.id)
     if maneuver.attack(turn, blocks, order.frm, order.target, order.if_blocked):
