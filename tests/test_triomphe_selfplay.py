@@ -53,3 +53,15 @@ def test_a_side_sees_no_enemy_id(scenario):
         text = repr(seen["enemy"]) + repr(seen["waiting"]["france"])
         assert not any(f"'F{i}'" in text for i in range(1, 21))
         assert all(b["side"] == "austria" for b in seen["blocks"])
+
+
+def test_events_hide_enemy_ids(scenario):
+    """What a side reads of the enemy's turn never names an enemy block (000 §2: blocks are hidden)."""
+    from pbem.core.events import events_for
+
+    game, _ = play(scenario, 4, check=False)
+    for day in game.days:
+        for side, prefix in (("austria", "F"), ("france", "A")):
+            for event in events_for(day.events, side):
+                words = event["text"].replace("(", " ").replace(",", " ").split()
+                assert not any(w.startswith(prefix) and w[1:].isdigit() for w in words), event["text"]
