@@ -19,7 +19,8 @@ from .turn import GROUP, Turn, Void
 STEPS = 3  # 000 §8: «відраховує свій марш у три кроки»
 
 
-def _blocks(turn: Turn, ids, place) -> list[Block]:
+def own_blocks(turn: Turn, ids, place) -> list[Block]:
+    """The side's blocks ``ids`` at ``place``, 1 to 3 of them, none of which has acted (§6); else Void."""
     blocks = []
     for bid in ids:
         b = turn.st.blocks.get(bid)
@@ -37,7 +38,7 @@ def _blocks(turn: Turn, ids, place) -> list[Block]:
 def march(turn: Turn, order: March) -> None:
     """An off-road march (§7)."""
     st, board = turn.st, turn.board
-    blocks = _blocks(turn, order.blocks, order.frm)
+    blocks = own_blocks(turn, order.blocks, order.frm)
     (a, fa), (b, fb) = order.frm, order.to
     cost = 1
     if fa is None and fb is not None:  # reserve -> an approach of the same locale
@@ -135,7 +136,7 @@ def crossing_key(a: str, b: str, road: str) -> tuple:
 
 
 def road(turn: Turn, order: Road) -> None:
-    blocks = _blocks(turn, [order.block], (order.path[0], None))
+    blocks = own_blocks(turn, [order.block], (order.path[0], None))
     block = blocks[0]
     if block.disorganised and len(order.path) > 1:
         raise Void("disorganised blocks cannot leave their locale (000 §14)")

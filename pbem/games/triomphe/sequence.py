@@ -19,8 +19,8 @@ from . import assault, bombardment, march, morale, reorganisation, victory
 from .orders import Assault, Attack, Bombard, Enter, Fire, March, Orders, Reorganise, Road
 from .scenario import SIDE_NAME, Scenario, hour_label
 from .state import State
-from .turn import Ended, Turn, Void
 from . import maneuver
+from .turn import Ended, Turn, Void
 
 
 def moving_side(scenario: Scenario, state: State) -> str:
@@ -106,16 +106,8 @@ ACTIONS = {
 
 
 def attack(turn: Turn, order: Attack) -> None:
-    st = turn.st
-    blocks = []
-    for bid in order.blocks:
-        b = st.blocks.get(bid)
-        if b is None or b.side != turn.side or not b.on_map:
-            raise Void(f"{bid} is not one of your blocks on the map")
-        if b.where() != tuple(order.frm):
-            raise Void(f"{bid} is not at {turn.place(*order.frm)}")
-        blocks.append(b)
-    turn.fresh(blocks)
+    """A maneuver attack as an action of its own (§9): one order."""
+    blocks = march.own_blocks(turn, order.blocks, order.frm)
     maneuver.check(turn, blocks, order.frm, order.target)
     turn.pay(1)
     for b in blocks:
