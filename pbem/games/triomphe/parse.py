@@ -135,8 +135,10 @@ class _Parser(Reader):
         choice = self.expect(("ADVANCE", "STAY"), "ADVANCE or STAY").word
         return choice.lower(), f" IF BLOCKED {choice}"
 
-    def then_continue(self, group: list[str]) -> tuple[tuple[Continue, ...], str]:
-        """``THEN CONTINUE [ids] Locale>Locale`` (repeatable): cavalry continuation (000 §12)."""
+    def then_continue(self, group: list[str], where: str | None, token: Token | int
+                      ) -> tuple[tuple[Continue, ...], str]:
+        """``THEN CONTINUE [ids] Locale>Locale`` (repeatable): cavalry continuation (000 §12)
+        onto an approach of ``where``, the locale where the action ends (None: unknown)."""
         out, text = [], ""
         while self.at("THEN"):
             self.take()
@@ -144,31 +146,27 @@ class _Parser(Reader):
             ids = []
             while self.peek() is not None and self.peek().word in self.own and \
                     self.board.name_match(fold(self.peek().text))[0] is None:
-                token = self.take()
-                bid = self.own[token.word].id
+                at = self.take()
+                bid = self.own[at.word].id
                 if bid not in group:
-                    self.note(token, f"{bid} is not one of the blocks of this action", None,
-                              "cavalry of this action")
+                    self.note(at, f"{bid} is not one of the blocks of this action", None, "cavalry of this action")
                 elif self.kind(bid) != "cavalry":
-                    self.note(token, f"{bid} is {self.kind(bid)}; only cavalry continues (000 §12)", None,
+                    self.note(at, f"{bid} is {self.kind(bid)}; only cavalry continues (000 §12)", None,
                               "a cavalry block")
                 else:
                     ids.append(bid)
+            first = self.peek()
             locale, toward = self.approach(("THEN", "IF"))
+            if where is not None and locale != where:
+                self.note(first or token, f"the continuation must block an approach of {self.name(where)}, where "
+                          f"the action ends", None, f"THEN CONTINUE {self.name(where)}>...")
             known = [b for b in group if b]
             if known and not ids and not any(self.kind(b) == "cavalry" for b in known):
-                self.note(self.tokens[self.i - 1], "only cavalry continues, and none of these blocks is cavalry",
-                          None, "an action with a cavalry block")
+                self.note(first or token, "only cavalry continues, and none of these blocks is cavalry", None,
+                          "an action with a cavalry block")
             out.append(Continue(tuple(ids), toward))
             text += " THEN CONTINUE " + "".join(f"{b} " for b in ids) + f"{self.name(locale)}>{self.name(toward)}"
-            self._continue_at = locale
         return tuple(out), text
-
-    def _end_of(self, conts: tuple[Continue, ...], where: str, token: Token | int) -> None:
-        """Every continuation is from an approach of ``where``, the locale where the action ends."""
-        if conts and getattr(self, "_continue_at", where) != where:
-            self.note(token, f"the continuation must block an approach of {self.name(where)}, where the action "
-                      f"ends", None, f"THEN CONTINUE {self.name(where)}>...")
 
     # -- the orders
 
@@ -222,10 +220,9 @@ class _Parser(Reader):
         to = self.place(("THEN",))
         self.check_step(to_token, frm, to)
         ids = self.known(pairs)
-        then, then_text = self.then_continue(ids)
+        then, then_text = self.then_continue(ids, to[0], to_token)
         if then and to[1] is not None:
             self.note(to_token, "THEN CONTINUE is for a march that ends in a reserve", None, "a reserve")
-        self._end_of(then, to[0], to_token)
         self.done("THEN CONTINUE or the end of the order")
         return March(text=f"MARCH {' '.join(ids)} {self.place_text(frm)} -> {self.place_text(to)}{then_text}",
                      blocks=tuple(ids), frm=frm, to=to, then=then)
@@ -281,8 +278,7 @@ class _Parser(Reader):
         path = [frm[0]] + self.road_steps(frm[0], ROAD_STEPS, f"a road march crosses at most {ROAD_STEPS} "
                                                                f"times (000 §8)")
         choice, blocked_text = self.if_blocked()
-        then, then_text = self.then_continue([bid] if bid else [])
-        self._end_of(then, path[-1], token)
+        then, then_text = self.then_continue([bid] if bid else [], path[-1], token)
         if len(path) == 1 and not then:
             self.missing("'->' and the next locale along the road")
         self.done("'->' and a locale, IF BLOCKED, THEN CONTINUE or the end of the order")
@@ -330,9 +326,7 @@ class _Parser(Reader):
             path = self.road_steps(where, ENTRY_STEPS, f"an entering block crosses at most {ENTRY_STEPS} times "
                                                        f"after the entry (000 §15: the entry is the first crossing)")
         choice, blocked_text = self.if_blocked()
-        then, then_text = self.then_continue([bid] if bid else [])
-        if where is not None:
-            self._end_of(then, path[-1] if path else where, token)
+        then, then_text = self.then_continue([bid] if bid else [], (path[-1] if path else where), token)
         self.done("'->' and a locale, IF BLOCKED, THEN CONTINUE or the end of the order")
         text = f"ENTER {bid}" + (" BY PONTOON" if by == "pontoon" else "")
         if entry is not None:
@@ -362,8 +356,7 @@ class _Parser(Reader):
             self.note(to_token, "IF BLOCKED is for an attack from a reserve (from an approach the blocks stay)",
                       None, "the end of the order")
         ids = self.known(pairs)
-        then, then_text = self.then_continue(ids)
-        self._end_of(then, target, to_token)
+        then, then_text = self.then_continue(ids, target, to_token)
         self.done("IF BLOCKED, THEN CONTINUE or the end of the order")
         return Attack(text=f"ATTACK {' '.join(ids)} {self.place_text(frm)} -> {self.name(target)}{blocked_text}"
                            f"{then_text}", blocks=tuple(ids), frm=frm, target=target, if_blocked=choice, then=then)
@@ -413,8 +406,7 @@ class _Parser(Reader):
                 lead = tuple(lead)
                 lead_text = " LEAD " + " ".join(lead)
         group = ids or [b.id for b in self.own.values() if b.on_map and self.where(b) == (locale, toward)]
-        then, then_text = self.then_continue(group)
-        self._end_of(then, toward, first)
+        then, then_text = self.then_continue(group, toward, first)
         self.done("LEAD, THEN CONTINUE or the end of the order")
         text = f"ASSAULT {self.name(locale)}>{self.name(toward)}" + (f" WITH {' '.join(ids)}" if ids else "") \
             + lead_text + then_text
