@@ -65,3 +65,18 @@ def test_events_hide_enemy_ids(scenario):
             for event in events_for(day.events, side):
                 words = event["text"].replace("(", " ").replace(",", " ").split()
                 assert not any(w.startswith(prefix) and w[1:].isdigit() for w in words), event["text"]
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_strategists_keep_every_invariant(scenario, seed):
+    from pbem.games.triomphe import bot as bots
+    from pbem.games.triomphe.strategist import Strategist
+    from pbem.games.triomphe.view import view
+
+    game = Game(triomphe, scenario, seed)
+    players = {s: Strategist(scenario, s, seed) for s in triomphe.SIDES}
+    while not game.over:
+        side = game.moving_side()
+        game.submit(side, bots.fit(scenario, game.state, side, players[side].orders(view(scenario, game.state, side))))
+        game.advance()
+        assert not invariants(scenario, game.state), game.day
