@@ -93,7 +93,7 @@ def _into(turn: Turn, blocks: list[Block], a: str, b: str) -> None:
 # -- continuation (§12)
 
 def continuation(turn: Turn, blocks: list[Block], where: str, then: tuple[Continue, ...],
-                 road_from: str | None, won: bool = True) -> None:
+                 road_from: str | None) -> None:
     """§12: cavalry ending in a reserve blocks an approach whose opposite the enemy holds.
     A continuation that adds a destination to the action's blocks costs an order (T32)."""
     st, board = turn.st, turn.board
@@ -212,7 +212,7 @@ def _walk(turn: Turn, block: Block, start: str, legs, step: int, if_blocked, the
     here = start
     passed = [start]
     stop = ""
-    attacked = False
+    attacked = caught = False
     for a, b, r in legs:
         key = crossing_key(a, b, r.id)
         nxt, why = _step_at(turn, key, a, b, step)
@@ -245,10 +245,10 @@ def _walk(turn: Turn, block: Block, start: str, legs, step: int, if_blocked, the
         here = b
         passed.append(b)
         if block.side == "france" and turn.contagion(b):
-            stop = "it met disorganised French blocks (000 §14)"
+            stop, caught = "it met disorganised French blocks (000 §14)", True
             break
     _report(turn, block, passed, stop)
-    if not (stop and "disorganised" in stop):
+    if not caught:
         continuation(turn, [block], here, then, road_from=start)
     if attacked:
         turn.reveal([block], "a road march that made a maneuver attack")
