@@ -71,8 +71,6 @@ def attack(turn: Turn, blocks: list[Block], frm: tuple[str, str | None], target:
     if approach.cavalry_obstacle:
         infantry = [b for b in blocks if b.type == "infantry"][:1]
         turn.reveal(infantry, "infantry crossing a cavalry obstacle")
-    if any(b.type == "cavalry" for b in blocks) and road:
-        turn.reveal([b for b in blocks if b.type == "cavalry"], "cavalry attacking on a road march")
     if not blocked:
         turn.public("maneuver", f"The attack on {turn.name(target)} succeeds: the defenders must retreat.",
                     target=target, won=True)

@@ -235,8 +235,8 @@ def _walk(turn: Turn, block: Block, start: str, legs, step: int, if_blocked, the
         step = nxt
         if st.occupied_by(b, turn.foe):
             if not maneuver.attack(turn, [block], (a, None), b, if_blocked, road=True):
-                stop = "the maneuver attack was blocked"
-                _report(turn, block, passed, stop)
+                _report(turn, block, passed, "the maneuver attack was blocked")
+                turn.reveal([block], "cavalry attacking on a road march")  # §8: shown at the end of the march
                 return
             here = b
             passed.append(b)
@@ -251,7 +251,7 @@ def _walk(turn: Turn, block: Block, start: str, legs, step: int, if_blocked, the
     if not caught:
         continuation(turn, [block], here, then, road_from=start)
     if attacked:
-        turn.reveal([block], "a road march that made a maneuver attack")
+        turn.reveal([block], "cavalry attacking on a road march")  # §8: shown at the end of the march
 
 
 def _report(turn: Turn, block: Block, passed: list[str], stop: str) -> None:
