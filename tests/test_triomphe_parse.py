@@ -55,3 +55,28 @@ def test_the_french_may_not_act_in_the_austrian_turn(game):
     scenario, state = game
     with pytest.raises(OrdersError, match="it is Austria's turn"):
         parse_orders(scenario, state, "france", "REORGANISE F1")
+
+
+WORDS = ["MARCH", "ROAD", "ENTER", "ATTACK", "ASSAULT", "BOMBARD", "FIRE", "HOLD", "REORGANISE", "RETURN",
+         "STANDING", "RESPOND", "VANGUARD", "RETREAT", "THEN", "CONTINUE", "IF", "BLOCKED", "WITH", "LEAD", "BEST",
+         "BY", "PONTOON", "AT", "TO", "ALL", "NONE", "A1", "A2", "A14", "F1", "F3", "Pedrabona", "Marengo",
+         "Bormida", "bridgehead", "->", ">", ";", "#", "Spinetta", "San", "Giuliano", "Nuovo", "FINAL", "TURN", "6AM"]
+
+
+def test_no_text_crashes_the_parser(game):
+    """Whatever arrives by mail, the parser answers with orders or an OrdersError."""
+    from hypothesis import given, settings, strategies as st
+
+    scenario, state = game
+
+    @settings(max_examples=300, deadline=None)
+    @given(st.lists(st.one_of(st.sampled_from(WORDS), st.text(max_size=6)), max_size=14),
+           st.sampled_from(["austria", "france"]))
+    def check(words, side):
+        text = " ".join(words).replace(" ; ", "\n")
+        try:
+            parse_orders(scenario, state, side, text)
+        except OrdersError as exc:
+            assert all(p.line >= 1 and p.column >= 1 for p in exc.problems)
+
+    check()
