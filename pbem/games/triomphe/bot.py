@@ -64,10 +64,12 @@ class RandomBot:
         for b in mine:
             if b["disorganised"]:
                 disorganised.setdefault(b["locale"], []).append(b["id"])
+        organising: set[str] = set()
         if disorganised and self.chance(0.8):
             locale = self.pick(sorted(disorganised))
             for bid in disorganised[locale]:
                 lines.append(f"REORGANISE {bid}")
+                organising.add(bid)
         candidates: list[tuple[str, list[str]]] = []
         for b in view["blocks"]:
             if b["status"] == "waiting" and (b["arrives"] or 0) <= view["hour"]:
@@ -80,8 +82,8 @@ class RandomBot:
                     path = self.road_path(here, 2, enemy_at)
                     candidates.append((f"ENTER {b['id']}" + "".join(f" -> {name(p)}" for p in path), [b["id"]]))
         for b in mine:
-            if b["disorganised"] and not lines:
-                continue
+            if b["disorganised"] and b["id"] not in organising:
+                continue  # §14: it may not leave its locale or attack
             locale, facing = place(b)
             bid = b["id"]
             if b["type"] == "artillery" and facing and not b["bombard"]:
