@@ -49,6 +49,7 @@ def retreat(turn: Turn, locale: str, attack_locale: str, wide_attack: bool, adva
     moved: list[tuple[Block, str]] = []
     gone = []
     survivors = sorted((b for b in blocks if b.on_map), key=lambda b: (-b.strength, b.id))
+    survivors = _who_goes(turn, survivors, locale, attack_locale)
     for b in survivors:
         options = destinations(turn, b, locale, attack_locale)
         if not options:
@@ -71,6 +72,26 @@ def retreat(turn: Turn, locale: str, attack_locale: str, wide_attack: bool, adva
         morale.commit(turn, "austria", locale, len(moved), f"{len(moved)} block(s) retreated from it")
 
 
+def _who_goes(turn: Turn, blocks: list[Block], locale: str, attack_locale: str) -> list[Block]:
+    """§13: «Якщо місткості ділянки не вистачає для усіх фігур, що відступають, гравець, що
+    відступає обирає, які з них відступають» — the owner names the blocks that retreat
+    (default: the strongest); the others are eliminated in step 2."""
+    if not blocks:
+        return blocks
+    room = sum(turn.capacity_left(n, blocks[0].side) for n in turn.board.adjacent(locale)
+               if n in set(destinations(turn, blocks[0], locale, attack_locale, every=True)))
+    if room >= len(blocks):
+        return blocks
+    if room <= 0:
+        return blocks  # nobody can go: each is eliminated in turn
+    side = blocks[0].side
+    options = [(b.id, turn.own(b)) for b in blocks]
+    answer = turn.decide(side, "retreat_who", f"Room for {room} of the {len(blocks)} blocks retreating from "
+                                              f"{turn.name(locale)}: which retreat (the others are eliminated)?",
+                         options, tuple(b.id for b in blocks[:room]), lo=room, hi=room)
+    return [b for b in blocks if b.id in answer] + [b for b in blocks if b.id not in answer]
+
+
 def _reductions(turn: Turn, blocks: list[Block], n: int, why: str) -> int:
     lost = 0
     for _ in range(n):
@@ -82,15 +103,16 @@ def _reductions(turn: Turn, blocks: list[Block], n: int, why: str) -> int:
     return lost
 
 
-def destinations(turn: Turn, block: Block, locale: str, attack_locale: str) -> list[str]:
-    """Where ``block`` may retreat from ``locale`` now (T37: the side's last-resort direction last)."""
+def destinations(turn: Turn, block: Block, locale: str, attack_locale: str, every: bool = False) -> list[str]:
+    """Where ``block`` may retreat from ``locale`` now: the side's last-resort direction only if
+    nothing else is left (T37), unless ``every``."""
     st, board = turn.st, turn.board
     legal = [n for n in board.adjacent(locale)
              if n != attack_locale and not st.occupied_by(n, turn.side)
              and turn.capacity_left(n, block.side) > 0 and not turn.closed_to(n, block.side)]
     against = AGAINST[block.side]
     preferred = [n for n in legal if turn.terrain.direction(locale, n) != against]
-    return preferred or legal
+    return legal if every else (preferred or legal)
 
 
 def _choose(turn: Turn, block: Block, locale: str, options: list[str]) -> str:
