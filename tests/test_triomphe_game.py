@@ -42,3 +42,27 @@ def test_a_decision_asked_waits_for_its_answer(game):
     assert any(r.source == "log" for r in result.decisions)
     again = Game(triomphe, game.scenario, 1, game.log)
     assert again.state.digest() == game.state.digest()
+
+
+def test_a_scenario_s_problems_are_listed(tmp_path):
+    from pbem.games.simmons.board import MapError
+
+    source = SCENARIO.read_text().replace('count = 4', 'count = 5').replace('hour = "5PM"', 'hour = "5 o\'clock"')
+    (tmp_path / "triomphe-map.toml").write_text((SCENARIO.parent / "triomphe-map.toml").read_text())
+    bad = tmp_path / "bad.toml"
+    bad.write_text(source)
+    with pytest.raises(MapError) as err:
+        load_scenario(bad)
+    text = str(err.value)
+    assert "waiting #4 (5PM)" in text and "is not an hour" in text
+
+
+def test_the_map_s_triomphe_table_is_checked(tmp_path):
+    from pbem.games.simmons.board import MapError
+    from pbem.games.triomphe.scenario import load_map
+
+    source = (SCENARIO.parent / "triomphe-map.toml").read_text()
+    bad = tmp_path / "map.toml"
+    bad.write_text(source + '\n[[triomphe.arrow]]\nwest = "marengo"\neast = "villanova"\n')
+    with pytest.raises(MapError, match="marengo and villanova have no passable border"):
+        load_map(bad)
