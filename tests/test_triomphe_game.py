@@ -66,3 +66,16 @@ def test_the_map_s_triomphe_table_is_checked(tmp_path):
     bad.write_text(source + '\n[[triomphe.arrow]]\nwest = "marengo"\neast = "villanova"\n')
     with pytest.raises(MapError, match="marengo and villanova have no passable border"):
         load_map(bad)
+
+
+def test_every_decision_kind_is_documented():
+    """Every kind of decision the engine asks is in DECISION_KINDS (the "ask me" settings) and the notes."""
+    import re
+
+    source = "".join(p.read_text() for p in Path(triomphe.__file__).parent.glob("*.py"))
+    asked = set(re.findall(r'decide\([^,]+,\s*"(\w+)"', source)) | set(
+        re.findall(r'pick_own\([^)]*?"(\w+)"', source, re.S))
+    assert asked == set(triomphe.DECISION_KINDS)
+    notes = (Path(__file__).parent.parent / "docs" / "triomphe-rules-notes.md").read_text()
+    for kind in triomphe.DECISION_KINDS:
+        assert f"`{kind}`" in notes, kind
