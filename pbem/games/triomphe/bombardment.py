@@ -28,6 +28,9 @@ def declare(turn: Turn, order: Bombard) -> None:
         raise Void("disorganised blocks cannot attack (000 §14)")
     if b.bombard is not None:
         raise Void(f"{b.id} has a bombardment declared already")
+    if (order.locale, order.toward) in turn.closed:
+        raise Void(f"an assault from {turn.approach_name(order.locale, order.toward)} was lost this turn: no "
+                   f"attack through it (000 §11)")
     if board.approach(order.toward, order.locale).artillery:
         raise Void(f"the approach {turn.approach_name(order.toward, order.locale)} has an artillery penalty: "
                    f"no bombardment across it (000 §10)")
@@ -65,6 +68,9 @@ def complete(turn: Turn, b) -> None:
     """§10 step 2: the defender chooses one of its blocks in the target locale and reduces it."""
     st = turn.st
     turn.fresh([b])
+    if (b.locale, b.bombard) in turn.closed:
+        raise Void(f"an assault from {turn.approach_name(b.locale, b.bombard)} was lost this turn: no attack "
+                   f"through it (000 §11)")
     target = b.bombard
     turn.acted.add(b.id)
     b.bombard = None
