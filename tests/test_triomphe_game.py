@@ -79,3 +79,12 @@ def test_every_decision_kind_is_documented():
     notes = (Path(__file__).parent.parent / "docs" / "triomphe-rules-notes.md").read_text()
     for kind in triomphe.DECISION_KINDS:
         assert f"`{kind}`" in notes, kind
+
+
+def test_the_notes_cite_cases_that_exist():
+    import re
+
+    notes = (Path(__file__).parent.parent / "docs" / "triomphe-rules-notes.md").read_text()
+    cited = set(re.findall(r"`([a-z0-9]+(?:-[a-z0-9]+)+)`", notes))
+    cases = {p.stem for p in (Path(__file__).parent / "cases" / "triomphe").glob("*.toml")}
+    assert cited <= cases, cited - cases
