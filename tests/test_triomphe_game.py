@@ -88,3 +88,25 @@ def test_the_notes_cite_cases_that_exist():
     cited = set(re.findall(r"`([a-z0-9]+(?:-[a-z0-9]+)+)`", notes))
     cases = {p.stem for p in (Path(__file__).parent / "cases" / "triomphe").glob("*.toml")}
     assert cited <= cases, cited - cases
+
+
+def test_a_disc_moved_by_the_enemy_is_not_returned_next_turn():
+    """§18 step 3 across two turns: Austria covers France's shortfall with a disc from Back (its
+    turn); in the French turn after, that disc may not be chosen for the extra return (T48)."""
+    from pbem.core.decisions import Decider
+    from pbem.games.triomphe.cases import case_map, case_position, load_case
+    from pbem.games.triomphe.parse import parse_orders
+    from pbem.games.triomphe.sequence import resolve_day
+
+    path = Path(__file__).parent / "cases" / "triomphe" / "discs-commit-shortfall-covered.toml"
+    data = load_case(path)
+    board, terrain = case_map(data, path)
+    scenario, state = case_position(data, board, terrain, path)
+    orders = {"austria": parse_orders(scenario, state, "austria", data["orders"]["austria"])}
+    state, _ = resolve_day(scenario, state, orders, Decider())
+    assert state.committed["france"] == {"back": 1, "east": 1}
+    decider = Decider()
+    state, _ = resolve_day(scenario, state, {}, decider)
+    returns = [r for r in decider.records if r.decision.kind == "disc_return"]
+    assert returns and "east" not in returns[0].decision.options
+    assert state.committed["france"] == {"east": 1}
