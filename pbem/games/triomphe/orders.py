@@ -124,6 +124,7 @@ class Return(Order):
 STANDING_KINDS = ("respond", "vanguard", "barrage", "counterattack", "retreat", "losses", "cover", "clear")
 
 
+# family: shared with marengo/orders.py (Standing, Orders), to move to simmons
 @dataclass
 class Standing(Order):
     """An answer given in advance to a decision of the enemy's turn (or any turn).

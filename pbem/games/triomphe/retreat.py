@@ -115,6 +115,7 @@ def destinations(turn: Turn, block: Block, locale: str, attack_locale: str, ever
     return legal if every else (preferred or legal)
 
 
+# family: shared with marengo/combat.py (the ranking of retreat destinations), to move to simmons
 def _choose(turn: Turn, block: Block, locale: str, options: list[str]) -> str:
     st, board, sc = turn.st, turn.board, turn.sc
     goal = (sc.retreat_toward or {}).get(block.side)

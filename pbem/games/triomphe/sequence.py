@@ -64,6 +64,7 @@ def resolve_day(scenario: Scenario, state: State, orders: dict[str, Orders], dec
     return state, turn.events
 
 
+# family: shared with marengo/rules.py (update_standing), to move to simmons
 def update_standing(state: State, side: str, standing) -> None:
     """A standing order replaces the one of the same kind and place; CLEAR removes."""
     orders = state.standing.setdefault(side, [])

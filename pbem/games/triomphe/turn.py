@@ -170,6 +170,7 @@ class Turn:
         return sum(1 for b in self.st.side_blocks("france") if not b.disorganised)
 
     # -- standing orders
+    # family: shared with marengo/day.py (Day.standing, Day.decide), to move to simmons
 
     def standing(self, side: str, kind: str, locale: str | None = None, toward: str | None = None
                  ) -> Standing | None:

@@ -64,7 +64,7 @@ def view(scenario: Scenario, state: State, side: str | None) -> dict:
     for block in state.blocks.values():
         if side is None or block.side == side:
             out["blocks"].append(block_dict(block))
-    if side is not None:
+    if side is not None:  # family: shared with marengo/view.py (the anonymous enemy), to move to simmons
         foe = enemy(side)
         seen = []
         for block in state.blocks.values():
