@@ -110,3 +110,23 @@ def test_a_disc_moved_by_the_enemy_is_not_returned_next_turn():
     returns = [r for r in decider.records if r.decision.kind == "disc_return"]
     assert returns and "east" not in returns[0].decision.options
     assert state.committed["france"] == {"east": 1}
+
+
+def test_the_first_turns_in_the_docs_play_as_written():
+    """docs/triomphe-orders.md's first turns, on the draw of seed 1 (San Giuliano Nuovo holds F7 and F8)."""
+    import re
+
+    docs = (Path(__file__).parent.parent / "docs" / "triomphe-orders.md").read_text()
+    austria, france = re.findall(r"### (?:Austria|France), 6 AM\n.*?```\n(.*?)```", docs, re.S)
+    game = Game(triomphe, load_scenario(SCENARIO), 1)
+    assert {b.id for b in game.state.blocks.values() if b.locale == "san_giuliano_nuovo"} == {"F7", "F8"}
+    game.submit("austria", austria)
+    first = game.advance()
+    assert first.after.spent == 0
+    assert any("The attack on Pedrabona succeeds" in e.text for e in first.events)
+    game.submit("france", france)
+    second = game.advance()
+    assert second.after.spent == 3
+    moved = [b for b in second.after.blocks.values() if b.id in ("F7", "F8")]
+    assert all(b.locale == "li_poggi" and not b.disorganised for b in moved)
+    assert not any(e.kind == "void" for e in second.events)
