@@ -83,3 +83,33 @@ def play(scenario: Scenario, seed: int, check=True) -> tuple[Game, list[str]]:
         if check:
             broken += [f"turn {game.day - 1}: {p}" for p in invariants(scenario, game.state)]
     return game, broken
+
+
+def main(argv=None) -> int:
+    """``python -m pbem.games.triomphe.selfplay [GAMES] [SEED]``: random bots, invariants checked every turn."""
+    import sys
+    from collections import Counter
+    from pathlib import Path
+
+    from .scenario import load_scenario
+
+    args = list(sys.argv[1:] if argv is None else argv)
+    games = int(args[0]) if args else 10
+    first = int(args[1]) if len(args) > 1 else 1
+    scenario = load_scenario(Path(__file__).resolve().parents[3] / "maps" / "triomphe.toml")
+    results: Counter = Counter()
+    bad = 0
+    for seed in range(first, first + games):
+        game, broken = play(scenario, seed)
+        results[game.state.victory.split(":")[0]] += 1
+        for problem in broken:
+            print(f"seed {seed}: {problem}")
+        bad += bool(broken)
+    for how, n in results.most_common():
+        print(f"{n:5}  {how}")
+    print(f"{games} games, {bad} with a broken invariant")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
