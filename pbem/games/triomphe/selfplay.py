@@ -89,14 +89,14 @@ def main(argv=None) -> int:
     """``python -m pbem.games.triomphe.selfplay [GAMES] [SEED]``: random bots, invariants checked every turn."""
     import sys
     from collections import Counter
-    from pathlib import Path
+    from pbem.paths import MAPS
 
     from .scenario import load_scenario
 
     args = list(sys.argv[1:] if argv is None else argv)
     games = int(args[0]) if args else 10
     first = int(args[1]) if len(args) > 1 else 1
-    scenario = load_scenario(Path(__file__).resolve().parents[3] / "maps" / "triomphe.toml")
+    scenario = load_scenario(MAPS / "triomphe.toml")
     results: Counter = Counter()
     bad = 0
     for seed in range(first, first + games):
