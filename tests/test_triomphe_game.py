@@ -130,3 +130,21 @@ def test_the_first_turns_in_the_docs_play_as_written():
     moved = [b for b in second.after.blocks.values() if b.id in ("F7", "F8")]
     assert all(b.locale == "li_poggi" and not b.disorganised for b in moved)
     assert not any(e.kind == "void" for e in second.events)
+
+
+def test_a_report_shows_triomphe_s_facts_and_hides_the_enemy():
+    from pbem.core.events import events_for
+    from pbem.games.triomphe.report import markdown
+    from pbem.games.triomphe.selfplay import play
+
+    scenario = load_scenario(SCENARIO)
+    game, _ = play(scenario, 2, check=False)
+    day = game.days[9]  # France's 10 AM turn
+    text = markdown(scenario, game.view("austria", 9), events_for(day.events, "austria"),
+                    [r for r in day.decisions if r.decision.side == "austria"])
+    for heading in ("Morale discs", "Waiting cells", "Your blocks", "Enemy blocks in sight", "What happened"):
+        assert f"## {heading}" in text
+    assert "of 3 orders were spent" in text
+    assert not any(f"| F{i} |" in text or f" F{i} " in text for i in range(1, 21))
+    moderator = markdown(scenario, game.view(None, 9), [e.to_dict() for e in day.events], day.decisions)
+    assert "## France's blocks" in moderator and "## Austria's blocks" in moderator

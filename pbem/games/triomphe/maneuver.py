@@ -130,9 +130,10 @@ def respond(turn: Turn, target: str, locale: str, attackers: int) -> None:
     for b in chosen:
         st.put(b, target, locale)
     if chosen:
-        turn.private("respond", foe, f"{turn.ids(chosen)} move onto {turn.approach_name(target, locale)} "
+        verb = "moves" if len(chosen) == 1 else "move"
+        turn.private("respond", foe, f"{turn.ids(chosen)} {verb} onto {turn.approach_name(target, locale)} "
                                      f"to meet the attack.",
-                     seen=f"{turn.count(len(chosen), foe)} move onto "
+                     seen=f"{turn.count(len(chosen), foe)} {verb} onto "
                           f"{turn.approach_name(target, locale)} to meet the attack.", count=len(chosen))
 
 

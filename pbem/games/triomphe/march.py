@@ -64,7 +64,8 @@ def march(turn: Turn, order: March) -> None:
         turn.enter(blk, b, fb)
         turn.acted.add(blk.id)
     turn.record_move(turn.side, order.frm, order.to, len(blocks), "march")
-    turn.public("march", f"{turn.count(len(blocks))} march from {turn.place(a, fa)} "
+    verb = "marches" if len(blocks) == 1 else "march"
+    turn.public("march", f"{turn.count(len(blocks))} {verb} from {turn.place(a, fa)} "
                          f"to {turn.place(b, fb)}" + (" (a defensive march, free)" if cost == 0 else "") + ".",
                 count=len(blocks))
     turn.private("march", turn.side, f"Marched: {turn.ids(blocks)}.")
