@@ -148,3 +148,25 @@ def test_a_report_shows_triomphe_s_facts_and_hides_the_enemy():
     assert not any(f"| F{i} |" in text or f" F{i} " in text for i in range(1, 21))
     moderator = markdown(scenario, game.view(None, 9), [e.to_dict() for e in day.events], day.decisions)
     assert "## France's blocks" in moderator and "## Austria's blocks" in moderator
+
+
+@pytest.mark.parametrize("day", [0, 1, 6, 11, 20, 25])
+def test_every_example_of_the_orders_form_is_read(day):
+    """Each example line of the form, uncommented alone under the header, is accepted."""
+    from pbem.games.triomphe.selfplay import play
+    from pbem.games.triomphe.template import template
+
+    scenario = load_scenario(SCENARIO)
+    game, _ = play(scenario, 3, check=False)
+    state = game.days[day].before
+    for side in triomphe.SIDES:
+        form = template(scenario, triomphe.view(scenario, state, side), game="g1")
+        header, *rest = form.splitlines()
+        triomphe.parse_orders(scenario, state, side, form)
+        examples = [line[2:].split("    #")[0] for line in rest
+                    if line.startswith("# ") and line[2:].split()[0] in ("REORGANISE", "ENTER", "MARCH", "ROAD",
+                                                                           "ATTACK", "ASSAULT", "BOMBARD", "RETURN",
+                                                                           "STANDING")]
+        assert examples
+        for example in examples:
+            triomphe.parse_orders(scenario, state, side, header + "\n" + example)
