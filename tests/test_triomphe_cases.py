@@ -23,9 +23,9 @@ def test_every_case_names_its_rule_and_game():
     import tomllib
 
     for path in CASES:
-        meta = tomllib.loads(path.read_text())["case"]
-        assert meta.get("game") == "triomphe", path
-        assert "000 §" in meta.get("rule", ""), path
+        data = tomllib.loads(path.read_text())
+        assert data.get("game") == "triomphe", path
+        assert "000 §" in data["case"].get("rule", ""), path
 
 
 def test_a_case_with_a_wrong_expectation_fails(tmp_path):

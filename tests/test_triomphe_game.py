@@ -14,13 +14,13 @@ SCENARIO = Path(__file__).parent.parent / "maps" / "triomphe.toml"
 
 @pytest.fixture()
 def game():
-    return Game(triomphe, load_scenario(SCENARIO), 1)
+    return Game(triomphe.RULESET, load_scenario(SCENARIO), 1)
 
 
 def test_the_interface(game):
     assert triomphe.NAME == "triomphe" and triomphe.TITLE == "Triomphe à Marengo"
     assert triomphe.SIDES == ("austria", "france")
-    assert game.moving_side() == "austria"
+    assert game.turn().seats[0] == "austria"
     view = game.view("france")
     assert {"over", "winner", "victory"} <= set(view)
     assert view["uncommitted"] == {"austria": 0, "france": 3}
@@ -40,7 +40,7 @@ def test_a_decision_asked_waits_for_its_answer(game):
     game.answer(0, pending.value.index, (decision.options[-1],), by="player")
     result = game.advance(ask=lambda d: False)
     assert any(r.source == "log" for r in result.decisions)
-    again = Game(triomphe, game.scenario, 1, game.log)
+    again = Game(triomphe.RULESET, game.scenario, 1, game.log)
     assert again.state.digest() == game.state.digest()
 
 
@@ -118,7 +118,7 @@ def test_the_first_turns_in_the_docs_play_as_written():
 
     docs = (Path(__file__).parent.parent / "docs" / "triomphe-orders.md").read_text()
     austria, france = re.findall(r"### (?:Austria|France), 6 AM\n.*?```\n(.*?)```", docs, re.S)
-    game = Game(triomphe, load_scenario(SCENARIO), 1)
+    game = Game(triomphe.RULESET, load_scenario(SCENARIO), 1)
     assert {b.id for b in game.state.blocks.values() if b.locale == "san_giuliano_nuovo"} == {"F7", "F8"}
     game.submit("austria", austria)
     first = game.advance()

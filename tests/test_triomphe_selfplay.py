@@ -28,7 +28,7 @@ def test_a_game_keeps_every_invariant(scenario, seed):
 
 def test_a_game_replays_from_its_log(scenario):
     game, _ = play(scenario, 11, check=False)
-    again = Game(triomphe, scenario, 11, game.log)
+    again = Game(triomphe.RULESET, scenario, 11, game.log)
     assert [d.after.digest() for d in again.days] == [d.after.digest() for d in game.days]
 
 
@@ -73,10 +73,10 @@ def test_strategists_keep_every_invariant(scenario, seed):
     from pbem.games.triomphe.strategist import Strategist
     from pbem.games.triomphe.view import view
 
-    game = Game(triomphe, scenario, seed)
+    game = Game(triomphe.RULESET, scenario, seed)
     players = {s: Strategist(scenario, s, seed) for s in triomphe.SIDES}
     while not game.over:
-        side = game.moving_side()
+        side = game.turn().seats[0]
         game.submit(side, bots.fit(scenario, game.state, side, players[side].orders(view(scenario, game.state, side))))
         game.advance()
         assert not invariants(scenario, game.state), game.day

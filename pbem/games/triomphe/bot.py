@@ -71,11 +71,13 @@ class RandomBot:
                 lines.append(f"REORGANISE {bid}")
                 organising.add(bid)
         candidates: list[tuple[str, list[str]]] = []
+        pontoon = False
         for b in view["blocks"]:
             if b["status"] == "waiting" and (b["arrives"] or 0) <= view["hour"]:
                 kinds = {board.entries[e].kind: e for e in self.sc.cells[b["cell"]].entries} if b["cell"] in \
                     self.sc.cells else {}
-                if "pontoon" in kinds and self.chance(0.3):
+                if "pontoon" in kinds and not pontoon and self.chance(0.3):
+                    pontoon = True  # §15: one a turn
                     candidates.append((f"ENTER {b['id']} BY PONTOON", [b["id"]]))
                 elif "road" in kinds:
                     here = board.entries[kinds["road"]].locale

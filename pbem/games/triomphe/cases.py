@@ -3,7 +3,7 @@ the expected result.
 
 # family: shared with marengo/cases.py, to move to simmons
 The format is docs/cases.md's, with what Triomphe adds (docs/triomphe-orders.md,
-"Cases"): ``[case] game = "triomphe"``; ``[discs]`` (uncommitted and committed
+"Cases"): a top-level ``game = "triomphe"``; ``[discs]`` (uncommitted and committed
 discs, the time track); ``[[waiting]]`` cells and blocks in them
 (``cell = "id"``); ``disorganised = true`` on a block; ``[turn]`` (orders
 already ``spent``, blocks that ``acted``, ``start = false`` to skip the start

@@ -9,6 +9,11 @@ from .state import Block, State
 
 
 def setup(scenario: Scenario, seed: int) -> State:
+    """The position at 6 AM before the Austrian turn, drawn from ``Rng(seed)`` (see deal)."""
+    return deal(scenario, Rng(seed))
+
+
+def deal(scenario: Scenario, rng: Rng) -> State:
     """The position at 6 AM before the Austrian turn.
 
     Step 1-2: the discs on the time track (the scenario's ``track``) and the
@@ -18,9 +23,9 @@ def setup(scenario: Scenario, seed: int) -> State:
     reinforcements are shuffled and dealt into the French waiting cells, in
     the file's order, as many as each cell's count. Step 6: the Austrians wait
     in their cell. All randomness comes from one generator seeded by ``seed``
-    (T6): first the start draw, then the reinforcement draw.
+    (T6): first the start draw, then the reinforcement draw. (The ruleset
+    passes the game's "setup" stream, which is ``Rng(seed)`` itself.)
     """
-    rng = Rng(seed)
     state = State()
     state.uncommitted = dict(scenario.discs_start)
     state.received = dict(scenario.discs_start)
