@@ -170,3 +170,15 @@ def test_every_example_of_the_orders_form_is_read(day):
         assert examples
         for example in examples:
             triomphe.parse_orders(scenario, state, side, header + "\n" + example)
+
+
+def test_the_bots_texts_end_with_a_newline():
+    """A mailer appends FINAL after a bot's orders (pbem/tools/demo.py): no line may run into it."""
+    scenario = load_scenario(SCENARIO)
+    state = triomphe.setup(scenario, 2)
+    for name, bot in triomphe.RULESET.bots().items():
+        for side in triomphe.SIDES:
+            for seed in range(5):
+                text = bot.orders(scenario, triomphe.view(scenario, state, side), seed)
+                assert not text or text.endswith("\n"), (name, side, seed)
+                triomphe.parse_orders(scenario, state, side, text + "FINAL\n") if side == "austria" else None

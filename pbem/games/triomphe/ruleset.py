@@ -38,13 +38,18 @@ DECISION_KINDS = {
 }
 
 
+def _lines(text: str) -> str:
+    """An orders text ends with a newline (mailers append FINAL after it)."""
+    return text if not text or text.endswith("\n") else text + "\n"
+
+
 def _bot_orders(scenario, view_: dict, seed: int) -> str:
     """The random bot's orders: only lines it knows the parser accepts from its own view."""
-    return RandomBot(scenario, view_["viewer"], seed * 7919 + view_["day"]).orders(view_)
+    return _lines(RandomBot(scenario, view_["viewer"], seed * 7919 + view_["day"]).orders(view_))
 
 
 def _bot_standing(scenario, view_: dict, seed: int) -> str:
-    return RandomBot(scenario, view_["viewer"], seed * 7919 + view_["day"]).standing()
+    return _lines(RandomBot(scenario, view_["viewer"], seed * 7919 + view_["day"]).standing())
 
 
 def _bot_chooser(scenario, view_: dict, seed: int):
@@ -52,7 +57,7 @@ def _bot_chooser(scenario, view_: dict, seed: int):
 
 
 def _strategist_orders(scenario, view_: dict, seed: int) -> str:
-    return Strategist(scenario, view_["viewer"], seed).orders(view_)
+    return _lines(Strategist(scenario, view_["viewer"], seed).orders(view_))
 
 
 class Triomphe:
