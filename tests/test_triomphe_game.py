@@ -182,3 +182,11 @@ def test_the_bots_texts_end_with_a_newline():
                 text = bot.orders(scenario, triomphe.view(scenario, state, side), seed)
                 assert not text or text.endswith("\n"), (name, side, seed)
                 triomphe.parse_orders(scenario, state, side, text + "FINAL\n") if side == "austria" else None
+
+
+def test_only_the_austrian_artillery_waits_face_up():
+    scenario = load_scenario(SCENARIO)
+    state = triomphe.setup(scenario, 2)
+    seen = triomphe.view(scenario, state, "france")["waiting"]
+    assert [c["face_up"] for c in seen["austria"]] == [[{"type": "artillery", "strength": 1}]]
+    assert all(not c["face_up"] for c in seen["france"])

@@ -23,11 +23,13 @@ def block_dict(block) -> dict:
     }
 
 
-def face_up(state: State, side: str, cell: str, hour: int) -> list[dict]:
-    """Blocks shown in a waiting cell: artillery that may not enter yet stays face up (000 §15)."""
+def face_up(scenario: Scenario, state: State, side: str, cell: str, hour: int) -> list[dict]:
+    """Blocks shown in a waiting cell: a block held back later than its cell opens (the
+    Austrian artillery, 000 §15: «залишається горілиць») is face up until it may enter."""
+    opens = scenario.cells[cell].hour if cell in scenario.cells else 0
     return [{"type": b.type, "strength": b.strength} for b in state.blocks.values()
-            if b.side == side and b.status == "waiting" and b.cell == cell and b.type == "artillery"
-            and b.arrives is not None and hour < b.arrives]
+            if b.side == side and b.status == "waiting" and b.cell == cell
+            and b.arrives is not None and opens < b.arrives and hour < b.arrives]
 
 
 def view(scenario: Scenario, state: State, side: str | None) -> dict:
@@ -84,7 +86,7 @@ def view(scenario: Scenario, state: State, side: str | None) -> dict:
             if b.side == s and b.status == "waiting":
                 cells[b.cell] = cells.get(b.cell, 0) + 1
         out["waiting"][s] = [{"cell": c, "hour": hour_label(scenario.cells[c].hour) if c in scenario.cells else "",
-                              "count": n, "face_up": face_up(state, s, c, hour)} for c, n in cells.items()]
+                              "count": n, "face_up": face_up(scenario, state, s, c, hour)} for c, n in cells.items()]
         if side is None or s == side:
             out["standing"][s] = [d.get("text", "") for d in state.standing.get(s, [])]
     return out
