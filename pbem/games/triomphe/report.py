@@ -18,7 +18,7 @@ from __future__ import annotations
 from pbem.report.document import Bullets, Document, Heading, Para, Table, to_markdown
 
 from .reader import natural_order
-from .scenario import SIDE_NAME, SIDES, Scenario, hour_label
+from .scenario import SIDE_NAME, SIDES, Scenario
 
 SOURCES = {"standing": "your standing orders", "default": "the default", "log": "the answer on record",
            "orders": "your orders"}
@@ -96,4 +96,4 @@ def markdown(scenario: Scenario, view: dict, events: list[dict], decisions: list
     return to_markdown(compose(scenario, view, events, decisions, title))
 
 
-__all__ = ["compose", "markdown", "hour_label"]
+__all__ = ["compose", "markdown"]

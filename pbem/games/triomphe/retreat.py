@@ -16,7 +16,6 @@ costs a disc (T35).
 from __future__ import annotations
 
 from . import morale
-from .scenario import SIDE_ADJ
 from .state import Block
 from .turn import Turn
 
@@ -134,4 +133,4 @@ def _choose(turn: Turn, block: Block, locale: str, options: list[str]) -> str:
                        labels, (ranked[0],), given=given, source="standing" if given else None)[0]
 
 
-__all__ = ["retreat", "destinations", "SIDE_ADJ"]
+__all__ = ["retreat", "destinations"]

@@ -11,7 +11,7 @@ from pbem.core.ruleset import SPECTATOR, Bot, Option, Seat, Turn
 from pbem.paths import MAPS
 
 from . import cases, parse, sequence
-from .bot import RandomBot, fit
+from .bot import RandomBot
 from .scenario import SIDE_NAME, SIDES, hour_label, load_map, load_scenario
 from .selfplay import invariants
 from .setup import deal
@@ -183,4 +183,4 @@ class Triomphe:
 
 RULESET = Triomphe()
 
-__all__ = ["RULESET", "DECISION_KINDS", "fit"]
+__all__ = ["RULESET", "DECISION_KINDS"]
