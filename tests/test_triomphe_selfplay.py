@@ -80,3 +80,15 @@ def test_strategists_keep_every_invariant(scenario, seed):
         game.submit(side, bots.fit(scenario, game.state, side, players[side].orders(view(scenario, game.state, side))))
         game.advance()
         assert not invariants(scenario, game.state), game.day
+
+
+GOLDEN = {1: "89cad1fae68f28eb", 2: "6e4930fbad584703", 3: "d9b6281ac840f320"}
+
+
+@pytest.mark.parametrize("seed", sorted(GOLDEN))
+def test_pinned_games_end_where_they_ended(scenario, seed):
+    """Three bot games pinned by the digest of their last position. A change of the rules
+    engine, the bot or the scenario that alters them fails here: if it is meant, say so in
+    the commit and write the new digests (python -m pbem.games.triomphe.selfplay shows the games)."""
+    game, _ = play(scenario, seed, check=False)
+    assert game.state.digest() == GOLDEN[seed]
