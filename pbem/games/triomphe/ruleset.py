@@ -10,7 +10,7 @@ from pbem.core.chance import Chance
 from pbem.core.ruleset import SPECTATOR, Bot, Option, Seat, Turn
 from pbem.paths import MAPS
 
-from . import cases, parse, sequence
+from . import parse, sequence
 from .bot import RandomBot
 from .scenario import SIDE_NAME, SIDES, hour_label, load_map, load_scenario
 from .selfplay import invariants
@@ -175,10 +175,14 @@ class Triomphe:
                 "counts": {}}
 
     def run_case(self, path):
-        return cases.run_case(path)
+        from .cases import run_case
+
+        return run_case(path)
 
     def show_case(self, outcome) -> str:
-        return cases.show(outcome)
+        from .cases import show
+
+        return show(outcome)
 
 
 RULESET = Triomphe()
