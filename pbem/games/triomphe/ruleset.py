@@ -13,7 +13,6 @@ from pbem.paths import MAPS
 from . import parse, sequence
 from .bot import RandomBot
 from .scenario import SIDE_NAME, SIDES, hour_label, load_map, load_scenario
-from .selfplay import invariants
 from .setup import deal
 from .strategist import Strategist
 from .view import view as see  # (the package's name `view` is the function, not the module)
@@ -160,6 +159,8 @@ class Triomphe:
         }
 
     def check_turn(self, scenario, result) -> list[str]:
+        from .selfplay import invariants
+
         problems = invariants(scenario, result.after)
         if result.after.day != result.before.day + 1:
             problems.append(f"the clock went from turn {result.before.day} to {result.after.day}")
