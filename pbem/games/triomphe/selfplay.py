@@ -31,6 +31,9 @@ def invariants(scenario: Scenario, state: State) -> list[str]:
                 problems.append(f"{lid}: {n} {side} blocks, capacity {board.locales[lid].capacity}")
         if state.demoralised[side] and not (state.over and state.winner != side):
             problems.append(f"{side} demoralised but the game goes on")
+    for lid in board.locales:
+        if state.occupied_by(lid, "austria") and state.occupied_by(lid, "france"):
+            problems.append(f"both armies in {lid}")
     if state.spent > ORDERS:
         problems.append(f"{state.spent} orders spent")
     for b in state.blocks.values():
