@@ -133,10 +133,11 @@ class _Parser(StandingReader):
         choice = self.expect(("ADVANCE", "STAY"), "ADVANCE or STAY").word
         return choice.lower(), f" IF BLOCKED {choice}"
 
-    def then_continue(self, group: list[str], where: str | None, token: Token | int
-                      ) -> tuple[tuple[Continue, ...], str]:
+    def then_continue(self, group: list[str], where: str | None, token: Token | int,
+                      also: tuple[str, str] | None = None) -> tuple[tuple[Continue, ...], str]:
         """``THEN CONTINUE [ids] Locale>Locale`` (repeatable): cavalry continuation (000 §12)
-        onto an approach of ``where``, the locale where the action ends (None: unknown)."""
+        onto an approach of ``where``, the locale where the action ends (None: unknown), or
+        onto the approach ``also`` (a maneuver attack's own approach, should it be blocked)."""
         out, text = [], ""
         while self.at("THEN"):
             self.take()
@@ -155,7 +156,7 @@ class _Parser(StandingReader):
                     ids.append(bid)
             first = self.peek()
             locale, toward = self.approach(("THEN", "IF"))
-            if where is not None and locale != where:
+            if where is not None and locale != where and (locale, toward) != also:
                 self.note(first or token, f"the continuation must block an approach of {self.name(where)}, where "
                           f"the action ends", None, f"THEN CONTINUE {self.name(where)}>...")
             known = [b for b in group if b]
@@ -354,7 +355,7 @@ class _Parser(StandingReader):
             self.note(to_token, "IF BLOCKED is for an attack from a reserve (from an approach the blocks stay)",
                       None, "the end of the order")
         ids = self.known(pairs)
-        then, then_text = self.then_continue(ids, target, to_token)
+        then, then_text = self.then_continue(ids, target, to_token, also=(a, target) if fa is None else None)
         self.done("IF BLOCKED, THEN CONTINUE or the end of the order")
         return Attack(text=f"ATTACK {' '.join(ids)} {self.place_text(frm)} -> {self.name(target)}{blocked_text}"
                            f"{then_text}", blocks=tuple(ids), frm=frm, target=target, if_blocked=choice, then=then)

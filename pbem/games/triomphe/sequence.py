@@ -113,8 +113,13 @@ def attack(turn: Turn, order: Attack) -> None:
     turn.pay(1)
     for b in blocks:
         turn.acted.add(b.id)
-    if maneuver.attack(turn, blocks, order.frm, order.target, order.if_blocked):
-        march.continuation(turn, blocks, order.target, order.then, road_from=None)
+    won = maneuver.attack(turn, blocks, order.frm, order.target, order.if_blocked)
+    if won:
+        then = tuple(c for c in order.then if c.toward != order.target)
+        march.continuation(turn, blocks, order.target, then, road_from=None)
+    elif order.frm[1] is None:  # §12: after a blocked attack, only onto the attack approach (T20)
+        then = tuple(c for c in order.then if c.toward == order.target)
+        march.continuation(turn, blocks, order.frm[0], then, road_from=None)
 
 
 ACTIONS[Attack] = attack
