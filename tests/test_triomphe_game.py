@@ -76,7 +76,7 @@ def test_every_decision_kind_is_documented():
     asked = set(re.findall(r'decide\([^,]+,\s*"(\w+)"', source)) | set(
         re.findall(r'pick_own\([^)]*?"(\w+)"', source, re.S))
     assert asked == set(triomphe.DECISION_KINDS)
-    notes = (Path(__file__).parent.parent / "docs" / "triomphe-rules-notes.md").read_text()
+    notes = (Path(__file__).parent.parent / "docs" / "rules-notes.md").read_text()
     for kind in triomphe.DECISION_KINDS:
         assert f"`{kind}`" in notes, kind
 
@@ -84,7 +84,7 @@ def test_every_decision_kind_is_documented():
 def test_the_notes_cite_cases_that_exist():
     import re
 
-    notes = (Path(__file__).parent.parent / "docs" / "triomphe-rules-notes.md").read_text()
+    notes = (Path(__file__).parent.parent / "docs" / "rules-notes.md").read_text().split("## Triomphe à Marengo")[1]
     cited = set(re.findall(r"`([a-z0-9]+(?:-[a-z0-9]+)+)`", notes))
     cases = {p.stem for p in (Path(__file__).parent / "cases" / "triomphe").glob("*.toml")}
     assert cited <= cases, cited - cases

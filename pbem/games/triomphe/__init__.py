@@ -1,7 +1,7 @@
 """Triomphe à Marengo (Bowen Simmons, Histogame 2022).
 
 The rule book is ../shared/rules/000 (Ukrainian); its readings are in
-docs/triomphe-rules-notes.md (T1, T2...). This package is the ruleset
+docs/rules-notes.md ("Triomphe à Marengo") (T1, T2...). This package is the ruleset
 interface: ``RULESET`` is the game as the server sees it (pbem.core.ruleset,
 in ruleset.py); the module-level functions below are the same rules for the
 package's own tests and tools. The map system is the Marengo family's

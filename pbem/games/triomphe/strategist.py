@@ -6,7 +6,7 @@ many blocks as it can, assaults with strong vanguards and bombards with its
 gun. France reorganises the blocks nearest the enemy, blocks approaches
 facing the enemy by free defensive marches, and brings its reinforcements
 toward the front. It exists to see whether the authored map plays like a
-battle (docs/triomphe-rules-notes.md, figures), not to play well.
+battle (docs/rules-notes.md ("Triomphe à Marengo"), figures), not to play well.
 """
 
 from __future__ import annotations
