@@ -20,7 +20,8 @@ from pbem.core.orders import OrdersError
 from pbem.games.simmons.board import Board, MapError, board_from_dict, load_board
 from .parse import parse_orders
 from .rules import resolve_day
-from .scenario import SIDES, BlockSpec, Scenario, parse_hour
+from .scenario import SIDES, BlockSpec, Scenario
+from pbem.games.simmons.clock import parse_hour
 from .state import Block, State
 
 

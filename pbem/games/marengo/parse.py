@@ -34,7 +34,8 @@ from .orders import (
     STANDING_KINDS,
 )
 from .reader import PLACE, Reader, natural_order
-from .scenario import SIDES, Scenario, hour_label
+from .scenario import SIDES, Scenario
+from pbem.games.simmons.clock import hour_label
 from .state import State
 
 ORDER_WORDS = ("ACTIVATE", "ASSAULT", "MOVE", "ROAD", "EXTEND", "ENTER", "BOMBARD", "FIRE", "HOLD",

@@ -10,7 +10,8 @@ order (by locale and position) that says nothing of their ids.
 
 from __future__ import annotations
 
-from .scenario import SIDES, Scenario, hour_label
+from .scenario import SIDES, Scenario
+from pbem.games.simmons.clock import hour_label
 from .state import State, enemy
 
 

@@ -24,7 +24,8 @@ from pbem.core.orders import OrdersError
 
 from pbem.games.simmons.board import Board, MapError, board_from_dict
 from .parse import parse_orders
-from .scenario import SIDES, BlockSpec, Cell, Scenario, load_map, parse_hour, terrain_from_dict
+from .scenario import SIDES, BlockSpec, Cell, Scenario, load_map, terrain_from_dict
+from pbem.games.simmons.clock import parse_hour
 from .sequence import resolve_day
 from .state import Block, State
 

@@ -10,7 +10,8 @@ Conservation: uncommitted + committed + lost = received, always.
 
 from __future__ import annotations
 
-from .scenario import SIDE_ADJ, SIDE_NAME, hour_label
+from .scenario import SIDE_ADJ, SIDE_NAME
+from pbem.games.simmons.clock import hour_label
 from .state import enemy
 from .turn import Ended, Turn
 

@@ -26,7 +26,8 @@ from .orders import (
     Assault, Attack, Bombard, Continue, Enter, Fire, March, Orders, Reorganise, Return, Road,
 )
 from .standing import StandingReader
-from .scenario import SIDES, Scenario, hour_label
+from .scenario import SIDES, Scenario
+from pbem.games.simmons.clock import hour_label
 from .state import State
 
 ORDER_WORDS = ("REORGANISE", "REORGANIZE", "MARCH", "ROAD", "ENTER", "ATTACK", "ASSAULT", "BOMBARD", "FIRE",

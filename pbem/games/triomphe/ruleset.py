@@ -12,7 +12,8 @@ from pbem.paths import MAPS
 
 from . import parse, sequence
 from .bot import RandomBot
-from .scenario import SIDE_NAME, SIDES, hour_label, load_map, load_scenario
+from .scenario import SIDE_NAME, SIDES, load_map, load_scenario
+from pbem.games.simmons.clock import hour_label
 from .setup import deal
 from .strategist import Strategist
 from .view import view as see  # (the package's name `view` is the function, not the module)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from pbem.games.simmons.clock import parse_hour
 from pbem.games.simmons.board import Board, MapError, load_board, read_toml
 
 SIDES = ("austria", "france")  # 000 §5: the Austrian turn comes first in every round
@@ -89,33 +90,6 @@ class Scenario:
     @property
     def last_hour(self) -> int:
         return self.first_hour + self.rounds - 1
-
-
-def hour_label(hour: int) -> str:
-    """6 -> '6AM', 12 -> '12PM', 13 -> '1PM'."""
-    suffix = "AM" if hour < 12 else "PM"
-    return f"{hour % 12 or 12}{suffix}"
-
-
-# family: shared with marengo/scenario.py (parse_hour), to move to simmons
-def parse_hour(text: str) -> int:
-    """'7AM', '7:00 AM', '1PM', '13' or '13:00' -> 24 h hour; ValueError otherwise."""
-    t = str(text).strip().upper().replace(" ", "").replace(".", "")
-    suffix = ""
-    if t.endswith(("AM", "PM")):
-        t, suffix = t[:-2], t[-2:]
-    if t.endswith(":00"):
-        t = t[:-3]
-    if not t.isdigit():
-        raise ValueError(f"{text!r} is not an hour (write it like 7AM or 1PM)")
-    h = int(t)
-    if suffix:
-        if not 1 <= h <= 12:
-            raise ValueError(f"{text!r} is not an hour")
-        h = h % 12 + (12 if suffix == "PM" else 0)
-    if not 0 <= h <= 23:
-        raise ValueError(f"{text!r} is not an hour")
-    return h
 
 
 def terrain_from_dict(data: dict, board: Board, problems: list[str]) -> Terrain:

@@ -17,7 +17,8 @@ from pbem.core.decisions import Decider
 
 from . import assault, bombardment, march, morale, reorganisation, victory
 from .orders import Assault, Attack, Bombard, Enter, Fire, March, Orders, Reorganise, Road
-from .scenario import SIDE_NAME, Scenario, hour_label
+from .scenario import SIDE_NAME, Scenario
+from pbem.games.simmons.clock import hour_label
 from .state import State
 from . import maneuver
 from .turn import Ended, Turn, Void

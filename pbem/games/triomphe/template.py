@@ -9,7 +9,8 @@ reads them (each a comment until its ``#`` is removed).
 from __future__ import annotations
 
 from .reader import natural_order
-from .scenario import SIDE_NAME, Scenario, hour_label
+from .scenario import SIDE_NAME, Scenario
+from pbem.games.simmons.clock import hour_label
 
 RETURN_BEFORE = 16
 
