@@ -10,8 +10,10 @@ and the orders spent are on the table for both.
 
 from __future__ import annotations
 
-from .scenario import SIDES, Scenario
 from pbem.games.simmons.clock import hour_label
+from pbem.games.simmons.view import enemy_as_seen
+
+from .scenario import SIDES, Scenario
 from .state import State, enemy
 
 
@@ -31,6 +33,17 @@ def face_up(scenario: Scenario, state: State, side: str, cell: str, hour: int) -
     return [{"type": b.type, "strength": b.strength} for b in state.blocks.values()
             if b.side == side and b.status == "waiting" and b.cell == cell
             and b.arrives is not None and opens < b.arrives and hour < b.arrives]
+
+
+def seen_as(block) -> dict:
+    """An enemy block as the other side sees it: where it stands, whether it is disorganised
+    (its marker is on the board, §14), and its type and strength while a declared
+    bombardment shows the artillery."""
+    revealed = None
+    if block.bombard is not None:
+        revealed = {"type": block.type, "strength": block.strength, "why": "bombardment declared"}
+    return {"side": block.side, "locale": block.locale, "facing": block.facing,
+            "disorganised": block.disorganised, "revealed": revealed}
 
 
 def view(scenario: Scenario, state: State, side: str | None) -> dict:
@@ -63,24 +76,11 @@ def view(scenario: Scenario, state: State, side: str | None) -> dict:
         "last_moves": [dict(m) for m in state.last_moves],
         "standing": {},
     }
-    order = {lid: i for i, lid in enumerate(scenario.board.locales)}
     for block in state.blocks.values():
         if side is None or block.side == side:
             out["blocks"].append(block_dict(block))
-    if side is not None:  # family: shared with marengo/view.py (the anonymous enemy), to move to simmons
-        foe = enemy(side)
-        seen = []
-        for block in state.blocks.values():
-            if block.side != foe or not block.on_map:
-                continue
-            revealed = None
-            if block.bombard is not None:
-                revealed = {"type": block.type, "strength": block.strength, "why": "bombardment declared"}
-            seen.append({"side": foe, "locale": block.locale, "facing": block.facing,
-                         "disorganised": block.disorganised, "revealed": revealed})
-        seen.sort(key=lambda e: (order.get(e["locale"], 0), e["facing"] or "", e["disorganised"],
-                                 str(e["revealed"])))
-        out["enemy"] = seen
+    if side is not None:
+        out["enemy"] = enemy_as_seen(scenario.board, state.blocks.values(), enemy(side), seen_as)
     for s in SIDES:
         cells: dict[str, int] = {}
         for b in state.blocks.values():
