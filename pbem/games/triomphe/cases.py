@@ -1,8 +1,7 @@
 """Adjudication cases for Triomphe à Marengo: a position, orders, answers and
 the expected result.
 
-# family: shared with marengo/cases.py, to move to simmons
-The format is docs/cases.md's, with what Triomphe adds (docs/triomphe-orders.md,
+The frame is the Marengo family's (pbem.games.simmons.cases). The format is docs/cases.md's, with what Triomphe adds (docs/triomphe-orders.md,
 "Cases"): a top-level ``game = "triomphe"``; ``[discs]`` (uncommitted and committed
 discs, the time track); ``[[waiting]]`` cells and blocks in them
 (``cell = "id"``); ``disorganised = true`` on a block; ``[turn]`` (orders
@@ -14,48 +13,19 @@ of the turn); ``[last_entered]``; and the expectations ``uncommitted``,
 from __future__ import annotations
 
 import re
-import tomllib
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from pbem.core.decisions import Decider
-from pbem.core.events import events_for
 from pbem.core.orders import OrdersError
-
 from pbem.games.simmons.board import Board, MapError, board_from_dict
+from pbem.games.simmons.cases import CaseError, Outcome, load_case, place, where
+from pbem.games.simmons.cases import check as shared_check
+from pbem.games.simmons.clock import parse_hour
+
 from .parse import parse_orders
 from .scenario import SIDES, BlockSpec, Cell, Scenario, load_map, terrain_from_dict
-from pbem.games.simmons.clock import parse_hour
 from .sequence import resolve_day
 from .state import Block, State
-
-
-class CaseError(ValueError):
-    """A case file that cannot be run; the message says what is wrong in it."""
-
-
-@dataclass
-class Outcome:
-    path: str
-    title: str
-    failures: list[str] = field(default_factory=list)
-    state: State | None = None
-    events: list = field(default_factory=list)
-    decisions: list = field(default_factory=list)
-    scenario: Scenario | None = None
-    refused: str = ""
-
-    @property
-    def ok(self) -> bool:
-        return not self.failures
-
-
-def load_case(path: str | Path) -> dict:
-    path = Path(path)
-    try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as exc:
-        raise CaseError(f"{path}: not valid TOML: {exc}") from None
 
 
 def case_map(data: dict, path: Path):
@@ -70,13 +40,6 @@ def case_map(data: dict, path: Path):
     if "map" not in meta:
         raise CaseError(f"{path}: give an inline map ([[locale]] and [[border]] tables) or case.map = FILE")
     return load_map(path.parent / meta["map"])
-
-
-def place(board: Board, text: str) -> tuple[str, str | None]:
-    if ">" in text:
-        a, b = text.split(">", 1)
-        return board.find_locale(a.strip()), board.find_locale(b.strip())
-    return board.find_locale(text.strip()), None
 
 
 def case_position(data: dict, board: Board, terrain, path: Path) -> tuple[Scenario, State]:
@@ -180,40 +143,16 @@ def run_case(path: str | Path) -> Outcome:
     return outcome
 
 
-def where(board: Board, block: Block) -> str:
-    if block.status != "map":
-        return block.status
-    name = board.locales[block.locale].name
-    return name + (f">{board.locales[block.facing].name}" if block.facing else "")
-
-
 def check(outcome: Outcome, expect: dict, board: Board) -> None:
-    st, fail = outcome.state, outcome.failures
-    if not expect:
-        fail.append("the case expects nothing: add an [expect] table")
-    for spec in expect.get("block", []):
-        b = st.blocks.get(spec["id"])
-        if b is None:
-            fail.append(f"expected block {spec['id']}, which the case does not have")
-            continue
-        if "at" in spec:
-            want = spec["at"]
-            if want in ("eliminated", "waiting"):
-                if b.status != want:
-                    fail.append(f"{b.id}: expected {want}, is at {where(board, b)}")
-            elif not b.on_map or b.where() != place(board, want):
-                fail.append(f"{b.id}: expected at {want}, is at {where(board, b)}")
-        if "strength" in spec and b.strength != spec["strength"]:
-            fail.append(f"{b.id}: expected strength {spec['strength']}, has {b.strength}")
+    """The shared expectations (pbem.games.simmons.cases.check), with Triomphe's own: a block's
+    disorganisation, morale, the discs (uncommitted, committed, lost, always conserved)
+    and the orders spent."""
+    def disorganised(spec, b, fail):
         if "disorganised" in spec and b.disorganised != spec["disorganised"]:
             fail.append(f"{b.id}: expected disorganised = {spec['disorganised']}")
-        if "bombard" in spec:
-            want = board.find_locale(spec["bombard"]) if spec["bombard"] else None
-            if b.bombard != want:
-                fail.append(f"{b.id}: expected a bombardment toward {spec['bombard'] or 'nothing'}, has {b.bombard}")
-    for bid in expect.get("eliminated", []):
-        if st.blocks[bid].status != "eliminated":
-            fail.append(f"{bid}: expected eliminated, is at {where(board, st.blocks[bid])}")
+
+    shared_check(outcome, expect, board, disorganised)
+    st, fail = outcome.state, outcome.failures
     for s, value in expect.get("morale", {}).items():
         if st.morale(s) != value:
             fail.append(f"morale of {s}: expected {value}, is {st.morale(s)}")
@@ -229,45 +168,6 @@ def check(outcome: Outcome, expect: dict, board: Board) -> None:
             fail.append(f"committed discs of {s}: expected {want}, are {st.committed[s]}")
     if "spent" in expect and st.spent != expect["spent"]:
         fail.append(f"orders spent: expected {expect['spent']}, spent {st.spent}")
-    for s, value in expect.get("demoralised", {}).items():
-        if st.demoralised[s] != value:
-            fail.append(f"{s} demoralised: expected {value}")
-    if "winner" in expect and st.winner != expect["winner"]:
-        fail.append(f"winner: expected {expect['winner']}, got {st.winner}")
-    texts = [e.text for e in outcome.events]
-    for pattern in expect.get("events", []):
-        if not any(re.search(pattern, t) for t in texts):
-            fail.append(f"no event matches {pattern!r}")
-    for pattern in expect.get("no_events", []):
-        for t in texts:
-            if re.search(pattern, t):
-                fail.append(f"an event matches {pattern!r} but should not: {t}")
-    for s, patterns in expect.get("seen", {}).items():
-        seen = [e["text"] for e in events_for(outcome.events, s)]
-        for pattern in patterns:
-            if not any(re.search(pattern, t) for t in seen):
-                fail.append(f"{s} did not see an event matching {pattern!r}")
-    for s, patterns in expect.get("unseen", {}).items():
-        seen = [e["text"] for e in events_for(outcome.events, s)]
-        for pattern in patterns:
-            for t in seen:
-                if re.search(pattern, t):
-                    fail.append(f"{s} saw {pattern!r}, which it should not: {t}")
-    for spec in expect.get("decision", []):
-        matches = [r for r in outcome.decisions if r.decision.kind == spec["kind"]
-                   and ("side" not in spec or r.decision.side == spec["side"])]
-        if not matches:
-            fail.append(f"no {spec['kind']} decision was asked")
-            continue
-        nth = spec.get("nth", 0)
-        record = matches[nth] if nth < len(matches) else matches[-1]
-        if "answer" in spec and list(record.answer) != list(spec["answer"]):
-            fail.append(f"{spec['kind']} decision: expected {spec['answer']}, answered {list(record.answer)}")
-        if "source" in spec and record.source != spec["source"]:
-            fail.append(f"{spec['kind']} decision: expected from {spec['source']}, came from {record.source}")
-    for kind in expect.get("no_decision", []):
-        if any(r.decision.kind == kind for r in outcome.decisions):
-            fail.append(f"a {kind} decision was asked, but none should be")
     for s in SIDES:  # always: discs are conserved
         total = st.uncommitted[s] + sum(st.committed[s].values()) + st.lost[s]
         if total != st.received[s]:
