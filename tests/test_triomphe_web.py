@@ -44,3 +44,34 @@ def test_a_triomphe_game_is_played_on_the_web(site):
     svg = fred.get(f"/api/games/{game_id}/map/0.svg?side=france")
     assert svg.status_code == 200 and b"<svg" in svg.data[:300]
     assert anna.get(f"/api/games/{game_id}/map/0.svg?side=france").status_code == 403  # not Anna's side
+
+
+def test_a_triomphe_game_is_played_to_its_end_through_the_web_forms(site):
+    """Every turn's orders posted on the game page by the seat's player (the simple bot's
+    orders, written from the player's own view); the clock resolves each turn."""
+    site.service.rasterise = lambda svg: b"png"
+    game_id, _ = site.service.create_game("Whole game", {"austria": ANNA, "france": FRED}, game="triomphe", seed=4,
+                                          settings={"hours": 24})
+    players = {"austria": site.client(ANNA), "france": site.client(FRED)}
+    game = site.service.game(game_id)
+    bot = game.ruleset.bots()["bot"]
+    turns = 0
+    while not game.over:
+        seat = game.turn().seats[0]
+        client = players[seat]
+        page = client.get(f"/games/{game_id}?side={seat}")
+        assert page.status_code == 200
+        text = bot.orders(game.scenario, game.view(seat), 4)
+        posted = client.post(f"/games/{game_id}/orders", data={"csrf_token": csrf(page.text), "side": seat,
+                                                                "text": text, "action": "submit"})
+        assert posted.status_code in (200, 302, 303), posted.text
+        assert site.service.orders_on_file(game_id, seat).strip(), f"turn {game.day}: {seat}'s orders not on file"
+        day = game.day
+        assert site.service.resolve_next(game_id) == day
+        site.service.run_jobs()
+        game = site.service.game(game_id)
+        turns += 1
+    assert turns == len(game.days) and site.service.info(game_id)["status"] == "finished"
+    final = players["austria"].get(f"/games/{game_id}?side=austria")
+    assert final.status_code == 200 and "finished" in final.text
+    assert site.service.export(game_id)["ruleset"] == "triomphe"
