@@ -178,6 +178,7 @@ def cmd_serve(args) -> int:
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("waitress.queue").setLevel(logging.ERROR)  # "task queue depth" under load: not news
+    logging.getLogger("mail.log").setLevel(logging.WARNING)  # the SMTP receiver's every command: not news
     config = load_config(args.config)
     server = Server(config)
     try:
@@ -186,18 +187,18 @@ def cmd_serve(args) -> int:
         server.stop()
         print(f"pbem serve: {exc}", file=sys.stderr)
         return 1
-    print(f"pbem is running: {config.url}")
-    print(f"data: {config.database_path}")
+    print(f"pbem is running: {config.url}", flush=True)
+    print(f"data: {config.database_path}", flush=True)
     if server.smtp_port:
-        print(f"mail in: SMTP on {config.smtp_host}:{server.smtp_port}")
-    print(f"mail out: {'relay ' + config.relay_host if config.relay else 'local maildir ' + str(config.maildir)}")
+        print(f"mail in: SMTP on {config.smtp_host}:{server.smtp_port}", flush=True)
+    print(f"mail out: {'relay ' + config.relay_host if config.relay else 'local maildir ' + str(config.maildir)}", flush=True)
     admin = server.store.find_player(config.admin_email)
     if admin is None or not admin.get("password_hash"):  # until the admin has a password of his own
         from pbem.server.web import admin_login_url
 
-        print(f"sign in as {config.admin_email}: {admin_login_url(server.service, config)}")
+        print(f"sign in as {config.admin_email}: {admin_login_url(server.service, config)}", flush=True)
     else:
-        print(f"sign in as {config.admin_email} with your password (pbem login-link prints a one-time link)")
+        print(f"sign in as {config.admin_email} with your password (pbem login-link prints a one-time link)", flush=True)
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     try:

@@ -20,9 +20,8 @@ from datetime import timedelta
 from flask import Flask
 
 from pbem.server.config import Config
-from pbem.paths import TEMPLATES
+from pbem.paths import STATIC, TEMPLATES
 
-STATIC = TEMPLATES.parent / "static"
 log = logging.getLogger("pbem.server.web")
 
 
