@@ -1,0 +1,478 @@
+"""The player's own text in a reply: what he wrote, and what was left out.
+
+A player answers a report by pressing Reply, so the mail holds his orders and
+the report again, quoted the way his mail program quotes: with ``>``, or under
+an attribution line ("On ... wrote:", "Le ... a écrit :", "2024-06-03 9:30
+GMT+02:00 pbem <...>:", "... 写道："), under an Outlook header block (From: /
+Sent: / To: / Subject:, in any language, bold or not), after a separator
+line ("-----Original Message-----", "---- On ... wrote ----", a rule of
+underscores), and with a footer ("Sent from my iPhone", "Get Outlook for iOS")
+or a signature. ``new_text(body, words)`` returns the lines the player wrote
+and a list of the parts it left out (:class:`Cut`), which the acknowledgement
+lists (``summary``) so a player sees at once what was read.
+
+Every mail the server sends carries two marker lines (``mark_text`` and
+``mark_html``, called when a mail is built): ``[pbem-mail]`` first and
+``[pbem-mail-end]`` last. They survive quoting and reformatting (a word of
+ASCII at the start of a line), so wherever a reply holds the server's text
+unquoted the cut is sure: from the marker, walking back over the attribution
+or header block above it, to the end marker. A second orders header after the
+player's own also starts quoted text (the report's orders form).
+
+``words`` are the ruleset's mail words (the first words of its orders): a line
+starting with one of them, with a header word (GAME, SIDE, TURN, KEY) or with
+``#`` is the player's and is never taken for a footer, a signature or quoted
+prose. Nothing here knows a game.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from pbem.core.orders import HEADER_KEYS
+
+MARK = "[pbem-mail]"
+MARK_END = "[pbem-mail-end]"
+MARK_LINE = f"{MARK} Written by the pbem server: when you reply, only the lines you write are read."
+MARK_END_LINE = MARK_END
+
+WALK_BACK = 12  # lines above a marker or a second header that may be its attribution or header block
+MAX_SIGNATURE = 8  # lines under a rule that may be a signature
+WRAP_WIDTH = 60  # below the narrowest width at which mail programs wrap the lines they quote (66), for the blanks lost at the break
+
+# -- what mail programs write -------------------------------------------------------------
+
+_QUOTE = re.compile(r"^[ \t]*((?:>[ \t]?)+)")
+_DECOR = "*_ \t\u00a0"  # bold and italics that HTML-to-text conversions leave around words
+
+# Attribution verbs: "X wrote:" in the languages of our players and of the clubs.
+_VERBS = (
+    r"wrote|writes|has written|a écrit|a ecrit|écrit|schrieb|hat geschrieben|escribió|escribio|ha scritto|scrisse|"
+    r"schreef|heeft geschreven|skrev|skriver|napisał\(a\)|napisała|napisał|napsal\(a\)|napsala|napsal|napísal|"
+    r"napisao|napisala|je napisal|pisze|написал\(а\)|написала|написал|пишет|написав\(ла\)|написав|написала|пише|"
+    r"написа|写道|寫道|撰写|írta|kirjoitti|escreveu|έγραψε|yazdı|a scris|rašė|rakstīja|kirjutas|skrifaði|"
+    r"님이 작성|のメッセージ|wrote"
+)
+_VERB = re.compile(rf"(?:^|[\s,)>\]\"'])(?:{_VERBS})(?=$|[\s:：(,])", re.I)
+_EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+_TIME = re.compile(r"\d{1,2}[:.h]\d{2}")
+_YEAR = re.compile(r"(?:^|\D)(?:19|20)\d{2}(?:\D|$)")
+_ENDS_COLON = re.compile(r"[:：]\s*$")
+_START = re.compile(
+    r"(on|le|am|el|il|op|den|em|w dniu|dnia|dne|в|у|στις|în|na|da|de|kl|the)\s", re.I)
+
+# Header blocks: Outlook and most web mails write the replied-to mail's headers above it.
+_FROM = ("from", "de", "von", "van", "da", "от", "от кого", "від", "od", "fra", "från", "lähettäjä", "feladó",
+         "发件人", "寄件者", "差出人", "kimden", "από", "afzender", "frá", "pošiljatelj", "odesílatel", "saatja",
+         "sūtītājs", "siuntėjas", "expeditor", "de la", "remitente", "mittente", "sender")
+_DATE = ("sent", "date", "envoyé", "envoyé le", "envoye", "gesendet", "datum", "verzonden", "inviato", "data",
+         "отправлено", "дата", "надіслано", "відправлено", "wysłano", "wysłane", "sendt", "skickat", "lähetetty",
+         "elküldve", "küldve", "dátum", "发送时间", "日期", "寄件日期", "送信日時", "enviado", "enviado el",
+         "enviada em", "enviado em", "tarih", "gönderildi", "gönderilme", "στάλθηκε", "ημερομηνία", "odesláno",
+         "trimis", "saadetud", "išsiųsta", "nosūtīts", "poslano", "послато", "sent at", "when")
+_OTHER = ("to", "à", "a", "an", "aan", "кому", "do", "til", "till", "vastaanottaja", "címzett", "收件人", "宛先",
+          "para", "kime", "προς", "komu", "către", "adresát", "subject", "objet", "sujet", "betreff", "onderwerp",
+          "oggetto", "тема", "temat", "emne", "ämne", "aihe", "tárgy", "主题", "主旨", "件名", "asunto", "assunto",
+          "konu", "θέμα", "předmět", "subiect", "cc", "kopie", "copie à", "копия", "копія", "kopia", "dw",
+          "kopio", "másolatot kap", "抄送", "副本", "cco", "bcc", "reply-to", "répondre à", "antwort an",
+          "importance", "priorité", "wichtigkeit", "attachments", "pièces jointes", "anlagen")
+_LABEL = "|".join(sorted((re.escape(w) for w in _FROM + _DATE + _OTHER), key=len, reverse=True))
+_HEADER_LINE = re.compile(rf"^[{_DECOR}]*({_LABEL})[{_DECOR}]*[:：]\s*[{_DECOR}]*\S", re.I)
+_ANY_HEADER_LINE = re.compile(rf"^[{_DECOR}]*[^\W\d_][\w .'’-]{{0,30}}?[{_DECOR}]*[:：][{_DECOR}]*\S", re.I)
+
+# Separator lines that start the quoted mail.
+_PHRASES = (
+    r"original message|original|ursprüngliche nachricht|originalnachricht|message d'origine|message original|"
+    r"mensaje original|messaggio originale|messaggio inoltrato|oorspronkelijk bericht|origineel bericht|"
+    r"oprindelig(?:e)? (?:besked|meddelelse)|videresendt (?:besked|meddelelse)|opprinnelig melding|"
+    r"ursprungligt meddelande|vidarebefordrat meddelande|alkuperäinen viesti|välitetty viesti|eredeti üzenet|"
+    r"továbbított üzenet|wiadomość oryginalna|oryginalna wiadomość|przekazana wiadomość|původní zpráva|"
+    r"přeposlaná zpráva|исходное сообщение|оригинальное сообщение|пересылаемое сообщение|"
+    r"пересланное сообщение|вихідне повідомлення|оригінальне повідомлення|переслане повідомлення|原始邮件|"
+    r"原始郵件|转发的邮件|轉寄的郵件|mensagem original|mensagem encaminhada|forwarded message|"
+    r"weitergeleitete nachricht|message transféré|mensaje reenviado|reply message|reply|mesaj original|"
+    r"αρχικό μήνυμα|orijinal mesaj|元のメッセージ|원본 메시지"
+)
+_SEPARATOR = re.compile(rf"^[-=_*~—–\s]*(?:{_PHRASES})[-=_*~—–\s]*:?$", re.I)
+_FRAMED = re.compile(r"^\s*[-=_*~—–]{2,}\s*(\S.*?)\s*[-=_*~—–]{2,}\s*$")
+_RULE = re.compile(r"^\s*[-=_*~—–]{2,}\s*$")
+_PLAIN_RULE = re.compile(r"^\s*(?:={5,}|_{10,})\s*$")  # a rule of "=" or Outlook's underscores: the mail quoted below
+
+# Footers that phones, mail apps and carriers add under what the player wrote.
+_FOOTER = re.compile(
+    r"^(?:sent (?:from|with|via|using|on|by) .+|get outlook for .+|download outlook for .+|"
+    r"(?:envoyé|envoye|expédié) (?:de|depuis|à partir de|avec) .+|obtenir outlook pour .+|"
+    r"télécharger outlook pour .+|von meinem .+ gesendet|gesendet (?:von|mit|vom|über) .+|"
+    r"holen sie sich outlook für .+|outlook für .+ (?:beziehen|herunterladen)|"
+    r"(?:отправлено|послано|отправлено) (?:с|со|из|через) .+|(?:надіслано|відправлено) (?:з|із|зі|через) .+|"
+    r"发自我的.+|發自我的.+|从我的.+发送|來自我的.+|寄自我的.+|(?:inviato|spedito) da .+|"
+    r"(?:enviado|enviada) (?:desde|do|da|de|con|com) .+|verzonden (?:vanaf|met|van|via) .+|"
+    r"skickat från .+|sendt fra .+|wysłane z .+|wysłano z .+|odesláno z .+|lähetetty .+?(?:sta|stä|lla|llä)\b.*|"
+    r".+(?:umdan|imden|ımdan|den|dan) gönderildi|iphone'umdan gönderildi|küldve .+ról|küldve .+ről|"
+    r"trimis de pe .+|saadetud .+|my iphone|"
+    r"(?:this|the) (?:e-?mail|message) (?:was|has been) sent (?:from|with|by|using) .+)$",
+    re.I,
+)
+
+
+# -- the parts left out -----------------------------------------------------------------------
+
+
+@dataclass
+class Cut:
+    """Lines left out of a reply: ``kind`` says why (quote, attribution, header block,
+    separator, pbem mail, orders form, footer, signature); ``lines`` are as written."""
+
+    kind: str
+    lines: list[str] = field(default_factory=list)
+
+    @property
+    def count(self) -> int:
+        return sum(1 for line in self.lines if line.strip())
+
+    @property
+    def first(self) -> str:
+        return next((_content(line).strip() for line in self.lines if _content(line).strip()), "")
+
+
+@dataclass
+class Reply:
+    """The player's text (``text``) and what was left out of the mail (``cuts``, in order)."""
+
+    text: str
+    cuts: list[Cut] = field(default_factory=list)
+
+    def summary(self) -> str:
+        """What was ignored, in a few words: "3 quoted lines (from 'On ... wrote:'), the footer 'Sent from my iPhone'"."""
+        return summary(self.cuts)
+
+
+QUOTED_KINDS = ("quote", "attribution", "header block", "separator", "pbem mail", "orders form", "quoted text")
+
+
+def summary(cuts: list[Cut]) -> str:
+    parts = []
+    quoted = [c for c in cuts if c.kind in QUOTED_KINDS and c.count]
+    count = sum(c.count for c in quoted)
+    if count:
+        start = next((c for c in quoted if c.kind != "quote"), quoted[0])
+        parts.append(f"{count} quoted line{'s' if count != 1 else ''} (from {_short(start.first)!r})")
+    for cut in cuts:
+        if cut.kind == "footer" and cut.count:
+            parts.append(f"the footer {_short(cut.first)!r}")
+        elif cut.kind == "signature" and cut.count:
+            rest = cut.count - 1
+            parts.append(f"the signature {_short(cut.first)!r}" + (f" and {rest} line{'s' if rest > 1 else ''}"
+                                                                    f" under it" if rest > 0 else ""))
+    return ", ".join(parts)
+
+
+def _short(text: str, limit: int = 60) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+# -- reading a reply ---------------------------------------------------------------------------
+
+
+def _depth(line: str) -> int:
+    match = _QUOTE.match(line)
+    return match.group(1).count(">") if match else 0
+
+
+def _content(line: str) -> str:
+    match = _QUOTE.match(line)
+    return line[match.end():] if match else line
+
+
+def _bare(line: str) -> str:
+    """The line without quoting, decoration or surrounding blanks: what the patterns read."""
+    return _content(line).strip(_DECOR + "\u200b\ufeff")
+
+
+class _Reader:
+    def __init__(self, text: str, words):
+        self.lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+        self.words = {w.upper() for w in words} | set(HEADER_KEYS)
+        self.has_words = bool(words)
+        self.n = len(self.lines)
+
+    # -- what a line is
+
+    def quoted(self, i: int) -> bool:
+        return i < self.n and _depth(self.lines[i]) > 0
+
+    def blank(self, i: int) -> bool:
+        return not self.lines[i].strip()
+
+    def next_filled(self, i: int) -> int:
+        """The index of the first non-blank line at or after ``i`` (``n`` if none)."""
+        while i < self.n and self.blank(i):
+            i += 1
+        return i
+
+    def orders_like(self, i: int) -> bool:
+        """A line that is the player's: a comment, or starting with a header or mail word."""
+        text = self.lines[i].strip()
+        if text.startswith("#"):
+            return True
+        first = re.split(r"[\s;]", text, maxsplit=1)[0].upper()
+        return first in self.words
+
+    def header_line(self, i: int) -> bool:
+        """An orders header: GAME/SIDE/TURN/KEY first, with GAME or KEY in it."""
+        if _depth(self.lines[i]):
+            return False
+        words = self.lines[i].split("#")[0].upper().split()
+        return bool(words) and words[0] in HEADER_KEYS and ("GAME" in words or "KEY" in words)
+
+    def mark(self, i: int) -> bool:
+        return MARK.lower() in self.lines[i].lower()
+
+    def mark_end(self, i: int) -> bool:
+        return MARK_END.lower() in self.lines[i].lower()
+
+    def footer(self, i: int) -> bool:
+        text = _bare(self.lines[i])
+        return bool(text) and len(text) < 160 and not self.orders_like(i) and bool(_FOOTER.match(text))
+
+    def separator(self, i: int) -> bool:
+        text = _bare(self.lines[i])
+        if not text or self.orders_like(i):
+            return False
+        if _SEPARATOR.match(text) and (re.search(r"[-=_*~—–]{2,}", text) or text.endswith(":")):
+            return True
+        if _PLAIN_RULE.match(self.lines[i]):
+            return True
+        framed = _FRAMED.match(self.lines[i])
+        if framed:
+            inner = framed.group(1)
+            return bool(_VERB.search(" " + inner) or _EMAIL.search(inner) or _SEPARATOR.match(inner))
+        return False
+
+    def header_block(self, i: int) -> int:
+        """The number of lines of an Outlook-style header block starting at ``i`` (0 if none)."""
+        first = _HEADER_LINE.match(_bare(self.lines[i]))
+        if not first or first.group(1).lower() not in _FROM + _DATE:
+            return 0
+        j, found, gap = i + 1, 1, 0
+        while j < self.n and j - i < 12:
+            text = _bare(self.lines[j])
+            if not text:
+                break
+            if _HEADER_LINE.match(text):
+                found += 1
+                gap = 0
+            elif gap or self.orders_like(j):
+                break
+            else:
+                gap += 1  # a wrapped value (a long To: list)
+            j += 1
+        return j - i - gap if found >= 2 else 0
+
+    def attribution(self, i: int) -> int:
+        """The number of lines (1 to 3) of an attribution line starting at ``i`` (0 if none)."""
+        if _depth(self.lines[i]) or self.blank(i) or self.orders_like(i):
+            return 0
+        parts = []
+        for k in range(3):
+            j = i + k
+            if j >= self.n or self.blank(j) or _depth(self.lines[j]) or (k and self.orders_like(j)):
+                return 0
+            parts.append(_bare(self.lines[j]))
+            if k and not (_START.match(parts[0]) or re.search(r"\d|@", parts[0]) or _VERB.search(" " + parts[0])):
+                return 0
+            if self._is_attribution(" ".join(parts), j + 1):
+                return k + 1
+        return 0
+
+    def _is_attribution(self, text: str, after: int) -> bool:
+        if len(text) > 300 or not _ENDS_COLON.search(text.rstrip(")")) and not text.endswith("):"):
+            return False
+        if _VERB.search(" " + text):
+            return True
+        if _EMAIL.search(text) and (re.search(r"\d", text) or _START.match(text)):
+            return True
+        # no verb, no address: a date and a time, then the quoted mail
+        following = self.next_filled(after)
+        return bool(_TIME.search(text) and _YEAR.search(text)
+                    and (following >= self.n or self.quoted(following) or self.mark(following)))
+
+    def signature(self, i: int) -> int:
+        """The lines of a signature under a rule (``---``, ``___``): a few short lines, no orders."""
+        if not _RULE.match(self.lines[i]) or _depth(self.lines[i]):
+            return 0
+        j, filled = i + 1, 0
+        while j < self.n and not self.quoted(j) and not self.boundary(j):
+            if not self.blank(j):
+                if self.orders_like(j) or len(self.lines[j].strip()) > 80:
+                    return 0
+                filled += 1
+            j += 1
+        return j - i if 0 < filled <= MAX_SIGNATURE else 0
+
+    def boundary(self, i: int) -> bool:
+        """Does the quoted mail start at line ``i``?"""
+        return (self.mark(i) or self.separator(i) or bool(self.header_block(i)) or self.footer(i)
+                or self.lines[i] in ("--", "-- ") or bool(self.attribution(i)))
+
+    def wrapped_quote(self, i: int) -> bool:
+        """A quoted line that the mail program wrapped without repeating the ``>``."""
+        if i == 0 or not self.quoted(i - 1) or self.blank(i) or not (i + 1 >= self.n or self.quoted(i + 1)):
+            return False
+        previous = len(self.lines[i - 1].rstrip())
+        first_word = len(self.lines[i].split()[0])
+        if previous >= 50 and previous + 1 + first_word > WRAP_WIDTH:
+            return True  # the word could not have stood on the quoted line: the program moved it down
+        return previous >= 60 and not self.orders_like(i)
+
+    # -- walking back from a cut
+
+    def walk_back(self, out: list[int], limit: int = WALK_BACK, prose: bool = False) -> list[int]:
+        """The indices at the end of ``out`` that belong to the quoted mail starting after them:
+        blank lines, rules, separators, attribution and header lines (and, with ``prose``
+        and mail words, any line that is not the player's)."""
+        taken: list[int] = []
+        k = len(out)
+        while k > 0 and len(taken) < limit or (prose and k > 0):
+            i = out[k - 1]
+            text = _bare(self.lines[i])
+            if self.blank(i) or _RULE.match(self.lines[i]) or self.separator(i):
+                pass
+            elif self.orders_like(i):
+                break
+            elif prose and self.has_words:
+                pass
+            elif (_ANY_HEADER_LINE.match(text) or _ENDS_COLON.search(text)) and len(text) < 300:
+                pass
+            else:
+                break
+            taken.append(i)
+            k -= 1
+        return taken[::-1]
+
+
+def new_text(body: str, words=()) -> Reply:
+    """The lines the player wrote in ``body`` (a plain text, or HTML turned into text with
+    ``>`` for blockquotes), and the parts left out."""
+    r = _Reader(body, words)
+    out: list[int] = []
+    cuts: list[Cut] = []
+    seen_header = False
+    i = 0
+
+    def cut(kind: str, start: int, end: int, before: list[int] = ()) -> None:
+        lines = [r.lines[k] for k in before] + r.lines[start:end]
+        if cuts and cuts[-1].kind == kind == "quote":
+            cuts[-1].lines += lines
+        else:
+            cuts.append(Cut(kind, lines))
+
+    def skip_pbem(start: int) -> int:
+        """After a cut at ``start``: the line after the server's end marker, if the server's
+        mail begins here (after its header block or attribution); else the end."""
+        j = r.next_filled(start)
+        for _ in range(WALK_BACK):
+            if j >= r.n or r.mark(j):
+                break
+            j = r.next_filled(j + 1)
+        if j < r.n and r.mark(j):
+            end = next((k for k in range(j + 1, r.n) if r.mark_end(k) and not r.quoted(k)), None)
+            if end is not None:
+                return end + 1
+        return r.n
+
+    def drop_back(prose: bool = False) -> list[int]:
+        taken = r.walk_back(out, prose=prose)
+        del out[len(out) - len(taken):]
+        return taken
+
+    while i < r.n:
+        line = r.lines[i]
+        if r.quoted(i):
+            j = i
+            while j < r.n and (r.quoted(j) or r.blank(j) and r.quoted(r.next_filled(j))):
+                j += 1
+            cut("quote", i, j)
+            i = j
+            continue
+        if r.wrapped_quote(i):
+            cut("quote", i, i + 1)
+            i += 1
+            continue
+        if r.mark(i):
+            before = drop_back()
+            end = skip_pbem(i)
+            cut("pbem mail", i, end, before)
+            i = end
+            continue
+        if line in ("-- ", "--"):
+            cut("signature", i, r.n)
+            break
+        if r.footer(i):
+            cut("footer", i, r.n)
+            break
+        if r.separator(i):
+            end = skip_pbem(i + 1)
+            cut("separator", i, end, drop_back())
+            i = end
+            continue
+        size = r.header_block(i)
+        if size:
+            end = skip_pbem(i + size)
+            cut("header block", i, end, drop_back())
+            i = end
+            continue
+        size = r.attribution(i)
+        if size:
+            following = r.next_filled(i + size)
+            if following < r.n and r.quoted(following):
+                cut("attribution", i, i + size)  # the quote follows, then perhaps more of the player's text
+                i += size
+                continue
+            end = skip_pbem(i + size)
+            cut("attribution", i, end, drop_back())
+            i = end
+            continue
+        size = r.signature(i)
+        if size:
+            cut("signature", i, i + size)
+            i += size
+            continue
+        if r.header_line(i):
+            if seen_header:  # a second orders header: the report's orders form, quoted without ">"
+                cut("orders form", i, r.n, drop_back(prose=True))
+                break
+            seen_header = True
+        out.append(i)
+        i += 1
+
+    while out and r.blank(out[-1]):
+        out.pop()
+    while out and r.blank(out[0]):
+        out.pop(0)
+    text = "\n".join(r.lines[k].rstrip() for k in out)
+    return Reply(text, cuts)
+
+
+# -- marking the server's mail --------------------------------------------------------------------
+
+
+def mark_text(body: str) -> str:
+    """A text body with the server's marker lines first and last."""
+    return f"{MARK_LINE}\n\n{body.rstrip()}\n\n{MARK_END_LINE}\n"
+
+
+_MARK_STYLE = 'style="color:#888888;font-size:small"'
+
+
+def mark_html(html: str) -> str:
+    """An HTML body with the marker lines first and last (as visible text: a hidden
+    element would be dropped by the mail program that quotes it)."""
+    top = f'<p class="pbem-mail" {_MARK_STYLE}>{MARK_LINE}</p>'
+    bottom = f'<p class="pbem-mail-end" {_MARK_STYLE}>{MARK_END_LINE}</p>'
+    body = re.search(r"<body[^>]*>", html, re.I)
+    html = html[:body.end()] + top + html[body.end():] if body else top + html
+    end = html.lower().rfind("</body>")
+    return html[:end] + bottom + html[end:] if end >= 0 else html + bottom
