@@ -39,7 +39,9 @@ MARK_END_LINE = MARK_END
 
 WALK_BACK = 12  # lines above a marker or a second header that may be its attribution or header block
 MAX_SIGNATURE = 8  # lines under a rule that may be a signature
-WRAP_WIDTH = 60  # below the narrowest width at which mail programs wrap the lines they quote (66), for the blanks lost at the break
+MAX_TAIL = 200  # lines looked at under a footer for orders the player wrote on
+NARROWEST_WRAP = 66  # the narrowest width at which mail programs wrap the lines they quote
+WRAP_WIDTH = 60  # less than that, for the blanks lost at the break
 
 # -- what mail programs write -------------------------------------------------------------
 
@@ -149,6 +151,7 @@ class Reply:
 
 
 QUOTED_KINDS = ("quote", "attribution", "header block", "separator", "pbem mail", "orders form", "quoted text")
+NAMED_KINDS = ("greeting", "note", "footer", "signature", "sign-off")  # listed one by one, by their first line
 
 
 def summary(cuts: list[Cut]) -> str:
@@ -159,12 +162,10 @@ def summary(cuts: list[Cut]) -> str:
         start = next((c for c in quoted if c.kind != "quote"), quoted[0])
         parts.append(f"{count} quoted line{'s' if count != 1 else ''} (from {_short(start.first)!r})")
     for cut in cuts:
-        if cut.kind == "footer" and cut.count:
-            parts.append(f"the footer {_short(cut.first)!r}")
-        elif cut.kind == "signature" and cut.count:
+        if cut.kind in NAMED_KINDS and cut.count:
             rest = cut.count - 1
-            parts.append(f"the signature {_short(cut.first)!r}" + (f" and {rest} line{'s' if rest > 1 else ''}"
-                                                                    f" under it" if rest > 0 else ""))
+            parts.append(f"the {cut.kind} {_short(cut.first)!r}" + (f" and {rest} line{'s' if rest > 1 else ''}"
+                                                                     f" under it" if rest > 0 else ""))
     return ", ".join(parts)
 
 
@@ -192,54 +193,89 @@ def _bare(line: str) -> str:
 
 
 class _Reader:
+    """The lines of a reply with what is known of each, computed once (the scans stay
+    linear on a mail of a million lines)."""
+
     def __init__(self, text: str, words):
         self.lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
         self.words = {w.upper() for w in words} | set(HEADER_KEYS)
         self.has_words = bool(words)
-        self.n = len(self.lines)
+        n = self.n = len(self.lines)
+        self.depth = [_depth(line) if ">" in line[:8] or line[:1] in " \t" else 0 for line in self.lines]
+        self.bare = [_bare(line) if self.depth[i] else line.strip(_DECOR + "\u200b\ufeff")
+                     for i, line in enumerate(self.lines)]
+        self.filled = [bool(line.strip()) for line in self.lines]
+        lower = [line.lower() for line in self.lines]
+        self.marks = [MARK.lower() in line for line in lower]
+        self.mark_ends = [MARK_END.lower() in line for line in lower]
+        self.colon = [bool(_ENDS_COLON.search(text)) for text in self.bare]
+        self._orders_like = [self._is_orders_like(line) for line in self.lines]
+        # the next non-blank line and the next unquoted end marker, at or after each line
+        self._next_filled = [n] * (n + 1)
+        self._next_end = [n] * (n + 1)
+        for i in range(n - 1, -1, -1):
+            self._next_filled[i] = i if self.filled[i] else self._next_filled[i + 1]
+            self._next_end[i] = i if self.mark_ends[i] and not self.depth[i] else self._next_end[i + 1]
+        self._memo: dict = {}
+
+    def _cached(self, name: str, i: int, compute):
+        key = (name, i)
+        if key not in self._memo:
+            self._memo[key] = compute(i)
+        return self._memo[key]
 
     # -- what a line is
 
     def quoted(self, i: int) -> bool:
-        return i < self.n and _depth(self.lines[i]) > 0
+        return i < self.n and self.depth[i] > 0
 
     def blank(self, i: int) -> bool:
-        return not self.lines[i].strip()
+        return not self.filled[i]
 
     def next_filled(self, i: int) -> int:
         """The index of the first non-blank line at or after ``i`` (``n`` if none)."""
-        while i < self.n and self.blank(i):
-            i += 1
-        return i
+        return self._next_filled[min(i, self.n)]
+
+    def next_end_mark(self, i: int) -> int:
+        """The index of the first unquoted end marker at or after ``i`` (``n`` if none)."""
+        return self._next_end[min(i, self.n)]
 
     def orders_like(self, i: int) -> bool:
         """A line that is the player's: a comment, or starting with a header or mail word."""
-        text = self.lines[i].strip()
-        if text.startswith("#"):
+        return self._orders_like[i]
+
+    def _is_orders_like(self, line: str) -> bool:
+        text = line.lstrip()
+        if not text:
+            return False
+        if text[0] == "#":
             return True
-        first = re.split(r"[\s;]", text, maxsplit=1)[0].upper()
-        return first in self.words
+        return text[:40].split(None, 1)[0].split(";", 1)[0].upper() in self.words
 
     def header_line(self, i: int) -> bool:
         """An orders header: GAME/SIDE/TURN/KEY first, with GAME or KEY in it."""
-        if _depth(self.lines[i]):
+        if self.depth[i] or not self._orders_like[i]:
             return False
         words = self.lines[i].split("#")[0].upper().split()
         return bool(words) and words[0] in HEADER_KEYS and ("GAME" in words or "KEY" in words)
 
     def mark(self, i: int) -> bool:
-        return MARK.lower() in self.lines[i].lower()
+        return self.marks[i]
 
     def mark_end(self, i: int) -> bool:
-        return MARK_END.lower() in self.lines[i].lower()
+        return self.mark_ends[i]
 
     def footer(self, i: int) -> bool:
-        text = _bare(self.lines[i])
-        return bool(text) and len(text) < 160 and not self.orders_like(i) and bool(_FOOTER.match(text))
+        text = self.bare[i]
+        return (bool(text) and len(text) < 160 and text[:1].isalpha() and not self.orders_like(i)
+                and bool(_FOOTER.match(text)))
 
     def separator(self, i: int) -> bool:
-        text = _bare(self.lines[i])
-        if not text or self.orders_like(i):
+        return self.filled[i] and self._cached("separator", i, self._separator)
+
+    def _separator(self, i: int) -> bool:
+        text = self.bare[i]
+        if not text or not (self.colon[i] or any(c in text for c in "-=_*~—–")) or self.orders_like(i):
             return False
         if _SEPARATOR.match(text) and (re.search(r"[-=_*~—–]{2,}", text) or text.endswith(":")):
             return True
@@ -253,12 +289,17 @@ class _Reader:
 
     def header_block(self, i: int) -> int:
         """The number of lines of an Outlook-style header block starting at ``i`` (0 if none)."""
-        first = _HEADER_LINE.match(_bare(self.lines[i]))
+        if not self.filled[i] or ":" not in self.bare[i] and "：" not in self.bare[i]:
+            return 0
+        return self._cached("header_block", i, self._header_block)
+
+    def _header_block(self, i: int) -> int:
+        first = _HEADER_LINE.match(self.bare[i])
         if not first or first.group(1).lower() not in _FROM + _DATE:
             return 0
         j, found, gap = i + 1, 1, 0
         while j < self.n and j - i < 12:
-            text = _bare(self.lines[j])
+            text = self.bare[j]
             if not text:
                 break
             if _HEADER_LINE.match(text):
@@ -273,22 +314,27 @@ class _Reader:
 
     def attribution(self, i: int) -> int:
         """The number of lines (1 to 3) of an attribution line starting at ``i`` (0 if none)."""
-        if _depth(self.lines[i]) or self.blank(i) or self.orders_like(i):
+        if self.depth[i] or not self.filled[i] or not any(self.colon[i:i + 3]):
+            return 0
+        return self._cached("attribution", i, self._attribution)
+
+    def _attribution(self, i: int) -> int:
+        if self.orders_like(i):
             return 0
         parts = []
         for k in range(3):
             j = i + k
-            if j >= self.n or self.blank(j) or _depth(self.lines[j]) or (k and self.orders_like(j)):
+            if j >= self.n or not self.filled[j] or self.depth[j] or (k and self.orders_like(j)):
                 return 0
-            parts.append(_bare(self.lines[j]))
+            parts.append(self.bare[j])
             if k and not (_START.match(parts[0]) or re.search(r"\d|@", parts[0]) or _VERB.search(" " + parts[0])):
                 return 0
-            if self._is_attribution(" ".join(parts), j + 1):
+            if self.colon[j] and self._is_attribution(" ".join(parts), j + 1):
                 return k + 1
         return 0
 
     def _is_attribution(self, text: str, after: int) -> bool:
-        if len(text) > 300 or not _ENDS_COLON.search(text.rstrip(")")) and not text.endswith("):"):
+        if len(text) > 300:
             return False
         if _VERB.search(" " + text):
             return True
@@ -301,21 +347,36 @@ class _Reader:
 
     def signature(self, i: int) -> int:
         """The lines of a signature under a rule (``---``, ``___``): a few short lines, no orders."""
-        if not _RULE.match(self.lines[i]) or _depth(self.lines[i]):
+        if self.depth[i] or not self.filled[i] or not _RULE.match(self.lines[i]):
             return 0
         j, filled = i + 1, 0
         while j < self.n and not self.quoted(j) and not self.boundary(j):
-            if not self.blank(j):
-                if self.orders_like(j) or len(self.lines[j].strip()) > 80:
+            if self.filled[j]:
+                if self.orders_like(j) or len(self.lines[j].strip()) > 80 or filled == MAX_SIGNATURE:
                     return 0
                 filled += 1
+            elif j - i > 3 * MAX_SIGNATURE:
+                return 0
             j += 1
-        return j - i if 0 < filled <= MAX_SIGNATURE else 0
+        return j - i if filled else 0
+
+    def hard_boundary(self, i: int) -> bool:
+        """Does a quoted mail start at line ``i`` (a marker, separator, header block, attribution)?"""
+        return self.mark(i) or self.separator(i) or bool(self.header_block(i)) or bool(self.attribution(i))
 
     def boundary(self, i: int) -> bool:
-        """Does the quoted mail start at line ``i``?"""
-        return (self.mark(i) or self.separator(i) or bool(self.header_block(i)) or self.footer(i)
-                or self.lines[i] in ("--", "-- ") or bool(self.attribution(i)))
+        """Does the player's text end at line ``i``?"""
+        return self.hard_boundary(i) or self.footer(i) or self.lines[i] in ("--", "-- ")
+
+    def orders_follow(self, i: int) -> bool:
+        """Are there lines of orders after line ``i``, before the quoted mail? (Then line ``i``,
+        whatever it looks like, is no footer or signature: the player wrote on under it.)"""
+        for j in range(i + 1, min(self.n, i + 1 + MAX_TAIL)):
+            if self.quoted(j) or self.hard_boundary(j):
+                return False
+            if self.filled[j] and self.orders_like(j):
+                return True
+        return False
 
     def wrapped_quote(self, i: int) -> bool:
         """A quoted line that the mail program wrapped without repeating the ``>``."""
@@ -323,9 +384,11 @@ class _Reader:
             return False
         previous = len(self.lines[i - 1].rstrip())
         first_word = len(self.lines[i].split()[0])
+        if self.orders_like(i):  # an order written between two quoted lines, unless it plainly is a wrap
+            return previous + 1 + first_word > NARROWEST_WRAP and len(self.lines[i].split()) <= 3
         if previous >= 50 and previous + 1 + first_word > WRAP_WIDTH:
             return True  # the word could not have stood on the quoted line: the program moved it down
-        return previous >= 60 and not self.orders_like(i)
+        return previous >= 60
 
     # -- walking back from a cut
 
@@ -335,16 +398,16 @@ class _Reader:
         and mail words, any line that is not the player's)."""
         taken: list[int] = []
         k = len(out)
-        while k > 0 and len(taken) < limit or (prose and k > 0):
+        while k > 0 and (len(taken) < limit or prose):
             i = out[k - 1]
-            text = _bare(self.lines[i])
+            text = self.bare[i]
             if self.blank(i) or _RULE.match(self.lines[i]) or self.separator(i):
                 pass
             elif self.orders_like(i):
                 break
             elif prose and self.has_words:
                 pass
-            elif (_ANY_HEADER_LINE.match(text) or _ENDS_COLON.search(text)) and len(text) < 300:
+            elif (self.colon[i] or _ANY_HEADER_LINE.match(text)) and len(text) < 300:
                 pass
             else:
                 break
@@ -357,17 +420,14 @@ def new_text(body: str, words=()) -> Reply:
     """The lines the player wrote in ``body`` (a plain text, or HTML turned into text with
     ``>`` for blockquotes), and the parts left out."""
     r = _Reader(body, words)
-    out: list[int] = []
-    cuts: list[Cut] = []
+    kinds: list[str | None] = [None] * r.n  # why each line is left out; None: the player's
+    out: list[int] = []  # the player's lines so far
     seen_header = False
     i = 0
 
     def cut(kind: str, start: int, end: int, before: list[int] = ()) -> None:
-        lines = [r.lines[k] for k in before] + r.lines[start:end]
-        if cuts and cuts[-1].kind == kind == "quote":
-            cuts[-1].lines += lines
-        else:
-            cuts.append(Cut(kind, lines))
+        for k in list(before) + list(range(start, end)):
+            kinds[k] = kind
 
     def skip_pbem(start: int) -> int:
         """After a cut at ``start``: the line after the server's end marker, if the server's
@@ -378,8 +438,8 @@ def new_text(body: str, words=()) -> Reply:
                 break
             j = r.next_filled(j + 1)
         if j < r.n and r.mark(j):
-            end = next((k for k in range(j + 1, r.n) if r.mark_end(k) and not r.quoted(k)), None)
-            if end is not None:
+            end = r.next_end_mark(j + 1)
+            if end < r.n:
                 return end + 1
         return r.n
 
@@ -390,6 +450,10 @@ def new_text(body: str, words=()) -> Reply:
 
     while i < r.n:
         line = r.lines[i]
+        if not r.filled[i]:
+            out.append(i)
+            i += 1
+            continue
         if r.quoted(i):
             j = i
             while j < r.n and (r.quoted(j) or r.blank(j) and r.quoted(r.next_filled(j))):
@@ -401,17 +465,27 @@ def new_text(body: str, words=()) -> Reply:
             cut("quote", i, i + 1)
             i += 1
             continue
+        if r.orders_like(i) and not r.mark(i):  # the player's (an order, a comment, a header): no cut starts here
+            if r.header_line(i):
+                if seen_header:  # a second orders header: the report's orders form, quoted without ">"
+                    cut("orders form", i, r.n, drop_back(prose=True))
+                    break
+                seen_header = True
+            out.append(i)
+            i += 1
+            continue
         if r.mark(i):
             before = drop_back()
             end = skip_pbem(i)
             cut("pbem mail", i, end, before)
             i = end
             continue
-        if line in ("-- ", "--"):
-            cut("signature", i, r.n)
-            break
-        if r.footer(i):
-            cut("footer", i, r.n)
+        if (line in ("-- ", "--") or r.footer(i)) and not r.orders_follow(i):  # the end of the player's text
+            end = i + 1
+            if line in ("-- ", "--"):
+                end = next((j for j in range(i + 1, r.n) if r.quoted(j) or r.hard_boundary(j)), r.n)
+            cut("signature" if line in ("-- ", "--") else "footer", i, end)
+            cut("quoted text", end, r.n)
             break
         if r.separator(i):
             end = skip_pbem(i + 1)
@@ -440,20 +514,99 @@ def new_text(body: str, words=()) -> Reply:
             cut("signature", i, i + size)
             i += size
             continue
-        if r.header_line(i):
-            if seen_header:  # a second orders header: the report's orders form, quoted without ">"
-                cut("orders form", i, r.n, drop_back(prose=True))
-                break
-            seen_header = True
         out.append(i)
         i += 1
 
-    while out and r.blank(out[-1]):
-        out.pop()
-    while out and r.blank(out[0]):
-        out.pop(0)
-    text = "\n".join(r.lines[k].rstrip() for k in out)
-    return Reply(text, cuts)
+    if not seen_header:
+        _edited_in_place(r, kinds)
+    _greeting_and_sign_off(r, kinds)
+    kept = [k for k in range(r.n) if kinds[k] is None]
+    while kept and r.blank(kept[-1]):
+        kept.pop()
+    while kept and r.blank(kept[0]):
+        kept.pop(0)
+    text = "\n".join(r.lines[k].rstrip() for k in kept)
+    cuts: list[Cut] = []
+    for k, kind in enumerate(kinds):
+        if kind is None:
+            continue
+        if cuts and cuts[-1].kind == kind and kinds[k - 1] == kind:
+            cuts[-1].lines.append(r.lines[k])
+        else:
+            cuts.append(Cut(kind, [r.lines[k]]))
+    return Reply(text, [c for c in cuts if c.count])
+
+
+_PLACEHOLDER = re.compile(r"^(?:<.*>|\*+|your-key-here)$", re.I)
+
+
+def _edited_in_place(r: _Reader, kinds: list) -> None:
+    """The player wrote no orders of his own but filled in the server's orders form where it
+    stands, in the server's mail (unquoted: Outlook's inline answers, or the whole mail pasted
+    into a new one): the form, from its header with a real key to its end, is his."""
+    if not any(r.marks) or any(kinds[k] is None and r.filled[k] and r.orders_like(k)
+                               and not r.lines[k].lstrip().startswith("#") for k in range(r.n)):
+        return
+    start = 0
+    while start < r.n:
+        if not (r.mark(start) and not r.quoted(start)):
+            start += 1
+            continue
+        end = r.next_end_mark(start + 1)
+        for k in range(start + 1, end):
+            if not r.header_line(k):
+                continue
+            words = r.lines[k].split("#")[0].split()
+            upper = [w.upper() for w in words]
+            key = words[upper.index("KEY") + 1] if "KEY" in upper[:-1] else ""
+            if not key or _PLACEHOLDER.match(key):
+                continue
+            stop = next((m for m in range(k + 1, end) if r.quoted(m) or _RULE.match(r.lines[m])
+                         or _FRAMED.match(r.lines[m]) or r.mark(m) or r.mark_end(m)), end)
+            for m in range(r.n):
+                if kinds[m] is None and not r.blank(m):
+                    kinds[m] = "note"  # what the player wrote above: not orders (checked above)
+            for m in range(k, stop):
+                kinds[m] = None
+            return
+        start = end + 1
+
+
+_CLOSING = re.compile(
+    r"^(?:thanks|thank you|thx|cheers|regards|best|best regards|kind regards|all the best|greetings|yours|br|"
+    r"merci|merci d'avance|cordialement|amitiés|bien à vous|bonne journée|à bientôt|salutations|"
+    r"danke|vielen dank|gruß|grüße|viele grüße|liebe grüße|beste grüße|lg|mfg|vg|"
+    r"grazie|saluti|cordiali saluti|gracias|saludos|un saludo|obrigado|obrigada|abraços|"
+    r"bedankt|groeten|met vriendelijke groet|tack|hälsningar|mvh|med venlig hilsen|hilsen|"
+    r"dziękuję|pozdrawiam|pozdrowienia|děkuji|s pozdravem|díky|kiitos|terveisin|köszönöm|üdv|"
+    r"спасибо|с уважением|всего доброго|удачи|пока|дякую|з повагою|на все добре|"
+    r"谢谢|謝謝|此致|祝好|vive l'empereur|vive l'empereur !|es lebe der kaiser)\b.{0,40}$",
+    re.I,
+)
+
+
+def _greeting_and_sign_off(r: _Reader, kinds: list) -> None:
+    """A greeting above the orders header and a sign-off under the last order ("Thanks,
+    Anna") are not orders: left out, and listed. Only with the ruleset's mail words, which
+    tell an order (even a misspelt one stays: it does not start with a closing word)."""
+    if not r.has_words:
+        return
+    kept = [k for k in range(r.n) if kinds[k] is None and not r.blank(k)]
+    header = next((k for k in kept if r.header_line(k)), None)
+    if header is None:
+        return
+    before = [k for k in kept if k < header]
+    if 0 < len(before) <= 3 and not any(r.orders_like(k) for k in before):
+        for k in before:
+            kinds[k] = "greeting"
+    after = [k for k in kept if k > header]
+    last = max((k for k in after if r.orders_like(k)), default=header)
+    tail = [k for k in after if k > last]
+    if (0 < len(tail) <= 3 and _CLOSING.match(_bare(r.lines[tail[0]]))
+            and all(len(r.lines[k].strip()) <= 40 and not r.orders_like(k) for k in tail)):
+        for k in tail:
+            kinds[k] = "sign-off"
+
 
 
 # -- marking the server's mail --------------------------------------------------------------------
