@@ -28,9 +28,12 @@ CORPUS = Path(__file__).parent / "reply_corpus"
 EXPECTED = json.loads((CORPUS / "expected.json").read_text())
 KEY = "Zk3v9Qh2Lp"
 WORDS = load_ruleset("marengo").mail_words
+ORDER_STARTS = {w.upper() for w in WORDS} | {"GAME", "SIDE", "TURN", "KEY"}
 # Without markers these cannot be told from the player's text: the orders come after the
-# server's mail, quoted without ">" (found only by its end marker).
-UNMARKED_LIMITS = {"bottom_unprefixed"}
+# server's mail quoted without ">" (found only by its end marker), or stand inside it (the form
+# filled in place, found only between the markers). Such a mail is refused, never misread.
+UNMARKED_LIMITS = {"bottom_unprefixed", "inplace_outlook_welcome", "inplace_pasted_welcome",
+                   "inplace_outlook_report_de"}
 
 
 def lines(text: str) -> list[str]:
@@ -103,8 +106,9 @@ def by_style(marked: bool) -> dict[str, tuple[int, int]]:
         good = lines(got) == lines(expected["orders"])
         if not marked and not good:
             assert name in UNMARKED_LIMITS, (name, got)
-        # never a quoted line taken for the player's: every line read is one he wrote
-        assert set(lines(got)) <= set(lines(expected["orders"])), (name, got)
+        # never a quoted order taken for the player's: every order line read is one he wrote
+        orders = [line for line in lines(got) if line.split()[0].upper() in ORDER_STARTS]
+        assert set(orders) <= set(lines(expected["orders"])), (name, got)
         figure = figures.setdefault(expected["style"], [0, 0])
         figure[0] += good
         figure[1] += 1
@@ -119,3 +123,20 @@ def test_every_mail_gives_exactly_its_orders():
 def test_without_the_markers_the_rules_alone_find_them():
     figures = by_style(marked=False)
     assert sum(good for good, _ in figures.values()) == len(EXPECTED) - len(UNMARKED_LIMITS), figures
+
+
+def test_what_the_rules_alone_cannot_read_is_refused(tmp_path):
+    from reply_corpus.evaluate import unmark
+
+    clock = Clock(datetime(2024, 6, 3, 7, 0, tzinfo=timezone.utc))
+    store = Store(tmp_path / "pbem.sqlite3", clock=clock)
+    service = Service(store, clock=clock)
+    game_id, _ = service.create_game("Corpus", {"austria": "anna@example.org", "france": "fred@example.org"},
+                                     seed=3, settings={"hours": 48})
+    service.set_key(game_id, "austria", KEY)
+    for name in sorted(UNMARKED_LIMITS):
+        inbound_id, _ = inbox.receive(service, unmark(raw_of(name)), "smtp")
+        result = inbox.process(service, inbound_id)
+        assert result.get("orders") is not True, name
+    assert service.orders_on_file(game_id, "austria") == ""
+    store.close()

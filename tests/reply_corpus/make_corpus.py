@@ -435,6 +435,58 @@ case("bottom_unprefixed", "6 old orders", orders(3), text=(
     f"{header_block(HEADER_BLOCKS['en'][0], HEADER_BLOCKS['en'][1])}\n\n{quoted_text('ack')}\n\n{orders(3)}\n"))
 
 
+# 7. What players write around their orders: a greeting, a sign-off, comments that look like mail.
+
+case("around_greeting_sign_off_en", "7 around the orders", orders(0), text=(
+    f"Hi,\n\n{orders(0)}\n\nThanks,\nAnna\n\n{ATTRIBUTIONS['en']}\n{gt(quoted_text('ack'))}\n"))
+case("around_sign_off_fr", "7 around the orders", orders(1), text=(
+    f"{orders(1)}\n\nCordialement,\nAnna\n\n{header_block(*HEADER_BLOCKS['fr'], colon=' :')}\n\n"
+    f"{quoted_text('ack')}\n"))
+case("around_sign_off_ru", "7 around the orders", orders(2), text=(
+    f"{orders(2)}\n\nС уважением,\nАнна\n\n{VERBLESS['yandex']}\n{gt(quoted_text('ack'))}\n"))
+case("around_greeting_de", "7 around the orders", orders(3), text=(
+    f"Hallo,\nhier meine Befehle:\n\n{orders(3)}\n\nViele Grüße\nAnna\n\n{VERBLESS['de_am']}\n\n"
+    f"{gt(quoted_text('welcome'))}\n"))
+case("around_sign_off_uk_html", "7 around the orders", orders(4), html=(
+    f'<div dir="ltr">{html_lines(orders(4) + chr(10) + chr(10) + "Дякую!" + chr(10) + "Ганна")}</div><br>'
+    f'<div class="gmail_quote"><div dir="ltr" class="gmail_attr">{htmllib.escape(VERBLESS["uk"])}<br></div>'
+    f'<blockquote class="gmail_quote">{quoted_html("ack")}</blockquote></div>'))
+MAIL_LIKE_COMMENTS = (f"{HEAD}\n# From: the north, Sent: at dawn\n# On Monday, Melas wrote: hold fast\n"
+                      f"ENTER A1 A2 A3 BY ROAD\n# -----\n# Sent from my tent\nENTER A4 BY PONTOON")
+case("around_mail_like_comments", "7 around the orders", MAIL_LIKE_COMMENTS, text=(
+    f"{MAIL_LIKE_COMMENTS}\n\nSent from my iPhone\n\n> {ATTRIBUTIONS['en']}\n{gt(quoted_text('ack'))}\n"))
+INTERLEAVED = f"{HEAD}\nENTER A1 A2 A3 BY ROAD\nENTER A4 BY PONTOON"
+ack_lines = quoted_text("ack").splitlines()
+case("around_interleaved_no_blank", "7 around the orders", INTERLEAVED, text=(
+    f"{HEAD}\n\n{ATTRIBUTIONS['en']}\n> {ack_lines[2]}\nENTER A1 A2 A3 BY ROAD\n> {ack_lines[3]}\n"
+    f">\n>   ENTER A6 A7 BY ROAD\nENTER A4 BY PONTOON\n>   STANDING BLOCK ALL ALWAYS\n>\n> {ack_lines[-1]}\n"))
+
+
+# 8. The orders form filled in where it stands, in the server's mail.
+
+
+def filled_form(name: str, key_line: str, uncomment: tuple[str, ...]) -> tuple[str, str]:
+    """The server's mail ``name`` with its orders form filled in (the key written, some
+    examples uncommented), and the form as the player meant it (header to the form's end)."""
+    text = quoted_text(name).replace("KEY <your-key>", f"KEY {KEY}")
+    for example in uncomment:
+        text = text.replace(f"# {example}", example)
+    lines = text.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("GAME 1 SIDE"))
+    end = next((i for i in range(start + 1, len(lines))
+                if lines[i].startswith("--") or "[pbem-mail" in lines[i]), len(lines))
+    return text, "\n".join(lines[start:end])
+
+
+text, meant = filled_form("welcome", HEAD, ("ENTER A4 BY PONTOON", "STANDING PURSUE STRONG"))
+case("inplace_outlook_welcome", "8 form filled in place", meant, text=(
+    f"See below.\n\n{header_block(*HEADER_BLOCKS['en'])}\n\n{text}\n"))
+case("inplace_pasted_welcome", "8 form filled in place", meant, text=f"{text}\n")
+text, meant = filled_form("report", HEAD, ("STANDING LOSSES WEAKEST",))
+case("inplace_outlook_report_de", "8 form filled in place", meant, text=(
+    f"{header_block(*HEADER_BLOCKS['de'])}\n\n{text}\n"))
+
+
 # -- writing -------------------------------------------------------------------------------------
 
 

@@ -131,7 +131,8 @@ class Cut:
 
     @property
     def count(self) -> int:
-        return sum(1 for line in self.lines if line.strip())
+        """The lines with something written on them (a quoted blank line ">" is not counted)."""
+        return sum(1 for line in self.lines if _content(line).strip())
 
     @property
     def first(self) -> str:
@@ -398,9 +399,12 @@ class _Reader:
         and mail words, any line that is not the player's)."""
         taken: list[int] = []
         k = len(out)
+        block = 0  # which block of non-blank lines above the cut (1: the one right above it)
         while k > 0 and (len(taken) < limit or prose):
             i = out[k - 1]
             text = self.bare[i]
+            if self.filled[i] and (not taken or self.blank(taken[-1])):
+                block += 1
             if self.blank(i) or _RULE.match(self.lines[i]) or self.separator(i):
                 pass
             elif self.orders_like(i):
@@ -409,6 +413,8 @@ class _Reader:
                 pass
             elif (self.colon[i] or _ANY_HEADER_LINE.match(text)) and len(text) < 300:
                 pass
+            elif block == 1 and self.has_words and len(text) < 300 and re.search(r"\d|@", text):
+                pass  # an attribution in a form no rule knows, right above the server's mail
             else:
                 break
             taken.append(i)
