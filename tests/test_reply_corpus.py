@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from conftest import Clock
 
-from pbem.core.game import load_ruleset
+from pbem.games import ruleset
 from pbem.server import inbox
 from pbem.server.mail.inbound import parse_message
 from pbem.server.mail.smtpd import start_smtpd
@@ -27,7 +27,7 @@ from pbem.server.store import Store
 CORPUS = Path(__file__).parent / "reply_corpus"
 EXPECTED = json.loads((CORPUS / "expected.json").read_text())
 KEY = "Zk3v9Qh2Lp"
-WORDS = load_ruleset("marengo").mail_words
+WORDS = ruleset("marengo").mail_words
 ORDER_STARTS = {w.upper() for w in WORDS} | {"GAME", "SIDE", "TURN", "KEY"}
 # Without markers these cannot be told from the player's text: the orders come after the
 # server's mail quoted without ">" (found only by its end marker), or stand inside it (the form

@@ -91,9 +91,9 @@ def strip_gt(text: str) -> str:
 
 
 def main() -> None:
-    from pbem.core.game import load_ruleset
+    from pbem.games import ruleset
 
-    words = load_ruleset("marengo").mail_words
+    words = ruleset("marengo").mail_words
     expected = json.loads((HERE / "expected.json").read_text())
     styles = sorted({e["style"] for e in expected.values()})
     print(f"{len(expected)} mails; exact orders, by style ({', '.join(styles)})\n")
