@@ -178,3 +178,8 @@ def test_pathological_replies_are_fast():
         start = time.monotonic()
         new_text(text, WORDS)
         assert time.monotonic() - start < 5.0, text[:30]
+
+
+def test_a_sign_off_takes_no_order_with_it():
+    text = f"{HEAD}\nENTER A1 BY ROAD\nThanks\nENTRE A4 BY PONTOON"
+    assert read(text) == text

@@ -31,6 +31,10 @@ import re
 from dataclasses import dataclass, field
 
 from pbem.core.orders import HEADER_KEYS
+from pbem.server.mail.quoting import (
+    ANY_HEADER_LINE, CLOSING, DATE, DECOR, EMAIL, ENDS_COLON, FOOTER, FRAMED, FROM, HEADER_LINE, PLAIN_RULE, QUOTE,
+    RULE, SEPARATOR, START, TIME, VERB, YEAR,
+)
 
 MARK = "[pbem-mail]"
 MARK_END = "[pbem-mail-end]"
@@ -42,81 +46,6 @@ MAX_SIGNATURE = 8  # lines under a rule that may be a signature
 MAX_TAIL = 200  # lines looked at under a footer for orders the player wrote on
 NARROWEST_WRAP = 66  # the narrowest width at which mail programs wrap the lines they quote
 WRAP_WIDTH = 60  # less than that, for the blanks lost at the break
-
-# -- what mail programs write -------------------------------------------------------------
-
-_QUOTE = re.compile(r"^[ \t]*((?:>[ \t]?)+)")
-_DECOR = "*_ \t\u00a0"  # bold and italics that HTML-to-text conversions leave around words
-
-# Attribution verbs: "X wrote:" in the languages of our players and of the clubs.
-_VERBS = (
-    r"wrote|writes|has written|a écrit|a ecrit|écrit|schrieb|hat geschrieben|escribió|escribio|ha scritto|scrisse|"
-    r"schreef|heeft geschreven|skrev|skriver|napisał\(a\)|napisała|napisał|napsal\(a\)|napsala|napsal|napísal|"
-    r"napisao|napisala|je napisal|pisze|написал\(а\)|написала|написал|пишет|написав\(ла\)|написав|написала|пише|"
-    r"написа|写道|寫道|撰写|írta|kirjoitti|escreveu|έγραψε|yazdı|a scris|rašė|rakstīja|kirjutas|skrifaði|"
-    r"님이 작성|のメッセージ|wrote"
-)
-_VERB = re.compile(rf"(?:^|[\s,)>\]\"'])(?:{_VERBS})(?=$|[\s:：(,])", re.I)
-_EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
-_TIME = re.compile(r"\d{1,2}[:.h]\d{2}")
-_YEAR = re.compile(r"(?:^|\D)(?:19|20)\d{2}(?:\D|$)")
-_ENDS_COLON = re.compile(r"[:：]\s*$")
-_START = re.compile(
-    r"(on|le|am|el|il|op|den|em|w dniu|dnia|dne|в|у|στις|în|na|da|de|kl|the)\s", re.I)
-
-# Header blocks: Outlook and most web mails write the replied-to mail's headers above it.
-_FROM = ("from", "de", "von", "van", "da", "от", "от кого", "від", "od", "fra", "från", "lähettäjä", "feladó",
-         "发件人", "寄件者", "差出人", "kimden", "από", "afzender", "frá", "pošiljatelj", "odesílatel", "saatja",
-         "sūtītājs", "siuntėjas", "expeditor", "de la", "remitente", "mittente", "sender")
-_DATE = ("sent", "date", "envoyé", "envoyé le", "envoye", "gesendet", "datum", "verzonden", "inviato", "data",
-         "отправлено", "дата", "надіслано", "відправлено", "wysłano", "wysłane", "sendt", "skickat", "lähetetty",
-         "elküldve", "küldve", "dátum", "发送时间", "日期", "寄件日期", "送信日時", "enviado", "enviado el",
-         "enviada em", "enviado em", "tarih", "gönderildi", "gönderilme", "στάλθηκε", "ημερομηνία", "odesláno",
-         "trimis", "saadetud", "išsiųsta", "nosūtīts", "poslano", "послато", "sent at", "when")
-_OTHER = ("to", "à", "a", "an", "aan", "кому", "do", "til", "till", "vastaanottaja", "címzett", "收件人", "宛先",
-          "para", "kime", "προς", "komu", "către", "adresát", "subject", "objet", "sujet", "betreff", "onderwerp",
-          "oggetto", "тема", "temat", "emne", "ämne", "aihe", "tárgy", "主题", "主旨", "件名", "asunto", "assunto",
-          "konu", "θέμα", "předmět", "subiect", "cc", "kopie", "copie à", "копия", "копія", "kopia", "dw",
-          "kopio", "másolatot kap", "抄送", "副本", "cco", "bcc", "reply-to", "répondre à", "antwort an",
-          "importance", "priorité", "wichtigkeit", "attachments", "pièces jointes", "anlagen")
-_LABEL = "|".join(sorted((re.escape(w) for w in _FROM + _DATE + _OTHER), key=len, reverse=True))
-_HEADER_LINE = re.compile(rf"^[{_DECOR}]*({_LABEL})[{_DECOR}]*[:：]\s*[{_DECOR}]*\S", re.I)
-_ANY_HEADER_LINE = re.compile(rf"^[{_DECOR}]*[^\W\d_][\w .'’-]{{0,30}}?[{_DECOR}]*[:：][{_DECOR}]*\S", re.I)
-
-# Separator lines that start the quoted mail.
-_PHRASES = (
-    r"original message|original|ursprüngliche nachricht|originalnachricht|message d'origine|message original|"
-    r"mensaje original|messaggio originale|messaggio inoltrato|oorspronkelijk bericht|origineel bericht|"
-    r"oprindelig(?:e)? (?:besked|meddelelse)|videresendt (?:besked|meddelelse)|opprinnelig melding|"
-    r"ursprungligt meddelande|vidarebefordrat meddelande|alkuperäinen viesti|välitetty viesti|eredeti üzenet|"
-    r"továbbított üzenet|wiadomość oryginalna|oryginalna wiadomość|przekazana wiadomość|původní zpráva|"
-    r"přeposlaná zpráva|исходное сообщение|оригинальное сообщение|пересылаемое сообщение|"
-    r"пересланное сообщение|вихідне повідомлення|оригінальне повідомлення|переслане повідомлення|原始邮件|"
-    r"原始郵件|转发的邮件|轉寄的郵件|mensagem original|mensagem encaminhada|forwarded message|"
-    r"weitergeleitete nachricht|message transféré|mensaje reenviado|reply message|reply|mesaj original|"
-    r"αρχικό μήνυμα|orijinal mesaj|元のメッセージ|원본 메시지"
-)
-_SEPARATOR = re.compile(rf"^[-=_*~—–\s]*(?:{_PHRASES})[-=_*~—–\s]*:?$", re.I)
-_FRAMED = re.compile(r"^\s*[-=_*~—–]{2,}\s*(\S.*?)\s*[-=_*~—–]{2,}\s*$")
-_RULE = re.compile(r"^\s*[-=_*~—–]{2,}\s*$")
-_PLAIN_RULE = re.compile(r"^\s*(?:={5,}|_{10,})\s*$")  # a rule of "=" or Outlook's underscores: the mail quoted below
-
-# Footers that phones, mail apps and carriers add under what the player wrote.
-_FOOTER = re.compile(
-    r"^(?:sent (?:from|with|via|using|on|by) .+|get outlook for .+|download outlook for .+|"
-    r"(?:envoyé|envoye|expédié) (?:de|depuis|à partir de|avec) .+|obtenir outlook pour .+|"
-    r"télécharger outlook pour .+|von meinem .+ gesendet|gesendet (?:von|mit|vom|über) .+|"
-    r"holen sie sich outlook für .+|outlook für .+ (?:beziehen|herunterladen)|"
-    r"(?:отправлено|послано|отправлено) (?:с|со|из|через) .+|(?:надіслано|відправлено) (?:з|із|зі|через) .+|"
-    r"发自我的.+|發自我的.+|从我的.+发送|來自我的.+|寄自我的.+|(?:inviato|spedito) da .+|"
-    r"(?:enviado|enviada) (?:desde|do|da|de|con|com) .+|verzonden (?:vanaf|met|van|via) .+|"
-    r"skickat från .+|sendt fra .+|wysłane z .+|wysłano z .+|odesláno z .+|lähetetty .+?(?:sta|stä|lla|llä)\b.*|"
-    r".+(?:umdan|imden|ımdan|den|dan) gönderildi|iphone'umdan gönderildi|küldve .+ról|küldve .+ről|"
-    r"trimis de pe .+|saadetud .+|my iphone|"
-    r"(?:this|the) (?:e-?mail|message) (?:was|has been) sent (?:from|with|by|using) .+)$",
-    re.I,
-)
-
 
 # -- the parts left out -----------------------------------------------------------------------
 
@@ -179,18 +108,18 @@ def _short(text: str, limit: int = 60) -> str:
 
 
 def _depth(line: str) -> int:
-    match = _QUOTE.match(line)
+    match = QUOTE.match(line)
     return match.group(1).count(">") if match else 0
 
 
 def _content(line: str) -> str:
-    match = _QUOTE.match(line)
+    match = QUOTE.match(line)
     return line[match.end():] if match else line
 
 
 def _bare(line: str) -> str:
     """The line without quoting, decoration or surrounding blanks: what the patterns read."""
-    return _content(line).strip(_DECOR + "\u200b\ufeff")
+    return _content(line).strip(DECOR + "\u200b\ufeff")
 
 
 class _Reader:
@@ -202,14 +131,14 @@ class _Reader:
         self.words = {w.upper() for w in words} | set(HEADER_KEYS)
         self.has_words = bool(words)
         n = self.n = len(self.lines)
-        self.depth = [_depth(line) if ">" in line[:8] or line[:1] in " \t" else 0 for line in self.lines]
-        self.bare = [_bare(line) if self.depth[i] else line.strip(_DECOR + "\u200b\ufeff")
+        self.depth = [_depth(line) if line.lstrip(" \t")[:1] == ">" else 0 for line in self.lines]
+        self.bare = [_bare(line) if self.depth[i] else line.strip(DECOR + "\u200b\ufeff")
                      for i, line in enumerate(self.lines)]
         self.filled = [bool(line.strip()) for line in self.lines]
         lower = [line.lower() for line in self.lines]
         self.marks = [MARK.lower() in line for line in lower]
         self.mark_ends = [MARK_END.lower() in line for line in lower]
-        self.colon = [bool(_ENDS_COLON.search(text)) for text in self.bare]
+        self.colon = [bool(ENDS_COLON.search(text)) for text in self.bare]
         self._orders_like = [self._is_orders_like(line) for line in self.lines]
         # the next non-blank line and the next unquoted end marker, at or after each line
         self._next_filled = [n] * (n + 1)
@@ -269,7 +198,7 @@ class _Reader:
     def footer(self, i: int) -> bool:
         text = self.bare[i]
         return (bool(text) and len(text) < 160 and text[:1].isalpha() and not self.orders_like(i)
-                and bool(_FOOTER.match(text)))
+                and bool(FOOTER.match(text)))
 
     def separator(self, i: int) -> bool:
         return self.filled[i] and self._cached("separator", i, self._separator)
@@ -278,14 +207,14 @@ class _Reader:
         text = self.bare[i]
         if not text or not (self.colon[i] or any(c in text for c in "-=_*~—–")) or self.orders_like(i):
             return False
-        if _SEPARATOR.match(text) and (re.search(r"[-=_*~—–]{2,}", text) or text.endswith(":")):
+        if SEPARATOR.match(text) and (re.search(r"[-=_*~—–]{2,}", text) or text.endswith(":")):
             return True
-        if _PLAIN_RULE.match(self.lines[i]):
+        if PLAIN_RULE.match(self.lines[i]):
             return True
-        framed = _FRAMED.match(self.lines[i])
+        framed = FRAMED.match(self.lines[i])
         if framed:
             inner = framed.group(1)
-            return bool(_VERB.search(" " + inner) or _EMAIL.search(inner) or _SEPARATOR.match(inner))
+            return bool(VERB.search(" " + inner) or EMAIL.search(inner) or SEPARATOR.match(inner))
         return False
 
     def header_block(self, i: int) -> int:
@@ -295,15 +224,15 @@ class _Reader:
         return self._cached("header_block", i, self._header_block)
 
     def _header_block(self, i: int) -> int:
-        first = _HEADER_LINE.match(self.bare[i])
-        if not first or first.group(1).lower() not in _FROM + _DATE:
+        first = HEADER_LINE.match(self.bare[i])
+        if not first or first.group(1).lower() not in FROM + DATE:
             return 0
         j, found, gap = i + 1, 1, 0
         while j < self.n and j - i < 12:
             text = self.bare[j]
             if not text:
                 break
-            if _HEADER_LINE.match(text):
+            if HEADER_LINE.match(text):
                 found += 1
                 gap = 0
             elif gap or self.orders_like(j):
@@ -328,7 +257,7 @@ class _Reader:
             if j >= self.n or not self.filled[j] or self.depth[j] or (k and self.orders_like(j)):
                 return 0
             parts.append(self.bare[j])
-            if k and not (_START.match(parts[0]) or re.search(r"\d|@", parts[0]) or _VERB.search(" " + parts[0])):
+            if k and not (START.match(parts[0]) or re.search(r"\d|@", parts[0]) or VERB.search(" " + parts[0])):
                 return 0
             if self.colon[j] and self._is_attribution(" ".join(parts), j + 1):
                 return k + 1
@@ -337,18 +266,18 @@ class _Reader:
     def _is_attribution(self, text: str, after: int) -> bool:
         if len(text) > 300:
             return False
-        if _VERB.search(" " + text):
+        if VERB.search(" " + text):
             return True
-        if _EMAIL.search(text) and (re.search(r"\d", text) or _START.match(text)):
+        if EMAIL.search(text) and (re.search(r"\d", text) or START.match(text)):
             return True
         # no verb, no address: a date and a time, then the quoted mail
         following = self.next_filled(after)
-        return bool(_TIME.search(text) and _YEAR.search(text)
+        return bool(TIME.search(text) and YEAR.search(text)
                     and (following >= self.n or self.quoted(following) or self.mark(following)))
 
     def signature(self, i: int) -> int:
         """The lines of a signature under a rule (``---``, ``___``): a few short lines, no orders."""
-        if self.depth[i] or not self.filled[i] or not _RULE.match(self.lines[i]):
+        if self.depth[i] or not self.filled[i] or not RULE.match(self.lines[i]):
             return 0
         j, filled = i + 1, 0
         while j < self.n and not self.quoted(j) and not self.boundary(j):
@@ -405,13 +334,13 @@ class _Reader:
             text = self.bare[i]
             if self.filled[i] and (not taken or self.blank(taken[-1])):
                 block += 1
-            if self.blank(i) or _RULE.match(self.lines[i]) or self.separator(i):
+            if self.blank(i) or RULE.match(self.lines[i]) or self.separator(i):
                 pass
             elif self.orders_like(i):
                 break
             elif prose and self.has_words:
                 pass
-            elif (self.colon[i] or _ANY_HEADER_LINE.match(text)) and len(text) < 300:
+            elif (self.colon[i] or ANY_HEADER_LINE.match(text)) and len(text) < 300:
                 pass
             elif block == 1 and self.has_words and len(text) < 300 and re.search(r"\d|@", text):
                 pass  # an attribution in a form no rule knows, right above the server's mail
@@ -567,8 +496,8 @@ def _edited_in_place(r: _Reader, kinds: list) -> None:
             key = words[upper.index("KEY") + 1] if "KEY" in upper[:-1] else ""
             if not key or _PLACEHOLDER.match(key):
                 continue
-            stop = next((m for m in range(k + 1, end) if r.quoted(m) or _RULE.match(r.lines[m])
-                         or _FRAMED.match(r.lines[m]) or r.mark(m) or r.mark_end(m)), end)
+            stop = next((m for m in range(k + 1, end) if r.quoted(m) or RULE.match(r.lines[m])
+                         or FRAMED.match(r.lines[m]) or r.mark(m) or r.mark_end(m)), end)
             for m in range(r.n):
                 if kinds[m] is None and not r.blank(m):
                     kinds[m] = "note"  # what the player wrote above: not orders (checked above)
@@ -576,19 +505,6 @@ def _edited_in_place(r: _Reader, kinds: list) -> None:
                 kinds[m] = None
             return
         start = end + 1
-
-
-_CLOSING = re.compile(
-    r"^(?:thanks|thank you|thx|cheers|regards|best|best regards|kind regards|all the best|greetings|yours|br|"
-    r"merci|merci d'avance|cordialement|amitiés|bien à vous|bonne journée|à bientôt|salutations|"
-    r"danke|vielen dank|gruß|grüße|viele grüße|liebe grüße|beste grüße|lg|mfg|vg|"
-    r"grazie|saluti|cordiali saluti|gracias|saludos|un saludo|obrigado|obrigada|abraços|"
-    r"bedankt|groeten|met vriendelijke groet|tack|hälsningar|mvh|med venlig hilsen|hilsen|"
-    r"dziękuję|pozdrawiam|pozdrowienia|děkuji|s pozdravem|díky|kiitos|terveisin|köszönöm|üdv|"
-    r"спасибо|с уважением|всего доброго|удачи|пока|дякую|з повагою|на все добре|"
-    r"谢谢|謝謝|此致|祝好|vive l'empereur|vive l'empereur !|es lebe der kaiser)\b.{0,40}$",
-    re.I,
-)
 
 
 def _greeting_and_sign_off(r: _Reader, kinds: list) -> None:
@@ -608,11 +524,12 @@ def _greeting_and_sign_off(r: _Reader, kinds: list) -> None:
     after = [k for k in kept if k > header]
     last = max((k for k in after if r.orders_like(k)), default=header)
     tail = [k for k in after if k > last]
-    if (0 < len(tail) <= 3 and _CLOSING.match(_bare(r.lines[tail[0]]))
-            and all(len(r.lines[k].strip()) <= 40 and not r.orders_like(k) for k in tail)):
+    names = tail[1:]  # under the closing word: a name, a title (no digits: no misspelt order)
+    if (0 < len(tail) <= 3 and CLOSING.match(_bare(r.lines[tail[0]]))
+            and all(len(r.lines[k].strip()) <= 40 and not r.orders_like(k) for k in tail)
+            and not any(re.search(r"\d", r.lines[k]) or len(r.lines[k].split()) > 4 for k in names)):
         for k in tail:
             kinds[k] = "sign-off"
-
 
 
 # -- marking the server's mail --------------------------------------------------------------------
