@@ -310,13 +310,15 @@ class _Reader:
 
     def wrapped_quote(self, i: int) -> bool:
         """A quoted line that the mail program wrapped without repeating the ``>``."""
-        if i == 0 or not self.quoted(i - 1) or self.blank(i) or not (i + 1 >= self.n or self.quoted(i + 1)):
+        if i == 0 or not self.quoted(i - 1) or self.blank(i):
             return False
+        if not (i + 1 >= self.n or self.quoted(i + 1) or self.blank(i + 1)):
+            return False  # the quote goes on, or a blank line ends it
         previous = len(self.lines[i - 1].rstrip())
         first_word = len(self.lines[i].split()[0])
         if self.orders_like(i):  # an order written between two quoted lines, unless it plainly is a wrap
             return previous + 1 + first_word > NARROWEST_WRAP and len(self.lines[i].split()) <= 3
-        if previous >= 50 and previous + 1 + first_word > WRAP_WIDTH:
+        if previous + 1 + first_word > NARROWEST_WRAP or previous >= 50 and previous + 1 + first_word > WRAP_WIDTH:
             return True  # the word could not have stood on the quoted line: the program moved it down
         return previous >= 60
 
@@ -393,7 +395,9 @@ def new_text(body: str, words=()) -> Reply:
             j = i
             while j < r.n and (r.quoted(j) or r.blank(j) and r.quoted(r.next_filled(j))):
                 j += 1
-            cut("quote", i, j)
+            # the server's mail quoted: the line above it is its attribution, whatever its form
+            before = drop_back() if any(r.mark(k) for k in range(i, min(j, i + 4))) else []
+            cut("quote", i, j, before)
             i = j
             continue
         if r.wrapped_quote(i):
@@ -423,25 +427,23 @@ def new_text(body: str, words=()) -> Reply:
             cut("quoted text", end, r.n)
             break
         if r.separator(i):
-            end = skip_pbem(i + 1)
-            cut("separator", i, end, drop_back())
-            i = end
-            continue
-        size = r.header_block(i)
-        if size:
-            end = skip_pbem(i + size)
-            cut("header block", i, end, drop_back())
-            i = end
-            continue
-        size = r.attribution(i)
+            size = 1 + r.header_block(r.next_filled(i + 1)) if r.next_filled(i + 1) < r.n else 1
+            kind = "separator"
+        else:
+            size = r.header_block(i)
+            kind = "header block"
+            if not size:
+                size = r.attribution(i)
+                kind = "attribution"
         if size:
             following = r.next_filled(i + size)
             if following < r.n and r.quoted(following):
-                cut("attribution", i, i + size)  # the quote follows, then perhaps more of the player's text
-                i += size
+                # the mail follows quoted with ">": only this line or block goes, the player may write on below
+                cut(kind, i, following)
+                i = following
                 continue
-            end = skip_pbem(i + size)
-            cut("attribution", i, end, drop_back())
+            end = skip_pbem(i + size)  # the mail follows unquoted: to its end marker, or to the end
+            cut(kind, i, end, drop_back())
             i = end
             continue
         size = r.signature(i)
