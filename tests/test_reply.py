@@ -183,3 +183,18 @@ def test_pathological_replies_are_fast():
 def test_a_sign_off_takes_no_order_with_it():
     text = f"{HEAD}\nENTER A1 BY ROAD\nThanks\nENTRE A4 BY PONTOON"
     assert read(text) == text
+
+
+def test_forwarded_orders_are_read_when_the_player_wrote_none():
+    forwarded = (f"Wrong address, sorry.\n\n---------- Forwarded message ---------\nFrom: Anna <a@work.example>\n"
+                 f"Date: Mon, 3 Jun 2024\nSubject: orders\n\n{HEAD}\nENTER A1 BY ROAD\n\nOn Monday, pbem <p@x.org> wrote:\n"
+                 "> " + SERVER.replace("\n", "\n> "))
+    reply = new_text(forwarded, WORDS)
+    assert reply.text == f"{HEAD}\nENTER A1 BY ROAD"
+    assert "the note 'Wrong address, sorry.'" in reply.summary()
+    # orders of his own win over the forwarded ones
+    own = read(f"{HEAD}\nENTER A4 BY PONTOON\n\n" + forwarded)
+    assert own.startswith(f"{HEAD}\nENTER A4 BY PONTOON") and "ENTER A1" not in own
+    # the server's own mail forwarded: its form (a placeholder key) is never taken
+    form = mark_text("Report.\nGAME 1 SIDE Austria TURN 6AM KEY <your-key>\n# ENTER A4 BY PONTOON")
+    assert read(f"FYI\n\n---------- Forwarded message ---------\nFrom: pbem\nDate: Monday\n\n{form}") == "FYI"

@@ -489,6 +489,24 @@ case("inplace_outlook_report_de", "8 form filled in place", meant, text=(
     f"{header_block(*HEADER_BLOCKS['de'])}\n\n{text}\n"))
 
 
+# 9. Orders forwarded: sent from elsewhere or to the wrong address, then forwarded to the server.
+
+WORK = "Anna Zach <anna@work.example>"
+case("forward_gmail", "9 forwarded orders", orders(0), text=(
+    f"Sent to the wrong address, sorry.\n\n---------- Forwarded message ---------\nFrom: {WORK}\n"
+    f"Date: Mon, 3 Jun 2024 at 09:40\nSubject: Re: {SUBJECT}\nTo: <pbem@wrong.example>\n\n\n{orders(0)}\n\n"
+    f"{ATTRIBUTIONS['en']}\n\n{gt(quoted_text('ack'))}\n"))
+case("forward_apple", "9 forwarded orders", orders(1), text=(
+    f"\n\nBegin forwarded message:\n\nFrom: {WORK}\nSubject: Re: orders\nDate: 3 June 2024 at 09:40:00 CEST\n"
+    f"To: pbem@wrong.example\n\n{orders(1)}\n\nSent from my iPhone\n"))
+case("forward_thunderbird_fr", "9 forwarded orders", orders(2), text=(
+    f"\n\n\n-------- Message transféré --------\nSujet : Re: orders\nDate : Mon, 3 Jun 2024 09:40:00 +0200\n"
+    f"De : {WORK}\nPour : pbem@wrong.example\n\n{orders(2)}\n\n{ATTRIBUTIONS['fr']}\n{gt(quoted_text('report'))}\n"))
+case("forward_mailru", "9 forwarded orders", orders(3), text=(
+    f"\n-------- Пересылаемое сообщение --------\n03.06.2024, 09:40, Анна <anna@work.example>:\n\n{orders(3)}\n\n"
+    f"{VERBLESS['mailru']}\n{gt(quoted_text('ack'))}\n"))
+
+
 # -- writing -------------------------------------------------------------------------------------
 
 

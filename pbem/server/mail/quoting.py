@@ -70,6 +70,18 @@ FRAMED = re.compile(r"^\s*[-=_*~—–]{2,}\s*(\S.*?)\s*[-=_*~—–]{2,}\s*$")
 RULE = re.compile(r"^\s*[-=_*~—–]{2,}\s*$")
 PLAIN_RULE = re.compile(r"^\s*(?:={5,}|_{10,})\s*$")  # a rule of "=" or Outlook's underscores: the mail quoted below
 
+# The line above a forwarded mail ("---------- Forwarded message ---------", "Begin forwarded message:").
+FORWARD = re.compile(
+    r"forwarded message|weitergeleitete (?:nachricht|e-mail)|message transféré|message réexpédié|mensaje reenviado|"
+    r"messaggio inoltrato|doorgestuurd bericht|videresendt (?:besked|meddelelse|melding)|vidarebefordrat meddelande|"
+    r"välitetty viesti|továbbított üzenet|przekazana wiadomość|wiadomość przekazana|přeposlaná zpráva|"
+    r"пересылаемое сообщение|пересланное сообщение|переслане повідомлення|пересланий лист|转发的邮件|轉寄的郵件|"
+    r"mensagem encaminhada|mensagem reencaminhada",
+    re.I,
+)
+# The key in the server's orders form, which the player replaces with his own.
+PLACEHOLDER = re.compile(r"^(?:<.*>|\*+|your-key-here)$", re.I)
+
 # Footers that phones, mail apps and carriers add under what the player wrote.
 FOOTER = re.compile(
     r"^(?:sent (?:from|with|via|using|on|by) .+|get outlook for .+|download outlook for .+|"

@@ -32,8 +32,8 @@ from dataclasses import dataclass, field
 
 from pbem.core.orders import HEADER_KEYS
 from pbem.server.mail.quoting import (
-    ANY_HEADER_LINE, CLOSING, DATE, DECOR, EMAIL, ENDS_COLON, FOOTER, FRAMED, FROM, HEADER_LINE, PLAIN_RULE, QUOTE,
-    RULE, SEPARATOR, START, TIME, VERB, YEAR,
+    ANY_HEADER_LINE, CLOSING, DATE, DECOR, EMAIL, ENDS_COLON, FOOTER, FORWARD, FRAMED, FROM, HEADER_LINE, PLACEHOLDER,
+    PLAIN_RULE, QUOTE, RULE, SEPARATOR, START, TIME, VERB, YEAR,
 )
 
 MARK = "[pbem-mail]"
@@ -358,9 +358,36 @@ def new_text(body: str, words=()) -> Reply:
     ``>`` for blockquotes), and the parts left out."""
     r = _Reader(body, words)
     kinds: list[str | None] = [None] * r.n  # why each line is left out; None: the player's
+    seen_header = _scan(r, kinds, 0)
+    if not seen_header:
+        forwarded = _forwarded_orders(r, kinds)
+        if forwarded is not None:
+            seen_header = _scan(r, kinds, forwarded)
+        else:
+            _edited_in_place(r, kinds)
+    _greeting_and_sign_off(r, kinds)
+    kept = [k for k in range(r.n) if kinds[k] is None]
+    while kept and r.blank(kept[-1]):
+        kept.pop()
+    while kept and r.blank(kept[0]):
+        kept.pop(0)
+    text = "\n".join(r.lines[k].rstrip() for k in kept)
+    cuts: list[Cut] = []
+    for k, kind in enumerate(kinds):
+        if kind is None:
+            continue
+        if cuts and cuts[-1].kind == kind and kinds[k - 1] == kind:
+            cuts[-1].lines.append(r.lines[k])
+        else:
+            cuts.append(Cut(kind, [r.lines[k]]))
+    return Reply(text, [c for c in cuts if c.count])
+
+
+def _scan(r: _Reader, kinds: list, start: int) -> bool:
+    """Mark in ``kinds`` why each line from ``start`` on is left out; whether an orders header was kept."""
     out: list[int] = []  # the player's lines so far
     seen_header = False
-    i = 0
+    i = start
 
     def cut(kind: str, start: int, end: int, before: list[int] = ()) -> None:
         for k in list(before) + list(range(start, end)):
@@ -453,36 +480,57 @@ def new_text(body: str, words=()) -> Reply:
             continue
         out.append(i)
         i += 1
+    return seen_header
 
-    if not seen_header:
-        _edited_in_place(r, kinds)
-    _greeting_and_sign_off(r, kinds)
-    kept = [k for k in range(r.n) if kinds[k] is None]
-    while kept and r.blank(kept[-1]):
-        kept.pop()
-    while kept and r.blank(kept[0]):
-        kept.pop(0)
-    text = "\n".join(r.lines[k].rstrip() for k in kept)
-    cuts: list[Cut] = []
-    for k, kind in enumerate(kinds):
-        if kind is None:
+
+def _only_prose(r: _Reader, kinds: list) -> bool:
+    """Whether the player's kept lines hold no order (comments and prose only)."""
+    return not any(kinds[k] is None and r.orders_like(k) and not r.lines[k].lstrip().startswith("#")
+                   for k in range(r.n))
+
+
+def _real_key(r: _Reader, k: int) -> bool:
+    """Is line ``k`` an orders header with a key of the player's (not the form's placeholder)?"""
+    if not r.header_line(k):
+        return False
+    words = r.lines[k].split("#")[0].split()
+    upper = [w.upper() for w in words]
+    key = words[upper.index("KEY") + 1] if "KEY" in upper[:-1] else ""
+    return bool(key) and not PLACEHOLDER.match(key)
+
+
+def _forwarded_orders(r: _Reader, kinds: list) -> int | None:
+    """The player forwarded a mail of orders (his own, sent from elsewhere or to the wrong
+    address) and wrote none himself: the line of the forwarded orders' header, or None.
+    His own lines above become a note; the forwarded mail is read from its header on."""
+    if not _only_prose(r, kinds):
+        return None
+    forward = next((k for k in range(r.n) if not r.depth[k] and r.filled[k] and FORWARD.search(r.bare[k])), None)
+    if forward is None:
+        return None
+    inside = False  # within the server's own mail, whose form is never the player's
+    for k in range(forward + 1, r.n):
+        if r.depth[k]:
             continue
-        if cuts and cuts[-1].kind == kind and kinds[k - 1] == kind:
-            cuts[-1].lines.append(r.lines[k])
-        else:
-            cuts.append(Cut(kind, [r.lines[k]]))
-    return Reply(text, [c for c in cuts if c.count])
-
-
-_PLACEHOLDER = re.compile(r"^(?:<.*>|\*+|your-key-here)$", re.I)
+        if r.mark(k):
+            inside = True
+        elif r.mark_end(k):
+            inside = False
+        elif not inside and _real_key(r, k):
+            for m in range(k):
+                if kinds[m] is None and r.filled[m]:
+                    kinds[m] = "note"
+            for m in range(k, r.n):
+                kinds[m] = None
+            return k
+    return None
 
 
 def _edited_in_place(r: _Reader, kinds: list) -> None:
     """The player wrote no orders of his own but filled in the server's orders form where it
     stands, in the server's mail (unquoted: Outlook's inline answers, or the whole mail pasted
     into a new one): the form, from its header with a real key to its end, is his."""
-    if not any(r.marks) or any(kinds[k] is None and r.filled[k] and r.orders_like(k)
-                               and not r.lines[k].lstrip().startswith("#") for k in range(r.n)):
+    if not any(r.marks) or not _only_prose(r, kinds):
         return
     start = 0
     while start < r.n:
@@ -491,12 +539,7 @@ def _edited_in_place(r: _Reader, kinds: list) -> None:
             continue
         end = r.next_end_mark(start + 1)
         for k in range(start + 1, end):
-            if not r.header_line(k):
-                continue
-            words = r.lines[k].split("#")[0].split()
-            upper = [w.upper() for w in words]
-            key = words[upper.index("KEY") + 1] if "KEY" in upper[:-1] else ""
-            if not key or _PLACEHOLDER.match(key):
+            if not _real_key(r, k):
                 continue
             stop = next((m for m in range(k + 1, end) if r.quoted(m) or RULE.match(r.lines[m])
                          or FRAMED.match(r.lines[m]) or r.mark(m) or r.mark_end(m)), end)
