@@ -110,12 +110,13 @@ def handle(service: Service, row: dict) -> dict:
     lines = [text.strip() for _, text in body if text.strip() and not text.strip().startswith("#")]
     first = lines[0].split() if lines else []
     command = first[0].upper() if first and first[0].upper() in COMMANDS else None
-    if header.line == 0 and (command == "HELP" or not lines):
+    if header.line == 0 and (command == "HELP" or not lines and not msg.cuts):
         reply(service, to, subject, HELP, in_reply_to=msg.message_id, key=dedupe)
         return {"command": "HELP"}
     if header.line == 0 or header.game is None or header.key is None:
         reply(service, to, subject, "Your mail has no first line naming the game and carrying your key, "
-                                    "so nothing was done.\n\n" + HELP, in_reply_to=msg.message_id, key=dedupe)
+                                    "so nothing was done." + read_note(msg) + "\n\n" + HELP,
+              in_reply_to=msg.message_id, key=dedupe)
         return {"why": "no header"}
     try:
         game_id = int(str(header.game).lstrip("#"))
@@ -157,7 +158,7 @@ def handle(service: Service, row: dict) -> dict:
             return {"command": command, "game": game_id, "side": side}
         submission = service.submit(game_id, side, msg.text, source=row["source"], who=msg.from_addr)
     except (ServiceError, OrdersError) as exc:
-        answer(f"Nothing was done: {exc}", "Refused")
+        answer(f"Nothing was done: {exc}" + read_note(msg), "Refused")
         return {"why": str(exc), "game": game_id, "side": side}
     answer(submission.message() + read_note(msg), "Orders accepted" if submission.ok else "Orders NOT accepted")
     return {"orders": submission.ok, "game": game_id, "side": side, "day": submission.day,
