@@ -507,6 +507,43 @@ case("forward_mailru", "9 forwarded orders", orders(3), text=(
     f"{VERBLESS['mailru']}\n{gt(quoted_text('ack'))}\n"))
 
 
+# 10. More mail programs, by their documented or commonly seen layouts.
+
+MORE = {
+    "seznam_cs": f"---------- Původní e-mail ----------\nOd: {PBEM}\nKomu: {PLAYER}\nDatum: 3. 6. 2024 9:30:00\n"
+                 f"Předmět: {SUBJECT}",
+    "qq_zh": f"------------------ 原始邮件 ------------------\n发件人: \"pbem\"<{PBEM_ADDR}>;\n"
+             f"发送时间: 2024年6月3日(星期一) 上午9:30\n收件人: \"Anna\"<anna@example.org>;\n主题: {SUBJECT}",
+    "netease_zh": f"在 2024-06-03 09:30:00，\"pbem\" <{PBEM_ADDR}> 写道：",
+    "outlook_ko": f"보낸 사람: {PBEM}\n보낸 날짜: 2024년 6월 3일 월요일 오전 9:30\n받는 사람: {PLAYER}\n제목: {SUBJECT}",
+    "outlook_ja": f"差出人: {PBEM}\n送信日時: 2024年6月3日 9:30\n宛先: {PLAYER}\n件名: {SUBJECT}",
+    "outlook_zh_tw": f"寄件者: {PBEM}\n寄件日期: 2024年6月3日 上午 09:30\n收件者: {PLAYER}\n主旨: {SUBJECT}",
+    "outlook_bg": f"От: {PBEM}\nИзпратено: 3 юни 2024 г. 9:30\nДо: {PLAYER}\nОтносно: {SUBJECT}",
+    "outlook_sk": f"Od: {PBEM}\nOdoslané: pondelok 3. júna 2024 9:30\nKomu: {PLAYER}\nPredmet: {SUBJECT}",
+    "outlook_ro": f"De la: {PBEM}\nTrimis: luni, 3 iunie 2024 09:30\nCătre: {PLAYER}\nSubiect: {SUBJECT}",
+    "outlook_tr": f"Kimden: {PBEM}\nGönderildi: 3 Haziran 2024 Pazartesi 09:30\nKime: {PLAYER}\nKonu: {SUBJECT}",
+    "outlook_el": f"Από: {PBEM}\nΣτάλθηκε: Δευτέρα, 3 Ιουνίου 2024 9:30 πμ\nΠρος: {PLAYER}\nΘέμα: {SUBJECT}",
+    "gmx_de": f"Gesendet: Montag, 03. Juni 2024 um 09:30 Uhr\nVon: \"pbem\" <{PBEM_ADDR}>\nAn: {PLAYER}\n"
+              f"Betreff: {SUBJECT}",
+    "tonline_de": f"-----Original-Nachricht-----\nBetreff: {SUBJECT}\nDatum: 2024-06-03T09:30:00+0200\n"
+                  f"Von: \"pbem\" <{PBEM_ADDR}>\nAn: {PLAYER}",
+    "laposte_fr": f"----- Mail original -----\nDe: \"pbem\" <{PBEM_ADDR}>\nÀ: {PLAYER}\nEnvoyé: Lundi 3 Juin 2024 09:30:00\n"
+                  f"Objet: {SUBJECT}",
+    "proton": f"------- Original Message -------\nOn Monday, June 3rd, 2024 at 09:30, pbem <{PBEM_ADDR}> wrote:",
+    "tutanota": f"3 Jun 2024, 09:30 by {PBEM_ADDR}:",
+    "ukrnet_uk": f"--- Оригінальне повідомлення ---\nВід: \"pbem\" <{PBEM_ADDR}>\nДата: 3 червня 2024, 09:30:00\n"
+                 f"Тема: {SUBJECT}",
+    "thunderbird_ru": "03.06.2024 9:30, pbem пишет:",
+    "thunderbird_uk": "03.06.24 09:30, pbem пише:",
+    "apple_uk": f"3 черв. 2024 р. о 09:30 pbem <{PBEM_ADDR}> написав(ла):",
+}
+for n, (name, intro) in enumerate(MORE.items()):
+    body = orders(n)
+    which = ("ack", "welcome", "report", "refused")[n % 4]
+    quote = gt(quoted_text(which)) if n % 3 == 1 else quoted_text(which)
+    case(f"more_{name}", "10 more programs", body, text=f"{body}\n\n{intro}\n\n{quote}\n")
+
+
 # -- writing -------------------------------------------------------------------------------------
 
 

@@ -34,18 +34,21 @@ START = re.compile(r"(on|le|am|el|il|op|den|em|w dniu|dnia|dne|в|у|στις|î
 # Header blocks: Outlook and most web mails write the replied-to mail's headers above it.
 FROM = ("from", "de", "von", "van", "da", "от", "от кого", "від", "od", "fra", "från", "lähettäjä", "feladó",
          "发件人", "寄件者", "差出人", "kimden", "από", "afzender", "frá", "pošiljatelj", "odesílatel", "saatja",
-         "sūtītājs", "siuntėjas", "expeditor", "de la", "remitente", "mittente", "sender")
+         "sūtītājs", "siuntėjas", "expeditor", "de la", "remitente", "mittente", "sender", "보낸 사람", "šalje",
+        "подател", "відправник", "отправитель")
 DATE = ("sent", "date", "envoyé", "envoyé le", "envoye", "gesendet", "datum", "verzonden", "inviato", "data",
          "отправлено", "дата", "надіслано", "відправлено", "wysłano", "wysłane", "sendt", "skickat", "lähetetty",
          "elküldve", "küldve", "dátum", "发送时间", "日期", "寄件日期", "送信日時", "enviado", "enviado el",
          "enviada em", "enviado em", "tarih", "gönderildi", "gönderilme", "στάλθηκε", "ημερομηνία", "odesláno",
-         "trimis", "saadetud", "išsiųsta", "nosūtīts", "poslano", "послато", "sent at", "when")
+         "trimis", "saadetud", "išsiųsta", "nosūtīts", "poslano", "послато", "sent at", "when", "보낸 날짜",
+        "изпратено", "odoslané", "gesendet am", "verstuurd", "data di invio")
 OTHER = ("to", "à", "a", "an", "aan", "кому", "do", "til", "till", "vastaanottaja", "címzett", "收件人", "宛先",
           "para", "kime", "προς", "komu", "către", "adresát", "subject", "objet", "sujet", "betreff", "onderwerp",
           "oggetto", "тема", "temat", "emne", "ämne", "aihe", "tárgy", "主题", "主旨", "件名", "asunto", "assunto",
           "konu", "θέμα", "předmět", "subiect", "cc", "kopie", "copie à", "копия", "копія", "kopia", "dw",
           "kopio", "másolatot kap", "抄送", "副本", "cco", "bcc", "reply-to", "répondre à", "antwort an",
-          "importance", "priorité", "wichtigkeit", "attachments", "pièces jointes", "anlagen")
+          "importance", "priorité", "wichtigkeit", "attachments", "pièces jointes", "anlagen", "收件者", "받는 사람",
+         "제목", "относно", "predmet", "kopie an")
 LABEL = "|".join(sorted((re.escape(w) for w in FROM + DATE + OTHER), key=len, reverse=True))
 HEADER_LINE = re.compile(rf"^[{DECOR}]*({LABEL})[{DECOR}]*[:：]\s*[{DECOR}]*\S", re.I)
 # Any "Label: value" line (a header block in a language not listed), above the server's marker.
@@ -54,7 +57,8 @@ ANY_HEADER_LINE = re.compile(rf"^[{DECOR}]*[^\W\d_][\w .'’-]{{0,30}}?[{DECOR}]
 # Separator lines that start the quoted mail.
 PHRASES = (
     r"original message|original|ursprüngliche nachricht|originalnachricht|message d'origine|message original|"
-    r"mensaje original|messaggio originale|messaggio inoltrato|oorspronkelijk bericht|origineel bericht|"
+    r"mensaje original|messaggio originale|original-nachricht|mail original|message initial|původní e-mail|"
+    r"pôvodná správa|оригинално съобщение|izvorna poruka|originalna poruka|messaggio inoltrato|oorspronkelijk bericht|origineel bericht|"
     r"oprindelig(?:e)? (?:besked|meddelelse)|videresendt (?:besked|meddelelse)|opprinnelig melding|"
     r"ursprungligt meddelande|vidarebefordrat meddelande|alkuperäinen viesti|välitetty viesti|eredeti üzenet|"
     r"továbbított üzenet|wiadomość oryginalna|oryginalna wiadomość|przekazana wiadomość|původní zpráva|"

@@ -336,7 +336,7 @@ class _Reader:
             text = self.bare[i]
             if self.filled[i] and (not taken or self.blank(taken[-1])):
                 block += 1
-            if self.blank(i) or RULE.match(self.lines[i]) or self.separator(i):
+            if self.blank(i) or RULE.match(self.lines[i]) or self.separator(i) or FRAMED.match(self.lines[i]):
                 pass
             elif self.orders_like(i):
                 break
