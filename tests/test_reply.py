@@ -198,3 +198,9 @@ def test_forwarded_orders_are_read_when_the_player_wrote_none():
     # the server's own mail forwarded: its form (a placeholder key) is never taken
     form = mark_text("Report.\nGAME 1 SIDE Austria TURN 6AM KEY <your-key>\n# ENTER A4 BY PONTOON")
     assert read(f"FYI\n\n---------- Forwarded message ---------\nFrom: pbem\nDate: Monday\n\n{form}") == "FYI"
+
+
+def test_a_rule_and_header_block_over_a_quote():
+    text = (f"{HEAD}\nENTER A1 BY ROAD\n\n________________________________\nFrom: pbem\nSent: Monday\nTo: Anna\n\n"
+            f"> {SERVER}".replace("\n  ", "\n>   "))
+    assert read(text) == f"{HEAD}\nENTER A1 BY ROAD"

@@ -204,12 +204,12 @@ class _Reader:
         return self.filled[i] and self._cached("separator", i, self._separator)
 
     def _separator(self, i: int) -> bool:
+        if PLAIN_RULE.match(self.lines[i]):
+            return True
         text = self.bare[i]
         if not text or not (self.colon[i] or any(c in text for c in "-=_*~—–")) or self.orders_like(i):
             return False
         if SEPARATOR.match(text) and (re.search(r"[-=_*~—–]{2,}", text) or text.endswith(":")):
-            return True
-        if PLAIN_RULE.match(self.lines[i]):
             return True
         framed = FRAMED.match(self.lines[i])
         if framed:
@@ -466,7 +466,7 @@ def _scan(r: _Reader, kinds: list, start: int) -> bool:
             following = r.next_filled(i + size)
             if following < r.n and r.quoted(following):
                 # the mail follows quoted with ">": only this line or block goes, the player may write on below
-                cut(kind, i, following)
+                cut(kind, i, following, drop_back())
                 i = following
                 continue
             end = skip_pbem(i + size)  # the mail follows unquoted: to its end marker, or to the end
