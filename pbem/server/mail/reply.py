@@ -466,7 +466,7 @@ def _scan(r: _Reader, kinds: list, start: int) -> bool:
             following = r.next_filled(i + size)
             if following < r.n and r.quoted(following):
                 # the mail follows quoted with ">": only this line or block goes, the player may write on below
-                cut(kind, i, following, drop_back())
+                cut(kind, i, following)
                 i = following
                 continue
             end = skip_pbem(i + size)  # the mail follows unquoted: to its end marker, or to the end
