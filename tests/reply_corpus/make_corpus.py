@@ -131,7 +131,8 @@ ATTRIBUTIONS = {  # language -> attribution line (Gmail and Apple Mail wording, 
 }
 for n, (lang, attribution) in enumerate(ATTRIBUTIONS.items()):
     body = orders(n)
-    case(f"works_gt_{lang}", "0 already worked", body, text=f"{body}\n\n{attribution}\n\n{gt(quoted_text('ack'))}\n")
+    style = "3 attribution" if lang in ("sv", "pl") else "0 already worked"  # the verb first; a verb not known before
+    case(f"works_gt_{lang}", style, body, text=f"{body}\n\n{attribution}\n\n{gt(quoted_text('ack'))}\n")
 case("works_original_message", "0 already worked", orders(1), text=(
     f"{orders(1)}\n\n-----Original Message-----\nFrom: {PBEM}\nSent: Monday, June 3, 2024 9:30 AM\n"
     f"To: {PLAYER}\nSubject: {SUBJECT}\n\n{quoted_text('ack')}\n"))
