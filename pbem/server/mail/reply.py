@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 
 from pbem.core.orders import HEADER_KEYS
 from pbem.server.mail.quoting import (
-    ANY_HEADER_LINE, CLOSING, DATE, DECOR, EMAIL, ENDS_COLON, FOOTER, FORWARD, FRAMED, FROM, HEADER_LINE, PLACEHOLDER,
+    ANY_HEADER_LINE, CLOSING, DATE, DECOR, EMAIL, FOOTER, FORWARD, FRAMED, FROM, HEADER_LINE, PLACEHOLDER,
     PLAIN_RULE, QUOTE, RULE, SEPARATOR, START, TIME, VERB, YEAR,
 )
 
@@ -107,6 +107,9 @@ def _short(text: str, limit: int = 60) -> str:
 # -- reading a reply ---------------------------------------------------------------------------
 
 
+_RULE_CHAR = re.compile(r"[-=_*~—–]")
+
+
 def _depth(line: str) -> int:
     match = QUOTE.match(line)
     return match.group(1).count(">") if match else 0
@@ -127,25 +130,46 @@ class _Reader:
     linear on a mail of a million lines)."""
 
     def __init__(self, text: str, words):
-        self.lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+        self.lines = lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
         self.words = {w.upper() for w in words} | set(HEADER_KEYS)
         self.has_words = bool(words)
-        n = self.n = len(self.lines)
-        self.depth = [_depth(line) if line.lstrip(" \t")[:1] == ">" else 0 for line in self.lines]
-        self.bare = [_bare(line) if self.depth[i] else line.strip(DECOR + "\u200b\ufeff")
-                     for i, line in enumerate(self.lines)]
-        self.filled = [bool(line.strip()) for line in self.lines]
-        lower = [line.lower() for line in self.lines]
-        self.marks = [MARK.lower() in line for line in lower]
-        self.mark_ends = [MARK_END.lower() in line for line in lower]
-        self.colon = [bool(ENDS_COLON.search(text)) for text in self.bare]
-        self._orders_like = [self._is_orders_like(line) for line in self.lines]
+        n = self.n = len(lines)
+        self.filled = [False] * n
+        self.depth = [0] * n
+        self.bare = [""] * n
+        self.marks = [False] * n
+        self.mark_ends = [False] * n
+        self.colon = [False] * n
+        self._orders_like = [False] * n
+        self.filled_lines: list[int] = []  # the indices of the non-blank lines (most scans need only these)
+        strip = DECOR + "\u200b\ufeff"
+        for i, line in enumerate(lines):
+            if not line or line.isspace():
+                continue
+            self.filled[i] = True
+            self.filled_lines.append(i)
+            if line.lstrip(" \t")[:1] == ">":
+                self.depth[i] = _depth(line)
+                bare = _bare(line)
+            else:
+                bare = line.strip(strip)
+            self.bare[i] = bare
+            if "[pbem-mail" in line:
+                self.marks[i] = MARK in line
+                self.mark_ends[i] = MARK_END in line
+            self.colon[i] = bare[-1:] in (":", "：")
+            self._orders_like[i] = self._is_orders_like(line)
         # the next non-blank line and the next unquoted end marker, at or after each line
         self._next_filled = [n] * (n + 1)
         self._next_end = [n] * (n + 1)
+        next_filled = next_end = n
         for i in range(n - 1, -1, -1):
-            self._next_filled[i] = i if self.filled[i] else self._next_filled[i + 1]
-            self._next_end[i] = i if self.mark_ends[i] and not self.depth[i] else self._next_end[i + 1]
+            if self.filled[i]:
+                next_filled = i
+                if self.mark_ends[i] and not self.depth[i]:
+                    next_end = i
+            self._next_filled[i] = next_filled
+            self._next_end[i] = next_end
         self._memo: dict = {}
 
     def _cached(self, name: str, i: int, compute):
@@ -201,13 +225,15 @@ class _Reader:
                 and bool(FOOTER.match(text)))
 
     def separator(self, i: int) -> bool:
-        return self.filled[i] and self._cached("separator", i, self._separator)
+        if not self.filled[i] or not self.colon[i] and not _RULE_CHAR.search(self.lines[i]):
+            return False  # most lines: neither a colon at the end nor a dash, "=" or "_" anywhere
+        return self._cached("separator", i, self._separator)
 
     def _separator(self, i: int) -> bool:
         if PLAIN_RULE.match(self.lines[i]):
             return True
         text = self.bare[i]
-        if not text or not (self.colon[i] or any(c in text for c in "-=_*~—–")) or self.orders_like(i):
+        if not text or self.orders_like(i):
             return False
         if SEPARATOR.match(text) and (re.search(r"[-=_*~—–]{2,}", text) or text.endswith(":")):
             return True
@@ -244,7 +270,9 @@ class _Reader:
 
     def attribution(self, i: int) -> int:
         """The number of lines (1 to 3) of an attribution line starting at ``i`` (0 if none)."""
-        if self.depth[i] or not self.filled[i] or not any(self.colon[i:i + 3]):
+        colon = self.colon
+        if self.depth[i] or not self.filled[i] or not (colon[i] or i + 1 < self.n and colon[i + 1]
+                                                       or i + 2 < self.n and colon[i + 2]):
             return 0
         return self._cached("attribution", i, self._attribution)
 
@@ -486,7 +514,7 @@ def _scan(r: _Reader, kinds: list, start: int) -> bool:
 def _only_prose(r: _Reader, kinds: list) -> bool:
     """Whether the player's kept lines hold no order (comments and prose only)."""
     return not any(kinds[k] is None and r.orders_like(k) and not r.lines[k].lstrip().startswith("#")
-                   for k in range(r.n))
+                   for k in r.filled_lines)
 
 
 def _real_key(r: _Reader, k: int) -> bool:
@@ -505,7 +533,7 @@ def _forwarded_orders(r: _Reader, kinds: list) -> int | None:
     His own lines above become a note; the forwarded mail is read from its header on."""
     if not _only_prose(r, kinds):
         return None
-    forward = next((k for k in range(r.n) if not r.depth[k] and r.filled[k] and FORWARD.search(r.bare[k])), None)
+    forward = next((k for k in r.filled_lines if not r.depth[k] and FORWARD.search(r.bare[k])), None)
     if forward is None:
         return None
     inside = False  # within the server's own mail, whose form is never the player's
@@ -558,7 +586,7 @@ def _greeting_and_sign_off(r: _Reader, kinds: list) -> None:
     tell an order (even a misspelt one stays: it does not start with a closing word)."""
     if not r.has_words:
         return
-    kept = [k for k in range(r.n) if kinds[k] is None and not r.blank(k)]
+    kept = [k for k in r.filled_lines if kinds[k] is None]
     header = next((k for k in kept if r.header_line(k)), None)
     if header is None:
         return
