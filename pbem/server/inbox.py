@@ -17,8 +17,8 @@ from pbem.core.orders import OrdersError, parse_header
 from pbem.core.orders import fold
 from pbem.games import rulesets
 from pbem.server.mail.inbound import parse_message
-from pbem.server.mail.reply import summary
 from pbem.server.mail.outbox import queue
+from pbem.server.mail.reply import summary
 from pbem.server.service import Service, ServiceError, redact_key
 from pbem.server.store import NoSuchGame
 
