@@ -110,19 +110,9 @@ def _short(text: str, limit: int = 60) -> str:
 _RULE_CHAR = re.compile(r"[-=_*~—–]")
 
 
-def _depth(line: str) -> int:
-    match = QUOTE.match(line)
-    return match.group(1).count(">") if match else 0
-
-
 def _content(line: str) -> str:
     match = QUOTE.match(line)
     return line[match.end():] if match else line
-
-
-def _bare(line: str) -> str:
-    """The line without quoting, decoration or surrounding blanks: what the patterns read."""
-    return _content(line).strip(DECOR + "\u200b\ufeff")
 
 
 class _Reader:
@@ -148,17 +138,18 @@ class _Reader:
                 continue
             self.filled[i] = True
             self.filled_lines.append(i)
-            if line.lstrip(" \t")[:1] == ">":
-                self.depth[i] = _depth(line)
-                bare = _bare(line)
+            quote = QUOTE.match(line) if ">" in line[:8] or line[:1] in " \t" else None
+            if quote:  # a quoted line: never the player's, so never an order
+                self.depth[i] = quote.group(1).count(">")
+                bare = line[quote.end():].strip(strip)
             else:
                 bare = line.strip(strip)
+                self._orders_like[i] = self._is_orders_like(line)
             self.bare[i] = bare
             if "[pbem-mail" in line:
                 self.marks[i] = MARK in line
                 self.mark_ends[i] = MARK_END in line
             self.colon[i] = bare[-1:] in (":", "：")
-            self._orders_like[i] = self._is_orders_like(line)
         # the next non-blank line and the next unquoted end marker, at or after each line
         self._next_filled = [n] * (n + 1)
         self._next_end = [n] * (n + 1)
@@ -446,9 +437,10 @@ def _scan(r: _Reader, kinds: list, start: int) -> bool:
             out.append(i)
             i += 1
             continue
-        if r.quoted(i):
+        if r.depth[i]:
+            depth, filled, next_filled, n = r.depth, r.filled, r._next_filled, r.n
             j = i
-            while j < r.n and (r.quoted(j) or r.blank(j) and r.quoted(r.next_filled(j))):
+            while j < n and (depth[j] or not filled[j] and next_filled[j] < n and depth[next_filled[j]]):
                 j += 1
             # the server's mail quoted: the line above it is its attribution, whatever its form
             before = drop_back() if any(r.mark(k) for k in range(i, min(j, i + 4))) else []
@@ -598,7 +590,7 @@ def _greeting_and_sign_off(r: _Reader, kinds: list) -> None:
     last = max((k for k in after if r.orders_like(k)), default=header)
     tail = [k for k in after if k > last]
     names = tail[1:]  # under the closing word: a name, a title (no digits: no misspelt order)
-    if (0 < len(tail) <= 3 and CLOSING.match(_bare(r.lines[tail[0]]))
+    if (0 < len(tail) <= 3 and CLOSING.match(r.bare[tail[0]])
             and all(len(r.lines[k].strip()) <= 40 and not r.orders_like(k) for k in tail)
             and not any(re.search(r"\d", r.lines[k]) or len(r.lines[k].split()) > 4 for k in names)):
         for k in tail:
