@@ -15,9 +15,11 @@ from datetime import datetime, timedelta
 from pbem.server import deadlines
 from pbem.core.orders import OrdersError, parse_header
 from pbem.core.orders import fold
+from pbem.games import rulesets
 from pbem.server.mail.inbound import parse_message
 from pbem.server.mail.outbox import queue
-from pbem.server.service import Service, ServiceError
+from pbem.server.mail.reply import summary
+from pbem.server.service import Service, ServiceError, redact_key
 from pbem.server.store import NoSuchGame
 
 LIMIT_BYTES = 512 * 1024
@@ -85,7 +87,7 @@ def process(service: Service, inbound_id: int) -> dict:
 
 
 def handle(service: Service, row: dict) -> dict:
-    msg = parse_message(row["raw"], LIMIT_BYTES, has_orders=lambda text: bool(text.strip()))
+    msg = parse_message(row["raw"], LIMIT_BYTES, has_orders=lambda text: bool(text.strip()), words=mail_words())
     dedupe = f"answer:{row['id']}"
     subject = "Re: " + (msg.subject or "your mail")[:200]
     if msg.auto:
@@ -108,12 +110,13 @@ def handle(service: Service, row: dict) -> dict:
     lines = [text.strip() for _, text in body if text.strip() and not text.strip().startswith("#")]
     first = lines[0].split() if lines else []
     command = first[0].upper() if first and first[0].upper() in COMMANDS else None
-    if header.line == 0 and (command == "HELP" or not lines):
+    if header.line == 0 and (command == "HELP" or not lines and not msg.cuts):
         reply(service, to, subject, HELP, in_reply_to=msg.message_id, key=dedupe)
         return {"command": "HELP"}
     if header.line == 0 or header.game is None or header.key is None:
         reply(service, to, subject, "Your mail has no first line naming the game and carrying your key, "
-                                    "so nothing was done.\n\n" + HELP, in_reply_to=msg.message_id, key=dedupe)
+                                    "so nothing was done." + read_note(msg) + "\n\n" + HELP,
+              in_reply_to=msg.message_id, key=dedupe)
         return {"why": "no header"}
     try:
         game_id = int(str(header.game).lstrip("#"))
@@ -155,11 +158,29 @@ def handle(service: Service, row: dict) -> dict:
             return {"command": command, "game": game_id, "side": side}
         submission = service.submit(game_id, side, msg.text, source=row["source"], who=msg.from_addr)
     except (ServiceError, OrdersError) as exc:
-        answer(f"Nothing was done: {exc}", "Refused")
+        answer(f"Nothing was done: {exc}" + read_note(msg), "Refused")
         return {"why": str(exc), "game": game_id, "side": side}
-    answer(submission.message(), "Orders accepted" if submission.ok else "Orders NOT accepted")
+    answer(submission.message() + read_note(msg), "Orders accepted" if submission.ok else "Orders NOT accepted")
     return {"orders": submission.ok, "game": game_id, "side": side, "day": submission.day,
             "problems": [str(p) for p in submission.problems]}
+
+
+def mail_words() -> frozenset[str]:
+    """The words that begin a line of orders in any installed game: a line starting with one
+    is the player's, never a quote, footer or signature. (The game is named in the mail's
+    header, which is found only once the mail is read; every game's words only protect more.)"""
+    return frozenset().union(*(r.mail_words for r in rulesets().values()))
+
+
+def read_note(msg) -> str:
+    """What of the mail was read and what ignored, for the acknowledgement ("" if all was read)."""
+    ignored = summary(msg.cuts)
+    if not ignored:
+        return ""
+    lines = [" ".join(line.split()) for line in redact_key(msg.text).splitlines() if line.strip()]
+    read = "nothing" if not lines else f"1 line, {lines[0][:60]!r}" if len(lines) == 1 else (
+        f"{len(lines)} lines, from {lines[0][:60]!r} to {lines[-1][:60]!r}")
+    return f"\n\nRead from your mail: {read}.\nIgnored: {ignored}."
 
 
 def authenticate(service: Service, game_id: int, side: str, key, from_addr: str, row: dict) -> bool:
