@@ -1,0 +1,434 @@
+"""Orders checked as the day will play them (issue 13 §2).
+
+The parser (parse.py) reads each order against the position at the start of
+the day. This module then walks the moving side's whole day in the order the
+rules carry it out (003 §7: activation, the bombardments declared last day,
+the assaults, the movements, the new bombardments) on a copy of the position,
+with the rules engine's own functions, and sorts each order into one of three:
+
+- **certain to fail**: nothing the enemy can do changes it (a block not
+  activated, a fourth command, two leads on a narrow approach, a move across
+  an approach the enemy blocks, a full locale...). It is a problem: the orders
+  are refused, with the engine's own reason.
+- **certain to be carried out**: it is played on the copy, and the orders
+  after it are checked against the position it leaves.
+- **conditional**: it depends on what the enemy decides during the day: how
+  an assault or an attack maneuver ends (the locales involved, their
+  neighbours where beaten blocks retreat, the army's morale), which block a
+  bombardment hits. It is accepted, and a warning says on what it depends.
+
+Only what the side may see is used: its own blocks, where enemy blocks stand
+(not their type or strength), the map and the clock. Every enemy decision is
+an unknown, never read from the enemy's standing orders (which may change
+before the day is played). A decision of the moving side's own that its orders
+leave open (say, which blocks lead an assault written without LEAD) is also
+an unknown: the player may be asked it.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+
+from pbem.core.decisions import Decider
+from pbem.core.orders import Problem
+
+from . import combat, movement, rules
+from .day import COMMAND_LIMIT, Day, Void
+from .orders import Activate, Assault, Bombard, Enter, Extend, Fire, Move, Order, Orders, RoadMove
+from .reader import natural_order
+from .scenario import Scenario
+from .state import State
+
+MORALE = "*morale*"  # a pseudo-locale: the army's morale, unsettled by any assault of the day
+MAX_WARNINGS = 20
+
+
+class Unsure(Exception):
+    """The forecast reached a point where the enemy (or an open decision) decides."""
+
+
+class _Forecast(Day):
+    """A Day that stops where the outcome is no longer the side's to decide: an
+    assault or an attack maneuver under way, or any decision."""
+
+    def private(self, kind, owner, text, seen=None, seen_data=None, **data):
+        if kind in ("attack", "assault"):
+            raise Unsure(kind)
+        super().private(kind, owner, text, seen, seen_data, **data)
+
+    def decide(self, *args, **kwargs):
+        raise Unsure("decision")
+
+    def fork(self) -> "_Forecast":
+        other = copy.copy(self)
+        other.st = self.st.copy()
+        other.events = []
+        other.moves = []
+        other.moved = set(self.moved)
+        other.assault_from = set(self.assault_from)
+        other.closed = set(self.closed)
+        other.captured = {k: set(v) for k, v in self.captured.items()}
+        other.road_use = {k: {"slots": list(v["slots"]), "dir": v["dir"]} for k, v in self.road_use.items()}
+        other.fired = set(self.fired)
+        return other
+
+
+@dataclass
+class _Trial:
+    """One order tried on a fork of the forecast."""
+
+    day: _Forecast
+    void: list[str]  # why it (or a part of it) would not be carried out
+    unsure: bool  # it reached an assault, an attack maneuver or a decision
+    spent: int  # commands spent before that point
+
+
+def check_day(scenario: Scenario, state: State, orders: Orders) -> list[Problem]:
+    """The problems the start of the day already decides; warnings go to ``orders.warnings``."""
+    return _Checker(scenario, state, orders).run()
+
+
+class _Checker:
+    def __init__(self, scenario: Scenario, state: State, orders: Orders):
+        self.sc, self.orders = scenario, orders
+        self.board = scenario.board
+        self.day = _Forecast(scenario, state.copy(), Orders(orders.side), Decider())
+        self.day.st.standing = {s: [] for s in self.day.st.standing}  # never the enemy's (hidden, and may change)
+        self.side = self.day.side
+        self.problems: list[Problem] = []
+        self.warnings: list[str] = []
+        self.unsettled: dict[str, str] = {}  # locale (or MORALE) -> what unsettles it
+        self.maybe = 0  # commands the conditional orders may spend
+        self.maybe_by: list[str] = []
+
+    # -- reporting ---------------------------------------------------------------
+
+    def refuse(self, order: Order, why: str, expected: str = "") -> None:
+        why = why.rstrip(".")
+        self.problems.append(Problem(order.line, order.column, f"{why}: this order would not be carried out",
+                                     order.text, expected or _expected(why)))
+
+    def warn(self, order: Order, text: str) -> None:
+        if len(self.warnings) < MAX_WARNINGS:
+            self.warnings.append(f"line {order.line}: {order.text} — {text}")
+
+    def unsettle(self, locales, why: str) -> None:
+        for lid in locales:
+            if lid is not None:
+                self.unsettled.setdefault(lid, why)
+
+    def depends(self, locales) -> list[str]:
+        """What unsettles the locales an order depends on, each reason once."""
+        out: list[str] = []
+        for lid in locales:
+            why = self.unsettled.get(lid)
+            if why and why not in out:
+                out.append(why)
+        return out
+
+    # -- the day -------------------------------------------------------------------
+
+    def run(self) -> list[Problem]:
+        self.assault_without_with()
+        self.activation()
+        self.bombardments()
+        for order in self.orders.of(Assault):
+            self.check_assault(order)
+        for order in self.orders.orders:
+            if isinstance(order, (Move, RoadMove, Extend, Enter)):
+                self.check_move(order)
+        self.declarations()
+        self.orders.warnings[:] = self.warnings
+        return self.problems
+
+    def assault_without_with(self) -> None:
+        """An assault written without WITH takes the blocks of the approach that may assault
+        (rules-notes C8): not artillery bombarding this day, not blocks still asleep."""
+        bombard = {o.block for o in self.orders.of(Bombard)}
+        held = {o.block for o in self.orders.of(Fire) if o.hold}
+        for order in self.orders.of(Assault):
+            if order.named:
+                continue
+            st = self.day.st
+            keep = [bid for bid in order.blocks
+                    if not (st.blocks[bid].type == "artillery" and (bid in bombard or (st.blocks[bid].bombard
+                                                                                    and bid not in held)))]
+            if keep != list(order.blocks) and keep:
+                order.text = order.text.replace(" WITH " + " ".join(order.blocks), " WITH " + " ".join(keep), 1)
+                order.blocks = tuple(keep)
+
+    def activation(self) -> None:
+        """§6 step 6, played as the day will play it; blocks that wake by themselves are told."""
+        if self.side != "france":
+            return
+        day = self.day
+        day.orders = Orders(self.side, orders=list(self.orders.of(Activate)))
+        before = len(day.events)
+        rules.activation(day)
+        day.orders = Orders(self.side)
+        for event in day.events[before:]:
+            text = event.text
+            if event.kind == "void":
+                order = self._activate_naming(text)
+                self.refuse(order, text.split(" — ", 1)[-1],
+                            "no more blocks than the day allows (blocks next to the enemy wake by themselves)")
+            elif text.endswith("is already active."):
+                bid = text.split()[0]
+                self.warn(self._activate_naming(bid + " "), f"{bid} wakes by itself at the start of the day "
+                          "(an enemy block is next to it); naming it uses no activation")
+
+    def _activate_naming(self, text: str) -> Order:
+        """The ACTIVATE order an event of the activation is about."""
+        activates = self.orders.of(Activate)
+        for order in activates:
+            if order.text and order.text in text:
+                return order
+        for order in activates:
+            if any(bid in text.replace(".", " ").split() for bid in order.blocks):
+                return order
+        return activates[0]
+
+    def bombardments(self) -> None:
+        """§10: the bombardments declared last day fire first, against targets the start of the day shows."""
+        day = self.day
+        fire = {o.block: o for o in self.orders.of(Fire)}
+        for art in [b for b in day.st.side_blocks(self.side) if b.bombard is not None]:
+            order = fire.get(art.id)
+            targets = combat.bombard_targets(day, art) if art.facing == art.bombard else {}
+            there = art.bombard
+            if order is not None and not order.hold:
+                if not targets:
+                    self.refuse(order, f"{art.id} has nothing to fire at: no enemy block stands in "
+                                f"{day.name(there)} (003 §10 step 1)", f"HOLD FIRE {art.id}, or no order")
+                elif order.target is not None and order.target not in targets:
+                    shown = ", ".join(day.place(there, k) for k in targets)
+                    self.refuse(order, f"the target is not yours to choose: {art.id} fires at {shown} "
+                                "(003 §10 step 1: another approach only when neither the opposite approach "
+                                "nor the reserve holds enemy blocks)", f"FIRE {art.id}")
+            firing = bool(targets) and not (order is not None and order.hold)
+            art.bombard = None
+            if firing:
+                day.fired.add(art.id)
+                self.unsettle([there], f"{art.id}'s bombardment of {day.name(there)}")
+
+    # -- assaults --------------------------------------------------------------------
+
+    def check_assault(self, order: Assault) -> None:
+        day = self.day
+        here, there = order.locale, order.toward
+        lead_problem = self.lead_problem(order)
+        if lead_problem:
+            self.refuse(order, lead_problem)
+            return
+        trial = self.trial(order, combat.assault)
+        deps = self.depends([here, there, MORALE])
+        certain_void = trial.void and (not deps or self._always_void(trial.void[0]))
+        if certain_void or (trial.void and "command limit" in trial.void[0]):
+            self.refuse(order, trial.void[0])
+            return
+        near_limit = bool(self.maybe) and day.commands + self.maybe >= COMMAND_LIMIT
+        if trial.void or deps or near_limit:
+            self.conditional(order, trial, deps, [here, there, MORALE] + day.board.adjacent(there), near_limit)
+            return
+        # carried out: it spends its command, then the enemy's answers decide the rest
+        day.commands += 1
+        day.assault_from.add((here, there))
+        day.moved.update(order.blocks)
+        self.unsettle([here, there, MORALE] + day.board.adjacent(there),
+                      f"how the assault in line {order.line} ends")
+
+    @staticmethod
+    def _always_void(why: str) -> bool:
+        """Reasons that hold whatever happens earlier in the day."""
+        return any(k in why for k in ("has not been activated", "may not assault on a day",
+                                      "no block can lead", "may take at most", "fired a bombardment today",
+                                      "only one assault a turn"))
+
+    def lead_problem(self, order: Assault) -> str | None:
+        """003 §11 step 1: the leads named must be a legal choice."""
+        if not order.leads:
+            return None
+        st, board = self.day.st, self.board
+        approach = board.approach(order.toward, order.locale)  # the one the defenders hold
+        width = approach.width
+        if len(order.leads) > width:
+            kind = "narrow" if width == 1 else "wide"
+            return (f"{len(order.leads)} lead blocks on a {kind} approach: at most {width} "
+                    f"(003 §11 step 1)")
+        types = {st.blocks[b].type for b in order.leads}
+        if len(types) > 1:
+            return "the lead blocks must be all infantry or all cavalry (003 §11 step 1)"
+        for bid in order.leads:
+            b = st.blocks[bid]
+            if b.type == "artillery":
+                return f"{bid} is artillery; only infantry or cavalry leads an assault (003 §11 step 1)"
+            if b.type == "cavalry" and approach.cavalry_obstacle:
+                return (f"{bid} is cavalry, and {day_place(board, order.toward, order.locale)} is a cavalry "
+                        f"obstacle: cavalry takes no part there (003 §5, §11)")
+            if b.strength < 2 or b.strength <= approach.penalty(b.type):
+                return (f"{bid} ({b.type} {b.strength}) cannot lead: a lead has strength 2 or more and above "
+                        f"the approach's penalty for its type ({approach.penalty(b.type)}) (003 §11 step 1)")
+        return None
+
+    # -- movement ----------------------------------------------------------------------
+
+    def places(self, order) -> list[str]:
+        """The locales an order's fate depends on."""
+        if isinstance(order, Move):
+            out = [order.frm[0], order.frm[1], order.to[0], order.to[1]]
+        elif isinstance(order, RoadMove):
+            out = list(order.path)
+        elif isinstance(order, Extend):
+            out = [order.locale, order.toward]
+        else:
+            out = list(order.path)
+            kind = "pontoon" if order.by == "pontoon" else "road"
+            out += [e.locale for e in self.board.entries.values()
+                    if e.side == self.side and e.kind == kind and (order.entry is None or e.id == order.entry)]
+        if getattr(order, "extend", None):
+            out.append(order.extend)
+        return [x for x in out if x is not None]
+
+    def check_move(self, order) -> None:
+        day = self.day
+        places = self.places(order)
+        trial = self.trial(order, ACTIONS[type(order)])
+        deps = self.depends(places)
+        why = trial.void[0] if trial.void else ""
+        if why and (not deps or self._always_void(why) or ("command limit" in why and always_counted(order))):
+            self.refuse(order, why)
+            return
+        near_limit = bool(self.maybe) and trial.spent > 0 and day.commands + self.maybe >= COMMAND_LIMIT
+        if trial.void or deps or trial.unsure or near_limit:
+            around = []
+            if trial.unsure:  # an attack maneuver: the enemy retreats from the target to its neighbours
+                for lid in places:
+                    if day.st.occupied_by(lid, day.foe):
+                        around += day.board.adjacent(lid)
+            self.conditional(order, trial, deps, places + around, near_limit)
+            return
+        self.day = trial.day  # certain: the rest of the day starts from what it did
+        for event in trial.day.events:
+            if event.kind in ("move", "road") and "(stopped there:" in event.text:
+                self.warn(order, "as the position stands it stops short: "
+                          + event.text.split("(stopped there:", 1)[1].rstrip(").").strip())
+
+    def conditional(self, order, trial: _Trial, deps: list[str], places, near_limit: bool) -> None:
+        """Accepted, with a warning naming what it depends on; what it touches is unsettled after it.
+
+        An assault or attack maneuver that nothing earlier can stop is carried out for
+        certain (its command is spent): no warning, but its outcome unsettles the places
+        it touches for the orders after it."""
+        reasons = list(deps)
+        if near_limit:
+            reasons.append("the command limit (" + ", ".join(self.maybe_by) + " may use commands)")
+        if trial.unsure and not reasons and not trial.void:
+            kind = "assault" if isinstance(order, Assault) else "attack maneuver"
+            self.unsettle(places, f"how the {kind} in line {order.line} ends")
+            self.day.commands += trial.spent
+            if extra_command_possible(order):
+                self.maybe += 1
+                self.maybe_by.append(f"line {order.line}")
+            return
+        what = "; ".join(reasons) or "the enemy"
+        if trial.void:
+            self.warn(order, f"as the position stands it would not be carried out "
+                             f"({trial.void[0].rstrip('.')}); it depends on {what}")
+        else:
+            self.warn(order, f"depends on {what}")
+        self.unsettle(places, f"line {order.line}, which depends on {reasons[0] if reasons else 'the enemy'}")
+        if trial.spent or trial.void or trial.unsure:
+            self.maybe += 1
+            self.maybe_by.append(f"line {order.line}")
+
+    def trial(self, order, action) -> _Trial:
+        fork = self.day.fork()
+        before = fork.commands
+        unsure = False
+        void: list[str] = []
+        try:
+            action(fork, order)
+        except Void as why:
+            void.append(str(why))
+        except Unsure:
+            unsure = True
+        for event in fork.events:
+            if event.kind == "void":
+                void.append(event.text.split(" — ", 1)[-1] if " — " in event.text else
+                            event.text.split(": ", 1)[-1])
+        return _Trial(fork, void, unsure, fork.commands - before)
+
+    def declarations(self) -> None:
+        """§10: at the end of the day each BOMBARD's artillery must block its approach and not have fired."""
+        bombards = self.orders.of(Bombard)
+        if not bombards:
+            return
+        day = self.day.fork()
+        try:
+            movement.forced_returns(day)
+        except Unsure:  # pragma: no cover - forced returns ask nothing
+            pass
+        for order in bombards:
+            deps = self.depends([order.locale, order.toward] + self._moves_of(order.block))
+            day.events = []
+            day.orders = Orders(self.side, orders=[order])
+            combat.declare_bombardments(day)
+            voids = [e.text.split(" — ", 1)[-1] for e in day.events if e.kind == "void"]
+            if voids and not deps:
+                self.refuse(order, voids[0])
+            elif deps:
+                self.warn(order, "depends on " + "; ".join(deps))
+
+    def _moves_of(self, bid: str) -> list[str]:
+        for order in self.orders.orders:
+            if isinstance(order, Move) and bid in order.blocks:
+                return self.places(order)
+        return []
+
+
+def always_counted(order) -> bool:
+    """An order that counts against the command limit however the day goes."""
+    if isinstance(order, Move):
+        (_, facing), (_, to_facing) = order.frm, order.to
+        return not (facing is not None and to_facing is None and order.to[0] == order.frm[0])
+    return isinstance(order, Enter) and order.by == "pontoon"
+
+
+def extra_command_possible(order) -> bool:
+    """Whether a blocked attack maneuver may cost one more command (a split, or a free road march that stays)."""
+    if isinstance(order, Move):
+        return order.if_blocked is None or (order.if_blocked == "advance" and bool(order.advance)
+                                            and len(order.advance) < len(order.blocks))
+    return isinstance(order, (RoadMove, Enter)) and order.if_blocked != "advance"
+
+
+_EXPECTED = (
+    ("has not been activated", "a block already active, or one activated by ACTIVATE in these orders"),
+    ("no activation left", "no more activations than the day allows"),
+    ("command limit", "at most 3 group moves and assaults (main-road marches and entries are free)"),
+    ("blocked by the enemy", "an assault across it, or another way"),
+    ("holds at most", "no more blocks than the locale holds"),
+    ("is full,", "a road move that stops where it has room"),
+    ("is full", "an entry when the entry locale has room"),
+    ("not occupied", "an approach facing a locale the enemy occupies"),
+    ("no enemy blocks", "an assault across an approach the enemy blocks"),
+    ("fired a bombardment today", "HOLD FIRE for it, or no move for it"),
+)
+
+
+def _expected(why: str) -> str:
+    for key, text in _EXPECTED:
+        if key in why:
+            return text
+    return "an order the position allows (or leave it out)"
+
+
+def day_place(board, locale: str, toward: str) -> str:
+    return board.approach_name(locale, toward)
+
+
+ACTIONS = {Move: movement.move, RoadMove: movement.road_move, Extend: movement.extend_order,
+           Enter: movement.enter}
+
+__all__ = ["check_day", "natural_order"]
