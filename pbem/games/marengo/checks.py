@@ -49,15 +49,29 @@ class Unsure(Exception):
 
 
 class _Forecast(Day):
-    """A Day that stops where the outcome is no longer the side's to decide: an
-    assault or an attack maneuver under way, or any decision."""
+    """A Day that stops where the outcome is no longer the side's to decide: an assault,
+    an attack maneuver the enemy may block, or any decision. An attack maneuver the enemy
+    cannot block (no reserve in the locale, or made from the approach, 003 §9) is played
+    on: the enemy retreats for certain, only where to is unknown (``retreats``)."""
+
+    order = None  # the order being tried
+    sure_entry = False  # inside an attack maneuver that cannot be blocked
 
     def private(self, kind, owner, text, seen=None, seen_data=None, **data):
-        if kind in ("attack", "assault"):
+        if kind == "assault":
             raise Unsure(kind)
+        if kind == "attack":
+            target = (seen_data or {}).get("to")
+            from_approach = isinstance(self.order, Move) and self.order.frm[1] == target
+            if self.st.at(target, None, self.foe) and not from_approach:
+                raise Unsure(kind)
+            self.sure_entry = True
+            self.retreats.append(target)
         super().private(kind, owner, text, seen, seen_data, **data)
 
-    def decide(self, *args, **kwargs):
+    def decide(self, side, kind, question, options, default, *args, **kwargs):
+        if self.sure_entry and kind in ("retreat", "take_loss"):
+            return tuple(default)  # the enemy's retreat: some legal answer; where it goes stays unknown
         raise Unsure("decision")
 
     def fork(self) -> "_Forecast":
@@ -65,6 +79,8 @@ class _Forecast(Day):
         other.st = self.st.copy()
         other.events = []
         other.moves = []
+        other.retreats = []
+        other.sure_entry = False
         other.moved = set(self.moved)
         other.assault_from = set(self.assault_from)
         other.closed = set(self.closed)
@@ -82,6 +98,8 @@ class _Trial:
     void: list[str]  # why it (or a part of it) would not be carried out
     unsure: bool  # it reached an assault, an attack maneuver or a decision
     spent: int  # commands spent before that point
+    retreats: list[str]  # enemy locales it takes for certain (the enemy retreats, to places unknown)
+    stops: list[str]  # blocks that entered and went no further along the road
 
 
 def check_day(scenario: Scenario, state: State, orders: Orders) -> list[Problem]:
@@ -98,7 +116,11 @@ class _Checker:
         self.side = self.day.side
         self.problems: list[Problem] = []
         self.warnings: list[str] = []
-        self.unsettled: dict[str, str] = {}  # locale (or MORALE) -> what unsettles it
+        # what earlier orders make uncertain, place by place, with what does it:
+        self.own_unsure: dict[str, str] = {}  # the side's own blocks there (and MORALE, its army's)
+        self.foe_unsure: dict[str, str] = {}  # the enemy's blocks there
+        self.may_leave: dict[str, set[str]] = {}  # own blocks an uncertain order may take out of a locale
+        self.crossing: dict[tuple[str, str], int] = {}  # (from, into) of an assault carried out -> its line
         self.maybe = 0  # commands the conditional orders may spend
         self.maybe_by: list[str] = []
 
@@ -113,18 +135,29 @@ class _Checker:
         if len(self.warnings) < MAX_WARNINGS:
             self.warnings.append(f"line {order.line}: {order.text} — {text}")
 
-    def unsettle(self, locales, why: str) -> None:
+    def unsettle(self, locales, why: str, own: bool = True, foe: bool = True) -> None:
         for lid in locales:
             if lid is not None:
-                self.unsettled.setdefault(lid, why)
+                if own:
+                    self.own_unsure.setdefault(lid, why)
+                if foe:
+                    self.foe_unsure.setdefault(lid, why)
 
-    def depends(self, locales) -> list[str]:
-        """What unsettles the locales an order depends on, each reason once."""
+    def retreat_room(self, locale: str) -> list[str]:
+        """The locales next to ``locale`` an enemy beaten there may retreat into (not the side's own)."""
+        mine = self.day.st.held_by(self.side)
+        return [n for n in self.board.adjacent(locale) if n not in mine]
+
+    def depends(self, locales, why: str = "", blocks=()) -> list[str]:
+        """What makes uncertain the facts an order (voided for ``why``) depends on, each reason once."""
+        capacity = any(k in why for k in CAPACITY)
+        enemy = any(k in why for k in ENEMY)
         out: list[str] = []
         for lid in locales:
-            why = self.unsettled.get(lid)
-            if why and why not in out:
-                out.append(why)
+            for table, used in ((self.own_unsure, not enemy), (self.foe_unsure, not capacity)):
+                reason = table.get(lid) if used else None
+                if reason and reason not in out:
+                    out.append(reason)
         return out
 
     # -- the day -------------------------------------------------------------------
@@ -206,11 +239,11 @@ class _Checker:
                     self.refuse(order, f"the target is not yours to choose: {art.id} fires at {shown} "
                                 "(003 §10 step 1: another approach only when neither the opposite approach "
                                 "nor the reserve holds enemy blocks)", f"FIRE {art.id}")
-            firing = bool(targets) and not (order is not None and order.hold)
             art.bombard = None
-            if firing:
-                day.fired.add(art.id)
-                self.unsettle([there], f"{art.id}'s bombardment of {day.name(there)}")
+            if not targets or (order is not None and order.hold):
+                continue
+            day.fired.add(art.id)  # without HOLD FIRE it fires (docs/orders.md; not a question asked by mail)
+            self.unsettle([there], f"{art.id}'s bombardment of {day.name(there)}", own=False)
 
     # -- assaults --------------------------------------------------------------------
 
@@ -222,21 +255,25 @@ class _Checker:
             self.refuse(order, lead_problem)
             return
         trial = self.trial(order, combat.assault)
-        deps = self.depends([here, there, MORALE])
+        deps = self.depends([here, there, MORALE], trial.void[0] if trial.void else "", order.blocks)
         certain_void = trial.void and (not deps or self._always_void(trial.void[0]))
         if certain_void or (trial.void and "command limit" in trial.void[0]):
             self.refuse(order, trial.void[0])
             return
         near_limit = bool(self.maybe) and day.commands + self.maybe >= COMMAND_LIMIT
         if trial.void or deps or near_limit:
-            self.conditional(order, trial, deps, [here, there, MORALE] + day.board.adjacent(there), near_limit)
+            self.conditional(order, trial, deps, [here, there, MORALE], near_limit)
+            self.unsettle(self.retreat_room(there), f"how the assault in line {order.line} ends", own=False)
             return
         # carried out: it spends its command, then the enemy's answers decide the rest
         day.commands += 1
         day.assault_from.add((here, there))
         day.moved.update(order.blocks)
-        self.unsettle([here, there, MORALE] + day.board.adjacent(there),
-                      f"how the assault in line {order.line} ends")
+        why = f"how the assault in line {order.line} ends"
+        self.leaving(order)
+        self.crossing[(here, there)] = order.line
+        self.unsettle([here, there, MORALE], why)
+        self.unsettle(self.retreat_room(there), why, own=False)
 
     @staticmethod
     def _always_void(why: str) -> bool:
@@ -294,25 +331,65 @@ class _Checker:
         day = self.day
         places = self.places(order)
         trial = self.trial(order, ACTIONS[type(order)])
-        deps = self.depends(places)
         why = trial.void[0] if trial.void else ""
+        deps = self.depends(places, why, self.blocks_of(order))
+        if why and deps and any(k in why for k in CAPACITY) and not self._always_void(why):
+            sure = self.still_void(order, ACTIONS[type(order)], trial.void)
+            if sure:  # full whatever the uncertain orders before it do
+                self.refuse(order, sure[0])
+                return
         if why and (not deps or self._always_void(why) or ("command limit" in why and always_counted(order))):
             self.refuse(order, why)
             return
+        line = self.crossing.get(first_step(order))
+        if line is not None:
+            a, b = first_step(order)
+            self.refuse(order, f"the assault in line {line} crosses {self.board.approach_name(b, a)}: if it "
+                        f"fails, that approach is closed to you for the day; if it wins, only its blocks may "
+                        f"enter {self.board.locales[b].name} (003 §11)")
+            return
         near_limit = bool(self.maybe) and trial.spent > 0 and day.commands + self.maybe >= COMMAND_LIMIT
         if trial.void or deps or trial.unsure or near_limit:
-            around = []
-            if trial.unsure:  # an attack maneuver: the enemy retreats from the target to its neighbours
+            self.conditional(order, trial, deps, places, near_limit)
+            if trial.unsure:  # an attack maneuver the enemy may block: where it ends is his to decide
                 for lid in places:
                     if day.st.occupied_by(lid, day.foe):
-                        around += day.board.adjacent(lid)
-            self.conditional(order, trial, deps, places + around, near_limit)
+                        self.unsettle(self.retreat_room(lid), f"how the attack maneuver in line {order.line} ends",
+                                      own=False)
             return
         self.day = trial.day  # certain: the rest of the day starts from what it did
+        for lid in trial.retreats:
+            self.unsettle(self.retreat_room(lid), f"where the enemy retreats from {day.name(lid)} "
+                          f"(line {order.line})", own=False)
+        for text in trial.stops:
+            self.warn(order, "as the position stands " + text.rstrip(".").replace("did not move", "will not move"))
         for event in trial.day.events:
             if event.kind in ("move", "road") and "(stopped there:" in event.text:
                 self.warn(order, "as the position stands it stops short: "
                           + event.text.split("(stopped there:", 1)[1].rstrip(").").strip())
+
+    @staticmethod
+    def blocks_of(order) -> tuple[str, ...]:
+        return tuple(getattr(order, "blocks", ()) or (getattr(order, "block", ""),))
+
+    def leaving(self, order) -> None:
+        """Note the blocks an uncertain order may take out of where they stand."""
+        if isinstance(order, (Move, Assault)):
+            frm = order.frm[0] if isinstance(order, Move) else order.locale
+            self.may_leave.setdefault(frm, set()).update(order.blocks)
+        elif isinstance(order, RoadMove):
+            self.may_leave.setdefault(order.path[0], set()).add(order.block)
+
+    def still_void(self, order, action, void: list[str]) -> list[str]:
+        """The capacity problems that remain even if every block that may leave has left."""
+        fork = self.day.fork()
+        for ids in self.may_leave.values():
+            for bid in ids:
+                b = fork.st.blocks[bid]
+                if b.on_map:
+                    fork.st.put(b, None, None, status="eliminated")
+        best = self.trial(order, action, fork)
+        return [why for why in best.void if why in void]
 
     def conditional(self, order, trial: _Trial, deps: list[str], places, near_limit: bool) -> None:
         """Accepted, with a warning naming what it depends on; what it touches is unsettled after it.
@@ -323,6 +400,7 @@ class _Checker:
         reasons = list(deps)
         if near_limit:
             reasons.append("the command limit (" + ", ".join(self.maybe_by) + " may use commands)")
+        self.leaving(order)
         if trial.unsure and not reasons and not trial.void:
             kind = "assault" if isinstance(order, Assault) else "attack maneuver"
             self.unsettle(places, f"how the {kind} in line {order.line} ends")
@@ -342,8 +420,9 @@ class _Checker:
             self.maybe += 1
             self.maybe_by.append(f"line {order.line}")
 
-    def trial(self, order, action) -> _Trial:
-        fork = self.day.fork()
+    def trial(self, order, action, fork: _Forecast | None = None) -> _Trial:
+        fork = fork or self.day.fork()
+        fork.order = order
         before = fork.commands
         unsure = False
         void: list[str] = []
@@ -353,11 +432,16 @@ class _Checker:
             void.append(str(why))
         except Unsure:
             unsure = True
+        stops: list[str] = []
         for event in fork.events:
-            if event.kind == "void":
+            if event.kind != "void":
+                continue
+            if isinstance(order, Enter) and "did not move along the road" in event.text:
+                stops.append(event.text)  # it entered, and went no further (rules-notes M4)
+            else:
                 void.append(event.text.split(" — ", 1)[-1] if " — " in event.text else
                             event.text.split(": ", 1)[-1])
-        return _Trial(fork, void, unsure, fork.commands - before)
+        return _Trial(fork, void, unsure, fork.commands - before, fork.retreats, stops)
 
     def declarations(self) -> None:
         """§10: at the end of the day each BOMBARD's artillery must block its approach and not have fired."""
@@ -370,7 +454,7 @@ class _Checker:
         except Unsure:  # pragma: no cover - forced returns ask nothing
             pass
         for order in bombards:
-            deps = self.depends([order.locale, order.toward] + self._moves_of(order.block))
+            deps = self.depends([order.locale, order.toward] + self._moves_of(order.block), "", (order.block,))
             day.events = []
             day.orders = Orders(self.side, orders=[order])
             combat.declare_bombardments(day)
@@ -385,6 +469,25 @@ class _Checker:
             if isinstance(order, Move) and bid in order.blocks:
                 return self.places(order)
         return []
+
+
+CAPACITY = ("holds at most", "is full", "no room further along", "taken by assault", "may take at most")
+ENEMY = ("blocked by the enemy", "occupied by the enemy", "is not occupied", "no enemy blocks", "cavalry obstacle",
+         "only cavalry attacks along a road")
+
+
+def first_step(order) -> tuple[str, str] | None:
+    """(from, into) of the first border a movement order crosses, if it crosses one."""
+    if isinstance(order, Move):
+        (a, fa), (b, fb) = order.frm, order.to
+        if fa is None and fb is None and a != b:
+            return (a, b)
+        if fa is not None and fb is None and b == fa:
+            return (a, b)
+        return None
+    if isinstance(order, RoadMove) and len(order.path) > 1:
+        return (order.path[0], order.path[1])
+    return None
 
 
 def always_counted(order) -> bool:
@@ -432,3 +535,58 @@ ACTIONS = {Move: movement.move, RoadMove: movement.road_move, Extend: movement.e
            Enter: movement.enter}
 
 __all__ = ["check_day", "natural_order"]
+
+
+# -- for the bots: the position as a side sees it, and its orders kept to what is accepted --------
+
+
+def state_seen(scenario: Scenario, view: dict) -> State:
+    """A position built from a side's view: its own blocks in full, each enemy block where it
+    stands (of unknown type and strength, which the checks never read)."""
+    from .state import Block
+
+    blocks = {}
+    for b in view["blocks"]:
+        blocks[b["id"]] = Block(b["id"], b["side"], b["name"], b["type"], b["strength"], b["locale"],
+                                b["facing"], b["status"], b["arrives"], tuple(b.get("entries", ())),
+                                b["activated"], b.get("bombard"))
+    for i, e in enumerate(view["enemy"], 1):
+        shown = e.get("revealed") or {}
+        blocks[f"?{i}"] = Block(f"?{i}", e["side"], "", shown.get("type", "infantry"), shown.get("strength", 1),
+                                e["locale"], e["facing"])
+    st = State(day=view["day"], blocks=blocks, morale=dict(view["morale"]),
+               demoralised=dict(view["demoralised"]), bonus_due={s: False for s in view["morale"]})
+    st.french_start = [lid for lid, loc in scenario.board.locales.items() if loc.french_start]
+    return st
+
+
+def keep_accepted(scenario: Scenario, view: dict, text: str, tries: int = 12) -> str:
+    """``text`` without the orders the day's check refuses (a bot's orders, before it sends them).
+
+    A refused line becomes a comment; from an ENTER refused for some of its blocks
+    (``A5: Bormida bridgehead is full``), only those blocks are taken out, as the
+    day would have left them waiting."""
+    from pbem.core.orders import OrdersError
+
+    from .parse import parse_orders
+
+    state = state_seen(scenario, view)
+    lines = text.split("\n")
+    for _ in range(tries):
+        try:
+            parse_orders(scenario, state, view["viewer"], "\n".join(lines))
+            return "\n".join(lines)
+        except OrdersError as exc:
+            for problem in exc.problems:
+                n = problem.line - 1
+                if not 0 <= n < len(lines):
+                    return text
+                line = lines[n]
+                words = line.split()
+                bid = problem.message.split(":", 1)[0]
+                if words[:1] == ["ENTER"] and bid in words[1:] and len([w for w in words[1:] if w[:1] in "AF" and
+                                                                       w[1:].isdigit()]) > 1:
+                    lines[n] = " ".join(w for w in words if w != bid)
+                else:
+                    lines[n] = "# (refused) " + line
+    return "\n".join(lines)

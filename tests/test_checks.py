@@ -1,0 +1,150 @@
+"""Orders checked as the day will play them (pbem/games/marengo/checks.py, issue 13 §2).
+
+What the start of the day already decides is refused when the orders are sent,
+with the line, the order and the reason; what depends on the enemy is accepted
+with a warning; and, played out, no accepted order is refused for a reason the
+start of the day decided."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pbem.core.orders import OrdersError
+from pbem.games import rulesets
+from pbem.games.marengo.cases import case_board, case_position, load_case
+from pbem.games.marengo.parse import parse_orders
+from pbem.tools.balance import play_match
+from pbem.tools.selfplay import play
+
+ROOT = Path(__file__).parent.parent
+RULES = rulesets()["marengo"]
+SCENARIO = RULES.load_scenario(str(ROOT / "maps" / "marengo.toml"))
+CASES = ROOT / "tests" / "cases" / "marengo"
+
+
+def position(case: str):
+    """The scenario and state of a case file (its orders are not used)."""
+    path = CASES / f"{case}.toml"
+    data = load_case(path)
+    return case_position(data, case_board(data, path), path)
+
+
+def check(case: str, text: str, side: str | None = None):
+    scenario, state = position(case)
+    return parse_orders(scenario, state, side or scenario.side_of_day(state.day), text)
+
+
+def refused(case: str, text: str, side: str | None = None) -> str:
+    with pytest.raises(OrdersError) as info:
+        check(case, text, side)
+    return str(info.value)
+
+
+# -- refused: what the start of the day decides ------------------------------------------
+
+
+def test_two_leads_on_a_narrow_approach_are_refused_with_line_and_column():
+    text = refused("assault-narrow-one-lead", "# one assault\nASSAULT West>Mid WITH A1 A2 LEAD A1 A2")
+    assert text.startswith("line 2, column 1: 2 lead blocks on a narrow approach: at most 1")
+    assert "found 'ASSAULT West>Mid WITH A1 A2 LEAD A1 A2'" in text
+
+
+def test_a_move_of_a_block_not_activated_is_refused_unless_activated_the_same_day():
+    assert "F1 has not been activated" in refused("activation-unactivated-cannot-move",
+                                                  "MOVE F1 Marengo -> Spinetta")
+
+
+def test_an_assault_across_an_approach_with_no_enemy_is_refused():
+    scenario, state = position("assault-narrow-one-lead")
+    for b in state.blocks.values():
+        if b.side == "france":
+            b.facing = None  # the defender leaves the approach: nothing blocks it
+    with pytest.raises(OrdersError, match="no enemy blocks Mid>West"):
+        parse_orders(scenario, state, "austria", "ASSAULT West>Mid WITH A1 LEAD A1")
+
+
+def test_a_fourth_command_is_refused_and_the_third_accepted():
+    text = refused("command-limit-fourth-move", "MOVE A1 West -> Mid\nMOVE A2 West -> Mid\n"
+                                                "MOVE A3 West -> Mid\nMOVE A4 West -> Mid")
+    assert "line 4, column 1: the command limit of 3 group moves and assaults is used up" in text
+    assert "line 3" not in text
+
+
+def test_activations_over_the_days_allowance_are_refused():
+    assert "no activation left" in refused("activation-first-day-one", "ACTIVATE F1 F2")
+
+
+def test_several_orders_on_one_line_are_told_apart_by_column():
+    text = refused("command-limit-fourth-move", "MOVE A1 West -> Mid ; MOVE A2 West -> Mid ; "
+                                                "MOVE A3 West -> Mid ; MOVE A4 West -> Mid")
+    assert "line 1, column 67: the command limit" in text
+
+
+# -- accepted with a warning: what the enemy decides ----------------------------------------
+
+
+def test_an_order_that_depends_on_an_assault_is_accepted_with_a_warning():
+    scenario, state = position("assault-narrow-one-lead")
+    orders = parse_orders(scenario, state, "austria", "ASSAULT West>Mid WITH A1 LEAD A1\nMOVE A2 West>Mid -> West")
+    assert len(orders.warnings) == 1
+    assert orders.warnings[0].startswith("line 2: MOVE A2 West>Mid -> West — depends on how the assault in line 1 ends")
+
+
+def test_orders_the_start_decides_get_no_warning():
+    scenario, state = position("command-limit-fourth-move")
+    orders = parse_orders(scenario, state, "austria", "MOVE A1 West -> Mid\nMOVE A2 West -> Mid")
+    assert orders.warnings == []
+
+
+def test_standing_orders_on_the_enemys_day_are_not_checked_as_a_day():
+    scenario, state = position("command-limit-fourth-move")
+    assert parse_orders(scenario, state, "france", "STANDING PURSUE NEVER").warnings == []
+
+
+# -- played out: nothing accepted is refused for a reason the start decided -----------------
+
+
+def voids(events) -> set[str]:
+    """The orders (or parts of orders) not carried out; a block that entered and went no further
+    along the road is not one (rules-notes M4: it went as far as it could)."""
+    entered = {e.data.get("block") for e in events if e.kind == "entry"}
+    return {e.text for e in events if e.kind == "void" and not e.text.startswith("Not used")
+            and not (e.text.split()[0] in entered and "did not move along the road" in e.text)}
+
+
+def unwarned_failures(game) -> list[str]:
+    """Orders accepted without a warning that the day did not carry out.
+
+    The check warns of every order whose fate depends on the enemy (or on the hidden
+    strength of his blocks, which only the day shows), so an order accepted without a
+    warning must be carried out; one that is not was refused for a reason the start
+    of the day decided, and the check should have refused it."""
+    out = []
+    for result in game.days:
+        side = result.seats[0]
+        orders = parse_orders(game.scenario, result.before, side, game.orders_text(result.day, side))
+        warned = " | ".join(orders.warnings)
+        for text in sorted(voids(result.events)):
+            about = text.split("Order not carried out: ", 1)[-1].split(" — ", 1)[0]
+            if about.startswith(("A", "F")) and " did not " in about:  # a road move's or extension's block
+                bid = about.split()[0]
+                named = any(f" {bid} " in f" {w.split(' — ', 1)[0]} " for w in orders.warnings)
+            else:
+                named = f": {about} — " in warned or warned.startswith(about)
+            if not named:
+                out.append(f"day {result.day}: {text}")
+    return out
+
+
+@pytest.mark.parametrize("seed", range(1, 9))
+def test_self_play_no_accepted_order_fails_for_a_reason_the_start_decided(seed):
+    game = play(RULES, SCENARIO, seed, random_decisions=True)
+    assert unwarned_failures(game) == []
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_strategist_games_no_accepted_order_fails_for_a_reason_the_start_decided(seed):
+    game = play_match(RULES, SCENARIO, seed, {"austria": "strategist", "france": "strategist"})
+    assert unwarned_failures(game) == []
