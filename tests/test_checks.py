@@ -148,3 +148,38 @@ def test_self_play_no_accepted_order_fails_for_a_reason_the_start_decided(seed):
 def test_strategist_games_no_accepted_order_fails_for_a_reason_the_start_decided(seed):
     game = play_match(RULES, SCENARIO, seed, {"austria": "strategist", "france": "strategist"})
     assert unwarned_failures(game) == []
+
+
+# -- the orders template suggests only what the check accepts, without a warning -------------
+
+
+def test_the_template_on_frances_first_day_suggests_one_activation_of_a_sleeping_block():
+    from pbem.games.marengo.report import build_report
+    from pbem.tools.selfplay import play_days
+
+    game = play_days(RULES, SCENARIO, 3, 1)
+    template = build_report(game, 0, "france").template
+    state = game.state
+    activate = [line[2:] for line in template.splitlines() if line.startswith("# ACTIVATE")]
+    assert len(activate) == 1 and len(activate[0].split()) == 2  # the first French day allows one
+    named = state.blocks[activate[0].split()[1]]
+    austrian = {b.locale for b in state.blocks.values() if b.side == "austria" and b.on_map}
+    assert not named.activated and not set(SCENARIO.board.adjacent(named.locale)) & austrian
+    header = template.splitlines()[0]
+    examples = [line[2:] for line in template.splitlines()
+                if line.startswith("# ") and line[2:].split(" ", 1)[0] in ("ACTIVATE", "MOVE", "ROAD", "ENTER",
+                                                                         "ASSAULT", "BOMBARD", "EXTEND")]
+    assert examples
+    for line in examples:
+        assert parse_orders(SCENARIO, state, "france", f"{header}\n{line}\n").warnings == [], line
+
+
+def test_the_acknowledgement_lists_the_warnings():
+    from pbem.server.service.orders import Submission
+
+    scenario, state = position("assault-narrow-one-lead")
+    orders = parse_orders(scenario, state, "austria", "ASSAULT West>Mid WITH A1 LEAD A1\nMOVE A2 West>Mid -> West")
+    reply = Submission(True, 7, "austria", turn="6AM", echo=orders.echo(), warnings=orders.warnings).message()
+    assert "unless the enemy's actions prevent it" in reply
+    assert "  - line 2: MOVE A2 West>Mid -> West — depends on how the assault in line 1 ends" in reply
+    assert "depend" not in Submission(True, 7, "austria", echo="MOVE A1 West -> Mid").message()

@@ -590,3 +590,21 @@ def keep_accepted(scenario: Scenario, view: dict, text: str, tries: int = 12) ->
                 else:
                     lines[n] = "# (refused) " + line
     return "\n".join(lines)
+
+
+def useful_order(scenario: Scenario, view: dict, line: str) -> str | None:
+    """One order ``line`` as the day's check would take it, for suggesting it to a player:
+    the line (an ENTER trimmed to the blocks that can enter), or None when it would be
+    refused, or accepted only with a warning (it may not be carried out, or does nothing)."""
+    from pbem.core.orders import OrdersError
+
+    from .parse import parse_orders
+
+    line = keep_accepted(scenario, view, line)
+    if line.startswith("#"):
+        return None
+    try:
+        orders = parse_orders(scenario, state_seen(scenario, view), view["viewer"], line)
+    except OrdersError:
+        return None
+    return None if orders.warnings else line

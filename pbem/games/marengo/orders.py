@@ -17,7 +17,7 @@ from pbem.core.orders import Header
 class Order:
     line: int = 0
     text: str = ""
-    column: int = 1  # where the order starts on its line (several may share one, split by ';')
+    column: int = field(default=1, compare=False)  # where it starts on its line (orders split by ';' share one)
 
     def __str__(self) -> str:
         return self.text
@@ -37,7 +37,7 @@ class Assault(Order):
     locale: str = ""
     toward: str = ""
     blocks: tuple[str, ...] = ()  # every block taking part
-    named: bool = True  # False: written without WITH (every block of the approach that may assault)
+    named: bool = field(default=True, compare=False)  # False: written without WITH (every block that may assault)
     leads: tuple[str, ...] = ()  # empty: the default choice
     pursue: tuple[str, ...] | None = None  # None: standing order/default; (): no pursuit
     extend: tuple[tuple[str, str], ...] = ()  # cavalry (block, toward) after a capture
