@@ -183,3 +183,20 @@ def test_the_acknowledgement_lists_the_warnings():
     assert "unless the enemy's actions prevent it" in reply
     assert "  - line 2: MOVE A2 West>Mid -> West — depends on how the assault in line 1 ends" in reply
     assert "depend" not in Submission(True, 7, "austria", echo="MOVE A1 West -> Mid").message()
+
+
+def test_the_engine_itself_leaves_out_of_an_assault_without_with_the_artillery_that_fires():
+    """rules-notes C8, in the engine as well as in the echo: orders read without the day's
+    check (an old log replayed) still make the assault, without the artillery."""
+    from pbem.core.decisions import Decider
+    from pbem.games.marengo.rules import resolve_day
+
+    scenario, state = position("assault-without-with-leaves-out-artillery")
+    orders = parse_orders(scenario, state, "austria", "ASSAULT Mid>East LEAD A1", checks=False)
+    assert orders.orders[0].blocks == ("A1", "G1") and not orders.orders[0].named
+    after, events = resolve_day(scenario, state, {"austria": orders}, Decider())
+    texts = [e.text for e in events]
+    assert any(t.startswith("G1 take no part in the assault") for t in texts)
+    assert after.blocks["A1"].locale == "east" and not any("not carried out" in t for t in texts)
+    checked = check("assault-without-with-leaves-out-artillery", "ASSAULT Mid>East LEAD A1")
+    assert checked.echo() == "ASSAULT Mid>East WITH A1 LEAD A1"

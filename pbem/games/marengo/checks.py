@@ -163,9 +163,9 @@ class _Checker:
     # -- the day -------------------------------------------------------------------
 
     def run(self) -> list[Problem]:
-        self.assault_without_with()
         self.activation()
         self.bombardments()
+        self.assault_without_with()
         for order in self.orders.of(Assault):
             self.check_assault(order)
         for order in self.orders.orders:
@@ -179,14 +179,12 @@ class _Checker:
         """An assault written without WITH takes the blocks of the approach that may assault
         (rules-notes C8): not artillery bombarding this day, not blocks still asleep."""
         bombard = {o.block for o in self.orders.of(Bombard)}
-        held = {o.block for o in self.orders.of(Fire) if o.hold}
+        st, fired = self.day.st, self.day.fired
         for order in self.orders.of(Assault):
             if order.named:
                 continue
-            st = self.day.st
-            keep = [bid for bid in order.blocks
-                    if not (st.blocks[bid].type == "artillery" and (bid in bombard or (st.blocks[bid].bombard
-                                                                                    and bid not in held)))]
+            keep = [bid for bid in order.blocks if st.blocks[bid].activated
+                    and not (st.blocks[bid].type == "artillery" and (bid in bombard or bid in fired))]
             if keep != list(order.blocks) and keep:
                 order.text = order.text.replace(" WITH " + " ".join(order.blocks), " WITH " + " ".join(keep), 1)
                 order.blocks = tuple(keep)
