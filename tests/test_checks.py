@@ -200,3 +200,17 @@ def test_the_engine_itself_leaves_out_of_an_assault_without_with_the_artillery_t
     assert after.blocks["A1"].locale == "east" and not any("not carried out" in t for t in texts)
     checked = check("assault-without-with-leaves-out-artillery", "ASSAULT Mid>East LEAD A1")
     assert checked.echo() == "ASSAULT Mid>East WITH A1 LEAD A1"
+
+
+def test_the_morale_bonus_comes_every_day_while_only_the_enemy_is_demoralised():
+    """rules-notes D1: 003's «tour» is a day, either side's; the +5 comes at the start of each."""
+    from pbem.core.decisions import Decider
+    from pbem.games.marengo.rules import resolve_day
+
+    scenario, state = position("morale-bonus")  # Austria's 8AM day, the bonus due to Austria, France at 0
+    gained = []
+    for _ in range(3):  # Austria's day, France's day, Austria's next day
+        before = state.morale["austria"]
+        state, _events = resolve_day(scenario, state, {}, Decider())
+        gained.append(state.morale["austria"] - before)
+    assert gained == [5, 5, 5] and state.demoralised["france"]
