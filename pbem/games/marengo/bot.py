@@ -11,7 +11,7 @@ from __future__ import annotations
 from pbem.core.rng import Rng
 
 from pbem.games.simmons.board import Board
-from .checks import keep_accepted
+from .sendable import keep_accepted
 from .rules import ACTIVATION_HOUR
 from .scenario import Scenario
 

@@ -35,7 +35,7 @@ from pbem.core.rng import Rng
 
 from pbem.games.simmons.board import Board
 from .bot import activation_allowance, entry_road_onward
-from .checks import keep_accepted
+from .sendable import keep_accepted
 from .scenario import Scenario
 
 GUESS = 2.2  # what an unseen enemy block is reckoned at (both orders of battle average a little over 2)

@@ -4,7 +4,7 @@ reinforcements, its standing orders and example orders written the way the parse
 from __future__ import annotations
 
 from pbem.games.marengo.bot import activation_allowance
-from pbem.games.marengo.checks import useful_order
+from pbem.games.marengo.sendable import useful_order
 from pbem.games.marengo.scenario import Scenario
 from pbem.games.marengo.report.facts import COMMAND_LIMIT, NO_DEADLINE, ROAD_ENTRIES, Facts, hour_label, natural, side_name
 
