@@ -338,10 +338,12 @@ class _Checker:
         if why and deps and any(k in why for k in CAPACITY) and not self._always_void(why):
             sure = self.still_void(order, ACTIONS[type(order)], trial.void)
             if sure:  # full whatever the uncertain orders before it do
-                self.refuse(order, sure[0])
+                for reason in sure if isinstance(order, Enter) else sure[:1]:  # each block that cannot enter
+                    self.refuse(order, reason)
                 return
         if why and (not deps or self._always_void(why) or ("command limit" in why and always_counted(order))):
-            self.refuse(order, why)
+            for reason in trial.void if isinstance(order, Enter) else trial.void[:1]:
+                self.refuse(order, reason)
             return
         line = self.crossing.get(first_step(order))
         if line is not None:
