@@ -214,3 +214,29 @@ def test_the_morale_bonus_comes_every_day_while_only_the_enemy_is_demoralised():
         state, _events = resolve_day(scenario, state, {}, Decider())
         gained.append(state.morale["austria"] - before)
     assert gained == [5, 5, 5] and state.demoralised["france"]
+
+
+def test_the_check_reads_only_what_the_side_sees():
+    """Checked against the server's position or against one rebuilt from the side's view
+    (its blocks, and bars where the enemy stands), orders get the same answer: the check
+    never tells a player anything about the enemy his report does not."""
+    from pbem.games.marengo import checks
+    from pbem.games.marengo.sendable import state_seen
+
+    game = play(RULES, SCENARIO, 5, random_decisions=True)
+    compared = 0
+    for result in game.days:
+        side = result.seats[0]
+        text = game.orders_text(result.day, side)
+        # the bot's own orders, and the same with every line its check refused put back
+        for candidate in (text, text.replace("# (refused) ", "")):
+            answers = []
+            for state in (result.before, state_seen(SCENARIO, RULES.view(SCENARIO, result.before, side))):
+                checks._MEMO.clear()
+                try:
+                    answers.append(("ok", parse_orders(SCENARIO, state, side, candidate).warnings))
+                except OrdersError as exc:
+                    answers.append(("refused", [str(p) for p in exc.problems]))
+            assert answers[0] == answers[1], (result.day, candidate)
+            compared += 1
+    assert compared == 2 * len(game.days)
