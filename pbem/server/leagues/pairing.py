@@ -6,7 +6,7 @@ ruleset's first seat (in Bonaparte at Marengo, Austria) as White would, the
 
 - round robin: the Berger tables of FIDE C.05 Annex 1 (pairing-core's ``round_robin``),
   which balance colours over the cycle;
-- Swiss: the FIDE Dutch system (C.04.3, the 2026 text), by pairing-core's ``dutch-2026``
+- Swiss: the FIDE Dutch system (C.04.3), by pairing-core's ``dutch-till2026-compat``
   kernel, which pairs within score groups, never twice the same pair, gives at most one
   bye a player, and honours colour (here: side) preferences from each player's history;
 - knockout: seeds 1 against N, 2 against N-1 ... (byes to the top seeds up to a power of
@@ -55,27 +55,29 @@ def round_robin_rounds(count: int, double: bool = False) -> int:
 
 
 def swiss(players: list[Player], round_no: int, total_rounds: int = 9) -> list[Board]:
-    """Round ``round_no`` of a Swiss tournament by the FIDE Dutch system (2026 text).
+    """Round ``round_no`` of a Swiss tournament by the FIDE Dutch system. Byes come last, as ``(n, None)``.
 
-    Byes come last in the list, as ``(number, None)``."""
-    from pairing_core import PairingError
-    from pairing_core.fide2026 import DUTCH_2026, P26Player, P26Request, pair_2026
+    pairing-core's ``dutch-till2026-compat`` kernel pairs (its 2026 kernel took minutes on some
+    12-player rounds, so it is not used). That kernel gives every top-half player of round 1 the
+    same colour (its documented deviation E.5); FIDE alternates them down the boards (1-7, 8-2,
+    3-9 ...), so round 1's even boards are turned round here. ``total_rounds`` is unused by it."""
+    from pairing_core import DUTCH_TILL2026_COMPAT, CanonicalPlayer, CanonicalRequest, PairingError, pair_canonical
 
-    colours = {"F": "W", "S": "B", "-": "u"}
-    request = P26Request(
-        players=tuple(P26Player(id=p.number, tpn=p.number, score=float(p.points), rating=p.rating or None,
-                                colors="".join(colours[c] for c in p.seats), opponents=tuple(sorted(p.opponents)),
-                                got_pab=p.had_bye, played=sum(1 for c in p.seats if c in "FS"),
-                                unplayed=p.seats.count("-"))
+    colours = {"F": "w", "S": "b", "-": "-"}
+    request = CanonicalRequest(
+        players=tuple(CanonicalPlayer(id=p.number, pairing_no=p.number, rating=p.rating or 3000 - p.number,
+                                      points=float(p.points), color_hist="".join(colours[c] for c in p.seats),
+                                      opponents=tuple(p.opponents), received_bye=p.had_bye)
                       for p in players),
-        ruleset=DUTCH_2026, round_number=round_no, total_rounds=max(total_rounds, round_no),
-        is_last_round=round_no == total_rounds)
+        ruleset=DUTCH_TILL2026_COMPAT, round_number=round_no)
     try:
-        result = pair_2026(request)
+        result = pair_canonical(request)
     except PairingError as exc:
         raise PairingFailed(f"round {round_no} cannot be paired: {exc}") from None
-    boards = [(pair.white_id, pair.black_id) for pair in result.pairs]
-    return boards + ([(result.bye_id, None)] if result.bye_id is not None else [])
+    boards = [(b.white_id, b.black_id) for b in result.pairings if not b.is_bye]
+    if round_no == 1:
+        boards = [(b, a) if i % 2 else (a, b) for i, (a, b) in enumerate(boards)]
+    return boards + [(b.white_id, None) for b in result.pairings if b.is_bye]
 
 
 def swiss_rounds(count: int) -> int:

@@ -157,8 +157,11 @@ class Leagues(Tournaments):
         seat = self.service.seat(game_id, side)
         moderator = (self.service.info(game_id).get("moderator") or "").lower()
         admin = (getattr(self.service.config, "admin_email", "") or "").lower()
-        if who.lower() not in (moderator, admin):
-            raise ServiceError("only the game's moderator may excuse a miss")
+        organisers = {r["email"].lower() for r in self.store.query(
+            "SELECT o.email FROM league_organisers o JOIN league_tournaments t ON t.league_id = o.league_id"
+            " JOIN league_pairings p ON p.tournament_id = t.id WHERE p.game_id = ?", (game_id,))}
+        if who.lower() not in {moderator, admin} | organisers:
+            raise ServiceError("only the game's moderator (or its tournament's organisers) may excuse a miss")
         if count < 1 or count > seat["missed"]:
             raise ServiceError(f"the seat has missed {seat['missed']} days")
         with self.store.transaction():
