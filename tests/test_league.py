@@ -337,3 +337,35 @@ def test_ratings_recomputed_from_history_by_the_command(site, tmp_path, capsys):
     table = {r["email"]: r for r in ratings.table(site.store, "marengo")}
     winner = leagues.tournament(tid)["pairings"][0]["first"]
     assert table[winner]["mu"] == pytest.approx(27.635389, abs=1e-5) and table[winner]["games"] == 1
+
+
+def test_sign_up_and_entry_by_mail(site):
+    from email.message import EmailMessage
+
+    from pbem.server import inbox
+
+    leagues = Leagues(site.service)
+    league_id = leagues.create_league("Club", ORG, rules={"scenario": SMALL})
+    tid = leagues.create_tournament(league_id, ORG, "Open", "swiss")
+
+    sent = []
+
+    def mail(sender, text):
+        sent.append(text)
+        msg = EmailMessage()
+        msg["From"], msg["To"], msg["Subject"] = sender, "pbem@localhost", "league"
+        msg["Message-ID"] = f"<league-{len(sent)}@example.org>"
+        msg.set_content(text)
+        inbound_id, _ = inbox.receive(site.service, msg.as_bytes(), "pipe")
+        inbox.process(site.service, inbound_id)
+        return site.store.query_one("SELECT body FROM outbox WHERE to_addr = ? ORDER BY id DESC LIMIT 1",
+                                    (sender,))["body"]
+
+    assert "join the league" in mail("ney@example.org", f"TOURNAMENT {tid} ENTER")
+    assert mail("ney@example.org", f"LEAGUE {league_id} JOIN Michel Ney").startswith("Welcome to Club")
+    member = leagues.league(league_id)["members"][0]
+    assert (member["email"], member["name"], member["via"]) == ("ney@example.org", "Michel Ney", "mail")
+    assert mail("ney@example.org", f"TOURNAMENT {tid} ENTER").startswith("You are entered")
+    assert [e["email"] for e in leagues.tournament(tid)["entries"]] == ["ney@example.org"]
+    assert "no league 99" in mail("ney@example.org", "LEAGUE 99 JOIN")
+    assert "League commands" in mail("ney@example.org", "LEAGUE JOIN")

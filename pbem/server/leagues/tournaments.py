@@ -126,7 +126,12 @@ class Tournaments:
         return rounds
 
     def pair_next(self, tid: int, who: str | None = None) -> int:
-        """Pair the next round and create its games; returns its number."""
+        """Pair the next round and create its games; returns its number. One transaction, so the
+        clock and an organiser pairing at once cannot pair a round twice."""
+        with self.store.transaction():
+            return self._pair_next(tid, who)
+
+    def _pair_next(self, tid: int, who: str | None) -> int:
         t = self.tournament(tid)
         if who is not None:
             self.organiser_only(t["league_id"], who)
