@@ -113,7 +113,7 @@ class Tournaments:
                                  "knockout": pairing.knockout_rounds(count)}[t["format"]]
         if t["format"] == "round_robin":
             rounds = min(rounds, pairing.round_robin_rounds(count, double=True))
-        with self.store.transaction():
+        with self.service.lock, self.store.transaction():
             self.store.execute("UPDATE league_entries SET number = -number WHERE tournament_id = ?", (tid,))
             for number, entry in enumerate(order, 1):
                 self.store.execute("UPDATE league_entries SET number = ? WHERE tournament_id = ? AND email = ?",
@@ -128,7 +128,7 @@ class Tournaments:
     def pair_next(self, tid: int, who: str | None = None) -> int:
         """Pair the next round and create its games; returns its number. One transaction, so the
         clock and an organiser pairing at once cannot pair a round twice."""
-        with self.store.transaction():
+        with self.service.lock, self.store.transaction():  # the service's lock first, as every part takes them
             return self._pair_next(tid, who)
 
     def _pair_next(self, tid: int, who: str | None) -> int:
@@ -325,7 +325,7 @@ class Tournaments:
             raise ServiceError(f"{new} is already entered in {t['name']}")
         if not self.is_member(t["league_id"], new):
             raise ServiceError(f"{new} is not a member of the league")
-        with self.store.transaction():
+        with self.service.lock, self.store.transaction():
             for p in self.running_games(t):
                 for seat in self.store.seats(p["game_id"]):
                     if (seat["email"] or "").lower() == old.lower():
@@ -352,8 +352,8 @@ class Tournaments:
             raise ServiceError("the result is first, second or draw")
         seats = self.seats_of_rules(t["rules"])
         winner = {"first": seats[0].side, "second": seats[1].side, "draw": None}[result]
-        game = self.service.game(p["game_id"])
-        with self.store.transaction():
+        with self.service.lock, self.store.transaction():
+            game = self.service.game(p["game_id"])
             if not game.over:
                 entry = game.end(winner, f"Adjudicated by the tournament organiser: {why}")
                 entry.update(by=who, at=self.store.now())
