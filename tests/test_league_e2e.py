@@ -10,7 +10,9 @@ from __future__ import annotations
 import email
 import email.policy
 import re
+import smtplib
 import threading
+import time
 import urllib.request
 from pathlib import Path
 
@@ -26,7 +28,7 @@ from pbem.tools.harness import (BOT_DOMAIN, Relay, Seat, ServerProcess, attached
 SHORT = str((Path(__file__).parent / "fixtures" / "short.toml").resolve())
 ORG = "org@bots.invalid"
 SILENT = "p12@bots.invalid"
-SETTINGS = {"clock": "interval", "hours": 0, "minutes": 0, "seconds": 3, "reminders": [], "early": True,
+SETTINGS = {"clock": "interval", "hours": 0, "minutes": 0, "seconds": 20, "reminders": [], "early": True,
             "miss_policy": "forfeit", "miss_limit": 1}
 
 
@@ -42,6 +44,15 @@ class TournamentBots:
         self.answered: set[tuple[int, int, str]] = set()
         self.lock = threading.Lock()
         self.errors: list[str] = []
+
+    def send(self, raw: bytes, sender: str) -> None:
+        """Until the server answers 250, as a mail server retries (the same Message-ID each time)."""
+        for _ in range(100):
+            try:
+                return send_mail(self.port, raw, sender, timeout=10)
+            except (OSError, smtplib.SMTPException):
+                time.sleep(0.2)
+        self.errors.append(f"{sender}: the server never took the mail")
 
     def on_message(self, delivery, raw: bytes) -> None:
         if delivery.to in self.silent or b'filename="view.json"' not in raw:
@@ -62,9 +73,8 @@ class TournamentBots:
                 self.answered.add((game_id, view["day"], side))
             seat = Seat(game_id, side, self.keys[(game_id, side)], delivery.to, game_id)
             message_id = f"<t.{game_id}.{view['day']}.{side}@{BOT_DOMAIN}>"
-            threading.Thread(target=send_mail, args=(self.port, bot_mail(self.rules, self.scenario, seat, view,
-                                                                          message_id), delivery.to),
-                             daemon=True).start()
+            raw = bot_mail(self.rules, self.scenario, seat, view, message_id)
+            threading.Thread(target=self.send, args=(raw, delivery.to), daemon=True).start()
         except Exception as exc:  # noted, and the test fails on it
             self.errors.append(f"{delivery.subject}: {type(exc).__name__}: {exc}")
 
