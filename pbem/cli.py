@@ -256,6 +256,22 @@ def cmd_backup(args) -> int:
     return 0
 
 
+def cmd_ratings(args) -> int:
+    from pbem.server.config import load_config
+    from pbem.server.leagues import ratings
+    from pbem.server.service import Service
+    from pbem.server.store import Store
+
+    config = load_config(args.config)
+    service = Service(Store(config.database_path), config)
+    counts = ratings.recompute(service)
+    print(", ".join(f"{name}: {n} games rated" for name, n in sorted(counts.items())) or "no finished game to rate")
+    for row in ratings.table(service.store, args.game):
+        print(f"{row['game']:10} {row['rating']:8.2f}  mu {row['mu']:6.2f} sigma {row['sigma']:5.2f}"
+              f"  {row['games']:3} games  {row['email']}")
+    return 0
+
+
 def cmd_restore(args) -> int:
     from pbem.server.backup import RestoreError, restore
     from pbem.server.config import load_config
@@ -462,6 +478,11 @@ def build_parser() -> argparse.ArgumentParser:
     p_backup.add_argument("dest", help="the copy to write")
     p_backup.add_argument("--config", help="the settings file (docs/operations.md); default: $PBEM_CONFIG, else the embedded defaults")
     p_backup.set_defaults(func=cmd_backup)
+
+    p_ratings = sub.add_parser("ratings", help="rate every finished game again (OpenSkill) and print the ratings")
+    p_ratings.add_argument("--game", help="print only this game's ratings")
+    p_ratings.add_argument("--config")
+    p_ratings.set_defaults(func=cmd_ratings)
 
     p_restore = sub.add_parser("restore", help="put a backup in place of the database (server stopped)")
     p_restore.add_argument("source", help="a copy made by pbem backup")

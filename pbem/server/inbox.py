@@ -21,6 +21,7 @@ from pbem.server.mail.outbox import queue
 from pbem.server.mail.reply import summary
 from pbem.server.service import Service, ServiceError, redact_key
 from pbem.server.store import NoSuchGame
+from pbem.server.leagues import mail as league_mail
 
 LIMIT_BYTES = 512 * 1024
 REPLY_LIMIT = 20_000  # characters: no answer grows without bound
@@ -113,6 +114,10 @@ def handle(service: Service, row: dict) -> dict:
     if header.line == 0 and (command == "HELP" or not lines and not msg.cuts):
         reply(service, to, subject, HELP, in_reply_to=msg.message_id, key=dedupe)
         return {"command": "HELP"}
+    if header.line == 0 and league_mail.is_league_command(first):  # LEAGUE 3 JOIN, TOURNAMENT 5 ENTER
+        answer, done = league_mail.run(service, msg.from_addr, first)
+        reply(service, to, subject, answer, in_reply_to=msg.message_id, key=dedupe)
+        return done
     if header.line == 0 or header.game is None or header.key is None:
         reply(service, to, subject, "Your mail has no first line naming the game and carrying your key, "
                                     "so nothing was done." + read_note(msg) + "\n\n" + HELP,
