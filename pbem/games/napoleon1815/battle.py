@@ -1,0 +1,581 @@
+"""§6 Combat: the battle board (§6.2), terrain (§6.21), deployment (§6.22-6.24), battle
+rounds of morale, combat and reinforcement (§6.3), losses (§6.4), squares (§6.5),
+stalemate (§6.7), with retreat and rout (§7) from retreat.py.
+
+In the doctrine mode (docs/napoleon1815-rules-notes.md, "battles by mail") each
+seat's standing DOCTRINE orders play its side of the whole battle; the choices the
+rules leave to a player outside his own turn (terrain placement, ties among equally
+strong blocks, retreat towns) go through the Decider, so a player may ask to be asked.
+
+The board: each side has three positions, 0, 1 and 2 from the attacker's left (the
+attacker's left faces the defender's right), and a reserve. A location is
+"att0".."att2", "def0".."def2" (a side's own positions) or "res-att"/"res-def".
+A block standing in a location that holds enemy blocks is engaged.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from pbem.core.decisions import Decision
+from pbem.core.events import Event
+
+from .blocks import ARMY_SIDE, is_artillery, is_mounted
+from .movement import eliminate
+from .retreat import choose_towns, rout_losses, withdraw
+from .scenario import ARMY_SEAT
+
+POSITION = {0: "left", 1: "centre", 2: "right"}
+OTHER = {"att": "def", "def": "att"}
+
+
+@dataclass
+class BB:
+    """A block on the battle board."""
+
+    id: str
+    role: str  # "att" or "def"
+    army: str
+    type: str
+    loc: str
+    moved: bool = False
+    fired: bool = False
+    fresh: bool = False  # entered an enemy location and has not fired since (shock, canister)
+    square: bool = False
+
+
+@dataclass
+class Battle:
+    town: str
+    sides: dict[str, str]  # role -> side ("france"/"allies")
+    entries: set[str]
+    blocks: dict[str, BB] = field(default_factory=dict)
+    terrain: dict[str, str] = field(default_factory=dict)  # location -> marker
+    rounds: Counter = field(default_factory=Counter)
+    start: dict[str, int] = field(default_factory=dict)
+    idle: int = 0
+    over: bool = False
+    winner: str | None = None  # role
+    retreat_to: dict[str, list[str]] = field(default_factory=dict)
+    round_roads: Counter = field(default_factory=Counter)
+    crossings: Counter = field(default_factory=Counter)
+    reinforced: bool = False
+
+
+class Fight:
+    """The battles of one turn, fought round by round together (§2.2)."""
+
+    def __init__(self, scenario, state, orders, decider, chance, events, battle_towns):
+        self.sc, self.st, self.orders, self.decider, self.chance = scenario, state, orders, decider, chance
+        self.events = events
+        self.towns = set(battle_towns)
+
+    # -- helpers
+
+    def say(self, text, **data):
+        self.events.append(Event("battle", text, data))
+
+    def seat(self, army):
+        return ARMY_SEAT[army]
+
+    def doctrine(self, battle, role, key):
+        side = battle.sides[role]
+        seats = [s for s in ("french", "anglo-dutch", "prussian")
+                 if (s == "french") == (side == "france")]
+        for s in seats:
+            o = self.orders.get(s)
+            if o is not None and key in o.doctrine:
+                return o.doctrine[key]
+        from .orders import DOCTRINE
+
+        return DOCTRINE[key][0]
+
+    def first_seat(self, battle, role):
+        armies = sorted({b.army for b in battle.blocks.values() if b.role == role}) or (
+            ["french"] if battle.sides[role] == "france" else ["anglo"])
+        return self.seat("french" if "french" in armies else armies[0])
+
+    def at(self, battle, loc, role=None):
+        return [b for b in battle.blocks.values() if b.loc == loc and (role is None or b.role == role)]
+
+    def engaged(self, battle, b):
+        return not b.loc.startswith("res") and any(o.role != b.role for o in self.at(battle, b.loc))
+
+    def strength(self, bid):
+        return self.st.blocks[bid].strength
+
+    def side_strength(self, battle, role):
+        return sum(self.strength(b.id) for b in battle.blocks.values() if b.role == role)
+
+    def name(self, b):
+        spec = self.sc.blocks[b.id]
+        return f"{b.id} ({spec.type.replace('_', ' ')} {self.strength(b.id)}, {spec.fire})"
+
+    def where(self, battle, loc):
+        if loc.startswith("res"):
+            return "the reserve"
+        owner = "attacker's" if loc.startswith("att") else "defender's"
+        i = int(loc[3])
+        side = i if loc.startswith("att") else 2 - i
+        return f"the {owner} {POSITION[side]}"
+
+    # -- the start of a battle: terrain and deployment (§6.21-6.23)
+
+    def open(self, town, attacker_side, entries) -> Battle:
+        defender_side = "allies" if attacker_side == "france" else "france"
+        battle = Battle(town, {"att": attacker_side, "def": defender_side}, set(entries))
+        for role, side in battle.sides.items():
+            for blk in self.st.side_at(town, side):
+                spec = self.sc.blocks[blk.id]
+                battle.blocks[blk.id] = BB(blk.id, role, blk.army, spec.type, f"res-{role}")
+        self.say(f"Battle of {self.sc.board.name(town)}: {self.count(battle, 'att')} "
+                 f"{word(attacker_side)} blocks attack {self.count(battle, 'def')} {word(defender_side)} blocks.",
+                 town=town)
+        pool = list(self.sc.markers)
+        for role, n in (("att", 1), ("def", 2)):
+            for _ in range(n):
+                if not pool:
+                    break
+                k = self.chance.roll(f"terrain draw, battle of {self.sc.board.name(town)}", sides=len(pool))
+                marker = pool.pop(k - 1)
+                free = [i for i in (1, 0, 2) if f"{role}{i}" not in battle.terrain]
+                labels = tuple((POSITION[i], POSITION[i]) for i in free)
+                seat = self.first_seat(battle, role)
+                got = self.decider.decide(Decision(seat, "terrain", f"Where do you place the {marker} "
+                                                   f"(battle of {self.sc.board.name(town)})?",
+                                                   tuple(POSITION[i] for i in free), (POSITION[free[0]],), labels))
+                i = {v: k for k, v in POSITION.items()}[got[0]]
+                loc = f"{role}{i if role == 'att' else 2 - i}"
+                battle.terrain[loc] = marker
+                self.say(f"The {'attacker' if role == 'att' else 'defender'} places {marker} on "
+                         f"{self.where(battle, loc)}.")
+        for role in ("def", "att"):
+            self.deploy(battle, role)
+        for role in ("att", "def"):
+            battle.start[role] = self.side_strength(battle, role)
+        return battle
+
+    def count(self, battle, role):
+        return sum(1 for b in battle.blocks.values() if b.role == role)
+
+    def deploy(self, battle, role):
+        """§6.22-6.23 by doctrine: one corps to a position (more with the leader), at least one
+        block in each, artillery out of woods, RESERVE blocks (cavalry first) behind."""
+        mine = sorted((b for b in battle.blocks.values() if b.role == role), key=lambda b: b.id)
+        corps: dict[tuple, list[BB]] = {}
+        for b in mine:
+            corps.setdefault((b.army, self.sc.blocks[b.id].corps), []).append(b)
+        groups = sorted(corps.values(), key=lambda g: (-sum(self.strength(b.id) for b in g), g[0].id))
+        order = (1, 0, 2)
+        placed: dict[int, list[BB]] = {i: [] for i in order}
+        leader = [b for b in mine if b.type == "leader"]
+        rest_groups = [g for g in groups if g[0].type != "leader" or len(g) > 1]
+        for k, g in enumerate(rest_groups):
+            if k < 3:
+                placed[order[k]] += g
+            elif leader:
+                placed[1] += g
+            else:
+                for b in g:
+                    b.loc = f"res-{role}"
+        for b in leader:
+            placed[1].append(b)
+        for i in order:  # at least one block in each position (§6.22)
+            while not placed[i]:
+                donor = max(order, key=lambda j: len(placed[j]))
+                if len(placed[donor]) < 2:
+                    break
+                placed[i].append(placed[donor].pop())
+        keep = int(self.doctrine(battle, role, "RESERVE"))
+        for i in order:
+            for b in placed[i]:
+                b.loc = f"{role}{i}"
+        movable = sorted((b for i in order for b in placed[i]), key=lambda b: (b.type != "cavalry", b.id))
+        for b in movable:
+            if keep <= 0:
+                break
+            if len(self.at(battle, b.loc, role)) > 1 and b.type != "leader":
+                b.loc = f"res-{role}"
+                keep -= 1
+        for b in mine:  # artillery may not stand in woods (§6.21)
+            if is_artillery(b.type) and battle.terrain.get(b.loc) == "woods":
+                b.loc = f"res-{role}"
+        shown = []
+        for i in (0, 1, 2):
+            loc = f"{role}{i}"
+            here = self.at(battle, loc, role)
+            shown.append(f"{self.where(battle, loc)}: " + (", ".join(self.name(b) for b in here) or "nobody"))
+        hidden = len(self.at(battle, f"res-{role}", role))
+        self.say(f"The {'attacker' if role == 'att' else 'defender'} deploys: " + "; ".join(shown)
+                 + f"; {hidden} block(s) in reserve.")
+
+    # -- rounds
+
+    def fight(self, battles: list[Battle]) -> None:
+        while any(not b.over for b in battles):
+            for battle in battles:
+                for role in ("att", "def"):
+                    if not battle.over:
+                        self.round(battle, role)
+                if not battle.over and battle.rounds["att"] >= self.sc.max_battle_rounds:
+                    self.say(f"Battle of {self.sc.board.name(battle.town)}: stalemate after "
+                             f"{battle.rounds['att']} rounds; the attacker must retreat (§6.7).")
+                    self.rout(battle, "att", stalemate=True)
+
+    def round(self, battle, role):
+        battle.rounds[role] += 1
+        n = battle.rounds[role]
+        battle.round_roads = Counter()
+        battle.crossings = Counter()
+        for b in battle.blocks.values():
+            if b.role == role:
+                b.moved = b.fired = False
+        self.say(f"Battle of {self.sc.board.name(battle.town)}, round {n} of the "
+                 f"{'attacker' if role == 'att' else 'defender'}.")
+        self.morale(battle, role)
+        if battle.over:
+            return
+        acted = False
+        start = battle.start[role] or 1
+        if self.side_strength(battle, role) * 100 < int(self.doctrine(battle, role, "WITHDRAW")) * start:
+            acted = self.withdraw_round(battle, role)
+            if battle.over:
+                return
+        else:
+            acted |= self.squares(battle, role)
+            acted |= self.fire(battle, role)
+            if battle.over:
+                return
+            acted |= self.move(battle, role, n)
+            if battle.over:
+                return
+        came = self.reinforce(battle, role)
+        if role == "att":
+            battle.idle = 0 if (acted or came) else battle.idle + 1
+            if battle.idle >= 2:
+                self.say("The attacker has neither fired, engaged nor retreated for two rounds: stalemate (§6.7).")
+                self.rout(battle, "att", stalemate=True)
+
+    # §6.31
+    def morale(self, battle, role):
+        for b in sorted(battle.blocks.values(), key=lambda b: b.id):
+            if b.role != role or b.id not in battle.blocks or not self.engaged(battle, b):
+                continue
+            if self.strength(b.id) != 1:
+                continue
+            friends = [o for o in self.at(battle, b.loc, role) if o.id != b.id]
+            if b.type == "leader" and friends:
+                continue  # §9.2: a leader tests only when alone in its position
+            bonus = 1 if b.square else 0
+            if b.type == "leader" or any(o.type == "leader" and o.army == b.army for o in friends):
+                bonus += 1
+            die = self.chance.roll(f"morale of {b.id}, battle of {self.sc.board.name(battle.town)}")
+            if die + bonus >= 4:
+                self.say(f"Morale of {self.name(b)}: die {die}{' +' + str(bonus) if bonus else ''}: good.")
+                continue
+            if b.square or b.type == "foot_artillery":
+                self.say(f"Morale of {self.name(b)}: die {die}{' +' + str(bonus) if bonus else ''}: bad; "
+                         "it is destroyed (§6.31).")
+                self.kill(battle, b, "bad morale (§6.31)")
+            else:
+                self.say(f"Morale of {self.name(b)}: die {die}{' +' + str(bonus) if bonus else ''}: bad; "
+                         "it must leave the fight (§6.31).")
+                self.disengage(battle, b)
+            if self.check_rout(battle):
+                return
+
+    def disengage(self, battle, b):
+        back = f"{b.role}{b.loc[3]}" if not b.loc.startswith(b.role) else f"res-{b.role}"
+        if battle.terrain.get(f"att{b.loc[3]}") == "stream" or battle.terrain.get(f"def{b.loc[3]}") == "stream":
+            if not back.startswith("res"):
+                if battle.crossings[(b.role, b.loc[3])] >= 2:
+                    self.kill(battle, b, "it cannot cross the stream (§6.21)")
+                    return
+                battle.crossings[(b.role, b.loc[3])] += 1
+        b.loc, b.moved, b.fresh, b.square = back, True, False, False
+
+    def squares(self, battle, role) -> bool:
+        if self.doctrine(battle, role, "SQUARE") != "YES":
+            return False
+        acted = False
+        for b in battle.blocks.values():
+            if b.role != role or b.type != "infantry" or b.moved or b.square or b.loc.startswith("res"):
+                continue
+            if battle.terrain.get(b.loc) in ("woods", "farm"):
+                continue
+            if any(o.role != role and o.type == "cavalry" for o in self.at(battle, b.loc)):
+                b.square, b.moved, acted = True, True, True
+                self.say(f"{self.name(b)} forms square (§6.5).")
+        return acted
+
+    # §6.33
+    def fire(self, battle, role) -> bool:
+        acted = False
+        shooters = sorted((b for b in battle.blocks.values() if b.role == role and not b.loc.startswith("res")),
+                          key=lambda b: (self.sc.blocks[b.id].letter, b.id))
+        for b in shooters:
+            if b.id not in battle.blocks or b.moved or b.fired or battle.over:
+                continue
+            spec = self.sc.blocks[b.id]
+            if self.engaged(battle, b):
+                target_loc, long = b.loc, False
+            elif is_artillery(b.type) and b.loc.startswith(role):
+                target_loc, long = f"{OTHER[role]}{b.loc[3]}", True
+                if not self.at(battle, target_loc, OTHER[role]) or self.at(battle, target_loc, role):
+                    continue  # nothing to hit, or friends engaged there (rules notes)
+                if battle.terrain.get(target_loc) == "woods":
+                    continue
+            else:
+                continue
+            enemies = [o for o in self.at(battle, target_loc) if o.role != role]
+            squares = [o for o in enemies if o.square]
+            plain = [o for o in enemies if not o.square]
+            if b.type == "cavalry":
+                group = plain or squares
+            else:
+                group = squares or plain
+            if b.type == "cavalry" and battle.terrain.get(target_loc) == "farm":
+                group = [o for o in group if not self.farm_holder(battle, o)]
+            if not group:
+                continue
+            at_square = bool(group) and group[0].square
+            value = spec.firepower
+            woods = battle.terrain.get(b.loc) == "woods"
+            if b.type == "cavalry":
+                if woods:
+                    value = 1
+                elif at_square:
+                    value -= 1
+                elif b.fresh:
+                    value += 1
+            elif b.type == "infantry":
+                value += 1 if self.farm_holder(battle, b) else 0
+                value += 1 if at_square else 0
+            elif is_artillery(b.type):
+                if long:
+                    value += 1 if at_square else 0
+                    if battle.terrain.get(b.loc) == "hill" and self.hill_holder(battle, b):
+                        value += 1
+                elif b.fresh:
+                    value += 1
+            value = max(0, min(6, value))
+            b.fired, b.fresh, acted = True, False, True
+            if value == 0:
+                continue
+            dice = [self.chance.roll(f"{b.id} fires, battle of {self.sc.board.name(battle.town)}")
+                    for _ in range(self.strength(b.id))]
+            hits = sum(1 for d in dice if d <= value)
+            self.say(f"{self.name(b)} fires {'at long range ' if long else ''}at {self.where(battle, target_loc)}"
+                     f" (hits on {value} or less): {' '.join(map(str, dice))}: {hits} hit(s).")
+            for _ in range(hits):
+                group = [o for o in group if o.id in battle.blocks]
+                if not group:
+                    break
+                self.hit(battle, group, can_kill=not long)
+                if self.check_rout(battle):
+                    return True
+        return acted
+
+    def farm_holder(self, battle, b):
+        if battle.terrain.get(b.loc) != "farm" or b.type != "infantry" or not b.loc.startswith(b.role):
+            return False
+        holders = sorted(o.id for o in self.at(battle, b.loc, b.role) if o.type == "infantry")
+        return holders[:1] == [b.id]
+
+    def hill_holder(self, battle, b):
+        holders = sorted(o.id for o in self.at(battle, b.loc, b.role) if is_artillery(o.type))
+        return holders[:1] == [b.id]
+
+    # §6.4
+    def hit(self, battle, group, can_kill=True):
+        top = max(self.strength(o.id) for o in group)
+        tied = sorted((o for o in group if self.strength(o.id) == top), key=lambda o: (o.type == "leader", o.id))
+        victim = tied[0]
+        if len(tied) > 1:
+            seat = self.seat(tied[0].army)
+            options = tuple(o.id for o in tied if self.seat(o.army) == seat)
+            got = self.decider.decide(Decision(seat, "hit", f"Battle of {self.sc.board.name(battle.town)}: which "
+                                               f"of your strength-{top} blocks takes the hit?", options,
+                                               (options[0],)))
+            victim = battle.blocks[got[0]]
+        if top == 1 and not can_kill:
+            self.say(f"The hit on {self.name(victim)} is lost: long-range artillery cannot eliminate (§6.4).")
+            return
+        block = self.st.blocks[victim.id]
+        block.strength -= 1
+        if block.strength <= 0:
+            block.strength = 1
+            self.kill(battle, victim, "hit in battle (§6.4)")
+        else:
+            self.say(f"{victim.id} takes a hit: strength {block.strength}.")
+
+    def kill(self, battle, b, why):
+        battle.blocks.pop(b.id, None)
+        if b.square:  # §6.52 blocks sheltering in it go too (shelter is not played: none)
+            pass
+        eliminate(self.st, b.id, self.events, why)
+        self.end_if_empty(battle)
+
+    def end_if_empty(self, battle):
+        for role in ("att", "def"):
+            if not battle.over and self.count(battle, role) == 0:
+                battle.over, battle.winner = True, OTHER[role]
+                self.say(f"Battle of {self.sc.board.name(battle.town)} is over: the "
+                         f"{'defender' if role == 'att' else 'attacker'} ({word(battle.sides[OTHER[role]])}) holds "
+                         "the field.")
+
+    # §7.4
+    def check_rout(self, battle) -> bool:
+        if battle.over:
+            return True
+        for role in ("att", "def"):
+            for i in range(3):
+                loc = f"{role}{i}"
+                if self.at(battle, loc, OTHER[role]) and not self.at(battle, loc, role):
+                    self.say(f"The enemy holds {self.where(battle, loc)} with none of its own there: the "
+                             f"{'attacker' if role == 'att' else 'defender'} routs (§7.4).")
+                    self.rout(battle, role)
+                    return True
+        return battle.over
+
+    def towns_for(self, battle, role):
+        if role not in battle.retreat_to:
+            from .retreat import retreat_towns
+
+            side = battle.sides[role]
+            options = retreat_towns(self.sc, self.st, battle.town, side, role == "att", battle.entries, self.towns)
+            battle.retreat_to[role] = choose_towns(self.sc, self.st, battle.town, side, options, self.decider,
+                                                   self.orders, self.first_seat(battle, role))
+        return battle.retreat_to[role]
+
+    def rout(self, battle, role, stalemate=False):
+        mine = [b for b in battle.blocks.values() if b.role == role]
+        met = {b.id for b in mine if b.type == "cavalry"
+               and any(o.role != role and o.type == "cavalry" for o in self.at(battle, b.loc))}
+        if not stalemate:
+            rout_losses(self.sc, self.st, [b.id for b in mine], met, self.events)
+        survivors = sorted((b.id for b in mine if self.st.blocks[b.id].town is not None),
+                           key=lambda bid: (self.sc.blocks[bid].type != "leader", -self.strength(bid), bid))
+        towns = self.towns_for(battle, role)
+        left = withdraw(self.sc, self.st, survivors, towns, battle.town, battle.round_roads, self.events,
+                        "stalemate" if stalemate else "rout")
+        for bid in left:
+            eliminate(self.st, bid, self.events, "no road left to retreat by (§7.4)")
+        for b in mine:
+            battle.blocks.pop(b.id, None)
+        battle.over, battle.winner = True, OTHER[role]
+        self.say(f"Battle of {self.sc.board.name(battle.town)} is over: the "
+                 f"{'attacker' if role == 'def' else 'defender'} ({word(battle.sides[OTHER[role]])}) wins.")
+
+    def withdraw_round(self, battle, role) -> bool:
+        """§7: blocks that have not moved or fired leave by road, 2 a major and 1 a minor road
+        a round; reserve first, then the rest; engaged blocks take rout losses (§7)."""
+        towns = self.towns_for(battle, role)
+        mine = sorted((b for b in battle.blocks.values() if b.role == role and not b.moved and not b.fired),
+                      key=lambda b: (not b.loc.startswith("res"), self.engaged(battle, b), b.id))
+        if not towns or not mine:
+            return False
+        self.say(f"The {'attacker' if role == 'att' else 'defender'} withdraws from "
+                 f"{self.sc.board.name(battle.town)}.")
+        went = False
+        for b in mine:
+            if b.id not in battle.blocks or battle.over:
+                continue
+            if self.engaged(battle, b):
+                met = any(o.role != role and o.type == "cavalry" for o in self.at(battle, b.loc))
+                rout_losses(self.sc, self.st, [b.id], {b.id} if met and b.type == "cavalry" else set(), self.events)
+                if self.st.blocks[b.id].town is None:
+                    battle.blocks.pop(b.id, None)
+                    self.end_if_empty(battle)
+                    continue
+            left = withdraw(self.sc, self.st, [b.id], towns, battle.town, battle.round_roads, self.events, "withdrawal")
+            if not left:
+                battle.blocks.pop(b.id, None)
+                went = True
+                self.end_if_empty(battle)
+                if self.check_rout(battle):
+                    return True
+        return went
+
+    # §6.32
+    def move(self, battle, role, n) -> bool:
+        acted = False
+        commit = n >= int(self.doctrine(battle, role, "COMMIT"))
+        for b in sorted(battle.blocks.values(), key=lambda b: b.id):
+            if b.role != role or not b.loc.startswith("res") or b.moved or b.fired:
+                continue
+            empty = [i for i in range(3) if not self.at(battle, f"{role}{i}", role)]
+            if not (commit or empty):
+                continue
+            choices = [i for i in (empty or range(3))
+                       if not (is_artillery(b.type) and battle.terrain.get(f"{role}{i}") == "woods")]
+            if not choices:
+                continue
+            i = min(choices, key=lambda i: (len(self.at(battle, f"{role}{i}", role)), abs(i - 1)))
+            b.loc, b.moved, acted = f"{role}{i}", True, True
+            b.steps = 1
+        attack = self.doctrine(battle, role, "ATTACK")
+        attack = (role == "att") if attack == "AUTO" else attack == "YES"
+        for i in range(3):
+            own, theirs = f"{role}{i}", f"{OTHER[role]}{i}"
+            here = sorted((b for b in self.at(battle, own, role)
+                           if b.type in ("infantry", "cavalry", "horse_artillery") and not b.fired and not b.square
+                           and not self.engaged(battle, b) and (not b.moved or (is_mounted(b.type)
+                                                                                and getattr(b, "steps", 0) == 1))),
+                          key=lambda b: (b.type != "cavalry", -self.strength(b.id), b.id))
+            enemies = self.at(battle, theirs, OTHER[role])
+            if not here or not (attack or not enemies):
+                continue
+            stream = "stream" in (battle.terrain.get(own), battle.terrain.get(theirs))
+            stay = len(self.at(battle, own, role)) - len(here)
+            go = here if stay > 0 else here[:-1] if len(here) > 1 else ([] if enemies else here)
+            for b in go:
+                if battle.terrain.get(theirs) == "woods" and b.type == "horse_artillery":
+                    continue
+                if stream:
+                    if b.type == "horse_artillery" or battle.crossings[(role, str(i))] >= 2:
+                        continue
+                    battle.crossings[(role, str(i))] += 1
+                b.loc, b.moved, b.fresh, acted = theirs, True, True, True
+                self.say(f"{self.name(b)} engages {self.where(battle, theirs)}.")
+                if self.check_rout(battle):
+                    return True
+        for b in battle.blocks.values():
+            if hasattr(b, "steps"):
+                del b.steps
+        return acted
+
+    # §6.34
+    def reinforce(self, battle, role) -> bool:
+        if battle.over or self.doctrine(battle, role, "REINFORCE") != "YES":
+            return False
+        side = battle.sides[role]
+        came = False
+        for town in self.sc.board.adjacent(battle.town):
+            if town in self.towns:
+                continue
+            road = self.sc.board.road(battle.town, town)
+            room = self.sc.battle_road[road.kind]
+            there = sorted((b for b in self.st.side_at(town, side) if not b.disorganized),
+                           key=lambda b: (-b.strength, b.id))
+            if any(ARMY_SIDE[b.army] != side for b in self.st.at(town)):
+                continue
+            for blk in there[:max(0, min(room, len(self.st.at(town)) - 1))]:
+                blk.town = battle.town
+                spec = self.sc.blocks[blk.id]
+                battle.blocks[blk.id] = BB(blk.id, role, blk.army, spec.type, f"res-{role}")
+                battle.start[role] += blk.strength
+                if role == "att":
+                    battle.entries.add(town)
+                came = True
+                self.events.append(Event("reinforce", f"{blk.id} joins the battle of "
+                                         f"{self.sc.board.name(battle.town)} from {self.sc.board.name(town)}",
+                                         {"block": blk.id}, owner=ARMY_SEAT[blk.army],
+                                         seen=f"A {word(side)} block joins the battle of "
+                                         f"{self.sc.board.name(battle.town)} from {self.sc.board.name(town)}"))
+        return came
+
+
+def word(side):
+    return "French" if side == "france" else "Allied"
