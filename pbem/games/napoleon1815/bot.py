@@ -34,17 +34,18 @@ def bot_orders(scenario, view: dict, seed: int) -> str:
         ids = sorted(mine[start])
         rng.shuffle(ids)
         ids = ids[:1 + rng.below(len(ids))]
+        options = list(board.adjacent(start))
+        main = options[rng.below(len(options))]
         for bid in ids:
-            options = list(board.adjacent(start))
-            target = options[rng.below(len(options))]
+            target = main if rng.below(3) else options[rng.below(len(options))]
             road = board.road(start, target)
             attacking = target in enemies
             if attacking and (view["night"] or attacked.get(target, start) != start):
                 continue
             limit = scenario.road[road.kind] // (2 if attacking and road.river else 1)
-            if used[target, start] >= limit:
+            if used[frozenset((target, start))] >= limit:
                 continue
-            used[target, start] += 1
+            used[frozenset((target, start))] += 1
             if attacking:
                 attacked[target] = start
             lines.append(f"MOVE {bid} {board.name(start)} -> {board.name(target)}")
