@@ -1,0 +1,97 @@
+"""Napoleon 1815 through the platform: whole campaigns between random bots in the
+two- and three-player games with every invariant checked, replay, views that hide
+the enemy, orders errors that name their line, reports and the map."""
+
+import pytest
+
+from pbem.core.game import Game
+from pbem.core.orders import OrdersError
+from pbem.core.verify import export_game, verify
+from pbem.games import ruleset
+from pbem.tools.selfplay import chooser, play_game, simple_players
+
+RULES = ruleset("napoleon1815")
+SCENARIO = RULES.load_scenario(RULES.scenarios()["napoleon1815"])
+
+
+def campaign(seed, players="2"):
+    return play_game(RULES, SCENARIO, seed, simple_players(RULES, SCENARIO, {"players": players}),
+                     choose=lambda g: chooser(seed, g.day), check=True, options={"players": players})
+
+
+@pytest.mark.parametrize("players", ["2", "3"])
+def test_campaigns_run_to_their_end_with_every_invariant(players):
+    battles = 0
+    for seed in range(6):
+        game = campaign(seed, players)
+        assert game.over and game.view(None)["winner"] in ("france", "allies")
+        battles += sum(1 for d in game.days for e in d.events if e.kind == "battle")
+    assert battles > 0
+
+
+def test_a_campaign_replays_exactly_from_its_log():
+    game = campaign(3)
+    again = Game(RULES, SCENARIO, 3, log=game.log, options={"players": "2"})
+    assert [RULES.digest(d.after) for d in again.days] == [RULES.digest(d.after) for d in game.days]
+    assert [r.value for d in again.days for r in d.rolls] == [r.value for d in game.days for r in d.rolls]
+
+
+def test_seats_options_and_turns():
+    assert [s.id for s in RULES.seats(SCENARIO, {"players": "3"})] == ["french", "anglo-dutch", "prussian"]
+    assert {s.side for s in RULES.seats(SCENARIO, {"players": "2"})} == {"france", "allies"}
+    game = Game(RULES, SCENARIO, 1, options={"players": "3"})
+    assert game.turn().seats == ("anglo-dutch", "prussian") and game.turn().label == "Allied setup"
+    game.advance()
+    assert game.turn().seats == ("french",)
+    game.advance()
+    assert game.turn().label.startswith("15 June, morning (French turn")
+
+
+def test_the_enemy_is_plain_blocks_with_their_count():
+    game = Game(RULES, SCENARIO, 1, options={"players": "3"})
+    game.advance()
+    game.advance()
+    french = game.view("french")
+    assert all(b["army"] == "french" for b in french["blocks"])
+    assert sum(h["count"] for h in french["hidden"]) == 34
+    assert all(set(h) == {"town", "army", "count"} for h in french["hidden"])
+    prussian = game.view("prussian")
+    assert {b["army"] for b in prussian["blocks"]} == {"prussian"}  # three players: not the partner's
+    two = Game(RULES, SCENARIO, 1, options={"players": "2"})
+    two.advance()
+    assert {b["army"] for b in two.view("prussian")["blocks"]} == {"anglo", "prussian"}
+
+
+def test_orders_errors_name_the_line_and_what_was_expected():
+    game = Game(RULES, SCENARIO, 1)
+    game.advance()
+    game.advance()
+    with pytest.raises(OrdersError) as err:
+        game.check_orders("french", "GAME g SIDE french\n\nMOVE OG Beaumont -> Brussels\n")
+    problem = err.value.problems[0]
+    assert problem.line == 3 and "no road" in problem.message and "adjacent" in problem.expected
+    with pytest.raises(OrdersError) as err:
+        game.check_orders("french", "MARCH OG Beaumont -> Thuin")
+    assert "MOVE" in err.value.problems[0].expected
+    orders = game.check_orders("french", "move og gc beaumont -> thuin\ndoctrine withdraw 30")
+    assert orders.echo() == "MOVE OG GC Beaumont -> Thuin\nDOCTRINE WITHDRAW 30"
+
+
+def test_report_template_and_map_leak_no_enemy_id():
+    game = campaign(2)
+    enemy_ids = [b.id for b in SCENARIO.blocks.values() if b.army != "french"]
+    view = game.view("french", 1)
+    svg = RULES.render_svg(SCENARIO, view, "test")
+    assert svg.startswith("<svg") and not any(f">{bid} " in svg for bid in enemy_ids)
+    report = RULES.report(game, 1, "french")
+    assert "Your blocks" in report.markdown and report.template.startswith("GAME")
+    for line in report.markdown.split("Blocks you cannot see")[-1].splitlines():
+        assert not any(f"| {bid} |" in line for bid in enemy_ids)
+
+
+def test_every_roll_of_a_finished_campaign_verifies():
+    game = campaign(4, "3")
+    export = export_game(game, scenario="napoleon1815.toml", scenario_sha256="x", salt="s")
+    assert verify(export, RULES, SCENARIO) == []
+    export["days"][5]["rolls"] = [{"n": 0, "purpose": "forged", "sides": 6, "value": 6}] + export["days"][5]["rolls"]
+    assert verify(export, RULES, SCENARIO)
