@@ -33,6 +33,6 @@ def test_every_case_names_its_section():
 def test_a_wrong_expectation_fails(tmp_path):
     source = (ROOT / "forced-march-fails.toml").read_text()
     wrong = tmp_path / "wrong.toml"
-    wrong.write_text(source.replace("strength = 3", "strength = 4", 1))
+    wrong.write_text(source.replace("strength = 2", "strength = 3", 1))
     outcome = RULES.run_case(wrong)
     assert not outcome.ok
