@@ -22,6 +22,7 @@ from pbem.core.decisions import Decision
 from pbem.core.events import Event
 
 from .blocks import ARMY_SIDE, is_artillery, is_mounted
+from .losses import victim
 from .movement import eliminate
 from .retreat import choose_towns, rout_losses, withdraw
 from .scenario import ARMY_SEAT
@@ -61,6 +62,7 @@ class Battle:
     round_roads: Counter = field(default_factory=Counter)
     crossings: Counter = field(default_factory=Counter)
     reinforced: bool = False
+    withdrawing: set = field(default_factory=set)  # roles that must leave the field (§6.7)
 
 
 class Fight:
@@ -219,8 +221,8 @@ class Fight:
                     if not battle.over:
                         self.round(battle, role)
                 if not battle.over and battle.rounds["att"] >= self.sc.max_battle_rounds:
-                    self.say(f"Battle of {self.sc.board.name(battle.town)}: stalemate after "
-                             f"{battle.rounds['att']} rounds; the attacker must retreat (§6.7).")
+                    self.say(f"Battle of {self.sc.board.name(battle.town)}: still open after "
+                             f"{battle.rounds['att']} rounds; the attacker leaves at once (§6.7, rules notes).")
                     self.rout(battle, "att", stalemate=True)
 
     def round(self, battle, role):
@@ -238,7 +240,8 @@ class Fight:
             return
         acted = False
         start = battle.start[role] or 1
-        if self.side_strength(battle, role) * 100 < int(self.doctrine(battle, role, "WITHDRAW")) * start:
+        if role in battle.withdrawing or (
+                self.side_strength(battle, role) * 100 < int(self.doctrine(battle, role, "WITHDRAW")) * start):
             acted = self.withdraw_round(battle, role)
             if battle.over:
                 return
@@ -253,9 +256,10 @@ class Fight:
         came = self.reinforce(battle, role)
         if role == "att":
             battle.idle = 0 if (acted or came) else battle.idle + 1
-            if battle.idle >= 2:
-                self.say("The attacker has neither fired, engaged nor retreated for two rounds: stalemate (§6.7).")
-                self.rout(battle, "att", stalemate=True)
+            if battle.idle >= 2 and "att" not in battle.withdrawing:
+                self.say("The attacker has neither fired, engaged nor retreated for two rounds: stalemate; "
+                         "it must retreat with every block (§6.7).")
+                battle.withdrawing.add("att")
 
     # §6.31
     def morale(self, battle, role):
@@ -389,26 +393,19 @@ class Fight:
 
     # §6.4
     def hit(self, battle, group, can_kill=True):
-        top = max(self.strength(o.id) for o in group)
-        tied = sorted((o for o in group if self.strength(o.id) == top), key=lambda o: (o.type == "leader", o.id))
-        victim = tied[0]
-        if len(tied) > 1:
-            seat = self.seat(tied[0].army)
-            options = tuple(o.id for o in tied if self.seat(o.army) == seat)
-            got = self.decider.decide(Decision(seat, "hit", f"Battle of {self.sc.board.name(battle.town)}: which "
-                                               f"of your strength-{top} blocks takes the hit?", options,
-                                               (options[0],)))
-            victim = battle.blocks[got[0]]
+        bid = victim(self.sc, self.st, self.decider, [o.id for o in group],
+                     f"Battle of {self.sc.board.name(battle.town)}")
+        victim_block, top = battle.blocks[bid], self.strength(bid)
         if top == 1 and not can_kill:
-            self.say(f"The hit on {self.name(victim)} is lost: long-range artillery cannot eliminate (§6.4).")
+            self.say(f"The hit on {self.name(victim_block)} is lost: long-range artillery cannot eliminate (§6.4).")
             return
-        block = self.st.blocks[victim.id]
+        block = self.st.blocks[bid]
         block.strength -= 1
         if block.strength <= 0:
             block.strength = 1
-            self.kill(battle, victim, "hit in battle (§6.4)")
+            self.kill(battle, victim_block, "hit in battle (§6.4)")
         else:
-            self.say(f"{victim.id} takes a hit: strength {block.strength}.")
+            self.say(f"{bid} takes a hit: strength {block.strength}.")
 
     def kill(self, battle, b, why):
         battle.blocks.pop(b.id, None)
@@ -519,17 +516,20 @@ class Fight:
         attack = (role == "att") if attack == "AUTO" else attack == "YES"
         for i in range(3):
             own, theirs = f"{role}{i}", f"{OTHER[role]}{i}"
+            enemies = self.at(battle, theirs, OTHER[role])
             here = sorted((b for b in self.at(battle, own, role)
                            if b.type in ("infantry", "cavalry", "horse_artillery") and not b.fired and not b.square
+                           and (self.strength(b.id) > 1 or not enemies)
                            and not self.engaged(battle, b) and (not b.moved or (is_mounted(b.type)
                                                                                 and getattr(b, "steps", 0) == 1))),
                           key=lambda b: (b.type != "cavalry", -self.strength(b.id), b.id))
-            enemies = self.at(battle, theirs, OTHER[role])
             if not here or not (attack or not enemies):
                 continue
             stream = "stream" in (battle.terrain.get(own), battle.terrain.get(theirs))
             stay = len(self.at(battle, own, role)) - len(here)
-            go = here if stay > 0 else here[:-1] if len(here) > 1 else ([] if enemies else here)
+            # Engage with every block when the enemy is there (its blocks, engaged, cannot step
+            # into the position left empty); into an empty enemy position keep one block back.
+            go = here if (enemies or stay > 0) else here[:-1]
             for b in go:
                 if battle.terrain.get(theirs) == "woods" and b.type == "horse_artillery":
                     continue
@@ -537,7 +537,11 @@ class Fight:
                     if b.type == "horse_artillery" or battle.crossings[(role, str(i))] >= 2:
                         continue
                     battle.crossings[(role, str(i))] += 1
+                first = not self.at(battle, theirs, role)
                 b.loc, b.moved, b.fresh, acted = theirs, True, True, True
+                for o in enemies if first else ():  # canister: +1 on the first fire at close range (§6.33)
+                    if is_artillery(o.type):
+                        o.fresh = True
                 self.say(f"{self.name(b)} engages {self.where(battle, theirs)}.")
                 if self.check_rout(battle):
                     return True

@@ -36,6 +36,10 @@ def bot_orders(scenario, view: dict, seed: int) -> str:
         ids = ids[:1 + rng.below(len(ids))]
         options = list(board.adjacent(start))
         main = options[rng.below(len(options))]
+        targets = [t for t in options if t in enemies]
+        if targets and not view["night"] and rng.below(2):  # half the time, attack with the group
+            main = targets[rng.below(len(targets))]
+            ids = sorted(mine[start])
         for bid in ids:
             target = main if rng.below(3) else options[rng.below(len(options))]
             road = board.road(start, target)

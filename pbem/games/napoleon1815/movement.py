@@ -40,7 +40,8 @@ def check_moves(scenario, state, seat: str, moves) -> list[Problem]:
     problems = []
 
     def bad(move, message, expected=""):
-        problems.append(Problem(move.line, 1, message, move.text, expected))
+        shown = type(move)(move.blocks, [board.name(t) for t in move.path], move.forced)
+        problems.append(Problem(move.line, 1, message, shown.text, expected))
 
     if moves and not mine:
         bad(moves[0], "it is not your turn to move", "standing orders only (DOCTRINE, RETREAT, SUPPLY)")
@@ -112,14 +113,16 @@ def road_problems(scenario, moves, enemies) -> list[Problem]:
             if last:
                 attacking[key] += len(move.blocks)
             if used[key] > road_limit(scenario, road, False):
+                shown = type(move)(move.blocks, [scenario.board.name(t) for t in move.path], move.forced).text
                 problems.append(Problem(move.line, 1, f"{used[key]} blocks on the {road.kind} road "
                                         f"{scenario.board.name(a)} - {scenario.board.name(b)}; at most "
-                                        f"{road_limit(scenario, road, False)} a turn (§5.4)", move.text,
+                                        f"{road_limit(scenario, road, False)} a turn (§5.4)", shown,
                                         "fewer blocks on this road"))
             elif last and attacking[key] > road_limit(scenario, road, True):
+                shown = type(move)(move.blocks, [scenario.board.name(t) for t in move.path], move.forced).text
                 problems.append(Problem(move.line, 1, f"{attacking[key]} blocks attack across the river on "
                                         f"{scenario.board.name(a)} - {scenario.board.name(b)}; at most "
-                                        f"{road_limit(scenario, road, True)} (§5.5)", move.text,
+                                        f"{road_limit(scenario, road, True)} (§5.5)", shown,
                                         "fewer blocks attacking over the river"))
     return problems
 
@@ -174,7 +177,7 @@ def carry_out(scenario, state, moving: list, chance, events: list) -> dict[str, 
             if target in enemies and move.path[0] not in joint[target]:
                 why = joint_problem(scenario, target, joint[target] + [move.path[0]])
                 if why:
-                    events.append(Event("move", f"Not carried out: {move.text} ({why})", owner=seat))
+                    events.append(Event("move", f"Not carried out: {named(board, move)} ({why})", owner=seat))
                     continue
                 joint[target].append(move.path[0])
             for bid in move.blocks:
@@ -202,7 +205,7 @@ def carry_out(scenario, state, moving: list, chance, events: list) -> dict[str, 
                 block.town = at
                 if move.forced and at != move.path[0]:
                     forced.append(bid)
-            events.append(Event("move", f"{move.text}", {"seat": seat}, owner=seat,
+            events.append(Event("move", named(board, move), {"seat": seat}, owner=seat,
                                 seen=f"{len(move.blocks)} {side_word(side)} block(s) move from "
                                 f"{board.name(move.path[0])}"))
     state.last_moves = [[army, a, b, n] for (army, a, b), n in sorted(moved.items())]
@@ -210,6 +213,11 @@ def carry_out(scenario, state, moving: list, chance, events: list) -> dict[str, 
         forced_march(scenario, state, bid, chance, events)
     return {town: entries[town] for town in entries if state.side_at(town, enemy_side(side))
             and state.side_at(town, side)}
+
+
+def named(board, move) -> str:
+    """The move's text with town names."""
+    return type(move)(move.blocks, [board.name(t) for t in move.path], move.forced).text
 
 
 def side_word(side: str) -> str:

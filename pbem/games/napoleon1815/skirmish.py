@@ -9,6 +9,7 @@ from collections import Counter
 from pbem.core.events import Event
 
 from .blocks import skirmish_fire
+from .losses import victim
 from .movement import eliminate
 from .retreat import choose_towns, retreat_towns, withdraw
 
@@ -40,13 +41,12 @@ def skirmish(scenario, state, town, attacker, entries, orders, decider, chance, 
                 targets = [b for b in chosen[foe] if state.blocks[b].town == town]
                 if not targets:
                     break
-                victim = max(targets, key=lambda b: (state.blocks[b].strength, b))
-                state.blocks[victim].strength -= 1
-                if state.blocks[victim].strength <= 0:
-                    eliminate(state, victim, events, f"hit in the skirmish at {board.name(town)} (§6.6)")
+                hit = victim(scenario, state, decider, targets, f"Skirmish at {board.name(town)}")
+                state.blocks[hit].strength -= 1
+                if state.blocks[hit].strength <= 0:
+                    eliminate(state, hit, events, f"hit in the skirmish at {board.name(town)} (§6.6)")
                 else:
-                    events.append(Event("skirmish", f"{victim} takes a hit: strength "
-                                        f"{state.blocks[victim].strength}."))
+                    events.append(Event("skirmish", f"{hit} takes a hit: strength {state.blocks[hit].strength}."))
     n_att, n_def = len(state.side_at(town, attacker)), len(state.side_at(town, defender))
     if n_att == 0 or n_def == 0:
         events.append(Event("skirmish", f"Skirmish at {board.name(town)}: "
