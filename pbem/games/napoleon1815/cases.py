@@ -6,6 +6,7 @@ the orders of the seats, the dice in order, and what must hold afterwards.
     title = "..."; rule = "002 §5.6"; turn = 2   # index: 0 Allied setup, 1 French setup, 2 the first turn
     players = 2
     [[block]]  id = "OG"; at = "Charleroi"; strength = 3   # only listed blocks are on the map
+    [position] lost = { anglo = 7 }          # blocks already lost by each army
     [orders]   french = "MOVE OG Beaumont -> Thuin"
     [expect]   events = ["..."]; no_events = ["..."]; refused = "..."; winner = "france"
                lost = { french = 1 }; broken = ["anglo"]
@@ -76,7 +77,7 @@ def run_case(path) -> Outcome:
             raise CaseError(f"{path}: no town {spec['at']}")
         state.blocks[bid].town = town
         state.blocks[bid].strength = int(spec.get("strength", sc.blocks[bid].strength))
-    for army, n in data.get("lost", {}).items():
+    for army, n in data.get("position", {}).get("lost", {}).items():
         state.lost[army] = n
     outcome = Outcome(str(path), meta.get("title", path.stem))
     expect = data.get("expect", {})

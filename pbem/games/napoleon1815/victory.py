@@ -38,5 +38,5 @@ def check(scenario, state, events, last_turn: bool) -> None:
 
 def end(state, events, winner, why):
     state.over, state.winner, state.victory = True, winner, why
-    events.append(Event("victory", f"{'France' if winner == 'france' else 'The Allies'} win: {why}.",
+    events.append(Event("victory", f"{'France wins' if winner == 'france' else 'The Allies win'}: {why}.",
                         {"winner": winner}))
