@@ -95,3 +95,12 @@ def test_every_roll_of_a_finished_campaign_verifies():
     assert verify(export, RULES, SCENARIO) == []
     export["days"][5]["rolls"] = [{"n": 0, "purpose": "forged", "sides": 6, "value": 6}] + export["days"][5]["rolls"]
     assert verify(export, RULES, SCENARIO)
+
+
+def test_balance_counts_wins_by_side_when_a_side_has_two_seats():
+    from pbem.tools.balance import balance
+
+    tally = balance(RULES, SCENARIO, seed=1, games=2)
+    text = "\n".join(tally.lines())
+    assert "allies wins" in text and "france wins" in text and "prussian wins" not in text
+    assert tally.winners["allies"] + tally.winners["france"] == 2
