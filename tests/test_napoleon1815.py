@@ -104,3 +104,63 @@ def test_balance_counts_wins_by_side_when_a_side_has_two_seats():
     text = "\n".join(tally.lines())
     assert "allies wins" in text and "france wins" in text and "prussian wins" not in text
     assert tally.winners["allies"] + tally.winners["france"] == 2
+
+
+def hybrid_game(seed):
+    return play_game(RULES, SCENARIO, seed, simple_players(RULES, SCENARIO, {"players": "3", "battle": "hybrid"}),
+                     choose=lambda g: chooser(seed, g.day), check=True, options={"players": "3", "battle": "hybrid"})
+
+
+def test_hybrid_battles_ask_for_deployments_in_sub_turns():
+    subturns = 0
+    for seed in range(4):
+        game = hybrid_game(seed)
+        assert game.over
+        for result in game.days:
+            turn = RULES.turn(SCENARIO, result.before)
+            if turn.kind == "subturn":
+                subturns += 1
+                battles = result.before.pending["battles"]
+                role = result.before.pending["stage"]
+                sides = {b["sides"][role] for b in battles}
+                assert turn.seats and all(RULES.seats(SCENARIO, {})[["french", "anglo-dutch", "prussian"]
+                                                                     .index(s)].side in sides for s in turn.seats)
+                assert "deploy" in turn.label
+        again = Game(RULES, SCENARIO, seed, log=game.log, options=game.options)
+        assert RULES.digest(again.state) == RULES.digest(game.state)
+    assert subturns >= 2
+
+
+def paused_battle():
+    """A hybrid game stopped at its first deployment sub-turn."""
+    for seed in range(20):
+        game = Game(RULES, SCENARIO, seed, options={"players": "2", "battle": "hybrid"})
+        bots = simple_players(RULES, SCENARIO)
+        while not game.over and game.turn().kind != "subturn":
+            for seat in game.turn().seats:
+                game.submit(seat, bots[seat].orders(SCENARIO, game.view(seat), seed))
+            game.advance()
+        if not game.over:
+            return game
+    raise AssertionError("no battle in 20 games")
+
+
+def test_deploy_orders_are_checked():
+    game = paused_battle()
+    seat = game.turn().seats[0]
+    view = game.view(seat)
+    battle = view["battles"][0]
+    assert battle["stage"] == "def" and battle["defenders"] == {}
+    town = SCENARIO.board.name(battle["town"])
+    with pytest.raises(OrdersError) as err:
+        game.check_orders(seat, "MOVE X Brussels -> Hal")
+    assert "no moves while battles wait" in str(err.value)
+    with pytest.raises(OrdersError) as err:
+        game.check_orders(seat, f"DEPLOY {town} LEFT")
+    with pytest.raises(OrdersError) as err:
+        game.check_orders(seat, "DEPLOY Nowhere LEFT")
+    assert "no town called" in str(err.value)
+    mine = [b["id"] for b in view["blocks"] if b["town"] == battle["town"]
+            and b["army"] == {"french": "french", "anglo-dutch": "anglo", "prussian": "prussian"}[seat]]
+    orders = game.check_orders(seat, f"DEPLOY {town} RESERVE {' '.join(mine)}")
+    assert orders.echo().startswith(f"DEPLOY {town} RESERVE")

@@ -124,7 +124,34 @@ class Fight:
 
     # -- the start of a battle: terrain and deployment (§6.21-6.23)
 
-    def open(self, town, attacker_side, entries) -> Battle:
+    def open(self, town, attacker_side, entries, deployments: dict | None = None) -> Battle:
+        """A battle begun, terrain placed and both sides deployed (by ``deployments``, role ->
+        block -> position 0-2 or None for the reserve, else by doctrine)."""
+        battle = self.begin(town, attacker_side, entries)
+        self.deploy_all(battle, deployments)
+        return battle
+
+    def deploy_all(self, battle, deployments: dict | None = None) -> None:
+        for role in ("def", "att"):
+            given = (deployments or {}).get(role)
+            if given:
+                self.deploy_given(battle, role, given)
+            else:
+                self.deploy(battle, role)
+        for role in ("att", "def"):
+            battle.start[role] = self.side_strength(battle, role)
+
+    def resume(self, town, sides: dict, entries, terrain: dict) -> Battle:
+        """A battle paused before deployment (a sub-turn), from its saved form."""
+        battle = Battle(town, dict(sides), set(entries), terrain=dict(terrain))
+        for role, side in battle.sides.items():
+            for blk in self.st.side_at(town, side):
+                spec = self.sc.blocks[blk.id]
+                battle.blocks[blk.id] = BB(blk.id, role, blk.army, spec.type, f"res-{role}")
+        return battle
+
+    def begin(self, town, attacker_side, entries) -> Battle:
+        """§6.2-6.21: the blocks go to the battle board (all in reserve) and the terrain is drawn."""
         defender_side = "allies" if attacker_side == "france" else "france"
         battle = Battle(town, {"att": attacker_side, "def": defender_side}, set(entries))
         for role, side in battle.sides.items():
@@ -152,11 +179,42 @@ class Fight:
                 battle.terrain[loc] = marker
                 self.say(f"The {'attacker' if role == 'att' else 'defender'} places {marker} on "
                          f"{self.where(battle, loc)}.")
-        for role in ("def", "att"):
-            self.deploy(battle, role)
-        for role in ("att", "def"):
-            battle.start[role] = self.side_strength(battle, role)
         return battle
+
+    def deploy_given(self, battle, role, given: dict) -> None:
+        """§6.22 by the players' DEPLOY orders; blocks not named go to the reserve; artillery
+        named into woods goes to the reserve; an empty position gets a block (§6.22)."""
+        for b in battle.blocks.values():
+            if b.role == role:
+                i = given.get(b.id)
+                b.loc = f"res-{role}" if i is None else f"{role}{i}"
+                if is_artillery(b.type) and battle.terrain.get(b.loc) == "woods":
+                    b.loc = f"res-{role}"
+        for i in (1, 0, 2):
+            loc = f"{role}{i}"
+            if self.at(battle, loc, role):
+                continue
+            woods = battle.terrain.get(loc) == "woods"
+            pool = [b for b in self.at(battle, f"res-{role}", role) if not (woods and is_artillery(b.type))]
+            if not pool:
+                fullest = max((f"{role}{j}" for j in range(3)), key=lambda l: len(self.at(battle, l, role)))
+                if len(self.at(battle, fullest, role)) > 1:
+                    pool = [b for b in self.at(battle, fullest, role) if not (woods and is_artillery(b.type))]
+            if pool:
+                b = sorted(pool, key=lambda b: (b.type == "leader", b.id))[0]
+                b.loc = loc
+                self.say(f"{b.id} goes to {self.where(battle, loc)}: every position needs a block (§6.22).")
+        self.announce(battle, role)
+
+    def announce(self, battle, role) -> None:
+        shown = []
+        for i in (0, 1, 2):
+            loc = f"{role}{i}"
+            here = self.at(battle, loc, role)
+            shown.append(f"{self.where(battle, loc)}: " + (", ".join(self.name(b) for b in here) or "nobody"))
+        hidden = len(self.at(battle, f"res-{role}", role))
+        self.say(f"The {'attacker' if role == 'att' else 'defender'} deploys: " + "; ".join(shown)
+                 + f"; {hidden} block(s) in reserve.")
 
     def count(self, battle, role):
         return sum(1 for b in battle.blocks.values() if b.role == role)
@@ -203,14 +261,7 @@ class Fight:
         for b in mine:  # artillery may not stand in woods (§6.21)
             if is_artillery(b.type) and battle.terrain.get(b.loc) == "woods":
                 b.loc = f"res-{role}"
-        shown = []
-        for i in (0, 1, 2):
-            loc = f"{role}{i}"
-            here = self.at(battle, loc, role)
-            shown.append(f"{self.where(battle, loc)}: " + (", ".join(self.name(b) for b in here) or "nobody"))
-        hidden = len(self.at(battle, f"res-{role}", role))
-        self.say(f"The {'attacker' if role == 'att' else 'defender'} deploys: " + "; ".join(shown)
-                 + f"; {hidden} block(s) in reserve.")
+        self.announce(battle, role)
 
     # -- rounds
 

@@ -13,6 +13,8 @@ from .scenario import SEAT_ARMY
 
 def bot_orders(scenario, view: dict, seed: int) -> str:
     seat = view["seat"]
+    if view["phase"] == "battle deployment" and seat in view["owing"]:
+        return deploy_orders(scenario, view, seed)
     if view["phase"] != "campaign" or seat not in view["owing"]:
         return ""
     army = SEAT_ARMY[seat]
@@ -53,4 +55,49 @@ def bot_orders(scenario, view: dict, seed: int) -> str:
             if attacking:
                 attacked[target] = start
             lines.append(f"MOVE {bid} {board.name(start)} -> {board.name(target)}")
+    return "\n".join(lines) + ("\n" if lines else "")
+
+
+def deploy_orders(scenario, view: dict, seed: int) -> str:
+    """A random legal DEPLOY for each battle: the leader somewhere, each corps to a position
+    of its own (or the leader's) or the reserve, no artillery in the woods."""
+    from .parse import section_index
+
+    army = SEAT_ARMY[view["seat"]]
+    side = ARMY_SIDE[army]
+    rng = Rng(seed * 31 + view["turn"] * 7 + len(view["seat"]))
+    lines = []
+    for battle in view["battles"]:
+        role = next(r for r, s in battle["sides"].items() if s == side)
+        if battle["stage"] != role:
+            continue
+        mine = [b for b in view["blocks"] if b["town"] == battle["town"] and b["army"] == army]
+        if not mine:
+            continue
+        keys = ["LEFT", "CENTRE", "RIGHT"]
+        sections = {k: [] for k in keys + ["RESERVE"]}
+        owners: dict[str, set] = {k: set() for k in keys}
+        leader = [b for b in mine if b["type"] == "leader"]
+        for b in leader:
+            sections[keys[rng.below(3)]].append(b["id"])
+        groups: dict[str, list] = defaultdict(list)
+        for b in mine:
+            if b["type"] != "leader":
+                groups[b["corps"]].append(b)
+        names = sorted(groups)
+        rng.shuffle(names)
+        for corps in names:
+            choices = []
+            for k in keys:
+                woods = battle["terrain"].get(f"{role}{section_index(role, k)}") == "woods"
+                if woods and any(b["type"].endswith("artillery") for b in groups[corps]):
+                    continue
+                if not owners[k] or any(x in sections[k] for x in (b["id"] for b in leader)):
+                    choices.append(k)
+            key = choices[rng.below(len(choices))] if choices and rng.below(4) else "RESERVE"
+            sections[key] += [b["id"] for b in groups[corps]]
+            if key != "RESERVE":
+                owners[key].add(corps)
+        parts = [f"{k} {' '.join(v)}" for k, v in sections.items() if v]
+        lines.append(f"DEPLOY {scenario.board.name(battle['town'])} " + " ".join(parts))
     return "\n".join(lines) + ("\n" if lines else "")

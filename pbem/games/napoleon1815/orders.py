@@ -40,12 +40,29 @@ class Place:
         return f"PLACE {' '.join(self.blocks)} {self.town}"
 
 
+SECTIONS = ("LEFT", "CENTRE", "RIGHT", "RESERVE")
+
+
+@dataclass
+class Deploy:
+    """DEPLOY <town> LEFT ids CENTRE ids RIGHT ids RESERVE ids: one's own left, centre, right."""
+
+    town: str
+    sections: dict[str, list[str]]  # LEFT/CENTRE/RIGHT/RESERVE -> block ids
+    line: int = 0
+
+    def text(self, name: str) -> str:
+        parts = [f"{k} {' '.join(v)}" for k, v in self.sections.items() if v]
+        return f"DEPLOY {name} " + " ".join(parts)
+
+
 @dataclass
 class Orders:
     seat: str
     header: Header = field(default_factory=Header)
     moves: list[Move] = field(default_factory=list)
     places: list[Place] = field(default_factory=list)
+    deploys: list[Deploy] = field(default_factory=list)
     doctrine: dict[str, str] = field(default_factory=dict)
     retreat: list[str] = field(default_factory=list)  # preferred retreat towns, in order
     supply: list[str] = field(default_factory=list)  # blocks supply losses remove first
@@ -61,6 +78,7 @@ class Orders:
 
         lines = [Place(p.blocks, name(p.town)).text for p in self.places]
         lines += [Move(m.blocks, [name(t) for t in m.path], m.forced).text for m in self.moves]
+        lines += [d.text(name(d.town)) for d in self.deploys]
         lines += [f"DOCTRINE {k} {v}" for k, v in self.doctrine.items()]
         if self.retreat:
             lines.append("RETREAT TO " + ", ".join(name(t) for t in self.retreat))

@@ -11,14 +11,17 @@ from pbem.core.orders import (ARROW, Abort, OrderReader, OrdersError, Problem, c
 
 from . import movement
 from .blocks import ARMY_SIDE, reach
-from .orders import DOCTRINE, Move, Orders, Place
+from .blocks import is_artillery
+from .orders import DOCTRINE, SECTIONS, Deploy, Move, Orders, Place
 from .scenario import SEAT_ARMY
 
-ORDER_WORDS = ("MOVE", "PLACE", "DOCTRINE", "RETREAT", "SUPPLY", "FINAL")
+ORDER_WORDS = ("MOVE", "PLACE", "DEPLOY", "DOCTRINE", "RETREAT", "SUPPLY", "FINAL")
 YES_NO = ("YES", "NO")
 
 
 def phase(state) -> str:
+    if state.pending:
+        return "battle deployment"
     return {0: "allied setup", 1: "French setup"}.get(state.turn, "campaign")
 
 
@@ -62,6 +65,9 @@ class Reader(OrderReader):
 
     def move(self) -> Move:
         self.take()
+        if phase(self.state) == "battle deployment":
+            self.fail(self.tokens[0], "no moves while battles wait for deployment", None,
+                      "DEPLOY and standing orders")
         if phase(self.state) != "campaign":
             self.fail(self.tokens[0], "no moves during setup", None, "PLACE orders")
         blocks, start = self.blocks_then_town(self.take_words(), "the town they start from")
@@ -81,9 +87,64 @@ class Reader(OrderReader):
         self.done("the end of the order")
         return Move(blocks, path, forced, self.line)
 
+    def deploy(self) -> Deploy:
+        """DEPLOY <town> LEFT ids CENTRE ids RIGHT ids RESERVE ids (§6.22)."""
+        first = self.take()
+        pending = self.state.pending
+        if not pending or pending["stage"] not in self.roles():
+            self.fail(first, "no battle of yours waits for your deployment now", None,
+                      "DEPLOY only in a battle deployment sub-turn")
+        words = self.take_words(SECTIONS)
+        if not words:
+            self.missing("the town of the battle")
+        town = self.town_words(words, "the town of the battle")
+        battle = next((b for b in pending["battles"] if b["town"] == town), None)
+        if battle is None:
+            self.fail(words[0], f"no battle waits at {self.scenario.board.name(town)}", None, "a battle's town")
+        sections: dict[str, list[str]] = {}
+        while self.peek() is not None:
+            key = self.expect(SECTIONS, "LEFT, CENTRE, RIGHT or RESERVE")
+            if key.word in sections:
+                self.fail(key, f"{key.word} is given twice", None, "each position once")
+            ids = self.take_words(SECTIONS)
+            if not ids:
+                self.fail(key, f"{key.word} names no block", None, f"block ids after {key.word}")
+            sections[key.word] = [self.own_block(t) for t in ids]
+            for t, bid in zip(ids, sections[key.word]):
+                if self.state.blocks[bid].town != town:
+                    self.fail(t, f"{bid} is not in the battle of {self.scenario.board.name(town)}", None,
+                              "your blocks in that town")
+        if not sections:
+            self.missing("LEFT, CENTRE, RIGHT or RESERVE and block ids")
+        named = [b for ids in sections.values() for b in ids]
+        if len(set(named)) != len(named):
+            self.fail(first, "a block is named twice", None, "each block once")
+        role = pending["stage"]
+        for key, ids in sections.items():
+            if key == "RESERVE":
+                continue
+            index = section_index(role, key)
+            if is_artillery_any(self.scenario, ids) and battle["terrain"].get(f"{role}{index}") == "woods":
+                self.fail(first, f"artillery may not stand in the woods on your {key.lower()} (§6.21)", None,
+                          "the artillery in another position or the reserve")
+            corps = {(self.scenario.blocks[b].army, self.scenario.blocks[b].corps) for b in ids
+                     if self.scenario.blocks[b].type != "leader"}
+            leaders = [b for b in ids if self.scenario.blocks[b].type == "leader"]
+            if len(corps) > 1 and not leaders:
+                self.fail(first, f"blocks of {len(corps)} corps on your {key.lower()} without a leader (§6.23)",
+                          None, "one corps a position, or its leader with them")
+        return Deploy(town, sections, self.line)
+
+    def roles(self) -> set[str]:
+        """The battle roles ("att", "def") of this seat's army in the pending battles."""
+        from .blocks import ARMY_SIDE as SIDE
+
+        mine = SIDE[self.army]
+        return {role for b in self.state.pending["battles"] for role, side in b["sides"].items() if side == mine}
+
     def place(self) -> Place:
         self.take()
-        if phase(self.state) == "campaign":
+        if phase(self.state) in ("campaign", "battle deployment"):
             self.fail(self.tokens[0], "PLACE is for the setup only", None, "MOVE orders")
         blocks, town = self.blocks_then_town(self.take_words(), "the town")
         return Place(blocks, town, self.line)
@@ -148,6 +209,8 @@ def parse_orders(scenario, state, seat: str, text: str) -> Orders:
                     orders.moves.append(reader.move())
                 elif word == "PLACE":
                     orders.places.append(reader.place())
+                elif word == "DEPLOY":
+                    orders.deploys.append(reader.deploy())
                 elif word == "DOCTRINE":
                     reader.doctrine(orders)
                 elif word == "RETREAT":
@@ -171,9 +234,21 @@ def parse_orders(scenario, state, seat: str, text: str) -> Orders:
 
 def check_orders(scenario, state, seat: str, orders: Orders) -> list[Problem]:
     """The orders' legality as a whole: setup limits (§4), moves (§5)."""
+    if phase(state) == "battle deployment":
+        return []
     if phase(state) != "campaign":
         return check_setup(scenario, state, seat, orders)
     return movement.check_moves(scenario, state, seat, orders.moves)
+
+
+def section_index(role: str, key: str) -> int:
+    """A side's own LEFT/CENTRE/RIGHT as a board position (0-2 from the attacker's left)."""
+    i = {"LEFT": 0, "CENTRE": 1, "RIGHT": 2}[key]
+    return i if role == "att" else 2 - i
+
+
+def is_artillery_any(scenario, ids) -> bool:
+    return any(is_artillery(scenario.blocks[b].type) for b in ids)
 
 
 def check_setup(scenario, state, seat, orders) -> list[Problem]:

@@ -34,8 +34,10 @@ class Napoleon1815:
         return (Option("players", "Players", ("2", "3"), "2",
                        "2: one player commands both Allied armies; 3: one each, who may not see each "
                        "other's blocks (§12)"),
-                Option("battle", "Battles", ("doctrine",), "doctrine",
-                       "doctrine: each seat's standing DOCTRINE orders fight the whole battle at once"))
+                Option("battle", "Battles", ("doctrine", "hybrid"), "doctrine",
+                       "doctrine: each seat's standing DOCTRINE orders fight the whole battle at once; "
+                       "hybrid: the defenders, then the attackers, deploy in short sub-turns, then the "
+                       "doctrine fights the rounds"))
 
     def load_scenario(self, path):
         return load_scenario(path)
@@ -52,9 +54,15 @@ class Napoleon1815:
 
     def turn(self, scenario, state) -> Turn:
         owing = turn.owing(scenario, state)
-        return Turn(owing, self.turn_label(scenario, state.turn), others=tuple(s for s in SEATS if s not in owing))
+        others = tuple(s for s in SEATS if s not in owing)
+        if state.pending:
+            who = "defenders" if state.pending["stage"] == "def" else "attackers"
+            return Turn(owing, f"{self.turn_label(scenario, state.turn)}: the {who} deploy", others, kind="subturn")
+        return Turn(owing, self.turn_label(scenario, state.turn), others=others)
 
     def turn_label(self, scenario, n: int) -> str:
+        """The name of campaign turn ``n`` (state.turn). In the hybrid mode the driver's day
+        numbers also count the deployment sub-turns, which this cannot know (see the notes)."""
         if n == 0:
             return "Allied setup"
         if n == 1:

@@ -34,6 +34,7 @@ class State:
     over: bool = False
     last_moves: list[list] = field(default_factory=list)  # [army, from, to, count] of the last turn
     last_battles: list[str] = field(default_factory=list)  # towns fought over last turn
+    pending: dict | None = None  # battles waiting for deployment sub-turns (the hybrid mode)
     fled: list[str] = field(default_factory=list)  # blocks of broken armies, removed uncounted (§11)
 
     def on_map(self, army: str | None = None):

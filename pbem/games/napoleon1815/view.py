@@ -37,7 +37,9 @@ def view(scenario, state, seat: str | None) -> dict:
     return {
         "seat": seat, "players": state.players, "battle": state.battle_mode,
         "turn": state.turn, "night": bool(spec and spec.night), "phase": (
+            "battle deployment" if state.pending else
             "allied setup" if state.turn == 0 else "French setup" if state.turn == 1 else "campaign"),
+        "battles": battles(state),
         "mover": spec.side if spec else ("A" if state.turn == 0 else "F"),
         "owing": list(owing(scenario, state)),
         "blocks": blocks,
@@ -49,3 +51,18 @@ def view(scenario, state, seat: str | None) -> dict:
         "over": state.over, "winner": state.winner, "victory": state.victory,
         "sides": {a: ARMY_SIDE[a] for a in ("french", "anglo", "prussian")},
     }
+
+
+def battles(state) -> list[dict]:
+    """The battles waiting for deployment: town, the sides, the terrain (public, §6.21), whose
+    deployment is due, and how many blocks the defenders put in each position (not which)."""
+    if not state.pending:
+        return []
+    out = []
+    for b in state.pending["battles"]:
+        placed = state.pending["deploy"]["def"].get(b["town"], {})
+        counts = Counter(f"def{i}" if i is not None else "res-def" for i in placed.values())
+        out.append({"town": b["town"], "sides": dict(b["sides"]), "terrain": dict(b["terrain"]),
+                    "stage": state.pending["stage"],
+                    "defenders": dict(counts) if state.pending["stage"] == "att" else {}})
+    return out
