@@ -8,7 +8,7 @@ from collections import Counter, defaultdict
 from pbem.core.events import Event
 from pbem.core.orders import Problem
 
-from .blocks import ARMY_SIDE, LEADERS, reach
+from .blocks import ARMY_NAME, ARMY_SIDE, LEADERS, reach
 from .scenario import ARMY_SEAT, SEAT_ARMY
 
 
@@ -237,7 +237,12 @@ def forced_march(scenario, state, bid: str, chance, events: list) -> None:
     fails = roll <= (2 if helped else 3)
     note = " (leader +1)" if helped else ""
     if fails:
-        lose_step(scenario, state, bid, events, "straggling on the forced march (§5.6)")
+        block.strength -= 1
+        if block.strength <= 0:
+            eliminate(state, bid, None)
+            events.append(Event("eliminated", f"{bid} is eliminated: straggling on the forced march (§5.6)",
+                                {"block": bid, "army": block.army}, owner=seat,
+                                seen=f"A {ARMY_NAME[block.army]} block is lost to straggling"))
     events.append(Event("forced", f"Forced march of {bid}: die {roll}{note}: "
                         + ("loses a step" if fails else "arrives in good order"), owner=seat))
 

@@ -28,7 +28,8 @@ class TurnSpec:
     @property
     def label(self) -> str:
         who = "French" if self.side == "F" else "Allied"
-        return f"{self.date}, {self.part} ({who} turn{', night' if self.night else ''})"
+        night = ", night" if self.night and "night" not in self.part else ""
+        return f"{self.date}, {self.part} ({who} turn{night})"
 
 
 @dataclass
