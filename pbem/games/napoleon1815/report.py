@@ -23,7 +23,18 @@ def build_report(game, day, seat, *, deadline=None, game_label="", game_id="", s
     else:
         doc.add(Para(f"{view['turn_label']}" + (f", orders due {deadline}" if deadline else ""), strong="Next:"))
     doc.add(Heading(2, "What happened"))
-    doc.add(Bullets([e["text"] for e in events_for(result.events, who)] or ["Nothing."], wrap=False))
+    seen = events_for(result.events, who)
+    doc.add(Bullets([e["text"] for e in seen if e["kind"] != "roll"] or ["Nothing."], wrap=False))
+    dice = sum(1 for e in seen if e["kind"] == "roll")
+    if dice:
+        doc.add(Para(f"{dice} dice you saw rolled this turn, each shown above where it fell; every roll is "
+                     "kept in the game's record and can be verified when the game ends.", strong="Dice:"))
+    mine = [r for r in result.decisions if seat is None or r.decision.side == seat]
+    if mine:
+        doc.add(Heading(2, "Choices made for you" if seat else "Choices made"))
+        doc.add(Bullets([f"{r.decision.question} {', '.join(r.decision.label(a) for a in r.answer)} "
+                         f"({'your standing orders' if r.source in ('standing', 'orders') else r.source})"
+                         for r in mine], wrap=False))
     doc.add(Heading(2, "Your blocks" if seat else "The blocks"))
     board = scenario.board
     doc.add(Table(["town", "block", "type", "strength", "fire", "name"],
