@@ -291,12 +291,13 @@ class Fight:
             return
         acted = False
         start = battle.start[role] or 1
-        if role in battle.withdrawing or (
-                self.side_strength(battle, role) * 100 < int(self.doctrine(battle, role, "WITHDRAW")) * start):
+        leaving = role in battle.withdrawing or (
+            self.side_strength(battle, role) * 100 < int(self.doctrine(battle, role, "WITHDRAW")) * start)
+        if leaving:
             acted = self.withdraw_round(battle, role)
             if battle.over:
                 return
-        else:
+        if not acted:  # not leaving, or no road out this round: fight on
             acted |= self.squares(battle, role)
             acted |= self.fire(battle, role)
             if battle.over:
@@ -304,7 +305,7 @@ class Fight:
             acted |= self.move(battle, role, n)
             if battle.over:
                 return
-        came = self.reinforce(battle, role)
+        came = False if leaving else self.reinforce(battle, role)
         if role == "att":
             battle.idle = 0 if (acted or came) else battle.idle + 1
             if battle.idle >= 2 and "att" not in battle.withdrawing:

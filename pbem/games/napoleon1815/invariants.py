@@ -41,8 +41,7 @@ def check_turn(scenario, result) -> list[str]:
             problems.append(f"the {army} army: {after.lost[army]} lost, broken: {army in after.broken}")
     used = Counter()
     for army, a, b, n in (after.last_moves if not paused or after.pending is not None else []):
-        used[(scenario.blocks_side(army) if hasattr(scenario, 'blocks_side') else army != "french",
-              frozenset((a, b)))] += n
+        used[(army == "french", frozenset((a, b)))] += n
     for (_, key), n in used.items():
         road = scenario.board.road(*tuple(key))
         if road is None:

@@ -17,7 +17,7 @@ def supply(scenario, state, orders, decider, events) -> None:
             continue
         n = scenario.supply_loss.get(city, 0)
         seat = ARMY_SEAT[army]
-        pool = sorted(state.on_map(army), key=lambda b: (b.id == "WEL" or b.id == "BLU", b.strength, b.id))
+        pool = sorted(state.on_map(army), key=lambda b: (scenario.blocks[b.id].type == "leader", b.strength, b.id))
         if not pool or not n:
             continue
         n = min(n, len(pool))

@@ -45,8 +45,7 @@ def view(scenario, state, seat: str | None) -> dict:
         "blocks": blocks,
         "hidden": [{"town": t, "army": a, "count": n} for (t, a), n in sorted(hidden.items())],
         "lost": dict(state.lost), "broken": list(state.broken),
-        "last_moves": [m for m in state.last_moves if m[0] in seen or seat is None]
-        + [[m[0], m[1], m[2], m[3]] for m in state.last_moves if m[0] not in seen and seat is not None],
+        "last_moves": [list(m) for m in state.last_moves],  # blocks moving on the board are seen by all
         "last_battles": list(state.last_battles),
         "over": state.over, "winner": state.winner, "victory": state.victory,
         "sides": {a: ARMY_SIDE[a] for a in ("french", "anglo", "prussian")},
