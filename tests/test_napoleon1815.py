@@ -164,3 +164,17 @@ def test_deploy_orders_are_checked():
             and b["army"] == {"french": "french", "anglo-dutch": "anglo", "prussian": "prussian"}[seat]]
     orders = game.check_orders(seat, f"DEPLOY {town} RESERVE {' '.join(mine)}")
     assert orders.echo().startswith(f"DEPLOY {town} RESERVE")
+
+
+def test_blocks_in_woods_and_reserve_stay_hidden_from_the_enemy():
+    from pathlib import Path
+
+    from pbem.core.events import events_for
+
+    case = Path(__file__).parent / "cases" / "napoleon1815" / "battle-rout-when-position-lost.toml"
+    outcome = RULES.run_case(case)
+    moderator = [e["text"] for e in events_for(outcome.raw, None) if "defender deploys" in e["text"]][0]
+    french = [e["text"] for e in events_for(outcome.raw, "french") if "defender deploys" in e["text"]][0]
+    prussian = [e["text"] for e in events_for(outcome.raw, "prussian") if "defender deploys" in e["text"]][0]
+    assert "P-I-1" in moderator and "P-I-1" in prussian
+    assert "P-I-1" not in french and "1 block(s) in the woods" in french

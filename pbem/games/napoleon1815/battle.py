@@ -207,14 +207,22 @@ class Fight:
         self.announce(battle, role)
 
     def announce(self, battle, role) -> None:
-        shown = []
+        """The deployment, face up (§6.24) — but blocks in the reserve or in woods stay hidden
+        from the enemy, who sees how many stand there."""
+        full, seen = [], []
         for i in (0, 1, 2):
             loc = f"{role}{i}"
             here = self.at(battle, loc, role)
-            shown.append(f"{self.where(battle, loc)}: " + (", ".join(self.name(b) for b in here) or "nobody"))
-        hidden = len(self.at(battle, f"res-{role}", role))
-        self.say(f"The {'attacker' if role == 'att' else 'defender'} deploys: " + "; ".join(shown)
-                 + f"; {hidden} block(s) in reserve.")
+            names = ", ".join(self.name(b) for b in here) or "nobody"
+            full.append(f"{self.where(battle, loc)}: {names}")
+            hidden = battle.terrain.get(loc) == "woods" and here
+            seen.append(f"{self.where(battle, loc)}: " + (f"{len(here)} block(s) in the woods" if hidden else names))
+        reserve = len(self.at(battle, f"res-{role}", role))
+        who = "attacker" if role == "att" else "defender"
+        owners = tuple(sorted({ARMY_SEAT[b.army] for b in battle.blocks.values() if b.role == role}))
+        self.events.append(Event("battle", f"The {who} deploys: " + "; ".join(full)
+                                 + f"; {reserve} block(s) in reserve.", owner=owners,
+                                 seen=f"The {who} deploys: " + "; ".join(seen) + f"; {reserve} block(s) in reserve."))
 
     def count(self, battle, role):
         return sum(1 for b in battle.blocks.values() if b.role == role)

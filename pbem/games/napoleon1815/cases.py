@@ -41,6 +41,7 @@ class Outcome:
     title: str
     failures: list[str] = field(default_factory=list)
     events: list = field(default_factory=list)
+    raw: list = field(default_factory=list)  # the Event objects, to read them as a seat saw them
     rolls: list = field(default_factory=list)
     state: object = None
 
@@ -96,7 +97,7 @@ def run_case(path) -> Outcome:
     chance = Chance(0, state.turn, fixed=list(data.get("dice", [])))
     decider = Decider(answers={int(k): tuple(v) for k, v in data.get("answers", {}).items()})
     after, events = resolve(sc, state, orders, decider, chance)
-    outcome.state, outcome.rolls = after, chance.rolls
+    outcome.state, outcome.rolls, outcome.raw = after, chance.rolls, events
     outcome.events = [e["text"] for e in events_for(events, None)]
     for text in expect.get("events", []):
         if not any(text in e for e in outcome.events):
