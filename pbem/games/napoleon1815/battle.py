@@ -274,11 +274,16 @@ class Fight:
     # -- rounds
 
     def fight(self, battles: list[Battle]) -> None:
+        done: set[str] = set()
         while any(not b.over for b in battles):
             for battle in battles:
                 for role in ("att", "def"):
                     if not battle.over:
                         self.round(battle, role)
+                if battle.over and battle.town not in done:
+                    done.add(battle.town)
+                    self.towns.discard(battle.town)
+                    self.regroup(battle)
                 if not battle.over and battle.rounds["att"] >= self.sc.max_battle_rounds:
                     self.say(f"Battle of {self.sc.board.name(battle.town)}: still open after "
                              f"{battle.rounds['att']} rounds; the attacker leaves at once (§6.7, rules notes).")
@@ -609,6 +614,27 @@ class Fight:
             if hasattr(b, "steps"):
                 del b.steps
         return acted
+
+    # §7.5
+    def regroup(self, battle) -> None:
+        """The winner of a battle (not a skirmish) may draw blocks from adjacent towns into the
+        town it won, 2 a major and 1 a minor road (§7.2), by its REGROUP doctrine (default NO)."""
+        role = battle.winner
+        if role is None or self.doctrine(battle, role, "REGROUP") != "YES":
+            return
+        side = battle.sides[role]
+        for town in self.sc.board.adjacent(battle.town):
+            if town in self.towns or any(ARMY_SIDE[b.army] != side for b in self.st.at(town)):
+                continue
+            road = self.sc.board.road(battle.town, town)
+            there = sorted((b for b in self.st.side_at(town, side) if not b.disorganized),
+                           key=lambda b: (-b.strength, b.id))
+            for blk in there[:max(0, min(self.sc.battle_road[road.kind], len(self.st.at(town)) - 1))]:
+                blk.town = battle.town
+                self.events.append(Event("regroup", f"{blk.id} regroups from {self.sc.board.name(town)} into "
+                                         f"{self.sc.board.name(battle.town)} (§7.5)", {"block": blk.id},
+                                         owner=ARMY_SEAT[blk.army],
+                                         seen=f"A {word(side)} block regroups into {self.sc.board.name(battle.town)}"))
 
     # §6.34
     def reinforce(self, battle, role) -> bool:

@@ -14,6 +14,7 @@ DOCTRINE = {
     "WITHDRAW": ("40", "withdraw when your strength in a battle falls below this percent of its start"),
     "SQUARE": ("YES", "infantry forms square when enemy cavalry engages it"),
     "REINFORCE": ("YES", "bring reinforcements from adjacent towns (one block stays in each)"),
+    "REGROUP": ("NO", "after winning a battle, draw blocks from adjacent towns into it (one stays in each)"),
 }
 
 
