@@ -9,6 +9,7 @@ the orders of the seats, the dice in order, and what must hold afterwards.
     [position] lost = { anglo = 7 }          # blocks already lost by each army
     [orders]   french = "MOVE OG Beaumont -> Thuin"
     [expect]   events = ["..."]; no_events = ["..."]; refused = "..."; winner = "france"
+               order = ["...", "..."]     # events containing these, in this order
                lost = { french = 1 }; broken = ["anglo"]
     [[expect.block]]  id = "OG"; at = "Thuin"; strength = 3    # at = "eliminated" for a lost block
 """
@@ -102,6 +103,13 @@ def run_case(path) -> Outcome:
     for text in expect.get("events", []):
         if not any(text in e for e in outcome.events):
             outcome.failures.append(f"no event contains {text!r}")
+    at = 0
+    for text in expect.get("order", []):  # events that must come in this order
+        found = next((i for i in range(at, len(outcome.events)) if text in outcome.events[i]), None)
+        if found is None:
+            outcome.failures.append(f"no event containing {text!r} after event {at}")
+            break
+        at = found + 1
     for text in expect.get("no_events", []):
         if any(text in e for e in outcome.events):
             outcome.failures.append(f"an event contains {text!r}")
