@@ -178,3 +178,15 @@ def test_blocks_in_woods_and_reserve_stay_hidden_from_the_enemy():
     prussian = [e["text"] for e in events_for(outcome.raw, "prussian") if "defender deploys" in e["text"]][0]
     assert "P-I-1" in moderator and "P-I-1" in prussian
     assert "P-I-1" not in french and "1 block(s) in the woods" in french
+
+
+def test_the_general_plays_whole_campaigns_and_wins_some():
+    general = RULES.bots()["general"]
+    winners = set()
+    for seed in range(4):
+        for options in ({"players": "2"}, {"players": "3", "battle": "hybrid"}):
+            game = play_game(RULES, SCENARIO, seed, {s: general for s in ("french", "anglo-dutch", "prussian")},
+                             check=True, options=options)
+            assert game.over
+            winners.add(game.view(None)["winner"])
+    assert "france" in winners

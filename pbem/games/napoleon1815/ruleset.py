@@ -12,6 +12,7 @@ from pbem.paths import MAPS
 from . import cases, invariants, parse, turn, view
 from .board import check_board
 from .bot import bot_orders
+from .general import general_orders
 from .scenario import SEAT_TITLE, SEATS, load_scenario
 from .setup import initial_state
 
@@ -107,7 +108,9 @@ class Napoleon1815:
         return render_svg(scenario, view, title)
 
     def bots(self) -> dict[str, Bot]:
-        return {"bot": Bot("bot", "the random legal bot", bot_orders)}
+        return {"bot": Bot("bot", "the random legal bot", bot_orders),
+                "general": Bot("general", "the general: marches on the supply cities, attacks when stronger",
+                               general_orders)}
 
     def check_turn(self, scenario, result) -> list[str]:
         return invariants.check_turn(scenario, result)
