@@ -190,3 +190,21 @@ def test_the_general_plays_whole_campaigns_and_wins_some():
             assert game.over
             winners.add(game.view(None)["winner"])
     assert "france" in winners
+
+
+def test_ask_me_before_withdrawing_and_fight_on(tmp_path):
+    from pathlib import Path
+
+    from pbem.core.decisions import Pending
+    from pbem.games.napoleon1815 import cases
+
+    case = Path(__file__).parent / "cases" / "napoleon1815" / "battle-withdraw-by-doctrine.toml"
+    with pytest.raises(Pending) as pending:
+        cases.run_case(case, ask=lambda d: d.kind == "withdraw")
+    decision = pending.value.decision
+    assert decision.side == "prussian" and decision.options == ("withdraw", "fight")
+    source = case.read_text().replace("[expect]", f'[answers]\n{pending.value.index} = ["fight"]\n\n[expect]', 1)
+    fought = tmp_path / "fight-on.toml"
+    fought.write_text(source)
+    outcome = cases.run_case(fought)
+    assert not any("The defender withdraws" in e for e in outcome.events), cases.show_case(outcome)

@@ -63,6 +63,7 @@ class Battle:
     crossings: Counter = field(default_factory=Counter)
     reinforced: bool = False
     withdrawing: set = field(default_factory=set)  # roles that must leave the field (§6.7)
+    stand: set = field(default_factory=set)  # roles whose player chose to fight on below the WITHDRAW line
 
 
 class Fight:
@@ -305,7 +306,9 @@ class Fight:
         acted = False
         start = battle.start[role] or 1
         leaving = role in battle.withdrawing or (
-            self.side_strength(battle, role) * 100 < int(self.doctrine(battle, role, "WITHDRAW")) * start)
+            role not in battle.stand and
+            self.side_strength(battle, role) * 100 < int(self.doctrine(battle, role, "WITHDRAW")) * start
+            and self.confirm_withdrawal(battle, role, start))
         if leaving:
             acted = self.withdraw_round(battle, role)
             if battle.over:
@@ -529,6 +532,22 @@ class Fight:
         battle.over, battle.winner = True, OTHER[role]
         self.say(f"Battle of {self.sc.board.name(battle.town)} is over: the "
                  f"{'attacker' if role == 'def' else 'defender'} ({word(battle.sides[OTHER[role]])}) wins.")
+
+    def confirm_withdrawal(self, battle, role, start) -> bool:
+        """The WITHDRAW line is crossed: the doctrine says withdraw; a player who asked to be
+        asked ("withdraw") may answer "fight" instead, once a battle (then the side stands)."""
+        seat = self.first_seat(battle, role)
+        if role in battle.withdrawing:
+            return True
+        decision = Decision(seat, "withdraw", f"Battle of {self.sc.board.name(battle.town)}: your strength there is "
+                            f"{self.side_strength(battle, role)} of {start}, below your WITHDRAW line. Withdraw?",
+                            ("withdraw", "fight"), ("withdraw",),
+                            (("withdraw", "withdraw, reserve first"), ("fight", "fight on to the end")))
+        if self.decider.decide(decision)[0] == "fight":
+            battle.stand.add(role)
+            return False
+        battle.withdrawing.add(role)
+        return True
 
     def withdraw_round(self, battle, role) -> bool:
         """§7: blocks that have not moved or fired leave by road, 2 a major and 1 a minor road

@@ -60,7 +60,8 @@ def scenario():
     return _SCENARIO["s"]
 
 
-def run_case(path) -> Outcome:
+def run_case(path, ask=None) -> Outcome:
+    """Run one case; ``ask(decision)`` (optional) says which decisions a player asked to be asked."""
     path = Path(path)
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
@@ -96,7 +97,8 @@ def run_case(path) -> Outcome:
         outcome.failures.append(f"expected the orders to be refused with {expect['refused']!r}")
         return outcome
     chance = Chance(0, state.turn, fixed=list(data.get("dice", [])))
-    decider = Decider(answers={int(k): tuple(v) for k, v in data.get("answers", {}).items()})
+    decider = Decider(answers={int(k): tuple(v) for k, v in data.get("answers", {}).items()},
+                      **({"ask": ask} if ask else {}))
     after, events = resolve(sc, state, orders, decider, chance)
     outcome.state, outcome.rolls, outcome.raw = after, chance.rolls, events
     outcome.events = [e["text"] for e in events_for(events, None)]

@@ -26,6 +26,7 @@ class Napoleon1815:
         "hit": "which of your equally strong blocks takes a hit",
         "retreat": "the towns your blocks retreat to",
         "supply": "which blocks supply losses remove",
+        "withdraw": "whether to withdraw from a battle when your WITHDRAW line is crossed",
     }
 
     def scenarios(self) -> dict[str, Path]:
