@@ -4,13 +4,10 @@ was expected."""
 
 from __future__ import annotations
 
-from collections import Counter
-
 from pbem.core.orders import (ARROW, Abort, OrderReader, OrdersError, Problem, check_size, parse_header,
                               tokenize)
 
 from . import movement
-from .blocks import ARMY_SIDE, reach
 from .blocks import is_artillery
 from .orders import DOCTRINE, SECTIONS, Deploy, Move, Orders, Place
 from .scenario import SEAT_ARMY
@@ -256,5 +253,3 @@ def check_setup(scenario, state, seat, orders) -> list[Problem]:
 
     return setup_problems(scenario, state, seat, orders.places)
 
-
-__all__ = ["parse_orders", "ORDER_WORDS", "Move", "Place", "reach", "ARMY_SIDE", "Counter"]

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .blocks import TYPES, BlockSpec
-from .board import ARMIES, Board, MapError, board_from_dict, load_board
+from .board import ARMIES, Board, MapError, load_board
 
 SEATS = ("french", "anglo-dutch", "prussian")
 SEAT_ARMY = {"french": "french", "anglo-dutch": "anglo", "prussian": "prussian"}
