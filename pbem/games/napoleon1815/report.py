@@ -59,7 +59,21 @@ def orders_template(game, seat, *, deadline=None, game_label="", game_id="") -> 
     lines = [f"GAME {game_id or game_label or 'GAME'} SIDE {seat}",
              f"# {view['turn_label']}" + (f"; due {deadline}" if deadline else "")]
     if seat in view["to_move"]:
-        if view["phase"] == "campaign":
+        if view["phase"] == "battle deployment":
+            lines.append("# DEPLOY <town> LEFT <blocks> CENTRE <blocks> RIGHT <blocks> RESERVE <blocks>")
+            board = game.scenario.board
+            side = "france" if seat == "french" else "allies"
+            for battle in view["battles"]:
+                mine = [b["id"] for b in view["blocks"] if b["town"] == battle["town"]]
+                role = next(r for r, sd in battle["sides"].items() if sd == side)
+                terrain = ", ".join(f"{marker} on {position(loc, role)}"
+                                    for loc, marker in sorted(battle["terrain"].items()))
+                lines.append(f"# {board.name(battle['town'])}: your blocks {' '.join(mine) or 'none'}; "
+                             f"terrain {terrain or 'none'}")
+                if battle["defenders"]:
+                    lines.append("# the defenders stand: " + ", ".join(
+                        f"{n} on {position(loc, role)}" for loc, n in sorted(battle["defenders"].items())))
+        elif view["phase"] == "campaign":
             lines += ["# MOVE <blocks> <from> -> <to> [-> <to>] [FORCED]   (docs/napoleon1815-orders.md)",
                       "# e.g. MOVE " + " ".join(b["id"] for b in view["blocks"][:2]) + " "
                       + (game.scenario.board.name(view["blocks"][0]["town"]) if view["blocks"] else "Town")
@@ -69,3 +83,12 @@ def orders_template(game, seat, *, deadline=None, game_label="", game_id="") -> 
     lines += [f"# DOCTRINE {k} {v[0]}   ({v[1]})" for k, v in DOCTRINE.items()]
     lines += ["# RETREAT TO <town>, <town>", "# SUPPLY LOSS <blocks>"]
     return "\n".join(lines) + "\n"
+
+
+def position(loc: str, role: str) -> str:
+    """A battle-board location ("def2", "res-def") as the reader of side ``role`` names it."""
+    if loc.startswith("res"):
+        return "your reserve" if loc.endswith(role) else "their reserve"
+    owner, i = loc[:3], int(loc[3])
+    name = {0: "left", 1: "centre", 2: "right"}[i if owner == "att" else 2 - i]
+    return f"your {name}" if owner == role else f"their {name}"
