@@ -208,3 +208,17 @@ def test_ask_me_before_withdrawing_and_fight_on(tmp_path):
     fought.write_text(source)
     outcome = cases.run_case(fought)
     assert not any("The defender withdraws" in e for e in outcome.events), cases.show_case(outcome)
+
+
+def test_the_first_french_turn_of_the_orders_doc_is_accepted():
+    from pathlib import Path
+
+    doc = (Path(__file__).parent.parent / "docs" / "napoleon1815-orders.md").read_text()
+    block = doc.split("## A first French turn")[1].split("```")[1].strip()
+    game = Game(RULES, SCENARIO, 1)
+    game.advance()
+    game.advance()
+    orders = game.check_orders("french", block)
+    assert len(orders.moves) == 3 and orders.doctrine == {"RESERVE": "0"}
+    with pytest.raises(OrdersError):
+        game.check_orders("french", "MOVE OG Beaumont -> Thuin -> Charleroi")
