@@ -240,3 +240,14 @@ def test_the_check_reads_only_what_the_side_sees():
             assert answers[0] == answers[1], (result.day, candidate)
             compared += 1
     assert compared == 2 * len(game.days)
+
+
+def test_orders_logged_before_the_checks_replay_as_they_played():
+    """The checks refuse orders when they are sent (ruleset.check_orders); a replay reads the
+    log with the parser alone (ruleset.parse_orders), so a game played before a stricter check
+    replays exactly as it was played."""
+    scenario, state = position("activation-unactivated-cannot-move")
+    doomed = "MOVE F1 Marengo -> Spinetta"  # refused by the check: F1 is not activated
+    with pytest.raises(OrdersError, match="F1 has not been activated"):
+        RULES.check_orders(scenario, state, "france", doomed)
+    assert RULES.parse_orders(scenario, state, "france", doomed).orders

@@ -80,6 +80,9 @@ class Race:
             raise OrdersError([Problem(1, 1, "expected RUN 1, RUN 2 or RUN 3", text)])
         return RaceOrders(Header(), int(words[1]), final)
 
+    def check_orders(self, scenario, state, seat, text):
+        return self.parse_orders(scenario, state, seat, text)
+
     def resolve(self, scenario, state, orders, decider, chance):
         events = []
         for seat in ("red", "blue", "green"):

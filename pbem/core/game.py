@@ -168,8 +168,9 @@ class Game:
     # -- writing -----------------------------------------------------------
 
     def check_orders(self, side: str, text: str):
-        """Parse ``text`` as seat ``side``'s orders for the next day; raises OrdersError."""
-        return self.ruleset.parse_orders(self.scenario, self.state, side, text)
+        """Check ``text`` as seat ``side``'s orders for the next day, as they are sent (the ruleset's
+        check_orders: every rule the position already decides); raises OrdersError."""
+        return self.ruleset.check_orders(self.scenario, self.state, side, text)
 
     def parse_what_fits(self, state, side: str, text: str):
         """Orders recorded for a day, parsed against the position now before it.

@@ -19,8 +19,9 @@ The members, in the order a game meets them:
 - ``setup(scenario, options, chance)``: the position before the first turn;
   every random draw comes from ``chance`` (named streams of the game's seed);
 - ``turn(scenario, state)``: who owes orders now, and the turn's name;
-- ``parse_orders`` reads one seat's orders text (the same errors by mail and
-  on the web); ``resolve`` plays a turn with every seat's orders, asking the
+- ``check_orders`` checks one seat's orders text as it arrives (the same errors
+  by mail and on the web), ``parse_orders`` reads logged orders again for a
+  replay; ``resolve`` plays a turn with every seat's orders, asking the
   decider for every choice the rules give a player and ``chance`` for every
   die; ``is_over``;
 - ``view(scenario, state, seat)``: what a seat may see (``None``: the
@@ -140,6 +141,13 @@ class Ruleset(Protocol):
     def parse_orders(self, scenario, state, seat: str, text: str) -> Any:
         """One seat's orders for the next turn; raises pbem.core.orders.OrdersError.
         The result has ``header``, ``final`` and ``echo()`` (the normalised text)."""
+
+    def check_orders(self, scenario, state, seat: str, text: str) -> Any:
+        """The orders as a seat sends them: ``parse_orders``, and also every rule the position at
+        the start of the turn already decides refused, and warnings (``orders.warnings``) of what
+        depends on the other seats. Orders are checked this way once, when they arrive; a replay
+        reads the logged orders with ``parse_orders``, so a stricter check never changes a game
+        already played."""
 
     def resolve(self, scenario, state, orders: dict[str, Any], decider: Decider,
                 chance: Chance) -> tuple[Any, list[Event]]:

@@ -70,7 +70,10 @@ class Marengo:
         return rules.is_over(scenario, state)
 
     def parse_orders(self, scenario, state, seat: str, text: str):
-        return parse.parse_orders(scenario, state, seat, text)
+        return parse.parse_orders(scenario, state, seat, text, checks=False)
+
+    def check_orders(self, scenario, state, seat: str, text: str):
+        return parse.parse_orders(scenario, state, seat, text, checks=True)  # the day as it will play (checks.py)
 
     def resolve(self, scenario, state, orders, decider, chance):
         return rules.resolve_day(scenario, state, orders, decider)  # no dice in this game

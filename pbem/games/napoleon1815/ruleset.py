@@ -79,6 +79,9 @@ class Napoleon1815:
     def parse_orders(self, scenario, state, seat, text):
         return parse.parse_orders(scenario, state, seat, text)
 
+    def check_orders(self, scenario, state, seat, text):
+        return self.parse_orders(scenario, state, seat, text)  # the parser's checks are all the start decides
+
     def resolve(self, scenario, state, orders, decider, chance):
         return turn.resolve(scenario, state, orders, decider, chance)
 

@@ -105,6 +105,9 @@ class Triomphe:
     def parse_orders(self, scenario, state, seat: str, text: str):
         return parse.parse_orders(scenario, state, seat, text)
 
+    def check_orders(self, scenario, state, seat: str, text: str):
+        return self.parse_orders(scenario, state, seat, text)  # the parser's checks are all the start decides
+
     def resolve(self, scenario, state, orders, decider, chance):
         return sequence.resolve_day(scenario, state, orders, decider)  # combat is deterministic: no dice
 

@@ -130,6 +130,7 @@ def orders(game_id: int):
         result = service().submit(game_id, side, text, source="web", who=g.user.label)
     return jsonify({"ok": result.ok, "checked_only": bool(body.get("check_only")), "side": side, "day": result.day,
                     "turn": result.turn, "final": result.final, "echo": result.echo, "message": result.message(),
+                    "warnings": result.warnings,
                     "problems": [{"line": p.line, "column": p.column, "message": p.message, "found": p.found,
                                   "expected": p.expected, "text": str(p)} for p in result.problems]})
 
