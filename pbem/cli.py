@@ -15,6 +15,7 @@ def game_of(args):
     from pbem.paths import MAPS
 
     rules = ruleset(args.game)
+    args.options = game_options_of(rules, getattr(args, "option", None))
     name = getattr(args, "scenario", None)
     if not name:
         path = next(iter(rules.scenarios().values()))
@@ -23,6 +24,20 @@ def game_of(args):
     else:
         path = Path(name) if Path(name).exists() else MAPS / name
     return rules, rules.load_scenario(path)
+
+
+def game_options_of(rules, items) -> dict:
+    """``--option NAME=VALUE`` as the game's options (the others at their defaults); a wrong one is
+    a clear error."""
+    options = {o.name: o.default for o in rules.options()}
+    for item in items or []:
+        name, _, value = item.partition("=")
+        known = {o.name: o for o in rules.options()}
+        if name not in known or value not in known[name].choices:
+            choices = "; ".join(f"{o.name}={'|'.join(o.choices)}" for o in known.values()) or "none"
+            raise LookupError(f"--option {item}: {rules.title}'s options are {choices}")
+        options[name] = value
+    return options
 
 
 def cmd_games(args) -> int:
@@ -106,7 +121,8 @@ def cmd_selfplay(args) -> int:
     from pbem.tools.selfplay import play_many
 
     rules, scenario = game_of(args)
-    tally = play_many(rules, scenario, args.seed, args.games, random_decisions=not args.default_decisions)
+    tally = play_many(rules, scenario, args.seed, args.games, random_decisions=not args.default_decisions,
+                      options=args.options)
     print(tally)
     return 1 if tally.problems else 0
 
@@ -123,7 +139,7 @@ def cmd_balance(args) -> int:
                   f"bots ({', '.join(rules.bots())})", file=sys.stderr)
             return 2
         players[seat] = bot
-    tally = balance(rules, scenario, args.seed, args.games, players)
+    tally = balance(rules, scenario, args.seed, args.games, players, options=args.options)
     print("\n".join(tally.lines()))
     return 1 if tally.problems else 0
 
@@ -138,7 +154,7 @@ def cmd_bench(args) -> int:
 
     ruleset, scenario = game_of(args)
     started = time.perf_counter()
-    games = [play(ruleset, scenario, seed) for seed in range(args.seed, args.seed + args.games)]
+    games = [play(ruleset, scenario, seed, options=args.options) for seed in range(args.seed, args.seed + args.games)]
     elapsed = time.perf_counter() - started
     days = sum(len(g.days) for g in games)
     # A replay needs only a game's seed and log (as when the server loads a game):
@@ -153,7 +169,7 @@ def cmd_bench(args) -> int:
         times = []
         for _ in range(args.repeat):
             t = time.perf_counter()
-            Game(ruleset, scenario, seed, log)
+            Game(ruleset, scenario, seed, log, options=args.options)
             times.append(time.perf_counter() - t)
         first.append(times[0])
         best.append(min(times))  # as timeit: the other runs only add what else the machine did
@@ -289,8 +305,11 @@ def cmd_restore(args) -> int:
 def cmd_demo(args) -> int:
     from pbem.tools.demo import run_demo
 
+    from pbem.games import ruleset
+
     summary = run_demo(args.out, seed=args.seed, game=args.game, scenario=args.scenario,
-                       day_seconds=args.day_seconds, timeout=args.timeout)
+                       day_seconds=args.day_seconds, timeout=args.timeout,
+                       options=game_options_of(ruleset(args.game), args.option))
     print(summary)
     print(f"every mail is in {args.out}")
     return 1 if summary.problems else 0
@@ -332,7 +351,7 @@ def cmd_render(args) -> int:
         from pbem.tools.selfplay import play_days
 
         rules, scenario = game_of(args)
-        game = play_days(rules, scenario, args.seed, args.days)
+        game = play_days(rules, scenario, args.seed, args.days, args.options)
         seen = game.view(side)
         title = f"{scenario.name} (self-play, seed {args.seed})"
     svg = rules.render_svg(scenario, seen, title=title)
@@ -431,8 +450,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="pbem", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
 
-    def game_arg(p):
+    def game_arg(p, options: bool = True):
         p.add_argument("--game", default="marengo", help="the game (pbem games lists them)")
+        if options:
+            p.add_argument("--option", action="append", metavar="NAME=VALUE",
+                           help="one of the game's options (pbem games lists them), e.g. players=3")
 
     p_games = sub.add_parser("games", help="list the installed games, their scenarios, seats, options and bots")
     p_games.set_defaults(func=cmd_games)
@@ -452,7 +474,7 @@ def build_parser() -> argparse.ArgumentParser:
     map_sub = p_map.add_subparsers(dest="map_command", required=True)
     p_check = map_sub.add_parser("check", help="validate map files and list every problem")
     p_check.add_argument("files", nargs="+", help="map files (TOML, docs/maps.md)")
-    game_arg(p_check)
+    game_arg(p_check, options=False)
     p_check.set_defaults(func=cmd_map_check)
 
     p_adj = sub.add_parser("adjudicate", help="run adjudication case files (docs/cases.md)")
@@ -507,7 +529,7 @@ def build_parser() -> argparse.ArgumentParser:
     p_load.add_argument("--due-rate", type=float, default=1.0, help="games coming due a second")
     p_load.add_argument("--clients", type=int, default=4, help="SMTP client connections")
     p_load.add_argument("--tick", type=float, default=0.5, help="the server's tick_seconds")
-    game_arg(p_load)
+    game_arg(p_load, options=False)
     p_load.add_argument("--scenario", help="a scenario of the game (default: its first)")
     p_load.add_argument("--workdir", help="keep the games (made once) and the run here; default: a temporary folder")
     p_load.add_argument("--no-warmup", action="store_true", help="measure from cold: no first mail per seat before")

@@ -268,3 +268,10 @@ def test_pbem_verify_checks_a_finished_games_export_and_names_the_tampered_day(t
     result = run(["verify", str(bad)])
     assert result.returncode == 1 and "does NOT verify" in result.stdout
     assert "day 6 (9AM (Austria's day)): the position after the day differs" in result.stdout, result.stdout
+
+
+def test_the_game_commands_take_the_games_options():
+    result = run(["selfplay", "--game", "napoleon1815", "--option", "players=3", "--games", "1"])
+    assert result.returncode == 0 and "1 games" in result.stdout, result.stderr
+    wrong = run(["selfplay", "--game", "napoleon1815", "--option", "players=4"])
+    assert wrong.returncode == 2 and "players=2|3" in wrong.stderr and "Traceback" not in wrong.stderr

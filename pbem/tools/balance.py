@@ -17,21 +17,22 @@ from pbem.tools.selfplay import games_played, play_game
 
 
 def play_match(ruleset, scenario, seed: int, players: dict[str, str] | None = None, check: bool = True,
-               on_day=None) -> Game:
+               on_day=None, options: dict | None = None) -> Game:
     """One game to its end between the named bots (seat -> bot name; by default each
     seat's strongest, the last the ruleset lists). Open decisions are answered by each
     bot's chooser from its own view, or take their defaults. With ``check``, every day's
     invariants are checked and InvariantError raised on the first broken one."""
-    players = {**default_players(ruleset, scenario), **(players or {})}
+    players = {**default_players(ruleset, scenario, options), **(players or {})}
     bots = ruleset.bots()
     chosen = {seat: bots[name] for seat, name in players.items()}
     return play_game(ruleset, scenario, seed, chosen,
-                     choose=lambda game: chooser(scenario, game, chosen, seed), check=check, on_day=on_day)
+                     choose=lambda game: chooser(scenario, game, chosen, seed), check=check, on_day=on_day,
+                     options=options)
 
 
-def default_players(ruleset, scenario) -> dict[str, str]:
+def default_players(ruleset, scenario, options: dict | None = None) -> dict[str, str]:
     strongest = list(ruleset.bots())[-1]
-    return {seat.id: strongest for seat in ruleset.seats(scenario, {})}
+    return {seat.id: strongest for seat in ruleset.seats(scenario, options or {})}
 
 
 def chooser(scenario, game: Game, bots: dict, seed: int):
@@ -89,12 +90,14 @@ class Balance:
         return out
 
 
-def balance(ruleset, scenario, seed: int, games: int, players: dict[str, str] | None = None) -> Balance:
+def balance(ruleset, scenario, seed: int, games: int, players: dict[str, str] | None = None,
+            options: dict | None = None) -> Balance:
     """Play ``games`` games from ``seed`` on; returns the tally."""
-    players = {**default_players(ruleset, scenario), **(players or {})}
-    tally = Balance(players, sides=list(dict.fromkeys(seat.side for seat in ruleset.seats(scenario, {}))))
+    players = {**default_players(ruleset, scenario, options), **(players or {})}
+    tally = Balance(players, sides=list(dict.fromkeys(seat.side for seat in ruleset.seats(scenario, options or {}))))
     started = time.perf_counter()
-    for game in games_played(seed, games, lambda s: play_match(ruleset, scenario, s, players), tally.problems):
+    for game in games_played(seed, games, lambda s: play_match(ruleset, scenario, s, players, options=options),
+                             tally.problems):
         tally.add(ruleset.summary(scenario, game.state))
     tally.seconds = time.perf_counter() - started
     return tally

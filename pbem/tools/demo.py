@@ -129,7 +129,7 @@ class Hub:
 
 
 def run_demo(out: str | Path, seed: int = 1, game: str = "marengo", scenario: str | None = None,
-             day_seconds: float = 10.0, timeout: float = 900.0) -> Summary:
+             day_seconds: float = 10.0, timeout: float = 900.0, options: dict | None = None) -> Summary:
     """A whole game of ``game`` played by mail through the real server between its simple bots."""
     rules = ruleset(game)
     out = Path(out)
@@ -146,9 +146,10 @@ def run_demo(out: str | Path, seed: int = 1, game: str = "marengo", scenario: st
         service = server.service
         scenario = scenario or next(iter(rules.scenarios().values())).name
         addresses = {seat.id: f"{seat.id}@bots.invalid"
-                     for seat in rules.seats(service.scenario(game, scenario), {})}
+                     for seat in rules.seats(service.scenario(game, scenario),
+                                             {**{o.name: o.default for o in rules.options()}, **(options or {})})}
         game_id, _keys = service.create_game(
-            "Demo by mail", addresses, scenario=scenario, seed=seed, game=game,
+            "Demo by mail", addresses, scenario=scenario, seed=seed, game=game, options=options,
             settings={"hours": 0, "seconds": day_seconds, "reminders": [], "early": True})
         summary.game_id = game_id
         game_scenario = service.game(game_id).scenario

@@ -87,12 +87,13 @@ def simple_players(ruleset, scenario, options: dict | None = None) -> dict:
     return {seat.id: bot for seat in ruleset.seats(scenario, options or {})}
 
 
-def play(ruleset, scenario, seed: int, on_day=None, random_decisions: bool = False, check: bool = False) -> Game:
+def play(ruleset, scenario, seed: int, on_day=None, random_decisions: bool = False, check: bool = False,
+         options: dict | None = None) -> Game:
     """Play a bot-against-bot game to its end (play_game); with ``random_decisions``, open
     decisions are answered at random (and logged), else by their defaults."""
-    game = play_game(ruleset, scenario, seed, simple_players(ruleset, scenario),
+    game = play_game(ruleset, scenario, seed, simple_players(ruleset, scenario, options),
                      choose=(lambda g: chooser(seed, g.day)) if random_decisions else None,
-                     check=check, on_day=on_day)
+                     check=check, on_day=on_day, options=options)
     if check and not game.over:
         raise InvariantError(f"seed {seed}: the game stopped after {game.day} days without ending")
     return game
@@ -110,13 +111,14 @@ def games_played(seed: int, games: int, play_one, problems: list[str]):
             problems.append(f"seed {s}: crash: {type(exc).__name__}: {exc}")
 
 
-def play_many(ruleset, scenario, seed: int, games: int, random_decisions: bool = True) -> Tally:
+def play_many(ruleset, scenario, seed: int, games: int, random_decisions: bool = True,
+              options: dict | None = None) -> Tally:
     """Play ``games`` games from ``seed`` on, checking every invariant; a crash or a
     broken invariant is recorded (with its seed), not raised."""
     tally = Tally()
     started = time.perf_counter()
     def play_one(s: int) -> Game:
-        return play(ruleset, scenario, s, random_decisions=random_decisions, check=True)
+        return play(ruleset, scenario, s, random_decisions=random_decisions, check=True, options=options)
 
     for game in games_played(seed, games, play_one, tally.problems):
         tally.games += 1
@@ -129,6 +131,7 @@ def play_many(ruleset, scenario, seed: int, games: int, random_decisions: bool =
     return tally
 
 
-def play_days(ruleset, scenario, seed: int, days: int) -> Game:
+def play_days(ruleset, scenario, seed: int, days: int, options: dict | None = None) -> Game:
     """Play ``days`` days (or to the end) and return the game there."""
-    return play_game(ruleset, scenario, seed, simple_players(ruleset, scenario), days=days)
+    return play_game(ruleset, scenario, seed, simple_players(ruleset, scenario, options), days=days,
+                     options=options)
