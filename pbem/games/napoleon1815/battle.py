@@ -2,7 +2,7 @@
 rounds of morale, combat and reinforcement (§6.3), losses (§6.4), squares (§6.5),
 stalemate (§6.7), with retreat and rout (§7) from retreat.py.
 
-In the doctrine mode (docs/napoleon1815-rules-notes.md, "battles by mail") each
+In the doctrine mode (docs/rules-notes.md ("Napoleon 1815"), "battles by mail") each
 seat's standing DOCTRINE orders play its side of the whole battle; the choices the
 rules leave to a player outside his own turn (terrain placement, ties among equally
 strong blocks, retreat towns) go through the Decider, so a player may ask to be asked.

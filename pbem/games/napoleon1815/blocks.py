@@ -2,7 +2,7 @@
 
 A block's *fire* is a letter and a number (§3.5, "F2"): the number is the
 highest die that hits; the letter is the order the block acts in, which the
-doctrine follows (docs/napoleon1815-rules-notes.md, "the firing-order letter").
+doctrine follows (docs/rules-notes.md ("Napoleon 1815"), "the firing-order letter").
 """
 
 from __future__ import annotations

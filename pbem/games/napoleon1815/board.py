@@ -1,6 +1,6 @@
 """§1 The board: towns, major and minor roads, rivers, the border and the setup line.
 
-The map is data (maps/napoleon1815-map.toml, docs/napoleon1815-maps.md); this
+The map is data (maps/napoleon1815-map.toml, docs/maps.md ("Napoleon 1815")); this
 module reads and checks it, and answers the questions the rules ask of it:
 which towns are adjacent by road, what kind of road joins them, whether it
 crosses a river.

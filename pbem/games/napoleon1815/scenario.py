@@ -1,5 +1,5 @@
 """The scenario: the map, the order of battle, the turn track and the rule constants,
-all read from maps/napoleon1815.toml (docs/napoleon1815-maps.md)."""
+all read from maps/napoleon1815.toml (docs/maps.md ("Napoleon 1815"))."""
 
 from __future__ import annotations
 
