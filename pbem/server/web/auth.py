@@ -18,6 +18,7 @@ from werkzeug.security import check_password_hash, generate_password_hash
 
 from pbem.server.mail.outbox import queue
 from pbem.server.store import iso
+from pbem.server.web.redirects import local_path
 from pbem.server.web.security import check_rate, config, email_required, note_attempt, service, sign_in
 
 bp = Blueprint("auth", __name__)
@@ -38,10 +39,8 @@ def make_login_token(store, email: str, now) -> str:
 
 
 def safe_next(value: str | None) -> str:
-    """A local path to go to after signing in (never another site)."""
-    if value and value.startswith("/") and not value.startswith("//") and "\\" not in value:
-        return value
-    return url_for("games.home")
+    """A local path to go to after signing in (never another site: see redirects.local_path)."""
+    return local_path(value) or url_for("games.home")
 
 
 def clean_email(value: str | None) -> str:
