@@ -19,14 +19,15 @@ from flask import Blueprint, abort, g, redirect, render_template, request, sessi
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from pbem.server import throttle
+from pbem.server.addresses import clean_address
 from pbem.server.mail.outbox import queue
 from pbem.server.store import iso
+from pbem.server.web import sessions
 from pbem.server.web.redirects import local_path
 from pbem.server.web.security import check_rate, config, email_required, note_attempt, service, sign_in
 
 bp = Blueprint("auth", __name__)
 TOKEN_LIFE = timedelta(minutes=30)
-EMAIL = re.compile(r"^[^@\s<>\"']+@[^@\s<>\"']+$")
 MIN_PASSWORD = 8
 
 
@@ -47,8 +48,8 @@ def safe_next(value: str | None) -> str:
 
 
 def clean_email(value: str | None) -> str:
-    email = (value or "").strip()
-    if not EMAIL.match(email) or len(email) > 254:
+    email = clean_address(value)  # email-validator: syntax, length, no control characters
+    if email is None:
         abort(400, "That is not an email address.")
     return email
 
@@ -105,6 +106,11 @@ def confirm(token: str):
 
 @bp.route("/logout", methods=["POST"])
 def logout():
+    """Sign out: this session ends on the server too (a copy of its cookie is worth nothing)."""
+    if session.get("sid"):
+        sessions.end(service().store, session["sid"], service().now())
+    elif session.get("email"):  # a session from before ids: end them all
+        service().store.end_sessions(session["email"])
     session.clear()
     return redirect(url_for("auth.login"))
 

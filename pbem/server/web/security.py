@@ -19,7 +19,6 @@ import functools
 import hmac
 import secrets
 from dataclasses import dataclass
-from datetime import timedelta
 
 from flask import abort, current_app, g, jsonify, redirect, render_template, request, session, url_for
 from werkzeug.exceptions import HTTPException
@@ -27,6 +26,7 @@ from werkzeug.exceptions import HTTPException
 from pbem.server import throttle
 from pbem.server.service import ServiceError
 from pbem.server.store import iso
+from pbem.server.web import sessions
 
 UNSAFE_METHODS = ("POST", "PUT", "PATCH", "DELETE")
 
@@ -199,6 +199,7 @@ def sign_in(email: str, via: str) -> None:
     session["via"] = via
     session["at"] = iso(service().now())
     session["generation"] = service().store.session_generation(email)
+    session["sid"] = sessions.new_id()  # so "Sign out" can end this session on the server
     csrf_token()
 
 
@@ -215,6 +216,9 @@ def load_user() -> None:
     if email:
         if session.get("generation", 0) != service().store.session_generation(email):
             session.clear()  # ended by a password change or "sign out everywhere"
+            return
+        if session.get("sid") and sessions.ended(service().store, session["sid"]):
+            session.clear()  # a copy of a session that was signed out
             return
         g.user = User(email=email)
 
