@@ -56,7 +56,6 @@ def queue(store, to: str, subject: str, body: str, html=None, attachments=(), ki
     an inline one is shown in the HTML part as ``<img src="cid:ID">``.
     """
     subject = one_line(subject, 900)  # a header is one line, without control characters
-    to = one_line(to, 320)
     parts = [
         {"filename": name, "mime": mime, "data": base64.b64encode(data).decode(), "cid": cid}
         for name, mime, data, cid in attachments
