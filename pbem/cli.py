@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 
 def game_of(args):
@@ -255,6 +256,24 @@ def cmd_backup(args) -> int:
     return 0
 
 
+def cmd_prune(args) -> int:
+    from pbem.server import retention
+    from pbem.server.config import load_config
+    from pbem.server.mapcache import MapCache
+    from pbem.server.store import Store
+
+    config = load_config(args.config)
+    store = Store(config.database_path)
+    before = config.database_path.stat().st_size
+    done = retention.prune(store, config, maps=MapCache(Path(config.instance) / "mapcache"))
+    print(f"pruned {done}")
+    if args.vacuum:
+        retention.vacuum(store)
+        print(f"vacuumed: {before / 1e6:.1f} MB -> {config.database_path.stat().st_size / 1e6:.1f} MB")
+    store.close()
+    return 0
+
+
 def cmd_restore(args) -> int:
     from pbem.server.backup import RestoreError, restore
     from pbem.server.config import load_config
@@ -461,6 +480,11 @@ def build_parser() -> argparse.ArgumentParser:
     p_backup.add_argument("dest", help="the copy to write")
     p_backup.add_argument("--config", help="the settings file (docs/operations.md); default: $PBEM_CONFIG, else the embedded defaults")
     p_backup.set_defaults(func=cmd_backup)
+
+    p_prune = sub.add_parser("prune", help="delete old mail as the retention settings say (docs/security.md)")
+    p_prune.add_argument("--config")
+    p_prune.add_argument("--vacuum", action="store_true", help="also give the space back to the file system")
+    p_prune.set_defaults(func=cmd_prune)
 
     p_restore = sub.add_parser("restore", help="put a backup in place of the database (server stopped)")
     p_restore.add_argument("source", help="a copy made by pbem backup")
