@@ -315,6 +315,17 @@ def cmd_loadtest(args) -> int:
     return 1 if figures.lost or figures.doubled else 0
 
 
+def cmd_measure(args) -> int:
+    from pbem.tools import measure
+
+    if args.what == "hostile-mail":
+        print(measure.hostile_mail(mails=args.mails, parts=args.parts, workdir=args.workdir,
+                                   server_code=args.server_code))
+    else:
+        print(measure.footprint(scenario=args.scenario, seed=args.seed, workdir=args.workdir))
+    return 0
+
+
 def cmd_render(args) -> int:
     from pathlib import Path
 
@@ -516,6 +527,17 @@ def build_parser() -> argparse.ArgumentParser:
     p_load.add_argument("--drain", type=float, default=180.0, help="most seconds to wait for late mail")
     p_load.add_argument("--out", help="also write the figures to this file")
     p_load.set_defaults(func=cmd_loadtest)
+
+    p_measure = sub.add_parser("measure", help="hardening figures: the site's response during hostile mail, "
+                                                "a finished game's database size before and after retention")
+    p_measure.add_argument("what", choices=("hostile-mail", "footprint"))
+    p_measure.add_argument("--mails", type=int, default=10, help="hostile mails sent (hostile-mail)")
+    p_measure.add_argument("--parts", type=int, default=45_000, help="empty MIME parts in each (hostile-mail)")
+    p_measure.add_argument("--server-code", help="run the server from this checkout (e.g. the code before a fix)")
+    p_measure.add_argument("--scenario", default="marengo.toml", help="footprint: the scenario played")
+    p_measure.add_argument("--seed", type=int, default=1)
+    p_measure.add_argument("--workdir", help="keep the files here (default: a temporary folder, removed)")
+    p_measure.set_defaults(func=cmd_measure)
 
     p_render = sub.add_parser("render", help="draw a side's view of a self-play game or a case file (SVG and PNG)")
     p_render.add_argument("--case", help="an adjudication case file: draw the position after it")
