@@ -96,3 +96,4 @@ def vacuum(store) -> None:
     """Give the freed space back to the file system (rewrites the file)."""
     with store._lock:  # noqa: SLF001 - no transaction may be open on the store's connection
         store.db.execute("VACUUM")
+        store.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # in WAL mode the file shrinks at the checkpoint
