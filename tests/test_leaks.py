@@ -433,7 +433,7 @@ def test_the_web_the_api_and_the_mail_leak_nothing(tmp_path):
         for side in SIDES:  # the moving side's orders, and the other's standing orders, each with its secret
             secret = f"PLANTED-{side.upper()}-{game.day}"
             planted[side].append(secret)
-            text = bot_orders(game.scenario, game.view(side), 7) if side == game.moving_side() else ""
+            text = bot_orders(game.scenario, game.view(side), 7) if side in game.turn().seats else ""
             assert site.service.submit(game_id, side, f"# {secret}\n{text}\n", who=seats[side]).ok
         site.service.resolve_next(game_id)
         site.service.run_jobs()

@@ -150,6 +150,6 @@ def test_a_title_with_newlines_stays_one_line_everywhere(site):
     anna = site.client(ANNA)
     form = anna.get("/games/new")
     created = anna.post("/games/new", data={"csrf_token": csrf(form.text), "title": "Two\nlines", "seat": "austria",
-                                            "scenario": SMALL, "hours": "48"})
+                                            "scenario": f"marengo:{SMALL}", "hours": "48"})
     assert created.status_code == 302
     assert site.store.games()[0]["title"] == "Two lines"

@@ -141,8 +141,10 @@ class Footprint:
 
 
 def footprint(scenario: str = "marengo.toml", seed: int = 1, workdir=None) -> Footprint:
-    from pbem.games.marengo.bot import bot_orders
+    from pbem.games import ruleset
     from pbem.tools.harness import orders_mail
+
+    bot = ruleset("marengo").bots()["bot"]
 
     folder = Path(workdir or tempfile.mkdtemp(prefix="pbem-footprint-"))
     now = [datetime(2026, 11, 1, 12, 0, tzinfo=timezone.utc)]
@@ -156,11 +158,11 @@ def footprint(scenario: str = "marengo.toml", seed: int = 1, workdir=None) -> Fo
     try:
         while not service.game(game_id).over:
             game = service.game(game_id)
-            side = game.moving_side()
-            view = game.view(side)
-            raw = orders_mail(seats[side], game_id, side, keys[side], view, bot_orders(game.scenario, view, seed),
-                              f"<{game_id}.{game.day}.{side}@bots.invalid>")
-            inbox.process(service, inbox.receive(service, raw, "smtp")[0])
+            for side in game.turn().seats:
+                view = game.view(side)
+                raw = orders_mail(seats[side], game_id, side, keys[side], view, bot.orders(game.scenario, view, seed),
+                                  f"<{game_id}.{game.day}.{side}@bots.invalid>")
+                inbox.process(service, inbox.receive(service, raw, "smtp")[0])
             service.resolve_next(game_id)
             service.run_jobs()
             sender.send_due(clock())
