@@ -11,7 +11,7 @@ import pytest
 from pbem.server.mail.outbox import build_email
 from pbem.server.service import ServiceError
 
-from websupport import ANNA, FRED, MOD, OTTO, SMALL, Site, csrf
+from websupport import ANNA, FRED, MOD, SMALL, Site, csrf
 
 
 @pytest.fixture

@@ -7,7 +7,9 @@ changed by adding a migration, never by dropping and recreating them.
 Every method is one transaction. To make several changes atomic (store the
 orders, mark the mail processed, queue the reply), nest them in
 ``with store.transaction():`` -- a crash then leaves all or none of them.
-A Store may be shared between threads: a lock serialises its use.
+A Store may be shared between threads: a lock serialises its writes, and a
+read outside a transaction runs on a connection of its own (pbem.server.readers),
+so it never waits for a writer.
 
 Times are ISO-8601 UTC strings (``2024-05-01T12:00:00Z``) from ``store.now()``;
 pass ``clock=`` to control them in tests.
@@ -677,11 +679,12 @@ class Store:
     def recent_inbound(self, limit: int = 50) -> list[dict]:
         """The newest inbound messages (without their raw bytes), newest first, with their sender
         and subject read from the headers."""
-        rows = self.query("SELECT id, received_at, source, status, result, raw FROM inbound ORDER BY id DESC LIMIT ?",
-                          (limit,))
+        rows = self.query("SELECT id, received_at, source, status, result, raw, sender FROM inbound ORDER BY id DESC"
+                          " LIMIT ?", (limit,))
         for row in rows:
             headers = email.parser.BytesHeaderParser(policy=email.policy.compat32).parsebytes(bytes(row.pop("raw"))[:65536])
-            row["from"] = " ".join(str(headers.get("From", "")).split())[:200]
+            sender = row.pop("sender") or ""  # the raw bytes of old mail are pruned; its sender is kept
+            row["from"] = " ".join(str(headers.get("From", "") or sender).split())[:200]
             row["subject"] = " ".join(str(headers.get("Subject", "")).split())[:200]
             row["result"] = json.loads(row["result"]) if row["result"] else None
         return rows

@@ -11,7 +11,6 @@ per address; at most three links an hour are mailed to an address
 from __future__ import annotations
 
 import hashlib
-import re
 import secrets
 from datetime import timedelta
 
