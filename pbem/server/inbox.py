@@ -100,7 +100,7 @@ def read(row: dict) -> Inbound:
         return parse_message(raw, LIMIT_BYTES, has_orders=lambda text: bool(text.strip()))
     head_end = min((i for i in (raw.find(b"\n\n"), raw.find(b"\r\n\r\n")) if i >= 0), default=len(raw))
     msg = parse_message(raw[:head_end] + b"\r\n\r\n", LIMIT_BYTES)  # the head alone: sender, robot or not
-    msg.problem = msg.problem or problem
+    msg.problem = problem  # over a bound: that is what to tell, whatever the head alone looks like
     msg.text = ""
     return msg
 
