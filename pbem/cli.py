@@ -179,6 +179,7 @@ def cmd_serve(args) -> int:
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("waitress.queue").setLevel(logging.ERROR)  # "task queue depth" under load: not news
+    logging.getLogger("mail.log").setLevel(logging.WARNING)  # the SMTP receiver's every command: not news
     config = load_config(args.config)
     server = Server(config)
     try:
@@ -187,18 +188,18 @@ def cmd_serve(args) -> int:
         server.stop()
         print(f"pbem serve: {exc}", file=sys.stderr)
         return 1
-    print(f"pbem is running: {config.url}")
-    print(f"data: {config.database_path}")
+    print(f"pbem is running: {config.url}", flush=True)
+    print(f"data: {config.database_path}", flush=True)
     if server.smtp_port:
-        print(f"mail in: SMTP on {config.smtp_host}:{server.smtp_port}")
-    print(f"mail out: {'relay ' + config.relay_host if config.relay else 'local maildir ' + str(config.maildir)}")
+        print(f"mail in: SMTP on {config.smtp_host}:{server.smtp_port}", flush=True)
+    print(f"mail out: {'relay ' + config.relay_host if config.relay else 'local maildir ' + str(config.maildir)}", flush=True)
     admin = server.store.find_player(config.admin_email)
     if admin is None or not admin.get("password_hash"):  # until the admin has a password of his own
         from pbem.server.web import admin_login_url
 
-        print(f"sign in as {config.admin_email}: {admin_login_url(server.service, config)}")
+        print(f"sign in as {config.admin_email}: {admin_login_url(server.service, config)}", flush=True)
     else:
-        print(f"sign in as {config.admin_email} with your password (pbem login-link prints a one-time link)")
+        print(f"sign in as {config.admin_email} with your password (pbem login-link prints a one-time link)", flush=True)
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     try:
@@ -271,6 +272,22 @@ def cmd_prune(args) -> int:
         retention.vacuum(store)
         print(f"vacuumed: {before / 1e6:.1f} MB -> {config.database_path.stat().st_size / 1e6:.1f} MB")
     store.close()
+    return 0
+
+
+def cmd_ratings(args) -> int:
+    from pbem.server.config import load_config
+    from pbem.server.leagues import ratings
+    from pbem.server.service import Service
+    from pbem.server.store import Store
+
+    config = load_config(args.config)
+    service = Service(Store(config.database_path), config)
+    counts = ratings.recompute(service)
+    print(", ".join(f"{name}: {n} games rated" for name, n in sorted(counts.items())) or "no finished game to rate")
+    for row in ratings.table(service.store, args.game):
+        print(f"{row['game']:10} {row['rating']:8.2f}  mu {row['mu']:6.2f} sigma {row['sigma']:5.2f}"
+              f"  {row['games']:3} games  {row['email']}")
     return 0
 
 
@@ -496,6 +513,11 @@ def build_parser() -> argparse.ArgumentParser:
     p_prune.add_argument("--config")
     p_prune.add_argument("--vacuum", action="store_true", help="also give the space back to the file system")
     p_prune.set_defaults(func=cmd_prune)
+
+    p_ratings = sub.add_parser("ratings", help="rate every finished game again (OpenSkill) and print the ratings")
+    p_ratings.add_argument("--game", help="print only this game's ratings")
+    p_ratings.add_argument("--config")
+    p_ratings.set_defaults(func=cmd_ratings)
 
     p_restore = sub.add_parser("restore", help="put a backup in place of the database (server stopped)")
     p_restore.add_argument("source", help="a copy made by pbem backup")

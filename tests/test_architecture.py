@@ -17,7 +17,7 @@ def lint(cwd: Path) -> subprocess.CompletedProcess:
 def test_the_import_contracts_hold():
     result = lint(ROOT)
     assert result.returncode == 0, result.stdout + result.stderr
-    assert "3 kept, 0 broken" in result.stdout
+    assert ", 0 broken" in result.stdout and "kept" in result.stdout
 
 
 def test_a_server_module_importing_a_game_breaks_the_contract(tmp_path):

@@ -6,10 +6,10 @@ from pathlib import Path
 import pytest
 
 from pbem.cli import case_game
-from pbem.games.marengo.cases import run_case
+from pbem.games.marengo.cases import run_case, show
 
 ROOT = Path(__file__).parent / "cases"
-CASES = sorted(ROOT.rglob("*.toml"))
+CASES = sorted(ROOT.glob("*/*.toml"))  # tests/cases/<game>/<case>.toml (a game's maps/ folder holds maps)
 
 
 def test_there_are_cases_for_every_game_that_has_a_folder():

@@ -120,7 +120,8 @@ def test_serve_prints_the_admin_link_only_until_the_admin_has_a_password(tmp_pat
                                 stderr=subprocess.PIPE, env={**os.environ, **env}, cwd=ROOT, text=True)
         lines = [proc.stdout.readline() for _ in range(5)]
         proc.terminate()
-        proc.wait(timeout=30)
+        _, errors = proc.communicate(timeout=30)
+        assert lines[0], f"pbem serve printed nothing: {errors[-2000:]}"
         return "".join(lines)
 
     assert "/login/" in first_lines()

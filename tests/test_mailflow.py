@@ -243,3 +243,21 @@ def test_game_and_key_name_the_seat_without_a_side(world):
     _, _, wrong = deliver(service, mail(f"GAME {game_id} KEY not-a-key\nSTATUS\n", sender="eve@example.net"))
     assert wrong["why"] == "wrong key"
     assert "not the key of any seat" in outbox(service, "eve@example.net")[-1][2]
+
+
+def test_the_answer_says_what_was_read_and_what_ignored(world):
+    service, game_id, keys, _ = world
+    orders = entering_orders(service, game_id)
+    text = (f"GAME {game_id} SIDE Austria KEY {keys['austria']}\n{orders}\n\nSent from my iPhone\n\n"
+            f"On Sunday, pbem <pbem@example.org> wrote:\n> ENTER A9 BY ROAD\n")
+    deliver(service, mail(text))
+    answer = outbox(service, "anna@example.org")[-1][2]
+    assert "Read from your mail: 2 lines, from 'GAME" in answer and keys["austria"] not in answer
+    assert "Ignored: 2 quoted lines (from 'On Sunday, pbem <pbem@example.org> wrote:'), the footer " \
+           "'Sent from my iPhone'." in answer
+    # a mail whose every line was quoted: the refusal shows where the reading stopped
+    deliver(service, mail(f"From: pbem\nSent: Sunday\nTo: anna\n\nGAME {game_id} SIDE Austria KEY <your-key>\n"))
+    answer = outbox(service, "anna@example.org")[-1][2]
+    assert "no first line" in answer and "Read from your mail: nothing." in answer
+    # no key proved this mail: the answer says how much was read, and quotes none of it (issue 14)
+    assert "taken for quoted text" in answer and "From: pbem" not in answer

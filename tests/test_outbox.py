@@ -7,6 +7,7 @@ import pytest
 
 from pbem.server.mail.inbound import parse_message
 from pbem.server.mail.outbox import LEASE, Sender, backoff, build_email, queue
+from pbem.server.mail.reply import mark_text
 from pbem.server.store import Store
 
 T0 = datetime(2024, 5, 1, 12, 0, tzinfo=timezone.utc)
@@ -86,7 +87,7 @@ def test_build_email(store):
     assert msg["In-Reply-To"] == "<orders-1@example.org>"
     assert build_email(row(store, outbox_id), from_addr="pbem@games.example.org")["Message-ID"] == msg["Message-ID"]
     assert msg.get_content_type() == "multipart/mixed"
-    assert msg.get_body(("plain",)).get_content().strip() == "Day 3 report"
+    assert msg.get_body(("plain",)).get_content() == mark_text("Day 3 report")
     related = next(p for p in msg.walk() if p.get_content_type() == "multipart/related")
     assert related.get_payload()[0].get_content_type() == "text/html"
     image = related.get_payload()[1]

@@ -20,7 +20,7 @@ from pbem.core.chance import Chance, derive
 from pbem.core.events import Event
 from pbem.core.game import Game
 from pbem.core.orders import Header, OrdersError, Problem
-from pbem.core.ruleset import Bot, Ruleset, Seat, Turn
+from pbem.core.ruleset import Ruleset, Seat, Turn
 from pbem.core.verify import export_game, verify
 from pbem.games import UnknownGame, ruleset, rulesets
 

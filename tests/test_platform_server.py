@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from conftest import Clock
-from test_platform import Race, RaceState
+from test_platform import Race
 
 from pbem.core.ruleset import Bot, Option
 from pbem.games import rulesets

@@ -147,6 +147,18 @@ ATTACKS = [
     ("api.export", ANNA, "GET", "/api/games/{g}/export.json", None, DENIED),  # running: the seed is secret
     ("api.export", "anon", "GET", "/api/games/{g}/export.json", None, DENIED),
     ("api.create", "anon", "POST", "/api/games", {"title": "x"}, {400, 401, 302}),
+    # leagues: the organisers' and members' own tries are in tests/test_league_web.py
+    ("leagues.create", "anon", "POST", "/leagues", {"name": "x"}, {400, 302}),
+    ("leagues.join", "anon", "POST", "/leagues/1/join", {}, {400, 302}),
+    ("leagues.organise", "anon", "POST", "/leagues/1/organise/season", {"name": "x"}, {400, 302}),
+    ("leagues.organise", ANNA, "POST", "/leagues/1/organise/season", {"name": "x"}, DENIED),
+    ("leagues.tournament", ANNA, "GET", "/tournaments/1", None, DENIED),
+    ("leagues.enter", "anon", "POST", "/tournaments/1/enter", {}, {400, 302}),
+    ("leagues.console", "anon", "GET", "/tournaments/1/console", None, {302}),
+    ("leagues.console", ANNA, "GET", "/tournaments/1/console", None, DENIED),
+    ("leagues.act", "anon", "POST", "/tournaments/1/console/start", {}, {400, 302}),
+    ("leagues.act", ANNA, "POST", "/tournaments/1/console/start", {}, DENIED),
+    ("leagues.profile", "anon", "GET", "/players/anna@example.org", None, {302}),
 ]
 PUBLIC = {  # routes with no side data: the reason, and the test that covers them
     "static": "the style sheet",
@@ -154,6 +166,8 @@ PUBLIC = {  # routes with no side data: the reason, and the test that covers the
     "auth.confirm": "a sign-in link (test_web.py; its guesses are rate limited: test_token_guesses_are_limited)",
     "auth.logout": "signing out (test_csrf_refusals)",
     "api.rulesets": "the installed games, their scenarios and options: no game's data",
+    "leagues.index": "the list of leagues: names and member counts (test_league_web.py)",
+    "leagues.league": "a league's rules, members' names, tournaments and ratings (test_league_web.py)",
 }
 
 

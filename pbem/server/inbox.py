@@ -22,11 +22,14 @@ from datetime import datetime
 from pbem.server import addresses, deadlines, throttle
 from pbem.core.orders import OrdersError, parse_header
 from pbem.core.orders import fold
+from pbem.games import rulesets
 from pbem.server.mail import bounds
 from pbem.server.mail.inbound import Inbound, parse_message
 from pbem.server.mail.outbox import queue
-from pbem.server.service import Service, ServiceError
+from pbem.server.mail.reply import summary
+from pbem.server.service import Service, ServiceError, redact_key
 from pbem.server.store import NoSuchGame
+from pbem.server.leagues import mail as league_mail
 
 LIMIT_BYTES = 512 * 1024
 REPLY_LIMIT = 20_000  # characters: no answer grows without bound
@@ -97,7 +100,7 @@ def read(row: dict) -> Inbound:
     raw = bytes(row["raw"])
     problem = bounds.problem(raw)
     if not problem:
-        return parse_message(raw, LIMIT_BYTES, has_orders=lambda text: bool(text.strip()))
+        return parse_message(raw, LIMIT_BYTES, has_orders=lambda text: bool(text.strip()), words=mail_words())
     head_end = min((i for i in (raw.find(b"\n\n"), raw.find(b"\r\n\r\n")) if i >= 0), default=len(raw))
     msg = parse_message(raw[:head_end] + b"\r\n\r\n", LIMIT_BYTES)  # the head alone: sender, robot or not
     msg.problem = problem  # over a bound: that is what to tell, whatever the head alone looks like
@@ -149,13 +152,19 @@ def handle(service: Service, row: dict, msg: Inbound | None = None) -> dict:
     lines = [text.strip() for _, text in body if text.strip() and not text.strip().startswith("#")]
     first = lines[0].split() if lines else []
     command = first[0].upper() if first and first[0].upper() in COMMANDS else None
-    if header.line == 0 and (command == "HELP" or not lines):
+    if header.line == 0 and (command == "HELP" or not lines and not msg.cuts):
         result = stranger(HELP, "help")
         result["command"] = "HELP"
         return result
+    if header.line == 0 and league_mail.is_league_command(first):  # LEAGUE 3 JOIN, TOURNAMENT 5 ENTER
+        answer, done = league_mail.run(service, sender, first)
+        reply(service, to, STRANGER_SUBJECT, answer, in_reply_to=msg.message_id, key=dedupe, source=sender,
+              kind="stranger")
+        return done
     if header.line == 0 or header.game is None or header.key is None:
+        # what was read, without quoting it: a stranger's lines never go back to whoever Reply-To names
         return stranger("Your mail has no first line naming the game and carrying your key, "
-                        "so nothing was done.\n\n" + HELP, "no header")
+                        "so nothing was done." + stranger_read_note(msg) + "\n\n" + HELP, "no header")
     try:
         game_id = int(str(header.game).lstrip("#"))
         service.store.get_game(game_id)
@@ -192,11 +201,39 @@ def handle(service: Service, row: dict, msg: Inbound | None = None) -> dict:
             return {"command": command, "game": game_id, "side": side}
         submission = service.submit(game_id, side, msg.text, source=row["source"], who=sender)
     except (ServiceError, OrdersError) as exc:
-        answer(f"Nothing was done: {exc}", "Refused")
+        answer(f"Nothing was done: {exc}" + read_note(msg), "Refused")
         return {"why": str(exc), "game": game_id, "side": side}
-    answer(submission.message(), "Orders accepted" if submission.ok else "Orders NOT accepted")
+    answer(submission.message() + read_note(msg), "Orders accepted" if submission.ok else "Orders NOT accepted")
     return {"orders": submission.ok, "game": game_id, "side": side, "day": submission.day,
             "problems": [str(p) for p in submission.problems]}
+
+
+def mail_words() -> frozenset[str]:
+    """The words that begin a line of orders in any installed game: a line starting with one
+    is the player's, never a quote, footer or signature. (The game is named in the mail's
+    header, which is found only once the mail is read; every game's words only protect more.)"""
+    return frozenset().union(*(r.mail_words for r in rulesets().values()))
+
+
+def stranger_read_note(msg) -> str:
+    """``read_note`` for mail no key proved: how much was read, quoting nothing of it."""
+    if not summary(msg.cuts):
+        return ""
+    lines = [line for line in msg.text.splitlines() if line.strip()]
+    read = "nothing" if not lines else f"{len(lines)} line(s)"
+    return (f"\n\nRead from your mail: {read}. The rest was taken for quoted text, a footer or a signature, "
+            "and ignored.")
+
+
+def read_note(msg) -> str:
+    """What of the mail was read and what ignored, for the acknowledgement ("" if all was read)."""
+    ignored = summary(msg.cuts)
+    if not ignored:
+        return ""
+    lines = [" ".join(line.split()) for line in redact_key(msg.text).splitlines() if line.strip()]
+    read = "nothing" if not lines else f"1 line, {lines[0][:60]!r}" if len(lines) == 1 else (
+        f"{len(lines)} lines, from {lines[0][:60]!r} to {lines[-1][:60]!r}")
+    return f"\n\nRead from your mail: {read}.\nIgnored: {ignored}."
 
 
 def authenticate(service: Service, game_id: int, side: str, key, from_addr: str, row: dict) -> bool:

@@ -22,6 +22,7 @@ from datetime import datetime, timedelta, timezone
 from apscheduler.schedulers.background import BackgroundScheduler
 
 from pbem.server import deadlines, inbox
+from pbem.server.leagues.service import Leagues
 from pbem.server.mail.outbox import Sender
 from pbem.server.service import Service
 
@@ -124,6 +125,7 @@ class Clock:
         try:
             if self.service.tick():
                 self.jobs.wake()
+            Leagues(self.service).tick()  # tournaments: results read, next rounds paired
             self.plan_deadlines()
             self.sending.wake()  # reminders and notices the tick queued
         except Exception:  # logged, and tried again at the next tick

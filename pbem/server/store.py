@@ -704,3 +704,6 @@ class Store:
         for row in rows:
             row["result"] = json.loads(row["result"])
         return rows
+
+
+from pbem.server.leagues import tables as _league_tables  # noqa: E402,F401 -- the league_ migrations, last

@@ -57,6 +57,7 @@ class Balance:
     counts: dict[str, Counter] = field(default_factory=dict)  # name -> what -> games
     seconds: float = 0.0
     problems: list[str] = field(default_factory=list)
+    sides: list[str] = field(default_factory=list)  # the sides that may win (default: one a seat)
 
     def add(self, summary: dict) -> None:
         self.games += 1
@@ -74,7 +75,7 @@ class Balance:
         n = self.games or 1
         out = [" ".join(f"{seat}={bot}" for seat, bot in self.players.items())
                + f": {self.games} games in {self.seconds:.1f} s"]
-        for side in self.players:
+        for side in self.sides or self.players:
             ways = ", ".join(f"{how} {c}" for (w, how), c in sorted(self.how.items(), key=str) if w == side) or "-"
             out.append(f"{side} wins {self.winners[side]} ({100 * self.share(side):.1f}%): {ways}")
         if self.winners[None]:
@@ -91,7 +92,7 @@ class Balance:
 def balance(ruleset, scenario, seed: int, games: int, players: dict[str, str] | None = None) -> Balance:
     """Play ``games`` games from ``seed`` on; returns the tally."""
     players = {**default_players(ruleset, scenario), **(players or {})}
-    tally = Balance(players)
+    tally = Balance(players, sides=list(dict.fromkeys(seat.side for seat in ruleset.seats(scenario, {}))))
     started = time.perf_counter()
     for game in games_played(seed, games, lambda s: play_match(ruleset, scenario, s, players), tally.problems):
         tally.add(ruleset.summary(scenario, game.state))

@@ -11,6 +11,7 @@ from __future__ import annotations
 from pbem.core.rng import Rng
 
 from pbem.games.simmons.board import Board
+from .sendable import keep_accepted
 from .rules import ACTIVATION_HOUR
 from .scenario import Scenario
 
@@ -162,7 +163,7 @@ def bot_orders(scenario: Scenario, view: dict, seed: int) -> str:
     if view["day"] < 2:
         lines.append("STANDING ARTILLERY DEFEND")
         lines.append("STANDING PURSUE STRONG")
-    return "\n".join(lines) + "\n"
+    return keep_accepted(scenario, view, "\n".join(lines) + "\n")  # what the day would not carry out, left out
 
 
 def goal_of(scenario: Scenario, side: str) -> str | None:

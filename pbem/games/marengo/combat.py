@@ -141,7 +141,7 @@ def assault(day: Day, order: Assault) -> None:
         raise Void(f"no enemy blocks {day.place(there, here)}: an assault crosses a blocked approach (003 §11)")
     # §5: cavalry is excluded from defending a cavalry-obstacle approach: it neither leads nor takes losses
     taking_part = [b for b in defenders if not (b.type == "cavalry" and attack_approach.cavalry_obstacle)]
-    attackers, excluded = [], []
+    attackers, excluded, left_out = [], [], []
     for bid in order.blocks:
         b = day.st.blocks.get(bid)
         if b is None or b.side != side or not b.on_map:
@@ -151,14 +151,24 @@ def assault(day: Day, order: Assault) -> None:
                        f"must block the same approach (003 §11)")
         if bid in day.moved:
             raise Void(f"{bid} has already moved or assaulted today")
+        barred = None
         if not b.activated:
-            raise Void(f"{bid} has not been activated (003 §6 step 6)")
-        if b.type == "artillery" and (b.id in day.fired or any(o.block == b.id for o in day.orders.of(Bombard))):
-            raise Void(f"{bid} may not assault on a day its bombardment is resolved or declared (003 §10)")
+            barred = f"{bid} has not been activated (003 §6 step 6)"
+        elif b.type == "artillery" and (b.id in day.fired or any(o.block == b.id for o in day.orders.of(Bombard))):
+            barred = f"{bid} may not assault on a day its bombardment is resolved or declared (003 §10)"
+        if barred and order.named:
+            raise Void(barred)
+        if barred:  # written without WITH: the blocks that may not assault stay behind (rules-notes C8)
+            left_out.append(b)
+            continue
         if b.type == "cavalry" and attack_approach.cavalry_obstacle:
             excluded.append(b)  # §5: «La cavalerie est exclue de l'attaque»; it stays where it is
             continue
         attackers.append(b)
+    if left_out:
+        day.private("note", side, f"{', '.join(b.id for b in left_out)} take no part in the assault: an assault "
+                                  f"written without WITH leaves out blocks not activated and artillery whose "
+                                  f"bombardment is resolved or declared today (003 §6, §10, §11).")
     if excluded:
         day.private("note", side, f"{', '.join(b.id for b in excluded)} take no part in the assault: "
                                   f"{day.place(there, here)} is a cavalry obstacle (003 §5).")

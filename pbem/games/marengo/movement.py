@@ -323,13 +323,18 @@ def road_choices(day: Day, path: tuple[str, ...]) -> list[list[Road]]:
 
 
 def slot_for(day: Day, key: tuple, after: int, direction: tuple) -> tuple[int | None, str]:
-    """§8 road capacity: the earliest move number (1-3) on ``key`` after ``after``."""
+    """§8 road capacity: the earliest free move number (1-3) on ``key`` after ``after``.
+
+    The numbers are taken in the order they are crossed, not the order the lines
+    are written: «le pion utilisant son premier mouvement doit bouger en premier»,
+    so a block on its first move takes number 1 even when a block on its second
+    move has already taken 2 there (rules-notes V9)."""
     use = day.road_use.get(key)
     if use and use["dir"] != direction:
         return None, "the road across that approach is used in the other direction this turn"
-    used = use["slots"] if use else []
-    slot = max([after] + used) + 1
-    if slot > ROAD_STEPS:
+    used = set(use["slots"]) if use else set()
+    slot = next((n for n in range(after + 1, ROAD_STEPS + 1) if n not in used), None)
+    if slot is None:
         return None, "the road's capacity across that approach is used up this turn"
     return slot, ""
 

@@ -17,6 +17,7 @@ from pbem.core.orders import Header
 class Order:
     line: int = 0
     text: str = ""
+    column: int = field(default=1, compare=False)  # where it starts on its line (orders split by ';' share one)
 
     def __str__(self) -> str:
         return self.text
@@ -36,6 +37,7 @@ class Assault(Order):
     locale: str = ""
     toward: str = ""
     blocks: tuple[str, ...] = ()  # every block taking part
+    named: bool = field(default=True, compare=False)  # False: written without WITH (every block that may assault)
     leads: tuple[str, ...] = ()  # empty: the default choice
     pursue: tuple[str, ...] | None = None  # None: standing order/default; (): no pursuit
     extend: tuple[tuple[str, str], ...] = ()  # cavalry (block, toward) after a capture
@@ -154,6 +156,9 @@ class Orders:
     orders: list[Order] = field(default_factory=list)
     standing: list[Standing] = field(default_factory=list)
     final: bool = False  # the FINAL line: resolve early if the deadline allows
+    # what the check at submission could not settle: orders that depend on the enemy's
+    # answers (checks.py); each a sentence for the acknowledgement
+    warnings: list[str] = field(default_factory=list)
 
     def of(self, kind: type) -> list:
         return [o for o in self.orders if isinstance(o, kind)]

@@ -29,12 +29,14 @@ from pbem.core.orders import (
 )
 
 from pbem.games.simmons.board import fold
+from .checks import check_day
 from .orders import (
     Activate, Assault, Bombard, Enter, Extend, Fire, Move, Orders, RoadMove, Standing,
     STANDING_KINDS,
 )
 from .reader import PLACE, Reader, natural_order
-from .scenario import SIDES, Scenario, hour_label
+from .scenario import SIDES, Scenario
+from pbem.games.simmons.clock import hour_label
 from .state import State
 
 ORDER_WORDS = ("ACTIVATE", "ASSAULT", "MOVE", "ROAD", "EXTEND", "ENTER", "BOMBARD", "FIRE", "HOLD",
@@ -46,8 +48,12 @@ ENTRY_STEPS = 3  # locales after the entry locale (the engine's reading of 003 Â
 ROAD_ENTRIES = 3  # blocks that may enter by one road entry point in a day
 
 
-def parse_orders(scenario: Scenario, state: State, side: str, text: str) -> Orders:
-    """``side``'s orders for the day after ``state``; raises OrdersError listing every problem."""
+def parse_orders(scenario: Scenario, state: State, side: str, text: str, checks: bool = True) -> Orders:
+    """``side``'s orders for the day after ``state``; raises OrdersError listing every problem.
+
+    With ``checks`` (always, but in adjudication cases that test the engine behind
+    them), the day is also checked as it will play (checks.py): an order the start
+    of the day already dooms is a problem, one that depends on the enemy a warning."""
     side = str(side).lower()
     text = text if isinstance(text, str) else str(text)
     too_long = check_size(text)
@@ -67,6 +73,8 @@ def parse_orders(scenario: Scenario, state: State, side: str, text: str) -> Orde
         segments = tokenized[number] if number in tokenized else tokenize(line)
         for tokens in segments:
             parser.read(number, tokens, orders)
+    if checks and not problems and side == parser.day_side:
+        problems = check_day(scenario, state, orders)  # the day as it will play (checks.py)
     if problems:
         problems.sort(key=lambda p: (p.line, p.column))
         if len(problems) > MAX_PROBLEMS:
@@ -104,13 +112,13 @@ class _Parser(Reader):
                 return
             if word == "STANDING":
                 order = self.standing()
-                order.line = line
+                order.line, order.column = line, first.column
                 orders.standing.append(order)
                 return
             before = len(self.problems)
             order = getattr(self, "order_" + word.lower())()
             if len(self.problems) == before:
-                order.line = line
+                order.line, order.column = line, first.column
                 orders.orders.append(order)
         except Abort:
             return
@@ -300,7 +308,8 @@ class _Parser(Reader):
         first = self.peek()
         locale, toward = self.approach(("WITH",))
         clauses = ("WITH", "LEAD", "PURSUE", "NO", "THEN")
-        if self.at("WITH"):
+        named = self.at("WITH")
+        if named:
             self.take()
             pairs = self.blocks(clauses)
             for token, bid in pairs:
@@ -364,7 +373,8 @@ class _Parser(Reader):
             text += (" PURSUE " + " ".join(pursue)) if pursue else " NO PURSUIT"
         for bid, there in extend:
             text += f" THEN EXTEND {bid} {self.board.approach_name(toward, there)}"
-        return Assault(text=text, locale=locale, toward=toward, blocks=tuple(group), leads=tuple(leads),
+        return Assault(text=text, locale=locale, toward=toward, blocks=tuple(group), named=named,
+                       leads=tuple(leads),
                        pursue=None if pursue is None else tuple(pursue), extend=tuple(extend))
 
     def _members(self, stops: tuple[str, ...], group: list[str], role: str) -> list[str]:

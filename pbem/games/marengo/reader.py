@@ -18,7 +18,8 @@ from typing import NoReturn
 from pbem.core.orders import GT, OrderReader, Problem, Token
 
 from pbem.games.simmons.board import fold
-from .scenario import Scenario, hour_label, parse_hour
+from .scenario import Scenario
+from pbem.games.simmons.clock import hour_label, parse_hour
 from .state import Block, State
 
 PLACE = "a locale (by name) or an approach (like Marengo>Spinetta)"

@@ -19,7 +19,8 @@ from pbem.core.decisions import Decider
 from . import combat, movement
 from .day import Day, Void
 from .orders import Activate, Assault, Enter, Extend, Move, Orders, RoadMove
-from .scenario import SIDE_ADJ, SIDE_NAME, Scenario, hour_label
+from .scenario import SIDE_ADJ, SIDE_NAME, Scenario
+from pbem.games.simmons.clock import hour_label
 from .state import State, enemy
 
 ACTIVATION_HOUR = 11  # §6 step 6: "il est 11:00 AM ou plus"

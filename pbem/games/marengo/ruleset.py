@@ -14,7 +14,8 @@ from pbem.paths import MAPS
 
 from . import cases, invariants, parse, rules, view
 from .bot import bot_orders
-from .scenario import SIDE_NAME, SIDES, hour_label, load_scenario
+from .scenario import SIDE_NAME, SIDES, load_scenario
+from pbem.games.simmons.clock import hour_label
 from .setup import setup
 from .strategist import strategist_chooser, strategist_orders, strategist_standing
 

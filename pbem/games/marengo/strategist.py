@@ -35,6 +35,7 @@ from pbem.core.rng import Rng
 
 from pbem.games.simmons.board import Board
 from .bot import activation_allowance, entry_road_onward
+from .sendable import keep_accepted
 from .scenario import Scenario
 
 GUESS = 2.2  # what an unseen enemy block is reckoned at (both orders of battle average a little over 2)
@@ -570,7 +571,7 @@ def standing_lines(side: str) -> list[str]:
 
 def strategist_orders(scenario: Scenario, view: dict, seed: int) -> str:
     """Orders text for the side ``view['viewer']`` on its coming day."""
-    return Planner(scenario, view, seed).orders()
+    return keep_accepted(scenario, view, Planner(scenario, view, seed).orders())  # what would not be carried out, left out
 
 
 def strategist_standing(scenario: Scenario, view: dict, seed: int) -> str:

@@ -10,7 +10,10 @@ order (by locale and position) that says nothing of their ids.
 
 from __future__ import annotations
 
-from .scenario import SIDES, Scenario, hour_label
+from pbem.games.simmons.view import enemy_as_seen
+
+from .scenario import SIDES, Scenario
+from pbem.games.simmons.clock import hour_label
 from .state import State, enemy
 
 
@@ -29,6 +32,13 @@ def block_dict(block) -> dict:
         "bombard": block.bombard,
         "entries": list(block.entries),
     }
+
+
+def seen_as(block) -> dict:
+    """An enemy block as the other side sees it: where it stands; its type and strength only
+    while a declared bombardment reveals the artillery (003 §10)."""
+    revealed = {"type": block.type, "strength": block.strength} if block.bombard is not None else None
+    return {"side": block.side, "locale": block.locale, "facing": block.facing, "revealed": revealed}
 
 
 def view(scenario: Scenario, state: State, side: str | None) -> dict:
@@ -57,23 +67,11 @@ def view(scenario: Scenario, state: State, side: str | None) -> dict:
         "last_moves": [dict(m) for m in state.last_moves],
         "standing": {},
     }
-    order = {lid: i for i, lid in enumerate(scenario.board.locales)}
     for block in state.blocks.values():
         if side is None or block.side == side:
             out["blocks"].append(block_dict(block))
     if side is not None:
-        foe = enemy(side)
-        seen = []
-        for block in state.blocks.values():
-            if block.side != foe or not block.on_map:
-                continue
-            revealed = None
-            if block.bombard is not None:  # declared bombardment: the artillery stands revealed (003 §10)
-                revealed = {"type": block.type, "strength": block.strength}
-            seen.append({"side": foe, "locale": block.locale, "facing": block.facing, "revealed": revealed})
-        seen.sort(key=lambda e: (order.get(e["locale"], 0), e["facing"] or "", e["revealed"] is not None,
-                                 str(e["revealed"])))
-        out["enemy"] = seen
+        out["enemy"] = enemy_as_seen(scenario.board, state.blocks.values(), enemy(side), seen_as)
     for s in SIDES:
         waiting = [b for b in state.blocks.values() if b.side == s and b.status == "waiting"]
         if side is None or s == side:

@@ -9,11 +9,10 @@ notices, bounces, read receipts, list and bulk mail -- comes back with
 can start.
 
 The orders text is the message body (plain text preferred, else HTML turned
-into text) with the reply clutter removed: quoted lines (``>``), the
-"On ... wrote:" line above them, a signature after ``-- `` and Outlook's
-"Original Message" blocks. An "On ... wrote:" line followed by unquoted text
-ends the orders (the rest is the previous message, quoted without ``>``).
-When the body holds no orders, a ``.txt`` attachment is taken instead.
+into text) with everything the player did not write left out: the quoted
+mail in every mail program's style, footers and signatures (``reply.py``
+says how). ``cuts`` lists what was left out, for the acknowledgement. When
+the body holds no orders, a ``.txt`` attachment is taken instead.
 """
 
 from __future__ import annotations
@@ -27,6 +26,7 @@ from dataclasses import dataclass, field
 from html.parser import HTMLParser
 
 from pbem.server.mail import robots
+from pbem.server.mail.reply import Cut, new_text
 
 LIMIT_BYTES = 10 * 1024 * 1024
 HEADER_LIMIT = 256 * 1024
@@ -40,13 +40,6 @@ CHARSET_ALIASES = {
 }
 AUTO_HEADERS = ("X-Autoreply", "X-Autorespond", "X-Auto-Reply", "X-Autoresponder", "X-Failed-Recipients", "List-Id")
 ROBOT_SENDERS = ("mailer-daemon", "postmaster")
-ATTRIBUTION = re.compile(
-    r"(wrote|writes|a écrit|schrieb|escribió|ha scritto|scrisse|schreef|skrev|napisał|написал\w*)\s*:\s*$", re.I
-)
-ATTRIBUTION_START = re.compile(r"(on|le|am|el|il|op|den|dnia|в)\s", re.I)
-ORIGINAL_MESSAGE = re.compile(
-    r"-{3,}\s*(original message|ursprüngliche nachricht|message d'origine|mensaje original)\s*-{3,}", re.I
-)
 BROKEN = "the message says it has several parts, but its MIME structure is broken, so it could not be read"
 
 
@@ -62,6 +55,7 @@ class Inbound:
     attachments: list[tuple[str, str]] = field(default_factory=list)  # (.txt filename, text)
     too_big: bool = False
     problem: str = ""
+    cuts: list[Cut] = field(default_factory=list)  # what was left out of the body (quotes, footers)
 
     @property
     def answer_to(self) -> str:
@@ -69,8 +63,11 @@ class Inbound:
         return self.reply_to or self.from_addr
 
 
-def parse_message(raw: bytes, limit_bytes: int = LIMIT_BYTES, has_orders=None) -> Inbound:
+def parse_message(raw: bytes, limit_bytes: int = LIMIT_BYTES, has_orders=None, words=()) -> Inbound:
     """Read one raw message (never raises).
+
+    ``words`` are the ruleset's mail words (the first words of its orders):
+    a line starting with one is never cut as quoted text, footer or signature.
 
     ``has_orders(text) -> bool`` decides whether a text holds orders (the
     server passes the orders parser's header check); without it, any
@@ -95,7 +92,7 @@ def parse_message(raw: bytes, limit_bytes: int = LIMIT_BYTES, has_orders=None) -
     if result.too_big or result.problem:
         return result
     try:
-        _read_body(msg, result, has_orders)
+        _read_body(msg, result, has_orders, words)
     except Exception as exc:
         result.problem = f"the message body could not be read ({type(exc).__name__})"
     return result
@@ -172,7 +169,7 @@ def _auto_reason(msg, from_addr: str) -> str:
 # -- the body -----------------------------------------------------------------
 
 
-def _read_body(msg, result: Inbound, has_orders) -> None:
+def _read_body(msg, result: Inbound, has_orders, words=()) -> None:
     broken = any(p.get_content_maintype() == "multipart" and not p.is_multipart() for p in msg.walk())
     body_part = msg.get_body(preferencelist=("plain", "html"))
     for part in msg.walk():
@@ -187,9 +184,14 @@ def _read_body(msg, result: Inbound, has_orders) -> None:
             body = html_to_text(body)
         elif str(body_part.get_param("format", "")).lower() == "flowed":
             body = _unflow(body, str(body_part.get_param("delsp", "")).lower() == "yes")
-        body = strip_reply(body)
+        reply = new_text(body, words)
+        body, result.cuts = reply.text, reply.cuts
     texts = [t for _, t in result.attachments]
-    result.text = body if _accepts(has_orders, body) else next((t for t in texts if _accepts(has_orders, t)), body)
+    attached = None if _accepts(has_orders, body) else next((t for t in texts if _accepts(has_orders, t)), None)
+    if attached is not None:
+        result.text, result.cuts = attached, []  # the orders came from an attachment, read whole
+    else:
+        result.text = body
     if broken and not result.text.strip():
         result.problem = BROKEN
 
@@ -251,29 +253,9 @@ def _unflow(text: str, delsp: bool) -> str:
     return "\n".join(out)
 
 
-def strip_reply(text: str) -> str:
-    """The new text of a reply: quotes, attribution lines and signature removed."""
-    lines = _normalise(text).split("\n")
-    following = [""] * len(lines)  # the next non-blank line after each line
-    for i in range(len(lines) - 2, -1, -1):
-        following[i] = lines[i + 1].strip() or following[i + 1]
-    out: list[str] = []
-    for i, line in enumerate(lines):
-        stripped = line.strip()
-        if line in ("-- ", "--") or ORIGINAL_MESSAGE.fullmatch(stripped):
-            break
-        if re.fullmatch(r"_{10,}", stripped) and following[i].lower().startswith("from:"):
-            break
-        if stripped.startswith(">"):
-            continue
-        if ATTRIBUTION.search(stripped) and len(stripped) < 300:
-            if not ATTRIBUTION_START.match(stripped) and out and ATTRIBUTION_START.match(out[-1].strip()):
-                out.pop()  # the attribution was wrapped over two lines
-            if following[i].startswith(">"):
-                continue
-            break
-        out.append(line.rstrip())
-    return "\n".join(out).strip("\n")
+def strip_reply(text: str, words=()) -> str:
+    """The new text of a reply: quotes, attribution lines, footers and signature removed."""
+    return new_text(_normalise(text), words).text
 
 
 # -- HTML ---------------------------------------------------------------------
@@ -308,6 +290,10 @@ class _TextExtractor(HTMLParser):
             self.newline()
             self.depth += 1
             self.line_depth = self.depth
+        elif tag == "hr":  # a rule: Outlook, Hotmail and Zimbra draw one above the replied-to mail
+            self.newline()
+            self.line.append("_" * 32)
+            self.newline()
         elif tag in BLOCK_TAGS:
             self.newline(hard=tag == "br")
         self.pre += tag == "pre"

@@ -37,6 +37,7 @@ from email.utils import format_datetime
 from pathlib import Path
 
 from pbem.server.addresses import one_line
+from pbem.server.mail.reply import mark_html, mark_text
 from pbem.server.store import iso
 
 LEASE = timedelta(minutes=5)  # how long a claimed row is left alone before a retry
@@ -88,7 +89,11 @@ def message_id(row, domain: str) -> str:
 
 
 def build_email(row, from_addr: str = "pbem@localhost", domain=None) -> EmailMessage:
-    """The message of an outbox row: text, HTML alternative with inline images, attachments."""
+    """The message of an outbox row: text, HTML alternative with inline images, attachments.
+
+    The text and HTML bodies carry the marker lines (``reply.mark_text``) by
+    which the mail in ignores the server's own text quoted in a reply.
+    """
     domain = domain or from_addr.rpartition("@")[2] or "localhost"
     msg = EmailMessage()
     msg["From"] = from_addr
@@ -100,11 +105,11 @@ def build_email(row, from_addr: str = "pbem@localhost", domain=None) -> EmailMes
         msg["In-Reply-To"] = msg["References"] = row["in_reply_to"]
     msg["Auto-Submitted"] = "auto-generated"  # RFC 3834: robots must not answer this
     msg["X-Auto-Response-Suppress"] = "All"  # the same, for Exchange
-    msg.set_content(row["body"])
+    msg.set_content(mark_text(row["body"]))  # the markers a reply's quoted copy is known by
     parts = json.loads(row["attachments"] or "[]")
     inline = [p for p in parts if p["cid"]] if row["html"] else []
     if row["html"]:
-        msg.add_alternative(row["html"], subtype="html")
+        msg.add_alternative(mark_html(row["html"]), subtype="html")
         html_part = msg.get_payload()[1]
         for part in inline:
             maintype, _, subtype = part["mime"].partition("/")

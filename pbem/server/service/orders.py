@@ -25,6 +25,7 @@ class Submission:
     standing_only: bool = False
     seat_title: str = ""
     deadline: str = ""  # the day's deadline, as the seat reads it
+    warnings: list[str] = field(default_factory=list)  # orders that depend on the enemy (the ruleset says)
 
     def message(self) -> str:
         if self.ok:
@@ -32,6 +33,10 @@ class Submission:
             lines = [f"{what} accepted for game {self.game_id}, {self.seat_title or self.side}, "
                      f"{self.turn}. They replace any you sent before for this day.", ""]
             lines += [f"  {line}" for line in (self.echo or "(no orders: standing orders still apply)").splitlines()]
+            if self.warnings:
+                lines += ["", "They will be carried out unless the enemy's actions prevent it. These depend "
+                              "on what happens during the day:", ""]
+                lines += [f"  - {w}" for w in self.warnings]
             if self.final:
                 lines += ["", "You marked them FINAL: the day may be resolved before the deadline."]
             if self.deadline:
@@ -83,6 +88,7 @@ class Orders(ServiceBase):
         result.ok = True
         result.echo = orders.echo()
         result.final = orders.final
+        result.warnings = list(getattr(orders, "warnings", ()))
         result.standing_only = side not in game.turn().seats
         return result, orders
 

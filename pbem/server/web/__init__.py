@@ -20,9 +20,8 @@ from datetime import timedelta
 from flask import Flask
 
 from pbem.server.config import Config
-from pbem.paths import TEMPLATES
+from pbem.paths import STATIC, TEMPLATES
 
-STATIC = TEMPLATES.parent / "static"
 log = logging.getLogger("pbem.server.web")
 
 
@@ -45,7 +44,8 @@ def create_app(service, config: Config | None = None) -> Flask:
     )
     app.extensions["pbem"] = {"service": service, "config": config}
     security.init_app(app)
-    for blueprint in (auth.bp, games.bp, moderator.bp, api.bp):
+    from pbem.server.web import leagues  # leagues and tournaments (pbem.server.leagues)
+    for blueprint in (auth.bp, games.bp, moderator.bp, api.bp, leagues.bp):
         app.register_blueprint(blueprint)
     return app
 

@@ -3,6 +3,9 @@ reinforcements, its standing orders and example orders written the way the parse
 
 from __future__ import annotations
 
+from pbem.games.marengo.bot import activation_allowance
+from pbem.games.marengo.sendable import useful_order
+from pbem.games.marengo.scenario import Scenario
 from pbem.games.marengo.report.facts import COMMAND_LIMIT, NO_DEADLINE, ROAD_ENTRIES, Facts, hour_label, natural, side_name
 
 
@@ -65,7 +68,8 @@ def order_template(facts: Facts) -> str:
         for b in group:
             extra = []
             if not b["activated"]:
-                extra.append("not activated")
+                extra.append("not activated; it wakes at the start of your day: an enemy is next to it"
+                             if own_day and _wakes(facts, b, enemy_at) else "not activated")
             if b.get("bombard"):
                 extra.append(f"bombardment declared toward {facts.name(b['bombard'])}")
             lines.append(f"#    {b['id']} {b['name']}, {b['type']} {b['strength']}"
@@ -73,13 +77,15 @@ def order_template(facts: Facts) -> str:
         if own_day:
             examples, road_example = _place_examples(facts, locale, facing, group, enemy_at, enemy_facing,
                                                      mine_at, road_example)
-            lines += [f"# {x}" for x in examples]
+            lines += [f"# {x}" for x in _useful(facts, examples)]
     if own_day:
-        asleep = [b["id"] for b in on_map if not b["activated"]]
-        if asleep and side == "france":
+        asleep = [b["id"] for b in on_map if not b["activated"] and not any(enemy_at.get(n) for n in
+                                                                            facts.adjacent(b["locale"]))]
+        allowance = activation_allowance(board, v) if side == "france" else 0
+        if asleep and allowance:
             lines += ["#", "# Activation (one on the first French day; two more each day a French start "
-                      "locale is occupied by the enemy, or from 11AM):",
-                      f"# ACTIVATE {' '.join(asleep[:2])}"]
+                      "locale is occupied by the enemy, or from 11AM; blocks next to the enemy wake by "
+                      "themselves):", f"# ACTIVATE {' '.join(asleep[:allowance])}"]
     waiting = sorted((b for b in mine if b["status"] == "waiting"),
                      key=lambda b: ((b.get("arrives") or 0), natural(b["id"])))
     if waiting:
@@ -90,8 +96,8 @@ def order_template(facts: Facts) -> str:
                 when = f"from {hour_label(b['arrives'])}" if b.get("arrives") is not None else "any time"
             lines.append(f"#    {b['id']} {b['name']}, {b['type']} {b['strength']}: {when}")
         if own_day:
-            lines += [f"# {x}" for x in _entry_examples(facts, [b for b in waiting
-                                                                if (b.get("arrives") or 0) <= hour])]
+            lines += [f"# {x}" for x in _useful(facts, _entry_examples(facts, [b for b in waiting
+                                                                               if (b.get("arrives") or 0) <= hour]))]
     lines += ["#", "# == Standing orders =="]
     in_force = v.get("standing", {}).get(side, [])
     if in_force:
@@ -105,12 +111,31 @@ def order_template(facts: Facts) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _wakes(facts: Facts, block: dict, enemy_at: dict) -> bool:
+    """A French start block activated by the enemy next to it at the start of its day (003 §6 step 6)."""
+    return (not block["activated"] and facts.view["next_side"] == "france"
+            and any(enemy_at.get(n) for n in facts.adjacent(block["locale"])))
+
+
+def _useful(facts: Facts, examples: list[str]) -> list[str]:
+    """The examples the day's check accepts without a warning (an ENTER trimmed to the blocks
+    that can enter): the template suggests nothing that would be refused or do nothing."""
+    scenario = Scenario(name=facts.scenario_name, board=facts.board, blocks=(), morale={},
+                        rounds=facts.rounds, first_hour=facts.first_hour)
+    out = []
+    for line in examples:
+        kept = useful_order(scenario, facts.view, line)
+        if kept is not None:
+            out.append(kept)
+    return out
+
+
 def _place_examples(facts: Facts, locale: str, facing: str | None, group: list[dict], enemy_at: dict,
                     enemy_facing: dict, mine_at: dict, road_example: bool) -> tuple[list[str], bool]:
     board = facts.board
     name, place = facts.name, facts.place
     out: list[str] = []
-    movers = [b for b in group if b["activated"]]
+    movers = [b for b in group if b["activated"] or _wakes(facts, b, enemy_at)]
     ids = " ".join(b["id"] for b in movers)
     if facing is None:
         if movers:

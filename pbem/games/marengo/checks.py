@@ -1,0 +1,572 @@
+"""Orders checked as the day will play them (issue 13 §2).
+
+The parser (parse.py) reads each order against the position at the start of
+the day. This module then walks the moving side's whole day in the order the
+rules carry it out (003 §7: activation, the bombardments declared last day,
+the assaults, the movements, the new bombardments) on a copy of the position,
+with the rules engine's own functions, and sorts each order into one of three:
+
+- **certain to fail**: nothing the enemy can do changes it (a block not
+  activated, a fourth command, two leads on a narrow approach, a move across
+  an approach the enemy blocks, a full locale...). It is a problem: the orders
+  are refused, with the engine's own reason.
+- **certain to be carried out**: it is played on the copy, and the orders
+  after it are checked against the position it leaves.
+- **conditional**: it depends on what the enemy decides during the day: how
+  an assault or an attack maneuver ends (the locales involved, their
+  neighbours where beaten blocks retreat, the army's morale), which block a
+  bombardment hits. It is accepted, and a warning says on what it depends.
+
+Only what the side may see is used: its own blocks, where enemy blocks stand
+(not their type or strength), the map and the clock. Every enemy decision is
+an unknown, never read from the enemy's standing orders (which may change
+before the day is played). A decision of the moving side's own that its orders
+leave open (say, which blocks lead an assault written without LEAD) is also
+an unknown: the player may be asked it. One is not: a bombardment declared
+last day fires when it has a target unless the orders say HOLD FIRE (the
+documented default, not a question put by mail).
+
+The bots and the orders template use the check too, from a side's view:
+sendable.py.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+
+from pbem.core.decisions import Decider
+from pbem.core.orders import Problem
+
+from . import combat, movement, rules
+from .day import COMMAND_LIMIT, Day, Void
+from .orders import Activate, Assault, Bombard, Enter, Extend, Fire, Move, Order, Orders, RoadMove
+from .scenario import Scenario
+from .state import State
+
+MORALE = "*morale*"  # a pseudo-locale: the army's morale, unsettled by any assault of the day
+MAX_WARNINGS = 20
+
+
+class Unsure(Exception):
+    """The forecast reached a point where the enemy (or an open decision) decides."""
+
+
+class _Forecast(Day):
+    """A Day that stops where the outcome is no longer the side's to decide: an assault,
+    an attack maneuver the enemy may block, or any decision. An attack maneuver the enemy
+    cannot block (no reserve in the locale, or made from the approach, 003 §9) is played
+    on: the enemy retreats for certain, only where to is unknown (``retreats``)."""
+
+    order = None  # the order being tried
+    sure_entry = False  # inside an attack maneuver that cannot be blocked
+
+    def private(self, kind, owner, text, seen=None, seen_data=None, **data):
+        if kind == "assault":
+            raise Unsure(kind)
+        if kind == "attack":
+            target = (seen_data or {}).get("to")
+            from_approach = isinstance(self.order, Move) and self.order.frm[1] == target
+            if self.st.at(target, None, self.foe) and not from_approach:
+                raise Unsure(kind)
+            self.sure_entry = True
+            self.retreats.append(target)
+        super().private(kind, owner, text, seen, seen_data, **data)
+
+    def decide(self, side, kind, question, options, default, *args, **kwargs):
+        if self.sure_entry and kind in ("retreat", "take_loss"):
+            return tuple(default)  # the enemy's retreat: some legal answer; where it goes stays unknown
+        raise Unsure("decision")
+
+    def fork(self) -> "_Forecast":
+        other = copy.copy(self)
+        other.st = self.st.copy()
+        other.events = []
+        other.moves = []
+        other.retreats = []
+        other.sure_entry = False
+        other.moved = set(self.moved)
+        other.assault_from = set(self.assault_from)
+        other.closed = set(self.closed)
+        other.captured = {k: set(v) for k, v in self.captured.items()}
+        other.road_use = {k: {"slots": list(v["slots"]), "dir": v["dir"]} for k, v in self.road_use.items()}
+        other.fired = set(self.fired)
+        return other
+
+
+@dataclass
+class _Trial:
+    """One order tried on a fork of the forecast."""
+
+    day: _Forecast
+    void: list[str]  # why it (or a part of it) would not be carried out
+    unsure: bool  # it reached an assault, an attack maneuver or a decision
+    spent: int  # commands spent before that point
+    retreats: list[str]  # enemy locales it takes for certain (the enemy retreats, to places unknown)
+    stops: list[str]  # blocks that entered and went no further along the road
+
+
+def check_day(scenario: Scenario, state: State, orders: Orders) -> list[Problem]:
+    """The problems the start of the day already decides; warnings go to ``orders.warnings``.
+
+    The same orders are checked again against the same position when they are
+    resolved (and a game's replay checks every day's): the last answers are kept,
+    by the position's content, not the object (``_MEMO``)."""
+    key = (id(scenario), _fingerprint(state, orders.side), orders.side,
+           tuple((type(o).__name__, o.text, o.line, o.column) for o in orders.orders))
+    hit = _MEMO.get(key)
+    if hit is not None and hit[0] is scenario:
+        _, problems, warnings, texts = hit
+        for order, (text, blocks) in zip(orders.of(Assault), texts):
+            order.text, order.blocks = text, blocks
+        orders.warnings[:] = warnings
+        return list(problems)
+    problems = _Checker(scenario, state, orders).run()
+    if len(_MEMO) >= MEMO_SIZE:
+        _MEMO.pop(next(iter(_MEMO)))
+    _MEMO[key] = (scenario, list(problems), list(orders.warnings),
+                  [(o.text, o.blocks) for o in orders.of(Assault)])
+    return problems
+
+
+MEMO_SIZE = 16
+_MEMO: dict = {}
+
+
+def _fingerprint(state: State, side: str) -> tuple:
+    """What of a position the check reads, as a value: the side's blocks in full, where the
+    enemy's stand (all the check knows of them), so the position a bot rebuilds from its
+    view (sendable.py) and the server's give the same key."""
+    own = tuple((b.id, b.type, b.locale, b.facing, b.status, b.strength, b.activated, b.bombard, b.arrives,
+                 b.entries) for b in state.blocks.values() if b.side == side)
+    foe = tuple(sorted((b.locale, b.facing or "") for b in state.blocks.values() if b.side != side and b.on_map))
+    return (state.day, tuple(sorted(state.demoralised.items())), tuple(state.french_start), own, foe)
+
+
+class _Checker:
+    def __init__(self, scenario: Scenario, state: State, orders: Orders):
+        self.sc, self.orders = scenario, orders
+        self.board = scenario.board
+        self.day = _Forecast(scenario, state.copy(), Orders(orders.side), Decider())
+        self.day.st.standing = {s: [] for s in self.day.st.standing}  # never the enemy's (hidden, and may change)
+        self.side = self.day.side
+        self.problems: list[Problem] = []
+        self.warnings: list[str] = []
+        # what earlier orders make uncertain, place by place, with what does it:
+        self.own_unsure: dict[str, str] = {}  # the side's own blocks there (and MORALE, its army's)
+        self.foe_unsure: dict[str, str] = {}  # the enemy's blocks there
+        self.may_leave: dict[str, set[str]] = {}  # own blocks an uncertain order may take out of a locale
+        self.crossing: dict[tuple[str, str], int] = {}  # (from, into) of an assault carried out -> its line
+        self.maybe = 0  # commands the conditional orders may spend
+        self.maybe_by: list[str] = []
+
+    # -- reporting ---------------------------------------------------------------
+
+    def refuse(self, order: Order, why: str, expected: str = "") -> None:
+        why = why.rstrip(".")
+        self.problems.append(Problem(order.line, order.column, f"{why}: this order would not be carried out",
+                                     order.text, expected or _expected(why)))
+
+    def warn(self, order: Order, text: str) -> None:
+        if len(self.warnings) < MAX_WARNINGS:
+            self.warnings.append(f"line {order.line}: {order.text} — {text}")
+
+    def unsettle(self, locales, why: str, own: bool = True, foe: bool = True) -> None:
+        for lid in locales:
+            if lid is not None:
+                if own:
+                    self.own_unsure.setdefault(lid, why)
+                if foe:
+                    self.foe_unsure.setdefault(lid, why)
+
+    def retreat_room(self, locale: str) -> list[str]:
+        """The locales next to ``locale`` an enemy beaten there may retreat into (not the side's own)."""
+        mine = self.day.st.held_by(self.side)
+        return [n for n in self.board.adjacent(locale) if n not in mine]
+
+    def depends(self, locales, why: str = "", blocks=()) -> list[str]:
+        """What makes uncertain the facts an order (voided for ``why``) depends on, each reason once."""
+        capacity = any(k in why for k in CAPACITY)
+        enemy = any(k in why for k in ENEMY)
+        out: list[str] = []
+        for lid in locales:
+            for table, used in ((self.own_unsure, not enemy), (self.foe_unsure, not capacity)):
+                reason = table.get(lid) if used else None
+                if reason and reason not in out:
+                    out.append(reason)
+        return out
+
+    # -- the day -------------------------------------------------------------------
+
+    def run(self) -> list[Problem]:
+        self.activation()
+        self.bombardments()
+        self.assault_without_with()
+        for order in self.orders.of(Assault):
+            self.check_assault(order)
+        for order in self.orders.orders:
+            if isinstance(order, (Move, RoadMove, Extend, Enter)):
+                self.check_move(order)
+        self.declarations()
+        self.orders.warnings[:] = self.warnings
+        return self.problems
+
+    def assault_without_with(self) -> None:
+        """An assault written without WITH takes the blocks of the approach that may assault
+        (rules-notes C8): not artillery bombarding this day, not blocks still asleep."""
+        bombard = {o.block for o in self.orders.of(Bombard)}
+        st, fired = self.day.st, self.day.fired
+        for order in self.orders.of(Assault):
+            if order.named:
+                continue
+            keep = [bid for bid in order.blocks if st.blocks[bid].activated
+                    and not (st.blocks[bid].type == "artillery" and (bid in bombard or bid in fired))]
+            if keep != list(order.blocks) and keep:
+                order.text = order.text.replace(" WITH " + " ".join(order.blocks), " WITH " + " ".join(keep), 1)
+                order.blocks = tuple(keep)
+
+    def activation(self) -> None:
+        """§6 step 6, played as the day will play it; blocks that wake by themselves are told."""
+        if self.side != "france":
+            return
+        day = self.day
+        day.orders = Orders(self.side, orders=list(self.orders.of(Activate)))
+        before = len(day.events)
+        rules.activation(day)
+        day.orders = Orders(self.side)
+        for event in day.events[before:]:
+            text = event.text
+            if event.kind == "void":
+                order = self._activate_naming(text)
+                self.refuse(order, text.split(" — ", 1)[-1],
+                            "no more blocks than the day allows (blocks next to the enemy wake by themselves)")
+            elif text.endswith("is already active."):
+                bid = text.split()[0]
+                self.warn(self._activate_naming(bid + " "), f"{bid} wakes by itself at the start of the day "
+                          "(an enemy block is next to it); naming it uses no activation")
+
+    def _activate_naming(self, text: str) -> Order:
+        """The ACTIVATE order an event of the activation is about."""
+        activates = self.orders.of(Activate)
+        for order in activates:
+            if order.text and order.text in text:
+                return order
+        for order in activates:
+            if any(bid in text.replace(".", " ").split() for bid in order.blocks):
+                return order
+        return activates[0]
+
+    def bombardments(self) -> None:
+        """§10: the bombardments declared last day fire first, against targets the start of the day shows."""
+        day = self.day
+        fire = {o.block: o for o in self.orders.of(Fire)}
+        for art in [b for b in day.st.side_blocks(self.side) if b.bombard is not None]:
+            order = fire.get(art.id)
+            targets = combat.bombard_targets(day, art) if art.facing == art.bombard else {}
+            there = art.bombard
+            if order is not None and not order.hold:
+                if not targets:
+                    self.refuse(order, f"{art.id} has nothing to fire at: no enemy block stands in "
+                                f"{day.name(there)} (003 §10 step 1)", f"HOLD FIRE {art.id}, or no order")
+                elif order.target is not None and order.target not in targets:
+                    shown = ", ".join(day.place(there, k) for k in targets)
+                    self.refuse(order, f"the target is not yours to choose: {art.id} fires at {shown} "
+                                "(003 §10 step 1: another approach only when neither the opposite approach "
+                                "nor the reserve holds enemy blocks)", f"FIRE {art.id}")
+            art.bombard = None
+            if not targets or (order is not None and order.hold):
+                continue
+            day.fired.add(art.id)  # without HOLD FIRE it fires (docs/orders.md; not a question asked by mail)
+            self.unsettle([there], f"{art.id}'s bombardment of {day.name(there)}", own=False)
+
+    # -- assaults --------------------------------------------------------------------
+
+    def check_assault(self, order: Assault) -> None:
+        day = self.day
+        here, there = order.locale, order.toward
+        lead_problem = self.lead_problem(order)
+        if lead_problem:
+            self.refuse(order, lead_problem)
+            return
+        trial = self.trial(order, combat.assault)
+        deps = self.depends([here, there, MORALE], trial.void[0] if trial.void else "", order.blocks)
+        certain_void = trial.void and (not deps or self._always_void(trial.void[0]))
+        if certain_void or (trial.void and "command limit" in trial.void[0]):
+            self.refuse(order, trial.void[0])
+            return
+        near_limit = bool(self.maybe) and day.commands + self.maybe >= COMMAND_LIMIT
+        if trial.void or deps or near_limit:
+            self.conditional(order, trial, deps, [here, there, MORALE], near_limit)
+            self.unsettle(self.retreat_room(there), f"how the assault in line {order.line} ends", own=False)
+            return
+        # carried out: it spends its command, then the enemy's answers decide the rest
+        day.commands += 1
+        day.assault_from.add((here, there))
+        day.moved.update(order.blocks)
+        why = f"how the assault in line {order.line} ends"
+        self.leaving(order)
+        self.crossing[(here, there)] = order.line
+        self.unsettle([here, there, MORALE], why)
+        self.unsettle(self.retreat_room(there), why, own=False)
+
+    @staticmethod
+    def _always_void(why: str) -> bool:
+        """Reasons that hold whatever happens earlier in the day."""
+        return any(k in why for k in ("has not been activated", "may not assault on a day",
+                                      "no block can lead", "may take at most", "fired a bombardment today",
+                                      "only one assault a turn"))
+
+    def lead_problem(self, order: Assault) -> str | None:
+        """003 §11 step 1: the leads named must be a legal choice."""
+        if not order.leads:
+            return None
+        st, board = self.day.st, self.board
+        approach = board.approach(order.toward, order.locale)  # the one the defenders hold
+        width = approach.width
+        if len(order.leads) > width:
+            kind = "narrow" if width == 1 else "wide"
+            return (f"{len(order.leads)} lead blocks on a {kind} approach: at most {width} "
+                    f"(003 §11 step 1)")
+        types = {st.blocks[b].type for b in order.leads}
+        if len(types) > 1:
+            return "the lead blocks must be all infantry or all cavalry (003 §11 step 1)"
+        for bid in order.leads:
+            b = st.blocks[bid]
+            if b.type == "artillery":
+                return f"{bid} is artillery; only infantry or cavalry leads an assault (003 §11 step 1)"
+            if b.type == "cavalry" and approach.cavalry_obstacle:
+                return (f"{bid} is cavalry, and {day_place(board, order.toward, order.locale)} is a cavalry "
+                        f"obstacle: cavalry takes no part there (003 §5, §11)")
+            if b.strength < 2 or b.strength <= approach.penalty(b.type):
+                return (f"{bid} ({b.type} {b.strength}) cannot lead: a lead has strength 2 or more and above "
+                        f"the approach's penalty for its type ({approach.penalty(b.type)}) (003 §11 step 1)")
+        return None
+
+    # -- movement ----------------------------------------------------------------------
+
+    def places(self, order) -> list[str]:
+        """The locales an order's fate depends on."""
+        if isinstance(order, Move):
+            out = [order.frm[0], order.frm[1], order.to[0], order.to[1]]
+        elif isinstance(order, RoadMove):
+            out = list(order.path)
+        elif isinstance(order, Extend):
+            out = [order.locale, order.toward]
+        else:
+            out = list(order.path)
+            kind = "pontoon" if order.by == "pontoon" else "road"
+            out += [e.locale for e in self.board.entries.values()
+                    if e.side == self.side and e.kind == kind and (order.entry is None or e.id == order.entry)]
+        if getattr(order, "extend", None):
+            out.append(order.extend)
+        return [x for x in out if x is not None]
+
+    def check_move(self, order) -> None:
+        day = self.day
+        places = self.places(order)
+        trial = self.trial(order, ACTIONS[type(order)])
+        why = trial.void[0] if trial.void else ""
+        deps = self.depends(places, why, self.blocks_of(order))
+        if why and deps and any(k in why for k in CAPACITY) and not self._always_void(why):
+            sure = self.still_void(order, ACTIONS[type(order)], trial.void)
+            if sure:  # full whatever the uncertain orders before it do
+                for reason in sure if isinstance(order, Enter) else sure[:1]:  # each block that cannot enter
+                    self.refuse(order, reason)
+                return
+        if why and (not deps or self._always_void(why) or ("command limit" in why and always_counted(order))):
+            for reason in trial.void if isinstance(order, Enter) else trial.void[:1]:
+                self.refuse(order, reason)
+            return
+        line = self.crossing.get(first_step(order))
+        if line is not None:
+            a, b = first_step(order)
+            self.refuse(order, f"the assault in line {line} crosses {self.board.approach_name(b, a)}: if it "
+                        f"fails, that approach is closed to you for the day; if it wins, only its blocks may "
+                        f"enter {self.board.locales[b].name} (003 §11)")
+            return
+        near_limit = bool(self.maybe) and trial.spent > 0 and day.commands + self.maybe >= COMMAND_LIMIT
+        if trial.void or deps or trial.unsure or near_limit:
+            self.conditional(order, trial, deps, places, near_limit)
+            if trial.unsure:  # an attack maneuver the enemy may block: where it ends is his to decide
+                for lid in places:
+                    if day.st.occupied_by(lid, day.foe):
+                        self.unsettle(self.retreat_room(lid), f"how the attack maneuver in line {order.line} ends",
+                                      own=False)
+            return
+        self.day = trial.day  # certain: the rest of the day starts from what it did
+        for lid in trial.retreats:
+            self.unsettle(self.retreat_room(lid), f"where the enemy retreats from {day.name(lid)} "
+                          f"(line {order.line})", own=False)
+        for text in trial.stops:
+            self.warn(order, "as the position stands " + text.rstrip(".").replace("did not move", "will not move"))
+        for event in trial.day.events:
+            if event.kind in ("move", "road") and "(stopped there:" in event.text:
+                self.warn(order, "as the position stands it stops short: "
+                          + event.text.split("(stopped there:", 1)[1].rstrip(").").strip())
+
+    @staticmethod
+    def blocks_of(order) -> tuple[str, ...]:
+        return tuple(getattr(order, "blocks", ()) or (getattr(order, "block", ""),))
+
+    def leaving(self, order) -> None:
+        """Note the blocks an uncertain order may take out of where they stand."""
+        if isinstance(order, (Move, Assault)):
+            frm = order.frm[0] if isinstance(order, Move) else order.locale
+            self.may_leave.setdefault(frm, set()).update(order.blocks)
+        elif isinstance(order, RoadMove):
+            self.may_leave.setdefault(order.path[0], set()).add(order.block)
+
+    def still_void(self, order, action, void: list[str]) -> list[str]:
+        """The capacity problems that remain even if every block that may leave has left."""
+        fork = self.day.fork()
+        for ids in self.may_leave.values():
+            for bid in ids:
+                b = fork.st.blocks[bid]
+                if b.on_map:
+                    fork.st.put(b, None, None, status="eliminated")
+        best = self.trial(order, action, fork)
+        return [why for why in best.void if why in void]
+
+    def conditional(self, order, trial: _Trial, deps: list[str], places, near_limit: bool) -> None:
+        """Accepted, with a warning naming what it depends on; what it touches is unsettled after it.
+
+        An assault or attack maneuver that nothing earlier can stop is carried out for
+        certain (its command is spent): no warning, but its outcome unsettles the places
+        it touches for the orders after it."""
+        reasons = list(deps)
+        if near_limit:
+            reasons.append("the command limit (" + ", ".join(self.maybe_by) + " may use commands)")
+        self.leaving(order)
+        if trial.unsure and not reasons and not trial.void:
+            kind = "assault" if isinstance(order, Assault) else "attack maneuver"
+            self.unsettle(places, f"how the {kind} in line {order.line} ends")
+            self.day.commands += trial.spent
+            if extra_command_possible(order):
+                self.maybe += 1
+                self.maybe_by.append(f"line {order.line}")
+            return
+        what = "; ".join(reasons) or "the enemy"
+        if trial.void:
+            self.warn(order, f"as the position stands it would not be carried out "
+                             f"({trial.void[0].rstrip('.')}); it depends on {what}")
+        else:
+            self.warn(order, f"depends on {what}")
+        self.unsettle(places, f"line {order.line}, which depends on {reasons[0] if reasons else 'the enemy'}")
+        if trial.spent or trial.void or trial.unsure:
+            self.maybe += 1
+            self.maybe_by.append(f"line {order.line}")
+
+    def trial(self, order, action, fork: _Forecast | None = None) -> _Trial:
+        fork = fork or self.day.fork()
+        fork.order = order
+        before = fork.commands
+        unsure = False
+        void: list[str] = []
+        try:
+            action(fork, order)
+        except Void as why:
+            void.append(str(why))
+        except Unsure:
+            unsure = True
+        stops: list[str] = []
+        for event in fork.events:
+            if event.kind != "void":
+                continue
+            if isinstance(order, Enter) and "did not move along the road" in event.text:
+                stops.append(event.text)  # it entered, and went no further (rules-notes M4)
+            else:
+                void.append(event.text.split(" — ", 1)[-1] if " — " in event.text else
+                            event.text.split(": ", 1)[-1])
+        return _Trial(fork, void, unsure, fork.commands - before, fork.retreats, stops)
+
+    def declarations(self) -> None:
+        """§10: at the end of the day each BOMBARD's artillery must block its approach and not have fired."""
+        bombards = self.orders.of(Bombard)
+        if not bombards:
+            return
+        day = self.day.fork()
+        try:
+            movement.forced_returns(day)
+        except Unsure:  # pragma: no cover - forced returns ask nothing
+            pass
+        for order in bombards:
+            deps = self.depends([order.locale, order.toward] + self._moves_of(order.block), "", (order.block,))
+            day.events = []
+            day.orders = Orders(self.side, orders=[order])
+            combat.declare_bombardments(day)
+            voids = [e.text.split(" — ", 1)[-1] for e in day.events if e.kind == "void"]
+            if voids and not deps:
+                self.refuse(order, voids[0])
+            elif deps:
+                self.warn(order, "depends on " + "; ".join(deps))
+
+    def _moves_of(self, bid: str) -> list[str]:
+        for order in self.orders.orders:
+            if isinstance(order, Move) and bid in order.blocks:
+                return self.places(order)
+        return []
+
+
+CAPACITY = ("holds at most", "is full", "no room further along", "taken by assault", "may take at most")
+ENEMY = ("blocked by the enemy", "occupied by the enemy", "is not occupied", "no enemy blocks", "cavalry obstacle",
+         "only cavalry attacks along a road")
+
+
+def first_step(order) -> tuple[str, str] | None:
+    """(from, into) of the first border a movement order crosses, if it crosses one."""
+    if isinstance(order, Move):
+        (a, fa), (b, fb) = order.frm, order.to
+        if fa is None and fb is None and a != b:
+            return (a, b)
+        if fa is not None and fb is None and b == fa:
+            return (a, b)
+        return None
+    if isinstance(order, RoadMove) and len(order.path) > 1:
+        return (order.path[0], order.path[1])
+    return None
+
+
+def always_counted(order) -> bool:
+    """An order that counts against the command limit however the day goes."""
+    if isinstance(order, Move):
+        (_, facing), (_, to_facing) = order.frm, order.to
+        return not (facing is not None and to_facing is None and order.to[0] == order.frm[0])
+    return isinstance(order, Enter) and order.by == "pontoon"
+
+
+def extra_command_possible(order) -> bool:
+    """Whether a blocked attack maneuver may cost one more command (a split, or a free road march that stays)."""
+    if isinstance(order, Move):
+        return order.if_blocked is None or (order.if_blocked == "advance" and bool(order.advance)
+                                            and len(order.advance) < len(order.blocks))
+    return isinstance(order, (RoadMove, Enter)) and order.if_blocked != "advance"
+
+
+_EXPECTED = (
+    ("has not been activated", "a block already active, or one activated by ACTIVATE in these orders"),
+    ("no activation left", "no more activations than the day allows"),
+    ("command limit", "at most 3 group moves and assaults (main-road marches and entries are free)"),
+    ("blocked by the enemy", "an assault across it, or another way"),
+    ("holds at most", "no more blocks than the locale holds"),
+    ("is full,", "a road move that stops where it has room"),
+    ("is full", "an entry when the entry locale has room"),
+    ("not occupied", "an approach facing a locale the enemy occupies"),
+    ("no enemy blocks", "an assault across an approach the enemy blocks"),
+    ("fired a bombardment today", "HOLD FIRE for it, or no move for it"),
+)
+
+
+def _expected(why: str) -> str:
+    for key, text in _EXPECTED:
+        if key in why:
+            return text
+    return "an order the position allows (or leave it out)"
+
+
+def day_place(board, locale: str, toward: str) -> str:
+    return board.approach_name(locale, toward)
+
+
+ACTIONS = {Move: movement.move, RoadMove: movement.road_move, Extend: movement.extend_order,
+           Enter: movement.enter}
+

@@ -1,0 +1,75 @@
+"""Orders a side may send, from what it sees: for the bots and the orders template.
+
+The day's check (checks.py) reads only what a side may see, so it can run on a
+position rebuilt from the side's view (:func:`state_seen`). A bot keeps to the
+orders the server will accept (:func:`keep_accepted`); the orders template
+suggests only orders accepted without a warning (:func:`useful_order`).
+"""
+
+from __future__ import annotations
+
+from pbem.core.orders import OrdersError
+
+from .parse import parse_orders
+from .scenario import Scenario
+from .state import Block, State
+
+
+def state_seen(scenario: Scenario, view: dict) -> State:
+    """A position built from a side's view: its own blocks in full, each enemy block where it
+    stands (of unknown type and strength, which the checks never read)."""
+    blocks = {}
+    for b in view["blocks"]:
+        blocks[b["id"]] = Block(b["id"], b["side"], b["name"], b["type"], b["strength"], b["locale"],
+                                b["facing"], b["status"], b["arrives"], tuple(b.get("entries", ())),
+                                b["activated"], b.get("bombard"))
+    for i, e in enumerate(view["enemy"], 1):
+        shown = e.get("revealed") or {}
+        blocks[f"?{i}"] = Block(f"?{i}", e["side"], "", shown.get("type", "infantry"), shown.get("strength", 1),
+                                e["locale"], e["facing"])
+    st = State(day=view["day"], blocks=blocks, morale=dict(view["morale"]),
+               demoralised=dict(view["demoralised"]), bonus_due={s: False for s in view["morale"]})
+    st.french_start = [lid for lid, loc in scenario.board.locales.items() if loc.french_start]
+    return st
+
+
+def keep_accepted(scenario: Scenario, view: dict, text: str, tries: int = 12) -> str:
+    """``text`` without the orders the day's check refuses (a bot's orders, before it sends them).
+
+    A refused line becomes a comment; from an ENTER refused for some of its blocks
+    (``A5: Bormida bridgehead is full``), only those blocks are taken out, as the
+    day would have left them waiting."""
+    state = state_seen(scenario, view)
+    own = {b["id"] for b in view["blocks"]}
+    lines = text.split("\n")
+    for _ in range(tries):
+        try:
+            parse_orders(scenario, state, view["viewer"], "\n".join(lines))
+            return "\n".join(lines)
+        except OrdersError as exc:
+            for problem in exc.problems:
+                n = problem.line - 1
+                if not 0 <= n < len(lines):
+                    return text
+                line = lines[n]
+                words = line.split()
+                bid = problem.message.split(":", 1)[0]
+                if words[:1] == ["ENTER"] and bid in words[1:] and len(own.intersection(words[1:])) > 1:
+                    lines[n] = " ".join(w for w in words if w != bid)
+                else:
+                    lines[n] = "# (refused) " + line
+    return "\n".join(lines)
+
+
+def useful_order(scenario: Scenario, view: dict, line: str) -> str | None:
+    """One order ``line`` as the day's check would take it, for suggesting it to a player:
+    the line (an ENTER trimmed to the blocks that can enter), or None when it would be
+    refused, or accepted only with a warning (it may not be carried out, or does nothing)."""
+    line = keep_accepted(scenario, view, line)
+    if line.startswith("#"):
+        return None
+    try:
+        orders = parse_orders(scenario, state_seen(scenario, view), view["viewer"], line)
+    except OrdersError:
+        return None
+    return None if orders.warnings else line

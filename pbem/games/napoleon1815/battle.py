@@ -1,0 +1,472 @@
+"""§6 Combat: the battle board (§6.2), terrain (§6.21), deployment (§6.22-6.24), battle
+rounds of morale, combat and reinforcement (§6.3), losses (§6.4), squares (§6.5),
+stalemate (§6.7), with retreat and rout (§7) from retreat.py.
+
+In the doctrine mode (docs/napoleon1815-rules-notes.md, "battles by mail") each
+seat's standing DOCTRINE orders play its side of the whole battle; the choices the
+rules leave to a player outside his own turn (terrain placement, ties among equally
+strong blocks, retreat towns) go through the Decider, so a player may ask to be asked.
+
+The board: each side has three positions, 0, 1 and 2 from the attacker's left (the
+attacker's left faces the defender's right), and a reserve. A location is
+"att0".."att2", "def0".."def2" (a side's own positions) or "res-att"/"res-def".
+A block standing in a location that holds enemy blocks is engaged.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from pbem.core.decisions import Decision
+from pbem.core.events import Event
+
+from .blocks import ARMY_SIDE, is_artillery
+from .combat import OTHER, POSITION, RoundActions, word
+from .movement import eliminate
+from .retreat import choose_towns, rout_losses, withdraw
+from .scenario import ARMY_SEAT
+
+
+
+@dataclass
+class BB:
+    """A block on the battle board."""
+
+    id: str
+    role: str  # "att" or "def"
+    army: str
+    type: str
+    loc: str
+    moved: bool = False
+    fired: bool = False
+    fresh: bool = False  # entered an enemy location and has not fired since (shock, canister)
+    square: bool = False
+
+
+@dataclass
+class Battle:
+    town: str
+    sides: dict[str, str]  # role -> side ("france"/"allies")
+    entries: set[str]
+    blocks: dict[str, BB] = field(default_factory=dict)
+    terrain: dict[str, str] = field(default_factory=dict)  # location -> marker
+    rounds: Counter = field(default_factory=Counter)
+    start: dict[str, int] = field(default_factory=dict)
+    idle: int = 0
+    over: bool = False
+    winner: str | None = None  # role
+    retreat_to: dict[str, list[str]] = field(default_factory=dict)
+    round_roads: Counter = field(default_factory=Counter)
+    crossings: Counter = field(default_factory=Counter)
+    reinforced: bool = False
+    withdrawing: set = field(default_factory=set)  # roles that must leave the field (§6.7)
+    stand: set = field(default_factory=set)  # roles whose player chose to fight on below the WITHDRAW line
+
+
+class Fight(RoundActions):
+    """The battles of one turn, fought round by round together (§2.2)."""
+
+    def __init__(self, scenario, state, orders, decider, chance, events, battle_towns):
+        self.sc, self.st, self.orders, self.decider, self.chance = scenario, state, orders, decider, chance
+        self.events = events
+        self.towns = set(battle_towns)
+
+    # -- helpers
+
+    def say(self, text, **data):
+        self.events.append(Event("battle", text, data))
+
+    def seat(self, army):
+        return ARMY_SEAT[army]
+
+    def doctrine(self, battle, role, key):
+        side = battle.sides[role]
+        seats = [s for s in ("french", "anglo-dutch", "prussian")
+                 if (s == "french") == (side == "france")]
+        for s in seats:
+            o = self.orders.get(s)
+            if o is not None and key in o.doctrine:
+                return o.doctrine[key]
+        from .orders import DOCTRINE
+
+        return DOCTRINE[key][0]
+
+    def first_seat(self, battle, role):
+        armies = sorted({b.army for b in battle.blocks.values() if b.role == role}) or (
+            ["french"] if battle.sides[role] == "france" else ["anglo"])
+        return self.seat("french" if "french" in armies else armies[0])
+
+    def at(self, battle, loc, role=None):
+        return [b for b in battle.blocks.values() if b.loc == loc and (role is None or b.role == role)]
+
+    def engaged(self, battle, b):
+        return not b.loc.startswith("res") and any(o.role != b.role for o in self.at(battle, b.loc))
+
+    def strength(self, bid):
+        return self.st.blocks[bid].strength
+
+    def side_strength(self, battle, role):
+        return sum(self.strength(b.id) for b in battle.blocks.values() if b.role == role)
+
+    def name(self, b):
+        spec = self.sc.blocks[b.id]
+        return f"{b.id} ({spec.type.replace('_', ' ')} {self.strength(b.id)}, {spec.fire})"
+
+    def where(self, battle, loc):
+        if loc.startswith("res"):
+            return "the reserve"
+        owner = "attacker's" if loc.startswith("att") else "defender's"
+        i = int(loc[3])
+        side = i if loc.startswith("att") else 2 - i
+        return f"the {owner} {POSITION[side]}"
+
+    # -- the start of a battle: terrain and deployment (§6.21-6.23)
+
+    def open(self, town, attacker_side, entries, deployments: dict | None = None) -> Battle:
+        """A battle begun, terrain placed and both sides deployed (by ``deployments``, role ->
+        block -> position 0-2 or None for the reserve, else by doctrine)."""
+        battle = self.begin(town, attacker_side, entries)
+        self.deploy_all(battle, deployments)
+        return battle
+
+    def deploy_all(self, battle, deployments: dict | None = None) -> None:
+        for role in ("def", "att"):
+            given = (deployments or {}).get(role)
+            if given:
+                self.deploy_given(battle, role, given)
+            else:
+                self.deploy(battle, role)
+        for role in ("att", "def"):
+            battle.start[role] = self.side_strength(battle, role)
+
+    def resume(self, town, sides: dict, entries, terrain: dict) -> Battle:
+        """A battle paused before deployment (a sub-turn), from its saved form."""
+        battle = Battle(town, dict(sides), set(entries), terrain=dict(terrain))
+        for role, side in battle.sides.items():
+            for blk in self.st.side_at(town, side):
+                spec = self.sc.blocks[blk.id]
+                battle.blocks[blk.id] = BB(blk.id, role, blk.army, spec.type, f"res-{role}")
+        return battle
+
+    def begin(self, town, attacker_side, entries) -> Battle:
+        """§6.2-6.21: the blocks go to the battle board (all in reserve) and the terrain is drawn."""
+        defender_side = "allies" if attacker_side == "france" else "france"
+        battle = Battle(town, {"att": attacker_side, "def": defender_side}, set(entries))
+        for role, side in battle.sides.items():
+            for blk in self.st.side_at(town, side):
+                spec = self.sc.blocks[blk.id]
+                battle.blocks[blk.id] = BB(blk.id, role, blk.army, spec.type, f"res-{role}")
+        self.say(f"Battle of {self.sc.board.name(town)}: {self.count(battle, 'att')} "
+                 f"{word(attacker_side)} blocks attack {self.count(battle, 'def')} {word(defender_side)} blocks.",
+                 town=town)
+        pool = list(self.sc.markers)
+        for role, n in (("att", 1), ("def", 2)):
+            for _ in range(n):
+                if not pool:
+                    break
+                k = self.chance.roll(f"terrain draw, battle of {self.sc.board.name(town)}", sides=len(pool))
+                marker = pool.pop(k - 1)
+                free = [i for i in (1, 0, 2) if f"{role}{i}" not in battle.terrain]
+                labels = tuple((POSITION[i], POSITION[i]) for i in free)
+                seat = self.first_seat(battle, role)
+                got = self.decider.decide(Decision(seat, "terrain", f"Where do you place the {marker} "
+                                                   f"(battle of {self.sc.board.name(town)})?",
+                                                   tuple(POSITION[i] for i in free), (POSITION[free[0]],), labels))
+                i = {v: k for k, v in POSITION.items()}[got[0]]
+                loc = f"{role}{i if role == 'att' else 2 - i}"
+                battle.terrain[loc] = marker
+                self.say(f"The {'attacker' if role == 'att' else 'defender'} places {marker} on "
+                         f"{self.where(battle, loc)}.")
+        return battle
+
+    def deploy_given(self, battle, role, given: dict) -> None:
+        """§6.22 by the players' DEPLOY orders; blocks not named go to the reserve; artillery
+        named into woods goes to the reserve; an empty position gets a block (§6.22)."""
+        for b in battle.blocks.values():
+            if b.role == role:
+                i = given.get(b.id)
+                b.loc = f"res-{role}" if i is None else f"{role}{i}"
+                if is_artillery(b.type) and battle.terrain.get(b.loc) == "woods":
+                    b.loc = f"res-{role}"
+        for i in (1, 0, 2):
+            loc = f"{role}{i}"
+            if self.at(battle, loc, role):
+                continue
+            woods = battle.terrain.get(loc) == "woods"
+            pool = [b for b in self.at(battle, f"res-{role}", role) if not (woods and is_artillery(b.type))]
+            if not pool:
+                fullest = max((f"{role}{j}" for j in range(3)), key=lambda l: len(self.at(battle, l, role)))
+                if len(self.at(battle, fullest, role)) > 1:
+                    pool = [b for b in self.at(battle, fullest, role) if not (woods and is_artillery(b.type))]
+            if pool:
+                b = sorted(pool, key=lambda b: (b.type == "leader", b.id))[0]
+                b.loc = loc
+                self.say(f"{b.id} goes to {self.where(battle, loc)}: every position needs a block (§6.22).")
+        self.announce(battle, role)
+
+    def announce(self, battle, role) -> None:
+        """The deployment, face up (§6.24) — but blocks in the reserve or in woods stay hidden
+        from the enemy, who sees how many stand there."""
+        full, seen = [], []
+        for i in (0, 1, 2):
+            loc = f"{role}{i}"
+            here = self.at(battle, loc, role)
+            names = ", ".join(self.name(b) for b in here) or "nobody"
+            full.append(f"{self.where(battle, loc)}: {names}")
+            hidden = battle.terrain.get(loc) == "woods" and here
+            seen.append(f"{self.where(battle, loc)}: " + (f"{len(here)} block(s) in the woods" if hidden else names))
+        reserve = len(self.at(battle, f"res-{role}", role))
+        who = "attacker" if role == "att" else "defender"
+        owners = tuple(sorted({ARMY_SEAT[b.army] for b in battle.blocks.values() if b.role == role}))
+        self.events.append(Event("battle", f"The {who} deploys: " + "; ".join(full)
+                                 + f"; {reserve} block(s) in reserve.", owner=owners,
+                                 seen=f"The {who} deploys: " + "; ".join(seen) + f"; {reserve} block(s) in reserve."))
+
+    def count(self, battle, role):
+        return sum(1 for b in battle.blocks.values() if b.role == role)
+
+    def deploy(self, battle, role):
+        """§6.22-6.23 by doctrine: one corps to a position (more with the leader), at least one
+        block in each, artillery out of woods, RESERVE blocks (cavalry first) behind."""
+        mine = sorted((b for b in battle.blocks.values() if b.role == role), key=lambda b: b.id)
+        corps: dict[tuple, list[BB]] = {}
+        for b in mine:
+            corps.setdefault((b.army, self.sc.blocks[b.id].corps), []).append(b)
+        groups = sorted(corps.values(), key=lambda g: (-sum(self.strength(b.id) for b in g), g[0].id))
+        order = (1, 0, 2)
+        placed: dict[int, list[BB]] = {i: [] for i in order}
+        leader = [b for b in mine if b.type == "leader"]
+        rest_groups = [g for g in groups if g[0].type != "leader" or len(g) > 1]
+        for k, g in enumerate(rest_groups):
+            if k < 3:
+                placed[order[k]] += g
+            elif leader:
+                placed[1] += g
+            else:
+                for b in g:
+                    b.loc = f"res-{role}"
+        for b in leader:
+            placed[1].append(b)
+        for i in order:  # at least one block in each position (§6.22)
+            while not placed[i]:
+                donor = max(order, key=lambda j: len(placed[j]))
+                if len(placed[donor]) < 2:
+                    break
+                placed[i].append(placed[donor].pop())
+        keep = int(self.doctrine(battle, role, "RESERVE"))
+        for i in order:
+            for b in placed[i]:
+                b.loc = f"{role}{i}"
+        movable = sorted((b for i in order for b in placed[i]), key=lambda b: (b.type != "cavalry", b.id))
+        for b in movable:
+            if keep <= 0:
+                break
+            if len(self.at(battle, b.loc, role)) > 1 and b.type != "leader":
+                b.loc = f"res-{role}"
+                keep -= 1
+        for b in mine:  # artillery may not stand in woods (§6.21)
+            if is_artillery(b.type) and battle.terrain.get(b.loc) == "woods":
+                b.loc = f"res-{role}"
+        self.announce(battle, role)
+
+    # -- rounds
+
+    def fight(self, battles: list[Battle]) -> None:
+        done: set[str] = set()
+        while any(not b.over for b in battles):
+            for battle in battles:
+                for role in ("att", "def"):
+                    if not battle.over:
+                        self.round(battle, role)
+                if battle.over and battle.town not in done:
+                    done.add(battle.town)
+                    self.towns.discard(battle.town)
+                    self.regroup(battle)
+                if not battle.over and battle.rounds["att"] >= self.sc.max_battle_rounds:
+                    self.say(f"Battle of {self.sc.board.name(battle.town)}: still open after "
+                             f"{battle.rounds['att']} rounds; the attacker leaves at once (§6.7, rules notes).")
+                    self.rout(battle, "att", stalemate=True)
+
+    def round(self, battle, role):
+        battle.rounds[role] += 1
+        n = battle.rounds[role]
+        battle.round_roads = Counter()
+        battle.crossings = Counter()
+        for b in battle.blocks.values():
+            if b.role == role:
+                b.moved = b.fired = False
+        self.say(f"Battle of {self.sc.board.name(battle.town)}, round {n} of the "
+                 f"{'attacker' if role == 'att' else 'defender'}.")
+        self.morale(battle, role)
+        if battle.over:
+            return
+        acted = False
+        start = battle.start[role] or 1
+        leaving = role in battle.withdrawing or (
+            role not in battle.stand and
+            self.side_strength(battle, role) * 100 < int(self.doctrine(battle, role, "WITHDRAW")) * start
+            and self.confirm_withdrawal(battle, role, start))
+        if leaving:
+            acted = self.withdraw_round(battle, role)
+            if battle.over:
+                return
+        if not acted:  # not leaving, or no road out this round: fight on
+            acted |= self.squares(battle, role)
+            acted |= self.fire(battle, role)
+            if battle.over:
+                return
+            acted |= self.move(battle, role, n)
+            if battle.over:
+                return
+        came = False if leaving else self.reinforce(battle, role)
+        if role == "att":
+            battle.idle = 0 if (acted or came) else battle.idle + 1
+            if battle.idle >= 2 and "att" not in battle.withdrawing:
+                self.say("The attacker has neither fired, engaged nor retreated for two rounds: stalemate; "
+                         "it must retreat with every block (§6.7).")
+                battle.withdrawing.add("att")
+
+    # §6.31
+    # §6.33
+    # §6.4
+    # §7.4
+    def check_rout(self, battle) -> bool:
+        if battle.over:
+            return True
+        for role in ("att", "def"):
+            for i in range(3):
+                loc = f"{role}{i}"
+                if self.at(battle, loc, OTHER[role]) and not self.at(battle, loc, role):
+                    self.say(f"The enemy holds {self.where(battle, loc)} with none of its own there: the "
+                             f"{'attacker' if role == 'att' else 'defender'} routs (§7.4).")
+                    self.rout(battle, role)
+                    return True
+        return battle.over
+
+    def towns_for(self, battle, role):
+        if role not in battle.retreat_to:
+            from .retreat import retreat_towns
+
+            side = battle.sides[role]
+            options = retreat_towns(self.sc, self.st, battle.town, side, role == "att", battle.entries, self.towns)
+            battle.retreat_to[role] = choose_towns(self.sc, self.st, battle.town, side, options, self.decider,
+                                                   self.orders, self.first_seat(battle, role))
+        return battle.retreat_to[role]
+
+    def rout(self, battle, role, stalemate=False):
+        mine = [b for b in battle.blocks.values() if b.role == role]
+        met = {b.id for b in mine if b.type == "cavalry"
+               and any(o.role != role and o.type == "cavalry" for o in self.at(battle, b.loc))}
+        if not stalemate:
+            rout_losses(self.sc, self.st, [b.id for b in mine], met, self.events)
+        survivors = sorted((b.id for b in mine if self.st.blocks[b.id].town is not None),
+                           key=lambda bid: (self.sc.blocks[bid].type != "leader", -self.strength(bid), bid))
+        towns = self.towns_for(battle, role)
+        left = withdraw(self.sc, self.st, survivors, towns, battle.town, battle.round_roads, self.events,
+                        "stalemate" if stalemate else "rout")
+        for bid in left:
+            eliminate(self.st, bid, self.events, "no road left to retreat by (§7.4)")
+        for b in mine:
+            battle.blocks.pop(b.id, None)
+        battle.over, battle.winner = True, OTHER[role]
+        self.say(f"Battle of {self.sc.board.name(battle.town)} is over: the "
+                 f"{'attacker' if role == 'def' else 'defender'} ({word(battle.sides[OTHER[role]])}) wins.")
+
+    def confirm_withdrawal(self, battle, role, start) -> bool:
+        """The WITHDRAW line is crossed: the doctrine says withdraw; a player who asked to be
+        asked ("withdraw") may answer "fight" instead, once a battle (then the side stands)."""
+        seat = self.first_seat(battle, role)
+        if role in battle.withdrawing:
+            return True
+        decision = Decision(seat, "withdraw", f"Battle of {self.sc.board.name(battle.town)}: your strength there is "
+                            f"{self.side_strength(battle, role)} of {start}, below your WITHDRAW line. Withdraw?",
+                            ("withdraw", "fight"), ("withdraw",),
+                            (("withdraw", "withdraw, reserve first"), ("fight", "fight on to the end")))
+        if self.decider.decide(decision)[0] == "fight":
+            battle.stand.add(role)
+            return False
+        battle.withdrawing.add(role)
+        return True
+
+    def withdraw_round(self, battle, role) -> bool:
+        """§7: blocks that have not moved or fired leave by road, 2 a major and 1 a minor road
+        a round; reserve first, then the rest; engaged blocks take rout losses (§7)."""
+        towns = self.towns_for(battle, role)
+        mine = sorted((b for b in battle.blocks.values() if b.role == role and not b.moved and not b.fired),
+                      key=lambda b: (not b.loc.startswith("res"), self.engaged(battle, b), b.id))
+        if not towns or not mine:
+            return False
+        self.say(f"The {'attacker' if role == 'att' else 'defender'} withdraws from "
+                 f"{self.sc.board.name(battle.town)}.")
+        went = False
+        for b in mine:
+            if b.id not in battle.blocks or battle.over:
+                continue
+            if self.engaged(battle, b):
+                met = any(o.role != role and o.type == "cavalry" for o in self.at(battle, b.loc))
+                rout_losses(self.sc, self.st, [b.id], {b.id} if met and b.type == "cavalry" else set(), self.events)
+                if self.st.blocks[b.id].town is None:
+                    battle.blocks.pop(b.id, None)
+                    self.end_if_empty(battle)
+                    continue
+            left = withdraw(self.sc, self.st, [b.id], towns, battle.town, battle.round_roads, self.events, "withdrawal")
+            if not left:
+                battle.blocks.pop(b.id, None)
+                went = True
+                self.end_if_empty(battle)
+                if self.check_rout(battle):
+                    return True
+        return went
+
+    # §6.32
+    # §7.5
+    def regroup(self, battle) -> None:
+        """The winner of a battle (not a skirmish) may draw blocks from adjacent towns into the
+        town it won, 2 a major and 1 a minor road (§7.2), by its REGROUP doctrine (default NO)."""
+        role = battle.winner
+        if role is None or self.doctrine(battle, role, "REGROUP") != "YES":
+            return
+        side = battle.sides[role]
+        for town in self.sc.board.adjacent(battle.town):
+            if town in self.towns or any(ARMY_SIDE[b.army] != side for b in self.st.at(town)):
+                continue
+            road = self.sc.board.road(battle.town, town)
+            there = sorted((b for b in self.st.side_at(town, side) if not b.disorganized),
+                           key=lambda b: (-b.strength, b.id))
+            for blk in there[:max(0, min(self.sc.battle_road[road.kind], len(self.st.at(town)) - 1))]:
+                blk.town = battle.town
+                self.events.append(Event("regroup", f"{blk.id} regroups from {self.sc.board.name(town)} into "
+                                         f"{self.sc.board.name(battle.town)} (§7.5)", {"block": blk.id},
+                                         owner=ARMY_SEAT[blk.army],
+                                         seen=f"A {word(side)} block regroups into {self.sc.board.name(battle.town)}"))
+
+    # §6.34
+    def reinforce(self, battle, role) -> bool:
+        if battle.over or self.doctrine(battle, role, "REINFORCE") != "YES":
+            return False
+        side = battle.sides[role]
+        came = False
+        for town in self.sc.board.adjacent(battle.town):
+            if town in self.towns:
+                continue
+            road = self.sc.board.road(battle.town, town)
+            room = self.sc.battle_road[road.kind]
+            there = sorted((b for b in self.st.side_at(town, side) if not b.disorganized),
+                           key=lambda b: (-b.strength, b.id))
+            if any(ARMY_SIDE[b.army] != side for b in self.st.at(town)):
+                continue
+            for blk in there[:max(0, min(room, len(self.st.at(town)) - 1))]:
+                blk.town = battle.town
+                spec = self.sc.blocks[blk.id]
+                battle.blocks[blk.id] = BB(blk.id, role, blk.army, spec.type, f"res-{role}")
+                battle.start[role] += blk.strength
+                if role == "att":
+                    battle.entries.add(town)
+                came = True
+                self.events.append(Event("reinforce", f"{blk.id} joins the battle of "
+                                         f"{self.sc.board.name(battle.town)} from {self.sc.board.name(town)}",
+                                         {"block": blk.id}, owner=ARMY_SEAT[blk.army],
+                                         seen=f"A {word(side)} block joins the battle of "
+                                         f"{self.sc.board.name(battle.town)} from {self.sc.board.name(town)}"))
+        return came

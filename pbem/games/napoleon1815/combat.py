@@ -1,0 +1,233 @@
+"""§6.3 The battle round's actions: morale (§6.31), combat movement (§6.32), fire
+(§6.33), losses (§6.4) and squares (§6.5), as the doctrine plays them.
+
+A mixin of :class:`pbem.games.napoleon1815.battle.Fight`, which holds the board and
+the helpers these use (``at``, ``engaged``, ``strength``, ``say``, ``doctrine``).
+"""
+
+from __future__ import annotations
+
+from .blocks import is_artillery, is_mounted
+from .losses import victim
+from .movement import eliminate
+
+POSITION = {0: "left", 1: "centre", 2: "right"}
+OTHER = {"att": "def", "def": "att"}
+
+
+class RoundActions:
+    def morale(self, battle, role):
+        for b in sorted(battle.blocks.values(), key=lambda b: b.id):
+            if b.role != role or b.id not in battle.blocks or not self.engaged(battle, b):
+                continue
+            if self.strength(b.id) != 1:
+                continue
+            friends = [o for o in self.at(battle, b.loc, role) if o.id != b.id]
+            if b.type == "leader" and friends:
+                continue  # §9.2: a leader tests only when alone in its position
+            bonus = 1 if b.square else 0
+            if b.type == "leader" or any(o.type == "leader" and o.army == b.army for o in friends):
+                bonus += 1
+            die = self.chance.roll(f"morale of {b.id}, battle of {self.sc.board.name(battle.town)}")
+            if die + bonus >= 4:
+                self.say(f"Morale of {self.name(b)}: die {die}{' +' + str(bonus) if bonus else ''}: good.")
+                continue
+            if b.square or b.type == "foot_artillery":
+                self.say(f"Morale of {self.name(b)}: die {die}{' +' + str(bonus) if bonus else ''}: bad; "
+                         "it is destroyed (§6.31).")
+                self.kill(battle, b, "bad morale (§6.31)")
+            else:
+                self.say(f"Morale of {self.name(b)}: die {die}{' +' + str(bonus) if bonus else ''}: bad; "
+                         "it must leave the fight (§6.31).")
+                self.disengage(battle, b)
+            if self.check_rout(battle):
+                return
+
+    def disengage(self, battle, b):
+        back = f"{b.role}{b.loc[3]}" if not b.loc.startswith(b.role) else f"res-{b.role}"
+        if battle.terrain.get(f"att{b.loc[3]}") == "stream" or battle.terrain.get(f"def{b.loc[3]}") == "stream":
+            if not back.startswith("res"):
+                if battle.crossings[(b.role, b.loc[3])] >= 2:
+                    self.kill(battle, b, "it cannot cross the stream (§6.21)")
+                    return
+                battle.crossings[(b.role, b.loc[3])] += 1
+        b.loc, b.moved, b.fresh, b.square = back, True, False, False
+
+    def squares(self, battle, role) -> bool:
+        if self.doctrine(battle, role, "SQUARE") != "YES":
+            return False
+        acted = False
+        for b in battle.blocks.values():
+            if b.role != role or b.type != "infantry" or b.moved or b.square or b.loc.startswith("res"):
+                continue
+            if battle.terrain.get(b.loc) in ("woods", "farm"):
+                continue
+            if any(o.role != role and o.type == "cavalry" for o in self.at(battle, b.loc)):
+                b.square, b.moved, acted = True, True, True
+                self.say(f"{self.name(b)} forms square (§6.5).")
+        return acted
+
+    def fire(self, battle, role) -> bool:
+        acted = False
+        shooters = sorted((b for b in battle.blocks.values() if b.role == role and not b.loc.startswith("res")),
+                          key=lambda b: (self.sc.blocks[b.id].letter, b.id))
+        for b in shooters:
+            if b.id not in battle.blocks or b.moved or b.fired or battle.over:
+                continue
+            spec = self.sc.blocks[b.id]
+            if self.engaged(battle, b):
+                target_loc, long = b.loc, False
+            elif is_artillery(b.type) and b.loc.startswith(role):
+                target_loc, long = f"{OTHER[role]}{b.loc[3]}", True
+                if not self.at(battle, target_loc, OTHER[role]) or self.at(battle, target_loc, role):
+                    continue  # nothing to hit, or friends engaged there (rules notes)
+                if battle.terrain.get(target_loc) == "woods":
+                    continue
+            else:
+                continue
+            enemies = [o for o in self.at(battle, target_loc) if o.role != role]
+            squares = [o for o in enemies if o.square]
+            plain = [o for o in enemies if not o.square]
+            if b.type == "cavalry":
+                group = plain or squares
+            else:
+                group = squares or plain
+            if b.type == "cavalry" and battle.terrain.get(target_loc) == "farm":
+                group = [o for o in group if not self.farm_holder(battle, o)]
+            if not group:
+                continue
+            at_square = bool(group) and group[0].square
+            value = spec.firepower
+            woods = battle.terrain.get(b.loc) == "woods"
+            if b.type == "cavalry":
+                if woods:
+                    value = 1
+                elif at_square:
+                    value -= 1
+                elif b.fresh:
+                    value += 1
+            elif b.type == "infantry":
+                value += 1 if self.farm_holder(battle, b) else 0
+                value += 1 if at_square else 0
+            elif is_artillery(b.type):
+                if long:
+                    value += 1 if at_square else 0
+                    if battle.terrain.get(b.loc) == "hill" and self.hill_holder(battle, b):
+                        value += 1
+                elif b.fresh:
+                    value += 1
+            value = max(0, min(6, value))
+            b.fired, b.fresh, acted = True, False, True
+            if value == 0:
+                continue
+            dice = [self.chance.roll(f"{b.id} fires, battle of {self.sc.board.name(battle.town)}")
+                    for _ in range(self.strength(b.id))]
+            hits = sum(1 for d in dice if d <= value)
+            self.say(f"{self.name(b)} fires {'at long range ' if long else ''}at {self.where(battle, target_loc)}"
+                     f" (hits on {value} or less): {' '.join(map(str, dice))}: {hits} hit(s).")
+            for _ in range(hits):
+                group = [o for o in group if o.id in battle.blocks]
+                if not group:
+                    break
+                self.hit(battle, group, can_kill=not long)
+                if self.check_rout(battle):
+                    return True
+        return acted
+
+    def farm_holder(self, battle, b):
+        if battle.terrain.get(b.loc) != "farm" or b.type != "infantry" or not b.loc.startswith(b.role):
+            return False
+        holders = sorted(o.id for o in self.at(battle, b.loc, b.role) if o.type == "infantry")
+        return holders[:1] == [b.id]
+
+    def hill_holder(self, battle, b):
+        holders = sorted(o.id for o in self.at(battle, b.loc, b.role) if is_artillery(o.type))
+        return holders[:1] == [b.id]
+
+    def hit(self, battle, group, can_kill=True):
+        bid = victim(self.sc, self.st, self.decider, [o.id for o in group],
+                     f"Battle of {self.sc.board.name(battle.town)}")
+        victim_block, top = battle.blocks[bid], self.strength(bid)
+        if top == 1 and not can_kill:
+            self.say(f"The hit on {self.name(victim_block)} is lost: long-range artillery cannot eliminate (§6.4).")
+            return
+        block = self.st.blocks[bid]
+        block.strength -= 1
+        if block.strength <= 0:
+            block.strength = 1
+            self.kill(battle, victim_block, "hit in battle (§6.4)")
+        else:
+            self.say(f"{bid} takes a hit: strength {block.strength}.")
+
+    def kill(self, battle, b, why):
+        battle.blocks.pop(b.id, None)
+        if b.square:  # §6.52 blocks sheltering in it go too (shelter is not played: none)
+            pass
+        eliminate(self.st, b.id, self.events, why)
+        self.end_if_empty(battle)
+
+    def end_if_empty(self, battle):
+        for role in ("att", "def"):
+            if not battle.over and self.count(battle, role) == 0:
+                battle.over, battle.winner = True, OTHER[role]
+                self.say(f"Battle of {self.sc.board.name(battle.town)} is over: the "
+                         f"{'defender' if role == 'att' else 'attacker'} ({word(battle.sides[OTHER[role]])}) holds "
+                         "the field.")
+
+    def move(self, battle, role, n) -> bool:
+        acted = False
+        commit = n >= int(self.doctrine(battle, role, "COMMIT"))
+        for b in sorted(battle.blocks.values(), key=lambda b: b.id):
+            if b.role != role or not b.loc.startswith("res") or b.moved or b.fired:
+                continue
+            empty = [i for i in range(3) if not self.at(battle, f"{role}{i}", role)]
+            if not (commit or empty):
+                continue
+            choices = [i for i in (empty or range(3))
+                       if not (is_artillery(b.type) and battle.terrain.get(f"{role}{i}") == "woods")]
+            if not choices:
+                continue
+            i = min(choices, key=lambda i: (len(self.at(battle, f"{role}{i}", role)), abs(i - 1)))
+            b.loc, b.moved, acted = f"{role}{i}", True, True
+            b.steps = 1
+        attack = self.doctrine(battle, role, "ATTACK")
+        attack = (role == "att") if attack == "AUTO" else attack == "YES"
+        for i in range(3):
+            own, theirs = f"{role}{i}", f"{OTHER[role]}{i}"
+            enemies = self.at(battle, theirs, OTHER[role])
+            here = sorted((b for b in self.at(battle, own, role)
+                           if b.type in ("infantry", "cavalry", "horse_artillery") and not b.fired and not b.square
+                           and (self.strength(b.id) > 1 or not enemies)
+                           and not self.engaged(battle, b) and (not b.moved or (is_mounted(b.type)
+                                                                                and getattr(b, "steps", 0) == 1))),
+                          key=lambda b: (b.type != "cavalry", -self.strength(b.id), b.id))
+            if not here or not (attack or not enemies):
+                continue
+            stream = "stream" in (battle.terrain.get(own), battle.terrain.get(theirs))
+            stay = len(self.at(battle, own, role)) - len(here)
+            # Engage with every block when the enemy is there (its blocks, engaged, cannot step
+            # into the position left empty); into an empty enemy position keep one block back.
+            go = here if (enemies or stay > 0) else here[:-1]
+            for b in go:
+                if battle.terrain.get(theirs) == "woods" and b.type == "horse_artillery":
+                    continue
+                if stream:
+                    if b.type == "horse_artillery" or battle.crossings[(role, str(i))] >= 2:
+                        continue
+                    battle.crossings[(role, str(i))] += 1
+                first = not self.at(battle, theirs, role)
+                b.loc, b.moved, b.fresh, acted = theirs, True, True, True
+                for o in enemies if first else ():  # canister: +1 on the first fire at close range (§6.33)
+                    if is_artillery(o.type):
+                        o.fresh = True
+                self.say(f"{self.name(b)} engages {self.where(battle, theirs)}.")
+                if self.check_rout(battle):
+                    return True
+        for b in battle.blocks.values():
+            if hasattr(b, "steps"):
+                del b.steps
+        return acted
+
+
+def word(side):
+    return "French" if side == "france" else "Allied"

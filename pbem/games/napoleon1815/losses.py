@@ -1,0 +1,23 @@
+"""§6.4 Losses: each hit falls on the strongest enemy block engaged; among equally
+strong blocks their owner chooses (asked as a "hit" decision; the default is the
+block that is not a leader, then the one whose id sorts first)."""
+
+from __future__ import annotations
+
+from pbem.core.decisions import Decision
+
+from .scenario import ARMY_SEAT
+
+
+def victim(scenario, state, decider, ids: list[str], where: str) -> str:
+    """The block among ``ids`` that takes the next hit."""
+    top = max(state.blocks[b].strength for b in ids)
+    tied = sorted((b for b in ids if state.blocks[b].strength == top),
+                  key=lambda b: (scenario.blocks[b].type == "leader", b))
+    if len(tied) == 1:
+        return tied[0]
+    seat = ARMY_SEAT[state.blocks[tied[0]].army]
+    options = tuple(b for b in tied if ARMY_SEAT[state.blocks[b].army] == seat)
+    got = decider.decide(Decision(seat, "hit", f"{where}: which of your strength-{top} blocks takes the hit?",
+                                  options, (options[0],)))
+    return got[0]

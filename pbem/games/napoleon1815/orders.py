@@ -1,0 +1,90 @@
+"""One seat's orders as values: each order parses from a line and prints itself back."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from pbem.core.orders import Header
+
+# The standing battle doctrine (docs/napoleon1815-orders.md), key -> (default, what it is).
+DOCTRINE = {
+    "ATTACK": ("AUTO", "engage the enemy: YES, NO, or AUTO (yes when attacking, no when defending)"),
+    "RESERVE": ("1", "blocks kept in reserve when deploying"),
+    "COMMIT": ("2", "the battle round from which the reserve goes in"),
+    "WITHDRAW": ("40", "withdraw when your strength in a battle falls below this percent of its start"),
+    "SQUARE": ("YES", "infantry forms square when enemy cavalry engages it"),
+    "REINFORCE": ("YES", "bring reinforcements from adjacent towns (one block stays in each)"),
+    "REGROUP": ("NO", "after winning a battle, draw blocks from adjacent towns into it (one stays in each)"),
+}
+
+
+@dataclass
+class Move:
+    blocks: list[str]
+    path: list[str]  # towns, the first is where the blocks start
+    forced: bool = False
+    line: int = 0
+
+    @property
+    def text(self) -> str:
+        return f"MOVE {' '.join(self.blocks)} {' -> '.join(self.path)}" + (" FORCED" if self.forced else "")
+
+
+@dataclass
+class Place:
+    blocks: list[str]
+    town: str
+    line: int = 0
+
+    @property
+    def text(self) -> str:
+        return f"PLACE {' '.join(self.blocks)} {self.town}"
+
+
+SECTIONS = ("LEFT", "CENTRE", "RIGHT", "RESERVE")
+
+
+@dataclass
+class Deploy:
+    """DEPLOY <town> LEFT ids CENTRE ids RIGHT ids RESERVE ids: one's own left, centre, right."""
+
+    town: str
+    sections: dict[str, list[str]]  # LEFT/CENTRE/RIGHT/RESERVE -> block ids
+    line: int = 0
+
+    def text(self, name: str) -> str:
+        parts = [f"{k} {' '.join(v)}" for k, v in self.sections.items() if v]
+        return f"DEPLOY {name} " + " ".join(parts)
+
+
+@dataclass
+class Orders:
+    seat: str
+    header: Header = field(default_factory=Header)
+    moves: list[Move] = field(default_factory=list)
+    places: list[Place] = field(default_factory=list)
+    deploys: list[Deploy] = field(default_factory=list)
+    doctrine: dict[str, str] = field(default_factory=dict)
+    retreat: list[str] = field(default_factory=list)  # preferred retreat towns, in order
+    supply: list[str] = field(default_factory=list)  # blocks supply losses remove first
+    names: dict[str, str] = field(default_factory=dict, repr=False)  # town id -> name, for echo
+    final: bool = False
+
+    def doctrine_of(self, key: str) -> str:
+        return self.doctrine.get(key, DOCTRINE[key][0])
+
+    def echo(self) -> str:
+        def name(t):
+            return self.names.get(t, t)
+
+        lines = [Place(p.blocks, name(p.town)).text for p in self.places]
+        lines += [Move(m.blocks, [name(t) for t in m.path], m.forced).text for m in self.moves]
+        lines += [d.text(name(d.town)) for d in self.deploys]
+        lines += [f"DOCTRINE {k} {v}" for k, v in self.doctrine.items()]
+        if self.retreat:
+            lines.append("RETREAT TO " + ", ".join(name(t) for t in self.retreat))
+        if self.supply:
+            lines.append("SUPPLY LOSS " + " ".join(self.supply))
+        if self.final:
+            lines.append("FINAL")
+        return "\n".join(lines)

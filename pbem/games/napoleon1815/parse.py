@@ -1,0 +1,255 @@
+"""The order language (docs/napoleon1815-orders.md): read one seat's orders and check
+them against the position. Every problem names its line, what was found and what
+was expected."""
+
+from __future__ import annotations
+
+from pbem.core.orders import (ARROW, Abort, OrderReader, OrdersError, Problem, check_size, parse_header,
+                              tokenize)
+
+from . import movement
+from .blocks import is_artillery
+from .orders import DOCTRINE, SECTIONS, Deploy, Move, Orders, Place
+from .scenario import SEAT_ARMY
+
+ORDER_WORDS = ("MOVE", "PLACE", "DEPLOY", "DOCTRINE", "RETREAT", "SUPPLY", "FINAL")
+YES_NO = ("YES", "NO")
+
+
+def phase(state) -> str:
+    if state.pending:
+        return "battle deployment"
+    return {0: "allied setup", 1: "French setup"}.get(state.turn, "campaign")
+
+
+class Reader(OrderReader):
+    def __init__(self, scenario, state, seat, problems):
+        super().__init__(problems)
+        self.scenario, self.state, self.seat = scenario, state, seat
+        self.army = SEAT_ARMY[seat]
+
+    def town_words(self, words, what: str) -> str:
+        text = " ".join(w.text for w in words)
+        town = self.scenario.board.find(text)
+        if town is None:
+            where = words[0] if words else self.here()
+            self.fail(where, f"no town called {text!r} on the map", text, what)
+        return town
+
+    def own_block(self, token) -> str:
+        bid = token.text.upper()
+        spec = self.scenario.blocks.get(bid)
+        if spec is None:
+            self.fail(token, f"no block {token.text!r}", None, "one of your block ids")
+        if spec.army != self.army:
+            self.fail(token, f"{bid} is not a block of your army", None, "one of your block ids")
+        block = self.state.blocks[bid]
+        if block.eliminated:
+            self.fail(token, f"{bid} has been eliminated", None, "a block on the map")
+        return bid
+
+    def blocks_then_town(self, words, what: str) -> tuple[list[str], str]:
+        """``ID ID ... Town Name``: the longest ending that names a town is the town."""
+        for k in range(len(words) - 1, 0, -1):
+            town = self.scenario.board.find(" ".join(w.text for w in words[k:]))
+            if town is not None:
+                return [self.own_block(w) for w in words[:k]], town
+        if not words:
+            self.missing(f"block ids, then {what}")
+        self.fail(words[-1], "no town at the end of the blocks", None, f"block ids, then {what}")
+
+    # -- the orders
+
+    def move(self) -> Move:
+        self.take()
+        if phase(self.state) == "battle deployment":
+            self.fail(self.tokens[0], "no moves while battles wait for deployment", None,
+                      "DEPLOY and standing orders")
+        if phase(self.state) != "campaign":
+            self.fail(self.tokens[0], "no moves during setup", None, "PLACE orders")
+        blocks, start = self.blocks_then_town(self.take_words(), "the town they start from")
+        path = [start]
+        if not self.at_sign(ARROW):
+            self.missing("-> and the next town")
+        while self.at_sign(ARROW):
+            self.take()
+            words = self.take_words(("FORCED",))
+            if not words:
+                self.missing("a town after ->")
+            path.append(self.town_words(words, "a town after ->"))
+        forced = False
+        if self.at("FORCED"):
+            forced = True
+            self.take()
+        self.done("the end of the order")
+        return Move(blocks, path, forced, self.line)
+
+    def deploy(self) -> Deploy:
+        """DEPLOY <town> LEFT ids CENTRE ids RIGHT ids RESERVE ids (§6.22)."""
+        first = self.take()
+        pending = self.state.pending
+        if not pending or pending["stage"] not in self.roles():
+            self.fail(first, "no battle of yours waits for your deployment now", None,
+                      "DEPLOY only in a battle deployment sub-turn")
+        words = self.take_words(SECTIONS)
+        if not words:
+            self.missing("the town of the battle")
+        town = self.town_words(words, "the town of the battle")
+        battle = next((b for b in pending["battles"] if b["town"] == town), None)
+        if battle is None:
+            self.fail(words[0], f"no battle waits at {self.scenario.board.name(town)}", None, "a battle's town")
+        sections: dict[str, list[str]] = {}
+        while self.peek() is not None:
+            key = self.expect(SECTIONS, "LEFT, CENTRE, RIGHT or RESERVE")
+            if key.word in sections:
+                self.fail(key, f"{key.word} is given twice", None, "each position once")
+            ids = self.take_words(SECTIONS)
+            if not ids:
+                self.fail(key, f"{key.word} names no block", None, f"block ids after {key.word}")
+            sections[key.word] = [self.own_block(t) for t in ids]
+            for t, bid in zip(ids, sections[key.word]):
+                if self.state.blocks[bid].town != town:
+                    self.fail(t, f"{bid} is not in the battle of {self.scenario.board.name(town)}", None,
+                              "your blocks in that town")
+        if not sections:
+            self.missing("LEFT, CENTRE, RIGHT or RESERVE and block ids")
+        named = [b for ids in sections.values() for b in ids]
+        if len(set(named)) != len(named):
+            self.fail(first, "a block is named twice", None, "each block once")
+        role = pending["stage"]
+        for key, ids in sections.items():
+            if key == "RESERVE":
+                continue
+            index = section_index(role, key)
+            if is_artillery_any(self.scenario, ids) and battle["terrain"].get(f"{role}{index}") == "woods":
+                self.fail(first, f"artillery may not stand in the woods on your {key.lower()} (§6.21)", None,
+                          "the artillery in another position or the reserve")
+            corps = {(self.scenario.blocks[b].army, self.scenario.blocks[b].corps) for b in ids
+                     if self.scenario.blocks[b].type != "leader"}
+            leaders = [b for b in ids if self.scenario.blocks[b].type == "leader"]
+            if len(corps) > 1 and not leaders:
+                self.fail(first, f"blocks of {len(corps)} corps on your {key.lower()} without a leader (§6.23)",
+                          None, "one corps a position, or its leader with them")
+        return Deploy(town, sections, self.line)
+
+    def roles(self) -> set[str]:
+        """The battle roles ("att", "def") of this seat's army in the pending battles."""
+        from .blocks import ARMY_SIDE as SIDE
+
+        mine = SIDE[self.army]
+        return {role for b in self.state.pending["battles"] for role, side in b["sides"].items() if side == mine}
+
+    def place(self) -> Place:
+        self.take()
+        if phase(self.state) in ("campaign", "battle deployment"):
+            self.fail(self.tokens[0], "PLACE is for the setup only", None, "MOVE orders")
+        blocks, town = self.blocks_then_town(self.take_words(), "the town")
+        return Place(blocks, town, self.line)
+
+    def doctrine(self, orders: Orders) -> None:
+        self.take()
+        key = self.expect(tuple(DOCTRINE), "one of " + ", ".join(DOCTRINE)).word
+        value = self.take() if self.peek() else self.missing("a value")
+        word = value.word
+        if key == "ATTACK" and word not in ("YES", "NO", "AUTO"):
+            self.fail(value, "ATTACK takes YES, NO or AUTO", None, "YES, NO or AUTO")
+        if key in ("SQUARE", "REINFORCE", "REGROUP") and word not in YES_NO:
+            self.fail(value, f"{key} takes YES or NO", None, "YES or NO")
+        if key in ("RESERVE", "COMMIT", "WITHDRAW"):
+            limit = 100 if key == "WITHDRAW" else 30
+            if not word.isdigit() or int(word) > limit:
+                self.fail(value, f"{key} takes a whole number from 0 to {limit}", None, f"0 to {limit}")
+            word = str(int(word))
+        self.done("the end of the order")
+        orders.doctrine[key] = word
+
+    def retreat(self, orders: Orders) -> None:
+        self.take()
+        self.expect(("TO",), "TO and the towns, best first")
+        towns = []
+        for group in " ".join(t.text for t in self.tokens[self.i:]).split(","):
+            if not group.strip():
+                continue
+            town = self.scenario.board.find(group.strip())
+            if town is None:
+                self.fail(self.peek() or self.end_column(), f"no town called {group.strip()!r}", group.strip(),
+                          "towns separated by commas")
+            towns.append(town)
+        if not towns:
+            self.missing("towns separated by commas")
+        self.i = len(self.tokens)
+        orders.retreat = towns
+
+    def supply(self, orders: Orders) -> None:
+        self.take()
+        self.expect(("LOSS",), "LOSS and the blocks, first lost first")
+        blocks = [self.own_block(t) for t in self.take_words()]
+        if not blocks:
+            self.missing("block ids")
+        orders.supply = blocks
+
+
+def parse_orders(scenario, state, seat: str, text: str) -> Orders:
+    problems: list[Problem] = []
+    too_long = check_size(text)
+    if too_long:
+        raise OrdersError([too_long])
+    header, body = parse_header(text, problems)
+    orders = Orders(seat, header, names={t: scenario.board.name(t) for t in scenario.board.towns})
+    reader = Reader(scenario, state, seat, problems)
+    for number, line in body:
+        for tokens in tokenize(line):
+            reader.start(number, tokens)
+            word = tokens[0].word
+            try:
+                if word == "MOVE":
+                    orders.moves.append(reader.move())
+                elif word == "PLACE":
+                    orders.places.append(reader.place())
+                elif word == "DEPLOY":
+                    orders.deploys.append(reader.deploy())
+                elif word == "DOCTRINE":
+                    reader.doctrine(orders)
+                elif word == "RETREAT":
+                    reader.retreat(orders)
+                elif word == "SUPPLY":
+                    reader.supply(orders)
+                elif word == "FINAL":
+                    reader.take()
+                    reader.done("nothing after FINAL")
+                    orders.final = True
+                else:
+                    reader.missing("an order: " + ", ".join(ORDER_WORDS), ORDER_WORDS)
+            except Abort:
+                continue
+    if not problems:
+        problems += check_orders(scenario, state, seat, orders)
+    if problems:
+        raise OrdersError(problems)
+    return orders
+
+
+def check_orders(scenario, state, seat: str, orders: Orders) -> list[Problem]:
+    """The orders' legality as a whole: setup limits (§4), moves (§5)."""
+    if phase(state) == "battle deployment":
+        return []
+    if phase(state) != "campaign":
+        return check_setup(scenario, state, seat, orders)
+    return movement.check_moves(scenario, state, seat, orders.moves)
+
+
+def section_index(role: str, key: str) -> int:
+    """A side's own LEFT/CENTRE/RIGHT as a board position (0-2 from the attacker's left)."""
+    i = {"LEFT": 0, "CENTRE": 1, "RIGHT": 2}[key]
+    return i if role == "att" else 2 - i
+
+
+def is_artillery_any(scenario, ids) -> bool:
+    return any(is_artillery(scenario.blocks[b].type) for b in ids)
+
+
+def check_setup(scenario, state, seat, orders) -> list[Problem]:
+    from .setup import setup_problems
+
+    return setup_problems(scenario, state, seat, orders.places)
+

@@ -1,0 +1,129 @@
+"""Napoleon 1815 as the server sees it: the ruleset interface (pbem.core.ruleset).
+Each member hands over to the module of the package that does the work."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pbem.core.chance import Chance
+from pbem.core.ruleset import SPECTATOR, Bot, Option, Seat, Turn
+from pbem.paths import MAPS
+
+from . import cases, invariants, parse, turn, view
+from .board import check_board
+from .bot import bot_orders
+from .general import general_orders
+from .scenario import SEAT_TITLE, SEATS, load_scenario
+from .setup import initial_state
+
+
+class Napoleon1815:
+    name = "napoleon1815"
+    title = "Napoleon 1815 (Columbia Games, 4th edition)"
+    mail_words = frozenset(parse.ORDER_WORDS) | {"GAME", "SIDE", "TURN", "KEY"}
+    ask_kinds = {
+        "terrain": "where your battle terrain markers go",
+        "hit": "which of your equally strong blocks takes a hit",
+        "retreat": "the towns your blocks retreat to",
+        "supply": "which blocks supply losses remove",
+        "withdraw": "whether to withdraw from a battle when your WITHDRAW line is crossed",
+    }
+
+    def scenarios(self) -> dict[str, Path]:
+        return {"napoleon1815": MAPS / "napoleon1815.toml"}
+
+    def options(self) -> tuple[Option, ...]:
+        return (Option("players", "Players", ("2", "3"), "2",
+                       "2: one player commands both Allied armies; 3: one each, who may not see each "
+                       "other's blocks (§12)"),
+                Option("battle", "Battles", ("doctrine", "hybrid"), "doctrine",
+                       "doctrine: each seat's standing DOCTRINE orders fight the whole battle at once; "
+                       "hybrid: the defenders, then the attackers, deploy in short sub-turns, then the "
+                       "doctrine fights the rounds"))
+
+    def load_scenario(self, path):
+        return load_scenario(path)
+
+    def check_map(self, path) -> list[str]:
+        return check_board(path)
+
+    def seats(self, scenario, options: dict) -> tuple[Seat, ...]:
+        sides = {"french": "france", "anglo-dutch": "allies", "prussian": "allies"}
+        return tuple(Seat(s, sides[s], SEAT_TITLE[s]) for s in SEATS)
+
+    def setup(self, scenario, options: dict, chance: Chance):
+        return initial_state(scenario, options)
+
+    def turn(self, scenario, state) -> Turn:
+        owing = turn.owing(scenario, state)
+        others = tuple(s for s in SEATS if s not in owing)
+        if state.pending:
+            who = "defenders" if state.pending["stage"] == "def" else "attackers"
+            return Turn(owing, f"{self.turn_label(scenario, state.turn)}: the {who} deploy", others, kind="subturn")
+        return Turn(owing, self.turn_label(scenario, state.turn), others=others)
+
+    def turn_label(self, scenario, n: int) -> str:
+        """The name of campaign turn ``n`` (state.turn). In the hybrid mode the driver's day
+        numbers also count the deployment sub-turns, which this cannot know (see the notes)."""
+        if n == 0:
+            return "Allied setup"
+        if n == 1:
+            return "French setup"
+        if n - 2 >= len(scenario.track):
+            return "the end of the game"
+        return scenario.track[n - 2].label
+
+    def is_over(self, scenario, state) -> bool:
+        return state.over
+
+    def parse_orders(self, scenario, state, seat, text):
+        return parse.parse_orders(scenario, state, seat, text)
+
+    def resolve(self, scenario, state, orders, decider, chance):
+        return turn.resolve(scenario, state, orders, decider, chance)
+
+    def view(self, scenario, state, seat):
+        return view.view(scenario, state, None if seat == SPECTATOR else seat)
+
+    def digest(self, state) -> str:
+        return state.digest()
+
+    def report(self, game, day, seat, *, deadline=None, game_label="", game_id="", spectator=False):
+        from .report import build_report
+
+        return build_report(game, day, seat, deadline=deadline, game_label=game_label, game_id=game_id,
+                            spectator=spectator)
+
+    def orders_template(self, game, seat, *, deadline, game_label, game_id) -> str:
+        from .report import orders_template
+
+        return orders_template(game, seat, deadline=deadline, game_label=game_label, game_id=game_id)
+
+    def status_lines(self, game, seat) -> list[str]:
+        v = game.view(seat)
+        return ["Blocks lost: " + ", ".join(f"{a} {n}" for a, n in v["lost"].items())]
+
+    def render_svg(self, scenario, view: dict, title: str | None = None) -> str:
+        from .render import render_svg
+
+        return render_svg(scenario, view, title)
+
+    def bots(self) -> dict[str, Bot]:
+        return {"bot": Bot("bot", "the random legal bot", bot_orders),
+                "general": Bot("general", "the general: marches on the supply cities, attacks when stronger",
+                               general_orders)}
+
+    def check_turn(self, scenario, result) -> list[str]:
+        return invariants.check_turn(scenario, result)
+
+    def summary(self, scenario, state) -> dict:
+        return invariants.summary(scenario, state)
+
+    def run_case(self, path):
+        return cases.run_case(path)
+
+    def show_case(self, outcome) -> str:
+        return cases.show_case(outcome)
+
+
+RULESET = Napoleon1815()

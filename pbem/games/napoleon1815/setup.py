@@ -1,0 +1,115 @@
+"""§4 Setup: the Allies first, then the French, each hidden from the other.
+
+Turn 0 is the Allied setup (both Allied seats at once), turn 1 the French one.
+A seat's PLACE orders put its blocks; every block it does not place goes to its
+historical town (§4.3, maps/napoleon1815.toml), the documented default.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from pbem.core.events import Event
+from pbem.core.orders import Problem
+
+from .scenario import ARMY_SEAT, SEAT_ARMY
+from .state import Block, State
+
+
+def initial_state(scenario, options: dict) -> State:
+    state = State(players=int(options.get("players", 2)), battle_mode=options.get("battle", "doctrine"))
+    for spec in scenario.blocks.values():
+        state.blocks[spec.id] = Block(spec.id, spec.army, None, spec.strength)
+    return state
+
+
+def allowed(scenario, army: str, town: str) -> str | None:
+    """Why ``army`` may not set up in ``town`` (§4.1, §4.2), or None."""
+    t = scenario.board.towns[town]
+    if army == "french":
+        return None if t.country == "france" else f"{t.name} is not a French town (§4.2)"
+    if t.country != "netherlands":
+        return f"{t.name} is south of the Franco-Dutch border (§4.1)"
+    want = "west" if army == "anglo" else "east"
+    if t.zone != want:
+        return f"{t.name} is {t.zone} of the Anglo-Prussian setup line; your army sets up {want} of it (§4.1)"
+    return None
+
+
+def limit(scenario, army: str) -> int:
+    return scenario.setup_per_town["french" if army == "french" else "allies"]
+
+
+def setup_problems(scenario, state, seat, places) -> list[Problem]:
+    army = SEAT_ARMY[seat]
+    mine = (state.turn == 0) == (army != "french")
+    problems = []
+    if not mine and places:
+        return [Problem(places[0].line, 1, "it is not your setup", "PLACE", "standing orders only")]
+    where = placement(scenario, army, places)
+    for p in places:
+        why = allowed(scenario, army, p.town)
+        if why:
+            problems.append(Problem(p.line, 1, why, p.text, "a town where your army sets up"))
+    seen = Counter(b for p in places for b in p.blocks)
+    for bid, n in seen.items():
+        if n > 1:
+            problems.append(Problem(next(p.line for p in places if bid in p.blocks), 1,
+                                    f"{bid} is placed twice", bid, "each block once"))
+    for town, n in Counter(where.values()).items():
+        if n > limit(scenario, army):
+            line = next((p.line for p in places if p.town == town), 0)
+            problems.append(Problem(line, 1, f"{n} blocks in {scenario.board.name(town)} (with the blocks "
+                                    f"left at their historical towns); at most {limit(scenario, army)} a town",
+                                    scenario.board.name(town), f"at most {limit(scenario, army)} blocks"))
+    return problems
+
+
+def placement(scenario, army: str, places) -> dict[str, str]:
+    where = {b.id: b.setup for b in scenario.army_blocks(army)}
+    for p in places:
+        for bid in p.blocks:
+            where[bid] = p.town
+    return where
+
+
+def resolve_setup(scenario, state, orders: dict, decider) -> list[Event]:
+    """Place the blocks of the seats setting up now; an Allied town over the limit (the two
+    armies set up at once) sends the later blocks to the nearest town of their zone with room."""
+    armies = ("anglo", "prussian") if state.turn == 0 else ("french",)
+    events = []
+    counts: Counter = Counter(b.town for b in state.blocks.values() if b.town)
+    for army in armies:
+        seat = ARMY_SEAT[army]
+        given = orders.get(seat)
+        where = placement(scenario, army, given.places if given else [])
+        for bid, town in sorted(where.items()):
+            if counts[town] >= limit(scenario, army):
+                town = nearest_room(scenario, army, town, counts)
+                events.append(Event("setup", f"{bid} goes to {scenario.board.name(town)}: its town was full",
+                                    owner=seat))
+            state.blocks[bid].town = town
+            counts[town] += 1
+        events.append(Event("setup", f"The {army_title(army)} army is set up ({len(where)} blocks).",
+                            {"army": army}))
+    return events
+
+
+def army_title(army: str) -> str:
+    return {"french": "French", "anglo": "Anglo-Dutch", "prussian": "Prussian"}[army]
+
+
+def nearest_room(scenario, army, start, counts) -> str:
+    seen, frontier = {start}, [start]
+    while frontier:
+        nxt = []
+        for town in frontier:
+            for other in scenario.board.adjacent(town):
+                if other in seen:
+                    continue
+                seen.add(other)
+                if allowed(scenario, army, other) is None and counts[other] < limit(scenario, army):
+                    return other
+                nxt.append(other)
+        frontier = sorted(nxt)
+    raise AssertionError(f"no town with room for the {army} army")

@@ -1,0 +1,70 @@
+"""§6.6 Skirmish: fewer than three blocks on either side. Up to four blocks a side, one
+round without movement, the defender fires first; the side with fewer blocks in the
+town retreats (the attacker on a tie), disorganised; no regroup."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from pbem.core.events import Event
+
+from .blocks import skirmish_fire
+from .losses import victim
+from .movement import eliminate
+from .retreat import choose_towns, retreat_towns, withdraw
+
+
+def skirmish(scenario, state, town, attacker, entries, orders, decider, chance, events, battles) -> None:
+    board = scenario.board
+    defender = "allies" if attacker == "france" else "france"
+    chosen = {}
+    for side in (attacker, defender):
+        here = sorted(state.side_at(town, side), key=lambda b: (-b.strength, b.id))
+        chosen[side] = [b.id for b in here[:4]]  # the doctrine: the four strongest
+    events.append(Event("skirmish", f"Skirmish at {board.name(town)}: {len(state.side_at(town, attacker))} "
+                        f"{word(attacker)} against {len(state.side_at(town, defender))} {word(defender)} blocks; "
+                        f"they fight with " + ", ".join(f"{b} ({scenario.blocks[b].type.replace('_', ' ')} "
+                                                         f"{state.blocks[b].strength})"
+                                                         for s in (defender, attacker) for b in chosen[s]),
+                        {"town": town}))
+    for side, foe in ((defender, attacker), (attacker, defender)):
+        for bid in chosen[side]:
+            block = state.blocks[bid]
+            if block.town != town:
+                continue
+            value = skirmish_fire(scenario.blocks[bid].type)
+            dice = [chance.roll(f"{bid} fires, skirmish at {board.name(town)}") for _ in range(block.strength)]
+            hits = sum(1 for d in dice if d <= value)
+            events.append(Event("skirmish", f"{bid} fires (hits on {value} or less): "
+                                f"{' '.join(map(str, dice))}: {hits} hit(s)."))
+            for _ in range(hits):
+                targets = [b for b in chosen[foe] if state.blocks[b].town == town]
+                if not targets:
+                    break
+                hit = victim(scenario, state, decider, targets, f"Skirmish at {board.name(town)}")
+                state.blocks[hit].strength -= 1
+                if state.blocks[hit].strength <= 0:
+                    eliminate(state, hit, events, f"hit in the skirmish at {board.name(town)} (§6.6)")
+                else:
+                    events.append(Event("skirmish", f"{hit} takes a hit: strength {state.blocks[hit].strength}."))
+    n_att, n_def = len(state.side_at(town, attacker)), len(state.side_at(town, defender))
+    if n_att == 0 or n_def == 0:
+        events.append(Event("skirmish", f"Skirmish at {board.name(town)}: "
+                            f"the {word(defender if n_att == 0 else attacker)} blocks hold the town."))
+        return
+    loser = attacker if n_att <= n_def else defender
+    events.append(Event("skirmish", f"Skirmish at {board.name(town)}: the {word(loser)} side has fewer blocks"
+                        f"{' (or a tie: the attacker)' if n_att == n_def else ''} and retreats (§6.6)."))
+    options = retreat_towns(scenario, state, town, loser, loser == attacker, entries, battles)
+    seat = "french" if loser == "france" else ("anglo-dutch" if any(b.army == "anglo" for b in
+                                                                    state.side_at(town, loser)) else "prussian")
+    towns = choose_towns(scenario, state, town, loser, options, decider, orders, seat)
+    going = sorted((b.id for b in state.side_at(town, loser)),
+                   key=lambda b: (scenario.blocks[b].type != "leader", -state.blocks[b].strength, b))
+    left = withdraw(scenario, state, going, towns, town, Counter(), events, "skirmish")
+    for bid in left:
+        eliminate(state, bid, events, "no road left to retreat by (§7.2)")
+
+
+def word(side):
+    return "French" if side == "france" else "Allied"

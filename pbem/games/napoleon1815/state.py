@@ -1,0 +1,56 @@
+"""The position: where each block stands and its strength, the turn, the armies' losses.
+
+Plain data, copied whole for every turn (the driver deep-copies it); the digest
+hashes its JSON form.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import asdict, dataclass, field
+
+
+@dataclass
+class Block:
+    id: str
+    army: str
+    town: str | None  # None: not on the map (eliminated, or not yet set up)
+    strength: int
+    eliminated: bool = False
+    disorganized: bool = False  # §7.3, until the end of the current player's turn
+
+
+@dataclass
+class State:
+    turn: int = 0  # 0: Allied setup, 1: French setup, 2...: the track's turns
+    blocks: dict[str, Block] = field(default_factory=dict)
+    players: int = 2
+    battle_mode: str = "doctrine"
+    lost: dict[str, int] = field(default_factory=lambda: {"french": 0, "anglo": 0, "prussian": 0})
+    broken: list[str] = field(default_factory=list)  # armies broken (§11), in order
+    winner: str | None = None  # "france", "allies" or None
+    victory: str = ""
+    over: bool = False
+    last_moves: list[list] = field(default_factory=list)  # [army, from, to, count] of the last turn
+    last_battles: list[str] = field(default_factory=list)  # towns fought over last turn
+    pending: dict | None = None  # battles waiting for deployment sub-turns (the hybrid mode)
+    fled: list[str] = field(default_factory=list)  # blocks of broken armies, removed uncounted (§11)
+
+    def on_map(self, army: str | None = None):
+        return [b for b in self.blocks.values() if b.town is not None and (army is None or b.army == army)]
+
+    def at(self, town: str, army: str | None = None) -> list[Block]:
+        return [b for b in self.blocks.values() if b.town == town and (army is None or b.army == army)]
+
+    def side_at(self, town: str, side: str) -> list[Block]:
+        from .blocks import ARMY_SIDE
+
+        return [b for b in self.blocks.values() if b.town == town and ARMY_SIDE[b.army] == side]
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    def digest(self) -> str:
+        text = json.dumps(self.to_dict(), sort_keys=True)
+        return hashlib.sha256(text.encode()).hexdigest()[:16]

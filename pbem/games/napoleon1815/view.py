@@ -1,0 +1,67 @@
+"""What a seat may see (§3.2 fog of war): its own army's blocks in full; in the
+two-player game the partner army's too (one player commands both); every other
+block only as a plain block of its army's colour, counted by town."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from .blocks import ARMY_SIDE
+from .scenario import SEAT_ARMY, SEATS
+from .turn import owing
+
+
+def visible_armies(state, seat: str | None) -> set[str]:
+    if seat is None or seat not in SEATS:
+        return {"french", "anglo", "prussian"}
+    army = SEAT_ARMY[seat]
+    if army != "french" and state.players == 2:
+        return {"anglo", "prussian"}
+    return {army}
+
+
+def view(scenario, state, seat: str | None) -> dict:
+    seen = visible_armies(state, seat)
+    blocks, hidden = [], Counter()
+    for b in sorted(state.blocks.values(), key=lambda b: b.id):
+        if b.town is None:
+            continue
+        if b.army in seen:
+            spec = scenario.blocks[b.id]
+            blocks.append({"id": b.id, "army": b.army, "town": b.town, "strength": b.strength,
+                           "max": spec.strength, "type": spec.type, "fire": spec.fire, "name": spec.name,
+                           "corps": spec.corps, "disorganized": b.disorganized})
+        else:
+            hidden[(b.town, b.army)] += 1
+    spec = scenario.track[state.turn - 2] if 2 <= state.turn < len(scenario.track) + 2 else None
+    return {
+        "seat": seat, "players": state.players, "battle": state.battle_mode,
+        "turn": state.turn, "night": bool(spec and spec.night), "phase": (
+            "battle deployment" if state.pending else
+            "allied setup" if state.turn == 0 else "French setup" if state.turn == 1 else "campaign"),
+        "battles": battles(state),
+        "mover": spec.side if spec else ("A" if state.turn == 0 else "F"),
+        "owing": list(owing(scenario, state)),
+        "blocks": blocks,
+        "hidden": [{"town": t, "army": a, "count": n} for (t, a), n in sorted(hidden.items())],
+        "lost": dict(state.lost), "broken": list(state.broken),
+        "last_moves": [list(m) for m in state.last_moves],  # blocks moving on the board are seen by all
+        "last_battles": list(state.last_battles),
+        "over": state.over, "winner": state.winner, "victory": state.victory,
+        "sides": {a: ARMY_SIDE[a] for a in ("french", "anglo", "prussian")},
+    }
+
+
+def battles(state) -> list[dict]:
+    """The battles waiting for deployment: town, the sides, the terrain (public, §6.21), whose
+    deployment is due, and how many blocks the defenders put in each position (not which)."""
+    if not state.pending:
+        return []
+    out = []
+    for b in state.pending["battles"]:
+        placed = state.pending["deploy"]["def"].get(b["town"], {})
+        counts = Counter(f"def{i}" if i is not None else "res-def" for i in placed.values())
+        out.append({"town": b["town"], "sides": dict(b["sides"]), "terrain": dict(b["terrain"]),
+                    "stage": state.pending["stage"],
+                    "defenders": dict(counts) if state.pending["stage"] == "att" else {}})
+    return out

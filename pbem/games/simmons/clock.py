@@ -1,0 +1,29 @@
+"""The Marengo family's clock: the hours of the printed time track, written and read."""
+
+from __future__ import annotations
+
+
+def hour_label(hour: int) -> str:
+    """6 -> '6AM', 12 -> '12PM', 13 -> '1PM' (the printed time track)."""
+    suffix = "AM" if hour < 12 else "PM"
+    return f"{hour % 12 or 12}{suffix}"
+
+
+def parse_hour(text: str) -> int:
+    """'7AM', '7:00 AM', '1PM', '13' or '13:00' -> 24 h hour; ValueError otherwise."""
+    t = str(text).strip().upper().replace(" ", "").replace(".", "")
+    suffix = ""
+    if t.endswith(("AM", "PM")):
+        t, suffix = t[:-2], t[-2:]
+    if t.endswith(":00"):
+        t = t[:-3]
+    if not t.isdigit():
+        raise ValueError(f"{text!r} is not an hour (write it like 7AM or 1PM)")
+    h = int(t)
+    if suffix:
+        if not 1 <= h <= 12:
+            raise ValueError(f"{text!r} is not an hour")
+        h = h % 12 + (12 if suffix == "PM" else 0)
+    if not 0 <= h <= 23:
+        raise ValueError(f"{text!r} is not an hour")
+    return h

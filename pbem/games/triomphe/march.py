@@ -1,0 +1,318 @@
+"""Marches (000 §7, §8), entry (§15) and the cavalry's continuation (§12).
+
+An off-road march moves up to three blocks together one step: between the
+reserve and an approach of their locale, or into the reserve of an adjacent
+locale. A road march moves one block up to three crossings along roads, in
+three steps, each crossing taking at most one block a step (T12); cavalry on
+a road march may make maneuver attacks. An entering reinforcement makes a
+road march whose first crossing is the entry point (T13). Costs: one order,
+none for a defensive march (T11) or a road march wholly on main roads.
+"""
+
+from __future__ import annotations
+
+from . import maneuver
+from .orders import Continue, Enter, March, Road
+from .state import Block
+from .turn import GROUP, Turn, Void
+
+STEPS = 3  # 000 §8: «відраховує свій марш у три кроки»
+
+
+def own_blocks(turn: Turn, ids, place) -> list[Block]:
+    """The side's blocks ``ids`` at ``place``, 1 to 3 of them, none of which has acted (§6); else Void."""
+    blocks = []
+    for bid in ids:
+        b = turn.st.blocks.get(bid)
+        if b is None or b.side != turn.side or not b.on_map:
+            raise Void(f"{bid} is not one of your blocks on the map")
+        if place is not None and b.where() != tuple(place):
+            raise Void(f"{bid} is not at {turn.place(*place)}: it is at {turn.place(*b.where())}")
+        blocks.append(b)
+    if not 1 <= len(blocks) <= GROUP:
+        raise Void(f"an action moves 1 to {GROUP} blocks (000 §6)")
+    turn.fresh(blocks)
+    return blocks
+
+
+def march(turn: Turn, order: March) -> None:
+    """An off-road march (§7)."""
+    st, board = turn.st, turn.board
+    blocks = own_blocks(turn, order.blocks, order.frm)
+    (a, fa), (b, fb) = order.frm, order.to
+    cost = 1
+    if fa is None and fb is not None:  # reserve -> an approach of the same locale
+        if b != a:
+            raise Void("from a reserve a block goes to an approach of its own locale or into the next locale")
+        if not st.occupied_by(fb, turn.foe):
+            raise Void(f"{turn.name(fb)} holds no enemy: a block blocks an approach only facing the enemy (000 §7)")
+        if not turn.may_block(turn.side):
+            raise Void("French blocks cannot block approaches in the 6 AM round (000 §14)")
+        width = board.approach(a, fb).width
+        if len(st.at(a, fb, turn.side)) + len(blocks) <= width:
+            cost = 0  # T11: a defensive march
+    elif fa is None:  # reserve -> the reserve of an adjacent locale
+        _into(turn, blocks, a, b)
+    elif fb is None and b == a:  # approach -> own reserve
+        pass
+    elif fb is None and b == fa:  # approach -> the opposite locale's reserve
+        _into(turn, blocks, a, b)
+    else:
+        raise Void(f"a march goes one step: {turn.place(a, fa)} cannot reach {turn.place(b, fb)}")
+    turn.pay(cost)
+    for blk in blocks:
+        turn.enter(blk, b, fb)
+        turn.acted.add(blk.id)
+    turn.record_move(turn.side, order.frm, order.to, len(blocks), "march")
+    verb = "marches" if len(blocks) == 1 else "march"
+    turn.public("march", f"{turn.count(len(blocks))} {verb} from {turn.place(a, fa)} "
+                         f"to {turn.place(b, fb)}" + (" (a defensive march, free)" if cost == 0 else "") + ".",
+                count=len(blocks))
+    turn.private("march", turn.side, f"Marched: {turn.ids(blocks)}.")
+    stopped = b != a and turn.side == "france" and turn.contagion(b)
+    if fb is None and not stopped:
+        continuation(turn, blocks, b, order.then, road_from=None)
+
+
+def _into(turn: Turn, blocks: list[Block], a: str, b: str) -> None:
+    st, board = turn.st, turn.board
+    if not board.is_adjacent(a, b):
+        raise Void(f"{turn.name(b)} is not next to {turn.name(a)}")
+    if any(blk.disorganised for blk in blocks):
+        raise Void("disorganised blocks cannot leave their locale (000 §14)")
+    if st.occupied_by(b, turn.foe):
+        raise Void(f"the enemy holds {turn.name(b)}: entering it is a maneuver attack (ATTACK), not a march")
+    if (a, b) in turn.closed:
+        raise Void(f"an assault from {turn.approach_name(a, b)} was lost this turn (000 §11)")
+    if turn.closed_to(b, turn.side):
+        raise Void(f"{turn.name(b)} is where enemy reinforcements enter while they wait (000 §15)")
+    if turn.capacity_left(b, turn.side) < len(blocks):
+        raise Void(f"{turn.name(b)} has no room for {len(blocks)} more block(s) "
+                   f"(capacity {board.locales[b].capacity})")
+
+
+# -- continuation (§12)
+
+def continuation(turn: Turn, blocks: list[Block], where: str, then: tuple[Continue, ...],
+                 road_from: str | None) -> None:
+    """§12: cavalry ending in a reserve blocks an approach whose opposite the enemy holds.
+    A continuation that adds a destination to the action's blocks costs an order (T32)."""
+    st, board = turn.st, turn.board
+    for c in then:
+        movers = [b for b in blocks if b.on_map and b.locale == where and b.facing is None
+                  and b.type == "cavalry" and (not c.blocks or b.id in c.blocks)]
+        if not movers:
+            continue
+        why = None
+        if not board.is_adjacent(where, c.toward):
+            why = f"{turn.name(c.toward)} is not next to {turn.name(where)}"
+        elif not st.occupied_by(c.toward, turn.foe):
+            why = f"the enemy does not hold {turn.name(c.toward)} (000 §12)"
+        elif not turn.may_block(turn.side):
+            why = "French blocks cannot block approaches in the 6 AM round (000 §14)"
+        elif road_from is not None and not any(where in r.path for r in board.roads_across(where, c.toward)):
+            why = f"no road crosses {turn.approach_name(where, c.toward)} (000 §12: after a road march, along a road)"
+        if why is None:
+            before = {b.where() for b in blocks if b.on_map}
+            after = {b.where() for b in blocks if b.on_map and b not in movers} | {(where, c.toward)}
+            try:
+                turn.pay(max(0, len(after) - len(before)))
+            except Void as exc:
+                why = f"it splits the action's blocks and {exc} (000 §12)"
+        if why:
+            turn.private("void", turn.side, f"Continuation to {turn.approach_name(where, c.toward)} not carried "
+                                            f"out — {why}.")
+            continue
+        for b in movers:
+            st.put(b, where, c.toward)
+        turn.reveal(movers, "cavalry continuing its move")
+        turn.record_move(turn.side, (where, None), (where, c.toward), len(movers), "continue")
+        turn.public("march", f"{len(movers)} cavalry block(s) continue to {turn.approach_name(where, c.toward)}.")
+
+
+# -- road marches (§8) and entry (§15)
+
+def crossing_key(a: str, b: str, road: str) -> tuple:
+    return ("border", frozenset((a, b)), road)
+
+
+def road(turn: Turn, order: Road) -> None:
+    blocks = own_blocks(turn, [order.block], (order.path[0], None))
+    block = blocks[0]
+    if block.disorganised and len(order.path) > 1:
+        raise Void("disorganised blocks cannot leave their locale (000 §14)")
+    legs = _legs(turn, order.path)
+    free = all(r.main for _a, _b, r in legs)
+    if not legs and order.then:
+        free = all(any(r.main for r in turn.board.roads_across(order.path[0], c.toward)) for c in order.then)
+        if not free:
+            raise Void("a cavalry block stays put on a road march only to continue along a main road (000 §12)")
+    _first_step(turn, block, legs, start_step=0)
+    turn.pay(0 if free else 1)
+    turn.acted.add(block.id)
+    _walk(turn, block, order.path[0], legs, 0, order.if_blocked, order.then)
+
+
+def _legs(turn: Turn, path) -> list[tuple]:
+    """(from, to, road) for each crossing of ``path``: the main road where one crosses."""
+    out = []
+    for a, b in zip(path, path[1:]):
+        roads = turn.board.roads_across(a, b)
+        if not roads:
+            raise Void(f"no road runs from {turn.name(a)} to {turn.name(b)}")
+        roads = sorted(roads, key=lambda r: not r.main)
+        out.append((a, b, roads[0]))
+    return out
+
+
+def _step_at(turn: Turn, key: tuple, frm: str, to: str, after: int) -> tuple[int | None, str]:
+    """The step at which a block that last moved at step ``after`` crosses ``key`` (None: it cannot)."""
+    use = turn.crossings.get(key)
+    if use is not None and use["dir"] != (frm, to):
+        return None, "the crossing was used in the other direction this turn (000 §8)"
+    step = max(after, use["last"] if use else 0) + 1
+    if step > STEPS:
+        return None, "the crossing is full: no step is left to cross it (000 §8)"
+    return step, ""
+
+
+def _first_step(turn: Turn, block: Block, legs, start_step: int) -> None:
+    if not legs:
+        return
+    a, b, r = legs[0]
+    step, why = _step_at(turn, crossing_key(a, b, r.id), a, b, start_step)
+    if step is None:
+        raise Void(f"{block.id} cannot cross from {turn.name(a)} to {turn.name(b)}: {why}")
+    problem = _cannot_enter(turn, block, a, b, crossing_key(a, b, r.id))
+    if problem:
+        raise Void(problem)
+
+
+def _cannot_enter(turn: Turn, block: Block, a: str, b: str, key: tuple) -> str:
+    st = turn.st
+    if (a, b) in turn.closed:
+        return f"an assault from {turn.approach_name(a, b)} was lost this turn (000 §11)"
+    if b in turn.no_road_into:
+        return f"{turn.name(b)} was taken by assault this turn: no road march may enter it (000 §11)"
+    if turn.closed_to(b, turn.side):
+        return f"{turn.name(b)} is where enemy reinforcements enter while they wait (000 §15)"
+    if st.occupied_by(b, turn.foe):
+        if block.type != "cavalry":
+            return f"the enemy holds {turn.name(b)}; only cavalry attacks on a road march (000 §8)"
+        if key in turn.road_attacks:
+            return "this road crossing was already used for a maneuver attack this turn (000 §8)"
+        return ""
+    if turn.capacity_left(b, turn.side) < 1:
+        return f"{turn.name(b)} is full (capacity {turn.board.locales[b].capacity})"
+    return ""
+
+
+def _walk(turn: Turn, block: Block, start: str, legs, step: int, if_blocked, then) -> None:
+    """Carry the block along ``legs`` from the reserve of ``start`` after step ``step``."""
+    st = turn.st
+    here = start
+    passed = [start]
+    stop = ""
+    attacked = caught = False
+    for a, b, r in legs:
+        key = crossing_key(a, b, r.id)
+        nxt, why = _step_at(turn, key, a, b, step)
+        if nxt is None:
+            stop = why
+            break
+        problem = _cannot_enter(turn, block, a, b, key)
+        if problem:
+            stop = problem
+            break
+        if st.occupied_by(b, turn.foe):
+            try:
+                maneuver.check(turn, [block], (a, None), b)
+            except Void as exc:
+                stop = str(exc)
+                break
+            turn.road_attacks.add(key)
+            attacked = True
+        turn.crossings[key] = {"last": nxt, "dir": (a, b)}  # §8: the crossing counts as used, won or not
+        step = nxt
+        if st.occupied_by(b, turn.foe):
+            if not maneuver.attack(turn, [block], (a, None), b, if_blocked, road=True):
+                _report(turn, block, passed, "the maneuver attack was blocked")
+                turn.reveal([block], "cavalry attacking on a road march")  # §8: shown at the end of the march
+                return
+            here = b
+            passed.append(b)
+            continue
+        turn.enter(block, b)
+        here = b
+        passed.append(b)
+        if block.side == "france" and turn.contagion(b):
+            stop, caught = "it met disorganised French blocks (000 §14)", True
+            break
+    _report(turn, block, passed, stop)
+    if not caught:
+        continuation(turn, [block], here, then, road_from=start)
+    if attacked:
+        turn.reveal([block], "cavalry attacking on a road march")  # §8: shown at the end of the march
+
+
+def _report(turn: Turn, block: Block, passed: list[str], stop: str) -> None:
+    route = " -> ".join(turn.name(p) for p in passed)
+    end = f" (stopped there: {stop})" if stop else ""
+    turn.private("road", turn.side, f"{turn.own(block)} marched by road: {route}{end}.",
+                 seen=f"{turn.a_block()} marched by road: {route}.", path=passed)
+    if len(passed) > 1:
+        turn.record_move(turn.side, (passed[0], None), (passed[-1], None), 1, "road")
+
+
+def enter(turn: Turn, order: Enter) -> None:
+    """A reinforcement comes onto the map (§15)."""
+    st, board = turn.st, turn.board
+    block = st.blocks.get(order.block)
+    if block is None or block.side != turn.side or block.status != "waiting":
+        raise Void(f"{order.block} is not one of your blocks waiting to enter")
+    turn.fresh([block])
+    if block.arrives is not None and turn.hour < block.arrives:
+        raise Void(f"{block.id} may not enter before {block.arrives}:00")
+    kinds = [e for e in block.entries if board.entries[e].kind == order.by]
+    entry = order.entry or (kinds[0] if kinds else None)
+    if entry is None or entry not in block.entries:
+        raise Void(f"{block.id} has no {order.by} entry point")
+    point = board.entries[entry]
+    first = point.locale
+    if block.disorganised:
+        raise Void("disorganised blocks cannot march")
+    if turn.closed_to(first, turn.side):
+        raise Void(f"{turn.name(first)} is where enemy reinforcements enter while they wait (000 §15)")
+    if st.occupied_by(first, turn.foe):
+        raise Void(f"the enemy holds {turn.name(first)}, the entry locale")
+    if turn.capacity_left(first, turn.side) < 1:
+        raise Void(f"{turn.name(first)} is full (capacity {board.locales[first].capacity})")
+    if order.by == "pontoon":
+        if turn.pontoon:
+            raise Void("one block a turn crosses by the pontoon (000 §15)")
+        turn.pontoon = True
+        turn.acted.add(block.id)
+        turn.enter(block, first)
+        turn.public("enter", f"{turn.a_block()} enters by the pontoon into {turn.name(first)}.")
+        turn.private("enter", turn.side, f"{turn.own(block)} entered by the pontoon.")
+        turn.record_move(turn.side, (first, None), (first, None), 1, "enter")
+        if turn.side == "france":
+            turn.contagion(first)
+        continuation(turn, [block], first, order.then, road_from=first)
+        return
+    key = ("entry", entry)
+    step, why = _step_at(turn, key, "", first, 0)
+    if step is None:
+        raise Void(f"{block.id} waits: {why} (000 §15)")
+    legs = _legs(turn, (first,) + tuple(order.path))
+    road = board.roads.get(point.road) if point.road else None
+    free = (road is not None and road.main) and all(r.main for _a, _b, r in legs)
+    turn.pay(0 if free else 1)
+    turn.crossings[key] = {"last": step, "dir": ("", first)}
+    turn.acted.add(block.id)
+    turn.enter(block, first)
+    turn.public("enter", f"{turn.a_block()} enters at {point.name} into {turn.name(first)}.")
+    if turn.side == "france" and turn.contagion(first):
+        _report(turn, block, [first], "it met disorganised French blocks (000 §14)")
+        return
+    _walk(turn, block, first, legs, step, order.if_blocked, order.then)

@@ -1,0 +1,469 @@
+"""The order language of Triomphe à Marengo: text in, Orders out.
+
+``parse_orders(scenario, state, side, text)`` reads a side's orders for its
+next turn and returns :class:`~pbem.games.triomphe.orders.Orders`, or raises
+:class:`~pbem.core.orders.OrdersError` listing every problem, each with its
+line, column, what was found and what was expected. docs/triomphe-orders.md
+teaches the language.
+
+The checks here are the static ones, against the position at the start of
+the turn after approach recovery (T8): the blocks are the side's own and
+stand where the orders say, places exist and touch, roads run, a block takes
+part in one action, the turn is the side's. What depends on the turn as it
+unfolds (orders left, capacity, the enemy's answers) is the engine's.
+Every accepted order carries its normalised text; parsing the echo gives the
+same orders back.
+"""
+
+from __future__ import annotations
+
+from pbem.core.orders import (
+    ARROW, HEADER_KEYS, Abort, OrdersError, Problem, Token, check_size, parse_header, suggest, tokenize,
+)
+
+from pbem.games.simmons.board import fold
+from .orders import (
+    Assault, Attack, Bombard, Continue, Enter, Fire, March, Orders, Reorganise, Return, Road,
+)
+from .standing import StandingReader
+from .scenario import SIDES, Scenario
+from pbem.games.simmons.clock import hour_label
+from .state import State
+
+ORDER_WORDS = ("REORGANISE", "REORGANIZE", "MARCH", "ROAD", "ENTER", "ATTACK", "ASSAULT", "BOMBARD", "FIRE",
+               "HOLD", "RETURN", "STANDING", "FINAL")
+MAX_PROBLEMS = 100
+ROAD_STEPS = 3  # 000 §8: up to three crossings
+ENTRY_STEPS = 2  # §15: the entry is the first crossing of three
+GROUP = 3
+
+
+def parse_orders(scenario: Scenario, state: State, side: str, text: str) -> Orders:
+    """``side``'s orders for the turn after ``state``; raises OrdersError listing every problem."""
+    side = str(side).lower()
+    text = text if isinstance(text, str) else str(text)
+    too_long = check_size(text)
+    if too_long:
+        raise OrdersError([too_long])
+    if side not in SIDES:
+        raise OrdersError([Problem(1, 1, f"there is no side called {side!r} in this game", side,
+                                   " or ".join(SIDES))])
+    problems: list[Problem] = []
+    tokenized: dict[int, list[list[Token]]] = {}
+    header, body = parse_header(text, problems, tokenized)
+    parser = _Parser(scenario, state, side, problems)
+    if header.line:
+        parser.check_header(header)
+    orders = Orders(side=side, header=header)
+    for number, line in body:
+        for tokens in (tokenized[number] if number in tokenized else tokenize(line)):
+            parser.read(number, tokens, orders)
+    parser.check_reorganisation(orders)
+    if problems:
+        problems.sort(key=lambda p: (p.line, p.column))
+        if len(problems) > MAX_PROBLEMS:
+            rest = len(problems) - MAX_PROBLEMS
+            problems = problems[:MAX_PROBLEMS] + [Problem(problems[MAX_PROBLEMS].line, 1,
+                                                          f"{rest} more problems not listed")]
+        raise OrdersError(problems)
+    return orders
+
+
+class _Parser(StandingReader):
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.acting: dict[str, int] = {}  # block -> line of its action
+        self.pontoon = 0
+        self.returned = 0
+        self.organising: dict[str, tuple[int, int]] = {}  # block -> (line, column)
+
+    def read(self, line: int, tokens: list[Token], orders: Orders) -> None:
+        self.start(line, tokens)
+        first = tokens[0]
+        word = first.word
+        try:
+            if word in HEADER_KEYS:
+                self.fail(first, f"the header ({' '.join(HEADER_KEYS)}) must be the first line", None, "an order")
+            if word not in ORDER_WORDS:
+                self.fail(first, f"{first.text!r} is not an order{suggest(word, ORDER_WORDS)}", None,
+                          "one of " + ", ".join(w for w in ORDER_WORDS if w != "REORGANIZE"))
+            if word != "STANDING" and self.side != self.day_side:
+                self.fail(first, f"it is {self.day_side.capitalize()}'s turn ({hour_label(self.hour)}): only "
+                          f"STANDING orders can be given now", None, "STANDING ...")
+            self.take()
+            if word == "FINAL":
+                self.done("nothing after FINAL")
+                orders.final = True
+                return
+            if word == "STANDING":
+                order = self.standing()
+                order.line = line
+                orders.standing.append(order)
+                return
+            before = len(self.problems)
+            name = "REORGANISE" if word == "REORGANIZE" else word
+            order = getattr(self, "order_" + name.lower())()
+            if len(self.problems) == before:
+                order.line = line
+                orders.orders.append(order)
+        except Abort:
+            return
+
+    # -- shared clauses
+
+    def acts(self, bid: str | None, token: Token) -> None:
+        """A block takes part in one action a turn (000 §6; reorganisation aside)."""
+        if bid is None:
+            return
+        if bid in self.acting:
+            self.note(token, f"{bid} already acts in line {self.acting[bid]}; a block takes part in one action "
+                      f"a turn", None, "each block in one action (REORGANISE aside)")
+        else:
+            self.acting[bid] = self.line
+
+    def group(self, pairs) -> None:
+        if len(pairs) > GROUP:
+            self.note(pairs[GROUP][0], f"at most {GROUP} blocks take part in an action (000 §6)", None,
+                      f"at most {GROUP} block ids")
+
+    def if_blocked(self) -> tuple[str | None, str]:
+        if not self.at("IF"):
+            return None, ""
+        self.take()
+        self.expect(("BLOCKED",), "BLOCKED (IF BLOCKED ADVANCE or IF BLOCKED STAY)")
+        choice = self.expect(("ADVANCE", "STAY"), "ADVANCE or STAY").word
+        return choice.lower(), f" IF BLOCKED {choice}"
+
+    def then_continue(self, group: list[str], where: str | None, token: Token | int,
+                      also: tuple[str, str] | None = None) -> tuple[tuple[Continue, ...], str]:
+        """``THEN CONTINUE [ids] Locale>Locale`` (repeatable): cavalry continuation (000 §12)
+        onto an approach of ``where``, the locale where the action ends (None: unknown), or
+        onto the approach ``also`` (a maneuver attack's own approach, should it be blocked)."""
+        out, text = [], ""
+        while self.at("THEN"):
+            self.take()
+            self.expect(("CONTINUE",), "CONTINUE (THEN CONTINUE Locale>Locale)")
+            ids = []
+            while self.peek() is not None and self.peek().word in self.own and \
+                    self.board.name_match(fold(self.peek().text))[0] is None:
+                at = self.take()
+                bid = self.own[at.word].id
+                if bid not in group:
+                    self.note(at, f"{bid} is not one of the blocks of this action", None, "cavalry of this action")
+                elif self.kind(bid) != "cavalry":
+                    self.note(at, f"{bid} is {self.kind(bid)}; only cavalry continues (000 §12)", None,
+                              "a cavalry block")
+                else:
+                    ids.append(bid)
+            first = self.peek()
+            locale, toward = self.approach(("THEN", "IF"))
+            if where is not None and locale != where and (locale, toward) != also:
+                self.note(first or token, f"the continuation must block an approach of {self.name(where)}, where "
+                          f"the action ends", None, f"THEN CONTINUE {self.name(where)}>...")
+            known = [b for b in group if b]
+            if known and not ids and not any(self.kind(b) == "cavalry" for b in known):
+                self.note(first or token, "only cavalry continues, and none of these blocks is cavalry", None,
+                          "an action with a cavalry block")
+            out.append(Continue(tuple(ids), toward))
+            text += " THEN CONTINUE " + "".join(f"{b} " for b in ids) + f"{self.name(locale)}>{self.name(toward)}"
+        return tuple(out), text
+
+    # -- the orders
+
+    def order_reorganise(self) -> Reorganise:
+        first = self.tokens[0]
+        if self.side != "france":
+            self.fail(first, "only the French reorganise (000 §14)", None, "another order")
+        pairs = self.blocks(())
+        ids = []
+        for token, bid in pairs:
+            if bid is None:
+                continue
+            if not self.state.blocks[bid].disorganised:
+                self.note(token, f"{bid} is not disorganised", None, "a disorganised French block")
+            elif bid in self.organising:
+                self.note(token, f"{bid} is already reorganised in line {self.organising[bid][0]}", None,
+                          "each block once")
+            else:
+                self.organising[bid] = (self.line, token.column)
+                ids.append(bid)
+        if len(pairs) > 2:
+            self.note(pairs[2][0], "a reorganisation organises one or two blocks (000 §14)", None,
+                      "one or two block ids")
+        elif len(ids) == 2 and self.state.blocks[ids[0]].locale == self.state.blocks[ids[1]].locale:
+            self.note(pairs[1][0], "two blocks reorganised together must be in different locales (000 §14)", None,
+                      "blocks of two locales, or one REORGANISE for each")
+        self.done("block ids only")
+        return Reorganise(text="REORGANISE " + " ".join(ids), blocks=tuple(ids))
+
+    def check_reorganisation(self, orders: Orders) -> None:
+        """T39: the turn's REORGANISE orders name every disorganised block of each locale they touch."""
+        locales: dict[str, list[str]] = {}
+        for bid in self.organising:
+            locales.setdefault(self.state.blocks[bid].locale, []).append(bid)
+        for locale, named in locales.items():
+            rest = [b.id for b in self.state.in_locale(locale, "france") if b.disorganised and b.id not in named]
+            if rest:
+                line, column = self.organising[named[0]]
+                self.note_at(line, column, f"the blocks of a locale are reorganised all in one turn or none "
+                             f"(000 §14): {', '.join(rest)} in {self.name(locale)} would stay disorganised",
+                             named[0], f"REORGANISE orders for {', '.join(rest)} too")
+
+    def order_march(self) -> March:
+        pairs, frm = self.ids_then_place("MARCH")
+        self.group(pairs)
+        for token, bid in pairs:
+            self.stands(token, bid, *frm)
+            self.acts(bid, token)
+        self.expect_sign(ARROW, "'->' and where the blocks go")
+        to_token = self.peek()
+        to = self.place(("THEN",))
+        self.check_step(to_token, frm, to)
+        ids = self.known(pairs)
+        then, then_text = self.then_continue(ids, to[0], to_token)
+        if then and to[1] is not None:
+            self.note(to_token, "THEN CONTINUE is for a march that ends in a reserve", None, "a reserve")
+        self.done("THEN CONTINUE or the end of the order")
+        return March(text=f"MARCH {' '.join(ids)} {self.place_text(frm)} -> {self.place_text(to)}{then_text}",
+                     blocks=tuple(ids), frm=frm, to=to, then=then)
+
+    def check_step(self, token, frm, to) -> None:
+        (a, fa), (b, fb) = frm, to
+        name = self.name
+        if fa is None:
+            if fb is None and b != a and self.board.is_adjacent(a, b):
+                return
+            if fb is not None and b == a:
+                return
+            if fb is None and b == a:
+                self.fail(token, f"the blocks are already in the reserve of {name(a)}", None,
+                          f"an adjacent locale or an approach of {name(a)}")
+            if fb is None:
+                near = ", ".join(name(x) for x in self.board.adjacent(a))
+                self.fail(token, f"{name(b)} is not next to {name(a)}: a march goes one step (along roads: ROAD)",
+                          None, f"a locale next to {name(a)} ({near}) or an approach {name(a)}>...")
+            self.fail(token, f"from the reserve of {name(a)} a march goes to an adjacent locale or an approach "
+                      f"of {name(a)}", self.place_text(to), f"an adjacent locale or an approach {name(a)}>...")
+        if fb is None and b in (a, fa):
+            return
+        self.fail(token, f"from the approach {name(a)}>{name(fa)} a march goes to the reserve of {name(a)} or "
+                  f"into {name(fa)}", self.place_text(to), f"{name(a)} or {name(fa)}")
+
+    def road_steps(self, start: str, limit: int, too_far: str) -> list[str]:
+        path = [start]
+        while self.at_sign(ARROW):
+            self.take()
+            step = self.peek()
+            here = self.locale(("IF", "THEN"), "the next locale along the road")
+            if not self.board.roads_across(path[-1], here):
+                near = sorted({self.name(n) for n, _r in self.board.road_neighbours(path[-1])})
+                self.fail(step, f"no road runs from {self.name(path[-1])} to {self.name(here)}", self.name(here),
+                          f"a locale joined to it by road ({', '.join(near) or 'none'})")
+            path.append(here)
+            if len(path) - 1 > limit:
+                self.fail(step, too_far, self.name(here), "IF BLOCKED, THEN CONTINUE or the end of the order")
+        return path[1:]
+
+    def order_road(self) -> Road:
+        pairs, frm = self.ids_then_place("ROAD")
+        token, bid = pairs[0]
+        if len(pairs) > 1:
+            self.note(pairs[1][0], "a road march moves one block (000 §8): write one ROAD line for each", None,
+                      "one block id")
+        if frm[1] is not None:
+            self.fail(token, "a road march starts in a reserve (000 §8)", self.place_text(frm),
+                      f"a locale (ROAD {token.text} {self.name(frm[0])} -> ...)")
+        self.stands(token, bid, *frm)
+        self.acts(bid, token)
+        path = [frm[0]] + self.road_steps(frm[0], ROAD_STEPS, f"a road march crosses at most {ROAD_STEPS} "
+                                                               f"times (000 §8)")
+        choice, blocked_text = self.if_blocked()
+        then, then_text = self.then_continue([bid] if bid else [], path[-1], token)
+        if len(path) == 1 and not then:
+            self.missing("'->' and the next locale along the road")
+        self.done("'->' and a locale, IF BLOCKED, THEN CONTINUE or the end of the order")
+        text = f"ROAD {bid} " + " -> ".join(self.name(p) for p in path) + blocked_text + then_text
+        return Road(text=text, block=bid or "", path=tuple(path), if_blocked=choice, then=then)
+
+    def order_enter(self) -> Enter:
+        pairs = self.blocks(("BY", "AT", "IF", "THEN"), "waiting")
+        token, bid = pairs[0]
+        if len(pairs) > 1:
+            self.note(pairs[1][0], "a block enters by its own road march (000 §15): one ENTER line for each",
+                      None, "one block id")
+        self.acts(bid, token)
+        by = "road"
+        if self.at("BY"):
+            self.take()
+            by = self.expect(("ROAD", "PONTOON"), "ROAD or PONTOON").word.lower()
+        block = self.state.blocks[bid] if bid else None
+        choices = [e for e in (block.entries if block else ()) if self.board.entries[e].kind == by]
+        entry = None
+        if self.at("AT"):
+            self.take()
+            at = self.peek()
+            words = self.take_words(("IF", "THEN"))
+            key = fold(" ".join(t.text for t in words))
+            found = [e for e in choices if key in (fold(e), fold(self.board.entries[e].name))]
+            if len(found) != 1:
+                names = ", ".join(self.board.entries[e].name for e in choices) or "none"
+                self.fail(at or self.end_column(), f"{' '.join(t.text for t in words)!r} is not an entry point "
+                          f"of {bid} by {by}", None, f"one of: {names}")
+            entry = found[0]
+        if block is not None and not choices:
+            self.fail(token, f"{bid} has no {by} entry point", None,
+                      "BY ROAD" if by == "pontoon" else "another way in")
+        where = self.board.entries[entry or choices[0]].locale if block is not None else None
+        path: list[str] = []
+        if by == "pontoon":
+            self.pontoon += 1
+            if self.pontoon > 1:
+                self.note(token, "one block a turn crosses by the pontoon (000 §15)", None, "one ENTER ... BY PONTOON")
+            if self.at_sign(ARROW):
+                self.fail(self.peek(), "a block crossing by the pontoon stops in the entry locale (000 §15)", None,
+                          "THEN CONTINUE or the end of the order")
+        elif where is not None:
+            path = self.road_steps(where, ENTRY_STEPS, f"an entering block crosses at most {ENTRY_STEPS} times "
+                                                       f"after the entry (000 §15: the entry is the first crossing)")
+        choice, blocked_text = self.if_blocked()
+        then, then_text = self.then_continue([bid] if bid else [], (path[-1] if path else where), token)
+        self.done("'->' and a locale, IF BLOCKED, THEN CONTINUE or the end of the order")
+        text = f"ENTER {bid}" + (" BY PONTOON" if by == "pontoon" else "")
+        if entry is not None:
+            text += f" AT {self.board.entries[entry].name}"
+        text += "".join(f" -> {self.name(p)}" for p in path) + blocked_text + then_text
+        return Enter(text=text, block=bid or "", by=by, entry=entry, path=tuple(path), if_blocked=choice, then=then)
+
+    def order_attack(self) -> Attack:
+        pairs, frm = self.ids_then_place("ATTACK")
+        self.group(pairs)
+        for token, bid in pairs:
+            self.stands(token, bid, *frm)
+            self.acts(bid, token)
+        self.expect_sign(ARROW, "'->' and the locale attacked")
+        to_token = self.peek()
+        target = self.locale(("IF", "THEN"), "the locale attacked")
+        a, fa = frm
+        if fa is not None and target != fa:
+            self.fail(to_token, f"from the approach {self.name(a)}>{self.name(fa)} an attack goes into "
+                      f"{self.name(fa)} (000 §9)", self.name(target), self.name(fa))
+        if not self.board.is_adjacent(a, target):
+            near = ", ".join(self.name(x) for x in self.board.adjacent(a))
+            self.fail(to_token, f"{self.name(target)} is not next to {self.name(a)}", self.name(target),
+                      f"a locale next to it: {near}")
+        choice, blocked_text = self.if_blocked()
+        if choice is not None and fa is not None:
+            self.note(to_token, "IF BLOCKED is for an attack from a reserve (from an approach the blocks stay)",
+                      None, "the end of the order")
+        ids = self.known(pairs)
+        then, then_text = self.then_continue(ids, target, to_token, also=(a, target) if fa is None else None)
+        self.done("IF BLOCKED, THEN CONTINUE or the end of the order")
+        return Attack(text=f"ATTACK {' '.join(ids)} {self.place_text(frm)} -> {self.name(target)}{blocked_text}"
+                           f"{then_text}", blocks=tuple(ids), frm=frm, target=target, if_blocked=choice, then=then)
+
+    def order_assault(self) -> Assault:
+        first = self.peek()
+        locale, toward = self.approach(("WITH", "LEAD", "THEN"))
+        ids: list[str] = []
+        if self.at("WITH"):
+            self.take()
+            pairs = self.blocks(("LEAD", "THEN"))
+            self.group(pairs)
+            for token, bid in pairs:
+                self.stands(token, bid, locale, toward)
+                self.acts(bid, token)
+            ids = self.known(pairs)
+        else:
+            here = [b for b in self.own.values() if b.on_map and self.where(b) == (locale, toward)]
+            if not here:
+                self.fail(first, f"none of your blocks stand on {self.name(locale)}>{self.name(toward)}", None,
+                          "an approach your blocks hold")
+            if len(here) > GROUP:
+                self.fail(first, f"{len(here)} of your blocks stand there; name at most {GROUP} with WITH", None,
+                          "WITH and the block ids")
+            for b in here:
+                self.acts(b.id, first)
+        lead = None
+        lead_text = ""
+        if self.at("LEAD"):
+            self.take()
+            if self.at("BEST"):
+                self.take()
+                lead_text = " LEAD BEST"
+            else:
+                lead_pairs = self.blocks(("THEN",))
+                lead = []
+                for token, bid in lead_pairs:
+                    if bid is None:
+                        continue
+                    if ids and bid not in ids:
+                        self.note(token, f"{bid} is not one of the blocks of this assault", None,
+                                  "one of " + ", ".join(ids))
+                    else:
+                        lead.append(bid)
+                if len(lead) > 2:
+                    self.note(lead_pairs[2][0], "a vanguard is one or two blocks (000 §11)", None, "one or two ids")
+                lead = tuple(lead)
+                lead_text = " LEAD " + " ".join(lead)
+        group = ids or [b.id for b in self.own.values() if b.on_map and self.where(b) == (locale, toward)]
+        then, then_text = self.then_continue(group, toward, first)
+        self.done("LEAD, THEN CONTINUE or the end of the order")
+        text = f"ASSAULT {self.name(locale)}>{self.name(toward)}" + (f" WITH {' '.join(ids)}" if ids else "") \
+            + lead_text + then_text
+        return Assault(text=text, locale=locale, toward=toward, blocks=tuple(ids), lead=lead, then=then)
+
+    def order_bombard(self) -> Bombard:
+        token = self.peek()
+        if not self.is_word(token, ("FROM",)):
+            self.missing("the id of your artillery block")
+        self.take()
+        bid = self.block(token)
+        if bid is not None and self.kind(bid) != "artillery":
+            self.note(token, f"{bid} is {self.kind(bid)}; only artillery bombards (000 §10)", None,
+                      "an artillery block")
+        self.acts(bid, token)
+        self.expect(("FROM",), "FROM and the approach it fires from (FROM Marengo>Spinetta)")
+        locale, toward = self.approach()
+        self.stands(token, bid, locale, toward)
+        self.done("the end of the order")
+        return Bombard(text=f"BOMBARD {bid} FROM {self.name(locale)}>{self.name(toward)}", block=bid or "",
+                       locale=locale, toward=toward)
+
+    def order_hold(self) -> Fire:
+        self.expect(("FIRE",), "FIRE (HOLD FIRE and your artillery block's id)")
+        return self.order_fire(hold=True)
+
+    def order_fire(self, hold: bool = False) -> Fire:
+        token = self.peek()
+        if token is None:
+            self.missing("the id of your artillery block")
+        self.take()
+        bid = self.block(token)
+        if bid is not None and self.state.blocks[bid].bombard is None:
+            self.note(token, f"{bid} has no bombardment declared", None,
+                      "an artillery block that declared one last turn")
+        if not hold:
+            self.acts(bid, token)
+        self.done("the end of the order")
+        return Fire(text=("HOLD FIRE " if hold else "FIRE ") + (bid or token.text), block=bid or "", hold=hold)
+
+    def order_return(self) -> Return:
+        first = self.tokens[0]
+        if self.side != "france":
+            self.fail(first, "only France returns a committed disc (000 §18 step 3)", None, "another order")
+        self.returned += 1
+        if self.returned > 1:
+            self.note(first, "one RETURN a turn", None, "a single RETURN")
+        if self.at("NONE"):
+            self.take()
+            self.done("the end of the order")
+            return Return(text="RETURN NONE", locale=None)
+        token = self.peek()
+        locale = self.locale((), "a locale holding your committed discs, or NONE")
+        if not self.state.committed.get("france", {}).get(locale):
+            self.note(token, f"France has no disc committed to {self.name(locale)}", self.name(locale),
+                      "a locale holding French discs, or NONE")
+        self.done("the end of the order")
+        return Return(text=f"RETURN {self.name(locale)}", locale=locale)
+
+__all__ = ["parse_orders"]

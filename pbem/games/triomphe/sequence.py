@@ -1,0 +1,160 @@
+"""The sequence of play (000 §5–6, §16): one side's turn, and the end of the game.
+
+A turn, in the rule book's order:
+
+1. the regular morale update: the discs of this hour from the time track (§18);
+2. approach recovery: the side's blocks on approaches facing no enemy return
+   to their reserve (§16, T42);
+3. the actions, in the order written, each finished before the next (§6, T1);
+   a bombardment declared last turn and not ordered is completed first (T23);
+4. the end of the turn: reorganisation all-or-none (T39), the morale update
+   (§18), the clock; after the French turn of the last hour, victory (§19).
+"""
+
+from __future__ import annotations
+
+from pbem.core.decisions import Decider
+
+from . import assault, bombardment, march, morale, reorganisation, victory
+from .orders import Assault, Attack, Bombard, Enter, Fire, March, Orders, Reorganise, Road
+from .scenario import SIDE_NAME, Scenario
+from pbem.games.simmons.clock import hour_label
+from .state import State
+from . import maneuver
+from .turn import Ended, Turn, Void
+
+
+def moving_side(scenario: Scenario, state: State) -> str:
+    return scenario.side_of_day(state.day)
+
+
+def is_over(scenario: Scenario, state: State) -> bool:
+    return state.over
+
+
+def resolve_day(scenario: Scenario, state: State, orders: dict[str, Orders], decider: Decider,
+                context: dict | None = None):
+    """Resolve the turn of the side whose turn it is; returns (state, events).
+
+    ``orders`` holds the moving side's orders and the other side's (standing
+    orders only). ``context`` (adjudication cases) says what the turn has
+    already used: ``spent`` orders, ``acted`` blocks, ``start`` = False to
+    skip the start of the turn (a case set in the middle of a turn).
+    """
+    side = scenario.side_of_day(state.day)
+    turn = Turn(scenario, state, orders.get(side), decider)
+    context = context or {}
+    turn.spent = int(context.get("spent", 0))
+    turn.acted.update(context.get("acted", ()))
+    for other, theirs in orders.items():
+        if other != side:
+            for standing in theirs.standing:
+                update_standing(state, other, standing)
+    for standing in turn.orders.standing:
+        update_standing(state, side, standing)
+    try:
+        if context.get("start", True):
+            start_of_turn(turn)
+        actions(turn)
+        end_of_turn(turn)
+    except Ended:
+        pass
+    state.spent = turn.spent
+    state.last_moves = turn.moves
+    state.day += 1
+    return state, turn.events
+
+
+# family: shared with marengo/rules.py (update_standing), to move to simmons
+def update_standing(state: State, side: str, standing) -> None:
+    """A standing order replaces the one of the same kind and place; CLEAR removes."""
+    orders = state.standing.setdefault(side, [])
+    if standing.kind == "clear":
+        kind = (standing.value or "").lower() or None
+        state.standing[side] = [d for d in orders if kind is not None and d["kind"] != kind]
+        return
+    state.standing[side] = [d for d in orders if (d["kind"], d.get("locale"), d.get("toward")) != standing.key()]
+    state.standing[side].append(standing.to_dict())
+
+
+def start_of_turn(turn: Turn) -> None:
+    turn.public("turn", f"{SIDE_NAME[turn.side]}'s turn, {hour_label(turn.hour)}.", side=turn.side, hour=turn.hour)
+    morale.receive(turn)
+    recovery(turn)
+
+
+def recovery(turn: Turn) -> None:
+    """§16: forced where the opposite locale holds no enemy, forbidden elsewhere."""
+    st = turn.st
+    back = [b for b in st.side_blocks(turn.side)
+            if b.facing is not None and not st.occupied_by(b.facing, turn.foe)]
+    for b in back:
+        st.put(b, b.locale, None)
+    if back:
+        turn.private("recovery", turn.side, f"Back to their reserves (no enemy across): {turn.ids(back)} (000 §16).",
+                     seen=f"{len(back)} {SIDE_NAME[turn.side]} block(s) leave their approaches for the reserve "
+                          f"(000 §16).")
+
+
+ACTIONS = {
+    March: march.march,
+    Road: march.road,
+    Enter: march.enter,
+    Reorganise: reorganisation.reorganise,
+    Bombard: bombardment.declare,
+    Fire: bombardment.fire,
+    Assault: assault.assault,
+}
+
+
+def attack(turn: Turn, order: Attack) -> None:
+    """A maneuver attack as an action of its own (§9): one order."""
+    blocks = march.own_blocks(turn, order.blocks, order.frm)
+    maneuver.check(turn, blocks, order.frm, order.target)
+    turn.pay(1)
+    for b in blocks:
+        turn.acted.add(b.id)
+    won = maneuver.attack(turn, blocks, order.frm, order.target, order.if_blocked)
+    if won:
+        then = tuple(c for c in order.then if c.toward != order.target)
+        march.continuation(turn, blocks, order.target, then, road_from=None)
+    elif order.frm[1] is None:  # §12: after a blocked attack, only onto the attack approach (T20)
+        then = tuple(c for c in order.then if c.toward == order.target)
+        march.continuation(turn, blocks, order.frm[0], then, road_from=None)
+
+
+ACTIONS[Attack] = attack
+
+
+def actions(turn: Turn) -> None:
+    st = turn.st
+    turn.start_disorganised = {}
+    for b in st.side_blocks(turn.side):
+        if b.disorganised:
+            turn.start_disorganised.setdefault(b.locale, set()).add(b.id)
+    ordered = {o.block for o in turn.orders.of(Fire)}
+    for b in bombardment.due(turn):  # T23: a bombardment neither fired nor held is completed first
+        if b.id not in ordered:
+            try:
+                bombardment.complete(turn, b)
+            except Void as why:
+                turn.private("void", turn.side, f"Bombardment of {b.id} not completed — {why}.")
+    for order in turn.orders.orders:
+        action = ACTIONS.get(type(order))
+        if action is None:
+            continue
+        try:
+            action(turn, order)
+        except Void as why:
+            turn.void(order, str(why))
+
+
+def end_of_turn(turn: Turn) -> None:
+    reorganisation.all_or_none(turn)
+    for b in bombardment.due(turn):  # a bombardment not completed in the turn after it was declared lapses
+        if b.bombard_days and b.bombard_days[-1] < turn.st.day:
+            b.bombard = None
+    turn.public("orders", f"{SIDE_NAME[turn.side]} spent {turn.spent} of 3 orders.", spent=turn.spent)
+    morale.update(turn)
+    if turn.st.day + 1 >= turn.sc.days:
+        victory.end_of_game(turn)

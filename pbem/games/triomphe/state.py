@@ -1,0 +1,113 @@
+"""The position of a Triomphe à Marengo game: blocks, morale discs, the clock.
+
+A state is plain data (dataclasses of strings, numbers, tuples, lists and
+dicts) so it can be copied, compared, hashed and stored as JSON.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+from dataclasses import asdict, dataclass, field
+
+from .scenario import SIDES
+
+
+@dataclass
+class Block:
+    id: str
+    side: str
+    name: str
+    type: str  # infantry, cavalry, artillery
+    strength: int
+    locale: str | None = None  # None while off the map
+    facing: str | None = None  # None: in the reserve; else the locale its approach faces
+    status: str = "map"  # "map", "waiting" (in a waiting cell), "eliminated"
+    cell: str | None = None  # the waiting cell it enters from (000 §15)
+    arrives: int | None = None  # hour from which it may enter
+    entries: tuple[str, ...] = ()  # the entry points it may use
+    disorganised: bool = False  # 000 §14
+    bombard: str | None = None  # artillery: the locale a declared bombardment aims at (000 §10)
+    bombard_days: tuple[int, ...] = ()  # turns on which it declared or completed one
+
+    @property
+    def on_map(self) -> bool:
+        return self.status == "map"
+
+    def where(self) -> tuple[str | None, str | None]:
+        return (self.locale, self.facing)
+
+
+@dataclass
+class State:
+    day: int = 0  # turns resolved; turn d is SIDES[d % 2]'s turn of hour first_hour + d // 2
+    blocks: dict[str, Block] = field(default_factory=dict)
+    uncommitted: dict[str, int] = field(default_factory=dict)  # 000 §18
+    committed: dict[str, dict[str, int]] = field(default_factory=dict)  # side -> locale -> discs
+    received: dict[str, int] = field(default_factory=dict)  # discs ever had (start + track)
+    lost: dict[str, int] = field(default_factory=dict)
+    moved: dict[str, dict] = field(default_factory=dict)  # side -> {"day": d, "locales": {locale: n}} (T48)
+    last_entered: dict[str, str] = field(default_factory=dict)  # locale -> side of the last block in (T47)
+    demoralised: dict[str, bool] = field(default_factory=dict)
+    standing: dict[str, list[dict]] = field(default_factory=lambda: {s: [] for s in SIDES})
+    spent: int = 0  # orders spent in the last turn resolved
+    winner: str | None = None
+    victory: str = ""
+    over: bool = False
+    last_moves: list[dict] = field(default_factory=list)
+
+    # -- looking at the position
+
+    def side_blocks(self, side: str, on_map: bool = True) -> list[Block]:
+        return [b for b in self.blocks.values() if b.side == side and (b.on_map or not on_map)]
+
+    def in_locale(self, locale: str, side: str | None = None) -> list[Block]:
+        return [b for b in self.blocks.values()
+                if b.on_map and b.locale == locale and (side is None or b.side == side)]
+
+    def at(self, locale: str, facing: str | None, side: str) -> list[Block]:
+        return [b for b in self.blocks.values()
+                if b.on_map and b.side == side and b.locale == locale and b.facing == facing]
+
+    def count_in(self, locale: str, side: str) -> int:
+        return sum(1 for b in self.blocks.values() if b.on_map and b.side == side and b.locale == locale)
+
+    def occupied_by(self, locale: str, side: str) -> bool:
+        return any(b.on_map and b.side == side and b.locale == locale for b in self.blocks.values())
+
+    def held_by(self, side: str) -> set[str]:
+        return {b.locale for b in self.blocks.values() if b.on_map and b.side == side}
+
+    def morale(self, side: str) -> int:
+        """000 §18: uncommitted discs plus the discs committed on the map."""
+        return self.uncommitted[side] + sum(self.committed[side].values())
+
+    def put(self, block: Block, locale: str | None, facing: str | None = None, status: str = "map") -> None:
+        """Move ``block``; a declared bombardment is cancelled if its artillery leaves its place (§10)."""
+        if (block.locale, block.facing, block.status) != (locale, facing, status):
+            block.bombard = None
+        block.status, block.locale, block.facing = status, locale, facing
+
+    # -- copies and digests
+
+    def copy(self) -> "State":
+        return copy.deepcopy(self)
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "State":
+        data = dict(data)
+        data["blocks"] = {k: Block(**{**v, "entries": tuple(v.get("entries", ())),
+                                      "bombard_days": tuple(v.get("bombard_days", ()))})
+                          for k, v in data["blocks"].items()}
+        return cls(**data)
+
+    def digest(self) -> str:
+        return hashlib.sha256(json.dumps(self.to_dict(), sort_keys=True).encode()).hexdigest()[:16]
+
+
+def enemy(side: str) -> str:
+    return SIDES[1 - SIDES.index(side)]

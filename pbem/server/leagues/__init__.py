@@ -1,0 +1,12 @@
+"""Leagues and their tournaments, ratings and reliability records.
+
+- ``tables.py``: the ``league_*`` migrations (the store applies them last);
+- ``pairing.py``: who plays whom, and in which seat: round robin (Berger tables), Swiss (the
+  FIDE Dutch system, by the pairing-core library), knockout; pure functions;
+- ``standings.py``: scores, tie-breaks (Buchholz, Sonneborn-Berger) and the crosstable; pure;
+- ``ratings.py``: OpenSkill ratings per game, recomputed from the finished games;
+- ``records.py``: each player's reliability across games (missed days, forfeits, excused);
+- ``service.py``: the operations (``Leagues(service)``) the web pages and the CLI call.
+
+This ``__init__`` imports nothing: the store imports ``tables`` while it loads.
+"""

@@ -1,0 +1,39 @@
+"""League commands by mail: a mail whose first line is a league command (and no GAME header).
+
+    LEAGUE 3 JOIN Jean Lannes     sign the sender up to league 3, under a name
+    TOURNAMENT 5 ENTER            enter the sender in tournament 5 (a member of its league)
+
+The sender is the mail's From address (its Reply-To for the answer): a league sign-up
+gives no seat and no key, and the answer goes to that address, so a forged From signs
+up only someone who is told of it.
+"""
+
+from __future__ import annotations
+
+from pbem.server.service import ServiceError
+
+USAGE = ("League commands: LEAGUE <number> JOIN [your name]  or  TOURNAMENT <number> ENTER\n"
+         "(the league's page on the web lists its tournaments and their numbers).")
+
+
+def is_league_command(words: list[str]) -> bool:
+    return bool(words) and words[0].upper() in ("LEAGUE", "TOURNAMENT")
+
+
+def run(service, sender: str, words: list[str]) -> tuple[str, dict]:
+    """Do a league command for ``sender``; returns the answer and what to record."""
+    from .service import Leagues
+
+    leagues = Leagues(service)
+    kind = words[0].upper()
+    if len(words) < 3 or not words[1].lstrip("#").isdigit():
+        return USAGE, {"why": "bad league command"}
+    number, verb = int(words[1].lstrip("#")), words[2].upper()
+    try:
+        if kind == "LEAGUE" and verb == "JOIN":
+            return leagues.join(number, sender, " ".join(words[3:]), via="mail"), {"command": "LEAGUE JOIN"}
+        if kind == "TOURNAMENT" and verb == "ENTER":
+            return leagues.enter(number, sender), {"command": "TOURNAMENT ENTER"}
+    except ServiceError as exc:
+        return f"Nothing was done: {exc}.", {"why": str(exc)}
+    return USAGE, {"why": "bad league command"}

@@ -1,0 +1,119 @@
+"""Who plays whom in a round, and which seat each takes. Pure functions of the history.
+
+A two-seat game is played like a chess game: the *first* player takes the
+ruleset's first seat (in Bonaparte at Marengo, Austria) as White would, the
+*second* the other. Sides alternate the way colours do:
+
+- round robin: the Berger tables of FIDE C.05 Annex 1 (pairing-core's ``round_robin``),
+  which balance colours over the cycle;
+- Swiss: the FIDE Dutch system (C.04.3), by pairing-core's ``dutch-till2026-compat``
+  kernel, which pairs within score groups, never twice the same pair, gives at most one
+  bye a player, and honours colour (here: side) preferences from each player's history;
+- knockout: seeds 1 against N, 2 against N-1 ... (byes to the top seeds up to a power of
+  two); then the winners of boards 1 and 2 meet, 3 and 4, and so on; the player who has
+  had the first seat less often takes it (the better seed on a tie).
+
+A ``Player`` is one entrant's history: pairing number (1 = best seed), points, seat
+history (``"F"`` first, ``"S"`` second, ``"-"`` a round without a game), opponents'
+numbers, and whether a bye was had.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+class PairingFailed(ValueError):
+    """No pairing of the round exists under the rules (e.g. every pair has met)."""
+
+
+@dataclass
+class Player:
+    number: int
+    points: float = 0.0
+    seats: str = ""  # "F" first seat, "S" second, "-" no game (bye or absent), one letter a round
+    opponents: list[int] = field(default_factory=list)
+    had_bye: bool = False
+    rating: int = 0
+
+
+Board = tuple[int, int | None]  # (first seat, second seat); (n, None) is a bye
+
+
+def round_robin(count: int, round_no: int, double: bool = False) -> list[Board]:
+    """The boards of round ``round_no`` (1-based) for pairing numbers 1..count (Berger tables)."""
+    from pairing_core import round_robin as berger
+
+    schedule = berger(count, double=double)
+    if not 1 <= round_no <= len(schedule):
+        raise PairingFailed(f"a round robin of {count} has {len(schedule)} rounds, not {round_no}")
+    return [(first, second) for first, second in schedule[round_no - 1]]
+
+
+def round_robin_rounds(count: int, double: bool = False) -> int:
+    return (count if count % 2 else count - 1) * (2 if double else 1)
+
+
+def swiss(players: list[Player], round_no: int, total_rounds: int = 9) -> list[Board]:
+    """Round ``round_no`` of a Swiss tournament by the FIDE Dutch system. Byes come last, as ``(n, None)``.
+
+    pairing-core's ``dutch-till2026-compat`` kernel pairs (its 2026 kernel took minutes on some
+    12-player rounds, so it is not used). That kernel gives every top-half player of round 1 the
+    same colour (its documented deviation E.5); FIDE alternates them down the boards (1-7, 8-2,
+    3-9 ...), so round 1's even boards are turned round here. ``total_rounds`` is unused by it."""
+    from pairing_core import DUTCH_TILL2026_COMPAT, CanonicalPlayer, CanonicalRequest, PairingError, pair_canonical
+
+    colours = {"F": "w", "S": "b", "-": "-"}
+    request = CanonicalRequest(
+        players=tuple(CanonicalPlayer(id=p.number, pairing_no=p.number, rating=p.rating or 3000 - p.number,
+                                      points=float(p.points), color_hist="".join(colours[c] for c in p.seats),
+                                      opponents=tuple(p.opponents), received_bye=p.had_bye)
+                      for p in players),
+        ruleset=DUTCH_TILL2026_COMPAT, round_number=round_no)
+    try:
+        result = pair_canonical(request)
+    except PairingError as exc:
+        raise PairingFailed(f"round {round_no} cannot be paired: {exc}") from None
+    boards = [(b.white_id, b.black_id) for b in result.pairings if not b.is_bye]
+    if round_no == 1:
+        boards = [(b, a) if i % 2 else (a, b) for i, (a, b) in enumerate(boards)]
+    return boards + [(b.white_id, None) for b in result.pairings if b.is_bye]
+
+
+def swiss_rounds(count: int) -> int:
+    """The usual length of a Swiss: enough rounds to find one winner (ceil(log2 count)), at least 3."""
+    rounds = 0
+    while 2 ** rounds < count:
+        rounds += 1
+    return max(3, rounds)
+
+
+def knockout_rounds(count: int) -> int:
+    rounds = 0
+    while 2 ** rounds < count:
+        rounds += 1
+    return rounds
+
+
+def knockout_first(count: int) -> list[Board]:
+    """Round 1: seed 1 against the lowest, and so on, in bracket order so the best seeds meet last;
+    a missing opponent (fewer entrants than a power of two) is a bye."""
+    size = 2 ** knockout_rounds(count)
+    order = [1]
+    while len(order) < size:
+        n = 2 * len(order) + 1
+        order = [x for seed in order for x in (seed, n - seed)]
+    return [(a, b if b <= count else None) for a, b in zip(order[::2], order[1::2])]
+
+
+def knockout_next(winners: list[int], players: dict[int, Player]) -> list[Board]:
+    """The next round: winners of boards 1 and 2 meet, 3 and 4 ... (``winners`` in board order);
+    the one who has had the first seat less often takes it, the better seed on a tie."""
+    boards = []
+    for a, b in zip(winners[::2], winners[1::2]):
+        first_a, first_b = players[a].seats.count("F"), players[b].seats.count("F")
+        if (first_a, a) <= (first_b, b):
+            boards.append((a, b))
+        else:
+            boards.append((b, a))
+    return boards

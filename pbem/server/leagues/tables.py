@@ -1,0 +1,64 @@
+"""The league tables: named migrations ``league_*``, registered after the store's own.
+
+pbem.server.store imports this module on its last line, so these migrations
+always come after every other one, whatever is added before them.
+"""
+
+from __future__ import annotations
+
+from sqlite_utils import Database
+
+from pbem.server.store import migrations
+
+
+@migrations(name="league_001_leagues")
+def _leagues(db: Database) -> None:
+    """Leagues (organisers, members, seasons, rules), their tournaments (entries, pairings
+    with the game each pairing plays), ratings per game, and excused misses."""
+    db.executescript(
+        """
+        CREATE TABLE leagues (
+          id INTEGER PRIMARY KEY, name TEXT NOT NULL, about TEXT NOT NULL DEFAULT '',
+          rules TEXT NOT NULL DEFAULT '{}',
+          signup TEXT NOT NULL DEFAULT 'open' CHECK (signup IN ('open', 'closed')),
+          created TEXT NOT NULL);
+        CREATE TABLE league_organisers (
+          league_id INTEGER NOT NULL REFERENCES leagues(id), email TEXT NOT NULL COLLATE NOCASE,
+          PRIMARY KEY (league_id, email));
+        CREATE TABLE league_members (
+          league_id INTEGER NOT NULL REFERENCES leagues(id), email TEXT NOT NULL COLLATE NOCASE,
+          name TEXT NOT NULL DEFAULT '', joined TEXT NOT NULL, via TEXT NOT NULL DEFAULT 'web',
+          PRIMARY KEY (league_id, email));
+        CREATE TABLE league_seasons (
+          id INTEGER PRIMARY KEY, league_id INTEGER NOT NULL REFERENCES leagues(id),
+          name TEXT NOT NULL, created TEXT NOT NULL);
+        CREATE TABLE league_tournaments (
+          id INTEGER PRIMARY KEY, league_id INTEGER NOT NULL REFERENCES leagues(id),
+          season_id INTEGER REFERENCES league_seasons(id), name TEXT NOT NULL,
+          format TEXT NOT NULL CHECK (format IN ('round_robin', 'swiss', 'knockout')),
+          rounds INTEGER NOT NULL DEFAULT 0, rules TEXT NOT NULL DEFAULT '{}',
+          status TEXT NOT NULL DEFAULT 'signup'
+            CHECK (status IN ('signup', 'running', 'paused', 'finished')),
+          round INTEGER NOT NULL DEFAULT 0, published INTEGER NOT NULL DEFAULT 0,
+          created TEXT NOT NULL);
+        CREATE TABLE league_entries (
+          tournament_id INTEGER NOT NULL REFERENCES league_tournaments(id),
+          email TEXT NOT NULL COLLATE NOCASE, number INTEGER NOT NULL,
+          withdrawn INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (tournament_id, email));
+        CREATE TABLE league_pairings (
+          id INTEGER PRIMARY KEY, tournament_id INTEGER NOT NULL REFERENCES league_tournaments(id),
+          round INTEGER NOT NULL, board INTEGER NOT NULL,
+          first TEXT NOT NULL COLLATE NOCASE, second TEXT COLLATE NOCASE,
+          game_id INTEGER REFERENCES games(id),
+          result TEXT CHECK (result IN ('first', 'second', 'draw', 'bye')),
+          how TEXT NOT NULL DEFAULT '', why TEXT NOT NULL DEFAULT '',
+          UNIQUE (tournament_id, round, board));
+        CREATE INDEX league_pairings_game ON league_pairings(game_id);
+        CREATE TABLE league_ratings (
+          game TEXT NOT NULL, email TEXT NOT NULL COLLATE NOCASE, mu REAL NOT NULL, sigma REAL NOT NULL,
+          games INTEGER NOT NULL DEFAULT 0, updated TEXT NOT NULL, PRIMARY KEY (game, email));
+        CREATE TABLE league_excused (
+          id INTEGER PRIMARY KEY, game_id INTEGER NOT NULL REFERENCES games(id), side TEXT NOT NULL,
+          count INTEGER NOT NULL DEFAULT 1, who TEXT NOT NULL, why TEXT NOT NULL, at TEXT NOT NULL);
+        """
+    )

@@ -1,0 +1,377 @@
+"""Tournaments inside a league: entries, rounds paired and played as server games, results
+read from the games, standings, and the organiser's console (start, pause, resume, replace,
+adjudicate, publish). Mixed into ``Leagues`` (service.py).
+
+Each pairing of two entrants is a game of the tournament's rules, moderated by the organiser
+who started the tournament; the *first* player takes the ruleset's first seat. A round's
+results are read from its games (``sync``, which the server's clock calls each tick):
+the winning side's player wins; a game over without a winner is a draw; a game ended by the
+miss policy is a forfeit (a win for the player who stayed); the organiser may adjudicate an
+unfinished game. When a round is complete the next is paired (unless the rules say
+``auto: false``: then the organiser pairs it), until the last round.
+"""
+
+from __future__ import annotations
+
+import json
+
+from pbem.server.service import ServiceError
+
+from . import pairing, standings
+from .records import meets, reliability
+
+FORMATS = ("round_robin", "swiss", "knockout")
+
+
+class Tournaments:
+
+    # -- creating and entering ------------------------------------------------------
+
+    def create_tournament(self, league_id: int, who: str, name: str, format: str, rounds: int = 0,
+                          rules: dict | None = None, season_id: int | None = None) -> int:
+        from .service import check_rules
+
+        self.organiser_only(league_id, who)
+        league = self.league(league_id)
+        if format not in FORMATS:
+            raise ServiceError(f"a tournament is {', '.join(FORMATS)}, not {format!r}")
+        name = " ".join((name or "").split())
+        if not name:
+            raise ServiceError("a tournament needs a name")
+        if season_id is not None and season_id not in {s["id"] for s in league["seasons"]}:
+            raise ServiceError(f"the league has no season {season_id}")
+        merged = check_rules({**league["rules"], **(rules or {})})
+        self.seats_of_rules(merged)  # two seats, or refuse now
+        with self.store.transaction():
+            tid = self.store.execute(
+                "INSERT INTO league_tournaments (league_id, season_id, name, format, rounds, rules, created)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (league_id, season_id, name, format, int(rounds or 0), json.dumps(merged, sort_keys=True),
+                 self.store.now())).lastrowid
+            self.store.audit(who, "tournament_create", detail={"tournament": tid, "format": format})
+        return tid
+
+    def seats_of_rules(self, rules: dict) -> list:
+        from pbem.games import ruleset
+
+        rules_of = ruleset(rules["game"])
+        scenario = rules["scenario"] or next(iter(rules_of.scenarios().values())).name
+        seats = rules_of.seats(self.service.scenario(rules["game"], scenario), rules_of_options(rules_of, rules))
+        if len(seats) != 2:
+            raise ServiceError(f"tournaments pair two players a game; {rules_of.title} has {len(seats)} seats")
+        return list(seats)
+
+    def tournament(self, tid: int) -> dict:
+        row = self.store.query_one("SELECT * FROM league_tournaments WHERE id = ?", (tid,))
+        if row is None:
+            raise ServiceError(f"there is no tournament {tid}")
+        row["rules"] = json.loads(row["rules"])
+        row["entries"] = self.store.query("SELECT * FROM league_entries WHERE tournament_id = ? ORDER BY number",
+                                          (tid,))
+        row["pairings"] = self.store.query("SELECT * FROM league_pairings WHERE tournament_id = ?"
+                                           " ORDER BY round, board", (tid,))
+        row["league"] = self.store.query_one("SELECT id, name FROM leagues WHERE id = ?", (row["league_id"],))
+        return row
+
+    def enter(self, tid: int, email: str) -> str:
+        """Enter a league member in a tournament that has not started."""
+        t = self.tournament(tid)
+        email = email.strip()
+        if any(e["email"].lower() == email.lower() for e in t["entries"]):
+            return f"You are entered in {t['name']}."
+        if t["status"] != "signup":
+            raise ServiceError(f"{t['name']} has started: entries are closed")
+        if not self.is_member(t["league_id"], email):
+            raise ServiceError(f"join the league {t['league']['name']} first")
+        record = reliability(self.store, email)
+        if not meets(record, t["rules"].get("min_reliability")):
+            raise ServiceError(f"{t['name']} asks for a reliability of {t['rules']['min_reliability']}%;"
+                               f" yours is {record['percent']}%")
+        with self.store.transaction():
+            self.store.execute("INSERT INTO league_entries (tournament_id, email, number) VALUES (?, ?, ?)",
+                               (tid, email, len(t["entries"]) + 1))
+            self.store.audit(email, "tournament_enter", detail={"tournament": tid})
+        return f"You are entered in {t['name']}."
+
+    # -- the organiser's console ---------------------------------------------------------
+
+    def start(self, tid: int, who: str) -> int:
+        """Close the entries, number the entrants (best rating first, then by entry) and pair round 1."""
+        from . import ratings
+
+        t = self.tournament(tid)
+        self.organiser_only(t["league_id"], who)
+        if t["status"] != "signup":
+            raise ServiceError(f"{t['name']} has already started")
+        count = len(t["entries"])
+        if count < 2:
+            raise ServiceError("a tournament needs two players at least")
+        rated = {r["email"].lower(): r["rating"] for r in ratings.table(self.store, t["rules"]["game"])}
+        order = sorted(t["entries"], key=lambda e: (-rated.get(e["email"].lower(), 0.0), e["number"]))
+        rounds = t["rounds"] or {"round_robin": pairing.round_robin_rounds(count),
+                                 "swiss": pairing.swiss_rounds(count),
+                                 "knockout": pairing.knockout_rounds(count)}[t["format"]]
+        if t["format"] == "round_robin":
+            rounds = min(rounds, pairing.round_robin_rounds(count, double=True))
+        with self.service.lock, self.store.transaction():
+            self.store.execute("UPDATE league_entries SET number = -number WHERE tournament_id = ?", (tid,))
+            for number, entry in enumerate(order, 1):
+                self.store.execute("UPDATE league_entries SET number = ? WHERE tournament_id = ? AND email = ?",
+                                   (number, tid, entry["email"]))
+            rules = {**t["rules"], "moderator": who}
+            self.store.execute("UPDATE league_tournaments SET status = 'running', rounds = ?, rules = ? WHERE id = ?",
+                               (rounds, json.dumps(rules, sort_keys=True), tid))
+            self.store.audit(who, "tournament_start", detail={"tournament": tid, "rounds": rounds})
+            self.pair_next(tid)
+        return rounds
+
+    def pair_next(self, tid: int, who: str | None = None) -> int:
+        """Pair the next round and create its games; returns its number. One transaction, so the
+        clock and an organiser pairing at once cannot pair a round twice."""
+        with self.service.lock, self.store.transaction():  # the service's lock first, as every part takes them
+            return self._pair_next(tid, who)
+
+    def _pair_next(self, tid: int, who: str | None) -> int:
+        t = self.tournament(tid)
+        if who is not None:
+            self.organiser_only(t["league_id"], who)
+        if t["status"] != "running":
+            raise ServiceError(f"{t['name']} is {t['status']}")
+        if any(p["result"] is None for p in t["pairings"]):
+            raise ServiceError(f"round {t['round']} is not over")
+        number = t["round"] + 1
+        if number > t["rounds"]:
+            raise ServiceError(f"{t['name']} has {t['rounds']} rounds")
+        active = [e for e in t["entries"] if not e["withdrawn"]]
+        by_number = {e["number"]: e["email"] for e in t["entries"]}
+        history = self.histories(t)
+        if t["format"] == "round_robin":
+            boards = pairing.round_robin(len(t["entries"]), (number - 1) % pairing.round_robin_rounds(
+                len(t["entries"])) + 1, double=False)
+            if number > pairing.round_robin_rounds(len(t["entries"])):  # the second cycle, sides swapped
+                boards = [(b, a) if b is not None else (a, None) for a, b in boards]
+        elif t["format"] == "swiss":
+            boards = pairing.swiss([history[e["number"]] for e in active], number, t["rounds"])
+        elif number == 1:
+            boards = pairing.knockout_first(len(t["entries"]))
+        else:
+            boards = pairing.knockout_next(self.knockout_winners(t, number - 1), history)
+        with self.store.transaction():
+            for board, (first, second) in enumerate(boards, 1):
+                first_email = by_number[first]
+                second_email = by_number.get(second) if second is not None else None
+                pairing_id = self.store.execute(
+                    "INSERT INTO league_pairings (tournament_id, round, board, first, second) VALUES (?, ?, ?, ?, ?)",
+                    (tid, number, board, first_email, second_email)).lastrowid
+                if second_email is None:
+                    self.store.execute("UPDATE league_pairings SET result = 'bye', how = 'bye' WHERE id = ?",
+                                       (pairing_id,))
+                else:
+                    self.create_pairing_game(t, pairing_id, number, board, first_email, second_email)
+            self.store.execute("UPDATE league_tournaments SET round = ? WHERE id = ?", (number, tid))
+        return number
+
+    def create_pairing_game(self, t: dict, pairing_id: int, number: int, board: int, first: str, second: str) -> int:
+        rules = t["rules"]
+        seats = self.seats_of_rules(rules)
+        settings = dict(rules["settings"])
+        if not rules.get("vacation", True):
+            settings["vacation_days"] = 0
+        game_id, _ = self.service.create_game(
+            f"{t['name']}, round {number}, board {board}", {seats[0].id: first, seats[1].id: second},
+            game=rules["game"], scenario=rules["scenario"], settings=settings, options=rules["options"],
+            moderator=rules.get("moderator"), who=rules.get("moderator") or "system")
+        self.store.execute("UPDATE league_pairings SET game_id = ? WHERE id = ?", (game_id, pairing_id))
+        return game_id
+
+    def histories(self, t: dict) -> dict[int, pairing.Player]:
+        """Each entrant's history for pairing: points, seats, opponents, bye."""
+        numbers = {e["email"].lower(): e["number"] for e in t["entries"]}
+        players = {n: pairing.Player(n) for n in numbers.values()}
+        for r in self.results(t):
+            for me, other, seat in ((r.first, r.second, "F"), (r.second, r.first, "S")):
+                if me is None:
+                    continue
+                player = players[me]
+                result = standings.outcome(r, me)
+                player.points += standings.POINTS.get(result, 0.0) if result else 0.0
+                if other is None:
+                    player.seats += "-"
+                    player.had_bye = True
+                else:
+                    player.seats += seat
+                    player.opponents.append(other)
+        return players
+
+    def results(self, t: dict) -> list[standings.Result]:
+        numbers = {e["email"].lower(): e["number"] for e in t["entries"]}
+        return [standings.Result(p["round"], numbers[p["first"].lower()],
+                                 numbers[p["second"].lower()] if p["second"] else None,
+                                 p["result"], p["how"] or "played", p["game_id"])
+                for p in t["pairings"]]
+
+    def knockout_winners(self, t: dict, round_no: int) -> list[int]:
+        """The winners of a knockout round, in board order (a draw: the better seed goes on)."""
+        out = []
+        for r in self.results(t):
+            if r.round != round_no:
+                continue
+            if r.result in ("first", "bye"):
+                out.append(r.first)
+            elif r.result == "second":
+                out.append(r.second)
+            else:
+                out.append(min(r.first, r.second))
+        return out
+
+    def table(self, tid: int) -> dict:
+        """Standings and crosstable: rows best first, with each entrant's address and rating."""
+        from . import ratings
+
+        t = self.tournament(tid)
+        numbers = [e["number"] for e in t["entries"]]
+        rows = standings.standings(numbers, self.results(t), standings.tie_breaks_for(t["format"]))
+        emails = {e["number"]: e["email"] for e in t["entries"]}
+        names = {m["email"].lower(): m["name"] for m in self.store.query(
+            "SELECT email, name FROM league_members WHERE league_id = ?", (t["league_id"],))}
+        rated = {r["email"].lower(): r["rating"] for r in ratings.table(self.store, t["rules"]["game"])}
+        for row in rows:
+            row.email = emails[row.number]
+            row.name = names.get(row.email.lower()) or row.email.split("@")[0]
+            row.rating = rated.get(row.email.lower())
+        return {"tournament": t, "rows": rows, "rounds": list(range(1, t["round"] + 1))}
+
+    # -- results -----------------------------------------------------------------------
+
+    def sync(self, tid: int) -> list[str]:
+        """Read the results of the tournament's finished games; pair the next round when one is over
+        (if the rules say so); end the tournament after its last round. Returns what changed."""
+        t = self.tournament(tid)
+        changes = []
+        first_seat = None
+        for p in t["pairings"]:
+            if p["result"] is not None or p["game_id"] is None:
+                continue
+            game = self.service.game(p["game_id"])
+            if not game.over:
+                continue
+            first_seat = first_seat or self.seats_of_rules(t["rules"])[0]
+            winner = game.view(None).get("winner")
+            result = "draw" if winner is None else ("first" if winner == first_seat.side else "second")
+            forfeit = any(a["action"] == "forfeit" for a in self.store.read_audit(p["game_id"]))
+            self.store.execute("UPDATE league_pairings SET result = ?, how = ? WHERE id = ?",
+                               (result, "forfeit" if forfeit else "played", p["id"]))
+            changes.append(f"round {p['round']} board {p['board']}: {result}")
+        if changes:
+            from . import ratings
+
+            ratings.recompute(self.service)
+        t = self.tournament(tid)
+        if t["status"] == "running" and t["pairings"] and all(p["result"] for p in t["pairings"]):
+            over = t["round"] >= t["rounds"] or (t["format"] == "knockout"
+                                                 and len(self.knockout_winners(t, t["round"])) < 2)
+            if over:
+                self.store.execute("UPDATE league_tournaments SET status = 'finished' WHERE id = ?", (tid,))
+                self.store.audit("scheduler", "tournament_finish", detail={"tournament": tid})
+                changes.append("finished")
+            elif t["rules"].get("auto", True):
+                changes.append(f"round {self.pair_next(tid)} paired")
+        return changes
+
+    def tick(self) -> list[str]:
+        """Sync every running tournament (the server's clock calls this)."""
+        out = []
+        for row in self.store.query("SELECT id FROM league_tournaments WHERE status = 'running' ORDER BY id"):
+            try:
+                out += [f"tournament {row['id']}: {c}" for c in self.sync(row["id"])]
+            except Exception as exc:  # one broken tournament must not stop the others
+                self.store.audit("scheduler", "error", why=f"tournament {row['id']}: {type(exc).__name__}: {exc}")
+        return out
+
+    def running_games(self, t: dict) -> list[dict]:
+        return [p for p in t["pairings"] if p["game_id"] and p["result"] is None]
+
+    def pause(self, tid: int, who: str, why: str) -> None:
+        """Pause the tournament and every running game of it (no clock runs while paused)."""
+        t = self.tournament(tid)
+        self.organiser_only(t["league_id"], who)
+        if t["status"] != "running":
+            raise ServiceError(f"{t['name']} is {t['status']}")
+        for p in self.running_games(t):
+            if self.service.info(p["game_id"])["status"] == "running":
+                self.service.moderate(p["game_id"], who, "pause", why)
+        self.store.execute("UPDATE league_tournaments SET status = 'paused' WHERE id = ?", (tid,))
+        self.store.audit(who, "tournament_pause", why=why, detail={"tournament": tid})
+
+    def resume(self, tid: int, who: str, why: str) -> None:
+        t = self.tournament(tid)
+        self.organiser_only(t["league_id"], who)
+        if t["status"] != "paused":
+            raise ServiceError(f"{t['name']} is not paused")
+        for p in self.running_games(t):
+            if self.service.info(p["game_id"])["status"] == "paused":
+                self.service.moderate(p["game_id"], who, "resume", why)
+        self.store.execute("UPDATE league_tournaments SET status = 'running' WHERE id = ?", (tid,))
+        self.store.audit(who, "tournament_resume", why=why, detail={"tournament": tid})
+
+    def replace(self, tid: int, who: str, why: str, old: str, new: str) -> None:
+        """A new player takes over an entrant: their seats in unfinished games, and their later rounds."""
+        t = self.tournament(tid)
+        self.organiser_only(t["league_id"], who)
+        old, new = old.strip(), new.strip()
+        if not any(e["email"].lower() == old.lower() for e in t["entries"]):
+            raise ServiceError(f"{old} is not entered in {t['name']}")
+        if any(e["email"].lower() == new.lower() for e in t["entries"]):
+            raise ServiceError(f"{new} is already entered in {t['name']}")
+        if not self.is_member(t["league_id"], new):
+            raise ServiceError(f"{new} is not a member of the league")
+        with self.service.lock, self.store.transaction():
+            for p in self.running_games(t):
+                for seat in self.store.seats(p["game_id"]):
+                    if (seat["email"] or "").lower() == old.lower():
+                        self.service.moderate(p["game_id"], who, "replace", why, side=seat["side"], email=new)
+            self.store.execute("UPDATE league_entries SET email = ? WHERE tournament_id = ? AND email = ?",
+                               (new, tid, old))
+            for column in ("first", "second"):
+                self.store.execute(f"UPDATE league_pairings SET {column} = ? WHERE tournament_id = ? AND {column} = ?",
+                                   (new, tid, old))
+            self.store.audit(who, "tournament_replace", why=why, detail={"tournament": tid, "old": old, "new": new})
+
+    def adjudicate(self, tid: int, who: str, why: str, pairing_id: int, result: str) -> None:
+        """The organiser rules an unfinished game: "first", "second" or "draw". The game ends."""
+        t = self.tournament(tid)
+        self.organiser_only(t["league_id"], who)
+        if not why.strip():
+            raise ServiceError("say why")
+        p = next((p for p in t["pairings"] if p["id"] == pairing_id), None)
+        if p is None or p["game_id"] is None:
+            raise ServiceError(f"{t['name']} has no game {pairing_id}")
+        if p["result"] is not None:
+            raise ServiceError("that game has its result")
+        if result not in ("first", "second", "draw"):
+            raise ServiceError("the result is first, second or draw")
+        seats = self.seats_of_rules(t["rules"])
+        winner = {"first": seats[0].side, "second": seats[1].side, "draw": None}[result]
+        with self.service.lock, self.store.transaction():
+            game = self.service.game(p["game_id"])
+            if not game.over:
+                entry = game.end(winner, f"Adjudicated by the tournament organiser: {why}")
+                entry.update(by=who, at=self.store.now())
+                self.store.append_log(p["game_id"], entry)
+                self.store.update_game(p["game_id"], status="finished")
+                self.store.set_clock(p["game_id"], deadline=None, pending=None)
+            self.store.execute("UPDATE league_pairings SET result = ?, how = 'adjudicated', why = ? WHERE id = ?",
+                               (result, why, pairing_id))
+            self.store.audit(who, "adjudicate", p["game_id"], why=why, detail={"tournament": tid, "result": result})
+
+    def publish(self, tid: int, who: str, published: bool = True) -> None:
+        t = self.tournament(tid)
+        self.organiser_only(t["league_id"], who)
+        self.store.execute("UPDATE league_tournaments SET published = ? WHERE id = ?", (int(published), tid))
+        self.store.audit(who, "tournament_publish", detail={"tournament": tid, "published": published})
+
+
+def rules_of_options(rules_of, rules: dict) -> dict:
+    out = {o.name: o.default for o in rules_of.options()}
+    out.update(rules.get("options") or {})
+    return out

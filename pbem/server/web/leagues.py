@@ -1,0 +1,193 @@
+"""League and tournament pages: the leagues, a league (sign up, the organisers' forms), a
+tournament's public page (standings and crosstable, once published), the organiser's console,
+and a player's record (reliability and ratings).
+
+Entrants appear by the name they gave when joining (else the part of their address before
+the @); addresses are shown only to the organisers, on the console.
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, flash, g, redirect, render_template, request, url_for
+
+from pbem.server.leagues import ratings
+from pbem.server.leagues.service import Leagues
+from pbem.server.leagues.standings import cell_text
+from pbem.server.service import ServiceError
+from pbem.server.web.security import email_required, is_admin, service
+
+bp = Blueprint("leagues", __name__)
+CONSOLE = ("start", "pair", "pause", "resume", "replace", "adjudicate", "publish", "unpublish", "excuse")
+ORGANISE = ("season", "tournament", "organiser", "signup")
+
+
+def leagues() -> Leagues:
+    return Leagues(service())
+
+
+def who() -> str | None:
+    return g.user.email if g.user is not None else None
+
+
+def league_or_404(league_id: int) -> dict:
+    try:
+        return leagues().league(league_id)
+    except ServiceError:
+        abort(404, f"There is no league {league_id}.")
+
+
+def tournament_or_404(tid: int) -> dict:
+    try:
+        return leagues().tournament(tid)
+    except ServiceError:
+        abort(404, f"There is no tournament {tid}.")
+
+
+def organiser(league_id: int) -> bool:
+    return is_admin(g.user) or leagues().is_organiser(league_id, who())
+
+
+@bp.route("/leagues")
+def index():
+    return render_template("leagues.html", leagues=leagues().leagues())
+
+
+@bp.route("/leagues", methods=["POST"])
+@email_required
+def create():
+    league_id = leagues().create_league(request.form.get("name", ""), g.user.email,
+                                        about=request.form.get("about", "")[:2000])
+    return redirect(url_for("leagues.league", league_id=league_id))
+
+
+@bp.route("/leagues/<int:league_id>")
+def league(league_id: int):
+    info = league_or_404(league_id)
+    return render_template("league.html", league=info, organiser=organiser(league_id),
+                           member=leagues().is_member(league_id, who()),
+                           ratings=ratings.table(service().store, info["rules"]["game"]),
+                           names={m["email"].lower(): m["name"] or m["email"].split("@")[0] for m in info["members"]})
+
+
+@bp.route("/leagues/<int:league_id>/join", methods=["POST"])
+@email_required
+def join(league_id: int):
+    league_or_404(league_id)
+    flash(leagues().join(league_id, g.user.email, request.form.get("name", "")))
+    return redirect(url_for("leagues.league", league_id=league_id))
+
+
+@bp.route("/leagues/<int:league_id>/organise/<action>", methods=["POST"])
+@email_required
+def organise(league_id: int, action: str):
+    league_or_404(league_id)
+    if action not in ORGANISE:
+        abort(404, f"There is no action {action!r}.")
+    if not organiser(league_id):
+        abort(403, "Only the league's organisers may do this.")
+    form, me = request.form, g.user.email
+    if action == "season":
+        leagues().add_season(league_id, me, form.get("name", ""))
+    elif action == "organiser":
+        leagues().add_organiser(league_id, me, form.get("email", ""))
+    elif action == "signup":
+        leagues().set_signup(league_id, me, form.get("open") == "1")
+    else:
+        rounds = form.get("rounds", "").strip()
+        season = form.get("season", "").strip()
+        rules = {}
+        if form.get("vacation") == "no":
+            rules["vacation"] = False
+        if form.get("min_reliability", "").strip():
+            rules["min_reliability"] = float(form["min_reliability"]) if form["min_reliability"].replace(
+                ".", "", 1).isdigit() else -1
+        if form.get("hours", "").strip().isdigit():
+            rules["settings"] = {**leagues().league(league_id)["rules"]["settings"], "hours": int(form["hours"])}
+        tid = leagues().create_tournament(league_id, me, form.get("name", ""), form.get("format", ""),
+                                          int(rounds) if rounds.isdigit() else 0, rules,
+                                          int(season) if season.isdigit() else None)
+        return redirect(url_for("leagues.console", tid=tid))
+    flash("Done.")
+    return redirect(url_for("leagues.league", league_id=league_id))
+
+
+def may_see(t: dict) -> bool:
+    me = (who() or "").lower()
+    return bool(t["published"]) or organiser(t["league_id"]) or any(e["email"].lower() == me for e in t["entries"]) \
+        or (t["status"] == "signup" and leagues().is_member(t["league_id"], who()))
+
+
+@bp.route("/tournaments/<int:tid>")
+def tournament(tid: int):
+    t = tournament_or_404(tid)
+    if not may_see(t):
+        if g.user is None:
+            return redirect(url_for("auth.login", next=request.path))
+        abort(403, "This tournament is not published yet.")
+    table = leagues().table(tid)
+    return render_template("tournament.html", t=t, table=table, cell_text=cell_text,
+                           entered=any(e["email"].lower() == (who() or "").lower() for e in t["entries"]),
+                           member=leagues().is_member(t["league_id"], who()), organiser=organiser(t["league_id"]),
+                           names={row.number: row.name for row in table["rows"]})
+
+
+@bp.route("/tournaments/<int:tid>/enter", methods=["POST"])
+@email_required
+def enter(tid: int):
+    tournament_or_404(tid)
+    flash(leagues().enter(tid, g.user.email))
+    return redirect(url_for("leagues.tournament", tid=tid))
+
+
+@bp.route("/tournaments/<int:tid>/console")
+@email_required
+def console(tid: int):
+    t = tournament_or_404(tid)
+    if not organiser(t["league_id"]):
+        abort(403, "Only the league's organisers may use the tournament console.")
+    games = {p["game_id"]: {"info": service().info(p["game_id"]), "seats": service().store.seats(p["game_id"])}
+             for p in t["pairings"] if p["game_id"]}
+    return render_template("tournament_console.html", t=t, table=leagues().table(tid), cell_text=cell_text,
+                           games=games, actions=CONSOLE)
+
+
+@bp.route("/tournaments/<int:tid>/console/<action>", methods=["POST"])
+@email_required
+def act(tid: int, action: str):
+    t = tournament_or_404(tid)
+    if action not in CONSOLE:
+        abort(404, f"There is no action {action!r}.")
+    if not organiser(t["league_id"]):
+        abort(403, "Only the league's organisers may use the tournament console.")
+    form, me, ops = request.form, g.user.email, leagues()
+    why = form.get("why", "").strip()
+    if action in ("pause", "resume", "replace", "adjudicate", "excuse") and not why:
+        raise ServiceError("say why: the players read it")
+    if action == "start":
+        ops.start(tid, me)
+    elif action == "pair":
+        ops.pair_next(tid, me)
+    elif action == "pause":
+        ops.pause(tid, me, why)
+    elif action == "resume":
+        ops.resume(tid, me, why)
+    elif action == "replace":
+        ops.replace(tid, me, why, form.get("old", ""), form.get("new", ""))
+    elif action == "adjudicate":
+        ops.adjudicate(tid, me, why, int(form.get("pairing", "0") or 0), form.get("result", ""))
+    elif action in ("publish", "unpublish"):
+        ops.publish(tid, me, action == "publish")
+    else:
+        game_id = int(form.get("game", "0") or 0)
+        if game_id not in {p["game_id"] for p in t["pairings"]}:
+            raise ServiceError("that game is not in this tournament")
+        count = form.get("count", "1").strip()
+        ops.excuse(game_id, form.get("side", ""), me, why, int(count) if count.isdigit() else 0)
+    flash(f"{action}: done.")
+    return redirect(url_for("leagues.console", tid=tid))
+
+
+@bp.route("/players/<path:email>")
+@email_required
+def profile(email: str):
+    return render_template("player.html", profile=leagues().profile(email))

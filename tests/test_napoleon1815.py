@@ -1,0 +1,224 @@
+"""Napoleon 1815 through the platform: whole campaigns between random bots in the
+two- and three-player games with every invariant checked, replay, views that hide
+the enemy, orders errors that name their line, reports and the map."""
+
+import pytest
+
+from pbem.core.game import Game
+from pbem.core.orders import OrdersError
+from pbem.core.verify import export_game, verify
+from pbem.games import ruleset
+from pbem.tools.selfplay import chooser, play_game, simple_players
+
+RULES = ruleset("napoleon1815")
+SCENARIO = RULES.load_scenario(RULES.scenarios()["napoleon1815"])
+
+
+def campaign(seed, players="2"):
+    return play_game(RULES, SCENARIO, seed, simple_players(RULES, SCENARIO, {"players": players}),
+                     choose=lambda g: chooser(seed, g.day), check=True, options={"players": players})
+
+
+@pytest.mark.parametrize("players", ["2", "3"])
+def test_campaigns_run_to_their_end_with_every_invariant(players):
+    battles = 0
+    for seed in range(6):
+        game = campaign(seed, players)
+        assert game.over and game.view(None)["winner"] in ("france", "allies")
+        battles += sum(1 for d in game.days for e in d.events if e.kind == "battle")
+    assert battles > 0
+
+
+def test_a_campaign_replays_exactly_from_its_log():
+    game = campaign(3)
+    again = Game(RULES, SCENARIO, 3, log=game.log, options={"players": "2"})
+    assert [RULES.digest(d.after) for d in again.days] == [RULES.digest(d.after) for d in game.days]
+    assert [r.value for d in again.days for r in d.rolls] == [r.value for d in game.days for r in d.rolls]
+
+
+def test_seats_options_and_turns():
+    assert [s.id for s in RULES.seats(SCENARIO, {"players": "3"})] == ["french", "anglo-dutch", "prussian"]
+    assert {s.side for s in RULES.seats(SCENARIO, {"players": "2"})} == {"france", "allies"}
+    game = Game(RULES, SCENARIO, 1, options={"players": "3"})
+    assert game.turn().seats == ("anglo-dutch", "prussian") and game.turn().label == "Allied setup"
+    game.advance()
+    assert game.turn().seats == ("french",)
+    game.advance()
+    assert game.turn().label.startswith("15 June, morning (French turn")
+
+
+def test_the_enemy_is_plain_blocks_with_their_count():
+    game = Game(RULES, SCENARIO, 1, options={"players": "3"})
+    game.advance()
+    game.advance()
+    french = game.view("french")
+    assert all(b["army"] == "french" for b in french["blocks"])
+    assert sum(h["count"] for h in french["hidden"]) == 34
+    assert all(set(h) == {"town", "army", "count"} for h in french["hidden"])
+    prussian = game.view("prussian")
+    assert {b["army"] for b in prussian["blocks"]} == {"prussian"}  # three players: not the partner's
+    two = Game(RULES, SCENARIO, 1, options={"players": "2"})
+    two.advance()
+    assert {b["army"] for b in two.view("prussian")["blocks"]} == {"anglo", "prussian"}
+
+
+def test_orders_errors_name_the_line_and_what_was_expected():
+    game = Game(RULES, SCENARIO, 1)
+    game.advance()
+    game.advance()
+    with pytest.raises(OrdersError) as err:
+        game.check_orders("french", "GAME g SIDE french\n\nMOVE OG Beaumont -> Brussels\n")
+    problem = err.value.problems[0]
+    assert problem.line == 3 and "no road" in problem.message and "adjacent" in problem.expected
+    with pytest.raises(OrdersError) as err:
+        game.check_orders("french", "MARCH OG Beaumont -> Thuin")
+    assert "MOVE" in err.value.problems[0].expected
+    orders = game.check_orders("french", "move og gc beaumont -> thuin\ndoctrine withdraw 30")
+    assert orders.echo() == "MOVE OG GC Beaumont -> Thuin\nDOCTRINE WITHDRAW 30"
+
+
+def test_report_template_and_map_leak_no_enemy_id():
+    game = campaign(2)
+    enemy_ids = [b.id for b in SCENARIO.blocks.values() if b.army != "french"]
+    view = game.view("french", 1)
+    svg = RULES.render_svg(SCENARIO, view, "test")
+    assert svg.startswith("<svg") and not any(f">{bid} " in svg for bid in enemy_ids)
+    report = RULES.report(game, 1, "french")
+    assert "Your blocks" in report.markdown and report.template.startswith("GAME")
+    for line in report.markdown.split("Blocks you cannot see")[-1].splitlines():
+        assert not any(f"| {bid} |" in line for bid in enemy_ids)
+
+
+def test_every_roll_of_a_finished_campaign_verifies():
+    game = campaign(4, "3")
+    export = export_game(game, scenario="napoleon1815.toml", scenario_sha256="x", salt="s")
+    assert verify(export, RULES, SCENARIO) == []
+    export["days"][5]["rolls"] = [{"n": 0, "purpose": "forged", "sides": 6, "value": 6}] + export["days"][5]["rolls"]
+    assert verify(export, RULES, SCENARIO)
+
+
+def test_balance_counts_wins_by_side_when_a_side_has_two_seats():
+    from pbem.tools.balance import balance
+
+    tally = balance(RULES, SCENARIO, seed=1, games=2)
+    text = "\n".join(tally.lines())
+    assert "allies wins" in text and "france wins" in text and "prussian wins" not in text
+    assert tally.winners["allies"] + tally.winners["france"] == 2
+
+
+def hybrid_game(seed):
+    return play_game(RULES, SCENARIO, seed, simple_players(RULES, SCENARIO, {"players": "3", "battle": "hybrid"}),
+                     choose=lambda g: chooser(seed, g.day), check=True, options={"players": "3", "battle": "hybrid"})
+
+
+def test_hybrid_battles_ask_for_deployments_in_sub_turns():
+    subturns = 0
+    for seed in range(4):
+        game = hybrid_game(seed)
+        assert game.over
+        for result in game.days:
+            turn = RULES.turn(SCENARIO, result.before)
+            if turn.kind == "subturn":
+                subturns += 1
+                battles = result.before.pending["battles"]
+                role = result.before.pending["stage"]
+                sides = {b["sides"][role] for b in battles}
+                assert turn.seats and all(RULES.seats(SCENARIO, {})[["french", "anglo-dutch", "prussian"]
+                                                                     .index(s)].side in sides for s in turn.seats)
+                assert "deploy" in turn.label
+        again = Game(RULES, SCENARIO, seed, log=game.log, options=game.options)
+        assert RULES.digest(again.state) == RULES.digest(game.state)
+    assert subturns >= 2
+
+
+def paused_battle():
+    """A hybrid game stopped at its first deployment sub-turn."""
+    for seed in range(20):
+        game = Game(RULES, SCENARIO, seed, options={"players": "2", "battle": "hybrid"})
+        bots = simple_players(RULES, SCENARIO)
+        while not game.over and game.turn().kind != "subturn":
+            for seat in game.turn().seats:
+                game.submit(seat, bots[seat].orders(SCENARIO, game.view(seat), seed))
+            game.advance()
+        if not game.over:
+            return game
+    raise AssertionError("no battle in 20 games")
+
+
+def test_deploy_orders_are_checked():
+    game = paused_battle()
+    seat = game.turn().seats[0]
+    view = game.view(seat)
+    battle = view["battles"][0]
+    assert battle["stage"] == "def" and battle["defenders"] == {}
+    town = SCENARIO.board.name(battle["town"])
+    with pytest.raises(OrdersError) as err:
+        game.check_orders(seat, "MOVE X Brussels -> Hal")
+    assert "no moves while battles wait" in str(err.value)
+    with pytest.raises(OrdersError) as err:
+        game.check_orders(seat, f"DEPLOY {town} LEFT")
+    with pytest.raises(OrdersError) as err:
+        game.check_orders(seat, "DEPLOY Nowhere LEFT")
+    assert "no town called" in str(err.value)
+    mine = [b["id"] for b in view["blocks"] if b["town"] == battle["town"]
+            and b["army"] == {"french": "french", "anglo-dutch": "anglo", "prussian": "prussian"}[seat]]
+    orders = game.check_orders(seat, f"DEPLOY {town} RESERVE {' '.join(mine)}")
+    assert orders.echo().startswith(f"DEPLOY {town} RESERVE")
+
+
+def test_blocks_in_woods_and_reserve_stay_hidden_from_the_enemy():
+    from pathlib import Path
+
+    from pbem.core.events import events_for
+
+    case = Path(__file__).parent / "cases" / "napoleon1815" / "battle-rout-when-position-lost.toml"
+    outcome = RULES.run_case(case)
+    moderator = [e["text"] for e in events_for(outcome.raw, None) if "defender deploys" in e["text"]][0]
+    french = [e["text"] for e in events_for(outcome.raw, "french") if "defender deploys" in e["text"]][0]
+    prussian = [e["text"] for e in events_for(outcome.raw, "prussian") if "defender deploys" in e["text"]][0]
+    assert "P-I-1" in moderator and "P-I-1" in prussian
+    assert "P-I-1" not in french and "1 block(s) in the woods" in french
+
+
+def test_the_general_plays_whole_campaigns_and_wins_some():
+    general = RULES.bots()["general"]
+    winners = set()
+    for seed in range(4):
+        for options in ({"players": "2"}, {"players": "3", "battle": "hybrid"}):
+            game = play_game(RULES, SCENARIO, seed, {s: general for s in ("french", "anglo-dutch", "prussian")},
+                             check=True, options=options)
+            assert game.over
+            winners.add(game.view(None)["winner"])
+    assert "france" in winners
+
+
+def test_ask_me_before_withdrawing_and_fight_on(tmp_path):
+    from pathlib import Path
+
+    from pbem.core.decisions import Pending
+    from pbem.games.napoleon1815 import cases
+
+    case = Path(__file__).parent / "cases" / "napoleon1815" / "battle-withdraw-by-doctrine.toml"
+    with pytest.raises(Pending) as pending:
+        cases.run_case(case, ask=lambda d: d.kind == "withdraw")
+    decision = pending.value.decision
+    assert decision.side == "prussian" and decision.options == ("withdraw", "fight")
+    source = case.read_text().replace("[expect]", f'[answers]\n{pending.value.index} = ["fight"]\n\n[expect]', 1)
+    fought = tmp_path / "fight-on.toml"
+    fought.write_text(source)
+    outcome = cases.run_case(fought)
+    assert not any("The defender withdraws" in e for e in outcome.events), cases.show_case(outcome)
+
+
+def test_the_first_french_turn_of_the_orders_doc_is_accepted():
+    from pathlib import Path
+
+    doc = (Path(__file__).parent.parent / "docs" / "napoleon1815-orders.md").read_text()
+    block = doc.split("## A first French turn")[1].split("```")[1].strip()
+    game = Game(RULES, SCENARIO, 1)
+    game.advance()
+    game.advance()
+    orders = game.check_orders("french", block)
+    assert len(orders.moves) == 3 and orders.doctrine == {"RESERVE": "0"}
+    with pytest.raises(OrdersError):
+        game.check_orders("french", "MOVE OG Beaumont -> Thuin -> Charleroi")
