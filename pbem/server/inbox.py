@@ -158,8 +158,9 @@ def handle(service: Service, row: dict, msg: Inbound | None = None) -> dict:
         return result
     if header.line == 0 and league_mail.is_league_command(first):  # LEAGUE 3 JOIN, TOURNAMENT 5 ENTER
         answer, done = league_mail.run(service, sender, first)
+        # a league answer goes to a member acting by mail: capped per address (not as a stranger's), fixed subject
         reply(service, to, STRANGER_SUBJECT, answer, in_reply_to=msg.message_id, key=dedupe, source=sender,
-              kind="stranger")
+              kind="league")
         return done
     if header.line == 0 or header.game is None or header.key is None:
         # what was read, without quoting it: a stranger's lines never go back to whoever Reply-To names
