@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 
 def game_of(args):
@@ -272,6 +273,24 @@ def cmd_backup(args) -> int:
     return 0
 
 
+def cmd_prune(args) -> int:
+    from pbem.server import retention
+    from pbem.server.config import load_config
+    from pbem.server.mapcache import MapCache
+    from pbem.server.store import Store
+
+    config = load_config(args.config)
+    store = Store(config.database_path)
+    before = config.database_path.stat().st_size
+    done = retention.prune(store, config, maps=MapCache(Path(config.instance) / "mapcache"))
+    print(f"pruned {done}")
+    if args.vacuum:
+        retention.vacuum(store)
+        print(f"vacuumed: {before / 1e6:.1f} MB -> {config.database_path.stat().st_size / 1e6:.1f} MB")
+    store.close()
+    return 0
+
+
 def cmd_ratings(args) -> int:
     from pbem.server.config import load_config
     from pbem.server.leagues import ratings
@@ -330,6 +349,17 @@ def cmd_loadtest(args) -> int:
     if args.out:
         Path(args.out).write_text(text + "\n", encoding="utf-8")
     return 1 if figures.lost or figures.doubled else 0
+
+
+def cmd_measure(args) -> int:
+    from pbem.tools import measure
+
+    if args.what == "hostile-mail":
+        print(measure.hostile_mail(mails=args.mails, parts=args.parts, workdir=args.workdir,
+                                   server_code=args.server_code))
+    else:
+        print(measure.footprint(scenario=args.scenario, seed=args.seed, workdir=args.workdir))
+    return 0
 
 
 def cmd_render(args) -> int:
@@ -501,6 +531,11 @@ def build_parser() -> argparse.ArgumentParser:
     p_backup.add_argument("--config", help="the settings file (docs/operations.md); default: $PBEM_CONFIG, else the embedded defaults")
     p_backup.set_defaults(func=cmd_backup)
 
+    p_prune = sub.add_parser("prune", help="delete old mail as the retention settings say (docs/security.md)")
+    p_prune.add_argument("--config")
+    p_prune.add_argument("--vacuum", action="store_true", help="also give the space back to the file system")
+    p_prune.set_defaults(func=cmd_prune)
+
     p_ratings = sub.add_parser("ratings", help="rate every finished game again (OpenSkill) and print the ratings")
     p_ratings.add_argument("--game", help="print only this game's ratings")
     p_ratings.add_argument("--config")
@@ -536,6 +571,17 @@ def build_parser() -> argparse.ArgumentParser:
     p_load.add_argument("--drain", type=float, default=180.0, help="most seconds to wait for late mail")
     p_load.add_argument("--out", help="also write the figures to this file")
     p_load.set_defaults(func=cmd_loadtest)
+
+    p_measure = sub.add_parser("measure", help="hardening figures: the site's response during hostile mail, "
+                                                "a finished game's database size before and after retention")
+    p_measure.add_argument("what", choices=("hostile-mail", "footprint"))
+    p_measure.add_argument("--mails", type=int, default=10, help="hostile mails sent (hostile-mail)")
+    p_measure.add_argument("--parts", type=int, default=45_000, help="empty MIME parts in each (hostile-mail)")
+    p_measure.add_argument("--server-code", help="run the server from this checkout (e.g. the code before a fix)")
+    p_measure.add_argument("--scenario", default="marengo.toml", help="footprint: the scenario played")
+    p_measure.add_argument("--seed", type=int, default=1)
+    p_measure.add_argument("--workdir", help="keep the files here (default: a temporary folder, removed)")
+    p_measure.set_defaults(func=cmd_measure)
 
     p_render = sub.add_parser("render", help="draw a side's view of a self-play game or a case file (SVG and PNG)")
     p_render.add_argument("--case", help="an adjudication case file: draw the position after it")

@@ -407,3 +407,70 @@ def test_the_svg_check_reads_attributes_and_entities():
     if foe.name != foe.id:
         encoded = "".join(f"&#{ord(c)};" for c in foe.name)
         assert svg_forbidden(f'<svg xmlns="http://www.w3.org/2000/svg"><text>{encoded}</text></svg>', secrets)
+
+
+# -- the server's doors: the web pages, the JSON API and the mailed view.json (issue 14) -----------------
+
+
+def test_the_web_the_api_and_the_mail_leak_nothing(tmp_path):
+    """A game of the real scenario played through the server's service, each side's orders
+    carrying a secret in its own comments. Everything a side's player can read -- every page
+    and API answer for the game, every mail to the side's address with its view.json -- holds
+    no secret of the other side, and no id or name of an enemy block."""
+    import base64
+    import json
+
+    from websupport import Site
+
+    site = Site(tmp_path)
+    seats = {"austria": "austria@example.org", "france": "france@example.org"}
+    game_id, _ = site.service.create_game("Leaks", seats, scenario=str(SCENARIO), seed=7, settings={"hours": 48})
+    planted = {side: [] for side in SIDES}
+    for _ in range(int(os.environ.get("PBEM_LEAK_SERVER_DAYS", "6"))):
+        game = site.service.game(game_id)
+        if game.over:
+            break
+        for side in SIDES:  # the moving side's orders, and the other's standing orders, each with its secret
+            secret = f"PLANTED-{side.upper()}-{game.day}"
+            planted[side].append(secret)
+            text = bot_orders(game.scenario, game.view(side), 7) if side in game.turn().seats else ""
+            assert site.service.submit(game_id, side, f"# {secret}\n{text}\n", who=seats[side]).ok
+        site.service.resolve_next(game_id)
+        site.service.run_jobs()
+    for side in SIDES:  # comments on file for the coming day: each side's page shows its own
+        planted[side].append(f"PLANTED-{side.upper()}-ON-FILE")
+        assert site.service.submit(game_id, side, f"# {planted[side][-1]}\n", who=seats[side]).ok
+    days = len(site.service.game(game_id).days)
+    scenario = site.service.game(game_id).scenario
+    for side in SIDES:
+        other = SIDES[1 - SIDES.index(side)]
+        secrets_of = Secrets(scenario, side)
+        client = site.client(seats[side])
+        texts = []
+        for url in [f"/games/{game_id}?side={side}", f"/api/games/{game_id}?side={side}",
+                    f"/api/games/{game_id}/map/now.svg?side={side}"] + \
+                   [u for d in range(days) for u in (f"/games/{game_id}/reports/{d}?side={side}",
+                                                      f"/games/{game_id}/reports/{d}?side={side}&format=text",
+                                                      f"/api/games/{game_id}/reports/{d}?side={side}",
+                                                      f"/api/games/{game_id}/map/{d}.svg?side={side}")]:
+            response = client.get(url)
+            assert response.status_code == 200, url
+            texts.append((url, response.text))
+            for probe in (f"/games/{game_id}?side={other}", f"/api/games/{game_id}?side={other}"):
+                assert not any(s in client.get(probe).text for s in planted[other])
+        for row in site.store.query("SELECT subject, body, html, attachments FROM outbox WHERE to_addr = ?",
+                                    (seats[side],)):
+            texts.append((row["subject"], f"{row['subject']}\n{row['body']}\n{row['html'] or ''}"))
+            for part in json.loads(row["attachments"]):
+                if part["filename"] == "view.json":
+                    view = base64.b64decode(part["data"]).decode()
+                    texts.append((f"view.json of {row['subject']}", view))
+                    assert json.loads(view)["viewer"] == side
+        assert any("view.json" in where for where, _ in texts) and any(s in t for s in planted[side] for _, t in texts)
+        for where, text in texts:
+            for secret in planted[other]:
+                assert secret not in text, f"{side} reads {other}'s comment {secret} in {where}"
+            if where.endswith(".svg?side=" + side) or "view.json" in where or where.startswith("/api/"):
+                found = secrets_of.forbidden(html.unescape(TAG.sub(" ", text)))
+                assert found is None, f"{side} reads {found} in {where}"
+    site.store.close()

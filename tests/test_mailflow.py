@@ -188,9 +188,10 @@ def test_a_crash_before_processing_loses_nothing(world, tmp_path):
 def test_orders_for_a_game_or_side_that_does_not_exist(world):
     service, game_id, keys, _ = world
     deliver(service, mail(f"GAME 999 SIDE Austria KEY {keys['austria']}\nENTER A1 BY ROAD\n"))
-    assert "no game '999'" in outbox(service, "anna@example.org")[-1][2]
+    assert "a game this server does not have" in outbox(service, "anna@example.org")[-1][2]
     deliver(service, mail(f"GAME {game_id} SIDE Prussia KEY {keys['austria']}\nENTER A1 BY ROAD\n"))
-    assert "no side called 'Prussia'" in outbox(service, "anna@example.org")[-1][2]
+    answer = outbox(service, "anna@example.org")[-1][2]
+    assert "a side game" in answer and "Prussia" not in answer  # nothing of a stranger's mail is quoted
 
 
 def test_orders_for_a_past_turn_are_refused_with_the_turn_expected(world):
@@ -258,4 +259,5 @@ def test_the_answer_says_what_was_read_and_what_ignored(world):
     deliver(service, mail(f"From: pbem\nSent: Sunday\nTo: anna\n\nGAME {game_id} SIDE Austria KEY <your-key>\n"))
     answer = outbox(service, "anna@example.org")[-1][2]
     assert "no first line" in answer and "Read from your mail: nothing." in answer
-    assert "Ignored: 4 quoted lines (from 'From: pbem')." in answer
+    # no key proved this mail: the answer says how much was read, and quotes none of it (issue 14)
+    assert "taken for quoted text" in answer and "From: pbem" not in answer

@@ -44,6 +44,12 @@ class Config:
     imap_ssl: bool = True  # IMAP over TLS (port 993); false for a local server on port 143
     tick_seconds: float = 5.0  # how often the scheduler looks at the clocks and the outbox
     max_message_bytes: int = 512 * 1024
+    smtp_sender_messages: int = 100  # messages an hour the receiver takes from one envelope sender (0: no limit)
+    smtp_sender_mib: int = 20  # MiB an hour the receiver takes from one envelope sender (0: no limit)
+    retain_inbound_days: int = 30  # raw inbound mail, once processed (0: forever); pbem.server.retention
+    retain_outbox_days: int = 30  # text of sent mail
+    retain_attachments_days: int = 7  # attachments of sent mail, cached map images
+    retain_audit_days: int = 365  # audit noise (wrong keys, errors); rulings are kept forever
     secret_key: str = ""  # web sessions; default: made once and kept in <instance>/secret_key
     admin_email: str = "admin@localhost"
     demo: bool = True  # create a demo game on an empty database

@@ -5,18 +5,26 @@ only then may the door acknowledge it. ``process(service, inbound_id)`` reads
 a stored message, authenticates its seat by the key in its first line (never
 by the From address), carries out the orders or command, queues the answer,
 and marks the message processed, all in one transaction: a crash at any
-moment leaves the message stored and unprocessed, to be processed again.
+moment leaves the message stored and unprocessed, to be processed again. The
+message is parsed before that transaction, outside the service's lock, and
+only if its MIME structure is within bounds (pbem.server.mail.bounds): a
+hostile mail costs its own parse, never a stall of the site.
+
+Mail not proven by a seat key is a stranger's: its answer is a fixed text
+that quotes nothing of it, and answers are capped (pbem.server.throttle).
+Robots' mail is never answered (pbem.server.mail.inbound, .robots).
 """
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import datetime
 
-from pbem.server import deadlines
+from pbem.server import addresses, deadlines, throttle
 from pbem.core.orders import OrdersError, parse_header
 from pbem.core.orders import fold
 from pbem.games import rulesets
-from pbem.server.mail.inbound import parse_message
+from pbem.server.mail import bounds
+from pbem.server.mail.inbound import Inbound, parse_message
 from pbem.server.mail.outbox import queue
 from pbem.server.mail.reply import summary
 from pbem.server.service import Service, ServiceError, redact_key
@@ -25,7 +33,8 @@ from pbem.server.leagues import mail as league_mail
 
 LIMIT_BYTES = 512 * 1024
 REPLY_LIMIT = 20_000  # characters: no answer grows without bound
-FAILURES_PER_HOUR = 5  # wrong keys from one address before it is slowed down
+FAILURES_PER_HOUR = throttle.STRANGER_PER_ADDRESS  # answers to wrong keys (and other unproven mail) an hour
+STRANGER_SUBJECT = "[pbem] Your mail to the game server"
 COMMANDS = ("HELP", "STATUS", "REPORT", "ORDERS", "VACATION", "ANSWER", "KEY")
 
 HELP = """pbem: how to play by mail
@@ -67,11 +76,36 @@ def process_pending(service: Service) -> int:
 
 
 def reply(service: Service, to: str, subject: str, body: str, game_id=None, in_reply_to=None,
-          key: str | None = None) -> None:
+          key: str | None = None, source: str = "", kind: str = "player") -> bool:
+    """Queue an answer, unless its cap is reached (pbem.server.throttle); returns whether it was queued.
+
+    ``kind`` is "stranger" for an answer to mail no seat key proved, "owner" for a
+    notice to a seat's owner, "player" otherwise.
+    """
+    to = addresses.clean_address(to)
+    if to is None:
+        return False
+    if throttle.may_answer(service.store, service.now(), to, source, stranger=kind == "stranger"):
+        return False
     if len(body) > REPLY_LIMIT:
         body = body[:REPLY_LIMIT] + "\n\n[... cut: the answer was too long]"
     queue(service.store, to, subject, body, kind="reply", game_id=game_id, in_reply_to=in_reply_to,
           dedupe_key=key)
+    throttle.note_answer(service.store, service.now(), to, source, kind)
+    return True
+
+
+def read(row: dict) -> Inbound:
+    """Parse a stored message, within bounds (no lock or transaction is held meanwhile)."""
+    raw = bytes(row["raw"])
+    problem = bounds.problem(raw)
+    if not problem:
+        return parse_message(raw, LIMIT_BYTES, has_orders=lambda text: bool(text.strip()), words=mail_words())
+    head_end = min((i for i in (raw.find(b"\n\n"), raw.find(b"\r\n\r\n")) if i >= 0), default=len(raw))
+    msg = parse_message(raw[:head_end] + b"\r\n\r\n", LIMIT_BYTES)  # the head alone: sender, robot or not
+    msg.problem = problem  # over a bound: that is what to tell, whatever the head alone looks like
+    msg.text = ""
+    return msg
 
 
 def process(service: Service, inbound_id: int) -> dict:
@@ -80,88 +114,93 @@ def process(service: Service, inbound_id: int) -> dict:
     row = store.get_inbound(inbound_id)
     if row is None or row["status"] != "stored":
         return {"skipped": True}
+    msg = read(row)
     with service.lock, store.transaction():
-        result = handle(service, row)
+        current = store.get_inbound(inbound_id)
+        if current is None or current["status"] != "stored":
+            return {"skipped": True}  # another worker got there first
+        result = handle(service, row, msg)
         status = result.pop("status", "processed")
         store.mark_inbound(inbound_id, status, result)
     return result
 
 
-def handle(service: Service, row: dict) -> dict:
-    msg = parse_message(row["raw"], LIMIT_BYTES, has_orders=lambda text: bool(text.strip()), words=mail_words())
+def handle(service: Service, row: dict, msg: Inbound | None = None) -> dict:
+    msg = msg if msg is not None else read(row)
     dedupe = f"answer:{row['id']}"
-    subject = "Re: " + (msg.subject or "your mail")[:200]
     if msg.auto:
         return {"status": "dropped", "why": f"automatic mail ({msg.auto_reason}); never answered"}
-    if not msg.from_addr:
-        return {"status": "dropped", "why": "no sender address to answer"}
-    to = msg.answer_to
+    sender = addresses.clean_address(msg.from_addr)
+    to = addresses.answer_address(row["raw"])
+    if not sender or not to:
+        return {"status": "dropped", "why": "no valid sender address to answer"}
+
+    def stranger(text: str, why: str) -> dict:
+        """A fixed answer to mail no key proved: nothing of the mail is quoted in it."""
+        sent = reply(service, to, STRANGER_SUBJECT, text, in_reply_to=msg.message_id, key=dedupe, source=sender,
+                     kind="stranger")
+        return {"why": why, "answered": sent}
+
     if msg.too_big:
-        reply(service, to, subject, f"Your message is larger than {LIMIT_BYTES // 1024} KB and was not read. "
-                                    "Send your orders as plain text in the body of the mail.",
-              in_reply_to=msg.message_id, key=dedupe)
-        return {"why": "too big"}
+        return stranger(f"Your message is larger than {LIMIT_BYTES // 1024} KB and was not read. "
+                        "Send your orders as plain text in the body of the mail.", "too big")
     if msg.problem:
-        reply(service, to, subject, f"Your message could not be read: {msg.problem}.\n\n"
-                                    "Send your orders as plain text in the body of the mail.",
-              in_reply_to=msg.message_id, key=dedupe)
-        return {"why": msg.problem}
+        return stranger("Your message could not be read (its MIME structure is broken or too large).\n\n"
+                        "Send your orders as plain text in the body of the mail.", msg.problem)
     problems = []
     header, body = parse_header(msg.text, problems)
     lines = [text.strip() for _, text in body if text.strip() and not text.strip().startswith("#")]
     first = lines[0].split() if lines else []
     command = first[0].upper() if first and first[0].upper() in COMMANDS else None
     if header.line == 0 and (command == "HELP" or not lines and not msg.cuts):
-        reply(service, to, subject, HELP, in_reply_to=msg.message_id, key=dedupe)
-        return {"command": "HELP"}
+        result = stranger(HELP, "help")
+        result["command"] = "HELP"
+        return result
     if header.line == 0 and league_mail.is_league_command(first):  # LEAGUE 3 JOIN, TOURNAMENT 5 ENTER
-        answer, done = league_mail.run(service, msg.from_addr, first)
-        reply(service, to, subject, answer, in_reply_to=msg.message_id, key=dedupe)
+        answer, done = league_mail.run(service, sender, first)
+        # a league answer goes to a member acting by mail: capped per address (not as a stranger's), fixed subject
+        reply(service, to, STRANGER_SUBJECT, answer, in_reply_to=msg.message_id, key=dedupe, source=sender,
+              kind="league")
         return done
     if header.line == 0 or header.game is None or header.key is None:
-        reply(service, to, subject, "Your mail has no first line naming the game and carrying your key, "
-                                    "so nothing was done." + read_note(msg) + "\n\n" + HELP,
-              in_reply_to=msg.message_id, key=dedupe)
-        return {"why": "no header"}
+        # what was read, without quoting it: a stranger's lines never go back to whoever Reply-To names
+        return stranger("Your mail has no first line naming the game and carrying your key, "
+                        "so nothing was done." + stranger_read_note(msg) + "\n\n" + HELP, "no header")
     try:
         game_id = int(str(header.game).lstrip("#"))
         service.store.get_game(game_id)
     except (ValueError, NoSuchGame):
-        reply(service, to, subject, f"There is no game {header.game!r} on this server; nothing was done.",
-              in_reply_to=msg.message_id, key=dedupe)
-        return {"why": "no such game"}
+        return stranger("Your mail names a game this server does not have; nothing was done.", "no such game")
     titles = service.seat_titles(game_id)
     if header.side is None:  # GAME and KEY name the seat: the seat whose key it is
         side = next((s for s in titles if service.check_key(game_id, s, str(header.key))), None)
         if side is None:
-            reply(service, to, subject, f"The key in your mail is not the key of any seat in game {game_id}; "
-                                        f"nothing was done.", game_id=game_id, in_reply_to=msg.message_id, key=dedupe)
-            return {"why": "wrong key", "from": msg.from_addr, "game": game_id}
+            service.store.audit(sender, "wrong_key", game_id, detail={"from": sender.lower(), "inbound": row["id"]})
+            return {**stranger(f"The key in your mail is not the key of any seat in game {game_id}; nothing was "
+                               f"done.", "wrong key"), "from": sender, "game": game_id}
     else:
         side = next((s for s, title in titles.items() if fold(str(header.side)) in (fold(s), fold(title))), None)
     if side is None:
-        reply(service, to, subject, f"Game {game_id} has no side called {header.side!r} "
-                                    f"(the sides are {', '.join(titles.values())}).",
-              game_id=game_id, in_reply_to=msg.message_id, key=dedupe)
-        return {"why": "no such side"}
-    if not authenticate(service, game_id, side, header.key, msg.from_addr, row):
-        return {"why": "wrong key", "from": msg.from_addr, "game": game_id, "side": side}
+        return {**stranger(f"Your mail names a side game {game_id} does not have (the sides are "
+                           f"{', '.join(titles.values())}); nothing was done.", "no such side"), "game": game_id}
+    if not authenticate(service, game_id, side, header.key, sender, row):
+        return {"why": "wrong key", "from": sender, "game": game_id, "side": side}
     seat = service.seat(game_id, side)
     tag = f"[pbem {game_id}]"
-    copy_to = seat["email"] if seat["email"] and seat["email"].lower() != msg.from_addr.lower() else None
+    copy_to = seat["email"] if seat["email"] and seat["email"].lower() != sender.lower() else None
 
     def answer(text: str, what: str) -> None:
-        reply(service, to, f"{tag} {what}", text, game_id, msg.message_id, key=dedupe)
+        reply(service, to, f"{tag} {what}", text, game_id, msg.message_id, key=dedupe, source=sender)
         if copy_to:
-            reply(service, copy_to, f"{tag} {what} (copy: sent from {msg.from_addr})", text, game_id,
-                  key=dedupe + ":copy")
+            reply(service, copy_to, f"{tag} {what} (copy: sent from {sender})", text, game_id,
+                  key=dedupe + ":copy", source=sender)
 
     try:
         if command:
             text = run_command(service, game_id, side, command, first[1:])
             answer(text, command.title())
             return {"command": command, "game": game_id, "side": side}
-        submission = service.submit(game_id, side, msg.text, source=row["source"], who=msg.from_addr)
+        submission = service.submit(game_id, side, msg.text, source=row["source"], who=sender)
     except (ServiceError, OrdersError) as exc:
         answer(f"Nothing was done: {exc}" + read_note(msg), "Refused")
         return {"why": str(exc), "game": game_id, "side": side}
@@ -177,6 +216,16 @@ def mail_words() -> frozenset[str]:
     return frozenset().union(*(r.mail_words for r in rulesets().values()))
 
 
+def stranger_read_note(msg) -> str:
+    """``read_note`` for mail no key proved: how much was read, quoting nothing of it."""
+    if not summary(msg.cuts):
+        return ""
+    lines = [line for line in msg.text.splitlines() if line.strip()]
+    read = "nothing" if not lines else f"{len(lines)} line(s)"
+    return (f"\n\nRead from your mail: {read}. The rest was taken for quoted text, a footer or a signature, "
+            "and ignored.")
+
+
 def read_note(msg) -> str:
     """What of the mail was read and what ignored, for the acknowledgement ("" if all was read)."""
     ignored = summary(msg.cuts)
@@ -189,27 +238,30 @@ def read_note(msg) -> str:
 
 
 def authenticate(service: Service, game_id: int, side: str, key, from_addr: str, row: dict) -> bool:
-    """The key decides, never the From address. Wrong keys are refused, told to the
-    seat's registered address, and slowed down when they repeat."""
+    """The key decides, never the From address. A wrong key is refused with a fixed answer
+    (capped as any stranger's), and the seat's owner is told -- at most once every few
+    hours, with the count of attempts since the last notice."""
     store = service.store
     if service.check_key(game_id, side, str(key)):
         return True
-    since = deadlines.iso(service.now() - timedelta(hours=1))
-    recent = [a for a in store.read_audit(game_id)
-              if a["action"] == "wrong_key" and a["at"] >= since and a["detail"].get("from") == from_addr.lower()]
     store.audit(from_addr, "wrong_key", game_id, detail={"from": from_addr.lower(), "side": side,
                                                           "inbound": row["id"]})
-    if len(recent) >= FAILURES_PER_HOUR:
-        return False  # slowed down: no more answers to this address for a while
     reply(service, from_addr, f"[pbem {game_id}] Refused: wrong key",
-          f"The key in your mail is not the key of {service.seat_title(game_id, side)} in game {game_id}; nothing was done.\n"
-          f"If you lost your key, ask the game's moderator for a new one.", game_id, key=f"answer:{row['id']}")
+          f"The key in your mail is not the key of {service.seat_title(game_id, side)} in game {game_id}; nothing "
+          f"was done.\nIf you lost your key, ask the game's moderator for a new one.", game_id,
+          key=f"answer:{row['id']}", source=from_addr, kind="stranger")
     seat = service.seat(game_id, side)
-    if seat["email"] and seat["email"].lower() != from_addr.lower():
+    if not seat["email"] or seat["email"].lower() == from_addr.lower():
+        return False
+    count = throttle.owner_notice(store, service.now(), game_id, side)
+    if count:
+        every = int(throttle.OWNER_NOTICE_EVERY.total_seconds() // 3600)
         reply(service, seat["email"], f"[pbem {game_id}] Someone used a wrong key for your seat",
-              f"A mail from {from_addr} tried to act for {service.seat_title(game_id, side)} in game {game_id} with a wrong key. "
-              f"It was refused. If it was not you, nothing needs doing; your key is unchanged.", game_id,
-              key=f"answer:{row['id']}:owner")
+              f"{count} mail(s) tried to act for {service.seat_title(game_id, side)} in game {game_id} with a wrong "
+              f"key since the last notice (the latest from {from_addr}). All were refused; your key is unchanged, "
+              f"and nothing needs doing if you have it. You are told at most once every {every} hours; the game's "
+              f"log lists every attempt.", game_id, key=f"answer:{row['id']}:owner", source=f"seat:{game_id}:{side}",
+              kind="owner")
     return False
 
 

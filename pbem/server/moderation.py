@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from datetime import datetime, timedelta, timezone
 
-from pbem.server import deadlines
+from pbem.server import addresses, deadlines
 from pbem.core.orders import OrdersError
 from pbem.server.mail.outbox import queue
 from pbem.server.service.base import ServiceError
@@ -92,6 +92,10 @@ def resolve_now(service: Service, game_id, who, why):
 
 
 def replace(service: Service, game_id, who, why, side: str, email: str):
+    try:
+        email = addresses.require_address(email)  # a CR/LF or any non-address would leave the seat unreachable
+    except addresses.AddressError as exc:
+        raise ServiceError(f"{exc}: give the new player's address") from None
     service.seat(game_id, side)
     key = new_key()
     service.store.update_seat(game_id, side, email=email, missed=0)

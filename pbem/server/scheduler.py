@@ -6,6 +6,7 @@
 - The mail worker processes stored mail as soon as a door stored some.
 - The jobs worker draws and queues the reports of resolved days.
 - The sender delivers the outbox as soon as something is queued.
+- Every ``PRUNE_HOURS``, old mail is pruned (pbem.server.retention).
 
 Each worker sleeps until woken (or until ``tick_seconds`` pass, to pick up
 work left by a crash). Everything they do is decided by the database, so a
@@ -26,6 +27,7 @@ from pbem.server.mail.outbox import Sender
 from pbem.server.service import Service
 
 log = logging.getLogger("pbem.server.scheduler")
+PRUNE_HOURS = 6  # how often old mail is pruned (pbem.server.retention)
 logging.getLogger("apscheduler").setLevel(logging.ERROR)  # a skipped overlapping tick is normal
 
 
@@ -78,6 +80,8 @@ class Clock:
             worker.thread.start()
         self.scheduler.add_job(self.tick, "interval", seconds=self.tick_seconds, id="tick",
                                next_run_time=datetime.now(timezone.utc), max_instances=1, coalesce=True)
+        self.scheduler.add_job(self.prune, "interval", hours=PRUNE_HOURS, id="prune", max_instances=1,
+                               coalesce=True, next_run_time=datetime.now(timezone.utc) + timedelta(minutes=1))
         self.scheduler.start()
 
     def stop(self) -> None:
@@ -99,6 +103,17 @@ class Clock:
         if done:
             self.tick_soon()  # orders marked FINAL may let a day be resolved now
         return done
+
+    def prune(self) -> None:
+        """Forget what the retention settings no longer keep (pbem.server.retention)."""
+        from pbem.server import retention
+
+        try:
+            done = retention.prune(self.service.store, self.service.config, self.service.now(),
+                                   getattr(self.service, "maps", None))
+            log.info("pruned: %s", done)
+        except Exception:  # logged, and tried again at the next prune
+            log.exception("prune failed")
 
     def tick_soon(self) -> None:
         try:

@@ -16,6 +16,7 @@ from pbem.games import rulesets
 from pbem.server import inbox
 from pbem.server.config import Config
 from pbem.server.mail.outbox import Sender
+from pbem.server.mail.limits import SenderLimit
 from pbem.server.mail.smtpd import start_smtpd
 from pbem.render.png import render_png
 from pbem.server.scheduler import Clock
@@ -76,8 +77,9 @@ class Server:
                             f"({exc.strerror}): is another pbem running? Set web_port in the config file") from None
         if self.config.smtp_enabled:
             try:
+                limit = SenderLimit(self.config.smtp_sender_messages, self.config.smtp_sender_mib * 1024 * 1024)
                 self.smtpd = start_smtpd(self.deliver, self.config.smtp_host, self.config.smtp_port,
-                                         limit_bytes=self.config.max_message_bytes * 4)
+                                         limit_bytes=self.config.max_message_bytes * 4, sender_limit=limit)
             except OSError as exc:
                 self.web.close()
                 raise PortInUse(f"the mail port {self.config.smtp_host}:{self.config.smtp_port} cannot be used "

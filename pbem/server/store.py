@@ -7,7 +7,9 @@ changed by adding a migration, never by dropping and recreating them.
 Every method is one transaction. To make several changes atomic (store the
 orders, mark the mail processed, queue the reply), nest them in
 ``with store.transaction():`` -- a crash then leaves all or none of them.
-A Store may be shared between threads: a lock serialises its use.
+A Store may be shared between threads: a lock serialises its writes, and a
+read outside a transaction runs on a connection of its own (pbem.server.readers),
+so it never waits for a writer.
 
 Times are ISO-8601 UTC strings (``2024-05-01T12:00:00Z``) from ``store.now()``;
 pass ``clock=`` to control them in tests.
@@ -28,6 +30,9 @@ from datetime import datetime, timezone
 
 from sqlite_utils import Database
 from sqlite_utils.migrations import Migrations
+
+from pbem.server import dedupe
+from pbem.server.readers import Readers
 
 GAME_STATUSES = ("open", "running", "paused", "finished")
 INBOUND_SOURCES = ("smtp", "imap", "pipe", "web")
@@ -226,6 +231,60 @@ def _platform(db: Database) -> None:
         db.execute("UPDATE games SET salt = ? WHERE id = ?", (secrets.token_hex(16), game_id))
 
 
+# -- hardening (issue 14) ------------------------------------------------------------
+
+
+@migrations(name="harden_1_inbound_dedupe")
+def _harden_inbound_dedupe(db: Database) -> None:
+    """Mail is a duplicate by its Message-ID per sender (not site-wide), or by a digest of
+    its raw bytes within a window (pbem.server.dedupe)."""
+    db.executescript(
+        """
+        ALTER TABLE inbound ADD COLUMN sender TEXT;
+        ALTER TABLE inbound ADD COLUMN digest TEXT;
+        DROP INDEX inbound_message_id;
+        CREATE INDEX harden_inbound_message_id ON inbound(message_id, sender);
+        CREATE INDEX harden_inbound_digest ON inbound(digest, received_at);
+        CREATE INDEX harden_inbound_received ON inbound(received_at);
+        """
+    )
+
+
+@migrations(name="harden_2_answer_log")
+def _harden_answer_log(db: Database) -> None:
+    """Every answer to a mail, by kind, recipient and source, so answers can be capped
+    (pbem.server.throttle); kept a day."""
+    db.executescript(
+        """
+        CREATE TABLE answer_log (
+          id INTEGER PRIMARY KEY, at TEXT NOT NULL, kind TEXT NOT NULL,
+          recipient TEXT NOT NULL COLLATE NOCASE, source TEXT NOT NULL DEFAULT '' COLLATE NOCASE);
+        CREATE INDEX answer_log_recipient ON answer_log(recipient, at);
+        CREATE INDEX answer_log_source ON answer_log(source, at);
+        CREATE INDEX answer_log_kind ON answer_log(kind, at);
+        """
+    )
+
+
+@migrations(name="harden_3_sessions")
+def _harden_sessions(db: Database) -> None:
+    """Sessions ended by "Sign out" (pbem.server.web.sessions); kept as long as a session lives."""
+    db.executescript("CREATE TABLE ended_sessions (sid TEXT PRIMARY KEY, at TEXT NOT NULL);")
+
+
+@migrations(name="harden_4_retention")
+def _harden_retention(db: Database) -> None:
+    """Indexes for pruning old mail and audit noise (pbem.server.retention)."""
+    db.executescript(
+        """
+        CREATE INDEX harden_outbox_sent ON outbox(status, sent_at);
+        CREATE INDEX harden_audit_action ON audit(action, at);
+        CREATE INDEX harden_jobs_done ON jobs(status, done_at);
+        CREATE INDEX harden_outbox_to ON outbox(to_addr, created);
+        """
+    )
+
+
 def message_id_of(raw: bytes) -> str | None:
     """The Message-ID header of a raw message, or None (never raises)."""
     try:
@@ -243,6 +302,8 @@ class Store:
         self.path = str(path)
         self.clock = clock
         self._lock = threading.RLock()
+        self._mine = threading.local()  # .depth: this thread's nested transactions
+        self._readers = Readers(self.path)  # reads outside a transaction wait for no writer
         conn = sqlite3.connect(self.path, timeout=30, check_same_thread=False)
         self.db = Database(conn)
         self.db.enable_wal()
@@ -251,6 +312,7 @@ class Store:
             migrations.apply(self.db)
 
     def close(self) -> None:
+        self._readers.close()
         self.db.close()
 
     def now(self) -> str:
@@ -260,17 +322,21 @@ class Store:
     def transaction(self):
         """All changes inside commit together or not at all (nesting is allowed)."""
         with self._lock:
-            if self.db.conn.in_transaction:
-                with self.db.atomic():
-                    yield self
-                return
-            self.db.execute("BEGIN IMMEDIATE")
+            self._mine.depth = getattr(self._mine, "depth", 0) + 1
             try:
-                yield self
-                self.db.commit()
-            except BaseException:
-                self.db.rollback()
-                raise
+                if self.db.conn.in_transaction:
+                    with self.db.atomic():
+                        yield self
+                    return
+                self.db.execute("BEGIN IMMEDIATE")
+                try:
+                    yield self
+                    self.db.commit()
+                except BaseException:
+                    self.db.rollback()
+                    raise
+            finally:
+                self._mine.depth -= 1
 
     def query_one(self, sql: str, params=()) -> dict | None:
         """The first row of a query, as a dict, or None."""
@@ -278,7 +344,10 @@ class Store:
         return rows[0] if rows else None
 
     def query(self, sql: str, params=()) -> list[dict]:
-        """Every row of a query, as dicts (reads take no write lock)."""
+        """Every row of a query, as dicts. Outside a transaction of this thread it runs on a
+        connection of its own (pbem.server.readers): it sees the last commit and waits for no writer."""
+        if not getattr(self._mine, "depth", 0):
+            return self._readers.query(sql, params)
         with self._lock:
             return list(self.db.query(sql, params))
 
@@ -484,21 +553,22 @@ class Store:
     def store_inbound(self, raw: bytes, source: str, received_at=None, message_id=None) -> tuple[int, bool]:
         """Store a message before acknowledging it; returns (id, duplicate).
 
-        A message whose Message-ID (read from ``raw`` unless given) is already
-        stored is not stored again: the id is the first copy's.
+        A message already stored -- the same Message-ID from the same sender, or
+        the same bytes within a week (pbem.server.dedupe) -- is not stored
+        again: the id is the first copy's.
         """
         if source not in INBOUND_SOURCES:
             raise ValueError(f"inbound source must be one of {INBOUND_SOURCES}, not {source!r}")
-        message_id = message_id or (message_id_of(raw) if source != "web" else None)
+        sender, found, digest = dedupe.keys(raw) if source != "web" else (None, None, None)
+        message_id = message_id or found
         when = iso(received_at) if isinstance(received_at, datetime) else (received_at or self.now())
         with self.transaction():
-            if message_id is not None:
-                row = self.db.execute("SELECT id FROM inbound WHERE message_id = ?", (message_id,)).fetchone()
-                if row is not None:
-                    return row[0], True
+            duplicate = dedupe.find(self.db, sender, message_id, digest, when)
+            if duplicate is not None:
+                return duplicate, True
             cursor = self.db.execute(
-                "INSERT INTO inbound (received_at, message_id, raw, source) VALUES (?, ?, ?, ?)",
-                (when, message_id, bytes(raw), source),
+                "INSERT INTO inbound (received_at, message_id, raw, source, sender, digest) VALUES (?, ?, ?, ?, ?, ?)",
+                (when, message_id, bytes(raw), source, sender, digest),
             )
             return cursor.lastrowid, False
 
@@ -609,11 +679,12 @@ class Store:
     def recent_inbound(self, limit: int = 50) -> list[dict]:
         """The newest inbound messages (without their raw bytes), newest first, with their sender
         and subject read from the headers."""
-        rows = self.query("SELECT id, received_at, source, status, result, raw FROM inbound ORDER BY id DESC LIMIT ?",
-                          (limit,))
+        rows = self.query("SELECT id, received_at, source, status, result, raw, sender FROM inbound ORDER BY id DESC"
+                          " LIMIT ?", (limit,))
         for row in rows:
             headers = email.parser.BytesHeaderParser(policy=email.policy.compat32).parsebytes(bytes(row.pop("raw"))[:65536])
-            row["from"] = " ".join(str(headers.get("From", "")).split())[:200]
+            sender = row.pop("sender") or ""  # the raw bytes of old mail are pruned; its sender is kept
+            row["from"] = " ".join(str(headers.get("From", "") or sender).split())[:200]
             row["subject"] = " ".join(str(headers.get("Subject", "")).split())[:200]
             row["result"] = json.loads(row["result"]) if row["result"] else None
         return rows

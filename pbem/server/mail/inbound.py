@@ -25,6 +25,7 @@ import re
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 
+from pbem.server.mail import robots
 from pbem.server.mail.reply import Cut, new_text
 
 LIMIT_BYTES = 10 * 1024 * 1024
@@ -162,7 +163,7 @@ def _auto_reason(msg, from_addr: str) -> str:
     for part in msg.walk() if msg.is_multipart() else [msg]:
         if part.get_content_type() in ("multipart/report", "message/delivery-status"):
             return part.get_content_type()
-    return ""
+    return robots.reason(msg, from_addr)  # the markers of responders that ignore Auto-Submitted
 
 
 # -- the body -----------------------------------------------------------------

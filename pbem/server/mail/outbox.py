@@ -36,6 +36,7 @@ from email.message import EmailMessage
 from email.utils import format_datetime
 from pathlib import Path
 
+from pbem.server.addresses import one_line
 from pbem.server.mail.reply import mark_html, mark_text
 from pbem.server.store import iso
 
@@ -55,7 +56,7 @@ def queue(store, to: str, subject: str, body: str, html=None, attachments=(), ki
     ``attachments``: (filename, mime type, bytes, inline Content-ID or None);
     an inline one is shown in the HTML part as ``<img src="cid:ID">``.
     """
-    subject = " ".join(subject.split())  # a header is one line
+    subject = one_line(subject, 900)  # a header is one line, without control characters
     parts = [
         {"filename": name, "mime": mime, "data": base64.b64encode(data).decode(), "cid": cid}
         for name, mime, data, cid in attachments

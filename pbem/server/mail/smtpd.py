@@ -5,7 +5,8 @@ message's raw bytes to ``deliver(raw)``, the server's function that stores
 it. The answer to the sending mail server is ``250`` only after ``deliver``
 returned; if it raised, the answer is ``451`` and the sender keeps the message
 and tries again later, so nothing is lost. A message over ``limit_bytes`` is
-refused with ``552``.
+refused with ``552``, and a sender over its hourly limit with ``451``
+(``SenderLimit``: a real mail server tries again later).
 
 Like any final-delivery MTA (RFC 5321 §4.4), the receiver puts a
 ``Return-Path:`` line with the envelope sender before the message; an empty
@@ -20,6 +21,8 @@ import logging
 
 from aiosmtpd.controller import Controller
 
+from pbem.server.mail.limits import SenderLimit
+
 LIMIT_BYTES = 20 * 1024 * 1024
 
 log = logging.getLogger(__name__)
@@ -28,10 +31,18 @@ log = logging.getLogger(__name__)
 class Receiver:
     """The aiosmtpd handler: each message goes to ``deliver(raw)`` before the 250."""
 
-    def __init__(self, deliver, return_path: bool = True, recipients=None):
+    def __init__(self, deliver, return_path: bool = True, recipients=None, limit: SenderLimit | None = None):
         self.deliver = deliver
         self.return_path = return_path
         self.recipients = None if recipients is None else {r.lower() for r in recipients}
+        self.limit = limit
+
+    async def handle_MAIL(self, server, session, envelope, address, mail_options) -> str:
+        if self.limit is not None and self.limit.refusal(address):
+            return f"451 4.7.1 Too much mail from you ({self.limit.refusal(address)}); try again later"
+        envelope.mail_from = address
+        envelope.mail_options.extend(mail_options)
+        return "250 OK"
 
     async def handle_RCPT(self, server, session, envelope, address, rcpt_options) -> str:
         if self.recipients is not None:
@@ -48,12 +59,18 @@ class Receiver:
         if self.return_path:
             sender = (envelope.mail_from or "").strip().strip("<>")  # aiosmtpd gives "<>" for a bounce
             raw = b"Return-Path: <" + sender.encode("utf-8") + b">\r\n" + raw
+        if self.limit is not None:
+            why = self.limit.refusal(envelope.mail_from, len(raw))
+            if why:
+                return f"451 4.7.1 Too much mail from you ({why}); try again later"
         try:
             # deliver blocks (it writes to the database): run it off the event loop
             await asyncio.get_running_loop().run_in_executor(None, self.deliver, raw)
         except Exception:
             log.exception("could not store a message from %s", envelope.mail_from)
             return "451 4.3.0 The message could not be stored; please try again later"
+        if self.limit is not None:
+            self.limit.note(envelope.mail_from, len(raw))
         return "250 2.0.0 OK: message stored"
 
 
@@ -70,15 +87,17 @@ class _Controller(Controller):
 
 
 def start_smtpd(deliver, host: str = "127.0.0.1", port: int = 0, limit_bytes: int = LIMIT_BYTES,
-                server_hostname=None, return_path: bool = True, recipients=None) -> Controller:
+                server_hostname=None, return_path: bool = True, recipients=None,
+                sender_limit: SenderLimit | None = None) -> Controller:
     """Start receiving mail; returns the running controller (``.port``, ``.stop()``).
 
     ``recipients``: the addresses (``orders@example.org``) and domains
     (``@example.org``) mail is taken for; others get 550, so mail that was
     never meant for the server is not stored and answered. None takes all.
+    ``sender_limit``: messages and bytes an hour per envelope sender (pbem.server.mail.limits).
     """
     controller = _Controller(
-        Receiver(deliver, return_path, recipients),
+        Receiver(deliver, return_path, recipients, sender_limit),
         hostname=host,
         port=port,
         server_hostname=server_hostname,

@@ -10,11 +10,16 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from pbem.server import deadlines
+from pbem.server.addresses import one_line
+from pbem.server.mapcache import MapCache
 from pbem.core import verify
 from pbem.core.game import Game
 from pbem.games import ruleset
 from pbem.paths import MAPS
 from pbem.server.store import NoSuchGame, NoSuchSeat, Store
+
+
+TITLE_LIMIT = 100  # characters of a game's title, on one line
 
 
 class ServiceError(ValueError):
@@ -41,6 +46,7 @@ class ServiceBase:
         self._verified: dict[tuple[int, str], bytes] = {}
         self._scenarios: dict[str, object] = {}
         self.lock = threading.RLock()
+        self.maps = MapCache(Path(config.instance) / "mapcache" if config is not None else None)  # drawn once
 
     def now(self) -> datetime:
         return self.clock()
@@ -74,7 +80,7 @@ class ServiceBase:
 
     def label(self, game_id: int) -> str:
         info = self.info(game_id)
-        return f"#{game_id} {info['title']}".strip()
+        return f"#{game_id} {one_line(info['title'], TITLE_LIMIT)}".strip()  # one line, even if stored with breaks
 
     def turn_label(self, game: Game, day: int | None = None) -> str:
         return game.turn_label(day)

@@ -8,12 +8,13 @@ import secrets
 from datetime import datetime
 
 from pbem.server import deadlines
+from pbem.server.addresses import one_line
 from pbem.core.game import Game
 from pbem.games import UnknownGame, ruleset
 from pbem.server.mail.outbox import queue
 from pbem.server.store import new_key
 
-from .base import ServiceBase, ServiceError
+from .base import TITLE_LIMIT, ServiceBase, ServiceError
 
 
 class Games(ServiceBase):
@@ -34,6 +35,7 @@ class Games(ServiceBase):
         except (deadlines.SettingsError, UnknownGame, ValueError) as exc:
             raise ServiceError(exc.args[0] if exc.args else str(exc)) from None
         seed = secrets.randbelow(2**31) if seed is None else seed
+        title = one_line(title, TITLE_LIMIT)  # a title is one line: it heads reports and mails
         keys = {}
         seat_ids = [seat.id for seat in rules.seats(loaded, options)]
         unknown = set(seats or {}) - set(seat_ids)

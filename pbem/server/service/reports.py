@@ -32,7 +32,7 @@ class Reports(ServiceBase):
         return report
 
     def map_png(self, game_id: int, day: int | None, side: str | None) -> bytes:
-        return self.rasterise(self.map_svg(game_id, day, side))
+        return self.maps.png(self.map_svg(game_id, day, side), self.rasterise)[1]  # drawn once per content
 
     @staticmethod
     def rasterise(svg: str) -> bytes:

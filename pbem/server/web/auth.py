@@ -2,27 +2,31 @@
 
 A link carries a random token valid for 30 minutes and usable once; only its
 SHA-256 is stored. Opening the link shows a button that signs in (a POST), so
-a mail scanner fetching the link does not use it up. Failed sign-ins and
-mailed links count against the rate limit, per address and per IP.
+a mail scanner fetching the link does not use it up. Failed sign-ins count
+against limits per client, per (client, address) pair and, for passwords,
+per address; at most three links an hour are mailed to an address
+(pbem.server.throttle). No limit closes every way in to an address.
 """
 
 from __future__ import annotations
 
 import hashlib
-import re
 import secrets
 from datetime import timedelta
 
 from flask import Blueprint, abort, g, redirect, render_template, request, session, url_for
 from werkzeug.security import check_password_hash, generate_password_hash
 
+from pbem.server import throttle
+from pbem.server.addresses import clean_address
 from pbem.server.mail.outbox import queue
 from pbem.server.store import iso
+from pbem.server.web import sessions
+from pbem.server.web.redirects import local_path
 from pbem.server.web.security import check_rate, config, email_required, note_attempt, service, sign_in
 
 bp = Blueprint("auth", __name__)
 TOKEN_LIFE = timedelta(minutes=30)
-EMAIL = re.compile(r"^[^@\s<>\"']+@[^@\s<>\"']+$")
 MIN_PASSWORD = 8
 
 
@@ -38,15 +42,13 @@ def make_login_token(store, email: str, now) -> str:
 
 
 def safe_next(value: str | None) -> str:
-    """A local path to go to after signing in (never another site)."""
-    if value and value.startswith("/") and not value.startswith("//") and "\\" not in value:
-        return value
-    return url_for("games.home")
+    """A local path to go to after signing in (never another site: see redirects.local_path)."""
+    return local_path(value) or url_for("games.home")
 
 
 def clean_email(value: str | None) -> str:
-    email = (value or "").strip()
-    if not EMAIL.match(email) or len(email) > 254:
+    email = clean_address(value)  # email-validator: syntax, length, no control characters
+    if email is None:
         abort(400, "That is not an email address.")
     return email
 
@@ -60,8 +62,9 @@ def login():
         return render_template("login.html", next=next_url)
     email = clean_email(request.form.get("email"))
     service().store.prune_web(iso(service().now() - timedelta(days=1)))
-    check_rate(email)
-    if request.form.get("action") == "password":
+    by_password = request.form.get("action") == "password"
+    check_rate(email, "password" if by_password else "link")
+    if by_password:
         player = service().store.find_player(email)
         password = request.form.get("password", "")
         if player and player["password_hash"] and check_password_hash(player["password_hash"], password):
@@ -72,6 +75,8 @@ def login():
         return render_template("login.html", next=next_url, email=email,
                                error="Wrong address or password (or no password is set: ask for a link)."), 401
     note_attempt(email, "link", True)
+    if not throttle.link_mail_allowed(service().store, service().now(), email):
+        return render_template("login_sent.html", email=email)  # links already on their way: no more mail
     token = make_login_token(service().store, email, service().now())
     link = f"{config().url.rstrip('/')}{url_for('auth.confirm', token=token)}"
     queue(service().store, email, "[pbem] Your sign-in link",
@@ -84,7 +89,7 @@ def login():
 @bp.route("/login/<token>", methods=["GET", "POST"])
 def confirm(token: str):
     store = service().store
-    check_rate()
+    check_rate(kind="token")
     email = store.peek_login_token(token_hash(token)) if request.method == "GET" else \
         store.use_login_token(token_hash(token))
     if email is None:
@@ -100,6 +105,11 @@ def confirm(token: str):
 
 @bp.route("/logout", methods=["POST"])
 def logout():
+    """Sign out: this session ends on the server too (a copy of its cookie is worth nothing)."""
+    if session.get("sid"):
+        sessions.end(service().store, session["sid"], service().now())
+    elif session.get("email"):  # a session from before ids: end them all
+        service().store.end_sessions(session["email"])
     session.clear()
     return redirect(url_for("auth.login"))
 
@@ -128,7 +138,7 @@ def password():
     error = None
     new = request.form.get("new", "")
     if need_current:
-        check_rate(g.user.email)
+        check_rate(g.user.email, "password")
         if not check_password_hash(player["password_hash"], request.form.get("current", "")):
             note_attempt(g.user.email, "password", False)
             error = "Your current password is not right."

@@ -13,7 +13,7 @@ from flask import Blueprint, Response, abort, current_app, flash, g, redirect, r
 from werkzeug.datastructures import MultiDict
 
 from pbem.games import rulesets, ruleset
-from pbem.server import deadlines
+from pbem.server import deadlines, mapcache
 from pbem.server.service import ServiceError
 from pbem.server.web.security import (email_required, game_info, is_finished, is_moderator, my_sides, service, side_for,
                                spectator)
@@ -359,6 +359,14 @@ def map_day(game_id: int, day: str) -> int | None:
 
 @bp.route("/games/<int:game_id>/map/<day>.png")
 def map_png(game_id: int, day: str):
+    """A side's map. Drawn once per content (pbem.server.mapcache); its ETag is the digest of
+    its SVG, so a browser that has it asks again at no drawing cost (304)."""
     side = side_for(g.user, game_id, request.args.get("side"))
-    png = service().map_png(game_id, map_day(game_id, day), side)
-    return Response(png, mimetype="image/png", headers={"Cache-Control": "private, max-age=60"})
+    svg = service().map_svg(game_id, map_day(game_id, day), side)
+    etag = mapcache.digest(svg)
+    public = side is None and spectator(g.user, game_id)  # a finished game's spectator view
+    headers = {"ETag": f'"{etag}"', "Cache-Control": "public, max-age=300" if public else "private, no-cache"}
+    if etag in request.if_none_match:
+        return Response(status=304, headers=headers)
+    _, png = service().maps.png(svg, service().rasterise)
+    return Response(png, mimetype="image/png", headers=headers)

@@ -16,6 +16,7 @@ from pathlib import Path
 from flask import Blueprint, abort, flash, g, redirect, render_template, request, url_for
 
 from pbem.server.mail.inbound import parse_message
+from pbem.server.addresses import clean_address
 from pbem.server.service import ServiceError
 from pbem.server.web.games import public_audit, report_body, report_for
 from pbem.server.web.security import admin_required, config, game_info, is_moderator, login_required, service
@@ -85,9 +86,9 @@ def action_args(action: str, form, game_id: int) -> dict:
     if action == "extend":
         return {"hours": number("hours")}
     if action == "replace":
-        address = form.get("email", "").strip()
-        if "@" not in address:
-            raise ServiceError("give the new player's address")
+        address = clean_address(form.get("email", ""))
+        if address is None:
+            raise ServiceError("give the new player's address (that is not an email address)")
         return {"side": side(), "email": address}
     if action == "amend_orders":
         return {"day": number("day"), "side": side(), "text": form.get("text", "")}

@@ -19,16 +19,15 @@ import functools
 import hmac
 import secrets
 from dataclasses import dataclass
-from datetime import timedelta
 
 from flask import abort, current_app, g, jsonify, redirect, render_template, request, session, url_for
 from werkzeug.exceptions import HTTPException
 
+from pbem.server import throttle
 from pbem.server.service import ServiceError
 from pbem.server.store import iso
+from pbem.server.web import sessions
 
-RATE_LIMIT = 10  # failed sign-ins (and mailed links) per address, and per IP ...
-RATE_WINDOW = timedelta(minutes=15)  # ... in this window
 UNSAFE_METHODS = ("POST", "PUT", "PATCH", "DELETE")
 
 
@@ -176,17 +175,16 @@ def client_ip() -> str:
     return request.remote_addr or "?"
 
 
-def since() -> str:
-    return iso(service().now() - RATE_WINDOW)
-
-
-def check_rate(email: str | None = None) -> None:
-    """Refuse (429) when this address or this IP has failed too often lately."""
-    store = service().store
-    if store.count_login_attempts(since(), ip=client_ip()) >= RATE_LIMIT or (
-            email and store.count_login_attempts(since(), email=email) >= RATE_LIMIT):
-        abort(429, f"Too many sign-in attempts: wait {int(RATE_WINDOW.total_seconds() // 60)} minutes "
-                   "and try again.")
+def check_rate(email: str | None = None, kind: str = "password") -> None:
+    """Refuse (429) a sign-in attempt of ``kind`` over its limit (pbem.server.throttle): per
+    client, per (client, address) pair, and for passwords per address -- never a link for it."""
+    why = throttle.signin_refusal(service().store, service().now(), client_ip(), email, kind)
+    minutes = int(throttle.SIGNIN_WINDOW.total_seconds() // 60)
+    if why == "address":
+        abort(429, f"Too many wrong passwords for this address lately: password sign-in for it is paused for "
+                   f"{minutes} minutes. Ask for a sign-in link instead; it works at once.")
+    if why:
+        abort(429, f"Too many sign-in attempts: wait {minutes} minutes and try again.")
 
 
 def note_attempt(email: str | None, kind: str, ok: bool) -> None:
@@ -201,6 +199,7 @@ def sign_in(email: str, via: str) -> None:
     session["via"] = via
     session["at"] = iso(service().now())
     session["generation"] = service().store.session_generation(email)
+    session["sid"] = sessions.new_id()  # so "Sign out" can end this session on the server
     csrf_token()
 
 
@@ -218,6 +217,9 @@ def load_user() -> None:
         if session.get("generation", 0) != service().store.session_generation(email):
             session.clear()  # ended by a password change or "sign out everywhere"
             return
+        if session.get("sid") and sessions.ended(service().store, session["sid"]):
+            session.clear()  # a copy of a session that was signed out
+            return
         g.user = User(email=email)
 
 
@@ -228,7 +230,7 @@ def key_user(key: str) -> User:
     side = request.args.get("side") or (body.get("side") if isinstance(body, dict) else None)
     if not game or not side:
         abort(401, "A seat key needs ?game=<id>&side=<side>.")
-    check_rate()
+    check_rate(kind="key")
     if not service().store.check_key(int(game), side, key):
         note_attempt(None, "key", False)
         abort(401, "That key is not the key of this seat.")

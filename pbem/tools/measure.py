@@ -1,0 +1,181 @@
+"""Hardening figures (issue 14), printed, never asserted: ``pbem measure``.
+
+``hostile-mail``: a real server (``pbem serve`` in a subprocess, as the load
+test runs it) with one game; the JSON API is asked for the game (a seat key
+as Bearer token) again and again while the server is idle, then while it
+receives and processes hostile mails (by default ten of 45,000 empty MIME
+parts, 395 KB each, the mail of the issue). Printed: the median and the
+slowest answer in each phase, and their ratio.
+
+``footprint``: a whole game of the Marengo scenario played through the
+service as the server plays it -- orders by mail, a report with its map and
+view.json mailed to each side every day, all of it delivered -- then the
+database file's size (after VACUUM, so that only live content counts), then
+the same after the retention settings' defaults have passed and ``pbem
+prune`` has run.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import smtplib
+import statistics
+import tempfile
+import threading
+import time
+import urllib.request
+from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+from pbem.server import inbox, retention
+from pbem.server.config import Config
+from pbem.server.mail.outbox import Sender
+from pbem.server.service import Service
+from pbem.server.store import Store
+
+
+def many_parts(parts: int = 45_000, sender: str = "stranger@example.net") -> bytes:
+    body = "".join("--b\r\n\r\n" for _ in range(parts)) + "--b--\r\n"
+    head = f"From: {sender}\r\nTo: pbem@load.invalid\r\nSubject: parts\r\n"
+    return (head + "Content-Type: multipart/mixed; boundary=b\r\n\r\n" + body).encode()
+
+
+@dataclass
+class Latency:
+    idle: list[float]
+    busy: list[float]
+    processed_in: float
+
+    def __str__(self) -> str:
+        idle, busy = statistics.median(self.idle), statistics.median(self.busy)
+        return (f"idle: {len(self.idle)} answers, median {idle * 1000:.1f} ms, slowest {max(self.idle) * 1000:.1f} ms\n"
+                f"during the hostile mail ({self.processed_in:.1f} s to store and process it): {len(self.busy)} "
+                f"answers, median {busy * 1000:.1f} ms, slowest {max(self.busy) * 1000:.1f} ms\n"
+                f"ratio: median {busy / idle:.2f}, slowest {max(self.busy) / max(self.idle):.2f}")
+
+
+def hostile_mail(mails: int = 10, parts: int = 45_000, idle_requests: int = 40, workdir=None,
+                 server_code: str | None = None) -> Latency:
+    from pbem.tools import harness
+
+    folder = Path(workdir or tempfile.mkdtemp(prefix="pbem-hostile-"))
+    relay = harness.Relay(keep_raw=False)
+    server = harness.ServerProcess(folder / "instance", relay.port, tick=0.5)
+    if server_code:  # measure another checkout's server (e.g. the code before the fix)
+        root = str(Path(server_code).resolve())
+        server.environment = lambda: {**harness.ServerProcess.environment(), "PYTHONPATH": root}
+    service = Service(Store(server.database))
+    game_id, keys = service.create_game("Measured", {"austria": "a@bots.invalid", "france": "f@bots.invalid"},
+                                        settings={"hours": 48})
+    service.store.close()
+    server.start()
+    url = f"{server.url}/api/games/{game_id}?side=austria"
+    request = urllib.request.Request(url, headers={"Authorization": f"Bearer {keys['austria']}"})
+
+    def ask() -> float:
+        started = time.perf_counter()
+        with urllib.request.urlopen(request, timeout=120) as response:
+            json.loads(response.read())
+        return time.perf_counter() - started
+
+    try:
+        harness.wait_until(lambda: _answers(ask), 30, what="the web server")
+        idle = [ask() for _ in range(idle_requests)]
+        raws = [many_parts(parts, f"stranger{i}@example.net") for i in range(mails)]
+        done = threading.Event()
+
+        def send() -> None:
+            with smtplib.SMTP("127.0.0.1", server.smtp_port, timeout=300) as smtp:
+                for i, raw in enumerate(raws):
+                    smtp.sendmail(f"stranger{i}@example.net", [harness.SERVER_ADDR], raw)
+            done.set()
+
+        started = time.perf_counter()
+        sender = threading.Thread(target=send)
+        sender.start()
+        busy = []
+        while not (done.is_set() and _processed(server.database) >= mails):
+            busy.append(ask())
+            if time.perf_counter() - started > 600:
+                break
+        processed_in = time.perf_counter() - started
+        for _ in range(5):
+            busy.append(ask())
+        sender.join()
+        return Latency(idle, busy, processed_in)
+    finally:
+        server.stop()
+        relay.stop()
+        if workdir is None:
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def _answers(ask) -> bool:
+    try:
+        ask()
+        return True
+    except OSError:
+        return False
+
+
+def _processed(database: Path) -> int:
+    from pbem.tools.harness import read_only
+
+    with read_only(database) as conn:
+        return conn.execute("SELECT COUNT(*) FROM inbound WHERE status != 'stored'").fetchone()[0]
+
+
+@dataclass
+class Footprint:
+    days: int
+    before: int
+    after: int
+    pruned: str
+
+    def __str__(self) -> str:
+        return (f"a finished game of {self.days} days, its mail delivered: database {self.before / 1e6:.1f} MB\n"
+                f"after the retention defaults have passed and pbem prune: {self.after / 1e6:.2f} MB "
+                f"({100 * self.after / self.before:.1f} %)\npruned: {self.pruned}")
+
+
+def footprint(scenario: str = "marengo.toml", seed: int = 1, workdir=None) -> Footprint:
+    from pbem.games import ruleset
+    from pbem.tools.harness import orders_mail
+
+    bot = ruleset("marengo").bots()["bot"]
+
+    folder = Path(workdir or tempfile.mkdtemp(prefix="pbem-footprint-"))
+    now = [datetime(2026, 11, 1, 12, 0, tzinfo=timezone.utc)]
+    clock = lambda: now[0]  # noqa: E731
+    config = Config(instance=str(folder), demo=False)
+    store = Store(folder / "pbem.sqlite3", clock=clock)
+    service = Service(store, config, clock=clock)
+    sender = Sender(store, maildir=str(folder / "maildir"))
+    seats = {"austria": "austria@bots.invalid", "france": "france@bots.invalid"}
+    game_id, keys = service.create_game("Footprint", seats, scenario=scenario, seed=seed, settings={"hours": 48})
+    try:
+        while not service.game(game_id).over:
+            game = service.game(game_id)
+            for side in game.turn().seats:
+                view = game.view(side)
+                raw = orders_mail(seats[side], game_id, side, keys[side], view, bot.orders(game.scenario, view, seed),
+                                  f"<{game_id}.{game.day}.{side}@bots.invalid>")
+                inbox.process(service, inbox.receive(service, raw, "smtp")[0])
+            service.resolve_next(game_id)
+            service.run_jobs()
+            sender.send_due(clock())
+            now[0] += timedelta(hours=12)
+        days = len(service.game(game_id).days)
+        retention.vacuum(store)
+        before = (folder / "pbem.sqlite3").stat().st_size
+        now[0] += timedelta(days=31)
+        pruned = retention.prune(store, config, clock(), service.maps)
+        retention.vacuum(store)
+        after = (folder / "pbem.sqlite3").stat().st_size
+        return Footprint(days, before, after, str(pruned))
+    finally:
+        store.close()
+        if workdir is None:
+            shutil.rmtree(folder, ignore_errors=True)
