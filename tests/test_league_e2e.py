@@ -106,7 +106,7 @@ def test_a_swiss_of_twelve_runs_to_its_end_through_the_server(tmp_path):
             finally:
                 conn.close()
         try:
-            wait_until(finished, timeout=300, interval=1, what="the tournament's end")
+            wait_until(finished, timeout=900, interval=1, what="the tournament's end")
         except TimeoutError:
             conn = read_only(server.database)
             state = conn.execute("SELECT round, status FROM league_tournaments").fetchall(), conn.execute(

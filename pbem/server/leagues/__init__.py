@@ -6,7 +6,9 @@
 - ``standings.py``: scores, tie-breaks (Buchholz, Sonneborn-Berger) and the crosstable; pure;
 - ``ratings.py``: OpenSkill ratings per game, recomputed from the finished games;
 - ``records.py``: each player's reliability across games (missed days, forfeits, excused);
-- ``service.py``: the operations (``Leagues(service)``) the web pages and the CLI call.
+- ``service.py``: the operations (``Leagues(service)``) the web pages, the mail and the CLI call:
+  leagues and members there, tournaments in ``tournaments.py``, the organiser's rulings in
+  ``console.py``; ``mail.py``: LEAGUE n JOIN and TOURNAMENT n ENTER by mail.
 
 This ``__init__`` imports nothing: the store imports ``tables`` while it loads.
 """

@@ -1,0 +1,92 @@
+"""The organiser's rulings on a running tournament: pause and resume every game, replace an
+entrant, adjudicate an unfinished game, publish the public page. Mixed into ``Tournaments``;
+each ruling is for the league's organisers (or the site admin) and is audited."""
+
+from __future__ import annotations
+
+from pbem.server.service import ServiceError
+
+
+class Console:
+
+    def running_games(self, t: dict) -> list[dict]:
+        return [p for p in t["pairings"] if p["game_id"] and p["result"] is None]
+
+    def pause(self, tid: int, who: str, why: str) -> None:
+        """Pause the tournament and every running game of it (no clock runs while paused)."""
+        t = self.tournament(tid)
+        self.organiser_only(t["league_id"], who)
+        if t["status"] != "running":
+            raise ServiceError(f"{t['name']} is {t['status']}")
+        for p in self.running_games(t):
+            if self.service.info(p["game_id"])["status"] == "running":
+                self.service.moderate(p["game_id"], who, "pause", why)
+        self.store.execute("UPDATE league_tournaments SET status = 'paused' WHERE id = ?", (tid,))
+        self.store.audit(who, "tournament_pause", why=why, detail={"tournament": tid})
+
+    def resume(self, tid: int, who: str, why: str) -> None:
+        t = self.tournament(tid)
+        self.organiser_only(t["league_id"], who)
+        if t["status"] != "paused":
+            raise ServiceError(f"{t['name']} is not paused")
+        for p in self.running_games(t):
+            if self.service.info(p["game_id"])["status"] == "paused":
+                self.service.moderate(p["game_id"], who, "resume", why)
+        self.store.execute("UPDATE league_tournaments SET status = 'running' WHERE id = ?", (tid,))
+        self.store.audit(who, "tournament_resume", why=why, detail={"tournament": tid})
+
+    def replace(self, tid: int, who: str, why: str, old: str, new: str) -> None:
+        """A new player takes over an entrant: their seats in unfinished games, and their later rounds."""
+        t = self.tournament(tid)
+        self.organiser_only(t["league_id"], who)
+        old, new = old.strip(), new.strip()
+        if not any(e["email"].lower() == old.lower() for e in t["entries"]):
+            raise ServiceError(f"{old} is not entered in {t['name']}")
+        if any(e["email"].lower() == new.lower() for e in t["entries"]):
+            raise ServiceError(f"{new} is already entered in {t['name']}")
+        if not self.is_member(t["league_id"], new):
+            raise ServiceError(f"{new} is not a member of the league")
+        with self.service.lock, self.store.transaction():
+            for p in self.running_games(t):
+                for seat in self.store.seats(p["game_id"]):
+                    if (seat["email"] or "").lower() == old.lower():
+                        self.service.moderate(p["game_id"], who, "replace", why, side=seat["side"], email=new)
+            self.store.execute("UPDATE league_entries SET email = ? WHERE tournament_id = ? AND email = ?",
+                               (new, tid, old))
+            for column in ("first", "second"):
+                self.store.execute(f"UPDATE league_pairings SET {column} = ? WHERE tournament_id = ? AND {column} = ?",
+                                   (new, tid, old))
+            self.store.audit(who, "tournament_replace", why=why, detail={"tournament": tid, "old": old, "new": new})
+
+    def adjudicate(self, tid: int, who: str, why: str, pairing_id: int, result: str) -> None:
+        """The organiser rules an unfinished game: "first", "second" or "draw". The game ends."""
+        t = self.tournament(tid)
+        self.organiser_only(t["league_id"], who)
+        if not why.strip():
+            raise ServiceError("say why")
+        p = next((p for p in t["pairings"] if p["id"] == pairing_id), None)
+        if p is None or p["game_id"] is None:
+            raise ServiceError(f"{t['name']} has no game {pairing_id}")
+        if p["result"] is not None:
+            raise ServiceError("that game has its result")
+        if result not in ("first", "second", "draw"):
+            raise ServiceError("the result is first, second or draw")
+        seats = self.seats_of_rules(t["rules"])
+        winner = {"first": seats[0].side, "second": seats[1].side, "draw": None}[result]
+        with self.service.lock, self.store.transaction():
+            game = self.service.game(p["game_id"])
+            if not game.over:
+                entry = game.end(winner, f"Adjudicated by the tournament organiser: {why}")
+                entry.update(by=who, at=self.store.now())
+                self.store.append_log(p["game_id"], entry)
+                self.store.update_game(p["game_id"], status="finished")
+                self.store.set_clock(p["game_id"], deadline=None, pending=None)
+            self.store.execute("UPDATE league_pairings SET result = ?, how = 'adjudicated', why = ? WHERE id = ?",
+                               (result, why, pairing_id))
+            self.store.audit(who, "adjudicate", p["game_id"], why=why, detail={"tournament": tid, "result": result})
+
+    def publish(self, tid: int, who: str, published: bool = True) -> None:
+        t = self.tournament(tid)
+        self.organiser_only(t["league_id"], who)
+        self.store.execute("UPDATE league_tournaments SET published = ? WHERE id = ?", (int(published), tid))
+        self.store.audit(who, "tournament_publish", detail={"tournament": tid, "published": published})
