@@ -7,9 +7,14 @@ shows the very words a mail reply would.
 
 from __future__ import annotations
 
+import gzip
+import hashlib
 import re
+import secrets
+from collections import OrderedDict
 
-from flask import Blueprint, Response, abort, current_app, flash, g, redirect, render_template, request, url_for
+from flask import (Blueprint, Response, abort, current_app, flash, g, redirect, render_template, request, session,
+                   url_for)
 from werkzeug.datastructures import MultiDict
 
 from pbem.games import rulesets, ruleset
@@ -132,6 +137,45 @@ def public_audit(game_id: int, sides: list[str], everything: bool) -> list[dict]
     return out
 
 
+def time_left(deadline, now) -> str:
+    """How long until ``deadline``, as a person says it ("2 d 5 h", "40 min", "passed")."""
+    if deadline is None:
+        return ""
+    minutes = int((deadline - now).total_seconds() // 60)
+    if minutes <= 0:
+        return "passed"
+    days, hours, minutes = minutes // 1440, minutes // 60 % 24, minutes % 60
+    parts = [f"{n} {unit}" for n, unit in ((days, "d"), (hours, "h"), (minutes, "min")) if n]
+    return " ".join(parts[:2]) + " left"
+
+
+PNG_WIDTHS = (480, 960, 1400)
+"""The widths the map is drawn at for ``srcset`` (phone, tablet, desktop); 1400 is the mailed one."""
+
+
+def kept(name: str) -> OrderedDict:
+    """One of this app's small in-memory caches: "answers" (orders answers kept between a POST and
+    the page it redirects to, by token), "svg" and "png" (maps)."""
+    return current_app.extensions["pbem"].setdefault(name, OrderedDict())
+
+
+def keep_answer(**answer) -> None:
+    """Keep an orders answer for the next page this browser asks for (the redirect after a POST)."""
+    token = secrets.token_urlsafe(12)
+    answers = kept("answers")
+    answers[token] = answer
+    while len(answers) > 500:
+        answers.popitem(last=False)
+    session["answer"] = token
+
+
+def take_answer(game_id: int) -> dict:
+    """The orders answer kept for this browser's game page, once."""
+    token = session.pop("answer", None)
+    answer = kept("answers").pop(token, None) if token else None
+    return answer if answer and answer.get("game_id") == game_id else {}
+
+
 def page(game_id: int, side: str | None, result=None, text: str | None = None, standing_result=None,
          standing_text: str | None = None, checked: bool = False, status: int = 200):
     """The game page of ``side`` (already allowed by side_for), with an orders answer if any."""
@@ -160,7 +204,23 @@ def page(game_id: int, side: str | None, result=None, text: str | None = None, s
         standing_now=standing_now, question=question, audit=public_audit(game_id, mine, is_moderator(g.user, game_id)),
         day_label=lambda day: service().turn_label(game, day).replace(" (", ", ").rstrip(")"),
         commitment=service().commitment(game_id),
+        deadline_iso=info.get("deadline") if side else None,
+        time_left=time_left(service().deadline(game_id), service().now()) if side else "",
+        text_lines=(text or "").splitlines(), bots=(info["settings"] or {}).get("bots", {}),
+        clicks=game.ruleset.map_clicks(game.scenario) if playing and not game.over else None,
+        **map_sources(game_id, last, side),
     ), status
+
+
+def map_sources(game_id: int, day: int | None, side: str | None) -> dict:
+    """The map of the page: its SVG, its PNG at each width of ``srcset``, its size."""
+    which = day if day is not None else "now"
+    svg = map_svg_text(game_id, day, side)
+    size = re.search(r'<svg[^>]*\swidth="([\d.]+)"[^>]*\sheight="([\d.]+)"', svg)
+    return {"map_url": url_for("games.map_svg", game_id=game_id, day=which, side=side),
+            "svg_url": url_for("games.map_svg", game_id=game_id, day=which, side=side),
+            "png_url": url_for("games.map_png", game_id=game_id, day=which, side=side), "png_widths": PNG_WIDTHS,
+            "map_size": (round(float(size.group(1))), round(float(size.group(2)))) if size else (1400, 1327)}
 
 
 # -- my games, new games ---------------------------------------------------------------
@@ -264,9 +324,17 @@ def game_page(game_id: int):
         return redirect(url_for("auth.login", next=request.full_path.rstrip("?")))
     wanted = request.args.get("side")
     mine = my_sides(g.user, game_id)
+    answer = take_answer(game_id) if g.user is not None else {}
+    if wanted is None and answer:
+        wanted = answer["side"]
     if wanted is None and mine:
         wanted = mine[0]
-    return page(game_id, side_for(g.user, game_id, wanted))
+    side = side_for(g.user, game_id, wanted)
+    if answer.get("side") != side:
+        answer = {}
+    answer.pop("game_id", None)
+    answer.pop("side", None)
+    return page(game_id, side, **answer)
 
 
 @bp.route("/games/<int:game_id>/orders", methods=["POST"])
@@ -276,12 +344,14 @@ def orders(game_id: int):
     text = request.form.get("text", "")
     if request.form.get("final") and not FINAL_LINE.search(text):
         text = text.rstrip("\n") + "\nFINAL\n"
-    if request.form.get("action") == "check":
+    checked = request.form.get("action") == "check"
+    if checked:
         result, _ = service().check_orders(game_id, side, text)
     else:
         result = service().submit(game_id, side, text, source="web", who=g.user.email)
-    return page(game_id, side, result=result, text=text, checked=request.form.get("action") == "check",
-                status=200 if result.ok else 400)
+    # post-redirect-get: a refresh shows the answer again, never posts again
+    keep_answer(game_id=game_id, side=side, result=result, text=text, checked=checked)
+    return redirect(url_for("games.game_page", game_id=game_id, side=side) + "#orders-result", 303)
 
 
 @bp.route("/games/<int:game_id>/standing", methods=["POST"])
@@ -299,7 +369,8 @@ def standing(game_id: int):
             if not line.strip().upper().startswith("STANDING") and not HEADER_LINE.match(line)]
     merged = "\n".join([f"GAME {game_id} SIDE {service().seat_title(game_id, side)}", *kept, *lines]) + "\n"
     result = service().submit(game_id, side, merged, source="web", who=g.user.email)
-    return page(game_id, side, standing_result=result, standing_text=text, status=200 if result.ok else 400)
+    keep_answer(game_id=game_id, side=side, standing_result=result, standing_text=text)
+    return redirect(url_for("games.game_page", game_id=game_id, side=side) + "#standing-result", 303)
 
 
 @bp.route("/games/<int:game_id>/vacation", methods=["POST"])
@@ -357,8 +428,88 @@ def map_day(game_id: int, day: str) -> int | None:
     return int(day)
 
 
+def _kept(cache: OrderedDict, key, make, size: int):
+    if key in cache:
+        cache.move_to_end(key)
+        return cache[key]
+    value = cache[key] = make()
+    while len(cache) > size:
+        cache.popitem(last=False)
+    return value
+
+
+def map_svg_text(game_id: int, day: int | None, side: str | None) -> str:
+    """The SVG of a day's map (None: now) as ``side`` sees it, kept while the game's log is unchanged."""
+    key = (game_id, day, side, len(service().game(game_id).log))
+    return _kept(kept("svg"), key, lambda: service().map_svg(game_id, day, side), 64)
+
+
+def image_response(data: bytes, mimetype: str, day: int | None) -> Response:
+    """An image with its ETag: a past day's map never changes (a year's caching), today's may."""
+    tag = hashlib.sha256(data).hexdigest()[:32]
+    if request.if_none_match.contains(tag):
+        response = Response(status=304)
+    else:
+        response = Response(data, mimetype=mimetype)
+    response.set_etag(tag)
+    response.headers["Cache-Control"] = "private, max-age=31536000, immutable" if day is not None else \
+        "private, no-cache"
+    response.vary.add("Cookie")
+    return response
+
+
+@bp.route("/games/<int:game_id>/map/<day>.svg")
+def map_svg(game_id: int, day: str):
+    side = side_for(g.user, game_id, request.args.get("side"))
+    number = map_day(game_id, day)
+    response = image_response(map_svg_text(game_id, number, side).encode(), "image/svg+xml", number)
+    response.headers["Content-Security-Policy"] = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
+    return response
+
+
 @bp.route("/games/<int:game_id>/map/<day>.png")
 def map_png(game_id: int, day: str):
+    """A day's map as PNG, ``?w=`` one of PNG_WIDTHS (default: the mailed 1400)."""
     side = side_for(g.user, game_id, request.args.get("side"))
-    png = service().map_png(game_id, map_day(game_id, day), side)
-    return Response(png, mimetype="image/png", headers={"Cache-Control": "private, max-age=60"})
+    number = map_day(game_id, day)
+    width = request.args.get("w", type=int) or PNG_WIDTHS[-1]
+    if width not in PNG_WIDTHS:
+        abort(404, f"The map is drawn {', '.join(map(str, PNG_WIDTHS))} pixels wide.")
+    svg = map_svg_text(game_id, number, side)
+
+    def draw() -> bytes:
+        if width == PNG_WIDTHS[-1]:
+            return service().rasterise(svg)
+        from pbem.render import render_png
+
+        return render_png(svg, width)
+
+    png = _kept(kept("png"), (hashlib.sha256(svg.encode()).digest(), width), draw, 32)
+    return image_response(png, "image/png", number)
+
+
+@bp.route("/favicon.ico")
+def favicon():
+    return current_app.send_static_file("favicon.svg")
+
+
+COMPRESSED = ("text/html", "text/css", "image/svg+xml", "application/json", "text/plain", "text/javascript",
+              "application/javascript")
+
+
+@bp.after_app_request
+def compress(response: Response) -> Response:
+    """gzip for text (HTML, CSS, SVG, JSON, scripts) when the browser takes it."""
+    if (response.status_code != 200 or "Content-Encoding" in response.headers
+            or response.mimetype not in COMPRESSED or "gzip" not in request.headers.get("Accept-Encoding", "")):
+        return response
+    response.direct_passthrough = False  # a static file: read it to compress it
+    data = response.get_data()
+    if len(data) < 600:
+        return response
+    response.set_data(gzip.compress(data, 6))
+    response.headers["Content-Encoding"] = "gzip"
+    response.vary.add("Accept-Encoding")
+    if response.get_etag()[0]:
+        response.set_etag(response.get_etag()[0] + "-gz")
+    return response
