@@ -447,7 +447,7 @@ def map_svg_text(game_id: int, day: int | None, side: str | None) -> str:
 def image_response(data: bytes, mimetype: str, day: int | None) -> Response:
     """An image with its ETag: a past day's map never changes (a year's caching), today's may."""
     tag = hashlib.sha256(data).hexdigest()[:32]
-    if request.if_none_match.contains(tag):
+    if request.if_none_match.contains(tag) or request.if_none_match.contains(tag + "-gz"):
         response = Response(status=304)
     else:
         response = Response(data, mimetype=mimetype)
