@@ -52,6 +52,11 @@ def seat_choices() -> dict[str, str]:
     return out
 
 
+def computer_players() -> list[tuple[str, str, str]]:
+    """(game name, bot name, title) of every installed game's computer players, for the new-game form."""
+    return [(name, bot.name, bot.title) for name, r in rulesets().items() for bot in r.bots().values()]
+
+
 def option_choices() -> list[tuple[str, object]]:
     """(game name, option) for every option of every installed game, for the new-game form."""
     return [(name, option) for name, r in rulesets().items() for option in r.options()]
@@ -79,7 +84,8 @@ def my_games(email: str) -> list[dict]:
 def open_games() -> list[dict]:
     out = []
     for info in service().store.games("open"):
-        free = [s["side"] for s in service().store.seats(info["id"]) if not s["email"]]
+        bots = (info.get("settings") or {}).get("bots") or {}
+        free = [s["side"] for s in service().store.seats(info["id"]) if not s["email"] and s["side"] not in bots]
         if free:
             out.append({"id": info["id"], "title": info["title"], "free": free})
     return out
@@ -261,7 +267,7 @@ def new_game():
     available = current_app.config["PBEM_SCENARIOS"]
     form = request.form
     shown = dict(scenarios=available, ask_kinds=ASK_KINDS, weekdays=WEEKDAYS, seats=seat_choices(),
-                 options=option_choices())
+                 options=option_choices(), computer_players=computer_players())
     if request.method == "GET":
         return render_template("new_game.html", form=MultiDict({"early": "1"}), error=None, **shown)
     try:
@@ -280,6 +286,13 @@ def new_game():
         sides = seat_ids if seat == "both" else [seat]
         if not set(sides) <= set(seat_ids):
             raise ServiceError(f"choose your seat: {rules.title} has " + ", ".join(seat_ids))
+        computer = form.get("computer", "")
+        bots = {}
+        if computer:
+            bot_game, _, bot = computer.partition(":")
+            if bot_game != game or bot not in rules.bots():
+                raise ServiceError(f"choose a computer player of {rules.title}: " + ", ".join(rules.bots()))
+            bots = {s: bot for s in seat_ids if s not in sides}
         moderator = form.get("moderator", "").strip() or (g.user.email if seat == "both" else None)
         if moderator and moderator.lower() == g.user.email.lower() and seat != "both":
             raise ServiceError("you cannot moderate a game in which you play one side: a moderator sees both")
@@ -288,7 +301,7 @@ def new_game():
         game_id, _ = service().create_game(
             title, {s: g.user.email for s in sides}, scenario=scenario, settings=settings_from_form(form),
             moderator=moderator, who=g.user.email, timezones={s: timezone for s in sides}, game=game,
-            options=options)
+            options=options, bots=bots)
     except (ServiceError, deadlines.SettingsError) as exc:
         return render_template("new_game.html", form=form, error=str(exc), **shown), 400
     flash("Game created. Your seat key was mailed to you; you need it only to send orders by mail.")
