@@ -9,7 +9,7 @@
   const panel = document.getElementById("clicks");
 
   // -- zoom and pan ------------------------------------------------------------------
-  let zoom = 1;
+  let zoom = parseFloat(getComputedStyle(view).getPropertyValue("--zoom")) || 1;
   document.querySelectorAll("[data-zoom]").forEach((button) => button.addEventListener("click", () => {
     const how = button.dataset.zoom;
     zoom = how === "fit" ? 1 : Math.min(4, Math.max(1, zoom * (how === "in" ? 1.5 : 1 / 1.5)));

@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import threading
 from importlib import resources
 from pathlib import Path
 
@@ -22,43 +21,22 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import WebDriverWait
-from werkzeug.serving import make_server
 
-from pbem.server.config import Config
-from pbem.server.serve import make_demo_game
-from pbem.server.service import Service
-from pbem.server.store import Store
 from pbem.server.web import create_app
 from pbem.server.web.auth import make_login_token
+from pbem.tools.pages import ADMIN, page_site
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
-ADMIN, PLAYER = "admin@example.org", "player@example.org"
 DESKTOP, PHONE = (1280, 900), (375, 800)
 
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
     """The demo game (the admin holds both seats and moderates it) after Austria's first day, and a
-    game in which a plain player holds Austria's seat."""
-    tmp = tmp_path_factory.mktemp("pages")
-    config = Config(instance=str(tmp), secret_key="pages-test-secret", admin_email=ADMIN)
-    store = Store(tmp / "pbem.sqlite3")
-    service = Service(store, config)
-    demo = make_demo_game(service, config)
-    assert service.submit(demo, "austria", f"GAME {demo}\nENTER A1 A2 A3 BY ROAD AT Bormida bridge\n").ok
-    assert service.resolve_next(demo) == 0
-    service.run_jobs()
-    other, _ = service.create_game("Open game", {"austria": PLAYER}, settings={"hours": 48})
-    app = create_app(service, config)
-    web = make_server("127.0.0.1", 0, app, threaded=True)
-    config.web_host, config.web_port = "127.0.0.1", web.server_port
-    thread = threading.Thread(target=web.serve_forever, name="web", daemon=True)
-    thread.start()
-    yield service, config, demo, other
-    web.shutdown()
-    thread.join(10)
-    store.close()
+    game in which a plain player holds Austria's seat (pbem.tools.pages)."""
+    with page_site(tmp_path_factory.mktemp("pages")) as site:
+        yield site
 
 
 @pytest.fixture(scope="module")
@@ -78,19 +56,19 @@ def browser(tmp_path_factory):
     driver.quit()
 
 
-def sign_in(browser, service, config, email):
+def sign_in(browser, site, email):
     browser.delete_all_cookies()
-    browser.get(f"{config.url}/login/{make_login_token(service.store, email, service.now())}")
+    browser.get(site.login_url(email))
     old = browser.find_element(By.TAG_NAME, "html")
     browser.find_element(By.ID, "sign-in").click()
     WebDriverWait(browser, 30).until(EC.staleness_of(old))
 
 
 def test_orders_by_clicking_on_the_map(site, browser):
-    service, config, demo, _ = site
+    service, config, demo = site.service, site.config, site.demo
     wait = WebDriverWait(browser, 30)
     browser.set_window_size(*DESKTOP)
-    sign_in(browser, service, config, ADMIN)
+    sign_in(browser, site, ADMIN)
     browser.get(f"{config.url}/games/{demo}?side=france")
     text = browser.find_element(By.ID, "orders-text")
     # the map comes inline, with France's blocks to click (and nothing of Austria's marked)
@@ -171,30 +149,17 @@ def violations(browser) -> list[str]:
             for v in json.loads(result)]
 
 
-def pages(service, config, demo, other) -> dict[str, list[str]]:
-    """Every page, by who sees it."""
-    return {
-        "signed out": ["/login", "/no-such-page"],
-        "player": ["/", "/games/new", f"/games/{other}", "/password"],
-        "moderator": [f"/games/{demo}", f"/games/{demo}?side=", f"/games/{demo}/moderate",
-                      f"/games/{demo}/reports/0?side=austria", f"/games/{demo}?side=austria"],
-        "admin": ["/admin", f"/games/{demo}?side=france"],
-    }
-
-
 @pytest.mark.parametrize("width", [DESKTOP, PHONE], ids=["desktop", "phone"])
 def test_axe_finds_no_violation_on_any_page(site, browser, width):
-    service, config, demo, other = site
     browser.set_window_size(*width)
     found = {}
-    who_signs = {"signed out": None, "player": PLAYER, "moderator": ADMIN, "admin": ADMIN}
-    for who, paths in pages(service, config, demo, other).items():
-        if who_signs[who]:
-            sign_in(browser, service, config, who_signs[who])
+    for who, paths in site.pages().items():
+        if site.who(who):
+            sign_in(browser, site, site.who(who))
         else:
             browser.delete_all_cookies()
         for path in paths:
-            browser.get(config.url + path)
+            browser.get(site.url + path)
             if browser.find_elements(By.ID, "map-view") and browser.find_elements(By.ID, "clicks"):
                 WebDriverWait(browser, 30).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#map-view svg"))
             problems = violations(browser)
@@ -204,9 +169,8 @@ def test_axe_finds_no_violation_on_any_page(site, browser, width):
 
 
 def test_map_is_compact_cached_and_compressed(site):
-    service, config, demo, _ = site
-    app = create_app(service, config)
-    client = app.test_client()
+    service, config, demo = site.service, site.config, site.demo
+    client = create_app(service, config).test_client()
     token = make_login_token(service.store, ADMIN, service.now())
     page = client.get(f"/login/{token}")
     csrf = re.search(r'name="csrf_token" value="([^"]+)"', page.text).group(1)

@@ -12,7 +12,7 @@ import math
 from xml.sax.saxutils import escape
 
 from .drawing import (INK, INK_SOFT, PAPER, PAPER_DEEP, ROAD, SANS, SERIF, SIDE_COLOUR, SIDE_TINT, STAR, WATER,
-                      WATER_PALE, _el, _n, _pts, _smooth, _text, _unit, star, type_symbol)
+                      WATER_PALE, WATER_TEXT, _el, _n, _pts, _smooth, _text, _unit, star, type_symbol)
 from .geometry import shared_edges
 from .layout import Layout
 
@@ -49,7 +49,7 @@ class BoardLayers(Layout):
                     out.append(_el("path", d=d, fill="none", stroke=WATER, stroke_width=2 * u,
                                    stroke_linecap="round", stroke_linejoin="round", stroke_opacity=0.85))
                 if name:
-                    out.append(self._along_label(f["points"], name, WATER, (13 if kind == "river" else 11) * u))
+                    out.append(self._along_label(f["points"], name, WATER_TEXT, (13 if kind == "river" else 11) * u))
             elif kind == "town" and f.get("at"):
                 x, y = f["at"]
                 s = 7 * u
