@@ -96,13 +96,13 @@ class Games(ServiceBase):
         info = self.info(game_id)
         subturn = self.game(game_id).turn().kind == "subturn"
         self.set_deadline(game_id, deadlines.next_deadline(info["settings"], self.now(), subturn), info["settings"])
-        self.play_bots(game_id)  # a computer seat answers at once
 
     def set_deadline(self, game_id: int, when: datetime, settings: dict | None = None) -> None:
         """Set the deadline, and when the clock must first look at the game (its first reminder)."""
         settings = self.info(game_id)["settings"] if settings is None else settings
         first = min([when] + [t for _, t in deadlines.reminder_times(settings, when)])
         self.store.set_clock(game_id, deadline=deadlines.iso(when), next_check=deadlines.iso(first))
+        self.play_bots(game_id)  # a turn starts (or its clock moves): a computer seat answers at once
 
     def opening_template(self, game_id: int, side: str) -> str:
         """The orders template of a seat before any day has been resolved."""
