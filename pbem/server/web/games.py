@@ -213,7 +213,10 @@ def page(game_id: int, side: str | None, result=None, text: str | None = None, s
         deadline_iso=info.get("deadline") if side else None,
         time_left=time_left(service().deadline(game_id), service().now()) if side else "",
         text_lines=(text or "").splitlines(), bots=(info["settings"] or {}).get("bots", {}),
-        clicks=game.ruleset.map_clicks(game.scenario) if playing and not game.over else None,
+        clicks=game.ruleset.map_clicks(game.scenario) if playing and not game.over and side in game.turn().seats
+        else None,  # map clicks write the day's orders: for the seats that owe them
+        map_alt="map of the game" + (f" as {service().seat_title(game_id, side)} sees it" if side else "")
+        + (f", after {service().turn_label(game, last)}" if last is not None else ", at the start"),
         **map_sources(game_id, last, side),
     ), status
 
@@ -429,7 +432,8 @@ def report_page(game_id: int, day: int):
         return Response(report.text, mimetype="text/plain")
     return render_template("day.html", game_id=game_id, label=service().label(game_id), side=side, day=day,
                            days=[d.day for d in service().game(game_id).days], report_html=report_body(report),
-                           subject=report.subject)
+                           subject=report.subject, clicks=None, map_alt=f"map of {report.subject}",
+                           **map_sources(game_id, day, side))
 
 
 def map_day(game_id: int, day: str) -> int | None:
