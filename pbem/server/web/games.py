@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gzip
 import hashlib
+from html import escape as html_escape
 import re
 import secrets
 from collections import OrderedDict
@@ -101,10 +102,17 @@ def report_for(game_id: int, day: int, side: str | None):
     return service().report(game_id, day, side)
 
 
-def report_body(report) -> str:
-    """The inside of a report's HTML page, to show within ours."""
+def report_body(report, without_template: bool = False) -> str:
+    """The inside of a report's HTML page, to show within ours; ``without_template``: less its last
+    section when that is the orders template (the game page has it once, in the orders form)."""
     match = re.search(r"<body[^>]*>(.*)</body>", report.html, re.S)
-    return match.group(1) if match else report.html
+    body = match.group(1) if match else report.html
+    template = getattr(report, "template", "") or ""
+    cut = body.rfind("<h2")
+    if without_template and template.strip() and cut >= 0 \
+            and html_escape(template.strip().splitlines()[0], quote=False) in body[cut:]:
+        body = body[:cut]
+    return body
 
 
 def order_text(game_id: int, side: str) -> str:
@@ -202,7 +210,7 @@ def page(game_id: int, side: str | None, result=None, text: str | None = None, s
         "game.html", info=info, game=game, game_id=game_id, label=service().label(game_id), side=side,
         mine=mine, playing=playing, moderator=is_moderator(g.user, game_id), spectator=side is None and
         spectator(g.user, game_id), over=game.over or info["status"] == "finished", last=last,
-        report_html=report_body(report) if report else "", days=[d.day for d in game.days],
+        report_html=report_body(report, without_template=playing and not game.over) if report else "", days=[d.day for d in game.days],
         turn=service().turn_label(game), status=service().status(game_id, side if playing else None),
         deadline=service().deadline_for(game_id, side) if side else None,
         orders_text=text if text is not None else (order_text(game_id, side) if playing and not game.over else ""),
