@@ -157,7 +157,8 @@
   function setUp(svg) {
     svg.setAttribute("role", "group");
     svg.setAttribute("aria-label", document.getElementById("map").alt);
-    view.replaceChildren(svg);
+    view.querySelector("picture").hidden = true;  // kept: the same map, for what reads the image
+    view.append(svg);
     svg.removeAttribute("height");
     svg.removeAttribute("width");
     const places = new Set();
