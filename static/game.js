@@ -22,8 +22,9 @@
     const ms = Date.parse(left.dataset.deadline) - Date.now();
     if (ms <= 0) { left.textContent = "passed"; return; }
     const m = Math.floor(ms / 60000), d = Math.floor(m / 1440), h = Math.floor(m / 60) % 24;
-    const parts = [[d, "d"], [h, "h"], [m % 60, "min"]].filter((p) => p[0]).map((p) => p.join(" "));
-    left.textContent = (parts.slice(0, 2).join(" ") || "less than a minute") + " left";
+    const parts = [[d, "day"], [h, "hour"], [m % 60, "minute"]].filter((p) => p[0])
+      .map(([n, unit]) => `${n} ${unit}${n > 1 ? "s" : ""}`);
+    left.textContent = "in " + (parts.slice(0, 2).join(" ") || "less than a minute");
   }
   if (left) { tick(); setInterval(tick, 30000); }
 

@@ -151,18 +151,6 @@ def public_audit(game_id: int, sides: list[str], everything: bool) -> list[dict]
     return out
 
 
-def time_left(deadline, now) -> str:
-    """How long until ``deadline``, as a person says it ("2 d 5 h", "40 min", "passed")."""
-    if deadline is None:
-        return ""
-    minutes = int((deadline - now).total_seconds() // 60)
-    if minutes <= 0:
-        return "passed"
-    days, hours, minutes = minutes // 1440, minutes // 60 % 24, minutes % 60
-    parts = [f"{n} {unit}" for n, unit in ((days, "d"), (hours, "h"), (minutes, "min")) if n]
-    return " ".join(parts[:2]) + " left"
-
-
 PNG_WIDTHS = (480, 960, 1400)
 """The widths the map is drawn at for ``srcset`` (phone, tablet, desktop); 1400 is the mailed one."""
 
@@ -219,7 +207,7 @@ def page(game_id: int, side: str | None, result=None, text: str | None = None, s
         day_label=lambda day: service().turn_label(game, day).replace(" (", ", ").rstrip(")"),
         commitment=service().commitment(game_id),
         deadline_iso=info.get("deadline") if side else None,
-        time_left=time_left(service().deadline(game_id), service().now()) if side else "",
+        **deadline_now(game_id, side),
         text_lines=(text or "").splitlines(), bots=(info["settings"] or {}).get("bots", {}),
         clicks=game.ruleset.map_clicks(game.scenario) if playing and not game.over and side in game.turn().seats
         else None,  # map clicks write the day's orders: for the seats that owe them
@@ -227,6 +215,15 @@ def page(game_id: int, side: str | None, result=None, text: str | None = None, s
         + (f", after {service().turn_label(game, last)}" if last is not None else ", at the start"),
         **map_sources(game_id, last, side),
     ), status
+
+
+def deadline_now(game_id: int, side: str | None) -> dict:
+    """The deadline for the page's header: the local time alone, and the time left (the script counts it down)."""
+    when = service().deadline(game_id)
+    if when is None or not side:
+        return {"deadline_local": "", "time_left": ""}
+    return {"deadline_local": deadlines.local_time(when, service().seat(game_id, side)["timezone"]),
+            "time_left": deadlines.time_left(when - service().now())}
 
 
 def map_sources(game_id: int, day: int | None, side: str | None) -> dict:
