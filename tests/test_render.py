@@ -323,3 +323,30 @@ def test_the_drawing_is_the_same_in_every_process():
     outputs = {subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
                               env={**os.environ, "PYTHONHASHSEED": seed}).stdout for seed in ("1", "2", "3")}
     assert len(outputs) == 1
+
+
+def test_the_map_marks_what_map_clicks_need_and_nothing_of_the_enemy(scenario):
+    """Own blocks carry where they stand as orders write it; every locale and approach its name;
+    the places' names read back as the parser reads them; the click grammar's verbs are whole."""
+    from pbem.games.marengo.ruleset import MAP_CLICKS
+
+    state = battle(scenario)
+    board = scenario.board
+    for side in ("austria", "france"):
+        root = parse(render_svg(board, view(scenario, state, side)))
+        own = [r for r in block_rects(root) if r.get("data-block")]
+        assert len(own) == len(on_map(state, side))
+        for rect in own:
+            block = state.blocks[rect.get("data-block")]
+            at = rect.get("data-at")
+            locale, _, facing = at.partition(">")
+            assert board.find_locale(locale) == block.locale, at
+            assert (board.find_locale(facing) if facing else None) == block.facing, at
+            assert rect.get("data-type") == block.type
+        places = {el.get("data-locale") for el in root.iter() if el.get("data-locale")}
+        assert {board.find_locale(name) for name in places} == set(board.locales)
+        approaches = {el.get("data-approach") for el in root.iter() if el.get("data-approach")}
+        assert len(approaches) == len([k for k in board.approaches if all(x in board.locales for x in k)])
+    for verb in MAP_CLICKS["verbs"]:
+        assert "{blocks}" in verb["line"] and verb["min"] <= verb["max"]
+        assert ("{targets}" in verb["line"]) == bool(verb["max"])

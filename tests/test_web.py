@@ -210,8 +210,9 @@ def test_orders_with_problems_show_the_mail_answers_words(site):
     assert prefilled.startswith(f"GAME {game_id} SIDE Austria TURN 6AM")
     body = "MOVEE A1 Nowhere -> Marengo\nENTER A99 BY ROAD\n"
     web = post(anna, f"/games/{game_id}/orders", {"side": "austria", "text": f"GAME {game_id} SIDE Austria\n{body}",
-                                                   "action": "submit"})
-    assert web.status_code == 400
+                                                   "action": "submit"}, follow_redirects=True)
+    assert [r.status_code for r in web.history] == [303]  # post-redirect-get
+    assert 'id="orders-result"' in web.text
     # the same orders by mail
     raw = mail(f"GAME {game_id} SIDE Austria KEY {keys['austria']}\n{body}", ANNA)
     inbox.process(site.service, inbox.receive(site.service, raw, "pipe")[0])
@@ -230,14 +231,20 @@ def test_check_then_submit_correct_orders(site):
     anna = site.client(ANNA)
     order = entering_orders(site.service, game_id)
     text = f"GAME {game_id} SIDE Austria TURN 6AM\n{order}\n"
-    checked = post(anna, f"/games/{game_id}/orders", {"side": "austria", "text": text, "action": "check"})
+    checked = post(anna, f"/games/{game_id}/orders", {"side": "austria", "text": text, "action": "check"},
+                   follow_redirects=True)
     assert checked.status_code == 200 and "These orders are good" in checked.text
+    assert html.unescape(text.splitlines()[1]) in html.unescape(checked.text)  # the text checked stays in the form
     echo = site.service.check_orders(game_id, "austria", text)[0].echo
     assert echo.splitlines()[0] in html.unescape(checked.text)
     assert site.service.orders_on_file(game_id, "austria") == ""  # a check stores nothing
     submitted = post(anna, f"/games/{game_id}/orders", {"side": "austria", "text": text, "action": "submit",
                                                          "final": "1"})
+    assert submitted.status_code == 303 and submitted.location.endswith(f"/games/{game_id}?side=austria#orders-result")
+    submitted = anna.get(submitted.location)
     assert submitted.status_code == 200 and "Orders accepted" in submitted.text
+    again = anna.get(f"/games/{game_id}?side=austria")  # a refresh: the answer is shown once, nothing posted
+    assert "Orders accepted" not in again.text
     on_file = site.service.orders_on_file(game_id, "austria")
     assert order in on_file and on_file.rstrip().endswith("FINAL")
     assert site.service.seat(game_id, "austria")["final_day"] == 0
@@ -252,7 +259,8 @@ def test_standing_orders_editor(site):
     # Austria's day: France may send standing orders only
     refused = post(fred, f"/games/{game_id}/standing", {"side": "france", "text": "MOVE F1 Marengo -> Spinetta"})
     assert refused.status_code == 400 and "only STANDING lines" in refused.text
-    ok = post(fred, f"/games/{game_id}/standing", {"side": "france", "text": "STANDING PURSUE NEVER\n"})
+    ok = post(fred, f"/games/{game_id}/standing", {"side": "france", "text": "STANDING PURSUE NEVER\n"},
+              follow_redirects=True)
     assert ok.status_code == 200 and "Standing orders accepted" in ok.text
     assert "STANDING PURSUE NEVER" in site.service.orders_on_file(game_id, "france")
     # on its own day, the day's orders on file are kept

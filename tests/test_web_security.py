@@ -79,6 +79,11 @@ ATTACKS = [
     ("games.map_png", ANNA, "GET", "/games/{g}/map/0.png", None, DENIED),
     ("games.map_png", OTTO, "GET", "/games/{g}/map/0.png?side=austria", None, DENIED),
     ("games.map_png", "anon", "GET", "/games/{g}/map/now.png?side=austria", None, {302}),
+    ("games.map_png", ANNA, "GET", "/games/{g}/map/0.png?side=france&w=480", None, DENIED),
+    ("games.map_svg", ANNA, "GET", "/games/{g}/map/0.svg?side=france", None, DENIED),
+    ("games.map_svg", ANNA, "GET", "/games/{g}/map/now.svg?side=france", None, DENIED),
+    ("games.map_svg", OTTO, "GET", "/games/{g}/map/0.svg?side=austria", None, DENIED),
+    ("games.map_svg", "anon", "GET", "/games/{g}/map/now.svg?side=austria", None, {302}),
     ("api.game", ANNA, "GET", "/api/games/{g}?side=france", None, DENIED),
     ("api.game", ANNA, "GET", "/api/games/{g}?side=", None, DENIED),
     ("api.game", OTTO, "GET", "/api/games/{g}", None, DENIED),
@@ -161,6 +166,7 @@ ATTACKS = [
     ("leagues.profile", "anon", "GET", "/players/anna@example.org", None, {302}),
 ]
 PUBLIC = {  # routes with no side data: the reason, and the test that covers them
+    "games.favicon": "the site's icon (test_pages.py)",
     "static": "the style sheet",
     "auth.login": "the sign-in form (test_login_rate_limit_*, test_csrf_*)",
     "auth.confirm": "a sign-in link (test_web.py; its guesses are rate limited: test_token_guesses_are_limited)",

@@ -28,7 +28,8 @@ The members, in the order a game meets them:
   moderator; :data:`SPECTATOR`: onlookers of a finished game); ``digest``;
 - what a player reads: ``report`` (a turn's report), ``orders_template``
   (the form for the next orders), ``status_lines`` (the STATUS mail),
-  ``render_svg`` (the map) and ``mail_words`` (the words that begin an orders
+  ``render_svg`` (the map), ``map_clicks`` (how clicks on that map write
+  order lines on the game page) and ``mail_words`` (the words that begin an orders
   text, to find it in a mail);
 - ``ask_kinds``: the decisions a player may ask to be asked by mail;
 - tools: ``bots()`` (players for self-play, demos and "play against the
@@ -179,6 +180,32 @@ class Ruleset(Protocol):
 
     def render_svg(self, scenario, view: dict, title: str | None = None) -> str:
         """The map of ``view`` as a standalone SVG document."""
+
+    def map_clicks(self, scenario) -> dict:
+        """How clicks on the map of the game page write order lines: a "click grammar", plain data
+        the page's script follows without knowing the game (empty: no orders by clicking).
+
+        The map (``render_svg``) marks, from the seat's view only, what may be clicked:
+        ``data-block`` (an own block's id, on its ``<rect>``) with ``data-at`` (where it
+        stands, written as orders write it) and any other ``data-*`` facts the verbs test;
+        ``data-locale`` and ``data-approach`` (the places, as orders write them). Nothing of
+        the enemy is marked. The grammar::
+
+            {"verbs": [{"name": "move", "title": "Move",
+                        "from": ["locale", "approach"],   # where the selection may stand
+                        "where": {"type": "artillery"},   # data-* every selected block must have
+                        "blocks": 1,                      # at most this many blocks (0: any)
+                        "targets": ["locale", "approach"],
+                        "min": 1, "max": 1,               # places to click after the blocks
+                        "line": "MOVE {blocks} {from} -> {targets}"}, ...],
+             "join": {"blocks": " ", "targets": " -> "}}
+
+        A click on own blocks selects them (blocks at one place together); the first verb
+        whose ``from``, ``where`` and ``blocks`` fit is offered first, the others beside it.
+        Each place clicked is added to the targets; once ``min`` are there the line is
+        written into the orders text (and rewritten as more come, up to ``max``). A verb with
+        no targets is written when chosen. The orders text stays the one source of orders:
+        every line is checked by ``parse_orders`` like typed ones."""
 
     def bots(self) -> dict[str, Bot]:
         """The game's computer players by name; "bot" is the simple one."""

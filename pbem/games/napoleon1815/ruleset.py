@@ -111,6 +111,9 @@ class Napoleon1815:
 
         return render_svg(scenario, view, title)
 
+    def map_clicks(self, scenario) -> dict:
+        return {}  # no orders by clicking yet: its map marks no blocks or places (the page offers the text alone)
+
     def bots(self) -> dict[str, Bot]:
         return {"bot": Bot("bot", "the random legal bot", bot_orders),
                 "general": Bot("general", "the general: marches on the supply cities, attacks when stronger",

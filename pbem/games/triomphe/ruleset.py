@@ -156,6 +156,9 @@ class Triomphe:
 
         return render_svg(scenario, view_, title=title)
 
+    def map_clicks(self, scenario) -> dict:
+        return {}  # no orders by clicking yet: its map marks no blocks or places (the page offers the text alone)
+
     def bots(self) -> dict[str, Bot]:
         return {
             "bot": Bot("bot", "the random bot", _bot_orders, _bot_standing, _bot_chooser),

@@ -14,12 +14,14 @@ clock, the games replayed from their logs, seats and keys):
 - ``turns.py``: the clock, resolving turns, missed turns, "ask me" decisions;
 - ``reports.py``: reports, maps, STATUS;
 - ``players.py``: vacations and new keys;
+- ``bots.py``: seats played by the computer;
 - moderators' rulings are pbem.server.moderation's.
 """
 
 from __future__ import annotations
 
 from .base import ServiceBase, ServiceError, scenario_path
+from .bots import Bots
 from .games import Games
 from .orders import Orders, Submission, redact_key
 from .players import Players
@@ -29,7 +31,7 @@ from .turns import Turns
 __all__ = ["Service", "ServiceError", "Submission", "redact_key", "scenario_path"]
 
 
-class Service(Games, Orders, Turns, Reports, Players, ServiceBase):
+class Service(Bots, Games, Orders, Turns, Reports, Players, ServiceBase):
     def moderate(self, game_id: int, who: str, action: str, why: str, **args) -> str:
         """A moderator's ruling (see pbem.server.moderation): done, audited, told to the players."""
         from pbem.server import moderation

@@ -22,10 +22,11 @@ class Games(ServiceBase):
     def create_game(self, title: str, seats: dict[str, str | None], scenario: str | None = None,
                     seed: int | None = None, settings: dict | None = None, moderator: str | None = None,
                     who: str = "system", timezones: dict | None = None, game: str = "marengo",
-                    options: dict | None = None) -> tuple[int, dict[str, str]]:
+                    options: dict | None = None, bots: dict[str, str] | None = None) -> tuple[int, dict[str, str]]:
         """Create a game of the ruleset called ``game``; returns its id and each seat's key
         (shown once, mailed once). ``scenario`` is a scenario file under maps/ (default: the
-        game's first), ``options`` the ruleset's options (default: each option's default)."""
+        game's first), ``options`` the ruleset's options (default: each option's default),
+        ``bots`` the seats the computer plays (seat -> one of the ruleset's ``bots()``)."""
         try:
             rules = ruleset(game)
             scenario = scenario or next(iter(rules.scenarios().values())).name
@@ -41,6 +42,9 @@ class Games(ServiceBase):
         unknown = set(seats or {}) - set(seat_ids)
         if unknown:
             raise ServiceError(f"{rules.title} has no seat {', '.join(sorted(unknown))} (seats: {', '.join(seat_ids)})")
+        bots = self.check_bots(rules, seat_ids, bots)
+        if bots:
+            settings = {**settings, "bots": bots}
         with self.store.transaction():
             game_id = self.store.create_game(game, scenario, seed, title, settings, options=options,
                                              salt=secrets.token_hex(16))
@@ -53,7 +57,7 @@ class Games(ServiceBase):
                 self.store.set_moderator(game_id, moderator)
             self.store.audit(who, "create", game_id, detail={"title": title, "game": game, "scenario": scenario,
                                                              "options": options})
-            if all((seats or {}).get(side) for side in seat_ids):
+            if all((seats or {}).get(side) or side in bots for side in seat_ids):
                 self.start(game_id)  # first, so that every welcome tells the first deadline
             for side, email in (seats or {}).items():
                 if email:
@@ -64,19 +68,21 @@ class Games(ServiceBase):
         """Take an empty seat; returns its new key (also mailed)."""
         with self.store.transaction():
             seat = self.seat(game_id, side)
-            if seat["email"]:
+            if seat["email"] or side in self.bots_of(game_id):
                 raise ServiceError(f"{self.seat_title(game_id, side)} in game {game_id} is taken")
             self.store.update_seat(game_id, side, email=email, timezone=timezone)
             key = new_key()
             self.set_key(game_id, side, key)
             self.store.audit(email, "join", game_id, detail={"side": side})
-            starting = all(s["email"] for s in self.store.seats(game_id)) and self.info(game_id)["status"] == "open"
+            bots = self.bots_of(game_id)
+            starting = all(s["email"] or s["side"] in bots for s in self.store.seats(game_id)) \
+                and self.info(game_id)["status"] == "open"
             if starting:
                 self.start(game_id)
             self.welcome(game_id, side, email, key)
             if starting:
                 for other in self.store.seats(game_id):
-                    if other["side"] != side:
+                    if other["side"] != side and other["email"]:  # not the computer
                         queue(self.store, other["email"], f"[pbem {game_id}] The game begins",
                               f"Every seat of game {self.label(game_id)} is taken: the game begins.\n\n"
                               f"Your first orders ({self.turn_label(self.game(game_id))}) are due by "
@@ -98,6 +104,7 @@ class Games(ServiceBase):
         settings = self.info(game_id)["settings"] if settings is None else settings
         first = min([when] + [t for _, t in deadlines.reminder_times(settings, when)])
         self.store.set_clock(game_id, deadline=deadlines.iso(when), next_check=deadlines.iso(first))
+        self.play_bots(game_id)  # a turn starts (or its clock moves): a computer seat answers at once
 
     def opening_template(self, game_id: int, side: str) -> str:
         """The orders template of a seat before any day has been resolved."""

@@ -6,7 +6,7 @@ with ``?game=<id>&side=<side>`` (no session, no CSRF token).
 
     GET  /api/rulesets                       the installed games: scenarios, seats, options
     GET  /api/games                          my games
-    POST /api/games                          {game, scenario, title, seats, options, settings} -> {id}
+    POST /api/games                          {game, scenario, title, seats, options, settings, bots} -> {id}
     GET  /api/games/<id>?side=               the game as my side sees it
     POST /api/games/<id>/orders              {side, text, check_only} -> {ok, echo, problems}
     GET  /api/games/<id>/reports/<day>?side= a resolved day's report
@@ -69,7 +69,8 @@ def rulesets():
 @login_required
 def create():
     """A new game: {game, scenario (a file), title, seats: [seat ids I take], options, settings,
-    moderator}. Seats I do not take stay open for others to join."""
+    moderator, bots: {seat: computer player}}. Seats I do not take and the computer does not play
+    stay open for others to join."""
     if g.user.seat is not None:
         abort(403, "A seat key cannot create games; sign in.")
     body = request.get_json(silent=True)
@@ -80,7 +81,8 @@ def create():
         game_id, _ = service().create_game(
             str(body["title"]).strip()[:100], {seat: g.user.email for seat in body.get("seats") or []},
             scenario=body.get("scenario"), settings=settings, moderator=body.get("moderator"),
-            who=g.user.email, game=str(body.get("game") or "marengo"), options=body.get("options") or {})
+            who=g.user.email, game=str(body.get("game") or "marengo"), options=body.get("options") or {},
+            bots=body.get("bots") if isinstance(body.get("bots"), dict) else None)
     except ServiceError as exc:
         return jsonify({"ok": False, "error": str(exc)}), 400
     return jsonify({"ok": True, "id": game_id, "commitment": service().commitment(game_id)}), 201

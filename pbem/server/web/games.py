@@ -7,13 +7,19 @@ shows the very words a mail reply would.
 
 from __future__ import annotations
 
+import gzip
+import hashlib
+from html import escape as html_escape
 import re
+import secrets
+from collections import OrderedDict
 
-from flask import Blueprint, Response, abort, current_app, flash, g, redirect, render_template, request, url_for
+from flask import (Blueprint, Response, abort, current_app, flash, g, redirect, render_template, request, session,
+                   url_for)
 from werkzeug.datastructures import MultiDict
 
 from pbem.games import rulesets, ruleset
-from pbem.server import deadlines, mapcache
+from pbem.server import deadlines
 from pbem.server.service import ServiceError
 from pbem.server.web.security import (email_required, game_info, is_finished, is_moderator, my_sides, service, side_for,
                                spectator)
@@ -47,6 +53,11 @@ def seat_choices() -> dict[str, str]:
     return out
 
 
+def computer_players() -> list[tuple[str, str, str]]:
+    """(game name, bot name, title) of every installed game's computer players, for the new-game form."""
+    return [(name, bot.name, bot.title) for name, r in rulesets().items() for bot in r.bots().values()]
+
+
 def option_choices() -> list[tuple[str, object]]:
     """(game name, option) for every option of every installed game, for the new-game form."""
     return [(name, option) for name, r in rulesets().items() for option in r.options()]
@@ -74,7 +85,8 @@ def my_games(email: str) -> list[dict]:
 def open_games() -> list[dict]:
     out = []
     for info in service().store.games("open"):
-        free = [s["side"] for s in service().store.seats(info["id"]) if not s["email"]]
+        bots = (info.get("settings") or {}).get("bots") or {}
+        free = [s["side"] for s in service().store.seats(info["id"]) if not s["email"] and s["side"] not in bots]
         if free:
             out.append({"id": info["id"], "title": info["title"], "free": free})
     return out
@@ -90,10 +102,17 @@ def report_for(game_id: int, day: int, side: str | None):
     return service().report(game_id, day, side)
 
 
-def report_body(report) -> str:
-    """The inside of a report's HTML page, to show within ours."""
+def report_body(report, without_template: bool = False) -> str:
+    """The inside of a report's HTML page, to show within ours; ``without_template``: less its last
+    section when that is the orders template (the game page has it once, in the orders form)."""
     match = re.search(r"<body[^>]*>(.*)</body>", report.html, re.S)
-    return match.group(1) if match else report.html
+    body = match.group(1) if match else report.html
+    template = getattr(report, "template", "") or ""
+    cut = body.rfind("<h2")
+    if without_template and template.strip() and cut >= 0 \
+            and html_escape(template.strip().splitlines()[0], quote=False) in body[cut:]:
+        body = body[:cut]
+    return body
 
 
 def order_text(game_id: int, side: str) -> str:
@@ -132,6 +151,33 @@ def public_audit(game_id: int, sides: list[str], everything: bool) -> list[dict]
     return out
 
 
+PNG_WIDTHS = (480, 960, 1400)
+"""The widths the map is drawn at for ``srcset`` (phone, tablet, desktop); 1400 is the mailed one."""
+
+
+def kept(name: str) -> OrderedDict:
+    """One of this app's small in-memory caches: "answers" (orders answers kept between a POST and
+    the page it redirects to, by token), "svg" and "png" (maps)."""
+    return current_app.extensions["pbem"].setdefault(name, OrderedDict())
+
+
+def keep_answer(**answer) -> None:
+    """Keep an orders answer for the next page this browser asks for (the redirect after a POST)."""
+    token = secrets.token_urlsafe(12)
+    answers = kept("answers")
+    answers[token] = answer
+    while len(answers) > 500:
+        answers.popitem(last=False)
+    session["answer"] = token
+
+
+def take_answer(game_id: int) -> dict:
+    """The orders answer kept for this browser's game page, once."""
+    token = session.pop("answer", None)
+    answer = kept("answers").pop(token, None) if token else None
+    return answer if answer and answer.get("game_id") == game_id else {}
+
+
 def page(game_id: int, side: str | None, result=None, text: str | None = None, standing_result=None,
          standing_text: str | None = None, checked: bool = False, status: int = 200):
     """The game page of ``side`` (already allowed by side_for), with an orders answer if any."""
@@ -152,7 +198,7 @@ def page(game_id: int, side: str | None, result=None, text: str | None = None, s
         "game.html", info=info, game=game, game_id=game_id, label=service().label(game_id), side=side,
         mine=mine, playing=playing, moderator=is_moderator(g.user, game_id), spectator=side is None and
         spectator(g.user, game_id), over=game.over or info["status"] == "finished", last=last,
-        report_html=report_body(report) if report else "", days=[d.day for d in game.days],
+        report_html=report_body(report, without_template=playing and not game.over) if report else "", days=[d.day for d in game.days],
         turn=service().turn_label(game), status=service().status(game_id, side if playing else None),
         deadline=service().deadline_for(game_id, side) if side else None,
         orders_text=text if text is not None else (order_text(game_id, side) if playing and not game.over else ""),
@@ -160,7 +206,35 @@ def page(game_id: int, side: str | None, result=None, text: str | None = None, s
         standing_now=standing_now, question=question, audit=public_audit(game_id, mine, is_moderator(g.user, game_id)),
         day_label=lambda day: service().turn_label(game, day).replace(" (", ", ").rstrip(")"),
         commitment=service().commitment(game_id),
+        deadline_iso=info.get("deadline") if side else None,
+        **deadline_now(game_id, side),
+        text_lines=(text or "").splitlines(), bots=(info["settings"] or {}).get("bots", {}),
+        clicks=game.ruleset.map_clicks(game.scenario) if playing and not game.over and side in game.turn().seats
+        else None,  # map clicks write the day's orders: for the seats that owe them
+        map_alt="map of the game" + (f" as {service().seat_title(game_id, side)} sees it" if side else "")
+        + (f", after {service().turn_label(game, last)}" if last is not None else ", at the start"),
+        **map_sources(game_id, last, side),
     ), status
+
+
+def deadline_now(game_id: int, side: str | None) -> dict:
+    """The deadline for the page's header: the local time alone, and the time left (the script counts it down)."""
+    when = service().deadline(game_id)
+    if when is None or not side:
+        return {"deadline_local": "", "time_left": ""}
+    return {"deadline_local": deadlines.local_time(when, service().seat(game_id, side)["timezone"]),
+            "time_left": deadlines.time_left(when - service().now())}
+
+
+def map_sources(game_id: int, day: int | None, side: str | None) -> dict:
+    """The map of the page: its SVG, its PNG at each width of ``srcset``, its size."""
+    which = day if day is not None else "now"
+    svg = map_svg_text(game_id, day, side)
+    size = re.search(r'<svg[^>]*\swidth="([\d.]+)"[^>]*\sheight="([\d.]+)"', svg)
+    return {"map_url": url_for("games.map_svg", game_id=game_id, day=which, side=side),
+            "svg_url": url_for("games.map_svg", game_id=game_id, day=which, side=side),
+            "png_url": url_for("games.map_png", game_id=game_id, day=which, side=side), "png_widths": PNG_WIDTHS,
+            "map_size": (round(float(size.group(1))), round(float(size.group(2)))) if size else (1400, 1327)}
 
 
 # -- my games, new games ---------------------------------------------------------------
@@ -201,7 +275,7 @@ def new_game():
     available = current_app.config["PBEM_SCENARIOS"]
     form = request.form
     shown = dict(scenarios=available, ask_kinds=ASK_KINDS, weekdays=WEEKDAYS, seats=seat_choices(),
-                 options=option_choices())
+                 options=option_choices(), computer_players=computer_players())
     if request.method == "GET":
         return render_template("new_game.html", form=MultiDict({"early": "1"}), error=None, **shown)
     try:
@@ -220,6 +294,13 @@ def new_game():
         sides = seat_ids if seat == "both" else [seat]
         if not set(sides) <= set(seat_ids):
             raise ServiceError(f"choose your seat: {rules.title} has " + ", ".join(seat_ids))
+        computer = form.get("computer", "")
+        bots = {}
+        if computer:
+            bot_game, _, bot = computer.partition(":")
+            if bot_game != game or bot not in rules.bots():
+                raise ServiceError(f"choose a computer player of {rules.title}: " + ", ".join(rules.bots()))
+            bots = {s: bot for s in seat_ids if s not in sides}
         moderator = form.get("moderator", "").strip() or (g.user.email if seat == "both" else None)
         if moderator and moderator.lower() == g.user.email.lower() and seat != "both":
             raise ServiceError("you cannot moderate a game in which you play one side: a moderator sees both")
@@ -228,7 +309,7 @@ def new_game():
         game_id, _ = service().create_game(
             title, {s: g.user.email for s in sides}, scenario=scenario, settings=settings_from_form(form),
             moderator=moderator, who=g.user.email, timezones={s: timezone for s in sides}, game=game,
-            options=options)
+            options=options, bots=bots)
     except (ServiceError, deadlines.SettingsError) as exc:
         return render_template("new_game.html", form=form, error=str(exc), **shown), 400
     flash("Game created. Your seat key was mailed to you; you need it only to send orders by mail.")
@@ -264,9 +345,17 @@ def game_page(game_id: int):
         return redirect(url_for("auth.login", next=request.full_path.rstrip("?")))
     wanted = request.args.get("side")
     mine = my_sides(g.user, game_id)
+    answer = take_answer(game_id) if g.user is not None else {}
+    if wanted is None and answer:
+        wanted = answer["side"]
     if wanted is None and mine:
         wanted = mine[0]
-    return page(game_id, side_for(g.user, game_id, wanted))
+    side = side_for(g.user, game_id, wanted)
+    if answer.get("side") != side:
+        answer = {}
+    answer.pop("game_id", None)
+    answer.pop("side", None)
+    return page(game_id, side, **answer)
 
 
 @bp.route("/games/<int:game_id>/orders", methods=["POST"])
@@ -276,12 +365,14 @@ def orders(game_id: int):
     text = request.form.get("text", "")
     if request.form.get("final") and not FINAL_LINE.search(text):
         text = text.rstrip("\n") + "\nFINAL\n"
-    if request.form.get("action") == "check":
+    checked = request.form.get("action") == "check"
+    if checked:
         result, _ = service().check_orders(game_id, side, text)
     else:
         result = service().submit(game_id, side, text, source="web", who=g.user.email)
-    return page(game_id, side, result=result, text=text, checked=request.form.get("action") == "check",
-                status=200 if result.ok else 400)
+    # post-redirect-get: a refresh shows the answer again, never posts again
+    keep_answer(game_id=game_id, side=side, result=result, text=text, checked=checked)
+    return redirect(url_for("games.game_page", game_id=game_id, side=side) + "#orders-result", 303)
 
 
 @bp.route("/games/<int:game_id>/standing", methods=["POST"])
@@ -299,7 +390,8 @@ def standing(game_id: int):
             if not line.strip().upper().startswith("STANDING") and not HEADER_LINE.match(line)]
     merged = "\n".join([f"GAME {game_id} SIDE {service().seat_title(game_id, side)}", *kept, *lines]) + "\n"
     result = service().submit(game_id, side, merged, source="web", who=g.user.email)
-    return page(game_id, side, standing_result=result, standing_text=text, status=200 if result.ok else 400)
+    keep_answer(game_id=game_id, side=side, standing_result=result, standing_text=text)
+    return redirect(url_for("games.game_page", game_id=game_id, side=side) + "#standing-result", 303)
 
 
 @bp.route("/games/<int:game_id>/vacation", methods=["POST"])
@@ -345,7 +437,8 @@ def report_page(game_id: int, day: int):
         return Response(report.text, mimetype="text/plain")
     return render_template("day.html", game_id=game_id, label=service().label(game_id), side=side, day=day,
                            days=[d.day for d in service().game(game_id).days], report_html=report_body(report),
-                           subject=report.subject)
+                           subject=report.subject, clicks=None, map_alt=f"map of {report.subject}",
+                           **map_sources(game_id, day, side))
 
 
 def map_day(game_id: int, day: str) -> int | None:
@@ -357,16 +450,88 @@ def map_day(game_id: int, day: str) -> int | None:
     return int(day)
 
 
+def _kept(cache: OrderedDict, key, make, size: int):
+    if key in cache:
+        cache.move_to_end(key)
+        return cache[key]
+    value = cache[key] = make()
+    while len(cache) > size:
+        cache.popitem(last=False)
+    return value
+
+
+def map_svg_text(game_id: int, day: int | None, side: str | None) -> str:
+    """The SVG of a day's map (None: now) as ``side`` sees it, kept while the game's log is unchanged."""
+    key = (game_id, day, side, len(service().game(game_id).log))
+    return _kept(kept("svg"), key, lambda: service().map_svg(game_id, day, side), 64)
+
+
+def image_response(data: bytes, mimetype: str, day: int | None) -> Response:
+    """An image with its ETag: a past day's map never changes (a year's caching), today's may."""
+    tag = hashlib.sha256(data).hexdigest()[:32]
+    if request.if_none_match.contains(tag) or request.if_none_match.contains(tag + "-gz"):
+        response = Response(status=304)
+    else:
+        response = Response(data, mimetype=mimetype)
+    response.set_etag(tag)
+    response.headers["Cache-Control"] = "private, max-age=31536000, immutable" if day is not None else \
+        "private, no-cache"
+    response.vary.add("Cookie")
+    return response
+
+
+@bp.route("/games/<int:game_id>/map/<day>.svg")
+def map_svg(game_id: int, day: str):
+    side = side_for(g.user, game_id, request.args.get("side"))
+    number = map_day(game_id, day)
+    response = image_response(map_svg_text(game_id, number, side).encode(), "image/svg+xml", number)
+    response.headers["Content-Security-Policy"] = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
+    return response
+
+
 @bp.route("/games/<int:game_id>/map/<day>.png")
 def map_png(game_id: int, day: str):
-    """A side's map. Drawn once per content (pbem.server.mapcache); its ETag is the digest of
-    its SVG, so a browser that has it asks again at no drawing cost (304)."""
+    """A day's map as PNG, ``?w=`` one of PNG_WIDTHS (default: the mailed 1400). The mailed width is
+    drawn once per content (pbem.server.mapcache, shared with the report mails, one drawing however
+    many ask at once); every image carries an ETag, so a browser that has it gets a 304."""
     side = side_for(g.user, game_id, request.args.get("side"))
-    svg = service().map_svg(game_id, map_day(game_id, day), side)
-    etag = mapcache.digest(svg)
-    public = side is None and spectator(g.user, game_id)  # a finished game's spectator view
-    headers = {"ETag": f'"{etag}"', "Cache-Control": "public, max-age=300" if public else "private, no-cache"}
-    if etag in request.if_none_match:
-        return Response(status=304, headers=headers)
-    _, png = service().maps.png(svg, service().rasterise)
-    return Response(png, mimetype="image/png", headers=headers)
+    number = map_day(game_id, day)
+    width = request.args.get("w", type=int) or PNG_WIDTHS[-1]
+    if width not in PNG_WIDTHS:
+        abort(404, f"The map is drawn {', '.join(map(str, PNG_WIDTHS))} pixels wide.")
+    svg = map_svg_text(game_id, number, side)
+
+    if width == PNG_WIDTHS[-1]:
+        _, png = service().maps.png(svg, service().rasterise)
+    else:
+        from pbem.render import render_png
+
+        png = _kept(kept("png"), (hashlib.sha256(svg.encode()).digest(), width), lambda: render_png(svg, width), 32)
+    return image_response(png, "image/png", number)
+
+
+@bp.route("/favicon.ico")
+def favicon():
+    return current_app.send_static_file("favicon.svg")
+
+
+COMPRESSED = ("text/html", "text/css", "image/svg+xml", "application/json", "text/plain", "text/javascript",
+              "application/javascript")
+
+
+@bp.after_app_request
+def compress(response: Response) -> Response:
+    """gzip for text (HTML, CSS, SVG, JSON, scripts) when the browser takes it."""
+    if (response.status_code != 200 or "Content-Encoding" in response.headers
+            or response.mimetype not in COMPRESSED or "gzip" not in request.headers.get("Accept-Encoding", "")):
+        return response
+    response.direct_passthrough = False  # a static file: read it to compress it
+    data = response.get_data()
+    if len(data) < 600:
+        return response
+    response.set_data(gzip.compress(data, 6))
+    response.headers["Content-Encoding"] = "gzip"
+    response.vary.add("Accept-Encoding")
+    if response.get_etag()[0]:
+        response.set_etag(response.get_etag()[0] + "-gz")
+    return response

@@ -51,6 +51,14 @@ class BlockLayer(Layout):
                                      f"v{_n(3 * r)}", stroke=SIDE_DARK.get(blk["side"], INK), stroke_width=1.2 * u))
         return "".join(out)
 
+    def block_data(self, blk: dict) -> dict:
+        """What the game page's map-click orders read of an own block (see Marengo.map_clicks):
+        where it stands, as an order names it, its type and whether it may move yet."""
+        out = {"data-at": self.place_name(blk["locale"], blk.get("facing")), "data-type": blk.get("type")}
+        if blk.get("activated") is False:
+            out["data-activated"] = "false"
+        return out
+
     def _block(self, blk: dict, pos, own: bool) -> str:
         x, y, angle, length = pos
         side = blk.get("side")
@@ -60,7 +68,7 @@ class BlockLayer(Layout):
         rect = dict(x=-length / 2, y=-T / 2, width=length, height=T, rx=1.2 * u, fill=fill,
                     stroke=SIDE_DARK.get(side, INK), stroke_width=0.9 * u)
         if own:
-            rect = {"class": f"block own {side}", "data-block": blk.get("id", ""), **rect}
+            rect = {"class": f"block own {side}", "data-block": blk.get("id", ""), **self.block_data(blk), **rect}
             if pale:
                 rect["stroke_dasharray"] = f"{_n(3 * u)} {_n(1.5 * u)}"
         else:

@@ -12,7 +12,7 @@ import math
 from xml.sax.saxutils import escape
 
 from .drawing import (INK, INK_SOFT, PAPER, PAPER_DEEP, ROAD, SANS, SERIF, SIDE_COLOUR, SIDE_TINT, STAR, WATER,
-                      WATER_PALE, _el, _n, _pts, _smooth, _text, _unit, star, type_symbol)
+                      WATER_PALE, WATER_TEXT, _el, _n, _pts, _smooth, _text, _unit, star, type_symbol)
 from .geometry import shared_edges
 from .layout import Layout
 
@@ -49,7 +49,7 @@ class BoardLayers(Layout):
                     out.append(_el("path", d=d, fill="none", stroke=WATER, stroke_width=2 * u,
                                    stroke_linecap="round", stroke_linejoin="round", stroke_opacity=0.85))
                 if name:
-                    out.append(self._along_label(f["points"], name, WATER, (13 if kind == "river" else 11) * u))
+                    out.append(self._along_label(f["points"], name, WATER_TEXT, (13 if kind == "river" else 11) * u))
             elif kind == "town" and f.get("at"):
                 x, y = f["at"]
                 s = 7 * u
@@ -96,9 +96,11 @@ class BoardLayers(Layout):
                 out.append(_el("polygon", points=_pts(poly), fill=SIDE_TINT.get(side, PAPER_DEEP)))
         for lid, poly in self.polygons.items():
             if len(poly) >= 3:
-                # crisp: fine straight ink costs a third of its anti-aliased bytes in the PNG, and looks engraved
+                # crisp: fine straight ink costs a third of its anti-aliased bytes in the PNG, and looks engraved;
+                # data-locale: where a click on the game page sends blocks (Marengo.map_clicks)
                 out.append(_el("polygon", points=_pts(poly), fill="none", stroke=INK_SOFT,
-                               stroke_width=1.1 * u, stroke_linejoin="round", shape_rendering="crispEdges"))
+                               stroke_width=1.1 * u, stroke_linejoin="round", shape_rendering="crispEdges",
+                               data_locale=self.place_name(lid, None)))
         return "".join(out)
 
     def roads(self) -> str:
@@ -156,7 +158,7 @@ class BoardLayers(Layout):
     def approaches(self) -> str:
         """Every approach: its slot (one or two blocks long), penalty marks, cavalry obstacle bar."""
         u = self.u
-        slots, marks = [], []
+        slots, marks, hits = [], [], []
         mark_s = self.T * 0.5
         occupancy: dict[tuple, int] = {}
         for blk in self._own_blocks() + self._enemy_blocks():
@@ -171,6 +173,10 @@ class BoardLayers(Layout):
             d0 = self.inset
             # the slot, marked like a ruler on the border: a tick at each end (and the middle, if wide)
             ticks = [-full / 2, full / 2] + ([0.0] if ap.width == 2 else [])
+            # the slot's area, unpainted: where a click on the game page sends blocks (Marengo.map_clicks)
+            corners = [place.at(-full / 2, 0.0), place.at(full / 2, 0.0), place.at(full / 2, d0 + self.T),
+                       place.at(-full / 2, d0 + self.T)]
+            hits.append(_el("polygon", points=_pts(corners), fill="none", data_approach=self.place_name(a, b)))
             for t in ticks:
                 (x0, y0), (x1, y1) = place.at(t, 0.0), place.at(t, d0 + self.T * 0.3)
                 slots.append(f"M{_n(x0)},{_n(y0)}L{_n(x1)},{_n(y1)}")
@@ -192,7 +198,7 @@ class BoardLayers(Layout):
                 marks.append(type_symbol(kind, x, y, mark_s, INK, 0.9 * u, crisp=True))
         slot_path = _el("path", d="".join(slots), fill="none", stroke=INK, stroke_width=1.1 * u,
                         stroke_linecap="butt", shape_rendering="crispEdges") if slots else ""
-        return slot_path + "".join(marks)
+        return slot_path + "".join(marks) + "".join(hits)
 
     def entries(self) -> str:
         """Entry points: a chevron onto the map for a road, a little bridge for a pontoon; the name below."""

@@ -21,6 +21,7 @@ SIDE_DARK = {"austria": "#6e1010", "france": "#101f55"}
 STAR = {"red": "#c62828", "green": "#2e7d32", "blue": "#1c5fb8"}
 ROAD = {"main": "#c0392b", "secondary": "#8b5a2b"}
 WATER, WATER_PALE = "#5b8cc4", "#a9c4e4"
+WATER_TEXT = "#2f5f9a"  # river names: 4.7:1 or more on the paper and the tints (WCAG's 4.5)
 SERIF = "DejaVu Serif, Georgia, 'Times New Roman', serif"
 SANS = "DejaVu Sans, Verdana, Arial, sans-serif"
 OTHER = {"austria": "france", "france": "austria"}

@@ -144,6 +144,13 @@ class Layout:
             out.append((x, y, place.angle, bl))
         return out
 
+    def place_name(self, locale: str, facing: str | None) -> str:
+        """A place as orders write it: a locale's name (its reserve), or ``Locale>Faced`` (an approach)."""
+        name = self.board.locales[locale].name
+        if facing is None or facing not in self.board.locales or facing == locale:
+            return name
+        return f"{name}>{self.board.locales[facing].name}"
+
     def edge_point(self, x: float, y: float) -> tuple[float, float]:
         w, h = self.board.width, self.board.height
         return min([(x, 0.0), (x, h), (0.0, y), (w, y)], key=lambda p: math.dist(p, (x, y)))
