@@ -30,18 +30,18 @@ def game_of(args):
 def game_options_of(rules, items) -> dict:
     """``--option NAME=VALUE`` as the game's options (the others at their defaults); a wrong one is
     a clear error."""
-    options = {o.name: o.default for o in rules.options()}
-    for item in items or []:
-        name, _, value = item.partition("=")
-        known = {o.name: o for o in rules.options()}
-        if name not in known or value not in known[name].choices:
-            choices = "; ".join(f"{o.name}={'|'.join(o.choices)}" for o in known.values()) or "none"
-            raise LookupError(f"--option {item}: {rules.title}'s options are {choices}")
-        options[name] = value
-    return options
+    from pbem.core.ruleset import options_of
+
+    chosen = dict(item.partition("=")[::2] for item in items or [])
+    try:
+        return options_of(rules, chosen)
+    except ValueError as exc:
+        choices = "; ".join(f"{o.name}={'|'.join(o.choices)}" for o in rules.options()) or "none"
+        raise LookupError(f"--option {' '.join(items)}: {exc}; {rules.title}'s options are {choices}") from None
 
 
 def cmd_games(args) -> int:
+    from pbem.core.ruleset import options_of
     from pbem.games import rulesets
 
     for name, rules in rulesets().items():
@@ -49,7 +49,7 @@ def cmd_games(args) -> int:
         for scenario, path in rules.scenarios().items():
             loaded = rules.load_scenario(path)
             seats = ", ".join(f"{s.id} ({s.side})" if s.side != s.id else s.id
-                              for s in rules.seats(loaded, {o.name: o.default for o in rules.options()}))
+                              for s in rules.seats(loaded, options_of(rules)))
             print(f"  scenario {scenario} ({path.name}): {loaded.name}; seats: {seats}")
         for option in rules.options():
             print(f"  option {option.name}: {' | '.join(option.choices)} (default {option.default})"

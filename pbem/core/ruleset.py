@@ -103,6 +103,21 @@ class Bot:
     chooser: Callable[[Any], Callable] | None = None
 
 
+def options_of(rules, chosen: dict | None = None) -> dict:
+    """``rules``'s options with ``chosen`` applied (each one checked), the rest at their defaults;
+    raises ValueError naming an unknown option or a value it may not take."""
+    known = {option.name: option for option in rules.options()}
+    unknown = set(chosen or {}) - set(known)
+    if unknown:
+        raise ValueError(f"{rules.title} has no option {', '.join(sorted(unknown))}")
+    out = {name: option.default for name, option in known.items()}
+    for name, value in (chosen or {}).items():
+        if value not in known[name].choices:
+            raise ValueError(f"option {name} may be {', '.join(known[name].choices)}, not {value!r}")
+        out[name] = value
+    return out
+
+
 @runtime_checkable
 class Ruleset(Protocol):
     name: str

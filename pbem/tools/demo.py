@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from email.message import EmailMessage
 from pathlib import Path
 
+from pbem.core.ruleset import options_of
 from pbem.games import ruleset
 from pbem.server.config import Config
 from pbem.server.mail.smtpd import start_smtpd
@@ -147,7 +148,7 @@ def run_demo(out: str | Path, seed: int = 1, game: str = "marengo", scenario: st
         scenario = scenario or next(iter(rules.scenarios().values())).name
         addresses = {seat.id: f"{seat.id}@bots.invalid"
                      for seat in rules.seats(service.scenario(game, scenario),
-                                             {**{o.name: o.default for o in rules.options()}, **(options or {})})}
+                                             options_of(rules, options))}
         game_id, _keys = service.create_game(
             "Demo by mail", addresses, scenario=scenario, seed=seed, game=game, options=options,
             settings={"hours": 0, "seconds": day_seconds, "reminders": [], "early": True})

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 
+from pbem.core.ruleset import options_of
 from pbem.server.service import ServiceError
 
 from . import pairing, standings
@@ -291,6 +292,4 @@ class Tournaments(Console):
 
 
 def rules_of_options(rules_of, rules: dict) -> dict:
-    out = {o.name: o.default for o in rules_of.options()}
-    out.update(rules.get("options") or {})
-    return out
+    return {**options_of(rules_of), **(rules.get("options") or {})}

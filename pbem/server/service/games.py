@@ -10,6 +10,7 @@ from datetime import datetime
 from pbem.server import deadlines
 from pbem.server.addresses import one_line
 from pbem.core.game import Game
+from pbem.core.ruleset import options_of
 from pbem.games import UnknownGame, ruleset
 from pbem.server.mail.outbox import queue
 from pbem.server.store import new_key
@@ -30,7 +31,7 @@ class Games(ServiceBase):
         try:
             rules = ruleset(game)
             scenario = scenario or next(iter(rules.scenarios().values())).name
-            options = game_options(rules, options)
+            options = options_of(rules, options)
             settings = deadlines.settings_with_defaults(settings)
             loaded = self.scenario(game, scenario)
         except (deadlines.SettingsError, UnknownGame, ValueError) as exc:
@@ -138,20 +139,6 @@ class Games(ServiceBase):
         """The side's view as JSON, for mail clients and scripts: what its map shows."""
         data = json.dumps(game.view(side, day), indent=1, sort_keys=True).encode()
         return ("view.json", "application/json", data, None)
-
-
-def game_options(rules, chosen: dict | None) -> dict:
-    """The ruleset's options with ``chosen`` applied (each one checked), the rest at their defaults."""
-    known = {option.name: option for option in rules.options()}
-    unknown = set(chosen or {}) - set(known)
-    if unknown:
-        raise ValueError(f"{rules.title} has no option {', '.join(sorted(unknown))}")
-    out = {name: option.default for name, option in known.items()}
-    for name, value in (chosen or {}).items():
-        if value not in known[name].choices:
-            raise ValueError(f"option {name} may be {', '.join(known[name].choices)}, not {value!r}")
-        out[name] = value
-    return out
 
 
 def commitment_lines(commitment: str | None) -> list[str]:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, abort, g, jsonify, request
 
+from pbem.core.ruleset import options_of
 from pbem.games import rulesets as installed
 from pbem.server.service import ServiceError
 from pbem.server.web.games import map_day, my_games, report_for, settings_from_form
@@ -54,7 +55,7 @@ def rulesets():
         scenarios = []
         for scenario, path in rules.scenarios().items():
             loaded = service().scenario(name, path.name)
-            defaults = {o.name: o.default for o in rules.options()}
+            defaults = options_of(rules)
             scenarios.append({"name": scenario, "file": path.name, "title": loaded.name,
                               "seats": [{"id": s.id, "side": s.side, "title": s.title}
                                         for s in rules.seats(loaded, defaults)]})

@@ -18,6 +18,7 @@ from flask import (Blueprint, Response, abort, current_app, flash, g, redirect, 
                    url_for)
 from werkzeug.datastructures import MultiDict
 
+from pbem.core.ruleset import options_of
 from pbem.games import rulesets, ruleset
 from pbem.server import deadlines
 from pbem.server.service import ServiceError
@@ -47,7 +48,7 @@ def seat_choices() -> dict[str, str]:
     out = {}
     for r in rulesets().values():
         for path in r.scenarios().values():
-            options = {option.name: option.default for option in r.options()}
+            options = options_of(r)
             for seat in r.seats(r.load_scenario(path), options):
                 out.setdefault(seat.id, seat.title)
     return out
