@@ -23,7 +23,8 @@ POINTS = {"win": 1.0, "draw": 0.5, "loss": 0.0, "bye": 1.0}
 @dataclass(frozen=True)
 class Result:
     """One pairing: ``second`` None is a bye; ``result`` "first", "second", "draw", "bye", or None
-    while the game is played; ``how``: "played", "forfeit", "adjudicated" or "bye"."""
+    while the game is played; ``how``: "played", "forfeit", "resigned", "agreed" (a draw
+    by agreement), "adjudicated" or "bye"."""
 
     round: int
     first: int
@@ -94,11 +95,12 @@ def tie_breaks_for(format: str) -> tuple[str, ...]:
 
 def cell_text(cell: dict | None, numbers: dict[int, int] | None = None) -> str:
     """A crosstable cell as read in print: "+5F" (beat number 5 from the first seat), "=3S", "-2F",
-    "+bye"; "*5F" while the game is on; an "f" after a forfeit, an "a" after an adjudication."""
+    "+bye"; "*5F" while the game is on; an "f" after a forfeit, an "a" after an adjudication, an
+    "r" after a resignation, a "d" after a draw by agreement."""
     if cell is None:
         return ""
     if cell["opponent"] is None:
         return "+bye"
     sign = {"win": "+", "draw": "=", "loss": "-", None: "*"}[cell["outcome"]]
-    mark = {"forfeit": "f", "adjudicated": "a"}.get(cell["how"], "")
+    mark = {"forfeit": "f", "adjudicated": "a", "resigned": "r", "agreed": "d"}.get(cell["how"], "")
     return f"{sign}{cell['opponent']}{'F' if cell['seat'] == 'first' else 'S'}{mark}"

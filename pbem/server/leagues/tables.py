@@ -62,3 +62,32 @@ def _leagues(db: Database) -> None:
           count INTEGER NOT NULL DEFAULT 1, who TEXT NOT NULL, why TEXT NOT NULL, at TEXT NOT NULL);
         """
     )
+
+
+@migrations(name="league_002_around_games")
+def _around_games(db: Database) -> None:
+    """What happens around each game (issue 16 §5): draw offers and their answers, vacations
+    scheduled ahead by a player (across all their games), and the record of every player who
+    held a seat before a moderator replaced them (so their misses stay in their record)."""
+    db.executescript(
+        """
+        CREATE TABLE game_offers (
+          id INTEGER PRIMARY KEY, game_id INTEGER NOT NULL REFERENCES games(id),
+          kind TEXT NOT NULL DEFAULT 'draw' CHECK (kind IN ('draw')),
+          side TEXT NOT NULL, day INTEGER NOT NULL,
+          status TEXT NOT NULL DEFAULT 'open'
+            CHECK (status IN ('open', 'accepted', 'declined', 'lapsed')),
+          answers TEXT NOT NULL DEFAULT '{}', created TEXT NOT NULL);
+        CREATE INDEX game_offers_game ON game_offers(game_id, status);
+        CREATE TABLE vacations (
+          id INTEGER PRIMARY KEY, email TEXT NOT NULL COLLATE NOCASE,
+          starts TEXT NOT NULL, ends TEXT NOT NULL, created TEXT NOT NULL,
+          cancelled INTEGER NOT NULL DEFAULT 0, CHECK (ends > starts));
+        CREATE INDEX vacations_email ON vacations(email, ends);
+        CREATE TABLE seat_history (
+          id INTEGER PRIMARY KEY, game_id INTEGER NOT NULL REFERENCES games(id), side TEXT NOT NULL,
+          email TEXT NOT NULL COLLATE NOCASE, first_day INTEGER NOT NULL, last_day INTEGER NOT NULL,
+          missed INTEGER NOT NULL DEFAULT 0, replaced TEXT NOT NULL);
+        CREATE INDEX seat_history_email ON seat_history(email);
+        """
+    )

@@ -260,9 +260,8 @@ class Tournaments(Console):
             first_seat = first_seat or self.seats_of_rules(t["rules"])[0]
             winner = game.view(None).get("winner")
             result = "draw" if winner is None else ("first" if winner == first_seat.side else "second")
-            forfeit = any(a["action"] == "forfeit" for a in self.store.read_audit(p["game_id"]))
             self.store.execute("UPDATE league_pairings SET result = ?, how = ? WHERE id = ?",
-                               (result, "forfeit" if forfeit else "played", p["id"]))
+                               (result, self.how_ended(p["game_id"], game), p["id"]))
             changes.append(f"round {p['round']} board {p['board']}: {result}")
         if changes:
             from . import ratings
@@ -279,6 +278,16 @@ class Tournaments(Console):
             elif t["rules"].get("auto", True):
                 changes.append(f"round {self.pair_next(tid)} paired")
         return changes
+
+    def how_ended(self, game_id: int, game) -> str:
+        """How a finished game ended, for the crosstable: "forfeit" (the miss policy), "resigned",
+        "agreed" (a draw by agreement) or "played"."""
+        ended = game.ended
+        if ended is not None and ended.get("how") in ("resign", "agreed"):
+            return {"resign": "resigned", "agreed": "agreed"}[ended["how"]]
+        if any(a["action"] == "forfeit" for a in self.store.read_audit(game_id)):
+            return "forfeit"
+        return "played"
 
     def tick(self) -> list[str]:
         """Sync every running tournament (the server's clock calls this)."""
