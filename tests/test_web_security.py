@@ -152,6 +152,14 @@ ATTACKS = [
     ("api.export", ANNA, "GET", "/api/games/{g}/export.json", None, DENIED),  # running: the seed is secret
     ("api.export", "anon", "GET", "/api/games/{g}/export.json", None, DENIED),
     ("api.create", "anon", "POST", "/api/games", {"title": "x"}, {400, 401, 302}),
+    # around each game: resigning and draws for another's seat (tests/test_around_web.py has the rest)
+    ("around.resign", ANNA, "POST", "/games/{g}/resign", {"side": "france", "confirm": "yes"}, DENIED),
+    ("around.resign", MOD, "POST", "/games/{g}/resign", {"side": "france", "confirm": "yes"}, DENIED),
+    ("around.resign", "anon", "POST", "/games/{g}/resign", {"side": "austria", "confirm": "yes"}, {400, 302}),
+    ("around.draw", ANNA, "POST", "/games/{g}/draw/offer", {"side": "france"}, DENIED),
+    ("around.draw", MOD, "POST", "/games/{g}/draw/accept", {"side": "france"}, DENIED),
+    ("around.vacations", "anon", "GET", "/vacations", None, {302}),
+    ("around.vacations", "anon", "POST", "/vacations", {"starts": "2030-01-01", "ends": "2030-01-02"}, {400, 302}),
     # leagues: the organisers' and members' own tries are in tests/test_league_web.py
     ("leagues.create", "anon", "POST", "/leagues", {"name": "x"}, {400, 302}),
     ("leagues.join", "anon", "POST", "/leagues/1/join", {}, {400, 302}),

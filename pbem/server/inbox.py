@@ -17,7 +17,7 @@ Robots' mail is never answered (pbem.server.mail.inbound, .robots).
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import datetime
 
 from pbem.server import addresses, deadlines, throttle
 from pbem.core.orders import OrdersError, parse_header
@@ -28,6 +28,7 @@ from pbem.server.mail.inbound import Inbound, parse_message
 from pbem.server.mail.outbox import queue
 from pbem.server.mail.reply import summary
 from pbem.server.service import Service, ServiceError, redact_key
+from pbem.server.service.players import vacation_span
 from pbem.server.store import NoSuchGame
 from pbem.server.leagues import mail as league_mail
 
@@ -318,15 +319,3 @@ def run_command(service: Service, game_id: int, side: str, command: str, args: l
         return "A new key was made and mailed to the seat's registered address."
     raise ServiceError(f"unknown command {command}")
 
-
-def vacation_span(start: str, end: str) -> tuple[datetime, datetime]:
-    """A vacation's start and end from a mail: dates (the end day included) or times, in UTC."""
-    def when(text: str, last: bool) -> datetime:
-        for fmt in ("%Y-%m-%dT%H:%M", "%Y-%m-%d"):
-            try:
-                at = datetime.strptime(text, fmt).replace(tzinfo=timezone.utc)
-            except ValueError:
-                continue
-            return at + timedelta(days=1) if last and fmt == "%Y-%m-%d" else at
-        raise ServiceError(f"{text!r} is not a date like 2026-12-20 or a time like 2026-12-20T08:00 (UTC)")
-    return when(start, False), when(end, True)

@@ -153,3 +153,16 @@ def vacation_days(v: dict) -> int:
     """A vacation's length in days, a begun day counted whole."""
     seconds = (deadlines.parse_iso(v["ends"]) - deadlines.parse_iso(v["starts"])).total_seconds()
     return max(1, -(-int(seconds) // 86400))
+
+
+def vacation_span(start: str, end: str) -> tuple[datetime, datetime]:
+    """A vacation's start and end from a mail: dates (the end day included) or times, in UTC."""
+    def when(text: str, last: bool) -> datetime:
+        for fmt in ("%Y-%m-%dT%H:%M", "%Y-%m-%d"):
+            try:
+                at = datetime.strptime(text, fmt).replace(tzinfo=timezone.utc)
+            except ValueError:
+                continue
+            return at + timedelta(days=1) if last and fmt == "%Y-%m-%d" else at
+        raise ServiceError(f"{text!r} is not a date like 2026-12-20 or a time like 2026-12-20T08:00 (UTC)")
+    return when(start, False), when(end, True)

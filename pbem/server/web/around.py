@@ -1,0 +1,67 @@
+"""Around each game, on the web: resigning, draw offers and their answers (forms in the game
+page's "Your seat" box, templates/_around.html), and a player's vacations scheduled ahead
+(/vacations). Each route calls one service operation, as the mail commands do."""
+
+from __future__ import annotations
+
+from datetime import timezone
+
+from flask import Blueprint, flash, g, redirect, render_template, request, url_for
+
+from pbem.server.service import ServiceError
+from pbem.server.service.players import vacation_span
+from pbem.server.web.security import email_required, service, side_for
+
+bp = Blueprint("around", __name__)
+DRAW = ("offer", "accept", "decline")
+
+
+@bp.app_context_processor
+def helpers() -> dict:
+    def draw_offer(game_id: int) -> dict | None:
+        offer = service().draw_offer(game_id)
+        if offer is not None:
+            offer["title"] = service().seat_title(game_id, offer["side"])
+        return offer
+    return {"draw_offer": draw_offer}
+
+
+@bp.route("/games/<int:game_id>/resign", methods=["POST"])
+@email_required
+def resign(game_id: int):
+    side = side_for(g.user, game_id, request.form.get("side"), write=True)
+    if request.form.get("confirm") != "yes":
+        raise ServiceError("tick the box to confirm: a resignation is final")
+    flash(service().resign(game_id, side, who=g.user.email))
+    return redirect(url_for("games.game_page", game_id=game_id, side=side))
+
+
+@bp.route("/games/<int:game_id>/draw/<action>", methods=["POST"])
+@email_required
+def draw(game_id: int, action: str):
+    side = side_for(g.user, game_id, request.form.get("side"), write=True)
+    if action not in DRAW:
+        raise ServiceError(f"a draw is offered, accepted or declined, not {action!r}")
+    if action == "offer":
+        flash(service().offer_draw(game_id, side, who=g.user.email))
+    else:
+        flash(service().answer_draw(game_id, side, action == "accept", who=g.user.email))
+    return redirect(url_for("games.game_page", game_id=game_id, side=side))
+
+
+@bp.route("/vacations", methods=["GET", "POST"])
+@email_required
+def vacations():
+    me = g.user.email
+    if request.method == "POST":
+        if request.form.get("cancel", "").isdigit():
+            service().cancel_vacation(me, int(request.form["cancel"]))
+            flash("Vacation cancelled.")
+        else:
+            starts, ends = vacation_span(request.form.get("starts", "").strip(), request.form.get("ends", "").strip())
+            service().schedule_vacation(me, starts, ends)
+            flash("Vacation scheduled.")
+        return redirect(url_for("around.vacations"))
+    year = service().now().astimezone(timezone.utc).year
+    return render_template("vacations.html", vacations=service().vacations_of(me), year=year,
+                           used=service().vacation_days_used(me, year), allowance=service().year_allowance())
