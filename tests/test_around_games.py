@@ -165,9 +165,13 @@ def test_a_vacation_scheduled_ahead_holds_the_deadline_and_counts_no_miss(world)
     clock.now = deadline + timedelta(minutes=1)
     service.tick()
     assert service.game(game_id).day == 1  # not resolved: the game waits for Fred's return
-    assert service.deadline(game_id) == datetime(2026, 11, 6, tzinfo=timezone.utc)
+    back = datetime(2026, 11, 6, tzinfo=timezone.utc)
+    assert service.deadline(game_id) == back + timedelta(hours=48)  # a day's time after the return
     assert "on a vacation scheduled ahead" in mails_to(service, ANNA, "vacation")[0]["body"]
-    clock.now = datetime(2026, 11, 6, 0, 1, tzinfo=timezone.utc)
+    clock.now = back + timedelta(hours=47)
+    service.tick()
+    assert service.game(game_id).day == 1
+    clock.now = back + timedelta(hours=48, minutes=1)
     service.tick()
     assert service.game(game_id).day == 2 and service.seat(game_id, "france")["missed"] == 1  # back, and late
 
@@ -234,3 +238,63 @@ def test_a_replaced_player_keeps_his_misses(world):
     fred, sub = reliability(service.store, FRED), reliability(service.store, SUB)
     assert (fred["owed"], fred["missed"], fred["percent"], fred["replaced"]) == (2, 2, 0.0, 1)
     assert (sub["owed"], sub["missed"]) == (1, 1)
+
+
+def test_press_by_mail_goes_only_to_the_seats_named(world):
+    service, clock = world
+    game_id, keys = service.create_game("Three", {"french": ANNA, "anglo-dutch": FRED, "prussian": SUB},
+                                        game="napoleon1815", options={"players": "3"}, moderator=MOD,
+                                        settings={"hours": 48, "reminders": []})
+    answer = mail(service, FRED, f"GAME {game_id} KEY {keys['anglo-dutch']}\nPRESS Prussian\n"
+                                 "Meet me at Wavre.\n\nBring the guns.")
+    assert "Your message went to" in answer
+    sent = mails_to(service, SUB, "press")
+    assert len(sent) == 1 and "Meet me at Wavre.\n\nBring the guns." in sent[0]["body"]
+    assert mails_to(service, ANNA, "press") == []  # the French player hears nothing of it
+    assert [m["text"] for m in service.press_for(game_id, "french")] == []
+    assert len(service.press_for(game_id, "prussian")) == len(service.press_for(game_id, None)) == 1
+    assert "no seat 'Austria'" in mail(service, ANNA, f"GAME {game_id} KEY {keys['french']}\nPRESS Austria\nhi")
+    assert "not your own" in mail(service, ANNA, f"GAME {game_id} KEY {keys['french']}\nPRESS French\nhi")
+    assert "empty" in mail(service, ANNA, f"GAME {game_id} KEY {keys['french']}\nPRESS ALL\n")
+    assert "went to" in mail(service, ANNA, f"GAME {game_id} KEY {keys['french']}\nPRESS ALL\nSurrender.")
+    assert len(mails_to(service, FRED, "press")) == 1 and len(mails_to(service, SUB, "press")) == 2
+    assert [m["sender"] for m in service.press_for(game_id, "anglo-dutch")] == ["anglo-dutch", "french"]
+
+
+def test_press_none_forbids_messages(world):
+    service, _ = world
+    game_id, keys = new_game(service, {"press": "none"})
+    with pytest.raises(ServiceError, match="allows no messages"):
+        service.send_press(game_id, "austria", ["france"], "hello")
+    game_id, _ = new_game(service, {"press": "open"})
+    assert "went to France" in service.send_press(game_id, "austria", ["france"], "hello")
+    with pytest.raises(ServiceError, match="press must be one of"):
+        new_game(service, {"press": "sometimes"})
+
+
+def test_napoleon_1815_allied_talk_only_at_setup_and_on_allied_night_turns(world):
+    """§12: "Союзным игрокам запрещено общаться между собой, кроме как во время начальной
+    расстановки и союзных ночных ходов." The game's rule, through the core's generic door."""
+    from types import SimpleNamespace
+
+    from pbem.core.ruleset import press_refusal
+    from pbem.games import ruleset
+
+    rules = ruleset("napoleon1815")
+    scenario = rules.load_scenario(rules.scenarios()["napoleon1815"])
+    night = next(n for n, t in enumerate(scenario.track, 2) if t.side == "A" and t.night)
+    day = next(n for n, t in enumerate(scenario.track, 2) if t.side == "A" and not t.night)
+    french_night = next((n for n, t in enumerate(scenario.track, 2) if t.side == "F" and t.night), None)
+
+    def refusal(turn, sender, to):
+        return press_refusal(rules, scenario, SimpleNamespace(turn=turn), sender, to)
+
+    assert refusal(0, "prussian", ("anglo-dutch",)) is None  # the setup
+    assert refusal(night, "prussian", ("anglo-dutch",)) is None
+    assert "night turns" in refusal(day, "prussian", ("anglo-dutch",))
+    if french_night is not None:
+        assert refusal(french_night, "anglo-dutch", ("prussian",)) is not None
+    assert refusal(day, "prussian", ("french",)) is None  # talking to the enemy is not the rule's matter
+    assert refusal(day, "french", ("prussian", "anglo-dutch")) is None
+    # a game without a rule: every message may go
+    assert press_refusal(ruleset("marengo"), None, None, "austria", ("france",)) is None

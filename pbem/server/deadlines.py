@@ -16,6 +16,8 @@ Times are timezone-aware datetimes; settings are the dict stored with the game:
 ``ask``             decision kinds a side answers by mail ("ask me"); [] by default
 ``ask_minutes``     how long an "ask me" question waits for its answer (default 720)
 ``early``           resolve as soon as the moving side marks its orders FINAL (default true)
+``press``           messages between seats: "none", "open" (any seat to any) or "game" (the game's
+                    own rule, ``press_rule`` of its ruleset; open where it has none) (default "game")
 """
 
 from __future__ import annotations
@@ -39,9 +41,11 @@ DEFAULTS = {
     "ask": [],
     "ask_minutes": 720,
     "early": True,
+    "press": "game",
     "subturn_minutes": 720,  # a short step inside a turn (a battle round, a bid): its own, shorter deadline
 }
 POLICIES = ("warn", "alert", "forfeit")
+PRESS = ("none", "open", "game")
 
 
 class SettingsError(ValueError):
@@ -74,6 +78,8 @@ def check_settings(s: dict) -> None:
         raise SettingsError("skip_weekdays takes weekday numbers 0 (Monday) to 6 (Sunday), not all seven")
     if not isinstance(s["subturn_minutes"], int) or s["subturn_minutes"] < 1:
         raise SettingsError("subturn_minutes (the deadline of a short step inside a turn) must be a positive number")
+    if s["press"] not in PRESS:
+        raise SettingsError(f"press must be one of {', '.join(PRESS)}")
     if s["miss_policy"] not in POLICIES:
         raise SettingsError(f"miss_policy must be one of {', '.join(POLICIES)}")
 

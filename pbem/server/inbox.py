@@ -36,7 +36,7 @@ LIMIT_BYTES = 512 * 1024
 REPLY_LIMIT = 20_000  # characters: no answer grows without bound
 FAILURES_PER_HOUR = throttle.STRANGER_PER_ADDRESS  # answers to wrong keys (and other unproven mail) an hour
 STRANGER_SUBJECT = "[pbem] Your mail to the game server"
-COMMANDS = ("HELP", "STATUS", "REPORT", "ORDERS", "VACATION", "ANSWER", "KEY", "RESIGN", "DRAW")
+COMMANDS = ("HELP", "STATUS", "REPORT", "ORDERS", "VACATION", "ANSWER", "KEY", "RESIGN", "DRAW", "PRESS")
 
 HELP = """pbem: how to play by mail
 
@@ -60,6 +60,8 @@ report), or one of these commands on the next line:
   RESIGN               concede the game (final: the other side wins)
   DRAW                 offer a draw (it stands until the coming day is resolved)
   DRAW ACCEPT          accept the draw offered (DRAW DECLINE to decline it)
+  PRESS <seats>        a message to other seats (their names, separated by commas,
+                       or ALL); the message is the lines that follow
   ANSWER <n> <choice>  answer question n the server asked you
   KEY                  a new secret key (the old one stops working)
   HELP                 this text (no first line needed)
@@ -203,6 +205,13 @@ def handle(service: Service, row: dict, msg: Inbound | None = None) -> dict:
                   key=dedupe + ":copy", source=sender)
 
     try:
+        if command == "PRESS":
+            rest = [text for _, text in body]
+            start = next(i for i, text in enumerate(rest) if text.strip() and not text.strip().startswith("#"))
+            names = " ".join(first[1:]).split(",") if first[1:] else []
+            text = service.send_press(game_id, side, names, "\n".join(rest[start + 1:]), who=sender)
+            answer(text, "Press")
+            return {"command": command, "game": game_id, "side": side}
         if command:
             text = run_command(service, game_id, side, command, first[1:])
             answer(text, command.title())

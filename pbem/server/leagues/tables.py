@@ -91,3 +91,16 @@ def _around_games(db: Database) -> None:
         CREATE INDEX seat_history_email ON seat_history(email);
         """
     )
+
+
+@migrations(name="league_003_press")
+def _press(db: Database) -> None:
+    """Messages between the seats of a game (press): who sent it, to which seats, on which day."""
+    db.executescript(
+        """
+        CREATE TABLE press (
+          id INTEGER PRIMARY KEY, game_id INTEGER NOT NULL REFERENCES games(id), day INTEGER NOT NULL,
+          sender TEXT NOT NULL, recipients TEXT NOT NULL, text TEXT NOT NULL, created TEXT NOT NULL);
+        CREATE INDEX press_game ON press(game_id, id);
+        """
+    )

@@ -58,13 +58,13 @@ class Vacations(ServiceBase):
     """Vacations scheduled ahead by a player, from a start to an end, across all their games.
 
     While a player is away, a game whose deadline passes with their orders missing waits: its
-    deadline moves to the vacation's end (the other seats are told), and no day is counted as
-    missed. A game that forbids vacations (``vacation_days`` 0, as a league may rule) does not
+    deadline moves to the vacation's end plus the game's time for a day (the other seats are
+    told), and no day is counted as missed. A game that forbids vacations (``vacation_days`` 0, as a league may rule) does not
     wait: the days are missed as usual. Each calendar year allows ``VACATION_YEAR_DAYS`` days
     (a vacation counts in whole days, begun days included, in the year it starts)."""
 
     def year_allowance(self) -> int:
-        return int(getattr(self.config, "vacation_year_days", None) or VACATION_YEAR_DAYS)
+        return VACATION_YEAR_DAYS if self.config is None else int(self.config.vacation_year_days)
 
     def vacations_of(self, email: str, upcoming: bool = True) -> list[dict]:
         sql = "SELECT * FROM vacations WHERE email = ? AND cancelled = 0"
@@ -125,14 +125,16 @@ class Vacations(ServiceBase):
 
     def vacation_hold(self, game_id: int, waiting: list[str], now: datetime, settings: dict) -> datetime | None:
         """At the deadline's end: if a seat without orders is on a vacation and the game allows
-        vacations, the deadline moves to the vacation's end (returned), and the seats are told."""
+        vacations, the deadline moves to a day's time after the vacation's end (returned), and the
+        seats are told."""
         if not settings["vacation_days"]:
             return None
         away = [(side, v) for side in waiting
                 for v in [self.away(self.seat(game_id, side)["email"], now)] if v is not None]
         if not away:
             return None
-        until = max(deadlines.parse_iso(v["ends"]) for _, v in away)
+        back = max(deadlines.parse_iso(v["ends"]) for _, v in away)
+        until = deadlines.next_deadline(settings, back)  # a day's time, from the return
         titles = ", ".join(self.seat_title(game_id, side) for side, _ in away)
         with self.store.transaction():
             self.set_deadline(game_id, until)
@@ -142,7 +144,7 @@ class Vacations(ServiceBase):
                 if other["email"]:
                     queue(self.store, other["email"], f"[pbem {game_id}] {titles}: on vacation",
                           f"{titles} of game {self.label(game_id)} is on a vacation scheduled ahead. "
-                          f"The deadline waits for the vacation's end: "
+                          f"The deadline waits for the vacation's end, with a day's time after it: "
                           f"{deadlines.local_time(until, other['timezone'])}.",
                           kind="vacation", game_id=game_id,
                           dedupe_key=f"vacation_hold:{game_id}:{deadlines.iso(until)}:{other['side']}")

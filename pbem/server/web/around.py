@@ -1,16 +1,17 @@
 """Around each game, on the web: resigning, draw offers and their answers (forms in the game
-page's "Your seat" box, templates/_around.html), and a player's vacations scheduled ahead
-(/vacations). Each route calls one service operation, as the mail commands do."""
+page's "Your seat" box, templates/_around.html), press (a game's messages between seats,
+/games/<id>/press), and a player's vacations scheduled ahead (/vacations). Each route calls
+one service operation, as the mail commands do."""
 
 from __future__ import annotations
 
 from datetime import timezone
 
-from flask import Blueprint, flash, g, redirect, render_template, request, url_for
+from flask import Blueprint, abort, flash, g, redirect, render_template, request, url_for
 
 from pbem.server.service import ServiceError
 from pbem.server.service.players import vacation_span
-from pbem.server.web.security import email_required, service, side_for
+from pbem.server.web.security import email_required, is_moderator, my_sides, service, side_for
 
 bp = Blueprint("around", __name__)
 DRAW = ("offer", "accept", "decline")
@@ -65,3 +66,24 @@ def vacations():
     year = service().now().astimezone(timezone.utc).year
     return render_template("vacations.html", vacations=service().vacations_of(me), year=year,
                            used=service().vacation_days_used(me, year), allowance=service().year_allowance())
+
+
+@bp.route("/games/<int:game_id>/press", methods=["GET", "POST"])
+@email_required
+def press(game_id: int):
+    """A seat's messages (sent and received), with a form to write one; the moderator reads all."""
+    if request.method == "POST":
+        side = side_for(g.user, game_id, request.form.get("side"), write=True)
+        flash(service().send_press(game_id, side, request.form.getlist("to"), request.form.get("text", ""),
+                                   who=g.user.email))
+        return redirect(url_for("around.press", game_id=game_id, side=side))
+    side = request.args.get("side") or None
+    if side is None and not is_moderator(g.user, game_id):
+        abort(403, "Only the game's moderator reads every message; a player reads his seat's.")
+    side = side_for(g.user, game_id, side)  # the seat's holder, or the moderator
+    titles = service().seat_titles(game_id)
+    return render_template("press.html", game_id=game_id, label=service().label(game_id), side=side,
+                           messages=service().press_for(game_id, side), titles=titles,
+                           writing=side is not None and side in my_sides(g.user, game_id)
+                           and service().info(game_id)["status"] in ("running", "paused"))
+
