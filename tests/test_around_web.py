@@ -66,3 +66,64 @@ def test_vacations_page_schedules_lists_and_cancels(site):
     assert post(site.client(FRED), "/vacations", cancel=str(vid)).status_code == 400  # not his
     assert post(anna, "/vacations", cancel=str(vid)).status_code == 302
     assert site.service.vacations_of(ANNA) == []
+
+
+def test_press_on_the_web_reaches_only_the_seats_named(site):
+    from websupport import MOD, OTTO
+
+    game_id, _ = site.game()
+    anna, fred = site.client(ANNA), site.client(FRED)
+    page = anna.get(f"/games/{game_id}/press?side=austria")
+    assert page.status_code == 200 and "No message yet" in page.text and 'name="to" value="france"' in page.text
+    assert post(anna, f"/games/{game_id}/press", side="austria", to="france", text="Truce <b>at noon</b>?") \
+        .status_code == 302
+    page = fred.get(f"/games/{game_id}/press?side=france").text
+    assert "Truce &lt;b&gt;at noon&lt;/b&gt;?" in page and "Austria</strong> to France" in page
+    assert "Truce" in site.client(MOD).get(f"/games/{game_id}/press").text  # the moderator reads all
+    assert site.client(OTTO).get(f"/games/{game_id}/press?side=france").status_code == 403
+    response = post(anna, f"/games/{game_id}/press", side="austria", text="to nobody")
+    assert response.status_code == 400 and "say to which seats" in response.text
+    assert "Press: messages to the other seats" in anna.get(f"/games/{game_id}?side=austria").text
+
+
+def finish(site, game_id):
+    for _ in range(40):
+        if site.service.game(game_id).over:
+            return
+        site.service.resolve_next(game_id)
+    raise AssertionError("the game did not end")
+
+
+def test_a_finished_game_replays_day_by_day_in_every_view(site):
+    game_id, _ = site.game()
+    site.service.resolve_next(game_id)
+    site.service.resolve_next(game_id)
+    anon = site.client()
+    assert anon.get(f"/games/{game_id}/replay").status_code == 403  # being played: nothing yet
+    finish(site, game_id)
+    days = len(site.service.game(game_id).days)
+    page = anon.get(f"/games/{game_id}/replay?day=1&view=france")
+    assert page.status_code == 200 and "<svg" in page.text and "day 1 of" in page.text
+    assert page.text.count('rel="prev"') == 1 and 'rel="next"' in page.text and "export" in page.text
+    france, neutral = (site.service.replay_day(game_id, 1, v)["svg"] for v in ("france", "neutral"))
+    assert france != neutral and france in page.text and neutral not in page.text  # France's own view
+    last = anon.get(f"/games/{game_id}/replay?view=neutral").text
+    assert f"day {days - 1} of {days - 1}" in last and 'rel="next"' not in last
+    assert anon.get(f"/games/{game_id}/replay?day={days}").status_code == 404
+    assert anon.get(f"/games/{game_id}/replay?view=prussia").status_code == 404
+    assert "replay it day by day" in anon.get(f"/games/{game_id}").text
+
+
+def test_a_watched_game_shows_the_neutral_view_its_delay_behind(site):
+    game_id, _ = site.game(settings={"hours": 48, "spectator_delay": 2})
+    anon = site.client()
+    assert anon.get(f"/games/{game_id}/replay").status_code == 404  # no day old enough yet
+    for _ in range(3):
+        site.service.resolve_next(game_id)
+    page = anon.get(f"/games/{game_id}/replay")
+    assert page.status_code == 200 and "day 0 of 0" in page.text  # three days played, two held back
+    assert anon.get(f"/games/{game_id}/replay?day=1").status_code == 404
+    assert anon.get(f"/games/{game_id}/replay?day=0&view=austria").status_code == 404  # no side's view
+    assert 'href="/games/' not in page.text.split('id="views"')[1].split("</nav>")[0]  # one view only
+    from websupport import MOD
+    assert site.client(MOD).get(f"/games/{game_id}/replay?day=2&view=austria").status_code == 200

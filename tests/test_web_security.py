@@ -158,6 +158,13 @@ ATTACKS = [
     ("around.resign", "anon", "POST", "/games/{g}/resign", {"side": "austria", "confirm": "yes"}, {400, 302}),
     ("around.draw", ANNA, "POST", "/games/{g}/draw/offer", {"side": "france"}, DENIED),
     ("around.draw", MOD, "POST", "/games/{g}/draw/accept", {"side": "france"}, DENIED),
+    ("around.press", OTTO, "GET", "/games/{g}/press?side=france", None, DENIED),
+    ("around.press", ANNA, "GET", "/games/{g}/press?side=france", None, DENIED),
+    ("around.press", ANNA, "GET", "/games/{g}/press", None, DENIED),  # everything: the moderator's
+    ("around.press", ANNA, "POST", "/games/{g}/press", {"side": "france", "to": "austria", "text": "x"}, DENIED),
+    ("around.press", MOD, "POST", "/games/{g}/press", {"side": "france", "to": "austria", "text": "x"}, DENIED),
+    ("around.replay", "anon", "GET", "/games/{g}/replay", None, DENIED),  # being played, no spectator delay
+    ("around.replay", ANNA, "GET", "/games/{g}/replay?view=france", None, DENIED),
     ("around.vacations", "anon", "GET", "/vacations", None, {302}),
     ("around.vacations", "anon", "POST", "/vacations", {"starts": "2030-01-01", "ends": "2030-01-02"}, {400, 302}),
     # leagues: the organisers' and members' own tries are in tests/test_league_web.py

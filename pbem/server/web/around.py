@@ -87,3 +87,22 @@ def press(game_id: int):
                            writing=side is not None and side in my_sides(g.user, game_id)
                            and service().info(game_id)["status"] in ("running", "paused"))
 
+
+
+@bp.route("/games/<int:game_id>/replay")
+def replay(game_id: int):
+    """Step through a game day by day (a finished game, or a watched one with its delay)."""
+    from pbem.server.web.security import game_info
+
+    info = game_info(game_id)
+    moderator = is_moderator(g.user, game_id)
+    day = request.args.get("day", "")
+    view = request.args.get("view", "neutral")
+    try:
+        shown, _ = service().replay_bounds(game_id, moderator)
+        step = service().replay_day(game_id, int(day) if day.isdigit() else max(shown - 1, 0), view, moderator)
+    except ServiceError as exc:
+        abort(403 if "being played" in str(exc) else 404, str(exc))
+    titles = {"neutral": "Neutral view", **service().seat_titles(game_id)}
+    return render_template("replay.html", game_id=game_id, label=service().label(game_id), step=step,
+                           titles=titles, over=info["status"] == "finished" or service().game(game_id).over)
