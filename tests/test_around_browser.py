@@ -1,6 +1,7 @@
 """Around each game in a real browser (headless Chromium): a player answers a draw offer from the
-game page, resigns another game with the confirmation box, and schedules a vacation on
-/vacations; axe-core finds no violation on those pages at 1280 and 375 px wide."""
+game page, resigns another game with the confirmation box, writes to the other seat on the press
+page, steps through a finished game's replay, and schedules a vacation on /vacations; axe-core
+finds no violation on those pages at 1280 and 375 px wide."""
 
 from __future__ import annotations
 
@@ -29,8 +30,11 @@ def site(tmp_path):
     store = Store(tmp_path / "pbem.sqlite3")
     service = Service(store, config)
     games = [service.create_game(f"Duel {n}", {"austria": ANNA, "france": FRED}, scenario=SMALL, seed=n,
-                                 settings={"hours": 48})[0] for n in (1, 2)]
+                                 settings={"hours": 48})[0] for n in (1, 2, 3)]
     service.offer_draw(games[0], "france")
+    service.send_press(games[0], "france", ["austria"], "A draw, then?")
+    service.resolve_next(games[2])
+    service.resign(games[2], "france")  # over: its replay is open
     app = create_app(service, config)
     web = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=web.serve_forever, name="web", daemon=True)
@@ -48,19 +52,28 @@ def click(browser, css: str) -> None:
 
 
 def test_draw_resign_and_vacations_in_a_browser(site, browser):  # noqa: F811
-    service, base, (drawn, resigned) = site
+    service, base, (drawn, resigned, over) = site
     browser.get(f"{base}/login/{make_login_token(service.store, ANNA, service.now())}")
     click(browser, "#sign-in")
     found = {}
     for width in (DESKTOP, PHONE):
         browser.set_window_size(*width)
-        for path in (f"/games/{drawn}?side=austria", f"/games/{resigned}?side=austria", "/vacations"):
+        for path in (f"/games/{drawn}?side=austria", f"/games/{resigned}?side=austria", "/vacations",
+                     f"/games/{drawn}/press?side=austria", f"/games/{over}/replay?day=0&view=austria",
+                     f"/games/{over}?side=austria"):
             browser.get(base + path)
             problems = violations(browser)
             if problems:
                 found[f"{width[0]} px {path}"] = problems
     assert not found, "\n".join(f"{page}:\n  " + "\n  ".join(p) for page, p in found.items())
     browser.set_window_size(*DESKTOP)
+
+    browser.get(f"{base}/games/{drawn}/press?side=austria")
+    browser.find_element(By.CSS_SELECTOR, "#write input[value=france]").click()
+    browser.find_element(By.ID, "press-text").send_keys("Agreed, my friend.")
+    click(browser, "#write button")
+    assert "Your message went to France" in browser.find_element(By.TAG_NAME, "main").text
+    assert [m["text"] for m in service.press_for(drawn, "france")] == ["A draw, then?", "Agreed, my friend."]
 
     browser.get(f"{base}/games/{drawn}?side=austria")
     assert "France offers a draw" in browser.find_element(By.ID, "draw-offered").text
@@ -73,6 +86,12 @@ def test_draw_resign_and_vacations_in_a_browser(site, browser):  # noqa: F811
     click(browser, "#around form[action$='/resign'] button")
     assert "You resigned" in browser.find_element(By.TAG_NAME, "main").text
     assert service.game(resigned).view(None)["winner"] == "france"
+
+    browser.get(f"{base}/games/{over}/replay?day=0&view=neutral")
+    assert browser.find_elements(By.CSS_SELECTOR, "#replay-map svg")
+    click(browser, "#views a")
+    assert "view=austria" in browser.current_url and "Austria" in browser.find_element(By.CSS_SELECTOR,
+                                                                                       "#views strong").text
 
     browser.get(f"{base}/vacations")
     for name, value in (("starts", "2030-07-01"), ("ends", "2030-07-03")):

@@ -298,3 +298,20 @@ def test_napoleon_1815_allied_talk_only_at_setup_and_on_allied_night_turns(world
     assert refusal(day, "french", ("prussian", "anglo-dutch")) is None
     # a game without a rule: every message may go
     assert press_refusal(ruleset("marengo"), None, None, "austria", ("france",)) is None
+
+
+def test_a_rematch_swaps_the_seats(world):
+    service, _ = world
+    game_id, keys = new_game(service, {"press": "open"})
+    with pytest.raises(ServiceError, match="not over"):
+        service.rematch(game_id, ANNA)
+    service.resign(game_id, "austria")
+    with pytest.raises(ServiceError, match="only the players"):
+        service.rematch(game_id, SUB)
+    answer = mail(service, FRED, f"GAME {game_id} KEY {keys['france']}\nREMATCH")
+    new_id = max(g["id"] for g in service.store.games())
+    assert f"#{new_id} Rematch of #{game_id}" in answer
+    assert {s["side"]: s["email"] for s in service.store.seats(new_id)} == {"austria": FRED, "france": ANNA}
+    info = service.info(new_id)
+    assert info["status"] == "running" and info["settings"]["press"] == "open" and info["moderator"] == MOD
+    assert mails_to(service, FRED, "welcome")[-1]["game_id"] == new_id

@@ -165,6 +165,8 @@ ATTACKS = [
     ("around.press", MOD, "POST", "/games/{g}/press", {"side": "france", "to": "austria", "text": "x"}, DENIED),
     ("around.replay", "anon", "GET", "/games/{g}/replay", None, DENIED),  # being played, no spectator delay
     ("around.replay", ANNA, "GET", "/games/{g}/replay?view=france", None, DENIED),
+    ("around.rematch", OTTO, "POST", "/games/{g}/rematch", {}, {400}),  # not his game, nor over
+    ("around.rematch", "anon", "POST", "/games/{g}/rematch", {}, {400, 302}),
     ("around.vacations", "anon", "GET", "/vacations", None, {302}),
     ("around.vacations", "anon", "POST", "/vacations", {"starts": "2030-01-01", "ends": "2030-01-02"}, {400, 302}),
     # leagues: the organisers' and members' own tries are in tests/test_league_web.py

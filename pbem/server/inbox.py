@@ -36,7 +36,7 @@ LIMIT_BYTES = 512 * 1024
 REPLY_LIMIT = 20_000  # characters: no answer grows without bound
 FAILURES_PER_HOUR = throttle.STRANGER_PER_ADDRESS  # answers to wrong keys (and other unproven mail) an hour
 STRANGER_SUBJECT = "[pbem] Your mail to the game server"
-COMMANDS = ("HELP", "STATUS", "REPORT", "ORDERS", "VACATION", "ANSWER", "KEY", "RESIGN", "DRAW", "PRESS")
+COMMANDS = ("HELP", "STATUS", "REPORT", "ORDERS", "VACATION", "ANSWER", "KEY", "RESIGN", "DRAW", "PRESS", "REMATCH")
 
 HELP = """pbem: how to play by mail
 
@@ -60,6 +60,7 @@ report), or one of these commands on the next line:
   RESIGN               concede the game (final: the other side wins)
   DRAW                 offer a draw (it stands until the coming day is resolved)
   DRAW ACCEPT          accept the draw offered (DRAW DECLINE to decline it)
+  REMATCH              once the game is over: a new one with the seats swapped
   PRESS <seats>        a message to other seats (their names, separated by commas,
                        or ALL); the message is the lines that follow
   ANSWER <n> <choice>  answer question n the server asked you
@@ -303,6 +304,10 @@ def run_command(service: Service, game_id: int, side: str, command: str, args: l
         return (f"Vacation scheduled for {email}, from {deadlines.iso(starts)} to {deadlines.iso(ends)}: "
                 f"in every game that allows vacations, a deadline that passes without your orders meanwhile "
                 f"waits for its end.")
+    if command == "REMATCH":
+        email = service.seat(game_id, side)["email"] or ""
+        new = service.rematch(game_id, email)
+        return f"Game {service.label(new)} is made: the seats are swapped, and each gets its welcome and key."
     if command == "RESIGN":
         if args:
             raise ServiceError("write RESIGN alone on its line")

@@ -145,3 +145,27 @@ class Endings(ServiceBase):
                 self.end_by_players(game_id, None, f"Drawn by agreement ({self.seat_title(game_id, offer['side'])} "
                                                    f"offered, {title} accepted).", "agreed", who or side)
         return f"Game {self.label(game_id)} is drawn by agreement."
+
+    # -- rematch -------------------------------------------------------------------------
+
+    def rematch(self, game_id: int, who: str) -> int:
+        """A new game of a finished one, same game, scenario, options and clock, the players'
+        seats turned round (two seats: swapped; more: each moves to the next seat). Asked by one
+        of its players; returns the new game's id (every seat gets its welcome and key)."""
+        info = self.info(game_id)
+        if not self.game(game_id).over:
+            raise ServiceError(f"game {game_id} is not over: a rematch follows the end")
+        seats = [s["side"] for s in self.store.seats(game_id)]
+        emails = {s["side"]: s["email"] for s in self.store.seats(game_id)}
+        if not any((e or "").lower() == who.strip().lower() for e in emails.values()):
+            raise ServiceError(f"only the players of game {game_id} may ask for its rematch")
+        if not all(emails.values()):
+            raise ServiceError(f"game {game_id} has an empty seat or a computer player: no rematch")
+        turned = {seat: emails[seats[i - 1]] for i, seat in enumerate(seats)}  # each player one seat on
+        settings = {k: v for k, v in (info["settings"] or {}).items() if k != "bots"}
+        title = f"Rematch of #{game_id}"
+        new_id, _ = self.create_game(title, turned, scenario=info["scenario"], settings=settings,
+                                     moderator=info.get("moderator"), who=who, game=info["ruleset"],
+                                     options=info["options"])
+        self.store.audit(who, "rematch", new_id, detail={"of": game_id})
+        return new_id

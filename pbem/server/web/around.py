@@ -106,3 +106,11 @@ def replay(game_id: int):
     titles = {"neutral": "Neutral view", **service().seat_titles(game_id)}
     return render_template("replay.html", game_id=game_id, label=service().label(game_id), step=step,
                            titles=titles, over=info["status"] == "finished" or service().game(game_id).over)
+
+
+@bp.route("/games/<int:game_id>/rematch", methods=["POST"])
+@email_required
+def rematch(game_id: int):
+    new = service().rematch(game_id, g.user.email)
+    flash(f"Rematch: game {service().label(new)}, with the seats swapped.")
+    return redirect(url_for("games.game_page", game_id=new))
