@@ -104,3 +104,27 @@ def _press(db: Database) -> None:
         CREATE INDEX press_game ON press(game_id, id);
         """
     )
+
+
+@migrations(name="league_004_notifications")
+def _notifications(db: Database) -> None:
+    """Each player's notification settings (every mail, a daily digest, or none beyond the
+    orders reminders; a chat-app webhook; the token of the calendar feed), and the webhook
+    outbox: every chat message stored before it is sent, retried as mail is."""
+    db.executescript(
+        """
+        CREATE TABLE notify_settings (
+          email TEXT PRIMARY KEY COLLATE NOCASE,
+          mode TEXT NOT NULL DEFAULT 'every' CHECK (mode IN ('every', 'digest', 'none')),
+          webhook_url TEXT NOT NULL DEFAULT '',
+          webhook_format TEXT NOT NULL DEFAULT 'discord' CHECK (webhook_format IN ('discord', 'slack')),
+          calendar_token TEXT UNIQUE, updated TEXT NOT NULL);
+        CREATE TABLE webhook_outbox (
+          id INTEGER PRIMARY KEY, created TEXT NOT NULL, email TEXT NOT NULL COLLATE NOCASE,
+          url TEXT NOT NULL, format TEXT NOT NULL, text TEXT NOT NULL, kind TEXT NOT NULL DEFAULT '',
+          game_id INTEGER, dedupe_key TEXT UNIQUE,
+          status TEXT NOT NULL DEFAULT 'queued' CHECK (status IN ('queued', 'sending', 'sent', 'failed')),
+          attempts INTEGER NOT NULL DEFAULT 0, next_attempt_at TEXT NOT NULL, last_error TEXT, sent_at TEXT);
+        CREATE INDEX webhook_outbox_due ON webhook_outbox(status, next_attempt_at);
+        """
+    )

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 
 from pbem.server import deadlines
-from pbem.server.mail.outbox import queue
+from pbem.server.notify import notice
 
 from .base import ServiceBase, ServiceError
 from .turns import winner_title
@@ -46,7 +46,7 @@ class Endings(ServiceBase):
             self.store.audit(who, how, game_id, why=why)
             for seat in self.store.seats(game_id):
                 if seat["email"]:
-                    queue(self.store, seat["email"], f"[pbem {game_id}] The game is over",
+                    notice(self.store, seat["email"], f"[pbem {game_id}] The game is over",
                           f"Game {self.label(game_id)} is over: {why}\n\nIts seed is now public: the game's page "
                           f"offers the export, to check every die with `pbem verify`.",
                           kind="ended", game_id=game_id, dedupe_key=f"ended:{game_id}:{seat['side']}")
@@ -108,7 +108,7 @@ class Endings(ServiceBase):
                 for other in offer["waiting"]:
                     email = self.seat(game_id, other)["email"]
                     if email:
-                        queue(self.store, email, f"[pbem {game_id}] {title} offers a draw",
+                        notice(self.store, email, f"[pbem {game_id}] {title} offers a draw",
                               f"{title} offers a draw in game {self.label(game_id)}.\n\nTo accept, answer with a "
                               f"mail whose first line carries your key (GAME {game_id} KEY <your key>) and whose "
                               f"next line is\n  DRAW ACCEPT\nor, to decline,\n  DRAW DECLINE\nor do it on the game's"
@@ -135,7 +135,7 @@ class Endings(ServiceBase):
                                  detail={"side": side, "offer": offer["id"]})
                 if not accept:
                     if offerer["email"]:
-                        queue(self.store, offerer["email"], f"[pbem {game_id}] Draw declined",
+                        notice(self.store, offerer["email"], f"[pbem {game_id}] Draw declined",
                               f"{title} declines your draw offer in game {self.label(game_id)}: play goes on.",
                               kind="draw", game_id=game_id, dedupe_key=f"draw:{offer['id']}:declined")
                     return "You declined the draw: play goes on."

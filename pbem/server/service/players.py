@@ -6,6 +6,7 @@ from datetime import datetime, timedelta, timezone
 
 from pbem.server import deadlines
 from pbem.server.mail.outbox import queue
+from pbem.server.notify import notice
 from pbem.server.store import new_key
 
 from .base import ServiceBase, ServiceError
@@ -142,7 +143,7 @@ class Vacations(ServiceBase):
                              detail={"sides": [s for s, _ in away], "until": deadlines.iso(until)})
             for other in self.store.seats(game_id):
                 if other["email"]:
-                    queue(self.store, other["email"], f"[pbem {game_id}] {titles}: on vacation",
+                    notice(self.store, other["email"], f"[pbem {game_id}] {titles}: on vacation",
                           f"{titles} of game {self.label(game_id)} is on a vacation scheduled ahead. "
                           f"The deadline waits for the vacation's end, with a day's time after it: "
                           f"{deadlines.local_time(until, other['timezone'])}.",

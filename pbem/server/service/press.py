@@ -14,7 +14,7 @@ import json
 from pbem.core.orders import fold
 from pbem.core.ruleset import press_refusal
 from pbem.server import deadlines
-from pbem.server.mail.outbox import queue
+from pbem.server.notify import notice
 
 from .base import ServiceBase, ServiceError
 
@@ -71,7 +71,7 @@ class Press(ServiceBase):
                 for seat in recipients:
                     email = self.seat(game_id, seat)["email"]
                     if email:
-                        queue(self.store, email, f"[pbem {game_id}] Message from {title}",
+                        notice(self.store, email, f"[pbem {game_id}] Message from {title}",
                               f"{title} writes to {names} in game {self.label(game_id)} "
                               f"({self.turn_label(game)}):\n\n{text}\n\nTo answer, send a mail whose first line "
                               f"carries your key and whose next line is\n  PRESS {self.seat_title(game_id, sender)}\n"
