@@ -127,3 +127,27 @@ def test_a_watched_game_shows_the_neutral_view_its_delay_behind(site):
     assert 'href="/games/' not in page.text.split('id="views"')[1].split("</nav>")[0]  # one view only
     from websupport import MOD
     assert site.client(MOD).get(f"/games/{game_id}/replay?day=2&view=austria").status_code == 200
+
+
+def test_a_private_game_is_joined_by_invitation_only(site):
+    from websupport import OTTO, SMALL
+
+    game_id, _ = site.service.create_game("Private", {"austria": ANNA}, scenario=SMALL, seed=9,
+                                          settings={"hours": 48, "private": True})
+    anna, otto, fred = site.client(ANNA), site.client(OTTO), site.client(FRED)
+    assert f"/games/{game_id}/join" not in fred.get("/").text  # not among the open games
+    response = post(fred, f"/games/{game_id}/join", side="france")
+    assert response.status_code == 400 and "private" in response.text
+    page = anna.get(f"/games/{game_id}?side=austria").text
+    assert 'id="invite"' in page and "Offer a draw" not in page  # an open game: no draw, no resignation
+    assert post(otto, f"/games/{game_id}/invite", side="france", email=FRED).status_code == 400  # not his
+    assert post(anna, f"/games/{game_id}/invite", side="france", email=FRED).status_code == 302
+    mail = site.store.query_one("SELECT * FROM outbox WHERE kind = 'invitation'")
+    assert mail["to_addr"] == FRED and f"/games/{game_id}/invitation" in mail["body"]
+    assert otto.get(f"/games/{game_id}/invitation").status_code == 404
+    assert "Take the seat" in fred.get(f"/games/{game_id}/invitation").text
+    response = post(otto, f"/games/{game_id}/join", side="france")
+    assert response.status_code == 400 and "kept for an invited player" in response.text
+    assert post(fred, f"/games/{game_id}/join", side="france").status_code == 302
+    assert site.service.info(game_id)["status"] == "running"
+    assert {s["side"]: s["email"] for s in site.store.seats(game_id)} == {"austria": ANNA, "france": FRED}

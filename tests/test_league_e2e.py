@@ -8,9 +8,9 @@ he answers when he is back. The server's clock reads the results and pairs each 
 the public page shows the crosstable.
 
 Kept cheap without losing what it proves: twelve players and four rounds, but games of the
-two-round scenario (four days), a 12-second day, bots answering the moment a report arrives
-and FINAL resolving each day at once: only the silent player's and the vacationer's games
-wait on the clock."""
+one-round scenario (two days: each seat moves once, and each report's map is the costly part),
+a 12-second day, bots answering the moment a report arrives and FINAL resolving each day at
+once: only the silent player's and the vacationer's games wait on the clock."""
 
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ from pbem.server.store import Store
 from pbem.tools.harness import (BOT_DOMAIN, Relay, Seat, ServerProcess, attached_json, bot_mail, orders_mail,
                                 read_only, send_mail, wait_until)
 
-SHORT = str((Path(__file__).parent / "fixtures" / "short.toml").resolve())
+SHORT = str((Path(__file__).parent / "fixtures" / "shortest.toml").resolve())  # one round: two days
 ORG = "org@bots.invalid"
 SILENT = "p12@bots.invalid"  # never answers: forfeits every game
 RESIGNER = "p11@bots.invalid"  # resigns his round-1 game (board 5: p05 v p11) when he first moves

@@ -170,6 +170,8 @@ ATTACKS = [
     ("notifications.settings", "anon", "GET", "/notifications", None, {302}),
     ("notifications.settings", "anon", "POST", "/notifications", {"mode": "none"}, {400, 302}),
     ("notifications.calendar", "anon", "GET", "/calendar/not-a-token.ics", None, {404}),
+    ("around.invite", OTTO, "POST", "/games/{g}/invite", {"side": "france", "email": OTTO}, {400}),
+    ("around.invitation", OTTO, "GET", "/games/{g}/invitation", None, {404}),
     ("around.vacations", "anon", "GET", "/vacations", None, {302}),
     ("around.vacations", "anon", "POST", "/vacations", {"starts": "2030-01-01", "ends": "2030-01-02"}, {400, 302}),
     # leagues: the organisers' and members' own tries are in tests/test_league_web.py

@@ -128,3 +128,16 @@ def _notifications(db: Database) -> None:
         CREATE INDEX webhook_outbox_due ON webhook_outbox(status, next_attempt_at);
         """
     )
+
+
+@migrations(name="league_005_invitations")
+def _invitations(db: Database) -> None:
+    """Seats kept for an invited address (private games, or any empty seat a player invites to)."""
+    db.executescript(
+        """
+        CREATE TABLE invitations (
+          game_id INTEGER NOT NULL REFERENCES games(id), side TEXT NOT NULL,
+          email TEXT NOT NULL COLLATE NOCASE, who TEXT NOT NULL, created TEXT NOT NULL,
+          PRIMARY KEY (game_id, side));
+        """
+    )

@@ -24,7 +24,11 @@ def helpers() -> dict:
         if offer is not None:
             offer["title"] = service().seat_title(game_id, offer["side"])
         return offer
-    return {"draw_offer": draw_offer}
+    def empty_seats(game_id: int) -> list[tuple[str, str]]:
+        bots = service().bots_of(game_id)
+        return [(s["side"], service().seat_title(game_id, s["side"])) for s in service().store.seats(game_id)
+                if not s["email"] and s["side"] not in bots]
+    return {"draw_offer": draw_offer, "empty_seats": empty_seats}
 
 
 @bp.route("/games/<int:game_id>/resign", methods=["POST"])
@@ -114,3 +118,21 @@ def rematch(game_id: int):
     new = service().rematch(game_id, g.user.email)
     flash(f"Rematch: game {service().label(new)}, with the seats swapped.")
     return redirect(url_for("games.game_page", game_id=new))
+
+
+@bp.route("/games/<int:game_id>/invite", methods=["POST"])
+@email_required
+def invite(game_id: int):
+    flash(service().invite(game_id, request.form.get("side", ""), request.form.get("email", ""), g.user.email))
+    return redirect(url_for("games.game_page", game_id=game_id, side=(my_sides(g.user, game_id) or [""])[0]))
+
+
+@bp.route("/games/<int:game_id>/invitation")
+@email_required
+def invitation(game_id: int):
+    """The seats of a game kept for the signed-in player, each with its join button."""
+    kept = [i for i in service().invitations_for(g.user.email) if i["game_id"] == game_id]
+    if not kept:
+        abort(404, f"No seat of game {game_id} is kept for {g.user.email}.")
+    return render_template("invitation.html", game_id=game_id, label=service().label(game_id),
+                           seats=[(i["side"], service().seat_title(game_id, i["side"]), i["who"]) for i in kept])
