@@ -369,3 +369,57 @@ def test_sign_up_and_entry_by_mail(site):
     assert [e["email"] for e in leagues.tournament(tid)["entries"]] == ["ney@example.org"]
     assert "no league 99" in mail("ney@example.org", "LEAGUE 99 JOIN")
     assert "League commands" in mail("ney@example.org", "LEAGUE JOIN")
+
+
+# -- tournaments of three-seat games ---------------------------------------------------------
+
+
+def test_groups_of_three_by_score_without_meeting_twice():
+    players = [Player(n) for n in range(1, 8)]
+    assert pairing.groups_of_three(players, 1) == [(1, 2, 3), (4, 5, 6), (7, None, None)]  # the lowest: a bye
+    # round 2 of nine players after three drawn games: new groups, nobody with anyone met
+    first = [(1, 2, 3), (4, 5, 6), (7, 8, 9)]
+    players = [Player(n, 0.5, "FST"[g.index(n)], [o for o in g if o != n]) for g in first for n in g]
+    groups = pairing.groups_of_three(players, 2)
+    met = {frozenset(pair) for g in first for pair in combinations(g, 2)}
+    assert len(groups) == 3 and all(frozenset(pair) not in met for g in groups for pair in combinations(g, 2))
+    by_number = {p.number: p for p in players}
+    assert groups == [(1, 4, 7), (2, 5, 8), (3, 6, 9)]
+    # the lone first seat to whoever had it least: in (2, 5, 8) and (3, 6, 9) nobody had it
+    assert all(by_number[g[0]].seats.count("F") == min(by_number[n].seats.count("F") for n in g) for g in groups)
+    # seven players, the last had the bye: the next lowest without one has it
+    players = [Player(n, 1.0 if n == 7 else 0.0, "-" if n == 7 else "S", had_bye=n == 7) for n in range(1, 8)]
+    assert pairing.groups_of_three(players, 2)[-1] == (6, None, None)
+
+
+def test_a_swiss_of_napoleon_1815_with_three_players_a_game(site):
+    leagues, league_id, emails = league_of(site, 6, game="napoleon1815", scenario="", options={"players": "3"})
+    with pytest.raises(ServiceError, match="groups of three"):
+        leagues.create_tournament(league_id, ORG, "Pool", "round_robin")
+    tid = leagues.create_tournament(league_id, ORG, "Waterloo Swiss", "swiss", rounds=2)
+    for email in emails:
+        leagues.enter(tid, email)
+    leagues.start(tid, ORG)
+    t = leagues.tournament(tid)
+    assert [(p["first"], p["second"], p["third"]) for p in t["pairings"]] == [tuple(emails[:3]), tuple(emails[3:])]
+    seats = {s["side"]: s["email"] for s in site.store.seats(t["pairings"][0]["game_id"])}
+    assert seats == {"french": emails[0], "anglo-dutch": emails[1], "prussian": emails[2]}
+    # board 1: the French player wins; board 2: the Allies win (both Allied players score)
+    boards = t["pairings"]
+    leagues.adjudicate(tid, ORG, "by hand", boards[0]["id"], "first")
+    leagues.adjudicate(tid, ORG, "by hand", boards[1]["id"], "second")
+    assert "round 2 paired" in leagues.sync(tid)
+    rows = {r.email: r for r in leagues.table(tid)["rows"]}
+    assert [rows[e].points for e in emails] == [1, 0, 0, 0, 1, 1]
+    # Buchholz counts opponents, not partners: p01 met p02 and p03 (0 + 0); p05 met p04 alone
+    assert rows[emails[0]].buchholz == 0 and rows[emails[4]].buchholz == 0 and rows[emails[1]].buchholz == 1
+    assert cell_text(rows[emails[0]].cells[1]) == "+2,3Fa" and cell_text(rows[emails[4]].cells[1]) == "+4Sa"
+    assert cell_text(rows[emails[5]].cells[1]) == "+4Ta"
+    second = [p for p in leagues.tournament(tid)["pairings"] if p["round"] == 2]
+    assert len(second) == 2 and all(p["third"] for p in second)
+    first_round = [{p["first"], p["second"], p["third"]} for p in boards]
+    assert all(not {p["first"], p["second"], p["third"]} <= g for p in second for g in first_round)
+    for p in second:
+        leagues.adjudicate(tid, ORG, "by hand", p["id"], "draw")
+    assert "finished" in leagues.sync(tid)
+    assert sum(r.points for r in leagues.table(tid)["rows"]) == 3 + 3  # a point a player whose side won, ½ a draw

@@ -34,7 +34,7 @@ from pbem.server.store import Store
 from pbem.tools.harness import (BOT_DOMAIN, Relay, Seat, ServerProcess, attached_json, bot_mail, orders_mail,
                                 read_only, send_mail, wait_until)
 
-SHORT = str((Path(__file__).parent / "fixtures" / "shortest.toml").resolve())  # one round: two days
+SHORT = str((Path(__file__).parent / "fixtures" / "short.toml").resolve())  # one round: two days
 ORG = "org@bots.invalid"
 SILENT = "p12@bots.invalid"  # never answers: forfeits every game
 RESIGNER = "p11@bots.invalid"  # resigns his round-1 game (board 5: p05 v p11) when he first moves

@@ -32,6 +32,7 @@ class Result:
     result: str | None
     how: str = "played"
     game_id: int | None = None
+    third: int | None = None  # a three-seat game: the second side's other player (the first plays alone)
 
 
 @dataclass
@@ -61,23 +62,25 @@ def standings(numbers: list[int], results: list[Result], tie_breaks=("buchholz",
     """Every entrant's row, best first, with its rank (equal rows share it) and crosstable cells."""
     rows = {n: Row(n) for n in numbers}
     for r in results:
-        for me, other, seat in ((r.first, r.second, "first"), (r.second, r.first, "second")):
+        for me, others, seat in ((r.first, [r.second, r.third], "first"), (r.second, [r.first], "second"),
+                                 (r.third, [r.first], "third")):
             if me is None or me not in rows:
                 continue
             result = outcome(r, me)
-            rows[me].cells[r.round] = {"opponent": other, "seat": seat, "outcome": result, "how": r.how,
-                                       "game_id": r.game_id}
+            opponents = [o for o in others if o is not None]  # in a group of three, the partner is none
+            rows[me].cells[r.round] = {"opponent": opponents[0] if opponents else None, "opponents": opponents,
+                                       "seat": seat, "outcome": result, "how": r.how, "game_id": r.game_id}
             if result is not None:
                 rows[me].points += POINTS[result]
                 rows[me].wins += result == "win"
     for row in rows.values():
         for cell in row.cells.values():
-            other = cell["opponent"]
-            if other is None or cell["outcome"] is None or other not in rows:
-                continue
-            score = rows[other].points
-            row.buchholz += score
-            row.sonneborn_berger += {"win": score, "draw": score / 2}.get(cell["outcome"], 0.0)
+            for other in cell["opponents"]:
+                if cell["outcome"] is None or other not in rows:
+                    continue
+                score = rows[other].points
+                row.buchholz += score
+                row.sonneborn_berger += {"win": score, "draw": score / 2}.get(cell["outcome"], 0.0)
 
     def key(row: Row):
         return (-row.points, *(-getattr(row, name) for name in tie_breaks))
@@ -103,4 +106,5 @@ def cell_text(cell: dict | None, numbers: dict[int, int] | None = None) -> str:
         return "+bye"
     sign = {"win": "+", "draw": "=", "loss": "-", None: "*"}[cell["outcome"]]
     mark = {"forfeit": "f", "adjudicated": "a", "resigned": "r", "agreed": "d"}.get(cell["how"], "")
-    return f"{sign}{cell['opponent']}{'F' if cell['seat'] == 'first' else 'S'}{mark}"
+    opponents = ",".join(str(o) for o in cell.get("opponents") or [cell["opponent"]])
+    return f"{sign}{opponents}{ {'first': 'F', 'second': 'S', 'third': 'T'}[cell['seat']]}{mark}"

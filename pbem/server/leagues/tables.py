@@ -141,3 +141,9 @@ def _invitations(db: Database) -> None:
           PRIMARY KEY (game_id, side));
         """
     )
+
+
+@migrations(name="league_006_groups_of_three")
+def _groups_of_three(db: Database) -> None:
+    """Tournaments of three-seat games: a pairing's third player (the second side's other seat)."""
+    db.execute("ALTER TABLE league_pairings ADD COLUMN third TEXT COLLATE NOCASE")
