@@ -1,7 +1,8 @@
 """Around each game in a real browser (headless Chromium): a player answers a draw offer from the
 game page, resigns another game with the confirmation box, writes to the other seat on the press
-page, steps through a finished game's replay, and schedules a vacation on /vacations; axe-core
-finds no violation on those pages at 1280 and 375 px wide."""
+page, steps through a finished game's replay, bids for a side in a tournament, and schedules a
+vacation on /vacations; axe-core finds no violation on those pages (and the notifications page)
+at 1280 and 375 px wide."""
 
 from __future__ import annotations
 
@@ -10,10 +11,11 @@ import threading
 import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
-from selenium.webdriver.support.ui import WebDriverWait
+from selenium.webdriver.support.ui import Select, WebDriverWait
 from werkzeug.serving import make_server
 
 from pbem.server.config import Config
+from pbem.server.leagues.service import Leagues
 from pbem.server.service import Service
 from pbem.server.store import Store
 from pbem.server.web import create_app
@@ -35,11 +37,18 @@ def site(tmp_path):
     service.send_press(games[0], "france", ["austria"], "A draw, then?")
     service.resolve_next(games[2])
     service.resign(games[2], "france")  # over: its replay is open
+    leagues = Leagues(service)
+    league_id = leagues.create_league("Club", "org@example.org", rules={"scenario": SMALL, "bidding": True})
+    for email in (ANNA, FRED):
+        leagues.join(league_id, email)
+    tid = leagues.create_tournament(league_id, "org@example.org", "Bids", "round_robin")
+    for email in (ANNA, FRED):
+        leagues.enter(tid, email)
     app = create_app(service, config)
     web = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=web.serve_forever, name="web", daemon=True)
     thread.start()
-    yield service, f"http://127.0.0.1:{web.server_port}", games
+    yield service, f"http://127.0.0.1:{web.server_port}", games + [tid]
     web.shutdown()
     thread.join(10)
     store.close()
@@ -52,7 +61,7 @@ def click(browser, css: str) -> None:
 
 
 def test_draw_resign_and_vacations_in_a_browser(site, browser):  # noqa: F811
-    service, base, (drawn, resigned, over) = site
+    service, base, (drawn, resigned, over, tid) = site
     browser.get(f"{base}/login/{make_login_token(service.store, ANNA, service.now())}")
     click(browser, "#sign-in")
     found = {}
@@ -60,7 +69,7 @@ def test_draw_resign_and_vacations_in_a_browser(site, browser):  # noqa: F811
         browser.set_window_size(*width)
         for path in (f"/games/{drawn}?side=austria", f"/games/{resigned}?side=austria", "/vacations",
                      f"/games/{drawn}/press?side=austria", f"/games/{over}/replay?day=0&view=austria",
-                     f"/games/{over}?side=austria"):
+                     f"/games/{over}?side=austria", f"/tournaments/{tid}", "/notifications"):
             browser.get(base + path)
             problems = violations(browser)
             if problems:
@@ -92,6 +101,14 @@ def test_draw_resign_and_vacations_in_a_browser(site, browser):  # noqa: F811
     click(browser, "#views a")
     assert "view=austria" in browser.current_url and "Austria" in browser.find_element(By.CSS_SELECTOR,
                                                                                        "#views strong").text
+
+    browser.get(f"{base}/tournaments/{tid}")
+    Select(browser.find_element(By.ID, "bid-seat")).select_by_visible_text("Austria")
+    field = browser.find_element(By.ID, "bid-points")
+    field.clear()
+    field.send_keys("4")
+    click(browser, "#bidding button")
+    assert "Austria, up to 4 point(s)" in browser.find_element(By.TAG_NAME, "main").text
 
     browser.get(f"{base}/vacations")
     for name, value in (("starts", "2030-07-01"), ("ends", "2030-07-03")):

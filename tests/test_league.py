@@ -423,3 +423,48 @@ def test_a_swiss_of_napoleon_1815_with_three_players_a_game(site):
         leagues.adjudicate(tid, ORG, "by hand", p["id"], "draw")
     assert "finished" in leagues.sync(tid)
     assert sum(r.points for r in leagues.table(tid)["rows"]) == 3 + 3  # a point a player whose side won, ½ a draw
+
+
+# -- side bidding --------------------------------------------------------------------------------
+
+
+def test_side_bids_decide_contested_seats_and_cost_a_tie_break():
+    boards = [(1, 2), (3, 4), (5, 6), (7, 8), (9, None)]
+    bids = {1: ("second", 2), 2: ("second", 5),  # both want the second seat: 2 bids more and takes it
+            3: ("first", 3), 4: ("first", 3),  # equal bids: the board stands
+            5: ("second", 1),  # only one wants a seat: he has it for nothing
+            7: ("first", 4), 8: ("second", 0)}  # different seats: both served
+    assert pairing.apply_bids(boards, bids, "first") == [
+        ((1, 2), 2, 5), ((3, 4), None, 0), ((6, 5), None, 0), ((7, 8), None, 0), ((9, None), None, 0)]
+    # what was paid is the last tie-break
+    rows = standings([1, 2], [Result(1, 1, 2, "draw")], bids={1: 0, 2: 5})
+    assert [(r.number, r.rank) for r in rows] == [(1, 1), (2, 2)]
+
+
+def test_side_bidding_in_a_tournament(site):
+    leagues, league_id, emails = league_of(site, 2, bidding=True)
+    tid = leagues.create_tournament(league_id, ORG, "Bids", "round_robin")
+    for email in emails:
+        leagues.enter(tid, email)
+    # p02 (second by the tables) wants Austria, the first seat, and outbids p01
+    assert "Austria, up to 3" in leagues.bid(tid, emails[1], "Austria", 3)
+    leagues.bid(tid, emails[0], "austria", 1)
+    with pytest.raises(ServiceError, match="0 to 10"):
+        leagues.bid(tid, emails[0], "austria", 11)
+    with pytest.raises(ServiceError, match="not 'Prussia'"):
+        leagues.bid(tid, emails[0], "Prussia", 1)
+    with pytest.raises(ServiceError, match="not entered"):
+        leagues.bid(tid, "stranger@example.org", "austria", 1)
+    leagues.start(tid, ORG)
+    p = leagues.tournament(tid)["pairings"][0]
+    assert (p["first"], p["second"], p["bid"], p["bid_by"]) == (emails[1], emails[0], 3, emails[1])
+    seats = {s["side"]: s["email"] for s in site.store.seats(p["game_id"])}
+    assert seats["austria"] == emails[1]
+    leagues.adjudicate(tid, ORG, "by hand", p["id"], "draw")
+    leagues.sync(tid)
+    rows = leagues.table(tid)["rows"]
+    assert [(r.email, r.bids) for r in rows] == [(emails[0], 0), (emails[1], 3)]  # equal points: the bid decides
+    _, plain_league, _ = league_of(site, 2)
+    plain = leagues.create_tournament(plain_league, ORG, "No bids", "swiss")
+    with pytest.raises(ServiceError, match="no side bidding"):
+        leagues.bid(plain, emails[0], "austria", 1)

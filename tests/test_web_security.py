@@ -186,6 +186,8 @@ ATTACKS = [
     ("leagues.act", "anon", "POST", "/tournaments/1/console/start", {}, {400, 302}),
     ("leagues.act", ANNA, "POST", "/tournaments/1/console/start", {}, DENIED),
     ("leagues.profile", "anon", "GET", "/players/anna@example.org", None, {302}),
+    ("leagues.bid", "anon", "POST", "/tournaments/1/bid", {"seat": "austria", "bid": "1"}, {400, 302}),
+    ("leagues.bid", ANNA, "POST", "/tournaments/1/bid", {"seat": "austria", "bid": "1"}, {400, 404}),
 ]
 PUBLIC = {  # routes with no side data: the reason, and the test that covers them
     "games.favicon": "the site's icon (test_pages.py)",

@@ -154,3 +154,32 @@ def groups_of_three(players: list[Player], round_no: int) -> list[Group]:
         rest = sorted((p for p in group if p is not first), key=lambda p: (-p.points, p.number))
         groups.append((first.number, rest[0].number, rest[1].number))
     return groups + [(p.number, None, None) for p in sorted(byes, key=lambda p: p.number)]
+
+
+def apply_bids(boards: list[Board], bids: dict[int, tuple[str, int]], first_seat: str) -> list[tuple[Board, int | None, int]]:
+    """Side bidding over a round's boards. ``bids``: pairing number -> (seat wanted: "first" or
+    "second", what the player would pay). Where the two players of a board want the same seat,
+    the higher bid takes it and pays it (an equal bid leaves the board as paired); where they
+    want different seats, or only one wants one, each gets his wish at no cost. Returns each
+    board (perhaps turned round) with who paid (None) and how much."""
+    del first_seat  # the seats are named "first" and "second" here, as on the boards
+    out = []
+    for first, second in boards:
+        if second is None:
+            out.append(((first, second), None, 0))
+            continue
+        a, b = bids.get(first), bids.get(second)
+        want_a, want_b = (a[0] if a else None), (b[0] if b else None)
+        if want_a and want_b and want_a == want_b:
+            if a[1] == b[1]:
+                out.append(((first, second), None, 0))
+                continue
+            winner, loser, price = (first, second, a[1]) if a[1] > b[1] else (second, first, b[1])
+            board = (winner, loser) if want_a == "first" else (loser, winner)
+            out.append((board, winner, price))
+            continue
+        if want_a == "second" or want_b == "first":
+            out.append(((second, first), None, 0))
+        else:
+            out.append(((first, second), None, 0))
+    return out

@@ -42,6 +42,7 @@ class Row:
     wins: int = 0
     buchholz: float = 0.0
     sonneborn_berger: float = 0.0
+    bids: int = 0  # points paid in side bidding: the last tie-break, fewer first
     rank: int = 0
     cells: dict[int, dict] = field(default_factory=dict)  # round -> crosstable cell
 
@@ -58,9 +59,11 @@ def outcome(result: Result, number: int) -> str | None:
     return "win" if won else "loss"
 
 
-def standings(numbers: list[int], results: list[Result], tie_breaks=("buchholz", "sonneborn_berger")) -> list[Row]:
-    """Every entrant's row, best first, with its rank (equal rows share it) and crosstable cells."""
-    rows = {n: Row(n) for n in numbers}
+def standings(numbers: list[int], results: list[Result], tie_breaks=("buchholz", "sonneborn_berger"),
+              bids: dict[int, int] | None = None) -> list[Row]:
+    """Every entrant's row, best first, with its rank (equal rows share it) and crosstable cells.
+    ``bids``: the points each paid in side bidding, the last tie-break (fewer first)."""
+    rows = {n: Row(n, bids=(bids or {}).get(n, 0)) for n in numbers}
     for r in results:
         for me, others, seat in ((r.first, [r.second, r.third], "first"), (r.second, [r.first], "second"),
                                  (r.third, [r.first], "third")):
@@ -83,7 +86,7 @@ def standings(numbers: list[int], results: list[Result], tie_breaks=("buchholz",
                 row.sonneborn_berger += {"win": score, "draw": score / 2}.get(cell["outcome"], 0.0)
 
     def key(row: Row):
-        return (-row.points, *(-getattr(row, name) for name in tie_breaks))
+        return (-row.points, *(-getattr(row, name) for name in tie_breaks), row.bids)
 
     ordered = sorted(rows.values(), key=lambda row: (key(row), row.number))
     for i, row in enumerate(ordered):

@@ -147,3 +147,19 @@ def _invitations(db: Database) -> None:
 def _groups_of_three(db: Database) -> None:
     """Tournaments of three-seat games: a pairing's third player (the second side's other seat)."""
     db.execute("ALTER TABLE league_pairings ADD COLUMN third TEXT COLLATE NOCASE")
+
+
+@migrations(name="league_007_side_bidding")
+def _side_bidding(db: Database) -> None:
+    """Side bidding: each entrant's standing bid (the seat wanted, and what he would pay for it),
+    and on a pairing, the bid paid for a contested seat and by whom."""
+    db.executescript(
+        """
+        CREATE TABLE league_bids (
+          tournament_id INTEGER NOT NULL REFERENCES league_tournaments(id),
+          email TEXT NOT NULL COLLATE NOCASE, seat TEXT NOT NULL, bid INTEGER NOT NULL CHECK (bid >= 0),
+          updated TEXT NOT NULL, PRIMARY KEY (tournament_id, email));
+        ALTER TABLE league_pairings ADD COLUMN bid INTEGER;
+        ALTER TABLE league_pairings ADD COLUMN bid_by TEXT COLLATE NOCASE;
+        """
+    )

@@ -164,6 +164,11 @@ class Tournaments(Console):
             boards = pairing.knockout_first(len(t["entries"]))
         else:
             boards = pairing.knockout_next(self.knockout_winners(t, number - 1), history)
+        paid: dict[int, tuple[int, int]] = {}
+        if t["rules"].get("bidding") and len(self.seats_of_rules(t["rules"])) == 2:
+            bidden = pairing.apply_bids(boards, self.bids_by_number(t), "first")
+            boards = [board for board, _, _ in bidden]
+            paid = {i: (who, price) for i, (_, who, price) in enumerate(bidden, 1) if who is not None}
         with self.store.transaction():
             for board, (first, second, *third) in enumerate(boards, 1):
                 first_email = by_number[first]
@@ -172,6 +177,9 @@ class Tournaments(Console):
                 pairing_id = self.store.execute(
                     "INSERT INTO league_pairings (tournament_id, round, board, first, second, third)"
                     " VALUES (?, ?, ?, ?, ?, ?)", (tid, number, board, first_email, second_email, third_email)).lastrowid
+                if board in paid:
+                    self.store.execute("UPDATE league_pairings SET bid = ?, bid_by = ? WHERE id = ?",
+                                       (paid[board][1], by_number[paid[board][0]], pairing_id))
                 if second_email is None:
                     self.store.execute("UPDATE league_pairings SET result = 'bye', how = 'bye' WHERE id = ?",
                                        (pairing_id,))
@@ -194,6 +202,44 @@ class Tournaments(Console):
             moderator=rules.get("moderator"), who=rules.get("moderator") or "system")
         self.store.execute("UPDATE league_pairings SET game_id = ? WHERE id = ?", (game_id, pairing_id))
         return game_id
+
+    # -- side bidding ----------------------------------------------------------------------
+
+    def bid(self, tid: int, email: str, seat: str, amount: int) -> str:
+        """An entrant's standing bid for a seat (its id or title, or "none" to withdraw the bid),
+        used from the next round paired: where both players of a board want the same seat, the
+        higher bid takes it, and what it pays counts against him as the last tie-break."""
+        from pbem.core.orders import fold
+
+        t = self.tournament(tid)
+        if not t["rules"].get("bidding"):
+            raise ServiceError(f"{t['name']} has no side bidding")
+        if not any(e["email"].lower() == email.strip().lower() for e in t["entries"]):
+            raise ServiceError(f"you are not entered in {t['name']}")
+        if t["status"] == "finished":
+            raise ServiceError(f"{t['name']} is finished")
+        seats = self.seats_of_rules(t["rules"])
+        if len(seats) != 2:
+            raise ServiceError("side bidding is for games of two seats")
+        if fold(seat) == "none":
+            self.store.execute("DELETE FROM league_bids WHERE tournament_id = ? AND email = ?", (tid, email.strip()))
+            return "Your bid is withdrawn."
+        which = next((n for n, s in zip(("first", "second"), seats) if fold(seat) in (fold(s.id), fold(s.title))), None)
+        if which is None:
+            raise ServiceError(f"the seats are {seats[0].title} and {seats[1].title}, not {seat!r}")
+        if not 0 <= int(amount) <= BID_LIMIT:
+            raise ServiceError(f"a bid is 0 to {BID_LIMIT} points")
+        with self.store.transaction():
+            self.store.execute("INSERT OR REPLACE INTO league_bids (tournament_id, email, seat, bid, updated)"
+                               " VALUES (?, ?, ?, ?, ?)", (tid, email.strip(), which, int(amount), self.store.now()))
+            self.store.audit(email, "tournament_bid", detail={"tournament": tid, "seat": which, "bid": int(amount)})
+        title = seats[0 if which == "first" else 1].title
+        return f"Your bid: {title}, up to {int(amount)} point(s), from the next round paired."
+
+    def bids_by_number(self, t: dict) -> dict[int, tuple[str, int]]:
+        numbers = {e["email"].lower(): e["number"] for e in t["entries"]}
+        return {numbers[b["email"].lower()]: (b["seat"], b["bid"]) for b in self.store.query(
+            "SELECT * FROM league_bids WHERE tournament_id = ?", (t["id"],)) if b["email"].lower() in numbers}
 
     def histories(self, t: dict) -> dict[int, pairing.Player]:
         """Each entrant's history for pairing: points, seats, opponents, bye."""
@@ -242,7 +288,12 @@ class Tournaments(Console):
 
         t = self.tournament(tid)
         numbers = [e["number"] for e in t["entries"]]
-        rows = standings.standings(numbers, self.results(t), standings.tie_breaks_for(t["format"]))
+        paid = {}
+        by_email = {e["email"].lower(): e["number"] for e in t["entries"]}
+        for p in t["pairings"]:
+            if p.get("bid_by"):
+                paid[by_email[p["bid_by"].lower()]] = paid.get(by_email[p["bid_by"].lower()], 0) + p["bid"]
+        rows = standings.standings(numbers, self.results(t), standings.tie_breaks_for(t["format"]), bids=paid)
         emails = {e["number"]: e["email"] for e in t["entries"]}
         names = {m["email"].lower(): m["name"] for m in self.store.query(
             "SELECT email, name FROM league_members WHERE league_id = ?", (t["league_id"],))}
@@ -308,6 +359,9 @@ class Tournaments(Console):
             except Exception as exc:  # one broken tournament must not stop the others
                 self.store.audit("scheduler", "error", why=f"tournament {row['id']}: {type(exc).__name__}: {exc}")
         return out
+
+
+BID_LIMIT = 10  # points a bid may offer
 
 
 def rules_of_options(rules_of, rules: dict) -> dict:
