@@ -167,3 +167,19 @@ def test_the_calendar_feed_lists_every_deadline(tmp_path):
         assert bad.status_code == 400
     finally:
         site.store.close()
+
+
+def test_your_turn_and_reminders_reach_the_webhook(world, hook):
+    service, clock = world
+    notify.set_settings(service.store, FRED, "every", f"{hook.url}/fred", "discord")
+    game_id, _ = service.create_game("Duel", {"austria": ANNA, "france": FRED}, scenario=SMALL, seed=3,
+                                     settings={"hours": 48, "reminders": [2]})
+    service.resolve_next(game_id)  # day 0 (Austria's); France owes day 1 once the reports are out
+    service.run_jobs()
+    clock.now = service.deadline(game_id) - timedelta(hours=1)
+    service.tick()  # France's reminder
+    sender = notify.WebhookSender(service.store, timeout=5)
+    assert sender.send_due(clock.now) == 2 and sender.send_due(clock.now) == 0
+    texts = [body["content"] for _, body in hook.received]
+    assert "Your turn" in texts[0] and "Reminder" in texts[1]
+    assert service.store.query_one("SELECT COUNT(*) AS n FROM webhook_outbox WHERE email = ?", (ANNA,))["n"] == 0
