@@ -1,6 +1,7 @@
 """Around each game in a real browser (headless Chromium): a player answers a draw offer from the
 game page, resigns another game with the confirmation box, writes to the other seat on the press
-page, steps through a finished game's replay, bids for a side in a tournament, and schedules a
+page, steps through a finished game's replay, bids for a side in a tournament, takes a seat kept
+for her by invitation, and schedules a
 vacation on /vacations; axe-core finds no violation on those pages (and the notifications page)
 at 1280 and 375 px wide."""
 
@@ -37,6 +38,9 @@ def site(tmp_path):
     service.send_press(games[0], "france", ["austria"], "A draw, then?")
     service.resolve_next(games[2])
     service.resign(games[2], "france")  # over: its replay is open
+    invited, _ = service.create_game("Private", {"austria": FRED}, scenario=SMALL, seed=4,
+                                     settings={"hours": 48, "private": True})
+    service.invite(invited, "france", ANNA, FRED)
     leagues = Leagues(service)
     league_id = leagues.create_league("Club", "org@example.org", rules={"scenario": SMALL, "bidding": True})
     for email in (ANNA, FRED):
@@ -48,7 +52,7 @@ def site(tmp_path):
     web = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=web.serve_forever, name="web", daemon=True)
     thread.start()
-    yield service, f"http://127.0.0.1:{web.server_port}", games + [tid]
+    yield service, f"http://127.0.0.1:{web.server_port}", games + [tid, invited]
     web.shutdown()
     thread.join(10)
     store.close()
@@ -61,7 +65,7 @@ def click(browser, css: str) -> None:
 
 
 def test_draw_resign_and_vacations_in_a_browser(site, browser):  # noqa: F811
-    service, base, (drawn, resigned, over, tid) = site
+    service, base, (drawn, resigned, over, tid, invited) = site
     browser.get(f"{base}/login/{make_login_token(service.store, ANNA, service.now())}")
     click(browser, "#sign-in")
     found = {}
@@ -69,7 +73,8 @@ def test_draw_resign_and_vacations_in_a_browser(site, browser):  # noqa: F811
         browser.set_window_size(*width)
         for path in (f"/games/{drawn}?side=austria", f"/games/{resigned}?side=austria", "/vacations",
                      f"/games/{drawn}/press?side=austria", f"/games/{over}/replay?day=0&view=austria",
-                     f"/games/{over}?side=austria", f"/tournaments/{tid}", "/notifications"):
+                     f"/games/{over}?side=austria", f"/tournaments/{tid}", "/notifications",
+                     f"/games/{invited}/invitation"):
             browser.get(base + path)
             problems = violations(browser)
             if problems:
@@ -109,6 +114,10 @@ def test_draw_resign_and_vacations_in_a_browser(site, browser):  # noqa: F811
     field.send_keys("4")
     click(browser, "#bidding button")
     assert "Austria, up to 4 point(s)" in browser.find_element(By.TAG_NAME, "main").text
+
+    browser.get(f"{base}/games/{invited}/invitation")
+    click(browser, "#invitation-france button")
+    assert service.seat(invited, "france")["email"] == ANNA and service.info(invited)["status"] == "running"
 
     browser.get(f"{base}/vacations")
     for name, value in (("starts", "2030-07-01"), ("ends", "2030-07-03")):
