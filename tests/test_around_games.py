@@ -315,3 +315,19 @@ def test_a_rematch_swaps_the_seats(world):
     info = service.info(new_id)
     assert info["status"] == "running" and info["settings"]["press"] == "open" and info["moderator"] == MOD
     assert mails_to(service, FRED, "welcome")[-1]["game_id"] == new_id
+
+
+def test_a_resigned_game_exports_and_verifies(world):
+    from pbem.core.verify import verify
+    from pbem.games import ruleset
+
+    service, _ = world
+    game_id, _ = new_game(service)
+    service.resolve_next(game_id)
+    with pytest.raises(ServiceError, match="not over"):
+        service.export(game_id)
+    service.resign(game_id, "france")
+    export = service.export(game_id)
+    assert export["log"][-1]["how"] == "resign" and export["log"][-1]["final"] is True
+    rules = ruleset("marengo")
+    assert verify(export, rules, rules.load_scenario(SMALL)) == []
