@@ -369,3 +369,102 @@ def test_sign_up_and_entry_by_mail(site):
     assert [e["email"] for e in leagues.tournament(tid)["entries"]] == ["ney@example.org"]
     assert "no league 99" in mail("ney@example.org", "LEAGUE 99 JOIN")
     assert "League commands" in mail("ney@example.org", "LEAGUE JOIN")
+
+
+# -- tournaments of three-seat games ---------------------------------------------------------
+
+
+def test_groups_of_three_by_score_without_meeting_twice():
+    players = [Player(n) for n in range(1, 8)]
+    assert pairing.groups_of_three(players, 1) == [(1, 2, 3), (4, 5, 6), (7, None, None)]  # the lowest: a bye
+    # round 2 of nine players after three drawn games: new groups, nobody with anyone met
+    first = [(1, 2, 3), (4, 5, 6), (7, 8, 9)]
+    players = [Player(n, 0.5, "FST"[g.index(n)], [o for o in g if o != n]) for g in first for n in g]
+    groups = pairing.groups_of_three(players, 2)
+    met = {frozenset(pair) for g in first for pair in combinations(g, 2)}
+    assert len(groups) == 3 and all(frozenset(pair) not in met for g in groups for pair in combinations(g, 2))
+    by_number = {p.number: p for p in players}
+    assert groups == [(1, 4, 7), (2, 5, 8), (3, 6, 9)]
+    # the lone first seat to whoever had it least: in (2, 5, 8) and (3, 6, 9) nobody had it
+    assert all(by_number[g[0]].seats.count("F") == min(by_number[n].seats.count("F") for n in g) for g in groups)
+    # seven players, the last had the bye: the next lowest without one has it
+    players = [Player(n, 1.0 if n == 7 else 0.0, "-" if n == 7 else "S", had_bye=n == 7) for n in range(1, 8)]
+    assert pairing.groups_of_three(players, 2)[-1] == (6, None, None)
+
+
+def test_a_swiss_of_napoleon_1815_with_three_players_a_game(site):
+    leagues, league_id, emails = league_of(site, 6, game="napoleon1815", scenario="", options={"players": "3"})
+    with pytest.raises(ServiceError, match="groups of three"):
+        leagues.create_tournament(league_id, ORG, "Pool", "round_robin")
+    tid = leagues.create_tournament(league_id, ORG, "Waterloo Swiss", "swiss", rounds=2)
+    for email in emails:
+        leagues.enter(tid, email)
+    leagues.start(tid, ORG)
+    t = leagues.tournament(tid)
+    assert [(p["first"], p["second"], p["third"]) for p in t["pairings"]] == [tuple(emails[:3]), tuple(emails[3:])]
+    seats = {s["side"]: s["email"] for s in site.store.seats(t["pairings"][0]["game_id"])}
+    assert seats == {"french": emails[0], "anglo-dutch": emails[1], "prussian": emails[2]}
+    # board 1: the French player wins; board 2: the Allies win (both Allied players score)
+    boards = t["pairings"]
+    leagues.adjudicate(tid, ORG, "by hand", boards[0]["id"], "first")
+    leagues.adjudicate(tid, ORG, "by hand", boards[1]["id"], "second")
+    assert "round 2 paired" in leagues.sync(tid)
+    rows = {r.email: r for r in leagues.table(tid)["rows"]}
+    assert [rows[e].points for e in emails] == [1, 0, 0, 0, 1, 1]
+    # Buchholz counts opponents, not partners: p01 met p02 and p03 (0 + 0); p05 met p04 alone
+    assert rows[emails[0]].buchholz == 0 and rows[emails[4]].buchholz == 0 and rows[emails[1]].buchholz == 1
+    assert cell_text(rows[emails[0]].cells[1]) == "+2,3Fa" and cell_text(rows[emails[4]].cells[1]) == "+4Sa"
+    assert cell_text(rows[emails[5]].cells[1]) == "+4Ta"
+    second = [p for p in leagues.tournament(tid)["pairings"] if p["round"] == 2]
+    assert len(second) == 2 and all(p["third"] for p in second)
+    first_round = [{p["first"], p["second"], p["third"]} for p in boards]
+    assert all(not {p["first"], p["second"], p["third"]} <= g for p in second for g in first_round)
+    for p in second:
+        leagues.adjudicate(tid, ORG, "by hand", p["id"], "draw")
+    assert "finished" in leagues.sync(tid)
+    assert sum(r.points for r in leagues.table(tid)["rows"]) == 3 + 3  # a point a player whose side won, ½ a draw
+
+
+# -- side bidding --------------------------------------------------------------------------------
+
+
+def test_side_bids_decide_contested_seats_and_cost_a_tie_break():
+    boards = [(1, 2), (3, 4), (5, 6), (7, 8), (9, None)]
+    bids = {1: ("second", 2), 2: ("second", 5),  # both want the second seat: 2 bids more and takes it
+            3: ("first", 3), 4: ("first", 3),  # equal bids: the board stands
+            5: ("second", 1),  # only one wants a seat: he has it for nothing
+            7: ("first", 4), 8: ("second", 0)}  # different seats: both served
+    assert pairing.apply_bids(boards, bids, "first") == [
+        ((1, 2), 2, 5), ((3, 4), None, 0), ((6, 5), None, 0), ((7, 8), None, 0), ((9, None), None, 0)]
+    # what was paid is the last tie-break
+    rows = standings([1, 2], [Result(1, 1, 2, "draw")], bids={1: 0, 2: 5})
+    assert [(r.number, r.rank) for r in rows] == [(1, 1), (2, 2)]
+
+
+def test_side_bidding_in_a_tournament(site):
+    leagues, league_id, emails = league_of(site, 2, bidding=True)
+    tid = leagues.create_tournament(league_id, ORG, "Bids", "round_robin")
+    for email in emails:
+        leagues.enter(tid, email)
+    # p02 (second by the tables) wants Austria, the first seat, and outbids p01
+    assert "Austria, up to 3" in leagues.bid(tid, emails[1], "Austria", 3)
+    leagues.bid(tid, emails[0], "austria", 1)
+    with pytest.raises(ServiceError, match="0 to 10"):
+        leagues.bid(tid, emails[0], "austria", 11)
+    with pytest.raises(ServiceError, match="not 'Prussia'"):
+        leagues.bid(tid, emails[0], "Prussia", 1)
+    with pytest.raises(ServiceError, match="not entered"):
+        leagues.bid(tid, "stranger@example.org", "austria", 1)
+    leagues.start(tid, ORG)
+    p = leagues.tournament(tid)["pairings"][0]
+    assert (p["first"], p["second"], p["bid"], p["bid_by"]) == (emails[1], emails[0], 3, emails[1])
+    seats = {s["side"]: s["email"] for s in site.store.seats(p["game_id"])}
+    assert seats["austria"] == emails[1]
+    leagues.adjudicate(tid, ORG, "by hand", p["id"], "draw")
+    leagues.sync(tid)
+    rows = leagues.table(tid)["rows"]
+    assert [(r.email, r.bids) for r in rows] == [(emails[0], 0), (emails[1], 3)]  # equal points: the bid decides
+    _, plain_league, _ = league_of(site, 2)
+    plain = leagues.create_tournament(plain_league, ORG, "No bids", "swiss")
+    with pytest.raises(ServiceError, match="no side bidding"):
+        leagues.bid(plain, emails[0], "austria", 1)

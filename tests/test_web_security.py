@@ -152,6 +152,28 @@ ATTACKS = [
     ("api.export", ANNA, "GET", "/api/games/{g}/export.json", None, DENIED),  # running: the seed is secret
     ("api.export", "anon", "GET", "/api/games/{g}/export.json", None, DENIED),
     ("api.create", "anon", "POST", "/api/games", {"title": "x"}, {400, 401, 302}),
+    # around each game: resigning and draws for another's seat (tests/test_around_web.py has the rest)
+    ("around.resign", ANNA, "POST", "/games/{g}/resign", {"side": "france", "confirm": "yes"}, DENIED),
+    ("around.resign", MOD, "POST", "/games/{g}/resign", {"side": "france", "confirm": "yes"}, DENIED),
+    ("around.resign", "anon", "POST", "/games/{g}/resign", {"side": "austria", "confirm": "yes"}, {400, 302}),
+    ("around.draw", ANNA, "POST", "/games/{g}/draw/offer", {"side": "france"}, DENIED),
+    ("around.draw", MOD, "POST", "/games/{g}/draw/accept", {"side": "france"}, DENIED),
+    ("around.press", OTTO, "GET", "/games/{g}/press?side=france", None, DENIED),
+    ("around.press", ANNA, "GET", "/games/{g}/press?side=france", None, DENIED),
+    ("around.press", ANNA, "GET", "/games/{g}/press", None, DENIED),  # everything: the moderator's
+    ("around.press", ANNA, "POST", "/games/{g}/press", {"side": "france", "to": "austria", "text": "x"}, DENIED),
+    ("around.press", MOD, "POST", "/games/{g}/press", {"side": "france", "to": "austria", "text": "x"}, DENIED),
+    ("around.replay", "anon", "GET", "/games/{g}/replay", None, DENIED),  # being played, no spectator delay
+    ("around.replay", ANNA, "GET", "/games/{g}/replay?view=france", None, DENIED),
+    ("around.rematch", OTTO, "POST", "/games/{g}/rematch", {}, {400}),  # not his game, nor over
+    ("around.rematch", "anon", "POST", "/games/{g}/rematch", {}, {400, 302}),
+    ("notifications.settings", "anon", "GET", "/notifications", None, {302}),
+    ("notifications.settings", "anon", "POST", "/notifications", {"mode": "none"}, {400, 302}),
+    ("notifications.calendar", "anon", "GET", "/calendar/not-a-token.ics", None, {404}),
+    ("around.invite", OTTO, "POST", "/games/{g}/invite", {"side": "france", "email": OTTO}, {400}),
+    ("around.invitation", OTTO, "GET", "/games/{g}/invitation", None, {404}),
+    ("around.vacations", "anon", "GET", "/vacations", None, {302}),
+    ("around.vacations", "anon", "POST", "/vacations", {"starts": "2030-01-01", "ends": "2030-01-02"}, {400, 302}),
     # leagues: the organisers' and members' own tries are in tests/test_league_web.py
     ("leagues.create", "anon", "POST", "/leagues", {"name": "x"}, {400, 302}),
     ("leagues.join", "anon", "POST", "/leagues/1/join", {}, {400, 302}),
@@ -164,6 +186,8 @@ ATTACKS = [
     ("leagues.act", "anon", "POST", "/tournaments/1/console/start", {}, {400, 302}),
     ("leagues.act", ANNA, "POST", "/tournaments/1/console/start", {}, DENIED),
     ("leagues.profile", "anon", "GET", "/players/anna@example.org", None, {302}),
+    ("leagues.bid", "anon", "POST", "/tournaments/1/bid", {"seat": "austria", "bid": "1"}, {400, 302}),
+    ("leagues.bid", ANNA, "POST", "/tournaments/1/bid", {"seat": "austria", "bid": "1"}, {400, 404}),
 ]
 PUBLIC = {  # routes with no side data: the reason, and the test that covers them
     "games.favicon": "the site's icon (test_pages.py)",

@@ -118,6 +118,14 @@ def options_of(rules, chosen: dict | None = None) -> dict:
     return out
 
 
+def press_refusal(rules, scenario, state, sender: str, to: tuple[str, ...]) -> str | None:
+    """Why seat ``sender`` may not send a message to the seats ``to`` now, by the game's own rules
+    (None: it may). A ruleset may define the optional member ``press_rule(scenario, state, sender,
+    to)`` returning that reason; a game without one lets every message go (the generic default)."""
+    rule = getattr(rules, "press_rule", None)
+    return rule(scenario, state, sender, tuple(to)) if rule is not None else None
+
+
 @runtime_checkable
 class Ruleset(Protocol):
     name: str

@@ -50,6 +50,7 @@ class Config:
     retain_outbox_days: int = 30  # text of sent mail
     retain_attachments_days: int = 7  # attachments of sent mail, cached map images
     retain_audit_days: int = 365  # audit noise (wrong keys, errors); rulings are kept forever
+    vacation_year_days: int = 28  # days of vacation scheduled ahead a player may take in a calendar year
     secret_key: str = ""  # web sessions; default: made once and kept in <instance>/secret_key
     admin_email: str = "admin@localhost"
     demo: bool = True  # create a demo game on an empty database

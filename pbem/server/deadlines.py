@@ -16,6 +16,11 @@ Times are timezone-aware datetimes; settings are the dict stored with the game:
 ``ask``             decision kinds a side answers by mail ("ask me"); [] by default
 ``ask_minutes``     how long an "ask me" question waits for its answer (default 720)
 ``early``           resolve as soon as the moving side marks its orders FINAL (default true)
+``spectator_delay`` None: onlookers see the game once it is over (the default); a number N: anyone may
+                    watch it while it is played, in the neutral view, N days behind (the replay page)
+``private``         true: the game is not listed among the open games; its seats go by invitation
+``press``           messages between seats: "none", "open" (any seat to any) or "game" (the game's
+                    own rule, ``press_rule`` of its ruleset; open where it has none) (default "game")
 """
 
 from __future__ import annotations
@@ -39,9 +44,13 @@ DEFAULTS = {
     "ask": [],
     "ask_minutes": 720,
     "early": True,
+    "press": "game",
+    "private": False,
+    "spectator_delay": None,
     "subturn_minutes": 720,  # a short step inside a turn (a battle round, a bid): its own, shorter deadline
 }
 POLICIES = ("warn", "alert", "forfeit")
+PRESS = ("none", "open", "game")
 
 
 class SettingsError(ValueError):
@@ -74,6 +83,13 @@ def check_settings(s: dict) -> None:
         raise SettingsError("skip_weekdays takes weekday numbers 0 (Monday) to 6 (Sunday), not all seven")
     if not isinstance(s["subturn_minutes"], int) or s["subturn_minutes"] < 1:
         raise SettingsError("subturn_minutes (the deadline of a short step inside a turn) must be a positive number")
+    delay = s["spectator_delay"]
+    if delay is not None and (not isinstance(delay, int) or isinstance(delay, bool) or delay < 0):
+        raise SettingsError("spectator_delay is a number of days (0 or more), or none")
+    if not isinstance(s["private"], bool):
+        raise SettingsError("private is true or false")
+    if s["press"] not in PRESS:
+        raise SettingsError(f"press must be one of {', '.join(PRESS)}")
     if s["miss_policy"] not in POLICIES:
         raise SettingsError(f"miss_policy must be one of {', '.join(POLICIES)}")
 

@@ -28,6 +28,7 @@ from pbem.server.mail.inbound import Inbound, parse_message
 from pbem.server.mail.outbox import queue
 from pbem.server.mail.reply import summary
 from pbem.server.service import Service, ServiceError, redact_key
+from pbem.server.service.players import vacation_span
 from pbem.server.store import NoSuchGame
 from pbem.server.leagues import mail as league_mail
 
@@ -35,7 +36,7 @@ LIMIT_BYTES = 512 * 1024
 REPLY_LIMIT = 20_000  # characters: no answer grows without bound
 FAILURES_PER_HOUR = throttle.STRANGER_PER_ADDRESS  # answers to wrong keys (and other unproven mail) an hour
 STRANGER_SUBJECT = "[pbem] Your mail to the game server"
-COMMANDS = ("HELP", "STATUS", "REPORT", "ORDERS", "VACATION", "ANSWER", "KEY")
+COMMANDS = ("HELP", "STATUS", "REPORT", "ORDERS", "VACATION", "ANSWER", "KEY", "RESIGN", "DRAW", "PRESS", "REMATCH")
 
 HELP = """pbem: how to play by mail
 
@@ -53,6 +54,15 @@ report), or one of these commands on the next line:
   REPORT               your last report again
   ORDERS               the orders on file for the coming day
   VACATION <days>      move the game's deadline by some days (within the game's limit)
+  VACATION FROM 2026-12-20 TO 2027-01-03
+                       a vacation scheduled ahead, in all your games (UTC dates,
+                       both days included; or 2026-12-20T08:00 for a time)
+  RESIGN               concede the game (final: the other side wins)
+  DRAW                 offer a draw (it stands until the coming day is resolved)
+  DRAW ACCEPT          accept the draw offered (DRAW DECLINE to decline it)
+  REMATCH              once the game is over: a new one with the seats swapped
+  PRESS <seats>        a message to other seats (their names, separated by commas,
+                       or ALL); the message is the lines that follow
   ANSWER <n> <choice>  answer question n the server asked you
   KEY                  a new secret key (the old one stops working)
   HELP                 this text (no first line needed)
@@ -196,6 +206,13 @@ def handle(service: Service, row: dict, msg: Inbound | None = None) -> dict:
                   key=dedupe + ":copy", source=sender)
 
     try:
+        if command == "PRESS":
+            rest = [text for _, text in body]
+            start = next(i for i, text in enumerate(rest) if text.strip() and not text.strip().startswith("#"))
+            names = " ".join(first[1:]).split(",") if first[1:] else []
+            text = service.send_press(game_id, side, names, "\n".join(rest[start + 1:]), who=sender)
+            answer(text, "Press")
+            return {"command": command, "game": game_id, "side": side}
         if command:
             text = run_command(service, game_id, side, command, first[1:])
             answer(text, command.title())
@@ -276,6 +293,32 @@ def run_command(service: Service, game_id: int, side: str, command: str, args: l
     if command == "ORDERS":
         text = service.orders_on_file(game_id, side)
         return "Orders on file for the coming day:\n\n" + (text or "(none)")
+    if command == "VACATION" and args and args[0].upper() == "FROM":
+        if len(args) != 4 or args[2].upper() != "TO":
+            raise ServiceError("write VACATION FROM <start> TO <end>, like: VACATION FROM 2026-12-20 TO 2027-01-03")
+        email = service.seat(game_id, side)["email"] or ""
+        if not email:
+            raise ServiceError("your seat has no address to schedule a vacation for")
+        starts, ends = vacation_span(args[1], args[3])
+        service.schedule_vacation(email, starts, ends)
+        return (f"Vacation scheduled for {email}, from {deadlines.iso(starts)} to {deadlines.iso(ends)}: "
+                f"in every game that allows vacations, a deadline that passes without your orders meanwhile "
+                f"waits for its end.")
+    if command == "REMATCH":
+        email = service.seat(game_id, side)["email"] or ""
+        new = service.rematch(game_id, email)
+        return f"Game {service.label(new)} is made: the seats are swapped, and each gets its welcome and key."
+    if command == "RESIGN":
+        if args:
+            raise ServiceError("write RESIGN alone on its line")
+        return service.resign(game_id, side)
+    if command == "DRAW":
+        word = args[0].upper() if args else "OFFER"
+        if len(args) > 1 or word not in ("OFFER", "ACCEPT", "DECLINE"):
+            raise ServiceError("write DRAW (to offer one), DRAW ACCEPT or DRAW DECLINE")
+        if word == "OFFER":
+            return service.offer_draw(game_id, side)
+        return service.answer_draw(game_id, side, word == "ACCEPT")
     if command == "VACATION":
         if len(args) != 1 or not args[0].isdigit():
             raise ServiceError("write VACATION and a number of days, like: VACATION 5")
@@ -289,3 +332,4 @@ def run_command(service: Service, game_id: int, side: str, command: str, args: l
         service.rotate_key(game_id, side)
         return "A new key was made and mailed to the seat's registered address."
     raise ServiceError(f"unknown command {command}")
+

@@ -32,6 +32,10 @@ def moderate(service: Service, game_id: int, who: str, action: str, why: str, **
     if handler is None:
         raise ServiceError(f"no moderator action {action!r} (actions: {', '.join(ACTIONS)})")
     with service.lock:
+        ended = service.game(game_id).ended
+        if action in REPLAYING and ended is not None and ended.get("final"):
+            raise ServiceError(f"game {game_id} ended by its players ({ended.get('why', '')}): "
+                               "that result is final, and no day of it is played again")
         done = handler(service, game_id, who, why, **args)
         service.store.audit(who, action, game_id, why=why, detail={k: v for k, v in args.items() if k != "key"})
         for seat in service.store.seats(game_id):
@@ -98,6 +102,14 @@ def replace(service: Service, game_id, who, why, side: str, email: str):
         raise ServiceError(f"{exc}: give the new player's address") from None
     service.seat(game_id, side)
     key = new_key()
+    seat = service.seat(game_id, side)
+    if seat["email"]:  # the player replaced keeps his record: the days he held the seat, the days he missed
+        held = service.store.query_one("SELECT MAX(last_day) AS day FROM seat_history WHERE game_id = ? AND side = ?",
+                                       (game_id, side))["day"] or 0
+        service.store.execute(
+            "INSERT INTO seat_history (game_id, side, email, first_day, last_day, missed, replaced)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (game_id, side, seat["email"], held, service.game(game_id).day, seat["missed"], service.store.now()))
     service.store.update_seat(game_id, side, email=email, missed=0)
     service.set_key(game_id, side, key)
     service.welcome(game_id, side, email, key)
@@ -157,5 +169,7 @@ def replay_from(service: Service, game_id: int, day: int, why: str) -> str:
     return done
 
 
+REPLAYING = ("resume", "resolve_now", "amend_orders", "amend_decision", "rewind")
+"""The actions that would play a game on: refused once its players ended it (resigned, agreed a draw)."""
 ACTIONS = {"pause": pause, "resume": resume, "deadline": deadline, "extend": extend, "resolve_now": resolve_now,
            "replace": replace, "amend_orders": amend_orders, "amend_decision": amend_decision, "rewind": rewind}

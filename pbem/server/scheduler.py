@@ -21,7 +21,7 @@ from datetime import datetime, timedelta, timezone
 
 from apscheduler.schedulers.background import BackgroundScheduler
 
-from pbem.server import deadlines, inbox
+from pbem.server import deadlines, inbox, notify
 from pbem.server.leagues.service import Leagues
 from pbem.server.mail.outbox import Sender
 from pbem.server.service import Service
@@ -71,7 +71,8 @@ class Clock:
         self.scheduler = BackgroundScheduler(timezone=timezone.utc)
         self.deadline_jobs: dict[int, str] = {}
         idle = max(1.0, tick_seconds)
-        self.sending = Worker("send", self.sender.send_due, idle)
+        self.webhooks = notify.WebhookSender(service.store)
+        self.sending = Worker("send", self.send_due, idle)
         self.jobs = Worker("jobs", self.service.run_jobs, idle, then=(self.sending,))
         self.mail = Worker("mail", self.process_mail, idle, then=(self.sending,))
 
@@ -88,6 +89,18 @@ class Clock:
         self.scheduler.shutdown(wait=True)
         for worker in (self.mail, self.jobs, self.sending):
             worker.stop()
+
+    def digest_due(self, every: timedelta = timedelta(minutes=10)) -> bool:
+        """Whether to look for digests to send: every ten minutes, not every tick."""
+        now = datetime.now(timezone.utc)
+        if now - getattr(self, "last_digest", datetime.min.replace(tzinfo=timezone.utc)) < every:
+            return False
+        self.last_digest = now
+        return True
+
+    def send_due(self) -> int:
+        """The outbox's mail, then the webhooks' chat messages."""
+        return self.sender.send_due() + self.webhooks.send_due()
 
     def mail_arrived(self) -> None:
         self.mail.wake()
@@ -126,6 +139,8 @@ class Clock:
             if self.service.tick():
                 self.jobs.wake()
             Leagues(self.service).tick()  # tournaments: results read, next rounds paired
+            if self.digest_due():
+                notify.digests(self.service)  # once a day (dedupe), to the players who chose a digest
             self.plan_deadlines()
             self.sending.wake()  # reminders and notices the tick queued
         except Exception:  # logged, and tried again at the next tick

@@ -73,6 +73,17 @@ class Napoleon1815:
             return "the end of the game"
         return scenario.track[n - 2].label
 
+    def press_rule(self, scenario, state, sender: str, to: tuple[str, ...]) -> str | None:
+        """§12 (three players): the Allied players may talk to each other only during the setup
+        and on Allied night turns (docs/rules-notes.md, "Napoleon 1815: press")."""
+        allies = {"anglo-dutch", "prussian"}
+        if sender not in allies or not (set(to) & allies) - {sender} or state.turn in (0, 1):
+            return None
+        spec = scenario.track[state.turn - 2] if state.turn - 2 < len(scenario.track) else None
+        if spec is not None and spec.side == "A" and spec.night:
+            return None
+        return "the Allied players may talk to each other only during the setup and on Allied night turns (§12)"
+
     def is_over(self, scenario, state) -> bool:
         return state.over
 

@@ -53,7 +53,7 @@ class Console:
                         self.service.moderate(p["game_id"], who, "replace", why, side=seat["side"], email=new)
             self.store.execute("UPDATE league_entries SET email = ? WHERE tournament_id = ? AND email = ?",
                                (new, tid, old))
-            for column in ("first", "second"):
+            for column in ("first", "second", "third"):
                 self.store.execute(f"UPDATE league_pairings SET {column} = ? WHERE tournament_id = ? AND {column} = ?",
                                    (new, tid, old))
             self.store.audit(who, "tournament_replace", why=why, detail={"tournament": tid, "old": old, "new": new})

@@ -117,3 +117,69 @@ def knockout_next(winners: list[int], players: dict[int, Player]) -> list[Board]
         else:
             boards.append((b, a))
     return boards
+
+
+Group = tuple[int, int | None, int | None]  # (first seat, second, third); (n, None, None) is a bye
+
+
+def groups_of_three(players: list[Player], round_no: int) -> list[Group]:
+    """A Swiss round of three-seat games: groups of three by score, best first, no two players
+    who met before in one group where that can be avoided; the lone first seat to whoever of
+    the group has had it least (the better ranked on a tie), then the others by rank. One or
+    two players left over have a bye: the lowest ranked who have had none (else the lowest)."""
+    ranked = sorted(players, key=lambda p: (-p.points, p.number))
+    spare = len(ranked) % 3
+    byes: list[Player] = []
+    for p in reversed(ranked):
+        if len(byes) < spare and not p.had_bye:
+            byes.append(p)
+    for p in reversed(ranked):
+        if len(byes) < spare and p not in byes:
+            byes.append(p)
+    left = [p for p in ranked if p not in byes]
+    groups = []
+    while left:
+        head = left.pop(0)
+        group = [head]
+        for strict in (True, False):
+            for p in list(left):
+                if len(group) == 3:
+                    break
+                if not strict or not any(q.number in p.opponents for q in group):
+                    group.append(p)
+                    left.remove(p)
+        if len(group) < 3:
+            raise PairingFailed(f"round {round_no}: no group of three for player {head.number}")
+        first = min(group, key=lambda p: (p.seats.count("F"), -p.points, p.number))
+        rest = sorted((p for p in group if p is not first), key=lambda p: (-p.points, p.number))
+        groups.append((first.number, rest[0].number, rest[1].number))
+    return groups + [(p.number, None, None) for p in sorted(byes, key=lambda p: p.number)]
+
+
+def apply_bids(boards: list[Board], bids: dict[int, tuple[str, int]], first_seat: str) -> list[tuple[Board, int | None, int]]:
+    """Side bidding over a round's boards. ``bids``: pairing number -> (seat wanted: "first" or
+    "second", what the player would pay). Where the two players of a board want the same seat,
+    the higher bid takes it and pays it (an equal bid leaves the board as paired); where they
+    want different seats, or only one wants one, each gets his wish at no cost. Returns each
+    board (perhaps turned round) with who paid (None) and how much."""
+    del first_seat  # the seats are named "first" and "second" here, as on the boards
+    out = []
+    for first, second in boards:
+        if second is None:
+            out.append(((first, second), None, 0))
+            continue
+        a, b = bids.get(first), bids.get(second)
+        want_a, want_b = (a[0] if a else None), (b[0] if b else None)
+        if want_a and want_b and want_a == want_b:
+            if a[1] == b[1]:
+                out.append(((first, second), None, 0))
+                continue
+            winner, loser, price = (first, second, a[1]) if a[1] > b[1] else (second, first, b[1])
+            board = (winner, loser) if want_a == "first" else (loser, winner)
+            out.append((board, winner, price))
+            continue
+        if want_a == "second" or want_b == "first":
+            out.append(((second, first), None, 0))
+        else:
+            out.append(((first, second), None, 0))
+    return out

@@ -22,7 +22,7 @@ from .records import meets, reliability
 from .tournaments import Tournaments
 
 DEFAULT_RULES = {"game": "marengo", "scenario": None, "options": {}, "settings": {"miss_policy": "forfeit"},
-                 "vacation": True, "min_reliability": None, "auto": True}
+                 "vacation": True, "min_reliability": None, "auto": True, "bidding": False}
 
 
 def check_rules(rules: dict | None) -> dict:

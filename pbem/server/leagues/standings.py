@@ -23,7 +23,8 @@ POINTS = {"win": 1.0, "draw": 0.5, "loss": 0.0, "bye": 1.0}
 @dataclass(frozen=True)
 class Result:
     """One pairing: ``second`` None is a bye; ``result`` "first", "second", "draw", "bye", or None
-    while the game is played; ``how``: "played", "forfeit", "adjudicated" or "bye"."""
+    while the game is played; ``how``: "played", "forfeit", "resigned", "agreed" (a draw
+    by agreement), "adjudicated" or "bye"."""
 
     round: int
     first: int
@@ -31,6 +32,7 @@ class Result:
     result: str | None
     how: str = "played"
     game_id: int | None = None
+    third: int | None = None  # a three-seat game: the second side's other player (the first plays alone)
 
 
 @dataclass
@@ -40,6 +42,7 @@ class Row:
     wins: int = 0
     buchholz: float = 0.0
     sonneborn_berger: float = 0.0
+    bids: int = 0  # points paid in side bidding: the last tie-break, fewer first
     rank: int = 0
     cells: dict[int, dict] = field(default_factory=dict)  # round -> crosstable cell
 
@@ -56,30 +59,34 @@ def outcome(result: Result, number: int) -> str | None:
     return "win" if won else "loss"
 
 
-def standings(numbers: list[int], results: list[Result], tie_breaks=("buchholz", "sonneborn_berger")) -> list[Row]:
-    """Every entrant's row, best first, with its rank (equal rows share it) and crosstable cells."""
-    rows = {n: Row(n) for n in numbers}
+def standings(numbers: list[int], results: list[Result], tie_breaks=("buchholz", "sonneborn_berger"),
+              bids: dict[int, int] | None = None) -> list[Row]:
+    """Every entrant's row, best first, with its rank (equal rows share it) and crosstable cells.
+    ``bids``: the points each paid in side bidding, the last tie-break (fewer first)."""
+    rows = {n: Row(n, bids=(bids or {}).get(n, 0)) for n in numbers}
     for r in results:
-        for me, other, seat in ((r.first, r.second, "first"), (r.second, r.first, "second")):
+        for me, others, seat in ((r.first, [r.second, r.third], "first"), (r.second, [r.first], "second"),
+                                 (r.third, [r.first], "third")):
             if me is None or me not in rows:
                 continue
             result = outcome(r, me)
-            rows[me].cells[r.round] = {"opponent": other, "seat": seat, "outcome": result, "how": r.how,
-                                       "game_id": r.game_id}
+            opponents = [o for o in others if o is not None]  # in a group of three, the partner is none
+            rows[me].cells[r.round] = {"opponent": opponents[0] if opponents else None, "opponents": opponents,
+                                       "seat": seat, "outcome": result, "how": r.how, "game_id": r.game_id}
             if result is not None:
                 rows[me].points += POINTS[result]
                 rows[me].wins += result == "win"
     for row in rows.values():
         for cell in row.cells.values():
-            other = cell["opponent"]
-            if other is None or cell["outcome"] is None or other not in rows:
-                continue
-            score = rows[other].points
-            row.buchholz += score
-            row.sonneborn_berger += {"win": score, "draw": score / 2}.get(cell["outcome"], 0.0)
+            for other in cell["opponents"]:
+                if cell["outcome"] is None or other not in rows:
+                    continue
+                score = rows[other].points
+                row.buchholz += score
+                row.sonneborn_berger += {"win": score, "draw": score / 2}.get(cell["outcome"], 0.0)
 
     def key(row: Row):
-        return (-row.points, *(-getattr(row, name) for name in tie_breaks))
+        return (-row.points, *(-getattr(row, name) for name in tie_breaks), row.bids)
 
     ordered = sorted(rows.values(), key=lambda row: (key(row), row.number))
     for i, row in enumerate(ordered):
@@ -94,11 +101,13 @@ def tie_breaks_for(format: str) -> tuple[str, ...]:
 
 def cell_text(cell: dict | None, numbers: dict[int, int] | None = None) -> str:
     """A crosstable cell as read in print: "+5F" (beat number 5 from the first seat), "=3S", "-2F",
-    "+bye"; "*5F" while the game is on; an "f" after a forfeit, an "a" after an adjudication."""
+    "+bye"; "*5F" while the game is on; an "f" after a forfeit, an "a" after an adjudication, an
+    "r" after a resignation, a "d" after a draw by agreement."""
     if cell is None:
         return ""
     if cell["opponent"] is None:
         return "+bye"
     sign = {"win": "+", "draw": "=", "loss": "-", None: "*"}[cell["outcome"]]
-    mark = {"forfeit": "f", "adjudicated": "a"}.get(cell["how"], "")
-    return f"{sign}{cell['opponent']}{'F' if cell['seat'] == 'first' else 'S'}{mark}"
+    mark = {"forfeit": "f", "adjudicated": "a", "resigned": "r", "agreed": "d"}.get(cell["how"], "")
+    opponents = ",".join(str(o) for o in cell.get("opponents") or [cell["opponent"]])
+    return f"{sign}{opponents}{ {'first': 'F', 'second': 'S', 'third': 'T'}[cell['seat']]}{mark}"

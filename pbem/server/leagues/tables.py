@@ -62,3 +62,104 @@ def _leagues(db: Database) -> None:
           count INTEGER NOT NULL DEFAULT 1, who TEXT NOT NULL, why TEXT NOT NULL, at TEXT NOT NULL);
         """
     )
+
+
+@migrations(name="league_002_around_games")
+def _around_games(db: Database) -> None:
+    """What happens around each game (issue 16 §5): draw offers and their answers, vacations
+    scheduled ahead by a player (across all their games), and the record of every player who
+    held a seat before a moderator replaced them (so their misses stay in their record)."""
+    db.executescript(
+        """
+        CREATE TABLE game_offers (
+          id INTEGER PRIMARY KEY, game_id INTEGER NOT NULL REFERENCES games(id),
+          kind TEXT NOT NULL DEFAULT 'draw' CHECK (kind IN ('draw')),
+          side TEXT NOT NULL, day INTEGER NOT NULL,
+          status TEXT NOT NULL DEFAULT 'open'
+            CHECK (status IN ('open', 'accepted', 'declined', 'lapsed')),
+          answers TEXT NOT NULL DEFAULT '{}', created TEXT NOT NULL);
+        CREATE INDEX game_offers_game ON game_offers(game_id, status);
+        CREATE TABLE vacations (
+          id INTEGER PRIMARY KEY, email TEXT NOT NULL COLLATE NOCASE,
+          starts TEXT NOT NULL, ends TEXT NOT NULL, created TEXT NOT NULL,
+          cancelled INTEGER NOT NULL DEFAULT 0, CHECK (ends > starts));
+        CREATE INDEX vacations_email ON vacations(email, ends);
+        CREATE TABLE seat_history (
+          id INTEGER PRIMARY KEY, game_id INTEGER NOT NULL REFERENCES games(id), side TEXT NOT NULL,
+          email TEXT NOT NULL COLLATE NOCASE, first_day INTEGER NOT NULL, last_day INTEGER NOT NULL,
+          missed INTEGER NOT NULL DEFAULT 0, replaced TEXT NOT NULL);
+        CREATE INDEX seat_history_email ON seat_history(email);
+        """
+    )
+
+
+@migrations(name="league_003_press")
+def _press(db: Database) -> None:
+    """Messages between the seats of a game (press): who sent it, to which seats, on which day."""
+    db.executescript(
+        """
+        CREATE TABLE press (
+          id INTEGER PRIMARY KEY, game_id INTEGER NOT NULL REFERENCES games(id), day INTEGER NOT NULL,
+          sender TEXT NOT NULL, recipients TEXT NOT NULL, text TEXT NOT NULL, created TEXT NOT NULL);
+        CREATE INDEX press_game ON press(game_id, id);
+        """
+    )
+
+
+@migrations(name="league_004_notifications")
+def _notifications(db: Database) -> None:
+    """Each player's notification settings (every mail, a daily digest, or none beyond the
+    orders reminders; a chat-app webhook; the token of the calendar feed), and the webhook
+    outbox: every chat message stored before it is sent, retried as mail is."""
+    db.executescript(
+        """
+        CREATE TABLE notify_settings (
+          email TEXT PRIMARY KEY COLLATE NOCASE,
+          mode TEXT NOT NULL DEFAULT 'every' CHECK (mode IN ('every', 'digest', 'none')),
+          webhook_url TEXT NOT NULL DEFAULT '',
+          webhook_format TEXT NOT NULL DEFAULT 'discord' CHECK (webhook_format IN ('discord', 'slack')),
+          calendar_token TEXT UNIQUE, updated TEXT NOT NULL);
+        CREATE TABLE webhook_outbox (
+          id INTEGER PRIMARY KEY, created TEXT NOT NULL, email TEXT NOT NULL COLLATE NOCASE,
+          url TEXT NOT NULL, format TEXT NOT NULL, text TEXT NOT NULL, kind TEXT NOT NULL DEFAULT '',
+          game_id INTEGER, dedupe_key TEXT UNIQUE,
+          status TEXT NOT NULL DEFAULT 'queued' CHECK (status IN ('queued', 'sending', 'sent', 'failed')),
+          attempts INTEGER NOT NULL DEFAULT 0, next_attempt_at TEXT NOT NULL, last_error TEXT, sent_at TEXT);
+        CREATE INDEX webhook_outbox_due ON webhook_outbox(status, next_attempt_at);
+        """
+    )
+
+
+@migrations(name="league_005_invitations")
+def _invitations(db: Database) -> None:
+    """Seats kept for an invited address (private games, or any empty seat a player invites to)."""
+    db.executescript(
+        """
+        CREATE TABLE invitations (
+          game_id INTEGER NOT NULL REFERENCES games(id), side TEXT NOT NULL,
+          email TEXT NOT NULL COLLATE NOCASE, who TEXT NOT NULL, created TEXT NOT NULL,
+          PRIMARY KEY (game_id, side));
+        """
+    )
+
+
+@migrations(name="league_006_groups_of_three")
+def _groups_of_three(db: Database) -> None:
+    """Tournaments of three-seat games: a pairing's third player (the second side's other seat)."""
+    db.execute("ALTER TABLE league_pairings ADD COLUMN third TEXT COLLATE NOCASE")
+
+
+@migrations(name="league_007_side_bidding")
+def _side_bidding(db: Database) -> None:
+    """Side bidding: each entrant's standing bid (the seat wanted, and what he would pay for it),
+    and on a pairing, the bid paid for a contested seat and by whom."""
+    db.executescript(
+        """
+        CREATE TABLE league_bids (
+          tournament_id INTEGER NOT NULL REFERENCES league_tournaments(id),
+          email TEXT NOT NULL COLLATE NOCASE, seat TEXT NOT NULL, bid INTEGER NOT NULL CHECK (bid >= 0),
+          updated TEXT NOT NULL, PRIMARY KEY (tournament_id, email));
+        ALTER TABLE league_pairings ADD COLUMN bid INTEGER;
+        ALTER TABLE league_pairings ADD COLUMN bid_by TEXT COLLATE NOCASE;
+        """
+    )

@@ -19,13 +19,14 @@ from pbem.core.ruleset import options_of
 from pbem.server.service import ServiceError
 
 from . import pairing, standings
+from .bidding import Bidding
 from .console import Console
 from .records import meets, reliability
 
 FORMATS = ("round_robin", "swiss", "knockout")
 
 
-class Tournaments(Console):
+class Tournaments(Bidding, Console):
 
     # -- creating and entering ------------------------------------------------------
 
@@ -43,7 +44,8 @@ class Tournaments(Console):
         if season_id is not None and season_id not in {s["id"] for s in league["seasons"]}:
             raise ServiceError(f"the league has no season {season_id}")
         merged = check_rules({**league["rules"], **(rules or {})})
-        self.seats_of_rules(merged)  # two seats, or refuse now
+        if len(self.seats_of_rules(merged)) == 3 and format != "swiss":  # two or three seats, or refuse now
+            raise ServiceError("a tournament of three-seat games is a Swiss of groups of three")
         with self.store.transaction():
             tid = self.store.execute(
                 "INSERT INTO league_tournaments (league_id, season_id, name, format, rounds, rules, created)"
@@ -59,8 +61,11 @@ class Tournaments(Console):
         rules_of = ruleset(rules["game"])
         scenario = rules["scenario"] or next(iter(rules_of.scenarios().values())).name
         seats = rules_of.seats(self.service.scenario(rules["game"], scenario), rules_of_options(rules_of, rules))
+        if len(seats) == 3 and seats[1].side == seats[2].side != seats[0].side:
+            return list(seats)  # one against two (Napoleon 1815 with three players): groups of three
         if len(seats) != 2:
-            raise ServiceError(f"tournaments pair two players a game; {rules_of.title} has {len(seats)} seats")
+            raise ServiceError(f"tournaments pair two players a game, or three when two seats play one side "
+                               f"against the first; {rules_of.title} has {len(seats)} seats")
         return list(seats)
 
     def tournament(self, tid: int) -> dict:
@@ -152,35 +157,48 @@ class Tournaments(Console):
                 len(t["entries"])) + 1, double=False)
             if number > pairing.round_robin_rounds(len(t["entries"])):  # the second cycle, sides swapped
                 boards = [(b, a) if b is not None else (a, None) for a, b in boards]
+        elif t["format"] == "swiss" and len(self.seats_of_rules(t["rules"])) == 3:
+            boards = pairing.groups_of_three([history[e["number"]] for e in active], number)
         elif t["format"] == "swiss":
             boards = pairing.swiss([history[e["number"]] for e in active], number, t["rounds"])
         elif number == 1:
             boards = pairing.knockout_first(len(t["entries"]))
         else:
             boards = pairing.knockout_next(self.knockout_winners(t, number - 1), history)
+        paid: dict[int, tuple[int, int]] = {}
+        if t["rules"].get("bidding") and len(self.seats_of_rules(t["rules"])) == 2:
+            bidden = pairing.apply_bids(boards, self.bids_by_number(t), "first")
+            boards = [board for board, _, _ in bidden]
+            paid = {i: (who, price) for i, (_, who, price) in enumerate(bidden, 1) if who is not None}
         with self.store.transaction():
-            for board, (first, second) in enumerate(boards, 1):
+            for board, (first, second, *third) in enumerate(boards, 1):
                 first_email = by_number[first]
                 second_email = by_number.get(second) if second is not None else None
+                third_email = by_number[third[0]] if third and third[0] is not None else None
                 pairing_id = self.store.execute(
-                    "INSERT INTO league_pairings (tournament_id, round, board, first, second) VALUES (?, ?, ?, ?, ?)",
-                    (tid, number, board, first_email, second_email)).lastrowid
+                    "INSERT INTO league_pairings (tournament_id, round, board, first, second, third)"
+                    " VALUES (?, ?, ?, ?, ?, ?)", (tid, number, board, first_email, second_email, third_email)).lastrowid
+                if board in paid:
+                    self.store.execute("UPDATE league_pairings SET bid = ?, bid_by = ? WHERE id = ?",
+                                       (paid[board][1], by_number[paid[board][0]], pairing_id))
                 if second_email is None:
                     self.store.execute("UPDATE league_pairings SET result = 'bye', how = 'bye' WHERE id = ?",
                                        (pairing_id,))
                 else:
-                    self.create_pairing_game(t, pairing_id, number, board, first_email, second_email)
+                    self.create_pairing_game(t, pairing_id, number, board, first_email, second_email, third_email)
             self.store.execute("UPDATE league_tournaments SET round = ? WHERE id = ?", (number, tid))
         return number
 
-    def create_pairing_game(self, t: dict, pairing_id: int, number: int, board: int, first: str, second: str) -> int:
+    def create_pairing_game(self, t: dict, pairing_id: int, number: int, board: int, first: str, second: str,
+                            third: str | None = None) -> int:
         rules = t["rules"]
         seats = self.seats_of_rules(rules)
+        players = {seats[0].id: first, seats[1].id: second, **({seats[2].id: third} if third else {})}
         settings = dict(rules["settings"])
         if not rules.get("vacation", True):
             settings["vacation_days"] = 0
         game_id, _ = self.service.create_game(
-            f"{t['name']}, round {number}, board {board}", {seats[0].id: first, seats[1].id: second},
+            f"{t['name']}, round {number}, board {board}", players,
             game=rules["game"], scenario=rules["scenario"], settings=settings, options=rules["options"],
             moderator=rules.get("moderator"), who=rules.get("moderator") or "system")
         self.store.execute("UPDATE league_pairings SET game_id = ? WHERE id = ?", (game_id, pairing_id))
@@ -191,25 +209,26 @@ class Tournaments(Console):
         numbers = {e["email"].lower(): e["number"] for e in t["entries"]}
         players = {n: pairing.Player(n) for n in numbers.values()}
         for r in self.results(t):
-            for me, other, seat in ((r.first, r.second, "F"), (r.second, r.first, "S")):
+            for me, seat in ((r.first, "F"), (r.second, "S"), (r.third, "T")):
                 if me is None:
                     continue
                 player = players[me]
                 result = standings.outcome(r, me)
                 player.points += standings.POINTS.get(result, 0.0) if result else 0.0
-                if other is None:
+                if r.second is None:
                     player.seats += "-"
                     player.had_bye = True
                 else:
                     player.seats += seat
-                    player.opponents.append(other)
+                    player.opponents += [n for n in (r.first, r.second, r.third) if n is not None and n != me]
         return players
 
     def results(self, t: dict) -> list[standings.Result]:
         numbers = {e["email"].lower(): e["number"] for e in t["entries"]}
         return [standings.Result(p["round"], numbers[p["first"].lower()],
                                  numbers[p["second"].lower()] if p["second"] else None,
-                                 p["result"], p["how"] or "played", p["game_id"])
+                                 p["result"], p["how"] or "played", p["game_id"],
+                                 numbers[p["third"].lower()] if p.get("third") else None)
                 for p in t["pairings"]]
 
     def knockout_winners(self, t: dict, round_no: int) -> list[int]:
@@ -232,7 +251,12 @@ class Tournaments(Console):
 
         t = self.tournament(tid)
         numbers = [e["number"] for e in t["entries"]]
-        rows = standings.standings(numbers, self.results(t), standings.tie_breaks_for(t["format"]))
+        paid = {}
+        by_email = {e["email"].lower(): e["number"] for e in t["entries"]}
+        for p in t["pairings"]:
+            if p.get("bid_by"):
+                paid[by_email[p["bid_by"].lower()]] = paid.get(by_email[p["bid_by"].lower()], 0) + p["bid"]
+        rows = standings.standings(numbers, self.results(t), standings.tie_breaks_for(t["format"]), bids=paid)
         emails = {e["number"]: e["email"] for e in t["entries"]}
         names = {m["email"].lower(): m["name"] for m in self.store.query(
             "SELECT email, name FROM league_members WHERE league_id = ?", (t["league_id"],))}
@@ -260,9 +284,8 @@ class Tournaments(Console):
             first_seat = first_seat or self.seats_of_rules(t["rules"])[0]
             winner = game.view(None).get("winner")
             result = "draw" if winner is None else ("first" if winner == first_seat.side else "second")
-            forfeit = any(a["action"] == "forfeit" for a in self.store.read_audit(p["game_id"]))
             self.store.execute("UPDATE league_pairings SET result = ?, how = ? WHERE id = ?",
-                               (result, "forfeit" if forfeit else "played", p["id"]))
+                               (result, self.how_ended(p["game_id"], game), p["id"]))
             changes.append(f"round {p['round']} board {p['board']}: {result}")
         if changes:
             from . import ratings
@@ -279,6 +302,16 @@ class Tournaments(Console):
             elif t["rules"].get("auto", True):
                 changes.append(f"round {self.pair_next(tid)} paired")
         return changes
+
+    def how_ended(self, game_id: int, game) -> str:
+        """How a finished game ended, for the crosstable: "forfeit" (the miss policy), "resigned",
+        "agreed" (a draw by agreement) or "played"."""
+        ended = game.ended
+        if ended is not None and ended.get("how") in ("resign", "agreed"):
+            return {"resign": "resigned", "agreed": "agreed"}[ended["how"]]
+        if any(a["action"] == "forfeit" for a in self.store.read_audit(game_id)):
+            return "forfeit"
+        return "played"
 
     def tick(self) -> list[str]:
         """Sync every running tournament (the server's clock calls this)."""

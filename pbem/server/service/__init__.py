@@ -13,7 +13,11 @@ clock, the games replayed from their logs, seats and keys):
 - ``orders.py``: checking and recording orders;
 - ``turns.py``: the clock, resolving turns, missed turns, "ask me" decisions;
 - ``reports.py``: reports, maps, STATUS;
-- ``players.py``: vacations and new keys;
+- ``players.py``: vacations (a game's days, and vacations scheduled ahead) and new keys;
+- ``endings.py``: resigning and draws by agreement;
+- ``press.py``: messages between seats;
+- ``invitations.py``: private games, seats kept for an invited address;
+- ``replay.py``: a game stepped through day by day, in each view;
 - ``bots.py``: seats played by the computer;
 - moderators' rulings are pbem.server.moderation's.
 """
@@ -22,16 +26,20 @@ from __future__ import annotations
 
 from .base import ServiceBase, ServiceError, scenario_path
 from .bots import Bots
+from .endings import Endings
 from .games import Games
+from .invitations import Invitations
 from .orders import Orders, Submission, redact_key
-from .players import Players
+from .players import Players, Vacations
+from .press import Press
+from .replay import Replay
 from .reports import Reports
 from .turns import Turns
 
 __all__ = ["Service", "ServiceError", "Submission", "redact_key", "scenario_path"]
 
 
-class Service(Bots, Games, Orders, Turns, Reports, Players, ServiceBase):
+class Service(Bots, Games, Orders, Turns, Reports, Players, Vacations, Endings, Press, Replay, Invitations, ServiceBase):
     def moderate(self, game_id: int, who: str, action: str, why: str, **args) -> str:
         """A moderator's ruling (see pbem.server.moderation): done, audited, told to the players."""
         from pbem.server import moderation

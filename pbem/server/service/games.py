@@ -71,6 +71,7 @@ class Games(ServiceBase):
             seat = self.seat(game_id, side)
             if seat["email"] or side in self.bots_of(game_id):
                 raise ServiceError(f"{self.seat_title(game_id, side)} in game {game_id} is taken")
+            self.check_invitation(game_id, side, email)  # a kept seat, a private game (invitations.py)
             self.store.update_seat(game_id, side, email=email, timezone=timezone)
             key = new_key()
             self.set_key(game_id, side, key)

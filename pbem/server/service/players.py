@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import datetime, timedelta, timezone
 
 from pbem.server import deadlines
 from pbem.server.mail.outbox import queue
+from pbem.server.notify import notice
 from pbem.server.store import new_key
 
 from .base import ServiceBase, ServiceError
@@ -47,3 +48,124 @@ class Players(ServiceBase):
                       f"Your new key for {self.seat_title(game_id, side)} in game {self.label(game_id)} is: {key}\n"
                       f"The old key no longer works.", kind="key", game_id=game_id)
         return key
+
+
+VACATION_YEAR_DAYS = 28
+"""Days of vacation scheduled ahead a player may take in one calendar year (all games together),
+unless the server's configuration sets ``vacation_year_days``."""
+
+
+class Vacations(ServiceBase):
+    """Vacations scheduled ahead by a player, from a start to an end, across all their games.
+
+    While a player is away, a game whose deadline passes with their orders missing waits: its
+    deadline moves to the vacation's end plus the game's time for a day (the other seats are
+    told), and no day is counted as missed. A game that forbids vacations (``vacation_days`` 0, as a league may rule) does not
+    wait: the days are missed as usual. Each calendar year allows ``VACATION_YEAR_DAYS`` days
+    (a vacation counts in whole days, begun days included, in the year it starts)."""
+
+    def year_allowance(self) -> int:
+        return VACATION_YEAR_DAYS if self.config is None else int(self.config.vacation_year_days)
+
+    def vacations_of(self, email: str, upcoming: bool = True) -> list[dict]:
+        sql = "SELECT * FROM vacations WHERE email = ? AND cancelled = 0"
+        params: tuple = (email.strip(),)
+        if upcoming:
+            sql += " AND ends > ?"
+            params += (deadlines.iso(self.now()),)
+        rows = self.store.query(sql + " ORDER BY starts", params)
+        for row in rows:
+            row["days"] = vacation_days(row)
+        return rows
+
+    def vacation_days_used(self, email: str, year: int) -> int:
+        return sum(v["days"] for v in self.vacations_of(email, upcoming=False)
+                   if deadlines.parse_iso(v["starts"]).year == year)
+
+    def schedule_vacation(self, email: str, starts: datetime, ends: datetime) -> int:
+        """Schedule a vacation ahead; refused if it has begun, overlaps another, or passes the year's allowance."""
+        email = email.strip()
+        starts, ends = starts.astimezone(timezone.utc), ends.astimezone(timezone.utc)
+        if ends <= starts:
+            raise ServiceError("a vacation ends after it starts")
+        if starts < self.now() - timedelta(minutes=1):
+            raise ServiceError("a vacation is scheduled ahead: its start has passed")
+        with self.store.transaction():
+            for v in self.vacations_of(email):
+                if deadlines.parse_iso(v["starts"]) < ends and starts < deadlines.parse_iso(v["ends"]):
+                    raise ServiceError(f"it overlaps your vacation from {v['starts']} to {v['ends']}")
+            days = vacation_days({"starts": deadlines.iso(starts), "ends": deadlines.iso(ends)})
+            used = self.vacation_days_used(email, starts.year)
+            allowance = self.year_allowance()
+            if used + days > allowance:
+                raise ServiceError(f"a year allows {allowance} days of vacation; {starts.year} has {used} "
+                                   f"scheduled, and this one is {days}")
+            vid = self.store.execute("INSERT INTO vacations (email, starts, ends, created) VALUES (?, ?, ?, ?)",
+                                     (email, deadlines.iso(starts), deadlines.iso(ends),
+                                      self.store.now())).lastrowid
+            self.store.audit(email, "vacation_scheduled", detail={"id": vid, "starts": deadlines.iso(starts),
+                                                                  "ends": deadlines.iso(ends)})
+        return vid
+
+    def cancel_vacation(self, email: str, vid: int) -> None:
+        with self.store.transaction():
+            row = self.store.query_one("SELECT * FROM vacations WHERE id = ? AND email = ? AND cancelled = 0",
+                                       (vid, email.strip()))
+            if row is None:
+                raise ServiceError(f"you have no vacation {vid}")
+            self.store.execute("UPDATE vacations SET cancelled = 1 WHERE id = ?", (vid,))
+            self.store.audit(email, "vacation_cancelled", detail={"id": vid})
+
+    def away(self, email: str | None, when: datetime) -> dict | None:
+        """The vacation ``email`` is on at ``when``, if any."""
+        if not email:
+            return None
+        at = deadlines.iso(when)
+        return self.store.query_one("SELECT * FROM vacations WHERE email = ? AND cancelled = 0 AND starts <= ?"
+                                    " AND ends > ? ORDER BY ends DESC", (email.strip(), at, at))
+
+    def vacation_hold(self, game_id: int, waiting: list[str], now: datetime, settings: dict) -> datetime | None:
+        """At the deadline's end: if a seat without orders is on a vacation and the game allows
+        vacations, the deadline moves to a day's time after the vacation's end (returned), and the
+        seats are told."""
+        if not settings["vacation_days"]:
+            return None
+        away = [(side, v) for side in waiting
+                for v in [self.away(self.seat(game_id, side)["email"], now)] if v is not None]
+        if not away:
+            return None
+        back = max(deadlines.parse_iso(v["ends"]) for _, v in away)
+        until = deadlines.next_deadline(settings, back)  # a day's time, from the return
+        titles = ", ".join(self.seat_title(game_id, side) for side, _ in away)
+        with self.store.transaction():
+            self.set_deadline(game_id, until)
+            self.store.audit("scheduler", "vacation_hold", game_id,
+                             detail={"sides": [s for s, _ in away], "until": deadlines.iso(until)})
+            for other in self.store.seats(game_id):
+                if other["email"]:
+                    notice(self.store, other["email"], f"[pbem {game_id}] {titles}: on vacation",
+                          f"{titles} of game {self.label(game_id)} is on a vacation scheduled ahead. "
+                          f"The deadline waits for the vacation's end, with a day's time after it: "
+                          f"{deadlines.local_time(until, other['timezone'])}.",
+                          kind="vacation", game_id=game_id,
+                          dedupe_key=f"vacation_hold:{game_id}:{deadlines.iso(until)}:{other['side']}")
+        return until
+
+
+def vacation_days(v: dict) -> int:
+    """A vacation's length in days, a begun day counted whole."""
+    seconds = (deadlines.parse_iso(v["ends"]) - deadlines.parse_iso(v["starts"])).total_seconds()
+    return max(1, -(-int(seconds) // 86400))
+
+
+def vacation_span(start: str, end: str) -> tuple[datetime, datetime]:
+    """A vacation's start and end from a mail: dates (the end day included) or times, in UTC."""
+    def when(text: str, last: bool) -> datetime:
+        for fmt in ("%Y-%m-%dT%H:%M", "%Y-%m-%d"):
+            try:
+                at = datetime.strptime(text, fmt).replace(tzinfo=timezone.utc)
+            except ValueError:
+                continue
+            return at + timedelta(days=1) if last and fmt == "%Y-%m-%d" else at
+        raise ServiceError(f"{text!r} is not a date like 2026-12-20 or a time like 2026-12-20T08:00 (UTC)")
+    return when(start, False), when(end, True)

@@ -10,6 +10,7 @@ from pbem.server import deadlines
 from pbem.core.decisions import Decision, Pending, never
 from pbem.core.game import Game
 from pbem.server.mail.outbox import queue
+from pbem.server.notify import chat, notice
 
 from .base import ServiceBase, ServiceError
 
@@ -55,6 +56,10 @@ class Turns(ServiceBase):
             if set(owing) <= final:
                 return self.resolve_next(game_id, seen=info)
         if now >= deadlines.grace_end(settings, deadline):
+            game = self.game(game_id)
+            waiting = [seat for seat in game.turn().seats if not game.orders_text(game.day, seat)]
+            if not game.over and waiting and self.vacation_hold(game_id, waiting, now, settings):
+                return None
             return self.resolve_next(game_id, seen=info)
         reminders = [hours for hours, when in deadlines.reminder_times(settings, deadline) if now >= when]
         if now < deadline and not reminders:
@@ -70,6 +75,8 @@ class Turns(ServiceBase):
             if self.seat(game_id, seat)["email"]:
                 for hours in reminders:
                     self.remind(game_id, seat, hours, game)
+        if waiting and now >= deadline:  # in the grace time: the other seats hear who is late
+            self.late_notice(game_id, waiting, game, deadlines.grace_end(settings, deadline))
         # look again at the next reminder, or when the deadline (and its grace) has passed
         later = [t for _, t in deadlines.reminder_times(settings, deadline) if t > now]
         later.append(deadline if now < deadline else deadlines.grace_end(settings, deadline))
@@ -85,6 +92,21 @@ class Turns(ServiceBase):
         queue(self.store, seat["email"], f"[pbem {game_id}] Reminder: orders due for {self.turn_label(game)}",
               body, kind="reminder", game_id=game_id,
               dedupe_key=f"reminder:{game_id}:{game.day}:{side}:{hours}:{len(game.log)}")
+        chat(self.store, seat["email"], f"[pbem {game_id}] Reminder: orders due for {self.turn_label(game)}\n{body}",
+             "reminder", game_id, f"reminder:{game_id}:{game.day}:{side}:{hours}:{len(game.log)}")
+
+    def late_notice(self, game_id: int, late: list[str], game: Game, grace_end: datetime) -> None:
+        """Tell every seat not late that these seats are late (once a day): the day is resolved
+        without them when the grace time ends."""
+        titles = ", ".join(self.seat_title(game_id, side) for side in late)
+        for other in self.store.seats(game_id):
+            if other["email"] and other["side"] not in late:
+                notice(self.store, other["email"], f"[pbem {game_id}] Late: {titles}",
+                      f"Game {self.label(game_id)}: the deadline for {self.turn_label(game)} has passed and "
+                      f"{titles} has sent no orders yet. The day is resolved when the grace time ends, "
+                      f"{deadlines.local_time(grace_end, other['timezone'], now=self.now())}, with or "
+                      f"without them.", kind="late", game_id=game_id,
+                      dedupe_key=f"late:{game_id}:{game.day}:{other['side']}:{self.rewinds(game)}")
 
     def resolve_next(self, game_id: int, ask: bool = True, seen: dict | None = None) -> int | None:
         """Resolve the coming day. Returns the day, or None when it waits on a question.
@@ -151,12 +173,24 @@ class Turns(ServiceBase):
                     self.store.finish_job(job["id"])
                     if when is not None:
                         self.set_deadline(job["game_id"], when)
+                        self.your_turn(job["game_id"], when)
             except Exception as exc:  # recorded; the other jobs go on
                 self.store.finish_job(job["id"], error=f"{type(exc).__name__}: {exc}")
                 self.store.audit("jobs", "error", job["game_id"], why=f"{type(exc).__name__}: {exc}")
                 self.start_clock(job)
             done += 1
         return done
+
+    def your_turn(self, game_id: int, when: datetime) -> None:
+        """Tell the webhook of each seat that owes the coming day's orders (mail has the report)."""
+        game = self.game(game_id)
+        if game.over:
+            return
+        for side in game.turn().seats:
+            email = self.seat(game_id, side)["email"]
+            chat(self.store, email, f"[pbem {game_id}] Your turn in {self.label(game_id)}: "
+                                    f"{self.turn_label(game)}, orders due by {deadlines.iso(when)}",
+                 "turn", game_id, f"turn:{game_id}:{game.day}:{side}:{self.rewinds(game)}")
 
     def start_clock(self, job: dict) -> None:
         if job["payload"].get("start_clock") and self.info(job["game_id"])["status"] == "running":

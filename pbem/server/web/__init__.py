@@ -44,8 +44,8 @@ def create_app(service, config: Config | None = None) -> Flask:
     )
     app.extensions["pbem"] = {"service": service, "config": config}
     security.init_app(app)
-    from pbem.server.web import leagues  # leagues and tournaments (pbem.server.leagues)
-    for blueprint in (auth.bp, games.bp, moderator.bp, api.bp, leagues.bp):
+    from pbem.server.web import around, leagues, notifications  # leagues, around each game, notifications
+    for blueprint in (auth.bp, games.bp, moderator.bp, api.bp, leagues.bp, around.bp, notifications.bp):
         app.register_blueprint(blueprint)
     return app
 

@@ -86,6 +86,8 @@ def my_games(email: str) -> list[dict]:
 def open_games() -> list[dict]:
     out = []
     for info in service().store.games("open"):
+        if (info.get("settings") or {}).get("private"):
+            continue  # by invitation only (pbem/server/service/invitations.py)
         bots = (info.get("settings") or {}).get("bots") or {}
         free = [s["side"] for s in service().store.seats(info["id"]) if not s["email"] and s["side"] not in bots]
         if free:

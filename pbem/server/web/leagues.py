@@ -98,6 +98,8 @@ def organise(league_id: int, action: str):
         rules = {}
         if form.get("vacation") == "no":
             rules["vacation"] = False
+        if form.get("bidding") == "yes":
+            rules["bidding"] = True
         if form.get("min_reliability", "").strip():
             rules["min_reliability"] = float(form["min_reliability"]) if form["min_reliability"].replace(
                 ".", "", 1).isdigit() else -1
@@ -125,7 +127,12 @@ def tournament(tid: int):
             return redirect(url_for("auth.login", next=request.path))
         abort(403, "This tournament is not published yet.")
     table = leagues().table(tid)
-    return render_template("tournament.html", t=t, table=table, cell_text=cell_text,
+    bidding = None
+    if t["rules"].get("bidding") and t["status"] != "finished" and g.user is not None:
+        mine = next((b for b in leagues().store.query("SELECT * FROM league_bids WHERE tournament_id = ? AND email = ?",
+                                                       (tid, g.user.email))), None)
+        bidding = {"seats": [(s.id, s.title) for s in leagues().seats_of_rules(t["rules"])], "mine": mine}
+    return render_template("tournament.html", t=t, table=table, cell_text=cell_text, bidding=bidding,
                            entered=any(e["email"].lower() == (who() or "").lower() for e in t["entries"]),
                            member=leagues().is_member(t["league_id"], who()), organiser=organiser(t["league_id"]),
                            names={row.number: row.name for row in table["rows"]})
@@ -136,6 +143,15 @@ def tournament(tid: int):
 def enter(tid: int):
     tournament_or_404(tid)
     flash(leagues().enter(tid, g.user.email))
+    return redirect(url_for("leagues.tournament", tid=tid))
+
+
+@bp.route("/tournaments/<int:tid>/bid", methods=["POST"])
+@email_required
+def bid(tid: int):
+    tournament_or_404(tid)
+    amount = request.form.get("bid", "0").strip()
+    flash(leagues().bid(tid, g.user.email, request.form.get("seat", ""), int(amount) if amount.isdigit() else -1))
     return redirect(url_for("leagues.tournament", tid=tid))
 
 

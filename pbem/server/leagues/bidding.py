@@ -1,0 +1,48 @@
+"""Side bidding: each entrant's standing bid for a seat, read when a round is paired
+(``pairing.apply_bids``); what a bid pays is the standings' last tie-break. Mixed into
+``Tournaments``."""
+
+from __future__ import annotations
+
+from pbem.server.service import ServiceError
+
+BID_LIMIT = 10  # points a bid may offer
+
+
+class Bidding:
+
+    def bid(self, tid: int, email: str, seat: str, amount: int) -> str:
+        """An entrant's standing bid for a seat (its id or title, or "none" to withdraw the bid),
+        used from the next round paired: where both players of a board want the same seat, the
+        higher bid takes it, and what it pays counts against him as the last tie-break."""
+        from pbem.core.orders import fold
+
+        t = self.tournament(tid)
+        if not t["rules"].get("bidding"):
+            raise ServiceError(f"{t['name']} has no side bidding")
+        if not any(e["email"].lower() == email.strip().lower() for e in t["entries"]):
+            raise ServiceError(f"you are not entered in {t['name']}")
+        if t["status"] == "finished":
+            raise ServiceError(f"{t['name']} is finished")
+        seats = self.seats_of_rules(t["rules"])
+        if len(seats) != 2:
+            raise ServiceError("side bidding is for games of two seats")
+        if fold(seat) == "none":
+            self.store.execute("DELETE FROM league_bids WHERE tournament_id = ? AND email = ?", (tid, email.strip()))
+            return "Your bid is withdrawn."
+        which = next((n for n, s in zip(("first", "second"), seats) if fold(seat) in (fold(s.id), fold(s.title))), None)
+        if which is None:
+            raise ServiceError(f"the seats are {seats[0].title} and {seats[1].title}, not {seat!r}")
+        if not 0 <= int(amount) <= BID_LIMIT:
+            raise ServiceError(f"a bid is 0 to {BID_LIMIT} points")
+        with self.store.transaction():
+            self.store.execute("INSERT OR REPLACE INTO league_bids (tournament_id, email, seat, bid, updated)"
+                               " VALUES (?, ?, ?, ?, ?)", (tid, email.strip(), which, int(amount), self.store.now()))
+            self.store.audit(email, "tournament_bid", detail={"tournament": tid, "seat": which, "bid": int(amount)})
+        title = seats[0 if which == "first" else 1].title
+        return f"Your bid: {title}, up to {int(amount)} point(s), from the next round paired."
+
+    def bids_by_number(self, t: dict) -> dict[int, tuple[str, int]]:
+        numbers = {e["email"].lower(): e["number"] for e in t["entries"]}
+        return {numbers[b["email"].lower()]: (b["seat"], b["bid"]) for b in self.store.query(
+            "SELECT * FROM league_bids WHERE tournament_id = ?", (t["id"],)) if b["email"].lower() in numbers}

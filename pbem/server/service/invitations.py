@@ -1,0 +1,55 @@
+"""Private games and invitations. A game created with ``private: true`` in its settings is not
+listed among the open games, and its empty seats are taken only by invitation. Any empty seat
+may be kept for an invited address (a player of the game or its moderator invites): only
+that address may take it, by the invitation's link (signed in with that address) or the
+join form."""
+
+from __future__ import annotations
+
+from pbem.server import addresses
+from pbem.server.mail.outbox import queue
+
+from .base import ServiceBase, ServiceError
+
+
+class Invitations(ServiceBase):
+
+    def invitation(self, game_id: int, side: str) -> dict | None:
+        return self.store.query_one("SELECT * FROM invitations WHERE game_id = ? AND side = ?", (game_id, side))
+
+    def invitations_for(self, email: str) -> list[dict]:
+        return self.store.query("SELECT i.* FROM invitations i JOIN seats s ON s.game_id = i.game_id AND"
+                                " s.side = i.side WHERE i.email = ? AND s.email IS NULL", (email.strip(),))
+
+    def invite(self, game_id: int, side: str, email: str, who: str) -> str:
+        info = self.info(game_id)
+        seat = self.seat(game_id, side)
+        players = {(s["email"] or "").lower() for s in self.store.seats(game_id)}
+        if who.lower() not in players | {(info.get("moderator") or "").lower()} - {""}:
+            raise ServiceError(f"only the players of game {game_id} and its moderator invite to it")
+        if info["status"] != "open" or seat["email"] or side in self.bots_of(game_id):
+            raise ServiceError(f"{self.seat_title(game_id, side)} in game {game_id} is taken")
+        try:
+            email = addresses.require_address(email)
+        except addresses.AddressError as exc:
+            raise ServiceError(f"{exc}: give the invited player's address") from None
+        with self.store.transaction():
+            self.store.execute("INSERT OR REPLACE INTO invitations (game_id, side, email, who, created)"
+                               " VALUES (?, ?, ?, ?, ?)", (game_id, side, email, who, self.store.now()))
+            self.store.audit(who, "invite", game_id, detail={"side": side, "email": email})
+            base = (getattr(self.config, "base_url", "") or "").rstrip("/")
+            link = f"{base}/games/{game_id}/invitation" if base else f"/games/{game_id}/invitation"
+            queue(self.store, email, f"[pbem {game_id}] An invitation to play",
+                  f"{who} invites you to play {self.seat_title(game_id, side)} in game {self.label(game_id)} "
+                  f"of {self.game(game_id).ruleset.title}.\n\nTo accept, sign in on the site with this address "
+                  f"and open {link}\n\nThe seat is kept for you: nobody else may take it.",
+                  kind="invitation", game_id=game_id, dedupe_key=f"invite:{game_id}:{side}:{email.lower()}")
+        return f"{email} is invited to play {self.seat_title(game_id, side)}."
+
+    def check_invitation(self, game_id: int, side: str, email: str) -> None:
+        """Refuse a seat kept for someone else, or a private game's seat without an invitation."""
+        kept = self.invitation(game_id, side)
+        if kept is not None and kept["email"].lower() != email.strip().lower():
+            raise ServiceError(f"{self.seat_title(game_id, side)} in game {game_id} is kept for an invited player")
+        if kept is None and (self.info(game_id)["settings"] or {}).get("private"):
+            raise ServiceError(f"game {game_id} is private: its seats are taken by invitation")

@@ -1,0 +1,92 @@
+"""Press: messages between the seats of a game, by mail (PRESS) and on the web.
+
+A message goes only to the seats it names (each by its own mail, to the seat's address); the
+game's moderator reads them all on the web; nobody else does, not even once the game is over.
+The server adds nothing of the game to a message: it carries what the sender wrote, so it
+carries no hidden information the sender did not have. The game's ``press`` setting rules it:
+"none", "open", or "game" (the ruleset's ``press_rule``, e.g. Napoleon 1815's Allied players
+talk only at setup and on night turns; a game without a rule is open)."""
+
+from __future__ import annotations
+
+import json
+
+from pbem.core.orders import fold
+from pbem.core.ruleset import press_refusal
+from pbem.server import deadlines
+from pbem.server.notify import notice
+
+from .base import ServiceBase, ServiceError
+
+PRESS_LIMIT = 4000  # characters of one message
+
+
+class Press(ServiceBase):
+
+    def press_seats(self, game_id: int, sender: str, names: list[str]) -> list[str]:
+        """The seats a message names (ids or titles, any case; ALL: every other seat)."""
+        titles = self.seat_titles(game_id)
+        if [n.strip().upper() for n in names] == ["ALL"]:
+            return [s for s in titles if s != sender]
+        out = []
+        for name in names:
+            seat = next((s for s, t in titles.items() if fold(name.strip()) in (fold(s), fold(t))), None)
+            if seat is None:
+                raise ServiceError(f"game {game_id} has no seat {name.strip()!r} (seats: {', '.join(titles.values())})")
+            if seat == sender:
+                raise ServiceError("a message goes to other seats, not your own")
+            if seat not in out:
+                out.append(seat)
+        if not out:
+            raise ServiceError("say to which seats: their names, or ALL")
+        return out
+
+    def send_press(self, game_id: int, sender: str, to: list[str], text: str, who: str = "") -> str:
+        with self.lock:
+            info = self.info(game_id)
+            if info["status"] not in ("running", "paused"):
+                raise ServiceError(f"game {game_id} is {info['status']}: messages are sent while it is played")
+            rule = deadlines.settings_with_defaults(info["settings"])["press"]
+            if rule == "none":
+                raise ServiceError(f"game {game_id} allows no messages between players")
+            recipients = self.press_seats(game_id, sender, to)
+            text = "\n".join(line.rstrip() for line in (text or "").strip().splitlines())
+            if not text:
+                raise ServiceError("the message is empty")
+            if len(text) > PRESS_LIMIT:
+                raise ServiceError(f"a message is at most {PRESS_LIMIT} characters; this one is {len(text)}")
+            game = self.game(game_id)
+            if rule == "game":
+                refusal = press_refusal(game.ruleset, game.scenario, game.state, sender, tuple(recipients))
+                if refusal:
+                    raise ServiceError(f"not now: {refusal}")
+            title = self.seat_title(game_id, sender)
+            names = ", ".join(self.seat_title(game_id, s) for s in recipients)
+            with self.store.transaction():
+                pid = self.store.execute(
+                    "INSERT INTO press (game_id, day, sender, recipients, text, created) VALUES (?, ?, ?, ?, ?, ?)",
+                    (game_id, game.day, sender, json.dumps(recipients), text, self.store.now())).lastrowid
+                self.store.audit(who or sender, "press", game_id, detail={"from": sender, "to": recipients,
+                                                                          "id": pid})
+                for seat in recipients:
+                    email = self.seat(game_id, seat)["email"]
+                    if email:
+                        notice(self.store, email, f"[pbem {game_id}] Message from {title}",
+                              f"{title} writes to {names} in game {self.label(game_id)} "
+                              f"({self.turn_label(game)}):\n\n{text}\n\nTo answer, send a mail whose first line "
+                              f"carries your key and whose next line is\n  PRESS {self.seat_title(game_id, sender)}\n"
+                              f"followed by your message, or write on the game's press page.",
+                              kind="press", game_id=game_id, dedupe_key=f"press:{pid}:{seat}")
+        return f"Your message went to {names}."
+
+    def press_for(self, game_id: int, side: str | None) -> list[dict]:
+        """The messages seat ``side`` sent or received (None: all of them, for the moderator)."""
+        rows = self.store.query("SELECT * FROM press WHERE game_id = ? ORDER BY id", (game_id,))
+        out = []
+        for row in rows:
+            row["recipients"] = json.loads(row["recipients"])
+            if side is None or side == row["sender"] or side in row["recipients"]:
+                row["sender_title"] = self.seat_title(game_id, row["sender"])
+                row["recipient_titles"] = [self.seat_title(game_id, s) for s in row["recipients"]]
+                out.append(row)
+        return out

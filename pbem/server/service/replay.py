@@ -1,0 +1,46 @@
+"""Replay: a game stepped through day by day, in each side's view and the neutral view.
+
+Once a game is over every view of every day is open (its seed is public then too, with the
+export). While it is played, only a game that sets ``spectator_delay`` N may be watched: the
+neutral view (the ruleset's SPECTATOR), up to N days behind the last day resolved; its
+moderator sees every view as on the game page."""
+
+from __future__ import annotations
+
+from pbem.core.ruleset import SPECTATOR
+from pbem.server import deadlines
+
+from .base import ServiceBase, ServiceError
+
+NEUTRAL = "neutral"
+
+
+class Replay(ServiceBase):
+
+    def replay_bounds(self, game_id: int, moderator: bool = False) -> tuple[int, list[str]]:
+        """How many days may be replayed and in which views ("neutral" and seat ids)."""
+        info = self.info(game_id)
+        game = self.game(game_id)
+        seats = list(self.seat_titles(game_id))
+        if game.over or info["status"] == "finished" or moderator:
+            return len(game.days), [NEUTRAL] + seats
+        delay = deadlines.settings_with_defaults(info["settings"])["spectator_delay"]
+        if delay is None:
+            raise ServiceError(f"game {game_id} is being played: it may be replayed once it is over")
+        return max(0, len(game.days) - delay), [NEUTRAL]
+
+    def replay_day(self, game_id: int, day: int, view: str, moderator: bool = False) -> dict:
+        """Day ``day`` (0: the first resolved) in ``view``: its label, its map (SVG) and the game's end."""
+        shown, views = self.replay_bounds(game_id, moderator)
+        if view not in views:
+            raise ServiceError(f"the view may be {', '.join(views)}, not {view!r}")
+        if not 0 <= day < shown:
+            raise ServiceError(f"day {day} cannot be replayed: days 0 to {shown - 1} can" if shown
+                               else "no day can be replayed yet")
+        game = self.game(game_id)
+        seen = game.view(SPECTATOR if view == NEUTRAL else view, day)
+        return {"day": day, "days": shown, "views": views, "view": view,
+                "label": game.turn_label(day),
+                "svg": game.ruleset.render_svg(game.scenario, seen, title=self.label(game_id)),
+                "over": game.over and day == len(game.days) - 1,
+                "victory": seen.get("victory", "") if game.over and day == len(game.days) - 1 else ""}
