@@ -25,7 +25,8 @@ The members, in the order a game meets them:
   decider for every choice the rules give a player and ``chance`` for every
   die; ``is_over``;
 - ``view(scenario, state, seat)``: what a seat may see (``None``: the
-  moderator; :data:`SPECTATOR`: onlookers of a finished game); ``digest``;
+  moderator; :data:`SPECTATOR`: onlookers, who see only what every seat sees
+  until the game is over); ``digest``;
 - what a player reads: ``report`` (a turn's report), ``orders_template``
   (the form for the next orders), ``status_lines`` (the STATUS mail),
   ``render_svg`` (the map), ``map_clicks`` (how clicks on that map write
@@ -181,7 +182,8 @@ class Ruleset(Protocol):
 
     def view(self, scenario, state, seat: str | None) -> dict:
         """What ``seat`` may see (None: the moderator, SPECTATOR: onlookers), as plain data
-        with at least ``over``, ``winner`` and ``victory``."""
+        with at least ``over``, ``winner`` and ``victory``. Onlookers of a game still being
+        played see only what every seat sees; once it is over, everything."""
 
     def digest(self, state) -> str:
         """A short hash of the whole position, to verify replays."""

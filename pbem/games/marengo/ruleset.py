@@ -99,7 +99,19 @@ class Marengo:
         return rules.resolve_day(scenario, state, orders, decider)  # no dice in this game
 
     def view(self, scenario, state, seat):
+        if seat == SPECTATOR and not state.over:
+            return self.public_view(scenario, state)
         return view.view(scenario, state, None if seat == SPECTATOR else seat)
+
+    def public_view(self, scenario, state) -> dict:
+        """What both sides see of a game being played (its onlookers' view): each side's blocks
+        as the enemy sees them, waiting blocks as counts, no standing orders."""
+        first, second = (view.view(scenario, state, side) for side in SIDES)
+        out = dict(first, viewer=None, blocks=[], standing={}, enemy=second["enemy"] + first["enemy"])
+        for key in ("reinforcements", "waiting"):
+            if key in out:
+                out[key] = {SIDES[0]: second[key].get(SIDES[0]), SIDES[1]: first[key].get(SIDES[1])}
+        return out
 
     def digest(self, state) -> str:
         return state.digest()

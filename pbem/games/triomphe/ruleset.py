@@ -112,7 +112,19 @@ class Triomphe:
         return sequence.resolve_day(scenario, state, orders, decider)  # combat is deterministic: no dice
 
     def view(self, scenario, state, seat):
+        if seat == SPECTATOR and not state.over:
+            return self.public_view(scenario, state)
         return see(scenario, state, None if seat == SPECTATOR else seat)
+
+    def public_view(self, scenario, state) -> dict:
+        """What both sides see of a game being played (its onlookers' view): each side's blocks
+        as the enemy sees them, waiting blocks as counts, no standing orders."""
+        first, second = (see(scenario, state, side) for side in SIDES)
+        out = dict(first, viewer=None, blocks=[], standing={}, enemy=second["enemy"] + first["enemy"])
+        for key in ("reinforcements", "waiting"):
+            if key in out:
+                out[key] = {SIDES[0]: second[key].get(SIDES[0]), SIDES[1]: first[key].get(SIDES[1])}
+        return out
 
     def digest(self, state) -> str:
         return state.digest()
