@@ -149,3 +149,26 @@ def test_the_cases_doc_commands_run(monkeypatch):
             code = main(args)
         assert code == 0, f"{shlex.join(words)} exited {code}:\n{out.getvalue()[-2000:]}"
         assert out.getvalue().strip()
+
+
+def test_the_readme_images_are_what_its_commands_draw(tmp_path):
+    """README's map images are drawn by the `pbem render` commands it gives: drawn again here, the
+    SVG must be the one recorded when the kept PNG was drawn (docs/images/drawn.json), and the PNG
+    the one recorded. When the drawing changes, `scripts/images` draws them again."""
+    import json
+
+    import readme_images
+
+    record = json.loads(readme_images.RECORD.read_text(encoding="utf-8"))
+    commands = readme_images.commands()
+    assert sorted(f"{name}.png" for name in commands) == sorted(record) == ["midgame-france.png",
+                                                                             "opening-austria.png"]
+    stale = []
+    for name, words in commands.items():
+        kept = record[f"{name}.png"]
+        assert kept["command"] == shlex.join(words), f"{name}: the README's command changed; run scripts/images"
+        assert readme_images.sha256(readme_images.IMAGES / f"{name}.png") == kept["png_sha256"], (
+            f"docs/images/{name}.png is not the image scripts/images drew; run it again")
+        if readme_images.sha256(readme_images.draw(name, words, tmp_path)) != kept["svg_sha256"]:
+            stale.append(name)
+    assert stale == [], f"out of date (the map is drawn differently now): {stale}; run scripts/images"
