@@ -1,6 +1,12 @@
 """Shared test fixtures."""
 
 from datetime import datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMEDRIVER = "/usr/bin/chromedriver"
 
 
 class Clock:
@@ -14,3 +20,43 @@ class Clock:
 
     def advance(self, **delta) -> None:
         self.now += timedelta(**delta)
+
+
+def pytest_addoption(parser):
+    group = parser.getgroup("pbem")
+    group.addoption("--oracle-games", type=int, default=1,
+                    help="games per ruleset for the leak oracle (tests/test_leak_oracle.py); 20 is the long run")
+    group.addoption("--oracle-days", type=int, default=5,
+                    help="resolved days checked per oracle game (0: play each game to its end)")
+
+
+@pytest.fixture(scope="session")
+def chromium(tmp_path_factory):
+    """One headless Chromium (Debian's, through its chromedriver) for every browser test of the run:
+    tests/test_browser.py, test_league_browser.py and test_pages.py each take it with its cookies
+    cleared and their window size (starting a browser takes seconds)."""
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service as DriverService
+
+    assert Path(CHROMIUM).exists(), f"{CHROMIUM} is missing: apt-get install -y chromium chromium-driver"
+    assert Path(CHROMEDRIVER).exists(), f"{CHROMEDRIVER} is missing: apt-get install -y chromium-driver"
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    profile = tmp_path_factory.mktemp("chromium-profile")
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                 "--hide-scrollbars", f"--user-data-dir={profile}", "--window-size=1280,900"):
+        options.add_argument(flag)
+    driver = webdriver.Chrome(service=DriverService(executable_path=CHROMEDRIVER), options=options)
+    driver.set_page_load_timeout(60)
+    driver.set_script_timeout(60)
+    yield driver
+    driver.quit()
+
+
+def fresh(driver, width: int, height: int):
+    """The shared browser as a new user would have it: no cookies (of any site), this window size."""
+    driver.execute_cdp_cmd("Network.clearBrowserCookies", {})
+    driver.get("about:blank")
+    driver.set_window_size(width, height)
+    return driver

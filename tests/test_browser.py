@@ -16,8 +16,7 @@ import threading
 from pathlib import Path
 
 import pytest
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service as DriverService
+from conftest import fresh
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import WebDriverWait
@@ -29,8 +28,6 @@ from pbem.server.service import Service
 from pbem.server.store import Store
 from pbem.server.web import admin_login_url, create_app
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMEDRIVER = "/usr/bin/chromedriver"
 SCREENSHOT = Path("/tmp/pbem-browser-game.png")
 ADMIN = "admin@example.org"
 
@@ -53,19 +50,9 @@ def server(tmp_path):
 
 
 @pytest.fixture
-def browser(tmp_path):
-    assert Path(CHROMIUM).exists(), f"{CHROMIUM} is missing: apt-get install -y chromium chromium-driver"
-    assert Path(CHROMEDRIVER).exists(), f"{CHROMEDRIVER} is missing: apt-get install -y chromium-driver"
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                 f"--user-data-dir={tmp_path / 'chromium-profile'}", "--window-size=1100,1400"):
-        options.add_argument(flag)
-    driver = webdriver.Chrome(service=DriverService(executable_path=CHROMEDRIVER), options=options)
-    driver.set_page_load_timeout(60)
-    yield driver
-    driver.quit()
+def browser(chromium):
+    """The run's headless Chromium (conftest.py), without cookies, 1100 x 1400."""
+    return fresh(chromium, 1100, 1400)
 
 
 def press(browser, wait, element_id: str, then: str):

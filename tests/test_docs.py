@@ -1,5 +1,6 @@
 """The docs name everything a user can set: every command and option of `pbem` (README.md
-or docs/), and every server setting (docs/operations.md's settings table)."""
+or docs/), every server setting (docs/operations.md's settings table), every game setting
+(its table of game settings) and every option of every game with its choices."""
 
 import argparse
 import dataclasses
@@ -45,3 +46,25 @@ def test_the_page_of_commands_is_what_the_parser_says():
 
     assert (ROOT / "docs" / "commands.md").read_text(encoding="utf-8") == commands_markdown(), \
         "docs/commands.md is out of date: write it again with pbem.cli.commands_markdown()"
+
+
+def test_every_game_setting_is_in_the_game_settings_table():
+    from pbem.server.deadlines import DEFAULTS
+
+    operations = (ROOT / "docs" / "operations.md").read_text(encoding="utf-8")
+    table = "\n".join(line for line in operations.splitlines() if line.startswith("| "))
+    named = set(re.findall(r"`([a-z_]+)(?: = [^`]*)?`", table))
+    assert set(DEFAULTS) - named == set()
+
+
+def test_every_game_option_and_its_choices_are_documented():
+    from pbem.games import rulesets
+
+    missing = []
+    for game, rules in rulesets().items():
+        for option in rules.options():
+            for choice in option.choices:
+                if f"`{option.name} = {choice}`" not in DOCS and not (
+                        choice == option.default and f"`{option.name}`" in DOCS):
+                    missing.append(f"{game}: {option.name} = {choice}")
+    assert missing == []

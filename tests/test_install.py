@@ -19,8 +19,10 @@ ROOT = Path(__file__).parent.parent
 
 def test_an_installed_pbem_finds_its_data_and_serves(tmp_path):
     wheels = tmp_path / "wheels"
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(wheels), str(ROOT)],
-                   check=True, capture_output=True, timeout=600)
+    # built by the test environment's setuptools (a test dependency), not in an isolated build
+    # environment pip would make and fill first: the same wheel, without installing setuptools again
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w",
+                    str(wheels), str(ROOT)], check=True, capture_output=True, timeout=600)
     wheel = next(wheels.glob("pbem-*.whl"))
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120)

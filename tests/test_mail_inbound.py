@@ -1,8 +1,8 @@
-import time
 from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
+from bounds import no_hang
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -155,15 +155,14 @@ def test_extract_commands(text, expected):
 # -- fuzzing ------------------------------------------------------------------
 
 SAMPLES = sorted(p.read_bytes() for p in CORPUS.glob("*.eml"))
-FUZZ = settings(max_examples=200, deadline=2000, suppress_health_check=[HealthCheck.too_slow])
+FUZZ = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def check_bounded(raw):
-    start = time.monotonic()
-    result = parse_message(raw, limit_bytes=64 * 1024)
+    with no_hang("parse_message", show=False):
+        result = parse_message(raw, limit_bytes=64 * 1024)
     assert isinstance(result, Inbound)
     assert isinstance(result.text, str) and isinstance(result.problem, str)
-    assert time.monotonic() - start < 1.0
 
 
 @FUZZ
@@ -211,7 +210,6 @@ def test_pathological_inputs_are_fast():
         b"From: a@b.c\r\nReply-To: " + b"(" * 5_000 + b"\r\n\r\nx",
         b"X-Long: " + b"a" * 300_000 + b"\r\n\r\nx",
     ):
-        start = time.monotonic()
-        result = parse_message(raw)
-        assert time.monotonic() - start < 5.0, raw[:40]
+        with no_hang(f"parse_message of {len(raw):,} bytes ({raw[:24]!r}...)"):
+            result = parse_message(raw)
         assert result.problem == "" or "too long" in result.problem

@@ -32,7 +32,7 @@ lines = st.lists(st.one_of(st.lists(st.sampled_from(WORDS), max_size=12).map(" "
                            st.text(max_size=80)), max_size=30)
 
 
-@settings(max_examples=150, deadline=5000, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(body=lines, with_key=st.booleans(),
        subject=st.text(st.characters(blacklist_categories=("Cc", "Cs", "Zl", "Zp")), max_size=40))
 def test_any_mail_gets_a_bounded_answer_or_none(tmp_path_factory, body, with_key, subject):

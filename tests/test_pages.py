@@ -15,8 +15,8 @@ from importlib import resources
 from pathlib import Path
 
 import pytest
+from conftest import fresh
 from selenium import webdriver
-from selenium.webdriver.chrome.service import Service as DriverService
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions as EC
@@ -26,8 +26,6 @@ from pbem.server.web import create_app
 from pbem.server.web.auth import make_login_token
 from pbem.tools.pages import ADMIN, page_site
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMEDRIVER = "/usr/bin/chromedriver"
 DESKTOP, PHONE = (1280, 900), (375, 800)
 
 
@@ -40,20 +38,9 @@ def site(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def browser(tmp_path_factory):
-    assert Path(CHROMIUM).exists(), f"{CHROMIUM} is missing: apt-get install -y chromium chromium-driver"
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    profile = tmp_path_factory.mktemp("chromium-profile")
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                 "--hide-scrollbars", f"--user-data-dir={profile}", "--window-size=1280,900"):
-        options.add_argument(flag)
-    driver = webdriver.Chrome(service=DriverService(executable_path=CHROMEDRIVER), options=options)
-    driver.set_page_load_timeout(60)
-    driver.set_script_timeout(60)
-    yield driver
-    driver.quit()
+def browser(chromium):
+    """The run's headless Chromium (conftest.py), without cookies, at desktop width."""
+    return fresh(chromium, *DESKTOP)
 
 
 def sign_in(browser, site, email):

@@ -2,11 +2,11 @@ from pbem.core.chance import Chance
 """The order parser never fails with anything but OrdersError, whatever it is sent,
 and answers quickly (hypothesis: random text and mutations of valid orders)."""
 
-import time
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from bounds import no_hang
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -63,9 +63,9 @@ STATES = {day: fresh_state(day) for day in range(4)}
 
 
 def check(text: str, side: str = "austria", day: int = 0) -> None:
-    start = time.perf_counter()
     try:
-        orders = parse_orders(SCENARIO, STATES[day], side, text)
+        with no_hang("parse_orders", show=False):
+            orders = parse_orders(SCENARIO, STATES[day], side, text)
     except OrdersError as exc:
         assert exc.problems
         for p in exc.problems:
@@ -77,7 +77,6 @@ def check(text: str, side: str = "austria", day: int = 0) -> None:
         assert again.echo() == orders.echo()
         assert [replace(o, line=0) for o in again.orders] == [replace(o, line=0) for o in orders.orders]
         assert [replace(o, line=0) for o in again.standing] == [replace(o, line=0) for o in orders.standing]
-    assert time.perf_counter() - start < 2.0
 
 
 FUZZ = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -4,9 +4,9 @@ The corpus (test_reply_corpus.py) shows every mail program's layout; these
 pin down each rule and the cases where a rule must not fire.
 """
 
-import time
 
 import pytest
+from bounds import no_hang
 
 from pbem.server.mail.inbound import html_to_text, parse_message
 from pbem.server.mail.reply import MARK, MARK_END, Cut, mark_html, mark_text, new_text, summary
@@ -175,9 +175,8 @@ def test_parse_message_passes_the_words_and_lists_the_cuts():
 def test_pathological_replies_are_fast():
     for text in ("Sent from my iPhone\n" * 50_000, f"{MARK}\n" * 50_000, f"{HEAD}\n" * 50_000,
                  "From: a\nTo: b\n" * 50_000, f"{MARK}\nx\n{MARK_END}\n" * 30_000, "> " + "x" * 70 + "\nx\n" * 50_000):
-        start = time.monotonic()
-        new_text(text, WORDS)
-        assert time.monotonic() - start < 5.0, text[:30]
+        with no_hang(f"new_text of {len(text):,} characters ({text[:20]!r}...)"):
+            new_text(text, WORDS)
 
 
 def test_a_sign_off_takes_no_order_with_it():

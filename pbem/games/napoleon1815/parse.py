@@ -167,14 +167,19 @@ class Reader(OrderReader):
         self.take()
         self.expect(("TO",), "TO and the towns, best first")
         towns = []
-        for group in " ".join(t.text for t in self.tokens[self.i:]).split(","):
-            if not group.strip():
-                continue
-            town = self.scenario.board.find(group.strip())
-            if town is None:
-                self.fail(self.peek() or self.end_column(), f"no town called {group.strip()!r}", group.strip(),
+        # the tokenizer reads commas as spaces: the towns are the longest names, one after another
+        words = self.tokens[self.i:]
+        at = 0
+        while at < len(words):
+            for end in range(len(words), at, -1):
+                town = self.scenario.board.find(" ".join(t.text for t in words[at:end]))
+                if town is not None:
+                    break
+            else:
+                self.fail(words[at], f"no town called {words[at].text!r}", words[at].text,
                           "towns separated by commas")
             towns.append(town)
+            at = end
         if not towns:
             self.missing("towns separated by commas")
         self.i = len(self.tokens)

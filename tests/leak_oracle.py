@@ -1,0 +1,298 @@
+"""The leak oracle: what each seat of a game may know, computed without the view code.
+
+The view modules (``pbem/games/*/view.py``) decide what a seat is shown; this
+module decides, on its own, what a seat may know, and tests/test_leak_oracle.py
+checks every output of the real server against it. It reads only the rules'
+own record of the game (``pbem.core.game.Game``: the states before and after
+each day and the events of each day with their visibility: owner, witnesses,
+the seen text, read here by ``told``, not by the server's ``Event.for_side``)
+and the rule books' few statements of who owns what:
+
+- a seat knows its own blocks (Marengo, Triomphe: the blocks of its side;
+  Napoleon 1815: the blocks of its army, and in the two-player game the Allied
+  player commands both Allied armies);
+- it learns another block's id, name, type and strength only from an event
+  it was told (the event's ``owner``/``witnesses``); in Napoleon 1815 only
+  from the narrative of a battle its own army fought in (002 §3.2: «силу и тип
+  вашей конкретной части противник может увидеть, только вступив с ней в
+  бой»), which is the one expectation stricter than the events' own
+  visibility today (``Knowledge.gap``: see ``KnownGap``);
+- it sees an enemy block's type and strength face up only while the rules
+  turn it face up (Marengo 003 §10, Triomphe 000 §10: an artillery block with
+  a bombardment declared; Triomphe 000 §15: the Austrian artillery held in
+  its waiting cell).
+
+Nothing here imports a view module; the check is by text, over every id and
+name a seat may not know, and over the full text of every event it was not
+told.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+
+from pbem.core.game import Game
+
+# Napoleon 1815: who commands what (the rule book's seats; scenario data, not the view)
+N1815_SEAT_ARMY = {"french": "french", "anglo-dutch": "anglo", "prussian": "prussian"}
+N1815_BATTLE_KINDS = {"battle", "skirmish", "regroup", "reinforce", "retreat", "rout", "eliminated"}
+N1815_HEADER = re.compile(r"^(?:Battle of|Skirmish at) (.+?)(?::|,| is over| still open|$)")
+N1815_DIE = re.compile(r"(?:battle of|skirmish at) (.+?): \d+$")
+ID_WORD = re.compile(r"\w+(?:-\w+)*")
+DATA_URI = re.compile(r"data:[\w/+.-]+;base64,[A-Za-z0-9+/=\s]+")
+TOKEN = re.compile(r"(?=[\w-]*\d)(?=[\w-]*[a-z])(?=[\w-]*[A-Z])[\w-]{16,}")  # keys, CSRF tokens, nonces
+
+
+class KnownGap(AssertionError):
+    """A leak the oracle expects to find only because of the known gap in 3-player Napoleon 1815:
+    the Allied seat that is not in a battle reads its narrative (fixed on the n1815 branch)."""
+
+
+@dataclass
+class Knowledge:
+    """What one seat may not know after a given day."""
+
+    seat: str
+    forbidden: dict[str, str] = field(default_factory=dict)  # token -> why (an id or a name)
+    gap: set[str] = field(default_factory=set)  # tokens forbidden only by the n1815 battle expectation
+    unseen: list[str] = field(default_factory=list)  # full texts of events the seat was not told
+    face_up: Counter = field(default_factory=Counter)  # (type, strength) of blocks shown face up without id
+    own: set[str] = field(default_factory=set)
+    allowed: set[str] = field(default_factory=set)  # the ids it may know: its own and those it was told of
+    ids: set[str] = field(default_factory=set)  # every block id of the game
+
+
+def _ids_in(text: str, ids) -> set[str]:
+    words = set(re.findall(r"\w+(?:-\w+)*", text))  # "P-III-A" is one id, not "III"
+    return {i for i in ids if i in words}
+
+
+def _all_blocks(game: Game) -> dict:
+    """Every block the game has had, by id (a state may drop eliminated ones)."""
+    out = {}
+    for state in [game.initial] + [d.after for d in game.days]:
+        for bid, block in state.blocks.items():
+            out[bid] = block
+    return out
+
+
+def _name(game: Game, bid: str, block) -> str:
+    name = getattr(block, "name", None)
+    if name is None:
+        spec = getattr(game.scenario, "blocks", {}).get(bid)
+        name = getattr(spec, "name", None)
+    return name or ""
+
+
+def own_blocks(game: Game, seat: str, blocks: dict | None = None) -> set[str]:
+    """The blocks the seat commands (the rule books' ownership, not the view)."""
+    blocks = _all_blocks(game) if blocks is None else blocks
+    if game.ruleset.name == "napoleon1815":
+        armies = {N1815_SEAT_ARMY[seat]}
+        if str(game.options.get("players")) == "2" and seat != "french":
+            armies = {"anglo", "prussian"}
+        return {bid for bid, b in blocks.items() if b.army in armies}
+    return {bid for bid, b in blocks.items() if b.side == seat}
+
+
+def _n1815_contexts(game: Game, day) -> list[str | None]:
+    """For each event of a Napoleon 1815 day, the name of the battle (town) it tells of, or None."""
+    out, town = [], None
+    for event in day.events:
+        m = N1815_HEADER.match(event.text)
+        if event.kind in ("battle", "skirmish") and m:
+            town = m.group(1)
+        elif event.kind == "roll":  # "Die for P-III-A fires, skirmish at Dinant: 5"
+            die = N1815_DIE.search(event.text)
+            out.append(die.group(1) if die else None)
+            continue
+        elif event.kind not in N1815_BATTLE_KINDS:
+            town = None
+        out.append(town if event.kind in N1815_BATTLE_KINDS else None)
+    return out
+
+
+def _n1815_involved(game: Game, day, town: str, contexts, blocks: dict) -> set[str]:
+    """The armies in the battle at ``town`` on ``day``: every army a block of which its narrative
+    names, or which stood in the town before or after the day."""
+    armies = set()
+    for event, ctx in zip(day.events, contexts):
+        if ctx == town:
+            armies |= {blocks[b].army for b in _ids_in(event.text, blocks)}
+    board = game.scenario.board
+    for state in (day.before, day.after):
+        for b in state.blocks.values():
+            if getattr(b, "town", None) is not None and board.name(b.town) == town:
+                armies.add(b.army)
+    return armies
+
+
+def knowledge(game: Game, seat: str, through: int | None = None) -> Knowledge:
+    """What ``seat`` may not know once days 0..``through`` (default: all) are resolved."""
+    days = game.days if through is None else game.days[:through + 1]
+    blocks = _all_blocks(game)
+    ids = set(blocks)
+    own = own_blocks(game, seat, blocks)
+    n1815 = game.ruleset.name == "napoleon1815"
+    armies = {blocks[b].army for b in own} if n1815 else set()
+    learned, learned_by_gap, heard = set(), set(), set()
+    unseen = []
+    for day in days:
+        contexts = _n1815_contexts(game, day) if n1815 else [None] * len(day.events)
+        involved = {}
+        for event, ctx in zip(day.events, contexts):
+            known = told(event, seat)
+            if known is None:
+                if len(event.text) >= 24:
+                    unseen.append(event.text)
+                continue
+            text = known[0]
+            heard.add(text)
+            if known[0] != event.text and len(event.text) >= 24:
+                unseen.append(event.text)
+            named = _ids_in(text, ids) - own
+            if ctx is not None:
+                if ctx not in involved:
+                    involved[ctx] = _n1815_involved(game, day, ctx, contexts, blocks)
+                if not (involved[ctx] & armies):
+                    learned_by_gap |= named
+                    continue
+            learned |= named
+    out = Knowledge(seat, own=own, allowed=own | learned, ids=ids)
+    specs = getattr(game.scenario, "blocks", {})
+    # words its own blocks carry (Napoleon 1815: the Prussian "III" corps beside the French block "III")
+    own_words = {getattr(specs.get(b), "corps", None) for b in own} if isinstance(specs, dict) else set()
+    for bid, block in blocks.items():
+        if bid in own or bid in learned:
+            continue
+        if bid not in own_words:
+            out.forbidden[bid] = f"the id of {bid}, a block {seat} does not command and was not told of"
+        name = _name(game, bid, block)
+        public = f"{game.ruleset.title} {getattr(game.scenario, 'name', '')}"  # on every page and mail
+        if name and name not in public and not any(name == _name(game, o, blocks[o]) for o in own):
+            out.forbidden[name] = f"the name of {bid}"
+        if bid in learned_by_gap:
+            out.gap.add(bid)
+            if name:
+                out.gap.add(name)
+    out.unseen = [t for t in unseen if t not in heard]
+    state = days[-1].after if days else game.initial
+    for bid, block in state.blocks.items():
+        if (bid not in own and getattr(block, "bombard", None) is not None) or _waiting_face_up(game, state, block):
+            out.face_up[(block.type, block.strength)] += 1
+    return out
+
+
+def told(event, seat: str) -> tuple[str, dict] | None:
+    """What ``seat`` was told of ``event``: (text, data), or None. Read from the event's fields as
+    pbem/core/events.py documents them, not by calling ``Event.for_side`` (which the server uses):
+    the owners know the full text; with ``witnesses``, only they see the ``seen`` text; without,
+    every other seat does; an event with no owner is public."""
+    owners = () if event.owner is None else ((event.owner,) if isinstance(event.owner, str) else tuple(event.owner))
+    if not owners or seat in owners:
+        return event.text, event.data
+    if event.seen is None or (event.witnesses is not None and seat not in event.witnesses):
+        return None
+    return event.seen, event.seen_data or {}
+
+
+def _waiting_face_up(game: Game, state, block) -> bool:
+    """Triomphe 000 §15: «Австрійська артилерія не може увійти у гру до раунду о 7:00 ранку. До цього
+    раунду вона залишається горілиць в австрійській комірці очікування.» A block waiting in a cell
+    that opens before it may enter stands face up there until it may."""
+    if game.ruleset.name != "triomphe" or getattr(block, "status", None) != "waiting" or block.arrives is None:
+        return False
+    scenario = game.scenario
+    opens = scenario.cells[block.cell].hour if block.cell in scenario.cells else 0
+    hour = scenario.hour(min(state.day, scenario.days - 1))
+    return opens < block.arrives and hour < block.arrives
+
+
+def clean(text: str) -> str:
+    """An output as a reader reads it (HTML entities decoded), without what cannot carry a game's
+    secret but may look like one: embedded images (base64) and random tokens (keys, CSRF tokens)."""
+    return TOKEN.sub(" ", DATA_URI.sub(" ", html.unescape(text)))
+
+
+def _squash(text: str) -> str:
+    return " ".join(text.split())
+
+
+def leaks(text: str, known: list[Knowledge]) -> list[tuple[str, str]]:
+    """What ``text`` (an output read by a player holding the seats ``known``) says that none of
+    those seats may know: (token, why) pairs."""
+    text = clean(text)
+    allowed = set().union(*(k.allowed for k in known))
+    ids = known[0].ids
+    # whole ids ("P-III-A": not "III"), and the parts of hyphenated words that are no id
+    # ("block-F12" says F12); the ids it may know are left out first, whole
+    words = set()
+    for token in set(ID_WORD.findall(text)):
+        if token in allowed:
+            continue
+        words.add(token)
+        if "-" in token and token not in ids:
+            words.update(token.split("-"))
+    forbidden = set(known[0].forbidden)
+    for k in known[1:]:
+        forbidden &= set(k.forbidden)
+    found = []
+    for token in sorted(forbidden):
+        if (" " in token and token in text) or (" " not in token and token in words):
+            found.append((token, known[0].forbidden[token]))
+    flat = _squash(text)
+    unseen = set(known[0].unseen)
+    for k in known[1:]:
+        unseen &= set(k.unseen)
+    for sentence in sorted(unseen):
+        if _squash(sentence) in flat:
+            found.append((sentence[:60], "the full text of an event this seat was not told"))
+    return found
+
+
+def check(what: str, text: str, known: list[Knowledge]) -> None:
+    """Raise if ``text`` leaks: AssertionError, or KnownGap when every leak is the known gap."""
+    found = leaks(text, known)
+    if not found:
+        return
+    gap = set.intersection(*(k.gap for k in known))
+    lines = "\n".join(f"  {token!r}: {why}" for token, why in found[:12])
+    message = f"{what} for {'/'.join(k.seat for k in known)} says what that seat may not know:\n{lines}"
+    if all(token in gap for token, _ in found):
+        raise KnownGap("known gap (3-player Napoleon 1815, battle narratives to the uninvolved seat): " + message)
+    raise AssertionError(message)
+
+
+def json_blocks(value, path: str = "") -> list[tuple[str, dict]]:
+    """Every dict inside a JSON value that describes a block (it has an id, or a type and strength)."""
+    out = []
+    if isinstance(value, dict):
+        if "id" in value or ("type" in value and "strength" in value):
+            out.append((path, value))
+        for key, item in value.items():
+            out.extend(json_blocks(item, f"{path}.{key}"))
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            out.extend(json_blocks(item, f"{path}[{i}]"))
+    return out
+
+
+def check_view_json(what: str, view: dict, known: list[Knowledge], all_ids: set[str]) -> None:
+    """A view as JSON: a block described by id must be one the player may know; a block described
+    by type and strength without an id (an enemy block) only while the rules show it face up."""
+    face_up = Counter()
+    for k in known:
+        face_up |= k.face_up
+    pairs = Counter()
+    for path, block in json_blocks(view):
+        bid = block.get("id")
+        if isinstance(bid, str) and bid in all_ids:
+            assert not all(bid in k.forbidden for k in known), (
+                f"{what}: {path} names {bid}, which {'/'.join(k.seat for k in known)} may not know")
+        elif "type" in block and "strength" in block and "id" not in block:
+            pairs[(block["type"], block["strength"])] += 1
+    over = pairs - face_up
+    assert not over, f"{what}: enemy blocks shown with type and strength the rules keep face down: {dict(over)}"
