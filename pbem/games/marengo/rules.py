@@ -17,6 +17,8 @@ from __future__ import annotations
 from pbem.core.decisions import Decider
 
 from . import combat, movement
+from pbem.games.simmons.standing import update_standing
+
 from .day import Day, Void
 from .orders import Activate, Assault, Enter, Extend, Move, Orders, RoadMove
 from .scenario import SIDE_ADJ, SIDE_NAME, Scenario
@@ -100,17 +102,6 @@ def start_of_day(day: Day) -> None:
 
 def hour_text(hour: int) -> str:
     return hour_label(hour)
-
-
-def update_standing(state: State, side: str, standing) -> None:
-    """A standing order replaces the one of the same kind and place; CLEAR removes."""
-    orders = state.standing.setdefault(side, [])
-    if standing.kind == "clear":
-        kind = (standing.value or "").lower() or None
-        state.standing[side] = [d for d in orders if kind is not None and d["kind"] != kind]
-        return
-    state.standing[side] = [d for d in orders if (d["kind"], d.get("locale"), d.get("toward")) != standing.key()]
-    state.standing[side].append(standing.to_dict())
 
 
 def activation(day: Day) -> None:

@@ -12,11 +12,7 @@ from pathlib import Path
 from pbem.games.simmons.clock import parse_hour
 from pbem.games.simmons.board import Board, MapError, load_board, read_toml
 
-SIDES = ("austria", "france")  # the Austrian day comes first in every round (003 §7)
-SIDE_NAME = {"austria": "Austria", "france": "France"}  # the sides as reports, maps and events name them
-SIDE_ADJ = {"austria": "Austrian", "france": "French"}
-TYPES = ("infantry", "cavalry", "artillery")
-MAX_STRENGTH = {"infantry": 3, "cavalry": 2, "artillery": 1}
+from pbem.games.simmons.sides import MAX_STRENGTH, SIDE_ADJ, SIDE_NAME, SIDES, TYPES  # noqa: F401 (the game's names)
 
 
 @dataclass(frozen=True)

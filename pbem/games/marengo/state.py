@@ -10,6 +10,8 @@ import hashlib
 import json
 from dataclasses import asdict, dataclass, field
 
+from pbem.games.simmons.sides import enemy  # noqa: F401 (the game's name)
+
 from .scenario import SIDES
 
 RESERVE = None  # a block's ``facing`` when it is in the reserve of its locale
@@ -126,7 +128,7 @@ class State:
 
         A block's fields are strings, numbers and tuples, so copying its
         ``__dict__`` copies it. Standing orders and the last moves are dicts
-        that are replaced, never changed in place (rules.update_standing,
+        that are replaced, never changed in place (simmons.standing.update_standing,
         rules.end_of_day), so their lists are copied and the dicts shared.
         """
         blocks = {}
@@ -170,7 +172,3 @@ def where_of(blocks) -> dict[tuple[str, str], list[Block]]:
         if b.status == "map":
             where.setdefault((b.locale, b.side), []).append(b)
     return where
-
-
-def enemy(side: str) -> str:
-    return SIDES[1 - SIDES.index(side)]

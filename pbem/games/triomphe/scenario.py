@@ -15,11 +15,7 @@ from pathlib import Path
 from pbem.games.simmons.clock import parse_hour
 from pbem.games.simmons.board import Board, MapError, load_board, read_toml
 
-SIDES = ("austria", "france")  # 000 §5: the Austrian turn comes first in every round
-SIDE_NAME = {"austria": "Austria", "france": "France"}
-SIDE_ADJ = {"austria": "Austrian", "france": "French"}
-TYPES = ("infantry", "cavalry", "artillery")
-MAX_STRENGTH = {"infantry": 3, "cavalry": 2, "artillery": 1}
+from pbem.games.simmons.sides import MAX_STRENGTH, SIDE_ADJ, SIDE_NAME, SIDES, TYPES  # noqa: F401 (the game's names)
 
 
 @dataclass(frozen=True)

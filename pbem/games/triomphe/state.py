@@ -11,6 +11,8 @@ import hashlib
 import json
 from dataclasses import asdict, dataclass, field
 
+from pbem.games.simmons.sides import enemy  # noqa: F401 (the game's name)
+
 from .scenario import SIDES
 
 
@@ -107,7 +109,3 @@ class State:
 
     def digest(self) -> str:
         return hashlib.sha256(json.dumps(self.to_dict(), sort_keys=True).encode()).hexdigest()[:16]
-
-
-def enemy(side: str) -> str:
-    return SIDES[1 - SIDES.index(side)]
