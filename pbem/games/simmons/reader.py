@@ -92,6 +92,7 @@ class Reader(OrderReader):
     ALIASES: dict[str, str] = {}  # another spelling -> the order word (REORGANIZE -> REORGANISE)
     STANDING_WORDS: tuple[str, ...] = ()  # the game's kinds of standing order, in upper case
     TURN = "day"  # what the rule book calls one side's turn
+    WHOSE = "{side}'s {turn} at {hour}"  # the turn to play, as a wrong TURN in the header is told
     IDS_SHOWN = 6  # block ids listed at most in what a problem expects
     ONE_STEP = "a MOVE goes one step (for a march along a road: ROAD)"  # why a step is not to a neighbour
     STEPS = "a block may go"  # who goes in one step, as the problems say it
@@ -177,9 +178,10 @@ class Reader(OrderReader):
                              f"{hour_label(self.hour)} (the hour of the {self.TURN} to play)")
             else:
                 if hour != self.hour:
+                    whose = self.WHOSE.format(side=self.day_side.capitalize(), turn=self.TURN,
+                                              hour=hour_label(self.hour))
                     self.note_at(line, column, f"these orders are for {hour_label(hour)}, but the {self.TURN} "
-                                 f"to play is {self.day_side.capitalize()}'s {self.TURN} at "
-                                 f"{hour_label(self.hour)}", header.turn, hour_label(self.hour))
+                                 f"to play is {whose}", header.turn, hour_label(self.hour))
 
     @staticmethod
     def _side_named(text: str) -> str | None:
