@@ -168,10 +168,9 @@ class Triomphe:
     def check_turn(self, scenario, result) -> list[str]:
         from .selfplay import invariants
 
-        problems = invariants(scenario, result.after)
-        if result.after.day != result.before.day + 1:
-            problems.append(f"the clock went from turn {result.before.day} to {result.after.day}")
-        return problems
+        from pbem.games.simmons.invariants import clock
+
+        return clock(result.before, result.after, "turn") + invariants(scenario, result.after)
 
     def summary(self, scenario, state) -> dict:
         from .victory import east_of_line
