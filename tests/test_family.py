@@ -34,3 +34,19 @@ def test_each_game_s_checks_catch_a_broken_position(name):
         result.after._where = None
     problems = " | ".join(rules.check_turn(scenario, result))
     assert "capacity" in problems and "strength 7" in problems and "both armies" in problems, problems
+
+
+def test_the_road_ledger_queues_in_triomphe_and_fills_gaps_in_marengo():
+    """One crossing, a block on its second step crossed first (step 2); a block on its first step
+    then takes step 1 in Bonaparte at Marengo (003 §8, V9), step 3 in Triomphe (000 §8, T12)."""
+    from pbem.games.simmons.roads import FULL, OTHER_WAY, free_step, take_step
+
+    key, way = ("border", "a|b", "r1"), ("a", "b")
+    used: dict = {}
+    take_step(used, key, 2, way)
+    assert free_step(used, key, way, 0, queue=False) == (1, "")
+    assert free_step(used, key, way, 0, queue=True) == (3, "")
+    assert free_step(used, key, ("b", "a"), 0, queue=False) == (None, OTHER_WAY)
+    take_step(used, key, 3, way)
+    assert free_step(used, key, way, 0, queue=True) == (None, FULL)
+    assert free_step(used, key, way, 2, queue=False) == (None, FULL)

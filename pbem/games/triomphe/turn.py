@@ -46,7 +46,7 @@ class Turn(SideTurn):
         self.maneuvers: Counter = Counter()  # defence approach -> maneuver attacks through it (§9)
         self.closed: set[tuple[str, str]] = set()  # attack approaches after a lost assault (§11)
         self.no_road_into: set[str] = set()  # defence locales taken by assault (§11)
-        self.crossings: dict[tuple, dict] = {}  # crossing -> {"last": step, "dir": (from, to)} (§8)
+        self.crossings: dict[tuple, dict] = {}  # crossing -> {"slots": steps, "dir": (from, to)} (§8, simmons.roads)
         self.road_attacks: set[tuple] = set()  # crossings used for a road maneuver attack (§8)
         self.pontoon = False
         self.organised: dict[str, set[str]] = {}  # locale -> blocks organised this turn (§14, T39)
