@@ -10,9 +10,9 @@ import math
 
 from pbem.games.marengo.scenario import SIDE_ADJ, SIDE_NAME
 
-from .drawing import (INK, INK_SOFT, OTHER, PAPER, ROAD, SANS, SIDE_COLOUR, SIDE_DARK, SIDE_PALE, STAR, _el, _n,
-                      _pts, _text, block_face, star, type_symbol)
-from .layout import Layout
+from pbem.games.simmons.render.drawing import (INK, INK_SOFT, OTHER, PAPER, ROAD, SANS, SIDE_COLOUR, SIDE_DARK,
+                                              SIDE_PALE, STAR, _el, _n, _pts, _text, block_face, star, type_symbol)
+from pbem.games.simmons.render.layout import Layout
 
 
 class Margins(Layout):

@@ -52,7 +52,7 @@ class BlockLayer(Layout):
         return "".join(out)
 
     def block_data(self, blk: dict) -> dict:
-        """What the game page's map-click orders read of an own block (see Marengo.map_clicks):
+        """What the game page's map-click orders read of an own block (see the game's map_clicks):
         where it stands, as an order names it, its type and whether it may move yet."""
         out = {"data-at": self.place_name(blk["locale"], blk.get("facing")), "data-type": blk.get("type")}
         if blk.get("activated") is False:
