@@ -5,7 +5,7 @@
 ``render_svg`` draws only what the view holds (pbem.games.marengo.view), so
 an enemy block is a bar of the enemy's colour, with its face only while it
 stands revealed. The drawing is the family's (pbem.games.simmons.render);
-Marengo adds its bands (margins.py). ``locale_polygons`` and
+Marengo adds its morale and legend rows (svg.py). ``locale_polygons`` and
 ``approach_segment`` are the plane geometry the map is drawn on. pbem.render
 turns the SVG into a PNG for mail.
 """

@@ -7,8 +7,8 @@ top: paper, rivers and towns, the locale polygons (washed faintly in the
 colour of whoever holds them), roads, impassable borders, approach slots with
 their symbols, entry points, names and capacities, the blocks, the arrows of
 the last turn's moves, the frame; a game's map adds its own layers
-(``game_layers``, drawn over the blocks' board and under the blocks) and its
-bands above (``header``) and below (``footer``, which sets ``footer_h``).
+(``game_layers``, drawn over the printed board and under the blocks) and fills
+in the bands above and below (margins.py).
 
 What the SVG says about the enemy is exactly what the view gives: a bar of
 the enemy's colour at a place, with its type and strength only while
@@ -22,25 +22,19 @@ from __future__ import annotations
 from .blocks import BlockLayer
 from .board import BoardLayers
 from .drawing import PAPER_DEEP, _el, _n
+from .margins import Margins
 from .moves import MoveLayer
 
 
-class MapDrawing(BoardLayers, BlockLayer, MoveLayer):
-    """Draws one view of one board; a game's map subclasses it with its ``header`` and
-    ``footer`` (and ``game_layers``) and calls :meth:`render`.
+class MapDrawing(Margins, BoardLayers, BlockLayer, MoveLayer):
+    """Draws one view of one board; a game's map subclasses it, fills in the hooks of the
+    bands (margins.py: ``side_line``, ``due``, the legend's rows...) and its
+    ``game_layers``, and calls :meth:`render`.
 
     The layers live beside it: board.py (the printed board), blocks.py, moves.py
-    (the last turn's arrows), all on layout.py (where things stand); drawing.py
-    holds the palette and the SVG helpers.
+    (the last turn's arrows), margins.py (header, blocks to come, legend), all on
+    layout.py (where things stand); drawing.py holds the palette and the SVG helpers.
     """
-
-    footer_h = 0.0
-
-    def header(self) -> str:
-        return ""
-
-    def footer(self) -> str:
-        return ""
 
     def game_layers(self) -> list[str]:
         """The game's own layers on the map, between the printed board and the blocks."""
