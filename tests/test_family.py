@@ -50,3 +50,32 @@ def test_the_road_ledger_queues_in_triomphe_and_fills_gaps_in_marengo():
     take_step(used, key, 3, way)
     assert free_step(used, key, way, 0, queue=True) == (None, FULL)
     assert free_step(used, key, way, 2, queue=False) == (None, FULL)
+
+
+def test_triomphe_s_map_is_the_family_s_with_its_own_layers():
+    """Triomphe's map is drawn by the family's drawing (one <rect> a block on the map, no enemy id)
+    with its layers: committed discs, the objective line, the approach arrows, waiting cells."""
+    import re
+    import xml.etree.ElementTree as ET
+
+    rules, scenario, game = _played("triomphe", 14)
+    for seat in ("austria", "france"):
+        view = game.view(seat)
+        svg = rules.render_svg(scenario, view, title="Game 7")
+        root = ET.fromstring(svg)
+        rects = list(root.iter("{http://www.w3.org/2000/svg}rect"))
+        own = [b for b in view["blocks"] if b["status"] == "map"]
+        assert len(rects) == len(own) + len(view["enemy"])
+        assert sum(1 for r in rects if r.get("data-block")) == len(own)
+        foe = "F" if seat == "austria" else "A"
+        assert not re.search(rf"(?<![\w-]){foe}\d+(?![\w-])", svg), seat
+        assert "Waiting cells" in svg and "objective line" in svg and "orders spent" in svg
+        discs = len(re.findall(r'<circle[^>]*r="4\.6"', svg))
+        had = view["committed"]["france"].get("marengo", 0)  # three more French discs in Marengo, no Austrian
+        more = dict(view, committed={"austria": {}, "france": {**view["committed"]["france"], "marengo": had + 3}})
+        svg_more = rules.render_svg(scenario, more, title="Game 7")
+        shown = min(had + 3, 5) - min(had, 5)
+        gone = sum(min(n, 5) for n in view["committed"]["austria"].values())
+        assert len(re.findall(r'<circle[^>]*r="4\.6"', svg_more)) - discs == shown - gone
+        arrows = len(scenario.terrain.east)
+        assert svg.count('fill="#8a7d63"') >= arrows

@@ -59,6 +59,10 @@ class BlockLayer(Layout):
             out["data-activated"] = "false"
         return out
 
+    def block_marks(self, blk: dict, length: float, own: bool) -> str:
+        """What a game marks on a block (drawn on its face, centred on (0, 0), along x); none here."""
+        return ""
+
     def _block(self, blk: dict, pos, own: bool) -> str:
         x, y, angle, length = pos
         side = blk.get("side")
@@ -82,5 +86,6 @@ class BlockLayer(Layout):
         if face:
             ink = SIDE_DARK.get(side, INK) if pale else "#fffaf0"
             body.append(block_face(face[0], face[1], blk.get("id") if own else None, length, T, u, ink))
+        body.append(self.block_marks(blk, length, own))
         transform = f"translate({_n(x)} {_n(y)})" + (f" rotate({_n(angle)})" if angle else "")
         return _el("g", "".join(body), transform=transform)

@@ -135,6 +135,9 @@ class Margins(Layout):
                 left.append(_text(x, y + 4 * u, hour_label(hour), 12 * u, font_weight="bold"))
                 x += 44 * u
                 for chip in chips:
+                    if x + self.L > max_x:  # a long row goes on under its hour
+                        x = 144 * u
+                        y += 22 * u
                     left.append(self._chip(x, y, side, chip))
                     x += self.L + 3 * u
                 x += 14 * u
