@@ -118,33 +118,15 @@ class Triomphe:
         return state.digest()
 
     def report(self, game, day, seat, *, deadline=None, game_label="", game_id="", spectator=False):
-        from pbem.core.events import events_for
-        from pbem.report.document import Report, to_markdown, to_text
+        from .report import build_report
 
-        from .report import compose
-        from .template import template
-
-        result = game.days[day]
-        reader = None if spectator else seat
-        seen = game.view(reader, day)
-        events = events_for(result.events, reader)
-        decisions = [r for r in result.decisions if reader is None or r.decision.side == reader]
-        title = f"{game_label or self.title}: {self.turn_label(game.scenario, day)}"
-        doc = compose(game.scenario, seen, events, decisions, title=title)
-        form = ""
-        if reader is not None and not seen["over"]:
-            form = template(game.scenario, seen, game=game_id or game_label or "<game>", deadline=deadline)
-            from pbem.report.document import Code, Heading
-
-            doc.add(Heading(2, "Your next orders"), Code(form))
-        markdown = to_markdown(doc)
-        return Report(side=reader, day=day, subject=title, markdown=markdown, text=to_text(doc), template=form,
-                      spectator=spectator, title=title, source=markdown)
+        return build_report(game, day, seat, deadline=deadline, game_label=game_label, game_id=game_id,
+                            spectator=spectator)
 
     def orders_template(self, game, seat, *, deadline, game_label, game_id) -> str:
-        from .template import template
+        from .report import opening_template
 
-        return template(game.scenario, game.view(seat), game=game_id or game_label or "<game>", deadline=deadline)
+        return opening_template(game, seat, deadline=deadline, game_label=game_label, game_id=game_id)
 
     def status_lines(self, game, seat) -> list[str]:
         seen = game.view(seat)
