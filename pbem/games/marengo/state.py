@@ -6,11 +6,10 @@ can be copied, compared, hashed and stored as JSON.
 
 from __future__ import annotations
 
-import hashlib
-import json
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 
 from pbem.games.simmons.sides import enemy  # noqa: F401 (the game's name)
+from pbem.games.simmons.state import Placed, Saved
 
 from .scenario import SIDES
 
@@ -18,7 +17,7 @@ RESERVE = None  # a block's ``facing`` when it is in the reserve of its locale
 
 
 @dataclass
-class Block:
+class Block(Placed):
     id: str
     side: str
     name: str
@@ -33,16 +32,11 @@ class Block:
     bombard: str | None = None  # artillery: the locale it declared a bombardment toward
     bombard_days: tuple[int, ...] = ()  # days it declared or resolved one (a new tuple each time)
 
-    @property
-    def on_map(self) -> bool:
-        return self.status == "map"
-
-    def where(self) -> tuple[str | None, str | None]:
-        return (self.locale, self.facing)
-
 
 @dataclass
-class State:
+class State(Saved):
+    BLOCK = Block  # its blocks' class (Saved.from_dict)
+
     day: int = 0  # days resolved so far; day d is the (d // 2)-th round, SIDES[d % 2]'s day
     blocks: dict[str, Block] = field(default_factory=dict)
     morale: dict[str, int] = field(default_factory=dict)
@@ -150,19 +144,6 @@ class State:
     def __deepcopy__(self, memo) -> "State":
         return self.copy()
 
-    def to_dict(self) -> dict:
-        return asdict(self)
-
-    @classmethod
-    def from_dict(cls, data: dict) -> "State":
-        data = dict(data)
-        data["blocks"] = {k: Block(**{**v, "entries": tuple(v.get("entries", ())),
-                                      "bombard_days": tuple(v.get("bombard_days", ()))})
-                          for k, v in data["blocks"].items()}
-        return cls(**data)
-
-    def digest(self) -> str:
-        return hashlib.sha256(json.dumps(self.to_dict(), sort_keys=True).encode()).hexdigest()[:16]
 
 
 def where_of(blocks) -> dict[tuple[str, str], list[Block]]:

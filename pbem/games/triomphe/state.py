@@ -7,17 +7,16 @@ dicts) so it can be copied, compared, hashed and stored as JSON.
 from __future__ import annotations
 
 import copy
-import hashlib
-import json
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 
 from pbem.games.simmons.sides import enemy  # noqa: F401 (the game's name)
+from pbem.games.simmons.state import Placed, Saved
 
 from .scenario import SIDES
 
 
 @dataclass
-class Block:
+class Block(Placed):
     id: str
     side: str
     name: str
@@ -33,16 +32,11 @@ class Block:
     bombard: str | None = None  # artillery: the locale a declared bombardment aims at (000 §10)
     bombard_days: tuple[int, ...] = ()  # turns on which it declared or completed one
 
-    @property
-    def on_map(self) -> bool:
-        return self.status == "map"
-
-    def where(self) -> tuple[str | None, str | None]:
-        return (self.locale, self.facing)
-
 
 @dataclass
-class State:
+class State(Saved):
+    BLOCK = Block  # its blocks' class (Saved.from_dict)
+
     day: int = 0  # turns resolved; turn d is SIDES[d % 2]'s turn of hour first_hour + d // 2
     blocks: dict[str, Block] = field(default_factory=dict)
     uncommitted: dict[str, int] = field(default_factory=dict)  # 000 §18
@@ -95,17 +89,3 @@ class State:
 
     def copy(self) -> "State":
         return copy.deepcopy(self)
-
-    def to_dict(self) -> dict:
-        return asdict(self)
-
-    @classmethod
-    def from_dict(cls, data: dict) -> "State":
-        data = dict(data)
-        data["blocks"] = {k: Block(**{**v, "entries": tuple(v.get("entries", ())),
-                                      "bombard_days": tuple(v.get("bombard_days", ()))})
-                          for k, v in data["blocks"].items()}
-        return cls(**data)
-
-    def digest(self) -> str:
-        return hashlib.sha256(json.dumps(self.to_dict(), sort_keys=True).encode()).hexdigest()[:16]
