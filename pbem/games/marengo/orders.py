@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from pbem.games.simmons.orders import Order, Orders, Standing
+from pbem.games.simmons.orders import Bombard, Order, Orders, Standing
 
 
 @dataclass
@@ -81,15 +81,6 @@ class Enter(Order):
     path: tuple[str, ...] = ()  # locales after the entry locale, along the road
     if_blocked: str | None = None
     extend: str | None = None
-
-
-@dataclass
-class Bombard(Order):
-    """Declare a bombardment from the approach (locale, toward) (003 §10)."""
-
-    block: str = ""
-    locale: str = ""
-    toward: str = ""
 
 
 @dataclass

@@ -183,23 +183,6 @@ class _Parser(Reader):
             + extend_text
         return RoadMove(text=text, block=bid or "", path=tuple(path), if_blocked=choice, extend=extend)
 
-    def road_steps(self, start: str, limit: int, too_far: str) -> list[str]:
-        """The locales of ``-> locale -> ...`` from ``start``, each joined by road to the one before."""
-        path = [start]
-        while self.at_sign(ARROW):
-            self.take()
-            step = self.peek()
-            here = self.locale(("IF", "THEN"), "the next locale along the road")
-            near = [n for n, _road in self.board.road_neighbours(path[-1])]
-            if here not in near:
-                names = ", ".join(sorted({self.name(n) for n in near})) or "none"
-                self.fail(step, f"no road runs from {self.name(path[-1])} to {self.name(here)}", self.span,
-                          f"a locale joined to it by road ({names})")
-            path.append(here)
-            if len(path) - 1 > limit:
-                self.fail(step, too_far, self.span, "IF BLOCKED, THEN EXTEND or the end of the order")
-        return path[1:]
-
     def order_extend(self) -> Extend:
         token = self.peek()
         if not self.is_word(token):

@@ -18,6 +18,7 @@ from pbem.core.decisions import Decider
 
 from . import combat, movement
 from pbem.games.simmons.standing import update_standing
+from pbem.games.simmons.turn import is_over, moving_side  # noqa: F401 (the game's names)
 
 from .day import Day, Void
 from .orders import Activate, Assault, Enter, Extend, Move, Orders, RoadMove
@@ -27,14 +28,6 @@ from .state import State, enemy
 
 ACTIVATION_HOUR = 11  # §6 step 6: "il est 11:00 AM ou plus"
 MORALE_BONUS = 5  # §13
-
-
-def moving_side(scenario: Scenario, state: State) -> str:
-    return scenario.side_of_day(state.day)
-
-
-def is_over(scenario: Scenario, state: State) -> bool:
-    return state.over
 
 
 def resolve_day(scenario: Scenario, state: State, orders: dict[str, Orders], decider: Decider,

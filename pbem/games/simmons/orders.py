@@ -26,6 +26,15 @@ class Order:
 
 
 @dataclass
+class Bombard(Order):
+    """Declare a bombardment from the approach (locale, toward) (003 §10, 000 §10)."""
+
+    block: str = ""
+    locale: str = ""
+    toward: str = ""
+
+
+@dataclass
 class Standing(Order):
     """An answer given in advance to a decision of the enemy's turn (or any turn): a
     ``kind`` (each game has its own, in its STANDING_KINDS), where it applies (``locale``,

@@ -24,7 +24,7 @@ from functools import cached_property
 from typing import NoReturn
 
 from pbem.core.orders import (
-    GT, HEADER_KEYS, Abort, OrderReader, OrdersError, Problem, Token, check_size, parse_header, suggest,
+    ARROW, GT, HEADER_KEYS, Abort, OrderReader, OrdersError, Problem, Token, check_size, parse_header, suggest,
     tokenize,
 )
 
@@ -96,6 +96,7 @@ class Reader(OrderReader):
     IDS_SHOWN = 6  # block ids listed at most in what a problem expects
     ONE_STEP = "a MOVE goes one step (for a march along a road: ROAD)"  # why a step is not to a neighbour
     STEPS = "a block may go"  # who goes in one step, as the problems say it
+    AFTER_ROAD = "IF BLOCKED, THEN EXTEND or the end of the order"  # what may follow a road march's path
 
     def __init__(self, scenario, state, side: str, problems: list[Problem]):
         super().__init__(problems)
@@ -458,6 +459,24 @@ class Reader(OrderReader):
             return
         self.fail(token, f"from the approach {self.board.approach_name(a, fa)} {self.STEPS} to the "
                   f"reserve of {name(a)} or into {name(fa)}", self.place_text(to), f"{name(a)} or {name(fa)}")
+
+    def road_steps(self, start: str, limit: int, too_far: str) -> list[str]:
+        """The locales of ``-> locale -> ...`` from ``start``, each joined by road to the one before,
+        at most ``limit`` of them (else ``too_far``)."""
+        path = [start]
+        while self.at_sign(ARROW):
+            self.take()
+            step = self.peek()
+            here = self.locale(("IF", "THEN"), "the next locale along the road")
+            near = [n for n, _road in self.board.road_neighbours(path[-1])]
+            if here not in near:
+                names = ", ".join(sorted({self.name(n) for n in near})) or "none"
+                self.fail(step, f"no road runs from {self.name(path[-1])} to {self.name(here)}", self.span,
+                          f"a locale joined to it by road ({names})")
+            path.append(here)
+            if len(path) - 1 > limit:
+                self.fail(step, too_far, self.span, self.AFTER_ROAD)
+        return path[1:]
 
     # -- standing orders: STANDING <kind> ...
 

@@ -106,3 +106,12 @@ class SideTurn:
         elif record.note:
             self.private("decision", side, f"{question} {record.note}.", **tag)
         return answer
+
+
+def moving_side(scenario, state) -> str:
+    """The side whose turn (day) comes next."""
+    return scenario.side_of_day(state.day)
+
+
+def is_over(scenario, state) -> bool:
+    return state.over

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from pbem.games.simmons.orders import Order, Orders, Standing
+from pbem.games.simmons.orders import Bombard, Order, Orders, Standing
 
 Place = tuple[str, str | None]
 
@@ -86,15 +86,6 @@ class Assault(Order):
     blocks: tuple[str, ...] = ()  # the assault blocks (empty: every block on the approach, at most 3)
     lead: tuple[str, ...] | None = None  # the vanguard; None: LEAD BEST (chosen after the defender's)
     then: tuple[Continue, ...] = ()
-
-
-@dataclass
-class Bombard(Order):
-    """Declare a bombardment from the approach (locale, toward) (000 §10)."""
-
-    block: str = ""
-    locale: str = ""
-    toward: str = ""
 
 
 @dataclass

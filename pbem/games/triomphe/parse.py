@@ -44,6 +44,7 @@ def parse_orders(scenario: Scenario, state: State, side: str, text: str) -> Orde
 class _Parser(StandingReader):
     ORDER_WORDS = ORDER_WORDS
     ALIASES = {"REORGANIZE": "REORGANISE"}
+    AFTER_ROAD = "IF BLOCKED, THEN CONTINUE or the end of the order"
 
     def __init__(self, *args):
         super().__init__(*args)
@@ -169,21 +170,6 @@ class _Parser(StandingReader):
         self.done("THEN CONTINUE or the end of the order")
         return March(text=f"MARCH {' '.join(ids)} {self.place_text(frm)} -> {self.place_text(to)}{then_text}",
                      blocks=tuple(ids), frm=frm, to=to, then=then)
-
-    def road_steps(self, start: str, limit: int, too_far: str) -> list[str]:
-        path = [start]
-        while self.at_sign(ARROW):
-            self.take()
-            step = self.peek()
-            here = self.locale(("IF", "THEN"), "the next locale along the road")
-            if not self.board.roads_across(path[-1], here):
-                near = sorted({self.name(n) for n, _r in self.board.road_neighbours(path[-1])})
-                self.fail(step, f"no road runs from {self.name(path[-1])} to {self.name(here)}", self.name(here),
-                          f"a locale joined to it by road ({', '.join(near) or 'none'})")
-            path.append(here)
-            if len(path) - 1 > limit:
-                self.fail(step, too_far, self.name(here), "IF BLOCKED, THEN CONTINUE or the end of the order")
-        return path[1:]
 
     def order_road(self) -> Road:
         pairs, frm = self.ids_then_place("ROAD")

@@ -20,17 +20,10 @@ from .orders import Assault, Attack, Bombard, Enter, Fire, March, Orders, Reorga
 from .scenario import SIDE_NAME, Scenario
 from pbem.games.simmons.clock import hour_label
 from pbem.games.simmons.standing import update_standing
+from pbem.games.simmons.turn import is_over, moving_side  # noqa: F401 (the game's names)
 from .state import State
 from . import maneuver
 from .turn import Ended, Turn, Void
-
-
-def moving_side(scenario: Scenario, state: State) -> str:
-    return scenario.side_of_day(state.day)
-
-
-def is_over(scenario: Scenario, state: State) -> bool:
-    return state.over
 
 
 def resolve_day(scenario: Scenario, state: State, orders: dict[str, Orders], decider: Decider,
