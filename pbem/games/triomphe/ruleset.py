@@ -7,13 +7,13 @@ file only says which.
 from __future__ import annotations
 
 from pbem.core.chance import Chance
-from pbem.core.ruleset import SPECTATOR, Bot, Option, Seat, Turn
+from pbem.core.ruleset import Bot
+from pbem.games.simmons.ruleset import FamilyRuleset
 from pbem.paths import MAPS
 
 from . import parse, sequence
 from .bot import RandomBot
 from .scenario import SIDE_NAME, SIDES, load_map, load_scenario
-from pbem.games.simmons.clock import hour_label
 from .setup import deal
 from .strategist import Strategist
 from .view import view as see  # (the package's name `view` is the function, not the module)
@@ -60,7 +60,8 @@ def _strategist_orders(scenario, view_: dict, seed: int) -> str:
     return _lines(Strategist(scenario, view_["viewer"], seed).orders(view_))
 
 
-class Triomphe:
+class Triomphe(FamilyRuleset):
+    TURN = "turn"
     name = "triomphe"
     title = "Triomphe à Marengo"
     mail_words = frozenset(parse.ORDER_WORDS) | {"GAME", "SIDE", "TURN", "KEY"}
@@ -68,9 +69,6 @@ class Triomphe:
 
     def scenarios(self):
         return {"triomphe": MAPS / "triomphe.toml"}
-
-    def options(self) -> tuple[Option, ...]:
-        return ()
 
     def load_scenario(self, path):
         return load_scenario(path)
@@ -84,20 +82,8 @@ class Triomphe:
             return exc.problems
         return []
 
-    def seats(self, scenario, options: dict) -> tuple[Seat, ...]:
-        return tuple(Seat(side, side, SIDE_NAME[side]) for side in SIDES)
-
     def setup(self, scenario, options: dict, chance: Chance):
         return deal(scenario, chance.stream("setup"))
-
-    def turn(self, scenario, state) -> Turn:
-        side = scenario.side_of_day(state.day)
-        return Turn((side,), self.turn_label(scenario, state.day), others=tuple(s for s in SIDES if s != side))
-
-    def turn_label(self, scenario, day: int) -> str:
-        if day >= scenario.days:
-            return "the end of the game"
-        return f"{hour_label(scenario.hour(day))} ({SIDE_NAME[scenario.side_of_day(day)]}'s turn)"
 
     def is_over(self, scenario, state) -> bool:
         return sequence.is_over(scenario, state)
@@ -111,22 +97,13 @@ class Triomphe:
     def resolve(self, scenario, state, orders, decider, chance):
         return sequence.resolve_day(scenario, state, orders, decider)  # combat is deterministic: no dice
 
-    def view(self, scenario, state, seat):
-        return see(scenario, state, None if seat == SPECTATOR else seat)
+    def game_view(self, scenario, state, seat):
+        return see(scenario, state, seat)
 
-    def digest(self, state) -> str:
-        return state.digest()
+    def report_module(self):
+        from . import report
 
-    def report(self, game, day, seat, *, deadline=None, game_label="", game_id="", spectator=False):
-        from .report import build_report
-
-        return build_report(game, day, seat, deadline=deadline, game_label=game_label, game_id=game_id,
-                            spectator=spectator)
-
-    def orders_template(self, game, seat, *, deadline, game_label, game_id) -> str:
-        from .report import opening_template
-
-        return opening_template(game, seat, deadline=deadline, game_label=game_label, game_id=game_id)
+        return report
 
     def status_lines(self, game, seat) -> list[str]:
         seen = game.view(seat)
