@@ -11,20 +11,16 @@ from pathlib import Path
 
 from pbem.games.simmons.board import Board, MapError, load_board
 from pbem.games.simmons.scenario import (
-    RoundClock, check_french_starts, read_block, read_first_hour, read_retreat_toward, scenario_file,
+    RoundClock, Spec, check_french_starts, read_block, read_first_hour, read_retreat_toward, scenario_file,
 )
 
 from pbem.games.simmons.sides import MAX_STRENGTH, SIDE_ADJ, SIDE_NAME, SIDES, TYPES  # noqa: F401 (the game's names)
 
 
 @dataclass(frozen=True)
-class BlockSpec:
-    id: str
-    side: str
-    name: str
-    type: str
-    strength: int
-    start: bool = False  # a French "at start" block, drawn at random onto the start locales
+class BlockSpec(Spec):
+    """A block of the order of battle: the family's fields (pbem.games.simmons.scenario.Spec), then the game's."""
+
     arrives: int | None = None  # hour (24 h clock) the reinforcement may first enter
     entries: tuple[str, ...] = ()  # entry points it may use (empty: any of its side's)
 

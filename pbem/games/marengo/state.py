@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from pbem.games.simmons.sides import enemy  # noqa: F401 (the game's name)
-from pbem.games.simmons.state import Placed, Saved
+from pbem.games.simmons.state import Piece, Saved
 
 from .scenario import SIDES
 
@@ -17,15 +17,9 @@ RESERVE = None  # a block's ``facing`` when it is in the reserve of its locale
 
 
 @dataclass
-class Block(Placed):
-    id: str
-    side: str
-    name: str
-    type: str  # infantry, cavalry, artillery
-    strength: int
-    locale: str | None = None  # None while off the map (waiting, or eliminated)
-    facing: str | None = None  # None: in reserve; else the locale whose approach it blocks toward
-    status: str = "map"  # "map", "waiting" (a reinforcement not yet entered), "eliminated"
+class Block(Piece):
+    """A block: the family's fields (pbem.games.simmons.state.Piece), then the game's."""
+
     arrives: int | None = None  # hour a waiting reinforcement may enter
     entries: tuple[str, ...] = ()  # entry points it may use (empty: any); never changes
     activated: bool = True  # French start blocks begin False (003 §6 step 6)

@@ -9,11 +9,25 @@ where it is, gathered into one MapError.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 from .board import MapError, read_toml
 from .clock import parse_hour
 from .sides import MAX_STRENGTH, SIDES, TYPES
+
+
+@dataclass(frozen=True)
+class Spec:
+    """A block of the order of battle as the scenario file gives it; each game's BlockSpec
+    adds how it comes into play after these fields."""
+
+    id: str
+    side: str
+    name: str
+    type: str
+    strength: int
+    start: bool = False  # French, on the map at the start (003 §6 step 6, 000 §4 step 4)
 
 
 class RoundClock:

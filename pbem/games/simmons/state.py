@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
 
 
 class Placed:
@@ -19,6 +19,21 @@ class Placed:
 
     def where(self) -> tuple[str | None, str | None]:
         return (self.locale, self.facing)
+
+
+@dataclass
+class Piece(Placed):
+    """What every block is: its id, side, name, type and strength, and where it is.
+    Each game's Block adds its own fields after these."""
+
+    id: str
+    side: str
+    name: str
+    type: str  # infantry, cavalry, artillery
+    strength: int
+    locale: str | None = None  # None while off the map (waiting, or eliminated)
+    facing: str | None = None  # None: in the reserve; else the locale its approach faces
+    status: str = "map"  # "map", "waiting" (not yet entered), "eliminated"
 
 
 class Saved:

@@ -15,20 +15,16 @@ from pathlib import Path
 from pbem.games.simmons.clock import parse_hour
 from pbem.games.simmons.board import Board, MapError, load_board, read_toml
 from pbem.games.simmons.scenario import (
-    RoundClock, check_french_starts, read_block, read_first_hour, read_retreat_toward, scenario_file,
+    RoundClock, Spec, check_french_starts, read_block, read_first_hour, read_retreat_toward, scenario_file,
 )
 
 from pbem.games.simmons.sides import MAX_STRENGTH, SIDE_ADJ, SIDE_NAME, SIDES, TYPES  # noqa: F401 (the game's names)
 
 
 @dataclass(frozen=True)
-class BlockSpec:
-    id: str
-    side: str
-    name: str
-    type: str
-    strength: int
-    start: bool = False  # French, dealt onto the start locales (000 §4 step 4)
+class BlockSpec(Spec):
+    """A block of the order of battle: the family's fields (pbem.games.simmons.scenario.Spec), then the game's."""
+
     reinforcement: bool = False  # French, shuffled over the waiting cells (000 §4 step 5)
     waiting: str | None = None  # a waiting cell named in the file (the Austrian staging cell)
     arrives: int | None = None  # an hour before which the block may not enter (000 §15: Austrian artillery)

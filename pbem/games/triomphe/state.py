@@ -10,21 +10,15 @@ import copy
 from dataclasses import dataclass, field
 
 from pbem.games.simmons.sides import enemy  # noqa: F401 (the game's name)
-from pbem.games.simmons.state import Placed, Saved
+from pbem.games.simmons.state import Piece, Saved
 
 from .scenario import SIDES
 
 
 @dataclass
-class Block(Placed):
-    id: str
-    side: str
-    name: str
-    type: str  # infantry, cavalry, artillery
-    strength: int
-    locale: str | None = None  # None while off the map
-    facing: str | None = None  # None: in the reserve; else the locale its approach faces
-    status: str = "map"  # "map", "waiting" (in a waiting cell), "eliminated"
+class Block(Piece):
+    """A block: the family's fields (pbem.games.simmons.state.Piece), then the game's."""
+
     cell: str | None = None  # the waiting cell it enters from (000 §15)
     arrives: int | None = None  # hour from which it may enter
     entries: tuple[str, ...] = ()  # the entry points it may use
