@@ -133,21 +133,23 @@ def test_the_first_turns_in_the_docs_play_as_written():
 
 
 def test_a_report_shows_triomphe_s_facts_and_hides_the_enemy():
-    from pbem.core.events import events_for
-    from pbem.games.triomphe.report import markdown
+    """The report is the family's frame (pbem.games.simmons.report) with Triomphe's sections."""
     from pbem.games.triomphe.selfplay import play
 
     scenario = load_scenario(SCENARIO)
     game, _ = play(scenario, 2, check=False)
-    day = game.days[9]  # France's 10 AM turn
-    text = markdown(scenario, game.view("austria", 9), events_for(day.events, "austria"),
-                    [r for r in day.decisions if r.decision.side == "austria"])
-    for heading in ("Morale discs", "Waiting cells", "Your blocks", "Enemy blocks in sight", "What happened"):
+    report = triomphe.RULESET.report(game, 9, "austria", deadline="Tuesday 18:00", game_id="12")  # France's 10 AM
+    text = report.markdown
+    for heading in ("Morale discs", "Waiting cells", "Your blocks", "Enemy blocks in sight", "What happened",
+                    "Decisions taken on your behalf", "Standing orders and commands"):
         assert f"## {heading}" in text
-    assert "of 3 orders were spent" in text
+    assert "of 3 orders were spent" in text and "France's turn at 10AM has been played" in text
+    assert "Deadline: Tuesday 18:00" in text and report.template.startswith("GAME 12 SIDE Austria TURN 11AM")
+    assert report.subject.startswith("[pbem 12] Report for Austria: France 10AM played")
     assert not any(f"| F{i} |" in text or f" F{i} " in text for i in range(1, 21))
-    moderator = markdown(scenario, game.view(None, 9), [e.to_dict() for e in day.events], day.decisions)
-    assert "## France's blocks" in moderator and "## Austria's blocks" in moderator
+    moderator = triomphe.RULESET.report(game, 9, None).markdown
+    assert "## French blocks" in moderator and "## Austrian blocks" in moderator
+    assert "## Orders received for the turn" in moderator
 
 
 @pytest.mark.parametrize("day", [0, 1, 6, 11, 20, 25])

@@ -9,12 +9,12 @@ a decision, telling what happened, taking losses, lowering morale.
 
 from __future__ import annotations
 
-from pbem.core.decisions import Decider, Decision
-from pbem.core.events import Event
+from pbem.core.decisions import Decider
+from pbem.games.simmons.turn import SideTurn
 
-from .orders import Orders, Standing
+from .orders import Orders
 from .scenario import SIDE_ADJ, Scenario
-from .state import Block, State, enemy
+from .state import Block, State
 
 COMMAND_LIMIT = 3  # 003 §8: "au maximum trois déplacements de groupe et/ou ... trois assauts"
 TYPE_WORD = {"infantry": "infantry", "cavalry": "cavalry", "artillery": "artillery"}
@@ -24,16 +24,12 @@ class Void(Exception):
     """An order that cannot be carried out now; the message says why."""
 
 
-class Day:
+class Day(SideTurn):
+    """One side's day (pbem.games.simmons.turn.SideTurn: naming, telling, standing orders,
+    decisions) with Marengo's counters."""
+
     def __init__(self, scenario: Scenario, state: State, orders: Orders | None, decider: Decider):
-        self.sc = scenario
-        self.board = scenario.board
-        self.st = state
-        self.side = scenario.side_of_day(state.day)
-        self.foe = enemy(self.side)
-        self.orders = orders or Orders(self.side)
-        self.decider = decider
-        self.events: list[Event] = []
+        super().__init__(scenario, state, orders, decider)
         self.commands = 0
         self.moved: set[str] = set()  # blocks that moved or assaulted today (§8: once a day)
         self.assault_from: set[tuple[str, str]] = set()  # one assault per approach a day (§11)
@@ -42,30 +38,6 @@ class Day:
         self.road_use: dict[tuple, dict] = {}  # (border or entry, road) -> {"slots": [...], "dir": ...}
         self.pontoon_used = False
         self.fired: set[str] = set()  # artillery that resolved a bombardment today (§10)
-        self.moves: list[dict] = []
-
-    # -- what the day is -------------------------------------------------------
-
-    @property
-    def hour(self) -> int:
-        return self.sc.hour(self.st.day)
-
-    def name(self, locale: str | None) -> str:
-        return self.board.locales[locale].name if locale else "?"
-
-    def place(self, locale: str, facing: str | None) -> str:
-        if facing is None:
-            return f"{self.name(locale)} (reserve)"
-        return f"{self.name(locale)}>{self.name(facing)}"
-
-    def own(self, block: Block, strength: int | None = None) -> str:
-        """A block as its owner knows it (a block without a name of its own, as in cases, by its id)."""
-        name = f" {block.name}" if block.name and block.name != block.id else ""
-        return f"{block.id}{name} ({block.type} {block.strength if strength is None else strength})"
-
-    def shown(self, block: Block) -> str:
-        """A revealed block as its enemy sees it: side, type and strength only."""
-        return f"{SIDE_ADJ[block.side]} {block.type} {block.strength}"
 
     @staticmethod
     def article(side: str) -> str:
@@ -75,66 +47,12 @@ class Day:
     def count(self, n: int, side: str) -> str:
         return f"{n} {SIDE_ADJ[side]} block" + ("s" if n != 1 else "")
 
-    # -- telling what happened -------------------------------------------------
-
-    def public(self, kind: str, text: str, **data) -> None:
-        self.events.append(Event(kind, text, data))
-
-    def private(self, kind: str, owner: str, text: str, seen: str | None = None,
-                seen_data: dict | None = None, **data) -> None:
-        self.events.append(Event(kind, text, data, owner=owner, seen=seen, seen_data=seen_data))
-
-    def void(self, order, why: str) -> None:
-        self.private("void", self.side, f"Order not carried out: {order.text or order} — {why}.")
-
-    def record_move(self, side: str, frm: tuple, to: tuple, count: int, kind: str) -> None:
-        self.moves.append({"side": side, "from": list(frm), "to": list(to), "count": count, "kind": kind})
-
     # -- the command limit (§8) ------------------------------------------------
 
     def spend_command(self, what: str) -> None:
         if self.commands >= COMMAND_LIMIT:
             raise Void(f"the command limit of {COMMAND_LIMIT} group moves and assaults is used up")
         self.commands += 1
-
-    # -- standing orders --------------------------------------------------------
-
-    def standing(self, side: str, kind: str, locale: str | None = None, toward: str | None = None
-                 ) -> Standing | None:
-        """The most specific standing order of ``side`` for this kind and place."""
-        best = None
-        for d in self.st.standing.get(side, []):
-            if d["kind"] != kind:
-                continue
-            if d.get("locale") not in (None, locale) or d.get("toward") not in (None, toward):
-                continue
-            score = (d.get("locale") is not None) + (d.get("toward") is not None)
-            if best is None or score >= best[0]:
-                best = (score, d)
-        return Standing.from_dict(best[1]) if best else None
-
-    def source_for(self, side: str) -> str:
-        return "orders" if side == self.side else "standing"
-
-    # -- decisions ---------------------------------------------------------------
-
-    def decide(self, side: str, kind: str, question: str, options: list[tuple[str, str]],
-               default: tuple[str, ...], lo: int = 1, hi: int = 1, given=None, source: str | None = None,
-               check=None) -> tuple[str, ...]:
-        decision = Decision(side=side, kind=kind, question=question,
-                            options=tuple(k for k, _ in options), default=tuple(default),
-                            labels=tuple(options), min=lo, max=hi)
-        answer = self.decider.decide(decision, given=given, source=source or self.source_for(side), check=check)
-        record = self.decider.records[-1]
-        if record.source in ("default", "standing", "log"):
-            how = {"default": "by default", "standing": "by your standing orders",
-                   "log": "by the answer on record"}[record.source]
-            chosen = ", ".join(decision.label(k) for k in answer) or "none"
-            note = f" ({record.note})" if record.note else ""
-            self.private("decision", side, f"{question} Chosen {how}: {chosen}.{note}")
-        elif record.note:
-            self.private("decision", side, f"{question} {record.note}.")
-        return answer
 
     # -- losses and morale (§11, §13) -------------------------------------------
 

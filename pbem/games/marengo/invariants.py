@@ -3,44 +3,23 @@ the summary of a finished game that balance runs tally."""
 
 from __future__ import annotations
 
-from collections import Counter
+from pbem.games.simmons import invariants
 
 from .rules import MORALE_BONUS
-from .scenario import MAX_STRENGTH, SIDES
+from .scenario import SIDES
 
 
 def check_day(scenario, result) -> list[str]:
-    """Everything that must hold after a day (returns the broken invariants)."""
+    """Everything that must hold after a day (returns the broken invariants): the family's
+    (pbem.games.simmons.invariants), a waiting block's strength, morale."""
     board, before, after = scenario.board, result.before, result.after
-    problems = []
-    if after.day != before.day + 1:
-        problems.append(f"the clock went from day {before.day} to {after.day}")
+    problems = invariants.clock(before, after)
     if not after.check_index():  # before the lookups below, which would build it afresh
         problems.append("the index of where blocks are disagrees with the blocks (a move not made by State.put)")
-    for side in SIDES:
-        counts = Counter(b.locale for b in after.blocks.values() if b.side == side and b.on_map)
-        for lid, n in counts.items():
-            if n > board.locales[lid].capacity:
-                problems.append(f"{n} {side} blocks in {lid}, capacity {board.locales[lid].capacity}")
-    for lid in board.locales:
-        if after.occupied_by(lid, "austria") and after.occupied_by(lid, "france"):
-            problems.append(f"both armies in {lid}")
+    problems += invariants.position(board, after)
     for b in after.blocks.values():
-        if b.status == "map":
-            if b.locale not in board.locales:
-                problems.append(f"{b.id} on the map at an unknown place {b.locale}")
-            elif b.facing is not None and (b.locale, b.facing) not in board.approaches:
-                problems.append(f"{b.id} blocks a missing approach {b.locale}>{b.facing}")
-            if not 1 <= b.strength <= MAX_STRENGTH[b.type]:
-                problems.append(f"{b.id} has strength {b.strength}")
-        elif b.status == "eliminated":
-            if b.strength != 0 or b.locale is not None:
-                problems.append(f"eliminated {b.id} still has strength {b.strength} or a place")
-        elif b.status == "waiting":
-            if b.locale is not None or b.strength != before.blocks[b.id].strength:
-                problems.append(f"waiting {b.id} is on the map or changed strength")
-        else:
-            problems.append(f"{b.id} has status {b.status}")
+        if b.status == "waiting" and b.strength != before.blocks[b.id].strength:
+            problems.append(f"waiting {b.id} changed strength")
     for side in SIDES:
         lost = sum(before.blocks[bid].strength - b.strength for bid, b in after.blocks.items() if b.side == side)
         if lost < 0:

@@ -8,6 +8,7 @@ carried out as the position now stands.
 from __future__ import annotations
 
 from pbem.games.simmons.board import Road
+from pbem.games.simmons.roads import FULL, OTHER_WAY, free_step, main_first, take_step
 from .day import COMMAND_LIMIT, Day, Void
 from .scenario import SIDE_ADJ
 from .orders import Enter, Extend, Move, RoadMove
@@ -315,10 +316,10 @@ def road_choices(day: Day, path: tuple[str, ...]) -> list[list[Road]]:
     """For each step of ``path``, the roads across that border, main roads first."""
     out = []
     for a, b in zip(path, path[1:]):
-        found = day.board.roads_across(a, b)
+        found = main_first(day.board, a, b)
         if not found:
             raise Void(f"no road joins {day.name(a)} and {day.name(b)}")
-        out.append(sorted(found, key=lambda r: (not r.main, r.id)))
+        out.append(found)
     return out
 
 
@@ -328,20 +329,18 @@ def slot_for(day: Day, key: tuple, after: int, direction: tuple) -> tuple[int | 
     The numbers are taken in the order they are crossed, not the order the lines
     are written: «le pion utilisant son premier mouvement doit bouger en premier»,
     so a block on its first move takes number 1 even when a block on its second
-    move has already taken 2 there (rules-notes V9)."""
-    use = day.road_use.get(key)
-    if use and use["dir"] != direction:
+    move has already taken 2 there (rules-notes V9; the family's road-step model,
+    pbem.games.simmons.roads, without its queue)."""
+    slot, why = free_step(day.road_use, key, direction, after, queue=False)
+    if why == OTHER_WAY:
         return None, "the road across that approach is used in the other direction this turn"
-    used = set(use["slots"]) if use else set()
-    slot = next((n for n in range(after + 1, ROAD_STEPS + 1) if n not in used), None)
-    if slot is None:
+    if why == FULL:
         return None, "the road's capacity across that approach is used up this turn"
     return slot, ""
 
 
 def take_slot(day: Day, key: tuple, slot: int, direction: tuple) -> None:
-    use = day.road_use.setdefault(key, {"slots": [], "dir": direction})
-    use["slots"].append(slot)
+    take_step(day.road_use, key, slot, direction)
 
 
 class Trip:

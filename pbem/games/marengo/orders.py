@@ -3,24 +3,16 @@
 The parser (parse.py) turns text into these; each order keeps its source line
 and its normalised text (``text``), which is what the reply echoes back and
 what ``str()`` prints. Places are locale ids; an approach is written
-``(locale, toward)``: the side of ``locale`` that faces ``toward``.
+``(locale, toward)``: the side of ``locale`` that faces ``toward``. The base
+order, the standing orders and a side's orders are the family's
+(pbem.games.simmons.orders).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from pbem.core.orders import Header
-
-
-@dataclass
-class Order:
-    line: int = 0
-    text: str = ""
-    column: int = field(default=1, compare=False)  # where it starts on its line (orders split by ';' share one)
-
-    def __str__(self) -> str:
-        return self.text
+from pbem.games.simmons.orders import Bombard, Order, Orders, Standing
 
 
 @dataclass
@@ -92,15 +84,6 @@ class Enter(Order):
 
 
 @dataclass
-class Bombard(Order):
-    """Declare a bombardment from the approach (locale, toward) (003 §10)."""
-
-    block: str = ""
-    locale: str = ""
-    toward: str = ""
-
-
-@dataclass
 class Fire(Order):
     """How to resolve the bombardment declared last day: ``hold`` cancels it;
     ``target`` picks the approach (of the opposite locale, facing ``target``)
@@ -111,61 +94,18 @@ class Fire(Order):
     target: str | None = None
 
 
+# The kinds of Marengo's standing orders (pbem.games.simmons.orders.Standing):
+# kind      form                                             value/blocks/places
+# block     STANDING BLOCK <locale>|ALL ALWAYS|NEVER|WITH ids  value, blocks
+# lead      STANDING LEAD <locale>><locale> ids              blocks
+# artillery STANDING ARTILLERY DEFEND|HOLD                   value
+# pursue    STANDING PURSUE ALWAYS|NEVER|STRONG              value
+# retreat   STANDING RETREAT <locale>|ALL TO <locale>...     places
+# losses    STANDING LOSSES STRONGEST|WEAKEST|ids            value or blocks
+# inflict   STANDING INFLICT STRONGEST|WEAKEST               value
+# clear     STANDING CLEAR [kind]                            value (kind or None)
 STANDING_KINDS = ("block", "lead", "artillery", "pursue", "retreat", "losses", "inflict", "clear")
 
 
-@dataclass
-class Standing(Order):
-    """An answer given in advance to a decision of the enemy's day (or any day).
-
-    kind      form                                             value/blocks/places
-    block     STANDING BLOCK <locale>|ALL ALWAYS|NEVER|WITH ids  value, blocks
-    lead      STANDING LEAD <locale>><locale> ids              blocks
-    artillery STANDING ARTILLERY DEFEND|HOLD                   value
-    pursue    STANDING PURSUE ALWAYS|NEVER|STRONG              value
-    retreat   STANDING RETREAT <locale>|ALL TO <locale>...     places
-    losses    STANDING LOSSES STRONGEST|WEAKEST|ids            value or blocks
-    inflict   STANDING INFLICT STRONGEST|WEAKEST               value
-    clear     STANDING CLEAR [kind]                            value (kind or None)
-    """
-
-    kind: str = ""
-    locale: str | None = None  # None: every locale
-    toward: str | None = None
-    value: str | None = None
-    blocks: tuple[str, ...] = ()
-    places: tuple[str, ...] = ()
-
-    def key(self) -> tuple:
-        return (self.kind, self.locale, self.toward)
-
-    def to_dict(self) -> dict:
-        return {"kind": self.kind, "locale": self.locale, "toward": self.toward, "value": self.value,
-                "blocks": list(self.blocks), "places": list(self.places), "text": self.text}
-
-    @classmethod
-    def from_dict(cls, d: dict) -> "Standing":
-        return cls(text=d.get("text", ""), kind=d["kind"], locale=d.get("locale"), toward=d.get("toward"),
-                   value=d.get("value"), blocks=tuple(d.get("blocks", ())), places=tuple(d.get("places", ())))
-
-
-@dataclass
-class Orders:
-    side: str
-    header: Header = field(default_factory=Header)
-    orders: list[Order] = field(default_factory=list)
-    standing: list[Standing] = field(default_factory=list)
-    final: bool = False  # the FINAL line: resolve early if the deadline allows
-    # what the check at submission could not settle: orders that depend on the enemy's
-    # answers (checks.py); each a sentence for the acknowledgement
-    warnings: list[str] = field(default_factory=list)
-
-    def of(self, kind: type) -> list:
-        return [o for o in self.orders if isinstance(o, kind)]
-
-    def echo(self) -> str:
-        """The accepted orders in normalised form, one per line."""
-        lines = [o.text for o in self.orders] + [s.text for s in self.standing]
-        if self.final:
-            lines.append("FINAL")
-        return "\n".join(lines)
+__all__ = ["Order", "Orders", "Standing", "STANDING_KINDS", "Activate", "Assault", "Move", "RoadMove", "Extend",
+           "Enter", "Bombard", "Fire"]

@@ -24,9 +24,8 @@ scenario. Parsing :meth:`Orders.echo` gives the same orders back.
 
 from __future__ import annotations
 
-from pbem.core.orders import (
-    ARROW, GT, HEADER_KEYS, Abort, OrdersError, Problem, Token, check_size, parse_header, suggest, tokenize,
-)
+from pbem.core.orders import ARROW, GT, Token
+from pbem.games.simmons.reader import read_orders
 
 from pbem.games.simmons.board import fold
 from .checks import check_day
@@ -35,14 +34,12 @@ from .orders import (
     STANDING_KINDS,
 )
 from .reader import PLACE, Reader, natural_order
-from .scenario import SIDES, Scenario
-from pbem.games.simmons.clock import hour_label
+from .scenario import Scenario
 from .state import State
 
 ORDER_WORDS = ("ACTIVATE", "ASSAULT", "MOVE", "ROAD", "EXTEND", "ENTER", "BOMBARD", "FIRE", "HOLD",
                "STANDING", "FINAL")
 STANDING_WORDS = tuple(k.upper() for k in STANDING_KINDS)
-MAX_PROBLEMS = 100  # a reply listing more helps nobody
 ROAD_STEPS = 3  # locales a road move passes after its start (003 §8)
 ENTRY_STEPS = 3  # locales after the entry locale (the engine's reading of 003 §8)
 ROAD_ENTRIES = 3  # blocks that may enter by one road entry point in a day
@@ -54,74 +51,19 @@ def parse_orders(scenario: Scenario, state: State, side: str, text: str, checks:
     With ``checks`` (always, but in adjudication cases that test the engine behind
     them), the day is also checked as it will play (checks.py): an order the start
     of the day already dooms is a problem, one that depends on the enemy a warning."""
-    side = str(side).lower()
-    text = text if isinstance(text, str) else str(text)
-    too_long = check_size(text)
-    if too_long:
-        raise OrdersError([too_long])
-    if side not in SIDES:
-        raise OrdersError([Problem(1, 1, f"there is no side called {side!r} in this game",
-                                   side, " or ".join(SIDES))])
-    problems: list[Problem] = []
-    tokenized: dict[int, list[list[Token]]] = {}
-    header, body = parse_header(text, problems, tokenized)
-    parser = _Parser(scenario, state, side, problems)
-    if header.line:
-        parser.check_header(header, header.tokens)
-    orders = Orders(side=side, header=header)
-    for number, line in body:
-        segments = tokenized[number] if number in tokenized else tokenize(line)
-        for tokens in segments:
-            parser.read(number, tokens, orders)
-    if checks and not problems and side == parser.day_side:
-        problems = check_day(scenario, state, orders)  # the day as it will play (checks.py)
-    if problems:
-        problems.sort(key=lambda p: (p.line, p.column))
-        if len(problems) > MAX_PROBLEMS:
-            rest = len(problems) - MAX_PROBLEMS
-            problems = problems[:MAX_PROBLEMS] + [Problem(
-                problems[MAX_PROBLEMS].line, problems[MAX_PROBLEMS].column,
-                f"{rest} more problem{'s' if rest > 1 else ''} not listed")]
-        raise OrdersError(problems)
-    return orders
+
+    def the_day(parser, orders, problems):
+        if checks and not problems and parser.side == parser.day_side:
+            problems.extend(check_day(scenario, state, orders))  # the day as it will play (checks.py)
+
+    return read_orders(_Parser, scenario, state, side, text, the_day)
 
 
 class _Parser(Reader):
     """Reads each order of a side's day (and its standing orders) into an Orders."""
 
-    # -- one order -----------------------------------------------------------------
-
-    def read(self, line: int, tokens: list[Token], orders: Orders) -> None:
-        self.start(line, tokens)
-        first = tokens[0]
-        word = first.word
-        try:
-            if word in HEADER_KEYS:
-                self.fail(first, f"the header ({' '.join(HEADER_KEYS)}) must be the first line",
-                          None, "an order")
-            if word not in ORDER_WORDS:
-                self.fail(first, f"{first.text!r} is not an order{suggest(word, ORDER_WORDS)}", None,
-                          "one of " + ", ".join(ORDER_WORDS))
-            if word != "STANDING" and self.side != self.day_side:
-                self.fail(first, f"it is {self.day_side.capitalize()}'s day ({hour_label(self.hour)}): "
-                          f"only STANDING orders can be given now", None, "STANDING ...")
-            self.take()
-            if word == "FINAL":
-                self.done("nothing after FINAL")
-                orders.final = True
-                return
-            if word == "STANDING":
-                order = self.standing()
-                order.line, order.column = line, first.column
-                orders.standing.append(order)
-                return
-            before = len(self.problems)
-            order = getattr(self, "order_" + word.lower())()
-            if len(self.problems) == before:
-                order.line, order.column = line, first.column
-                orders.orders.append(order)
-        except Abort:
-            return
+    ORDER_WORDS = ORDER_WORDS
+    STANDING_WORDS = STANDING_WORDS
 
     # -- IF BLOCKED, THEN EXTEND ---------------------------------------------------
 
@@ -215,32 +157,6 @@ class _Parser(Reader):
         return Move(text=text, blocks=tuple(ok), frm=frm, to=to, if_blocked=choice, advance=advance,
                     extend=extend)
 
-    def check_step(self, token: Token, frm: tuple[str, str | None], to: tuple[str, str | None]) -> None:
-        """A MOVE is a single step (003 §8)."""
-        (a, fa), (b, fb) = frm, to
-        name = self.name
-        if fa is None:
-            if fb is None and b != a and self.board.is_adjacent(a, b):
-                return
-            if fb is not None and b == a:
-                return
-            if fb is None and b == a:
-                self.fail(token, f"the blocks are already in the reserve of {name(a)}", None,
-                          f"an adjacent locale or an approach of {name(a)}")
-            if fb is None:
-                near = ", ".join(name(x) for x in self.board.adjacent(a))
-                why = "the border between them is impassable" if frozenset((a, b)) in self.board.impassable \
-                    else "a MOVE goes one step (for a march along a road: ROAD)"
-                self.fail(token, f"{name(b)} is not next to {name(a)}: {why}", None,
-                          f"a locale next to {name(a)} ({near}) or an approach {name(a)}>...")
-            self.fail(token, f"from the reserve of {name(a)} a block may go to an adjacent locale or to "
-                      f"an approach of {name(a)}", self.place_text(to),
-                      f"an adjacent locale or an approach {name(a)}>...")
-        if fb is None and b in (a, fa):
-            return
-        self.fail(token, f"from the approach {self.board.approach_name(a, fa)} a block may go to the "
-                  f"reserve of {name(a)} or into {name(fa)}", self.place_text(to), f"{name(a)} or {name(fa)}")
-
     def order_road(self) -> RoadMove:
         ids, frm = self.ids_then_place("ROAD")
         token, bid = ids[0]
@@ -266,23 +182,6 @@ class _Parser(Reader):
         text = f"ROAD {bid or token.text} " + " -> ".join(self.name(p) for p in path) + blocked_text \
             + extend_text
         return RoadMove(text=text, block=bid or "", path=tuple(path), if_blocked=choice, extend=extend)
-
-    def road_steps(self, start: str, limit: int, too_far: str) -> list[str]:
-        """The locales of ``-> locale -> ...`` from ``start``, each joined by road to the one before."""
-        path = [start]
-        while self.at_sign(ARROW):
-            self.take()
-            step = self.peek()
-            here = self.locale(("IF", "THEN"), "the next locale along the road")
-            near = [n for n, _road in self.board.road_neighbours(path[-1])]
-            if here not in near:
-                names = ", ".join(sorted({self.name(n) for n in near})) or "none"
-                self.fail(step, f"no road runs from {self.name(path[-1])} to {self.name(here)}", self.span,
-                          f"a locale joined to it by road ({names})")
-            path.append(here)
-            if len(path) - 1 > limit:
-                self.fail(step, too_far, self.span, "IF BLOCKED, THEN EXTEND or the end of the order")
-        return path[1:]
 
     def order_extend(self) -> Extend:
         token = self.peek()
@@ -567,35 +466,6 @@ class _Parser(Reader):
 
     # -- standing orders ----------------------------------------------------------
 
-    def standing(self) -> Standing:
-        token = self.peek()
-        kinds = ", ".join(STANDING_WORDS)
-        if token is None or token.word not in STANDING_WORDS:
-            self.missing(f"one of {kinds}", STANDING_WORDS)
-        self.take()
-        kind = token.word.lower()
-        before = len(self.problems)
-        order = getattr(self, "standing_" + kind)()
-        if len(self.problems) != before:
-            raise Abort
-        self.done("the end of the order")
-        return order
-
-    def _value(self, words: tuple[str, ...]) -> str:
-        return self.expect(words, ", ".join(words[:-1]) + " or " + words[-1]).word
-
-    def _standing_blocks(self, stops: tuple[str, ...] = ()) -> list[str]:
-        return self.known(self.blocks(stops, "any"))
-
-    def _locale_or_all(self, stops: tuple[str, ...]) -> str | None:
-        if self.at("ALL"):
-            self.take()
-            return None
-        return self.locale(stops, "a locale or ALL")
-
-    def _where(self, locale: str | None) -> str:
-        return "ALL" if locale is None else self.name(locale)
-
     def standing_block(self) -> Standing:
         locale = self._locale_or_all(("ALWAYS", "NEVER", "WITH"))
         value = self._value(("ALWAYS", "NEVER", "WITH"))
@@ -616,32 +486,10 @@ class _Parser(Reader):
         return Standing(text=text, kind="lead", locale=locale, toward=toward, blocks=tuple(blocks))
 
     def standing_artillery(self) -> Standing:
-        value = self._value(("DEFEND", "HOLD"))
-        return Standing(text=f"STANDING ARTILLERY {value}", kind="artillery", value=value)
+        return self.standing_value("artillery", ("DEFEND", "HOLD"))
 
     def standing_pursue(self) -> Standing:
-        value = self._value(("ALWAYS", "NEVER", "STRONG"))
-        return Standing(text=f"STANDING PURSUE {value}", kind="pursue", value=value)
-
-    def standing_retreat(self) -> Standing:
-        locale = self._locale_or_all(("TO",))
-        self.expect(("TO",), "TO and the locales to retreat into, best first")
-        places: list[str] = []
-        if self.peek() is None:
-            self.missing("a locale to retreat into")
-        while self.peek() is not None:
-            token = self.peek()
-            place = self.locale((), "a locale to retreat into")
-            if place in places:
-                self.note(token, f"{self.name(place)} is named twice", self.span, "each locale once")
-            elif locale is not None and not self.board.is_adjacent(locale, place):
-                near = ", ".join(self.name(x) for x in self.board.adjacent(locale))
-                self.note(token, f"{self.name(place)} does not border {self.name(locale)}", self.span,
-                          f"a locale next to it: {near}")
-            else:
-                places.append(place)
-        text = f"STANDING RETREAT {self._where(locale)} TO " + " ".join(self.name(p) for p in places)
-        return Standing(text=text, kind="retreat", locale=locale, places=tuple(places))
+        return self.standing_value("pursue", ("ALWAYS", "NEVER", "STRONG"))
 
     def standing_losses(self) -> Standing:
         if self.at("STRONGEST", "WEAKEST"):
@@ -654,12 +502,4 @@ class _Parser(Reader):
         return Standing(text="STANDING LOSSES " + " ".join(blocks), kind="losses", blocks=tuple(blocks))
 
     def standing_inflict(self) -> Standing:
-        value = self._value(("STRONGEST", "WEAKEST"))
-        return Standing(text=f"STANDING INFLICT {value}", kind="inflict", value=value)
-
-    def standing_clear(self) -> Standing:
-        kinds = tuple(w for w in STANDING_WORDS if w != "CLEAR")
-        if self.peek() is None:
-            return Standing(text="STANDING CLEAR", kind="clear")
-        value = self._value(kinds)
-        return Standing(text=f"STANDING CLEAR {value}", kind="clear", value=value.lower())
+        return self.standing_value("inflict", ("STRONGEST", "WEAKEST"))

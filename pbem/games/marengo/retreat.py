@@ -7,6 +7,8 @@ not block) and combat (a lost assault) both send blocks here.
 
 from __future__ import annotations
 
+from pbem.games.simmons.retreat import preferred, ranked
+
 from .day import Day
 from .state import Block, enemy
 
@@ -76,18 +78,11 @@ def retreat(day: Day, side: str, locale: str, came_from: str | None, exempt: set
                         seen_data={"side": side, "type": b.type, "strength": b.strength})
             day.eliminate(b, "no retreat")
             continue
-        order = {lid: i for i, lid in enumerate(day.board.locales)}
         free = {lid: day.board.locales[lid].capacity - day.st.count_in(lid, side) - assigned.get(lid, 0)
                 for lid in options}
-        ranked = sorted(options, key=lambda lid: (day.board.distance(lid, goal) if goal else 0, -free[lid],
-                                                  order[lid]))
-        given = None
-        if standing is not None:
-            preferred = [lid for lid in standing.places if lid in options]
-            if preferred:
-                given = (preferred[0],)
+        best = ranked(day.board, options, goal, free)
         dest = day.decide(side, "retreat", f"{day.own(b)} retreats from {day.name(locale)}: where to?",
-                          [(lid, day.name(lid)) for lid in ranked], (ranked[0],), given=given,
+                          [(lid, day.name(lid)) for lid in best], (best[0],), given=preferred(standing, options),
                           source="standing")[0]
         assigned[dest] = assigned.get(dest, 0) + 1
         moved.setdefault(dest, []).append(b)

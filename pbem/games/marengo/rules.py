@@ -17,6 +17,9 @@ from __future__ import annotations
 from pbem.core.decisions import Decider
 
 from . import combat, movement
+from pbem.games.simmons.standing import update_standing
+from pbem.games.simmons.turn import is_over, moving_side  # noqa: F401 (the game's names)
+
 from .day import Day, Void
 from .orders import Activate, Assault, Enter, Extend, Move, Orders, RoadMove
 from .scenario import SIDE_ADJ, SIDE_NAME, Scenario
@@ -25,14 +28,6 @@ from .state import State, enemy
 
 ACTIVATION_HOUR = 11  # §6 step 6: "il est 11:00 AM ou plus"
 MORALE_BONUS = 5  # §13
-
-
-def moving_side(scenario: Scenario, state: State) -> str:
-    return scenario.side_of_day(state.day)
-
-
-def is_over(scenario: Scenario, state: State) -> bool:
-    return state.over
 
 
 def resolve_day(scenario: Scenario, state: State, orders: dict[str, Orders], decider: Decider,
@@ -100,17 +95,6 @@ def start_of_day(day: Day) -> None:
 
 def hour_text(hour: int) -> str:
     return hour_label(hour)
-
-
-def update_standing(state: State, side: str, standing) -> None:
-    """A standing order replaces the one of the same kind and place; CLEAR removes."""
-    orders = state.standing.setdefault(side, [])
-    if standing.kind == "clear":
-        kind = (standing.value or "").lower() or None
-        state.standing[side] = [d for d in orders if kind is not None and d["kind"] != kind]
-        return
-    state.standing[side] = [d for d in orders if (d["kind"], d.get("locale"), d.get("toward")) != standing.key()]
-    state.standing[side].append(standing.to_dict())
 
 
 def activation(day: Day) -> None:

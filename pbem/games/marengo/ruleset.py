@@ -9,13 +9,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from pbem.core.chance import Chance
-from pbem.core.ruleset import SPECTATOR, Bot, Option, Seat, Turn
+from pbem.core.ruleset import Bot
+from pbem.games.simmons.ruleset import FamilyRuleset
 from pbem.paths import MAPS
 
 from . import cases, invariants, parse, rules, view
 from .bot import bot_orders
 from .scenario import SIDE_NAME, SIDES, load_scenario
-from pbem.games.simmons.clock import hour_label
 from .setup import setup
 from .strategist import strategist_chooser, strategist_orders, strategist_standing
 
@@ -40,7 +40,7 @@ with ``data-at``, ``data-type`` and ``data-activated`` (render/blocks.py), local
 their names (render/board.py)."""
 
 
-class Marengo:
+class Marengo(FamilyRuleset):
     name = "marengo"
     title = "Bonaparte at Marengo"
     mail_words = frozenset(parse.ORDER_WORDS) | {"GAME", "SIDE", "TURN", "KEY"}
@@ -60,9 +60,6 @@ class Marengo:
     def scenarios(self) -> dict[str, Path]:
         return {"marengo": MAPS / "marengo.toml"}
 
-    def options(self) -> tuple[Option, ...]:
-        return ()
-
     def load_scenario(self, path):
         return load_scenario(path)
 
@@ -71,20 +68,8 @@ class Marengo:
 
         return check_board(path)
 
-    def seats(self, scenario, options: dict) -> tuple[Seat, ...]:
-        return tuple(Seat(side, side, SIDE_NAME[side]) for side in SIDES)
-
     def setup(self, scenario, options: dict, chance: Chance):
         return setup(scenario, chance)
-
-    def turn(self, scenario, state) -> Turn:
-        side = scenario.side_of_day(state.day)
-        return Turn((side,), self.turn_label(scenario, state.day), others=tuple(s for s in SIDES if s != side))
-
-    def turn_label(self, scenario, day: int) -> str:
-        if day >= scenario.days:
-            return "the end of the game"
-        return f"{hour_label(scenario.hour(day))} ({SIDE_NAME[scenario.side_of_day(day)]}'s day)"
 
     def is_over(self, scenario, state) -> bool:
         return rules.is_over(scenario, state)
@@ -98,34 +83,13 @@ class Marengo:
     def resolve(self, scenario, state, orders, decider, chance):
         return rules.resolve_day(scenario, state, orders, decider)  # no dice in this game
 
-    def view(self, scenario, state, seat):
-        if seat == SPECTATOR and not state.over:
-            return self.public_view(scenario, state)
-        return view.view(scenario, state, None if seat == SPECTATOR else seat)
+    def game_view(self, scenario, state, seat):
+        return view.view(scenario, state, seat)
 
-    def public_view(self, scenario, state) -> dict:
-        """What both sides see of a game being played (its onlookers' view): each side's blocks
-        as the enemy sees them, waiting blocks as counts, no standing orders."""
-        first, second = (view.view(scenario, state, side) for side in SIDES)
-        out = dict(first, viewer=None, blocks=[], standing={}, enemy=second["enemy"] + first["enemy"])
-        for key in ("reinforcements", "waiting"):
-            if key in out:
-                out[key] = {SIDES[0]: second[key].get(SIDES[0]), SIDES[1]: first[key].get(SIDES[1])}
-        return out
+    def report_module(self):
+        from . import report
 
-    def digest(self, state) -> str:
-        return state.digest()
-
-    def report(self, game, day, seat, *, deadline=None, game_label="", game_id="", spectator=False):
-        from .report import build_report
-
-        return build_report(game, day, seat, deadline=deadline, game_label=game_label, game_id=game_id,
-                            spectator=spectator)
-
-    def orders_template(self, game, seat, *, deadline, game_label, game_id) -> str:
-        from .report import opening_template
-
-        return opening_template(game, seat, deadline=deadline, game_label=game_label, game_id=game_id)
+        return report
 
     def status_lines(self, game, seat) -> list[str]:
         morale = game.view(seat)["morale"]

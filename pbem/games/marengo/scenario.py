@@ -9,30 +9,24 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from pbem.games.simmons.clock import parse_hour
-from pbem.games.simmons.board import Board, MapError, load_board, read_toml
+from pbem.games.simmons.board import Board, MapError, load_board
+from pbem.games.simmons.scenario import (
+    RoundClock, Spec, check_french_starts, read_block, read_first_hour, read_retreat_toward, scenario_file,
+)
 
-SIDES = ("austria", "france")  # the Austrian day comes first in every round (003 §7)
-SIDE_NAME = {"austria": "Austria", "france": "France"}  # the sides as reports, maps and events name them
-SIDE_ADJ = {"austria": "Austrian", "france": "French"}
-TYPES = ("infantry", "cavalry", "artillery")
-MAX_STRENGTH = {"infantry": 3, "cavalry": 2, "artillery": 1}
+from pbem.games.simmons.sides import MAX_STRENGTH, SIDE_ADJ, SIDE_NAME, SIDES, TYPES  # noqa: F401 (the game's names)
 
 
 @dataclass(frozen=True)
-class BlockSpec:
-    id: str
-    side: str
-    name: str
-    type: str
-    strength: int
-    start: bool = False  # a French "at start" block, drawn at random onto the start locales
+class BlockSpec(Spec):
+    """A block of the order of battle: the family's fields (pbem.games.simmons.scenario.Spec), then the game's."""
+
     arrives: int | None = None  # hour (24 h clock) the reinforcement may first enter
     entries: tuple[str, ...] = ()  # entry points it may use (empty: any of its side's)
 
 
 @dataclass(frozen=True)
-class Scenario:
+class Scenario(RoundClock):
     name: str
     board: Board
     blocks: tuple[BlockSpec, ...]
@@ -41,16 +35,6 @@ class Scenario:
     first_hour: int = 6
     retreat_toward: dict | None = None
     path: str = ""
-
-    def hour(self, day: int) -> int:
-        return self.first_hour + day // len(SIDES)
-
-    def side_of_day(self, day: int) -> str:
-        return SIDES[day % len(SIDES)]
-
-    @property
-    def days(self) -> int:
-        return self.rounds * len(SIDES)
 
     def block(self, block_id: str) -> BlockSpec:
         for spec in self.blocks:
@@ -65,61 +49,29 @@ def scenario_from_dict(data: dict, board: Board, path: str = "scenario") -> Scen
     blocks = []
     ids = set()
     for i, spec in enumerate(data.get("block", []), 1):
-        bid = spec.get("id")
-        where = f"block #{i}" + (f" ({bid})" if bid else "")
-        if not bid:
-            problems.append(f"{where}: missing id")
+        common = read_block(spec, i, ids, problems)
+        if common is None:
             continue
-        if bid in ids:
-            problems.append(f"{where}: duplicate id")
-        ids.add(bid)
-        side = spec.get("side")
-        if side not in SIDES:
-            problems.append(f"{where}: side must be one of {', '.join(SIDES)}")
-        btype = spec.get("type")
-        if btype not in TYPES:
-            problems.append(f"{where}: type must be one of {', '.join(TYPES)}")
-            btype = "infantry"
-        strength = spec.get("strength")
-        if not isinstance(strength, int) or not 1 <= strength <= MAX_STRENGTH[btype]:
-            problems.append(f"{where}: strength of {btype} must be 1 to {MAX_STRENGTH[btype]}")
-            strength = 1
-        start = bool(spec.get("start", False))
-        arrives = spec.get("arrives")
-        if arrives is not None:
-            try:
-                arrives = parse_hour(str(arrives))
-            except ValueError as exc:
-                problems.append(f"{where}: {exc}")
-                arrives = None
+        where, start, arrives = common["where"], common["start"], common["arrives"]
         if not start and arrives is None:
             problems.append(f"{where}: give start = true or an arrival hour (arrives = \"11AM\")")
         entries = tuple(spec.get("entries", ()))
         for e in entries:
             if e not in board.entries:
                 problems.append(f"{where}: unknown entry point {e!r}")
-        blocks.append(BlockSpec(bid, side, spec.get("name", bid), btype, strength, start, arrives, entries))
+        blocks.append(BlockSpec(common["id"], common["side"], common["name"], common["type"], common["strength"],
+                                start, arrives, entries))
     morale = data.get("morale", {})
     for side in SIDES:
         if not isinstance(morale.get(side), int):
             problems.append(f"morale: give the starting morale of {side} (a whole number)")
-    starts = sum(1 for b in blocks if b.start)
-    seats = sum(loc.french_start for loc in board.locales.values())
-    if starts != seats:
-        problems.append(f"{starts} French blocks start on the map but the map's start locales hold {seats}")
-    retreat = data.get("retreat_toward", {})
-    for side, lid in retreat.items():
-        if lid not in board.locales:
-            problems.append(f"retreat_toward.{side}: unknown locale {lid!r}")
+    check_french_starts(blocks, board, problems)
+    retreat = read_retreat_toward(data, board, problems)
     rounds = meta.get("rounds", 16)
     if not isinstance(rounds, int) or not 1 <= rounds <= 24:
         problems.append("scenario.rounds must be a whole number of rounds from 1 to 24")
         rounds = 16
-    try:
-        first_hour = parse_hour(str(meta.get("first_hour", "6AM")))
-    except ValueError as exc:
-        problems.append(f"scenario.first_hour: {exc}")
-        first_hour = 6
+    first_hour = read_first_hour(meta, problems)
     for spec in blocks:
         if spec.start and spec.side != "france":
             problems.append(f"block {spec.id}: only French blocks start on the map (start = true)")
@@ -142,10 +94,5 @@ def scenario_from_dict(data: dict, board: Board, path: str = "scenario") -> Scen
 
 def load_scenario(path: str | Path) -> Scenario:
     """Read a scenario file and the map file it names (relative to it)."""
-    path = Path(path)
-    data = read_toml(path)
-    map_name = data.get("scenario", {}).get("map")
-    if not map_name:
-        raise MapError(["[scenario] must name its map file (map = \"marengo-map.toml\")"], str(path))
-    board = load_board(path.parent / map_name)
-    return scenario_from_dict(data, board, str(path))
+    data, map_path = scenario_file(path, "marengo-map.toml")
+    return scenario_from_dict(data, load_board(map_path), str(path))

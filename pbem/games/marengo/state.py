@@ -6,9 +6,10 @@ can be copied, compared, hashed and stored as JSON.
 
 from __future__ import annotations
 
-import hashlib
-import json
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
+
+from pbem.games.simmons.sides import enemy  # noqa: F401 (the game's name)
+from pbem.games.simmons.state import Piece, Saved
 
 from .scenario import SIDES
 
@@ -16,31 +17,20 @@ RESERVE = None  # a block's ``facing`` when it is in the reserve of its locale
 
 
 @dataclass
-class Block:
-    id: str
-    side: str
-    name: str
-    type: str  # infantry, cavalry, artillery
-    strength: int
-    locale: str | None = None  # None while off the map (waiting, or eliminated)
-    facing: str | None = None  # None: in reserve; else the locale whose approach it blocks toward
-    status: str = "map"  # "map", "waiting" (a reinforcement not yet entered), "eliminated"
+class Block(Piece):
+    """A block: the family's fields (pbem.games.simmons.state.Piece), then the game's."""
+
     arrives: int | None = None  # hour a waiting reinforcement may enter
     entries: tuple[str, ...] = ()  # entry points it may use (empty: any); never changes
     activated: bool = True  # French start blocks begin False (003 §6 step 6)
     bombard: str | None = None  # artillery: the locale it declared a bombardment toward
     bombard_days: tuple[int, ...] = ()  # days it declared or resolved one (a new tuple each time)
 
-    @property
-    def on_map(self) -> bool:
-        return self.status == "map"
-
-    def where(self) -> tuple[str | None, str | None]:
-        return (self.locale, self.facing)
-
 
 @dataclass
-class State:
+class State(Saved):
+    BLOCK = Block  # its blocks' class (Saved.from_dict)
+
     day: int = 0  # days resolved so far; day d is the (d // 2)-th round, SIDES[d % 2]'s day
     blocks: dict[str, Block] = field(default_factory=dict)
     morale: dict[str, int] = field(default_factory=dict)
@@ -126,7 +116,7 @@ class State:
 
         A block's fields are strings, numbers and tuples, so copying its
         ``__dict__`` copies it. Standing orders and the last moves are dicts
-        that are replaced, never changed in place (rules.update_standing,
+        that are replaced, never changed in place (simmons.standing.update_standing,
         rules.end_of_day), so their lists are copied and the dicts shared.
         """
         blocks = {}
@@ -148,19 +138,6 @@ class State:
     def __deepcopy__(self, memo) -> "State":
         return self.copy()
 
-    def to_dict(self) -> dict:
-        return asdict(self)
-
-    @classmethod
-    def from_dict(cls, data: dict) -> "State":
-        data = dict(data)
-        data["blocks"] = {k: Block(**{**v, "entries": tuple(v.get("entries", ())),
-                                      "bombard_days": tuple(v.get("bombard_days", ()))})
-                          for k, v in data["blocks"].items()}
-        return cls(**data)
-
-    def digest(self) -> str:
-        return hashlib.sha256(json.dumps(self.to_dict(), sort_keys=True).encode()).hexdigest()[:16]
 
 
 def where_of(blocks) -> dict[tuple[str, str], list[Block]]:
@@ -170,7 +147,3 @@ def where_of(blocks) -> dict[tuple[str, str], list[Block]]:
         if b.status == "map":
             where.setdefault((b.locale, b.side), []).append(b)
     return where
-
-
-def enemy(side: str) -> str:
-    return SIDES[1 - SIDES.index(side)]

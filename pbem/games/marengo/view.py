@@ -10,11 +10,11 @@ order (by locale and position) that says nothing of their ids.
 
 from __future__ import annotations
 
-from pbem.games.simmons.view import enemy_as_seen
+from pbem.games.simmons.view import own_and_seen
 
 from .scenario import SIDES, Scenario
 from pbem.games.simmons.clock import hour_label
-from .state import State, enemy
+from .state import State
 
 
 def block_dict(block) -> dict:
@@ -67,11 +67,7 @@ def view(scenario: Scenario, state: State, side: str | None) -> dict:
         "last_moves": [dict(m) for m in state.last_moves],
         "standing": {},
     }
-    for block in state.blocks.values():
-        if side is None or block.side == side:
-            out["blocks"].append(block_dict(block))
-    if side is not None:
-        out["enemy"] = enemy_as_seen(scenario.board, state.blocks.values(), enemy(side), seen_as)
+    own_and_seen(out, scenario.board, state, side, block_dict, seen_as)
     for s in SIDES:
         waiting = [b for b in state.blocks.values() if b.side == s and b.status == "waiting"]
         if side is None or s == side:
@@ -84,6 +80,4 @@ def view(scenario: Scenario, state: State, side: str | None) -> dict:
             for b in waiting:
                 by_hour[b.arrives or 0] = by_hour.get(b.arrives or 0, 0) + 1
             out["reinforcements"][s] = [{"arrives": h, "count": n} for h, n in sorted(by_hour.items())]
-        if side is None or s == side:
-            out["standing"][s] = [d.get("text", "") for d in state.standing.get(s, [])]
     return out

@@ -4,9 +4,13 @@ standing in a locale's reserve or along an approach, never their ids or names.
 Each game says what one enemy block shows (``seen_as``: at least ``locale`` and
 ``facing``, and what else its rules reveal); the list is sorted by place and by
 what it shows, so that its order says nothing of the blocks' ids.
+:func:`own_and_seen` fills the parts of a view both games build alike: the
+reader's own blocks, the enemy as seen, the standing orders in force.
 """
 
 from __future__ import annotations
+
+from .sides import SIDES, enemy
 
 
 def enemy_as_seen(board, blocks, foe: str, seen_as) -> list[dict]:
@@ -19,3 +23,17 @@ def enemy_as_seen(board, blocks, foe: str, seen_as) -> list[dict]:
         return (order.get(entry["locale"], 0), entry["facing"] or "", shown)
 
     return sorted(seen, key=key)
+
+
+def own_and_seen(out: dict, board, state, side: str | None, block_dict, seen_as) -> None:
+    """Fill a view's ``blocks`` (the reader's own as ``block_dict`` gives them; every block for
+    the moderator, ``side=None``), ``enemy`` (as :func:`enemy_as_seen`) and ``standing`` (the
+    texts of the reader's standing orders; every side's for the moderator)."""
+    for block in state.blocks.values():
+        if side is None or block.side == side:
+            out["blocks"].append(block_dict(block))
+    if side is not None:
+        out["enemy"] = enemy_as_seen(board, state.blocks.values(), enemy(side), seen_as)
+    for s in SIDES:
+        if side is None or s == side:
+            out["standing"][s] = [d.get("text", "") for d in state.standing.get(s, [])]

@@ -4,8 +4,15 @@ The rule book is ../shared/rules/000 (Ukrainian); its readings are in
 docs/rules-notes.md ("Triomphe à Marengo") (T1, T2...). This package is the ruleset
 interface: ``RULESET`` is the game as the server sees it (pbem.core.ruleset,
 in ruleset.py); the module-level functions below are the same rules for the
-package's own tests and tools. The map system is the Marengo family's
-(pbem.games.simmons).
+package's own tests and tools. What Triomphe shares with Bonaparte at
+Marengo is the Marengo family's (pbem.games.simmons, docs/architecture.md):
+the map system, the scenario file's common fields, the order values and the
+reading of an order text, the turn in progress (naming, events, standing
+orders, decisions), the road-step ledger (with 000 §8's queue), the ranking
+of retreat destinations, the view's frame, the self-play invariants' frame,
+the report frame and the map drawing. This package says what is Triomphe's
+own: each module below subclasses or calls the family's piece and adds the
+rules of its section.
 
 The modules, by the rule book's sections:
 
@@ -23,8 +30,8 @@ morale.py              morale discs (§18)
 victory.py             how to win (§19)
 orders.py, parse.py,   the order language (docs/triomphe-orders.md)
 standing.py, reader.py
-view.py, report.py,    what a side sees, its report, its orders form, its map
-template.py, render.py
+view.py, report.py,    what a side sees, its report's sections, its orders form,
+template.py, render.py its map's layers (on simmons/report and simmons/render)
 cases.py               adjudication cases (tests/cases/triomphe/)
 bot.py, strategist.py, computer players and self-play with invariants
 selfplay.py

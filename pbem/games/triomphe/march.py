@@ -11,12 +11,12 @@ none for a defensive march (T11) or a road march wholly on main roads.
 
 from __future__ import annotations
 
+from pbem.games.simmons.roads import FULL, OTHER_WAY, free_step, main_first, take_step
+
 from . import maneuver
 from .orders import Continue, Enter, March, Road
 from .state import Block
 from .turn import GROUP, Turn, Void
-
-STEPS = 3  # 000 §8: «відраховує свій марш у три кроки»
 
 
 def own_blocks(turn: Turn, ids, place) -> list[Block]:
@@ -157,21 +157,21 @@ def _legs(turn: Turn, path) -> list[tuple]:
     """(from, to, road) for each crossing of ``path``: the main road where one crosses."""
     out = []
     for a, b in zip(path, path[1:]):
-        roads = turn.board.roads_across(a, b)
+        roads = main_first(turn.board, a, b)
         if not roads:
             raise Void(f"no road runs from {turn.name(a)} to {turn.name(b)}")
-        roads = sorted(roads, key=lambda r: not r.main)
         out.append((a, b, roads[0]))
     return out
 
 
 def _step_at(turn: Turn, key: tuple, frm: str, to: str, after: int) -> tuple[int | None, str]:
-    """The step at which a block that last moved at step ``after`` crosses ``key`` (None: it cannot)."""
-    use = turn.crossings.get(key)
-    if use is not None and use["dir"] != (frm, to):
+    """The step at which a block that last moved at step ``after`` crosses ``key`` (None: it cannot):
+    the family's road-step model (pbem.games.simmons.roads) with 000 §8's queue (T12), where
+    Bonaparte at Marengo lets a block take a lower step still free (003 §8, V9)."""
+    step, why = free_step(turn.crossings, key, (frm, to), after, queue=True)
+    if why == OTHER_WAY:
         return None, "the crossing was used in the other direction this turn (000 §8)"
-    step = max(after, use["last"] if use else 0) + 1
-    if step > STEPS:
+    if why == FULL:
         return None, "the crossing is full: no step is left to cross it (000 §8)"
     return step, ""
 
@@ -232,7 +232,7 @@ def _walk(turn: Turn, block: Block, start: str, legs, step: int, if_blocked, the
                 break
             turn.road_attacks.add(key)
             attacked = True
-        turn.crossings[key] = {"last": nxt, "dir": (a, b)}  # §8: the crossing counts as used, won or not
+        take_step(turn.crossings, key, nxt, (a, b))  # §8: the crossing counts as used, won or not
         step = nxt
         if st.occupied_by(b, turn.foe):
             if not maneuver.attack(turn, [block], (a, None), b, if_blocked, road=True):
@@ -308,7 +308,7 @@ def enter(turn: Turn, order: Enter) -> None:
     road = board.roads.get(point.road) if point.road else None
     free = (road is not None and road.main) and all(r.main for _a, _b, r in legs)
     turn.pay(0 if free else 1)
-    turn.crossings[key] = {"last": step, "dir": ("", first)}
+    take_step(turn.crossings, key, step, ("", first))
     turn.acted.add(block.id)
     turn.enter(block, first)
     turn.public("enter", f"{turn.a_block()} enters at {point.name} into {turn.name(first)}.")

@@ -13,18 +13,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from pbem.core.orders import Header
+from pbem.games.simmons.orders import Bombard, Order, Orders, Standing
 
 Place = tuple[str, str | None]
-
-
-@dataclass
-class Order:
-    line: int = 0
-    text: str = ""
-
-    def __str__(self) -> str:
-        return self.text
 
 
 @dataclass
@@ -98,15 +89,6 @@ class Assault(Order):
 
 
 @dataclass
-class Bombard(Order):
-    """Declare a bombardment from the approach (locale, toward) (000 §10)."""
-
-    block: str = ""
-    locale: str = ""
-    toward: str = ""
-
-
-@dataclass
 class Fire(Order):
     """Complete (``FIRE``) or cancel (``HOLD FIRE``) the bombardment declared last turn."""
 
@@ -121,58 +103,18 @@ class Return(Order):
     locale: str | None = None
 
 
+# The kinds of Triomphe's standing orders (pbem.games.simmons.orders.Standing):
+# kind           form                                              value / blocks / places
+# respond        STANDING RESPOND <locale>|ALL ALWAYS|NEVER|BLOCKING value
+# vanguard       STANDING VANGUARD <approach>|ALL BEST|NONE|ids     value, blocks
+# barrage        STANDING BARRAGE ALWAYS|NEVER                     value
+# counterattack  STANDING COUNTERATTACK NEVER|TURN|ALWAYS          value
+# retreat        STANDING RETREAT <locale>|ALL TO <locale>...      places
+# losses         STANDING LOSSES STRONGEST|WEAKEST                 value
+# cover          STANDING COVER ALWAYS|NEVER                       value
+# clear          STANDING CLEAR [kind]                             value
 STANDING_KINDS = ("respond", "vanguard", "barrage", "counterattack", "retreat", "losses", "cover", "clear")
 
 
-# family: shared with marengo/orders.py (Standing, Orders), to move to simmons
-@dataclass
-class Standing(Order):
-    """An answer given in advance to a decision of the enemy's turn (or any turn).
-
-    kind           form                                              value / blocks / places
-    respond        STANDING RESPOND <locale>|ALL ALWAYS|NEVER|BLOCKING value
-    vanguard       STANDING VANGUARD <approach>|ALL BEST|NONE|ids     value, blocks
-    barrage        STANDING BARRAGE ALWAYS|NEVER                     value
-    counterattack  STANDING COUNTERATTACK NEVER|TURN|ALWAYS          value
-    retreat        STANDING RETREAT <locale>|ALL TO <locale>...      places
-    losses         STANDING LOSSES STRONGEST|WEAKEST                 value
-    cover          STANDING COVER ALWAYS|NEVER                       value
-    clear          STANDING CLEAR [kind]                             value
-    """
-
-    kind: str = ""
-    locale: str | None = None
-    toward: str | None = None
-    value: str | None = None
-    blocks: tuple[str, ...] = ()
-    places: tuple[str, ...] = ()
-
-    def key(self) -> tuple:
-        return (self.kind, self.locale, self.toward)
-
-    def to_dict(self) -> dict:
-        return {"kind": self.kind, "locale": self.locale, "toward": self.toward, "value": self.value,
-                "blocks": list(self.blocks), "places": list(self.places), "text": self.text}
-
-    @classmethod
-    def from_dict(cls, d: dict) -> "Standing":
-        return cls(text=d.get("text", ""), kind=d["kind"], locale=d.get("locale"), toward=d.get("toward"),
-                   value=d.get("value"), blocks=tuple(d.get("blocks", ())), places=tuple(d.get("places", ())))
-
-
-@dataclass
-class Orders:
-    side: str
-    header: Header = field(default_factory=Header)
-    orders: list[Order] = field(default_factory=list)
-    standing: list[Standing] = field(default_factory=list)
-    final: bool = False
-
-    def of(self, kind: type) -> list:
-        return [o for o in self.orders if isinstance(o, kind)]
-
-    def echo(self) -> str:
-        lines = [o.text for o in self.orders] + [s.text for s in self.standing]
-        if self.final:
-            lines.append("FINAL")
-        return "\n".join(lines)
+__all__ = ["Order", "Orders", "Standing", "STANDING_KINDS", "Place", "Continue", "Reorganise", "March", "Road", "Enter",
+           "Attack", "Assault", "Bombard", "Fire", "Return"]

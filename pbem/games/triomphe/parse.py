@@ -17,22 +17,19 @@ same orders back.
 
 from __future__ import annotations
 
-from pbem.core.orders import (
-    ARROW, HEADER_KEYS, Abort, OrdersError, Problem, Token, check_size, parse_header, suggest, tokenize,
-)
+from pbem.core.orders import ARROW, Token
+from pbem.games.simmons.reader import read_orders
 
 from pbem.games.simmons.board import fold
 from .orders import (
     Assault, Attack, Bombard, Continue, Enter, Fire, March, Orders, Reorganise, Return, Road,
 )
 from .standing import StandingReader
-from .scenario import SIDES, Scenario
-from pbem.games.simmons.clock import hour_label
+from .scenario import Scenario
 from .state import State
 
 ORDER_WORDS = ("REORGANISE", "REORGANIZE", "MARCH", "ROAD", "ENTER", "ATTACK", "ASSAULT", "BOMBARD", "FIRE",
                "HOLD", "RETURN", "STANDING", "FINAL")
-MAX_PROBLEMS = 100
 ROAD_STEPS = 3  # 000 §8: up to three crossings
 ENTRY_STEPS = 2  # §15: the entry is the first crossing of three
 GROUP = 3
@@ -40,74 +37,21 @@ GROUP = 3
 
 def parse_orders(scenario: Scenario, state: State, side: str, text: str) -> Orders:
     """``side``'s orders for the turn after ``state``; raises OrdersError listing every problem."""
-    side = str(side).lower()
-    text = text if isinstance(text, str) else str(text)
-    too_long = check_size(text)
-    if too_long:
-        raise OrdersError([too_long])
-    if side not in SIDES:
-        raise OrdersError([Problem(1, 1, f"there is no side called {side!r} in this game", side,
-                                   " or ".join(SIDES))])
-    problems: list[Problem] = []
-    tokenized: dict[int, list[list[Token]]] = {}
-    header, body = parse_header(text, problems, tokenized)
-    parser = _Parser(scenario, state, side, problems)
-    if header.line:
-        parser.check_header(header)
-    orders = Orders(side=side, header=header)
-    for number, line in body:
-        for tokens in (tokenized[number] if number in tokenized else tokenize(line)):
-            parser.read(number, tokens, orders)
-    parser.check_reorganisation(orders)
-    if problems:
-        problems.sort(key=lambda p: (p.line, p.column))
-        if len(problems) > MAX_PROBLEMS:
-            rest = len(problems) - MAX_PROBLEMS
-            problems = problems[:MAX_PROBLEMS] + [Problem(problems[MAX_PROBLEMS].line, 1,
-                                                          f"{rest} more problems not listed")]
-        raise OrdersError(problems)
-    return orders
+    return read_orders(_Parser, scenario, state, side, text,
+                       lambda parser, orders, problems: parser.check_reorganisation(orders))
 
 
 class _Parser(StandingReader):
+    ORDER_WORDS = ORDER_WORDS
+    ALIASES = {"REORGANIZE": "REORGANISE"}
+    AFTER_ROAD = "IF BLOCKED, THEN CONTINUE or the end of the order"
+
     def __init__(self, *args):
         super().__init__(*args)
         self.acting: dict[str, int] = {}  # block -> line of its action
         self.pontoon = 0
         self.returned = 0
         self.organising: dict[str, tuple[int, int]] = {}  # block -> (line, column)
-
-    def read(self, line: int, tokens: list[Token], orders: Orders) -> None:
-        self.start(line, tokens)
-        first = tokens[0]
-        word = first.word
-        try:
-            if word in HEADER_KEYS:
-                self.fail(first, f"the header ({' '.join(HEADER_KEYS)}) must be the first line", None, "an order")
-            if word not in ORDER_WORDS:
-                self.fail(first, f"{first.text!r} is not an order{suggest(word, ORDER_WORDS)}", None,
-                          "one of " + ", ".join(w for w in ORDER_WORDS if w != "REORGANIZE"))
-            if word != "STANDING" and self.side != self.day_side:
-                self.fail(first, f"it is {self.day_side.capitalize()}'s turn ({hour_label(self.hour)}): only "
-                          f"STANDING orders can be given now", None, "STANDING ...")
-            self.take()
-            if word == "FINAL":
-                self.done("nothing after FINAL")
-                orders.final = True
-                return
-            if word == "STANDING":
-                order = self.standing()
-                order.line = line
-                orders.standing.append(order)
-                return
-            before = len(self.problems)
-            name = "REORGANISE" if word == "REORGANIZE" else word
-            order = getattr(self, "order_" + name.lower())()
-            if len(self.problems) == before:
-                order.line = line
-                orders.orders.append(order)
-        except Abort:
-            return
 
     # -- shared clauses
 
@@ -226,43 +170,6 @@ class _Parser(StandingReader):
         self.done("THEN CONTINUE or the end of the order")
         return March(text=f"MARCH {' '.join(ids)} {self.place_text(frm)} -> {self.place_text(to)}{then_text}",
                      blocks=tuple(ids), frm=frm, to=to, then=then)
-
-    def check_step(self, token, frm, to) -> None:
-        (a, fa), (b, fb) = frm, to
-        name = self.name
-        if fa is None:
-            if fb is None and b != a and self.board.is_adjacent(a, b):
-                return
-            if fb is not None and b == a:
-                return
-            if fb is None and b == a:
-                self.fail(token, f"the blocks are already in the reserve of {name(a)}", None,
-                          f"an adjacent locale or an approach of {name(a)}")
-            if fb is None:
-                near = ", ".join(name(x) for x in self.board.adjacent(a))
-                self.fail(token, f"{name(b)} is not next to {name(a)}: a march goes one step (along roads: ROAD)",
-                          None, f"a locale next to {name(a)} ({near}) or an approach {name(a)}>...")
-            self.fail(token, f"from the reserve of {name(a)} a march goes to an adjacent locale or an approach "
-                      f"of {name(a)}", self.place_text(to), f"an adjacent locale or an approach {name(a)}>...")
-        if fb is None and b in (a, fa):
-            return
-        self.fail(token, f"from the approach {name(a)}>{name(fa)} a march goes to the reserve of {name(a)} or "
-                  f"into {name(fa)}", self.place_text(to), f"{name(a)} or {name(fa)}")
-
-    def road_steps(self, start: str, limit: int, too_far: str) -> list[str]:
-        path = [start]
-        while self.at_sign(ARROW):
-            self.take()
-            step = self.peek()
-            here = self.locale(("IF", "THEN"), "the next locale along the road")
-            if not self.board.roads_across(path[-1], here):
-                near = sorted({self.name(n) for n, _r in self.board.road_neighbours(path[-1])})
-                self.fail(step, f"no road runs from {self.name(path[-1])} to {self.name(here)}", self.name(here),
-                          f"a locale joined to it by road ({', '.join(near) or 'none'})")
-            path.append(here)
-            if len(path) - 1 > limit:
-                self.fail(step, too_far, self.name(here), "IF BLOCKED, THEN CONTINUE or the end of the order")
-        return path[1:]
 
     def order_road(self) -> Road:
         pairs, frm = self.ids_then_place("ROAD")

@@ -15,6 +15,8 @@ costs a disc (T35).
 
 from __future__ import annotations
 
+from pbem.games.simmons.retreat import preferred, ranked
+
 from . import morale
 from .state import Block
 from .turn import Turn
@@ -114,23 +116,14 @@ def destinations(turn: Turn, block: Block, locale: str, attack_locale: str, ever
     return legal if every else (preferred or legal)
 
 
-# family: shared with marengo/combat.py (the ranking of retreat destinations), to move to simmons
 def _choose(turn: Turn, block: Block, locale: str, options: list[str]) -> str:
-    st, board, sc = turn.st, turn.board, turn.sc
-    goal = (sc.retreat_toward or {}).get(block.side)
-    order = {lid: i for i, lid in enumerate(board.locales)}
-    ranked = sorted(options, key=lambda n: (board.distance(n, goal) if goal else 0,
-                                            -turn.capacity_left(n, block.side), order[n]))
-    given = None
-    policy = turn.standing(block.side, "retreat", locale)
-    if policy is not None:
-        for p in policy.places:
-            if p in options:
-                given = (p,)
-                break
-    labels = [(n, f"{turn.name(n)} ({turn.capacity_left(n, block.side)} room)") for n in ranked]
+    """The owner's choice among ``options``, ranked as in every Marengo-family game (simmons/retreat.py)."""
+    room = {n: turn.capacity_left(n, block.side) for n in options}
+    best = ranked(turn.board, options, (turn.sc.retreat_toward or {}).get(block.side), room)
+    given = preferred(turn.standing(block.side, "retreat", locale), options)
+    labels = [(n, f"{turn.name(n)} ({room[n]} room)") for n in best]
     return turn.decide(block.side, "retreat", f"{turn.own(block)} retreats from {turn.name(locale)}: where to?",
-                       labels, (ranked[0],), given=given, source="standing" if given else None)[0]
+                       labels, (best[0],), given=given, source="standing" if given else None)[0]
 
 
 __all__ = ["retreat", "destinations"]

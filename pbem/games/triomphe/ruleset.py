@@ -7,13 +7,13 @@ file only says which.
 from __future__ import annotations
 
 from pbem.core.chance import Chance
-from pbem.core.ruleset import SPECTATOR, Bot, Option, Seat, Turn
+from pbem.core.ruleset import Bot
+from pbem.games.simmons.ruleset import FamilyRuleset
 from pbem.paths import MAPS
 
 from . import parse, sequence
 from .bot import RandomBot
 from .scenario import SIDE_NAME, SIDES, load_map, load_scenario
-from pbem.games.simmons.clock import hour_label
 from .setup import deal
 from .strategist import Strategist
 from .view import view as see  # (the package's name `view` is the function, not the module)
@@ -60,7 +60,8 @@ def _strategist_orders(scenario, view_: dict, seed: int) -> str:
     return _lines(Strategist(scenario, view_["viewer"], seed).orders(view_))
 
 
-class Triomphe:
+class Triomphe(FamilyRuleset):
+    TURN = "turn"
     name = "triomphe"
     title = "Triomphe à Marengo"
     mail_words = frozenset(parse.ORDER_WORDS) | {"GAME", "SIDE", "TURN", "KEY"}
@@ -68,9 +69,6 @@ class Triomphe:
 
     def scenarios(self):
         return {"triomphe": MAPS / "triomphe.toml"}
-
-    def options(self) -> tuple[Option, ...]:
-        return ()
 
     def load_scenario(self, path):
         return load_scenario(path)
@@ -84,20 +82,8 @@ class Triomphe:
             return exc.problems
         return []
 
-    def seats(self, scenario, options: dict) -> tuple[Seat, ...]:
-        return tuple(Seat(side, side, SIDE_NAME[side]) for side in SIDES)
-
     def setup(self, scenario, options: dict, chance: Chance):
         return deal(scenario, chance.stream("setup"))
-
-    def turn(self, scenario, state) -> Turn:
-        side = scenario.side_of_day(state.day)
-        return Turn((side,), self.turn_label(scenario, state.day), others=tuple(s for s in SIDES if s != side))
-
-    def turn_label(self, scenario, day: int) -> str:
-        if day >= scenario.days:
-            return "the end of the game"
-        return f"{hour_label(scenario.hour(day))} ({SIDE_NAME[scenario.side_of_day(day)]}'s turn)"
 
     def is_over(self, scenario, state) -> bool:
         return sequence.is_over(scenario, state)
@@ -111,52 +97,13 @@ class Triomphe:
     def resolve(self, scenario, state, orders, decider, chance):
         return sequence.resolve_day(scenario, state, orders, decider)  # combat is deterministic: no dice
 
-    def view(self, scenario, state, seat):
-        if seat == SPECTATOR and not state.over:
-            return self.public_view(scenario, state)
-        return see(scenario, state, None if seat == SPECTATOR else seat)
+    def game_view(self, scenario, state, seat):
+        return see(scenario, state, seat)
 
-    def public_view(self, scenario, state) -> dict:
-        """What both sides see of a game being played (its onlookers' view): each side's blocks
-        as the enemy sees them, waiting blocks as counts, no standing orders."""
-        first, second = (see(scenario, state, side) for side in SIDES)
-        out = dict(first, viewer=None, blocks=[], standing={}, enemy=second["enemy"] + first["enemy"])
-        for key in ("reinforcements", "waiting"):
-            if key in out:
-                out[key] = {SIDES[0]: second[key].get(SIDES[0]), SIDES[1]: first[key].get(SIDES[1])}
-        return out
+    def report_module(self):
+        from . import report
 
-    def digest(self, state) -> str:
-        return state.digest()
-
-    def report(self, game, day, seat, *, deadline=None, game_label="", game_id="", spectator=False):
-        from pbem.core.events import events_for
-        from pbem.report.document import Report, to_markdown, to_text
-
-        from .report import compose
-        from .template import template
-
-        result = game.days[day]
-        reader = None if spectator else seat
-        seen = game.view(reader, day)
-        events = events_for(result.events, reader)
-        decisions = [r for r in result.decisions if reader is None or r.decision.side == reader]
-        title = f"{game_label or self.title}: {self.turn_label(game.scenario, day)}"
-        doc = compose(game.scenario, seen, events, decisions, title=title)
-        form = ""
-        if reader is not None and not seen["over"]:
-            form = template(game.scenario, seen, game=game_id or game_label or "<game>", deadline=deadline)
-            from pbem.report.document import Code, Heading
-
-            doc.add(Heading(2, "Your next orders"), Code(form))
-        markdown = to_markdown(doc)
-        return Report(side=reader, day=day, subject=title, markdown=markdown, text=to_text(doc), template=form,
-                      spectator=spectator, title=title, source=markdown)
-
-    def orders_template(self, game, seat, *, deadline, game_label, game_id) -> str:
-        from .template import template
-
-        return template(game.scenario, game.view(seat), game=game_id or game_label or "<game>", deadline=deadline)
+        return report
 
     def status_lines(self, game, seat) -> list[str]:
         seen = game.view(seat)
@@ -180,10 +127,9 @@ class Triomphe:
     def check_turn(self, scenario, result) -> list[str]:
         from .selfplay import invariants
 
-        problems = invariants(scenario, result.after)
-        if result.after.day != result.before.day + 1:
-            problems.append(f"the clock went from turn {result.before.day} to {result.after.day}")
-        return problems
+        from pbem.games.simmons.invariants import clock
+
+        return clock(result.before, result.after, "turn") + invariants(scenario, result.after)
 
     def summary(self, scenario, state) -> dict:
         from .victory import east_of_line

@@ -14,22 +14,17 @@ from pathlib import Path
 
 from pbem.games.simmons.clock import parse_hour
 from pbem.games.simmons.board import Board, MapError, load_board, read_toml
+from pbem.games.simmons.scenario import (
+    RoundClock, Spec, check_french_starts, read_block, read_first_hour, read_retreat_toward, scenario_file,
+)
 
-SIDES = ("austria", "france")  # 000 §5: the Austrian turn comes first in every round
-SIDE_NAME = {"austria": "Austria", "france": "France"}
-SIDE_ADJ = {"austria": "Austrian", "france": "French"}
-TYPES = ("infantry", "cavalry", "artillery")
-MAX_STRENGTH = {"infantry": 3, "cavalry": 2, "artillery": 1}
+from pbem.games.simmons.sides import MAX_STRENGTH, SIDE_ADJ, SIDE_NAME, SIDES, TYPES  # noqa: F401 (the game's names)
 
 
 @dataclass(frozen=True)
-class BlockSpec:
-    id: str
-    side: str
-    name: str
-    type: str
-    strength: int
-    start: bool = False  # French, dealt onto the start locales (000 §4 step 4)
+class BlockSpec(Spec):
+    """A block of the order of battle: the family's fields (pbem.games.simmons.scenario.Spec), then the game's."""
+
     reinforcement: bool = False  # French, shuffled over the waiting cells (000 §4 step 5)
     waiting: str | None = None  # a waiting cell named in the file (the Austrian staging cell)
     arrives: int | None = None  # an hour before which the block may not enter (000 §15: Austrian artillery)
@@ -63,7 +58,7 @@ class Terrain:
 
 
 @dataclass(frozen=True)
-class Scenario:
+class Scenario(RoundClock):
     name: str
     board: Board
     blocks: tuple[BlockSpec, ...]
@@ -76,16 +71,6 @@ class Scenario:
     retreat_toward: dict | None = None
     path: str = ""
     french_start: tuple = field(default=())  # (locale, count) in map order
-
-    def hour(self, day: int) -> int:
-        return self.first_hour + day // len(SIDES)
-
-    def side_of_day(self, day: int) -> str:
-        return SIDES[day % len(SIDES)]
-
-    @property
-    def days(self) -> int:
-        return self.rounds * len(SIDES)
 
     @property
     def last_hour(self) -> int:
@@ -140,26 +125,10 @@ def scenario_from_dict(data: dict, board: Board, terrain: Terrain, path: str = "
     blocks = []
     ids = set()
     for i, spec in enumerate(data.get("block", []), 1):
-        bid = spec.get("id")
-        where = f"block #{i}" + (f" ({bid})" if bid else "")
-        if not bid:
-            problems.append(f"{where}: missing id")
+        common = read_block(spec, i, ids, problems)
+        if common is None:
             continue
-        if bid in ids:
-            problems.append(f"{where}: duplicate id")
-        ids.add(bid)
-        side = spec.get("side")
-        if side not in SIDES:
-            problems.append(f"{where}: side must be one of {', '.join(SIDES)}")
-        btype = spec.get("type")
-        if btype not in TYPES:
-            problems.append(f"{where}: type must be one of {', '.join(TYPES)}")
-            btype = "infantry"
-        strength = spec.get("strength")
-        if not isinstance(strength, int) or not 1 <= strength <= MAX_STRENGTH[btype]:
-            problems.append(f"{where}: strength of {btype} must be 1 to {MAX_STRENGTH[btype]}")
-            strength = 1
-        start = bool(spec.get("start", False))
+        where, side, start = common["where"], common["side"], common["start"]
         reinforcement = bool(spec.get("reinforcement", False))
         waiting = spec.get("waiting")
         if sum((start, reinforcement, waiting is not None)) != 1:
@@ -168,19 +137,9 @@ def scenario_from_dict(data: dict, board: Board, terrain: Terrain, path: str = "
             problems.append(f"{where}: only French blocks start on the map or are shuffled as reinforcements")
         if waiting is not None and waiting not in cells:
             problems.append(f"{where}: unknown waiting cell {waiting!r}")
-        arrives = spec.get("arrives")
-        if arrives is not None:
-            try:
-                arrives = parse_hour(arrives)
-            except ValueError as exc:
-                problems.append(f"{where}: {exc}")
-                arrives = None
-        blocks.append(BlockSpec(bid, side, spec.get("name", bid), btype, strength, start, reinforcement,
-                                waiting, arrives))
-    starts = sum(1 for b in blocks if b.start)
-    seats = sum(loc.french_start for loc in board.locales.values())
-    if starts != seats:
-        problems.append(f"{starts} French blocks start on the map but the map's start locales hold {seats}")
+        blocks.append(BlockSpec(common["id"], side, common["name"], common["type"], common["strength"], start,
+                                reinforcement, waiting, common["arrives"]))
+    check_french_starts(blocks, board, problems)
     shuffled = sum(1 for b in blocks if b.reinforcement)
     room = sum(c.count for c in cells.values() if c.side == "france")
     if shuffled != room:
@@ -196,16 +155,9 @@ def scenario_from_dict(data: dict, board: Board, terrain: Terrain, path: str = "
                 track[side][parse_hour(label)] = int(n)
             except ValueError as exc:
                 problems.append(f"discs.track.{side}: {exc}")
-    retreat = data.get("retreat_toward", {})
-    for side, lid in retreat.items():
-        if lid not in board.locales:
-            problems.append(f"retreat_toward.{side}: unknown locale {lid!r}")
+    retreat = read_retreat_toward(data, board, problems)
     rounds = meta.get("rounds", 16)
-    try:
-        first_hour = parse_hour(meta.get("first_hour", "6AM"))
-    except ValueError as exc:
-        problems.append(f"scenario.first_hour: {exc}")
-        first_hour = 6
+    first_hour = read_first_hour(meta, problems)
     if problems:
         raise MapError(problems, path)
     return Scenario(
@@ -228,10 +180,6 @@ def load_map(path: str | Path) -> tuple[Board, Terrain]:
 
 def load_scenario(path: str | Path) -> Scenario:
     """Read a scenario file and the map file it names (relative to it)."""
-    path = Path(path)
-    data = read_toml(path)
-    map_name = data.get("scenario", {}).get("map")
-    if not map_name:
-        raise MapError(["[scenario] must name its map file (map = \"triomphe-map.toml\")"], str(path))
-    board, terrain = load_map(path.parent / map_name)
+    data, map_path = scenario_file(path, "triomphe-map.toml")
+    board, terrain = load_map(map_path)
     return scenario_from_dict(data, board, terrain, str(path))

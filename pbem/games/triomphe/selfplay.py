@@ -1,14 +1,20 @@
 """Bot against bot, with every invariant checked after every turn.
 
-# family: shared with pbem/selfplay.py (the Marengo loop), to move to simmons
+The invariants are the family's (pbem.games.simmons.invariants) and Triomphe's
+own. The loop is Triomphe's own harness (``python -m pbem.games.triomphe.selfplay``,
+and the pinned games of tests/test_triomphe_selfplay.py): its random bots keep
+their seeds for the whole game, which pbem.tools.selfplay's players (a bot
+made afresh for each turn from the ruleset's ``bots()``) do not, so the pinned
+games would change with that loop.
 """
 
 from __future__ import annotations
 
 from pbem.core.game import Game
+from pbem.games.simmons import invariants as family
 
 from . import bot as bots
-from .scenario import MAX_STRENGTH, SIDES, Scenario
+from .scenario import SIDES, Scenario
 from .state import State
 from .view import view
 
@@ -16,42 +22,22 @@ ORDERS = 3
 
 
 def invariants(scenario: Scenario, state: State) -> list[str]:
-    """What must hold after every turn; the list of what does not."""
-    problems = []
+    """What must hold after every turn; the list of what does not: the family's
+    (pbem.games.simmons.invariants), then the discs, the orders, disorganisation,
+    bombardments and the 6 AM round."""
     board = scenario.board
+    problems = family.position(board, state)
     for side in SIDES:
         total = state.uncommitted[side] + sum(state.committed[side].values()) + state.lost[side]
         if total != state.received[side]:
             problems.append(f"discs of {side}: {total} held or lost, {state.received[side]} received")
         if state.uncommitted[side] < 0 or any(n <= 0 for n in state.committed[side].values()):
             problems.append(f"discs of {side}: a negative or empty count")
-        for lid in board.locales:
-            n = state.count_in(lid, side)
-            if n > board.locales[lid].capacity:
-                problems.append(f"{lid}: {n} {side} blocks, capacity {board.locales[lid].capacity}")
         if state.demoralised[side] and not (state.over and state.winner != side):
             problems.append(f"{side} demoralised but the game goes on")
-    for lid in board.locales:
-        if state.occupied_by(lid, "austria") and state.occupied_by(lid, "france"):
-            problems.append(f"both armies in {lid}")
     if state.spent > ORDERS:
         problems.append(f"{state.spent} orders spent")
     for b in state.blocks.values():
-        if b.status == "map":
-            if b.locale not in board.locales:
-                problems.append(f"{b.id} in an unknown locale {b.locale}")
-            elif b.facing is not None and (b.locale, b.facing) not in board.approaches:
-                problems.append(f"{b.id} on a missing approach {b.locale}>{b.facing}")
-            if not 1 <= b.strength <= MAX_STRENGTH[b.type]:
-                problems.append(f"{b.id} of strength {b.strength}")
-        elif b.status == "waiting":
-            if b.locale is not None:
-                problems.append(f"{b.id} waiting but placed")
-        elif b.status == "eliminated":
-            if b.strength != 0 or b.locale is not None:
-                problems.append(f"{b.id} eliminated with strength {b.strength} at {b.locale}")
-        else:
-            problems.append(f"{b.id} has status {b.status}")
         if b.disorganised and b.side != "france":
             problems.append(f"{b.id}: an Austrian block disorganised")
         if b.bombard is not None and (b.type != "artillery" or b.facing != b.bombard):

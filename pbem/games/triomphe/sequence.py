@@ -19,17 +19,11 @@ from . import assault, bombardment, march, morale, reorganisation, victory
 from .orders import Assault, Attack, Bombard, Enter, Fire, March, Orders, Reorganise, Road
 from .scenario import SIDE_NAME, Scenario
 from pbem.games.simmons.clock import hour_label
+from pbem.games.simmons.standing import update_standing
+from pbem.games.simmons.turn import is_over, moving_side  # noqa: F401 (the game's names)
 from .state import State
 from . import maneuver
 from .turn import Ended, Turn, Void
-
-
-def moving_side(scenario: Scenario, state: State) -> str:
-    return scenario.side_of_day(state.day)
-
-
-def is_over(scenario: Scenario, state: State) -> bool:
-    return state.over
 
 
 def resolve_day(scenario: Scenario, state: State, orders: dict[str, Orders], decider: Decider,
@@ -63,18 +57,6 @@ def resolve_day(scenario: Scenario, state: State, orders: dict[str, Orders], dec
     state.last_moves = turn.moves
     state.day += 1
     return state, turn.events
-
-
-# family: shared with marengo/rules.py (update_standing), to move to simmons
-def update_standing(state: State, side: str, standing) -> None:
-    """A standing order replaces the one of the same kind and place; CLEAR removes."""
-    orders = state.standing.setdefault(side, [])
-    if standing.kind == "clear":
-        kind = (standing.value or "").lower() or None
-        state.standing[side] = [d for d in orders if kind is not None and d["kind"] != kind]
-        return
-    state.standing[side] = [d for d in orders if (d["kind"], d.get("locale"), d.get("toward")) != standing.key()]
-    state.standing[side].append(standing.to_dict())
 
 
 def start_of_turn(turn: Turn) -> None:

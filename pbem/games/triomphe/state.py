@@ -7,23 +7,18 @@ dicts) so it can be copied, compared, hashed and stored as JSON.
 from __future__ import annotations
 
 import copy
-import hashlib
-import json
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
+
+from pbem.games.simmons.sides import enemy  # noqa: F401 (the game's name)
+from pbem.games.simmons.state import Piece, Saved
 
 from .scenario import SIDES
 
 
 @dataclass
-class Block:
-    id: str
-    side: str
-    name: str
-    type: str  # infantry, cavalry, artillery
-    strength: int
-    locale: str | None = None  # None while off the map
-    facing: str | None = None  # None: in the reserve; else the locale its approach faces
-    status: str = "map"  # "map", "waiting" (in a waiting cell), "eliminated"
+class Block(Piece):
+    """A block: the family's fields (pbem.games.simmons.state.Piece), then the game's."""
+
     cell: str | None = None  # the waiting cell it enters from (000 §15)
     arrives: int | None = None  # hour from which it may enter
     entries: tuple[str, ...] = ()  # the entry points it may use
@@ -31,16 +26,11 @@ class Block:
     bombard: str | None = None  # artillery: the locale a declared bombardment aims at (000 §10)
     bombard_days: tuple[int, ...] = ()  # turns on which it declared or completed one
 
-    @property
-    def on_map(self) -> bool:
-        return self.status == "map"
-
-    def where(self) -> tuple[str | None, str | None]:
-        return (self.locale, self.facing)
-
 
 @dataclass
-class State:
+class State(Saved):
+    BLOCK = Block  # its blocks' class (Saved.from_dict)
+
     day: int = 0  # turns resolved; turn d is SIDES[d % 2]'s turn of hour first_hour + d // 2
     blocks: dict[str, Block] = field(default_factory=dict)
     uncommitted: dict[str, int] = field(default_factory=dict)  # 000 §18
@@ -93,21 +83,3 @@ class State:
 
     def copy(self) -> "State":
         return copy.deepcopy(self)
-
-    def to_dict(self) -> dict:
-        return asdict(self)
-
-    @classmethod
-    def from_dict(cls, data: dict) -> "State":
-        data = dict(data)
-        data["blocks"] = {k: Block(**{**v, "entries": tuple(v.get("entries", ())),
-                                      "bombard_days": tuple(v.get("bombard_days", ()))})
-                          for k, v in data["blocks"].items()}
-        return cls(**data)
-
-    def digest(self) -> str:
-        return hashlib.sha256(json.dumps(self.to_dict(), sort_keys=True).encode()).hexdigest()[:16]
-
-
-def enemy(side: str) -> str:
-    return SIDES[1 - SIDES.index(side)]

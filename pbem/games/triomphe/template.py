@@ -1,9 +1,8 @@
 """The orders form for a side's next Triomphe turn: its header, what the turn
 allows, and example orders for its own blocks, written the way the parser
-reads them (each a comment until its ``#`` is removed).
-
-# family: the frame is marengo/report/template.py's; to be shared when the
-# family package has a report.
+reads them (each a comment until its ``#`` is removed). The report's frame puts
+it under its heading (report.py, pbem.games.simmons.report); the examples are
+Triomphe's own, as Marengo's are its own (marengo/report/template.py).
 """
 
 from __future__ import annotations

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 from collections import Counter
 
-from pbem.core.decisions import Decider, Decision
-from pbem.core.events import Event
+from pbem.core.decisions import Decider
+from pbem.games.simmons.turn import SideTurn
 
-from .orders import Orders, Standing
+from .orders import Orders
 from .scenario import SIDE_ADJ, Scenario
-from .state import Block, State, enemy
+from .state import Block, State
 
 ORDERS = 3  # 000 §6: «Гравець має загалом три (3) накази на хід»
 GROUP = 3  # 000 §6: at most three blocks take part in an action
@@ -32,35 +32,28 @@ class Ended(Exception):
     """An army is demoralised: the game ends at once (000 §18, §19)."""
 
 
-class Turn:
+class Turn(SideTurn):
+    """One side's turn (pbem.games.simmons.turn.SideTurn: naming, telling, standing orders,
+    decisions) with Triomphe's counters."""
+
+    tag_decisions = True
+
     def __init__(self, scenario: Scenario, state: State, orders: Orders | None, decider: Decider):
-        self.sc = scenario
-        self.board = scenario.board
+        super().__init__(scenario, state, orders, decider)
         self.terrain = scenario.terrain
-        self.st = state
-        self.side = scenario.side_of_day(state.day)
-        self.foe = enemy(self.side)
-        self.orders = orders or Orders(self.side)
-        self.decider = decider
-        self.events: list[Event] = []
         self.spent = 0  # orders spent (000 §6)
         self.acted: set[str] = set()  # blocks that took part in an action (reorganisation aside)
         self.maneuvers: Counter = Counter()  # defence approach -> maneuver attacks through it (§9)
         self.closed: set[tuple[str, str]] = set()  # attack approaches after a lost assault (§11)
         self.no_road_into: set[str] = set()  # defence locales taken by assault (§11)
-        self.crossings: dict[tuple, dict] = {}  # crossing -> {"last": step, "dir": (from, to)} (§8)
+        self.crossings: dict[tuple, dict] = {}  # crossing -> {"slots": steps, "dir": (from, to)} (§8, simmons.roads)
         self.road_attacks: set[tuple] = set()  # crossings used for a road maneuver attack (§8)
         self.pontoon = False
         self.organised: dict[str, set[str]] = {}  # locale -> blocks organised this turn (§14, T39)
         self.start_disorganised: dict[str, set[str]] = {}
-        self.moves: list[dict] = []
         self.revealed: list[str] = []
 
     # -- what the turn is
-
-    @property
-    def hour(self) -> int:
-        return self.sc.hour(self.st.day)
 
     @property
     def french_cannot_block(self) -> bool:
@@ -70,25 +63,8 @@ class Turn:
     def may_block(self, side: str) -> bool:
         return not (side == "france" and self.french_cannot_block)
 
-    def name(self, locale: str | None) -> str:
-        return self.board.locales[locale].name if locale else "?"
-
-    def place(self, locale: str, facing: str | None) -> str:
-        if facing is None:
-            return f"{self.name(locale)} (reserve)"
-        return f"{self.name(locale)}>{self.name(facing)}"
-
     def approach_name(self, locale: str, toward: str) -> str:
         return f"{self.name(locale)}>{self.name(toward)}"
-
-    def own(self, block: Block, strength: int | None = None) -> str:
-        name = f" {block.name}" if block.name and block.name != block.id else ""
-        return f"{block.id}{name} ({block.type} {block.strength if strength is None else strength})"
-
-    @staticmethod
-    def shown(block: Block, strength: int | None = None) -> str:
-        """A revealed block as the enemy sees it: side, type and strength only."""
-        return f"{SIDE_ADJ[block.side]} {block.type} {block.strength if strength is None else strength}"
 
     def a_block(self, side: str | None = None) -> str:
         """'An Austrian block' / 'A French block'."""
@@ -100,21 +76,6 @@ class Turn:
 
     def ids(self, blocks) -> str:
         return ", ".join(self.own(b) for b in blocks)
-
-    # -- telling what happened
-
-    def public(self, kind: str, text: str, **data) -> None:
-        self.events.append(Event(kind, text, data))
-
-    def private(self, kind: str, owner: str, text: str, seen: str | None = None,
-                seen_data: dict | None = None, **data) -> None:
-        self.events.append(Event(kind, text, data, owner=owner, seen=seen, seen_data=seen_data))
-
-    def void(self, order, why: str) -> None:
-        self.private("void", self.side, f"Order not carried out: {order.text or order} — {why}.")
-
-    def record_move(self, side: str, frm: tuple, to: tuple, count: int, kind: str) -> None:
-        self.moves.append({"side": side, "from": list(frm), "to": list(to), "count": count, "kind": kind})
 
     # -- orders (000 §6)
 
@@ -168,46 +129,6 @@ class Turn:
 
     def organised_count(self) -> int:
         return sum(1 for b in self.st.side_blocks("france") if not b.disorganised)
-
-    # -- standing orders
-    # family: shared with marengo/day.py (Day.standing, Day.decide), to move to simmons
-
-    def standing(self, side: str, kind: str, locale: str | None = None, toward: str | None = None
-                 ) -> Standing | None:
-        """The most specific standing order of ``side`` for this kind and place."""
-        best = None
-        for d in self.st.standing.get(side, []):
-            if d["kind"] != kind:
-                continue
-            if d.get("locale") not in (None, locale) or d.get("toward") not in (None, toward):
-                continue
-            score = (d.get("locale") is not None) + (d.get("toward") is not None)
-            if best is None or score >= best[0]:
-                best = (score, d)
-        return Standing.from_dict(best[1]) if best else None
-
-    def source_for(self, side: str) -> str:
-        return "orders" if side == self.side else "standing"
-
-    # -- decisions
-
-    def decide(self, side: str, kind: str, question: str, options: list[tuple[str, str]],
-               default: tuple[str, ...], lo: int = 1, hi: int = 1, given=None, source: str | None = None,
-               check=None) -> tuple[str, ...]:
-        decision = Decision(side=side, kind=kind, question=question,
-                            options=tuple(k for k, _ in options), default=tuple(default),
-                            labels=tuple(options), min=lo, max=hi)
-        answer = self.decider.decide(decision, given=given, source=source or self.source_for(side), check=check)
-        record = self.decider.records[-1]
-        if record.source in ("default", "standing", "log"):
-            how = {"default": "by default", "standing": "by your standing orders",
-                   "log": "by the answer on record"}[record.source]
-            chosen = ", ".join(decision.label(k) for k in answer) or "none"
-            note = f" ({record.note})" if record.note else ""
-            self.private("decision", side, f"{question} Chosen {how}: {chosen}.{note}", decision=kind)
-        elif record.note:
-            self.private("decision", side, f"{question} {record.note}.", decision=kind)
-        return answer
 
     def pick_own(self, owner: str, candidates: list[Block], kind: str, question: str) -> Block:
         """The owner picks one of its blocks (to take a reduction): standing LOSSES, else the strongest."""

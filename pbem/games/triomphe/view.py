@@ -11,10 +11,10 @@ and the orders spent are on the table for both.
 from __future__ import annotations
 
 from pbem.games.simmons.clock import hour_label
-from pbem.games.simmons.view import enemy_as_seen
+from pbem.games.simmons.view import own_and_seen
 
 from .scenario import SIDES, Scenario
-from .state import State, enemy
+from .state import State
 
 
 def block_dict(block) -> dict:
@@ -76,11 +76,7 @@ def view(scenario: Scenario, state: State, side: str | None) -> dict:
         "last_moves": [dict(m) for m in state.last_moves],
         "standing": {},
     }
-    for block in state.blocks.values():
-        if side is None or block.side == side:
-            out["blocks"].append(block_dict(block))
-    if side is not None:
-        out["enemy"] = enemy_as_seen(scenario.board, state.blocks.values(), enemy(side), seen_as)
+    own_and_seen(out, scenario.board, state, side, block_dict, seen_as)
     for s in SIDES:
         cells: dict[str, int] = {}
         for b in state.blocks.values():
@@ -88,6 +84,4 @@ def view(scenario: Scenario, state: State, side: str | None) -> dict:
                 cells[b.cell] = cells.get(b.cell, 0) + 1
         out["waiting"][s] = [{"cell": c, "hour": hour_label(scenario.cells[c].hour) if c in scenario.cells else "",
                               "count": n, "face_up": face_up(scenario, state, s, c, hour)} for c, n in cells.items()]
-        if side is None or s == side:
-            out["standing"][s] = [d.get("text", "") for d in state.standing.get(s, [])]
     return out

@@ -1,73 +1,40 @@
-"""The map of one side's view as a standalone SVG document ("Le Look").
+"""The map of one side's view of a Bonaparte at Marengo game as a standalone SVG document.
 
-A 19th-century battle map: parchment, fine ink, the armies as straight
-geometric bars, Austria red and France blue (003 §4 and the designer's
-notes). Layers, bottom to top: paper, rivers and towns, the locale polygons
-(washed faintly in the colour of whoever holds them), roads, impassable
-borders, approach slots with their symbols, names, capacities and objective
-stars, the blocks, then the arrows of the last day's moves. A band above the
-map gives the clock and morale, a band below the reinforcements and a legend.
-
-What the SVG says about the enemy is exactly what the view gives: a bar of
-the enemy's colour at a place, with its type and strength only while
-``revealed``. Enemy elements come in the view's order and carry no id, class
-or data attribute derived from a block; the document has no comments and no
-titles. The only ``<rect>`` elements are the blocks on the map, one each.
+The family's map (pbem.games.simmons.render: the board, the blocks, the last
+day's arrows, the bands above and below) with what Marengo adds: each side's
+morale in the header, and in the legend the French blocks not yet activated
+(003 §6) and the objectives' stars.
 """
 
 from __future__ import annotations
 
-from .blocks import BlockLayer
-from .board import BoardLayers
-from .drawing import PAPER_DEEP, _el, _n
-from .margins import Margins
-from .moves import MoveLayer
+from pbem.games.simmons.render import MapDrawing
+from pbem.games.simmons.render.drawing import INK, SIDE_DARK, SIDE_PALE, STAR, star
+from pbem.games.simmons.sides import SIDE_NAME
 
 
-class MapRenderer(BoardLayers, BlockLayer, MoveLayer, Margins):
-    """Draws one view of one board. Use :func:`render_svg`.
+class MapRenderer(MapDrawing):
+    """Draws one view of one board. Use :func:`render_svg`."""
 
-    Its layers live beside it: board.py (the printed board), blocks.py,
-    moves.py (the last day's arrows), margins.py (header, reinforcements,
-    legend), all on layout.py (where things stand); drawing.py holds the
-    palette and the SVG helpers.
-    """
+    def side_line(self, side: str) -> str | None:
+        morale = self.view.get("morale", {})
+        if side not in morale:
+            return None
+        text = f"{SIDE_NAME[side]}: morale {morale[side]}"
+        if self.view.get("demoralised", {}).get(side):
+            text += ", demoralised"
+        return text
 
-    def render(self) -> str:
-        b = self.board
-        footer = self.footer()
-        footer_h = self.footer_h
-        total_h = self.header_h + b.height + footer_h
-        map_layers = [
-            self.paper(),
-            self.features(),
-            self.locales(),
-            self.roads(),
-            self.impassables(),
-            self.approaches(),
-            self.entries(),
-            self.labels(),
-            self.blocks(),
-            self.arrows(),
-            self.frame(),
-        ]
-        parts = [
-            f'<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="{_n(b.width)}" '
-            f'height="{_n(total_h)}" viewBox="0 0 {_n(b.width)} {_n(total_h)}">',
-            _el("path", d=f"M0,0H{_n(b.width)}V{_n(total_h)}H0z", fill=PAPER_DEEP),
-            self.header(),
-            f'<g transform="translate(0 {_n(self.header_h)})">',
-            f'<clipPath id="map-area"><path d="M0,0H{_n(b.width)}V{_n(b.height)}H0z"/></clipPath>',
-            '<g clip-path="url(#map-area)">',
-            *[layer for layer in map_layers if layer],
-            "</g>",
-            "</g>",
-            f'<g transform="translate(0 {_n(self.header_h + b.height)})">',
-            footer,
-            "</g>",
-            "</svg>",
-        ]
-        return "\n".join(parts) + "\n"
+    def legend_own(self, chip) -> list[tuple[str, str]]:
+        if self.viewer == "france" or self.viewer is None:
+            return [(chip(SIDE_PALE["france"], SIDE_DARK["france"], dashed=True, face=("infantry", 2)),
+                     "French block not yet activated")]
+        return []
+
+    def legend_places(self, bx: float, L: float) -> list[tuple[str, str]]:
+        u = self.u
+        return [(star(bx + 9 * u, 0, 8 * u, STAR["red"], INK, 0.8 * u) + star(bx + 27 * u, 0, 8 * u, STAR["green"],
+                 INK, 0.8 * u) + star(bx + 45 * u, 0, 8 * u, STAR["blue"], INK, 0.8 * u), "objectives")]
 
 
 def render_svg(board, view: dict, title: str | None = None) -> str:

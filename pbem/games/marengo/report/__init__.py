@@ -13,8 +13,10 @@ its standing orders in force and the command limits; and an orders template
 for its next day, ready to edit and send back (or a standing-orders-only
 template when the next day is the enemy's).
 
+The frame (heading, events, decisions, standing orders, the orders form) and
+the reading of the game are the family's (pbem.games.simmons.report).
 Hidden information is enforced by how the report is built. :func:`build_report`
-reads the game for exactly three things: the side's view of the position after
+reads the game (``facts_of``) for exactly three things: the side's view of the position after
 the day (``game.view(side, day)``, see ``pbem.games.marengo.view``), the day's
 events as the side saw them (``events_for``) and the decisions put to that
 side. Everything else (:func:`compose`) works on those alone, plus the public
@@ -33,7 +35,6 @@ orders template, and ``document.py`` the document rendered to Markdown, text and
 
 from __future__ import annotations
 
-from pbem.core.events import events_for
 from pbem.games.marengo.parse import ORDER_WORDS
 from pbem.games.marengo.scenario import SIDE_ADJ, SIDE_NAME
 from pbem.report.document import (
@@ -43,6 +44,7 @@ from pbem.games.marengo.report.facts import (
     COMMAND_LIMIT, NO_DEADLINE, ROAD_CAPACITY, ROAD_ENTRIES, Facts, hour_label, natural, side_name,
 )
 from pbem.games.marengo.report.sections import SOURCES, compose, group_events
+from pbem.games.simmons.report import facts_of, opening_facts
 from pbem.games.marengo.report.template import order_template
 
 __all__ = [
@@ -61,46 +63,7 @@ def build_report(game, day: int, side: str | None, deadline: str | None = None, 
     game's report for onlookers (``side`` is ignored). ``deadline`` is the
     next day's deadline as the server words it.
     """
-    if not 0 <= day < len(game.days):
-        raise ValueError(f"day {day} has not been resolved (resolved: 0 to {len(game.days) - 1})")
-    if spectator:
-        if not game.over:
-            raise ValueError("a spectator report is for a finished game")
-        side = None
-    sides = game.seats()
-    if side is not None and side not in sides:
-        raise ValueError(f"no side called {side!r} (sides: {', '.join(sides)})")
-    result = game.days[day]
-    scenario = game.scenario
-    if side is None:
-        decisions = list(result.decisions)
-        orders = {} if spectator else {s: game.orders_text(day, s) for s in sides}
-    else:
-        decisions = [r for r in result.decisions
-                     if r.decision.side == side and r.source in ("standing", "default", "log")]
-        orders = {}
-    facts = Facts(
-        reader=side,
-        spectator=spectator,
-        game_title=game.ruleset.title,
-        scenario_name=scenario.name,
-        game_label=game_label,
-        game_id=str(game_id),
-        board=scenario.board,
-        day=day,
-        played_side=result.seats[0],
-        played_hour=scenario.hour(day),
-        rounds=scenario.rounds,
-        first_hour=scenario.first_hour,
-        sides=sides,
-        view=game.view(side, day),
-        events=events_for(result.events, side),
-        decisions=decisions,
-        deadline=deadline,
-        retreat_toward=dict(scenario.retreat_toward or {}),
-        orders=orders,
-    )
-    return compose(facts)
+    return compose(facts_of(game, day, side, deadline, game_label, spectator, game_id))
 
 
 def report_for_day(game, day: int | None = None, side: str | None = None, **options) -> Report:
@@ -120,9 +83,4 @@ def all_reports(game, day: int, deadline: str | None = None, game_label: str = "
 
 def opening_template(game, side: str, deadline: str | None, game_label: str = "", game_id: str = "") -> str:
     """The orders template of a side before any day has been resolved (its welcome mail)."""
-    sc = game.scenario
-    facts = Facts(reader=side, spectator=False, game_title=game.ruleset.title, scenario_name=sc.name,
-                  game_label=game_label, game_id=str(game_id), board=sc.board, day=game.day, played_side=side,
-                  played_hour=sc.first_hour, rounds=sc.rounds, first_hour=sc.first_hour,
-                  sides=game.seats(), view=game.view(side), events=[], decisions=[], deadline=deadline)
-    return order_template(facts)
+    return order_template(opening_facts(game, side, deadline, game_label, game_id))

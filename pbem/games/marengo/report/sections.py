@@ -1,117 +1,61 @@
-"""The report's sections (heading, morale, reinforcements, blocks, enemy, events,
-decisions, standing orders, orders received) and compose(), which puts a
-reader's report together from its Facts."""
+"""Marengo's report: the family's frame (pbem.games.simmons.report) with Marengo's
+sections (morale, reinforcements, blocks, enemy blocks in sight), its events
+grouped by the step of the sequence of play (003 §7), the command limits after
+the standing orders, and its orders form (template.py)."""
 
 from __future__ import annotations
 
 import re
 
 from pbem.games.marengo.scenario import SIDE_ADJ
-from pbem.report.document import Bullets, Code, Document, Heading, Para, Report, Table, to_markdown, to_text
+from pbem.games.simmons.report import ReportFrame
+from pbem.report.document import Bullets, Document, Heading, Para, Report, Table
 from pbem.games.marengo.report.facts import (
-    COMMAND_LIMIT, NO_DEADLINE, ROAD_CAPACITY, ROAD_ENTRIES, Facts, hour_label, natural, side_name,
+    COMMAND_LIMIT, ROAD_CAPACITY, ROAD_ENTRIES, Facts, hour_label, natural, side_name,
 )
 from pbem.games.marengo.report.template import order_template
 
-SOURCES = {
-    "standing": "your standing orders",
-    "default": "the default",
-    "log": "the answer on record",
-    "orders": "the day's orders",
-}
+
+class MarengoReport(ReportFrame):
+    """The family's report with Marengo's sections."""
+
+    TURN = "day"
+
+    def body(self, doc: Document, facts: Facts) -> None:
+        _morale(doc, facts)
+        _reinforcements(doc, facts)
+        if facts.reader is None:
+            for s in facts.sides:
+                _blocks(doc, facts, s)
+        else:
+            _blocks(doc, facts, facts.reader)
+            _enemy(doc, facts)
+
+    def group_events(self, events: list[dict]) -> list[tuple[str, list[str]]]:
+        return group_events(events)
+
+    def commands(self, doc: Document, facts: Facts) -> None:
+        doc.add(Para("Commands:"), Bullets([
+            f"Command limit: at most {COMMAND_LIMIT} group moves and/or assaults a day (003 §8). A road move "
+            "or an entry all along a main road is free of it; a block crossing by the pontoon counts as a group.",
+            f"Road capacity: at most {ROAD_CAPACITY} blocks cross one approach along one road in a day, one on "
+            "its first, one on its second and one on its third move, all in the same direction (003 §8).",
+            f"Reinforcements: at most {ROAD_ENTRIES} blocks a day enter by one road entry point (the first may go "
+            "three locales, the second two, the third one); the Austrians bring one more by the pontoon.",
+            "A block moves once a day; a locale holds at most its capacity of one side's blocks.",
+        ]))
+
+    def template(self, facts: Facts) -> str:
+        return order_template(facts)
+
+
+REPORT = MarengoReport()
+SOURCES = REPORT.sources
 
 
 def compose(facts: Facts) -> Report:
     """The report from ``facts`` alone (see :class:`Facts`)."""
-    doc = Document(title=_title(facts))
-    _heading(doc, facts)
-    _morale(doc, facts)
-    _reinforcements(doc, facts)
-    if facts.reader is None:
-        for s in facts.sides:
-            _blocks(doc, facts, s)
-    else:
-        _blocks(doc, facts, facts.reader)
-        _enemy(doc, facts)
-    _events(doc, facts)
-    _decisions(doc, facts)
-    if not facts.spectator:
-        _standing(doc, facts)
-    if facts.reader is None and facts.orders:
-        _orders_sent(doc, facts)
-    template = ""
-    if facts.reader is not None and not facts.view["over"]:
-        template = order_template(facts)
-        next_side = facts.view["next_side"]
-        what = "Orders" if next_side == facts.reader else "Standing orders"
-        doc.add(Heading(2, f"{what} for {hour_label(facts.view['hour'])} ({side_name(next_side)}'s day)"),
-                Para("Edit the text below and send it back as the body of a mail, header line first. "
-                     "Lines starting with # are comments; remove the # in front of an example to use it.")
-                if next_side == facts.reader else
-                Para("The next day is the enemy's: only STANDING orders can be sent now. They answer, "
-                     "in advance, the choices the enemy's day may put to you."),
-                Code(template))
-    md = to_markdown(doc)
-    return Report(side=facts.reader, day=facts.day, subject=_subject(facts), markdown=md, text=to_text(doc),
-                  template=template, spectator=facts.spectator, title=doc.title, source=md)
-
-
-def _full_name(facts: Facts) -> str:
-    """The game and scenario, without saying the game's name twice."""
-    if not facts.game_title or facts.scenario_name.startswith(facts.game_title):
-        return facts.scenario_name
-    return f"{facts.game_title}: {facts.scenario_name}"
-
-
-def _label(facts: Facts) -> str:
-    return facts.game_label or facts.scenario_name
-
-
-def _title(facts: Facts) -> str:
-    return (f"{_label(facts)}: {side_name(facts.played_side)}'s day, {hour_label(facts.played_hour)} "
-            f"(round {facts.day // len(facts.sides) + 1} of {facts.rounds})")
-
-
-def _reader_words(facts: Facts) -> str:
-    if facts.spectator:
-        return "spectators"
-    if facts.reader is None:
-        return "the moderator"
-    return side_name(facts.reader)
-
-
-def _subject(facts: Facts) -> str:
-    v = facts.view
-    played = f"{side_name(facts.played_side)} {hour_label(facts.played_hour)}"
-    tag = f"pbem {facts.game_id}" if facts.game_id else facts.game_label
-    prefix = f"[{tag}] " if tag else ""
-    if v["over"]:
-        tail = "game over" + (f", {side_name(v['winner'])} wins" if v.get("winner") else "")
-    elif facts.reader is not None and v["next_side"] == facts.reader:
-        tail = f"your orders for {hour_label(v['hour'])}"
-    else:
-        tail = f"next: {side_name(v['next_side'])} {hour_label(v['hour'])}"
-    return f"{prefix}Report for {_reader_words(facts)}: {played} played; {tail}"
-
-
-def _heading(doc: Document, facts: Facts) -> None:
-    v = facts.view
-    lines = [
-        Para(f"{_full_name(facts)}. "
-             f"Report for {_reader_words(facts)}.", strong="Game:"),
-        Para(f"{side_name(facts.played_side)}'s day at {hour_label(facts.played_hour)} has been played "
-             f"(day {facts.day + 1} of {facts.rounds * len(facts.sides)}).", strong="Played:"),
-    ]
-    if v["over"]:
-        lines.append(Para(v.get("victory") or "The game is over.", strong="The game is over."))
-    else:
-        nxt = v["next_side"]
-        whose = "your day" if nxt == facts.reader else f"{side_name(nxt)}'s day"
-        if facts.reader is not None and nxt != facts.reader:
-            whose += " (you may send standing orders)"
-        lines.append(Para(f"{hour_label(v['hour'])}, {whose}. Deadline: {facts.deadline or NO_DEADLINE}.",
-                          strong="Next:"))
-    doc.add(*lines)
+    return REPORT.compose(facts)
 
 
 def _morale(doc: Document, facts: Facts) -> None:
@@ -245,71 +189,4 @@ def group_events(events: list[dict]) -> list[tuple[str, list[str]]]:
         groups[-1][1].append(e["text"])
     return groups
 
-
-def _events(doc: Document, facts: Facts) -> None:
-    title = "What happened" if facts.reader is None else f"What happened, as {side_name(facts.reader)} saw it"
-    doc.add(Heading(2, title))
-    groups = group_events(facts.events)
-    if not groups:
-        doc.add(Para("Nothing was seen."))
-    for name, texts in groups:
-        doc.add(Heading(3, name), Bullets(texts, wrap=False))
-
-
-def _decisions(doc: Document, facts: Facts) -> None:
-    if facts.reader is None:
-        doc.add(Heading(2, "Decisions"))
-        if not facts.decisions:
-            doc.add(Para("No decision was put to either side."))
-            return
-        rows = [[str(r.index), side_name(r.decision.side), r.decision.question, _answer(r),
-                 SOURCES.get(r.source, r.source).replace("your ", "")] for r in facts.decisions]
-        doc.add(Table(["#", "Side", "Question", "Answer", "Taken by"], rows))
-        return
-    doc.add(Heading(2, "Decisions taken on your behalf"))
-    if not facts.decisions:
-        doc.add(Para("None: no choice was put to you that your orders did not answer."))
-        return
-    rows = [[str(r.index), r.decision.question, _answer(r), SOURCES.get(r.source, r.source)]
-            for r in facts.decisions]
-    doc.add(Table(["#", "Question", "Answer", "Taken by"], rows))
-    doc.add(Para("The number is the decision's place in the day; the moderator can change an answer by it."))
-
-
-def _answer(record) -> str:
-    return ", ".join(record.decision.label(k) for k in record.answer) or "none"
-
-
-def _standing(doc: Document, facts: Facts) -> None:
-    standing = facts.view.get("standing", {})
-    doc.add(Heading(2, "Standing orders and commands"))
-    for s in facts.sides:
-        if facts.reader is not None and s != facts.reader:
-            continue
-        texts = standing.get(s, [])
-        who = "Your standing orders" if s == facts.reader else f"{side_name(s)}'s standing orders"
-        if texts:
-            doc.add(Para(f"{who} in force:"), Bullets(texts, wrap=False))
-        else:
-            doc.add(Para(f"{who}: none; every choice the enemy's day puts to "
-                         f"{'you' if s == facts.reader else 'it'} is answered by its default."))
-    doc.add(Para("Commands:"), Bullets([
-        f"Command limit: at most {COMMAND_LIMIT} group moves and/or assaults a day (003 §8). A road move "
-        "or an entry all along a main road is free of it; a block crossing by the pontoon counts as a group.",
-        f"Road capacity: at most {ROAD_CAPACITY} blocks cross one approach along one road in a day, one on "
-        "its first, one on its second and one on its third move, all in the same direction (003 §8).",
-        f"Reinforcements: at most {ROAD_ENTRIES} blocks a day enter by one road entry point (the first may go "
-        "three locales, the second two, the third one); the Austrians bring one more by the pontoon.",
-        "A block moves once a day; a locale holds at most its capacity of one side's blocks.",
-    ]))
-
-
-def _orders_sent(doc: Document, facts: Facts) -> None:
-    doc.add(Heading(2, "Orders received for the day"))
-    for s in facts.sides:
-        text = facts.orders.get(s, "")
-        if text.strip():
-            doc.add(Heading(3, side_name(s)), Code(text))
-        else:
-            doc.add(Para(f"{side_name(s)}: no orders."))
 

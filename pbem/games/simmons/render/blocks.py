@@ -52,12 +52,16 @@ class BlockLayer(Layout):
         return "".join(out)
 
     def block_data(self, blk: dict) -> dict:
-        """What the game page's map-click orders read of an own block (see Marengo.map_clicks):
+        """What the game page's map-click orders read of an own block (see the game's map_clicks):
         where it stands, as an order names it, its type and whether it may move yet."""
         out = {"data-at": self.place_name(blk["locale"], blk.get("facing")), "data-type": blk.get("type")}
         if blk.get("activated") is False:
             out["data-activated"] = "false"
         return out
+
+    def block_marks(self, blk: dict, length: float, own: bool) -> str:
+        """What a game marks on a block (drawn on its face, centred on (0, 0), along x); none here."""
+        return ""
 
     def _block(self, blk: dict, pos, own: bool) -> str:
         x, y, angle, length = pos
@@ -82,5 +86,6 @@ class BlockLayer(Layout):
         if face:
             ink = SIDE_DARK.get(side, INK) if pale else "#fffaf0"
             body.append(block_face(face[0], face[1], blk.get("id") if own else None, length, T, u, ink))
+        body.append(self.block_marks(blk, length, own))
         transform = f"translate({_n(x)} {_n(y)})" + (f" rotate({_n(angle)})" if angle else "")
         return _el("g", "".join(body), transform=transform)

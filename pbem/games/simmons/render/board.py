@@ -97,7 +97,7 @@ class BoardLayers(Layout):
         for lid, poly in self.polygons.items():
             if len(poly) >= 3:
                 # crisp: fine straight ink costs a third of its anti-aliased bytes in the PNG, and looks engraved;
-                # data-locale: where a click on the game page sends blocks (Marengo.map_clicks)
+                # data-locale: where a click on the game page sends blocks (the game's map_clicks)
                 out.append(_el("polygon", points=_pts(poly), fill="none", stroke=INK_SOFT,
                                stroke_width=1.1 * u, stroke_linejoin="round", shape_rendering="crispEdges",
                                data_locale=self.place_name(lid, None)))
@@ -173,7 +173,7 @@ class BoardLayers(Layout):
             d0 = self.inset
             # the slot, marked like a ruler on the border: a tick at each end (and the middle, if wide)
             ticks = [-full / 2, full / 2] + ([0.0] if ap.width == 2 else [])
-            # the slot's area, unpainted: where a click on the game page sends blocks (Marengo.map_clicks)
+            # the slot's area, unpainted: where a click on the game page sends blocks (the game's map_clicks)
             corners = [place.at(-full / 2, 0.0), place.at(full / 2, 0.0), place.at(full / 2, d0 + self.T),
                        place.at(-full / 2, d0 + self.T)]
             hits.append(_el("polygon", points=_pts(corners), fill="none", data_approach=self.place_name(a, b)))

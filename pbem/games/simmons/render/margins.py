@@ -1,22 +1,45 @@
-"""The bands above and below the map.
+"""The bands above and below a Marengo-family map.
 
-Above: the title, the hour and round, whose view it is, each side's morale
-and a clock. Below: the reinforcements still due, by hour, and the legend.
+Above: the title, the hour and round, whose view it is, a line for each side
+(``side_line``: Marengo's morale, Triomphe's discs) and a clock. Below: the
+blocks still to come, by hour (``due``: Marengo's reinforcements, Triomphe's
+waiting cells), what a game adds beside them (``footer_extra``), and the
+legend, whose rows a game completes (``legend_own``, ``legend_places``,
+``legend_more``).
 """
 
 from __future__ import annotations
 
 import math
 
-from pbem.games.marengo.scenario import SIDE_ADJ, SIDE_NAME
-
-from .drawing import (INK, INK_SOFT, OTHER, PAPER, ROAD, SANS, SIDE_COLOUR, SIDE_DARK, SIDE_PALE, STAR, _el, _n,
-                      _pts, _text, block_face, star, type_symbol)
+from ..clock import hour_label
+from ..sides import SIDE_ADJ, SIDE_NAME
+from .drawing import (INK, INK_SOFT, OTHER, PAPER, ROAD, SANS, SIDE_COLOUR, SIDE_DARK, _el, _n, _pts, _text,
+                      block_face, star, type_symbol)
 from .layout import Layout
 
 
 class Margins(Layout):
-    """The header (title, clock, morale) and the footer (reinforcements, legend)."""
+    """The header (title, clock, a line a side) and the footer (blocks to come, legend)."""
+
+    TURN = "day"  # what the rule book calls one side's turn
+    DUE = "Reinforcements to come"  # the footer's list of blocks to come
+
+    def side_line(self, side: str) -> str | None:
+        """The header's line for ``side`` (None: none)."""
+        return None
+
+    def header_bits(self) -> list[str]:
+        """What the game adds to the header's line after the hour and round."""
+        return []
+
+    def due(self) -> dict:
+        """The blocks to come, {side: [{"arrives": hour, "type", "strength", "id"} or {"arrives", "count"}]}."""
+        return self.view.get("reinforcements", {})
+
+    def footer_extra(self, y: float) -> tuple[list[str], float]:
+        """What the game draws under the blocks to come, from ``y`` down: (elements, the new ``y``)."""
+        return [], y
 
     def header(self) -> str:
         v, u, w = self.view, self.u, self.board.width
@@ -32,25 +55,22 @@ class Margins(Layout):
             bits.append(str(v["hour_label"]))
         if rnd:
             bits.append(f"round {rnd}" + (f" of {rounds}" if rounds else ""))
+        bits += self.header_bits()
         if v.get("over"):
             winner = v.get("winner")
             bits.append("game over" + (f": {SIDE_NAME.get(winner, winner)} wins" if winner else ": a draw")
                         + (f" ({v['victory']})" if v.get("victory") else ""))
         elif v.get("next_side"):
-            bits.append(f"next: the {SIDE_ADJ.get(v['next_side'], v['next_side'])} day")
+            bits.append(f"next: the {SIDE_ADJ.get(v['next_side'], v['next_side'])} {self.TURN}")
         bits.append(who)
         out.append(_text(24 * u, 60 * u, " · ".join(bits), 15 * u))
-        # morale, right-aligned, one line a side; the clock to their left
-        morale = v.get("morale", {})
-        demoralised = v.get("demoralised", {})
+        # a line a side (morale...), right-aligned; the clock to their left
         y = 31 * u
         widest = 0.0
         for side in ("austria", "france"):
-            if side not in morale:
+            text = self.side_line(side)
+            if text is None:
                 continue
-            text = f"{SIDE_NAME[side]}: morale {morale[side]}"
-            if demoralised.get(side):
-                text += ", demoralised"
             widest = max(widest, len(text) * 15 * u * 0.6)
             out.append(_text(w - 24 * u, y, text, 15 * u, text_anchor="end", fill=SIDE_COLOUR[side],
                              font_weight="bold"))
@@ -84,9 +104,9 @@ class Margins(Layout):
         y0 = 26 * u
         left = []
         y = y0
-        left.append(_text(24 * u, y, "Reinforcements to come", 14 * u, font_weight="bold"))
+        left.append(_text(24 * u, y, self.DUE, 14 * u, font_weight="bold"))
         y += 10 * u
-        rein = self.view.get("reinforcements", {})
+        rein = self.due()
         any_due = False
         for side in ("austria", "france"):
             due = rein.get(side) or []
@@ -112,15 +132,20 @@ class Margins(Layout):
                 if x + need > max_x and x > 100 * u:
                     x = 100 * u
                     y += 22 * u
-                left.append(_text(x, y + 4 * u, _hour_label(hour), 12 * u, font_weight="bold"))
+                left.append(_text(x, y + 4 * u, hour_label(hour), 12 * u, font_weight="bold"))
                 x += 44 * u
                 for chip in chips:
+                    if x + self.L > max_x:  # a long row goes on under its hour
+                        x = 144 * u
+                        y += 22 * u
                     left.append(self._chip(x, y, side, chip))
                     x += self.L + 3 * u
                 x += 14 * u
         if not any_due:
             y += 22 * u
             left.append(_text(24 * u, y, "none", 12 * u, font_style="italic"))
+        extra, y = self.footer_extra(y)
+        left += extra
         legend, legend_h = self.legend(self.board.width * 0.5, y0 - 12 * u)
         self.footer_h = max(y + 24 * u, legend_h + 16 * u)
         out.extend(left)
@@ -163,9 +188,7 @@ class Margins(Layout):
                      "French block: cavalry, strength 2"))
         rows.append((chip(SIDE_COLOUR["france"], SIDE_DARK["france"], face=("artillery", 1)),
                      "artillery, strength 1"))
-        if self.viewer == "france" or self.viewer is None:
-            rows.append((chip(SIDE_PALE["france"], SIDE_DARK["france"], dashed=True, face=("infantry", 2)),
-                         "French block not yet activated"))
+        rows += self.legend_own(chip)
         foe = OTHER.get(self.viewer) if self.viewer else None
         if foe:
             rows.append((chip(SIDE_COLOUR[foe], SIDE_DARK[foe]), "enemy block, face hidden"))
@@ -188,8 +211,7 @@ class Margins(Layout):
         rows.append((_el("path", d=f"M{_n(bx)},0h{_n(L)}", stroke=ROAD["main"], stroke_width=2.6 * u), "main road"))
         rows.append((_el("path", d=f"M{_n(bx)},0h{_n(L)}", stroke=ROAD["secondary"], stroke_width=1.8 * u,
                          stroke_dasharray=f"{_n(7 * u)} {_n(2.5 * u)}"), "secondary road"))
-        rows.append((star(bx + 9 * u, 0, 8 * u, STAR["red"], INK, 0.8 * u) + star(bx + 27 * u, 0, 8 * u, STAR["green"],
-                     INK, 0.8 * u) + star(bx + 45 * u, 0, 8 * u, STAR["blue"], INK, 0.8 * u), "objectives"))
+        rows += self.legend_places(bx, L)
         rows.append((_text(bx + 4 * u, 4 * u, "4", 10.5 * u, font_family=SANS, font_weight="bold"),
                      "capacity of the locale"))
         colour = SIDE_COLOUR.get(self.viewer or "france")
@@ -212,6 +234,7 @@ class Margins(Layout):
                              stroke_width=1.6 * u, stroke_dasharray=f"{_n(1.5 * u)} {_n(4 * u)}")
                          + _el("circle", cx=bx + L - sight, cy=0, r=sight, fill="none", stroke=INK, stroke_width=1.2 * u),
                          "bombardment declared, and its target"))
+        rows += self.legend_more(bx, L, T)
         per_col = math.ceil(len(rows) / 2)
         pitch = 21 * u
         for i, (body, caption) in enumerate(rows):
@@ -222,7 +245,16 @@ class Margins(Layout):
             out.append(_text(x + L + 14 * u, y + 4 * u, caption, 11 * u, font_family=SANS))
         return "".join(out), 36 * u + per_col * pitch + 8 * u
 
+    # -- the game's rows of the legend: (drawing at 0,0 in the row, caption)
 
-def _hour_label(hour: int) -> str:
-    suffix = "AM" if hour < 12 else "PM"
-    return f"{hour % 12 or 12}{suffix}"
+    def legend_own(self, chip) -> list[tuple[str, str]]:
+        """Rows after the blocks' (``chip(fill, stroke, dashed=False, face=None)`` draws a block)."""
+        return []
+
+    def legend_places(self, bx: float, L: float) -> list[tuple[str, str]]:
+        """Rows before the locale's capacity (the objectives)."""
+        return []
+
+    def legend_more(self, bx: float, L: float, T: float) -> list[tuple[str, str]]:
+        """Rows at the end."""
+        return []

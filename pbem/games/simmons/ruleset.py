@@ -1,0 +1,66 @@
+"""The members of the ruleset interface (pbem.core.ruleset) that both Marengo-family
+games answer alike: two seats, Austria and France; one side's turn after the
+other's, named by its hour; the view of a seat (onlookers of a finished game see
+the moderator's); the state's digest; the report and the orders form, from the
+game's report module. Each game's ruleset.py subclasses :class:`FamilyRuleset`
+and says the rest (its scenario, setup, orders, rules, bots, cases)."""
+
+from __future__ import annotations
+
+from pbem.core.ruleset import SPECTATOR, Option, Seat, Turn
+
+from .clock import hour_label
+from .sides import SIDE_NAME, SIDES
+
+
+class FamilyRuleset:
+    TURN = "day"  # what the rule book calls one side's turn
+
+    def options(self) -> tuple[Option, ...]:
+        return ()
+
+    def seats(self, scenario, options: dict) -> tuple[Seat, ...]:
+        return tuple(Seat(side, side, SIDE_NAME[side]) for side in SIDES)
+
+    def turn(self, scenario, state) -> Turn:
+        side = scenario.side_of_day(state.day)
+        return Turn((side,), self.turn_label(scenario, state.day), others=tuple(s for s in SIDES if s != side))
+
+    def turn_label(self, scenario, day: int) -> str:
+        if day >= scenario.days:
+            return "the end of the game"
+        return f"{hour_label(scenario.hour(day))} ({SIDE_NAME[scenario.side_of_day(day)]}'s {self.TURN})"
+
+    def game_view(self, scenario, state, seat):
+        """The game's view function (its view.py's ``view``)."""
+        raise NotImplementedError
+
+    def view(self, scenario, state, seat):
+        if seat == SPECTATOR and not state.over:
+            return self.public_view(scenario, state)
+        return self.game_view(scenario, state, None if seat == SPECTATOR else seat)
+
+    def public_view(self, scenario, state) -> dict:
+        """What both sides see of a game being played (its onlookers' view): each side's blocks
+        as the enemy sees them, waiting blocks as counts, no standing orders."""
+        first, second = (self.game_view(scenario, state, side) for side in SIDES)
+        out = dict(first, viewer=None, blocks=[], standing={}, enemy=second["enemy"] + first["enemy"])
+        for key in ("reinforcements", "waiting"):
+            if key in out:
+                out[key] = {SIDES[0]: second[key].get(SIDES[0]), SIDES[1]: first[key].get(SIDES[1])}
+        return out
+
+    def digest(self, state) -> str:
+        return state.digest()
+
+    def report_module(self):
+        """The game's report module: ``build_report`` and ``opening_template``."""
+        raise NotImplementedError
+
+    def report(self, game, day, seat, *, deadline=None, game_label="", game_id="", spectator=False):
+        return self.report_module().build_report(game, day, seat, deadline=deadline, game_label=game_label,
+                                                 game_id=game_id, spectator=spectator)
+
+    def orders_template(self, game, seat, *, deadline, game_label, game_id) -> str:
+        return self.report_module().opening_template(game, seat, deadline=deadline, game_label=game_label,
+                                                     game_id=game_id)
