@@ -25,7 +25,8 @@ from .blocks import ARMY_SIDE, is_artillery
 from .combat import OTHER, POSITION, RoundActions, word
 from .movement import eliminate
 from .retreat import choose_towns, rout_losses, withdraw
-from .scenario import ARMY_SEAT
+from .scenario import ARMY_SEAT, SEATS
+from .sight import Told, seats_seeing, visible_armies
 
 
 
@@ -62,6 +63,7 @@ class Battle:
     reinforced: bool = False
     withdrawing: set = field(default_factory=set)  # roles that must leave the field (§6.7)
     stand: set = field(default_factory=set)  # roles whose player chose to fight on below the WITHDRAW line
+    witnesses: set = field(default_factory=set)  # the seats told of it (sight.py): who sees an army in it
 
 
 class Fight(RoundActions):
@@ -74,8 +76,24 @@ class Fight(RoundActions):
 
     # -- helpers
 
-    def say(self, text, **data):
-        self.events.append(Event("battle", text, data))
+    def say(self, battle, text, public=False, **data):
+        """A line of the battle's narrative, told to its witnesses (``public``: to every seat,
+        for what the map shows anyway: that a battle is fought there, and who won it)."""
+        if public:
+            self.events.append(Event("battle", text, data, owner=self.witnessed(battle), seen=text))
+        else:
+            self.told(battle).append(Event("battle", text, data))
+
+    def told(self, battle) -> Told:
+        """The sink of the battle's events: told to the seats that see an army in it (§12)."""
+        return Told(self.events, battle.witnesses)
+
+    def witnessed(self, battle) -> tuple[str, ...]:
+        return tuple(s for s in SEATS if s in battle.witnesses)
+
+    def watch(self, battle) -> None:
+        """The seats that see an army with blocks in the battle become its witnesses."""
+        battle.witnesses |= set(seats_seeing(self.st.players, {b.army for b in battle.blocks.values()}))
 
     def seat(self, army):
         return ARMY_SEAT[army]
@@ -147,6 +165,7 @@ class Fight(RoundActions):
             for blk in self.st.side_at(town, side):
                 spec = self.sc.blocks[blk.id]
                 battle.blocks[blk.id] = BB(blk.id, role, blk.army, spec.type, f"res-{role}")
+        self.watch(battle)
         return battle
 
     def begin(self, town, attacker_side, entries) -> Battle:
@@ -157,15 +176,17 @@ class Fight(RoundActions):
             for blk in self.st.side_at(town, side):
                 spec = self.sc.blocks[blk.id]
                 battle.blocks[blk.id] = BB(blk.id, role, blk.army, spec.type, f"res-{role}")
-        self.say(f"Battle of {self.sc.board.name(town)}: {self.count(battle, 'att')} "
+        self.watch(battle)
+        self.say(battle, f"Battle of {self.sc.board.name(town)}: {self.count(battle, 'att')} "
                  f"{word(attacker_side)} blocks attack {self.count(battle, 'def')} {word(defender_side)} blocks.",
-                 town=town)
+                 public=True, town=town)
         pool = list(self.sc.markers)
         for role, n in (("att", 1), ("def", 2)):
             for _ in range(n):
                 if not pool:
                     break
-                k = self.chance.roll(f"terrain draw, battle of {self.sc.board.name(town)}", sides=len(pool))
+                k = self.chance.roll(f"terrain draw, battle of {self.sc.board.name(town)}", sides=len(pool),
+                                     seen_by=self.witnessed(battle))
                 marker = pool.pop(k - 1)
                 free = [i for i in (1, 0, 2) if f"{role}{i}" not in battle.terrain]
                 labels = tuple((POSITION[i], POSITION[i]) for i in free)
@@ -176,7 +197,7 @@ class Fight(RoundActions):
                 i = {v: k for k, v in POSITION.items()}[got[0]]
                 loc = f"{role}{i if role == 'att' else 2 - i}"
                 battle.terrain[loc] = marker
-                self.say(f"The {'attacker' if role == 'att' else 'defender'} places {marker} on "
+                self.say(battle, f"The {'attacker' if role == 'att' else 'defender'} places {marker} on "
                          f"{self.where(battle, loc)}.")
         return battle
 
@@ -202,26 +223,47 @@ class Fight(RoundActions):
             if pool:
                 b = sorted(pool, key=lambda b: (b.type == "leader", b.id))[0]
                 b.loc = loc
-                self.say(f"{b.id} goes to {self.where(battle, loc)}: every position needs a block (§6.22).")
+                self.say(battle, f"{b.id} goes to {self.where(battle, loc)}: every position needs a block (§6.22).")
         self.announce(battle, role)
 
     def announce(self, battle, role) -> None:
         """The deployment, face up (§6.24) — but blocks in the reserve or in woods stay hidden
-        from the enemy, who sees how many stand there."""
-        full, seen = [], []
+        from the enemy, who sees how many stand there. A seat reads its own blocks (in the
+        two-player game, both Allied armies' blocks) in full; in the three-player game an Allied
+        seat reads its partner's deployment as the enemy does (§12); seats with no army in the
+        battle read nothing of it."""
+        armies = {b.army for b in battle.blocks.values() if b.role == role}
+        versions: dict[str, list[str]] = {}
+        for seat in self.witnessed(battle):
+            versions.setdefault(self.deployment_text(battle, role, visible_armies(self.st.players, seat)),
+                                []).append(seat)
+        full = self.deployment_text(battle, role, armies)
+        blind = self.deployment_text(battle, role, set())
+        self.events.append(Event("battle", full, owner=tuple(versions.pop(full, ())), seen=blind,
+                                 witnesses=tuple(versions.pop(blind, ()))))
+        for text, seats in versions.items():  # a partner's deployment beside one's own (§12)
+            self.events.append(Event("battle", text, owner=tuple(seats)))
+
+    def deployment_text(self, battle, role, armies: set[str]) -> str:
+        """The deployment of ``role`` as a seat that sees ``armies`` reads it."""
+        parts = []
         for i in (0, 1, 2):
             loc = f"{role}{i}"
             here = self.at(battle, loc, role)
-            names = ", ".join(self.name(b) for b in here) or "nobody"
-            full.append(f"{self.where(battle, loc)}: {names}")
-            hidden = battle.terrain.get(loc) == "woods" and here
-            seen.append(f"{self.where(battle, loc)}: " + (f"{len(here)} block(s) in the woods" if hidden else names))
-        reserve = len(self.at(battle, f"res-{role}", role))
+            woods = battle.terrain.get(loc) == "woods"
+            shown = [b for b in here if b.army in armies or not woods]
+            names = ", ".join(self.name(b) for b in shown)
+            hidden = len(here) - len(shown)
+            names += (", " if names and hidden else "") + (f"{hidden} block(s) in the woods" if hidden else "")
+            parts.append(f"{self.where(battle, loc)}: {names or 'nobody'}")
+        reserve = self.at(battle, f"res-{role}", role)
+        own = [b for b in reserve if b.army in armies]
+        res = f"; {len(reserve)} block(s) in reserve"
+        if own:
+            res += " (" + ", ".join(self.name(b) for b in own) + ")" if len(own) == len(reserve) else \
+                " (" + ", ".join(self.name(b) for b in own) + f" and {len(reserve) - len(own)} more)"
         who = "attacker" if role == "att" else "defender"
-        owners = tuple(sorted({ARMY_SEAT[b.army] for b in battle.blocks.values() if b.role == role}))
-        self.events.append(Event("battle", f"The {who} deploys: " + "; ".join(full)
-                                 + f"; {reserve} block(s) in reserve.", owner=owners,
-                                 seen=f"The {who} deploys: " + "; ".join(seen) + f"; {reserve} block(s) in reserve."))
+        return f"The {who} deploys: " + "; ".join(parts) + res + "."
 
     def count(self, battle, role):
         return sum(1 for b in battle.blocks.values() if b.role == role)
@@ -284,8 +326,8 @@ class Fight(RoundActions):
                     self.towns.discard(battle.town)
                     self.regroup(battle)
                 if not battle.over and battle.rounds["att"] >= self.sc.max_battle_rounds:
-                    self.say(f"Battle of {self.sc.board.name(battle.town)}: still open after "
-                             f"{battle.rounds['att']} rounds; the attacker leaves at once (§6.7, rules notes).")
+                    self.say(battle, f"Battle of {self.sc.board.name(battle.town)}: still open after "
+                             f"{battle.rounds['att']} rounds; the attacker leaves at once (§6.7, rules notes).", public=True)
                     self.rout(battle, "att", stalemate=True)
 
     def round(self, battle, role):
@@ -296,7 +338,7 @@ class Fight(RoundActions):
         for b in battle.blocks.values():
             if b.role == role:
                 b.moved = b.fired = False
-        self.say(f"Battle of {self.sc.board.name(battle.town)}, round {n} of the "
+        self.say(battle, f"Battle of {self.sc.board.name(battle.town)}, round {n} of the "
                  f"{'attacker' if role == 'att' else 'defender'}.")
         self.morale(battle, role)
         if battle.over:
@@ -323,7 +365,7 @@ class Fight(RoundActions):
         if role == "att":
             battle.idle = 0 if (acted or came) else battle.idle + 1
             if battle.idle >= 2 and "att" not in battle.withdrawing:
-                self.say("The attacker has neither fired, engaged nor retreated for two rounds: stalemate; "
+                self.say(battle, "The attacker has neither fired, engaged nor retreated for two rounds: stalemate; "
                          "it must retreat with every block (§6.7).")
                 battle.withdrawing.add("att")
 
@@ -338,7 +380,7 @@ class Fight(RoundActions):
             for i in range(3):
                 loc = f"{role}{i}"
                 if self.at(battle, loc, OTHER[role]) and not self.at(battle, loc, role):
-                    self.say(f"The enemy holds {self.where(battle, loc)} with none of its own there: the "
+                    self.say(battle, f"The enemy holds {self.where(battle, loc)} with none of its own there: the "
                              f"{'attacker' if role == 'att' else 'defender'} routs (§7.4).")
                     self.rout(battle, role)
                     return True
@@ -359,19 +401,19 @@ class Fight(RoundActions):
         met = {b.id for b in mine if b.type == "cavalry"
                and any(o.role != role and o.type == "cavalry" for o in self.at(battle, b.loc))}
         if not stalemate:
-            rout_losses(self.sc, self.st, [b.id for b in mine], met, self.events)
+            rout_losses(self.sc, self.st, [b.id for b in mine], met, self.told(battle))
         survivors = sorted((b.id for b in mine if self.st.blocks[b.id].town is not None),
                            key=lambda bid: (self.sc.blocks[bid].type != "leader", -self.strength(bid), bid))
         towns = self.towns_for(battle, role)
-        left = withdraw(self.sc, self.st, survivors, towns, battle.town, battle.round_roads, self.events,
+        left = withdraw(self.sc, self.st, survivors, towns, battle.town, battle.round_roads, self.told(battle),
                         "stalemate" if stalemate else "rout")
         for bid in left:
-            eliminate(self.st, bid, self.events, "no road left to retreat by (§7.4)")
+            eliminate(self.st, bid, self.told(battle), "no road left to retreat by (§7.4)")
         for b in mine:
             battle.blocks.pop(b.id, None)
         battle.over, battle.winner = True, OTHER[role]
-        self.say(f"Battle of {self.sc.board.name(battle.town)} is over: the "
-                 f"{'attacker' if role == 'def' else 'defender'} ({word(battle.sides[OTHER[role]])}) wins.")
+        self.say(battle, f"Battle of {self.sc.board.name(battle.town)} is over: the "
+                 f"{'attacker' if role == 'def' else 'defender'} ({word(battle.sides[OTHER[role]])}) wins.", public=True)
 
     def confirm_withdrawal(self, battle, role, start) -> bool:
         """The WITHDRAW line is crossed: the doctrine says withdraw; a player who asked to be
@@ -397,7 +439,7 @@ class Fight(RoundActions):
                       key=lambda b: (not b.loc.startswith("res"), self.engaged(battle, b), b.id))
         if not towns or not mine:
             return False
-        self.say(f"The {'attacker' if role == 'att' else 'defender'} withdraws from "
+        self.say(battle, f"The {'attacker' if role == 'att' else 'defender'} withdraws from "
                  f"{self.sc.board.name(battle.town)}.")
         went = False
         for b in mine:
@@ -405,12 +447,12 @@ class Fight(RoundActions):
                 continue
             if self.engaged(battle, b):
                 met = any(o.role != role and o.type == "cavalry" for o in self.at(battle, b.loc))
-                rout_losses(self.sc, self.st, [b.id], {b.id} if met and b.type == "cavalry" else set(), self.events)
+                rout_losses(self.sc, self.st, [b.id], {b.id} if met and b.type == "cavalry" else set(), self.told(battle))
                 if self.st.blocks[b.id].town is None:
                     battle.blocks.pop(b.id, None)
                     self.end_if_empty(battle)
                     continue
-            left = withdraw(self.sc, self.st, [b.id], towns, battle.town, battle.round_roads, self.events, "withdrawal")
+            left = withdraw(self.sc, self.st, [b.id], towns, battle.town, battle.round_roads, self.told(battle), "withdrawal")
             if not left:
                 battle.blocks.pop(b.id, None)
                 went = True
@@ -436,7 +478,7 @@ class Fight(RoundActions):
                            key=lambda b: (-b.strength, b.id))
             for blk in there[:max(0, min(self.sc.battle_road[road.kind], len(self.st.at(town)) - 1))]:
                 blk.town = battle.town
-                self.events.append(Event("regroup", f"{blk.id} regroups from {self.sc.board.name(town)} into "
+                self.told(battle).append(Event("regroup", f"{blk.id} regroups from {self.sc.board.name(town)} into "
                                          f"{self.sc.board.name(battle.town)} (§7.5)", {"block": blk.id},
                                          owner=ARMY_SEAT[blk.army],
                                          seen=f"A {word(side)} block regroups into {self.sc.board.name(battle.town)}"))
@@ -464,7 +506,8 @@ class Fight(RoundActions):
                 if role == "att":
                     battle.entries.add(town)
                 came = True
-                self.events.append(Event("reinforce", f"{blk.id} joins the battle of "
+                self.watch(battle)
+                self.told(battle).append(Event("reinforce", f"{blk.id} joins the battle of "
                                          f"{self.sc.board.name(battle.town)} from {self.sc.board.name(town)}",
                                          {"block": blk.id}, owner=ARMY_SEAT[blk.army],
                                          seen=f"A {word(side)} block joins the battle of "

@@ -11,6 +11,8 @@ the orders of the seats, the dice in order, and what must hold afterwards.
     [expect]   events = ["..."]; no_events = ["..."]; refused = "..."; winner = "france"
                order = ["...", "..."]     # events containing these, in this order
                lost = { french = 1 }; broken = ["anglo"]
+    [expect.seen]   prussian = ["..."]       # events a seat is told (as its report tells them)
+    [expect.unseen] anglo-dutch = ["..."]    # texts no event told to that seat may contain
     [[expect.block]]  id = "OG"; at = "Thuin"; strength = 3    # at = "eliminated" for a lost block
 """
 
@@ -115,6 +117,16 @@ def run_case(path, ask=None) -> Outcome:
     for text in expect.get("no_events", []):
         if any(text in e for e in outcome.events):
             outcome.failures.append(f"an event contains {text!r}")
+    for seat, texts in expect.get("seen", {}).items():  # what a seat's report tells it
+        told = [e["text"] for e in events_for(events, seat)]
+        for text in texts:
+            if not any(text in e for e in told):
+                outcome.failures.append(f"{seat} is not told {text!r}")
+    for seat, texts in expect.get("unseen", {}).items():  # what a seat may not read
+        told = [e["text"] for e in events_for(events, seat)]
+        for text in texts:
+            if any(text in e for e in told):
+                outcome.failures.append(f"{seat} is told {text!r}")
     for spec in expect.get("block", []):
         b = after.blocks[spec["id"]]
         if "at" in spec:

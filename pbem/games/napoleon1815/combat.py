@@ -28,16 +28,17 @@ class RoundActions:
             bonus = 1 if b.square else 0
             if b.type == "leader" or any(o.type == "leader" and o.army == b.army for o in friends):
                 bonus += 1
-            die = self.chance.roll(f"morale of {b.id}, battle of {self.sc.board.name(battle.town)}")
+            die = self.chance.roll(f"morale of {b.id}, battle of {self.sc.board.name(battle.town)}",
+                                    seen_by=self.witnessed(battle))
             if die + bonus >= 4:
-                self.say(f"Morale of {self.name(b)}: die {die}{' +' + str(bonus) if bonus else ''}: good.")
+                self.say(battle, f"Morale of {self.name(b)}: die {die}{' +' + str(bonus) if bonus else ''}: good.")
                 continue
             if b.square or b.type == "foot_artillery":
-                self.say(f"Morale of {self.name(b)}: die {die}{' +' + str(bonus) if bonus else ''}: bad; "
+                self.say(battle, f"Morale of {self.name(b)}: die {die}{' +' + str(bonus) if bonus else ''}: bad; "
                          "it is destroyed (§6.31).")
                 self.kill(battle, b, "bad morale (§6.31)")
             else:
-                self.say(f"Morale of {self.name(b)}: die {die}{' +' + str(bonus) if bonus else ''}: bad; "
+                self.say(battle, f"Morale of {self.name(b)}: die {die}{' +' + str(bonus) if bonus else ''}: bad; "
                          "it must leave the fight (§6.31).")
                 self.disengage(battle, b)
             if self.check_rout(battle):
@@ -64,7 +65,7 @@ class RoundActions:
                 continue
             if any(o.role != role and o.type == "cavalry" for o in self.at(battle, b.loc)):
                 b.square, b.moved, acted = True, True, True
-                self.say(f"{self.name(b)} forms square (§6.5).")
+                self.say(battle, f"{self.name(b)} forms square (§6.5).")
         return acted
 
     def fire(self, battle, role) -> bool:
@@ -120,10 +121,11 @@ class RoundActions:
             b.fired, b.fresh, acted = True, False, True
             if value == 0:
                 continue
-            dice = [self.chance.roll(f"{b.id} fires, battle of {self.sc.board.name(battle.town)}")
+            dice = [self.chance.roll(f"{b.id} fires, battle of {self.sc.board.name(battle.town)}",
+                                    seen_by=self.witnessed(battle))
                     for _ in range(self.strength(b.id))]
             hits = sum(1 for d in dice if d <= value)
-            self.say(f"{self.name(b)} fires {'at long range ' if long else ''}at {self.where(battle, target_loc)}"
+            self.say(battle, f"{self.name(b)} fires {'at long range ' if long else ''}at {self.where(battle, target_loc)}"
                      f" (hits on {value} or less): {' '.join(map(str, dice))}: {hits} hit(s).")
             for _ in range(hits):
                 group = [o for o in group if o.id in battle.blocks]
@@ -149,7 +151,7 @@ class RoundActions:
                      f"Battle of {self.sc.board.name(battle.town)}")
         victim_block, top = battle.blocks[bid], self.strength(bid)
         if top == 1 and not can_kill:
-            self.say(f"The hit on {self.name(victim_block)} is lost: long-range artillery cannot eliminate (§6.4).")
+            self.say(battle, f"The hit on {self.name(victim_block)} is lost: long-range artillery cannot eliminate (§6.4).")
             return
         block = self.st.blocks[bid]
         block.strength -= 1
@@ -157,22 +159,22 @@ class RoundActions:
             block.strength = 1
             self.kill(battle, victim_block, "hit in battle (§6.4)")
         else:
-            self.say(f"{bid} takes a hit: strength {block.strength}.")
+            self.say(battle, f"{bid} takes a hit: strength {block.strength}.")
 
     def kill(self, battle, b, why):
         battle.blocks.pop(b.id, None)
         if b.square:  # §6.52 blocks sheltering in it go too (shelter is not played: none)
             pass
-        eliminate(self.st, b.id, self.events, why)
+        eliminate(self.st, b.id, self.told(battle), why)
         self.end_if_empty(battle)
 
     def end_if_empty(self, battle):
         for role in ("att", "def"):
             if not battle.over and self.count(battle, role) == 0:
                 battle.over, battle.winner = True, OTHER[role]
-                self.say(f"Battle of {self.sc.board.name(battle.town)} is over: the "
+                self.say(battle, f"Battle of {self.sc.board.name(battle.town)} is over: the "
                          f"{'defender' if role == 'att' else 'attacker'} ({word(battle.sides[OTHER[role]])}) holds "
-                         "the field.")
+                         "the field.", public=True)
 
     def move(self, battle, role, n) -> bool:
         acted = False
@@ -220,7 +222,7 @@ class RoundActions:
                 for o in enemies if first else ():  # canister: +1 on the first fire at close range (§6.33)
                     if is_artillery(o.type):
                         o.fresh = True
-                self.say(f"{self.name(b)} engages {self.where(battle, theirs)}.")
+                self.say(battle, f"{self.name(b)} engages {self.where(battle, theirs)}.")
                 if self.check_rout(battle):
                     return True
         for b in battle.blocks.values():

@@ -7,21 +7,13 @@ from __future__ import annotations
 from collections import Counter
 
 from .blocks import ARMY_SIDE
-from .scenario import SEAT_ARMY, SEATS
+from .scenario import SEATS
+from .sight import seats_seeing, visible_armies
 from .turn import owing
 
 
-def visible_armies(state, seat: str | None) -> set[str]:
-    if seat is None or seat not in SEATS:
-        return {"french", "anglo", "prussian"}
-    army = SEAT_ARMY[seat]
-    if army != "french" and state.players == 2:
-        return {"anglo", "prussian"}
-    return {army}
-
-
 def view(scenario, state, seat: str | None) -> dict:
-    seen = visible_armies(state, seat)
+    seen = visible_armies(state.players, seat)
     blocks, hidden = [], Counter()
     for b in sorted(state.blocks.values(), key=lambda b: b.id):
         if b.town is None:
@@ -39,7 +31,7 @@ def view(scenario, state, seat: str | None) -> dict:
         "turn": state.turn, "night": bool(spec and spec.night), "phase": (
             "battle deployment" if state.pending else
             "allied setup" if state.turn == 0 else "French setup" if state.turn == 1 else "campaign"),
-        "battles": battles(state),
+        "battles": battles(state, seat),
         "mover": spec.side if spec else ("A" if state.turn == 0 else "F"),
         "owing": list(owing(scenario, state)),
         "blocks": blocks,
@@ -52,13 +44,17 @@ def view(scenario, state, seat: str | None) -> dict:
     }
 
 
-def battles(state) -> list[dict]:
-    """The battles waiting for deployment: town, the sides, the terrain (public, §6.21), whose
-    deployment is due, and how many blocks the defenders put in each position (not which)."""
+def battles(state, seat: str | None = None) -> list[dict]:
+    """The battles waiting for deployment that ``seat`` takes part in (None: all): town, the
+    sides, the terrain (§6.21, seen by both sides), whose deployment is due, and how many
+    blocks the defenders put in each position (not which)."""
     if not state.pending:
         return []
     out = []
     for b in state.pending["battles"]:
+        there = {blk.army for blk in state.at(b["town"])}
+        if seat in SEATS and seat not in seats_seeing(state.players, there):
+            continue
         placed = state.pending["deploy"]["def"].get(b["town"], {})
         counts = Counter(f"def{i}" if i is not None else "res-def" for i in placed.values())
         out.append({"town": b["town"], "sides": dict(b["sides"]), "terrain": dict(b["terrain"]),
