@@ -222,3 +222,19 @@ def test_the_first_french_turn_of_the_orders_doc_is_accepted():
     assert len(orders.moves) == 3 and orders.doctrine == {"RESERVE": "0"}
     with pytest.raises(OrdersError):
         game.check_orders("french", "MOVE OG Beaumont -> Thuin -> Charleroi")
+
+
+def test_day_names_follow_the_turn_track_after_deployment_sub_turns():
+    game = hybrid_game(1)
+    subturns = [d for d in game.days if d.before.pending]
+    assert subturns  # the game had battles paused for deployments
+    for result in game.days:
+        label = game.turn_label(result.day)
+        started = [e.text for e in result.events if e.kind == "turn"]
+        if result.before.pending:
+            assert label.endswith("deploy") and SCENARIO.track[result.before.turn - 2].label in label
+        elif started:
+            assert label == started[0]  # the turn the day played, as its first event names it
+    last = game.days[-1]
+    assert RULES.report(game, last.day, "french").subject.endswith(game.turn_label(last.day))
+    assert game.turn_label() == game.turn().label

@@ -11,11 +11,11 @@ from .scenario import SEAT_TITLE
 
 
 def build_report(game, day, seat, *, deadline=None, game_label="", game_id="", spectator=False) -> Report:
-    ruleset, scenario = game.ruleset, game.scenario
+    scenario = game.scenario
     who = None if spectator else seat
     view = game.view(who, day)
     result = game.days[day]
-    title = f"Napoleon 1815{' ' + game_label if game_label else ''}: {ruleset.turn_label(scenario, day)}"
+    title = f"Napoleon 1815{' ' + game_label if game_label else ''}: {game.turn_label(day)}"
     doc = Document(title)
     doc.add(Para(SEAT_TITLE.get(seat, "Moderator") if seat else "Moderator", strong="For:"))
     if view["over"]:

@@ -63,8 +63,9 @@ class Napoleon1815:
         return Turn(owing, self.turn_label(scenario, state.turn), others=others)
 
     def turn_label(self, scenario, n: int) -> str:
-        """The name of campaign turn ``n`` (state.turn). In the hybrid mode the driver's day
-        numbers also count the deployment sub-turns, which this cannot know (see the notes)."""
+        """The name of campaign turn ``n`` (``state.turn``, the position's turn track). The driver
+        names its days from their positions (``turn``), so the sub-turns of battles never shift
+        the names; this is only its fallback for days not played yet."""
         if n == 0:
             return "Allied setup"
         if n == 1:
