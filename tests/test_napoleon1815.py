@@ -118,7 +118,9 @@ def test_hybrid_battles_ask_for_deployments_in_sub_turns():
         assert game.over
         for result in game.days:
             turn = RULES.turn(SCENARIO, result.before)
-            if turn.kind == "subturn":
+            if turn.kind == "subturn" and result.before.pending["stage"] == "round":  # a trigger fired (ASK)
+                assert "battle round" in turn.label and set(turn.seats) == set(result.before.pending["asked"])
+            elif turn.kind == "subturn":
                 subturns += 1
                 battles = result.before.pending["battles"]
                 role = result.before.pending["stage"]
@@ -231,7 +233,9 @@ def test_day_names_follow_the_turn_track_after_deployment_sub_turns():
     for result in game.days:
         label = game.turn_label(result.day)
         started = [e.text for e in result.events if e.kind == "turn"]
-        if result.before.pending:
+        if result.before.pending and result.before.pending["stage"] == "round":
+            assert "battle round" in label and SCENARIO.track[result.before.turn - 2].label in label
+        elif result.before.pending:
             assert label.endswith("deploy") and SCENARIO.track[result.before.turn - 2].label in label
         elif started:
             assert label == started[0]  # the turn the day played, as its first event names it

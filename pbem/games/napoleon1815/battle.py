@@ -43,6 +43,7 @@ class BB:
     fired: bool = False
     fresh: bool = False  # entered an enemy location and has not fired since (shock, canister)
     square: bool = False
+    shelter: str | None = None  # the square this leader or artillery block shelters in (§6.52)
 
 
 @dataclass
@@ -64,6 +65,35 @@ class Battle:
     withdrawing: set = field(default_factory=set)  # roles that must leave the field (§6.7)
     stand: set = field(default_factory=set)  # roles whose player chose to fight on below the WITHDRAW line
     witnesses: set = field(default_factory=set)  # the seats told of it (sight.py): who sees an army in it
+    asked: set = field(default_factory=set)  # the triggers already put to a seat (a battle asks each once)
+    occupant: dict = field(default_factory=dict)  # farm/hill location -> the block on the marker, or None
+
+    def to_dict(self) -> dict:
+        """The battle as plain data, to wait in the position between two rounds (a sub-turn)."""
+        return {"town": self.town, "sides": dict(self.sides), "entries": sorted(self.entries),
+                "blocks": {bid: {"id": b.id, "role": b.role, "army": b.army, "type": b.type, "loc": b.loc,
+                                 "moved": b.moved, "fired": b.fired, "fresh": b.fresh, "square": b.square,
+                                 "shelter": b.shelter}
+                           for bid, b in sorted(self.blocks.items())},
+                "terrain": dict(self.terrain), "rounds": dict(self.rounds), "start": dict(self.start),
+                "idle": self.idle, "over": self.over, "winner": self.winner,
+                "retreat_to": {r: list(t) for r, t in self.retreat_to.items()},
+                "reinforced": self.reinforced, "withdrawing": sorted(self.withdrawing),
+                "stand": sorted(self.stand), "witnesses": sorted(self.witnesses), "asked": sorted(self.asked),
+                "occupant": dict(self.occupant)}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "Battle":
+        battle = cls(d["town"], dict(d["sides"]), set(d["entries"]), terrain=dict(d["terrain"]))
+        battle.blocks = {bid: BB(**b) for bid, b in d["blocks"].items()}
+        battle.rounds, battle.start = Counter(d["rounds"]), dict(d["start"])
+        battle.idle, battle.over, battle.winner = d["idle"], d["over"], d["winner"]
+        battle.retreat_to = {r: list(t) for r, t in d["retreat_to"].items()}
+        battle.reinforced = d["reinforced"]
+        battle.withdrawing, battle.stand = set(d["withdrawing"]), set(d["stand"])
+        battle.witnesses, battle.asked = set(d["witnesses"]), set(d["asked"])
+        battle.occupant = dict(d["occupant"])
+        return battle
 
 
 class Fight(RoundActions):
@@ -314,13 +344,25 @@ class Fight(RoundActions):
 
     # -- rounds
 
-    def fight(self, battles: list[Battle]) -> None:
-        done: set[str] = set()
+    def fight(self, battles: list[Battle], pause=None) -> bool:
+        """Fight ``battles`` round by round to their ends (§2.2: a round in each battle in turn,
+        the attacker's then the defender's). ``pause(fight, battles, battle, role)`` is asked
+        before each round (``battle`` None) and before each side's part of it; returning True
+        stops the fight there — a sub-turn — and this returns True: the battles wait, saved
+        with ``Battle.to_dict``, and a later call goes on where they stopped (each battle's
+        ``rounds`` says which part is next; a pause asks each question once, Battle.asked)."""
+        done: set[str] = {b.town for b in battles if b.over}
         while any(not b.over for b in battles):
+            n = 1 + min(b.rounds["def"] for b in battles if not b.over)  # the round being fought
+            if pause is not None and pause(self, battles, None, None):
+                return True
             for battle in battles:
                 for role in ("att", "def"):
-                    if not battle.over:
-                        self.round(battle, role)
+                    if battle.over or battle.rounds[role] >= n:
+                        continue
+                    if pause is not None and pause(self, battles, battle, role):
+                        return True
+                    self.round(battle, role)
                 if battle.over and battle.town not in done:
                     done.add(battle.town)
                     self.towns.discard(battle.town)
@@ -329,6 +371,7 @@ class Fight(RoundActions):
                     self.say(battle, f"Battle of {self.sc.board.name(battle.town)}: still open after "
                              f"{battle.rounds['att']} rounds; the attacker leaves at once (§6.7, rules notes).", public=True)
                     self.rout(battle, "att", stalemate=True)
+        return False
 
     def round(self, battle, role):
         battle.rounds[role] += 1
@@ -346,8 +389,7 @@ class Fight(RoundActions):
         acted = False
         start = battle.start[role] or 1
         leaving = role in battle.withdrawing or (
-            role not in battle.stand and
-            self.side_strength(battle, role) * 100 < int(self.doctrine(battle, role, "WITHDRAW")) * start
+            role not in battle.stand and self.below_line(battle, role, start)
             and self.confirm_withdrawal(battle, role, start))
         if leaving:
             acted = self.withdraw_round(battle, role)
@@ -414,6 +456,10 @@ class Fight(RoundActions):
         battle.over, battle.winner = True, OTHER[role]
         self.say(battle, f"Battle of {self.sc.board.name(battle.town)} is over: the "
                  f"{'attacker' if role == 'def' else 'defender'} ({word(battle.sides[OTHER[role]])}) wins.", public=True)
+
+    def below_line(self, battle, role, start) -> bool:
+        """Whether the side is below its WITHDRAW line."""
+        return self.side_strength(battle, role) * 100 < int(self.doctrine(battle, role, "WITHDRAW")) * start
 
     def confirm_withdrawal(self, battle, role, start) -> bool:
         """The WITHDRAW line is crossed: the doctrine says withdraw; a player who asked to be
@@ -484,32 +530,43 @@ class Fight(RoundActions):
                                          seen=f"A {word(side)} block regroups into {self.sc.board.name(battle.town)}"))
 
     # §6.34
-    def reinforce(self, battle, role) -> bool:
-        if battle.over or self.doctrine(battle, role, "REINFORCE") != "YES":
-            return False
+    def coming(self, battle, role) -> list[tuple[str, object]]:
+        """The blocks that may join the battle this round from adjacent towns, with their towns:
+        2 by a major and 1 by a minor road, the strongest first, one block staying in each town,
+        never from a town with enemies or another battle, never disorganised ones."""
         side = battle.sides[role]
-        came = False
+        out = []
         for town in self.sc.board.adjacent(battle.town):
-            if town in self.towns:
+            if town in self.towns or any(ARMY_SIDE[b.army] != side for b in self.st.at(town)):
                 continue
             road = self.sc.board.road(battle.town, town)
             room = self.sc.battle_road[road.kind]
             there = sorted((b for b in self.st.side_at(town, side) if not b.disorganized),
                            key=lambda b: (-b.strength, b.id))
-            if any(ARMY_SIDE[b.army] != side for b in self.st.at(town)):
-                continue
-            for blk in there[:max(0, min(room, len(self.st.at(town)) - 1))]:
-                blk.town = battle.town
-                spec = self.sc.blocks[blk.id]
-                battle.blocks[blk.id] = BB(blk.id, role, blk.army, spec.type, f"res-{role}")
-                battle.start[role] += blk.strength
-                if role == "att":
-                    battle.entries.add(town)
-                came = True
-                self.watch(battle)
-                self.told(battle).append(Event("reinforce", f"{blk.id} joins the battle of "
-                                         f"{self.sc.board.name(battle.town)} from {self.sc.board.name(town)}",
-                                         {"block": blk.id}, owner=ARMY_SEAT[blk.army],
-                                         seen=f"A {word(side)} block joins the battle of "
-                                         f"{self.sc.board.name(battle.town)} from {self.sc.board.name(town)}"))
+            out += [(town, blk) for blk in there[:max(0, min(room, len(self.st.at(town)) - 1))]]
+        return out
+
+    def reinforcements(self, battle, role) -> list[str]:
+        """The ids of the blocks ``coming`` (whatever the REINFORCE doctrine says)."""
+        return [] if battle.over else [blk.id for _, blk in self.coming(battle, role)]
+
+    def reinforce(self, battle, role) -> bool:
+        if battle.over or self.doctrine(battle, role, "REINFORCE") != "YES":
+            return False
+        side = battle.sides[role]
+        came = False
+        for town, blk in self.coming(battle, role):
+            blk.town = battle.town
+            spec = self.sc.blocks[blk.id]
+            battle.blocks[blk.id] = BB(blk.id, role, blk.army, spec.type, f"res-{role}")
+            battle.start[role] += blk.strength
+            if role == "att":
+                battle.entries.add(town)
+            came = True
+            self.watch(battle)
+            self.told(battle).append(Event("reinforce", f"{blk.id} joins the battle of "
+                                           f"{self.sc.board.name(battle.town)} from {self.sc.board.name(town)}",
+                                           {"block": blk.id}, owner=ARMY_SEAT[blk.army],
+                                           seen=f"A {word(side)} block joins the battle of "
+                                           f"{self.sc.board.name(battle.town)} from {self.sc.board.name(town)}"))
         return came

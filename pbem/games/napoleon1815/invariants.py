@@ -29,7 +29,7 @@ def check_turn(scenario, result) -> list[str]:
             problems.append(f"{b.id} is neither on the map nor eliminated")
         if before.blocks[b.id].eliminated and not b.eliminated:
             problems.append(f"{b.id} came back from elimination")
-    fighting = {b["town"] for b in after.pending["battles"]} if after.pending else set()
+    fighting = {b["town"] for b in after.pending["battles"] + after.pending.get("fought", [])} if after.pending else set()
     for (town, side), n in towns.items():
         if side == "france" and towns.get((town, "allies")) and town not in fighting:
             problems.append(f"both sides stand in {town} after the turn")

@@ -67,6 +67,8 @@ class Orders:
     doctrine: dict[str, str] = field(default_factory=dict)
     retreat: list[str] = field(default_factory=list)  # preferred retreat towns, in order
     supply: list[str] = field(default_factory=list)  # blocks supply losses remove first
+    leave: list[str] = field(default_factory=list)  # LEAVE <town>: battles to withdraw from now (round sub-turns)
+    asks: list[str] | None = None  # ASK: the triggers to be asked on in the hybrid mode ([]: NONE; None: not said)
     names: dict[str, str] = field(default_factory=dict, repr=False)  # town id -> name, for echo
     final: bool = False
 
@@ -85,6 +87,9 @@ class Orders:
             lines.append("RETREAT TO " + ", ".join(name(t) for t in self.retreat))
         if self.supply:
             lines.append("SUPPLY LOSS " + " ".join(self.supply))
+        lines += [f"LEAVE {name(t)}" for t in self.leave]
+        if self.asks is not None:
+            lines.append("ASK " + (" ".join(self.asks) or "NONE"))
         if self.final:
             lines.append("FINAL")
         return "\n".join(lines)

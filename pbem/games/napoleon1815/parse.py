@@ -11,14 +11,15 @@ from . import movement
 from .blocks import is_artillery
 from .orders import DOCTRINE, SECTIONS, Deploy, Move, Orders, Place
 from .scenario import SEAT_ARMY
+from .triggers import TRIGGERS
 
-ORDER_WORDS = ("MOVE", "PLACE", "DEPLOY", "DOCTRINE", "RETREAT", "SUPPLY", "FINAL")
+ORDER_WORDS = ("MOVE", "PLACE", "DEPLOY", "DOCTRINE", "RETREAT", "SUPPLY", "ASK", "LEAVE", "FINAL")
 YES_NO = ("YES", "NO")
 
 
 def phase(state) -> str:
     if state.pending:
-        return "battle deployment"
+        return "battle round" if state.pending["stage"] == "round" else "battle deployment"
     return {0: "allied setup", 1: "French setup"}.get(state.turn, "campaign")
 
 
@@ -65,6 +66,9 @@ class Reader(OrderReader):
         if phase(self.state) == "battle deployment":
             self.fail(self.tokens[0], "no moves while battles wait for deployment", None,
                       "DEPLOY and standing orders")
+        if phase(self.state) == "battle round":
+            self.fail(self.tokens[0], "no moves between two rounds of a battle", None,
+                      "DOCTRINE, RETREAT TO and ASK orders for the next rounds")
         if phase(self.state) != "campaign":
             self.fail(self.tokens[0], "no moves during setup", None, "PLACE orders")
         blocks, start = self.blocks_then_town(self.take_words(), "the town they start from")
@@ -141,7 +145,7 @@ class Reader(OrderReader):
 
     def place(self) -> Place:
         self.take()
-        if phase(self.state) in ("campaign", "battle deployment"):
+        if phase(self.state) in ("campaign", "battle deployment", "battle round"):
             self.fail(self.tokens[0], "PLACE is for the setup only", None, "MOVE orders")
         blocks, town = self.blocks_then_town(self.take_words(), "the town")
         return Place(blocks, town, self.line)
@@ -180,6 +184,38 @@ class Reader(OrderReader):
         self.i = len(self.tokens)
         orders.retreat = towns
 
+    def leave(self) -> str:
+        """LEAVE <town>: between two rounds, withdraw from the battle there from the next round (§7)."""
+        first = self.take()
+        pending = self.state.pending
+        if not pending or pending["stage"] != "round":
+            self.fail(first, "LEAVE only between two rounds of a battle (a round sub-turn)", None,
+                      "DOCTRINE WITHDRAW for the battles to come")
+        town = self.town_words(self.take_words(), "the town of the battle")
+        if not any(b["town"] == town and self.seat in b["witnesses"] for b in pending["fought"]):
+            self.fail(first, f"no battle of yours waits at {self.scenario.board.name(town)}", None,
+                      "a town where your battle waits: " + ", ".join(
+                          self.scenario.board.name(b["town"]) for b in pending["fought"]
+                          if self.seat in b["witnesses"]))
+        return town
+
+    def ask(self, orders: Orders) -> None:
+        """ASK <trigger>... or ASK NONE: when to be asked in a battle of the hybrid mode (triggers.py)."""
+        self.take()
+        words = self.take_words()
+        if not words:
+            self.missing("NONE or triggers: " + ", ".join(TRIGGERS))
+        asks: list[str] = []
+        for token in words:
+            if token.word == "NONE" and len(words) == 1:
+                continue
+            if token.word not in TRIGGERS:
+                self.fail(token, f"no trigger {token.text!r}", token.text, "NONE or " + ", ".join(TRIGGERS))
+            if token.word not in asks:
+                asks.append(token.word)
+        self.done("the end of the order")
+        orders.asks = asks
+
     def supply(self, orders: Orders) -> None:
         self.take()
         self.expect(("LOSS",), "LOSS and the blocks, first lost first")
@@ -214,6 +250,10 @@ def parse_orders(scenario, state, seat: str, text: str) -> Orders:
                     reader.retreat(orders)
                 elif word == "SUPPLY":
                     reader.supply(orders)
+                elif word == "ASK":
+                    reader.ask(orders)
+                elif word == "LEAVE":
+                    orders.leave.append(reader.leave())
                 elif word == "FINAL":
                     reader.take()
                     reader.done("nothing after FINAL")
@@ -231,7 +271,7 @@ def parse_orders(scenario, state, seat: str, text: str) -> Orders:
 
 def check_orders(scenario, state, seat: str, orders: Orders) -> list[Problem]:
     """The orders' legality as a whole: setup limits (§4), moves (§5)."""
-    if phase(state) == "battle deployment":
+    if phase(state) in ("battle deployment", "battle round"):
         return []
     if phase(state) != "campaign":
         return check_setup(scenario, state, seat, orders)

@@ -8,6 +8,7 @@ from pbem.report.document import Bullets, Code, Document, Heading, Para, Report,
 from .blocks import ARMY_NAME
 from .orders import DOCTRINE
 from .scenario import SEAT_TITLE
+from .triggers import TRIGGERS
 
 
 def build_report(game, day, seat, *, deadline=None, game_label="", game_id="", spectator=False) -> Report:
@@ -73,6 +74,12 @@ def orders_template(game, seat, *, deadline=None, game_label="", game_id="") -> 
                 if battle["defenders"]:
                     lines.append("# the defenders stand: " + ", ".join(
                         f"{n} on {position(loc, role)}" for loc, n in sorted(battle["defenders"].items())))
+        elif view["phase"] == "battle round":
+            board = game.scenario.board
+            lines += [f"# {q}" for q in view["questions"]]
+            for battle in view["battles"]:
+                lines.append(f"# LEAVE {board.name(battle['town'])}   (withdraw from this battle from the next round)")
+            lines.append("# DOCTRINE lines count from the next round on")
         elif view["phase"] == "campaign":
             lines += ["# MOVE <blocks> <from> -> <to> [-> <to>] [FORCED]   (docs/napoleon1815-orders.md)",
                       "# e.g. MOVE " + " ".join(b["id"] for b in view["blocks"][:2]) + " "
@@ -82,6 +89,8 @@ def orders_template(game, seat, *, deadline=None, game_label="", game_id="") -> 
             lines += ["# PLACE <blocks> <town>   (unplaced blocks go to their historical towns)"]
     lines += [f"# DOCTRINE {k} {v[0]}   ({v[1]})" for k, v in DOCTRINE.items()]
     lines += ["# RETREAT TO <town>, <town>", "# SUPPLY LOSS <blocks>"]
+    if view["battle"] == "hybrid":
+        lines.append("# ASK NONE   (or triggers to be asked on in battles: " + " ".join(TRIGGERS) + ")")
     return "\n".join(lines) + "\n"
 
 

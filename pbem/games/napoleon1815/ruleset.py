@@ -36,10 +36,12 @@ class Napoleon1815:
         return (Option("players", "Players", ("2", "3"), "2",
                        "2: one player commands both Allied armies; 3: one each, who may not see each "
                        "other's blocks (§12)"),
-                Option("battle", "Battles", ("doctrine", "hybrid"), "doctrine",
+                Option("battle", "Battles", ("doctrine", "hybrid", "live"), "doctrine",
                        "doctrine: each seat's standing DOCTRINE orders fight the whole battle at once; "
                        "hybrid: the defenders, then the attackers, deploy in short sub-turns, then the "
-                       "doctrine fights the rounds"))
+                       "doctrine fights the rounds, stopping for a seat only when a trigger it chose (ASK) "
+                       "fires; live: as hybrid, and every round is a short sub-turn for the seats in the "
+                       "battle"))
 
     def load_scenario(self, path):
         return load_scenario(path)
@@ -57,6 +59,10 @@ class Napoleon1815:
     def turn(self, scenario, state) -> Turn:
         owing = turn.owing(scenario, state)
         others = tuple(s for s in SEATS if s not in owing)
+        if state.pending and state.pending["stage"] == "round":
+            rounds = sorted({b["rounds"].get("att", 0) + 1 for b in state.pending["fought"]})
+            return Turn(owing, f"{self.turn_label(scenario, state.turn)}: battle round "
+                        f"{'/'.join(map(str, rounds))}", others, kind="subturn")
         if state.pending:
             who = "defenders" if state.pending["stage"] == "def" else "attackers"
             return Turn(owing, f"{self.turn_label(scenario, state.turn)}: the {who} deploy", others, kind="subturn")

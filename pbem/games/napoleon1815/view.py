@@ -29,9 +29,10 @@ def view(scenario, state, seat: str | None) -> dict:
     return {
         "seat": seat, "players": state.players, "battle": state.battle_mode,
         "turn": state.turn, "night": bool(spec and spec.night), "phase": (
-            "battle deployment" if state.pending else
+            ("battle round" if state.pending["stage"] == "round" else "battle deployment") if state.pending else
             "allied setup" if state.turn == 0 else "French setup" if state.turn == 1 else "campaign"),
-        "battles": battles(state, seat),
+        "battles": battles(state, seat) + fought(state, seat),
+        "questions": list((state.pending or {}).get("asked", {}).get(seat, [])),
         "mover": spec.side if spec else ("A" if state.turn == 0 else "F"),
         "owing": list(owing(scenario, state)),
         "blocks": blocks,
@@ -51,7 +52,7 @@ def battles(state, seat: str | None = None) -> list[dict]:
     if not state.pending:
         return []
     out = []
-    for b in state.pending["battles"]:
+    for b in state.pending.get("battles", []):
         there = {blk.army for blk in state.at(b["town"])}
         if seat in SEATS and seat not in seats_seeing(state.players, there):
             continue
@@ -60,4 +61,30 @@ def battles(state, seat: str | None = None) -> list[dict]:
         out.append({"town": b["town"], "sides": dict(b["sides"]), "terrain": dict(b["terrain"]),
                     "stage": state.pending["stage"],
                     "defenders": dict(counts) if state.pending["stage"] == "att" else {}})
+    return out
+
+
+LOCATIONS = ("att0", "att1", "att2", "def0", "def1", "def2", "res-att", "res-def")
+
+
+def fought(state, seat: str | None = None) -> list[dict]:
+    """The battles stopped between two rounds (a round sub-turn) that ``seat`` witnesses (sight.py):
+    town, sides, terrain, the round to come, and the board as the seat sees it: for each location
+    its own blocks by id (§6.24: its partner's, in the three-player game, as a count) and how many
+    others stand there."""
+    if not state.pending or state.pending["stage"] != "round":
+        return []
+    mine = visible_armies(state.players, seat)
+    out = []
+    for b in state.pending["fought"]:
+        if seat in SEATS and seat not in b["witnesses"]:
+            continue
+        board = {loc: {"own": [], "others": 0} for loc in LOCATIONS}
+        for bid, blk in sorted(b["blocks"].items()):
+            if blk["army"] in mine:
+                board[blk["loc"]]["own"].append(bid)
+            else:
+                board[blk["loc"]]["others"] += 1
+        out.append({"town": b["town"], "sides": dict(b["sides"]), "terrain": dict(b["terrain"]),
+                    "stage": "round", "round": b["rounds"].get("att", 0) + 1, "board": board})
     return out
