@@ -187,6 +187,10 @@ class Fight(RoundActions):
                 self.deploy(battle, role)
         for role in ("att", "def"):
             battle.start[role] = self.side_strength(battle, role)
+        for loc, marker in sorted(battle.terrain.items()):  # the marker is put on a block (§6.21)
+            if marker in ("farm", "hill"):
+                held = sorted(b.id for b in self.at(battle, loc, loc[:3]) if self.may_hold(b, marker))
+                battle.occupant[loc] = held[0] if held else None
 
     def resume(self, town, sides: dict, entries, terrain: dict) -> Battle:
         """A battle paused before deployment (a sub-turn), from its saved form."""
@@ -396,6 +400,7 @@ class Fight(RoundActions):
             if battle.over:
                 return
         if not acted:  # not leaving, or no road out this round: fight on
+            acted |= self.occupy(battle, role)
             acted |= self.squares(battle, role)
             acted |= self.fire(battle, role)
             if battle.over:

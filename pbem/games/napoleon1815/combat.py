@@ -20,6 +20,8 @@ class RoundActions:
         for b in sorted(battle.blocks.values(), key=lambda b: b.id):
             if b.role != role or b.id not in battle.blocks or not self.engaged(battle, b):
                 continue
+            if self.sheltered(battle, b):
+                continue  # §6.52: sheltered blocks take no morale test
             if self.strength(b.id) != 1:
                 continue
             friends = [o for o in self.at(battle, b.loc, role) if o.id != b.id]
@@ -58,7 +60,7 @@ class RoundActions:
         if self.doctrine(battle, role, "SQUARE") != "YES":
             return False
         acted = False
-        for b in battle.blocks.values():
+        for b in sorted(battle.blocks.values(), key=lambda b: b.id):
             if b.role != role or b.type != "infantry" or b.moved or b.square or b.loc.startswith("res"):
                 continue
             if battle.terrain.get(b.loc) in ("woods", "farm"):
@@ -66,11 +68,60 @@ class RoundActions:
             if any(o.role != role and o.type == "cavalry" for o in self.at(battle, b.loc)):
                 b.square, b.moved, acted = True, True, True
                 self.say(battle, f"{self.name(b)} forms square (§6.5).")
+        if self.doctrine(battle, role, "SHELTER") == "YES":
+            self.shelter(battle, role)
+        return acted
+
+    def sheltered(self, battle, b) -> bool:
+        """Whether ``b`` shelters in a square that still stands by it (§6.52)."""
+        square = battle.blocks.get(b.shelter) if b.shelter else None
+        return square is not None and square.square and square.loc == b.loc
+
+    def shelter(self, battle, role) -> None:
+        """§6.52: leaders and artillery that have not moved or fired this round shelter in the
+        squares of their position, one a square (the leader first, then by id)."""
+        for b in sorted(battle.blocks.values(), key=lambda b: (b.type != "leader", b.id)):
+            if (b.role != role or b.moved or b.fired or self.sheltered(battle, b)
+                    or not (b.type == "leader" or is_artillery(b.type)) or b.loc.startswith("res")):
+                continue
+            taken = {o.shelter for o in battle.blocks.values() if self.sheltered(battle, o)}
+            free = sorted(o.id for o in self.at(battle, b.loc, role) if o.square and o.id not in taken)
+            if free:
+                b.shelter = free[0]
+                self.say(battle, f"{self.name(b)} shelters in the square of {free[0]} (§6.52).")
+
+    def may_hold(self, b, marker) -> bool:
+        """§6.21: a farm holds one infantry block, a hill one artillery block."""
+        return b.type == "infantry" if marker == "farm" else is_artillery(b.type)
+
+    def occupy(self, battle, role) -> bool:
+        """§6.21: a farm or hill whose block is gone is taken — or retaken — by a block of the
+        right type standing in its position that has not moved or fired this round; it spends
+        its combat turn on it (the OCCUPY doctrine, default YES)."""
+        if self.doctrine(battle, role, "OCCUPY") != "YES":
+            return False
+        acted = False
+        for loc, marker in sorted(battle.terrain.items()):
+            if marker not in ("farm", "hill"):
+                continue
+            held = battle.blocks.get(battle.occupant.get(loc) or "")
+            if held is not None and held.loc == loc:
+                continue
+            ready = sorted(b.id for b in self.at(battle, loc, role) if self.may_hold(b, marker) and not b.moved
+                           and not b.fired and not b.square and not self.sheltered(battle, b))
+            if not ready:
+                battle.occupant[loc] = None
+                continue
+            b = battle.blocks[ready[0]]
+            battle.occupant[loc], b.moved, acted = b.id, True, True
+            verb = "takes" if loc[:3] != role else "occupies"
+            self.say(battle, f"{self.name(b)} {verb} the {marker} on {self.where(battle, loc)} (§6.21).")
         return acted
 
     def fire(self, battle, role) -> bool:
         acted = False
-        shooters = sorted((b for b in battle.blocks.values() if b.role == role and not b.loc.startswith("res")),
+        shooters = sorted((b for b in battle.blocks.values() if b.role == role and not b.loc.startswith("res")
+                           and not self.sheltered(battle, b)),
                           key=lambda b: (self.sc.blocks[b.id].letter, b.id))
         for b in shooters:
             if b.id not in battle.blocks or b.moved or b.fired or battle.over:
@@ -87,8 +138,8 @@ class RoundActions:
             else:
                 continue
             enemies = [o for o in self.at(battle, target_loc) if o.role != role]
-            squares = [o for o in enemies if o.square]
-            plain = [o for o in enemies if not o.square]
+            squares = [o for o in enemies if o.square or self.sheltered(battle, o)]  # §6.51-6.52
+            plain = [o for o in enemies if o not in squares]
             if b.type == "cavalry":
                 group = plain or squares
             else:
@@ -137,14 +188,12 @@ class RoundActions:
         return acted
 
     def farm_holder(self, battle, b):
-        if battle.terrain.get(b.loc) != "farm" or b.type != "infantry" or not b.loc.startswith(b.role):
-            return False
-        holders = sorted(o.id for o in self.at(battle, b.loc, b.role) if o.type == "infantry")
-        return holders[:1] == [b.id]
+        """The block on the farm (§6.21): it fires +1, and cavalry hits cannot fall on it."""
+        return battle.terrain.get(b.loc) == "farm" and battle.occupant.get(b.loc) == b.id
 
     def hill_holder(self, battle, b):
-        holders = sorted(o.id for o in self.at(battle, b.loc, b.role) if is_artillery(o.type))
-        return holders[:1] == [b.id]
+        """The block on the hill (§6.21): +1 at long range."""
+        return battle.terrain.get(b.loc) == "hill" and battle.occupant.get(b.loc) == b.id
 
     def hit(self, battle, group, can_kill=True):
         bid = victim(self.sc, self.st, self.decider, [o.id for o in group],
@@ -162,10 +211,12 @@ class RoundActions:
             self.say(battle, f"{bid} takes a hit: strength {block.strength}.")
 
     def kill(self, battle, b, why):
+        inside = [o for o in battle.blocks.values() if o.shelter == b.id and self.sheltered(battle, o)]
         battle.blocks.pop(b.id, None)
-        if b.square:  # §6.52 blocks sheltering in it go too (shelter is not played: none)
-            pass
         eliminate(self.st, b.id, self.told(battle), why)
+        for o in inside:  # §6.52: the square's destruction destroys the block sheltering in it
+            battle.blocks.pop(o.id, None)
+            eliminate(self.st, o.id, self.told(battle), f"its square ({b.id}) was destroyed (§6.52)")
         self.end_if_empty(battle)
 
     def end_if_empty(self, battle):
@@ -199,6 +250,7 @@ class RoundActions:
             enemies = self.at(battle, theirs, OTHER[role])
             here = sorted((b for b in self.at(battle, own, role)
                            if b.type in ("infantry", "cavalry", "horse_artillery") and not b.fired and not b.square
+                           and not self.sheltered(battle, b)
                            and (self.strength(b.id) > 1 or not enemies)
                            and not self.engaged(battle, b) and (not b.moved or (is_mounted(b.type)
                                                                                 and getattr(b, "steps", 0) == 1))),

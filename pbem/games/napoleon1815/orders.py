@@ -13,6 +13,8 @@ DOCTRINE = {
     "COMMIT": ("2", "the battle round from which the reserve goes in"),
     "WITHDRAW": ("40", "withdraw when your strength in a battle falls below this percent of its start"),
     "SQUARE": ("YES", "infantry forms square when enemy cavalry engages it"),
+    "SHELTER": ("YES", "a leader or artillery block shelters in a square formed in its position, one a square"),
+    "OCCUPY": ("YES", "an infantry (farm) or artillery (hill) block takes an empty farm or hill in its position"),
     "REINFORCE": ("YES", "bring reinforcements from adjacent towns (one block stays in each)"),
     "REGROUP": ("NO", "after winning a battle, draw blocks from adjacent towns into it (one stays in each)"),
 }

@@ -157,7 +157,7 @@ class Reader(OrderReader):
         word = value.word
         if key == "ATTACK" and word not in ("YES", "NO", "AUTO"):
             self.fail(value, "ATTACK takes YES, NO or AUTO", None, "YES, NO or AUTO")
-        if key in ("SQUARE", "REINFORCE", "REGROUP") and word not in YES_NO:
+        if key in ("SQUARE", "SHELTER", "OCCUPY", "REINFORCE", "REGROUP") and word not in YES_NO:
             self.fail(value, f"{key} takes YES or NO", None, "YES or NO")
         if key in ("RESERVE", "COMMIT", "WITHDRAW"):
             limit = 100 if key == "WITHDRAW" else 30
