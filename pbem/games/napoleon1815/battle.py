@@ -27,6 +27,7 @@ from .movement import eliminate
 from .retreat import choose_towns, rout_losses, withdraw
 from .scenario import ARMY_SEAT, SEATS
 from .sight import Told, seats_seeing, visible_armies
+from .skirmish import first
 
 
 
@@ -225,9 +226,13 @@ class Fight(RoundActions):
                 free = [i for i in (1, 0, 2) if f"{role}{i}" not in battle.terrain]
                 labels = tuple((POSITION[i], POSITION[i]) for i in free)
                 seat = self.first_seat(battle, role)
+                standing = self.orders.get(seat)
+                wanted = (standing.terrain.get(marker, "") if standing is not None else "").lower()
                 got = self.decider.decide(Decision(seat, "terrain", f"Where do you place the {marker} "
                                                    f"(battle of {self.sc.board.name(town)})?",
-                                                   tuple(POSITION[i] for i in free), (POSITION[free[0]],), labels))
+                                                   tuple(POSITION[i] for i in free), (POSITION[free[0]],), labels),
+                                          (wanted,) if wanted in (POSITION[i] for i in free) else None,
+                                          source="standing")
                 i = {v: k for k, v in POSITION.items()}[got[0]]
                 loc = f"{role}{i if role == 'att' else 2 - i}"
                 battle.terrain[loc] = marker
@@ -449,8 +454,9 @@ class Fight(RoundActions):
                and any(o.role != role and o.type == "cavalry" for o in self.at(battle, b.loc))}
         if not stalemate:
             rout_losses(self.sc, self.st, [b.id for b in mine], met, self.told(battle))
-        survivors = sorted((b.id for b in mine if self.st.blocks[b.id].town is not None),
-                           key=lambda bid: (self.sc.blocks[bid].type != "leader", -self.strength(bid), bid))
+        survivors = first(sorted((b.id for b in mine if self.st.blocks[b.id].town is not None),
+                                 key=lambda bid: (self.sc.blocks[bid].type != "leader", -self.strength(bid), bid)),
+                          self.orders, "retreat_first")
         towns = self.towns_for(battle, role)
         left = withdraw(self.sc, self.st, survivors, towns, battle.town, battle.round_roads, self.told(battle),
                         "stalemate" if stalemate else "rout")

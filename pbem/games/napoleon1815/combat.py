@@ -197,7 +197,7 @@ class RoundActions:
 
     def hit(self, battle, group, can_kill=True):
         bid = victim(self.sc, self.st, self.decider, [o.id for o in group],
-                     f"Battle of {self.sc.board.name(battle.town)}")
+                     f"Battle of {self.sc.board.name(battle.town)}", self.orders)
         victim_block, top = battle.blocks[bid], self.strength(bid)
         if top == 1 and not can_kill:
             self.say(battle, f"The hit on {self.name(victim_block)} is lost: long-range artillery cannot eliminate (§6.4).")

@@ -69,6 +69,10 @@ class Orders:
     doctrine: dict[str, str] = field(default_factory=dict)
     retreat: list[str] = field(default_factory=list)  # preferred retreat towns, in order
     supply: list[str] = field(default_factory=list)  # blocks supply losses remove first
+    skirmish: list[str] = field(default_factory=list)  # SKIRMISH: blocks put up first in a skirmish (§6.6)
+    hit_first: list[str] = field(default_factory=list)  # HIT FIRST: among equally strong blocks, hit first (§6.4)
+    retreat_first: list[str] = field(default_factory=list)  # RETREAT FIRST: take the roads first (§7.2, §7.4)
+    terrain: dict[str, str] = field(default_factory=dict)  # TERRAIN <marker> <position>: where it goes (§6.21)
     leave: list[str] = field(default_factory=list)  # LEAVE <town>: battles to withdraw from now (round sub-turns)
     asks: list[str] | None = None  # ASK: the triggers to be asked on in the hybrid mode ([]: NONE; None: not said)
     names: dict[str, str] = field(default_factory=dict, repr=False)  # town id -> name, for echo
@@ -90,6 +94,11 @@ class Orders:
         if self.supply:
             lines.append("SUPPLY LOSS " + " ".join(self.supply))
         lines += [f"LEAVE {name(t)}" for t in self.leave]
+        lines += [f"TERRAIN {m.upper()} {p}" for m, p in self.terrain.items()]
+        for word, ids in (("SKIRMISH", self.skirmish), ("HIT FIRST", self.hit_first),
+                          ("RETREAT FIRST", self.retreat_first)):
+            if ids:
+                lines.append(f"{word} {' '.join(ids)}")
         if self.asks is not None:
             lines.append("ASK " + (" ".join(self.asks) or "NONE"))
         if self.final:

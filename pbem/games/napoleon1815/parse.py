@@ -13,7 +13,9 @@ from .orders import DOCTRINE, SECTIONS, Deploy, Move, Orders, Place
 from .scenario import SEAT_ARMY
 from .triggers import TRIGGERS
 
-ORDER_WORDS = ("MOVE", "PLACE", "DEPLOY", "DOCTRINE", "RETREAT", "SUPPLY", "ASK", "LEAVE", "FINAL")
+ORDER_WORDS = ("MOVE", "PLACE", "DEPLOY", "DOCTRINE", "RETREAT", "SUPPLY", "ASK", "LEAVE", "SKIRMISH", "HIT",
+               "TERRAIN", "FINAL")
+MARKERS = ("WOODS", "FARM", "STREAM", "HILL")
 YES_NO = ("YES", "NO")
 
 
@@ -167,9 +169,28 @@ class Reader(OrderReader):
         self.done("the end of the order")
         orders.doctrine[key] = word
 
+    def blocks_list(self, what: str) -> list[str]:
+        blocks = [self.own_block(t) for t in self.take_words()]
+        if not blocks:
+            self.missing(what)
+        self.done("the end of the order")
+        return list(dict.fromkeys(blocks))
+
+    def terrain(self, orders: Orders) -> None:
+        """TERRAIN <marker> LEFT|CENTRE|RIGHT: where a marker you draw goes (§6.21)."""
+        self.take()
+        marker = self.expect(MARKERS, "a marker: " + ", ".join(MARKERS)).word
+        where = self.expect(("LEFT", "CENTRE", "RIGHT"), "LEFT, CENTRE or RIGHT (your own)").word
+        self.done("the end of the order")
+        orders.terrain[marker.lower()] = where
+
     def retreat(self, orders: Orders) -> None:
         self.take()
-        self.expect(("TO",), "TO and the towns, best first")
+        if self.at("FIRST"):
+            self.take()
+            orders.retreat_first = self.blocks_list("block ids: the blocks that take the roads first")
+            return
+        self.expect(("TO", "FIRST"), "TO and the towns, best first (or FIRST and blocks)")
         towns = []
         for group in " ".join(t.text for t in self.tokens[self.i:]).split(","):
             if not group.strip():
@@ -254,6 +275,15 @@ def parse_orders(scenario, state, seat: str, text: str) -> Orders:
                     reader.ask(orders)
                 elif word == "LEAVE":
                     orders.leave.append(reader.leave())
+                elif word == "SKIRMISH":
+                    reader.take()
+                    orders.skirmish = reader.blocks_list("block ids: the blocks to put up first in a skirmish")
+                elif word == "HIT":
+                    reader.take()
+                    reader.expect(("FIRST",), "FIRST and block ids")
+                    orders.hit_first = reader.blocks_list("block ids: the blocks hit first among equals")
+                elif word == "TERRAIN":
+                    reader.terrain(orders)
                 elif word == "FINAL":
                     reader.take()
                     reader.done("nothing after FINAL")

@@ -88,7 +88,8 @@ def orders_template(game, seat, *, deadline=None, game_label="", game_id="") -> 
         else:
             lines += ["# PLACE <blocks> <town>   (unplaced blocks go to their historical towns)"]
     lines += [f"# DOCTRINE {k} {v[0]}   ({v[1]})" for k, v in DOCTRINE.items()]
-    lines += ["# RETREAT TO <town>, <town>", "# SUPPLY LOSS <blocks>"]
+    lines += ["# RETREAT TO <town>, <town>", "# SUPPLY LOSS <blocks>", "# RETREAT FIRST <blocks>",
+              "# SKIRMISH <blocks>", "# HIT FIRST <blocks>", "# TERRAIN <WOODS|FARM|STREAM|HILL> <LEFT|CENTRE|RIGHT>"]
     if view["battle"] == "hybrid":
         lines.append("# ASK NONE   (or triggers to be asked on in battles: " + " ".join(TRIGGERS) + ")")
     return "\n".join(lines) + "\n"

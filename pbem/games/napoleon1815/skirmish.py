@@ -26,8 +26,8 @@ def skirmish(scenario, state, town, attacker, entries, orders, decider, chance, 
     defender = "allies" if attacker == "france" else "france"
     chosen = {}
     for side in (attacker, defender):
-        here = sorted(state.side_at(town, side), key=lambda b: (-b.strength, b.id))
-        chosen[side] = [b.id for b in here[:4]]  # the doctrine: the four strongest
+        here = [b.id for b in sorted(state.side_at(town, side), key=lambda b: (-b.strength, b.id))]
+        chosen[side] = first(here, orders, "skirmish")[:4]  # SKIRMISH blocks first, then the strongest
     opening = (f"Skirmish at {board.name(town)}: {len(state.side_at(town, attacker))} {word(attacker)} against "
                f"{len(state.side_at(town, defender))} {word(defender)} blocks")
     fighting = ", ".join(f"{b} ({scenario.blocks[b].type.replace('_', ' ')} {state.blocks[b].strength})"
@@ -49,7 +49,7 @@ def skirmish(scenario, state, town, attacker, entries, orders, decider, chance, 
                 targets = [b for b in chosen[foe] if state.blocks[b].town == town]
                 if not targets:
                     break
-                hit = victim(scenario, state, decider, targets, f"Skirmish at {board.name(town)}")
+                hit = victim(scenario, state, decider, targets, f"Skirmish at {board.name(town)}", orders)
                 state.blocks[hit].strength -= 1
                 if state.blocks[hit].strength <= 0:
                     eliminate(state, hit, events, f"hit in the skirmish at {board.name(town)} (§6.6)")
@@ -68,11 +68,20 @@ def skirmish(scenario, state, town, attacker, entries, orders, decider, chance, 
     seat = "french" if loser == "france" else ("anglo-dutch" if any(b.army == "anglo" for b in
                                                                     state.side_at(town, loser)) else "prussian")
     towns = choose_towns(scenario, state, town, loser, options, decider, orders, seat)
-    going = sorted((b.id for b in state.side_at(town, loser)),
-                   key=lambda b: (scenario.blocks[b].type != "leader", -state.blocks[b].strength, b))
+    going = first(sorted((b.id for b in state.side_at(town, loser)),
+                         key=lambda b: (scenario.blocks[b].type != "leader", -state.blocks[b].strength, b)),
+                  orders, "retreat_first")
     left = withdraw(scenario, state, going, towns, town, Counter(), events, "skirmish")
     for bid in left:
         eliminate(state, bid, events, "no road left to retreat by (§7.2)")
+
+
+def first(ids: list[str], orders: dict, key: str) -> list[str]:
+    """``ids`` with the blocks a seat's standing order ``key`` (SKIRMISH, RETREAT FIRST) names
+    put first, in its order (seats in order), the others after them as they were."""
+    named = [b for seat in SEATS if orders.get(seat) is not None for b in getattr(orders[seat], key) if b in ids]
+    named = list(dict.fromkeys(named))
+    return named + [b for b in ids if b not in named]
 
 
 def word(side):

@@ -106,7 +106,9 @@ def finish(scenario, state, spec, orders, decider, events):
 def standing(orders: dict) -> dict:
     """The standing orders of a turn, as plain data kept until its battles are fought."""
     return {seat: {"doctrine": dict(o.doctrine), "retreat": list(o.retreat), "supply": list(o.supply),
-                   "ask": None if o.asks is None else list(o.asks)}
+                   "ask": None if o.asks is None else list(o.asks), "skirmish": list(o.skirmish),
+                   "hit_first": list(o.hit_first), "retreat_first": list(o.retreat_first),
+                   "terrain": dict(o.terrain)}
             for seat, o in orders.items()}
 
 
@@ -118,7 +120,9 @@ def merged(saved: dict, orders: dict) -> dict:
         o = Orders(seat, doctrine={**old["doctrine"], **(new.doctrine if new else {})},
                    retreat=(new.retreat if new and new.retreat else old["retreat"]),
                    supply=(new.supply if new and new.supply else old["supply"]),
-                   asks=(new.asks if new and new.asks is not None else old.get("ask")))
+                   asks=(new.asks if new and new.asks is not None else old.get("ask")),
+                   **{key: (getattr(new, key) if new and getattr(new, key) else old.get(key) or type(
+                       getattr(Orders(seat), key))()) for key in ("skirmish", "hit_first", "retreat_first", "terrain")})
         out[seat] = o
     return out
 
