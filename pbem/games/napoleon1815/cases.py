@@ -73,7 +73,8 @@ def run_case(path, ask=None) -> Outcome:
         raise CaseError(f"{path}: {exc}") from None
     meta = data.get("case", {})
     sc = scenario()
-    state = initial_state(sc, {"players": meta.get("players", 2), "battle": meta.get("battle", "doctrine")})
+    state = initial_state(sc, {"players": meta.get("players", 2), "battle": meta.get("battle", "doctrine"),
+                               "bid": meta.get("bid", "none")})
     state.turn = int(meta.get("turn", 2))
     for spec in data.get("block", []):
         bid = spec["id"]

@@ -73,6 +73,7 @@ class Orders:
     hit_first: list[str] = field(default_factory=list)  # HIT FIRST: among equally strong blocks, hit first (§6.4)
     retreat_first: list[str] = field(default_factory=list)  # RETREAT FIRST: take the roads first (§7.2, §7.4)
     terrain: dict[str, str] = field(default_factory=dict)  # TERRAIN <marker> <position>: where it goes (§6.21)
+    bid_loss: list[str] = field(default_factory=list)  # BID LOSS: the blocks that pay the bid at setup (§13)
     leave: list[str] = field(default_factory=list)  # LEAVE <town>: battles to withdraw from now (round sub-turns)
     asks: list[str] | None = None  # ASK: the triggers to be asked on in the hybrid mode ([]: NONE; None: not said)
     names: dict[str, str] = field(default_factory=dict, repr=False)  # town id -> name, for echo
@@ -94,6 +95,8 @@ class Orders:
         if self.supply:
             lines.append("SUPPLY LOSS " + " ".join(self.supply))
         lines += [f"LEAVE {name(t)}" for t in self.leave]
+        if self.bid_loss:
+            lines.append("BID LOSS " + " ".join(self.bid_loss))
         lines += [f"TERRAIN {m.upper()} {p}" for m, p in self.terrain.items()]
         for word, ids in (("SKIRMISH", self.skirmish), ("HIT FIRST", self.hit_first),
                           ("RETREAT FIRST", self.retreat_first)):

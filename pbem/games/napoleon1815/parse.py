@@ -14,7 +14,7 @@ from .scenario import SEAT_ARMY
 from .triggers import TRIGGERS
 
 ORDER_WORDS = ("MOVE", "PLACE", "DEPLOY", "DOCTRINE", "RETREAT", "SUPPLY", "ASK", "LEAVE", "SKIRMISH", "HIT",
-               "TERRAIN", "FINAL")
+               "TERRAIN", "BID", "FINAL")
 MARKERS = ("WOODS", "FARM", "STREAM", "HILL")
 YES_NO = ("YES", "NO")
 
@@ -284,6 +284,13 @@ def parse_orders(scenario, state, seat: str, text: str) -> Orders:
                     orders.hit_first = reader.blocks_list("block ids: the blocks hit first among equals")
                 elif word == "TERRAIN":
                     reader.terrain(orders)
+                elif word == "BID":
+                    first = reader.take()
+                    reader.expect(("LOSS",), "LOSS and the blocks that pay the bid")
+                    if phase(state) not in ("allied setup", "French setup") or state.bid is None:
+                        reader.fail(first, "BID LOSS only at the setup of a game with a bid (§13)", None,
+                                    "PLACE orders")
+                    orders.bid_loss = reader.blocks_list("block ids: the blocks that pay the bid, one step each")
                 elif word == "FINAL":
                     reader.take()
                     reader.done("nothing after FINAL")

@@ -41,7 +41,11 @@ class Napoleon1815:
                        "hybrid: the defenders, then the attackers, deploy in short sub-turns, then the "
                        "doctrine fights the rounds, stopping for a seat only when a trigger it chose (ASK) "
                        "fires; live: as hybrid, and every round is a short sub-turn for the seats in the "
-                       "battle"))
+                       "battle"),
+                Option("bid", "Bid (§13)", ("none",) + tuple(f"{side}-{n}" for side in ("france", "allies")
+                                                             for n in range(11)), "none",
+                       "the winning bid of the players' auction (§13): that side removes that many steps "
+                       "at its setup, one a block at most (BID LOSS names them)"))
 
     def load_scenario(self, path):
         return load_scenario(path)

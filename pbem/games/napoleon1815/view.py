@@ -37,7 +37,7 @@ def view(scenario, state, seat: str | None) -> dict:
         "owing": list(owing(scenario, state)),
         "blocks": blocks,
         "hidden": [{"town": t, "army": a, "count": n} for (t, a), n in sorted(hidden.items())],
-        "lost": dict(state.lost), "broken": list(state.broken),
+        "lost": dict(state.lost), "broken": list(state.broken), "bid": state.bid,
         "last_moves": [list(m) for m in state.last_moves],  # blocks moving on the board are seen by all
         "last_battles": list(state.last_battles),
         "over": state.over, "winner": state.winner, "victory": state.victory,
