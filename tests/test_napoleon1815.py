@@ -242,3 +242,34 @@ def test_day_names_follow_the_turn_track_after_deployment_sub_turns():
     last = game.days[-1]
     assert RULES.report(game, last.day, "french").subject.endswith(game.turn_label(last.day))
     assert game.turn_label() == game.turn().label
+
+
+def test_the_map_draws_the_turn_track_and_each_battle_board_of_the_viewer():
+    import re
+
+    options = {"players": "3", "battle": "live"}
+    players = simple_players(RULES, SCENARIO, options)
+    game = Game(RULES, SCENARIO, 1, options=options)
+    while not (game.state.pending and game.state.pending["stage"] == "round"):
+        for seat in game.turn().seats:
+            game.submit(seat, players[seat].orders(SCENARIO, game.view(seat), 1))
+        game.advance(choose=chooser(1, game.day))
+    fought = game.state.pending["fought"][0]
+    for seat in ("french", "anglo-dutch", "prussian"):
+        view = game.view(seat)
+        svg = RULES.render_svg(SCENARIO, view, "g")
+        assert svg.count('data-turn="') == len(SCENARIO.track)
+        current = re.search(r'data-turn="(\d+)"><title>([^<]*)</title>', svg.split('stroke-width="3"', 1)[1])
+        assert int(current.group(1)) == game.state.turn and current.group(2) in view["turn_label"]
+        mine = {b["id"] for b in view["blocks"]}
+        if seat in fought["witnesses"]:
+            board = svg.split('class="battle-board"', 1)[1]
+            assert f"Battle of {SCENARIO.board.name(fought['town'])}" in board
+            shown = set(re.findall(r">([A-Z][A-Z0-9-]*) \d<", board))
+            in_battle = {bid for bid, b in fought["blocks"].items() if bid in mine}
+            assert shown == in_battle  # the viewer's own blocks in the battle, and no other id
+            assert "other" in board  # the enemy as a count
+            for marker in fought["terrain"].values():
+                assert f"— {marker}" in board
+        else:
+            assert 'class="battle-board"' not in svg
