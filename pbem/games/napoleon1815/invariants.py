@@ -37,7 +37,8 @@ def check_turn(scenario, result) -> list[str]:
         gone = sum(1 for b in after.blocks.values() if b.army == army and b.eliminated and b.id not in after.fled)
         if scenario.supply_losses_count and after.lost[army] != gone:
             problems.append(f"the {army} army counts {after.lost[army]} blocks lost, but {gone} are eliminated")
-        if (army in after.broken) != (after.lost[army] >= scenario.breaks[army]):
+        # an army breaks when the turn's battles and supply are done (§11): not between two rounds
+        if after.pending is None and (army in after.broken) != (after.lost[army] >= scenario.breaks[army]):
             problems.append(f"the {army} army: {after.lost[army]} lost, broken: {army in after.broken}")
     used = Counter()
     for army, a, b, n in (after.last_moves if not paused or after.pending is not None else []):
