@@ -11,7 +11,7 @@ moved into or out of, and the block was there or next to it (docs/rules-notes.md
 part in any fight of the day may read no such block at all: the uninvolved Allied seat reads
 only that a fight took place and who won it.
 
-Games: ``PBEM_N1815_SIGHT_GAMES`` campaigns a mode (default 1; the figures in the issue note are from 10).
+Games: ``PBEM_N1815_SIGHT_GAMES`` campaigns a mode (default 1).
 """
 
 from __future__ import annotations
