@@ -55,7 +55,7 @@ class Deployment:
         self.events.append(Event("battle", full, owner=tuple(versions.pop(full, ())), seen=blind,
                                  witnesses=tuple(versions.pop(blind, ()))))
         for text, seats in versions.items():  # a partner's deployment beside one's own (§12)
-            self.events.append(Event("battle", text, owner=tuple(seats)))
+            self.events.append(Event("battle", text, {"partial": True}, owner=tuple(seats)))
 
     def deployment_text(self, battle, role, armies: set[str]) -> str:
         """The deployment of ``role`` as a seat that sees ``armies`` reads it."""

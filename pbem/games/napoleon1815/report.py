@@ -24,7 +24,8 @@ def build_report(game, day, seat, *, deadline=None, game_label="", game_id="", s
     else:
         doc.add(Para(f"{view['turn_label']}" + (f", orders due {deadline}" if deadline else ""), strong="Next:"))
     doc.add(Heading(2, "What happened"))
-    seen = events_for(result.events, who)
+    seen = [e for e in events_for(result.events, who)  # the moderator reads a deployment once, in full
+            if who is not None or not e["data"].get("partial")]
     doc.add(Bullets([e["text"] for e in seen if e["kind"] != "roll"] or ["Nothing."], wrap=False))
     dice = sum(1 for e in seen if e["kind"] == "roll")
     if dice:
