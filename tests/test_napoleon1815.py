@@ -273,3 +273,22 @@ def test_the_map_draws_the_turn_track_and_each_battle_board_of_the_viewer():
                 assert f"— {marker}" in board
         else:
             assert 'class="battle-board"' not in svg
+
+
+def test_standing_orders_print_themselves_back_and_bad_ones_say_what_was_expected():
+    game = Game(RULES, SCENARIO, 1, options={"battle": "hybrid"})
+    game.advance()
+    game.advance()
+    text = ("ask rout reinforce\nhit first og\nretreat first gc og\nskirmish c-mil\nterrain hill right\n"
+            "doctrine shelter no\ndoctrine occupy yes")
+    orders = game.check_orders("french", text)
+    echo = orders.echo()
+    assert "ASK ROUT REINFORCE" in echo and "HIT FIRST OG" in echo and "RETREAT FIRST GC OG" in echo
+    assert "SKIRMISH C-MIL" in echo and "TERRAIN HILL RIGHT" in echo and "DOCTRINE SHELTER NO" in echo
+    assert game.check_orders("french", echo).echo() == echo
+    for bad, expected in (("ASK SOMETIMES", "ROUT"), ("HIT FIRST P-I-1", "your block ids"),
+                          ("TERRAIN CASTLE LEFT", "WOODS"), ("LEAVE Charleroi", "DOCTRINE WITHDRAW"),
+                          ("BID LOSS OG", "PLACE"), ("DOCTRINE SHELTER MAYBE", "YES or NO")):
+        with pytest.raises(OrdersError) as err:
+            game.check_orders("french", bad)
+        assert expected in err.value.problems[0].expected, (bad, err.value.problems[0])
