@@ -64,7 +64,7 @@ class Napoleon1815:
         owing = turn.owing(scenario, state)
         others = tuple(s for s in SEATS if s not in owing)
         if state.pending and state.pending["stage"] == "round":
-            rounds = sorted({b["rounds"].get("att", 0) + 1 for b in state.pending["fought"]})
+            rounds = sorted({b["rounds"].get("def", 0) + 1 for b in state.pending["fought"]})
             return Turn(owing, f"{self.turn_label(scenario, state.turn)}: battle round "
                         f"{'/'.join(map(str, rounds))}", others, kind="subturn")
         if state.pending:

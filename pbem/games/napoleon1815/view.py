@@ -86,5 +86,5 @@ def fought(state, seat: str | None = None) -> list[dict]:
             else:
                 board[blk["loc"]]["others"] += 1
         out.append({"town": b["town"], "sides": dict(b["sides"]), "terrain": dict(b["terrain"]),
-                    "stage": "round", "round": b["rounds"].get("att", 0) + 1, "board": board})
+                    "stage": "round", "round": b["rounds"].get("def", 0) + 1, "board": board})
     return out
