@@ -288,7 +288,8 @@ def test_standing_orders_print_themselves_back_and_bad_ones_say_what_was_expecte
     assert game.check_orders("french", echo).echo() == echo
     for bad, expected in (("ASK SOMETIMES", "ROUT"), ("HIT FIRST P-I-1", "your block ids"),
                           ("TERRAIN CASTLE LEFT", "WOODS"), ("LEAVE Charleroi", "DOCTRINE WITHDRAW"),
-                          ("BID LOSS OG", "PLACE"), ("DOCTRINE SHELTER MAYBE", "YES or NO")):
+                          ("BID LOSS OG", "PLACE"), ("DOCTRINE SHELTER MAYBE", "YES or NO"),
+                          ("COMMIT OG LEFT", "DOCTRINE COMMIT")):
         with pytest.raises(OrdersError) as err:
             game.check_orders("french", bad)
         assert expected in err.value.problems[0].expected, (bad, err.value.problems[0])

@@ -69,6 +69,7 @@ class Battle:
     witnesses: set = field(default_factory=set)  # the seats told of it (sight.py): who sees an army in it
     asked: set = field(default_factory=set)  # the triggers already put to a seat (a battle asks each once)
     occupant: dict = field(default_factory=dict)  # farm/hill location -> the block on the marker, or None
+    commits: dict = field(default_factory=dict)  # COMMIT between two rounds: reserve block -> position 0-2
 
     def to_dict(self) -> dict:
         """The battle as plain data, to wait in the position between two rounds (a sub-turn)."""
@@ -82,7 +83,7 @@ class Battle:
                 "retreat_to": {r: list(t) for r, t in self.retreat_to.items()},
                 "reinforced": self.reinforced, "withdrawing": sorted(self.withdrawing),
                 "stand": sorted(self.stand), "witnesses": sorted(self.witnesses), "asked": sorted(self.asked),
-                "occupant": dict(self.occupant)}
+                "occupant": dict(self.occupant), "commits": dict(self.commits)}
 
     @classmethod
     def from_dict(cls, d: dict) -> "Battle":
@@ -94,7 +95,7 @@ class Battle:
         battle.reinforced = d["reinforced"]
         battle.withdrawing, battle.stand = set(d["withdrawing"]), set(d["stand"])
         battle.witnesses, battle.asked = set(d["witnesses"]), set(d["asked"])
-        battle.occupant = dict(d["occupant"])
+        battle.occupant, battle.commits = dict(d["occupant"]), dict(d.get("commits", {}))
         return battle
 
 

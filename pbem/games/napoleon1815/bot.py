@@ -72,6 +72,10 @@ def round_orders(scenario, view: dict, seed: int) -> str:
     rng = Rng(seed * 31 + view["turn"] * 7 + sum(b.get("round", 0) for b in view["battles"]) * 13
               + len(view["seat"]))
     pick = rng.below(6)
+    reserve = [bid for b in view["battles"] for loc, place in b.get("board", {}).items()
+               if loc.startswith("res") for bid in place["own"]]
+    if pick == 3 and reserve:
+        return f"COMMIT {reserve[rng.below(len(reserve))]} {('LEFT', 'CENTRE', 'RIGHT')[rng.below(3)]}\n"
     if pick == 2 and view["battles"]:
         return f"LEAVE {scenario.board.name(view['battles'][rng.below(len(view['battles']))]['town'])}\n"
     if pick == 0:

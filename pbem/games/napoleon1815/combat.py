@@ -227,8 +227,24 @@ class RoundActions:
                          f"{'defender' if role == 'att' else 'attacker'} ({word(battle.sides[OTHER[role]])}) holds "
                          "the field.", public=True)
 
-    def move(self, battle, role, n) -> bool:
+    def committed(self, battle, role) -> bool:
+        """The reserve blocks a player sent in by name between two rounds (COMMIT), before the doctrine."""
         acted = False
+        for bid, i in sorted(battle.commits.items()):
+            b = battle.blocks.get(bid)
+            if b is None or b.role != role:
+                continue
+            del battle.commits[bid]
+            loc = f"{role}{i}"
+            if b.loc.startswith("res") and not b.moved and not b.fired and not (
+                    is_artillery(b.type) and battle.terrain.get(loc) == "woods"):
+                b.loc, b.moved, acted = loc, True, True
+                b.steps = 1
+                self.say(battle, f"{self.name(b)} goes in from the reserve to {self.where(battle, loc)} (COMMIT).")
+        return acted
+
+    def move(self, battle, role, n) -> bool:
+        acted = self.committed(battle, role)
         commit = n >= int(self.doctrine(battle, role, "COMMIT"))
         for b in sorted(battle.blocks.values(), key=lambda b: b.id):
             if b.role != role or not b.loc.startswith("res") or b.moved or b.fired:

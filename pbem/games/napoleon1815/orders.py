@@ -74,6 +74,7 @@ class Orders:
     retreat_first: list[str] = field(default_factory=list)  # RETREAT FIRST: take the roads first (§7.2, §7.4)
     terrain: dict[str, str] = field(default_factory=dict)  # TERRAIN <marker> <position>: where it goes (§6.21)
     bid_loss: list[str] = field(default_factory=list)  # BID LOSS: the blocks that pay the bid at setup (§13)
+    commits: list[tuple[list[str], str]] = field(default_factory=list)  # COMMIT <blocks> LEFT|CENTRE|RIGHT
     leave: list[str] = field(default_factory=list)  # LEAVE <town>: battles to withdraw from now (round sub-turns)
     asks: list[str] | None = None  # ASK: the triggers to be asked on in the hybrid mode ([]: NONE; None: not said)
     names: dict[str, str] = field(default_factory=dict, repr=False)  # town id -> name, for echo
@@ -94,6 +95,7 @@ class Orders:
             lines.append("RETREAT TO " + ", ".join(name(t) for t in self.retreat))
         if self.supply:
             lines.append("SUPPLY LOSS " + " ".join(self.supply))
+        lines += [f"COMMIT {' '.join(ids)} {where}" for ids, where in self.commits]
         lines += [f"LEAVE {name(t)}" for t in self.leave]
         if self.bid_loss:
             lines.append("BID LOSS " + " ".join(self.bid_loss))

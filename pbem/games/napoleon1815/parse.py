@@ -14,7 +14,7 @@ from .scenario import SEAT_ARMY
 from .triggers import TRIGGERS
 
 ORDER_WORDS = ("MOVE", "PLACE", "DEPLOY", "DOCTRINE", "RETREAT", "SUPPLY", "ASK", "LEAVE", "SKIRMISH", "HIT",
-               "TERRAIN", "BID", "FINAL")
+               "TERRAIN", "BID", "COMMIT", "FINAL")
 MARKERS = ("WOODS", "FARM", "STREAM", "HILL")
 YES_NO = ("YES", "NO")
 
@@ -205,6 +205,27 @@ class Reader(OrderReader):
         self.i = len(self.tokens)
         orders.retreat = towns
 
+    def commit(self) -> tuple[list[str], str]:
+        """COMMIT <blocks> LEFT|CENTRE|RIGHT: between two rounds, reserve blocks that go into one of
+        your own positions in your side's next part of the round (§6.32), before the doctrine moves."""
+        first = self.take()
+        pending = self.state.pending
+        if not pending or pending["stage"] != "round":
+            self.fail(first, "COMMIT only between two rounds of a battle (a round sub-turn)", None,
+                      "DOCTRINE COMMIT for the battles to come")
+        words = self.take_words(("LEFT", "CENTRE", "RIGHT"))
+        blocks = [self.own_block(w) for w in words]
+        if not blocks:
+            self.missing("block ids of your reserve")
+        where = self.expect(("LEFT", "CENTRE", "RIGHT"), "LEFT, CENTRE or RIGHT (your own)").word
+        self.done("the end of the order")
+        reserve = {bid for b in pending["fought"] for bid, blk in b["blocks"].items() if blk["loc"].startswith("res")}
+        for w, bid in zip(words, blocks):
+            if bid not in reserve:
+                self.fail(w, f"{bid} is not in the reserve of a battle waiting for its next round", w.text,
+                          "blocks of your reserve (your report lists them)")
+        return blocks, where
+
     def leave(self) -> str:
         """LEAVE <town>: between two rounds, withdraw from the battle there from the next round (§7)."""
         first = self.take()
@@ -275,6 +296,8 @@ def parse_orders(scenario, state, seat: str, text: str) -> Orders:
                     reader.ask(orders)
                 elif word == "LEAVE":
                     orders.leave.append(reader.leave())
+                elif word == "COMMIT":
+                    orders.commits.append(reader.commit())
                 elif word == "SKIRMISH":
                     reader.take()
                     orders.skirmish = reader.blocks_list("block ids: the blocks to put up first in a skirmish")

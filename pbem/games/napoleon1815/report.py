@@ -80,6 +80,7 @@ def orders_template(game, seat, *, deadline=None, game_label="", game_id="") -> 
             lines += [f"# {q}" for q in view["questions"]]
             for battle in view["battles"]:
                 lines.append(f"# LEAVE {board.name(battle['town'])}   (withdraw from this battle from the next round)")
+            lines.append("# COMMIT <your reserve blocks> LEFT|CENTRE|RIGHT   (they go in, in your next part)")
             lines.append("# DOCTRINE lines count from the next round on")
         elif view["phase"] == "campaign":
             lines += ["# MOVE <blocks> <from> -> <to> [-> <to>] [FORCED]   (docs/napoleon1815-orders.md)",

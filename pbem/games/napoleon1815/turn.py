@@ -175,6 +175,12 @@ def next_round(scenario, state, orders, decider, chance, events):
     """A round sub-turn's orders are in: the battles go on from where they stopped."""
     standing_orders = merged(state.pending["standing"], {})
     battles = [Battle.from_dict(d) for d in state.pending["fought"]]
+    for seat, o in orders.items():  # COMMIT: reserve blocks sent in by name in the next part of the round
+        for ids, where in o.commits:
+            for battle in battles:
+                for bid in ids:
+                    if bid in battle.blocks:
+                        battle.commits[bid] = section_index(battle.blocks[bid].role, where)
     for seat, o in orders.items():  # LEAVE: the seat's side withdraws from the next round on (§7)
         for battle in battles:
             if battle.town in o.leave:
