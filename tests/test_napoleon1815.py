@@ -118,7 +118,9 @@ def test_hybrid_battles_ask_for_deployments_in_sub_turns():
         assert game.over
         for result in game.days:
             turn = RULES.turn(SCENARIO, result.before)
-            if turn.kind == "subturn":
+            if turn.kind == "subturn" and result.before.pending["stage"] == "round":  # a trigger fired (ASK)
+                assert "battle round" in turn.label and set(turn.seats) == set(result.before.pending["asked"])
+            elif turn.kind == "subturn":
                 subturns += 1
                 battles = result.before.pending["battles"]
                 role = result.before.pending["stage"]
@@ -222,3 +224,72 @@ def test_the_first_french_turn_of_the_orders_doc_is_accepted():
     assert len(orders.moves) == 3 and orders.doctrine == {"RESERVE": "0"}
     with pytest.raises(OrdersError):
         game.check_orders("french", "MOVE OG Beaumont -> Thuin -> Charleroi")
+
+
+def test_day_names_follow_the_turn_track_after_deployment_sub_turns():
+    game = hybrid_game(1)
+    subturns = [d for d in game.days if d.before.pending]
+    assert subturns  # the game had battles paused for deployments
+    for result in game.days:
+        label = game.turn_label(result.day)
+        started = [e.text for e in result.events if e.kind == "turn"]
+        if result.before.pending and result.before.pending["stage"] == "round":
+            assert "battle round" in label and SCENARIO.track[result.before.turn - 2].label in label
+        elif result.before.pending:
+            assert label.endswith("deploy") and SCENARIO.track[result.before.turn - 2].label in label
+        elif started:
+            assert label == started[0]  # the turn the day played, as its first event names it
+    last = game.days[-1]
+    assert RULES.report(game, last.day, "french").subject.endswith(game.turn_label(last.day))
+    assert game.turn_label() == game.turn().label
+
+
+def test_the_map_draws_the_turn_track_and_each_battle_board_of_the_viewer():
+    import re
+
+    options = {"players": "3", "battle": "live"}
+    players = simple_players(RULES, SCENARIO, options)
+    game = Game(RULES, SCENARIO, 1, options=options)
+    while not (game.state.pending and game.state.pending["stage"] == "round"):
+        for seat in game.turn().seats:
+            game.submit(seat, players[seat].orders(SCENARIO, game.view(seat), 1))
+        game.advance(choose=chooser(1, game.day))
+    fought = game.state.pending["fought"][0]
+    for seat in ("french", "anglo-dutch", "prussian"):
+        view = game.view(seat)
+        svg = RULES.render_svg(SCENARIO, view, "g")
+        assert svg.count('data-turn="') == len(SCENARIO.track)
+        current = re.search(r'data-turn="(\d+)"><title>([^<]*)</title>', svg.split('stroke-width="3"', 1)[1])
+        assert int(current.group(1)) == game.state.turn and current.group(2) in view["turn_label"]
+        mine = {b["id"] for b in view["blocks"]}
+        if seat in fought["witnesses"]:
+            board = svg.split('class="battle-board"', 1)[1]
+            assert f"Battle of {SCENARIO.board.name(fought['town'])}" in board
+            shown = set(re.findall(r">([A-Z][A-Z0-9-]*) \d<", board))
+            in_battle = {bid for bid, b in fought["blocks"].items() if bid in mine}
+            assert shown == in_battle  # the viewer's own blocks in the battle, and no other id
+            assert "other" in board  # the enemy as a count
+            for marker in fought["terrain"].values():
+                assert f"— {marker}" in board
+        else:
+            assert 'class="battle-board"' not in svg
+
+
+def test_standing_orders_print_themselves_back_and_bad_ones_say_what_was_expected():
+    game = Game(RULES, SCENARIO, 1, options={"battle": "hybrid"})
+    game.advance()
+    game.advance()
+    text = ("ask rout reinforce\nhit first og\nretreat first gc og\nskirmish c-mil\nterrain hill right\n"
+            "doctrine shelter no\ndoctrine occupy yes")
+    orders = game.check_orders("french", text)
+    echo = orders.echo()
+    assert "ASK ROUT REINFORCE" in echo and "HIT FIRST OG" in echo and "RETREAT FIRST GC OG" in echo
+    assert "SKIRMISH C-MIL" in echo and "TERRAIN HILL RIGHT" in echo and "DOCTRINE SHELTER NO" in echo
+    assert game.check_orders("french", echo).echo() == echo
+    for bad, expected in (("ASK SOMETIMES", "ROUT"), ("HIT FIRST P-I-1", "your block ids"),
+                          ("TERRAIN CASTLE LEFT", "WOODS"), ("LEAVE Charleroi", "DOCTRINE WITHDRAW"),
+                          ("BID LOSS OG", "PLACE"), ("DOCTRINE SHELTER MAYBE", "YES or NO"),
+                          ("COMMIT OG LEFT", "DOCTRINE COMMIT")):
+        with pytest.raises(OrdersError) as err:
+            game.check_orders("french", bad)
+        assert expected in err.value.problems[0].expected, (bad, err.value.problems[0])

@@ -107,8 +107,14 @@ class Game:
         return self.ruleset.turn(self.scenario, self.state)
 
     def turn_label(self, day: int | None = None) -> str:
-        """The name of day ``day`` (default: the next one)."""
-        return self.ruleset.turn_label(self.scenario, self.day if day is None else day)
+        """The name of day ``day`` (default: the next one), as the position before it names it
+        (``Turn.label``): a game whose sub-turns are days of their own (a battle's deployment,
+        a bid) keeps its turn track in its position, not in the count of days. A day beyond
+        the next has no position yet; the ruleset names it by its number."""
+        day = self.day if day is None else day
+        if 0 <= day <= self.day:
+            return self.ruleset.turn(self.scenario, self.state_before(day)).label
+        return self.ruleset.turn_label(self.scenario, day)
 
     def entries_of(self, day: int) -> list[dict]:
         """The log's orders and answers for ``day``, in log order.

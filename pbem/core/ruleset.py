@@ -189,7 +189,9 @@ class Ruleset(Protocol):
         """A short hash of the whole position, to verify replays."""
 
     def turn_label(self, scenario, turn_number: int) -> str:
-        """The name of turn ``turn_number`` (0-based), for the turns before and after now."""
+        """The name of turn ``turn_number`` (0-based) when no position names it: the driver names
+        a day it has a position for by that position's ``Turn.label`` (pbem.core.game.Game.turn_label),
+        and asks this only for days beyond the next."""
 
     def report(self, game, turn_number: int, seat: str | None, *, deadline: str | None = None,
                game_label: str = "", game_id: str = "", spectator: bool = False):

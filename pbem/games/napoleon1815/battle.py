@@ -21,11 +21,14 @@ from dataclasses import dataclass, field
 from pbem.core.decisions import Decision
 from pbem.core.events import Event
 
-from .blocks import ARMY_SIDE, is_artillery
+from .blocks import ARMY_SIDE
 from .combat import OTHER, POSITION, RoundActions, word
+from .deployment import Deployment
 from .movement import eliminate
 from .retreat import choose_towns, rout_losses, withdraw
-from .scenario import ARMY_SEAT
+from .scenario import ARMY_SEAT, SEATS
+from .sight import Told, seats_seeing
+from .skirmish import first
 
 
 
@@ -42,6 +45,7 @@ class BB:
     fired: bool = False
     fresh: bool = False  # entered an enemy location and has not fired since (shock, canister)
     square: bool = False
+    shelter: str | None = None  # the square this leader or artillery block shelters in (§6.52)
 
 
 @dataclass
@@ -62,9 +66,40 @@ class Battle:
     reinforced: bool = False
     withdrawing: set = field(default_factory=set)  # roles that must leave the field (§6.7)
     stand: set = field(default_factory=set)  # roles whose player chose to fight on below the WITHDRAW line
+    witnesses: set = field(default_factory=set)  # the seats told of it (sight.py): who sees an army in it
+    asked: set = field(default_factory=set)  # the triggers already put to a seat (a battle asks each once)
+    occupant: dict = field(default_factory=dict)  # farm/hill location -> the block on the marker, or None
+    commits: dict = field(default_factory=dict)  # COMMIT between two rounds: reserve block -> position 0-2
+
+    def to_dict(self) -> dict:
+        """The battle as plain data, to wait in the position between two rounds (a sub-turn)."""
+        return {"town": self.town, "sides": dict(self.sides), "entries": sorted(self.entries),
+                "blocks": {bid: {"id": b.id, "role": b.role, "army": b.army, "type": b.type, "loc": b.loc,
+                                 "moved": b.moved, "fired": b.fired, "fresh": b.fresh, "square": b.square,
+                                 "shelter": b.shelter}
+                           for bid, b in sorted(self.blocks.items())},
+                "terrain": dict(self.terrain), "rounds": dict(self.rounds), "start": dict(self.start),
+                "idle": self.idle, "over": self.over, "winner": self.winner,
+                "retreat_to": {r: list(t) for r, t in self.retreat_to.items()},
+                "reinforced": self.reinforced, "withdrawing": sorted(self.withdrawing),
+                "stand": sorted(self.stand), "witnesses": sorted(self.witnesses), "asked": sorted(self.asked),
+                "occupant": dict(self.occupant), "commits": dict(self.commits)}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "Battle":
+        battle = cls(d["town"], dict(d["sides"]), set(d["entries"]), terrain=dict(d["terrain"]))
+        battle.blocks = {bid: BB(**b) for bid, b in d["blocks"].items()}
+        battle.rounds, battle.start = Counter(d["rounds"]), dict(d["start"])
+        battle.idle, battle.over, battle.winner = d["idle"], d["over"], d["winner"]
+        battle.retreat_to = {r: list(t) for r, t in d["retreat_to"].items()}
+        battle.reinforced = d["reinforced"]
+        battle.withdrawing, battle.stand = set(d["withdrawing"]), set(d["stand"])
+        battle.witnesses, battle.asked = set(d["witnesses"]), set(d["asked"])
+        battle.occupant, battle.commits = dict(d["occupant"]), dict(d.get("commits", {}))
+        return battle
 
 
-class Fight(RoundActions):
+class Fight(Deployment, RoundActions):
     """The battles of one turn, fought round by round together (§2.2)."""
 
     def __init__(self, scenario, state, orders, decider, chance, events, battle_towns):
@@ -74,8 +109,24 @@ class Fight(RoundActions):
 
     # -- helpers
 
-    def say(self, text, **data):
-        self.events.append(Event("battle", text, data))
+    def say(self, battle, text, public=False, **data):
+        """A line of the battle's narrative, told to its witnesses (``public``: to every seat,
+        for what the map shows anyway: that a battle is fought there, and who won it)."""
+        if public:
+            self.events.append(Event("battle", text, data, owner=self.witnessed(battle), seen=text))
+        else:
+            self.told(battle).append(Event("battle", text, data))
+
+    def told(self, battle) -> Told:
+        """The sink of the battle's events: told to the seats that see an army in it (§12)."""
+        return Told(self.events, battle.witnesses)
+
+    def witnessed(self, battle) -> tuple[str, ...]:
+        return tuple(s for s in SEATS if s in battle.witnesses)
+
+    def watch(self, battle) -> None:
+        """The seats that see an army with blocks in the battle become its witnesses."""
+        battle.witnesses |= set(seats_seeing(self.st.players, {b.army for b in battle.blocks.values()}))
 
     def seat(self, army):
         return ARMY_SEAT[army]
@@ -139,6 +190,10 @@ class Fight(RoundActions):
                 self.deploy(battle, role)
         for role in ("att", "def"):
             battle.start[role] = self.side_strength(battle, role)
+        for loc, marker in sorted(battle.terrain.items()):  # the marker is put on a block (§6.21)
+            if marker in ("farm", "hill"):
+                held = sorted(b.id for b in self.at(battle, loc, loc[:3]) if self.may_hold(b, marker))
+                battle.occupant[loc] = held[0] if held else None
 
     def resume(self, town, sides: dict, entries, terrain: dict) -> Battle:
         """A battle paused before deployment (a sub-turn), from its saved form."""
@@ -147,6 +202,7 @@ class Fight(RoundActions):
             for blk in self.st.side_at(town, side):
                 spec = self.sc.blocks[blk.id]
                 battle.blocks[blk.id] = BB(blk.id, role, blk.army, spec.type, f"res-{role}")
+        self.watch(battle)
         return battle
 
     def begin(self, town, attacker_side, entries) -> Battle:
@@ -157,136 +213,68 @@ class Fight(RoundActions):
             for blk in self.st.side_at(town, side):
                 spec = self.sc.blocks[blk.id]
                 battle.blocks[blk.id] = BB(blk.id, role, blk.army, spec.type, f"res-{role}")
-        self.say(f"Battle of {self.sc.board.name(town)}: {self.count(battle, 'att')} "
+        self.watch(battle)
+        self.say(battle, f"Battle of {self.sc.board.name(town)}: {self.count(battle, 'att')} "
                  f"{word(attacker_side)} blocks attack {self.count(battle, 'def')} {word(defender_side)} blocks.",
-                 town=town)
+                 public=True, town=town)
         pool = list(self.sc.markers)
         for role, n in (("att", 1), ("def", 2)):
             for _ in range(n):
                 if not pool:
                     break
-                k = self.chance.roll(f"terrain draw, battle of {self.sc.board.name(town)}", sides=len(pool))
+                k = self.chance.roll(f"terrain draw, battle of {self.sc.board.name(town)}", sides=len(pool),
+                                     seen_by=self.witnessed(battle))
                 marker = pool.pop(k - 1)
                 free = [i for i in (1, 0, 2) if f"{role}{i}" not in battle.terrain]
                 labels = tuple((POSITION[i], POSITION[i]) for i in free)
                 seat = self.first_seat(battle, role)
+                standing = self.orders.get(seat)
+                wanted = (standing.terrain.get(marker, "") if standing is not None else "").lower()
                 got = self.decider.decide(Decision(seat, "terrain", f"Where do you place the {marker} "
                                                    f"(battle of {self.sc.board.name(town)})?",
-                                                   tuple(POSITION[i] for i in free), (POSITION[free[0]],), labels))
+                                                   tuple(POSITION[i] for i in free), (POSITION[free[0]],), labels),
+                                          (wanted,) if wanted in (POSITION[i] for i in free) else None,
+                                          source="standing")
                 i = {v: k for k, v in POSITION.items()}[got[0]]
                 loc = f"{role}{i if role == 'att' else 2 - i}"
                 battle.terrain[loc] = marker
-                self.say(f"The {'attacker' if role == 'att' else 'defender'} places {marker} on "
+                self.say(battle, f"The {'attacker' if role == 'att' else 'defender'} places {marker} on "
                          f"{self.where(battle, loc)}.")
         return battle
-
-    def deploy_given(self, battle, role, given: dict) -> None:
-        """§6.22 by the players' DEPLOY orders; blocks not named go to the reserve; artillery
-        named into woods goes to the reserve; an empty position gets a block (§6.22)."""
-        for b in battle.blocks.values():
-            if b.role == role:
-                i = given.get(b.id)
-                b.loc = f"res-{role}" if i is None else f"{role}{i}"
-                if is_artillery(b.type) and battle.terrain.get(b.loc) == "woods":
-                    b.loc = f"res-{role}"
-        for i in (1, 0, 2):
-            loc = f"{role}{i}"
-            if self.at(battle, loc, role):
-                continue
-            woods = battle.terrain.get(loc) == "woods"
-            pool = [b for b in self.at(battle, f"res-{role}", role) if not (woods and is_artillery(b.type))]
-            if not pool:
-                fullest = max((f"{role}{j}" for j in range(3)), key=lambda l: len(self.at(battle, l, role)))
-                if len(self.at(battle, fullest, role)) > 1:
-                    pool = [b for b in self.at(battle, fullest, role) if not (woods and is_artillery(b.type))]
-            if pool:
-                b = sorted(pool, key=lambda b: (b.type == "leader", b.id))[0]
-                b.loc = loc
-                self.say(f"{b.id} goes to {self.where(battle, loc)}: every position needs a block (§6.22).")
-        self.announce(battle, role)
-
-    def announce(self, battle, role) -> None:
-        """The deployment, face up (§6.24) — but blocks in the reserve or in woods stay hidden
-        from the enemy, who sees how many stand there."""
-        full, seen = [], []
-        for i in (0, 1, 2):
-            loc = f"{role}{i}"
-            here = self.at(battle, loc, role)
-            names = ", ".join(self.name(b) for b in here) or "nobody"
-            full.append(f"{self.where(battle, loc)}: {names}")
-            hidden = battle.terrain.get(loc) == "woods" and here
-            seen.append(f"{self.where(battle, loc)}: " + (f"{len(here)} block(s) in the woods" if hidden else names))
-        reserve = len(self.at(battle, f"res-{role}", role))
-        who = "attacker" if role == "att" else "defender"
-        owners = tuple(sorted({ARMY_SEAT[b.army] for b in battle.blocks.values() if b.role == role}))
-        self.events.append(Event("battle", f"The {who} deploys: " + "; ".join(full)
-                                 + f"; {reserve} block(s) in reserve.", owner=owners,
-                                 seen=f"The {who} deploys: " + "; ".join(seen) + f"; {reserve} block(s) in reserve."))
 
     def count(self, battle, role):
         return sum(1 for b in battle.blocks.values() if b.role == role)
 
-    def deploy(self, battle, role):
-        """§6.22-6.23 by doctrine: one corps to a position (more with the leader), at least one
-        block in each, artillery out of woods, RESERVE blocks (cavalry first) behind."""
-        mine = sorted((b for b in battle.blocks.values() if b.role == role), key=lambda b: b.id)
-        corps: dict[tuple, list[BB]] = {}
-        for b in mine:
-            corps.setdefault((b.army, self.sc.blocks[b.id].corps), []).append(b)
-        groups = sorted(corps.values(), key=lambda g: (-sum(self.strength(b.id) for b in g), g[0].id))
-        order = (1, 0, 2)
-        placed: dict[int, list[BB]] = {i: [] for i in order}
-        leader = [b for b in mine if b.type == "leader"]
-        rest_groups = [g for g in groups if g[0].type != "leader" or len(g) > 1]
-        for k, g in enumerate(rest_groups):
-            if k < 3:
-                placed[order[k]] += g
-            elif leader:
-                placed[1] += g
-            else:
-                for b in g:
-                    b.loc = f"res-{role}"
-        for b in leader:
-            placed[1].append(b)
-        for i in order:  # at least one block in each position (§6.22)
-            while not placed[i]:
-                donor = max(order, key=lambda j: len(placed[j]))
-                if len(placed[donor]) < 2:
-                    break
-                placed[i].append(placed[donor].pop())
-        keep = int(self.doctrine(battle, role, "RESERVE"))
-        for i in order:
-            for b in placed[i]:
-                b.loc = f"{role}{i}"
-        movable = sorted((b for i in order for b in placed[i]), key=lambda b: (b.type != "cavalry", b.id))
-        for b in movable:
-            if keep <= 0:
-                break
-            if len(self.at(battle, b.loc, role)) > 1 and b.type != "leader":
-                b.loc = f"res-{role}"
-                keep -= 1
-        for b in mine:  # artillery may not stand in woods (§6.21)
-            if is_artillery(b.type) and battle.terrain.get(b.loc) == "woods":
-                b.loc = f"res-{role}"
-        self.announce(battle, role)
-
     # -- rounds
 
-    def fight(self, battles: list[Battle]) -> None:
-        done: set[str] = set()
+    def fight(self, battles: list[Battle], pause=None) -> bool:
+        """Fight ``battles`` round by round to their ends (§2.2: a round in each battle in turn,
+        the attacker's then the defender's). ``pause(fight, battles, battle, role)`` is asked
+        before each round (``battle`` None) and before each side's part of it; returning True
+        stops the fight there — a sub-turn — and this returns True: the battles wait, saved
+        with ``Battle.to_dict``, and a later call goes on where they stopped (each battle's
+        ``rounds`` says which part is next; a pause asks each question once, Battle.asked)."""
+        done: set[str] = {b.town for b in battles if b.over}
         while any(not b.over for b in battles):
+            n = 1 + min(b.rounds["def"] for b in battles if not b.over)  # the round being fought
+            if pause is not None and pause(self, battles, None, None):
+                return True
             for battle in battles:
                 for role in ("att", "def"):
-                    if not battle.over:
-                        self.round(battle, role)
+                    if battle.over or battle.rounds[role] >= n:
+                        continue
+                    if pause is not None and pause(self, battles, battle, role):
+                        return True
+                    self.round(battle, role)
                 if battle.over and battle.town not in done:
                     done.add(battle.town)
                     self.towns.discard(battle.town)
                     self.regroup(battle)
                 if not battle.over and battle.rounds["att"] >= self.sc.max_battle_rounds:
-                    self.say(f"Battle of {self.sc.board.name(battle.town)}: still open after "
-                             f"{battle.rounds['att']} rounds; the attacker leaves at once (§6.7, rules notes).")
+                    self.say(battle, f"Battle of {self.sc.board.name(battle.town)}: still open after "
+                             f"{battle.rounds['att']} rounds; the attacker leaves at once (§6.7, rules notes).", public=True)
                     self.rout(battle, "att", stalemate=True)
+        return False
 
     def round(self, battle, role):
         battle.rounds[role] += 1
@@ -296,7 +284,7 @@ class Fight(RoundActions):
         for b in battle.blocks.values():
             if b.role == role:
                 b.moved = b.fired = False
-        self.say(f"Battle of {self.sc.board.name(battle.town)}, round {n} of the "
+        self.say(battle, f"Battle of {self.sc.board.name(battle.town)}, round {n} of the "
                  f"{'attacker' if role == 'att' else 'defender'}.")
         self.morale(battle, role)
         if battle.over:
@@ -304,14 +292,14 @@ class Fight(RoundActions):
         acted = False
         start = battle.start[role] or 1
         leaving = role in battle.withdrawing or (
-            role not in battle.stand and
-            self.side_strength(battle, role) * 100 < int(self.doctrine(battle, role, "WITHDRAW")) * start
+            role not in battle.stand and self.below_line(battle, role, start)
             and self.confirm_withdrawal(battle, role, start))
         if leaving:
             acted = self.withdraw_round(battle, role)
             if battle.over:
                 return
         if not acted:  # not leaving, or no road out this round: fight on
+            acted |= self.occupy(battle, role)
             acted |= self.squares(battle, role)
             acted |= self.fire(battle, role)
             if battle.over:
@@ -323,7 +311,7 @@ class Fight(RoundActions):
         if role == "att":
             battle.idle = 0 if (acted or came) else battle.idle + 1
             if battle.idle >= 2 and "att" not in battle.withdrawing:
-                self.say("The attacker has neither fired, engaged nor retreated for two rounds: stalemate; "
+                self.say(battle, "The attacker has neither fired, engaged nor retreated for two rounds: stalemate; "
                          "it must retreat with every block (§6.7).")
                 battle.withdrawing.add("att")
 
@@ -338,7 +326,7 @@ class Fight(RoundActions):
             for i in range(3):
                 loc = f"{role}{i}"
                 if self.at(battle, loc, OTHER[role]) and not self.at(battle, loc, role):
-                    self.say(f"The enemy holds {self.where(battle, loc)} with none of its own there: the "
+                    self.say(battle, f"The enemy holds {self.where(battle, loc)} with none of its own there: the "
                              f"{'attacker' if role == 'att' else 'defender'} routs (§7.4).")
                     self.rout(battle, role)
                     return True
@@ -359,19 +347,24 @@ class Fight(RoundActions):
         met = {b.id for b in mine if b.type == "cavalry"
                and any(o.role != role and o.type == "cavalry" for o in self.at(battle, b.loc))}
         if not stalemate:
-            rout_losses(self.sc, self.st, [b.id for b in mine], met, self.events)
-        survivors = sorted((b.id for b in mine if self.st.blocks[b.id].town is not None),
-                           key=lambda bid: (self.sc.blocks[bid].type != "leader", -self.strength(bid), bid))
+            rout_losses(self.sc, self.st, [b.id for b in mine], met, self.told(battle))
+        survivors = first(sorted((b.id for b in mine if self.st.blocks[b.id].town is not None),
+                                 key=lambda bid: (self.sc.blocks[bid].type != "leader", -self.strength(bid), bid)),
+                          self.orders, "retreat_first")
         towns = self.towns_for(battle, role)
-        left = withdraw(self.sc, self.st, survivors, towns, battle.town, battle.round_roads, self.events,
+        left = withdraw(self.sc, self.st, survivors, towns, battle.town, battle.round_roads, self.told(battle),
                         "stalemate" if stalemate else "rout")
         for bid in left:
-            eliminate(self.st, bid, self.events, "no road left to retreat by (§7.4)")
+            eliminate(self.st, bid, self.told(battle), "no road left to retreat by (§7.4)")
         for b in mine:
             battle.blocks.pop(b.id, None)
         battle.over, battle.winner = True, OTHER[role]
-        self.say(f"Battle of {self.sc.board.name(battle.town)} is over: the "
-                 f"{'attacker' if role == 'def' else 'defender'} ({word(battle.sides[OTHER[role]])}) wins.")
+        self.say(battle, f"Battle of {self.sc.board.name(battle.town)} is over: the "
+                 f"{'attacker' if role == 'def' else 'defender'} ({word(battle.sides[OTHER[role]])}) wins.", public=True)
+
+    def below_line(self, battle, role, start) -> bool:
+        """Whether the side is below its WITHDRAW line."""
+        return self.side_strength(battle, role) * 100 < int(self.doctrine(battle, role, "WITHDRAW")) * start
 
     def confirm_withdrawal(self, battle, role, start) -> bool:
         """The WITHDRAW line is crossed: the doctrine says withdraw; a player who asked to be
@@ -397,7 +390,7 @@ class Fight(RoundActions):
                       key=lambda b: (not b.loc.startswith("res"), self.engaged(battle, b), b.id))
         if not towns or not mine:
             return False
-        self.say(f"The {'attacker' if role == 'att' else 'defender'} withdraws from "
+        self.say(battle, f"The {'attacker' if role == 'att' else 'defender'} withdraws from "
                  f"{self.sc.board.name(battle.town)}.")
         went = False
         for b in mine:
@@ -405,12 +398,12 @@ class Fight(RoundActions):
                 continue
             if self.engaged(battle, b):
                 met = any(o.role != role and o.type == "cavalry" for o in self.at(battle, b.loc))
-                rout_losses(self.sc, self.st, [b.id], {b.id} if met and b.type == "cavalry" else set(), self.events)
+                rout_losses(self.sc, self.st, [b.id], {b.id} if met and b.type == "cavalry" else set(), self.told(battle))
                 if self.st.blocks[b.id].town is None:
                     battle.blocks.pop(b.id, None)
                     self.end_if_empty(battle)
                     continue
-            left = withdraw(self.sc, self.st, [b.id], towns, battle.town, battle.round_roads, self.events, "withdrawal")
+            left = withdraw(self.sc, self.st, [b.id], towns, battle.town, battle.round_roads, self.told(battle), "withdrawal")
             if not left:
                 battle.blocks.pop(b.id, None)
                 went = True
@@ -436,37 +429,49 @@ class Fight(RoundActions):
                            key=lambda b: (-b.strength, b.id))
             for blk in there[:max(0, min(self.sc.battle_road[road.kind], len(self.st.at(town)) - 1))]:
                 blk.town = battle.town
-                self.events.append(Event("regroup", f"{blk.id} regroups from {self.sc.board.name(town)} into "
+                self.told(battle).append(Event("regroup", f"{blk.id} regroups from {self.sc.board.name(town)} into "
                                          f"{self.sc.board.name(battle.town)} (§7.5)", {"block": blk.id},
                                          owner=ARMY_SEAT[blk.army],
                                          seen=f"A {word(side)} block regroups into {self.sc.board.name(battle.town)}"))
 
     # §6.34
-    def reinforce(self, battle, role) -> bool:
-        if battle.over or self.doctrine(battle, role, "REINFORCE") != "YES":
-            return False
+    def coming(self, battle, role) -> list[tuple[str, object]]:
+        """The blocks that may join the battle this round from adjacent towns, with their towns:
+        2 by a major and 1 by a minor road, the strongest first, one block staying in each town,
+        never from a town with enemies or another battle, never disorganised ones."""
         side = battle.sides[role]
-        came = False
+        out = []
         for town in self.sc.board.adjacent(battle.town):
-            if town in self.towns:
+            if town in self.towns or any(ARMY_SIDE[b.army] != side for b in self.st.at(town)):
                 continue
             road = self.sc.board.road(battle.town, town)
             room = self.sc.battle_road[road.kind]
             there = sorted((b for b in self.st.side_at(town, side) if not b.disorganized),
                            key=lambda b: (-b.strength, b.id))
-            if any(ARMY_SIDE[b.army] != side for b in self.st.at(town)):
-                continue
-            for blk in there[:max(0, min(room, len(self.st.at(town)) - 1))]:
-                blk.town = battle.town
-                spec = self.sc.blocks[blk.id]
-                battle.blocks[blk.id] = BB(blk.id, role, blk.army, spec.type, f"res-{role}")
-                battle.start[role] += blk.strength
-                if role == "att":
-                    battle.entries.add(town)
-                came = True
-                self.events.append(Event("reinforce", f"{blk.id} joins the battle of "
-                                         f"{self.sc.board.name(battle.town)} from {self.sc.board.name(town)}",
-                                         {"block": blk.id}, owner=ARMY_SEAT[blk.army],
-                                         seen=f"A {word(side)} block joins the battle of "
-                                         f"{self.sc.board.name(battle.town)} from {self.sc.board.name(town)}"))
+            out += [(town, blk) for blk in there[:max(0, min(room, len(self.st.at(town)) - 1))]]
+        return out
+
+    def reinforcements(self, battle, role) -> list[str]:
+        """The ids of the blocks ``coming`` (whatever the REINFORCE doctrine says)."""
+        return [] if battle.over else [blk.id for _, blk in self.coming(battle, role)]
+
+    def reinforce(self, battle, role) -> bool:
+        if battle.over or self.doctrine(battle, role, "REINFORCE") != "YES":
+            return False
+        side = battle.sides[role]
+        came = False
+        for town, blk in self.coming(battle, role):
+            blk.town = battle.town
+            spec = self.sc.blocks[blk.id]
+            battle.blocks[blk.id] = BB(blk.id, role, blk.army, spec.type, f"res-{role}")
+            battle.start[role] += blk.strength
+            if role == "att":
+                battle.entries.add(town)
+            came = True
+            self.watch(battle)
+            self.told(battle).append(Event("reinforce", f"{blk.id} joins the battle of "
+                                           f"{self.sc.board.name(battle.town)} from {self.sc.board.name(town)}",
+                                           {"block": blk.id}, owner=ARMY_SEAT[blk.army],
+                                           seen=f"A {word(side)} block joins the battle of "
+                                           f"{self.sc.board.name(battle.town)} from {self.sc.board.name(town)}"))
         return came

@@ -9,18 +9,26 @@ from pbem.core.rng import Rng
 
 from .blocks import ARMY_SIDE
 from .scenario import SEAT_ARMY
+from .triggers import TRIGGERS as TRIGGER_TEXT
+
+TRIGGERS = tuple(TRIGGER_TEXT)
 
 
 def bot_orders(scenario, view: dict, seed: int) -> str:
     seat = view["seat"]
     if view["phase"] == "battle deployment" and seat in view["owing"]:
         return deploy_orders(scenario, view, seed)
+    if view["phase"] == "battle round" and seat in view["owing"]:
+        return round_orders(scenario, view, seed)
     if view["phase"] != "campaign" or seat not in view["owing"]:
         return ""
     army = SEAT_ARMY[seat]
     side = ARMY_SIDE[army]
     board = scenario.board
     rng = Rng(seed * 7919 + view["turn"] * 104729 + len(seat))
+    asks = []
+    if view["battle"] == "hybrid" and rng.below(2):  # half the time, a trigger or two (triggers.py)
+        asks = [f"ASK {' '.join(sorted({TRIGGERS[rng.below(len(TRIGGERS))] for _ in range(2)}))}"]
     mine = defaultdict(list)
     for b in view["blocks"]:
         if b["army"] == army:
@@ -55,7 +63,26 @@ def bot_orders(scenario, view: dict, seed: int) -> str:
             if attacking:
                 attacked[target] = start
             lines.append(f"MOVE {bid} {board.name(start)} -> {board.name(target)}")
+    lines += asks
     return "\n".join(lines) + ("\n" if lines else "")
+
+
+def round_orders(scenario, view: dict, seed: int) -> str:
+    """Between two rounds: now and then a new WITHDRAW line, a change of REINFORCE, or LEAVE."""
+    rng = Rng(seed * 31 + view["turn"] * 7 + sum(b.get("round", 0) for b in view["battles"]) * 13
+              + len(view["seat"]))
+    pick = rng.below(6)
+    reserve = [bid for b in view["battles"] for loc, place in b.get("board", {}).items()
+               if loc.startswith("res") for bid in place["own"]]
+    if pick == 3 and reserve:
+        return f"COMMIT {reserve[rng.below(len(reserve))]} {('LEFT', 'CENTRE', 'RIGHT')[rng.below(3)]}\n"
+    if pick == 2 and view["battles"]:
+        return f"LEAVE {scenario.board.name(view['battles'][rng.below(len(view['battles']))]['town'])}\n"
+    if pick == 0:
+        return f"DOCTRINE WITHDRAW {rng.below(101)}\n"
+    if pick == 1:
+        return f"DOCTRINE REINFORCE {'YES' if rng.below(2) else 'NO'}\n"
+    return ""
 
 
 def deploy_orders(scenario, view: dict, seed: int) -> str:

@@ -8,9 +8,13 @@ the orders of the seats, the dice in order, and what must hold afterwards.
     [[block]]  id = "OG"; at = "Charleroi"; strength = 3   # only listed blocks are on the map
     [position] lost = { anglo = 7 }          # blocks already lost by each army
     [orders]   french = "MOVE OG Beaumont -> Thuin"
+    [[then]]   waits = "round"; asked = ["prussian"]; orders = { prussian = "DOCTRINE WITHDRAW 100" }
+               # a sub-turn after the turn (hybrid and live battles): what must wait, then its orders
     [expect]   events = ["..."]; no_events = ["..."]; refused = "..."; winner = "france"
                order = ["...", "..."]     # events containing these, in this order
                lost = { french = 1 }; broken = ["anglo"]
+    [expect.seen]   prussian = ["..."]       # events a seat is told (as its report tells them)
+    [expect.unseen] anglo-dutch = ["..."]    # texts no event told to that seat may contain
     [[expect.block]]  id = "OG"; at = "Thuin"; strength = 3    # at = "eliminated" for a lost block
 """
 
@@ -69,7 +73,8 @@ def run_case(path, ask=None) -> Outcome:
         raise CaseError(f"{path}: {exc}") from None
     meta = data.get("case", {})
     sc = scenario()
-    state = initial_state(sc, {"players": meta.get("players", 2)})
+    state = initial_state(sc, {"players": meta.get("players", 2), "battle": meta.get("battle", "doctrine"),
+                               "bid": meta.get("bid", "none")})
     state.turn = int(meta.get("turn", 2))
     for spec in data.get("block", []):
         bid = spec["id"]
@@ -100,6 +105,21 @@ def run_case(path, ask=None) -> Outcome:
     decider = Decider(answers={int(k): tuple(v) for k, v in data.get("answers", {}).items()},
                       **({"ask": ask} if ask else {}))
     after, events = resolve(sc, state, orders, decider, chance)
+    for step in data.get("then", []):  # the sub-turns that follow (battle modes hybrid and live)
+        if after.pending is None:
+            outcome.failures.append("a [[then]] step, but no sub-turn waits")
+            break
+        if "waits" in step and after.pending["stage"] != step["waits"]:
+            outcome.failures.append(f"the sub-turn waiting is {after.pending['stage']!r}, not {step['waits']!r}")
+        if "asked" in step and sorted(after.pending.get("asked", {})) != sorted(step["asked"]):
+            outcome.failures.append(f"seats asked: expected {step['asked']}, were {sorted(after.pending.get('asked', {}))}")
+        try:
+            given = {seat: parse_orders(sc, after, seat, text) for seat, text in step.get("orders", {}).items()}
+        except OrdersError as exc:
+            outcome.failures.append(f"sub-turn orders refused: {exc}")
+            break
+        after, more = resolve(sc, after, given, decider, chance)
+        events += more
     outcome.state, outcome.rolls, outcome.raw = after, chance.rolls, events
     outcome.events = [e["text"] for e in events_for(events, None)]
     for text in expect.get("events", []):
@@ -115,6 +135,16 @@ def run_case(path, ask=None) -> Outcome:
     for text in expect.get("no_events", []):
         if any(text in e for e in outcome.events):
             outcome.failures.append(f"an event contains {text!r}")
+    for seat, texts in expect.get("seen", {}).items():  # what a seat's report tells it
+        told = [e["text"] for e in events_for(events, seat)]
+        for text in texts:
+            if not any(text in e for e in told):
+                outcome.failures.append(f"{seat} is not told {text!r}")
+    for seat, texts in expect.get("unseen", {}).items():  # what a seat may not read
+        told = [e["text"] for e in events_for(events, seat)]
+        for text in texts:
+            if any(text in e for e in told):
+                outcome.failures.append(f"{seat} is told {text!r}")
     for spec in expect.get("block", []):
         b = after.blocks[spec["id"]]
         if "at" in spec:

@@ -20,6 +20,8 @@ class RoundActions:
         for b in sorted(battle.blocks.values(), key=lambda b: b.id):
             if b.role != role or b.id not in battle.blocks or not self.engaged(battle, b):
                 continue
+            if self.sheltered(battle, b):
+                continue  # §6.52: sheltered blocks take no morale test
             if self.strength(b.id) != 1:
                 continue
             friends = [o for o in self.at(battle, b.loc, role) if o.id != b.id]
@@ -28,16 +30,17 @@ class RoundActions:
             bonus = 1 if b.square else 0
             if b.type == "leader" or any(o.type == "leader" and o.army == b.army for o in friends):
                 bonus += 1
-            die = self.chance.roll(f"morale of {b.id}, battle of {self.sc.board.name(battle.town)}")
+            die = self.chance.roll(f"morale of {b.id}, battle of {self.sc.board.name(battle.town)}",
+                                    seen_by=self.witnessed(battle))
             if die + bonus >= 4:
-                self.say(f"Morale of {self.name(b)}: die {die}{' +' + str(bonus) if bonus else ''}: good.")
+                self.say(battle, f"Morale of {self.name(b)}: die {die}{' +' + str(bonus) if bonus else ''}: good.")
                 continue
             if b.square or b.type == "foot_artillery":
-                self.say(f"Morale of {self.name(b)}: die {die}{' +' + str(bonus) if bonus else ''}: bad; "
+                self.say(battle, f"Morale of {self.name(b)}: die {die}{' +' + str(bonus) if bonus else ''}: bad; "
                          "it is destroyed (§6.31).")
                 self.kill(battle, b, "bad morale (§6.31)")
             else:
-                self.say(f"Morale of {self.name(b)}: die {die}{' +' + str(bonus) if bonus else ''}: bad; "
+                self.say(battle, f"Morale of {self.name(b)}: die {die}{' +' + str(bonus) if bonus else ''}: bad; "
                          "it must leave the fight (§6.31).")
                 self.disengage(battle, b)
             if self.check_rout(battle):
@@ -57,19 +60,68 @@ class RoundActions:
         if self.doctrine(battle, role, "SQUARE") != "YES":
             return False
         acted = False
-        for b in battle.blocks.values():
+        for b in sorted(battle.blocks.values(), key=lambda b: b.id):
             if b.role != role or b.type != "infantry" or b.moved or b.square or b.loc.startswith("res"):
                 continue
             if battle.terrain.get(b.loc) in ("woods", "farm"):
                 continue
             if any(o.role != role and o.type == "cavalry" for o in self.at(battle, b.loc)):
                 b.square, b.moved, acted = True, True, True
-                self.say(f"{self.name(b)} forms square (§6.5).")
+                self.say(battle, f"{self.name(b)} forms square (§6.5).")
+        if self.doctrine(battle, role, "SHELTER") == "YES":
+            self.shelter(battle, role)
+        return acted
+
+    def sheltered(self, battle, b) -> bool:
+        """Whether ``b`` shelters in a square that still stands by it (§6.52)."""
+        square = battle.blocks.get(b.shelter) if b.shelter else None
+        return square is not None and square.square and square.loc == b.loc
+
+    def shelter(self, battle, role) -> None:
+        """§6.52: leaders and artillery that have not moved or fired this round shelter in the
+        squares of their position, one a square (the leader first, then by id)."""
+        for b in sorted(battle.blocks.values(), key=lambda b: (b.type != "leader", b.id)):
+            if (b.role != role or b.moved or b.fired or self.sheltered(battle, b)
+                    or not (b.type == "leader" or is_artillery(b.type)) or b.loc.startswith("res")):
+                continue
+            taken = {o.shelter for o in battle.blocks.values() if self.sheltered(battle, o)}
+            free = sorted(o.id for o in self.at(battle, b.loc, role) if o.square and o.id not in taken)
+            if free:
+                b.shelter = free[0]
+                self.say(battle, f"{self.name(b)} shelters in the square of {free[0]} (§6.52).")
+
+    def may_hold(self, b, marker) -> bool:
+        """§6.21: a farm holds one infantry block, a hill one artillery block."""
+        return b.type == "infantry" if marker == "farm" else is_artillery(b.type)
+
+    def occupy(self, battle, role) -> bool:
+        """§6.21: a farm or hill whose block is gone is taken — or retaken — by a block of the
+        right type standing in its position that has not moved or fired this round; it spends
+        its combat turn on it (the OCCUPY doctrine, default YES)."""
+        if self.doctrine(battle, role, "OCCUPY") != "YES":
+            return False
+        acted = False
+        for loc, marker in sorted(battle.terrain.items()):
+            if marker not in ("farm", "hill"):
+                continue
+            held = battle.blocks.get(battle.occupant.get(loc) or "")
+            if held is not None and held.loc == loc:
+                continue
+            ready = sorted(b.id for b in self.at(battle, loc, role) if self.may_hold(b, marker) and not b.moved
+                           and not b.fired and not b.square and not self.sheltered(battle, b))
+            if not ready:
+                battle.occupant[loc] = None
+                continue
+            b = battle.blocks[ready[0]]
+            battle.occupant[loc], b.moved, acted = b.id, True, True
+            verb = "takes" if loc[:3] != role else "occupies"
+            self.say(battle, f"{self.name(b)} {verb} the {marker} on {self.where(battle, loc)} (§6.21).")
         return acted
 
     def fire(self, battle, role) -> bool:
         acted = False
-        shooters = sorted((b for b in battle.blocks.values() if b.role == role and not b.loc.startswith("res")),
+        shooters = sorted((b for b in battle.blocks.values() if b.role == role and not b.loc.startswith("res")
+                           and not self.sheltered(battle, b)),
                           key=lambda b: (self.sc.blocks[b.id].letter, b.id))
         for b in shooters:
             if b.id not in battle.blocks or b.moved or b.fired or battle.over:
@@ -86,8 +138,8 @@ class RoundActions:
             else:
                 continue
             enemies = [o for o in self.at(battle, target_loc) if o.role != role]
-            squares = [o for o in enemies if o.square]
-            plain = [o for o in enemies if not o.square]
+            squares = [o for o in enemies if o.square or self.sheltered(battle, o)]  # §6.51-6.52
+            plain = [o for o in enemies if o not in squares]
             if b.type == "cavalry":
                 group = plain or squares
             else:
@@ -120,10 +172,11 @@ class RoundActions:
             b.fired, b.fresh, acted = True, False, True
             if value == 0:
                 continue
-            dice = [self.chance.roll(f"{b.id} fires, battle of {self.sc.board.name(battle.town)}")
+            dice = [self.chance.roll(f"{b.id} fires, battle of {self.sc.board.name(battle.town)}",
+                                    seen_by=self.witnessed(battle))
                     for _ in range(self.strength(b.id))]
             hits = sum(1 for d in dice if d <= value)
-            self.say(f"{self.name(b)} fires {'at long range ' if long else ''}at {self.where(battle, target_loc)}"
+            self.say(battle, f"{self.name(b)} fires {'at long range ' if long else ''}at {self.where(battle, target_loc)}"
                      f" (hits on {value} or less): {' '.join(map(str, dice))}: {hits} hit(s).")
             for _ in range(hits):
                 group = [o for o in group if o.id in battle.blocks]
@@ -135,21 +188,19 @@ class RoundActions:
         return acted
 
     def farm_holder(self, battle, b):
-        if battle.terrain.get(b.loc) != "farm" or b.type != "infantry" or not b.loc.startswith(b.role):
-            return False
-        holders = sorted(o.id for o in self.at(battle, b.loc, b.role) if o.type == "infantry")
-        return holders[:1] == [b.id]
+        """The block on the farm (§6.21): it fires +1, and cavalry hits cannot fall on it."""
+        return battle.terrain.get(b.loc) == "farm" and battle.occupant.get(b.loc) == b.id
 
     def hill_holder(self, battle, b):
-        holders = sorted(o.id for o in self.at(battle, b.loc, b.role) if is_artillery(o.type))
-        return holders[:1] == [b.id]
+        """The block on the hill (§6.21): +1 at long range."""
+        return battle.terrain.get(b.loc) == "hill" and battle.occupant.get(b.loc) == b.id
 
     def hit(self, battle, group, can_kill=True):
         bid = victim(self.sc, self.st, self.decider, [o.id for o in group],
-                     f"Battle of {self.sc.board.name(battle.town)}")
+                     f"Battle of {self.sc.board.name(battle.town)}", self.orders)
         victim_block, top = battle.blocks[bid], self.strength(bid)
         if top == 1 and not can_kill:
-            self.say(f"The hit on {self.name(victim_block)} is lost: long-range artillery cannot eliminate (§6.4).")
+            self.say(battle, f"The hit on {self.name(victim_block)} is lost: long-range artillery cannot eliminate (§6.4).")
             return
         block = self.st.blocks[bid]
         block.strength -= 1
@@ -157,25 +208,43 @@ class RoundActions:
             block.strength = 1
             self.kill(battle, victim_block, "hit in battle (§6.4)")
         else:
-            self.say(f"{bid} takes a hit: strength {block.strength}.")
+            self.say(battle, f"{bid} takes a hit: strength {block.strength}.")
 
     def kill(self, battle, b, why):
+        inside = [o for o in battle.blocks.values() if o.shelter == b.id and self.sheltered(battle, o)]
         battle.blocks.pop(b.id, None)
-        if b.square:  # §6.52 blocks sheltering in it go too (shelter is not played: none)
-            pass
-        eliminate(self.st, b.id, self.events, why)
+        eliminate(self.st, b.id, self.told(battle), why)
+        for o in inside:  # §6.52: the square's destruction destroys the block sheltering in it
+            battle.blocks.pop(o.id, None)
+            eliminate(self.st, o.id, self.told(battle), f"its square ({b.id}) was destroyed (§6.52)")
         self.end_if_empty(battle)
 
     def end_if_empty(self, battle):
         for role in ("att", "def"):
             if not battle.over and self.count(battle, role) == 0:
                 battle.over, battle.winner = True, OTHER[role]
-                self.say(f"Battle of {self.sc.board.name(battle.town)} is over: the "
+                self.say(battle, f"Battle of {self.sc.board.name(battle.town)} is over: the "
                          f"{'defender' if role == 'att' else 'attacker'} ({word(battle.sides[OTHER[role]])}) holds "
-                         "the field.")
+                         "the field.", public=True)
+
+    def committed(self, battle, role) -> bool:
+        """The reserve blocks a player sent in by name between two rounds (COMMIT), before the doctrine."""
+        acted = False
+        for bid, i in sorted(battle.commits.items()):
+            b = battle.blocks.get(bid)
+            if b is None or b.role != role:
+                continue
+            del battle.commits[bid]
+            loc = f"{role}{i}"
+            if b.loc.startswith("res") and not b.moved and not b.fired and not (
+                    is_artillery(b.type) and battle.terrain.get(loc) == "woods"):
+                b.loc, b.moved, acted = loc, True, True
+                b.steps = 1
+                self.say(battle, f"{self.name(b)} goes in from the reserve to {self.where(battle, loc)} (COMMIT).")
+        return acted
 
     def move(self, battle, role, n) -> bool:
-        acted = False
+        acted = self.committed(battle, role)
         commit = n >= int(self.doctrine(battle, role, "COMMIT"))
         for b in sorted(battle.blocks.values(), key=lambda b: b.id):
             if b.role != role or not b.loc.startswith("res") or b.moved or b.fired:
@@ -197,6 +266,7 @@ class RoundActions:
             enemies = self.at(battle, theirs, OTHER[role])
             here = sorted((b for b in self.at(battle, own, role)
                            if b.type in ("infantry", "cavalry", "horse_artillery") and not b.fired and not b.square
+                           and not self.sheltered(battle, b)
                            and (self.strength(b.id) > 1 or not enemies)
                            and not self.engaged(battle, b) and (not b.moved or (is_mounted(b.type)
                                                                                 and getattr(b, "steps", 0) == 1))),
@@ -220,7 +290,7 @@ class RoundActions:
                 for o in enemies if first else ():  # canister: +1 on the first fire at close range (§6.33)
                     if is_artillery(o.type):
                         o.fresh = True
-                self.say(f"{self.name(b)} engages {self.where(battle, theirs)}.")
+                self.say(battle, f"{self.name(b)} engages {self.where(battle, theirs)}.")
                 if self.check_rout(battle):
                     return True
         for b in battle.blocks.values():

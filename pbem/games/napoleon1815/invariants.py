@@ -29,7 +29,7 @@ def check_turn(scenario, result) -> list[str]:
             problems.append(f"{b.id} is neither on the map nor eliminated")
         if before.blocks[b.id].eliminated and not b.eliminated:
             problems.append(f"{b.id} came back from elimination")
-    fighting = {b["town"] for b in after.pending["battles"]} if after.pending else set()
+    fighting = {b["town"] for b in after.pending["battles"] + after.pending.get("fought", [])} if after.pending else set()
     for (town, side), n in towns.items():
         if side == "france" and towns.get((town, "allies")) and town not in fighting:
             problems.append(f"both sides stand in {town} after the turn")
@@ -37,7 +37,8 @@ def check_turn(scenario, result) -> list[str]:
         gone = sum(1 for b in after.blocks.values() if b.army == army and b.eliminated and b.id not in after.fled)
         if scenario.supply_losses_count and after.lost[army] != gone:
             problems.append(f"the {army} army counts {after.lost[army]} blocks lost, but {gone} are eliminated")
-        if (army in after.broken) != (after.lost[army] >= scenario.breaks[army]):
+        # an army breaks when the turn's battles and supply are done (§11): not between two rounds
+        if after.pending is None and (army in after.broken) != (after.lost[army] >= scenario.breaks[army]):
             problems.append(f"the {army} army: {after.lost[army]} lost, broken: {army in after.broken}")
     used = Counter()
     for army, a, b, n in (after.last_moves if not paused or after.pending is not None else []):

@@ -9,8 +9,9 @@ from pbem.core.decisions import Decision
 from .scenario import ARMY_SEAT
 
 
-def victim(scenario, state, decider, ids: list[str], where: str) -> str:
-    """The block among ``ids`` that takes the next hit."""
+def victim(scenario, state, decider, ids: list[str], where: str, orders: dict | None = None) -> str:
+    """The block among ``ids`` that takes the next hit; among equally strong ones, the first of
+    the owner's standing HIT FIRST order, else the default (asked of a player who asked)."""
     top = max(state.blocks[b].strength for b in ids)
     tied = sorted((b for b in ids if state.blocks[b].strength == top),
                   key=lambda b: (scenario.blocks[b].type == "leader", b))
@@ -18,6 +19,8 @@ def victim(scenario, state, decider, ids: list[str], where: str) -> str:
         return tied[0]
     seat = ARMY_SEAT[state.blocks[tied[0]].army]
     options = tuple(b for b in tied if ARMY_SEAT[state.blocks[b].army] == seat)
+    standing = (orders or {}).get(seat)
+    wanted = [b for b in (standing.hit_first if standing is not None else ()) if b in options]
     got = decider.decide(Decision(seat, "hit", f"{where}: which of your strength-{top} blocks takes the hit?",
-                                  options, (options[0],)))
+                                  options, (options[0],)), tuple(wanted[:1]) or None, source="standing")
     return got[0]

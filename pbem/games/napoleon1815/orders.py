@@ -13,6 +13,8 @@ DOCTRINE = {
     "COMMIT": ("2", "the battle round from which the reserve goes in"),
     "WITHDRAW": ("40", "withdraw when your strength in a battle falls below this percent of its start"),
     "SQUARE": ("YES", "infantry forms square when enemy cavalry engages it"),
+    "SHELTER": ("YES", "a leader or artillery block shelters in a square formed in its position, one a square"),
+    "OCCUPY": ("YES", "an infantry (farm) or artillery (hill) block takes an empty farm or hill in its position"),
     "REINFORCE": ("YES", "bring reinforcements from adjacent towns (one block stays in each)"),
     "REGROUP": ("NO", "after winning a battle, draw blocks from adjacent towns into it (one stays in each)"),
 }
@@ -67,6 +69,14 @@ class Orders:
     doctrine: dict[str, str] = field(default_factory=dict)
     retreat: list[str] = field(default_factory=list)  # preferred retreat towns, in order
     supply: list[str] = field(default_factory=list)  # blocks supply losses remove first
+    skirmish: list[str] = field(default_factory=list)  # SKIRMISH: blocks put up first in a skirmish (§6.6)
+    hit_first: list[str] = field(default_factory=list)  # HIT FIRST: among equally strong blocks, hit first (§6.4)
+    retreat_first: list[str] = field(default_factory=list)  # RETREAT FIRST: take the roads first (§7.2, §7.4)
+    terrain: dict[str, str] = field(default_factory=dict)  # TERRAIN <marker> <position>: where it goes (§6.21)
+    bid_loss: list[str] = field(default_factory=list)  # BID LOSS: the blocks that pay the bid at setup (§13)
+    commits: list[tuple[list[str], str]] = field(default_factory=list)  # COMMIT <blocks> LEFT|CENTRE|RIGHT
+    leave: list[str] = field(default_factory=list)  # LEAVE <town>: battles to withdraw from now (round sub-turns)
+    asks: list[str] | None = None  # ASK: the triggers to be asked on in the hybrid mode ([]: NONE; None: not said)
     names: dict[str, str] = field(default_factory=dict, repr=False)  # town id -> name, for echo
     final: bool = False
 
@@ -85,6 +95,17 @@ class Orders:
             lines.append("RETREAT TO " + ", ".join(name(t) for t in self.retreat))
         if self.supply:
             lines.append("SUPPLY LOSS " + " ".join(self.supply))
+        lines += [f"COMMIT {' '.join(ids)} {where}" for ids, where in self.commits]
+        lines += [f"LEAVE {name(t)}" for t in self.leave]
+        if self.bid_loss:
+            lines.append("BID LOSS " + " ".join(self.bid_loss))
+        lines += [f"TERRAIN {m.upper()} {p}" for m, p in self.terrain.items()]
+        for word, ids in (("SKIRMISH", self.skirmish), ("HIT FIRST", self.hit_first),
+                          ("RETREAT FIRST", self.retreat_first)):
+            if ids:
+                lines.append(f"{word} {' '.join(ids)}")
+        if self.asks is not None:
+            lines.append("ASK " + (" ".join(self.asks) or "NONE"))
         if self.final:
             lines.append("FINAL")
         return "\n".join(lines)

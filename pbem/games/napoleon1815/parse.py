@@ -11,14 +11,17 @@ from . import movement
 from .blocks import is_artillery
 from .orders import DOCTRINE, SECTIONS, Deploy, Move, Orders, Place
 from .scenario import SEAT_ARMY
+from .triggers import TRIGGERS
 
-ORDER_WORDS = ("MOVE", "PLACE", "DEPLOY", "DOCTRINE", "RETREAT", "SUPPLY", "FINAL")
+ORDER_WORDS = ("MOVE", "PLACE", "DEPLOY", "DOCTRINE", "RETREAT", "SUPPLY", "ASK", "LEAVE", "SKIRMISH", "HIT",
+               "TERRAIN", "BID", "COMMIT", "FINAL")
+MARKERS = ("WOODS", "FARM", "STREAM", "HILL")
 YES_NO = ("YES", "NO")
 
 
 def phase(state) -> str:
     if state.pending:
-        return "battle deployment"
+        return "battle round" if state.pending["stage"] == "round" else "battle deployment"
     return {0: "allied setup", 1: "French setup"}.get(state.turn, "campaign")
 
 
@@ -65,6 +68,9 @@ class Reader(OrderReader):
         if phase(self.state) == "battle deployment":
             self.fail(self.tokens[0], "no moves while battles wait for deployment", None,
                       "DEPLOY and standing orders")
+        if phase(self.state) == "battle round":
+            self.fail(self.tokens[0], "no moves between two rounds of a battle", None,
+                      "DOCTRINE, RETREAT TO and ASK orders for the next rounds")
         if phase(self.state) != "campaign":
             self.fail(self.tokens[0], "no moves during setup", None, "PLACE orders")
         blocks, start = self.blocks_then_town(self.take_words(), "the town they start from")
@@ -141,7 +147,7 @@ class Reader(OrderReader):
 
     def place(self) -> Place:
         self.take()
-        if phase(self.state) in ("campaign", "battle deployment"):
+        if phase(self.state) in ("campaign", "battle deployment", "battle round"):
             self.fail(self.tokens[0], "PLACE is for the setup only", None, "MOVE orders")
         blocks, town = self.blocks_then_town(self.take_words(), "the town")
         return Place(blocks, town, self.line)
@@ -153,7 +159,7 @@ class Reader(OrderReader):
         word = value.word
         if key == "ATTACK" and word not in ("YES", "NO", "AUTO"):
             self.fail(value, "ATTACK takes YES, NO or AUTO", None, "YES, NO or AUTO")
-        if key in ("SQUARE", "REINFORCE", "REGROUP") and word not in YES_NO:
+        if key in ("SQUARE", "SHELTER", "OCCUPY", "REINFORCE", "REGROUP") and word not in YES_NO:
             self.fail(value, f"{key} takes YES or NO", None, "YES or NO")
         if key in ("RESERVE", "COMMIT", "WITHDRAW"):
             limit = 100 if key == "WITHDRAW" else 30
@@ -163,9 +169,28 @@ class Reader(OrderReader):
         self.done("the end of the order")
         orders.doctrine[key] = word
 
+    def blocks_list(self, what: str) -> list[str]:
+        blocks = [self.own_block(t) for t in self.take_words()]
+        if not blocks:
+            self.missing(what)
+        self.done("the end of the order")
+        return list(dict.fromkeys(blocks))
+
+    def terrain(self, orders: Orders) -> None:
+        """TERRAIN <marker> LEFT|CENTRE|RIGHT: where a marker you draw goes (§6.21)."""
+        self.take()
+        marker = self.expect(MARKERS, "a marker: " + ", ".join(MARKERS)).word
+        where = self.expect(("LEFT", "CENTRE", "RIGHT"), "LEFT, CENTRE or RIGHT (your own)").word
+        self.done("the end of the order")
+        orders.terrain[marker.lower()] = where
+
     def retreat(self, orders: Orders) -> None:
         self.take()
-        self.expect(("TO",), "TO and the towns, best first")
+        if self.at("FIRST"):
+            self.take()
+            orders.retreat_first = self.blocks_list("block ids: the blocks that take the roads first")
+            return
+        self.expect(("TO", "FIRST"), "TO and the towns, best first (or FIRST and blocks)")
         towns = []
         # the tokenizer reads commas as spaces: the towns are the longest names, one after another
         words = self.tokens[self.i:]
@@ -184,6 +209,59 @@ class Reader(OrderReader):
             self.missing("towns separated by commas")
         self.i = len(self.tokens)
         orders.retreat = towns
+
+    def commit(self) -> tuple[list[str], str]:
+        """COMMIT <blocks> LEFT|CENTRE|RIGHT: between two rounds, reserve blocks that go into one of
+        your own positions in your side's next part of the round (§6.32), before the doctrine moves."""
+        first = self.take()
+        pending = self.state.pending
+        if not pending or pending["stage"] != "round":
+            self.fail(first, "COMMIT only between two rounds of a battle (a round sub-turn)", None,
+                      "DOCTRINE COMMIT for the battles to come")
+        words = self.take_words(("LEFT", "CENTRE", "RIGHT"))
+        blocks = [self.own_block(w) for w in words]
+        if not blocks:
+            self.missing("block ids of your reserve")
+        where = self.expect(("LEFT", "CENTRE", "RIGHT"), "LEFT, CENTRE or RIGHT (your own)").word
+        self.done("the end of the order")
+        reserve = {bid for b in pending["fought"] for bid, blk in b["blocks"].items() if blk["loc"].startswith("res")}
+        for w, bid in zip(words, blocks):
+            if bid not in reserve:
+                self.fail(w, f"{bid} is not in the reserve of a battle waiting for its next round", w.text,
+                          "blocks of your reserve (your report lists them)")
+        return blocks, where
+
+    def leave(self) -> str:
+        """LEAVE <town>: between two rounds, withdraw from the battle there from the next round (§7)."""
+        first = self.take()
+        pending = self.state.pending
+        if not pending or pending["stage"] != "round":
+            self.fail(first, "LEAVE only between two rounds of a battle (a round sub-turn)", None,
+                      "DOCTRINE WITHDRAW for the battles to come")
+        town = self.town_words(self.take_words(), "the town of the battle")
+        if not any(b["town"] == town and self.seat in b["witnesses"] for b in pending["fought"]):
+            self.fail(first, f"no battle of yours waits at {self.scenario.board.name(town)}", None,
+                      "a town where your battle waits: " + ", ".join(
+                          self.scenario.board.name(b["town"]) for b in pending["fought"]
+                          if self.seat in b["witnesses"]))
+        return town
+
+    def ask(self, orders: Orders) -> None:
+        """ASK <trigger>... or ASK NONE: when to be asked in a battle of the hybrid mode (triggers.py)."""
+        self.take()
+        words = self.take_words()
+        if not words:
+            self.missing("NONE or triggers: " + ", ".join(TRIGGERS))
+        asks: list[str] = []
+        for token in words:
+            if token.word == "NONE" and len(words) == 1:
+                continue
+            if token.word not in TRIGGERS:
+                self.fail(token, f"no trigger {token.text!r}", token.text, "NONE or " + ", ".join(TRIGGERS))
+            if token.word not in asks:
+                asks.append(token.word)
+        self.done("the end of the order")
+        orders.asks = asks
 
     def supply(self, orders: Orders) -> None:
         self.take()
@@ -219,6 +297,28 @@ def parse_orders(scenario, state, seat: str, text: str) -> Orders:
                     reader.retreat(orders)
                 elif word == "SUPPLY":
                     reader.supply(orders)
+                elif word == "ASK":
+                    reader.ask(orders)
+                elif word == "LEAVE":
+                    orders.leave.append(reader.leave())
+                elif word == "COMMIT":
+                    orders.commits.append(reader.commit())
+                elif word == "SKIRMISH":
+                    reader.take()
+                    orders.skirmish = reader.blocks_list("block ids: the blocks to put up first in a skirmish")
+                elif word == "HIT":
+                    reader.take()
+                    reader.expect(("FIRST",), "FIRST and block ids")
+                    orders.hit_first = reader.blocks_list("block ids: the blocks hit first among equals")
+                elif word == "TERRAIN":
+                    reader.terrain(orders)
+                elif word == "BID":
+                    first = reader.take()
+                    reader.expect(("LOSS",), "LOSS and the blocks that pay the bid")
+                    if phase(state) not in ("allied setup", "French setup") or state.bid is None:
+                        reader.fail(first, "BID LOSS only at the setup of a game with a bid (§13)", None,
+                                    "PLACE orders")
+                    orders.bid_loss = reader.blocks_list("block ids: the blocks that pay the bid, one step each")
                 elif word == "FINAL":
                     reader.take()
                     reader.done("nothing after FINAL")
@@ -236,7 +336,7 @@ def parse_orders(scenario, state, seat: str, text: str) -> Orders:
 
 def check_orders(scenario, state, seat: str, orders: Orders) -> list[Problem]:
     """The orders' legality as a whole: setup limits (§4), moves (§5)."""
-    if phase(state) == "battle deployment":
+    if phase(state) in ("battle deployment", "battle round"):
         return []
     if phase(state) != "campaign":
         return check_setup(scenario, state, seat, orders)

@@ -1,6 +1,10 @@
 """The map of a view as SVG: roads (major thick, minor thin, river crossings marked),
 towns, and the blocks standing in them -- the viewer's own with type and strength,
-the others as plain blocks of their army's colour with their count."""
+the others as plain blocks of their army's colour with their count; under it the
+turn track (scenario data: day and night turns, whose turn, the one to come), and,
+while battles wait for a sub-turn, each battle board the viewer fights on: its
+positions and terrain, the viewer's own blocks in them and how many others stand
+there -- drawn from the viewer's view alone."""
 
 from __future__ import annotations
 
@@ -10,6 +14,8 @@ from html import escape
 NAME = {"french": "French", "anglo": "Anglo-Dutch", "prussian": "Prussian"}
 COLOUR = {"french": "#2a4d9b", "anglo": "#b22222", "prussian": "#222222"}
 W, H, PAD = 1100, 900, 40
+TRACK = 70  # the turn track's strip under the map
+BOARD = 230  # one battle board's panel
 RIGHT, BOTTOM = 130, 110  # room for the stacks of the east and south towns
 
 
@@ -24,8 +30,10 @@ def render_svg(scenario, view: dict, title: str | None = None) -> str:
         return (PAD + (lon - x0) / (x1 - x0) * (W - PAD - RIGHT),
                 PAD + 30 + (y1 - lat) / (y1 - y0) * (H - PAD - 30 - BOTTOM))
 
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" viewBox="0 0 {W} {H}">',
-           f'<rect width="{W}" height="{H}" fill="#f3ead2"/>']
+    boards = view.get("battles", [])
+    height = H + TRACK + BOARD * len(boards)
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{height}" viewBox="0 0 {W} {height}">',
+           f'<rect width="{W}" height="{height}" fill="#f3ead2"/>']
     if title:
         out.append(f'<text x="{PAD}" y="24" font-family="serif" font-size="18">{escape(title)}</text>')
     for road in board.roads.values():
@@ -66,5 +74,104 @@ def render_svg(scenario, view: dict, title: str | None = None) -> str:
     for town in view.get("last_battles", []):
         x, y = pos(town)
         out.append(f'<text x="{x - 6:.1f}" y="{y + 5:.1f}" font-size="16" fill="#c00">✕</text>')
+    out += turn_track(scenario, view, H)
+    own = {b["id"]: b for b in view.get("blocks", [])}
+    for k, battle in enumerate(boards):
+        out += battle_board(scenario, battle, own, H + TRACK + k * BOARD)
     out.append("</svg>")
     return "\n".join(out)
+
+
+def turn_track(scenario, view: dict, top: float) -> list[str]:
+    """The turn track (§2): a box a turn, dark for night turns, edged in the colour of the side
+    that moves; the turns played are faded, the one to come is ringed."""
+    track = scenario.track
+    now = view.get("turn", 0) - 2  # the track index of the turn to come (negative: the setup)
+    step = (W - 2 * PAD) / max(1, len(track))
+    out = [f'<g class="turn-track"><text x="{PAD}" y="{top + 14:.1f}" font-family="serif" font-size="12">'
+           f'Turn track{" (setup)" if now < 0 else ""}</text>']
+    last_date = None
+    for i, spec in enumerate(track):
+        x, y = PAD + i * step, top + 24
+        edge = COLOUR["french"] if spec.side == "F" else COLOUR["anglo"]
+        fill = "#33334d" if spec.night else "#fffaf0"
+        opacity = "0.45" if i < now else "1"
+        ring = ' stroke-width="3"' if i == now else ' stroke-width="1.2"'
+        out.append(f'<rect x="{x + 1:.1f}" y="{y:.1f}" width="{step - 2:.1f}" height="26" fill="{fill}" '
+                   f'stroke="{edge}"{ring} opacity="{opacity}" data-turn="{i + 2}"><title>{escape(spec.label)}'
+                   f'</title></rect>')
+        out.append(f'<text x="{x + step / 2:.1f}" y="{y + 17:.1f}" font-family="sans-serif" font-size="9" '
+                   f'text-anchor="middle" fill="{"#fff" if spec.night else "#333"}" opacity="{opacity}">'
+                   f'{spec.side}</text>')
+        if spec.date != last_date:
+            out.append(f'<text x="{x + 1:.1f}" y="{y + 40:.1f}" font-family="serif" font-size="10">'
+                       f'{escape(spec.date)}</text>')
+            last_date = spec.date
+        if i == now:
+            out.append(f'<text x="{x + step / 2:.1f}" y="{y - 2:.1f}" font-size="10" text-anchor="middle">▼</text>')
+    out.append("</g>")
+    return out
+
+
+POSITIONS = ("left", "centre", "right")
+
+
+def battle_board(scenario, battle: dict, own: dict, top: float) -> list[str]:
+    """One battle board (§6.2) as the viewer sees it: the defender's reserve and positions above,
+    the attacker's below, position i of each facing the other's (the attacker's left faces the
+    defender's right), terrain markers (§6.21) in their positions, the viewer's blocks by id and
+    strength, and how many others stand in each place."""
+    name = scenario.board.name(battle["town"])
+    stage = {"def": "the defenders deploy", "att": "the attackers deploy"}.get(
+        battle.get("stage"), f"round {battle.get('round', 1)} comes next")
+    out = [f'<g class="battle-board" data-town="{escape(battle["town"])}">',
+           f'<rect x="{PAD}" y="{top + 6:.1f}" width="{W - 2 * PAD}" height="{BOARD - 12}" fill="#e8dfc4" '
+           f'stroke="#6b5a3a"/>',
+           f'<text x="{PAD + 8}" y="{top + 24:.1f}" font-family="serif" font-size="14">Battle of {escape(name)}: '
+           f'{escape(stage)} (the attacker: {escape(battle["sides"]["att"])})</text>']
+    board = battle.get("board") or {}
+    counts = battle.get("defenders") or {}
+    col = (W - 2 * PAD - 140) / 3
+    rows = {"res-def": top + 34, "def": top + 74, "att": top + 124, "res-att": top + 174}
+    for role in ("def", "att"):
+        for i in range(3):
+            loc = f"{role}{i}"
+            x, y = PAD + 130 + i * col, rows[role]
+            label = POSITIONS[i if role == "att" else 2 - i]
+            marker = battle.get("terrain", {}).get(loc)
+            out.append(f'<rect x="{x:.1f}" y="{y:.1f}" width="{col - 8:.1f}" height="44" fill="'
+                       f'{TERRAIN_FILL.get(marker, "#f7f1de")}" stroke="#6b5a3a" data-loc="{loc}"/>')
+            out.append(f'<text x="{x + 4:.1f}" y="{y + 12:.1f}" font-family="serif" font-size="10">'
+                       f'{"attacker" if role == "att" else "defender"}\'s {label}'
+                       f'{" — " + marker if marker else ""}</text>')
+            out += cell(board.get(loc), counts.get(loc), own, x + 4, y + 16)
+        for res in (f"res-{role}",):
+            y = rows[res]
+            out.append(f'<text x="{PAD + 8}" y="{y + 14:.1f}" font-family="serif" font-size="11">'
+                       f'{"attacker" if role == "att" else "defender"}\'s reserve</text>')
+            out += cell(board.get(res), counts.get(res), own, PAD + 130, y + 2)
+    waiting = [b for b in own.values() if b["town"] == battle["town"]] if not board else []
+    if waiting:
+        out.append(f'<text x="{PAD + 8}" y="{top + BOARD - 14:.1f}" font-family="sans-serif" font-size="10">'
+                   f'Your blocks to deploy: {escape(" ".join(b["id"] for b in waiting))}</text>')
+    out.append("</g>")
+    return out
+
+
+TERRAIN_FILL = {"woods": "#b9d3a5", "farm": "#ecd9a0", "stream": "#bcd6ee", "hill": "#d8c3a3"}
+
+
+def cell(place: dict | None, count: int | None, own: dict, x: float, y: float) -> list[str]:
+    """The blocks in one place of the board: the viewer's own, then a count of the others."""
+    out = []
+    items = [(own[bid]["army"], f'{bid} {own[bid]["strength"]}') for bid in (place or {}).get("own", [])
+             if bid in own]
+    others = (place or {}).get("others", 0) + (count or 0)
+    if others:
+        items.append((None, f"{others} other{'s' if others > 1 else ''}"))
+    for k, (army, label) in enumerate(items[:8]):
+        bx, by = x + (k % 4) * 72, y + (k // 4) * 13
+        out.append(f'<rect x="{bx:.1f}" y="{by:.1f}" width="70" height="12" fill="{COLOUR.get(army, "#888")}"/>')
+        out.append(f'<text x="{bx + 2:.1f}" y="{by + 10:.1f}" font-family="sans-serif" font-size="9" '
+                   f'fill="#fff">{escape(label)}</text>')
+    return out

@@ -8,14 +8,15 @@ from pbem.report.document import Bullets, Code, Document, Heading, Para, Report,
 from .blocks import ARMY_NAME
 from .orders import DOCTRINE
 from .scenario import SEAT_TITLE
+from .triggers import TRIGGERS
 
 
 def build_report(game, day, seat, *, deadline=None, game_label="", game_id="", spectator=False) -> Report:
-    ruleset, scenario = game.ruleset, game.scenario
+    scenario = game.scenario
     who = None if spectator else seat
     view = game.view(who, day)
     result = game.days[day]
-    title = f"Napoleon 1815{' ' + game_label if game_label else ''}: {ruleset.turn_label(scenario, day)}"
+    title = f"Napoleon 1815{' ' + game_label if game_label else ''}: {game.turn_label(day)}"
     doc = Document(title)
     doc.add(Para(SEAT_TITLE.get(seat, "Moderator") if seat else "Moderator", strong="For:"))
     if view["over"]:
@@ -23,7 +24,8 @@ def build_report(game, day, seat, *, deadline=None, game_label="", game_id="", s
     else:
         doc.add(Para(f"{view['turn_label']}" + (f", orders due {deadline}" if deadline else ""), strong="Next:"))
     doc.add(Heading(2, "What happened"))
-    seen = events_for(result.events, who)
+    seen = [e for e in events_for(result.events, who)  # the moderator reads a deployment once, in full
+            if who is not None or not e["data"].get("partial")]
     doc.add(Bullets([e["text"] for e in seen if e["kind"] != "roll"] or ["Nothing."], wrap=False))
     dice = sum(1 for e in seen if e["kind"] == "roll")
     if dice:
@@ -73,6 +75,13 @@ def orders_template(game, seat, *, deadline=None, game_label="", game_id="") -> 
                 if battle["defenders"]:
                     lines.append("# the defenders stand: " + ", ".join(
                         f"{n} on {position(loc, role)}" for loc, n in sorted(battle["defenders"].items())))
+        elif view["phase"] == "battle round":
+            board = game.scenario.board
+            lines += [f"# {q}" for q in view["questions"]]
+            for battle in view["battles"]:
+                lines.append(f"# LEAVE {board.name(battle['town'])}   (withdraw from this battle from the next round)")
+            lines.append("# COMMIT <your reserve blocks> LEFT|CENTRE|RIGHT   (they go in, in your next part)")
+            lines.append("# DOCTRINE lines count from the next round on")
         elif view["phase"] == "campaign":
             lines += ["# MOVE <blocks> <from> -> <to> [-> <to>] [FORCED]   (docs/napoleon1815-orders.md)",
                       "# e.g. MOVE " + " ".join(b["id"] for b in view["blocks"][:2]) + " "
@@ -81,7 +90,10 @@ def orders_template(game, seat, *, deadline=None, game_label="", game_id="") -> 
         else:
             lines += ["# PLACE <blocks> <town>   (unplaced blocks go to their historical towns)"]
     lines += [f"# DOCTRINE {k} {v[0]}   ({v[1]})" for k, v in DOCTRINE.items()]
-    lines += ["# RETREAT TO <town>, <town>", "# SUPPLY LOSS <blocks>"]
+    lines += ["# RETREAT TO <town>, <town>", "# SUPPLY LOSS <blocks>", "# RETREAT FIRST <blocks>",
+              "# SKIRMISH <blocks>", "# HIT FIRST <blocks>", "# TERRAIN <WOODS|FARM|STREAM|HILL> <LEFT|CENTRE|RIGHT>"]
+    if view["battle"] == "hybrid":
+        lines.append("# ASK NONE   (or triggers to be asked on in battles: " + " ".join(TRIGGERS) + ")")
     return "\n".join(lines) + "\n"
 
 

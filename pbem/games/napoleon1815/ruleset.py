@@ -36,10 +36,16 @@ class Napoleon1815:
         return (Option("players", "Players", ("2", "3"), "2",
                        "2: one player commands both Allied armies; 3: one each, who may not see each "
                        "other's blocks (§12)"),
-                Option("battle", "Battles", ("doctrine", "hybrid"), "doctrine",
+                Option("battle", "Battles", ("doctrine", "hybrid", "live"), "doctrine",
                        "doctrine: each seat's standing DOCTRINE orders fight the whole battle at once; "
                        "hybrid: the defenders, then the attackers, deploy in short sub-turns, then the "
-                       "doctrine fights the rounds"))
+                       "doctrine fights the rounds, stopping for a seat only when a trigger it chose (ASK) "
+                       "fires; live: as hybrid, and every round is a short sub-turn for the seats in the "
+                       "battle"),
+                Option("bid", "Bid (§13)", ("none",) + tuple(f"{side}-{n}" for side in ("france", "allies")
+                                                             for n in range(11)), "none",
+                       "the winning bid of the players' auction (§13): that side removes that many steps "
+                       "at its setup, one a block at most (BID LOSS names them)"))
 
     def load_scenario(self, path):
         return load_scenario(path)
@@ -57,14 +63,19 @@ class Napoleon1815:
     def turn(self, scenario, state) -> Turn:
         owing = turn.owing(scenario, state)
         others = tuple(s for s in SEATS if s not in owing)
+        if state.pending and state.pending["stage"] == "round":
+            rounds = sorted({b["rounds"].get("def", 0) + 1 for b in state.pending["fought"]})
+            return Turn(owing, f"{self.turn_label(scenario, state.turn)}: battle round "
+                        f"{'/'.join(map(str, rounds))}", others, kind="subturn")
         if state.pending:
             who = "defenders" if state.pending["stage"] == "def" else "attackers"
             return Turn(owing, f"{self.turn_label(scenario, state.turn)}: the {who} deploy", others, kind="subturn")
         return Turn(owing, self.turn_label(scenario, state.turn), others=others)
 
     def turn_label(self, scenario, n: int) -> str:
-        """The name of campaign turn ``n`` (state.turn). In the hybrid mode the driver's day
-        numbers also count the deployment sub-turns, which this cannot know (see the notes)."""
+        """The name of campaign turn ``n`` (``state.turn``, the position's turn track). The driver
+        names its days from their positions (``turn``), so the sub-turns of battles never shift
+        the names; this is only its fallback for days not played yet."""
         if n == 0:
             return "Allied setup"
         if n == 1:

@@ -18,6 +18,10 @@ from .state import Block, State
 
 def initial_state(scenario, options: dict) -> State:
     state = State(players=int(options.get("players", 2)), battle_mode=options.get("battle", "doctrine"))
+    bid = options.get("bid", "none")
+    if bid != "none":
+        side, steps = bid.rsplit("-", 1)
+        state.bid = {"side": side, "steps": int(steps)}
     for spec in scenario.blocks.values():
         state.blocks[spec.id] = Block(spec.id, spec.army, None, spec.strength)
     return state
@@ -92,6 +96,30 @@ def resolve_setup(scenario, state, orders: dict, decider) -> list[Event]:
             counts[town] += 1
         events.append(Event("setup", f"The {army_title(army)} army is set up ({len(where)} blocks).",
                             {"army": army}))
+    if state.bid and state.bid["steps"] and (state.bid["side"] == "france") == (state.turn == 1):
+        events += pay_bid(scenario, state, orders, armies)
+    return events
+
+
+def pay_bid(scenario, state, orders: dict, armies) -> list[Event]:
+    """§13: the side that won the bidding removes as many steps as it bid at its setup, never more
+    than one from a block. BID LOSS orders name the blocks (seats in order); the default takes the
+    strongest, then by id; a block at strength 1 and a leader give none."""
+    named = [bid for army in armies if orders.get(ARMY_SEAT[army]) is not None
+             for bid in orders[ARMY_SEAT[army]].bid_loss]
+    able = sorted((b for b in state.blocks.values() if b.army in armies and b.strength > 1
+                   and scenario.blocks[b.id].type != "leader"), key=lambda b: (-b.strength, b.id))
+    order = [b for b in dict.fromkeys(named) if state.blocks[b].strength > 1
+             and scenario.blocks[b].type != "leader"] + [b.id for b in able]
+    paid = list(dict.fromkeys(order))[:state.bid["steps"]]
+    events = []
+    for bid in paid:
+        state.blocks[bid].strength -= 1
+        block = state.blocks[bid]
+        events.append(Event("setup", f"{bid} sets up one step down, to strength {block.strength}: the bid (§13)",
+                            {"block": bid}, owner=ARMY_SEAT[block.army]))
+    side = "The French" if state.bid["side"] == "france" else "The Allies"
+    events.append(Event("setup", f"{side} set up {len(paid)} step(s) down: their winning bid (§13)."))
     return events
 
 

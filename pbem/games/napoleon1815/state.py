@@ -36,6 +36,7 @@ class State:
     last_battles: list[str] = field(default_factory=list)  # towns fought over last turn
     pending: dict | None = None  # battles waiting for deployment sub-turns (the hybrid mode)
     fled: list[str] = field(default_factory=list)  # blocks of broken armies, removed uncounted (§11)
+    bid: dict | None = None  # §13: {"side": "france" or "allies", "steps": n}, the winning bid
 
     def on_map(self, army: str | None = None):
         return [b for b in self.blocks.values() if b.town is not None and (army is None or b.army == army)]

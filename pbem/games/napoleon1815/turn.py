@@ -2,12 +2,14 @@
 phase (skirmishes, then battles round by round, §6-7), then Allied supply (on French
 turns, §10), army breaking and victory (§11). Turns 0 and 1 are the setup (§4).
 
-In the hybrid battle mode a turn with battles pauses after the skirmishes: the
-terrain is drawn, then two sub-turns ask for the deployments — the defenders'
+In the hybrid and live battle modes a turn with battles pauses after the skirmishes:
+the terrain is drawn, then two sub-turns ask for the deployments — the defenders'
 first, then the attackers', who see where the defenders stand (§6.22) — and the
-battles are fought by doctrine when the attackers' deployments are in. What the
-seats' standing orders said in the turn itself is kept in ``state.pending``
-until then; orders sent in the sub-turns add to it.
+battles are fought when the attackers' deployments are in: by doctrine, stopping
+for a round sub-turn before a round when a seat's trigger fires (hybrid) or before
+every round (live; triggers.py). What the seats' standing orders said in the turn
+itself is kept in ``state.pending`` until the battles end; orders sent in the
+sub-turns add to it.
 """
 
 from __future__ import annotations
@@ -15,14 +17,15 @@ from __future__ import annotations
 from pbem.core.events import Event
 
 from . import movement, supply, victory
-from .battle import Fight
+from .battle import Battle, Fight
 from .blocks import ARMY_SIDE
 from .movement import turn_spec
 from .orders import Orders
 from .parse import section_index
-from .scenario import ARMY_SEAT, SEAT_ARMY, SEATS
+from .scenario import ARMY_SEAT, SEAT_ARMY, SEAT_SIDE, SEATS
 from .setup import resolve_setup
 from .skirmish import skirmish
+from .triggers import pause_for
 
 
 def owing(scenario, state) -> tuple[str, ...]:
@@ -41,7 +44,10 @@ def owing(scenario, state) -> tuple[str, ...]:
 
 
 def deploying_seats(state) -> tuple[str, ...]:
+    """The seats owing orders in a battle sub-turn: the deploying side's, or those asked."""
     role = state.pending["stage"]
+    if role == "round":
+        return tuple(s for s in SEATS if s in state.pending["asked"])
     seats = set()
     for battle in state.pending["battles"]:
         side = battle["sides"][role]
@@ -99,18 +105,24 @@ def finish(scenario, state, spec, orders, decider, events):
 
 def standing(orders: dict) -> dict:
     """The standing orders of a turn, as plain data kept until its battles are fought."""
-    return {seat: {"doctrine": dict(o.doctrine), "retreat": list(o.retreat), "supply": list(o.supply)}
+    return {seat: {"doctrine": dict(o.doctrine), "retreat": list(o.retreat), "supply": list(o.supply),
+                   "ask": None if o.asks is None else list(o.asks), "skirmish": list(o.skirmish),
+                   "hit_first": list(o.hit_first), "retreat_first": list(o.retreat_first),
+                   "terrain": dict(o.terrain)}
             for seat, o in orders.items()}
 
 
 def merged(saved: dict, orders: dict) -> dict:
     out = {}
     for seat in SEATS:
-        old = saved.get(seat, {"doctrine": {}, "retreat": [], "supply": []})
+        old = saved.get(seat, {"doctrine": {}, "retreat": [], "supply": [], "ask": None})
         new = orders.get(seat)
         o = Orders(seat, doctrine={**old["doctrine"], **(new.doctrine if new else {})},
                    retreat=(new.retreat if new and new.retreat else old["retreat"]),
-                   supply=(new.supply if new and new.supply else old["supply"]))
+                   supply=(new.supply if new and new.supply else old["supply"]),
+                   asks=(new.asks if new and new.asks is not None else old.get("ask")),
+                   **{key: (getattr(new, key) if new and getattr(new, key) else old.get(key) or type(
+                       getattr(Orders(seat), key))()) for key in ("skirmish", "hit_first", "retreat_first", "terrain")})
         out[seat] = o
     return out
 
@@ -124,8 +136,9 @@ def deployment(scenario, state, orders, decider, chance, events):
             for key, ids in d.sections.items():
                 for bid in ids:
                     where[bid] = None if key == "RESERVE" else section_index(role, key)
-    pending["standing"] = {seat: {"doctrine": o.doctrine, "retreat": o.retreat, "supply": o.supply}
-                           for seat, o in merged(pending["standing"], orders).items()}
+    pending["standing"] = standing(merged(pending["standing"], orders))
+    if role == "round":
+        return next_round(scenario, state, orders, decider, chance, events)
     if role == "def":
         pending["stage"] = "att"
         events.append(Event("battle", "The defenders have deployed; the attackers deploy next (a sub-turn)."))
@@ -140,6 +153,40 @@ def deployment(scenario, state, orders, decider, chance, events):
         given = {r: pending["deploy"][r].get(saved["town"]) for r in ("def", "att")}
         fight.deploy_all(battle, {r: g for r, g in given.items() if g})
         battles.append(battle)
+    return fight_on(scenario, state, fight, battles, standing_orders, events)
+
+
+def fight_on(scenario, state, fight, battles, standing_orders, events):
+    """Fight the battles on; stop for a round sub-turn where the battle mode says (triggers.py)."""
+    saved = state.pending["standing"]
+    pause = pause_for(state, standing_orders)
+    if fight.fight(battles, pause):
+        state.pending = {"stage": "round", "standing": saved, "asked": pause.asked, "battles": [],
+                         "fought": [b.to_dict() for b in battles if not b.over]}
+        for seat, questions in pause.asked.items():
+            events.append(Event("battle", " ".join(questions) + " Your orders for the next round are due "
+                                "(a sub-turn).", owner=seat))
+        return state, events
     state.pending = None
-    fight.fight(battles)
-    return finish(scenario, state, spec, standing_orders, decider, events)
+    return finish(scenario, state, turn_spec(scenario, state), standing_orders, fight.decider, events)
+
+
+def next_round(scenario, state, orders, decider, chance, events):
+    """A round sub-turn's orders are in: the battles go on from where they stopped."""
+    standing_orders = merged(state.pending["standing"], {})
+    battles = [Battle.from_dict(d) for d in state.pending["fought"]]
+    for seat, o in orders.items():  # COMMIT: reserve blocks sent in by name in the next part of the round
+        for ids, where in o.commits:
+            for battle in battles:
+                for bid in ids:
+                    if bid in battle.blocks:
+                        battle.commits[bid] = section_index(battle.blocks[bid].role, where)
+    for seat, o in orders.items():  # LEAVE: the seat's side withdraws from the next round on (§7)
+        for battle in battles:
+            if battle.town in o.leave:
+                role = next(r for r, side in battle.sides.items() if side == SEAT_SIDE[seat])
+                battle.withdrawing.add(role)
+                events.append(Event("battle", f"The {'attacker' if role == 'att' else 'defender'} will withdraw "
+                                    f"from {scenario.board.name(battle.town)} (LEAVE).", owner=seat))
+    fight = Fight(scenario, state, standing_orders, decider, chance, events, [b.town for b in battles])
+    return fight_on(scenario, state, fight, battles, standing_orders, events)

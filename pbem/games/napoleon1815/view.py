@@ -7,21 +7,13 @@ from __future__ import annotations
 from collections import Counter
 
 from .blocks import ARMY_SIDE
-from .scenario import SEAT_ARMY, SEATS
+from .scenario import SEATS
+from .sight import seats_seeing, visible_armies
 from .turn import owing
 
 
-def visible_armies(state, seat: str | None) -> set[str]:
-    if seat is None or seat not in SEATS:
-        return {"french", "anglo", "prussian"}
-    army = SEAT_ARMY[seat]
-    if army != "french" and state.players == 2:
-        return {"anglo", "prussian"}
-    return {army}
-
-
 def view(scenario, state, seat: str | None) -> dict:
-    seen = visible_armies(state, seat)
+    seen = visible_armies(state.players, seat)
     blocks, hidden = [], Counter()
     for b in sorted(state.blocks.values(), key=lambda b: b.id):
         if b.town is None:
@@ -37,14 +29,15 @@ def view(scenario, state, seat: str | None) -> dict:
     return {
         "seat": seat, "players": state.players, "battle": state.battle_mode,
         "turn": state.turn, "night": bool(spec and spec.night), "phase": (
-            "battle deployment" if state.pending else
+            ("battle round" if state.pending["stage"] == "round" else "battle deployment") if state.pending else
             "allied setup" if state.turn == 0 else "French setup" if state.turn == 1 else "campaign"),
-        "battles": battles(state),
+        "battles": battles(state, seat) + fought(state, seat),
+        "questions": list((state.pending or {}).get("asked", {}).get(seat, [])),
         "mover": spec.side if spec else ("A" if state.turn == 0 else "F"),
         "owing": list(owing(scenario, state)),
         "blocks": blocks,
         "hidden": [{"town": t, "army": a, "count": n} for (t, a), n in sorted(hidden.items())],
-        "lost": dict(state.lost), "broken": list(state.broken),
+        "lost": dict(state.lost), "broken": list(state.broken), "bid": state.bid,
         "last_moves": [list(m) for m in state.last_moves],  # blocks moving on the board are seen by all
         "last_battles": list(state.last_battles),
         "over": state.over, "winner": state.winner, "victory": state.victory,
@@ -52,16 +45,46 @@ def view(scenario, state, seat: str | None) -> dict:
     }
 
 
-def battles(state) -> list[dict]:
-    """The battles waiting for deployment: town, the sides, the terrain (public, §6.21), whose
-    deployment is due, and how many blocks the defenders put in each position (not which)."""
+def battles(state, seat: str | None = None) -> list[dict]:
+    """The battles waiting for deployment that ``seat`` takes part in (None: all): town, the
+    sides, the terrain (§6.21, seen by both sides), whose deployment is due, and how many
+    blocks the defenders put in each position (not which)."""
     if not state.pending:
         return []
     out = []
-    for b in state.pending["battles"]:
+    for b in state.pending.get("battles", []):
+        there = {blk.army for blk in state.at(b["town"])}
+        if seat in SEATS and seat not in seats_seeing(state.players, there):
+            continue
         placed = state.pending["deploy"]["def"].get(b["town"], {})
         counts = Counter(f"def{i}" if i is not None else "res-def" for i in placed.values())
         out.append({"town": b["town"], "sides": dict(b["sides"]), "terrain": dict(b["terrain"]),
                     "stage": state.pending["stage"],
                     "defenders": dict(counts) if state.pending["stage"] == "att" else {}})
+    return out
+
+
+LOCATIONS = ("att0", "att1", "att2", "def0", "def1", "def2", "res-att", "res-def")
+
+
+def fought(state, seat: str | None = None) -> list[dict]:
+    """The battles stopped between two rounds (a round sub-turn) that ``seat`` witnesses (sight.py):
+    town, sides, terrain, the round to come, and the board as the seat sees it: for each location
+    its own blocks by id (§6.24: its partner's, in the three-player game, as a count) and how many
+    others stand there."""
+    if not state.pending or state.pending["stage"] != "round":
+        return []
+    mine = visible_armies(state.players, seat)
+    out = []
+    for b in state.pending["fought"]:
+        if seat in SEATS and seat not in b["witnesses"]:
+            continue
+        board = {loc: {"own": [], "others": 0} for loc in LOCATIONS}
+        for bid, blk in sorted(b["blocks"].items()):
+            if blk["army"] in mine:
+                board[blk["loc"]]["own"].append(bid)
+            else:
+                board[blk["loc"]]["others"] += 1
+        out.append({"town": b["town"], "sides": dict(b["sides"]), "terrain": dict(b["terrain"]),
+                    "stage": "round", "round": b["rounds"].get("def", 0) + 1, "board": board})
     return out

@@ -1,0 +1,123 @@
+"""§6.22-6.24 Deployment on the battle board: by the players' DEPLOY orders (the hybrid and
+live modes) or by doctrine, and what each seat reads of it (§6.24, §12).
+
+A mixin of :class:`pbem.games.napoleon1815.battle.Fight`, which holds the board and the
+helpers these use (``at``, ``name``, ``where``, ``say``, ``doctrine``, ``witnessed``).
+"""
+
+from __future__ import annotations
+
+from pbem.core.events import Event
+
+from .blocks import is_artillery
+from .sight import visible_armies
+
+
+class Deployment:
+    def deploy_given(self, battle, role, given: dict) -> None:
+        """§6.22 by the players' DEPLOY orders; blocks not named go to the reserve; artillery
+        named into woods goes to the reserve; an empty position gets a block (§6.22)."""
+        for b in battle.blocks.values():
+            if b.role == role:
+                i = given.get(b.id)
+                b.loc = f"res-{role}" if i is None else f"{role}{i}"
+                if is_artillery(b.type) and battle.terrain.get(b.loc) == "woods":
+                    b.loc = f"res-{role}"
+        for i in (1, 0, 2):
+            loc = f"{role}{i}"
+            if self.at(battle, loc, role):
+                continue
+            woods = battle.terrain.get(loc) == "woods"
+            pool = [b for b in self.at(battle, f"res-{role}", role) if not (woods and is_artillery(b.type))]
+            if not pool:
+                fullest = max((f"{role}{j}" for j in range(3)), key=lambda l: len(self.at(battle, l, role)))
+                if len(self.at(battle, fullest, role)) > 1:
+                    pool = [b for b in self.at(battle, fullest, role) if not (woods and is_artillery(b.type))]
+            if pool:
+                b = sorted(pool, key=lambda b: (b.type == "leader", b.id))[0]
+                b.loc = loc
+                self.say(battle, f"{b.id} goes to {self.where(battle, loc)}: every position needs a block (§6.22).")
+        self.announce(battle, role)
+
+    def announce(self, battle, role) -> None:
+        """The deployment, face up (§6.24) — but blocks in the reserve or in woods stay hidden
+        from the enemy, who sees how many stand there. A seat reads its own blocks (in the
+        two-player game, both Allied armies' blocks) in full; in the three-player game an Allied
+        seat reads its partner's deployment as the enemy does (§12); seats with no army in the
+        battle read nothing of it."""
+        armies = {b.army for b in battle.blocks.values() if b.role == role}
+        versions: dict[str, list[str]] = {}
+        for seat in self.witnessed(battle):
+            versions.setdefault(self.deployment_text(battle, role, visible_armies(self.st.players, seat)),
+                                []).append(seat)
+        full = self.deployment_text(battle, role, armies)
+        blind = self.deployment_text(battle, role, set())
+        self.events.append(Event("battle", full, owner=tuple(versions.pop(full, ())), seen=blind,
+                                 witnesses=tuple(versions.pop(blind, ()))))
+        for text, seats in versions.items():  # a partner's deployment beside one's own (§12)
+            self.events.append(Event("battle", text, {"partial": True}, owner=tuple(seats)))
+
+    def deployment_text(self, battle, role, armies: set[str]) -> str:
+        """The deployment of ``role`` as a seat that sees ``armies`` reads it."""
+        parts = []
+        for i in (0, 1, 2):
+            loc = f"{role}{i}"
+            here = self.at(battle, loc, role)
+            woods = battle.terrain.get(loc) == "woods"
+            shown = [b for b in here if b.army in armies or not woods]
+            names = ", ".join(self.name(b) for b in shown)
+            hidden = len(here) - len(shown)
+            names += (", " if names and hidden else "") + (f"{hidden} block(s) in the woods" if hidden else "")
+            parts.append(f"{self.where(battle, loc)}: {names or 'nobody'}")
+        reserve = self.at(battle, f"res-{role}", role)
+        own = [b for b in reserve if b.army in armies]
+        res = f"; {len(reserve)} block(s) in reserve"
+        if own:
+            res += " (" + ", ".join(self.name(b) for b in own) + ")" if len(own) == len(reserve) else \
+                " (" + ", ".join(self.name(b) for b in own) + f" and {len(reserve) - len(own)} more)"
+        who = "attacker" if role == "att" else "defender"
+        return f"The {who} deploys: " + "; ".join(parts) + res + "."
+
+    def deploy(self, battle, role):
+        """§6.22-6.23 by doctrine: one corps to a position (more with the leader), at least one
+        block in each, artillery out of woods, RESERVE blocks (cavalry first) behind."""
+        mine = sorted((b for b in battle.blocks.values() if b.role == role), key=lambda b: b.id)
+        corps: dict[tuple, list] = {}
+        for b in mine:
+            corps.setdefault((b.army, self.sc.blocks[b.id].corps), []).append(b)
+        groups = sorted(corps.values(), key=lambda g: (-sum(self.strength(b.id) for b in g), g[0].id))
+        order = (1, 0, 2)
+        placed: dict[int, list] = {i: [] for i in order}
+        leader = [b for b in mine if b.type == "leader"]
+        rest_groups = [g for g in groups if g[0].type != "leader" or len(g) > 1]
+        for k, g in enumerate(rest_groups):
+            if k < 3:
+                placed[order[k]] += g
+            elif leader:
+                placed[1] += g
+            else:
+                for b in g:
+                    b.loc = f"res-{role}"
+        for b in leader:
+            placed[1].append(b)
+        for i in order:  # at least one block in each position (§6.22)
+            while not placed[i]:
+                donor = max(order, key=lambda j: len(placed[j]))
+                if len(placed[donor]) < 2:
+                    break
+                placed[i].append(placed[donor].pop())
+        keep = int(self.doctrine(battle, role, "RESERVE"))
+        for i in order:
+            for b in placed[i]:
+                b.loc = f"{role}{i}"
+        movable = sorted((b for i in order for b in placed[i]), key=lambda b: (b.type != "cavalry", b.id))
+        for b in movable:
+            if keep <= 0:
+                break
+            if len(self.at(battle, b.loc, role)) > 1 and b.type != "leader":
+                b.loc = f"res-{role}"
+                keep -= 1
+        for b in mine:  # artillery may not stand in woods (§6.21)
+            if is_artillery(b.type) and battle.terrain.get(b.loc) == "woods":
+                b.loc = f"res-{role}"
+        self.announce(battle, role)
