@@ -22,11 +22,10 @@ Game counts: ``--oracle-games N`` (default 1 per ruleset: a short run in CI;
 ``--oracle-games 20`` is the longer run, docs/testing.md). Each game is cut
 at ``--oracle-days`` resolved days (default 5; 0: played to its end).
 
-The one expectation known to fail before the n1815 branch is merged is the
-3-player Napoleon 1815 game's: the Allied seat not in a battle reads its
-narrative. That test is marked ``xfail(raises=KnownGap, strict=True)``: any
-other leak fails it, and once the fix is merged it passes and the strict mark
-fails the run, to be removed.
+The 3-player Napoleon 1815 game has its own test: its oracle tells the leak
+once known there (the Allied seat not in a battle reading its narrative,
+closed by pbem/games/napoleon1815/sight.py) apart, as KnownGap, which fails
+the test like any other leak.
 """
 
 from __future__ import annotations
@@ -212,9 +211,6 @@ def test_every_output_keeps_what_each_seat_may_not_know(server, request, game, o
     assert checked >= count  # every game resolved at least one day and was checked
 
 
-@pytest.mark.xfail(raises=KnownGap, strict=True,
-                   reason="known gap: in 3-player Napoleon 1815 the Allied seat not in a battle reads its "
-                          "narrative; fixed on the n1815 branch: remove this mark when it is merged")
 def test_every_output_keeps_what_each_seat_may_not_know_n1815_three_players(server, request):
     count, days = request.config.getoption("oracle_games"), request.config.getoption("oracle_days")
     checked = sum(play_and_check(server, "napoleon1815", _options("napoleon1815", {"players": "3"}, seed), seed,

@@ -40,6 +40,22 @@ def test_onlookers_of_a_game_being_played_see_no_hidden_block(name):
         assert f'"{block_id}"' not in text and f">{block_id}<" not in svg, block_id
 
 
+@pytest.mark.parametrize("players", ["2", "3"])
+def test_onlookers_of_a_napoleon_1815_campaign_see_counts_only(players):
+    rules = ruleset_named("napoleon1815")
+    scenario = rules.load_scenario(rules.scenarios()["napoleon1815"])
+    options = {"players": players}
+    bots = {seat.id: rules.bots()["bot"] for seat in rules.seats(scenario, options)}
+    game = play_game(rules, scenario, seed=7, players=bots, days=8, options=options)
+    assert not game.over
+    public, moderator = game.view(SPECTATOR), game.view(None)
+    assert public["blocks"] == [] and public["battles"] == [] and moderator["blocks"]
+    assert sum(h["count"] for h in public["hidden"]) == len(moderator["blocks"])
+    text, svg = json.dumps(public), rules.render_svg(scenario, public, title="watched")
+    for block in moderator["blocks"]:
+        assert f'"{block["id"]}"' not in text and block["name"] not in text and block["name"] not in svg
+
+
 def test_onlookers_see_everything_once_the_game_is_over():
     rules = ruleset_named("marengo")
     scenario = rules.load_scenario(rules.scenarios()["marengo"])

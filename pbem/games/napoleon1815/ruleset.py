@@ -108,6 +108,8 @@ class Napoleon1815:
         return turn.resolve(scenario, state, orders, decider, chance)
 
     def view(self, scenario, state, seat):
+        if seat == SPECTATOR and not state.over:
+            return view.public(scenario, state)
         return view.view(scenario, state, None if seat == SPECTATOR else seat)
 
     def digest(self, state) -> str:

@@ -45,6 +45,16 @@ def view(scenario, state, seat: str | None) -> dict:
     }
 
 
+def public(scenario, state) -> dict:
+    """What every seat sees of a campaign being played (its onlookers' view): every block as a
+    plain block of its army's colour, counted by town; no battle's deployment or narrative."""
+    out = view(scenario, state, None)
+    hidden = Counter((b["town"], b["army"]) for b in out["blocks"])
+    out.update(seat=None, blocks=[], battles=[], questions=[],
+               hidden=[{"town": t, "army": a, "count": n} for (t, a), n in sorted(hidden.items())])
+    return out
+
+
 def battles(state, seat: str | None = None) -> list[dict]:
     """The battles waiting for deployment that ``seat`` takes part in (None: all): town, the
     sides, the terrain (§6.21, seen by both sides), whose deployment is due, and how many
