@@ -22,6 +22,7 @@ DECISION_KINDS = {
     "respond": "answer a maneuver attack from the reserve (§9)",
     "if_blocked": "after your blocked maneuver attack: advance or stay (§9)",
     "defence_vanguard": "your vanguard in defence (§11 step 2)",
+    "assault_blocks": "your assault blocks (WITH BEST), after seeing the defender's vanguard (§11 step 3)",
     "attack_vanguard": "your vanguard in attack, after seeing the defender's (§11 step 3)",
     "barrage": "fire a barrage (§11 step 4)",
     "barrage_loss": "which vanguard block a barrage reduces (§11 step 4)",
