@@ -15,6 +15,7 @@ from .bot import RandomBot
 from .scenario import SIDE_NAME, SIDES, load_map, load_scenario
 from pbem.games.simmons.clock import hour_label
 from .setup import deal
+from .forward import Forward
 from .strategist import Strategist
 from .view import view as see  # (the package's name `view` is the function, not the module)
 
@@ -58,7 +59,25 @@ def _bot_chooser(scenario, view_: dict, seed: int):
 
 
 def _strategist_orders(scenario, view_: dict, seed: int) -> str:
-    return _lines(Strategist(scenario, view_["viewer"], seed).orders(view_))
+    return _lines(Strategist(scenario, view_["viewer"], seed * 7919 + view_["day"]).orders(view_))
+
+
+def _strategist_standing(scenario, view_: dict, seed: int) -> str:
+    return Strategist(scenario, view_["viewer"], seed).standing()
+
+
+def _strategist_chooser(scenario, view_: dict, seed: int):
+    return Strategist(scenario, view_["viewer"], seed).chooser(view_)
+
+
+def _forward_orders(scenario, view_: dict, seed: int) -> str:
+    """The forward player's orders, less the lines the parser refuses (it can leave a reorganisation
+    incomplete, T39); read against the position as the side knows it."""
+    from .strategist import accepted
+
+    side = view_["viewer"]
+    known = Strategist(scenario, side, seed).imagine(view_)
+    return _lines(accepted(scenario, known, side, Forward(scenario, side, seed).orders(view_)))
 
 
 class Triomphe:
@@ -163,7 +182,9 @@ class Triomphe:
     def bots(self) -> dict[str, Bot]:
         return {
             "bot": Bot("bot", "the random bot", _bot_orders, _bot_standing, _bot_chooser),
-            "strategist": Bot("strategist", "the forward player", _strategist_orders),
+            "forward": Bot("forward", "the forward player (the first strategist)", _forward_orders),
+            "strategist": Bot("strategist", "the player that tries each action with the rules before it writes it",
+                              _strategist_orders, _strategist_standing, _strategist_chooser),
         }
 
     def check_turn(self, scenario, result) -> list[str]:
