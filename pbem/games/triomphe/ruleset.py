@@ -198,10 +198,14 @@ class Triomphe:
     def summary(self, scenario, state) -> dict:
         from .victory import east_of_line
 
-        how = "demoralisation" if any(state.demoralised.values()) else "the objective line"
+        if any(state.demoralised.values()):
+            how = "demoralisation"
+        else:  # 9 PM (000 §19): Austria's three blocks east of the line, or France holding it to the end
+            how = "the objective line" if state.winner == "austria" else "time (the line held)"
         return {"winner": state.winner, "how": how,
                 "means": {f"{s} morale": state.morale(s) for s in SIDES} |
-                         {"Austrian blocks east of the line": east_of_line(state, scenario)},
+                         {"Austrian blocks east of the line": east_of_line(state, scenario),
+                          "turns played": state.day},
                 "counts": {}}
 
     def run_case(self, path):

@@ -33,6 +33,7 @@ defaults. Deterministic: no clock, its own seeded stream only (ties).
 from __future__ import annotations
 
 import copy
+import heapq
 from collections import Counter
 
 from pbem.core.decisions import Decider, Decision
@@ -55,6 +56,7 @@ ORGANISED = 1.0  # an organised French block
 ORDER = 0.3  # an order spent: free actions first
 THREAT = 0.5
 PRESSURE = 0.3
+BARRED = 4  # the steps a locale France holds counts for, on the way to the line
 PUSH = 0.4  # each step any Austrian block still needs (the army comes on and forward)
 CHANCE = 0.35  # the mover's own chances next turn, after the enemy has moved  # how likely the enemy takes a locale it can take
 STEPS = 8  # actions looked at a turn (orders cap the paid ones)
@@ -239,18 +241,21 @@ class Strategist:
         return a if mine == "austria" else -a
 
     def free_steps(self, st: State) -> dict[str, int]:
-        """Steps to the objective line through locales France does not hold (its blocks bar the way)."""
+        """Steps to the objective line, a locale France holds counting as BARRED steps (it must be
+        fought through or gone round)."""
         held = st.held_by("france")
-        dist = {lid: 0 for lid in self.sc.terrain.east_of_line if lid not in held}
-        frontier = list(dist)
-        while frontier:
-            nxt = []
-            for lid in frontier:
-                for n in self.board.adjacent(lid):
-                    if n not in dist and n not in held:
-                        dist[n] = dist[lid] + 1
-                        nxt.append(n)
-            frontier = nxt
+        dist = {lid: (BARRED if lid in held else 0) for lid in self.sc.terrain.east_of_line}
+        queue = [(d, lid) for lid, d in dist.items()]
+        heapq.heapify(queue)
+        while queue:
+            d, lid = heapq.heappop(queue)
+            if d > dist[lid]:
+                continue
+            for n in self.board.adjacent(lid):
+                nd = d + 1 + (BARRED - 1 if lid in held else 0)
+                if nd < dist.get(n, 99):
+                    dist[n] = nd
+                    heapq.heappush(queue, (nd, n))
         return dist
 
     def pressure(self, st: State, free: dict[str, int]) -> float:
