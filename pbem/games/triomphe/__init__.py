@@ -33,8 +33,9 @@ standing.py, reader.py
 view.py, report.py,    what a side sees, its report's sections, its orders form,
 template.py, render.py its map's layers (on simmons/report and simmons/render)
 cases.py               adjudication cases (tests/cases/triomphe/)
-bot.py, strategist.py, computer players and self-play with invariants
-selfplay.py
+bot.py, strategist.py, computer players: random, the strategist (it tries each
+forward.py,            action with these rules), the first forward player;
+selfplay.py            self-play with invariants
 ruleset.py             RULESET: the game as the server sees it
 ====================  =========================================================
 """

@@ -66,7 +66,11 @@ def assault(turn: Turn, order: Assault) -> None:
     if (locale, toward) not in board.approaches:
         raise Void(f"{turn.name(locale)} has no approach toward {turn.name(toward)}")
     here = st.at(locale, toward, side)
-    if order.blocks:
+    if order.best:  # T55: the assault blocks are chosen at step 3; the organised fresh ones may be
+        blocks = [b for b in here if b.id not in turn.acted and not b.disorganised]
+        if here and not blocks:
+            raise Void("none of the blocks there may take part (disorganised, or acted this turn)")
+    elif order.blocks:
         ids = set(order.blocks)
         blocks = [b for b in here if b.id in ids]
         missing = ids - {b.id for b in blocks}
@@ -76,7 +80,7 @@ def assault(turn: Turn, order: Assault) -> None:
         blocks = here
     if not blocks:
         raise Void(f"none of your blocks stand on {turn.approach_name(locale, toward)}")
-    if len(blocks) > GROUP:
+    if len(blocks) > GROUP and not order.best:
         raise Void(f"more than {GROUP} blocks stand there: name the assault blocks with WITH (000 §6)")
     turn.fresh(blocks)
     if any(b.disorganised for b in blocks):
@@ -96,18 +100,28 @@ def assault(turn: Turn, order: Assault) -> None:
     if not leaders:
         raise Void("no block of the assault can be its vanguard (strength 2 or more"
                    + (", not cavalry across a cavalry obstacle" if obstacle else "") + "; 000 §11)")
-    if turn.capacity_left(toward, side) < len(blocks):
+    room = turn.capacity_left(toward, side)
+    if room < (1 if order.best else len(blocks)):
         raise Void(f"{turn.name(toward)} has no room for {len(blocks)} more block(s)")
     turn.pay(1)
-    for b in blocks:
-        turn.acted.add(b.id)
     width = defence.width
+    if not order.best:
+        for b in blocks:
+            turn.acted.add(b.id)
     turn.public("assault", f"Assault from {turn.approach_name(locale, toward)} on "
-                           f"{turn.approach_name(toward, locale)} with {len(blocks)} block(s).",
+                           f"{turn.approach_name(toward, locale)} with "
+                           + ("blocks chosen after the defender's vanguard." if order.best
+                              else f"{len(blocks)} block(s)."),
                 locale=locale, toward=toward)
 
     # step 2: the defender's vanguard
     d_vanguard = defence_vanguard(turn, defenders, locale, toward, width, obstacle)
+    if order.best:  # step 3, first half: the assault blocks, having seen the defender's vanguard
+        blocks = assault_blocks(turn, blocks, d_vanguard, width, obstacle, defence, min(GROUP, room), order.lead,
+                                locale, toward)
+        leaders = [b for b in blocks if can_lead(b, obstacle)]
+        for b in blocks:
+            turn.acted.add(b.id)
     # step 3: the attacker's vanguard
     a_vanguard = attack_vanguard(turn, blocks, leaders, width, obstacle, defence, order.lead)
     a_lost = d_lost = 0
@@ -153,6 +167,38 @@ def assault(turn: Turn, order: Assault) -> None:
     turn.record_move(side, (locale, toward), (toward, None), len(survivors), "assault")
     turn.public("assault", f"{len(survivors)} block(s) advance into {turn.name(toward)}.")
     continuation(turn, survivors, toward, order.then, road_from=None)
+
+
+def assault_blocks(turn: Turn, here: list[Block], d_vanguard: list[Block], width: int, obstacle: bool, defence,
+                   most: int, lead, locale: str, toward: str) -> list[Block]:
+    """§11 step 3 (T55): which blocks on the attack approach are the assault blocks. Default: the
+    best vanguard and, if it beats the defender's vanguard after the terrain, the strongest others
+    too (they advance); if it does not, the vanguard alone (the others take no excess reductions)."""
+    leaders = [b for b in here if can_lead(b, obstacle)]
+    vanguard = _best(choices(leaders, width, False), lambda c: sum(b.strength for b in c) - defence.penalty(c[0].type))
+    if lead:
+        vanguard = tuple(b for b in here if b.id in lead) or vanguard
+    vanguard = vanguard[:most]
+    edge = sum(b.strength for b in vanguard) - defence.penalty(vanguard[0].type) - sum(b.strength for b in d_vanguard)
+    default = list(vanguard)
+    if edge > 0:
+        others = sorted((b for b in here if b not in vanguard), key=lambda b: (-b.strength, STRENGTH_ORDER[b.type], b.id))
+        default += others[:most - len(default)]
+    must = set(lead or ())
+
+    def check(answer):
+        if not any(can_lead(turn.st.blocks[k], obstacle) for k in answer):
+            return "at least one block that can be the vanguard (strength 2 or more)"
+        if not must <= set(answer):
+            return "the LEAD blocks among them"
+        return None
+
+    answer = turn.decide(turn.side, "assault_blocks",
+                         f"Assault on {turn.approach_name(toward, locale)}: your assault "
+                         f"blocks (1 to {most}), having seen the defender's vanguard?",
+                         [(b.id, turn.own(b)) for b in here], tuple(b.id for b in default), lo=1, hi=most,
+                         check=check)
+    return [b for b in here if b.id in answer]
 
 
 def _best(options: list[tuple[Block, ...]], score) -> tuple[Block, ...]:

@@ -107,6 +107,9 @@ class RandomBot:
                 candidates.append((f"MARCH {bid} {name(locale)}>{name(facing)} -> {name(locale)}", [bid]))
                 if enemy_on.get((facing, locale)) and b["strength"] >= 2 and b["type"] != "artillery":
                     candidates.append((f"ASSAULT {name(locale)}>{name(facing)} WITH {bid}", [bid]))
+                    there = [x["id"] for x in mine if place(x) == (locale, facing)]
+                    if len(there) > 1 and bid == there[0]:  # T55: the assault blocks chosen at step 3
+                        candidates.append((f"ASSAULT {name(locale)}>{name(facing)} WITH BEST", there))
                 elif enemy_at.get(facing) and not enemy_on.get((facing, locale)):
                     candidates.append((f"ATTACK {bid} {name(locale)}>{name(facing)} -> {name(facing)}", [bid]))
         order = list(range(len(candidates)))

@@ -85,6 +85,7 @@ class Assault(Order):
     toward: str = ""
     blocks: tuple[str, ...] = ()  # the assault blocks (empty: every block on the approach, at most 3)
     lead: tuple[str, ...] | None = None  # the vanguard; None: LEAD BEST (chosen after the defender's)
+    best: bool = False  # WITH BEST: the assault blocks are chosen at step 3, after the defender's vanguard (T55)
     then: tuple[Continue, ...] = ()
 
 

@@ -272,7 +272,15 @@ class _Parser(StandingReader):
         first = self.peek()
         locale, toward = self.approach(("WITH", "LEAD", "THEN"))
         ids: list[str] = []
-        if self.at("WITH"):
+        best = False
+        if self.at("WITH") and (self.peek(1) is not None and self.peek(1).word == "BEST"):  # T55: chosen at step 3, after the defender's vanguard
+            self.take()
+            self.take()
+            best = True
+            if not any(b.on_map and self.where(b) == (locale, toward) for b in self.own.values()):
+                self.fail(first, f"none of your blocks stand on {self.name(locale)}>{self.name(toward)}", None,
+                          "an approach your blocks hold")
+        elif self.at("WITH"):
             self.take()
             pairs = self.blocks(("LEAD", "THEN"))
             self.group(pairs)
@@ -303,6 +311,8 @@ class _Parser(StandingReader):
                 for token, bid in lead_pairs:
                     if bid is None:
                         continue
+                    if best:
+                        self.stands(token, bid, locale, toward)
                     if ids and bid not in ids:
                         self.note(token, f"{bid} is not one of the blocks of this assault", None,
                                   "one of " + ", ".join(ids))
@@ -316,8 +326,8 @@ class _Parser(StandingReader):
         then, then_text = self.then_continue(group, toward, first)
         self.done("LEAD, THEN CONTINUE or the end of the order")
         text = f"ASSAULT {self.name(locale)}>{self.name(toward)}" + (f" WITH {' '.join(ids)}" if ids else "") \
-            + lead_text + then_text
-        return Assault(text=text, locale=locale, toward=toward, blocks=tuple(ids), lead=lead, then=then)
+            + (" WITH BEST" if best else "") + lead_text + then_text
+        return Assault(text=text, locale=locale, toward=toward, blocks=tuple(ids), lead=lead, then=then, best=best)
 
     def order_bombard(self) -> Bombard:
         token = self.peek()

@@ -15,6 +15,7 @@ from . import parse, sequence
 from .bot import RandomBot
 from .scenario import SIDE_NAME, SIDES, load_map, load_scenario
 from .setup import deal
+from .forward import Forward
 from .strategist import Strategist
 from .view import view as see  # (the package's name `view` is the function, not the module)
 
@@ -22,6 +23,7 @@ DECISION_KINDS = {
     "respond": "answer a maneuver attack from the reserve (§9)",
     "if_blocked": "after your blocked maneuver attack: advance or stay (§9)",
     "defence_vanguard": "your vanguard in defence (§11 step 2)",
+    "assault_blocks": "your assault blocks (WITH BEST), after seeing the defender's vanguard (§11 step 3)",
     "attack_vanguard": "your vanguard in attack, after seeing the defender's (§11 step 3)",
     "barrage": "fire a barrage (§11 step 4)",
     "barrage_loss": "which vanguard block a barrage reduces (§11 step 4)",
@@ -57,7 +59,25 @@ def _bot_chooser(scenario, view_: dict, seed: int):
 
 
 def _strategist_orders(scenario, view_: dict, seed: int) -> str:
-    return _lines(Strategist(scenario, view_["viewer"], seed).orders(view_))
+    return _lines(Strategist(scenario, view_["viewer"], seed * 7919 + view_["day"]).orders(view_))
+
+
+def _strategist_standing(scenario, view_: dict, seed: int) -> str:
+    return Strategist(scenario, view_["viewer"], seed).standing()
+
+
+def _strategist_chooser(scenario, view_: dict, seed: int):
+    return Strategist(scenario, view_["viewer"], seed).chooser(view_)
+
+
+def _forward_orders(scenario, view_: dict, seed: int) -> str:
+    """The forward player's orders, less the lines the parser refuses (it can leave a reorganisation
+    incomplete, T39); read against the position as the side knows it."""
+    from .strategist import accepted
+
+    side = view_["viewer"]
+    known = Strategist(scenario, side, seed).imagine(view_)
+    return _lines(accepted(scenario, known, side, Forward(scenario, side, seed).orders(view_)))
 
 
 class Triomphe(FamilyRuleset):
@@ -121,7 +141,9 @@ class Triomphe(FamilyRuleset):
     def bots(self) -> dict[str, Bot]:
         return {
             "bot": Bot("bot", "the random bot", _bot_orders, _bot_standing, _bot_chooser),
-            "strategist": Bot("strategist", "the forward player", _strategist_orders),
+            "forward": Bot("forward", "the forward player (the first strategist)", _forward_orders),
+            "strategist": Bot("strategist", "the player that tries each action with the rules before it writes it",
+                              _strategist_orders, _strategist_standing, _strategist_chooser),
         }
 
     def check_turn(self, scenario, result) -> list[str]:
@@ -134,10 +156,14 @@ class Triomphe(FamilyRuleset):
     def summary(self, scenario, state) -> dict:
         from .victory import east_of_line
 
-        how = "demoralisation" if any(state.demoralised.values()) else "the objective line"
+        if any(state.demoralised.values()):
+            how = "demoralisation"
+        else:  # 9 PM (000 §19): Austria's three blocks east of the line, or France holding it to the end
+            how = "the objective line" if state.winner == "austria" else "time (the line held)"
         return {"winner": state.winner, "how": how,
                 "means": {f"{s} morale": state.morale(s) for s in SIDES} |
-                         {"Austrian blocks east of the line": east_of_line(state, scenario)},
+                         {"Austrian blocks east of the line": east_of_line(state, scenario),
+                          "turns played": state.day},
                 "counts": {}}
 
     def run_case(self, path):
