@@ -248,22 +248,39 @@ def home():
                            ask_kinds=ASK_KINDS)
 
 
-def settings_from_form(form) -> dict:
+FORM_SETTINGS = {"clock": "clock", "game_timezone": "timezone", "hours": "hours", "at": "at", "skip": "skip_weekdays",
+                 "reminders": "reminders", "grace_minutes": "grace_minutes", "miss_policy": "miss_policy",
+                 "miss_limit": "miss_limit", "vacation_days": "vacation_days", "ask": "ask",
+                 "ask_minutes": "ask_minutes", "early": "early", "subturn_minutes": "subturn_minutes"}
+"""The new-game form's fields and the game settings they set (pbem.server.deadlines)."""
+
+
+def settings_from_form(form, given_only: bool = False) -> dict:
+    """The game settings of the new-game form. ``given_only`` (the JSON API): a setting
+    not sent keeps its default (pbem.server.deadlines.DEFAULTS), as the web form starts
+    with them; on the web form an unticked box is sent as nothing, and means "no"."""
     def number(name, default):
         try:
             return int(form.get(name) or default)
-        except ValueError:
+        except (TypeError, ValueError):
             raise ServiceError(f"{name.replace('_', ' ')} must be a whole number") from None
 
+    def yes(value) -> bool:
+        return value if isinstance(value, bool) else str(value or "").strip().lower() in ("1", "true", "yes", "on")
+
+    reminders = form.get("reminders", "")
     settings = {"clock": form.get("clock", "interval"), "timezone": form.get("game_timezone") or "UTC",
                 "hours": number("hours", 48), "at": form.get("at") or "18:00",
-                "skip_weekdays": sorted({int(d) for d in form.getlist("skip") if d.isdigit()}),
-                "reminders": [int(h) for h in re.findall(r"\d+", form.get("reminders", ""))],
+                "skip_weekdays": sorted({int(d) for d in form.getlist("skip") if str(d).isdigit()}),
+                "reminders": [int(h) for h in (reminders if isinstance(reminders, list)
+                                               else re.findall(r"\d+", str(reminders)))],
                 "grace_minutes": number("grace_minutes", 0), "miss_policy": form.get("miss_policy", "warn"),
                 "miss_limit": number("miss_limit", 3), "vacation_days": number("vacation_days", 14),
                 "ask": [k for k in form.getlist("ask") if k in ASK_KINDS],
-                "ask_minutes": number("ask_minutes", 720), "early": bool(form.get("early")),
+                "ask_minutes": number("ask_minutes", 720), "early": yes(form.get("early")),
                 "subturn_minutes": number("subturn_minutes", 720)}
+    if given_only:
+        settings = {name: settings[name] for field, name in FORM_SETTINGS.items() if field in form}
     try:
         return deadlines.settings_with_defaults(settings)
     except deadlines.SettingsError as exc:
