@@ -42,6 +42,8 @@ DEFAULTS = {
     "subturn_minutes": 720,  # a short step inside a turn (a battle round, a bid): its own, shorter deadline
 }
 POLICIES = ("warn", "alert", "forfeit")
+REMINDER_QUIET = timedelta(hours=1)
+"""No reminder in a turn's first hour: it would come just after the report or welcome."""
 
 
 class SettingsError(ValueError):
