@@ -3,6 +3,8 @@ that failed before it, over a real SQLite file and the real web app."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from websupport import ADMIN, ANNA, FRED, MOD, OTTO, SMALL, Site, csrf
@@ -108,3 +110,137 @@ def test_a_bad_settings_file_is_one_clear_line_and_exit_code_2(tmp_path, content
         assert done.returncode == 2, (command, done.stderr)
         lines = done.stderr.strip().splitlines()
         assert len(lines) == 1 and said in lines[0] and str(config) in lines[0], done.stderr
+
+
+# -- every mail of a running game states the deadline -------------------------------------
+
+DEADLINE = re.compile(r"(Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day \d\d \w+ \d{4}, \d\d:\d\d [\w/+-]+, "
+                      r"(in \d+ (day|hour|minute)|passed)|\(set when this day's reports are out\)")
+
+
+def outbox(service, since: int = 0) -> list[dict]:
+    return service.store.query("SELECT id, to_addr, subject, body, kind FROM outbox WHERE id > ? ORDER BY id",
+                               (since,))
+
+
+def mail_in(service, sender: str, text: str) -> dict:
+    from email.message import EmailMessage
+
+    from pbem.server import inbox
+
+    msg = EmailMessage()
+    msg["From"], msg["To"], msg["Subject"] = sender, "pbem@localhost", "orders"
+    msg["Message-ID"] = f"<{abs(hash((sender, text, service.now())))}@example.org>"
+    msg.set_content(text)
+    inbound_id, _ = inbox.receive(service, msg.as_bytes(), "smtp")
+    return inbox.process(service, inbound_id)
+
+
+def test_every_mail_the_server_sends_during_a_game_states_the_deadline(tmp_path):
+    from datetime import datetime, timezone
+
+    from conftest import Clock
+
+    from pbem.games.marengo.bot import bot_orders
+    from pbem.server.config import Config
+    from pbem.server.service import Service
+    from pbem.server.store import Store
+
+    clock = Clock(datetime(2026, 11, 2, 9, 0, tzinfo=timezone.utc))
+    config = Config(instance=str(tmp_path), base_url="http://club.example.org")
+    service = Service(Store(tmp_path / "pbem.sqlite3", clock=clock), config, clock=clock)
+    service.rasterise = lambda svg: b"png"
+    game_id, keys = service.create_game(
+        "Every mail", {"austria": ANNA, "france": None}, scenario=SMALL, seed=2, moderator=MOD,
+        settings={"hours": 48, "reminders": [24, 2], "miss_policy": "alert", "miss_limit": 1},
+        timezones={"austria": "Europe/Vienna"})
+    before_start = outbox(service)[-1]["id"]  # Anna's welcome and the moderator's: the game is not running yet
+    fred_key = service.join(game_id, "france", FRED, timezone="America/New_York")
+    assert service.info(game_id)["status"] == "running"
+    game = service.game(game_id)
+    anna = f"GAME {game_id} KEY {keys['austria']}"
+    mail_in(service, ANNA, anna + "\n" + bot_orders(game.scenario, game.view("austria"), 2))  # accepted
+    mail_in(service, ANNA, anna + "\nMOVE NOSUCH TO Nowhere")  # not accepted
+    for command in ("STATUS", "ORDERS", "VACATION 1", "VACATION 99", "ANSWER 1 X"):
+        mail_in(service, ANNA, f"{anna}\n{command}")
+    mail_in(service, FRED, f"GAME {game_id} KEY not-the-key\nSTATUS")  # wrong key, no side named
+    mail_in(service, OTTO, f"GAME {game_id} SIDE France KEY not-the-key\nSTATUS")  # wrong key for a side
+    mail_in(service, ANNA, "Hello, here are my orders\nMOVE A1 TO X")  # no header
+    clock.advance(hours=73)  # past the deadline (48 hours and a day of vacation): day 0 is played
+    assert service.tick() == [(game_id, 0)]
+    service.run_jobs()
+    assert service.game(game_id).turn().seats == ("france",)
+    clock.advance(hours=25)  # the 24-hour reminder: France has sent nothing
+    service.tick()
+    clock.advance(hours=24)
+    assert service.tick() == [(game_id, 1)]  # France missed the day: its reports and the missed mails go out
+    service.run_jobs()
+    mail_in(service, FRED, f"GAME {game_id} KEY {fred_key}\nREPORT")
+    mail_in(service, FRED, f"GAME {game_id} KEY {fred_key}\nKEY")
+    service.moderate(game_id, MOD, "extend", "the post is slow", hours=24)
+    assert service.info(game_id)["status"] == "running"
+    sent = outbox(service, before_start)
+    kinds = {row["kind"] for row in sent}
+    assert {"welcome", "start", "moderator", "reply", "reminder", "report", "missed", "alert", "key",
+            "vacation"} <= kinds, kinds
+    subjects = {row["subject"] for row in sent}
+    for wanted in ("Orders accepted", "Orders NOT accepted", "Status", "Orders", "Vacation", "Refused",
+                   "Refused: wrong key", "Your mail to the game server", "Report", "Key", "Moderator: extend",
+                   "The game you moderate begins"):
+        assert any(wanted in s for s in subjects), (wanted, subjects)
+    for row in sent:
+        assert DEADLINE.search(row["body"]), (row["kind"], row["subject"], row["body"])
+        assert "T" not in re.findall(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", row["body"])  # never a bare ISO time
+    extended = [row["body"] for row in sent if row["subject"].endswith("Moderator: extend")
+                and row["to_addr"] == FRED]
+    assert "24 hours later" in extended[0] and "America/New_York, in 3 days" in extended[0]
+    moderator = [row["body"] for row in outbox(service) if row["to_addr"] == MOD and "moderate" in row["subject"]]
+    assert len(moderator) == 2 and "It begins when every seat is taken" in moderator[0]
+    assert all(f"http://club.example.org/games/{game_id}/moderate" in body for body in moderator)
+    # the answers that must help: where the key is, what of a mail without a header was read
+    wrong = [row["body"] for row in sent if "The key in your mail" in row["body"]]
+    assert len(wrong) == 2
+    for body in wrong:
+        assert "welcome mail" in body and f"http://club.example.org/games/{game_id}" in body
+        assert "Make a new key" in body and "moderator" in body
+    no_header = [row["body"] for row in sent if "no first line naming the game" in row["body"]][0]
+    assert "Read from your mail: 2 lines" in no_header and "Ignored: nothing." in no_header
+    assert f"game {game_id}, Austria: deadline " in no_header and "MOVE A1" not in no_header
+    service.store.close()
+
+
+def test_on_a_24_hour_turn_no_reminder_follows_the_welcome_and_the_2_hour_one_comes(tmp_path):
+    from datetime import datetime, timezone
+
+    from conftest import Clock
+
+    from pbem.server.service import Service
+    from pbem.server.store import Store
+
+    clock = Clock(datetime(2026, 11, 2, 9, 0, tzinfo=timezone.utc))
+    service = Service(Store(tmp_path / "pbem.sqlite3", clock=clock), clock=clock)
+    game_id, keys = service.create_game("Quick", {"austria": ANNA, "france": FRED}, scenario=SMALL, seed=2,
+                                        settings={"hours": 24, "reminders": [24, 2]})
+    reminders = lambda: [r for r in outbox(service) if r["kind"] == "reminder"]  # noqa: E731
+    for minutes in (0, 1, 30, 90):
+        clock.now = datetime(2026, 11, 2, 9, minutes % 60, tzinfo=timezone.utc).replace(hour=9 + minutes // 60)
+        service.tick()
+    assert reminders() == []
+    clock.now = datetime(2026, 11, 3, 7, 1, tzinfo=timezone.utc)  # 2 hours before the deadline
+    service.tick()
+    service.tick()
+    assert [r["to_addr"] for r in reminders()] == [ANNA]
+
+
+def test_extend_is_bounded_with_a_clear_answer(tmp_path):
+    from pbem.server.service import Service, ServiceError
+    from pbem.server.store import Store
+
+    service = Service(Store(tmp_path / "pbem.sqlite3"))
+    game_id, _ = service.create_game("Long", {"austria": ANNA, "france": FRED}, scenario=SMALL, seed=2)
+    before = service.deadline(game_id)
+    with pytest.raises(ServiceError, match=r"1 to 720 hours \(30 days\).*not 1224.*pause the game"):
+        service.moderate(game_id, MOD, "extend", "holidays", hours=1224)
+    assert service.deadline(game_id) == before
+    service.moderate(game_id, MOD, "extend", "holidays", hours=720)
+    assert (service.deadline(game_id) - before).days == 30

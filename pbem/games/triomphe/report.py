@@ -24,7 +24,8 @@ SOURCES = {"standing": "your standing orders", "default": "the default", "log": 
            "orders": "your orders"}
 
 
-def compose(scenario: Scenario, view: dict, events: list[dict], decisions: list = (), title: str = "") -> Document:
+def compose(scenario: Scenario, view: dict, events: list[dict], decisions: list = (), title: str = "",
+            deadline: str | None = None) -> Document:
     """The report of ``view``'s reader (None: the moderator) after a turn."""
     board = scenario.board
     reader = view["viewer"]
@@ -40,7 +41,7 @@ def compose(scenario: Scenario, view: dict, events: list[dict], decisions: list 
         doc.add(Para(view["victory"], strong="The game is over."))
     else:
         doc.add(Para(f"{SIDE_NAME[view['next_side']]}'s turn, {view['hour_label']} (round {view['round']} of "
-                     f"{view['rounds']}).", strong="Next:"))
+                     f"{view['rounds']})." + (f" Deadline: {deadline}." if deadline else ""), strong="Next:"))
     doc.add(Heading(2, "Morale discs"))
     rows = []
     for s in SIDES:

@@ -130,7 +130,7 @@ class Triomphe:
         events = events_for(result.events, reader)
         decisions = [r for r in result.decisions if reader is None or r.decision.side == reader]
         title = f"{game_label or self.title}: {self.turn_label(game.scenario, day)}"
-        doc = compose(game.scenario, seen, events, decisions, title=title)
+        doc = compose(game.scenario, seen, events, decisions, title=title, deadline=deadline)
         form = ""
         if reader is not None and not seen["over"]:
             form = template(game.scenario, seen, game=game_id or game_label or "<game>", deadline=deadline)
