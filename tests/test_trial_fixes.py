@@ -244,3 +244,35 @@ def test_extend_is_bounded_with_a_clear_answer(tmp_path):
     assert service.deadline(game_id) == before
     service.moderate(game_id, MOD, "extend", "holidays", hours=720)
     assert (service.deadline(game_id) - before).days == 30
+
+
+@pytest.mark.parametrize("name", ["triomphe", "napoleon1815"])
+def test_reports_of_every_game_carry_the_subject_tag_and_the_deadline(tmp_path, name):
+    from datetime import datetime, timezone
+
+    from conftest import Clock
+
+    from pbem.games import ruleset
+    from pbem.core.ruleset import options_of
+    from pbem.server.service import Service
+    from pbem.server.store import Store
+
+    clock = Clock(datetime(2026, 11, 2, 9, 0, tzinfo=timezone.utc))
+    service = Service(Store(tmp_path / "pbem.sqlite3", clock=clock), clock=clock)
+    service.rasterise = lambda svg: b"png"
+    rules = ruleset(name)
+    scenario = next(iter(rules.scenarios().values()))
+    seats = [s.id for s in rules.seats(rules.load_scenario(scenario), options_of(rules))]
+    addresses = {seat: f"{seat}@example.org" for seat in seats}
+    game_id, _ = service.create_game("Tags", addresses, game=name, seed=4, settings={"hours": 24})
+    clock.advance(hours=25)
+    service.tick()
+    service.run_jobs()
+    reports = [r for r in outbox(service) if r["kind"] == "report"]
+    assert reports
+    for row in reports:
+        assert row["subject"].startswith(f"[pbem {game_id}] "), row["subject"]
+        assert DEADLINE.search(row["body"]), row["body"][:800]
+    if name == "triomphe":
+        next_para = re.search(r"Next: (.+?)\n\n", reports[0]["body"], re.S).group(1)
+        assert re.search(r"Deadline:\s+\w+day .*,\s+in\s+1\s+day", next_para, re.S), next_para
