@@ -3,6 +3,7 @@ that failed before it, over a real SQLite file and the real web app."""
 
 from __future__ import annotations
 
+import html
 import re
 
 import pytest
@@ -276,3 +277,73 @@ def test_reports_of_every_game_carry_the_subject_tag_and_the_deadline(tmp_path, 
     if name == "triomphe":
         next_para = re.search(r"Next: (.+?)\n\n", reports[0]["body"], re.S).group(1)
         assert re.search(r"Deadline:\s+\w+day .*,\s+in\s+1\s+day", next_para, re.S), next_para
+
+
+# -- hidden information: a seat closes every other view of a running game, whatever the roles ----
+
+
+def played_day(site, game_id):
+    site.service.resolve_next(game_id)
+    site.service.rasterise = lambda svg: b"png"
+    site.service.run_jobs()
+
+
+SEATED_ROUTES = [  # (method, url) of every route showing another seat's data, both sides, or the console
+    ("GET", "/games/{id}?side=france"),
+    ("GET", "/games/{id}?side="),
+    ("GET", "/games/{id}/reports/0?side=france"),
+    ("GET", "/games/{id}/reports/0?side="),
+    ("GET", "/games/{id}/reports/0?side=france&format=text"),
+    ("GET", "/games/{id}/map/now.svg?side=france"),
+    ("GET", "/games/{id}/map/0.svg?side="),
+    ("GET", "/games/{id}/map/0.png?side=france"),
+    ("GET", "/games/{id}/moderate"),
+    ("POST", "/games/{id}/moderate/pause"),
+    ("POST", "/games/{id}/moderate/extend"),
+    ("POST", "/games/{id}/moderate/resolve_now"),
+    ("GET", "/api/games/{id}?side=france"),
+    ("GET", "/api/games/{id}?side="),
+    ("GET", "/api/games/{id}/reports/0?side=france"),
+    ("GET", "/api/games/{id}/map/0.svg?side=france"),
+    ("GET", "/api/games/{id}/map/now.svg?side="),
+]
+
+
+def ask(client, method, url):
+    if method == "POST":
+        return client.post(url, data={"csrf_token": client.csrf, "why": "test", "hours": "2"})
+    return client.get(url)
+
+
+@pytest.mark.parametrize("who", ["admin", "moderator"])
+def test_a_moderator_or_admin_holding_a_seat_sees_only_his_seat_while_the_game_runs(site, who):
+    person = ADMIN if who == "admin" else MOD
+    game_id, _ = site.game(seats={"austria": ANNA, "france": FRED}, moderator=MOD)
+    played_day(site, game_id)
+    site.service.moderate(game_id, OTTO, "replace", "Anna left", side="austria", email=person)
+    client = site.client(person)
+    for method, url in SEATED_ROUTES:
+        answer = ask(client, method, url.format(id=game_id))
+        assert answer.status_code == 403, (url, answer.status_code)
+        if not url.startswith("/api/") and ".svg" not in url and ".png" not in url:
+            assert "which is still running" in answer.text and "Another moderator" in answer.text, url
+    assert site.service.info(game_id)["status"] == "running"  # nothing done
+    own = client.get(f"/games/{game_id}?side=austria")
+    assert own.status_code == 200 and f"/games/{game_id}/moderate" not in own.text
+    assert client.get(f"/api/games/{game_id}?side=austria").status_code == 200
+    assert client.get(f"/games/{game_id}/reports/0?side=austria").status_code == 200
+    if who == "admin":
+        admin = client.get("/admin")
+        assert admin.status_code == 200
+        enemy = [r for r in site.store.recent_outbox(200) if r["to_addr"] == FRED and r["kind"] == "report"][0]
+        assert html.escape(enemy["body"].splitlines()[0], quote=False) not in admin.text
+        assert f"not shown: you play in game {game_id}" in admin.text
+    # the other moderator (the admin, or the game's moderator) still acts
+    other = site.client(MOD if who == "admin" else ADMIN)
+    assert other.get(f"/games/{game_id}/moderate").status_code == 200
+    assert other.get(f"/games/{game_id}?side=france").status_code == 200
+    # once the game is over, everything opens
+    site.store.update_game(game_id, status="finished")
+    for method, url in SEATED_ROUTES:
+        if method == "GET":
+            assert client.get(url.format(id=game_id)).status_code == 200, url
