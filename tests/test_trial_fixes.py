@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import html
 import re
+from pathlib import Path
 
 import pytest
 
@@ -347,3 +348,49 @@ def test_a_moderator_or_admin_holding_a_seat_sees_only_his_seat_while_the_game_r
     for method, url in SEATED_ROUTES:
         if method == "GET":
             assert client.get(url.format(id=game_id)).status_code == 200, url
+
+
+# -- Marengo: orders accepted then failed (pbem/games/marengo/checks.py) ---------------------
+
+
+def marengo_start():
+    from pbem.core.chance import Chance
+    from pbem.games import rulesets
+
+    rules = rulesets()["marengo"]
+    scenario = rules.load_scenario(str(Path(__file__).parent.parent / "maps" / "marengo.toml"))
+    return scenario, rules.setup(scenario, {}, Chance(1))
+
+
+def test_cavalry_named_in_an_assault_across_a_cavalry_obstacle_is_refused():
+    from pbem.core.orders import OrdersError
+    from pbem.games.marengo.parse import parse_orders
+
+    scenario, state = marengo_start()
+    state.day = 1  # France's day
+    for bid in ("F4", "F10"):
+        state.put(state.blocks[bid], "pedrabona", "vigne_di_pedrabona")
+        state.blocks[bid].activated = True
+    state.put(state.blocks["A2"], "vigne_di_pedrabona", "pedrabona")
+    assert scenario.board.approach("vigne_di_pedrabona", "pedrabona").cavalry_obstacle
+    with pytest.raises(OrdersError) as refused:
+        parse_orders(scenario, state, "france", "ASSAULT Pedrabona>Vigne di Pedrabona WITH F4 F10 LEAD F4")
+    text = str(refused.value)
+    assert text.startswith("line 1, column 1: F10 is cavalry, and Vigne di Pedrabona>Pedrabona is a cavalry "
+                           "obstacle: cavalry takes no part in an assault across it (003 §5)"), text
+    assert "leave F10 out of WITH" in text
+    good = parse_orders(scenario, state, "france", "ASSAULT Pedrabona>Vigne di Pedrabona WITH F4 LEAD F4")
+    assert good.warnings == []
+
+
+def test_a_road_entry_into_a_locale_the_enemy_holds_warns_that_he_may_block_it():
+    from pbem.games.marengo.parse import parse_orders
+
+    scenario, state = marengo_start()
+    assert {b.id for b in state.blocks.values() if b.locale == "pedrabona"} == {"F10", "F11"}
+    orders = parse_orders(scenario, state, "austria", "ENTER A1 A2 A3 BY ROAD AT Bormida bridge -> Pedrabona")
+    assert len(orders.warnings) == 1
+    assert "depends on whether the enemy blocks the attack maneuver into Pedrabona" in orders.warnings[0]
+    assert "the blocks behind it on the road do not move" in orders.warnings[0]
+    plain = parse_orders(scenario, state, "austria", "ENTER A1 A2 A3 BY ROAD AT Bormida bridge")
+    assert plain.warnings == []
