@@ -394,3 +394,22 @@ def test_a_road_entry_into_a_locale_the_enemy_holds_warns_that_he_may_block_it()
     assert "the blocks behind it on the road do not move" in orders.warnings[0]
     plain = parse_orders(scenario, state, "austria", "ENTER A1 A2 A3 BY ROAD AT Bormida bridge")
     assert plain.warnings == []
+
+
+# -- the admin page lists every person known --------------------------------------------------
+
+
+def test_the_admin_page_lists_everyone_who_plays_moderates_or_signs_in_by_link(site):
+    game_id, _ = site.game(seats={"austria": ANNA, "france": None}, moderator=MOD)
+    site.client(OTTO)  # signs in by a mailed link only: no password, no seat
+    admin = site.client(ADMIN)
+    page = admin.get("/admin")
+    assert page.status_code == 200
+    table = re.search(r'<table id="players".*?</table>', page.text, re.S).group(0)
+    rows = {re.search(r"<td>([^<]+)</td>", row).group(1): row
+            for row in re.findall(r"<tr><td>.*?</tr>", table, re.S)}
+    assert {ANNA, MOD, OTTO, ADMIN} <= set(rows), rows.keys()
+    cells = lambda email: re.findall(r"<td>([^<]*)</td>", rows[email])  # noqa: E731
+    assert cells(ANNA)[3:6] == ["1", "0", "link only"]
+    assert cells(MOD)[3:6] == ["0", "1", "link only"]
+    assert cells(OTTO)[3:6] == ["0", "0", "link only"] and cells(OTTO)[6]  # since his first sign-in
