@@ -413,3 +413,24 @@ def test_the_admin_page_lists_everyone_who_plays_moderates_or_signs_in_by_link(s
     assert cells(ANNA)[3:6] == ["1", "0", "link only"]
     assert cells(MOD)[3:6] == ["0", "1", "link only"]
     assert cells(OTTO)[3:6] == ["0", "0", "link only"] and cells(OTTO)[6]  # since his first sign-in
+
+
+# -- the game's settings on its page and console ----------------------------------------------
+
+
+def test_the_game_page_and_the_console_show_the_games_settings(site):
+    game_id, _ = site.game(settings={"clock": "daily", "at": "19:30", "timezone": "Europe/Paris",
+                                     "skip_weekdays": [5, 6], "reminders": [12], "miss_policy": "alert",
+                                     "miss_limit": 2, "vacation_days": 7, "early": False, "ask": ["retreat"]})
+    pages = [site.client(ANNA).get(f"/games/{game_id}"), site.client(MOD).get(f"/games/{game_id}/moderate")]
+    for page in pages:
+        assert page.status_code == 200
+        block = re.search(r'<dl class="settings">(.*?)</dl>', page.text, re.S).group(1)
+        facts = dict(re.findall(r"<dt>(.*?)</dt><dd>(.*?)</dd>", html.unescape(block)))
+        assert facts["Deadlines"] == "daily at 19:30 Europe/Paris, at least 12 hours after the reports; " \
+                                     "never on Sat, Sun"
+        assert facts["Reminders"] == "12 hours before the deadline"
+        assert facts["Missed days"] == "after 2: the moderator is alerted"
+        assert facts["Vacation"] == "up to 7 days in all, per player"
+        assert facts["Early resolution"] == "no: always at the deadline"
+        assert facts["Asked by mail"].endswith("(answer within 720 minutes)")

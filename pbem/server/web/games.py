@@ -206,7 +206,7 @@ def page(game_id: int, side: str | None, result=None, text: str | None = None, s
         result=result, checked=checked, standing_result=standing_result, standing_text=standing_text or "",
         standing_now=standing_now, question=question, audit=public_audit(game_id, mine, is_moderator(g.user, game_id)),
         day_label=lambda day: service().turn_label(game, day).replace(" (", ", ").rstrip(")"),
-        commitment=service().commitment(game_id),
+        commitment=service().commitment(game_id), settings=settings_list(game_id),
         deadline_iso=info.get("deadline") if side else None,
         **deadline_now(game_id, side),
         text_lines=(text or "").splitlines(), bots=(info["settings"] or {}).get("bots", {}),
@@ -216,6 +216,46 @@ def page(game_id: int, side: str | None, result=None, text: str | None = None, s
         + (f", after {service().turn_label(game, last)}" if last is not None else ", at the start"),
         **map_sources(game_id, last, side),
     ), status
+
+
+POLICY_WORDS = {"warn": "the player is warned", "alert": "the moderator is alerted", "forfeit": "the player forfeits"}
+
+
+def settings_list(game_id: int) -> list[tuple[str, str]]:
+    """A game's options and settings in words, (term, value), for the small block on its page
+    and console (templates/_settings.html)."""
+    info = game_info(game_id)
+    rules = ruleset(info["ruleset"])
+    s = deadlines.settings_with_defaults(info["settings"])
+    out = []
+    for option in rules.options():
+        out.append((option.title, str((info.get("options") or {}).get(option.name, option.default))))
+    if s["clock"] == "daily":
+        clock = f"daily at {s['at']} {s['timezone']}, at least 12 hours after the reports"
+    else:
+        length = deadlines.day_length(s)
+        hours, rest = divmod(int(length.total_seconds()), 3600)
+        clock = (f"{hours} hours" if hours else "") + (f" {rest // 60} minutes" if rest >= 60 else "") \
+            + (f" {rest % 60} seconds" if rest % 60 else "")
+        clock = clock.strip() + " after the reports go out"
+    if s["skip_weekdays"]:
+        clock += "; never on " + ", ".join(WEEKDAYS[d] for d in s["skip_weekdays"])
+    out.append(("Deadlines", clock))
+    out.append(("Reminders", " and ".join(str(h) for h in s["reminders"]) + " hours before the deadline"
+                if s["reminders"] else "none"))
+    out.append(("Grace", f"{s['grace_minutes']} minutes after the deadline" if s["grace_minutes"] else "none"))
+    out.append(("Missed days", f"after {s['miss_limit']}: {POLICY_WORDS.get(s['miss_policy'], s['miss_policy'])}"))
+    out.append(("Vacation", f"up to {s['vacation_days']} days in all, per player"))
+    out.append(("Early resolution", "yes: as soon as every seat that owes orders marks them FINAL" if s["early"]
+                else "no: always at the deadline"))
+    asked = [ASK_KINDS.get(k, k) for k in s["ask"]]
+    out.append(("Asked by mail", f"{'; '.join(asked)} (answer within {s['ask_minutes']} minutes)" if asked
+                else "nothing: the rules' defaults decide"))
+    bots = s.get("bots") or {}
+    if bots:
+        out.append(("Computer players", ", ".join(f"{service().seat_title(game_id, seat)}: {name}"
+                                                    for seat, name in sorted(bots.items()))))
+    return out
 
 
 def deadline_now(game_id: int, side: str | None) -> dict:
