@@ -434,3 +434,43 @@ def test_the_game_page_and_the_console_show_the_games_settings(site):
         assert facts["Vacation"] == "up to 7 days in all, per player"
         assert facts["Early resolution"] == "no: always at the deadline"
         assert facts["Asked by mail"].endswith("(answer within 720 minutes)")
+
+
+# -- the new-game form: the chosen game's seats, computer players and decisions ----------------
+
+
+def test_the_new_game_form_offers_each_games_own_choices_and_the_server_checks_them_per_game(site):
+    anna = site.client(ANNA)
+    form = html.unescape(anna.get("/games/new").text)
+    assert "Bonaparte at Marengo: Bonaparte at Marengo" not in form
+    fieldsets = dict(re.findall(r'<fieldset class="per-game" data-game="(\w+)">(.*?)</fieldset>', form, re.S))
+    assert set(fieldsets) == {"marengo", "triomphe", "napoleon1815"}
+    assert 'value="marengo:austria"' in fieldsets["marengo"] and "marengo:" not in fieldsets["triomphe"]
+    assert 'value="triomphe:strategist"' in fieldsets["triomphe"] and "napoleon1815:general" not in fieldsets["triomphe"]
+    assert 'value="napoleon1815:supply"' in fieldsets["napoleon1815"] and "supply" not in fieldsets["marengo"]
+    assert 'value="none"' in form and "I moderate" in form
+    base = {"csrf_token": anna.csrf, "title": "T", "hours": "24"}
+    refusals = [
+        ({"scenario": "triomphe:triomphe.toml", "seat": "marengo:austria"}, "choose your seat: Triomphe"),
+        ({"scenario": "triomphe:triomphe.toml", "seat": "triomphe:austria", "computer": "marengo:strategist"},
+         "choose a computer player of Triomphe à Marengo"),
+        ({"scenario": "triomphe:triomphe.toml", "seat": "triomphe:austria", "ask": "pursuit"},
+         "Triomphe à Marengo asks no pursuit decision by mail"),
+    ]
+    for fields, said in refusals:
+        answer = anna.post("/games/new", data={**base, **fields})
+        assert answer.status_code == 400 and said in html.unescape(answer.text), (fields, answer.text[:300])
+    made = anna.post("/games/new", data={**base, "scenario": "triomphe:triomphe.toml", "seat": "triomphe:france",
+                                         "computer": "triomphe:strategist", "ask": ["triomphe:retreat",
+                                                                                   "marengo:pursuit"]})
+    assert made.status_code == 302, made.text
+    game_id = int(re.search(r"/games/(\d+)", made.location).group(1))
+    info = site.service.info(game_id)
+    assert info["ruleset"] == "triomphe" and info["settings"]["ask"] == ["retreat"]
+    assert site.service.bots_of(game_id) == {"austria": "strategist"}
+    organiser = anna.post("/games/new", data={**base, "scenario": f"marengo:{SMALL}", "seat": "none"})
+    assert organiser.status_code == 302 and organiser.location.endswith("/moderate")
+    game_id = int(re.search(r"/games/(\d+)", organiser.location).group(1))
+    assert site.service.info(game_id)["moderator"] == ANNA and site.service.info(game_id)["status"] == "open"
+    assert all(not seat["email"] for seat in site.store.seats(game_id))
+    assert anna.get(organiser.location).status_code == 200

@@ -35,33 +35,40 @@ HEADER_LINE = re.compile(r"(?i)^\s*(GAME|SIDE|TURN|KEY)\b")
 
 
 def scenarios() -> dict[str, str]:
-    """The scenarios a new game may use, of every installed game: {"game:file": title}."""
+    """The scenarios a new game may use, of every installed game: {"game:file": title}, the
+    game's title said once ("Bonaparte at Marengo: 14 June 1800", not the game's name twice)."""
     out = {}
     for name, r in rulesets().items():
         for scenario, path in r.scenarios().items():
-            out[f"{name}:{path.name}"] = f"{r.title}: {r.load_scenario(path).name}"
+            title = r.load_scenario(path).name
+            out[f"{name}:{path.name}"] = title if title.startswith(r.title) else f"{r.title}: {title}"
     return out
 
 
-def seat_choices() -> dict[str, str]:
-    """The seats of every installed game's scenarios (id -> title), for the new-game form."""
-    out = {}
-    for r in rulesets().values():
+def per_game() -> list[dict]:
+    """What the new-game form offers for each installed game: its options, seats (of every
+    scenario), computer players and "ask me" decisions; the form shows the chosen game's."""
+    out = []
+    for name, r in rulesets().items():
+        seats: dict[str, str] = {}
         for path in r.scenarios().values():
-            options = options_of(r)
-            for seat in r.seats(r.load_scenario(path), options):
-                out.setdefault(seat.id, seat.title)
+            for seat in r.seats(r.load_scenario(path), options_of(r)):
+                seats.setdefault(seat.id, seat.title)
+        out.append({"name": name, "title": r.title, "options": list(r.options()), "seats": seats,
+                    "bots": [(bot.name, bot.title) for bot in r.bots().values()], "ask_kinds": dict(r.ask_kinds)})
     return out
 
 
-def computer_players() -> list[tuple[str, str, str]]:
-    """(game name, bot name, title) of every installed game's computer players, for the new-game form."""
-    return [(name, bot.name, bot.title) for name, r in rulesets().items() for bot in r.bots().values()]
-
-
-def option_choices() -> list[tuple[str, object]]:
-    """(game name, option) for every option of every installed game, for the new-game form."""
-    return [(name, option) for name, r in rulesets().items() for option in r.options()]
+def of_game(values: list[str], game: str) -> list[str]:
+    """The form's values for ``game``: "game:value" of that game, or a value without a game."""
+    out = []
+    for value in values:
+        prefix, sep, rest = value.partition(":")
+        if not sep:
+            out.append(value)
+        elif prefix == game:
+            out.append(rest)
+    return out
 
 
 # -- read-only helpers ---------------------------------------------------------------
@@ -332,8 +339,7 @@ def settings_from_form(form, given_only: bool = False) -> dict:
 def new_game():
     available = current_app.config["PBEM_SCENARIOS"]
     form = request.form
-    shown = dict(scenarios=available, ask_kinds=ASK_KINDS, weekdays=WEEKDAYS, seats=seat_choices(),
-                 options=option_choices(), computer_players=computer_players())
+    shown = dict(scenarios=available, weekdays=WEEKDAYS, games=per_game())
     if request.method == "GET":
         return render_template("new_game.html", form=MultiDict({"early": "1"}), error=None, **shown)
     try:
@@ -348,29 +354,43 @@ def new_game():
         options = {option.name: form.get(f"option.{game}.{option.name}", option.default)
                    for option in rules.options()}
         seat_ids = [s.id for s in rules.seats(service().scenario(game, scenario), options)]
-        seat = form.get("seat", "")
-        sides = seat_ids if seat == "both" else [seat]
+        seat = next(iter(of_game(form.getlist("seat"), game)), "")
+        sides = seat_ids if seat == "both" else [] if seat == "none" else [seat]
         if not set(sides) <= set(seat_ids):
-            raise ServiceError(f"choose your seat: {rules.title} has " + ", ".join(seat_ids))
-        computer = form.get("computer", "")
+            raise ServiceError(f"choose your seat: {rules.title} has " + ", ".join(seat_ids)
+                               + " (or every seat, or none if you only moderate)")
+        computer = next((c for c in of_game([c for c in form.getlist("computer") if c], game)), "")
+        wrong = [c for c in form.getlist("computer") if c and not c.startswith(f"{game}:") and ":" in c]
         bots = {}
-        if computer:
-            bot_game, _, bot = computer.partition(":")
-            if bot_game != game or bot not in rules.bots():
+        if computer or (wrong and not computer):
+            if not computer or computer not in rules.bots():
                 raise ServiceError(f"choose a computer player of {rules.title}: " + ", ".join(rules.bots()))
-            bots = {s: bot for s in seat_ids if s not in sides}
-        moderator = form.get("moderator", "").strip() or (g.user.email if seat == "both" else None)
-        if moderator and moderator.lower() == g.user.email.lower() and seat != "both":
+            bots = {s: computer for s in seat_ids if s not in sides}
+        asked = of_game(form.getlist("ask"), game)
+        unknown = [k for k in asked if k not in rules.ask_kinds]
+        if unknown:
+            raise ServiceError(f"{rules.title} asks no {', '.join(unknown)} decision by mail"
+                               + (f" (it may ask: {', '.join(rules.ask_kinds)})" if rules.ask_kinds else ""))
+        moderator = form.get("moderator", "").strip() or (g.user.email if seat in ("both", "none") else None)
+        if moderator and moderator.lower() == g.user.email.lower() and seat not in ("both", "none"):
             raise ServiceError("you cannot moderate a game in which you play one side: a moderator sees both")
         timezone = form.get("timezone") or "UTC"
         deadlines.zone(timezone)
+        fields = MultiDict(form)
+        fields.setlist("ask", asked)
         game_id, _ = service().create_game(
-            title, {s: g.user.email for s in sides}, scenario=scenario, settings=settings_from_form(form),
+            title, {s: g.user.email for s in sides}, scenario=scenario, settings=settings_from_form(fields),
             moderator=moderator, who=g.user.email, timezones={s: timezone for s in sides}, game=game,
             options=options, bots=bots)
     except (ServiceError, deadlines.SettingsError) as exc:
         return render_template("new_game.html", form=form, error=str(exc), **shown), 400
-    flash("Game created. Your seat key was mailed to you; you need it only to send orders by mail.")
+    if sides:
+        flash("Game created. Your seat key was mailed to you; you need it only to send orders by mail.")
+    else:
+        flash("Game created. You moderate it; the seats are open for players to join.")
+    if not sides:
+        mine = (moderator or "").lower() == g.user.email.lower()
+        return redirect(url_for("moderator.console", game_id=game_id) if mine else url_for("games.home"))
     return redirect(url_for("games.game_page", game_id=game_id))
 
 
