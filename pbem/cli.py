@@ -204,7 +204,9 @@ def cmd_serve(args) -> int:
         server.stop()
         print(f"pbem serve: {exc}", file=sys.stderr)
         return 1
-    print(f"pbem is running: {config.url}", flush=True)
+    listening = f"http://{server.config.web_host}:{server.config.web_port}"
+    print(f"pbem is running: {config.url}" + (f" (the web listens on {listening})" if listening != config.url
+                                              else ""), flush=True)
     print(f"data: {config.database_path}", flush=True)
     if server.smtp_port:
         print(f"mail in: SMTP on {config.smtp_host}:{server.smtp_port}", flush=True)

@@ -474,3 +474,22 @@ def test_the_new_game_form_offers_each_games_own_choices_and_the_server_checks_t
     assert site.service.info(game_id)["moderator"] == ANNA and site.service.info(game_id)["status"] == "open"
     assert all(not seat["email"] for seat in site.store.seats(game_id))
     assert anna.get(organiser.location).status_code == 200
+
+
+def test_the_start_line_prints_the_players_address_and_where_the_web_listens(tmp_path):
+    import time
+
+    from pbem.tools.harness import ServerProcess, free_port
+
+    server = ServerProcess(tmp_path / "club", relay_port=free_port(), base_url="https://games.example.org")
+    server.start()
+    try:
+        for _ in range(200):
+            if "pbem is running" in server.log_tail():
+                break
+            time.sleep(0.05)
+        line = next(line for line in server.log_tail().splitlines() if "pbem is running" in line)
+        assert line == (f"pbem is running: https://games.example.org (the web listens on "
+                        f"http://127.0.0.1:{server.web_port})"), line
+    finally:
+        server.stop()
