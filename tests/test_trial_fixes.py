@@ -493,3 +493,26 @@ def test_the_start_line_prints_the_players_address_and_where_the_web_listens(tmp
                         f"http://127.0.0.1:{server.web_port})"), line
     finally:
         server.stop()
+
+
+# -- Napoleon 1815's templates: the setup lists the blocks, the campaign example is accepted -----
+
+
+def test_napoleon_1815_templates_name_the_blocks_and_suggest_an_order_the_check_accepts(tmp_path):
+    from pbem.server.service import Service
+    from pbem.server.store import Store
+
+    service = Service(Store(tmp_path / "pbem.sqlite3"))
+    game_id, _ = service.create_game("N", {s: f"{s}@example.org" for s in ("french", "anglo-dutch", "prussian")},
+                                     game="napoleon1815", seed=3)
+    setup = service.opening_template(game_id, "anglo-dutch")
+    assert "# Brussels: WEL" in setup and "# Ninove: BR-HC BR-LC BR-HA" in setup
+    game = service.game(game_id)
+    while game.view("french")["phase"] != "campaign":
+        service.resolve_next(game_id)
+        game = service.game(game_id)
+    template = service.report(game_id, len(game.days) - 1, "french").template
+    example = next(line for line in template.splitlines() if line.startswith("# e.g. MOVE"))
+    order = example.removeprefix("# e.g. ").replace("<town>", "Beaumont")
+    answer, _ = service.check_orders(game_id, "french", f"GAME {game_id} SIDE french\n{order}")
+    assert answer.ok, (order, answer.message())
