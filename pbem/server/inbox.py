@@ -227,7 +227,8 @@ def stranger_read_note(msg) -> str:
     lines = [line for line in msg.text.splitlines() if line.strip() and not line.strip().startswith("#")]
     read = "nothing" if not lines else f"{len(lines)} line{'s' if len(lines) != 1 else ''}, the first of them " \
         "not a line like GAME 17 KEY your-key"
-    ignored = counted(msg.cuts) or "nothing"
+    ignored = counted(msg.cuts)
+    ignored = f"{ignored}, taken for quoted text, a footer or a signature" if ignored else "nothing"
     return f"\n\nRead from your mail: {read}.\nIgnored: {ignored}."
 
 
