@@ -516,3 +516,24 @@ def test_napoleon_1815_templates_name_the_blocks_and_suggest_an_order_the_check_
     order = example.removeprefix("# e.g. ").replace("<town>", "Beaumont")
     answer, _ = service.check_orders(game_id, "french", f"GAME {game_id} SIDE french\n{order}")
     assert answer.ok, (order, answer.message())
+
+
+def test_the_pages_tell_a_questions_deadline_and_a_rulings_deadline_in_the_readers_zone(site):
+    from datetime import timedelta
+
+    from pbem.core.decisions import Decision
+    from pbem.server.store import iso
+
+    game_id, _ = site.game(settings={"hours": 48, "ask": ["pursuit"], "timezone": "Europe/Paris"})
+    site.store.update_seat(game_id, "france", timezone="America/New_York")
+    decision = Decision("france", "pursuit", "Pursue?", ("yes", "no"), ("yes",), (("yes", "Pursue"), ("no", "Stay")))
+    site.store.set_clock(game_id, pending={"day": 0, "index": 2, "decision": decision.to_dict(),
+                                           "deadline": iso(site.service.now() + timedelta(hours=5))})
+    page = html.unescape(site.client(FRED).get(f"/games/{game_id}").text)
+    assert re.search(r"Without an answer by \w+day .* America/New_York, in (5 hours|4 hours 5\d minutes) the default", page)
+    site.store.set_clock(game_id, pending=None)
+    moderator = site.client(MOD)
+    done = moderator.post(f"/games/{game_id}/moderate/extend", data={"csrf_token": moderator.csrf, "why": "post",
+                                                                      "hours": "24"}, follow_redirects=True)
+    assert re.search(r"Done: the deadline is 24 hours later\. Deadline: \w+day .* Europe/Paris, in (3 days|2 days 23 hours)",
+                     html.unescape(done.text)), done.text[:3000]

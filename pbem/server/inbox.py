@@ -249,9 +249,10 @@ def where_is_the_key(service: Service, game_id: int) -> str:
     url = service.config.url.rstrip("/") if service.config is not None else ""
     page = f"the game's web page ({url}/games/{game_id})" if url else "the game's web page"
     return (f"Your key is in the welcome mail of game {game_id} (subject \"[pbem {game_id}] Welcome: you play "
-            f"...\"), and in the first line of the orders template of every report. If you lost it, sign in on "
-            f"{page} and press \"Make a new key\" (it is mailed to you, and the old one stops working), or ask "
-            f"the game's moderator for a new one.\n\n"
+            f"...\"), or in the mail \"[pbem {game_id}] Your new key\" if you made a new one since; the server "
+            f"keeps no copy of it. If you lost it, sign in on {page} and press \"Make a new key\" (the page "
+            f"shows it and it is mailed to you; the old one stops working), or ask the game's moderator for a "
+            f"new one.\n\n"
             f"The game's deadline: {service.deadline_in_zone(game_id, game_zone(service, game_id))}.")
 
 

@@ -197,6 +197,9 @@ def page(game_id: int, side: str | None, result=None, text: str | None = None, s
     report = report_for(game_id, last, side) if last is not None else None
     pending = info.get("pending")
     question = pending if pending and playing and pending["decision"]["side"] == side else None
+    question_deadline = deadlines.local_time(deadlines.parse_iso(question["deadline"]),
+                                             service().seat(game_id, side)["timezone"], now=service().now()) \
+        if question else ""  # in the seat's time zone, with the time left
     standing_now = game.view(side).get("standing", {}).get(side, []) if side else []
     if playing and standing_text is None:
         on_file = service().orders_on_file(game_id, side)
@@ -211,7 +214,7 @@ def page(game_id: int, side: str | None, result=None, text: str | None = None, s
         deadline=service().deadline_for(game_id, side) if side else None,
         orders_text=text if text is not None else (order_text(game_id, side) if playing and not game.over else ""),
         result=result, checked=checked, standing_result=standing_result, standing_text=standing_text or "",
-        standing_now=standing_now, question=question, audit=public_audit(game_id, mine, is_moderator(g.user, game_id)),
+        standing_now=standing_now, question=question, question_deadline=question_deadline, audit=public_audit(game_id, mine, is_moderator(g.user, game_id)),
         day_label=lambda day: service().turn_label(game, day).replace(" (", ", ").rstrip(")"),
         commitment=service().commitment(game_id), settings=settings_list(game_id),
         deadline_iso=info.get("deadline") if side else None,

@@ -112,7 +112,10 @@ def act(game_id: int, action: str):
     if not why:
         raise ServiceError("a moderator action needs a reason; the players will read it")
     done = service().moderate(game_id, g.user.email, action, why, **action_args(action, request.form, game_id))
-    flash(f"Done: {done}")
+    zone = (service().store.find_player(g.user.email) or {}).get("timezone") or \
+        (game_info(game_id)["settings"] or {}).get("timezone") or "UTC"
+    line = service().deadline_line(game_id, None) and f"Deadline: {service().deadline_in_zone(game_id, zone)}."
+    flash(f"Done: {done} {line}".strip())
     return redirect(url_for("moderator.console", game_id=game_id))
 
 
