@@ -4,7 +4,9 @@
 report, map, view, orders and questions are for the seat's holder, the game's
 moderator and the site admin; ``side=None`` (everything) only for the
 moderator and the admin, or, once the game is over (played out or forfeited), everyone (the spectator
-view). Every route that reads or writes side data calls it.
+view). Every route that reads or writes side data calls it. A person holding a
+seat in a game not yet over sees only his seat there, whatever his roles
+(``seat_rule``): as moderator or admin of that game he is refused, saying why.
 
 A user is a signed-in address (Flask's signed session cookie) or, on the JSON
 API only, a seat proven by its key (``Authorization: Bearer <key>`` with the
