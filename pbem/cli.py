@@ -204,7 +204,9 @@ def cmd_serve(args) -> int:
         server.stop()
         print(f"pbem serve: {exc}", file=sys.stderr)
         return 1
-    print(f"pbem is running: {config.url}", flush=True)
+    listening = f"http://{server.config.web_host}:{server.config.web_port}"
+    print(f"pbem is running: {config.url}" + (f" (the web listens on {listening})" if listening != config.url
+                                              else ""), flush=True)
     print(f"data: {config.database_path}", flush=True)
     if server.smtp_port:
         print(f"mail in: SMTP on {config.smtp_host}:{server.smtp_port}", flush=True)
@@ -264,11 +266,15 @@ def cmd_mail_in(args) -> int:
 
 
 def cmd_backup(args) -> int:
-    from pbem.server.backup import backup
+    from pbem.server.backup import BackupError, backup
     from pbem.server.config import load_config
 
     config = load_config(args.config)
-    pages = backup(config.database_path, args.dest)
+    try:
+        pages = backup(config.database_path, args.dest)
+    except BackupError as exc:
+        print(f"pbem backup: {exc}", file=sys.stderr)
+        return 1
     print(f"backed up {config.database_path} to {args.dest} ({pages} pages)")
     return 0
 
@@ -626,8 +632,13 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    from pbem.server.config import ConfigError
+
     try:
         return args.func(args)
+    except ConfigError as exc:  # the settings file or environment: one line, never a traceback
+        print(f"pbem {args.command}: {exc}", file=sys.stderr)
+        return 2
     except LookupError as exc:  # an unknown game
         print(f"pbem {args.command}: {exc.args[0] if exc.args else exc}", file=sys.stderr)
         return 2

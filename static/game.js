@@ -54,9 +54,12 @@
       body: JSON.stringify({side: panel.dataset.side, text: text.value, check_only: true}),
     }).then((r) => r.json()).then((answer) => {
       if (mine !== asked) return;
-      live.className = "live " + (answer.ok ? "ok" : "bad");
-      live.textContent = answer.ok ? "✓ Checked: these orders are good (not yet submitted)."
-        : "✗ " + (answer.problems || []).map((p) => p.text).join(" · ");
+      const warnings = answer.warnings || [];
+      live.className = "live " + (answer.ok ? (warnings.length ? "ok conditional" : "ok") : "bad");
+      live.textContent = !answer.ok ? "✗ " + (answer.problems || []).map((p) => p.text).join(" · ")
+        : warnings.length ? "✓ Checked, not yet submitted: carried out unless the enemy's actions prevent it. "
+          + "These depend on what happens during the day: " + warnings.join(" · ")
+        : "✓ Checked: these orders are good (not yet submitted).";
     }).catch(() => { live.textContent = ""; });
   }
   function checkSoon() { clearTimeout(timer); timer = setTimeout(check, 400); }

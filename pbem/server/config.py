@@ -11,6 +11,7 @@ environment, else ``$XDG_DATA_HOME/pbem`` (``~/.local/share/pbem``).
 
 from __future__ import annotations
 
+import difflib
 import os
 import secrets
 import tomllib
@@ -78,13 +79,28 @@ def default_instance(env) -> Path:
     return Path(home) / "pbem"
 
 
+class ConfigError(ValueError):
+    """Server settings that cannot be used; the one-line message names the file and the setting."""
+
+
 def load_config(path: str | None = None, env: dict | None = None) -> Config:
+    """The settings; a file that is missing or unreadable, an unknown setting or a value of the
+    wrong type raises ConfigError, whose message names the file, the setting and what it takes."""
     env = os.environ if env is None else env
     config = Config()
     path = path or env.get("PBEM_CONFIG")
     if path:
-        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
-        apply(config, data, f"config file {path}")
+        where = f"config file {path}"
+        try:
+            data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise ConfigError(f"{where} does not exist (give --config the path of your settings file, "
+                              f"or leave it out to use the defaults)") from None
+        except (OSError, UnicodeDecodeError) as exc:
+            raise ConfigError(f"{where} cannot be read: {exc}") from None
+        except tomllib.TOMLDecodeError as exc:
+            raise ConfigError(f"{where} is not valid TOML: {exc}") from None
+        apply(config, data, where)
         for name in ("instance", "database"):  # relative to the config file, not to where pbem runs
             value = getattr(config, name)
             if value and not Path(value).is_absolute():
@@ -92,31 +108,56 @@ def load_config(path: str | None = None, env: dict | None = None) -> Config:
     apply(config, {f.name: env[f"PBEM_{f.name.upper()}"] for f in fields(Config)
                    if f"PBEM_{f.name.upper()}" in env}, "environment")
     config.instance = str(Path(config.instance).resolve()) if config.instance else str(default_instance(env))
-    Path(config.instance).mkdir(parents=True, exist_ok=True)
-    if not config.secret_key:
-        key_file = Path(config.instance) / "secret_key"
-        if not key_file.exists():
-            key_file.write_text(secrets.token_hex(32))
-            key_file.chmod(0o600)
-        config.secret_key = key_file.read_text().strip()
+    try:
+        Path(config.instance).mkdir(parents=True, exist_ok=True)
+        if not config.secret_key:
+            key_file = Path(config.instance) / "secret_key"
+            if not key_file.exists():
+                key_file.write_text(secrets.token_hex(32))
+                key_file.chmod(0o600)
+            config.secret_key = key_file.read_text().strip()
+    except OSError as exc:
+        raise ConfigError(f"the data folder (setting instance) {config.instance} cannot be used: "
+                          f"{exc.strerror or exc}") from None
     return config
 
 
+KINDS = {"int": "a whole number", "float": "a number", "bool": "true or false", "str": "a text in quotes"}
+
+
 def apply(config: Config, data: dict, where: str) -> None:
+    """Set the settings in ``data`` (a TOML file's, or the environment's texts), each checked."""
     kinds = {f.name: f.type for f in fields(Config)}
     for name, value in data.items():
         if name not in kinds:
-            raise ValueError(f"{where}: unknown setting {name!r} (known: {', '.join(sorted(kinds))})")
+            close = difflib.get_close_matches(name, kinds, n=1)
+            hint = f"did you mean {close[0]}?" if close else f"known: {', '.join(sorted(kinds))}"
+            raise ConfigError(f"{where}: unknown setting {name!r} ({hint})")
         kind = kinds[name]
-        try:
-            if kind == "int":
-                value = int(value)
-            elif kind == "float":
-                value = float(value)
-            elif kind == "bool":
-                value = value if isinstance(value, bool) else str(value).lower() in ("1", "true", "yes", "on")
-            else:
-                value = str(value)
-        except ValueError:
-            raise ValueError(f"{where}: {name} must be a {kind}, not {value!r}") from None
-        setattr(config, name, value)
+        setattr(config, name, _value(value, kind, f"{where}: {name} must be {KINDS[kind]}, not {value!r}"))
+
+
+def _value(value, kind: str, wrong: str):
+    """``value`` as a setting of type ``kind``: a TOML value must have the type already (a
+    whole number for an int), a text (from the environment) is read as that type."""
+    text = isinstance(value, str)
+    if kind == "bool":
+        if isinstance(value, bool):
+            return value
+        if text and value.strip().lower() in ("1", "true", "yes", "on", "0", "false", "no", "off"):
+            return value.strip().lower() in ("1", "true", "yes", "on")
+        raise ConfigError(wrong)
+    if kind == "str":
+        if text:
+            return value
+        raise ConfigError(wrong)
+    if isinstance(value, bool) or not (text or isinstance(value, (int, float))):
+        raise ConfigError(wrong)
+    try:
+        if kind == "int":
+            if isinstance(value, float) and not value.is_integer():
+                raise ValueError
+            return int(value) if not text else int(value.strip())
+        return float(value)
+    except ValueError:
+        raise ConfigError(wrong) from None

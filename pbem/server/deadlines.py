@@ -51,6 +51,8 @@ DEFAULTS = {
 }
 POLICIES = ("warn", "alert", "forfeit")
 PRESS = ("none", "open", "game")
+REMINDER_QUIET = timedelta(hours=1)
+"""No reminder in a turn's first hour: it would come just after the report or welcome."""
 
 
 class SettingsError(ValueError):

@@ -26,7 +26,7 @@ from pbem.games import rulesets
 from pbem.server.mail import bounds
 from pbem.server.mail.inbound import Inbound, parse_message
 from pbem.server.mail.outbox import queue
-from pbem.server.mail.reply import summary
+from pbem.server.mail.reply import NAMED_KINDS, QUOTED_KINDS, summary
 from pbem.server.service import Service, ServiceError, redact_key
 from pbem.server.service.players import vacation_span
 from pbem.server.store import NoSuchGame
@@ -175,7 +175,8 @@ def handle(service: Service, row: dict, msg: Inbound | None = None) -> dict:
     if header.line == 0 or header.game is None or header.key is None:
         # what was read, without quoting it: a stranger's lines never go back to whoever Reply-To names
         return stranger("Your mail has no first line naming the game and carrying your key, "
-                        "so nothing was done." + stranger_read_note(msg) + "\n\n" + HELP, "no header")
+                        "so nothing was done." + stranger_read_note(msg) + your_deadlines(service, to)
+                        + "\n\n" + HELP, "no header")
     try:
         game_id = int(str(header.game).lstrip("#"))
         service.store.get_game(game_id)
@@ -187,7 +188,8 @@ def handle(service: Service, row: dict, msg: Inbound | None = None) -> dict:
         if side is None:
             service.store.audit(sender, "wrong_key", game_id, detail={"from": sender.lower(), "inbound": row["id"]})
             return {**stranger(f"The key in your mail is not the key of any seat in game {game_id}; nothing was "
-                               f"done.", "wrong key"), "from": sender, "game": game_id}
+                               f"done.\n\n" + where_is_the_key(service, game_id), "wrong key"),
+                    "from": sender, "game": game_id}
     else:
         side = next((s for s, title in titles.items() if fold(str(header.side)) in (fold(s), fold(title))), None)
     if side is None:
@@ -200,6 +202,9 @@ def handle(service: Service, row: dict, msg: Inbound | None = None) -> dict:
     copy_to = seat["email"] if seat["email"] and seat["email"].lower() != sender.lower() else None
 
     def answer(text: str, what: str) -> None:
+        if "Deadline:" not in text:  # every answer tells the deadline, in the seat's time zone
+            line = service.deadline_line(game_id, side)
+            text = f"{text}\n\n{line}" if line else text
         reply(service, to, f"{tag} {what}", text, game_id, msg.message_id, key=dedupe, source=sender)
         if copy_to:
             reply(service, copy_to, f"{tag} {what} (copy: sent from {sender})", text, game_id,
@@ -230,17 +235,61 @@ def mail_words() -> frozenset[str]:
     """The words that begin a line of orders in any installed game: a line starting with one
     is the player's, never a quote, footer or signature. (The game is named in the mail's
     header, which is found only once the mail is read; every game's words only protect more.)"""
-    return frozenset().union(*(r.mail_words for r in rulesets().values()))
+    return frozenset(COMMANDS).union(*(r.mail_words for r in rulesets().values()))  # and the mail commands
 
 
 def stranger_read_note(msg) -> str:
-    """``read_note`` for mail no key proved: how much was read, quoting nothing of it."""
-    if not summary(msg.cuts):
+    """``read_note`` for mail no key proved: what was read and what ignored, counted, quoting
+    nothing of it (the answer may go to whoever Reply-To names)."""
+    lines = [line for line in msg.text.splitlines() if line.strip() and not line.strip().startswith("#")]
+    read = "nothing" if not lines else f"{len(lines)} line{'s' if len(lines) != 1 else ''}, the first of them " \
+        "not a line like GAME 17 KEY your-key"
+    ignored = counted(msg.cuts)
+    ignored = f"{ignored}, taken for quoted text, a footer or a signature" if ignored else "nothing"
+    return f"\n\nRead from your mail: {read}.\nIgnored: {ignored}."
+
+
+def counted(cuts) -> str:
+    """What was left out of a mail, counted by kind, quoting nothing: "58 quoted lines, a footer (1 line)"."""
+    parts = []
+    quoted = sum(c.count for c in cuts if c.kind in QUOTED_KINDS)
+    if quoted:
+        parts.append(f"{quoted} quoted line{'s' if quoted != 1 else ''}")
+    for cut in cuts:
+        if cut.kind in NAMED_KINDS and cut.count:
+            parts.append(f"a {cut.kind} ({cut.count} line{'s' if cut.count != 1 else ''})")
+    return ", ".join(parts)
+
+
+def where_is_the_key(service: Service, game_id: int) -> str:
+    """Where a player finds his seat's key, and how to get a new one."""
+    url = service.config.url.rstrip("/") if service.config is not None else ""
+    page = f"the game's web page ({url}/games/{game_id})" if url else "the game's web page"
+    return (f"Your key is in the welcome mail of game {game_id} (subject \"[pbem {game_id}] Welcome: you play "
+            f"...\"), or in the mail \"[pbem {game_id}] Your new key\" if you made a new one since; the server "
+            f"keeps no copy of it. If you lost it, sign in on {page} and press \"Make a new key\" (the page "
+            f"shows it and it is mailed to you; the old one stops working), or ask the game's moderator for a "
+            f"new one.\n\n"
+            f"The game's deadline: {service.deadline_in_zone(game_id, game_zone(service, game_id))}.")
+
+
+def game_zone(service: Service, game_id: int) -> str:
+    return (service.info(game_id).get("settings") or {}).get("timezone") or "UTC"
+
+
+def your_deadlines(service: Service, address: str) -> str:
+    """For mail with no header: the running games whose seats this address holds, and their
+    deadlines (told only to the seat's own address, never to another Reply-To)."""
+    lines = []
+    for seat in service.store.seats_of(address):
+        if seat["status"] not in ("running", "open", "paused"):
+            continue
+        game_id, side = seat["game_id"], seat["side"]
+        lines.append(f"  game {game_id}, {service.seat_title(game_id, side)}: deadline "
+                     f"{service.deadline_for(game_id, side)}")
+    if not lines:
         return ""
-    lines = [line for line in msg.text.splitlines() if line.strip()]
-    read = "nothing" if not lines else f"{len(lines)} line(s)"
-    return (f"\n\nRead from your mail: {read}. The rest was taken for quoted text, a footer or a signature, "
-            "and ignored.")
+    return "\n\nYour games on this server (start your mail with GAME <number> KEY <your key>):\n" + "\n".join(lines)
 
 
 def read_note(msg) -> str:
@@ -265,7 +314,7 @@ def authenticate(service: Service, game_id: int, side: str, key, from_addr: str,
                                                           "inbound": row["id"]})
     reply(service, from_addr, f"[pbem {game_id}] Refused: wrong key",
           f"The key in your mail is not the key of {service.seat_title(game_id, side)} in game {game_id}; nothing "
-          f"was done.\nIf you lost your key, ask the game's moderator for a new one.", game_id,
+          f"was done.\n\n" + where_is_the_key(service, game_id), game_id,
           key=f"answer:{row['id']}", source=from_addr, kind="stranger")
     seat = service.seat(game_id, side)
     if not seat["email"] or seat["email"].lower() == from_addr.lower():
@@ -277,7 +326,8 @@ def authenticate(service: Service, game_id: int, side: str, key, from_addr: str,
               f"{count} mail(s) tried to act for {service.seat_title(game_id, side)} in game {game_id} with a wrong "
               f"key since the last notice (the latest from {from_addr}). All were refused; your key is unchanged, "
               f"and nothing needs doing if you have it. You are told at most once every {every} hours; the game's "
-              f"log lists every attempt.", game_id, key=f"answer:{row['id']}:owner", source=f"seat:{game_id}:{side}",
+              f"log lists every attempt.\n\n{service.deadline_line(game_id, side)}".rstrip(), game_id,
+              key=f"answer:{row['id']}:owner", source=f"seat:{game_id}:{side}",
               kind="owner")
     return False
 
@@ -322,8 +372,8 @@ def run_command(service: Service, game_id: int, side: str, command: str, args: l
     if command == "VACATION":
         if len(args) != 1 or not args[0].isdigit():
             raise ServiceError("write VACATION and a number of days, like: VACATION 5")
-        new = service.vacation(game_id, side, int(args[0]))
-        return f"Vacation taken. The deadline is now {deadlines.local_time(new, service.seat(game_id, side)['timezone'])}."
+        service.vacation(game_id, side, int(args[0]))
+        return f"Vacation taken.\n\nDeadline: {service.deadline_for(game_id, side)}."
     if command == "ANSWER":
         if len(args) < 1 or not args[0].isdigit():
             raise ServiceError("write ANSWER, the question's number, then your choices: ANSWER 3 F2")

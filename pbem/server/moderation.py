@@ -40,9 +40,10 @@ def moderate(service: Service, game_id: int, who: str, action: str, why: str, **
         service.store.audit(who, action, game_id, why=why, detail={k: v for k, v in args.items() if k != "key"})
         for seat in service.store.seats(game_id):
             if seat["email"]:
+                line = service.deadline_line(game_id, seat["side"])  # in the reader's zone, with the time left
                 queue(service.store, seat["email"], f"[pbem {game_id}] Moderator: {action.replace('_', ' ')}",
-                      f"A moderator of game {service.label(game_id)} ({who}): {done}\nReason: {why}",
-                      kind="moderator", game_id=game_id)
+                      f"A moderator of game {service.label(game_id)} ({who}): {done}\nReason: {why}"
+                      + (f"\n\n{line}" if line else ""), kind="moderator", game_id=game_id)
         return done
 
 
@@ -54,7 +55,7 @@ def pause(service: Service, game_id, who, why):
 def resume(service: Service, game_id, who, why):
     service.store.update_game(game_id, status="running")
     service.set_next_deadline(game_id)
-    return f"the game is running again; the deadline is {deadlines.iso(service.deadline(game_id))} (UTC)."
+    return "the game is running again, with a new deadline."
 
 
 def deadline(service: Service, game_id, who, why, when: str, zone: str = "UTC"):
@@ -73,16 +74,21 @@ def deadline(service: Service, game_id, who, why, when: str, zone: str = "UTC"):
     return f"the deadline is now {deadlines.local_time(moment, zone)} ({deadlines.iso(moment)})."
 
 
+EXTEND_HOURS = 30 * 24
+"""The most one "extend" moves a deadline: 30 days (longer is a pause)."""
+
+
 def extend(service: Service, game_id, who, why, hours: int):
     """The deadline moved later by ``hours``."""
     now = service.deadline(game_id)
     if now is None:
         raise ServiceError("the game has no deadline now (it is not waiting for orders)")
-    if not 1 <= hours <= 24 * 60:
-        raise ServiceError("extend by 1 hour to 60 days")
+    if not 1 <= hours <= EXTEND_HOURS:
+        raise ServiceError(f"a deadline can be extended by 1 to {EXTEND_HOURS} hours ({EXTEND_HOURS // 24} days) "
+                           f"at a time, not {hours}; to stop the clock for longer, pause the game")
     later = now + timedelta(hours=hours)
     service.set_deadline(game_id, later)
-    return f"the deadline is {hours} hour(s) later: {deadlines.iso(later)} (UTC)."
+    return f"the deadline is {hours} hour{'s' if hours != 1 else ''} later."
 
 
 def resolve_now(service: Service, game_id, who, why):

@@ -690,12 +690,22 @@ class Store:
         return rows
 
     def players_with_games(self) -> list[dict]:
-        """Every player, with the games he sits in and those he moderates."""
+        """Every person the site knows -- an account (password), a seat, a game he moderates, or a
+        sign-in by mailed link -- once per address, with the games he sits in and moderates."""
         return self.query(
-            "SELECT p.email, p.name, p.timezone, p.created, p.password_hash IS NOT NULL AS has_password,"
-            " (SELECT COUNT(*) FROM seats s WHERE s.email = p.email) AS seats,"
-            " (SELECT COUNT(*) FROM games g WHERE g.moderator = p.email) AS moderates"
-            " FROM players p ORDER BY p.email")
+            "WITH known(email) AS ("
+            "  SELECT email FROM players UNION SELECT email FROM seats WHERE email IS NOT NULL AND email != ''"
+            "  UNION SELECT moderator FROM games WHERE moderator IS NOT NULL AND moderator != ''"
+            "  UNION SELECT email FROM login_tokens WHERE used_at IS NOT NULL),"
+            " people AS (SELECT lower(trim(email)) AS key, MIN(email) AS email FROM known GROUP BY key)"
+            " SELECT people.email, COALESCE(p.name, '') AS name, COALESCE(p.timezone, '') AS timezone,"
+            " COALESCE(p.created, (SELECT MIN(t.used_at) FROM login_tokens t WHERE lower(t.email) = people.key),"
+            "   '') AS created,"
+            " COALESCE(p.password_hash IS NOT NULL, 0) AS has_password,"
+            " (SELECT COUNT(*) FROM seats s WHERE lower(s.email) = people.key) AS seats,"
+            " (SELECT COUNT(*) FROM games g WHERE lower(g.moderator) = people.key) AS moderates,"
+            " (SELECT MAX(t.used_at) FROM login_tokens t WHERE lower(t.email) = people.key) AS last_link"
+            " FROM people LEFT JOIN players p ON lower(p.email) = people.key ORDER BY people.key")
 
     def inbound_for_game(self, game_id: int, limit: int = 200) -> list[dict]:
         """Messages whose handling named this game, newest first."""

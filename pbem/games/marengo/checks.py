@@ -60,6 +60,7 @@ class _Forecast(Day):
 
     order = None  # the order being tried
     sure_entry = False  # inside an attack maneuver that cannot be blocked
+    blockable = None  # the locale of an attack maneuver the enemy may block (the order stopped there)
 
     def private(self, kind, owner, text, seen=None, seen_data=None, **data):
         if kind == "assault":
@@ -68,6 +69,7 @@ class _Forecast(Day):
             target = (seen_data or {}).get("to")
             from_approach = isinstance(self.order, Move) and self.order.frm[1] == target
             if self.st.at(target, None, self.foe) and not from_approach:
+                self.blockable = target
                 raise Unsure(kind)
             self.sure_entry = True
             self.retreats.append(target)
@@ -85,6 +87,7 @@ class _Forecast(Day):
         other.moves = []
         other.retreats = []
         other.sure_entry = False
+        other.blockable = None
         other.moved = set(self.moved)
         other.assault_from = set(self.assault_from)
         other.closed = set(self.closed)
@@ -317,11 +320,18 @@ class _Checker:
                                       "only one assault a turn"))
 
     def lead_problem(self, order: Assault) -> str | None:
-        """003 §11 step 1: the leads named must be a legal choice."""
-        if not order.leads:
-            return None
+        """003 §5: cavalry named in WITH across a cavalry obstacle (the map decides it: the engine
+        would leave it out); 003 §11 step 1: the leads named must be a legal choice."""
         st, board = self.day.st, self.board
         approach = board.approach(order.toward, order.locale)  # the one the defenders hold
+        if order.named and approach.cavalry_obstacle:
+            cavalry = [bid for bid in order.blocks if bid in st.blocks and st.blocks[bid].type == "cavalry"]
+            if cavalry:
+                return (f"{' '.join(cavalry)} {'is' if len(cavalry) == 1 else 'are'} cavalry, and "
+                        f"{day_place(board, order.toward, order.locale)} is a cavalry obstacle: cavalry takes "
+                        f"no part in an assault across it (003 §5); leave {' '.join(cavalry)} out of WITH")
+        if not order.leads:
+            return None
         width = approach.width
         if len(order.leads) > width:
             kind = "narrow" if width == 1 else "wide"
@@ -444,6 +454,8 @@ class _Checker:
             if extra_command_possible(order):
                 self.maybe += 1
                 self.maybe_by.append(f"line {order.line}")
+            if trial.day.blockable:  # whether it is carried out at all is the enemy's choice
+                self.warn(order, blockable_warning(self.day, order, trial.day.blockable))
             return
         what = "; ".join(reasons) or "the enemy"
         if trial.void:
@@ -526,6 +538,19 @@ def first_step(order) -> tuple[str, str] | None:
     return None
 
 
+def blockable_warning(day, order, target: str) -> str:
+    """What an attack maneuver into ``target`` depends on: whether the enemy blocks it from his
+    reserve there (003 §9), and what the order does then."""
+    if isinstance(order, Move):
+        then = {"stay": "they stay where they are", None: "they advance to the approach opposite the blockers"}.get(
+            order.if_blocked, "they do as IF BLOCKED says")
+    else:
+        then = ("the block leading it stops where it is, and the blocks behind it on the road do not move "
+                "(IF BLOCKED decides whether it advances to the approach)")
+    return (f"depends on whether the enemy blocks the attack maneuver into {day.name(target)} with blocks of his "
+            f"reserve there (003 §9): if he does, {then}")
+
+
 def always_counted(order) -> bool:
     """An order that counts against the command limit however the day goes."""
     if isinstance(order, Move):
@@ -553,6 +578,7 @@ _EXPECTED = (
     ("not occupied", "an approach facing a locale the enemy occupies"),
     ("no enemy blocks", "an assault across an approach the enemy blocks"),
     ("fired a bombardment today", "HOLD FIRE for it, or no move for it"),
+    ("cavalry obstacle", "the assault WITH the blocks that may take part (no cavalry across a cavalry obstacle)"),
 )
 
 

@@ -83,12 +83,20 @@ def orders_template(game, seat, *, deadline=None, game_label="", game_id="") -> 
             lines.append("# COMMIT <your reserve blocks> LEFT|CENTRE|RIGHT   (they go in, in your next part)")
             lines.append("# DOCTRINE lines count from the next round on")
         elif view["phase"] == "campaign":
+            board = game.scenario.board
+            first = view["blocks"][0]["town"] if view["blocks"] else None  # blocks that stand together
+            together = [b["id"] for b in view["blocks"] if b["town"] == first][:2]
             lines += ["# MOVE <blocks> <from> -> <to> [-> <to>] [FORCED]   (docs/napoleon1815-orders.md)",
-                      "# e.g. MOVE " + " ".join(b["id"] for b in view["blocks"][:2]) + " "
-                      + (game.scenario.board.name(view["blocks"][0]["town"]) if view["blocks"] else "Town")
-                      + " -> <town>"]
+                      "# e.g. MOVE " + (" ".join(together) or "<blocks>") + " "
+                      + (board.name(first) if first else "<town>") + " -> <town>"]
         else:
             lines += ["# PLACE <blocks> <town>   (unplaced blocks go to their historical towns)"]
+            from .scenario import SEAT_ARMY  # the seat's blocks, by their historical towns
+
+            towns: dict[str, list[str]] = {}
+            for spec in game.scenario.army_blocks(SEAT_ARMY[seat]):
+                towns.setdefault(spec.setup, []).append(spec.id)
+            lines += [f"# {game.scenario.board.name(town)}: {' '.join(ids)}" for town, ids in towns.items()]
     lines += [f"# DOCTRINE {k} {v[0]}   ({v[1]})" for k, v in DOCTRINE.items()]
     lines += ["# RETREAT TO <town>, <town>", "# SUPPLY LOSS <blocks>", "# RETREAT FIRST <blocks>",
               "# SKIRMISH <blocks>", "# HIT FIRST <blocks>", "# TERRAIN <WOODS|FARM|STREAM|HILL> <LEFT|CENTRE|RIGHT>"]

@@ -202,7 +202,8 @@ class _Reader:
         if self.depth[i] or not self._orders_like[i]:
             return False
         words = self.lines[i].split("#")[0].upper().split()
-        return bool(words) and words[0] in HEADER_KEYS and ("GAME" in words or "KEY" in words)
+        # GAME or KEY with its value: "KEY" alone is the mail command for a new key, not a header
+        return bool(words) and words[0] in HEADER_KEYS and ("GAME" in words[:-1] or "KEY" in words[:-1])
 
     def mark(self, i: int) -> bool:
         return self.marks[i]

@@ -137,6 +137,21 @@ class ServiceBase:
         zone = self.seat(game_id, side)["timezone"] if side else "UTC"
         return deadlines.local_time(when, zone, now=self.now())
 
+    def deadline_line(self, game_id: int, side: str | None) -> str:
+        """"Deadline: ..." as seat ``side`` reads it (None: the moderator, in UTC) while the
+        game runs or waits to begin; "" once it is over."""
+        if self.info(game_id)["status"] == "finished" or self.game(game_id).over:
+            return ""
+        return f"Deadline: {self.deadline_for(game_id, side)}."
+
+    def deadline_in_zone(self, game_id: int, zone: str) -> str:
+        """The deadline in time zone ``zone`` (a moderator's, or the game's for a reader not
+        known), with the time left; the same words as ``deadline_for`` when there is none."""
+        when = self.deadline(game_id)
+        if when is None:
+            return self.deadline_for(game_id, None)
+        return deadlines.local_time(when, zone, now=self.now())
+
     def check_key(self, game_id: int, side: str, key: str) -> bool:
         """Whether ``key`` is the seat's key.
 

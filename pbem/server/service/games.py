@@ -63,6 +63,8 @@ class Games(ServiceBase):
             for side, email in (seats or {}).items():
                 if email:
                     self.welcome(game_id, side, email, keys[side])
+            if moderator:
+                self.tell_moderator(game_id, "named")
         return game_id, keys
 
     def join(self, game_id: int, side: str, email: str, timezone: str = "UTC") -> str:
@@ -83,6 +85,7 @@ class Games(ServiceBase):
                 self.start(game_id)
             self.welcome(game_id, side, email, key)
             if starting:
+                self.tell_moderator(game_id, "begins")
                 for other in self.store.seats(game_id):
                     if other["side"] != side and other["email"]:  # not the computer
                         queue(self.store, other["email"], f"[pbem {game_id}] The game begins",
@@ -91,6 +94,42 @@ class Games(ServiceBase):
                               f"{self.deadline_for(game_id, other['side'])}.\n",
                               kind="start", game_id=game_id, dedupe_key=f"start:{game_id}:{other['side']}")
         return key
+
+    def console_url(self, game_id: int) -> str:
+        """The address of a game's moderator console."""
+        base = self.config.url.rstrip("/") if self.config is not None else ""
+        return f"{base}/games/{game_id}/moderate"
+
+    def tell_moderator(self, game_id: int, what: str) -> None:
+        """Mail the game's moderator that he was named (``what="named"``; it tells whether the
+        game has begun) or that the game begins (``"begins"``), with the console's link."""
+        info = self.info(game_id)
+        moderator = info.get("moderator")
+        if not moderator:
+            return
+        zone = (self.store.find_player(moderator) or {}).get("timezone") or \
+            (info.get("settings") or {}).get("timezone") or "UTC"
+        seats = [f"  {self.seat_title(game_id, s['side'])}: "
+                 + (s["email"] or ("the computer" if s["side"] in self.bots_of(game_id) else "(open)"))
+                 for s in self.store.seats(game_id)]
+        running = info["status"] == "running"
+        if what == "named":
+            subject = f"[pbem {game_id}] You moderate game {game_id}"
+            head = (f"You are the moderator of game {self.label(game_id)} of {self.game(game_id).ruleset.title}. "
+                    + ("It has begun." if running else "It begins when every seat is taken; you will be told."))
+        else:
+            subject = f"[pbem {game_id}] The game you moderate begins"
+            head = f"Every seat of game {self.label(game_id)} is taken: the game begins."
+        body = "\n".join([
+            head, "", "Seats:", *seats, "",
+            f"Deadline: {self.deadline_in_zone(game_id, zone)}.", "",
+            f"The moderator console: {self.console_url(game_id)}",
+            "(sign in with this address). There you can pause and resume the game, move or extend its",
+            "deadline, resolve a day now, replace a player, and amend orders or decisions of past days.",
+            "While the game runs you see both sides: a moderator holds no seat in it.",
+        ])
+        queue(self.store, moderator, subject, body, kind="moderator", game_id=game_id,
+              dedupe_key=f"moderator:{what}:{game_id}:{moderator.lower()}")
 
     def start(self, game_id: int) -> None:
         self.store.update_game(game_id, status="running")
@@ -104,7 +143,10 @@ class Games(ServiceBase):
     def set_deadline(self, game_id: int, when: datetime, settings: dict | None = None) -> None:
         """Set the deadline, and when the clock must first look at the game (its first reminder)."""
         settings = self.info(game_id)["settings"] if settings is None else settings
-        first = min([when] + [t for _, t in deadlines.reminder_times(settings, when)])
+        # a reminder due within the turn's first hour (the 24-hour one of a 24-hour turn) is not sent:
+        # the clock first looks at the game at the first reminder after that
+        soon = self.now() + deadlines.REMINDER_QUIET
+        first = min([when] + [t for _, t in deadlines.reminder_times(settings, when) if t >= soon])
         self.store.set_clock(game_id, deadline=deadlines.iso(when), next_check=deadlines.iso(first))
         self.play_bots(game_id)  # a turn starts (or its clock moves): a computer seat answers at once
 
@@ -119,6 +161,8 @@ class Games(ServiceBase):
         body = "\n".join([
             f"Welcome to game {self.label(game_id)} of {game.ruleset.title}: you play "
             f"{self.seat_title(game_id, side)}.",
+            "",
+            f"Deadline: {self.deadline_for(game_id, side)}.",
             "",
             f"Your secret key for this seat is: {key}",
             "Keep it: every orders mail must carry it in its first line. It is not stored by the",

@@ -45,6 +45,8 @@ class Submission:
         lines = [f"Your orders for game {self.game_id} were NOT accepted. Nothing was changed; "
                  f"correct these and send them again:", ""]
         lines += [f"  - {p}" for p in self.problems]
+        if self.deadline:
+            lines += ["", f"Deadline: {self.deadline}."]
         return "\n".join(lines)
 
 

@@ -33,7 +33,7 @@ class Players(ServiceBase):
                 if other["email"]:
                     queue(self.store, other["email"], f"[pbem {game_id}] Vacation: deadline moved",
                           f"{self.seat_title(game_id, side)} takes {days} day(s) of vacation in game {self.label(game_id)}. "
-                          f"The deadline is now {deadlines.local_time(new, other['timezone'])}.",
+                          f"The deadline is now {deadlines.local_time(new, other['timezone'], now=self.now())}.",
                           kind="vacation", game_id=game_id)
         return new
 
@@ -46,7 +46,8 @@ class Players(ServiceBase):
             if seat["email"]:
                 queue(self.store, seat["email"], f"[pbem {game_id}] Your new key",
                       f"Your new key for {self.seat_title(game_id, side)} in game {self.label(game_id)} is: {key}\n"
-                      f"The old key no longer works.", kind="key", game_id=game_id)
+                      f"The old key no longer works.\n\n{self.deadline_line(game_id, side)}".rstrip(),
+                      kind="key", game_id=game_id)
         return key
 
 

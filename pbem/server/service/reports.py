@@ -67,7 +67,9 @@ class Reports(ServiceBase):
             png = self.map_png(game_id, day, side)
             html = report.html.replace("</body>", '<p><img src="cid:map" alt="map" style="max-width:100%"></p>'
                                                   "</body>")
-            subject = ("[corrected] " if corrected else "") + report.subject
+            tag = f"[pbem {game_id}]"  # one subject scheme for every game: the tag first
+            subject = report.subject if report.subject.startswith(tag) else f"{tag} {report.subject}"
+            subject = ("[corrected] " if corrected else "") + subject
             mails.append(dict(to=seat["email"], subject=subject, body=report.text, html=html,
                               attachments=[("map.png", "image/png", png, "map"),
                                            self.view_attachment(game, side, day)],

@@ -61,7 +61,11 @@ class Turns(ServiceBase):
             if not game.over and waiting and self.vacation_hold(game_id, waiting, now, settings):
                 return None
             return self.resolve_next(game_id, seen=info)
-        reminders = [hours for hours, when in deadlines.reminder_times(settings, deadline) if now >= when]
+        # the reminders due since the clock last planned to look (set_deadline leaves out those of the
+        # turn's first hour: a 24-hour reminder on a 24-hour turn would follow the report at once)
+        planned = deadlines.parse_iso(info.get("next_check"))
+        reminders = [hours for hours, when in deadlines.reminder_times(settings, deadline)
+                     if now >= when and (planned is None or when >= planned)]
         if now < deadline and not reminders:
             return None
         game = self.game(game_id)
@@ -73,7 +77,7 @@ class Turns(ServiceBase):
             return self.resolve_next(game_id, seen=info)
         for seat in waiting:
             if self.seat(game_id, seat)["email"]:
-                for hours in reminders:
+                for hours in reminders[-1:]:  # the latest one due: an earlier one missed is not news now
                     self.remind(game_id, seat, hours, game)
         if waiting and now >= deadline:  # in the grace time: the other seats hear who is late
             self.late_notice(game_id, waiting, game, deadlines.grace_end(settings, deadline))
@@ -167,6 +171,8 @@ class Turns(ServiceBase):
                     mails = self.draw_reports(job["game_id"], job["payload"]["day"],
                                               corrected=job["payload"].get("corrected", ""),
                                               version=job["payload"].get("version"), deadline=when)
+                    if not job["payload"].get("corrected"):
+                        mails += self.missed_mails(job["game_id"], job["payload"]["day"], when)
                 with self.lock, self.store.transaction():
                     for mail in mails:
                         queue(self.store, **mail)
@@ -204,6 +210,41 @@ class Turns(ServiceBase):
         subturn = self.game(job["game_id"]).turn().kind == "subturn"
         return deadlines.next_deadline(info["settings"], self.now(), subturn)
 
+    def missed_mails(self, game_id: int, day: int, deadline: datetime | None) -> list[dict]:
+        """The mails of seats that sent no orders for ``day`` (and the moderator's alert when the
+        miss policy says so), as outbox.queue's arguments; sent with the day's reports, so they
+        tell the next deadline (``deadline``: about to be set)."""
+        game = self.game(game_id)
+        if not 0 <= day < len(game.days):
+            return []
+        info = self.info(game_id)
+        settings = deadlines.settings_with_defaults(info["settings"])
+        mails = []
+        for side in game.days[day].seats:
+            seat = self.seat(game_id, side)
+            if game.orders_text(day, side) or not seat["email"]:
+                continue
+            count = seat["missed"]
+            title = self.seat_title(game_id, side)
+            due = f"Deadline: {self.deadline_for(game_id, side, deadline)}." if not game.over else ""
+            mails.append(dict(to=seat["email"], subject=f"[pbem {game_id}] You missed a day",
+                              body=f"No orders arrived for {title} in game {self.label(game_id)} before the deadline; "
+                                   f"the day was played with your standing orders only. Days missed: {count} "
+                                   f"(limit {settings['miss_limit']}).\n\n{due}".rstrip(),
+                              kind="missed", game_id=game_id, dedupe_key=f"missed:{game_id}:{day}:{side}"))
+            moderator = info.get("moderator")
+            if count >= settings["miss_limit"] and settings["miss_policy"] == "alert" and moderator:
+                zone = (self.store.find_player(moderator) or {}).get("timezone") or settings["timezone"]
+                when = deadline or self.deadline(game_id)
+                due = (f"Deadline: {deadlines.local_time(when, zone, now=self.now())}." if when and not game.over
+                       else "")
+                mails.append(dict(to=moderator, subject=f"[pbem {game_id}] {title} has missed {count} days",
+                                  body=f"{title} ({seat['email']}) has missed {count} days in game "
+                                       f"{self.label(game_id)}. You may replace the player from the moderator "
+                                       f"console: {self.console_url(game_id)}\n\n{due}".rstrip(),
+                                  kind="alert", game_id=game_id, dedupe_key=f"alert:{game_id}:{day}:{side}"))
+        return mails
+
     def record(self, game_id: int, result) -> None:
         self.store.record_day(game_id, result.day, ",".join(result.seats), self.game(game_id).ruleset.digest(result.after),
                               [e.to_dict() for e in result.events],
@@ -215,22 +256,10 @@ class Turns(ServiceBase):
         self.store.update_seat(game_id, side, missed=count)
         settings = deadlines.settings_with_defaults(self.info(game_id)["settings"])
         self.store.audit("scheduler", "missed", game_id, detail={"side": side, "day": day, "count": count})
-        if seat["email"]:
-            queue(self.store, seat["email"], f"[pbem {game_id}] You missed a day",
-                  f"No orders arrived for {self.seat_title(game_id, side)} in game {self.label(game_id)} before the deadline; "
-                  f"the day was played with your standing orders only. Days missed: {count} "
-                  f"(limit {settings['miss_limit']}).", kind="missed", game_id=game_id,
-                  dedupe_key=f"missed:{game_id}:{day}:{side}")
+        # the mails about it go with the day's reports (missed_mails), which tell the next deadline
         if count < settings["miss_limit"]:
             return
-        policy = settings["miss_policy"]
-        moderator = self.info(game_id).get("moderator")
-        if policy == "alert" and moderator:
-            queue(self.store, moderator, f"[pbem {game_id}] {self.seat_title(game_id, side)} has missed {count} days",
-                  f"{self.seat_title(game_id, side)} ({seat['email']}) has missed {count} days in game {self.label(game_id)}. "
-                  f"You may replace the player from the moderator console.", kind="alert", game_id=game_id,
-                  dedupe_key=f"alert:{game_id}:{day}:{side}")
-        elif policy == "forfeit":
+        if settings["miss_policy"] == "forfeit":
             game = self.game(game_id)
             sides = {s.id: s.side for s in game.ruleset.seats(game.scenario, game.options)}
             others = sorted(set(sides.values()) - {sides[side]})
@@ -267,7 +296,7 @@ class Turns(ServiceBase):
                         f"Choose {decision.min} to {decision.max} of them. Answer with a mail whose first line is\n"
                         f"  GAME {game_id} SIDE {self.seat_title(game_id, decision.side)} KEY <your key>\n"
                         f"and whose next line is\n  ANSWER {index} <choices, separated by spaces>\n\n"
-                        f"Without an answer by {deadlines.local_time(until, seat['timezone'])} the default is "
+                        f"Without an answer by {deadlines.local_time(until, seat['timezone'], now=self.now())} the default is "
                         f"used: {', '.join(decision.label(k) for k in decision.default) or 'none'}.")
                 queue(self.store, seat["email"], f"[pbem {game_id}] Your decision: {decision.kind}", body,
                       kind="question", game_id=game_id, dedupe_key=f"ask:{game_id}:{day}:{index}")

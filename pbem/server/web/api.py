@@ -78,7 +78,7 @@ def create():
     if not isinstance(body, dict) or not str(body.get("title", "")).strip():
         abort(400, 'Send JSON: {"game": "marengo", "title": "...", "seats": ["austria"], "options": {}}.')
     try:
-        settings = settings_from_form(_Form(body.get("settings") or {}))
+        settings = settings_from_form(_Form(body.get("settings") or {}), given_only=True)
         game_id, _ = service().create_game(
             str(body["title"]).strip()[:100], {seat: g.user.email for seat in body.get("seats") or []},
             scenario=body.get("scenario"), settings=settings, moderator=body.get("moderator"),

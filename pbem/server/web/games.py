@@ -35,33 +35,40 @@ HEADER_LINE = re.compile(r"(?i)^\s*(GAME|SIDE|TURN|KEY)\b")
 
 
 def scenarios() -> dict[str, str]:
-    """The scenarios a new game may use, of every installed game: {"game:file": title}."""
+    """The scenarios a new game may use, of every installed game: {"game:file": title}, the
+    game's title said once ("Bonaparte at Marengo: 14 June 1800", not the game's name twice)."""
     out = {}
     for name, r in rulesets().items():
         for scenario, path in r.scenarios().items():
-            out[f"{name}:{path.name}"] = f"{r.title}: {r.load_scenario(path).name}"
+            title = r.load_scenario(path).name
+            out[f"{name}:{path.name}"] = title if title.startswith(r.title) else f"{r.title}: {title}"
     return out
 
 
-def seat_choices() -> dict[str, str]:
-    """The seats of every installed game's scenarios (id -> title), for the new-game form."""
-    out = {}
-    for r in rulesets().values():
+def per_game() -> list[dict]:
+    """What the new-game form offers for each installed game: its options, seats (of every
+    scenario), computer players and "ask me" decisions; the form shows the chosen game's."""
+    out = []
+    for name, r in rulesets().items():
+        seats: dict[str, str] = {}
         for path in r.scenarios().values():
-            options = options_of(r)
-            for seat in r.seats(r.load_scenario(path), options):
-                out.setdefault(seat.id, seat.title)
+            for seat in r.seats(r.load_scenario(path), options_of(r)):
+                seats.setdefault(seat.id, seat.title)
+        out.append({"name": name, "title": r.title, "options": list(r.options()), "seats": seats,
+                    "bots": [(bot.name, bot.title) for bot in r.bots().values()], "ask_kinds": dict(r.ask_kinds)})
     return out
 
 
-def computer_players() -> list[tuple[str, str, str]]:
-    """(game name, bot name, title) of every installed game's computer players, for the new-game form."""
-    return [(name, bot.name, bot.title) for name, r in rulesets().items() for bot in r.bots().values()]
-
-
-def option_choices() -> list[tuple[str, object]]:
-    """(game name, option) for every option of every installed game, for the new-game form."""
-    return [(name, option) for name, r in rulesets().items() for option in r.options()]
+def of_game(values: list[str], game: str) -> list[str]:
+    """The form's values for ``game``: "game:value" of that game, or a value without a game."""
+    out = []
+    for value in values:
+        prefix, sep, rest = value.partition(":")
+        if not sep:
+            out.append(value)
+        elif prefix == game:
+            out.append(rest)
+    return out
 
 
 # -- read-only helpers ---------------------------------------------------------------
@@ -192,6 +199,9 @@ def page(game_id: int, side: str | None, result=None, text: str | None = None, s
     report = report_for(game_id, last, side) if last is not None else None
     pending = info.get("pending")
     question = pending if pending and playing and pending["decision"]["side"] == side else None
+    question_deadline = deadlines.local_time(deadlines.parse_iso(question["deadline"]),
+                                             service().seat(game_id, side)["timezone"], now=service().now()) \
+        if question else ""  # in the seat's time zone, with the time left
     standing_now = game.view(side).get("standing", {}).get(side, []) if side else []
     if playing and standing_text is None:
         on_file = service().orders_on_file(game_id, side)
@@ -206,9 +216,9 @@ def page(game_id: int, side: str | None, result=None, text: str | None = None, s
         deadline=service().deadline_for(game_id, side) if side else None,
         orders_text=text if text is not None else (order_text(game_id, side) if playing and not game.over else ""),
         result=result, checked=checked, standing_result=standing_result, standing_text=standing_text or "",
-        standing_now=standing_now, question=question, audit=public_audit(game_id, mine, is_moderator(g.user, game_id)),
+        standing_now=standing_now, question=question, question_deadline=question_deadline, audit=public_audit(game_id, mine, is_moderator(g.user, game_id)),
         day_label=lambda day: service().turn_label(game, day).replace(" (", ", ").rstrip(")"),
-        commitment=service().commitment(game_id),
+        commitment=service().commitment(game_id), settings=settings_list(game_id),
         deadline_iso=info.get("deadline") if side else None,
         **deadline_now(game_id, side),
         text_lines=(text or "").splitlines(), bots=(info["settings"] or {}).get("bots", {}),
@@ -218,6 +228,46 @@ def page(game_id: int, side: str | None, result=None, text: str | None = None, s
         + (f", after {service().turn_label(game, last)}" if last is not None else ", at the start"),
         **map_sources(game_id, last, side),
     ), status
+
+
+POLICY_WORDS = {"warn": "the player is warned", "alert": "the moderator is alerted", "forfeit": "the player forfeits"}
+
+
+def settings_list(game_id: int) -> list[tuple[str, str]]:
+    """A game's options and settings in words, (term, value), for the small block on its page
+    and console (templates/_settings.html)."""
+    info = game_info(game_id)
+    rules = ruleset(info["ruleset"])
+    s = deadlines.settings_with_defaults(info["settings"])
+    out = []
+    for option in rules.options():
+        out.append((option.title, str((info.get("options") or {}).get(option.name, option.default))))
+    if s["clock"] == "daily":
+        clock = f"daily at {s['at']} {s['timezone']}, at least 12 hours after the reports"
+    else:
+        length = deadlines.day_length(s)
+        hours, rest = divmod(int(length.total_seconds()), 3600)
+        clock = (f"{hours} hours" if hours else "") + (f" {rest // 60} minutes" if rest >= 60 else "") \
+            + (f" {rest % 60} seconds" if rest % 60 else "")
+        clock = clock.strip() + " after the reports go out"
+    if s["skip_weekdays"]:
+        clock += "; never on " + ", ".join(WEEKDAYS[d] for d in s["skip_weekdays"])
+    out.append(("Deadlines", clock))
+    out.append(("Reminders", " and ".join(str(h) for h in s["reminders"]) + " hours before the deadline"
+                if s["reminders"] else "none"))
+    out.append(("Grace", f"{s['grace_minutes']} minutes after the deadline" if s["grace_minutes"] else "none"))
+    out.append(("Missed days", f"after {s['miss_limit']}: {POLICY_WORDS.get(s['miss_policy'], s['miss_policy'])}"))
+    out.append(("Vacation", f"up to {s['vacation_days']} days in all, per player"))
+    out.append(("Early resolution", "yes: as soon as every seat that owes orders marks them FINAL" if s["early"]
+                else "no: always at the deadline"))
+    asked = [ASK_KINDS.get(k, k) for k in s["ask"]]
+    out.append(("Asked by mail", f"{'; '.join(asked)} (answer within {s['ask_minutes']} minutes)" if asked
+                else "nothing: the rules' defaults decide"))
+    bots = s.get("bots") or {}
+    if bots:
+        out.append(("Computer players", ", ".join(f"{service().seat_title(game_id, seat)}: {name}"
+                                                    for seat, name in sorted(bots.items()))))
+    return out
 
 
 def deadline_now(game_id: int, side: str | None) -> dict:
@@ -250,22 +300,39 @@ def home():
                            ask_kinds=ASK_KINDS)
 
 
-def settings_from_form(form) -> dict:
+FORM_SETTINGS = {"clock": "clock", "game_timezone": "timezone", "hours": "hours", "at": "at", "skip": "skip_weekdays",
+                 "reminders": "reminders", "grace_minutes": "grace_minutes", "miss_policy": "miss_policy",
+                 "miss_limit": "miss_limit", "vacation_days": "vacation_days", "ask": "ask",
+                 "ask_minutes": "ask_minutes", "early": "early", "subturn_minutes": "subturn_minutes"}
+"""The new-game form's fields and the game settings they set (pbem.server.deadlines)."""
+
+
+def settings_from_form(form, given_only: bool = False) -> dict:
+    """The game settings of the new-game form. ``given_only`` (the JSON API): a setting
+    not sent keeps its default (pbem.server.deadlines.DEFAULTS), as the web form starts
+    with them; on the web form an unticked box is sent as nothing, and means "no"."""
     def number(name, default):
         try:
             return int(form.get(name) or default)
-        except ValueError:
+        except (TypeError, ValueError):
             raise ServiceError(f"{name.replace('_', ' ')} must be a whole number") from None
 
+    def yes(value) -> bool:
+        return value if isinstance(value, bool) else str(value or "").strip().lower() in ("1", "true", "yes", "on")
+
+    reminders = form.get("reminders", "")
     settings = {"clock": form.get("clock", "interval"), "timezone": form.get("game_timezone") or "UTC",
                 "hours": number("hours", 48), "at": form.get("at") or "18:00",
-                "skip_weekdays": sorted({int(d) for d in form.getlist("skip") if d.isdigit()}),
-                "reminders": [int(h) for h in re.findall(r"\d+", form.get("reminders", ""))],
+                "skip_weekdays": sorted({int(d) for d in form.getlist("skip") if str(d).isdigit()}),
+                "reminders": [int(h) for h in (reminders if isinstance(reminders, list)
+                                               else re.findall(r"\d+", str(reminders)))],
                 "grace_minutes": number("grace_minutes", 0), "miss_policy": form.get("miss_policy", "warn"),
                 "miss_limit": number("miss_limit", 3), "vacation_days": number("vacation_days", 14),
                 "ask": [k for k in form.getlist("ask") if k in ASK_KINDS],
-                "ask_minutes": number("ask_minutes", 720), "early": bool(form.get("early")),
+                "ask_minutes": number("ask_minutes", 720), "early": yes(form.get("early")),
                 "subturn_minutes": number("subturn_minutes", 720)}
+    if given_only:
+        settings = {name: settings[name] for field, name in FORM_SETTINGS.items() if field in form}
     try:
         return deadlines.settings_with_defaults(settings)
     except deadlines.SettingsError as exc:
@@ -277,8 +344,7 @@ def settings_from_form(form) -> dict:
 def new_game():
     available = current_app.config["PBEM_SCENARIOS"]
     form = request.form
-    shown = dict(scenarios=available, ask_kinds=ASK_KINDS, weekdays=WEEKDAYS, seats=seat_choices(),
-                 options=option_choices(), computer_players=computer_players())
+    shown = dict(scenarios=available, weekdays=WEEKDAYS, games=per_game())
     if request.method == "GET":
         return render_template("new_game.html", form=MultiDict({"early": "1"}), error=None, **shown)
     try:
@@ -293,29 +359,43 @@ def new_game():
         options = {option.name: form.get(f"option.{game}.{option.name}", option.default)
                    for option in rules.options()}
         seat_ids = [s.id for s in rules.seats(service().scenario(game, scenario), options)]
-        seat = form.get("seat", "")
-        sides = seat_ids if seat == "both" else [seat]
+        seat = next(iter(of_game(form.getlist("seat"), game)), "")
+        sides = seat_ids if seat == "both" else [] if seat == "none" else [seat]
         if not set(sides) <= set(seat_ids):
-            raise ServiceError(f"choose your seat: {rules.title} has " + ", ".join(seat_ids))
-        computer = form.get("computer", "")
+            raise ServiceError(f"choose your seat: {rules.title} has " + ", ".join(seat_ids)
+                               + " (or every seat, or none if you only moderate)")
+        computer = next((c for c in of_game([c for c in form.getlist("computer") if c], game)), "")
+        wrong = [c for c in form.getlist("computer") if c and not c.startswith(f"{game}:") and ":" in c]
         bots = {}
-        if computer:
-            bot_game, _, bot = computer.partition(":")
-            if bot_game != game or bot not in rules.bots():
+        if computer or (wrong and not computer):
+            if not computer or computer not in rules.bots():
                 raise ServiceError(f"choose a computer player of {rules.title}: " + ", ".join(rules.bots()))
-            bots = {s: bot for s in seat_ids if s not in sides}
-        moderator = form.get("moderator", "").strip() or (g.user.email if seat == "both" else None)
-        if moderator and moderator.lower() == g.user.email.lower() and seat != "both":
+            bots = {s: computer for s in seat_ids if s not in sides}
+        asked = of_game(form.getlist("ask"), game)
+        unknown = [k for k in asked if k not in rules.ask_kinds]
+        if unknown:
+            raise ServiceError(f"{rules.title} asks no {', '.join(unknown)} decision by mail"
+                               + (f" (it may ask: {', '.join(rules.ask_kinds)})" if rules.ask_kinds else ""))
+        moderator = form.get("moderator", "").strip() or (g.user.email if seat in ("both", "none") else None)
+        if moderator and moderator.lower() == g.user.email.lower() and seat not in ("both", "none"):
             raise ServiceError("you cannot moderate a game in which you play one side: a moderator sees both")
         timezone = form.get("timezone") or "UTC"
         deadlines.zone(timezone)
+        fields = MultiDict(form)
+        fields.setlist("ask", asked)
         game_id, _ = service().create_game(
-            title, {s: g.user.email for s in sides}, scenario=scenario, settings=settings_from_form(form),
+            title, {s: g.user.email for s in sides}, scenario=scenario, settings=settings_from_form(fields),
             moderator=moderator, who=g.user.email, timezones={s: timezone for s in sides}, game=game,
             options=options, bots=bots)
     except (ServiceError, deadlines.SettingsError) as exc:
         return render_template("new_game.html", form=form, error=str(exc), **shown), 400
-    flash("Game created. Your seat key was mailed to you; you need it only to send orders by mail.")
+    if sides:
+        flash("Game created. Your seat key was mailed to you; you need it only to send orders by mail.")
+    else:
+        flash("Game created. You moderate it; the seats are open for players to join.")
+    if not sides:
+        mine = (moderator or "").lower() == g.user.email.lower()
+        return redirect(url_for("moderator.console", game_id=game_id) if mine else url_for("games.home"))
     return redirect(url_for("games.game_page", game_id=game_id))
 
 

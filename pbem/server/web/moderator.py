@@ -18,8 +18,9 @@ from flask import Blueprint, abort, flash, g, redirect, render_template, request
 from pbem.server.mail.inbound import parse_message
 from pbem.server.addresses import clean_address
 from pbem.server.service import ServiceError
-from pbem.server.web.games import public_audit, report_body, report_for
-from pbem.server.web.security import admin_required, config, game_info, is_moderator, login_required, service
+from pbem.server.web.games import public_audit, report_body, report_for, settings_list
+from pbem.server.web.security import (admin_required, config, game_info, is_moderator, login_required, seat_rule,
+                                      seated_while_running, service)
 
 bp = Blueprint("moderator", __name__)
 KEY = re.compile(r"(?i)\b(KEY\s+)\S+")
@@ -47,6 +48,7 @@ def inbound_messages(game_id: int) -> list[dict]:
 
 def moderator_only(game_id: int) -> None:
     game_info(game_id)
+    seat_rule(g.user, game_id)  # a moderator holding a seat in the running game: refused, saying why
     if not is_moderator(g.user, game_id):
         abort(403, "Only the game's moderator (or the site admin) may use the moderator console.")
 
@@ -65,7 +67,7 @@ def console(game_id: int):
         report_html=report_body(report) if report else "", messages=inbound_messages(game_id),
         audit=public_audit(game_id, [], True), status=service().status(game_id), actions=ACTIONS,
         turn=service().turn_label(game), zone=(service().store.find_player(g.user.email) or {}).get("timezone") or info["settings"].get("timezone", "UTC"),
-        deadline=service().deadline_for(game_id, None))
+        deadline=service().deadline_for(game_id, None), settings=settings_list(game_id))
 
 
 def action_args(action: str, form, game_id: int) -> dict:
@@ -110,7 +112,10 @@ def act(game_id: int, action: str):
     if not why:
         raise ServiceError("a moderator action needs a reason; the players will read it")
     done = service().moderate(game_id, g.user.email, action, why, **action_args(action, request.form, game_id))
-    flash(f"Done: {done}")
+    zone = (service().store.find_player(g.user.email) or {}).get("timezone") or \
+        (game_info(game_id)["settings"] or {}).get("timezone") or "UTC"
+    line = service().deadline_line(game_id, None) and f"Deadline: {service().deadline_in_zone(game_id, zone)}."
+    flash(f"Done: {done} {line}".strip())
     return redirect(url_for("moderator.console", game_id=game_id))
 
 
@@ -128,18 +133,41 @@ def maildir_messages(limit: int = 30) -> list[dict]:
         part = msg.get_body(preferencelist=("plain",))
         out.append({"name": path.name, "to": msg["To"], "subject": msg["Subject"], "date": msg["Date"],
                     "body": part.get_content()[:5000] if part else ""})
+    closed = closed_games()
+    for item in out:
+        if game_of_subject(item["subject"]) in closed:
+            item["body"] = closed_text(game_of_subject(item["subject"]))
     return out
 
 
 def outbox_rows(limit: int = 50) -> list[dict]:
     """The newest outbox rows. Sign-in links are shown only while mail stays on this machine
-    (no relay): then the admin page is how they are read."""
+    (no relay): then the admin page is how they are read. The mails of a game in which the
+    admin holds a seat are not shown while it runs (pbem.server.web.security.is_moderator)."""
     rows = service().store.recent_outbox(limit)
-    if config().relay:
-        for row in rows:
-            if row["kind"] == "login":
-                row["body"] = "(a sign-in link: not shown, as it was mailed through the relay)"
+    closed = closed_games()
+    for row in rows:
+        if config().relay and row["kind"] == "login":
+            row["body"] = "(a sign-in link: not shown, as it was mailed through the relay)"
+        if row["game_id"] in closed or game_of_subject(row["subject"]) in closed:
+            row["body"] = closed_text(row["game_id"] or game_of_subject(row["subject"]))
     return rows
+
+
+def closed_games() -> set[int]:
+    """The running games in which the signed-in admin holds a seat: their mail stays hidden from him."""
+    return {info["id"] for info in service().store.games() if info["status"] != "finished"
+            and seated_while_running(g.user, info["id"])}
+
+
+def game_of_subject(subject: str | None) -> int | None:
+    match = re.match(r"\s*(?:\[corrected\]\s*)?\[pbem (\d+)\]", str(subject or ""))
+    return int(match.group(1)) if match else None
+
+
+def closed_text(game_id) -> str:
+    return (f"(not shown: you play in game {game_id}, which is still running; another moderator reads its mail, "
+            f"and it opens when the game ends)")
 
 
 @bp.route("/admin")

@@ -4,7 +4,9 @@
 report, map, view, orders and questions are for the seat's holder, the game's
 moderator and the site admin; ``side=None`` (everything) only for the
 moderator and the admin, or, once the game is over (played out or forfeited), everyone (the spectator
-view). Every route that reads or writes side data calls it.
+view). Every route that reads or writes side data calls it. A person holding a
+seat in a game not yet over sees only his seat there, whatever his roles
+(``seat_rule``): as moderator or admin of that game he is refused, saying why.
 
 A user is a signed-in address (Flask's signed session cookie) or, on the JSON
 API only, a seat proven by its key (``Authorization: Bearer <key>`` with the
@@ -77,12 +79,39 @@ def my_sides(user: User | None, game_id: int) -> list[str]:
             if s["email"] and s["email"].lower() == user.email.lower()]
 
 
-def is_moderator(user: User | None, game_id: int) -> bool:
-    """The game's moderator, or the site admin (never by a seat key)."""
+def moderator_role(user: User | None, game_id: int) -> bool:
+    """Whether the user is the game's moderator or the site admin (never by a seat key),
+    whatever seat he holds; ``is_moderator`` says whether he may act as one now."""
     if user is None or user.email is None:
         return False
     moderator = game_info(game_id).get("moderator")
     return is_admin(user) or bool(moderator and moderator.lower() == user.email.lower())
+
+
+def seated_while_running(user: User | None, game_id: int) -> list[str]:
+    """The seats the user holds in a game still running (and not all of them: a hot-seat
+    player hides nothing from himself); [] when none, or once the game is over."""
+    mine = my_sides(user, game_id)
+    if not mine or set(mine) >= set(service().seat_titles(game_id)) or is_finished(game_id):
+        return []
+    return mine
+
+
+def is_moderator(user: User | None, game_id: int) -> bool:
+    """The game's moderator, or the site admin, who holds no seat in it while it runs: a
+    person holding a seat sees only his seat's views there, whatever his roles."""
+    return moderator_role(user, game_id) and not seated_while_running(user, game_id)
+
+
+def seat_rule(user: User | None, game_id: int) -> None:
+    """Refuse (403), saying why, a moderator or admin who holds a seat in the running game."""
+    seats = seated_while_running(user, game_id)
+    if seats and moderator_role(user, game_id):
+        titles = " and ".join(service().seat_title(game_id, s) for s in seats)
+        abort(403, f"You play {titles} in game {game_id}, which is still running: while it runs, a player sees "
+                   f"only his own seat's views, whatever his roles, so the moderator console, the other seats' "
+                   f"views and both sides together are closed to you here. Another moderator (or the site admin, "
+                   f"if you are not the admin) must act for this game; everything opens when the game ends.")
 
 
 def is_finished(game_id: int) -> bool:
@@ -111,6 +140,7 @@ def side_for(user: User | None, game_id: int, side: str | None, write: bool = Fa
     if side is None:
         if write:
             abort(400, "Say which side.")
+        seat_rule(user, game_id)
         if is_moderator(user, game_id) or is_finished(game_id):
             return None
         if user is None:
@@ -118,6 +148,8 @@ def side_for(user: User | None, game_id: int, side: str | None, write: bool = Fa
         abort(403, "Only the game's moderator sees both sides (and everyone, once the game is over).")
     if side in mine:
         return side
+    if not write:
+        seat_rule(user, game_id)
     if not write and is_moderator(user, game_id):
         return side
     if user is None:

@@ -1,0 +1,23 @@
+// The new-game form: only the chosen game's seats, computer players, options and "ask me"
+// decisions are shown (and submitted: a disabled fieldset sends nothing). Without this script
+// every game's are shown, and the server reads only the chosen game's.
+"use strict";
+(function () {
+  const scenario = document.querySelector("select[name=scenario]");
+  if (!scenario) return;
+  function show() {
+    const game = scenario.value.split(":")[0];
+    document.querySelectorAll("fieldset.per-game").forEach((fieldset) => {
+      const chosen = fieldset.dataset.game === game;
+      fieldset.hidden = !chosen;
+      fieldset.disabled = !chosen;
+      const seat = document.querySelector("input[name=seat]:checked");
+      if (chosen && (!seat || (seat.closest("fieldset.per-game") && seat.closest("fieldset.per-game") !== fieldset))) {
+        const first = fieldset.querySelector("input[name=seat]");
+        if (first) first.checked = true;
+      }
+    });
+  }
+  scenario.addEventListener("change", show);
+  show();
+})();
