@@ -12,32 +12,12 @@ from pbem.core.chance import Chance
 from pbem.core.ruleset import SPECTATOR, Bot, Option, Seat, Turn
 from pbem.paths import MAPS
 
-from . import cases, invariants, parse, rules, view
+from . import cases, clicks, invariants, parse, rules, view
 from .bot import bot_orders
 from .scenario import SIDE_NAME, SIDES, load_scenario
 from pbem.games.simmons.clock import hour_label
 from .setup import setup
 from .strategist import strategist_chooser, strategist_orders, strategist_standing
-
-
-MAP_CLICKS = {
-    "verbs": [
-        {"name": "move", "title": "Move", "from": ["locale", "approach"], "targets": ["locale", "approach"],
-         "min": 1, "max": 1, "line": "MOVE {blocks} {from} -> {targets}"},
-        {"name": "road", "title": "March by road", "from": ["locale"], "blocks": 1, "targets": ["locale"],
-         "min": 1, "max": 3, "line": "ROAD {blocks} {from} -> {targets}"},
-        {"name": "assault", "title": "Assault", "from": ["approach"], "min": 0, "max": 0,
-         "line": "ASSAULT {from} WITH {blocks}"},
-        {"name": "bombard", "title": "Bombard", "from": ["approach"], "where": {"type": "artillery"}, "blocks": 1,
-         "min": 0, "max": 0, "line": "BOMBARD {blocks} FROM {from}"},
-        {"name": "activate", "title": "Activate", "where": {"activated": "false"}, "min": 0, "max": 0,
-         "line": "ACTIVATE {blocks}"},
-    ],
-    "join": {"blocks": " ", "targets": " -> "},
-}
-"""Orders by clicking on the map (pbem.core.ruleset.Ruleset.map_clicks): the map marks own blocks
-with ``data-at``, ``data-type`` and ``data-activated`` (render/blocks.py), locales and approaches with
-their names (render/board.py)."""
 
 
 class Marengo:
@@ -124,8 +104,8 @@ class Marengo:
 
         return render_svg(scenario.board, view, title=title)
 
-    def map_clicks(self, scenario) -> dict:
-        return MAP_CLICKS
+    def map_clicks(self, scenario, view: dict | None = None) -> dict:
+        return clicks.map_clicks(scenario, view)
 
     def bots(self) -> dict[str, Bot]:
         return {

@@ -111,7 +111,7 @@ class Napoleon1815:
 
         return render_svg(scenario, view, title)
 
-    def map_clicks(self, scenario) -> dict:
+    def map_clicks(self, scenario, view: dict | None = None) -> dict:
         return {}  # no orders by clicking yet: its map marks no blocks or places (the page offers the text alone)
 
     def bots(self) -> dict[str, Bot]:

@@ -156,7 +156,7 @@ class Triomphe:
 
         return render_svg(scenario, view_, title=title)
 
-    def map_clicks(self, scenario) -> dict:
+    def map_clicks(self, scenario, view: dict | None = None) -> dict:
         return {}  # no orders by clicking yet: its map marks no blocks or places (the page offers the text alone)
 
     def bots(self) -> dict[str, Bot]:
