@@ -265,7 +265,6 @@
     layer.append(drawn);
     for (const b of regions.blocks) {
       blocks.set(b.id, b);
-      blockSelect.add(new Option(`${b.id} (${b.at})`, b.id));
       if (!b.box) continue;
       const [cx, cy, w, h, deg] = b.box;
       const button = b.button = document.createElement("button");
@@ -280,7 +279,6 @@
       layer.append(button);
     }
     places = regions.places;
-    [...new Set(places.map((p) => p.name))].sort().forEach((p) => targetSelect.add(new Option(p, p)));
     layer.addEventListener("click", (event) => {
       const place = placeAt(event);
       if (place) target(place.name);
@@ -298,7 +296,18 @@
       queued = event;
     });
     view.querySelector(".map-frame").append(layer);
-    panel.hidden = false;
+    said.textContent = "No block chosen.";
+  }
+
+  // the lists (hundreds of places) are filled when first used, not while the page loads
+  function fillLists() {
+    if (blockSelect.options.length > 1 || !blocks.size) return;
+    for (const b of blocks.values()) blockSelect.add(new Option(`${b.id} (${b.at})`, b.id));
+    [...new Set(places.map((p) => p.name))].sort().forEach((p) => targetSelect.add(new Option(p, p)));
+  }
+  for (const select of [blockSelect, targetSelect]) {
+    select.addEventListener("focus", fillLists);
+    select.addEventListener("pointerdown", fillLists);
   }
 
   blockSelect.addEventListener("change", () => { if (blockSelect.value) pick(blockSelect.value); blockSelect.value = ""; });

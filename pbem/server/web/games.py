@@ -504,7 +504,9 @@ def image_response(data: bytes, mimetype: str, day: int | None) -> Response:
 def map_svg(game_id: int, day: str):
     side = side_for(g.user, game_id, request.args.get("side"))
     number = map_day(game_id, day)
-    response = image_response(map_svg_text(game_id, number, side).encode(), "image/svg+xml", number)
+    svg = map_svg_text(game_id, number, side)
+    shown = _kept(kept("shown"), hashlib.sha256(svg.encode()).digest(), lambda: clicklayer.unmarked(svg), 64)
+    response = image_response(shown.encode(), "image/svg+xml", number)
     response.headers["Content-Security-Policy"] = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
     return response
 
