@@ -318,7 +318,7 @@
   // after the first paint, when the browser is idle: nothing of this delays the page
   function load() {
     fetch(panel.dataset.regions, {credentials: "same-origin"}).then((r) => r.ok ? r.json() : Promise.reject(r.status))
-      .then(setUp).catch(() => {});
+      .then(setUp).catch(() => { said.textContent = "The map's blocks could not be loaded: type your orders below."; });
   }
   const later = () => ("requestIdleCallback" in window ? requestIdleCallback(load, {timeout: 1500}) : setTimeout(load, 50));
   if (document.readyState === "complete") later(); else window.addEventListener("load", later);

@@ -98,6 +98,35 @@ def test_marengo_reinforcements_enter_by_clicks_with_their_options(site, browser
     assert checked(browser)
 
 
+def test_marengo_assault_by_clicks_with_lead_and_pursuit(site, browser):
+    """Two Austrian blocks brought onto the approach facing the French in Pedrabona, who block it:
+    click them, "Assault", tick the lead block, choose no pursuit: each choice rewrites the line."""
+    service = site.service
+    game_id = new_game(site, "marengo")
+    for seat, orders in [("austria", "ENTER A1 A2 A3 BY ROAD AT Bormida bridge\n"), ("france", "FINAL\n"),
+                         ("austria", "MOVE A1 A2 Bormida bridgehead -> Bormida bridgehead>Pedrabona\n"),
+                         ("france", None)]:
+        if orders is None:
+            there = [b["id"] for b in service.game(game_id).view("france")["blocks"] if b["locale"] == "pedrabona"]
+            orders = f"MOVE {there[0]} Pedrabona -> Pedrabona>Bormida bridgehead\n"
+        assert service.submit(game_id, seat, orders).ok
+        service.resolve_next(game_id)
+    service.run_jobs()
+    sign_in(browser, site, ADMIN)
+    text = open_page(browser, site, game_id, "austria")
+    for block in ("A1", "A2"):
+        browser.find_element(By.CSS_SELECTOR, f'#map-view .click-layer [data-block="{block}"]').click()
+    assert "A1 A2 at Bormida bridgehead>Pedrabona" in browser.find_element(By.ID, "click-selection").text
+    verb(browser, "assault")
+    approach = "Bormida bridgehead>Pedrabona"
+    assert lines(text)[-1] == f"ASSAULT {approach} WITH A1 A2"
+    browser.find_element(By.CSS_SELECTOR, '#click-options input[data-option="lead"][value="A1"]').click()
+    assert lines(text)[-1] == f"ASSAULT {approach} WITH A1 A2 LEAD A1"
+    Select(browser.find_element(By.ID, "click-option-pursuit")).select_by_value(" NO PURSUIT")
+    assert lines(text)[-1] == f"ASSAULT {approach} WITH A1 A2 LEAD A1 NO PURSUIT"
+    assert checked(browser).startswith("✓"), lines(text)
+
+
 def test_triomphe_orders_by_clicking(site, browser):
     service = site.service
     game_id = new_game(site, "triomphe")
