@@ -1,6 +1,8 @@
 // The game page: zoom and pan of the map, the countdown, orders by clicking on the map, the live check.
 // The orders text stays the one source of orders: clicks only write lines into it. The click grammar
 // comes from the game's ruleset (Ruleset.map_clicks); this script knows no game.
+// The map is an image. After the first paint a small JSON of regions (pbem/server/web/clicklayer.py)
+// gives a button over each own block; any other click on the map is hit-tested against the places.
 "use strict";
 (function () {
   const view = document.getElementById("map-view");
@@ -9,7 +11,7 @@
   const panel = document.getElementById("clicks");
 
   // -- zoom and pan ------------------------------------------------------------------
-  let zoom = parseFloat(getComputedStyle(view).getPropertyValue("--zoom")) || 1;
+  let zoom = view ? parseFloat(getComputedStyle(view).getPropertyValue("--zoom")) || 1 : 1;
   document.querySelectorAll("[data-zoom]").forEach((button) => button.addEventListener("click", () => {
     const how = button.dataset.zoom;
     zoom = how === "fit" ? 1 : Math.min(4, Math.max(1, zoom * (how === "in" ? 1.5 : 1 / 1.5)));
@@ -66,23 +68,26 @@
   text.addEventListener("input", checkSoon);
 
   // -- orders by clicking on the map -----------------------------------------------------
-  if (!panel || !view.dataset.svg) return;
+  if (!panel || !view) return;
   const grammar = JSON.parse(panel.dataset.grammar);
   const verbsBox = document.getElementById("click-verbs");
+  const optionsBox = document.getElementById("click-options");
   const said = document.getElementById("click-selection");
   const blockSelect = document.getElementById("click-block");
   const targetSelect = document.getElementById("click-target");
-  let selected = [], at = null, atKind = null, verb = null, targets = [], lineNo = null;
+  const SVG = "http://www.w3.org/2000/svg";
+  const blocks = new Map();  // id -> {id, at, kind, data, box, button}
+  let places = [], vb = [0, 0, 1, 1], layer = null, marks = null, hover = null;
+  let selected = [], at = null, atKind = null, verb = null, targets = [], lineNo = null, chosen = {};
 
   function kindOf(place) { return place.includes(">") ? "approach" : "locale"; }
-  function blockEl(id) { return view.querySelector(`[data-block="${CSS.escape(id)}"]`); }
 
   function fits(v) {
     if (!selected.length) return false;
     if (v.from && !v.from.includes(atKind)) return false;
     if (v.blocks && selected.length > v.blocks) return false;
     return selected.every((id) => Object.entries(v.where || {}).every(
-      ([key, value]) => (blockEl(id).dataset[key] || "") === value));
+      ([key, value]) => (blocks.get(id).data[key] || "") === value));
   }
 
   function showVerbs() {
@@ -94,13 +99,55 @@
       b.addEventListener("click", () => choose(v));
       verbsBox.append(b);
     }
+    showOptions();
+  }
+
+  // the verb's options: a list of choices, or boxes to tick among the chosen blocks
+  function showOptions() {
+    optionsBox.replaceChildren();
+    optionsBox.hidden = !(verb && verb.options && verb.options.length);
+    if (optionsBox.hidden) return;
+    for (const o of verb.options) {
+      const row = document.createElement("p");
+      const id = `click-option-${o.name}`;
+      if (o.choices) {
+        const label = document.createElement("label");
+        label.className = "inline"; label.htmlFor = id; label.textContent = o.title;
+        const select = document.createElement("select");
+        select.id = id; select.dataset.option = o.name;
+        o.choices.forEach(([value, title]) => select.add(new Option(title, value, false, chosen[o.name] === value)));
+        select.addEventListener("change", () => { chosen[o.name] = select.value; rewrite(); });
+        row.append(label, select);
+      } else {
+        const box = document.createElement("span");
+        box.setAttribute("role", "group"); box.setAttribute("aria-label", o.title);
+        box.append(o.title + ": ");
+        for (const idb of selected) {
+          const label = document.createElement("label");
+          label.className = "inline";
+          const tick = document.createElement("input");
+          tick.type = "checkbox"; tick.value = idb; tick.dataset.option = o.name;
+          tick.checked = (chosen[o.name] || []).includes(idb);
+          tick.addEventListener("change", () => {
+            chosen[o.name] = [...optionsBox.querySelectorAll(`input[data-option="${o.name}"]:checked`)].map((t) => t.value);
+            rewrite();
+          });
+          label.append(tick, " " + idb);
+          box.append(label);
+        }
+        row.append(box);
+      }
+      optionsBox.append(row);
+    }
   }
 
   function choose(v) {
-    if (verb !== v) { targets = []; }
+    if (verb !== v) { targets = []; chosen = {}; }
     verb = v;
     showVerbs();
-    if (!v.max) { write(); lineNo = null; clear(); }
+    if (v.min === 0) write();
+    if (!v.max && !(v.options && v.options.length)) clear();
+    describe();
   }
 
   function describe() {
@@ -110,83 +157,160 @@
       : "No block chosen.";
   }
 
-  function write() {
+  function line() {
     const join = grammar.join || {};
-    const line = verb.line.replace("{blocks}", selected.join(join.blocks || " ")).replace("{from}", at)
-      .replace("{targets}", targets.join(join.targets || " -> "));
+    let to = targets.join(join.targets || " -> ");
+    if (verb.to) to = targets.length ? verb.to + to : "";
+    let out = verb.line.replace("{blocks}", selected.join(join.blocks || " ")).replace("{from}", at).replace("{targets}", to);
+    for (const o of verb.options || []) {
+      let value = "";
+      if (o.choices) value = chosen[o.name] || "";
+      else {
+        const ticked = selected.filter((id) => (chosen[o.name] || []).includes(id));
+        if (ticked.length) value = o.blocks.replace("{}", ticked.join(join.blocks || " "));
+      }
+      out = out.replace(`{${o.name}}`, value);
+    }
+    return out;
+  }
+
+  function write() {
     const lines = text.value.replace(/\n+$/, "").split("\n");
-    if (lineNo !== null && lineNo < lines.length) lines[lineNo] = line;
+    if (lineNo !== null && lineNo < lines.length) lines[lineNo] = line();
     else {
       const final = lines.findIndex((l) => /^\s*FINAL\s*(#.*)?$/i.test(l));
       lineNo = final >= 0 ? final : lines.length;
-      lines.splice(lineNo, 0, line);
+      lines.splice(lineNo, 0, line());
     }
     text.value = lines.join("\n") + "\n";
     describe();
     check();
   }
 
+  function rewrite() { if (lineNo !== null) write(); }
+
   function clear() {
-    selected.forEach((id) => { const el = blockEl(id); if (el) { el.classList.remove("selected"); el.parentNode.setAttribute("aria-pressed", "false"); } });
-    selected = []; at = atKind = verb = null; targets = []; lineNo = null;
+    selected.forEach((id) => {
+      const b = blocks.get(id);
+      if (b && b.button) { b.button.classList.remove("selected"); b.button.setAttribute("aria-pressed", "false"); }
+    });
+    selected = []; at = atKind = verb = null; targets = []; lineNo = null; chosen = {};
     verbsBox.replaceChildren();
+    showOptions();
+    if (marks) marks.replaceChildren();
     describe();
   }
 
   function pick(id) {
-    const el = blockEl(id);
-    if (!el) return;
-    const where = el.dataset.at;
-    if (at !== where || (verb && verb.max && targets.length)) clear();
-    at = where; atKind = kindOf(where);
+    const b = blocks.get(id);
+    if (!b) return;
+    if (at !== b.at || lineNo !== null) clear();
+    at = b.at; atKind = b.kind || kindOf(b.at);
     const i = selected.indexOf(id);
     if (i >= 0) selected.splice(i, 1); else selected.push(id);
-    el.classList.toggle("selected", i < 0);
-    el.parentNode.setAttribute("aria-pressed", String(i < 0));
+    if (b.button) { b.button.classList.toggle("selected", i < 0); b.button.setAttribute("aria-pressed", String(i < 0)); }
     if (!selected.length) { clear(); return; }
-    lineNo = null;
     const offered = grammar.verbs.filter(fits);
-    if (!verb || !offered.includes(verb)) verb = offered[0] || null;
+    if (!verb || !offered.includes(verb)) { verb = offered[0] || null; chosen = {}; }
     showVerbs();
     describe();
   }
 
-  function target(place) {
-    if (!verb || !verb.max || !verb.targets.includes(kindOf(place))) return;
-    targets.push(place);
-    if (targets.length >= verb.min) write();
-    if (targets.length >= verb.max) { lineNo = null; clear(); }
+  function outline(place) {
+    const p = document.createElementNS(SVG, "polygon");
+    p.setAttribute("points", place.points.map((xy) => xy.join(",")).join(" "));
+    return p;
   }
 
-  function setUp(svg) {
-    svg.setAttribute("role", "group");
-    svg.setAttribute("aria-label", document.getElementById("map").alt);
-    view.querySelector("picture").hidden = true;  // kept: the same map, for what reads the image
-    view.append(svg);
-    svg.removeAttribute("height");
-    svg.removeAttribute("width");
-    const places = new Set();
-    svg.querySelectorAll("[data-block]").forEach((rect) => {
-      const g = rect.parentNode;
-      g.setAttribute("tabindex", "0");
-      g.setAttribute("role", "button");
-      g.setAttribute("aria-pressed", "false");
-      g.setAttribute("aria-label", `${rect.dataset.block} at ${rect.dataset.at}`);
-      g.addEventListener("keydown", (event) => {
-        if (event.key === "Enter" || event.key === " ") { event.preventDefault(); pick(rect.dataset.block); }
+  function target(name) {
+    if (!verb || !verb.max || !verb.targets.includes(kindOf(name))) return;
+    targets.push(name);
+    const place = places.find((p) => p.name === name);
+    if (place && marks) marks.append(outline(place));
+    if (targets.length >= verb.min) write();
+    if (targets.length >= verb.max) clear();
+    else describe();
+  }
+
+  // which place is at a point of the map: approaches (small, on the edges of locales) first
+  function inside(points, x, y) {
+    let yes = false;
+    for (let i = 0, j = points.length - 1; i < points.length; j = i++) {
+      const [xi, yi] = points[i], [xj, yj] = points[j];
+      if ((yi > y) !== (yj > y) && x < (xj - xi) * (y - yi) / (yj - yi) + xi) yes = !yes;
+    }
+    return yes;
+  }
+  function placeAt(event) {
+    const r = layer.getBoundingClientRect();
+    const x = vb[0] + (event.clientX - r.left) / r.width * vb[2], y = vb[1] + (event.clientY - r.top) / r.height * vb[3];
+    return places.find((p) => p.kind === "approach" && inside(p.points, x, y))
+      || places.find((p) => p.kind !== "approach" && inside(p.points, x, y));
+  }
+
+  function setUp(regions) {
+    vb = regions.viewbox;
+    const pct = (v, i) => `${(v - vb[i]) / vb[i + 2] * 100}%`;
+    layer = document.createElement("div");
+    layer.className = "click-layer";
+    layer.dataset.viewbox = JSON.stringify(vb);
+    layer.setAttribute("role", "group");
+    layer.setAttribute("aria-label", "Your blocks on the map");
+    const drawn = document.createElementNS(SVG, "svg");
+    drawn.setAttribute("viewBox", vb.join(" "));
+    drawn.setAttribute("preserveAspectRatio", "none");
+    drawn.setAttribute("aria-hidden", "true");
+    hover = document.createElementNS(SVG, "polygon");
+    hover.setAttribute("class", "hover");
+    marks = document.createElementNS(SVG, "g");
+    marks.setAttribute("class", "targets");
+    drawn.append(marks, hover);
+    layer.append(drawn);
+    for (const b of regions.blocks) {
+      blocks.set(b.id, b);
+      if (!b.box) continue;
+      const [cx, cy, w, h, deg] = b.box;
+      const button = b.button = document.createElement("button");
+      button.type = "button";
+      button.className = "block";
+      button.dataset.block = b.id;
+      button.setAttribute("aria-pressed", "false");
+      button.setAttribute("aria-label", `${b.id} at ${b.at}`);
+      button.style.cssText = `left:${pct(cx, 0)};top:${pct(cy, 1)};width:${w / vb[2] * 100}%;height:${h / vb[3] * 100}%;`
+        + `transform:translate(-50%,-50%) rotate(${deg}deg)`;
+      button.addEventListener("click", (event) => { event.stopPropagation(); pick(b.id); });
+      layer.append(button);
+    }
+    places = regions.places;
+    layer.addEventListener("click", (event) => {
+      const place = placeAt(event);
+      if (place) target(place.name);
+    });
+    let shown = null, queued = null;
+    layer.addEventListener("pointermove", (event) => {
+      if (event.pointerType !== "mouse") return;
+      if (queued === null) requestAnimationFrame(() => {
+        const place = queued && placeAt(queued);
+        queued = null;
+        if (place === shown) return;
+        shown = place;
+        hover.setAttribute("points", place ? place.points.map((xy) => xy.join(",")).join(" ") : "");
       });
-      blockSelect.add(new Option(`${rect.dataset.block} (${rect.dataset.at})`, rect.dataset.block));
+      queued = event;
     });
-    svg.querySelectorAll("[data-locale], [data-approach]").forEach((el) => places.add(el.dataset.locale || el.dataset.approach));
-    [...places].sort().forEach((p) => targetSelect.add(new Option(p, p)));
-    svg.addEventListener("click", (event) => {
-      const g = event.target.closest("g");
-      const rect = g && g.querySelector(":scope > [data-block]");
-      if (rect) { pick(rect.dataset.block); return; }
-      const place = event.target.closest("[data-approach], [data-locale]");
-      if (place) target(place.dataset.approach || place.dataset.locale);
-    });
-    panel.hidden = false;
+    view.querySelector(".map-frame").append(layer);
+    said.textContent = "No block chosen.";
+  }
+
+  // the lists (hundreds of places) are filled when first used, not while the page loads
+  function fillLists() {
+    if (blockSelect.options.length > 1 || !blocks.size) return;
+    for (const b of blocks.values()) blockSelect.add(new Option(`${b.id} (${b.at})`, b.id));
+    [...new Set(places.map((p) => p.name))].sort().forEach((p) => targetSelect.add(new Option(p, p)));
+  }
+  for (const select of [blockSelect, targetSelect]) {
+    select.addEventListener("focus", fillLists);
+    select.addEventListener("pointerdown", fillLists);
   }
 
   blockSelect.addEventListener("change", () => { if (blockSelect.value) pick(blockSelect.value); blockSelect.value = ""; });
@@ -194,11 +318,11 @@
   document.getElementById("click-clear").addEventListener("click", clear);
   document.addEventListener("keydown", (event) => { if (event.key === "Escape") clear(); });
 
-  fetch(view.dataset.svg, {credentials: "same-origin"}).then((r) => r.ok ? r.text() : Promise.reject(r.status))
-    .then((source) => {
-      const doc = new DOMParser().parseFromString(source, "image/svg+xml");
-      const svg = doc.documentElement;
-      if (svg.nodeName !== "svg") return;
-      setUp(document.importNode(svg, true));
-    }).catch(() => {});
+  // after the first paint, when the browser is idle: nothing of this delays the page
+  function load() {
+    fetch(panel.dataset.regions, {credentials: "same-origin"}).then((r) => r.ok ? r.json() : Promise.reject(r.status))
+      .then(setUp).catch(() => { said.textContent = "The map's blocks could not be loaded: type your orders below."; });
+  }
+  const later = () => ("requestIdleCallback" in window ? requestIdleCallback(load, {timeout: 1500}) : setTimeout(load, 50));
+  if (document.readyState === "complete") later(); else window.addEventListener("load", later);
 })();

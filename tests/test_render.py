@@ -328,7 +328,7 @@ def test_the_drawing_is_the_same_in_every_process():
 def test_the_map_marks_what_map_clicks_need_and_nothing_of_the_enemy(scenario):
     """Own blocks carry where they stand as orders write it; every locale and approach its name;
     the places' names read back as the parser reads them; the click grammar's verbs are whole."""
-    from pbem.games.marengo.ruleset import MAP_CLICKS
+    from pbem.games.marengo.clicks import MAP_CLICKS
 
     state = battle(scenario)
     board = scenario.board

@@ -78,6 +78,8 @@ ATTACKS = [
     ("games.map_png", ANNA, "GET", "/games/{g}/map/now.png?side=france", None, DENIED),
     ("games.map_png", ANNA, "GET", "/games/{g}/map/0.png", None, DENIED),
     ("games.map_png", OTTO, "GET", "/games/{g}/map/0.png?side=austria", None, DENIED),
+    ("games.map_clicks", ANNA, "GET", "/games/{g}/map/clicks.json?side=france", None, DENIED),
+    ("games.map_clicks", OTTO, "GET", "/games/{g}/map/clicks.json?side=austria", None, DENIED),
     ("games.map_png", "anon", "GET", "/games/{g}/map/now.png?side=austria", None, {302}),
     ("games.map_png", ANNA, "GET", "/games/{g}/map/0.png?side=france&w=480", None, DENIED),
     ("games.map_svg", ANNA, "GET", "/games/{g}/map/0.svg?side=france", None, DENIED),

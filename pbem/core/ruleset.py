@@ -208,31 +208,51 @@ class Ruleset(Protocol):
     def render_svg(self, scenario, view: dict, title: str | None = None) -> str:
         """The map of ``view`` as a standalone SVG document."""
 
-    def map_clicks(self, scenario) -> dict:
+    def map_clicks(self, scenario, view: dict | None = None) -> dict:
         """How clicks on the map of the game page write order lines: a "click grammar", plain data
         the page's script follows without knowing the game (empty: no orders by clicking).
+        ``view`` is the seat's (the one that owes orders): what the grammar offers comes from it alone.
 
-        The map (``render_svg``) marks, from the seat's view only, what may be clicked:
+        What may be clicked: the map (``render_svg``) marks, from the seat's view only,
         ``data-block`` (an own block's id, on its ``<rect>``) with ``data-at`` (where it
         stands, written as orders write it) and any other ``data-*`` facts the verbs test;
         ``data-locale`` and ``data-approach`` (the places, as orders write them). Nothing of
-        the enemy is marked. The grammar::
+        the enemy is marked. A game whose map marks nothing gives them in the grammar instead,
+        as ``regions`` in the map's coordinates (pbem.server.web.clicklayer reads either)::
+
+            "regions": {"blocks": [{"id": "F5", "at": "Marengo", "data": {"type": "infantry"},
+                                    "box": [cx, cy, width, height, degrees]}, ...],
+                        "places": [{"name": "Marengo>Spinetta", "kind": "approach",
+                                    "points": [[x, y], ...]}, ...]}
+
+        and own blocks not on the map that orders may name (reinforcements) as ``offmap``, a
+        list of blocks like those with ``"box": None`` (chosen from a list, not on the map).
+        The page shows the map as an image, lays a button over each own block, and hit-tests
+        other clicks against the places' outlines (approaches first). The grammar::
 
             {"verbs": [{"name": "move", "title": "Move",
-                        "from": ["locale", "approach"],   # where the selection may stand
+                        "from": ["locale", "approach"],   # where the selection may stand ("offmap" too)
                         "where": {"type": "artillery"},   # data-* every selected block must have
                         "blocks": 1,                      # at most this many blocks (0: any)
                         "targets": ["locale", "approach"],
                         "min": 1, "max": 1,               # places to click after the blocks
+                        "to": " -> ",                     # (min 0) written before the targets, if any
+                        "options": [                      # choices beside the clicks, written into {name}
+                            {"name": "by", "title": "By", "choices": [["", "road"], [" BY PONTOON", "pontoon"]]},
+                            {"name": "lead", "title": "Lead", "blocks": " LEAD {}"},  # some of the chosen blocks
+                        ],
                         "line": "MOVE {blocks} {from} -> {targets}"}, ...],
              "join": {"blocks": " ", "targets": " -> "}}
 
         A click on own blocks selects them (blocks at one place together); the first verb
         whose ``from``, ``where`` and ``blocks`` fit is offered first, the others beside it.
         Each place clicked is added to the targets; once ``min`` are there the line is
-        written into the orders text (and rewritten as more come, up to ``max``). A verb with
-        no targets is written when chosen. The orders text stays the one source of orders:
-        every line is checked by ``parse_orders`` like typed ones."""
+        written into the orders text (and rewritten as more come, up to ``max``, or as an
+        option changes). A verb with no targets is written when chosen. An option's choice
+        is written where the line says ``{name}`` (a ``choices`` option: the value chosen; a
+        ``blocks`` option: the blocks ticked among those chosen, into its pattern, or nothing).
+        The orders text stays the one source of orders: every line is checked by
+        ``check_orders`` like typed ones."""
 
     def bots(self) -> dict[str, Bot]:
         """The game's computer players by name; "bot" is the simple one."""

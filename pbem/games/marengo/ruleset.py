@@ -13,31 +13,11 @@ from pbem.core.ruleset import Bot
 from pbem.games.simmons.ruleset import FamilyRuleset
 from pbem.paths import MAPS
 
-from . import cases, invariants, parse, rules, view
+from . import cases, clicks, invariants, parse, rules, view
 from .bot import bot_orders
 from .scenario import SIDE_NAME, SIDES, load_scenario
 from .setup import setup
 from .strategist import strategist_chooser, strategist_orders, strategist_standing
-
-
-MAP_CLICKS = {
-    "verbs": [
-        {"name": "move", "title": "Move", "from": ["locale", "approach"], "targets": ["locale", "approach"],
-         "min": 1, "max": 1, "line": "MOVE {blocks} {from} -> {targets}"},
-        {"name": "road", "title": "March by road", "from": ["locale"], "blocks": 1, "targets": ["locale"],
-         "min": 1, "max": 3, "line": "ROAD {blocks} {from} -> {targets}"},
-        {"name": "assault", "title": "Assault", "from": ["approach"], "min": 0, "max": 0,
-         "line": "ASSAULT {from} WITH {blocks}"},
-        {"name": "bombard", "title": "Bombard", "from": ["approach"], "where": {"type": "artillery"}, "blocks": 1,
-         "min": 0, "max": 0, "line": "BOMBARD {blocks} FROM {from}"},
-        {"name": "activate", "title": "Activate", "where": {"activated": "false"}, "min": 0, "max": 0,
-         "line": "ACTIVATE {blocks}"},
-    ],
-    "join": {"blocks": " ", "targets": " -> "},
-}
-"""Orders by clicking on the map (pbem.core.ruleset.Ruleset.map_clicks): the map marks own blocks
-with ``data-at``, ``data-type`` and ``data-activated`` (render/blocks.py), locales and approaches with
-their names (render/board.py)."""
 
 
 class Marengo(FamilyRuleset):
@@ -100,8 +80,8 @@ class Marengo(FamilyRuleset):
 
         return render_svg(scenario.board, view, title=title)
 
-    def map_clicks(self, scenario) -> dict:
-        return MAP_CLICKS
+    def map_clicks(self, scenario, view: dict | None = None) -> dict:
+        return clicks.map_clicks(scenario, view)
 
     def bots(self) -> dict[str, Bot]:
         return {

@@ -135,8 +135,10 @@ class Napoleon1815:
 
         return render_svg(scenario, view, title)
 
-    def map_clicks(self, scenario) -> dict:
-        return {}  # no orders by clicking yet: its map marks no blocks or places (the page offers the text alone)
+    def map_clicks(self, scenario, view: dict | None = None) -> dict:
+        from .clicks import map_clicks
+
+        return map_clicks(scenario, view)
 
     def bots(self) -> dict[str, Bot]:
         return {"bot": Bot("bot", "the random legal bot", bot_orders),

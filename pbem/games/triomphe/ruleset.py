@@ -135,8 +135,10 @@ class Triomphe(FamilyRuleset):
 
         return render_svg(scenario, view_, title=title)
 
-    def map_clicks(self, scenario) -> dict:
-        return {}  # no orders by clicking yet: its map marks no blocks or places (the page offers the text alone)
+    def map_clicks(self, scenario, view: dict | None = None) -> dict:
+        from .clicks import map_clicks
+
+        return map_clicks(scenario, view)
 
     def bots(self) -> dict[str, Bot]:
         return {

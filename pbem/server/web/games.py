@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gzip
 import hashlib
+import json
 from html import escape as html_escape
 import re
 import secrets
@@ -22,6 +23,7 @@ from pbem.core.ruleset import options_of
 from pbem.games import rulesets, ruleset
 from pbem.server import deadlines
 from pbem.server.service import ServiceError
+from pbem.server.web import clicklayer
 from pbem.server.web.security import (email_required, game_info, is_finished, is_moderator, my_sides, service, side_for,
                                spectator)
 
@@ -222,8 +224,8 @@ def page(game_id: int, side: str | None, result=None, text: str | None = None, s
         deadline_iso=info.get("deadline") if side else None,
         **deadline_now(game_id, side),
         text_lines=(text or "").splitlines(), bots=(info["settings"] or {}).get("bots", {}),
-        clicks=game.ruleset.map_clicks(game.scenario) if playing and not game.over and side in game.turn().seats
-        else None,  # map clicks write the day's orders: for the seats that owe them
+        clicks=page_grammar(game, side) if owes(game, side, playing) else None,
+        clicks_url=url_for("games.map_clicks", game_id=game_id, side=side),
         map_alt="map of the game" + (f" as {service().seat_title(game_id, side)} sees it" if side else "")
         + (f", after {service().turn_label(game, last)}" if last is not None else ", at the start"),
         **map_sources(game_id, last, side),
@@ -270,6 +272,17 @@ def settings_list(game_id: int) -> list[tuple[str, str]]:
     return out
 
 
+def owes(game, side: str | None, playing: bool) -> bool:
+    """Map clicks write the day's orders: for the seats that owe them."""
+    return playing and not game.over and side in game.turn().seats
+
+
+def page_grammar(game, side: str) -> dict:
+    """The click grammar the page carries (its verbs); the regions come after the first paint (map_clicks)."""
+    grammar = game.ruleset.map_clicks(game.scenario, game.view(side))
+    return {key: value for key, value in grammar.items() if key not in ("regions", "offmap")}
+
+
 def deadline_now(game_id: int, side: str | None) -> dict:
     """The deadline for the page's header: the local time alone, and the time left (the script counts it down)."""
     when = service().deadline(game_id)
@@ -285,9 +298,14 @@ def map_sources(game_id: int, day: int | None, side: str | None) -> dict:
     svg = map_svg_text(game_id, day, side)
     size = re.search(r'<svg[^>]*\swidth="([\d.]+)"[^>]*\sheight="([\d.]+)"', svg)
     return {"map_url": url_for("games.map_svg", game_id=game_id, day=which, side=side),
-            "svg_url": url_for("games.map_svg", game_id=game_id, day=which, side=side),
             "png_url": url_for("games.map_png", game_id=game_id, day=which, side=side), "png_widths": PNG_WIDTHS,
-            "map_size": (round(float(size.group(1))), round(float(size.group(2)))) if size else (1400, 1327)}
+            "map_size": (round(float(size.group(1))), round(float(size.group(2)))) if size else map_box(svg)}
+
+
+def map_box(svg: str) -> tuple[int, int]:
+    """The size of a map that gives only its viewBox (the image keeps its shape while it loads)."""
+    box = re.search(r'<svg[^>]*\sviewBox="[-\d.]+[ ,]+[-\d.]+[ ,]+([\d.]+)[ ,]+([\d.]+)"', svg)
+    return (round(float(box.group(1))), round(float(box.group(2)))) if box else (1400, 1327)
 
 
 # -- my games, new games ---------------------------------------------------------------
@@ -567,8 +585,29 @@ def image_response(data: bytes, mimetype: str, day: int | None) -> Response:
 def map_svg(game_id: int, day: str):
     side = side_for(g.user, game_id, request.args.get("side"))
     number = map_day(game_id, day)
-    response = image_response(map_svg_text(game_id, number, side).encode(), "image/svg+xml", number)
+    svg = map_svg_text(game_id, number, side)
+    shown = _kept(kept("shown"), hashlib.sha256(svg.encode()).digest(), lambda: clicklayer.unmarked(svg), 64)
+    response = image_response(shown.encode(), "image/svg+xml", number)
     response.headers["Content-Security-Policy"] = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
+    return response
+
+
+@bp.route("/games/<int:game_id>/map/clicks.json")
+def map_clicks(game_id: int):
+    """What may be clicked on today's map of the seat that owes orders: its own blocks and the places
+    (pbem.server.web.clicklayer), read from that seat's map; fetched by the page after its first paint."""
+    side = side_for(g.user, game_id, request.args.get("side"))
+    game = service().game(game_id)
+    if not owes(game, side, side in my_sides(g.user, game_id)):
+        abort(404, "No orders by clicking: this seat owes no orders now.")
+    grammar = game.ruleset.map_clicks(game.scenario, game.view(side))
+    if not grammar:
+        abort(404, "This game takes its orders as text only.")
+    svg = map_svg_text(game_id, None, side)
+    key = (hashlib.sha256(svg.encode()).digest(), json.dumps(grammar, sort_keys=True))
+    found = _kept(kept("clicks"), key, lambda: clicklayer.regions(grammar, svg), 32)
+    response = current_app.response_class(json.dumps(found, separators=(",", ":")), mimetype="application/json")
+    response.headers["Cache-Control"] = "private, no-cache"
     return response
 
 

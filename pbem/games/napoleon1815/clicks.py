@@ -1,0 +1,69 @@
+"""Orders by clicking on the map (pbem.core.ruleset.Ruleset.map_clicks): Napoleon 1815's click
+grammar, with the regions of its map.
+
+Its map (render.py) marks nothing, so the grammar says where the seat's own blocks and the towns are,
+in the map's coordinates, placed as render.py places them: a town is a disc around its dot, a block
+its bar in the town's stack (the visible blocks in the view's order, at most 8 drawn; the others are
+chosen from the list). Only the blocks of the seat's own army are given: the partner army's, seen in
+the two-player game, are ordered from the other Allied seat. Orders: MOVE along roads (a move into
+a town the enemy holds is the attack), PLACE in the setup turns; DEPLOY in a battle's sub-turn is
+typed."""
+
+from __future__ import annotations
+
+import math
+
+from .render import BOTTOM, H, PAD, RIGHT, W
+from .scenario import SEAT_ARMY
+
+TOWN_R = 14  # the clickable disc around a town's dot (render.py's dot is 6 or 9)
+BAR_W, BAR_H, BAR_COL, BAR_ROW, SHOWN = 70, 12, 74, 13, 8  # render.py's stacks: 4 a column, 8 drawn
+
+JOIN = {"blocks": " ", "targets": " -> "}
+MOVE = {"name": "move", "title": "Move (into the enemy: attack)", "from": ["locale"], "targets": ["locale"],
+        "min": 1, "max": 3, "options": [{"name": "forced", "title": "Forced march", "choices": [
+            ["", "no"], [" FORCED", "yes: one town more, a die each"]]}],
+        "line": "MOVE {blocks} {from} -> {targets}{forced}"}
+PLACE = {"name": "place", "title": "Place", "from": ["locale", "offmap"], "targets": ["locale"], "min": 1, "max": 1,
+         "line": "PLACE {blocks} {targets}"}
+
+
+def town_positions(board) -> dict[str, tuple[float, float]]:
+    """Where render.py draws each town."""
+    xs = [t.at[0] for t in board.towns.values()]
+    ys = [t.at[1] for t in board.towns.values()]
+    x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
+    return {tid: (PAD + (t.at[0] - x0) / (x1 - x0) * (W - PAD - RIGHT),
+                  PAD + 30 + (y1 - t.at[1]) / (y1 - y0) * (H - PAD - 30 - BOTTOM))
+            for tid, t in board.towns.items()}
+
+
+def map_clicks(scenario, view: dict | None) -> dict:
+    """The grammar for the seat of ``view``: its army's blocks, the towns (public)."""
+    if not view or view.get("seat") not in SEAT_ARMY:
+        return {"verbs": [MOVE], "join": JOIN}
+    if view.get("phase") == "battle deployment":
+        return {}  # DEPLOY is typed (docs/napoleon1815-orders.md)
+    board, army = scenario.board, SEAT_ARMY[view["seat"]]
+    at = town_positions(board)
+    stacks: dict[str, int] = {}
+    blocks = []
+    for b in view["blocks"]:
+        k = stacks[b["town"]] = stacks.get(b["town"], -1) + 1
+        if b["army"] != army:
+            continue
+        x, y = at[b["town"]]
+        bx, by = x + 10 + (k // 4) * BAR_COL, y + 4 + (k % 4) * BAR_ROW
+        blocks.append({"id": b["id"], "at": board.towns[b["town"]].name, "data": {"type": b.get("type", "")},
+                       "box": [round(bx + BAR_W / 2, 1), round(by + BAR_H / 2, 1), BAR_W, BAR_H, 0]
+                       if k < SHOWN else None})
+    places = [{"name": town.name, "kind": "locale", "points": [
+        [round(at[tid][0] + TOWN_R * math.cos(i * math.pi / 8)), round(at[tid][1] + TOWN_R * math.sin(i * math.pi / 8))]
+        for i in range(16)]} for tid, town in board.towns.items()]
+    setup = view.get("phase") in ("allied setup", "French setup")
+    # in the setup, the army's blocks not yet on the map (the order of battle is the scenario's)
+    offmap = [{"id": spec.id, "at": "to place", "kind": "offmap", "data": {"type": spec.type}, "box": None}
+              for spec in scenario.blocks.values() if setup and spec.army == army
+              and spec.id not in {b["id"] for b in view["blocks"]}]
+    return {"verbs": [PLACE if setup else MOVE], "join": JOIN, "offmap": offmap,
+            "regions": {"viewbox": [0, 0, W, H], "blocks": blocks, "places": places}}
