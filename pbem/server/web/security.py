@@ -138,7 +138,7 @@ def login_required(view):
     def wrapped(*args, **kwargs):
         if g.user is None:
             if is_api():
-                abort(401, "Sign in, or send Authorization: Bearer <seat key> with ?game=&side=.")
+                abort(401, "Sign in, or send Authorization: Bearer KEY (the seat's key) with ?game=ID&side=SIDE.")
             return redirect(url_for("auth.login", next=request.full_path.rstrip("?")))
         return view(*args, **kwargs)
     return wrapped
@@ -229,7 +229,7 @@ def key_user(key: str) -> User:
     body = request.get_json(silent=True) if request.is_json else None
     side = request.args.get("side") or (body.get("side") if isinstance(body, dict) else None)
     if not game or not side:
-        abort(401, "A seat key needs ?game=<id>&side=<side>.")
+        abort(401, "A seat key needs ?game=ID&side=SIDE.")
     check_rate(kind="key")
     if not service().store.check_key(int(game), side, key):
         note_attempt(None, "key", False)
