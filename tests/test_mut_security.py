@@ -442,3 +442,59 @@ def test_local_path_edges():
     assert local_path("/%25252F%25252Fevil") is None  # decoded thrice: //evil
     assert local_path("/%2525252F%2525252Fevil") == "/%2525252F%2525252Fevil"  # still encoded after three
     assert local_path("") is None and local_path(None) is None
+
+
+# -- a seat key by mail ------------------------------------------------------------------------------
+
+
+def test_a_wrong_key_by_mail_is_refused_audited_and_told_to_the_owner(site):
+    from pbem.server import inbox
+
+    service, g_id = site.service, site.g
+    site.store.execute("DELETE FROM outbox")  # the welcome mails
+    assert inbox.authenticate(service, g_id, "austria", site.keys["austria"], "anyone@example.org", {"id": 1})
+    assert site.store.query("SELECT * FROM outbox") == []
+    assert not inbox.authenticate(service, g_id, "austria", "wrong", "Stranger@Example.org", {"id": 2})
+    (audit,) = [a for a in site.store.read_audit() if a["action"] == "wrong_key"]
+    assert (audit["who"], audit["game_id"], audit["detail"]) == \
+        ("Stranger@Example.org", g_id, {"from": "stranger@example.org", "side": "austria", "inbound": 2})
+    mails = site.store.query("SELECT to_addr, subject, body, kind, dedupe_key FROM outbox ORDER BY id")
+    assert mails == [
+        {"to_addr": "Stranger@example.org", "subject": f"[pbem {g_id}] Refused: wrong key",
+         "body": mails[0]["body"], "kind": "reply", "dedupe_key": "answer:2"},
+        {"to_addr": ANNA, "subject": f"[pbem {g_id}] Someone used a wrong key for your seat",
+         "body": mails[1]["body"], "kind": "reply", "dedupe_key": "answer:2:owner"}]
+    assert site.store.query("SELECT kind, recipient, source FROM answer_log ORDER BY rowid") == [
+        {"kind": "stranger", "recipient": "Stranger@example.org", "source": "Stranger@Example.org"},
+        {"kind": "owner", "recipient": ANNA, "source": f"seat:{g_id}:austria"}]
+    assert mails[0]["body"].startswith(
+        f"The key in your mail is not the key of Austria in game {g_id}; nothing was done.\n"
+        "If you lost your key, ask the game's moderator for a new one.")
+    assert mails[1]["body"].startswith(
+        f"1 mail(s) tried to act for Austria in game {g_id} with a wrong key since the last notice (the latest "
+        "from Stranger@Example.org). All were refused; your key is unchanged, and nothing needs doing if you "
+        "have it. You are told at most once every 6 hours; the game's log lists every attempt.")
+    # the owner's own mistake is not reported to the owner
+    assert not inbox.authenticate(service, g_id, "austria", "wrong", ANNA.upper(), {"id": 3})
+    assert [m["to_addr"] for m in site.store.query("SELECT to_addr FROM outbox ORDER BY id")] == \
+        ["Stranger@example.org", ANNA, "ANNA@example.org"]
+
+
+def test_a_proven_key_is_remembered_only_until_the_key_changes(site):
+    service, g_id, key = site.service, site.g, site.keys["austria"]
+    assert not service.check_key(g_id, "austria", "wrong") and service._verified == {}
+    assert service.check_key(g_id, "austria", key)
+    assert service._verified == {(g_id, "austria"): hashlib.sha256(f"{g_id}\0austria\0{key}".encode()).digest()}
+    assert service.check_key(g_id, "austria", key) and not service.check_key(g_id, "france", key)
+    service.set_key(g_id, "austria", "a new key")
+    assert service._verified == {}
+    assert not service.check_key(g_id, "austria", key) and service.check_key(g_id, "austria", "a new key")
+    assert not site.store.check_key(g_id, "prussia", "a new key")
+    assert not site.store.check_key(g_id + 99, "austria", "a new key")
+    row = site.store.query_one("SELECT key_hash, key_salt FROM seats WHERE game_id = ? AND side = ?", (g_id, "austria"))
+    assert len(row["key_salt"]) == 16 and b"a new key" not in row["key_hash"]
+    site.store.set_seat_key(g_id, "france", "a new key")
+    other = site.store.query_one("SELECT key_hash, key_salt FROM seats WHERE game_id = ? AND side = ?", (g_id, "france"))
+    assert other["key_salt"] != row["key_salt"] and other["key_hash"] != row["key_hash"]
+    assert site.store.check_key(g_id, "france", "a new key")
+    assert site.store.check_key(g_id, "france", "\udcff") is False
