@@ -498,3 +498,35 @@ def test_a_proven_key_is_remembered_only_until_the_key_changes(site):
     assert other["key_salt"] != row["key_salt"] and other["key_hash"] != row["key_hash"]
     assert site.store.check_key(g_id, "france", "a new key")
     assert site.store.check_key(g_id, "france", "\udcff") is False
+
+
+# -- small edges of the request hooks --------------------------------------------------------------------
+
+
+def test_a_client_without_an_address_is_counted_as_one(site):
+    with site.app.test_request_context("/login", environ_overrides={"REMOTE_ADDR": ""}):
+        assert security.client_ip() == "?"
+    with site.app.test_request_context("/login", environ_overrides={"REMOTE_ADDR": "10.1.2.3"}):
+        assert security.client_ip() == "10.1.2.3"
+
+
+def test_a_session_from_before_generations_is_of_generation_zero(site):
+    anna = site.client(ANNA)
+    with anna.session_transaction() as s:
+        del s["generation"]
+    assert anna.get("/").status_code == 200
+    site.store.end_sessions(ANNA)
+    assert anna.get("/").status_code == 302
+
+
+def test_a_seat_key_with_a_json_list_body_names_no_side(site):
+    response = site.client().post(f"/api/games/{site.g}/orders", json=["austria"],
+                                  headers={"Authorization": f"Bearer {site.keys['austria']}"})
+    assert (response.status_code, error_of(response)) == (401, "A seat key needs ?game=ID&side=SIDE.")
+
+
+@pytest.mark.parametrize("token", ["", "XXXX", "None", "XXXXXX", "csrf"])
+def test_a_session_without_a_token_accepts_none(site, token):
+    client = site.client()
+    assert client.post("/login", data={"email": ANNA, "action": "link", "csrf_token": token}).status_code == 400
+    assert site.store.query("SELECT * FROM outbox WHERE kind = 'login'") == []
