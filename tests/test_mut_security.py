@@ -530,3 +530,43 @@ def test_a_session_without_a_token_accepts_none(site, token):
     client = site.client()
     assert client.post("/login", data={"email": ANNA, "action": "link", "csrf_token": token}).status_code == 400
     assert site.store.query("SELECT * FROM outbox WHERE kind = 'login'") == []
+
+
+def test_a_service_refusal_is_a_clear_400(site):
+    anna = site.client(ANNA)
+    page = anna.post(f"/games/{site.g}/vacation", data={"csrf_token": anna.csrf, "side": "austria", "days": "99"})
+    assert page.status_code == 400 and error_of(page).startswith("a vacation may total at most 14 days in this game")
+    with site.app.test_request_context("/api/x"):
+        g.user = None
+        from pbem.server.service import ServiceError
+
+        body, code = security.handle_service_error(ServiceError("no such thing"))
+        assert (code, body.json) == (400, {"error": "no such thing", "status": 400})
+
+
+def test_a_crash_is_logged_with_the_request_and_an_http_error_keeps_its_code(site, caplog):
+    from werkzeug.exceptions import NotFound
+
+    with site.app.test_request_context("/api/games/5", method="PUT"):
+        g.user = None
+        body, code = security.handle_crash(NotFound())
+        assert (code, body.json) == (404, {"error": "There is no such page.", "status": 404})
+        with caplog.at_level("ERROR"):
+            try:
+                raise RuntimeError("kaboom")
+            except RuntimeError as error:
+                body, code = security.handle_crash(error)
+    assert code == 500 and "kaboom" not in body.get_data(as_text=True)
+    (record,) = [r for r in caplog.records if r.getMessage().startswith("error on")]
+    assert record.getMessage() == "error on PUT /api/games/5" and record.exc_info[0] is RuntimeError
+
+
+def test_who_may_view_a_game(site):
+    with site.app.test_request_context("/"):
+        g.user = None
+        assert security.may_view_game(security.User(email=ANNA), site.g)
+        assert security.may_view_game(security.User(email=MOD), site.g)
+        assert not security.may_view_game(security.User(email=OTTO), site.g)
+        assert not security.may_view_game(None, site.g)
+        site.store.update_game(site.g, status="finished")
+        assert security.may_view_game(None, site.g)
