@@ -570,3 +570,13 @@ def test_who_may_view_a_game(site):
         assert not security.may_view_game(None, site.g)
         site.store.update_game(site.g, status="finished")
         assert security.may_view_game(None, site.g)
+
+
+def test_a_seat_key_with_a_game_that_is_no_number_or_a_broken_json_body(site):
+    key = {"Authorization": f"Bearer {site.keys['austria']}"}
+    client = site.client()
+    bad = client.get("/api/games?game=abc&side=austria", headers=key)
+    assert (bad.status_code, error_of(bad)) == (401, "A seat key needs ?game=ID&side=SIDE.")
+    broken = client.post(f"/api/games/{site.g}/orders", data="{not json", content_type="application/json",
+                         headers=key)
+    assert (broken.status_code, error_of(broken)) == (401, "A seat key needs ?game=ID&side=SIDE.")
