@@ -401,3 +401,13 @@ def test_enemy_as_seen_lists_only_the_foes_blocks_on_the_map_in_board_order():
     ]
     assert enemy_as_seen(board, blocks, "austria", seen_as) == [
         {"side": "austria", "locale": "north", "facing": None, "shows": 1}]
+
+
+def test_marengo_a_reinforcement_without_an_hour_is_listed_first():
+    scenario, state = marengo_position()
+    state.blocks["F7"].arrives = 1
+    state.blocks["F8"].arrives = None
+    mine = marengo_view.view(scenario, state, "france")["reinforcements"]["france"]
+    assert [(r["id"], r["arrives"]) for r in mine] == [("F8", None), ("F7", 1)]
+    theirs = marengo_view.view(scenario, state, "austria")["reinforcements"]["france"]
+    assert theirs == [{"arrives": 0, "count": 1}, {"arrives": 1, "count": 1}]
