@@ -411,3 +411,13 @@ def test_marengo_a_reinforcement_without_an_hour_is_listed_first():
     assert [(r["id"], r["arrives"]) for r in mine] == [("F8", None), ("F7", 1)]
     theirs = marengo_view.view(scenario, state, "austria")["reinforcements"]["france"]
     assert theirs == [{"arrives": 0, "count": 1}, {"arrives": 1, "count": 1}]
+
+
+def test_a_side_without_standing_orders_has_an_empty_list():
+    scenario, state = marengo_position()
+    state.standing = {"france": [{"text": "HOLD"}]}
+    assert marengo_view.view(scenario, state, None)["standing"] == {"austria": [], "france": ["HOLD"]}
+    assert marengo_view.view(scenario, state, "austria")["standing"] == {"austria": []}
+    tscenario, tstate = triomphe_position()
+    tstate.standing = {"france": [{"text": "HOLD"}]}
+    assert triomphe_view.view(tscenario, tstate, None)["standing"] == {"austria": [], "france": ["HOLD"]}
