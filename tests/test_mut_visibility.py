@@ -346,6 +346,7 @@ def test_n1815_the_turn_track_at_its_ends():
     scenario, _ = n1815_position()
     cases = {0: ("allied setup", "A", False), 1: ("French setup", "F", False),
              2: ("campaign", scenario.track[0].side, scenario.track[0].night),
+             3: ("campaign", scenario.track[1].side, scenario.track[1].night),
              len(scenario.track) + 1: ("campaign", scenario.track[-1].side, scenario.track[-1].night),
              len(scenario.track) + 2: ("campaign", "F", False)}
     for turn, (phase, mover, night) in cases.items():
@@ -385,6 +386,7 @@ def test_enemy_as_seen_lists_only_the_foes_blocks_on_the_map_in_board_order():
 
     blocks = [block("F1", "france", "south"), block("F2", "france", "north", "middle", strength=3),
               block("F3", "france", "north", "middle", strength=2), block("F4", "france", "off-board"),
+              block("F9", "france", "south", "Alpha"),
               block("F5", "france", "north", on_map=False), block("A1", "austria", "north"),
               block("F6", "france", "middle"), block("F7", "france", "north")]
 
@@ -397,7 +399,8 @@ def test_enemy_as_seen_lists_only_the_foes_blocks_on_the_map_in_board_order():
         {"side": "france", "locale": "north", "facing": "middle", "shows": 2},
         {"side": "france", "locale": "north", "facing": "middle", "shows": 3},
         {"side": "france", "locale": "middle", "facing": None, "shows": 1},
-        {"side": "france", "locale": "south", "facing": None, "shows": 1},
+        {"side": "france", "locale": "south", "facing": None, "shows": 1},  # the reserve before any approach
+        {"side": "france", "locale": "south", "facing": "Alpha", "shows": 1},
     ]
     assert enemy_as_seen(board, blocks, "austria", seen_as) == [
         {"side": "austria", "locale": "north", "facing": None, "shows": 1}]
@@ -421,3 +424,20 @@ def test_a_side_without_standing_orders_has_an_empty_list():
     tscenario, tstate = triomphe_position()
     tstate.standing = {"france": [{"text": "HOLD"}]}
     assert triomphe_view.view(tscenario, tstate, None)["standing"] == {"austria": [], "france": ["HOLD"]}
+
+
+def test_n1815_the_first_turn_of_the_track_is_read_from_the_track():
+    import dataclasses
+
+    scenario, state = n1815_position(turn=2)
+    first = dataclasses.replace(scenario.track[0], side="A", night=True)
+    scenario.track = [first, *scenario.track[1:]]
+    seen = n1815_view.view(scenario, state, "french")
+    assert (seen["mover"], seen["night"], seen["phase"]) == ("A", True, "campaign")
+
+
+def test_n1815_a_battle_whose_defenders_have_not_deployed_shows_none():
+    scenario, state = n1815_position()
+    battle = {"town": "wavre", "sides": {"att": "france", "def": "allies"}, "terrain": {}}
+    state.pending = {"battles": [battle], "stage": "att", "deploy": {"def": {}}}
+    assert n1815_view.view(scenario, state, "french")["battles"][0]["defenders"] == {}
