@@ -195,3 +195,39 @@ def test_start_plans_the_tick_and_the_prune_and_stop_ends_every_thread(tmp_path)
         clock.stop()
     assert not any(w.thread.is_alive() for w in (clock.sending, clock.jobs, clock.mail))
     assert not clock.scheduler.running
+
+
+def test_mail_processing_polls_the_imap_folder_the_settings_name(monkeypatch):
+    from pbem.server import imap
+
+    polled, processed = [], []
+    config = SimpleNamespace(imap_host="imap.example", imap_port=993, imap_user="u", imap_password="p",
+                             imap_folder="Orders", imap_ssl=True)
+    service = SimpleNamespace(config=config, run_jobs=lambda: 0)
+    monkeypatch.setattr(imap, "poll", lambda *args, **kwargs: polled.append((args, kwargs)))
+    monkeypatch.setattr(scheduler.inbox, "process_pending", lambda s: processed.append(s) or 0)
+    clock = Clock(service, idle_sender())
+    assert clock.process_mail() == 0
+    assert polled == [((service, "imap.example", 993, "u", "p", "Orders"), {"ssl": True})]
+    assert processed == [service]
+    config.imap_host = ""
+    clock.process_mail()
+    service.config = None
+    clock.process_mail()
+    assert len(polled) == 1 and processed == [service] * 3
+
+
+def test_prune_hands_the_store_settings_time_and_map_cache_to_retention(monkeypatch, caplog):
+    from pbem.server import retention
+
+    calls = []
+    service = SimpleNamespace(store="STORE", config="CONFIG", now=lambda: "NOW", maps="MAPS", run_jobs=lambda: 0)
+    monkeypatch.setattr(retention, "prune", lambda *args: calls.append(args) or "3 mails")
+    clock = Clock(service, idle_sender())
+    with caplog.at_level(logging.INFO, logger="pbem.server.scheduler"):
+        clock.prune()
+    assert calls == [("STORE", "CONFIG", "NOW", "MAPS")]
+    assert [r.getMessage() for r in caplog.records] == ["pruned: 3 mails"]
+    del service.maps
+    clock.prune()
+    assert calls[-1] == ("STORE", "CONFIG", "NOW", None)
