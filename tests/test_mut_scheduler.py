@@ -114,11 +114,12 @@ def test_plan_deadlines_brings_the_tick_forward_to_each_games_next_check(tmp_pat
     clock.scheduler.remove_job("check-1-2026-11-06T17:00:00Z")
     clock.plan_deadlines()
     assert sorted(job.id for job in clock.scheduler.get_jobs()) == ["check-3-2026-11-07T08:30:00Z"]
-    # a new next check for game 1 is planned
+    # a new next check for game 1 is planned; a game already planned does not stop the ones after it
     games[0]["next_check"] = "2026-11-06T18:00:00Z"
+    games.append({"id": 4, "next_check": "2026-11-08T08:30:00Z"})
     clock.plan_deadlines()
     assert sorted(job.id for job in clock.scheduler.get_jobs()) == \
-        ["check-1-2026-11-06T18:00:00Z", "check-3-2026-11-07T08:30:00Z"]
+        ["check-1-2026-11-06T18:00:00Z", "check-3-2026-11-07T08:30:00Z", "check-4-2026-11-08T08:30:00Z"]
 
 
 def test_a_tick_resolves_wakes_the_workers_and_survives_a_failure(tmp_path, caplog):
@@ -181,16 +182,17 @@ def test_start_plans_the_tick_and_the_prune_and_stop_ends_every_thread(tmp_path)
     site = Site(tmp_path)
     clock = Clock(site.service, idle_sender(), tick_seconds=3)
     clock.tick_soon()  # before the start: nothing to bring forward, and no error
+    before = datetime.now(timezone.utc)
     clock.start()
     try:
         tick, prune = clock.scheduler.get_job("tick"), clock.scheduler.get_job("prune")
         assert tick.trigger.interval == timedelta(seconds=3) and tick.max_instances == 1 and tick.coalesce
+        assert tick.next_run_time is not None  # running, not paused
         assert prune.trigger.interval == timedelta(hours=scheduler.PRUNE_HOURS) == timedelta(hours=6)
         assert prune.max_instances == 1 and prune.coalesce
-        assert prune.next_run_time > datetime.now(timezone.utc) + timedelta(seconds=30)
+        # the first prune a minute after the start (wide margins: a value, not a timing)
+        assert before + timedelta(seconds=50) <= prune.next_run_time <= datetime.now(timezone.utc) + timedelta(seconds=70)
         assert all(w.thread.is_alive() for w in (clock.sending, clock.jobs, clock.mail))
-        clock.tick_soon()
-        assert clock.scheduler.get_job("tick").next_run_time <= datetime.now(timezone.utc) + timedelta(seconds=3)
     finally:
         clock.stop()
     assert not any(w.thread.is_alive() for w in (clock.sending, clock.jobs, clock.mail))
@@ -231,3 +233,16 @@ def test_prune_hands_the_store_settings_time_and_map_cache_to_retention(monkeypa
     del service.maps
     clock.prune()
     assert calls[-1] == ("STORE", "CONFIG", "NOW", None)
+
+
+def test_tick_soon_brings_the_tick_job_forward(tmp_path):
+    site = Site(tmp_path)
+    clock = Clock(site.service, idle_sender())
+    far = datetime(2100, 1, 1, tzinfo=timezone.utc)
+    clock.scheduler.add_job(lambda: None, "interval", seconds=5, id="tick", next_run_time=far)
+    clock.scheduler.add_job(lambda: None, "interval", seconds=5, id="other", next_run_time=far)
+    before = datetime.now(timezone.utc)
+    clock.tick_soon()
+    job = clock.scheduler.get_job("tick")
+    assert before <= job.next_run_time <= datetime.now(timezone.utc)
+    assert clock.scheduler.get_job("other").next_run_time == far
