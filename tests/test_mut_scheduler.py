@@ -82,6 +82,7 @@ def test_the_clock_chains_its_workers_and_idles_at_least_a_second(tmp_path):
     assert clock.jobs.then == (clock.sending,) and clock.mail.then == (clock.sending,) and clock.sending.then == ()
     assert (clock.sending.name, clock.jobs.name, clock.mail.name) == ("send", "jobs", "mail")
     assert clock.sending.work == clock.sender.send_due and clock.jobs.work == site.service.run_jobs
+    assert clock.mail.work == clock.process_mail
     assert Clock(site.service, idle_sender(), tick_seconds=7).mail.idle == 7
     assert Clock(site.service, idle_sender()).tick_seconds == 5.0
     assert str(clock.scheduler.timezone) == "UTC"
@@ -246,3 +247,13 @@ def test_tick_soon_brings_the_tick_job_forward(tmp_path):
     job = clock.scheduler.get_job("tick")
     assert before <= job.next_run_time <= datetime.now(timezone.utc)
     assert clock.scheduler.get_job("other").next_run_time == far
+
+
+def test_an_idle_worker_runs_anyway_after_its_idle_time():
+    ran = threading.Semaphore(0)
+    worker = Worker("w", lambda: ran.release(), idle=0.01)
+    worker.thread.start()
+    try:
+        assert ran.acquire(timeout=HANG) and ran.acquire(timeout=HANG)  # never woken, it ran twice
+    finally:
+        worker.stop()
