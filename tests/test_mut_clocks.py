@@ -149,3 +149,24 @@ def test_iso_times_round_trip_in_utc():
     assert d.parse_iso("") is None and d.parse_iso(None) is None
     vienna = d.zone("Europe/Vienna")
     assert d.iso(datetime(2026, 11, 6, 18, 0, 5, tzinfo=vienna)) == "2026-11-06T17:00:05Z"
+
+
+@pytest.fixture
+def machine_in_tokyo(monkeypatch):
+    """The machine's own time zone set far from UTC, for this test only."""
+    import time
+
+    monkeypatch.setenv("TZ", "Asia/Tokyo")
+    time.tzset()
+    yield
+    monkeypatch.undo()
+    time.tzset()
+
+
+def test_the_machines_own_time_zone_changes_nothing(machine_in_tokyo):
+    vienna = d.zone("Europe/Vienna")
+    assert d.iso(datetime(2026, 11, 6, 18, 0, 5, tzinfo=vienna)) == "2026-11-06T17:00:05Z"
+    when = d.next_deadline({"clock": "daily", "at": "18:30", "timezone": "Europe/Vienna"},
+                           datetime(2026, 11, 2, 1, 0, tzinfo=UTC))
+    assert when == datetime(2026, 11, 2, 17, 30, tzinfo=UTC) and when.utcoffset() == timedelta(0)
+    assert when.tzinfo == UTC
