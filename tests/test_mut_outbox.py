@@ -77,7 +77,8 @@ def test_html_and_inline_images_and_attachments_keep_their_names(store):
     # without an HTML part, an image meant to be inline is an attachment like any other
     text_only = build_email(row(store, queue(store, "a@example.org", "Day", "text",
                                              attachments=[("map.png", "image/png", b"PNG", "m")])))
-    assert [a.get_filename() for a in text_only.iter_attachments()] == ["map.png"]
+    assert [(a.get_filename(), a.get_content_type()) for a in text_only.iter_attachments()] == \
+        [("map.png", "image/png")]
 
 
 def test_a_subject_is_one_line_of_at_most_900_characters(store):
@@ -108,6 +109,7 @@ def test_a_sender_needs_one_destination_and_says_so(store, tmp_path):
     assert (sender.from_addr, sender.domain, sender.starttls, sender.timeout, sender.relay_login) == \
         ("pbem@localhost", "localhost", False, 60, None)
     assert Sender(store, maildir=tmp_path, from_addr="p@games.example").domain == "games.example"
+    assert Sender(store, maildir=tmp_path, from_addr='"p@x"@games.example').domain == "games.example"
     assert Sender(store, maildir=tmp_path, from_addr="p@", domain=None).domain == "localhost"
     assert Sender(store, maildir=tmp_path, from_addr="p@a.example", domain="b.example").domain == "b.example"
 
