@@ -580,3 +580,28 @@ def test_a_seat_key_with_a_game_that_is_no_number_or_a_broken_json_body(site):
     broken = client.post(f"/api/games/{site.g}/orders", data="{not json", content_type="application/json",
                          headers=key)
     assert (broken.status_code, error_of(broken)) == (401, "A seat key needs ?game=ID&side=SIDE.")
+
+
+def test_the_owners_own_wrong_key_tells_nobody_and_a_notice_counts_every_attempt(site):
+    from pbem.server import inbox
+
+    service, g_id = site.service, site.g
+    site.store.execute("DELETE FROM outbox")
+    # the owner's own mistake, while a notice could go: no notice (whatever the case of the address)
+    assert not inbox.authenticate(service, g_id, "austria", "wrong", ANNA.upper(), {"id": 1})
+    assert [m["to_addr"] for m in site.store.query("SELECT to_addr FROM outbox")] == ["ANNA@example.org"]
+    # an earlier attempt on the seat, not yet told: the notice counts both
+    site.store.audit("x@example.org", "wrong_key", g_id, detail={"from": "x@example.org", "side": "austria"})
+    site.store.audit("y@example.org", "wrong_key", g_id, detail={"from": "y@example.org", "side": "france"})
+    assert not inbox.authenticate(service, g_id, "austria", "wrong", "z@example.org", {"id": 2})
+    rows = site.store.query("SELECT to_addr, body, game_id FROM outbox ORDER BY id")
+    assert [(r["to_addr"], r["game_id"]) for r in rows] == \
+        [("ANNA@example.org", g_id), ("z@example.org", g_id), (ANNA, g_id)]
+    assert rows[2]["body"].startswith(f"3 mail(s) tried to act for Austria in game {g_id}")
+
+
+def test_the_admin_moderates_every_game(site):
+    with site.app.test_request_context("/"):
+        g.user = None
+        assert security.is_moderator(security.User(email=ADMIN), site.g)
+        assert not security.is_moderator(security.User(email=FRED), site.g)
