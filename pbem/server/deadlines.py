@@ -128,7 +128,7 @@ def next_deadline(settings: dict, start: datetime, subturn: bool = False) -> dat
     when = local.replace(hour=h, minute=m, second=0, microsecond=0)
     # at least half a day to write orders
     while when <= local + timedelta(hours=12) or when.weekday() in skip:
-        when = (when + timedelta(days=1)).replace(hour=h, minute=m)
+        when = (when + timedelta(days=1)).replace(hour=h, minute=m)  # pragma: no mutate (the hour is h already)
     return when.astimezone(timezone.utc)
 
 
@@ -154,7 +154,7 @@ def local_time(when: datetime, tz_name: str, now: datetime | None = None) -> str
 
 def time_left(left: timedelta) -> str:
     """``left`` in words, to the minute: "in 1 day 4 hours", "in 35 minutes", "passed"."""
-    minutes = int(left.total_seconds() // 60)
+    minutes = int(left.total_seconds() // 60)  # pragma: no mutate (/ or //: passed below a minute)
     if minutes <= 0:
         return "passed"
     days, minutes = divmod(minutes, 24 * 60)

@@ -321,7 +321,7 @@ def authenticate(service: Service, game_id: int, side: str, key, from_addr: str,
         return False
     count = throttle.owner_notice(store, service.now(), game_id, side)
     if count:
-        every = int(throttle.OWNER_NOTICE_EVERY.total_seconds() // 3600)
+        every = int(throttle.OWNER_NOTICE_EVERY.total_seconds() // 3600)  # pragma: no mutate (int(x / 3600) is x // 3600)
         reply(service, seat["email"], f"[pbem {game_id}] Someone used a wrong key for your seat",
               f"{count} mail(s) tried to act for {service.seat_title(game_id, side)} in game {game_id} with a wrong "
               f"key since the last notice (the latest from {from_addr}). All were refused; your key is unchanged, "

@@ -37,7 +37,7 @@ class Worker:
     def __init__(self, name: str, work, idle: float, then=()):
         self.name, self.work, self.idle, self.then = name, work, idle, then
         self.event = threading.Event()
-        self.stopping = False
+        self.stopping = False  # pragma: no mutate (None is as false)
         self.thread = threading.Thread(target=self.run, name=name, daemon=True)
 
     def wake(self) -> None:
@@ -60,7 +60,7 @@ class Worker:
         self.stopping = True
         self.event.set()
         if self.thread.is_alive():
-            self.thread.join(timeout=30)
+            self.thread.join(timeout=30)  # pragma: no mutate (how long to wait for a hung worker)
 
 
 class Clock:

@@ -45,7 +45,7 @@ def view(scenario: Scenario, state: State, side: str | None) -> dict:
     """The position as ``side`` may know it; ``side=None`` is the moderator."""
     day = state.day
     over = state.over
-    hour = scenario.hour(min(day, scenario.days - 1))
+    hour = scenario.hour(min(day, scenario.days - 1))  # pragma: no mutate (days - 2 is the same hour: a round has a day per side)
     out = {
         "game": "marengo",
         "scenario": scenario.name,

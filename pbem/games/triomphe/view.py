@@ -29,7 +29,7 @@ def block_dict(block) -> dict:
 def face_up(scenario: Scenario, state: State, side: str, cell: str, hour: int) -> list[dict]:
     """Blocks shown in a waiting cell: a block held back later than its cell opens (the
     Austrian artillery, 000 §15: «залишається горілиць») is face up until it may enter."""
-    opens = scenario.cells[cell].hour if cell in scenario.cells else 0
+    opens = scenario.cells[cell].hour if cell in scenario.cells else 0  # pragma: no mutate (0 or 1: hour < arrives decides)
     return [{"type": b.type, "strength": b.strength} for b in state.blocks.values()
             if b.side == side and b.status == "waiting" and b.cell == cell
             and b.arrives is not None and opens < b.arrives and hour < b.arrives]
@@ -49,7 +49,7 @@ def seen_as(block) -> dict:
 def view(scenario: Scenario, state: State, side: str | None) -> dict:
     """The position as ``side`` may know it; ``side=None`` is the moderator."""
     day = state.day
-    hour = scenario.hour(min(day, scenario.days - 1))
+    hour = scenario.hour(min(day, scenario.days - 1))  # pragma: no mutate (days - 2 is the same hour: a round has a day per side)
     out = {
         "game": "triomphe",
         "scenario": scenario.name,

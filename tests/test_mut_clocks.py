@@ -1,0 +1,172 @@
+"""Game clocks, asserted exactly at their edges (pbem.server.deadlines).
+
+These tests kill the mutants scripts/mutation's "clocks" group found alive: each
+edge of a setting's check, of the deadline arithmetic (intervals, daily hours,
+skipped weekdays, the half day to write orders) and of how a time is told to a
+player is pinned to its exact answer.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from pbem.server import deadlines as d
+from pbem.server.deadlines import SettingsError
+
+UTC = timezone.utc
+MONDAY = datetime(2026, 11, 2, 9, 30, tzinfo=UTC)  # a Monday
+
+
+def refused(settings: dict) -> str:
+    with pytest.raises(SettingsError) as error:
+        d.settings_with_defaults(settings)
+    return str(error.value)
+
+
+def test_defaults_fill_what_a_game_leaves_out_and_keep_what_it_says():
+    s = d.settings_with_defaults({"hours": 2})
+    assert s == {**d.DEFAULTS, "hours": 2}
+    assert d.settings_with_defaults(None) == d.DEFAULTS
+    assert d.DEFAULTS["reminders"] == [24, 2] and d.DEFAULTS["grace_minutes"] == 0
+
+
+def test_each_bad_setting_is_refused_with_its_reason():
+    assert refused({"clock": "weekly"}) == "clock must be 'interval' or 'daily'"
+    assert refused({"timezone": "Mars/Olympus"}) == \
+        "unknown time zone 'Mars/Olympus' (use a name like Europe/Paris or UTC)"
+    assert refused({"timezone": "../etc"}).startswith("unknown time zone '../etc'")
+    assert refused({"hours": 0}) == "the time per day must be positive"
+    assert refused({"hours": 0, "minutes": -1, "seconds": 59}) == "the time per day must be positive"
+    assert refused({"clock": "daily", "at": "24:00"}) == "at must be a time of day like 18:00, not '24:00'"
+    assert refused({"skip_weekdays": [7]}) == \
+        "skip_weekdays takes weekday numbers 0 (Monday) to 6 (Sunday), not all seven"
+    assert refused({"skip_weekdays": list(range(7))}).startswith("skip_weekdays takes")
+    assert refused({"subturn_minutes": 0}) == \
+        "subturn_minutes (the deadline of a short step inside a turn) must be a positive number"
+    assert refused({"subturn_minutes": 1.5}).startswith("subturn_minutes")
+    assert refused({"miss_policy": "ignore"}) == "miss_policy must be one of warn, alert, forfeit"
+
+
+def test_the_edges_that_are_allowed():
+    for ok in ({"hours": 0, "seconds": 1}, {"skip_weekdays": [0, 1, 2, 3, 4, 5]}, {"skip_weekdays": [6, 6]},
+               {"subturn_minutes": 1}, {"clock": "daily", "at": "23:59"}, {"clock": "daily", "at": "0:00"},
+               {"clock": "interval", "at": "not looked at"}, {"hours": 0, "minutes": 0, "seconds": 0,
+                                                               "clock": "daily"},
+               {"miss_policy": "forfeit"}, {"miss_policy": "alert"}, {"timezone": "Europe/Vienna"}):
+        d.settings_with_defaults(ok)
+
+
+@pytest.mark.parametrize("text", ["24:00", "12:60", "-1:00", "7", "x:y", "1:2:3", ""])
+def test_parse_at_refuses_what_is_not_a_time_of_day(text):
+    with pytest.raises(SettingsError, match=f"at must be a time of day like 18:00, not {text!r}"):
+        d.parse_at(text)
+
+
+def test_parse_at_reads_hours_and_minutes():
+    assert d.parse_at("0:00") == (0, 0)
+    assert d.parse_at("23:59") == (23, 59)
+    assert d.parse_at("07:05") == (7, 5)
+
+
+def test_an_interval_day_and_a_subturn():
+    assert d.next_deadline({"hours": 48}, MONDAY) == MONDAY + timedelta(hours=48)
+    assert d.next_deadline({"hours": 1, "minutes": 2, "seconds": 3}, MONDAY) == \
+        MONDAY + timedelta(hours=1, minutes=2, seconds=3)
+    assert d.next_deadline({}, MONDAY, subturn=True) == MONDAY + timedelta(minutes=720)
+    assert d.next_deadline({"subturn_minutes": 5, "clock": "daily"}, MONDAY, subturn=True) == \
+        MONDAY + timedelta(minutes=5)
+
+
+def test_an_interval_deadline_skips_the_skipped_weekdays_in_the_games_zone():
+    # Monday + 4 days = Friday; Friday and Saturday skipped: Sunday
+    assert d.next_deadline({"hours": 96, "skip_weekdays": [4, 5]}, MONDAY) == MONDAY + timedelta(days=6)
+    # 23:30 UTC on Saturday is already Sunday in Tokyo: a skipped Saturday does not hold it back there
+    late = datetime(2026, 11, 6, 23, 30, tzinfo=UTC)  # a Friday
+    assert d.next_deadline({"hours": 24, "skip_weekdays": [5], "timezone": "Asia/Tokyo"}, late) == \
+        late + timedelta(hours=24)
+    assert d.next_deadline({"hours": 24, "skip_weekdays": [5]}, late) == late + timedelta(hours=48)
+
+
+def test_a_daily_deadline_leaves_at_least_half_a_day():
+    daily = {"clock": "daily", "at": "18:00"}
+    assert d.next_deadline(daily, datetime(2026, 11, 2, 5, 59, tzinfo=UTC)) == \
+        datetime(2026, 11, 2, 18, 0, tzinfo=UTC)
+    # exactly twelve hours before 18:00 is not enough
+    assert d.next_deadline(daily, datetime(2026, 11, 2, 6, 0, tzinfo=UTC)) == \
+        datetime(2026, 11, 3, 18, 0, tzinfo=UTC)
+    assert d.next_deadline(daily, datetime(2026, 11, 2, 19, 0, tzinfo=UTC)) == \
+        datetime(2026, 11, 3, 18, 0, tzinfo=UTC)
+
+
+def test_a_daily_deadline_in_the_games_zone_skipping_weekdays():
+    vienna = {"clock": "daily", "at": "18:30", "timezone": "Europe/Vienna", "skip_weekdays": [1, 2]}
+    when = d.next_deadline(vienna, datetime(2026, 11, 2, 1, 0, 7, 5, tzinfo=UTC))  # Monday 02:00 in Vienna
+    assert when == datetime(2026, 11, 2, 17, 30, tzinfo=UTC)  # Monday 18:30 CET
+    assert when.tzinfo == UTC
+    when = d.next_deadline(vienna, datetime(2026, 11, 2, 10, 0, tzinfo=UTC))  # Tuesday, Wednesday skipped
+    assert when == datetime(2026, 11, 5, 17, 30, tzinfo=UTC)
+
+
+def test_reminders_latest_first_and_grace_in_minutes():
+    deadline = datetime(2026, 11, 4, 18, 0, tzinfo=UTC)
+    assert d.reminder_times({"reminders": [2, 24, 6]}, deadline) == [
+        (24, datetime(2026, 11, 3, 18, 0, tzinfo=UTC)), (6, datetime(2026, 11, 4, 12, 0, tzinfo=UTC)),
+        (2, datetime(2026, 11, 4, 16, 0, tzinfo=UTC))]
+    assert d.reminder_times({}, deadline) == [(24, deadline - timedelta(hours=24)),
+                                              (2, deadline - timedelta(hours=2))]
+    assert d.grace_end({"grace_minutes": 90}, deadline) == deadline + timedelta(minutes=90)
+    assert d.grace_end({}, deadline) == deadline
+
+
+def test_a_deadline_as_a_player_reads_it():
+    when = datetime(2026, 11, 6, 17, 0, tzinfo=UTC)
+    assert d.local_time(when, "Europe/Vienna") == "Friday 06 November 2026, 18:00 Europe/Vienna"
+    assert d.local_time(when, "Nowhere/Else") == "Friday 06 November 2026, 17:00 UTC"
+    assert d.local_time(when, "../x") == "Friday 06 November 2026, 17:00 UTC"
+    assert d.local_time(when, "UTC", now=when - timedelta(days=1, hours=4)) == \
+        "Friday 06 November 2026, 17:00 UTC, in 1 day 4 hours"
+
+
+@pytest.mark.parametrize("left, words", [
+    (timedelta(days=1, hours=4, minutes=5), "in 1 day 4 hours"),
+    (timedelta(days=2, minutes=5), "in 2 days 5 minutes"),
+    (timedelta(hours=2, minutes=1), "in 2 hours 1 minute"),
+    (timedelta(hours=1), "in 1 hour"),
+    (timedelta(minutes=35, seconds=59), "in 35 minutes"),
+    (timedelta(minutes=1), "in 1 minute"),
+    (timedelta(seconds=59), "passed"),
+    (timedelta(0), "passed"),
+    (timedelta(minutes=-5), "passed"),
+])
+def test_time_left_in_words(left, words):
+    assert d.time_left(left) == words
+
+
+def test_iso_times_round_trip_in_utc():
+    assert d.parse_iso("2026-11-06T17:00:00Z") == datetime(2026, 11, 6, 17, 0, tzinfo=UTC)
+    assert d.parse_iso("") is None and d.parse_iso(None) is None
+    vienna = d.zone("Europe/Vienna")
+    assert d.iso(datetime(2026, 11, 6, 18, 0, 5, tzinfo=vienna)) == "2026-11-06T17:00:05Z"
+
+
+@pytest.fixture
+def machine_in_tokyo(monkeypatch):
+    """The machine's own time zone set far from UTC, for this test only."""
+    import time
+
+    monkeypatch.setenv("TZ", "Asia/Tokyo")
+    time.tzset()
+    yield
+    monkeypatch.undo()
+    time.tzset()
+
+
+def test_the_machines_own_time_zone_changes_nothing(machine_in_tokyo):
+    vienna = d.zone("Europe/Vienna")
+    assert d.iso(datetime(2026, 11, 6, 18, 0, 5, tzinfo=vienna)) == "2026-11-06T17:00:05Z"
+    when = d.next_deadline({"clock": "daily", "at": "18:30", "timezone": "Europe/Vienna"},
+                           datetime(2026, 11, 2, 1, 0, tzinfo=UTC))
+    assert when == datetime(2026, 11, 2, 17, 30, tzinfo=UTC) and when.utcoffset() == timedelta(0)
+    assert when.tzinfo == UTC

@@ -1,0 +1,182 @@
+"""The outbox, asserted exactly: the message as it goes out, the relay connection, failures.
+
+These tests kill mutants scripts/mutation's "outbox" group found alive: the
+headers of a built message (names and values as written), the Maildir name and
+its exactly-once check, the one connection per batch and its hang-up, what a
+permanent refusal is, and the audit entry of a mail given up.
+"""
+
+from __future__ import annotations
+
+import smtplib
+from datetime import datetime, timezone
+from email import message_from_bytes, policy
+
+import pytest
+
+from pbem.server.mail import outbox
+from pbem.server.mail.outbox import Sender, Unsendable, build_email, queue
+from pbem.server.mail.smtpd import start_smtpd
+from pbem.server.store import Store
+
+T0 = datetime(2024, 5, 1, 12, 0, tzinfo=timezone.utc)
+
+
+@pytest.fixture
+def store(tmp_path):
+    s = Store(tmp_path / "pbem.db", clock=lambda: T0)
+    yield s
+    s.close()
+
+
+@pytest.fixture
+def relay():
+    received, controllers = [], []
+    controller = start_smtpd(received.append)
+    controllers.append(controller)
+    yield controller, received
+    controller.stop()
+
+
+def row(store, outbox_id):
+    return store.query_one("SELECT * FROM outbox WHERE id = ?", (outbox_id,))
+
+
+def test_a_message_carries_exactly_these_headers(store):
+    outbox_id = queue(store, "Jean <a@example.org>", "Game 12, day 3", "report", in_reply_to="<o-1@example.org>")
+    msg = build_email(row(store, outbox_id), from_addr="pbem@games.example.org")
+    mid = f"<pbem.{outbox_id}.20240501120000@games.example.org>"
+    assert msg.items()[:9] == [
+        ("From", "pbem@games.example.org"), ("To", "Jean <a@example.org>"), ("Subject", "Game 12, day 3"),
+        ("Date", "Wed, 01 May 2024 12:00:00 +0000"), ("Message-ID", mid), ("In-Reply-To", "<o-1@example.org>"),
+        ("References", "<o-1@example.org>"), ("Auto-Submitted", "auto-generated"),
+        ("X-Auto-Response-Suppress", "All")]
+    plain = build_email(row(store, queue(store, "a@example.org", "Help", "x")))
+    assert [name for name, _ in plain.items()][:7] == ["From", "To", "Subject", "Date", "Message-ID",
+                                                     "Auto-Submitted", "X-Auto-Response-Suppress"]
+    assert plain["From"] == "pbem@localhost" and plain["Message-ID"].endswith("@localhost>")
+
+
+def test_the_message_id_domain_comes_from_the_sender_address_or_is_given():
+    base = {"id": 7, "to_addr": "a@example.org", "subject": "s", "body": "b", "html": None,
+            "attachments": None, "created": "2024-05-01T12:00:00Z"}
+    assert build_email(base, '"pbem@x"@games.example')["Message-ID"] == "<pbem.7.20240501120000@games.example>"
+    assert build_email(base, "pbem@a.example", "b.example")["Message-ID"] == "<pbem.7.20240501120000@b.example>"
+    assert build_email({**base, "message_id": "<kept@here>"})["Message-ID"] == "<kept@here>"
+    assert build_email(base).get_content_type() == "text/plain"  # no attachments column: none
+
+
+def test_html_and_inline_images_and_attachments_keep_their_names(store):
+    outbox_id = queue(store, "a@example.org", "Day", "text", html='<img src="cid:m">',
+                      attachments=[("map.png", "image/png", b"PNG", "m"), ("o.txt", "text/plain", b"HOLD", None)])
+    msg = build_email(row(store, outbox_id))
+    html = next(p for p in msg.walk() if p.get_content_type() == "text/html")
+    assert html["Content-Type"].startswith("text/html")
+    image = next(p for p in msg.walk() if p["Content-ID"] == "<m>")
+    assert image.get_filename() == "map.png" and image.get_content_type() == "image/png"
+    # without an HTML part, an image meant to be inline is an attachment like any other
+    text_only = build_email(row(store, queue(store, "a@example.org", "Day", "text",
+                                             attachments=[("map.png", "image/png", b"PNG", "m")])))
+    assert [(a.get_filename(), a.get_content_type()) for a in text_only.iter_attachments()] == \
+        [("map.png", "image/png")]
+
+
+def test_a_subject_is_one_line_of_at_most_900_characters(store):
+    kept = "x" * 900
+    assert row(store, queue(store, "a@example.org", kept, "b"))["subject"] == kept
+    assert row(store, queue(store, "a@example.org", kept + "yz", "b"))["subject"] == kept
+    assert row(store, queue(store, "a@example.org", "a\r\nBcc: b", "b"))["subject"] == "a Bcc: b"
+    assert row(store, queue(store, "a@example.org", "s", "b"))["kind"] == ""
+
+
+def test_what_counts_as_a_permanent_refusal():
+    permanent = outbox._permanent
+    assert permanent(Unsendable("x"))
+    assert permanent(smtplib.SMTPRecipientsRefused({"a@x": (500, b"no"), "b@x": (550, b"no")}))
+    assert not permanent(smtplib.SMTPRecipientsRefused({"a@x": (550, b"no"), "b@x": (499, b"later")}))
+    assert permanent(smtplib.SMTPResponseException(500, b"no"))
+    assert permanent(smtplib.SMTPDataError(552, b"too big"))
+    assert not permanent(smtplib.SMTPResponseException(499, b"later"))
+    assert not permanent(OSError("refused"))
+    assert outbox.backoff(11) == outbox.backoff(40) == outbox.BACKOFF_CAP
+
+
+def test_a_sender_needs_one_destination_and_says_so(store, tmp_path):
+    with pytest.raises(ValueError) as error:
+        Sender(store)
+    assert str(error.value) == "give exactly one of relay=(host, port) and maildir=path"
+    sender = Sender(store, maildir=tmp_path)
+    assert (sender.from_addr, sender.domain, sender.starttls, sender.timeout, sender.relay_login) == \
+        ("pbem@localhost", "localhost", False, 60, None)
+    assert Sender(store, maildir=tmp_path, from_addr="p@games.example").domain == "games.example"
+    assert Sender(store, maildir=tmp_path, from_addr='"p@x"@games.example').domain == "games.example"
+    assert Sender(store, maildir=tmp_path, from_addr="p@", domain=None).domain == "localhost"
+    assert Sender(store, maildir=tmp_path, from_addr="p@a.example", domain="b.example").domain == "b.example"
+
+
+def test_the_maildir_file_is_named_from_the_row_and_written_once(store, tmp_path):
+    maildir = tmp_path / "Maildir"
+    outbox_id = queue(store, "a@example.org", "s", "b")
+    sender = Sender(store, maildir=maildir, from_addr="pbem@Games_x.Example")
+    assert sender.send_due(T0) == 1
+    (written,) = (maildir / "new").iterdir()
+    assert written.name == f"{int(T0.timestamp())}.pbem{outbox_id}.Games_x.Example"
+    sent = message_from_bytes(written.read_bytes(), policy=policy.default)
+    assert sent["Message-ID"] == f"<pbem.{outbox_id}.20240501120000@Games_x.Example>"
+    assert row(store, outbox_id)["message_id"] == sent["Message-ID"]
+    inode = written.stat().st_ino
+    # a retry of a row already delivered (in new/, or read and moved to cur/) writes nothing again
+    claimed = row(store, outbox_id)
+    sender._deliver(claimed)
+    assert written.stat().st_ino == inode and len(list((maildir / "new").iterdir())) == 1
+    written.rename(maildir / "cur" / (written.name + ":2,S"))
+    sender._deliver(claimed)
+    assert list((maildir / "new").iterdir()) == [] and len(list((maildir / "cur").iterdir())) == 1
+    odd = Sender(store, maildir=maildir, domain="a:b/c")
+    assert odd.send_due(T0) == 0
+    queue(store, "a@example.org", "s", "b")
+    assert odd.send_due(T0) == 1
+    assert sorted(p.name.rsplit(".", 1)[-1] for p in (maildir / "new").iterdir()) == ["a_b_c"]
+
+
+class CountingSMTP(smtplib.SMTP):
+    """The real client, counting its connections, their timeouts and their hang-ups."""
+
+    opened: list = []
+    quits: list = []
+
+    def __init__(self, host="", port=0, **kwargs):
+        CountingSMTP.opened.append((host, port, kwargs.get("timeout")))
+        super().__init__(host, port, **kwargs)
+
+    def quit(self):
+        CountingSMTP.quits.append(1)
+        return super().quit()
+
+
+def test_one_connection_per_batch_hung_up_after_it(store, relay, monkeypatch):
+    controller, received = relay
+    CountingSMTP.opened, CountingSMTP.quits = [], []
+    monkeypatch.setattr(outbox.smtplib, "SMTP", CountingSMTP)
+    for n in range(3):
+        queue(store, f"p{n}@example.org", f"day {n}", "report")
+    sender = Sender(store, relay=("127.0.0.1", controller.port), from_addr="pbem@games.example", timeout=7)
+    assert sender.send_due(T0) == 3
+    assert CountingSMTP.opened == [("127.0.0.1", controller.port, 7)]
+    assert CountingSMTP.quits == [1] and sender._smtp is None
+    assert len(received) == 3
+    first = message_from_bytes(received[0], policy=policy.default)
+    assert first["From"] == "pbem@games.example" and first["To"] == "p0@example.org"
+    assert first["Return-Path"] == "<pbem@games.example>"
+
+
+def test_a_mail_given_up_is_audited_with_its_row(store, tmp_path):
+    game_id = store.create_game("marengo", "small", 3)
+    outbox_id = queue(store, "a@example.org", "s", "b", kind="report", game_id=game_id)
+    store.execute("UPDATE outbox SET attachments = 'not json' WHERE id = ?", (outbox_id,))
+    assert Sender(store, maildir=tmp_path / "M").send_due(T0) == 0
+    assert row(store, outbox_id)["status"] == "failed"
+    (entry,) = [a for a in store.read_audit() if a["action"] == "mail failed"]
+    assert entry["who"] == "outbox" and entry["game_id"] == game_id
+    assert entry["why"].startswith("Unsendable: the message cannot be built: ")
+    assert entry["detail"] == {"outbox_id": outbox_id, "to": "a@example.org", "kind": "report", "attempts": 1}

@@ -1,0 +1,259 @@
+"""The clock's workers and jobs (pbem.server.scheduler), without timing asserts.
+
+A worker is woken and waited for with events (the 30-second waits only catch a
+hang); the jobs the clock plans are read from APScheduler's job store. These
+tests kill mutants scripts/mutation's "clocks" group found alive.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from datetime import datetime, timedelta, timezone
+from types import SimpleNamespace
+
+from pbem.server import scheduler
+from pbem.server.scheduler import Clock, Worker
+
+from websupport import Site
+
+HANG = 30  # seconds: only a hang waits this long
+
+
+def idle_sender():
+    return SimpleNamespace(send_due=lambda: 0)
+
+
+def test_a_worker_runs_when_woken_and_wakes_the_next_only_when_it_did_something(caplog):
+    results = [3, 0, RuntimeError("boom"), 1]
+    seen_at_start = []  # how often the next worker had been woken when each run began
+    ran, woke = threading.Semaphore(0), threading.Semaphore(0)
+    nxt = SimpleNamespace(woken=0)
+
+    def wake():
+        nxt.woken += 1
+        woke.release()
+
+    nxt.wake = wake
+
+    def work():
+        seen_at_start.append(nxt.woken)
+        result = results.pop(0)
+        ran.release()
+        if isinstance(result, Exception):
+            raise result
+        return result
+
+    worker = Worker("w", work, idle=HANG * 10, then=(nxt, nxt))
+    assert worker.thread.name == "w" and worker.thread.daemon
+    worker.thread.start()
+    try:
+        with caplog.at_level(logging.ERROR, logger="pbem.server.scheduler"):
+            for _ in range(4):
+                worker.wake()
+                assert ran.acquire(timeout=HANG)
+            for _ in range(4):
+                assert woke.acquire(timeout=HANG)
+    finally:
+        worker.stop()
+    # 3 wakes both next workers; 0 and the failure wake none; 1 wakes both again
+    assert seen_at_start == [0, 2, 2, 2] and nxt.woken == 4
+    assert [r.getMessage() for r in caplog.records] == ["w failed"]
+    assert caplog.records[0].exc_info[0] is RuntimeError
+    assert not worker.thread.is_alive()
+    assert results == []
+
+
+def test_a_stopped_worker_does_no_more_work():
+    calls = []
+    worker = Worker("w", lambda: calls.append(1), idle=HANG * 10)
+    worker.thread.start()
+    worker.stop()
+    assert not worker.thread.is_alive() and worker.stopping
+    assert calls == []  # woken by stop(), it leaves without working
+    worker.stop()  # twice is harmless
+
+
+def test_the_clock_chains_its_workers_and_idles_at_least_a_second(tmp_path):
+    site = Site(tmp_path)
+    clock = Clock(site.service, idle_sender(), tick_seconds=0.2)
+    assert clock.tick_seconds == 0.2
+    assert (clock.sending.idle, clock.jobs.idle, clock.mail.idle) == (1.0, 1.0, 1.0)
+    assert clock.jobs.then == (clock.sending,) and clock.mail.then == (clock.sending,) and clock.sending.then == ()
+    assert (clock.sending.name, clock.jobs.name, clock.mail.name) == ("send", "jobs", "mail")
+    assert clock.sending.work == clock.sender.send_due and clock.jobs.work == site.service.run_jobs
+    assert clock.mail.work == clock.process_mail
+    assert Clock(site.service, idle_sender(), tick_seconds=7).mail.idle == 7
+    assert Clock(site.service, idle_sender()).tick_seconds == 5.0
+    assert str(clock.scheduler.timezone) == "UTC"
+
+
+def test_plan_deadlines_brings_the_tick_forward_to_each_games_next_check(tmp_path):
+    asked = []
+    games = [{"id": 1, "next_check": "2026-11-06T17:00:00Z"}, {"id": 2, "next_check": None},
+             {"id": 3, "next_check": "2026-11-07T08:30:00Z"}]
+
+    def games_to_check(when):
+        asked.append(when)
+        return games
+
+    service = SimpleNamespace(store=SimpleNamespace(games_to_check=games_to_check), run_jobs=lambda: 0)
+    clock = Clock(service, idle_sender(), tick_seconds=10)
+    before = datetime.now(timezone.utc).replace(microsecond=0)
+    clock.plan_deadlines()
+    after = datetime.now(timezone.utc)
+    ahead = timedelta(seconds=4 * 10 + 60)  # what the next ticks might pass over
+    assert before + ahead <= datetime.strptime(asked[0], "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=timezone.utc) \
+        <= after + ahead
+    jobs = {job.id: job for job in clock.scheduler.get_jobs()}
+    assert sorted(jobs) == ["check-1-2026-11-06T17:00:00Z", "check-3-2026-11-07T08:30:00Z"]
+    job = jobs["check-1-2026-11-06T17:00:00Z"]
+    assert job.trigger.run_date == datetime(2026, 11, 6, 17, 0, 0, 50000, tzinfo=timezone.utc)
+    assert job.func == clock.tick_soon and job.misfire_grace_time == 3600
+    assert clock.deadline_jobs == {1: "check-1-2026-11-06T17:00:00Z", 3: "check-3-2026-11-07T08:30:00Z"}
+    # a check already planned is not planned again (even if its job was dropped meanwhile)
+    clock.scheduler.remove_job("check-1-2026-11-06T17:00:00Z")
+    clock.plan_deadlines()
+    assert sorted(job.id for job in clock.scheduler.get_jobs()) == ["check-3-2026-11-07T08:30:00Z"]
+    # a new next check for game 1 is planned; a game already planned does not stop the ones after it
+    games[0]["next_check"] = "2026-11-06T18:00:00Z"
+    games.append({"id": 4, "next_check": "2026-11-08T08:30:00Z"})
+    clock.plan_deadlines()
+    assert sorted(job.id for job in clock.scheduler.get_jobs()) == \
+        ["check-1-2026-11-06T18:00:00Z", "check-3-2026-11-07T08:30:00Z", "check-4-2026-11-08T08:30:00Z"]
+
+
+def test_a_tick_resolves_wakes_the_workers_and_survives_a_failure(tmp_path, caplog):
+    site = Site(tmp_path)
+    clock = Clock(site.service, idle_sender())
+    planned = []
+    clock.plan_deadlines = lambda: planned.append(1)
+    site.service.tick = lambda: []
+    clock.tick()
+    assert not clock.jobs.event.is_set() and clock.sending.event.is_set() and planned == [1]
+    clock.sending.event.clear()
+    site.service.tick = lambda: [(1, 0)]  # a day resolved: its reports are to draw
+    clock.tick()
+    assert clock.jobs.event.is_set() and clock.sending.event.is_set() and planned == [1, 1]
+    clock.jobs.event.clear()
+    clock.sending.event.clear()
+
+    def broken():
+        raise RuntimeError("disk full")
+
+    site.service.tick = broken
+    with caplog.at_level(logging.ERROR, logger="pbem.server.scheduler"):
+        clock.tick()
+    assert [r.getMessage() for r in caplog.records] == ["tick failed"]
+    assert not clock.sending.event.is_set() and planned == [1, 1]
+
+
+def test_mail_processing_brings_the_tick_forward_only_when_mail_was_handled(tmp_path, monkeypatch):
+    site = Site(tmp_path)
+    clock = Clock(site.service, idle_sender())
+    soon = []
+    clock.tick_soon = lambda: soon.append(1)
+    counts = [0, 2]
+    monkeypatch.setattr(scheduler.inbox, "process_pending", lambda service: counts.pop(0))
+    assert clock.process_mail() == 0 and soon == []
+    assert clock.process_mail() == 2 and soon == [1]
+    clock.mail_arrived()
+    assert clock.mail.event.is_set()
+
+
+def test_prune_logs_what_it_did_and_a_failure(tmp_path, caplog, monkeypatch):
+    site = Site(tmp_path)
+    clock = Clock(site.service, idle_sender())
+    with caplog.at_level(logging.INFO, logger="pbem.server.scheduler"):
+        clock.prune()
+    assert [r.getMessage().split(":")[0] for r in caplog.records] == ["pruned"]
+    caplog.clear()
+    from pbem.server import retention
+
+    def broken(*args):
+        raise OSError("gone")
+
+    monkeypatch.setattr(retention, "prune", broken)
+    with caplog.at_level(logging.INFO, logger="pbem.server.scheduler"):
+        clock.prune()
+    assert [(r.levelname, r.getMessage()) for r in caplog.records] == [("ERROR", "prune failed")]
+
+
+def test_start_plans_the_tick_and_the_prune_and_stop_ends_every_thread(tmp_path):
+    site = Site(tmp_path)
+    clock = Clock(site.service, idle_sender(), tick_seconds=3)
+    clock.tick_soon()  # before the start: nothing to bring forward, and no error
+    before = datetime.now(timezone.utc)
+    clock.start()
+    try:
+        tick, prune = clock.scheduler.get_job("tick"), clock.scheduler.get_job("prune")
+        assert tick.trigger.interval == timedelta(seconds=3) and tick.max_instances == 1 and tick.coalesce
+        assert tick.next_run_time is not None  # running, not paused
+        assert prune.trigger.interval == timedelta(hours=scheduler.PRUNE_HOURS) == timedelta(hours=6)
+        assert prune.max_instances == 1 and prune.coalesce
+        # the first prune a minute after the start (wide margins: a value, not a timing)
+        assert before + timedelta(seconds=50) <= prune.next_run_time <= datetime.now(timezone.utc) + timedelta(seconds=70)
+        assert all(w.thread.is_alive() for w in (clock.sending, clock.jobs, clock.mail))
+    finally:
+        clock.stop()
+    assert not any(w.thread.is_alive() for w in (clock.sending, clock.jobs, clock.mail))
+    assert not clock.scheduler.running
+
+
+def test_mail_processing_polls_the_imap_folder_the_settings_name(monkeypatch):
+    from pbem.server import imap
+
+    polled, processed = [], []
+    config = SimpleNamespace(imap_host="imap.example", imap_port=993, imap_user="u", imap_password="p",
+                             imap_folder="Orders", imap_ssl=True)
+    service = SimpleNamespace(config=config, run_jobs=lambda: 0)
+    monkeypatch.setattr(imap, "poll", lambda *args, **kwargs: polled.append((args, kwargs)))
+    monkeypatch.setattr(scheduler.inbox, "process_pending", lambda s: processed.append(s) or 0)
+    clock = Clock(service, idle_sender())
+    assert clock.process_mail() == 0
+    assert polled == [((service, "imap.example", 993, "u", "p", "Orders"), {"ssl": True})]
+    assert processed == [service]
+    config.imap_host = ""
+    clock.process_mail()
+    service.config = None
+    clock.process_mail()
+    assert len(polled) == 1 and processed == [service] * 3
+
+
+def test_prune_hands_the_store_settings_time_and_map_cache_to_retention(monkeypatch, caplog):
+    from pbem.server import retention
+
+    calls = []
+    service = SimpleNamespace(store="STORE", config="CONFIG", now=lambda: "NOW", maps="MAPS", run_jobs=lambda: 0)
+    monkeypatch.setattr(retention, "prune", lambda *args: calls.append(args) or "3 mails")
+    clock = Clock(service, idle_sender())
+    with caplog.at_level(logging.INFO, logger="pbem.server.scheduler"):
+        clock.prune()
+    assert calls == [("STORE", "CONFIG", "NOW", "MAPS")]
+    assert [r.getMessage() for r in caplog.records] == ["pruned: 3 mails"]
+    del service.maps
+    clock.prune()
+    assert calls[-1] == ("STORE", "CONFIG", "NOW", None)
+
+
+def test_tick_soon_brings_the_tick_job_forward(tmp_path):
+    site = Site(tmp_path)
+    clock = Clock(site.service, idle_sender())
+    far = datetime(2100, 1, 1, tzinfo=timezone.utc)
+    clock.scheduler.add_job(lambda: None, "interval", seconds=5, id="tick", next_run_time=far)
+    clock.scheduler.add_job(lambda: None, "interval", seconds=5, id="other", next_run_time=far)
+    before = datetime.now(timezone.utc)
+    clock.tick_soon()
+    job = clock.scheduler.get_job("tick")
+    assert before <= job.next_run_time <= datetime.now(timezone.utc)
+    assert clock.scheduler.get_job("other").next_run_time == far
+
+
+def test_an_idle_worker_runs_anyway_after_its_idle_time():
+    ran = threading.Semaphore(0)
+    worker = Worker("w", lambda: ran.release(), idle=0.01)
+    worker.thread.start()
+    try:
+        assert ran.acquire(timeout=HANG) and ran.acquire(timeout=HANG)  # never woken, it ran twice
+    finally:
+        worker.stop()
