@@ -189,6 +189,15 @@ class TriompheMap(MapDrawing):
 
     # -- the marks on blocks
 
+    def block_data(self, blk: dict) -> dict:
+        """The family's marks for map clicks, whether the block is disorganised (REORGANISE, §14) and
+        whether it has declared a bombardment (§10)."""
+        out = super().block_data(blk)
+        if blk.get("disorganised"):
+            out["data-disorganised"] = "true"
+        out["data-bombard"] = "true" if blk.get("bombard") is not None else ""  # BOMBARD, then FIRE or HOLD FIRE
+        return out
+
     def block_marks(self, blk: dict, length: float, own: bool) -> str:
         marks = []
         if blk.get("disorganised"):
