@@ -50,7 +50,7 @@ def example_lines(text: str):
     for number, block in enumerate(FENCE.findall(text)):
         lines = [line.split("#")[0].strip() for line in block.splitlines()]
         lines = [line for line in lines if line]
-        if not lines or lines[0].startswith(("line ", "They ", "Orders accepted", "pbem ", "[", "-", "GAME <")):
+        if not lines or lines[0].startswith(("line ", "They ", "Orders accepted", "Read from your mail", "pbem ", "[", "-", "GAME <")):
             continue
         for line in lines:
             if re.match(r"(GAME|SIDE|TURN)\b", line) or line == "FINAL" or re.search(r"[<|\[]", line):

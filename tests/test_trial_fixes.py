@@ -277,7 +277,7 @@ def test_reports_of_every_game_carry_the_subject_tag_and_the_deadline(tmp_path, 
         assert DEADLINE.search(row["body"]), row["body"][:800]
     if name == "triomphe":
         next_para = re.search(r"Next: (.+?)\n\n", reports[0]["body"], re.S).group(1)
-        assert re.search(r"Deadline:\s+\w+day .*,\s+in\s+1\s+day", next_para, re.S), next_para
+        assert re.search(r"Deadline:\s+\w+day\s.*,\s+in\s+1\s+day", next_para, re.S), next_para
 
 
 # -- hidden information: a seat closes every other view of a running game, whatever the roles ----
