@@ -468,8 +468,9 @@ def test_a_wrong_key_by_mail_is_refused_audited_and_told_to_the_owner(site):
         {"kind": "stranger", "recipient": "Stranger@example.org", "source": "Stranger@Example.org"},
         {"kind": "owner", "recipient": ANNA, "source": f"seat:{g_id}:austria"}]
     assert mails[0]["body"].startswith(
-        f"The key in your mail is not the key of Austria in game {g_id}; nothing was done.\n"
-        "If you lost your key, ask the game's moderator for a new one.")
+        f"The key in your mail is not the key of Austria in game {g_id}; nothing was done.\n\n"
+        f"Your key is in the welcome mail of game {g_id}")
+    assert "ask the game's moderator for a new one." in mails[0]["body"]
     assert mails[1]["body"].startswith(
         f"1 mail(s) tried to act for Austria in game {g_id} with a wrong key since the last notice (the latest "
         "from Stranger@Example.org). All were refused; your key is unchanged, and nothing needs doing if you "

@@ -338,6 +338,7 @@ def test_n1815_the_public_facts():
         "lost": {"french": 1, "anglo": 0, "prussian": 2}, "broken": ["prussian"],
         "last_moves": [["french", "a", "b", 2]], "last_battles": ["ligny"],
         "over": False, "winner": None, "victory": "",
+        "bid": None, "questions": [],
         "sides": {"french": "france", "anglo": "allies", "prussian": "allies"},
     }
 
@@ -361,6 +362,7 @@ def test_n1815_a_battle_waiting_for_deployment_shows_how_many_defend_each_positi
     battle = {"town": "ligny", "sides": {"att": "france", "def": "allies"}, "terrain": {"def1": "village"}}
     state.pending = {"battles": [battle], "stage": "att",
                      "deploy": {"def": {"ligny": {"BLU": 1, "X1": 1, "X2": None, "X3": 2}}}}
+    state.blocks["NAP"].town = "ligny"  # a battle is shown to the seats whose army fights in it (sight.py)
     seen = n1815_view.view(scenario, state, "french")
     assert seen["phase"] == "battle deployment"
     assert seen["battles"] == [{"town": "ligny", "sides": {"att": "france", "def": "allies"},
@@ -440,4 +442,6 @@ def test_n1815_a_battle_whose_defenders_have_not_deployed_shows_none():
     scenario, state = n1815_position()
     battle = {"town": "wavre", "sides": {"att": "france", "def": "allies"}, "terrain": {}}
     state.pending = {"battles": [battle], "stage": "att", "deploy": {"def": {}}}
+    state.blocks["NAP"].town = "wavre"  # the French army fights there: the seat is told of the battle
     assert n1815_view.view(scenario, state, "french")["battles"][0]["defenders"] == {}
+    assert n1815_view.view(scenario, state, "anglo-dutch")["battles"] == []  # no Anglo-Dutch block there
