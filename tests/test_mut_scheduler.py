@@ -81,7 +81,7 @@ def test_the_clock_chains_its_workers_and_idles_at_least_a_second(tmp_path):
     assert (clock.sending.idle, clock.jobs.idle, clock.mail.idle) == (1.0, 1.0, 1.0)
     assert clock.jobs.then == (clock.sending,) and clock.mail.then == (clock.sending,) and clock.sending.then == ()
     assert (clock.sending.name, clock.jobs.name, clock.mail.name) == ("send", "jobs", "mail")
-    assert clock.sending.work == clock.sender.send_due and clock.jobs.work == site.service.run_jobs
+    assert clock.sending.work == clock.send_due and clock.jobs.work == site.service.run_jobs
     assert clock.mail.work == clock.process_mail
     assert Clock(site.service, idle_sender(), tick_seconds=7).mail.idle == 7
     assert Clock(site.service, idle_sender()).tick_seconds == 5.0
@@ -206,7 +206,7 @@ def test_mail_processing_polls_the_imap_folder_the_settings_name(monkeypatch):
     polled, processed = [], []
     config = SimpleNamespace(imap_host="imap.example", imap_port=993, imap_user="u", imap_password="p",
                              imap_folder="Orders", imap_ssl=True)
-    service = SimpleNamespace(config=config, run_jobs=lambda: 0)
+    service = SimpleNamespace(config=config, run_jobs=lambda: 0, store=None)
     monkeypatch.setattr(imap, "poll", lambda *args, **kwargs: polled.append((args, kwargs)))
     monkeypatch.setattr(scheduler.inbox, "process_pending", lambda s: processed.append(s) or 0)
     clock = Clock(service, idle_sender())
