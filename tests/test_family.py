@@ -79,3 +79,15 @@ def test_triomphe_s_map_is_the_family_s_with_its_own_layers():
         assert len(re.findall(r'<circle[^>]*r="4\.6"', svg_more)) - discs == shown - gone
         arrows = len(scenario.terrain.east)
         assert svg.count('fill="#8a7d63"') >= arrows
+
+
+def test_the_orders_form_of_a_finished_triomphe_game_says_it_is_over():
+    from pbem.games import ruleset
+    from pbem.tools.selfplay import play_game
+
+    rules = ruleset("triomphe")
+    scenario = rules.load_scenario(rules.scenarios()["triomphe"])
+    game = play_game(rules, scenario, 3, {s.id: rules.bots()["bot"] for s in rules.seats(scenario, {})})
+    assert game.over
+    form = rules.orders_template(game, "austria", deadline=None, game_label="x", game_id="1")
+    assert "The game is over" in form and "STANDING" not in form

@@ -27,6 +27,8 @@ def template(scenario: Scenario, view: dict, game: str = "<game>", deadline: str
         return name(lid) if facing is None else f"{name(lid)}>{name(facing)}"
 
     lines = [f"GAME {game} SIDE {SIDE_NAME[side]} TURN {hour_label(hour)} KEY <your-key>"]
+    if view["over"]:
+        return "\n".join(lines + [f"# The game is over: {view['victory'] or view['winner']}. No more orders."]) + "\n"
     when = f"# Deadline: {deadline}." if deadline else "# Deadline: set by the server."
     if not own_turn:
         lines += [f"# It is {SIDE_NAME[view['next_side']]}'s turn at {hour_label(hour)}: STANDING orders only.",
