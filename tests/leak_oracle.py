@@ -247,8 +247,9 @@ def leaks(text: str, known: list[Knowledge]) -> list[tuple[str, str]]:
     unseen = set(known[0].unseen)
     for k in known[1:]:
         unseen &= set(k.unseen)
-    for sentence in sorted(unseen):
-        if _squash(sentence) in flat:
+    for sentence in sorted(unseen):  # the sentence itself, not the tail of a longer id's
+        # ("II-A takes a hit" stands inside "P-II-A takes a hit", another block's line)
+        if re.search(r"(?<![\w-])" + re.escape(_squash(sentence)) + r"(?!\w)", flat):
             found.append((sentence[:60], "the full text of an event this seat was not told"))
     return found
 

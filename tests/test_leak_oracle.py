@@ -211,9 +211,6 @@ def test_every_output_keeps_what_each_seat_may_not_know(server, request, game, o
     assert checked >= count  # every game resolved at least one day and was checked
 
 
-@pytest.mark.xfail(strict=False, reason=(
-    "OPEN (issue 11): with seed 224804 (3 players, doctrine, bid allies-5) the Prussian seat's API report "
-    "of day 22 holds 'I-A takes a hit: strength 2.', an event the log tells only to others; not yet explained"))
 def test_every_output_keeps_what_each_seat_may_not_know_n1815_three_players(server, request):
     count, days = request.config.getoption("oracle_games"), request.config.getoption("oracle_days")
     checked = sum(play_and_check(server, "napoleon1815", _options("napoleon1815", {"players": "3"}, seed), seed,
@@ -255,3 +252,13 @@ def test_the_oracle_finds_a_leak_put_in_an_output():
     with pytest.raises(AssertionError, match="face down"):
         check_view_json("a view", {"enemy": [{"type": enemy.type, "strength": enemy.strength}]}, [known],
                         set(game.state.blocks))
+
+
+def test_an_unseen_sentence_is_found_alone_not_inside_another_blocks_line():
+    from leak_oracle import Knowledge, leaks
+
+    known = [Knowledge("prussian", unseen=["II-A takes a hit: strength 2."], allowed={"P-II-A"},
+                       ids={"II-A", "P-II-A"})]
+    assert leaks("<li>P-II-A takes a hit: strength 2.</li>", known) == []  # a line the seat was told
+    assert leaks("<li>II-A takes a hit:\n strength 2.</li>", known) == [
+        ("II-A takes a hit: strength 2.", "the full text of an event this seat was not told")]
