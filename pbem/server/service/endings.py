@@ -106,14 +106,12 @@ class Endings(ServiceBase):
                 self.store.audit(who or side, "draw_offer", game_id, detail={"side": side, "day": day})
                 offer = self.draw_offer(game_id)
                 for other in offer["waiting"]:
-                    email = self.seat(game_id, other)["email"]
-                    if email:
-                        notice(self.store, email, f"[pbem {game_id}] {title} offers a draw",
-                              f"{title} offers a draw in game {self.label(game_id)}.\n\nTo accept, answer with a "
-                              f"mail whose first line carries your key (GAME {game_id} KEY <your key>) and whose "
-                              f"next line is\n  DRAW ACCEPT\nor, to decline,\n  DRAW DECLINE\nor do it on the game's"
-                              f" web page. The offer lapses when the coming day is resolved.",
-                              kind="draw", game_id=game_id, dedupe_key=f"draw:{offer['id']}:{other}")
+                    notice(self.store, self.seat(game_id, other)["email"], f"[pbem {game_id}] {title} offers a draw",
+                          f"{title} offers a draw in game {self.label(game_id)}.\n\nTo accept, answer with a "
+                          f"mail whose first line carries your key (GAME {game_id} KEY <your key>) and whose "
+                          f"next line is\n  DRAW ACCEPT\nor, to decline,\n  DRAW DECLINE\nor do it on the game's"
+                          f" web page. The offer lapses when the coming day is resolved.",
+                          kind="draw", game_id=game_id, dedupe_key=f"draw:{offer['id']}:{other}")
         return f"Your draw offer in game {self.label(game_id)} stands until the coming day is resolved."
 
     def answer_draw(self, game_id: int, side: str, accept: bool, who: str = "") -> str:

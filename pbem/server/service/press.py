@@ -69,14 +69,12 @@ class Press(ServiceBase):
                 self.store.audit(who or sender, "press", game_id, detail={"from": sender, "to": recipients,
                                                                           "id": pid})
                 for seat in recipients:
-                    email = self.seat(game_id, seat)["email"]
-                    if email:
-                        notice(self.store, email, f"[pbem {game_id}] Message from {title}",
-                              f"{title} writes to {names} in game {self.label(game_id)} "
-                              f"({self.turn_label(game)}):\n\n{text}\n\nTo answer, send a mail whose first line "
-                              f"carries your key and whose next line is\n  PRESS {self.seat_title(game_id, sender)}\n"
-                              f"followed by your message, or write on the game's press page.",
-                              kind="press", game_id=game_id, dedupe_key=f"press:{pid}:{seat}")
+                    notice(self.store, self.seat(game_id, seat)["email"], f"[pbem {game_id}] Message from {title}",
+                          f"{title} writes to {names} in game {self.label(game_id)} "
+                          f"({self.turn_label(game)}):\n\n{text}\n\nTo answer, send a mail whose first line "
+                          f"carries your key and whose next line is\n  PRESS {self.seat_title(game_id, sender)}\n"
+                          f"followed by your message, or write on the game's press page.",
+                          kind="press", game_id=game_id, dedupe_key=f"press:{pid}:{seat}")
         return f"Your message went to {names}."
 
     def press_for(self, game_id: int, side: str | None) -> list[dict]:
