@@ -17,6 +17,7 @@ from pbem.server.leagues.service import Leagues
 from pbem.server.service import Service, ServiceError
 from pbem.server.store import Store
 
+from conftest import Clock
 from websupport import SMALL
 
 ANNA, FRED, SUB = "anna@example.org", "fred@example.org", "sub@example.org"
@@ -24,17 +25,9 @@ MOD = "mod@example.org"
 START = datetime(2026, 11, 2, 9, 0, tzinfo=timezone.utc)
 
 
-class Clock:
-    def __init__(self):
-        self.now = START
-
-    def __call__(self):
-        return self.now
-
-
 @pytest.fixture
 def world(tmp_path):
-    clock = Clock()
+    clock = Clock(START)
     store = Store(tmp_path / "pbem.sqlite3", clock=clock)
     service = Service(store, clock=clock)
     yield service, clock

@@ -16,22 +16,15 @@ from pbem.server import notify
 from pbem.server.service import Service
 from pbem.server.store import Store
 
+from conftest import Clock
 from websupport import ANNA, FRED, SMALL, Site, csrf
 
 START = datetime(2026, 11, 2, 9, 0, tzinfo=timezone.utc)
 
 
-class Clock:
-    def __init__(self):
-        self.now = START
-
-    def __call__(self):
-        return self.now
-
-
 @pytest.fixture
 def world(tmp_path):
-    clock = Clock()
+    clock = Clock(START)
     store = Store(tmp_path / "pbem.sqlite3", clock=clock)
     yield Service(store, clock=clock), clock
     store.close()
