@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from websupport import ANNA, FRED, Site
+from websupport import ANNA, FRED, Site, post
 
 
 @pytest.fixture
@@ -13,10 +13,6 @@ def site(tmp_path):
     site = Site(tmp_path)
     yield site
     site.store.close()
-
-
-def post(client, url, **data):
-    return client.post(url, data={"csrf_token": client.csrf, **data})
 
 
 def test_a_draw_offered_declined_and_accepted_on_the_game_page(site):

@@ -8,7 +8,7 @@ import pytest
 
 from pbem.server.leagues.service import Leagues
 
-from websupport import ADMIN, ANNA, FRED, OTTO, SMALL, Site, csrf
+from websupport import ADMIN, ANNA, FRED, OTTO, SMALL, Site, csrf, post
 
 ORG = "org@example.org"
 
@@ -18,10 +18,6 @@ def site(tmp_path):
     site = Site(tmp_path)
     yield site
     site.store.close()
-
-
-def post(client, url, **data):
-    return client.post(url, data={"csrf_token": client.csrf, **data})
 
 
 def test_a_league_and_a_tournament_on_the_web(site):

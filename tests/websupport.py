@@ -52,3 +52,8 @@ class Site:
         seats = {"austria": ANNA, "france": FRED} if seats is None else seats
         return self.service.create_game("Test game", seats, scenario=SMALL, seed=3, moderator=moderator,
                                         settings=settings or {"hours": 48})
+
+
+def post(client, url, **data):
+    """A form posted by a signed-in client, with its CSRF token."""
+    return client.post(url, data={"csrf_token": client.csrf, **data})
