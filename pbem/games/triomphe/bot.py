@@ -18,6 +18,17 @@ from pbem.core.rng import Rng
 from .parse import parse_orders
 from .scenario import Scenario
 
+
+def enemy_counts(view: dict) -> tuple[dict[str, int], dict[tuple, int]]:
+    """How many enemy blocks ``view`` shows in each locale, and on each approach (locale, facing)."""
+    at: dict[str, int] = {}
+    on: dict[tuple, int] = {}
+    for e in view["enemy"]:
+        at[e["locale"]] = at.get(e["locale"], 0) + 1
+        if e["facing"]:
+            on[(e["locale"], e["facing"])] = on.get((e["locale"], e["facing"]), 0) + 1
+    return at, on
+
 ACTIONS = 5  # actions written a turn (the engine spends at most 3 orders)
 
 
@@ -39,12 +50,7 @@ class RandomBot:
         """An orders text for the side's turn in ``view`` (its own view)."""
         board, side = self.board, self.side
         mine = [b for b in view["blocks"] if b["status"] == "map"]
-        enemy_at: dict[str, int] = {}
-        enemy_on: dict[tuple, int] = {}
-        for e in view["enemy"]:
-            enemy_at[e["locale"]] = enemy_at.get(e["locale"], 0) + 1
-            if e["facing"]:
-                enemy_on[(e["locale"], e["facing"])] = enemy_on.get((e["locale"], e["facing"]), 0) + 1
+        enemy_at, enemy_on = enemy_counts(view)
         first_hour = view["hour"] == self.sc.first_hour
         cannot_block = side == "france" and first_hour
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from pbem.core.rng import Rng
 
+from .bot import enemy_counts
 from .scenario import Scenario
 
 PAID = 3
@@ -143,12 +144,7 @@ class Forward:
         board, side = self.board, self.side
         forward = 1 if side == "austria" else -1
         mine = [b for b in view["blocks"] if b["status"] == "map"]
-        enemy_at: dict[str, int] = {}
-        enemy_on: dict[tuple, int] = {}
-        for e in view["enemy"]:
-            enemy_at[e["locale"]] = enemy_at.get(e["locale"], 0) + 1
-            if e["facing"]:
-                enemy_on[(e["locale"], e["facing"])] = enemy_on.get((e["locale"], e["facing"]), 0) + 1
+        enemy_at, enemy_on = enemy_counts(view)
         six = view["hour"] == self.sc.first_hour and side == "france"
 
         def place(b):
