@@ -60,3 +60,23 @@ def fresh(driver, width: int, height: int):
     driver.get("about:blank")
     driver.set_window_size(width, height)
     return driver
+
+
+def stale(element):
+    """A wait condition: the page that held ``element`` has been replaced (selenium's staleness_of,
+    which knows only "stale element reference"; Chromium asked in mid-navigation may answer
+    instead that the node "does not belong to the document", which says the same)."""
+    from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
+
+    def gone(_driver) -> bool:
+        try:
+            element.is_enabled()
+            return False
+        except StaleElementReferenceException:
+            return True
+        except WebDriverException as exc:
+            if "does not belong to the document" in str(exc):
+                return True
+            raise
+
+    return gone

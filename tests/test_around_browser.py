@@ -10,6 +10,7 @@ from __future__ import annotations
 import threading
 
 import pytest
+from conftest import stale
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import Select, WebDriverWait
@@ -61,7 +62,7 @@ def site(tmp_path):
 def click(browser, css: str) -> None:
     old = browser.find_element(By.TAG_NAME, "html")
     browser.find_element(By.CSS_SELECTOR, css).click()
-    WebDriverWait(browser, 30).until(EC.staleness_of(old))
+    WebDriverWait(browser, 30).until(stale(old))
 
 
 def test_draw_resign_and_vacations_in_a_browser(site, browser):  # noqa: F811

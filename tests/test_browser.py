@@ -16,7 +16,7 @@ import threading
 from pathlib import Path
 
 import pytest
-from conftest import fresh
+from conftest import fresh, stale
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import WebDriverWait
@@ -59,7 +59,7 @@ def press(browser, wait, element_id: str, then: str):
     """Click a button and wait for the next page's element ``then`` (not the old page's)."""
     old = browser.find_element(By.TAG_NAME, "html")
     browser.find_element(By.ID, element_id).click()
-    wait.until(EC.staleness_of(old))
+    wait.until(stale(old))
     return wait.until(EC.presence_of_element_located((By.ID, then)))
 
 
@@ -111,7 +111,7 @@ def test_sign_in_check_and_submit_orders_then_read_the_report(server, browser):
     assert browser.save_screenshot(str(SCREENSHOT))
     old = browser.find_element(By.TAG_NAME, "html")
     browser.find_element(By.CSS_SELECTOR, "#days a").click()
-    wait.until(EC.staleness_of(old))
+    wait.until(stale(old))
     page = wait.until(EC.presence_of_element_located((By.ID, "report")))
     assert "/reports/0" in browser.current_url
     assert "Report for Austria" in page.text and "6AM" in page.text

@@ -8,6 +8,7 @@ import re
 import threading
 
 import pytest
+from conftest import stale
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import WebDriverWait
@@ -58,7 +59,7 @@ def test_league_pages_in_a_browser(site, browser):  # noqa: F811
     browser.get(admin_login_url(service, config))
     old = browser.find_element(By.TAG_NAME, "html")
     browser.find_element(By.ID, "sign-in").click()
-    wait.until(EC.staleness_of(old))
+    wait.until(stale(old))
 
     browser.get(f"{base}/leagues")
     browser.find_element(By.PARTIAL_LINK_TEXT, "Marengo Club").click()
@@ -66,7 +67,7 @@ def test_league_pages_in_a_browser(site, browser):  # noqa: F811
     browser.find_element(By.NAME, "name").send_keys("The Admin")
     old = browser.find_element(By.TAG_NAME, "html")
     browser.find_element(By.CSS_SELECTOR, "#join button").click()
-    wait.until(EC.staleness_of(old))
+    wait.until(stale(old))
     assert "You are a member" in browser.find_element(By.ID, "member").text
     assert "The Admin" in browser.find_element(By.ID, "members").text
     assert "Spring pool" in browser.find_element(By.ID, "tournaments").text
@@ -78,12 +79,12 @@ def test_league_pages_in_a_browser(site, browser):  # noqa: F811
     form.find_element(By.NAME, "why").send_keys("agreed by both players")
     old = browser.find_element(By.TAG_NAME, "html")
     form.find_element(By.CSS_SELECTOR, "button").click()
-    wait.until(EC.staleness_of(old))
+    wait.until(stale(old))
     assert "adjudicate: done" in browser.find_element(By.TAG_NAME, "main").text
     assert "first (adjudicated)" in browser.find_element(By.ID, "games").text
     old = browser.find_element(By.TAG_NAME, "html")
     browser.find_element(By.CSS_SELECTOR, "#action-publish button").click()
-    wait.until(EC.staleness_of(old))
+    wait.until(stale(old))
     assert leagues.tournament(tid)["published"] == 1
 
     browser.get(f"{base}/tournaments/{tid}")

@@ -15,7 +15,7 @@ from importlib import resources
 from pathlib import Path
 
 import pytest
-from conftest import fresh
+from conftest import fresh, stale
 from selenium import webdriver
 from selenium.webdriver.common.actions.action_builder import ActionBuilder
 from selenium.webdriver.common.by import By
@@ -49,7 +49,7 @@ def sign_in(browser, site, email):
     browser.get(site.login_url(email))
     old = browser.find_element(By.TAG_NAME, "html")
     browser.find_element(By.ID, "sign-in").click()
-    WebDriverWait(browser, 30).until(EC.staleness_of(old))
+    WebDriverWait(browser, 30).until(stale(old))
 
 
 MAP_POINT = """
@@ -137,7 +137,7 @@ def test_orders_by_clicking_on_the_map(site, browser):
     # Submit: post-redirect-get, the orders are on file, a refresh posts nothing
     old = browser.find_element(By.TAG_NAME, "html")
     browser.find_element(By.ID, "submit").click()
-    wait.until(EC.staleness_of(old))
+    wait.until(stale(old))
     result = wait.until(EC.presence_of_element_located((By.ID, "orders-result")))
     assert "/orders" not in browser.current_url
     assert f"ACTIVATE {first['id']}" in service.orders_on_file(demo, "france"), result.text

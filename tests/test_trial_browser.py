@@ -4,6 +4,7 @@ as tests/test_browser.py (whose fixtures it uses)."""
 
 from __future__ import annotations
 
+from conftest import stale
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import WebDriverWait
@@ -56,6 +57,6 @@ def test_the_new_game_form_shows_only_the_chosen_games_choices(server, browser):
     browser.find_element(By.NAME, "title").send_keys("Chosen by clicking")
     old = browser.find_element(By.TAG_NAME, "html")
     browser.find_element(By.CSS_SELECTOR, "form.card button[type=submit]").click()
-    wait.until(EC.staleness_of(old))
+    wait.until(stale(old))
     made = [g for g in service.store.games() if g["title"] == "Chosen by clicking"]
     assert made and made[0]["ruleset"] == "triomphe"
