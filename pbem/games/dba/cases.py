@@ -182,7 +182,7 @@ def run_case(path) -> Outcome:
         a, d = _el(table, action["attacker"], path), _el(table, action["defender"], path)
         c = melee.fight(table, a, d, chance, decider)
         out.lines.append(c.line())
-        got.update(attacker_total=c.attacker.total, defender_total=c.defender.total, loser=c.loser,
+        got.update(attacker_total=c.attacker.total, defender_total=c.defender.total, loser=c.loser or "",
                    outcome=c.outcome, destroyed=c.destroyed, moved=c.moved, pursuit=c.pursuit)
     elif kind in ("pips", "units", "cost"):
         b = table.brigades[action["brigade"]]

@@ -97,7 +97,7 @@ def score(table: Table, e: Element, enemy: Element, attacker: bool) -> Score:
     sup = supports(table, e, enemy)
     if sup:
         s.parts.append((len(sup), f"support ({', '.join(sup)})"))
-    le, ln = table.terrain.level(e.front), table.terrain.level(enemy.front)
+    le, ln = table.terrain.level(e.centre), table.terrain.level(enemy.centre)
     if e.arm == "cavalry" and attacker and le > ln:
         s.parts.append((1, "cavalry charging downhill"))
     if le > ln:
