@@ -103,9 +103,6 @@ def check_move(table: Table, e: Element, path: LineString, facing: int | None = 
     enemies = [o for o in table.enemies_of(e) if not o.fleeing]
     if any(table.in_contact(e, o) for o in table.enemies_of(e)):
         return f"{e.id} is in contact with the enemy"
-    rate = allowance(table, e, path)
-    if path.length > rate + 0.5:
-        return f"{e.id} may move {rate / 10:g}\" here, not {path.length / 10:.1f}\""
     end = Point(path.coords[-1])
     face = e.facing if facing is None else facing
     if path.length:
@@ -123,6 +120,9 @@ def check_move(table: Table, e: Element, path: LineString, facing: int | None = 
     if not block.is_empty and block.intersection(swept).area > 0.5:
         what = "difficult ground off a road" if e.arm == "artillery" else "impassable ground"
         return f"{e.id} may not cross {what}"
+    rate = allowance(table, e, path)
+    if path.length > rate + 0.5:
+        return f"{e.id} may move {rate / 10:g}\" here, not {path.length / 10:.1f}\""
     for o in table.on_table():
         if o.id == e.id:
             continue
