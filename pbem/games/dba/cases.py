@@ -16,7 +16,7 @@ must hold afterwards (tests/cases/dba/*.toml; run by tests/test_dba_table_cases.
     [expect] result = "D, -1"; value = 8; lines = ["text in the report line"]
     [[expect.element]] id = "blue-2-1"; at = [x, y]; facing = 90; gone = true; disorganised = true
 
-Action kinds: fire, result (rows = [[value, die, "D"]...]), weapon (rows = [[weapon, inches, value]]), melee,
+Lengths in a case are inches, as on the table (a path's ``length``, where an element ``reached``). Action kinds: fire, result (rows = [[value, die, "D"]...]), weapon (rows = [[weapon, inches, value]]), melee,
 pips, units, cost, move, allowance, path, sight, flee, rally, surrender, effectiveness, evade, initiative,
 scenario (an inline scenario text that must be refused or accepted).
 """
@@ -216,11 +216,11 @@ def run_case(path) -> Outcome:
         p = movement.find_path(table, e, goal)
         got["found"] = p is not None
         if p is not None:
-            got["length"] = round(p.length)
+            got["length"] = round(p.length / 10, 1)
             block = movement.obstacles(table, e)
             got["clear"] = block.is_empty or p.buffer(e.frontage / 2 - 1).intersection(block).area < 0.5
             x, y, f = movement.advance(table, e, p, inches(action["go"]) if "go" in action else None)
-            got["reached"] = [x, y]
+            got["reached"] = [x / 10, y / 10]
             out.lines.append(f"path {[tuple(round(c) for c in xy) for xy in p.coords]}, reached {x, y} facing {f}")
     elif kind == "sight":
         memory: dict = {}
