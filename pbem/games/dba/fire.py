@@ -268,7 +268,7 @@ def apply_result(table: Table, v: Volley, group: list[Element], decider: Decider
     else:
         struck = left
         if v.result != "NE":
-            effectiveness.disordered(target_b)  # D, D -1, D -2: one D result (D12)
+            effectiveness.disordered(target_b)  # D, D -1, D -2: one D result (D28)
     for t in struck:
         if t.formation == "square" or table.terrain.in_fieldworks(t.shape):
             t.shaken = True

@@ -29,7 +29,7 @@ class ScenarioError(ValueError):
 
 @dataclass(frozen=True)
 class Settings:
-    """What the rule book leaves open (docs/rules-notes.md, D1–D4), each with its default."""
+    """What the rule book leaves open (docs/rules-notes.md, D1, D24, D30), each with its default."""
 
     turns: int = 12                 # the game's length in turns
     start: str = "14:00"            # the clock time of turn 1 (for TIME in orders and reports)
