@@ -206,7 +206,6 @@ def volley(table: Table, shooters: list[Element], target_brigade: str, arm: str,
     decider = decider or Decider()
     group = target_groups(table, target_brigade).get(arm, [])
     own = table.brigades[shooters[0].brigade]
-    target_b = table.brigades[target_brigade]
     shots = [shot(table, s, group, spotting) for s in shooters]
     v = Volley(own.id, target_brigade, arm, shots)
     v.base = sum(s.value for s in shots)
