@@ -126,6 +126,7 @@ def test_the_two_scenarios_load_with_brigade_effectiveness(quatre_bras, meeting)
     assert {a.brigade: a.turn for a in quatre_bras.arrivals}["kempt"] == 3
     assert quatre_bras.settings.clock(3) == "15:00" and quatre_bras.settings.spotting == 240
     assert quatre_bras.table.brigades["maitland"].bef_start == 7
+    assert not quatre_bras.table.commanders["kempt"].present and quatre_bras.table.commanders["bijlandt"].present
     assert len(meeting.table.elements) == 24
     assert all(b.bef_start == 9 for b in meeting.table.brigades.values())
     for sc in (quatre_bras, meeting):

@@ -1,11 +1,11 @@
-"""The DBA table's map for one seat (view.py, render.py): own elements drawn, an enemy seen now drawn solid, one
+"""The DBA table's map for one seat (sight.seat_view, render.py): own elements drawn, an enemy seen now drawn solid, one
 seen before dashed with its turn, one never seen not at all; and the SVG rasterises."""
 
 import copy
 
 from pbem.games.dba.render import render_svg
 from pbem.games.dba.scenario import load_scenario
-from pbem.games.dba.view import seat_view
+from pbem.games.dba.sight import seat_view
 from pbem.paths import MAPS
 from pbem.render import render_png
 
@@ -37,6 +37,8 @@ def test_a_kriegsspiel_seat_sees_only_its_brigade():
                         commanders={"bijlandt"})
     assert {e["brigade"] for e in view["elements"]} == {"bijlandt"}
     assert [c["id"] for c in view["commanders"]] == ["bijlandt"]
+    everyone, _ = seat_view(sc.fresh_table(), "allies", sc.settings.spotting, {}, 1)
+    assert {c["id"] for c in everyone["commanders"]} == {"wellington", "orange", "bijlandt", "saxe-weimar"}
     assert [b["id"] for b in view["brigades"]] == ["bijlandt"]
     assert all(e["id"].split("-")[0] in ("husson", "gauthier", "campi", "jamin") for e in view["enemy"])
     svg = render_svg(sc, view, "Quatre Bras, 14:00 — Bijlandt")

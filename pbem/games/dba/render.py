@@ -1,7 +1,7 @@
 """The table seen from above as SVG, for one seat: terrain, roads and streams, the lettered reference grid,
 the seat's own elements in formation (front edge marked), its commanders, the enemy it sees now (solid) and the
 enemy last seen earlier (dashed, with the turn). Drawn from the terrain (public) and a seat's view
-(view.py) alone; the PNG for mail is pbem.render's.
+(sight.seat_view) alone; the PNG for mail is pbem.render's.
 
     svg = render_svg(scenario, view, title="Quatre Bras, 15:00 — Bijlandt")
 """

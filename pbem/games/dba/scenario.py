@@ -233,6 +233,8 @@ def scenario_from(data: dict, source: str = "scenario") -> Scenario:
                 problems.append(f"{where}: arrives = a turn number from 2")
             if b.get("enter") not in places:
                 problems.append(f"{where}: enter = the place it comes on at; {b.get('enter')!r} is not a place")
+            if cid is not None:
+                commanders[cid].present = False   # he comes on with his brigade
             arrivals.append(Arrival(bid, int(b["arrives"]) if isinstance(b["arrives"], int) else 0, b.get("enter", "")))
         for e in made:
             if e.id in elements or e.id in waiting:
