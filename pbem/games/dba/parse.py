@@ -102,9 +102,25 @@ class Reader(OrderReader):
 
     def place(self, words: list[Word], what: str) -> str:
         """The place or grid square ``words`` name (by their Russian kind noun, preposition or look-alike
-        letters too); fail with Names' "did you mean" if none."""
+        letters too); fail with Names' "did you mean" if none, or at the first word after a name that is one."""
         if not words:
             self.missing(what)
+        found = self.find_place(words)
+        if found is not None:
+            return found
+        for k in range(len(words) - 1, 0, -1):
+            if self.find_place(words[:k]) is not None:
+                self.fail(words[k], f"unexpected {words[k].text!r} after the place {self._text(words[:k])!r}",
+                          None, "THEN, a formation (IN LINE, ...), BY ROAD, IF, UNTIL, UNLESS or AT TURN <n>")
+        text = self._text(words)
+        try:
+            self.names.location(text)
+        except ValueError as exc:
+            self.fail(words[0], str(exc), text, what)
+        raise AssertionError("find_location and location disagree")  # pragma: no cover
+
+    def find_place(self, words: list[Word]) -> str | None:
+        """The name of the place ``words`` name, or None."""
         text = self._text(words)
         folded = [fold_word(w.text) for w in words]
         starts = [0]
@@ -128,11 +144,7 @@ class Reader(OrderReader):
                 found = self.names.find_location(form)
                 if found is not None:
                     return found.name
-        try:
-            self.names.location(text)
-        except ValueError as exc:
-            self.fail(words[0], str(exc), text, what)
-        raise AssertionError("find_location and location disagree")  # pragma: no cover
+        return None
 
     def brigade(self, words: list[Word], friendly: bool | None, what: str) -> Ref:
         """The brigade ``words`` name; ``friendly``: must be of the writing side (True), of the enemy (False)."""
@@ -343,8 +355,13 @@ class Reader(OrderReader):
             elif key == "SUPPORTING" and kind == "DEPLOY" and supporting is None:
                 self.take()
                 supporting = self.brigade(self.name_words(), True, "a friendly brigade to support")
-            elif key is None and kind == "DEPLOY" and supporting is None and place is None:
-                supporting = self.brigade(self.name_words(), True, "AT <place>, SUPPORTING <brigade> or a formation")
+            elif token.key is None and kind == "DEPLOY" and supporting is None and place is None:
+                words = self.name_words()  # «Поддерживать <бригаду>», or a place with AT left out
+                if self.names.find_brigade(self._text(words)) is not None or \
+                        fold_word(words[0].text) in BRIGADE_NOUNS:
+                    supporting = self.brigade(words, True, "a friendly brigade to support")
+                else:
+                    place = self.last_place = self.place(words, "AT <place>, SUPPORTING <brigade> or a formation")
             elif key in CONDITIONS:
                 self.take()
                 event, negated = self.event()
@@ -471,6 +488,7 @@ class Block:
         self.initiative = initiative
         self.steps: list[tuple[int, int, Step]] = []  # (line, column, step)
         self.bad = False
+        self.stepped = False  # a step line was read, even one with a problem
 
 
 def under(names: Names, commander, superior) -> bool:
@@ -558,7 +576,7 @@ def _sent(reader: Reader, pair, extra) -> int | None:
 
 def finish(reader: Reader, block: Block, problems: list[Problem], names: Names) -> Order | None:
     """The order a block holds, once its lines are read; None (with its problems noted) if it is not good."""
-    if not block.steps:
+    if not block.steps and not block.stepped:
         problems.append(Problem(block.line, block.column, "the order has no step", "",
                                 "a step on the next lines: " + VERBS_EXPECTED))
         return None
@@ -590,7 +608,7 @@ def finish(reader: Reader, block: Block, problems: list[Problem], names: Names) 
         if step.supporting is not None and brigade is not None and step.supporting.id == brigade.id:
             problems.append(Problem(line, column, f"{brigade.name} cannot support itself", "", "another brigade"))
             ok = False
-    if not ok or block.bad:
+    if not ok or block.bad or not block.steps:
         return None
     return Order(block.sender, block.recipient, tuple(s for _, _, s in block.steps), block.sent, block.position,
                  block.initiative, block.line)
@@ -647,7 +665,7 @@ def parse_orders(text: str, names: Names, side: str, turn: int | None = None, wr
         try:
             steps = reader.steps(number, lex(line))
         except Abort:
-            block.bad = True
+            block.bad = block.stepped = True
             continue
         block.steps += [(number, column, s) for column, s in steps]
     close()
