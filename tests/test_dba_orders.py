@@ -56,13 +56,15 @@ def stand_in() -> Names:
         Brigade("lancers", "Lancers", "french", "pire", ["lan-1"]),
     )}
     elements = {e.id: e for e in (
-        Element("1nl-1", "allied", "1nl", "infantry", 570, 460), Element("1nl-2", "allied", "1nl", "infantry", 590, 460),
+        Element("1nl-1", "allied", "1nl", "infantry", 570, 460),
+        Element("1nl-2", "allied", "1nl", "infantry", 590, 460),
         Element("1nl-a", "allied", "1nl", "light_artillery", 580, 480),
         Element("2n-1", "allied", "2nassau", "light_infantry", 390, 550),
         Element("2n-2", "allied", "2nassau", "light_infantry", 410, 550),
         Element("nc-1", "allied", "nlcav", "light_cavalry", 640, 700),
         Element("nc-2", "allied", "nlcav", "light_cavalry", 660, 700),
-        Element("hus-1", "french", "hus", "infantry", 710, 300), Element("hus-2", "french", "hus", "infantry", 730, 300),
+        Element("hus-1", "french", "hus", "infantry", 710, 300),
+        Element("hus-2", "french", "hus", "infantry", 730, 300),
         Element("lan-1", "french", "lancers", "lancers", 500, 240),
     )}
     return Names(places=places, grid=Grid(1200, 800), brigades=brigades, commanders=commanders, elements=elements,
