@@ -307,3 +307,10 @@ def test_a_wrong_dispatch_does_not_hide_a_good_one_from_the_reader(names):
     good = "FROM Wellington TO Bijlandt\nHOLD Quatre Bras\n"
     assert len(problems(good + "FROM Wellington TO Bijlandt\nHOLD Nowhere\n", names)) == 1
     assert parse_orders(good, names, "allied", 3).dispatches[0].steps == (Step("HOLD", "Quatre Bras"),)
+
+
+def test_a_dispatch_may_be_addressed_to_a_brigade_and_headed_in_russian(names):
+    (one,) = parse_orders("FROM Wellington TO 1st Netherlands\nHOLD\n", names, "allied", 3).dispatches
+    (two,) = parse_orders("ОТ Perponcher ИЗ Катр-Бра К Bijlandt ВРЕМЯ 3\nСтоять\n", names, "allied", 3).dispatches
+    assert one.recipient == two.recipient == Ref("bijlandt", "Bijlandt")
+    assert (two.sender.id, two.position, two.sent) == ("perponcher", "Quatre Bras", 3)

@@ -370,3 +370,15 @@ def test_in_force_text_names_the_step(names):
     brigade.deliver(order(names, "FROM Wellington TO Bijlandt\nMOVE TO X IN COLUMN THEN HOLD IT\n"), 3, 0, 3, 1)
     assert brigade.in_force(3, NOTHING).text == "MOVE TO X IN COLUMN  (step 1 of 2)"
     assert Ref("1nl", "1st Netherlands").to_dict() == ["1nl", "1st Netherlands"]
+
+
+def test_a_seat_knows_only_its_own_couriers_and_what_reached_it(names):
+    post = Post()
+    mine = post.send(order(names, "FROM Wellington TO Bijlandt\nHOLD\n"), 3, (600, 600))
+    theirs = post.send(parse_orders("FROM Ney TO Husson\nHOLD\n", names, "french", 3).dispatches[0], 3, (580, 130))
+    assert post.seen_by({"wellington", "orange"}) == [mine] and post.seen_by({"bijlandt"}) == []
+    assert mine.text == "dispatch 1, Wellington to Bijlandt, sent turn 3: on the road (0\" ridden)"
+    post.ride(4, {"bijlandt": (600, 650), "husson": (580, 330)}.get, Chance(1, 4))
+    assert post.seen_by({"bijlandt"}) == [mine] and post.seen_by({"ney"}) == [theirs]
+    assert mine.text == "dispatch 1, Wellington to Bijlandt, sent turn 3: delivered on turn 4"
+    assert theirs.text == "dispatch 2, Ney to Husson, sent turn 3: on the road (10\" ridden)"

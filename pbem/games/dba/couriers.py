@@ -52,6 +52,14 @@ class Courier:
     def sender(self) -> str:
         return self.order.sender.id
 
+    @property
+    def text(self) -> str:
+        """One line for a report: the dispatch, and where it is."""
+        head = f"dispatch {self.seq}, {self.order.sender.name} to {self.order.recipient.name}, sent turn {self.sent}"
+        if self.status == RIDING:
+            return f"{head}: on the road ({self.ridden / 10:g}\" ridden)"
+        return f"{head}: {self.status} on turn {self.delivered}"
+
     def to_dict(self) -> dict:
         return {"seq": self.seq, "order": self.order.to_dict(), "sent": self.sent, "x": self.x, "y": self.y,
                 "status": self.status, "delivered": self.delivered, "ridden": self.ridden}
@@ -138,8 +146,13 @@ class Post:
 
     def of(self, commander: str) -> list[Courier]:
         """The couriers ``commander`` sent or received (delivered), for his report."""
-        return [c for c in self.couriers if c.sender == commander
-                or (c.recipient == commander and c.status == DELIVERED)]
+        return self.seen_by((commander,))
+
+    def seen_by(self, commanders) -> list[Courier]:
+        """What the seat of ``commanders`` (ids) knows of the post: the couriers they sent, wherever they are, and
+        those delivered to them. Nobody learns of another's courier on the road, nor what it carries."""
+        mine = set(commanders)
+        return [c for c in self.couriers if c.sender in mine or (c.recipient in mine and c.status == DELIVERED)]
 
     def check(self) -> list[str]:
         """Self-play's invariant: each courier numbered once, delivered at most once and never before it set
