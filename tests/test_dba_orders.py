@@ -314,3 +314,21 @@ def test_a_dispatch_may_be_addressed_to_a_brigade_and_headed_in_russian(names):
     (two,) = parse_orders("ОТ Perponcher ИЗ Катр-Бра К Bijlandt ВРЕМЯ 3\nСтоять\n", names, "allied", 3).dispatches
     assert one.recipient == two.recipient == Ref("bijlandt", "Bijlandt")
     assert (two.sender.id, two.position, two.sent) == ("perponcher", "Quatre Bras", 3)
+
+
+@pytest.mark.parametrize("russian, english", [
+    ("Идти к Thyle", "MOVE TO Thyle"), ("Выдвинуться на Piraumont", "MOVE TO Piraumont"),
+    ("Наступать к X", "MOVE TO X"), ("Держать Y", "HOLD Y"), ("Оборонять мост", "HOLD bridge"),
+    ("Отойти к Фран", "RETREAT TO Frasnes"), ("Отходить к Y", "RETREAT TO Y"),
+    ("Стоять, как только неприятель дойдёт до X", "HOLD IF ENEMY REACHES X"),
+    ("Стоять до тех пор, пока враг не займёт Y", "HOLD UNTIL ENEMY REACHES Y"),
+    ('Стоять пока противник не подойдёт ближе 6" к Y', 'HOLD UNTIL ENEMY WITHIN 6" OF Y'),
+    ("Стоять пока враг не стреляет по нам", "HOLD UNTIL ENEMY FIRES"),
+    ("Стоять пока бригада 2nd Nassau не отойдёт", "HOLD UNTIL FRIENDLY 2nd Nassau RETREATS"),
+    ("Двигаться к X колонной, после чего стоять линией к 6-му ходу", "MOVE TO X IN COLUMN THEN HOLD IN LINE AT TURN 6"),
+    ("Стоять цепью в ход 5", "HOLD IN SKIRMISH ORDER AT TURN 5"),
+    ("Развернуться с передков у Y, затем стоять", "DEPLOY UNLIMBERED AT Y THEN HOLD"),
+    ("Атаковать ближайшего неприятеля, потом отступить к мосту", "ATTACK NEAREST ENEMY THEN RETREAT TO bridge"),
+])
+def test_the_russian_forms_the_doc_lists(names, russian, english):
+    assert steps(russian, names) == steps(english, names)

@@ -46,6 +46,7 @@ KIND_OF = {form: nom for nom, forms in _KINDS.items() for form in (nom,) + forms
 ENGLISH_KINDS = ("THE", "VILLAGE", "FARM", "BRIDGE", "TOWN", "WOOD", "WOODS", "HILL", "HEIGHTS", "MILL", "FORD",
                  "CHURCH", "CROSSROADS", "INN", "SQUARE", "CHATEAU", "CASTLE")
 PREPOSITIONS = ("К", "КО", "У", "В", "ВО", "НА", "ДО", "ПРИ", "ОКОЛО", "ВОЗЛЕ", "ИЗ", "ЗА", "С", "СО")
+NEAR = ("К", "КО", "ДО", "У")  # Russian prepositions that say OF after a distance
 BRIGADE_NOUNS = ("БРИГАДА", "БРИГАДЫ", "БРИГАДЕ", "БРИГАДУ", "БРИГАДОЙ", "BRIGADE")
 # a name typed with a Russian keyboard layout's look-alike letters (Cyrillic Х for Latin X): DO11
 _LOOKALIKE = str.maketrans("АВЕКМНОРСТУХаеорсух", "ABEKMHOPCTYXaeopcyx")
@@ -288,8 +289,9 @@ class Reader(OrderReader):
         if verb.key == "WITHIN":
             distance = self.distance()
             place = None
-            if self.at_key("OF"):
-                self.take()
+            after = self.peek()
+            if self.at_key("OF") or (after is not None and after.key is None and fold_word(after.text) in NEAR):
+                self.take()  # OF, or a Russian preposition: «ближе 6" к ферме», «в пределах 6" до моста»
                 place = self.place(self.name_words(), "a place after OF")
             return Event("ENEMY WITHIN", brigade, place, distance), negated
         return Event(f"{side} {verb.key}", brigade), negated
