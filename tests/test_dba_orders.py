@@ -332,3 +332,12 @@ def test_a_dispatch_may_be_addressed_to_a_brigade_and_headed_in_russian(names):
 ])
 def test_the_russian_forms_the_doc_lists(names, russian, english):
     assert steps(russian, names) == steps(english, names)
+
+
+def test_a_dead_commander_neither_writes_nor_receives(names):
+    names.commanders["bijlandt"].alive = False
+    assert problems("FROM Wellington TO Bijlandt\nHOLD\nFROM Bijlandt TO Wellington\nHOLD\n", names) == [
+        "line 1, column 20: Bijlandt has been killed or taken (found 'Bijlandt'); expected a commander still on the "
+        "table",
+        "line 3, column 6: Bijlandt has been killed or taken (found 'Bijlandt'); expected a commander still on the "
+        "table"]

@@ -542,6 +542,10 @@ def read_head(reader: Reader, line: int, tokens) -> Block | None:
     if reader.writers is not None and sender.id not in reader.writers:
         reader.fail(fields["FROM"][1][0], f"you do not write for {sender.name}", None,
                     "the commander of your own seat")
+    for who, field in ((sender, "FROM"), (recipient, "TO")):
+        if not who.alive:
+            reader.fail(fields[field][1][0], f"{who.name} has been killed or taken", None,
+                        "a commander still on the table")
     if recipient.id == sender.id:
         reader.fail(fields["TO"][1][0], f"{sender.name} cannot send a dispatch to himself", None,
                     "another commander of your side")
