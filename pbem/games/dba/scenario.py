@@ -34,7 +34,7 @@ class Settings:
     turns: int = 12                 # the game's length in turns
     start: str = "14:00"            # the clock time of turn 1 (for TIME in orders and reports)
     minutes: int = 30               # minutes a turn
-    courier_speed: int = 120        # tenths a turn a courier rides (12")
+    courier_speed: int = 100        # tenths a turn a courier rides (10", DO3)
     spotting: int = 240             # tenths: the farthest an element or commander sees (24")
     command_radius: int = 120       # tenths (the rule book: 12")
     initiative_bonus: dict = field(default_factory=dict)   # side -> +1 for «высшим командным навыком»
@@ -122,7 +122,7 @@ def scenario_from(data: dict, source: str = "scenario") -> Scenario:
     try:
         settings = Settings(
             turns=int(s.get("turns", 12)), start=str(s.get("start", "14:00")), minutes=int(s.get("minutes", 30)),
-            courier_speed=inches(s.get("courier_speed", 12)), spotting=inches(s.get("spotting", 24)),
+            courier_speed=inches(s.get("courier_speed", 10)), spotting=inches(s.get("spotting", 24)),
             command_radius=inches(s.get("command_radius", 12)),
             initiative_bonus={k: int(v) for k, v in s.get("initiative_bonus", {}).items()},
             victory=dict(s.get("victory", {})))
