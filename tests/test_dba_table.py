@@ -69,6 +69,8 @@ def test_names_forces(quatre_bras):
     assert names.commander_of("kempt").name == "Kempt"
     assert [c.id for c in names.subordinates("reille")] == ["husson", "campi", "gauthier", "jamin", "bauduin", "soye"]
     assert names.element("bijlandt-1").troop == "light_infantry"
+    assert names.element("kempt-1").troop == "light_infantry"      # a brigade still to arrive is named too
+    assert "kempt-1" not in quatre_bras.table.elements and "kempt-1" in quatre_bras.table.reserve
     assert {b.id for b in names.side_brigades("french")} >= {"husson", "kellermann"}
 
 
@@ -185,3 +187,18 @@ def test_the_package_is_pure():
         if path.name not in ("cases.py", "scenario.py"):
             calls = {n.func.id for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
             assert "open" not in calls, path.name
+
+
+def test_the_orders_grammar_reads_dispatches_against_the_real_table(quatre_bras):
+    """The contract with the orders' grammar (parse.py codes against Names): dispatches naming places, a grid
+    square, an enemy brigade and a brigade still to arrive are read on the Quatre Bras table."""
+    from pbem.games.dba.parse import parse_orders
+
+    names = quatre_bras.table.names
+    orders = parse_orders("FROM Wellington TO Bijlandt\nMOVE TO D4 IN COLUMN BY ROAD\n"
+                          "THEN DEPLOY IN LINE AT Gemioncourt\nTHEN ATTACK Husson\n\n"
+                          "FROM Orange TO van Merlen\nATTACK ENEMY AT Frasnes IN COLUMN THEN RETREAT TO Thyle\n",
+                          names, "allies", 3)
+    first, second = orders.dispatches
+    assert [s.place for s in first.steps[:2]] == ["D4", "Gemioncourt"]
+    assert second.recipient.id == "van-merlen"

@@ -63,7 +63,7 @@ class Scenario:
     table: Table                     # the table at the start (brigades that arrive later are off it)
     settings: Settings
     arrivals: list[Arrival] = field(default_factory=list)
-    waiting: dict[str, Element] = field(default_factory=dict)   # elements of later brigades, as they enter
+    waiting: dict[str, Element] = field(default_factory=dict)   # elements of later brigades (= table.reserve)
     source: str = ""
 
     def fresh_table(self) -> Table:
@@ -240,7 +240,7 @@ def scenario_from(data: dict, source: str = "scenario") -> Scenario:
             if e.id in elements or e.id in waiting:
                 problems.append(f"{where}: element id {e.id!r} used twice")
             (waiting if later else elements)[e.id] = e
-    table = Table(width, depth, terrain, grid, places, aliases, brigades, commanders, elements)
+    table = Table(width, depth, terrain, grid, places, aliases, brigades, commanders, elements, dict(waiting))
     for e in elements.values():
         if not e.shape.within(table.area):
             problems.append(f"element {e.id} ({e.brigade}): off the table at ({e.x / 10}, {e.y / 10})")
