@@ -139,6 +139,8 @@ class Element:
     fleeing: bool = False
     moved: bool = False
     moved_last: bool = False
+    rounds: int = 0                # rounds of melee fought in the present contact (0: none yet)
+    pursuing: bool = False         # cavalry in pursuit («Кавалерия в преследовании», −2)
     name: str = ""
 
     @property
@@ -222,6 +224,7 @@ class Commander:
     brigade: str | None = None     # the brigade he commands (None: a superior commander)
     superior: str | None = None    # the commander above him
     alive: bool = True
+    present: bool = True           # False: he comes on with his brigade later (the scenario's ``arrives``)
     initiative_used: bool = False  # «Каждый командир имеет право только на один такой тест за игру»
 
     @property
