@@ -6,16 +6,19 @@ from pathlib import Path
 import pytest
 
 from pbem.cli import case_game
+from pbem.games import rulesets
 from pbem.games.marengo.cases import run_case, show
 
 ROOT = Path(__file__).parent / "cases"
-CASES = sorted(ROOT.glob("*/*.toml"))  # tests/cases/<game>/<case>.toml (a game's maps/ folder holds maps)
+# tests/cases/<game>/<case>.toml (a game's maps/ folder holds maps), for every installed game; a game still being
+# built (no RULESET yet: Napoleonic DBA) runs its cases with its own runner (tests/test_dba_table_cases.py)
+CASES = sorted(p for p in ROOT.glob("*/*.toml") if p.parent.name in rulesets())
 
 
 def test_there_are_cases_for_every_game_that_has_a_folder():
     assert len(list((ROOT / "marengo").glob("*.toml"))) >= 100  # every rule-book example and more
     for folder in ROOT.iterdir():
-        if folder.is_dir():
+        if folder.is_dir() and folder.name in rulesets():
             assert list(folder.glob("*.toml")), f"{folder} holds no case"
             assert case_game(str(next(folder.glob("*.toml")))).name == folder.name
 

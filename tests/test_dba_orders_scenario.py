@@ -9,12 +9,11 @@ from pathlib import Path
 
 import pytest
 
-scenario = pytest.importorskip("pbem.games.dba.scenario", reason="the DBA table (scenario.py) is not merged yet")
-
-from pbem.core.orders import OrdersError  # noqa: E402
-from pbem.games.dba.names import Names  # noqa: E402
-from pbem.games.dba.orders import Event, Step  # noqa: E402
-from pbem.games.dba.parse import Clock, parse_orders  # noqa: E402
+from pbem.core.orders import OrdersError
+from pbem.games.dba import scenario
+from pbem.games.dba.names import Names
+from pbem.games.dba.orders import Event, Step
+from pbem.games.dba.parse import Clock, parse_orders
 
 MAP = Path(__file__).resolve().parent.parent / "maps" / "dba-quatre-bras.toml"
 
