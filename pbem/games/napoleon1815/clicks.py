@@ -42,6 +42,8 @@ def map_clicks(scenario, view: dict | None) -> dict:
     """The grammar for the seat of ``view``: its army's blocks, the towns (public)."""
     if not view or view.get("seat") not in SEAT_ARMY:
         return {"verbs": [MOVE], "join": JOIN}
+    if view.get("phase") == "auction":
+        return {}  # BID is typed
     if view.get("phase") == "battle deployment":
         return {}  # DEPLOY is typed (docs/napoleon1815-orders.md)
     board, army = scenario.board, SEAT_ARMY[view["seat"]]

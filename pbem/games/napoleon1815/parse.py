@@ -8,6 +8,7 @@ from pbem.core.orders import (ARROW, Abort, OrderReader, OrdersError, Problem, c
                               tokenize)
 
 from . import movement
+from .auction import MAX_BID
 from .blocks import is_artillery
 from .orders import DOCTRINE, SECTIONS, Deploy, Move, Orders, Place
 from .scenario import SEAT_ARMY
@@ -20,6 +21,8 @@ YES_NO = ("YES", "NO")
 
 
 def phase(state) -> str:
+    if getattr(state, "auction", None) is not None:
+        return "auction"
     if state.pending:
         return "battle round" if state.pending["stage"] == "round" else "battle deployment"
     return {0: "allied setup", 1: "French setup"}.get(state.turn, "campaign")
@@ -71,6 +74,8 @@ class Reader(OrderReader):
         if phase(self.state) == "battle round":
             self.fail(self.tokens[0], "no moves between two rounds of a battle", None,
                       "DOCTRINE, RETREAT TO and ASK orders for the next rounds")
+        if phase(self.state) == "auction":
+            self.fail(self.tokens[0], "no moves during the auction", None, "BID and the steps you offer")
         if phase(self.state) != "campaign":
             self.fail(self.tokens[0], "no moves during setup", None, "PLACE orders")
         blocks, start = self.blocks_then_town(self.take_words(), "the town they start from")
@@ -147,6 +152,8 @@ class Reader(OrderReader):
 
     def place(self) -> Place:
         self.take()
+        if phase(self.state) == "auction":
+            self.fail(self.tokens[0], "PLACE is for the setup, after the auction", None, "BID and the steps you offer")
         if phase(self.state) in ("campaign", "battle deployment", "battle round"):
             self.fail(self.tokens[0], "PLACE is for the setup only", None, "MOVE orders")
         blocks, town = self.blocks_then_town(self.take_words(), "the town")
@@ -263,6 +270,19 @@ class Reader(OrderReader):
         self.done("the end of the order")
         orders.asks = asks
 
+    def bid(self) -> int:
+        """BID <steps>: a sealed bid in the auction sub-turn (§13, auction.py)."""
+        first = self.take()
+        if phase(self.state) != "auction":
+            self.fail(first, "BID <steps> only in the auction, the first sub-turn of a game created with "
+                      "bid = auction (§13)", None, "BID LOSS at your setup, or no BID")
+        value = self.take() if self.peek() else self.missing(f"the steps you bid, 0 to {MAX_BID}")
+        if not value.text.isdigit() or int(value.text) > MAX_BID:
+            self.fail(value, f"a bid is a whole number of steps from 0 to {MAX_BID}", value.text,
+                      f"0 to {MAX_BID} (the steps your side removes at its setup if it wins)")
+        self.done("the end of the order")
+        return int(value.text)
+
     def supply(self, orders: Orders) -> None:
         self.take()
         self.expect(("LOSS",), "LOSS and the blocks, first lost first")
@@ -312,10 +332,12 @@ def parse_orders(scenario, state, seat: str, text: str) -> Orders:
                     orders.hit_first = reader.blocks_list("block ids: the blocks hit first among equals")
                 elif word == "TERRAIN":
                     reader.terrain(orders)
+                elif word == "BID" and (phase(state) == "auction" or len(tokens) > 1 and tokens[1].word != "LOSS"):
+                    orders.bid = reader.bid()
                 elif word == "BID":
                     first = reader.take()
                     reader.expect(("LOSS",), "LOSS and the blocks that pay the bid")
-                    if phase(state) not in ("allied setup", "French setup") or state.bid is None:
+                    if phase(state) not in ("allied setup", "French setup") or not state.bid:
                         reader.fail(first, "BID LOSS only at the setup of a game with a bid (§13)", None,
                                     "PLACE orders")
                     orders.bid_loss = reader.blocks_list("block ids: the blocks that pay the bid, one step each")
@@ -336,7 +358,7 @@ def parse_orders(scenario, state, seat: str, text: str) -> Orders:
 
 def check_orders(scenario, state, seat: str, orders: Orders) -> list[Problem]:
     """The orders' legality as a whole: setup limits (§4), moves (§5)."""
-    if phase(state) in ("battle deployment", "battle round"):
+    if phase(state) in ("battle deployment", "battle round", "auction"):
         return []
     if phase(state) != "campaign":
         return check_setup(scenario, state, seat, orders)
