@@ -293,3 +293,23 @@ def test_standing_orders_print_themselves_back_and_bad_ones_say_what_was_expecte
         with pytest.raises(OrdersError) as err:
             game.check_orders("french", bad)
         assert expected in err.value.problems[0].expected, (bad, err.value.problems[0])
+
+
+@pytest.mark.parametrize("options", [{"players": "2"}, {"players": "3", "battle": "hybrid", "bid": "auction"},
+                                     {"players": "2", "battle": "live"}])
+def test_the_marshal_plays_france_legally_to_the_end(options):
+    """A short balance run: the marshal as France against the random Allies and the general, every
+    order it writes accepted by the engine's own check (Game.submit), every invariant kept, every
+    game ended. No figure is asserted (docs/maps.md has the runs)."""
+    from pbem.tools.balance import balance
+
+    for allies in ("bot", "general"):
+        tally = balance(RULES, SCENARIO, seed=11, games=3, options=options,
+                        players={"french": "marshal", "anglo-dutch": allies, "prussian": allies})
+        assert sum(tally.winners.values()) == 3 and not tally.problems, tally.problems
+    general = RULES.bots()["general"]
+    marshal = RULES.bots()["marshal"]
+    game = play_game(RULES, SCENARIO, 5, {"french": marshal, "anglo-dutch": general, "prussian": general},
+                     check=True, options=options)
+    sent = [e["text"] for e in game.log if e["kind"] == "orders" and e["side"] == "french" and "MOVE" in e["text"]]
+    assert game.over and len(sent) > 5  # it marched, with orders the engine took

@@ -13,6 +13,7 @@ from . import cases, invariants, parse, turn, view
 from .board import check_board
 from .bot import bot_orders
 from .general import general_orders
+from .marshal import marshal_orders
 from .scenario import SEAT_TITLE, SEATS, load_scenario
 from .setup import initial_state
 
@@ -147,7 +148,10 @@ class Napoleon1815:
     def bots(self) -> dict[str, Bot]:
         return {"bot": Bot("bot", "the random legal bot", bot_orders),
                 "general": Bot("general", "the general: marches on the supply cities, attacks when stronger",
-                               general_orders)}
+                               general_orders),
+                "marshal": Bot("marshal", "the marshal: the French concentrate, march on Brussels, then "
+                               "Ghent or Liège, attack only when stronger, keep garrisons (the Allies as the general)",
+                               marshal_orders)}
 
     def check_turn(self, scenario, result) -> list[str]:
         return invariants.check_turn(scenario, result)
