@@ -313,3 +313,46 @@ def test_the_marshal_plays_france_legally_to_the_end(options):
                      check=True, options=options)
     sent = [e["text"] for e in game.log if e["kind"] == "orders" and e["side"] == "french" and "MOVE" in e["text"]]
     assert game.over and len(sent) > 5  # it marched, with orders the engine took
+
+
+def test_deploy_lines_add_up_and_each_problem_names_its_line_and_column():
+    """DEPLOY typed a position a line (as the game page's clicks write it) adds up to one deployment;
+    what the lines break together is refused at the word that breaks it (§6.21, §6.23)."""
+    game = paused_battle()
+    seat = game.turn().seats[0]
+    view = game.view(seat)
+    battle = view["battles"][0]
+    town = SCENARIO.board.name(battle["town"])
+    clicks = RULES.map_clicks(SCENARIO, view)
+    assert [v["name"] for v in clicks["verbs"]] == ["deploy-left", "deploy-centre", "deploy-right", "deploy-reserve"]
+    blocks = clicks["regions"]["blocks"]
+    assert blocks and all(b["at"] == town and b["data"]["battle"] == "yes" for b in blocks)
+    leader = [b["id"] for b in blocks if b["data"]["type"] == "leader"]
+    others = [b["id"] for b in blocks if b["data"]["type"] != "leader"]
+    verbs = {v["name"]: v for v in clicks["verbs"]}
+
+    def clicked(name, ids):  # what the page's script writes for a verb without targets
+        return verbs[name]["line"].replace("{from}", town).replace("{blocks}", " ".join(ids))
+
+    text = "\n".join([clicked("deploy-centre", leader + others[:1]), clicked("deploy-reserve", others[1:])])
+    orders = game.check_orders(seat, text)
+    assert [d.sections for d in orders.deploys] == [{"CENTRE": leader + others[:1]}, {"RESERVE": others[1:]}]
+    with pytest.raises(OrdersError) as err:
+        game.check_orders(seat, f"{clicked('deploy-left', others[:1])}\n{clicked('deploy-right', others[:1])}")
+    problem = err.value.problems[0]
+    assert (problem.line, problem.column) == (2, len(f"DEPLOY {town} RIGHT ") + 1)
+    assert problem.message == f"{others[0]} is deployed twice (also on line 1)"
+    with pytest.raises(OrdersError) as err:
+        game.check_orders(seat, f"DEPLOY {town} LEFT")
+    assert (err.value.problems[0].line, err.value.problems[0].column) == (1, len(f"DEPLOY {town} LEFT") + 1)
+    spec = SCENARIO.blocks
+    corps = {}
+    for bid in others:
+        corps.setdefault(spec[bid].corps, bid)
+    if len(corps) > 1:  # two corps on one position without the leader: at the position's word
+        a, b = list(corps.values())[:2]
+        with pytest.raises(OrdersError) as err:
+            game.check_orders(seat, f"DEPLOY {town} RESERVE {' '.join(leader) or a}\nDEPLOY {town} LEFT {a} {b}"
+                              if leader else f"DEPLOY {town} LEFT {a}\nDEPLOY {town} LEFT {b}")
+        problem = err.value.problems[0]
+        assert problem.line == 2 and problem.found == "LEFT" and "§6.23" in problem.message

@@ -53,6 +53,7 @@ class Deploy:
     town: str
     sections: dict[str, list[str]]  # LEFT/CENTRE/RIGHT/RESERVE -> block ids
     line: int = 0
+    columns: dict[str, int] = field(default_factory=dict, repr=False, compare=False)  # word -> its column
 
     def text(self, name: str) -> str:
         parts = [f"{k} {' '.join(v)}" for k, v in self.sections.items() if v]

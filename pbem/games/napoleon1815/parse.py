@@ -96,7 +96,9 @@ class Reader(OrderReader):
         return Move(blocks, path, forced, self.line)
 
     def deploy(self) -> Deploy:
-        """DEPLOY <town> LEFT ids CENTRE ids RIGHT ids RESERVE ids (§6.22)."""
+        """DEPLOY <town> LEFT ids CENTRE ids RIGHT ids RESERVE ids (§6.22). Several DEPLOY lines for
+        one battle add up (a click a position on the game page writes one each); what holds only
+        for them together (a block once, corps unity) is checked by ``check_deploys``."""
         first = self.take()
         pending = self.state.pending
         if not pending or pending["stage"] not in self.roles():
@@ -104,44 +106,37 @@ class Reader(OrderReader):
                       "DEPLOY only in a battle deployment sub-turn")
         words = self.take_words(SECTIONS)
         if not words:
-            self.missing("the town of the battle")
+            self.missing("the town of the battle, then LEFT, CENTRE, RIGHT or RESERVE and block ids")
         town = self.town_words(words, "the town of the battle")
         battle = next((b for b in pending["battles"] if b["town"] == town), None)
         if battle is None:
-            self.fail(words[0], f"no battle waits at {self.scenario.board.name(town)}", None, "a battle's town")
+            self.fail(words[0], f"no battle waits at {self.scenario.board.name(town)}", None, "a battle's town: "
+                      + ", ".join(self.scenario.board.name(b["town"]) for b in pending["battles"]))
         sections: dict[str, list[str]] = {}
+        columns: dict[str, int] = {}
+        role = pending["stage"]
         while self.peek() is not None:
             key = self.expect(SECTIONS, "LEFT, CENTRE, RIGHT or RESERVE")
             if key.word in sections:
-                self.fail(key, f"{key.word} is given twice", None, "each position once")
+                self.fail(key, f"{key.word} is given twice", key.text, "each position once in a line")
             ids = self.take_words(SECTIONS)
             if not ids:
-                self.fail(key, f"{key.word} names no block", None, f"block ids after {key.word}")
+                self.fail(key.end, f"{key.word} names no block", None, f"block ids after {key.word}")
             sections[key.word] = [self.own_block(t) for t in ids]
+            columns[key.word] = key.column
             for t, bid in zip(ids, sections[key.word]):
+                columns[bid] = t.column
                 if self.state.blocks[bid].town != town:
-                    self.fail(t, f"{bid} is not in the battle of {self.scenario.board.name(town)}", None,
+                    self.fail(t, f"{bid} is not in the battle of {self.scenario.board.name(town)}", t.text,
                               "your blocks in that town")
+            if key.word != "RESERVE" and battle["terrain"].get(f"{role}{section_index(role, key.word)}") == "woods":
+                guns = [t for t, b in zip(ids, sections[key.word]) if is_artillery(self.scenario.blocks[b].type)]
+                if guns:
+                    self.fail(guns[0], f"artillery may not stand in the woods on your {key.word.lower()} (§6.21)",
+                              guns[0].text, "the artillery in another position or the reserve")
         if not sections:
             self.missing("LEFT, CENTRE, RIGHT or RESERVE and block ids")
-        named = [b for ids in sections.values() for b in ids]
-        if len(set(named)) != len(named):
-            self.fail(first, "a block is named twice", None, "each block once")
-        role = pending["stage"]
-        for key, ids in sections.items():
-            if key == "RESERVE":
-                continue
-            index = section_index(role, key)
-            if is_artillery_any(self.scenario, ids) and battle["terrain"].get(f"{role}{index}") == "woods":
-                self.fail(first, f"artillery may not stand in the woods on your {key.lower()} (§6.21)", None,
-                          "the artillery in another position or the reserve")
-            corps = {(self.scenario.blocks[b].army, self.scenario.blocks[b].corps) for b in ids
-                     if self.scenario.blocks[b].type != "leader"}
-            leaders = [b for b in ids if self.scenario.blocks[b].type == "leader"]
-            if len(corps) > 1 and not leaders:
-                self.fail(first, f"blocks of {len(corps)} corps on your {key.lower()} without a leader (§6.23)",
-                          None, "one corps a position, or its leader with them")
-        return Deploy(town, sections, self.line)
+        return Deploy(town, sections, self.line, columns)
 
     def roles(self) -> set[str]:
         """The battle roles ("att", "def") of this seat's army in the pending battles."""
@@ -350,6 +345,8 @@ def parse_orders(scenario, state, seat: str, text: str) -> Orders:
             except Abort:
                 continue
     if not problems:
+        problems += check_deploys(scenario, orders.deploys)
+    if not problems:
         problems += check_orders(scenario, state, seat, orders)
     if problems:
         raise OrdersError(problems)
@@ -365,14 +362,37 @@ def check_orders(scenario, state, seat: str, orders: Orders) -> list[Problem]:
     return movement.check_moves(scenario, state, seat, orders.moves)
 
 
+def check_deploys(scenario, deploys) -> list[Problem]:
+    """What the DEPLOY lines of one battle must keep together: a block in one position only, and
+    one corps a position unless its leader is there (§6.23); each problem at the line and column
+    of the word that breaks it."""
+    problems = []
+    for town in dict.fromkeys(d.town for d in deploys):
+        lines = [d for d in deploys if d.town == town]
+        placed: dict[str, Deploy] = {}
+        for d in lines:
+            for bid in (b for ids in d.sections.values() for b in ids):
+                if bid in placed:
+                    where = "this line" if placed[bid] is d else f"line {placed[bid].line}"
+                    problems.append(Problem(d.line, d.columns.get(bid, 1), f"{bid} is deployed twice (also on "
+                                            f"{where})", bid, "each block in one position"))
+                placed[bid] = d
+        for key in ("LEFT", "CENTRE", "RIGHT"):
+            naming = [d for d in lines if key in d.sections]
+            ids = [b for d in naming for b in d.sections[key]]
+            corps = {scenario.blocks[b].corps for b in ids if scenario.blocks[b].type != "leader"}
+            if len(corps) > 1 and not any(scenario.blocks[b].type == "leader" for b in ids):
+                last = naming[-1]
+                problems.append(Problem(last.line, last.columns.get(key, 1), f"blocks of {len(corps)} corps "
+                                        f"({', '.join(sorted(corps))}) on your {key.lower()} without a leader (§6.23)",
+                                        key, "one corps a position, or its leader with them"))
+    return problems
+
+
 def section_index(role: str, key: str) -> int:
     """A side's own LEFT/CENTRE/RIGHT as a board position (0-2 from the attacker's left)."""
     i = {"LEFT": 0, "CENTRE": 1, "RIGHT": 2}[key]
     return i if role == "att" else 2 - i
-
-
-def is_artillery_any(scenario, ids) -> bool:
-    return any(is_artillery(scenario.blocks[b].type) for b in ids)
 
 
 def check_setup(scenario, state, seat, orders) -> list[Problem]:
