@@ -356,3 +356,32 @@ def test_deploy_lines_add_up_and_each_problem_names_its_line_and_column():
                               if leader else f"DEPLOY {town} LEFT {a}\nDEPLOY {town} LEFT {b}")
         problem = err.value.problems[0]
         assert problem.line == 2 and problem.found == "LEFT" and "§6.23" in problem.message
+
+
+def test_an_auction_with_its_coin_replays_and_verifies():
+    """The auction's sub-turn in a whole campaign: the bids as the seats sent them, the coin a recorded
+    die that pbem verify checks; a forged coin is found."""
+    for seed in range(40):  # the random bots' bids tie now and then
+        game = Game(RULES, SCENARIO, seed, options={"players": "3", "bid": "auction"})
+        bots = simple_players(RULES, SCENARIO, {"players": "3"})
+        for seat in game.turn().seats:
+            game.submit(seat, bots[seat].orders(SCENARIO, game.view(seat), seed))
+        first = game.advance()
+        if first.rolls:
+            break
+    else:
+        pytest.fail("no tie in 40 auctions")
+    bid = game.state.bid
+    assert first.before.auction == {} and game.state.auction is None and game.turn().label == "Allied setup"
+    assert bid["bids"]["france"] == bid["bids"]["allies"] == bid["steps"] > 0
+    assert bid["side"] == ("france" if first.rolls[0].value == 1 else "allies")
+    played = play_game(RULES, SCENARIO, seed, bots, choose=lambda g: chooser(seed, g.day), check=True,
+                       options={"players": "3", "bid": "auction"})
+    assert played.days[0].rolls == first.rolls and played.over
+    paid = [e.text for d in played.days[:3] for e in d.events if "their winning bid (§13)" in e.text]
+    assert paid == [f"The {'French' if bid['side'] == 'france' else 'Allies'} set up {bid['steps']} step(s) down: "
+                    "their winning bid (§13)."]
+    export = export_game(played, scenario="napoleon1815.toml", scenario_sha256="x", salt="s")
+    assert verify(export, RULES, SCENARIO) == []
+    export["days"][0]["rolls"][0]["value"] = 3 - export["days"][0]["rolls"][0]["value"]
+    assert verify(export, RULES, SCENARIO)
