@@ -20,8 +20,13 @@ first, as one army:
 Battles are fought by a doctrine for the attacker (a reserve of one, withdrawing below a
 quarter of the strength it began with). Each candidate MOVE is kept only if the engine's
 own check (movement.check_moves, on a position rebuilt from the view) finds nothing wrong
-with the orders so far, so the orders are legal by construction. The Allied seats play as
-the general (general.py).
+with the orders so far, so the orders are legal by construction.
+
+Each Allied army (one group move a turn) plays the same way round: by day it strikes a
+French stack next to one of its stacks when it has half again its strength there (a
+supply city first: the French garrisons are small); else it gathers its biggest stack not
+yet there on the rally point, the town before Brussels on the French army's road to it
+(Brussels itself while the French are far), where both Allied armies meet.
 """
 
 from __future__ import annotations
@@ -43,13 +48,11 @@ DOCTRINE = "DOCTRINE RESERVE 1\nDOCTRINE WITHDRAW 25\nDOCTRINE REINFORCE YES\n"
 
 def marshal_orders(scenario, view: dict, seed: int) -> str:
     seat = view["seat"]
-    if SEAT_ARMY.get(seat) != "french":
-        return general_orders(scenario, view, seed)
     if view["phase"] == "auction":
         return "BID 0\n" if seat in view["owing"] else ""
     if view["phase"] != "campaign" or seat not in view["owing"]:
         return general_orders(scenario, view, seed)  # deployments by the general's rules, else the doctrine
-    return plan(scenario, view) + DOCTRINE
+    return (plan(scenario, view) if SEAT_ARMY[seat] == "french" else allied_plan(scenario, view)) + DOCTRINE
 
 
 def position(view: dict) -> State:
@@ -116,14 +119,18 @@ def plan(scenario, view: dict) -> str:
                     continue  # not strong enough there: try the other road, else wait for the others
             elif view["night"] and any(enemy.get(t, 0) > strength for t in board.adjacent(nxt)):
                 continue
+            taken = []
             while ids:
                 move = Move(ids, [start, nxt])
                 if fits(move):
                     moves.append(move)
                     lines.append(f"MOVE {' '.join(ids)} {board.name(start)} -> {board.name(nxt)}")
-                    return
+                    taken = ids
+                    break
                 ids = ids[:-1]  # a road's limit, or one group too many: fewer blocks
-            return
+            going = [b for b in going if b["id"] not in taken]
+            if not going or not taken or nxt in enemy:
+                return  # the rest (a road was full) take the next road toward the goal, if there is one
 
     keep = GARRISON if army in cities and len(stacks[army]) > GARRISON + 2 else 0
     march(army, goal, keep)
@@ -134,3 +141,66 @@ def plan(scenario, view: dict) -> str:
         keep = GARRISON if second in cities else 0
         march(second, toward, keep)
     return "\n".join(lines) + ("\n" if lines else "")
+
+
+def allied_plan(scenario, view: dict) -> str:
+    """One Allied army's group move: strike where it is stronger, else gather on the rally point."""
+    board, seat = scenario.board, view["seat"]
+    army = SEAT_ARMY[seat]
+    state = position(view)
+    stacks: dict[str, list[Block]] = defaultdict(list)
+    french: dict[str, int] = defaultdict(int)
+    for b in state.blocks.values():
+        if b.town is None:
+            continue
+        if b.army == army:
+            stacks[b.town].append(b)
+        elif ARMY_SIDE[b.army] == "france":
+            french[b.town] += b.strength
+    if not stacks:
+        return ""
+    cities = board.supply_cities()
+
+    def power(blocks) -> int:
+        return sum(b.strength for b in blocks)
+
+    def move_line(ids, start, nxt) -> str | None:
+        while ids:
+            move = Move(ids, [start, nxt], line=1)
+            if not check_moves(scenario, state, seat, [move]):
+                return f"MOVE {' '.join(ids)} {board.name(start)} -> {board.name(nxt)}\n"
+            ids = ids[:-1]
+        return None
+
+    if not view["night"]:  # strike: a supply city first, then the weakest French stack in reach
+        strikes = sorted(((t not in cities, french[t] / power(stacks[s]), s, t) for s in stacks
+                          for t in board.adjacent(s) if t in french
+                          and power(stacks[s]) >= SUPERIORITY * french[t] and len(stacks[s]) >= 1))
+        for _, _, start, target in strikes:
+            ids = [b.id for b in sorted(stacks[start], key=lambda b: (-b.strength, b.id))]
+            line = move_line(ids, start, target)
+            if line:
+                return line
+    if "brussels" not in board.towns:
+        return ""
+    main = max(french, key=lambda t: (french[t], t)) if french else None
+    rally = "brussels"
+    if main is not None and main != "brussels":
+        to_brussels = distances(board, "brussels")
+        if to_brussels.get(main, 99) > 1:
+            rally = min((t for t in board.adjacent("brussels") if t not in french),
+                        key=lambda t: (distances(board, main).get(t, 99), t), default="brussels")
+    far = distances(board, rally)
+    for start in sorted(stacks, key=lambda t: (-power(stacks[t]), t)):
+        if start == rally:
+            continue
+        strength = power(stacks[start])
+        options = [t for t in board.adjacent(start) if far.get(t, 99) < far.get(start, 99) and t not in french
+                   and not (view["night"] and any(french.get(u, 0) > strength for u in board.adjacent(t)))]
+        for nxt in sorted(options, key=lambda t: (far.get(t, 99), t)):
+            keep = 1 if start in cities and cities[start] == army and len(stacks[start]) > 1 else 0
+            ids = [b.id for b in sorted(stacks[start], key=lambda b: (-b.strength, b.id))]
+            line = move_line(ids[:len(ids) - keep], start, nxt)
+            if line:
+                return line
+    return ""
