@@ -214,6 +214,40 @@ def test_napoleon1815_orders_by_clicking(site, browser):
     checked(browser)
 
 
+def test_napoleon1815_deploys_by_clicking(site, browser):
+    """A hybrid game's deployment sub-turn: a block of the battle's town on the map, then the position;
+    each click writes a DEPLOY line that the server's check takes."""
+    service = site.service
+    rules = __import__("pbem.games", fromlist=["ruleset"]).ruleset("napoleon1815")
+    seats = ("french", "anglo-dutch", "prussian")
+    for seed in range(20):  # the first game of random bots to reach a battle (as tests/test_napoleon1815.py)
+        game_id, _ = service.create_game(f"Deploy {seed}", {s: ADMIN for s in seats}, game="napoleon1815",
+                                         seed=seed, options={"players": "2", "battle": "hybrid"})
+        bot = rules.bots()["bot"]
+        while True:
+            game = service.game(game_id)
+            if game.over or game.turn().kind == "subturn":
+                break
+            for seat in game.turn().seats:
+                assert service.submit(game_id, seat, bot.orders(game.scenario, game.view(seat), seed) + "FINAL\n").ok
+            service.resolve_next(game_id)
+        if not game.over:
+            break
+    else:
+        pytest.fail("no battle in 20 games")
+    service.run_jobs()
+    seat = game.turn().seats[0]
+    sign_in(browser, site, ADMIN)
+    text = open_page(browser, site, game_id, seat)
+    regions = regions_of(site, game_id, seat)
+    block = next(b for b in regions["blocks"] if b["box"])
+    assert {b["at"] for b in regions["blocks"]} == {block["at"]}  # only the battle's blocks
+    browser.find_element(By.CSS_SELECTOR, f'#map-view .click-layer [data-block="{block["id"]}"]').click()
+    verb(browser, "deploy-centre")
+    WebDriverWait(browser, 10).until(lambda d: lines(text)[-1] == f"DEPLOY {block['at']} CENTRE {block['id']}")
+    assert checked(browser).startswith("✓")
+
+
 # -- without a browser ----------------------------------------------------------------------------------------
 
 

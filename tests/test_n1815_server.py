@@ -9,6 +9,9 @@
   deployments and round orders through the game page's form over HTTP, the Allied player
   sitting in both Allied seats. The live battle mode: every round a sub-turn.
 
+Both begin with the auction of §13 (option bid = auction): each seat's sealed BID, by mail
+in the first, on the web in the second.
+
 Both finish, and the finished game's export verifies (``pbem verify``: the seed against its
 commitment, every day, roll and result replayed).
 """
@@ -37,7 +40,7 @@ RULES = ruleset("napoleon1815")
 
 def test_a_three_player_game_by_mail_to_its_end(tmp_path):
     out = tmp_path / "demo"
-    summary = run_demo(out, seed=3, game="napoleon1815", options={"players": "3", "battle": "hybrid"},
+    summary = run_demo(out, seed=3, game="napoleon1815", options={"players": "3", "battle": "hybrid", "bid": "auction"},
                        day_seconds=120, timeout=1500)
     assert not summary.problems, summary.problems
     assert summary.winner in ("france", "allies") and summary.days > 40
@@ -46,6 +49,7 @@ def test_a_three_player_game_by_mail_to_its_end(tmp_path):
     assert info["status"] == "finished"
     game = service.game(summary.game_id)
     assert any(d.before.pending for d in game.days)  # battles deployed by mail in sub-turns
+    assert any("The auction (§13): France bids" in e.text for e in game.days[0].events)  # bids by mail (§13)
     export = service.export(summary.game_id)
     assert verify(export, RULES, game.scenario) == []
     seats = {p.name.split("-")[1] for p in out.glob("*.eml")}
@@ -93,7 +97,7 @@ def test_a_two_player_live_game_on_the_web_to_its_end(tmp_path):
         anna, fred = "anna@example.org", "fred@example.org"
         game_id, _ = service.create_game("On the web", {"french": fred, "anglo-dutch": anna, "prussian": anna},
                                          scenario="napoleon1815.toml", seed=3, game="napoleon1815",
-                                         options={"players": "2", "battle": "live"},
+                                         options={"players": "2", "battle": "live", "bid": "auction"},
                                          settings={"hours": 0, "seconds": 600, "reminders": [], "early": True})
         base = f"http://127.0.0.1:{config.web_port}"
         browsers = {fred: signed_in(base, service, fred), anna: signed_in(base, service, anna)}
@@ -119,6 +123,7 @@ def test_a_two_player_live_game_on_the_web_to_its_end(tmp_path):
                 time.sleep(0.1)
         game = service.game(game_id)
         assert game.over and rounds > 0  # the live battles' rounds were sub-turns, answered on the web
+        assert game.days[0].before.auction == {} and game.days[1].before.bid["bids"] == {"france": 2, "allies": 3}
         final = browsers[anna].get(f"/games/{game_id}?side=prussian")
         assert "finished" in final
         export = tmp_path / "export.json"

@@ -293,3 +293,95 @@ def test_standing_orders_print_themselves_back_and_bad_ones_say_what_was_expecte
         with pytest.raises(OrdersError) as err:
             game.check_orders("french", bad)
         assert expected in err.value.problems[0].expected, (bad, err.value.problems[0])
+
+
+@pytest.mark.parametrize("options", [{"players": "2"}, {"players": "3", "battle": "hybrid", "bid": "auction"},
+                                     {"players": "2", "battle": "live"}])
+def test_the_marshal_plays_france_legally_to_the_end(options):
+    """A short balance run: the marshal as France against the random Allies, the general and the
+    marshal's own Allies, every order written accepted by the engine's own check (Game.submit), every invariant kept, every
+    game ended. No figure is asserted (docs/maps.md has the runs)."""
+    from pbem.tools.balance import balance
+
+    for allies in ("bot", "general", "marshal"):
+        tally = balance(RULES, SCENARIO, seed=11, games=3, options=options,
+                        players={"french": "marshal", "anglo-dutch": allies, "prussian": allies})
+        assert sum(tally.winners.values()) == 3 and not tally.problems, tally.problems
+    marshal = RULES.bots()["marshal"]
+    game = play_game(RULES, SCENARIO, 5, {"french": marshal, "anglo-dutch": marshal, "prussian": marshal},
+                     check=True, options=options)
+    sent = [e["text"] for e in game.log if e["kind"] == "orders" and e["side"] == "french" and "MOVE" in e["text"]]
+    allied = [e["text"] for e in game.log if e["kind"] == "orders" and e["side"] != "french" and "MOVE" in e["text"]]
+    assert game.over and len(sent) > 5 and len(allied) > 5  # they marched, with orders the engine took
+
+
+def test_deploy_lines_add_up_and_each_problem_names_its_line_and_column():
+    """DEPLOY typed a position a line (as the game page's clicks write it) adds up to one deployment;
+    what the lines break together is refused at the word that breaks it (§6.21, §6.23)."""
+    game = paused_battle()
+    seat = game.turn().seats[0]
+    view = game.view(seat)
+    battle = view["battles"][0]
+    town = SCENARIO.board.name(battle["town"])
+    clicks = RULES.map_clicks(SCENARIO, view)
+    assert [v["name"] for v in clicks["verbs"]] == ["deploy-left", "deploy-centre", "deploy-right", "deploy-reserve"]
+    blocks = clicks["regions"]["blocks"]
+    assert blocks and all(b["at"] == town and b["data"]["battle"] == "yes" for b in blocks)
+    leader = [b["id"] for b in blocks if b["data"]["type"] == "leader"]
+    others = [b["id"] for b in blocks if b["data"]["type"] != "leader"]
+    verbs = {v["name"]: v for v in clicks["verbs"]}
+
+    def clicked(name, ids):  # what the page's script writes for a verb without targets
+        return verbs[name]["line"].replace("{from}", town).replace("{blocks}", " ".join(ids))
+
+    text = "\n".join([clicked("deploy-centre", leader + others[:1]), clicked("deploy-reserve", others[1:])])
+    orders = game.check_orders(seat, text)
+    assert [d.sections for d in orders.deploys] == [{"CENTRE": leader + others[:1]}, {"RESERVE": others[1:]}]
+    with pytest.raises(OrdersError) as err:
+        game.check_orders(seat, f"{clicked('deploy-left', others[:1])}\n{clicked('deploy-right', others[:1])}")
+    problem = err.value.problems[0]
+    assert (problem.line, problem.column) == (2, len(f"DEPLOY {town} RIGHT ") + 1)
+    assert problem.message == f"{others[0]} is deployed twice (also on line 1)"
+    with pytest.raises(OrdersError) as err:
+        game.check_orders(seat, f"DEPLOY {town} LEFT")
+    assert (err.value.problems[0].line, err.value.problems[0].column) == (1, len(f"DEPLOY {town} LEFT") + 1)
+    spec = SCENARIO.blocks
+    corps = {}
+    for bid in others:
+        corps.setdefault(spec[bid].corps, bid)
+    if len(corps) > 1:  # two corps on one position without the leader: at the position's word
+        a, b = list(corps.values())[:2]
+        with pytest.raises(OrdersError) as err:
+            game.check_orders(seat, f"DEPLOY {town} RESERVE {' '.join(leader) or a}\nDEPLOY {town} LEFT {a} {b}"
+                              if leader else f"DEPLOY {town} LEFT {a}\nDEPLOY {town} LEFT {b}")
+        problem = err.value.problems[0]
+        assert problem.line == 2 and problem.found == "LEFT" and "§6.23" in problem.message
+
+
+def test_an_auction_with_its_coin_replays_and_verifies():
+    """The auction's sub-turn in a whole campaign: the bids as the seats sent them, the coin a recorded
+    die that pbem verify checks; a forged coin is found."""
+    for seed in range(40):  # the random bots' bids tie now and then
+        game = Game(RULES, SCENARIO, seed, options={"players": "3", "bid": "auction"})
+        bots = simple_players(RULES, SCENARIO, {"players": "3"})
+        for seat in game.turn().seats:
+            game.submit(seat, bots[seat].orders(SCENARIO, game.view(seat), seed))
+        first = game.advance()
+        if first.rolls:
+            break
+    else:
+        pytest.fail("no tie in 40 auctions")
+    bid = game.state.bid
+    assert first.before.auction == {} and game.state.auction is None and game.turn().label == "Allied setup"
+    assert bid["bids"]["france"] == bid["bids"]["allies"] == bid["steps"] > 0
+    assert bid["side"] == ("france" if first.rolls[0].value == 1 else "allies")
+    played = play_game(RULES, SCENARIO, seed, bots, choose=lambda g: chooser(seed, g.day), check=True,
+                       options={"players": "3", "bid": "auction"})
+    assert played.days[0].rolls == first.rolls and played.over
+    paid = [e.text for d in played.days[:3] for e in d.events if "their winning bid (§13)" in e.text]
+    assert paid == [f"The {'French' if bid['side'] == 'france' else 'Allies'} set up {bid['steps']} step(s) down: "
+                    "their winning bid (§13)."]
+    export = export_game(played, scenario="napoleon1815.toml", scenario_sha256="x", salt="s")
+    assert verify(export, RULES, SCENARIO) == []
+    export["days"][0]["rolls"][0]["value"] = 3 - export["days"][0]["rolls"][0]["value"]
+    assert verify(export, RULES, SCENARIO)

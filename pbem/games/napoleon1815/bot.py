@@ -16,6 +16,9 @@ TRIGGERS = tuple(TRIGGER_TEXT)
 
 def bot_orders(scenario, view: dict, seed: int) -> str:
     seat = view["seat"]
+    if view["phase"] == "auction" and seat in view["owing"]:  # §13: a small bid, now and then none at all
+        pick = Rng(seed * 613 + len(seat)).below(5)
+        return f"BID {pick}\n" if pick < 4 else ""
     if view["phase"] == "battle deployment" and seat in view["owing"]:
         return deploy_orders(scenario, view, seed)
     if view["phase"] == "battle round" and seat in view["owing"]:

@@ -4,12 +4,14 @@ the orders of the seats, the dice in order, and what must hold afterwards.
     dice = [4, 2]                        # the turn's rolls, in order
     [case]
     title = "..."; rule = "002 §5.6"; turn = 2   # index: 0 Allied setup, 1 French setup, 2 the first turn
+    bid = "auction"                          # with turn = 0: the case begins with the auction sub-turn
     players = 2
     [[block]]  id = "OG"; at = "Charleroi"; strength = 3   # only listed blocks are on the map
     [position] lost = { anglo = 7 }          # blocks already lost by each army
     [orders]   french = "MOVE OG Beaumont -> Thuin"
     [[then]]   waits = "round"; asked = ["prussian"]; orders = { prussian = "DOCTRINE WITHDRAW 100" }
-               # a sub-turn after the turn (hybrid and live battles): what must wait, then its orders
+               # a sub-turn after the turn (hybrid and live battles): what must wait, then its orders;
+               # waits = "turn": the next whole turn (the setup after the auction)
     [expect]   events = ["..."]; no_events = ["..."]; refused = "..."; winner = "france"
                order = ["...", "..."]     # events containing these, in this order
                lost = { french = 1 }; broken = ["anglo"]
@@ -106,13 +108,14 @@ def run_case(path, ask=None) -> Outcome:
                       **({"ask": ask} if ask else {}))
     after, events = resolve(sc, state, orders, decider, chance)
     for step in data.get("then", []):  # the sub-turns that follow (battle modes hybrid and live)
-        if after.pending is None:
+        stage = "auction" if after.auction is not None else after.pending["stage"] if after.pending else "turn"
+        if stage == "turn" and step.get("waits") != "turn":  # waits = "turn": the next whole turn, on purpose
             outcome.failures.append("a [[then]] step, but no sub-turn waits")
             break
-        if "waits" in step and after.pending["stage"] != step["waits"]:
-            outcome.failures.append(f"the sub-turn waiting is {after.pending['stage']!r}, not {step['waits']!r}")
-        if "asked" in step and sorted(after.pending.get("asked", {})) != sorted(step["asked"]):
-            outcome.failures.append(f"seats asked: expected {step['asked']}, were {sorted(after.pending.get('asked', {}))}")
+        if "waits" in step and stage != step["waits"]:
+            outcome.failures.append(f"the sub-turn waiting is {stage!r}, not {step['waits']!r}")
+        if "asked" in step and sorted((after.pending or {}).get("asked", {})) != sorted(step["asked"]):
+            outcome.failures.append(f"seats asked: expected {step['asked']}, were {sorted((after.pending or {}).get('asked', {}))}")
         try:
             given = {seat: parse_orders(sc, after, seat, text) for seat, text in step.get("orders", {}).items()}
         except OrdersError as exc:

@@ -6,8 +6,9 @@ in the map's coordinates, placed as render.py places them: a town is a disc arou
 its bar in the town's stack (the visible blocks in the view's order, at most 8 drawn; the others are
 chosen from the list). Only the blocks of the seat's own army are given: the partner army's, seen in
 the two-player game, are ordered from the other Allied seat. Orders: MOVE along roads (a move into
-a town the enemy holds is the attack), PLACE in the setup turns; DEPLOY in a battle's sub-turn is
-typed."""
+a town the enemy holds is the attack), PLACE in the setup turns, DEPLOY in a battle's deployment
+sub-turn (blocks of the battle's town, then the position: a line a click, the lines of one battle add
+up); BID in the auction is typed."""
 
 from __future__ import annotations
 
@@ -24,6 +25,10 @@ MOVE = {"name": "move", "title": "Move (into the enemy: attack)", "from": ["loca
         "min": 1, "max": 3, "options": [{"name": "forced", "title": "Forced march", "choices": [
             ["", "no"], [" FORCED", "yes: one town more, a die each"]]}],
         "line": "MOVE {blocks} {from} -> {targets}{forced}"}
+DEPLOY = [{"name": f"deploy-{key.lower()}", "title": title, "from": ["locale"], "where": {"battle": "yes"},
+           "targets": [], "min": 0, "max": 0, "line": f"DEPLOY {{from}} {key} {{blocks}}"}
+          for key, title in (("LEFT", "Deploy on your left"), ("CENTRE", "Deploy in your centre"),
+                             ("RIGHT", "Deploy on your right"), ("RESERVE", "Keep in your reserve"))]
 PLACE = {"name": "place", "title": "Place", "from": ["locale", "offmap"], "targets": ["locale"], "min": 1, "max": 1,
          "line": "PLACE {blocks} {targets}"}
 
@@ -42,19 +47,23 @@ def map_clicks(scenario, view: dict | None) -> dict:
     """The grammar for the seat of ``view``: its army's blocks, the towns (public)."""
     if not view or view.get("seat") not in SEAT_ARMY:
         return {"verbs": [MOVE], "join": JOIN}
-    if view.get("phase") == "battle deployment":
-        return {}  # DEPLOY is typed (docs/napoleon1815-orders.md)
+    if view.get("phase") == "auction":
+        return {}  # BID is typed
     board, army = scenario.board, SEAT_ARMY[view["seat"]]
+    deploying = view.get("phase") == "battle deployment"
+    side = "france" if army == "french" else "allies"
+    battles = {b["town"] for b in view.get("battles", []) if deploying and b["sides"].get(b["stage"]) == side}
     at = town_positions(board)
     stacks: dict[str, int] = {}
     blocks = []
     for b in view["blocks"]:
         k = stacks[b["town"]] = stacks.get(b["town"], -1) + 1
-        if b["army"] != army:
+        if b["army"] != army or (deploying and b["town"] not in battles):
             continue
         x, y = at[b["town"]]
         bx, by = x + 10 + (k // 4) * BAR_COL, y + 4 + (k % 4) * BAR_ROW
-        blocks.append({"id": b["id"], "at": board.towns[b["town"]].name, "data": {"type": b.get("type", "")},
+        data = {"type": b.get("type", "")} | ({"battle": "yes"} if deploying else {})
+        blocks.append({"id": b["id"], "at": board.towns[b["town"]].name, "data": data,
                        "box": [round(bx + BAR_W / 2, 1), round(by + BAR_H / 2, 1), BAR_W, BAR_H, 0]
                        if k < SHOWN else None})
     places = [{"name": town.name, "kind": "locale", "points": [
@@ -65,5 +74,6 @@ def map_clicks(scenario, view: dict | None) -> dict:
     offmap = [{"id": spec.id, "at": "to place", "kind": "offmap", "data": {"type": spec.type}, "box": None}
               for spec in scenario.blocks.values() if setup and spec.army == army
               and spec.id not in {b["id"] for b in view["blocks"]}]
-    return {"verbs": [PLACE if setup else MOVE], "join": JOIN, "offmap": offmap,
+    verbs = DEPLOY if deploying else [PLACE if setup else MOVE]
+    return {"verbs": verbs, "join": JOIN, "offmap": offmap,
             "regions": {"viewbox": [0, 0, W, H], "blocks": blocks, "places": places}}

@@ -9,6 +9,15 @@ def check_turn(scenario, result) -> list[str]:
     before, after = result.before, result.after
     problems = []
     paused = after.pending is not None or before.pending is not None
+    if before.auction is not None:  # §13: the auction sub-turn settles the bid and moves nothing
+        if after.turn != before.turn or after.auction is not None or not after.bid:
+            problems.append(f"the auction left turn {after.turn}, auction {after.auction}, bid {after.bid}")
+        elif after.bid["steps"] != max(after.bid["bids"].values()) or not 0 <= after.bid["steps"] <= 10:
+            problems.append(f"the auction's bid {after.bid} is not the higher of the bids")
+        if any(b.town is not None or b.strength != a.strength for b, a in zip(after.blocks.values(),
+                                                                              before.blocks.values())):
+            problems.append("a block was set up or lost a step in the auction")
+        return problems
     if after.turn != before.turn + 1 and not (after.pending is not None and after.turn == before.turn):
         problems.append(f"the turn went from {before.turn} to {after.turn}")
     towns = Counter()

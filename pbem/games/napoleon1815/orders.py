@@ -53,6 +53,7 @@ class Deploy:
     town: str
     sections: dict[str, list[str]]  # LEFT/CENTRE/RIGHT/RESERVE -> block ids
     line: int = 0
+    columns: dict[str, int] = field(default_factory=dict, repr=False, compare=False)  # word -> its column
 
     def text(self, name: str) -> str:
         parts = [f"{k} {' '.join(v)}" for k, v in self.sections.items() if v]
@@ -73,6 +74,7 @@ class Orders:
     hit_first: list[str] = field(default_factory=list)  # HIT FIRST: among equally strong blocks, hit first (§6.4)
     retreat_first: list[str] = field(default_factory=list)  # RETREAT FIRST: take the roads first (§7.2, §7.4)
     terrain: dict[str, str] = field(default_factory=dict)  # TERRAIN <marker> <position>: where it goes (§6.21)
+    bid: int | None = None  # BID <steps>: the sealed bid in the auction sub-turn (§13)
     bid_loss: list[str] = field(default_factory=list)  # BID LOSS: the blocks that pay the bid at setup (§13)
     commits: list[tuple[list[str], str]] = field(default_factory=list)  # COMMIT <blocks> LEFT|CENTRE|RIGHT
     leave: list[str] = field(default_factory=list)  # LEAVE <town>: battles to withdraw from now (round sub-turns)
@@ -97,6 +99,8 @@ class Orders:
             lines.append("SUPPLY LOSS " + " ".join(self.supply))
         lines += [f"COMMIT {' '.join(ids)} {where}" for ids, where in self.commits]
         lines += [f"LEAVE {name(t)}" for t in self.leave]
+        if self.bid is not None:
+            lines.append(f"BID {self.bid}")
         if self.bid_loss:
             lines.append("BID LOSS " + " ".join(self.bid_loss))
         lines += [f"TERRAIN {m.upper()} {p}" for m, p in self.terrain.items()]

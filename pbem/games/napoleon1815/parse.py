@@ -8,6 +8,7 @@ from pbem.core.orders import (ARROW, Abort, OrderReader, OrdersError, Problem, c
                               tokenize)
 
 from . import movement
+from .auction import MAX_BID
 from .blocks import is_artillery
 from .orders import DOCTRINE, SECTIONS, Deploy, Move, Orders, Place
 from .scenario import SEAT_ARMY
@@ -20,6 +21,8 @@ YES_NO = ("YES", "NO")
 
 
 def phase(state) -> str:
+    if getattr(state, "auction", None) is not None:
+        return "auction"
     if state.pending:
         return "battle round" if state.pending["stage"] == "round" else "battle deployment"
     return {0: "allied setup", 1: "French setup"}.get(state.turn, "campaign")
@@ -71,6 +74,8 @@ class Reader(OrderReader):
         if phase(self.state) == "battle round":
             self.fail(self.tokens[0], "no moves between two rounds of a battle", None,
                       "DOCTRINE, RETREAT TO and ASK orders for the next rounds")
+        if phase(self.state) == "auction":
+            self.fail(self.tokens[0], "no moves during the auction", None, "BID and the steps you offer")
         if phase(self.state) != "campaign":
             self.fail(self.tokens[0], "no moves during setup", None, "PLACE orders")
         blocks, start = self.blocks_then_town(self.take_words(), "the town they start from")
@@ -91,7 +96,9 @@ class Reader(OrderReader):
         return Move(blocks, path, forced, self.line)
 
     def deploy(self) -> Deploy:
-        """DEPLOY <town> LEFT ids CENTRE ids RIGHT ids RESERVE ids (§6.22)."""
+        """DEPLOY <town> LEFT ids CENTRE ids RIGHT ids RESERVE ids (§6.22). Several DEPLOY lines for
+        one battle add up (a click a position on the game page writes one each); what holds only
+        for them together (a block once, corps unity) is checked by ``check_deploys``."""
         first = self.take()
         pending = self.state.pending
         if not pending or pending["stage"] not in self.roles():
@@ -99,44 +106,37 @@ class Reader(OrderReader):
                       "DEPLOY only in a battle deployment sub-turn")
         words = self.take_words(SECTIONS)
         if not words:
-            self.missing("the town of the battle")
+            self.missing("the town of the battle, then LEFT, CENTRE, RIGHT or RESERVE and block ids")
         town = self.town_words(words, "the town of the battle")
         battle = next((b for b in pending["battles"] if b["town"] == town), None)
         if battle is None:
-            self.fail(words[0], f"no battle waits at {self.scenario.board.name(town)}", None, "a battle's town")
+            self.fail(words[0], f"no battle waits at {self.scenario.board.name(town)}", None, "a battle's town: "
+                      + ", ".join(self.scenario.board.name(b["town"]) for b in pending["battles"]))
         sections: dict[str, list[str]] = {}
+        columns: dict[str, int] = {}
+        role = pending["stage"]
         while self.peek() is not None:
             key = self.expect(SECTIONS, "LEFT, CENTRE, RIGHT or RESERVE")
             if key.word in sections:
-                self.fail(key, f"{key.word} is given twice", None, "each position once")
+                self.fail(key, f"{key.word} is given twice", key.text, "each position once in a line")
             ids = self.take_words(SECTIONS)
             if not ids:
-                self.fail(key, f"{key.word} names no block", None, f"block ids after {key.word}")
+                self.fail(key.end, f"{key.word} names no block", None, f"block ids after {key.word}")
             sections[key.word] = [self.own_block(t) for t in ids]
+            columns[key.word] = key.column
             for t, bid in zip(ids, sections[key.word]):
+                columns[bid] = t.column
                 if self.state.blocks[bid].town != town:
-                    self.fail(t, f"{bid} is not in the battle of {self.scenario.board.name(town)}", None,
+                    self.fail(t, f"{bid} is not in the battle of {self.scenario.board.name(town)}", t.text,
                               "your blocks in that town")
+            if key.word != "RESERVE" and battle["terrain"].get(f"{role}{section_index(role, key.word)}") == "woods":
+                guns = [t for t, b in zip(ids, sections[key.word]) if is_artillery(self.scenario.blocks[b].type)]
+                if guns:
+                    self.fail(guns[0], f"artillery may not stand in the woods on your {key.word.lower()} (§6.21)",
+                              guns[0].text, "the artillery in another position or the reserve")
         if not sections:
             self.missing("LEFT, CENTRE, RIGHT or RESERVE and block ids")
-        named = [b for ids in sections.values() for b in ids]
-        if len(set(named)) != len(named):
-            self.fail(first, "a block is named twice", None, "each block once")
-        role = pending["stage"]
-        for key, ids in sections.items():
-            if key == "RESERVE":
-                continue
-            index = section_index(role, key)
-            if is_artillery_any(self.scenario, ids) and battle["terrain"].get(f"{role}{index}") == "woods":
-                self.fail(first, f"artillery may not stand in the woods on your {key.lower()} (§6.21)", None,
-                          "the artillery in another position or the reserve")
-            corps = {(self.scenario.blocks[b].army, self.scenario.blocks[b].corps) for b in ids
-                     if self.scenario.blocks[b].type != "leader"}
-            leaders = [b for b in ids if self.scenario.blocks[b].type == "leader"]
-            if len(corps) > 1 and not leaders:
-                self.fail(first, f"blocks of {len(corps)} corps on your {key.lower()} without a leader (§6.23)",
-                          None, "one corps a position, or its leader with them")
-        return Deploy(town, sections, self.line)
+        return Deploy(town, sections, self.line, columns)
 
     def roles(self) -> set[str]:
         """The battle roles ("att", "def") of this seat's army in the pending battles."""
@@ -147,6 +147,8 @@ class Reader(OrderReader):
 
     def place(self) -> Place:
         self.take()
+        if phase(self.state) == "auction":
+            self.fail(self.tokens[0], "PLACE is for the setup, after the auction", None, "BID and the steps you offer")
         if phase(self.state) in ("campaign", "battle deployment", "battle round"):
             self.fail(self.tokens[0], "PLACE is for the setup only", None, "MOVE orders")
         blocks, town = self.blocks_then_town(self.take_words(), "the town")
@@ -263,6 +265,19 @@ class Reader(OrderReader):
         self.done("the end of the order")
         orders.asks = asks
 
+    def bid(self) -> int:
+        """BID <steps>: a sealed bid in the auction sub-turn (§13, auction.py)."""
+        first = self.take()
+        if phase(self.state) != "auction":
+            self.fail(first, "BID <steps> only in the auction, the first sub-turn of a game created with "
+                      "bid = auction (§13)", None, "BID LOSS at your setup, or no BID")
+        value = self.take() if self.peek() else self.missing(f"the steps you bid, 0 to {MAX_BID}")
+        if not value.text.isdigit() or int(value.text) > MAX_BID:
+            self.fail(value, f"a bid is a whole number of steps from 0 to {MAX_BID}", value.text,
+                      f"0 to {MAX_BID} (the steps your side removes at its setup if it wins)")
+        self.done("the end of the order")
+        return int(value.text)
+
     def supply(self, orders: Orders) -> None:
         self.take()
         self.expect(("LOSS",), "LOSS and the blocks, first lost first")
@@ -312,10 +327,12 @@ def parse_orders(scenario, state, seat: str, text: str) -> Orders:
                     orders.hit_first = reader.blocks_list("block ids: the blocks hit first among equals")
                 elif word == "TERRAIN":
                     reader.terrain(orders)
+                elif word == "BID" and (phase(state) == "auction" or len(tokens) > 1 and tokens[1].word != "LOSS"):
+                    orders.bid = reader.bid()
                 elif word == "BID":
                     first = reader.take()
                     reader.expect(("LOSS",), "LOSS and the blocks that pay the bid")
-                    if phase(state) not in ("allied setup", "French setup") or state.bid is None:
+                    if phase(state) not in ("allied setup", "French setup") or not state.bid:
                         reader.fail(first, "BID LOSS only at the setup of a game with a bid (§13)", None,
                                     "PLACE orders")
                     orders.bid_loss = reader.blocks_list("block ids: the blocks that pay the bid, one step each")
@@ -328,6 +345,8 @@ def parse_orders(scenario, state, seat: str, text: str) -> Orders:
             except Abort:
                 continue
     if not problems:
+        problems += check_deploys(scenario, orders.deploys)
+    if not problems:
         problems += check_orders(scenario, state, seat, orders)
     if problems:
         raise OrdersError(problems)
@@ -336,21 +355,44 @@ def parse_orders(scenario, state, seat: str, text: str) -> Orders:
 
 def check_orders(scenario, state, seat: str, orders: Orders) -> list[Problem]:
     """The orders' legality as a whole: setup limits (§4), moves (§5)."""
-    if phase(state) in ("battle deployment", "battle round"):
+    if phase(state) in ("battle deployment", "battle round", "auction"):
         return []
     if phase(state) != "campaign":
         return check_setup(scenario, state, seat, orders)
     return movement.check_moves(scenario, state, seat, orders.moves)
 
 
+def check_deploys(scenario, deploys) -> list[Problem]:
+    """What the DEPLOY lines of one battle must keep together: a block in one position only, and
+    one corps a position unless its leader is there (§6.23); each problem at the line and column
+    of the word that breaks it."""
+    problems = []
+    for town in dict.fromkeys(d.town for d in deploys):
+        lines = [d for d in deploys if d.town == town]
+        placed: dict[str, Deploy] = {}
+        for d in lines:
+            for bid in (b for ids in d.sections.values() for b in ids):
+                if bid in placed:
+                    where = "this line" if placed[bid] is d else f"line {placed[bid].line}"
+                    problems.append(Problem(d.line, d.columns.get(bid, 1), f"{bid} is deployed twice (also on "
+                                            f"{where})", bid, "each block in one position"))
+                placed[bid] = d
+        for key in ("LEFT", "CENTRE", "RIGHT"):
+            naming = [d for d in lines if key in d.sections]
+            ids = [b for d in naming for b in d.sections[key]]
+            corps = {scenario.blocks[b].corps for b in ids if scenario.blocks[b].type != "leader"}
+            if len(corps) > 1 and not any(scenario.blocks[b].type == "leader" for b in ids):
+                last = naming[-1]
+                problems.append(Problem(last.line, last.columns.get(key, 1), f"blocks of {len(corps)} corps "
+                                        f"({', '.join(sorted(corps))}) on your {key.lower()} without a leader (§6.23)",
+                                        key, "one corps a position, or its leader with them"))
+    return problems
+
+
 def section_index(role: str, key: str) -> int:
     """A side's own LEFT/CENTRE/RIGHT as a board position (0-2 from the attacker's left)."""
     i = {"LEFT": 0, "CENTRE": 1, "RIGHT": 2}[key]
     return i if role == "att" else 2 - i
-
-
-def is_artillery_any(scenario, ids) -> bool:
-    return any(is_artillery(scenario.blocks[b].type) for b in ids)
 
 
 def check_setup(scenario, state, seat, orders) -> list[Problem]:

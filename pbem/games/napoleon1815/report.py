@@ -5,6 +5,7 @@ from __future__ import annotations
 from pbem.core.events import events_for
 from pbem.report.document import Bullets, Code, Document, Heading, Para, Report, Table, to_markdown, to_text
 
+from .auction import MAX_BID
 from .blocks import ARMY_NAME
 from .orders import DOCTRINE
 from .scenario import SEAT_TITLE
@@ -61,7 +62,11 @@ def orders_template(game, seat, *, deadline=None, game_label="", game_id="") -> 
     lines = [f"GAME {game_id or game_label or 'GAME'} SIDE {seat}",
              f"# {view['turn_label']}" + (f"; due {deadline}" if deadline else "")]
     if seat in view["to_move"]:
-        if view["phase"] == "battle deployment":
+        if view["phase"] == "auction":
+            lines += [f"# BID <steps>   (0 to {MAX_BID}: the steps your side removes at its setup if its bid is the "
+                      "higher; sealed, §13)",
+                      "BID 0"]
+        elif view["phase"] == "battle deployment":
             lines.append("# DEPLOY <town> LEFT <blocks> CENTRE <blocks> RIGHT <blocks> RESERVE <blocks>")
             board = game.scenario.board
             side = "france" if seat == "french" else "allies"

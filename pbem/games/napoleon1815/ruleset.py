@@ -13,6 +13,7 @@ from . import cases, invariants, parse, turn, view
 from .board import check_board
 from .bot import bot_orders
 from .general import general_orders
+from .marshal import marshal_orders
 from .scenario import SEAT_TITLE, SEATS, load_scenario
 from .setup import initial_state
 
@@ -42,10 +43,12 @@ class Napoleon1815:
                        "doctrine fights the rounds, stopping for a seat only when a trigger it chose (ASK) "
                        "fires; live: as hybrid, and every round is a short sub-turn for the seats in the "
                        "battle"),
-                Option("bid", "Bid (§13)", ("none",) + tuple(f"{side}-{n}" for side in ("france", "allies")
-                                                             for n in range(11)), "none",
-                       "the winning bid of the players' auction (§13): that side removes that many steps "
-                       "at its setup, one a block at most (BID LOSS names them)"))
+                Option("bid", "Bid (§13)", ("none", "auction") + tuple(
+                    f"{side}-{n}" for side in ("france", "allies") for n in range(11)), "none",
+                       "auction: the game begins with the auction, every seat's sealed BID in a sub-turn, "
+                       "the side of the higher bid removes that many steps at its setup; france-N or "
+                       "allies-N: the result of an auction held before (a tournament's), that side removes "
+                       "N steps at its setup; one a block at most (BID LOSS names them)"))
 
     def load_scenario(self, path):
         return load_scenario(path)
@@ -67,6 +70,8 @@ class Napoleon1815:
             rounds = sorted({b["rounds"].get("def", 0) + 1 for b in state.pending["fought"]})
             return Turn(owing, f"{self.turn_label(scenario, state.turn)}: battle round "
                         f"{'/'.join(map(str, rounds))}", others, kind="subturn")
+        if state.auction is not None:
+            return Turn(owing, "the auction (§13)", others, kind="subturn")
         if state.pending:
             who = "defenders" if state.pending["stage"] == "def" else "attackers"
             return Turn(owing, f"{self.turn_label(scenario, state.turn)}: the {who} deploy", others, kind="subturn")
@@ -143,7 +148,10 @@ class Napoleon1815:
     def bots(self) -> dict[str, Bot]:
         return {"bot": Bot("bot", "the random legal bot", bot_orders),
                 "general": Bot("general", "the general: marches on the supply cities, attacks when stronger",
-                               general_orders)}
+                               general_orders),
+                "marshal": Bot("marshal", "the marshal: the French concentrate, march on Brussels, then "
+                               "Ghent or Liège, attack only when stronger, keep garrisons (the Allies as the general)",
+                               marshal_orders)}
 
     def check_turn(self, scenario, result) -> list[str]:
         return invariants.check_turn(scenario, result)

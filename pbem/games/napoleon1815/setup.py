@@ -19,7 +19,9 @@ from .state import Block, State
 def initial_state(scenario, options: dict) -> State:
     state = State(players=int(options.get("players", 2)), battle_mode=options.get("battle", "doctrine"))
     bid = options.get("bid", "none")
-    if bid != "none":
+    if bid == "auction":  # §13 held in the game: its first sub-turn (auction.py)
+        state.auction = {}
+    elif bid != "none":
         side, steps = bid.rsplit("-", 1)
         state.bid = {"side": side, "steps": int(steps)}
     for spec in scenario.blocks.values():

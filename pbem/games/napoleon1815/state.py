@@ -37,6 +37,7 @@ class State:
     pending: dict | None = None  # battles waiting for deployment sub-turns (the hybrid mode)
     fled: list[str] = field(default_factory=list)  # blocks of broken armies, removed uncounted (§11)
     bid: dict | None = None  # §13: {"side": "france" or "allies", "steps": n}, the winning bid
+    auction: dict | None = None  # §13 held in the game (option bid = auction): {} until its sub-turn is resolved
 
     def on_map(self, army: str | None = None):
         return [b for b in self.blocks.values() if b.town is not None and (army is None or b.army == army)]
@@ -50,7 +51,10 @@ class State:
         return [b for b in self.blocks.values() if b.town == town and ARMY_SIDE[b.army] == side]
 
     def to_dict(self) -> dict:
-        return asdict(self)
+        out = asdict(self)
+        if out["auction"] is None:  # a game without an auction keeps the digests it always had
+            del out["auction"]
+        return out
 
     def digest(self) -> str:
         text = json.dumps(self.to_dict(), sort_keys=True)

@@ -17,6 +17,7 @@ from __future__ import annotations
 from pbem.core.events import Event
 
 from . import movement, supply, victory
+from .auction import resolve_auction
 from .battle import Battle, Fight
 from .blocks import ARMY_SIDE
 from .movement import turn_spec
@@ -33,6 +34,8 @@ def owing(scenario, state) -> tuple[str, ...]:
         return ()
     if state.pending:
         return deploying_seats(state)
+    if state.auction is not None:  # §13: every seat bids at once
+        return SEATS
     if state.turn == 0:
         return ("anglo-dutch", "prussian")
     if state.turn == 1:
@@ -59,6 +62,8 @@ def resolve(scenario, state, orders: dict, decider, chance):
     events: list[Event] = []
     if state.pending:
         return deployment(scenario, state, orders, decider, chance, events)
+    if state.auction is not None:
+        return state, resolve_auction(state, orders, chance)
     state.last_battles = []
     if state.turn < 2:
         state.last_moves = []

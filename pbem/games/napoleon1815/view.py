@@ -28,7 +28,7 @@ def view(scenario, state, seat: str | None) -> dict:
     spec = scenario.track[state.turn - 2] if 2 <= state.turn < len(scenario.track) + 2 else None
     return {
         "seat": seat, "players": state.players, "battle": state.battle_mode,
-        "turn": state.turn, "night": bool(spec and spec.night), "phase": (
+        "turn": state.turn, "night": bool(spec and spec.night), "phase": "auction" if state.auction is not None else (
             ("battle round" if state.pending["stage"] == "round" else "battle deployment") if state.pending else
             "allied setup" if state.turn == 0 else "French setup" if state.turn == 1 else "campaign"),
         "battles": battles(state, seat) + fought(state, seat),
