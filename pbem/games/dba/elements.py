@@ -139,6 +139,8 @@ class Element:
     fleeing: bool = False
     moved: bool = False
     moved_last: bool = False
+    rounds: int = 0                # rounds of melee fought in the present contact (0: none yet)
+    pursuing: bool = False         # cavalry in pursuit («Кавалерия в преследовании», −2)
     name: str = ""
 
     @property

@@ -1,0 +1,299 @@
+"""Melee — «Рукопашная схватка»: scores, modifiers, outcomes, support and cavalry pursuit.
+
+    «Элементы, которые находятся в контакте "база к базе", выравнивают подставки. Каждый игрок бросает кубик
+    d6, перечень модификаторов приведен ниже.»
+
+One combat is two elements in contact front to front (or an attacker on a flank or rear). Each side's total is
+its die + its troop factor («Боевые факторы отрядов», by round for artillery and lancers) + the modifiers
+(:func:`score`). The lower total loses: below half the winner's, it is destroyed («Меньше, чем половина
+вражеского броска … Все в нокауте»); otherwise the table by troop type says whether it is destroyed (KO) or
+recoils 3" (D15). Equal totals: no result, the combat goes on next turn. A spent brigade's recoils become
+flight. Cavalry that wins pursues (:func:`pursue`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from shapely import affinity
+from shapely.geometry import LineString, Point
+
+from pbem.core.chance import Chance
+from pbem.core.decisions import Decider, Decision
+
+from . import effectiveness
+from .elements import QUALITY_RANK, Element, inches
+from .table import Table
+
+RECOIL = inches(3)
+PURSUIT = inches(4)
+
+
+def factor(e: Element, table: Table, enemy: Element) -> tuple[int, str]:
+    """The troop factor of ``e`` against ``enemy`` in this round, with its reason."""
+    t = e.type
+    if e.troop == "infantry":
+        return (3, "3 ranks") if e.ranks == 3 else (2, "2 ranks")
+    if e.arm == "artillery":
+        first = e.rounds == 0
+        can_fire = not e.limbered and not e.moved_last and table.contact_edge(enemy, e) == "front"
+        if first and can_fire:
+            return t.melee, "close-range volley"
+        return 0, "guns (no volley)" if first else "guns (later round)"
+    if e.troop == "lancers":
+        return (t.melee, "lances, first round") if e.rounds == 0 else (t.melee_later, "lances, later round")
+    return t.melee, t.key.replace("_", " ")
+
+
+def supports(table: Table, e: Element, enemy: Element) -> list[str]:
+    """The friends that support ``e`` («Поддержка»): not themselves engaged, touching the enemy with at least a
+    corner, or straight behind ``e`` in column (at most 3). None when ``e`` stands in or attacks into difficult
+    going («не могут получить поддержки»)."""
+    if table.terrain.difficult(e.shape) or table.terrain.difficult(enemy.shape):
+        return []
+    found = []
+    for f in table.friends_of(e):
+        if f.fleeing or f.disorganised or not table.in_contact(f, enemy):
+            continue
+        if any(table.in_contact(f, x) for x in table.enemies_of(f) if x.id != enemy.id):
+            continue  # themselves engaged with another enemy
+        found.append(f.id)
+    # straight behind in column: a chain of friends, each touching the rear of the one before, same facing
+    chain, lead = [], e
+    while len(chain) < 3:
+        nxt = [f for f in table.friends_of(e) if f.id not in chain and f.id not in found and f.facing == lead.facing
+               and table.contact_edge(f, lead) == "rear" and f.brigade == e.brigade]
+        if not nxt:
+            break
+        chain.append(nxt[0].id)
+        lead = nxt[0]
+    return found + chain
+
+
+def flank_rear(table: Table, e: Element) -> list[str]:
+    """The enemies touching ``e``'s flank or rear."""
+    return [o.id for o in table.enemies_of(e) if table.contact_edge(o, e) in ("left", "right", "rear")]
+
+
+@dataclass
+class Score:
+    element: str
+    die: int = 0
+    parts: list[tuple[int, str]] = field(default_factory=list)
+
+    @property
+    def total(self) -> int:
+        return self.die + sum(v for v, _ in self.parts)
+
+    def text(self) -> str:
+        mods = " ".join(f"{v:+d} {why}" for v, why in self.parts if v)
+        return f"{self.element} {self.die} {mods} = {self.total}".replace("  ", " ")
+
+
+def score(table: Table, e: Element, enemy: Element, attacker: bool) -> Score:
+    """Every modifier of ``e`` against ``enemy`` (the die is added by :func:`fight`)."""
+    s = Score(e.id)
+    s.parts.append(factor(e, table, enemy))
+    sup = supports(table, e, enemy)
+    if sup:
+        s.parts.append((len(sup), f"support ({', '.join(sup)})"))
+    le, ln = table.terrain.level(e.centre), table.terrain.level(enemy.centre)
+    if e.arm == "cavalry" and attacker and le > ln:
+        s.parts.append((1, "cavalry charging downhill"))
+    if le > ln:
+        s.parts.append((1, "higher up the slope"))
+    shaken = enemy.shaken
+    if e.arm == "cavalry":
+        if enemy.arm == "infantry" and enemy.formation in ("line", "column", "skirmish"):
+            s.parts.append((2, f"cavalry against infantry in {enemy.formation}"))
+        if enemy.arm == "artillery":
+            s.parts.append((2, "cavalry against artillery"))
+        if enemy.arm == "infantry" and enemy.formation == "square" and not shaken:
+            s.parts.append((-2, "cavalry against a square"))
+        if e.pursuing:
+            s.parts.append((-2, "cavalry in pursuit"))
+    fr = flank_rear(table, e)
+    if fr:
+        s.parts.append((-len(fr), f"enemy on flank or rear ({', '.join(fr)})"))
+    state = effectiveness.rating(table.brigades[e.brigade])
+    if state == "tired":
+        s.parts.append((-1, "tired"))
+    elif state in ("spent", "broken"):
+        s.parts.append((-2, "spent"))
+    if table.terrain.in_fieldworks(enemy.shape) and not shaken:
+        s.parts.append((-2, "against field works"))
+    if QUALITY_RANK[enemy.quality] > QUALITY_RANK[e.quality]:
+        s.parts.append((-1, f"enemy better ({enemy.quality} against {e.quality})"))
+    return s
+
+
+def knocked_out(loser: Element, winner: Element, table: Table) -> bool:
+    """The KO table: whether the loser (more than half the winner's total) is destroyed rather than recoiling.
+    «в легко/трудно проходимой местности» is read at the loser's base (D15)."""
+    rough = table.terrain.difficult(loser.shape)
+    if loser.arm == "artillery":
+        return True
+    if loser.troop == "infantry":
+        return winner.troop == "cuirassiers" and not rough
+    if loser.troop == "light_infantry":
+        return winner.troop == "light_cavalry" and not rough
+    if loser.troop == "cuirassiers":
+        return rough
+    if loser.troop in ("light_cavalry", "lancers", "dragoons"):
+        return winner.troop == "cuirassiers" and rough
+    return False
+
+
+@dataclass
+class Combat:
+    attacker: Score
+    defender: Score
+    loser: str | None = None
+    outcome: str = "none"        # none, recoil, flee, destroyed, held (square / field works), shaken
+    moved: list[str] = field(default_factory=list)      # elements that recoiled or fled with the loser
+    destroyed: list[str] = field(default_factory=list)
+    pursuit: str = ""
+
+    def line(self) -> str:
+        text = f"melee: {self.attacker.text()} against {self.defender.text()}"
+        if self.loser is None:
+            return text + ": no result"
+        text += f": {self.loser} {self.outcome}"
+        if self.destroyed:
+            text += f" (destroyed {', '.join(self.destroyed)})"
+        return text + (f"; {self.pursuit}" if self.pursuit else "")
+
+
+def column_behind(table: Table, e: Element) -> list[Element]:
+    """The friends straight behind ``e`` in its column (same facing, rear to front)."""
+    out, lead = [], e
+    while True:
+        nxt = [f for f in table.friends_of(e) if f not in out and f.facing == lead.facing and f.brigade == e.brigade
+               and table.contact_edge(f, lead) == "rear"]
+        if not nxt:
+            return out
+        out.append(nxt[0])
+        lead = nxt[0]
+
+
+def turn_about(e: Element) -> None:
+    """Turn an element about in place (its front where its rear was), as a fleeing element does."""
+    e.fleeing = True
+    e.facing = (e.facing + 180) % 360
+    e.x, e.y = step_back(e, -e.depth)
+
+
+def step_back(e: Element, distance: int, away_from: Element | None = None) -> tuple[int, int]:
+    """Where ``e``'s front would be after moving ``distance`` tenths straight back (facing kept)."""
+    p = affinity.translate(affinity.rotate(Point(0, -distance), -e.facing, origin=(0, 0)), e.x, e.y)
+    return round(p.x), round(p.y)
+
+
+def recoil(table: Table, e: Element, distance: int, enemy: Element | None = None) -> bool:
+    """Move ``e`` straight back ``distance`` tenths (facing kept); see :func:`slide`."""
+    return slide(table, e, -distance, enemy)
+
+
+def slide(table: Table, e: Element, distance: int, enemy: Element | None = None) -> bool:
+    """Move ``e`` straight ahead (``distance`` > 0) or back (< 0) without turning, through friends but not
+    through friendly guns or field works («кроме артиллерийской батареи … или укрепления»), nor enemies (but
+    ``enemy``, the one it breaks from), impassable ground or off the table. Returns False (and moves nothing)
+    when it cannot go the whole way (a recoil or flight so blocked destroys it: D16)."""
+    x, y = step_back(e, -distance)
+    moved = e.moved_to(x, y)
+    swept = LineString([(e.x, e.y), (x, y)]).buffer(e.frontage / 2, cap_style="flat").union(moved.shape)
+    if not moved.shape.within(table.area):
+        return False
+    for f in table.terrain.closed():
+        if f.shape.intersects(swept) and f.shape.intersection(swept).area > 0.5:
+            return False
+    for f in table.terrain.features:
+        if f.kind == "fieldworks" and f.shape.intersects(moved.shape) and not f.shape.intersects(e.shape):
+            return False
+    for o in table.on_table():
+        if o.id == e.id or (enemy is not None and o.id == enemy.id):
+            continue
+        if swept.intersection(o.shape).area > 0.5:
+            if o.side != e.side or o.arm == "artillery":
+                return False
+    e.x, e.y = x, y
+    return True
+
+
+def fight(table: Table, attacker: Element, defender: Element, chance: Chance, decider: Decider | None = None) -> Combat:
+    """One round of melee between two elements in contact; changes the table."""
+    decider = decider or Decider()
+    a = score(table, attacker, defender, attacker=True)
+    d = score(table, defender, attacker, attacker=False)
+    a.die = chance.roll(f"melee, {attacker.id} against {defender.id}")
+    d.die = chance.roll(f"melee, {defender.id} against {attacker.id}")
+    c = Combat(a, d)
+    attacker.rounds += 1
+    defender.rounds += 1
+    if a.total == d.total:
+        return c
+    win, lose = (attacker, defender) if a.total > d.total else (defender, attacker)
+    wt, lt = max(a.total, d.total), min(a.total, d.total)
+    c.loser = lose.id
+    lose_b = table.brigades[lose.brigade]
+    if 2 * lt < wt or knocked_out(lose, win, table):
+        c.outcome = "destroyed"
+        c.destroyed.append(lose.id)
+        _destroy(table, lose)
+    else:
+        if lose.formation == "square" or table.terrain.in_fieldworks(lose.shape):
+            stay = decider.decide(Decision(lose_b.side, "hold or recoil",
+                                           f"{lose.id} lost the melee in {'square' if lose.formation == 'square' else 'field works'}: "
+                                           "stay (shaken) or recoil 3\"", ("stay", "recoil"), ("stay",)), given=None)
+            if stay == ("stay",):
+                lose.shaken = True
+                c.outcome = "held"
+                return c
+        flee = effectiveness.rating(lose_b) in ("spent", "broken")
+        group = [lose] + column_behind(table, lose)
+        c.outcome = "flee" if flee else "recoil"
+        for g in group:
+            if flee:
+                turn_about(g)
+                ok = slide(table, g, inches(6 if g.arm != "cavalry" else 9), win)
+            else:
+                ok = recoil(table, g, RECOIL, win)
+            if ok:
+                c.moved.append(g.id)
+            else:
+                c.destroyed.append(g.id)
+                _destroy(table, g)
+        if lose.id in c.destroyed:
+            c.outcome = "destroyed"
+    if win.arm == "cavalry" and win.id in table.elements:
+        c.pursuit = pursue(table, win, lose, c)
+    return c
+
+
+def _destroy(table: Table, e: Element) -> None:
+    table.remove(e.id)
+    b = table.brigades[e.brigade]
+    effectiveness.element_lost(b)
+
+
+def pursue(table: Table, cav: Element, beaten: Element, c: Combat) -> str:
+    """«Преследование»: cavalry that drove its enemy back follows it and stays in contact; cavalry that destroyed
+    it advances 4" straight ahead and contacts whatever is in its way; either way it is in pursuit (−2)."""
+    cav.pursuing = True
+    if beaten.id in table.elements and beaten.id in c.moved:
+        # follow: put the cavalry's front against the beaten element's nearest edge along its own facing
+        gap = cav.shape.distance(beaten.shape)
+        x, y = step_back(cav, -round(gap))
+        cav.x, cav.y = x, y
+        return f"{cav.id} pursues {beaten.id} and stays in contact"
+    ahead = LineString([(cav.x, cav.y), step_back(cav, -PURSUIT)])
+    lane = ahead.buffer(cav.frontage / 2, cap_style="flat")
+    hit = sorted((o for o in table.on_table() if o.id != cav.id and lane.intersects(o.shape)),
+                 key=lambda o: (cav.front.distance(o.shape), o.id))
+    if hit:
+        o = hit[0]
+        go = max(0, round(min(PURSUIT, cav.edge("front").distance(o.shape))))
+        cav.x, cav.y = step_back(cav, -go)
+        return f"{cav.id} pursues {go / 10:g}\" into {o.id}"
+    cav.x, cav.y = step_back(cav, -PURSUIT)
+    return f"{cav.id} pursues 4\""

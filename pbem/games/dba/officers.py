@@ -1,0 +1,85 @@
+"""Officers — «Офицеры и командный радиус».
+
+    «Если вражеский отряд входит в контакт с командующим, тот может отойти на расстояние до 6". Если после
+    этого в тот же игровой тур последует ещё одна аналогичная атака, командующий считается убитым или
+    плененным. Командующий считается в безопасности, если он находится в контакте с дружественным элементом,
+    пока тот не будет уничтожен, в этом случае погибшим считается и командующий в том числе.»
+
+A commander is a point on the table (elements.Commander); «в контакте» is within :data:`TOUCH`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from shapely.geometry import LineString, Point
+
+from . import effectiveness
+from .elements import Commander, inches
+from .table import Table
+
+EVADE = inches(6)
+TOUCH = 1   # tenths
+
+
+def sheltered_by(table: Table, c: Commander) -> str | None:
+    """The friendly element he touches (which shelters him), or None."""
+    for e in table.on_table(c.side):
+        if c.point.distance(e.shape) <= TOUCH:
+            return e.id
+    return None
+
+
+def contacted(table: Table, c: Commander) -> list[str]:
+    """The enemy elements touching him."""
+    return [e.id for e in table.on_table() if e.side != c.side and c.point.distance(e.shape) <= TOUCH]
+
+
+@dataclass
+class Contact:
+    commander: str
+    outcome: str         # "sheltered", "evaded", "taken"
+    x: int = 0
+    y: int = 0
+
+
+def enemy_contact(table: Table, c: Commander, evaded_this_turn: bool, towards: Point | None = None) -> Contact:
+    """An enemy element reaches a commander: sheltered by a friend he touches, else he rides off up to 6"
+    (towards ``towards``, by default straight away from the nearest enemy touching him), and a second contact in
+    the same turn takes him."""
+    if sheltered_by(table, c):
+        return Contact(c.id, "sheltered", c.x, c.y)
+    if evaded_this_turn:
+        kill(table, c)
+        return Contact(c.id, "taken")
+    if towards is None:
+        enemy = min((table.elements[i] for i in contacted(table, c)), key=lambda e: (c.point.distance(e.shape), e.id),
+                    default=None)
+        if enemy is None:
+            return Contact(c.id, "sheltered", c.x, c.y)
+        away = enemy.shape.centroid
+        dx, dy = c.x - away.x, c.y - away.y
+        n = max((dx * dx + dy * dy) ** 0.5, 1e-9)
+        towards = Point(c.x + dx / n * EVADE, c.y + dy / n * EVADE)
+    line = LineString([c.point, towards])
+    end = line.interpolate(min(EVADE, line.length))
+    end = Point(min(max(end.x, 0), table.width), min(max(end.y, 0), table.depth))
+    c.x, c.y = round(end.x), round(end.y)
+    return Contact(c.id, "evaded", c.x, c.y)
+
+
+def shelter_lost(table: Table, element_id: str, was_at) -> list[str]:
+    """The commanders who die with a destroyed element they touched (``was_at``: its base before removal)."""
+    dead = []
+    for c in table.commanders.values():
+        if c.alive and c.point.distance(was_at) <= TOUCH and not sheltered_by(table, c):
+            kill(table, c)
+            dead.append(c.id)
+    return dead
+
+
+def kill(table: Table, c: Commander) -> None:
+    """A commander killed or taken: −2 permanent on his brigade (D14)."""
+    c.alive = False
+    if c.brigade and c.brigade in table.brigades:
+        effectiveness.commander_lost(table.brigades[c.brigade])

@@ -1,0 +1,68 @@
+"""What each commander sees (issue 12 §4; the rule book has no section on it: D24–D26).
+
+An enemy element is seen by a side (or by one seat's troops, in the game with a seat per commander) when one of
+its observers — its elements that are not fleeing, and its commanders — has a clear line of sight to it
+within the scenario's spotting range (table.sees: woods and towns block beyond 1" in, hills block unless an end
+is on them or higher). An enemy seen before and not now is remembered where it was last seen, with the turn.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .elements import Commander, Element
+from .table import Table
+
+
+@dataclass(frozen=True)
+class Sighting:
+    """An enemy element as last seen: where, how, and on which turn."""
+
+    element: str
+    brigade: str
+    troop: str
+    formation: str
+    x: int
+    y: int
+    facing: int
+    turn: int
+
+    def to_dict(self) -> dict:
+        return dict(self.__dict__)
+
+
+def observers(table: Table, side: str, brigades: set[str] | None = None,
+              commanders: set[str] | None = None) -> list[Element | Commander]:
+    """Who looks for ``side``: its elements (not fleeing) and living commanders; with ``brigades``, only those
+    brigades' elements and their commanders, plus the ``commanders`` named (a seat's own troops and himself)."""
+    out: list[Element | Commander] = [e for e in table.on_table(side) if not e.fleeing
+                                      and (brigades is None or e.brigade in brigades)]
+    for c in table.commanders.values():
+        if c.side != side or not c.alive:
+            continue
+        if brigades is None and commanders is None or c.id in (commanders or ()) or c.brigade in (brigades or ()):
+            out.append(c)
+    return out
+
+
+def seen(table: Table, side: str, spotting: int, brigades: set[str] | None = None,
+         commanders: set[str] | None = None) -> set[str]:
+    """The ids of the enemy elements ``side`` (or those brigades and commanders of it) sees now."""
+    looking = observers(table, side, brigades, commanders)
+    return {t.id for t in table.on_table() if t.side != side and any(table.sees(o, t, spotting) for o in looking)}
+
+
+def update(memory: dict[str, Sighting], table: Table, side: str, spotting: int, turn: int,
+           brigades: set[str] | None = None, commanders: set[str] | None = None) -> dict[str, Sighting]:
+    """The side's sightings after looking on ``turn``: those seen now at their place, the others as last seen
+    (an enemy destroyed unseen stays remembered: the side does not know)."""
+    out = dict(memory)
+    for eid in seen(table, side, spotting, brigades, commanders):
+        e = table.elements[eid]
+        out[eid] = Sighting(eid, e.brigade, e.troop, e.formation, e.x, e.y, e.facing, turn)
+    return out
+
+
+def last_known(memory: dict[str, Sighting], turn: int) -> list[Sighting]:
+    """The enemies not seen this turn, as last seen."""
+    return sorted((s for s in memory.values() if s.turn < turn), key=lambda s: (s.turn, s.element))

@@ -1,0 +1,162 @@
+"""The table: its size, terrain, named places, reference grid, and the forces on it.
+
+Every geometric question the rules ask is answered here with shapely, in tenths of an inch:
+
+- ``distance(a, b)``: the shortest gap between two bases (0 when touching);
+- ``in_contact(a, b)`` and ``contact_edge(a, b)``: whether two bases touch, and which edge of ``b`` the
+  base ``a`` touches (front, left, right, rear) — contact «база к базе», flank and rear contact;
+- ``quarter(of, point)``: where a point lies as an element faces (front, left, right, rear) — «позади
+  элемента» for the rule on flank and rear contact;
+- ``fire_zone(e, reach)``: the area an element may fire into («внутри зоны, ограниченной 45° во фронтальном
+  направлении», reading D8) out to ``reach``;
+- ``sees(observer, target)``: the line of sight (terrain.py's blocking rules) and the spotting range.
+
+The table holds plain data (dataclasses), so a state is copied and compared as values; it knows no dice and
+no order. The rules that act on it are in fire.py, melee.py, movement.py, pips.py, effectiveness.py, flight.py
+and sight.py.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from shapely import affinity
+from shapely.geometry import LineString, Point, Polygon
+from shapely.geometry.base import BaseGeometry
+
+from .elements import Brigade, Commander, Element
+from .names import Grid, Names
+from .terrain import Terrain
+
+CONTACT = 1  # tenths: bases this close count as touching (turned bases are not exact to the tenth)
+
+
+@dataclass
+class Table:
+    width: int
+    depth: int
+    terrain: Terrain
+    grid: Grid
+    places: dict[str, BaseGeometry] = field(default_factory=dict)
+    aliases: dict[str, str] = field(default_factory=dict)
+    brigades: dict[str, Brigade] = field(default_factory=dict)
+    commanders: dict[str, Commander] = field(default_factory=dict)
+    elements: dict[str, Element] = field(default_factory=dict)
+
+    @property
+    def names(self) -> Names:
+        return Names.of(self)
+
+    @property
+    def area(self) -> Polygon:
+        return Polygon([(0, 0), (self.width, 0), (self.width, self.depth), (0, self.depth)])
+
+    # -- forces -------------------------------------------------------------------------------------------
+    def on_table(self, side: str | None = None) -> list[Element]:
+        """The elements still on the table (of ``side``), in id order."""
+        return [e for _, e in sorted(self.elements.items()) if side is None or e.side == side]
+
+    def brigade_elements(self, brigade: str) -> list[Element]:
+        return [self.elements[i] for i in self.brigades[brigade].elements if i in self.elements]
+
+    def enemies_of(self, e: Element) -> list[Element]:
+        return [o for o in self.on_table() if o.side != e.side]
+
+    def friends_of(self, e: Element) -> list[Element]:
+        return [o for o in self.on_table() if o.side == e.side and o.id != e.id]
+
+    def remove(self, element_id: str) -> None:
+        self.elements.pop(element_id, None)
+
+    # -- geometry -----------------------------------------------------------------------------------------
+    @staticmethod
+    def distance(a: Element, b: Element) -> float:
+        return a.shape.distance(b.shape)
+
+    @staticmethod
+    def in_contact(a: Element, b: Element) -> bool:
+        return a.shape.distance(b.shape) <= CONTACT
+
+    @staticmethod
+    def contact_edge(a: Element, b: Element) -> str | None:
+        """The edge of ``b`` that ``a`` touches: the one sharing the longest stretch with ``a``'s base
+        (a corner-to-corner touch counts for the edge it reaches); None when they do not touch."""
+        if a.shape.distance(b.shape) > CONTACT:
+            return None
+        near = a.shape.buffer(CONTACT)
+        best, length = None, -1.0
+        for which in ("front", "left", "right", "rear"):
+            edge = b.edge(which)
+            if not edge.intersects(near):
+                continue
+            got = edge.intersection(near).length
+            if got > length + 0.01:
+                best, length = which, got
+        return best
+
+    @staticmethod
+    def local(of: Element, point: Point) -> Point:
+        """``point`` in the frame of ``of``: x to its right, y ahead of its front edge."""
+        return affinity.rotate(affinity.translate(point, -of.x, -of.y), of.facing, origin=(0, 0))
+
+    @classmethod
+    def quarter(cls, of: Element, point: Point) -> str:
+        """Where ``point`` lies as ``of`` faces: ``front`` (ahead of its front edge), ``rear`` (behind its rear
+        edge), else ``left`` or ``right``."""
+        p = cls.local(of, point)
+        if p.y >= 0:
+            return "front"
+        if p.y <= -of.depth:
+            return "rear"
+        return "left" if p.x < 0 else "right"
+
+    @classmethod
+    def behind(cls, of: Element, other: Element) -> bool:
+        """Whether ``other`` stands wholly behind the line of ``of``'s front edge («позади элемента», D7)."""
+        return all(cls.local(of, Point(c)).y < 0 for c in other.shape.exterior.coords)
+
+    @staticmethod
+    def fire_zone(e: Element, reach: int) -> BaseGeometry:
+        """The area ``e`` may fire into out to ``reach`` tenths: ahead of its front edge, between lines drawn
+        forward at 45° outward from its front corners (D8), and within ``reach`` of that edge."""
+        w = e.frontage
+        fan = Polygon([(-w / 2, 0), (w / 2, 0), (w / 2 + reach, reach), (-w / 2 - reach, reach)])
+        fan = affinity.translate(affinity.rotate(fan, -e.facing, origin=(0, 0)), e.x, e.y)
+        return fan.intersection(e.edge("front").buffer(reach))
+
+    def in_arc(self, shooter: Element, target: Element, reach: int) -> bool:
+        """Whether some of the target's base lies in the shooter's zone of fire within ``reach``."""
+        zone = self.fire_zone(shooter, reach)
+        return zone.intersects(target.shape) and zone.intersection(target.shape).area > 0.01
+
+    def fire_range(self, shooter: Element, target: Element) -> float:
+        """The range from the shooter's front edge to the nearest part of the target in its zone of fire."""
+        zone = self.fire_zone(shooter, max(self.width, self.depth))
+        seen = zone.intersection(target.shape)
+        if seen.is_empty:
+            return float("inf")
+        return shooter.edge("front").distance(seen)
+
+    def sight_points(self, e: Element) -> list[Point]:
+        """The points of a base a sight line may reach: its centre and front corners."""
+        front = e.edge("front")
+        return [e.centre, Point(front.coords[0]), Point(front.coords[1])]
+
+    def line_clear(self, a: Point, b: Point, la: int | None = None, lb: int | None = None) -> bool:
+        return self.terrain.sight_blocked(a, b, la, lb) is None
+
+    def sees(self, observer: Element | Commander, target: Element, spotting: int) -> bool:
+        """Whether ``observer`` (an element: from its front edge's centre; a commander: from where he stands)
+        sees ``target``: within ``spotting`` tenths and a clear line to its centre or a front corner."""
+        eye = observer.front if isinstance(observer, Element) else observer.point
+        if eye.distance(target.shape) > spotting:
+            return False
+        la = self.terrain.level(eye)
+        lb = self.terrain.level(target.centre)
+        return any(eye.distance(p) <= spotting and self.line_clear(eye, p, la, lb) for p in self.sight_points(target))
+
+    def path_clear_of(self, path: LineString, mover: Element) -> list[Element]:
+        """The other elements whose bases a path (swept by the mover's frontage) would cross."""
+        swept = path.buffer(mover.frontage / 2, cap_style="flat") if path.length else mover.shape
+        return [o for o in self.on_table() if o.id != mover.id and swept.intersects(o.shape)
+                and swept.intersection(o.shape).area > 0.5]

@@ -1,0 +1,163 @@
+"""Terrain — «Препятствия и пересеченная местность вообще».
+
+    «К препятствием относятся леса, пересеченная местность и т.д. Максимальное перемещение для легкой
+    кавалерии 3", 2" для пехоты и прочей кавалерии. Труднопроходимую местность не может пересечь
+    артиллерия, которая должна воспользоваться дорогами»
+
+Terrain is typed polygons (woods, rough ground, towns, field works, marsh, water, hills with a level) and
+lines (roads, streams), all shapely geometry in tenths of an inch. What each kind does (:data:`KINDS`):
+
+- ``difficult``: the going is rough (moves capped, no support, artillery only by road; readings D3, D4);
+- ``cover``: fire at a brigade wholly in it takes −1 («в лесу, в городе, на пересеченной местности»);
+- ``blocks_sight``: a sight line through more than :data:`SEE_INTO` of it is blocked (D11);
+- ``impassable``: no element enters it (water; the scenario may mark any feature so).
+
+Hills have a level (1, 2, …); the ground outside every hill is level 0. A stream is crossed as difficult
+ground unless on a road (a bridge or ford; reading D5). Roads are lines; an element is on a road when its
+front-edge centre is within :data:`ROAD_WIDTH` / 2 of one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from shapely.geometry import LineString, Point, Polygon
+from shapely.geometry.base import BaseGeometry
+from shapely.ops import unary_union
+
+ROAD_WIDTH = 10       # tenths: a road is 1" wide (authored)
+SEE_INTO = 10         # tenths: a sight line may run 1" into woods or a town and still see (authored, D11)
+
+
+@dataclass(frozen=True)
+class Kind:
+    key: str
+    russian: str
+    difficult: bool = False
+    cover: bool = False
+    blocks_sight: bool = False
+    impassable: bool = False
+
+
+KINDS: dict[str, Kind] = {k.key: k for k in (
+    Kind("woods", "лес", difficult=True, cover=True, blocks_sight=True),
+    Kind("rough", "пересеченная местность", difficult=True, cover=True),
+    Kind("town", "город", difficult=True, cover=True, blocks_sight=True),
+    Kind("fieldworks", "полевое укрепление", cover=True),
+    Kind("marsh", "болото", difficult=True),
+    Kind("water", "вода", impassable=True),
+    Kind("hill", "холм"),
+)}
+
+
+@dataclass(frozen=True)
+class Feature:
+    """One piece of terrain: a kind, a name (may be empty), its polygon, a hill's level."""
+
+    kind: str
+    name: str
+    shape: Polygon
+    level: int = 0
+    impassable: bool = False   # the scenario may close any feature (a lake, a cliff)
+
+    @property
+    def type(self) -> Kind:
+        return KINDS[self.kind]
+
+    @property
+    def closed(self) -> bool:
+        return self.impassable or KINDS[self.kind].impassable
+
+
+@dataclass(frozen=True)
+class Line:
+    """A road or a stream: a kind, a name, its centre line."""
+
+    kind: str   # "road" or "stream"
+    name: str
+    line: LineString
+
+
+@dataclass
+class Terrain:
+    features: list[Feature] = field(default_factory=list)
+    roads: list[Line] = field(default_factory=list)
+    streams: list[Line] = field(default_factory=list)
+
+    def __post_init__(self):
+        self._road_area = unary_union([r.line.buffer(ROAD_WIDTH / 2) for r in self.roads]) if self.roads else None
+
+    # -- what is where -------------------------------------------------------------------------------------
+    def at(self, geom: BaseGeometry) -> list[Feature]:
+        """The features ``geom`` (a point or an element's base) overlaps, in file order."""
+        return [f for f in self.features if f.shape.intersects(geom) and not f.shape.touches(geom)]
+
+    def within(self, geom: BaseGeometry, kinds) -> bool:
+        """Whether ``geom`` lies wholly inside features of the given kinds (their union)."""
+        parts = [f.shape for f in self.features if f.kind in kinds]
+        return bool(parts) and unary_union(parts).buffer(0.01).contains(geom)
+
+    def level(self, point: Point) -> int:
+        """The hill level at ``point`` (0 off every hill)."""
+        return max([f.level for f in self.features if f.kind == "hill" and f.shape.covers(point)], default=0)
+
+    def difficult(self, geom: BaseGeometry) -> bool:
+        """Whether ``geom`` overlaps difficult going (woods, rough, towns, marsh)."""
+        return any(f.type.difficult for f in self.at(geom))
+
+    def cover(self, geom: BaseGeometry) -> bool:
+        """Whether ``geom`` is wholly in cover (woods, towns, rough ground, field works)."""
+        return self.within(geom, {k for k, v in KINDS.items() if v.cover})
+
+    def in_fieldworks(self, geom: BaseGeometry) -> bool:
+        return any(f.kind == "fieldworks" for f in self.at(geom))
+
+    def closed(self) -> list[Feature]:
+        """The impassable features."""
+        return [f for f in self.features if f.closed]
+
+    # -- roads and streams ---------------------------------------------------------------------------------
+    def on_road(self, point: Point) -> bool:
+        return self._road_area is not None and self._road_area.covers(point)
+
+    def path_on_road(self, path: LineString) -> bool:
+        """Whether a whole path runs along roads."""
+        return self._road_area is not None and self._road_area.buffer(0.5).covers(path)
+
+    def crosses_stream(self, path: LineString) -> bool:
+        """Whether a path crosses a stream other than on a road (a bridge or a ford)."""
+        for s in self.streams:
+            cut = s.line.intersection(path)
+            if cut.is_empty:
+                continue
+            points = [cut] if cut.geom_type == "Point" else list(getattr(cut, "geoms", [cut]))
+            if any(not self.on_road(p if p.geom_type == "Point" else p.centroid) for p in points):
+                return True
+        return False
+
+    def path_difficult(self, path: LineString) -> bool:
+        """Whether a path enters difficult going or crosses a stream off a road."""
+        return any(f.type.difficult and f.shape.intersects(path) and not f.shape.touches(path)
+                   for f in self.features) or self.crosses_stream(path)
+
+    def sight_blocked(self, a: Point, b: Point, la: int | None = None, lb: int | None = None) -> Feature | None:
+        """The feature that blocks the sight line a → b, or None (D11, D12).
+
+        Woods and towns block when the line runs more than :data:`SEE_INTO` inside them (so troops at the edge
+        of a wood see out and are seen); a hill blocks when the line crosses it, neither end stands on it and
+        it is at least as high as the higher end (``la``, ``lb``: the ends' levels, found when not given).
+        """
+        line = LineString([a, b])
+        la = self.level(a) if la is None else la
+        lb = self.level(b) if lb is None else lb
+        for f in self.features:
+            if f.type.blocks_sight:
+                inside = f.shape.intersection(line).length
+                if inside > SEE_INTO:
+                    return f
+            elif f.kind == "hill" and f.shape.intersects(line):
+                if f.shape.covers(a) or f.shape.covers(b):
+                    continue
+                if f.level >= max(la, lb):
+                    return f
+        return None
