@@ -21,6 +21,7 @@ def bot_orders(scenario, view: dict, seed: int) -> str:
     general = generals[0]
     places = list(view["places"])
     enemies = sorted({e["brigade"] for e in view["enemy"]} | {s["brigade"] for s in view["last_known"]})
+    objective = scenario.settings.victory.get("hold")
     names = {b.id: b.name for b in scenario.table.brigades.values()}
     lines = []
     for b in view["brigades"]:
@@ -28,8 +29,12 @@ def bot_orders(scenario, view: dict, seed: int) -> str:
         if c is None or not b["elements"] or b["waiting"] or rng.below(3):
             continue
         pick = rng.below(10)
+        if pick in (4, 5, 6) and not enemies:
+            pick = 0  # nobody to attack in sight: march instead
         troops = {e["troop"] for e in view["elements"] if e["brigade"] == b["id"]}
-        if pick < 4:
+        if pick < 2 and objective in places:
+            step = f"MOVE TO {objective}"
+        elif pick < 4:
             step = f"MOVE TO {places[rng.below(len(places))]}"
         elif pick < 7:
             step = ("ATTACK " + names[enemies[rng.below(len(enemies))]]) if enemies and rng.below(2) \

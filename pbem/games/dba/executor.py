@@ -97,8 +97,11 @@ class BrigadeSight:
     def done(self, step: Step) -> bool:
         if step.verb in ("MOVE", "RETREAT"):
             return reached(self.table, self.brigade, self._place(step.place))
-        if step.verb == "ATTACK":
-            return not attack_targets(self.table, self.brigade, step, self.seen)
+        if step.verb == "ATTACK":  # done when the brigade named is gone; an enemy not in sight is HOLD, not done
+            named = step.target.brigade if step.target else None
+            return named is not None and (named.id not in self.table.brigades
+                                          or not self.table.brigade_elements(named.id)
+                                          or self.table.brigades[named.id].surrendered)
         if step.verb == "DEPLOY":
             els = self.table.brigade_elements(self.brigade)
             formed = step.formation is None or all(e.formation == step.formation for e in els
@@ -271,6 +274,9 @@ class Executor:
         if e.front.distance(aim) < 1:
             return False
         path = movement.find_path(t, e, aim)
+        if path is None and kind == "place":  # its own offset is on closed ground: aim at the place itself
+            centre_aim = what if what.geom_type == "Point" else what.centroid
+            path = movement.find_path(t, e, centre_aim)
         if path is None:
             self.say(f"{e.id}: no way around impassable ground to {why}: it holds", side)
             return False

@@ -18,6 +18,7 @@ Pure and deterministic: every die from ``chance``, every choice a logged decisio
 from __future__ import annotations
 
 import copy
+import re
 
 from pbem.core.decisions import Decider
 from pbem.core.events import Event
@@ -66,6 +67,12 @@ def resolve(scenario, state, orders: dict, decider: Decider, chance):
             table.elements[e.id] = copy.deepcopy(e)
         state.arrived.append(arrival.brigade)
         say(f"{state.brigades[arrival.brigade].name} enters at {arrival.place}", state.brigades[arrival.brigade].side)
+
+    def look():
+        for side in sides:
+            state.memory[side] = sight.update(state.memory.get(side, {}), table, side, scenario.settings.spotting, t)
+
+    look()
 
     # 1. orders: dispatches set out, initiative orders are tried
     for side in sides:
@@ -116,9 +123,9 @@ def resolve(scenario, state, orders: dict, decider: Decider, chance):
         b = state.brigades[bid]
         if not table.brigade_elements(bid) or b.surrendered:
             continue
-        look = BrigadeSight(table, scenario, bid, t, set(state.fired_at), set(state.retreated))
-        seen[bid] = look.seen
-        force = state.commands[bid].in_force(t, look)
+        eyes = BrigadeSight(table, scenario, bid, t, set(state.fired_at), set(state.retreated))
+        seen[bid] = eyes.seen
+        force = state.commands[bid].in_force(t, eyes)
         steps[bid] = force
         say(f"{b.name}: {force.text}", b.side, kind="order")
     ex = Executor(table, scenario, decider, chance, say)
@@ -137,7 +144,8 @@ def resolve(scenario, state, orders: dict, decider: Decider, chance):
                     + (f"; destroyed {', '.join(v.destroyed)}" if v.destroyed else "")
                     + (f"; disorganised {', '.join(v.disorganised)}" if v.disorganised else "")
                     + (f"; shaken {', '.join(v.shaken)}" if v.shaken else ""))
-            say(v.line(), side, kind="fire", seen=told, witnesses=(target_side,))
+            say(fire_line(v, set(state.memory.get(side, {}))), side, kind="fire", seen=told,
+                witnesses=(target_side,))
             state.gone += v.destroyed
             for eid in v.must_retreat:
                 e = table.elements.get(eid)
@@ -184,6 +192,8 @@ def resolve(scenario, state, orders: dict, decider: Decider, chance):
             evaded.add(c.id)
             say(f"{c.name}: enemy contact, {got.outcome}", c.side)
 
+    look()  # the enemy in contact is seen before the melee
+
     # 5. melee: each pair of enemy elements in contact, A's elements first; each element fights once a turn
     fought: set[str] = set()
     for e in sorted(table.on_table(init.a), key=lambda e: e.id):
@@ -202,7 +212,9 @@ def resolve(scenario, state, orders: dict, decider: Decider, chance):
             if c.loser is not None and c.outcome in ("recoil", "flee"):
                 loser = att if c.loser == att.id else dfn
                 retreated.add(loser.brigade)
-            say(c.line(), None, kind="melee")
+            # each side reads the combat naming only the enemy it has seen (the moderator reads A's line)
+            say(redact(c.line(), init.a, state, scenario), init.a, kind="melee",
+                seen=redact(c.line(), init.b, state, scenario), witnesses=(init.b,))
 
     # 6. brigade effectiveness
     for bid in sorted(state.brigades):
@@ -217,12 +229,39 @@ def resolve(scenario, state, orders: dict, decider: Decider, chance):
             e.rounds = 0
 
     # 7. sight and victory
-    for side in sides:
-        state.memory[side] = sight.update(state.memory.get(side, {}), table, side, scenario.settings.spotting, t)
+    look()
     state.fired_at, state.retreated = sorted(fired_at), sorted(retreated)
     victory(scenario, state, table)
     state.turn = t + 1
     return state, events
+
+
+def redact(text: str, side: str, state, scenario) -> str:
+    """``text`` with every enemy element ``side`` has not seen written as "an unseen element"."""
+    known = set(state.memory.get(side, {}))
+    enemy = [e.id for e in list(scenario.table.elements.values()) + list(scenario.waiting.values()) if e.side != side]
+    hidden = sorted((i for i in set(enemy) - known), key=len, reverse=True)
+    if not hidden:
+        return text
+    return re.sub(r"(?<![\w-])(" + "|".join(map(re.escape, hidden)) + r")(?![\w-])", "an unseen element", text)
+
+
+def fire_line(v, known: set[str]) -> str:
+    """The firing side's line of a volley: the enemy elements it hit are named when it has seen them, and
+    counted otherwise (the result falls on the whole group fired at, seen or not)."""
+    def names(ids):
+        shown = [i for i in ids if i in known]
+        hidden = len(ids) - len(shown)
+        return ", ".join(shown + ([f"{hidden} unseen"] if hidden else []))
+
+    who = ", ".join(f"{s.shooter} {s.value}{' (doubled)' if s.doubled else ''}" for s in v.shots if s.value)
+    mods = f" {' '.join(v.modifiers)}" if v.modifiers else ""
+    text = (f"{v.brigade} fires at {v.target_brigade} ({v.arm}): value {v.value}"
+            f"{f' (of {v.base})' if v.base != v.value else ''} [{who or 'no shot'}], die {v.die}{mods} → {v.result}")
+    for label, ids in (("destroyed", v.destroyed), ("disorganised", v.disorganised), ("shaken", v.shaken)):
+        if ids:
+            text += f"; {label} {names(ids)}"
+    return text
 
 
 def follow(table, bid: str) -> None:
