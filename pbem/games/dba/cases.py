@@ -176,14 +176,15 @@ def run_case(path) -> Outcome:
         got.update(value=v.value, base=v.base, result=v.result, die=v.die, modified=v.modified,
                    destroyed=v.destroyed, disorganised=v.disorganised, shaken=v.shaken,
                    must_retreat=v.must_retreat, flee=v.flee, shots={s.shooter: s.value for s in v.shots},
-                   not_firing=[s.shooter for s in v.shots if s.why_not])
+                   not_firing=[s.shooter for s in v.shots if s.why_not], commanders_lost=v.commanders_lost)
         out.lines += [s.why_not for s in v.shots if s.why_not]
     elif kind == "melee":
         a, d = _el(table, action["attacker"], path), _el(table, action["defender"], path)
         c = melee.fight(table, a, d, chance, decider)
         out.lines.append(c.line())
         got.update(attacker_total=c.attacker.total, defender_total=c.defender.total, loser=c.loser or "",
-                   outcome=c.outcome, destroyed=c.destroyed, moved=c.moved, pursuit=c.pursuit)
+                   outcome=c.outcome, destroyed=c.destroyed, moved=c.moved, pursuit=c.pursuit,
+                   commanders_lost=c.commanders_lost)
     elif kind in ("pips", "units", "cost"):
         b = table.brigades[action["brigade"]]
         if kind == "pips":

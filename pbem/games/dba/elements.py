@@ -224,6 +224,7 @@ class Commander:
     brigade: str | None = None     # the brigade he commands (None: a superior commander)
     superior: str | None = None    # the commander above him
     alive: bool = True
+    present: bool = True           # False: he comes on with his brigade later (the scenario's ``arrives``)
     initiative_used: bool = False  # «Каждый командир имеет право только на один такой тест за игру»
 
     @property

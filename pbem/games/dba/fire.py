@@ -22,7 +22,7 @@ from shapely.ops import unary_union
 from pbem.core.chance import Chance
 from pbem.core.decisions import Decider, Decision
 
-from . import effectiveness
+from . import effectiveness, officers
 from .elements import Element, as_inches, inches
 from .table import Table
 
@@ -183,6 +183,7 @@ class Volley:
     destroyed: list[str] = field(default_factory=list)
     must_retreat: list[str] = field(default_factory=list)
     flee: bool = False      # the group is spent: it flees 6" instead of retreating 3"
+    commanders_lost: list[str] = field(default_factory=list)   # sheltered by an element destroyed
 
     def line(self) -> str:
         who = ", ".join(f"{s.shooter} {s.value}{' (doubled)' if s.doubled else ''}" for s in self.shots if s.value)
@@ -196,6 +197,8 @@ class Volley:
             text += f"; disorganised {', '.join(self.disorganised)}"
         if self.shaken:
             text += f"; shaken {', '.join(self.shaken)}"
+        if self.commanders_lost:
+            text += f"; {', '.join(self.commanders_lost)} killed or taken with it"
         return text
 
 
@@ -204,9 +207,10 @@ def volley(table: Table, shooters: list[Element], target_brigade: str, arm: str,
     """Resolve one volley: shooters (of one brigade) at the ``arm`` group of ``target_brigade``; changes the
     table (disorganised, shaken, destroyed elements, the target brigade's BEF)."""
     decider = decider or Decider()
+    if not shooters or len({s.brigade for s in shooters}) != 1:
+        raise ValueError("a volley is fired by elements of one brigade («Стрельба указывается для бригады»)")
     group = target_groups(table, target_brigade).get(arm, [])
     own = table.brigades[shooters[0].brigade]
-    target_b = table.brigades[target_brigade]
     shots = [shot(table, s, group, spotting) for s in shooters]
     v = Volley(own.id, target_brigade, arm, shots)
     v.base = sum(s.value for s in shots)
@@ -255,7 +259,7 @@ def apply_result(table: Table, v: Volley, group: list[Element], decider: Decider
             options, options[:n], min=n, max=n), given=None)
         for eid in chosen:
             v.destroyed.append(eid)
-            table.remove(eid)
+            v.commanders_lost += officers.destroy(table, eid)
         effectiveness.element_lost(target_b, len(chosen))
     left = [t for t in order if t.id not in v.destroyed]
     if v.result == "1/2 D":

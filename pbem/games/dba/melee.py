@@ -21,7 +21,7 @@ from shapely.geometry import LineString, Point
 from pbem.core.chance import Chance
 from pbem.core.decisions import Decider, Decision
 
-from . import effectiveness
+from . import effectiveness, officers
 from .elements import QUALITY_RANK, Element, inches
 from .table import Table
 
@@ -153,6 +153,7 @@ class Combat:
     moved: list[str] = field(default_factory=list)      # elements that recoiled or fled with the loser
     destroyed: list[str] = field(default_factory=list)
     pursuit: str = ""
+    commanders_lost: list[str] = field(default_factory=list)
 
     def line(self) -> str:
         text = f"melee: {self.attacker.text()} against {self.defender.text()}"
@@ -161,6 +162,8 @@ class Combat:
         text += f": {self.loser} {self.outcome}"
         if self.destroyed:
             text += f" (destroyed {', '.join(self.destroyed)})"
+        if self.commanders_lost:
+            text += f"; {', '.join(self.commanders_lost)} killed or taken with it"
         return text + (f"; {self.pursuit}" if self.pursuit else "")
 
 
@@ -239,7 +242,7 @@ def fight(table: Table, attacker: Element, defender: Element, chance: Chance, de
     if 2 * lt < wt or knocked_out(lose, win, table):
         c.outcome = "destroyed"
         c.destroyed.append(lose.id)
-        _destroy(table, lose)
+        _destroy(table, lose, c)
     else:
         if lose.formation == "square" or table.terrain.in_fieldworks(lose.shape):
             stay = decider.decide(Decision(lose_b.side, "hold or recoil",
@@ -262,7 +265,7 @@ def fight(table: Table, attacker: Element, defender: Element, chance: Chance, de
                 c.moved.append(g.id)
             else:
                 c.destroyed.append(g.id)
-                _destroy(table, g)
+                _destroy(table, g, c)
         if lose.id in c.destroyed:
             c.outcome = "destroyed"
     if win.arm == "cavalry" and win.id in table.elements:
@@ -270,10 +273,9 @@ def fight(table: Table, attacker: Element, defender: Element, chance: Chance, de
     return c
 
 
-def _destroy(table: Table, e: Element) -> None:
-    table.remove(e.id)
-    b = table.brigades[e.brigade]
-    effectiveness.element_lost(b)
+def _destroy(table: Table, e: Element, c: "Combat") -> None:
+    c.commanders_lost += officers.destroy(table, e.id)
+    effectiveness.element_lost(table.brigades[e.brigade])
 
 
 def pursue(table: Table, cav: Element, beaten: Element, c: Combat) -> str:

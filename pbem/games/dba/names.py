@@ -135,9 +135,11 @@ class Names:
 
     @classmethod
     def of(cls, table) -> "Names":
-        """The names of a :class:`~pbem.games.dba.table.Table` (its places, grid and forces)."""
+        """The names of a :class:`~pbem.games.dba.table.Table` (its places, grid and forces, with the elements of
+        brigades still to arrive: an order may be written to them before they come on)."""
         return cls(places=dict(table.places), grid=table.grid, brigades=table.brigades,
-                   commanders=table.commanders, elements=table.elements, aliases=dict(table.aliases))
+                   commanders=table.commanders, elements={**table.reserve, **table.elements},
+                   aliases=dict(table.aliases))
 
     def __post_init__(self):
         self._places = {key(n): n for n in self.places}

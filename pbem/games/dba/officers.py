@@ -78,6 +78,15 @@ def shelter_lost(table: Table, element_id: str, was_at) -> list[str]:
     return dead
 
 
+def destroy(table: Table, element_id: str) -> list[str]:
+    """Take a destroyed element off the table; the commanders it sheltered die with it («в этом случае погибшим
+    считается и командующий»). Returns their ids."""
+    e = table.elements[element_id]
+    was_at = e.shape
+    table.remove(element_id)
+    return shelter_lost(table, element_id, was_at)
+
+
 def kill(table: Table, c: Commander) -> None:
     """A commander killed or taken: −2 permanent on his brigade (D14)."""
     c.alive = False

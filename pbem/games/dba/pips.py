@@ -75,7 +75,7 @@ def in_command(table: Table, unit: list[str], radius: int) -> bool:
     """Whether a unit is within its commander's radius: some element of it within ``radius`` of him (D19)."""
     b = table.brigades[table.elements[unit[0]].brigade]
     c = table.commanders.get(b.commander) if b.commander else None
-    if c is None or not c.alive:
+    if c is None or not c.alive or not c.present:
         return False
     return any(c.point.distance(table.elements[i].shape) <= radius for i in unit)
 

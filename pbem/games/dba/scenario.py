@@ -12,12 +12,12 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from shapely import affinity
 from shapely.geometry import LineString, Point, Polygon
 from shapely.validation import explain_validity
 
-from .elements import (CHARACTERS, LEVELS, QUALITIES, TROOPS, Brigade, Commander, Element, footprint_size,
-                       formations_for, inches)
+from .elements import CHARACTERS, LEVELS, Brigade, Commander, Element, inches
+from .deployment import deploy
+from .deployment import point as _pt
 from .names import Grid
 from .table import Table
 from .terrain import KINDS, Feature, Line, Terrain
@@ -34,7 +34,7 @@ class Settings:
     turns: int = 12                 # the game's length in turns
     start: str = "14:00"            # the clock time of turn 1 (for TIME in orders and reports)
     minutes: int = 30               # minutes a turn
-    courier_speed: int = 120        # tenths a turn a courier rides (12")
+    courier_speed: int = 100        # tenths a turn a courier rides (10", DO3)
     spotting: int = 240             # tenths: the farthest an element or commander sees (24")
     command_radius: int = 120       # tenths (the rule book: 12")
     initiative_bonus: dict = field(default_factory=dict)   # side -> +1 for «высшим командным навыком»
@@ -63,18 +63,12 @@ class Scenario:
     table: Table                     # the table at the start (brigades that arrive later are off it)
     settings: Settings
     arrivals: list[Arrival] = field(default_factory=list)
-    waiting: dict[str, Element] = field(default_factory=dict)   # elements of later brigades, as they enter
+    waiting: dict[str, Element] = field(default_factory=dict)   # elements of later brigades (= table.reserve)
     source: str = ""
 
     def fresh_table(self) -> Table:
         """A copy of the starting table to play on."""
         return copy.deepcopy(self.table)
-
-
-def _pt(v) -> tuple[int, int]:
-    if not (isinstance(v, list) and len(v) == 2 and all(isinstance(c, (int, float)) for c in v)):
-        raise ValueError(f"expected a point [x, y] in inches, got {v!r}")
-    return inches(v[0]), inches(v[1])
 
 
 def _points(v, least: int) -> list[tuple[int, int]]:
@@ -83,68 +77,25 @@ def _points(v, least: int) -> list[tuple[int, int]]:
     return [_pt(p) for p in v]
 
 
-def _deploy(bid: str, spec: dict, side: str, problems: list[str]) -> list[Element]:
-    """The elements of a brigade entry, placed from its ``at``, ``facing`` and ``formation`` (side by side in
-    line, one behind another in column) unless an element gives its own ``at``."""
-    x, y = _pt(spec["at"]) if "at" in spec else (0, 0)
-    facing = int(spec.get("facing", 0)) % 360
-    group = spec.get("formation", "line")
-    quality = spec.get("quality", "trained")
-    made: list[Element] = []
-    n = 0
-    for i, es in enumerate(spec.get("elements", []), 1):
-        troop = es.get("troop")
-        if troop not in TROOPS:
-            problems.append(f"brigade {bid}, element entry {i}: unknown troop {troop!r}; expected one of "
-                            f"{', '.join(TROOPS)}")
-            continue
-        formation = es.get("formation") or {"artillery": "unlimbered", "staff": "line"}.get(TROOPS[troop].arm, "line")
-        if formation == "line" and group == "column" and TROOPS[troop].arm != "artillery":
-            formation = "column"
-        if formation not in formations_for(troop):
-            problems.append(f"brigade {bid}, element entry {i}: {troop} cannot be in {formation!r}; expected one of "
-                            f"{', '.join(formations_for(troop))}")
-            continue
-        q = es.get("quality", quality)
-        if q not in QUALITIES:
-            problems.append(f"brigade {bid}, element entry {i}: quality {q!r}; expected one of {', '.join(QUALITIES)}")
-            continue
-        for _ in range(int(es.get("count", 1))):
-            n += 1
-            eid = es.get("id") if es.get("count", 1) == 1 and es.get("id") else f"{bid}-{n}"
-            made.append(Element(eid, side, bid, troop, x, y, facing, formation, int(es.get("ranks", 2)),
-                                es.get("weapon"), q, name=es.get("name", "")))
-            if "at" in es:
-                made[-1].x, made[-1].y = _pt(es["at"])
-    # place the ones without their own position: a line across the front, or a column going back
-    loose = [e for e, es in zip(made, _expand(spec.get("elements", []))) if "at" not in es]
-    if group == "column":
-        back = 0
-        for e in loose:
-            w, d = footprint_size(e.troop, e.formation)
-            e.x, e.y = _offset(x, y, facing, 0, -back)
-            back += d
-    else:
-        widths = [footprint_size(e.troop, e.formation)[0] for e in loose]
-        left = -sum(widths) / 2
-        for e, w in zip(loose, widths):
-            e.x, e.y = _offset(x, y, facing, left + w / 2, 0)
-            left += w
-    return made
+def _entry(kind: str, i: int, spec: dict, seen: dict, sides: dict, problems: list[str]) -> str | None:
+    """How the ``i``-th ``kind`` entry is named in a problem, or None (and the problem noted) when it has no id
+    of its own or no known side."""
+    where = f"{kind} {i} ({spec.get('id')!r})"
+    if not spec.get("id") or spec["id"] in seen:
+        problems.append(f"{where}: needs an id of its own")
+        return None
+    if spec.get("side") not in sides:
+        problems.append(f"{where}: side {spec.get('side')!r}; expected one of {', '.join(sides)}")
+        return None
+    return where
 
 
-def _expand(entries: list[dict]) -> list[dict]:
-    out = []
-    for es in entries:
-        if es.get("troop") in TROOPS:
-            out.extend([es] * int(es.get("count", 1)))
-    return out
-
-
-def _offset(x: int, y: int, facing: int, right: float, ahead: float) -> tuple[int, int]:
-    """The point ``right`` tenths to the right and ``ahead`` tenths ahead of (x, y) facing ``facing``."""
-    p = affinity.translate(affinity.rotate(Point(right, ahead), -facing, origin=(0, 0)), x, y)
-    return round(p.x), round(p.y)
+def _one_of(where: str, spec: dict, key: str, default: str, allowed, problems: list[str]) -> bool:
+    """Whether ``spec[key]`` (or its default) is one of ``allowed``; the problem noted otherwise."""
+    if spec.get(key, default) in allowed:
+        return True
+    problems.append(f"{where}: {key} {spec.get(key)!r}; expected one of {', '.join(allowed)}")
+    return False
 
 
 def load_scenario(path) -> Scenario:
@@ -171,7 +122,7 @@ def scenario_from(data: dict, source: str = "scenario") -> Scenario:
     try:
         settings = Settings(
             turns=int(s.get("turns", 12)), start=str(s.get("start", "14:00")), minutes=int(s.get("minutes", 30)),
-            courier_speed=inches(s.get("courier_speed", 12)), spotting=inches(s.get("spotting", 24)),
+            courier_speed=inches(s.get("courier_speed", 10)), spotting=inches(s.get("spotting", 24)),
             command_radius=inches(s.get("command_radius", 12)),
             initiative_bonus={k: int(v) for k, v in s.get("initiative_bonus", {}).items()},
             victory=dict(s.get("victory", {})))
@@ -235,20 +186,11 @@ def scenario_from(data: dict, source: str = "scenario") -> Scenario:
 
     commanders: dict[str, Commander] = {}
     for i, c in enumerate(data.get("commander", []), 1):
-        cid = c.get("id")
-        where = f"commander {i} ({cid!r})"
-        if not cid or cid in commanders:
-            problems.append(f"{where}: needs an id of its own")
+        where = _entry("commander", i, c, commanders, sides, problems)
+        if where is None or not all(_one_of(where, c, k, d, allowed, problems) for k, d, allowed in
+                                    (("character", "ordinary", CHARACTERS), ("level", "brigade", LEVELS))):
             continue
-        if c.get("side") not in sides:
-            problems.append(f"{where}: side {c.get('side')!r}; expected one of {', '.join(sides)}")
-            continue
-        if c.get("character", "ordinary") not in CHARACTERS:
-            problems.append(f"{where}: character {c.get('character')!r}; expected one of {', '.join(CHARACTERS)}")
-            continue
-        if c.get("level", "brigade") not in LEVELS:
-            problems.append(f"{where}: level {c.get('level')!r}; expected one of {', '.join(LEVELS)}")
-            continue
+        cid = c["id"]
         try:
             x, y = _pt(c.get("at", [0, 0]))
         except ValueError as exc:
@@ -265,14 +207,10 @@ def scenario_from(data: dict, source: str = "scenario") -> Scenario:
     waiting: dict[str, Element] = {}
     arrivals: list[Arrival] = []
     for i, b in enumerate(data.get("brigade", []), 1):
-        bid = b.get("id")
-        where = f"brigade {i} ({bid!r})"
-        if not bid or bid in brigades:
-            problems.append(f"{where}: needs an id of its own")
+        where = _entry("brigade", i, b, brigades, sides, problems)
+        if where is None:
             continue
-        if b.get("side") not in sides:
-            problems.append(f"{where}: side {b.get('side')!r}; expected one of {', '.join(sides)}")
-            continue
+        bid = b["id"]
         cid = b.get("commander")
         if cid is not None:
             if cid not in commanders:
@@ -283,7 +221,7 @@ def scenario_from(data: dict, source: str = "scenario") -> Scenario:
                 continue
             commanders[cid].brigade = bid
         try:
-            made = _deploy(bid, b, b["side"], problems)
+            made = deploy(bid, b, b["side"], problems)
         except ValueError as exc:
             problems.append(f"{where}: {exc}")
             continue
@@ -295,12 +233,14 @@ def scenario_from(data: dict, source: str = "scenario") -> Scenario:
                 problems.append(f"{where}: arrives = a turn number from 2")
             if b.get("enter") not in places:
                 problems.append(f"{where}: enter = the place it comes on at; {b.get('enter')!r} is not a place")
+            if cid is not None:
+                commanders[cid].present = False   # he comes on with his brigade
             arrivals.append(Arrival(bid, int(b["arrives"]) if isinstance(b["arrives"], int) else 0, b.get("enter", "")))
         for e in made:
             if e.id in elements or e.id in waiting:
                 problems.append(f"{where}: element id {e.id!r} used twice")
             (waiting if later else elements)[e.id] = e
-    table = Table(width, depth, terrain, grid, places, aliases, brigades, commanders, elements)
+    table = Table(width, depth, terrain, grid, places, aliases, brigades, commanders, elements, dict(waiting))
     for e in elements.values():
         if not e.shape.within(table.area):
             problems.append(f"element {e.id} ({e.brigade}): off the table at ({e.x / 10}, {e.y / 10})")

@@ -42,6 +42,7 @@ class Table:
     brigades: dict[str, Brigade] = field(default_factory=dict)
     commanders: dict[str, Commander] = field(default_factory=dict)
     elements: dict[str, Element] = field(default_factory=dict)
+    reserve: dict[str, Element] = field(default_factory=dict)   # elements of brigades that arrive later, off the table
 
     @property
     def names(self) -> Names:

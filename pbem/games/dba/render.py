@@ -1,0 +1,93 @@
+"""The table seen from above as SVG, for one seat: terrain, roads and streams, the lettered reference grid,
+the seat's own elements in formation (front edge marked), its commanders, the enemy it sees now (solid) and the
+enemy last seen earlier (dashed, with the turn). Drawn from the terrain (public) and a seat's view
+(sight.seat_view) alone; the PNG for mail is pbem.render's.
+
+    svg = render_svg(scenario, view, title="Quatre Bras, 15:00 — Bijlandt")
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+from .names import LETTERS
+
+W, PAD, TOP = 1100, 34, 30
+COLOUR = ("#2a4d9b", "#b22222")     # the scenario's first side, its second
+FILL = {"woods": "#7fa36b", "rough": "#c9b98f", "town": "#b08c6a", "fieldworks": "#8d7b68", "marsh": "#9fb8a8",
+        "water": "#7fa7d6", "hill": "#d9c9a0"}
+FONT = 'font-family="DejaVu Sans, Arial, sans-serif"'
+
+
+def render_svg(scenario, view: dict, title: str | None = None) -> str:
+    table = scenario.table
+    scale = (W - 2 * PAD) / table.width
+    height = round(TOP + PAD + table.depth * scale + PAD)
+
+    def xy(x, y):
+        return PAD + x * scale, TOP + PAD + (table.depth - y) * scale
+
+    def points(coords):
+        return " ".join(f"{a:.1f},{b:.1f}" for a, b in (xy(x, y) for x, y in coords))
+
+    sides = list(scenario.sides)
+    mine = COLOUR[sides.index(view["side"])] if view["side"] in sides else "#333"
+    theirs = COLOUR[1 - sides.index(view["side"])] if view["side"] in sides else "#777"
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{height}" viewBox="0 0 {W} {height}">',
+           f'<rect width="{W}" height="{height}" fill="#efe6cc"/>']
+    x0, y0 = xy(0, table.depth)
+    x1, y1 = xy(table.width, 0)
+    out.append(f'<rect x="{x0:.1f}" y="{y0:.1f}" width="{x1 - x0:.1f}" height="{y1 - y0:.1f}" fill="#e4dcb8" '
+               'stroke="#555"/>')
+    if title:
+        out.append(f'<text x="{PAD}" y="22" {FONT} font-size="17">{escape(title)}</text>')
+    terrain = table.terrain
+    for f in sorted(terrain.features, key=lambda f: (f.kind != "hill", f.level)):
+        dash = ' stroke-dasharray="4 3"' if f.kind == "hill" else ""
+        out.append(f'<polygon points="{points(f.shape.exterior.coords)}" fill="{FILL[f.kind]}" '
+                   f'fill-opacity="{0.45 + 0.15 * f.level if f.kind == "hill" else 0.85}" stroke="#6b5b45"{dash}>'
+                   f'<title>{escape(f.name or f.kind)}</title></polygon>')
+    for s in terrain.streams:
+        out.append(f'<polyline points="{points(s.line.coords)}" fill="none" stroke="#4a7fc1" stroke-width="3"/>')
+    for r in terrain.roads:
+        out.append(f'<polyline points="{points(r.line.coords)}" fill="none" stroke="#8b5a2b" '
+                   f'stroke-width="{max(2, 10 * scale):.1f}" stroke-opacity="0.8"/>')
+    grid = table.grid
+    for c in range(grid.columns + 1):
+        gx, _ = xy(min(c * grid.size, table.width), 0)
+        out.append(f'<line x1="{gx:.1f}" y1="{y0:.1f}" x2="{gx:.1f}" y2="{y1:.1f}" stroke="#000" stroke-opacity="0.12"/>')
+        if c < grid.columns:
+            lx, _ = xy(c * grid.size + grid.size / 2, 0)
+            out.append(f'<text x="{lx:.1f}" y="{y0 - 6:.1f}" {FONT} font-size="12" text-anchor="middle">{LETTERS[c]}</text>')
+    for r in range(grid.rows + 1):
+        _, gy = xy(0, max(table.depth - r * grid.size, 0))
+        out.append(f'<line x1="{x0:.1f}" y1="{gy:.1f}" x2="{x1:.1f}" y2="{gy:.1f}" stroke="#000" stroke-opacity="0.12"/>')
+        if r < grid.rows:
+            _, ly = xy(0, table.depth - r * grid.size - grid.size / 2)
+            out.append(f'<text x="{x0 - 6:.1f}" y="{ly + 4:.1f}" {FONT} font-size="12" text-anchor="end">{r + 1}</text>')
+    for name, geom in sorted(table.places.items()):
+        if geom.geom_type == "Point":
+            px, py = xy(geom.x, geom.y)
+            out.append(f'<circle cx="{px:.1f}" cy="{py:.1f}" r="3" fill="#333"/>')
+            out.append(f'<text x="{px + 5:.1f}" y="{py - 5:.1f}" {FONT} font-size="11">{escape(name)}</text>')
+    for e in view.get("enemy", []):
+        dash = "" if e["now"] else ' stroke-dasharray="3 2" fill-opacity="0.25"'
+        out.append(f'<polygon points="{points(e["corners"])}" fill="{theirs}" stroke="{theirs}"{dash}>'
+                   f'<title>{escape(e["troop"].replace("_", " "))}, seen turn {e["turn"]}</title></polygon>')
+        if not e["now"]:
+            cx = sum(p[0] for p in e["corners"]) / 4
+            cy = sum(p[1] for p in e["corners"]) / 4
+            tx, ty = xy(cx, cy)
+            out.append(f'<text x="{tx + 8:.1f}" y="{ty:.1f}" {FONT} font-size="9" fill="{theirs}">T{e["turn"]}</text>')
+    for e in view.get("elements", []):
+        stroke = "#c00" if e["fleeing"] else "#ff0" if e["disorganised"] or e["shaken"] else "#fff"
+        out.append(f'<polygon points="{points(e["corners"])}" fill="{mine}" stroke="#222" stroke-width="0.6">'
+                   f'<title>{escape(e["id"])}: {escape(e["troop"].replace("_", " "))}, {escape(e["formation"])}</title>'
+                   '</polygon>')
+        out.append(f'<polyline points="{points(e["front"])}" stroke="{stroke}" stroke-width="2"/>')
+    for c in view.get("commanders", []):
+        cx, cy = xy(c["x"], c["y"])
+        out.append(f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="4" fill="#fff" stroke="{mine}" stroke-width="2">'
+                   f'<title>{escape(c["name"])}</title></circle>')
+    out.append("</svg>")
+    return "\n".join(out)
