@@ -161,3 +161,26 @@ def test_seats_turn_and_views_of_the_meeting_engagement():
     assert {b["side"] for b in game.view(None)["brigades"]} == {"blue", "red"}
     template = RULES.orders_template(game, "blue", deadline=None, game_label="", game_id="7")
     assert template.startswith("GAME 7 SIDE blue") and "FROM General Azur TO Colonel Bleu" in template
+
+
+def test_the_map_of_a_seat_is_drawn_from_its_view():
+    sc = RULES.load_scenario(RULES.scenarios()["dba-meeting"])
+    game = Game(RULES, sc, 1)
+    svg = RULES.render_svg(sc, game.view("blue"), "Blue at the start")
+    assert svg.startswith("<svg") and "Blue at the start" in svg
+    assert "blue-1-1" in svg and "red-1-1" not in svg  # its own elements; the enemy is out of sight
+
+
+def test_quatre_bras_brigades_arrive_and_their_commanders_with_them():
+    sc = RULES.load_scenario(RULES.scenarios()["dba-quatre-bras"])
+    later = sc.arrivals[0]
+    game = Game(RULES, sc, 1)
+    cid = game.state.brigades[later.brigade].commander
+    assert not game.state.commanders[cid].present
+    for _ in range(later.turn):
+        for seat in game.turn().seats:
+            game.submit(seat, "")
+        game.advance()
+    assert later.brigade in game.state.arrived
+    assert game.state.commanders[cid].present
+    assert all(i in game.state.elements for i in game.state.brigades[later.brigade].elements)

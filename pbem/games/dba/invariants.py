@@ -54,7 +54,7 @@ def check_turn(scenario, result) -> list[str]:
 
 def summary(scenario, state) -> dict:
     sides = tuple(scenario.sides)
-    side_of = {e.id: e.side for e in list(scenario.table.elements.values()) + list(scenario.waiting.values())}
+    side_of = {e.id: e.side for e in list(scenario.table.elements.values()) + list(scenario.table.reserve.values())}
     return {"winner": state.winner, "how": state.victory,
             "means": {f"{s} elements lost": sum(1 for e in set(state.gone) if side_of.get(e) == s) for s in sides}
             | {"turns": state.turn - 1},

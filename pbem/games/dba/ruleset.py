@@ -5,7 +5,6 @@ the object is :data:`DBA_RULESET`."""
 from __future__ import annotations
 
 from pathlib import Path
-from xml.sax.saxutils import escape
 
 from pbem.core.chance import Chance
 from pbem.core.ruleset import SPECTATOR, Bot, Option, Seat, Turn
@@ -103,19 +102,22 @@ class NapoleonicDBA:
         return [f"{b['name']}: {b['bef']}/{b['bef_start']} {b['rating']}" for b in v["brigades"]]
 
     def render_svg(self, scenario, view: dict, title: str | None = None) -> str:
-        w, d = view["table"]
-        parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w} {d}" width="{w}" height="{d}">',
-                 f"<title>{escape(title or 'Napoleonic DBA')}</title>",
-                 f'<rect width="{w}" height="{d}" fill="#e8e4c9"/>']
-        for f in scenario.table.terrain.features:
-            pts = " ".join(f"{x:g},{y:g}" for x, y in f.shape.exterior.coords)
-            parts.append(f'<polygon points="{pts}" fill="#9ab" opacity="0.5"><title>{escape(f.name)}</title></polygon>')
-        for e in view["elements"] + view["enemy"]:
-            colour = "#236" if e["side"] == view.get("side") else "#a22"
-            parts.append(f'<circle cx="{e["x"]}" cy="{e["y"]}" r="6" fill="{colour}"><title>{escape(e["id"])}'
-                         f'</title></circle>')
-        parts.append("</svg>")
-        return "\n".join(parts)
+        """The table drawn by render.py from the seat's view alone (own elements, the enemy seen now and as
+        last seen)."""
+        from .elements import Element
+        from .render import render_svg
+        from .sight import Sighting, element_dict, sighting_dict
+
+        own = [element_dict(Element(e["id"], e["side"], e["brigade"], e["troop"], e["x"], e["y"], e["facing"],
+                                    e["formation"])) | {"disorganised": e["disorganised"], "shaken": e["shaken"],
+                                                        "fleeing": e["fleeing"]} for e in view["elements"]]
+        turn = view["turn"]
+        enemy = [sighting_dict(Sighting(e["id"], e["brigade"], e["troop"], e["formation"], e["x"], e["y"],
+                                        e["facing"], turn), None, turn) for e in view["enemy"]]
+        enemy += [sighting_dict(Sighting(**s), None, turn) for s in view["last_known"]]
+        drawn = {"side": view["side"], "turn": turn, "elements": own, "enemy": enemy,
+                 "commanders": [c for c in view["commanders"] if c["alive"] and c.get("present", True)]}
+        return render_svg(scenario, drawn, title)
 
     def map_clicks(self, scenario, view: dict | None = None) -> dict:
         return {}

@@ -23,6 +23,7 @@ from .table import Table
 class State:
     turn: int = 1                                                   # the turn to be played next (1-based)
     elements: dict[str, Element] = field(default_factory=dict)
+    reserve: dict[str, Element] = field(default_factory=dict)      # elements of brigades still to arrive
     commanders: dict[str, Commander] = field(default_factory=dict)
     brigades: dict[str, Brigade] = field(default_factory=dict)
     post: Post = field(default_factory=Post)
@@ -40,11 +41,12 @@ class State:
 
     def table(self, scenario) -> Table:
         t = scenario.table
-        return Table(t.width, t.depth, t.terrain, t.grid, t.places, t.aliases, self.brigades, self.commanders,
-                     self.elements)
+        return Table(t.width, t.depth, t.terrain, t.grid, t.places, t.aliases, brigades=self.brigades,
+                     commanders=self.commanders, elements=self.elements, reserve=self.reserve)
 
     def to_dict(self) -> dict:
         return {"turn": self.turn, "elements": {k: asdict(v) for k, v in sorted(self.elements.items())},
+                "reserve": sorted(self.reserve),
                 "commanders": {k: asdict(v) for k, v in sorted(self.commanders.items())},
                 "brigades": {k: asdict(v) for k, v in sorted(self.brigades.items())},
                 "post": self.post.to_dict(), "commands": {k: v.to_dict() for k, v in sorted(self.commands.items())},
@@ -62,7 +64,7 @@ def initial_state(scenario, options: dict) -> State:
     import copy
 
     table = scenario.fresh_table()
-    state = State(elements=table.elements, commanders=table.commanders, brigades=copy.deepcopy(table.brigades),
+    state = State(elements=table.elements, reserve=table.reserve, commanders=table.commanders, brigades=copy.deepcopy(table.brigades),
                   post=Post(speed=scenario.settings.courier_speed), mode=options.get("command", "commanders"))
     state.commands = {bid: BrigadeOrders(bid) for bid in sorted(state.brigades)}
     state.memory = {side: {} for side in scenario.sides}

@@ -53,20 +53,22 @@ def resolve(scenario, state, orders: dict, decider: Decider, chance):
     retreated: set[str] = set()
     fired_at: set[str] = set()
 
-    # 1. reinforcements enter
+    # 1. reinforcements enter, with their commanders
     for arrival in scenario.arrivals:
         if arrival.brigade in state.arrived or arrival.turn > t:
             continue
-        new = [scenario.waiting[i] for i in state.brigades[arrival.brigade].elements if i in scenario.waiting]
+        b = state.brigades[arrival.brigade]
+        new = [state.reserve[i] for i in b.elements if i in state.reserve]
         clash = [o.id for e in new for o in table.on_table() if e.shape.intersection(o.shape).area > 0.5]
         if clash:
-            say(f"{state.brigades[arrival.brigade].name} cannot enter at {arrival.place} yet: the way is blocked",
-                state.brigades[arrival.brigade].side)
+            say(f"{b.name} cannot enter at {arrival.place} yet: the way is blocked", b.side)
             continue
         for e in new:
-            table.elements[e.id] = copy.deepcopy(e)
+            table.elements[e.id] = state.reserve.pop(e.id)
+        if b.commander in state.commanders:
+            state.commanders[b.commander].present = True
         state.arrived.append(arrival.brigade)
-        say(f"{state.brigades[arrival.brigade].name} enters at {arrival.place}", state.brigades[arrival.brigade].side)
+        say(f"{b.name} enters at {arrival.place}", b.side)
 
     def look():
         for side in sides:
@@ -81,7 +83,7 @@ def resolve(scenario, state, orders: dict, decider: Decider, chance):
             continue
         for order in written.dispatches:
             sender = state.commanders.get(order.sender.id)
-            if sender is None or not sender.alive:
+            if sender is None or not sender.alive or not sender.present:
                 say(f"{order.sender.name} cannot send a dispatch: he is not on the table", side)
                 continue
             courier = state.post.send(order, t, (sender.x, sender.y))
@@ -99,7 +101,13 @@ def resolve(scenario, state, orders: dict, decider: Decider, chance):
     # couriers ride and deliver; each delivered order waits for its delay
     def where(cid):
         c = state.commanders.get(cid)
-        return (c.x, c.y) if c is not None and c.alive else None
+        if c is None or not c.alive:
+            return None
+        if not c.present:  # he comes on later: the courier rides to where he will enter
+            entry = next((a.place for a in scenario.arrivals if a.brigade == c.brigade), None)
+            loc = table.names.find_location(entry) if entry else None
+            return (round(loc.centre.x), round(loc.centre.y)) if loc is not None else (c.x, c.y)
+        return (c.x, c.y)
 
     for courier in state.post.ride(t, where, chance):
         rec = state.commanders[courier.recipient]
@@ -143,7 +151,8 @@ def resolve(scenario, state, orders: dict, decider: Decider, chance):
             told = (f"{state.brigades[v.target_brigade].name} ({v.arm}) comes under fire: {v.result}"
                     + (f"; destroyed {', '.join(v.destroyed)}" if v.destroyed else "")
                     + (f"; disorganised {', '.join(v.disorganised)}" if v.disorganised else "")
-                    + (f"; shaken {', '.join(v.shaken)}" if v.shaken else ""))
+                    + (f"; shaken {', '.join(v.shaken)}" if v.shaken else "")
+                    + (f"; {', '.join(v.commanders_lost)} killed or taken with it" if v.commanders_lost else ""))
             say(fire_line(v, set(state.memory.get(side, {}))), side, kind="fire", seen=told,
                 witnesses=(target_side,))
             state.gone += v.destroyed
@@ -158,10 +167,11 @@ def resolve(scenario, state, orders: dict, decider: Decider, chance):
                     if fled:
                         state.gone.append(eid)
                 elif not melee.recoil(table, e, melee.RECOIL):
-                    table.remove(eid)
+                    dead = officers.destroy(table, eid)
                     effectiveness.element_lost(table.brigades[e.brigade])
                     state.gone.append(eid)
-                    say(f"{eid} cannot fall back 3\" and is destroyed", target_side)
+                    say(f"{eid} cannot fall back 3\" and is destroyed"
+                        + (f"; {', '.join(dead)} killed or taken with it" if dead else ""), target_side)
                 else:
                     say(f"{eid} falls back 3\"", target_side)
 
@@ -261,6 +271,8 @@ def fire_line(v, known: set[str]) -> str:
     for label, ids in (("destroyed", v.destroyed), ("disorganised", v.disorganised), ("shaken", v.shaken)):
         if ids:
             text += f"; {label} {names(ids)}"
+    if v.commanders_lost:
+        text += f"; {', '.join(v.commanders_lost)} killed or taken with it"
     return text
 
 

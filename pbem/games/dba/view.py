@@ -50,7 +50,7 @@ def view(scenario, state, seat: str | None) -> dict:
                          "at": [round(centre.x), round(centre.y)] if centre is not None else None})
     commanders = [{"id": c.id, "name": c.name, "side": c.side, "level": c.level, "character": c.character,
                    "brigade": c.brigade, "superior": c.superior, "alive": c.alive, "x": c.x, "y": c.y,
-                   "initiative_used": c.initiative_used}
+                   "initiative_used": c.initiative_used, "present": c.present}
                   for c in sorted(table.commanders.values(), key=lambda c: c.id) if side is None or c.side == side]
     own_commanders = [c["id"] for c in commanders]
     couriers = [c.text for c in (state.post.seen_by(own_commanders) if side is not None else state.post.couriers)]
