@@ -65,3 +65,26 @@ def test_a_seat_never_reads_the_name_of_an_enemy_element_it_has_not_seen():
             checked += 1
     assert checked == 2 * game.day
     assert any(game.days[-1].after.memory[s] for s in ("blue", "red"))  # the test met the enemy at all
+
+
+def test_the_invariants_see_a_broken_position():
+    """check_turn is not vacuous: an element on another, one in the pond, a courier delivered twice, an
+    effectiveness above its start are each reported."""
+    import copy
+    from types import SimpleNamespace
+
+    from pbem.core.chance import Chance
+
+    state = RULES.setup(MEETING, {}, Chance(1))
+    after = copy.deepcopy(state)
+    after.turn += 1
+    assert RULES.check_turn(MEETING, SimpleNamespace(before=state, after=after)) == []
+    a, b = after.elements["blue-1-2"], after.elements["blue-1-3"]
+    b.x, b.y = a.x, a.y
+    pond = next(f for f in MEETING.table.terrain.features if f.kind == "water").shape.centroid
+    after.elements["red-1-2"].x, after.elements["red-1-2"].y = round(pond.x), round(pond.y) + 5
+    after.brigades["red-2"].bef_temporary = -3
+    problems = " | ".join(RULES.check_turn(MEETING, SimpleNamespace(before=state, after=after)))
+    assert "blue-1-2 and blue-1-3 stand on one another" in problems
+    assert "red-1-2 stands inside impassable water" in problems
+    assert "red-2's effectiveness" in problems

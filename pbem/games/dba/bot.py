@@ -9,16 +9,25 @@ from pbem.core.rng import Rng
 from .elements import formations_for
 
 
+def superior_of(view: dict, c: dict) -> dict | None:
+    """The first living officer above commander ``c`` in the seat's view: only a superior writes him an order
+    («высший офицер должен написать этот приказ»)."""
+    by_id = {x["id"]: x for x in view["commanders"]}
+    up = by_id.get(c["superior"]) if c["superior"] else None
+    while up is not None and not up["alive"]:
+        up = by_id.get(up["superior"]) if up["superior"] else None
+    return up
+
+
 def bot_orders(scenario, view: dict, seed: int) -> str:
     side = view["side"]
     if side is None or view["over"] or side not in view["owing"]:
         return ""
     rng = Rng(seed * 7919 + view["turn"] * 104729 + len(side))
     alive = [c for c in view["commanders"] if c["alive"]]
-    generals = [c for c in alive if c["brigade"] is None]
-    if not generals:
-        return ""
-    general = generals[0]
+
+    def superior(c):
+        return superior_of(view, c)
     places = list(view["places"])
     enemies = sorted({e["brigade"] for e in view["enemy"]} | {s["brigade"] for s in view["last_known"]})
     objective = scenario.settings.victory.get("hold")
@@ -26,7 +35,8 @@ def bot_orders(scenario, view: dict, seed: int) -> str:
     lines = []
     for b in view["brigades"]:
         c = next((c for c in alive if c["id"] == b["commander"]), None)
-        if c is None or not b["elements"] or b["waiting"] or rng.below(3):
+        general = superior(c) if c is not None else None
+        if general is None or not general.get("present", True) or b["waiting"] or rng.below(3):
             continue
         pick = rng.below(10)
         if pick in (4, 5, 6) and not enemies:

@@ -66,13 +66,15 @@ def orders_template(game, seat, *, deadline=None, game_label="", game_id="") -> 
              "# FROM <commander> TO <commander>, then steps: MOVE TO <place> [IN LINE|IN COLUMN] [BY ROAD],",
              "#   HOLD [<place>], ATTACK <enemy brigade>|ENEMY AT <place>|NEAREST ENEMY, DEPLOY IN <formation>,",
              "#   RETREAT TO <place>; THEN, IF/UNTIL/UNLESS <event>, AT TURN <n>   (docs/dba-orders.md)"]
+    from .bot import superior_of
+
     alive = [c for c in view["commanders"] if c["alive"]]
-    top = [c for c in alive if c["brigade"] is None]
     for b in view["brigades"]:
         c = next((c for c in alive if c["id"] == b["commander"]), None)
-        if c is None or not top:
+        up = superior_of(view, c) if c is not None else None
+        if up is None:
             continue
-        lines.append(f"# FROM {top[0]['name']} TO {c['name']}   ({b['name']}: {b['rating']})")
+        lines.append(f"# FROM {up['name']} TO {c['name']}   ({b['name']}: {b['rating']})")
         lines.append("# HOLD")
     lines.append("# places: " + ", ".join(view["places"]))
     return "\n".join(lines) + "\n"

@@ -59,12 +59,13 @@ def resolve(scenario, state, orders: dict, decider: Decider, chance):
             continue
         b = state.brigades[arrival.brigade]
         new = [state.reserve[i] for i in b.elements if i in state.reserve]
-        clash = [o.id for e in new for o in table.on_table() if e.shape.intersection(o.shape).area > 0.5]
-        if clash:
+        placed = entry(table, new)
+        if placed is None:
             say(f"{b.name} cannot enter at {arrival.place} yet: the way is blocked", b.side)
             continue
         for e in new:
             table.elements[e.id] = state.reserve.pop(e.id)
+            e.x, e.y = placed[e.id]
         if b.commander in state.commanders:
             state.commanders[b.commander].present = True
         state.arrived.append(arrival.brigade)
@@ -244,6 +245,21 @@ def resolve(scenario, state, orders: dict, decider: Decider, chance):
     victory(scenario, state, table)
     state.turn = t + 1
     return state, events
+
+
+def entry(table, new) -> dict[str, tuple[int, int]] | None:
+    """Where an arriving brigade's elements stand: as the scenario deploys them, moved straight ahead (a column
+    marching on from the table's edge) by the least whole inch that puts every base on the table, clear of
+    other bases and of closed ground; None when no such place is within 24"."""
+    closed = [f.shape for f in table.terrain.closed()]
+    for ahead in range(0, 241, 10):
+        spots = {e.id: melee.step_back(e, -ahead) for e in new}
+        moved = [e.moved_to(*spots[e.id]) for e in new]
+        if all(m.shape.within(table.area) for m in moved) \
+                and not any(m.shape.intersection(o.shape).area > 0.5 for m in moved for o in table.on_table()) \
+                and not any(m.shape.intersection(c).area > 0.5 for m in moved for c in closed):
+            return spots
+    return None
 
 
 def redact(text: str, side: str, state, scenario) -> str:
