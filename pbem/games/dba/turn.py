@@ -52,6 +52,7 @@ def resolve(scenario, state, orders: dict, decider: Decider, chance):
         e.pursuing = False
     retreated: set[str] = set()
     fired_at: set[str] = set()
+    was_disordered = {e.id for e in table.elements.values() if e.disorganised or e.shaken}
 
     # 1. reinforcements enter, with their commanders
     for arrival in scenario.arrivals:
@@ -196,6 +197,11 @@ def resolve(scenario, state, orders: dict, decider: Decider, chance):
 
             ex.move(bid, step, seen.get(bid, set()), hold)
             follow(table, bid)
+        # DT9: disorganised (or shaken) before this turn and out of contact: re-formed at the end of the move
+        for e in table.on_table(side):
+            if e.id in was_disordered and not e.fleeing and not any(table.in_contact(e, o) for o in table.enemies_of(e)):
+                e.disorganised = e.shaken = False
+                say(f"{e.id} re-forms", side)
     evaded: set[str] = set()
     for c in sorted(table.commanders.values(), key=lambda c: c.id):
         if c.alive and officers.contacted(table, c):
@@ -252,6 +258,11 @@ def entry(table, new) -> dict[str, tuple[int, int]] | None:
     marching on from the table's edge) by the least whole inch that puts every base on the table, clear of
     other bases and of closed ground; None when no such place is within 24"."""
     closed = [f.shape for f in table.terrain.closed()]
+    for n, e in enumerate(new):  # bases a rounding of the deployment left overlapping step back a tenth at a time
+        for _ in range(20):
+            if not any(e.shape.intersection(o.shape).area > 0.5 for o in new[:n]):
+                break
+            e.x, e.y = melee.step_back(e, 1)
     for ahead in range(0, 241, 10):
         spots = {e.id: melee.step_back(e, -ahead) for e in new}
         moved = [e.moved_to(*spots[e.id]) for e in new]
