@@ -184,3 +184,18 @@ def test_quatre_bras_brigades_arrive_and_their_commanders_with_them():
     assert later.brigade in game.state.arrived
     assert game.state.commanders[cid].present
     assert all(i in game.state.elements for i in game.state.brigades[later.brigade].elements)
+
+
+def test_a_friend_stood_on_after_a_recoil_steps_aside():
+    from pbem.games.dba.turn import settle
+
+    sc = small(count=3)
+    state = RULES.setup(sc, {}, None)
+    table = state.table(sc)
+    a, b = table.elements["blue-a-1"], table.elements["blue-a-2"]
+    b.x, b.y = a.x, a.y + 3  # a recoil left it on its neighbour
+    said = []
+    settle(table, lambda text, side: said.append((text, side)))
+    els = table.on_table()
+    assert all(x.shape.intersection(y.shape).area <= 0.5 for x in els for y in els if x.id < y.id)
+    assert said and said[0][1] == "blue" and "steps aside" in said[0][0]

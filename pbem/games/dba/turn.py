@@ -177,6 +177,8 @@ def resolve(scenario, state, orders: dict, decider: Decider, chance):
                 else:
                     say(f"{eid} falls back 3\"", target_side)
 
+    settle(table, say)
+
     # 4. PIPs and movement: B, then A
     for side in (init.b, init.a):
         for e in [e for e in table.on_table(side) if e.fleeing]:
@@ -233,6 +235,8 @@ def resolve(scenario, state, orders: dict, decider: Decider, chance):
             say(redact(c.line(), init.a, state, scenario), init.a, kind="melee",
                 seen=redact(c.line(), init.b, state, scenario), witnesses=(init.b,))
 
+    settle(table, say)
+
     # 6. brigade effectiveness
     for bid in sorted(state.brigades):
         b = state.brigades[bid]
@@ -251,6 +255,32 @@ def resolve(scenario, state, orders: dict, decider: Decider, chance):
     victory(scenario, state, table)
     state.turn = t + 1
     return state, events
+
+
+def settle(table, say) -> None:
+    """D16: a recoiling element may end on friends it passed; the executor pushes them aside: the friend it stands
+    on steps sideways (left, then right, up to 3") to the first place clear of every base and of closed ground."""
+    from shapely import affinity
+    from shapely.geometry import Point
+
+    shapes = {e.id: e.shape for e in table.on_table()}
+    closed = [f.shape for f in table.terrain.closed()]
+    ids = sorted(shapes)
+    for n, a in enumerate(ids):
+        for b in ids[n + 1:]:
+            e, o = table.elements[a], table.elements[b]
+            if o.side != e.side or shapes[a].intersection(shapes[b]).area <= 0.5:
+                continue
+            for step in [d for k in range(2, 31, 2) for d in (-k, k)]:
+                p = affinity.translate(affinity.rotate(Point(step, 0), -o.facing, origin=(0, 0)), o.x, o.y)
+                m = o.moved_to(round(p.x), round(p.y))
+                ms = m.shape
+                if ms.within(table.area) and not any(ms.intersection(shapes[x]).area > 0.5 for x in ids if x != b) \
+                        and not any(ms.intersection(c).area > 0.5 for c in closed):
+                    o.x, o.y = m.x, m.y
+                    shapes[b] = ms
+                    say(f"{o.id} steps aside {abs(step) / 10:g}\" to make room for {e.id}", o.side)
+                    break
 
 
 def entry(table, new) -> dict[str, tuple[int, int]] | None:
