@@ -13,7 +13,6 @@ its elements and its commander, within the scenario's spotting range (sight.py).
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 
 from shapely.geometry import LineString, Point
@@ -312,6 +311,3 @@ class Executor:
             self.say(f"{e.id} does not move: {last}", side)
         return False
 
-
-def nearest(points, of: Point):
-    return min(points, key=lambda p: (math.dist((p.x, p.y), (of.x, of.y)), p.x, p.y))

@@ -17,7 +17,6 @@ Pure and deterministic: every die from ``chance``, every choice a logged decisio
 
 from __future__ import annotations
 
-import copy
 import re
 
 from pbem.core.decisions import Decider
@@ -25,8 +24,7 @@ from pbem.core.events import Event
 
 from . import effectiveness, flight, melee, officers, sight
 from .command import receive, take_initiative, why_no_initiative
-from .executor import BrigadeSight, Executor, brigade_seen
-from .orders import HOLD
+from .executor import BrigadeSight, Executor
 from .sequence import initiative
 
 
@@ -390,5 +388,3 @@ def victory(scenario, state, table) -> None:
     else:
         state.winner, state.victory = None, f"nobody holds {place} at the end: a draw"
 
-
-__all__ = ["resolve", "HOLD", "brigade_seen"]
