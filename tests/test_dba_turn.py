@@ -199,3 +199,23 @@ def test_a_friend_stood_on_after_a_recoil_steps_aside():
     els = table.on_table()
     assert all(x.shape.intersection(y.shape).area <= 0.5 for x in els for y in els if x.id < y.id)
     assert said and said[0][1] == "blue" and "steps aside" in said[0][0]
+
+
+@pytest.mark.parametrize("seed", [1, 4])  # seed 1 rolls 2 (it runs on), seed 4 rolls 5 (stopped)
+def test_a_commander_rides_to_a_fleeing_element_and_rolls_to_stop_it(seed):
+    from pbem.games.dba.melee import turn_about
+
+    sc = small(count=2)
+    game = Game(RULES, sc, seed)
+    e = game.state.elements["blue-a-1"]
+    turn_about(e)  # it flees, its commander 1" behind the brigade
+    x, y = e.x, e.y
+    play(game, {}, 1)
+    line = next(t for t in texts(game, "blue") if t.startswith("Bleu rallies blue-a-1: die "))
+    die = int(line.split("die ")[1].split("+")[0])
+    after = game.state.elements.get("blue-a-1")
+    if die + 1 >= 6:  # Bleu is dashing: charisma +1
+        assert line.endswith("stopped") and after is not None and not after.fleeing and (after.x, after.y) == (x, y)
+    else:
+        assert "not stopped" in line and (after is None or (after.x, after.y) != (x, y))
+    assert not any("rallies" in t for t in texts(game, "red"))

@@ -31,6 +31,7 @@ class NapoleonicDBA:
         "disorganised": "which of your elements a 1/2 D disorganises",
         "hold or recoil": "whether a beaten square or element in field works stays or recoils",
         "initiative": "whether to be player A or B when you win the initiative",
+        "rally": "whether a brigade's commander rides to rally a fleeing element",
     }
 
     def scenarios(self) -> dict[str, Path]:

@@ -180,6 +180,8 @@ def resolve(scenario, state, orders: dict, decider: Decider, chance):
     # 4. PIPs and movement: B, then A
     for side in (init.b, init.a):
         for e in [e for e in table.on_table(side) if e.fleeing]:
+            if rally(table, e, chance, decider, say):
+                continue
             out = flight.flee(table, e)
             retreated.add(e.brigade)
             if out.outcome != "ran":
@@ -253,6 +255,34 @@ def resolve(scenario, state, orders: dict, decider: Decider, chance):
     victory(scenario, state, table)
     state.turn = t + 1
     return state, events
+
+
+RALLY_RIDE = 100  # tenths: the commander rides to a fleeing element as staff move («Штаб и прочее», 10")
+
+
+def rally(table, e, chance, decider, say) -> bool:
+    """«Бегущие элементы бригады с положительным БЭФ могут быть остановлены бригадным главнокомандующим. Он
+    должен войти в контакт с бегущим элементом»: before it runs, the brigade's commander within a staff move
+    rides into contact (at the middle of its rear edge; a decision, default yes) and rolls (flight.rally).
+    True when it is stopped."""
+    b = table.brigades[e.brigade]
+    c = table.commanders.get(b.commander) if b.commander else None
+    if c is None or not c.alive or not c.present or effectiveness.current(b) <= 0:
+        return False
+    if c.point.distance(e.shape) > RALLY_RIDE:
+        return False
+    from pbem.core.decisions import Decision
+
+    go = decider.decide(Decision(b.side, "rally", f"{c.name} rides to rally the fleeing {e.id}?", ("yes", "no"),
+                                 ("yes",)), given=None)
+    if go != ("yes",):
+        return False
+    p = e.edge("rear").interpolate(0.5, normalized=True)
+    c.x, c.y = round(p.x), round(p.y)
+    got = flight.rally(table, e, chance)
+    say(f"{c.name} rallies {e.id}: die {got.die}{got.charisma:+d} → "
+        + ("stopped" if got.rallied else f"not stopped{f' ({got.why_not})' if got.why_not else ''}"), b.side)
+    return got.rallied
 
 
 def settle(table, say) -> None:
