@@ -1,0 +1,313 @@
+"""The executor: a brigade's order in force turned into what its elements do on the table (issue 12 §2).
+
+The orders (command.py) say *what* a brigade does this turn — a step MOVE TO, HOLD, ATTACK, DEPLOY, RETREAT TO;
+the executor decides *how*: which enemy its volley aims at, which units its PIPs move and in what order, the path
+each element takes around the ground it may not enter, how far it goes. Every such choice is a logged
+:class:`pbem.core.decisions.Decision` of the brigade's side, whose default is the executor's own choice, so a
+moderator can overrule it (a recorded answer replaces the default) and the report says what was chosen. A step it
+cannot map onto the table (a place it cannot reach, a target it does not see) becomes HOLD with a line saying why.
+
+:class:`BrigadeSight` is the orders' ``Sight`` protocol (command.Sight) answered from the brigade's own sight:
+its elements and its commander, within the scenario's spotting range (sight.py).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from shapely.geometry import LineString, Point
+from shapely.ops import substring
+
+from pbem.core.decisions import Decider, Decision
+
+from . import fire, movement, pips, sight
+from .elements import Element, as_inches, formations_for, inches
+from .orders import Event, Step
+from .table import Table
+
+ARRIVED = inches(2)      # a brigade has reached a place when its centre is this near it (or inside an area)
+TRIES = (1.0, 0.75, 0.5, 0.25)  # fractions of a blocked move tried, longest first
+
+
+def brigade_centre(table: Table, bid: str) -> Point | None:
+    els = [e for e in table.brigade_elements(bid) if not e.fleeing]
+    if not els:
+        return None
+    return Point(sum(e.x for e in els) / len(els), sum(e.y for e in els) / len(els))
+
+
+def brigade_seen(table: Table, scenario, bid: str) -> set[str]:
+    """The enemy elements the brigade's own troops and its commander see now."""
+    b = table.brigades[bid]
+    return sight.seen(table, b.side, scenario.settings.spotting, {bid}, {b.commander} if b.commander else set())
+
+
+@dataclass
+class BrigadeSight:
+    """command.Sight for one brigade this turn, from what its troops see."""
+
+    table: Table
+    scenario: object
+    brigade: str
+    turn: int
+    fired_at: set[str] = field(default_factory=set)
+    retreated: set[str] = field(default_factory=set)
+
+    def __post_init__(self):
+        self.seen = brigade_seen(self.table, self.scenario, self.brigade)
+        self.side = self.table.brigades[self.brigade].side
+
+    def _place(self, name: str | None):
+        if name is None:
+            return None
+        loc = self.table.names.find_location(name)
+        return None if loc is None else loc.geometry
+
+    def _enemies(self, ref) -> list[Element]:
+        return [self.table.elements[i] for i in sorted(self.seen) if i in self.table.elements
+                and (ref is None or self.table.elements[i].brigade == ref.id)]
+
+    def happened(self, event: Event) -> bool:
+        t, kind = self.table, event.kind
+        own = t.brigade_elements(self.brigade)
+        geom = self._place(event.place)
+        if kind == "TURN":
+            return self.turn >= event.turn
+        if kind == "ENEMY REACHES":
+            return geom is not None and any(e.shape.distance(geom) <= 10 for e in self._enemies(event.brigade))
+        if kind == "ENEMY WITHIN":
+            if geom is not None:
+                return any(e.shape.distance(geom) <= event.distance for e in self._enemies(event.brigade))
+            return any(Table.distance(e, o) <= event.distance for e in self._enemies(event.brigade) for o in own)
+        if kind == "ENEMY ATTACKS":
+            return any(t.in_contact(o, e) for o in own for e in t.enemies_of(o))
+        if kind == "ENEMY FIRES":
+            return self.brigade in self.fired_at
+        friend = event.brigade.id if event.brigade else None
+        theirs = t.brigade_elements(friend) if friend in t.brigades else []
+        if kind == "FRIENDLY REACHES":
+            return geom is not None and any(e.shape.distance(geom) <= 10 for e in theirs)
+        if kind == "FRIENDLY ATTACKS":
+            return any(t.in_contact(e, o) for e in theirs for o in t.enemies_of(e))
+        if kind == "FRIENDLY RETREATS":
+            return friend in self.retreated or any(e.fleeing for e in theirs)
+        return False
+
+    def done(self, step: Step) -> bool:
+        if step.verb in ("MOVE", "RETREAT"):
+            return reached(self.table, self.brigade, self._place(step.place))
+        if step.verb == "ATTACK":  # done when the brigade named is gone; an enemy not in sight is HOLD, not done
+            named = step.target.brigade if step.target else None
+            return named is not None and (named.id not in self.table.brigades
+                                          or not self.table.brigade_elements(named.id)
+                                          or self.table.brigades[named.id].surrendered)
+        if step.verb == "DEPLOY":
+            els = self.table.brigade_elements(self.brigade)
+            formed = step.formation is None or all(e.formation == step.formation for e in els
+                                                   if step.formation in formations_for(e.troop))
+            return formed and (step.place is None or reached(self.table, self.brigade, self._place(step.place)))
+        return False  # HOLD holds until an UNTIL, or a new order
+
+
+def reached(table: Table, bid: str, geom) -> bool:
+    centre = brigade_centre(table, bid)
+    if geom is None or centre is None:
+        return True  # nothing to reach (an unknown place is reported where the step is carried out)
+    return geom.distance(centre) <= ARRIVED
+
+
+def attack_targets(table: Table, bid: str, step: Step, seen: set[str]) -> list[Element]:
+    """The enemy elements an ATTACK step aims at, as the brigade sees them: the named brigade's, those at (or
+    nearest) the place, or all it sees (nearest first is the executor's choice per element)."""
+    enemies = [table.elements[i] for i in sorted(seen) if i in table.elements]
+    target = step.target
+    if target is None:
+        return enemies
+    if target.brigade is not None:
+        return [e for e in enemies if e.brigade == target.brigade.id]
+    if target.place is not None:
+        loc = table.names.find_location(target.place)
+        if loc is None or not enemies:
+            return []
+        near = min(e.shape.distance(loc.geometry) for e in enemies)
+        return [e for e in enemies if e.shape.distance(loc.geometry) <= max(near, inches(3))]
+    return enemies
+
+
+class Executor:
+    """Carries out one turn's steps on ``table``; ``say(text, side)`` records a report line for a side."""
+
+    def __init__(self, table: Table, scenario, decider: Decider, chance, say):
+        self.table, self.scenario, self.decider, self.chance, self.say = table, scenario, decider, chance, say
+
+    def decide(self, side: str, kind: str, question: str, options: list[str], default: str) -> str:
+        options = list(dict.fromkeys(options))
+        if default not in options:
+            options.insert(0, default)
+        return self.decider.decide(Decision(side, kind, question, tuple(options), (default,)), given=None)[0]
+
+    # -- fire ------------------------------------------------------------------------------------------------
+
+    def fire(self, bid: str, step: Step, seen: set[str]) -> fire.Volley | None:
+        """The brigade's volley: at the ordered target if it sees one in reach, else at the nearest enemy."""
+        t = self.table
+        b = t.brigades[bid]
+        shooters = [e for e in t.brigade_elements(bid) if fire.why_not_fire(t, e) is None]
+        if not shooters or b.surrendered or step.verb == "RETREAT":
+            return None
+        spotting = self.scenario.settings.spotting
+        choices: dict[str, tuple[float, str]] = {}  # "brigade/arm" -> (nearest range, why)
+        ordered = {e.brigade for e in attack_targets(t, bid, step, seen)} if step.verb == "ATTACK" else set()
+        for eid in sorted(seen):
+            target = t.elements.get(eid)
+            if target is None:
+                continue
+            arm = target.arm if target.arm != "staff" else "infantry"
+            group = fire.target_groups(t, target.brigade).get(arm, [])
+            shots = [fire.shot(t, s, group, spotting) for s in shooters]
+            if not any(s.value for s in shots):
+                continue
+            key = f"{target.brigade}/{arm}"
+            r = min(s.range for s in shots if s.value)
+            if key not in choices or r < choices[key][0]:
+                choices[key] = (r, "ordered" if target.brigade in ordered else "nearest")
+        if not choices:
+            return None
+        ranked = sorted(choices, key=lambda k: (choices[k][1] != "ordered", choices[k][0], k))
+        pick = self.decide(b.side, "fire target", f"{b.name} fires at which enemy (brigade/arm)?", ranked, ranked[0])
+        target_brigade, arm = pick.split("/")
+        v = fire.volley(t, shooters, target_brigade, arm, self.chance, self.decider, spotting)
+        return v
+
+    # -- movement --------------------------------------------------------------------------------------------
+
+    def goal_of(self, bid: str, step: Step, seen: set[str]) -> tuple[str, object] | None:
+        """Where the step takes the brigade: ("place", geometry) or ("enemy", elements); None: it stays."""
+        if step.verb in ("MOVE", "RETREAT") or (step.verb in ("HOLD", "DEPLOY") and step.place):
+            loc = self.table.names.find_location(step.place)
+            if loc is None:
+                return None
+            return "place", loc.geometry
+        if step.verb == "ATTACK":
+            return "enemy", attack_targets(self.table, bid, step, seen)
+        return None
+
+    def move(self, bid: str, step: Step, seen: set[str], hold_reason) -> list[str]:
+        """The brigade's movement phase: PIPs rolled, units moved in order while PIPs last. Returns what moved."""
+        t = self.table
+        b = t.brigades[bid]
+        moved: list[str] = []
+        if b.surrendered:
+            return moved
+        goal = self.goal_of(bid, step, seen)
+        change = step.formation if step.verb in ("DEPLOY", "MOVE", "RETREAT", "ATTACK") else None
+        if goal is None and change is None:
+            if step.verb not in ("HOLD", "DEPLOY"):
+                hold_reason(f"{b.name}: {step.text} cannot be carried out on the table (the place is unknown): HOLD")
+            return moved
+        if goal is not None and goal[0] == "enemy" and not goal[1]:
+            hold_reason(f"{b.name}: ATTACK {step.target.text}: no such enemy in sight: HOLD")
+            goal = None
+            if change is None:
+                return moved
+        if goal is not None and goal[0] == "place" and reached(t, bid, goal[1]) and change is None:
+            return moved
+        die, points = pips.roll(b, self.chance)
+        radius = self.scenario.settings.command_radius
+        units = pips.units(t, bid)
+        units = [u for u in units if not any(t.elements[i].fleeing for i in u)]
+        centre = brigade_centre(t, bid)
+        if goal is not None and goal[0] == "place":
+            target = goal[1].centroid if goal[1].geom_type != "Point" else goal[1]
+            units.sort(key=lambda u: (-min(t.elements[i].front.distance(target) for i in u), u[0]))
+        labels = [" ".join(u) for u in units]
+        self.say(f"{b.name}: PIP die {die}, {points} PIP{'s' if points != 1 else ''}; units {', '.join(labels) or 'none'}",
+                 b.side)
+        for unit, label in zip(units, labels):
+            c = pips.cost(t, unit, radius)
+            if c > points:
+                self.say(f"{b.name}: unit {label} stays (needs {c} PIP{'s' if c > 1 else ''}, {points} left)", b.side)
+                continue
+            go = self.decide(b.side, "unit moves", f"{b.name}: does unit {label} move ({c} PIP)?", ["yes", "no"], "yes")
+            if go != "yes":
+                continue
+            points -= c
+            for eid in unit:
+                e = t.elements.get(eid)
+                if e is None:
+                    continue
+                if change and change in formations_for(e.troop) and e.formation != change:
+                    self.reform(e, change)
+                if goal is not None:
+                    if self.move_element(e, goal, centre, b.side):
+                        moved.append(eid)
+        return moved
+
+    def reform(self, e: Element, formation: str) -> None:
+        t = self.table
+        trial = e.moved_to(e.x, e.y)
+        trial.formation = formation
+        blocked = [o.id for o in t.on_table() if o.id != e.id and trial.shape.intersection(o.shape).area > 0.5]
+        closed = movement.obstacles(t, trial)
+        if blocked or not trial.shape.within(t.area) or (not closed.is_empty and closed.intersection(trial.shape).area > 0.5):
+            self.say(f"{e.id} cannot form {formation} where it stands (no room)", e.side)
+            return
+        e.formation = formation
+        e.moved = True
+        self.say(f"{e.id} forms {formation}", e.side)
+
+    def move_element(self, e: Element, goal, centre: Point | None, side: str) -> bool:
+        t = self.table
+        kind, what = goal
+        if kind == "place":
+            aim = what if what.geom_type == "Point" else what.centroid
+            if centre is not None:  # keep the brigade's shape: each element aims at its own offset
+                aim = Point(aim.x + (e.x - centre.x), aim.y + (e.y - centre.y))
+            aim = Point(min(max(aim.x, 5), t.width - 5), min(max(aim.y, 5), t.depth - 5))
+            why = "the place"
+        else:
+            enemy = min(what, key=lambda o: (e.front.distance(o.shape), o.id))
+            near = enemy.shape.exterior.interpolate(enemy.shape.exterior.project(e.front))
+            aim = Point(round(near.x), round(near.y))
+            why = f"the nearest enemy it sees of the target, {enemy.id}"
+        if e.front.distance(aim) < 1:
+            return False
+        path = movement.find_path(t, e, aim)
+        if path is None and kind == "place":  # its own offset is on closed ground: aim at the place itself
+            centre_aim = what if what.geom_type == "Point" else what.centroid
+            path = movement.find_path(t, e, centre_aim)
+        if path is None:
+            self.say(f"{e.id}: no way around impassable ground to {why}: it holds", side)
+            return False
+        rate = movement.allowance(t, e, path)
+        tries = []
+        for frac in TRIES:
+            go = min(path.length, rate) * frac
+            if go < 1:
+                break
+            tries.append(round(go))
+        for go in tries:
+            part = substring(path, 0, go)
+            if part.length == 0 or len(part.coords) < 2:
+                continue
+            x, y, facing = movement.advance(t, e, path, go)
+            part = LineString(list(part.coords[:-1]) + [(x, y)]) if len(part.coords) > 1 else part
+            if part.length == 0:
+                continue
+            why_not = movement.check_move(t, e, part, facing)
+            if why_not is None:
+                corners = len(path.coords) - 2
+                choice = self.decide(side, "path", f"{e.id} moves {as_inches(round(part.length))} towards {why}"
+                                     f"{f' round {corners} corner(s) of impassable ground' if corners > 0 else ''}"
+                                     f" to ({x / 10:g}, {y / 10:g})", ["go", "stay"], "go")
+                if choice != "go":
+                    return False
+                e.x, e.y, e.facing = x, y, facing
+                e.moved = True
+                self.say(f"{e.id} moves {as_inches(round(part.length))} to ({x / 10:g}\", {y / 10:g}\")", side)
+                return True
+            last = why_not
+        if tries:
+            self.say(f"{e.id} does not move: {last}", side)
+        return False
+

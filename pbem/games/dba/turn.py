@@ -1,0 +1,420 @@
+"""One turn of Napoleonic DBA, in the order of «Последовательность игры»:
+
+    «1. Игроки пишут приказы … 2. Игроки бросают кубик d6 на инициативу … 3. Игрок A проводит стрельбу
+    4. Игрок B проводит стрельбу 5. Игрок B бросает кубик d6 для определения PIP и выполняет перемещения
+    6. Игрок A … 7. Рукопашная схватка»
+
+1. orders: both seats' dispatches set out with their couriers (the Post), initiative orders are tested; brigades
+   due on the table this turn enter; couriers ride and deliver, each delivered order's delay is rolled;
+2. the initiative roll (sequence.py) makes A and B; each brigade's order in force is read (command.py), asking
+   the brigade's own sight (executor.BrigadeSight);
+3. fire, A's brigades then B's; 4. PIPs and movement, B's then A's (fleeing elements run in their side's phase);
+5. melee between every pair of enemy elements in contact; 6. brigade effectiveness: temporary losses recover,
+   brigades at 0 surrender; 7. each side looks (last-known positions kept), and victory by the scenario.
+
+Pure and deterministic: every die from ``chance``, every choice a logged decision.
+"""
+
+from __future__ import annotations
+
+import re
+
+from pbem.core.decisions import Decider
+from pbem.core.events import Event
+
+from . import effectiveness, flight, melee, officers, sight
+from .command import receive, take_initiative, why_no_initiative
+from .executor import BrigadeSight, Executor
+from .sequence import initiative
+
+
+def sides_of(scenario) -> tuple[str, str]:
+    return tuple(scenario.sides)  # type: ignore[return-value]
+
+
+def resolve(scenario, state, orders: dict, decider: Decider, chance):
+    t = state.turn
+    table = state.table(scenario)
+    events: list[Event] = []
+    sides = sides_of(scenario)
+
+    def say(text: str, side: str | None = None, kind: str = "report", seen: str | None = None,
+            witnesses: tuple[str, ...] | None = None):
+        if side is None:
+            events.append(Event(kind, text))
+        else:
+            events.append(Event(kind, text, owner=side, seen=seen, witnesses=witnesses if seen else ()))
+
+    for e in table.elements.values():
+        e.moved_last, e.moved = e.moved, False
+        e.pursuing = False
+    retreated: set[str] = set()
+    fired_at: set[str] = set()
+    was_disordered = {e.id for e in table.elements.values() if e.disorganised or e.shaken}
+
+    # 1. reinforcements enter, with their commanders
+    for arrival in scenario.arrivals:
+        if arrival.brigade in state.arrived or arrival.turn > t:
+            continue
+        b = state.brigades[arrival.brigade]
+        new = [state.reserve[i] for i in b.elements if i in state.reserve]
+        placed = entry(table, new)
+        if placed is None:
+            say(f"{b.name} cannot enter at {arrival.place} yet: the way is blocked", b.side)
+            continue
+        for e in new:
+            table.elements[e.id] = state.reserve.pop(e.id)
+            e.x, e.y = placed[e.id]
+        if b.commander in state.commanders:
+            state.commanders[b.commander].present = True
+        state.arrived.append(arrival.brigade)
+        say(f"{b.name} enters at {arrival.place}", b.side)
+
+    def look():
+        for side in sides:
+            state.memory[side] = sight.update(state.memory.get(side, {}), table, side, scenario.settings.spotting, t)
+
+    look()
+
+    # 1. orders: dispatches set out, initiative orders are tried
+    for side in sides:
+        written = orders.get(side)
+        if written is None:
+            continue
+        for order in written.dispatches:
+            sender = state.commanders.get(order.sender.id)
+            if sender is None or not sender.alive or not sender.present:
+                say(f"{order.sender.name} cannot send a dispatch: he is not on the table", side)
+                continue
+            courier = state.post.send(order, t, (sender.x, sender.y))
+            say(f"courier {courier.seq} sets out: {order.sender.name} to {order.recipient.name}", side)
+        for order in written.initiatives:
+            cmd = state.commanders.get(order.sender.id)
+            bo = state.commands.get(cmd.brigade) if cmd is not None and cmd.brigade else None
+            why = why_no_initiative(cmd) if cmd is not None else "no such commander"
+            if why or bo is None:
+                say(f"{order.sender.name}: no initiative test ({why or 'he commands no brigade'})", side)
+                continue
+            passed = take_initiative(chance, cmd, order, bo, t)
+            say(f"{cmd.name} tests his initiative: {'passed, his order is in force' if passed else 'failed'}", side)
+
+    # couriers ride and deliver; each delivered order waits for its delay
+    def where(cid):
+        c = state.commanders.get(cid)
+        if c is None or not c.alive:
+            return None
+        if not c.present:  # he comes on later: the courier rides to where he will enter
+            entry = next((a.place for a in scenario.arrivals if a.brigade == c.brigade), None)
+            loc = table.names.find_location(entry) if entry else None
+            return (round(loc.centre.x), round(loc.centre.y)) if loc is not None else (c.x, c.y)
+        return (c.x, c.y)
+
+    for courier in state.post.ride(t, where, chance):
+        rec = state.commanders[courier.recipient]
+        bo = state.commands.get(rec.brigade) if rec.brigade else None
+        delay = receive(courier, t, rec, bo, chance)
+        text = (f"courier {courier.seq} delivered to {rec.name}"
+                + (f": delay {delay} turn{'s' if delay != 1 else ''}, in force from turn {t + delay}"
+                   if delay is not None else ": he commands no brigade; the dispatch is read"))
+        say(text, rec.side)
+    for courier in state.post.couriers:
+        if courier.status == "lost" and courier.delivered == t:
+            say(f"courier {courier.seq} to {courier.order.recipient.name} is lost", state.commanders[courier.sender].side)
+
+    # 2. the initiative roll, and each brigade's order in force
+    init = initiative(sides, chance, scenario.settings.initiative_bonus, decider)
+    state.a = init.a
+    say(init.line(), None, kind="initiative")
+    steps = {}
+    seen: dict[str, set[str]] = {}
+    for bid in sorted(state.brigades):
+        b = state.brigades[bid]
+        if not table.brigade_elements(bid) or b.surrendered:
+            continue
+        eyes = BrigadeSight(table, scenario, bid, t, set(state.fired_at), set(state.retreated))
+        seen[bid] = eyes.seen
+        force = state.commands[bid].in_force(t, eyes)
+        steps[bid] = force
+        say(f"{b.name}: {force.text}", b.side, kind="order")
+    ex = Executor(table, scenario, decider, chance, say)
+
+    # 3. fire: A, then B
+    for side in (init.a, init.b):
+        for bid in sorted(steps):
+            if state.brigades[bid].side != side or bid not in seen:
+                continue
+            v = ex.fire(bid, steps[bid].step, seen[bid])
+            if v is None:
+                continue
+            fired_at.add(v.target_brigade)
+            target_side = state.brigades[v.target_brigade].side
+            told = (f"{state.brigades[v.target_brigade].name} ({v.arm}) comes under fire: {v.result}"
+                    + (f"; destroyed {', '.join(v.destroyed)}" if v.destroyed else "")
+                    + (f"; disorganised {', '.join(v.disorganised)}" if v.disorganised else "")
+                    + (f"; shaken {', '.join(v.shaken)}" if v.shaken else "")
+                    + (f"; {', '.join(v.commanders_lost)} killed or taken with it" if v.commanders_lost else ""))
+            say(fire_line(v, set(state.memory.get(side, {}))), side, kind="fire", seen=told,
+                witnesses=(target_side,))
+            state.gone += v.destroyed
+            for eid in v.must_retreat:
+                e = table.elements.get(eid)
+                if e is None:
+                    continue
+                retreated.add(e.brigade)
+                if v.flee:
+                    fled = flight.start_flight(table, e)
+                    say(f"{eid} flees" + (" (artillery: out of the game)" if fled else ""), target_side)
+                    if fled:
+                        state.gone.append(eid)
+                elif not melee.recoil(table, e, melee.RECOIL):
+                    dead = officers.destroy(table, eid)
+                    effectiveness.element_lost(table.brigades[e.brigade])
+                    state.gone.append(eid)
+                    say(f"{eid} cannot fall back 3\" and is destroyed"
+                        + (f"; {', '.join(dead)} killed or taken with it" if dead else ""), target_side)
+                else:
+                    say(f"{eid} falls back 3\"", target_side)
+
+    settle(table, say)
+
+    # 4. PIPs and movement: B, then A
+    for side in (init.b, init.a):
+        for e in [e for e in table.on_table(side) if e.fleeing]:
+            if rally(table, e, chance, decider, say):
+                continue
+            out = flight.flee(table, e)
+            retreated.add(e.brigade)
+            if out.outcome != "ran":
+                state.gone.append(out.element)
+            say(f"{out.element} flees: {out.outcome}", side)
+        for bid in sorted(steps):
+            if state.brigades[bid].side != side or not table.brigade_elements(bid):
+                continue
+            step = steps[bid].step
+            if step.verb == "RETREAT":
+                retreated.add(bid)
+
+            def hold(reason, side=side):
+                say(reason, side, kind="hold")
+
+            ex.move(bid, step, seen.get(bid, set()), hold)
+            follow(table, bid)
+        # DT9: disorganised (or shaken) before this turn and out of contact: re-formed at the end of the move
+        for e in table.on_table(side):
+            if e.id in was_disordered and not e.fleeing and not any(table.in_contact(e, o) for o in table.enemies_of(e)):
+                e.disorganised = e.shaken = False
+                say(f"{e.id} re-forms", side)
+    evaded: set[str] = set()
+    for c in sorted(table.commanders.values(), key=lambda c: c.id):
+        if c.alive and officers.contacted(table, c):
+            got = officers.enemy_contact(table, c, c.id in evaded)
+            evaded.add(c.id)
+            say(f"{c.name}: enemy contact, {got.outcome}", c.side)
+
+    look()  # the enemy in contact is seen before the melee
+
+    # 5. melee: each pair of enemy elements in contact, A's elements first; each element fights once a turn
+    fought: set[str] = set()
+    for e in sorted(table.on_table(init.a), key=lambda e: e.id):
+        for o in sorted(table.enemies_of(e), key=lambda o: o.id):
+            if e.id in fought or o.id in fought or e.id not in table.elements or o.id not in table.elements:
+                continue
+            if not table.in_contact(e, o):
+                continue
+            attacking = steps.get(o.brigade) is not None and steps[o.brigade].step.verb == "ATTACK" \
+                and not (steps.get(e.brigade) is not None and steps[e.brigade].step.verb == "ATTACK")
+            att, dfn = (o, e) if attacking else (e, o)
+            c = melee.fight(table, att, dfn, chance, decider)
+            fought |= {e.id, o.id}
+            for x in c.destroyed:
+                state.gone.append(x)
+            if c.loser is not None and c.outcome in ("recoil", "flee"):
+                loser = att if c.loser == att.id else dfn
+                retreated.add(loser.brigade)
+            # each side reads the combat naming only the enemy it has seen (the moderator reads A's line)
+            say(redact(c.line(), init.a, state, scenario), init.a, kind="melee",
+                seen=redact(c.line(), init.b, state, scenario), witnesses=(init.b,))
+
+    settle(table, say)
+
+    # 6. brigade effectiveness
+    for bid in sorted(state.brigades):
+        b = state.brigades[bid]
+        effectiveness.recover(b)
+        if not b.surrendered and effectiveness.current(b) <= 0 and table.brigade_elements(bid):
+            out = flight.surrender(table, bid)
+            say(f"{b.name} surrenders: its elements flee", None, kind="surrender")
+            state.gone += [f.element for f in out]
+    for e in table.on_table():
+        if not table.enemies_of(e) or not any(table.in_contact(e, o) for o in table.enemies_of(e)):
+            e.rounds = 0
+
+    # 7. sight and victory
+    look()
+    state.fired_at, state.retreated = sorted(fired_at), sorted(retreated)
+    victory(scenario, state, table)
+    state.turn = t + 1
+    return state, events
+
+
+RALLY_RIDE = 100  # tenths: the commander rides to a fleeing element as staff move («Штаб и прочее», 10")
+
+
+def rally(table, e, chance, decider, say) -> bool:
+    """«Бегущие элементы бригады с положительным БЭФ могут быть остановлены бригадным главнокомандующим. Он
+    должен войти в контакт с бегущим элементом»: before it runs, the brigade's commander within a staff move
+    rides into contact (at the middle of its rear edge; a decision, default yes) and rolls (flight.rally).
+    True when it is stopped."""
+    b = table.brigades[e.brigade]
+    c = table.commanders.get(b.commander) if b.commander else None
+    if c is None or not c.alive or not c.present or effectiveness.current(b) <= 0:
+        return False
+    if c.point.distance(e.shape) > RALLY_RIDE:
+        return False
+    from pbem.core.decisions import Decision
+
+    go = decider.decide(Decision(b.side, "rally", f"{c.name} rides to rally the fleeing {e.id}?", ("yes", "no"),
+                                 ("yes",)), given=None)
+    if go != ("yes",):
+        return False
+    p = e.edge("rear").interpolate(0.5, normalized=True)
+    c.x, c.y = round(p.x), round(p.y)
+    got = flight.rally(table, e, chance)
+    say(f"{c.name} rallies {e.id}: die {got.die}{got.charisma:+d} → "
+        + ("stopped" if got.rallied else f"not stopped{f' ({got.why_not})' if got.why_not else ''}"), b.side)
+    return got.rallied
+
+
+def settle(table, say) -> None:
+    """D16: a recoiling element may end on friends it passed; the executor pushes them aside: the friend it stands
+    on steps sideways (left, then right, up to 3") to the first place clear of every base and of closed ground."""
+    from shapely import affinity
+    from shapely.geometry import Point
+
+    shapes = {e.id: e.shape for e in table.on_table()}
+    closed = [f.shape for f in table.terrain.closed()]
+    ids = sorted(shapes)
+    for n, a in enumerate(ids):
+        for b in ids[n + 1:]:
+            e, o = table.elements[a], table.elements[b]
+            if o.side != e.side or shapes[a].intersection(shapes[b]).area <= 0.5:
+                continue
+            for step in [d for k in range(2, 31, 2) for d in (-k, k)]:
+                p = affinity.translate(affinity.rotate(Point(step, 0), -o.facing, origin=(0, 0)), o.x, o.y)
+                m = o.moved_to(round(p.x), round(p.y))
+                ms = m.shape
+                if ms.within(table.area) and not any(ms.intersection(shapes[x]).area > 0.5 for x in ids if x != b) \
+                        and not any(ms.intersection(c).area > 0.5 for c in closed):
+                    o.x, o.y = m.x, m.y
+                    shapes[b] = ms
+                    say(f"{o.id} steps aside {abs(step) / 10:g}\" to make room for {e.id}", o.side)
+                    break
+
+
+def entry(table, new) -> dict[str, tuple[int, int]] | None:
+    """Where an arriving brigade's elements stand: as the scenario deploys them, moved straight ahead (a column
+    marching on from the table's edge) by the least whole inch that puts every base on the table, clear of
+    other bases and of closed ground; None when no such place is within 24"."""
+    closed = [f.shape for f in table.terrain.closed()]
+    for n, e in enumerate(new):  # bases a rounding of the deployment left overlapping step back a tenth at a time
+        for _ in range(20):
+            if not any(e.shape.intersection(o.shape).area > 0.5 for o in new[:n]):
+                break
+            e.x, e.y = melee.step_back(e, 1)
+    for ahead in range(0, 241, 10):
+        spots = {e.id: melee.step_back(e, -ahead) for e in new}
+        moved = [e.moved_to(*spots[e.id]) for e in new]
+        if all(m.shape.within(table.area) for m in moved) \
+                and not any(m.shape.intersection(o.shape).area > 0.5 for m in moved for o in table.on_table()) \
+                and not any(m.shape.intersection(c).area > 0.5 for m in moved for c in closed):
+            return spots
+    return None
+
+
+def redact(text: str, side: str, state, scenario) -> str:
+    """``text`` with every enemy element ``side`` has not seen written as "an unseen element"."""
+    known = set(state.memory.get(side, {}))
+    enemy = [e.id for e in list(scenario.table.elements.values()) + list(scenario.waiting.values()) if e.side != side]
+    hidden = sorted((i for i in set(enemy) - known), key=len, reverse=True)
+    if not hidden:
+        return text
+    return re.sub(r"(?<![\w-])(" + "|".join(map(re.escape, hidden)) + r")(?![\w-])", "an unseen element", text)
+
+
+def fire_line(v, known: set[str]) -> str:
+    """The firing side's line of a volley: the enemy elements it hit are named when it has seen them, and
+    counted otherwise (the result falls on the whole group fired at, seen or not)."""
+    def names(ids):
+        shown = [i for i in ids if i in known]
+        hidden = len(ids) - len(shown)
+        return ", ".join(shown + ([f"{hidden} unseen"] if hidden else []))
+
+    who = ", ".join(f"{s.shooter} {s.value}{' (doubled)' if s.doubled else ''}" for s in v.shots if s.value)
+    mods = f" {' '.join(v.modifiers)}" if v.modifiers else ""
+    text = (f"{v.brigade} fires at {v.target_brigade} ({v.arm}): value {v.value}"
+            f"{f' (of {v.base})' if v.base != v.value else ''} [{who or 'no shot'}], die {v.die}{mods} → {v.result}")
+    for label, ids in (("destroyed", v.destroyed), ("disorganised", v.disorganised), ("shaken", v.shaken)):
+        if ids:
+            text += f"; {label} {names(ids)}"
+    if v.commanders_lost:
+        text += f"; {', '.join(v.commanders_lost)} killed or taken with it"
+    return text
+
+
+def follow(table, bid: str) -> None:
+    """A brigade's commander keeps with it: at the middle of the rear edge of its element nearest its centre."""
+    b = table.brigades[bid]
+    c = table.commanders.get(b.commander) if b.commander else None
+    els = [e for e in table.brigade_elements(bid) if not e.fleeing]
+    if c is None or not c.alive or not els:
+        return
+    cx, cy = sum(e.x for e in els) / len(els), sum(e.y for e in els) / len(els)
+    e = min(els, key=lambda e: ((e.x - cx) ** 2 + (e.y - cy) ** 2, e.id))
+    p = e.edge("rear").interpolate(0.5, normalized=True)
+    c.x, c.y = round(p.x), round(p.y)
+
+
+def broken_share(scenario, state, side: str) -> float:
+    """The share of ``side``'s brigades in the battle (not those still to arrive) spent or broken."""
+    later = {a.brigade for a in scenario.arrivals} - set(state.arrived)
+    mine = [b for b in state.brigades.values() if b.side == side and b.id not in later]
+    if not mine:
+        return 0.0
+    return sum(1 for b in mine if effectiveness.rating(b) in ("spent", "broken")) / len(mine)
+
+
+def victory(scenario, state, table) -> None:
+    """D30: an army wins when ``breaks`` of the enemy's brigades are spent or broken; at the end, the side
+    holding the place (its elements within ``radius``, none of the enemy's) wins if it may (``holder``)."""
+    v = scenario.settings.victory
+    sides = sides_of(scenario)
+    breaks = float(v.get("breaks", 0.5))
+    broken = {s: broken_share(scenario, state, s) >= breaks for s in sides}
+    if any(broken.values()):
+        state.over = True
+        if all(broken.values()):
+            state.winner, state.victory = None, "both armies are broken: a draw"
+        else:
+            loser = next(s for s in sides if broken[s])
+            state.winner = next(s for s in sides if s != loser)
+            state.victory = f"{scenario.sides[loser]} is broken ({round(breaks * 100)}% of its brigades spent)"
+        return
+    if state.turn < scenario.settings.turns:
+        return
+    state.over = True
+    place = v.get("hold")
+    loc = table.names.find_location(place) if place else None
+    if loc is None:
+        state.winner, state.victory = None, "the last turn is played: a draw"
+        return
+    radius = round(float(v.get("radius", 3)) * 10)
+    near = {s: any(e.shape.distance(loc.geometry) <= radius for e in table.on_table(s) if not e.fleeing)
+            for s in sides}
+    holders = [s for s in sides if near[s] and not any(near[o] for o in sides if o != s)]
+    allowed = v.get("holder", "either")
+    if holders and (allowed == "either" or allowed == holders[0]):
+        state.winner = holders[0]
+        state.victory = f"{scenario.sides[holders[0]]} holds {place} at the end"
+    else:
+        state.winner, state.victory = None, f"nobody holds {place} at the end: a draw"
+

@@ -1,0 +1,69 @@
+"""What a seat may see (issue 12 §3): its own troops, commanders and couriers; the enemy elements its troops
+see now; the enemy as last seen (with the turn); the brigades' orders in force. The moderator (seat None) sees
+everything. Hidden information is decided here, on the server: nothing else goes into a seat's view."""
+
+from __future__ import annotations
+
+from .effectiveness import current, rating
+from .executor import brigade_centre
+from .sight import seen
+
+
+def _element(e) -> dict:
+    return {"id": e.id, "brigade": e.brigade, "side": e.side, "troop": e.troop, "formation": e.formation,
+            "x": e.x, "y": e.y, "facing": e.facing, "disorganised": e.disorganised, "shaken": e.shaken,
+            "fleeing": e.fleeing}
+
+
+def turn_label(scenario, turn: int) -> str:
+    if turn > scenario.settings.turns:
+        return "the end of the game"
+    return f"turn {turn} ({scenario.settings.clock(turn)})"
+
+
+def view(scenario, state, seat: str | None) -> dict:
+    table = state.table(scenario)
+    sides = tuple(scenario.sides)
+    side = seat if seat in sides else None
+    mine = [e for e in table.on_table() if side is None or e.side == side]
+    now: set[str] = set()
+    if side is not None:
+        now = seen(table, side, scenario.settings.spotting)
+    enemy = [_element(table.elements[i]) for i in sorted(now)]
+    last = []
+    if side is not None:
+        last = [s.to_dict() for s in sorted(state.memory.get(side, {}).values(), key=lambda s: s.element)
+                if s.element not in now]
+    brigades = []
+    for bid, b in sorted(state.brigades.items()):
+        if side is not None and b.side != side:
+            continue
+        bo = state.commands.get(bid)
+        track = bo.current if bo else None
+        centre = brigade_centre(table, bid)
+        brigades.append({"id": bid, "name": b.name, "side": b.side, "commander": b.commander,
+                         "bef": current(b), "bef_start": b.bef_start, "rating": rating(b),
+                         "elements": [e.id for e in table.brigade_elements(bid)],
+                         "order": track.order.text if track else "",
+                         "step": (track.index if track else None), "waiting": len(bo.pending) if bo else 0,
+                         "history": list(bo.history[-4:]) if bo else [],
+                         "at": [round(centre.x), round(centre.y)] if centre is not None else None})
+    commanders = [{"id": c.id, "name": c.name, "side": c.side, "level": c.level, "character": c.character,
+                   "brigade": c.brigade, "superior": c.superior, "alive": c.alive, "x": c.x, "y": c.y,
+                   "initiative_used": c.initiative_used, "present": c.present}
+                  for c in sorted(table.commanders.values(), key=lambda c: c.id) if side is None or c.side == side]
+    own_commanders = [c["id"] for c in commanders]
+    couriers = [c.text for c in (state.post.seen_by(own_commanders) if side is not None else state.post.couriers)]
+    return {"seat": seat, "side": side, "turn": state.turn, "turn_label": turn_label(scenario, state.turn),
+            "owing": [] if state.over else list(sides), "over": state.over, "winner": state.winner,
+            "victory": state.victory, "a": state.a, "elements": [_element(e) for e in mine],
+            "enemy": enemy, "last_known": last, "brigades": brigades, "commanders": commanders,
+            "couriers": couriers, "places": sorted(table.places), "table": [table.width, table.depth]}
+
+
+def public(scenario, state) -> dict:
+    """What every seat sees: the turn and the outcome, no troops."""
+    return {"seat": "*spectator*", "side": None, "turn": state.turn, "turn_label": turn_label(scenario, state.turn),
+            "owing": [], "over": state.over, "winner": state.winner, "victory": state.victory, "a": state.a,
+            "elements": [], "enemy": [], "last_known": [], "brigades": [], "commanders": [], "couriers": [],
+            "places": sorted(scenario.table.places), "table": [scenario.table.width, scenario.table.depth]}
