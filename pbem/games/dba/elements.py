@@ -14,6 +14,7 @@ built by shapely (``box`` turned and moved by ``shapely.affinity``); nothing her
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 
 from shapely import affinity
 from shapely.geometry import LineString, Point, Polygon, box
@@ -182,9 +183,9 @@ class Element:
 
     @property
     def shape(self) -> Polygon:
-        """The base as a polygon on the table."""
-        w, d = footprint_size(self.troop, self.formation)
-        return self._place(box(-w / 2, -d, w / 2, 0))
+        """The base as a polygon on the table (shapely geometries never change, so one is shared by every
+        element standing the same way at the same spot)."""
+        return _base(self.troop, self.formation, self.x, self.y, self.facing)
 
     def edge(self, which: str) -> LineString:
         """One side of the base: ``front``, ``rear``, ``left`` or ``right`` (as the element faces)."""
@@ -203,6 +204,12 @@ class Element:
 
     def moved_to(self, x: int, y: int, facing: int | None = None) -> "Element":
         return replace(self, x=x, y=y, facing=self.facing if facing is None else facing % 360)
+
+
+@lru_cache(maxsize=1 << 16)
+def _base(troop: str, formation: str, x: int, y: int, facing: int) -> Polygon:
+    w, d = footprint_size(troop, formation)
+    return affinity.translate(affinity.rotate(box(-w / 2, -d, w / 2, 0), -facing, origin=(0, 0)), x, y)
 
 
 CHARACTERS = ("dashing", "ordinary", "cautious", "timid")
