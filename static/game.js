@@ -11,9 +11,12 @@
   const panel = document.getElementById("clicks");
 
   // -- zoom and pan ------------------------------------------------------------------
-  let zoom = view ? parseFloat(getComputedStyle(view).getPropertyValue("--zoom")) || 1 : 1;
+  // the zoom the CSS opens the map at is read at the first press: reading it while the page loads
+  // would make the browser lay the page out before its first paint
+  let zoom = null;
   document.querySelectorAll("[data-zoom]").forEach((button) => button.addEventListener("click", () => {
     const how = button.dataset.zoom;
+    if (zoom === null) zoom = parseFloat(getComputedStyle(view).getPropertyValue("--zoom")) || 1;
     zoom = how === "fit" ? 1 : Math.min(4, Math.max(1, zoom * (how === "in" ? 1.5 : 1 / 1.5)));
     view.style.setProperty("--zoom", zoom);
   }));

@@ -298,7 +298,9 @@ def map_sources(game_id: int, day: int | None, side: str | None) -> dict:
     svg = map_svg_text(game_id, day, side)
     size = re.search(r'<svg[^>]*\swidth="([\d.]+)"[^>]*\sheight="([\d.]+)"', svg)
     return {"map_url": url_for("games.map_svg", game_id=game_id, day=which, side=side),
-            "png_url": url_for("games.map_png", game_id=game_id, day=which, side=side), "png_widths": PNG_WIDTHS,
+            "png_url": url_for("games.map_png", game_id=game_id, day=which, side=side),
+            "png_srcset": ", ".join(f"{url_for('games.map_png', game_id=game_id, day=which, side=side, w=w)} {w}w"
+                                    for w in PNG_WIDTHS),
             "map_size": (round(float(size.group(1))), round(float(size.group(2)))) if size else map_box(svg)}
 
 
