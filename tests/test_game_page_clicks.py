@@ -50,6 +50,15 @@ def choose_block(browser, block: str):
     select = browser.find_element(By.ID, "click-block")
     browser.execute_script("arguments[0].focus()", select)
     Select(select).select_by_value(block)
+    offered(browser, block)
+
+
+def offered(browser, block: str) -> list[str]:
+    """The verbs offered once ``block`` is chosen and the server has said which the check accepts."""
+    said = (By.ID, "click-selection")
+    WebDriverWait(browser, 30).until(lambda d: f"{block} at" in d.find_element(*said).text
+                                     and "finding" not in d.find_element(*said).text)
+    return [b.get_attribute("data-verb") for b in browser.find_elements(By.CSS_SELECTOR, "#click-verbs button")]
 
 
 def verb(browser, name: str):
@@ -60,6 +69,14 @@ def verb(browser, name: str):
 def click_place(browser, regions: dict, name: str):
     place = next(p for p in regions["places"] if p["name"] == name)
     assert click_map(browser, *middle(place["points"])), f"{name} is covered on the map"
+
+
+def open_places(browser) -> list[str]:
+    """The places offered to the chosen blocks' verb (the check's answer; the keyboard's list of them)."""
+    said = (By.ID, "click-selection")
+    WebDriverWait(browser, 30).until(lambda d: "finding" not in d.find_element(*said).text)
+    return [o.get_attribute("value") for o in browser.find_elements(By.CSS_SELECTOR, "#click-target option")
+            if o.get_attribute("value")]
 
 
 def lines(text) -> list[str]:
@@ -137,9 +154,13 @@ def test_triomphe_orders_by_clicking(site, browser):
     assert not browser.find_elements(By.CSS_SELECTOR, "#map-view .click-layer [data-block]")  # none on the map
     choose_block(browser, "A1")
     verb(browser, "enter")
-    click_place(browser, regions, "Bormida bridgehead")
-    WebDriverWait(browser, 10).until(lambda d: lines(text)[-1] == "ENTER A1 -> Bormida bridgehead")
-    checked(browser)
+    assert lines(text)[-1] == "ENTER A1"
+    # where it may go: the check's answer (no road runs from its entry to the entry itself: not offered)
+    goes = open_places(browser)
+    assert goes and "Bormida bridgehead" not in goes, goes
+    click_place(browser, regions, goes[0])
+    WebDriverWait(browser, 10).until(lambda d: lines(text)[-1] == f"ENTER A1 -> {goes[0]}")
+    assert checked(browser).startswith("✓")
     assert service.submit(game_id, "austria", "ENTER A1\nENTER A2\nENTER A4 BY PONTOON\n").ok
     service.resolve_next(game_id)
     service.run_jobs()
@@ -157,14 +178,18 @@ def test_triomphe_orders_by_clicking(site, browser):
     others = [b["id"] for b in regions["blocks"] if b["at"] == here]
     for block in others:
         browser.find_element(By.CSS_SELECTOR, f'#map-view .click-layer [data-block="{block}"]').click()
+    offered(browser, others[-1])
     assert browser.find_element(By.CSS_SELECTOR, '#click-verbs [data-verb="reorganise"]').get_attribute(
         "aria-pressed") == "true"  # a disorganised block: reorganising is offered first
     verb(browser, "reorganise")
     assert lines(text)[-1] == "REORGANISE " + " ".join(others)
     browser.find_element(By.CSS_SELECTOR, f'#map-view .click-layer [data-block="{first["id"]}"]').click()
+    assert "march" in offered(browser, first["id"])
     verb(browser, "march")
     neighbours = [board.locales[b].name for (a, b) in board.approaches if a == lid]
-    for name in neighbours:
+    goes = open_places(browser)
+    assert set(goes) <= set(neighbours) | {f"{here}>{n}" for n in neighbours}, goes  # the check's answer
+    for name in [n for n in neighbours if n in goes]:
         if click_map(browser, *middle(next(p for p in regions["places"] if p["name"] == name)["points"])):
             break
     else:
@@ -202,10 +227,15 @@ def test_napoleon1815_orders_by_clicking(site, browser):
     block = next(b for b in regions["blocks"] if b["box"] and b["data"]["type"] != "leader")
     town = next(t for t, v in board.towns.items() if v.name == block["at"])
     browser.find_element(By.CSS_SELECTOR, f'#map-view .click-layer [data-block="{block["id"]}"]').click()
+    assert offered(browser, block["id"]) == ["move"]
     verb(browser, "move")
     ends = [r.b if r.a == town else r.a for r in board.roads.values() if town in (r.a, r.b)]
+    goes = open_places(browser)
+    assert goes and {board.towns[e].name for e in ends} & set(goes), goes
     for end in ends:
         name = board.towns[end].name
+        if name not in goes:
+            continue
         if click_map(browser, *middle(next(p for p in regions["places"] if p["name"] == name)["points"])):
             break
     else:

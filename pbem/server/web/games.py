@@ -613,6 +613,33 @@ def map_clicks(game_id: int):
     return response
 
 
+@bp.route("/games/<int:game_id>/map/offers.json", methods=["POST"])
+def map_offers(game_id: int):
+    """Which of the order lines the click layer would write the orders check accepts, written into the
+    seat's text as it stands (pbem.server.web.clicklayer.offers). JSON in: {side, text, at, replace,
+    lines}; out: {"offers": [{"ok", "why"}, ...]}, one a line."""
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict) or not isinstance(body.get("text"), str) or not isinstance(body.get("lines"), list) \
+            or not all(isinstance(line, str) and "\n" not in line for line in body["lines"]) \
+            or not isinstance(body.get("at"), int) or len(body["lines"]) > clicklayer.MAX_OFFERS:
+        abort(400, 'Send JSON: {"side": "france", "text": "...", "at": 3, "replace": false, "lines": ["MOVE ..."]} '
+                   f"(at most {clicklayer.MAX_OFFERS} lines).")
+    side = side_for(g.user, game_id, body.get("side"), write=True)
+    game = service().game(game_id)
+    if not owes(game, side, side in my_sides(g.user, game_id)):
+        abort(404, "No orders by clicking: this seat owes no orders now.")
+
+    def check(text: str):
+        result, _ = service().check_orders(game_id, side, text)
+        return result.problems
+
+    found = clicklayer.offers(check, body["text"], body["at"], bool(body.get("replace")), body["lines"])
+    response = current_app.response_class(json.dumps({"offers": found}, separators=(",", ":")),
+                                          mimetype="application/json")
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
 @bp.route("/games/<int:game_id>/map/<day>.png")
 def map_png(game_id: int, day: str):
     """A day's map as PNG, ``?w=`` one of PNG_WIDTHS (default: the mailed 1400). The mailed width is
