@@ -9,6 +9,7 @@ The browser, the sign-in and the map click are tests/test_pages.py's (the same C
 from __future__ import annotations
 
 import json
+import math
 import re
 
 import pytest
@@ -18,7 +19,7 @@ from selenium.webdriver.support.ui import Select, WebDriverWait
 
 from pbem.server.web import clicklayer
 from pbem.tools.pages import ADMIN
-from test_pages import browser, click_map, middle, sign_in, site  # noqa: F401  (fixtures)
+from test_pages import COVERED, browser, click_map, middle, pointer_click, sign_in, site  # noqa: F401  (fixtures)
 
 DESKTOP = (1280, 900)
 
@@ -242,6 +243,69 @@ def test_napoleon1815_orders_by_clicking(site, browser):
         pytest.fail(f"no town next to {block['at']} to click")
     WebDriverWait(browser, 10).until(lambda d: lines(text)[-1] == f"MOVE {block['id']} {block['at']} -> {name}")
     checked(browser)
+
+
+def inside(points, x: float, y: float) -> bool:
+    """Whether (x, y) is inside the polygon (the page's own test, static/game.js)."""
+    yes, j = False, len(points) - 1
+    for i, (xi, yi) in enumerate(points):
+        xj, yj = points[j]
+        if (yi > y) != (yj > y) and x < (xj - xi) * (y - yi) / (yj - yi) + xi:
+            yes = not yes
+        j = i
+    return yes
+
+
+def over_an_approach(regions: dict, accepted) -> tuple | None:
+    """A block, an approach the check lets it go to, and a point of that approach on another block's
+    button (a reserve block drawn over the approach): (block, approach, other block, point), or None."""
+    approaches = [p for p in regions["places"] if p["kind"] == "approach"]
+    for block in (b for b in regions["blocks"] if b["box"]):
+        open_ = accepted(block)
+        for place in (p for p in approaches if p["name"] in open_):
+            for other in (b for b in regions["blocks"] if b["box"] and b is not block):
+                cx, cy, w, h, deg = other["box"]
+                r = math.radians(deg)
+                for fx, fy in ((0, 0), (-.3, 0), (.3, 0), (0, -.3), (0, .3), (-.3, -.3), (.3, .3), (-.3, .3), (.3, -.3)):
+                    x = cx + fx * w * math.cos(r) - fy * h * math.sin(r)
+                    y = cy + fx * w * math.sin(r) + fy * h * math.cos(r)
+                    if inside(place["points"], x, y) and not any(
+                            inside(q["points"], x, y) for q in approaches if q is not place):
+                        return block, place["name"], other, (x, y)
+    return None
+
+
+def test_a_block_drawn_over_an_approach_does_not_catch_the_click_meant_for_it(site, browser):
+    """France's first day in the demo: a block of a locale may go onto an approach over which the map
+    draws another block of that locale (the reserve); clicking there sends the chosen block onto the
+    approach, and does not choose the block drawn there."""
+    service, demo = site.service, site.demo
+    sign_in(browser, site, ADMIN)
+    text = open_page(browser, site, demo, "france")
+    regions = regions_of(site, demo, "france")
+    names = sorted({p["name"] for p in regions["places"]})
+    start = text.get_attribute("value")
+
+    def accepted(block):
+        at = len(start.rstrip("\n").split("\n"))
+        answers = clicklayer.offers(lambda t: service.check_orders(demo, "france", t)[0].problems, start, at, False,
+                                    [f"MOVE {block['id']} {block['at']} -> {n}" for n in names])
+        return {n for n, a in zip(names, answers) if a["ok"]}
+
+    found = over_an_approach(regions, accepted)
+    assert found, "no approach under a block on this map: the position of the test has changed"
+    block, approach, other, point = found
+    browser.find_element(By.CSS_SELECTOR, f'#map-view .click-layer [data-block="{block["id"]}"]').click()
+    assert offered(browser, block["id"])[0] == "move"
+    assert approach in open_places(browser)
+    layer = browser.find_element(By.CSS_SELECTOR, "#map-view .click-layer")
+    x, y, covered = browser.execute_script(COVERED, layer, *point)
+    assert covered, f"{other['id']}'s button is not over {approach} on the page"
+    pointer_click(browser, (x, y))
+    WebDriverWait(browser, 10).until(lambda d: lines(text)[-1] == f"MOVE {block['id']} {block['at']} -> {approach}")
+    assert browser.find_element(By.CSS_SELECTOR, f'#map-view .click-layer [data-block="{other["id"]}"]'
+                                ).get_attribute("aria-pressed") == "false"
+    assert checked(browser).startswith("✓"), lines(text)
 
 
 # -- without a browser ----------------------------------------------------------------------------------------
