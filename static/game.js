@@ -11,9 +11,12 @@
   const panel = document.getElementById("clicks");
 
   // -- zoom and pan ------------------------------------------------------------------
-  let zoom = view ? parseFloat(getComputedStyle(view).getPropertyValue("--zoom")) || 1 : 1;
+  // the zoom the CSS opens the map at is read at the first press: reading it while the page loads
+  // would make the browser lay the page out before its first paint
+  let zoom = null;
   document.querySelectorAll("[data-zoom]").forEach((button) => button.addEventListener("click", () => {
     const how = button.dataset.zoom;
+    if (zoom === null) zoom = parseFloat(getComputedStyle(view).getPropertyValue("--zoom")) || 1;
     zoom = how === "fit" ? 1 : Math.min(4, Math.max(1, zoom * (how === "in" ? 1.5 : 1 / 1.5)));
     view.style.setProperty("--zoom", zoom);
   }));
@@ -68,20 +71,25 @@
   text.addEventListener("input", checkSoon);
 
   // -- orders by clicking on the map -----------------------------------------------------
+  // What is offered (a verb for the chosen blocks, a place to go) is what the game's own orders check
+  // accepts, asked of the server with the text as it stands (map/offers.json): this script knows no rule.
   if (!panel || !view) return;
   const grammar = JSON.parse(panel.dataset.grammar);
   const verbsBox = document.getElementById("click-verbs");
   const optionsBox = document.getElementById("click-options");
   const said = document.getElementById("click-selection");
+  const refusedBox = document.getElementById("click-refused");
   const blockSelect = document.getElementById("click-block");
   const targetSelect = document.getElementById("click-target");
   const SVG = "http://www.w3.org/2000/svg";
   const blocks = new Map();  // id -> {id, at, kind, data, box, button}
-  let places = [], vb = [0, 0, 1, 1], layer = null, marks = null, hover = null;
+  let places = [], vb = [0, 0, 1, 1], layer = null, marks = null, open = null, hover = null;
   let selected = [], at = null, atKind = null, verb = null, targets = [], lineNo = null, chosen = {};
+  let offered = [], allowed = null, refused = new Map(), probing = 0, waiting = null;
 
   function kindOf(place) { return place.includes(">") ? "approach" : "locale"; }
 
+  // what the grammar itself says of the chosen blocks (where they stand, how many, their marks)
   function fits(v) {
     if (!selected.length) return false;
     if (v.from && !v.from.includes(atKind)) return false;
@@ -92,7 +100,7 @@
 
   function showVerbs() {
     verbsBox.replaceChildren();
-    for (const v of grammar.verbs.filter(fits)) {
+    for (const v of offered) {
       const b = document.createElement("button");
       b.type = "button"; b.textContent = v.title; b.dataset.verb = v.name;
       b.setAttribute("aria-pressed", String(verb === v));
@@ -100,6 +108,10 @@
       verbsBox.append(b);
     }
     showOptions();
+  }
+
+  function showRefused(notes) {
+    refusedBox.textContent = notes.length ? "Not possible here: " + notes.join(" · ") : "";
   }
 
   // the verb's options: a list of choices, or boxes to tick among the chosen blocks
@@ -146,42 +158,50 @@
     verb = v;
     showVerbs();
     if (v.min === 0) write();
-    if (!v.max && !(v.options && v.options.length)) clear();
+    if (!v.max && !(v.options && v.options.length)) { clear(); return; }
     describe();
+    offerPlaces();
   }
 
   function describe() {
     said.textContent = selected.length
       ? `Chosen: ${selected.join(" ")} at ${at}` + (verb ? ` — ${verb.title}` + (verb.max ? (targets.length
-        ? ` to ${targets.join(" → ")}` : ": now click where they go") : "") : "")
+        ? ` to ${targets.join(" → ")}` : allowed === null ? ": finding where they may go…"
+          : ": now click where they go") : "") : "")
       : "No block chosen.";
   }
 
-  function line() {
+  // the line verb ``v`` writes for the chosen blocks, to these places, with the options chosen (``v``'s own)
+  function lineFor(v, to, options) {
     const join = grammar.join || {};
-    let to = targets.join(join.targets || " -> ");
-    if (verb.to) to = targets.length ? verb.to + to : "";
-    let out = verb.line.replace("{blocks}", selected.join(join.blocks || " ")).replace("{from}", at).replace("{targets}", to);
-    for (const o of verb.options || []) {
+    let where = to.join(join.targets || " -> ");
+    if (v.to) where = to.length ? v.to + where : "";
+    let out = v.line.replace("{blocks}", selected.join(join.blocks || " ")).replace("{from}", at).replace("{targets}", where);
+    for (const o of v.options || []) {
       let value = "";
-      if (o.choices) value = chosen[o.name] || "";
+      if (o.choices) value = options[o.name] || "";
       else {
-        const ticked = selected.filter((id) => (chosen[o.name] || []).includes(id));
+        const ticked = selected.filter((id) => (options[o.name] || []).includes(id));
         if (ticked.length) value = o.blocks.replace("{}", ticked.join(join.blocks || " "));
       }
       out = out.replace(`{${o.name}}`, value);
     }
     return out;
   }
+  function line() { return lineFor(verb, targets, chosen); }
+
+  // where the line goes in the text: over the line being built, or before FINAL, or at the end
+  function slot() {
+    const lines = text.value.replace(/\n+$/, "").split("\n");
+    if (lineNo !== null && lineNo < lines.length) return {lines, at: lineNo, replace: true};
+    const final = lines.findIndex((l) => /^\s*FINAL\s*(#.*)?$/i.test(l));
+    return {lines, at: final >= 0 ? final : lines.length, replace: false};
+  }
 
   function write() {
-    const lines = text.value.replace(/\n+$/, "").split("\n");
-    if (lineNo !== null && lineNo < lines.length) lines[lineNo] = line();
-    else {
-      const final = lines.findIndex((l) => /^\s*FINAL\s*(#.*)?$/i.test(l));
-      lineNo = final >= 0 ? final : lines.length;
-      lines.splice(lineNo, 0, line());
-    }
+    const {lines, at: where, replace} = slot();
+    lines.splice(where, replace ? 1 : 0, line());
+    lineNo = where;
     text.value = lines.join("\n") + "\n";
     describe();
     check();
@@ -189,15 +209,112 @@
 
   function rewrite() { if (lineNo !== null) write(); }
 
+  // the server's answer: for each line, whether the orders check accepts it written into the text
+  function ask(lines) {
+    if (!lines.length) return Promise.resolve([]);
+    const {at: where, replace} = slot();
+    return fetch(panel.dataset.offers, {
+      method: "POST", credentials: "same-origin",
+      headers: {"Content-Type": "application/json", "X-CSRF-Token": panel.dataset.csrf},
+      body: JSON.stringify({side: panel.dataset.side, text: text.value, at: where, replace, lines}),
+    }).then((r) => r.ok ? r.json() : Promise.reject(r.status)).then((answer) => answer.offers);
+  }
+
+  // the verbs the check accepts for the chosen blocks: a verb that needs no place is asked as it is,
+  // one that goes somewhere is offered if it may go to one place at least
+  function offerVerbs() {
+    const mine = ++probing;
+    const fitting = grammar.verbs.filter(fits);
+    const whole = fitting.filter((v) => !v.min);
+    const going = fitting.filter((v) => v.min);
+    const names = going.length ? placeNames(going.flatMap((v) => v.targets)) : [];
+    offered = []; allowed = null; showVerbs();
+    said.textContent = `Chosen: ${selected.join(" ")} at ${at} — finding the orders they may take…`;
+    Promise.all([ask(whole.map((v) => lineFor(v, [], {}))),
+                 ...going.map((v) => ask(names.filter((n) => v.targets.includes(kindOf(n))).map((n) => lineFor(v, [n], {}))))])
+      .then(([answers, ...goes]) => {
+        if (mine !== probing) return;
+        const notes = [];
+        offered = fitting.filter((v) => {
+          const i = whole.indexOf(v);
+          const ok = i >= 0 ? answers[i].ok : goes[going.indexOf(v)].some((a) => a.ok);
+          if (!ok) notes.push(`${v.title} (${i >= 0 ? answers[i].why : nearestWhy(
+            names.filter((n) => v.targets.includes(kindOf(n))), goes[going.indexOf(v)])})`);
+          return ok;
+        });
+        showRefused(notes);
+        if (!verb || !offered.includes(verb)) { verb = offered[0] || null; chosen = {}; }
+        showVerbs();
+        describe();
+        const first = going.indexOf(verb);  // its first places were just asked (with no option chosen)
+        if (first >= 0 && !targets.length && !Object.keys(chosen).length) {
+          const kinds = names.filter((n) => verb.targets.includes(kindOf(n)));
+          showPlaces(kinds, goes[first]);
+        } else offerPlaces();
+      })
+      .catch(() => { if (mine === probing) said.textContent = "The orders could not be asked of the server: type them below."; });
+  }
+  // why a verb may go nowhere: the check's reason for the place nearest to the blocks (the farther
+  // places are refused for being far)
+  function middle(p) {
+    return p.points.reduce(([x, y], [px, py]) => [x + px / p.points.length, y + py / p.points.length], [0, 0]);
+  }
+  function nearestWhy(names, answers) {
+    const here = places.find((p) => p.name === at);
+    const [hx, hy] = here ? middle(here) : [0, 0];
+    const far = (n) => {
+      const p = places.find((q) => q.name === n);
+      if (!here || !p) return 0;
+      const [x, y] = middle(p);
+      return (x - hx) ** 2 + (y - hy) ** 2;
+    };
+    const why = names.map((n, i) => [far(n), answers[i].why, n]).filter(([, w, n]) => w && n !== at)
+      .sort((a, b) => a[0] - b[0]);
+    return why.length ? why[0][1] : "nowhere to go";
+  }
+
+  function placeNames(kinds) {
+    return [...new Set(places.filter((p) => kinds.includes(p.kind)).map((p) => p.name))].sort();
+  }
+
+  // the places the check accepts as the verb's next place: outlined on the map, listed for the keyboard
+  function offerPlaces() {
+    allowed = null; refused = new Map();
+    if (open) open.replaceChildren();
+    if (!verb || !verb.max || targets.length >= verb.max) return;
+    const mine = ++probing;
+    const names = placeNames(verb.targets);
+    describe();
+    ask(names.map((n) => lineFor(verb, [...targets, n], chosen))).then((answers) => {
+      if (mine === probing) showPlaces(names, answers);
+    }).catch(() => { if (mine === probing) said.textContent = "The places could not be asked of the server."; });
+  }
+  function showPlaces(names, answers) {
+    allowed = new Set(names.filter((n, i) => answers[i].ok));
+    refused = new Map(names.filter((n, i) => !answers[i].ok).map((n) => [n, answers[names.indexOf(n)].why]));
+    if (open) open.replaceChildren(...places.filter((p) => allowed.has(p.name)).map(outline));
+    targetSelect.replaceChildren(new Option(allowed.size ? "choose a place" : "no place possible", ""));
+    [...allowed].forEach((n) => targetSelect.add(new Option(n, n)));
+    describe();
+    const clicked = waiting;
+    waiting = null;
+    if (clicked) target(clicked);
+  }
+
   function clear() {
+    probing++; waiting = null;
     selected.forEach((id) => {
       const b = blocks.get(id);
       if (b && b.button) { b.button.classList.remove("selected"); b.button.setAttribute("aria-pressed", "false"); }
     });
     selected = []; at = atKind = verb = null; targets = []; lineNo = null; chosen = {};
-    verbsBox.replaceChildren();
-    showOptions();
+    offered = []; allowed = null; refused = new Map();
+    showVerbs();
+    showRefused([]);
     if (marks) marks.replaceChildren();
+    if (open) open.replaceChildren();
+    targetSelect.replaceChildren(new Option("choose a place", ""));
+    blockSelect.value = "";
     describe();
   }
 
@@ -210,10 +327,7 @@
     if (i >= 0) selected.splice(i, 1); else selected.push(id);
     if (b.button) { b.button.classList.toggle("selected", i < 0); b.button.setAttribute("aria-pressed", String(i < 0)); }
     if (!selected.length) { clear(); return; }
-    const offered = grammar.verbs.filter(fits);
-    if (!verb || !offered.includes(verb)) { verb = offered[0] || null; chosen = {}; }
-    showVerbs();
-    describe();
+    offerVerbs();
   }
 
   function outline(place) {
@@ -222,14 +336,20 @@
     return p;
   }
 
+  // a place clicked or chosen from the list: taken if the check accepts it, else the reason is said
   function target(name) {
     if (!verb || !verb.max || !verb.targets.includes(kindOf(name))) return;
+    if (allowed === null) { waiting = name; describe(); return; }  // taken when the answer comes
+    if (!allowed.has(name)) {
+      said.textContent = `✗ ${verb.title} to ${name}: ${refused.get(name) || "not possible"}`;
+      return;
+    }
     targets.push(name);
     const place = places.find((p) => p.name === name);
     if (place && marks) marks.append(outline(place));
     if (targets.length >= verb.min) write();
     if (targets.length >= verb.max) clear();
-    else describe();
+    else { describe(); offerPlaces(); }
   }
 
   // which place is at a point of the map: approaches (small, on the edges of locales) first
@@ -248,6 +368,18 @@
       || places.find((p) => p.kind !== "approach" && inside(p.points, x, y));
   }
 
+  // a click on a block's button: while chosen blocks wait for a place, a place the check accepts under
+  // the pointer is where they go (a block drawn over an approach does not catch the click meant for it);
+  // otherwise, and always from the keyboard (no pointer), the block is chosen
+  function blockClicked(event, b) {
+    event.stopPropagation();
+    if (event.detail && allowed && verb && verb.max) {
+      const place = placeAt(event);
+      if (place && place.name !== at && allowed.has(place.name)) { target(place.name); return; }
+    }
+    pick(b.id);
+  }
+
   function setUp(regions) {
     vb = regions.viewbox;
     const pct = (v, i) => `${(v - vb[i]) / vb[i + 2] * 100}%`;
@@ -262,9 +394,11 @@
     drawn.setAttribute("aria-hidden", "true");
     hover = document.createElementNS(SVG, "polygon");
     hover.setAttribute("class", "hover");
+    open = document.createElementNS(SVG, "g");
+    open.setAttribute("class", "open");
     marks = document.createElementNS(SVG, "g");
     marks.setAttribute("class", "targets");
-    drawn.append(marks, hover);
+    drawn.append(open, marks, hover);
     layer.append(drawn);
     for (const b of regions.blocks) {
       blocks.set(b.id, b);
@@ -278,7 +412,7 @@
       button.setAttribute("aria-label", `${b.id} at ${b.at}`);
       button.style.cssText = `left:${pct(cx, 0)};top:${pct(cy, 1)};width:${w / vb[2] * 100}%;height:${h / vb[3] * 100}%;`
         + `transform:translate(-50%,-50%) rotate(${deg}deg)`;
-      button.addEventListener("click", (event) => { event.stopPropagation(); pick(b.id); });
+      button.addEventListener("click", (event) => blockClicked(event, b));
       layer.append(button);
     }
     places = regions.places;
@@ -302,18 +436,22 @@
     said.textContent = "No block chosen.";
   }
 
-  // the lists (hundreds of places) are filled when first used, not while the page loads
-  function fillLists() {
+  // the block list (every own block) is filled when first used, not while the page loads; the place
+  // list holds the places the check accepts for the chosen blocks (filled by offerPlaces)
+  function fillBlocks() {
     if (blockSelect.options.length > 1 || !blocks.size) return;
     for (const b of blocks.values()) blockSelect.add(new Option(`${b.id} (${b.at})`, b.id));
-    [...new Set(places.map((p) => p.name))].sort().forEach((p) => targetSelect.add(new Option(p, p)));
   }
-  for (const select of [blockSelect, targetSelect]) {
-    select.addEventListener("focus", fillLists);
-    select.addEventListener("pointerdown", fillLists);
-  }
+  blockSelect.addEventListener("focus", fillBlocks);
+  blockSelect.addEventListener("pointerdown", fillBlocks);
 
-  blockSelect.addEventListener("change", () => { if (blockSelect.value) pick(blockSelect.value); blockSelect.value = ""; });
+  // a block typed into the list is taken when the typing stops (each key of "F12" changes the list:
+  // F1, then F12), and added to the chosen ones, never taken away (Clear does that)
+  let typing = null;
+  blockSelect.addEventListener("change", () => {
+    clearTimeout(typing);
+    typing = setTimeout(() => { if (blockSelect.value && !selected.includes(blockSelect.value)) pick(blockSelect.value); }, 500);
+  });
   document.getElementById("click-add").addEventListener("click", () => { if (targetSelect.value) target(targetSelect.value); });
   document.getElementById("click-clear").addEventListener("click", clear);
   document.addEventListener("keydown", (event) => { if (event.key === "Escape") clear(); });

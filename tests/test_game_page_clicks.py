@@ -9,6 +9,7 @@ The browser, the sign-in and the map click are tests/test_pages.py's (the same C
 from __future__ import annotations
 
 import json
+import math
 import re
 
 import pytest
@@ -18,7 +19,7 @@ from selenium.webdriver.support.ui import Select, WebDriverWait
 
 from pbem.server.web import clicklayer
 from pbem.tools.pages import ADMIN
-from test_pages import browser, click_map, middle, sign_in, site  # noqa: F401  (fixtures)
+from test_pages import COVERED, browser, click_map, middle, pointer_click, sign_in, site  # noqa: F401  (fixtures)
 
 DESKTOP = (1280, 900)
 
@@ -50,6 +51,15 @@ def choose_block(browser, block: str):
     select = browser.find_element(By.ID, "click-block")
     browser.execute_script("arguments[0].focus()", select)
     Select(select).select_by_value(block)
+    offered(browser, block)
+
+
+def offered(browser, block: str) -> list[str]:
+    """The verbs offered once ``block`` is chosen and the server has said which the check accepts."""
+    said = (By.ID, "click-selection")
+    WebDriverWait(browser, 30).until(lambda d: f"{block} at" in d.find_element(*said).text
+                                     and "finding" not in d.find_element(*said).text)
+    return [b.get_attribute("data-verb") for b in browser.find_elements(By.CSS_SELECTOR, "#click-verbs button")]
 
 
 def verb(browser, name: str):
@@ -60,6 +70,14 @@ def verb(browser, name: str):
 def click_place(browser, regions: dict, name: str):
     place = next(p for p in regions["places"] if p["name"] == name)
     assert click_map(browser, *middle(place["points"])), f"{name} is covered on the map"
+
+
+def open_places(browser) -> list[str]:
+    """The places offered to the chosen blocks' verb (the check's answer; the keyboard's list of them)."""
+    said = (By.ID, "click-selection")
+    WebDriverWait(browser, 30).until(lambda d: "finding" not in d.find_element(*said).text)
+    return [o.get_attribute("value") for o in browser.find_elements(By.CSS_SELECTOR, "#click-target option")
+            if o.get_attribute("value")]
 
 
 def lines(text) -> list[str]:
@@ -137,9 +155,13 @@ def test_triomphe_orders_by_clicking(site, browser):
     assert not browser.find_elements(By.CSS_SELECTOR, "#map-view .click-layer [data-block]")  # none on the map
     choose_block(browser, "A1")
     verb(browser, "enter")
-    click_place(browser, regions, "Bormida bridgehead")
-    WebDriverWait(browser, 10).until(lambda d: lines(text)[-1] == "ENTER A1 -> Bormida bridgehead")
-    checked(browser)
+    assert lines(text)[-1] == "ENTER A1"
+    # where it may go: the check's answer (no road runs from its entry to the entry itself: not offered)
+    goes = open_places(browser)
+    assert goes and "Bormida bridgehead" not in goes, goes
+    click_place(browser, regions, goes[0])
+    WebDriverWait(browser, 10).until(lambda d: lines(text)[-1] == f"ENTER A1 -> {goes[0]}")
+    assert checked(browser).startswith("✓")
     assert service.submit(game_id, "austria", "ENTER A1\nENTER A2\nENTER A4 BY PONTOON\n").ok
     service.resolve_next(game_id)
     service.run_jobs()
@@ -157,14 +179,18 @@ def test_triomphe_orders_by_clicking(site, browser):
     others = [b["id"] for b in regions["blocks"] if b["at"] == here]
     for block in others:
         browser.find_element(By.CSS_SELECTOR, f'#map-view .click-layer [data-block="{block}"]').click()
+    offered(browser, others[-1])
     assert browser.find_element(By.CSS_SELECTOR, '#click-verbs [data-verb="reorganise"]').get_attribute(
         "aria-pressed") == "true"  # a disorganised block: reorganising is offered first
     verb(browser, "reorganise")
     assert lines(text)[-1] == "REORGANISE " + " ".join(others)
     browser.find_element(By.CSS_SELECTOR, f'#map-view .click-layer [data-block="{first["id"]}"]').click()
+    assert "march" in offered(browser, first["id"])
     verb(browser, "march")
     neighbours = [board.locales[b].name for (a, b) in board.approaches if a == lid]
-    for name in neighbours:
+    goes = open_places(browser)
+    assert set(goes) <= set(neighbours) | {f"{here}>{n}" for n in neighbours}, goes  # the check's answer
+    for name in [n for n in neighbours if n in goes]:
         if click_map(browser, *middle(next(p for p in regions["places"] if p["name"] == name)["points"])):
             break
     else:
@@ -202,10 +228,15 @@ def test_napoleon1815_orders_by_clicking(site, browser):
     block = next(b for b in regions["blocks"] if b["box"] and b["data"]["type"] != "leader")
     town = next(t for t, v in board.towns.items() if v.name == block["at"])
     browser.find_element(By.CSS_SELECTOR, f'#map-view .click-layer [data-block="{block["id"]}"]').click()
+    assert offered(browser, block["id"]) == ["move"]
     verb(browser, "move")
     ends = [r.b if r.a == town else r.a for r in board.roads.values() if town in (r.a, r.b)]
+    goes = open_places(browser)
+    assert goes and {board.towns[e].name for e in ends} & set(goes), goes
     for end in ends:
         name = board.towns[end].name
+        if name not in goes:
+            continue
         if click_map(browser, *middle(next(p for p in regions["places"] if p["name"] == name)["points"])):
             break
     else:
@@ -246,6 +277,69 @@ def test_napoleon1815_deploys_by_clicking(site, browser):
     verb(browser, "deploy-centre")
     WebDriverWait(browser, 10).until(lambda d: lines(text)[-1] == f"DEPLOY {block['at']} CENTRE {block['id']}")
     assert checked(browser).startswith("✓")
+
+
+def inside(points, x: float, y: float) -> bool:
+    """Whether (x, y) is inside the polygon (the page's own test, static/game.js)."""
+    yes, j = False, len(points) - 1
+    for i, (xi, yi) in enumerate(points):
+        xj, yj = points[j]
+        if (yi > y) != (yj > y) and x < (xj - xi) * (y - yi) / (yj - yi) + xi:
+            yes = not yes
+        j = i
+    return yes
+
+
+def over_an_approach(regions: dict, accepted) -> tuple | None:
+    """A block, an approach the check lets it go to, and a point of that approach on another block's
+    button (a reserve block drawn over the approach): (block, approach, other block, point), or None."""
+    approaches = [p for p in regions["places"] if p["kind"] == "approach"]
+    for block in (b for b in regions["blocks"] if b["box"]):
+        open_ = accepted(block)
+        for place in (p for p in approaches if p["name"] in open_):
+            for other in (b for b in regions["blocks"] if b["box"] and b is not block):
+                cx, cy, w, h, deg = other["box"]
+                r = math.radians(deg)
+                for fx, fy in ((0, 0), (-.3, 0), (.3, 0), (0, -.3), (0, .3), (-.3, -.3), (.3, .3), (-.3, .3), (.3, -.3)):
+                    x = cx + fx * w * math.cos(r) - fy * h * math.sin(r)
+                    y = cy + fx * w * math.sin(r) + fy * h * math.cos(r)
+                    if inside(place["points"], x, y) and not any(
+                            inside(q["points"], x, y) for q in approaches if q is not place):
+                        return block, place["name"], other, (x, y)
+    return None
+
+
+def test_a_block_drawn_over_an_approach_does_not_catch_the_click_meant_for_it(site, browser):
+    """France's first day in the demo: a block of a locale may go onto an approach over which the map
+    draws another block of that locale (the reserve); clicking there sends the chosen block onto the
+    approach, and does not choose the block drawn there."""
+    service, demo = site.service, site.demo
+    sign_in(browser, site, ADMIN)
+    text = open_page(browser, site, demo, "france")
+    regions = regions_of(site, demo, "france")
+    names = sorted({p["name"] for p in regions["places"]})
+    start = text.get_attribute("value")
+
+    def accepted(block):
+        at = len(start.rstrip("\n").split("\n"))
+        answers = clicklayer.offers(lambda t: service.check_orders(demo, "france", t)[0].problems, start, at, False,
+                                    [f"MOVE {block['id']} {block['at']} -> {n}" for n in names])
+        return {n for n, a in zip(names, answers) if a["ok"]}
+
+    found = over_an_approach(regions, accepted)
+    assert found, "no approach under a block on this map: the position of the test has changed"
+    block, approach, other, point = found
+    browser.find_element(By.CSS_SELECTOR, f'#map-view .click-layer [data-block="{block["id"]}"]').click()
+    assert offered(browser, block["id"])[0] == "move"
+    assert approach in open_places(browser)
+    layer = browser.find_element(By.CSS_SELECTOR, "#map-view .click-layer")
+    x, y, covered = browser.execute_script(COVERED, layer, *point)
+    assert covered, f"{other['id']}'s button is not over {approach} on the page"
+    pointer_click(browser, (x, y))
+    WebDriverWait(browser, 10).until(lambda d: lines(text)[-1] == f"MOVE {block['id']} {block['at']} -> {approach}")
+    assert browser.find_element(By.CSS_SELECTOR, f'#map-view .click-layer [data-block="{other["id"]}"]'
+                                ).get_attribute("aria-pressed") == "false"
+    assert checked(browser).startswith("✓"), lines(text)
 
 
 # -- without a browser ----------------------------------------------------------------------------------------

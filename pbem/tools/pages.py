@@ -1,5 +1,5 @@
-"""A small site to look at every page of: the demo game after its first day, and a game of a
-plain player, on a real server on 127.0.0.1. The accessibility test (tests/test_pages.py) and
+"""A small site to look at every page of: the demo game after its first day, a game of a plain
+player, a finished game (its replay), a league with a running tournament, on a real server on 127.0.0.1. The accessibility test (tests/test_pages.py) and
 the Lighthouse command (scripts/lighthouse) go over the same pages.
 
     with page_site(tmp_dir) as site:
@@ -18,13 +18,14 @@ from pathlib import Path
 from werkzeug.serving import make_server
 
 from pbem.server.config import Config
+from pbem.server.leagues.service import Leagues
 from pbem.server.serve import make_demo_game
 from pbem.server.service import Service
 from pbem.server.store import Store
 from pbem.server.web import create_app
 from pbem.server.web.auth import make_login_token
 
-ADMIN, PLAYER = "admin@example.org", "player@example.org"
+ADMIN, PLAYER, RIVAL = "admin@example.org", "player@example.org", "rival@example.org"
 
 
 @dataclass
@@ -34,6 +35,9 @@ class PageSite:
     app: object
     demo: int
     other: int
+    over: int = 0
+    league: int = 0
+    tournament: int = 0
     admin: str = ADMIN
     player: str = PLAYER
 
@@ -46,10 +50,11 @@ class PageSite:
         demo, other = self.demo, self.other
         return {
             "signed out": ["/login", "/no-such-page"],
-            "player": ["/", "/games/new", f"/games/{other}", "/password"],
+            "player": ["/", "/games/new", f"/games/{other}", "/password", f"/games/{self.over}/replay?day=0",
+                       "/leagues", f"/leagues/{self.league}", f"/tournaments/{self.tournament}"],
             "moderator": [f"/games/{demo}?side=", f"/games/{demo}/moderate", f"/games/{demo}/reports/0?side=austria",
                           f"/games/{demo}?side=austria"],
-            "admin": ["/admin", f"/games/{demo}?side=france"],
+            "admin": ["/admin", f"/games/{demo}?side=france", f"/tournaments/{self.tournament}/console"],
         }
 
     def who(self, role: str) -> str | None:
@@ -81,13 +86,24 @@ def page_site(folder: Path):
     service.resolve_next(demo)
     service.run_jobs()
     other, _ = service.create_game("Open game", {"austria": PLAYER}, settings={"hours": 48})
+    over, _ = service.create_game("A finished game", {"austria": PLAYER, "france": RIVAL}, settings={"hours": 48})
+    service.resolve_next(over)
+    service.resign(over, "france")
+    leagues = Leagues(service)
+    league = leagues.create_league("The club", ADMIN)
+    tournament = leagues.create_tournament(league, ADMIN, "Spring cup", "round_robin")
+    for email in (PLAYER, RIVAL):
+        leagues.join(league, email)
+        leagues.enter(tournament, email)
+    leagues.start(tournament, ADMIN)
+    service.run_jobs()
     app = create_app(service, config)
     web = make_server("127.0.0.1", 0, app, threaded=True)
     config.web_host, config.web_port = "127.0.0.1", web.server_port
     thread = threading.Thread(target=web.serve_forever, name="web", daemon=True)
     thread.start()
     try:
-        yield PageSite(service, config, app, demo, other)
+        yield PageSite(service, config, app, demo, other, over, league, tournament)
     finally:
         web.shutdown()
         thread.join(10)

@@ -12,10 +12,16 @@ map shows.
      "blocks": [{"id": "F5", "at": "Marengo", "data": {"type": "infantry"},
                  "box": [cx, cy, width, height, degrees]}, ...],        # box None: not on the map
      "places": [{"name": "Marengo>Spinetta", "kind": "approach", "points": [[x, y], ...]}, ...]}
+
+What the layer offers (a verb for the chosen blocks, a place to go) is what the game's own orders
+check accepts: the page sends the line each offer would write, and ``offers`` answers from the
+ruleset's ``check_orders`` on the seat's position, with the orders already in the text (a second
+activation, a line the check refuses). The layer holds no rule of any game.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 import math
 import re
 import xml.etree.ElementTree as ET
@@ -142,3 +148,35 @@ def unmarked(svg: str) -> str:
     ``regions``) and without the unpainted areas drawn only to be clicked. Smaller, and quicker for
     the browser to lay out and paint."""
     return MARK.sub("", HIT_AREA.sub("", svg))
+
+
+MAX_OFFERS = 400
+"""The most candidate lines one question may carry (a verb's every place: Marengo has 323)."""
+
+
+def candidate_text(text: str, at: int, replace: bool, line: str | None) -> str:
+    """The orders text with ``line`` written where the page would write it: over line ``at`` (0-based;
+    ``replace``, the line being built), or inserted before it; None: the line at ``at`` left out."""
+    lines = text.rstrip("\n").split("\n") if text.strip() else []
+    at = max(0, min(at, len(lines)))
+    if replace and at < len(lines):
+        del lines[at]
+    if line is not None:
+        lines.insert(at, line)
+    return "\n".join(lines) + "\n"
+
+
+def offers(check: Callable[[str], Sequence], text: str, at: int, replace: bool, lines: Sequence[str]) -> list[dict]:
+    """For each candidate order line, whether the orders check accepts it written into ``text`` (see
+    ``candidate_text``): accepted when it adds no problem to those the text has without it (a text
+    being typed may hold others). ``check`` gives a text's problems (pbem.core.orders.Problem).
+    Each answer: {"ok": bool, "why": the first problem the line adds, as the check words it}."""
+    def key(p):
+        return (p.message, p.found, p.expected)
+
+    known = {key(p) for p in check(candidate_text(text, at, replace, None))}
+    out = []
+    for line in lines:
+        added = [p for p in check(candidate_text(text, at, replace, line)) if key(p) not in known]
+        out.append({"ok": not added, "why": added[0].message if added else ""})
+    return out

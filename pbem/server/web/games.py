@@ -298,7 +298,9 @@ def map_sources(game_id: int, day: int | None, side: str | None) -> dict:
     svg = map_svg_text(game_id, day, side)
     size = re.search(r'<svg[^>]*\swidth="([\d.]+)"[^>]*\sheight="([\d.]+)"', svg)
     return {"map_url": url_for("games.map_svg", game_id=game_id, day=which, side=side),
-            "png_url": url_for("games.map_png", game_id=game_id, day=which, side=side), "png_widths": PNG_WIDTHS,
+            "png_url": url_for("games.map_png", game_id=game_id, day=which, side=side),
+            "png_srcset": ", ".join(f"{url_for('games.map_png', game_id=game_id, day=which, side=side, w=w)} {w}w"
+                                    for w in PNG_WIDTHS),
             "map_size": (round(float(size.group(1))), round(float(size.group(2)))) if size else map_box(svg)}
 
 
@@ -608,6 +610,33 @@ def map_clicks(game_id: int):
     found = _kept(kept("clicks"), key, lambda: clicklayer.regions(grammar, svg), 32)
     response = current_app.response_class(json.dumps(found, separators=(",", ":")), mimetype="application/json")
     response.headers["Cache-Control"] = "private, no-cache"
+    return response
+
+
+@bp.route("/games/<int:game_id>/map/offers.json", methods=["POST"])
+def map_offers(game_id: int):
+    """Which of the order lines the click layer would write the orders check accepts, written into the
+    seat's text as it stands (pbem.server.web.clicklayer.offers). JSON in: {side, text, at, replace,
+    lines}; out: {"offers": [{"ok", "why"}, ...]}, one a line."""
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict) or not isinstance(body.get("text"), str) or not isinstance(body.get("lines"), list) \
+            or not all(isinstance(line, str) and "\n" not in line for line in body["lines"]) \
+            or not isinstance(body.get("at"), int) or len(body["lines"]) > clicklayer.MAX_OFFERS:
+        abort(400, 'Send JSON: {"side": "france", "text": "...", "at": 3, "replace": false, "lines": ["MOVE ..."]} '
+                   f"(at most {clicklayer.MAX_OFFERS} lines).")
+    side = side_for(g.user, game_id, body.get("side"), write=True)
+    game = service().game(game_id)
+    if not owes(game, side, side in my_sides(g.user, game_id)):
+        abort(404, "No orders by clicking: this seat owes no orders now.")
+
+    def check(text: str):
+        result, _ = service().check_orders(game_id, side, text)
+        return result.problems
+
+    found = clicklayer.offers(check, body["text"], body["at"], bool(body.get("replace")), body["lines"])
+    response = current_app.response_class(json.dumps({"offers": found}, separators=(",", ":")),
+                                          mimetype="application/json")
+    response.headers["Cache-Control"] = "no-store"
     return response
 
 

@@ -18,7 +18,7 @@ from flask import Blueprint, abort, flash, g, redirect, render_template, request
 from pbem.server.mail.inbound import parse_message
 from pbem.server.addresses import clean_address
 from pbem.server.service import ServiceError
-from pbem.server.web.games import public_audit, report_body, report_for, settings_list
+from pbem.server.web.games import map_sources, public_audit, report_body, report_for, settings_list
 from pbem.server.web.security import (admin_required, config, game_info, is_moderator, login_required, seat_rule,
                                       seated_while_running, service)
 
@@ -67,7 +67,8 @@ def console(game_id: int):
         report_html=report_body(report) if report else "", messages=inbound_messages(game_id),
         audit=public_audit(game_id, [], True), status=service().status(game_id), actions=ACTIONS,
         turn=service().turn_label(game), zone=(service().store.find_player(g.user.email) or {}).get("timezone") or info["settings"].get("timezone", "UTC"),
-        deadline=service().deadline_for(game_id, None), settings=settings_list(game_id))
+        deadline=service().deadline_for(game_id, None), settings=settings_list(game_id),
+        map_alt="the full map: both sides", map_lazy=True, **map_sources(game_id, last, None))
 
 
 def action_args(action: str, form, game_id: int) -> dict:
