@@ -197,12 +197,23 @@ class Tournaments(Bidding, Console):
         settings = dict(rules["settings"])
         if not rules.get("vacation", True):
             settings["vacation_days"] = 0
+        moderator = self.moderator_for(t, players.values())
         game_id, _ = self.service.create_game(
             f"{t['name']}, round {number}, board {board}", players,
             game=rules["game"], scenario=rules["scenario"], settings=settings, options=rules["options"],
-            moderator=rules.get("moderator"), who=rules.get("moderator") or "system")
+            moderator=moderator, who=rules.get("moderator") or "system")
         self.store.execute("UPDATE league_pairings SET game_id = ? WHERE id = ?", (game_id, pairing_id))
         return game_id
+
+    def moderator_for(self, t: dict, players) -> str | None:
+        """The game's moderator: the organiser who started the tournament, unless he plays in it (a
+        moderator holds no seat: docs/security.md); then another organiser of the league who does not
+        play in it; else none, and the site admin acts for the game."""
+        playing = {p.lower() for p in players if p}
+        organisers = [t["rules"].get("moderator")] + sorted(
+            r["email"] for r in self.store.query("SELECT email FROM league_organisers WHERE league_id = ?",
+                                                 (t["league_id"],)))
+        return next((o for o in organisers if o and o.lower() not in playing), None)
 
     def histories(self, t: dict) -> dict[int, pairing.Player]:
         """Each entrant's history for pairing: points, seats, opponents, bye."""
