@@ -394,8 +394,8 @@ def test_groups_of_three_by_score_without_meeting_twice():
 
 def test_a_swiss_of_napoleon_1815_with_three_players_a_game(site):
     leagues, league_id, emails = league_of(site, 6, game="napoleon1815", scenario="", options={"players": "3"})
-    with pytest.raises(ServiceError, match="groups of three"):
-        leagues.create_tournament(league_id, ORG, "Pool", "round_robin")
+    with pytest.raises(ServiceError, match="knockout of three-seat games is not offered: when the two players"):
+        leagues.create_tournament(league_id, ORG, "Cup", "knockout")
     tid = leagues.create_tournament(league_id, ORG, "Waterloo Swiss", "swiss", rounds=2)
     for email in emails:
         leagues.enter(tid, email)
@@ -423,6 +423,50 @@ def test_a_swiss_of_napoleon_1815_with_three_players_a_game(site):
         leagues.adjudicate(tid, ORG, "by hand", p["id"], "draw")
     assert "finished" in leagues.sync(tid)
     assert sum(r.points for r in leagues.table(tid)["rows"]) == 3 + 3  # a point a player whose side won, ½ a draw
+
+
+def test_a_round_robin_of_three_seat_games_rotates_every_seat_in_groups_of_three():
+    assert pairing.round_robin_groups(6) == [(1, 4, 5), (2, 3, 6)]  # snake order: groups alike in strength
+    rounds = [pairing.round_robin_of_three(6, r) for r in (1, 2, 3)]
+    assert rounds == [[(1, 4, 5), (2, 3, 6)], [(4, 5, 1), (3, 6, 2)], [(5, 1, 4), (6, 2, 3)]]
+    for group in pairing.round_robin_groups(6):
+        games = [g for r in rounds for g in r if set(g) == set(group)]
+        # each player takes each seat once: the lone first seat, and each of the other two
+        assert all(sorted(g[i] for g in games) == sorted(group) for i in range(3))
+        # each pair faces each other twice (one of them alone in the first seat) and is partnered once
+        for a, b in combinations(group, 2):
+            assert sum(1 for g in games if {a, b} <= {g[1], g[2]}) == 1
+    second = [pairing.round_robin_of_three(6, r) for r in (4, 5, 6)]
+    assert second[0] == [(1, 5, 4), (2, 6, 3)]  # the second cycle: the second and third seats turned round
+    with pytest.raises(pairing.PairingFailed, match="multiple of three players, not 7"):
+        pairing.round_robin_of_three(7, 1)
+
+
+def test_a_round_robin_of_napoleon_1815_with_three_players_a_game(site):
+    leagues, league_id, emails = league_of(site, 6, game="napoleon1815", scenario="", options={"players": "3"})
+    tid = leagues.create_tournament(league_id, ORG, "Waterloo pools", "round_robin")
+    for email in emails[:5]:
+        leagues.enter(tid, email)
+    with pytest.raises(ServiceError, match="multiple of three players, not 5"):
+        leagues.start(tid, ORG)
+    leagues.enter(tid, emails[5])
+    assert leagues.start(tid, ORG) == 3
+    seats_had: dict[str, list[str]] = {e: [] for e in emails}
+    for round_no in (1, 2, 3):
+        t = leagues.tournament(tid)
+        boards = [p for p in t["pairings"] if p["round"] == round_no]
+        assert len(boards) == 2 and all(p["third"] for p in boards)
+        for p in boards:
+            for seat in site.store.seats(p["game_id"]):
+                seats_had[seat["email"]].append(seat["side"])
+            leagues.adjudicate(tid, ORG, "by hand", p["id"], "first")  # the French player wins every game
+        leagues.sync(tid)
+    assert all(sorted(had) == ["anglo-dutch", "french", "prussian"] for had in seats_had.values())
+    assert leagues.tournament(tid)["status"] == "finished"
+    rows = leagues.table(tid)["rows"]
+    assert all(r.points == 1 for r in rows)  # each won once, as the French player
+    # each beat his group's other two (1 point each) as the French player: Sonneborn-Berger 2, all equal
+    assert all(r.sonneborn_berger == 2 for r in rows) and {r.rank for r in rows} == {1}
 
 
 # -- side bidding --------------------------------------------------------------------------------

@@ -13,6 +13,10 @@ ruleset's first seat (in Bonaparte at Marengo, Austria) as White would, the
   two); then the winners of boards 1 and 2 meet, 3 and 4, and so on; the player who has
   had the first seat less often takes it (the better seed on a tie).
 
+Three-seat games (one seat against two of one side): a Swiss of groups of three
+(``groups_of_three``) or a round robin in groups of three with the seats rotated
+(``round_robin_of_three``); no knockout (one game cannot send one player on when two win).
+
 A ``Player`` is one entrant's history: pairing number (1 = best seed), points, seat
 history (``"F"`` first, ``"S"`` second, ``"-"`` a round without a game), opponents'
 numbers, and whether a bye was had.
@@ -154,6 +158,31 @@ def groups_of_three(players: list[Player], round_no: int) -> list[Group]:
         rest = sorted((p for p in group if p is not first), key=lambda p: (-p.points, p.number))
         groups.append((first.number, rest[0].number, rest[1].number))
     return groups + [(p.number, None, None) for p in sorted(byes, key=lambda p: p.number)]
+
+
+def round_robin_groups(count: int) -> list[Group]:
+    """A round robin of three-seat games: the entrants in groups of three, by seed in snake order
+    (with k groups, group g has seeds g, 2k+1-g and 2k+g), so the groups are alike in strength."""
+    if count < 3 or count % 3:
+        raise PairingFailed(f"a round robin of three-seat games plays in groups of three: it takes a multiple "
+                            f"of three players, not {count}")
+    k = count // 3
+    return [(g, 2 * k + 1 - g, 2 * k + g) for g in range(1, k + 1)]
+
+
+def round_robin_of_three(count: int, round_no: int) -> list[Group]:
+    """Round ``round_no`` of a round robin of three-seat games: every group of three plays one game a
+    round, the seats rotated so that in three rounds each player takes each seat once (a b c, then
+    b c a, then c a b: the lone first seat once each, and each pair meets twice as opponents and
+    once as partners). A second cycle (rounds 4 to 6) turns the second and third seats round."""
+    if not 1 <= round_no <= 6:
+        raise PairingFailed(f"a round robin of three-seat games has 3 rounds (6 with a second cycle), not {round_no}")
+    turn = (round_no - 1) % 3
+    out = []
+    for group in round_robin_groups(count):
+        a, b, c = group[turn:] + group[:turn]
+        out.append((a, c, b) if round_no > 3 else (a, b, c))
+    return out
 
 
 def apply_bids(boards: list[Board], bids: dict[int, tuple[str, int]], first_seat: str) -> list[tuple[Board, int | None, int]]:

@@ -24,6 +24,10 @@ from .console import Console
 from .records import meets, reliability
 
 FORMATS = ("round_robin", "swiss", "knockout")
+KNOCKOUT_OF_THREE = (
+    "a knockout of three-seat games is not offered: when the two players of the second side win, both win, so "
+    "one game cannot send one player on; play a round robin in groups of three (then, for a next stage, a new "
+    "tournament of each group's best), or a Swiss of groups of three")
 
 
 class Tournaments(Bidding, Console):
@@ -44,8 +48,8 @@ class Tournaments(Bidding, Console):
         if season_id is not None and season_id not in {s["id"] for s in league["seasons"]}:
             raise ServiceError(f"the league has no season {season_id}")
         merged = check_rules({**league["rules"], **(rules or {})})
-        if len(self.seats_of_rules(merged)) == 3 and format != "swiss":  # two or three seats, or refuse now
-            raise ServiceError("a tournament of three-seat games is a Swiss of groups of three")
+        if len(self.seats_of_rules(merged)) == 3 and format == "knockout":  # two or three seats, or refuse now
+            raise ServiceError(KNOCKOUT_OF_THREE)
         with self.store.transaction():
             tid = self.store.execute(
                 "INSERT INTO league_tournaments (league_id, season_id, name, format, rounds, rules, created)"
@@ -118,7 +122,14 @@ class Tournaments(Bidding, Console):
         rounds = t["rounds"] or {"round_robin": pairing.round_robin_rounds(count),
                                  "swiss": pairing.swiss_rounds(count),
                                  "knockout": pairing.knockout_rounds(count)}[t["format"]]
-        if t["format"] == "round_robin":
+        three = len(self.seats_of_rules(t["rules"])) == 3
+        if t["format"] == "round_robin" and three:
+            try:
+                pairing.round_robin_groups(count)
+            except pairing.PairingFailed as exc:
+                raise ServiceError(str(exc)) from None
+            rounds = min(t["rounds"] or 3, 6)
+        elif t["format"] == "round_robin":
             rounds = min(rounds, pairing.round_robin_rounds(count, double=True))
         with self.service.lock, self.store.transaction():
             self.store.execute("UPDATE league_entries SET number = -number WHERE tournament_id = ?", (tid,))
@@ -152,7 +163,9 @@ class Tournaments(Bidding, Console):
         active = [e for e in t["entries"] if not e["withdrawn"]]
         by_number = {e["number"]: e["email"] for e in t["entries"]}
         history = self.histories(t)
-        if t["format"] == "round_robin":
+        if t["format"] == "round_robin" and len(self.seats_of_rules(t["rules"])) == 3:
+            boards = pairing.round_robin_of_three(len(t["entries"]), number)
+        elif t["format"] == "round_robin":
             boards = pairing.round_robin(len(t["entries"]), (number - 1) % pairing.round_robin_rounds(
                 len(t["entries"])) + 1, double=False)
             if number > pairing.round_robin_rounds(len(t["entries"])):  # the second cycle, sides swapped
