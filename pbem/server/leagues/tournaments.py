@@ -173,7 +173,8 @@ class Tournaments(Bidding, Console):
         elif t["format"] == "swiss" and len(self.seats_of_rules(t["rules"])) == 3:
             boards = pairing.groups_of_three([history[e["number"]] for e in active], number)
         elif t["format"] == "swiss":
-            boards = pairing.swiss([history[e["number"]] for e in active], number, t["rounds"])
+            boards = pairing.swiss(list(history.values()), number, t["rounds"],
+                                   absent=tuple(e["number"] for e in t["entries"] if e["withdrawn"]))
         elif number == 1:
             boards = pairing.knockout_first(len(t["entries"]))
         else:
@@ -229,22 +230,32 @@ class Tournaments(Bidding, Console):
         return next((o for o in organisers if o and o.lower() not in playing), None)
 
     def histories(self, t: dict) -> dict[int, pairing.Player]:
-        """Each entrant's history for pairing: points, seats, opponents, bye."""
+        """Each entrant's history for pairing: points, each round's result and seat, opponents, bye."""
         numbers = {e["email"].lower(): e["number"] for e in t["entries"]}
         players = {n: pairing.Player(n) for n in numbers.values()}
-        for r in self.results(t):
+        results = self.results(t)
+        for r in sorted(results, key=lambda r: r.round):
+            for player in players.values():  # a round without him (withdrawn): no game
+                while len(player.results) < r.round - 1:
+                    player.results += "Z"
+                    player.seats += "-"
             for me, seat in ((r.first, "F"), (r.second, "S"), (r.third, "T")):
                 if me is None:
                     continue
                 player = players[me]
                 result = standings.outcome(r, me)
                 player.points += standings.POINTS.get(result, 0.0) if result else 0.0
+                player.results += {"win": "1", "draw": "=", "loss": "0", "bye": "U"}.get(result, "Z")
                 if r.second is None:
                     player.seats += "-"
                     player.had_bye = True
                 else:
                     player.seats += seat
                     player.opponents += [n for n in (r.first, r.second, r.third) if n is not None and n != me]
+        for player in players.values():
+            while len(player.results) < max((r.round for r in results), default=0):
+                player.results += "Z"
+                player.seats += "-"
         return players
 
     def results(self, t: dict) -> list[standings.Result]:
