@@ -1,6 +1,8 @@
 """The league pages in a real browser (headless Chromium, as tests/test_browser.py): the admin
 signs in, joins a league from its page, opens a running round robin's console, adjudicates a
-game there, publishes the tournament, and reads its public crosstable and a player's record."""
+game there, publishes the tournament, and reads its public crosstable and a player's record;
+axe-core finds no violation on any league page (the leagues, a league, a tournament, its console,
+a player's record), at 1280 and 375 px wide."""
 
 from __future__ import annotations
 
@@ -21,6 +23,7 @@ from pbem.server.store import Store
 from pbem.server.web import admin_login_url, create_app
 
 from test_browser import browser  # noqa: F401 -- the headless Chromium fixture
+from test_pages import DESKTOP, PHONE, violations
 from websupport import SMALL
 
 ADMIN = "admin@example.org"
@@ -97,3 +100,15 @@ def test_league_pages_in_a_browser(site, browser):  # noqa: F811
 
     browser.get(f"{base}/players/p1@example.org")
     assert "Reliability" in wait.until(EC.presence_of_element_located((By.ID, "reliability"))).text
+
+    found = {}
+    for width in (DESKTOP, PHONE):
+        browser.set_window_size(*width)
+        for path in ("/leagues", f"/leagues/{league_id}", f"/tournaments/{tid}", f"/tournaments/{tid}/console",
+                     "/players/p1@example.org"):
+            browser.get(base + path)
+            problems = violations(browser)
+            if problems:
+                found[f"{width[0]} px {path}"] = problems
+    browser.set_window_size(*DESKTOP)
+    assert not found, "\n".join(f"{page}:\n  " + "\n  ".join(p) for page, p in found.items())

@@ -97,3 +97,51 @@ def test_organiser_forms_are_for_organisers(site):
     assert site.client().get("/leagues/999").status_code == 404
     assert site.client(ANNA).get("/tournaments/999/console").status_code == 404
     assert post(site.client(ANNA), "/leagues", name="").status_code == 400
+
+
+def test_an_organiser_who_plays_sees_only_his_seat_on_the_console_and_rules_nothing_of_his_game(site):
+    """The seat rule of docs/security.md on the tournament console: an organiser holding a seat in a
+    running game sees nothing of the other seat there and may not rule on it; another organiser may."""
+    leagues = Leagues(site.service)
+    org2 = "org2@example.org"
+    league_id = leagues.create_league("Club", ORG, rules={"scenario": SMALL})
+    leagues.add_organiser(league_id, ORG, org2)
+    for email in (ORG, ANNA, FRED, OTTO, "sub@example.org"):
+        leagues.join(league_id, email)
+    tid = leagues.create_tournament(league_id, ORG, "Pool", "round_robin")
+    for email in (ORG, ANNA, FRED, OTTO):
+        leagues.enter(tid, email)
+    leagues.start(tid, ORG)
+    t = leagues.tournament(tid)
+    mine = next(p for p in t["pairings"] if ORG in (p["first"], p["second"]))
+    other = next(p for p in t["pairings"] if ORG not in (p["first"], p["second"]))
+    opponent = mine["second"] if mine["first"] == ORG else mine["first"]
+    # the game's moderator is not a player of it: the other organiser moderates the organiser's game
+    assert site.service.info(mine["game_id"])["moderator"] == org2
+    assert site.service.info(other["game_id"])["moderator"] == ORG
+    site.store.update_seat(mine["game_id"], next(s["side"] for s in site.store.seats(mine["game_id"])
+                                                  if s["email"] == opponent), missed=1)
+    org = site.client(ORG)
+    page = org.get(f"/tournaments/{tid}/console")
+    assert page.status_code == 200
+    row = next(r for r in page.text.split("<tr>") if f"#{mine['game_id']}<" in r)
+    assert "you play" in row and "missed" not in row and "Adjudicate" not in row and "Excuse" not in row
+    other_row = next(r for r in page.text.split("<tr>") if f"#{other['game_id']}<" in r)
+    assert "missed 0" in other_row and "Adjudicate" in other_row
+    for action, data in (("adjudicate", {"pairing": str(mine["id"]), "result": "first"}),
+                         ("excuse", {"game": str(mine["game_id"]), "side": "austria"}),
+                         ("pause", {}), ("replace", {"old": opponent, "new": "sub@example.org"})):
+        answer = post(org, f"/tournaments/{tid}/console/{action}", why="test", **data)
+        assert answer.status_code == 400 and f"you play in game {mine['game_id']}, which is still running" \
+            in answer.text, action
+    assert next(p for p in leagues.tournament(tid)["pairings"] if p["id"] == mine["id"])["result"] is None
+    assert site.service.info(mine["game_id"])["status"] == "running"
+    # his ruling on another game stands; the other organiser rules on his
+    assert post(org, f"/tournaments/{tid}/console/adjudicate", pairing=str(other["id"]), result="draw",
+                why="agreed").status_code == 302
+    assert post(site.client(org2), f"/tournaments/{tid}/console/adjudicate", pairing=str(mine["id"]),
+                result="second", why="agreed").status_code == 302
+    assert site.service.game(mine["game_id"]).over
+    # once his game is over, the console shows it whole again
+    row = next(r for r in org.get(f"/tournaments/{tid}/console").text.split("<tr>") if f"#{mine['game_id']}<" in r)
+    assert "you play" not in row and "missed 1" in row

@@ -103,6 +103,34 @@ def test_every_digest_or_none(world):
         notify.set_settings(service.store, FRED, "every", "ftp://chat.example/hook")
 
 
+def test_the_digest_comes_at_the_players_hour_in_his_time_zone(world):
+    service, clock = world
+    game_id, _ = new_game(service)  # Austria (Anna) owes the first day
+    notify.set_settings(service.store, ANNA, "digest", digest_hour=7, timezone="America/New_York")
+    clock.now = datetime(2026, 11, 3, 11, 30, tzinfo=timezone.utc)  # 06:30 in New York: not yet
+    assert notify.digests(service) == 0
+    clock.now = datetime(2026, 11, 3, 12, 5, tzinfo=timezone.utc)  # 07:05 in New York
+    assert notify.digests(service) == 1
+    body = service.store.query_one("SELECT body FROM outbox WHERE kind = 'digest'")["body"]
+    assert f"#{game_id} Duel, Austria" in body and "America/New_York" in body  # the deadline in his zone
+    clock.now = datetime(2026, 11, 4, 3, 0, tzinfo=timezone.utc)  # the 4th in UTC, still the 3rd in New York
+    assert notify.digests(service) == 0
+    clock.now = datetime(2026, 11, 4, 11, 59, tzinfo=timezone.utc)  # the 4th, 06:59 in New York
+    assert notify.digests(service) == 0
+    clock.now = datetime(2026, 11, 4, 12, 0, tzinfo=timezone.utc)
+    assert notify.digests(service) == 1
+    # the hour and the zone are kept when only the mode or the webhook change (as the calendar does)
+    notify.calendar_token(service.store, ANNA, renew=True)
+    notify.set_settings(service.store, ANNA, "digest", "https://chat.example/hook")
+    mine = notify.settings_of(service.store, ANNA)
+    assert (mine["digest_hour"], mine["timezone"]) == (7, "America/New_York")
+    for hour, said in (("24", "0 to 23, not '24'"), ("seven", "not 'seven'"), (-1, "not -1")):
+        with pytest.raises(notify.NotifyError, match=said):
+            notify.set_settings(service.store, ANNA, "digest", digest_hour=hour)
+    with pytest.raises(notify.NotifyError, match="unknown time zone 'Mars/Olympus'"):
+        notify.set_settings(service.store, ANNA, "digest", timezone="Mars/Olympus")
+
+
 def test_webhooks_in_discord_and_slack_formats_retried_never_twice(world, hook):
     service, clock = world
     notify.set_settings(service.store, ANNA, "none", f"{hook.url}/discord", "discord")
@@ -158,6 +186,17 @@ def test_the_calendar_feed_lists_every_deadline(tmp_path):
         assert notify.settings_of(site.store, ANNA)["mode"] == "digest"
         bad = anna.post("/notifications", data={"csrf_token": token, "mode": "loud"})
         assert bad.status_code == 400
+        # the digest's hour, in the player's time zone
+        assert anna.post("/notifications", data={"csrf_token": token, "mode": "digest", "digest_hour": "18",
+                                                 "timezone": "Europe/Paris"}).status_code == 302
+        mine = notify.settings_of(site.store, ANNA)
+        assert (mine["digest_hour"], mine["timezone"]) == (18, "Europe/Paris")
+        page = anna.get("/notifications").text
+        assert '<option value="18" selected>18:00</option>' in page and 'value="Europe/Paris"' in page
+        for hour, zone, said in (("25", "UTC", "0 to 23, not &#39;25&#39;"), ("6", "Paris", "unknown time zone")):
+            bad = anna.post("/notifications", data={"csrf_token": token, "mode": "digest", "digest_hour": hour,
+                                                    "timezone": zone})
+            assert bad.status_code == 400 and said in bad.text, bad.text
     finally:
         site.store.close()
 

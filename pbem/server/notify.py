@@ -4,7 +4,8 @@ daily digest and the calendar feed.
 A player chooses (``notify_settings``, the /notifications page):
 
 - ``mode``: "every" (every notice by mail: the default), "digest" (instead of the notices, one
-  mail a day listing the games waiting on their orders) or "none" (no notice beyond the orders
+  mail a day listing the games waiting on their orders, at the ``digest_hour`` the player
+  chooses, 0 to 23, in the player's ``timezone``) or "none" (no notice beyond the orders
   reminders). Reports, welcomes, keys and answers to the player's own mail always go: they
   carry the game. The notices are the optional mails: late notices, vacations holding a game,
   draw offers and answers, a game ended by its players, press;
@@ -38,13 +39,35 @@ class NotifyError(ValueError):
 
 
 def settings_of(store, email: str) -> dict:
+    """The player's settings; before he saves any, the defaults, in the time zone of his player
+    record (else UTC)."""
     row = store.query_one("SELECT * FROM notify_settings WHERE email = ?", ((email or "").strip(),))
-    return row or {"email": email, "mode": "every", "webhook_url": "", "webhook_format": "discord",
-                   "calendar_token": None}
+    if row is not None:
+        return row
+    zone = ((store.find_player(email) or {}).get("timezone") if email else None) or "UTC"
+    return {"email": email, "mode": "every", "webhook_url": "", "webhook_format": "discord",
+            "calendar_token": None, "digest_hour": 0, "timezone": zone}
 
 
-def set_settings(store, email: str, mode: str, webhook_url: str = "", webhook_format: str = "discord") -> None:
+def digest_hour_of(value) -> int:
+    """The digest's hour as given (a form's text or a number), checked: 0 to 23."""
+    text = str(value).strip()
+    if isinstance(value, bool) or not text.isdigit() or not 0 <= int(text) <= 23:
+        raise NotifyError(f"the digest's hour is a whole hour, 0 to 23, not {value!r}")
+    return int(text)
+
+
+def set_settings(store, email: str, mode: str, webhook_url: str = "", webhook_format: str = "discord",
+                 digest_hour=None, timezone: str | None = None) -> None:
+    """Save the player's settings; ``digest_hour`` and ``timezone`` left None keep what they were."""
     webhook_url = (webhook_url or "").strip()
+    current = settings_of(store, email)
+    digest_hour = current["digest_hour"] if digest_hour is None else digest_hour_of(digest_hour)
+    timezone = (current["timezone"] if timezone is None else str(timezone).strip()) or "UTC"
+    try:
+        deadlines.zone(timezone)
+    except deadlines.SettingsError as exc:
+        raise NotifyError(str(exc)) from None
     if mode not in MODES:
         raise NotifyError(f"notifications are {', '.join(MODES)}, not {mode!r}")
     if webhook_format not in FORMATS:
@@ -54,11 +77,14 @@ def set_settings(store, email: str, mode: str, webhook_url: str = "", webhook_fo
         raise NotifyError("the webhook is an http(s) address of at most 500 characters, as the chat app gives it")
     with store.transaction():
         store.execute(
-            "INSERT INTO notify_settings (email, mode, webhook_url, webhook_format, updated) VALUES (?, ?, ?, ?, ?)"
+            "INSERT INTO notify_settings (email, mode, webhook_url, webhook_format, digest_hour, timezone, updated)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)"
             " ON CONFLICT(email) DO UPDATE SET mode = excluded.mode, webhook_url = excluded.webhook_url,"
-            " webhook_format = excluded.webhook_format, updated = excluded.updated",
-            (email.strip(), mode, webhook_url, webhook_format, store.now()))
-        store.audit(email, "notify_settings", detail={"mode": mode, "webhook": bool(webhook_url)})
+            " webhook_format = excluded.webhook_format, digest_hour = excluded.digest_hour,"
+            " timezone = excluded.timezone, updated = excluded.updated",
+            (email.strip(), mode, webhook_url, webhook_format, digest_hour, timezone, store.now()))
+        store.audit(email, "notify_settings", detail={"mode": mode, "webhook": bool(webhook_url),
+                                                      "digest_hour": digest_hour, "timezone": timezone})
 
 
 def calendar_token(store, email: str, renew: bool = False) -> str:
@@ -191,18 +217,28 @@ def waiting_on(service, email: str) -> list[dict]:
 
 
 def digests(service, now: datetime | None = None) -> int:
-    """Once a UTC day, to each player who chose the digest: the games waiting on their orders."""
+    """Once a day, to each player who chose the digest: the games waiting on their orders. A
+    player's day is his own time zone's; his digest goes at the first tick from his hour on (a
+    day whose hour the clock never reached, the server being down, has none)."""
     now = now or service.now()
     done = 0
-    for row in service.store.query("SELECT email FROM notify_settings WHERE mode = 'digest'"):
-        key = f"digest:{row['email'].lower()}:{now.date().isoformat()}"
+    for row in service.store.query("SELECT email, digest_hour, timezone FROM notify_settings"
+                                   " WHERE mode = 'digest'"):
+        try:
+            local = now.astimezone(deadlines.zone(row["timezone"]))
+        except deadlines.SettingsError:
+            local = now.astimezone(deadlines.zone("UTC"))
+        if local.hour < row["digest_hour"]:
+            continue  # not yet his hour today
+        key = f"digest:{row['email'].lower()}:{local.date().isoformat()}"
         if service.store.query_one("SELECT id FROM outbox WHERE dedupe_key = ?", (key,)):
             continue  # today's is sent
         waiting = [w for w in waiting_on(service, row["email"]) if w["owes"]]
         if not waiting:
             continue
         lines = [f"- {w['label']}, {w['seat']}: {w['turn']}, due "
-                 + (deadlines.local_time(w["deadline"], "UTC", now=now) if w["deadline"] else "(not set yet)")
+                 + (deadlines.local_time(w["deadline"], row["timezone"], now=now) if w["deadline"]
+                    else "(not set yet)")
                  for w in waiting]
         queue(service.store, row["email"], f"[pbem] {len(waiting)} game(s) wait on your orders",
               "Your daily digest: these games wait on your orders.\n\n" + "\n".join(lines)

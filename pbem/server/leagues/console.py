@@ -1,6 +1,11 @@
 """The organiser's rulings on a running tournament: pause and resume every game, replace an
 entrant, adjudicate an unfinished game, publish the public page. Mixed into ``Tournaments``;
-each ruling is for the league's organisers (or the site admin) and is audited."""
+each ruling is for the league's organisers (or the site admin) and is audited.
+
+The seat rule of docs/security.md holds here too: an organiser who holds a seat in a running game
+of the tournament sees only his own seat there, so every ruling that touches that game (pause,
+resume, replace, adjudicate, excuse) is refused to him, saying that another organiser (or the
+site admin) must make it; the console shows him nothing of the other seats of that game."""
 
 from __future__ import annotations
 
@@ -12,12 +17,33 @@ class Console:
     def running_games(self, t: dict) -> list[dict]:
         return [p for p in t["pairings"] if p["game_id"] and p["result"] is None]
 
+    def seated_in(self, game_id: int, who: str | None) -> list[str]:
+        """The seats ``who`` holds in the game while it runs ([] when none, when he holds every
+        seat, or once the game is over): what the seat rule closes the other seats' views for."""
+        if not who:
+            return []
+        seats = self.store.seats(game_id)
+        mine = [s["side"] for s in seats if (s["email"] or "").lower() == who.strip().lower()]
+        if not mine or len(mine) == len(seats) or self.service.info(game_id)["status"] == "finished" \
+                or self.service.game(game_id).over:
+            return []
+        return mine
+
+    def seat_rule(self, game_id: int, who: str) -> None:
+        """Refuse a ruling on a running game in which ``who`` holds a seat, saying why."""
+        if self.seated_in(game_id, who):
+            raise ServiceError(f"you play in game {game_id}, which is still running: while it runs a player sees "
+                               f"only his own seat, whatever his roles, so another organiser of the league (or the "
+                               f"site admin) must make this ruling")
+
     def pause(self, tid: int, who: str, why: str) -> None:
         """Pause the tournament and every running game of it (no clock runs while paused)."""
         t = self.tournament(tid)
         self.organiser_only(t["league_id"], who)
         if t["status"] != "running":
             raise ServiceError(f"{t['name']} is {t['status']}")
+        for p in self.running_games(t):
+            self.seat_rule(p["game_id"], who)
         for p in self.running_games(t):
             if self.service.info(p["game_id"])["status"] == "running":
                 self.service.moderate(p["game_id"], who, "pause", why)
@@ -29,6 +55,8 @@ class Console:
         self.organiser_only(t["league_id"], who)
         if t["status"] != "paused":
             raise ServiceError(f"{t['name']} is not paused")
+        for p in self.running_games(t):
+            self.seat_rule(p["game_id"], who)
         for p in self.running_games(t):
             if self.service.info(p["game_id"])["status"] == "paused":
                 self.service.moderate(p["game_id"], who, "resume", why)
@@ -46,6 +74,9 @@ class Console:
             raise ServiceError(f"{new} is already entered in {t['name']}")
         if not self.is_member(t["league_id"], new):
             raise ServiceError(f"{new} is not a member of the league")
+        for p in self.running_games(t):
+            if any((seat["email"] or "").lower() == old.lower() for seat in self.store.seats(p["game_id"])):
+                self.seat_rule(p["game_id"], who)
         with self.service.lock, self.store.transaction():
             for p in self.running_games(t):
                 for seat in self.store.seats(p["game_id"]):
@@ -69,6 +100,7 @@ class Console:
             raise ServiceError(f"{t['name']} has no game {pairing_id}")
         if p["result"] is not None:
             raise ServiceError("that game has its result")
+        self.seat_rule(p["game_id"], who)
         if result not in ("first", "second", "draw"):
             raise ServiceError("the result is first, second or draw")
         seats = self.seats_of_rules(t["rules"])

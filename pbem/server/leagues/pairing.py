@@ -6,16 +6,21 @@ ruleset's first seat (in Bonaparte at Marengo, Austria) as White would, the
 
 - round robin: the Berger tables of FIDE C.05 Annex 1 (pairing-core's ``round_robin``),
   which balance colours over the cycle;
-- Swiss: the FIDE Dutch system (C.04.3), by pairing-core's ``dutch-till2026-compat``
-  kernel, which pairs within score groups, never twice the same pair, gives at most one
-  bye a player, and honours colour (here: side) preferences from each player's history;
+- Swiss: the FIDE Dutch system (C.04.3, the rules in force until 2026), by py4swiss's Dutch
+  engine, which pairs within score groups, never twice the same pair, gives at most one
+  bye a player, and honours colour (here: side) preferences and floats from each player's
+  history;
 - knockout: seeds 1 against N, 2 against N-1 ... (byes to the top seeds up to a power of
   two); then the winners of boards 1 and 2 meet, 3 and 4, and so on; the player who has
   had the first seat less often takes it (the better seed on a tie).
 
+Three-seat games (one seat against two of one side): a Swiss of groups of three
+(``groups_of_three``) or a round robin in groups of three with the seats rotated
+(``round_robin_of_three``); no knockout (one game cannot send one player on when two win).
+
 A ``Player`` is one entrant's history: pairing number (1 = best seed), points, seat
 history (``"F"`` first, ``"S"`` second, ``"-"`` a round without a game), opponents'
-numbers, and whether a bye was had.
+numbers, each round's result, and whether a bye was had.
 """
 
 from __future__ import annotations
@@ -35,6 +40,7 @@ class Player:
     opponents: list[int] = field(default_factory=list)
     had_bye: bool = False
     rating: int = 0
+    results: str = ""  # one letter a round (RESULT_POINTS): "1" won, "=" drew, "0" lost, "U" the bye ...
 
 
 Board = tuple[int, int | None]  # (first seat, second seat); (n, None) is a bye
@@ -54,30 +60,70 @@ def round_robin_rounds(count: int, double: bool = False) -> int:
     return (count if count % 2 else count - 1) * (2 if double else 1)
 
 
-def swiss(players: list[Player], round_no: int, total_rounds: int = 9) -> list[Board]:
-    """Round ``round_no`` of a Swiss tournament by the FIDE Dutch system. Byes come last, as ``(n, None)``.
+def swiss(players: list[Player], round_no: int, total_rounds: int = 9, absent: tuple[int, ...] = ()) -> list[Board]:
+    """Round ``round_no`` of a Swiss tournament by the FIDE Dutch system (C.04.3, the rules in force
+    until 31 January 2026), by py4swiss's Dutch engine. Byes come last, as ``(n, None)``.
 
-    pairing-core's ``dutch-till2026-compat`` kernel pairs (its 2026 kernel took minutes on some
-    12-player rounds, so it is not used). That kernel gives every top-half player of round 1 the
-    same colour (its documented deviation E.5); FIDE alternates them down the boards (1-7, 8-2,
-    3-9 ...), so round 1's even boards are turned round here. ``total_rounds`` is unused by it."""
-    from pairing_core import DUTCH_TILL2026_COMPAT, CanonicalPlayer, CanonicalRequest, PairingError, pair_canonical
+    ``players``: every entrant's history (``results`` one letter a round, ``seats`` and ``opponents``
+    of the games played); ``absent``: the pairing numbers not to pair this round. The history is
+    handed over as a FIDE tournament report (TRF-16, ``trf``), the engine's input. Checked against
+    the FIDE Technical Commission's worked example *Mastering the Dutch* (tests/test_league.py).
+    pairing-core's Dutch kernel, used before, gave pairings the Dutch system does not (a score
+    group paired against its players' colour preferences where an exchange satisfies them all), and
+    its 2026 kernel ran out of steps on fifteen players."""
+    from py4swiss.engines import DutchEngine
+    from py4swiss.engines.common import PairingError
+    from py4swiss.trf import TrfParser
+    from py4swiss.trf.exceptions import ConsistencyError, LineError, ParsingError
 
-    colours = {"F": "w", "S": "b", "-": "-"}
-    request = CanonicalRequest(
-        players=tuple(CanonicalPlayer(id=p.number, pairing_no=p.number, rating=p.rating or 3000 - p.number,
-                                      points=float(p.points), color_hist="".join(colours[c] for c in p.seats),
-                                      opponents=tuple(p.opponents), received_bye=p.had_bye)
-                      for p in players),
-        ruleset=DUTCH_TILL2026_COMPAT, round_number=round_no)
     try:
-        result = pair_canonical(request)
-    except PairingError as exc:
+        trf = TrfParser.parse(_Text(trf_text(players, round_no, total_rounds, absent)))
+        pairings = DutchEngine.generate_pairings(trf)
+    except (PairingError, ConsistencyError, LineError, ParsingError, ValueError) as exc:
         raise PairingFailed(f"round {round_no} cannot be paired: {exc}") from None
-    boards = [(b.white_id, b.black_id) for b in result.pairings if not b.is_bye]
-    if round_no == 1:
-        boards = [(b, a) if i % 2 else (a, b) for i, (a, b) in enumerate(boards)]
-    return boards + [(b.white_id, None) for b in result.pairings if b.is_bye]
+    boards = [(p.white, p.black) for p in pairings if p.white and p.black]
+    return boards + [(p.white or p.black, None) for p in pairings if not (p.white and p.black)]
+
+
+RESULT_POINTS = {"1": 1.0, "=": 0.5, "0": 0.0, "+": 1.0, "-": 0.0, "U": 1.0, "H": 0.5, "Z": 0.0}
+"""A round's result letter in ``Player.results`` (TRF-16's) and what it scores: a game won, drawn or
+lost; a game won or lost by forfeit (not played: it counts for no colour and the two may meet
+again); the pairing-allocated bye (a point); a half-point bye; no game (absent)."""
+
+
+def trf_text(players: list[Player], round_no: int, total_rounds: int, absent=()) -> str:
+    """The players' history as a FIDE TRF-16 report (the 001 lines, the rounds' number and the
+    first board's colour): what a pairing program reads. An absent player has a zero-point bye
+    in the round being paired, so that he is left out of it."""
+    lines = ["012 pbem tournament", f"XXR {max(total_rounds, round_no)}", "XXC white1"]
+    for p in sorted(players, key=lambda p: p.number):
+        if len(p.results) != round_no - 1 or len(p.seats) != len(p.results):
+            raise PairingFailed(f"player {p.number} has {len(p.results)} results before round {round_no}")
+        opponents = iter(p.opponents)
+        cells = []
+        for seat, result in zip(p.seats, p.results):
+            if seat == "-":
+                cells.append("0000 - " + (result if result in "UHZ" else "Z"))
+            else:
+                cells.append(f"{next(opponents):4d} {'w' if seat == 'F' else 'b'} {result}")
+        if p.number in absent:
+            cells.append("0000 - Z")
+        points = sum(RESULT_POINTS[r] for r in p.results)
+        lines.append(f"001 {p.number:4d}      {'Entrant ' + str(p.number):<33} {0:4d}{'':28}{points:4.1f} {p.number:4d}"
+                     + "".join("  " + cell for cell in cells))
+    return "\n".join(lines) + "\n"
+
+
+class _Text:
+    """A TRF text where py4swiss's parser expects a file: it only opens it to read."""
+
+    def __init__(self, text: str):
+        self.text = text
+
+    def open(self, *args, **kwargs):
+        import io
+
+        return io.StringIO(self.text)
 
 
 def swiss_rounds(count: int) -> int:
@@ -154,6 +200,31 @@ def groups_of_three(players: list[Player], round_no: int) -> list[Group]:
         rest = sorted((p for p in group if p is not first), key=lambda p: (-p.points, p.number))
         groups.append((first.number, rest[0].number, rest[1].number))
     return groups + [(p.number, None, None) for p in sorted(byes, key=lambda p: p.number)]
+
+
+def round_robin_groups(count: int) -> list[Group]:
+    """A round robin of three-seat games: the entrants in groups of three, by seed in snake order
+    (with k groups, group g has seeds g, 2k+1-g and 2k+g), so the groups are alike in strength."""
+    if count < 3 or count % 3:
+        raise PairingFailed(f"a round robin of three-seat games plays in groups of three: it takes a multiple "
+                            f"of three players, not {count}")
+    k = count // 3
+    return [(g, 2 * k + 1 - g, 2 * k + g) for g in range(1, k + 1)]
+
+
+def round_robin_of_three(count: int, round_no: int) -> list[Group]:
+    """Round ``round_no`` of a round robin of three-seat games: every group of three plays one game a
+    round, the seats rotated so that in three rounds each player takes each seat once (a b c, then
+    b c a, then c a b: the lone first seat once each, and each pair meets twice as opponents and
+    once as partners). A second cycle (rounds 4 to 6) turns the second and third seats round."""
+    if not 1 <= round_no <= 6:
+        raise PairingFailed(f"a round robin of three-seat games has 3 rounds (6 with a second cycle), not {round_no}")
+    turn = (round_no - 1) % 3
+    out = []
+    for group in round_robin_groups(count):
+        a, b, c = group[turn:] + group[:turn]
+        out.append((a, c, b) if round_no > 3 else (a, b, c))
+    return out
 
 
 def apply_bids(boards: list[Board], bids: dict[int, tuple[str, int]], first_seat: str) -> list[tuple[Board, int | None, int]]:

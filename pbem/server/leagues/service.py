@@ -162,6 +162,7 @@ class Leagues(Tournaments):
             " JOIN league_pairings p ON p.tournament_id = t.id WHERE p.game_id = ?", (game_id,))}
         if who.lower() not in {moderator, admin} | organisers:
             raise ServiceError("only the game's moderator (or its tournament's organisers) may excuse a miss")
+        self.seat_rule(game_id, who)
         if count < 1 or count > seat["missed"]:
             raise ServiceError(f"the seat has missed {seat['missed']} days")
         with self.store.transaction():

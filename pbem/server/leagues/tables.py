@@ -163,3 +163,15 @@ def _side_bidding(db: Database) -> None:
         ALTER TABLE league_pairings ADD COLUMN bid_by TEXT COLLATE NOCASE;
         """
     )
+
+
+@migrations(name="league_008_digest_hour")
+def _digest_hour(db: Database) -> None:
+    """The daily digest's hour, chosen by each player, in the player's own time zone."""
+    db.executescript(
+        """
+        ALTER TABLE notify_settings ADD COLUMN digest_hour INTEGER NOT NULL DEFAULT 0
+          CHECK (digest_hour BETWEEN 0 AND 23);
+        ALTER TABLE notify_settings ADD COLUMN timezone TEXT NOT NULL DEFAULT 'UTC';
+        """
+    )

@@ -24,6 +24,10 @@ from .console import Console
 from .records import meets, reliability
 
 FORMATS = ("round_robin", "swiss", "knockout")
+KNOCKOUT_OF_THREE = (
+    "a knockout of three-seat games is not offered: when the two players of the second side win, both win, so "
+    "one game cannot send one player on; play a round robin in groups of three (then, for a next stage, a new "
+    "tournament of each group's best), or a Swiss of groups of three")
 
 
 class Tournaments(Bidding, Console):
@@ -44,8 +48,8 @@ class Tournaments(Bidding, Console):
         if season_id is not None and season_id not in {s["id"] for s in league["seasons"]}:
             raise ServiceError(f"the league has no season {season_id}")
         merged = check_rules({**league["rules"], **(rules or {})})
-        if len(self.seats_of_rules(merged)) == 3 and format != "swiss":  # two or three seats, or refuse now
-            raise ServiceError("a tournament of three-seat games is a Swiss of groups of three")
+        if len(self.seats_of_rules(merged)) == 3 and format == "knockout":  # two or three seats, or refuse now
+            raise ServiceError(KNOCKOUT_OF_THREE)
         with self.store.transaction():
             tid = self.store.execute(
                 "INSERT INTO league_tournaments (league_id, season_id, name, format, rounds, rules, created)"
@@ -118,7 +122,14 @@ class Tournaments(Bidding, Console):
         rounds = t["rounds"] or {"round_robin": pairing.round_robin_rounds(count),
                                  "swiss": pairing.swiss_rounds(count),
                                  "knockout": pairing.knockout_rounds(count)}[t["format"]]
-        if t["format"] == "round_robin":
+        three = len(self.seats_of_rules(t["rules"])) == 3
+        if t["format"] == "round_robin" and three:
+            try:
+                pairing.round_robin_groups(count)
+            except pairing.PairingFailed as exc:
+                raise ServiceError(str(exc)) from None
+            rounds = min(t["rounds"] or 3, 6)
+        elif t["format"] == "round_robin":
             rounds = min(rounds, pairing.round_robin_rounds(count, double=True))
         with self.service.lock, self.store.transaction():
             self.store.execute("UPDATE league_entries SET number = -number WHERE tournament_id = ?", (tid,))
@@ -152,7 +163,9 @@ class Tournaments(Bidding, Console):
         active = [e for e in t["entries"] if not e["withdrawn"]]
         by_number = {e["number"]: e["email"] for e in t["entries"]}
         history = self.histories(t)
-        if t["format"] == "round_robin":
+        if t["format"] == "round_robin" and len(self.seats_of_rules(t["rules"])) == 3:
+            boards = pairing.round_robin_of_three(len(t["entries"]), number)
+        elif t["format"] == "round_robin":
             boards = pairing.round_robin(len(t["entries"]), (number - 1) % pairing.round_robin_rounds(
                 len(t["entries"])) + 1, double=False)
             if number > pairing.round_robin_rounds(len(t["entries"])):  # the second cycle, sides swapped
@@ -160,7 +173,8 @@ class Tournaments(Bidding, Console):
         elif t["format"] == "swiss" and len(self.seats_of_rules(t["rules"])) == 3:
             boards = pairing.groups_of_three([history[e["number"]] for e in active], number)
         elif t["format"] == "swiss":
-            boards = pairing.swiss([history[e["number"]] for e in active], number, t["rounds"])
+            boards = pairing.swiss(list(history.values()), number, t["rounds"],
+                                   absent=tuple(e["number"] for e in t["entries"] if e["withdrawn"]))
         elif number == 1:
             boards = pairing.knockout_first(len(t["entries"]))
         else:
@@ -197,30 +211,51 @@ class Tournaments(Bidding, Console):
         settings = dict(rules["settings"])
         if not rules.get("vacation", True):
             settings["vacation_days"] = 0
+        moderator = self.moderator_for(t, players.values())
         game_id, _ = self.service.create_game(
             f"{t['name']}, round {number}, board {board}", players,
             game=rules["game"], scenario=rules["scenario"], settings=settings, options=rules["options"],
-            moderator=rules.get("moderator"), who=rules.get("moderator") or "system")
+            moderator=moderator, who=rules.get("moderator") or "system")
         self.store.execute("UPDATE league_pairings SET game_id = ? WHERE id = ?", (game_id, pairing_id))
         return game_id
 
+    def moderator_for(self, t: dict, players) -> str | None:
+        """The game's moderator: the organiser who started the tournament, unless he plays in it (a
+        moderator holds no seat: docs/security.md); then another organiser of the league who does not
+        play in it; else none, and the site admin acts for the game."""
+        playing = {p.lower() for p in players if p}
+        organisers = [t["rules"].get("moderator")] + sorted(
+            r["email"] for r in self.store.query("SELECT email FROM league_organisers WHERE league_id = ?",
+                                                 (t["league_id"],)))
+        return next((o for o in organisers if o and o.lower() not in playing), None)
+
     def histories(self, t: dict) -> dict[int, pairing.Player]:
-        """Each entrant's history for pairing: points, seats, opponents, bye."""
+        """Each entrant's history for pairing: points, each round's result and seat, opponents, bye."""
         numbers = {e["email"].lower(): e["number"] for e in t["entries"]}
         players = {n: pairing.Player(n) for n in numbers.values()}
-        for r in self.results(t):
+        results = self.results(t)
+        for r in sorted(results, key=lambda r: r.round):
+            for player in players.values():  # a round without him (withdrawn): no game
+                while len(player.results) < r.round - 1:
+                    player.results += "Z"
+                    player.seats += "-"
             for me, seat in ((r.first, "F"), (r.second, "S"), (r.third, "T")):
                 if me is None:
                     continue
                 player = players[me]
                 result = standings.outcome(r, me)
                 player.points += standings.POINTS.get(result, 0.0) if result else 0.0
+                player.results += {"win": "1", "draw": "=", "loss": "0", "bye": "U"}.get(result, "Z")
                 if r.second is None:
                     player.seats += "-"
                     player.had_bye = True
                 else:
                     player.seats += seat
                     player.opponents += [n for n in (r.first, r.second, r.third) if n is not None and n != me]
+        for player in players.values():
+            while len(player.results) < max((r.round for r in results), default=0):
+                player.results += "Z"
+                player.seats += "-"
         return players
 
     def results(self, t: dict) -> list[standings.Result]:

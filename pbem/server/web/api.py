@@ -4,9 +4,13 @@ Authentication: the signed-in session (POSTs then need the ``X-CSRF-Token``
 header: the token of every page's forms, also given by GET /api/games), or ``Authorization: Bearer <seat key>``
 with ``?game=<id>&side=<side>`` (no session, no CSRF token).
 
-    GET  /api/rulesets                       the installed games: scenarios, seats, options
+    GET  /api/rulesets                       the installed games (scenarios, seats, options, whether the
+                                             game has its own press rule) and the settings of who may
+                                             join, talk and watch (private, press, spectator_delay)
     GET  /api/games                          my games
-    POST /api/games                          {game, scenario, title, seats, options, settings, bots} -> {id}
+    POST /api/games                          {game, scenario, title, seats, options, settings, bots} -> {id};
+                                             settings by name (hours, private, press, spectator_delay ...),
+                                             an unknown or bad one refused with {ok: false, error}
     GET  /api/games/<id>?side=               the game as my side sees it
     POST /api/games/<id>/orders              {side, text, check_only} -> {ok, echo, problems}
     GET  /api/games/<id>/reports/<day>?side= a resolved day's report
@@ -20,8 +24,10 @@ from flask import Blueprint, Response, abort, g, jsonify, request
 
 from pbem.core.ruleset import options_of
 from pbem.games import rulesets as installed
+from pbem.server import deadlines
 from pbem.server.service import ServiceError
-from pbem.server.web.games import map_day, my_games, report_for, settings_from_form
+from pbem.server.web.around import AROUND_SETTINGS
+from pbem.server.web.games import FORM_SETTINGS, map_day, my_games, report_for, settings_from_form
 from pbem.server.web.security import csrf_token, login_required, my_sides, service, side_for
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -62,8 +68,14 @@ def rulesets():
         out.append({"name": name, "title": rules.title, "scenarios": scenarios,
                     "options": [{"name": o.name, "title": o.title, "choices": list(o.choices), "default": o.default,
                                  "help": o.help} for o in rules.options()],
-                    "ask_kinds": rules.ask_kinds, "bots": list(rules.bots())})
-    return jsonify({"rulesets": out})
+                    "ask_kinds": rules.ask_kinds, "bots": list(rules.bots()),
+                    "press_rule": callable(getattr(rules, "press_rule", None))})
+    settings = [{"name": name, "default": default,
+                 **({"takes": AROUND_SETTINGS[name][0], "help": AROUND_SETTINGS[name][1]}
+                    if name in AROUND_SETTINGS else {})}
+                for name, default in deadlines.DEFAULTS.items() if name in AROUND_SETTINGS
+                or name in FORM_SETTINGS.values()]
+    return jsonify({"rulesets": out, "settings": settings})
 
 
 @bp.route("/games", methods=["POST"])
@@ -78,7 +90,7 @@ def create():
     if not isinstance(body, dict) or not str(body.get("title", "")).strip():
         abort(400, 'Send JSON: {"game": "marengo", "title": "...", "seats": ["austria"], "options": {}}.')
     try:
-        settings = settings_from_form(_Form(body.get("settings") or {}), given_only=True)
+        settings = settings_from_form(api_settings(body.get("settings")), given_only=True)
         game_id, _ = service().create_game(
             str(body["title"]).strip()[:100], {seat: g.user.email for seat in body.get("seats") or []},
             scenario=body.get("scenario"), settings=settings, moderator=body.get("moderator"),
@@ -87,6 +99,26 @@ def create():
     except ServiceError as exc:
         return jsonify({"ok": False, "error": str(exc)}), 400
     return jsonify({"ok": True, "id": game_id, "commitment": service().commitment(game_id)}), 201
+
+
+def api_settings(given) -> "_Form":
+    """The JSON settings as the new-game form's fields: each by its setting's name (docs/operations.md,
+    pbem.server.deadlines) or its field's; an unknown name is refused, naming those there are."""
+    if given is None:
+        given = {}
+    if not isinstance(given, dict):
+        raise ServiceError('settings is an object, such as {"hours": 48, "private": true}')
+    fields = {name: field for field, name in FORM_SETTINGS.items()}
+    known = sorted(set(fields) | set(AROUND_SETTINGS))
+    out = _Form()
+    for name, value in given.items():
+        if name in AROUND_SETTINGS or name in FORM_SETTINGS:
+            out[name] = value
+        elif name in fields:
+            out[fields[name]] = value
+        else:
+            raise ServiceError(f"there is no setting {name!r}; the settings are {', '.join(known)}")
+    return out
 
 
 class _Form(dict):

@@ -9,12 +9,58 @@ from datetime import timezone
 
 from flask import Blueprint, abort, flash, g, redirect, render_template, request, url_for
 
+from pbem.server import deadlines
 from pbem.server.service import ServiceError
 from pbem.server.service.players import vacation_span
 from pbem.server.web.security import email_required, is_moderator, my_sides, service, side_for
 
 bp = Blueprint("around", __name__)
 DRAW = ("offer", "accept", "decline")
+
+AROUND_SETTINGS = {
+    "private": ("true or false", "the game is not listed among the open games; its seats go by invitation"),
+    "press": ("one of " + ", ".join(deadlines.PRESS),
+              "messages between seats: none, open (any seat to any, at any time), or game (the game's own rule)"),
+    "spectator_delay": ("a number of days (0 or more), or null",
+                        "anyone may watch the game while it is played, in the neutral view, this many days behind "
+                        "the last day resolved; null: only once it is over"),
+}
+"""The settings of who may join, talk and watch (docs/leagues.md, "Around each game"): what each
+takes and does, as the new-game form and GET /api/rulesets tell them."""
+
+
+def around_settings(form, given_only: bool = False) -> dict:
+    """``private``, ``press`` and ``spectator_delay`` read from the new-game form or the JSON API's
+    settings (``given_only``: only those sent), checked; a ServiceError names the setting, what was
+    sent and what it takes. On the form an unticked box is sent as nothing (not private), and an
+    empty delay is none."""
+    out = {}
+    if not given_only or "private" in form:
+        value = form.get("private")
+        words = {"1": True, "true": True, "yes": True, "on": True, "0": False, "false": False, "no": False,
+                 "off": False, "": False, "none": False}
+        if isinstance(value, bool):
+            out["private"] = value
+        elif value is None or (isinstance(value, str) and value.strip().lower() in words):
+            out["private"] = words[(value or "").strip().lower()]
+        else:
+            raise ServiceError(f"private is {AROUND_SETTINGS['private'][0]}, not {value!r}")
+    if not given_only or "press" in form:
+        value = form.get("press")
+        value = "game" if value is None or value == "" else value
+        if value not in deadlines.PRESS:
+            raise ServiceError(f"press is {AROUND_SETTINGS['press'][0]}, not {value!r}")
+        out["press"] = value
+    if not given_only or "spectator_delay" in form:
+        value = form.get("spectator_delay")
+        if isinstance(value, str) and value.strip().lower() in ("", "none", "null"):
+            value = None
+        elif isinstance(value, str) and value.strip().isdigit():
+            value = int(value)
+        if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 0):
+            raise ServiceError(f"spectator_delay is {AROUND_SETTINGS['spectator_delay'][0]}, not {value!r}")
+        out["spectator_delay"] = value
+    return out
 
 
 @bp.app_context_processor

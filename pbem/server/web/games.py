@@ -24,6 +24,7 @@ from pbem.games import rulesets, ruleset
 from pbem.server import deadlines
 from pbem.server.service import ServiceError
 from pbem.server.web import clicklayer
+from pbem.server.web.around import around_settings
 from pbem.server.web.security import (email_required, game_info, is_finished, is_moderator, my_sides, service, side_for,
                                spectator)
 
@@ -265,6 +266,11 @@ def settings_list(game_id: int) -> list[tuple[str, str]]:
     asked = [ASK_KINDS.get(k, k) for k in s["ask"]]
     out.append(("Asked by mail", f"{'; '.join(asked)} (answer within {s['ask_minutes']} minutes)" if asked
                 else "nothing: the rules' defaults decide"))
+    out.append(("Private", "yes: seats by invitation only" if s["private"] else "no: listed among the open games"))
+    out.append(("Press", {"none": "none", "open": "open: any seat to any, at any time",
+                          "game": "the game's own rule"}[s["press"]]))
+    out.append(("Spectators", "once the game is over" if s["spectator_delay"] is None else
+                f"while it is played, {s['spectator_delay']} days behind, in the neutral view"))
     bots = s.get("bots") or {}
     if bots:
         out.append(("Computer players", ", ".join(f"{service().seat_title(game_id, seat)}: {name}"
@@ -353,6 +359,7 @@ def settings_from_form(form, given_only: bool = False) -> dict:
                 "subturn_minutes": number("subturn_minutes", 720)}
     if given_only:
         settings = {name: settings[name] for field, name in FORM_SETTINGS.items() if field in form}
+    settings.update(around_settings(form, given_only))  # private, press, spectator_delay
     try:
         return deadlines.settings_with_defaults(settings)
     except deadlines.SettingsError as exc:

@@ -161,8 +161,15 @@ def console(tid: int):
     t = tournament_or_404(tid)
     if not organiser(t["league_id"]):
         abort(403, "Only the league's organisers may use the tournament console.")
-    games = {p["game_id"]: {"info": service().info(p["game_id"]), "seats": service().store.seats(p["game_id"])}
-             for p in t["pairings"] if p["game_id"]}
+    ops = leagues()
+    games = {}
+    for p in t["pairings"]:
+        if p["game_id"]:
+            mine = ops.seated_in(p["game_id"], who())  # the seat rule: nothing of the other seats
+            seats = service().store.seats(p["game_id"])
+            games[p["game_id"]] = {"info": service().info(p["game_id"]), "mine": [
+                service().seat_title(p["game_id"], side) for side in mine],
+                "seats": [] if mine else seats}
     return render_template("tournament_console.html", t=t, table=leagues().table(tid), cell_text=cell_text,
                            games=games, actions=CONSOLE)
 

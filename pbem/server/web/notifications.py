@@ -29,7 +29,9 @@ def settings():
         else:
             try:
                 notify.set_settings(store, me, request.form.get("mode", ""), request.form.get("webhook_url", ""),
-                                    request.form.get("webhook_format", "discord"))
+                                    request.form.get("webhook_format", "discord"),
+                                    digest_hour=request.form.get("digest_hour"),
+                                    timezone=request.form.get("timezone"))
             except notify.NotifyError as exc:
                 raise ServiceError(str(exc)) from None
             flash("Notification settings saved.")
