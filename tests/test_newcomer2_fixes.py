@@ -1,0 +1,48 @@
+"""What the second newcomer's trial found (issue 13): each fix with the test that failed
+before it, over a real SQLite file, the real web app and the real command line."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+
+
+def pbem_cli(*args, tmp_path):
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "xdg"), "PBEM_CONFIG": ""}
+    return subprocess.run([sys.executable, "-m", "pbem.cli", *args], capture_output=True, text=True, timeout=120,
+                          env=env, cwd=tmp_path)
+
+
+# -- pbem login-link on the wrong data folder ------------------------------------------------
+
+
+def test_login_link_without_a_database_is_refused_in_one_line_and_makes_none(tmp_path):
+    """The organiser who forgets --config (or PBEM_INSTANCE) got a link to an empty database
+    made on the spot under ~/.local/share/pbem, for a server that was not running there."""
+    config = tmp_path / "club.toml"
+    config.write_text('instance = "data"\nadmin_email = "org@example.org"\n')
+    done = pbem_cli("login-link", "--config", str(config), tmp_path=tmp_path)
+    assert done.returncode == 1, done.stdout
+    assert done.stdout == "" and done.stderr.strip().count("\n") == 0, done.stderr
+    assert "there is no database at" in done.stderr and str(tmp_path / "data" / "pbem.sqlite3") in done.stderr
+    assert "Traceback" not in done.stderr
+    assert not (tmp_path / "data" / "pbem.sqlite3").exists()
+    default = pbem_cli("login-link", tmp_path=tmp_path)
+    assert default.returncode == 1 and "there is no database at" in default.stderr
+    assert not (tmp_path / "xdg" / "pbem" / "pbem.sqlite3").exists()
+
+
+def test_login_link_on_the_clubs_database_prints_the_link(tmp_path):
+    from pbem.server.store import Store
+
+    config = tmp_path / "club.toml"
+    config.write_text('instance = "data"\nadmin_email = "org@example.org"\nweb_port = 8123\n')
+    (tmp_path / "data").mkdir()
+    Store(tmp_path / "data" / "pbem.sqlite3").close()
+    done = pbem_cli("login-link", "--config", str(config), tmp_path=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("http://127.0.0.1:8123/login/")
