@@ -3,12 +3,21 @@ before it, over a real SQLite file, the real web app and the real command line."
 
 from __future__ import annotations
 
+import html
 import os
 import subprocess
 import sys
 
 import pytest
 
+from websupport import ANNA, SMALL, Site
+
+
+@pytest.fixture
+def site(tmp_path):
+    s = Site(tmp_path)
+    yield s
+    s.store.close()
 
 
 def pbem_cli(*args, tmp_path):
@@ -46,3 +55,20 @@ def test_login_link_on_the_clubs_database_prints_the_link(tmp_path):
     done = pbem_cli("login-link", "--config", str(config), tmp_path=tmp_path)
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("http://127.0.0.1:8123/login/")
+
+
+# -- the new-game page, when the organiser names another moderator ----------------------------
+
+
+def test_a_game_made_for_another_moderator_says_who_moderates_it(site):
+    anna = site.client(ANNA)
+    made = anna.post("/games/new", data={"csrf_token": anna.csrf, "title": "Club game", "hours": "24",
+                                         "scenario": f"marengo:{SMALL}", "seat": "none",
+                                         "moderator": "bob@example.org"}, follow_redirects=True)
+    assert made.status_code == 200
+    page = html.unescape(made.text)
+    assert "Game created. bob@example.org moderates it" in page
+    assert "You moderate it" not in page
+    mine = anna.post("/games/new", data={"csrf_token": anna.csrf, "title": "Mine", "hours": "24",
+                                         "scenario": f"marengo:{SMALL}", "seat": "none"}, follow_redirects=True)
+    assert "Game created. You moderate it" in html.unescape(mine.text)
