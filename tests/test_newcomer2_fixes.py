@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import html
 import os
+import smtplib
 import subprocess
 import sys
+from email.message import EmailMessage
 
 import pytest
 
-from websupport import ANNA, SMALL, Site
+from websupport import ANNA, FRED, SMALL, Site
 
 
 @pytest.fixture
@@ -72,3 +74,58 @@ def test_a_game_made_for_another_moderator_says_who_moderates_it(site):
     mine = anna.post("/games/new", data={"csrf_token": anna.csrf, "title": "Mine", "hours": "24",
                                          "scenario": f"marengo:{SMALL}", "seat": "none"}, follow_redirects=True)
     assert "Game created. You moderate it" in html.unescape(mine.text)
+
+
+# -- mail: HELP tells the deadlines too --------------------------------------------------------
+
+
+@pytest.fixture
+def door(tmp_path):
+    """A service on a real SQLite file behind the real SMTP receiver on loopback, at a fixed time."""
+    from datetime import datetime, timezone
+
+    from conftest import Clock
+
+    from pbem.server import inbox
+    from pbem.server.mail.smtpd import start_smtpd
+    from pbem.server.service import Service
+    from pbem.server.store import Store
+
+    clock = Clock(datetime(2026, 11, 2, 9, 0, tzinfo=timezone.utc))
+    store = Store(tmp_path / "pbem.sqlite3", clock=clock)
+    service = Service(store, clock=clock)
+    game_id, keys = service.create_game("Club game", {"austria": ANNA, "france": FRED}, scenario=SMALL, seed=3,
+                                        settings={"hours": 48}, timezones={"austria": "Europe/Vienna"})
+    smtpd = start_smtpd(lambda raw: inbox.receive(service, raw, "smtp"))
+
+    def send(text: str, sender: str) -> list[str]:
+        """Mail ``text`` from ``sender`` through the receiver; the bodies of the answers to it."""
+        before = store.query("SELECT max(id) AS n FROM outbox")[0]["n"] or 0
+        msg = EmailMessage()
+        msg["From"], msg["To"], msg["Subject"] = sender, "pbem@localhost", "help"
+        msg.set_content(text)
+        with smtplib.SMTP("127.0.0.1", smtpd.port, timeout=30) as client:
+            client.send_message(msg)
+        inbox.process_pending(service)
+        return [r["body"] for r in store.query("SELECT body, to_addr FROM outbox WHERE id > ? ORDER BY id",
+                                                (before,)) if r["to_addr"] == sender]
+
+    yield game_id, keys, send
+    smtpd.stop()
+    store.close()
+
+
+def test_help_without_a_header_lists_the_senders_games_and_deadlines(door):
+    """docs/orders.md: every answer ends with the deadline; HELP's, which needs no header, told
+    none (the answer to a mail with no header already listed the sender's games)."""
+    game_id, _, send = door
+    [answer] = send("HELP\n", ANNA)
+    assert "pbem: how to play by mail" in answer
+    assert (f"game {game_id}, Austria: deadline Wednesday 04 November 2026, 10:00 Europe/Vienna, in 2 days"
+            in answer), answer
+    [stranger] = send("HELP\n", "new@example.org")
+    assert "pbem: how to play by mail" in stranger and "Your games on this server" not in stranger
+    game_id, keys, send = door
+    [headed] = send(f"GAME {game_id} KEY {keys['austria']}\nHELP\n", ANNA)
+    assert "pbem: how to play by mail" in headed
+    assert "Deadline: Wednesday 04 November 2026, 10:00 Europe/Vienna, in 2 days" in headed, headed

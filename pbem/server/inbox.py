@@ -163,7 +163,7 @@ def handle(service: Service, row: dict, msg: Inbound | None = None) -> dict:
     first = lines[0].split() if lines else []
     command = first[0].upper() if first and first[0].upper() in COMMANDS else None
     if header.line == 0 and (command == "HELP" or not lines and not msg.cuts):
-        result = stranger(HELP, "help")
+        result = stranger(HELP + your_deadlines(service, to), "help")  # every answer tells the deadlines
         result["command"] = "HELP"
         return result
     if header.line == 0 and league_mail.is_league_command(first):  # LEAGUE 3 JOIN, TOURNAMENT 5 ENTER
