@@ -129,3 +129,47 @@ def test_help_without_a_header_lists_the_senders_games_and_deadlines(door):
     [headed] = send(f"GAME {game_id} KEY {keys['austria']}\nHELP\n", ANNA)
     assert "pbem: how to play by mail" in headed
     assert "Deadline: Wednesday 04 November 2026, 10:00 Europe/Vienna, in 2 days" in headed, headed
+
+
+# -- mail: ANSWER takes a choice by its name, as the question shows it ---------------------------
+
+
+def test_answer_by_mail_takes_the_choice_by_its_name_as_well_as_its_key(tmp_path):
+    """The question lists "cascina_bianca: Cascina Bianca"; a player wrote ANSWER 1 Cascina Bianca
+    and was refused: "expected exactly 1 choice(s), got 2"."""
+    from datetime import datetime, timezone
+
+    from conftest import Clock
+    from test_service import play_bot_day, tick
+
+    from pbem.server import inbox
+    from pbem.server.service import Service
+    from pbem.server.store import Store
+
+    clock = Clock(datetime(2026, 11, 2, 9, 0, tzinfo=timezone.utc))
+    store = Store(tmp_path / "pbem.sqlite3", clock=clock)
+    service = Service(store, clock=clock)
+    game_id, keys = service.create_game("Asked", {"austria": ANNA, "france": FRED}, scenario=SMALL, seed=5,
+                                        settings={"hours": 24, "ask": ["retreat", "block", "take_loss"]})
+    pending = None
+    for _ in range(30):
+        play_bot_day(service, game_id)
+        clock.advance(hours=25)
+        tick(service)
+        pending = service.info(game_id)["pending"]
+        if pending and any(" " in label for label in pending["decision"]["labels"].values()):
+            break
+    assert pending, "no question with a name of several words came up in 30 days of bot play"
+    decision, side = pending["decision"], pending["decision"]["side"]
+    key, name = next((k, v) for k, v in decision["labels"].items() if " " in v)
+    sender = {"austria": ANNA, "france": FRED}[side]
+    msg = EmailMessage()
+    msg["From"], msg["To"], msg["Subject"] = sender, "pbem@localhost", "answer"
+    msg.set_content(f"GAME {game_id} KEY {keys[side]}\nANSWER {pending['index']} {name.upper()}\n")
+    inbox.receive(service, msg.as_bytes(), "smtp")
+    inbox.process_pending(service)
+    answered = store.query("SELECT body FROM outbox WHERE to_addr = ? ORDER BY id DESC LIMIT 1", (sender,))
+    assert answered[0]["body"].startswith("Your answer was taken."), answered[0]["body"]
+    logged = [e for e in service.store.read_log(game_id) if e.get("kind") == "answer"]
+    assert logged[-1]["index"] == pending["index"] and logged[-1]["answer"] == [key]
+    store.close()

@@ -20,6 +20,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable, Iterable
 
+from pbem.core.orders import fold
+
 
 @dataclass(frozen=True)
 class Decision:
@@ -53,6 +55,28 @@ class Decision:
             "min": self.min,
             "max": self.max,
         }
+
+    def read(self, words: Iterable[str]) -> tuple[str, ...]:
+        """The option keys a player's words name: each a key or a label as the question shows it
+        (``cascina_bianca`` or ``Cascina Bianca``), in any case and with or without accents; the
+        longest run of words that names one is taken. A word that names none is kept as written,
+        for ``problem`` to refuse."""
+        names: dict[str, str] = {}
+        for key in self.options:
+            names.setdefault(fold(self.label(key)), key)
+            names[fold(key)] = key
+        words, out, i = list(words), [], 0
+        while i < len(words):
+            for j in range(len(words), i, -1):
+                key = names.get(fold(" ".join(words[i:j])))
+                if key is not None:
+                    out.append(key)
+                    i = j
+                    break
+            else:
+                out.append(words[i])
+                i += 1
+        return tuple(out)
 
     def problem(self, answer: Iterable[str]) -> str | None:
         """Why ``answer`` is not a legal answer, or None."""
