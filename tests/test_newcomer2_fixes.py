@@ -173,3 +173,24 @@ def test_answer_by_mail_takes_the_choice_by_its_name_as_well_as_its_key(tmp_path
     logged = [e for e in service.store.read_log(game_id) if e.get("kind") == "answer"]
     assert logged[-1]["index"] == pending["index"] and logged[-1]["answer"] == [key]
     store.close()
+
+
+# -- "ask me": a question with one possible answer is not put --------------------------------------
+
+
+def test_a_question_with_one_possible_answer_is_not_put_to_the_player():
+    """A retreat with one locale to go to was mailed as a question ("Choose 1 to 1": Bormida
+    bend alone) and the game waited for the answer."""
+    from pbem.core.decisions import Decider, Decision, Pending
+
+    always = Decider(ask=lambda decision: True)
+    one = Decision("austria", "retreat", "A3 retreats from Bormida bridgehead: where to?", ("bormida_bend",),
+                   ("bormida_bend",), (("bormida_bend", "Bormida bend"),))
+    assert always.decide(one, source="standing") == ("bormida_bend",)
+    assert always.records[-1].source == "default"
+    two = Decision("austria", "retreat", "A2 retreats: where to?", ("bormida_bend", "vigne"), ("bormida_bend",))
+    with pytest.raises(Pending):
+        always.decide(two, source="standing")
+    none_or_one = Decision("austria", "if_blocked", "Which blocks advance?", ("A1",), (), min=0, max=1)
+    with pytest.raises(Pending):
+        Decider(ask=lambda decision: True).decide(none_or_one)
