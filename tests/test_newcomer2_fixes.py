@@ -194,3 +194,25 @@ def test_a_question_with_one_possible_answer_is_not_put_to_the_player():
     none_or_one = Decision("austria", "if_blocked", "Which blocks advance?", ("A1",), (), min=0, max=1)
     with pytest.raises(Pending):
         Decider(ask=lambda decision: True).decide(none_or_one)
+
+
+# -- mail: the orders form filled in inside the quoted mail ----------------------------------------
+
+
+def test_a_form_filled_in_inside_the_quote_is_not_read_and_the_answer_says_where_to_write(door):
+    """A player pressed Reply, put his key into the quoted form's header and took the # off the
+    orders he wanted, all inside the "> " quote: the answer said only "Read from your mail:
+    nothing. Ignored: 159 quoted lines"."""
+    game_id, keys, send = door
+    form = (f"GAME {game_id} SIDE Austria TURN 6AM KEY {keys['austria']}\n# Your orders for Austria's day\n"
+            "FINAL\n")
+    quoted = "\n".join("> " + line for line in ("[pbem-mail] Written by the pbem server", "", "Orders", *form.splitlines(),
+                                                  "", "[pbem-mail-end]"))
+    [answer] = send(f"On Monday, pbem <pbem@localhost> wrote:\n{quoted}\n", ANNA)
+    assert "nothing was done" in answer
+    assert "filled in the orders form inside the quoted mail" in answer, answer
+    assert "write your orders above the quoted mail" in answer
+    assert keys["austria"] not in answer
+    [plain] = send("On Monday, pbem <pbem@localhost> wrote:\n> GAME 1 SIDE Austria TURN 6AM KEY <your-key>\n> FINAL\n",
+                   ANNA)
+    assert "filled in the orders form" not in plain
