@@ -235,6 +235,10 @@ def cmd_login_link(args) -> int:
     from pbem.server.web import admin_login_url
 
     config = load_config(args.config)
+    if not config.database_path.is_file():  # never a new, empty database for a server that is not there
+        print(f"pbem login-link: there is no database at {config.database_path} (check the config file's "
+              "instance or database setting, or --config; `pbem serve` makes it)", file=sys.stderr)
+        return 1
     if args.email:
         config.admin_email = args.email
     print(admin_login_url(Service(Store(config.database_path), config), config))

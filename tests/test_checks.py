@@ -65,6 +65,21 @@ def test_an_assault_across_an_approach_with_no_enemy_is_refused():
         parse_orders(scenario, state, "austria", "ASSAULT West>Mid WITH A1 LEAD A1")
 
 
+def test_an_assault_with_no_enemy_before_it_is_refused_even_after_another_assault():
+    """Enemy blocks never come onto an approach during one's own day: the assaults come first
+    (003 §7), and a beaten defender retreats into a reserve (§12). So an assault across an
+    approach that no enemy blocks at the start of the day fails whatever an earlier assault
+    does, and is refused when sent (found by the second newcomer trial: it was accepted as
+    "depends on how the assault in line 1 ends" and failed when the day was played)."""
+    scenario, state = position("assault-narrow-one-lead")
+    a2 = state.blocks["A2"]
+    a2.locale, a2.facing = "east", "mid"  # A2 faces Mid from the east, where no French block stands
+    with pytest.raises(OrdersError) as info:
+        parse_orders(scenario, state, "austria", "ASSAULT West>Mid WITH A1 LEAD A1\nASSAULT East>Mid WITH A2")
+    assert str(info.value).startswith("line 2, column 1: no enemy blocks Mid>East: an assault crosses a blocked "
+                                      "approach (003 §11): this order would not be carried out")
+
+
 def test_a_fourth_command_is_refused_and_the_third_accepted():
     text = refused("command-limit-fourth-move", "MOVE A1 West -> Mid\nMOVE A2 West -> Mid\n"
                                                 "MOVE A3 West -> Mid\nMOVE A4 West -> Mid")

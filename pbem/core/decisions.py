@@ -9,7 +9,8 @@ The decider answers, in this order, from:
 2. the answer the ruleset found in the side's orders (own day) or standing
    orders (enemy's day), passed as ``given``;
 3. the decision's documented default, unless the side asked to be asked, in
-   which case resolution stops with :class:`Pending`.
+   which case resolution stops with :class:`Pending` (not when the rules leave
+   one answer only: there is nothing to ask).
 
 Every answer is recorded as a :class:`DecisionRecord`, with its source, so a
 report can say which choices were taken on a side's behalf and how.
@@ -19,6 +20,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Callable, Iterable
+
+from pbem.core.orders import fold
 
 
 @dataclass(frozen=True)
@@ -53,6 +56,32 @@ class Decision:
             "min": self.min,
             "max": self.max,
         }
+
+    def read(self, words: Iterable[str]) -> tuple[str, ...]:
+        """The option keys a player's words name: each a key or a label as the question shows it
+        (``cascina_bianca`` or ``Cascina Bianca``), in any case and with or without accents; the
+        longest run of words that names one is taken. A word that names none is kept as written,
+        for ``problem`` to refuse."""
+        names: dict[str, str] = {}
+        for key in self.options:
+            names.setdefault(fold(self.label(key)), key)
+            names[fold(key)] = key
+        words, out, i = list(words), [], 0
+        while i < len(words):
+            for j in range(len(words), i, -1):
+                key = names.get(fold(" ".join(words[i:j])))
+                if key is not None:
+                    out.append(key)
+                    i = j
+                    break
+            else:
+                out.append(words[i])
+                i += 1
+        return tuple(out)
+
+    def one_answer(self) -> bool:
+        """Whether the rules leave one answer only (every option, and no fewer): nothing to ask."""
+        return self.min == self.max == len(self.options)
 
     def problem(self, answer: Iterable[str]) -> str | None:
         """Why ``answer`` is not a legal answer, or None."""
@@ -135,7 +164,7 @@ class Decider:
             if why is None:
                 return self._record(index, decision, answer, source, "; ".join(notes))
             notes.append(f"{source} answer {' '.join(answer) or 'none'} not legal: {why}")
-        if self.ask(decision) and index not in self.answers:
+        if self.ask(decision) and index not in self.answers and not decision.one_answer():
             raise Pending(index, decision)
         if self.choose is not None:
             answer = tuple(self.choose(decision) or ())

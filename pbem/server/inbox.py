@@ -17,6 +17,7 @@ Robots' mail is never answered (pbem.server.mail.inbound, .robots).
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 
 from pbem.server import addresses, deadlines, throttle
@@ -26,6 +27,7 @@ from pbem.games import rulesets
 from pbem.server.mail import bounds
 from pbem.server.mail.inbound import Inbound, parse_message
 from pbem.server.mail.outbox import queue
+from pbem.server.mail.quoting import PLACEHOLDER
 from pbem.server.mail.reply import NAMED_KINDS, QUOTED_KINDS, summary
 from pbem.server.service import Service, ServiceError, redact_key
 from pbem.server.service.players import vacation_span
@@ -163,7 +165,7 @@ def handle(service: Service, row: dict, msg: Inbound | None = None) -> dict:
     first = lines[0].split() if lines else []
     command = first[0].upper() if first and first[0].upper() in COMMANDS else None
     if header.line == 0 and (command == "HELP" or not lines and not msg.cuts):
-        result = stranger(HELP, "help")
+        result = stranger(HELP + your_deadlines(service, to), "help")  # every answer tells the deadlines
         result["command"] = "HELP"
         return result
     if header.line == 0 and league_mail.is_league_command(first):  # LEAGUE 3 JOIN, TOURNAMENT 5 ENTER
@@ -175,7 +177,8 @@ def handle(service: Service, row: dict, msg: Inbound | None = None) -> dict:
     if header.line == 0 or header.game is None or header.key is None:
         # what was read, without quoting it: a stranger's lines never go back to whoever Reply-To names
         return stranger("Your mail has no first line naming the game and carrying your key, "
-                        "so nothing was done." + stranger_read_note(msg) + your_deadlines(service, to)
+                        "so nothing was done." + stranger_read_note(msg) + quoted_form_note(msg)
+                        + your_deadlines(service, to)
                         + "\n\n" + HELP, "no header")
     try:
         game_id = int(str(header.game).lstrip("#"))
@@ -247,6 +250,24 @@ def stranger_read_note(msg) -> str:
     ignored = counted(msg.cuts)
     ignored = f"{ignored}, taken for quoted text, a footer or a signature" if ignored else "nothing"
     return f"\n\nRead from your mail: {read}.\nIgnored: {ignored}."
+
+
+QUOTED_HEADER = re.compile(r"^[\s>]*GAME\s+#?\d+\b.*\bKEY\s+(\S+)", re.I)
+
+
+def quoted_form_note(msg) -> str:
+    """When the quoted mail holds an orders header with a real key (the player filled in the
+    form where it stood, inside the quote), why nothing of it was read; quoting nothing."""
+    for cut in msg.cuts:
+        if cut.kind not in QUOTED_KINDS:
+            continue
+        for line in cut.lines:
+            found = QUOTED_HEADER.match(line)
+            if found and not PLACEHOLDER.match(found.group(1)):
+                return ("\n\nYou seem to have filled in the orders form inside the quoted mail (the lines "
+                        "starting with >): quoted text is never read as orders. Copy the form, header line "
+                        "first, and write your orders above the quoted mail.")
+    return ""
 
 
 def counted(cuts) -> str:

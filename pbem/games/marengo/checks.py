@@ -314,10 +314,12 @@ class _Checker:
 
     @staticmethod
     def _always_void(why: str) -> bool:
-        """Reasons that hold whatever happens earlier in the day."""
+        """Reasons that hold whatever happens earlier in the day. No enemy block comes onto an
+        approach during one's own assaults (a beaten defender retreats into a reserve, 003 §12),
+        so an approach no enemy blocks stays so."""
         return any(k in why for k in ("has not been activated", "may not assault on a day",
                                       "no block can lead", "may take at most", "fired a bombardment today",
-                                      "only one assault a turn"))
+                                      "only one assault a turn", "an assault crosses a blocked approach"))
 
     def lead_problem(self, order: Assault) -> str | None:
         """003 §5: cavalry named in WITH across a cavalry obstacle (the map decides it: the engine

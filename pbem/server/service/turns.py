@@ -295,7 +295,8 @@ class Turns(ServiceBase):
                         f"{decision.question}\n\n{options}\n\n"
                         f"Choose {decision.min} to {decision.max} of them. Answer with a mail whose first line is\n"
                         f"  GAME {game_id} SIDE {self.seat_title(game_id, decision.side)} KEY <your key>\n"
-                        f"and whose next line is\n  ANSWER {index} <choices, separated by spaces>\n\n"
+                        f"and whose next line is\n  ANSWER {index} <choices, separated by spaces>\n"
+                        f"(each by the word before its colon or by its name).\n\n"
                         f"Without an answer by {deadlines.local_time(until, seat['timezone'], now=self.now())} the default is "
                         f"used: {', '.join(decision.label(k) for k in decision.default) or 'none'}.")
                 queue(self.store, seat["email"], f"[pbem {game_id}] Your decision: {decision.kind}", body,
@@ -311,6 +312,7 @@ class Turns(ServiceBase):
             d = pending["decision"]
             decision = Decision(d["side"], d["kind"], d["question"], tuple(d["options"]), tuple(d["default"]),
                                 tuple(d["labels"].items()), d["min"], d["max"])
+            answer = list(decision.read(answer))  # a choice by its key or its name
             problem = decision.problem(answer)
             if problem:
                 raise ServiceError(f"that answer cannot be taken: {problem}")

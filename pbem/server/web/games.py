@@ -416,12 +416,13 @@ def new_game():
             options=options, bots=bots)
     except (ServiceError, deadlines.SettingsError) as exc:
         return render_template("new_game.html", form=form, error=str(exc), **shown), 400
+    mine = (moderator or "").lower() == g.user.email.lower()
     if sides:
         flash("Game created. Your seat key was mailed to you; you need it only to send orders by mail.")
     else:
-        flash("Game created. You moderate it; the seats are open for players to join.")
+        flash(f"Game created. {'You moderate' if mine else f'{moderator} moderates'} it; "
+              "the seats are open for players to join.")
     if not sides:
-        mine = (moderator or "").lower() == g.user.email.lower()
         return redirect(url_for("moderator.console", game_id=game_id) if mine else url_for("games.home"))
     return redirect(url_for("games.game_page", game_id=game_id))
 
