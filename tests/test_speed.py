@@ -1,0 +1,61 @@
+"""Speed and scale (issue 15): behaviour only -- the figures are printed by ``pbem loadtest --limits``,
+``pbem bench`` and ``pbem measure``, never asserted here."""
+
+from datetime import datetime, timezone
+from pathlib import Path
+
+from conftest import Clock
+
+from pbem.games.marengo.bot import bot_orders
+from pbem.server.config import Config
+from pbem.server.service import Service
+from pbem.server.store import Store
+
+SMALL = str((Path(__file__).parent / "fixtures" / "small.toml").resolve())
+
+
+def service_with(tmp_path, **settings):
+    clock = Clock(datetime(2026, 11, 2, 9, 0, tzinfo=timezone.utc))
+    config = Config(instance=str(tmp_path), demo=False, **settings)
+    return Service(Store(tmp_path / "pbem.sqlite3", clock=clock), config, clock=clock), clock
+
+
+def play_days(service, game_id, days):
+    for _ in range(days):
+        game = service.game(game_id)
+        for side in game.turn().seats:
+            result = service.submit(game_id, side, bot_orders(game.scenario, game.view(side), game_id))
+            assert result.ok, result.message()
+        service.resolve_next(game_id)
+
+
+def fingerprint(game):
+    return [(d.day, d.seats, game.ruleset.digest(d.after)) for d in game.days], game.view("austria")
+
+
+def test_the_cache_of_replayed_games_keeps_at_most_its_size_the_least_recently_used_dropped(tmp_path):
+    service, _ = service_with(tmp_path, cache_games=2)
+    seats = {"austria": "anna@example.org", "france": "fred@example.org"}
+    ids = [service.create_game(f"G{i}", seats, scenario=SMALL, seed=i, settings={"hours": 24})[0] for i in range(4)]
+    for game_id in ids:
+        play_days(service, game_id, 2)
+        assert len(service.cached_games()) <= 2
+    assert service.cached_games() == ids[-2:]
+    service.game(ids[2])  # used: now the most recent
+    assert service.cached_games() == [ids[3], ids[2]]
+
+
+def test_a_game_dropped_from_the_cache_replays_to_the_same_days_and_views(tmp_path):
+    service, _ = service_with(tmp_path, cache_games=1)
+    seats = {"austria": "anna@example.org", "france": "fred@example.org"}
+    first, _ = service.create_game("First", seats, scenario=SMALL, seed=3, settings={"hours": 24})
+    play_days(service, first, 3)
+    held = service.game(first)
+    before = fingerprint(held)
+    second, _ = service.create_game("Second", seats, scenario=SMALL, seed=4, settings={"hours": 24})
+    play_days(service, second, 1)
+    assert first not in service.cached_games()
+    again = service.game(first)
+    assert again is not held and fingerprint(again) == before
+    play_days(service, first, 1)  # and it goes on from there as if it had never left
+    assert len(service.game(first).days) == len(before[0]) + 1
