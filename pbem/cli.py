@@ -345,10 +345,18 @@ def cmd_loadtest(args) -> int:
 
     from pbem.tools.loadtest import LoadSettings, run_loadtest
 
+    if args.limits_only:
+        from pbem.tools import limits
+
+        text = str(limits.measure(args.workdir, clients=args.clients, game=args.game, scenario=args.scenario))
+        print(text)
+        if args.out:
+            Path(args.out).write_text(text + "\n", encoding="utf-8")
+        return 0
     settings = LoadSettings(games=args.games, seconds=args.seconds, rate=args.rate, due_rate=args.due_rate,
                             clients=args.clients, tick=args.tick, game=args.game, scenario=args.scenario,
                             workdir=args.workdir,
-                            warmup=not args.no_warmup, drain=args.drain)
+                            warmup=not args.no_warmup, drain=args.drain, limits=args.limits)
     figures = run_loadtest(settings)
     text = str(figures)
     print(text)
@@ -576,6 +584,10 @@ def build_parser() -> argparse.ArgumentParser:
     p_load.add_argument("--no-warmup", action="store_true", help="measure from cold: no first mail per seat before")
     p_load.add_argument("--drain", type=float, default=180.0, help="most seconds to wait for late mail")
     p_load.add_argument("--out", help="also write the figures to this file")
+    p_load.add_argument("--limits", action="store_true",
+                        help="also measure, in the same run, the bare receiver, SQLite's commit rate and one raw "
+                             "map render, and print each figure's ratio to its limit")
+    p_load.add_argument("--limits-only", action="store_true", help="measure and print the limits only, no load run")
     p_load.set_defaults(func=cmd_loadtest)
 
     p_measure = sub.add_parser("measure", help="hardening figures: the site's response during hostile mail, "

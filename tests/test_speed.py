@@ -1,6 +1,9 @@
 """Speed and scale (issue 15): behaviour only -- the figures are printed by ``pbem loadtest --limits``,
 ``pbem bench`` and ``pbem measure``, never asserted here."""
 
+import sqlite3
+import subprocess
+import sys
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -10,6 +13,8 @@ from pbem.games.marengo.bot import bot_orders
 from pbem.server.config import Config
 from pbem.server.service import Service
 from pbem.server.store import Store
+from pbem.tools import limits
+from pbem.tools.harness import ServerProcess
 
 SMALL = str((Path(__file__).parent / "fixtures" / "small.toml").resolve())
 
@@ -59,3 +64,27 @@ def test_a_game_dropped_from_the_cache_replays_to_the_same_days_and_views(tmp_pa
     assert again is not held and fingerprint(again) == before
     play_days(service, first, 1)  # and it goes on from there as if it had never left
     assert len(service.game(first).days) == len(before[0]) + 1
+
+
+def test_the_bare_receiver_stores_every_mail_it_answers_250_in_sqlite(tmp_path):
+    rate, p50, p99, stored = limits.bare_receiver(tmp_path, mails=40, clients=2)
+    assert stored == 40 and rate > 0 and 0 < p50 <= p99
+    with sqlite3.connect(tmp_path / "bare-receiver.sqlite3") as conn:
+        raws = [r[0] for r in conn.execute("SELECT raw FROM inbound")]
+    assert len(raws) == 40 and all(b"GAME 1 SIDE Austria" in raw for raw in raws)
+
+
+def test_a_ratio_is_the_figure_over_its_limit():
+    assert limits.ratio(82, 1050) == "0.08" and limits.ratio(1, 1) == "1.00"
+    assert limits.ratio(None, 3) == "-" and limits.ratio(3, 0) == "-"
+
+
+def test_pbem_loadtest_limits_only_prints_the_three_limits(tmp_path):
+    result = subprocess.run([sys.executable, "-m", "pbem.cli", "loadtest", "--limits-only", "--clients", "2",
+                             "--scenario", SMALL, "--workdir", str(tmp_path)],
+                            capture_output=True, text=True, timeout=300, env=ServerProcess.environment())
+    assert result.returncode == 0, result.stdout + result.stderr
+    text = result.stdout
+    assert "bare receiver (aiosmtpd, each message stored in SQLite, one commit): 1000 mails" in text
+    assert "SQLite commits (one row each, WAL):" in text and "one raw map render (marengo, small.toml" in text
+    assert list(tmp_path.iterdir()) == []  # its files are gone
