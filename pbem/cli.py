@@ -146,42 +146,27 @@ def cmd_balance(args) -> int:
 
 
 def cmd_bench(args) -> int:
-    import gc
-    import statistics
-    import time
+    from pbem.games import rulesets
+    from pbem.tools.bench import bench
 
-    from pbem.core.game import Game
-    from pbem.tools.selfplay import play
-
-    ruleset, scenario = game_of(args)
-    started = time.perf_counter()
-    games = [play(ruleset, scenario, seed, options=args.options) for seed in range(args.seed, args.seed + args.games)]
-    elapsed = time.perf_counter() - started
-    days = sum(len(g.days) for g in games)
-    # A replay needs only a game's seed and log (as when the server loads a game):
-    # keep those, let the played states go, and freeze what is left out of the
-    # collector's sight, so a replay does not pay for scanning it.
-    logs = [(game.seed, game.log) for game in games]
-    del games
-    gc.collect()
-    gc.freeze()
-    first, best = [], []
-    for seed, log in logs:
-        times = []
-        for _ in range(args.repeat):
-            t = time.perf_counter()
-            Game(ruleset, scenario, seed, log, options=args.options)
-            times.append(time.perf_counter() - t)
-        first.append(times[0])
-        best.append(min(times))  # as timeit: the other runs only add what else the machine did
-    gc.unfreeze()
-    print(f"self-play: {len(logs)} complete games in {elapsed:.2f} s: {len(logs) / elapsed:.1f} games/s "
-          f"({days / elapsed:.0f} days/s, bot orders and all)")
-    print(f"replay of a complete game's log ({days // len(logs)} days a game, orders parsed and every day "
-          f"resolved): median {statistics.median(best) * 1000:.1f} ms (the best of {args.repeat} replays "
-          f"of each game), max {max(best) * 1000:.1f} ms; the first replay of each: median "
-          f"{statistics.median(first) * 1000:.1f} ms")
+    names = list(rulesets()) if args.all else [args.game]
+    for name in names:
+        args.game = name
+        ruleset, scenario = game_of(args) if not args.all else game_of_first(name)
+        options = getattr(args, "options", {}) if not args.all else {}
+        if args.all:
+            print(f"{name} ({ruleset.title}):")
+        for line in bench(ruleset, scenario, args.seed, args.games, args.repeat, options):
+            print(("  " if args.all else "") + line)
     return 0
+
+
+def game_of_first(name: str):
+    """A game's ruleset and its first scenario, loaded."""
+    from pbem.games import ruleset
+
+    rules = ruleset(name)
+    return rules, rules.load_scenario(next(iter(rules.scenarios().values())))
 
 
 def cmd_serve(args) -> int:
@@ -636,6 +621,7 @@ def build_parser() -> argparse.ArgumentParser:
     p_bench.add_argument("--seed", type=int, default=1, help="the first game\'s seed (then seed+1, ...)")
     p_bench.add_argument("--games", type=int, default=50, help="how many games")
     p_bench.add_argument("--repeat", type=int, default=3, help="replays timed per game (the best counts)")
+    p_bench.add_argument("--all", action="store_true", help="every installed game, each on its first scenario")
     p_bench.set_defaults(func=cmd_bench)
 
     return parser

@@ -88,3 +88,16 @@ def test_pbem_loadtest_limits_only_prints_the_three_limits(tmp_path):
     assert "bare receiver (aiosmtpd, each message stored in SQLite, one commit): 1000 mails" in text
     assert "SQLite commits (one row each, WAL):" in text and "one raw map render (marengo, small.toml" in text
     assert list(tmp_path.iterdir()) == []  # its files are gone
+
+
+def test_pbem_bench_all_prints_the_engine_figures_and_the_memory_of_a_game_for_every_ruleset():
+    from pbem.games import rulesets
+
+    result = subprocess.run([sys.executable, "-m", "pbem.cli", "bench", "--all", "--games", "2", "--repeat", "1"],
+                            capture_output=True, text=True, timeout=300, env=ServerProcess.environment())
+    assert result.returncode == 0, result.stdout + result.stderr
+    for name in rulesets():
+        assert f"{name} (" in result.stdout
+    assert result.stdout.count("self-play: 2 complete games") == len(rulesets())
+    assert result.stdout.count("replay of a complete game's log") == len(rulesets())
+    assert result.stdout.count("memory of a replayed complete game held in the cache: ") == len(rulesets())

@@ -21,7 +21,7 @@ from pbem.server.store import NoSuchGame, NoSuchSeat, Store
 
 
 TITLE_LIMIT = 100  # characters of a game's title, on one line
-CACHE_GAMES = 500  # games kept replayed (Config.cache_games): about 0.3-0.8 MB each (docs/performance.md)
+CACHE_GAMES = 300  # games kept replayed (Config.cache_games): 0.7-1.5 MB each, by game (docs/performance.md)
 
 
 class ServiceError(ValueError):
