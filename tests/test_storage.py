@@ -94,7 +94,7 @@ def test_after_pruning_a_player_still_fetches_every_past_report_and_map(finished
 
 
 def test_an_old_database_keeps_its_report_pictures_as_references_after_the_upgrade(tmp_path, finished):
-    """Migration speed_1: report rows written with the bytes inline get references; sent again, the mail
+    """Migration issue15_1: report rows written with the bytes inline get references; sent again, the mail
     carries the same map and view."""
     site, game_id = finished
     game = site.service.game(game_id)
@@ -112,7 +112,7 @@ def test_an_old_database_keeps_its_report_pictures_as_references_after_the_upgra
                       "data": base64.b64encode(view).decode(), "cid": None}]
             conn.execute("UPDATE outbox SET attachments = ?, status = 'queued', next_attempt_at = created"
                          " WHERE id = ?", (json.dumps(parts), row["id"]))
-        conn.execute("DELETE FROM migrations WHERE name = 'speed_1_attachments_by_reference'")
+        conn.execute("DELETE FROM migrations WHERE name = 'issue15_1_attachments_by_reference'")
     conn.close()
     store = Store(tmp_path / "pbem.sqlite3")
     upgraded = report_rows(store, game_id)

@@ -285,7 +285,7 @@ def _harden_retention(db: Database) -> None:
     )
 
 
-@migrations(name="speed_1_attachments_by_reference")
+@migrations(name="issue15_1_attachments_by_reference")
 def _speed_attachments_by_reference(db: Database) -> None:
     """A report mail's map and view.json, kept inline until now, become references drawn again from the
     game's log when the mail is sent (pbem.server.mail.outbox.Drawn): a mailed map was 0.2-0.5 MB of
