@@ -43,11 +43,12 @@ class Limits:
     commit_rate: float  # commits a second
     render_seconds: float  # one map rasterised, best of three
     render_what: str
+    load: tuple = ()  # the machine's load average when they were measured
 
     def lines(self) -> list[str]:
         return [
             f"limits (measured in this run, {os.cpu_count()} cores, load average "
-            f"{' '.join(f'{x:.1f}' for x in os.getloadavg())}):",
+            f"{' '.join(f'{x:.1f}' for x in self.load)}):",
             f"  bare receiver (aiosmtpd, each message stored in SQLite, one commit): {self.receiver_mails} mails, "
             f"{self.receiver_rate:.0f} mails/s; sendmail -> 250 p50 {self.receiver_p50 * 1000:.1f} ms, "
             f"p99 {self.receiver_p99 * 1000:.1f} ms",
@@ -164,4 +165,4 @@ def measure(folder=None, mails: int = 1000, clients: int = 4, game: str = "maren
         rate, p50, p99, stored = bare_receiver(Path(tmp), mails, clients)
         commits = commit_rate(Path(tmp))
     seconds, what = raw_render(game, scenario)
-    return Limits(rate, p50, p99, stored, commits, seconds, what)
+    return Limits(rate, p50, p99, stored, commits, seconds, what, os.getloadavg())

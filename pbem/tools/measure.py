@@ -182,7 +182,7 @@ def footprint(scenario: str = "marengo.toml", seed: int = 1, workdir=None) -> Fo
     config = Config(instance=str(folder), demo=False)
     store = Store(folder / "pbem.sqlite3", clock=clock)
     service = Service(store, config, clock=clock)
-    sender = Sender(store, maildir=str(folder / "maildir"))
+    sender = Sender(store, maildir=str(folder / "maildir"), resolve=service.attachment)  # as the server does
     seats = {"austria": "austria@bots.invalid", "france": "france@bots.invalid"}
     game_id, keys = service.create_game("Footprint", seats, scenario=scenario, seed=seed, settings={"hours": 48})
     try:
