@@ -146,42 +146,27 @@ def cmd_balance(args) -> int:
 
 
 def cmd_bench(args) -> int:
-    import gc
-    import statistics
-    import time
+    from pbem.games import rulesets
+    from pbem.tools.bench import bench
 
-    from pbem.core.game import Game
-    from pbem.tools.selfplay import play
-
-    ruleset, scenario = game_of(args)
-    started = time.perf_counter()
-    games = [play(ruleset, scenario, seed, options=args.options) for seed in range(args.seed, args.seed + args.games)]
-    elapsed = time.perf_counter() - started
-    days = sum(len(g.days) for g in games)
-    # A replay needs only a game's seed and log (as when the server loads a game):
-    # keep those, let the played states go, and freeze what is left out of the
-    # collector's sight, so a replay does not pay for scanning it.
-    logs = [(game.seed, game.log) for game in games]
-    del games
-    gc.collect()
-    gc.freeze()
-    first, best = [], []
-    for seed, log in logs:
-        times = []
-        for _ in range(args.repeat):
-            t = time.perf_counter()
-            Game(ruleset, scenario, seed, log, options=args.options)
-            times.append(time.perf_counter() - t)
-        first.append(times[0])
-        best.append(min(times))  # as timeit: the other runs only add what else the machine did
-    gc.unfreeze()
-    print(f"self-play: {len(logs)} complete games in {elapsed:.2f} s: {len(logs) / elapsed:.1f} games/s "
-          f"({days / elapsed:.0f} days/s, bot orders and all)")
-    print(f"replay of a complete game's log ({days // len(logs)} days a game, orders parsed and every day "
-          f"resolved): median {statistics.median(best) * 1000:.1f} ms (the best of {args.repeat} replays "
-          f"of each game), max {max(best) * 1000:.1f} ms; the first replay of each: median "
-          f"{statistics.median(first) * 1000:.1f} ms")
+    names = list(rulesets()) if args.all else [args.game]
+    for name in names:
+        args.game = name
+        ruleset, scenario = game_of(args) if not args.all else game_of_first(name)
+        options = getattr(args, "options", {}) if not args.all else {}
+        if args.all:
+            print(f"{name} ({ruleset.title}):")
+        for line in bench(ruleset, scenario, args.seed, args.games, args.repeat, options):
+            print(("  " if args.all else "") + line)
     return 0
+
+
+def game_of_first(name: str):
+    """A game's ruleset and its first scenario, loaded."""
+    from pbem.games import ruleset
+
+    rules = ruleset(name)
+    return rules, rules.load_scenario(next(iter(rules.scenarios().values())))
 
 
 def cmd_serve(args) -> int:
@@ -349,10 +334,18 @@ def cmd_loadtest(args) -> int:
 
     from pbem.tools.loadtest import LoadSettings, run_loadtest
 
+    if args.limits_only:
+        from pbem.tools import limits
+
+        text = str(limits.measure(args.workdir, clients=args.clients, game=args.game, scenario=args.scenario))
+        print(text)
+        if args.out:
+            Path(args.out).write_text(text + "\n", encoding="utf-8")
+        return 0
     settings = LoadSettings(games=args.games, seconds=args.seconds, rate=args.rate, due_rate=args.due_rate,
                             clients=args.clients, tick=args.tick, game=args.game, scenario=args.scenario,
                             workdir=args.workdir,
-                            warmup=not args.no_warmup, drain=args.drain)
+                            warmup=not args.no_warmup, drain=args.drain, limits=args.limits)
     figures = run_loadtest(settings)
     text = str(figures)
     print(text)
@@ -580,6 +573,10 @@ def build_parser() -> argparse.ArgumentParser:
     p_load.add_argument("--no-warmup", action="store_true", help="measure from cold: no first mail per seat before")
     p_load.add_argument("--drain", type=float, default=180.0, help="most seconds to wait for late mail")
     p_load.add_argument("--out", help="also write the figures to this file")
+    p_load.add_argument("--limits", action="store_true",
+                        help="also measure, in the same run, the bare receiver, SQLite's commit rate and one raw "
+                             "map render, and print each figure's ratio to its limit")
+    p_load.add_argument("--limits-only", action="store_true", help="measure and print the limits only, no load run")
     p_load.set_defaults(func=cmd_loadtest)
 
     p_measure = sub.add_parser("measure", help="hardening figures: the site's response during hostile mail, "
@@ -628,6 +625,7 @@ def build_parser() -> argparse.ArgumentParser:
     p_bench.add_argument("--seed", type=int, default=1, help="the first game\'s seed (then seed+1, ...)")
     p_bench.add_argument("--games", type=int, default=50, help="how many games")
     p_bench.add_argument("--repeat", type=int, default=3, help="replays timed per game (the best counts)")
+    p_bench.add_argument("--all", action="store_true", help="every installed game, each on its first scenario")
     p_bench.set_defaults(func=cmd_bench)
 
     return parser

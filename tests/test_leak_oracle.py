@@ -30,7 +30,6 @@ the test like any other leak.
 
 from __future__ import annotations
 
-import base64
 import http.cookiejar
 import json
 import random
@@ -46,6 +45,7 @@ from waitress import create_server
 from pbem.core.ruleset import options_of
 from pbem.games import ruleset as ruleset_named
 from pbem.server.config import Config
+from pbem.server.mail.outbox import content
 from pbem.server.service import Service
 from pbem.server.store import Store
 from pbem.server.web import create_app
@@ -103,15 +103,18 @@ def server(tmp_path):
     server.close()
 
 
-def mails_for(store: Store, email: str, after: int) -> list[tuple[int, str, list]]:
+def mails_for(store: Store, email: str, after: int, resolve=None) -> list[tuple[int, str, list]]:
     """(outbox id, everything a mail says, its JSON attachments) for the mails queued to ``email``
-    after outbox id ``after``."""
+    after outbox id ``after``; an attachment kept as a reference (a report's view.json) drawn by
+    ``resolve``, as the sender draws it."""
     out = []
     for row in store.db.execute("SELECT id, subject, body, html, attachments FROM outbox WHERE to_addr = ? "
                                 "AND id > ? ORDER BY id", (email, after)):
         parts, views = [row[1], row[2], row[3] or ""], []
         for attachment in json.loads(row[4]):
-            data = base64.b64decode(attachment["data"])
+            if not (attachment["mime"] == "application/json" or attachment["mime"].startswith("text/")):
+                continue  # pictures: the maps are checked as SVG through the web
+            data = content(attachment, resolve)
             if attachment["mime"] == "application/json":
                 views.append(json.loads(data))
                 parts.append(json.dumps(views[-1], ensure_ascii=False))
@@ -190,7 +193,7 @@ def play_and_check(server: Server, game: str, options: dict, seed: int, days: in
                       known)
                 check(f"{where}: report page of {seat}",
                       server.get(f"/games/{game_id}/reports/{day}?side={seat}", opener=browser), known)
-            for outbox_id, mail, views in mails_for(server.store, address, seen_mail[address]):
+            for outbox_id, mail, views in mails_for(server.store, address, seen_mail[address], server.service.attachment):
                 seen_mail[address] = outbox_id
                 check(f"{where}: mail {outbox_id}", mail, known)
                 for view in views:

@@ -417,7 +417,7 @@ def test_the_web_the_api_and_the_mail_leak_nothing(tmp_path):
     carrying a secret in its own comments. Everything a side's player can read -- every page
     and API answer for the game, every mail to the side's address with its view.json -- holds
     no secret of the other side, and no id or name of an enemy block."""
-    import base64
+    from pbem.server.mail.outbox import content
     import json
 
     from websupport import Site
@@ -463,7 +463,7 @@ def test_the_web_the_api_and_the_mail_leak_nothing(tmp_path):
             texts.append((row["subject"], f"{row['subject']}\n{row['body']}\n{row['html'] or ''}"))
             for part in json.loads(row["attachments"]):
                 if part["filename"] == "view.json":
-                    view = base64.b64decode(part["data"]).decode()
+                    view = content(part, site.service.attachment).decode()  # inline, or drawn again
                     texts.append((f"view.json of {row['subject']}", view))
                     assert json.loads(view)["viewer"] == side
         assert any("view.json" in where for where, _ in texts) and any(s in t for s in planted[side] for _, t in texts)

@@ -25,7 +25,7 @@ def test_pbem_loadtest_with_tiny_numbers_loses_and_doubles_nothing(tmp_path):
     result = subprocess.run(
         [sys.executable, "-m", "pbem.cli", "loadtest", "--games", "5", "--seconds", "5", "--rate", "4",
          "--due-rate", "0.5", "--clients", "2", "--tick", "0.2", "--scenario", SMALL,
-         "--workdir", str(tmp_path / "work"), "--drain", "90", "--out", str(out)],
+         "--workdir", str(tmp_path / "work"), "--drain", "90", "--out", str(out), "--limits"],
         capture_output=True, text=True, timeout=240, env=ServerProcess.environment())
     text = result.stdout
     assert result.returncode == 0, text + result.stderr
@@ -43,3 +43,7 @@ def test_pbem_loadtest_with_tiny_numbers_loses_and_doubles_nothing(tmp_path):
         assert number(what, text) == 0, what
     assert "DRAIN TIMED OUT" not in text
     assert "nothing lost or doubled: met" in text
+    # --limits: the bare parts measured in the same run, and each figure's ratio to its limit
+    assert number(r"bare receiver \(aiosmtpd[^)]*\): (\d+) mails", text) == 200
+    for what in ("order mails acknowledged a second", "250 -> acknowledgement p99", "deadline -> both reports"):
+        assert re.search(re.escape(what) + r".*: (\d+\.\d\d|-)", text), what

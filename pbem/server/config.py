@@ -51,6 +51,7 @@ class Config:
     retain_outbox_days: int = 30  # text of sent mail
     retain_attachments_days: int = 7  # attachments of sent mail, cached map images
     retain_audit_days: int = 365  # audit noise (wrong keys, errors); rulings are kept forever
+    cache_games: int = 300  # games kept replayed in memory, the least recently used dropped first (at least 1)
     vacation_year_days: int = 28  # days of vacation scheduled ahead a player may take in a calendar year
     secret_key: str = ""  # web sessions; default: made once and kept in <instance>/secret_key
     admin_email: str = "admin@localhost"

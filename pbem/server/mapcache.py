@@ -55,6 +55,12 @@ class MapCache:
             self._drawing.pop(key, None)
         return key, found
 
+    def get(self, key: str) -> bytes | None:
+        """The PNG kept under digest ``key``, or None (nothing is drawn)."""
+        if not key or not all(c in "0123456789abcdef" for c in key):
+            return None  # a digest, never a path
+        return self._get(key)
+
     def _path(self, key: str) -> Path | None:
         return self.folder / key[:2] / f"{key}.png" if self.folder else None
 

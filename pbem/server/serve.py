@@ -42,7 +42,7 @@ class Server:
         self.drawer = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
                                           initializer=exit_with_parent, initargs=(os.getpid(),))
         self.service.rasterise = lambda svg: self.drawer.submit(render_png, svg).result(timeout=300)
-        self.sender = make_sender(self.store, config)
+        self.sender = make_sender(self.store, config, resolve=self.service.attachment)
         self.clock = Clock(self.service, self.sender, config.tick_seconds)
         self.smtpd = None
         self.web = None
@@ -129,12 +129,14 @@ def exit_with_parent(parent: int) -> None:
     threading.Thread(target=watch, daemon=True).start()
 
 
-def make_sender(store: Store, config: Config) -> Sender:
+def make_sender(store: Store, config: Config, resolve=None) -> Sender:
+    """The outbox sender; ``resolve`` draws the attachments kept as references (the service's)."""
     login = (config.relay_user, config.relay_password) if config.relay_user else None
     if config.relay:
         return Sender(store, relay=config.relay, from_addr=config.from_addr, domain=config.domain,
-                      relay_login=login, starttls=config.relay_starttls)
-    return Sender(store, maildir=str(config.maildir), from_addr=config.from_addr, domain=config.domain)
+                      relay_login=login, starttls=config.relay_starttls, resolve=resolve)
+    return Sender(store, maildir=str(config.maildir), from_addr=config.from_addr, domain=config.domain,
+                  resolve=resolve)
 
 
 def make_demo_game(service: Service, config: Config) -> int:

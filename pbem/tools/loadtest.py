@@ -67,6 +67,7 @@ class LoadSettings:
     workdir: str | None = None
     warmup: bool = True
     drain: float = 180.0  # most seconds to wait after the window for late mail
+    limits: bool = False  # also measure the bare parts in this run and print each figure's ratio (tools/limits.py)
 
 
 @dataclass
@@ -94,6 +95,7 @@ class Figures:
     resolve_max: float | None = None
     due: int = 0
     resolved: int = 0
+    limits: object = None  # pbem.tools.limits.Limits, with --limits
 
     def __str__(self) -> str:
         return "\n".join(self.lines)
@@ -319,6 +321,12 @@ class LoadTest:
         s = self.s
         figures = Figures(s)
         out = figures.lines
+        if s.limits:
+            from pbem.tools import limits
+
+            self.say("pbem loadtest: measuring the limits (bare receiver, SQLite commits, one raw map render)")
+            figures.limits = limits.measure(self.workdir, mails=max(200, int(s.rate * 10)), clients=s.clients,
+                                            game=s.game, scenario=s.scenario)
         self.say(f"pbem loadtest: preparing {s.games} games in {self.workdir}")
         started = time.monotonic()
         run_dir = self.prepare()
@@ -492,6 +500,21 @@ class LoadTest:
                       " (mail still in the outbox counts as lost above)"))
         if self.view_errors:
             out.append(f"  unreadable reports: {len(self.view_errors)} (first: {self.view_errors[0]})")
+        if figures.limits is not None:
+            from pbem.tools.limits import ratio
+
+            lim = figures.limits
+            out += lim.lines()
+            two_maps = 2 * lim.render_seconds  # a day's reports: one map a seat
+            out.append("ratios to the limits (1.00: as fast as the bare part):")
+            out.append(f"  order mails acknowledged a second {figures.acked_rate:.1f} / bare receiver "
+                       f"{lim.receiver_rate:.0f}: {ratio(figures.acked_rate, lim.receiver_rate)}"
+                       f" (offered: {s.rate:g}/s, the most this run could show: {ratio(s.rate, lim.receiver_rate)})")
+            out.append(f"  250 -> acknowledgement p99 {seconds(figures.ack_p99)} vs bare sendmail -> 250 p99 "
+                       f"{lim.receiver_p99 * 1000:.1f} ms: {ratio(lim.receiver_p99, figures.ack_p99)}")
+            p50 = percentile(to_delivered, 50)
+            out.append(f"  deadline -> both reports delivered p50 {seconds(p50)} vs two raw map renders "
+                       f"{two_maps * 1000:.0f} ms: {ratio(two_maps, p50)}")
         goals = [
             (f"{s.games} active games", True),
             # kept up with 50 a second: as many accepted (the schedule's rounding aside), each acknowledged,

@@ -12,7 +12,7 @@ service as the server plays it -- orders by mail, a report with its map and
 view.json mailed to each side every day, all of it delivered -- then the
 database file's size (after VACUUM, so that only live content counts), then
 the same after the retention settings' defaults have passed and ``pbem
-prune`` has run.
+prune`` has run; each with the bytes of content by table and column.
 """
 
 from __future__ import annotations
@@ -133,11 +133,41 @@ class Footprint:
     before: int
     after: int
     pruned: str
+    parts: dict = None  # what holds the bytes before pruning: content bytes by table and column
+    parts_after: dict = None
 
     def __str__(self) -> str:
-        return (f"a finished game of {self.days} days, its mail delivered: database {self.before / 1e6:.1f} MB\n"
-                f"after the retention defaults have passed and pbem prune: {self.after / 1e6:.2f} MB "
-                f"({100 * self.after / self.before:.1f} %)\npruned: {self.pruned}")
+        lines = [f"a finished game of {self.days} days, its mail delivered: database {self.before / 1e6:.2f} MB"]
+        if self.parts:
+            lines.append("  of which: " + ", ".join(f"{k} {v / 1e6:.2f} MB" for k, v in self.parts.items()))
+        lines.append(f"after the retention defaults have passed and pbem prune: {self.after / 1e6:.2f} MB "
+                     f"({100 * self.after / self.before:.1f} %)")
+        if self.parts_after:
+            lines.append("  of which: " + ", ".join(f"{k} {v / 1e6:.2f} MB" for k, v in self.parts_after.items()))
+        lines.append(f"pruned: {self.pruned}")
+        return "\n".join(lines)
+
+
+PARTS = {  # what a game's bytes are, by table and column (content only: SQLite adds pages and indexes)
+    "outbox texts": "SELECT SUM(length(body)) FROM outbox",
+    "outbox HTML": "SELECT SUM(COALESCE(length(html), 0)) FROM outbox",
+    "outbox attachments": "SELECT SUM(length(attachments)) FROM outbox",
+    "inbound mail": "SELECT SUM(length(raw)) FROM inbound",
+    "log": "SELECT SUM(length(entry)) FROM log",
+    "days": "SELECT SUM(length(events) + length(decisions)) FROM days",
+    "jobs": "SELECT SUM(length(payload)) FROM jobs",
+}
+
+
+def parts(store) -> dict:
+    """Content bytes by table and column (a column missing from the schema counts nothing)."""
+    out = {}
+    for name, sql in PARTS.items():
+        try:
+            out[name] = store.db.execute(sql).fetchone()[0] or 0
+        except Exception:  # noqa: BLE001 - a figure, not a check
+            out[name] = 0
+    return out
 
 
 def footprint(scenario: str = "marengo.toml", seed: int = 1, workdir=None) -> Footprint:
@@ -152,7 +182,7 @@ def footprint(scenario: str = "marengo.toml", seed: int = 1, workdir=None) -> Fo
     config = Config(instance=str(folder), demo=False)
     store = Store(folder / "pbem.sqlite3", clock=clock)
     service = Service(store, config, clock=clock)
-    sender = Sender(store, maildir=str(folder / "maildir"))
+    sender = Sender(store, maildir=str(folder / "maildir"), resolve=service.attachment)  # as the server does
     seats = {"austria": "austria@bots.invalid", "france": "france@bots.invalid"}
     game_id, keys = service.create_game("Footprint", seats, scenario=scenario, seed=seed, settings={"hours": 48})
     try:
@@ -170,11 +200,12 @@ def footprint(scenario: str = "marengo.toml", seed: int = 1, workdir=None) -> Fo
         days = len(service.game(game_id).days)
         retention.vacuum(store)
         before = (folder / "pbem.sqlite3").stat().st_size
+        held = parts(store)
         now[0] += timedelta(days=31)
         pruned = retention.prune(store, config, clock(), service.maps)
         retention.vacuum(store)
         after = (folder / "pbem.sqlite3").stat().st_size
-        return Footprint(days, before, after, str(pruned))
+        return Footprint(days, before, after, str(pruned), held, parts(store))
     finally:
         store.close()
         if workdir is None:

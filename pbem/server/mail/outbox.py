@@ -15,6 +15,12 @@ after. A crash in between leaves it ``sending``; it is retried once its lease
 
 - Maildir delivery is exactly-once: the file name is derived from the row, and
   a retry that finds the file already delivered only marks the row sent.
+- Attachments that can be drawn again from the game's log (a report's map and
+  view.json) are kept as a reference (``Drawn``), not as bytes: the row holds
+  what to draw, and the message is built with them drawn again (the map from
+  the map cache, pbem.server.mapcache, by its SVG's digest, else redrawn). The
+  same log gives the same bytes, so a retry after a crash sends the same
+  message; a finished game keeps no copy of its maps in the database.
 - SMTP delivery is at-least-once: if the relay accepted the message and the
   process died before the ``sent`` mark was committed (a window of one
   SQLite commit), the message is sent again. The copy carries the same
@@ -52,15 +58,25 @@ class Unsendable(ValueError):
     """The outbox row cannot be made into a message; retrying cannot help."""
 
 
+class DrawingFailed(RuntimeError):
+    """An attachment kept as a reference could not be drawn now; a later attempt may."""
+
+
+class Drawn(dict):
+    """An attachment's content given by what to draw again (a JSON object the sender's ``resolve``
+    understands, e.g. ``{"map": [game, day, side], "svg": digest}``) instead of bytes."""
+
+
 def queue(store, to: str, subject: str, body: str, html=None, attachments=(), kind: str = "",
           game_id=None, dedupe_key=None, in_reply_to=None) -> int:
     """Queue one message; returns its outbox id (the existing one for a known dedupe_key).
 
-    ``attachments``: (filename, mime type, bytes, inline Content-ID or None);
+    ``attachments``: (filename, mime type, bytes or ``Drawn``, inline Content-ID or None);
     an inline one is shown in the HTML part as ``<img src="cid:ID">``.
     """
     subject = one_line(subject, 900)  # a header is one line, without control characters
     parts = [
+        {"filename": name, "mime": mime, "ref": dict(data), "cid": cid} if isinstance(data, Drawn) else
         {"filename": name, "mime": mime, "data": base64.b64encode(data).decode(), "cid": cid}
         for name, mime, data, cid in attachments
     ]
@@ -91,8 +107,21 @@ def message_id(row, domain: str) -> str:
     return f"<pbem.{row['id']}.{_created(row):%Y%m%d%H%M%S}@{domain}>"
 
 
-def build_email(row, from_addr: str = "pbem@localhost", domain=None) -> EmailMessage:
-    """The message of an outbox row: text, HTML alternative with inline images, attachments.
+def content(part: dict, resolve=None) -> bytes:
+    """The bytes of one stored attachment: its data, or its reference drawn again by ``resolve``."""
+    if "ref" not in part:
+        return base64.b64decode(part["data"])
+    if resolve is None:
+        raise Unsendable(f"{part['filename']} is kept as a reference and nothing here can draw it")
+    try:
+        return resolve(part["ref"])
+    except Exception as error:
+        raise DrawingFailed(f"{part['filename']} could not be drawn: {type(error).__name__}: {error}") from error
+
+
+def build_email(row, from_addr: str = "pbem@localhost", domain=None, resolve=None) -> EmailMessage:
+    """The message of an outbox row: text, HTML alternative with inline images, attachments
+    (those kept as a reference drawn again by ``resolve(ref) -> bytes``).
 
     The text and HTML bodies carry the marker lines (``reply.mark_text``) by
     which the mail in ignores the server's own text quoted in a reply.
@@ -116,12 +145,12 @@ def build_email(row, from_addr: str = "pbem@localhost", domain=None) -> EmailMes
         html_part = msg.get_payload()[1]
         for part in inline:
             maintype, _, subtype = part["mime"].partition("/")
-            html_part.add_related(base64.b64decode(part["data"]), maintype, subtype,
+            html_part.add_related(content(part, resolve), maintype, subtype,
                                   cid=f"<{part['cid']}>", filename=part["filename"])
     for part in parts:
         if part not in inline:
             maintype, _, subtype = part["mime"].partition("/")
-            msg.add_attachment(base64.b64decode(part["data"]), maintype, subtype, filename=part["filename"])
+            msg.add_attachment(content(part, resolve), maintype, subtype, filename=part["filename"])
     return msg
 
 
@@ -135,12 +164,18 @@ def _permanent(error: Exception) -> bool:
 
 
 class Sender:
-    """Delivers due outbox rows by SMTP to ``relay`` or, without one, into ``maildir``."""
+    """Delivers due outbox rows by SMTP to ``relay`` or, without one, into ``maildir``.
+
+    ``resolve(ref) -> bytes`` draws an attachment kept as a reference (the server gives its
+    service's ``Reports.attachment``); without it, a service on the same store is made when
+    first needed."""
 
     def __init__(self, store, relay=None, maildir=None, from_addr: str = "pbem@localhost", domain=None,
-                 max_attempts: int = MAX_ATTEMPTS, relay_login=None, starttls: bool = False, timeout: float = 60):
+                 max_attempts: int = MAX_ATTEMPTS, relay_login=None, starttls: bool = False, timeout: float = 60,
+                 resolve=None):
         if (relay is None) == (maildir is None):
             raise ValueError("give exactly one of relay=(host, port) and maildir=path")
+        self._resolve = resolve
         self.store, self.relay, self.maildir = store, relay, maildir
         self.from_addr = from_addr
         self.domain = domain or from_addr.rpartition("@")[2] or "localhost"
@@ -213,9 +248,18 @@ class Sender:
                 self.store.audit("outbox", "mail failed", game_id=row["game_id"], why=error, detail={
                     "outbox_id": row["id"], "to": row["to_addr"], "kind": row["kind"], "attempts": row["attempts"]})
 
+    def resolve(self, ref: dict) -> bytes:
+        if self._resolve is None:
+            from pbem.server.service import Service  # here: the service queues into this module
+
+            self._resolve = Service(self.store).attachment
+        return self._resolve(ref)
+
     def _deliver(self, row) -> None:
         try:
-            msg = build_email(row, self.from_addr, self.domain)
+            msg = build_email(row, self.from_addr, self.domain, self.resolve)
+        except DrawingFailed:
+            raise  # retried with the backoff, as a relay that failed
         except Exception as error:
             raise Unsendable(f"the message cannot be built: {error}") from error
         if self.relay is None:

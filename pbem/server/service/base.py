@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import threading
+from collections import OrderedDict
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -20,6 +21,7 @@ from pbem.server.store import NoSuchGame, NoSuchSeat, Store
 
 
 TITLE_LIMIT = 100  # characters of a game's title, on one line
+CACHE_GAMES = 300  # games kept replayed (Config.cache_games): 0.7-1.5 MB each, by game (docs/performance.md)
 
 
 class ServiceError(ValueError):
@@ -42,7 +44,10 @@ class ServiceBase:
         self.store = store
         self.config = config
         self.clock = clock or (lambda: datetime.now(timezone.utc))
-        self._games: dict[int, Game] = {}
+        # the games replayed from their logs, least recently used first; a game dropped is
+        # replayed again from its log when next asked for (the same game: replay is deterministic)
+        self._games: OrderedDict[int, Game] = OrderedDict()
+        self.cache_games = max(1, int(getattr(config, "cache_games", CACHE_GAMES) or CACHE_GAMES))
         self._verified: dict[tuple[int, str], bytes] = {}
         self._scenarios: dict[str, object] = {}
         self.lock = threading.RLock()
@@ -66,11 +71,20 @@ class ServiceBase:
             log = self.store.read_log(game_id)
             cached = self._games.get(game_id)
             if cached is not None and cached.log == log:
+                self._games.move_to_end(game_id)
                 return cached
             game = Game(ruleset(info["ruleset"]), self.scenario(info["ruleset"], info["scenario"]), info["seed"],
                         log, options=info["options"])
             self._games[game_id] = game
+            self._games.move_to_end(game_id)
+            while len(self._games) > self.cache_games:
+                self._games.popitem(last=False)  # the least recently used
             return game
+
+    def cached_games(self) -> list[int]:
+        """The ids of the games kept replayed, least recently used first."""
+        with self.lock:
+            return list(self._games)
 
     def info(self, game_id: int) -> dict:
         try:

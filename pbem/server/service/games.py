@@ -182,8 +182,12 @@ class Games(ServiceBase):
     @staticmethod
     def view_attachment(game: Game, side: str, day: int | None = None) -> tuple:
         """The side's view as JSON, for mail clients and scripts: what its map shows."""
-        data = json.dumps(game.view(side, day), indent=1, sort_keys=True).encode()
-        return ("view.json", "application/json", data, None)
+        return ("view.json", "application/json", view_json(game, side, day), None)
+
+
+def view_json(game: Game, side: str, day: int | None = None) -> bytes:
+    """Seat ``side``'s view after ``day`` (None: now) as the JSON mailed with its welcome and reports."""
+    return json.dumps(game.view(side, day), indent=1, sort_keys=True).encode()
 
 
 def commitment_lines(commitment: str | None) -> list[str]:

@@ -9,9 +9,10 @@ import html
 import re
 
 from pbem.core.game import Game
-from pbem.server.mail.outbox import queue
+from pbem.server.mail.outbox import Drawn, queue
 
 from .base import ServiceBase, ServiceError
+from .games import view_json
 
 
 class Reports(ServiceBase):
@@ -33,6 +34,18 @@ class Reports(ServiceBase):
 
     def map_png(self, game_id: int, day: int | None, side: str | None) -> bytes:
         return self.maps.png(self.map_svg(game_id, day, side), self.rasterise)[1]  # drawn once per content
+
+    def attachment(self, ref: dict) -> bytes:
+        """An attachment kept in the outbox as a reference (outbox.Drawn), drawn again from the log:
+        ``{"map": [game, day, side], "svg": digest}`` (from the map cache when it still has that
+        picture) or ``{"view": [game, day, side]}``."""
+        if "map" in ref:
+            kept = self.maps.get(ref.get("svg", ""))
+            return kept if kept is not None else self.map_png(*ref["map"])
+        if "view" in ref:
+            game_id, day, side = ref["view"]
+            return view_json(self.game(game_id), side, day)
+        raise ValueError(f"no attachment is drawn from {sorted(ref)}")
 
     @staticmethod
     def rasterise(svg: str) -> bytes:
@@ -64,15 +77,17 @@ class Reports(ServiceBase):
                 continue
             side = seat["side"]
             report = self.report(game_id, day, side, corrected, deadline)
-            png = self.map_png(game_id, day, side)
+            digest, _ = self.maps.png(self.map_svg(game_id, day, side), self.rasterise)  # drawn now, kept
             html = report.html.replace("</body>", '<p><img src="cid:map" alt="map" style="max-width:100%"></p>'
                                                   "</body>")
             tag = f"[pbem {game_id}]"  # one subject scheme for every game: the tag first
             subject = report.subject if report.subject.startswith(tag) else f"{tag} {report.subject}"
             subject = ("[corrected] " if corrected else "") + subject
             mails.append(dict(to=seat["email"], subject=subject, body=report.text, html=html,
-                              attachments=[("map.png", "image/png", png, "map"),
-                                           self.view_attachment(game, side, day)],
+                              attachments=[("map.png", "image/png", Drawn(map=[game_id, day, side], svg=digest),
+                                             "map"),
+                                           ("view.json", "application/json", Drawn(view=[game_id, day, side]),
+                                            None)],
                               kind="report", game_id=game_id, dedupe_key=f"report:{game_id}:{day}:{side}:{version}"))
         return mails
 
@@ -107,3 +122,4 @@ def notice(report, text: str) -> None:
     report.text = f"{text}\n\n{report.text}"
     report.html = re.sub(r"(<body[^>]*>)", lambda m: f"{m.group(1)}<p><strong>{html.escape(text)}</strong></p>",
                          report.html, count=1)
+

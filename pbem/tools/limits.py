@@ -1,0 +1,168 @@
+"""The limits the server's figures are measured against, in the same run (issue 15): ``pbem loadtest
+--limits``.
+
+The machine is shared and its speed drifts through the day, so an absolute figure says little; each
+figure of a load run is printed beside what the bare parts do on the same machine in the same minutes:
+
+- **the bare receiver**: the same aiosmtpd receiver as the server's (pbem.server.mail.smtpd), whose
+  hook only stores each message in a SQLite table, one commit each (WAL, as the store) -- nothing
+  parsed, nothing answered. Mails a second from the same number of SMTP clients, and the time from
+  the start of each ``sendmail`` to its 250 (p50, p99).
+- **SQLite's commit rate**: one row inserted and committed at a time into a WAL file in the same
+  folder, for a second or so: commits a second.
+- **one raw map render**: the game's first scenario's opening map, the SVG drawn once (not timed)
+  and rasterised by resvg at the mailed width, best of three.
+
+``ratio(figure, limit)`` is what the server achieves as a share of the limit (1.0: as fast as the bare
+part; for a time, the limit divided by the figure).
+"""
+
+from __future__ import annotations
+
+import os
+import smtplib
+import sqlite3
+import tempfile
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from pbem.tools.harness import percentile
+
+BODY = ("GAME 1 SIDE Austria TURN 6AM KEY 0123456789abcdef0123\n"
+        + "".join(f"A{i} MOVE TO L{i} BY ROAD\n" for i in range(30)))
+
+
+@dataclass
+class Limits:
+    receiver_rate: float  # mails a second, stored one commit each
+    receiver_p50: float  # seconds from sendmail to 250
+    receiver_p99: float
+    receiver_mails: int
+    commit_rate: float  # commits a second
+    render_seconds: float  # one map rasterised, best of three
+    render_what: str
+    load: tuple = ()  # the machine's load average when they were measured
+
+    def lines(self) -> list[str]:
+        return [
+            f"limits (measured in this run, {os.cpu_count()} cores, load average "
+            f"{' '.join(f'{x:.1f}' for x in self.load)}):",
+            f"  bare receiver (aiosmtpd, each message stored in SQLite, one commit): {self.receiver_mails} mails, "
+            f"{self.receiver_rate:.0f} mails/s; sendmail -> 250 p50 {self.receiver_p50 * 1000:.1f} ms, "
+            f"p99 {self.receiver_p99 * 1000:.1f} ms",
+            f"  SQLite commits (one row each, WAL): {self.commit_rate:.0f}/s",
+            f"  one raw map render ({self.render_what}): {self.render_seconds * 1000:.0f} ms",
+        ]
+
+    def __str__(self) -> str:
+        return "\n".join(self.lines())
+
+
+def ratio(figure: float | None, limit: float | None) -> str:
+    """``figure / limit`` printed to two places (``-`` when either is unknown or the limit is 0)."""
+    if figure is None or not limit:
+        return "-"
+    return f"{figure / limit:.2f}"
+
+
+def bare_receiver(folder: Path, mails: int = 1000, clients: int = 4) -> tuple[float, float, float, int]:
+    """(mails a second, p50, p99 of sendmail -> 250, mails stored) of the bare receiver."""
+    from pbem.server.mail.smtpd import start_smtpd
+
+    database = folder / "bare-receiver.sqlite3"
+    conn = sqlite3.connect(database, check_same_thread=False, isolation_level=None)
+    conn.execute("PRAGMA journal_mode = WAL")
+    conn.execute("CREATE TABLE IF NOT EXISTS inbound (id INTEGER PRIMARY KEY, received_at REAL, raw BLOB)")
+    lock = threading.Lock()
+
+    def store(raw: bytes) -> None:
+        with lock:
+            conn.execute("BEGIN IMMEDIATE")
+            conn.execute("INSERT INTO inbound (received_at, raw) VALUES (?, ?)", (time.time(), raw))
+            conn.execute("COMMIT")
+
+    controller = start_smtpd(store, return_path=False)
+    latencies: list[float] = []
+    per_client = max(1, mails // max(1, clients))
+
+    def client(n: int) -> None:
+        mine = []
+        with smtplib.SMTP("127.0.0.1", controller.port, timeout=60) as smtp:
+            for i in range(per_client):
+                raw = (f"From: c{n}@load.invalid\r\nTo: pbem@load.invalid\r\nSubject: orders\r\n"
+                       f"Message-ID: <{n}.{i}@load.invalid>\r\n\r\n{BODY}").encode()
+                started = time.perf_counter()
+                smtp.sendmail(f"c{n}@load.invalid", ["pbem@load.invalid"], raw)
+                mine.append(time.perf_counter() - started)
+        with lock:
+            latencies.extend(mine)
+
+    try:
+        threads = [threading.Thread(target=client, args=(n,)) for n in range(clients)]
+        started = time.perf_counter()
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        took = time.perf_counter() - started
+    finally:
+        controller.stop()
+    stored = conn.execute("SELECT COUNT(*) FROM inbound").fetchone()[0]
+    conn.close()
+    return stored / took, percentile(latencies, 50), percentile(latencies, 99), stored
+
+
+def commit_rate(folder: Path, seconds: float = 1.0) -> float:
+    """Commits a second of one-row transactions on a WAL file in ``folder``."""
+    conn = sqlite3.connect(folder / "commits.sqlite3", isolation_level=None)
+    conn.execute("PRAGMA journal_mode = WAL")
+    conn.execute("CREATE TABLE IF NOT EXISTS t (id INTEGER PRIMARY KEY, v TEXT)")
+    done, started = 0, time.perf_counter()
+    while time.perf_counter() - started < seconds:
+        conn.execute("BEGIN IMMEDIATE")
+        conn.execute("INSERT INTO t (v) VALUES ('x')")
+        conn.execute("COMMIT")
+        done += 1
+    took = time.perf_counter() - started
+    conn.close()
+    return done / took
+
+
+def opening_map_svg(game: str = "marengo", scenario: str | None = None) -> tuple[str, str]:
+    """(SVG, what) of a game's opening map as one side sees it."""
+    from pbem.core.chance import Chance
+    from pbem.games import ruleset
+    from pbem.paths import MAPS
+
+    rules = ruleset(game)
+    path = Path(scenario) if scenario and Path(scenario).is_absolute() else (
+        MAPS / scenario if scenario else next(iter(rules.scenarios().values())))
+    loaded = rules.load_scenario(path)
+    state = rules.setup(loaded, {}, Chance(1))
+    seat = rules.seats(loaded, {})[0].id
+    return rules.render_svg(loaded, rules.view(loaded, state, seat), title="limits"), f"{game}, {path.name}"
+
+
+def raw_render(game: str = "marengo", scenario: str | None = None, repeat: int = 3) -> tuple[float, str]:
+    """(seconds, what): the best of ``repeat`` rasterisations of one map at the mailed width."""
+    from pbem.render import render_png
+
+    svg, what = opening_map_svg(game, scenario)
+    best = float("inf")
+    for _ in range(repeat):
+        started = time.perf_counter()
+        render_png(svg)
+        best = min(best, time.perf_counter() - started)
+    return best, f"{what}, 1400 px, best of {repeat}"
+
+
+def measure(folder=None, mails: int = 1000, clients: int = 4, game: str = "marengo",
+            scenario: str | None = None) -> Limits:
+    """Every limit, measured now."""
+    with tempfile.TemporaryDirectory(prefix="pbem-limits-", dir=folder) as tmp:
+        rate, p50, p99, stored = bare_receiver(Path(tmp), mails, clients)
+        commits = commit_rate(Path(tmp))
+    seconds, what = raw_render(game, scenario)
+    return Limits(rate, p50, p99, stored, commits, seconds, what, os.getloadavg())

@@ -1,0 +1,132 @@
+"""Storage (issue 15): nothing that can be drawn again from a game's log is kept twice. A report mail's
+map and view.json are kept in the outbox as references and drawn again when sent; every past report
+and map stays available to its players after the retention rules have pruned the mail."""
+
+from __future__ import annotations
+
+import base64
+import json
+import mailbox
+import sqlite3
+from datetime import timedelta
+
+import pytest
+from websupport import ANNA, FRED, Site
+
+from pbem.server import retention
+from pbem.server.mail.outbox import Sender
+from pbem.server.service import Service
+from pbem.server.store import Store
+
+SIDES = {"austria": ANNA, "france": FRED}
+
+
+@pytest.fixture
+def finished(tmp_path):
+    """A finished game of the small scenario on a web site, its mail delivered into a maildir."""
+    site = Site(tmp_path)
+    game_id, _ = site.game()
+    while not site.service.game(game_id).over:
+        site.service.resolve_next(game_id)
+        site.service.run_jobs()
+    Sender(site.store, maildir=str(tmp_path / "maildir"), resolve=site.service.attachment).send_due()
+    return site, game_id
+
+
+def report_rows(store, game_id):
+    return store.query("SELECT * FROM outbox WHERE kind = 'report' AND game_id = ? ORDER BY id", (game_id,))
+
+
+def delivered(tmp_path) -> dict[tuple[str, str], dict[str, bytes]]:
+    """(to, subject) -> {attachment filename: bytes} of every report mail in the maildir."""
+    out = {}
+    for msg in mailbox.Maildir(str(tmp_path / "maildir"), create=False):
+        parts = {p.get_filename(): p.get_payload(decode=True) for p in msg.walk() if p.get_filename()}
+        if "map.png" in parts:
+            out[(msg["To"], " ".join(msg["Subject"].split()))] = parts
+    return out
+
+
+def test_report_mails_keep_their_map_and_view_as_references_and_send_them_drawn(tmp_path, finished):
+    site, game_id = finished
+    game = site.service.game(game_id)
+    rows = report_rows(site.store, game_id)
+    assert len(rows) == 2 * len(game.days)
+    for row in rows:
+        parts = json.loads(row["attachments"])
+        assert [p["filename"] for p in parts] == ["map.png", "view.json"]
+        assert all("data" not in p and "ref" in p for p in parts)
+        assert len(row["attachments"]) < 400  # a reference, not a picture
+    mails = delivered(tmp_path)
+    assert len(mails) == len(rows)
+    for row in rows:
+        _, day, side, _ = row["dedupe_key"].split(":")[1:]
+        parts = mails[(row["to_addr"], row["subject"])]
+        assert parts["map.png"] == site.service.map_png(game_id, int(day), side)
+        assert parts["map.png"].startswith(b"\x89PNG")
+        view = json.loads(parts["view.json"])
+        assert view["viewer"] == side and view == json.loads(json.dumps(game.view(side, int(day))))
+
+
+def test_a_reference_is_drawn_again_when_the_map_cache_has_lost_the_picture(tmp_path, finished):
+    site, game_id = finished
+    row = report_rows(site.store, game_id)[-1]
+    wanted = site.service.map_png(game_id, *json.loads(row["attachments"])[0]["ref"]["map"][1:])
+    fresh = Service(Store(tmp_path / "pbem.sqlite3"))  # no map cache folder, nothing in memory
+    assert fresh.attachment(json.loads(row["attachments"])[0]["ref"]) == wanted
+    assert fresh.maps.drawn == 1
+
+
+def test_after_pruning_a_player_still_fetches_every_past_report_and_map(finished):
+    site, game_id = finished
+    game = site.service.game(game_id)
+    retention.prune(site.store, site.config, site.service.now() + timedelta(days=400), site.service.maps)
+    assert site.store.query_one("SELECT COUNT(*) AS n FROM outbox WHERE attachments != '[]' OR body != ''")["n"] == 0
+    for side, email in SIDES.items():
+        client = site.client(email)
+        for day in range(len(game.days)):
+            report = client.get(f"/games/{game_id}/reports/{day}?side={side}&format=text")
+            assert report.status_code == 200 and report.text == site.service.report(game_id, day, side).text
+            png = client.get(f"/games/{game_id}/map/{day}.png?side={side}")
+            assert png.status_code == 200 and png.data == site.service.map_png(game_id, day, side)
+            svg = client.get(f"/games/{game_id}/map/{day}.svg?side={side}")
+            assert svg.status_code == 200 and svg.data.startswith(b"<svg")
+
+
+def test_an_old_database_keeps_its_report_pictures_as_references_after_the_upgrade(tmp_path, finished):
+    """Migration issue15_1: report rows written with the bytes inline get references; sent again, the mail
+    carries the same map and view."""
+    site, game_id = finished
+    game = site.service.game(game_id)
+    rows = report_rows(site.store, game_id)
+    site.store.close()
+    conn = sqlite3.connect(tmp_path / "pbem.sqlite3")  # as the outbox was written before: the bytes inline
+    with conn:
+        for row in rows:
+            _, day, side, _ = row["dedupe_key"].split(":")[1:]
+            png = site.service.map_png(game_id, int(day), side)
+            view = json.dumps(game.view(side, int(day)), indent=1, sort_keys=True).encode()
+            parts = [{"filename": "map.png", "mime": "image/png", "data": base64.b64encode(png).decode(),
+                      "cid": "map"},
+                     {"filename": "view.json", "mime": "application/json",
+                      "data": base64.b64encode(view).decode(), "cid": None}]
+            conn.execute("UPDATE outbox SET attachments = ?, status = 'queued', next_attempt_at = created"
+                         " WHERE id = ?", (json.dumps(parts), row["id"]))
+        conn.execute("DELETE FROM migrations WHERE name = 'issue15_1_attachments_by_reference'")
+    conn.close()
+    store = Store(tmp_path / "pbem.sqlite3")
+    upgraded = report_rows(store, game_id)
+    assert [r["id"] for r in upgraded] == [r["id"] for r in rows]
+    for row in upgraded:
+        parts = json.loads(row["attachments"])
+        assert [p["filename"] for p in parts] == ["map.png", "view.json"] and all("ref" in p for p in parts)
+    (tmp_path / "maildir").rename(tmp_path / "before")
+    Sender(store, maildir=str(tmp_path / "maildir")).send_due()  # its own service: draws them again
+    again = delivered(tmp_path)
+    assert len(again) == len(rows)
+    for row in rows:
+        _, day, side, _ = row["dedupe_key"].split(":")[1:]
+        parts = again[(row["to_addr"], row["subject"])]
+        assert parts["map.png"] == site.service.map_png(game_id, int(day), side)
+        assert json.loads(parts["view.json"])["viewer"] == side
+    store.close()
