@@ -446,11 +446,24 @@
   blockSelect.addEventListener("pointerdown", fillBlocks);
 
   // a block typed into the list is taken when the typing stops (each key of "F12" changes the list:
-  // F1, then F12), and added to the chosen ones, never taken away (Clear does that)
-  let typing = null;
+  // F1, then F12). While the list keeps the focus, a later choice replaces the one it made (typing slowly
+  // or going down the list with the arrows does not gather every block passed on the way); leaving the
+  // list keeps its choice, and coming back to it adds to the chosen blocks (Clear forgets them)
+  let typing = null, listPick = null;
+  blockSelect.addEventListener("focus", () => { listPick = null; });
   blockSelect.addEventListener("change", () => {
     clearTimeout(typing);
-    typing = setTimeout(() => { if (blockSelect.value && !selected.includes(blockSelect.value)) pick(blockSelect.value); }, 500);
+    typing = setTimeout(() => {
+      const id = blockSelect.value;
+      if (!id || id === listPick) return;
+      if (listPick && selected.includes(listPick) && selected.length > 1) {
+        selected.splice(selected.indexOf(listPick), 1);
+        const b = blocks.get(listPick);
+        if (b && b.button) { b.button.classList.remove("selected"); b.button.setAttribute("aria-pressed", "false"); }
+      } else if (listPick && selected.includes(listPick)) clear();
+      listPick = id;
+      if (!selected.includes(id)) pick(id); else offerVerbs();
+    }, 500);
   });
   document.getElementById("click-add").addEventListener("click", () => { if (targetSelect.value) target(targetSelect.value); });
   document.getElementById("click-clear").addEventListener("click", clear);

@@ -400,3 +400,21 @@ def test_the_clicks_json_is_for_the_seat_that_owes_orders(site):
     assert client.get(f"/games/{game_id}/map/clicks.json?side=france").status_code == 404
     svg = client.get(f"/games/{game_id}/map/now.svg?side=austria").text
     assert "data-" not in svg
+
+
+def test_the_list_chooses_one_block_while_it_has_the_focus_and_adds_when_it_comes_back(site, browser):
+    """Going down the block list (or typing slowly) takes each block passed on the way when the typing
+    stops; while the list keeps the focus, each new choice replaces the one it made, so only the block
+    the player stops on is chosen. Leaving the list and coming back adds to the chosen blocks."""
+    game_id = new_game(site, "marengo")
+    sign_in(browser, site, ADMIN)
+    text = open_page(browser, site, game_id, "austria")
+    said = lambda: browser.find_element(By.ID, "click-selection").text  # noqa: E731
+    choose_block(browser, "A1")
+    assert said().startswith("Chosen: A1 at")
+    Select(browser.find_element(By.ID, "click-block")).select_by_value("A2")  # the list still has the focus
+    offered(browser, "A2")
+    assert said().startswith("Chosen: A2 at") and "A1" not in said(), said()
+    browser.execute_script("arguments[0].focus()", text)  # the list left: its choice is kept
+    choose_block(browser, "A3")
+    assert said().startswith("Chosen: A2 A3 at"), said()
