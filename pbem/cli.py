@@ -175,13 +175,15 @@ def cmd_serve(args) -> int:
 
     import logging
 
-    from pbem.server.config import load_config
+    from pbem.server.config import load_config, misspelled_environment
     from pbem.server.serve import PortInUse, Server
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("waitress.queue").setLevel(logging.ERROR)  # "task queue depth" under load: not news
     logging.getLogger("mail.log").setLevel(logging.WARNING)  # the SMTP receiver's every command: not news
     config = load_config(args.config)
+    for warning in misspelled_environment():
+        print(f"pbem serve: {warning}", file=sys.stderr, flush=True)
     server = Server(config)
     try:
         server.start()
@@ -195,7 +197,8 @@ def cmd_serve(args) -> int:
     print(f"data: {config.database_path}", flush=True)
     if server.smtp_port:
         print(f"mail in: SMTP on {config.smtp_host}:{server.smtp_port}", flush=True)
-    print(f"mail out: {'relay ' + config.relay_host if config.relay else 'local maildir ' + str(config.maildir)}", flush=True)
+    relay = f"relay {config.relay_host}:{config.relay_port}" + (" (STARTTLS)" if config.relay_starttls else "")
+    print(f"mail out: {relay if config.relay else 'local maildir ' + str(config.maildir)}", flush=True)
     admin = server.store.find_player(config.admin_email)
     if admin is None or not admin.get("password_hash"):  # until the admin has a password of his own
         from pbem.server.web import admin_login_url

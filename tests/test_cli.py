@@ -132,6 +132,27 @@ def test_serve_prints_the_admin_link_only_until_the_admin_has_a_password(tmp_pat
     assert "/login/" not in out and "with your password" in out
 
 
+def test_serve_names_the_relay_with_its_port_and_warns_of_a_misspelled_setting(tmp_path):
+    env = {"PBEM_INSTANCE": str(tmp_path), "PBEM_WEB_PORT": "0", "PBEM_SMTP_PORT": "0", "PBEM_DEMO": "false",
+           "PBEM_RELAY_HOST": "mail.example.org", "PBEM_RELAY_PORT": "587", "PBEM_WEB_PROT": "8081"}
+    proc = subprocess.Popen([sys.executable, "-m", "pbem.cli", "serve"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env={**os.environ, **env}, cwd=ROOT, text=True)
+    lines = [proc.stdout.readline() for _ in range(5)]
+    proc.terminate()
+    _, errors = proc.communicate(timeout=30)
+    assert "mail out: relay mail.example.org:587\n" in lines, (lines, errors[-2000:])
+    assert ("the environment variable PBEM_WEB_PROT is not a setting and is ignored (did you mean PBEM_WEB_PORT?)"
+            in errors)
+
+
+def test_only_environment_variables_that_look_like_a_setting_are_warned_of():
+    from pbem.server.config import misspelled_environment
+
+    assert misspelled_environment({"PBEM_WEB_PORT": "1", "PBEM_LEAK_GAMES": "3", "PBEM_CONFIG": "x",
+                                   "PBEM_RELAY_PROT": "2", "HOME": "/"}) == [
+        "the environment variable PBEM_RELAY_PROT is not a setting and is ignored (did you mean PBEM_RELAY_PORT?)"]
+
+
 def test_mail_in_with_no_message_stores_nothing_and_says_so(tmp_path):
     result = run(["mail-in"], {"PBEM_INSTANCE": str(tmp_path), "PBEM_DEMO": "false"}, b"  \n")
     assert result.returncode == 65 and b"no message on standard input" in result.stderr

@@ -123,6 +123,21 @@ def load_config(path: str | None = None, env: dict | None = None) -> Config:
     return config
 
 
+def misspelled_environment(env: dict | None = None) -> list[str]:
+    """A warning for each PBEM_* environment variable that is no setting but looks like one
+    (PBEM_WEB_PROT for PBEM_WEB_PORT): the server would start without it, silently. Other PBEM_*
+    variables (the tests' and tools' own) are not settings and are left alone."""
+    env = os.environ if env is None else env
+    settings = {f"PBEM_{f.name.upper()}" for f in fields(Config)} | {"PBEM_CONFIG"}
+    out = []
+    for name in sorted(n for n in env if n.startswith("PBEM_") and n not in settings):
+        close = difflib.get_close_matches(name, settings, n=1, cutoff=0.85)
+        if close:
+            out.append(f"the environment variable {name} is not a setting and is ignored "
+                       f"(did you mean {close[0]}?)")
+    return out
+
+
 KINDS = {"int": "a whole number", "float": "a number", "bool": "true or false", "str": "a text in quotes"}
 
 
