@@ -35,16 +35,23 @@ BLUE = ("blue-general", "blue-1", "blue-2", "blue-3")
 
 
 @pytest.mark.parametrize("options", [{}, KRIEGSSPIEL], ids=["two-seats", "kriegsspiel"])
-def test_a_meeting_engagement_by_mail_to_its_end(tmp_path, options):
+def test_a_meeting_engagement_by_mail_to_its_end(tmp_path, capsys, options):
     out = tmp_path / "demo"
-    summary = run_demo(out, seed=2, game="dba", scenario="dba-meeting.toml", options=options, day_seconds=60,
-                       timeout=600)
-    assert not summary.problems, summary.problems
+    if not options:  # the command itself: pbem demo --game dba (its first scenario, the meeting engagement)
+        assert main(["demo", "--game", "dba", "--out", str(out), "--seed", "2", "--day-seconds", "60",
+                     "--timeout", "600"]) == 0
+        assert "12 days resolved" in capsys.readouterr().out
+        game_id = 1
+    else:
+        summary = run_demo(out, seed=2, game="dba", scenario="dba-meeting.toml", options=options, day_seconds=60,
+                           timeout=600)
+        assert not summary.problems, summary.problems
+        game_id = summary.game_id
     service = Service(Store(out / "instance" / "pbem.sqlite3"))
-    assert service.info(summary.game_id)["status"] == "finished"
-    game = service.game(summary.game_id)
+    assert service.info(game_id)["status"] == "finished"
+    game = service.game(game_id)
     assert game.over and game.day == 12  # the meeting engagement's 12 turns
-    assert verify(service.export(summary.game_id), RULES, game.scenario) == []
+    assert verify(service.export(game_id), RULES, game.scenario) == []
     seats = [s.id for s in RULES.seats(game.scenario, game.options)]
     assert seats == (["blue", "red"] if not options else list(BLUE) + ["red-general", "red-1", "red-2", "red-3"])
     mailed = {re.search(rb"(?m)^To: ([\w-]+)@", p.read_bytes()).group(1).decode() for p in out.glob("*.eml")}
