@@ -168,3 +168,16 @@ def test_a_kriegsspiel_game_made_on_the_new_game_page_played_on_the_web(web):
     if delivered:  # what the couriers brought him is in his report
         later = browser.get(f"/games/{game_id}/reports/{delivered[-1].delivered - 1}?side=blue-2")
         assert "Dispatches brought to you" in later
+
+
+def test_the_demo_game_of_a_new_server_is_bonaparte_at_marengo_by_intent(tmp_path):
+    """"dba" sorts first among the installed games; the demo game is still Marengo (pbem.games.DEFAULT)."""
+    from pbem.games import DEFAULT, default, rulesets
+    from pbem.server.serve import make_demo_game
+
+    assert next(iter(rulesets())) == "dba" and DEFAULT == "marengo" and default()[0] == "marengo"
+    service = Service(Store(tmp_path / "pbem.sqlite3"))
+    config = Config(instance=str(tmp_path), admin_email="admin@example.org")
+    game_id = make_demo_game(service, config)
+    assert service.game(game_id).ruleset.name == "marengo"
+    assert service.info(game_id)["title"] == "Demo: Bonaparte at Marengo"
