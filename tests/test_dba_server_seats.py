@@ -151,3 +151,23 @@ def test_the_example_mail_of_the_how_to_play_section_is_read_and_its_refusal_is_
     assert (problem.line, problem.column) == (2, 6)
     assert problem.message.startswith("you do not write for General Azur")
     assert '"line 2, column 6: you do not write for General Azur' in " ".join(docs.split())  # as the docs say
+
+
+def test_a_decision_is_asked_of_the_seat_whose_troops_it_names():
+    """DS5: in the kriegsspiel game "ask me" reaches the brigade's own seat (not the side, which is no seat)."""
+    from pbem.core.decisions import Pending
+
+    game = kriegsspiel_game(3)
+    game.submit("blue-general", "FROM General Azur TO Colonel Cobalt\nMOVE TO Mill Village\n")
+    asked = []
+    for _ in range(6):
+        try:
+            game.advance(ask=lambda d: d.kind == "unit moves")
+        except Pending as pending:
+            asked.append(pending.decision)
+            break
+    assert asked, "no unit moved in six turns"
+    assert asked[0].side in {s.id for s in RULES.seats(MEETING, KRIEG)} and asked[0].side not in ("blue", "red")
+    assert asked[0].side in ("blue-1", "blue-2", "blue-3", "red-1", "red-2", "red-3")
+    game.advance()  # without asking: the defaults answer, the turn is played
+    assert game.days and all(r.decision.side not in ("blue", "red") for d in game.days for r in d.decisions)

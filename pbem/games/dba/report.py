@@ -40,11 +40,9 @@ def build_report(game, day, seat, *, deadline=None, game_label="", game_id="", s
     seen = events_for(result.events, who)
     doc.add(Bullets([e["text"] for e in seen if e["kind"] != "roll"] or ["Nothing."], wrap=False))
     choices = [f"{r.decision.question} {', '.join(r.decision.label(a) for a in r.answer)} ({r.source})"
-               for r in result.decisions if seat is None or r.decision.side == view["side"]]
-    if view.get("commander") and choices:  # kriegsspiel: the choices about his troops, as he knows the enemy
-        state, officer = result.after, view["commander"]
-        own = seats.tokens(scenario, state, officer)
-        choices = [seats.redact(c, scenario, state, officer) for c in choices if seats._mentions(c, own)]
+               for r in result.decisions if seat is None or r.decision.side == seat]
+    if view.get("commander") and choices:  # kriegsspiel: the choices put to his seat (DS5), as he knows the enemy
+        choices = [seats.redact(c, scenario, result.after, view["commander"]) for c in choices]
     if choices:
         doc.add(Heading(2, "Choices the executor made for you" if seat else "Choices made"))
         doc.add(Bullets(choices, wrap=False))

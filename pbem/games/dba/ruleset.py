@@ -88,7 +88,8 @@ class NapoleonicDBA:
     def resolve(self, scenario, state, orders, decider, chance):
         if not seats.kriegsspiel(state):
             return turn.resolve(scenario, state, orders, decider, chance)
-        state, events = turn.resolve(scenario, state, seats.merged(scenario, orders), decider, chance)
+        state, events = turn.resolve(scenario, state, seats.merged(scenario, orders),
+                                     seats.SeatDecider(decider, scenario, state), chance)
         seats.look(scenario, state)
         return state, seats.for_seats(scenario, state, events)
 
@@ -134,6 +135,9 @@ class NapoleonicDBA:
         return render_svg(scenario, drawn, title)
 
     def map_clicks(self, scenario, view: dict | None = None) -> dict:
+        """No orders by clicking, on purpose: a DBA order is a dispatch from one commander to another, with steps,
+        formations and conditions (IF, UNTIL, UNLESS, AT TURN), not "these blocks, to that place"; the page's
+        click grammar cannot write it, so the orders form alone takes orders (docs/dba.md, "How to play")."""
         return {}
 
     def bots(self) -> dict[str, Bot]:

@@ -1,6 +1,6 @@
 """Who sits at the table: one seat a side (``command = commanders``), or one seat per commander
 (``command = kriegsspiel``, issue 12 §3: "one seat per commander, where orders between seats travel as couriers
-and each seat sees only what its own troops see"). Readings DS1-DS4 in docs/rules-notes.md.
+and each seat sees only what its own troops see"). Readings DS1-DS5 in docs/rules-notes.md.
 
 In the kriegsspiel game a seat is a commander of the scenario (its id is his: ``blue-general``, ``blue-1``):
 
@@ -9,7 +9,8 @@ In the kriegsspiel game a seat is a commander of the scenario (its id is his: ``
 - he sees what his troops and the commanders under him see, remembered with the turn (his own sightings, kept
   in the state's ``memory`` under his id, beside each side's);
 - he reads the turn's events about his troops, or about nobody of his side in particular, with every enemy
-  element he has not seen written as "an unseen element"; and the dispatches couriers brought him (DS2, DS3).
+  element he has not seen written as "an unseen element"; and the dispatches couriers brought him (DS2, DS3);
+- the decisions the rules put to his side are his when their question names his troops (DS5).
 """
 
 from __future__ import annotations
@@ -175,3 +176,33 @@ def bot(orders):
         blocks = [b for b in text.split("\n\n") if b.strip()]
         return "\n\n".join(b for b in blocks if b.startswith(f"FROM {name} TO ")) + "\n"
     return write
+
+
+class SeatDecider:
+    """The turn's decider, as a kriegsspiel game asks it: a decision the rules put to a side goes to the seat
+    whose troops its question names — the lowest commander's, a brigade's before his general's — or, naming none
+    (the initiative), to the side's highest commander still alive (DS5). The answers and records stay the
+    wrapped decider's."""
+
+    def __init__(self, decider, scenario, state):
+        self.decider, self.scenario, self.state = decider, scenario, state
+
+    def __getattr__(self, name):
+        return getattr(self.decider, name)
+
+    def seat_for(self, decision) -> str:
+        side = decision.side
+        if side not in self.scenario.sides:
+            return side
+        mine = [c for c in commanders_of(self.scenario) if c.side == side]
+        for c in reversed(mine):  # the lowest first
+            if self.state.commanders[c.id].alive and _mentions(decision.question,
+                                                                 tokens(self.scenario, self.state, c.id)):
+                return c.id
+        alive = [c.id for c in mine if self.state.commanders[c.id].alive]
+        return (alive or [c.id for c in mine])[0]
+
+    def decide(self, decision, *args, **kwargs):
+        from dataclasses import replace
+
+        return self.decider.decide(replace(decision, side=self.seat_for(decision)), *args, **kwargs)
