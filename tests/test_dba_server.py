@@ -181,3 +181,44 @@ def test_the_demo_game_of_a_new_server_is_bonaparte_at_marengo_by_intent(tmp_pat
     game_id = make_demo_game(service, config)
     assert service.game(game_id).ruleset.name == "marengo"
     assert service.info(game_id)["title"] == "Demo: Bonaparte at Marengo"
+
+
+@pytest.mark.parametrize("width", [(1280, 900), (375, 800)], ids=["desktop", "phone"])
+def test_axe_finds_no_violation_on_the_dba_pages(web, chromium, width):
+    """A kriegsspiel game's page and report page of a brigade's seat and of the general's, and the new-game
+    page with the DBA choices, in headless Chromium: axe-core finds nothing."""
+    from conftest import fresh, stale
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+    from test_pages import violations
+
+    from pbem.server.web.auth import make_login_token
+
+    server, base = web
+    service = server.service
+    fred = "fred@example.org"
+    game_id, _ = service.create_game("Pages", {s.id: fred for s in RULES.seats(
+        RULES.load_scenario(RULES.scenarios()["dba-meeting"]), KRIEGSSPIEL)}, scenario="dba-meeting.toml", seed=4,
+        game="dba", options=KRIEGSSPIEL, settings={"hours": 24})
+    bot = RULES.bots()["bot"]
+    for _ in range(3):
+        game = service.game(game_id)
+        for seat in game.turn().seats:
+            service.submit(game_id, seat, bot.orders(game.scenario, game.view(seat), 4) + "FINAL\n")
+        service.resolve_next(game_id, ask=False)
+        service.run_jobs()
+    browser = fresh(chromium, *width)
+    browser.get(f"{base}/login/{make_login_token(service.store, fred, service.now())}")
+    old = browser.find_element(By.TAG_NAME, "html")
+    browser.find_element(By.ID, "sign-in").click()
+    WebDriverWait(browser, 30).until(stale(old))
+    found = {}
+    for path in (f"/games/{game_id}?side=blue-1", f"/games/{game_id}?side=blue-general",
+                 f"/games/{game_id}/reports/2?side=blue-2", f"/games/{game_id}/reports/2?side=red-general",
+                 "/games/new"):
+        browser.get(base + path)
+        assert ("Napoleonic DBA" in browser.page_source and "Sign in" not in browser.title), path  # the page itself
+        problems = violations(browser)
+        if problems:
+            found[path] = problems
+    assert not found, "\n".join(f"{page}:\n  " + "\n  ".join(p) for page, p in found.items())
