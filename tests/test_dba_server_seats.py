@@ -171,3 +171,29 @@ def test_a_decision_is_asked_of_the_seat_whose_troops_it_names():
     assert asked[0].side in ("blue-1", "blue-2", "blue-3", "red-1", "red-2", "red-3")
     game.advance()  # without asking: the defaults answer, the turn is played
     assert game.days and all(r.decision.side not in ("blue", "red") for d in game.days for r in d.decisions)
+
+
+def test_a_moderated_kriegsspiel_game_made_on_the_form_and_its_commanders_seats_taken_by_join(tmp_path):
+    """The form's seat buttons are one seat a side; a kriegsspiel game is made with no seat (the maker
+    moderates), and each player takes his commander's seat from the home page (Join), asking for 'ask me'."""
+    from websupport import ANNA, FRED, Site, post
+
+    site = Site(tmp_path)
+    try:
+        mod = site.client("mod@example.org")
+        created = post(mod, "/games/new", **{"title": "Kriegsspiel", "scenario": "dba:dba-meeting.toml",
+                                           "option.dba.command": "kriegsspiel", "seat": "none", "timezone": "UTC",
+                                           "ask": ["dba:unit moves"], "hours": "24"})
+        assert created.status_code == 302, created.text[:2000]
+        game_id = int(site.store.db.execute("SELECT MAX(id) FROM games").fetchone()[0])
+        assert site.service.info(game_id)["status"] == "open"
+        anna, fred = site.client(ANNA), site.client(FRED)
+        assert "Play Colonel Bleu (1st Blue brigade, Blue division)" in anna.get("/").text
+        assert post(anna, f"/games/{game_id}/join", side="blue-1", timezone="UTC").status_code == 302
+        assert post(fred, f"/games/{game_id}/join", side="red-general", timezone="UTC").status_code == 302
+        assert site.service.seat(game_id, "blue-1")["email"] == ANNA
+        page = anna.get(f"/games/{game_id}?side=blue-1")
+        assert "Colonel Bleu" in page.text and "SIDE blue-1" in page.text
+        assert site.service.info(game_id)["settings"]["ask"] == ["unit moves"]
+    finally:
+        site.store.close()
