@@ -81,8 +81,8 @@ def owing(scenario, state) -> tuple[str, ...]:
 def merged(scenario, orders: dict) -> dict:
     """The seats' orders gathered by side, in seat order (the turn reads one orders text a side)."""
     out: dict[str, Orders] = {}
-    for seat in sorted(orders, key=lambda s: [c.id for c in commanders_of(scenario)].index(s)
-                       if s in scenario.table.commanders else -1):
+    order = [c.id for c in commanders_of(scenario)]
+    for seat in sorted(orders, key=lambda s: order.index(s) if s in order else -1):
         side = side_of(scenario, seat)
         got = out.setdefault(side, Orders())
         got.dispatches += list(orders[seat].dispatches)
