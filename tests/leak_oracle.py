@@ -17,6 +17,10 @@ and the rule books' few statements of who owns what:
   вашей конкретной части противник может увидеть, только вступив с ней в
   бой»), which is the one expectation stricter than the events' own
   visibility today (``Knowledge.gap``: see ``KnownGap``);
+- Napoleonic DBA: a seat knows its side's elements and an enemy element once its
+  troops saw it (the table's line of sight, computed here) or an event named it
+  (``_dba_knowledge``), in both ways of playing (one seat a side, one seat per
+  commander);
 - it sees an enemy block's type and strength face up only while the rules
   turn it face up (Marengo 003 §10, Triomphe 000 §10: an artillery block with
   a bombardment declared; Triomphe 000 §15: the Austrian artillery held in
@@ -130,9 +134,79 @@ def _n1815_involved(game: Game, day, town: str, contexts, blocks: dict) -> set[s
     return armies
 
 
+def all_ids(game: Game) -> set[str]:
+    """Every block's (Napoleonic DBA: element's) id the game has had."""
+    if game.ruleset.name == "dba":
+        return set(game.scenario.table.elements) | set(game.scenario.waiting)
+    return set(_all_blocks(game))
+
+
+def _dba_chain(commanders: dict, seat: str) -> set[str]:
+    """A kriegsspiel seat's officers: he and every commander under him (by the scenario's superiors)."""
+    chain, grew = {seat}, True
+    while grew:
+        grew = False
+        for c in commanders.values():
+            if c.id not in chain and c.superior in chain:
+                chain.add(c.id)
+                grew = True
+    return chain
+
+
+def _dba_sees(game: Game, state, seat: str, side: str) -> set[str]:
+    """The enemy elements the seat's troops see at the end of a turn, by the table's line of sight
+    (``Table.sees``: the rules' geometry, D24-D26), looked for here, not through sight.py or view.py. A
+    kriegsspiel seat looks with his own troops only: his officers' brigades and his officers."""
+    scenario = game.scenario
+    table = state.table(scenario)
+    chain = _dba_chain(state.commanders, seat) if seat not in scenario.sides else None
+    brigades = None if chain is None else {b.id for b in state.brigades.values() if b.commander in chain}
+    eyes = [e for e in table.on_table(side) if not e.fleeing and (brigades is None or e.brigade in brigades)]
+    eyes += [c for c in table.commanders.values() if c.side == side and c.alive and c.present
+             and (chain is None or c.id in chain)]
+    spotting = scenario.settings.spotting
+    return {t.id for t in table.on_table() if t.side != side and any(table.sees(o, t, spotting) for o in eyes)}
+
+
+def _dba_knowledge(game: Game, seat: str, days) -> Knowledge:
+    """Napoleonic DBA (issue 12 §4: "a commander's report never mentions an enemy element his troops cannot
+    see"): a seat may know its side's elements, and an enemy element only once its troops saw it — at the end
+    of a turn by the table's line of sight, or during one as the rules recorded it (the state's sightings of
+    the side, or of the kriegsspiel seat) — or an event it was told named it. Dice (public "roll" events) teach
+    nothing: their purposes name elements, and no output may show a seat the purpose of a die about an enemy
+    it did not see. The order of battle (brigades, commanders) is the scenario's, public."""
+    scenario = game.scenario
+    ids = all_ids(game)
+    side = seat if seat in scenario.sides else scenario.table.commanders[seat].side
+    side_of = {e.id: e.side for e in list(scenario.table.elements.values()) + list(scenario.waiting.values())}
+    own = {i for i in ids if side_of[i] == side}
+    learned, heard, unseen = set(), set(), []
+    for day in days:
+        for event in day.events:
+            known = told(event, seat)
+            if known is None:
+                if len(event.text) >= 24:
+                    unseen.append(event.text)
+                continue
+            heard.add(known[0])
+            if known[0] != event.text and len(event.text) >= 24:
+                unseen.append(event.text)
+            if event.kind != "roll":
+                learned |= _ids_in(known[0], ids) - own
+        learned |= set(day.after.memory.get(seat, {}))
+        learned |= _dba_sees(game, day.after, seat, side)
+    out = Knowledge(seat, own=own, allowed=own | learned, ids=ids)
+    for eid in sorted(ids - own - learned):
+        out.forbidden[eid] = f"the id of {eid}, an enemy element {seat}'s troops never saw and no event named"
+    out.unseen = [t for t in unseen if t not in heard]
+    return out
+
+
 def knowledge(game: Game, seat: str, through: int | None = None) -> Knowledge:
     """What ``seat`` may not know once days 0..``through`` (default: all) are resolved."""
     days = game.days if through is None else game.days[:through + 1]
+    if game.ruleset.name == "dba":
+        return _dba_knowledge(game, seat, days)
     blocks = _all_blocks(game)
     ids = set(blocks)
     own = own_blocks(game, seat, blocks)

@@ -10,8 +10,8 @@ from pbem.games import rulesets
 from pbem.games.marengo.cases import run_case, show
 
 ROOT = Path(__file__).parent / "cases"
-# tests/cases/<game>/<case>.toml (a game's maps/ folder holds maps), for every installed game; a game still being
-# built (no RULESET yet: Napoleonic DBA) runs its cases with its own runner (tests/test_dba_table_cases.py)
+# tests/cases/<game>/<case>.toml (a game's maps/ folder holds maps), for every installed game (a game's folder
+# whose package has no RULESET yet is left out)
 CASES = sorted(p for p in ROOT.glob("*/*.toml") if p.parent.name in rulesets())
 
 

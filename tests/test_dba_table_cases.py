@@ -1,5 +1,6 @@
-"""Every Napoleonic DBA table case holds (tests/cases/dba/), run by the game's case runner
-(pbem/games/dba/cases.py); and the runner notices a wrong expectation."""
+"""The Napoleonic DBA case runner (pbem/games/dba/cases.py) notices a wrong expectation, and every case names
+its section. The cases themselves run with every game's in tests/test_cases.py (through the ruleset's
+run_case), since the game has its RULESET."""
 
 import tomllib
 from pathlib import Path
@@ -16,10 +17,13 @@ def test_there_are_cases():
     assert len(CASES) >= 80
 
 
-@pytest.mark.parametrize("path", CASES, ids=[p.stem for p in CASES])
-def test_case(path):
-    outcome = run_case(path)
-    assert outcome.ok, "\n".join(outcome.failures) + "\n\n" + "\n".join(outcome.lines)
+def test_the_common_runner_runs_them():
+    from pbem.cli import case_game
+
+    rules = case_game(str(CASES[0]))
+    assert rules.name == "dba"
+    outcome = rules.run_case(CASES[0])
+    assert outcome.ok and rules.show_case(outcome).startswith(f"{outcome.title}: ok")
 
 
 def test_every_case_names_its_section_and_quotes_it():

@@ -1,7 +1,7 @@
 """Every output of the real server, checked against the leak oracle (tests/leak_oracle.py).
 
 Random games of every ruleset (Marengo, Triomphe, Napoleon 1815 with two and
-with three players) are played through a real server: a SQLite file, the web
+with three players, Napoleonic DBA with one seat a side and one per commander) are played through a real server: a SQLite file, the web
 app served by waitress on loopback, orders posted to the JSON API with each
 seat's key. After every resolved day, for every player, each output is read
 back and checked against what the oracle says that player may not know:
@@ -38,7 +38,7 @@ import threading
 import urllib.request
 
 import pytest
-from leak_oracle import KnownGap, check_view_json, knowledge
+from leak_oracle import KnownGap, all_ids, check_view_json, knowledge
 from leak_oracle import check as oracle_check
 from waitress import create_server
 
@@ -170,7 +170,7 @@ def play_and_check(server: Server, game: str, options: dict, seed: int, days: in
         checked += 1
         state = service.game(game_id)
         fought = fought or bool(getattr(state.days[-1].after, "last_battles", None))
-        all_ids = set().union(*(set(d.after.blocks) for d in state.days), set(state.initial.blocks))
+        every_id = all_ids(state)
         seat_knows = {seat: knowledge(state, seat) for seat in seats}
         for address, own_seats in players.items():
             known = [seat_knows[seat] for seat in own_seats]
@@ -180,7 +180,7 @@ def play_and_check(server: Server, game: str, options: dict, seed: int, days: in
                 args = f"?game={game_id}&side={seat}"
                 answer = json.loads(server.get(api + args, keys[seat]))
                 mine = [seat_knows[seat]]
-                check_view_json(f"{where}: API game view", answer["view"], mine, all_ids)
+                check_view_json(f"{where}: API game view", answer["view"], mine, every_id)
                 check(f"{where}: API game", json.dumps(answer, ensure_ascii=False), mine)
                 report = json.loads(server.get(f"{api}/reports/{day}{args}", keys[seat]))
                 check(f"{where}: API report", json.dumps(report, ensure_ascii=False), mine)
@@ -197,7 +197,7 @@ def play_and_check(server: Server, game: str, options: dict, seed: int, days: in
                 seen_mail[address] = outbox_id
                 check(f"{where}: mail {outbox_id}", mail, known)
                 for view in views:
-                    check_view_json(f"{where}: view.json of mail {outbox_id}", view, known, all_ids)
+                    check_view_json(f"{where}: view.json of mail {outbox_id}", view, known, every_id)
                 mails += 1
     if gaps:  # every other output was checked to the end first
         raise KnownGap(f"{len(gaps)} outputs; the first: {gaps[0]}")
@@ -206,10 +206,12 @@ def play_and_check(server: Server, game: str, options: dict, seed: int, days: in
     return checked
 
 
-GAMES = [("marengo", {}), ("triomphe", {}), ("napoleon1815", {"players": "2"})]
+GAMES = [("marengo", {}), ("triomphe", {}), ("napoleon1815", {"players": "2"}),
+         ("dba", {"command": "commanders"}), ("dba", {"command": "kriegsspiel"})]
 
 
-@pytest.mark.parametrize("game,options", GAMES, ids=[g if not o else f"{g}-{o['players']}p" for g, o in GAMES])
+@pytest.mark.parametrize("game,options", GAMES, ids=[g if not o else f"{g}-{o['players']}p" if "players" in o
+                                                    else f"{g}-{o['command']}" for g, o in GAMES])
 def test_every_output_keeps_what_each_seat_may_not_know(server, request, game, options):
     count, days = request.config.getoption("oracle_games"), request.config.getoption("oracle_days")
     checked = sum(play_and_check(server, game, _options(game, options, seed), seed, days)
@@ -268,3 +270,24 @@ def test_an_unseen_sentence_is_found_alone_not_inside_another_blocks_line():
     assert leaks("<li>P-II-A takes a hit: strength 2.</li>", known) == []  # a line the seat was told
     assert leaks("<li>II-A takes a hit:\n strength 2.</li>", known) == [
         ("II-A takes a hit: strength 2.", "the full text of an event this seat was not told")]
+
+
+@pytest.mark.parametrize("options", [{"command": "commanders"}, {"command": "kriegsspiel"}])
+def test_the_oracle_finds_an_unseen_dba_element_put_in_an_output(options):
+    """Napoleonic DBA: at the start the armies are out of sight of each other; an enemy element's id in a
+    seat's text is found, its own side's are not."""
+    from pbem.core.game import Game
+
+    rules = ruleset_named("dba")
+    scenario = rules.load_scenario(rules.scenarios()["dba-meeting"])
+    game = Game(rules, scenario, 3, options=options_of(rules, options))
+    seat = "blue" if options["command"] == "commanders" else "blue-1"
+    for s in game.turn().seats:
+        game.submit(s, "")
+    game.advance()
+    known = knowledge(game, seat)
+    red = sorted(e for e in all_ids(game) if e.startswith("red-"))
+    assert red and set(red) <= set(known.forbidden)  # nobody has seen anybody on turn 1
+    oracle_check("own", "blue-1-1 and blue-2-1 stand.", [known])
+    with pytest.raises(AssertionError, match=red[0]):
+        oracle_check("a leak", f"The enemy {red[0]} stands at (10, 20).", [known])

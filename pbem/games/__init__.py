@@ -3,6 +3,7 @@
     from pbem.games import ruleset, rulesets
     marengo = ruleset("marengo")        # the object of pbem.core.ruleset.Ruleset
     for name, r in rulesets().items(): ...
+    name, rules = default()             # the game offered first: Bonaparte at Marengo
 
 A new game plugs in by adding its package here with a ``RULESET`` attribute,
 and nothing else: the server and the tools find it by name. Packages without
@@ -16,6 +17,11 @@ from __future__ import annotations
 import importlib
 import pkgutil
 from functools import cache
+
+
+DEFAULT = "marengo"
+"""The game a server offers first (its demo game, the new-game form's choice): Bonaparte at Marengo, chosen
+by name, not by the order of the names."""
 
 
 class UnknownGame(LookupError):
@@ -42,3 +48,11 @@ def ruleset(name: str):
         return rulesets()[name]
     except KeyError:
         raise UnknownGame(f"no game called {name!r} (installed: {', '.join(rulesets()) or 'none'})") from None
+
+
+def default():
+    """The name and ruleset of the game offered first (:data:`DEFAULT`; the first installed one if it is
+    not installed)."""
+    found = rulesets()
+    name = DEFAULT if DEFAULT in found else next(iter(found))
+    return name, found[name]

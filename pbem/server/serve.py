@@ -12,7 +12,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 from waitress import wasyncore
 
-from pbem.games import rulesets
+from pbem.games import default
 from pbem.server import inbox
 from pbem.server.config import Config
 from pbem.server.mail.outbox import Sender
@@ -140,9 +140,9 @@ def make_sender(store: Store, config: Config, resolve=None) -> Sender:
 
 
 def make_demo_game(service: Service, config: Config) -> int:
-    """A game of the first installed game whose seats all belong to the admin address: play
-    every side from the browser."""
-    name, rules = next(iter(rulesets().items()))
+    """A game of the default game (Bonaparte at Marengo, pbem.games.DEFAULT) whose seats all belong to the
+    admin address: play every side from the browser."""
+    name, rules = default()
     path = next(iter(rules.scenarios().values()))
     seats = {seat.id: config.admin_email for seat in rules.seats(rules.load_scenario(path), {})}
     game_id, keys = service.create_game(f"Demo: {rules.title}", seats, game=name, scenario=path.name,

@@ -5,7 +5,19 @@ from __future__ import annotations
 from pbem.core.events import events_for
 from pbem.report.document import Bullets, Code, Document, Heading, Para, Report, Table, to_markdown, to_text
 
+from . import seats
 from .elements import as_inches
+
+
+def seat_name(game, seat) -> str:
+    """Who the report is for: the side's title, a kriegsspiel commander's name and command, or the moderator."""
+    scenario = game.scenario
+    if not seat:
+        return "Moderator"
+    if seat in scenario.sides:
+        return scenario.sides[seat]
+    c = scenario.table.commanders.get(seat)
+    return seats.seat_title(scenario, c) if c is not None else seat
 
 
 def _at(x, y) -> str:
@@ -19,7 +31,7 @@ def build_report(game, day, seat, *, deadline=None, game_label="", game_id="", s
     result = game.days[day]
     title = f"Napoleonic DBA{' ' + game_label if game_label else ''}: {game.turn_label(day)}"
     doc = Document(title)
-    doc.add(Para(scenario.sides.get(seat, "Moderator") if seat else "Moderator", strong="For:"))
+    doc.add(Para(seat_name(game, seat), strong="For:"))
     if view["over"]:
         doc.add(Para(f"{view['winner'] or 'nobody'}: {view['victory']}", strong="The game is over."))
     else:
@@ -27,11 +39,13 @@ def build_report(game, day, seat, *, deadline=None, game_label="", game_id="", s
     doc.add(Heading(2, "What happened"))
     seen = events_for(result.events, who)
     doc.add(Bullets([e["text"] for e in seen if e["kind"] != "roll"] or ["Nothing."], wrap=False))
-    mine = [r for r in result.decisions if seat is None or r.decision.side == seat]
-    if mine:
+    choices = [f"{r.decision.question} {', '.join(r.decision.label(a) for a in r.answer)} ({r.source})"
+               for r in result.decisions if seat is None or r.decision.side == seat]
+    if view.get("commander") and choices:  # kriegsspiel: the choices put to his seat (DS5), as he knows the enemy
+        choices = [seats.redact(c, scenario, result.after, view["commander"]) for c in choices]
+    if choices:
         doc.add(Heading(2, "Choices the executor made for you" if seat else "Choices made"))
-        doc.add(Bullets([f"{r.decision.question} {', '.join(r.decision.label(a) for a in r.answer)} ({r.source})"
-                         for r in mine], wrap=False))
+        doc.add(Bullets(choices, wrap=False))
     doc.add(Heading(2, "Your brigades" if seat else "The brigades"))
     doc.add(Table(["brigade", "effectiveness", "elements", "order in force"],
                   [[b["name"], f"{b['bef']}/{b['bef_start']} {b['rating']}", " ".join(b["elements"]) or "none",
@@ -50,6 +64,10 @@ def build_report(game, day, seat, *, deadline=None, game_label="", game_id="", s
     if view["couriers"]:
         doc.add(Heading(2, "Couriers"))
         doc.add(Bullets(view["couriers"], wrap=False))
+    if view.get("dispatches"):
+        doc.add(Heading(2, "Dispatches brought to you"))
+        for text in view["dispatches"]:
+            doc.add(Code(text))
     template = ""
     if seat and not view["over"]:
         template = orders_template(game, seat, deadline=deadline, game_label=game_label, game_id=game_id)
@@ -69,10 +87,13 @@ def orders_template(game, seat, *, deadline=None, game_label="", game_id="") -> 
     from .bot import superior_of
 
     alive = [c for c in view["commanders"] if c["alive"]]
+    officer = view.get("commander")
     for b in view["brigades"]:
         c = next((c for c in alive if c["id"] == b["commander"]), None)
         up = superior_of(view, c) if c is not None else None
-        if up is None:
+        if officer and c is not None and c["id"] == officer and not c["initiative_used"]:
+            lines.append(f"# INITIATIVE {c['name']}   (once a game: your own order for {b['name']})")
+        if up is None or officer and up["id"] != officer:
             continue
         lines.append(f"# FROM {up['name']} TO {c['name']}   ({b['name']}: {b['rating']})")
         lines.append("# HOLD")

@@ -1,6 +1,5 @@
 """Napoleonic DBA as the server sees it: the ruleset interface (pbem.core.ruleset). Each member hands over to
-the module that does the work. Not exported as ``RULESET`` from the package yet (see pbem/games/dba/__init__.py):
-the object is :data:`DBA_RULESET`."""
+the module that does the work. The package exports :data:`DBA_RULESET` as its ``RULESET``."""
 
 from __future__ import annotations
 
@@ -10,7 +9,7 @@ from pbem.core.chance import Chance
 from pbem.core.ruleset import SPECTATOR, Bot, Option, Seat, Turn
 from pbem.paths import MAPS
 
-from . import invariants, turn, view
+from . import invariants, seats, turn, view
 from .bot import bot_orders
 from .names import Names
 from .parse import Clock, parse_orders
@@ -38,9 +37,11 @@ class NapoleonicDBA:
         return {"dba-meeting": MAPS / "dba-meeting.toml", "dba-quatre-bras": MAPS / "dba-quatre-bras.toml"}
 
     def options(self) -> tuple[Option, ...]:
-        return (Option("command", "Command", ("commanders",), "commanders",
+        return (Option("command", "Command", (seats.COMMANDERS, seats.KRIEGSSPIEL), seats.COMMANDERS,
                        "commanders: two players, each the commander-in-chief of a side, writing every dispatch "
-                       "of his side (one seat per commander, kriegsspiel style, is not played yet)"),)
+                       "of his side; kriegsspiel: one seat per commander the scenario names, each writing only "
+                       "as himself to the commanders under him, seeing only what his own troops see and reading "
+                       "the dispatches couriers bring him"),)
 
     def load_scenario(self, path):
         return load_scenario(path)
@@ -53,12 +54,16 @@ class NapoleonicDBA:
         return []
 
     def seats(self, scenario, options: dict) -> tuple[Seat, ...]:
+        if seats.kriegsspiel(options):
+            return tuple(Seat(c.id, c.side, seats.seat_title(scenario, c)) for c in seats.commanders_of(scenario))
         return tuple(Seat(side, side, title) for side, title in scenario.sides.items())
 
     def setup(self, scenario, options: dict, chance: Chance):
         return initial_state(scenario, options)
 
     def turn(self, scenario, state) -> Turn:
+        if seats.kriegsspiel(state):
+            return Turn(seats.owing(scenario, state), view.turn_label(scenario, state.turn))
         return Turn(tuple(scenario.sides) if not state.over else (), view.turn_label(scenario, state.turn))
 
     def turn_label(self, scenario, n: int) -> str:
@@ -69,15 +74,24 @@ class NapoleonicDBA:
 
     def parse_orders(self, scenario, state, seat, text):
         table = state.table(scenario)
-        writers = {c.id for c in table.commanders.values() if c.side == seat and c.alive}
+        side = seats.side_of(scenario, seat)
+        if seats.kriegsspiel(state):
+            writers = {seat}  # a kriegsspiel seat writes as its own commander only (seats.py)
+        else:
+            writers = {c.id for c in table.commanders.values() if c.side == seat and c.alive}
         clock = Clock(scenario.settings.start, scenario.settings.minutes)
-        return parse_orders(text, Names.of(table), seat, state.turn, writers, clock)
+        return parse_orders(text, Names.of(table), side, state.turn, writers, clock)
 
     def check_orders(self, scenario, state, seat, text):
         return self.parse_orders(scenario, state, seat, text)
 
     def resolve(self, scenario, state, orders, decider, chance):
-        return turn.resolve(scenario, state, orders, decider, chance)
+        if not seats.kriegsspiel(state):
+            return turn.resolve(scenario, state, orders, decider, chance)
+        state, events = turn.resolve(scenario, state, seats.merged(scenario, orders),
+                                     seats.SeatDecider(decider, scenario, state), chance)
+        seats.look(scenario, state)
+        return state, seats.for_seats(scenario, state, events)
 
     def view(self, scenario, state, seat):
         if seat == SPECTATOR and not state.over:
@@ -121,10 +135,13 @@ class NapoleonicDBA:
         return render_svg(scenario, drawn, title)
 
     def map_clicks(self, scenario, view: dict | None = None) -> dict:
+        """No orders by clicking, on purpose: a DBA order is a dispatch from one commander to another, with steps,
+        formations and conditions (IF, UNTIL, UNLESS, AT TURN), not "these blocks, to that place"; the page's
+        click grammar cannot write it, so the orders form alone takes orders (docs/dba.md, "How to play")."""
         return {}
 
     def bots(self) -> dict[str, Bot]:
-        return {"bot": Bot("bot", "the random legal bot", bot_orders)}
+        return {"bot": Bot("bot", "the random legal bot", seats.bot(bot_orders))}
 
     def check_turn(self, scenario, result) -> list[str]:
         return invariants.check_turn(scenario, result)
@@ -138,7 +155,10 @@ class NapoleonicDBA:
         return run_case(path)
 
     def show_case(self, outcome) -> str:
-        return "\n".join([f"{outcome.title}: {'ok' if outcome.ok else 'FAILED'}"] + list(outcome.failures))
+        """The case's title and verdict, what did not hold, then what happened (the rules' lines, the dice)."""
+        return "\n".join([f"{outcome.title}: {'ok' if outcome.ok else 'FAILED'}"] + list(outcome.failures)
+                         + [f"  {line}" for line in outcome.lines]
+                         + [f"  die: {roll}" for roll in outcome.rolls])
 
 
 DBA_RULESET = NapoleonicDBA()

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from .effectiveness import current, rating
 from .executor import brigade_centre
+from . import seats
 from .sight import seen
 
 
@@ -22,21 +23,26 @@ def turn_label(scenario, turn: int) -> str:
 
 
 def view(scenario, state, seat: str | None) -> dict:
+    """What ``seat`` sees: a side (one seat a side), a commander (kriegsspiel: his troops and what they see,
+    pbem/games/dba/seats.py), or None (the moderator: everything)."""
     table = state.table(scenario)
     sides = tuple(scenario.sides)
-    side = seat if seat in sides else None
-    mine = [e for e in table.on_table() if side is None or e.side == side]
+    officer = seat if seat is not None and seat not in sides and seat in state.commanders else None
+    side = seat if seat in sides else (state.commanders[officer].side if officer else None)
+    brigades_of, chain = seats.command(state, officer) if officer else (None, None)
+    mine = [e for e in table.on_table() if side is None or e.side == side
+            and (brigades_of is None or e.brigade in brigades_of)]
     now: set[str] = set()
     if side is not None:
-        now = seen(table, side, scenario.settings.spotting)
+        now = seen(table, side, scenario.settings.spotting, brigades_of, chain)
     enemy = [_element(table.elements[i]) for i in sorted(now)]
     last = []
     if side is not None:
-        last = [s.to_dict() for s in sorted(state.memory.get(side, {}).values(), key=lambda s: s.element)
+        last = [s.to_dict() for s in sorted(state.memory.get(officer or side, {}).values(), key=lambda s: s.element)
                 if s.element not in now]
     brigades = []
     for bid, b in sorted(state.brigades.items()):
-        if side is not None and b.side != side:
+        if side is not None and (b.side != side or brigades_of is not None and bid not in brigades_of):
             continue
         bo = state.commands.get(bid)
         track = bo.current if bo else None
@@ -51,11 +57,17 @@ def view(scenario, state, seat: str | None) -> dict:
     commanders = [{"id": c.id, "name": c.name, "side": c.side, "level": c.level, "character": c.character,
                    "brigade": c.brigade, "superior": c.superior, "alive": c.alive, "x": c.x, "y": c.y,
                    "initiative_used": c.initiative_used, "present": c.present}
-                  for c in sorted(table.commanders.values(), key=lambda c: c.id) if side is None or c.side == side]
-    own_commanders = [c["id"] for c in commanders]
-    couriers = [c.text for c in (state.post.seen_by(own_commanders) if side is not None else state.post.couriers)]
+                  for c in sorted(table.commanders.values(), key=lambda c: c.id)
+                  if side is None or c.side == side and (chain is None or c.id in chain)]
+    own_commanders = [officer] if officer else [c["id"] for c in commanders]
+    post = state.post.seen_by(own_commanders) if side is not None else state.post.couriers
+    couriers = [c.text for c in post]
+    # what the couriers brought (and what the seat sent): the dispatches themselves
+    dispatches = [c.order.text for c in post if officer and c.status == "delivered" and c.recipient == officer]
+    owing = [] if state.over else (list(seats.owing(scenario, state)) if seats.kriegsspiel(state) else list(sides))
     return {"seat": seat, "side": side, "turn": state.turn, "turn_label": turn_label(scenario, state.turn),
-            "owing": [] if state.over else list(sides), "over": state.over, "winner": state.winner,
+            "commander": officer, "dispatches": dispatches,
+            "owing": owing, "over": state.over, "winner": state.winner,
             "victory": state.victory, "a": state.a, "elements": [_element(e) for e in mine],
             "enemy": enemy, "last_known": last, "brigades": brigades, "commanders": commanders,
             "couriers": couriers, "places": sorted(table.places), "table": [table.width, table.depth]}
@@ -66,4 +78,4 @@ def public(scenario, state) -> dict:
     return {"seat": "*spectator*", "side": None, "turn": state.turn, "turn_label": turn_label(scenario, state.turn),
             "owing": [], "over": state.over, "winner": state.winner, "victory": state.victory, "a": state.a,
             "elements": [], "enemy": [], "last_known": [], "brigades": [], "commanders": [], "couriers": [],
-            "places": sorted(scenario.table.places), "table": [scenario.table.width, scenario.table.depth]}
+            "commander": None, "dispatches": [], "places": sorted(scenario.table.places), "table": [scenario.table.width, scenario.table.depth]}

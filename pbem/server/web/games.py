@@ -20,7 +20,7 @@ from flask import (Blueprint, Response, abort, current_app, flash, g, redirect, 
 from werkzeug.datastructures import MultiDict
 
 from pbem.core.ruleset import options_of
-from pbem.games import rulesets, ruleset
+from pbem.games import DEFAULT, rulesets, ruleset
 from pbem.server import deadlines
 from pbem.server.service import ServiceError
 from pbem.server.web import clicklayer
@@ -39,20 +39,27 @@ HEADER_LINE = re.compile(r"(?i)^\s*(GAME|SIDE|TURN|KEY)\b")
 
 def scenarios() -> dict[str, str]:
     """The scenarios a new game may use, of every installed game: {"game:file": title}, the
-    game's title said once ("Bonaparte at Marengo: 14 June 1800", not the game's name twice)."""
+    game's title said once ("Bonaparte at Marengo: 14 June 1800", not the game's name twice); the default
+    game's first (the one the form shows chosen)."""
     out = {}
-    for name, r in rulesets().items():
+    for name, r in offered():
         for scenario, path in r.scenarios().items():
             title = r.load_scenario(path).name
             out[f"{name}:{path.name}"] = title if title.startswith(r.title) else f"{r.title}: {title}"
     return out
 
 
+def offered() -> list[tuple]:
+    """The installed games as the new-game form lists them: the default game (pbem.games.DEFAULT) first, by
+    intent, then the others by name."""
+    return sorted(rulesets().items(), key=lambda item: item[0] != DEFAULT)
+
+
 def per_game() -> list[dict]:
     """What the new-game form offers for each installed game: its options, seats (of every
     scenario), computer players and "ask me" decisions; the form shows the chosen game's."""
     out = []
-    for name, r in rulesets().items():
+    for name, r in offered():
         seats: dict[str, str] = {}
         for path in r.scenarios().values():
             for seat in r.seats(r.load_scenario(path), options_of(r)):

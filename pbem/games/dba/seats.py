@@ -1,0 +1,208 @@
+"""Who sits at the table: one seat a side (``command = commanders``), or one seat per commander
+(``command = kriegsspiel``, issue 12 §3: "one seat per commander, where orders between seats travel as couriers
+and each seat sees only what its own troops see"). Readings DS1-DS5 in docs/rules-notes.md.
+
+In the kriegsspiel game a seat is a commander of the scenario (its id is his: ``blue-general``, ``blue-1``):
+
+- his troops are the brigades he commands and those of every commander under him (DS1);
+- he writes dispatches only as himself (FROM <him>), to commanders under him, and his own initiative order;
+- he sees what his troops and the commanders under him see, remembered with the turn (his own sightings, kept
+  in the state's ``memory`` under his id, beside each side's);
+- he reads the turn's events about his troops, or about nobody of his side in particular, with every enemy
+  element he has not seen written as "an unseen element"; and the dispatches couriers brought him (DS2, DS3);
+- the decisions the rules put to his side are his when their question names his troops (DS5).
+"""
+
+from __future__ import annotations
+
+import re
+
+from pbem.core.events import Event
+
+from . import sight
+from .orders import Orders
+
+COMMANDERS, KRIEGSSPIEL = "commanders", "kriegsspiel"
+LEVELS = ("army", "corps", "division", "brigade")
+
+
+def kriegsspiel(state_or_options) -> bool:
+    mode = state_or_options.get("command") if isinstance(state_or_options, dict) else state_or_options.mode
+    return mode == KRIEGSSPIEL
+
+
+def commanders_of(scenario) -> list:
+    """Every commander of the scenario (those arriving later too), side by side, the highest first."""
+    table = scenario.table
+    sides = list(scenario.sides)
+    return sorted(table.commanders.values(),
+                  key=lambda c: (sides.index(c.side), LEVELS.index(c.level) if c.level in LEVELS else 9, c.id))
+
+
+def seat_title(scenario, commander) -> str:
+    brigade = scenario.table.brigades.get(commander.brigade) if commander.brigade else None
+    what = brigade.name if brigade is not None else f"{commander.level} commander"
+    return f"{commander.name} ({what}, {scenario.sides[commander.side]})"
+
+
+def under(commanders: dict, seat: str) -> set[str]:
+    """The commander ``seat`` and every commander under him (ids)."""
+    out, grew = {seat}, True
+    while grew:
+        grew = False
+        for c in commanders.values():
+            if c.id not in out and c.superior in out:
+                out.add(c.id)
+                grew = True
+    return out
+
+
+def command(state, seat: str) -> tuple[set[str], set[str]]:
+    """(brigade ids, commander ids) of the seat's troops: his and his subordinates' (DS1)."""
+    chain = under(state.commanders, seat)
+    brigades = {b.id for b in state.brigades.values() if b.commander in chain}
+    return brigades, chain
+
+
+def side_of(scenario, seat: str) -> str:
+    if seat in scenario.sides:
+        return seat
+    return scenario.table.commanders[seat].side
+
+
+def owing(scenario, state) -> tuple[str, ...]:
+    """The seats that write for the next turn: every commander alive and on the table."""
+    if state.over:
+        return ()
+    return tuple(c.id for c in commanders_of(scenario)
+                 if state.commanders[c.id].alive and state.commanders[c.id].present)
+
+
+def merged(scenario, orders: dict) -> dict:
+    """The seats' orders gathered by side, in seat order (the turn reads one orders text a side)."""
+    out: dict[str, Orders] = {}
+    order = [c.id for c in commanders_of(scenario)]
+    for seat in sorted(orders, key=lambda s: order.index(s) if s in order else -1):
+        side = side_of(scenario, seat)
+        got = out.setdefault(side, Orders())
+        got.dispatches += list(orders[seat].dispatches)
+        got.initiatives += list(orders[seat].initiatives)
+    return out
+
+
+def look(scenario, state) -> None:
+    """Each seat looks at the end of the turn: its sightings are kept under its id."""
+    table = state.table(scenario)
+    for c in commanders_of(scenario):
+        brigades, chain = command(state, c.id)
+        state.memory[c.id] = sight.update(state.memory.get(c.id, {}), table, c.side, scenario.settings.spotting,
+                                          state.turn, brigades, chain)
+
+
+def _words(text: str) -> set[str]:
+    return set(re.findall(r"\w+(?:-\w+)*", text))
+
+
+def tokens(scenario, state, seat: str) -> set[str]:
+    """What names the seat's troops in a line: its brigades' ids and names, its elements', its officers'."""
+    brigades, chain = command(state, seat)
+    out = set(brigades) | set(chain)
+    out |= {b.name for bid, b in state.brigades.items() if bid in brigades}
+    out |= {e for bid in brigades for e in state.brigades[bid].elements}
+    out |= {state.commanders[c].name for c in chain}
+    return out
+
+
+def _mentions(text: str, names: set[str]) -> bool:
+    words = _words(text)
+    return any((n in text) if " " in n else (n in words) for n in names)
+
+
+def redact(text: str, scenario, state, seat: str) -> str:
+    """``text`` with every enemy element the seat has not seen written as "an unseen element"."""
+    side = side_of(scenario, seat)
+    known = set(state.memory.get(seat, {}))
+    enemy = {e.id for e in list(scenario.table.elements.values()) + list(scenario.waiting.values())
+             if e.side != side}
+    hidden = sorted(enemy - known, key=len, reverse=True)
+    if not hidden:
+        return text
+    return re.sub(r"(?<![\w-])(" + "|".join(map(re.escape, hidden)) + r")(?![\w-])", "an unseen element", text)
+
+
+def for_seats(scenario, state, events: list[Event]) -> list[Event]:
+    """The turn's events told to the kriegsspiel seats (DS3): an event a side was told goes to the seats of that
+    side whose troops it names (all of them when it names none), each reading it with the enemy it has not seen
+    unnamed; seats that read the same words share one event. Public events stay public."""
+    sides = tuple(scenario.sides)
+    seats = {s: [c.id for c in commanders_of(scenario) if c.side == s] for s in sides}
+    names = {c.id: tokens(scenario, state, c.id) for c in commanders_of(scenario)}
+
+    def told(text: str, side: str) -> dict[str, list[str]]:
+        mine = [s for s in seats[side] if _mentions(text, names[s])] or seats[side]
+        groups: dict[str, list[str]] = {}
+        for seat in mine:
+            groups.setdefault(redact(text, scenario, state, seat), []).append(seat)
+        return groups
+
+    out = []
+    for e in events:
+        owners = e.owners()
+        if not owners or any(o not in sides for o in owners):
+            out.append(e)
+            continue
+        for side in owners:
+            for text, who in told(e.text, side).items():
+                out.append(Event(e.kind, text, e.data, owner=tuple(who)))
+        if e.seen is not None:
+            watchers = [s for s in sides if s not in owners and (e.witnesses is None or s in e.witnesses)]
+            for side in watchers:
+                for text, who in told(e.seen, side).items():
+                    out.append(Event(e.kind, text, e.seen_data or {}, owner=tuple(who)))
+    return out
+
+
+def bot(orders):
+    """A bot of one seat a side made to sit in a kriegsspiel seat too: it writes for the seat's commander only
+    (the dispatches FROM him, in the side's bot's words)."""
+    def write(scenario, view: dict, seed: int) -> str:
+        officer = view.get("commander")
+        if not officer:
+            return orders(scenario, view, seed)
+        if view["over"] or officer not in view["owing"]:
+            return ""
+        name = next((c["name"] for c in view["commanders"] if c["id"] == officer), None)
+        text = orders(scenario, view | {"owing": [view["side"]]}, seed)
+        blocks = [b for b in text.split("\n\n") if b.strip()]
+        return "\n\n".join(b for b in blocks if b.startswith(f"FROM {name} TO ")) + "\n"
+    return write
+
+
+class SeatDecider:
+    """The turn's decider, as a kriegsspiel game asks it: a decision the rules put to a side goes to the seat
+    whose troops its question names — the lowest commander's, a brigade's before his general's — or, naming none
+    (the initiative), to the side's highest commander still alive (DS5). The answers and records stay the
+    wrapped decider's."""
+
+    def __init__(self, decider, scenario, state):
+        self.decider, self.scenario, self.state = decider, scenario, state
+
+    def __getattr__(self, name):
+        return getattr(self.decider, name)
+
+    def seat_for(self, decision) -> str:
+        side = decision.side
+        if side not in self.scenario.sides:
+            return side
+        mine = [c for c in commanders_of(self.scenario) if c.side == side]
+        for c in reversed(mine):  # the lowest first
+            if self.state.commanders[c.id].alive and _mentions(decision.question,
+                                                                 tokens(self.scenario, self.state, c.id)):
+                return c.id
+        alive = [c.id for c in mine if self.state.commanders[c.id].alive]
+        return (alive or [c.id for c in mine])[0]
+
+    def decide(self, decision, *args, **kwargs):
+        from dataclasses import replace
+
+        return self.decider.decide(replace(decision, side=self.seat_for(decision)), *args, **kwargs)
