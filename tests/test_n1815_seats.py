@@ -12,9 +12,9 @@ players, through to the first campaign turn.
 from __future__ import annotations
 
 import email
+import email.message
 import email.policy
 import re
-import time
 
 import pytest
 
@@ -24,7 +24,7 @@ from pbem.server.config import Config
 from pbem.server.serve import Server
 from pbem.server.service import Service
 from pbem.server.store import Store
-from pbem.tools.harness import SERVER_ADDR, Relay, attached_json, send_mail
+from pbem.tools.harness import SERVER_ADDR, Relay, attached_json, send_mail, wait_until
 
 RULES = ruleset("napoleon1815")
 SCENARIO = RULES.load_scenario(next(iter(RULES.scenarios().values())))
@@ -195,3 +195,149 @@ def test_a_rewind_that_replays_the_auction_otherwise_gives_the_seats_back(tmp_pa
     assert undone and all(h["undone"] for h in undone)
     assert [e["action"] for e in service.store.read_audit(game_id) if e["action"].startswith("seats_moved")] == [
         "seats_moved", "seats_moved_back"]
+
+
+# -- end to end: the real server, real SMTP both ways on loopback ----------------------------------
+
+
+TITLES = {seat.id: seat.title for seat in RULES.seats(SCENARIO, {})}
+SEAT_OF = {title: seat for seat, title in TITLES.items()}
+
+
+class Mailbox:
+    """What the players read: every mail the server sent through the relay, by address, with the keys
+    they carry (a welcome's, a "You now play" mail's) and the seats' views attached."""
+
+    def __init__(self, relay: Relay):
+        self.relay = relay
+
+    def read(self, to: str) -> list[tuple[str, str, dict | None]]:
+        out = []
+        for delivery in self.relay.snapshot():
+            if delivery.to == to:
+                msg = email.message_from_bytes(delivery.raw, policy=email.policy.default)
+                body = msg.get_body(("plain",)).get_content()
+                out.append((" ".join(str(msg["Subject"]).split()), body, attached_json(delivery.raw)))
+        return out
+
+    def keys(self, to: str) -> dict[str, str]:
+        """The player's keys as his mails gave them, the latest for each seat."""
+        keys = {}
+        for subject, body, _ in self.read(to):
+            if "Welcome: you play" in subject:
+                keys[SEAT_OF[subject.split("you play ", 1)[1]]] = re.search(r"this seat is: (\S+)", body)[1]
+            for title, key in re.findall(r"Your secret key for (.+?) is: (\S+)", body):
+                if title in SEAT_OF:
+                    keys[SEAT_OF[title]] = key
+        return keys
+
+    def view(self, to: str, seat: str, day: int) -> dict | None:
+        """The view of ``seat`` for ``day`` the player was mailed (his welcome's or a report's)."""
+        found = [v for _, _, v in self.read(to) if v and v.get("seat") == seat and v.get("day") == day]
+        return found[-1] if found else None
+
+
+def orders_mail(sender: str, game_id: int, seat: str, key: str, text: str, final: bool = True) -> bytes:
+    msg = email.message.EmailMessage()
+    msg["From"], msg["To"], msg["Subject"] = sender, SERVER_ADDR, f"Orders {seat}"
+    msg.set_content(f"GAME {game_id} SIDE {seat} KEY {key}\n{text.rstrip()}\n" + ("FINAL\n" if final else ""))
+    return msg.as_bytes()
+
+
+@pytest.fixture
+def server(tmp_path):
+    relay = Relay()
+    config = Config(instance=str(tmp_path), web_port=0, smtp_port=0, smtp_host="127.0.0.1", tick_seconds=0.2,
+                    demo=False, from_addr=SERVER_ADDR, domain="load.invalid", secret_key="seats-test",
+                    relay_host="127.0.0.1", relay_port=relay.port)
+    server = Server(config)
+    server.start()
+    server.service.rasterise = lambda svg: b"png"  # the maps' PNGs are not this test's matter
+    try:
+        yield server, Mailbox(relay)
+    finally:
+        server.stop()
+        relay.stop()
+
+
+def play_by_mail(server, box: Mailbox, game_id: int, players: dict[str, str], bids: dict[str, str]) -> dict:
+    """Each player answers by SMTP, with his latest keys, every view the server mails him that owes
+    orders: the auction's bids (``bids``, by seat), then the random bot's orders, marked FINAL (the
+    turn is resolved at once); until the first campaign turn's orders are on file (not FINAL: the
+    game waits there). Returns who held which seat at each day, as mailed."""
+    service, port = server.service, server.smtp_port
+    bot = RULES.bots()["bot"]
+    held = {}
+    while True:
+        game = service.game(game_id)
+        day, owing = game.day, game.turn().seats
+        if game.state.turn >= 2 and all(game.orders_text(day, s) for s in owing):
+            return held
+        for seat in owing:
+            if game.orders_text(day, seat):
+                continue
+            holder = wait_until(lambda seat=seat: next((p for p in set(players.values()) if box.view(p, seat, day)),
+                                                       None), 60, what=f"the view of {seat} for day {day}")
+            held.setdefault(day, {})[seat] = holder
+            view = box.view(holder, seat, day)
+            text = bids.get(seat, "") if view["phase"] == "auction" else bot.orders(SCENARIO, view, 3)
+            send_mail(port, orders_mail(holder, game_id, seat, box.keys(holder)[seat], text,
+                                        final=game.state.turn < 2), holder)
+            wait_until(lambda seat=seat: service.game(game_id).orders_text(day, seat) or service.game(game_id).day > day,
+                       60, what=f"{seat}'s orders for day {day} on file")
+        wait_until(lambda: service.game(game_id).day > day or service.game(game_id).state.turn >= 2
+                   and all(service.game(game_id).orders_text(day, s) for s in owing), 120,
+                   what=f"day {day} resolved")
+
+
+def test_two_players_by_mail_the_french_player_wins_the_allies(server):
+    server_, box = server
+    service = server_.service
+    game_id, _ = service.create_game("Auction by mail", {"french": FRED, "anglo-dutch": ANNA, "prussian": ANNA},
+                                     scenario="napoleon1815.toml", seed=3, game="napoleon1815",
+                                     options={"players": "2", "bid": "auction"}, settings=FAST)
+    old = wait_until(lambda: box.keys(FRED), 60, what="Fred's welcome")
+    held = play_by_mail(server_, box, game_id, {"french": FRED, "anglo-dutch": ANNA, "prussian": ANNA},
+                        {"french": "BID ALLIES 3", "anglo-dutch": "BID 1", "prussian": "BID 0"})
+    assert held[0] == {"french": FRED, "anglo-dutch": ANNA, "prussian": ANNA}  # the auction, as they joined
+    assert held[1] == {"anglo-dutch": FRED, "prussian": FRED}  # the Allied setup: Fred, with his new keys
+    assert held[2] == {"french": ANNA}  # the French setup: Anna
+    game = service.game(game_id)
+    assert game.state.turn == 2 and game.state.bid["side"] == "allies" and game.state.bid["steps"] == 3
+    assert "The Allies set up 3 step(s) down" in " ".join(e.text for e in game.days[1].events)
+    # each player was told his new side in his own mail; after it, only his new seats' views reach him
+    subjects = [s for s, _, _ in box.read(FRED)]
+    moved = next(i for i, s in enumerate(subjects) if "You now play" in s)
+    assert "Anglo-Dutch army (Wellington) and Prussian army (Blücher)" in subjects[moved]
+    assert {v["seat"] for _, _, v in box.read(FRED)[moved:] if v} == {"anglo-dutch", "prussian"}
+    anna = box.read(ANNA)
+    moved = next(i for i, (s, _, _) in enumerate(anna) if "You now play" in s)
+    assert "France (Napoleon)" in anna[moved][0]
+    assert {v["seat"] for _, _, v in anna[moved:] if v} == {"french"}
+    # Fred's old French key no longer opens France: the mail is a stranger's, nothing recorded
+    send_mail(server_.smtp_port, orders_mail(FRED, game_id, "french", old["french"], "DOCTRINE SQUARE NO"), FRED)
+    wait_until(lambda: any(e["action"] == "wrong_key" for e in service.store.read_audit(game_id)), 30,
+               what="the old key refused")
+    assert "DOCTRINE SQUARE NO" not in service.game(game_id).orders_text(game.day, "french")
+
+
+def test_three_players_by_mail_the_french_player_wins_the_prussians(server):
+    server_, box = server
+    service = server_.service
+    seats = {"french": FRED, "anglo-dutch": ANNA, "prussian": PAUL}
+    game_id, _ = service.create_game("Auction of three", seats, scenario="napoleon1815.toml", seed=3,
+                                     game="napoleon1815", options={"players": "3", "bid": "auction"},
+                                     settings=FAST, moderator="mod@example.org")
+    anna_key = wait_until(lambda: box.keys(ANNA), 60, what="Anna's welcome")["anglo-dutch"]
+    held = play_by_mail(server_, box, game_id, seats,
+                        {"french": "BID PRUSSIAN 2", "anglo-dutch": "BID 1", "prussian": "BID 1"})
+    assert held[1] == {"anglo-dutch": ANNA, "prussian": FRED} and held[2] == {"french": PAUL}
+    assert box.keys(ANNA) == {"anglo-dutch": anna_key}  # the third player kept his seat and key
+    assert not [s for s, _, _ in box.read(ANNA) if "You now play" in s]
+    assert {v["seat"] for _, _, v in box.read(PAUL) if v and v["day"] >= 1} == {"french"}
+    game = service.game(game_id)
+    assert game.state.turn == 2 and game.state.bid["side"] == "allies" and game.state.bid["steps"] == 2
+    assert [s for s, _, _ in box.read("mod@example.org") if "Players moved between seats" in s]
+    history = service.store.query("SELECT side, email, last_day FROM seat_history WHERE game_id = ? ORDER BY side",
+                                  (game_id,))
+    assert [(h["side"], h["email"], h["last_day"]) for h in history] == [("french", FRED, 1), ("prussian", PAUL, 1)]
