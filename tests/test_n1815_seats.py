@@ -341,3 +341,13 @@ def test_three_players_by_mail_the_french_player_wins_the_prussians(server):
     history = service.store.query("SELECT side, email, last_day FROM seat_history WHERE game_id = ? ORDER BY side",
                                   (game_id,))
     assert [(h["side"], h["email"], h["last_day"]) for h in history] == [("french", FRED, 1), ("prussian", PAUL, 1)]
+
+
+@pytest.mark.parametrize("players, seat, named", [("2", "french", "FRANCE|ALLIES"), ("3", "french", "ANGLO-DUTCH|PRUSSIAN"),
+                                                  ("3", "prussian", "FRANCE")])
+def test_the_auction_template_names_the_sides_a_seat_may_bid_for(players, seat, named):
+    game = Game(RULES, SCENARIO, 1, options={"players": players, "bid": "auction"})
+    template = RULES.orders_template(game, seat, deadline=None, game_label="x", game_id="1")
+    assert f"# BID [{named}] <steps>" in template
+    with_bid = template.replace("BID 0", f"BID {named.split('|')[-1]} 2")
+    assert RULES.parse_orders(SCENARIO, game.state, seat, with_bid).bid == 2  # what it offers is taken
