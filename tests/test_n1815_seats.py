@@ -351,3 +351,16 @@ def test_the_auction_template_names_the_sides_a_seat_may_bid_for(players, seat, 
     assert f"# BID [{named}] <steps>" in template
     with_bid = template.replace("BID 0", f"BID {named.split('|')[-1]} 2")
     assert RULES.parse_orders(SCENARIO, game.state, seat, with_bid).bid == 2  # what it offers is taken
+
+
+def test_a_seat_missed_before_the_move_is_told_to_the_player_who_missed_it(tmp_path):
+    service, game_id, _ = two_player_game(tmp_path)
+    service.submit(game_id, "french", "BID ALLIES 3\n")
+    service.submit(game_id, "anglo-dutch", "BID 1\n")  # Anna sends nothing for the Prussian seat
+    service.resolve_next(game_id)
+    service.run_jobs()
+    assert {s["side"]: s["email"] for s in service.store.seats(game_id)}["prussian"] == FRED
+    (missed,) = [m for m in service.store.query("SELECT * FROM outbox WHERE game_id = ? AND kind = 'missed'",
+                                                (game_id,))]
+    assert missed["to_addr"] == ANNA and "Prussian army" in missed["body"]
+    assert service.seat(game_id, "french")["missed"] == 1  # Anna's count went with her to France

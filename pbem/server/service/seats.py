@@ -2,7 +2,7 @@
 ``seat_moves``: Napoleon 1815's auction gives its winner the side he bid for).
 
 When a resolved turn moves players, each player's address, account, time zone, missed
-days and vacation go with him to his new seat, a computer player goes with its seat's
+days (the most of his seats') and vacation go with him to his new seat, a computer player goes with its seat's
 player as a person would, every seat that changed hands gets a new key (the old ones
 stop working), and each player is mailed his new seats with their keys. The seat
 history keeps who held which seat until which day (``why = 'exchanged'``), the audit
@@ -36,6 +36,17 @@ class Seats(ServiceBase):
             self.exchange(game_id, result.day, moves)
         return moves
 
+    def holder_on(self, game_id: int, side: str, day: int) -> dict:
+        """Seat ``side`` as its player of turn ``day`` held it: its row now, or, when the rules moved
+        him after that turn, his address (None for a computer player) and missed days then."""
+        seat = self.seat(game_id, side)
+        was = self.store.query_one("SELECT email, missed FROM seat_history WHERE game_id = ? AND side = ?"
+                                   " AND why = 'exchanged' AND undone IS NULL AND first_day <= ? AND last_day > ?"
+                                   " ORDER BY id DESC", (game_id, side, day, day))
+        if was is None:
+            return seat
+        return {**seat, "email": None if was["email"].startswith(COMPUTER) else was["email"], "missed": was["missed"]}
+
     def holders(self, game_id: int) -> dict[str, dict]:
         """Each seat's player as a record: what goes with him (CARRIED) and ``bot``, the computer
         player's name (None for a person)."""
@@ -46,7 +57,11 @@ class Seats(ServiceBase):
     def exchange(self, game_id: int, day: int, moves: dict[str, str]) -> None:
         """Seat ``s`` is taken by the player of seat ``moves[s]``, after turn ``day``."""
         before = self.holders(game_id)
-        after = {seat: before[moves.get(seat, seat)] for seat in before}
+        missed: dict[str, int] = {}  # a player of several seats takes the most days he missed in one of them
+        for record in before.values():
+            missed[who(record)] = max(missed.get(who(record), 0), record["missed"])
+        after = {seat: {**before[moves.get(seat, seat)], "missed": missed[who(before[moves.get(seat, seat)])]}
+                 for seat in before}
         changed = [seat for seat in before if who(after[seat]) != who(before[seat])]
         if not changed:
             return

@@ -222,7 +222,7 @@ class Turns(ServiceBase):
         settings = deadlines.settings_with_defaults(info["settings"])
         mails = []
         for side in game.days[day].seats:
-            seat = self.seat(game_id, side)
+            seat = self.holder_on(game_id, side, day)  # who held it that day: the rules may have moved him since
             if game.orders_text(day, side) or not seat["email"]:
                 continue
             count = seat["missed"]
