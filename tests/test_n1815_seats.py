@@ -364,3 +364,24 @@ def test_a_seat_missed_before_the_move_is_told_to_the_player_who_missed_it(tmp_p
                                                 (game_id,))]
     assert missed["to_addr"] == ANNA and "Prussian army" in missed["body"]
     assert service.seat(game_id, "french")["missed"] == 1  # Anna's count went with her to France
+
+
+def test_the_moderator_console_shows_the_move(tmp_path):
+    from websupport import MOD, Site
+
+    site = Site(tmp_path)
+    service = site.service
+    service.rasterise = lambda svg: b"png"
+    game_id, _ = service.create_game("Auction", {"french": FRED, "anglo-dutch": ANNA, "prussian": ANNA},
+                                     scenario="napoleon1815.toml", seed=5, game="napoleon1815",
+                                     options={"players": "2", "bid": "auction"}, settings=FAST, moderator=MOD)
+    service.submit(game_id, "french", "BID ALLIES 3\nFINAL\n")
+    service.submit(game_id, "anglo-dutch", "FINAL\n")
+    service.submit(game_id, "prussian", "FINAL\n")
+    service.resolve_next(game_id)
+    page = site.client(MOD).get(f"/games/{game_id}/moderate")
+    assert page.status_code == 200
+    seats = page.text[page.text.index('id="seats"'):]
+    seats = seats[:seats.index("</table>")]
+    assert re.search(r"France \(Napoleon\).*?" + re.escape(ANNA), seats, re.S)
+    assert "seats moved" in page.text and f"{FRED} -&gt; {ANNA}" in page.text
