@@ -127,6 +127,16 @@ def press_refusal(rules, scenario, state, sender: str, to: tuple[str, ...]) -> s
     return rule(scenario, state, sender, tuple(to)) if rule is not None else None
 
 
+def seat_moves(rules, scenario, before, after) -> dict[str, str]:
+    """The seats whose players change in one resolved turn, as ``{seat: the seat whose player takes
+    it}`` (a player may hold several seats: every seat he held names one of them). A ruleset may
+    define the optional member ``seat_moves(scenario, before, after)`` (the positions around the
+    turn) for a rule that hands a player another side, as an auction does (Napoleon 1815 §13); the
+    server then moves players, keys and computer players and records it. Without it: no moves."""
+    rule = getattr(rules, "seat_moves", None)
+    return dict(rule(scenario, before, after) or {}) if rule is not None else {}
+
+
 @runtime_checkable
 class Ruleset(Protocol):
     name: str

@@ -110,7 +110,8 @@ def replace(service: Service, game_id, who, why, side: str, email: str):
     key = new_key()
     seat = service.seat(game_id, side)
     if seat["email"]:  # the player replaced keeps his record: the days he held the seat, the days he missed
-        held = service.store.query_one("SELECT MAX(last_day) AS day FROM seat_history WHERE game_id = ? AND side = ?",
+        held = service.store.query_one("SELECT MAX(last_day) AS day FROM seat_history WHERE game_id = ? AND side = ?"
+                                       " AND undone IS NULL",
                                        (game_id, side))["day"] or 0
         service.store.execute(
             "INSERT INTO seat_history (game_id, side, email, first_day, last_day, missed, replaced)"
@@ -161,6 +162,7 @@ def replay_from(service: Service, game_id: int, day: int, why: str) -> str:
             service.store.append_log(game_id, entry)
         for result in game.days[day:]:
             service.record(game_id, result)
+        service.replay_seats(game_id, day)  # players moved by a replayed turn: kept, moved back or moved again
         if game.days:
             service.store.add_job("reports", game_id, {"day": game.days[-1].day, "corrected": why,
                                                     "version": service.rewinds(game)})

@@ -1,14 +1,19 @@
 """§13 Bidding, held in the game: the auction is its first sub-turn (option ``bid = auction``).
 
-Every seat sends a sealed ``BID <steps>`` at once (docs/rules-notes.md, "§13 bidding"):
-the number of steps its side is ready to remove at its setup. The side of the higher
-bid wins the auction and pays its bid at its setup (setup.pay_bid: one step a block
-at most, BID LOSS names them); the other side pays nothing. In the two-player game
-one player holds both Allied seats, in the three-player game the Allied players may
-talk during the setup (§12): the Allies' bid is the higher of their two seats'. A
-seat that sends no BID bids 0 (the default). Equal bids above 0 are settled by the
-coin of §13, a recorded two-sided die (1: France, 2: the Allies); two bids of 0 cost
-nobody anything.
+Every seat sends a sealed ``BID [side] <steps>`` at once (docs/rules-notes.md, "§13
+bidding"): the number of steps its player is ready to remove at the setup of the side he
+names (none named: the side he holds). The highest bid wins: its player plays the side
+he named and pays his bid at its setup (setup.pay_bid: one step a block at most, BID
+LOSS names them); the other side pays nothing. A player is a bidder: in the two-player
+game the Allied player holds both Allied seats (his bid is the higher of theirs), in the
+three-player game each seat bids, and the French player bidding for the Allies names
+the army he would command. When the winner named a side he does not hold, the player
+who holds it takes the winner's seats: ``state.bid["moves"]`` says so (new seat -> the
+seat whose player takes it) and the ruleset's ``seat_moves`` hands it to the server,
+which moves the players before the setup. A seat that sends no BID bids 0 for its own
+side (the default). Equal highest bids that end differently are settled by the coin of
+§13, a recorded die (two-sided for France against the Allies); equal bids that end
+alike throw nothing.
 """
 
 from __future__ import annotations
@@ -20,33 +25,110 @@ SIDE_SEATS = {"france": ("french",), "allies": ("anglo-dutch", "prussian")}
 SIDE_NAME = {"france": "France", "allies": "the Allies"}
 
 
+SEAT_NAME = {"french": "the French player", "anglo-dutch": "the Anglo-Dutch player",
+             "prussian": "the Prussian player", "allies": "the Allied player"}
+TARGET_NAME = {"france": "France", "allies": "the Allies", "anglo-dutch": "the Anglo-Dutch army",
+               "prussian": "the Prussian army"}
+
+
+def bidders(players: int) -> dict[str, tuple[str, ...]]:
+    """Who bids: each player, with the seats he holds (the two-player game's Allied player holds two)."""
+    if players == 2:
+        return {"french": ("french",), "allies": ("anglo-dutch", "prussian")}
+    return {seat: (seat,) for seats in SIDE_SEATS.values() for seat in seats}
+
+
+def target_seats(target: str) -> tuple[str, ...]:
+    return SIDE_SEATS.get(target) or (target,)
+
+
 def bids_of(orders: dict) -> dict[str, int]:
     """Each side's bid: the highest BID of its seats, 0 where none was sent."""
     return {side: max([orders[s].bid for s in seats if s in orders and orders[s].bid is not None] or [0])
             for side, seats in SIDE_SEATS.items()}
 
 
+def player_bids(players: int, orders: dict) -> list[tuple[str, int, str]]:
+    """Each bidder's bid, in seat order: (bidder, steps, target), the target being the side (or, in the
+    three-player game, the Allied seat) he plays if he wins; his own when he names none."""
+    out = []
+    for bidder, seats in bidders(players).items():
+        sent = [(orders[s].bid, orders[s].bid_for) for s in seats if s in orders and orders[s].bid is not None]
+        steps, target = max(sent, key=lambda b: b[0]) if sent else (0, None)  # max keeps the first of equals
+        own = "france" if bidder == "french" else "allies" if players == 2 else bidder
+        out.append((bidder, steps, target or own))
+    return out
+
+
+def moves_of(players: int, bidder: str, target: str) -> dict[str, str]:
+    """The seats that change hands when ``bidder`` wins with a bid for ``target``: new seat -> the seat
+    whose player takes it (empty when he bid for what he holds)."""
+    mine, theirs = bidders(players)[bidder], target_seats(target)
+    if set(mine) == set(theirs):
+        return {}
+    return {**{seat: mine[0] for seat in theirs}, **{seat: theirs[0] for seat in mine}}
+
+
 def resolve_auction(state, orders: dict, chance) -> list[Event]:
-    """Settle the sealed bids: ``state.bid`` gets the winning side and its steps (with both bids,
-    for the reports), ``state.auction`` is done. The French setup or the Allied one then pays it."""
+    """Settle the sealed bids: ``state.bid`` gets the side that pays and its steps (with both sides'
+    bids, for the reports, and the seats that change hands), ``state.auction`` is done. The French
+    setup or the Allied one then pays it; the server moves the players first (ruleset.seat_moves)."""
     bids = bids_of(orders)
     missing = [s for seats in SIDE_SEATS.values() for s in seats if s not in orders or orders[s].bid is None]
     events = [Event("auction", "No BID from this seat: it bids 0 (the default).", owner=s) for s in missing]
+    offers = player_bids(state.players, orders)
     france, allies = bids["france"], bids["allies"]
     said = f"The auction (§13): France bids {france}, the Allies {allies}."
-    if france == allies == 0:
-        state.bid = {"side": "france", "steps": 0, "bids": bids}
-        events.append(Event("auction", said + " Nobody bid a step: neither side sets up down.", {"bids": bids}))
+    for bidder, steps, target in offers:
+        if moves_of(state.players, bidder, target):
+            said += f" {cap(SEAT_NAME[bidder])}'s bid of {steps} is to play {TARGET_NAME[target]}."
+    top = max(steps for _, steps, _ in offers)
+    # the outcomes of the highest bids, in seat order: equal bids that end alike need no coin
+    ends: dict[tuple, tuple[str, str]] = {}
+    for bidder, steps, target in offers:
+        if steps == top:
+            side = "france" if target == "france" else "allies"
+            key = (tuple(sorted(moves_of(state.players, bidder, target).items())), side if top else None)
+            ends.setdefault(key, (bidder, target))
+    winners = list(ends.values())
+    if len(winners) > 1:
+        names = [end_name(state.players, *w) for w in winners]
+        labels = ", ".join(f"{i} {n}" for i, n in enumerate(names, 1))
+        coin = chance.roll(f"the coin of the auction: {labels} (§13)", sides=len(winners))
+        bidder, target = winners[coin - 1]
+        said += f" A tie: the coin falls {coin}, for {names[coin - 1]}."
     else:
-        if france == allies:
-            coin = chance.roll("the coin of the auction: 1 France, 2 the Allies (§13)", sides=2)
-            side = "france" if coin == 1 else "allies"
-            said += f" A tie: the coin falls {coin}, for {SIDE_NAME[side]}."
-        else:
-            side = "france" if france > allies else "allies"
-        state.bid = {"side": side, "steps": bids[side], "bids": bids}
+        bidder, target = winners[0]
+    side = "france" if target == "france" else "allies"
+    moves = moves_of(state.players, bidder, target)
+    state.bid = {"side": side, "steps": top, "bids": bids}
+    if moves:
+        state.bid["moves"] = moves
+        loser = next(b for b, seats in bidders(state.players).items() if target_seats(target)[0] in seats)
+        said += (f" {cap(SEAT_NAME[bidder])} wins the auction and plays {TARGET_NAME[target]} from now on, "
+                 f"{SEAT_NAME[loser]} {held_name(bidder)} in his place.")
+    if top == 0:
+        events.append(Event("auction", said + " Nobody bid a step: neither side sets up down.",
+                            {"bids": bids, **({"moves": moves} if moves else {})}))
+    else:
         who = "The French" if side == "france" else "The Allies"
-        events.append(Event("auction", said + f" {who} win the auction and set up {bids[side]} step(s) down, "
-                            "one a block at most.", {"bids": bids, "side": side}))
+        events.append(Event("auction", said + f" {who} win the auction and set up {top} step(s) down, "
+                            "one a block at most.", {"bids": bids, "side": side, **({"moves": moves} if moves else {})}))
     state.auction = None
     return events
+
+
+def end_name(players: int, bidder: str, target: str) -> str:
+    """How the coin names one outcome: the side that wins, or the player who wins another side."""
+    if not moves_of(players, bidder, target):
+        return SIDE_NAME["france" if target == "france" else "allies"]
+    return f"{SEAT_NAME[bidder]} (to play {TARGET_NAME[target]})"
+
+
+def held_name(bidder: str) -> str:
+    """What a bidder holds, as the auction's event names it."""
+    return TARGET_NAME["france" if bidder == "french" else bidder]
+
+
+def cap(text: str) -> str:
+    return text[:1].upper() + text[1:]

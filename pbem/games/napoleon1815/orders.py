@@ -75,6 +75,7 @@ class Orders:
     retreat_first: list[str] = field(default_factory=list)  # RETREAT FIRST: take the roads first (§7.2, §7.4)
     terrain: dict[str, str] = field(default_factory=dict)  # TERRAIN <marker> <position>: where it goes (§6.21)
     bid: int | None = None  # BID <steps>: the sealed bid in the auction sub-turn (§13)
+    bid_for: str | None = None  # BID FRANCE|ALLIES|ANGLO-DUTCH|PRUSSIAN <steps>: the side bid for (None: one's own)
     bid_loss: list[str] = field(default_factory=list)  # BID LOSS: the blocks that pay the bid at setup (§13)
     commits: list[tuple[list[str], str]] = field(default_factory=list)  # COMMIT <blocks> LEFT|CENTRE|RIGHT
     leave: list[str] = field(default_factory=list)  # LEAVE <town>: battles to withdraw from now (round sub-turns)
@@ -100,7 +101,7 @@ class Orders:
         lines += [f"COMMIT {' '.join(ids)} {where}" for ids, where in self.commits]
         lines += [f"LEAVE {name(t)}" for t in self.leave]
         if self.bid is not None:
-            lines.append(f"BID {self.bid}")
+            lines.append(f"BID {self.bid_for.upper()} {self.bid}" if self.bid_for else f"BID {self.bid}")
         if self.bid_loss:
             lines.append("BID LOSS " + " ".join(self.bid_loss))
         lines += [f"TERRAIN {m.upper()} {p}" for m, p in self.terrain.items()]

@@ -20,6 +20,28 @@ MARKERS = ("WOODS", "FARM", "STREAM", "HILL")
 YES_NO = ("YES", "NO")
 
 
+BID_TARGETS = ("FRANCE", "FRENCH", "ALLIES", "ANGLO-DUTCH", "PRUSSIAN", "PRUSSIANS")
+
+
+def bid_target(state, seat: str, word: str) -> str | None | tuple[str, str]:
+    """What ``BID <word> n`` from ``seat`` asks for: None (the side the seat holds), "france",
+    "allies" (the two-player game's Allied seats), or an Allied seat (the three-player game); a
+    (problem, expected) pair when the word cannot be bid from this seat."""
+    word = {"FRENCH": "FRANCE", "PRUSSIANS": "PRUSSIAN"}.get(word, word)
+    if state.players == 2 or word == "FRANCE":
+        target = "france" if word == "FRANCE" else "allies"
+        return None if (seat == "french") == (target == "france") else target
+    if seat == "french":
+        if word == "ALLIES":
+            return ("in the three-player game the French player bids for one Allied army",
+                    "BID ANGLO-DUTCH <steps> or BID PRUSSIAN <steps>")
+        return word.lower()
+    if word in ("ALLIES", seat.upper()):
+        return None
+    return (f"the {seat} player bids for France or for his own army, not for the other Allied army",
+            f"BID FRANCE <steps> or BID {seat.upper()} <steps>")
+
+
 def phase(state) -> str:
     if getattr(state, "auction", None) is not None:
         return "auction"
@@ -265,18 +287,27 @@ class Reader(OrderReader):
         self.done("the end of the order")
         orders.asks = asks
 
-    def bid(self) -> int:
-        """BID <steps>: a sealed bid in the auction sub-turn (§13, auction.py)."""
+    def bid(self) -> tuple[str | None, int]:
+        """BID [side] <steps>: a sealed bid in the auction sub-turn (§13, auction.py). The side named
+        is the one the bidder plays if he wins (none named: the side he holds); in the three-player
+        game the French player names the army he would command (ANGLO-DUTCH or PRUSSIAN)."""
         first = self.take()
         if phase(self.state) != "auction":
             self.fail(first, "BID <steps> only in the auction, the first sub-turn of a game created with "
                       "bid = auction (§13)", None, "BID LOSS at your setup, or no BID")
+        target = None
+        if self.peek() and not self.peek().text.isdigit() and self.peek().word in BID_TARGETS:
+            named = self.take()
+            target = bid_target(self.state, self.seat, named.word)
+            if isinstance(target, tuple):
+                self.fail(named, target[0], named.text, target[1])
         value = self.take() if self.peek() else self.missing(f"the steps you bid, 0 to {MAX_BID}")
         if not value.text.isdigit() or int(value.text) > MAX_BID:
             self.fail(value, f"a bid is a whole number of steps from 0 to {MAX_BID}", value.text,
-                      f"0 to {MAX_BID} (the steps your side removes at its setup if it wins)")
+                      f"0 to {MAX_BID} (the steps removed at the setup of the side you play if you win), "
+                      "after FRANCE or ALLIES if you name the side")
         self.done("the end of the order")
-        return int(value.text)
+        return target, int(value.text)
 
     def supply(self, orders: Orders) -> None:
         self.take()
@@ -328,7 +359,7 @@ def parse_orders(scenario, state, seat: str, text: str) -> Orders:
                 elif word == "TERRAIN":
                     reader.terrain(orders)
                 elif word == "BID" and (phase(state) == "auction" or len(tokens) > 1 and tokens[1].word != "LOSS"):
-                    orders.bid = reader.bid()
+                    orders.bid_for, orders.bid = reader.bid()
                 elif word == "BID":
                     first = reader.take()
                     reader.expect(("LOSS",), "LOSS and the blocks that pay the bid")

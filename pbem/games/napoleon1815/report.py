@@ -63,8 +63,10 @@ def orders_template(game, seat, *, deadline=None, game_label="", game_id="") -> 
              f"# {view['turn_label']}" + (f"; due {deadline}" if deadline else "")]
     if seat in view["to_move"]:
         if view["phase"] == "auction":
-            lines += [f"# BID <steps>   (0 to {MAX_BID}: the steps your side removes at its setup if its bid is the "
-                      "higher; sealed, §13)",
+            named = ("FRANCE|ALLIES" if view.get("players", 2) == 2 else
+                     "ANGLO-DUTCH|PRUSSIAN" if seat == "french" else "FRANCE")
+            lines += [f"# BID [{named}] <steps>   (0 to {MAX_BID}: the steps removed at the setup of the side "
+                      "you name, or yours, if yours is the highest bid: you then play that side; sealed, §13)",
                       "BID 0"]
         elif view["phase"] == "battle deployment":
             lines.append("# DEPLOY <town> LEFT <blocks> CENTRE <blocks> RIGHT <blocks> RESERVE <blocks>")

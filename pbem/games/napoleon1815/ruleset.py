@@ -89,6 +89,13 @@ class Napoleon1815:
             return "the end of the game"
         return scenario.track[n - 2].label
 
+    def seat_moves(self, scenario, before, after) -> dict[str, str]:
+        """§13: the auction's winner plays the side he bid for (auction.py); the server moves the
+        players between the seats before the setup. Only the turn that settles the auction moves anyone."""
+        if before.auction is None or after.auction is not None or not after.bid:
+            return {}
+        return dict(after.bid.get("moves") or {})
+
     def press_rule(self, scenario, state, sender: str, to: tuple[str, ...]) -> str | None:
         """§12 (three players): the Allied players may talk to each other only during the setup
         and on Allied night turns (docs/rules-notes.md, "Napoleon 1815: press")."""

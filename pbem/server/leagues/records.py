@@ -16,22 +16,23 @@ def reliability(store, email: str) -> dict:
     owed = missed = excused = forfeits = 0
     for seat in seats:
         since = store.query_one("SELECT COALESCE(MAX(last_day), 0) AS day FROM seat_history"
-                                " WHERE game_id = ? AND side = ?", (seat["game_id"], seat["side"]))["day"]
+                                " WHERE game_id = ? AND side = ? AND undone IS NULL",
+                                (seat["game_id"], seat["side"]))["day"]
         owed += days_owed(store, seat["game_id"], seat["side"], since, None)
         missed += seat["missed"]
         excused += store.query_one("SELECT COALESCE(SUM(count), 0) AS n FROM league_excused"
                                    " WHERE game_id = ? AND side = ?", (seat["game_id"], seat["side"]))["n"]
         forfeits += store.query_one("SELECT COUNT(*) AS n FROM audit WHERE game_id = ? AND action = 'forfeit'"
                                     " AND json_extract(detail, '$.side') = ?", (seat["game_id"], seat["side"]))["n"]
-    held = store.query("SELECT * FROM seat_history WHERE email = ?", (email,))
-    for h in held:  # seats the player held until a moderator replaced him: his days and misses stay his
+    held = store.query("SELECT * FROM seat_history WHERE email = ? AND undone IS NULL", (email,))
+    for h in held:  # seats held until a moderator replaced him (or the rules moved him): his days and misses stay his
         owed += days_owed(store, h["game_id"], h["side"], h["first_day"], h["last_day"])
         missed += h["missed"]
     excused = min(excused, missed)
     percent = None if owed == 0 else round(100.0 * (owed - (missed - excused)) / owed, 1)
     games = len({s["game_id"] for s in seats} | {h["game_id"] for h in held})
     return {"email": email, "games": games, "owed": owed, "missed": missed, "excused": excused,
-            "forfeits": forfeits, "percent": percent, "replaced": len(held)}
+            "forfeits": forfeits, "percent": percent, "replaced": sum(h["why"] == "replaced" for h in held)}
 
 
 def days_owed(store, game_id: int, side: str, first: int, last: int | None) -> int:

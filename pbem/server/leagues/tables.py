@@ -175,3 +175,16 @@ def _digest_hour(db: Database) -> None:
         ALTER TABLE notify_settings ADD COLUMN timezone TEXT NOT NULL DEFAULT 'UTC';
         """
     )
+
+
+@migrations(name="league_009_seat_history_why")
+def _seat_history_why(db: Database) -> None:
+    """Why a player left a seat: a moderator replaced him ("replaced"), or the game's rules moved
+    the players between seats ("exchanged", Napoleon 1815's auction); and when a rewind undid an
+    exchange (the seat went back to him)."""
+    db.executescript(
+        """
+        ALTER TABLE seat_history ADD COLUMN why TEXT NOT NULL DEFAULT 'replaced';
+        ALTER TABLE seat_history ADD COLUMN undone TEXT;
+        """
+    )

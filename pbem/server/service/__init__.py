@@ -19,6 +19,7 @@ clock, the games replayed from their logs, seats and keys):
 - ``invitations.py``: private games, seats kept for an invited address;
 - ``replay.py``: a game stepped through day by day, in each view;
 - ``bots.py``: seats played by the computer;
+- ``seats.py``: players moved between seats by the game's rules (an auction's winner);
 - moderators' rulings are pbem.server.moderation's.
 """
 
@@ -34,12 +35,13 @@ from .players import Players, Vacations
 from .press import Press
 from .replay import Replay
 from .reports import Reports
+from .seats import Seats
 from .turns import Turns
 
 __all__ = ["Service", "ServiceError", "Submission", "redact_key", "scenario_path"]
 
 
-class Service(Bots, Games, Orders, Turns, Reports, Players, Vacations, Endings, Press, Replay, Invitations, ServiceBase):
+class Service(Seats, Bots, Games, Orders, Turns, Reports, Players, Vacations, Endings, Press, Replay, Invitations, ServiceBase):
     def moderate(self, game_id: int, who: str, action: str, why: str, **args) -> str:
         """A moderator's ruling (see pbem.server.moderation): done, audited, told to the players."""
         from pbem.server import moderation

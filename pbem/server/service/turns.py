@@ -145,6 +145,7 @@ class Turns(ServiceBase):
                     self.store.mark_final(game_id, seat, None)
                 for seat in missed:
                     self.missed(game_id, seat, day)
+                self.move_seats(game_id, result)  # the rules may give players other seats (seats.py)
                 # the next day's clock starts when its reports are out (run_jobs): a player
                 # cannot be late for a day he has not yet been told about
                 self.store.set_clock(game_id, deadline=None)
@@ -221,7 +222,7 @@ class Turns(ServiceBase):
         settings = deadlines.settings_with_defaults(info["settings"])
         mails = []
         for side in game.days[day].seats:
-            seat = self.seat(game_id, side)
+            seat = self.holder_on(game_id, side, day)  # who held it that day: the rules may have moved him since
             if game.orders_text(day, side) or not seat["email"]:
                 continue
             count = seat["missed"]
