@@ -15,7 +15,8 @@ from pbem.paths import MAPS
 
 from . import cases, clicks, invariants, parse, rules, view
 from .bot import bot_orders
-from .scenario import SIDE_NAME, SIDES, load_scenario
+from .scenario import SIDES, load_scenario
+from .words import marengo_tongue
 from .setup import setup
 from .strategist import strategist_chooser, strategist_orders, strategist_standing
 
@@ -57,7 +58,10 @@ class Marengo(FamilyRuleset):
     def parse_orders(self, scenario, state, seat: str, text: str):
         return parse.parse_orders(scenario, state, seat, text, checks=False)
 
-    def check_orders(self, scenario, state, seat: str, text: str):
+    def tongue(self, lang: str = "en"):
+        return marengo_tongue(lang)
+
+    def check_orders(self, scenario, state, seat: str, text: str, *, lang: str = "en"):
         return parse.parse_orders(scenario, state, seat, text, checks=True)  # the day as it will play (checks.py)
 
     def resolve(self, scenario, state, orders, decider, chance):
@@ -71,14 +75,15 @@ class Marengo(FamilyRuleset):
 
         return report
 
-    def status_lines(self, game, seat) -> list[str]:
+    def status_lines(self, game, seat, *, lang: str = "en") -> list[str]:
+        t = marengo_tongue(lang)
         morale = game.view(seat)["morale"]
-        return ["Morale: " + ", ".join(f"{SIDE_NAME[s]} {morale[s]}" for s in SIDES)]
+        return [t.gettext("Morale: %(sides)s", sides=", ".join(f"{self.side_word(s, t)} {morale[s]}" for s in SIDES))]
 
-    def render_svg(self, scenario, view: dict, title: str | None = None) -> str:
+    def render_svg(self, scenario, view: dict, title: str | None = None, *, lang: str = "en") -> str:
         from .render import render_svg
 
-        return render_svg(scenario.board, view, title=title)
+        return render_svg(scenario.board, view, title=title, lang=lang)
 
     def map_clicks(self, scenario, view: dict | None = None) -> dict:
         return clicks.map_clicks(scenario, view)

@@ -14,6 +14,7 @@ recovery, 000 §5), the actions in the order written (§6), the end of the game.
 
 from __future__ import annotations
 
+from pbem.games.simmons.lang import tongue
 from pbem.games.simmons.report import Facts, ReportFrame, facts_of, natural, opening_facts, side_name
 from pbem.report.document import Bullets, Document, Heading, Para, Report, Table
 
@@ -109,7 +110,7 @@ class TriompheReport(ReportFrame):
             "one before, all in the same direction (000 §8).",
         ]))
 
-    def group_events(self, events: list[dict]) -> list[tuple[str, list[str]]]:
+    def group_events(self, events: list[dict], facts: Facts | None = None) -> list[tuple[str, list[str]]]:
         """The start of the turn, its actions in the order written, the end of the game."""
         groups: list[tuple[str, list[str]]] = []
         phase = -1
@@ -128,13 +129,16 @@ class TriompheReport(ReportFrame):
 
 
 def build_report(game, day: int, side: str | None, deadline: str | None = None, game_label: str = "",
-                 spectator: bool = False, game_id: str = "") -> Report:
-    """The report of turn ``day`` (0-based, as in ``game.days``) for ``side`` (None: the moderator)."""
-    return TriompheReport(game.scenario).compose(facts_of(game, day, side, deadline, game_label, spectator, game_id))
+                 spectator: bool = False, game_id: str = "", lang: str = "en") -> Report:
+    """The report of turn ``day`` (0-based, as in ``game.days``) for ``side`` (None: the moderator).
+    ``lang``: the family's frame is in the reader's language; Triomphe's own sections are still English."""
+    return TriompheReport(game.scenario).compose(facts_of(game, day, side, deadline, game_label, spectator, game_id,
+                                                          tongue(lang)))
 
 
-def opening_template(game, side: str, deadline: str | None, game_label: str = "", game_id: str = "") -> str:
-    """The orders form of a side before any turn has been resolved (its welcome mail)."""
+def opening_template(game, side: str, deadline: str | None, game_label: str = "", game_id: str = "",
+                     lang: str = "en") -> str:
+    """The orders form of a side before any turn has been resolved (its welcome mail; English yet)."""
     return TriompheReport(game.scenario).template(opening_facts(game, side, deadline, game_label, game_id))
 
 
