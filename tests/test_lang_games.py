@@ -202,3 +202,86 @@ def test_the_orders_form_header_still_reads_as_orders(marengo_game, lang):
         ruleset.check_orders(game.scenario, game.state, side, text, lang=lang)  # raises if the header is refused
         game.submit(side, text)
         game.advance()
+
+
+# -- orders in every language ---------------------------------------------------------------------
+
+def in_language(text: str, lang: str, board) -> str:
+    """``text`` (orders in English) with every order word in ``lang``'s and each place in its usual
+    spelling there (when it has one), as a player of that language would write it."""
+    from pbem.games.marengo.words import native_names, native_words
+
+    words, names = native_words(lang), native_names(lang)
+    sides = {"fr": {"France": "France", "Austria": "Autriche"}, "ru": {"France": "Франция", "Austria": "Австрия"},
+             "uk": {"France": "Франція", "Austria": "Австрія"}, "zh": {"France": "法国", "Austria": "奥地利"}}
+    places = sorted((loc.name for loc in board.locales.values()), key=len, reverse=True)
+    place = re.compile("|".join(re.escape(p) for p in places))
+    out = []
+    for line in text.splitlines():
+        if line.startswith(("GAME", "#")) or not line.strip():
+            out.append(re.sub(r"SIDE (\w+)", lambda m: "SIDE " + sides[lang].get(m.group(1), m.group(1)), line))
+            continue
+        line = place.sub(lambda m: "\0" + str(places.index(m.group()))+ "\0", line)
+        line = " ".join(words.get(w, w) for w in line.split(" "))
+        line = re.sub("\0(\\d+)\0", lambda m: names.get(places[int(m.group(1))], places[int(m.group(1))]), line)
+        out.append(line)
+    return "\n".join(out)
+
+
+def echo(orders) -> list[str]:
+    return [o.text for o in orders.orders] + [s.text for s in orders.standing] + [str(orders.final)]
+
+
+def test_the_same_orders_in_each_language_read_as_the_same_logged_orders_for_a_whole_game():
+    """A self-played game (the strategist, own days and standing orders): each day's orders written in
+    each language's words and place names parse to the same normalised orders as the English."""
+    ruleset = rulesets()["marengo"]
+    strategist = ruleset.bots()["strategist"]
+    game = Game(ruleset, ruleset.load_scenario(ruleset.scenarios()["marengo"]), 5)
+    board = game.scenario.board
+    seen_words, days = set(), 0
+    while not game.over:
+        turn = game.turn()
+        side, other = turn.seats[0], turn.others[0]
+        texts = {side: strategist.orders(game.scenario, game.view(side), 5),
+                 other: strategist.standing(game.scenario, game.view(other), 5)}
+        for seat, text in texts.items():
+            english = echo(ruleset.check_orders(game.scenario, game.state, seat, text))
+            seen_words |= {w for line in text.splitlines() if not line.startswith("#") for w in line.split()}
+            for lang in LANGS:
+                written = in_language(text, lang, board)
+                assert written != text
+                assert echo(ruleset.check_orders(game.scenario, game.state, seat, written, lang=lang)) == english, \
+                    f"day {days} {seat} {lang}:\n{written}"
+            game.submit(seat, text)
+        game.advance()
+        days += 1
+    assert days == 32 or game.over
+    assert {"MOVE", "ASSAULT", "STANDING", "LEAD"} <= seen_words, "the game should use the main orders"
+
+
+def test_words_and_names_of_every_language_mix_in_one_text_and_accents_may_be_left_out():
+    ruleset = rulesets()["marengo"]
+    game = Game(ruleset, ruleset.load_scenario(ruleset.scenarios()["marengo"]), 5)
+    english = ruleset.check_orders(game.scenario, game.state, "france",
+                                   "STANDING RETREAT Marengo TO Spinetta\nSTANDING LOSSES WEAKEST")
+    for text in ("PERMANENT RETRAITE Маренго НА Спинетта\n常备 损失 最弱",  # three languages at once
+                 "permanent retraite marengo vers spinetta\nПОСТОЯННО ПОТЕРИ СЛАБЕЙШИЙ",
+                 "ПОСТІЙНО ВІДСТУП Маренго НА Спінетта\nPERMANENT PERTES PLUSFAIBLE",
+                 "常备 撤退 马伦哥 到 斯皮内塔\nSTANDING LOSSES WEAKEST"):
+        orders = ruleset.check_orders(game.scenario, game.state, "france", text, lang="fr")
+        assert echo(orders) == echo(english), text
+    accents = ruleset.check_orders(game.scenario, game.state, "france", "PERMANENT ARTILLERIE DEFENDRE")
+    assert echo(accents) == ["STANDING ARTILLERY DEFEND", "False"]
+
+
+def test_mail_words_know_every_languages_order_words():
+    words = rulesets()["marengo"].mail_words
+    assert {"MOVE", "DÉPLACER", "DEPLACER", "ДВИЖЕНИЕ", "РУХ", "移动", "PERMANENT", "ПОСТОЯННО"} <= words
+
+
+def test_a_name_in_cyrillic_letters_reads_as_the_maps_latin_name():
+    ruleset = rulesets()["marengo"]
+    game = Game(ruleset, ruleset.load_scenario(ruleset.scenarios()["marengo"]), 5)
+    translit = ruleset.check_orders(game.scenario, game.state, "france", "ПОСТОЯННО ОТСТУПЛЕНИЕ Маренго НА Кашина Ронко")
+    assert echo(translit) == ["STANDING RETREAT Marengo TO Cascina Ronco", "False"]

@@ -16,6 +16,7 @@ from pbem.paths import MAPS
 from . import cases, clicks, invariants, parse, rules, view
 from .bot import bot_orders
 from .scenario import SIDES, load_scenario
+from . import words
 from .words import marengo_tongue
 from .setup import setup
 from .strategist import strategist_chooser, strategist_orders, strategist_standing
@@ -24,7 +25,7 @@ from .strategist import strategist_chooser, strategist_orders, strategist_standi
 class Marengo(FamilyRuleset):
     name = "marengo"
     title = "Bonaparte at Marengo"
-    mail_words = frozenset(parse.ORDER_WORDS) | {"GAME", "SIDE", "TURN", "KEY"}
+    mail_words = frozenset(parse.ORDER_WORDS) | {"GAME", "SIDE", "TURN", "KEY"} | words.mail_words()
     ask_kinds = {  # the decisions a player may ask to be asked by mail (docs/orders.md)
         "block": "block an attack maneuver into your locale",
         "attack_leads": "your attack's lead blocks",
