@@ -285,3 +285,31 @@ def test_a_name_in_cyrillic_letters_reads_as_the_maps_latin_name():
     game = Game(ruleset, ruleset.load_scenario(ruleset.scenarios()["marengo"]), 5)
     translit = ruleset.check_orders(game.scenario, game.state, "france", "ПОСТОЯННО ОТСТУПЛЕНИЕ Маренго НА Кашина Ронко")
     assert echo(translit) == ["STANDING RETREAT Marengo TO Cascina Ronco", "False"]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_forms_examples_are_in_the_readers_words_and_read_as_the_english_forms(marengo_game, lang):
+    """Each example of the orders form, written in the reader's words, reads as the English form's
+    example at the same place: the form teaches the player his own language's orders."""
+    ruleset = rulesets()["marengo"]
+    game = Game(ruleset, ruleset.load_scenario(ruleset.scenarios()["marengo"]), 3)
+    from pbem.games.marengo.bot import bot_orders
+
+    checked = 0
+    for _ in range(6):
+        side = game.turn().seats[0]
+        forms = {language: ruleset.orders_template(game, side, deadline=None, game_label="g", game_id="7",
+                                                   lang=language) for language in ("en", lang)}
+        en_lines, native_lines = forms["en"].splitlines(), forms[lang].splitlines()
+        assert len(en_lines) == len(native_lines)
+        pairs = [(n[2:], e[2:]) for e, n in zip(en_lines, native_lines) if re.match(r"# [A-Z]{3,}( |$)", e)]
+        native, english = [p[0] for p in pairs], [p[1] for p in pairs]
+        for mine, theirs in zip(native, english):
+            assert mine != theirs
+            a = ruleset.check_orders(game.scenario, game.state, side, mine, lang=lang)
+            b = ruleset.check_orders(game.scenario, game.state, side, theirs)
+            assert echo(a) == echo(b), (mine, theirs)
+            checked += 1
+        game.submit(side, bot_orders(game.scenario, game.view(side), 3))
+        game.advance()
+    assert checked > 10

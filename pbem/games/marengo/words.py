@@ -63,3 +63,12 @@ def mail_words() -> frozenset[str]:
 
 def strip_accents(text: str) -> str:
     return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+
+
+def in_words(order: str, lang: str) -> str:
+    """An order written in English (as logged) in ``lang``'s order words: each English word of the
+    order language becomes ``lang``'s first word for it; ids, places and signs stay as they are."""
+    if lang == "en" or not lang:
+        return order
+    words = native_words(lang)
+    return " ".join(words.get(w, w) if w.isupper() else w for w in order.split(" "))

@@ -16,6 +16,7 @@ from pbem.games.marengo.report.facts import (
     COMMAND_LIMIT, ROAD_CAPACITY, ROAD_ENTRIES, Facts, natural,
 )
 from pbem.games.marengo.report.template import order_template
+from pbem.games.marengo.words import in_words
 
 
 class MarengoReport(ReportFrame):
@@ -53,6 +54,9 @@ class MarengoReport(ReportFrame):
 
     def template(self, facts: Facts) -> str:
         return order_template(facts)
+
+    def in_words(self, order: str, facts: Facts) -> str:
+        return in_words(order, facts.tongue.lang)
 
 
 REPORT = MarengoReport()

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pbem.games.marengo.bot import activation_allowance
 from pbem.games.marengo.sendable import useful_order
 from pbem.games.marengo.scenario import Scenario
+from pbem.games.marengo.words import in_words
 from pbem.games.marengo.report.facts import COMMAND_LIMIT, ROAD_ENTRIES, Facts, hour_label, natural, side_name
 
 
@@ -24,6 +25,10 @@ def order_template(facts: Facts) -> str:
     t = facts.tongue
     _ = t.gettext
     label = facts.game_id or facts.game_label or "<game>"
+
+    def say(order: str) -> str:  # an order in the reader's words (every language's are read)
+        return in_words(order, t.lang)
+
     # the header stays in the order language's words (GAME, SIDE, TURN: read in every language);
     # the hour as the reader writes it, in a form the header reads (13:00 is 1PM)
     turn = hour_label(hour) if t.lang == "en" else f"{hour}:00"
@@ -86,7 +91,7 @@ def order_template(facts: Facts) -> str:
         if own_day:
             examples, road_example = _place_examples(facts, locale, facing, group, enemy_at, enemy_facing,
                                                      mine_at, road_example)
-            lines += [f"# {x}" for x in _useful(facts, examples)]
+            lines += [f"# {say(x)}" for x in _useful(facts, examples)]
     if own_day:
         asleep = [b["id"] for b in on_map if not b["activated"] and not any(enemy_at.get(n) for n in
                                                                             facts.adjacent(b["locale"]))]
@@ -95,7 +100,7 @@ def order_template(facts: Facts) -> str:
             lines += ["#", "# " + _("Activation (one on the first French day; two more each day a French start "
                                     "locale is occupied by the enemy, or from %(hour)s; blocks next to the enemy "
                                     "wake by themselves):", hour=facts.clock(11)),
-                      f"# ACTIVATE {' '.join(asleep[:allowance])}"]
+                      f"# {say('ACTIVATE')} {' '.join(asleep[:allowance])}"]
     waiting = sorted((b for b in mine if b["status"] == "waiting"),
                      key=lambda b: ((b.get("arrives") or 0), natural(b["id"])))
     if waiting:
@@ -107,18 +112,19 @@ def order_template(facts: Facts) -> str:
                 when = arrives or _("any time")
             lines.append(f"#    {b['id']} {b['name']}, {facts.kind(b['type'])} {b['strength']}: {when}")
         if own_day:
-            lines += [f"# {x}" for x in _useful(facts, _entry_examples(facts, [b for b in waiting
+            lines += [f"# {say(x)}" for x in _useful(facts, _entry_examples(facts, [b for b in waiting
                                                                                if (b.get("arrives") or 0) <= hour]))]
     lines += ["#", "# == " + _("Standing orders") + " =="]
     in_force = v.get("standing", {}).get(side, [])
     if in_force:
         lines.append("# " + _("In force now:"))
-        lines += [f"#    {text}" for text in in_force]
+        lines += [f"#    {say(text)}" for text in in_force]
     else:
         lines.append("# " + _("In force now: none (the defaults apply)."))
-    lines += [f"# {x}" for x in _standing_examples(facts, groups) if x not in in_force]
+    lines += [f"# {say(x)}" for x in _standing_examples(facts, groups) if x not in in_force]
     if own_day:
-        lines += ["#", "# " + _("To have the day resolved as soon as the deadline allows, end with:"), "# FINAL"]
+        lines += ["#", "# " + _("To have the day resolved as soon as the deadline allows, end with:"),
+                  "# " + say("FINAL")]
     return "\n".join(lines) + "\n"
 
 

@@ -73,6 +73,10 @@ class ReportFrame:
         """The orders form for the reader's next turn."""
         return ""
 
+    def in_words(self, order: str, facts: Facts) -> str:
+        """An order (logged in English) in the reader's order words; as logged here."""
+        return order
+
     # -- the report
 
     def compose(self, facts: Facts) -> Report:
@@ -221,7 +225,7 @@ class ReportFrame:
             if texts:
                 doc.add(Para(_("Your standing orders in force:") if mine
                              else _("%(side)s's standing orders in force:", side=facts.side(s))),
-                        Bullets(texts, wrap=False))
+                        Bullets([self.in_words(text, facts) for text in texts], wrap=False))
             elif mine:
                 doc.add(Para(self.by_turn(
                     _("Your standing orders: none; every choice the enemy's day puts to you is answered by "
