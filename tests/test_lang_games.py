@@ -313,3 +313,25 @@ def test_the_forms_examples_are_in_the_readers_words_and_read_as_the_english_for
         game.submit(side, bot_orders(game.scenario, game.view(side), 3))
         game.advance()
     assert checked > 10
+
+
+def test_an_orders_problem_names_the_expected_words_in_the_seats_language_at_the_same_line_and_column():
+    from pbem.core.orders import OrdersError
+
+    ruleset = rulesets()["marengo"]
+    game = Game(ruleset, ruleset.load_scenario(ruleset.scenarios()["marengo"]), 5)
+    text = "STANDING PURSUE SOMETIMES"
+    with pytest.raises(OrdersError) as english:
+        ruleset.check_orders(game.scenario, game.state, "austria", text)
+    problems = {}
+    for lang in LANGS:
+        with pytest.raises(OrdersError) as native:
+            ruleset.check_orders(game.scenario, game.state, "austria", text, lang=lang)
+        problems[lang] = native.value.problems[0]
+    first = english.value.problems[0]
+    assert "ALWAYS" in first.expected and "NEVER" in first.expected
+    for lang, words in {"fr": ("TOUJOURS", "JAMAIS"), "ru": ("ВСЕГДА", "НИКОГДА"), "uk": ("ЗАВЖДИ", "НІКОЛИ"),
+                        "zh": ("总是", "从不")}.items():
+        p = problems[lang]
+        assert (p.line, p.column, p.found) == (first.line, first.column, first.found)
+        assert all(w in p.expected for w in words) and "ALWAYS" not in p.expected, p

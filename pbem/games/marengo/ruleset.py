@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from pbem.core.chance import Chance
+from pbem.core.orders import OrdersError
 from pbem.core.ruleset import Bot
 from pbem.games.simmons.ruleset import FamilyRuleset
 from pbem.paths import MAPS
@@ -63,7 +64,14 @@ class Marengo(FamilyRuleset):
         return marengo_tongue(lang)
 
     def check_orders(self, scenario, state, seat: str, text: str, *, lang: str = "en"):
-        return parse.parse_orders(scenario, state, seat, text, checks=True)  # the day as it will play (checks.py)
+        try:
+            orders = parse.parse_orders(scenario, state, seat, text, checks=True)  # the day as it will play
+        except OrdersError as error:
+            if lang == "en":
+                raise
+            raise words.error_in_words(error, lang) from None
+        orders.warnings[:] = [words.words_in(w, lang) for w in orders.warnings]
+        return orders
 
     def resolve(self, scenario, state, orders, decider, chance):
         return rules.resolve_day(scenario, state, orders, decider)  # no dice in this game

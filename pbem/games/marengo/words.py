@@ -5,11 +5,13 @@ place names in each language (words.toml), which the orders read as the English 
 
 from __future__ import annotations
 
+import dataclasses
+import re
 import tomllib
 import unicodedata
 from pathlib import Path
 
-from pbem.core.orders import fold
+from pbem.core.orders import OrdersError, fold
 from pbem.games.simmons.lang import Tongue, tongue
 
 LOCALE = Path(__file__).parent / "locale"
@@ -72,3 +74,21 @@ def in_words(order: str, lang: str) -> str:
         return order
     words = native_words(lang)
     return " ".join(words.get(w, w) if w.isupper() else w for w in order.split(" "))
+
+
+_WORD = re.compile(r"(?<![\w>-])[A-Z]{2,}(?![\w<-])")
+
+
+def words_in(text: str, lang: str) -> str:
+    """``text`` (a problem or a warning) with each English order word in it in ``lang``'s words."""
+    if lang == "en" or not text:
+        return text
+    words = native_words(lang)
+    return _WORD.sub(lambda m: words.get(m.group(), m.group()), text)
+
+
+def error_in_words(error: OrdersError, lang: str) -> OrdersError:
+    """``error`` whose problems name the order words (found, expected, in the message) in ``lang``'s.
+    The sentences around them are English yet (docs/glossary-marengo.md)."""
+    return OrdersError([dataclasses.replace(p, message=words_in(p.message, lang),
+                                            expected=words_in(p.expected, lang)) for p in error.problems])
