@@ -335,3 +335,56 @@ def test_an_orders_problem_names_the_expected_words_in_the_seats_language_at_the
         p = problems[lang]
         assert (p.line, p.column, p.found) == (first.line, first.column, first.found)
         assert all(w in p.expected for w in words) and "ALWAYS" not in p.expected, p
+
+
+# -- Triomphe à Marengo's orders in every language ------------------------------------------------
+
+def test_triomphes_orders_in_each_language_read_as_the_same_logged_orders_for_a_whole_game():
+    """Triomphe's words (its words.toml, after 000): a self-played game (the strategist, own turns and
+    standing orders), each turn's orders in each language, read as the English."""
+    from pbem.games.triomphe.words import WORDS
+
+    ruleset = rulesets()["triomphe"]
+    bot = ruleset.bots()["strategist"]
+    game = Game(ruleset, ruleset.load_scenario(ruleset.scenarios()["triomphe"]), 5)
+    places = sorted((loc.name for loc in game.scenario.board.locales.values()), key=len, reverse=True)
+    place = re.compile("|".join(re.escape(p) for p in places))
+    seen, turns = set(), 0
+    while not game.over and turns < 12:
+        turn = game.turn()
+        side, other = turn.seats[0], turn.others[0]
+        texts = {side: bot.orders(game.scenario, game.view(side), 5),
+                 other: bot.standing(game.scenario, game.view(other), 5)}
+        for seat, text in texts.items():
+            english = echo(ruleset.check_orders(game.scenario, game.state, seat, text))
+            for lang in LANGS:
+                words, names = WORDS.native_words(lang), WORDS.native_names(lang)
+                lines = []
+                for line in text.splitlines():
+                    if line.startswith(("GAME", "#")):
+                        lines.append(line)
+                        continue
+                    marked = place.sub(lambda m: "\0" + str(places.index(m.group())) + "\0", line)
+                    marked = " ".join(words.get(w, w) for w in marked.split(" "))
+                    lines.append(re.sub("\0(\\d+)\0", lambda m: names.get(places[int(m.group(1))],
+                                                                            places[int(m.group(1))]), marked))
+                    seen |= {w for w in line.split() if w in words}
+                written = "\n".join(lines)
+                assert echo(ruleset.check_orders(game.scenario, game.state, seat, written, lang=lang)) == english, \
+                    f"turn {turns} {seat} {lang}:\n{written}"
+            game.submit(seat, text)
+        game.advance()
+        turns += 1
+    assert {"MARCH", "STANDING"} <= seen
+
+
+def test_triomphes_problems_name_the_expected_words_in_the_seats_language():
+    from pbem.core.orders import OrdersError
+
+    ruleset = rulesets()["triomphe"]
+    game = Game(ruleset, ruleset.load_scenario(ruleset.scenarios()["triomphe"]), 5)
+    with pytest.raises(OrdersError) as error:
+        ruleset.check_orders(game.scenario, game.state, "austria", "STANDING CLEAR\nDANCE", lang="uk")
+    text = str(error.value)
+    assert "МАРШ" in text and "MARCH" not in text, text
+    assert "МАРШ" in rulesets()["triomphe"].mail_words and "行军" in rulesets()["triomphe"].mail_words

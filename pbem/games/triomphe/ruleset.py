@@ -7,6 +7,7 @@ file only says which.
 from __future__ import annotations
 
 from pbem.core.chance import Chance
+from pbem.core.orders import OrdersError
 from pbem.core.ruleset import Bot
 from pbem.games.simmons.ruleset import FamilyRuleset
 from pbem.paths import MAPS
@@ -18,6 +19,7 @@ from .setup import deal
 from .forward import Forward
 from .strategist import Strategist
 from .view import view as see  # (the package's name `view` is the function, not the module)
+from .words import WORDS
 
 DECISION_KINDS = {
     "respond": "answer a maneuver attack from the reserve (§9)",
@@ -84,7 +86,7 @@ class Triomphe(FamilyRuleset):
     TURN = "turn"
     name = "triomphe"
     title = "Triomphe à Marengo"
-    mail_words = frozenset(parse.ORDER_WORDS) | {"GAME", "SIDE", "TURN", "KEY"}
+    mail_words = frozenset(parse.ORDER_WORDS) | {"GAME", "SIDE", "TURN", "KEY"} | WORDS.mail_words()
     ask_kinds = DECISION_KINDS
 
     def scenarios(self):
@@ -112,7 +114,12 @@ class Triomphe(FamilyRuleset):
         return parse.parse_orders(scenario, state, seat, text)
 
     def check_orders(self, scenario, state, seat: str, text: str, *, lang: str = "en"):
-        return self.parse_orders(scenario, state, seat, text)  # the parser's checks are all the start decides
+        try:
+            return self.parse_orders(scenario, state, seat, text)  # the parser's checks are all the start decides
+        except OrdersError as error:
+            if lang == "en":
+                raise
+            raise WORDS.error_in_words(error, lang) from None
 
     def resolve(self, scenario, state, orders, decider, chance):
         return sequence.resolve_day(scenario, state, orders, decider)  # combat is deterministic: no dice
