@@ -46,7 +46,7 @@ def test_the_protocol_and_every_game_take_the_readers_language_as_a_keyword(memb
 
 def test_the_games_catalogs_exist_for_every_language():
     found = {(p.parts[-5], p.parts[-3]) for p in catalogs()}
-    for game in ("marengo", "simmons"):
+    for game in ("marengo", "simmons", "triomphe"):
         assert {(game, lang) for lang in LANGS} <= found, f"{game} lacks a catalog"
 
 
@@ -89,12 +89,12 @@ def test_russian_and_ukrainian_have_three_plural_forms_and_chinese_one():
 
 # -- a whole Marengo game in every language -------------------------------------------------------
 
-def english_phrases() -> set[str]:
-    """Of every msgid of the Marengo catalogs that a translation changes, its longest run of words
-    between placeholders (three words or more): what must not be left in a translated text."""
+def english_phrases(game: str = "marengo") -> set[str]:
+    """Of every msgid of a game's catalogs (and the family's), its longest run of words between
+    placeholders (three words or more): what must not be left in a translated text."""
     out = set()
     for po in catalogs():
-        if po.parts[-5] not in ("marengo", "simmons"):
+        if po.parts[-5] not in (game, "simmons"):
             continue
         for message in read_po(po.open("rb")):
             for msgid in (message.id if isinstance(message.id, tuple) else (message.id,)):
@@ -388,3 +388,25 @@ def test_triomphes_problems_name_the_expected_words_in_the_seats_language():
     text = str(error.value)
     assert "МАРШ" in text and "MARCH" not in text, text
     assert "МАРШ" in rulesets()["triomphe"].mail_words and "行军" in rulesets()["triomphe"].mail_words
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_triomphes_reports_and_status_read_in_the_language(lang):
+    """A self-played Triomphe game's reports (each side, the moderator) and status lines: no text of
+    its catalogs or the family's left in English (its orders form and map additions are English yet)."""
+    ruleset = rulesets()["triomphe"]
+    bot = ruleset.bots()["bot"]
+    game = Game(ruleset, ruleset.load_scenario(ruleset.scenarios()["triomphe"]), 2)
+    for _ in range(8):
+        side = game.turn().seats[0]
+        game.submit(side, bot.orders(game.scenario, game.view(side), 2))
+        game.advance()
+    phrases = english_phrases("triomphe")
+    for day in range(len(game.days)):
+        for seat in ("austria", "france", None):
+            report = ruleset.report(game, day, seat, game_label="g", lang=lang)
+            body = strip_engine_lines(report.subject + "\n" + report.markdown)
+            left = sorted(p for p in phrases if p in body)
+            assert not left, f"{lang} day {day} {seat}: {left[:5]}"
+    status = ruleset.status_lines(game, "austria", lang=lang)
+    assert status != ruleset.status_lines(game, "austria") and "uncommitted" not in status[0]

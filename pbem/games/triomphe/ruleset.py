@@ -19,7 +19,7 @@ from .setup import deal
 from .forward import Forward
 from .strategist import Strategist
 from .view import view as see  # (the package's name `view` is the function, not the module)
-from .words import WORDS
+from .words import WORDS, triomphe_tongue
 
 DECISION_KINDS = {
     "respond": "answer a maneuver attack from the reserve (§9)",
@@ -133,9 +133,14 @@ class Triomphe(FamilyRuleset):
         return report
 
     def status_lines(self, game, seat, *, lang: str = "en") -> list[str]:
+        t = triomphe_tongue(lang)
         seen = game.view(seat)
-        return ["Morale: " + ", ".join(f"{SIDE_NAME[s]} {seen['morale'][s]} ({seen['uncommitted'][s]} uncommitted)"
-                                       for s in SIDES)]
+        sides = [t.gettext("%(side)s %(morale)s (%(uncommitted)s uncommitted)", side=self.side_word(s, t),
+                           morale=seen["morale"][s], uncommitted=seen["uncommitted"][s]) for s in SIDES]
+        return [t.gettext("Morale: %(sides)s", sides=", ".join(sides))]
+
+    def tongue(self, lang: str = "en"):
+        return triomphe_tongue(lang)
 
     def render_svg(self, scenario, view_: dict, title: str | None = None, *, lang: str = "en") -> str:
         from .render import render_svg
