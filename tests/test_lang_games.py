@@ -278,6 +278,7 @@ def test_words_and_names_of_every_language_mix_in_one_text_and_accents_may_be_le
 def test_mail_words_know_every_languages_order_words():
     words = rulesets()["marengo"].mail_words
     assert {"MOVE", "DÉPLACER", "DEPLACER", "ДВИЖЕНИЕ", "РУХ", "移动", "PERMANENT", "ПОСТОЯННО"} <= words
+    assert not {"SI", "PAR", "НА", "ПО", "AVEC", "以"} & words, "words inside an order begin no orders in a mail"
 
 
 def test_a_name_in_cyrillic_letters_reads_as_the_maps_latin_name():

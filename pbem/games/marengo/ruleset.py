@@ -26,7 +26,7 @@ from .strategist import strategist_chooser, strategist_orders, strategist_standi
 class Marengo(FamilyRuleset):
     name = "marengo"
     title = "Bonaparte at Marengo"
-    mail_words = frozenset(parse.ORDER_WORDS) | {"GAME", "SIDE", "TURN", "KEY"} | words.mail_words()
+    mail_words = frozenset(parse.ORDER_WORDS) | {"GAME", "SIDE", "TURN", "KEY"} | words.mail_words(parse.ORDER_WORDS)
     ask_kinds = {  # the decisions a player may ask to be asked by mail (docs/orders.md)
         "block": "block an attack maneuver into your locale",
         "attack_leads": "your attack's lead blocks",

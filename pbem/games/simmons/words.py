@@ -51,11 +51,14 @@ class OrderWords:
         """{the map's name: ``lang``'s usual spelling} for the places that have one."""
         return {name: by_lang[lang][0] for name, by_lang in self.names.items() if lang in by_lang}
 
-    def mail_words(self) -> frozenset[str]:
-        """Every language's order words in upper case, with and without accents (a mail's orders
-        begin at the first line starting with an order word)."""
+    def mail_words(self, first: tuple[str, ...]) -> frozenset[str]:
+        """Every language's words for ``first`` (the English words that begin an order) in upper case,
+        with and without accents: a mail's orders begin at the first line starting with one, so the
+        words that only come inside an order (SI, PAR, НА) are not among them."""
         out: set[str] = set()
-        for by_lang in self.words.values():
+        for word, by_lang in self.words.items():
+            if word not in first:
+                continue
             for aliases in by_lang.values():
                 for alias in aliases:
                     out |= {alias.upper(), strip_accents(alias).upper()}

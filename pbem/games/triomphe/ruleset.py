@@ -86,7 +86,7 @@ class Triomphe(FamilyRuleset):
     TURN = "turn"
     name = "triomphe"
     title = "Triomphe à Marengo"
-    mail_words = frozenset(parse.ORDER_WORDS) | {"GAME", "SIDE", "TURN", "KEY"} | WORDS.mail_words()
+    mail_words = frozenset(parse.ORDER_WORDS) | {"GAME", "SIDE", "TURN", "KEY"} | WORDS.mail_words(parse.ORDER_WORDS)
     ask_kinds = DECISION_KINDS
 
     def scenarios(self):
