@@ -14,7 +14,7 @@ from pbem.paths import MAPS
 
 from . import parse, sequence
 from .bot import RandomBot
-from .scenario import SIDE_NAME, SIDES, load_map, load_scenario
+from .scenario import SIDES, load_map, load_scenario
 from .setup import deal
 from .forward import Forward
 from .strategist import Strategist
