@@ -36,6 +36,7 @@ from .orders import (
 from .reader import PLACE, Reader, natural_order
 from .scenario import Scenario
 from .state import State
+from .words import NAMES_NATIVE, NATIVE, SIDES_NATIVE
 
 ORDER_WORDS = ("ACTIVATE", "ASSAULT", "MOVE", "ROAD", "EXTEND", "ENTER", "BOMBARD", "FIRE", "HOLD",
                "STANDING", "FINAL")
@@ -64,6 +65,7 @@ class _Parser(Reader):
 
     ORDER_WORDS = ORDER_WORDS
     STANDING_WORDS = STANDING_WORDS
+    NATIVE, SIDES_NATIVE, NAMES_NATIVE = NATIVE, SIDES_NATIVE, NAMES_NATIVE  # every language's words (words.toml)
 
     # -- IF BLOCKED, THEN EXTEND ---------------------------------------------------
 
@@ -251,7 +253,7 @@ class _Parser(Reader):
                 if "PURSUE" in seen:
                     self.fail(token, "NO PURSUIT after PURSUE", None, "one of PURSUE ids or NO PURSUIT")
                 self.take()
-                self.expect(("PURSUIT",), "PURSUIT (NO PURSUIT)")
+                self.expect(("PURSUIT", "PURSUE"), "PURSUIT (NO PURSUIT)")  # 追击: both, in Chinese
                 pursue = []
             elif word == "THEN":
                 self.take()

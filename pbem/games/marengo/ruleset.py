@@ -9,13 +9,16 @@ from __future__ import annotations
 from pathlib import Path
 
 from pbem.core.chance import Chance
+from pbem.core.orders import OrdersError
 from pbem.core.ruleset import Bot
 from pbem.games.simmons.ruleset import FamilyRuleset
 from pbem.paths import MAPS
 
 from . import cases, clicks, invariants, parse, rules, view
 from .bot import bot_orders
-from .scenario import SIDE_NAME, SIDES, load_scenario
+from .scenario import SIDES, load_scenario
+from . import words
+from .words import marengo_tongue
 from .setup import setup
 from .strategist import strategist_chooser, strategist_orders, strategist_standing
 
@@ -23,7 +26,7 @@ from .strategist import strategist_chooser, strategist_orders, strategist_standi
 class Marengo(FamilyRuleset):
     name = "marengo"
     title = "Bonaparte at Marengo"
-    mail_words = frozenset(parse.ORDER_WORDS) | {"GAME", "SIDE", "TURN", "KEY"}
+    mail_words = frozenset(parse.ORDER_WORDS) | {"GAME", "SIDE", "TURN", "KEY"} | words.mail_words(parse.ORDER_WORDS)
     ask_kinds = {  # the decisions a player may ask to be asked by mail (docs/orders.md)
         "block": "block an attack maneuver into your locale",
         "attack_leads": "your attack's lead blocks",
@@ -57,8 +60,18 @@ class Marengo(FamilyRuleset):
     def parse_orders(self, scenario, state, seat: str, text: str):
         return parse.parse_orders(scenario, state, seat, text, checks=False)
 
-    def check_orders(self, scenario, state, seat: str, text: str):
-        return parse.parse_orders(scenario, state, seat, text, checks=True)  # the day as it will play (checks.py)
+    def tongue(self, lang: str = "en"):
+        return marengo_tongue(lang)
+
+    def check_orders(self, scenario, state, seat: str, text: str, *, lang: str = "en"):
+        try:
+            orders = parse.parse_orders(scenario, state, seat, text, checks=True)  # the day as it will play
+        except OrdersError as error:
+            if lang == "en":
+                raise
+            raise words.error_in_words(error, lang) from None
+        orders.warnings[:] = [words.words_in(w, lang) for w in orders.warnings]
+        return orders
 
     def resolve(self, scenario, state, orders, decider, chance):
         return rules.resolve_day(scenario, state, orders, decider)  # no dice in this game
@@ -71,14 +84,15 @@ class Marengo(FamilyRuleset):
 
         return report
 
-    def status_lines(self, game, seat) -> list[str]:
+    def status_lines(self, game, seat, *, lang: str = "en") -> list[str]:
+        t = marengo_tongue(lang)
         morale = game.view(seat)["morale"]
-        return ["Morale: " + ", ".join(f"{SIDE_NAME[s]} {morale[s]}" for s in SIDES)]
+        return [t.gettext("Morale: %(sides)s", sides=", ".join(f"{self.side_word(s, t)} {morale[s]}" for s in SIDES))]
 
-    def render_svg(self, scenario, view: dict, title: str | None = None) -> str:
+    def render_svg(self, scenario, view: dict, title: str | None = None, *, lang: str = "en") -> str:
         from .render import render_svg
 
-        return render_svg(scenario.board, view, title=title)
+        return render_svg(scenario.board, view, title=title, lang=lang)
 
     def map_clicks(self, scenario, view: dict | None = None) -> dict:
         return clicks.map_clicks(scenario, view)

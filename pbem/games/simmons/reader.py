@@ -37,6 +37,17 @@ PLACE = "a locale (by name) or an approach (like Marengo>Spinetta)"
 MAX_PROBLEMS = 100  # a reply listing more helps nobody
 
 
+_CYRILLIC = dict(zip("абвгдеёжзийклмнопрстуфхцчшщъыьэюяіїєґ",
+                     ["a", "b", "v", "g", "d", "e", "e", "zh", "z", "i", "i", "c", "l", "m", "n", "o", "p", "r",
+                      "s", "t", "u", "f", "h", "z", "c", "sc", "sc", "", "i", "", "e", "iu", "ia", "i", "i", "ie",
+                      "g"]))
+
+
+def latin(key: str) -> str:
+    """A folded Cyrillic name in the Latin letters of an Italian name (Спинетта -> spinetta)."""
+    return "".join(_CYRILLIC.get(c, c) for c in key.replace("дж", "g"))
+
+
 def natural_order(block_id: str):
     """A sort key putting A2 before A10."""
     return [int(p) if p.isdigit() else p for p in re.split(r"(\d+)", block_id)]
@@ -90,6 +101,9 @@ class Reader(OrderReader):
 
     ORDER_WORDS: tuple[str, ...] = ()  # the game's order words (STANDING and FINAL among them)
     ALIASES: dict[str, str] = {}  # another spelling -> the order word (REORGANIZE -> REORGANISE)
+    NATIVE: dict[str, str] = {}  # a word of another language, folded -> the English word (DÉPLACER -> MOVE)
+    SIDES_NATIVE: dict[str, str] = {}  # a side as another language names it, folded -> the side
+    NAMES_NATIVE: dict[str, str] = {}  # a place as another language spells it, folded -> the map's, folded
     STANDING_WORDS: tuple[str, ...] = ()  # the game's kinds of standing order, in upper case
     TURN = "day"  # what the rule book calls one side's turn
     WHOSE = "{side}'s {turn} at {hour}"  # the turn to play, as a wrong TURN in the header is told
@@ -124,6 +138,8 @@ class Reader(OrderReader):
 
     def read(self, line: int, tokens: list[Token], orders: Orders) -> None:
         """Read the order in ``tokens`` (line ``line``) into ``orders``, or note its problems."""
+        if self.NATIVE:
+            tokens = self.in_english(tokens)
         self.start(line, tokens)
         first = tokens[0]
         word = first.word
@@ -155,6 +171,20 @@ class Reader(OrderReader):
         except Abort:
             return
 
+    def in_english(self, tokens: list[Token]) -> list[Token]:
+        """``tokens`` with each word of another language read as its English word (its text kept, for
+        the columns and the names); the order is then read, and logged, as if written in English."""
+        out = []
+        for t in tokens:
+            word = self.NATIVE.get(fold(t.text)) if t.word not in self.english_words else None
+            out.append(t._replace(word=word) if word else t)
+        return out
+
+    @cached_property
+    def english_words(self) -> frozenset[str]:
+        """The English words, which are never read as another language's."""
+        return frozenset(self.NATIVE.values())
+
     # -- the header
 
     def check_header(self, header, tokens: list[Token]) -> None:
@@ -184,11 +214,12 @@ class Reader(OrderReader):
                     self.note_at(line, column, f"these orders are for {hour_label(hour)}, but the {self.TURN} "
                                  f"to play is {whose}", header.turn, hour_label(self.hour))
 
-    @staticmethod
-    def _side_named(text: str) -> str | None:
+    @classmethod
+    def _side_named(cls, text: str) -> str | None:
         key = fold(text)
         forms = {"austria": "austria", "austrian": "austria", "austrians": "austria",
                  "france": "france", "french": "france"}
+        forms.update(cls.SIDES_NATIVE)
         if key in forms:
             return forms[key]
         found = {side for form, side in forms.items() if key and form.startswith(key)}
@@ -299,8 +330,23 @@ class Reader(OrderReader):
     # -- places
 
     def match(self, key: str) -> tuple[str | None, tuple[str, ...]]:
-        """(id, ()) for a folded name naming one locale; (None, candidates) otherwise."""
-        return self.board.name_match(key) if key else (None, ())
+        """(id, ()) for a folded name naming one locale; (None, candidates) otherwise. A name in
+        another language's spelling (Маренго, 马伦哥) reads as the map's; other Cyrillic names are
+        read in Latin transliteration (Спинетта as Spinetta)."""
+        if not key:
+            return None, ()
+        if key.isascii() or not self.NAMES_NATIVE:
+            return self.board.name_match(key)
+        if key in self.NAMES_NATIVE:
+            return self.board.name_match(self.NAMES_NATIVE[key])
+        starting = {self.NAMES_NATIVE[alias] for alias in self.NAMES_NATIVE if alias.startswith(key)}
+        found: list[str] = []
+        for name in sorted(starting):
+            lid, candidates = self.board.name_match(name)
+            found += [lid] if lid else list(candidates)
+        if found:
+            return None, tuple(dict.fromkeys(found))
+        return self.board.name_match(latin(key))
 
     def close_name(self, text: str) -> str:
         """`` (did you mean X?)`` for the locale name closest to ``text``, or ``""``."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 from pbem.core.ruleset import SPECTATOR, Option, Seat, Turn
 
 from .clock import hour_label
+from .lang import Tongue, tongue
 from .sides import SIDE_NAME, SIDES
 
 
@@ -26,10 +27,25 @@ class FamilyRuleset:
         side = scenario.side_of_day(state.day)
         return Turn((side,), self.turn_label(scenario, state.day), others=tuple(s for s in SIDES if s != side))
 
-    def turn_label(self, scenario, day: int) -> str:
+    def tongue(self, lang: str = "en") -> Tongue:
+        """The game's texts in ``lang`` (its catalog over the family's); the family's alone here."""
+        return tongue(lang)
+
+    @staticmethod
+    def side_word(side: str, t: Tongue) -> str:
+        """A side's name in ``t``'s language."""
+        return {"austria": t.gettext("Austria"), "france": t.gettext("France")}.get(side) or SIDE_NAME[side]
+
+    def turn_label(self, scenario, day: int, *, lang: str = "en") -> str:
+        t = self.tongue(lang)
+        _ = t.gettext
         if day >= scenario.days:
-            return "the end of the game"
-        return f"{hour_label(scenario.hour(day))} ({SIDE_NAME[scenario.side_of_day(day)]}'s {self.TURN})"
+            return _("the end of the game")
+        side, hour = scenario.side_of_day(day), scenario.hour(day)
+        whose = {("austria", "day"): _("Austria's day"), ("france", "day"): _("France's day"),
+                 ("austria", "turn"): _("Austria's turn"), ("france", "turn"): _("France's turn")}[side, self.TURN]
+        clock = hour_label(hour) if t.lang == "en" else _("%(hour)d:00", hour=hour)
+        return _("%(hour)s (%(whose)s)", hour=clock, whose=whose)
 
     def game_view(self, scenario, state, seat):
         """The game's view function (its view.py's ``view``)."""
@@ -57,10 +73,10 @@ class FamilyRuleset:
         """The game's report module: ``build_report`` and ``opening_template``."""
         raise NotImplementedError
 
-    def report(self, game, day, seat, *, deadline=None, game_label="", game_id="", spectator=False):
+    def report(self, game, day, seat, *, deadline=None, game_label="", game_id="", spectator=False, lang="en"):
         return self.report_module().build_report(game, day, seat, deadline=deadline, game_label=game_label,
-                                                 game_id=game_id, spectator=spectator)
+                                                 game_id=game_id, spectator=spectator, lang=lang)
 
-    def orders_template(self, game, seat, *, deadline, game_label, game_id) -> str:
+    def orders_template(self, game, seat, *, deadline, game_label, game_id, lang="en") -> str:
         return self.report_module().opening_template(game, seat, deadline=deadline, game_label=game_label,
-                                                     game_id=game_id)
+                                                     game_id=game_id, lang=lang)

@@ -27,6 +27,7 @@ from .orders import (
 from .standing import StandingReader
 from .scenario import Scenario
 from .state import State
+from .words import WORDS
 
 ORDER_WORDS = ("REORGANISE", "REORGANIZE", "MARCH", "ROAD", "ENTER", "ATTACK", "ASSAULT", "BOMBARD", "FIRE",
                "HOLD", "RETURN", "STANDING", "FINAL")
@@ -44,6 +45,7 @@ def parse_orders(scenario: Scenario, state: State, side: str, text: str) -> Orde
 class _Parser(StandingReader):
     ORDER_WORDS = ORDER_WORDS
     ALIASES = {"REORGANIZE": "REORGANISE"}
+    NATIVE, SIDES_NATIVE, NAMES_NATIVE = WORDS.native, WORDS.sides_native, WORDS.names_native  # words.toml
     AFTER_ROAD = "IF BLOCKED, THEN CONTINUE or the end of the order"
 
     def __init__(self, *args):

@@ -7,17 +7,19 @@ file only says which.
 from __future__ import annotations
 
 from pbem.core.chance import Chance
+from pbem.core.orders import OrdersError
 from pbem.core.ruleset import Bot
 from pbem.games.simmons.ruleset import FamilyRuleset
 from pbem.paths import MAPS
 
 from . import parse, sequence
 from .bot import RandomBot
-from .scenario import SIDE_NAME, SIDES, load_map, load_scenario
+from .scenario import SIDES, load_map, load_scenario
 from .setup import deal
 from .forward import Forward
 from .strategist import Strategist
 from .view import view as see  # (the package's name `view` is the function, not the module)
+from .words import WORDS, triomphe_tongue
 
 DECISION_KINDS = {
     "respond": "answer a maneuver attack from the reserve (§9)",
@@ -84,7 +86,7 @@ class Triomphe(FamilyRuleset):
     TURN = "turn"
     name = "triomphe"
     title = "Triomphe à Marengo"
-    mail_words = frozenset(parse.ORDER_WORDS) | {"GAME", "SIDE", "TURN", "KEY"}
+    mail_words = frozenset(parse.ORDER_WORDS) | {"GAME", "SIDE", "TURN", "KEY"} | WORDS.mail_words(parse.ORDER_WORDS)
     ask_kinds = DECISION_KINDS
 
     def scenarios(self):
@@ -111,8 +113,13 @@ class Triomphe(FamilyRuleset):
     def parse_orders(self, scenario, state, seat: str, text: str):
         return parse.parse_orders(scenario, state, seat, text)
 
-    def check_orders(self, scenario, state, seat: str, text: str):
-        return self.parse_orders(scenario, state, seat, text)  # the parser's checks are all the start decides
+    def check_orders(self, scenario, state, seat: str, text: str, *, lang: str = "en"):
+        try:
+            return self.parse_orders(scenario, state, seat, text)  # the parser's checks are all the start decides
+        except OrdersError as error:
+            if lang == "en":
+                raise
+            raise WORDS.error_in_words(error, lang) from None
 
     def resolve(self, scenario, state, orders, decider, chance):
         return sequence.resolve_day(scenario, state, orders, decider)  # combat is deterministic: no dice
@@ -125,12 +132,17 @@ class Triomphe(FamilyRuleset):
 
         return report
 
-    def status_lines(self, game, seat) -> list[str]:
+    def status_lines(self, game, seat, *, lang: str = "en") -> list[str]:
+        t = triomphe_tongue(lang)
         seen = game.view(seat)
-        return ["Morale: " + ", ".join(f"{SIDE_NAME[s]} {seen['morale'][s]} ({seen['uncommitted'][s]} uncommitted)"
-                                       for s in SIDES)]
+        sides = [t.gettext("%(side)s %(morale)s (%(uncommitted)s uncommitted)", side=self.side_word(s, t),
+                           morale=seen["morale"][s], uncommitted=seen["uncommitted"][s]) for s in SIDES]
+        return [t.gettext("Morale: %(sides)s", sides=", ".join(sides))]
 
-    def render_svg(self, scenario, view_: dict, title: str | None = None) -> str:
+    def tongue(self, lang: str = "en"):
+        return triomphe_tongue(lang)
+
+    def render_svg(self, scenario, view_: dict, title: str | None = None, *, lang: str = "en") -> str:
         from .render import render_svg
 
         return render_svg(scenario, view_, title=title)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pbem.games.simmons.render import MapDrawing
 from pbem.games.simmons.render.drawing import INK, SIDE_DARK, SIDE_PALE, STAR, star
-from pbem.games.simmons.sides import SIDE_NAME
+from pbem.games.marengo.words import marengo_tongue
 
 
 class MapRenderer(MapDrawing):
@@ -20,23 +20,26 @@ class MapRenderer(MapDrawing):
         morale = self.view.get("morale", {})
         if side not in morale:
             return None
-        text = f"{SIDE_NAME[side]}: morale {morale[side]}"
+        _ = self.tongue.gettext
         if self.view.get("demoralised", {}).get(side):
-            text += ", demoralised"
-        return text
+            return _("%(side)s: morale %(morale)s, demoralised", side=self.side_word(side), morale=morale[side])
+        return _("%(side)s: morale %(morale)s", side=self.side_word(side), morale=morale[side])
 
     def legend_own(self, chip) -> list[tuple[str, str]]:
         if self.viewer == "france" or self.viewer is None:
             return [(chip(SIDE_PALE["france"], SIDE_DARK["france"], dashed=True, face=("infantry", 2)),
-                     "French block not yet activated")]
+                     self.tongue.gettext("French block not yet activated"))]
         return []
 
     def legend_places(self, bx: float, L: float) -> list[tuple[str, str]]:
         u = self.u
         return [(star(bx + 9 * u, 0, 8 * u, STAR["red"], INK, 0.8 * u) + star(bx + 27 * u, 0, 8 * u, STAR["green"],
-                 INK, 0.8 * u) + star(bx + 45 * u, 0, 8 * u, STAR["blue"], INK, 0.8 * u), "objectives")]
+                 INK, 0.8 * u) + star(bx + 45 * u, 0, 8 * u, STAR["blue"], INK, 0.8 * u), self.tongue.gettext("objectives"))]
 
 
-def render_svg(board, view: dict, title: str | None = None) -> str:
-    """A complete standalone SVG document of ``view`` (a dict from the game's ``view()``) on ``board``."""
-    return MapRenderer(board, view, title).render()
+def render_svg(board, view: dict, title: str | None = None, lang: str = "en") -> str:
+    """A complete standalone SVG document of ``view`` (a dict from the game's ``view()``) on ``board``,
+    its margins and legend in ``lang``."""
+    drawing = MapRenderer(board, view, title)
+    drawing.tongue = marengo_tongue(lang)
+    return drawing.render()

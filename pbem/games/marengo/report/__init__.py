@@ -44,6 +44,7 @@ from pbem.games.marengo.report.facts import (
     COMMAND_LIMIT, NO_DEADLINE, ROAD_CAPACITY, ROAD_ENTRIES, Facts, hour_label, natural, side_name,
 )
 from pbem.games.marengo.report.sections import SOURCES, compose, group_events
+from pbem.games.marengo.words import marengo_tongue
 from pbem.games.simmons.report import facts_of, opening_facts
 from pbem.games.marengo.report.template import order_template
 
@@ -56,14 +57,14 @@ __all__ = [
 
 
 def build_report(game, day: int, side: str | None, deadline: str | None = None, game_label: str = "",
-                 spectator: bool = False, game_id: str = "") -> Report:
+                 spectator: bool = False, game_id: str = "", lang: str = "en") -> Report:
     """The report of day ``day`` (0-based, as in ``game.days``) for ``side``.
 
     ``side=None``: the moderator's report; ``spectator=True``: a finished
     game's report for onlookers (``side`` is ignored). ``deadline`` is the
-    next day's deadline as the server words it.
+    next day's deadline as the server words it; ``lang`` the reader's language.
     """
-    return compose(facts_of(game, day, side, deadline, game_label, spectator, game_id))
+    return compose(facts_of(game, day, side, deadline, game_label, spectator, game_id, marengo_tongue(lang)))
 
 
 def report_for_day(game, day: int | None = None, side: str | None = None, **options) -> Report:
@@ -81,6 +82,7 @@ def all_reports(game, day: int, deadline: str | None = None, game_label: str = "
     return out
 
 
-def opening_template(game, side: str, deadline: str | None, game_label: str = "", game_id: str = "") -> str:
+def opening_template(game, side: str, deadline: str | None, game_label: str = "", game_id: str = "",
+                     lang: str = "en") -> str:
     """The orders template of a side before any day has been resolved (its welcome mail)."""
-    return order_template(opening_facts(game, side, deadline, game_label, game_id))
+    return order_template(opening_facts(game, side, deadline, game_label, game_id, marengo_tongue(lang)))

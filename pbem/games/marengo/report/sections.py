@@ -8,12 +8,15 @@ from __future__ import annotations
 import re
 
 from pbem.games.marengo.scenario import SIDE_ADJ
+from pbem.games.simmons.lang import Tongue
+from pbem.games.simmons.lang import tongue as english
 from pbem.games.simmons.report import ReportFrame
 from pbem.report.document import Bullets, Document, Heading, Para, Report, Table
 from pbem.games.marengo.report.facts import (
-    COMMAND_LIMIT, ROAD_CAPACITY, ROAD_ENTRIES, Facts, hour_label, natural, side_name,
+    COMMAND_LIMIT, ROAD_CAPACITY, ROAD_ENTRIES, Facts, natural,
 )
 from pbem.games.marengo.report.template import order_template
+from pbem.games.marengo.words import in_words
 
 
 class MarengoReport(ReportFrame):
@@ -31,26 +34,35 @@ class MarengoReport(ReportFrame):
             _blocks(doc, facts, facts.reader)
             _enemy(doc, facts)
 
-    def group_events(self, events: list[dict]) -> list[tuple[str, list[str]]]:
-        return group_events(events)
+    def group_events(self, events: list[dict], facts: Facts) -> list[tuple[str, list[str]]]:
+        return group_events(events, facts.tongue)
 
     def commands(self, doc: Document, facts: Facts) -> None:
-        doc.add(Para("Commands:"), Bullets([
-            f"Command limit: at most {COMMAND_LIMIT} group moves and/or assaults a day (003 §8). A road move "
-            "or an entry all along a main road is free of it; a block crossing by the pontoon counts as a group.",
-            f"Road capacity: at most {ROAD_CAPACITY} blocks cross one approach along one road in a day, one on "
-            "its first, one on its second and one on its third move, all in the same direction (003 §8).",
-            f"Reinforcements: at most {ROAD_ENTRIES} blocks a day enter by one road entry point (the first may go "
-            "three locales, the second two, the third one); the Austrians bring one more by the pontoon.",
-            "A block moves once a day; a locale holds at most its capacity of one side's blocks.",
+        _ = facts.tongue.gettext
+        doc.add(Para(_("Commands:")), Bullets([
+            _("Command limit: at most %(limit)d group moves and/or assaults a day (003 §8). A road move "
+              "or an entry all along a main road is free of it; a block crossing by the pontoon counts as a group.",
+              limit=COMMAND_LIMIT),
+            _("Road capacity: at most %(capacity)d blocks cross one approach along one road in a day, one on "
+              "its first, one on its second and one on its third move, all in the same direction (003 §8).",
+              capacity=ROAD_CAPACITY),
+            _("Reinforcements: at most %(entries)d blocks a day enter by one road entry point (the first may go "
+              "three locales, the second two, the third one); the Austrians bring one more by the pontoon.",
+              entries=ROAD_ENTRIES),
+            _("A block moves once a day; a locale holds at most its capacity of one side's blocks."),
         ]))
 
     def template(self, facts: Facts) -> str:
         return order_template(facts)
 
+    def in_words(self, order: str, facts: Facts) -> str:
+        return in_words(order, facts.tongue.lang)
+
 
 REPORT = MarengoReport()
-SOURCES = REPORT.sources
+SOURCES = {  # who took a decision, in English (the report words it in the reader's language: REPORT.sources)
+    "standing": "your standing orders", "default": "the default", "log": "the answer on record",
+    "orders": "the day's orders"}
 
 
 def compose(facts: Facts) -> Report:
@@ -59,39 +71,44 @@ def compose(facts: Facts) -> Report:
 
 
 def _morale(doc: Document, facts: Facts) -> None:
+    _ = facts.tongue.gettext
     v = facts.view
-    rows = [[side_name(s), str(v["morale"].get(s, "?")), "yes" if v["demoralised"].get(s) else "no"]
+    rows = [[facts.side(s), str(v["morale"].get(s, "?")), facts.yes(v["demoralised"].get(s))]
             for s in facts.sides]
-    doc.add(Heading(2, "Morale"), Table(["Army", "Morale", "Demoralised"], rows))
+    doc.add(Heading(2, _("Morale")), Table([_("Army"), _("Morale"), _("Demoralised")], rows))
 
 
 def _reinforcements(doc: Document, facts: Facts) -> None:
+    t = facts.tongue
+    _ = t.gettext
     v = facts.view
-    doc.add(Heading(2, "Reinforcements still due"))
+    doc.add(Heading(2, _("Reinforcements still due")))
     own_hour = _own_next_hour(facts)
     for s in facts.sides:
         due = v["reinforcements"].get(s, [])
         if facts.reader is None or s == facts.reader:
             if not due:
-                doc.add(Para(f"{side_name(s)}: none.", ))
+                doc.add(Para(_("%(side)s: none.", side=facts.side(s))))
                 continue
             rows = []
             for r in sorted(due, key=lambda r: (r.get("arrives") or 0, natural(r["id"]))):
-                when = hour_label(r["arrives"]) if r.get("arrives") is not None else "any time"
+                when = facts.clock(r["arrives"]) if r.get("arrives") is not None else _("any time")
                 if facts.reader is not None and own_hour is not None and (r.get("arrives") or 0) <= own_hour:
-                    when += " (may enter now)"
-                rows.append([r["id"], r["name"], r["type"], str(r["strength"]), when])
-            doc.add(Para(f"{side_name(s)}{' (yours)' if s == facts.reader else ''}:"),
-                    Table(["Id", "Name", "Type", "Strength", "From"], rows))
+                    when = _("%(when)s (may enter now)", when=when)
+                rows.append([r["id"], r["name"], facts.kind(r["type"]), str(r["strength"]), when])
+            doc.add(Para(_("%(side)s (yours):", side=facts.side(s)) if s == facts.reader
+                         else _("%(side)s:", side=facts.side(s))),
+                    Table([_("Id"), _("Name"), _("Type"), _("Strength"), _("From")], rows))
         else:
             if not due:
-                doc.add(Para(f"{side_name(s)} (enemy): none."))
+                doc.add(Para(_("%(side)s (enemy): none.", side=facts.side(s))))
                 continue
             total = sum(r["count"] for r in due)
-            items = [f"{r['count']} block{'s' if r['count'] != 1 else ''} from {hour_label(r['arrives'])}"
-                     for r in due]
-            doc.add(Para(f"{side_name(s)} (enemy): {total} block{'s' if total != 1 else ''} still to come: "
-                         + "; ".join(items) + "."))
+            items = [t.ngettext("%(num)d block from %(hour)s", "%(num)d blocks from %(hour)s", r["count"],
+                                hour=facts.clock(r["arrives"])) for r in due]
+            doc.add(Para(t.ngettext("%(side)s (enemy): %(num)d block still to come: %(items)s.",
+                                    "%(side)s (enemy): %(num)d blocks still to come: %(items)s.", total,
+                                    side=facts.side(s), items="; ".join(items))))
 
 
 def _own_next_hour(facts: Facts) -> int | None:
@@ -106,49 +123,56 @@ def _own_next_hour(facts: Facts) -> int | None:
 
 
 def _blocks(doc: Document, facts: Facts, side: str) -> None:
+    _ = facts.tongue.gettext
     mine = [b for b in facts.view["blocks"] if b["side"] == side]
     on_map = facts.sort_blocks([b for b in mine if b["status"] == "map"])
-    title = "Your blocks" if side == facts.reader else f"{SIDE_ADJ[side]} blocks"
+    title = _("Your blocks") if side == facts.reader else {"austria": _("Austrian blocks"),
+                                                          "france": _("French blocks")}.get(side, SIDE_ADJ[side])
     doc.add(Heading(2, title))
     if on_map:
         rows = []
         for b in on_map:
-            position = "reserve" if b["facing"] is None else facts.place(b["locale"], b["facing"])
-            bombard = f"toward {facts.name(b['bombard'])}" if b.get("bombard") else "-"
-            rows.append([b["id"], b["name"], b["type"], str(b["strength"]), facts.name(b["locale"]), position,
-                         "yes" if b["activated"] else "no", bombard])
-        doc.add(Table(["Id", "Name", "Type", "Strength", "Locale", "Position", "Activated", "Bombardment"],
-                      rows))
+            position = _("reserve") if b["facing"] is None else facts.place(b["locale"], b["facing"])
+            bombard = _("toward %(locale)s", locale=facts.name(b["bombard"])) if b.get("bombard") else "-"
+            rows.append([b["id"], b["name"], facts.kind(b["type"]), str(b["strength"]), facts.name(b["locale"]),
+                         position, facts.yes(b["activated"]), bombard])
+        doc.add(Table([_("Id"), _("Name"), _("Type"), _("Strength"), _("Locale"), _("Position"), _("Activated"),
+                       _("Bombardment")], rows))
     else:
-        doc.add(Para("No blocks on the map."))
+        doc.add(Para(_("No blocks on the map.")))
     gone = sorted((b for b in mine if b["status"] == "eliminated"), key=lambda b: natural(b["id"]))
     if gone:
-        doc.add(Para(", ".join(f"{b['id']} {b['name']} ({b['type']})" for b in gone) + ".",
-                     strong="Eliminated:"))
+        doc.add(Para(", ".join(f"{b['id']} {b['name']} ({facts.kind(b['type'])})" for b in gone) + ".",
+                     strong=_("Eliminated:")))
 
 
 def _enemy(doc: Document, facts: Facts) -> None:
     """The enemy blocks in sight: counts per place, and what stands revealed."""
+    t = facts.tongue
+    _ = t.gettext
     groups: dict[tuple, list[dict]] = {}
     for e in facts.view["enemy"]:
         groups.setdefault((e["locale"], e["facing"]), []).append(e)
     order = facts.locale_order()
     foe = next((s for s in facts.sides if s != facts.reader), "")
-    doc.add(Heading(2, f"Enemy blocks in sight ({SIDE_ADJ.get(foe, foe)})"))
+    doc.add(Heading(2, {"austria": _("Enemy blocks in sight (Austrian)"),
+                        "france": _("Enemy blocks in sight (French)")}.get(foe, f"Enemy blocks in sight ({foe})")))
     if not groups:
-        doc.add(Para("None on the map."))
+        doc.add(Para(_("None on the map.")))
         return
     rows = []
     for (locale, facing), seen in sorted(groups.items(), key=lambda kv: (order.get(kv[0][0], 10**6),
                                                                          kv[0][1] is not None,
                                                                          order.get(kv[0][1], -1))):
-        revealed = sorted(f"{r['revealed']['type']} {r['revealed']['strength']}" for r in seen if r["revealed"])
-        position = "reserve" if facing is None else facts.place(locale, facing)
+        revealed = sorted(f"{facts.kind(r['revealed']['type'])} {r['revealed']['strength']}"
+                          for r in seen if r["revealed"])
+        position = _("reserve") if facing is None else facts.place(locale, facing)
         rows.append([facts.name(locale), position, str(len(seen)), ", ".join(revealed) or "-"])
     total = sum(len(s) for s in groups.values())
-    doc.add(Table(["Locale", "Position", "Blocks", "Revealed"], rows),
-            Para(f"{total} enemy block{'s' if total != 1 else ''} on the map. An enemy block shows its type "
-                 "and strength only while it stands revealed (a declared bombardment, 003 §10)."))
+    doc.add(Table([_("Locale"), _("Position"), _("Blocks"), _("Revealed")], rows),
+            Para(t.ngettext("%(num)d enemy block on the map.", "%(num)d enemy blocks on the map.", total) + " "
+                 + _("An enemy block shows its type and strength only while it stands revealed (a declared "
+                     "bombardment, 003 §10).")))
 
 
 # the day's events, grouped by the step of the sequence of play they belong to (003 §7)
@@ -162,12 +186,19 @@ _PHASE_OF_KIND = {
 }
 _PHASE_OF_ORDER = {"ACTIVATE": 0, "FIRE": 1, "HOLD": 1, "ASSAULT": 2, "MOVE": 3, "ROAD": 3, "EXTEND": 3,
                    "ENTER": 3, "BOMBARD": 4}
-_PHASE_TITLE = ["Start of the day", "Bombardments", "Assault", "Movement", "Bombardments declared",
-                "End of the game"]
 
 
-def group_events(events: list[dict]) -> list[tuple[str, list[str]]]:
-    """[(title, texts)] in the order they happened: one group per step, one per assault."""
+def _phase_titles(t: Tongue) -> list[str]:
+    _ = t.gettext
+    return [_("Start of the day"), _("Bombardments"), _("Assault"), _("Movement"), _("Bombardments declared"),
+            _("End of the game")]
+
+
+def group_events(events: list[dict], tongue: Tongue | None = None) -> list[tuple[str, list[str]]]:
+    """[(title, texts)] in the order they happened: one group per step, one per assault (titles in
+    ``tongue``'s language, English by default)."""
+    t = tongue or english()
+    _PHASE_TITLE = _phase_titles(t)
     groups: list[tuple[str, list[str]]] = []
     phase = -1
     assaults = 0
@@ -182,7 +213,7 @@ def group_events(events: list[dict]) -> list[tuple[str, list[str]]]:
             title = _PHASE_TITLE[p]
             if p == 2:
                 assaults += 1
-                title = f"Assault {assaults}"
+                title = t.gettext("Assault %(n)d", n=assaults)
             groups.append((title, []))
         elif not groups:
             groups.append((_PHASE_TITLE[0], []))

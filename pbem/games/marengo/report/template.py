@@ -6,7 +6,8 @@ from __future__ import annotations
 from pbem.games.marengo.bot import activation_allowance
 from pbem.games.marengo.sendable import useful_order
 from pbem.games.marengo.scenario import Scenario
-from pbem.games.marengo.report.facts import COMMAND_LIMIT, NO_DEADLINE, ROAD_ENTRIES, Facts, hour_label, natural, side_name
+from pbem.games.marengo.words import in_words
+from pbem.games.marengo.report.facts import COMMAND_LIMIT, ROAD_ENTRIES, Facts, hour_label, natural, side_name
 
 
 def order_template(facts: Facts) -> str:
@@ -21,22 +22,34 @@ def order_template(facts: Facts) -> str:
     board = facts.board
     hour = v["hour"]
     own_day = v["next_side"] == side
+    t = facts.tongue
+    _ = t.gettext
     label = facts.game_id or facts.game_label or "<game>"
-    lines = [f"GAME {label} SIDE {side_name(side)} TURN {hour_label(hour)} KEY <your-key>"]
+
+    def say(order: str) -> str:  # an order in the reader's words (every language's are read)
+        return in_words(order, t.lang)
+
+    # the header stays in the order language's words (GAME, SIDE, TURN: read in every language);
+    # the hour as the reader writes it, in a form the header reads (13:00 is 1PM)
+    turn = hour_label(hour) if t.lang == "en" else f"{hour}:00"
+    lines = [f"GAME {label} SIDE {side_name(side)} TURN {turn} KEY " + _("<your-key>")]
+    whose = {"austria": _("Austria's day"), "france": _("France's day")}
+    deadline = facts.deadline or facts.no_deadline()
     if own_day:
-        lines += [f"# Your orders for {side_name(side)}'s day at {hour_label(hour)} "
-                  f"(round {v['round']} of {v['rounds']}).",
-                  f"# Deadline: {facts.deadline or NO_DEADLINE}.",
-                  "# One order per line under the header; a line starting with # is ignored.",
-                  f"# At most {COMMAND_LIMIT} group moves and assaults. Assaults are carried out first,",
-                  "# then the moves, each in the order written.",
-                  "# The examples below are suggestions, not advice: remove the # to use one."]
+        lines += ["# " + _("Your orders for %(whose)s at %(hour)s (round %(round)d of %(rounds)d).",
+                           whose=whose[side], hour=facts.clock(hour), round=v["round"], rounds=v["rounds"]),
+                  "# " + _("Deadline: %(deadline)s.", deadline=deadline),
+                  "# " + _("One order per line under the header; a line starting with # is ignored."),
+                  "# " + _("At most %(limit)d group moves and assaults. Assaults are carried out first,",
+                           limit=COMMAND_LIMIT),
+                  "# " + _("then the moves, each in the order written."),
+                  "# " + _("The examples below are suggestions, not advice: remove the # to use one.")]
     else:
-        lines += [f"# It is {side_name(v['next_side'])}'s day at {hour_label(hour)}: you may send "
-                  f"STANDING orders only.",
-                  f"# Deadline: {facts.deadline or NO_DEADLINE}.",
-                  "# They answer in advance what the enemy's day may ask of you; each stays in force until",
-                  "# replaced by one of the same kind and place, or cleared. Remove the # to use one."]
+        lines += ["# " + _("It is %(whose)s at %(hour)s: you may send STANDING orders only.",
+                           whose=whose.get(v["next_side"], ""), hour=facts.clock(hour)),
+                  "# " + _("Deadline: %(deadline)s.", deadline=deadline),
+                  "# " + _("They answer in advance what the enemy's day may ask of you; each stays in force until"),
+                  "# " + _("replaced by one of the same kind and place, or cleared. Remove the # to use one.")]
     mine = [b for b in v["blocks"] if b["side"] == side]
     on_map = facts.sort_blocks([b for b in mine if b["status"] == "map"])
     enemy_at: dict[str, int] = {}
@@ -51,63 +64,67 @@ def order_template(facts: Facts) -> str:
     for b in on_map:
         groups.setdefault((b["locale"], b["facing"]), []).append(b)
 
-    lines += ["#", "# == Your blocks on the map =="]
+    lines += ["#", "# == " + _("Your blocks on the map") + " =="]
     if not on_map:
-        lines.append("# (none)")
+        lines.append("# " + _("(none)"))
     road_example = False
     for (locale, facing), group in groups.items():
-        where = (f"reserve of {facts.name(locale)}" if facing is None
-                 else f"approach {facts.place(locale, facing)}")
+        where = (_("reserve of %(locale)s", locale=facts.name(locale)) if facing is None
+                 else _("approach %(approach)s", approach=facts.place(locale, facing)))
         near = [n for n in facts.adjacent(locale) if enemy_at.get(n)]
-        note = f"; {mine_at[locale]} of yours here, capacity {board.locales[locale].capacity}"
+        note = "; " + _("%(mine)d of yours here, capacity %(capacity)d", mine=mine_at[locale],
+                        capacity=board.locales[locale].capacity)
         if enemy_at.get(locale):
-            note += f"; {enemy_at[locale]} enemy here"
+            note += "; " + _("%(num)d enemy here", num=enemy_at[locale])
         if near and facing is None:
-            note += "; enemy next door in " + ", ".join(facts.name(n) for n in near)
+            note += "; " + _("enemy next door in %(locales)s", locales=", ".join(facts.name(n) for n in near))
         lines.append(f"# -- {where}{note}")
         for b in group:
             extra = []
             if not b["activated"]:
-                extra.append("not activated; it wakes at the start of your day: an enemy is next to it"
-                             if own_day and _wakes(facts, b, enemy_at) else "not activated")
+                extra.append(_("not activated; it wakes at the start of your day: an enemy is next to it")
+                             if own_day and _wakes(facts, b, enemy_at) else _("not activated"))
             if b.get("bombard"):
-                extra.append(f"bombardment declared toward {facts.name(b['bombard'])}")
-            lines.append(f"#    {b['id']} {b['name']}, {b['type']} {b['strength']}"
+                extra.append(_("bombardment declared toward %(locale)s", locale=facts.name(b["bombard"])))
+            lines.append(f"#    {b['id']} {b['name']}, {facts.kind(b['type'])} {b['strength']}"
                          + (f" ({'; '.join(extra)})" if extra else ""))
         if own_day:
             examples, road_example = _place_examples(facts, locale, facing, group, enemy_at, enemy_facing,
                                                      mine_at, road_example)
-            lines += [f"# {x}" for x in _useful(facts, examples)]
+            lines += [f"# {say(x)}" for x in _useful(facts, examples)]
     if own_day:
         asleep = [b["id"] for b in on_map if not b["activated"] and not any(enemy_at.get(n) for n in
                                                                             facts.adjacent(b["locale"]))]
         allowance = activation_allowance(board, v) if side == "france" else 0
         if asleep and allowance:
-            lines += ["#", "# Activation (one on the first French day; two more each day a French start "
-                      "locale is occupied by the enemy, or from 11AM; blocks next to the enemy wake by "
-                      "themselves):", f"# ACTIVATE {' '.join(asleep[:allowance])}"]
+            lines += ["#", "# " + _("Activation (one on the first French day; two more each day a French start "
+                                    "locale is occupied by the enemy, or from %(hour)s; blocks next to the enemy "
+                                    "wake by themselves):", hour=facts.clock(11)),
+                      f"# {say('ACTIVATE')} {' '.join(asleep[:allowance])}"]
     waiting = sorted((b for b in mine if b["status"] == "waiting"),
                      key=lambda b: ((b.get("arrives") or 0), natural(b["id"])))
     if waiting:
-        lines += ["#", "# == Reinforcements =="]
+        lines += ["#", "# == " + _("Reinforcements") + " =="]
         for b in waiting:
-            when = "due now" if (b.get("arrives") or 0) <= hour else f"from {hour_label(b['arrives'])}"
+            arrives = _("from %(hour)s", hour=facts.clock(b["arrives"])) if b.get("arrives") is not None else ""
+            when = _("due now") if (b.get("arrives") or 0) <= hour else arrives
             if not own_day:
-                when = f"from {hour_label(b['arrives'])}" if b.get("arrives") is not None else "any time"
-            lines.append(f"#    {b['id']} {b['name']}, {b['type']} {b['strength']}: {when}")
+                when = arrives or _("any time")
+            lines.append(f"#    {b['id']} {b['name']}, {facts.kind(b['type'])} {b['strength']}: {when}")
         if own_day:
-            lines += [f"# {x}" for x in _useful(facts, _entry_examples(facts, [b for b in waiting
+            lines += [f"# {say(x)}" for x in _useful(facts, _entry_examples(facts, [b for b in waiting
                                                                                if (b.get("arrives") or 0) <= hour]))]
-    lines += ["#", "# == Standing orders =="]
+    lines += ["#", "# == " + _("Standing orders") + " =="]
     in_force = v.get("standing", {}).get(side, [])
     if in_force:
-        lines.append("# In force now:")
-        lines += [f"#    {t}" for t in in_force]
+        lines.append("# " + _("In force now:"))
+        lines += [f"#    {say(text)}" for text in in_force]
     else:
-        lines.append("# In force now: none (the defaults apply).")
-    lines += [f"# {x}" for x in _standing_examples(facts, groups) if x not in in_force]
+        lines.append("# " + _("In force now: none (the defaults apply)."))
+    lines += [f"# {say(x)}" for x in _standing_examples(facts, groups) if x not in in_force]
     if own_day:
-        lines += ["#", "# To have the day resolved as soon as the deadline allows, end with:", "# FINAL"]
+        lines += ["#", "# " + _("To have the day resolved as soon as the deadline allows, end with:"),
+                  "# " + say("FINAL")]
     return "\n".join(lines) + "\n"
 
 

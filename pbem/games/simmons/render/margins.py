@@ -13,7 +13,8 @@ from __future__ import annotations
 import math
 
 from ..clock import hour_label
-from ..sides import SIDE_ADJ, SIDE_NAME
+from ..lang import Tongue, tongue
+from ..sides import SIDE_NAME
 from .drawing import (INK, INK_SOFT, OTHER, PAPER, ROAD, SANS, SIDE_COLOUR, SIDE_DARK, _el, _n, _pts, _text,
                       block_face, star, type_symbol)
 from .layout import Layout
@@ -23,7 +24,28 @@ class Margins(Layout):
     """The header (title, clock, a line a side) and the footer (blocks to come, legend)."""
 
     TURN = "day"  # what the rule book calls one side's turn
-    DUE = "Reinforcements to come"  # the footer's list of blocks to come
+    DUE = "Reinforcements to come"  # the footer's list of blocks to come (in English; due_title: the reader's)
+    tongue: Tongue = tongue()  # the reader's language; the game's render_svg sets it
+
+    def due_title(self) -> str:
+        """The footer's title over the blocks to come, in the reader's language (a game that names them
+        otherwise, ``DUE``, overrides this)."""
+        return self.tongue.gettext("Reinforcements to come") if self.DUE == "Reinforcements to come" else self.DUE
+
+    def whose_next(self, side: str) -> str:
+        """"next: the Austrian day" in the reader's language."""
+        _ = self.tongue.gettext
+        words = {("austria", "day"): _("next: the Austrian day"), ("france", "day"): _("next: the French day"),
+                 ("austria", "turn"): _("next: the Austrian turn"), ("france", "turn"): _("next: the French turn")}
+        return words.get((side, self.TURN)) or f"next: {side}"
+
+    def side_word(self, side: str | None) -> str:
+        _ = self.tongue.gettext
+        return {"austria": _("Austria"), "france": _("France")}.get(side or "") or SIDE_NAME.get(side, side or "")
+
+    def clock_label(self, hour: int) -> str:
+        """An hour as the reader writes it (1PM, 13:00, 13 h)."""
+        return hour_label(hour) if self.tongue.lang == "en" else self.tongue.gettext("%(hour)d:00", hour=hour)
 
     def side_line(self, side: str) -> str | None:
         """The header's line for ``side`` (None: none)."""
@@ -46,22 +68,27 @@ class Margins(Layout):
         out = []
         title = self.title or v.get("scenario") or self.board.name
         out.append(_text(24 * u, 34 * u, title, 26 * u, font_style="italic", font_weight="bold"))
+        _ = self.tongue.gettext
         viewer = v.get("viewer")
-        who = f"as seen by {SIDE_NAME.get(viewer, viewer)}" if viewer else "moderator's view: every block"
+        who = (_("as seen by %(side)s", side=self.side_word(viewer)) if viewer
+               else _("moderator's view: every block"))
         rnd = v.get("round")
         rounds = v.get("rounds")
         bits = []
-        if v.get("hour_label"):
+        if isinstance(v.get("hour"), int) and v.get("hour_label"):
+            bits.append(self.clock_label(v["hour"]))
+        elif v.get("hour_label"):
             bits.append(str(v["hour_label"]))
         if rnd:
-            bits.append(f"round {rnd}" + (f" of {rounds}" if rounds else ""))
+            bits.append(_("round %(round)d of %(rounds)d", round=rnd, rounds=rounds) if rounds
+                        else _("round %(round)d", round=rnd))
         bits += self.header_bits()
         if v.get("over"):
             winner = v.get("winner")
-            bits.append("game over" + (f": {SIDE_NAME.get(winner, winner)} wins" if winner else ": a draw")
-                        + (f" ({v['victory']})" if v.get("victory") else ""))
+            bits.append((_("game over: %(side)s wins", side=self.side_word(winner)) if winner
+                         else _("game over: a draw")) + (f" ({v['victory']})" if v.get("victory") else ""))
         elif v.get("next_side"):
-            bits.append(f"next: the {SIDE_ADJ.get(v['next_side'], v['next_side'])} {self.TURN}")
+            bits.append(self.whose_next(v["next_side"]))
         bits.append(who)
         out.append(_text(24 * u, 60 * u, " · ".join(bits), 15 * u))
         # a line a side (morale...), right-aligned; the clock to their left
@@ -104,7 +131,7 @@ class Margins(Layout):
         y0 = 26 * u
         left = []
         y = y0
-        left.append(_text(24 * u, y, self.DUE, 14 * u, font_weight="bold"))
+        left.append(_text(24 * u, y, self.due_title(), 14 * u, font_weight="bold"))
         y += 10 * u
         rein = self.due()
         any_due = False
@@ -114,7 +141,7 @@ class Margins(Layout):
                 continue
             any_due = True
             y += 22 * u
-            left.append(_text(24 * u, y + 4 * u, SIDE_NAME.get(side, side), 13 * u, fill=SIDE_COLOUR.get(side, INK),
+            left.append(_text(24 * u, y + 4 * u, self.side_word(side), 13 * u, fill=SIDE_COLOUR.get(side, INK),
                               font_weight="bold"))
             by_hour: dict[int, list] = {}
             for item in due:
@@ -132,7 +159,7 @@ class Margins(Layout):
                 if x + need > max_x and x > 100 * u:
                     x = 100 * u
                     y += 22 * u
-                left.append(_text(x, y + 4 * u, hour_label(hour), 12 * u, font_weight="bold"))
+                left.append(_text(x, y + 4 * u, self.clock_label(hour), 12 * u, font_weight="bold"))
                 x += 44 * u
                 for chip in chips:
                     if x + self.L > max_x:  # a long row goes on under its hour
@@ -143,7 +170,7 @@ class Margins(Layout):
                 x += 14 * u
         if not any_due:
             y += 22 * u
-            left.append(_text(24 * u, y, "none", 12 * u, font_style="italic"))
+            left.append(_text(24 * u, y, self.tongue.gettext("none"), 12 * u, font_style="italic"))
         extra, y = self.footer_extra(y)
         left += extra
         legend, legend_h = self.legend(self.board.width * 0.5, y0 - 12 * u)
@@ -166,7 +193,8 @@ class Margins(Layout):
 
     def legend(self, x0: float, y0: float) -> tuple[str, float]:
         u = self.u
-        out = [_text(x0, y0 + 14 * u, "Legend", 14 * u, font_weight="bold")]
+        _ = self.tongue.gettext
+        out = [_text(x0, y0 + 14 * u, _("Legend"), 14 * u, font_weight="bold")]
         col_w = (self.board.width - x0 - 20 * u) / 2
         rows: list[tuple[str, str]] = []  # (drawing at 0,0 in a 60 x 20 box, caption)
 
@@ -183,57 +211,58 @@ class Margins(Layout):
             return "".join(parts)
 
         rows.append((chip(SIDE_COLOUR["austria"], SIDE_DARK["austria"], face=("infantry", 3)),
-                     "Austrian block: infantry, strength 3"))
+                     _("Austrian block: infantry, strength 3")))
         rows.append((chip(SIDE_COLOUR["france"], SIDE_DARK["france"], face=("cavalry", 2)),
-                     "French block: cavalry, strength 2"))
+                     _("French block: cavalry, strength 2")))
         rows.append((chip(SIDE_COLOUR["france"], SIDE_DARK["france"], face=("artillery", 1)),
-                     "artillery, strength 1"))
+                     _("artillery, strength 1")))
         rows += self.legend_own(chip)
         foe = OTHER.get(self.viewer) if self.viewer else None
         if foe:
-            rows.append((chip(SIDE_COLOUR[foe], SIDE_DARK[foe]), "enemy block, face hidden"))
+            rows.append((chip(SIDE_COLOUR[foe], SIDE_DARK[foe]), _("enemy block, face hidden")))
         ruler = f"M{_n(bx)},{_n(T / 2)}h{_n(L)}"
         tick = lambda x: f"M{_n(x)},{_n(T / 2)}v{_n(-T * 0.75)}"  # noqa: E731
         rows.append((_el("path", d=ruler, stroke=INK_SOFT, stroke_width=1.1 * u)
                      + _el("path", d=tick(bx + L * 0.25) + tick(bx + L * 0.75), stroke=INK, stroke_width=1.1 * u),
-                     "narrow approach: room for one block"))
+                     _("narrow approach: room for one block")))
         rows.append((_el("path", d=ruler, stroke=INK_SOFT, stroke_width=1.1 * u)
                      + _el("path", d=tick(bx) + tick(bx + L / 2) + tick(bx + L), stroke=INK, stroke_width=1.1 * u),
-                     "wide approach: two blocks abreast"))
+                     _("wide approach: two blocks abreast")))
         s = self.T * 0.5
         rows.append(("".join(type_symbol(k, bx + s / 2 + i * s * 1.4, 0, s, INK, 0.9 * u)
                              for i, k in enumerate(("infantry", "cavalry", "artillery"))),
-                     "attack penalty: infantry, cavalry, artillery"))
-        rows.append((_el("path", d=f"M{_n(bx)},0h{_n(L)}", stroke=INK, stroke_width=3 * u), "cavalry obstacle"))
+                     _("attack penalty: infantry, cavalry, artillery")))
+        rows.append((_el("path", d=f"M{_n(bx)},0h{_n(L)}", stroke=INK, stroke_width=3 * u), _("cavalry obstacle")))
         hatch = "".join(f"M{_n(bx + k * 7 * u)},{_n(4 * u)}l{_n(8 * u)},{_n(-8 * u)}" for k in range(int(L // (7 * u))))
         rows.append((_el("path", d=f"M{_n(bx)},0h{_n(L)}", stroke=INK, stroke_width=3 * u)
-                     + _el("path", d=hatch, stroke=INK, stroke_width=1.2 * u), "impassable border"))
-        rows.append((_el("path", d=f"M{_n(bx)},0h{_n(L)}", stroke=ROAD["main"], stroke_width=2.6 * u), "main road"))
+                     + _el("path", d=hatch, stroke=INK, stroke_width=1.2 * u), _("impassable border")))
+        rows.append((_el("path", d=f"M{_n(bx)},0h{_n(L)}", stroke=ROAD["main"], stroke_width=2.6 * u), _("main road")))
         rows.append((_el("path", d=f"M{_n(bx)},0h{_n(L)}", stroke=ROAD["secondary"], stroke_width=1.8 * u,
-                         stroke_dasharray=f"{_n(7 * u)} {_n(2.5 * u)}"), "secondary road"))
+                         stroke_dasharray=f"{_n(7 * u)} {_n(2.5 * u)}"), _("secondary road")))
         rows += self.legend_places(bx, L)
         rows.append((_text(bx + 4 * u, 4 * u, "4", 10.5 * u, font_family=SANS, font_weight="bold"),
-                     "capacity of the locale"))
+                     _("capacity of the locale")))
         colour = SIDE_COLOUR.get(self.viewer or "france")
         arrow_body = _el("path", d=f"M{_n(bx)},0h{_n(L - 9 * u)}", stroke=colour, stroke_width=3 * u)
         arrow_head = _el("polygon", points=_pts([(bx + L, 0), (bx + L - 10 * u, -5 * u), (bx + L - 10 * u, 5 * u)]),
                          fill=colour)
-        rows.append((arrow_body + arrow_head, "last day's move (number: blocks)"))
+        rows.append((arrow_body + arrow_head, self.tongue.gettext("last day's move (number: blocks)") if self.TURN == "day"
+                     else self.tongue.gettext("last turn's move (number: blocks)")))
         rows.append((_el("path", d=f"M{_n(bx)},0h{_n(L - 9 * u)}", stroke=SIDE_DARK.get(self.viewer or "france"),
                          stroke_width=2.6 * u, stroke_dasharray=f"{_n(5 * u)} {_n(3.5 * u)}")
                      + _el("polygon", points=_pts([(bx + L, 0), (bx + L - 10 * u, -5 * u), (bx + L - 10 * u, 5 * u)]),
-                           fill=SIDE_DARK.get(self.viewer or "france")), "retreat"))
+                           fill=SIDE_DARK.get(self.viewer or "france")), _("retreat")))
         rows.append((arrow_body + arrow_head + star(bx + L * 0.45, 0, 7 * u, "#f2c230", colour, u),
-                     "assault (the star where it broke through)"))
+                     _("assault (the star where it broke through)")))
         rows.append((_el("path", d=f"M{_n(bx)},0h{_n(L - 12 * u)}", stroke=colour, stroke_width=3.6 * u)
                      + _el("path", d=f"M{_n(bx + L - 4 * u)},{_n(-T * 0.8)}v{_n(T * 1.6)}", stroke=INK,
-                           stroke_width=3.2 * u), "assault thrown back"))
+                           stroke_width=3.2 * u), _("assault thrown back")))
         if self.viewer is None or any(b.get("bombard") for b in self._own_blocks()):
             sight = 7 * u
             rows.append((_el("path", d=f"M{_n(bx)},0h{_n(L - 2 * sight)}", stroke=SIDE_DARK.get(self.viewer or "france"),
                              stroke_width=1.6 * u, stroke_dasharray=f"{_n(1.5 * u)} {_n(4 * u)}")
                          + _el("circle", cx=bx + L - sight, cy=0, r=sight, fill="none", stroke=INK, stroke_width=1.2 * u),
-                         "bombardment declared, and its target"))
+                         _("bombardment declared, and its target")))
         rows += self.legend_more(bx, L, T)
         per_col = math.ceil(len(rows) / 2)
         pitch = 21 * u

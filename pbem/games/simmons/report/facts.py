@@ -10,9 +10,10 @@ from dataclasses import dataclass, field
 from pbem.core.events import events_for
 
 from ..clock import hour_label  # noqa: F401 (the reports' name for it)
+from ..lang import Tongue, tongue
 from ..sides import SIDE_NAME
 
-NO_DEADLINE = "(deadline set by the server)"
+NO_DEADLINE = "(deadline set by the server)"  # in English; Facts.no_deadline in the reader's language
 
 
 def side_name(side: str | None) -> str:
@@ -52,6 +53,30 @@ class Facts:
     retreat_toward: dict | None = None  # the scenario's public retreat directions
     orders: dict = field(default_factory=dict)
     game_id: str = ""  # the number a player writes after GAME (the label may be a title)
+    tongue: Tongue = field(default_factory=tongue)  # the reader's language (pbem.games.simmons.lang)
+
+    def side(self, side: str | None) -> str:
+        """A side's name in the reader's language ("Austria", "Autriche", "Австрия"...)."""
+        _ = self.tongue.gettext
+        return {"austria": _("Austria"), "france": _("France")}.get(side or "") or side_name(side)
+
+    def kind(self, kind: str) -> str:
+        """A block's type in the reader's language."""
+        _ = self.tongue.gettext
+        return {"infantry": _("infantry"), "cavalry": _("cavalry"), "artillery": _("artillery")}.get(kind, kind)
+
+    def yes(self, flag) -> str:
+        return self.tongue.gettext("yes") if flag else self.tongue.gettext("no")
+
+    def clock(self, hour: int) -> str:
+        """An hour of the time track as the reader writes it: 1PM in English, 13 h in French, 13:00..."""
+        if self.tongue.lang == "en":
+            return hour_label(hour)
+        return self.tongue.gettext("%(hour)d:00", hour=hour)
+
+    def no_deadline(self) -> str:
+        """What the report says when the server gave no deadline."""
+        return self.tongue.gettext("(deadline set by the server)")
 
     def hour(self, day: int) -> int:
         return self.first_hour + day // len(self.sides)
@@ -96,7 +121,7 @@ class Facts:
 
 
 def facts_of(game, day: int, side: str | None, deadline: str | None = None, game_label: str = "",
-             spectator: bool = False, game_id: str = "") -> Facts:
+             spectator: bool = False, game_id: str = "", tongue: Tongue | None = None) -> Facts:
     """What the report of day ``day`` (0-based, as in ``game.days``) for ``side`` may use.
 
     ``side=None``: the moderator's (every decision, every side's orders text);
@@ -142,13 +167,16 @@ def facts_of(game, day: int, side: str | None, deadline: str | None = None, game
         deadline=deadline,
         retreat_toward=dict(scenario.retreat_toward or {}),
         orders=orders,
+        **({"tongue": tongue} if tongue is not None else {}),
     )
 
 
-def opening_facts(game, side: str, deadline: str | None, game_label: str = "", game_id: str = "") -> Facts:
+def opening_facts(game, side: str, deadline: str | None, game_label: str = "", game_id: str = "",
+                  tongue: Tongue | None = None) -> Facts:
     """What the orders form of a side may use before any day has been resolved (its welcome mail)."""
     sc = game.scenario
     return Facts(reader=side, spectator=False, game_title=game.ruleset.title, scenario_name=sc.name,
                  game_label=game_label, game_id=str(game_id), board=sc.board, day=game.day, played_side=side,
                  played_hour=sc.first_hour, rounds=sc.rounds, first_hour=sc.first_hour,
-                 sides=game.seats(), view=game.view(side), events=[], decisions=[], deadline=deadline)
+                 sides=game.seats(), view=game.view(side), events=[], decisions=[], deadline=deadline,
+                 **({"tongue": tongue} if tongue is not None else {}))

@@ -13,13 +13,18 @@ orders form for the reader's next turn (``template``).
 A game subclasses :class:`ReportFrame`, names its turn (``TURN``: a *day* in
 Bonaparte at Marengo, a *turn* in Triomphe) and fills in those hooks. The frame
 reads nothing but the Facts, so a report shows only what the reader may know.
+
+Every word is the reader's language (``facts.tongue``: the family's catalog, the
+``simmons`` domain, under pbem/games/simmons/locale); a sentence naming the turn
+has one text for a *day* and one for a *turn*, since languages decline the two
+differently.
 """
 
 from __future__ import annotations
 
 from pbem.report.document import Bullets, Code, Document, Heading, Para, Report, Table, to_markdown, to_text
 
-from .facts import NO_DEADLINE, Facts, hour_label, side_name
+from .facts import Facts
 
 
 class ReportFrame:
@@ -27,20 +32,39 @@ class ReportFrame:
 
     TURN = "day"
 
-    @property
-    def sources(self) -> dict[str, str]:
+    def by_turn(self, day: str, turn: str) -> str:
+        """The text for this game's turn: ``day`` when it is a day (Marengo), else ``turn``."""
+        return day if self.TURN == "day" else turn
+
+    def sources(self, facts: Facts) -> dict[str, str]:
         """Who took a decision, as the report says it."""
-        return {"standing": "your standing orders", "default": "the default", "log": "the answer on record",
-                "orders": f"the {self.TURN}'s orders"}
+        _ = facts.tongue.gettext
+        return {"standing": _("your standing orders"), "default": _("the default"),
+                "log": _("the answer on record"),
+                "orders": self.by_turn(_("the day's orders"), _("the turn's orders"))}
+
+    def sources_bare(self, facts: Facts) -> dict[str, str]:
+        """Who took a decision, in the moderator's table."""
+        _ = facts.tongue.gettext
+        return dict(self.sources(facts), standing=_("standing orders"))
+
+    def whose(self, facts: Facts, side: str | None) -> str:
+        """"Austria's day", "France's turn" in the reader's language."""
+        _ = facts.tongue.gettext
+        words = {("austria", "day"): _("Austria's day"), ("france", "day"): _("France's day"),
+                 ("austria", "turn"): _("Austria's turn"), ("france", "turn"): _("France's turn")}
+        return words.get((side, self.TURN)) or f"{facts.side(side)}: {self.TURN}"
 
     # -- the hooks
 
     def body(self, doc: Document, facts: Facts) -> None:
         """The game's sections, between the heading and what happened."""
 
-    def group_events(self, events: list[dict]) -> list[tuple[str, list[str]]]:
+    def group_events(self, events: list[dict], facts: Facts) -> list[tuple[str, list[str]]]:
         """[(title, texts)] in the order they happened (one group here)."""
-        return [("During the " + self.TURN, [e["text"] for e in events])] if events else []
+        _ = facts.tongue.gettext
+        return [(self.by_turn(_("During the day"), _("During the turn")), [e["text"] for e in events])] \
+            if events else []
 
     def commands(self, doc: Document, facts: Facts) -> None:
         """What the game adds after the standing orders (the limits of a turn)."""
@@ -49,10 +73,15 @@ class ReportFrame:
         """The orders form for the reader's next turn."""
         return ""
 
+    def in_words(self, order: str, facts: Facts) -> str:
+        """An order (logged in English) in the reader's order words; as logged here."""
+        return order
+
     # -- the report
 
     def compose(self, facts: Facts) -> Report:
         """The report from ``facts`` alone (see :class:`Facts`)."""
+        _ = facts.tongue.gettext
         doc = Document(title=self.title(facts))
         self.heading(doc, facts)
         self.body(doc, facts)
@@ -66,13 +95,18 @@ class ReportFrame:
         if facts.reader is not None and not facts.view["over"]:
             template = self.template(facts)
             next_side = facts.view["next_side"]
-            what = "Orders" if next_side == facts.reader else "Standing orders"
-            doc.add(Heading(2, f"{what} for {hour_label(facts.view['hour'])} ({side_name(next_side)}'s {self.TURN})"),
-                    Para("Edit the text below and send it back as the body of a mail, header line first. "
-                         "Lines starting with # are comments; remove the # in front of an example to use it.")
-                    if next_side == facts.reader else
-                    Para(f"The next {self.TURN} is the enemy's: only STANDING orders can be sent now. They answer, "
-                         f"in advance, the choices the enemy's {self.TURN} may put to you."),
+            own = next_side == facts.reader
+            values = {"hour": facts.clock(facts.view["hour"]), "whose": self.whose(facts, next_side)}
+            doc.add(Heading(2, _("Orders for %(hour)s (%(whose)s)", **values) if own
+                            else _("Standing orders for %(hour)s (%(whose)s)", **values)),
+                    Para(_("Edit the text below and send it back as the body of a mail, header line first. "
+                           "Lines starting with # are comments; remove the # in front of an example to use it."))
+                    if own else
+                    Para(self.by_turn(
+                        _("The next day is the enemy's: only STANDING orders can be sent now. They answer, "
+                          "in advance, the choices the enemy's day may put to you."),
+                        _("The next turn is the enemy's: only STANDING orders can be sent now. They answer, "
+                          "in advance, the choices the enemy's turn may put to you."))),
                     Code(template))
         md = to_markdown(doc)
         return Report(side=facts.reader, day=facts.day, subject=self.subject(facts), markdown=md,
@@ -85,105 +119,139 @@ class ReportFrame:
         return f"{facts.game_title}: {facts.scenario_name}"
 
     def title(self, facts: Facts) -> str:
-        label = facts.game_label or facts.scenario_name
-        return (f"{label}: {side_name(facts.played_side)}'s {self.TURN}, {hour_label(facts.played_hour)} "
-                f"(round {facts.day // len(facts.sides) + 1} of {facts.rounds})")
+        return facts.tongue.gettext(
+            "%(label)s: %(whose)s, %(hour)s (round %(round)d of %(rounds)d)",
+            label=facts.game_label or facts.scenario_name, whose=self.whose(facts, facts.played_side),
+            hour=facts.clock(facts.played_hour), round=facts.day // len(facts.sides) + 1, rounds=facts.rounds)
 
     @staticmethod
     def reader_words(facts: Facts) -> str:
+        _ = facts.tongue.gettext
         if facts.spectator:
-            return "spectators"
+            return _("spectators")
         if facts.reader is None:
-            return "the moderator"
-        return side_name(facts.reader)
+            return _("the moderator")
+        return facts.side(facts.reader)
 
     def subject(self, facts: Facts) -> str:
+        _ = facts.tongue.gettext
         v = facts.view
-        played = f"{side_name(facts.played_side)} {hour_label(facts.played_hour)}"
+        played = f"{facts.side(facts.played_side)} {facts.clock(facts.played_hour)}"
         tag = f"pbem {facts.game_id}" if facts.game_id else facts.game_label
         prefix = f"[{tag}] " if tag else ""
         if v["over"]:
-            tail = "game over" + (f", {side_name(v['winner'])} wins" if v.get("winner") else "")
+            tail = (_("game over, %(side)s wins", side=facts.side(v["winner"])) if v.get("winner")
+                    else _("game over"))
         elif facts.reader is not None and v["next_side"] == facts.reader:
-            tail = f"your orders for {hour_label(v['hour'])}"
+            tail = _("your orders for %(hour)s", hour=facts.clock(v["hour"]))
         else:
-            tail = f"next: {side_name(v['next_side'])} {hour_label(v['hour'])}"
-        return f"{prefix}Report for {self.reader_words(facts)}: {played} played; {tail}"
+            tail = _("next: %(side)s %(hour)s", side=facts.side(v["next_side"]), hour=facts.clock(v["hour"]))
+        return prefix + _("Report for %(reader)s: %(played)s played; %(tail)s", reader=self.reader_words(facts),
+                          played=played, tail=tail)
 
     def heading(self, doc: Document, facts: Facts) -> None:
-        v, turn = facts.view, self.TURN
+        _ = facts.tongue.gettext
+        v = facts.view
         lines = [
-            Para(f"{self.full_name(facts)}. "
-                 f"Report for {self.reader_words(facts)}.", strong="Game:"),
-            Para(f"{side_name(facts.played_side)}'s {turn} at {hour_label(facts.played_hour)} has been played "
-                 f"({turn} {facts.day + 1} of {facts.rounds * len(facts.sides)}).", strong="Played:"),
+            Para(_("%(game)s. Report for %(reader)s.", game=self.full_name(facts), reader=self.reader_words(facts)),
+                 strong=_("Game:")),
+            Para(self.by_turn(_("%(whose)s at %(hour)s has been played (day %(n)d of %(total)d).",
+                                whose=self.whose(facts, facts.played_side), hour=facts.clock(facts.played_hour),
+                                n=facts.day + 1, total=facts.rounds * len(facts.sides)),
+                              _("%(whose)s at %(hour)s has been played (turn %(n)d of %(total)d).",
+                                whose=self.whose(facts, facts.played_side), hour=facts.clock(facts.played_hour),
+                                n=facts.day + 1, total=facts.rounds * len(facts.sides))),
+                 strong=_("Played:")),
         ]
         if v["over"]:
-            lines.append(Para(v.get("victory") or "The game is over.", strong="The game is over."))
+            lines.append(Para(v.get("victory") or _("The game is over."), strong=_("The game is over.")))
         else:
             nxt = v["next_side"]
-            whose = f"your {turn}" if nxt == facts.reader else f"{side_name(nxt)}'s {turn}"
-            if facts.reader is not None and nxt != facts.reader:
-                whose += " (you may send standing orders)"
-            lines.append(Para(f"{hour_label(v['hour'])}, {whose}. Deadline: {facts.deadline or NO_DEADLINE}.",
-                              strong="Next:"))
+            if nxt == facts.reader:
+                whose = self.by_turn(_("your day"), _("your turn"))
+            elif facts.reader is not None:
+                whose = _("%(whose)s (you may send standing orders)", whose=self.whose(facts, nxt))
+            else:
+                whose = self.whose(facts, nxt)
+            lines.append(Para(_("%(hour)s, %(whose)s. Deadline: %(deadline)s.", hour=facts.clock(v["hour"]),
+                                whose=whose, deadline=facts.deadline or facts.no_deadline()),
+                              strong=_("Next:")))
         doc.add(*lines)
 
     def events(self, doc: Document, facts: Facts) -> None:
-        title = "What happened" if facts.reader is None else f"What happened, as {side_name(facts.reader)} saw it"
+        _ = facts.tongue.gettext
+        title = (_("What happened") if facts.reader is None
+                 else _("What happened, as %(side)s saw it", side=facts.side(facts.reader)))
         doc.add(Heading(2, title))
-        groups = self.group_events(facts.events)
+        groups = self.group_events(facts.events, facts)
         if not groups:
-            doc.add(Para("Nothing was seen."))
+            doc.add(Para(_("Nothing was seen.")))
         for name, texts in groups:
             doc.add(Heading(3, name), Bullets(texts, wrap=False))
 
     def decisions(self, doc: Document, facts: Facts) -> None:
-        sources = self.sources
+        _ = facts.tongue.gettext
         if facts.reader is None:
-            doc.add(Heading(2, "Decisions"))
+            sources = self.sources_bare(facts)
+            doc.add(Heading(2, _("Decisions")))
             if not facts.decisions:
-                doc.add(Para("No decision was put to either side."))
+                doc.add(Para(_("No decision was put to either side.")))
                 return
-            rows = [[str(r.index), side_name(r.decision.side), r.decision.question, answer(r),
-                     sources.get(r.source, r.source).replace("your ", "")] for r in facts.decisions]
-            doc.add(Table(["#", "Side", "Question", "Answer", "Taken by"], rows))
+            rows = [[str(r.index), facts.side(r.decision.side), r.decision.question, answer(r, facts),
+                     sources.get(r.source, r.source)] for r in facts.decisions]
+            doc.add(Table(["#", _("Side"), _("Question"), _("Answer"), _("Taken by")], rows))
             return
-        doc.add(Heading(2, "Decisions taken on your behalf"))
+        sources = self.sources(facts)
+        doc.add(Heading(2, _("Decisions taken on your behalf")))
         if not facts.decisions:
-            doc.add(Para("None: no choice was put to you that your orders did not answer."))
+            doc.add(Para(_("None: no choice was put to you that your orders did not answer.")))
             return
-        rows = [[str(r.index), r.decision.question, answer(r), sources.get(r.source, r.source)]
+        rows = [[str(r.index), r.decision.question, answer(r, facts), sources.get(r.source, r.source)]
                 for r in facts.decisions]
-        doc.add(Table(["#", "Question", "Answer", "Taken by"], rows))
-        doc.add(Para(f"The number is the decision's place in the {self.TURN}; the moderator can change an "
-                     f"answer by it."))
+        doc.add(Table(["#", _("Question"), _("Answer"), _("Taken by")], rows))
+        doc.add(Para(self.by_turn(
+            _("The number is the decision's place in the day; the moderator can change an answer by it."),
+            _("The number is the decision's place in the turn; the moderator can change an answer by it."))))
 
     def standing(self, doc: Document, facts: Facts) -> None:
+        _ = facts.tongue.gettext
         standing = facts.view.get("standing", {})
-        doc.add(Heading(2, "Standing orders and commands"))
+        doc.add(Heading(2, _("Standing orders and commands")))
         for s in facts.sides:
             if facts.reader is not None and s != facts.reader:
                 continue
             texts = standing.get(s, [])
-            who = "Your standing orders" if s == facts.reader else f"{side_name(s)}'s standing orders"
+            mine = s == facts.reader
             if texts:
-                doc.add(Para(f"{who} in force:"), Bullets(texts, wrap=False))
+                doc.add(Para(_("Your standing orders in force:") if mine
+                             else _("%(side)s's standing orders in force:", side=facts.side(s))),
+                        Bullets([self.in_words(text, facts) for text in texts], wrap=False))
+            elif mine:
+                doc.add(Para(self.by_turn(
+                    _("Your standing orders: none; every choice the enemy's day puts to you is answered by "
+                      "its default."),
+                    _("Your standing orders: none; every choice the enemy's turn puts to you is answered by "
+                      "its default."))))
             else:
-                doc.add(Para(f"{who}: none; every choice the enemy's {self.TURN} puts to "
-                             f"{'you' if s == facts.reader else 'it'} is answered by its default."))
+                doc.add(Para(self.by_turn(
+                    _("%(side)s's standing orders: none; every choice the enemy's day puts to it is answered "
+                      "by its default.", side=facts.side(s)),
+                    _("%(side)s's standing orders: none; every choice the enemy's turn puts to it is answered "
+                      "by its default.", side=facts.side(s)))))
         self.commands(doc, facts)
 
     def orders_sent(self, doc: Document, facts: Facts) -> None:
-        doc.add(Heading(2, f"Orders received for the {self.TURN}"))
+        _ = facts.tongue.gettext
+        doc.add(Heading(2, self.by_turn(_("Orders received for the day"), _("Orders received for the turn"))))
         for s in facts.sides:
             text = facts.orders.get(s, "")
             if text.strip():
-                doc.add(Heading(3, side_name(s)), Code(text))
+                doc.add(Heading(3, facts.side(s)), Code(text))
             else:
-                doc.add(Para(f"{side_name(s)}: no orders."))
+                doc.add(Para(_("%(side)s: no orders.", side=facts.side(s))))
 
 
-def answer(record) -> str:
+def answer(record, facts: Facts | None = None) -> str:
     """A decision's answer as its labels."""
-    return ", ".join(record.decision.label(k) for k in record.answer) or "none"
+    none = facts.tongue.gettext("none") if facts is not None else "none"
+    return ", ".join(record.decision.label(k) for k in record.answer) or none

@@ -1,0 +1,87 @@
+"""A Marengo-family game's order words in each language (its ``words.toml``), read as the English ones.
+
+A game's words.toml lists, for each English word of its order language, the words a player of each
+language writes for it; for each side its names; for the map's places their usual spellings. The
+orders read every language's words at all times (mixed, accents optional) as the English word, so
+the logged orders stay English (pbem.games.simmons.reader: ``NATIVE``, ``SIDES_NATIVE``,
+``NAMES_NATIVE``); what a player reads names the words in his language (:meth:`OrderWords.in_words`,
+:meth:`OrderWords.error_in_words`)."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import tomllib
+import unicodedata
+from pathlib import Path
+
+from pbem.core.orders import OrdersError, fold
+
+_WORD = re.compile(r"(?<![\w>-])[A-Z]{2,}(?![\w<-])")
+
+
+def strip_accents(text: str) -> str:
+    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+
+
+class OrderWords:
+    """The words of one game's words.toml."""
+
+    def __init__(self, path: Path):
+        with path.open("rb") as f:
+            data = tomllib.load(f)
+        self.words: dict[str, dict[str, list[str]]] = data["words"]
+        self.sides: dict[str, dict[str, list[str]]] = data.get("sides", {})
+        self.names: dict[str, dict[str, list[str]]] = data.get("names", {})
+        self.native = {fold(alias): word for word, by_lang in self.words.items()
+                       for aliases in by_lang.values() for alias in aliases}
+        """Every language's order word, folded (lower case, no accents) -> the English word."""
+        self.sides_native = {fold(alias): side for side, by_lang in self.sides.items()
+                             for aliases in by_lang.values() for alias in aliases}
+        """A side as each language names it, folded -> the side."""
+        self.names_native = {fold(alias): fold(name) for name, by_lang in self.names.items()
+                             for aliases in by_lang.values() for alias in aliases}
+        """A place as each language spells it, folded -> the map's name, folded."""
+
+    def native_words(self, lang: str) -> dict[str, str]:
+        """{English order word: the first word of ``lang`` for it} (``en``: the words themselves)."""
+        return {word: (by_lang.get(lang) or [word])[0] for word, by_lang in self.words.items()}
+
+    def native_names(self, lang: str) -> dict[str, str]:
+        """{the map's name: ``lang``'s usual spelling} for the places that have one."""
+        return {name: by_lang[lang][0] for name, by_lang in self.names.items() if lang in by_lang}
+
+    def mail_words(self, first: tuple[str, ...]) -> frozenset[str]:
+        """Every language's words for ``first`` (the English words that begin an order) in upper case,
+        with and without accents: a mail's orders begin at the first line starting with one, so the
+        words that only come inside an order (SI, PAR, НА) are not among them."""
+        out: set[str] = set()
+        for word, by_lang in self.words.items():
+            if word not in first:
+                continue
+            for aliases in by_lang.values():
+                for alias in aliases:
+                    out |= {alias.upper(), strip_accents(alias).upper()}
+        return frozenset(out)
+
+    def in_words(self, order: str, lang: str) -> str:
+        """An order written in English (as logged) in ``lang``'s order words: each English word
+        becomes ``lang``'s first word for it; ids, places and signs stay as they are."""
+        if lang == "en" or not lang:
+            return order
+        words = self.native_words(lang)
+        return " ".join(words.get(w, w) if w.isupper() else w for w in order.split(" "))
+
+    def words_in(self, text: str, lang: str) -> str:
+        """``text`` (a problem or a warning) with each English order word in it in ``lang``'s words."""
+        if lang == "en" or not text:
+            return text
+        words = self.native_words(lang)
+        return _WORD.sub(lambda m: words.get(m.group(), m.group()), text)
+
+    def error_in_words(self, error: OrdersError, lang: str) -> OrdersError:
+        """``error`` whose problems name the order words (in what is expected and in the message) in
+        ``lang``'s; line, column and what was found unchanged. The sentences are English yet."""
+        return OrdersError([dataclasses.replace(p, message=self.words_in(p.message, lang),
+                                                expected=self.words_in(p.expected, lang))
+                            for p in error.problems])
