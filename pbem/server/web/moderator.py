@@ -14,6 +14,8 @@ import re
 from pathlib import Path
 
 from flask import Blueprint, abort, flash, g, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+from flask_babel import ngettext
 
 from pbem.server.mail.inbound import parse_message
 from pbem.server.addresses import clean_address
@@ -50,7 +52,7 @@ def moderator_only(game_id: int) -> None:
     game_info(game_id)
     seat_rule(g.user, game_id)  # a moderator holding a seat in the running game: refused, saying why
     if not is_moderator(g.user, game_id):
-        abort(403, "Only the game's moderator (or the site admin) may use the moderator console.")
+        abort(403, _("Only the game's moderator (or the site admin) may use the moderator console."))
 
 
 @bp.route("/games/<int:game_id>/moderate")
