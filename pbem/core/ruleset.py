@@ -167,7 +167,7 @@ class Ruleset(Protocol):
         """One seat's orders for the next turn; raises pbem.core.orders.OrdersError.
         The result has ``header``, ``final`` and ``echo()`` (the normalised text)."""
 
-    def check_orders(self, scenario, state, seat: str, text: str) -> Any:
+    def check_orders(self, scenario, state, seat: str, text: str, *, lang: str = "en") -> Any:
         """The orders as a seat sends them: ``parse_orders``, and also every rule the position at
         the start of the turn already decides refused, and warnings (``orders.warnings``) of what
         depends on the other seats. Orders are checked this way once, when they arrive; a replay
@@ -188,24 +188,24 @@ class Ruleset(Protocol):
     def digest(self, state) -> str:
         """A short hash of the whole position, to verify replays."""
 
-    def turn_label(self, scenario, turn_number: int) -> str:
+    def turn_label(self, scenario, turn_number: int, *, lang: str = "en") -> str:
         """The name of turn ``turn_number`` (0-based) when no position names it: the driver names
         a day it has a position for by that position's ``Turn.label`` (pbem.core.game.Game.turn_label),
         and asks this only for days beyond the next."""
 
     def report(self, game, turn_number: int, seat: str | None, *, deadline: str | None = None,
-               game_label: str = "", game_id: str = "", spectator: bool = False):
+               game_label: str = "", game_id: str = "", spectator: bool = False, lang: str = "en"):
         """The report of a resolved turn for ``seat`` (None: the moderator), a
         pbem.report.document.Report. Built only from what the seat may see."""
 
     def orders_template(self, game, seat: str, *, deadline: str | None, game_label: str,
-                        game_id: str) -> str:
+                        game_id: str, lang: str = "en") -> str:
         """The orders form for ``seat``'s next orders, before any turn is reported."""
 
-    def status_lines(self, game, seat: str | None) -> list[str]:
+    def status_lines(self, game, seat: str | None, *, lang: str = "en") -> list[str]:
         """A few lines on the position for the STATUS mail, from ``seat``'s view."""
 
-    def render_svg(self, scenario, view: dict, title: str | None = None) -> str:
+    def render_svg(self, scenario, view: dict, title: str | None = None, *, lang: str = "en") -> str:
         """The map of ``view`` as a standalone SVG document."""
 
     def map_clicks(self, scenario, view: dict | None = None) -> dict:

@@ -107,12 +107,12 @@ def translator(lang: str | None) -> Translator:
     return Translator(lang)
 
 
-def gettext(lang: str | None, message: str, **values) -> str:
-    """``message`` in ``lang``."""
+def translate(lang: str | None, message: str, **values) -> str:
+    """``message`` in ``lang`` (extracted by its second argument: scripts/translations)."""
     return Translator(lang).gettext(message, **values)
 
 
-def ngettext(lang: str | None, singular: str, plural: str, num: int, **values) -> str:
+def translate_plural(lang: str | None, singular: str, plural: str, num: int, **values) -> str:
     return Translator(lang).ngettext(singular, plural, num, **values)
 
 

@@ -61,7 +61,7 @@ class NapoleonicDBA:
     def turn(self, scenario, state) -> Turn:
         return Turn(tuple(scenario.sides) if not state.over else (), view.turn_label(scenario, state.turn))
 
-    def turn_label(self, scenario, n: int) -> str:
+    def turn_label(self, scenario, n: int, *, lang: str = "en") -> str:
         return view.turn_label(scenario, n + 1)
 
     def is_over(self, scenario, state) -> bool:
@@ -73,7 +73,7 @@ class NapoleonicDBA:
         clock = Clock(scenario.settings.start, scenario.settings.minutes)
         return parse_orders(text, Names.of(table), seat, state.turn, writers, clock)
 
-    def check_orders(self, scenario, state, seat, text):
+    def check_orders(self, scenario, state, seat, text, *, lang: str = "en"):
         return self.parse_orders(scenario, state, seat, text)
 
     def resolve(self, scenario, state, orders, decider, chance):
@@ -87,22 +87,22 @@ class NapoleonicDBA:
     def digest(self, state) -> str:
         return state.digest()
 
-    def report(self, game, day, seat, *, deadline=None, game_label="", game_id="", spectator=False):
+    def report(self, game, day, seat, *, deadline=None, game_label="", game_id="", spectator=False, lang: str = "en"):
         from .report import build_report
 
         return build_report(game, day, seat, deadline=deadline, game_label=game_label, game_id=game_id,
                             spectator=spectator)
 
-    def orders_template(self, game, seat, *, deadline, game_label, game_id) -> str:
+    def orders_template(self, game, seat, *, deadline, game_label, game_id, lang: str = "en") -> str:
         from .report import orders_template
 
         return orders_template(game, seat, deadline=deadline, game_label=game_label, game_id=game_id)
 
-    def status_lines(self, game, seat) -> list[str]:
+    def status_lines(self, game, seat, *, lang: str = "en") -> list[str]:
         v = game.view(seat)
         return [f"{b['name']}: {b['bef']}/{b['bef_start']} {b['rating']}" for b in v["brigades"]]
 
-    def render_svg(self, scenario, view: dict, title: str | None = None) -> str:
+    def render_svg(self, scenario, view: dict, title: str | None = None, *, lang: str = "en") -> str:
         """The table drawn by render.py from the seat's view alone (own elements, the enemy seen now and as
         last seen)."""
         from .elements import Element

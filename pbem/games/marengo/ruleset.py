@@ -57,7 +57,7 @@ class Marengo(FamilyRuleset):
     def parse_orders(self, scenario, state, seat: str, text: str):
         return parse.parse_orders(scenario, state, seat, text, checks=False)
 
-    def check_orders(self, scenario, state, seat: str, text: str):
+    def check_orders(self, scenario, state, seat: str, text: str, *, lang: str = "en"):
         return parse.parse_orders(scenario, state, seat, text, checks=True)  # the day as it will play (checks.py)
 
     def resolve(self, scenario, state, orders, decider, chance):
@@ -71,11 +71,11 @@ class Marengo(FamilyRuleset):
 
         return report
 
-    def status_lines(self, game, seat) -> list[str]:
+    def status_lines(self, game, seat, *, lang: str = "en") -> list[str]:
         morale = game.view(seat)["morale"]
         return ["Morale: " + ", ".join(f"{SIDE_NAME[s]} {morale[s]}" for s in SIDES)]
 
-    def render_svg(self, scenario, view: dict, title: str | None = None) -> str:
+    def render_svg(self, scenario, view: dict, title: str | None = None, *, lang: str = "en") -> str:
         from .render import render_svg
 
         return render_svg(scenario.board, view, title=title)

@@ -77,7 +77,7 @@ class Napoleon1815:
             return Turn(owing, f"{self.turn_label(scenario, state.turn)}: the {who} deploy", others, kind="subturn")
         return Turn(owing, self.turn_label(scenario, state.turn), others=others)
 
-    def turn_label(self, scenario, n: int) -> str:
+    def turn_label(self, scenario, n: int, *, lang: str = "en") -> str:
         """The name of campaign turn ``n`` (``state.turn``, the position's turn track). The driver
         names its days from their positions (``turn``), so the sub-turns of battles never shift
         the names; this is only its fallback for days not played yet."""
@@ -106,7 +106,7 @@ class Napoleon1815:
     def parse_orders(self, scenario, state, seat, text):
         return parse.parse_orders(scenario, state, seat, text)
 
-    def check_orders(self, scenario, state, seat, text):
+    def check_orders(self, scenario, state, seat, text, *, lang: str = "en"):
         return self.parse_orders(scenario, state, seat, text)  # the parser's checks are all the start decides
 
     def resolve(self, scenario, state, orders, decider, chance):
@@ -120,22 +120,22 @@ class Napoleon1815:
     def digest(self, state) -> str:
         return state.digest()
 
-    def report(self, game, day, seat, *, deadline=None, game_label="", game_id="", spectator=False):
+    def report(self, game, day, seat, *, deadline=None, game_label="", game_id="", spectator=False, lang: str = "en"):
         from .report import build_report
 
         return build_report(game, day, seat, deadline=deadline, game_label=game_label, game_id=game_id,
                             spectator=spectator)
 
-    def orders_template(self, game, seat, *, deadline, game_label, game_id) -> str:
+    def orders_template(self, game, seat, *, deadline, game_label, game_id, lang: str = "en") -> str:
         from .report import orders_template
 
         return orders_template(game, seat, deadline=deadline, game_label=game_label, game_id=game_id)
 
-    def status_lines(self, game, seat) -> list[str]:
+    def status_lines(self, game, seat, *, lang: str = "en") -> list[str]:
         v = game.view(seat)
         return ["Blocks lost: " + ", ".join(f"{a} {n}" for a, n in v["lost"].items())]
 
-    def render_svg(self, scenario, view: dict, title: str | None = None) -> str:
+    def render_svg(self, scenario, view: dict, title: str | None = None, *, lang: str = "en") -> str:
         from .render import render_svg
 
         return render_svg(scenario, view, title)

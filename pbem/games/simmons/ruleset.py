@@ -26,7 +26,7 @@ class FamilyRuleset:
         side = scenario.side_of_day(state.day)
         return Turn((side,), self.turn_label(scenario, state.day), others=tuple(s for s in SIDES if s != side))
 
-    def turn_label(self, scenario, day: int) -> str:
+    def turn_label(self, scenario, day: int, *, lang: str = "en") -> str:
         if day >= scenario.days:
             return "the end of the game"
         return f"{hour_label(scenario.hour(day))} ({SIDE_NAME[scenario.side_of_day(day)]}'s {self.TURN})"
@@ -57,10 +57,10 @@ class FamilyRuleset:
         """The game's report module: ``build_report`` and ``opening_template``."""
         raise NotImplementedError
 
-    def report(self, game, day, seat, *, deadline=None, game_label="", game_id="", spectator=False):
+    def report(self, game, day, seat, *, deadline=None, game_label="", game_id="", spectator=False, lang: str = "en"):
         return self.report_module().build_report(game, day, seat, deadline=deadline, game_label=game_label,
                                                  game_id=game_id, spectator=spectator)
 
-    def orders_template(self, game, seat, *, deadline, game_label, game_id) -> str:
+    def orders_template(self, game, seat, *, deadline, game_label, game_id, lang: str = "en") -> str:
         return self.report_module().opening_template(game, seat, deadline=deadline, game_label=game_label,
                                                      game_id=game_id)

@@ -111,7 +111,7 @@ class Triomphe(FamilyRuleset):
     def parse_orders(self, scenario, state, seat: str, text: str):
         return parse.parse_orders(scenario, state, seat, text)
 
-    def check_orders(self, scenario, state, seat: str, text: str):
+    def check_orders(self, scenario, state, seat: str, text: str, *, lang: str = "en"):
         return self.parse_orders(scenario, state, seat, text)  # the parser's checks are all the start decides
 
     def resolve(self, scenario, state, orders, decider, chance):
@@ -125,12 +125,12 @@ class Triomphe(FamilyRuleset):
 
         return report
 
-    def status_lines(self, game, seat) -> list[str]:
+    def status_lines(self, game, seat, *, lang: str = "en") -> list[str]:
         seen = game.view(seat)
         return ["Morale: " + ", ".join(f"{SIDE_NAME[s]} {seen['morale'][s]} ({seen['uncommitted'][s]} uncommitted)"
                                        for s in SIDES)]
 
-    def render_svg(self, scenario, view_: dict, title: str | None = None) -> str:
+    def render_svg(self, scenario, view_: dict, title: str | None = None, *, lang: str = "en") -> str:
         from .render import render_svg
 
         return render_svg(scenario, view_, title=title)

@@ -151,7 +151,7 @@ def replay(game_id: int):
     day = request.args.get("day", "")
     view = request.args.get("view", "neutral")
     try:
-        shown, _ = service().replay_bounds(game_id, moderator)
+        shown, _last = service().replay_bounds(game_id, moderator)
         step = service().replay_day(game_id, int(day) if day.isdigit() else max(shown - 1, 0), view, moderator)
     except ServiceError as exc:
         abort(403 if "being played" in str(exc) else 404, str(exc))

@@ -90,7 +90,7 @@ def my_games(email: str) -> list[dict]:
             games[info["id"]] = {"id": info["id"], "title": info["title"], "status": info["status"], "sides": []}
     for item in games.values():
         game = service().game(item["id"])
-        item["turn"] = service().turn_label(game)
+        item["turn"] = service().turn_label(game, lang=i18n.web_lang())
         item["waiting"] = [s for s in item["sides"] if not game.over and s in game.turn().seats
                            and not game.orders_text(game.day, s)]
     return sorted(games.values(), key=lambda item: -item["id"])
@@ -115,7 +115,7 @@ def report_for(game_id: int, day: int, side: str | None):
         abort(404, _("Day %(day)s of game %(game)s has not been played.", day=day, game=game_id))
     if side is None and spectator(g.user, game_id):
         return game.ruleset.report(game, day, None, game_label=service().label(game_id), spectator=True)
-    return service().report(game_id, day, side)
+    return service().report(game_id, day, side, lang=i18n.web_lang())
 
 
 def report_body(report, without_template: bool = False) -> str:
@@ -139,9 +139,9 @@ def order_text(game_id: int, side: str) -> str:
     game = service().game(game_id)
     template = ""
     if game.days and not game.over:
-        template = service().report(game_id, game.days[-1].day, side).template
+        template = service().report(game_id, game.days[-1].day, side, lang=i18n.web_lang()).template
     elif not game.days and hasattr(service(), "opening_template"):
-        template = service().opening_template(game_id, side)
+        template = service().opening_template(game_id, side, i18n.web_lang())
     headers = [line for line in template.splitlines() if HEADER_LINE.match(line)]
     header = (re.sub(r"\s+KEY\s+\S+", "", headers[0]) if headers
               else f"GAME {game_id} SIDE {service().seat_title(game_id, side)}")
@@ -218,12 +218,12 @@ def page(game_id: int, side: str | None, result=None, text: str | None = None, s
         mine=mine, playing=playing, moderator=is_moderator(g.user, game_id), spectator=side is None and
         spectator(g.user, game_id), over=game.over or info["status"] == "finished", last=last,
         report_html=report_body(report, without_template=playing and not game.over) if report else "", days=[d.day for d in game.days],
-        turn=service().turn_label(game), status=service().status(game_id, side if playing else None),
-        deadline=service().deadline_for(game_id, side) if side else None,
+        turn=service().turn_label(game, lang=i18n.web_lang()), status=service().status(game_id, side if playing else None, lang=i18n.web_lang()),
+        deadline=service().deadline_for(game_id, side, lang=i18n.web_lang()) if side else None,
         orders_text=text if text is not None else (order_text(game_id, side) if playing and not game.over else ""),
         result=result, checked=checked, standing_result=standing_result, standing_text=standing_text or "",
         standing_now=standing_now, question=question, question_deadline=question_deadline, audit=public_audit(game_id, mine, is_moderator(g.user, game_id)),
-        day_label=lambda day: service().turn_label(game, day).replace(" (", ", ").rstrip(")"),
+        day_label=lambda day: service().turn_label(game, day, lang=i18n.web_lang()).replace(" (", ", ").rstrip(")"),
         commitment=service().commitment(game_id), settings=settings_list(game_id),
         deadline_iso=info.get("deadline") if side else None,
         **deadline_now(game_id, side),
@@ -237,7 +237,7 @@ def page(game_id: int, side: str | None, result=None, text: str | None = None, s
 
 def map_alt(game_id: int, game, side: str | None, last: int | None) -> str:
     """The map image's text alternative, in the page's language."""
-    when = service().turn_label(game, last) if last is not None else None
+    when = service().turn_label(game, last, lang=i18n.web_lang()) if last is not None else None
     if side:
         seat = service().seat_title(game_id, side)
         return (_("map of the game as %(seat)s sees it, after %(turn)s", seat=seat, turn=when) if when else
@@ -285,9 +285,9 @@ def settings_list(game_id: int) -> list[tuple[str, str]]:
                 if s["reminders"] else _("none")))
     out.append((_("Grace"), ngettext("%(num)d minute after the deadline", "%(num)d minutes after the deadline",
                                      s["grace_minutes"]) if s["grace_minutes"] else _("none")))
+    policy = POLICY_WORDS.get(s["miss_policy"])
     out.append((_("Missed days"), _("after %(limit)s: %(policy)s", limit=s["miss_limit"],
-                                    policy=_(POLICY_WORDS[s["miss_policy"]]) if s["miss_policy"] in POLICY_WORDS
-                                    else s["miss_policy"])))
+                                    policy=_(policy) if policy else s["miss_policy"])))
     out.append((_("Vacation"), ngettext("up to %(num)d day in all, per player", "up to %(num)d days in all, per player",
                                         s["vacation_days"])))
     out.append((_("Early resolution"), _("yes: as soon as every seat that owes orders marks them FINAL") if s["early"]
@@ -443,7 +443,7 @@ def new_game():
         deadlines.zone(timezone)
         fields = MultiDict(form)
         fields.setlist("ask", asked)
-        game_id, _ = service().create_game(
+        game_id, _keys = service().create_game(
             title, {s: g.user.email for s in sides}, scenario=scenario, settings=settings_from_form(fields),
             moderator=moderator, who=g.user.email, timezones={s: timezone for s in sides}, game=game,
             options=options, bots=bots)
@@ -512,9 +512,9 @@ def orders(game_id: int):
         text = text.rstrip("\n") + "\nFINAL\n"
     checked = request.form.get("action") == "check"
     if checked:
-        result, _ = service().check_orders(game_id, side, text)
+        result, _orders = service().check_orders(game_id, side, text, i18n.web_lang())
     else:
-        result = service().submit(game_id, side, text, source="web", who=g.user.email)
+        result = service().submit(game_id, side, text, source="web", who=g.user.email, lang=i18n.web_lang())
     # post-redirect-get: a refresh shows the answer again, never posts again
     keep_answer(game_id=game_id, side=side, result=result, text=text, checked=checked)
     return redirect(url_for("games.game_page", game_id=game_id, side=side) + "#orders-result", 303)
@@ -534,7 +534,7 @@ def standing(game_id: int):
     kept = [line for line in service().orders_on_file(game_id, side).splitlines()
             if not line.strip().upper().startswith("STANDING") and not HEADER_LINE.match(line)]
     merged = "\n".join([f"GAME {game_id} SIDE {service().seat_title(game_id, side)}", *kept, *lines]) + "\n"
-    result = service().submit(game_id, side, merged, source="web", who=g.user.email)
+    result = service().submit(game_id, side, merged, source="web", who=g.user.email, lang=i18n.web_lang())
     keep_answer(game_id=game_id, side=side, standing_result=result, standing_text=text)
     return redirect(url_for("games.game_page", game_id=game_id, side=side) + "#standing-result", 303)
 
@@ -607,8 +607,9 @@ def _kept(cache: OrderedDict, key, make, size: int):
 
 def map_svg_text(game_id: int, day: int | None, side: str | None) -> str:
     """The SVG of a day's map (None: now) as ``side`` sees it, kept while the game's log is unchanged."""
-    key = (game_id, day, side, len(service().game(game_id).log))
-    return _kept(kept("svg"), key, lambda: service().map_svg(game_id, day, side), 64)
+    lang = i18n.web_lang()
+    key = (game_id, day, side, len(service().game(game_id).log), lang)
+    return _kept(kept("svg"), key, lambda: service().map_svg(game_id, day, side, lang), 64)
 
 
 def image_response(data: bytes, mimetype: str, day: int | None) -> Response:
@@ -672,7 +673,7 @@ def map_offers(game_id: int):
         abort(404, _("No orders by clicking: this seat owes no orders now."))
 
     def check(text: str):
-        result, _ = service().check_orders(game_id, side, text)
+        result, _orders = service().check_orders(game_id, side, text, i18n.web_lang())
         return result.problems
 
     found = clicklayer.offers(check, body["text"], body["at"], bool(body.get("replace")), body["lines"])
@@ -695,7 +696,7 @@ def map_png(game_id: int, day: str):
     svg = map_svg_text(game_id, number, side)
 
     if width == PNG_WIDTHS[-1]:
-        _, png = service().maps.png(svg, service().rasterise)
+        _digest, png = service().maps.png(svg, service().rasterise)
     else:
         from pbem.render import render_png
 
