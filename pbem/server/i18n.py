@@ -92,11 +92,11 @@ class Translator:
         self.lang = normalise(lang) or DEFAULT
         self._t = translations(self.lang)
 
-    def gettext(self, message: str, **values) -> str:
+    def gettext(self, message: str, /, **values) -> str:
         text = self._t.ugettext(message)
         return text % values if values else text
 
-    def ngettext(self, singular: str, plural: str, num: int, **values) -> str:
+    def ngettext(self, singular: str, plural: str, num: int, /, **values) -> str:
         values.setdefault("num", num)
         return self._t.ungettext(singular, plural, num) % values
 
@@ -107,12 +107,12 @@ def translator(lang: str | None) -> Translator:
     return Translator(lang)
 
 
-def translate(lang: str | None, message: str, **values) -> str:
+def translate(lang: str | None, message: str, /, **values) -> str:
     """``message`` in ``lang`` (extracted by its second argument: scripts/translations)."""
     return Translator(lang).gettext(message, **values)
 
 
-def translate_plural(lang: str | None, singular: str, plural: str, num: int, **values) -> str:
+def translate_plural(lang: str | None, singular: str, plural: str, num: int, /, **values) -> str:
     return Translator(lang).ngettext(singular, plural, num, **values)
 
 
