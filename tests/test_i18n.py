@@ -74,7 +74,9 @@ def test_the_page_language_follows_accept_language_then_the_cookie_then_the_prof
     chosen = c.post("/language", data={"lang": "uk", "next": "/login", "csrf_token": csrf})
     assert chosen.status_code == 303 and chosen.headers["Location"].endswith("/login")
     assert '<html lang="uk">' in c.get("/login").text and "Увійти" in c.get("/login").text
-    # a bad code or a foreign "next" is refused or kept on this site
+    # a bad code, a post without the form's token, a foreign "next": refused, refused, kept on this site
+    assert c.post("/language", data={"lang": "ru"}).status_code == 400
+    assert '<html lang="uk">' in c.get("/login").text
     assert c.post("/language", data={"lang": "xx", "csrf_token": csrf}).status_code == 400
     assert c.post("/language", data={"lang": "ru", "next": "//evil.example/", "csrf_token": csrf}
                   ).headers["Location"] == "/"

@@ -88,10 +88,13 @@ class Games(ServiceBase):
                 self.tell_moderator(game_id, "begins")
                 for other in self.store.seats(game_id):
                     if other["side"] != side and other["email"]:  # not the computer
-                        queue(self.store, other["email"], f"[pbem {game_id}] The game begins",
-                              f"Every seat of game {self.label(game_id)} is taken: the game begins.\n\n"
-                              f"Your first orders ({self.turn_label(self.game(game_id))}) are due by "
-                              f"{self.deadline_for(game_id, other['side'])}.\n",
+                        lang = self.store.language_of(other["email"])
+                        tr = i18n.translator(lang)
+                        queue(self.store, other["email"], f"[pbem {game_id}] " + tr.gettext("The game begins"),
+                              tr.gettext("Every seat of game %(game)s is taken: the game begins.\n\nYour first "
+                                         "orders (%(turn)s) are due by %(deadline)s.\n", game=self.label(game_id),
+                                         turn=self.turn_label(self.game(game_id), lang=lang),
+                                         deadline=self.deadline_for(game_id, other["side"], lang=lang)),
                               kind="start", game_id=game_id, dedupe_key=f"start:{game_id}:{other['side']}")
         return key
 
