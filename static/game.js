@@ -9,6 +9,16 @@
   const text = document.getElementById("orders-text");
   const live = document.getElementById("live-check");
   const panel = document.getElementById("clicks");
+  // the visible texts, in the reader's language, from the page (templates/_js_texts.html): "{name}" is filled in
+  const texts = JSON.parse((document.getElementById("page-texts") || {}).textContent || "{}");
+  function t(key, values) {
+    return (texts[key] || key).replace(/\{(\w+)\}/g, (all, name) => (values && name in values ? values[name] : all));
+  }
+  const plural = new Intl.PluralRules(document.documentElement.lang || "en");
+  function count(unit, n) {
+    const forms = (texts.units || {})[unit] || {};
+    return (forms[plural.select(n)] || forms.other || `{n} ${unit}`).replace("{n}", n);
+  }
 
   // -- zoom and pan ------------------------------------------------------------------
   // the zoom the CSS opens the map at is read at the first press: reading it while the page loads
@@ -25,11 +35,11 @@
   const left = document.querySelector("[data-deadline]");
   function tick() {
     const ms = Date.parse(left.dataset.deadline) - Date.now();
-    if (ms <= 0) { left.textContent = "passed"; return; }
+    if (ms <= 0) { left.textContent = t("passed"); return; }
     const m = Math.floor(ms / 60000), d = Math.floor(m / 1440), h = Math.floor(m / 60) % 24;
     const parts = [[d, "day"], [h, "hour"], [m % 60, "minute"]].filter((p) => p[0])
-      .map(([n, unit]) => `${n} ${unit}${n > 1 ? "s" : ""}`);
-    left.textContent = "in " + (parts.slice(0, 2).join(" ") || "less than a minute");
+      .map(([n, unit]) => count(unit, n));
+    left.textContent = t("in {time}", {time: parts.slice(0, 2).join(" ") || t("less than a minute")});
   }
   if (left) { tick(); setInterval(tick, 30000); }
 
@@ -62,9 +72,8 @@
       const warnings = answer.warnings || [];
       live.className = "live " + (answer.ok ? (warnings.length ? "ok conditional" : "ok") : "bad");
       live.textContent = !answer.ok ? "✗ " + (answer.problems || []).map((p) => p.text).join(" · ")
-        : warnings.length ? "✓ Checked, not yet submitted: carried out unless the enemy's actions prevent it. "
-          + "These depend on what happens during the day: " + warnings.join(" · ")
-        : "✓ Checked: these orders are good (not yet submitted).";
+        : warnings.length ? "✓ " + t("Checked, not yet submitted: carried out unless the enemy's actions prevent it. These depend on what happens during the day: {warnings}", {warnings: warnings.join(" · ")})
+        : "✓ " + t("Checked: these orders are good (not yet submitted).");
     }).catch(() => { live.textContent = ""; });
   }
   function checkSoon() { clearTimeout(timer); timer = setTimeout(check, 400); }
@@ -111,7 +120,7 @@
   }
 
   function showRefused(notes) {
-    refusedBox.textContent = notes.length ? "Not possible here: " + notes.join(" · ") : "";
+    refusedBox.textContent = notes.length ? t("Not possible here: {notes}", {notes: notes.join(" · ")}) : "";
   }
 
   // the verb's options: a list of choices, or boxes to tick among the chosen blocks
@@ -165,10 +174,11 @@
 
   function describe() {
     said.textContent = selected.length
-      ? `Chosen: ${selected.join(" ")} at ${at}` + (verb ? ` — ${verb.title}` + (verb.max ? (targets.length
-        ? ` to ${targets.join(" → ")}` : allowed === null ? ": finding where they may go…"
-          : ": now click where they go") : "") : "")
-      : "No block chosen.";
+      ? t("Chosen: {blocks} at {place}", {blocks: selected.join(" "), place: at})
+        + (verb ? ` — ${verb.title}` + (verb.max ? (targets.length
+        ? " " + t("to {places}", {places: targets.join(" → ")}) : allowed === null ? ": " + t("finding where they may go…")
+          : ": " + t("now click where they go")) : "") : "")
+      : t("No block chosen.");
   }
 
   // the line verb ``v`` writes for the chosen blocks, to these places, with the options chosen (``v``'s own)
@@ -229,7 +239,8 @@
     const going = fitting.filter((v) => v.min);
     const names = going.length ? placeNames(going.flatMap((v) => v.targets)) : [];
     offered = []; allowed = null; showVerbs();
-    said.textContent = `Chosen: ${selected.join(" ")} at ${at} — finding the orders they may take…`;
+    said.textContent = t("Chosen: {blocks} at {place}", {blocks: selected.join(" "), place: at}) + " — "
+      + t("finding the orders they may take…");
     Promise.all([ask(whole.map((v) => lineFor(v, [], {}))),
                  ...going.map((v) => ask(names.filter((n) => v.targets.includes(kindOf(n))).map((n) => lineFor(v, [n], {}))))])
       .then(([answers, ...goes]) => {
@@ -252,7 +263,7 @@
           showPlaces(kinds, goes[first]);
         } else offerPlaces();
       })
-      .catch(() => { if (mine === probing) said.textContent = "The orders could not be asked of the server: type them below."; });
+      .catch(() => { if (mine === probing) said.textContent = t("The orders could not be asked of the server: type them below."); });
   }
   // why a verb may go nowhere: the check's reason for the place nearest to the blocks (the farther
   // places are refused for being far)
@@ -270,7 +281,7 @@
     };
     const why = names.map((n, i) => [far(n), answers[i].why, n]).filter(([, w, n]) => w && n !== at)
       .sort((a, b) => a[0] - b[0]);
-    return why.length ? why[0][1] : "nowhere to go";
+    return why.length ? why[0][1] : t("nowhere to go");
   }
 
   function placeNames(kinds) {
@@ -287,13 +298,13 @@
     describe();
     ask(names.map((n) => lineFor(verb, [...targets, n], chosen))).then((answers) => {
       if (mine === probing) showPlaces(names, answers);
-    }).catch(() => { if (mine === probing) said.textContent = "The places could not be asked of the server."; });
+    }).catch(() => { if (mine === probing) said.textContent = t("The places could not be asked of the server."); });
   }
   function showPlaces(names, answers) {
     allowed = new Set(names.filter((n, i) => answers[i].ok));
     refused = new Map(names.filter((n, i) => !answers[i].ok).map((n) => [n, answers[names.indexOf(n)].why]));
     if (open) open.replaceChildren(...places.filter((p) => allowed.has(p.name)).map(outline));
-    targetSelect.replaceChildren(new Option(allowed.size ? "choose a place" : "no place possible", ""));
+    targetSelect.replaceChildren(new Option(allowed.size ? t("choose a place") : t("no place possible"), ""));
     [...allowed].forEach((n) => targetSelect.add(new Option(n, n)));
     describe();
     const clicked = waiting;
@@ -313,7 +324,7 @@
     showRefused([]);
     if (marks) marks.replaceChildren();
     if (open) open.replaceChildren();
-    targetSelect.replaceChildren(new Option("choose a place", ""));
+    targetSelect.replaceChildren(new Option(t("choose a place"), ""));
     blockSelect.value = "";
     describe();
   }
@@ -341,7 +352,8 @@
     if (!verb || !verb.max || !verb.targets.includes(kindOf(name))) return;
     if (allowed === null) { waiting = name; describe(); return; }  // taken when the answer comes
     if (!allowed.has(name)) {
-      said.textContent = `✗ ${verb.title} to ${name}: ${refused.get(name) || "not possible"}`;
+      said.textContent = "✗ " + t("{order} to {place}: {why}", {order: verb.title, place: name,
+                                                                   why: refused.get(name) || t("not possible")});
       return;
     }
     targets.push(name);
@@ -387,7 +399,7 @@
     layer.className = "click-layer";
     layer.dataset.viewbox = JSON.stringify(vb);
     layer.setAttribute("role", "group");
-    layer.setAttribute("aria-label", "Your blocks on the map");
+    layer.setAttribute("aria-label", t("Your blocks on the map"));
     const drawn = document.createElementNS(SVG, "svg");
     drawn.setAttribute("viewBox", vb.join(" "));
     drawn.setAttribute("preserveAspectRatio", "none");
@@ -409,7 +421,7 @@
       button.className = "block";
       button.dataset.block = b.id;
       button.setAttribute("aria-pressed", "false");
-      button.setAttribute("aria-label", `${b.id} at ${b.at}`);
+      button.setAttribute("aria-label", t("{block} at {place}", {block: b.id, place: b.at}));
       button.style.cssText = `left:${pct(cx, 0)};top:${pct(cy, 1)};width:${w / vb[2] * 100}%;height:${h / vb[3] * 100}%;`
         + `transform:translate(-50%,-50%) rotate(${deg}deg)`;
       button.addEventListener("click", (event) => blockClicked(event, b));
@@ -433,7 +445,7 @@
       queued = event;
     });
     view.querySelector(".map-frame").append(layer);
-    said.textContent = "No block chosen.";
+    said.textContent = t("No block chosen.");
   }
 
   // the block list (every own block) is filled when first used, not while the page loads; the place
@@ -472,7 +484,7 @@
   // after the first paint, when the browser is idle: nothing of this delays the page
   function load() {
     fetch(panel.dataset.regions, {credentials: "same-origin"}).then((r) => r.ok ? r.json() : Promise.reject(r.status))
-      .then(setUp).catch(() => { said.textContent = "The map's blocks could not be loaded: type your orders below."; });
+      .then(setUp).catch(() => { said.textContent = t("The map's blocks could not be loaded: type your orders below."); });
   }
   const later = () => ("requestIdleCallback" in window ? requestIdleCallback(load, {timeout: 1500}) : setTimeout(load, 50));
   if (document.readyState === "complete") later(); else window.addEventListener("load", later);

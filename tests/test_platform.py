@@ -66,7 +66,7 @@ class Race:
     def turn(self, scenario, state):
         return Turn(("red", "blue", "green"), f"turn {state.turn + 1}")
 
-    def turn_label(self, scenario, n):
+    def turn_label(self, scenario, n, *, lang: str = "en"):
         return f"turn {n + 1}"
 
     def is_over(self, scenario, state):
@@ -80,7 +80,7 @@ class Race:
             raise OrdersError([Problem(1, 1, "expected RUN 1, RUN 2 or RUN 3", text)])
         return RaceOrders(Header(), int(words[1]), final)
 
-    def check_orders(self, scenario, state, seat, text):
+    def check_orders(self, scenario, state, seat, text, *, lang: str = "en"):
         return self.parse_orders(scenario, state, seat, text)
 
     def resolve(self, scenario, state, orders, decider, chance):

@@ -43,18 +43,18 @@ class InstalledRace(Race):
     def is_over(self, scenario, state):
         return max(state.track.values()) >= getattr(state, "length", 10)
 
-    def report(self, game, day, seat, *, deadline=None, game_label="", game_id="", spectator=False):
+    def report(self, game, day, seat, *, deadline=None, game_label="", game_id="", spectator=False, lang: str = "en"):
         seen = [e.for_side(seat) for e in game.days[day].events]
         text = "\n".join(t for t, _ in filter(None, seen)) + f"\nDeadline: {deadline}"
         return Report(seat, day, f"[pbem {game_id}] Race, {self.turn_label(None, day)}", text, text)
 
-    def orders_template(self, game, seat, *, deadline, game_label, game_id):
+    def orders_template(self, game, seat, *, deadline, game_label, game_id, lang: str = "en"):
         return f"GAME {game_id} SIDE {seat}\nRUN 3\n"
 
-    def status_lines(self, game, seat):
+    def status_lines(self, game, seat, *, lang: str = "en"):
         return ["Track: " + ", ".join(f"{k} {v}" for k, v in game.view(seat)["track"].items())]
 
-    def render_svg(self, scenario, view, title=None):
+    def render_svg(self, scenario, view, title=None, *, lang: str = "en"):
         return '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>'
 
     def bots(self):

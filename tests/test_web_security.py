@@ -208,6 +208,8 @@ PUBLIC = {  # routes with no side data: the reason, and the test that covers the
     "api.rulesets": "the installed games, their scenarios and options: no game's data",
     "leagues.index": "the list of leagues: names and member counts (test_league_web.py)",
     "leagues.league": "a league's rules, members' names, tournaments and ratings (test_league_web.py)",
+    "language.choose": "the reader's language, his own only: a bad code refused, a next page kept on this site, "
+                       "no CSRF token refused (test_i18n.py)",
 }
 
 

@@ -28,6 +28,8 @@ from __future__ import annotations
 from datetime import datetime, timedelta, timezone
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from pbem.server import i18n
+
 DEFAULTS = {
     "clock": "interval",
     "hours": 48,
@@ -141,27 +143,35 @@ def grace_end(settings: dict, deadline: datetime) -> datetime:
     return deadline + timedelta(minutes=settings_with_defaults(settings)["grace_minutes"])
 
 
-def local_time(when: datetime, tz_name: str, now: datetime | None = None) -> str:
-    """A deadline as a player reads it, in their own time zone (and, given ``now``, with
-    the time left: "Friday 06 November 2026, 18:00 Europe/Vienna, in 1 day 4 hours")."""
+def local_time(when: datetime, tz_name: str, now: datetime | None = None, lang: str = "en") -> str:
+    """A deadline as a player reads it, in their own time zone and language (and, given ``now``,
+    with the time left: "Friday 06 November 2026, 18:00 Europe/Vienna, in 1 day 4 hours")."""
     try:
         tz = ZoneInfo(tz_name)
     except (ZoneInfoNotFoundError, ValueError):
         tz, tz_name = ZoneInfo("UTC"), "UTC"
-    text = when.astimezone(tz).strftime("%A %d %B %Y, %H:%M ") + tz_name
-    return text if now is None else f"{text}, {time_left(when - now)}"
+    local = when.astimezone(tz)
+    if i18n.normalise(lang) in (None, "en"):
+        text = local.strftime("%A %d %B %Y, %H:%M ") + tz_name
+    else:  # the day and month in the reader's words (CLDR's, through Babel)
+        from babel.dates import format_date
+
+        text = format_date(local.date(), "full", locale=i18n.babel_locale(lang)) + local.strftime(", %H:%M ") + tz_name
+    return text if now is None else f"{text}, {time_left(when - now, lang)}"
 
 
-def time_left(left: timedelta) -> str:
+def time_left(left: timedelta, lang: str = "en") -> str:
     """``left`` in words, to the minute: "in 1 day 4 hours", "in 35 minutes", "passed"."""
+    tr = i18n.translator(lang)
     minutes = int(left.total_seconds() // 60)  # pragma: no mutate (/ or //: passed below a minute)
     if minutes <= 0:
-        return "passed"
+        return tr.gettext("passed")
     days, minutes = divmod(minutes, 24 * 60)
     hours, minutes = divmod(minutes, 60)
-    parts = [f"{n} {unit}{'s' if n != 1 else ''}" for n, unit in ((days, "day"), (hours, "hour"), (minutes, "minute"))
-             if n][:2]
-    return "in " + " ".join(parts)
+    parts = [text for n, text in ((days, tr.ngettext("%(num)d day", "%(num)d days", days)),
+                                  (hours, tr.ngettext("%(num)d hour", "%(num)d hours", hours)),
+                                  (minutes, tr.ngettext("%(num)d minute", "%(num)d minutes", minutes))) if n][:2]
+    return tr.gettext("in %(time)s", time=" ".join(parts))
 
 
 def parse_iso(text: str | None) -> datetime | None:

@@ -20,7 +20,8 @@ from __future__ import annotations
 import re
 from datetime import datetime
 
-from pbem.server import addresses, deadlines, throttle
+from pbem.server import addresses, deadlines, i18n, throttle
+from pbem.server.i18n import N_
 from pbem.core.orders import OrdersError, parse_header
 from pbem.core.orders import fold
 from pbem.games import rulesets
@@ -37,10 +38,17 @@ from pbem.server.leagues import mail as league_mail
 LIMIT_BYTES = 512 * 1024
 REPLY_LIMIT = 20_000  # characters: no answer grows without bound
 FAILURES_PER_HOUR = throttle.STRANGER_PER_ADDRESS  # answers to wrong keys (and other unproven mail) an hour
-STRANGER_SUBJECT = "[pbem] Your mail to the game server"
-COMMANDS = ("HELP", "STATUS", "REPORT", "ORDERS", "VACATION", "ANSWER", "KEY", "RESIGN", "DRAW", "PRESS", "REMATCH")
+STRANGER_SUBJECT = N_("[pbem] Your mail to the game server")
+COMMANDS = ("HELP", "STATUS", "REPORT", "ORDERS", "VACATION", "ANSWER", "KEY", "RESIGN", "DRAW", "PRESS", "REMATCH",
+            "LANGUAGE")
+# the subjects of the answers to a seat's mail, by what was done
+SUBJECTS = {"Refused": N_("Refused"), "Orders accepted": N_("Orders accepted"),
+            "Orders NOT accepted": N_("Orders NOT accepted"), "Press": N_("Press"), "Status": N_("Status"),
+            "Report": N_("Report"), "Orders": N_("Orders"), "Vacation": N_("Vacation"), "Answer": N_("Answer"),
+            "Key": N_("Key"), "Resign": N_("Resign"), "Draw": N_("Draw"), "Rematch": N_("Rematch"),
+            "Help": N_("Help"), "Language": N_("Language")}
 
-HELP = """pbem: how to play by mail
+HELP = N_("""pbem: how to play by mail
 
 Every mail to the server starts with a line naming the game and carrying
 your seat's secret key; SIDE (your seat) and TURN are optional and checked
@@ -67,11 +75,13 @@ report), or one of these commands on the next line:
                        or ALL); the message is the lines that follow
   ANSWER <n> <choice>  answer question n the server asked you
   KEY                  a new secret key (the old one stops working)
+  LANGUAGE <code>      the language of the server's mails to you: en (English),
+                       fr (français), ru (русский), uk (українська), zh (中文)
   HELP                 this text (no first line needed)
 
 Orders you send replace any you sent before for the same day. Write FINAL on
 a line of its own to let the day be resolved before the deadline.
-"""
+""")
 
 
 def receive(service: Service, raw: bytes, source: str, received_at: datetime | None = None) -> tuple[int, bool]:
@@ -147,25 +157,28 @@ def handle(service: Service, row: dict, msg: Inbound | None = None) -> dict:
     if not sender or not to:
         return {"status": "dropped", "why": "no valid sender address to answer"}
 
+    lang = service.store.language_of(to)  # an address's own choice, else English
+    tr = i18n.translator(lang)
+
     def stranger(text: str, why: str) -> dict:
         """A fixed answer to mail no key proved: nothing of the mail is quoted in it."""
-        sent = reply(service, to, STRANGER_SUBJECT, text, in_reply_to=msg.message_id, key=dedupe, source=sender,
+        sent = reply(service, to, tr.gettext(STRANGER_SUBJECT), text, in_reply_to=msg.message_id, key=dedupe, source=sender,
                      kind="stranger")
         return {"why": why, "answered": sent}
 
     if msg.too_big:
-        return stranger(f"Your message is larger than {LIMIT_BYTES // 1024} KB and was not read. "
-                        "Send your orders as plain text in the body of the mail.", "too big")
+        return stranger(tr.gettext("Your message is larger than %(size)d KB and was not read. Send your orders as "
+                                   "plain text in the body of the mail.", size=LIMIT_BYTES // 1024), "too big")
     if msg.problem:
-        return stranger("Your message could not be read (its MIME structure is broken or too large).\n\n"
-                        "Send your orders as plain text in the body of the mail.", msg.problem)
+        return stranger(tr.gettext("Your message could not be read (its MIME structure is broken or too large).\n\n"
+                                   "Send your orders as plain text in the body of the mail."), msg.problem)
     problems = []
     header, body = parse_header(msg.text, problems)
     lines = [text.strip() for _, text in body if text.strip() and not text.strip().startswith("#")]
     first = lines[0].split() if lines else []
     command = first[0].upper() if first and first[0].upper() in COMMANDS else None
     if header.line == 0 and (command == "HELP" or not lines and not msg.cuts):
-        result = stranger(HELP + your_deadlines(service, to), "help")  # every answer tells the deadlines
+        result = stranger(tr.gettext(HELP) + your_deadlines(service, to, lang), "help")  # every answer tells the deadlines
         result["command"] = "HELP"
         return result
     if header.line == 0 and league_mail.is_league_command(first):  # LEAGUE 3 JOIN, TOURNAMENT 5 ENTER
@@ -176,41 +189,48 @@ def handle(service: Service, row: dict, msg: Inbound | None = None) -> dict:
         return done
     if header.line == 0 or header.game is None or header.key is None:
         # what was read, without quoting it: a stranger's lines never go back to whoever Reply-To names
-        return stranger("Your mail has no first line naming the game and carrying your key, "
-                        "so nothing was done." + stranger_read_note(msg) + quoted_form_note(msg)
-                        + your_deadlines(service, to)
-                        + "\n\n" + HELP, "no header")
+        return stranger(tr.gettext("Your mail has no first line naming the game and carrying your key, so nothing "
+                                   "was done.") + stranger_read_note(msg) + quoted_form_note(msg)
+                        + your_deadlines(service, to, lang)
+                        + "\n\n" + tr.gettext(HELP), "no header")
     try:
         game_id = int(str(header.game).lstrip("#"))
         service.store.get_game(game_id)
     except (ValueError, NoSuchGame):
-        return stranger("Your mail names a game this server does not have; nothing was done.", "no such game")
+        return stranger(tr.gettext("Your mail names a game this server does not have; nothing was done."),
+                        "no such game")
     titles = service.seat_titles(game_id)
     if header.side is None:  # GAME and KEY name the seat: the seat whose key it is
         side = next((s for s in titles if service.check_key(game_id, s, str(header.key))), None)
         if side is None:
             service.store.audit(sender, "wrong_key", game_id, detail={"from": sender.lower(), "inbound": row["id"]})
-            return {**stranger(f"The key in your mail is not the key of any seat in game {game_id}; nothing was "
-                               f"done.\n\n" + where_is_the_key(service, game_id), "wrong key"),
+            return {**stranger(tr.gettext("The key in your mail is not the key of any seat in game %(game)s; nothing "
+                                          "was done.", game=game_id) + "\n\n" + where_is_the_key(service, game_id),
+                               "wrong key"),
                     "from": sender, "game": game_id}
     else:
         side = next((s for s, title in titles.items() if fold(str(header.side)) in (fold(s), fold(title))), None)
     if side is None:
-        return {**stranger(f"Your mail names a side game {game_id} does not have (the sides are "
-                           f"{', '.join(titles.values())}); nothing was done.", "no such side"), "game": game_id}
+        return {**stranger(tr.gettext("Your mail names a side game %(game)s does not have (the sides are %(sides)s); "
+                                      "nothing was done.", game=game_id, sides=", ".join(titles.values())),
+                           "no such side"), "game": game_id}
     if not authenticate(service, game_id, side, header.key, sender, row):
         return {"why": "wrong key", "from": sender, "game": game_id, "side": side}
     seat = service.seat(game_id, side)
     tag = f"[pbem {game_id}]"
+    lang = service.lang_of(game_id, side)  # a seat's answers are in its player's language
     copy_to = seat["email"] if seat["email"] and seat["email"].lower() != sender.lower() else None
 
     def answer(text: str, what: str) -> None:
-        if "Deadline:" not in text:  # every answer tells the deadline, in the seat's time zone
-            line = service.deadline_line(game_id, side)
-            text = f"{text}\n\n{line}" if line else text
+        tr = i18n.translator(lang)
+        line = service.deadline_line(game_id, side, lang)
+        if line and line not in text and "Deadline:" not in text:  # every answer tells the deadline, in the seat's zone
+            text = f"{text}\n\n{line}"
+        what = tr.gettext(SUBJECTS[what]) if what in SUBJECTS else what
         reply(service, to, f"{tag} {what}", text, game_id, msg.message_id, key=dedupe, source=sender)
         if copy_to:
-            reply(service, copy_to, f"{tag} {what} (copy: sent from {sender})", text, game_id,
+            reply(service, copy_to, f"{tag} {what} " + tr.gettext("(copy: sent from %(sender)s)", sender=sender), text,
+                  game_id,
                   key=dedupe + ":copy", source=sender)
 
     try:
@@ -223,13 +243,14 @@ def handle(service: Service, row: dict, msg: Inbound | None = None) -> dict:
             return {"command": command, "game": game_id, "side": side}
         if command:
             text = run_command(service, game_id, side, command, first[1:])
+            lang = service.lang_of(game_id, side)  # LANGUAGE may have changed it: answered in the new one
             answer(text, command.title())
             return {"command": command, "game": game_id, "side": side}
         submission = service.submit(game_id, side, msg.text, source=row["source"], who=sender)
     except (ServiceError, OrdersError) as exc:
-        answer(f"Nothing was done: {exc}" + read_note(msg), "Refused")
+        answer(i18n.translate(lang, "Nothing was done: %(why)s", why=exc) + read_note(msg, lang), "Refused")
         return {"why": str(exc), "game": game_id, "side": side}
-    answer(submission.message() + read_note(msg), "Orders accepted" if submission.ok else "Orders NOT accepted")
+    answer(submission.message() + read_note(msg, lang), "Orders accepted" if submission.ok else "Orders NOT accepted")
     return {"orders": submission.ok, "game": game_id, "side": side, "day": submission.day,
             "problems": [str(p) for p in submission.problems]}
 
@@ -298,7 +319,7 @@ def game_zone(service: Service, game_id: int) -> str:
     return (service.info(game_id).get("settings") or {}).get("timezone") or "UTC"
 
 
-def your_deadlines(service: Service, address: str) -> str:
+def your_deadlines(service: Service, address: str, lang: str = "en") -> str:
     """For mail with no header: the running games whose seats this address holds, and their
     deadlines (told only to the seat's own address, never to another Reply-To)."""
     lines = []
@@ -306,19 +327,27 @@ def your_deadlines(service: Service, address: str) -> str:
         if seat["status"] not in ("running", "open", "paused"):
             continue
         game_id, side = seat["game_id"], seat["side"]
-        lines.append(f"  game {game_id}, {service.seat_title(game_id, side)}: deadline "
-                     f"{service.deadline_for(game_id, side)}")
+        lines.append("  " + i18n.translate(lang, "game %(game)s, %(seat)s: deadline %(deadline)s", game=game_id,
+                                         seat=service.seat_title(game_id, side),
+                                         deadline=service.deadline_for(game_id, side, lang=lang)))
     if not lines:
         return ""
-    return "\n\nYour games on this server (start your mail with GAME <number> KEY <your key>):\n" + "\n".join(lines)
+    return ("\n\n" + i18n.translate(lang, "Your games on this server (start your mail with GAME <number> KEY <your key>):")
+            + "\n" + "\n".join(lines))
 
 
-def read_note(msg) -> str:
+def read_note(msg, lang: str = "en") -> str:
     """What of the mail was read and what ignored, for the acknowledgement ("" if all was read)."""
     ignored = summary(msg.cuts)
     if not ignored:
         return ""
     lines = [" ".join(line.split()) for line in redact_key(msg.text).splitlines() if line.strip()]
+    if lang != "en":
+        tr = i18n.translator(lang)
+        read = tr.gettext("nothing") if not lines else tr.ngettext(
+            "%(num)d line, from %(first)r to %(last)r", "%(num)d lines, from %(first)r to %(last)r", len(lines),
+            first=lines[0][:60], last=lines[-1][:60])
+        return "\n\n" + tr.gettext("Read from your mail: %(read)s.\nIgnored: %(ignored)s.", read=read, ignored=ignored)
     read = "nothing" if not lines else f"1 line, {lines[0][:60]!r}" if len(lines) == 1 else (
         f"{len(lines)} lines, from {lines[0][:60]!r} to {lines[-1][:60]!r}")
     return f"\n\nRead from your mail: {read}.\nIgnored: {ignored}."
@@ -354,16 +383,19 @@ def authenticate(service: Service, game_id: int, side: str, key, from_addr: str,
 
 
 def run_command(service: Service, game_id: int, side: str, command: str, args: list[str]) -> str:
+    tr = i18n.translator(service.lang_of(game_id, side))
     if command == "HELP":
-        return HELP
+        return tr.gettext(HELP)
+    if command == "LANGUAGE":
+        return set_language(service, game_id, side, args)
     if command == "STATUS":
         return service.status(game_id, side)
     if command == "REPORT":
         service.resend_report(game_id, side)
-        return "Your last report is on its way again."
+        return tr.gettext("Your last report is on its way again.")
     if command == "ORDERS":
         text = service.orders_on_file(game_id, side)
-        return "Orders on file for the coming day:\n\n" + (text or "(none)")
+        return tr.gettext("Orders on file for the coming day:") + "\n\n" + (text or tr.gettext("(none)"))
     if command == "VACATION" and args and args[0].upper() == "FROM":
         if len(args) != 4 or args[2].upper() != "TO":
             raise ServiceError("write VACATION FROM <start> TO <end>, like: VACATION FROM 2026-12-20 TO 2027-01-03")
@@ -394,13 +426,27 @@ def run_command(service: Service, game_id: int, side: str, command: str, args: l
         if len(args) != 1 or not args[0].isdigit():
             raise ServiceError("write VACATION and a number of days, like: VACATION 5")
         service.vacation(game_id, side, int(args[0]))
-        return f"Vacation taken.\n\nDeadline: {service.deadline_for(game_id, side)}."
+        return tr.gettext("Vacation taken.") + "\n\n" + service.deadline_line(game_id, side)
     if command == "ANSWER":
         if len(args) < 1 or not args[0].isdigit():
             raise ServiceError("write ANSWER, the question's number, then your choices: ANSWER 3 F2")
         return service.answer(game_id, side, int(args[0]), list(args[1:]))
     if command == "KEY":
         service.rotate_key(game_id, side)
-        return "A new key was made and mailed to the seat's registered address."
+        return tr.gettext("A new key was made and mailed to the seat's registered address.")
     raise ServiceError(f"unknown command {command}")
 
+
+
+def set_language(service: Service, game_id: int, side: str, args: list[str]) -> str:
+    """LANGUAGE <code>: the language of every mail to the seat's player from now on (and of his pages
+    on the web, where he has not chosen another since)."""
+    code = i18n.normalise(args[0]) if len(args) == 1 else None
+    if code is None:
+        raise ServiceError("write LANGUAGE and one of " + ", ".join(f"{c} ({name})" for c, name in i18n.LANGUAGES.items())
+                           + ", like: LANGUAGE fr")
+    email = service.seat(game_id, side)["email"]
+    if not email:
+        raise ServiceError("your seat has no address to keep a language for")
+    service.store.set_language(email, code)
+    return i18n.translate(code, "From now on the server writes to you in English.")

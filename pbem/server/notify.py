@@ -25,7 +25,7 @@ import urllib.error
 import urllib.request
 from datetime import datetime, timedelta
 
-from pbem.server import deadlines
+from pbem.server import deadlines, i18n
 from pbem.server.mail.outbox import LEASE, MAX_ATTEMPTS, backoff, queue
 from pbem.server.store import iso
 
@@ -236,14 +236,19 @@ def digests(service, now: datetime | None = None) -> int:
         waiting = [w for w in waiting_on(service, row["email"]) if w["owes"]]
         if not waiting:
             continue
-        lines = [f"- {w['label']}, {w['seat']}: {w['turn']}, due "
-                 + (deadlines.local_time(w["deadline"], row["timezone"], now=now) if w["deadline"]
-                    else "(not set yet)")
+        tr = i18n.translator(service.store.language_of(row["email"]))
+        lines = ["- " + tr.gettext("%(game)s, %(seat)s: %(turn)s, due %(deadline)s", game=w["label"], seat=w["seat"],
+                                   turn=w["turn"],
+                                   deadline=deadlines.local_time(w["deadline"], row["timezone"], now=now,
+                                                                 lang=tr.lang) if w["deadline"]
+                                   else tr.gettext("(not set yet)"))
                  for w in waiting]
-        queue(service.store, row["email"], f"[pbem] {len(waiting)} game(s) wait on your orders",
-              "Your daily digest: these games wait on your orders.\n\n" + "\n".join(lines)
-              + "\n\n(You chose a daily digest instead of each notice: change it on the site's"
-                " notifications page.)",
+        queue(service.store, row["email"],
+              "[pbem] " + tr.ngettext("%(num)d game waits on your orders", "%(num)d games wait on your orders",
+                                      len(waiting)),
+              tr.gettext("Your daily digest: these games wait on your orders.") + "\n\n" + "\n".join(lines)
+              + "\n\n" + tr.gettext("(You chose a daily digest instead of each notice: change it on the site's "
+                                     "notifications page.)"),
               kind="digest", dedupe_key=key)
         done += 1
     return done

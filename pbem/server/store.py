@@ -306,6 +306,13 @@ def _speed_attachments_by_reference(db: Database) -> None:
         db.execute("UPDATE outbox SET attachments = ? WHERE id = ?", (json.dumps(parts), outbox_id))
 
 
+@migrations(name="issue17_1_language")
+def _language(db: Database) -> None:
+    """Each player's language (pbem.server.i18n.LANGUAGES): chosen on the web or by the mail command
+    LANGUAGE; NULL until he chooses (his mails are then in English, his pages in his browser's)."""
+    db.executescript("ALTER TABLE players ADD COLUMN language TEXT;")
+
+
 def message_id_of(raw: bytes) -> str | None:
     """The Message-ID header of a raw message, or None (never raises)."""
     try:
@@ -683,6 +690,20 @@ class Store:
             if self.find_player(email) is None:
                 self.add_player(email)
             self.db.execute("UPDATE players SET password_hash = ? WHERE email = ?", (password_hash, email.strip()))
+
+    def language_of(self, email: str | None, default: str | None = "en") -> str | None:
+        """The language ``email`` chose (a code of pbem.server.i18n.LANGUAGES), else ``default``."""
+        if not email:
+            return default
+        row = self.query_one("SELECT language FROM players WHERE email = ?", (email.strip(),))
+        return (row or {}).get("language") or default
+
+    def set_language(self, email: str, language: str) -> None:
+        """Keep ``email``'s language, adding the player if the address is new."""
+        with self.transaction():
+            if self.find_player(email) is None:
+                self.add_player(email)
+            self.db.execute("UPDATE players SET language = ? WHERE email = ?", (language, email.strip()))
 
     def session_generation(self, email: str) -> int:
         """The generation a web session of ``email`` must carry to be valid (0 for a new address)."""

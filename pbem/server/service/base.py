@@ -10,7 +10,8 @@ from collections import OrderedDict
 from datetime import datetime, timezone
 from pathlib import Path
 
-from pbem.server import deadlines
+from pbem.server import deadlines, i18n
+from pbem.server.i18n import N_
 from pbem.server.addresses import one_line
 from pbem.server.mapcache import MapCache
 from pbem.core import verify
@@ -20,6 +21,9 @@ from pbem.paths import MAPS
 from pbem.server.store import NoSuchGame, NoSuchSeat, Store
 
 
+NO_DEADLINE = {"open": N_("(none yet: the game begins when every seat is taken)"),
+               "paused": N_("(none while the game is paused)"),
+               "finished": N_("(none: the game is over)")}
 TITLE_LIMIT = 100  # characters of a game's title, on one line
 CACHE_GAMES = 300  # games kept replayed (Config.cache_games): 0.7-1.5 MB each, by game (docs/performance.md)
 
@@ -96,8 +100,22 @@ class ServiceBase:
         info = self.info(game_id)
         return f"#{game_id} {one_line(info['title'], TITLE_LIMIT)}".strip()  # one line, even if stored with breaks
 
-    def turn_label(self, game: Game, day: int | None = None) -> str:
-        return game.turn_label(day)
+    def turn_label(self, game: Game, day: int | None = None, lang: str = "en") -> str:
+        """The name of ``day`` (default: the next). A day with a position is named by it (its
+        ``Turn.label``, in the game's words); a day beyond, by the ruleset, in ``lang``."""
+        day = game.day if day is None else day
+        if lang == "en" or 0 <= day <= game.day:
+            return game.turn_label(day)
+        return game.ruleset.turn_label(game.scenario, day, lang=lang)
+
+    def lang_of(self, game_id: int, side: str | None) -> str:
+        """The language of seat ``side``'s player (his choice, kept with his address; English
+        until he chooses). ``side=None``: the moderator's."""
+        if side:
+            email = self.seat(game_id, side)["email"]
+        else:
+            email = self.info(game_id).get("moderator")
+        return self.store.language_of(email)
 
     def seat_titles(self, game_id: int) -> dict[str, str]:
         """The game's seats, id -> title, in the order its ruleset shows them."""
@@ -139,32 +157,34 @@ class ServiceBase:
     def deadline(self, game_id: int) -> datetime | None:
         return deadlines.parse_iso(self.info(game_id).get("deadline"))
 
-    def deadline_for(self, game_id: int, side: str | None, when: datetime | None = None) -> str:
-        """The deadline as seat ``side`` reads it: in its time zone, with the time left
-        (``side=None``: the moderator, in UTC). ``when``: a deadline about to be set."""
+    def deadline_for(self, game_id: int, side: str | None, when: datetime | None = None,
+                     lang: str | None = None) -> str:
+        """The deadline as seat ``side`` reads it: in its time zone and language (``lang``, else
+        its player's), with the time left (``side=None``: the moderator, in UTC). ``when``: a
+        deadline about to be set."""
         info = self.info(game_id)
         when = when or self.deadline(game_id)
+        lang = lang or (self.lang_of(game_id, side) if side else "en")
         if when is None:
-            return {"open": "(none yet: the game begins when every seat is taken)",
-                    "paused": "(none while the game is paused)",
-                    "finished": "(none: the game is over)"}.get(info["status"], "(set when this day's reports are out)")
+            return i18n.translate(lang, NO_DEADLINE.get(info["status"], N_("(set when this day's reports are out)")))
         zone = self.seat(game_id, side)["timezone"] if side else "UTC"
-        return deadlines.local_time(when, zone, now=self.now())
+        return deadlines.local_time(when, zone, now=self.now(), lang=lang)
 
-    def deadline_line(self, game_id: int, side: str | None) -> str:
+    def deadline_line(self, game_id: int, side: str | None, lang: str | None = None) -> str:
         """"Deadline: ..." as seat ``side`` reads it (None: the moderator, in UTC) while the
         game runs or waits to begin; "" once it is over."""
         if self.info(game_id)["status"] == "finished" or self.game(game_id).over:
             return ""
-        return f"Deadline: {self.deadline_for(game_id, side)}."
+        lang = lang or (self.lang_of(game_id, side) if side else "en")
+        return i18n.translate(lang, "Deadline: %(deadline)s.", deadline=self.deadline_for(game_id, side, lang=lang))
 
-    def deadline_in_zone(self, game_id: int, zone: str) -> str:
+    def deadline_in_zone(self, game_id: int, zone: str, lang: str = "en") -> str:
         """The deadline in time zone ``zone`` (a moderator's, or the game's for a reader not
         known), with the time left; the same words as ``deadline_for`` when there is none."""
         when = self.deadline(game_id)
         if when is None:
-            return self.deadline_for(game_id, None)
-        return deadlines.local_time(when, zone, now=self.now())
+            return self.deadline_for(game_id, None, lang=lang)
+        return deadlines.local_time(when, zone, now=self.now(), lang=lang)
 
     def check_key(self, game_id: int, side: str, key: str) -> bool:
         """Whether ``key`` is the seat's key.

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 
-from pbem.server import deadlines
+from pbem.server import deadlines, i18n
 from pbem.server.notify import notice
 
 from .base import ServiceBase, ServiceError
@@ -67,7 +67,7 @@ class Endings(ServiceBase):
             title = self.seat_title(game_id, side)
             why = f"{title} resigns" + (f"; {winner_title(game, winner)} wins." if winner else ".")
             self.end_by_players(game_id, winner, why, "resign", who or self.seat(game_id, side)["email"] or side)
-        return f"You resigned game {self.label(game_id)}. " + why
+        return i18n.translate(self.lang_of(game_id, side), "You resigned game %(game)s.", game=self.label(game_id)) + " " + why
 
     # -- draws ---------------------------------------------------------------------------
 
@@ -112,7 +112,8 @@ class Endings(ServiceBase):
                           f"next line is\n  DRAW ACCEPT\nor, to decline,\n  DRAW DECLINE\nor do it on the game's"
                           f" web page. The offer lapses when the coming day is resolved.",
                           kind="draw", game_id=game_id, dedupe_key=f"draw:{offer['id']}:{other}")
-        return f"Your draw offer in game {self.label(game_id)} stands until the coming day is resolved."
+        return i18n.translate(self.lang_of(game_id, side), "Your draw offer in game %(game)s stands until the coming day "
+                              "is resolved.", game=self.label(game_id))
 
     def answer_draw(self, game_id: int, side: str, accept: bool, who: str = "") -> str:
         with self.lock:
@@ -136,13 +137,14 @@ class Endings(ServiceBase):
                         notice(self.store, offerer["email"], f"[pbem {game_id}] Draw declined",
                               f"{title} declines your draw offer in game {self.label(game_id)}: play goes on.",
                               kind="draw", game_id=game_id, dedupe_key=f"draw:{offer['id']}:declined")
-                    return "You declined the draw: play goes on."
+                    return i18n.translate(self.lang_of(game_id, side), "You declined the draw: play goes on.")
                 if self.draw_waiting(game_id, {**offer, "answers": answers}):
-                    return "Your acceptance is recorded; the draw waits for the other seats."
+                    return i18n.translate(self.lang_of(game_id, side),
+                                          "Your acceptance is recorded; the draw waits for the other seats.")
                 self.store.execute("UPDATE game_offers SET status = 'accepted' WHERE id = ?", (offer["id"],))
                 self.end_by_players(game_id, None, f"Drawn by agreement ({self.seat_title(game_id, offer['side'])} "
                                                    f"offered, {title} accepted).", "agreed", who or side)
-        return f"Game {self.label(game_id)} is drawn by agreement."
+        return i18n.translate(self.lang_of(game_id, side), "Game %(game)s is drawn by agreement.", game=self.label(game_id))
 
     # -- rematch -------------------------------------------------------------------------
 

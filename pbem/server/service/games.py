@@ -7,7 +7,7 @@ import json
 import secrets
 from datetime import datetime
 
-from pbem.server import deadlines
+from pbem.server import deadlines, i18n
 from pbem.server.addresses import one_line
 from pbem.core.game import Game
 from pbem.core.ruleset import options_of
@@ -88,10 +88,13 @@ class Games(ServiceBase):
                 self.tell_moderator(game_id, "begins")
                 for other in self.store.seats(game_id):
                     if other["side"] != side and other["email"]:  # not the computer
-                        queue(self.store, other["email"], f"[pbem {game_id}] The game begins",
-                              f"Every seat of game {self.label(game_id)} is taken: the game begins.\n\n"
-                              f"Your first orders ({self.turn_label(self.game(game_id))}) are due by "
-                              f"{self.deadline_for(game_id, other['side'])}.\n",
+                        lang = self.store.language_of(other["email"])
+                        tr = i18n.translator(lang)
+                        queue(self.store, other["email"], f"[pbem {game_id}] " + tr.gettext("The game begins"),
+                              tr.gettext("Every seat of game %(game)s is taken: the game begins.\n\nYour first "
+                                         "orders (%(turn)s) are due by %(deadline)s.\n", game=self.label(game_id),
+                                         turn=self.turn_label(self.game(game_id), lang=lang),
+                                         deadline=self.deadline_for(game_id, other["side"], lang=lang)),
                               kind="start", game_id=game_id, dedupe_key=f"start:{game_id}:{other['side']}")
         return key
 
@@ -150,32 +153,36 @@ class Games(ServiceBase):
         self.store.set_clock(game_id, deadline=deadlines.iso(when), next_check=deadlines.iso(first))
         self.play_bots(game_id)  # a turn starts (or its clock moves): a computer seat answers at once
 
-    def opening_template(self, game_id: int, side: str) -> str:
-        """The orders template of a seat before any day has been resolved."""
+    def opening_template(self, game_id: int, side: str, lang: str | None = None) -> str:
+        """The orders template of a seat before any day has been resolved, in ``lang`` (else its player's)."""
         game = self.game(game_id)
-        return game.ruleset.orders_template(game, side, deadline=self.deadline_for(game_id, side),
-                                           game_label=self.label(game_id), game_id=str(game_id))
+        lang = lang or self.lang_of(game_id, side)
+        return game.ruleset.orders_template(game, side, deadline=self.deadline_for(game_id, side, lang=lang),
+                                           game_label=self.label(game_id), game_id=str(game_id), lang=lang)
 
     def welcome(self, game_id: int, side: str, email: str, key: str) -> None:
         game = self.game(game_id)
+        lang = self.store.language_of(email)
+        tr = i18n.translator(lang)
+        seat = self.seat_title(game_id, side)
         body = "\n".join([
-            f"Welcome to game {self.label(game_id)} of {game.ruleset.title}: you play "
-            f"{self.seat_title(game_id, side)}.",
+            tr.gettext("Welcome to game %(game)s of %(title)s: you play %(seat)s.", game=self.label(game_id),
+                       title=game.ruleset.title, seat=seat),
             "",
-            f"Deadline: {self.deadline_for(game_id, side)}.",
+            tr.gettext("Deadline: %(deadline)s.", deadline=self.deadline_for(game_id, side, lang=lang)),
             "",
-            f"Your secret key for this seat is: {key}",
-            "Keep it: every orders mail must carry it in its first line. It is not stored by the",
-            "server (only a hash of it is), so it cannot be sent again; a moderator can give you a",
-            "new one, or send KEY in a mail with your current key to get a new one.",
+            tr.gettext("Your secret key for this seat is: %(key)s", key=key),
+            tr.gettext("Keep it: every orders mail must carry it in its first line. It is not stored by the\n"
+                       "server (only a hash of it is), so it cannot be sent again; a moderator can give you a\n"
+                       "new one, or send KEY in a mail with your current key to get a new one."),
             "",
-            *commitment_lines(self.commitment(game_id)),
-            "Send your orders by replying to this mail, or on the web page of the game.",
-            "A template for your first orders:",
+            *commitment_lines(self.commitment(game_id), lang),
+            tr.gettext("Send your orders by replying to this mail, or on the web page of the game.\n"
+                       "A template for your first orders:"),
             "",
-            self.opening_template(game_id, side),
+            self.opening_template(game_id, side, lang),
         ])
-        queue(self.store, email, f"[pbem {game_id}] Welcome: you play {self.seat_title(game_id, side)}", body,
+        queue(self.store, email, f"[pbem {game_id}] " + tr.gettext("Welcome: you play %(seat)s", seat=seat), body,
               attachments=[self.view_attachment(game, side)],
               kind="welcome", game_id=game_id, dedupe_key=f"welcome:{game_id}:{side}:{key[:6]}")
 
@@ -190,10 +197,11 @@ def view_json(game: Game, side: str, day: int | None = None) -> bytes:
     return json.dumps(game.view(side, day), indent=1, sort_keys=True).encode()
 
 
-def commitment_lines(commitment: str | None) -> list[str]:
+def commitment_lines(commitment: str | None, lang: str = "en") -> list[str]:
     """What a welcome says of the seed's commitment (nothing for games made before commitments)."""
     if not commitment:
         return []
-    return ["The dice of this game are fixed by a secret seed, revealed when the game ends. Its",
-            f"commitment (SHA-256 of the seed and a salt) is {commitment}:",
-            "keep it, to check with `pbem verify` that the seed was never changed.", ""]
+    return [i18n.translate(lang, "The dice of this game are fixed by a secret seed, revealed when the game ends. Its\n"
+                               "commitment (SHA-256 of the seed and a salt) is %(commitment)s:\n"
+                               "keep it, to check with `pbem verify` that the seed was never changed.",
+                         commitment=commitment), ""]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from pbem.server import deadlines
+from pbem.server import deadlines, i18n
 from pbem.core.orders import OrdersError, Problem
 
 from .base import ServiceBase
@@ -26,28 +26,48 @@ class Submission:
     seat_title: str = ""
     deadline: str = ""  # the day's deadline, as the seat reads it
     warnings: list[str] = field(default_factory=list)  # orders that depend on the enemy (the ruleset says)
+    lang: str = "en"  # the language of the answer: the seat's player's
 
     def message(self) -> str:
+        tr = i18n.translator(self.lang)
         if self.ok:
-            what = "Standing orders" if self.standing_only else "Orders"
-            lines = [f"{what} accepted for game {self.game_id}, {self.seat_title or self.side}, "
-                     f"{self.turn}. They replace any you sent before for this day.", ""]
-            lines += [f"  {line}" for line in (self.echo or "(no orders: standing orders still apply)").splitlines()]
+            where = dict(game=self.game_id, seat=self.seat_title or self.side, turn=self.turn)
+            lines = [tr.gettext("Standing orders accepted for game %(game)s, %(seat)s, %(turn)s. They replace any "
+                                "you sent before for this day.", **where) if self.standing_only else
+                     tr.gettext("Orders accepted for game %(game)s, %(seat)s, %(turn)s. They replace any you sent "
+                                "before for this day.", **where), ""]
+            lines += [f"  {line}" for line in (self.echo or tr.gettext("(no orders: standing orders still apply)"))
+                      .splitlines()]
             if self.warnings:
-                lines += ["", "They will be carried out unless the enemy's actions prevent it. These depend "
-                              "on what happens during the day:", ""]
+                lines += ["", tr.gettext("They will be carried out unless the enemy's actions prevent it. These "
+                                         "depend on what happens during the day:"), ""]
                 lines += [f"  - {w}" for w in self.warnings]
             if self.final:
-                lines += ["", "You marked them FINAL: the day may be resolved before the deadline."]
+                lines += ["", tr.gettext("You marked them FINAL: the day may be resolved before the deadline.")]
             if self.deadline:
-                lines += ["", f"Deadline: {self.deadline}."]
+                lines += ["", tr.gettext("Deadline: %(deadline)s.", deadline=self.deadline)]
             return "\n".join(lines)
-        lines = [f"Your orders for game {self.game_id} were NOT accepted. Nothing was changed; "
-                 f"correct these and send them again:", ""]
-        lines += [f"  - {p}" for p in self.problems]
+        lines = [tr.gettext("Your orders for game %(game)s were NOT accepted. Nothing was changed; correct these "
+                            "and send them again:", game=self.game_id), ""]
+        lines += [f"  - {problem_text(p, self.lang)}" for p in self.problems]
         if self.deadline:
-            lines += ["", f"Deadline: {self.deadline}."]
+            lines += ["", tr.gettext("Deadline: %(deadline)s.", deadline=self.deadline)]
         return "\n".join(lines)
+
+
+def problem_text(problem: Problem, lang: str = "en") -> str:
+    """A problem of the orders as the player reads it: its line and column, in his language (the
+    message itself comes from the ruleset, which wrote it in that language)."""
+    if lang == "en":
+        return str(problem)
+    tr = i18n.translator(lang)
+    text = tr.gettext("line %(line)s, column %(column)s: %(message)s", line=problem.line, column=problem.column,
+                      message=problem.message)
+    if problem.found:
+        text += " " + tr.gettext("(found %(found)r)", found=problem.found)
+    if problem.expected:
+        text += "; " + tr.gettext("expected %(expected)s", expected=problem.expected)
+    return text
 
 
 KEY_WORD = re.compile(r"(?im)^(\s*(?:(?:GAME|SIDE|TURN)\b.*?)?\bKEY\s+)(\S+)")
@@ -60,7 +80,7 @@ def redact_key(text: str) -> str:
 
 class Orders(ServiceBase):
 
-    def check_orders(self, game_id: int, side: str, text: str) -> tuple[Submission, object]:
+    def check_orders(self, game_id: int, side: str, text: str, lang: str | None = None) -> tuple[Submission, object]:
         """Check a side's orders for the coming day without recording them.
 
         Returns the answer the player gets (the same words by mail and on the
@@ -68,24 +88,28 @@ class Orders(ServiceBase):
         """
         info = self.info(game_id)
         game = self.game(game_id)
-        result = Submission(False, game_id, side, game.day, self.turn_label(game),
-                            seat_title=self.seat_title(game_id, side))
-        if side in game.seats() and not game.over:
-            result.deadline = self.deadline_for(game_id, side)
+        in_game = side in game.seats()
+        lang = lang or (self.lang_of(game_id, side) if in_game else "en")
+        tr = i18n.translator(lang)
+        result = Submission(False, game_id, side, game.day, self.turn_label(game, lang=lang),
+                            seat_title=self.seat_title(game_id, side), lang=lang)
+        if in_game and not game.over:
+            result.deadline = self.deadline_for(game_id, side, lang=lang)
         if info["status"] == "finished" or game.over:
-            result.problems = [Problem(1, 1, f"game {game_id} is over; it takes no more orders")]
+            result.problems = [Problem(1, 1, tr.gettext("game %(game)s is over; it takes no more orders", game=game_id))]
             return result, None
-        if side not in game.seats():
-            result.problems = [Problem(1, 1, f"no seat called {side!r}")]
+        if not in_game:
+            result.problems = [Problem(1, 1, tr.gettext("no seat called %(side)r", side=side))]
             return result, None
         try:
-            orders = game.check_orders(side, text)
+            orders = game.ruleset.check_orders(game.scenario, game.state, side, text, lang=lang)
         except OrdersError as exc:
             result.problems = exc.problems
             return result, None
         if orders.header.game is not None and str(orders.header.game).lstrip("#") != str(game_id):
             result.problems = [Problem(orders.header.line or 1, 1,
-                                       f"these orders name game {orders.header.game}, not {game_id}")]
+                                       tr.gettext("these orders name game %(named)s, not %(game)s",
+                                                  named=orders.header.game, game=game_id))]
             return result, None
         result.ok = True
         result.echo = orders.echo()
@@ -94,13 +118,14 @@ class Orders(ServiceBase):
         result.standing_only = side not in game.turn().seats
         return result, orders
 
-    def submit(self, game_id: int, side: str, text: str, source: str = "web", who: str = "") -> Submission:
+    def submit(self, game_id: int, side: str, text: str, source: str = "web", who: str = "",
+               lang: str | None = None) -> Submission:
         """Check a side's orders for the coming day and, if they are good, record them.
 
         The last accepted orders of a side for a day count; all are kept.
         """
         with self.lock:
-            result, orders = self.check_orders(game_id, side, text)
+            result, orders = self.check_orders(game_id, side, text, lang)
             if not result.ok:
                 return result
             game = self.game(game_id)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
 
-from pbem.server import deadlines
+from pbem.server import deadlines, i18n
 from pbem.server.mail.outbox import queue
 from pbem.server.notify import notice
 from pbem.server.store import new_key
@@ -44,9 +44,11 @@ class Players(ServiceBase):
             self.set_key(game_id, side, key)
             self.store.audit(who or seat["email"] or side, "rotate_key", game_id, detail={"side": side})
             if seat["email"]:
-                queue(self.store, seat["email"], f"[pbem {game_id}] Your new key",
-                      f"Your new key for {self.seat_title(game_id, side)} in game {self.label(game_id)} is: {key}\n"
-                      f"The old key no longer works.\n\n{self.deadline_line(game_id, side)}".rstrip(),
+                tr = i18n.translator(self.store.language_of(seat["email"]))
+                queue(self.store, seat["email"], f"[pbem {game_id}] " + tr.gettext("Your new key"),
+                      (tr.gettext("Your new key for %(seat)s in game %(game)s is: %(key)s\nThe old key no longer "
+                                  "works.", seat=self.seat_title(game_id, side), game=self.label(game_id), key=key)
+                       + f"\n\n{self.deadline_line(game_id, side)}").rstrip(),
                       kind="key", game_id=game_id)
         return key
 

@@ -9,6 +9,7 @@ import html
 import re
 
 from pbem.core.game import Game
+from pbem.server import i18n
 from pbem.server.mail.outbox import Drawn, queue
 
 from .base import ServiceBase, ServiceError
@@ -18,26 +19,29 @@ from .games import view_json
 class Reports(ServiceBase):
 
     def report(self, game_id: int, day: int, side: str | None, corrected: str = "",
-               deadline: datetime | None = None):
+               deadline: datetime | None = None, lang: str | None = None):
         """Seat ``side``'s report of ``day`` (None: the moderator's), telling the next deadline
-        (``deadline``: one about to be set), a ruling that corrected it, and a day the seat missed."""
+        (``deadline``: one about to be set), a ruling that corrected it, and a day the seat missed;
+        in ``lang`` (else the seat's player's language)."""
         game = self.game(game_id)
-        when = self.deadline_for(game_id, side, deadline) if not game.over else None
+        lang = lang or self.lang_of(game_id, side)
+        tr = i18n.translator(lang)
+        when = self.deadline_for(game_id, side, deadline, lang=lang) if not game.over else None
         report = game.ruleset.report(game, day, side, deadline=when, game_label=self.label(game_id),
-                                     game_id=str(game_id))
+                                     game_id=str(game_id), lang=lang)
         if side and day < len(game.days) and side in game.days[day].seats and not game.orders_text(day, side):
-            notice(report, "No orders from you arrived for this day before its deadline: it was played with "
-                           "your standing orders only, and counts as a missed day.")
+            notice(report, tr.gettext("No orders from you arrived for this day before its deadline: it was played "
+                                      "with your standing orders only, and counts as a missed day."))
         if corrected:
-            notice(report, f"CORRECTED REPORT. A moderator ruled: {corrected}")
+            notice(report, tr.gettext("CORRECTED REPORT. A moderator ruled: %(ruling)s", ruling=corrected))
         return report
 
-    def map_png(self, game_id: int, day: int | None, side: str | None) -> bytes:
-        return self.maps.png(self.map_svg(game_id, day, side), self.rasterise)[1]  # drawn once per content
+    def map_png(self, game_id: int, day: int | None, side: str | None, lang: str = "en") -> bytes:
+        return self.maps.png(self.map_svg(game_id, day, side, lang), self.rasterise)[1]  # drawn once per content
 
     def attachment(self, ref: dict) -> bytes:
         """An attachment kept in the outbox as a reference (outbox.Drawn), drawn again from the log:
-        ``{"map": [game, day, side], "svg": digest}`` (from the map cache when it still has that
+        ``{"map": [game, day, side, lang], "svg": digest}`` (from the map cache when it still has that
         picture) or ``{"view": [game, day, side]}``."""
         if "map" in ref:
             kept = self.maps.get(ref.get("svg", ""))
@@ -55,9 +59,9 @@ class Reports(ServiceBase):
 
         return render_png(svg)
 
-    def map_svg(self, game_id: int, day: int | None, side: str | None) -> str:
+    def map_svg(self, game_id: int, day: int | None, side: str | None, lang: str = "en") -> str:
         game = self.game(game_id)
-        return game.ruleset.render_svg(game.scenario, game.view(side, day), title=self.label(game_id))
+        return game.ruleset.render_svg(game.scenario, game.view(side, day), title=self.label(game_id), lang=lang)
 
     @staticmethod
     def rewinds(game: Game) -> int:
@@ -76,15 +80,16 @@ class Reports(ServiceBase):
             if not seat["email"] or only not in (None, seat["side"]):
                 continue
             side = seat["side"]
-            report = self.report(game_id, day, side, corrected, deadline)
-            digest, _ = self.maps.png(self.map_svg(game_id, day, side), self.rasterise)  # drawn now, kept
+            lang = self.store.language_of(seat["email"])
+            report = self.report(game_id, day, side, corrected, deadline, lang=lang)
+            digest, _ = self.maps.png(self.map_svg(game_id, day, side, lang), self.rasterise)  # drawn now, kept
             html = report.html.replace("</body>", '<p><img src="cid:map" alt="map" style="max-width:100%"></p>'
                                                   "</body>")
             tag = f"[pbem {game_id}]"  # one subject scheme for every game: the tag first
             subject = report.subject if report.subject.startswith(tag) else f"{tag} {report.subject}"
-            subject = ("[corrected] " if corrected else "") + subject
+            subject = ("[" + i18n.translate(lang, "corrected") + "] " if corrected else "") + subject
             mails.append(dict(to=seat["email"], subject=subject, body=report.text, html=html,
-                              attachments=[("map.png", "image/png", Drawn(map=[game_id, day, side], svg=digest),
+                              attachments=[("map.png", "image/png", Drawn(map=[game_id, day, side, lang], svg=digest),
                                              "map"),
                                            ("view.json", "application/json", Drawn(view=[game_id, day, side]),
                                             None)],
@@ -99,20 +104,28 @@ class Reports(ServiceBase):
             mail["dedupe_key"] = None  # asked for again: sent again
             queue(self.store, **mail)
 
-    def status(self, game_id: int, side: str | None = None) -> str:
+    def status(self, game_id: int, side: str | None = None, lang: str | None = None) -> str:
+        """The STATUS answer: the game's state, the next turn, the deadline, whose orders are in,
+        and the ruleset's lines; in ``lang`` (else the seat's player's language)."""
         info = self.info(game_id)
         game = self.game(game_id)
-        lines = [f"Game {self.label(game_id)}: {info['status']}."]
+        lang = lang or self.lang_of(game_id, side)
+        tr = i18n.translator(lang)
+        status = i18n.STATUS.get(info["status"])
+        lines = [tr.gettext("Game %(game)s: %(status)s.", game=self.label(game_id),
+                            status=tr.gettext(status) if status else info["status"])]
         if game.over:
             lines.append(game.view(None)["victory"])
         else:
-            lines.append(f"Next: {self.turn_label(game)}.")
+            lines.append(tr.gettext("Next: %(turn)s.", turn=self.turn_label(game, lang=lang)))
             if side:
-                lines.append(f"Deadline: {self.deadline_for(game_id, side)}.")
+                lines.append(tr.gettext("Deadline: %(deadline)s.", deadline=self.deadline_for(game_id, side, lang=lang)))
             for seat in game.turn().seats:
-                lines.append(f"Orders from {self.seat_title(game_id, seat)}: "
-                             f"{'received' if game.orders_text(game.day, seat) else 'not yet'}.")
-        lines += game.ruleset.status_lines(game, side)
+                title = self.seat_title(game_id, seat)
+                lines.append(tr.gettext("Orders from %(seat)s: received.", seat=title)
+                             if game.orders_text(game.day, seat) else
+                             tr.gettext("Orders from %(seat)s: not yet.", seat=title))
+        lines += game.ruleset.status_lines(game, side, lang=lang)
         return "\n".join(lines)
 
 

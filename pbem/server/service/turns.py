@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from pbem.server import deadlines
+from pbem.server import deadlines, i18n
 from pbem.core.decisions import Decision, Pending, never
 from pbem.core.game import Game
 from pbem.server.mail.outbox import queue
@@ -89,14 +89,18 @@ class Turns(ServiceBase):
 
     def remind(self, game_id: int, side: str, hours: int, game: Game) -> None:
         seat = self.seat(game_id, side)
-        body = (f"Game {self.label(game_id)}: your orders for {self.turn_label(game)} are due by "
-                f"{self.deadline_for(game_id, side)}, and none have arrived yet.\n\n"
-                f"Send them by mail or on the game's web page. Without orders the day is played with "
-                f"your standing orders only, and counted as missed.")
-        queue(self.store, seat["email"], f"[pbem {game_id}] Reminder: orders due for {self.turn_label(game)}",
+        lang = self.store.language_of(seat["email"])
+        tr = i18n.translator(lang)
+        turn = self.turn_label(game, lang=lang)
+        body = tr.gettext("Game %(game)s: your orders for %(turn)s are due by %(deadline)s, and none have arrived "
+                          "yet.\n\nSend them by mail or on the game's web page. Without orders the day is played "
+                          "with your standing orders only, and counted as missed.", game=self.label(game_id),
+                          turn=turn, deadline=self.deadline_for(game_id, side, lang=lang))
+        subject = f"[pbem {game_id}] " + tr.gettext("Reminder: orders due for %(turn)s", turn=turn)
+        queue(self.store, seat["email"], subject,
               body, kind="reminder", game_id=game_id,
               dedupe_key=f"reminder:{game_id}:{game.day}:{side}:{hours}:{len(game.log)}")
-        chat(self.store, seat["email"], f"[pbem {game_id}] Reminder: orders due for {self.turn_label(game)}\n{body}",
+        chat(self.store, seat["email"], f"{subject}\n{body}",
              "reminder", game_id, f"reminder:{game_id}:{game.day}:{side}:{hours}:{len(game.log)}")
 
     def late_notice(self, game_id: int, late: list[str], game: Game, grace_end: datetime) -> None:
@@ -105,11 +109,15 @@ class Turns(ServiceBase):
         titles = ", ".join(self.seat_title(game_id, side) for side in late)
         for other in self.store.seats(game_id):
             if other["email"] and other["side"] not in late:
-                notice(self.store, other["email"], f"[pbem {game_id}] Late: {titles}",
-                      f"Game {self.label(game_id)}: the deadline for {self.turn_label(game)} has passed and "
-                      f"{titles} has sent no orders yet. The day is resolved when the grace time ends, "
-                      f"{deadlines.local_time(grace_end, other['timezone'], now=self.now())}, with or "
-                      f"without them.", kind="late", game_id=game_id,
+                lang = self.store.language_of(other["email"])
+                tr = i18n.translator(lang)
+                notice(self.store, other["email"], f"[pbem {game_id}] " + tr.gettext("Late: %(seats)s", seats=titles),
+                       tr.gettext("Game %(game)s: the deadline for %(turn)s has passed and %(seats)s has sent no "
+                                  "orders yet. The day is resolved when the grace time ends, %(end)s, with or "
+                                  "without them.", game=self.label(game_id), turn=self.turn_label(game, lang=lang),
+                                  seats=titles, end=deadlines.local_time(grace_end, other["timezone"],
+                                                                         now=self.now(), lang=lang)),
+                       kind="late", game_id=game_id,
                       dedupe_key=f"late:{game_id}:{game.day}:{other['side']}:{self.rewinds(game)}")
 
     def resolve_next(self, game_id: int, ask: bool = True, seen: dict | None = None) -> int | None:

@@ -24,7 +24,7 @@ from flask import Blueprint, Response, abort, g, jsonify, request
 
 from pbem.core.ruleset import options_of
 from pbem.games import rulesets as installed
-from pbem.server import deadlines
+from pbem.server import i18n, deadlines
 from pbem.server.service import ServiceError
 from pbem.server.web.around import AROUND_SETTINGS
 from pbem.server.web.games import FORM_SETTINGS, map_day, my_games, report_for, settings_from_form
@@ -160,9 +160,9 @@ def orders(game_id: int):
     side = side_for(g.user, game_id, body.get("side") or request.args.get("side"), write=True)
     text = body.get("text", "")
     if body.get("check_only"):
-        result, _ = service().check_orders(game_id, side, text)
+        result, _ = service().check_orders(game_id, side, text, i18n.web_lang())
     else:
-        result = service().submit(game_id, side, text, source="web", who=g.user.label)
+        result = service().submit(game_id, side, text, source="web", who=g.user.label, lang=i18n.web_lang())
     return jsonify({"ok": result.ok, "checked_only": bool(body.get("check_only")), "side": side, "day": result.day,
                     "turn": result.turn, "final": result.final, "echo": result.echo, "message": result.message(),
                     "warnings": result.warnings,

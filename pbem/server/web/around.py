@@ -8,6 +8,8 @@ from __future__ import annotations
 from datetime import timezone
 
 from flask import Blueprint, abort, flash, g, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+from flask_babel import ngettext
 
 from pbem.server import deadlines
 from pbem.server.service import ServiceError
@@ -107,11 +109,11 @@ def vacations():
     if request.method == "POST":
         if request.form.get("cancel", "").isdigit():
             service().cancel_vacation(me, int(request.form["cancel"]))
-            flash("Vacation cancelled.")
+            flash(_("Vacation cancelled."))
         else:
             starts, ends = vacation_span(request.form.get("starts", "").strip(), request.form.get("ends", "").strip())
             service().schedule_vacation(me, starts, ends)
-            flash("Vacation scheduled.")
+            flash(_("Vacation scheduled."))
         return redirect(url_for("around.vacations"))
     year = service().now().astimezone(timezone.utc).year
     return render_template("vacations.html", vacations=service().vacations_of(me), year=year,
@@ -129,7 +131,7 @@ def press(game_id: int):
         return redirect(url_for("around.press", game_id=game_id, side=side))
     side = request.args.get("side") or None
     if side is None and not is_moderator(g.user, game_id):
-        abort(403, "Only the game's moderator reads every message; a player reads his seat's.")
+        abort(403, _("Only the game's moderator reads every message; a player reads his seat's."))
     side = side_for(g.user, game_id, side)  # the seat's holder, or the moderator
     titles = service().seat_titles(game_id)
     return render_template("press.html", game_id=game_id, label=service().label(game_id), side=side,
@@ -149,7 +151,7 @@ def replay(game_id: int):
     day = request.args.get("day", "")
     view = request.args.get("view", "neutral")
     try:
-        shown, _ = service().replay_bounds(game_id, moderator)
+        shown, _last = service().replay_bounds(game_id, moderator)
         step = service().replay_day(game_id, int(day) if day.isdigit() else max(shown - 1, 0), view, moderator)
     except ServiceError as exc:
         abort(403 if "being played" in str(exc) else 404, str(exc))
@@ -162,7 +164,7 @@ def replay(game_id: int):
 @email_required
 def rematch(game_id: int):
     new = service().rematch(game_id, g.user.email)
-    flash(f"Rematch: game {service().label(new)}, with the seats swapped.")
+    flash(_("Rematch: game %(game)s, with the seats swapped.", game=service().label(new)))
     return redirect(url_for("games.game_page", game_id=new))
 
 
@@ -179,6 +181,6 @@ def invitation(game_id: int):
     """The seats of a game kept for the signed-in player, each with its join button."""
     kept = [i for i in service().invitations_for(g.user.email) if i["game_id"] == game_id]
     if not kept:
-        abort(404, f"No seat of game {game_id} is kept for {g.user.email}.")
+        abort(404, _("No seat of game %(game)s is kept for %(email)s.", game=game_id, email=g.user.email))
     return render_template("invitation.html", game_id=game_id, label=service().label(game_id),
                            seats=[(i["side"], service().seat_title(game_id, i["side"]), i["who"]) for i in kept])

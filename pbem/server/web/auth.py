@@ -15,6 +15,8 @@ import secrets
 from datetime import timedelta
 
 from flask import Blueprint, abort, g, redirect, render_template, request, session, url_for
+from flask_babel import gettext as _
+from flask_babel import ngettext
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from pbem.server import throttle
@@ -49,7 +51,7 @@ def safe_next(value: str | None) -> str:
 def clean_email(value: str | None) -> str:
     email = clean_address(value)  # email-validator: syntax, length, no control characters
     if email is None:
-        abort(400, "That is not an email address.")
+        abort(400, _("That is not an email address."))
     return email
 
 
@@ -73,7 +75,7 @@ def login():
             return redirect(next_url)
         note_attempt(email, "password", False)
         return render_template("login.html", next=next_url, email=email,
-                               error="Wrong address or password (or no password is set: ask for a link)."), 401
+                               error=_("Wrong address or password (or no password is set: ask for a link).")), 401
     note_attempt(email, "link", True)
     if not throttle.link_mail_allowed(service().store, service().now(), email):
         return render_template("login_sent.html", email=email)  # links already on their way: no more mail
@@ -94,8 +96,8 @@ def confirm(token: str):
         store.use_login_token(token_hash(token))
     if email is None:
         note_attempt(None, "token", False)
-        abort(400, "This sign-in link is unknown, used or expired: a link works once, for 30 minutes. "
-                   "Ask for a new one on the sign-in page.")
+        abort(400, _("This sign-in link is unknown, used or expired: a link works once, for 30 minutes. "
+                     "Ask for a new one on the sign-in page."))
     if request.method == "GET":
         return render_template("login_confirm.html", email=email, token=token)
     note_attempt(email, "token", True)
@@ -141,11 +143,11 @@ def password():
         check_rate(g.user.email, "password")
         if not check_password_hash(player["password_hash"], request.form.get("current", "")):
             note_attempt(g.user.email, "password", False)
-            error = "Your current password is not right."
+            error = _("Your current password is not right.")
     if error is None and len(new) < MIN_PASSWORD:
-        error = f"A password needs at least {MIN_PASSWORD} characters."
+        error = _("A password needs at least %(num)d characters.", num=MIN_PASSWORD)
     elif error is None and new != request.form.get("again", ""):
-        error = "The two new passwords differ."
+        error = _("The two new passwords differ.")
     if error:
         return render_template("password.html", need_current=need_current, has_password=has_password,
                                error=error), 400

@@ -17,11 +17,14 @@ from collections import OrderedDict
 
 from flask import (Blueprint, Response, abort, current_app, flash, g, redirect, render_template, request, session,
                    url_for)
+from flask_babel import gettext as _
+from flask_babel import ngettext
 from werkzeug.datastructures import MultiDict
 
 from pbem.core.ruleset import options_of
 from pbem.games import DEFAULT, rulesets, ruleset
-from pbem.server import deadlines
+from pbem.server import deadlines, i18n
+from pbem.server.i18n import N_
 from pbem.server.service import ServiceError
 from pbem.server.web import clicklayer
 from pbem.server.web.around import around_settings
@@ -94,7 +97,7 @@ def my_games(email: str) -> list[dict]:
             games[info["id"]] = {"id": info["id"], "title": info["title"], "status": info["status"], "sides": []}
     for item in games.values():
         game = service().game(item["id"])
-        item["turn"] = service().turn_label(game)
+        item["turn"] = service().turn_label(game, lang=i18n.web_lang())
         item["waiting"] = [s for s in item["sides"] if not game.over and s in game.turn().seats
                            and not game.orders_text(game.day, s)]
     return sorted(games.values(), key=lambda item: -item["id"])
@@ -116,10 +119,10 @@ def report_for(game_id: int, day: int, side: str | None):
     """A resolved day's report for ``side`` (None: the moderator's, or the spectator's)."""
     game = service().game(game_id)
     if not 0 <= day < len(game.days):
-        abort(404, f"Day {day} of game {game_id} has not been played.")
+        abort(404, _("Day %(day)s of game %(game)s has not been played.", day=day, game=game_id))
     if side is None and spectator(g.user, game_id):
         return game.ruleset.report(game, day, None, game_label=service().label(game_id), spectator=True)
-    return service().report(game_id, day, side)
+    return service().report(game_id, day, side, lang=i18n.web_lang())
 
 
 def report_body(report, without_template: bool = False) -> str:
@@ -143,9 +146,9 @@ def order_text(game_id: int, side: str) -> str:
     game = service().game(game_id)
     template = ""
     if game.days and not game.over:
-        template = service().report(game_id, game.days[-1].day, side).template
+        template = service().report(game_id, game.days[-1].day, side, lang=i18n.web_lang()).template
     elif not game.days and hasattr(service(), "opening_template"):
-        template = service().opening_template(game_id, side)
+        template = service().opening_template(game_id, side, i18n.web_lang())
     headers = [line for line in template.splitlines() if HEADER_LINE.match(line)]
     header = (re.sub(r"\s+KEY\s+\S+", "", headers[0]) if headers
               else f"GAME {game_id} SIDE {service().seat_title(game_id, side)}")
@@ -222,25 +225,43 @@ def page(game_id: int, side: str | None, result=None, text: str | None = None, s
         mine=mine, playing=playing, moderator=is_moderator(g.user, game_id), spectator=side is None and
         spectator(g.user, game_id), over=game.over or info["status"] == "finished", last=last,
         report_html=report_body(report, without_template=playing and not game.over) if report else "", days=[d.day for d in game.days],
-        turn=service().turn_label(game), status=service().status(game_id, side if playing else None),
-        deadline=service().deadline_for(game_id, side) if side else None,
+        turn=service().turn_label(game, lang=i18n.web_lang()), status=service().status(game_id, side if playing else None, lang=i18n.web_lang()),
+        deadline=service().deadline_for(game_id, side, lang=i18n.web_lang()) if side else None,
         orders_text=text if text is not None else (order_text(game_id, side) if playing and not game.over else ""),
         result=result, checked=checked, standing_result=standing_result, standing_text=standing_text or "",
         standing_now=standing_now, question=question, question_deadline=question_deadline, audit=public_audit(game_id, mine, is_moderator(g.user, game_id)),
-        day_label=lambda day: service().turn_label(game, day).replace(" (", ", ").rstrip(")"),
+        day_label=lambda day: service().turn_label(game, day, lang=i18n.web_lang()).replace(" (", ", ").rstrip(")"),
         commitment=service().commitment(game_id), settings=settings_list(game_id),
         deadline_iso=info.get("deadline") if side else None,
         **deadline_now(game_id, side),
         text_lines=(text or "").splitlines(), bots=(info["settings"] or {}).get("bots", {}),
         clicks=page_grammar(game, side) if owes(game, side, playing) else None,
         clicks_url=url_for("games.map_clicks", game_id=game_id, side=side),
-        map_alt="map of the game" + (f" as {service().seat_title(game_id, side)} sees it" if side else "")
-        + (f", after {service().turn_label(game, last)}" if last is not None else ", at the start"),
+        map_alt=map_alt(game_id, game, side, last),
         **map_sources(game_id, last, side),
     ), status
 
 
-POLICY_WORDS = {"warn": "the player is warned", "alert": "the moderator is alerted", "forfeit": "the player forfeits"}
+def map_alt(game_id: int, game, side: str | None, last: int | None) -> str:
+    """The map image's text alternative, in the page's language."""
+    when = service().turn_label(game, last, lang=i18n.web_lang()) if last is not None else None
+    if side:
+        seat = service().seat_title(game_id, side)
+        return (_("map of the game as %(seat)s sees it, after %(turn)s", seat=seat, turn=when) if when else
+                _("map of the game as %(seat)s sees it, at the start", seat=seat))
+    return _("map of the game, after %(turn)s", turn=when) if when else _("map of the game, at the start")
+
+
+POLICY_WORDS = {"warn": N_("the player is warned"), "alert": N_("the moderator is alerted"),
+                "forfeit": N_("the player forfeits")}
+
+
+def weekdays() -> list[str]:
+    """Monday to Sunday, abbreviated, in the page's language (CLDR's names through Babel)."""
+    from babel import Locale
+
+    names = Locale.parse(i18n.babel_locale(i18n.web_lang())).days["format"]["abbreviated"]
+    return [names[d] for d in range(7)]
 
 
 def settings_list(game_id: int) -> list[tuple[str, str]]:
@@ -253,35 +274,46 @@ def settings_list(game_id: int) -> list[tuple[str, str]]:
     for option in rules.options():
         out.append((option.title, str((info.get("options") or {}).get(option.name, option.default))))
     if s["clock"] == "daily":
-        clock = f"daily at {s['at']} {s['timezone']}, at least 12 hours after the reports"
+        clock = _("daily at %(at)s %(zone)s, at least 12 hours after the reports", at=s["at"], zone=s["timezone"])
     else:
         length = deadlines.day_length(s)
         hours, rest = divmod(int(length.total_seconds()), 3600)
-        clock = (f"{hours} hours" if hours else "") + (f" {rest // 60} minutes" if rest >= 60 else "") \
-            + (f" {rest % 60} seconds" if rest % 60 else "")
-        clock = clock.strip() + " after the reports go out"
+        clock = " ".join(part for part in (
+            ngettext("%(num)d hour", "%(num)d hours", hours) if hours else "",
+            ngettext("%(num)d minute", "%(num)d minutes", rest // 60) if rest >= 60 else "",
+            ngettext("%(num)d second", "%(num)d seconds", rest % 60) if rest % 60 else "") if part)
+        clock = _("%(time)s after the reports go out", time=clock)
     if s["skip_weekdays"]:
-        clock += "; never on " + ", ".join(WEEKDAYS[d] for d in s["skip_weekdays"])
-    out.append(("Deadlines", clock))
-    out.append(("Reminders", " and ".join(str(h) for h in s["reminders"]) + " hours before the deadline"
-                if s["reminders"] else "none"))
-    out.append(("Grace", f"{s['grace_minutes']} minutes after the deadline" if s["grace_minutes"] else "none"))
-    out.append(("Missed days", f"after {s['miss_limit']}: {POLICY_WORDS.get(s['miss_policy'], s['miss_policy'])}"))
-    out.append(("Vacation", f"up to {s['vacation_days']} days in all, per player"))
-    out.append(("Early resolution", "yes: as soon as every seat that owes orders marks them FINAL" if s["early"]
-                else "no: always at the deadline"))
+        names = weekdays()
+        clock += "; " + _("never on %(days)s", days=", ".join(names[d] for d in s["skip_weekdays"]))
+    out.append((_("Deadlines"), clock))
+    out.append((_("Reminders"), _("%(hours)s hours before the deadline",
+                                  hours=_(" and ").join(str(h) for h in s["reminders"]))
+                if s["reminders"] else _("none")))
+    out.append((_("Grace"), ngettext("%(num)d minute after the deadline", "%(num)d minutes after the deadline",
+                                     s["grace_minutes"]) if s["grace_minutes"] else _("none")))
+    policy = POLICY_WORDS.get(s["miss_policy"])
+    out.append((_("Missed days"), _("after %(limit)s: %(policy)s", limit=s["miss_limit"],
+                                    policy=_(policy) if policy else s["miss_policy"])))
+    out.append((_("Vacation"), ngettext("up to %(num)d day in all, per player", "up to %(num)d days in all, per player",
+                                        s["vacation_days"])))
+    out.append((_("Early resolution"), _("yes: as soon as every seat that owes orders marks them FINAL") if s["early"]
+                else _("no: always at the deadline")))
     asked = [ASK_KINDS.get(k, k) for k in s["ask"]]
-    out.append(("Asked by mail", f"{'; '.join(asked)} (answer within {s['ask_minutes']} minutes)" if asked
-                else "nothing: the rules' defaults decide"))
-    out.append(("Private", "yes: seats by invitation only" if s["private"] else "no: listed among the open games"))
-    out.append(("Press", {"none": "none", "open": "open: any seat to any, at any time",
-                          "game": "the game's own rule"}[s["press"]]))
-    out.append(("Spectators", "once the game is over" if s["spectator_delay"] is None else
-                f"while it is played, {s['spectator_delay']} days behind, in the neutral view"))
+    out.append((_("Asked by mail"), ngettext("%(kinds)s (answer within %(num)d minute)",
+                                             "%(kinds)s (answer within %(num)d minutes)", s["ask_minutes"],
+                                             kinds="; ".join(asked)) if asked
+                else _("nothing: the rules' defaults decide")))
+    out.append((_("Private"), _("yes: seats by invitation only") if s["private"] else _("no: listed among the open games")))
+    out.append((_("Press"), {"none": _("none"), "open": _("open: any seat to any, at any time"),
+                             "game": _("the game's own rule")}[s["press"]]))
+    out.append((_("Spectators"), _("once the game is over") if s["spectator_delay"] is None else
+                ngettext("while it is played, %(num)d day behind, in the neutral view",
+                         "while it is played, %(num)d days behind, in the neutral view", s["spectator_delay"])))
     bots = s.get("bots") or {}
     if bots:
-        out.append(("Computer players", ", ".join(f"{service().seat_title(game_id, seat)}: {name}"
-                                                    for seat, name in sorted(bots.items()))))
+        out.append((_("Computer players"), ", ".join(f"{service().seat_title(game_id, seat)}: {name}"
+                                                       for seat, name in sorted(bots.items()))))
     return out
 
 
@@ -301,8 +333,9 @@ def deadline_now(game_id: int, side: str | None) -> dict:
     when = service().deadline(game_id)
     if when is None or not side:
         return {"deadline_local": "", "time_left": ""}
-    return {"deadline_local": deadlines.local_time(when, service().seat(game_id, side)["timezone"]),
-            "time_left": deadlines.time_left(when - service().now())}
+    lang = i18n.web_lang()
+    return {"deadline_local": deadlines.local_time(when, service().seat(game_id, side)["timezone"], lang=lang),
+            "time_left": deadlines.time_left(when - service().now(), lang)}
 
 
 def map_sources(game_id: int, day: int | None, side: str | None) -> dict:
@@ -378,7 +411,7 @@ def settings_from_form(form, given_only: bool = False) -> dict:
 def new_game():
     available = current_app.config["PBEM_SCENARIOS"]
     form = request.form
-    shown = dict(scenarios=available, weekdays=WEEKDAYS, games=per_game())
+    shown = dict(scenarios=available, weekdays=weekdays(), games=per_game())
     if request.method == "GET":
         return render_template("new_game.html", form=MultiDict({"early": "1"}), error=None, **shown)
     try:
@@ -417,7 +450,7 @@ def new_game():
         deadlines.zone(timezone)
         fields = MultiDict(form)
         fields.setlist("ask", asked)
-        game_id, _ = service().create_game(
+        game_id, _keys = service().create_game(
             title, {s: g.user.email for s in sides}, scenario=scenario, settings=settings_from_form(fields),
             moderator=moderator, who=g.user.email, timezones={s: timezone for s in sides}, game=game,
             options=options, bots=bots)
@@ -425,10 +458,11 @@ def new_game():
         return render_template("new_game.html", form=form, error=str(exc), **shown), 400
     mine = (moderator or "").lower() == g.user.email.lower()
     if sides:
-        flash("Game created. Your seat key was mailed to you; you need it only to send orders by mail.")
+        flash(_("Game created. Your seat key was mailed to you; you need it only to send orders by mail."))
     else:
-        flash(f"Game created. {'You moderate' if mine else f'{moderator} moderates'} it; "
-              "the seats are open for players to join.")
+        flash(_("Game created. You moderate it; the seats are open for players to join.") if mine else
+              _("Game created. %(moderator)s moderates it; the seats are open for players to join.",
+                moderator=moderator))
     if not sides:
         return redirect(url_for("moderator.console", game_id=game_id) if mine else url_for("games.home"))
     return redirect(url_for("games.game_page", game_id=game_id))
@@ -439,7 +473,7 @@ def new_game():
 def join(game_id: int):
     side = request.form.get("side", "")
     if side not in service().seat_titles(game_id):
-        abort(404, f"Game {game_id} has no side {side!r}.")
+        abort(404, _("Game %(game)s has no side %(side)r.", game=game_id, side=side))
     moderator = (game_info(game_id).get("moderator") or "").lower()
     if moderator == g.user.email.lower() and not my_sides(g.user, game_id):
         raise ServiceError("the game's moderator cannot take a seat in it: a moderator sees both sides")
@@ -449,7 +483,7 @@ def join(game_id: int):
     except deadlines.SettingsError as exc:
         raise ServiceError(str(exc)) from None
     service().join(game_id, side, g.user.email, timezone=timezone)
-    flash(f"You play {service().seat_title(game_id, side)}. Your seat key was mailed to you.")
+    flash(_("You play %(seat)s. Your seat key was mailed to you.", seat=service().seat_title(game_id, side)))
     return redirect(url_for("games.game_page", game_id=game_id, side=side))
 
 
@@ -485,9 +519,9 @@ def orders(game_id: int):
         text = text.rstrip("\n") + "\nFINAL\n"
     checked = request.form.get("action") == "check"
     if checked:
-        result, _ = service().check_orders(game_id, side, text)
+        result, _orders = service().check_orders(game_id, side, text, i18n.web_lang())
     else:
-        result = service().submit(game_id, side, text, source="web", who=g.user.email)
+        result = service().submit(game_id, side, text, source="web", who=g.user.email, lang=i18n.web_lang())
     # post-redirect-get: a refresh shows the answer again, never posts again
     keep_answer(game_id=game_id, side=side, result=result, text=text, checked=checked)
     return redirect(url_for("games.game_page", game_id=game_id, side=side) + "#orders-result", 303)
@@ -507,7 +541,7 @@ def standing(game_id: int):
     kept = [line for line in service().orders_on_file(game_id, side).splitlines()
             if not line.strip().upper().startswith("STANDING") and not HEADER_LINE.match(line)]
     merged = "\n".join([f"GAME {game_id} SIDE {service().seat_title(game_id, side)}", *kept, *lines]) + "\n"
-    result = service().submit(game_id, side, merged, source="web", who=g.user.email)
+    result = service().submit(game_id, side, merged, source="web", who=g.user.email, lang=i18n.web_lang())
     keep_answer(game_id=game_id, side=side, standing_result=result, standing_text=text)
     return redirect(url_for("games.game_page", game_id=game_id, side=side) + "#standing-result", 303)
 
@@ -521,7 +555,7 @@ def vacation(game_id: int):
         raise ServiceError("a vacation is a whole number of days")
     new = service().vacation(game_id, side, int(days), who=g.user.email)
     zone = service().seat(game_id, side)["timezone"]
-    flash(f"Vacation taken. The deadline is now {deadlines.local_time(new, zone)}.")
+    flash(_("Vacation taken. The deadline is now %(deadline)s.", deadline=deadlines.local_time(new, zone, lang=i18n.web_lang())))
     return redirect(url_for("games.game_page", game_id=game_id, side=side))
 
 
@@ -539,7 +573,7 @@ def answer(game_id: int):
     side = side_for(g.user, game_id, request.form.get("side"), write=True)
     index = request.form.get("index", "")
     if not index.isdigit():
-        abort(400, "Which question?")
+        abort(400, _("Which question?"))
     flash(service().answer(game_id, side, int(index), request.form.getlist("choice")))
     return redirect(url_for("games.game_page", game_id=game_id, side=side))
 
@@ -564,7 +598,7 @@ def map_day(game_id: int, day: str) -> int | None:
         return None
     game = service().game(game_id)
     if not day.isdigit() or int(day) >= len(game.days):
-        abort(404, f"Day {day} of game {game_id} has not been played.")
+        abort(404, _("Day %(day)s of game %(game)s has not been played.", day=day, game=game_id))
     return int(day)
 
 
@@ -580,8 +614,9 @@ def _kept(cache: OrderedDict, key, make, size: int):
 
 def map_svg_text(game_id: int, day: int | None, side: str | None) -> str:
     """The SVG of a day's map (None: now) as ``side`` sees it, kept while the game's log is unchanged."""
-    key = (game_id, day, side, len(service().game(game_id).log))
-    return _kept(kept("svg"), key, lambda: service().map_svg(game_id, day, side), 64)
+    lang = i18n.web_lang()
+    key = (game_id, day, side, len(service().game(game_id).log), lang)
+    return _kept(kept("svg"), key, lambda: service().map_svg(game_id, day, side, lang), 64)
 
 
 def image_response(data: bytes, mimetype: str, day: int | None) -> Response:
@@ -616,10 +651,10 @@ def map_clicks(game_id: int):
     side = side_for(g.user, game_id, request.args.get("side"))
     game = service().game(game_id)
     if not owes(game, side, side in my_sides(g.user, game_id)):
-        abort(404, "No orders by clicking: this seat owes no orders now.")
+        abort(404, _("No orders by clicking: this seat owes no orders now."))
     grammar = game.ruleset.map_clicks(game.scenario, game.view(side))
     if not grammar:
-        abort(404, "This game takes its orders as text only.")
+        abort(404, _("This game takes its orders as text only."))
     svg = map_svg_text(game_id, None, side)
     key = (hashlib.sha256(svg.encode()).digest(), json.dumps(grammar, sort_keys=True))
     found = _kept(kept("clicks"), key, lambda: clicklayer.regions(grammar, svg), 32)
@@ -642,10 +677,10 @@ def map_offers(game_id: int):
     side = side_for(g.user, game_id, body.get("side"), write=True)
     game = service().game(game_id)
     if not owes(game, side, side in my_sides(g.user, game_id)):
-        abort(404, "No orders by clicking: this seat owes no orders now.")
+        abort(404, _("No orders by clicking: this seat owes no orders now."))
 
     def check(text: str):
-        result, _ = service().check_orders(game_id, side, text)
+        result, _orders = service().check_orders(game_id, side, text, i18n.web_lang())
         return result.problems
 
     found = clicklayer.offers(check, body["text"], body["at"], bool(body.get("replace")), body["lines"])
@@ -668,7 +703,7 @@ def map_png(game_id: int, day: str):
     svg = map_svg_text(game_id, number, side)
 
     if width == PNG_WIDTHS[-1]:
-        _, png = service().maps.png(svg, service().rasterise)
+        _digest, png = service().maps.png(svg, service().rasterise)
     else:
         from pbem.render import render_png
 

@@ -9,6 +9,8 @@ the @); addresses are shown only to the organisers, on the console.
 from __future__ import annotations
 
 from flask import Blueprint, abort, flash, g, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+from flask_babel import ngettext
 
 from pbem.server.leagues import ratings
 from pbem.server.leagues.service import Leagues
@@ -33,14 +35,14 @@ def league_or_404(league_id: int) -> dict:
     try:
         return leagues().league(league_id)
     except ServiceError:
-        abort(404, f"There is no league {league_id}.")
+        abort(404, _("There is no league %(id)s.", id=league_id))
 
 
 def tournament_or_404(tid: int) -> dict:
     try:
         return leagues().tournament(tid)
     except ServiceError:
-        abort(404, f"There is no tournament {tid}.")
+        abort(404, _("There is no tournament %(id)s.", id=tid))
 
 
 def organiser(league_id: int) -> bool:
@@ -84,7 +86,7 @@ def organise(league_id: int, action: str):
     if action not in ORGANISE:
         abort(404, f"There is no action {action!r}.")
     if not organiser(league_id):
-        abort(403, "Only the league's organisers may do this.")
+        abort(403, _("Only the league's organisers may do this."))
     form, me = request.form, g.user.email
     if action == "season":
         leagues().add_season(league_id, me, form.get("name", ""))
@@ -109,7 +111,7 @@ def organise(league_id: int, action: str):
                                           int(rounds) if rounds.isdigit() else 0, rules,
                                           int(season) if season.isdigit() else None)
         return redirect(url_for("leagues.console", tid=tid))
-    flash("Done.")
+    flash(_("Done."))
     return redirect(url_for("leagues.league", league_id=league_id))
 
 
@@ -125,7 +127,7 @@ def tournament(tid: int):
     if not may_see(t):
         if g.user is None:
             return redirect(url_for("auth.login", next=request.path))
-        abort(403, "This tournament is not published yet.")
+        abort(403, _("This tournament is not published yet."))
     table = leagues().table(tid)
     bidding = None
     if t["rules"].get("bidding") and t["status"] != "finished" and g.user is not None:
@@ -160,7 +162,7 @@ def bid(tid: int):
 def console(tid: int):
     t = tournament_or_404(tid)
     if not organiser(t["league_id"]):
-        abort(403, "Only the league's organisers may use the tournament console.")
+        abort(403, _("Only the league's organisers may use the tournament console."))
     ops = leagues()
     games = {}
     for p in t["pairings"]:
@@ -181,7 +183,7 @@ def act(tid: int, action: str):
     if action not in CONSOLE:
         abort(404, f"There is no action {action!r}.")
     if not organiser(t["league_id"]):
-        abort(403, "Only the league's organisers may use the tournament console.")
+        abort(403, _("Only the league's organisers may use the tournament console."))
     form, me, ops = request.form, g.user.email, leagues()
     why = form.get("why", "").strip()
     if action in ("pause", "resume", "replace", "adjudicate", "excuse") and not why:
@@ -206,7 +208,7 @@ def act(tid: int, action: str):
             raise ServiceError("that game is not in this tournament")
         count = form.get("count", "1").strip()
         ops.excuse(game_id, form.get("side", ""), me, why, int(count) if count.isdigit() else 0)
-    flash(f"{action}: done.")
+    flash(_("%(action)s: done.", action=action))
     return redirect(url_for("leagues.console", tid=tid))
 
 

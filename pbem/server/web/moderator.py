@@ -14,10 +14,13 @@ import re
 from pathlib import Path
 
 from flask import Blueprint, abort, flash, g, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+from flask_babel import ngettext
 
 from pbem.server.mail.inbound import parse_message
 from pbem.server.addresses import clean_address
 from pbem.server.service import ServiceError
+from pbem.server import i18n
 from pbem.server.web.games import map_sources, public_audit, report_body, report_for, settings_list
 from pbem.server.web.security import (admin_required, config, game_info, is_moderator, login_required, seat_rule,
                                       seated_while_running, service)
@@ -50,7 +53,7 @@ def moderator_only(game_id: int) -> None:
     game_info(game_id)
     seat_rule(g.user, game_id)  # a moderator holding a seat in the running game: refused, saying why
     if not is_moderator(g.user, game_id):
-        abort(403, "Only the game's moderator (or the site admin) may use the moderator console.")
+        abort(403, _("Only the game's moderator (or the site admin) may use the moderator console."))
 
 
 @bp.route("/games/<int:game_id>/moderate")
@@ -65,9 +68,9 @@ def console(game_id: int):
         "moderate.html", info=info, game=game, game_id=game_id, label=service().label(game_id),
         seats=service().store.seats(game_id), last=last, days=[d.day for d in game.days],
         report_html=report_body(report) if report else "", messages=inbound_messages(game_id),
-        audit=public_audit(game_id, [], True), status=service().status(game_id), actions=ACTIONS,
-        turn=service().turn_label(game), zone=(service().store.find_player(g.user.email) or {}).get("timezone") or info["settings"].get("timezone", "UTC"),
-        deadline=service().deadline_for(game_id, None), settings=settings_list(game_id),
+        audit=public_audit(game_id, [], True), status=service().status(game_id, lang=i18n.web_lang()), actions=ACTIONS,
+        turn=service().turn_label(game, lang=i18n.web_lang()), zone=(service().store.find_player(g.user.email) or {}).get("timezone") or info["settings"].get("timezone", "UTC"),
+        deadline=service().deadline_for(game_id, None, lang=i18n.web_lang()), settings=settings_list(game_id),
         map_alt="the full map: both sides", map_lazy=True, **map_sources(game_id, last, None))
 
 

@@ -4,6 +4,8 @@ pbem.server.notify does the work."""
 from __future__ import annotations
 
 from flask import Blueprint, Response, abort, flash, g, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+from flask_babel import ngettext
 
 from pbem.server import notify
 from pbem.server.service import ServiceError
@@ -25,7 +27,7 @@ def settings():
     if request.method == "POST":
         if request.form.get("action") == "calendar":
             notify.calendar_token(store, me, renew=True)
-            flash("A new calendar address is made; the old one no longer works.")
+            flash(_("A new calendar address is made; the old one no longer works."))
         else:
             try:
                 notify.set_settings(store, me, request.form.get("mode", ""), request.form.get("webhook_url", ""),
@@ -34,7 +36,7 @@ def settings():
                                     timezone=request.form.get("timezone"))
             except notify.NotifyError as exc:
                 raise ServiceError(str(exc)) from None
-            flash("Notification settings saved.")
+            flash(_("Notification settings saved."))
         return redirect(url_for("notifications.settings"))
     token = notify.calendar_token(store, me)
     return render_template("notifications.html", mine=notify.settings_of(store, me), modes=notify.MODES,
@@ -47,6 +49,6 @@ def settings():
 def calendar(token: str):
     email = notify.owner_of_token(service().store, token)
     if email is None:
-        abort(404, "No calendar at this address (a new one may have replaced it).")
+        abort(404, _("No calendar at this address (a new one may have replaced it)."))
     return Response(notify.calendar(service(), email, base_url()), mimetype="text/calendar",
                     headers={"Cache-Control": "private, max-age=300"})

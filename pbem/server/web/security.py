@@ -23,6 +23,8 @@ import secrets
 from dataclasses import dataclass
 
 from flask import abort, current_app, g, jsonify, redirect, render_template, request, session, url_for
+from flask_babel import gettext as _
+from flask_babel import ngettext
 from werkzeug.exceptions import HTTPException
 
 from pbem.server import throttle
@@ -66,7 +68,7 @@ def game_info(game_id: int) -> dict:
     try:
         return service().info(game_id)
     except ServiceError:
-        abort(404, f"There is no game {game_id}.")
+        abort(404, _("There is no game %(game)s.", game=game_id))
 
 
 def my_sides(user: User | None, game_id: int) -> list[str]:
@@ -108,10 +110,11 @@ def seat_rule(user: User | None, game_id: int) -> None:
     seats = seated_while_running(user, game_id)
     if seats and moderator_role(user, game_id):
         titles = " and ".join(service().seat_title(game_id, s) for s in seats)
-        abort(403, f"You play {titles} in game {game_id}, which is still running: while it runs, a player sees "
-                   f"only his own seat's views, whatever his roles, so the moderator console, the other seats' "
-                   f"views and both sides together are closed to you here. Another moderator (or the site admin, "
-                   f"if you are not the admin) must act for this game; everything opens when the game ends.")
+        abort(403, _("You play %(seats)s in game %(game)s, which is still running: while it runs, a player sees "
+                     "only his own seat's views, whatever his roles, so the moderator console, the other seats' "
+                     "views and both sides together are closed to you here. Another moderator (or the site admin, "
+                     "if you are not the admin) must act for this game; everything opens when the game ends.",
+                     seats=titles, game=game_id))
 
 
 def is_finished(game_id: int) -> bool:
@@ -135,17 +138,17 @@ def side_for(user: User | None, game_id: int, side: str | None, write: bool = Fa
     game_info(game_id)
     side = side or None
     if side is not None and side not in service().seat_titles(game_id):
-        abort(404, f"Game {game_id} has no side {side!r}.")
+        abort(404, _("Game %(game)s has no side %(side)r.", game=game_id, side=side))
     mine = my_sides(user, game_id)
     if side is None:
         if write:
-            abort(400, "Say which side.")
+            abort(400, _("Say which side."))
         seat_rule(user, game_id)
         if is_moderator(user, game_id) or is_finished(game_id):
             return None
         if user is None:
-            abort(401, "Sign in first.")
-        abort(403, "Only the game's moderator sees both sides (and everyone, once the game is over).")
+            abort(401, _("Sign in first."))
+        abort(403, _("Only the game's moderator sees both sides (and everyone, once the game is over)."))
     if side in mine:
         return side
     if not write:
@@ -153,8 +156,8 @@ def side_for(user: User | None, game_id: int, side: str | None, write: bool = Fa
     if not write and is_moderator(user, game_id):
         return side
     if user is None:
-        abort(401, "Sign in first.")
-    abort(403, f"You do not play {service().seat_title(game_id, side)} in game {game_id}.")
+        abort(401, _("Sign in first."))
+    abort(403, _("You do not play %(seat)s in game %(game)s.", seat=service().seat_title(game_id, side), game=game_id))
 
 
 def spectator(user: User | None, game_id: int) -> bool:
@@ -192,7 +195,7 @@ def admin_required(view):
     @login_required
     def wrapped(*args, **kwargs):
         if not is_admin(g.user):
-            abort(403, "Only the site admin may see this page.")
+            abort(403, _("Only the site admin may see this page."))
         return view(*args, **kwargs)
     return wrapped
 
@@ -213,10 +216,10 @@ def check_rate(email: str | None = None, kind: str = "password") -> None:  # pra
     why = throttle.signin_refusal(service().store, service().now(), client_ip(), email, kind)
     minutes = int(throttle.SIGNIN_WINDOW.total_seconds() // 60)  # pragma: no mutate (int(x / 60) is x // 60)
     if why == "address":
-        abort(429, f"Too many wrong passwords for this address lately: password sign-in for it is paused for "
-                   f"{minutes} minutes. Ask for a sign-in link instead; it works at once.")
+        abort(429, _("Too many wrong passwords for this address lately: password sign-in for it is paused for "
+                     "%(num)d minutes. Ask for a sign-in link instead; it works at once.", num=minutes))
     if why:
-        abort(429, f"Too many sign-in attempts: wait {minutes} minutes and try again.")
+        abort(429, _("Too many sign-in attempts: wait %(num)d minutes and try again.", num=minutes))
 
 
 def note_attempt(email: str | None, kind: str, ok: bool) -> None:
@@ -275,7 +278,7 @@ def check_csrf() -> None:
     sent = request.form.get("csrf_token") or request.headers.get("X-CSRF-Token") or ""  # pragma: no mutate (no token sent never matches)
     known = session.get("csrf") or ""
     if not known or not hmac.compare_digest(str(sent), str(known)):
-        abort(400, "The form's security token is missing or out of date. Go back, reload the page and try again.")
+        abort(400, _("The form's security token is missing or out of date. Go back, reload the page and try again."))
 
 
 def headers(response):

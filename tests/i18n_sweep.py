@@ -1,0 +1,100 @@
+"""What of a page is still English: the catalog's texts left untranslated in a page drawn in another
+language (tests/test_i18n.py). A page's texts are its text nodes and the attributes a reader meets
+(title, alt, aria-label, placeholder, the description); a text is left when it is, whole, a msgid of the
+server's catalog whose translation differs, or holds a long one (a sentence) inside it."""
+
+from __future__ import annotations
+
+import html
+import re
+from html.parser import HTMLParser
+
+from pbem.server import i18n
+
+ATTRIBUTES = ("title", "alt", "aria-label", "placeholder", "content")
+SKIPPED = ("script", "style", "pre", "code", "textarea")  # data and the player's own text, not the page's words
+
+
+class Texts(HTMLParser):
+    """The visible texts of a page, and the attributes read aloud; outside the game's report (whose
+    words are the game's: its own catalog, lang-games') and the player's data."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.texts: list[str] = []
+        self.skip = 0
+        self.report = 0
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if self.report:
+            if tag not in ("br", "img", "input", "meta", "link", "hr", "source", "col"):
+                self.report += 1
+            return
+        if attrs.get("id") == "report" or "report-box" in (attrs.get("class") or ""):
+            self.report = 1
+            return
+        if tag in SKIPPED:
+            self.skip += 1
+        for name in ATTRIBUTES:
+            if attrs.get(name) and (name != "content" or attrs.get("name") == "description"):
+                self.texts.append(attrs[name])
+
+    def handle_endtag(self, tag):
+        if self.report:
+            self.report -= 1
+            return
+        if tag in SKIPPED and self.skip:
+            self.skip -= 1
+
+    def handle_data(self, data):
+        if not self.skip and not self.report and data.strip():
+            self.texts.append(data)
+
+
+def english_left(page: str, lang: str) -> set[str]:
+    """The catalog's English texts left in ``page`` drawn in ``lang``."""
+    catalog = i18n.read_catalog(i18n.LOCALE_DIR / lang / "LC_MESSAGES" / "pbem.po")
+    whole, inside = set(), set()
+    for message in catalog:
+        if not message.id or isinstance(message.id, (tuple, list)) or message.string == message.id:
+            continue
+        plain = html.unescape(re.sub(r"<[^>]+>", "", message.id))
+        if i18n.placeholders(plain) or "%%" in plain:
+            for part in re.split(r"%\(\w+\)[sdr]|\{\w+\}", plain.replace("%%", "%")):
+                if len(part.strip()) >= 30:
+                    inside.add(part.strip())
+            continue
+        whole.add(plain.strip())
+        if len(plain) >= 30:
+            inside.add(plain.strip())
+    parser = Texts()
+    parser.feed(page)
+    left = set()
+    for text in parser.texts:
+        flat = " ".join(text.split())
+        if flat in whole:
+            left.add(flat)
+        left.update(part for part in inside if part in flat)
+    return left
+
+
+def english_in_mail(text: str, lang: str) -> set[str]:
+    """The catalog's English sentences (a line of a msgid between its placeholders, 25 characters or
+    more) found in a mail's ``text`` written in ``lang``."""
+    catalog = i18n.read_catalog(i18n.LOCALE_DIR / lang / "LC_MESSAGES" / "pbem.po")
+    found = set()
+    flat = " ".join(text.split())
+    for message in catalog:
+        ids = message.id if isinstance(message.id, (tuple, list)) else (message.id,)
+        if not ids[0] or message.string == message.id:
+            continue
+        strings = message.string if isinstance(message.string, (tuple, list)) else (message.string,)
+        kept = " ".join(" ".join(strings).split())  # what the translation keeps as it is (commands, codes)
+        for msgid in ids:
+            for line in msgid.splitlines():
+                for part in re.split(r"%\(\w+\)[sdr]|\{\w+\}", line):
+                    part = " ".join(part.split())
+                    if len(part) >= 25 and part in flat and part not in kept:
+                        found.add(part)
+    return found
