@@ -17,7 +17,9 @@ Robots' mail is never answered (pbem.server.mail.inbound, .robots).
 
 from __future__ import annotations
 
+import logging
 import re
+import time
 from datetime import datetime
 
 from pbem.server import addresses, deadlines, throttle
@@ -38,6 +40,9 @@ LIMIT_BYTES = 512 * 1024
 REPLY_LIMIT = 20_000  # characters: no answer grows without bound
 FAILURES_PER_HOUR = throttle.STRANGER_PER_ADDRESS  # answers to wrong keys (and other unproven mail) an hour
 STRANGER_SUBJECT = "[pbem] Your mail to the game server"
+BATCH = 64  # stored messages handled in one transaction
+BATCH_SECONDS = 0.1  # at most this long under the lock (then the rest in the next batch)
+log = logging.getLogger(__name__)
 COMMANDS = ("HELP", "STATUS", "REPORT", "ORDERS", "VACATION", "ANSWER", "KEY", "RESIGN", "DRAW", "PRESS", "REMATCH")
 
 HELP = """pbem: how to play by mail
@@ -79,12 +84,57 @@ def receive(service: Service, raw: bytes, source: str, received_at: datetime | N
     return service.store.store_inbound(raw, source, received_at=received_at or service.now())
 
 
-def process_pending(service: Service) -> int:
+def process_pending(service: Service, batch: int = BATCH, seconds: float = BATCH_SECONDS) -> int:
+    """Process every stored message, oldest first; returns how many were done.
+
+    Messages are handled in batches, one commit a batch (``process_batch``): the
+    commit, an fsync, is what mail processing cost most."""
     count = 0
-    for inbound_id in service.store.pending_inbound():
-        process(service, inbound_id)
-        count += 1
+    pending = service.store.pending_inbound()
+    while pending:
+        chunk, pending = pending[:batch], pending[batch:]
+        done = process_batch(service, chunk, seconds)
+        count += done
+        if done < len(chunk):  # the batch's time ran out: the rest go in the next one
+            pending = chunk[done:] + pending
     return count
+
+
+def process_batch(service: Service, inbound_ids: list[int], seconds: float = BATCH_SECONDS) -> int:
+    """Handle stored messages in one transaction, each exactly once; returns how many were taken.
+
+    Each is parsed first, outside the lock (as ``process``); then they are handled and
+    marked in one transaction, each in a savepoint of its own: a message whose handling
+    fails is rolled back alone (logged, left stored, tried again later), the others
+    commit. A crash before the commit leaves every message of the batch stored, to be
+    processed again; their answers carry dedupe keys. Handling stops taking messages
+    once ``seconds`` have passed, so that a batch never holds the lock long (the first
+    mail of a seat pays a scrypt)."""
+    store = service.store
+    parsed = []
+    for inbound_id in inbound_ids:
+        row = store.get_inbound(inbound_id)
+        parsed.append((inbound_id, row, read(row) if row is not None and row["status"] == "stored" else None))
+    taken = 0
+    started = time.monotonic()
+    with service.lock, store.transaction():
+        for inbound_id, row, msg in parsed:
+            if taken and time.monotonic() - started > seconds:
+                break
+            taken += 1
+            if msg is None:
+                continue
+            try:
+                with store.transaction():  # a savepoint: this message alone is rolled back if it fails
+                    current = store.get_inbound(inbound_id)
+                    if current is None or current["status"] != "stored":
+                        continue  # another worker got there first
+                    result = handle(service, row, msg)
+                    status = result.pop("status", "processed")
+                    store.mark_inbound(inbound_id, status, result)
+            except Exception:  # noqa: BLE001 - left stored, tried again when next woken
+                log.exception("could not process inbound message %s", inbound_id)
+    return taken
 
 
 def reply(service: Service, to: str, subject: str, body: str, game_id=None, in_reply_to=None,
