@@ -87,34 +87,44 @@ def receive(service: Service, raw: bytes, source: str, received_at: datetime | N
 def process_pending(service: Service, batch: int = BATCH, seconds: float = BATCH_SECONDS) -> int:
     """Process every stored message, oldest first; returns how many were done.
 
-    Messages are handled in batches, one commit a batch (``process_batch``): the
-    commit, an fsync, is what mail processing cost most."""
+    Messages are read ``batch`` at a time (each parsed once, outside the lock) and
+    handled in transactions of at most ``seconds`` each (``process_batch``): one
+    commit -- an fsync, what mail processing cost most -- for many mails."""
     count = 0
-    pending = service.store.pending_inbound()
-    while pending:
-        chunk, pending = pending[:batch], pending[batch:]
-        done = process_batch(service, chunk, seconds)
-        count += done
-        if done < len(chunk):  # the batch's time ran out: the rest go in the next one
-            pending = chunk[done:] + pending
+    for start in range(0, len(pending := service.store.pending_inbound()), batch):
+        parsed = parse_batch(service, pending[start:start + batch])
+        while parsed:
+            taken = handle_batch(service, parsed, seconds)
+            count += taken
+            parsed = parsed[taken:]
     return count
 
 
-def process_batch(service: Service, inbound_ids: list[int], seconds: float = BATCH_SECONDS) -> int:
-    """Handle stored messages in one transaction, each exactly once; returns how many were taken.
-
-    Each is parsed first, outside the lock (as ``process``); then they are handled and
-    marked in one transaction, each in a savepoint of its own: a message whose handling
-    fails is rolled back alone (logged, left stored, tried again later), the others
-    commit. A crash before the commit leaves every message of the batch stored, to be
-    processed again; their answers carry dedupe keys. Handling stops taking messages
-    once ``seconds`` have passed, so that a batch never holds the lock long (the first
-    mail of a seat pays a scrypt)."""
-    store = service.store
+def parse_batch(service: Service, inbound_ids: list[int]) -> list[tuple[int, dict | None, Inbound | None]]:
+    """(id, row, parsed message) of stored messages, read outside any lock (None: not stored now)."""
     parsed = []
     for inbound_id in inbound_ids:
-        row = store.get_inbound(inbound_id)
+        row = service.store.get_inbound(inbound_id)
         parsed.append((inbound_id, row, read(row) if row is not None and row["status"] == "stored" else None))
+    return parsed
+
+
+def process_batch(service: Service, inbound_ids: list[int], seconds: float = BATCH_SECONDS) -> int:
+    """Parse stored messages, then handle them in one transaction (``handle_batch``); returns how
+    many were taken (the rest are left stored)."""
+    return handle_batch(service, parse_batch(service, inbound_ids), seconds)
+
+
+def handle_batch(service: Service, parsed: list, seconds: float = BATCH_SECONDS) -> int:
+    """Handle parsed messages in one transaction, each exactly once; returns how many were taken.
+
+    Each is handled and marked in a savepoint of its own: a message whose handling
+    fails is rolled back alone (logged, left stored, tried again later), the others
+    commit. A crash before the commit leaves every message of the batch stored, to be
+    processed again; their answers carry dedupe keys. The batch stops taking messages
+    once ``seconds`` have passed, so that it never holds the lock long (the first mail
+    of a seat pays a scrypt)."""
+    store = service.store
     taken = 0
     started = time.monotonic()
     with service.lock, store.transaction():
