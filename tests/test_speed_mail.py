@@ -446,3 +446,19 @@ def test_sigkill_during_batched_resolution_loses_and_plays_nothing_twice(tmp_pat
         assert game.day == 1
     store.close()
     print(f"\nresolution kill test: games resolved at each kill {partial[:-1]} of {len(ids)}")
+
+
+def test_pbem_loadtest_resolution_prints_both_ways_and_the_limit(tmp_path):
+    """``pbem loadtest --resolution N``: every due game resolved both ways, the commits counted, the
+    limit and the ratio printed (no timing asserted)."""
+    result = subprocess.run(
+        [sys.executable, "-m", "pbem.cli", "loadtest", "--resolution", "3", "--scenario", SMALL,
+         "--workdir", str(tmp_path / "work"), "--out", str(tmp_path / "figures.txt")],
+        capture_output=True, text=True, timeout=300, env=ServerProcess.environment())
+    assert result.returncode == 0, result.stdout + result.stderr
+    text = (tmp_path / "figures.txt").read_text()
+    assert text.strip() in result.stdout
+    assert re.search(r"in batches \(the server's tick\): 3 resolved in \d+ ms, [\d.]+ ms a game \(1 commits;", text)
+    assert re.search(r"one a transaction: 3 resolved in \d+ ms, [\d.]+ ms a game \(3 commits;", text)
+    assert re.search(r"limit: the engine [\d.]+ ms \+ one commit [\d.]+ ms \(\d+ commits/s\)", text)
+    assert re.search(r"ratio \(limit / in batches\): \d+\.\d\d; goal <= 1 ms a game: (met|NOT met)", text)
