@@ -354,7 +354,19 @@ def test_sigkill_during_batched_mail_processing_loses_and_doubles_nothing(tmp_pa
             assert answers[f"answer:{inbound_id}"] == int(done), (inbound_id, status)
             assert logged[marker] == int(done), (marker, status)
 
-    kill_and_restart(child, rng, 8, (0.0, 3.0), check)
+    def processed() -> int:
+        conn = read_only(db)
+        try:
+            return conn.execute("SELECT COUNT(*) FROM inbound WHERE status = 'processed'").fetchone()[0]
+        finally:
+            conn.close()
+
+    def under_way():
+        """A predicate: a batch has been committed since this call (the next kill falls after it)."""
+        before = processed()
+        return lambda: processed() > before
+
+    kill_and_restart(child, rng, 8, (0.0, 0.5), check, armed=under_way)
     rows, answers, logged = state()
     assert all(status == "processed" for status, _ in rows.values())
     assert set(logged) == set(markers) and set(logged.values()) == {1}
@@ -433,7 +445,19 @@ def test_sigkill_during_batched_resolution_loses_and_plays_nothing_twice(tmp_pat
         conn.close()
         partial.append(whole)
 
-    kill_and_restart(child, rng, 6, (0.0, 0.8), check)
+    def resolved() -> int:
+        conn = read_only(db)
+        try:
+            return conn.execute("SELECT COUNT(*) FROM days").fetchone()[0]
+        finally:
+            conn.close()
+
+    def under_way():
+        """A predicate: a batch has been committed since this call (the next kill falls after it)."""
+        before = resolved()
+        return lambda: resolved() > before
+
+    kill_and_restart(child, rng, 6, (0.0, 0.1), check, armed=under_way)
     assert partial[-1] == len(ids)
     assert any(0 < n < len(ids) for n in partial[:-1]), f"no kill came in the middle of the work: {partial}"
     store = Store(db)
