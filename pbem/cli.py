@@ -337,6 +337,14 @@ def cmd_loadtest(args) -> int:
 
     from pbem.tools.loadtest import LoadSettings, run_loadtest
 
+    if args.resolution:
+        from pbem.tools.loadtest import resolution_figures
+
+        text = resolution_figures(args.resolution, args.game, args.scenario, args.workdir)
+        print(text)
+        if args.out:
+            Path(args.out).write_text(text + "\n", encoding="utf-8")
+        return 0
     if args.limits_only:
         from pbem.tools import limits
 
@@ -580,6 +588,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="also measure, in the same run, the bare receiver, SQLite's commit rate and one raw "
                              "map render, and print each figure's ratio to its limit")
     p_load.add_argument("--limits-only", action="store_true", help="measure and print the limits only, no load run")
+    p_load.add_argument("--resolution", type=int, metavar="N", default=0,
+                        help="no load run: resolve N games due at once, in batches and one a transaction, beside "
+                             "the engine's time and one commit")
     p_load.set_defaults(func=cmd_loadtest)
 
     p_measure = sub.add_parser("measure", help="hardening figures: the site's response during hostile mail, "

@@ -17,7 +17,9 @@ Robots' mail is never answered (pbem.server.mail.inbound, .robots).
 
 from __future__ import annotations
 
+import logging
 import re
+import time
 from datetime import datetime
 
 from pbem.server import addresses, deadlines, i18n, throttle
@@ -47,6 +49,9 @@ SUBJECTS = {"Refused": N_("Refused"), "Orders accepted": N_("Orders accepted"),
             "Report": N_("Report"), "Orders": N_("Orders"), "Vacation": N_("Vacation"), "Answer": N_("Answer"),
             "Key": N_("Key"), "Resign": N_("Resign"), "Draw": N_("Draw"), "Rematch": N_("Rematch"),
             "Help": N_("Help"), "Language": N_("Language")}
+BATCH = 64  # stored messages handled in one transaction
+BATCH_SECONDS = 0.1  # at most this long under the lock (then the rest in the next batch)
+log = logging.getLogger(__name__)
 
 HELP = N_("""pbem: how to play by mail
 
@@ -89,12 +94,67 @@ def receive(service: Service, raw: bytes, source: str, received_at: datetime | N
     return service.store.store_inbound(raw, source, received_at=received_at or service.now())
 
 
-def process_pending(service: Service) -> int:
+def process_pending(service: Service, batch: int = BATCH, seconds: float = BATCH_SECONDS) -> int:
+    """Process every stored message, oldest first; returns how many were done.
+
+    Messages are read ``batch`` at a time (each parsed once, outside the lock) and
+    handled in transactions of at most ``seconds`` each (``process_batch``): one
+    commit -- an fsync, what mail processing cost most -- for many mails."""
     count = 0
-    for inbound_id in service.store.pending_inbound():
-        process(service, inbound_id)
-        count += 1
+    for start in range(0, len(pending := service.store.pending_inbound()), batch):
+        parsed = parse_batch(service, pending[start:start + batch])
+        while parsed:
+            taken = handle_batch(service, parsed, seconds)
+            count += taken
+            parsed = parsed[taken:]
     return count
+
+
+def parse_batch(service: Service, inbound_ids: list[int]) -> list[tuple[int, dict | None, Inbound | None]]:
+    """(id, row, parsed message) of stored messages, read outside any lock (None: not stored now)."""
+    parsed = []
+    for inbound_id in inbound_ids:
+        row = service.store.get_inbound(inbound_id)
+        parsed.append((inbound_id, row, read(row) if row is not None and row["status"] == "stored" else None))
+    return parsed
+
+
+def process_batch(service: Service, inbound_ids: list[int], seconds: float = BATCH_SECONDS) -> int:
+    """Parse stored messages, then handle them in one transaction (``handle_batch``); returns how
+    many were taken (the rest are left stored)."""
+    return handle_batch(service, parse_batch(service, inbound_ids), seconds)
+
+
+def handle_batch(service: Service, parsed: list, seconds: float = BATCH_SECONDS) -> int:
+    """Handle parsed messages in one transaction, each exactly once; returns how many were taken.
+
+    Each is handled and marked in a savepoint of its own: a message whose handling
+    fails is rolled back alone (logged, left stored, tried again later), the others
+    commit. A crash before the commit leaves every message of the batch stored, to be
+    processed again; their answers carry dedupe keys. The batch stops taking messages
+    once ``seconds`` have passed, so that it never holds the lock long (the first mail
+    of a seat pays a scrypt)."""
+    store = service.store
+    taken = 0
+    started = time.monotonic()
+    with service.lock, store.transaction():
+        for inbound_id, row, msg in parsed:
+            if taken and time.monotonic() - started > seconds:
+                break
+            taken += 1
+            if msg is None:
+                continue
+            try:
+                with store.transaction():  # a savepoint: this message alone is rolled back if it fails
+                    current = store.get_inbound(inbound_id)
+                    if current is None or current["status"] != "stored":
+                        continue  # another worker got there first
+                    result = handle(service, row, msg)
+                    status = result.pop("status", "processed")
+                    store.mark_inbound(inbound_id, status, result)
+            except Exception:  # noqa: BLE001 - left stored, tried again when next woken
+                log.exception("could not process inbound message %s", inbound_id)
+    return taken
 
 
 def reply(service: Service, to: str, subject: str, body: str, game_id=None, in_reply_to=None,

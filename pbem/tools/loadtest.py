@@ -532,3 +532,82 @@ class LoadTest:
 
 def run_loadtest(settings: LoadSettings | None = None, say=print, **kwargs) -> Figures:
     return LoadTest(settings or LoadSettings(**kwargs), say=say).run()
+
+
+# -- resolution in batches --------------------------------------------------------------------------
+
+
+def resolution_figures(games: int = 100, game: str = "marengo", scenario: str | None = None, workdir=None,
+                       say=print) -> str:
+    """``pbem loadtest --resolution N``: N games due at once, resolved by the service's tick as the
+    server does (the games replayed first, as a warm cache), one commit a batch, then the same games
+    one a transaction; printed beside the limit measured in the same run: the engine's own time a game
+    (``Game.advance``) plus one SQLite commit."""
+    from pbem.core.game import Game
+    from pbem.server.service import Service, scenario_path
+    from pbem.server.store import Store
+    from pbem.games import ruleset
+    from pbem.tools import limits
+
+    folder = Path(workdir or tempfile.mkdtemp(prefix="pbem-resolution-")).resolve()
+    folder.mkdir(parents=True, exist_ok=True)
+    template = folder / "due.sqlite3"
+    rules = ruleset(game)
+    path = scenario_path(scenario) if scenario else next(iter(rules.scenarios().values()))
+    if template.exists():
+        template.unlink()
+    store = Store(template)
+    service = Service(store)
+    started = time.monotonic()
+    for i in range(games):
+        service.create_game(f"Due {i}", {seat.id: f"g{i}.{seat.id}@{BOT_DOMAIN}" for seat in
+                                         rules.seats(rules.load_scenario(path), {})},
+                            game=game, scenario=str(path), seed=1000 + i, settings={"hours": 6, "reminders": []})
+    past = iso(datetime.now(timezone.utc) - timedelta(hours=1))
+    store.execute("UPDATE games SET deadline = ?, next_check = ?", (past, past))
+    store.close()
+    say(f"  {games} games made in {time.monotonic() - started:.0f} s")
+    lines = [f"resolution: {games} games due at once ({game}, {path.name}), replayed before (a warm cache),"
+             f" load average {' '.join(f'{x:.1f}' for x in os.getloadavg())}"]
+    results = {}
+    for label, batch in (("in batches (the server's tick)", 100), ("one a transaction", 1)):
+        db = folder / f"run-{batch}.sqlite3"
+        for suffix in ("", "-wal", "-shm"):
+            if Path(f"{db}{suffix}").exists():
+                Path(f"{db}{suffix}").unlink()
+        shutil.copy(template, db)
+        store = Store(db)
+        service = Service(store)
+        for game_id in range(1, games + 1):
+            service.game(game_id)
+        engine = [0.0]
+        advance = Game.advance
+
+        def timed(self, *args, **kwargs):
+            t = time.perf_counter()
+            try:
+                return advance(self, *args, **kwargs)
+            finally:
+                engine[0] += time.perf_counter() - t
+
+        commits = [0]
+        commit = store.db.commit
+        store.db.commit = lambda: commits.__setitem__(0, commits[0] + 1) or commit()
+        Game.advance = timed
+        try:
+            t = time.perf_counter()
+            done = service.tick(batch=batch, seconds=60)
+            elapsed = time.perf_counter() - t
+        finally:
+            Game.advance = advance
+        store.close()
+        results[batch] = (elapsed / max(1, len(done)), engine[0] / max(1, len(done)))
+        lines.append(f"  {label}: {len(done)} resolved in {elapsed * 1000:.0f} ms, {results[batch][0] * 1000:.2f} ms a"
+                     f" game ({commits[0]} commits; the engine {results[batch][1] * 1000:.2f} ms a game)")
+    rate = limits.commit_rate(folder)
+    limit = results[100][1] + 1 / rate
+    lines.append(f"  limit: the engine {results[100][1] * 1000:.2f} ms + one commit {1000 / rate:.2f} ms"
+                 f" ({rate:.0f} commits/s) = {limit * 1000:.2f} ms a game")
+    lines.append(f"  ratio (limit / in batches): {limits.ratio(limit, results[100][0])}; goal <= 1 ms a game:"
+                 f" {'met' if results[100][0] <= 0.001 else 'NOT met'}")
+    return "\n".join(lines)

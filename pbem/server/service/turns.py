@@ -4,6 +4,7 @@ that draw the reports, and "ask me" decisions."""
 
 from __future__ import annotations
 
+import time
 from datetime import datetime, timedelta
 
 from pbem.server import deadlines, i18n
@@ -15,6 +16,10 @@ from pbem.server.notify import chat, notice
 from .base import ServiceBase, ServiceError
 
 
+TICK_BATCH = 100  # games resolved in one transaction
+TICK_SECONDS = 0.25  # at most this long a batch under the lock
+
+
 class Turns(ServiceBase):
 
     def ask_function(self, game_id: int):
@@ -23,19 +28,33 @@ class Turns(ServiceBase):
             return never
         return lambda decision: decision.kind in kinds
 
-    def tick(self) -> list[tuple[int, int]]:
-        """Do what the clock says: resolve due days, time out questions, send reminders."""
+    def tick(self, batch: int = TICK_BATCH, seconds: float = TICK_SECONDS) -> list[tuple[int, int]]:
+        """Do what the clock says: resolve due days, time out questions, send reminders.
+
+        The games are taken in batches, one transaction (one commit) a batch, each game in a
+        savepoint of its own: a game that fails is rolled back alone and audited, the others
+        commit; a crash before the commit leaves the whole batch as it was, to be done again
+        by the next tick (a resolution checks that the game's clock is still the one it saw,
+        so nothing is played twice). A batch stops taking games once ``seconds`` have passed,
+        so mail waits at most that long for the lock."""
         resolved = []
         now = self.now()
-        for info in self.store.games_to_check(deadlines.iso(now)):
-            game_id = info["id"]
-            try:
-                done = self.tick_game(game_id, now, info)
-            except Exception as exc:  # one broken game must not stop the others
-                self.store.audit("scheduler", "error", game_id, why=f"{type(exc).__name__}: {exc}")
-                continue
-            if done is not None:
-                resolved.append((game_id, done))
+        due = self.store.games_to_check(deadlines.iso(now))
+        while due:
+            started, in_batch = time.monotonic(), 0
+            with self.lock, self.store.transaction():
+                while due and in_batch < batch and time.monotonic() - started < seconds:
+                    info = due.pop(0)
+                    game_id = info["id"]
+                    try:
+                        with self.store.transaction():  # a savepoint: this game alone is rolled back if it fails
+                            done = self.tick_game(game_id, now, info)
+                    except Exception as exc:  # one broken game must not stop the others
+                        self.store.audit("scheduler", "error", game_id, why=f"{type(exc).__name__}: {exc}")
+                        continue
+                    if done is not None:
+                        resolved.append((game_id, done))
+                        in_batch += 1
         return resolved
 
     def tick_game(self, game_id: int, now: datetime, info: dict | None = None) -> int | None:
