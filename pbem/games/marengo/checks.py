@@ -414,7 +414,7 @@ class _Checker:
         for event in trial.day.events:
             if event.kind in ("move", "road") and "(stopped there:" in event.text:
                 self.warn(order, "as the position stands it stops short: "
-                          + event.text.split("(stopped there:", 1)[1].rstrip(").").strip())
+                          + event.text.split("(stopped there:", 1)[1].strip().removesuffix(".").removesuffix(")"))
 
     @staticmethod
     def blocks_of(order) -> tuple[str, ...]:
