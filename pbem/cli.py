@@ -147,7 +147,7 @@ def cmd_balance(args) -> int:
 
 def cmd_bench(args) -> int:
     from pbem.games import rulesets
-    from pbem.tools.bench import bench
+    from pbem.tools.bench import bench, draw_bench
 
     names = list(rulesets()) if args.all else [args.game]
     for name in names:
@@ -156,7 +156,9 @@ def cmd_bench(args) -> int:
         options = getattr(args, "options", {}) if not args.all else {}
         if args.all:
             print(f"{name} ({ruleset.title}):")
-        for line in bench(ruleset, scenario, args.seed, args.games, args.repeat, options):
+        lines = draw_bench(ruleset, scenario, args.seed) if args.draw else bench(
+            ruleset, scenario, args.seed, args.games, args.repeat, options)
+        for line in lines:
             print(("  " if args.all else "") + line)
     return 0
 
@@ -626,6 +628,8 @@ def build_parser() -> argparse.ArgumentParser:
     p_bench.add_argument("--games", type=int, default=50, help="how many games")
     p_bench.add_argument("--repeat", type=int, default=3, help="replays timed per game (the best counts)")
     p_bench.add_argument("--all", action="store_true", help="every installed game, each on its first scenario")
+    p_bench.add_argument("--draw", action="store_true",
+                         help="drawing figures instead: ms a map against a raw render, maps a second on every core")
     p_bench.set_defaults(func=cmd_bench)
 
     return parser
