@@ -362,6 +362,9 @@ def cmd_measure(args) -> int:
     if args.what == "hostile-mail":
         print(measure.hostile_mail(mails=args.mails, parts=args.parts, workdir=args.workdir,
                                    server_code=args.server_code))
+    elif args.what == "memory":
+        for line in measure.memory(games=args.games, cache=args.cache, seed=args.seed):
+            print(line)
     else:
         print(measure.footprint(scenario=args.scenario, seed=args.seed, workdir=args.workdir))
     return 0
@@ -582,8 +585,11 @@ def build_parser() -> argparse.ArgumentParser:
     p_load.set_defaults(func=cmd_loadtest)
 
     p_measure = sub.add_parser("measure", help="hardening figures: the site's response during hostile mail, "
-                                                "a finished game's database size before and after retention")
-    p_measure.add_argument("what", choices=("hostile-mail", "footprint"))
+                                                "a finished game's database size before and after retention, "
+                                                "resident memory with many active games")
+    p_measure.add_argument("what", choices=("hostile-mail", "footprint", "memory"))
+    p_measure.add_argument("--games", type=int, default=10_000, help="memory: active games coming due")
+    p_measure.add_argument("--cache", type=int, help="memory: games kept replayed (default: the server's)")
     p_measure.add_argument("--mails", type=int, default=10, help="hostile mails sent (hostile-mail)")
     p_measure.add_argument("--parts", type=int, default=45_000, help="empty MIME parts in each (hostile-mail)")
     p_measure.add_argument("--server-code", help="run the server from this checkout (e.g. the code before a fix)")

@@ -129,3 +129,13 @@ def test_the_drawing_workers_are_one_a_core_below_the_servers_priority(tmp_path)
         assert pids and all(os.getpriority(os.PRIO_PROCESS, pid) > mine for pid in pids)
     finally:
         server.stop()
+
+
+def test_the_memory_measure_keeps_the_cache_bound():
+    from pbem.tools.measure import memory
+
+    lines = memory(games=9, cache=3, logs=2)
+    assert lines[0].startswith("memory: 9 active marengo games") and "cache of 3" in lines[0]
+    assert lines[-1].startswith("  after 9 games: 3 cached, resident ")
+    assert [line.split(":")[0] for line in lines[1:]] == ["  after 3 games", "  after 4 games", "  after 6 games",
+                                                           "  after 9 games"]
