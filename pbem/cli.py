@@ -363,8 +363,7 @@ def cmd_measure(args) -> int:
         print(measure.hostile_mail(mails=args.mails, parts=args.parts, workdir=args.workdir,
                                    server_code=args.server_code))
     elif args.what == "memory":
-        for line in measure.memory(games=args.games, cache=args.cache, seed=args.seed):
-            print(line)
+        measure.memory(games=args.games, cache=args.cache, seed=args.seed, say=lambda line: print(line, flush=True))
     else:
         print(measure.footprint(scenario=args.scenario, seed=args.seed, workdir=args.workdir))
     return 0

@@ -15,10 +15,10 @@ and what the map cache's digest keys) that also carries its :class:`Layers`:
 - ``overlay``: a standalone SVG, transparent, of what is drawn over the board (the pieces, the
   arrows, the bands above and below).
 
-:func:`compose_png` rasterises the board, its variants and its regions once per width and keeps them
+:func:`compose` rasterises the board, its variants and its regions once per width and keeps them
 decoded (least recently used out, ``KEEP_BOARDS`` in this process: the drawing worker's); a map is
 then the board with each variant pasted through its regions' mask, the overlay (rasterised by resvg)
-composited over it by Pillow, and one PNG encoding at zlib level ``LEVEL``. The result equals the
+composited over it by Pillow; pbem.render.png encodes it once, at zlib level 3. The result equals the
 whole document rasterised within anti-aliasing at the regions' edges and rounding
 (tests/test_speed_draw.py measures the difference for every game).
 """
@@ -30,7 +30,7 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 
-KEEP_BOARDS = 24  # decoded boards kept (about 7 MB each at 1400 px): a few scenarios' boards and variants
+KEEP_BOARDS = 12  # decoded rasters kept (7.4 MB each at 1400 px, a region mask 1.9): a scenario holds 2-4
 
 
 

@@ -227,7 +227,7 @@ def resident_mb() -> tuple[float, float]:
 
 
 def memory(games: int = 10_000, cache: int | None = None, game: str = "marengo", logs: int = 20,
-           seed: int = 1) -> list[str]:
+           seed: int = 1, say=None) -> list[str]:
     """Resident memory while ``games`` active games come due one after another, each replayed from
     its log into a cache bounded as the service's is (``cache``: Config.cache_games): the figure of
     issue 15 (<= 500 MB with 10,000 active games). The logs are ``logs`` self-play games of ``game``,
@@ -256,7 +256,9 @@ def memory(games: int = 10_000, cache: int | None = None, game: str = "marengo",
     kept: OrderedDict[int, Game] = OrderedDict()
     lines = [f"memory: {games} active {game} games coming due one after another, each replayed into a "
              f"cache of {cache} (least recently used out); resident at the start {start:.0f} MB"]
-    marks = sorted({min(cache, games), min(2 * cache, games), games // 2, games})
+    if say:
+        say(lines[0])
+    marks = sorted({min(cache, games), min(2 * cache, games), games // 10, games // 2, games} - {0})
     for n in range(1, games + 1):
         s, log = played[n % len(played)]
         kept[n] = Game(rules, scenario, s, log, options={})
@@ -265,4 +267,6 @@ def memory(games: int = 10_000, cache: int | None = None, game: str = "marengo",
         if n in marks:
             now, peak = resident_mb()
             lines.append(f"  after {n} games: {len(kept)} cached, resident {now:.0f} MB (peak {peak:.0f} MB)")
+            if say:
+                say(lines[-1])
     return lines
