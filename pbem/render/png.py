@@ -101,13 +101,11 @@ def rasterise_image(svg: str, width: int, background: str | None = PAPER):
     drawn by the kept renderer when the SVG is that wide, else by resvg-py."""
     from PIL import Image
 
-    kept = _kept_renderer()
-    if kept is not None:
-        module, db, options = kept
-        if module.svg_intrinsic_size(svg, db)[0] == int(width):
-            data, w, h = module.svg_to_rgba(svg, db, bg_color=_colour(background) if background else None,
-                                            options=options)
-            return Image.frombuffer("RGBa", (w, h), data, "raw", "RGBa", 0, 1).convert("RGBA")
+    if _drawn_as_is(svg, width):
+        module, db, options = _kept_renderer()
+        data, w, h = module.svg_to_rgba(svg, db, bg_color=_colour(background) if background else None,
+                                        options=options)
+        return Image.frombuffer("RGBa", (w, h), data, "raw", "RGBa", 0, 1).convert("RGBA")
     return Image.open(io.BytesIO(_rasterise(svg, width, background))).convert("RGBA")
 
 
@@ -166,9 +164,15 @@ def render_png(svg: str, width: int = 1400) -> bytes:
     layers = getattr(svg, "layers", None)
     if layers is not None:
         return encode_png(compose(layers, width, rasterise_image))
-    if _kept_renderer() is not None:
+    if _drawn_as_is(str(svg), width):  # else resvg-py scales it, and its PNG is kept as it is
         return encode_png(rasterise_image(str(svg), width))
     return strip_png(_rasterise(str(svg), width))
+
+
+def _drawn_as_is(svg: str, width: int) -> bool:
+    """Whether the kept renderer draws ``svg`` at ``width`` pixels (it draws at the SVG's own size)."""
+    kept = _kept_renderer()
+    return kept is not None and kept[0].svg_intrinsic_size(svg, kept[1])[0] == int(width)
 
 
 def render_whole_png(svg: str, width: int = 1400) -> bytes:
