@@ -147,7 +147,7 @@ def cmd_balance(args) -> int:
 
 def cmd_bench(args) -> int:
     from pbem.games import rulesets
-    from pbem.tools.bench import bench
+    from pbem.tools.bench import bench, draw_bench
 
     names = list(rulesets()) if args.all else [args.game]
     for name in names:
@@ -156,7 +156,9 @@ def cmd_bench(args) -> int:
         options = getattr(args, "options", {}) if not args.all else {}
         if args.all:
             print(f"{name} ({ruleset.title}):")
-        for line in bench(ruleset, scenario, args.seed, args.games, args.repeat, options):
+        lines = draw_bench(ruleset, scenario, args.seed) if args.draw else bench(
+            ruleset, scenario, args.seed, args.games, args.repeat, options)
+        for line in lines:
             print(("  " if args.all else "") + line)
     return 0
 
@@ -371,6 +373,8 @@ def cmd_measure(args) -> int:
     if args.what == "hostile-mail":
         print(measure.hostile_mail(mails=args.mails, parts=args.parts, workdir=args.workdir,
                                    server_code=args.server_code))
+    elif args.what == "memory":
+        measure.memory(games=args.games, cache=args.cache, seed=args.seed, say=lambda line: print(line, flush=True))
     else:
         print(measure.footprint(scenario=args.scenario, seed=args.seed, workdir=args.workdir))
     return 0
@@ -594,8 +598,11 @@ def build_parser() -> argparse.ArgumentParser:
     p_load.set_defaults(func=cmd_loadtest)
 
     p_measure = sub.add_parser("measure", help="hardening figures: the site's response during hostile mail, "
-                                                "a finished game's database size before and after retention")
-    p_measure.add_argument("what", choices=("hostile-mail", "footprint"))
+                                                "a finished game's database size before and after retention, "
+                                                "resident memory with many active games")
+    p_measure.add_argument("what", choices=("hostile-mail", "footprint", "memory"))
+    p_measure.add_argument("--games", type=int, default=10_000, help="memory: active games coming due")
+    p_measure.add_argument("--cache", type=int, help="memory: games kept replayed (default: the server's)")
     p_measure.add_argument("--mails", type=int, default=10, help="hostile mails sent (hostile-mail)")
     p_measure.add_argument("--parts", type=int, default=45_000, help="empty MIME parts in each (hostile-mail)")
     p_measure.add_argument("--server-code", help="run the server from this checkout (e.g. the code before a fix)")
@@ -640,6 +647,8 @@ def build_parser() -> argparse.ArgumentParser:
     p_bench.add_argument("--games", type=int, default=50, help="how many games")
     p_bench.add_argument("--repeat", type=int, default=3, help="replays timed per game (the best counts)")
     p_bench.add_argument("--all", action="store_true", help="every installed game, each on its first scenario")
+    p_bench.add_argument("--draw", action="store_true",
+                         help="drawing figures instead: ms a map against a raw render, maps a second on every core")
     p_bench.set_defaults(func=cmd_bench)
 
     return parser

@@ -289,7 +289,9 @@ def test_png_is_a_1400_pixel_image_without_metadata(scenario):
     check_png(data)
     idat = b"".join(body for kind, body in png_chunks(data) if kind == b"IDAT")
     w, h = png_size(data)
-    assert len(zlib.decompress(idat)) == h * (1 + 4 * w)  # 8-bit RGBA rows, each with its filter byte
+    ihdr = next(body for kind, body in png_chunks(data) if kind == b"IHDR")
+    channels = {2: 3, 6: 4}[ihdr[9]]  # RGB (a composed map, pbem.render.layers) or RGBA (resvg's own)
+    assert ihdr[8] == 8 and len(zlib.decompress(idat)) == h * (1 + channels * w)  # 8-bit rows, each with its filter byte
 
 
 def test_png_without_any_font_still_renders(scenario, monkeypatch):

@@ -16,12 +16,15 @@ from __future__ import annotations
 
 import base64
 import functools
+import io
 import os
 import struct
 import zlib
 from pathlib import Path
 
 import resvg_py
+
+from .layers import compose
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 KEEP_CHUNKS = (b"IHDR", b"PLTE", b"tRNS", b"IDAT", b"IEND")
@@ -56,8 +59,10 @@ def font_options() -> dict:
     return options
 
 
-def _rasterise(svg: str, width: int) -> bytes:
-    options = {"svg_string": svg, "width": int(width), "background": PAPER, **font_options()}
+def _rasterise(svg: str, width: int, background: str | None = PAPER) -> bytes:
+    options = {"svg_string": svg, "width": int(width), **font_options()}
+    if background:
+        options["background"] = background
     render = getattr(resvg_py, "svg_to_bytes", None)
     if render is None:  # resvg-py before svg_to_bytes: base64 text
         for key in ("font_dirs", "skip_system_fonts", "serif_family", "sans_serif_family", "font_family"):
@@ -68,6 +73,47 @@ def _rasterise(svg: str, width: int) -> bytes:
     except TypeError:  # an older signature: the essentials only
         data = render(svg_string=svg, width=int(width))
     return bytes(data)
+
+
+@functools.lru_cache(maxsize=1)
+def _kept_renderer():
+    """resvg through svg2png-py with one font database for the process (resvg-py loads the fonts and
+    encodes a PNG at its best compression at every call: most of a map's time), or None."""
+    try:
+        import svg2png_py
+    except ImportError:
+        return None
+    db = svg2png_py.FontDatabase()
+    options = font_options()
+    for folder in options.get("font_dirs", []):
+        db.load_fonts_dir(folder)
+    if not options:
+        db.load_system_fonts()
+    return svg2png_py, db, svg2png_py.RenderOptions(font_family=options.get("font_family", "DejaVu Sans"))
+
+
+def _colour(css: str) -> tuple[int, int, int, int]:
+    return int(css[1:3], 16), int(css[3:5], 16), int(css[5:7], 16), 255
+
+
+def rasterise_image(svg: str, width: int, background: str | None = PAPER):
+    """The SVG as a Pillow RGBA image ``width`` pixels wide (``background``: None, transparent),
+    drawn by the kept renderer when the SVG is that wide, else by resvg-py."""
+    from PIL import Image
+
+    if _drawn_as_is(svg, width):
+        module, db, options = _kept_renderer()
+        data, w, h = module.svg_to_rgba(svg, db, bg_color=_colour(background) if background else None,
+                                        options=options)
+        return Image.frombuffer("RGBa", (w, h), data, "raw", "RGBa", 0, 1).convert("RGBA")
+    return Image.open(io.BytesIO(_rasterise(svg, width, background))).convert("RGBA")
+
+
+def encode_png(image, level: int = 3) -> bytes:
+    """A Pillow image as PNG (RGB, zlib ``level``), without metadata."""
+    out = io.BytesIO()
+    image.convert("RGB").save(out, "PNG", compress_level=level)
+    return strip_png(out.getvalue())
 
 
 def chunks(png: bytes):
@@ -113,5 +159,37 @@ def png_size(png: bytes) -> tuple[int, int]:
 
 
 def render_png(svg: str, width: int = 1400) -> bytes:
-    """The SVG as a PNG ``width`` pixels wide, without metadata."""
-    return strip_png(_rasterise(svg, width))
+    """The SVG as a PNG ``width`` pixels wide, without metadata. A map that carries its layers
+    (pbem.render.layers.LayeredSVG) is drawn as its kept boards with its overlay over them."""
+    layers = getattr(svg, "layers", None)
+    if layers is not None:
+        return encode_png(compose(layers, width, rasterise_image))
+    if _drawn_as_is(str(svg), width):  # else resvg-py scales it, and its PNG is kept as it is
+        return encode_png(rasterise_image(str(svg), width))
+    return strip_png(_rasterise(str(svg), width))
+
+
+def _drawn_as_is(svg: str, width: int) -> bool:
+    """Whether the kept renderer draws ``svg`` at ``width`` pixels (it draws at the SVG's own size)."""
+    kept = _kept_renderer()
+    return kept is not None and kept[0].svg_intrinsic_size(svg, kept[1])[0] == int(width)
+
+
+def render_whole_png(svg: str, width: int = 1400) -> bytes:
+    """The whole document rasterised by resvg-py at one call, its layers (if any) ignored: the raw
+    render, what a composed map must equal."""
+    return strip_png(_rasterise(str(svg), width))
+
+
+def difference(png_a: bytes, png_b: bytes) -> tuple[float, float]:
+    """How two PNGs of one size differ: (the mean over pixels of the largest channel difference,
+    0-255; the share of pixels whose largest channel difference is over 32)."""
+    from PIL import Image, ImageChops
+
+    a, b = (Image.open(io.BytesIO(p)).convert("RGB") for p in (png_a, png_b))
+    if a.size != b.size:
+        raise ValueError(f"sizes differ: {a.size} and {b.size}")
+    r, g, bl = ImageChops.difference(a, b).split()
+    hist = ImageChops.lighter(ImageChops.lighter(r, g), bl).histogram()
+    pixels = a.size[0] * a.size[1]
+    return sum(i * n for i, n in enumerate(hist)) / pixels, sum(hist[33:]) / pixels

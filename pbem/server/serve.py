@@ -37,10 +37,11 @@ class Server:
         self.config = config
         self.store = Store(config.database_path)
         self.service = Service(self.store, config, clock=clock)
-        # maps are rasterised in a worker process: resvg holds the GIL while it draws, which
-        # would stall mail, clocks and the web meanwhile ("spawn": this process has threads)
-        self.drawer = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
-                                          initializer=exit_with_parent, initargs=(os.getpid(),))
+        # maps are rasterised in worker processes, one a core: resvg holds the GIL while it draws, which
+        # would stall mail, clocks and the web meanwhile ("spawn": this process has threads); they run
+        # at a lower priority (nice), so the mail path is never kept waiting behind drawing
+        self.drawer = ProcessPoolExecutor(max_workers=DRAWERS, mp_context=multiprocessing.get_context("spawn"),
+                                          initializer=drawing_worker, initargs=(os.getpid(),))
         self.service.rasterise = lambda svg: self.drawer.submit(render_png, svg).result(timeout=300)
         self.sender = make_sender(self.store, config, resolve=self.service.attachment)
         self.clock = Clock(self.service, self.sender, config.tick_seconds)
@@ -116,6 +117,19 @@ class Server:
             self.clock.stop()
         self.drawer.shutdown(wait=True, cancel_futures=True)
         self.store.close()
+
+
+DRAWERS = os.cpu_count() or 1  # drawing worker processes
+DRAWING_NICE = 10  # how much lower the drawing workers' priority is than the server's
+
+
+def drawing_worker(parent: int) -> None:
+    """In a drawing worker: a lower priority than the server's, and an end when the server is gone."""
+    try:
+        os.nice(DRAWING_NICE)
+    except (AttributeError, OSError):  # no nice on this system: the same priority
+        pass
+    exit_with_parent(parent)
 
 
 def exit_with_parent(parent: int) -> None:

@@ -71,3 +71,75 @@ def memory_per_game(ruleset, scenario, logs, options) -> float:
         tracemalloc.stop()
     del held
     return (after - before) / len(logs)
+
+
+def day_maps(ruleset, scenario, seed: int = 1, options=None) -> list[str]:
+    """Every day's map of one self-play game, as each seat sees it (the SVGs the reports draw)."""
+    game = play(ruleset, scenario, seed, options=options or {})
+    return [ruleset.render_svg(game.scenario, game.view(seat, day), title=f"bench {seed}")
+            for day in range(len(game.days)) for seat in game.seats()]
+
+
+def _draw(svg: str) -> float:
+    from pbem.render import render_png
+
+    started = time.perf_counter()
+    render_png(svg)
+    return time.perf_counter() - started
+
+
+def draw_bench(ruleset, scenario, seed: int = 1, raw: int = 3, workers: int | None = None,
+               due: int = 100) -> list[str]:
+    """Drawing figures (docs/performance.md, "Drawing"): a raw render (resvg-py, one call: the
+    whole document), the map as the server draws it (kept board, pieces over it), their ratio and
+    pixel difference, and game-days of maps a second from ``workers`` processes (default: one a
+    core) when ``due`` games come due at once (two maps a game-day)."""
+    import multiprocessing
+    import os
+    from concurrent.futures import ProcessPoolExecutor
+
+    from pbem.render import render_png, render_whole_png
+    from pbem.render.layers import BOARDS
+    from pbem.render.png import _kept_renderer, difference
+
+    svgs = day_maps(ruleset, scenario, seed)
+    layered = hasattr(svgs[0], "layers")
+    sample = svgs[len(svgs) // 2]
+    raw_times = []
+    for _ in range(raw):
+        t = time.perf_counter()
+        whole = render_whole_png(sample)
+        raw_times.append(time.perf_counter() - t)
+    BOARDS.clear()
+    t = time.perf_counter()
+    render_png(sample)
+    first = time.perf_counter() - t
+    times = []
+    worst = (0.0, 0.0)
+    for i, svg in enumerate(svgs):
+        t = time.perf_counter()
+        png = render_png(svg)
+        times.append(time.perf_counter() - t)
+        if svg is sample or i % max(1, len(svgs) // 4) == 0:
+            worst = max(worst, difference(render_whole_png(svg) if svg is not sample else whole, png))
+    raw_best, med = min(raw_times), statistics.median(times)
+    workers = workers or os.cpu_count() or 1
+    batch = [svgs[i % len(svgs)] for i in range(2 * due)]
+    with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+        list(pool.map(_draw, svgs[:workers]))  # each worker's boards drawn and fonts loaded first
+        t = time.perf_counter()
+        list(pool.map(_draw, batch, chunksize=4))
+        burst = time.perf_counter() - t
+    how = ("kept board and pieces over it" if layered else "the whole document") + (
+        ", resvg with fonts loaded once (svg2png-py)" if _kept_renderer() else ", resvg-py")
+    return [
+        f"drawing ({len(svgs)} maps of one game, {how}; load average "
+        f"{' '.join(f'{x:.1f}' for x in os.getloadavg())}):",
+        f"  raw render (resvg-py, the whole document, one call): {raw_best * 1000:.0f} ms a map (best of {raw})",
+        f"  as the server draws it: median {med * 1000:.0f} ms a map, max {max(times) * 1000:.0f} ms; "
+        f"the first, its board drawn: {first * 1000:.0f} ms; ratio to the raw render {med / raw_best:.2f}",
+        f"  pixel difference to the raw render, worst of the maps compared: mean {worst[0]:.3f} of 255, "
+        f"{worst[1] * 100:.3f} % of pixels over 32",
+        f"  {due} games due at once, {2 * due} maps on {workers} drawing processes: {burst:.1f} s, "
+        f"{due / burst:.1f} game-days of maps a second",
+    ]

@@ -210,3 +210,63 @@ def footprint(scenario: str = "marengo.toml", seed: int = 1, workdir=None) -> Fo
         store.close()
         if workdir is None:
             shutil.rmtree(folder, ignore_errors=True)
+
+
+def resident_mb() -> tuple[float, float]:
+    """(resident now, its peak) of this process in MB, from /proc (0.0 where there is none)."""
+    now = peak = 0.0
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                now = int(line.split()[1]) / 1024
+            elif line.startswith("VmHWM:"):
+                peak = int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return now, peak
+
+
+def memory(games: int = 10_000, cache: int | None = None, game: str = "marengo", logs: int = 20,
+           seed: int = 1, say=None) -> list[str]:
+    """Resident memory while ``games`` active games come due one after another, each replayed from
+    its log into a cache bounded as the service's is (``cache``: Config.cache_games): the figure of
+    issue 15 (<= 500 MB with 10,000 active games). The logs are ``logs`` self-play games of ``game``,
+    each stopped at a day drawn from the seed (an active game is somewhere in its course), replayed
+    under ``games`` different ids; the resident size is printed as the cache fills and after."""
+    import gc
+    import random
+    from collections import OrderedDict
+
+    from pbem.core.game import Game
+    from pbem.games import ruleset
+    from pbem.server.service.base import CACHE_GAMES
+    from pbem.tools.selfplay import play_game, simple_players
+
+    cache = cache or CACHE_GAMES
+    rules = ruleset(game)
+    scenario = rules.load_scenario(next(iter(rules.scenarios().values())))
+    pick = random.Random(seed)
+    played = []
+    for s in range(seed, seed + logs):
+        whole = play_game(rules, scenario, s, simple_players(rules, scenario, {}), options={})
+        played.append((s, whole.log[:len(whole.log) * pick.randint(1, 10) // 10]))
+    del whole
+    gc.collect()
+    start = resident_mb()[0]
+    kept: OrderedDict[int, Game] = OrderedDict()
+    lines = [f"memory: {games} active {game} games coming due one after another, each replayed into a "
+             f"cache of {cache} (least recently used out); resident at the start {start:.0f} MB"]
+    if say:
+        say(lines[0])
+    marks = sorted({min(cache, games), min(2 * cache, games), games // 10, games // 2, games} - {0})
+    for n in range(1, games + 1):
+        s, log = played[n % len(played)]
+        kept[n] = Game(rules, scenario, s, log, options={})
+        while len(kept) > cache:
+            kept.popitem(last=False)
+        if n in marks:
+            now, peak = resident_mb()
+            lines.append(f"  after {n} games: {len(kept)} cached, resident {now:.0f} MB (peak {peak:.0f} MB)")
+            if say:
+                say(lines[-1])
+    return lines

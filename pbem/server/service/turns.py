@@ -5,6 +5,8 @@ that draw the reports, and "ask me" decisions."""
 from __future__ import annotations
 
 import time
+import os
+from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timedelta
 
 from pbem.server import deadlines, i18n
@@ -14,6 +16,8 @@ from pbem.server.mail.outbox import queue
 from pbem.server.notify import chat, notice
 
 from .base import ServiceBase, ServiceError
+
+DRAWERS = os.cpu_count() or 1  # maps drawn at once ahead of the reports (the server's drawing workers)
 
 
 TICK_BATCH = 100  # games resolved in one transaction
@@ -191,7 +195,7 @@ class Turns(ServiceBase):
         mails carry dedupe keys, so a job redone after a crash sends nothing twice.
         """
         done = 0
-        for job in self.store.due_jobs(limit):
+        for job in self.maps_drawn_ahead(self.store.due_jobs(limit)):
             try:
                 mails = []
                 when = self.next_deadline(job)  # told in the reports, set once they are queued
@@ -214,6 +218,31 @@ class Turns(ServiceBase):
                 self.start_clock(job)
             done += 1
         return done
+
+    def maps_drawn_ahead(self, jobs: list[dict], ahead: int = 2 * DRAWERS):
+        """The jobs, ``ahead`` at a time, each batch's maps drawn first all at once (the drawing
+        workers, one a core, each take one), so the reports then find them in the map cache."""
+        for start in range(0, len(jobs), ahead):
+            batch = jobs[start:start + ahead]
+            svgs = []
+            for job in batch:
+                if job["kind"] != "reports":
+                    continue
+                try:
+                    svgs += [self.map_svg(job["game_id"], job["payload"]["day"], seat["side"])
+                             for seat in self.store.seats(job["game_id"]) if seat["email"]]
+                except Exception:  # the job itself meets it again, and records it
+                    continue
+            if len(svgs) > 1:
+                with ThreadPoolExecutor(max_workers=DRAWERS) as pool:
+                    list(pool.map(self._draw_ahead, svgs))
+            yield from batch
+
+    def _draw_ahead(self, svg: str) -> None:
+        try:
+            self.maps.png(svg, self.rasterise)
+        except Exception:  # drawn again (and the error recorded) when the report asks for it
+            pass
 
     def your_turn(self, game_id: int, when: datetime) -> None:
         """Tell the webhook of each seat that owes the coming day's orders (mail has the report)."""

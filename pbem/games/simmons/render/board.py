@@ -83,16 +83,21 @@ class BoardLayers(Layout):
                 held.setdefault(e["locale"], set()).add(e["side"])
         return held
 
-    def locales(self) -> str:
+    def held_by(self) -> dict[str, str]:
+        """{locale: side} of the locales one side alone holds (washed in its colour)."""
+        return {lid: next(iter(sides)) for lid, sides in self.occupants().items() if len(sides) == 1}
+
+    def locales(self, tint: str | None = None) -> str:
+        """The locale polygons, washed in the colour of whoever holds them (``tint``: every one
+        in that side's colour, for a kept board, pbem.render.layers; "": none)."""
         u = self.u
-        held = self.occupants()
+        held = self.held_by() if tint is None else {lid: tint for lid in self.polygons if tint}
         out = []
         for lid, poly in self.polygons.items():
             if len(poly) < 3:
                 continue
-            sides = held.get(lid, set())
-            if len(sides) == 1:
-                side = next(iter(sides))
+            side = held.get(lid)
+            if side:
                 out.append(_el("polygon", points=_pts(poly), fill=SIDE_TINT.get(side, PAPER_DEEP)))
         for lid, poly in self.polygons.items():
             if len(poly) >= 3:
@@ -155,10 +160,12 @@ class BoardLayers(Layout):
                     out.append(_el("path", d="".join(ticks), stroke=INK, stroke_width=1.3 * u))
         return "".join(out)
 
-    def approaches(self) -> str:
-        """Every approach: its slot (one or two blocks long), penalty marks, cavalry obstacle bar."""
+    def approaches(self, printed: bool = True, marks: bool = True) -> str:
+        """Every approach: its slot (one or two blocks long), penalty marks, cavalry obstacle bar.
+        ``printed``: the slots and obstacle bars; ``marks``: the penalty marks (which move behind
+        the blocks that hold an approach, so a kept board has none: pbem.render.layers)."""
         u = self.u
-        slots, marks, hits = [], [], []
+        slots, marks_out, hits = [], [], []
         mark_s = self.T * 0.5
         occupancy: dict[tuple, int] = {}
         for blk in self._own_blocks() + self._enemy_blocks():
@@ -180,12 +187,12 @@ class BoardLayers(Layout):
             for t in ticks:
                 (x0, y0), (x1, y1) = place.at(t, 0.0), place.at(t, d0 + self.T * 0.3)
                 slots.append(f"M{_n(x0)},{_n(y0)}L{_n(x1)},{_n(y1)}")
-            if ap.cavalry_obstacle:
+            if ap.cavalry_obstacle and printed:
                 (x0, y0), (x1, y1) = place.at(-full / 2, self.inset * 0.45), place.at(full / 2, self.inset * 0.45)
-                marks.append(_el("path", d=f"M{_n(x0)},{_n(y0)}L{_n(x1)},{_n(y1)}", stroke=INK,
-                                 stroke_width=max(2.4 * u, self.inset * 0.55), stroke_linecap="butt"))
+                marks_out.append(_el("path", d=f"M{_n(x0)},{_n(y0)}L{_n(x1)},{_n(y1)}", stroke=INK,
+                                     stroke_width=max(2.4 * u, self.inset * 0.55), stroke_linecap="butt"))
             kinds = ["infantry"] * ap.infantry + ["cavalry"] * ap.cavalry + ["artillery"] * ap.artillery
-            if not kinds:
+            if not kinds or not marks:
                 continue
             # in the slot, as printed on the board; behind the last row of blocks when it is held
             held = occupancy.get((a, b), 0)
@@ -195,10 +202,10 @@ class BoardLayers(Layout):
             pitch = mark_s * 1.3
             for i, kind in enumerate(kinds):
                 x, y = place.at((i - (len(kinds) - 1) / 2) * pitch, depth)
-                marks.append(type_symbol(kind, x, y, mark_s, INK, 0.9 * u, crisp=True))
+                marks_out.append(type_symbol(kind, x, y, mark_s, INK, 0.9 * u, crisp=True))
         slot_path = _el("path", d="".join(slots), fill="none", stroke=INK, stroke_width=1.1 * u,
-                        stroke_linecap="butt", shape_rendering="crispEdges") if slots else ""
-        return slot_path + "".join(marks) + "".join(hits)
+                        stroke_linecap="butt", shape_rendering="crispEdges") if slots and printed else ""
+        return slot_path + "".join(marks_out) + ("".join(hits) if printed else "")
 
     def entries(self) -> str:
         """Entry points: a chevron onto the map for a road, a little bridge for a pontoon; the name below."""

@@ -19,9 +19,11 @@ titles. The only ``<rect>`` elements are the blocks on the map, one each.
 
 from __future__ import annotations
 
+from pbem.render.layers import Layers, LayeredSVG
+
 from .blocks import BlockLayer
 from .board import BoardLayers
-from .drawing import PAPER_DEEP, _el, _n
+from .drawing import PAPER_DEEP, _el, _n, _pts
 from .margins import Margins
 from .moves import MoveLayer
 
@@ -41,38 +43,52 @@ class MapDrawing(Margins, BoardLayers, BlockLayer, MoveLayer):
         return []
 
     def render(self) -> str:
+        """The whole document; it carries its layers too (a kept board under the day's pieces,
+        pbem.render.layers), which draw the same picture faster."""
         b = self.board
         footer = self.footer()
-        footer_h = self.footer_h
-        total_h = self.header_h + b.height + footer_h
-        map_layers = [
-            self.paper(),
-            self.features(),
-            self.locales(),
-            self.roads(),
-            self.impassables(),
-            self.approaches(),
-            self.entries(),
-            self.labels(),
-            *self.game_layers(),
-            self.blocks(),
-            self.arrows(),
-            self.frame(),
-        ]
-        parts = [
-            f'<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="{_n(b.width)}" '
-            f'height="{_n(total_h)}" viewBox="0 0 {_n(b.width)} {_n(total_h)}">',
-            _el("path", d=f"M0,0H{_n(b.width)}V{_n(total_h)}H0z", fill=PAPER_DEEP),
-            self.header(),
-            f'<g transform="translate(0 {_n(self.header_h)})">',
-            f'<clipPath id="map-area"><path d="M0,0H{_n(b.width)}V{_n(b.height)}H0z"/></clipPath>',
-            '<g clip-path="url(#map-area)">',
-            *[layer for layer in map_layers if layer],
-            "</g>",
-            "</g>",
-            f'<g transform="translate(0 {_n(self.header_h + b.height)})">',
-            footer,
-            "</g>",
-            "</svg>",
-        ]
-        return "\n".join(parts) + "\n"
+        total_h = self.header_h + b.height + self.footer_h
+        head = (f'<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="{_n(b.width)}" '
+                f'height="{_n(total_h)}" viewBox="0 0 {_n(b.width)} {_n(total_h)}">')
+        background = _el("path", d=f"M0,0H{_n(b.width)}V{_n(total_h)}H0z", fill=PAPER_DEEP)
+        header = self.header()
+        footer_g = [f'<g transform="translate(0 {_n(self.header_h + b.height)})">', footer, "</g>"]
+        printed = [self.paper(), self.features(), None, self.roads(), self.impassables(), None,
+                   self.entries(), self.labels()]
+        pieces = [*self.game_layers(), self.blocks(), self.arrows(), self.frame()]
+
+        def on_map(layers: list[str]) -> list[str]:
+            return [f'<g transform="translate(0 {_n(self.header_h)})">',
+                    f'<clipPath id="map-area"><path d="M0,0H{_n(b.width)}V{_n(b.height)}H0z"/></clipPath>',
+                    '<g clip-path="url(#map-area)">', *[layer for layer in layers if layer], "</g>", "</g>"]
+
+        def board(tint: str) -> str:
+            layers = list(printed)
+            layers[2], layers[5] = self.locales(tint), self.approaches(printed=True, marks=False)
+            return "\n".join([head, background, *on_map(layers), "</svg>"]) + "\n"
+
+        layers = list(printed)
+        layers[2], layers[5] = self.locales(), self.approaches()
+        whole = "\n".join([head, background, header, *on_map(layers + pieces), *footer_g, "</svg>"]) + "\n"
+        # the overlay: the pieces unclipped, then the bands' paper over whatever crossed into them
+        # (as the map's clip would: resvg's clip costs a full-size layer), then the bands
+        marks = self.approaches(printed=False, marks=True)
+        bands = _el("path", d=f"M0,0H{_n(b.width)}V{_n(self.header_h)}H0z"
+                              f"M0,{_n(self.header_h + b.height)}H{_n(b.width)}V{_n(total_h)}H0z", fill=PAPER_DEEP)
+        overlay = "\n".join([head, f'<g transform="translate(0 {_n(self.header_h)})">',
+                              *[layer for layer in [marks, *pieces] if layer], "</g>", bands, header, *footer_g,
+                              "</svg>"]) + "\n"
+        # the board plain, and washed in each side's colour where that side alone holds a locale
+        numbers = {lid: n for n, lid in enumerate((lid for lid, poly in self.polygons.items() if len(poly) >= 3),
+                                                  start=1) if n < 256}
+        held = self.held_by()
+        variants = tuple((board(side), tuple(sorted(numbers[lid] for lid, by in held.items()
+                                                    if by == side and lid in numbers)))
+                         for side in sorted(set(held.values())))
+        regions = ""
+        if variants:
+            shapes = "".join(_el("polygon", points=_pts(self.polygons[lid]), fill=f"rgb({n},{n},{n})")
+                             for lid, n in numbers.items())
+            regions = "\n".join([head, f'<g transform="translate(0 {_n(self.header_h)})" shape-rendering="crispEdges">',
+                                  shapes, "</g>", "</svg>"]) + "\n"
+        return LayeredSVG(whole, Layers(board(""), variants, regions, overlay))

@@ -1,0 +1,141 @@
+"""Issue 15, drawing: a map drawn as a kept board with the day's pieces over it is the same picture
+as the whole document rasterised (within anti-aliasing), for every game; the board is drawn once and
+kept within its bound. No timing is asserted: `pbem bench --draw` prints them."""
+
+from __future__ import annotations
+
+import pickle
+
+import pytest
+
+from pbem.games import ruleset, rulesets
+from pbem.render import png_size, render_png, render_whole_png
+from pbem.render.layers import BOARDS, BoardCache, LayeredSVG, compose
+from pbem.render.png import difference, rasterise_image
+from pbem.tools.selfplay import play_game, simple_players
+
+MEAN, SHARE = 0.5, 0.001  # at most half a level on average, 0.1 % of pixels off by more than 32
+
+
+def mid_game_maps(name: str, days: int = 5) -> list[str]:
+    rules = ruleset(name)
+    scenario = rules.load_scenario(next(iter(rules.scenarios().values())))
+    game = play_game(rules, scenario, 3, simple_players(rules, scenario, {}), days=days, options={})
+    return [rules.render_svg(scenario, game.view(seat), title="test") for seat in game.seats()]
+
+
+@pytest.mark.parametrize("name", sorted(rulesets()))
+def test_the_map_as_drawn_equals_the_whole_render_for_every_game(name):
+    for svg in mid_game_maps(name):
+        drawn, whole = render_png(svg), render_whole_png(svg)
+        assert png_size(drawn) == png_size(whole)
+        mean, share = difference(drawn, whole)
+        assert mean <= MEAN and share <= SHARE, (name, mean, share)
+
+
+def test_a_marengo_map_is_layered_and_its_board_is_the_same_every_day():
+    first, later = mid_game_maps("marengo", 1)[0], mid_game_maps("marengo", 8)[0]
+    assert isinstance(first, LayeredSVG) and isinstance(later, LayeredSVG)
+    assert str(first) != str(later)  # the pieces moved
+    assert first.layers.board == later.layers.board  # the printed board did not
+    assert first.layers.variants  # the locales held are washed in their side's colour, from a variant
+
+
+def test_the_board_is_drawn_once_and_the_cache_keeps_its_bound():
+    svgs = mid_game_maps("marengo", 2) + mid_game_maps("marengo", 6)
+    cache = BoardCache(keep=50)
+    for svg in svgs:
+        compose(svg.layers, 1400, rasterise_image, cache)
+    boards = {svg.layers.board for svg in svgs}
+    variants = {v for svg in svgs for v, _ in svg.layers.variants}
+    regions = {svg.layers.regions for svg in svgs}
+    assert len(boards) == 1
+    assert cache.drawn == len(boards) + len(variants) + len(regions)  # nothing drawn twice
+    small = BoardCache(keep=1)
+    for svg in svgs:
+        compose(svg.layers, 1400, rasterise_image, small)
+    assert len(small) == 1
+
+
+def test_a_layered_map_reaches_the_drawing_worker_as_itself():
+    svg = mid_game_maps("triomphe", 2)[0]
+    back = pickle.loads(pickle.dumps(svg))
+    assert isinstance(back, LayeredSVG) and back == svg and back.layers == svg.layers
+
+
+def test_a_difference_is_seen():
+    svg = mid_game_maps("marengo", 3)
+    a, b = render_png(svg[0]), render_png(svg[1])  # the two sides' views
+    assert difference(a, a) == (0.0, 0.0)
+    assert difference(a, b)[1] > SHARE
+    BOARDS.clear()
+
+
+# -- the drawing workers: one a core, below the mail path -------------------------------------
+
+def test_a_burst_of_reports_draws_its_maps_at_once_each_once(tmp_path):
+    import threading
+
+    from websupport import ANNA, FRED, SMALL, Site
+
+    from pbem.server.service.turns import DRAWERS
+
+    service = Site(tmp_path).service
+    games = [service.create_game(f"Burst {i}", {"france": ANNA, "austria": FRED}, scenario=SMALL, seed=i,
+                                 settings={"hours": 48})[0] for i in range(3)]
+    service.run_jobs()  # the welcomes
+    for game_id in games:
+        side = service.game(game_id).turn().seats[0]
+        assert service.submit(game_id, side, "FINAL\n").ok
+        assert service.resolve_next(game_id) == 0  # its first day resolved
+    together = threading.Barrier(min(2, DRAWERS), timeout=60)  # passed only by maps drawn at the same time
+    drawn, met, reports_queued = [], [], []
+
+    def rasterise(svg):
+        reports_queued.append(service.store.db.execute(
+            "SELECT COUNT(*) FROM outbox WHERE kind = 'report'").fetchone()[0])
+        try:
+            together.wait()
+            met.append(True)
+        except threading.BrokenBarrierError:
+            met.append(False)
+        drawn.append(svg)
+        return b"png"
+
+    service.rasterise = rasterise
+    service.run_jobs()
+    assert len(drawn) == 6 and len(set(drawn)) == 6  # two seats a game, each map drawn once
+    assert all(met)  # drawn two at a time
+    assert reports_queued == [0] * 6  # every map of the burst drawn before its reports were queued
+    rows = service.store.db.execute("SELECT COUNT(*) FROM outbox WHERE kind = 'report'").fetchone()[0]
+    assert rows == 6
+
+
+def test_the_drawing_workers_are_one_a_core_below_the_servers_priority(tmp_path):
+    import os
+
+    from pbem.server.config import Config
+    from pbem.server.serve import DRAWERS, Server
+
+    config = Config(instance=str(tmp_path), web_port=0, smtp_port=0, smtp_host="127.0.0.1", tick_seconds=5,
+                    demo=False, from_addr="pbem@draw.invalid", domain="draw.invalid", secret_key="draw-test",
+                    relay_host="127.0.0.1", relay_port=9)
+    server = Server(config)
+    try:
+        assert DRAWERS == (os.cpu_count() or 1)
+        pids = {server.drawer.submit(os.getpid).result(timeout=60) for _ in range(4 * DRAWERS)}
+        assert server.drawer._max_workers == DRAWERS
+        mine = os.getpriority(os.PRIO_PROCESS, 0)
+        assert pids and all(os.getpriority(os.PRIO_PROCESS, pid) > mine for pid in pids)
+    finally:
+        server.stop()
+
+
+def test_the_memory_measure_keeps_the_cache_bound():
+    from pbem.tools.measure import memory
+
+    lines = memory(games=9, cache=3, logs=2)
+    assert lines[0].startswith("memory: 9 active marengo games") and "cache of 3" in lines[0]
+    assert lines[-1].startswith("  after 9 games: 3 cached, resident ")
+    assert [line.split(":")[0] for line in lines[1:]] == ["  after 3 games", "  after 4 games", "  after 6 games",
+                                                           "  after 9 games"]
