@@ -157,12 +157,16 @@ class Executor:
             return None
         spotting = self.scenario.settings.spotting
         choices: dict[str, tuple[float, str]] = {}  # "brigade/arm" -> (nearest range, why)
+        tried: set[tuple[str, str]] = set()
         ordered = {e.brigade for e in attack_targets(t, bid, step, seen)} if step.verb == "ATTACK" else set()
         for eid in sorted(seen):
             target = t.elements.get(eid)
             if target is None:
                 continue
             arm = target.arm if target.arm != "staff" else "infantry"
+            if f"{target.brigade}/{arm}" in choices or (target.brigade, arm) in tried:
+                continue  # the group was weighed already, from another of its elements
+            tried.add((target.brigade, arm))
             group = fire.target_groups(t, target.brigade).get(arm, [])
             shots = [fire.shot(t, s, group, spotting) for s in shooters]
             if not any(s.value for s in shots):
