@@ -285,9 +285,16 @@ def pursue(table: Table, cav: Element, beaten: Element, c: Combat) -> str:
     cav.pursuing = True
     if beaten.id in table.elements and beaten.id in c.moved:
         # follow: put the cavalry's front against the beaten element's nearest edge along its own facing
-        gap = cav.shape.distance(beaten.shape)
-        x, y = step_back(cav, -round(gap))
+        gap = round(cav.shape.distance(beaten.shape))
+        for go in (gap, gap * 3 // 4, gap // 2, gap // 4, 0):  # never onto another base on the way
+            x, y = step_back(cav, -go)
+            moved = cav.moved_to(x, y).shape
+            if not any(o.id not in (cav.id, beaten.id) and moved.intersection(o.shape).area > 0.5
+                       for o in table.on_table()) and moved.within(table.area):
+                break
         cav.x, cav.y = x, y
+        if not table.in_contact(cav, beaten):
+            return f"{cav.id} pursues {beaten.id} {go / 10:g}\" but cannot reach it"
         return f"{cav.id} pursues {beaten.id} and stays in contact"
     ahead = LineString([(cav.x, cav.y), step_back(cav, -PURSUIT)])
     lane = ahead.buffer(cav.frontage / 2, cap_style="flat")
@@ -298,8 +305,11 @@ def pursue(table: Table, cav: Element, beaten: Element, c: Combat) -> str:
         go = max(0, round(min(PURSUIT, cav.edge("front").distance(o.shape))))
         cav.x, cav.y = step_back(cav, -go)
         return f"{cav.id} pursues {go / 10:g}\" into {o.id}"
-    cav.x, cav.y = step_back(cav, -PURSUIT)
-    return f"{cav.id} pursues 4\""
+    for go in (PURSUIT, PURSUIT * 3 // 4, PURSUIT // 2, PURSUIT // 4, 0):  # the table's edge stops it
+        if cav.moved_to(*step_back(cav, -go)).shape.within(table.area):
+            break
+    cav.x, cav.y = step_back(cav, -go)
+    return f"{cav.id} pursues {go / 10:g}\""
 
 
 def pairs(table: Table, first_side: str) -> list[tuple[Element, Element, str]]:

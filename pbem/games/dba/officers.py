@@ -20,19 +20,25 @@ from .table import Table
 
 EVADE = inches(6)
 TOUCH = 1   # tenths
+REACH = 40  # tenths: no base reaches farther than this from its reference point (the largest is 2.4" deep)
 
 
 def sheltered_by(table: Table, c: Commander) -> str | None:
     """The friendly element he touches (which shelters him), or None."""
     for e in table.on_table(c.side):
-        if c.point.distance(e.shape) <= TOUCH:
+        if _near(c, e) and c.point.distance(e.shape) <= TOUCH:
             return e.id
     return None
 
 
 def contacted(table: Table, c: Commander) -> list[str]:
     """The enemy elements touching him."""
-    return [e.id for e in table.on_table() if e.side != c.side and c.point.distance(e.shape) <= TOUCH]
+    return [e.id for e in table.on_table() if e.side != c.side and _near(c, e) and c.point.distance(e.shape) <= TOUCH]
+
+
+def _near(c: Commander, e) -> bool:
+    """Whether ``e``'s base may touch ``c`` at all (its reference point within the largest base's reach)."""
+    return abs(e.x - c.x) <= REACH and abs(e.y - c.y) <= REACH
 
 
 @dataclass
