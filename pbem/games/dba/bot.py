@@ -115,7 +115,7 @@ def already(b: dict, step: str, objective: str | None) -> bool:
         return False
     now = lines[b["step"]].removeprefix("THEN ").strip()
     first = step.split(" THEN ")[0]
-    return now.startswith(first) or (objective is not None and first == f"MOVE TO {objective}"
+    return now.startswith(first) or (objective is not None and first.startswith(f"MOVE TO {objective}")
                                      and now.startswith(f"HOLD {objective}"))
 
 
