@@ -262,3 +262,26 @@ def test_a_brigadier_left_far_behind_needs_turns_to_catch_up():
     assert officers.sheltered_by(table, c) in ("blue-a-1", "blue-a-2")
     assert officers.follow(table, c) == 0  # at his post he stays
 
+
+
+def test_a_rallied_element_takes_no_order_the_turn_it_is_stopped():
+    """«В тот тур, когда элемент был остановлен, он не может получать или отдавать приказы»: the executor moves
+    the rest of its brigade, not it."""
+    from pbem.core.decisions import Decider
+    from pbem.games.dba.executor import Executor
+    from pbem.games.dba.orders import Step
+
+    sc = small(count=2, blue_at=(6, 4))
+    state = RULES.setup(sc, {}, None)
+    table = state.table(sc)
+    b = table.elements["blue-a-2"]
+    b.x += 40  # apart: two units of one element each
+    said = []
+    from pbem.core.chance import Chance
+
+    ex = Executor(table, sc, Decider(), Chance(1, 1, fixed=[6]), lambda text, side=None: said.append(text))
+    ex.still.add("blue-a-1")
+    a_at = (table.elements["blue-a-1"].x, table.elements["blue-a-1"].y)
+    moved = ex.move("blue-a", Step("MOVE", place="goal"), set(), lambda reason: said.append(reason))
+    assert moved == ["blue-a-2"]
+    assert (table.elements["blue-a-1"].x, table.elements["blue-a-1"].y) == a_at

@@ -139,6 +139,9 @@ class Executor:
 
     def __init__(self, table: Table, scenario, decider: Decider, chance, say):
         self.table, self.scenario, self.decider, self.chance, self.say = table, scenario, decider, chance, say
+        # elements that may not move this turn: rallied ones («В тот тур, когда элемент был остановлен, он не может
+        # получать или отдавать приказы»)
+        self.still: set[str] = set()
 
     def decide(self, side: str, kind: str, question: str, options: list[str], default: str) -> str:
         options = list(dict.fromkeys(options))
@@ -219,7 +222,8 @@ class Executor:
         die, points = pips.roll(b, self.chance)
         radius = self.scenario.settings.command_radius
         units = pips.units(t, bid)
-        units = [u for u in units if not any(t.elements[i].fleeing for i in u)]
+        units = [[i for i in u if i not in self.still] for u in units if not any(t.elements[i].fleeing for i in u)]
+        units = [u for u in units if u]
         centre = brigade_centre(t, bid)
         if goal is not None and goal[0] == "place":
             target = goal[1].centroid if goal[1].geom_type != "Point" else goal[1]

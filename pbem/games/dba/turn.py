@@ -199,6 +199,7 @@ def resolve(scenario, state, orders: dict, decider: Decider, chance):
     for side in (init.b, init.a):
         for e in [e for e in table.on_table(side) if e.fleeing]:
             if rally(table, e, chance, decider, say, rode):
+                ex.still.add(e.id)  # stopped: it takes no order this turn
                 continue
             out = flight.flee(table, e)
             retreated.add(e.brigade)
