@@ -285,3 +285,18 @@ def test_a_rallied_element_takes_no_order_the_turn_it_is_stopped():
     moved = ex.move("blue-a", Step("MOVE", place="goal"), set(), lambda reason: said.append(reason))
     assert moved == ["blue-a-2"]
     assert (table.elements["blue-a-1"].x, table.elements["blue-a-1"].y) == a_at
+
+
+def test_a_shaken_square_that_stood_a_turn_out_of_melee_must_form_another_formation():
+    """DT13: «… считаются shaken пока они не простоят полный тур без рукопашной схватки; затем они обязаны
+    отступить с занимаемой позиции или изменить построение с каре в другую формацию.»"""
+    sc = small(count=2, red_at=(28, 18), spotting=4)
+    game = Game(RULES, sc, 1)
+    e = game.state.elements["blue-a-1"]
+    e.formation, e.shaken = "square", True
+    other = game.state.elements["blue-a-2"]
+    other.x -= 40  # room to form line
+    play(game, {}, 1)
+    after = game.state.elements["blue-a-1"]
+    assert (after.formation, after.shaken) == ("line", False)
+    assert "blue-a-1 forms line" in texts(game, "blue")

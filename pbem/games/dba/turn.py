@@ -228,6 +228,8 @@ def resolve(scenario, state, orders: dict, decider: Decider, chance):
         # DT9: disorganised (or shaken) before this turn and out of contact: re-formed at the end of the move
         for e in table.on_table(side):
             if e.id in was_disordered and not e.fleeing and not any(table.in_contact(e, o) for o in table.enemies_of(e)):
+                if e.shaken:
+                    leave_shaken(table, e, ex, say)
                 e.disorganised = e.shaken = False
                 say(f"{e.id} re-forms", side)
         reached_officers()
@@ -268,6 +270,23 @@ def resolve(scenario, state, orders: dict, decider: Decider, chance):
     victory(scenario, state, table)
     state.turn = t + 1
     return state, events
+
+
+def leave_shaken(table, e, ex, say) -> None:
+    """DT13: «Пехота в каре или отряды в полевом укреплении могут игнорировать отступление, но считаются shaken
+    пока они не простоят полный тур без рукопашной схватки; затем они обязаны отступить с занимаемой позиции или
+    изменить построение с каре в другую формацию.» A shaken square forms line (recoils 3" when there is no room);
+    a shaken element in field works falls back 3" out of them."""
+    if e.formation == "square":
+        ex.reform(e, "line")
+        if e.formation == "line":
+            return
+    elif not table.terrain.in_fieldworks(e.shape):
+        return
+    if melee.recoil(table, e, melee.RECOIL):
+        say(f"{e.id} leaves its position: falls back 3\"", e.side)
+    else:
+        say(f"{e.id} cannot fall back 3\" and stays", e.side)
 
 
 RALLY_RIDE = 100  # tenths: the commander rides to a fleeing element as staff move («Штаб и прочее», 10")
