@@ -316,9 +316,10 @@ def pairs(table: Table, first_side: str) -> list[tuple[Element, Element, str]]:
     """The combats the melee phase fights, in order, as (element, enemy, kind): every pair of enemies in contact
     front to front («Элементы, которые находятся в контакте "база к базе", выравнивают подставки»), then every
     element whose front touches an enemy's flank or rear, against that enemy («в контакте с фланга или с
-    тыла»). ``first_side``'s elements lead, in id order. A pair is listed once; whether both are still free to
+    тыла»), then any other pair in contact (side to side, corner to corner: «выравнивают подставки», they align
+    and fight). ``first_side``'s elements lead, in id order. A pair is listed once; whether both are still free to
     fight is for :func:`phase` to see as it goes."""
-    front, flank = [], []
+    front, flank, other = [], [], []
     mine = sorted(table.on_table(first_side), key=lambda e: e.id)
     theirs = sorted((e for e in table.on_table() if e.side != first_side), key=lambda e: e.id)
     for e in mine:
@@ -330,12 +331,14 @@ def pairs(table: Table, first_side: str) -> list[tuple[Element, Element, str]]:
                 front.append((e, o, "front"))
             elif at_e == "front" and at_o in ("left", "right", "rear"):
                 flank.append((e, o, "flank"))   # e's front against o's flank or rear: e attacks
+            elif not (at_o == "front" and at_e in ("left", "right", "rear")):
+                other.append((e, o, "front"))   # side to side, corner to corner: they align and fight
     for o in theirs:
         for e in sorted(table.enemies_of(o), key=lambda e: e.id):
             if table.in_contact(o, e) and table.contact_edge(o, e) in ("left", "right", "rear") \
                     and table.contact_edge(e, o) == "front":
                 flank.append((o, e, "flank"))   # o's front against e's flank or rear: o attacks
-    return front + flank
+    return front + flank + other
 
 
 def phase(table: Table, first_side: str, attacks, chance: Chance, decider: Decider | None = None) -> list[Combat]:
