@@ -289,7 +289,7 @@ def pursue(table: Table, cav: Element, beaten: Element, c: Combat) -> str:
         for go in (gap, gap * 3 // 4, gap // 2, gap // 4, 0):  # never onto another base on the way
             x, y = step_back(cav, -go)
             moved = cav.moved_to(x, y).shape
-            if not any(o.id not in (cav.id, beaten.id) and moved.intersection(o.shape).area > 0.5
+            if not any(o.id != cav.id and moved.intersection(o.shape).area > 0.5
                        for o in table.on_table()) and moved.within(table.area):
                 break
         cav.x, cav.y = x, y

@@ -321,28 +321,36 @@ def rally(table, e, chance, decider, say, rode: dict | None = None) -> bool:
 
 def settle(table, say) -> None:
     """D16: a recoiling element may end on friends it passed; the executor pushes them aside: the friend it stands
-    on steps sideways (left, then right, up to 3") to the first place clear of every base and of closed ground."""
-    from shapely import affinity
-    from shapely.geometry import Point
-
+    on steps sideways (left, then right, up to 3") to the first place clear of every base and of closed ground; when
+    it has none, the other of the two does."""
     shapes = {e.id: e.shape for e in table.on_table()}
     closed = [f.shape for f in table.terrain.closed()]
     ids = sorted(shapes)
     for n, a in enumerate(ids):
         for b in ids[n + 1:]:
-            e, o = table.elements[a], table.elements[b]
-            if o.side != e.side or shapes[a].intersection(shapes[b]).area <= 0.5:
+            if table.elements[a].side != table.elements[b].side or shapes[a].intersection(shapes[b]).area <= 0.5:
                 continue
-            for step in [d for k in range(2, 31, 2) for d in (-k, k)]:
-                p = affinity.translate(affinity.rotate(Point(step, 0), -o.facing, origin=(0, 0)), o.x, o.y)
-                m = o.moved_to(round(p.x), round(p.y))
-                ms = m.shape
-                if ms.within(table.area) and not any(ms.intersection(shapes[x]).area > 0.5 for x in ids if x != b) \
-                        and not any(ms.intersection(c).area > 0.5 for c in closed):
-                    o.x, o.y = m.x, m.y
-                    shapes[b] = ms
-                    say(f"{o.id} steps aside {abs(step) / 10:g}\" to make room for {e.id}", o.side)
+            for e, o in ((table.elements[a], table.elements[b]), (table.elements[b], table.elements[a])):
+                if _step_aside(table, e, o, shapes, ids, closed, say):
                     break
+
+
+def _step_aside(table, e, o, shapes, ids, closed, say) -> bool:
+    """Move ``o`` sideways off ``e`` (left, then right, up to 3") to the first clear place; False when none."""
+    from shapely import affinity
+    from shapely.geometry import Point
+
+    for step in [d for k in range(2, 31, 2) for d in (-k, k)]:
+        p = affinity.translate(affinity.rotate(Point(step, 0), -o.facing, origin=(0, 0)), o.x, o.y)
+        m = o.moved_to(round(p.x), round(p.y))
+        ms = m.shape
+        if ms.within(table.area) and not any(ms.intersection(shapes[x]).area > 0.5 for x in ids if x != o.id) \
+                and not any(ms.intersection(c).area > 0.5 for c in closed):
+            o.x, o.y = m.x, m.y
+            shapes[o.id] = ms
+            say(f"{o.id} steps aside {abs(step) / 10:g}\" to make room for {e.id}", o.side)
+            return True
+    return False
 
 
 def entry(table, new) -> dict[str, tuple[int, int]] | None:
