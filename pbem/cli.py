@@ -119,8 +119,22 @@ def cmd_adjudicate(args) -> int:
 
 
 def cmd_selfplay(args) -> int:
-    from pbem.tools.selfplay import play_many
+    from pbem.tools.selfplay import play_many, play_volume
 
+    if args.scenario == "all" or args.replay:  # every scenario (or the one named) in turn, each game replayed
+        from pbem.games import ruleset
+
+        rules = ruleset(args.game)
+        args.options = game_options_of(rules, getattr(args, "option", None))
+        names = list(rules.scenarios()) if args.scenario in (None, "all") else [args.scenario]
+        scenarios = {name: game_of(argparse.Namespace(**{**vars(args), "scenario": name}))[1] for name in names}
+        volume = play_volume(rules, scenarios, args.seed, args.games, replay=args.replay,
+                             random_decisions=not args.default_decisions, options=args.options,
+                             on_game=lambda name, seed, game, v: print(
+                                 f"{name} seed {seed}: " + (f"{len(game.days)} turns, winner {game.view(None)['winner']}"
+                                                            if game is not None else "FAILED"), flush=True))
+        print("\n".join(volume.lines()))
+        return 1 if volume.problems else 0
     rules, scenario = game_of(args)
     tally = play_many(rules, scenario, args.seed, args.games, random_decisions=not args.default_decisions,
                       options=args.options)
@@ -628,6 +642,9 @@ def build_parser() -> argparse.ArgumentParser:
     p_self.add_argument("--games", type=int, default=1, help="how many games")
     p_self.add_argument("--default-decisions", action="store_true",
                         help="answer open decisions by their defaults, not at random")
+    p_self.add_argument("--replay", action="store_true",
+                        help="replay each game from its log and check it reaches the same digest every day; "
+                             "with --scenario all, the game's scenarios in turn")
     p_self.set_defaults(func=cmd_selfplay)
 
     p_bal = sub.add_parser("balance", help="is the map fair? N games between the game's bots: "

@@ -219,3 +219,84 @@ def test_a_commander_rides_to_a_fleeing_element_and_rolls_to_stop_it(seed):
     else:
         assert "not stopped" in line and (after is None or (after.x, after.y) != (x, y))
     assert not any("rallies" in t for t in texts(game, "red"))
+
+
+def _commander_track(game, cid):
+    return [(d.after.commanders[cid].x, d.after.commanders[cid].y) for d in game.days]
+
+
+def test_the_general_rides_after_his_brigades_a_staff_move_a_turn():
+    """DT6: a superior keeps with the brigades under him, at most 10" («Штаб и прочее … 10"») a turn; a brigade's
+    commander with his brigade, also at most 10" a turn."""
+    sc = small(blue_at=(6, 10), red_at=(28, 18), spotting=4)
+    game = Game(RULES, sc, 2)
+    start = game.state.commanders["bg"]
+    start_at = (start.x, start.y)
+    play(game, {"blue": "FROM Azur TO Bleu\nMOVE TO goal\n"}, 6)
+    track = [start_at] + _commander_track(game, "bg")
+    steps = [((x1 - x0) ** 2 + (y1 - y0) ** 2) ** 0.5 for (x0, y0), (x1, y1) in zip(track, track[1:])]
+    assert max(steps) <= 100 + 1  # tenths: a staff move
+    assert track[-1][0] > start_at[0] + 40  # he followed the brigade east, towards the goal
+    brigade = [game.state.elements[i] for i in ("blue-a-1", "blue-a-2")]
+    gx, gy = track[-1]
+    assert min(((e.x - gx) ** 2 + (e.y - gy) ** 2) ** 0.5 for e in brigade) <= 30  # with his troops
+    b1 = [(start.x, start.y)] + _commander_track(game, "b1")
+    assert all(((x1 - x0) ** 2 + (y1 - y0) ** 2) ** 0.5 <= 101 for (x0, y0), (x1, y1) in zip(b1, b1[1:]))
+
+
+def test_a_brigadier_left_far_behind_needs_turns_to_catch_up():
+    """He rides 10" a turn: 20" behind his brigade, he is not with it after one turn, and is after two."""
+    from pbem.games.dba import officers
+
+    sc = small(count=2)
+    state = RULES.setup(sc, {}, None)
+    table = state.table(sc)
+    c = table.commanders["b1"]
+    c.x, c.y = 10, 100  # 1" from the west edge; the brigade stands at 6"
+    table.elements["blue-a-1"].x += 200
+    table.elements["blue-a-2"].x += 200
+    assert officers.follow(table, c) == 100
+    assert officers.sheltered_by(table, c) is None
+    officers.follow(table, c)
+    officers.follow(table, c)
+    assert officers.sheltered_by(table, c) in ("blue-a-1", "blue-a-2")
+    assert officers.follow(table, c) == 0  # at his post he stays
+
+
+
+def test_a_rallied_element_takes_no_order_the_turn_it_is_stopped():
+    """«В тот тур, когда элемент был остановлен, он не может получать или отдавать приказы»: the executor moves
+    the rest of its brigade, not it."""
+    from pbem.core.decisions import Decider
+    from pbem.games.dba.executor import Executor
+    from pbem.games.dba.orders import Step
+
+    sc = small(count=2, blue_at=(6, 4))
+    state = RULES.setup(sc, {}, None)
+    table = state.table(sc)
+    b = table.elements["blue-a-2"]
+    b.x += 40  # apart: two units of one element each
+    said = []
+    from pbem.core.chance import Chance
+
+    ex = Executor(table, sc, Decider(), Chance(1, 1, fixed=[6]), lambda text, side=None: said.append(text))
+    ex.still.add("blue-a-1")
+    a_at = (table.elements["blue-a-1"].x, table.elements["blue-a-1"].y)
+    moved = ex.move("blue-a", Step("MOVE", place="goal"), set(), lambda reason: said.append(reason))
+    assert moved == ["blue-a-2"]
+    assert (table.elements["blue-a-1"].x, table.elements["blue-a-1"].y) == a_at
+
+
+def test_a_shaken_square_that_stood_a_turn_out_of_melee_must_form_another_formation():
+    """DT13: «… считаются shaken пока они не простоят полный тур без рукопашной схватки; затем они обязаны
+    отступить с занимаемой позиции или изменить построение с каре в другую формацию.»"""
+    sc = small(count=2, red_at=(28, 18), spotting=4)
+    game = Game(RULES, sc, 1)
+    e = game.state.elements["blue-a-1"]
+    e.formation, e.shaken = "square", True
+    other = game.state.elements["blue-a-2"]
+    other.x -= 40  # room to form line
+    play(game, {}, 1)
+    after = game.state.elements["blue-a-1"]
+    assert (after.formation, after.shaken) == ("line", False)
+    assert "blue-a-1 forms line" in texts(game, "blue")

@@ -275,3 +275,10 @@ def test_the_game_commands_take_the_games_options():
     assert result.returncode == 0 and "1 games" in result.stdout, result.stderr
     wrong = run(["selfplay", "--game", "napoleon1815", "--option", "players=4"])
     assert wrong.returncode == 2 and "players=2|3" in wrong.stderr and "Traceback" not in wrong.stderr
+
+
+def test_selfplay_replay_plays_every_scenario_in_turn_and_replays_each_game():
+    result = run(["selfplay", "--game", "triomphe", "--scenario", "all", "--replay", "--games", "2"])
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "triomphe seed 1: " in result.stdout and "triomphe seed 2: " in result.stdout
+    assert "2 games, " in result.stdout and "0 problem(s)" in result.stdout

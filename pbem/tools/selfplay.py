@@ -135,3 +135,64 @@ def play_days(ruleset, scenario, seed: int, days: int, options: dict | None = No
     """Play ``days`` days (or to the end) and return the game there."""
     return play_game(ruleset, scenario, seed, simple_players(ruleset, scenario, options), days=days,
                      options=options)
+
+
+@dataclass
+class Volume:
+    """Self-play at volume: per scenario, games, days and seconds; every problem found, with its seed."""
+
+    games: Counter = field(default_factory=Counter)
+    days: Counter = field(default_factory=Counter)
+    seconds: Counter = field(default_factory=Counter)
+    winners: dict[str, Counter] = field(default_factory=dict)
+    problems: list[str] = field(default_factory=list)
+
+    def lines(self) -> list[str]:
+        out = []
+        for name in self.games:
+            n = self.games[name]
+            out.append(f"{name}: {n} games, {self.days[name]} turns, {self.seconds[name] / max(n, 1):.1f} s a game; "
+                       "winners " + ", ".join(f"{w} {c}" for w, c in sorted(self.winners[name].items(), key=str)))
+        total = sum(self.games.values())
+        out.append(f"{total} games, {sum(self.days.values())} turns, {sum(self.seconds.values()):.0f} s, "
+                   f"{len(self.problems)} problem(s)")
+        return out + [f"BROKEN: {p}" for p in self.problems]
+
+
+def play_volume(ruleset, scenarios: dict, seed: int, games: int, replay: bool = True,
+                random_decisions: bool = True, options: dict | None = None, on_game=None) -> Volume:
+    """Play ``games`` games from ``seed`` on, the scenarios (name -> loaded scenario) in turn, checking every
+    invariant after every day (play) and, with ``replay``, replaying each finished game from its log to the same
+    digest every day. A crash, a broken invariant or a replay that differs is recorded with its seed and
+    scenario, not raised. ``on_game(name, seed, game_or_None, volume)`` is called after each game."""
+    volume = Volume()
+    names = list(scenarios)
+    for n in range(games):
+        s, name = seed + n, names[n % len(names)]
+        scenario = scenarios[name]
+        started = time.perf_counter()
+        game = None
+        try:
+            game = play(ruleset, scenario, s, random_decisions=random_decisions, check=True, options=options)
+            if replay:
+                digests = [ruleset.digest(d.after) for d in game.days]
+                game.replay()
+                again = [ruleset.digest(d.after) for d in game.days]
+                if again != digests:
+                    day = next((i for i, (a, b) in enumerate(zip(digests, again)) if a != b), min(len(digests),
+                                                                                               len(again)))
+                    volume.problems.append(f"{name} seed {s}: the replay differs from day {day + 1}")
+        except InvariantError as exc:
+            volume.problems.append(f"{name} {exc}")
+        except Exception as exc:  # a crash is a finding, with the seed to replay it
+            volume.problems.append(f"{name} seed {s}: crash: {type(exc).__name__}: {exc}")
+        volume.seconds[name] += time.perf_counter() - started
+        volume.games[name] += 1
+        if game is not None:
+            volume.days[name] += len(game.days)
+            volume.winners.setdefault(name, Counter())[game.view(None)["winner"]] += 1
+        else:
+            volume.winners.setdefault(name, Counter())
+        if on_game is not None:
+            on_game(name, s, game, volume)
+    return volume

@@ -17,7 +17,8 @@ must hold afterwards (tests/cases/dba/*.toml; run by tests/test_dba_table_cases.
     [[expect.element]] id = "blue-2-1"; at = [x, y]; facing = 90; gone = true; disorganised = true
 
 Lengths in a case are inches, as on the table (a path's ``length``, where an element ``reached``). Action kinds: fire, result (rows = [[value, die, "D"]...]), weapon (rows = [[weapon, inches, value]]), melee,
-pips, units, cost, move, allowance, path, sight, flee, rally, surrender, effectiveness, evade, initiative,
+melee phase (first = the side whose elements lead; attacking = the brigades ordered to ATTACK), pips, units, cost,
+move, allowance, path, sight, flee, rally, surrender, effectiveness, evade, initiative, staff,
 scenario (an inline scenario text that must be refused or accepted).
 """
 
@@ -185,6 +186,13 @@ def run_case(path) -> Outcome:
         got.update(attacker_total=c.attacker.total, defender_total=c.defender.total, loser=c.loser or "",
                    outcome=c.outcome, destroyed=c.destroyed, moved=c.moved, pursuit=c.pursuit,
                    commanders_lost=c.commanders_lost)
+    elif kind == "melee phase":
+        ordered = set(action.get("attacking", []))
+        cs = melee.phase(table, action.get("first", "blue"), lambda e: e.brigade in ordered, chance, decider)
+        out.lines += [c.line() for c in cs]
+        got.update(combats=[f"{c.attacker.element} against {c.defender.element}" for c in cs],
+                   totals=[[c.attacker.total, c.defender.total] for c in cs],
+                   outcomes=[c.outcome for c in cs], destroyed=[x for c in cs for x in c.destroyed])
     elif kind in ("pips", "units", "cost"):
         b = table.brigades[action["brigade"]]
         if kind == "pips":
@@ -304,7 +312,8 @@ def _compare(out: Outcome, expect: dict, got: dict) -> None:
             if (want == "") != (have == "") or want not in have:
                 out.failures.append(f"{k}: {have!r}, expected it to contain {want!r}")
             continue
-        if isinstance(want, list) and isinstance(have, list) and k not in ("units", "costs", "at", "seen"):
+        if isinstance(want, list) and isinstance(have, list) and k not in ("units", "costs", "at", "seen", "combats",
+                                                                            "totals", "outcomes"):
             want, have = sorted(want), sorted(have)
         if have != want:
             out.failures.append(f"{k}: {have!r}, expected {want!r}")

@@ -189,10 +189,7 @@ class Element:
 
     def edge(self, which: str) -> LineString:
         """One side of the base: ``front``, ``rear``, ``left`` or ``right`` (as the element faces)."""
-        w, d = footprint_size(self.troop, self.formation)
-        local = {"front": ((-w / 2, 0), (w / 2, 0)), "rear": ((-w / 2, -d), (w / 2, -d)),
-                 "left": ((-w / 2, 0), (-w / 2, -d)), "right": ((w / 2, 0), (w / 2, -d))}[which]
-        return self._place(LineString(local))
+        return _edge(self.troop, self.formation, self.x, self.y, self.facing, which)
 
     @property
     def centre(self) -> Point:
@@ -210,6 +207,14 @@ class Element:
 def _base(troop: str, formation: str, x: int, y: int, facing: int) -> Polygon:
     w, d = footprint_size(troop, formation)
     return affinity.translate(affinity.rotate(box(-w / 2, -d, w / 2, 0), -facing, origin=(0, 0)), x, y)
+
+
+@lru_cache(maxsize=1 << 16)
+def _edge(troop: str, formation: str, x: int, y: int, facing: int, which: str) -> LineString:
+    w, d = footprint_size(troop, formation)
+    local = {"front": ((-w / 2, 0), (w / 2, 0)), "rear": ((-w / 2, -d), (w / 2, -d)),
+             "left": ((-w / 2, 0), (-w / 2, -d)), "right": ((w / 2, 0), (w / 2, -d))}[which]
+    return affinity.translate(affinity.rotate(LineString(local), -facing, origin=(0, 0)), x, y)
 
 
 CHARACTERS = ("dashing", "ordinary", "cautious", "timid")

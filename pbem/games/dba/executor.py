@@ -139,6 +139,9 @@ class Executor:
 
     def __init__(self, table: Table, scenario, decider: Decider, chance, say):
         self.table, self.scenario, self.decider, self.chance, self.say = table, scenario, decider, chance, say
+        # elements that may not move this turn: rallied ones («В тот тур, когда элемент был остановлен, он не может
+        # получать или отдавать приказы»)
+        self.still: set[str] = set()
 
     def decide(self, side: str, kind: str, question: str, options: list[str], default: str) -> str:
         options = list(dict.fromkeys(options))
@@ -157,12 +160,16 @@ class Executor:
             return None
         spotting = self.scenario.settings.spotting
         choices: dict[str, tuple[float, str]] = {}  # "brigade/arm" -> (nearest range, why)
+        tried: set[tuple[str, str]] = set()
         ordered = {e.brigade for e in attack_targets(t, bid, step, seen)} if step.verb == "ATTACK" else set()
         for eid in sorted(seen):
             target = t.elements.get(eid)
             if target is None:
                 continue
             arm = target.arm if target.arm != "staff" else "infantry"
+            if f"{target.brigade}/{arm}" in choices or (target.brigade, arm) in tried:
+                continue  # the group was weighed already, from another of its elements
+            tried.add((target.brigade, arm))
             group = fire.target_groups(t, target.brigade).get(arm, [])
             shots = [fire.shot(t, s, group, spotting) for s in shooters]
             if not any(s.value for s in shots):
@@ -215,7 +222,8 @@ class Executor:
         die, points = pips.roll(b, self.chance)
         radius = self.scenario.settings.command_radius
         units = pips.units(t, bid)
-        units = [u for u in units if not any(t.elements[i].fleeing for i in u)]
+        units = [[i for i in u if i not in self.still] for u in units if not any(t.elements[i].fleeing for i in u)]
+        units = [u for u in units if u]
         centre = brigade_centre(t, bid)
         if goal is not None and goal[0] == "place":
             target = goal[1].centroid if goal[1].geom_type != "Point" else goal[1]

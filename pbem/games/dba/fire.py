@@ -144,6 +144,8 @@ def shot(table: Table, shooter: Element, group: list[Element], spotting: int | N
     weapon = WEAPONS[shooter.arms]
     best = None
     for t in group:
+        if shooter.front.distance(t.shape) > weapon.reach:
+            continue  # out of reach whatever the zone: spares the geometry below
         if engaged(table, t):
             continue
         if not table.in_arc(shooter, t, weapon.reach):

@@ -228,6 +228,7 @@ def fight(table: Table, attacker: Element, defender: Element, chance: Chance, de
     decider = decider or Decider()
     a = score(table, attacker, defender, attacker=True)
     d = score(table, defender, attacker, attacker=False)
+    attacker.pursuing = defender.pursuing = False  # a pursuit lasts until the pursuer's next combat (pursue: again)
     a.die = chance.roll(f"melee, {attacker.id} against {defender.id}")
     d.die = chance.roll(f"melee, {defender.id} against {attacker.id}")
     c = Combat(a, d)
@@ -284,9 +285,16 @@ def pursue(table: Table, cav: Element, beaten: Element, c: Combat) -> str:
     cav.pursuing = True
     if beaten.id in table.elements and beaten.id in c.moved:
         # follow: put the cavalry's front against the beaten element's nearest edge along its own facing
-        gap = cav.shape.distance(beaten.shape)
-        x, y = step_back(cav, -round(gap))
+        gap = round(cav.shape.distance(beaten.shape))
+        for go in (gap, gap * 3 // 4, gap // 2, gap // 4, 0):  # never onto another base on the way
+            x, y = step_back(cav, -go)
+            moved = cav.moved_to(x, y).shape
+            if not any(o.id != cav.id and moved.intersection(o.shape).area > 0.5
+                       for o in table.on_table()) and moved.within(table.area):
+                break
         cav.x, cav.y = x, y
+        if not table.in_contact(cav, beaten):
+            return f"{cav.id} pursues {beaten.id} {go / 10:g}\" but cannot reach it"
         return f"{cav.id} pursues {beaten.id} and stays in contact"
     ahead = LineString([(cav.x, cav.y), step_back(cav, -PURSUIT)])
     lane = ahead.buffer(cav.frontage / 2, cap_style="flat")
@@ -297,5 +305,72 @@ def pursue(table: Table, cav: Element, beaten: Element, c: Combat) -> str:
         go = max(0, round(min(PURSUIT, cav.edge("front").distance(o.shape))))
         cav.x, cav.y = step_back(cav, -go)
         return f"{cav.id} pursues {go / 10:g}\" into {o.id}"
-    cav.x, cav.y = step_back(cav, -PURSUIT)
-    return f"{cav.id} pursues 4\""
+    for go in (PURSUIT, PURSUIT * 3 // 4, PURSUIT // 2, PURSUIT // 4, 0):  # the table's edge stops it
+        if cav.moved_to(*step_back(cav, -go)).shape.within(table.area):
+            break
+    cav.x, cav.y = step_back(cav, -go)
+    return f"{cav.id} pursues {go / 10:g}\""
+
+
+def pairs(table: Table, first_side: str) -> list[tuple[Element, Element, str]]:
+    """The combats the melee phase fights, in order, as (element, enemy, kind): every pair of enemies in contact
+    front to front («Элементы, которые находятся в контакте "база к базе", выравнивают подставки»), then every
+    element whose front touches an enemy's flank or rear, against that enemy («в контакте с фланга или с
+    тыла»), then any other pair in contact (side to side, corner to corner: «выравнивают подставки», they align
+    and fight). ``first_side``'s elements lead, in id order. A pair is listed once; whether both are still free to
+    fight is for :func:`phase` to see as it goes."""
+    front, flank, other = [], [], []
+    mine = sorted(table.on_table(first_side), key=lambda e: e.id)
+    theirs = sorted((e for e in table.on_table() if e.side != first_side), key=lambda e: e.id)
+    for e in mine:
+        for o in sorted(table.enemies_of(e), key=lambda o: o.id):
+            if not table.in_contact(e, o):
+                continue
+            at_o, at_e = table.contact_edge(e, o), table.contact_edge(o, e)
+            if at_o == "front" and at_e == "front":
+                front.append((e, o, "front"))
+            elif at_e == "front" and at_o in ("left", "right", "rear"):
+                flank.append((e, o, "flank"))   # e's front against o's flank or rear: e attacks
+            elif not (at_o == "front" and at_e in ("left", "right", "rear")):
+                other.append((e, o, "front"))   # side to side, corner to corner: they align and fight
+    for o in theirs:
+        for e in sorted(table.enemies_of(o), key=lambda e: e.id):
+            if table.in_contact(o, e) and table.contact_edge(o, e) in ("left", "right", "rear") \
+                    and table.contact_edge(e, o) == "front":
+                flank.append((o, e, "flank"))   # o's front against e's flank or rear: o attacks
+    return front + flank + other
+
+
+def phase(table: Table, first_side: str, attacks, chance: Chance, decider: Decider | None = None) -> list[Combat]:
+    """«7. Рукопашная схватка»: every combat the text allows this turn (D34). Each element fights one combat in
+    contact: front to front first; an element taken in flank or rear by an enemy fights that enemy if no other
+    combat holds it (if one does, the enemy on its flank counts −1 against it: :func:`score`). Cavalry that
+    destroys its enemy and runs 4" into another enemy fights it at once, in pursuit (−2, «войти в боевой контакт
+    с любым элементом, который ей под копыта подвернется»), once a turn. ``attacks(element)`` says whether
+    the element's brigade is ordered to ATTACK (the attacker of a pair, DT5; else ``first_side``'s element, and in
+    a flank contact the one whose front touches)."""
+    decider = decider or Decider()
+    fought: set[str] = set()
+    chased: set[str] = set()
+    combats: list[Combat] = []
+    queue = pairs(table, first_side)
+    while queue:
+        e, o, kind = queue.pop(0)
+        if e.id in fought or o.id in fought or e.id not in table.elements or o.id not in table.elements \
+                or not table.in_contact(e, o):
+            continue
+        if kind == "front" and attacks(o) and not attacks(e):
+            e, o = o, e
+        c = fight(table, e, o, chance, decider)
+        combats.append(c)
+        fought |= {e.id, o.id}
+        cav = e if c.loser == o.id else o if c.loser == e.id else None
+        if cav is not None and cav.id in table.elements and cav.arm == "cavalry" and cav.id not in chased \
+                and c.outcome == "destroyed":
+            hit = [x for x in table.enemies_of(cav) if table.in_contact(cav, x)]
+            if hit:
+                x = min(hit, key=lambda x: (cav.front.distance(x.shape), x.id))
+                chased.add(cav.id)
+                fought -= {cav.id, x.id}
+                queue.insert(0, (cav, x, "pursuit"))
+    return combats

@@ -113,6 +113,14 @@ def check_move(table: Table, e: Element, path: LineString, facing: int | None = 
     if near and path.length and not any(moved.shape.distance(o.shape) < e.shape.distance(o.shape) for o in near):
         names = ", ".join(o.id for o in near)
         return f"{e.id} is within 3\" of {names}: it may only move to close with the enemy"
+    chasers = [o for o in enemies if o.id not in {x.id for x in near} and base_rate(o) > base_rate(e)
+               and table.distance(e, o) <= base_rate(o)]
+    if chasers and path.length:
+        away = [o for o in chasers if moved.shape.distance(o.shape) > e.shape.distance(o.shape) + 0.5]
+        if away:
+            # the enemy is not named: the seat may not have seen it (behind woods within its move)
+            return (f"{e.id} may not break off from a faster enemy within its move "
+                    f"(«Элемент не может оторваться от вражеского элемента, который двигается быстрее»)")
     if not moved.shape.within(table.area):
         return f"{e.id} would leave the table"
     block = obstacles(table, e)

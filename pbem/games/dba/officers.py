@@ -20,19 +20,25 @@ from .table import Table
 
 EVADE = inches(6)
 TOUCH = 1   # tenths
+REACH = 40  # tenths: no base reaches farther than this from its reference point (the largest is 2.4" deep)
 
 
 def sheltered_by(table: Table, c: Commander) -> str | None:
     """The friendly element he touches (which shelters him), or None."""
     for e in table.on_table(c.side):
-        if c.point.distance(e.shape) <= TOUCH:
+        if _near(c, e) and c.point.distance(e.shape) <= TOUCH:
             return e.id
     return None
 
 
 def contacted(table: Table, c: Commander) -> list[str]:
     """The enemy elements touching him."""
-    return [e.id for e in table.on_table() if e.side != c.side and c.point.distance(e.shape) <= TOUCH]
+    return [e.id for e in table.on_table() if e.side != c.side and _near(c, e) and c.point.distance(e.shape) <= TOUCH]
+
+
+def _near(c: Commander, e) -> bool:
+    """Whether ``e``'s base may touch ``c`` at all (its reference point within the largest base's reach)."""
+    return abs(e.x - c.x) <= REACH and abs(e.y - c.y) <= REACH
 
 
 @dataclass
@@ -92,3 +98,57 @@ def kill(table: Table, c: Commander) -> None:
     c.alive = False
     if c.brigade and c.brigade in table.brigades:
         effectiveness.commander_lost(table.brigades[c.brigade])
+
+
+STAFF_MOVE = inches(10)  # «Штаб и прочее … 10"»: a commander's move in a turn
+
+
+def post(table: Table, elements) -> Point | None:
+    """Where an officer stands with troops (DT6): the middle of the rear edge of the element nearest their
+    centre (touching it, so sheltered by it). None without troops."""
+    els = [e for e in elements if not e.fleeing]
+    if not els:
+        return None
+    cx, cy = sum(e.x for e in els) / len(els), sum(e.y for e in els) / len(els)
+    e = min(els, key=lambda e: ((e.x - cx) ** 2 + (e.y - cy) ** 2, e.id))
+    return e.edge("rear").interpolate(0.5, normalized=True)
+
+
+def ride(table: Table, c: Commander, to: Point, reach: int = STAFF_MOVE) -> int:
+    """Move ``c`` straight towards ``to``, at most ``reach`` tenths (a staff move), kept on the table. Returns the
+    distance ridden, in tenths."""
+    line = LineString([c.point, to])
+    end = line.interpolate(min(reach, line.length))
+    x = round(min(max(end.x, 0), table.width))
+    y = round(min(max(end.y, 0), table.depth))
+    gone = round(Point(x, y).distance(c.point))
+    c.x, c.y = x, y
+    return gone
+
+
+def troops_under(table: Table, c: Commander) -> list[str]:
+    """The brigades whose chain of command reaches ``c`` (their commanders' superiors, up the levels)."""
+    out = []
+    for b in sorted(table.brigades.values(), key=lambda b: b.id):
+        up = table.commanders.get(b.commander) if b.commander else None
+        seen: set[str] = set()
+        while up is not None and up.superior and up.superior not in seen:
+            seen.add(up.superior)
+            if up.superior == c.id:
+                out.append(b.id)
+                break
+            up = table.commanders.get(up.superior)
+    return out
+
+
+def follow(table: Table, c: Commander, reach: int = STAFF_MOVE) -> int:
+    """A commander keeps with his troops (DT6): a brigade's commander with his brigade, a superior with the
+    brigades under him, each riding at most a staff move a turn towards his post (:func:`post`). Returns the
+    distance ridden (0: he stays)."""
+    if not c.alive or not c.present:
+        return 0
+    brigades = [c.brigade] if c.brigade else troops_under(table, c)
+    where = post(table, [e for bid in brigades for e in table.brigade_elements(bid)])
+    if where is None or where.distance(c.point) < 1:
+        return 0
+    return ride(table, c, where, reach)

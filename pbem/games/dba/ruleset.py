@@ -10,7 +10,7 @@ from pbem.core.ruleset import SPECTATOR, Bot, Option, Seat, Turn
 from pbem.paths import MAPS
 
 from . import invariants, seats, turn, view
-from .bot import bot_orders
+from . import bot as bots_
 from .names import Names
 from .parse import Clock, parse_orders
 from .scenario import ScenarioError, load_scenario
@@ -141,7 +141,7 @@ class NapoleonicDBA:
         return {}
 
     def bots(self) -> dict[str, Bot]:
-        return {"bot": Bot("bot", "the random legal bot", seats.bot(bot_orders))}
+        return {name: Bot(b.name, b.title, seats.bot(b.orders)) for name, b in bots_.bots().items()}
 
     def check_turn(self, scenario, result) -> list[str]:
         return invariants.check_turn(scenario, result)

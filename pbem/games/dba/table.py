@@ -31,6 +31,9 @@ from .terrain import Terrain
 CONTACT = 1  # tenths: bases this close count as touching (turned bases are not exact to the tenth)
 
 
+SEES_MEMO = 200_000  # remembered sight answers (a few tens of bytes each) before the memo starts again
+
+
 @dataclass
 class Table:
     width: int
@@ -149,6 +152,16 @@ class Table:
     def sees(self, observer: Element | Commander, target: Element, spotting: int) -> bool:
         """Whether ``observer`` (an element: from its front edge's centre; a commander: from where he stands)
         sees ``target``: within ``spotting`` tenths and a clear line to its centre or a front corner."""
+        # the answer depends only on where the two stand (the terrain never changes): remembered by the terrain
+        key = (observer.x, observer.y, target.troop, target.formation, target.x, target.y, target.facing, spotting)
+        memo = self.terrain.__dict__.setdefault("_sees", {})
+        if key not in memo:
+            if len(memo) > SEES_MEMO:
+                memo.clear()
+            memo[key] = self._sees(observer, target, spotting)
+        return memo[key]
+
+    def _sees(self, observer: Element | Commander, target: Element, spotting: int) -> bool:
         eye = observer.front if isinstance(observer, Element) else observer.point
         if eye.distance(target.shape) > spotting:
             return False

@@ -47,7 +47,8 @@ def resolve(scenario, state, orders: dict, decider: Decider, chance):
 
     for e in table.elements.values():
         e.moved_last, e.moved = e.moved, False
-        e.pursuing = False
+        # cavalry that drove its enemy back stays in contact, in pursuit (−2), until its next combat (D34)
+        e.pursuing = e.pursuing and any(table.in_contact(e, o) for o in table.enemies_of(e))
     retreated: set[str] = set()
     fired_at: set[str] = set()
     was_disordered = {e.id for e in table.elements.values() if e.disorganised or e.shaken}
@@ -177,10 +178,28 @@ def resolve(scenario, state, orders: dict, decider: Decider, chance):
 
     settle(table, say)
 
+    # commanders reached by the enemy (after each movement phase and after the melee): the first contact of the
+    # turn he evades, a second takes him («в тот же игровой тур … ещё одна аналогичная атака»)
+    evaded: set[str] = set()
+    rode: dict[str, int] = {}  # tenths each commander has ridden this turn (a staff move at most)
+
+    told: set[tuple[str, str]] = set()
+
+    def reached_officers():
+        for c in sorted(table.commanders.values(), key=lambda c: c.id):
+            if c.alive and c.present and officers.contacted(table, c):
+                got = officers.enemy_contact(table, c, c.id in evaded)
+                if got.outcome != "sheltered":
+                    evaded.add(c.id)
+                if (c.id, got.outcome) not in told:
+                    told.add((c.id, got.outcome))
+                    say(f"{c.name}: enemy contact, {got.outcome}", c.side)
+
     # 4. PIPs and movement: B, then A
     for side in (init.b, init.a):
         for e in [e for e in table.on_table(side) if e.fleeing]:
-            if rally(table, e, chance, decider, say):
+            if rally(table, e, chance, decider, say, rode):
+                ex.still.add(e.id)  # stopped: it takes no order this turn
                 continue
             out = flight.flee(table, e)
             retreated.add(e.brigade)
@@ -198,44 +217,40 @@ def resolve(scenario, state, orders: dict, decider: Decider, chance):
                 say(reason, side, kind="hold")
 
             ex.move(bid, step, seen.get(bid, set()), hold)
-            follow(table, bid)
+            cid = state.brigades[bid].commander
+            if cid in table.commanders:
+                rode[cid] = rode.get(cid, 0) + officers.follow(table, table.commanders[cid],
+                                                               officers.STAFF_MOVE - rode.get(cid, 0))
+        # superiors ride after their troops (DT6)
+        for c in sorted(table.commanders.values(), key=lambda c: c.id):
+            if c.side == side and c.brigade is None:
+                rode[c.id] = rode.get(c.id, 0) + officers.follow(table, c, officers.STAFF_MOVE - rode.get(c.id, 0))
         # DT9: disorganised (or shaken) before this turn and out of contact: re-formed at the end of the move
         for e in table.on_table(side):
             if e.id in was_disordered and not e.fleeing and not any(table.in_contact(e, o) for o in table.enemies_of(e)):
+                if e.shaken:
+                    leave_shaken(table, e, ex, say)
                 e.disorganised = e.shaken = False
                 say(f"{e.id} re-forms", side)
-    evaded: set[str] = set()
-    for c in sorted(table.commanders.values(), key=lambda c: c.id):
-        if c.alive and officers.contacted(table, c):
-            got = officers.enemy_contact(table, c, c.id in evaded)
-            evaded.add(c.id)
-            say(f"{c.name}: enemy contact, {got.outcome}", c.side)
+        reached_officers()
 
     look()  # the enemy in contact is seen before the melee
 
-    # 5. melee: each pair of enemy elements in contact, A's elements first; each element fights once a turn
-    fought: set[str] = set()
-    for e in sorted(table.on_table(init.a), key=lambda e: e.id):
-        for o in sorted(table.enemies_of(e), key=lambda o: o.id):
-            if e.id in fought or o.id in fought or e.id not in table.elements or o.id not in table.elements:
-                continue
-            if not table.in_contact(e, o):
-                continue
-            attacking = steps.get(o.brigade) is not None and steps[o.brigade].step.verb == "ATTACK" \
-                and not (steps.get(e.brigade) is not None and steps[e.brigade].step.verb == "ATTACK")
-            att, dfn = (o, e) if attacking else (e, o)
-            c = melee.fight(table, att, dfn, chance, decider)
-            fought |= {e.id, o.id}
-            for x in c.destroyed:
-                state.gone.append(x)
-            if c.loser is not None and c.outcome in ("recoil", "flee"):
-                loser = att if c.loser == att.id else dfn
-                retreated.add(loser.brigade)
-            # each side reads the combat naming only the enemy it has seen (the moderator reads A's line)
-            say(redact(c.line(), init.a, state, scenario), init.a, kind="melee",
-                seen=redact(c.line(), init.b, state, scenario), witnesses=(init.b,))
+    # 5. melee: every combat the text allows (melee.phase, D34): front to front, then flank and rear, then pursuit
+    def attacks(e) -> bool:
+        return steps.get(e.brigade) is not None and steps[e.brigade].step.verb == "ATTACK"
+
+    for c in melee.phase(table, init.a, attacks, chance, decider):
+        for x in c.destroyed:
+            state.gone.append(x)
+        if c.loser is not None and c.outcome in ("recoil", "flee") and c.loser in table.elements:
+            retreated.add(table.elements[c.loser].brigade)
+        # each side reads the combat naming only the enemy it has seen (the moderator reads A's line)
+        say(redact(c.line(), init.a, state, scenario), init.a, kind="melee",
+            seen=redact(c.line(), init.b, state, scenario), witnesses=(init.b,))
 
     settle(table, say)
+    reached_officers()
 
     # 6. brigade effectiveness
     for bid in sorted(state.brigades):
@@ -257,19 +272,37 @@ def resolve(scenario, state, orders: dict, decider: Decider, chance):
     return state, events
 
 
+def leave_shaken(table, e, ex, say) -> None:
+    """DT13: «Пехота в каре или отряды в полевом укреплении могут игнорировать отступление, но считаются shaken
+    пока они не простоят полный тур без рукопашной схватки; затем они обязаны отступить с занимаемой позиции или
+    изменить построение с каре в другую формацию.» A shaken square forms line (recoils 3" when there is no room);
+    a shaken element in field works falls back 3" out of them."""
+    if e.formation == "square":
+        ex.reform(e, "line")
+        if e.formation == "line":
+            return
+    elif not table.terrain.in_fieldworks(e.shape):
+        return
+    if melee.recoil(table, e, melee.RECOIL):
+        say(f"{e.id} leaves its position: falls back 3\"", e.side)
+    else:
+        say(f"{e.id} cannot fall back 3\" and stays", e.side)
+
+
 RALLY_RIDE = 100  # tenths: the commander rides to a fleeing element as staff move («Штаб и прочее», 10")
 
 
-def rally(table, e, chance, decider, say) -> bool:
+def rally(table, e, chance, decider, say, rode: dict | None = None) -> bool:
     """«Бегущие элементы бригады с положительным БЭФ могут быть остановлены бригадным главнокомандующим. Он
     должен войти в контакт с бегущим элементом»: before it runs, the brigade's commander within a staff move
-    rides into contact (at the middle of its rear edge; a decision, default yes) and rolls (flight.rally).
-    True when it is stopped."""
+    rides into contact (at the middle of its rear edge; a decision, default yes) and rolls (flight.rally); what he
+    has ridden this turn (``rode``, tenths by commander) counts against his staff move. True when it is stopped."""
     b = table.brigades[e.brigade]
     c = table.commanders.get(b.commander) if b.commander else None
     if c is None or not c.alive or not c.present or effectiveness.current(b) <= 0:
         return False
-    if c.point.distance(e.shape) > RALLY_RIDE:
+    rode = {} if rode is None else rode
+    if c.point.distance(e.shape) > RALLY_RIDE - rode.get(c.id, 0):
         return False
     from pbem.core.decisions import Decision
 
@@ -278,6 +311,7 @@ def rally(table, e, chance, decider, say) -> bool:
     if go != ("yes",):
         return False
     p = e.edge("rear").interpolate(0.5, normalized=True)
+    rode[c.id] = rode.get(c.id, 0) + round(c.point.distance(p))
     c.x, c.y = round(p.x), round(p.y)
     got = flight.rally(table, e, chance)
     say(f"{c.name} rallies {e.id}: die {got.die}{got.charisma:+d} → "
@@ -287,28 +321,36 @@ def rally(table, e, chance, decider, say) -> bool:
 
 def settle(table, say) -> None:
     """D16: a recoiling element may end on friends it passed; the executor pushes them aside: the friend it stands
-    on steps sideways (left, then right, up to 3") to the first place clear of every base and of closed ground."""
-    from shapely import affinity
-    from shapely.geometry import Point
-
+    on steps sideways (left, then right, up to 3") to the first place clear of every base and of closed ground; when
+    it has none, the other of the two does."""
     shapes = {e.id: e.shape for e in table.on_table()}
     closed = [f.shape for f in table.terrain.closed()]
     ids = sorted(shapes)
     for n, a in enumerate(ids):
         for b in ids[n + 1:]:
-            e, o = table.elements[a], table.elements[b]
-            if o.side != e.side or shapes[a].intersection(shapes[b]).area <= 0.5:
+            if table.elements[a].side != table.elements[b].side or shapes[a].intersection(shapes[b]).area <= 0.5:
                 continue
-            for step in [d for k in range(2, 31, 2) for d in (-k, k)]:
-                p = affinity.translate(affinity.rotate(Point(step, 0), -o.facing, origin=(0, 0)), o.x, o.y)
-                m = o.moved_to(round(p.x), round(p.y))
-                ms = m.shape
-                if ms.within(table.area) and not any(ms.intersection(shapes[x]).area > 0.5 for x in ids if x != b) \
-                        and not any(ms.intersection(c).area > 0.5 for c in closed):
-                    o.x, o.y = m.x, m.y
-                    shapes[b] = ms
-                    say(f"{o.id} steps aside {abs(step) / 10:g}\" to make room for {e.id}", o.side)
+            for e, o in ((table.elements[a], table.elements[b]), (table.elements[b], table.elements[a])):
+                if _step_aside(table, e, o, shapes, ids, closed, say):
                     break
+
+
+def _step_aside(table, e, o, shapes, ids, closed, say) -> bool:
+    """Move ``o`` sideways off ``e`` (left, then right, up to 3") to the first clear place; False when none."""
+    from shapely import affinity
+    from shapely.geometry import Point
+
+    for step in [d for k in range(2, 31, 2) for d in (-k, k)]:
+        p = affinity.translate(affinity.rotate(Point(step, 0), -o.facing, origin=(0, 0)), o.x, o.y)
+        m = o.moved_to(round(p.x), round(p.y))
+        ms = m.shape
+        if ms.within(table.area) and not any(ms.intersection(shapes[x]).area > 0.5 for x in ids if x != o.id) \
+                and not any(ms.intersection(c).area > 0.5 for c in closed):
+            o.x, o.y = m.x, m.y
+            shapes[o.id] = ms
+            say(f"{o.id} steps aside {abs(step) / 10:g}\" to make room for {e.id}", o.side)
+            return True
+    return False
 
 
 def entry(table, new) -> dict[str, tuple[int, int]] | None:
@@ -359,19 +401,6 @@ def fire_line(v, known: set[str]) -> str:
     if v.commanders_lost:
         text += f"; {', '.join(v.commanders_lost)} killed or taken with it"
     return text
-
-
-def follow(table, bid: str) -> None:
-    """A brigade's commander keeps with it: at the middle of the rear edge of its element nearest its centre."""
-    b = table.brigades[bid]
-    c = table.commanders.get(b.commander) if b.commander else None
-    els = [e for e in table.brigade_elements(bid) if not e.fleeing]
-    if c is None or not c.alive or not els:
-        return
-    cx, cy = sum(e.x for e in els) / len(els), sum(e.y for e in els) / len(els)
-    e = min(els, key=lambda e: ((e.x - cx) ** 2 + (e.y - cy) ** 2, e.id))
-    p = e.edge("rear").interpolate(0.5, normalized=True)
-    c.x, c.y = round(p.x), round(p.y)
 
 
 def broken_share(scenario, state, side: str) -> float:
