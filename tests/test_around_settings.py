@@ -146,4 +146,4 @@ def test_the_new_game_form_in_a_browser_sets_private_press_and_delay(served, bro
     settings = served.service.info(game_id)["settings"]
     assert (settings["private"], settings["press"], settings["spectator_delay"]) == (True, "open", 1)
     shown = browser.find_element(By.ID, "settings").text
-    assert "seats by invitation only" in shown and "any seat to any" in shown and "1 days behind" in shown
+    assert "seats by invitation only" in shown and "any seat to any" in shown and "1 day behind" in shown

@@ -444,7 +444,8 @@ def test_the_new_game_form_offers_each_games_own_choices_and_the_server_checks_t
     form = html.unescape(anna.get("/games/new").text)
     assert "Bonaparte at Marengo: Bonaparte at Marengo" not in form
     fieldsets = dict(re.findall(r'<fieldset class="per-game" data-game="(\w+)">(.*?)</fieldset>', form, re.S))
-    assert set(fieldsets) == {"marengo", "triomphe", "napoleon1815"}
+    assert set(fieldsets) == {"marengo", "triomphe", "napoleon1815", "dba"}
+    assert 'value="dba:rally"' in fieldsets["dba"] and "kriegsspiel" in fieldsets["dba"] and "kriegsspiel" not in fieldsets["marengo"]
     assert 'value="marengo:austria"' in fieldsets["marengo"] and "marengo:" not in fieldsets["triomphe"]
     assert 'value="triomphe:strategist"' in fieldsets["triomphe"] and "napoleon1815:general" not in fieldsets["triomphe"]
     assert 'value="napoleon1815:supply"' in fieldsets["napoleon1815"] and "supply" not in fieldsets["marengo"]
