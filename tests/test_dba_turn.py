@@ -8,6 +8,8 @@ core's Game, as the server would run them."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from pbem.core.game import Game
@@ -300,3 +302,13 @@ def test_a_shaken_square_that_stood_a_turn_out_of_melee_must_form_another_format
     after = game.state.elements["blue-a-1"]
     assert (after.formation, after.shaken) == ("line", False)
     assert "blue-a-1 forms line" in texts(game, "blue")
+
+
+def test_a_move_refused_near_the_enemy_does_not_name_the_enemy():
+    """The refusal reaches the moving element's seat, which may not have seen the enemy within 3" (behind
+    woods, in a town): it says "the enemy", never which element (the faster-enemy refusal likewise)."""
+    from pbem.games.dba.cases import run_case
+
+    outcome = run_case(Path(__file__).parent / "cases" / "dba" / "move-near-enemy-only-to-close.toml")
+    assert outcome.ok and outcome.lines
+    assert all("within 3\"" in line and "red-" not in line for line in outcome.lines), outcome.lines

@@ -111,8 +111,8 @@ def check_move(table: Table, e: Element, path: LineString, facing: int | None = 
     moved = e.moved_to(round(end.x), round(end.y), face)
     near = [o for o in enemies if table.distance(e, o) <= ZONE]
     if near and path.length and not any(moved.shape.distance(o.shape) < e.shape.distance(o.shape) for o in near):
-        names = ", ".join(o.id for o in near)
-        return f"{e.id} is within 3\" of {names}: it may only move to close with the enemy"
+        # the enemy is not named: the seat may not have seen it (behind woods, in a town)
+        return f"{e.id} is within 3\" of the enemy: it may only move to close with the enemy"
     chasers = [o for o in enemies if o.id not in {x.id for x in near} and base_rate(o) > base_rate(e)
                and table.distance(e, o) <= base_rate(o)]
     if chasers and path.length:
