@@ -229,7 +229,8 @@ class Turns(ServiceBase):
                 if job["kind"] != "reports":
                     continue
                 try:
-                    svgs += [self.map_svg(job["game_id"], job["payload"]["day"], seat["side"])
+                    svgs += [self.map_svg(job["game_id"], job["payload"]["day"], seat["side"],
+                                          self.store.language_of(seat["email"]))  # the map its report asks for
                              for seat in self.store.seats(job["game_id"]) if seat["email"]]
                 except Exception:  # the job itself meets it again, and records it
                     continue
