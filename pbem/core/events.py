@@ -6,22 +6,36 @@ know. ``owner`` is the seat (or a tuple of seats) that knows the full
 description; ``owner=None`` makes it public. ``witnesses``, when given, are
 the only seats besides the owners that see the ``seen`` description (in a game
 of fog of war, the seats whose units saw it); by default every other seat does.
+
+``said`` and ``seen_said``, when given, are the same two descriptions as :class:`pbem.lang.Text`
+(a catalog entry and its values), so that a report reads them in its seat's language
+(``text_for``); ``text`` and ``seen`` stay the English sentences (logs, cases, exports).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from pbem.lang import Tongue, Text
+
 
 @dataclass
 class Event:
     kind: str
-    text: str
+    text: str = ""
     data: dict = field(default_factory=dict)
     owner: str | tuple[str, ...] | None = None
     seen: str | None = None
     seen_data: dict | None = None
     witnesses: tuple[str, ...] | None = None
+    said: Text | None = None
+    seen_said: Text | None = None
+
+    def __post_init__(self):
+        if self.said is not None and not self.text:
+            self.text = str(self.said)
+        if self.seen_said is not None and self.seen is None:
+            self.seen = str(self.seen_said)
 
     def owners(self) -> tuple[str, ...]:
         """The seats that know the full description (empty: everyone does)."""
@@ -39,6 +53,15 @@ class Event:
         if self.seen is None or (self.witnesses is not None and side not in self.witnesses):
             return None
         return self.seen, self.seen_data or {}
+
+    def text_for(self, side: str | None, tongue: Tongue) -> str | None:
+        """The description seat ``side`` knows, in ``tongue``'s language; None if it saw nothing."""
+        known = self.for_side(side)
+        if known is None:
+            return None
+        full = side is None or self.owner is None or side in self.owners()
+        said = self.said if full else self.seen_said
+        return tongue.say(said) if said is not None else known[0]
 
     def to_dict(self) -> dict:
         return {

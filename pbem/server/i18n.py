@@ -17,17 +17,15 @@ Accept-Language, else English. A mail uses its recipient's language (``Store.lan
 
 from __future__ import annotations
 
-import functools
 import re
 from pathlib import Path
 
-from babel.support import NullTranslations, Translations
+from pbem.lang import DEFAULT, LANGUAGES, Tongue, catalog, normalise
+
+__all__ = ["DEFAULT", "LANGUAGES", "normalise", "translator", "translate", "translate_plural"]
 
 LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
 DOMAIN = "pbem"
-DEFAULT = "en"
-# code -> the language's own name (what the chooser shows: a reader finds his language by its name)
-LANGUAGES = {"en": "English", "fr": "Français", "ru": "Русский", "uk": "Українська", "zh": "中文"}
 COOKIE = "pbem_lang"
 HTML_LANG = {"zh": "zh-Hans"}  # <html lang>: the script said where a code alone leaves it open
 
@@ -35,14 +33,6 @@ HTML_LANG = {"zh": "zh-Hans"}  # <html lang>: the script said where a code alone
 def N_(message: str) -> str:
     """Marks a text for the catalog where it is defined; it is translated where it is shown."""
     return message
-
-
-def normalise(code) -> str | None:
-    """The language code a text names (``fr``, ``FR``, ``fr-CA``, ``zh_Hans``, ``zh-CN``), or None
-    when it names none of the server's languages."""
-    text = str(code or "").strip().replace("_", "-").lower()
-    base = text.split("-")[0]
-    return base if base in LANGUAGES else None
 
 
 def babel_locale(lang: str | None) -> str:
@@ -76,44 +66,19 @@ def best_match(accept_language: str | None) -> str | None:
     return None
 
 
-@functools.cache
-def translations(lang: str) -> NullTranslations:
-    """The catalog of ``lang`` (English, or an unknown code: the texts as written)."""
-    code = normalise(lang) or DEFAULT
-    if code == DEFAULT:
-        return NullTranslations()
-    return Translations.load(str(LOCALE_DIR), [code], DOMAIN)
-
-
-class Translator:
-    """One language's gettext, with ``%(name)s`` filled from keywords as Flask-Babel does."""
-
-    def __init__(self, lang: str | None):
-        self.lang = normalise(lang) or DEFAULT
-        self._t = translations(self.lang)
-
-    def gettext(self, message: str, /, **values) -> str:
-        text = self._t.ugettext(message)
-        return text % values if values else text
-
-    def ngettext(self, singular: str, plural: str, num: int, /, **values) -> str:
-        values.setdefault("num", num)
-        return self._t.ungettext(singular, plural, num) % values
-
-    _ = gettext
-
-
-def translator(lang: str | None) -> Translator:
-    return Translator(lang)
+def translator(lang: str | None) -> Tongue:
+    """The server's texts in ``lang`` (one language's gettext, ``%(name)s`` filled from keywords as
+    Flask-Babel does)."""
+    return catalog(lang, (LOCALE_DIR, DOMAIN))
 
 
 def translate(lang: str | None, message: str, /, **values) -> str:
     """``message`` in ``lang`` (extracted by its second argument: scripts/translations)."""
-    return Translator(lang).gettext(message, **values)
+    return translator(lang).gettext(message, **values)
 
 
 def translate_plural(lang: str | None, singular: str, plural: str, num: int, /, **values) -> str:
-    return Translator(lang).ngettext(singular, plural, num, **values)
+    return translator(lang).ngettext(singular, plural, num, **values)
 
 
 # a game's status as pages show it (the value stays the stored word)

@@ -1,0 +1,127 @@
+"""The languages pbem writes in, and the one loader of their gettext catalogs (Babel), shared by the
+server and the games.
+
+A package keeps its catalogs beside its code, ``<package>/locale/<code>/LC_MESSAGES/<domain>.po``,
+with the compiled ``.mo`` committed next to it (no compile step at install time; docs/translating.md).
+English is the source language: its texts are the msgids, so ``en`` (and any code not in
+:data:`LANGUAGES`) reads the texts as written.
+
+    t = catalog("fr", (GAME_LOCALE, "marengo"), (FAMILY_LOCALE, "simmons"))
+    t.gettext("Morale")                                   -> "Moral"
+    t.ngettext("%(num)d block", "%(num)d blocks", 3)      -> "3 blocs"
+    t.gettext("%(side)s's day", side=...)                 -> filled in after translation
+
+An engine does not know its reader's language: it writes what happened as a :class:`Text` — the
+catalog entry (English) and its values — and the report reads it in each seat's language:
+
+    said = say("%(block)s retreats to %(place)s", block="Lannes", place="Marengo")
+    str(said)                                             -> the English sentence (logs, tests)
+    catalog("fr", ...).say(said)                          -> the French one
+
+A value may itself be a Text (a side's name, a formation) and is read in the same language.
+
+A text missing from the first catalog is looked for in the next (a game's own catalog falls back
+on its family's). Plural forms come from each catalog's header (Russian and Ukrainian have three).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+from babel.support import NullTranslations, Translations
+
+LANGUAGES = {"en": "English", "fr": "Français", "ru": "Русский", "uk": "Українська", "zh": "中文"}
+"""Every language, by code, with its own name (what a chooser shows: a reader finds his language by
+its name): English (the source), French, Russian, Ukrainian, Chinese (simplified)."""
+
+DEFAULT = "en"
+
+
+def normalise(code) -> str | None:
+    """The language a code names (``fr``, ``FR``, ``fr-CA``, ``fr_FR``, ``zh_Hans``, ``zh-CN``),
+    or None when it names none of :data:`LANGUAGES`."""
+    text = str(code or "").strip().replace("_", "-").lower()
+    base = text.split("-")[0]
+    return base if base in LANGUAGES else None
+
+
+def language(code) -> str:
+    """The language a code names, English when it names none."""
+    return normalise(code) or DEFAULT
+
+
+class Tongue:
+    """The texts of one language: gettext/ngettext that also fill in their ``%(name)s`` placeholders."""
+
+    def __init__(self, lang: str, translations: NullTranslations):
+        self.lang = lang
+        self.translations = translations
+
+    def gettext(self, message: str, /, **values) -> str:
+        text = self.translations.gettext(message)
+        return text % values if values else text
+
+    def ngettext(self, singular: str, plural: str, num: int, /, **values) -> str:
+        """The form of ``num``; ``%(num)d`` in the text is ``num`` unless given."""
+        values.setdefault("num", num)
+        return self.translations.ngettext(singular, plural, num) % values
+
+    _ = gettext
+
+    def say(self, text: Text | str) -> str:
+        """A :class:`Text` in this language (its Text values too); a plain string as it is."""
+        if not isinstance(text, Text):
+            return text
+        values = {k: self.say(v) if isinstance(v, Text) else v for k, v in text.values.items()}
+        if text.plural is None:
+            return self.gettext(text.message, **values)
+        return self.ngettext(text.message, text.plural, values["num"], **values)
+
+    def __repr__(self) -> str:
+        return f"Tongue({self.lang!r})"
+
+
+@dataclass
+class Text:
+    """A sentence to be read in its reader's language: a catalog entry (its English text, with
+    ``%(name)s`` placeholders) and the values that fill it. ``plural`` is the English plural of an
+    ngettext entry, chosen by ``values["num"]``. ``str()`` is the English sentence."""
+
+    message: str
+    values: dict = field(default_factory=dict)
+    plural: str | None = None
+
+    def __str__(self) -> str:
+        return ENGLISH.say(self)
+
+
+def say(message: str, /, **values) -> Text:
+    """A sentence for the catalog (extracted by ``say``), read later in its reader's language."""
+    return Text(message, values)
+
+
+def say_plural(singular: str, plural: str, num: int, /, **values) -> Text:
+    """A sentence whose form follows ``num`` (Russian and Ukrainian have three)."""
+    return Text(singular, dict(values, num=num), plural)
+
+
+ENGLISH = Tongue(DEFAULT, NullTranslations())
+
+
+@lru_cache(maxsize=128)
+def catalog(lang, *sources: tuple[Path, str]) -> Tongue:
+    """The texts of ``lang`` from the catalogs ``sources`` — ``(directory, domain)`` pairs, the
+    first looked in first — falling back at last on the English source."""
+    code = language(lang)
+    if code == DEFAULT or not sources:
+        return ENGLISH
+    found = [t for t in (Translations.load(str(directory), [code], domain) for directory, domain in sources)
+             if isinstance(t, Translations)]
+    if not found:
+        return Tongue(code, NullTranslations())
+    first = found[0]
+    for later in found[1:]:
+        first.add_fallback(later)
+    return Tongue(code, first)
