@@ -49,8 +49,8 @@ from pbem.server.store import Store
 
 SMALL = str((Path(__file__).parent / "fixtures" / "small.toml").resolve())
 SEED = int(os.environ.get("KILL_TEST_SEED", "1815"))
-KILLS = int(os.environ.get("KILL_TEST_KILLS", "20"))
-BOT_GAMES = 3
+KILLS = int(os.environ.get("KILL_TEST_KILLS", "12"))  # each kind of kill three times
+BOT_GAMES = int(os.environ.get("KILL_TEST_GAMES", "2"))
 SILENT_GAMES = 1
 BUDGET = 900.0  # seconds: only a stuck run takes this long (it takes about 60 alone, 240 under load);
 # below pyproject's per-test timeout, so that a stuck run fails with the state of its games
@@ -254,7 +254,7 @@ def test_sigkill_at_random_moments_loses_and_doubles_nothing(tmp_path):
         server.stop()
         relay.stop()
     elapsed = time.monotonic() - started
-    assert sum(kills.values()) >= min(KILLS, 15), f"the games were over after only {sum(kills.values())} kills"
+    assert sum(kills.values()) >= min(KILLS, 10), f"the games were over after only {sum(kills.values())} kills"
     assert not players.errors, players.errors
     assert integrity(db) == "ok"
 

@@ -22,8 +22,8 @@ For a few games (the render path), the SVG of each side's map is searched
 the same way (every attribute and every text), and a sample of PNGs is
 checked for text chunks carrying enemy data.
 
-Game counts: ``PBEM_LEAK_GAMES`` (default 12; the issue's full run is 200)
-and ``PBEM_LEAK_RENDER_GAMES`` (default a tenth of that, at least 2). Odd
+Game counts: ``PBEM_LEAK_GAMES`` (default 6; the issue's full run is 200)
+and ``PBEM_LEAK_RENDER_GAMES`` (default a tenth of that, at least 1). Odd
 seeds add to the bot's orders random examples from the side's own orders
 template (standing orders, bombardments, fire) and standing orders on the
 enemy's days, so more of the rules (and of the template) are exercised.
@@ -55,8 +55,8 @@ ROOT = Path(__file__).resolve().parent.parent
 REAL = ROOT / "maps" / "marengo.toml"
 SMALL = ROOT / "tests" / "fixtures" / "small.toml"
 SCENARIO = REAL if REAL.exists() else SMALL
-GAMES = int(os.environ.get("PBEM_LEAK_GAMES", "12"))
-RENDER_GAMES = int(os.environ.get("PBEM_LEAK_RENDER_GAMES", str(max(2, GAMES // 10))))
+GAMES = int(os.environ.get("PBEM_LEAK_GAMES", "6"))
+RENDER_GAMES = int(os.environ.get("PBEM_LEAK_RENDER_GAMES", str(max(1, GAMES // 10))))
 SIDES = ("austria", "france")
 SIDE_WORDS = {"Austria", "Austrian", "Austrians", "France", "French"}
 PAIR = re.compile(r"\b(infantry|cavalry|artillery)\b[\s|:,]*\b([1-9])\b")

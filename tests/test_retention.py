@@ -4,6 +4,7 @@ receiver takes only so much mail from one sender."""
 from __future__ import annotations
 
 import os
+import shutil
 import smtplib
 import subprocess
 import sys
@@ -27,12 +28,14 @@ SMALL = str((Path(__file__).parent / "fixtures" / "small.toml").resolve())
 ROOT = Path(__file__).parent.parent
 
 
-def played(tmp_path):
-    """A finished game of the small scenario, its mail sent, one wrong key and one stored mail."""
+@pytest.fixture(scope="module")
+def finished_game(tmp_path_factory):
+    """A finished game of the small scenario, its mail sent, one wrong key and one stored mail: played
+    once for the module (drawing its reports takes seconds); each test works on a copy."""
+    where = tmp_path_factory.mktemp("played")
     clock = Clock(datetime(2026, 11, 1, 12, 0, tzinfo=timezone.utc))
-    config = Config(instance=str(tmp_path))
-    store = Store(tmp_path / "pbem.sqlite3", clock=clock)
-    service = Service(store, config, clock=clock)
+    store = Store(where / "pbem.sqlite3", clock=clock)
+    service = Service(store, Config(instance=str(where)), clock=clock)
     game_id, keys = service.create_game("Kept", {"austria": "anna@example.org", "france": "fred@example.org"},
                                         scenario=SMALL, seed=5, settings={"hours": 48})
     msg = EmailMessage()
@@ -42,12 +45,26 @@ def played(tmp_path):
     while not service.game(game_id).over:
         service.resolve_next(game_id)
         service.run_jobs()
-    Sender(store, maildir=str(tmp_path / "maildir")).send_due(clock())
+    Sender(store, maildir=str(where / "maildir")).send_due(clock())
+    store.close()
+    return where, game_id, clock()
+
+
+@pytest.fixture
+def played(tmp_path, finished_game):
+    """A copy of the finished game in this test's own folder: (service, store, clock, config, game id)."""
+    where, game_id, now = finished_game
+    assert not list(where.glob("*-wal")), "the played game's database was left open"
+    shutil.copytree(where, tmp_path, dirs_exist_ok=True)
+    clock = Clock(now)
+    config = Config(instance=str(tmp_path))
+    store = Store(tmp_path / "pbem.sqlite3", clock=clock)
+    service = Service(store, config, clock=clock)
     return service, store, clock, config, game_id
 
 
-def test_prune_forgets_old_mail_and_keeps_the_game(tmp_path):
-    service, store, clock, config, game_id = played(tmp_path)
+def test_prune_forgets_old_mail_and_keeps_the_game(tmp_path, played):
+    service, store, clock, config, game_id = played
     log, days = store.read_log(game_id), store.read_days(game_id)
     digest = service.game(game_id).state.digest()
     assert store.query_one("SELECT COUNT(*) AS n FROM outbox WHERE attachments != '[]'")["n"] > 0
@@ -76,8 +93,8 @@ def test_prune_forgets_old_mail_and_keeps_the_game(tmp_path):
     assert "wrong_key" not in actions and "create" in actions
 
 
-def test_zero_keeps_forever(tmp_path):
-    service, store, clock, config, game_id = played(tmp_path)
+def test_zero_keeps_forever(tmp_path, played):
+    service, store, clock, config, game_id = played
     config.retain_attachments_days = config.retain_outbox_days = config.retain_inbound_days = 0
     clock.advance(days=400)
     retention.prune(store, config, clock())
@@ -85,16 +102,16 @@ def test_zero_keeps_forever(tmp_path):
     assert store.query_one("SELECT COUNT(*) AS n FROM inbound WHERE length(raw) > 0")["n"] > 0
 
 
-def test_the_clock_prunes(tmp_path):
-    service, store, clock, config, game_id = played(tmp_path)
+def test_the_clock_prunes(tmp_path, played):
+    service, store, clock, config, game_id = played
     clock.advance(days=40)
     game_clock = GameClock(service, Sender(store, maildir=str(tmp_path / "maildir")), 5)
     game_clock.prune()
     assert store.query_one("SELECT COUNT(*) AS n FROM outbox WHERE attachments != '[]'")["n"] == 0
 
 
-def test_pbem_prune_on_the_command_line(tmp_path):
-    service, store, clock, config, game_id = played(tmp_path)
+def test_pbem_prune_on_the_command_line(tmp_path, played):
+    service, store, clock, config, game_id = played
     store.close()
     env = {**os.environ, "PBEM_INSTANCE": str(tmp_path), "PBEM_DEMO": "false", "PBEM_RETAIN_ATTACHMENTS_DAYS": "0",
            "PBEM_RETAIN_OUTBOX_DAYS": "0", "PBEM_RETAIN_INBOUND_DAYS": "0"}

@@ -14,11 +14,11 @@ RULES = rulesets()["marengo"]
 SCENARIO = RULES.load_scenario(MARENGO)
 
 
-def test_two_hundred_games_break_nothing():
-    tally = play_many(RULES, SCENARIO, seed=1, games=200, random_decisions=True)
+def test_a_hundred_games_break_nothing():
+    tally = play_many(RULES, SCENARIO, seed=1, games=100, random_decisions=True)  # `pbem selfplay --games 1000` for more
     assert tally.problems == []
-    assert tally.games == 200 and tally.days == 200 * 32
-    assert set(tally.winners) <= {"austria", "france"} and sum(tally.winners.values()) == 200
+    assert tally.games == 100 and tally.days == 100 * 32
+    assert set(tally.winners) <= {"austria", "france"} and sum(tally.winners.values()) == 100
     # the random decisions really reach every kind of choice the rules give
     for kind in ("block", "if_blocked", "attack_leads", "defence_leads", "inflict_loss", "take_loss",
                  "retreat", "pursuit"):

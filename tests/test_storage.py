@@ -7,6 +7,7 @@ from __future__ import annotations
 import base64
 import json
 import mailbox
+import shutil
 import sqlite3
 from datetime import timedelta
 
@@ -21,16 +22,28 @@ from pbem.server.store import Store
 SIDES = {"austria": ANNA, "france": FRED}
 
 
-@pytest.fixture
-def finished(tmp_path):
-    """A finished game of the small scenario on a web site, its mail delivered into a maildir."""
-    site = Site(tmp_path)
+@pytest.fixture(scope="module")
+def played(tmp_path_factory):
+    """A finished game of the small scenario on a web site, its mail delivered into a maildir: played
+    once for the module (drawing its maps takes seconds); each test works on a copy (``finished``)."""
+    where = tmp_path_factory.mktemp("played")
+    site = Site(where)
     game_id, _ = site.game()
     while not site.service.game(game_id).over:
         site.service.resolve_next(game_id)
         site.service.run_jobs()
-    Sender(site.store, maildir=str(tmp_path / "maildir"), resolve=site.service.attachment).send_due()
-    return site, game_id
+    Sender(site.store, maildir=str(where / "maildir"), resolve=site.service.attachment).send_due()
+    site.store.close()
+    assert not list(where.glob("*-wal")), "the played game's database was left open"
+    return where, game_id
+
+
+@pytest.fixture
+def finished(tmp_path, played):
+    """The finished game, copied into this test's folder: (site, game id)."""
+    where, game_id = played
+    shutil.copytree(where, tmp_path, dirs_exist_ok=True)
+    return Site(tmp_path), game_id
 
 
 def report_rows(store, game_id):
