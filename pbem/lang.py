@@ -18,7 +18,9 @@ catalog entry (English) and its values — and the report reads it in each seat'
     str(said)                                             -> the English sentence (logs, tests)
     catalog("fr", ...).say(said)                          -> the French one
 
-A value may itself be a Text (a side's name, a formation) and is read in the same language.
+A value may itself be a Text (a side's name, a formation) and is read in the same language; a list
+or tuple of values is read as a list (each read, joined by the language's separator: ", " and in
+Chinese "、").
 
 A text missing from the first catalog is looked for in the next (a game's own catalog falls back
 on its family's). Plural forms come from each catalog's header (Russian and Ukrainian have three).
@@ -71,16 +73,27 @@ class Tongue:
     _ = gettext
 
     def say(self, text: Text | str) -> str:
-        """A :class:`Text` in this language (its Text values too); a plain string as it is."""
+        """A :class:`Text` in this language (its Text values too, and lists of values); a plain
+        string as it is."""
+        if isinstance(text, (list, tuple)):
+            return self.listed(text)
         if not isinstance(text, Text):
             return text
-        values = {k: self.say(v) if isinstance(v, Text) else v for k, v in text.values.items()}
+        values = {k: self.say(v) if isinstance(v, (Text, list, tuple)) else v for k, v in text.values.items()}
         if text.plural is None:
             return self.gettext(text.message, **values)
         return self.ngettext(text.message, text.plural, values["num"], **values)
 
+    def listed(self, items) -> str:
+        """Values read in this language and joined as a list ("A1, A2"; in Chinese "A1、A2")."""
+        return LIST_SEPARATOR.get(self.lang, ", ").join(str(self.say(item)) for item in items)
+
     def __repr__(self) -> str:
         return f"Tongue({self.lang!r})"
+
+
+LIST_SEPARATOR = {"zh": "、"}
+"""How a language separates the items of a list in a sentence (", " unless said here)."""
 
 
 @dataclass

@@ -69,7 +69,7 @@ class Marengo(FamilyRuleset):
         except OrdersError as error:
             if lang == "en":
                 raise
-            raise words.error_in_words(error, lang) from None
+            raise words.error_in_words(error, lang, marengo_tongue(lang)) from None
         orders.warnings[:] = [words.words_in(w, lang) for w in orders.warnings]
         return orders
 

@@ -24,9 +24,10 @@ from functools import cached_property
 from typing import NoReturn
 
 from pbem.core.orders import (
-    ARROW, GT, HEADER_KEYS, Abort, OrderReader, OrdersError, Problem, Token, check_size, parse_header, suggest,
-    tokenize,
+    ARROW, GT, HEADER_ALIASES, HEADER_KEYS, Abort, OrderReader, OrdersError, Problem, Token, check_size,
+    parse_header, problem, suggest, tokenize,
 )
+from pbem.lang import say, say_plural
 
 from .board import fold
 from .clock import hour_label, parse_hour
@@ -71,7 +72,7 @@ def read_orders(parser_class, scenario, state, side: str, text: str, finish=None
     if too_long:
         raise OrdersError([too_long])
     if side not in SIDES:
-        raise OrdersError([Problem(1, 1, f"there is no side called {side!r} in this game",
+        raise OrdersError([problem(1, 1, say("there is no side called %(side)s in this game", side=repr(side)),
                                    side, " or ".join(SIDES))])
     problems: list[Problem] = []
     tokenized: dict[int, list[list[Token]]] = {}
@@ -89,9 +90,9 @@ def read_orders(parser_class, scenario, state, side: str, text: str, finish=None
         problems.sort(key=lambda p: (p.line, p.column))
         if len(problems) > MAX_PROBLEMS:
             rest = len(problems) - MAX_PROBLEMS
-            problems[:] = problems[:MAX_PROBLEMS] + [Problem(
+            problems[:] = problems[:MAX_PROBLEMS] + [problem(
                 problems[MAX_PROBLEMS].line, problems[MAX_PROBLEMS].column,
-                f"{rest} more problem{'s' if rest > 1 else ''} not listed")]
+                say_plural("%(num)d more problem not listed", "%(num)d more problems not listed", rest))]
         raise OrdersError(problems)
     return orders
 
@@ -144,15 +145,16 @@ class Reader(OrderReader):
         first = tokens[0]
         word = first.word
         try:
-            if word in HEADER_KEYS:
-                self.fail(first, f"the header ({' '.join(HEADER_KEYS)}) must be the first line",
-                          None, "an order")
+            if word in HEADER_ALIASES:
+                self.fail(first, say("the header (%(keys)s) must be the first line", keys=" ".join(HEADER_KEYS)),
+                          None, say("an order"))
             if word not in self.ORDER_WORDS:
-                self.fail(first, f"{first.text!r} is not an order{suggest(word, self.ORDER_WORDS)}", None,
-                          "one of " + ", ".join(w for w in self.ORDER_WORDS if w not in self.ALIASES))
+                self.fail(first, say("%(word)s is not an order%(hint)s", word=repr(first.text),
+                                     hint=suggest(word, self.ORDER_WORDS)), None,
+                          say("one of %(words)s", words=", ".join(w for w in self.ORDER_WORDS if w not in self.ALIASES)))
             if word != "STANDING" and self.side != self.day_side:
-                self.fail(first, f"it is {self.day_side.capitalize()}'s {self.TURN} ({hour_label(self.hour)}): "
-                          f"only STANDING orders can be given now", None, "STANDING ...")
+                self.fail(first, say("it is %(whose)s (%(hour)s): only STANDING orders can be given now",
+                                     whose=self.whose_turn(), hour=hour_label(self.hour)), None, "STANDING ...")
             self.take()
             if word == "FINAL":
                 self.done("nothing after FINAL")
@@ -190,7 +192,7 @@ class Reader(OrderReader):
     def check_header(self, header, tokens: list[Token]) -> None:
         """SIDE must be the side sending, TURN the hour of the turn to play."""
         line = header.line
-        columns = {t.word: t.column for t in reversed(tokens)}
+        columns = {HEADER_ALIASES.get(t.word, t.word): t.column for t in reversed(tokens)}
         if header.side is not None:
             named = self._side_named(header.side)
             if named is None:
@@ -227,6 +229,11 @@ class Reader(OrderReader):
 
     def name(self, locale: str) -> str:
         return self.board.locales[locale].name
+
+    def whose_turn(self):
+        """"Austria's day", "France's turn": the side to play, as the family's catalog says it."""
+        return say({("austria", "day"): "Austria's day", ("france", "day"): "France's day",
+                    ("austria", "turn"): "Austria's turn", ("france", "turn"): "France's turn"}[self.day_side, self.TURN])
 
     # -- blocks
 
@@ -352,7 +359,7 @@ class Reader(OrderReader):
         """`` (did you mean X?)`` for the locale name closest to ``text``, or ``""``."""
         names = {fold(loc.name): loc.name for loc in self.board.locales.values()}
         close = difflib.get_close_matches(fold(text), list(names), n=1, cutoff=0.6)
-        return f" (did you mean {names[close[0]]}?)" if close else ""
+        return say(" (did you mean %(word)s?)", word=names[close[0]]) if close else ""
 
     def locale_problem(self, first: Token, text: str, candidates: tuple[str, ...] | list[str]) -> NoReturn:
         if candidates:
@@ -360,8 +367,8 @@ class Reader(OrderReader):
             if len(candidates) > 6:
                 names += f" and {len(candidates) - 6} more"
             self.fail(first, f"{text!r} could be any of: {names}", text, "more of the name")
-        self.fail(first, f"no locale is called {text!r}{self.close_name(text)}", text,
-                  "a locale of the map, by name")
+        self.fail(first, say("no locale is called %(name)s%(hint)s", name=repr(text), hint=self.close_name(text)), text,
+                  say("a locale of the map, by name"))
 
     def locale(self, stops: tuple[str, ...] = (), expected: str = "a locale") -> str:
         """The locale named by the longest run of words from here (exactly, or by unique prefix)."""

@@ -79,9 +79,13 @@ class OrderWords:
         words = self.native_words(lang)
         return _WORD.sub(lambda m: words.get(m.group(), m.group()), text)
 
-    def error_in_words(self, error: OrdersError, lang: str) -> OrdersError:
-        """``error`` whose problems name the order words (in what is expected and in the message) in
-        ``lang``'s; line, column and what was found unchanged. The sentences are English yet."""
+    def error_in_words(self, error: OrdersError, lang: str, tongue=None) -> OrdersError:
+        """``error`` in ``lang``: each problem's sentences read by ``tongue`` (the game's catalogs,
+        over the family's and the core's) where the parser wrote them as Texts, the order words in
+        them (in what is expected and in the message) in ``lang``'s, and its frame in ``lang``
+        (``str()``); line, column and what was found unchanged."""
+        if tongue is not None:
+            return error.read_in(tongue, lambda text: self.words_in(text, lang))
         return OrdersError([dataclasses.replace(p, message=self.words_in(p.message, lang),
-                                                expected=self.words_in(p.expected, lang))
+                                                expected=self.words_in(p.expected, lang), lang=lang)
                             for p in error.problems])

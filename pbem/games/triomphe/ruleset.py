@@ -119,7 +119,7 @@ class Triomphe(FamilyRuleset):
         except OrdersError as error:
             if lang == "en":
                 raise
-            raise WORDS.error_in_words(error, lang) from None
+            raise WORDS.error_in_words(error, lang, triomphe_tongue(lang)) from None
 
     def resolve(self, scenario, state, orders, decider, chance):
         return sequence.resolve_day(scenario, state, orders, decider)  # combat is deterministic: no dice
