@@ -272,7 +272,7 @@ class _Checker:
                     self.refuse(order, f"{art.id} has nothing to fire at: no enemy block stands in "
                                 f"{day.name(there)} (003 §10 step 1)", f"HOLD FIRE {art.id}, or no order")
                 elif order.target is not None and order.target not in targets:
-                    shown = ", ".join(day.place(there, k) for k in targets)
+                    shown = ", ".join(str(day.place(there, k)) for k in targets)
                     self.refuse(order, f"the target is not yours to choose: {art.id} fires at {shown} "
                                 "(003 §10 step 1: another approach only when neither the opposite approach "
                                 "nor the reserve holds enemy blocks)", f"FIRE {art.id}")

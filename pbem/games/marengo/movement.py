@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from pbem.games.simmons.board import Road
 from pbem.games.simmons.roads import FULL, OTHER_WAY, free_step, main_first, take_step
-from .day import COMMAND_LIMIT, Day, Void
+from pbem.games.simmons.turn import adjective
+from pbem.lang import say
+from .day import COMMAND_LIMIT, Day, Void, reason
 from .scenario import SIDE_ADJ
 from .orders import Enter, Extend, Move, RoadMove
 from .retreat import retreat
@@ -69,11 +71,12 @@ def room(day: Day, locale: str, n: int) -> bool:
 
 def describe_move(day: Day, group: list[Block], frm: tuple, to: tuple, kind: str = "move",
                   extra: str = "") -> None:
-    names = ", ".join(day.own(b) for b in group)
     day.private(
         kind, day.side,
-        f"{names} moved from {day.place(*frm)} to {day.place(*to)}{extra}.",
-        seen=f"{day.count(len(group), day.side)} moved from {day.place(*frm)} to {day.place(*to)}.",
+        say("%(blocks)s moved from %(place)s to %(to)s%(extra)s.", blocks=[day.own(b) for b in group],
+            place=day.place(*frm), to=day.place(*to), extra=extra),
+        seen=say("%(blocks)s moved from %(place)s to %(to)s%(extra)s.", blocks=day.count(len(group), day.side),
+                 place=day.place(*frm), to=day.place(*to), extra=""),
         seen_data={"side": day.side, "from": list(frm), "to": list(to), "count": len(group)},
         blocks=[b.id for b in group], frm=list(frm), to=list(to),
     )
@@ -112,13 +115,16 @@ def attack_maneuver(day: Day, group: list[Block], frm: str, target: str, can_be_
     if on_road:
         revealed.append(group[0])
     for b in revealed:
-        day.private("reveal", day.side, f"{day.own(b)} is revealed for the attack maneuver.",
-                    seen=f"{day.article(b.side)} {day.shown(b)} block is revealed in {day.name(frm)} (attack maneuver).",
+        day.private("reveal", day.side, say("%(block)s is revealed for the attack maneuver.", block=day.own(b)),
+                    seen=say(f"{day.article(b.side)} %(block)s block is revealed in %(place)s (attack maneuver).",
+                             block=day.shown(b), place=day.name(frm)),
                     seen_data={"side": b.side, "type": b.type, "strength": b.strength}, block=b.id)
     day.private(
         "attack", day.side,
-        f"Attack maneuver: {', '.join(b.id for b in group)} from {day.name(frm)} into {day.name(target)}.",
-        seen=f"Attack maneuver: {day.count(len(group), day.side)} from {day.name(frm)} into {day.name(target)}.",
+        say("Attack maneuver: %(blocks)s from %(place)s into %(to)s.", blocks=[b.id for b in group],
+            place=day.name(frm), to=day.name(target)),
+        seen=say("Attack maneuver: %(blocks)s from %(place)s into %(to)s.", blocks=day.count(len(group), day.side),
+                 place=day.name(frm), to=day.name(target)),
         seen_data={"from": frm, "to": target, "count": len(group)},
     )
     reserve = day.st.at(target, None, day.foe)
@@ -128,10 +134,10 @@ def attack_maneuver(day: Day, group: list[Block], frm: str, target: str, can_be_
             put(day, blockers, target, frm)
             day.private(
                 "block", day.foe,
-                f"{', '.join(day.own(b) for b in blockers)} moved to block {day.place(target, frm)} "
-                f"against the attack maneuver.",
-                seen=f"The attack maneuver is blocked: {day.count(len(blockers), day.foe)} moved to block "
-                     f"{day.place(target, frm)}.",
+                say("%(blocks)s moved to block %(place)s against the attack maneuver.",
+                    blocks=[day.own(b) for b in blockers], place=day.place(target, frm)),
+                seen=say("The attack maneuver is blocked: %(blocks)s moved to block %(place)s.",
+                         blocks=day.count(len(blockers), day.foe), place=day.place(target, frm)),
                 seen_data={"count": len(blockers), "locale": target, "facing": frm},
             )
             day.record_move(day.foe, (target, None), (target, frm), len(blockers), "block")
@@ -155,8 +161,9 @@ def block_response(day: Day, reserve: list[Block], target: str, frm: str) -> lis
     options = [(b.id, day.own(b)) for b in reserve]
     answer = day.decide(
         day.foe, "block",
-        f"An enemy attack maneuver comes into {day.name(target)} from {day.name(frm)}: which of your "
-        f"reserve blocks there move to block {day.place(target, frm)} (none: they retreat)?",
+        say("An enemy attack maneuver comes into %(place)s from %(from)s: which of your reserve blocks there move "
+            "to block %(approach)s (none: they retreat)?", place=day.name(target), **{"from": day.name(frm)},
+            approach=day.place(target, frm)),
         options, tuple(b.id for b in reserve), lo=0, hi=len(reserve), given=given, source="standing")
     return [b for b in reserve if b.id in answer]
 
@@ -186,8 +193,9 @@ def blocked_choice(day: Day, group: list[Block], frm: str, target: str, if_block
 
     answer = day.decide(
         day.side, "if_blocked",
-        f"Your attack maneuver into {day.name(target)} was blocked: which blocks advance to block "
-        f"{day.place(frm, target)} (the others stay in {day.name(frm)})?",
+        say("Your attack maneuver into %(place)s was blocked: which blocks advance to block %(approach)s (the "
+            "others stay in %(from)s)?", place=day.name(target), approach=day.place(frm, target),
+            **{"from": day.name(frm)}),
         [(b.id, day.own(b)) for b in group], tuple(b.id for b in group), lo=0, hi=len(group),
         given=given, check=check)
     advancing = [b for b in group if b.id in answer]
@@ -243,7 +251,7 @@ def move(day: Day, order: Move) -> None:
         day.moved.update(b.id for b in group)
         put(day, group, here, None)
         describe_move(day, group, (here, facing), (here, None),
-                      extra=" (no command: nothing faces them any more)" if forced else "")
+                      extra=say(" (no command: nothing faces them any more)") if forced else "")
         extension_barred = True  # §8: no prolongement to another approach of the same locale
     elif facing is not None and there == facing and to_facing is None:
         problem = crossing_problem(day, here, there, group)
@@ -305,8 +313,8 @@ def extend_order(day: Day, order: Extend) -> None:
     extend(day, group, order.locale, order.toward, split=False, free=along_main)
     if not along_main:
         day.commands += 1
-        day.private("note", day.side, f"{b.id}'s extension counts against the command limit: "
-                                      f"{day.place(order.locale, order.toward)} is not along a main road.")
+        day.private("note", day.side, say("%(block)s's extension counts against the command limit: %(place)s is not "
+                                          "along a main road.", block=b.id, place=day.place(order.locale, order.toward)))
     day.moved.add(b.id)
 
 
@@ -413,7 +421,8 @@ class Trip:
             if not plan:
                 stop_reason = reason
                 if cur == start:
-                    day.private("void", day.side, f"{block.id} did not move along the road: {reason}.")
+                    day.private("void", day.side, say("%(block)s did not move along the road: %(why)s.",
+                                                      block=block.id, why=reason))
                     return None
                 break
             for i, nxt, road, s2, enemy_there in plan:
@@ -452,14 +461,14 @@ class Trip:
                 self.counted = True
             extend(day, [block], cur, self.extend_to, split=False, free=True)
         except Void as why:
-            day.private("void", day.side, f"{block.id} did not extend: {why}.")
+            day.private("void", day.side, say("%(block)s did not extend: %(why)s.", block=block.id, why=reason(why)))
 
 
 def describe_road(day: Day, block: Block, start: str, end: str, why: str = "") -> None:
     if end == start:
-        day.private("void", day.side, f"{block.id} did not move along the road: {why}.")
+        day.private("void", day.side, say("%(block)s did not move along the road: %(why)s.", block=block.id, why=why))
         return
-    extra = f" (stopped there: {why})" if why else ""
+    extra = say(" (stopped there: %(why)s)", why=why) if why else ""
     describe_move(day, [block], (start, None), (end, None), kind="road", extra=extra)
 
 
@@ -532,7 +541,7 @@ def enter_one(day: Day, order: Enter, block: Block) -> None:
                     raise Void("only cavalry can extend (003 §8)")
                 extend(day, [block], locale, order.extend, split=False, free=True)
             except Void as why:
-                day.private("void", day.side, f"{block.id} did not extend: {why}.")
+                day.private("void", day.side, say("%(block)s did not extend: %(why)s.", block=block.id, why=reason(why)))
         return
     road = day.board.roads[entry.road]
     key = (("entry", entry.id), road.id)
@@ -555,10 +564,12 @@ def enter_one(day: Day, order: Enter, block: Block) -> None:
 
 
 def describe_entry(day: Day, block: Block, entry) -> None:
-    how = "by the pontoon" if entry.kind == "pontoon" else f"by {entry.name}"
+    how = say("by the pontoon") if entry.kind == "pontoon" else say("by %(entry)s", entry=entry.name)
     day.private(
-        "entry", day.side, f"{day.own(block)} entered the map {how} at {day.name(entry.locale)}.",
-        seen=f"{day.article(day.side)} {SIDE_ADJ[day.side]} block entered the map {how} at {day.name(entry.locale)}.",
+        "entry", day.side, say("%(block)s entered the map %(how)s at %(place)s.", block=day.own(block), how=how,
+                               place=day.name(entry.locale)),
+        seen=say(f"{day.article(day.side)} %(side)s block entered the map %(how)s at %(place)s.",
+                 side=adjective(day.side), how=how, place=day.name(entry.locale)),
         seen_data={"side": day.side, "entry": entry.id, "locale": entry.locale},
         block=block.id,
     )
@@ -582,9 +593,10 @@ def forced_returns(day: Day) -> None:
             b.bombard = None if b.bombard == facing else b.bombard
         day.private(
             "return", day.side,
-            f"{', '.join(b.id for b in group)} fell back from {day.place(locale, facing)} to the reserve: "
-            f"the enemy has left {day.name(facing)} (003 §8).",
-            seen=f"{day.count(len(group), day.side)} fell back from {day.place(locale, facing)} to the reserve.",
+            say("%(blocks)s fell back from %(place)s to the reserve: the enemy has left %(from)s (003 §8).",
+                blocks=[b.id for b in group], place=day.place(locale, facing), **{"from": day.name(facing)}),
+            seen=say("%(blocks)s fell back from %(place)s to the reserve.", blocks=day.count(len(group), day.side),
+                     place=day.place(locale, facing)),
             seen_data={"count": len(group), "locale": locale, "facing": facing},
         )
         day.record_move(day.side, (locale, facing), (locale, None), len(group), "return")

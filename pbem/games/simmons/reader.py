@@ -232,8 +232,9 @@ class Reader(OrderReader):
 
     def whose_turn(self):
         """"Austria's day", "France's turn": the side to play, as the family's catalog says it."""
-        return say({("austria", "day"): "Austria's day", ("france", "day"): "France's day",
-                    ("austria", "turn"): "Austria's turn", ("france", "turn"): "France's turn"}[self.day_side, self.TURN])
+        return {("austria", "day"): say("Austria's day"), ("france", "day"): say("France's day"),
+                ("austria", "turn"): say("Austria's turn"), ("france", "turn"): say("France's turn")}[self.day_side,
+                                                                                                    self.TURN]
 
     # -- blocks
 

@@ -75,7 +75,7 @@ class Turn(SideTurn):
         return f"{n} {SIDE_ADJ[side or self.side]} block" + ("s" if n != 1 else "")
 
     def ids(self, blocks) -> str:
-        return ", ".join(self.own(b) for b in blocks)
+        return ", ".join(str(self.own(b)) for b in blocks)
 
     # -- orders (000 §6)
 
@@ -168,5 +168,5 @@ class Turn(SideTurn):
             return
         side = blocks[0].side
         self.private("reveal", side, f"Revealed ({why}): {self.ids(blocks)}.",
-                     seen=f"Revealed ({why}): {', '.join(self.shown(b) for b in blocks)}.",
+                     seen=f"Revealed ({why}): {', '.join(str(self.shown(b)) for b in blocks)}.",
                      seen_data={"blocks": [{"type": b.type, "strength": b.strength} for b in blocks]})

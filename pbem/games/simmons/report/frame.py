@@ -197,7 +197,7 @@ class ReportFrame:
             if not facts.decisions:
                 doc.add(Para(_("No decision was put to either side.")))
                 return
-            rows = [[str(r.index), facts.side(r.decision.side), r.decision.question, answer(r, facts),
+            rows = [[str(r.index), facts.side(r.decision.side), r.decision.question_in(facts.tongue), answer(r, facts),
                      sources.get(r.source, r.source)] for r in facts.decisions]
             doc.add(Table(["#", _("Side"), _("Question"), _("Answer"), _("Taken by")], rows))
             return
@@ -206,7 +206,7 @@ class ReportFrame:
         if not facts.decisions:
             doc.add(Para(_("None: no choice was put to you that your orders did not answer.")))
             return
-        rows = [[str(r.index), r.decision.question, answer(r, facts), sources.get(r.source, r.source)]
+        rows = [[str(r.index), r.decision.question_in(facts.tongue), answer(r, facts), sources.get(r.source, r.source)]
                 for r in facts.decisions]
         doc.add(Table(["#", _("Question"), _("Answer"), _("Taken by")], rows))
         doc.add(Para(self.by_turn(
