@@ -79,10 +79,7 @@ class Tongue:
             return self.listed(text)
         if not isinstance(text, Text):
             return text
-        values = {k: self.say(v) if isinstance(v, (Text, list, tuple)) else v for k, v in text.values.items()}
-        if text.plural is None:
-            return self.gettext(text.message, **values)
-        return self.ngettext(text.message, text.plural, values["num"], **values)
+        return text.read_in(self)
 
     def listed(self, items) -> str:
         """Values read in this language and joined as a list ("A1, A2"; in Chinese "A1、A2")."""
@@ -108,6 +105,14 @@ class Text:
 
     def __str__(self) -> str:
         return ENGLISH.say(self)
+
+    def read_in(self, tongue: Tongue) -> str:
+        """The sentence in ``tongue``'s language (its values read there too). A kind of Text that
+        English writes otherwise than its catalog entry (an hour: 7AM) overrides this."""
+        values = {k: tongue.say(v) if isinstance(v, (Text, list, tuple)) else v for k, v in self.values.items()}
+        if self.plural is None:
+            return tongue.gettext(self.message, **values)
+        return tongue.ngettext(self.message, self.plural, values["num"], **values)
 
 
 def say(message: str, /, **values) -> Text:

@@ -24,7 +24,7 @@ from pbem.games.simmons.turn import adjective, is_over, moving_side  # noqa: F40
 from .day import Day, Void, reason
 from .orders import Activate, Assault, Enter, Extend, Move, Orders, RoadMove
 from .scenario import SIDE_ADJ, SIDE_NAME, Scenario
-from pbem.games.simmons.clock import hour_label
+from pbem.games.simmons.clock import Clock, hour_label
 from .state import State, enemy
 
 ACTIVATION_HOUR = 11  # §6 step 6: "il est 11:00 AM ou plus"
@@ -91,7 +91,7 @@ def start_of_day(day: Day) -> None:
         update_standing(st, day.side, standing)
     if day.side == "france":
         activation(day)
-    day.public("day", say("%(whose)s, %(hour)s.", whose=say("Austria's day") if day.side == "austria" else say("France's day"), hour=hour_text(day.hour)),
+    day.public("day", say("%(whose)s, %(hour)s.", whose=say("Austria's day") if day.side == "austria" else say("France's day"), hour=Clock(day.hour)),
                side=day.side, hour=day.hour)
 
 

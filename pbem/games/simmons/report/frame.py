@@ -164,7 +164,8 @@ class ReportFrame:
                  strong=_("Played:")),
         ]
         if v["over"]:
-            lines.append(Para(v.get("victory") or _("The game is over."), strong=_("The game is over.")))
+            victory = next((e["text"] for e in facts.events if e["kind"] == "victory"), None)  # in the reader's words
+            lines.append(Para(victory or v.get("victory") or _("The game is over."), strong=_("The game is over.")))
         else:
             nxt = v["next_side"]
             if nxt == facts.reader:
