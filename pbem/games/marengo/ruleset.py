@@ -71,6 +71,8 @@ class Marengo(FamilyRuleset):
                 raise
             raise words.error_in_words(error, lang, marengo_tongue(lang)) from None
         orders.warnings[:] = [words.words_in(w, lang) for w in orders.warnings]
+        if lang != "en":
+            orders.in_words = lambda order: words.WORDS.echo_in(order, lang)
         return orders
 
     def resolve(self, scenario, state, orders, decider, chance):

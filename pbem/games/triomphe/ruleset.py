@@ -115,11 +115,14 @@ class Triomphe(FamilyRuleset):
 
     def check_orders(self, scenario, state, seat: str, text: str, *, lang: str = "en"):
         try:
-            return self.parse_orders(scenario, state, seat, text)  # the parser's checks are all the start decides
+            orders = self.parse_orders(scenario, state, seat, text)  # the parser's checks are all the start decides
         except OrdersError as error:
             if lang == "en":
                 raise
             raise WORDS.error_in_words(error, lang, triomphe_tongue(lang)) from None
+        if lang != "en":
+            orders.in_words = lambda order: WORDS.echo_in(order, lang)
+        return orders
 
     def resolve(self, scenario, state, orders, decider, chance):
         return sequence.resolve_day(scenario, state, orders, decider)  # combat is deterministic: no dice
