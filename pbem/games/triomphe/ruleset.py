@@ -148,7 +148,7 @@ class Triomphe(FamilyRuleset):
     def render_svg(self, scenario, view_: dict, title: str | None = None, *, lang: str = "en") -> str:
         from .render import render_svg
 
-        return render_svg(scenario, view_, title=title)
+        return render_svg(scenario, view_, title=title, lang=lang)
 
     def map_clicks(self, scenario, view: dict | None = None) -> dict:
         from .clicks import map_clicks
