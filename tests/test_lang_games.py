@@ -3,8 +3,10 @@ interface, the games' gettext catalogs, and Bonaparte at Marengo's texts in ever
 
 A whole self-played Marengo game is rendered for each language (every report of each side and of
 the moderator, the orders forms, the status lines, the turn labels, the maps) and no text of the
-catalogs is left in English, while English stays the source. The event lines of "what happened"
-are written by the rules engine in English (not translated yet: the lead's notes say so)."""
+catalogs is left in English, while English stays the source. The event lines of "what happened" and
+the decisions are written by the rules engine as Texts (pbem.lang.say) and read in each seat's
+language; so are a Triomphe game's. An orders problem is framed in the reader's language, the echo of
+accepted orders is in his words, and the header's keys are read in every language."""
 
 from __future__ import annotations
 
@@ -157,8 +159,7 @@ def test_a_whole_marengo_game_reads_in_the_language_with_no_catalog_text_left_in
         assert text.strip(), what
         if what.startswith(("label", "status")):
             assert text != english[what], f"{what} left in English: {text!r}"
-        body = strip_engine_lines(text)
-        left = sorted(p for p in phrases if p in body)
+        left = sorted(p for p in phrases if p in text)  # the engine's lines (events, decisions, victory) too
         assert not left, f"{lang} {what}: English left: {left[:5]}"
 
 
@@ -411,3 +412,174 @@ def test_triomphes_reports_and_status_read_in_the_language(lang):
             assert not left, f"{lang} day {day} {seat}: {left[:5]}"
     status = ruleset.status_lines(game, "austria", lang=lang)
     assert status != ruleset.status_lines(game, "austria") and "uncommitted" not in status[0]
+
+
+# -- the engine's sentences: events and decisions --------------------------------------------------
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_event_line_of_a_whole_marengo_game_is_in_the_seats_language(marengo_game, lang):
+    """Each event of every day (moves, entries, assaults and their results, losses, retreats, decisions
+    taken by default, the victory) as each seat and the moderator know it: written as a Text, read in
+    the language (no line left as its English), the English reading the same as the event's text."""
+    tongue = marengo_game.ruleset.tongue(lang)
+    kinds, checked = set(), 0
+    for day in marengo_game.days:
+        for event in day.events:
+            assert event.said is not None, f"{event.kind}: {event.text!r} is not a Text"
+            for seat in ("austria", "france", None):
+                native, known = event.text_for(seat, tongue), event.for_side(seat)
+                if known is None:
+                    assert native is None  # what a seat did not see stays unseen in every language
+                    continue
+                assert native != known[0], f"{lang} {seat}: left in English: {native!r}"
+                assert event.text_for(seat, marengo_game.ruleset.tongue("en")) == known[0]
+                kinds.add(event.kind)
+                checked += 1
+    assert {"move", "entry", "assault", "assault_result", "loss", "decision", "victory", "day"} <= kinds
+    assert checked > 300
+
+
+def test_a_decisions_question_is_asked_in_the_seats_language(marengo_game):
+    """The moderator's table of decisions and a seat's list read each question in the reader's language."""
+    ruleset = marengo_game.ruleset
+    day = next(i for i, d in enumerate(marengo_game.days) if d.decisions)
+    record = marengo_game.days[day].decisions[0]
+    assert record.decision.said is not None and str(record.decision.said) == record.decision.question
+    french = record.decision.question_in(ruleset.tongue("fr"))
+    assert french != record.decision.question
+    assert french in ruleset.report(marengo_game, day, None, lang="fr").markdown
+
+
+def test_the_victory_is_told_in_the_readers_language(marengo_game):
+    ruleset = marengo_game.ruleset
+    last = len(marengo_game.days) - 1
+    english = ruleset.report(marengo_game, last, "austria").markdown
+    assert "France wins: Austria holds objectives of fewer than two colours" in english
+    assert "La France gagne : l'Autriche tient des objectifs de moins de deux couleurs" in \
+        ruleset.report(marengo_game, last, "austria", lang="fr").markdown
+    assert "Франція перемагає: Австрія утримує цілі менш ніж двох кольорів" in \
+        ruleset.report(marengo_game, last, None, spectator=True, lang="uk").markdown
+
+
+def test_a_text_reads_its_values_lists_and_plurals_in_the_language():
+    from pbem.lang import say, say_plural
+    from pbem.games.marengo.words import marengo_tongue
+
+    blocks = say("%(blocks)s retreat from %(place)s to %(to)s.", blocks=["A1", "A2"], place="Marengo",
+                 to=say("%(place)s (reserve)", place="Spinetta"))
+    assert str(blocks) == "A1, A2 retreat from Marengo to Spinetta (reserve)."
+    assert marengo_tongue("zh").say(blocks) == "A1、A2从Marengo撤退到Spinetta（后备）。"
+    count = say_plural("%(num)d %(side)s block", "%(num)d %(side)s blocks", 5, side=say("French"))
+    assert str(count) == "5 French blocks"
+    assert marengo_tongue("ru").say(count) == "5 блоков Франции"
+    assert marengo_tongue("uk").say(say_plural("%(num)d %(side)s block", "%(num)d %(side)s blocks", 2,
+                                               side=say("Austrian"))) == "2 фігури Австрії"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_turn_being_played_is_named_in_the_readers_language(marengo_game, lang):
+    ruleset = marengo_game.ruleset
+    game = Game(ruleset, ruleset.load_scenario(ruleset.scenarios()["marengo"]), 3)
+    for day in (0, game.day):
+        native = game.turn_label(day, lang)
+        assert native != game.turn_label(day) == "6AM (Austria's day)"
+        assert native == ruleset.turn_label(game.scenario, day, lang=lang)  # the position's name, read
+    assert marengo_game.turn_label(len(marengo_game.days) - 1, lang) == \
+        ruleset.turn_label(marengo_game.scenario, len(marengo_game.days) - 1, lang=lang)
+
+
+# -- the frame of an orders problem, the echo, the header's keys ---------------------------------------
+
+FRAMES = {"fr": ("ligne 3, colonne 1 : ", "(trouvé 'DANCE')", "; attendu : l'un de "),
+          "ru": ("строка 3, столбец 1: ", "(найдено 'DANCE')", "; ожидалось: одно из: "),
+          "uk": ("рядок 3, стовпчик 1: ", "(знайдено 'DANCE')", "; очікувалося: одне з: "),
+          "zh": ("第 3 行，第 1 列：", "（发现 'DANCE'）", "；应为：以下之一：")}
+
+
+@pytest.mark.parametrize("game_name", ["marengo", "triomphe"])
+@pytest.mark.parametrize("lang", LANGS)
+def test_an_orders_problem_is_framed_whole_in_the_readers_language(game_name, lang):
+    """Line, column, what was found and what was expected, and the message, in the seat's language,
+    at the same line and column as the English; the server's refusal shows the same words."""
+    from pbem.core.orders import OrdersError
+    from pbem.server.service.orders import problem_text
+
+    ruleset = rulesets()[game_name]
+    game = Game(ruleset, ruleset.load_scenario(ruleset.scenarios()[game_name]), 5)
+    text = "GAME 3 SIDE Austria KEY x\n\nDANCE"
+    with pytest.raises(OrdersError) as english:
+        ruleset.check_orders(game.scenario, game.state, "austria", text)
+    with pytest.raises(OrdersError) as native:
+        ruleset.check_orders(game.scenario, game.state, "austria", text, lang=lang)
+    en, it = english.value.problems[0], native.value.problems[0]
+    assert str(en).startswith("line 3, column 1: 'DANCE' is not an order (found 'DANCE'); expected one of ")
+    assert (it.line, it.column, it.found) == (en.line, en.column, en.found)
+    line = str(it)
+    head, found, expected = FRAMES[lang]
+    assert line.startswith(head) and found in line and expected in line, line
+    assert "is not an order" not in line and "expected" not in line
+    assert problem_text(it, lang) == line == str(native.value)
+    assert it.in_language("en").startswith("line 3, column 1: ")  # the frame alone follows the language asked
+
+
+def test_the_cores_problems_are_read_in_the_language_with_the_expected_words():
+    ruleset = rulesets()["marengo"]
+    game = Game(ruleset, ruleset.load_scenario(ruleset.scenarios()["marengo"]), 5)
+    from pbem.core.orders import OrdersError
+
+    with pytest.raises(OrdersError) as error:
+        ruleset.check_orders(game.scenario, game.state, "austria", "GAME 3 PARTIE 4\nMOVE", lang="fr")
+    text = str(error.value)
+    assert "ligne 1, colonne 8 : GAME figure deux fois dans l'en-tête" in text or \
+        "figure deux fois dans l'en-tête" in text, text
+    assert "l'ordre s'arrête trop tôt" in text and "DÉPLACER" in text, text
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_echo_of_accepted_orders_is_in_the_seats_words_and_reads_back_as_the_same_orders(lang):
+    ruleset = rulesets()["marengo"]
+    strategist = ruleset.bots()["strategist"]
+    game = Game(ruleset, ruleset.load_scenario(ruleset.scenarios()["marengo"]), 5)
+    for _ in range(4):
+        side = game.turn().seats[0]
+        text = strategist.orders(game.scenario, game.view(side), 5)
+        english = ruleset.check_orders(game.scenario, game.state, side, text)
+        native = ruleset.check_orders(game.scenario, game.state, side, text, lang=lang)
+        assert native.echo() != english.echo() and english.echo() == ruleset.check_orders(
+            game.scenario, game.state, side, text, lang="en").echo()
+        assert echo(native) == echo(english)  # the orders themselves, as logged, stay English
+        again = ruleset.check_orders(game.scenario, game.state, side, native.echo(), lang=lang)
+        assert echo(again) == echo(english), native.echo()
+        assert not any(w in native.echo().split() for w in ("MOVE", "ROAD", "ASSAULT", "ENTER"))
+        game.submit(side, text)
+        game.advance()
+
+
+HEADERS = {"fr": "PARTIE 7 CAMP Autriche TOUR 6:00 CLÉ secret", "ru": "ИГРА 7 СТОРОНА Австрия ХОД 6:00 КЛЮЧ secret",
+           "uk": "ГРА 7 СТОРОНА Австрія ХІД 6:00 КЛЮЧ secret", "zh": "对局 7 阵营 奥地利 回合 6:00 密钥 secret"}
+
+
+@pytest.mark.parametrize("game_name", ["marengo", "triomphe"])
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_header_keys_are_read_in_every_language_and_the_form_writes_the_readers(game_name, lang):
+    from pbem.core.orders import parse_header
+    from pbem.server.service.orders import redact_key
+
+    header, _ = parse_header(HEADERS[lang] + "\nFINAL")
+    assert (header.game, header.key, header.turn, fold(header.side)) == ("7", "secret", "6:00",
+                                                                        fold(HEADERS[lang].split()[3]))
+    assert "secret" not in redact_key(HEADERS[lang]) and redact_key(HEADERS[lang]).endswith("***")
+    ruleset = rulesets()[game_name]
+    game = Game(ruleset, ruleset.load_scenario(ruleset.scenarios()[game_name]), 3)
+    form = ruleset.orders_template(game, "austria", deadline=None, game_label="g", game_id="7", lang=lang)
+    first = form.splitlines()[0]
+    assert first.split()[:4] == HEADERS[lang].split()[:4] and "GAME" not in first
+    header = first.rsplit(" ", 1)[0] + " secret"  # the player fills in his key and sends the form back
+    orders = ruleset.check_orders(game.scenario, game.state, "austria", header + "\n", lang=lang)
+    assert (orders.header.game, orders.header.key) == ("7", "secret")
+
+
+def fold(text):
+    from pbem.core.orders import fold as core_fold
+
+    return core_fold(text)

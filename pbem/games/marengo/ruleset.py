@@ -72,7 +72,8 @@ class Marengo(FamilyRuleset):
             raise words.error_in_words(error, lang, marengo_tongue(lang)) from None
         orders.warnings[:] = [words.words_in(w, lang) for w in orders.warnings]
         if lang != "en":
-            orders.in_words = lambda order: words.WORDS.echo_in(order, lang)
+            places = tuple(loc.name for loc in scenario.board.locales.values())
+            orders.in_words = lambda order: words.WORDS.echo_in(order, lang, places)
         return orders
 
     def resolve(self, scenario, state, orders, decider, chance):

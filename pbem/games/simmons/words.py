@@ -72,25 +72,26 @@ class OrderWords:
         words = self.native_words(lang)
         return " ".join(words.get(w, w) if w.isupper() else w for w in order.split(" "))
 
-    def echo_in(self, order: str, lang: str) -> str:
+    def echo_in(self, order: str, lang: str, places=()) -> str:
         """An order as logged (English) as its seat reads it back: ``lang``'s order words
-        (:meth:`in_words`) and each place in its usual spelling there (Маренго, 马伦哥); it reads
-        back as the same order."""
+        (:meth:`in_words`) and each place in its usual spelling there (Маренго, 马伦哥). ``places`` are
+        every name of the map, so that a name inside a longer one (Castel Ceriolo in Piana di Castel
+        Ceriolo) is left as it is; the echo reads back as the same order."""
         if lang == "en" or not lang:
             return order
         text = self.in_words(order, lang)
         names = self.native_names(lang)
         if not names:
             return text
-        pattern = self._names_pattern(lang)
-        return pattern.sub(lambda m: names[m.group()], text)
+        pattern = self._names_pattern(lang, tuple(places))
+        return pattern.sub(lambda m: names.get(m.group(), m.group()), text)
 
-    def _names_pattern(self, lang: str):
+    def _names_pattern(self, lang: str, places: tuple[str, ...]):
         cache = self.__dict__.setdefault("_patterns", {})
-        if lang not in cache:
-            names = sorted(self.native_names(lang), key=len, reverse=True)
-            cache[lang] = re.compile(r"(?<![\w'])(?:" + "|".join(re.escape(n) for n in names) + r")(?![\w'])")
-        return cache[lang]
+        if (lang, places) not in cache:
+            names = sorted(set(self.native_names(lang)) | set(places), key=len, reverse=True)
+            cache[lang, places] = re.compile(r"(?<![\w'])(?:" + "|".join(re.escape(n) for n in names) + r")(?![\w'])")
+        return cache[lang, places]
 
     def words_in(self, text: str, lang: str) -> str:
         """``text`` (a problem or a warning) with each English order word in it in ``lang``'s words."""

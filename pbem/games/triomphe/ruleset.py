@@ -121,7 +121,8 @@ class Triomphe(FamilyRuleset):
                 raise
             raise WORDS.error_in_words(error, lang, triomphe_tongue(lang)) from None
         if lang != "en":
-            orders.in_words = lambda order: WORDS.echo_in(order, lang)
+            places = tuple(loc.name for loc in scenario.board.locales.values())
+            orders.in_words = lambda order: WORDS.echo_in(order, lang, places)
         return orders
 
     def resolve(self, scenario, state, orders, decider, chance):
