@@ -115,8 +115,11 @@ class Text:
         return tongue.ngettext(self.message, self.plural, values["num"], **values)
 
 
-def say(message: str, /, **values) -> Text:
-    """A sentence for the catalog (extracted by ``say``), read later in its reader's language."""
+def say(message: str | Text, /, **values) -> Text:
+    """A sentence for the catalog (extracted by ``say``), read later in its reader's language. A Text
+    given without values is returned as it is (``say(why)`` where ``why`` may already be one)."""
+    if isinstance(message, Text) and not values:
+        return message
     return Text(message, values)
 
 

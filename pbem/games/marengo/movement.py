@@ -50,14 +50,14 @@ def crossing_problem(day: Day, frm: str, to: str, group: list[Block]) -> str | N
     board = day.board
     if not board.is_adjacent(frm, to):
         if frozenset((frm, to)) in board.impassable:
-            return f"the approach from {day.name(frm)} to {day.name(to)} is impassable"
-        return f"{day.name(to)} is not adjacent to {day.name(frm)}"
+            return say("the approach from %(place)s to %(to)s is impassable", place=day.name(frm), to=day.name(to))
+        return say("%(to)s is not adjacent to %(place)s", to=day.name(to), place=day.name(frm))
     if frozenset((frm, to)) in day.closed:
-        return (f"the approach {day.name(frm)}>{day.name(to)} is closed for the rest of the day "
-                f"after a failed assault (003 §11)")
+        return say("the approach %(place)s>%(to)s is closed for the rest of the day after a failed assault (003 §11)",
+                   place=day.name(frm), to=day.name(to))
     if day.st.at(to, frm, day.foe):
-        return (f"the approach {day.name(to)}>{day.name(frm)} is blocked by the enemy; "
-                f"only an assault can cross it (003 §8)")
+        return say("the approach %(to)s>%(place)s is blocked by the enemy; only an assault can cross it (003 §8)",
+                   to=day.name(to), place=day.name(frm))
     if to in day.captured and not {b.id for b in group} <= day.captured[to]:
         return (f"{day.name(to)} was taken by assault today; only the blocks of that assault "
                 f"may enter it (003 §11)")
@@ -223,7 +223,8 @@ def move(day: Day, order: Move) -> None:
             raise Void(problem)
         enemy_there = day.st.occupied_by(there, day.foe)
         if not room(day, there, len(group)):
-            raise Void(f"{day.name(there)} holds at most {day.board.locales[there].capacity} of your blocks")
+            raise Void(say("%(place)s holds at most %(capacity)d of your blocks", place=day.name(there),
+                           capacity=day.board.locales[there].capacity))
         if enemy_there and maneuver_problem(day, group, here, there):
             raise Void(maneuver_problem(day, group, here, there))
         day.spend_command("move")
@@ -258,7 +259,8 @@ def move(day: Day, order: Move) -> None:
         if problem:
             raise Void(problem)
         if not room(day, there, len(group)):
-            raise Void(f"{day.name(there)} holds at most {day.board.locales[there].capacity} of your blocks")
+            raise Void(say("%(place)s holds at most %(capacity)d of your blocks", place=day.name(there),
+                           capacity=day.board.locales[there].capacity))
         if day.st.occupied_by(there, day.foe) and maneuver_problem(day, group, here, there):
             raise Void(maneuver_problem(day, group, here, there))
         day.spend_command("move")
@@ -341,9 +343,9 @@ def slot_for(day: Day, key: tuple, after: int, direction: tuple) -> tuple[int | 
     pbem.games.simmons.roads, without its queue)."""
     slot, why = free_step(day.road_use, key, direction, after, queue=False)
     if why == OTHER_WAY:
-        return None, "the road across that approach is used in the other direction this turn"
+        return None, say("the road across that approach is used in the other direction this turn")
     if why == FULL:
-        return None, "the road's capacity across that approach is used up this turn"
+        return None, say("the road's capacity across that approach is used up this turn")
     return slot, ""
 
 
@@ -391,13 +393,14 @@ class Trip:
             problem = crossing_problem(day, here, nxt, [block])
             enemy_there = day.st.occupied_by(nxt, day.foe)
             if not problem and enemy_there and block.type != "cavalry":
-                problem = f"{day.name(nxt)} is occupied by the enemy (only cavalry attacks along a road, 003 §9)"
+                problem = say("%(place)s is occupied by the enemy (only cavalry attacks along a road, 003 §9)",
+                              place=day.name(nxt))
             if not problem and enemy_there:
                 problem = maneuver_problem(day, [block], here, nxt)
             if not problem and enemy_there and here != cur and not room(day, here, 1):
                 # rules-notes V8: a blocked maneuver would leave it in a full locale
-                problem = (f"{day.name(here)} is full, and a blocked attack maneuver from it would leave "
-                           f"the block there (003 §8 capacity)")
+                problem = say("%(place)s is full, and a blocked attack maneuver from it would leave the block there "
+                              "(003 §8 capacity)", place=day.name(here))
             if problem:
                 reason = problem
                 break
@@ -517,7 +520,7 @@ def enter(day: Day, order: Enter) -> None:
         try:
             enter_one(day, order, reinforcement(day, bid))
         except Void as why:
-            day.void(order, f"{bid}: {why}")
+            day.void(order, say("%(block)s: %(why)s", block=bid, why=reason(why)))
 
 
 def enter_one(day: Day, order: Enter, block: Block) -> None:
@@ -526,7 +529,7 @@ def enter_one(day: Day, order: Enter, block: Block) -> None:
     if day.st.occupied_by(locale, day.foe):
         raise Void(f"{day.name(locale)} is occupied by the enemy (003 §8)")
     if not room(day, locale, 1):
-        raise Void(f"{day.name(locale)} is full (003 §8)")
+        raise Void(say("%(place)s is full (003 §8)", place=day.name(locale)))
     if order.by == "pontoon":
         if day.pontoon_used:
             raise Void("one block a turn may cross by the pontoon (003 §8)")
