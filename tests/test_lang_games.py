@@ -392,26 +392,98 @@ def test_triomphes_problems_name_the_expected_words_in_the_seats_language():
     assert "МАРШ" in rulesets()["triomphe"].mail_words and "行军" in rulesets()["triomphe"].mail_words
 
 
-@pytest.mark.parametrize("lang", LANGS)
-def test_triomphes_reports_and_status_read_in_the_language(lang):
-    """A self-played Triomphe game's reports (each side, the moderator) and status lines: no text of
-    its catalogs or the family's left in English (its orders form and map additions are English yet)."""
+@pytest.fixture(scope="module")
+def triomphe_game() -> Game:
+    """A whole self-played Triomphe game (the bot, to its end)."""
     ruleset = rulesets()["triomphe"]
     bot = ruleset.bots()["bot"]
     game = Game(ruleset, ruleset.load_scenario(ruleset.scenarios()["triomphe"]), 2)
-    for _ in range(8):
+    while not game.over:
         side = game.turn().seats[0]
         game.submit(side, bot.orders(game.scenario, game.view(side), 2))
         game.advance()
-    phrases = english_phrases("triomphe")
+    return game
+
+
+def triomphe_texts(game: Game, lang: str) -> list[tuple[str, str]]:
+    """(what, text) for everything a player or the moderator reads of a Triomphe game in ``lang``:
+    the opening forms, every report (with its orders form), the status lines, the turn labels, maps."""
+    ruleset = game.ruleset
+    opening = Game(ruleset, game.scenario, 2)
+    out = [(f"opening form {seat}", ruleset.orders_template(opening, seat, deadline=None, game_label="g",
+                                                             game_id="7", lang=lang)) for seat in ("austria", "france")]
+    for seat in ("austria", "france"):
+        out.append((f"status {seat}", "\n".join(ruleset.status_lines(game, seat, lang=lang))))
     for day in range(len(game.days)):
         for seat in ("austria", "france", None):
-            report = ruleset.report(game, day, seat, game_label="g", lang=lang)
-            body = strip_engine_lines(report.subject + "\n" + report.markdown)
-            left = sorted(p for p in phrases if p in body)
-            assert not left, f"{lang} day {day} {seat}: {left[:5]}"
-    status = ruleset.status_lines(game, "austria", lang=lang)
-    assert status != ruleset.status_lines(game, "austria") and "uncommitted" not in status[0]
+            report = ruleset.report(game, day, seat, game_label="g", game_id="7", lang=lang)
+            out.append((f"report {day} {seat}", report.subject + "\n" + report.markdown + report.template))
+        out.append((f"label {day}", game.turn_label(day, lang)))
+    out.append(("spectators", ruleset.report(game, len(game.days) - 1, None, spectator=True, lang=lang).markdown))
+    for day in (0, len(game.days) // 2, len(game.days) - 1):
+        for seat in ("austria", "france", None):
+            svg = ruleset.render_svg(game.scenario, game.view(seat, day), lang=lang)
+            out.append((f"map {day} {seat}", " | ".join(re.findall(r">([^<>]+)</t", svg))))
+    return out
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_whole_triomphe_game_reads_in_the_language_with_no_catalog_text_left_in_english(triomphe_game, lang):
+    """Its reports (each side, the moderator, onlookers), the engine's lines in them (events, decisions,
+    the victory), its orders forms, status lines, turn labels and maps: no text of its catalogs or the
+    family's left in English."""
+    phrases = english_phrases("triomphe")
+    assert len(phrases) > 120
+    english = dict(triomphe_texts(triomphe_game, "en"))
+    for what, text in triomphe_texts(triomphe_game, lang):
+        assert text.strip(), what
+        if what.startswith(("label", "status", "opening")):
+            assert text != english[what], f"{what} left in English: {text!r}"
+        left = sorted(p for p in phrases if p in text)
+        assert not left, f"{lang} {what}: English left: {left[:5]}"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_event_line_of_a_whole_triomphe_game_is_in_the_seats_language(triomphe_game, lang):
+    tongue = triomphe_game.ruleset.tongue(lang)
+    kinds = set()
+    for day in triomphe_game.days:
+        for event in day.events:
+            assert event.said is not None, f"{event.kind}: {event.text!r} is not a Text"
+            for seat in ("austria", "france", None):
+                known = event.for_side(seat)
+                if known is None:
+                    continue
+                native = event.text_for(seat, tongue)
+                assert native != known[0], f"{lang} {seat}: left in English: {native!r}"
+                kinds.add(event.kind)
+    assert {"turn", "discs", "march", "maneuver", "retreat", "decision", "victory", "orders"} <= kinds
+
+
+def test_triomphes_form_examples_read_as_the_english_forms():
+    """The orders form in each language: the same lines as the English, each example in the reader's
+    words reading as the English example."""
+    ruleset = rulesets()["triomphe"]
+    bot = ruleset.bots()["bot"]
+    game = Game(ruleset, ruleset.load_scenario(ruleset.scenarios()["triomphe"]), 2)
+    checked = 0
+    for _ in range(5):
+        side = game.turn().seats[0]
+        english = ruleset.orders_template(game, side, deadline=None, game_label="g", game_id="7").splitlines()
+        for lang in LANGS:
+            native = ruleset.orders_template(game, side, deadline=None, game_label="g", game_id="7",
+                                             lang=lang).splitlines()
+            assert len(native) == len(english)
+            for e, n in zip(english, native):
+                if re.match(r"# [A-Z]{3,}( |$)", e):
+                    mine, theirs = n[2:].split("    #")[0], e[2:].split("    #")[0]
+                    assert mine != theirs
+                    assert echo(ruleset.check_orders(game.scenario, game.state, side, mine, lang=lang)) == \
+                        echo(ruleset.check_orders(game.scenario, game.state, side, theirs)), (mine, theirs)
+                    checked += 1
+        game.submit(side, bot.orders(game.scenario, game.view(side), 2))
+        game.advance()
+    assert checked > 20
 
 
 # -- the engine's sentences: events and decisions --------------------------------------------------

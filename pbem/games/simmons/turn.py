@@ -104,7 +104,8 @@ class SideTurn:
         decision = Decision(side=side, kind=kind, question=str(question),
                             options=tuple(k for k, _ in options), default=tuple(default),
                             labels=tuple((k, str(v)) for k, v in options), min=lo, max=hi,
-                            said=question if isinstance(question, Text) else None)
+                            said=question if isinstance(question, Text) else None,
+                            said_labels=tuple((k, v) for k, v in options if isinstance(v, Text)))
         answer = self.decider.decide(decision, given=given, source=source or self.source_for(side), check=check)
         record = self.decider.records[-1]
         tag = {"decision": kind} if self.tag_decisions else {}

@@ -254,5 +254,7 @@ class ReportFrame:
 
 def answer(record, facts: Facts | None = None) -> str:
     """A decision's answer as its labels."""
-    none = facts.tongue.gettext("none") if facts is not None else "none"
-    return ", ".join(record.decision.label(k) for k in record.answer) or none
+    if facts is None:
+        return ", ".join(record.decision.label(k) for k in record.answer) or "none"
+    return facts.tongue.listed([record.decision.label_in(k, facts.tongue) for k in record.answer]) or \
+        facts.tongue.gettext("none")
