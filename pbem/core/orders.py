@@ -228,6 +228,11 @@ def check_size(text: str) -> Problem | None:
 
 def suggest(word: str, choices) -> str:
     """`` (did you mean X?)`` for the choice closest to ``word``, or ``""``."""
+    return str(suggestion(word, choices))
+
+
+def suggestion(word: str, choices) -> Text | str:
+    """:func:`suggest` as a Text (read in the reader's language), or ``""``."""
     close = difflib.get_close_matches(word.upper(), list(choices), n=1, cutoff=0.6)
     return say(" (did you mean %(word)s?)", word=close[0]) if close else ""
 
@@ -415,7 +420,7 @@ class OrderReader:
         token = self.peek()
         if token is None:
             self.fail(self.end_column(), say("the order ends too soon"), "", expected)
-        hint = suggest(token.text, words) if words else ""
+        hint = suggestion(token.text, words) if words else ""
         self.fail(token, say("unexpected %(word)s%(hint)s", word=repr(token.text), hint=hint), None, expected)
 
     def done(self, expected: str) -> None:

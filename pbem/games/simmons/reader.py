@@ -25,7 +25,7 @@ from typing import NoReturn
 
 from pbem.core.orders import (
     ARROW, GT, HEADER_ALIASES, HEADER_KEYS, Abort, OrderReader, OrdersError, Problem, Token, check_size,
-    parse_header, problem, suggest, tokenize,
+    parse_header, problem, suggestion, tokenize,
 )
 from pbem.lang import say, say_plural
 
@@ -150,7 +150,7 @@ class Reader(OrderReader):
                           None, say("an order"))
             if word not in self.ORDER_WORDS:
                 self.fail(first, say("%(word)s is not an order%(hint)s", word=repr(first.text),
-                                     hint=suggest(word, self.ORDER_WORDS)), None,
+                                     hint=suggestion(word, self.ORDER_WORDS)), None,
                           say("one of %(words)s", words=", ".join(w for w in self.ORDER_WORDS if w not in self.ALIASES)))
             if word != "STANDING" and self.side != self.day_side:
                 self.fail(first, say("it is %(whose)s (%(hour)s): only STANDING orders can be given now",

@@ -110,7 +110,7 @@ class TriompheReport(ReportFrame):
         for (lid, facing), seen in sorted(groups.items(), key=lambda kv: (order.get(kv[0][0], 10**6),
                                                                           kv[0][1] is not None,
                                                                           order.get(kv[0][1], -1))):
-            shown = [f"{facts.kind(r['type'])} {r['strength']} ({r['why']})" for r in (e["revealed"] for e in seen)
+            shown = [f"{facts.kind(r['type'])} {r['strength']} ({_(r['why'])})" for r in (e["revealed"] for e in seen)
                      if r]
             disorganised = sum(1 for e in seen if e["disorganised"])
             rows.append([facts.place(lid, facing), str(len(seen)), str(disorganised) if disorganised else "-",
