@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from pbem.core.decisions import Decider
 from pbem.games.simmons.turn import SideTurn
+from pbem.games.marengo.words import WORDS
 from pbem.games.simmons.turn import adjective  # noqa: E402
 from pbem.lang import Text, say, say_plural
 
@@ -34,6 +35,8 @@ def reason(why: Exception):
 class Day(SideTurn):
     """One side's day (pbem.games.simmons.turn.SideTurn: naming, telling, standing orders,
     decisions) with Marengo's counters."""
+
+    WORDS = WORDS
 
     def __init__(self, scenario: Scenario, state: State, orders: Orders | None, decider: Decider):
         super().__init__(scenario, state, orders, decider)

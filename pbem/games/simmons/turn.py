@@ -18,6 +18,7 @@ from pbem.lang import Text, say
 
 from .orders import Orders, Standing
 from .sides import SIDE_ADJ, enemy
+from .words import InWords
 from .standing import in_force
 
 
@@ -26,6 +27,7 @@ class SideTurn:
     and the events told so far."""
 
     tag_decisions = False  # True: a decision's event carries its kind (``decision=kind``)
+    WORDS = None  # the game's order words (pbem.games.simmons.words.OrderWords): a void order in the reader's
 
     def __init__(self, scenario, state, orders: Orders | None, decider: Decider):
         self.sc = scenario
@@ -79,8 +81,9 @@ class SideTurn:
                                  seen_said=seen if isinstance(seen, Text) else None))
 
     def void(self, order, why: str | Text) -> None:
+        text = str(order.text or order)
         self.private("void", self.side, say("Order not carried out: %(order)s — %(why)s.",
-                                            order=str(order.text or order), why=why))
+                                            order=InWords(text, self.WORDS) if self.WORDS else text, why=why))
 
     def record_move(self, side: str, frm: tuple, to: tuple, count: int, kind: str) -> None:
         self.moves.append({"side": side, "from": list(frm), "to": list(to), "count": count, "kind": kind})

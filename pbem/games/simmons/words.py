@@ -16,12 +16,25 @@ import unicodedata
 from pathlib import Path
 
 from pbem.core.orders import OrdersError, fold
+from pbem.lang import Text
 
 _WORD = re.compile(r"(?<![\w>-])[A-Z]{2,}(?![\w<-])")
 
 
 def strip_accents(text: str) -> str:
     return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+
+
+class InWords(Text):
+    """An order as logged (English), read in its reader's order words (:meth:`OrderWords.in_words`):
+    the order a void event names. ``str()`` is the order as logged."""
+
+    def __init__(self, order: str, words: "OrderWords"):
+        super().__init__("%(order)s", {"order": order})
+        self.words = words
+
+    def read_in(self, tongue) -> str:
+        return self.words.in_words(self.values["order"], tongue.lang)
 
 
 class OrderWords:

@@ -14,6 +14,7 @@ from collections import Counter
 
 from pbem.core.decisions import Decider
 from pbem.games.simmons.turn import SideTurn
+from .words import WORDS
 from pbem.games.simmons.turn import adjective
 from pbem.lang import Text, say, say_plural
 
@@ -42,6 +43,8 @@ class Ended(Exception):
 class Turn(SideTurn):
     """One side's turn (pbem.games.simmons.turn.SideTurn: naming, telling, standing orders,
     decisions) with Triomphe's counters."""
+
+    WORDS = WORDS
 
     tag_decisions = True
 
