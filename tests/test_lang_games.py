@@ -655,3 +655,56 @@ def fold(text):
     from pbem.core.orders import fold as core_fold
 
     return core_fold(text)
+
+
+# -- by mail, end to end: the header's words, the refusal and the echo in the seat's language ------------
+
+MAIL_WORDS = {"fr": ("PARTIE", "CLÉ", "DANSE", "ligne 2, colonne 1 : 'DANSE' n'est pas un ordre", "l'un de ACTIVER"),
+              "ru": ("ИГРА", "КЛЮЧ", "ТАНЕЦ", "строка 2, столбец 1: 'ТАНЕЦ' — не приказ", "одно из: АКТИВИРОВАТЬ"),
+              "uk": ("ГРА", "КЛЮЧ", "ТАНЕЦЬ", "рядок 2, стовпчик 1: 'ТАНЕЦЬ' — не наказ", "одне з: АКТИВУВАТИ"),
+              "zh": ("对局", "密钥", "跳舞", "第 2 行，第 1 列：'跳舞' 不是命令", "以下之一：启动")}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_orders_by_mail_headed_in_the_players_words_are_refused_whole_in_his_language(lang, tmp_path):
+    """A mail headed PARTIE/ИГРА/对局 ... CLÉ/КЛЮЧ/密钥 reaches the seat; a wrong order is refused with its
+    line, column, message and the expected words all in the player's language; the key, written after
+    the header word of his language, is never kept in the stored text; good orders are echoed in his words."""
+    from datetime import datetime, timezone
+    from email.message import EmailMessage
+
+    from conftest import Clock
+    from pbem.server import inbox
+    from pbem.server.service import Service
+    from pbem.server.store import Store
+
+    from pbem.games.marengo.words import native_words
+
+    game_word, key_word, bad, refusal, expected = MAIL_WORDS[lang]
+    assert native_words(lang)["ACTIVATE"] in expected
+    clock = Clock(datetime(2026, 11, 2, 9, 0, tzinfo=timezone.utc))
+    service = Service(Store(tmp_path / "pbem.sqlite3", clock=clock), clock=clock)
+    service.rasterise = lambda svg: b"png"
+    for email in ("anna@example.org", "fred@example.org"):
+        service.store.set_language(email, lang)
+    game_id, keys = service.create_game("Langues", {"austria": "anna@example.org", "france": "fred@example.org"},
+                                        seed=2)
+
+    def send(text):
+        msg = EmailMessage()
+        msg["From"], msg["To"], msg["Subject"] = "anna@example.org", "pbem@localhost", "orders"
+        msg.set_content(text)
+        inbound_id, _ = inbox.receive(service, msg.as_bytes(), "smtp")
+        inbox.process(service, inbound_id)
+        rows = service.store.query("SELECT body FROM outbox WHERE to_addr = ? ORDER BY id DESC", ("anna@example.org",))
+        return rows[0]["body"]
+
+    header = f"{game_word} {game_id} {key_word} {keys['austria']}"
+    body = send(f"{header}\n{bad}")
+    assert refusal in body and expected in body, body
+    assert "is not an order" not in body and "expected" not in body
+    words = native_words(lang)
+    good = send(f"{header}\n{words['STANDING']} {words['LOSSES']} {words['WEAKEST']}")
+    assert f"{words['STANDING']} {words['LOSSES']} {words['WEAKEST']}" in good and "STANDING" not in good, good
+    logged = [e for e in service.game(game_id).log if e.get("kind") == "orders"]
+    assert logged and keys["austria"] not in logged[-1]["text"] and f"{key_word} ***" in logged[-1]["text"]
