@@ -708,3 +708,31 @@ def test_orders_by_mail_headed_in_the_players_words_are_refused_whole_in_his_lan
     assert f"{words['STANDING']} {words['LOSSES']} {words['WEAKEST']}" in good and "STANDING" not in good, good
     logged = [e for e in service.game(game_id).log if e.get("kind") == "orders"]
     assert logged and keys["austria"] not in logged[-1]["text"] and f"{key_word} ***" in logged[-1]["text"]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_an_order_the_day_would_not_carry_out_is_refused_in_the_seats_language(lang):
+    """The check of the day as it will play (checks.py): the engine's reason, the refusal and what is
+    expected, in the seat's language; the English as it was."""
+    from pbem.core.orders import OrdersError
+    from pbem.games.marengo.bot import bot_orders
+
+    ruleset = rulesets()["marengo"]
+    game = Game(ruleset, ruleset.load_scenario(ruleset.scenarios()["marengo"]), 5)
+    side = game.turn().seats[0]
+    game.submit(side, bot_orders(game.scenario, game.view(side), 5))
+    game.advance()
+    asleep = next(b for b in game.view("france")["blocks"] if b["status"] == "map" and not b["activated"])
+    board = game.scenario.board
+    text = f"MOVE {asleep['id']} {board.locales[asleep['locale']].name} -> " \
+           f"{board.locales[board.adjacent(asleep['locale'])[0]].name}"
+    with pytest.raises(OrdersError) as english:
+        ruleset.check_orders(game.scenario, game.state, "france", text)
+    assert str(english.value) == (f"line 1, column 1: {asleep['id']} has not been activated (003 §6 step 6): this "
+                                  f"order would not be carried out (found {text!r}); expected a block already "
+                                  "active, or one activated by ACTIVATE in these orders")
+    with pytest.raises(OrdersError) as native:
+        ruleset.check_orders(game.scenario, game.state, "france", text, lang=lang)
+    line = str(native.value)
+    assert "activated" not in line and "would not be carried out" not in line, line
+    assert "003 §6" in line and asleep["id"] in line

@@ -28,17 +28,18 @@ def movers(day: Day, ids, frm: tuple[str, str | None]) -> list[Block]:
     for bid in ids:
         b = day.st.blocks.get(bid)
         if b is None or b.side != day.side:
-            raise Void(f"no block of yours called {bid}")
+            raise Void(say("no block of yours called %(block)s", block=bid))
         if not b.on_map:
-            raise Void(f"{bid} is not on the map")
+            raise Void(say("%(block)s is not on the map", block=bid))
         if (b.locale, b.facing) != tuple(frm):
-            raise Void(f"{bid} is at {day.place(b.locale, b.facing)}, not {day.place(*frm)}")
+            raise Void(say("%(block)s is at %(place)s, not %(other)s", block=bid, place=day.place(b.locale, b.facing),
+                           other=day.place(*frm)))
         if bid in day.moved:
-            raise Void(f"{bid} has already moved or assaulted today (003 §8: a block moves once a day)")
+            raise Void(say("%(block)s has already moved or assaulted today (003 §8: a block moves once a day)", block=bid))
         if not b.activated:
-            raise Void(f"{bid} has not been activated (003 §6 step 6)")
+            raise Void(say("%(block)s has not been activated (003 §6 step 6)", block=bid))
         if bid in day.fired:
-            raise Void(f"{bid} fired a bombardment today and cannot move (003 §10)")
+            raise Void(say("%(block)s fired a bombardment today and cannot move (003 §10)", block=bid))
         blocks.append(b)
     if not blocks:
         raise Void("no blocks named")
