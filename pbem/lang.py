@@ -18,7 +18,9 @@ catalog entry (English) and its values — and the report reads it in each seat'
     str(said)                                             -> the English sentence (logs, tests)
     catalog("fr", ...).say(said)                          -> the French one
 
-A value may itself be a Text (a side's name, a formation) and is read in the same language.
+A value may itself be a Text (a side's name, a formation) and is read in the same language; a list
+or tuple of values is read as a list (each read, joined by the language's separator: ", " and in
+Chinese "、").
 
 A text missing from the first catalog is looked for in the next (a game's own catalog falls back
 on its family's). Plural forms come from each catalog's header (Russian and Ukrainian have three).
@@ -71,16 +73,24 @@ class Tongue:
     _ = gettext
 
     def say(self, text: Text | str) -> str:
-        """A :class:`Text` in this language (its Text values too); a plain string as it is."""
+        """A :class:`Text` in this language (its Text values too, and lists of values); a plain
+        string as it is."""
+        if isinstance(text, (list, tuple)):
+            return self.listed(text)
         if not isinstance(text, Text):
             return text
-        values = {k: self.say(v) if isinstance(v, Text) else v for k, v in text.values.items()}
-        if text.plural is None:
-            return self.gettext(text.message, **values)
-        return self.ngettext(text.message, text.plural, values["num"], **values)
+        return text.read_in(self)
+
+    def listed(self, items) -> str:
+        """Values read in this language and joined as a list ("A1, A2"; in Chinese "A1、A2")."""
+        return LIST_SEPARATOR.get(self.lang, ", ").join(str(self.say(item)) for item in items)
 
     def __repr__(self) -> str:
         return f"Tongue({self.lang!r})"
+
+
+LIST_SEPARATOR = {"zh": "、"}
+"""How a language separates the items of a list in a sentence (", " unless said here)."""
 
 
 @dataclass
@@ -96,9 +106,20 @@ class Text:
     def __str__(self) -> str:
         return ENGLISH.say(self)
 
+    def read_in(self, tongue: Tongue) -> str:
+        """The sentence in ``tongue``'s language (its values read there too). A kind of Text that
+        English writes otherwise than its catalog entry (an hour: 7AM) overrides this."""
+        values = {k: tongue.say(v) if isinstance(v, (Text, list, tuple)) else v for k, v in self.values.items()}
+        if self.plural is None:
+            return tongue.gettext(self.message, **values)
+        return tongue.ngettext(self.message, self.plural, values["num"], **values)
 
-def say(message: str, /, **values) -> Text:
-    """A sentence for the catalog (extracted by ``say``), read later in its reader's language."""
+
+def say(message: str | Text, /, **values) -> Text:
+    """A sentence for the catalog (extracted by ``say``), read later in its reader's language. A Text
+    given without values is returned as it is (``say(why)`` where ``why`` may already be one)."""
+    if isinstance(message, Text) and not values:
+        return message
     return Text(message, values)
 
 

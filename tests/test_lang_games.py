@@ -3,8 +3,10 @@ interface, the games' gettext catalogs, and Bonaparte at Marengo's texts in ever
 
 A whole self-played Marengo game is rendered for each language (every report of each side and of
 the moderator, the orders forms, the status lines, the turn labels, the maps) and no text of the
-catalogs is left in English, while English stays the source. The event lines of "what happened"
-are written by the rules engine in English (not translated yet: the lead's notes say so)."""
+catalogs is left in English, while English stays the source. The event lines of "what happened" and
+the decisions are written by the rules engine as Texts (pbem.lang.say) and read in each seat's
+language; so are a Triomphe game's. An orders problem is framed in the reader's language, the echo of
+accepted orders is in his words, and the header's keys are read in every language."""
 
 from __future__ import annotations
 
@@ -157,8 +159,7 @@ def test_a_whole_marengo_game_reads_in_the_language_with_no_catalog_text_left_in
         assert text.strip(), what
         if what.startswith(("label", "status")):
             assert text != english[what], f"{what} left in English: {text!r}"
-        body = strip_engine_lines(text)
-        left = sorted(p for p in phrases if p in body)
+        left = sorted(p for p in phrases if p in text)  # the engine's lines (events, decisions, victory) too
         assert not left, f"{lang} {what}: English left: {left[:5]}"
 
 
@@ -391,23 +392,347 @@ def test_triomphes_problems_name_the_expected_words_in_the_seats_language():
     assert "МАРШ" in rulesets()["triomphe"].mail_words and "行军" in rulesets()["triomphe"].mail_words
 
 
-@pytest.mark.parametrize("lang", LANGS)
-def test_triomphes_reports_and_status_read_in_the_language(lang):
-    """A self-played Triomphe game's reports (each side, the moderator) and status lines: no text of
-    its catalogs or the family's left in English (its orders form and map additions are English yet)."""
+@pytest.fixture(scope="module")
+def triomphe_game() -> Game:
+    """A whole self-played Triomphe game (the bot, to its end)."""
     ruleset = rulesets()["triomphe"]
     bot = ruleset.bots()["bot"]
     game = Game(ruleset, ruleset.load_scenario(ruleset.scenarios()["triomphe"]), 2)
-    for _ in range(8):
+    while not game.over:
         side = game.turn().seats[0]
         game.submit(side, bot.orders(game.scenario, game.view(side), 2))
         game.advance()
-    phrases = english_phrases("triomphe")
+    return game
+
+
+def triomphe_texts(game: Game, lang: str) -> list[tuple[str, str]]:
+    """(what, text) for everything a player or the moderator reads of a Triomphe game in ``lang``:
+    the opening forms, every report (with its orders form), the status lines, the turn labels, maps."""
+    ruleset = game.ruleset
+    opening = Game(ruleset, game.scenario, 2)
+    out = [(f"opening form {seat}", ruleset.orders_template(opening, seat, deadline=None, game_label="g",
+                                                             game_id="7", lang=lang)) for seat in ("austria", "france")]
+    for seat in ("austria", "france"):
+        out.append((f"status {seat}", "\n".join(ruleset.status_lines(game, seat, lang=lang))))
     for day in range(len(game.days)):
         for seat in ("austria", "france", None):
-            report = ruleset.report(game, day, seat, game_label="g", lang=lang)
-            body = strip_engine_lines(report.subject + "\n" + report.markdown)
-            left = sorted(p for p in phrases if p in body)
-            assert not left, f"{lang} day {day} {seat}: {left[:5]}"
-    status = ruleset.status_lines(game, "austria", lang=lang)
-    assert status != ruleset.status_lines(game, "austria") and "uncommitted" not in status[0]
+            report = ruleset.report(game, day, seat, game_label="g", game_id="7", lang=lang)
+            out.append((f"report {day} {seat}", report.subject + "\n" + report.markdown + report.template))
+        out.append((f"label {day}", game.turn_label(day, lang)))
+    out.append(("spectators", ruleset.report(game, len(game.days) - 1, None, spectator=True, lang=lang).markdown))
+    for day in (0, len(game.days) // 2, len(game.days) - 1):
+        for seat in ("austria", "france", None):
+            svg = ruleset.render_svg(game.scenario, game.view(seat, day), lang=lang)
+            out.append((f"map {day} {seat}", " | ".join(re.findall(r">([^<>]+)</t", svg))))
+    return out
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_whole_triomphe_game_reads_in_the_language_with_no_catalog_text_left_in_english(triomphe_game, lang):
+    """Its reports (each side, the moderator, onlookers), the engine's lines in them (events, decisions,
+    the victory), its orders forms, status lines, turn labels and maps: no text of its catalogs or the
+    family's left in English."""
+    phrases = english_phrases("triomphe")
+    assert len(phrases) > 120
+    english = dict(triomphe_texts(triomphe_game, "en"))
+    for what, text in triomphe_texts(triomphe_game, lang):
+        assert text.strip(), what
+        if what.startswith(("label", "status", "opening")):
+            assert text != english[what], f"{what} left in English: {text!r}"
+        left = sorted(p for p in phrases if p in text)
+        assert not left, f"{lang} {what}: English left: {left[:5]}"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_event_line_of_a_whole_triomphe_game_is_in_the_seats_language(triomphe_game, lang):
+    tongue = triomphe_game.ruleset.tongue(lang)
+    kinds = set()
+    for day in triomphe_game.days:
+        for event in day.events:
+            assert event.said is not None, f"{event.kind}: {event.text!r} is not a Text"
+            for seat in ("austria", "france", None):
+                known = event.for_side(seat)
+                if known is None:
+                    continue
+                native = event.text_for(seat, tongue)
+                assert native != known[0], f"{lang} {seat}: left in English: {native!r}"
+                kinds.add(event.kind)
+    assert {"turn", "discs", "march", "maneuver", "retreat", "decision", "victory", "orders"} <= kinds
+
+
+def test_triomphes_form_examples_read_as_the_english_forms():
+    """The orders form in each language: the same lines as the English, each example in the reader's
+    words reading as the English example."""
+    ruleset = rulesets()["triomphe"]
+    bot = ruleset.bots()["bot"]
+    game = Game(ruleset, ruleset.load_scenario(ruleset.scenarios()["triomphe"]), 2)
+    checked = 0
+    for _ in range(5):
+        side = game.turn().seats[0]
+        english = ruleset.orders_template(game, side, deadline=None, game_label="g", game_id="7").splitlines()
+        for lang in LANGS:
+            native = ruleset.orders_template(game, side, deadline=None, game_label="g", game_id="7",
+                                             lang=lang).splitlines()
+            assert len(native) == len(english)
+            for e, n in zip(english, native):
+                if re.match(r"# [A-Z]{3,}( |$)", e):
+                    mine, theirs = n[2:].split("    #")[0], e[2:].split("    #")[0]
+                    assert mine != theirs
+                    assert echo(ruleset.check_orders(game.scenario, game.state, side, mine, lang=lang)) == \
+                        echo(ruleset.check_orders(game.scenario, game.state, side, theirs)), (mine, theirs)
+                    checked += 1
+        game.submit(side, bot.orders(game.scenario, game.view(side), 2))
+        game.advance()
+    assert checked > 20
+
+
+# -- the engine's sentences: events and decisions --------------------------------------------------
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_event_line_of_a_whole_marengo_game_is_in_the_seats_language(marengo_game, lang):
+    """Each event of every day (moves, entries, assaults and their results, losses, retreats, decisions
+    taken by default, the victory) as each seat and the moderator know it: written as a Text, read in
+    the language (no line left as its English), the English reading the same as the event's text."""
+    tongue = marengo_game.ruleset.tongue(lang)
+    kinds, checked = set(), 0
+    for day in marengo_game.days:
+        for event in day.events:
+            assert event.said is not None, f"{event.kind}: {event.text!r} is not a Text"
+            for seat in ("austria", "france", None):
+                native, known = event.text_for(seat, tongue), event.for_side(seat)
+                if known is None:
+                    assert native is None  # what a seat did not see stays unseen in every language
+                    continue
+                assert native != known[0], f"{lang} {seat}: left in English: {native!r}"
+                assert event.text_for(seat, marengo_game.ruleset.tongue("en")) == known[0]
+                kinds.add(event.kind)
+                checked += 1
+    assert {"move", "entry", "assault", "assault_result", "loss", "decision", "victory", "day"} <= kinds
+    assert checked > 300
+
+
+def test_a_decisions_question_is_asked_in_the_seats_language(marengo_game):
+    """The moderator's table of decisions and a seat's list read each question in the reader's language."""
+    ruleset = marengo_game.ruleset
+    day = next(i for i, d in enumerate(marengo_game.days) if d.decisions)
+    record = marengo_game.days[day].decisions[0]
+    assert record.decision.said is not None and str(record.decision.said) == record.decision.question
+    french = record.decision.question_in(ruleset.tongue("fr"))
+    assert french != record.decision.question
+    assert french in ruleset.report(marengo_game, day, None, lang="fr").markdown
+
+
+def test_the_victory_is_told_in_the_readers_language(marengo_game):
+    ruleset = marengo_game.ruleset
+    last = len(marengo_game.days) - 1
+    english = ruleset.report(marengo_game, last, "austria").markdown
+    assert "France wins: Austria holds objectives of fewer than two colours" in english
+    assert "La France gagne : l'Autriche tient des objectifs de moins de deux couleurs" in \
+        ruleset.report(marengo_game, last, "austria", lang="fr").markdown
+    assert "Франція перемагає: Австрія утримує цілі менш ніж двох кольорів" in \
+        ruleset.report(marengo_game, last, None, spectator=True, lang="uk").markdown
+
+
+def test_a_text_reads_its_values_lists_and_plurals_in_the_language():
+    from pbem.lang import say, say_plural
+    from pbem.games.marengo.words import marengo_tongue
+
+    blocks = say("%(blocks)s retreat from %(place)s to %(to)s.", blocks=["A1", "A2"], place="Marengo",
+                 to=say("%(place)s (reserve)", place="Spinetta"))
+    assert str(blocks) == "A1, A2 retreat from Marengo to Spinetta (reserve)."
+    assert marengo_tongue("zh").say(blocks) == "A1、A2从Marengo撤退到Spinetta（后备）。"
+    count = say_plural("%(num)d %(side)s block", "%(num)d %(side)s blocks", 5, side=say("French"))
+    assert str(count) == "5 French blocks"
+    assert marengo_tongue("ru").say(count) == "5 блоков Франции"
+    assert marengo_tongue("uk").say(say_plural("%(num)d %(side)s block", "%(num)d %(side)s blocks", 2,
+                                               side=say("Austrian"))) == "2 фігури Австрії"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_turn_being_played_is_named_in_the_readers_language(marengo_game, lang):
+    ruleset = marengo_game.ruleset
+    game = Game(ruleset, ruleset.load_scenario(ruleset.scenarios()["marengo"]), 3)
+    for day in (0, game.day):
+        native = game.turn_label(day, lang)
+        assert native != game.turn_label(day) == "6AM (Austria's day)"
+        assert native == ruleset.turn_label(game.scenario, day, lang=lang)  # the position's name, read
+    assert marengo_game.turn_label(len(marengo_game.days) - 1, lang) == \
+        ruleset.turn_label(marengo_game.scenario, len(marengo_game.days) - 1, lang=lang)
+
+
+# -- the frame of an orders problem, the echo, the header's keys ---------------------------------------
+
+FRAMES = {"fr": ("ligne 3, colonne 1 : ", "(trouvé 'DANCE')", "; attendu : l'un de "),
+          "ru": ("строка 3, столбец 1: ", "(найдено 'DANCE')", "; ожидалось: одно из: "),
+          "uk": ("рядок 3, стовпчик 1: ", "(знайдено 'DANCE')", "; очікувалося: одне з: "),
+          "zh": ("第 3 行，第 1 列：", "（发现 'DANCE'）", "；应为：以下之一：")}
+
+
+@pytest.mark.parametrize("game_name", ["marengo", "triomphe"])
+@pytest.mark.parametrize("lang", LANGS)
+def test_an_orders_problem_is_framed_whole_in_the_readers_language(game_name, lang):
+    """Line, column, what was found and what was expected, and the message, in the seat's language,
+    at the same line and column as the English; the server's refusal shows the same words."""
+    from pbem.core.orders import OrdersError
+    from pbem.server.service.orders import problem_text
+
+    ruleset = rulesets()[game_name]
+    game = Game(ruleset, ruleset.load_scenario(ruleset.scenarios()[game_name]), 5)
+    text = "GAME 3 SIDE Austria KEY x\n\nDANCE"
+    with pytest.raises(OrdersError) as english:
+        ruleset.check_orders(game.scenario, game.state, "austria", text)
+    with pytest.raises(OrdersError) as native:
+        ruleset.check_orders(game.scenario, game.state, "austria", text, lang=lang)
+    en, it = english.value.problems[0], native.value.problems[0]
+    assert str(en).startswith("line 3, column 1: 'DANCE' is not an order (found 'DANCE'); expected one of ")
+    assert (it.line, it.column, it.found) == (en.line, en.column, en.found)
+    line = str(it)
+    head, found, expected = FRAMES[lang]
+    assert line.startswith(head) and found in line and expected in line, line
+    assert "is not an order" not in line and "expected" not in line
+    assert problem_text(it, lang) == line == str(native.value)
+    assert it.in_language("en").startswith("line 3, column 1: ")  # the frame alone follows the language asked
+
+
+def test_the_cores_problems_are_read_in_the_language_with_the_expected_words():
+    ruleset = rulesets()["marengo"]
+    game = Game(ruleset, ruleset.load_scenario(ruleset.scenarios()["marengo"]), 5)
+    from pbem.core.orders import OrdersError
+
+    with pytest.raises(OrdersError) as error:
+        ruleset.check_orders(game.scenario, game.state, "austria", "GAME 3 PARTIE 4\nMOVE", lang="fr")
+    text = str(error.value)
+    assert "ligne 1, colonne 8 : GAME figure deux fois dans l'en-tête" in text or \
+        "figure deux fois dans l'en-tête" in text, text
+    assert "l'ordre s'arrête trop tôt" in text and "DÉPLACER" in text, text
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_echo_of_accepted_orders_is_in_the_seats_words_and_reads_back_as_the_same_orders(lang):
+    ruleset = rulesets()["marengo"]
+    strategist = ruleset.bots()["strategist"]
+    game = Game(ruleset, ruleset.load_scenario(ruleset.scenarios()["marengo"]), 5)
+    for _ in range(4):
+        side = game.turn().seats[0]
+        text = strategist.orders(game.scenario, game.view(side), 5)
+        english = ruleset.check_orders(game.scenario, game.state, side, text)
+        native = ruleset.check_orders(game.scenario, game.state, side, text, lang=lang)
+        assert native.echo() != english.echo() and english.echo() == ruleset.check_orders(
+            game.scenario, game.state, side, text, lang="en").echo()
+        assert echo(native) == echo(english)  # the orders themselves, as logged, stay English
+        again = ruleset.check_orders(game.scenario, game.state, side, native.echo(), lang=lang)
+        assert echo(again) == echo(english), native.echo()
+        assert not any(w in native.echo().split() for w in ("MOVE", "ROAD", "ASSAULT", "ENTER"))
+        game.submit(side, text)
+        game.advance()
+
+
+HEADERS = {"fr": "PARTIE 7 CAMP Autriche TOUR 6:00 CLÉ secret", "ru": "ИГРА 7 СТОРОНА Австрия ХОД 6:00 КЛЮЧ secret",
+           "uk": "ГРА 7 СТОРОНА Австрія ХІД 6:00 КЛЮЧ secret", "zh": "对局 7 阵营 奥地利 回合 6:00 密钥 secret"}
+
+
+@pytest.mark.parametrize("game_name", ["marengo", "triomphe"])
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_header_keys_are_read_in_every_language_and_the_form_writes_the_readers(game_name, lang):
+    from pbem.core.orders import parse_header
+    from pbem.server.service.orders import redact_key
+
+    header, _ = parse_header(HEADERS[lang] + "\nFINAL")
+    assert (header.game, header.key, header.turn, fold(header.side)) == ("7", "secret", "6:00",
+                                                                        fold(HEADERS[lang].split()[3]))
+    assert "secret" not in redact_key(HEADERS[lang]) and redact_key(HEADERS[lang]).endswith("***")
+    ruleset = rulesets()[game_name]
+    game = Game(ruleset, ruleset.load_scenario(ruleset.scenarios()[game_name]), 3)
+    form = ruleset.orders_template(game, "austria", deadline=None, game_label="g", game_id="7", lang=lang)
+    first = form.splitlines()[0]
+    assert first.split()[:4] == HEADERS[lang].split()[:4] and "GAME" not in first
+    header = first.rsplit(" ", 1)[0] + " secret"  # the player fills in his key and sends the form back
+    orders = ruleset.check_orders(game.scenario, game.state, "austria", header + "\n", lang=lang)
+    assert (orders.header.game, orders.header.key) == ("7", "secret")
+
+
+def fold(text):
+    from pbem.core.orders import fold as core_fold
+
+    return core_fold(text)
+
+
+# -- by mail, end to end: the header's words, the refusal and the echo in the seat's language ------------
+
+MAIL_WORDS = {"fr": ("PARTIE", "CLÉ", "DANSE", "ligne 2, colonne 1 : 'DANSE' n'est pas un ordre", "l'un de ACTIVER"),
+              "ru": ("ИГРА", "КЛЮЧ", "ТАНЕЦ", "строка 2, столбец 1: 'ТАНЕЦ' — не приказ", "одно из: АКТИВИРОВАТЬ"),
+              "uk": ("ГРА", "КЛЮЧ", "ТАНЕЦЬ", "рядок 2, стовпчик 1: 'ТАНЕЦЬ' — не наказ", "одне з: АКТИВУВАТИ"),
+              "zh": ("对局", "密钥", "跳舞", "第 2 行，第 1 列：'跳舞' 不是命令", "以下之一：启动")}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_orders_by_mail_headed_in_the_players_words_are_refused_whole_in_his_language(lang, tmp_path):
+    """A mail headed PARTIE/ИГРА/对局 ... CLÉ/КЛЮЧ/密钥 reaches the seat; a wrong order is refused with its
+    line, column, message and the expected words all in the player's language; the key, written after
+    the header word of his language, is never kept in the stored text; good orders are echoed in his words."""
+    from datetime import datetime, timezone
+    from email.message import EmailMessage
+
+    from conftest import Clock
+    from pbem.server import inbox
+    from pbem.server.service import Service
+    from pbem.server.store import Store
+
+    from pbem.games.marengo.words import native_words
+
+    game_word, key_word, bad, refusal, expected = MAIL_WORDS[lang]
+    assert native_words(lang)["ACTIVATE"] in expected
+    clock = Clock(datetime(2026, 11, 2, 9, 0, tzinfo=timezone.utc))
+    service = Service(Store(tmp_path / "pbem.sqlite3", clock=clock), clock=clock)
+    service.rasterise = lambda svg: b"png"
+    for email in ("anna@example.org", "fred@example.org"):
+        service.store.set_language(email, lang)
+    game_id, keys = service.create_game("Langues", {"austria": "anna@example.org", "france": "fred@example.org"},
+                                        seed=2)
+
+    def send(text):
+        msg = EmailMessage()
+        msg["From"], msg["To"], msg["Subject"] = "anna@example.org", "pbem@localhost", "orders"
+        msg.set_content(text)
+        inbound_id, _ = inbox.receive(service, msg.as_bytes(), "smtp")
+        inbox.process(service, inbound_id)
+        rows = service.store.query("SELECT body FROM outbox WHERE to_addr = ? ORDER BY id DESC", ("anna@example.org",))
+        return rows[0]["body"]
+
+    header = f"{game_word} {game_id} {key_word} {keys['austria']}"
+    body = send(f"{header}\n{bad}")
+    assert refusal in body and expected in body, body
+    assert "is not an order" not in body and "expected" not in body
+    words = native_words(lang)
+    good = send(f"{header}\n{words['STANDING']} {words['LOSSES']} {words['WEAKEST']}")
+    assert f"{words['STANDING']} {words['LOSSES']} {words['WEAKEST']}" in good and "STANDING" not in good, good
+    logged = [e for e in service.game(game_id).log if e.get("kind") == "orders"]
+    assert logged and keys["austria"] not in logged[-1]["text"] and f"{key_word} ***" in logged[-1]["text"]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_an_order_the_day_would_not_carry_out_is_refused_in_the_seats_language(lang):
+    """The check of the day as it will play (checks.py): the engine's reason, the refusal and what is
+    expected, in the seat's language; the English as it was."""
+    from pbem.core.orders import OrdersError
+    from pbem.games.marengo.bot import bot_orders
+
+    ruleset = rulesets()["marengo"]
+    game = Game(ruleset, ruleset.load_scenario(ruleset.scenarios()["marengo"]), 5)
+    side = game.turn().seats[0]
+    game.submit(side, bot_orders(game.scenario, game.view(side), 5))
+    game.advance()
+    asleep = next(b for b in game.view("france")["blocks"] if b["status"] == "map" and not b["activated"])
+    board = game.scenario.board
+    text = f"MOVE {asleep['id']} {board.locales[asleep['locale']].name} -> " \
+           f"{board.locales[board.adjacent(asleep['locale'])[0]].name}"
+    with pytest.raises(OrdersError) as english:
+        ruleset.check_orders(game.scenario, game.state, "france", text)
+    assert str(english.value) == (f"line 1, column 1: {asleep['id']} has not been activated (003 §6 step 6): this "
+                                  f"order would not be carried out (found {text!r}); expected a block already "
+                                  "active, or one activated by ACTIVATE in these orders")
+    with pytest.raises(OrdersError) as native:
+        ruleset.check_orders(game.scenario, game.state, "france", text, lang=lang)
+    line = str(native.value)
+    assert "activated" not in line and "would not be carried out" not in line, line
+    assert "003 §6" in line and asleep["id"] in line

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterable
 
 from pbem.core.orders import fold
+from pbem.lang import Text, Tongue
 
 
 @dataclass(frozen=True)
@@ -41,6 +42,21 @@ class Decision:
     labels: tuple[tuple[str, str], ...] = ()
     min: int = 1
     max: int = 1
+    said: Text | None = field(default=None, compare=False, repr=False)
+    """The question as a :class:`pbem.lang.Text`, to be read in the side's language (``question``
+    is its English); not stored (``to_dict``)."""
+
+    said_labels: tuple[tuple[str, Text], ...] = field(default=(), compare=False, repr=False)
+    """The labels written as Texts (a block, "stay in the reserve"), by key; not stored."""
+
+    def question_in(self, tongue: Tongue) -> str:
+        """The question in ``tongue``'s language (its English when it was written as a string)."""
+        return tongue.say(self.said) if self.said is not None else self.question
+
+    def label_in(self, key: str, tongue: Tongue) -> str:
+        """An option's label in ``tongue``'s language (its English when it was written as a string)."""
+        said = dict(self.said_labels).get(key)
+        return tongue.say(said) if said is not None else self.label(key)
 
     def label(self, key: str) -> str:
         return dict(self.labels).get(key, key)

@@ -106,15 +106,20 @@ class Game:
         """Who owes orders for the next day (a pbem.core.ruleset.Turn)."""
         return self.ruleset.turn(self.scenario, self.state)
 
-    def turn_label(self, day: int | None = None) -> str:
-        """The name of day ``day`` (default: the next one), as the position before it names it
-        (``Turn.label``): a game whose sub-turns are days of their own (a battle's deployment,
+    def turn_label(self, day: int | None = None, lang: str = "en") -> str:
+        """The name of day ``day`` (default: the next one) in ``lang``, as the position before it
+        names it (``Turn.label``; ``Turn.said`` read by the ruleset's ``tongue(lang)`` when the
+        game gives both): a game whose sub-turns are days of their own (a battle's deployment,
         a bid) keeps its turn track in its position, not in the count of days. A day beyond
         the next has no position yet; the ruleset names it by its number."""
         day = self.day if day is None else day
         if 0 <= day <= self.day:
-            return self.ruleset.turn(self.scenario, self.state_before(day)).label
-        return self.ruleset.turn_label(self.scenario, day)
+            turn = self.ruleset.turn(self.scenario, self.state_before(day))
+            tongue = getattr(self.ruleset, "tongue", None)
+            if lang != "en" and turn.said is not None and tongue is not None:
+                return tongue(lang).say(turn.said)
+            return turn.label
+        return self.ruleset.turn_label(self.scenario, day, lang=lang)
 
     def entries_of(self, day: int) -> list[dict]:
         """The log's orders and answers for ``day``, in log order.

@@ -2,7 +2,14 @@
 
 An orders text is a header line naming game, side, turn and key, then one
 order per line. A problem names the line and column, what was found and what
-was expected; that message is what the player reads in the reply.
+was expected; that message is what the player reads in the reply, in his
+language: the frame ("line 3, column 5: ... (found 'x'); expected ...") from
+the core's catalog (pbem/core/locale, the ``core`` domain), the message and what
+is expected from the game's, when the parser wrote them as :class:`pbem.lang.Text`
+(``Problem.said``, ``Problem.expected_said``; :meth:`Problem.read_in`).
+
+The header's keys are GAME, SIDE, TURN, KEY, or their words in any language
+(:data:`HEADER_ALIASES`: PARTIE, ИГРА, 对局...), read as the English ones.
 """
 
 from __future__ import annotations
@@ -10,9 +17,20 @@ from __future__ import annotations
 import difflib
 import re
 import unicodedata
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
+from pathlib import Path
 from typing import NamedTuple, NoReturn
+
+from pbem.lang import Text, Tongue, catalog, say
+
+CORE_LOCALE = Path(__file__).parent / "locale"
+"""The core's catalogs (domain ``core``): the frame of a problem, the header's problems."""
+
+
+def core_tongue(lang: str | None = "en") -> Tongue:
+    """The core's texts in ``lang``."""
+    return catalog(lang, (CORE_LOCALE, "core"))
 
 
 @lru_cache(maxsize=4096)  # players write the same few names over and over
@@ -25,19 +43,50 @@ def fold(text: str) -> str:
 
 @dataclass(frozen=True)
 class Problem:
+    """What is wrong at a line and column of an orders text. ``message`` and ``expected`` are the
+    English texts; ``said``/``expected_said``, when the parser wrote them as Texts, the same to be
+    read in the reader's language (:meth:`read_in`); ``lang`` is the language ``str()`` writes the
+    problem in (its frame from the core's catalog)."""
+
     line: int
     column: int
     message: str
     found: str = ""
     expected: str = ""
+    lang: str = field(default="en", compare=False)
+    said: Text | None = field(default=None, compare=False, repr=False)
+    expected_said: Text | None = field(default=None, compare=False, repr=False)
 
     def __str__(self) -> str:
-        text = f"line {self.line}, column {self.column}: {self.message}"
+        return self.in_language(self.lang)
+
+    def in_language(self, lang: str | None = "en") -> str:
+        """The problem as its reader reads it: line, column, message, what was found and what was
+        expected, framed in ``lang`` (the message and what is expected as they are)."""
+        _ = core_tongue(lang).gettext
+        text = _("line %(line)d, column %(column)d: %(message)s", line=self.line, column=self.column,
+                 message=self.message)
         if self.found:
-            text += f" (found {self.found!r})"
+            text = _("%(problem)s (found %(found)s)", problem=text, found=repr(self.found))
         if self.expected:
-            text += f"; expected {self.expected}"
+            text = _("%(problem)s; expected %(expected)s", problem=text, expected=self.expected)
         return text
+
+    def read_in(self, tongue: Tongue, words=None) -> "Problem":
+        """The problem in ``tongue``'s language: its Texts read by ``tongue`` (which must hold the
+        parser's catalog and the core's), then ``words`` (a function: the order words of a text in
+        the reader's words) over message and expected; ``str()`` of it frames it in that language."""
+        words = words or (lambda text: text)
+        message = tongue.say(self.said) if self.said is not None else self.message
+        expected = tongue.say(self.expected_said) if self.expected_said is not None else self.expected
+        return replace(self, message=words(message), expected=words(expected), lang=tongue.lang)
+
+
+def problem(line: int, column: int, message: str | Text, found: str = "", expected: str | Text = "") -> Problem:
+    """A Problem whose message and expected may be Texts (kept to be read in the reader's language)."""
+    return Problem(line, column, str(message), found, str(expected),
+                   said=message if isinstance(message, Text) else None,
+                   expected_said=expected if isinstance(expected, Text) else None)
 
 
 class OrdersError(ValueError):
@@ -46,6 +95,14 @@ class OrdersError(ValueError):
     def __init__(self, problems: list[Problem]):
         self.problems = list(problems)
         super().__init__("\n".join(str(p) for p in self.problems))
+
+    def read_in(self, tongue: Tongue, words=None) -> "OrdersError":
+        """The same error in ``tongue``'s language (:meth:`Problem.read_in`)."""
+        return OrdersError([p.read_in(tongue, words) for p in self.problems])
+
+    def in_language(self, lang: str | None = "en") -> str:
+        """Every problem, one a line, framed in ``lang``."""
+        return "\n".join(p.in_language(lang) for p in self.problems)
 
 
 @dataclass
@@ -70,6 +127,26 @@ class Header:
 MAX_CHARS = 20_000
 MAX_LINES = 300
 HEADER_KEYS = ("GAME", "SIDE", "TURN", "KEY")
+
+HEADER_WORDS = {
+    "fr": {"GAME": ("PARTIE",), "SIDE": ("CAMP",), "TURN": ("TOUR",), "KEY": ("CLÉ", "CLE", "CLEF")},
+    "ru": {"GAME": ("ИГРА", "ПАРТИЯ"), "SIDE": ("СТОРОНА",), "TURN": ("ХОД",), "KEY": ("КЛЮЧ",)},
+    "uk": {"GAME": ("ГРА", "ПАРТІЯ"), "SIDE": ("СТОРОНА",), "TURN": ("ХІД",), "KEY": ("КЛЮЧ",)},
+    "zh": {"GAME": ("对局", "游戏"), "SIDE": ("阵营",), "TURN": ("回合",), "KEY": ("密钥",)},
+}
+"""The header's keys in each language (docs/translating.md's glossary: partie, camp, tour, clé...),
+the first of each the one a form writes; every language's are read in every game, as the English."""
+
+HEADER_ALIASES = {**{key: key for key in HEADER_KEYS},
+                  **{alias: key for words in HEADER_WORDS.values() for key, aliases in words.items()
+                     for alias in aliases}}
+"""Every header key in upper case, in any language -> the English key."""
+
+
+def header_words(lang: str | None) -> dict[str, str]:
+    """{English header key: the word a form in ``lang`` writes for it}."""
+    words = HEADER_WORDS.get(str(lang or ""), {})
+    return {key: words.get(key, (key,))[0] for key in HEADER_KEYS}
 
 _TOKEN = re.compile(r"->|→|>|;|(?:[^\s>;,→-]+|-(?!>))+")
 _SIGN = re.compile(r"[>;,→-]")  # a word holding one of these is split by _TOKEN
@@ -136,25 +213,32 @@ def check_size(text: str) -> Problem | None:
     """A problem if ``text`` is longer than an orders text may be."""
     if len(text) > MAX_CHARS:
         line = text[:MAX_CHARS].count("\n") + 1
-        return Problem(line, 1, f"the orders are too long ({len(text):,} characters); "
-                       f"at most {MAX_CHARS:,} characters are read", expected="shorter orders")
+        return problem(line, 1, say("the orders are too long (%(count)s characters); at most %(most)s characters "
+                                    "are read", count=f"{len(text):,}", most=f"{MAX_CHARS:,}"),
+                       expected=say("shorter orders"))
     lines = split_lines(text)
     if lines and lines[-1] == "":
         lines.pop()  # the newline ending the last line starts no line
     if len(lines) > MAX_LINES:
-        return Problem(MAX_LINES + 1, 1, f"the orders are too long ({len(lines)} lines); "
-                       f"at most {MAX_LINES} lines are read", expected="shorter orders")
+        return problem(MAX_LINES + 1, 1, say("the orders are too long (%(count)d lines); at most %(most)d lines "
+                                             "are read", count=len(lines), most=MAX_LINES),
+                       expected=say("shorter orders"))
     return None
 
 
 def suggest(word: str, choices) -> str:
     """`` (did you mean X?)`` for the choice closest to ``word``, or ``""``."""
+    return str(suggestion(word, choices))
+
+
+def suggestion(word: str, choices) -> Text | str:
+    """:func:`suggest` as a Text (read in the reader's language), or ``""``."""
     close = difflib.get_close_matches(word.upper(), list(choices), n=1, cutoff=0.6)
-    return f" (did you mean {close[0]}?)" if close else ""
+    return say(" (did you mean %(word)s?)", word=close[0]) if close else ""
 
 
 def is_header(tokens: list[Token]) -> bool:
-    return bool(tokens) and tokens[0].word in HEADER_KEYS
+    return bool(tokens) and tokens[0].word in HEADER_ALIASES
 
 
 def parse_header(text: str, problems: list[Problem] | None = None,
@@ -202,20 +286,22 @@ def _read_header(tokens: list[Token], number: int, header: Header, problems: lis
     fields: dict[str, tuple[Token, list[Token]]] = {}
     current: list[Token] | None = None
     for token in tokens:
-        if token.word in HEADER_KEYS:
-            if token.word in fields:
-                problems.append(Problem(number, token.column, f"{token.word} is given twice in the header",
-                                        token.text, "each of GAME, SIDE, TURN, KEY at most once"))
+        key = HEADER_ALIASES.get(token.word)
+        if key is not None:
+            if key in fields:
+                problems.append(problem(number, token.column,
+                                        say("%(key)s is given twice in the header", key=token.word),
+                                        token.text, say("each of GAME, SIDE, TURN, KEY at most once")))
                 current = []
                 continue
             current = []
-            fields[token.word] = (token, current)
+            fields[key] = (token, current)
         elif current is not None:
             current.append(token)
     for key, (token, value) in fields.items():
         if not value:
-            problems.append(Problem(number, token.end, f"{key} in the header has no value",
-                                    "", f"a value after {key}"))
+            problems.append(problem(number, token.end, say("%(key)s in the header has no value", key=token.word),
+                                    "", say("a value after %(key)s", key=token.word)))
             continue
         setattr(header, key.lower(), " ".join(t.text for t in value))
 
@@ -250,15 +336,19 @@ class OrderReader:
 
     # -- problems
 
-    def note_at(self, line: int, column: int, message: str, found: str = "", expected: str = "") -> None:
-        self.problems.append(Problem(line, column, message, found, expected))
+    def note_at(self, line: int, column: int, message: str | Text, found: str = "", expected: str | Text = "") -> None:
+        """Record a problem; ``message`` and ``expected`` may be Texts (read later in the reader's
+        language), else English strings."""
+        self.problems.append(problem(line, column, message, found, expected))
 
-    def note(self, where: Token | int, message: str, found: str | None = None, expected: str = "") -> None:
+    def note(self, where: Token | int, message: str | Text, found: str | None = None,
+             expected: str | Text = "") -> None:
         """Record a problem at a token (its text is what was found) or at a column."""
         column, text = (where.column, where.text) if isinstance(where, Token) else (where, "")
         self.note_at(self.line, column, message, text if found is None else found, expected)
 
-    def fail(self, where: Token | int, message: str, found: str | None = None, expected: str = "") -> NoReturn:
+    def fail(self, where: Token | int, message: str | Text, found: str | None = None,
+             expected: str | Text = "") -> NoReturn:
         self.note(where, message, found, expected)
         raise Abort
 
@@ -329,12 +419,13 @@ class OrderReader:
         """Fail: the next token (or the end of the order) is not what was expected."""
         token = self.peek()
         if token is None:
-            self.fail(self.end_column(), "the order ends too soon", "", expected)
-        hint = suggest(token.text, words) if words else ""
-        self.fail(token, f"unexpected {token.text!r}{hint}", None, expected)
+            self.fail(self.end_column(), say("the order ends too soon"), "", expected)
+        hint = suggestion(token.text, words) if words else ""
+        self.fail(token, say("unexpected %(word)s%(hint)s", word=repr(token.text), hint=hint), None, expected)
 
     def done(self, expected: str) -> None:
         """Fail unless the order has been read to its end."""
         token = self.peek()
         if token is not None:
-            self.fail(token, f"unexpected {token.text!r} after the end of the order", None, expected)
+            self.fail(token, say("unexpected %(word)s after the end of the order", word=repr(token.text)), None,
+                      expected)

@@ -45,13 +45,14 @@ The members, in the order a game meets them:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Protocol, runtime_checkable
 
 from .chance import Chance
 from .decisions import Decider
 from .events import Event
+from pbem.lang import Text
 
 SPECTATOR = "*spectator*"
 """The ``seat`` of a finished game's onlookers in :meth:`Ruleset.view`: everything, no orders."""
@@ -84,15 +85,18 @@ class Turn:
     ``seats``: the seats whose orders the next turn waits for (one seat in
     Bonaparte at Marengo; several for simultaneous orders). ``others``: the
     seats that may send standing orders meanwhile. ``label``: the turn's name
-    ("1PM, Austrian day"). ``kind``: ``"turn"``, or ``"subturn"`` for a short
+    ("1PM, Austrian day"), in English. ``kind``: ``"turn"``, or ``"subturn"`` for a short
     step inside a turn (a battle round, a bid), which gets the game's short
-    deadline.
+    deadline. ``said``: the name as a :class:`pbem.lang.Text`, which
+    ``Game.turn_label(day, lang)`` reads in the reader's language with the ruleset's
+    ``tongue(lang)`` (a game without it names its turns in English).
     """
 
     seats: tuple[str, ...]
     label: str
     others: tuple[str, ...] = ()
     kind: str = "turn"
+    said: Text | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass

@@ -24,7 +24,7 @@ from datetime import datetime
 
 from pbem.server import addresses, deadlines, i18n, throttle
 from pbem.server.i18n import N_
-from pbem.core.orders import OrdersError, parse_header
+from pbem.core.orders import HEADER_ALIASES, OrdersError, parse_header
 from pbem.core.orders import fold
 from pbem.games import rulesets
 from pbem.server.mail import bounds
@@ -333,7 +333,10 @@ def stranger_read_note(msg) -> str:
     return f"\n\nRead from your mail: {read}.\nIgnored: {ignored}."
 
 
-QUOTED_HEADER = re.compile(r"^[\s>]*GAME\s+#?\d+\b.*\bKEY\s+(\S+)", re.I)
+_GAME_WORDS = "|".join(re.escape(w) for w, k in HEADER_ALIASES.items() if k == "GAME")
+_KEY_WORDS = "|".join(re.escape(w) for w, k in HEADER_ALIASES.items() if k == "KEY")
+QUOTED_HEADER = re.compile(rf"^[\s>]*(?:{_GAME_WORDS})\s+#?\d+\b.*(?<!\w)(?:{_KEY_WORDS})\s+(\S+)", re.I)
+"""An orders header (its words in any language: pbem.core.orders.HEADER_ALIASES) inside a quote."""
 
 
 def quoted_form_note(msg) -> str:

@@ -36,10 +36,11 @@ import copy
 from dataclasses import dataclass
 
 from pbem.core.decisions import Decider
-from pbem.core.orders import Problem
+from pbem.core.orders import Problem, problem
+from pbem.lang import Text, say
 
 from . import combat, movement, rules
-from .day import COMMAND_LIMIT, Day, Void
+from .day import COMMAND_LIMIT, Day, Void, reason
 from .orders import Activate, Assault, Bombard, Enter, Extend, Fire, Move, Order, Orders, RoadMove
 from .scenario import Scenario
 from .state import State
@@ -154,6 +155,7 @@ class _Checker:
         self.day.st.standing = {s: [] for s in self.day.st.standing}  # never the enemy's (hidden, and may change)
         self.side = self.day.side
         self.problems: list[Problem] = []
+        self.said_of: dict[str, Text] = {}  # a void reason (English, as the checks compare it) -> its Text
         self.warnings: list[str] = []
         # what earlier orders make uncertain, place by place, with what does it:
         self.own_unsure: dict[str, str] = {}  # the side's own blocks there (and MORALE, its army's)
@@ -167,8 +169,16 @@ class _Checker:
 
     def refuse(self, order: Order, why: str, expected: str = "") -> None:
         why = why.rstrip(".")
-        self.problems.append(Problem(order.line, order.column, f"{why}: this order would not be carried out",
-                                     order.text, expected or _expected(why)))
+        said = self.said_of.get(why)  # the reason as the engine wrote it, to be read in the seat's language
+        self.problems.append(problem(order.line, order.column,
+                                     say("%(why)s: this order would not be carried out",
+                                         why=said if said is not None else why),
+                                     order.text, say(expected or _expected(why))))
+
+    def remember(self, english: str, said) -> None:
+        """Keep the Text of a void reason the checks hold as English (``english``)."""
+        if isinstance(said, Text) and str(said).rstrip(".") == english.rstrip("."):
+            self.said_of.setdefault(english.rstrip("."), said)
 
     def warn(self, order: Order, text: str) -> None:
         if len(self.warnings) < MAX_WARNINGS:
@@ -241,6 +251,8 @@ class _Checker:
             text = event.text
             if event.kind == "void":
                 order = self._activate_naming(text)
+                if event.said is not None:
+                    self.remember(text.split(" — ", 1)[-1], event.said.values.get("why"))
                 self.refuse(order, text.split(" — ", 1)[-1],
                             "no more blocks than the day allows (blocks next to the enemy wake by themselves)")
             elif text.endswith("is already active."):
@@ -272,7 +284,7 @@ class _Checker:
                     self.refuse(order, f"{art.id} has nothing to fire at: no enemy block stands in "
                                 f"{day.name(there)} (003 §10 step 1)", f"HOLD FIRE {art.id}, or no order")
                 elif order.target is not None and order.target not in targets:
-                    shown = ", ".join(day.place(there, k) for k in targets)
+                    shown = ", ".join(str(day.place(there, k)) for k in targets)
                     self.refuse(order, f"the target is not yours to choose: {art.id} fires at {shown} "
                                 "(003 §10 step 1: another approach only when neither the opposite approach "
                                 "nor the reserve holds enemy blocks)", f"FIRE {art.id}")
@@ -480,6 +492,7 @@ class _Checker:
             action(fork, order)
         except Void as why:
             void.append(str(why))
+            self.remember(void[-1], reason(why))
         except Unsure:
             unsure = True
         stops: list[str] = []
@@ -491,6 +504,8 @@ class _Checker:
             else:
                 void.append(event.text.split(" — ", 1)[-1] if " — " in event.text else
                             event.text.split(": ", 1)[-1])
+                if event.said is not None:
+                    self.remember(void[-1], event.said.values.get("why"))
         return _Trial(fork, void, unsure, fork.commands - before, fork.retreats, stops)
 
     def declarations(self) -> None:

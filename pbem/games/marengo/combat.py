@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from .day import Day, Void
+from .day import Day, Void, reason
+from pbem.games.simmons.turn import adjective
+from pbem.lang import say
 from .movement import extend
 from .orders import Assault, Bombard, Fire
 from .retreat import retreat, reveal
@@ -37,30 +39,31 @@ def bombard_targets(day: Day, art: Block) -> dict[str | None, list[Block]]:
 
 def resolve_bombardment(day: Day, art: Block, order: Fire | None) -> None:
     here, there = art.locale, art.bombard
-    declared_from = f"{day.place(here, there)}" if here else "?"
+    declared_from = day.place(here, there) if here else "?"
     targets = bombard_targets(day, art) if art.facing == there and art.on_map else {}
     fire = day.decide(
         day.side, "bombard_fire",
-        f"{art.id} declared a bombardment from {declared_from}: fire or cancel?",
-        [("fire", "fire"), ("cancel", "cancel the bombardment")],
+        say("%(block)s declared a bombardment from %(place)s: fire or cancel?", block=art.id, place=declared_from),
+        [("fire", say("fire")), ("cancel", say("cancel the bombardment"))],
         ("fire",) if targets else ("cancel",),
         given=(("cancel",) if order.hold else ("fire",)) if order else None,
         check=lambda a: "there is no target left" if a == ("fire",) and not targets else None,
     )
     art.bombard = None
     if fire == ("cancel",):
-        day.private("bombard", day.side, f"{art.id}'s bombardment from {declared_from} is cancelled; "
-                                          f"it is free to move (003 §10).",
-                    seen=f"The {SIDE_ADJ[day.side]} bombardment from {declared_from} is cancelled.",
+        day.private("bombard", day.side, say("%(block)s's bombardment from %(place)s is cancelled; it is free to move "
+                                             "(003 §10).", block=art.id, place=declared_from),
+                    seen=say("The %(side)s bombardment from %(place)s is cancelled.", side=adjective(day.side),
+                             place=declared_from),
                     seen_data={"locale": here, "facing": there})
         return
     if len(targets) > 1:
         keys = sorted(targets, key=lambda k: (-len(targets[k]), list(day.board.locales).index(k)))
-        options = [(k, f"the blocks on {day.place(there, k)}") for k in keys]
+        options = [(k, say("the blocks on %(place)s", place=day.place(there, k))) for k in keys]
         given = (order.target,) if order and order.target else None
         key = day.decide(day.side, "bombard_target",
-                         f"{art.id}'s bombardment: nothing blocks the opposite approach and {day.name(there)} "
-                         f"has no reserve; which approach does it fire at?",
+                         say("%(block)s's bombardment: nothing blocks the opposite approach and %(place)s has no "
+                             "reserve; which approach does it fire at?", block=art.id, place=day.name(there)),
                          options, (keys[0],), given=given)[0]
     else:
         key = next(iter(targets))
@@ -73,13 +76,14 @@ def resolve_bombardment(day: Day, art: Block, order: Fire | None) -> None:
     day.fired.add(art.id)
     art.bombard_days += (day.st.day,)
     where = day.place(there, key)
-    day.public("bombard", f"The {SIDE_ADJ[day.side]} artillery bombards from {declared_from} at {where}: "
-                          f"strength {strength} - terrain {penalty} = {force} (003 §10).",
+    day.public("bombard", say("The %(side)s artillery bombards from %(place)s at %(at)s: strength %(strength)d - "
+                              "terrain %(penalty)d = %(force)d (003 §10).", side=adjective(day.side), place=declared_from,
+                              at=where, strength=strength, penalty=penalty, force=force),
                side=day.side, frm=[here, there], at=[there, key], force=force)
     if force <= 0:
         return
-    target = day.pick_own_loss(day.foe, victims, f"The enemy bombardment at {where} inflicts {force}: "
-                                                f"which of your blocks takes it?")
+    target = day.pick_own_loss(day.foe, victims, say("The enemy bombardment at %(at)s inflicts %(force)d: which of "
+                                                    "your blocks takes it?", at=where, force=force))
     before = target.strength
     day.lose(target, force, "bombardment")
     day.loss_event(target, before - target.strength, "bombardment")
@@ -99,11 +103,12 @@ def declare_bombardments(day: Day) -> None:
                 raise Void(f"{art.id} fired today and may not declare a new bombardment (003 §10)")
             art.bombard = order.toward
             art.bombard_days += (day.st.day,)
-            day.public("declare", f"The {SIDE_ADJ[day.side]} artillery on {day.place(order.locale, order.toward)} "
-                                  f"declares a bombardment and is revealed: artillery {art.strength} (003 §10).",
+            day.public("declare", say("The %(side)s artillery on %(place)s declares a bombardment and is revealed: "
+                                      "artillery %(strength)d (003 §10).", side=adjective(day.side),
+                                      place=day.place(order.locale, order.toward), strength=art.strength),
                        side=day.side, locale=order.locale, facing=order.toward)
         except Void as why:
-            day.void(order, str(why))
+            day.void(order, reason(why))
 
 
 # -- §11 assaults ------------------------------------------------------------------------
@@ -166,12 +171,12 @@ def assault(day: Day, order: Assault) -> None:
             continue
         attackers.append(b)
     if left_out:
-        day.private("note", side, f"{', '.join(b.id for b in left_out)} take no part in the assault: an assault "
-                                  f"written without WITH leaves out blocks not activated and artillery whose "
-                                  f"bombardment is resolved or declared today (003 §6, §10, §11).")
+        day.private("note", side, say("%(blocks)s take no part in the assault: an assault written without WITH leaves "
+                                      "out blocks not activated and artillery whose bombardment is resolved or "
+                                      "declared today (003 §6, §10, §11).", blocks=[b.id for b in left_out]))
     if excluded:
-        day.private("note", side, f"{', '.join(b.id for b in excluded)} take no part in the assault: "
-                                  f"{day.place(there, here)} is a cavalry obstacle (003 §5).")
+        day.private("note", side, say("%(blocks)s take no part in the assault: %(place)s is a cavalry obstacle "
+                                      "(003 §5).", blocks=[b.id for b in excluded], place=day.place(there, here)))
     if not attackers:
         raise Void("no block may take part: cavalry is excluded from attacking a cavalry obstacle (003 §5)")
     capacity = board.locales[there].capacity
@@ -190,15 +195,16 @@ def assault(day: Day, order: Assault) -> None:
     day.moved.update(b.id for b in attackers)
     where = day.place(there, here)
     day.private("assault", side,
-                f"Assault from {day.place(here, there)} on {where} with "
-                f"{', '.join(day.own(b) for b in attackers)}.",
-                seen=f"{day.count(len(attackers), side)} assault {where} from {day.place(here, there)}.",
+                say("Assault from %(place)s on %(at)s with %(blocks)s.", place=day.place(here, there), at=where,
+                    blocks=[day.own(b) for b in attackers]),
+                seen=say("%(blocks)s assault %(at)s from %(place)s.", blocks=day.count(len(attackers), side), at=where,
+                         place=day.place(here, there)),
                 seen_data={"from": [here, there], "at": [there, here], "count": len(attackers)})
 
     # (1) the attacker's leads
     by_id = {b.id: b for b in eligible}
     leads_ids = day.decide(
-        side, "attack_leads", f"Your assault on {where}: which blocks lead it?",
+        side, "attack_leads", say("Your assault on %(at)s: which blocks lead it?", at=where),
         [(b.id, day.own(b)) for b in eligible], best_leads(eligible, width, lambda b: b.strength - pen(b.type)),
         lo=1, hi=width, given=order.leads or None,
         check=lambda a: one_type([by_id[k] for k in a]))
@@ -213,8 +219,8 @@ def assault(day: Day, order: Assault) -> None:
         standing = day.standing(foe, "artillery")
         given = None if standing is None else (("defend",) if standing.value == "DEFEND" else ("hold",))
         if day.decide(foe, "artillery_defence",
-                      f"The enemy assaults {where}: does your artillery there fire in defence?",
-                      [("defend", "artillery defence"), ("hold", "hold fire")], ("defend",),
+                      say("The enemy assaults %(at)s: does your artillery there fire in defence?", at=where),
+                      [("defend", say("artillery defence")), ("hold", say("hold fire"))], ("defend",),
                       given=given, source="standing") == ("defend",):
             reveal(day, guns, "fires in defence")
             was = day.st.demoralised[side]
@@ -229,7 +235,7 @@ def assault(day: Day, order: Assault) -> None:
     standing = day.standing(foe, "lead", there, here)
     dgiven = (tuple(k for k in standing.blocks if k in dby_id) or None) if standing else None
     dleads_ids = day.decide(
-        foe, "defence_leads", f"The enemy assaults {where}: which of your blocks lead the defence?",
+        foe, "defence_leads", say("The enemy assaults %(at)s: which of your blocks lead the defence?", at=where),
         [(b.id, day.own(b)) for b in can_defend],
         best_leads(can_defend, width, lambda b: max(0, b.strength - dpen)),
         lo=0, hi=min(width, len(can_defend)), given=dgiven, source="standing",
@@ -247,10 +253,11 @@ def assault(day: Day, order: Assault) -> None:
     result = strength - defence
     attacker_wins = result > 0
     day.public("assault_result",
-               f"Assault on {where}: strength {sum(b.strength for b in alive)} - terrain {penalty}"
-               + (f" - demoralisation {len(alive)}" if demoralised_in_defence else "")
-               + f" = {strength}; defence {defence}; result {result}: "
-               + ("the attackers win." if attacker_wins else "the defenders win."),
+               say("Assault on %(at)s: strength %(sum)d - terrain %(penalty)d%(demoralised)s = %(strength)d; defence "
+                   "%(defence)d; result %(result)d: %(outcome)s", at=where, sum=sum(b.strength for b in alive),
+                   penalty=penalty, demoralised=say(" - demoralisation %(n)d", n=len(alive)) if demoralised_in_defence
+                   else "", strength=strength, defence=defence, result=result,
+                   outcome=say("the attackers win.") if attacker_wins else say("the defenders win.")),
                strength=strength, defence=defence, result=result, winner=side if attacker_wins else foe)
 
     # (7) losses
@@ -271,9 +278,10 @@ def assault(day: Day, order: Assault) -> None:
             b.facing = None
         day.closed.add(frozenset((here, there)))
         if survivors:
-            day.private("recoil", side, f"{', '.join(b.id for b in survivors)} fall back to the reserve of "
-                                        f"{day.name(here)}; {day.place(here, there)} is closed to you today.",
-                        seen=f"The assaulting blocks fall back to the reserve of {day.name(here)}.",
+            day.private("recoil", side, say("%(blocks)s fall back to the reserve of %(place)s; %(approach)s is closed to "
+                                            "you today.", blocks=[b.id for b in survivors], place=day.name(here),
+                                            approach=day.place(here, there)),
+                        seen=say("The assaulting blocks fall back to the reserve of %(place)s.", place=day.name(here)),
                         seen_data={"locale": here})
             day.record_move(side, (here, there), (here, None), len(survivors), "recoil")
         return
@@ -282,8 +290,9 @@ def assault(day: Day, order: Assault) -> None:
     for b in survivors:
         day.st.put(b, there, None)
     day.captured[there] = {b.id for b in survivors}
-    day.private("capture", side, f"{', '.join(b.id for b in survivors)} take {day.name(there)}.",
-                seen=f"{day.count(len(survivors), side)} take {day.name(there)}.",
+    day.private("capture", side, say("%(blocks)s take %(place)s.", blocks=[b.id for b in survivors],
+                                     place=day.name(there)),
+                seen=say("%(blocks)s take %(place)s.", blocks=day.count(len(survivors), side), place=day.name(there)),
                 seen_data={"locale": there, "count": len(survivors)})
     day.record_move(side, (here, there), (there, None), len(survivors), "assault")
     extensions(day, order, survivors, there)
@@ -295,7 +304,8 @@ def extensions(day: Day, order: Assault, survivors: list[Block], locale: str) ->
     for bid, toward in order.extend:
         b = next((x for x in survivors if x.id == bid), None)
         if b is None or b.type != "cavalry":
-            day.void(order, f"{bid} cannot extend: only cavalry that took part and survived may (003 §11)")
+            day.void(order, say("%(block)s cannot extend: only cavalry that took part and survived may (003 §11)",
+                                block=bid))
             continue
         wanted.setdefault(toward, []).append(b)
     groups = len(wanted) + (1 if sum(len(g) for g in wanted.values()) < len(survivors) else 0)
@@ -306,7 +316,7 @@ def extensions(day: Day, order: Assault, survivors: list[Block], locale: str) ->
         try:
             extend(day, cavalry, locale, toward, split=split)
         except Void as why:
-            day.void(order, f"the extension toward {day.name(toward)}: {why}")
+            day.void(order, say("the extension toward %(place)s: %(why)s", place=day.name(toward), why=reason(why)))
 
 
 def pursuit(day: Day, order: Assault, winner: str, winner_all, winner_leads, loser_leads, loser_all,
@@ -335,7 +345,7 @@ def pursuit(day: Day, order: Assault, winner: str, winner_all, winner_leads, los
         if standing is not None:
             given = {"ALWAYS": tuple(b.id for b in pick), "NEVER": (), "STRONG": strong}.get(standing.value)
     chosen = day.decide(winner, "pursuit",
-                        "Your side won the assault: which cavalry pursues (none: no pursuit)?",
+                        say("Your side won the assault: which cavalry pursues (none: no pursuit)?"),
                         [(b.id, day.own(b)) for b in cavalry], strong, lo=0, hi=min(width, len(cavalry)),
                         given=given, source=source)
     if not chosen:
@@ -343,9 +353,10 @@ def pursuit(day: Day, order: Assault, winner: str, winner_all, winner_leads, los
     pursuers = [by_id[k] for k in chosen]
     reveal(day, pursuers, "pursues")
     force = sum(b.strength for b in pursuers) - pen
-    day.public("pursuit", f"Cavalry pursuit: strength {sum(b.strength for b in pursuers)} - terrain {pen} "
-                          f"= {force} (003 §11 steps 8–10).", force=force, side=winner)
-    target = day.pick_own_loss(winner, pursuers, "Your pursuing cavalry loses 1: which block takes it?")
+    day.public("pursuit", say("Cavalry pursuit: strength %(sum)d - terrain %(penalty)d = %(force)d (003 §11 steps "
+                              "8–10).", sum=sum(b.strength for b in pursuers), penalty=pen, force=force),
+               force=force, side=winner)
+    target = day.pick_own_loss(winner, pursuers, say("Your pursuing cavalry loses 1: which block takes it?"))
     day.lose(target, 1, "pursuit")
     day.loss_event(target, 1, "pursuit")
     if force > 0:

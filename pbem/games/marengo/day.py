@@ -11,6 +11,9 @@ from __future__ import annotations
 
 from pbem.core.decisions import Decider
 from pbem.games.simmons.turn import SideTurn
+from pbem.games.marengo.words import WORDS
+from pbem.games.simmons.turn import adjective  # noqa: E402
+from pbem.lang import Text, say, say_plural
 
 from .orders import Orders
 from .scenario import SIDE_ADJ, Scenario
@@ -21,12 +24,19 @@ TYPE_WORD = {"infantry": "infantry", "cavalry": "cavalry", "artillery": "artille
 
 
 class Void(Exception):
-    """An order that cannot be carried out now; the message says why."""
+    """An order that cannot be carried out now; the message (a string, or a Text) says why."""
+
+
+def reason(why: Exception):
+    """What a Void says: its Text when it was raised with one, else its English."""
+    return why.args[0] if why.args else str(why)
 
 
 class Day(SideTurn):
     """One side's day (pbem.games.simmons.turn.SideTurn: naming, telling, standing orders,
     decisions) with Marengo's counters."""
+
+    WORDS = WORDS
 
     def __init__(self, scenario: Scenario, state: State, orders: Orders | None, decider: Decider):
         super().__init__(scenario, state, orders, decider)
@@ -44,8 +54,8 @@ class Day(SideTurn):
         """'An' before Austrian, 'A' before French."""
         return "An" if SIDE_ADJ[side][0] in "AEIOU" else "A"
 
-    def count(self, n: int, side: str) -> str:
-        return f"{n} {SIDE_ADJ[side]} block" + ("s" if n != 1 else "")
+    def count(self, n: int, side: str) -> Text:
+        return say_plural("%(num)d %(side)s block", "%(num)d %(side)s blocks", n, side=adjective(side))
 
     # -- the command limit (§8) ------------------------------------------------
 
@@ -76,8 +86,8 @@ class Day(SideTurn):
         self.st.morale[side] = max(0, self.st.morale[side] - points)
         if self.st.morale[side] == 0 and not self.st.demoralised[side]:
             self.st.demoralised[side] = True
-            self.public("demoralised", f"The {SIDE_ADJ[side]} army is demoralised (its morale reached zero).",
-                        side=side)
+            self.public("demoralised", say("The %(side)s army is demoralised (its morale reached zero).",
+                                           side=adjective(side)), side=side)
 
     def losses(self, victims_leads: list[Block], victims_others: list[Block], points: int,
                inflicter: str, why: str) -> None:
@@ -89,13 +99,14 @@ class Day(SideTurn):
         while points > 0:
             leads = [b for b in victims_leads if b.on_map]
             if leads:
-                options = [(str(victims_leads.index(b) + 1), f"lead {victims_leads.index(b) + 1}: {self.shown(b)}")
-                           for b in leads]
+                options = [(str(victims_leads.index(b) + 1), say("lead %(n)d: %(block)s", n=victims_leads.index(b) + 1,
+                                                                 block=self.shown(b))) for b in leads]
                 pick = sorted(leads, key=lambda b: (-b.strength if strongest else b.strength,
                                                     victims_leads.index(b)))[0]
                 choice = (str(victims_leads.index(pick) + 1),)
                 key = self.decide(inflicter, "inflict_loss",
-                                  f"One loss from {why} falls on the enemy lead blocks: which one takes it?",
+                                  say("One loss from %(why)s falls on the enemy lead blocks: which one takes it?",
+                                      why=say(why)),
                                   options, choice, given=choice if policy else None, source="standing")[0]
                 target = victims_leads[int(key) - 1]
             else:
@@ -103,7 +114,8 @@ class Day(SideTurn):
                 if not others:
                     return
                 owner = others[0].side
-                target = self.pick_own_loss(owner, others, f"One loss from {why}: which of your blocks takes it?")
+                target = self.pick_own_loss(owner, others, say("One loss from %(why)s: which of your blocks takes it?",
+                                                               why=say(why)))
             self.lose(target, 1, why)
             points -= 1
             self.loss_event(target, 1, why)
@@ -128,12 +140,14 @@ class Day(SideTurn):
         return next(b for b in candidates if b.id == key)
 
     def loss_event(self, block: Block, points: int, why: str) -> None:
-        gone = " and is eliminated" if block.status == "eliminated" else ""
+        gone = say(" and is eliminated") if block.status == "eliminated" else ""
         before = block.strength + points
         self.private(
             "loss", block.side,
-            f"{self.own(block, before)} loses {points} ({why}){gone}.",
-            seen=f"A revealed {SIDE_ADJ[block.side]} {block.type} {before} loses {points} ({why}){gone}.",
+            say("%(block)s loses %(points)d (%(why)s)%(gone)s.", block=self.own(block, before), points=points,
+                why=say(why), gone=gone),
+            seen=say("A revealed %(block)s loses %(points)d (%(why)s)%(gone)s.", block=self.shown(block, before),
+                     points=points, why=say(why), gone=gone),
             seen_data={"side": block.side, "type": block.type, "strength": before, "loss": points},
             block=block.id, loss=points,
         )

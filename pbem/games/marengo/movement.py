@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from pbem.games.simmons.board import Road
 from pbem.games.simmons.roads import FULL, OTHER_WAY, free_step, main_first, take_step
-from .day import COMMAND_LIMIT, Day, Void
+from pbem.games.simmons.turn import adjective
+from pbem.lang import say
+from .day import COMMAND_LIMIT, Day, Void, reason
 from .scenario import SIDE_ADJ
 from .orders import Enter, Extend, Move, RoadMove
 from .retreat import retreat
@@ -26,17 +28,18 @@ def movers(day: Day, ids, frm: tuple[str, str | None]) -> list[Block]:
     for bid in ids:
         b = day.st.blocks.get(bid)
         if b is None or b.side != day.side:
-            raise Void(f"no block of yours called {bid}")
+            raise Void(say("no block of yours called %(block)s", block=bid))
         if not b.on_map:
-            raise Void(f"{bid} is not on the map")
+            raise Void(say("%(block)s is not on the map", block=bid))
         if (b.locale, b.facing) != tuple(frm):
-            raise Void(f"{bid} is at {day.place(b.locale, b.facing)}, not {day.place(*frm)}")
+            raise Void(say("%(block)s is at %(place)s, not %(other)s", block=bid, place=day.place(b.locale, b.facing),
+                           other=day.place(*frm)))
         if bid in day.moved:
-            raise Void(f"{bid} has already moved or assaulted today (003 §8: a block moves once a day)")
+            raise Void(say("%(block)s has already moved or assaulted today (003 §8: a block moves once a day)", block=bid))
         if not b.activated:
-            raise Void(f"{bid} has not been activated (003 §6 step 6)")
+            raise Void(say("%(block)s has not been activated (003 §6 step 6)", block=bid))
         if bid in day.fired:
-            raise Void(f"{bid} fired a bombardment today and cannot move (003 §10)")
+            raise Void(say("%(block)s fired a bombardment today and cannot move (003 §10)", block=bid))
         blocks.append(b)
     if not blocks:
         raise Void("no blocks named")
@@ -48,14 +51,14 @@ def crossing_problem(day: Day, frm: str, to: str, group: list[Block]) -> str | N
     board = day.board
     if not board.is_adjacent(frm, to):
         if frozenset((frm, to)) in board.impassable:
-            return f"the approach from {day.name(frm)} to {day.name(to)} is impassable"
-        return f"{day.name(to)} is not adjacent to {day.name(frm)}"
+            return say("the approach from %(place)s to %(to)s is impassable", place=day.name(frm), to=day.name(to))
+        return say("%(to)s is not adjacent to %(place)s", to=day.name(to), place=day.name(frm))
     if frozenset((frm, to)) in day.closed:
-        return (f"the approach {day.name(frm)}>{day.name(to)} is closed for the rest of the day "
-                f"after a failed assault (003 §11)")
+        return say("the approach %(place)s>%(to)s is closed for the rest of the day after a failed assault (003 §11)",
+                   place=day.name(frm), to=day.name(to))
     if day.st.at(to, frm, day.foe):
-        return (f"the approach {day.name(to)}>{day.name(frm)} is blocked by the enemy; "
-                f"only an assault can cross it (003 §8)")
+        return say("the approach %(to)s>%(place)s is blocked by the enemy; only an assault can cross it (003 §8)",
+                   to=day.name(to), place=day.name(frm))
     if to in day.captured and not {b.id for b in group} <= day.captured[to]:
         return (f"{day.name(to)} was taken by assault today; only the blocks of that assault "
                 f"may enter it (003 §11)")
@@ -69,11 +72,12 @@ def room(day: Day, locale: str, n: int) -> bool:
 
 def describe_move(day: Day, group: list[Block], frm: tuple, to: tuple, kind: str = "move",
                   extra: str = "") -> None:
-    names = ", ".join(day.own(b) for b in group)
     day.private(
         kind, day.side,
-        f"{names} moved from {day.place(*frm)} to {day.place(*to)}{extra}.",
-        seen=f"{day.count(len(group), day.side)} moved from {day.place(*frm)} to {day.place(*to)}.",
+        say("%(blocks)s moved from %(place)s to %(to)s%(extra)s.", blocks=[day.own(b) for b in group],
+            place=day.place(*frm), to=day.place(*to), extra=extra),
+        seen=say("%(blocks)s moved from %(place)s to %(to)s%(extra)s.", blocks=day.count(len(group), day.side),
+                 place=day.place(*frm), to=day.place(*to), extra=""),
         seen_data={"side": day.side, "from": list(frm), "to": list(to), "count": len(group)},
         blocks=[b.id for b in group], frm=list(frm), to=list(to),
     )
@@ -112,13 +116,16 @@ def attack_maneuver(day: Day, group: list[Block], frm: str, target: str, can_be_
     if on_road:
         revealed.append(group[0])
     for b in revealed:
-        day.private("reveal", day.side, f"{day.own(b)} is revealed for the attack maneuver.",
-                    seen=f"{day.article(b.side)} {day.shown(b)} block is revealed in {day.name(frm)} (attack maneuver).",
+        day.private("reveal", day.side, say("%(block)s is revealed for the attack maneuver.", block=day.own(b)),
+                    seen=say(f"{day.article(b.side)} %(block)s block is revealed in %(place)s (attack maneuver).",
+                             block=day.shown(b), place=day.name(frm)),
                     seen_data={"side": b.side, "type": b.type, "strength": b.strength}, block=b.id)
     day.private(
         "attack", day.side,
-        f"Attack maneuver: {', '.join(b.id for b in group)} from {day.name(frm)} into {day.name(target)}.",
-        seen=f"Attack maneuver: {day.count(len(group), day.side)} from {day.name(frm)} into {day.name(target)}.",
+        say("Attack maneuver: %(blocks)s from %(place)s into %(to)s.", blocks=[b.id for b in group],
+            place=day.name(frm), to=day.name(target)),
+        seen=say("Attack maneuver: %(blocks)s from %(place)s into %(to)s.", blocks=day.count(len(group), day.side),
+                 place=day.name(frm), to=day.name(target)),
         seen_data={"from": frm, "to": target, "count": len(group)},
     )
     reserve = day.st.at(target, None, day.foe)
@@ -128,10 +135,10 @@ def attack_maneuver(day: Day, group: list[Block], frm: str, target: str, can_be_
             put(day, blockers, target, frm)
             day.private(
                 "block", day.foe,
-                f"{', '.join(day.own(b) for b in blockers)} moved to block {day.place(target, frm)} "
-                f"against the attack maneuver.",
-                seen=f"The attack maneuver is blocked: {day.count(len(blockers), day.foe)} moved to block "
-                     f"{day.place(target, frm)}.",
+                say("%(blocks)s moved to block %(place)s against the attack maneuver.",
+                    blocks=[day.own(b) for b in blockers], place=day.place(target, frm)),
+                seen=say("The attack maneuver is blocked: %(blocks)s moved to block %(place)s.",
+                         blocks=day.count(len(blockers), day.foe), place=day.place(target, frm)),
                 seen_data={"count": len(blockers), "locale": target, "facing": frm},
             )
             day.record_move(day.foe, (target, None), (target, frm), len(blockers), "block")
@@ -155,8 +162,9 @@ def block_response(day: Day, reserve: list[Block], target: str, frm: str) -> lis
     options = [(b.id, day.own(b)) for b in reserve]
     answer = day.decide(
         day.foe, "block",
-        f"An enemy attack maneuver comes into {day.name(target)} from {day.name(frm)}: which of your "
-        f"reserve blocks there move to block {day.place(target, frm)} (none: they retreat)?",
+        say("An enemy attack maneuver comes into %(place)s from %(from)s: which of your reserve blocks there move "
+            "to block %(approach)s (none: they retreat)?", place=day.name(target), **{"from": day.name(frm)},
+            approach=day.place(target, frm)),
         options, tuple(b.id for b in reserve), lo=0, hi=len(reserve), given=given, source="standing")
     return [b for b in reserve if b.id in answer]
 
@@ -186,8 +194,9 @@ def blocked_choice(day: Day, group: list[Block], frm: str, target: str, if_block
 
     answer = day.decide(
         day.side, "if_blocked",
-        f"Your attack maneuver into {day.name(target)} was blocked: which blocks advance to block "
-        f"{day.place(frm, target)} (the others stay in {day.name(frm)})?",
+        say("Your attack maneuver into %(place)s was blocked: which blocks advance to block %(approach)s (the "
+            "others stay in %(from)s)?", place=day.name(target), approach=day.place(frm, target),
+            **{"from": day.name(frm)}),
         [(b.id, day.own(b)) for b in group], tuple(b.id for b in group), lo=0, hi=len(group),
         given=given, check=check)
     advancing = [b for b in group if b.id in answer]
@@ -215,7 +224,8 @@ def move(day: Day, order: Move) -> None:
             raise Void(problem)
         enemy_there = day.st.occupied_by(there, day.foe)
         if not room(day, there, len(group)):
-            raise Void(f"{day.name(there)} holds at most {day.board.locales[there].capacity} of your blocks")
+            raise Void(say("%(place)s holds at most %(capacity)d of your blocks", place=day.name(there),
+                           capacity=day.board.locales[there].capacity))
         if enemy_there and maneuver_problem(day, group, here, there):
             raise Void(maneuver_problem(day, group, here, there))
         day.spend_command("move")
@@ -243,14 +253,15 @@ def move(day: Day, order: Move) -> None:
         day.moved.update(b.id for b in group)
         put(day, group, here, None)
         describe_move(day, group, (here, facing), (here, None),
-                      extra=" (no command: nothing faces them any more)" if forced else "")
+                      extra=say(" (no command: nothing faces them any more)") if forced else "")
         extension_barred = True  # §8: no prolongement to another approach of the same locale
     elif facing is not None and there == facing and to_facing is None:
         problem = crossing_problem(day, here, there, group)
         if problem:
             raise Void(problem)
         if not room(day, there, len(group)):
-            raise Void(f"{day.name(there)} holds at most {day.board.locales[there].capacity} of your blocks")
+            raise Void(say("%(place)s holds at most %(capacity)d of your blocks", place=day.name(there),
+                           capacity=day.board.locales[there].capacity))
         if day.st.occupied_by(there, day.foe) and maneuver_problem(day, group, here, there):
             raise Void(maneuver_problem(day, group, here, there))
         day.spend_command("move")
@@ -305,8 +316,8 @@ def extend_order(day: Day, order: Extend) -> None:
     extend(day, group, order.locale, order.toward, split=False, free=along_main)
     if not along_main:
         day.commands += 1
-        day.private("note", day.side, f"{b.id}'s extension counts against the command limit: "
-                                      f"{day.place(order.locale, order.toward)} is not along a main road.")
+        day.private("note", day.side, say("%(block)s's extension counts against the command limit: %(place)s is not "
+                                          "along a main road.", block=b.id, place=day.place(order.locale, order.toward)))
     day.moved.add(b.id)
 
 
@@ -333,9 +344,9 @@ def slot_for(day: Day, key: tuple, after: int, direction: tuple) -> tuple[int | 
     pbem.games.simmons.roads, without its queue)."""
     slot, why = free_step(day.road_use, key, direction, after, queue=False)
     if why == OTHER_WAY:
-        return None, "the road across that approach is used in the other direction this turn"
+        return None, say("the road across that approach is used in the other direction this turn")
     if why == FULL:
-        return None, "the road's capacity across that approach is used up this turn"
+        return None, say("the road's capacity across that approach is used up this turn")
     return slot, ""
 
 
@@ -383,13 +394,14 @@ class Trip:
             problem = crossing_problem(day, here, nxt, [block])
             enemy_there = day.st.occupied_by(nxt, day.foe)
             if not problem and enemy_there and block.type != "cavalry":
-                problem = f"{day.name(nxt)} is occupied by the enemy (only cavalry attacks along a road, 003 §9)"
+                problem = say("%(place)s is occupied by the enemy (only cavalry attacks along a road, 003 §9)",
+                              place=day.name(nxt))
             if not problem and enemy_there:
                 problem = maneuver_problem(day, [block], here, nxt)
             if not problem and enemy_there and here != cur and not room(day, here, 1):
                 # rules-notes V8: a blocked maneuver would leave it in a full locale
-                problem = (f"{day.name(here)} is full, and a blocked attack maneuver from it would leave "
-                           f"the block there (003 §8 capacity)")
+                problem = say("%(place)s is full, and a blocked attack maneuver from it would leave the block there "
+                              "(003 §8 capacity)", place=day.name(here))
             if problem:
                 reason = problem
                 break
@@ -413,7 +425,8 @@ class Trip:
             if not plan:
                 stop_reason = reason
                 if cur == start:
-                    day.private("void", day.side, f"{block.id} did not move along the road: {reason}.")
+                    day.private("void", day.side, say("%(block)s did not move along the road: %(why)s.",
+                                                      block=block.id, why=reason))
                     return None
                 break
             for i, nxt, road, s2, enemy_there in plan:
@@ -452,14 +465,14 @@ class Trip:
                 self.counted = True
             extend(day, [block], cur, self.extend_to, split=False, free=True)
         except Void as why:
-            day.private("void", day.side, f"{block.id} did not extend: {why}.")
+            day.private("void", day.side, say("%(block)s did not extend: %(why)s.", block=block.id, why=reason(why)))
 
 
 def describe_road(day: Day, block: Block, start: str, end: str, why: str = "") -> None:
     if end == start:
-        day.private("void", day.side, f"{block.id} did not move along the road: {why}.")
+        day.private("void", day.side, say("%(block)s did not move along the road: %(why)s.", block=block.id, why=why))
         return
-    extra = f" (stopped there: {why})" if why else ""
+    extra = say(" (stopped there: %(why)s)", why=why) if why else ""
     describe_move(day, [block], (start, None), (end, None), kind="road", extra=extra)
 
 
@@ -508,7 +521,7 @@ def enter(day: Day, order: Enter) -> None:
         try:
             enter_one(day, order, reinforcement(day, bid))
         except Void as why:
-            day.void(order, f"{bid}: {why}")
+            day.void(order, say("%(block)s: %(why)s", block=bid, why=reason(why)))
 
 
 def enter_one(day: Day, order: Enter, block: Block) -> None:
@@ -517,7 +530,7 @@ def enter_one(day: Day, order: Enter, block: Block) -> None:
     if day.st.occupied_by(locale, day.foe):
         raise Void(f"{day.name(locale)} is occupied by the enemy (003 §8)")
     if not room(day, locale, 1):
-        raise Void(f"{day.name(locale)} is full (003 §8)")
+        raise Void(say("%(place)s is full (003 §8)", place=day.name(locale)))
     if order.by == "pontoon":
         if day.pontoon_used:
             raise Void("one block a turn may cross by the pontoon (003 §8)")
@@ -532,7 +545,7 @@ def enter_one(day: Day, order: Enter, block: Block) -> None:
                     raise Void("only cavalry can extend (003 §8)")
                 extend(day, [block], locale, order.extend, split=False, free=True)
             except Void as why:
-                day.private("void", day.side, f"{block.id} did not extend: {why}.")
+                day.private("void", day.side, say("%(block)s did not extend: %(why)s.", block=block.id, why=reason(why)))
         return
     road = day.board.roads[entry.road]
     key = (("entry", entry.id), road.id)
@@ -555,10 +568,12 @@ def enter_one(day: Day, order: Enter, block: Block) -> None:
 
 
 def describe_entry(day: Day, block: Block, entry) -> None:
-    how = "by the pontoon" if entry.kind == "pontoon" else f"by {entry.name}"
+    how = say("by the pontoon") if entry.kind == "pontoon" else say("by %(entry)s", entry=entry.name)
     day.private(
-        "entry", day.side, f"{day.own(block)} entered the map {how} at {day.name(entry.locale)}.",
-        seen=f"{day.article(day.side)} {SIDE_ADJ[day.side]} block entered the map {how} at {day.name(entry.locale)}.",
+        "entry", day.side, say("%(block)s entered the map %(how)s at %(place)s.", block=day.own(block), how=how,
+                               place=day.name(entry.locale)),
+        seen=say(f"{day.article(day.side)} %(side)s block entered the map %(how)s at %(place)s.",
+                 side=adjective(day.side), how=how, place=day.name(entry.locale)),
         seen_data={"side": day.side, "entry": entry.id, "locale": entry.locale},
         block=block.id,
     )
@@ -582,9 +597,10 @@ def forced_returns(day: Day) -> None:
             b.bombard = None if b.bombard == facing else b.bombard
         day.private(
             "return", day.side,
-            f"{', '.join(b.id for b in group)} fell back from {day.place(locale, facing)} to the reserve: "
-            f"the enemy has left {day.name(facing)} (003 §8).",
-            seen=f"{day.count(len(group), day.side)} fell back from {day.place(locale, facing)} to the reserve.",
+            say("%(blocks)s fell back from %(place)s to the reserve: the enemy has left %(from)s (003 §8).",
+                blocks=[b.id for b in group], place=day.place(locale, facing), **{"from": day.name(facing)}),
+            seen=say("%(blocks)s fell back from %(place)s to the reserve.", blocks=day.count(len(group), day.side),
+                     place=day.place(locale, facing)),
             seen_data={"count": len(group), "locale": locale, "facing": facing},
         )
         day.record_move(day.side, (locale, facing), (locale, None), len(group), "return")

@@ -8,15 +8,27 @@ not block) and combat (a lost assault) both send blocks here.
 from __future__ import annotations
 
 from pbem.games.simmons.retreat import preferred, ranked
+from pbem.lang import say
 
 from .day import Day
 from .state import Block, enemy
 
 
+REVEALED = {  # what a revealed block does: (as its owner reads it, as the enemy reads it)
+    "retreats": ("%(block)s retreats and is revealed.", "%(block)s block retreats."),
+    "leads the assault": ("%(block)s leads the assault and is revealed.", "%(block)s block leads the assault."),
+    "fires in defence": ("%(block)s fires in defence and is revealed.", "%(block)s block fires in defence."),
+    "leads the defence": ("%(block)s leads the defence and is revealed.", "%(block)s block leads the defence."),
+    "pursues": ("%(block)s pursues and is revealed.", "%(block)s block pursues."),
+}
+"""(The enemy's reading begins with its article, "An" or "A": one catalog entry each.)"""
+
+
 def reveal(day: Day, blocks: list[Block], what: str) -> None:
+    mine, theirs = REVEALED[what]
     for b in blocks:
-        day.private("reveal", b.side, f"{day.own(b)} {what} and is revealed.",
-                    seen=f"{day.article(b.side)} {day.shown(b)} block {what}.",
+        day.private("reveal", b.side, say(mine, block=day.own(b)),
+                    seen=say(f"{day.article(b.side)} {theirs}", block=day.shown(b)),
                     seen_data={"side": b.side, "type": b.type, "strength": b.strength})
 
 
@@ -52,8 +64,8 @@ def retreat(day: Day, side: str, locale: str, came_from: str | None, exempt: set
         day.loss_event(b, before, "artillery forced to retreat is eliminated (003 §12)")
     infantry = [b for b in blocks if b.on_map and b.facing is None and b.type == "infantry" and b.id not in exempt]
     if infantry:
-        target = day.pick_own_loss(side, infantry, f"Your infantry retreating from the reserve of "
-                                                   f"{day.name(locale)} loses 1: which block takes it?")
+        target = day.pick_own_loss(side, infantry, say("Your infantry retreating from the reserve of %(place)s loses 1: "
+                                                       "which block takes it?", place=day.name(locale)))
         day.lose(target, 1, "retreat from the reserve")
         day.loss_event(target, 1, "retreat from the reserve")
     facings = sorted({b.facing for b in blocks if b.facing is not None})
@@ -62,8 +74,8 @@ def retreat(day: Day, side: str, locale: str, came_from: str | None, exempt: set
                 and b.id not in exempt]  # §12: those of the assault take no further loss
         if not here:
             continue
-        target = day.pick_own_loss(side, here, f"Your blocks retreating from {day.place(locale, facing)} "
-                                               f"lose 1: which block takes it?")
+        target = day.pick_own_loss(side, here, say("Your blocks retreating from %(place)s lose 1: which block takes it?",
+                                                   place=day.place(locale, facing)))
         day.lose(target, 1, "retreat from an approach")
         day.loss_event(target, 1, "retreat from an approach")
     assigned: dict[str, int] = {}
@@ -73,15 +85,18 @@ def retreat(day: Day, side: str, locale: str, came_from: str | None, exempt: set
     for b in sorted([b for b in blocks if b.on_map], key=lambda b: b.id):
         options = retreat_options(day, side, locale, came_from, assigned)
         if not options:
-            day.private("loss", side, f"{day.own(b)} has nowhere to retreat and is eliminated (003 §12).",
-                        seen=f"A retreating {day.shown(b)} block has nowhere to go and is eliminated.",
+            day.private("loss", side, say("%(block)s has nowhere to retreat and is eliminated (003 §12).",
+                                          block=day.own(b)),
+                        seen=say("A retreating %(block)s block has nowhere to go and is eliminated.",
+                                 block=day.shown(b)),
                         seen_data={"side": side, "type": b.type, "strength": b.strength})
             day.eliminate(b, "no retreat")
             continue
         free = {lid: day.board.locales[lid].capacity - day.st.count_in(lid, side) - assigned.get(lid, 0)
                 for lid in options}
         best = ranked(day.board, options, goal, free)
-        dest = day.decide(side, "retreat", f"{day.own(b)} retreats from {day.name(locale)}: where to?",
+        dest = day.decide(side, "retreat", say("%(block)s retreats from %(place)s: where to?", block=day.own(b),
+                                               place=day.name(locale)),
                           [(lid, day.name(lid)) for lid in best], (best[0],), given=preferred(standing, options),
                           source="standing")[0]
         assigned[dest] = assigned.get(dest, 0) + 1
@@ -90,8 +105,9 @@ def retreat(day: Day, side: str, locale: str, came_from: str | None, exempt: set
         for b in group:
             day.st.put(b, dest, None)
             b.bombard = None
-        day.private("retreat", side, f"{', '.join(b.id for b in group)} retreat from {day.name(locale)} to "
-                                     f"{day.name(dest)}.",
-                    seen=f"{day.count(len(group), side)} retreat from {day.name(locale)} to {day.name(dest)}.",
+        day.private("retreat", side, say("%(blocks)s retreat from %(place)s to %(to)s.",
+                                         blocks=[b.id for b in group], place=day.name(locale), to=day.name(dest)),
+                    seen=say("%(blocks)s retreat from %(place)s to %(to)s.", blocks=day.count(len(group), side),
+                             place=day.name(locale), to=day.name(dest)),
                     seen_data={"from": locale, "to": dest, "count": len(group)})
         day.record_move(side, (locale, None), (dest, None), len(group), "retreat")

@@ -15,15 +15,16 @@ A day of one side, in the rule book's order:
 from __future__ import annotations
 
 from pbem.core.decisions import Decider
+from pbem.lang import say
 
 from . import combat, movement
 from pbem.games.simmons.standing import update_standing
-from pbem.games.simmons.turn import is_over, moving_side  # noqa: F401 (the game's names)
+from pbem.games.simmons.turn import adjective, is_over, moving_side  # noqa: F401 (the game's names)
 
-from .day import Day, Void
+from .day import Day, Void, reason
 from .orders import Activate, Assault, Enter, Extend, Move, Orders, RoadMove
 from .scenario import SIDE_ADJ, SIDE_NAME, Scenario
-from pbem.games.simmons.clock import hour_label
+from pbem.games.simmons.clock import Clock, hour_label
 from .state import State, enemy
 
 ACTIVATION_HOUR = 11  # §6 step 6: "il est 11:00 AM ou plus"
@@ -75,7 +76,7 @@ def carry_out(day: Day, order, action) -> None:
     try:
         action(day, order)
     except Void as why:
-        day.void(order, str(why))
+        day.void(order, reason(why))
 
 
 def start_of_day(day: Day) -> None:
@@ -84,13 +85,14 @@ def start_of_day(day: Day) -> None:
         if due:
             st.morale[side] += MORALE_BONUS
             st.bonus_due[side] = False
-            day.public("morale", f"The {SIDE_ADJ[side]} army gains {MORALE_BONUS} morale: the enemy was "
-                                 f"demoralised and it was not (003 §13).", side=side)
+            day.public("morale", say("The %(side)s army gains %(points)d morale: the enemy was demoralised and "
+                                     "it was not (003 §13).", side=adjective(side), points=MORALE_BONUS), side=side)
     for standing in day.orders.standing:
         update_standing(st, day.side, standing)
     if day.side == "france":
         activation(day)
-    day.public("day", f"{SIDE_NAME[day.side]}'s day, {hour_text(day.hour)}.", side=day.side, hour=day.hour)
+    day.public("day", say("%(whose)s, %(hour)s.", whose=say("Austria's day") if day.side == "austria" else say("France's day"), hour=Clock(day.hour)),
+               side=day.side, hour=day.hour)
 
 
 def hour_text(hour: int) -> str:
@@ -108,8 +110,8 @@ def activation(day: Day) -> None:
             b.activated = True
             woken.append(b)
     if woken:
-        day.private("activate", "france", f"Activated by the enemy next to them: "
-                                          f"{', '.join(day.own(b) for b in woken)} (003 §6 step 6).")
+        day.private("activate", "france", say("Activated by the enemy next to them: %(blocks)s (003 §6 step 6).",
+                                              blocks=[day.own(b) for b in woken]))
     allowance = 1 if st.day == 1 else 0
     if any(lid in austrian for lid in st.french_start) or day.hour >= ACTIVATION_HOUR:
         allowance += 2
@@ -117,16 +119,17 @@ def activation(day: Day) -> None:
         for bid in order.blocks:
             b = st.blocks.get(bid)
             if b is None or b.side != "france" or not b.on_map:
-                day.void(order, f"{bid} is not a French block on the map")
+                day.void(order, say("%(block)s is not a French block on the map", block=bid))
             elif b.activated:
-                day.private("activate", "france", f"{bid} is already active.")
+                day.private("activate", "france", say("%(block)s is already active.", block=bid))
             elif allowance <= 0:
-                day.void(order, f"{bid}: no activation left this turn (one on the first French turn, two more "
-                                f"each turn a French start locale is occupied or from 11 AM, 003 §6 step 6)")
+                day.void(order, say("%(block)s: no activation left this turn (one on the first French turn, two more "
+                                    "each turn a French start locale is occupied or from 11 AM, 003 §6 step 6)",
+                                    block=bid))
             else:
                 allowance -= 1
                 b.activated = True
-                day.private("activate", "france", f"{day.own(b)} is activated.")
+                day.private("activate", "france", say("%(block)s is activated.", block=day.own(b)))
 
 
 def end_of_day(day: Day) -> None:
@@ -148,19 +151,22 @@ def victory(day: Day) -> None:
     if a != f:
         st.winner = "france" if a else "austria"
         loser = "austria" if a else "france"
-        st.victory = f"{SIDE_NAME[st.winner]} wins: the {SIDE_ADJ[loser]} army is demoralised and its own is not."
+        said = say("%(side)s wins: the %(loser)s army is demoralised and its own is not.",
+                   side=say("Austria") if st.winner == "austria" else say("France"), loser=adjective(loser))
     else:
         held = [lid for lid, loc in board.locales.items() if loc.objective and st.occupied_by(lid, "austria")]
         colours = {board.locales[lid].objective for lid in held}
         names = ", ".join(board.locales[lid].name for lid in held) or "none"
         if len(held) >= 2 and len(colours) >= 2:
             st.winner = "austria"
-            st.victory = (f"Austria wins on objectives: it holds {names} ({len(held)} objectives of "
-                          f"{len(colours)} colours).")
+            said = say("Austria wins on objectives: it holds %(names)s (%(held)d objectives of %(colours)d colours).",
+                       names=names, held=len(held), colours=len(colours))
         else:
             st.winner = "france"
-            st.victory = f"France wins: Austria holds objectives of fewer than two colours ({names})."
-    day.public("victory", st.victory, winner=st.winner)
+            said = say("France wins: Austria holds objectives of fewer than two colours (%(names)s).",
+                       names=names if held else say("none"))
+    st.victory = str(said)
+    day.public("victory", said, winner=st.winner)
 
 
 __all__ = ["moving_side", "is_over", "resolve_day", "enemy"]

@@ -69,8 +69,11 @@ class Marengo(FamilyRuleset):
         except OrdersError as error:
             if lang == "en":
                 raise
-            raise words.error_in_words(error, lang) from None
+            raise words.error_in_words(error, lang, marengo_tongue(lang)) from None
         orders.warnings[:] = [words.words_in(w, lang) for w in orders.warnings]
+        if lang != "en":
+            places = tuple(loc.name for loc in scenario.board.locales.values())
+            orders.in_words = lambda order: words.WORDS.echo_in(order, lang, places)
         return orders
 
     def resolve(self, scenario, state, orders, decider, chance):

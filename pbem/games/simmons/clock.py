@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pbem.lang import Text
+
 
 def hour_label(hour: int) -> str:
     """6 -> '6AM', 12 -> '12PM', 13 -> '1PM' (the printed time track)."""
@@ -27,3 +29,14 @@ def parse_hour(text: str) -> int:
     if not 0 <= h <= 23:
         raise ValueError(f"{text!r} is not an hour")
     return h
+
+
+class Clock(Text):
+    """An hour of the time track, read as each language writes it: 7AM in English, "%(hour)d:00"
+    from the catalog in the others."""
+
+    def __init__(self, hour: int):
+        super().__init__("%(hour)d:00", {"hour": hour})
+
+    def read_in(self, tongue) -> str:
+        return hour_label(self.values["hour"]) if tongue.lang == "en" else super().read_in(tongue)

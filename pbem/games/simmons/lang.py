@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from pbem.core.orders import CORE_LOCALE
 from pbem.lang import LANGUAGES, Tongue, catalog, language
 
 __all__ = ["FAMILY_LOCALE", "LANGUAGES", "Tongue", "language", "tongue"]
@@ -22,7 +23,8 @@ FAMILY_LOCALE = Path(__file__).parent / "locale"
 
 def tongue(lang: str | None = "en", domain: str = "simmons", directory: Path | None = None) -> Tongue:
     """The texts of ``lang`` in the catalog ``domain`` under ``directory`` (the family's when None),
-    falling back on the family's catalog, then on the English source."""
+    falling back on the family's catalog, then the core's (the frame of an orders problem), then
+    on the English source."""
     if directory is None:
-        return catalog(lang, (FAMILY_LOCALE, "simmons"))
-    return catalog(lang, (Path(directory), domain), (FAMILY_LOCALE, "simmons"))
+        return catalog(lang, (FAMILY_LOCALE, "simmons"), (CORE_LOCALE, "core"))
+    return catalog(lang, (Path(directory), domain), (FAMILY_LOCALE, "simmons"), (CORE_LOCALE, "core"))

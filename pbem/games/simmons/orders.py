@@ -11,6 +11,7 @@ orders and the orders of a turn are the same values in both.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Callable
 
 from pbem.core.orders import Header
 
@@ -72,13 +73,19 @@ class Orders:
     # what the check at submission could not settle: orders that depend on the enemy's
     # answers; each a sentence for the acknowledgement
     warnings: list[str] = field(default_factory=list)
+    # an English order in the reader's order words (set by check_orders for its seat's language):
+    # what echo() writes; the orders themselves, and what is logged, stay English
+    in_words: Callable[[str], str] | None = field(default=None, compare=False, repr=False)
 
     def of(self, kind: type) -> list:
         return [o for o in self.orders if isinstance(o, kind)]
 
     def echo(self) -> str:
-        """The accepted orders in normalised form, one per line."""
+        """The accepted orders in normalised form, one per line, in the words of the seat's language
+        when check_orders was given one (``in_words``); English otherwise."""
         lines = [o.text for o in self.orders] + [s.text for s in self.standing]
         if self.final:
             lines.append("FINAL")
+        if self.in_words is not None:
+            lines = [self.in_words(line) for line in lines]
         return "\n".join(lines)

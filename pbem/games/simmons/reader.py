@@ -24,12 +24,13 @@ from functools import cached_property
 from typing import NoReturn
 
 from pbem.core.orders import (
-    ARROW, GT, HEADER_KEYS, Abort, OrderReader, OrdersError, Problem, Token, check_size, parse_header, suggest,
-    tokenize,
+    ARROW, GT, HEADER_ALIASES, HEADER_KEYS, Abort, OrderReader, OrdersError, Problem, Token, check_size,
+    parse_header, problem, suggestion, tokenize,
 )
+from pbem.lang import say, say_plural
 
 from .board import fold
-from .clock import hour_label, parse_hour
+from .clock import Clock, hour_label, parse_hour
 from .orders import Orders, Standing
 from .sides import SIDES
 
@@ -71,7 +72,7 @@ def read_orders(parser_class, scenario, state, side: str, text: str, finish=None
     if too_long:
         raise OrdersError([too_long])
     if side not in SIDES:
-        raise OrdersError([Problem(1, 1, f"there is no side called {side!r} in this game",
+        raise OrdersError([problem(1, 1, say("there is no side called %(side)s in this game", side=repr(side)),
                                    side, " or ".join(SIDES))])
     problems: list[Problem] = []
     tokenized: dict[int, list[list[Token]]] = {}
@@ -89,9 +90,9 @@ def read_orders(parser_class, scenario, state, side: str, text: str, finish=None
         problems.sort(key=lambda p: (p.line, p.column))
         if len(problems) > MAX_PROBLEMS:
             rest = len(problems) - MAX_PROBLEMS
-            problems[:] = problems[:MAX_PROBLEMS] + [Problem(
+            problems[:] = problems[:MAX_PROBLEMS] + [problem(
                 problems[MAX_PROBLEMS].line, problems[MAX_PROBLEMS].column,
-                f"{rest} more problem{'s' if rest > 1 else ''} not listed")]
+                say_plural("%(num)d more problem not listed", "%(num)d more problems not listed", rest))]
         raise OrdersError(problems)
     return orders
 
@@ -144,15 +145,16 @@ class Reader(OrderReader):
         first = tokens[0]
         word = first.word
         try:
-            if word in HEADER_KEYS:
-                self.fail(first, f"the header ({' '.join(HEADER_KEYS)}) must be the first line",
-                          None, "an order")
+            if word in HEADER_ALIASES:
+                self.fail(first, say("the header (%(keys)s) must be the first line", keys=" ".join(HEADER_KEYS)),
+                          None, say("an order"))
             if word not in self.ORDER_WORDS:
-                self.fail(first, f"{first.text!r} is not an order{suggest(word, self.ORDER_WORDS)}", None,
-                          "one of " + ", ".join(w for w in self.ORDER_WORDS if w not in self.ALIASES))
+                self.fail(first, say("%(word)s is not an order%(hint)s", word=repr(first.text),
+                                     hint=suggestion(word, self.ORDER_WORDS)), None,
+                          say("one of %(words)s", words=", ".join(w for w in self.ORDER_WORDS if w not in self.ALIASES)))
             if word != "STANDING" and self.side != self.day_side:
-                self.fail(first, f"it is {self.day_side.capitalize()}'s {self.TURN} ({hour_label(self.hour)}): "
-                          f"only STANDING orders can be given now", None, "STANDING ...")
+                self.fail(first, say("it is %(whose)s (%(hour)s): only STANDING orders can be given now",
+                                     whose=self.whose_turn(), hour=hour_label(self.hour)), None, "STANDING ...")
             self.take()
             if word == "FINAL":
                 self.done("nothing after FINAL")
@@ -190,29 +192,36 @@ class Reader(OrderReader):
     def check_header(self, header, tokens: list[Token]) -> None:
         """SIDE must be the side sending, TURN the hour of the turn to play."""
         line = header.line
-        columns = {t.word: t.column for t in reversed(tokens)}
+        columns = {HEADER_ALIASES.get(t.word, t.word): t.column for t in reversed(tokens)}
         if header.side is not None:
             named = self._side_named(header.side)
             if named is None:
-                self.note_at(line, columns.get("SIDE", 1), f"{header.side!r} is not a side of this game",
-                             header.side, self.side.capitalize())
+                self.note_at(line, columns.get("SIDE", 1), say("%(side)s is not a side of this game",
+                                                               side=repr(header.side)),
+                             header.side, say(self.side.capitalize()))
             elif named != self.side:
-                self.note_at(line, columns.get("SIDE", 1), f"these orders are headed for "
-                             f"{named.capitalize()} but were sent as {self.side.capitalize()}'s",
-                             header.side, self.side.capitalize())
+                self.note_at(line, columns.get("SIDE", 1),
+                             say("these orders are headed for %(named)s but were sent as %(side)s's",
+                                 named=say(named.capitalize()), side=say(self.side.capitalize())),
+                             header.side, say(self.side.capitalize()))
         if header.turn is not None:
             column = columns.get("TURN", 1)
             try:
                 hour = parse_hour(header.turn)
             except ValueError:
-                self.note_at(line, column, "TURN must be an hour, like 7AM or 1PM", header.turn,
-                             f"{hour_label(self.hour)} (the hour of the {self.TURN} to play)")
+                self.note_at(line, column, say("TURN must be an hour, like 7AM or 1PM"), header.turn,
+                             say("%(hour)s (the hour of the day to play)", hour=hour_label(self.hour))
+                             if self.TURN == "day" else
+                             say("%(hour)s (the hour of the turn to play)", hour=hour_label(self.hour)))
             else:
                 if hour != self.hour:
                     whose = self.WHOSE.format(side=self.day_side.capitalize(), turn=self.TURN,
                                               hour=hour_label(self.hour))
-                    self.note_at(line, column, f"these orders are for {hour_label(hour)}, but the {self.TURN} "
-                                 f"to play is {whose}", header.turn, hour_label(self.hour))
+                    english = f"these orders are for {hour_label(hour)}, but the {self.TURN} to play is {whose}"
+                    said = say("these orders are for %(hour)s, but the one to play is %(whose)s at %(at)s",
+                               hour=Clock(hour), whose=self.whose_turn(), at=Clock(self.hour))
+                    self.problems.append(Problem(line, column, english, header.turn, hour_label(self.hour), said=said,
+                                                 expected_said=Clock(self.hour)))
 
     @classmethod
     def _side_named(cls, text: str) -> str | None:
@@ -227,6 +236,12 @@ class Reader(OrderReader):
 
     def name(self, locale: str) -> str:
         return self.board.locales[locale].name
+
+    def whose_turn(self):
+        """"Austria's day", "France's turn": the side to play, as the family's catalog says it."""
+        return {("austria", "day"): say("Austria's day"), ("france", "day"): say("France's day"),
+                ("austria", "turn"): say("Austria's turn"), ("france", "turn"): say("France's turn")}[self.day_side,
+                                                                                                    self.TURN]
 
     # -- blocks
 
@@ -252,11 +267,11 @@ class Reader(OrderReader):
             else:
                 choices = [b for b in self.own.values() if b.on_map]
             shown = self.ids_list(choices or self.own.values())
-            self.note(token, f"no block of yours called {token.text}", None,
-                      f"one of your block ids ({shown})" if shown else "one of your block ids")
+            self.note(token, say("no block of yours called %(block)s", block=token.text), None,
+                      say("one of your block ids (%(ids)s)", ids=shown) if shown else say("one of your block ids"))
             return None
         if block.status == "eliminated":
-            self.note(token, f"{block.id} has been eliminated", None, "a block still in play")
+            self.note(token, say("%(block)s has been eliminated", block=block.id), None, say("a block still in play"))
             return None
         return block.id if self.fits(token, block, need) else None
 
@@ -279,7 +294,7 @@ class Reader(OrderReader):
         for token in tokens:
             bid = self.block(token, need)
             if bid is not None and bid in seen:
-                self.note(token, f"{bid} is named twice", None, "each block once")
+                self.note(token, say("%(block)s is named twice", block=bid), None, say("each block once"))
                 bid = None
             elif bid is not None:
                 seen.add(bid)
@@ -296,7 +311,7 @@ class Reader(OrderReader):
         else:
             blocks = [b for b in self.own.values() if b.on_map]
         shown = self.ids_list(blocks)
-        return f"one of your block ids ({shown})" if shown else "one of your block ids"
+        return say("one of your block ids (%(ids)s)", ids=shown) if shown else say("one of your block ids")
 
     def kind(self, bid: str) -> str:
         return self.state.blocks[bid].type
@@ -352,22 +367,23 @@ class Reader(OrderReader):
         """`` (did you mean X?)`` for the locale name closest to ``text``, or ``""``."""
         names = {fold(loc.name): loc.name for loc in self.board.locales.values()}
         close = difflib.get_close_matches(fold(text), list(names), n=1, cutoff=0.6)
-        return f" (did you mean {names[close[0]]}?)" if close else ""
+        return say(" (did you mean %(word)s?)", word=names[close[0]]) if close else ""
 
     def locale_problem(self, first: Token, text: str, candidates: tuple[str, ...] | list[str]) -> NoReturn:
         if candidates:
             names = ", ".join(self.name(lid) for lid in candidates[:6])
             if len(candidates) > 6:
                 names += f" and {len(candidates) - 6} more"
-            self.fail(first, f"{text!r} could be any of: {names}", text, "more of the name")
-        self.fail(first, f"no locale is called {text!r}{self.close_name(text)}", text,
-                  "a locale of the map, by name")
+            self.fail(first, say("%(name)s could be any of: %(names)s", name=repr(text), names=names), text,
+                      say("more of the name"))
+        self.fail(first, say("no locale is called %(name)s%(hint)s", name=repr(text), hint=self.close_name(text)), text,
+                  say("a locale of the map, by name"))
 
     def locale(self, stops: tuple[str, ...] = (), expected: str = "a locale") -> str:
         """The locale named by the longest run of words from here (exactly, or by unique prefix)."""
         first = self.peek()
         if not self.is_word(first, stops):
-            self.missing(expected, stops)
+            self.missing(say(expected), stops)
         best, best_len = None, 0
         candidates, cand_len = (), 0
         acc, n, j = "", 0, self.i
@@ -463,7 +479,7 @@ class Reader(OrderReader):
         """``ids place`` before ``->``: the blocks, then (locale, facing)."""
         words = self.words()
         if not words:
-            self.missing(f"your block ids after {order_word}, then where they start")
+            self.missing(say("your block ids after %(word)s, then where they start", word=order_word))
         k, locale = self.locale_before(words)
         if k == 0:
             self.fail(words[0], f"no blocks are named before the place {self.name(locale)}",
@@ -529,17 +545,17 @@ class Reader(OrderReader):
     def standing(self) -> Standing:
         token = self.peek()
         if token is None or token.word not in self.STANDING_WORDS:
-            self.missing(f"one of {', '.join(self.STANDING_WORDS)}", self.STANDING_WORDS)
+            self.missing(say("one of %(words)s", words=", ".join(self.STANDING_WORDS)), self.STANDING_WORDS)
         self.take()
         before = len(self.problems)
         order = getattr(self, "standing_" + token.word.lower())()
         if len(self.problems) != before:
             raise Abort
-        self.done("the end of the order")
+        self.done(say("the end of the order"))
         return order
 
     def _value(self, words: tuple[str, ...]) -> str:
-        return self.expect(words, ", ".join(words[:-1]) + " or " + words[-1]).word
+        return self.expect(words, say("%(words)s or %(last)s", words=", ".join(words[:-1]), last=words[-1])).word
 
     def _standing_blocks(self, stops: tuple[str, ...] = ()) -> list[str]:
         return self.known(self.blocks(stops, "any"))
@@ -561,10 +577,10 @@ class Reader(OrderReader):
     def standing_retreat(self) -> Standing:
         """``STANDING RETREAT <locale>|ALL TO <locale>...``: where to retreat, best first."""
         locale = self._locale_or_all(("TO",))
-        self.expect(("TO",), "TO and the locales to retreat into, best first")
+        self.expect(("TO",), say("TO and the locales to retreat into, best first"))
         places: list[str] = []
         if self.peek() is None:
-            self.missing("a locale to retreat into")
+            self.missing(say("a locale to retreat into"))
         while self.peek() is not None:
             token = self.peek()
             place = self.locale((), "a locale to retreat into")

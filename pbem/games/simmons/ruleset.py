@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from pbem.core.ruleset import SPECTATOR, Option, Seat, Turn
 
-from .clock import hour_label
+from pbem.lang import Text, say
+
+from .clock import Clock
 from .lang import Tongue, tongue
 from .sides import SIDE_NAME, SIDES
 
@@ -25,7 +27,8 @@ class FamilyRuleset:
 
     def turn(self, scenario, state) -> Turn:
         side = scenario.side_of_day(state.day)
-        return Turn((side,), self.turn_label(scenario, state.day), others=tuple(s for s in SIDES if s != side))
+        said = self.label_text(scenario, state.day)
+        return Turn((side,), str(said), others=tuple(s for s in SIDES if s != side), said=said)
 
     def tongue(self, lang: str = "en") -> Tongue:
         """The game's texts in ``lang`` (its catalog over the family's); the family's alone here."""
@@ -37,15 +40,16 @@ class FamilyRuleset:
         return {"austria": t.gettext("Austria"), "france": t.gettext("France")}.get(side) or SIDE_NAME[side]
 
     def turn_label(self, scenario, day: int, *, lang: str = "en") -> str:
-        t = self.tongue(lang)
-        _ = t.gettext
+        return self.tongue(lang).say(self.label_text(scenario, day))
+
+    def label_text(self, scenario, day: int) -> Text:
+        """The name of day ``day`` as a Text ("7AM (France's day)"; "7:00 (tour de la France)")."""
         if day >= scenario.days:
-            return _("the end of the game")
+            return say("the end of the game")
         side, hour = scenario.side_of_day(day), scenario.hour(day)
-        whose = {("austria", "day"): _("Austria's day"), ("france", "day"): _("France's day"),
-                 ("austria", "turn"): _("Austria's turn"), ("france", "turn"): _("France's turn")}[side, self.TURN]
-        clock = hour_label(hour) if t.lang == "en" else _("%(hour)d:00", hour=hour)
-        return _("%(hour)s (%(whose)s)", hour=clock, whose=whose)
+        whose = {("austria", "day"): say("Austria's day"), ("france", "day"): say("France's day"),
+                 ("austria", "turn"): say("Austria's turn"), ("france", "turn"): say("France's turn")}[side, self.TURN]
+        return say("%(hour)s (%(whose)s)", hour=Clock(hour), whose=whose)
 
     def game_view(self, scenario, state, seat):
         """The game's view function (its view.py's ``view``)."""

@@ -14,9 +14,11 @@ from __future__ import annotations
 
 from pbem.core.decisions import Decider, Decision
 from pbem.core.events import Event
+from pbem.lang import Text, say
 
 from .orders import Orders, Standing
 from .sides import SIDE_ADJ, enemy
+from .words import InWords
 from .standing import in_force
 
 
@@ -25,6 +27,7 @@ class SideTurn:
     and the events told so far."""
 
     tag_decisions = False  # True: a decision's event carries its kind (``decision=kind``)
+    WORDS = None  # the game's order words (pbem.games.simmons.words.OrderWords): a void order in the reader's
 
     def __init__(self, scenario, state, orders: Orders | None, decider: Decider):
         self.sc = scenario
@@ -46,32 +49,41 @@ class SideTurn:
     def name(self, locale: str | None) -> str:
         return self.board.locales[locale].name if locale else "?"
 
-    def place(self, locale: str, facing: str | None) -> str:
+    def place(self, locale: str, facing: str | None) -> Text | str:
         if facing is None:
-            return f"{self.name(locale)} (reserve)"
+            return say("%(place)s (reserve)", place=self.name(locale))
         return f"{self.name(locale)}>{self.name(facing)}"
 
-    def own(self, block, strength: int | None = None) -> str:
-        """A block as its owner knows it (a block without a name of its own, as in cases, by its id)."""
+    def own(self, block, strength: int | None = None) -> Text:
+        """A block as its owner knows it (a block without a name of its own, as in cases, by its id):
+        a Text, its type in the reader's language (``str()``: the English)."""
         name = f" {block.name}" if block.name and block.name != block.id else ""
-        return f"{block.id}{name} ({block.type} {block.strength if strength is None else strength})"
+        return say("%(block)s (%(kind)s %(strength)d)", block=f"{block.id}{name}", kind=say(block.type),
+                   strength=block.strength if strength is None else strength)
 
     @staticmethod
-    def shown(block, strength: int | None = None) -> str:
+    def shown(block, strength: int | None = None) -> Text:
         """A revealed block as its enemy sees it: side, type and strength only."""
-        return f"{SIDE_ADJ[block.side]} {block.type} {block.strength if strength is None else strength}"
+        return say("%(side)s %(kind)s %(strength)d", side=adjective(block.side), kind=say(block.type),
+                   strength=block.strength if strength is None else strength)
 
     # -- telling what happened
 
-    def public(self, kind: str, text: str, **data) -> None:
-        self.events.append(Event(kind, text, data))
+    def public(self, kind: str, text: str | Text, **data) -> None:
+        """An event every seat sees; ``text`` a Text (read in each seat's language) or English."""
+        self.events.append(Event(kind, str(text), data, said=text if isinstance(text, Text) else None))
 
-    def private(self, kind: str, owner: str, text: str, seen: str | None = None,
+    def private(self, kind: str, owner: str, text: str | Text, seen: str | Text | None = None,
                 seen_data: dict | None = None, **data) -> None:
-        self.events.append(Event(kind, text, data, owner=owner, seen=seen, seen_data=seen_data))
+        """An event ``owner`` knows in full and the enemy as ``seen`` (None: not at all)."""
+        self.events.append(Event(kind, str(text), data, owner=owner, seen=None if seen is None else str(seen),
+                                 seen_data=seen_data, said=text if isinstance(text, Text) else None,
+                                 seen_said=seen if isinstance(seen, Text) else None))
 
-    def void(self, order, why: str) -> None:
-        self.private("void", self.side, f"Order not carried out: {order.text or order} — {why}.")
+    def void(self, order, why: str | Text) -> None:
+        text = str(order.text or order)
+        self.private("void", self.side, say("Order not carried out: %(order)s — %(why)s.",
+                                            order=InWords(text, self.WORDS) if self.WORDS else text, why=why))
 
     def record_move(self, side: str, frm: tuple, to: tuple, count: int, kind: str) -> None:
         self.moves.append({"side": side, "from": list(frm), "to": list(to), "count": count, "kind": kind})
@@ -91,21 +103,32 @@ class SideTurn:
                check=None) -> tuple[str, ...]:
         """Ask ``side`` a decision (pbem.core.decisions); the answer, told to the side
         when it was not its own at the time (a default, a standing order, the log)."""
-        decision = Decision(side=side, kind=kind, question=question,
+        labels = dict(options)  # a label may be a Text (a block): the decision keeps its English
+        decision = Decision(side=side, kind=kind, question=str(question),
                             options=tuple(k for k, _ in options), default=tuple(default),
-                            labels=tuple(options), min=lo, max=hi)
+                            labels=tuple((k, str(v)) for k, v in options), min=lo, max=hi,
+                            said=question if isinstance(question, Text) else None,
+                            said_labels=tuple((k, v) for k, v in options if isinstance(v, Text)))
         answer = self.decider.decide(decision, given=given, source=source or self.source_for(side), check=check)
         record = self.decider.records[-1]
         tag = {"decision": kind} if self.tag_decisions else {}
         if record.source in ("default", "standing", "log"):
-            how = {"default": "by default", "standing": "by your standing orders",
-                   "log": "by the answer on record"}[record.source]
-            chosen = ", ".join(decision.label(k) for k in answer) or "none"
-            note = f" ({record.note})" if record.note else ""
-            self.private("decision", side, f"{question} Chosen {how}: {chosen}.{note}", **tag)
+            how = {"default": say("by default"), "standing": say("by your standing orders"),
+                   "log": say("by the answer on record")}[record.source]
+            chosen = [labels.get(k, k) for k in answer] or say("none")
+            note = say(" (%(note)s)", note=record.note) if record.note else ""
+            self.private("decision", side, say("%(question)s Chosen %(how)s: %(chosen)s.%(note)s", question=question,
+                                               how=how, chosen=chosen, note=note), **tag)
         elif record.note:
-            self.private("decision", side, f"{question} {record.note}.", **tag)
+            self.private("decision", side, say("%(question)s %(note)s.", question=question, note=record.note),
+                         **tag)
         return answer
+
+
+def adjective(side: str) -> Text:
+    """A side as a sentence names its army or blocks: "Austrian" in English; in the other languages
+    the side's name as the sentence needs it ("de l'Autriche", "Австрии", "奥地利")."""
+    return say("Austrian") if side == "austria" else say("French")
 
 
 def moving_side(scenario, state) -> str:

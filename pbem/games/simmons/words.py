@@ -16,12 +16,25 @@ import unicodedata
 from pathlib import Path
 
 from pbem.core.orders import OrdersError, fold
+from pbem.lang import Text
 
 _WORD = re.compile(r"(?<![\w>-])[A-Z]{2,}(?![\w<-])")
 
 
 def strip_accents(text: str) -> str:
     return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+
+
+class InWords(Text):
+    """An order as logged (English), read in its reader's order words (:meth:`OrderWords.in_words`):
+    the order a void event names. ``str()`` is the order as logged."""
+
+    def __init__(self, order: str, words: "OrderWords"):
+        super().__init__("%(order)s", {"order": order})
+        self.words = words
+
+    def read_in(self, tongue) -> str:
+        return self.words.in_words(self.values["order"], tongue.lang)
 
 
 class OrderWords:
@@ -72,6 +85,27 @@ class OrderWords:
         words = self.native_words(lang)
         return " ".join(words.get(w, w) if w.isupper() else w for w in order.split(" "))
 
+    def echo_in(self, order: str, lang: str, places=()) -> str:
+        """An order as logged (English) as its seat reads it back: ``lang``'s order words
+        (:meth:`in_words`) and each place in its usual spelling there (Маренго, 马伦哥). ``places`` are
+        every name of the map, so that a name inside a longer one (Castel Ceriolo in Piana di Castel
+        Ceriolo) is left as it is; the echo reads back as the same order."""
+        if lang == "en" or not lang:
+            return order
+        text = self.in_words(order, lang)
+        names = self.native_names(lang)
+        if not names:
+            return text
+        pattern = self._names_pattern(lang, tuple(places))
+        return pattern.sub(lambda m: names.get(m.group(), m.group()), text)
+
+    def _names_pattern(self, lang: str, places: tuple[str, ...]):
+        cache = self.__dict__.setdefault("_patterns", {})
+        if (lang, places) not in cache:
+            names = sorted(set(self.native_names(lang)) | set(places), key=len, reverse=True)
+            cache[lang, places] = re.compile(r"(?<![\w'])(?:" + "|".join(re.escape(n) for n in names) + r")(?![\w'])")
+        return cache[lang, places]
+
     def words_in(self, text: str, lang: str) -> str:
         """``text`` (a problem or a warning) with each English order word in it in ``lang``'s words."""
         if lang == "en" or not text:
@@ -79,9 +113,13 @@ class OrderWords:
         words = self.native_words(lang)
         return _WORD.sub(lambda m: words.get(m.group(), m.group()), text)
 
-    def error_in_words(self, error: OrdersError, lang: str) -> OrdersError:
-        """``error`` whose problems name the order words (in what is expected and in the message) in
-        ``lang``'s; line, column and what was found unchanged. The sentences are English yet."""
+    def error_in_words(self, error: OrdersError, lang: str, tongue=None) -> OrdersError:
+        """``error`` in ``lang``: each problem's sentences read by ``tongue`` (the game's catalogs,
+        over the family's and the core's) where the parser wrote them as Texts, the order words in
+        them (in what is expected and in the message) in ``lang``'s, and its frame in ``lang``
+        (``str()``); line, column and what was found unchanged."""
+        if tongue is not None:
+            return error.read_in(tongue, lambda text: self.words_in(text, lang))
         return OrdersError([dataclasses.replace(p, message=self.words_in(p.message, lang),
-                                                expected=self.words_in(p.expected, lang))
+                                                expected=self.words_in(p.expected, lang), lang=lang)
                             for p in error.problems])

@@ -27,6 +27,7 @@ from __future__ import annotations
 from itertools import combinations
 
 from . import morale
+from pbem.lang import say, say_plural
 from .march import continuation
 from .orders import Assault
 from .retreat import retreat
@@ -108,10 +109,10 @@ def assault(turn: Turn, order: Assault) -> None:
     if not order.best:
         for b in blocks:
             turn.acted.add(b.id)
-    turn.public("assault", f"Assault from {turn.approach_name(locale, toward)} on "
-                           f"{turn.approach_name(toward, locale)} with "
-                           + ("blocks chosen after the defender's vanguard." if order.best
-                              else f"{len(blocks)} block(s)."),
+    turn.public("assault", say("Assault from %(place)s on %(at)s with %(blocks)s", place=turn.approach_name(locale, toward),
+                               at=turn.approach_name(toward, locale),
+                               blocks=say("blocks chosen after the defender's vanguard.") if order.best
+                               else say_plural("%(num)d block(s).", "%(num)d block(s).", len(blocks))),
                 locale=locale, toward=toward)
 
     # step 2: the defender's vanguard
@@ -138,9 +139,11 @@ def assault(turn: Turn, order: Assault) -> None:
     c_strength = sum(b.strength for b in counters)
     result = strength - terrain - d_strength - c_strength
     won = result > 0
-    turn.public("assault", f"Assault on {turn.approach_name(toward, locale)}: strength {strength} - terrain "
-                           f"{terrain} - defence {d_strength} - counterattack {c_strength}; result {result}: "
-                           f"{'the attackers win' if won else 'the defenders win'}.",
+    turn.public("assault", say("Assault on %(at)s: strength %(strength)d - terrain %(terrain)d - defence %(defence)d - "
+                               "counterattack %(counter)d; result %(result)d: %(outcome)s.",
+                               at=turn.approach_name(toward, locale), strength=strength, terrain=terrain,
+                               defence=d_strength, counter=c_strength, result=result,
+                               outcome=say("the attackers win") if won else say("the defenders win")),
                 result=result, won=won)
     # step 7: reductions
     a_red = len(d_vanguard) + sum(1 for b in counters if b.on_map and b.type == "cavalry")
@@ -165,7 +168,8 @@ def assault(turn: Turn, order: Assault) -> None:
         turn.enter(b, toward)
     turn.no_road_into.add(toward)
     turn.record_move(side, (locale, toward), (toward, None), len(survivors), "assault")
-    turn.public("assault", f"{len(survivors)} block(s) advance into {turn.name(toward)}.")
+    turn.public("assault", say_plural("%(num)d block(s) advance into %(place)s.", "%(num)d block(s) advance into %(place)s.",
+                                      len(survivors), place=turn.name(toward)))
     continuation(turn, survivors, toward, order.then, road_from=None)
 
 
@@ -194,8 +198,8 @@ def assault_blocks(turn: Turn, here: list[Block], d_vanguard: list[Block], width
         return None
 
     answer = turn.decide(turn.side, "assault_blocks",
-                         f"Assault on {turn.approach_name(toward, locale)}: your assault "
-                         f"blocks (1 to {most}), having seen the defender's vanguard?",
+                         say("Assault on %(at)s: your assault blocks (1 to %(most)d), having seen the defender's "
+                             "vanguard?", at=turn.approach_name(toward, locale), most=most),
                          [(b.id, turn.own(b)) for b in here], tuple(b.id for b in default), lo=1, hi=most,
                          check=check)
     return [b for b in here if b.id in answer]
@@ -222,7 +226,8 @@ def defence_vanguard(turn: Turn, defenders: list[Block], locale: str, toward: st
         else:
             given = tuple(bid for bid in policy.blocks if bid in {b.id for b in eligible})
     answer = turn.decide(foe, "defence_vanguard",
-                         f"Assault on {turn.approach_name(toward, locale)}: your vanguard (0 to {width}, one type)?",
+                         say("Assault on %(at)s: your vanguard (0 to %(width)d, one type)?",
+                             at=turn.approach_name(toward, locale), width=width),
                          [(b.id, turn.own(b)) for b in eligible], tuple(b.id for b in best), lo=0,
                          hi=min(width, len(eligible)), given=given, source="standing" if given is not None else None,
                          check=_same_type(turn, width))
@@ -230,7 +235,7 @@ def defence_vanguard(turn: Turn, defenders: list[Block], locale: str, toward: st
     if chosen:
         turn.reveal(chosen, "the defending vanguard")
     else:
-        turn.public("assault", "The defender names no vanguard.")
+        turn.public("assault", say("The defender names no vanguard."))
     return chosen
 
 
@@ -239,8 +244,8 @@ def attack_vanguard(turn: Turn, blocks, leaders, width, obstacle, defence, lead)
     options = choices(leaders, width, False)
     best = _best(options, lambda c: sum(b.strength for b in c) - defence.penalty(c[0].type))
     given = None if lead is None else tuple(lead)
-    answer = turn.decide(side, "attack_vanguard", "Your vanguard for the assault (1 to the approach's width, "
-                                                   "one type, strength 2 or more)?",
+    answer = turn.decide(side, "attack_vanguard", say("Your vanguard for the assault (1 to the approach's width, "
+                                                       "one type, strength 2 or more)?"),
                          [(b.id, turn.own(b)) for b in leaders], tuple(b.id for b in best), lo=1,
                          hi=min(width, len(leaders)), given=given, check=_same_type(turn, width))
     chosen = [b for b in leaders if b.id in answer]
@@ -257,13 +262,13 @@ def barrage(turn: Turn, defenders, d_vanguard, a_vanguard, penalty: int, locale:
         return 0
     policy = turn.standing(foe, "barrage")
     given = None if policy is None else (("fire",) if policy.value == "ALWAYS" else ("hold",))
-    key = turn.decide(foe, "barrage", f"Assault on {turn.approach_name(toward, locale)}: fire a barrage?",
-                      [("fire", "fire a barrage"), ("hold", "hold")], ("fire",), given=given,
+    key = turn.decide(foe, "barrage", say("Assault on %(at)s: fire a barrage?", at=turn.approach_name(toward, locale)),
+                      [("fire", say("fire a barrage")), ("hold", say("hold"))], ("fire",), given=given,
                       source="standing" if given else None)[0]
     if key != "fire":
         return 0
     turn.reveal(guns[:1], "a barrage")
-    victim = turn.pick_own(turn.side, a_vanguard, "barrage_loss", "A barrage strikes your vanguard: which block?")
+    victim = turn.pick_own(turn.side, a_vanguard, "barrage_loss", say("A barrage strikes your vanguard: which block?"))
     return turn.reduce(victim, 1, "barrage")
 
 
@@ -292,8 +297,8 @@ def counterattack(turn: Turn, defenders, d_vanguard, a_vanguard, width, obstacle
         pick = turning[0] if turning else ()
     default = tuple(b.id for b in (turning[0] if turning else ()))
     answer = turn.decide(foe, "counterattack",
-                         f"Assault on {turn.approach_name(toward, locale)}: counterattack (with 1"
-                         + (" or 2 of one type" if width > 1 else "") + ", or none)?",
+                         say("Assault on %(at)s: counterattack (with 1%(two)s, or none)?",
+                             at=turn.approach_name(toward, locale), two=say(" or 2 of one type") if width > 1 else ""),
                          [(b.id, turn.own(b)) for b in eligible], default, lo=0, hi=min(width, len(eligible)),
                          given=None if policy is None else tuple(b.id for b in pick), source="standing",
                          check=_same_type(turn, width))
@@ -327,7 +332,7 @@ def spread(turn: Turn, owner: str, leads: list[Block], n: int, why: str) -> int:
     share = [n // 2, n // 2]
     if n % 2:
         stronger = max(leads, key=lambda b: (b.strength, -leads.index(b)))
-        key = turn.decide(owner, "odd_reduction", f"An odd reduction ({why}): which block takes it?",
+        key = turn.decide(owner, "odd_reduction", say("An odd reduction (%(why)s): which block takes it?", why=say(why)),
                           [(b.id, turn.own(b)) for b in leads], (stronger.id,))[0]
         share[0 if key == first.id else 1] += 1
     for i, j in ((0, 1), (1, 0)):  # what one cannot take, the other does
@@ -348,7 +353,8 @@ def distribute(turn: Turn, owner: str, vanguard: list[Block], assault_blocks: li
         others = [b for b in assault_blocks if b.on_map and b not in vanguard]
         if not others:
             break
-        b = turn.pick_own(owner, others, "excess_loss", "A reduction beyond the vanguard (the assault): which block?")
+        b = turn.pick_own(owner, others, "excess_loss",
+                          say("A reduction beyond the vanguard (the assault): which block?"))
         lost += turn.reduce(b, 1, "the assault")
         excess -= 1
     return lost

@@ -11,6 +11,7 @@ order; each is an action of the artillery block.
 from __future__ import annotations
 
 from . import morale
+from pbem.lang import say
 from .orders import Bombard, Fire
 from .turn import Turn, Void
 
@@ -37,12 +38,13 @@ def declare(turn: Turn, order: Bombard) -> None:
     turn.acted.add(b.id)
     b.bombard = order.toward
     b.bombard_days = b.bombard_days + (st.day,)
-    turn.private("bombard", turn.side, f"{turn.own(b)} declares a bombardment from "
-                                       f"{turn.approach_name(order.locale, order.toward)} into "
-                                       f"{turn.name(order.toward)}.",
-                 seen=f"{turn.a_block()} (revealed: {Turn.shown(b)}) declares a "
-                      f"bombardment from {turn.approach_name(order.locale, order.toward)} into "
-                      f"{turn.name(order.toward)}.", block=b.id)
+    turn.private("bombard", turn.side, say("%(block)s declares a bombardment from %(approach)s into %(place)s.",
+                                           block=turn.own(b), approach=turn.approach_name(order.locale, order.toward),
+                                           place=turn.name(order.toward)),
+                 seen=say("%(block)s declares a bombardment from %(approach)s into %(place)s.",
+                          block=say("%(block)s (revealed: %(shown)s)", block=turn.a_block(), shown=Turn.shown(b)),
+                          approach=turn.approach_name(order.locale, order.toward), place=turn.name(order.toward)),
+                 block=b.id)
 
 
 def due(turn: Turn) -> list:
@@ -58,8 +60,8 @@ def fire(turn: Turn, order: Fire) -> None:
         raise Void(f"{order.block} has no bombardment to complete or cancel")
     if order.hold:
         b.bombard = None
-        turn.public("bombard", f"A bombardment into {turn.name(b.locale if b.facing is None else b.facing)} "
-                               f"is cancelled.")
+        turn.public("bombard", say("A bombardment into %(place)s is cancelled.",
+                                   place=turn.name(b.locale if b.facing is None else b.facing)))
         return
     complete(turn, b)
 
@@ -78,11 +80,12 @@ def complete(turn: Turn, b) -> None:
     foe = turn.foe
     pool = st.at(target, b.locale, foe) or st.at(target, None, foe) or st.in_locale(target, foe)
     if not pool:
-        turn.public("bombard", f"The bombardment into {turn.name(target)} finds no enemy there.")
+        turn.public("bombard", say("The bombardment into %(place)s finds no enemy there.", place=turn.name(target)))
         return
     victim = turn.pick_own(foe, pool, "bombard_loss",
-                           f"A bombardment from {turn.approach_name(b.locale, target)} strikes "
-                           f"{turn.name(target)}: which block is reduced?")
-    turn.public("bombard", f"Bombardment from {turn.approach_name(b.locale, target)} into {turn.name(target)}.")
+                           say("A bombardment from %(approach)s strikes %(place)s: which block is reduced?",
+                               approach=turn.approach_name(b.locale, target), place=turn.name(target)))
+    turn.public("bombard", say("Bombardment from %(approach)s into %(place)s.",
+                               approach=turn.approach_name(b.locale, target), place=turn.name(target)))
     lost = turn.reduce(victim, 1, "bombardment")
     morale.lose(turn, foe, lost, "bombardment")

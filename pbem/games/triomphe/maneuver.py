@@ -16,6 +16,7 @@ approach not fully blocked.
 from __future__ import annotations
 
 from . import morale
+from pbem.lang import say, say_plural
 from .retreat import retreat
 from .state import Block
 from .turn import STRENGTH_ORDER, Turn, Void
@@ -31,7 +32,7 @@ def check(turn: Turn, blocks: list[Block], frm: tuple[str, str | None], target: 
     if not board.is_adjacent(locale, target):
         raise Void(f"{turn.name(target)} is not next to {turn.name(locale)}")
     if not st.occupied_by(target, turn.foe):
-        raise Void(f"there is no enemy in {turn.name(target)} to attack")
+        raise Void(say("there is no enemy in %(place)s to attack", place=turn.name(target)))
     if any(b.disorganised for b in blocks):
         raise Void("disorganised blocks cannot attack (000 §14)")
     if (locale, target) in turn.closed:
@@ -58,9 +59,10 @@ def attack(turn: Turn, blocks: list[Block], frm: tuple[str, str | None], target:
     foe = turn.foe
     approach = board.approach(target, locale)
     n = len(blocks)
-    turn.public("maneuver", f"Maneuver attack: {turn.count(n)} from "
-                            f"{turn.place(locale, facing)} into {turn.name(target)} across "
-                            f"{turn.approach_name(target, locale)}" + (" (on a road march)" if road else "") + ".",
+    turn.public("maneuver", say("Maneuver attack: %(blocks)s from %(place)s into %(to)s across %(approach)s%(road)s.",
+                                blocks=turn.count(n), place=turn.place(locale, facing), to=turn.name(target),
+                                approach=turn.approach_name(target, locale),
+                                road=say(" (on a road march)") if road else ""),
                 locale=locale, target=target, count=n)
     if facing is None:
         respond(turn, target, locale, n)
@@ -72,7 +74,8 @@ def attack(turn: Turn, blocks: list[Block], frm: tuple[str, str | None], target:
         infantry = [b for b in blocks if b.type == "infantry"][:1]
         turn.reveal(infantry, "infantry crossing a cavalry obstacle")
     if not blocked:
-        turn.public("maneuver", f"The attack on {turn.name(target)} succeeds: the defenders must retreat.",
+        turn.public("maneuver", say("The attack on %(place)s succeeds: the defenders must retreat.",
+                                    place=turn.name(target)),
                     target=target, won=True)
         retreat(turn, target, locale, board.approach(locale, target).wide, n, "maneuver attack")
         for b in blocks:
@@ -81,8 +84,8 @@ def attack(turn: Turn, blocks: list[Block], frm: tuple[str, str | None], target:
         return True
     why = "fully blocked" if blocking >= approach.width else "partly blocked against a single attacker in the " \
                                                             "first attack through it this turn"
-    turn.public("maneuver", f"The attack on {turn.name(target)} is blocked: {turn.approach_name(target, locale)} "
-                            f"is {why}.", target=target, won=False)
+    turn.public("maneuver", say("The attack on %(place)s is blocked: %(approach)s is %(why)s.", place=turn.name(target),
+                                approach=turn.approach_name(target, locale), why=say(why)), target=target, won=False)
     discs = 2 if approach.wide and n > 1 and first else 1
     morale.commit(turn, foe, target, discs, "a maneuver attack blocked")
     if facing is None:
@@ -122,19 +125,23 @@ def respond(turn: Turn, target: str, locale: str, attackers: int) -> None:
             given = tuple(b.id for b in useful)
     options = [(b.id, turn.own(b)) for b in reserve]
     answer = turn.decide(foe, "respond",
-                         f"{attackers} enemy block(s) attack {turn.name(target)} across "
-                         f"{turn.approach_name(target, locale)}: which reserve blocks move onto it "
-                         f"(at most {limit})?", options, tuple(b.id for b in useful), lo=0, hi=limit,
+                         say_plural("%(num)d enemy block(s) attack %(place)s across %(approach)s: which reserve blocks "
+                                    "move onto it (at most %(limit)d)?", "%(num)d enemy block(s) attack %(place)s "
+                                    "across %(approach)s: which reserve blocks move onto it (at most %(limit)d)?",
+                                    attackers, place=turn.name(target), approach=turn.approach_name(target, locale),
+                                    limit=limit), options, tuple(b.id for b in useful), lo=0, hi=limit,
                          given=given, source="standing" if given is not None else None)
     chosen = [b for b in reserve if b.id in answer]
     for b in chosen:
         st.put(b, target, locale)
     if chosen:
-        verb = "moves" if len(chosen) == 1 else "move"
-        turn.private("respond", foe, f"{turn.ids(chosen)} {verb} onto {turn.approach_name(target, locale)} "
-                                     f"to meet the attack.",
-                     seen=f"{turn.count(len(chosen), foe)} {verb} onto "
-                          f"{turn.approach_name(target, locale)} to meet the attack.", count=len(chosen))
+        turn.private("respond", foe, say_plural("%(blocks)s moves onto %(place)s to meet the attack.",
+                                                "%(blocks)s move onto %(place)s to meet the attack.", len(chosen),
+                                                blocks=turn.ids(chosen), place=turn.approach_name(target, locale)),
+                     seen=say_plural("%(blocks)s moves onto %(place)s to meet the attack.",
+                                     "%(blocks)s move onto %(place)s to meet the attack.", len(chosen),
+                                     blocks=turn.count(len(chosen), foe), place=turn.approach_name(target, locale)),
+                     count=len(chosen))
 
 
 def after_blocked(turn: Turn, blocks: list[Block], locale: str, target: str, choice: str | None) -> None:
@@ -143,12 +150,13 @@ def after_blocked(turn: Turn, blocks: list[Block], locale: str, target: str, cho
         return
     given = None if choice is None else (choice,)
     key = turn.decide(turn.side, "if_blocked",
-                      f"The attack on {turn.name(target)} was blocked: advance to "
-                      f"{turn.approach_name(locale, target)}?",
-                      [("advance", "advance to the attack approach"), ("stay", "stay in the reserve")],
+                      say("The attack on %(place)s was blocked: advance to %(approach)s?", place=turn.name(target),
+                          approach=turn.approach_name(locale, target)),
+                      [("advance", say("advance to the attack approach")), ("stay", say("stay in the reserve"))],
                       ("advance",), given=given)[0]
     if key == "advance":
         for b in blocks:
             turn.st.put(b, locale, target)
         turn.record_move(turn.side, (locale, None), (locale, target), len(blocks), "march")
-        turn.public("march", f"{len(blocks)} block(s) advance to {turn.approach_name(locale, target)}.")
+        turn.public("march", say_plural("%(num)d block(s) advance to %(place)s.", "%(num)d block(s) advance to %(place)s.",
+                                        len(blocks), place=turn.approach_name(locale, target)))

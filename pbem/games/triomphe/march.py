@@ -12,11 +12,13 @@ none for a defensive march (T11) or a road march wholly on main roads.
 from __future__ import annotations
 
 from pbem.games.simmons.roads import FULL, OTHER_WAY, free_step, main_first, take_step
+from pbem.games.simmons.turn import adjective
+from pbem.lang import say, say_plural
 
 from . import maneuver
 from .orders import Continue, Enter, March, Road
 from .state import Block
-from .turn import GROUP, Turn, Void
+from .turn import GROUP, Turn, Void, reason
 
 
 def own_blocks(turn: Turn, ids, place) -> list[Block]:
@@ -64,11 +66,12 @@ def march(turn: Turn, order: March) -> None:
         turn.enter(blk, b, fb)
         turn.acted.add(blk.id)
     turn.record_move(turn.side, order.frm, order.to, len(blocks), "march")
-    verb = "marches" if len(blocks) == 1 else "march"
-    turn.public("march", f"{turn.count(len(blocks))} {verb} from {turn.place(a, fa)} "
-                         f"to {turn.place(b, fb)}" + (" (a defensive march, free)" if cost == 0 else "") + ".",
+    turn.public("march", say_plural("%(num)d %(side)s block marches from %(place)s to %(to)s%(free)s.",
+                                    "%(num)d %(side)s blocks march from %(place)s to %(to)s%(free)s.", len(blocks),
+                                    side=adjective(turn.side), place=turn.place(a, fa), to=turn.place(b, fb),
+                                    free=say(" (a defensive march, free)") if cost == 0 else ""),
                 count=len(blocks))
-    turn.private("march", turn.side, f"Marched: {turn.ids(blocks)}.")
+    turn.private("march", turn.side, say("Marched: %(blocks)s.", blocks=turn.ids(blocks)))
     stopped = b != a and turn.side == "france" and turn.contagion(b)
     if fb is None and not stopped:
         continuation(turn, blocks, b, order.then, road_from=None)
@@ -105,29 +108,32 @@ def continuation(turn: Turn, blocks: list[Block], where: str, then: tuple[Contin
             continue
         why = None
         if not board.is_adjacent(where, c.toward):
-            why = f"{turn.name(c.toward)} is not next to {turn.name(where)}"
+            why = say("%(place)s is not next to %(here)s", place=turn.name(c.toward), here=turn.name(where))
         elif not st.occupied_by(c.toward, turn.foe):
-            why = f"the enemy does not hold {turn.name(c.toward)} (000 §12)"
+            why = say("the enemy does not hold %(place)s (000 §12)", place=turn.name(c.toward))
         elif not turn.may_block(turn.side):
-            why = "French blocks cannot block approaches in the 6 AM round (000 §14)"
+            why = say("French blocks cannot block approaches in the 6 AM round (000 §14)")
         elif road_from is not None and not any(where in r.path for r in board.roads_across(where, c.toward)):
-            why = f"no road crosses {turn.approach_name(where, c.toward)} (000 §12: after a road march, along a road)"
+            why = say("no road crosses %(approach)s (000 §12: after a road march, along a road)",
+                      approach=turn.approach_name(where, c.toward))
         if why is None:
             before = {b.where() for b in blocks if b.on_map}
             after = {b.where() for b in blocks if b.on_map and b not in movers} | {(where, c.toward)}
             try:
                 turn.pay(max(0, len(after) - len(before)))
             except Void as exc:
-                why = f"it splits the action's blocks and {exc} (000 §12)"
+                why = say("it splits the action's blocks and %(why)s (000 §12)", why=reason(exc))
         if why:
-            turn.private("void", turn.side, f"Continuation to {turn.approach_name(where, c.toward)} not carried "
-                                            f"out — {why}.")
+            turn.private("void", turn.side, say("Continuation to %(place)s not carried out — %(why)s.",
+                                                place=turn.approach_name(where, c.toward), why=why))
             continue
         for b in movers:
             st.put(b, where, c.toward)
         turn.reveal(movers, "cavalry continuing its move")
         turn.record_move(turn.side, (where, None), (where, c.toward), len(movers), "continue")
-        turn.public("march", f"{len(movers)} cavalry block(s) continue to {turn.approach_name(where, c.toward)}.")
+        turn.public("march", say_plural("%(num)d cavalry block(s) continue to %(place)s.",
+                                        "%(num)d cavalry block(s) continue to %(place)s.", len(movers),
+                                        place=turn.approach_name(where, c.toward)))
 
 
 # -- road marches (§8) and entry (§15)
@@ -170,9 +176,9 @@ def _step_at(turn: Turn, key: tuple, frm: str, to: str, after: int) -> tuple[int
     Bonaparte at Marengo lets a block take a lower step still free (003 §8, V9)."""
     step, why = free_step(turn.crossings, key, (frm, to), after, queue=True)
     if why == OTHER_WAY:
-        return None, "the crossing was used in the other direction this turn (000 §8)"
+        return None, say("the crossing was used in the other direction this turn (000 §8)")
     if why == FULL:
-        return None, "the crossing is full: no step is left to cross it (000 §8)"
+        return None, say("the crossing is full: no step is left to cross it (000 §8)")
     return step, ""
 
 
@@ -191,19 +197,20 @@ def _first_step(turn: Turn, block: Block, legs, start_step: int) -> None:
 def _cannot_enter(turn: Turn, block: Block, a: str, b: str, key: tuple) -> str:
     st = turn.st
     if (a, b) in turn.closed:
-        return f"an assault from {turn.approach_name(a, b)} was lost this turn (000 §11)"
+        return say("an assault from %(approach)s was lost this turn (000 §11)", approach=turn.approach_name(a, b))
     if b in turn.no_road_into:
-        return f"{turn.name(b)} was taken by assault this turn: no road march may enter it (000 §11)"
+        return say("%(place)s was taken by assault this turn: no road march may enter it (000 §11)", place=turn.name(b))
     if turn.closed_to(b, turn.side):
-        return f"{turn.name(b)} is where enemy reinforcements enter while they wait (000 §15)"
+        return say("%(place)s is where enemy reinforcements enter while they wait (000 §15)", place=turn.name(b))
     if st.occupied_by(b, turn.foe):
         if block.type != "cavalry":
-            return f"the enemy holds {turn.name(b)}; only cavalry attacks on a road march (000 §8)"
+            return say("the enemy holds %(place)s; only cavalry attacks on a road march (000 §8)", place=turn.name(b))
         if key in turn.road_attacks:
-            return "this road crossing was already used for a maneuver attack this turn (000 §8)"
+            return say("this road crossing was already used for a maneuver attack this turn (000 §8)")
         return ""
     if turn.capacity_left(b, turn.side) < 1:
-        return f"{turn.name(b)} is full (capacity {turn.board.locales[b].capacity})"
+        return say("%(place)s is full (capacity %(capacity)d)", place=turn.name(b),
+                   capacity=turn.board.locales[b].capacity)
     return ""
 
 
@@ -228,7 +235,7 @@ def _walk(turn: Turn, block: Block, start: str, legs, step: int, if_blocked, the
             try:
                 maneuver.check(turn, [block], (a, None), b)
             except Void as exc:
-                stop = str(exc)
+                stop = reason(exc)
                 break
             turn.road_attacks.add(key)
             attacked = True
@@ -257,9 +264,11 @@ def _walk(turn: Turn, block: Block, start: str, legs, step: int, if_blocked, the
 
 def _report(turn: Turn, block: Block, passed: list[str], stop: str) -> None:
     route = " -> ".join(turn.name(p) for p in passed)
-    end = f" (stopped there: {stop})" if stop else ""
-    turn.private("road", turn.side, f"{turn.own(block)} marched by road: {route}{end}.",
-                 seen=f"{turn.a_block()} marched by road: {route}.", path=passed)
+    end = say(" (stopped there: %(why)s)", why=stop) if stop else ""
+    turn.private("road", turn.side, say("%(block)s marched by road: %(route)s%(end)s.", block=turn.own(block),
+                                        route=route, end=end),
+                 seen=say("%(block)s marched by road: %(route)s%(end)s.", block=turn.a_block(), route=route, end=""),
+                 path=passed)
     if len(passed) > 1:
         turn.record_move(turn.side, (passed[0], None), (passed[-1], None), 1, "road")
 
@@ -286,15 +295,17 @@ def enter(turn: Turn, order: Enter) -> None:
     if st.occupied_by(first, turn.foe):
         raise Void(f"the enemy holds {turn.name(first)}, the entry locale")
     if turn.capacity_left(first, turn.side) < 1:
-        raise Void(f"{turn.name(first)} is full (capacity {board.locales[first].capacity})")
+        raise Void(say("%(place)s is full (capacity %(capacity)d)", place=turn.name(first),
+                       capacity=board.locales[first].capacity))
     if order.by == "pontoon":
         if turn.pontoon:
             raise Void("one block a turn crosses by the pontoon (000 §15)")
         turn.pontoon = True
         turn.acted.add(block.id)
         turn.enter(block, first)
-        turn.public("enter", f"{turn.a_block()} enters by the pontoon into {turn.name(first)}.")
-        turn.private("enter", turn.side, f"{turn.own(block)} entered by the pontoon.")
+        turn.public("enter", say("%(block)s enters by the pontoon into %(place)s.", block=turn.a_block(),
+                                 place=turn.name(first)))
+        turn.private("enter", turn.side, say("%(block)s entered by the pontoon.", block=turn.own(block)))
         turn.record_move(turn.side, (first, None), (first, None), 1, "enter")
         if turn.side == "france":
             turn.contagion(first)
@@ -303,7 +314,7 @@ def enter(turn: Turn, order: Enter) -> None:
     key = ("entry", entry)
     step, why = _step_at(turn, key, "", first, 0)
     if step is None:
-        raise Void(f"{block.id} waits: {why} (000 §15)")
+        raise Void(say("%(block)s waits: %(why)s (000 §15)", block=block.id, why=why))
     legs = _legs(turn, (first,) + tuple(order.path))
     road = board.roads.get(point.road) if point.road else None
     free = (road is not None and road.main) and all(r.main for _a, _b, r in legs)
@@ -311,7 +322,8 @@ def enter(turn: Turn, order: Enter) -> None:
     take_step(turn.crossings, key, step, ("", first))
     turn.acted.add(block.id)
     turn.enter(block, first)
-    turn.public("enter", f"{turn.a_block()} enters at {point.name} into {turn.name(first)}.")
+    turn.public("enter", say("%(block)s enters at %(entry)s into %(place)s.", block=turn.a_block(), entry=point.name,
+                             place=turn.name(first)))
     if turn.side == "france" and turn.contagion(first):
         _report(turn, block, [first], "it met disorganised French blocks (000 §14)")
         return

@@ -12,6 +12,9 @@ from __future__ import annotations
 
 from .scenario import SIDE_ADJ, SIDE_NAME
 from pbem.games.simmons.clock import hour_label
+from pbem.games.simmons.clock import Clock
+from pbem.games.simmons.turn import adjective
+from pbem.lang import say, say_plural
 from .state import enemy
 from .turn import Ended, Turn
 
@@ -25,8 +28,10 @@ def receive(turn: Turn) -> None:
     if n:
         st.uncommitted[side] += n
         st.received[side] += n
-        turn.public("discs", f"The {SIDE_ADJ[side]} army receives {n} morale disc{'s' * (n != 1)} from the "
-                             f"time track ({hour_label(turn.hour)}); morale {st.morale(side)}.", side=side, discs=n)
+        turn.public("discs", say_plural("The %(side)s army receives %(num)d morale disc from the time track (%(hour)s); "
+                                        "morale %(morale)d.", "The %(side)s army receives %(num)d morale discs from the "
+                                        "time track (%(hour)s); morale %(morale)d.", n, side=adjective(side),
+                                        hour=Clock(turn.hour), morale=st.morale(side)), side=side, discs=n)
 
 
 def _most(committed: dict[str, int], board, exclude: str | None = None) -> list[str]:
@@ -53,14 +58,17 @@ def commit(turn: Turn, side: str, locale: str, n: int, why: str) -> None:
         sources = _most(st.committed[side], turn.board, exclude=locale)
         if not sources:
             break
-        options = [("none", "do not cover")] + [
-            (lid, f"{turn.name(lid)} ({st.committed[side][lid]} discs)") for lid in sources]
+        options = [("none", say("do not cover"))] + [
+            (lid, say("%(place)s (%(discs)d discs)", place=turn.name(lid), discs=st.committed[side][lid]))
+            for lid in sources]
         given = None
         if policy is not None:
             given = ("none",) if policy.value == "NEVER" else (sources[0],)
         key = turn.decide(opponent, "cover",
-                          f"The {SIDE_ADJ[side]} army is {short} disc(s) short to commit to {turn.name(locale)}: "
-                          f"move one of its committed discs there from another locale?",
+                          say_plural("The %(side)s army is %(num)d disc(s) short to commit to %(place)s: move one of its "
+                                     "committed discs there from another locale?", "The %(side)s army is %(num)d disc(s) "
+                                     "short to commit to %(place)s: move one of its committed discs there from another "
+                                     "locale?", short, side=adjective(side), place=turn.name(locale)),
                           options, (sources[0],), given=given, source="standing" if given else None)[0]
         if key == "none":
             break
@@ -72,10 +80,13 @@ def commit(turn: Turn, side: str, locale: str, n: int, why: str) -> None:
         moved += 1
         short -= 1
     done = own + moved
-    how = f" ({moved} moved from other locales by {SIDE_NAME[opponent]})" if moved else ""
-    missing = f"; {short} could not be committed" if short else ""
-    turn.public("commit", f"The {SIDE_ADJ[side]} army commits {done} disc{'s' * (done != 1)} to "
-                          f"{turn.name(locale)} ({why}){how}{missing}.", side=side, locale=locale, discs=done)
+    how = say(" (%(moved)d moved from other locales by %(side)s)", moved=moved,
+              side=say("Austria") if opponent == "austria" else say("France")) if moved else ""
+    missing = say("; %(short)d could not be committed", short=short) if short else ""
+    turn.public("commit", say_plural("The %(side)s army commits %(num)d disc to %(place)s (%(why)s)%(how)s%(missing)s.",
+                                     "The %(side)s army commits %(num)d discs to %(place)s (%(why)s)%(how)s%(missing)s.",
+                                     done, side=adjective(side), place=turn.name(locale), why=say(why), how=how,
+                                     missing=missing), side=side, locale=locale, discs=done)
 
 
 def mark_moved(turn: Turn, side: str, locale: str) -> None:
@@ -107,16 +118,17 @@ def lose(turn: Turn, side: str, n: int, why: str) -> None:
             break
         options = [(lid, f"{turn.name(lid)} ({st.committed[side][lid]} discs)") for lid in sources]
         key = turn.decide(opponent, "disc_loss",
-                          f"The {SIDE_ADJ[side]} army loses a disc and has no uncommitted one: "
-                          f"from which locale?", options, (sources[0],))[0]
+                          say("The %(side)s army loses a disc and has no uncommitted one: from which locale?",
+                              side=adjective(side)), options, (sources[0],))[0]
         st.committed[side][key] -= 1
         if not st.committed[side][key]:
             del st.committed[side][key]
         taken += 1
         short -= 1
     st.lost[side] += taken
-    turn.public("discs", f"The {SIDE_ADJ[side]} army loses {taken} morale disc{'s' * (taken != 1)} ({why}); "
-                         f"morale {st.morale(side)}.", side=side, lost=taken)
+    turn.public("discs", say_plural("The %(side)s army loses %(num)d morale disc (%(why)s); morale %(morale)d.",
+                                    "The %(side)s army loses %(num)d morale discs (%(why)s); morale %(morale)d.", taken,
+                                    side=adjective(side), why=say(why), morale=st.morale(side)), side=side, lost=taken)
     if st.morale(side) == 0:
         demoralise(turn, side)
 
@@ -126,9 +138,10 @@ def demoralise(turn: Turn, side: str) -> None:
     st.demoralised[side] = True
     st.over = True
     st.winner = enemy(side)
-    st.victory = (f"{SIDE_NAME[st.winner]} wins a decisive victory: the {SIDE_ADJ[side]} army is "
-                  f"demoralised (its morale fell to zero, 000 §19).")
-    turn.public("victory", st.victory, winner=st.winner)
+    said = say("%(winner)s wins a decisive victory: the %(side)s army is demoralised (its morale fell to zero, "
+               "000 §19).", winner=say("Austria") if st.winner == "austria" else say("France"), side=adjective(side))
+    st.victory = str(said)
+    turn.public("victory", said, winner=st.winner)
     raise Ended(st.victory)
 
 
@@ -145,8 +158,10 @@ def update(turn: Turn) -> None:
             n = committed.pop(lid)
             lost += n
             why = "held by the enemy" if held else "the enemy entered it last"
-            turn.public("discs", f"The {SIDE_ADJ[side]} army loses the {n} disc(s) committed to "
-                                 f"{turn.name(lid)} ({why}).", side=side, locale=lid, lost=n)
+            turn.public("discs", say_plural("The %(side)s army loses the %(num)d disc(s) committed to %(place)s "
+                                            "(%(why)s).", "The %(side)s army loses the %(num)d disc(s) committed to "
+                                            "%(place)s (%(why)s).", n, side=adjective(side), place=turn.name(lid),
+                                            why=say(why)), side=side, locale=lid, lost=n)
     returned = []
     for lid in list(committed):
         if not any(st.occupied_by(n, foe) for n in board.adjacent(lid)):
@@ -154,8 +169,8 @@ def update(turn: Turn) -> None:
             st.uncommitted[side] += n
             returned.append(f"{n} from {turn.name(lid)}")
     if returned:
-        turn.public("discs", f"The {SIDE_ADJ[side]} army's discs return to uncommitted: "
-                             f"{', '.join(returned)} (no enemy next to them).", side=side)
+        turn.public("discs", say("The %(side)s army's discs return to uncommitted: %(places)s (no enemy next to "
+                                 "them).", side=adjective(side), places=returned), side=side)
     if side == "france" and turn.hour < RETURN_BEFORE:
         extra_return(turn)
     if lost:
@@ -178,7 +193,7 @@ def extra_return(turn: Turn) -> None:
     for order in turn.orders.orders:
         if type(order).__name__ == "Return":
             given = (order.locale or "none",)
-    key = turn.decide("france", "disc_return", "Return one committed disc to uncommitted (000 §18 step 3)?",
+    key = turn.decide("france", "disc_return", say("Return one committed disc to uncommitted (000 §18 step 3)?"),
                       options, (eligible[0],), given=given)[0]
     if key == "none":
         return
@@ -186,5 +201,6 @@ def extra_return(turn: Turn) -> None:
     if not committed[key]:
         del committed[key]
     st.uncommitted["france"] += 1
-    turn.public("discs", f"France returns a disc from {turn.name(key)} to uncommitted (000 §18 step 3).",
+    turn.public("discs", say("France returns a disc from %(place)s to uncommitted (000 §18 step 3).",
+                             place=turn.name(key)),
                 side="france", locale=key)

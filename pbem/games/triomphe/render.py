@@ -18,9 +18,9 @@ from pbem.games.simmons.clock import parse_hour
 from pbem.games.simmons.render import MapDrawing
 from pbem.games.simmons.render.drawing import INK, PAPER, SANS, SIDE_COLOUR, SIDE_DARK, _el, _n, _pts, _text, _unit
 from pbem.games.simmons.render.geometry import shared_edges
-from pbem.games.simmons.sides import SIDE_NAME
 
 from .scenario import Scenario
+from .words import triomphe_tongue
 
 ORDERS = 3  # 000 §6
 LINE = "#5a3d8a"  # the objective line
@@ -34,6 +34,9 @@ class TriompheMap(MapDrawing):
     TURN = "turn"
     DUE = "Waiting cells"
 
+    def due_title(self) -> str:
+        return self.tongue.gettext("Waiting cells")
+
     def __init__(self, scenario: Scenario, view: dict, title: str | None = None):
         super().__init__(scenario.board, view, title)
         self.terrain = scenario.terrain
@@ -45,16 +48,17 @@ class TriompheMap(MapDrawing):
         if side not in v.get("uncommitted", {}):
             return None
         committed = sum(v["committed"][side].values())
-        text = f"{SIDE_NAME[side]}: {v['uncommitted'][side]} discs in hand, {committed} committed"
+        _ = self.tongue.gettext
+        values = dict(side=self.side_word(side), uncommitted=v["uncommitted"][side], committed=committed)
         if v.get("demoralised", {}).get(side):
-            text += ", demoralised"
-        return text
+            return _("%(side)s: %(uncommitted)d discs in hand, %(committed)d committed, demoralised", **values)
+        return _("%(side)s: %(uncommitted)d discs in hand, %(committed)d committed", **values)
 
     def header_bits(self) -> list[str]:
         v = self.view
         if v.get("over") or v.get("orders_spent") is None:
             return []
-        return [f"orders spent {v['orders_spent']} of {ORDERS}"]
+        return [self.tongue.gettext("orders spent %(spent)d of %(orders)d", spent=v["orders_spent"], orders=ORDERS)]
 
     def due(self) -> dict:
         """Each waiting cell at the hour it opens: the blocks face up in it, then the others face down."""
@@ -79,21 +83,28 @@ class TriompheMap(MapDrawing):
         if not any(track.get(s) for s in ("austria", "france")):
             return [], y
         y += 30 * u
-        out = [_text(24 * u, y, "Discs on the time track", 14 * u, font_weight="bold")]
+        out = [_text(24 * u, y, self.tongue.gettext("Discs on the time track"), 14 * u, font_weight="bold")]
         for side in ("austria", "france"):
             hours = track.get(side) or {}
             if not hours:
                 continue
             y += 22 * u
-            out.append(_text(24 * u, y, SIDE_NAME[side], 13 * u, fill=SIDE_COLOUR[side], font_weight="bold"))
+            out.append(_text(24 * u, y, self.side_word(side), 13 * u, fill=SIDE_COLOUR[side], font_weight="bold"))
             x = 100 * u
             for hour, n in hours.items():
-                out.append(_text(x, y, hour, 12 * u, font_weight="bold"))
+                out.append(_text(x, y, self.hour_text(hour), 12 * u, font_weight="bold"))
                 out.append(self._discs(x + 50 * u, y - 4 * u, side, int(n)))
                 x += 50 * u + min(max(1, int(n)), 6) * 11 * u + 16 * u
                 if x > self.board.width * 0.46:
                     x, y = 100 * u, y + 20 * u
         return out, y
+
+    def hour_text(self, label: str) -> str:
+        """An hour of the time track (7AM) as the reader writes it (7:00, 7 h, 7时)."""
+        try:
+            return self.clock_label(parse_hour(label))
+        except ValueError:
+            return label
 
     def legend_places(self, bx: float, L: float) -> list[tuple[str, str]]:
         u = self.u
@@ -101,22 +112,23 @@ class TriompheMap(MapDrawing):
             self._arrowhead(bx + L / 2, 0, 1.0, 0.0)
         line = _el("path", d=f"M{_n(bx)},0h{_n(L)}", stroke=LINE, stroke_width=3.4 * u,
                    stroke_dasharray=f"{_n(9 * u)} {_n(4 * u)}")
-        return [(arrow, "eastward across this border (000 §3)"), (line, "objective line (east of it: 000 §19)")]
+        _ = self.tongue.gettext
+        return [(arrow, _("eastward across this border (000 §3)")), (line, _("objective line (east of it: 000 §19)"))]
 
     def legend_more(self, bx: float, L: float, T: float) -> list[tuple[str, str]]:
         u = self.u
         body = _el("path", d=f"M{_n(bx)},{_n(-T / 2)}h{_n(L)}v{_n(T)}h{_n(-L)}z", fill=SIDE_COLOUR["france"],
                    stroke=SIDE_DARK["france"], stroke_width=0.8 * u)
         rows = [(self._discs(bx + 6 * u, 0, "austria", 2) + self._discs(bx + 34 * u, 0, "france", 1),
-                 "morale discs committed to a locale"),
+                 self.tongue.gettext("morale discs committed to a locale")),
                 (body + _el("g", self._stripes(L, T), transform=f"translate({_n(bx + L / 2)} 0)"),
-                 "disorganised block (000 §14)")]
+                 self.tongue.gettext("disorganised block (000 §14)"))]
         foe = {"austria": "france", "france": "austria"}.get(self.viewer or "")
         if foe:
             enemy = _el("path", d=f"M{_n(bx)},{_n(-T / 2)}h{_n(L)}v{_n(T)}h{_n(-L)}z", fill=SIDE_COLOUR[foe],
                         stroke=SIDE_DARK[foe], stroke_width=0.8 * u)
             rows.append((enemy + _el("g", self._outline(L, T), transform=f"translate({_n(bx + L / 2)} 0)"),
-                         "enemy block revealed (its face shown)"))
+                         self.tongue.gettext("enemy block revealed (its face shown)")))
         return rows
 
     # -- the layers on the map
@@ -219,6 +231,9 @@ class TriompheMap(MapDrawing):
                                f"h{_n(-length - 2 * m)}z", fill="none", stroke=REVEALED, stroke_width=1.8 * u)
 
 
-def render_svg(scenario: Scenario, view: dict, title: str | None = None) -> str:
-    """A complete standalone SVG document of ``view`` (triomphe/view.py) on the scenario's board."""
-    return TriompheMap(scenario, view, title).render()
+def render_svg(scenario: Scenario, view: dict, title: str | None = None, lang: str = "en") -> str:
+    """A complete standalone SVG document of ``view`` (triomphe/view.py) on the scenario's board, its
+    margins and legend in ``lang``."""
+    drawing = TriompheMap(scenario, view, title)
+    drawing.tongue = triomphe_tongue(lang)
+    return drawing.render()

@@ -9,6 +9,7 @@ organised all in one turn or not at all (T39).
 from __future__ import annotations
 
 from .orders import Reorganise
+from pbem.lang import say, say_plural
 from .turn import Turn, Void
 
 MANY = 3  # «Якщо на мапі є три або більше впорядкованих французьких фігур, дія може впорядкувати дві»
@@ -36,9 +37,10 @@ def reorganise(turn: Turn, order: Reorganise) -> None:
     for b in blocks:
         b.disorganised = False
         turn.organised.setdefault(b.locale, set()).add(b.id)
-    turn.private("organise", "france", f"Reorganised: {turn.ids(blocks)}.",
-                 seen=f"France reorganises {len(blocks)} block(s) in "
-                      f"{', '.join(turn.name(b.locale) for b in blocks)}.", blocks=[b.id for b in blocks])
+    turn.private("organise", "france", say("Reorganised: %(blocks)s.", blocks=turn.ids(blocks)),
+                 seen=say_plural("France reorganises %(num)d block(s) in %(places)s.",
+                                 "France reorganises %(num)d block(s) in %(places)s.", len(blocks),
+                                 places=[turn.name(b.locale) for b in blocks]), blocks=[b.id for b in blocks])
 
 
 def all_or_none(turn: Turn) -> None:
@@ -54,6 +56,9 @@ def all_or_none(turn: Turn) -> None:
             b.disorganised = True
         if undone:
             turn.private("organise", "france",
-                         f"Disorganised again: {turn.ids(undone)} — the other blocks of {turn.name(locale)} "
-                         f"were not reorganised this turn (000 §14: all of a locale or none).",
-                         seen=f"{len(undone)} French block(s) in {turn.name(locale)} are disorganised again.")
+                         say("Disorganised again: %(blocks)s — the other blocks of %(place)s were not reorganised "
+                             "this turn (000 §14: all of a locale or none).", blocks=turn.ids(undone),
+                             place=turn.name(locale)),
+                         seen=say_plural("%(num)d French block(s) in %(place)s are disorganised again.",
+                                         "%(num)d French block(s) in %(place)s are disorganised again.", len(undone),
+                                         place=turn.name(locale)))

@@ -110,7 +110,7 @@ class TriompheReport(ReportFrame):
         for (lid, facing), seen in sorted(groups.items(), key=lambda kv: (order.get(kv[0][0], 10**6),
                                                                           kv[0][1] is not None,
                                                                           order.get(kv[0][1], -1))):
-            shown = [f"{facts.kind(r['type'])} {r['strength']} ({r['why']})" for r in (e["revealed"] for e in seen)
+            shown = [f"{facts.kind(r['type'])} {r['strength']} ({_(r['why'])})" for r in (e["revealed"] for e in seen)
                      if r]
             disorganised = sum(1 for e in seen if e["disorganised"])
             rows.append([facts.place(lid, facing), str(len(seen)), str(disorganised) if disorganised else "-",
@@ -145,21 +145,22 @@ class TriompheReport(ReportFrame):
 
     def template(self, facts: Facts) -> str:
         label = facts.game_id or facts.game_label or "<game>"
-        return template(self.scenario, facts.view, game=label, deadline=facts.deadline)
+        return template(self.scenario, facts.view, game=label, deadline=facts.deadline, tongue=facts.tongue)
 
 
 def build_report(game, day: int, side: str | None, deadline: str | None = None, game_label: str = "",
                  spectator: bool = False, game_id: str = "", lang: str = "en") -> Report:
     """The report of turn ``day`` (0-based, as in ``game.days``) for ``side`` (None: the moderator).
-    ``lang``: the reader's language (the orders form is English yet)."""
+    ``lang``: the reader's language."""
     return TriompheReport(game.scenario).compose(facts_of(game, day, side, deadline, game_label, spectator, game_id,
                                                           triomphe_tongue(lang)))
 
 
 def opening_template(game, side: str, deadline: str | None, game_label: str = "", game_id: str = "",
                      lang: str = "en") -> str:
-    """The orders form of a side before any turn has been resolved (its welcome mail; English yet)."""
-    return TriompheReport(game.scenario).template(opening_facts(game, side, deadline, game_label, game_id))
+    """The orders form of a side before any turn has been resolved (its welcome mail), in ``lang``."""
+    return TriompheReport(game.scenario).template(opening_facts(game, side, deadline, game_label, game_id,
+                                                                triomphe_tongue(lang)))
 
 
 __all__ = ["TriompheReport", "build_report", "opening_template"]

@@ -16,6 +16,7 @@ costs a disc (T35).
 from __future__ import annotations
 
 from pbem.games.simmons.retreat import preferred, ranked
+from pbem.lang import say, say_plural
 
 from . import morale
 from .state import Block
@@ -43,7 +44,7 @@ def retreat(turn: Turn, locale: str, attack_locale: str, wide_attack: bool, adva
         width = turn.board.approach(locale, facing).width
         lost += _reductions(turn, [b for b in blocks if b.on_map and b.facing == facing
                                    and b.type in ("infantry", "cavalry")], width,
-                            f"retreat from the approach {turn.approach_name(locale, facing)}")
+                            say("retreat from the approach %(approach)s", approach=turn.approach_name(locale, facing)))
     infantry = [b for b in blocks if b.on_map and b.facing is None and b.type == "infantry"]
     n = 2 if wide_attack and advancing >= 2 else 1
     lost += _reductions(turn, infantry, n, "retreat from the reserve")
@@ -62,15 +63,20 @@ def retreat(turn: Turn, locale: str, attack_locale: str, wide_attack: bool, adva
         moved.append((b, to))
         turn.record_move(side, (locale, None), (to, None), 1, "retreat")
     for b, to in moved:
-        turn.private("retreat", side, f"{turn.own(b)} retreats from {turn.name(locale)} to {turn.name(to)}.",
-                     seen=f"{Turn.shown(b)} retreats from {turn.name(locale)} to {turn.name(to)}.",
+        turn.private("retreat", side, say("%(block)s retreats from %(place)s to %(to)s.", block=turn.own(b),
+                                          place=turn.name(locale), to=turn.name(to)),
+                     seen=say("%(block)s retreats from %(place)s to %(to)s.", block=Turn.shown(b),
+                              place=turn.name(locale), to=turn.name(to)),
                      seen_data={"from": locale, "to": to}, block=b.id, frm=locale, to=to)
     for to in dict.fromkeys(to for _b, to in moved):
         turn.contagion(to)
     if lost:
-        morale.lose(turn, side, lost, f"{lost} reduction(s) in the retreat from {turn.name(locale)}")
+        morale.lose(turn, side, lost, say_plural("%(num)d reduction(s) in the retreat from %(place)s",
+                                                 "%(num)d reduction(s) in the retreat from %(place)s", lost,
+                                                 place=turn.name(locale)))
     if side == "austria" and moved:
-        morale.commit(turn, "austria", locale, len(moved), f"{len(moved)} block(s) retreated from it")
+        morale.commit(turn, "austria", locale, len(moved), say_plural("%(num)d block(s) retreated from it",
+                                                                      "%(num)d block(s) retreated from it", len(moved)))
 
 
 def _who_goes(turn: Turn, blocks: list[Block], locale: str, attack_locale: str) -> list[Block]:
@@ -87,8 +93,9 @@ def _who_goes(turn: Turn, blocks: list[Block], locale: str, attack_locale: str) 
         return blocks  # nobody can go: each is eliminated in turn
     side = blocks[0].side
     options = [(b.id, turn.own(b)) for b in blocks]
-    answer = turn.decide(side, "retreat_who", f"Room for {room} of the {len(blocks)} blocks retreating from "
-                                              f"{turn.name(locale)}: which retreat (the others are eliminated)?",
+    answer = turn.decide(side, "retreat_who", say("Room for %(room)d of the %(n)d blocks retreating from %(place)s: "
+                                                  "which retreat (the others are eliminated)?", room=room, n=len(blocks),
+                                                  place=turn.name(locale)),
                          options, tuple(b.id for b in blocks[:room]), lo=room, hi=room)
     return [b for b in blocks if b.id in answer] + [b for b in blocks if b.id not in answer]
 
@@ -99,7 +106,8 @@ def _reductions(turn: Turn, blocks: list[Block], n: int, why: str) -> int:
         alive = [b for b in blocks if b.on_map]
         if not alive:
             break
-        b = turn.pick_own(alive[0].side, alive, "retreat_loss", f"A reduction ({why}): which block takes it?")
+        b = turn.pick_own(alive[0].side, alive, "retreat_loss", say("A reduction (%(why)s): which block takes it?",
+                                                                    why=say(why)))
         lost += turn.reduce(b, 1, why)
     return lost
 
@@ -122,7 +130,8 @@ def _choose(turn: Turn, block: Block, locale: str, options: list[str]) -> str:
     best = ranked(turn.board, options, (turn.sc.retreat_toward or {}).get(block.side), room)
     given = preferred(turn.standing(block.side, "retreat", locale), options)
     labels = [(n, f"{turn.name(n)} ({room[n]} room)") for n in best]
-    return turn.decide(block.side, "retreat", f"{turn.own(block)} retreats from {turn.name(locale)}: where to?",
+    return turn.decide(block.side, "retreat", say("%(block)s retreats from %(place)s: where to?", block=turn.own(block),
+                                                  place=turn.name(locale)),
                        labels, (best[0],), given=given, source="standing" if given else None)[0]
 
 

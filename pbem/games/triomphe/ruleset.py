@@ -115,11 +115,15 @@ class Triomphe(FamilyRuleset):
 
     def check_orders(self, scenario, state, seat: str, text: str, *, lang: str = "en"):
         try:
-            return self.parse_orders(scenario, state, seat, text)  # the parser's checks are all the start decides
+            orders = self.parse_orders(scenario, state, seat, text)  # the parser's checks are all the start decides
         except OrdersError as error:
             if lang == "en":
                 raise
-            raise WORDS.error_in_words(error, lang) from None
+            raise WORDS.error_in_words(error, lang, triomphe_tongue(lang)) from None
+        if lang != "en":
+            places = tuple(loc.name for loc in scenario.board.locales.values())
+            orders.in_words = lambda order: WORDS.echo_in(order, lang, places)
+        return orders
 
     def resolve(self, scenario, state, orders, decider, chance):
         return sequence.resolve_day(scenario, state, orders, decider)  # combat is deterministic: no dice
@@ -145,7 +149,7 @@ class Triomphe(FamilyRuleset):
     def render_svg(self, scenario, view_: dict, title: str | None = None, *, lang: str = "en") -> str:
         from .render import render_svg
 
-        return render_svg(scenario, view_, title=title)
+        return render_svg(scenario, view_, title=title, lang=lang)
 
     def map_clicks(self, scenario, view: dict | None = None) -> dict:
         from .clicks import map_clicks

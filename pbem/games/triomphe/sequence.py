@@ -19,11 +19,13 @@ from . import assault, bombardment, march, morale, reorganisation, victory
 from .orders import Assault, Attack, Bombard, Enter, Fire, March, Orders, Reorganise, Road
 from .scenario import SIDE_NAME, Scenario
 from pbem.games.simmons.clock import hour_label
+from pbem.games.simmons.clock import Clock
+from pbem.lang import say, say_plural
 from pbem.games.simmons.standing import update_standing
 from pbem.games.simmons.turn import is_over, moving_side  # noqa: F401 (the game's names)
 from .state import State
 from . import maneuver
-from .turn import Ended, Turn, Void
+from .turn import Ended, Turn, Void, reason
 
 
 def resolve_day(scenario: Scenario, state: State, orders: dict[str, Orders], decider: Decider,
@@ -60,7 +62,8 @@ def resolve_day(scenario: Scenario, state: State, orders: dict[str, Orders], dec
 
 
 def start_of_turn(turn: Turn) -> None:
-    turn.public("turn", f"{SIDE_NAME[turn.side]}'s turn, {hour_label(turn.hour)}.", side=turn.side, hour=turn.hour)
+    turn.public("turn", say("%(whose)s, %(hour)s.", whose=say("Austria's turn") if turn.side == "austria"
+                            else say("France's turn"), hour=Clock(turn.hour)), side=turn.side, hour=turn.hour)
     morale.receive(turn)
     recovery(turn)
 
@@ -73,9 +76,11 @@ def recovery(turn: Turn) -> None:
     for b in back:
         st.put(b, b.locale, None)
     if back:
-        turn.private("recovery", turn.side, f"Back to their reserves (no enemy across): {turn.ids(back)} (000 §16).",
-                     seen=f"{len(back)} {SIDE_NAME[turn.side]} block(s) leave their approaches for the reserve "
-                          f"(000 §16).")
+        turn.private("recovery", turn.side, say("Back to their reserves (no enemy across): %(blocks)s (000 §16).",
+                                                blocks=turn.ids(back)),
+                     seen=say_plural("%(num)d %(side)s block(s) leave their approaches for the reserve (000 §16).",
+                                     "%(num)d %(side)s block(s) leave their approaches for the reserve (000 §16).",
+                                     len(back), side=say("Austria") if turn.side == "austria" else say("France")))
 
 
 ACTIONS = {
@@ -120,7 +125,8 @@ def actions(turn: Turn) -> None:
             try:
                 bombardment.complete(turn, b)
             except Void as why:
-                turn.private("void", turn.side, f"Bombardment of {b.id} not completed — {why}.")
+                turn.private("void", turn.side, say("Bombardment of %(block)s not completed — %(why)s.", block=b.id,
+                                                    why=reason(why)))
     for order in turn.orders.orders:
         action = ACTIONS.get(type(order))
         if action is None:
@@ -128,7 +134,7 @@ def actions(turn: Turn) -> None:
         try:
             action(turn, order)
         except Void as why:
-            turn.void(order, str(why))
+            turn.void(order, reason(why))
 
 
 def end_of_turn(turn: Turn) -> None:
@@ -136,7 +142,8 @@ def end_of_turn(turn: Turn) -> None:
     for b in bombardment.due(turn):  # a bombardment not completed in the turn after it was declared lapses
         if b.bombard_days and b.bombard_days[-1] < turn.st.day:
             b.bombard = None
-    turn.public("orders", f"{SIDE_NAME[turn.side]} spent {turn.spent} of 3 orders.", spent=turn.spent)
+    turn.public("orders", say("%(side)s spent %(spent)d of 3 orders.", side=say("Austria") if turn.side == "austria"
+                              else say("France"), spent=turn.spent), spent=turn.spent)
     morale.update(turn)
     if turn.st.day + 1 >= turn.sc.days:
         victory.end_of_game(turn)

@@ -7,18 +7,38 @@ Triomphe's own, as Marengo's are its own (marengo/report/template.py).
 
 from __future__ import annotations
 
-from .reader import natural_order
-from .scenario import SIDE_NAME, Scenario
+from pbem.core.orders import header_words
 from pbem.games.simmons.clock import hour_label
+from pbem.games.simmons.lang import Tongue
+
+from .reader import natural_order
+from .scenario import Scenario
+from .words import WORDS, triomphe_tongue
 
 RETURN_BEFORE = 16
 
 
-def template(scenario: Scenario, view: dict, game: str = "<game>", deadline: str | None = None) -> str:
+def template(scenario: Scenario, view: dict, game: str = "<game>", deadline: str | None = None,
+             tongue: Tongue | None = None) -> str:
+    """The form in ``tongue``'s language (English when None): its comments from the catalogs, its
+    header and example orders in the reader's words (every language's are read)."""
+    t = tongue or triomphe_tongue("en")
+    _ = t.gettext
     board = scenario.board
     side = view["viewer"]
     hour = view["hour"]
     own_turn = view["next_side"] == side
+
+    def say(order: str) -> str:  # an example order in the reader's words
+        return WORDS.in_words(order, t.lang)
+
+    def words(text: str) -> str:  # a sentence naming order words (STANDING) in the reader's
+        return WORDS.words_in(text, t.lang)
+
+    def side_word(s: str) -> str:
+        return {"austria": _("Austria"), "france": _("France")}[s]
+
+    clock = hour_label(hour) if t.lang == "en" else _("%(hour)d:00", hour=hour)
 
     def name(lid):
         return board.locales[lid].name
@@ -26,19 +46,31 @@ def template(scenario: Scenario, view: dict, game: str = "<game>", deadline: str
     def place(lid, facing):
         return name(lid) if facing is None else f"{name(lid)}>{name(facing)}"
 
-    lines = [f"GAME {game} SIDE {SIDE_NAME[side]} TURN {hour_label(hour)} KEY <your-key>"]
+    def kind(type_: str) -> str:
+        return {"infantry": _("infantry"), "cavalry": _("cavalry"), "artillery": _("artillery")}.get(type_, type_)
+
+    key = header_words(t.lang)  # the header in the reader's words; the hour as he writes it (13:00 is 1PM)
+    turn = hour_label(hour) if t.lang == "en" else f"{hour}:00"
+    lines = [f"{key['GAME']} {game} {key['SIDE']} {side_word(side)} {key['TURN']} {turn} {key['KEY']} "
+             + _("<your-key>")]
     if view["over"]:
-        return "\n".join(lines + [f"# The game is over: {view['victory'] or view['winner']}. No more orders."]) + "\n"
-    when = f"# Deadline: {deadline}." if deadline else "# Deadline: set by the server."
+        why = view["victory"] if t.lang == "en" else ""  # the state's reason is English: the report tells it
+        return "\n".join(lines + ["# " + (_("The game is over: %(why)s. No more orders.",
+                                             why=why or side_word(view["winner"])) if why or view["winner"]
+                                           else _("The game is over. No more orders."))]) + "\n"
+    when = _("Deadline: %(deadline)s.", deadline=deadline) if deadline else _("Deadline: set by the server.")
     if not own_turn:
-        lines += [f"# It is {SIDE_NAME[view['next_side']]}'s turn at {hour_label(hour)}: STANDING orders only.",
-                  when, "# Remove the # to use one; each stays in force until replaced or cleared."]
-        return "\n".join(lines + _standing_examples()) + "\n"
-    lines += [f"# Your turn, {hour_label(hour)} (round {view['round']} of {view['rounds']}). {when[2:]}",
-              "# One action a line, carried out in the order written; a block acts once a turn",
-              "# (REORGANISE aside). 3 orders: REORGANISE, MARCH, ATTACK, ASSAULT and ROAD/ENTER off the",
-              "# main road cost 1; defensive marches, main-road marches, the pontoon and bombardments are free.",
-              "# The examples are suggestions: remove the # to use one."]
+        whose = {"austria": _("Austria's turn"), "france": _("France's turn")}[view["next_side"]]
+        lines += ["# " + words(_("It is %(whose)s at %(hour)s: STANDING orders only.", whose=whose, hour=clock)),
+                  "# " + when, "# " + _("Remove the # to use one; each stays in force until replaced or cleared.")]
+        return "\n".join(lines + _standing_examples(t)) + "\n"
+    lines += ["# " + _("Your turn, %(hour)s (round %(round)d of %(rounds)d). %(deadline)s", hour=clock,
+                       round=view["round"], rounds=view["rounds"], deadline=when),
+              "# " + _("One action a line, carried out in the order written; a block acts once a turn"),
+              "# " + words(_("(REORGANISE aside). 3 orders: REORGANISE, MARCH, ATTACK, ASSAULT and ROAD/ENTER off the")),
+              "# " + words(_("main road cost 1; defensive marches, main-road marches, the pontoon and bombardments "
+                             "are free.")),
+              "# " + _("The examples are suggestions: remove the # to use one.")]
     mine = [b for b in view["blocks"] if b["side"] == side]
     enemy_at: dict[str, int] = {}
     enemy_on: dict[tuple, int] = {}
@@ -56,21 +88,22 @@ def template(scenario: Scenario, view: dict, game: str = "<game>", deadline: str
         if b["disorganised"]:
             disorganised.setdefault(b["locale"], []).append(b["id"])
     if disorganised:
-        lines.append("# == Reorganise (all the blocks of a locale in the same turn) ==")
+        lines.append("# == " + _("Reorganise (all the blocks of a locale in the same turn)") + " ==")
         for lid, ids in disorganised.items():
-            lines.append("# " + " ; ".join(f"REORGANISE {bid}" for bid in ids) + f"    # {name(lid)}")
+            lines.append("# " + " ; ".join(say(f"REORGANISE {bid}") for bid in ids) + f"    # {name(lid)}")
     due = [b for b in mine if b["status"] == "waiting" and (b["arrives"] or 0) <= hour]
     if due:
-        lines.append("# == Enter ==")
+        lines.append("# == " + _("Enter") + " ==")
         for b in sorted(due, key=lambda b: natural_order(b["id"])):
             kinds = {board.entries[e].kind for e in scenario.cells[b["cell"]].entries} if b["cell"] in \
                 scenario.cells else set()
-            lines.append(f"# ENTER {b['id']}" + ("    # or BY PONTOON" if "pontoon" in kinds else ""))
-    lines.append("# == Your blocks ==")
+            lines.append("# " + say(f"ENTER {b['id']}") + ("    # " + _("or %(words)s", words=say("BY PONTOON"))
+                                                            if "pontoon" in kinds else ""))
+    lines.append("# == " + _("Your blocks") + " ==")
     for (lid, facing), group in groups.items():
         ids = " ".join([b["id"] for b in group if not b["disorganised"]][:3])  # §6: three blocks an action
-        names = ", ".join(f"{b['id']} {b['type']} {b['strength']}" + (" (disorganised)" if b["disorganised"] else "")
-                          for b in group)
+        names = ", ".join(f"{b['id']} {kind(b['type'])} {b['strength']}"
+                          + (" (" + _("disorganised") + ")" if b["disorganised"] else "") for b in group)
         lines.append(f"# {place(lid, facing)}: {names}")
         if not ids:
             continue
@@ -79,35 +112,39 @@ def template(scenario: Scenario, view: dict, game: str = "<game>", deadline: str
             for n in board.adjacent(lid):
                 if enemy_at.get(n):
                     if not (side == "france" and hour == scenario.first_hour):
-                        lines.append(f"# MARCH {first} {name(lid)} -> {name(lid)}>{name(n)}    # free if it "
-                                     f"does not overfill the approach")
+                        lines.append("# " + say(f"MARCH {first} {name(lid)} -> {name(lid)}>{name(n)}") + "    # "
+                                     + _("free if it does not overfill the approach"))
                     if enemy_on.get((n, lid), 0) < board.approach(n, lid).width:
-                        lines.append(f"# ATTACK {ids} {name(lid)} -> {name(n)}")
+                        lines.append("# " + say(f"ATTACK {ids} {name(lid)} -> {name(n)}"))
                 else:
-                    lines.append(f"# MARCH {ids} {name(lid)} -> {name(n)}")
+                    lines.append("# " + say(f"MARCH {ids} {name(lid)} -> {name(n)}"))
                     break
             roads = [n for n, r in board.road_neighbours(lid) if not enemy_at.get(n)]
             if roads:
-                lines.append(f"# ROAD {first} {name(lid)} -> {name(roads[0])}")
+                lines.append("# " + say(f"ROAD {first} {name(lid)} -> {name(roads[0])}"))
         else:
-            lines.append(f"# MARCH {ids} {place(lid, facing)} -> {name(lid)}")
+            lines.append("# " + say(f"MARCH {ids} {place(lid, facing)} -> {name(lid)}"))
             if enemy_on.get((facing, lid)):
-                lines.append(f"# ASSAULT {place(lid, facing)} WITH {ids} LEAD BEST")
+                lines.append("# " + say(f"ASSAULT {place(lid, facing)} WITH {ids} LEAD BEST"))
             elif enemy_at.get(facing):
-                lines.append(f"# ATTACK {ids} {place(lid, facing)} -> {name(facing)}")
+                lines.append("# " + say(f"ATTACK {ids} {place(lid, facing)} -> {name(facing)}"))
             guns = [b for b in group if b["type"] == "artillery" and not b["bombard"]]
             if guns and not board.approach(facing, lid).artillery:
-                lines.append(f"# BOMBARD {guns[0]['id']} FROM {place(lid, facing)}")
+                lines.append("# " + say(f"BOMBARD {guns[0]['id']} FROM {place(lid, facing)}"))
     if side == "france" and hour < RETURN_BEFORE and view["committed"]["france"]:
-        lines.append(f"# RETURN {name(next(iter(view['committed']['france'])))}    # or RETURN NONE")
-    return "\n".join(lines + _standing_examples()) + "\n"
+        lines.append("# " + say(f"RETURN {name(next(iter(view['committed']['france'])))}") + "    # "
+                     + _("or %(words)s", words=say("RETURN NONE")))
+    return "\n".join(lines + _standing_examples(t)) + "\n"
 
 
-def _standing_examples() -> list[str]:
-    return ["# == Standing orders (for the enemy's turn) ==",
-            "# STANDING RESPOND ALL BLOCKING",
-            "# STANDING VANGUARD ALL BEST",
-            "# STANDING BARRAGE ALWAYS",
-            "# STANDING COUNTERATTACK TURN",
-            "# STANDING COVER ALWAYS",
-            "# STANDING LOSSES STRONGEST"]
+def _standing_examples(t: Tongue) -> list[str]:
+    def say(order: str) -> str:
+        return WORDS.in_words(order, t.lang)
+
+    return ["# == " + t.gettext("Standing orders (for the enemy's turn)") + " ==",
+            "# " + say("STANDING RESPOND ALL BLOCKING"),
+            "# " + say("STANDING VANGUARD ALL BEST"),
+            "# " + say("STANDING BARRAGE ALWAYS"),
+            "# " + say("STANDING COUNTERATTACK TURN"),
+            "# " + say("STANDING COVER ALWAYS"),
+            "# " + say("STANDING LOSSES STRONGEST")]

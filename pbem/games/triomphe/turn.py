@@ -14,6 +14,9 @@ from collections import Counter
 
 from pbem.core.decisions import Decider
 from pbem.games.simmons.turn import SideTurn
+from .words import WORDS
+from pbem.games.simmons.turn import adjective
+from pbem.lang import Text, say, say_plural
 
 from .orders import Orders
 from .scenario import SIDE_ADJ, Scenario
@@ -22,6 +25,11 @@ from .state import Block, State
 ORDERS = 3  # 000 §6: «Гравець має загалом три (3) накази на хід»
 GROUP = 3  # 000 §6: at most three blocks take part in an action
 STRENGTH_ORDER = {"infantry": 0, "cavalry": 1, "artillery": 2}
+
+
+def reason(why: Exception):
+    """What a Void says: its Text when it was raised with one, else its English."""
+    return why.args[0] if why.args else str(why)
 
 
 class Void(Exception):
@@ -35,6 +43,8 @@ class Ended(Exception):
 class Turn(SideTurn):
     """One side's turn (pbem.games.simmons.turn.SideTurn: naming, telling, standing orders,
     decisions) with Triomphe's counters."""
+
+    WORDS = WORDS
 
     tag_decisions = True
 
@@ -66,31 +76,33 @@ class Turn(SideTurn):
     def approach_name(self, locale: str, toward: str) -> str:
         return f"{self.name(locale)}>{self.name(toward)}"
 
-    def a_block(self, side: str | None = None) -> str:
+    def a_block(self, side: str | None = None) -> Text:
         """'An Austrian block' / 'A French block'."""
-        adj = SIDE_ADJ[side or self.side]
-        return f"{'An' if adj[0] in 'AEIOU' else 'A'} {adj} block"
+        side = side or self.side
+        return say("An %(side)s block", side=adjective(side)) if SIDE_ADJ[side][0] in "AEIOU" \
+            else say("A %(side)s block", side=adjective(side))
 
-    def count(self, n: int, side: str | None = None) -> str:
-        return f"{n} {SIDE_ADJ[side or self.side]} block" + ("s" if n != 1 else "")
+    def count(self, n: int, side: str | None = None) -> Text:
+        return say_plural("%(num)d %(side)s block", "%(num)d %(side)s blocks", n, side=adjective(side or self.side))
 
-    def ids(self, blocks) -> str:
-        return ", ".join(self.own(b) for b in blocks)
+    def ids(self, blocks) -> list[Text]:
+        """The blocks as their owner knows them, a list (read "A1 ... (infantry 2), A2 ...")."""
+        return [self.own(b) for b in blocks]
 
     # -- orders (000 §6)
 
     def pay(self, n: int) -> None:
         """Spend ``n`` orders, or raise Void if the turn has not that many left (T2)."""
         if self.spent + n > ORDERS:
-            raise Void(f"the {ORDERS} orders of the turn are spent" if self.spent >= ORDERS else
-                       f"it needs {n} orders and only {ORDERS - self.spent} are left")
+            raise Void(say("the %(orders)d orders of the turn are spent", orders=ORDERS) if self.spent >= ORDERS else
+                       say("it needs %(n)d orders and only %(left)d are left", n=n, left=ORDERS - self.spent))
         self.spent += n
 
     def fresh(self, blocks: list[Block]) -> None:
         """Raise Void unless none of ``blocks`` has taken part in an action this turn (§6)."""
         done = [b.id for b in blocks if b.id in self.acted]
         if done:
-            raise Void(f"{', '.join(done)} already took part in an action this turn (000 §6)")
+            raise Void(say("%(blocks)s already took part in an action this turn (000 §6)", blocks=done))
 
     # -- the map and its occupants
 
@@ -121,9 +133,11 @@ class Turn(SideTurn):
             for b in caught:
                 b.disorganised = True
             self.private("disorganised", "france",
-                         f"Disorganised by contact in {self.name(locale)}: {self.ids(caught)} (000 §14).",
-                         seen=f"{len(caught)} French block(s) in {self.name(locale)} become disorganised "
-                              f"(000 §14).", locale=locale)
+                         say("Disorganised by contact in %(place)s: %(blocks)s (000 §14).", place=self.name(locale),
+                             blocks=self.ids(caught)),
+                         seen=say_plural("%(num)d French block(s) in %(place)s become disorganised (000 §14).",
+                                         "%(num)d French block(s) in %(place)s become disorganised (000 §14).",
+                                         len(caught), place=self.name(locale)), locale=locale)
             return True
         return False
 
@@ -156,9 +170,11 @@ class Turn(SideTurn):
         gone = ""
         if block.strength == 0:
             self.st.put(block, None, None, status="eliminated")
-            gone = " and is eliminated"
-        self.private("loss", block.side, f"{self.own(block, before)} loses {taken} ({why}){gone}.",
-                     seen=f"A revealed {SIDE_ADJ[block.side]} {block.type} {before} loses {taken} ({why}){gone}.",
+            gone = say(" and is eliminated")
+        self.private("loss", block.side, say("%(block)s loses %(points)d (%(why)s)%(gone)s.",
+                                             block=self.own(block, before), points=taken, why=say(why), gone=gone),
+                     seen=say("A revealed %(block)s loses %(points)d (%(why)s)%(gone)s.",
+                              block=self.shown(block, before), points=taken, why=say(why), gone=gone),
                      seen_data={"side": block.side, "type": block.type, "strength": before, "loss": taken},
                      block=block.id, loss=taken)
         return taken
@@ -167,6 +183,6 @@ class Turn(SideTurn):
         if not blocks:
             return
         side = blocks[0].side
-        self.private("reveal", side, f"Revealed ({why}): {self.ids(blocks)}.",
-                     seen=f"Revealed ({why}): {', '.join(self.shown(b) for b in blocks)}.",
+        self.private("reveal", side, say("Revealed (%(why)s): %(blocks)s.", why=say(why), blocks=self.ids(blocks)),
+                     seen=say("Revealed (%(why)s): %(blocks)s.", why=say(why), blocks=[self.shown(b) for b in blocks]),
                      seen_data={"blocks": [{"type": b.type, "strength": b.strength} for b in blocks]})

@@ -9,6 +9,7 @@ objective line (T49), France otherwise.
 from __future__ import annotations
 
 from .turn import Turn
+from pbem.lang import say, say_plural
 
 EAST_BLOCKS = 3  # «принаймні 3 фігури на схід від цільової межі»
 
@@ -24,9 +25,12 @@ def end_of_game(turn: Turn) -> None:
     n = east_of_line(st, turn.sc)
     if n >= EAST_BLOCKS:
         st.winner = "austria"
-        st.victory = f"Austria wins a minor victory: {n} Austrian blocks stand east of the objective line at 9 PM."
+        said = say("Austria wins a minor victory: %(n)d Austrian blocks stand east of the objective line at 9 PM.", n=n)
     else:
         st.winner = "france"
-        st.victory = (f"France wins a minor victory: only {n} Austrian block(s) stand east of the objective line "
-                      f"at 9 PM (Austria needs {EAST_BLOCKS}).")
-    turn.public("victory", st.victory, winner=st.winner)
+        said = say_plural("France wins a minor victory: only %(num)d Austrian block(s) stand east of the objective "
+                          "line at 9 PM (Austria needs %(need)d).", "France wins a minor victory: only %(num)d "
+                          "Austrian block(s) stand east of the objective line at 9 PM (Austria needs %(need)d).", n,
+                          need=EAST_BLOCKS)
+    st.victory = str(said)
+    turn.public("victory", said, winner=st.winner)

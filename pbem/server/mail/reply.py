@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from pbem.core.orders import HEADER_KEYS
+from pbem.core.orders import HEADER_ALIASES
 from pbem.server.mail.quoting import (
     ANY_HEADER_LINE, CLOSING, DATE, DECOR, EMAIL, FOOTER, FORWARD, FRAMED, FROM, HEADER_LINE, PLACEHOLDER,
     PLAIN_RULE, QUOTE, RULE, SEPARATOR, START, TIME, VERB, YEAR,
@@ -121,7 +121,7 @@ class _Reader:
 
     def __init__(self, text: str, words):
         self.lines = lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-        self.words = {w.upper() for w in words} | set(HEADER_KEYS)
+        self.words = {w.upper() for w in words} | set(HEADER_ALIASES)
         self.has_words = bool(words)
         n = self.n = len(lines)
         self.filled = [False] * n
@@ -201,9 +201,9 @@ class _Reader:
         """An orders header: GAME/SIDE/TURN/KEY first, with GAME or KEY in it."""
         if self.depth[i] or not self._orders_like[i]:
             return False
-        words = self.lines[i].split("#")[0].upper().split()
-        # GAME or KEY with its value: "KEY" alone is the mail command for a new key, not a header
-        return bool(words) and words[0] in HEADER_KEYS and ("GAME" in words[:-1] or "KEY" in words[:-1])
+        words = [HEADER_ALIASES.get(w, w) for w in self.lines[i].split("#")[0].upper().split()]
+        # GAME or KEY (in any language) with its value: "KEY" alone is the mail command for a new key, not a header
+        return bool(words) and words[0] in HEADER_ALIASES and ("GAME" in words[:-1] or "KEY" in words[:-1])
 
     def mark(self, i: int) -> bool:
         return self.marks[i]

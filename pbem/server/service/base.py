@@ -103,10 +103,7 @@ class ServiceBase:
     def turn_label(self, game: Game, day: int | None = None, lang: str = "en") -> str:
         """The name of ``day`` (default: the next). A day with a position is named by it (its
         ``Turn.label``, in the game's words); a day beyond, by the ruleset, in ``lang``."""
-        day = game.day if day is None else day
-        if lang == "en" or 0 <= day <= game.day:
-            return game.turn_label(day)
-        return game.ruleset.turn_label(game.scenario, day, lang=lang)
+        return game.turn_label(day, lang)
 
     def lang_of(self, game_id: int, side: str | None) -> str:
         """The language of seat ``side``'s player (his choice, kept with his address; English

@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass, field
 
 from pbem.server import deadlines, i18n
-from pbem.core.orders import OrdersError, Problem
+from pbem.core.orders import HEADER_ALIASES, OrdersError, Problem
 
 from .base import ServiceBase
 
@@ -57,20 +57,15 @@ class Submission:
 
 def problem_text(problem: Problem, lang: str = "en") -> str:
     """A problem of the orders as the player reads it: its line and column, in his language (the
-    message itself comes from the ruleset, which wrote it in that language)."""
-    if lang == "en":
-        return str(problem)
-    tr = i18n.translator(lang)
-    text = tr.gettext("line %(line)s, column %(column)s: %(message)s", line=problem.line, column=problem.column,
-                      message=problem.message)
-    if problem.found:
-        text += " " + tr.gettext("(found %(found)r)", found=problem.found)
-    if problem.expected:
-        text += "; " + tr.gettext("expected %(expected)s", expected=problem.expected)
-    return text
+    frame from the core's catalog, pbem.core.orders; the message itself comes from the ruleset,
+    which wrote it in that language)."""
+    return problem.in_language(lang)
 
 
-KEY_WORD = re.compile(r"(?im)^(\s*(?:(?:GAME|SIDE|TURN)\b.*?)?\bKEY\s+)(\S+)")
+_OTHER_KEYS = "|".join(sorted((re.escape(w) for w, k in HEADER_ALIASES.items() if k != "KEY"), key=len, reverse=True))
+_KEYS = "|".join(sorted((re.escape(w) for w, k in HEADER_ALIASES.items() if k == "KEY"), key=len, reverse=True))
+KEY_WORD = re.compile(rf"(?im)^(\s*(?:(?:{_OTHER_KEYS})(?!\w).*?)?(?<!\w)(?:{_KEYS})\s+)(\S+)")
+"""The header's key, after KEY or its word in any language (CLÉ, КЛЮЧ, 密钥)."""
 
 
 def redact_key(text: str) -> str:

@@ -3,6 +3,7 @@ reinforcements, its standing orders and example orders written the way the parse
 
 from __future__ import annotations
 
+from pbem.core.orders import header_words
 from pbem.games.marengo.bot import activation_allowance
 from pbem.games.marengo.sendable import useful_order
 from pbem.games.marengo.scenario import Scenario
@@ -29,10 +30,12 @@ def order_template(facts: Facts) -> str:
     def say(order: str) -> str:  # an order in the reader's words (every language's are read)
         return in_words(order, t.lang)
 
-    # the header stays in the order language's words (GAME, SIDE, TURN: read in every language);
-    # the hour as the reader writes it, in a form the header reads (13:00 is 1PM)
+    # the header in the reader's words (PARTIE, ИГРА, 对局...: every language's are read), the side
+    # as he names it, the hour as he writes it, in a form the header reads (13:00 is 1PM)
     turn = hour_label(hour) if t.lang == "en" else f"{hour}:00"
-    lines = [f"GAME {label} SIDE {side_name(side)} TURN {turn} KEY " + _("<your-key>")]
+    key = header_words(t.lang)
+    lines = [f"{key['GAME']} {label} {key['SIDE']} {facts.side(side)} {key['TURN']} {turn} {key['KEY']} "
+             + _("<your-key>")]
     whose = {"austria": _("Austria's day"), "france": _("France's day")}
     deadline = facts.deadline or facts.no_deadline()
     if own_day:

@@ -86,7 +86,9 @@ class Margins(Layout):
         if v.get("over"):
             winner = v.get("winner")
             bits.append((_("game over: %(side)s wins", side=self.side_word(winner)) if winner
-                         else _("game over: a draw")) + (f" ({v['victory']})" if v.get("victory") else ""))
+                         else _("game over: a draw"))
+                        # why, as the state words it (English): the reports tell it in the reader's language
+                        + (f" ({v['victory']})" if v.get("victory") and self.tongue.lang == "en" else ""))
         elif v.get("next_side"):
             bits.append(self.whose_next(v["next_side"]))
         bits.append(who)

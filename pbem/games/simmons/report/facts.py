@@ -162,13 +162,26 @@ def facts_of(game, day: int, side: str | None, deadline: str | None = None, game
         first_hour=scenario.first_hour,
         sides=sides,
         view=game.view(side, day),
-        events=events_for(result.events, side),
+        events=events_in(result.events, side, tongue),
         decisions=decisions,
         deadline=deadline,
         retreat_toward=dict(scenario.retreat_toward or {}),
         orders=orders,
         **({"tongue": tongue} if tongue is not None else {}),
     )
+
+
+def events_in(events, side: str | None, tongue: Tongue | None) -> list[dict]:
+    """``events_for(events, side)``, each text in ``tongue``'s language where the engine wrote it as a
+    Text (``Event.text_for``)."""
+    if tongue is None or tongue.lang == "en":
+        return events_for(events, side)
+    out = []
+    for event in events:
+        known = event.for_side(side)
+        if known is not None:
+            out.append({"kind": event.kind, "text": event.text_for(side, tongue), "data": known[1]})
+    return out
 
 
 def opening_facts(game, side: str, deadline: str | None, game_label: str = "", game_id: str = "",

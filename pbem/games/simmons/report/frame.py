@@ -164,7 +164,8 @@ class ReportFrame:
                  strong=_("Played:")),
         ]
         if v["over"]:
-            lines.append(Para(v.get("victory") or _("The game is over."), strong=_("The game is over.")))
+            victory = next((e["text"] for e in facts.events if e["kind"] == "victory"), None)  # in the reader's words
+            lines.append(Para(victory or v.get("victory") or _("The game is over."), strong=_("The game is over.")))
         else:
             nxt = v["next_side"]
             if nxt == facts.reader:
@@ -197,7 +198,7 @@ class ReportFrame:
             if not facts.decisions:
                 doc.add(Para(_("No decision was put to either side.")))
                 return
-            rows = [[str(r.index), facts.side(r.decision.side), r.decision.question, answer(r, facts),
+            rows = [[str(r.index), facts.side(r.decision.side), r.decision.question_in(facts.tongue), answer(r, facts),
                      sources.get(r.source, r.source)] for r in facts.decisions]
             doc.add(Table(["#", _("Side"), _("Question"), _("Answer"), _("Taken by")], rows))
             return
@@ -206,7 +207,7 @@ class ReportFrame:
         if not facts.decisions:
             doc.add(Para(_("None: no choice was put to you that your orders did not answer.")))
             return
-        rows = [[str(r.index), r.decision.question, answer(r, facts), sources.get(r.source, r.source)]
+        rows = [[str(r.index), r.decision.question_in(facts.tongue), answer(r, facts), sources.get(r.source, r.source)]
                 for r in facts.decisions]
         doc.add(Table(["#", _("Question"), _("Answer"), _("Taken by")], rows))
         doc.add(Para(self.by_turn(
@@ -253,5 +254,7 @@ class ReportFrame:
 
 def answer(record, facts: Facts | None = None) -> str:
     """A decision's answer as its labels."""
-    none = facts.tongue.gettext("none") if facts is not None else "none"
-    return ", ".join(record.decision.label(k) for k in record.answer) or none
+    if facts is None:
+        return ", ".join(record.decision.label(k) for k in record.answer) or "none"
+    return facts.tongue.listed([record.decision.label_in(k, facts.tongue) for k in record.answer]) or \
+        facts.tongue.gettext("none")
