@@ -1,0 +1,272 @@
+"""Napoleon 1815's words in each language: its catalog (pbem/games/napoleon1815/locale, the
+``napoleon1815`` domain; docs/glossary-napoleon1815.md holds the terms, the Russian ones the rule
+book 002's), and its order words, sides and towns in each language (words.toml), which the orders
+read as the English ones: the logged orders stay English, whatever language they were written in.
+
+    t = tongue("ru")
+    t.say(say("Battle of %(town)s ...", town=Place("Ligny")))   -> "... Линьи ..."
+
+A sentence the engine writes is a :class:`pbem.lang.Text`; a town in it is a :class:`Place` (its
+English name, read in each language's usual spelling), a list of parts a :class:`Join`.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+import unicodedata
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+from pbem.core.decisions import Decision
+from pbem.core.orders import OrdersError, Problem, fold
+from pbem.lang import Text, Tongue, catalog, language, say
+
+LOCALE = Path(__file__).parent / "locale"
+DOMAIN = "napoleon1815"
+
+with (Path(__file__).parent / "words.toml").open("rb") as _f:
+    _DATA = tomllib.load(_f)
+
+WORDS: dict[str, dict[str, list[str]]] = _DATA["words"]
+SIDES: dict[str, dict[str, list[str]]] = _DATA["sides"]
+NAMES: dict[str, dict[str, list[str]]] = _DATA["names"]
+
+NATIVE = {fold(alias): word for word, by_lang in WORDS.items() for aliases in by_lang.values() for alias in aliases
+          if fold(alias) != fold(word)}
+"""Every language's order word, folded (lower case, no accents) -> the English word."""
+ENGLISH_WORDS = frozenset(fold(w) for w in WORDS)
+NAMES_NATIVE = {fold(alias): name for name, by_lang in NAMES.items() for aliases in by_lang.values()
+                for alias in aliases}
+"""A town as each language spells it, folded -> the map's name."""
+SIDES_NATIVE = {fold(alias): seat for seat, by_lang in SIDES.items() for aliases in by_lang.values()
+                for alias in aliases}
+"""A seat as each language names it, folded -> the seat."""
+
+_CYRILLIC = dict(zip("абвгдеёжзийклмнопрстуфхцчшщъыьэюяієїґ",
+                     ["a", "b", "v", "g", "d", "e", "e", "j", "z", "i", "i", "k", "l", "m", "n", "o", "p", "r",
+                      "s", "t", "u", "f", "h", "ts", "ch", "sh", "sh", "", "y", "", "e", "iu", "ia", "i", "e",
+                      "i", "g"]))
+_WORD = re.compile(r"(?<![\w>-])[A-Z][A-Z-]*[A-Z](?![\w<-])")
+
+
+def latin(key: str) -> str:
+    """A folded Cyrillic name in Latin letters, as the map's French and Flemish names read
+    (Шарлеруа -> sharlerua is not Charleroi, but Монс -> mons, Намюр -> namiur ~ namur)."""
+    return "".join(_CYRILLIC.get(c, c) for c in key)
+
+
+def strip_accents(text: str) -> str:
+    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+
+
+def native_words(lang: str) -> dict[str, str]:
+    """{English order word: ``lang``'s first word for it} (English: the words themselves)."""
+    return {word: (by_lang.get(lang) or [word])[0] for word, by_lang in WORDS.items()}
+
+
+def native_names(lang: str) -> dict[str, str]:
+    """{the map's name: ``lang``'s usual spelling} for the towns that have one."""
+    return {name: by_lang[lang][0] for name, by_lang in NAMES.items() if lang in by_lang}
+
+
+def mail_words(first: frozenset[str] | tuple[str, ...]) -> frozenset[str]:
+    """Every language's words for ``first`` (the English words that begin an order) in upper case,
+    with and without accents: a mail's orders begin at the first line starting with one."""
+    out: set[str] = set(first)
+    for word in first:
+        for aliases in WORDS.get(word, {}).values():
+            for alias in aliases:
+                out |= {alias.upper(), strip_accents(alias).upper()}
+    return frozenset(out)
+
+
+def in_words(order: str, lang: str) -> str:
+    """An order written in English (as logged) in ``lang``'s order words; ids and towns kept."""
+    if language(lang) == "en":
+        return order
+    words = native_words(language(lang))
+    return " ".join(words.get(w, w) if w.isupper() else w for w in order.split(" "))
+
+
+def words_in(text: str, lang: str) -> str:
+    """``text`` with each English order word in it (upper case) in ``lang``'s words."""
+    if language(lang) == "en" or not text:
+        return text
+    words = native_words(language(lang))
+    return _WORD.sub(lambda m: words.get(m.group(), m.group()), text)
+
+
+def find_town(board, text: str) -> str | None:
+    """The town ``text`` names: the map's spelling, any language's usual one (words.toml), or a
+    Cyrillic name in Latin letters; accents, case and spaces never matter."""
+    town = board.find(text)
+    if town is not None:
+        return town
+    key = fold(text)
+    if key in NAMES_NATIVE:
+        return board.find(NAMES_NATIVE[key])
+    if key and not key.isascii():
+        return board.find(latin(key))
+    return None
+
+
+def english_word(text: str) -> str | None:
+    """The English order word ``text`` is in another language (folded, accents optional), or None."""
+    key = fold(text)
+    return None if key in ENGLISH_WORDS else NATIVE.get(key)
+
+
+# -- sentences in each language
+
+
+class Place(str):
+    """A town's name (the map's, English) in a sentence: each language reads its usual spelling."""
+
+    __slots__ = ()
+
+
+class Join:
+    """Parts of a sentence joined by ``sep`` (each part a Text, a Place or a string), read in each
+    reader's language part by part; ``str()`` is the English."""
+
+    __slots__ = ("parts", "sep")
+
+    def __init__(self, parts, sep=", "):
+        self.parts, self.sep = list(parts), sep
+
+    def __str__(self) -> str:
+        return str(self.sep).join(str(p) for p in self.parts)
+
+    def __bool__(self) -> bool:
+        return bool(self.parts)
+
+
+class GameTongue(Tongue):
+    """Napoleon 1815's texts in one language: its catalog, and the towns in their usual spelling."""
+
+    def __init__(self, base: Tongue, names: dict[str, str]):
+        super().__init__(base.lang, base.translations)
+        self.names = names
+
+    def place(self, name: str) -> str:
+        return self.names.get(name, name)
+
+    def say(self, text) -> str:
+        if isinstance(text, Place):
+            return self.place(text)
+        if isinstance(text, Join):
+            return self.say(text.sep).join(self.say(p) for p in text.parts)
+        if not isinstance(text, Text):
+            return text
+        values = {k: self.say(v) if isinstance(v, (Text, Place, Join)) else v for k, v in text.values.items()}
+        return super().say(Text(text.message, values, text.plural))
+
+
+@lru_cache(maxsize=16)
+def tongue(lang: str | None = "en") -> GameTongue:
+    """Napoleon 1815's texts in ``lang`` (en, fr, ru, uk, zh; any other reads as English)."""
+    code = language(lang)
+    return GameTongue(catalog(code, (LOCALE, DOMAIN)), native_names(code) if code != "en" else {})
+
+
+def date_said(date: str):
+    """A date of the turn track ("15 June") in each language; another month stays as written."""
+    day, _, month = date.partition(" ")
+    if month == "June" and day.isdigit():
+        return say("%(day)s June", day=int(day))
+    return date
+
+
+PART_SAID = {"morning": say("morning"), "afternoon": say("afternoon"), "night": say("night")}
+
+
+def turn_said(spec):
+    """A turn of the track (scenario.TurnSpec: "15 June, morning (French turn)") in each language."""
+    values = dict(date=date_said(spec.date), part=PART_SAID.get(spec.part, spec.part))
+    night = spec.night and "night" not in spec.part
+    if spec.side == "F":
+        return (say("%(date)s, %(part)s (French turn, night)", **values) if night else
+                say("%(date)s, %(part)s (French turn)", **values))
+    return (say("%(date)s, %(part)s (Allied turn, night)", **values) if night else
+            say("%(date)s, %(part)s (Allied turn)", **values))
+
+
+def place(board, town: str | None) -> Place:
+    """The town ``town`` (an id) as a :class:`Place`."""
+    return Place(board.name(town))
+
+
+# -- decisions, told in each language
+
+
+@dataclass(frozen=True)
+class Asked(Decision):
+    """A :class:`Decision` that also carries its question and its labels as Texts, for the
+    report to read in its seat's language (the stored question and labels stay English)."""
+
+    said: Text | None = field(default=None, compare=False)
+    said_labels: tuple = field(default=(), compare=False)
+
+    def question_in(self, t: Tongue) -> str:
+        return t.say(self.said) if self.said is not None else self.question
+
+    def label_in(self, key: str, t: Tongue) -> str:
+        said = dict(self.said_labels).get(key)
+        return t.say(said) if said is not None else self.label(key)
+
+
+def asked(seat, kind, said: Text, options, default, said_labels=(), **more) -> Asked:
+    """A decision whose question is ``said`` (its English text the stored question)."""
+    return Asked(seat, kind, str(said), tuple(options), tuple(default),
+                 tuple((k, str(v)) for k, v in said_labels), said=said, said_labels=tuple(said_labels), **more)
+
+
+@dataclass(frozen=True)
+class SaidProblem(Problem):
+    """A :class:`Problem` whose message and expected words are also kept as Texts, to be read in the
+    player's language (:func:`error_in_words`); the Problem's own are the English."""
+
+    said: object = field(default=None, compare=False)
+    said_expected: object = field(default=None, compare=False)
+
+    @classmethod
+    def of(cls, line: int, column: int, message, found: str = "", expected="") -> "SaidProblem":
+        def said(x):
+            return x if isinstance(x, (Text, Join, Place)) else None
+
+        return cls(line, column, str(message), found, str(expected), said=said(message),
+                   said_expected=said(expected))
+
+
+def error_in_words(error: OrdersError, lang: str) -> OrdersError:
+    """``error`` whose problems read in ``lang``: the message and what was expected translated
+    (the parser writes them as Texts when it can), the order words in ``lang``'s."""
+    t = tongue(lang)
+    if t.lang == "en":
+        return OrdersError([Problem(p.line, p.column, p.message, p.found, p.expected) for p in error.problems])
+    out = []
+    for p in error.problems:
+        message = t.say(getattr(p, "said", None) or p.message)
+        expected = t.say(getattr(p, "said_expected", None) or p.expected)
+        out.append(Problem(p.line, p.column, words_in(message, lang), p.found, words_in(expected, lang)))
+    return OrdersError(out)
+
+
+# -- the game's words, each a Text read in its reader's language
+
+TYPE_SAID = {"leader": say("leader"), "infantry": say("infantry"), "cavalry": say("cavalry"),
+             "foot_artillery": say("foot artillery"), "horse_artillery": say("horse artillery")}
+ARMY_SAID = {"french": say("French"), "anglo": say("Anglo-Dutch"), "prussian": say("Prussian")}
+"""An army's name where it stands alone (Blocks lost: French 3, Anglo-Dutch 1)."""
+ARMY_OF_SAID = {"french": say("the French army"), "anglo": say("the Anglo-Dutch army"),
+                "prussian": say("the Prussian army")}
+LOST_TO_STRAGGLING = {"french": say("A French block is lost to straggling"),
+                      "anglo": say("A Anglo-Dutch block is lost to straggling"),
+                      "prussian": say("A Prussian block is lost to straggling")}
+POSITION_SAID = {"left": say("left"), "centre": say("centre"), "right": say("right")}
+MARKER_SAID = {"woods": say("woods"), "farm": say("farm"), "stream": say("stream"), "hill": say("hill")}
+SEAT_SAID = {"french": say("France (Napoleon)"), "anglo-dutch": say("Anglo-Dutch army (Wellington)"),
+             "prussian": say("Prussian army (Blücher)")}
+ROLE_SAID = {"att": say("the attacker"), "def": say("the defender")}
