@@ -269,4 +269,6 @@ POSITION_SAID = {"left": say("left"), "centre": say("centre"), "right": say("rig
 MARKER_SAID = {"woods": say("woods"), "farm": say("farm"), "stream": say("stream"), "hill": say("hill")}
 SEAT_SAID = {"french": say("France (Napoleon)"), "anglo-dutch": say("Anglo-Dutch army (Wellington)"),
              "prussian": say("Prussian army (Blücher)")}
+SIDE_ID_SAID = {"france": say("france"), "allies": say("allies")}
+"""A side as the view names it (its id); English prints the id itself."""
 ROLE_SAID = {"att": say("the attacker"), "def": say("the defender")}
