@@ -179,8 +179,9 @@ def victory_text(game, view, t: GameTongue) -> str:
     if t.lang != "en":
         for day in reversed(game.days):
             for event in day.events:
-                if event.kind == "victory" and event.said is not None and "why" in event.said.values:
-                    return t.say(event.said.values["why"])
+                why = event.said.values.get("why") if event.kind == "victory" and event.said is not None else None
+                if why is not None:
+                    return t.say(why)
     return view["victory"]
 
 

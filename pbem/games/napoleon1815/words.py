@@ -260,8 +260,6 @@ TYPE_SAID = {"leader": say("leader"), "infantry": say("infantry"), "cavalry": sa
              "foot_artillery": say("foot artillery"), "horse_artillery": say("horse artillery")}
 ARMY_SAID = {"french": say("French"), "anglo": say("Anglo-Dutch"), "prussian": say("Prussian")}
 """An army's name where it stands alone (Blocks lost: French 3, Anglo-Dutch 1)."""
-ARMY_OF_SAID = {"french": say("the French army"), "anglo": say("the Anglo-Dutch army"),
-                "prussian": say("the Prussian army")}
 LOST_TO_STRAGGLING = {"french": say("A French block is lost to straggling"),
                       "anglo": say("A Anglo-Dutch block is lost to straggling"),
                       "prussian": say("A Prussian block is lost to straggling")}
@@ -271,4 +269,3 @@ SEAT_SAID = {"french": say("France (Napoleon)"), "anglo-dutch": say("Anglo-Dutch
              "prussian": say("Prussian army (Blücher)")}
 SIDE_ID_SAID = {"france": say("france"), "allies": say("allies")}
 """A side as the view names it (its id); English prints the id itself."""
-ROLE_SAID = {"att": say("the attacker"), "def": say("the defender")}
