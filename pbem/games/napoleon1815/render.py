@@ -70,8 +70,8 @@ def render_svg(scenario, view: dict, title: str | None = None, *, lang: str = "e
             out.append(f'<text x="{bx + 2:.1f}" y="{by + 10:.1f}" font-family="sans-serif" font-size="9" '
                        f'fill="#fff">{escape(label)}</text>')
         if len(items) > 8:
-            out.append(f'<text x="{x + 10:.1f}" y="{y + 66:.1f}" font-size="9">'
-                       f'{escape(t.gettext("+%(n)s more", n=len(items) - 8))}</text>')
+            more = t.gettext("+%(n)s more", n=len(items) - 8)
+            out.append(f'<text x="{x + 10:.1f}" y="{y + 66:.1f}" font-size="9">{escape(more)}</text>')
     lost = view.get("lost", {})
     if lost:
         line = t.gettext("Blocks lost: %(lost)s", lost=", ".join(f"{t.say(ARMY_SAID[a])} {n}" for a, n in lost.items()))
@@ -99,8 +99,9 @@ def turn_track(scenario, view: dict, top: float, t=None) -> list[str]:
     track = scenario.track
     now = view.get("turn", 0) - 2  # the track index of the turn to come (negative: the setup)
     step = (W - 2 * PAD) / max(1, len(track))
+    heading = t.gettext("Turn track (setup)") if now < 0 else t.gettext("Turn track")
     out = [f'<g class="turn-track"><text x="{PAD}" y="{top + 14:.1f}" font-family="serif" font-size="12">'
-           f'{escape(t.gettext("Turn track (setup)") if now < 0 else t.gettext("Turn track"))}</text>']
+           f'{escape(heading)}</text>']
     last_date = None
     for i, spec in enumerate(track):
         x, y = PAD + i * step, top + 24
@@ -143,12 +144,12 @@ def battle_board(scenario, battle: dict, own: dict, top: float, t=None) -> list[
     stage = {"def": t.gettext("the defenders deploy"), "att": t.gettext("the attackers deploy")}.get(
         battle.get("stage")) or t.gettext("round %(n)s comes next", n=battle.get("round", 1))
     attacker = t.say(SIDE_ID_SAID.get(battle["sides"]["att"], battle["sides"]["att"]))
+    heading = t.gettext("Battle of %(town)s: %(stage)s (the attacker: %(side)s)", town=name, stage=stage, side=attacker)
     out = [f'<g class="battle-board" data-town="{escape(battle["town"])}">',
            f'<rect x="{PAD}" y="{top + 6:.1f}" width="{W - 2 * PAD}" height="{BOARD - 12}" fill="#e8dfc4" '
            f'stroke="#6b5a3a"/>',
            f'<text x="{PAD + 8}" y="{top + 24:.1f}" font-family="serif" font-size="14">'
-           f'{escape(t.gettext("Battle of %(town)s: %(stage)s (the attacker: %(side)s)", town=name, stage=stage, side=attacker))}'
-           f'</text>']
+           f'{escape(heading)}</text>']
     board = battle.get("board") or {}
     counts = battle.get("defenders") or {}
     col = (W - 2 * PAD - 140) / 3
@@ -172,9 +173,9 @@ def battle_board(scenario, battle: dict, own: dict, top: float, t=None) -> list[
             out += cell(board.get(res), counts.get(res), own, PAD + 130, y + 2, t)
     waiting = [b for b in own.values() if b["town"] == battle["town"]] if not board else []
     if waiting:
+        text = t.gettext("Your blocks to deploy: %(blocks)s", blocks=" ".join(b["id"] for b in waiting))
         out.append(f'<text x="{PAD + 8}" y="{top + BOARD - 14:.1f}" font-family="sans-serif" font-size="10">'
-                   f'{escape(t.gettext("Your blocks to deploy: %(blocks)s", blocks=" ".join(b["id"] for b in waiting)))}'
-                   f'</text>')
+                   f'{escape(text)}</text>')
     out.append("</g>")
     return out
 
