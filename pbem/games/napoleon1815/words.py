@@ -36,7 +36,7 @@ NAMES: dict[str, dict[str, list[str]]] = _DATA["names"]
 NATIVE = {fold(alias): word for word, by_lang in WORDS.items() for aliases in by_lang.values() for alias in aliases
           if fold(alias) != fold(word)}
 """Every language's order word, folded (lower case, no accents) -> the English word."""
-ENGLISH_WORDS = frozenset(fold(w) for w in WORDS)
+ENGLISH_WORDS = {fold(w): w for w in WORDS}
 NAMES_NATIVE = {fold(alias): name for name, by_lang in NAMES.items() for aliases in by_lang.values()
                 for alias in aliases}
 """A town as each language spells it, folded -> the map's name."""
@@ -113,9 +113,10 @@ def find_town(board, text: str) -> str | None:
 
 
 def english_word(text: str) -> str | None:
-    """The English order word ``text`` is in another language (folded, accents optional), or None."""
+    """The English order word ``text`` is (in any language, accents optional: RÉSERVE is RESERVE,
+    ДВИЖЕНИЕ is MOVE), or None."""
     key = fold(text)
-    return None if key in ENGLISH_WORDS else NATIVE.get(key)
+    return ENGLISH_WORDS.get(key) or NATIVE.get(key)
 
 
 # -- sentences in each language
