@@ -191,6 +191,10 @@ def test_a_bots_orders_in_each_language_read_as_the_same_orders_for_a_whole_game
             text = bot.orders(SCENARIO, view, seed)
             if view["phase"] == "campaign":
                 text += "\n".join(standing_lines(view)) + "\n"
+            if view["phase"].endswith("setup"):  # two blocks placed in their historical town
+                specs = SCENARIO.army_blocks(SEAT_ARMY[seat])[:2]
+                text += f"PLACE {specs[0].id} {specs[1].id} {SCENARIO.board.name(specs[0].setup)}\n" * (
+                    specs[0].setup == specs[1].setup)
             english = RULES.check_orders(SCENARIO, game.state, seat, text)
             seen |= {line.split()[0] for line in text.splitlines() if line.strip()}
             for lang in LANGS:
@@ -198,7 +202,7 @@ def test_a_bots_orders_in_each_language_read_as_the_same_orders_for_a_whole_game
                 assert RULES.check_orders(SCENARIO, game.state, seat, written, lang=lang) == english, (lang, written)
             game.submit(seat, text)
         game.advance(choose=chooser(seed, game.day))
-    assert {"MOVE", "DEPLOY", "DOCTRINE", "RETREAT", "SUPPLY", "SKIRMISH", "HIT", "TERRAIN"} <= seen
+    assert {"MOVE", "PLACE", "DEPLOY", "DOCTRINE", "RETREAT", "SUPPLY", "SKIRMISH", "HIT", "TERRAIN"} <= seen
     assert seen & {"BID", "ASK", "COMMIT", "LEAVE"}
 
 

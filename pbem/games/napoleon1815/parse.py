@@ -14,7 +14,8 @@ from .blocks import is_artillery
 from .orders import DOCTRINE, SECTIONS, Deploy, Move, Orders, Place
 from .scenario import SEAT_ARMY
 from .triggers import TRIGGERS
-from .words import Join, Place, SaidProblem, english_word, find_town
+from .words import Join, SaidProblem, english_word, find_town
+from .words import Place as Name
 
 ORDER_WORDS = ("MOVE", "PLACE", "DEPLOY", "DOCTRINE", "RETREAT", "SUPPLY", "ASK", "LEAVE", "SKIRMISH", "HIT",
                "TERRAIN", "BID", "COMMIT", "FINAL")
@@ -162,8 +163,8 @@ class Reader(OrderReader):
         town = self.town_words(words, say("the town of the battle"))
         battle = next((b for b in pending["battles"] if b["town"] == town), None)
         if battle is None:
-            self.fail(words[0], say("no battle waits at %(town)s", town=Place(self.scenario.board.name(town))), None,
-                      say("a battle's town: %(towns)s", towns=Join(Place(self.scenario.board.name(b["town"]))
+            self.fail(words[0], say("no battle waits at %(town)s", town=Name(self.scenario.board.name(town))), None,
+                      say("a battle's town: %(towns)s", towns=Join(Name(self.scenario.board.name(b["town"]))
                                                                    for b in pending["battles"])))
         sections: dict[str, list[str]] = {}
         columns: dict[str, int] = {}
@@ -183,7 +184,7 @@ class Reader(OrderReader):
                 columns[bid] = t.column
                 if self.state.blocks[bid].town != town:
                     self.fail(t, say("%(block)s is not in the battle of %(town)s", block=bid,
-                                     town=Place(self.scenario.board.name(town))), t.text,
+                                     town=Name(self.scenario.board.name(town))), t.text,
                               say("your blocks in that town"))
             if key.word != "RESERVE" and battle["terrain"].get(f"{role}{section_index(role, key.word)}") == "woods":
                 guns = [t for t, b in zip(ids, sections[key.word]) if is_artillery(self.scenario.blocks[b].type)]
@@ -300,9 +301,9 @@ class Reader(OrderReader):
                       say("DOCTRINE WITHDRAW for the battles to come"))
         town = self.town_words(self.take_words(), say("the town of the battle"))
         if not any(b["town"] == town and self.seat in b["witnesses"] for b in pending["fought"]):
-            self.fail(first, say("no battle of yours waits at %(town)s", town=Place(self.scenario.board.name(town))),
+            self.fail(first, say("no battle of yours waits at %(town)s", town=Name(self.scenario.board.name(town))),
                       None, say("a town where your battle waits: %(towns)s", towns=Join(
-                          Place(self.scenario.board.name(b["town"])) for b in pending["fought"]
+                          Name(self.scenario.board.name(b["town"])) for b in pending["fought"]
                           if self.seat in b["witnesses"])))
         return town
 
