@@ -148,6 +148,30 @@ def test_an_engine_sentence_reads_its_towns_and_terms_in_each_language():
     assert str(towns) == "Ghent and Brussels" and words.tongue("uk").say(towns) == "Гент і Брюссель"
 
 
+def test_an_ask_me_decision_as_the_server_keeps_it_reads_in_the_players_language(games):
+    """Every decision of the games, rebuilt from its stored (English) form as the server does, reads
+    in each language: no English question left, each label translated, the options unchanged."""
+    from pbem.core.decisions import Decision
+
+    phrases = english_phrases()
+    decisions = [r.decision for g in games.values() for d in g.days for r in d.decisions]
+    assert {d.kind for d in decisions} >= {"terrain", "retreat", "hit"}
+    for decision in decisions:
+        d = decision.to_dict()
+        stored = Decision(d["side"], d["kind"], d["question"], tuple(d["options"]), tuple(d["default"]),
+                          tuple(d["labels"].items()), d["min"], d["max"])
+        assert RULES.decision_in(SCENARIO, stored) == stored
+        for lang in LANGS:
+            read = RULES.decision_in(SCENARIO, stored, lang=lang)
+            assert read.options == stored.options and read.default == stored.default
+            assert read.question != stored.question and not [p for p in phrases if p in read.question]
+            assert read.read([read.label(k) for k in read.options]) == stored.options
+    ru = RULES.decision_in(SCENARIO, Decision("french", "terrain", "Where do you place the farm (battle of Ligny)?",
+                                              ("left", "centre"), ("centre",), (("left", "left"), ("centre", "centre"))),
+                           lang="ru")
+    assert ru.question == "Куда вы ставите маркер «ферма» (бой за Линьи)?" and ru.labels[0] == ("left", "левый фланг")
+
+
 # -- orders in every language -----------------------------------------------------------------------
 
 TOWNS = sorted((t.name for t in SCENARIO.board.towns.values()), key=len, reverse=True)

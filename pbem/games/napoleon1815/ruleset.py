@@ -19,7 +19,7 @@ from .marshal import marshal_orders
 from .scenario import SEAT_TITLE, SEATS, load_scenario
 from .labels import label_said, number_said
 from .setup import initial_state
-from .words import ARMY_SAID, error_in_words, tongue
+from .words import ARMY_SAID, decision_in, error_in_words, tongue
 from .words import mail_words as every_mail_word
 
 
@@ -146,6 +146,12 @@ class Napoleon1815:
         from .render import render_svg
 
         return render_svg(scenario, view, title, lang=lang)
+
+    def decision_in(self, scenario, decision, *, lang: str = "en"):
+        """An "ask me" decision (as the server keeps it: its question and labels in English) with its
+        question and labels in the reader's language; its options, default and limits unchanged.
+        (Not yet in the ruleset protocol: the server may call it where a game has it.)"""
+        return decision_in(decision, scenario.board, lang)
 
     def map_clicks(self, scenario, view: dict | None = None) -> dict:
         from .clicks import map_clicks

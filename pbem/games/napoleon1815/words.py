@@ -241,6 +241,64 @@ class SaidProblem(Problem):
                    said_expected=said(expected))
 
 
+# The questions a decision asks (battle.py, losses.py, retreat.py, supply.py), to read a stored decision
+# (its English question, as the server keeps it) in another language: each template's values are read
+# back from the English, then put in the reader's words.
+QUESTIONS = ("Where do you place the %(marker)s (battle of %(town)s)?",
+             "Retreat from %(town)s: towns, best first",
+             "%(where)s: which of your strength-%(top)s blocks takes the hit?",
+             "The French hold %(city)s: which %(n)s block(s) leave your army (§10)?",
+             "Battle of %(town)s: your strength there is %(strength)s of %(start)s, below your WITHDRAW line. "
+             "Withdraw?",
+             "Battle of %(town)s", "Skirmish at %(town)s")
+_PLACEHOLDER = re.compile(r"%\((\w+)\)s")
+
+
+def _pattern(message: str) -> re.Pattern:
+    """A template's English as a pattern that reads its values back."""
+    parts = _PLACEHOLDER.split(message)  # text, name, text, name, ..., text
+    return re.compile("^" + "".join(re.escape(p) if k % 2 == 0 else f"(?P<{p}>.+?)"
+                                    for k, p in enumerate(parts)) + "$")
+
+
+_TEMPLATES = [(m, _pattern(m)) for m in QUESTIONS]
+
+
+def reread(text: str, board):
+    """An English question or label of a decision as a Text (or a Place), read back from the
+    templates above and the map's town names; ``text`` itself when it is none of them."""
+    if board.find(text) is not None and board.name(board.find(text)) == text:
+        return Place(text)
+    if text in MARKER_SAID:
+        return MARKER_SAID[text]
+    for message, pattern in _TEMPLATES:
+        m = pattern.match(text)
+        if m:
+            return say(message, **{k: reread(v, board) for k, v in m.groupdict().items()})
+    return text
+
+
+def decision_in(decision: Decision, board, lang: str) -> Decision:
+    """``decision`` (as stored: English) with its question and labels in ``lang``; its options,
+    default and limits unchanged (an answer names the options by key or by label)."""
+    t = tongue(lang)
+    if t.lang == "en":
+        return decision
+    question = t.say(decision.said) if isinstance(decision, Asked) and decision.said is not None else \
+        t.say(reread(decision.question, board))
+    labels = tuple((key, label(decision, key, t, board)) for key in decision.options)
+    return Decision(decision.side, decision.kind, question, decision.options, decision.default, labels,
+                    decision.min, decision.max)
+
+
+def label(decision: Decision, key: str, t: GameTongue, board) -> str:
+    if isinstance(decision, Asked) and dict(decision.said_labels).get(key) is not None:
+        return decision.label_in(key, t)
+    english = decision.label(key)
+    said = reread(english, board)
+    return t.say(said) if said is not english else t.gettext(english)
+
+
 def error_in_words(error: OrdersError, lang: str) -> OrdersError:
     """``error`` whose problems read in ``lang``: the message and what was expected translated
     (the parser writes them as Texts when it can), the order words in ``lang``'s."""
