@@ -325,7 +325,3 @@ class RoundActions:
             if hasattr(b, "steps"):
                 del b.steps
         return acted
-
-
-def word(side):
-    return "French" if side == "france" else "Allied"

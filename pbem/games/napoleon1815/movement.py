@@ -247,10 +247,6 @@ def moving_seen(side: str, n: int, town: Place):
                       n, town=town)
 
 
-def side_word(side: str) -> str:
-    return "French" if side == "france" else "Allied"
-
-
 def forced_march(scenario, state, bid: str, chance, events: list) -> None:
     """§5.6: a d6 for each block that forced-marched; 1-3 loses a step (1-2 with its leader
     in the same town, §9.1, the leader itself too)."""

@@ -16,7 +16,6 @@ from pbem.lang import say
 from .labels import view_label
 from .words import ARMY_SAID, MARKER_SAID, SIDE_ID_SAID, date_said, tongue, turn_said
 
-NAME = {"french": "French", "anglo": "Anglo-Dutch", "prussian": "Prussian"}
 COLOUR = {"french": "#2a4d9b", "anglo": "#b22222", "prussian": "#222222"}
 W, H, PAD = 1100, 900, 40
 TRACK = 70  # the turn track's strip under the map

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import Counter
 
 from pbem.core.events import Event
-from pbem.lang import say, say_plural
+from pbem.lang import say
 
 from .blocks import ARMY_SIDE
 from .movement import eliminate, lose_step

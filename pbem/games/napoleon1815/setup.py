@@ -150,10 +150,6 @@ SET_UP = {
                                      "The Prussian army is set up (%(num)s blocks).", n)}
 
 
-def army_title(army: str) -> str:
-    return {"french": "French", "anglo": "Anglo-Dutch", "prussian": "Prussian"}[army]
-
-
 def nearest_room(scenario, army, start, counts) -> str:
     seen, frontier = {start}, [start]
     while frontier:

@@ -103,7 +103,3 @@ def first(ids: list[str], orders: dict, key: str) -> list[str]:
     named = [b for seat in SEATS if orders.get(seat) is not None for b in getattr(orders[seat], key) if b in ids]
     named = list(dict.fromkeys(named))
     return named + [b for b in ids if b not in named]
-
-
-def word(side):
-    return "French" if side == "france" else "Allied"

@@ -45,7 +45,3 @@ def supply(scenario, state, orders, decider, events) -> None:
 LEAVES = {"anglo": lambda city: say("A Anglo-Dutch block leaves the army: the French hold %(city)s (§10)", city=city),
           "prussian": lambda city: say("A Prussian block leaves the army: the French hold %(city)s (§10)", city=city),
           "french": lambda city: say("A French block leaves the army: the French hold %(city)s (§10)", city=city)}
-
-
-def army_name(army):
-    return {"anglo": "Anglo-Dutch", "prussian": "Prussian", "french": "French"}[army]

@@ -15,7 +15,7 @@ from pbem.lang import say, say_plural
 
 from .combat import OTHER, POSITION
 from .scenario import ARMY_SEAT, SEATS
-from .words import POSITION_SAID, Join, Place
+from .words import POSITION_SAID, Place
 
 # ASK <trigger>: when a seat is asked in the hybrid mode, trigger -> what it is. The default is none.
 TRIGGERS = {
