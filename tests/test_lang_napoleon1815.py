@@ -230,6 +230,12 @@ def test_a_bots_orders_in_each_language_read_as_the_same_orders_for_a_whole_game
     assert seen & {"BID", "ASK", "COMMIT", "LEAVE"}
 
 
+def test_the_seats_have_their_names_in_each_language():
+    aliases = RULES.seat_aliases()
+    assert set(aliases) == {s.id for s in RULES.seats(SCENARIO, {})}
+    assert "Франция" in aliases["french"] and "普军" in aliases["prussian"] and "Anglo-Néerlandais" in aliases["anglo-dutch"]
+
+
 def test_languages_mix_accents_are_optional_and_cyrillic_reads_in_latin_letters():
     game = Game(RULES, SCENARIO, 1, options={"players": "2"})
     for seat in ("anglo-dutch", "prussian"):

@@ -19,7 +19,7 @@ from .marshal import marshal_orders
 from .scenario import SEAT_TITLE, SEATS, load_scenario
 from .labels import label_said, number_said
 from .setup import initial_state
-from .words import ARMY_SAID, decision_in, error_in_words, tongue
+from .words import ARMY_SAID, SIDES, decision_in, error_in_words, tongue
 from .words import mail_words as every_mail_word
 
 
@@ -152,6 +152,11 @@ class Napoleon1815:
         question and labels in the reader's language; its options, default and limits unchanged.
         (Not yet in the ruleset protocol: the server may call it where a game has it.)"""
         return decision_in(decision, scenario.board, lang)
+
+    def seat_aliases(self) -> dict[str, tuple[str, ...]]:
+        """Each seat as the other languages name it (words.toml, ``[sides]``: Франция, 普军 ...), for a
+        header's SIDE. (Not yet in the ruleset protocol: the server matches SIDE on ids and titles.)"""
+        return {seat: tuple(a for aliases in by_lang.values() for a in aliases) for seat, by_lang in SIDES.items()}
 
     def map_clicks(self, scenario, view: dict | None = None) -> dict:
         from .clicks import map_clicks
