@@ -94,17 +94,22 @@ def test_the_games_hold_every_kind_of_text(games):
     assert any("deploy" in x for x in labels) and any("battle round" in x for x in labels)
 
 
+@pytest.fixture(scope="module")
+def english(games) -> dict[str, dict[str, str]]:
+    return {name: dict(texts_of(game, "en", every=3)) for name, game in games.items()}
+
+
 @pytest.mark.parametrize("lang", LANGS)
-def test_whole_games_read_in_the_language_with_no_catalog_text_left_in_english(games, lang):
+def test_whole_games_read_in_the_language_with_no_catalog_text_left_in_english(games, english, lang):
     phrases = english_phrases()
     assert len(phrases) > 250
     names = block_names()
     for name, game in games.items():
-        english = dict(texts_of(game, "en", every=3))
+        english_of = english[name]
         for what, text in texts_of(game, lang, every=3):
             assert text.strip(), what
             if what.startswith(("label", "status")) or what.startswith("report"):
-                assert text != english[what], f"{name} {what} left in English"
+                assert text != english_of[what], f"{name} {what} left in English"
             body = text
             for block in names:  # a block's own name may hold English words ("Guard heavy cavalry")
                 body = body.replace(block, "")
