@@ -70,7 +70,7 @@ def render_svg(scenario, view: dict, title: str | None = None, *, lang: str = "e
                        f'fill="#fff">{escape(label)}</text>')
         if len(items) > 8:
             more = t.gettext("+%(n)s more", n=len(items) - 8)
-            out.append(f'<text x="{x + 10:.1f}" y="{y + 66:.1f}" font-size="9">{escape(more)}</text>')
+            out.append(f'<text x="{x + 10:.1f}" y="{y + 66:.1f}" font-size="9">{escape(more, quote=False)}</text>')
     lost = view.get("lost", {})
     if lost:
         line = t.gettext("Blocks lost: %(lost)s", lost=", ".join(f"{t.say(ARMY_SAID[a])} {n}" for a, n in lost.items()))
@@ -100,7 +100,7 @@ def turn_track(scenario, view: dict, top: float, t=None) -> list[str]:
     step = (W - 2 * PAD) / max(1, len(track))
     heading = t.gettext("Turn track (setup)") if now < 0 else t.gettext("Turn track")
     out = [f'<g class="turn-track"><text x="{PAD}" y="{top + 14:.1f}" font-family="serif" font-size="12">'
-           f'{escape(heading)}</text>']
+           f'{escape(heading, quote=False)}</text>']
     last_date = None
     for i, spec in enumerate(track):
         x, y = PAD + i * step, top + 24
@@ -113,7 +113,7 @@ def turn_track(scenario, view: dict, top: float, t=None) -> list[str]:
                    f'</title></rect>')
         out.append(f'<text x="{x + step / 2:.1f}" y="{y + 17:.1f}" font-family="sans-serif" font-size="9" '
                    f'text-anchor="middle" fill="{"#fff" if spec.night else "#333"}" opacity="{opacity}">'
-                   f'{escape(t.say(SIDE_LETTER.get(spec.side, spec.side)))}</text>')
+                   f'{escape(t.say(SIDE_LETTER.get(spec.side, spec.side)), quote=False)}</text>')
         if spec.date != last_date:
             out.append(f'<text x="{x + 1:.1f}" y="{y + 40:.1f}" font-family="serif" font-size="10">'
                        f'{escape(t.say(date_said(spec.date)))}</text>')
@@ -162,13 +162,13 @@ def battle_board(scenario, battle: dict, own: dict, top: float, t=None) -> list[
             out.append(f'<rect x="{x:.1f}" y="{y:.1f}" width="{col - 8:.1f}" height="44" fill="'
                        f'{TERRAIN_FILL.get(marker, "#f7f1de")}" stroke="#6b5a3a" data-loc="{loc}"/>')
             out.append(f'<text x="{x + 4:.1f}" y="{y + 12:.1f}" font-family="serif" font-size="10">'
-                       f'{escape(t.say(WHERE_SAID[(role, label)]))}'
-                       f'{" — " + escape(t.say(MARKER_SAID.get(marker, marker))) if marker else ""}</text>')
+                       f'{escape(t.say(WHERE_SAID[(role, label)]), quote=False)}'
+                       f'{" — " + escape(t.say(MARKER_SAID.get(marker, marker)), quote=False) if marker else ""}</text>')
             out += cell(board.get(loc), counts.get(loc), own, x + 4, y + 16, t)
         for res in (f"res-{role}",):
             y = rows[res]
             out.append(f'<text x="{PAD + 8}" y="{y + 14:.1f}" font-family="serif" font-size="11">'
-                       f'{escape(t.say(WHERE_SAID[(role, "reserve")]))}</text>')
+                       f'{escape(t.say(WHERE_SAID[(role, "reserve")]), quote=False)}</text>')
             out += cell(board.get(res), counts.get(res), own, PAD + 130, y + 2, t)
     waiting = [b for b in own.values() if b["town"] == battle["town"]] if not board else []
     if waiting:
