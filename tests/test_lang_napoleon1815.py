@@ -235,6 +235,14 @@ def test_a_bots_orders_in_each_language_read_as_the_same_orders_for_a_whole_game
     assert seen & {"BID", "ASK", "COMMIT", "LEAVE"}
 
 
+def test_a_mail_finds_its_orders_by_the_first_word_in_any_language():
+    """The server finds where a mail's orders begin by their first words (the ruleset's mail_words):
+    each language's, in upper case, with and without accents; words found only inside an order are not."""
+    for word in ("MOVE", "ДВИЖЕНИЕ", "DÉPLACER", "DEPLACER", "РУХ", "移动", "ДОКТРИНА", "ENCHÈRE", "ENCHERE", "完毕"):
+        assert word in RULES.mail_words, word
+    assert not {"FORCÉE", "ЦЕНТР", "VERS", "ДА"} & RULES.mail_words
+
+
 def test_the_seats_have_their_names_in_each_language():
     aliases = RULES.seat_aliases()
     assert set(aliases) == {s.id for s in RULES.seats(SCENARIO, {})}
