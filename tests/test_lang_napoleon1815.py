@@ -262,7 +262,8 @@ def test_languages_mix_accents_are_optional_and_cyrillic_reads_in_latin_letters(
                  "移动 OG GC beaumont -> Тюэн ФОРСИРОВАННЫЙ\nDOCTRINE ВІДХІД 30",
                  "Рух OG GC Beaumont -> Thuin FORCED\nDOCTRINE WITHDRAW 30"):
         assert RULES.check_orders(SCENARIO, game.state, "french", text, lang="fr") == english, text
-    assert words.find_town(SCENARIO.board, "Монс") == "mons"  # not listed spelled so: read in Latin letters
+    assert words.find_town(SCENARIO.board, "Динант") == "dinant"  # not listed spelled so: read in Latin letters
+    assert words.latin("шарлеруа") == "charleroi" and words.latin("намюр") == "namur"
     assert words.find_town(SCENARIO.board, "Кватре-Бра") == "quatre_bras"  # the rule book's other spelling
 
 

@@ -44,17 +44,18 @@ SIDES_NATIVE = {fold(alias): seat for seat, by_lang in SIDES.items() for aliases
                 for alias in aliases}
 """A seat as each language names it, folded -> the seat."""
 
-_CYRILLIC = dict(zip("абвгдеёжзийклмнопрстуфхцчшщъыьэюяієїґ",
-                     ["a", "b", "v", "g", "d", "e", "e", "j", "z", "i", "i", "k", "l", "m", "n", "o", "p", "r",
-                      "s", "t", "u", "f", "h", "ts", "ch", "sh", "sh", "", "y", "", "e", "iu", "ia", "i", "e",
-                      "i", "g"]))
+_CYRILLIC = {"а": "a", "б": "b", "в": "v", "г": "g", "д": "d", "е": "e", "ё": "e", "ж": "j", "з": "z", "и": "i",
+             "й": "i", "к": "k", "л": "l", "м": "m", "н": "n", "о": "o", "п": "p", "р": "r", "с": "s", "т": "t",
+             "у": "ou", "ф": "f", "х": "h", "ц": "ts", "ч": "tch", "ш": "ch", "щ": "ch", "ъ": "", "ы": "y",
+             "ь": "", "э": "e", "ю": "u", "я": "ia", "і": "i", "є": "e", "ї": "i", "ґ": "g"}
 _WORD = re.compile(r"(?<![\w>-])[A-Z][A-Z-]*[A-Z](?![\w<-])")
 
 
 def latin(key: str) -> str:
-    """A folded Cyrillic name in Latin letters, as the map's French and Flemish names read
-    (Шарлеруа -> sharlerua is not Charleroi, but Монс -> mons, Намюр -> namiur ~ namur)."""
-    return "".join(_CYRILLIC.get(c, c) for c in key)
+    """A folded Cyrillic name in Latin letters as French spells the sounds (the map's names are
+    French and Flemish): Шарлеруа -> charleroi, Намюр -> namur, Динант -> dinant. A name this
+    misses is still read in its usual spellings (words.toml)."""
+    return "".join(_CYRILLIC.get(c, c) for c in key.replace("уа", "oi"))
 
 
 def strip_accents(text: str) -> str:
