@@ -283,6 +283,7 @@ def test_an_order_problem_names_its_line_and_reads_in_the_players_language(lang,
         RULES.check_orders(SCENARIO, game.state, "french", "\nMOVE OG Beaumont -> Ligny", lang=lang)
     problem = refused.value.problems[0]
     assert (problem.line, problem.message, problem.expected) == (2, message, expected)
+    assert problem.found == words.order_in("MOVE OG Beaumont -> Ligny", lang) != "MOVE OG Beaumont -> Ligny"
     with pytest.raises(OrdersError) as unknown:
         RULES.check_orders(SCENARIO, game.state, "french", "FOO", lang="ru")
     assert "ДВИЖЕНИЕ" in unknown.value.problems[0].expected and "MOVE" not in unknown.value.problems[0].expected

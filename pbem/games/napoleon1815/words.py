@@ -99,6 +99,19 @@ def words_in(text: str, lang: str) -> str:
     return _WORD.sub(lambda m: words.get(m.group(), m.group()), text)
 
 
+_TOWNS = re.compile("|".join(re.escape(n) for n in sorted(NAMES, key=len, reverse=True)))
+
+
+def order_in(text: str, lang: str) -> str:
+    """An order as the game writes it (English words, the map's town names: a problem's "found")
+    in ``lang``'s words and usual town spellings."""
+    code = language(lang)
+    if code == "en" or not text:
+        return text
+    names = native_names(code)
+    return _TOWNS.sub(lambda m: names.get(m.group(), m.group()), in_words(text, code))
+
+
 def find_town(board, text: str) -> str | None:
     """The town ``text`` names: the map's spelling, any language's usual one (words.toml), or a
     Cyrillic name in Latin letters; accents, case and spaces never matter."""
@@ -310,7 +323,8 @@ def error_in_words(error: OrdersError, lang: str) -> OrdersError:
     for p in error.problems:
         message = t.say(getattr(p, "said", None) or p.message)
         expected = t.say(getattr(p, "said_expected", None) or p.expected)
-        out.append(Problem(p.line, p.column, words_in(message, lang), p.found, words_in(expected, lang)))
+        found = order_in(p.found, lang) if p.found.split(" ")[0] in WORDS else p.found  # a normalised order
+        out.append(Problem(p.line, p.column, words_in(message, lang), found, words_in(expected, lang)))
     return OrdersError(out)
 
 
