@@ -19,6 +19,9 @@ alike throw nothing.
 from __future__ import annotations
 
 from pbem.core.events import Event
+from pbem.lang import say, say_plural
+
+from .words import Join
 
 MAX_BID = 10  # as the option's fixed bids (france-0 .. allies-10)
 SIDE_SEATS = {"france": ("french",), "allies": ("anglo-dutch", "prussian")}
@@ -29,6 +32,12 @@ SEAT_NAME = {"french": "the French player", "anglo-dutch": "the Anglo-Dutch play
              "prussian": "the Prussian player", "allies": "the Allied player"}
 TARGET_NAME = {"france": "France", "allies": "the Allies", "anglo-dutch": "the Anglo-Dutch army",
                "prussian": "the Prussian army"}
+SEAT_SAID = {"french": say("the French player"), "anglo-dutch": say("the Anglo-Dutch player"),
+             "prussian": say("the Prussian player"), "allies": say("the Allied player")}
+SEAT_CAP_SAID = {"french": say("The French player"), "anglo-dutch": say("The Anglo-Dutch player"),
+                 "prussian": say("The Prussian player"), "allies": say("The Allied player")}
+TARGET_SAID = {"france": say("France"), "allies": say("the Allies"), "anglo-dutch": say("the Anglo-Dutch army"),
+               "prussian": say("the Prussian army")}
 
 
 def bidders(players: int) -> dict[str, tuple[str, ...]]:
@@ -75,13 +84,14 @@ def resolve_auction(state, orders: dict, chance) -> list[Event]:
     setup or the Allied one then pays it; the server moves the players first (ruleset.seat_moves)."""
     bids = bids_of(orders)
     missing = [s for seats in SIDE_SEATS.values() for s in seats if s not in orders or orders[s].bid is None]
-    events = [Event("auction", "No BID from this seat: it bids 0 (the default).", owner=s) for s in missing]
+    events = [Event("auction", said=say("No BID from this seat: it bids 0 (the default)."), owner=s) for s in missing]
     offers = player_bids(state.players, orders)
     france, allies = bids["france"], bids["allies"]
-    said = f"The auction (§13): France bids {france}, the Allies {allies}."
+    parts = [say("The auction (§13): France bids %(france)s, the Allies %(allies)s.", france=france, allies=allies)]
     for bidder, steps, target in offers:
         if moves_of(state.players, bidder, target):
-            said += f" {cap(SEAT_NAME[bidder])}'s bid of {steps} is to play {TARGET_NAME[target]}."
+            parts.append(say("%(bidder)s's bid of %(steps)s is to play %(target)s.", bidder=SEAT_CAP_SAID[bidder],
+                             steps=steps, target=TARGET_SAID[target]))
     top = max(steps for _, steps, _ in offers)
     # the outcomes of the highest bids, in seat order: equal bids that end alike need no coin
     ends: dict[tuple, tuple[str, str]] = {}
@@ -96,7 +106,8 @@ def resolve_auction(state, orders: dict, chance) -> list[Event]:
         labels = ", ".join(f"{i} {n}" for i, n in enumerate(names, 1))
         coin = chance.roll(f"the coin of the auction: {labels} (§13)", sides=len(winners))
         bidder, target = winners[coin - 1]
-        said += f" A tie: the coin falls {coin}, for {names[coin - 1]}."
+        parts.append(say("A tie: the coin falls %(coin)s, for %(who)s.", coin=coin,
+                         who=end_said(state.players, *winners[coin - 1])))
     else:
         bidder, target = winners[0]
     side = "france" if target == "france" else "allies"
@@ -105,15 +116,22 @@ def resolve_auction(state, orders: dict, chance) -> list[Event]:
     if moves:
         state.bid["moves"] = moves
         loser = next(b for b, seats in bidders(state.players).items() if target_seats(target)[0] in seats)
-        said += (f" {cap(SEAT_NAME[bidder])} wins the auction and plays {TARGET_NAME[target]} from now on, "
-                 f"{SEAT_NAME[loser]} {held_name(bidder)} in his place.")
+        parts.append(say("%(bidder)s wins the auction and plays %(target)s from now on, %(loser)s %(held)s in his "
+                         "place.", bidder=SEAT_CAP_SAID[bidder], target=TARGET_SAID[target], loser=SEAT_SAID[loser],
+                         held=TARGET_SAID["france" if bidder == "french" else bidder]))
     if top == 0:
-        events.append(Event("auction", said + " Nobody bid a step: neither side sets up down.",
-                            {"bids": bids, **({"moves": moves} if moves else {})}))
+        parts.append(say("Nobody bid a step: neither side sets up down."))
+        events.append(Event("auction", "", {"bids": bids, **({"moves": moves} if moves else {})},
+                            said=Join(parts, " ")))
     else:
-        who = "The French" if side == "france" else "The Allies"
-        events.append(Event("auction", said + f" {who} win the auction and set up {top} step(s) down, "
-                            "one a block at most.", {"bids": bids, "side": side, **({"moves": moves} if moves else {})}))
+        parts.append(say_plural("The French win the auction and set up %(num)s step(s) down, one a block at most.",
+                                "The French win the auction and set up %(num)s step(s) down, one a block at most.",
+                                top) if side == "france" else
+                     say_plural("The Allies win the auction and set up %(num)s step(s) down, one a block at most.",
+                                "The Allies win the auction and set up %(num)s step(s) down, one a block at most.",
+                                top))
+        events.append(Event("auction", "", {"bids": bids, "side": side, **({"moves": moves} if moves else {})},
+                            said=Join(parts, " ")))
     state.auction = None
     return events
 
@@ -123,6 +141,13 @@ def end_name(players: int, bidder: str, target: str) -> str:
     if not moves_of(players, bidder, target):
         return SIDE_NAME["france" if target == "france" else "allies"]
     return f"{SEAT_NAME[bidder]} (to play {TARGET_NAME[target]})"
+
+
+def end_said(players: int, bidder: str, target: str):
+    """``end_name`` as a Text, read in each language."""
+    if not moves_of(players, bidder, target):
+        return say("France") if target == "france" else say("the Allies")
+    return say("%(player)s (to play %(target)s)", player=SEAT_SAID[bidder], target=TARGET_SAID[target])
 
 
 def held_name(bidder: str) -> str:

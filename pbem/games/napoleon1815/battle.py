@@ -18,17 +18,22 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from pbem.core.decisions import Decision
 from pbem.core.events import Event
+from pbem.lang import say
 
 from .blocks import ARMY_SIDE
-from .combat import OTHER, POSITION, RoundActions, word
+from .combat import OTHER, POSITION, WINS, RoundActions
 from .deployment import Deployment
 from .movement import eliminate
 from .retreat import choose_towns, rout_losses, withdraw
 from .scenario import ARMY_SEAT, SEATS
 from .sight import Told, seats_seeing
 from .skirmish import first
+from .words import MARKER_SAID, POSITION_SAID, TYPE_SAID, Place, asked
+
+WHERE_SAID = {("att", "left"): say("the attacker's left"), ("att", "centre"): say("the attacker's centre"),
+              ("att", "right"): say("the attacker's right"), ("def", "left"): say("the defender's left"),
+              ("def", "centre"): say("the defender's centre"), ("def", "right"): say("the defender's right")}
 
 
 
@@ -110,12 +115,12 @@ class Fight(Deployment, RoundActions):
     # -- helpers
 
     def say(self, battle, text, public=False, **data):
-        """A line of the battle's narrative, told to its witnesses (``public``: to every seat,
-        for what the map shows anyway: that a battle is fought there, and who won it)."""
+        """A line of the battle's narrative (a Text), told to its witnesses (``public``: to every
+        seat, for what the map shows anyway: that a battle is fought there, and who won it)."""
         if public:
-            self.events.append(Event("battle", text, data, owner=self.witnessed(battle), seen=text))
+            self.events.append(Event("battle", "", data, owner=self.witnessed(battle), said=text, seen_said=text))
         else:
-            self.told(battle).append(Event("battle", text, data))
+            self.told(battle).append(Event("battle", "", data, said=text))
 
     def told(self, battle) -> Told:
         """The sink of the battle's events: told to the seats that see an army in it (§12)."""
@@ -162,15 +167,18 @@ class Fight(Deployment, RoundActions):
 
     def name(self, b):
         spec = self.sc.blocks[b.id]
-        return f"{b.id} ({spec.type.replace('_', ' ')} {self.strength(b.id)}, {spec.fire})"
+        return say("%(block)s (%(type)s %(strength)s, %(fire)s)", block=b.id, type=TYPE_SAID[spec.type],
+                   strength=self.strength(b.id), fire=spec.fire)
+
+    def town(self, battle) -> Place:
+        return Place(self.sc.board.name(battle.town))
 
     def where(self, battle, loc):
         if loc.startswith("res"):
-            return "the reserve"
-        owner = "attacker's" if loc.startswith("att") else "defender's"
+            return say("the reserve")
         i = int(loc[3])
         side = i if loc.startswith("att") else 2 - i
-        return f"the {owner} {POSITION[side]}"
+        return WHERE_SAID[(loc[:3], POSITION[side])]
 
     # -- the start of a battle: terrain and deployment (§6.21-6.23)
 
@@ -214,8 +222,10 @@ class Fight(Deployment, RoundActions):
                 spec = self.sc.blocks[blk.id]
                 battle.blocks[blk.id] = BB(blk.id, role, blk.army, spec.type, f"res-{role}")
         self.watch(battle)
-        self.say(battle, f"Battle of {self.sc.board.name(town)}: {self.count(battle, 'att')} "
-                 f"{word(attacker_side)} blocks attack {self.count(battle, 'def')} {word(defender_side)} blocks.",
+        values = dict(town=Place(self.sc.board.name(town)), att=self.count(battle, "att"), dfd=self.count(battle, "def"))
+        self.say(battle, say("Battle of %(town)s: %(att)s French blocks attack %(dfd)s Allied blocks.", **values)
+                 if attacker_side == "france" else
+                 say("Battle of %(town)s: %(att)s Allied blocks attack %(dfd)s French blocks.", **values),
                  public=True, town=town)
         pool = list(self.sc.markers)
         for role, n in (("att", 1), ("def", 2)):
@@ -226,20 +236,22 @@ class Fight(Deployment, RoundActions):
                                      seen_by=self.witnessed(battle))
                 marker = pool.pop(k - 1)
                 free = [i for i in (1, 0, 2) if f"{role}{i}" not in battle.terrain]
-                labels = tuple((POSITION[i], POSITION[i]) for i in free)
+                labels = tuple((POSITION[i], POSITION_SAID[POSITION[i]]) for i in free)
                 seat = self.first_seat(battle, role)
                 standing = self.orders.get(seat)
                 wanted = (standing.terrain.get(marker, "") if standing is not None else "").lower()
-                got = self.decider.decide(Decision(seat, "terrain", f"Where do you place the {marker} "
-                                                   f"(battle of {self.sc.board.name(town)})?",
-                                                   tuple(POSITION[i] for i in free), (POSITION[free[0]],), labels),
+                question = say("Where do you place the %(marker)s (battle of %(town)s)?",
+                               marker=MARKER_SAID.get(marker, marker), town=Place(self.sc.board.name(town)))
+                got = self.decider.decide(asked(seat, "terrain", question, tuple(POSITION[i] for i in free),
+                                                (POSITION[free[0]],), labels),
                                           (wanted,) if wanted in (POSITION[i] for i in free) else None,
                                           source="standing")
                 i = {v: k for k, v in POSITION.items()}[got[0]]
                 loc = f"{role}{i if role == 'att' else 2 - i}"
                 battle.terrain[loc] = marker
-                self.say(battle, f"The {'attacker' if role == 'att' else 'defender'} places {marker} on "
-                         f"{self.where(battle, loc)}.")
+                values = dict(marker=MARKER_SAID.get(marker, marker), where=self.where(battle, loc))
+                self.say(battle, say("The attacker places %(marker)s on %(where)s.", **values) if role == "att" else
+                         say("The defender places %(marker)s on %(where)s.", **values))
         return battle
 
     def count(self, battle, role):
@@ -271,8 +283,9 @@ class Fight(Deployment, RoundActions):
                     self.towns.discard(battle.town)
                     self.regroup(battle)
                 if not battle.over and battle.rounds["att"] >= self.sc.max_battle_rounds:
-                    self.say(battle, f"Battle of {self.sc.board.name(battle.town)}: still open after "
-                             f"{battle.rounds['att']} rounds; the attacker leaves at once (§6.7, rules notes).", public=True)
+                    self.say(battle, say("Battle of %(town)s: still open after %(n)s rounds; the attacker leaves at "
+                                         "once (§6.7, rules notes).", town=self.town(battle), n=battle.rounds["att"]),
+                             public=True)
                     self.rout(battle, "att", stalemate=True)
         return False
 
@@ -284,8 +297,9 @@ class Fight(Deployment, RoundActions):
         for b in battle.blocks.values():
             if b.role == role:
                 b.moved = b.fired = False
-        self.say(battle, f"Battle of {self.sc.board.name(battle.town)}, round {n} of the "
-                 f"{'attacker' if role == 'att' else 'defender'}.")
+        self.say(battle, say("Battle of %(town)s, round %(n)s of the attacker.", town=self.town(battle), n=n)
+                 if role == "att" else
+                 say("Battle of %(town)s, round %(n)s of the defender.", town=self.town(battle), n=n))
         self.morale(battle, role)
         if battle.over:
             return
@@ -311,8 +325,8 @@ class Fight(Deployment, RoundActions):
         if role == "att":
             battle.idle = 0 if (acted or came) else battle.idle + 1
             if battle.idle >= 2 and "att" not in battle.withdrawing:
-                self.say(battle, "The attacker has neither fired, engaged nor retreated for two rounds: stalemate; "
-                         "it must retreat with every block (§6.7).")
+                self.say(battle, say("The attacker has neither fired, engaged nor retreated for two rounds: "
+                                     "stalemate; it must retreat with every block (§6.7)."))
                 battle.withdrawing.add("att")
 
     # §6.31
@@ -326,8 +340,11 @@ class Fight(Deployment, RoundActions):
             for i in range(3):
                 loc = f"{role}{i}"
                 if self.at(battle, loc, OTHER[role]) and not self.at(battle, loc, role):
-                    self.say(battle, f"The enemy holds {self.where(battle, loc)} with none of its own there: the "
-                             f"{'attacker' if role == 'att' else 'defender'} routs (§7.4).")
+                    where = self.where(battle, loc)
+                    self.say(battle, say("The enemy holds %(where)s with none of its own there: the attacker routs "
+                                         "(§7.4).", where=where) if role == "att" else
+                             say("The enemy holds %(where)s with none of its own there: the defender routs (§7.4).",
+                                 where=where))
                     self.rout(battle, role)
                     return True
         return battle.over
@@ -355,12 +372,11 @@ class Fight(Deployment, RoundActions):
         left = withdraw(self.sc, self.st, survivors, towns, battle.town, battle.round_roads, self.told(battle),
                         "stalemate" if stalemate else "rout")
         for bid in left:
-            eliminate(self.st, bid, self.told(battle), "no road left to retreat by (§7.4)")
+            eliminate(self.st, bid, self.told(battle), say("no road left to retreat by (§7.4)"))
         for b in mine:
             battle.blocks.pop(b.id, None)
         battle.over, battle.winner = True, OTHER[role]
-        self.say(battle, f"Battle of {self.sc.board.name(battle.town)} is over: the "
-                 f"{'attacker' if role == 'def' else 'defender'} ({word(battle.sides[OTHER[role]])}) wins.", public=True)
+        self.say(battle, WINS[(OTHER[role], battle.sides[OTHER[role]])](self.town(battle)), public=True)
 
     def below_line(self, battle, role, start) -> bool:
         """Whether the side is below its WITHDRAW line."""
@@ -372,10 +388,11 @@ class Fight(Deployment, RoundActions):
         seat = self.first_seat(battle, role)
         if role in battle.withdrawing:
             return True
-        decision = Decision(seat, "withdraw", f"Battle of {self.sc.board.name(battle.town)}: your strength there is "
-                            f"{self.side_strength(battle, role)} of {start}, below your WITHDRAW line. Withdraw?",
-                            ("withdraw", "fight"), ("withdraw",),
-                            (("withdraw", "withdraw, reserve first"), ("fight", "fight on to the end")))
+        decision = asked(seat, "withdraw", say("Battle of %(town)s: your strength there is %(strength)s of "
+                                               "%(start)s, below your WITHDRAW line. Withdraw?", town=self.town(battle),
+                                               strength=self.side_strength(battle, role), start=start),
+                         ("withdraw", "fight"), ("withdraw",),
+                         (("withdraw", say("withdraw, reserve first")), ("fight", say("fight on to the end"))))
         if self.decider.decide(decision)[0] == "fight":
             battle.stand.add(role)
             return False
@@ -390,8 +407,8 @@ class Fight(Deployment, RoundActions):
                       key=lambda b: (not b.loc.startswith("res"), self.engaged(battle, b), b.id))
         if not towns or not mine:
             return False
-        self.say(battle, f"The {'attacker' if role == 'att' else 'defender'} withdraws from "
-                 f"{self.sc.board.name(battle.town)}.")
+        self.say(battle, say("The attacker withdraws from %(town)s.", town=self.town(battle)) if role == "att" else
+                 say("The defender withdraws from %(town)s.", town=self.town(battle)))
         went = False
         for b in mine:
             if b.id not in battle.blocks or battle.over:
@@ -429,10 +446,13 @@ class Fight(Deployment, RoundActions):
                            key=lambda b: (-b.strength, b.id))
             for blk in there[:max(0, min(self.sc.battle_road[road.kind], len(self.st.at(town)) - 1))]:
                 blk.town = battle.town
-                self.told(battle).append(Event("regroup", f"{blk.id} regroups from {self.sc.board.name(town)} into "
-                                         f"{self.sc.board.name(battle.town)} (§7.5)", {"block": blk.id},
-                                         owner=ARMY_SEAT[blk.army],
-                                         seen=f"A {word(side)} block regroups into {self.sc.board.name(battle.town)}"))
+                into = self.town(battle)
+                self.told(battle).append(Event(
+                    "regroup", "", {"block": blk.id}, owner=ARMY_SEAT[blk.army],
+                    said=say("%(block)s regroups from %(town)s into %(into)s (§7.5)", block=blk.id,
+                             town=Place(self.sc.board.name(town)), into=into),
+                    seen_said=say("A French block regroups into %(into)s", into=into) if side == "france" else
+                    say("A Allied block regroups into %(into)s", into=into)))
 
     # §6.34
     def coming(self, battle, role) -> list[tuple[str, object]]:
@@ -469,9 +489,10 @@ class Fight(Deployment, RoundActions):
                 battle.entries.add(town)
             came = True
             self.watch(battle)
-            self.told(battle).append(Event("reinforce", f"{blk.id} joins the battle of "
-                                           f"{self.sc.board.name(battle.town)} from {self.sc.board.name(town)}",
-                                           {"block": blk.id}, owner=ARMY_SEAT[blk.army],
-                                           seen=f"A {word(side)} block joins the battle of "
-                                           f"{self.sc.board.name(battle.town)} from {self.sc.board.name(town)}"))
+            values = dict(into=self.town(battle), town=Place(self.sc.board.name(town)))
+            self.told(battle).append(Event(
+                "reinforce", "", {"block": blk.id}, owner=ARMY_SEAT[blk.army],
+                said=say("%(block)s joins the battle of %(into)s from %(town)s", block=blk.id, **values),
+                seen_said=say("A French block joins the battle of %(into)s from %(town)s", **values)
+                if side == "france" else say("A Allied block joins the battle of %(into)s from %(town)s", **values)))
         return came

@@ -7,12 +7,29 @@ the helpers these use (``at``, ``engaged``, ``strength``, ``say``, ``doctrine``)
 
 from __future__ import annotations
 
+from pbem.lang import say, say_plural
+
 from .blocks import is_artillery, is_mounted
 from .losses import victim
 from .movement import eliminate
+from .words import MARKER_SAID
 
 POSITION = {0: "left", 1: "centre", 2: "right"}
 OTHER = {"att": "def", "def": "att"}
+
+
+WINS = {("att", "france"): lambda town: say("Battle of %(town)s is over: the attacker (French) wins.", town=town),
+        ("att", "allies"): lambda town: say("Battle of %(town)s is over: the attacker (Allied) wins.", town=town),
+        ("def", "france"): lambda town: say("Battle of %(town)s is over: the defender (French) wins.", town=town),
+        ("def", "allies"): lambda town: say("Battle of %(town)s is over: the defender (Allied) wins.", town=town)}
+HOLDS = {("att", "france"): lambda town: say("Battle of %(town)s is over: the attacker (French) holds the field.",
+                                             town=town),
+         ("att", "allies"): lambda town: say("Battle of %(town)s is over: the attacker (Allied) holds the field.",
+                                             town=town),
+         ("def", "france"): lambda town: say("Battle of %(town)s is over: the defender (French) holds the field.",
+                                             town=town),
+         ("def", "allies"): lambda town: say("Battle of %(town)s is over: the defender (Allied) holds the field.",
+                                             town=town)}
 
 
 class RoundActions:
@@ -32,16 +49,16 @@ class RoundActions:
                 bonus += 1
             die = self.chance.roll(f"morale of {b.id}, battle of {self.sc.board.name(battle.town)}",
                                     seen_by=self.witnessed(battle))
+            values = dict(block=self.name(b), die=f"{die}{' +' + str(bonus) if bonus else ''}")
             if die + bonus >= 4:
-                self.say(battle, f"Morale of {self.name(b)}: die {die}{' +' + str(bonus) if bonus else ''}: good.")
+                self.say(battle, say("Morale of %(block)s: die %(die)s: good.", **values))
                 continue
             if b.square or b.type == "foot_artillery":
-                self.say(battle, f"Morale of {self.name(b)}: die {die}{' +' + str(bonus) if bonus else ''}: bad; "
-                         "it is destroyed (§6.31).")
-                self.kill(battle, b, "bad morale (§6.31)")
+                self.say(battle, say("Morale of %(block)s: die %(die)s: bad; it is destroyed (§6.31).", **values))
+                self.kill(battle, b, say("bad morale (§6.31)"))
             else:
-                self.say(battle, f"Morale of {self.name(b)}: die {die}{' +' + str(bonus) if bonus else ''}: bad; "
-                         "it must leave the fight (§6.31).")
+                self.say(battle, say("Morale of %(block)s: die %(die)s: bad; it must leave the fight (§6.31).",
+                                     **values))
                 self.disengage(battle, b)
             if self.check_rout(battle):
                 return
@@ -51,7 +68,7 @@ class RoundActions:
         if battle.terrain.get(f"att{b.loc[3]}") == "stream" or battle.terrain.get(f"def{b.loc[3]}") == "stream":
             if not back.startswith("res"):
                 if battle.crossings[(b.role, b.loc[3])] >= 2:
-                    self.kill(battle, b, "it cannot cross the stream (§6.21)")
+                    self.kill(battle, b, say("it cannot cross the stream (§6.21)"))
                     return
                 battle.crossings[(b.role, b.loc[3])] += 1
         b.loc, b.moved, b.fresh, b.square = back, True, False, False
@@ -67,7 +84,7 @@ class RoundActions:
                 continue
             if any(o.role != role and o.type == "cavalry" for o in self.at(battle, b.loc)):
                 b.square, b.moved, acted = True, True, True
-                self.say(battle, f"{self.name(b)} forms square (§6.5).")
+                self.say(battle, say("%(block)s forms square (§6.5).", block=self.name(b)))
         if self.doctrine(battle, role, "SHELTER") == "YES":
             self.shelter(battle, role)
         return acted
@@ -88,7 +105,8 @@ class RoundActions:
             free = sorted(o.id for o in self.at(battle, b.loc, role) if o.square and o.id not in taken)
             if free:
                 b.shelter = free[0]
-                self.say(battle, f"{self.name(b)} shelters in the square of {free[0]} (§6.52).")
+                self.say(battle, say("%(block)s shelters in the square of %(square)s (§6.52).", block=self.name(b),
+                                     square=free[0]))
 
     def may_hold(self, b, marker) -> bool:
         """§6.21: a farm holds one infantry block, a hill one artillery block."""
@@ -114,8 +132,9 @@ class RoundActions:
                 continue
             b = battle.blocks[ready[0]]
             battle.occupant[loc], b.moved, acted = b.id, True, True
-            verb = "takes" if loc[:3] != role else "occupies"
-            self.say(battle, f"{self.name(b)} {verb} the {marker} on {self.where(battle, loc)} (§6.21).")
+            values = dict(block=self.name(b), marker=MARKER_SAID[marker], where=self.where(battle, loc))
+            self.say(battle, say("%(block)s takes the %(marker)s on %(where)s (§6.21).", **values) if loc[:3] != role
+                     else say("%(block)s occupies the %(marker)s on %(where)s (§6.21).", **values))
         return acted
 
     def fire(self, battle, role) -> bool:
@@ -176,8 +195,15 @@ class RoundActions:
                                     seen_by=self.witnessed(battle))
                     for _ in range(self.strength(b.id))]
             hits = sum(1 for d in dice if d <= value)
-            self.say(battle, f"{self.name(b)} fires {'at long range ' if long else ''}at {self.where(battle, target_loc)}"
-                     f" (hits on {value} or less): {' '.join(map(str, dice))}: {hits} hit(s).")
+            values = dict(block=self.name(b), where=self.where(battle, target_loc), value=value,
+                          dice=" ".join(map(str, dice)))
+            self.say(battle, say_plural("%(block)s fires at long range at %(where)s (hits on %(value)s or less): "
+                                        "%(dice)s: %(num)s hit(s).",
+                                        "%(block)s fires at long range at %(where)s (hits on %(value)s or less): "
+                                        "%(dice)s: %(num)s hit(s).", hits, **values) if long else
+                     say_plural("%(block)s fires at %(where)s (hits on %(value)s or less): %(dice)s: %(num)s hit(s).",
+                                "%(block)s fires at %(where)s (hits on %(value)s or less): %(dice)s: %(num)s hit(s).",
+                                hits, **values))
             for _ in range(hits):
                 group = [o for o in group if o.id in battle.blocks]
                 if not group:
@@ -197,18 +223,19 @@ class RoundActions:
 
     def hit(self, battle, group, can_kill=True):
         bid = victim(self.sc, self.st, self.decider, [o.id for o in group],
-                     f"Battle of {self.sc.board.name(battle.town)}", self.orders)
+                     say("Battle of %(town)s", town=self.town(battle)), self.orders)
         victim_block, top = battle.blocks[bid], self.strength(bid)
         if top == 1 and not can_kill:
-            self.say(battle, f"The hit on {self.name(victim_block)} is lost: long-range artillery cannot eliminate (§6.4).")
+            self.say(battle, say("The hit on %(block)s is lost: long-range artillery cannot eliminate (§6.4).",
+                                 block=self.name(victim_block)))
             return
         block = self.st.blocks[bid]
         block.strength -= 1
         if block.strength <= 0:
             block.strength = 1
-            self.kill(battle, victim_block, "hit in battle (§6.4)")
+            self.kill(battle, victim_block, say("hit in battle (§6.4)"))
         else:
-            self.say(battle, f"{bid} takes a hit: strength {block.strength}.")
+            self.say(battle, say("%(block)s takes a hit: strength %(strength)s.", block=bid, strength=block.strength))
 
     def kill(self, battle, b, why):
         inside = [o for o in battle.blocks.values() if o.shelter == b.id and self.sheltered(battle, o)]
@@ -216,16 +243,15 @@ class RoundActions:
         eliminate(self.st, b.id, self.told(battle), why)
         for o in inside:  # §6.52: the square's destruction destroys the block sheltering in it
             battle.blocks.pop(o.id, None)
-            eliminate(self.st, o.id, self.told(battle), f"its square ({b.id}) was destroyed (§6.52)")
+            eliminate(self.st, o.id, self.told(battle), say("its square (%(square)s) was destroyed (§6.52)",
+                                                            square=b.id))
         self.end_if_empty(battle)
 
     def end_if_empty(self, battle):
         for role in ("att", "def"):
             if not battle.over and self.count(battle, role) == 0:
                 battle.over, battle.winner = True, OTHER[role]
-                self.say(battle, f"Battle of {self.sc.board.name(battle.town)} is over: the "
-                         f"{'defender' if role == 'att' else 'attacker'} ({word(battle.sides[OTHER[role]])}) holds "
-                         "the field.", public=True)
+                self.say(battle, HOLDS[(OTHER[role], battle.sides[OTHER[role]])](self.town(battle)), public=True)
 
     def committed(self, battle, role) -> bool:
         """The reserve blocks a player sent in by name between two rounds (COMMIT), before the doctrine."""
@@ -240,7 +266,8 @@ class RoundActions:
                     is_artillery(b.type) and battle.terrain.get(loc) == "woods"):
                 b.loc, b.moved, acted = loc, True, True
                 b.steps = 1
-                self.say(battle, f"{self.name(b)} goes in from the reserve to {self.where(battle, loc)} (COMMIT).")
+                self.say(battle, say("%(block)s goes in from the reserve to %(where)s (COMMIT).", block=self.name(b),
+                                     where=self.where(battle, loc)))
         return acted
 
     def move(self, battle, role, n) -> bool:
@@ -290,14 +317,11 @@ class RoundActions:
                 for o in enemies if first else ():  # canister: +1 on the first fire at close range (§6.33)
                     if is_artillery(o.type):
                         o.fresh = True
-                self.say(battle, f"{self.name(b)} engages {self.where(battle, theirs)}.")
+                self.say(battle, say("%(block)s engages %(where)s.", block=self.name(b),
+                                     where=self.where(battle, theirs)))
                 if self.check_rout(battle):
                     return True
         for b in battle.blocks.values():
             if hasattr(b, "steps"):
                 del b.steps
         return acted
-
-
-def word(side):
-    return "French" if side == "france" else "Allied"

@@ -8,9 +8,11 @@ helpers these use (``at``, ``name``, ``where``, ``say``, ``doctrine``, ``witness
 from __future__ import annotations
 
 from pbem.core.events import Event
+from pbem.lang import say, say_plural
 
 from .blocks import is_artillery
 from .sight import visible_armies
+from .words import Join
 
 
 class Deployment:
@@ -36,7 +38,8 @@ class Deployment:
             if pool:
                 b = sorted(pool, key=lambda b: (b.type == "leader", b.id))[0]
                 b.loc = loc
-                self.say(battle, f"{b.id} goes to {self.where(battle, loc)}: every position needs a block (§6.22).")
+                self.say(battle, say("%(block)s goes to %(where)s: every position needs a block (§6.22).",
+                                     block=b.id, where=self.where(battle, loc)))
         self.announce(battle, role)
 
     def announce(self, battle, role) -> None:
@@ -47,15 +50,17 @@ class Deployment:
         battle read nothing of it."""
         armies = {b.army for b in battle.blocks.values() if b.role == role}
         versions: dict[str, list[str]] = {}
+        said = {}
         for seat in self.witnessed(battle):
-            versions.setdefault(self.deployment_text(battle, role, visible_armies(self.st.players, seat)),
-                                []).append(seat)
+            text = self.deployment_text(battle, role, visible_armies(self.st.players, seat))
+            said.setdefault(str(text), text)
+            versions.setdefault(str(text), []).append(seat)
         full = self.deployment_text(battle, role, armies)
         blind = self.deployment_text(battle, role, set())
-        self.events.append(Event("battle", full, owner=tuple(versions.pop(full, ())), seen=blind,
-                                 witnesses=tuple(versions.pop(blind, ()))))
+        self.events.append(Event("battle", "", owner=tuple(versions.pop(str(full), ())), said=full, seen_said=blind,
+                                 witnesses=tuple(versions.pop(str(blind), ()))))
         for text, seats in versions.items():  # a partner's deployment beside one's own (§12)
-            self.events.append(Event("battle", text, {"partial": True}, owner=tuple(seats)))
+            self.events.append(Event("battle", "", {"partial": True}, owner=tuple(seats), said=said[text]))
 
     def deployment_text(self, battle, role, armies: set[str]) -> str:
         """The deployment of ``role`` as a seat that sees ``armies`` reads it."""
@@ -65,18 +70,26 @@ class Deployment:
             here = self.at(battle, loc, role)
             woods = battle.terrain.get(loc) == "woods"
             shown = [b for b in here if b.army in armies or not woods]
-            names = ", ".join(self.name(b) for b in shown)
+            names = [self.name(b) for b in shown]
             hidden = len(here) - len(shown)
-            names += (", " if names and hidden else "") + (f"{hidden} block(s) in the woods" if hidden else "")
-            parts.append(f"{self.where(battle, loc)}: {names or 'nobody'}")
+            if hidden:
+                names.append(say_plural("%(num)s block(s) in the woods", "%(num)s block(s) in the woods", hidden))
+            parts.append(say("%(where)s: %(blocks)s", where=self.where(battle, loc),
+                             blocks=Join(names) if names else say("nobody")))
         reserve = self.at(battle, f"res-{role}", role)
         own = [b for b in reserve if b.army in armies]
-        res = f"; {len(reserve)} block(s) in reserve"
-        if own:
-            res += " (" + ", ".join(self.name(b) for b in own) + ")" if len(own) == len(reserve) else \
-                " (" + ", ".join(self.name(b) for b in own) + f" and {len(reserve) - len(own)} more)"
-        who = "attacker" if role == "att" else "defender"
-        return f"The {who} deploys: " + "; ".join(parts) + res + "."
+        if not own:
+            res = say_plural("%(num)s block(s) in reserve", "%(num)s block(s) in reserve", len(reserve))
+        elif len(own) == len(reserve):
+            res = say_plural("%(num)s block(s) in reserve (%(blocks)s)", "%(num)s block(s) in reserve (%(blocks)s)",
+                             len(reserve), blocks=Join(self.name(b) for b in own))
+        else:
+            res = say_plural("%(num)s block(s) in reserve (%(blocks)s and %(more)s more)",
+                             "%(num)s block(s) in reserve (%(blocks)s and %(more)s more)", len(reserve),
+                             blocks=Join(self.name(b) for b in own), more=len(reserve) - len(own))
+        deployed = Join(parts + [res], "; ")
+        return (say("The attacker deploys: %(deployment)s.", deployment=deployed) if role == "att" else
+                say("The defender deploys: %(deployment)s.", deployment=deployed))
 
     def deploy(self, battle, role):
         """§6.22-6.23 by doctrine: one corps to a position (more with the leader), at least one

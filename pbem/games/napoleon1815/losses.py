@@ -4,12 +4,13 @@ block that is not a leader, then the one whose id sorts first)."""
 
 from __future__ import annotations
 
-from pbem.core.decisions import Decision
+from pbem.lang import say
 
 from .scenario import ARMY_SEAT
+from .words import asked
 
 
-def victim(scenario, state, decider, ids: list[str], where: str, orders: dict | None = None) -> str:
+def victim(scenario, state, decider, ids: list[str], where, orders: dict | None = None) -> str:
     """The block among ``ids`` that takes the next hit; among equally strong ones, the first of
     the owner's standing HIT FIRST order, else the default (asked of a player who asked)."""
     top = max(state.blocks[b].strength for b in ids)
@@ -21,6 +22,7 @@ def victim(scenario, state, decider, ids: list[str], where: str, orders: dict | 
     options = tuple(b for b in tied if ARMY_SEAT[state.blocks[b].army] == seat)
     standing = (orders or {}).get(seat)
     wanted = [b for b in (standing.hit_first if standing is not None else ()) if b in options]
-    got = decider.decide(Decision(seat, "hit", f"{where}: which of your strength-{top} blocks takes the hit?",
-                                  options, (options[0],)), tuple(wanted[:1]) or None, source="standing")
+    question = say("%(where)s: which of your strength-%(top)s blocks takes the hit?", where=where, top=top)
+    got = decider.decide(asked(seat, "hit", question, options, (options[0],)), tuple(wanted[:1]) or None,
+                         source="standing")
     return got[0]

@@ -7,9 +7,11 @@ from collections import Counter, defaultdict
 
 from pbem.core.events import Event
 from pbem.core.orders import Problem
+from pbem.lang import say, say_plural
 
-from .blocks import ARMY_NAME, ARMY_SIDE, LEADERS, reach
+from .blocks import ARMY_SIDE, LEADERS, reach
 from .scenario import ARMY_SEAT, SEAT_ARMY
+from .words import LOST_TO_STRAGGLING, TYPE_SAID, Join, Place, SaidProblem
 
 
 def enemy_side(side: str) -> str:
@@ -41,10 +43,13 @@ def check_moves(scenario, state, seat: str, moves) -> list[Problem]:
 
     def bad(move, message, expected=""):
         shown = type(move)(move.blocks, [board.name(t) for t in move.path], move.forced)
-        problems.append(Problem(move.line, 1, message, shown.text, expected))
+        problems.append(SaidProblem.of(move.line, 1, message, shown.text, expected))
+
+    def name(town):
+        return Place(board.name(town))
 
     if moves and not mine:
-        bad(moves[0], "it is not your turn to move", "standing orders only (DOCTRINE, RETREAT, SUPPLY)")
+        bad(moves[0], say("it is not your turn to move"), say("standing orders only (DOCTRINE, RETREAT, SUPPLY)"))
         return problems
     enemies = enemy_towns(state, side)
     seen: set[str] = set()
@@ -53,48 +58,51 @@ def check_moves(scenario, state, seat: str, moves) -> list[Problem]:
         start = move.path[0]
         for bid in move.blocks:
             if bid in seen:
-                bad(move, f"{bid} is given two moves", "each block in one MOVE")
+                bad(move, say("%(block)s is given two moves", block=bid), say("each block in one MOVE"))
             seen.add(bid)
             if state.blocks[bid].town != start:
-                bad(move, f"{bid} is not in {board.name(start)} (it is in {board.name(state.blocks[bid].town)})",
-                    "the town the block stands in")
+                bad(move, say("%(block)s is not in %(town)s (it is in %(there)s)", block=bid, town=name(start),
+                              there=name(state.blocks[bid].town)), say("the town the block stands in"))
         if start not in starts:
             starts.append(start)
         for a, b in zip(move.path, move.path[1:]):
             if board.road(a, b) is None:
-                bad(move, f"no road from {board.name(a)} to {board.name(b)}", "towns adjacent by road (§5.1)")
+                bad(move, say("no road from %(a)s to %(b)s", a=name(a), b=name(b)),
+                    say("towns adjacent by road (§5.1)"))
         for town in move.path[1:-1]:
             if town in enemies:
-                bad(move, f"{board.name(town)} holds enemy blocks: a move stops there (§5)",
-                    "a path through friendly or empty towns")
+                bad(move, say("%(town)s holds enemy blocks: a move stops there (§5)", town=name(town)),
+                    say("a path through friendly or empty towns"))
         if move.path[-1] == start and len(move.path) > 1:
-            bad(move, "the move ends where it began", "a move to another town")
+            bad(move, say("the move ends where it began"), say("a move to another town"))
         if len(set(move.path)) != len(move.path):
-            bad(move, "the path passes a town twice", "a path without loops")
+            bad(move, say("the path passes a town twice"), say("a path without loops"))
         legs = len(move.path) - 1
         for bid in move.blocks:
             most = reach(scenario.blocks[bid].type, move.forced)
             if legs > most:
-                bad(move, f"{bid} ({scenario.blocks[bid].type.replace('_', ' ')}) may move {most} town(s)"
-                    + (" by forced march" if move.forced else "") + f", not {legs} (§5.3, §5.6)",
-                    f"at most {most} towns")
+                kind = TYPE_SAID[scenario.blocks[bid].type]
+                bad(move, say("%(block)s (%(type)s) may move %(most)s town(s) by forced march, not %(legs)s "
+                              "(§5.3, §5.6)", block=bid, type=kind, most=most, legs=legs) if move.forced else
+                    say("%(block)s (%(type)s) may move %(most)s town(s), not %(legs)s (§5.3, §5.6)", block=bid,
+                        type=kind, most=most, legs=legs), say("at most %(most)s towns", most=most))
         if spec_turn is not None and spec_turn.night:
             if move.forced:
-                bad(move, "no forced march at night (§5.7)", "a move without FORCED")
+                bad(move, say("no forced march at night (§5.7)"), say("a move without FORCED"))
             if move.path[-1] in enemies:
-                bad(move, "no attacks at night (§5.7)", "a move into a town without enemy blocks")
+                bad(move, say("no attacks at night (§5.7)"), say("a move into a town without enemy blocks"))
     if len(starts) > scenario.groups[army]:
         extra = next(m for m in moves if m.path[0] == starts[scenario.groups[army]])
-        bad(extra, f"{len(starts)} groups move (from {', '.join(board.name(s) for s in starts)}); your army "
-            f"has {scenario.groups[army]} group move(s) a turn (§5.1)",
-            f"moves from at most {scenario.groups[army]} town(s)")
+        bad(extra, say("%(n)s groups move (from %(towns)s); your army has %(most)s group move(s) a turn (§5.1)",
+                       n=len(starts), towns=Join(name(s) for s in starts), most=scenario.groups[army]),
+            say("moves from at most %(most)s town(s)", most=scenario.groups[army]))
     for problem in road_problems(scenario, moves, enemies):
         problems.append(problem)
     for target, froms in attacks(moves, enemies).items():
         why = joint_problem(scenario, target, froms)
         if why:
             bad(next(m for m in moves if m.path[-1] == target), why,
-                "one group, or groups that start next to the enemy and are joined by a road (§5.2)")
+                say("one group, or groups that start next to the enemy and are joined by a road (§5.2)"))
     return problems
 
 
@@ -114,16 +122,19 @@ def road_problems(scenario, moves, enemies) -> list[Problem]:
                 attacking[key] += len(move.blocks)
             if used[key] > road_limit(scenario, road, False):
                 shown = type(move)(move.blocks, [scenario.board.name(t) for t in move.path], move.forced).text
-                problems.append(Problem(move.line, 1, f"{used[key]} blocks on the {road.kind} road "
-                                        f"{scenario.board.name(a)} - {scenario.board.name(b)}; at most "
-                                        f"{road_limit(scenario, road, False)} a turn (§5.4)", shown,
-                                        "fewer blocks on this road"))
+                values = dict(n=used[key], a=Place(scenario.board.name(a)), b=Place(scenario.board.name(b)),
+                              most=road_limit(scenario, road, False))
+                message = (say("%(n)s blocks on the major road %(a)s - %(b)s; at most %(most)s a turn (§5.4)",
+                               **values) if road.kind == "major" else
+                           say("%(n)s blocks on the minor road %(a)s - %(b)s; at most %(most)s a turn (§5.4)",
+                               **values))
+                problems.append(SaidProblem.of(move.line, 1, message, shown, say("fewer blocks on this road")))
             elif last and attacking[key] > road_limit(scenario, road, True):
                 shown = type(move)(move.blocks, [scenario.board.name(t) for t in move.path], move.forced).text
-                problems.append(Problem(move.line, 1, f"{attacking[key]} blocks attack across the river on "
-                                        f"{scenario.board.name(a)} - {scenario.board.name(b)}; at most "
-                                        f"{road_limit(scenario, road, True)} (§5.5)", shown,
-                                        "fewer blocks attacking over the river"))
+                problems.append(SaidProblem.of(move.line, 1, say(
+                    "%(n)s blocks attack across the river on %(a)s - %(b)s; at most %(most)s (§5.5)",
+                    n=attacking[key], a=Place(scenario.board.name(a)), b=Place(scenario.board.name(b)),
+                    most=road_limit(scenario, road, True)), shown, say("fewer blocks attacking over the river")))
     return problems
 
 
@@ -143,13 +154,15 @@ def joint_problem(scenario, target: str, froms: list[str]) -> str | None:
     board = scenario.board
     for f in froms:
         if board.road(f, target) is None:
-            return (f"the groups from {', '.join(board.name(x) for x in froms)} may not attack "
-                    f"{board.name(target)} together: {board.name(f)} is not next to it (§5.2)")
+            return say("the groups from %(towns)s may not attack %(target)s together: %(town)s is not next "
+                       "to it (§5.2)", towns=Join(Place(board.name(x)) for x in froms),
+                       target=Place(board.name(target)), town=Place(board.name(f)))
     for i, a in enumerate(froms):
         for b in froms[i + 1:]:
             if board.road(a, b) is None:
-                return (f"the groups from {board.name(a)} and {board.name(b)} may not attack {board.name(target)} "
-                        f"together: no road joins them (§5.2)")
+                return say("the groups from %(a)s and %(b)s may not attack %(target)s together: no road joins "
+                           "them (§5.2)", a=Place(board.name(a)), b=Place(board.name(b)),
+                           target=Place(board.name(target)))
     return None
 
 
@@ -177,7 +190,8 @@ def carry_out(scenario, state, moving: list, chance, events: list) -> dict[str, 
             if target in enemies and move.path[0] not in joint[target]:
                 why = joint_problem(scenario, target, joint[target] + [move.path[0]])
                 if why:
-                    events.append(Event("move", f"Not carried out: {named(board, move)} ({why})", owner=seat))
+                    events.append(Event("move", said=say("Not carried out: %(move)s (%(why)s)",
+                                                         move=named(board, move), why=why), owner=seat))
                     continue
                 joint[target].append(move.path[0])
             for bid in move.blocks:
@@ -191,8 +205,9 @@ def carry_out(scenario, state, moving: list, chance, events: list) -> dict[str, 
                     last = nxt in enemies
                     if used[key] + 1 > road_limit(scenario, road, False) or (
                             last and attacking[key] + 1 > road_limit(scenario, road, True)):
-                        events.append(Event("move", f"{bid} stops at {board.name(at)}: the road to "
-                                            f"{board.name(nxt)} is full (§5.4)", owner=seat))
+                        events.append(Event("move", said=say("%(block)s stops at %(town)s: the road to %(next)s "
+                                                             "is full (§5.4)", block=bid, town=Place(board.name(at)),
+                                                             next=Place(board.name(nxt))), owner=seat))
                         break
                     used[key] += 1
                     if last:
@@ -205,9 +220,9 @@ def carry_out(scenario, state, moving: list, chance, events: list) -> dict[str, 
                 block.town = at
                 if move.forced and at != move.path[0]:
                     forced.append(bid)
-            events.append(Event("move", named(board, move), {"seat": seat}, owner=seat,
-                                seen=f"{len(move.blocks)} {side_word(side)} block(s) move from "
-                                f"{board.name(move.path[0])}"))
+            events.append(Event("move", "", {"seat": seat}, owner=seat,
+                                said=named(board, move),
+                                seen_said=moving_seen(side, len(move.blocks), Place(board.name(move.path[0])))))
     state.last_moves = [[army, a, b, n] for (army, a, b), n in sorted(moved.items())]
     for bid in forced:
         forced_march(scenario, state, bid, chance, events)
@@ -215,13 +230,21 @@ def carry_out(scenario, state, moving: list, chance, events: list) -> dict[str, 
             and state.side_at(town, side)}
 
 
-def named(board, move) -> str:
-    """The move's text with town names."""
-    return type(move)(move.blocks, [board.name(t) for t in move.path], move.forced).text
+def named(board, move):
+    """The move's text with town names (each town in the reader's spelling; the words stay the
+    order's own, as the player wrote them in the log)."""
+    parts = [say("MOVE %(blocks)s %(path)s", blocks=" ".join(move.blocks),
+                 path=Join((Place(board.name(t)) for t in move.path), " -> "))]
+    return Join(parts + ([say("FORCED")] if move.forced else []), " ")
 
 
-def side_word(side: str) -> str:
-    return "French" if side == "france" else "Allied"
+def moving_seen(side: str, n: int, town: Place):
+    """What the other seats see of a move: how many blocks of which side leave which town."""
+    if side == "france":
+        return say_plural("%(num)s French block(s) move from %(town)s", "%(num)s French block(s) move from %(town)s",
+                          n, town=town)
+    return say_plural("%(num)s Allied block(s) move from %(town)s", "%(num)s Allied block(s) move from %(town)s",
+                      n, town=town)
 
 
 def forced_march(scenario, state, bid: str, chance, events: list) -> None:
@@ -235,16 +258,20 @@ def forced_march(scenario, state, bid: str, chance, events: list) -> None:
     helped = leader is not None and leader.town == block.town
     roll = chance.roll(f"forced march, block {bid}", seen_by=(seat,))
     fails = roll <= (2 if helped else 3)
-    note = " (leader +1)" if helped else ""
     if fails:
         block.strength -= 1
         if block.strength <= 0:
             eliminate(state, bid, None)
-            events.append(Event("eliminated", f"{bid} is eliminated: straggling on the forced march (§5.6)",
-                                {"block": bid, "army": block.army}, owner=seat,
-                                seen=f"A {ARMY_NAME[block.army]} block is lost to straggling"))
-    events.append(Event("forced", f"Forced march of {bid}: die {roll}{note}: "
-                        + ("loses a step" if fails else "arrives in good order"), owner=seat))
+            events.append(Event("eliminated", "", {"block": bid, "army": block.army}, owner=seat,
+                                said=say("%(block)s is eliminated: straggling on the forced march (§5.6)", block=bid),
+                                seen_said=LOST_TO_STRAGGLING[block.army]))
+    if fails:
+        said = (say("Forced march of %(block)s: die %(roll)s (leader +1): loses a step", block=bid, roll=roll)
+                if helped else say("Forced march of %(block)s: die %(roll)s: loses a step", block=bid, roll=roll))
+    else:
+        said = (say("Forced march of %(block)s: die %(roll)s (leader +1): arrives in good order", block=bid, roll=roll)
+                if helped else say("Forced march of %(block)s: die %(roll)s: arrives in good order", block=bid, roll=roll))
+    events.append(Event("forced", said=said, owner=seat))
 
 
 def lose_step(scenario, state, bid: str, events: list, why: str, steps: int = 1) -> None:
@@ -264,4 +291,5 @@ def eliminate(state, bid: str, events: list | None = None, why: str = "", count:
     if count:
         state.lost[block.army] += 1
     if events is not None:
-        events.append(Event("eliminated", f"{bid} is eliminated: {why}", {"block": bid, "army": block.army}))
+        events.append(Event("eliminated", "", {"block": bid, "army": block.army},
+                            said=say("%(block)s is eliminated: %(why)s", block=bid, why=why)))

@@ -5,18 +5,19 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from pbem.core.orders import Header
+from pbem.lang import say
 
-# The standing battle doctrine (docs/napoleon1815-orders.md), key -> (default, what it is).
+# The standing battle doctrine (docs/napoleon1815-orders.md), key -> (default, what it is: a Text).
 DOCTRINE = {
-    "ATTACK": ("AUTO", "engage the enemy: YES, NO, or AUTO (yes when attacking, no when defending)"),
-    "RESERVE": ("1", "blocks kept in reserve when deploying"),
-    "COMMIT": ("2", "the battle round from which the reserve goes in"),
-    "WITHDRAW": ("40", "withdraw when your strength in a battle falls below this percent of its start"),
-    "SQUARE": ("YES", "infantry forms square when enemy cavalry engages it"),
-    "SHELTER": ("YES", "a leader or artillery block shelters in a square formed in its position, one a square"),
-    "OCCUPY": ("YES", "an infantry (farm) or artillery (hill) block takes an empty farm or hill in its position"),
-    "REINFORCE": ("YES", "bring reinforcements from adjacent towns (one block stays in each)"),
-    "REGROUP": ("NO", "after winning a battle, draw blocks from adjacent towns into it (one stays in each)"),
+    "ATTACK": ("AUTO", say("engage the enemy: YES, NO, or AUTO (yes when attacking, no when defending)")),
+    "RESERVE": ("1", say("blocks kept in reserve when deploying")),
+    "COMMIT": ("2", say("the battle round from which the reserve goes in")),
+    "WITHDRAW": ("40", say("withdraw when your strength in a battle falls below this percent of its start")),
+    "SQUARE": ("YES", say("infantry forms square when enemy cavalry engages it")),
+    "SHELTER": ("YES", say("a leader or artillery block shelters in a square formed in its position, one a square")),
+    "OCCUPY": ("YES", say("an infantry (farm) or artillery (hill) block takes an empty farm or hill in its position")),
+    "REINFORCE": ("YES", say("bring reinforcements from adjacent towns (one block stays in each)")),
+    "REGROUP": ("NO", say("after winning a battle, draw blocks from adjacent towns into it (one stays in each)")),
 }
 
 

@@ -4,8 +4,9 @@ was expected."""
 
 from __future__ import annotations
 
-from pbem.core.orders import (ARROW, Abort, OrderReader, OrdersError, Problem, check_size, parse_header,
-                              tokenize)
+from pbem.core.orders import (ARROW, Abort, OrderReader, OrdersError, Problem, Token, check_size, parse_header,
+                              suggest, tokenize)
+from pbem.lang import say
 
 from . import movement
 from .auction import MAX_BID
@@ -13,6 +14,8 @@ from .blocks import is_artillery
 from .orders import DOCTRINE, SECTIONS, Deploy, Move, Orders, Place
 from .scenario import SEAT_ARMY
 from .triggers import TRIGGERS
+from .words import Join, SaidProblem, english_word, find_town
+from .words import Place as Name
 
 ORDER_WORDS = ("MOVE", "PLACE", "DEPLOY", "DOCTRINE", "RETREAT", "SUPPLY", "ASK", "LEAVE", "SKIRMISH", "HIT",
                "TERRAIN", "BID", "COMMIT", "FINAL")
@@ -33,13 +36,16 @@ def bid_target(state, seat: str, word: str) -> str | None | tuple[str, str]:
         return None if (seat == "french") == (target == "france") else target
     if seat == "french":
         if word == "ALLIES":
-            return ("in the three-player game the French player bids for one Allied army",
-                    "BID ANGLO-DUTCH <steps> or BID PRUSSIAN <steps>")
+            return (say("in the three-player game the French player bids for one Allied army"),
+                    say("BID ANGLO-DUTCH <steps> or BID PRUSSIAN <steps>"))
         return word.lower()
     if word in ("ALLIES", seat.upper()):
         return None
-    return (f"the {seat} player bids for France or for his own army, not for the other Allied army",
-            f"BID FRANCE <steps> or BID {seat.upper()} <steps>")
+    if seat == "anglo-dutch":
+        return (say("the anglo-dutch player bids for France or for his own army, not for the other Allied army"),
+                say("BID FRANCE <steps> or BID ANGLO-DUTCH <steps>"))
+    return (say("the prussian player bids for France or for his own army, not for the other Allied army"),
+            say("BID FRANCE <steps> or BID PRUSSIAN <steps>"))
 
 
 def phase(state) -> str:
@@ -56,65 +62,90 @@ class Reader(OrderReader):
         self.scenario, self.state, self.seat = scenario, state, seat
         self.army = SEAT_ARMY[seat]
 
-    def town_words(self, words, what: str) -> str:
+    # -- problems: each message and what is expected also kept as a Text (words.SaidProblem), for the
+    # player's language; the English is the problem's own
+
+    def note_at(self, line: int, column: int, message, found: str = "", expected="") -> None:
+        self.problems.append(SaidProblem.of(line, column, message, found, expected))
+
+    def missing(self, expected, words: tuple[str, ...] = ()):
+        """Fail: the next token (or the end of the order) is not what was expected."""
+        token = self.peek()
+        if token is None:
+            self.fail(self.end_column(), say("the order ends too soon"), "", expected)
+        close = suggest(token.text, words) if words else ""
+        if close:
+            self.fail(token, say("unexpected %(found)s (did you mean %(word)s?)", found=repr(token.text),
+                                 word=close[len(" (did you mean "):-2]), None, expected)
+        self.fail(token, say("unexpected %(found)s", found=repr(token.text)), None, expected)
+
+    def done(self, expected) -> None:
+        """Fail unless the order has been read to its end."""
+        token = self.peek()
+        if token is not None:
+            self.fail(token, say("unexpected %(found)s after the end of the order", found=repr(token.text)), None,
+                      expected)
+
+    def town_words(self, words, what) -> str:
         text = " ".join(w.text for w in words)
-        town = self.scenario.board.find(text)
+        town = find_town(self.scenario.board, text)
         if town is None:
             where = words[0] if words else self.here()
-            self.fail(where, f"no town called {text!r} on the map", text, what)
+            self.fail(where, say("no town called %(name)s on the map", name=repr(text)), text, what)
         return town
 
     def own_block(self, token) -> str:
         bid = token.text.upper()
         spec = self.scenario.blocks.get(bid)
         if spec is None:
-            self.fail(token, f"no block {token.text!r}", None, "one of your block ids")
+            self.fail(token, say("no block %(id)s", id=repr(token.text)), None, say("one of your block ids"))
         if spec.army != self.army:
-            self.fail(token, f"{bid} is not a block of your army", None, "one of your block ids")
+            self.fail(token, say("%(block)s is not a block of your army", block=bid), None,
+                      say("one of your block ids"))
         block = self.state.blocks[bid]
         if block.eliminated:
-            self.fail(token, f"{bid} has been eliminated", None, "a block on the map")
+            self.fail(token, say("%(block)s has been eliminated", block=bid), None, say("a block on the map"))
         return bid
 
-    def blocks_then_town(self, words, what: str) -> tuple[list[str], str]:
+    def blocks_then_town(self, words, what) -> tuple[list[str], str]:
         """``ID ID ... Town Name``: the longest ending that names a town is the town."""
         for k in range(len(words) - 1, 0, -1):
-            town = self.scenario.board.find(" ".join(w.text for w in words[k:]))
+            town = find_town(self.scenario.board, " ".join(w.text for w in words[k:]))
             if town is not None:
                 return [self.own_block(w) for w in words[:k]], town
         if not words:
-            self.missing(f"block ids, then {what}")
-        self.fail(words[-1], "no town at the end of the blocks", None, f"block ids, then {what}")
+            self.missing(say("block ids, then %(what)s", what=what))
+        self.fail(words[-1], say("no town at the end of the blocks"), None, say("block ids, then %(what)s", what=what))
 
     # -- the orders
 
     def move(self) -> Move:
         self.take()
         if phase(self.state) == "battle deployment":
-            self.fail(self.tokens[0], "no moves while battles wait for deployment", None,
-                      "DEPLOY and standing orders")
+            self.fail(self.tokens[0], say("no moves while battles wait for deployment"), None,
+                      say("DEPLOY and standing orders"))
         if phase(self.state) == "battle round":
-            self.fail(self.tokens[0], "no moves between two rounds of a battle", None,
-                      "DOCTRINE, RETREAT TO and ASK orders for the next rounds")
+            self.fail(self.tokens[0], say("no moves between two rounds of a battle"), None,
+                      say("DOCTRINE, RETREAT TO and ASK orders for the next rounds"))
         if phase(self.state) == "auction":
-            self.fail(self.tokens[0], "no moves during the auction", None, "BID and the steps you offer")
+            self.fail(self.tokens[0], say("no moves during the auction"), None, say("BID and the steps you offer"))
         if phase(self.state) != "campaign":
-            self.fail(self.tokens[0], "no moves during setup", None, "PLACE orders")
-        blocks, start = self.blocks_then_town(self.take_words(), "the town they start from")
+            self.fail(self.tokens[0], say("no moves during setup"), None, say("PLACE orders"))
+        blocks, start = self.blocks_then_town(self.take_words(), say("the town they start from"))
         path = [start]
         if not self.at_sign(ARROW):
-            self.missing("-> and the next town")
+            self.missing(say("-> and the next town"))
         while self.at_sign(ARROW):
             self.take()
             words = self.take_words(("FORCED",))
             if not words:
-                self.missing("a town after ->")
-            path.append(self.town_words(words, "a town after ->"))
+                self.missing(say("a town after ->"))
+            path.append(self.town_words(words, say("a town after ->")))
         forced = False
         if self.at("FORCED"):
             forced = True
             self.take()
-        self.done("the end of the order")
+        self.done(END)
         return Move(blocks, path, forced, self.line)
 
     def deploy(self) -> Deploy:
@@ -124,40 +155,44 @@ class Reader(OrderReader):
         first = self.take()
         pending = self.state.pending
         if not pending or pending["stage"] not in self.roles():
-            self.fail(first, "no battle of yours waits for your deployment now", None,
-                      "DEPLOY only in a battle deployment sub-turn")
+            self.fail(first, say("no battle of yours waits for your deployment now"), None,
+                      say("DEPLOY only in a battle deployment sub-turn"))
         words = self.take_words(SECTIONS)
         if not words:
-            self.missing("the town of the battle, then LEFT, CENTRE, RIGHT or RESERVE and block ids")
-        town = self.town_words(words, "the town of the battle")
+            self.missing(say("the town of the battle, then LEFT, CENTRE, RIGHT or RESERVE and block ids"))
+        town = self.town_words(words, say("the town of the battle"))
         battle = next((b for b in pending["battles"] if b["town"] == town), None)
         if battle is None:
-            self.fail(words[0], f"no battle waits at {self.scenario.board.name(town)}", None, "a battle's town: "
-                      + ", ".join(self.scenario.board.name(b["town"]) for b in pending["battles"]))
+            self.fail(words[0], say("no battle waits at %(town)s", town=Name(self.scenario.board.name(town))), None,
+                      say("a battle's town: %(towns)s", towns=Join(Name(self.scenario.board.name(b["town"]))
+                                                                   for b in pending["battles"])))
         sections: dict[str, list[str]] = {}
         columns: dict[str, int] = {}
         role = pending["stage"]
         while self.peek() is not None:
-            key = self.expect(SECTIONS, "LEFT, CENTRE, RIGHT or RESERVE")
+            key = self.expect(SECTIONS, say("LEFT, CENTRE, RIGHT or RESERVE"))
             if key.word in sections:
-                self.fail(key, f"{key.word} is given twice", key.text, "each position once in a line")
+                self.fail(key, say("%(word)s is given twice", word=key.word), key.text,
+                          say("each position once in a line"))
             ids = self.take_words(SECTIONS)
             if not ids:
-                self.fail(key.end, f"{key.word} names no block", None, f"block ids after {key.word}")
+                self.fail(key.end, say("%(word)s names no block", word=key.word), None,
+                          say("block ids after %(word)s", word=key.word))
             sections[key.word] = [self.own_block(t) for t in ids]
             columns[key.word] = key.column
             for t, bid in zip(ids, sections[key.word]):
                 columns[bid] = t.column
                 if self.state.blocks[bid].town != town:
-                    self.fail(t, f"{bid} is not in the battle of {self.scenario.board.name(town)}", t.text,
-                              "your blocks in that town")
+                    self.fail(t, say("%(block)s is not in the battle of %(town)s", block=bid,
+                                     town=Name(self.scenario.board.name(town))), t.text,
+                              say("your blocks in that town"))
             if key.word != "RESERVE" and battle["terrain"].get(f"{role}{section_index(role, key.word)}") == "woods":
                 guns = [t for t, b in zip(ids, sections[key.word]) if is_artillery(self.scenario.blocks[b].type)]
                 if guns:
-                    self.fail(guns[0], f"artillery may not stand in the woods on your {key.word.lower()} (§6.21)",
-                              guns[0].text, "the artillery in another position or the reserve")
+                    self.fail(guns[0], WOODS_SAID[key.word], guns[0].text,
+                              say("the artillery in another position or the reserve"))
         if not sections:
-            self.missing("LEFT, CENTRE, RIGHT or RESERVE and block ids")
+            self.missing(say("LEFT, CENTRE, RIGHT or RESERVE and block ids"))
         return Deploy(town, sections, self.line, columns)
 
     def roles(self) -> set[str]:
@@ -170,67 +205,69 @@ class Reader(OrderReader):
     def place(self) -> Place:
         self.take()
         if phase(self.state) == "auction":
-            self.fail(self.tokens[0], "PLACE is for the setup, after the auction", None, "BID and the steps you offer")
+            self.fail(self.tokens[0], say("PLACE is for the setup, after the auction"), None,
+                      say("BID and the steps you offer"))
         if phase(self.state) in ("campaign", "battle deployment", "battle round"):
-            self.fail(self.tokens[0], "PLACE is for the setup only", None, "MOVE orders")
-        blocks, town = self.blocks_then_town(self.take_words(), "the town")
+            self.fail(self.tokens[0], say("PLACE is for the setup only"), None, say("MOVE orders"))
+        blocks, town = self.blocks_then_town(self.take_words(), say("the town"))
         return Place(blocks, town, self.line)
 
     def doctrine(self, orders: Orders) -> None:
         self.take()
-        key = self.expect(tuple(DOCTRINE), "one of " + ", ".join(DOCTRINE)).word
-        value = self.take() if self.peek() else self.missing("a value")
+        key = self.expect(tuple(DOCTRINE), say("one of %(words)s", words=", ".join(DOCTRINE))).word
+        value = self.take() if self.peek() else self.missing(say("a value"))
         word = value.word
         if key == "ATTACK" and word not in ("YES", "NO", "AUTO"):
-            self.fail(value, "ATTACK takes YES, NO or AUTO", None, "YES, NO or AUTO")
+            self.fail(value, say("ATTACK takes YES, NO or AUTO"), None, say("YES, NO or AUTO"))
         if key in ("SQUARE", "SHELTER", "OCCUPY", "REINFORCE", "REGROUP") and word not in YES_NO:
-            self.fail(value, f"{key} takes YES or NO", None, "YES or NO")
+            self.fail(value, say("%(word)s takes YES or NO", word=key), None, say("YES or NO"))
         if key in ("RESERVE", "COMMIT", "WITHDRAW"):
             limit = 100 if key == "WITHDRAW" else 30
             if not word.isdigit() or int(word) > limit:
-                self.fail(value, f"{key} takes a whole number from 0 to {limit}", None, f"0 to {limit}")
+                self.fail(value, say("%(word)s takes a whole number from 0 to %(most)s", word=key, most=limit), None,
+                          say("0 to %(most)s", most=limit))
             word = str(int(word))
-        self.done("the end of the order")
+        self.done(END)
         orders.doctrine[key] = word
 
-    def blocks_list(self, what: str) -> list[str]:
+    def blocks_list(self, what) -> list[str]:
         blocks = [self.own_block(t) for t in self.take_words()]
         if not blocks:
             self.missing(what)
-        self.done("the end of the order")
+        self.done(END)
         return list(dict.fromkeys(blocks))
 
     def terrain(self, orders: Orders) -> None:
         """TERRAIN <marker> LEFT|CENTRE|RIGHT: where a marker you draw goes (§6.21)."""
         self.take()
-        marker = self.expect(MARKERS, "a marker: " + ", ".join(MARKERS)).word
-        where = self.expect(("LEFT", "CENTRE", "RIGHT"), "LEFT, CENTRE or RIGHT (your own)").word
-        self.done("the end of the order")
+        marker = self.expect(MARKERS, say("a marker: %(markers)s", markers=", ".join(MARKERS))).word
+        where = self.expect(("LEFT", "CENTRE", "RIGHT"), say("LEFT, CENTRE or RIGHT (your own)")).word
+        self.done(END)
         orders.terrain[marker.lower()] = where
 
     def retreat(self, orders: Orders) -> None:
         self.take()
         if self.at("FIRST"):
             self.take()
-            orders.retreat_first = self.blocks_list("block ids: the blocks that take the roads first")
+            orders.retreat_first = self.blocks_list(say("block ids: the blocks that take the roads first"))
             return
-        self.expect(("TO", "FIRST"), "TO and the towns, best first (or FIRST and blocks)")
+        self.expect(("TO", "FIRST"), say("TO and the towns, best first (or FIRST and blocks)"))
         towns = []
         # the tokenizer reads commas as spaces: the towns are the longest names, one after another
         words = self.tokens[self.i:]
         at = 0
         while at < len(words):
             for end in range(len(words), at, -1):
-                town = self.scenario.board.find(" ".join(t.text for t in words[at:end]))
+                town = find_town(self.scenario.board, " ".join(t.text for t in words[at:end]))
                 if town is not None:
                     break
             else:
-                self.fail(words[at], f"no town called {words[at].text!r}", words[at].text,
-                          "towns separated by commas")
+                self.fail(words[at], say("no town called %(name)s", name=repr(words[at].text)), words[at].text,
+                          say("towns separated by commas"))
             towns.append(town)
             at = end
         if not towns:
-            self.missing("towns separated by commas")
+            self.missing(say("towns separated by commas"))
         self.i = len(self.tokens)
         orders.retreat = towns
 
@@ -240,19 +277,19 @@ class Reader(OrderReader):
         first = self.take()
         pending = self.state.pending
         if not pending or pending["stage"] != "round":
-            self.fail(first, "COMMIT only between two rounds of a battle (a round sub-turn)", None,
-                      "DOCTRINE COMMIT for the battles to come")
+            self.fail(first, say("COMMIT only between two rounds of a battle (a round sub-turn)"), None,
+                      say("DOCTRINE COMMIT for the battles to come"))
         words = self.take_words(("LEFT", "CENTRE", "RIGHT"))
         blocks = [self.own_block(w) for w in words]
         if not blocks:
-            self.missing("block ids of your reserve")
-        where = self.expect(("LEFT", "CENTRE", "RIGHT"), "LEFT, CENTRE or RIGHT (your own)").word
-        self.done("the end of the order")
+            self.missing(say("block ids of your reserve"))
+        where = self.expect(("LEFT", "CENTRE", "RIGHT"), say("LEFT, CENTRE or RIGHT (your own)")).word
+        self.done(END)
         reserve = {bid for b in pending["fought"] for bid, blk in b["blocks"].items() if blk["loc"].startswith("res")}
         for w, bid in zip(words, blocks):
             if bid not in reserve:
-                self.fail(w, f"{bid} is not in the reserve of a battle waiting for its next round", w.text,
-                          "blocks of your reserve (your report lists them)")
+                self.fail(w, say("%(block)s is not in the reserve of a battle waiting for its next round", block=bid),
+                          w.text, say("blocks of your reserve (your report lists them)"))
         return blocks, where
 
     def leave(self) -> str:
@@ -260,14 +297,14 @@ class Reader(OrderReader):
         first = self.take()
         pending = self.state.pending
         if not pending or pending["stage"] != "round":
-            self.fail(first, "LEAVE only between two rounds of a battle (a round sub-turn)", None,
-                      "DOCTRINE WITHDRAW for the battles to come")
-        town = self.town_words(self.take_words(), "the town of the battle")
+            self.fail(first, say("LEAVE only between two rounds of a battle (a round sub-turn)"), None,
+                      say("DOCTRINE WITHDRAW for the battles to come"))
+        town = self.town_words(self.take_words(), say("the town of the battle"))
         if not any(b["town"] == town and self.seat in b["witnesses"] for b in pending["fought"]):
-            self.fail(first, f"no battle of yours waits at {self.scenario.board.name(town)}", None,
-                      "a town where your battle waits: " + ", ".join(
-                          self.scenario.board.name(b["town"]) for b in pending["fought"]
-                          if self.seat in b["witnesses"]))
+            self.fail(first, say("no battle of yours waits at %(town)s", town=Name(self.scenario.board.name(town))),
+                      None, say("a town where your battle waits: %(towns)s", towns=Join(
+                          Name(self.scenario.board.name(b["town"])) for b in pending["fought"]
+                          if self.seat in b["witnesses"])))
         return town
 
     def ask(self, orders: Orders) -> None:
@@ -275,16 +312,17 @@ class Reader(OrderReader):
         self.take()
         words = self.take_words()
         if not words:
-            self.missing("NONE or triggers: " + ", ".join(TRIGGERS))
+            self.missing(say("NONE or triggers: %(triggers)s", triggers=", ".join(TRIGGERS)))
         asks: list[str] = []
         for token in words:
             if token.word == "NONE" and len(words) == 1:
                 continue
             if token.word not in TRIGGERS:
-                self.fail(token, f"no trigger {token.text!r}", token.text, "NONE or " + ", ".join(TRIGGERS))
+                self.fail(token, say("no trigger %(found)s", found=repr(token.text)), token.text,
+                          say("NONE or %(triggers)s", triggers=", ".join(TRIGGERS)))
             if token.word not in asks:
                 asks.append(token.word)
-        self.done("the end of the order")
+        self.done(END)
         orders.asks = asks
 
     def bid(self) -> tuple[str | None, int]:
@@ -293,28 +331,28 @@ class Reader(OrderReader):
         game the French player names the army he would command (ANGLO-DUTCH or PRUSSIAN)."""
         first = self.take()
         if phase(self.state) != "auction":
-            self.fail(first, "BID <steps> only in the auction, the first sub-turn of a game created with "
-                      "bid = auction (§13)", None, "BID LOSS at your setup, or no BID")
+            self.fail(first, say("BID <steps> only in the auction, the first sub-turn of a game created with "
+                                 "bid = auction (§13)"), None, say("BID LOSS at your setup, or no BID"))
         target = None
         if self.peek() and not self.peek().text.isdigit() and self.peek().word in BID_TARGETS:
             named = self.take()
             target = bid_target(self.state, self.seat, named.word)
             if isinstance(target, tuple):
                 self.fail(named, target[0], named.text, target[1])
-        value = self.take() if self.peek() else self.missing(f"the steps you bid, 0 to {MAX_BID}")
+        value = self.take() if self.peek() else self.missing(say("the steps you bid, 0 to %(most)s", most=MAX_BID))
         if not value.text.isdigit() or int(value.text) > MAX_BID:
-            self.fail(value, f"a bid is a whole number of steps from 0 to {MAX_BID}", value.text,
-                      f"0 to {MAX_BID} (the steps removed at the setup of the side you play if you win), "
-                      "after FRANCE or ALLIES if you name the side")
-        self.done("the end of the order")
+            self.fail(value, say("a bid is a whole number of steps from 0 to %(most)s", most=MAX_BID), value.text,
+                      say("0 to %(most)s (the steps removed at the setup of the side you play if you win), "
+                          "after FRANCE or ALLIES if you name the side", most=MAX_BID))
+        self.done(END)
         return target, int(value.text)
 
     def supply(self, orders: Orders) -> None:
         self.take()
-        self.expect(("LOSS",), "LOSS and the blocks, first lost first")
+        self.expect(("LOSS",), say("LOSS and the blocks, first lost first"))
         blocks = [self.own_block(t) for t in self.take_words()]
         if not blocks:
-            self.missing("block ids")
+            self.missing(say("block ids"))
         orders.supply = blocks
 
 
@@ -328,6 +366,7 @@ def parse_orders(scenario, state, seat: str, text: str) -> Orders:
     reader = Reader(scenario, state, seat, problems)
     for number, line in body:
         for tokens in tokenize(line):
+            tokens = in_english(tokens)
             reader.start(number, tokens)
             word = tokens[0].word
             try:
@@ -351,28 +390,28 @@ def parse_orders(scenario, state, seat: str, text: str) -> Orders:
                     orders.commits.append(reader.commit())
                 elif word == "SKIRMISH":
                     reader.take()
-                    orders.skirmish = reader.blocks_list("block ids: the blocks to put up first in a skirmish")
+                    orders.skirmish = reader.blocks_list(say("block ids: the blocks to put up first in a skirmish"))
                 elif word == "HIT":
                     reader.take()
-                    reader.expect(("FIRST",), "FIRST and block ids")
-                    orders.hit_first = reader.blocks_list("block ids: the blocks hit first among equals")
+                    reader.expect(("FIRST",), say("FIRST and block ids"))
+                    orders.hit_first = reader.blocks_list(say("block ids: the blocks hit first among equals"))
                 elif word == "TERRAIN":
                     reader.terrain(orders)
                 elif word == "BID" and (phase(state) == "auction" or len(tokens) > 1 and tokens[1].word != "LOSS"):
                     orders.bid_for, orders.bid = reader.bid()
                 elif word == "BID":
                     first = reader.take()
-                    reader.expect(("LOSS",), "LOSS and the blocks that pay the bid")
+                    reader.expect(("LOSS",), say("LOSS and the blocks that pay the bid"))
                     if phase(state) not in ("allied setup", "French setup") or not state.bid:
-                        reader.fail(first, "BID LOSS only at the setup of a game with a bid (§13)", None,
-                                    "PLACE orders")
-                    orders.bid_loss = reader.blocks_list("block ids: the blocks that pay the bid, one step each")
+                        reader.fail(first, say("BID LOSS only at the setup of a game with a bid (§13)"), None,
+                                    say("PLACE orders"))
+                    orders.bid_loss = reader.blocks_list(say("block ids: the blocks that pay the bid, one step each"))
                 elif word == "FINAL":
                     reader.take()
-                    reader.done("nothing after FINAL")
+                    reader.done(say("nothing after FINAL"))
                     orders.final = True
                 else:
-                    reader.missing("an order: " + ", ".join(ORDER_WORDS), ORDER_WORDS)
+                    reader.missing(say("an order: %(words)s", words=", ".join(ORDER_WORDS)), ORDER_WORDS)
             except Abort:
                 continue
     if not problems:
@@ -404,9 +443,11 @@ def check_deploys(scenario, deploys) -> list[Problem]:
         for d in lines:
             for bid in (b for ids in d.sections.values() for b in ids):
                 if bid in placed:
-                    where = "this line" if placed[bid] is d else f"line {placed[bid].line}"
-                    problems.append(Problem(d.line, d.columns.get(bid, 1), f"{bid} is deployed twice (also on "
-                                            f"{where})", bid, "each block in one position"))
+                    message = (say("%(block)s is deployed twice (also on this line)", block=bid) if placed[bid] is d
+                               else say("%(block)s is deployed twice (also on line %(line)s)", block=bid,
+                                        line=placed[bid].line))
+                    problems.append(SaidProblem.of(d.line, d.columns.get(bid, 1), message, bid,
+                                                   say("each block in one position")))
                 placed[bid] = d
         for key in ("LEFT", "CENTRE", "RIGHT"):
             naming = [d for d in lines if key in d.sections]
@@ -414,10 +455,32 @@ def check_deploys(scenario, deploys) -> list[Problem]:
             corps = {scenario.blocks[b].corps for b in ids if scenario.blocks[b].type != "leader"}
             if len(corps) > 1 and not any(scenario.blocks[b].type == "leader" for b in ids):
                 last = naming[-1]
-                problems.append(Problem(last.line, last.columns.get(key, 1), f"blocks of {len(corps)} corps "
-                                        f"({', '.join(sorted(corps))}) on your {key.lower()} without a leader (§6.23)",
-                                        key, "one corps a position, or its leader with them"))
+                problems.append(SaidProblem.of(last.line, last.columns.get(key, 1), CORPS_SAID[key](
+                    len(corps), ", ".join(sorted(corps))), key, say("one corps a position, or its leader with them")))
     return problems
+
+
+END = say("the end of the order")
+WOODS_SAID = {"LEFT": say("artillery may not stand in the woods on your left (§6.21)"),
+              "CENTRE": say("artillery may not stand in the woods on your centre (§6.21)"),
+              "RIGHT": say("artillery may not stand in the woods on your right (§6.21)")}
+CORPS_SAID = {
+    "LEFT": lambda n, corps: say("blocks of %(n)s corps (%(corps)s) on your left without a leader (§6.23)", n=n,
+                                 corps=corps),
+    "CENTRE": lambda n, corps: say("blocks of %(n)s corps (%(corps)s) on your centre without a leader (§6.23)", n=n,
+                                   corps=corps),
+    "RIGHT": lambda n, corps: say("blocks of %(n)s corps (%(corps)s) on your right without a leader (§6.23)", n=n,
+                                  corps=corps)}
+
+
+def in_english(tokens: list[Token]) -> list[Token]:
+    """``tokens`` with each order word of another language read as its English word (its text kept,
+    for the columns, the ids and the towns): the order is then read, and logged, as if in English."""
+    out = []
+    for t in tokens:
+        word = english_word(t.text) if t.text not in ("->", ">") else None
+        out.append(t._replace(word=word) if word else t)
+    return out
 
 
 def section_index(role: str, key: str) -> int:

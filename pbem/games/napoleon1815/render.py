@@ -11,7 +11,11 @@ from __future__ import annotations
 from collections import defaultdict
 from html import escape
 
-NAME = {"french": "French", "anglo": "Anglo-Dutch", "prussian": "Prussian"}
+from pbem.lang import say
+
+from .labels import view_label
+from .words import ARMY_SAID, MARKER_SAID, SIDE_ID_SAID, date_said, tongue, turn_said
+
 COLOUR = {"french": "#2a4d9b", "anglo": "#b22222", "prussian": "#222222"}
 W, H, PAD = 1100, 900, 40
 TRACK = 70  # the turn track's strip under the map
@@ -19,7 +23,8 @@ BOARD = 230  # one battle board's panel
 RIGHT, BOTTOM = 130, 110  # room for the stacks of the east and south towns
 
 
-def render_svg(scenario, view: dict, title: str | None = None) -> str:
+def render_svg(scenario, view: dict, title: str | None = None, *, lang: str = "en") -> str:
+    t = tongue(lang)
     board = scenario.board
     xs = [t.at[0] for t in board.towns.values()]
     ys = [t.at[1] for t in board.towns.values()]
@@ -50,12 +55,12 @@ def render_svg(scenario, view: dict, title: str | None = None) -> str:
         ring = 9 if town.supply else 6
         out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{ring}" fill="{fill}" stroke="#333"/>')
         out.append(f'<text x="{x + 8:.1f}" y="{y - 8:.1f}" font-family="serif" font-size="12">'
-                   f'{escape(town.name)}</text>')
+                   f'{escape(t.place(town.name))}</text>')
     stacks = defaultdict(list)
     for b in view.get("blocks", []):
         stacks[b["town"]].append((b["army"], f'{b["id"]} {b["strength"]}'))
     for h in view.get("hidden", []):
-        stacks[h["town"]].append((h["army"], f'{h["count"]} block{"s" if h["count"] > 1 else ""}'))
+        stacks[h["town"]].append((h["army"], t.ngettext("%(num)d block", "%(num)d blocks", h["count"])))
     for town, items in stacks.items():
         x, y = pos(town)
         for k, (army, label) in enumerate(items[:8]):
@@ -64,32 +69,38 @@ def render_svg(scenario, view: dict, title: str | None = None) -> str:
             out.append(f'<text x="{bx + 2:.1f}" y="{by + 10:.1f}" font-family="sans-serif" font-size="9" '
                        f'fill="#fff">{escape(label)}</text>')
         if len(items) > 8:
-            out.append(f'<text x="{x + 10:.1f}" y="{y + 66:.1f}" font-size="9">+{len(items) - 8} more</text>')
+            more = t.gettext("+%(n)s more", n=len(items) - 8)
+            out.append(f'<text x="{x + 10:.1f}" y="{y + 66:.1f}" font-size="9">{escape(more, quote=False)}</text>')
     lost = view.get("lost", {})
     if lost:
-        line = "Blocks lost: " + ", ".join(f"{NAME[a]} {n}" for a, n in lost.items())
+        line = t.gettext("Blocks lost: %(lost)s", lost=", ".join(f"{t.say(ARMY_SAID[a])} {n}" for a, n in lost.items()))
         if view.get("turn_label"):
-            line = f"Next: {view['turn_label']}. " + line
+            line = t.gettext("Next: %(turn)s. ", turn=t.say(view_label(scenario, view))) + line
         out.append(f'<text x="{PAD}" y="{H - 14}" font-family="serif" font-size="14">{escape(line)}</text>')
     for town in view.get("last_battles", []):
         x, y = pos(town)
         out.append(f'<text x="{x - 6:.1f}" y="{y + 5:.1f}" font-size="16" fill="#c00">✕</text>')
-    out += turn_track(scenario, view, H)
+    out += turn_track(scenario, view, H, t)
     own = {b["id"]: b for b in view.get("blocks", [])}
     for k, battle in enumerate(boards):
-        out += battle_board(scenario, battle, own, H + TRACK + k * BOARD)
+        out += battle_board(scenario, battle, own, H + TRACK + k * BOARD, t)
     out.append("</svg>")
     return "\n".join(out)
 
 
-def turn_track(scenario, view: dict, top: float) -> list[str]:
+SIDE_LETTER = {"F": say("F"), "A": say("A")}  # on the turn track: whose turn (French, Allied)
+
+
+def turn_track(scenario, view: dict, top: float, t=None) -> list[str]:
     """The turn track (§2): a box a turn, dark for night turns, edged in the colour of the side
     that moves; the turns played are faded, the one to come is ringed."""
+    t = t or tongue("en")
     track = scenario.track
     now = view.get("turn", 0) - 2  # the track index of the turn to come (negative: the setup)
     step = (W - 2 * PAD) / max(1, len(track))
+    heading = t.gettext("Turn track (setup)") if now < 0 else t.gettext("Turn track")
     out = [f'<g class="turn-track"><text x="{PAD}" y="{top + 14:.1f}" font-family="serif" font-size="12">'
-           f'Turn track{" (setup)" if now < 0 else ""}</text>']
+           f'{escape(heading, quote=False)}</text>']
     last_date = None
     for i, spec in enumerate(track):
         x, y = PAD + i * step, top + 24
@@ -98,14 +109,14 @@ def turn_track(scenario, view: dict, top: float) -> list[str]:
         opacity = "0.45" if i < now else "1"
         ring = ' stroke-width="3"' if i == now else ' stroke-width="1.2"'
         out.append(f'<rect x="{x + 1:.1f}" y="{y:.1f}" width="{step - 2:.1f}" height="26" fill="{fill}" '
-                   f'stroke="{edge}"{ring} opacity="{opacity}" data-turn="{i + 2}"><title>{escape(spec.label)}'
+                   f'stroke="{edge}"{ring} opacity="{opacity}" data-turn="{i + 2}"><title>{escape(t.say(turn_said(spec)))}'
                    f'</title></rect>')
         out.append(f'<text x="{x + step / 2:.1f}" y="{y + 17:.1f}" font-family="sans-serif" font-size="9" '
                    f'text-anchor="middle" fill="{"#fff" if spec.night else "#333"}" opacity="{opacity}">'
-                   f'{spec.side}</text>')
+                   f'{escape(t.say(SIDE_LETTER.get(spec.side, spec.side)), quote=False)}</text>')
         if spec.date != last_date:
             out.append(f'<text x="{x + 1:.1f}" y="{y + 40:.1f}" font-family="serif" font-size="10">'
-                       f'{escape(spec.date)}</text>')
+                       f'{escape(t.say(date_said(spec.date)))}</text>')
             last_date = spec.date
         if i == now:
             out.append(f'<text x="{x + step / 2:.1f}" y="{y - 2:.1f}" font-size="10" text-anchor="middle">▼</text>')
@@ -116,19 +127,28 @@ def turn_track(scenario, view: dict, top: float) -> list[str]:
 POSITIONS = ("left", "centre", "right")
 
 
-def battle_board(scenario, battle: dict, own: dict, top: float) -> list[str]:
+WHERE_SAID = {("att", "left"): say("attacker's left"), ("att", "centre"): say("attacker's centre"),
+              ("att", "right"): say("attacker's right"), ("def", "left"): say("defender's left"),
+              ("def", "centre"): say("defender's centre"), ("def", "right"): say("defender's right"),
+              ("att", "reserve"): say("attacker's reserve"), ("def", "reserve"): say("defender's reserve")}
+
+
+def battle_board(scenario, battle: dict, own: dict, top: float, t=None) -> list[str]:
     """One battle board (§6.2) as the viewer sees it: the defender's reserve and positions above,
     the attacker's below, position i of each facing the other's (the attacker's left faces the
     defender's right), terrain markers (§6.21) in their positions, the viewer's blocks by id and
     strength, and how many others stand in each place."""
-    name = scenario.board.name(battle["town"])
-    stage = {"def": "the defenders deploy", "att": "the attackers deploy"}.get(
-        battle.get("stage"), f"round {battle.get('round', 1)} comes next")
+    t = t or tongue("en")
+    name = t.place(scenario.board.name(battle["town"]))
+    stage = {"def": t.gettext("the defenders deploy"), "att": t.gettext("the attackers deploy")}.get(
+        battle.get("stage")) or t.gettext("round %(n)s comes next", n=battle.get("round", 1))
+    attacker = t.say(SIDE_ID_SAID.get(battle["sides"]["att"], battle["sides"]["att"]))
+    heading = t.gettext("Battle of %(town)s: %(stage)s (the attacker: %(side)s)", town=name, stage=stage, side=attacker)
     out = [f'<g class="battle-board" data-town="{escape(battle["town"])}">',
            f'<rect x="{PAD}" y="{top + 6:.1f}" width="{W - 2 * PAD}" height="{BOARD - 12}" fill="#e8dfc4" '
            f'stroke="#6b5a3a"/>',
-           f'<text x="{PAD + 8}" y="{top + 24:.1f}" font-family="serif" font-size="14">Battle of {escape(name)}: '
-           f'{escape(stage)} (the attacker: {escape(battle["sides"]["att"])})</text>']
+           f'<text x="{PAD + 8}" y="{top + 24:.1f}" font-family="serif" font-size="14">'
+           f'{escape(heading)}</text>']
     board = battle.get("board") or {}
     counts = battle.get("defenders") or {}
     col = (W - 2 * PAD - 140) / 3
@@ -142,18 +162,19 @@ def battle_board(scenario, battle: dict, own: dict, top: float) -> list[str]:
             out.append(f'<rect x="{x:.1f}" y="{y:.1f}" width="{col - 8:.1f}" height="44" fill="'
                        f'{TERRAIN_FILL.get(marker, "#f7f1de")}" stroke="#6b5a3a" data-loc="{loc}"/>')
             out.append(f'<text x="{x + 4:.1f}" y="{y + 12:.1f}" font-family="serif" font-size="10">'
-                       f'{"attacker" if role == "att" else "defender"}\'s {label}'
-                       f'{" — " + marker if marker else ""}</text>')
-            out += cell(board.get(loc), counts.get(loc), own, x + 4, y + 16)
+                       f'{escape(t.say(WHERE_SAID[(role, label)]), quote=False)}'
+                       f'{" — " + escape(t.say(MARKER_SAID.get(marker, marker)), quote=False) if marker else ""}</text>')
+            out += cell(board.get(loc), counts.get(loc), own, x + 4, y + 16, t)
         for res in (f"res-{role}",):
             y = rows[res]
             out.append(f'<text x="{PAD + 8}" y="{y + 14:.1f}" font-family="serif" font-size="11">'
-                       f'{"attacker" if role == "att" else "defender"}\'s reserve</text>')
-            out += cell(board.get(res), counts.get(res), own, PAD + 130, y + 2)
+                       f'{escape(t.say(WHERE_SAID[(role, "reserve")]), quote=False)}</text>')
+            out += cell(board.get(res), counts.get(res), own, PAD + 130, y + 2, t)
     waiting = [b for b in own.values() if b["town"] == battle["town"]] if not board else []
     if waiting:
+        text = t.gettext("Your blocks to deploy: %(blocks)s", blocks=" ".join(b["id"] for b in waiting))
         out.append(f'<text x="{PAD + 8}" y="{top + BOARD - 14:.1f}" font-family="sans-serif" font-size="10">'
-                   f'Your blocks to deploy: {escape(" ".join(b["id"] for b in waiting))}</text>')
+                   f'{escape(text)}</text>')
     out.append("</g>")
     return out
 
@@ -161,14 +182,15 @@ def battle_board(scenario, battle: dict, own: dict, top: float) -> list[str]:
 TERRAIN_FILL = {"woods": "#b9d3a5", "farm": "#ecd9a0", "stream": "#bcd6ee", "hill": "#d8c3a3"}
 
 
-def cell(place: dict | None, count: int | None, own: dict, x: float, y: float) -> list[str]:
+def cell(place: dict | None, count: int | None, own: dict, x: float, y: float, t=None) -> list[str]:
     """The blocks in one place of the board: the viewer's own, then a count of the others."""
+    t = t or tongue("en")
     out = []
     items = [(own[bid]["army"], f'{bid} {own[bid]["strength"]}') for bid in (place or {}).get("own", [])
              if bid in own]
     others = (place or {}).get("others", 0) + (count or 0)
     if others:
-        items.append((None, f"{others} other{'s' if others > 1 else ''}"))
+        items.append((None, t.ngettext("%(num)d other", "%(num)d others", others)))
     for k, (army, label) in enumerate(items[:8]):
         bx, by = x + (k % 4) * 72, y + (k // 4) * 13
         out.append(f'<rect x="{bx:.1f}" y="{by:.1f}" width="70" height="12" fill="{COLOUR.get(army, "#888")}"/>')

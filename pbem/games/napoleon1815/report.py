@@ -2,120 +2,206 @@
 
 from __future__ import annotations
 
-from pbem.core.events import events_for
+from pbem.lang import say
 from pbem.report.document import Bullets, Code, Document, Heading, Para, Report, Table, to_markdown, to_text
 
 from .auction import MAX_BID
-from .blocks import ARMY_NAME
+from .labels import label_said
 from .orders import DOCTRINE
-from .scenario import SEAT_TITLE
 from .triggers import TRIGGERS
+from .words import ARMY_SAID, MARKER_SAID, SEAT_SAID, SIDE_ID_SAID, TYPE_SAID, Asked, GameTongue, tongue, words_in
+
+SOURCE_SAID = {"default": say("default"), "log": say("log"), "chosen": say("chosen")}
+"""Where an answer came from (DecisionRecord.source), as the report names it."""
 
 
-def build_report(game, day, seat, *, deadline=None, game_label="", game_id="", spectator=False) -> Report:
+def build_report(game, day, seat, *, deadline=None, game_label="", game_id="", spectator=False,
+                 lang: str = "en") -> Report:
+    t = tongue(lang)
     scenario = game.scenario
     who = None if spectator else seat
     view = game.view(who, day)
     result = game.days[day]
-    title = f"Napoleon 1815{' ' + game_label if game_label else ''}: {game.turn_label(day)}"
+    title = f"Napoleon 1815{' ' + game_label if game_label else ''}: {day_label(game, day, t)}"
     doc = Document(title)
-    doc.add(Para(SEAT_TITLE.get(seat, "Moderator") if seat else "Moderator", strong="For:"))
+    moderator = t.gettext("Moderator")
+    doc.add(Para(t.say(SEAT_SAID[seat]) if seat in SEAT_SAID else moderator if seat else moderator,
+                 strong=t.gettext("For:")))
     if view["over"]:
-        doc.add(Para(f"{view['winner']}: {view['victory']}", strong="The game is over."))
+        doc.add(Para(f"{t.say(winner_said(view['winner']))}: {victory_text(game, view, t)}",
+                     strong=t.gettext("The game is over.")))
     else:
-        doc.add(Para(f"{view['turn_label']}" + (f", orders due {deadline}" if deadline else ""), strong="Next:"))
-    doc.add(Heading(2, "What happened"))
-    seen = [e for e in events_for(result.events, who)  # the moderator reads a deployment once, in full
-            if who is not None or not e["data"].get("partial")]
-    doc.add(Bullets([e["text"] for e in seen if e["kind"] != "roll"] or ["Nothing."], wrap=False))
-    dice = sum(1 for e in seen if e["kind"] == "roll")
+        after = t.say(label_said(scenario, game.days[day].after))
+        doc.add(Para(after + (t.gettext(", orders due %(deadline)s", deadline=deadline) if deadline else ""),
+                     strong=t.gettext("Next:")))
+    doc.add(Heading(2, t.gettext("What happened")))
+    seen = [(e, e.text_for(who, t)) for e in result.events if e.for_side(who) is not None
+            and (who is not None or not e.data.get("partial"))]  # the moderator reads a deployment once, in full
+    doc.add(Bullets([text for e, text in seen if e.kind != "roll"] or [t.gettext("Nothing.")], wrap=False))
+    dice = sum(1 for e, _ in seen if e.kind == "roll")
     if dice:
-        doc.add(Para(f"{dice} dice you saw rolled this turn, each shown above where it fell; every roll is "
-                     "kept in the game's record and can be verified when the game ends.", strong="Dice:"))
+        doc.add(Para(t.ngettext("%(num)d dice you saw rolled this turn, each shown above where it fell; every roll "
+                                "is kept in the game's record and can be verified when the game ends.",
+                                "%(num)d dice you saw rolled this turn, each shown above where it fell; every roll "
+                                "is kept in the game's record and can be verified when the game ends.", dice),
+                     strong=t.gettext("Dice:")))
     mine = [r for r in result.decisions if seat is None or r.decision.side == seat]
     if mine:
-        doc.add(Heading(2, "Choices made for you" if seat else "Choices made"))
-        doc.add(Bullets([f"{r.decision.question} {', '.join(r.decision.label(a) for a in r.answer)} "
-                         f"({'your standing orders' if r.source in ('standing', 'orders') else r.source})"
+        doc.add(Heading(2, t.gettext("Choices made for you") if seat else t.gettext("Choices made")))
+        standing = t.gettext("your standing orders")
+        doc.add(Bullets([f"{question(r.decision, t)} {', '.join(label(r.decision, a, t) for a in r.answer)} "
+                         f"({standing if r.source in ('standing', 'orders') else source(r.source, t)})"
                          for r in mine], wrap=False))
-    doc.add(Heading(2, "Your blocks" if seat else "The blocks"))
+    doc.add(Heading(2, t.gettext("Your blocks") if seat else t.gettext("The blocks")))
     board = scenario.board
-    doc.add(Table(["town", "block", "type", "strength", "fire", "name"],
-                  [[board.name(b["town"]), b["id"], b["type"].replace("_", " "), f"{b['strength']}/{b['max']}",
-                    b["fire"], b["name"]] for b in view["blocks"]]))
+    doc.add(Table([t.gettext("town"), t.gettext("block"), t.gettext("type"), t.gettext("strength"),
+                   t.gettext("fire"), t.gettext("name")],
+                  [[t.place(board.name(b["town"])), b["id"], t.say(TYPE_SAID[b["type"]]),
+                    f"{b['strength']}/{b['max']}", b["fire"], b["name"]] for b in view["blocks"]]))
     if view["hidden"]:
-        doc.add(Heading(2, "Blocks you cannot see"))
-        doc.add(Table(["town", "army", "blocks"], [[board.name(h["town"]), ARMY_NAME[h["army"]], str(h["count"])]
-                                                   for h in view["hidden"]]))
-    doc.add(Para(", ".join(f"{ARMY_NAME[a]} {n}" for a, n in view["lost"].items()), strong="Blocks lost:"))
+        doc.add(Heading(2, t.gettext("Blocks you cannot see")))
+        doc.add(Table([t.gettext("town"), t.gettext("army"), t.gettext("blocks")],
+                      [[t.place(board.name(h["town"])), t.say(ARMY_SAID[h["army"]]), str(h["count"])]
+                       for h in view["hidden"]]))
+    doc.add(Para(", ".join(f"{t.say(ARMY_SAID[a])} {n}" for a, n in view["lost"].items()),
+                 strong=t.gettext("Blocks lost:")))
     template = ""
     if seat and not view["over"]:
-        template = orders_template(game, seat, deadline=deadline, game_label=game_label, game_id=game_id)
-        doc.add(Heading(2, "Your next orders"))
+        template = orders_template(game, seat, deadline=deadline, game_label=game_label, game_id=game_id, lang=lang)
+        doc.add(Heading(2, t.gettext("Your next orders")))
         doc.add(Code(template))
     md = to_markdown(doc)
     return Report(seat, day, title, md, to_text(doc), template=template, spectator=spectator, title=title)
 
 
-def orders_template(game, seat, *, deadline=None, game_label="", game_id="") -> str:
+def orders_template(game, seat, *, deadline=None, game_label="", game_id="", lang: str = "en") -> str:
+    """The orders form of ``seat``: its header, and comments naming the orders it may give now, in
+    its reader's language (the order words too: each language's words are read as the English)."""
+    t = tongue(lang)
     view = game.view(seat)
+    board = game.scenario.board
+    label = t.say(label_said(game.scenario, game.state))
     lines = [f"GAME {game_id or game_label or 'GAME'} SIDE {seat}",
-             f"# {view['turn_label']}" + (f"; due {deadline}" if deadline else "")]
+             f"# {label}" + (t.gettext("; due %(deadline)s", deadline=deadline) if deadline else "")]
     if seat in view["to_move"]:
         if view["phase"] == "auction":
             named = ("FRANCE|ALLIES" if view.get("players", 2) == 2 else
                      "ANGLO-DUTCH|PRUSSIAN" if seat == "french" else "FRANCE")
-            lines += [f"# BID [{named}] <steps>   (0 to {MAX_BID}: the steps removed at the setup of the side "
-                      "you name, or yours, if yours is the highest bid: you then play that side; sealed, §13)",
+            lines += ["# " + t.gettext("BID [%(named)s] <steps>   (0 to %(most)s: the steps removed at the setup of "
+                                       "the side you name, or yours, if yours is the highest bid: you then play that "
+                                       "side; sealed, §13)", named=named, most=MAX_BID),
                       "BID 0"]
         elif view["phase"] == "battle deployment":
-            lines.append("# DEPLOY <town> LEFT <blocks> CENTRE <blocks> RIGHT <blocks> RESERVE <blocks>")
-            board = game.scenario.board
+            lines.append("# " + t.gettext("DEPLOY <town> LEFT <blocks> CENTRE <blocks> RIGHT <blocks> RESERVE <blocks>"))
             side = "france" if seat == "french" else "allies"
             for battle in view["battles"]:
                 mine = [b["id"] for b in view["blocks"] if b["town"] == battle["town"]]
                 role = next(r for r, sd in battle["sides"].items() if sd == side)
-                terrain = ", ".join(f"{marker} on {position(loc, role)}"
+                terrain = ", ".join(t.gettext("%(marker)s on %(position)s", marker=t.say(MARKER_SAID.get(marker, marker)),
+                                              position=position(loc, role, t))
                                     for loc, marker in sorted(battle["terrain"].items()))
-                lines.append(f"# {board.name(battle['town'])}: your blocks {' '.join(mine) or 'none'}; "
-                             f"terrain {terrain or 'none'}")
+                lines.append("# " + t.gettext("%(town)s: your blocks %(blocks)s; terrain %(terrain)s",
+                                              town=t.place(board.name(battle["town"])),
+                                              blocks=" ".join(mine) or t.gettext("none"),
+                                              terrain=terrain or t.gettext("none")))
                 if battle["defenders"]:
-                    lines.append("# the defenders stand: " + ", ".join(
-                        f"{n} on {position(loc, role)}" for loc, n in sorted(battle["defenders"].items())))
+                    lines.append("# " + t.gettext("the defenders stand: %(where)s", where=", ".join(
+                        t.gettext("%(n)s on %(position)s", n=n, position=position(loc, role, t))
+                        for loc, n in sorted(battle["defenders"].items()))))
         elif view["phase"] == "battle round":
-            board = game.scenario.board
-            lines += [f"# {q}" for q in view["questions"]]
+            lines += [f"# {q}" for q in questions(game, seat, view, t)]
             for battle in view["battles"]:
-                lines.append(f"# LEAVE {board.name(battle['town'])}   (withdraw from this battle from the next round)")
-            lines.append("# COMMIT <your reserve blocks> LEFT|CENTRE|RIGHT   (they go in, in your next part)")
-            lines.append("# DOCTRINE lines count from the next round on")
+                lines.append("# " + t.gettext("LEAVE %(town)s   (withdraw from this battle from the next round)",
+                                              town=t.place(board.name(battle["town"]))))
+            lines.append("# " + t.gettext("COMMIT <your reserve blocks> LEFT|CENTRE|RIGHT   (they go in, in your "
+                                          "next part)"))
+            lines.append("# " + t.gettext("DOCTRINE lines count from the next round on"))
         elif view["phase"] == "campaign":
-            board = game.scenario.board
             first = view["blocks"][0]["town"] if view["blocks"] else None  # blocks that stand together
             together = [b["id"] for b in view["blocks"] if b["town"] == first][:2]
-            lines += ["# MOVE <blocks> <from> -> <to> [-> <to>] [FORCED]   (docs/napoleon1815-orders.md)",
-                      "# e.g. MOVE " + (" ".join(together) or "<blocks>") + " "
-                      + (board.name(first) if first else "<town>") + " -> <town>"]
+            lines += ["# " + t.gettext("MOVE <blocks> <from> -> <to> [-> <to>] [FORCED]   "
+                                       "(docs/napoleon1815-orders.md)"),
+                      "# " + t.gettext("e.g. MOVE %(blocks)s %(town)s -> <town>",
+                                       blocks=" ".join(together) or t.gettext("<blocks>"),
+                                       town=t.place(board.name(first)) if first else t.gettext("<town>"))]
         else:
-            lines += ["# PLACE <blocks> <town>   (unplaced blocks go to their historical towns)"]
+            lines += ["# " + t.gettext("PLACE <blocks> <town>   (unplaced blocks go to their historical towns)")]
             from .scenario import SEAT_ARMY  # the seat's blocks, by their historical towns
 
             towns: dict[str, list[str]] = {}
             for spec in game.scenario.army_blocks(SEAT_ARMY[seat]):
                 towns.setdefault(spec.setup, []).append(spec.id)
-            lines += [f"# {game.scenario.board.name(town)}: {' '.join(ids)}" for town, ids in towns.items()]
-    lines += [f"# DOCTRINE {k} {v[0]}   ({v[1]})" for k, v in DOCTRINE.items()]
-    lines += ["# RETREAT TO <town>, <town>", "# SUPPLY LOSS <blocks>", "# RETREAT FIRST <blocks>",
-              "# SKIRMISH <blocks>", "# HIT FIRST <blocks>", "# TERRAIN <WOODS|FARM|STREAM|HILL> <LEFT|CENTRE|RIGHT>"]
+            lines += [f"# {t.place(board.name(town))}: {' '.join(ids)}" for town, ids in towns.items()]
+    lines += [f"# DOCTRINE {k} {v[0]}   ({t.say(v[1])})" for k, v in DOCTRINE.items()]
+    lines += ["# " + t.gettext("RETREAT TO <town>, <town>"), "# " + t.gettext("SUPPLY LOSS <blocks>"),
+              "# " + t.gettext("RETREAT FIRST <blocks>"), "# " + t.gettext("SKIRMISH <blocks>"),
+              "# " + t.gettext("HIT FIRST <blocks>"), "# TERRAIN <WOODS|FARM|STREAM|HILL> <LEFT|CENTRE|RIGHT>"]
     if view["battle"] == "hybrid":
-        lines.append("# ASK NONE   (or triggers to be asked on in battles: " + " ".join(TRIGGERS) + ")")
+        lines.append("# " + t.gettext("ASK NONE   (or triggers to be asked on in battles: %(triggers)s)",
+                                      triggers=" ".join(TRIGGERS)))
+    lines = [lines[0]] + [words_in(line, t.lang) for line in lines[1:]]
     return "\n".join(lines) + "\n"
 
 
-def position(loc: str, role: str) -> str:
+def questions(game, seat, view, t) -> list[str]:
+    """The questions a round sub-turn puts to ``seat`` (the position keeps them in English; the
+    event that put them has them as Texts, read here in the seat's language)."""
+    if t.lang != "en" and game.days:
+        for event in reversed(game.days[-1].events):
+            parts = getattr(event.said, "parts", None)
+            if event.kind == "battle" and event.owner == seat and parts and len(parts) - 1 == len(view["questions"]):
+                return [t.say(p) for p in parts[:-1]]
+    return list(view["questions"])
+
+
+POSITION_FOR_SAID = {("your", "left"): say("your left"), ("your", "centre"): say("your centre"),
+                     ("your", "right"): say("your right"), ("their", "left"): say("their left"),
+                     ("their", "centre"): say("their centre"), ("their", "right"): say("their right"),
+                     ("your", "reserve"): say("your reserve"), ("their", "reserve"): say("their reserve")}
+
+
+def position(loc: str, role: str, t=None) -> str:
     """A battle-board location ("def2", "res-def") as the reader of side ``role`` names it."""
+    t = t or tongue("en")
     if loc.startswith("res"):
-        return "your reserve" if loc.endswith(role) else "their reserve"
+        return t.say(POSITION_FOR_SAID[("your" if loc.endswith(role) else "their", "reserve")])
     owner, i = loc[:3], int(loc[3])
     name = {0: "left", 1: "centre", 2: "right"}[i if owner == "att" else 2 - i]
-    return f"your {name}" if owner == role else f"their {name}"
+    return t.say(POSITION_FOR_SAID[("your" if owner == role else "their", name)])
+
+
+def winner_said(winner):
+    return SIDE_ID_SAID.get(winner, winner)
+
+
+def victory_text(game, view, t: GameTongue) -> str:
+    """Why the game ended, in the reader's language: the victory event's reason (the position and
+    the server keep it in English), else what the view says."""
+    if t.lang != "en":
+        for day in reversed(game.days):
+            for event in day.events:
+                why = event.said.values.get("why") if event.kind == "victory" and event.said is not None else None
+                if why is not None:
+                    return t.say(why)
+    return view["victory"]
+
+
+def day_label(game, day: int, t: GameTongue) -> str:
+    """The name of day ``day`` (as Game.turn_label names it) in the reader's language."""
+    from .labels import number_said
+
+    if 0 <= day <= game.day:
+        return t.say(label_said(game.scenario, game.state_before(day)))
+    return t.say(number_said(game.scenario, day))
+
+
+def question(decision, t) -> str:
+    return decision.question_in(t) if isinstance(decision, Asked) else decision.question
+
+
+def label(decision, key, t) -> str:
+    return decision.label_in(key, t) if isinstance(decision, Asked) else decision.label(key)
+
+
+def source(name: str, t) -> str:
+    return t.say(SOURCE_SAID[name]) if name in SOURCE_SAID else name

@@ -5,12 +5,16 @@ from __future__ import annotations
 
 from collections import Counter
 
-from pbem.core.decisions import Decision
 from pbem.core.events import Event
+from pbem.lang import say
 
 from .blocks import ARMY_SIDE
 from .movement import eliminate, lose_step
 from .scenario import ARMY_SEAT
+from .words import Place, asked
+
+WHY_SAID = {"rout": say("rout"), "withdrawal": say("withdrawal"), "stalemate": say("stalemate"),
+            "skirmish": say("skirmish")}
 
 
 def retreat_towns(scenario, state, town: str, side: str, attacker: bool, entries: set[str],
@@ -44,8 +48,9 @@ def choose_towns(scenario, state, town, side, options, decider, standing: dict, 
         return []
     default = preferred(scenario, state, town, options, side)
     names = tuple((t, scenario.board.name(t)) for t in options)
-    decision = Decision(seat_of_side, "retreat", f"Retreat from {scenario.board.name(town)}: towns, best first",
-                        tuple(options), tuple(default), names, min=1, max=len(options))
+    decision = asked(seat_of_side, "retreat", say("Retreat from %(town)s: towns, best first",
+                                                  town=Place(scenario.board.name(town))),
+                     options, default, tuple((t, Place(n)) for t, n in names), min=1, max=len(options))
     orders = standing.get(seat_of_side)
     given = None
     if orders is not None and orders.retreat:
@@ -69,10 +74,12 @@ def withdraw(scenario, state, bids: list[str], towns: list[str], town: str, used
                 block = state.blocks[bid]
                 block.town = t
                 block.disorganized = True
-                events.append(Event("retreat", f"{bid} retreats to {scenario.board.name(t)} ({why}), disorganised",
-                                    {"block": bid, "to": t}, owner=ARMY_SEAT[block.army],
-                                    seen=f"A block retreats from {scenario.board.name(town)} to "
-                                    f"{scenario.board.name(t)}"))
+                events.append(Event("retreat", "", {"block": bid, "to": t}, owner=ARMY_SEAT[block.army],
+                                    said=say("%(block)s retreats to %(town)s (%(why)s), disorganised", block=bid,
+                                             town=Place(scenario.board.name(t)), why=WHY_SAID.get(why, why)),
+                                    seen_said=say("A block retreats from %(town)s to %(to)s",
+                                                  town=Place(scenario.board.name(town)),
+                                                  to=Place(scenario.board.name(t)))))
                 break
         else:
             left.append(bid)
@@ -90,8 +97,10 @@ def rout_losses(scenario, state, bids, met_cavalry: set[str], events: list) -> N
     for bid in bids:
         steps = rout_loss(scenario.blocks[bid].type, bid in met_cavalry)
         if steps and state.blocks[bid].town is not None:
-            events.append(Event("rout", f"{bid} loses {steps} step(s) in the rout (§7.41)", {"block": bid}))
-            lose_step(scenario, state, bid, events, "rout losses (§7.41)", steps)
+            events.append(Event("rout", "", {"block": bid},
+                                said=say("%(block)s loses %(steps)s step(s) in the rout (§7.41)", block=bid,
+                                         steps=steps)))
+            lose_step(scenario, state, bid, events, say("rout losses (§7.41)"), steps)
 
 
 def cannot_retreat(state, bids, events, why: str) -> None:

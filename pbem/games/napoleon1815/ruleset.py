@@ -6,7 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from pbem.core.chance import Chance
+from pbem.core.orders import OrdersError
 from pbem.core.ruleset import SPECTATOR, Bot, Option, Seat, Turn
+from pbem.lang import language
 from pbem.paths import MAPS
 
 from . import cases, invariants, parse, turn, view
@@ -15,13 +17,16 @@ from .bot import bot_orders
 from .general import general_orders
 from .marshal import marshal_orders
 from .scenario import SEAT_TITLE, SEATS, load_scenario
+from .labels import label_said, number_said
 from .setup import initial_state
+from .words import ARMY_SAID, SIDES, decision_in, error_in_words, tongue
+from .words import mail_words as every_mail_word
 
 
 class Napoleon1815:
     name = "napoleon1815"
     title = "Napoleon 1815 (Columbia Games, 4th edition)"
-    mail_words = frozenset(parse.ORDER_WORDS) | {"GAME", "SIDE", "TURN", "KEY"}
+    mail_words = every_mail_word(parse.ORDER_WORDS) | {"GAME", "SIDE", "TURN", "KEY"}
     ask_kinds = {
         "terrain": "where your battle terrain markers go",
         "hit": "which of your equally strong blocks takes a hit",
@@ -66,28 +71,16 @@ class Napoleon1815:
     def turn(self, scenario, state) -> Turn:
         owing = turn.owing(scenario, state)
         others = tuple(s for s in SEATS if s not in owing)
-        if state.pending and state.pending["stage"] == "round":
-            rounds = sorted({b["rounds"].get("def", 0) + 1 for b in state.pending["fought"]})
-            return Turn(owing, f"{self.turn_label(scenario, state.turn)}: battle round "
-                        f"{'/'.join(map(str, rounds))}", others, kind="subturn")
-        if state.auction is not None:
-            return Turn(owing, "the auction (§13)", others, kind="subturn")
-        if state.pending:
-            who = "defenders" if state.pending["stage"] == "def" else "attackers"
-            return Turn(owing, f"{self.turn_label(scenario, state.turn)}: the {who} deploy", others, kind="subturn")
-        return Turn(owing, self.turn_label(scenario, state.turn), others=others)
+        label = str(label_said(scenario, state))  # the English name: the server's and the log's
+        if state.pending or state.auction is not None:
+            return Turn(owing, label, others, kind="subturn")
+        return Turn(owing, label, others=others)
 
     def turn_label(self, scenario, n: int, *, lang: str = "en") -> str:
         """The name of campaign turn ``n`` (``state.turn``, the position's turn track). The driver
         names its days from their positions (``turn``), so the sub-turns of battles never shift
         the names; this is only its fallback for days not played yet."""
-        if n == 0:
-            return "Allied setup"
-        if n == 1:
-            return "French setup"
-        if n - 2 >= len(scenario.track):
-            return "the end of the game"
-        return scenario.track[n - 2].label
+        return tongue(lang).say(number_said(scenario, n))
 
     def seat_moves(self, scenario, before, after) -> dict[str, str]:
         """§13: the auction's winner plays the side he bid for (auction.py); the server moves the
@@ -114,7 +107,12 @@ class Napoleon1815:
         return parse.parse_orders(scenario, state, seat, text)
 
     def check_orders(self, scenario, state, seat, text, *, lang: str = "en"):
-        return self.parse_orders(scenario, state, seat, text)  # the parser's checks are all the start decides
+        try:  # the parser's checks are all the start decides
+            return self.parse_orders(scenario, state, seat, text)
+        except OrdersError as error:
+            if language(lang) == "en":
+                raise
+            raise error_in_words(error, lang) from None
 
     def resolve(self, scenario, state, orders, decider, chance):
         return turn.resolve(scenario, state, orders, decider, chance)
@@ -131,21 +129,34 @@ class Napoleon1815:
         from .report import build_report
 
         return build_report(game, day, seat, deadline=deadline, game_label=game_label, game_id=game_id,
-                            spectator=spectator)
+                            spectator=spectator, lang=lang)
 
     def orders_template(self, game, seat, *, deadline, game_label, game_id, lang="en") -> str:
         from .report import orders_template
 
-        return orders_template(game, seat, deadline=deadline, game_label=game_label, game_id=game_id)
+        return orders_template(game, seat, deadline=deadline, game_label=game_label, game_id=game_id, lang=lang)
 
     def status_lines(self, game, seat, *, lang: str = "en") -> list[str]:
         v = game.view(seat)
-        return ["Blocks lost: " + ", ".join(f"{a} {n}" for a, n in v["lost"].items())]
+        t = tongue(lang)
+        return [t.gettext("Blocks lost: %(lost)s", lost=", ".join(f"{t.say(ARMY_SAID[a]) if t.lang != 'en' else a} {n}"
+                                                                 for a, n in v["lost"].items()))]
 
     def render_svg(self, scenario, view: dict, title: str | None = None, *, lang: str = "en") -> str:
         from .render import render_svg
 
-        return render_svg(scenario, view, title)
+        return render_svg(scenario, view, title, lang=lang)
+
+    def decision_in(self, scenario, decision, *, lang: str = "en"):
+        """An "ask me" decision (as the server keeps it: its question and labels in English) with its
+        question and labels in the reader's language; its options, default and limits unchanged.
+        (Not yet in the ruleset protocol: the server may call it where a game has it.)"""
+        return decision_in(decision, scenario.board, lang)
+
+    def seat_aliases(self) -> dict[str, tuple[str, ...]]:
+        """Each seat as the other languages name it (words.toml, ``[sides]``: Франция, 普军 ...), for a
+        header's SIDE. (Not yet in the ruleset protocol: the server matches SIDE on ids and titles.)"""
+        return {seat: tuple(a for aliases in by_lang.values() for a in aliases) for seat, by_lang in SIDES.items()}
 
     def map_clicks(self, scenario, view: dict | None = None) -> dict:
         from .clicks import map_clicks

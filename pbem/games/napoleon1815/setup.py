@@ -11,9 +11,11 @@ from collections import Counter
 
 from pbem.core.events import Event
 from pbem.core.orders import Problem
+from pbem.lang import say, say_plural
 
 from .scenario import ARMY_SEAT, SEAT_ARMY
 from .state import Block, State
+from .words import Place, SaidProblem
 
 
 def initial_state(scenario, options: dict) -> State:
@@ -29,15 +31,21 @@ def initial_state(scenario, options: dict) -> State:
     return state
 
 
-def allowed(scenario, army: str, town: str) -> str | None:
-    """Why ``army`` may not set up in ``town`` (§4.1, §4.2), or None."""
+def allowed(scenario, army: str, town: str):
+    """Why ``army`` may not set up in ``town`` (§4.1, §4.2), a Text, or None."""
     t = scenario.board.towns[town]
     if army == "french":
-        return None if t.country == "france" else f"{t.name} is not a French town (§4.2)"
+        return None if t.country == "france" else say("%(town)s is not a French town (§4.2)", town=Place(t.name))
     if t.country != "netherlands":
-        return f"{t.name} is south of the Franco-Dutch border (§4.1)"
+        return say("%(town)s is south of the Franco-Dutch border (§4.1)", town=Place(t.name))
     want = "west" if army == "anglo" else "east"
     if t.zone != want:
+        if t.zone == "west":
+            return say("%(town)s is west of the Anglo-Prussian setup line; your army sets up east of it (§4.1)",
+                       town=Place(t.name))
+        if t.zone == "east":
+            return say("%(town)s is east of the Anglo-Prussian setup line; your army sets up west of it (§4.1)",
+                       town=Place(t.name))
         return f"{t.name} is {t.zone} of the Anglo-Prussian setup line; your army sets up {want} of it (§4.1)"
     return None
 
@@ -51,23 +59,26 @@ def setup_problems(scenario, state, seat, places) -> list[Problem]:
     mine = (state.turn == 0) == (army != "french")
     problems = []
     if not mine and places:
-        return [Problem(places[0].line, 1, "it is not your setup", "PLACE", "standing orders only")]
+        return [SaidProblem.of(places[0].line, 1, say("it is not your setup"), "PLACE", say("standing orders only"))]
     where = placement(scenario, army, places)
     for p in places:
         why = allowed(scenario, army, p.town)
         if why:
-            problems.append(Problem(p.line, 1, why, p.text, "a town where your army sets up"))
+            problems.append(SaidProblem.of(p.line, 1, why, p.text, say("a town where your army sets up")))
     seen = Counter(b for p in places for b in p.blocks)
     for bid, n in seen.items():
         if n > 1:
-            problems.append(Problem(next(p.line for p in places if bid in p.blocks), 1,
-                                    f"{bid} is placed twice", bid, "each block once"))
+            problems.append(SaidProblem.of(next(p.line for p in places if bid in p.blocks), 1,
+                                           say("%(block)s is placed twice", block=bid), bid, say("each block once")))
     for town, n in Counter(where.values()).items():
         if n > limit(scenario, army):
             line = next((p.line for p in places if p.town == town), 0)
-            problems.append(Problem(line, 1, f"{n} blocks in {scenario.board.name(town)} (with the blocks "
-                                    f"left at their historical towns); at most {limit(scenario, army)} a town",
-                                    scenario.board.name(town), f"at most {limit(scenario, army)} blocks"))
+            problems.append(SaidProblem.of(line, 1, say("%(n)s blocks in %(town)s (with the blocks left at their "
+                                                        "historical towns); at most %(most)s a town", n=n,
+                                                        town=Place(scenario.board.name(town)),
+                                                        most=limit(scenario, army)),
+                                           scenario.board.name(town),
+                                           say("at most %(most)s blocks", most=limit(scenario, army))))
     return problems
 
 
@@ -92,12 +103,11 @@ def resolve_setup(scenario, state, orders: dict, decider) -> list[Event]:
         for bid, town in sorted(where.items()):
             if counts[town] >= limit(scenario, army):
                 town = nearest_room(scenario, army, town, counts)
-                events.append(Event("setup", f"{bid} goes to {scenario.board.name(town)}: its town was full",
-                                    owner=seat))
+                events.append(Event("setup", said=say("%(block)s goes to %(town)s: its town was full", block=bid,
+                                                      town=Place(scenario.board.name(town))), owner=seat))
             state.blocks[bid].town = town
             counts[town] += 1
-        events.append(Event("setup", f"The {army_title(army)} army is set up ({len(where)} blocks).",
-                            {"army": army}))
+        events.append(Event("setup", "", {"army": army}, said=SET_UP[army](len(where))))
     if state.bid and state.bid["steps"] and (state.bid["side"] == "france") == (state.turn == 1):
         events += pay_bid(scenario, state, orders, armies)
     return events
@@ -118,15 +128,26 @@ def pay_bid(scenario, state, orders: dict, armies) -> list[Event]:
     for bid in paid:
         state.blocks[bid].strength -= 1
         block = state.blocks[bid]
-        events.append(Event("setup", f"{bid} sets up one step down, to strength {block.strength}: the bid (§13)",
-                            {"block": bid}, owner=ARMY_SEAT[block.army]))
-    side = "The French" if state.bid["side"] == "france" else "The Allies"
-    events.append(Event("setup", f"{side} set up {len(paid)} step(s) down: their winning bid (§13)."))
+        events.append(Event("setup", "", {"block": bid}, owner=ARMY_SEAT[block.army],
+                            said=say("%(block)s sets up one step down, to strength %(strength)s: the bid (§13)",
+                                     block=bid, strength=block.strength)))
+    if state.bid["side"] == "france":
+        said = say_plural("The French set up %(num)s step(s) down: their winning bid (§13).",
+                          "The French set up %(num)s step(s) down: their winning bid (§13).", len(paid))
+    else:
+        said = say_plural("The Allies set up %(num)s step(s) down: their winning bid (§13).",
+                          "The Allies set up %(num)s step(s) down: their winning bid (§13).", len(paid))
+    events.append(Event("setup", said=said))
     return events
 
 
-def army_title(army: str) -> str:
-    return {"french": "French", "anglo": "Anglo-Dutch", "prussian": "Prussian"}[army]
+SET_UP = {
+    "french": lambda n: say_plural("The French army is set up (%(num)s blocks).",
+                                   "The French army is set up (%(num)s blocks).", n),
+    "anglo": lambda n: say_plural("The Anglo-Dutch army is set up (%(num)s blocks).",
+                                  "The Anglo-Dutch army is set up (%(num)s blocks).", n),
+    "prussian": lambda n: say_plural("The Prussian army is set up (%(num)s blocks).",
+                                     "The Prussian army is set up (%(num)s blocks).", n)}
 
 
 def nearest_room(scenario, army, start, counts) -> str:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections import Counter
 
 from pbem.core.events import Event
+from pbem.lang import say, say_plural
 
 from .blocks import skirmish_fire
 from .losses import victim
@@ -14,6 +15,7 @@ from .movement import eliminate
 from .retreat import choose_towns, retreat_towns, withdraw
 from .scenario import SEATS
 from .sight import Told, seats_seeing
+from .words import TYPE_SAID, Join, Place
 
 
 def skirmish(scenario, state, town, attacker, entries, orders, decider, chance, events, battles) -> None:
@@ -28,12 +30,16 @@ def skirmish(scenario, state, town, attacker, entries, orders, decider, chance, 
     for side in (attacker, defender):
         here = [b.id for b in sorted(state.side_at(town, side), key=lambda b: (-b.strength, b.id))]
         chosen[side] = first(here, orders, "skirmish")[:4]  # SKIRMISH blocks first, then the strongest
-    opening = (f"Skirmish at {board.name(town)}: {len(state.side_at(town, attacker))} {word(attacker)} against "
-               f"{len(state.side_at(town, defender))} {word(defender)} blocks")
-    fighting = ", ".join(f"{b} ({scenario.blocks[b].type.replace('_', ' ')} {state.blocks[b].strength})"
-                         for s in (defender, attacker) for b in chosen[s])
-    public.append(Event("skirmish", f"{opening}; they fight with {fighting}", {"town": town},
-                        owner=seen_by, seen=opening + "."))
+    name = Place(board.name(town))
+    values = dict(town=name, att=len(state.side_at(town, attacker)), dfd=len(state.side_at(town, defender)))
+    opening = (say("Skirmish at %(town)s: %(att)s French against %(dfd)s Allied blocks", **values)
+               if attacker == "france" else
+               say("Skirmish at %(town)s: %(att)s Allied against %(dfd)s French blocks", **values))
+    fighting = Join(say("%(block)s (%(type)s %(strength)s)", block=b, type=TYPE_SAID[scenario.blocks[b].type],
+                        strength=state.blocks[b].strength) for s in (defender, attacker) for b in chosen[s])
+    public.append(Event("skirmish", "", {"town": town}, owner=seen_by,
+                        said=say("%(opening)s; they fight with %(blocks)s", opening=opening, blocks=fighting),
+                        seen_said=say("%(opening)s.", opening=opening)))
     for side, foe in ((defender, attacker), (attacker, defender)):
         for bid in chosen[side]:
             block = state.blocks[bid]
@@ -43,27 +49,31 @@ def skirmish(scenario, state, town, attacker, entries, orders, decider, chance, 
             dice = [chance.roll(f"{bid} fires, skirmish at {board.name(town)}", seen_by=seen_by)
                     for _ in range(block.strength)]
             hits = sum(1 for d in dice if d <= value)
-            events.append(Event("skirmish", f"{bid} fires (hits on {value} or less): "
-                                f"{' '.join(map(str, dice))}: {hits} hit(s)."))
+            events.append(Event("skirmish", said=say_plural(
+                "%(block)s fires (hits on %(value)s or less): %(dice)s: %(num)s hit(s).",
+                "%(block)s fires (hits on %(value)s or less): %(dice)s: %(num)s hit(s).", hits, block=bid,
+                value=value, dice=" ".join(map(str, dice)))))
             for _ in range(hits):
                 targets = [b for b in chosen[foe] if state.blocks[b].town == town]
                 if not targets:
                     break
-                hit = victim(scenario, state, decider, targets, f"Skirmish at {board.name(town)}", orders)
+                hit = victim(scenario, state, decider, targets, say("Skirmish at %(town)s", town=name), orders)
                 state.blocks[hit].strength -= 1
                 if state.blocks[hit].strength <= 0:
-                    eliminate(state, hit, events, f"hit in the skirmish at {board.name(town)} (§6.6)")
+                    eliminate(state, hit, events, say("hit in the skirmish at %(town)s (§6.6)", town=name))
                 else:
-                    events.append(Event("skirmish", f"{hit} takes a hit: strength {state.blocks[hit].strength}."))
+                    events.append(Event("skirmish", said=say("%(block)s takes a hit: strength %(strength)s.",
+                                                             block=hit, strength=state.blocks[hit].strength)))
     n_att, n_def = len(state.side_at(town, attacker)), len(state.side_at(town, defender))
     if n_att == 0 or n_def == 0:
-        held = f"Skirmish at {board.name(town)}: the {word(defender if n_att == 0 else attacker)} blocks hold the town."
-        public.append(Event("skirmish", held, owner=seen_by, seen=held))
+        holder = defender if n_att == 0 else attacker
+        held = (say("Skirmish at %(town)s: the French blocks hold the town.", town=name) if holder == "france" else
+                say("Skirmish at %(town)s: the Allied blocks hold the town.", town=name))
+        public.append(Event("skirmish", "", owner=seen_by, said=held, seen_said=held))
         return
     loser = attacker if n_att <= n_def else defender
-    told = (f"Skirmish at {board.name(town)}: the {word(loser)} side has fewer blocks"
-            f"{' (or a tie: the attacker)' if n_att == n_def else ''} and retreats (§6.6).")
-    public.append(Event("skirmish", told, owner=seen_by, seen=told))
+    told = RETREATS[(loser, n_att == n_def)](name)
+    public.append(Event("skirmish", "", owner=seen_by, said=told, seen_said=told))
     options = retreat_towns(scenario, state, town, loser, loser == attacker, entries, battles)
     seat = "french" if loser == "france" else ("anglo-dutch" if any(b.army == "anglo" for b in
                                                                     state.side_at(town, loser)) else "prussian")
@@ -73,7 +83,18 @@ def skirmish(scenario, state, town, attacker, entries, orders, decider, chance, 
                   orders, "retreat_first")
     left = withdraw(scenario, state, going, towns, town, Counter(), events, "skirmish")
     for bid in left:
-        eliminate(state, bid, events, "no road left to retreat by (§7.2)")
+        eliminate(state, bid, events, say("no road left to retreat by (§7.2)"))
+
+
+RETREATS = {
+    ("france", False): lambda town: say("Skirmish at %(town)s: the French side has fewer blocks and retreats (§6.6).",
+                                        town=town),
+    ("france", True): lambda town: say("Skirmish at %(town)s: the French side has fewer blocks (or a tie: the "
+                                       "attacker) and retreats (§6.6).", town=town),
+    ("allies", False): lambda town: say("Skirmish at %(town)s: the Allied side has fewer blocks and retreats (§6.6).",
+                                        town=town),
+    ("allies", True): lambda town: say("Skirmish at %(town)s: the Allied side has fewer blocks (or a tie: the "
+                                       "attacker) and retreats (§6.6).", town=town)}
 
 
 def first(ids: list[str], orders: dict, key: str) -> list[str]:
@@ -82,7 +103,3 @@ def first(ids: list[str], orders: dict, key: str) -> list[str]:
     named = [b for seat in SEATS if orders.get(seat) is not None for b in getattr(orders[seat], key) if b in ids]
     named = list(dict.fromkeys(named))
     return named + [b for b in ids if b not in named]
-
-
-def word(side):
-    return "French" if side == "france" else "Allied"

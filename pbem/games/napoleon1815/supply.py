@@ -4,11 +4,12 @@ chosen by the army's owner (SUPPLY LOSS standing order; default: the weakest).""
 
 from __future__ import annotations
 
-from pbem.core.decisions import Decision
 from pbem.core.events import Event
+from pbem.lang import say
 
 from .movement import eliminate
 from .scenario import ARMY_SEAT
+from .words import Place, asked
 
 
 def supply(scenario, state, orders, decider, events) -> None:
@@ -28,16 +29,19 @@ def supply(scenario, state, orders, decider, events) -> None:
         if standing is not None and standing.supply:
             wanted = [b for b in standing.supply if b in options]
             given = tuple(list(dict.fromkeys(wanted + list(default) + list(options)))[:n])
-        answer = decider.decide(Decision(seat, "supply", f"The French hold {scenario.board.name(city)}: which "
-                                         f"{n} block(s) leave your army (§10)?", options, default, min=n, max=n),
+        name = Place(scenario.board.name(city))
+        answer = decider.decide(asked(seat, "supply", say("The French hold %(city)s: which %(n)s block(s) leave "
+                                                          "your army (§10)?", city=name, n=n),
+                                      options, default, min=n, max=n),
                                 given, source="standing")
         for bid in answer:
             eliminate(state, bid, None, count=scenario.supply_losses_count)
-            events.append(Event("supply", f"{bid} leaves the army: the French hold {scenario.board.name(city)} (§10)",
-                                {"block": bid, "city": city}, owner=seat,
-                                seen=f"A {army_name(army)} block leaves the army: the French hold "
-                                f"{scenario.board.name(city)} (§10)"))
+            events.append(Event("supply", "", {"block": bid, "city": city}, owner=seat,
+                                said=say("%(block)s leaves the army: the French hold %(city)s (§10)", block=bid,
+                                         city=name),
+                                seen_said=LEAVES[army](name)))
 
 
-def army_name(army):
-    return {"anglo": "Anglo-Dutch", "prussian": "Prussian", "french": "French"}[army]
+LEAVES = {"anglo": lambda city: say("A Anglo-Dutch block leaves the army: the French hold %(city)s (§10)", city=city),
+          "prussian": lambda city: say("A Prussian block leaves the army: the French hold %(city)s (§10)", city=city),
+          "french": lambda city: say("A French block leaves the army: the French hold %(city)s (§10)", city=city)}

@@ -11,8 +11,11 @@ lines, ``RETREAT TO``, ``ASK`` — which count from that round on.
 
 from __future__ import annotations
 
+from pbem.lang import say, say_plural
+
 from .combat import OTHER, POSITION
 from .scenario import ARMY_SEAT, SEATS
+from .words import POSITION_SAID, Place
 
 # ASK <trigger>: when a seat is asked in the hybrid mode, trigger -> what it is. The default is none.
 TRIGGERS = {
@@ -36,25 +39,29 @@ def position_name(loc: str) -> str:
 
 def fired(fight, battle, role: str):
     """The triggers that hold for ``role`` before the battle's next round: (trigger, key, question)."""
-    name = fight.sc.board.name(battle.town)
+    name = Place(fight.sc.board.name(battle.town))
     n = battle.rounds[role] + 1
-    yield "ROUND", f"round{n}{role}", f"Battle of {name}: round {n} comes next."
+    yield "ROUND", f"round{n}{role}", say("Battle of %(town)s: round %(n)s comes next.", town=name, n=n)
     for i in range(3):
         loc = f"{role}{i}"
         own, enemy = fight.at(battle, loc, role), fight.at(battle, loc, OTHER[role])
         if enemy and len(own) == 1:
-            yield "ROUT", f"rout-{loc}", (f"Battle of {name}: your {position_name(loc)} is down to its last block, "
-                                          f"{fight.name(own[0])}, against {len(enemy)} enemy block(s): if it goes, "
-                                          "your side routs (§7.4).")
+            yield "ROUT", f"rout-{loc}", say_plural(
+                "Battle of %(town)s: your %(position)s is down to its last block, %(block)s, against %(num)s enemy "
+                "block(s): if it goes, your side routs (§7.4).",
+                "Battle of %(town)s: your %(position)s is down to its last block, %(block)s, against %(num)s enemy "
+                "block(s): if it goes, your side routs (§7.4).", len(enemy), town=name,
+                position=POSITION_SAID[position_name(loc)], block=fight.name(own[0]))
     coming = fight.reinforcements(battle, role)
     if coming:
-        yield "REINFORCE", "reinforce", (f"Battle of {name}: {', '.join(coming)} could join from adjacent towns "
-                                         "(DOCTRINE REINFORCE YES or NO).")
+        yield "REINFORCE", "reinforce", say("Battle of %(town)s: %(blocks)s could join from adjacent towns "
+                                            "(DOCTRINE REINFORCE YES or NO).", town=name, blocks=", ".join(coming))
     start = battle.start.get(role) or 1
     if (role not in battle.withdrawing and role not in battle.stand
             and fight.below_line(battle, role, start)):
-        yield "WITHDRAW", "withdraw", (f"Battle of {name}: your strength is {fight.side_strength(battle, role)} "
-                                       f"of {start}, below your WITHDRAW line (DOCTRINE WITHDRAW 0 fights on).")
+        yield "WITHDRAW", "withdraw", say("Battle of %(town)s: your strength is %(strength)s of %(start)s, below "
+                                          "your WITHDRAW line (DOCTRINE WITHDRAW 0 fights on).", town=name,
+                                          strength=fight.side_strength(battle, role), start=start)
 
 
 class Pause:
@@ -66,6 +73,7 @@ class Pause:
     def __init__(self, mode: str, asks: dict[str, list[str]]):
         self.mode, self.asks = mode, asks
         self.asked: dict[str, list[str]] = {}
+        self.said: dict[str, list] = {}  # the same questions as Texts, for the reports in each language
 
     def __call__(self, fight, battles, battle=None, role=None) -> bool:
         if self.mode == "live" and battle is None:
@@ -83,7 +91,8 @@ class Pause:
             for seat in seats:
                 if (live or trigger in self.asks.get(seat, ())) and f"{seat}:{key}" not in battle.asked:
                     battle.asked.add(f"{seat}:{key}")
-                    self.asked.setdefault(seat, []).append(question)
+                    self.asked.setdefault(seat, []).append(str(question))
+                    self.said.setdefault(seat, []).append(question)
 
 
 def pause_for(state, orders: dict):

@@ -15,6 +15,7 @@ sub-turns add to it.
 from __future__ import annotations
 
 from pbem.core.events import Event
+from pbem.lang import say
 
 from . import movement, supply, victory
 from .auction import resolve_auction
@@ -27,6 +28,7 @@ from .scenario import ARMY_SEAT, SEAT_ARMY, SEAT_SIDE, SEATS
 from .setup import resolve_setup
 from .skirmish import skirmish
 from .triggers import pause_for
+from .words import Join, Place, turn_said
 
 
 def owing(scenario, state) -> tuple[str, ...]:
@@ -74,7 +76,7 @@ def resolve(scenario, state, orders: dict, decider, chance):
     seats = owing(scenario, state)
     moving = [(seat, orders[seat]) for seat in seats if seat in orders]
     side = ARMY_SIDE[SEAT_ARMY[seats[0]]]
-    events.append(Event("turn", f"{spec.label}", {"turn": state.turn}))
+    events.append(Event("turn", "", {"turn": state.turn}, said=turn_said(spec)))
     entries = movement.carry_out(scenario, state, moving, chance, events)
     fights = list(entries)
     state.last_battles = list(fights)
@@ -91,8 +93,9 @@ def resolve(scenario, state, orders: dict, decider, chance):
             state.pending = {"stage": "def", "deploy": {"def": {}, "att": {}}, "standing": standing(orders),
                              "battles": [{"town": b.town, "sides": dict(b.sides), "entries": sorted(b.entries),
                                           "terrain": dict(b.terrain)} for b in battles]}
-            events.append(Event("battle", "The defenders deploy their blocks for the battle(s) of "
-                                + ", ".join(scenario.board.name(t) for t in big) + " (a sub-turn)."))
+            events.append(Event("battle", said=say("The defenders deploy their blocks for the battle(s) of %(towns)s "
+                                                   "(a sub-turn).",
+                                                   towns=Join(Place(scenario.board.name(t)) for t in big))))
             return state, events
     return finish(scenario, state, spec, orders, decider, events)
 
@@ -146,7 +149,7 @@ def deployment(scenario, state, orders, decider, chance, events):
         return next_round(scenario, state, orders, decider, chance, events)
     if role == "def":
         pending["stage"] = "att"
-        events.append(Event("battle", "The defenders have deployed; the attackers deploy next (a sub-turn)."))
+        events.append(Event("battle", said=say("The defenders have deployed; the attackers deploy next (a sub-turn).")))
         return state, events
     spec = turn_spec(scenario, state)
     standing_orders = merged(pending["standing"], {})
@@ -169,8 +172,9 @@ def fight_on(scenario, state, fight, battles, standing_orders, events):
         state.pending = {"stage": "round", "standing": saved, "asked": pause.asked, "battles": [],
                          "fought": [b.to_dict() for b in battles if not b.over]}
         for seat, questions in pause.asked.items():
-            events.append(Event("battle", " ".join(questions) + " Your orders for the next round are due "
-                                "(a sub-turn).", owner=seat))
+            said = pause.said.get(seat, questions)
+            events.append(Event("battle", said=Join([*said, say("Your orders for the next round are due "
+                                                                "(a sub-turn).")], " "), owner=seat))
         return state, events
     state.pending = None
     return finish(scenario, state, turn_spec(scenario, state), standing_orders, fight.decider, events)
@@ -191,7 +195,9 @@ def next_round(scenario, state, orders, decider, chance, events):
             if battle.town in o.leave:
                 role = next(r for r, side in battle.sides.items() if side == SEAT_SIDE[seat])
                 battle.withdrawing.add(role)
-                events.append(Event("battle", f"The {'attacker' if role == 'att' else 'defender'} will withdraw "
-                                    f"from {scenario.board.name(battle.town)} (LEAVE).", owner=seat))
+                town = Place(scenario.board.name(battle.town))
+                events.append(Event("battle", said=say("The attacker will withdraw from %(town)s (LEAVE).", town=town)
+                                    if role == "att" else
+                                    say("The defender will withdraw from %(town)s (LEAVE).", town=town), owner=seat))
     fight = Fight(scenario, state, standing_orders, decider, chance, events, [b.town for b in battles])
     return fight_on(scenario, state, fight, battles, standing_orders, events)
