@@ -17,6 +17,9 @@ from dataclasses import dataclass
 from pbem.core.chance import Chance
 from pbem.core.decisions import Decider, Decision
 
+from .lang import Text, joined, term
+from .lang import say as T  # a Text: read in each seat's language
+
 PHASES = ("orders", "initiative", "fire A", "fire B", "move B", "move A", "melee")
 
 
@@ -30,6 +33,12 @@ class Initiative:
     def line(self) -> str:
         tries = "; ".join(f"{x} against {y}" for x, y in self.rolls)
         return f"initiative: {tries}: {self.winner} chooses; {self.a} is A, {self.b} is B"
+
+    def said(self) -> Text:
+        """:meth:`line` read in each language."""
+        tries = joined(*[T("%(first)s against %(second)s", first=x, second=y) for x, y in self.rolls], sep="; ")
+        return T("initiative: %(tries)s: %(winner)s chooses; %(a)s is A, %(b)s is B", tries=tries,
+                 winner=term(self.winner), a=term(self.a), b=term(self.b))
 
 
 def initiative(sides: tuple[str, str], chance: Chance, bonus: dict[str, int] | None = None,
