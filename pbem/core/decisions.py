@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterable
 
 from pbem.core.orders import fold
+from pbem.lang import Text
 
 
 @dataclass(frozen=True)
@@ -41,6 +42,9 @@ class Decision:
     labels: tuple[tuple[str, str], ...] = ()
     min: int = 1
     max: int = 1
+    said: Text | None = field(default=None, compare=False)
+    """The question as a :class:`pbem.lang.Text`, when the ruleset gives it, for a reader of another
+    language; ``question`` stays the English (logs, pages that do not translate)."""
 
     def label(self, key: str) -> str:
         return dict(self.labels).get(key, key)

@@ -142,8 +142,9 @@ class InForce:
     step: Step
     index: int | None  # the step's place in its order (0-based); None: the default HOLD
     order: Order | None
-    waiting: Text | str = ""  # why the brigade holds before the step (waiting for a turn or an event)
+    waiting: str = ""  # why the brigade holds before the step (waiting for a turn or an event)
     initiative: bool = False  # the step belongs to the commander's initiative order
+    waiting_said: Text | None = field(default=None, compare=False)  # ``waiting`` read in each language
 
     @property
     def text(self) -> str:
@@ -162,7 +163,8 @@ class InForce:
                    of=len(self.order.steps)) if not self.initiative else \
             say("%(step)s  (step %(n)s of %(of)s, initiative)", step=self.step.said, n=self.index + 1,
                 of=len(self.order.steps))
-        return say("HOLD, %(waiting)s; then %(step)s", waiting=self.waiting, step=head) if self.waiting else head
+        return say("HOLD, %(waiting)s; then %(step)s", waiting=self.waiting_said or self.waiting, step=head) \
+            if self.waiting else head
 
 
 @dataclass
@@ -272,12 +274,12 @@ class BrigadeOrders:
                 self.history.append(f"turn {turn}: UNLESS {step.unless.text}: the rest of the order is dropped")
                 return None
             if step.at is not None and turn < step.at:
-                return InForce(step, track.index, track.order, say("waiting for turn %(turn)s", turn=step.at),
-                               initiative)
+                waiting = say("waiting for turn %(turn)s", turn=step.at)
+                return InForce(step, track.index, track.order, str(waiting), initiative, waiting)
             if step.when is not None and not track.waiting_if:
                 if not sight.happened(step.when):
-                    return InForce(step, track.index, track.order,
-                                   say("waiting until %(event)s", event=step.when.said), initiative)
+                    waiting = say("waiting until %(event)s", event=step.when.said)
+                    return InForce(step, track.index, track.order, str(waiting), initiative, waiting)
                 track.waiting_if = True
             if (step.until is not None and sight.happened(step.until)) or sight.done(step):
                 track.index, track.waiting_if = track.index + 1, False

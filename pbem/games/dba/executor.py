@@ -22,6 +22,8 @@ from pbem.core.decisions import Decider, Decision
 from pbem.lang import say_plural
 
 from . import fire, movement, pips, sight
+from pbem.lang import Text
+
 from .elements import Element, as_inches, formations_for, inches
 from .orders import Event, Step
 from .lang import joined, term
@@ -146,11 +148,14 @@ class Executor:
         # получать или отдавать приказы»)
         self.still: set[str] = set()
 
-    def decide(self, side: str, kind: str, question: str, options: list[str], default: str) -> str:
+    def decide(self, side: str, kind: str, question, options: list[str], default: str) -> str:
+        """``question``: a Text (read in each language; its English is the logged question) or a plain string."""
         options = list(dict.fromkeys(options))
         if default not in options:
             options.insert(0, default)
-        return self.decider.decide(Decision(side, kind, question, tuple(options), (default,)), given=None)[0]
+        said = question if isinstance(question, Text) else None
+        return self.decider.decide(Decision(side, kind, str(question), tuple(options), (default,), said=said),
+                                   given=None)[0]
 
     # -- fire ------------------------------------------------------------------------------------------------
 
@@ -184,7 +189,7 @@ class Executor:
         if not choices:
             return None
         ranked = sorted(choices, key=lambda k: (choices[k][1] != "ordered", choices[k][0], k))
-        pick = self.decide(b.side, "fire target", f"{b.name} fires at which enemy (brigade/arm)?", ranked, ranked[0])
+        pick = self.decide(b.side, "fire target", T("%(brigade)s fires at which enemy (brigade/arm)?", brigade=term(b.name)), ranked, ranked[0])
         target_brigade, arm = pick.split("/")
         v = fire.volley(t, shooters, target_brigade, arm, self.chance, self.decider, spotting)
         return v
@@ -244,7 +249,7 @@ class Executor:
                                     "%(brigade)s: unit %(unit)s stays (needs %(num)d PIPs, %(left)s left)", c,
                                     brigade=term(b.name), unit=label, left=points), b.side)
                 continue
-            go = self.decide(b.side, "unit moves", f"{b.name}: does unit {label} move ({c} PIP)?", ["yes", "no"], "yes")
+            go = self.decide(b.side, "unit moves", T("%(brigade)s: does unit %(unit)s move (%(cost)s PIP)?", brigade=term(b.name), unit=label, cost=c), ["yes", "no"], "yes")
             if go != "yes":
                 continue
             points -= c
@@ -316,9 +321,13 @@ class Executor:
             why_not = movement.check_move(t, e, part, facing)
             if why_not is None:
                 corners = len(path.coords) - 2
-                choice = self.decide(side, "path", f"{e.id} moves {as_inches(round(part.length))} towards {why}"
-                                     f"{f' round {corners} corner(s) of impassable ground' if corners > 0 else ''}"
-                                     f" to ({x / 10:g}, {y / 10:g})", ["go", "stay"], "go")
+                goal = why if kind == "place" else T("the nearest enemy it sees of the target, %(enemy)s",
+                                                     enemy=enemy.id)
+                question = T("%(element)s moves %(distance)s towards %(goal)s%(round)s to (%(x)s, %(y)s)",
+                             element=e.id, distance=as_inches(round(part.length)), goal=goal,
+                             round=T(" round %(corners)s corner(s) of impassable ground", corners=corners)
+                             if corners > 0 else "", x=f"{x / 10:g}", y=f"{y / 10:g}")
+                choice = self.decide(side, "path", question, ["go", "stay"], "go")
                 if choice != "go":
                     return False
                 e.x, e.y, e.facing = x, y, facing

@@ -29,6 +29,11 @@ def tongue(lang: str | None = "en") -> Tongue:
     return catalog(lang or "en", (LOCALE, DOMAIN))
 
 
+def N_(message: str) -> str:
+    """A text for the catalog, translated where it is read (``tongue(lang).gettext(message)``)."""
+    return message
+
+
 def term(word: str | None) -> Text | str | None:
     """A word kept as data, read in each language (its English is its catalog key); None and "" as they are."""
     return Text(word) if word else word
@@ -80,5 +85,5 @@ def native_names() -> dict[str, str]:
     return {k: v for k, v in out.items() if k not in clash}
 
 
-__all__ = ["DOMAIN", "LOCALE", "Text", "Tongue", "fold", "joined", "native_names", "say", "term", "terms",
+__all__ = ["DOMAIN", "LOCALE", "N_", "Text", "Tongue", "fold", "joined", "native_names", "say", "term", "terms",
            "tongue"]

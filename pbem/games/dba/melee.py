@@ -266,9 +266,10 @@ def fight(table: Table, attacker: Element, defender: Element, chance: Chance, de
         _destroy(table, lose, c)
     else:
         if lose.formation == "square" or table.terrain.in_fieldworks(lose.shape):
-            stay = decider.decide(Decision(lose_b.side, "hold or recoil",
-                                           f"{lose.id} lost the melee in {'square' if lose.formation == 'square' else 'field works'}: "
-                                           "stay (shaken) or recoil 3\"", ("stay", "recoil"), ("stay",)), given=None)
+            said = T("%(element)s lost the melee in %(where)s: stay (shaken) or recoil 3\"", element=lose.id,
+                     where=term("square") if lose.formation == "square" else term("field works"))
+            stay = decider.decide(Decision(lose_b.side, "hold or recoil", str(said), ("stay", "recoil"), ("stay",),
+                                           said=said), given=None)
             if stay == ("stay",):
                 lose.shaken = True
                 c.outcome = "held"

@@ -11,6 +11,7 @@ from pbem.paths import MAPS
 
 from . import invariants, seats, turn, view
 from . import bot as bots_
+from .lang import term, tongue
 from .names import Names
 from .parse import Clock, parse_orders
 from .scenario import ScenarioError, load_scenario
@@ -67,7 +68,7 @@ class NapoleonicDBA:
         return Turn(tuple(scenario.sides) if not state.over else (), view.turn_label(scenario, state.turn))
 
     def turn_label(self, scenario, n: int, *, lang: str = "en") -> str:
-        return view.turn_label(scenario, n + 1)
+        return tongue(lang).say(view.turn_said(scenario, n + 1))
 
     def is_over(self, scenario, state) -> bool:
         return state.over
@@ -105,16 +106,18 @@ class NapoleonicDBA:
         from .report import build_report
 
         return build_report(game, day, seat, deadline=deadline, game_label=game_label, game_id=game_id,
-                            spectator=spectator)
+                            spectator=spectator, lang=lang)
 
     def orders_template(self, game, seat, *, deadline, game_label, game_id, lang="en") -> str:
         from .report import orders_template
 
-        return orders_template(game, seat, deadline=deadline, game_label=game_label, game_id=game_id)
+        return orders_template(game, seat, deadline=deadline, game_label=game_label, game_id=game_id, lang=lang)
 
     def status_lines(self, game, seat, *, lang: str = "en") -> list[str]:
         v = game.view(seat)
-        return [f"{b['name']}: {b['bef']}/{b['bef_start']} {b['rating']}" for b in v["brigades"]]
+        t = tongue(lang)
+        return [f"{t.say(term(b['name']))}: {b['bef']}/{b['bef_start']} {t.say(term(b['rating']))}"
+                for b in v["brigades"]]
 
     def render_svg(self, scenario, view: dict, title: str | None = None, *, lang: str = "en") -> str:
         """The table drawn by render.py from the seat's view alone (own elements, the enemy seen now and as
@@ -132,7 +135,7 @@ class NapoleonicDBA:
         enemy += [sighting_dict(Sighting(**s), None, turn) for s in view["last_known"]]
         drawn = {"side": view["side"], "turn": turn, "elements": own, "enemy": enemy,
                  "commanders": [c for c in view["commanders"] if c["alive"] and c.get("present", True)]}
-        return render_svg(scenario, drawn, title)
+        return render_svg(scenario, drawn, title, lang=lang)
 
     def map_clicks(self, scenario, view: dict | None = None) -> dict:
         """No orders by clicking, on purpose: a DBA order is a dispatch from one commander to another, with steps,

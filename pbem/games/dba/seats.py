@@ -20,6 +20,8 @@ import re
 from pbem.core.events import Event
 from pbem.lang import Text
 
+from .lang import say, term
+
 from . import sight
 from .orders import Orders
 
@@ -41,9 +43,15 @@ def commanders_of(scenario) -> list:
 
 
 def seat_title(scenario, commander) -> str:
+    return str(seat_said(scenario, commander))
+
+
+def seat_said(scenario, commander) -> Text:
+    """A kriegsspiel seat's title (the commander, his command, his army), read in each language."""
     brigade = scenario.table.brigades.get(commander.brigade) if commander.brigade else None
-    what = brigade.name if brigade is not None else f"{commander.level} commander"
-    return f"{commander.name} ({what}, {scenario.sides[commander.side]})"
+    what = term(brigade.name) if brigade is not None else say("%(level)s commander", level=term(commander.level))
+    return say("%(commander)s (%(command)s, %(army)s)", commander=term(commander.name), command=what,
+               army=term(scenario.sides[commander.side]))
 
 
 def under(commanders: dict, seat: str) -> set[str]:

@@ -57,7 +57,7 @@ def initiative(sides: tuple[str, str], chance: Chance, bonus: dict[str, int] | N
             break
     winner = first if rolls[-1][0] >= rolls[-1][1] else second
     other = second if winner == first else first
-    pick = decider.decide(Decision(winner, "initiative", "You won the initiative: be player A (fire first, move "
-                                   "second) or player B", ("A", "B"), ("A",)), given=None)
+    said = T("You won the initiative: be player A (fire first, move second) or player B")
+    pick = decider.decide(Decision(winner, "initiative", str(said), ("A", "B"), ("A",), said=said), given=None)
     a, b = (winner, other) if pick == ("A",) else (other, winner)
     return Initiative(rolls, winner, a, b)

@@ -326,8 +326,8 @@ def rally(table, e, chance, decider, say, rode: dict | None = None) -> bool:
         return False
     from pbem.core.decisions import Decision
 
-    go = decider.decide(Decision(b.side, "rally", f"{c.name} rides to rally the fleeing {e.id}?", ("yes", "no"),
-                                 ("yes",)), given=None)
+    said = T("%(commander)s rides to rally the fleeing %(element)s?", commander=term(c.name), element=e.id)
+    go = decider.decide(Decision(b.side, "rally", str(said), ("yes", "no"), ("yes",), said=said), given=None)
     if go != ("yes",):
         return False
     p = e.edge("rear").interpolate(0.5, normalized=True)
@@ -463,11 +463,11 @@ def victory(scenario, state, table) -> None:
     if any(broken.values()):
         state.over = True
         if all(broken.values()):
-            state.winner, state.victory = None, "both armies are broken: a draw"
+            state.winner, state.victory = None, str(DRAW_BROKEN)
         else:
             loser = next(s for s in sides if broken[s])
             state.winner = next(s for s in sides if s != loser)
-            state.victory = f"{scenario.sides[loser]} is broken ({round(breaks * 100)}% of its brigades spent)"
+            state.victory = str(broken_said(scenario, loser))
         return
     if state.turn < scenario.settings.turns:
         return
@@ -475,7 +475,7 @@ def victory(scenario, state, table) -> None:
     place = v.get("hold")
     loc = table.names.find_location(place) if place else None
     if loc is None:
-        state.winner, state.victory = None, "the last turn is played: a draw"
+        state.winner, state.victory = None, str(DRAW_LAST)
         return
     radius = round(float(v.get("radius", 3)) * 10)
     near = {s: any(e.shape.distance(loc.geometry) <= radius for e in table.on_table(s) if not e.fleeing)
@@ -484,7 +484,37 @@ def victory(scenario, state, table) -> None:
     allowed = v.get("holder", "either")
     if holders and (allowed == "either" or allowed == holders[0]):
         state.winner = holders[0]
-        state.victory = f"{scenario.sides[holders[0]]} holds {place} at the end"
+        state.victory = str(holds_said(scenario, holders[0], place))
     else:
-        state.winner, state.victory = None, f"nobody holds {place} at the end: a draw"
+        state.winner, state.victory = None, str(nobody_said(place))
+
+
+DRAW_BROKEN = T("both armies are broken: a draw")
+DRAW_LAST = T("the last turn is played: a draw")
+
+
+def broken_said(scenario, side: str) -> Text:
+    breaks = float(scenario.settings.victory.get("breaks", 0.5))
+    return T("%(army)s is broken (%(percent)s%% of its brigades spent)", army=term(scenario.sides[side]),
+             percent=round(breaks * 100))
+
+
+def holds_said(scenario, side: str, place: str) -> Text:
+    return T("%(army)s holds %(place)s at the end", army=term(scenario.sides[side]), place=term(place))
+
+
+def nobody_said(place: str) -> Text:
+    return T("nobody holds %(place)s at the end: a draw", place=term(place))
+
+
+def victory_said(scenario, victory: str | None) -> Text | str:
+    """The game's outcome (``state.victory``, kept in English) as the Text :func:`victory` wrote it, to be read in
+    each language; an outcome not of the rules (a forfeit, written by the server) as it is."""
+    if not victory:
+        return victory or ""
+    place = scenario.settings.victory.get("hold")
+    candidates = [DRAW_BROKEN, DRAW_LAST] + [broken_said(scenario, s) for s in scenario.sides]
+    if place:
+        candidates += [holds_said(scenario, s, place) for s in scenario.sides] + [nobody_said(place)]
+    return next((c for c in candidates if str(c) == victory), victory)
 
