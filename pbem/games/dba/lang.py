@@ -14,6 +14,7 @@ spelling in each language; the orders read those spellings as the scenario's nam
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from functools import lru_cache
 from pathlib import Path
@@ -85,5 +86,35 @@ def native_names() -> dict[str, str]:
     return {k: v for k, v in out.items() if k not in clash}
 
 
-__all__ = ["DOMAIN", "LOCALE", "N_", "Text", "Tongue", "fold", "joined", "native_names", "say", "term", "terms",
-           "tongue"]
+__all__ = ["DOMAIN", "LOCALE", "N_", "ORDER_WORDS", "Text", "Tongue", "error_in_words", "fold", "joined",
+           "native_names", "say", "term", "terms", "tongue", "words_in"]
+
+
+ORDER_WORDS = ("MOVE TO", "HOLD", "ATTACK", "DEPLOY", "RETREAT TO", "IN LINE", "IN COLUMN", "IN SQUARE",
+               "IN SKIRMISH ORDER", "LIMBERED", "UNLIMBERED", "MOUNTED", "DISMOUNTED", "IF", "AT", "SUPPORTING",
+               "BY ROAD", "UNTIL", "UNLESS", "AT TURN", "THEN", "FROM", "TO", "TURN", "INITIATIVE", "ENEMY",
+               "FRIENDLY", "REACHES", "WITHIN", "OF", "ATTACKS", "FIRES", "RETREATS", "ENEMY AT", "NEAREST ENEMY",
+               "FINAL")
+"""The order words as the normalised orders write them (each a catalog entry, its translation the word of each
+language's orders)."""
+
+_ORDER_WORD = re.compile(r"(?<![\w<-])(" + "|".join(re.escape(w) for w in sorted(ORDER_WORDS, key=len, reverse=True))
+                         + r")(?![\w>-])")
+
+
+def words_in(text: str, lang: str | None) -> str:
+    """``text`` (a problem, what was expected) with each English order word in it written in ``lang``'s words."""
+    t = tongue(lang)
+    if t.lang == "en" or not text:
+        return text
+    return _ORDER_WORD.sub(lambda m: t.gettext(m.group()), text)
+
+
+def error_in_words(error, lang: str | None):
+    """An OrdersError whose problems name the order words in ``lang``'s (line, column, found unchanged)."""
+    import dataclasses
+
+    from pbem.core.orders import OrdersError
+
+    return OrdersError([dataclasses.replace(p, message=words_in(p.message, lang), expected=words_in(p.expected, lang))
+                        for p in error.problems])

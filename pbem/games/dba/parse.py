@@ -45,8 +45,11 @@ _KINDS = {
 KIND_OF = {form: nom for nom, forms in _KINDS.items() for form in (nom,) + forms}
 ENGLISH_KINDS = ("THE", "VILLAGE", "FARM", "BRIDGE", "TOWN", "WOOD", "WOODS", "HILL", "HEIGHTS", "MILL", "FORD",
                  "CHURCH", "CROSSROADS", "INN", "SQUARE", "CHATEAU", "CASTLE")
-PREPOSITIONS = ("К", "КО", "У", "В", "ВО", "НА", "ДО", "ПРИ", "ОКОЛО", "ВОЗЛЕ", "ИЗ", "ЗА", "С", "СО")
-NEAR = ("К", "КО", "ДО", "У")  # Russian prepositions that say OF after a distance
+PREPOSITIONS = ("К", "КО", "У", "В", "ВО", "НА", "ДО", "ПРИ", "ОКОЛО", "ВОЗЛЕ", "ИЗ", "ЗА", "С", "СО",
+                # French, Ukrainian, Chinese (folded: accents off)
+                "A", "AU", "AUX", "DE", "DU", "DES", "VERS", "SUR", "PRES", "БІЛЯ", "З", "ІЗ", "ПОБЛИЗУ",
+                "КОЛО", "ПІД", "于", "在", "距", "离")
+NEAR = ("К", "КО", "ДО", "У", "DE", "DU", "DES", "ВІД", "距", "离")  # prepositions that say OF after a distance
 BRIGADE_NOUNS = ("БРИГАДА", "БРИГАДЫ", "БРИГАДЕ", "БРИГАДУ", "БРИГАДОЙ", "BRIGADE")
 # a name typed with a Russian keyboard layout's look-alike letters (Cyrillic Х for Latin X): DO11
 _LOOKALIKE = str.maketrans("АВЕКМНОРСТУХаеорсух", "ABEKMHOPCTYXaeopcyx")

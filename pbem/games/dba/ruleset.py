@@ -6,23 +6,24 @@ from __future__ import annotations
 from pathlib import Path
 
 from pbem.core.chance import Chance
+from pbem.core.orders import OrdersError
 from pbem.core.ruleset import SPECTATOR, Bot, Option, Seat, Turn
 from pbem.paths import MAPS
 
 from . import invariants, seats, turn, view
 from . import bot as bots_
-from .lang import term, tongue
+from .lang import error_in_words, term, tongue
 from .names import Names
 from .parse import Clock, parse_orders
 from .scenario import ScenarioError, load_scenario
 from .state import initial_state
-from .words import HEAD_WORDS
+from .words import MAIL_HEAD_WORDS
 
 
 class NapoleonicDBA:
     name = "dba"
     title = "Napoleonic DBA with written orders (after David Manley)"
-    mail_words = frozenset(HEAD_WORDS) | {"GAME", "SIDE", "TURN", "KEY"}
+    mail_words = MAIL_HEAD_WORDS | {"GAME", "SIDE", "TURN", "KEY"}
     ask_kinds = {
         "fire target": "which enemy a brigade's volley aims at",
         "unit moves": "whether a unit of a brigade spends its PIPs to move",
@@ -84,7 +85,16 @@ class NapoleonicDBA:
         return parse_orders(text, Names.of(table), side, state.turn, writers, clock)
 
     def check_orders(self, scenario, state, seat, text, *, lang: str = "en"):
-        return self.parse_orders(scenario, state, seat, text)
+        """The orders read (in any language's words, mixed); the problems and the echo in ``lang``'s words."""
+        try:
+            orders = self.parse_orders(scenario, state, seat, text)
+        except OrdersError as error:
+            if tongue(lang).lang == "en":
+                raise
+            raise error_in_words(error, lang) from None
+        if tongue(lang).lang != "en":
+            orders.tongue = tongue(lang)
+        return orders
 
     def resolve(self, scenario, state, orders, decider, chance):
         if not seats.kriegsspiel(state):
