@@ -76,7 +76,8 @@ def native_names() -> dict[str, str]:
             continue
         with mo.open("rb") as f:
             for message in read_mo(f):
-                if not message.id or isinstance(message.id, tuple) or "%" in message.id:
+                if not message.id or not isinstance(message.id, str) or not isinstance(message.string, str) \
+                        or "%" in message.id:
                     continue
                 native = fold(message.string)
                 if native and native != fold(message.id):
