@@ -65,7 +65,8 @@ def fold(text: str) -> str:
 @lru_cache(maxsize=1)
 def native_names() -> dict[str, str]:
     """Every language's spelling of a name the catalog holds (places, brigades, commanders), folded -> the
-    English name (the scenario's key). A spelling that two names share is left out."""
+    English name (the scenario's key): "général azur" and "генерал азур" -> "General Azur". A spelling that two
+    names share is left out."""
     from babel.messages.mofile import read_mo
 
     out: dict[str, str] = {}
@@ -80,7 +81,7 @@ def native_names() -> dict[str, str]:
                         or "%" in message.id:
                     continue
                 native = fold(message.string)
-                if native and native != fold(message.id):
+                if native:
                     if out.get(native, message.id) != message.id:
                         clash.add(native)
                     out[native] = message.id

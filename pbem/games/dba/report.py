@@ -75,7 +75,7 @@ def build_report(game, day, seat, *, deadline=None, game_label="", game_id="", s
                    for b in view["brigades"]]))
     doc.add(Table([t.gettext("element"), t.gettext("troop"), t.gettext("formation"), t.gettext("at"),
                    t.gettext("state")],
-                  [[e["id"], t.say(term(e["troop"])), t.say(term(e["formation"])), _at(e["x"], e["y"]),
+                  [[e["id"], _troop(e["troop"], t), t.say(term(e["formation"])), _at(e["x"], e["y"]),
                     ", ".join(t.say(term(k)) for k in ("disorganised", "shaken", "fleeing") if e[k])
                     or t.gettext("good")]
                    for e in view["elements"]]))
@@ -83,9 +83,9 @@ def build_report(game, day, seat, *, deadline=None, game_label="", game_id="", s
         doc.add(Heading(2, t.gettext("The enemy")))
         doc.add(Table([t.gettext("element"), t.gettext("brigade"), t.gettext("troop"), t.gettext("at"),
                        t.gettext("seen")],
-                      [[e["id"], e["brigade"], t.say(term(e["troop"])), _at(e["x"], e["y"]), t.gettext("now")]
+                      [[e["id"], e["brigade"], _troop(e["troop"], t), _at(e["x"], e["y"]), t.gettext("now")]
                        for e in view["enemy"]]
-                      + [[s["element"], s["brigade"], t.say(term(s["troop"])), _at(s["x"], s["y"]),
+                      + [[s["element"], s["brigade"], _troop(s["troop"], t), _at(s["x"], s["y"]),
                           t.gettext("turn %(turn)s", turn=s["turn"])] for s in view["last_known"]]))
     if view["couriers"]:
         doc.add(Heading(2, t.gettext("Couriers")))
@@ -130,6 +130,11 @@ def answer_said(decision, key: str):
         brigade, arm = label.split("/", 1)
         return Text("%(brigade)s/%(arm)s", {"brigade": brigade, "arm": term(arm)})
     return term(label) if label in ANSWERS else label
+
+
+def _troop(troop: str, t: Tongue) -> str:
+    """A troop's key (``light_infantry``) as a reader of ``t``'s language reads it (English: the key itself)."""
+    return troop if t.lang == "en" else t.say(term(troop.replace("_", " ")))
 
 
 def _known_orders(game, day) -> list:
