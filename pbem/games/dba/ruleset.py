@@ -12,9 +12,10 @@ from pbem.paths import MAPS
 
 from . import invariants, seats, turn, view
 from . import bot as bots_
-from .lang import error_in_words, term, tongue
+from .lang import term, tongue
 from .names import Names
 from .parse import Clock, parse_orders
+from .problems import error_in_language
 from .scenario import ScenarioError, load_scenario
 from .state import initial_state
 from .words import MAIL_HEAD_WORDS
@@ -91,7 +92,7 @@ class NapoleonicDBA:
         except OrdersError as error:
             if tongue(lang).lang == "en":
                 raise
-            raise error_in_words(error, lang) from None
+            raise error_in_language(error, lang) from None
         if tongue(lang).lang != "en":
             orders.tongue = tongue(lang)
         return orders
