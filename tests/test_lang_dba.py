@@ -195,6 +195,26 @@ def _digests(games) -> dict[str, str]:
             for mode, game in games.items() for what, text in texts_of(game, "en").items()}
 
 
+def test_every_melee_of_the_rules_cases_reads_in_each_language(monkeypatch):
+    """No melee comes about in the bots' games: the rules' melee cases (tests/cases/dba/melee-*.toml) give each
+    combat line; its Text is the English line exactly and reads in each language with no English left."""
+    from pbem.games.dba import melee
+
+    seen = []
+    line = melee.Combat.line
+    monkeypatch.setattr(melee.Combat, "line", lambda self: seen.append((line(self), self.said())) or line(self))
+    for path in sorted((Path(__file__).parent / "cases" / "dba").glob("melee-*.toml")):
+        RULES.run_case(path)
+    assert len(seen) > 20
+    phrases = english_phrases() | {"melee:", "against", "pursues", "support ("}
+    for english, said in seen:
+        assert str(said) == english
+        for lang in LANGS:
+            text = tongue(lang).say(said)
+            left = [p for p in phrases if p in text]
+            assert not left, f"{lang}: {text!r} keeps {left}"
+
+
 # -- orders in every language ----------------------------------------------------------------------------------------
 
 def native_text(text: str, game, seat, lang: str) -> str:
