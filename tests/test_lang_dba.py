@@ -151,6 +151,11 @@ def test_a_meeting_engagement_reads_whole_in_the_language_with_no_catalog_text_l
         assert not left, f"{lang} {mode} {what}: English left: {left[:5]}"
         if what.startswith(("label", "status", "report", "form")):
             assert text != english[what], f"{what} left in English"
+    # no seat reads in its language an enemy element it does not read in English (the leak tests read English)
+    ids = {e.id for e in list(game.scenario.table.elements.values()) + list(game.scenario.waiting.values())}
+    for what, text in native.items():
+        named = {i for i in ids if re.search(r"(?<![\w-])" + re.escape(i) + r"(?![\w-])", text)}
+        assert named <= {i for i in ids if re.search(r"(?<![\w-])" + re.escape(i) + r"(?![\w-])", english[what])}, what
     # every line of what happened is the seat's language (none left as the engine wrote it in English)
     for day in range(len(game.days)):
         for seat in [s.id for s in RULES.seats(game.scenario, game.options)] + [None]:
@@ -230,7 +235,7 @@ def test_a_bots_dispatches_in_each_language_read_as_the_same_normalised_orders_f
     game = play_game(RULES, QUATRE_BRAS, 3, bots(QUATRE_BRAS), days=0)
     checked, turns = 0, 0
     bot = RULES.bots()["bot"]
-    while not game.over and turns < 8:
+    while not game.over and turns < 5:
         for seat in game.turn().seats:
             text = bot.orders(game.scenario, game.view(seat), 3)
             english = RULES.check_orders(game.scenario, game.state, seat, text)
@@ -244,7 +249,7 @@ def test_a_bots_dispatches_in_each_language_read_as_the_same_normalised_orders_f
             game.submit(seat, text)
         game.advance()
         turns += 1
-    assert checked > 20
+    assert checked > 10
 
 
 def test_words_of_every_language_mix_in_one_dispatch_and_accents_may_be_left_out():
