@@ -305,6 +305,35 @@ def test_mail_words_know_the_dispatch_heads_of_every_language_but_not_a_common_f
     assert "DE" not in words
 
 
+def test_a_french_seat_against_a_ukrainian_seat_on_a_real_server_store(tmp_path):
+    """Issue 17's "done when", for DBA: through the service (a real SQLite file), each seat's acknowledgement,
+    refusal and report in its player's language, each writing in his own words, the same game underneath."""
+    from pbem.server.service import Service
+    from pbem.server.store import Store
+
+    service = Service(Store(tmp_path / "pbem.sqlite3"))
+    seats = {"blue": "jean@example.org", "red": "olena@example.org"}
+    service.store.set_language(seats["blue"], "fr")
+    service.store.set_language(seats["red"], "uk")
+    game_id, _ = service.create_game("Langues", seats, scenario="dba-meeting.toml", seed=1, game="dba",
+                                     settings={"hours": 24})
+    french = service.submit(game_id, "blue", "DE Général Azur POUR Colonel Bleu\nMARCHER SUR Village du Moulin "
+                                             "EN COLONNE\n", lang="fr")
+    assert french.ok and "MARCHER SUR Village du Moulin EN COLONNE" in french.echo
+    refused = service.submit(game_id, "red", "ВІД генерал Кармен КОМУ полковник Руж\nТАНЦЮВАТИ\n", lang="uk")
+    assert not refused.ok and "не дієслово наказу" in str(refused.problems[0].message)
+    assert "РУХАТИСЯ ДО" in refused.problems[0].expected
+    ukrainian = service.submit(game_id, "red", "ВІД генерал Кармен КОМУ полковник Руж\nРУХАТИСЯ ДО Млинове село\n",
+                               lang="uk")
+    assert ukrainian.ok and ukrainian.echo.startswith("ВІД генерал Кармен КОМУ полковник Руж")
+    game = service.game(game_id)
+    assert game.orders_text(game.day, "blue").startswith("DE Général Azur")  # the log keeps what was written
+    service.resolve_next(game_id, ask=False)
+    blue, red = service.report(game_id, 0, "blue"), service.report(game_id, 0, "red")
+    assert "## Ce qui s'est passé" in blue.markdown and "## Що сталося" in red.markdown
+    assert "Division bleue" in blue.markdown and "Червона дивізія" in red.markdown
+
+
 if __name__ == "__main__" and sys.argv[1:] == ["--record"]:  # python tests/test_lang_dba.py --record
     played = {"commanders": play_game(RULES, MEETING, 1, bots(MEETING)),
               "kriegsspiel": play_game(RULES, MEETING, 4, bots(MEETING, KRIEG), options=KRIEG, days=10)}

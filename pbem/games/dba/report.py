@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from pbem.core.events import events_for
 from pbem.report.document import Bullets, Code, Document, Heading, Para, Report, Table, to_markdown, to_text
 
 from . import seats
-from .lang import N_, Text
 from .elements import as_inches
-from .lang import Tongue, term, tongue
+from .lang import N_, Text, Tongue, term, tongue
 from .turn import victory_said
 from .view import turn_said
 
