@@ -173,10 +173,16 @@ class Names:
 
     # -- forces -------------------------------------------------------------------------------------------
     def _find(self, table: dict, word: str):
-        for k in dict.fromkeys((key(word), key(native(word)))):
-            for thing in table.values():
-                if key(thing.id) == k or key(getattr(thing, "name", "") or "") == k:
-                    return thing
+        found = self._find_key(table, key(word))
+        if found is None and native(word) != word:  # a name as another language spells it
+            found = self._find_key(table, key(native(word)))
+        return found
+
+    @staticmethod
+    def _find_key(table: dict, k: str):
+        for thing in table.values():
+            if key(thing.id) == k or key(getattr(thing, "name", "") or "") == k:
+                return thing
         return None
 
     def find_brigade(self, word: str) -> Brigade | None:

@@ -188,8 +188,8 @@ CONDITIONS = ("IF", "UNTIL", "UNLESS")
 # the words that head a line of an orders text, by what they start (compared folded)
 HEAD_WORDS = {"FROM": "FROM", "ОТ": "FROM", "TO": "TO", "КОМУ": "TO", "INITIATIVE": "INITIATIVE",
               "ИНИЦИАТИВА": "INITIATIVE", "FINAL": "FINAL",
-              # French, Ukrainian, Chinese (a line begun by DE, «de», would be read as a dispatch's head in a mail:
-              # the French sender is EXPÉDITEUR there, DE only within an orders text)
+              # French, Ukrainian, Chinese (MAIL_HEAD_WORDS leaves out the French words a mail's sentence may begin
+              # with)
               "DE": "FROM", "EXPEDITEUR": "FROM", "POUR": "TO", "FIN": "FINAL", "ВІД": "FROM",
               "ІНІЦІАТИВА": "INITIATIVE", "КІНЕЦЬ": "FINAL", "КОНЕЦ": "FINAL", "自": "FROM", "致": "TO",
               "主动": "INITIATIVE", "完毕": "FINAL"}
@@ -199,8 +199,9 @@ HEAD_FIELDS = {"FROM": "FROM", "ОТ": "FROM", "AT": "AT", "ИЗ": "AT", "TO": "
                "DE": "FROM", "EXPEDITEUR": "FROM", "A": "AT", "POUR": "TO", "TOUR": "TURN", "HEURE": "TURN",
                "ВІД": "FROM", "БІЛЯ": "AT", "ІЗ": "AT", "ХІД": "TURN", "ЧАС": "TURN",
                "自": "FROM", "于": "AT", "致": "TO", "回合": "TURN", "时间": "TURN"}
-MAIL_HEAD_WORDS = frozenset(w for w in HEAD_WORDS if w != "DE") | {"EXPÉDITEUR"}
-"""The words that begin an orders text in a mail (DE, so common at the start of a French sentence, is not one)."""
+MAIL_HEAD_WORDS = frozenset(w for w in HEAD_WORDS if w not in ("DE", "POUR", "FIN")) | {"EXPÉDITEUR"}
+"""The words that begin an orders text in a mail: DE, POUR and FIN, so common at the start of a French sentence, are
+not (the orders form's GAME line, or EXPÉDITEUR, begins a French player's orders)."""
 
 # inches: 6" 6'' 6 INCHES 6 ДЮЙМОВ 6 ШАГОВ (the text: «12" = шагов»)
 UNIT_WORDS = ("\"", "''", "”", "″", "INCH", "INCHES", "ДЮЙМ", "ДЮЙМА", "ДЮЙМОВ", "ШАГ", "ШАГА", "ШАГОВ",
