@@ -173,14 +173,16 @@ def _happened(report: str) -> list[str]:
 
 
 def test_the_words_follow_the_russian_rule_book(games):
-    """004's own words: «СТОЯТЬ И УДЕРЖИВАТЬ», «ДВИГАТЬСЯ К», БЭФ, PIP, «рукопашная схватка», дезорганизован; see
-    docs/glossary-dba.md."""
+    """004's own words (БЭФ, PIP, «СТОЯТЬ И УДЕРЖИВАТЬ», «ДВИГАТЬСЯ К», «рукопашная схватка»), the same terms in
+    every language; see docs/glossary-dba.md."""
     game = games["commanders"]
     report = "\n".join(RULES.report(game, day, "blue", lang="ru").markdown for day in range(len(game.days)))
     assert "СТОЯТЬ И УДЕРЖИВАТЬ" in report and "| бригада | БЭФ |" in report and "PIP" in report
-    assert "Синяя дивизия" in report and "Мельничная деревня" in RULES.orders_template(
-        game if not game.over else games["kriegsspiel"], "blue" if not game.over else "blue-army", deadline=None,
-        game_label="g", game_id="7", lang="ru")
+    assert "Синяя дивизия" in report and "свежая" in report
+    fresh = play_game(RULES, MEETING, 1, bots(MEETING), days=0)
+    form = RULES.orders_template(fresh, "blue", deadline=None, game_label="g", game_id="7", lang="ru")
+    assert "# ОТ генерал Азур КОМУ полковник Блё" in form and "ДВИГАТЬСЯ К <место>" in form
+    assert "Мельничная деревня" in form
     french = RULES.report(game, 2, "red", lang="fr").markdown
     assert "## Ce qui s'est passé" in french and "Division rouge" in french
 
