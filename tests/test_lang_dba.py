@@ -185,6 +185,8 @@ def test_the_words_follow_the_russian_rule_book(games):
     assert "Мельничная деревня" in form
     french = RULES.report(game, 2, "red", lang="fr").markdown
     assert "## Ce qui s'est passé" in french and "Division rouge" in french
+    maps = [RULES.render_svg(game.scenario, game.view("red", day), lang="fr") for day in range(len(game.days))]
+    assert any(", vu au tour " in svg for svg in maps) and not any("seen turn" in svg for svg in maps)
 
 
 def test_english_stays_exactly_what_it_was(games):

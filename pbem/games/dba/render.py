@@ -74,13 +74,16 @@ def render_svg(scenario, view: dict, title: str | None = None, lang: str = "en")
             out.append(f'<text x="{px + 5:.1f}" y="{py - 5:.1f}" {FONT} font-size="11">{escape(t.say(term(name)))}</text>')
     for e in view.get("enemy", []):
         dash = "" if e["now"] else ' stroke-dasharray="3 2" fill-opacity="0.25"'
+        seen = t.gettext("%(troop)s, seen turn %(turn)s", troop=t.say(term(e["troop"].replace("_", " "))),
+                         turn=e["turn"])
+        when = t.gettext("T%(turn)s", turn=e["turn"])  # the turn last seen, on the map
         out.append(f'<polygon points="{points(e["corners"])}" fill="{theirs}" stroke="{theirs}"{dash}>'
-                   f'<title>{escape(t.gettext("%(troop)s, seen turn %(turn)s", troop=t.say(term(e["troop"].replace("_", " "))), turn=e["turn"]))}</title></polygon>')
+                   f'<title>{escape(seen)}</title></polygon>')
         if not e["now"]:
             cx = sum(p[0] for p in e["corners"]) / 4
             cy = sum(p[1] for p in e["corners"]) / 4
             tx, ty = xy(cx, cy)
-            out.append(f'<text x="{tx + 8:.1f}" y="{ty:.1f}" {FONT} font-size="9" fill="{theirs}">{escape(t.gettext("T%(turn)s", turn=e["turn"]))}</text>')
+            out.append(f'<text x="{tx + 8:.1f}" y="{ty:.1f}" {FONT} font-size="9" fill="{theirs}">{escape(when)}</text>')
     for e in view.get("elements", []):
         stroke = "#c00" if e["fleeing"] else "#ff0" if e["disorganised"] or e["shaken"] else "#fff"
         out.append(f'<polygon points="{points(e["corners"])}" fill="{mine}" stroke="#222" stroke-width="0.6">'

@@ -46,8 +46,9 @@ def build_report(game, day, seat, *, deadline=None, game_label="", game_id="", s
     doc = Document(title)
     doc.add(Para(seat_name(game, seat, t), strong=t.gettext("For:")))
     if view["over"]:
-        doc.add(Para(f"{t.say(term(view['winner'])) if view['winner'] else t.gettext('nobody')}: "
-                     f"{t.say(victory_said(scenario, view['victory']))}", strong=t.gettext("The game is over.")))
+        winner = t.say(term(view["winner"])) if view["winner"] else t.gettext("nobody")
+        doc.add(Para(f"{winner}: {t.say(victory_said(scenario, view['victory']))}",
+                     strong=t.gettext("The game is over.")))
     else:
         doc.add(Para(t.say(turn_said(scenario, view["turn"]))
                      + (t.gettext(", orders due %(deadline)s", deadline=deadline) if deadline else ""),
