@@ -256,6 +256,33 @@ def test_a_bots_dispatches_in_each_language_read_as_the_same_normalised_orders_f
     assert checked > 10
 
 
+EVERY_WORD = """FROM General Azur AT Windmill Hill TO Colonel Bleu TURN 1
+IF FRIENDLY 2nd Blue brigade REACHES the bridge DEPLOY IN LINE AT Mill Village UNLESS ENEMY FIRES
+THEN ATTACK ENEMY AT North Wood IN COLUMN UNTIL ENEMY 1st Red brigade WITHIN 6" OF South Copse
+THEN HOLD IT IN SQUARE UNTIL TURN 5
+THEN DEPLOY SUPPORTING 2nd Blue brigade IN SKIRMISH ORDER AT TURN 6
+THEN ATTACK NEAREST ENEMY UNLESS ENEMY ATTACKS
+THEN MOVE TO D4 BY ROAD UNTIL FRIENDLY 2nd Blue brigade RETREATS
+THEN RETREAT TO Blue edge AT TURN 9
+
+FROM General Azur TO Colonel Indigo
+ATTACK Red cavalry brigade IN LINE THEN MOVE TO Red edge DISMOUNTED IF ENEMY REACHES Windmill Hill
+"""
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_order_word_and_construction_reads_back_from_the_echo_in_each_language(lang):
+    """Each verb, condition, event, formation and head field, written as the seat's echo writes it, reads as the
+    English (the echo is what a player copies to write his next orders)."""
+    game = play_game(RULES, MEETING, 1, bots(MEETING), days=0)
+    english = RULES.check_orders(game.scenario, game.state, "blue", EVERY_WORD)
+    echo = RULES.check_orders(game.scenario, game.state, "blue", EVERY_WORD, lang=lang).echo()
+    assert not re.search(r"\b(FROM|MOVE TO|HOLD|DEPLOY|ATTACK|IF|UNLESS|UNTIL|THEN|WITHIN|REACHES)\b", echo), echo
+    again = RULES.check_orders(game.scenario, game.state, "blue", echo, lang=lang)
+    assert [o.text for o in again.dispatches] == [o.text for o in english.dispatches], echo
+    assert sum(len(o.steps) for o in english.dispatches) == 9
+
+
 def test_words_of_every_language_mix_in_one_dispatch_and_accents_may_be_left_out():
     game = play_game(RULES, MEETING, 1, bots(MEETING), days=0)
     english = RULES.check_orders(game.scenario, game.state, "blue", (

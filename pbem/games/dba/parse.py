@@ -465,6 +465,8 @@ def _head_fields(reader: Reader, words, first) -> dict:
     current = None
     for token in words:
         name = HEAD_FIELDS.get(fold_word(token.text))
+        if name is not None and name in fields and current is not None and not token.text.isupper():
+            name = None  # a field's word written small inside a name: «Colline du Moulin à vent», «bois de Bossu»
         if name is not None:
             if name in fields:
                 reader.fail(token, f"{token.word} is given twice in the head line", None, "each field once")
