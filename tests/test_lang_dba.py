@@ -319,6 +319,22 @@ def test_a_problem_names_the_expected_words_in_the_seats_language_at_the_same_li
     assert all(w in b.expected for w in expected) and "MOVE TO" not in b.expected, b
 
 
+def test_a_problems_sentence_is_in_the_seats_language_with_the_players_own_words_as_written():
+    game = play_game(RULES, MEETING, 1, bots(MEETING), days=0)
+    text = "FROM General Azur TO Colonel Blu\nHOLD\nFROM General Azur TO Colonel Bleu\nDANCE TO Mill Village\n"
+    with pytest.raises(OrdersError) as english:
+        RULES.check_orders(game.scenario, game.state, "blue", text)
+    assert [p.message for p in english.value.problems] == [
+        "no commander 'Colonel Blu'; did you mean Colonel Bleu or Colonel Rouge or Colonel Cobalt?",
+        "'DANCE' is not a verb of an order (did you mean ADVANCE?)"]
+    with pytest.raises(OrdersError) as ukrainian:
+        RULES.check_orders(game.scenario, game.state, "blue", text, lang="uk")
+    assert [p.message for p in ukrainian.value.problems] == [
+        "немає такого (командувач): 'Colonel Blu'; можливо, Colonel Bleu або Colonel Rouge або Colonel Cobalt?",
+        "'DANCE' — не дієслово наказу (можливо, ADVANCE?)"]
+    assert ukrainian.value.problems[0].expected == "командувач, якому вона адресована"
+
+
 def test_the_echo_is_in_the_seats_words_and_the_logged_orders_stay_as_written():
     game = play_game(RULES, MEETING, 1, bots(MEETING), days=0)
     text = "FROM General Azur TO Colonel Bleu\nMOVE TO Mill Village IN COLUMN\nFINAL\n"

@@ -125,6 +125,7 @@ EXPECTED = (
 )
 """Every description of what was expected, as the reader writes it."""
 
+OR = N_(" or ")  # between the names a "did you mean" offers
 KINDS = {"place or grid square": N_("place or grid square"), "brigade": N_("brigade"),
          "commander": N_("commander")}
 HINTS = ((re.compile(r" \(did you mean (?P<word>.+)\?\)$"), N_(" (did you mean %(word)s?)")),
@@ -171,6 +172,8 @@ def _say(found: Text, t: Tongue) -> str:
     a word the player wrote is quoted as he wrote it)."""
     values = {k: _say(v, t) if isinstance(v, Text) else words_in(v, t.lang) if k == "verbs" else v
               for k, v in found.values.items()}
+    if "names" in values:  # the names a "did you mean" offers: A or B or C
+        values["names"] = t.gettext(OR).join(values["names"].split(" or "))
     template = words_in(t.translations.gettext(found.message), t.lang)
     return template % values if values else template
 
