@@ -184,7 +184,7 @@ def run_case(path) -> Outcome:
         c = melee.fight(table, a, d, chance, decider)
         out.lines.append(c.line())
         got.update(attacker_total=c.attacker.total, defender_total=c.defender.total, loser=c.loser or "",
-                   outcome=c.outcome, destroyed=c.destroyed, moved=c.moved, pursuit=c.pursuit,
+                   outcome=c.outcome, destroyed=c.destroyed, moved=c.moved, pursuit=str(c.pursuit),
                    commanders_lost=c.commanders_lost)
     elif kind == "melee phase":
         ordered = set(action.get("attacking", []))
@@ -211,10 +211,10 @@ def run_case(path) -> Outcome:
             start.x, start.y = inches(action["started"][0]), inches(action["started"][1])
         why = movement.check_move(table, e, line, action.get("facing"), start)
         got["allowed"] = why is None
-        got["why"] = why or ""
+        got["why"] = str(why or "")
         got["rate"] = movement.allowance(table, e, line)
         if why:
-            out.lines.append(why)
+            out.lines.append(str(why))
     elif kind == "allowance":
         e = _el(table, action["element"], path)
         pts = [e.front] + [Point(inches(x), inches(y)) for x, y in action["via"]]

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from .elements import CHARACTER_RUSSIAN, CHARACTERS
+from .lang import Text, say, term
 from .orders import HOLD, Event, Order, Step
 
 
@@ -75,16 +76,16 @@ def delay_roll(chance, commander, purpose: str) -> int:
     return row.delay(die)
 
 
-def why_no_initiative(commander) -> str | None:
+def why_no_initiative(commander) -> Text | None:
     """Why ``commander`` (a :class:`~pbem.games.dba.elements.Commander`) may not take the initiative test now,
     or None: a timid commander has none (n/a in the table), and each has one a game."""
     if character(commander.character).initiative is None:
-        return (f"{commander.name} is timid ({CHARACTER_RUSSIAN['timid']}): the table gives him no initiative "
-                "test (n/a)")
+        return say("%(commander)s is timid (%(russian)s): the table gives him no initiative test (n/a)",
+                   commander=term(commander.name), russian=CHARACTER_RUSSIAN['timid'])
     if commander.initiative_used:
-        return f"{commander.name} has taken his one initiative test of the game"
+        return say("%(commander)s has taken his one initiative test of the game", commander=term(commander.name))
     if not commander.alive:
-        return f"{commander.name} is dead or taken"
+        return say("%(commander)s is dead or taken", commander=term(commander.name))
     return None
 
 
@@ -94,7 +95,7 @@ def initiative_test(chance, commander, turn: int) -> bool:
     Raises CommandError if he may not test."""
     why = why_no_initiative(commander)
     if why is not None:
-        raise CommandError(why)
+        raise CommandError(str(why))
     row = character(commander.character)
     die = chance.roll(f"initiative test, {commander.name} ({row.name}, passes on {row.initiative}+), turn {turn}")
     commander.initiative_used = True
@@ -143,6 +144,7 @@ class InForce:
     order: Order | None
     waiting: str = ""  # why the brigade holds before the step (waiting for a turn or an event)
     initiative: bool = False  # the step belongs to the commander's initiative order
+    waiting_said: Text | None = field(default=None, compare=False)  # ``waiting`` read in each language
 
     @property
     def text(self) -> str:
@@ -151,6 +153,18 @@ class InForce:
         where = f"step {self.index + 1} of {len(self.order.steps)}"
         head = f"{self.step.text}  ({where}{', initiative' if self.initiative else ''})"
         return f"HOLD, {self.waiting}; then {head}" if self.waiting else head
+
+    @property
+    def said(self) -> Text:
+        """:attr:`text` read in each language."""
+        if self.index is None:
+            return say("HOLD (no order in force)") if self.order is None else say("HOLD (the order is carried out)")
+        head = say("%(step)s  (step %(n)s of %(of)s)", step=self.step.said, n=self.index + 1,
+                   of=len(self.order.steps)) if not self.initiative else \
+            say("%(step)s  (step %(n)s of %(of)s, initiative)", step=self.step.said, n=self.index + 1,
+                of=len(self.order.steps))
+        return say("HOLD, %(waiting)s; then %(step)s", waiting=self.waiting_said or self.waiting, step=head) \
+            if self.waiting else head
 
 
 @dataclass
@@ -260,10 +274,12 @@ class BrigadeOrders:
                 self.history.append(f"turn {turn}: UNLESS {step.unless.text}: the rest of the order is dropped")
                 return None
             if step.at is not None and turn < step.at:
-                return InForce(step, track.index, track.order, f"waiting for turn {step.at}", initiative)
+                waiting = say("waiting for turn %(turn)s", turn=step.at)
+                return InForce(step, track.index, track.order, str(waiting), initiative, waiting)
             if step.when is not None and not track.waiting_if:
                 if not sight.happened(step.when):
-                    return InForce(step, track.index, track.order, f"waiting until {step.when.text}", initiative)
+                    waiting = say("waiting until %(event)s", event=step.when.said)
+                    return InForce(step, track.index, track.order, str(waiting), initiative, waiting)
                 track.waiting_if = True
             if (step.until is not None and sight.happened(step.until)) or sight.done(step):
                 track.index, track.waiting_if = track.index + 1, False

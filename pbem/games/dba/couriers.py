@@ -21,6 +21,8 @@ import math
 from dataclasses import dataclass, field
 
 from .orders import Order
+from .lang import Text, term
+from .lang import say as T  # a Text: read in each seat's language
 
 SPEED = 100  # tenths of an inch a turn (10")
 LOSS = 0  # percent of dispatches lost
@@ -59,6 +61,15 @@ class Courier:
         if self.status == RIDING:
             return f"{head}: on the road ({self.ridden / 10:g}\" ridden)"
         return f"{head}: {self.status} on turn {self.delivered}"
+
+    @property
+    def said(self) -> Text:
+        """:attr:`text` read in each language."""
+        head = T("dispatch %(seq)s, %(sender)s to %(recipient)s, sent turn %(sent)s", seq=self.seq,
+                 sender=term(self.order.sender.name), recipient=term(self.order.recipient.name), sent=self.sent)
+        if self.status == RIDING:
+            return T("%(head)s: on the road (%(inches)s\" ridden)", head=head, inches=f"{self.ridden / 10:g}")
+        return T("%(head)s: %(status)s on turn %(turn)s", head=head, status=term(self.status), turn=self.delivered)
 
     def to_dict(self) -> dict:
         return {"seq": self.seq, "order": self.order.to_dict(), "sent": self.sent, "x": self.x, "y": self.y,

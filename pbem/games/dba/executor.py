@@ -19,10 +19,15 @@ from shapely.geometry import LineString, Point
 from shapely.ops import substring
 
 from pbem.core.decisions import Decider, Decision
+from pbem.lang import say_plural
 
 from . import fire, movement, pips, sight
+from pbem.lang import Text
+
 from .elements import Element, as_inches, formations_for, inches
 from .orders import Event, Step
+from .lang import joined, term
+from .lang import say as T  # a Text: a line each seat reads in its own language
 from .table import Table
 
 ARRIVED = inches(2)      # a brigade has reached a place when its centre is this near it (or inside an area)
@@ -143,11 +148,14 @@ class Executor:
         # получать или отдавать приказы»)
         self.still: set[str] = set()
 
-    def decide(self, side: str, kind: str, question: str, options: list[str], default: str) -> str:
+    def decide(self, side: str, kind: str, question, options: list[str], default: str) -> str:
+        """``question``: a Text (read in each language; its English is the logged question) or a plain string."""
         options = list(dict.fromkeys(options))
         if default not in options:
             options.insert(0, default)
-        return self.decider.decide(Decision(side, kind, question, tuple(options), (default,)), given=None)[0]
+        said = question if isinstance(question, Text) else None
+        return self.decider.decide(Decision(side, kind, str(question), tuple(options), (default,), said=said),
+                                   given=None)[0]
 
     # -- fire ------------------------------------------------------------------------------------------------
 
@@ -181,7 +189,7 @@ class Executor:
         if not choices:
             return None
         ranked = sorted(choices, key=lambda k: (choices[k][1] != "ordered", choices[k][0], k))
-        pick = self.decide(b.side, "fire target", f"{b.name} fires at which enemy (brigade/arm)?", ranked, ranked[0])
+        pick = self.decide(b.side, "fire target", T("%(brigade)s fires at which enemy (brigade/arm)?", brigade=term(b.name)), ranked, ranked[0])
         target_brigade, arm = pick.split("/")
         v = fire.volley(t, shooters, target_brigade, arm, self.chance, self.decider, spotting)
         return v
@@ -210,10 +218,12 @@ class Executor:
         change = step.formation if step.verb in ("DEPLOY", "MOVE", "RETREAT", "ATTACK") else None
         if goal is None and change is None:
             if step.verb not in ("HOLD", "DEPLOY"):
-                hold_reason(f"{b.name}: {step.text} cannot be carried out on the table (the place is unknown): HOLD")
+                hold_reason(T("%(brigade)s: %(step)s cannot be carried out on the table (the place is unknown): HOLD",
+                              brigade=term(b.name), step=step.said))
             return moved
         if goal is not None and goal[0] == "enemy" and not goal[1]:
-            hold_reason(f"{b.name}: ATTACK {step.target.text}: no such enemy in sight: HOLD")
+            hold_reason(T("%(brigade)s: %(attack)s: no such enemy in sight: HOLD", brigade=term(b.name),
+                          attack=joined(term("ATTACK"), step.target.said, sep=" ")))
             goal = None
             if change is None:
                 return moved
@@ -229,14 +239,17 @@ class Executor:
             target = goal[1].centroid if goal[1].geom_type != "Point" else goal[1]
             units.sort(key=lambda u: (-min(t.elements[i].front.distance(target) for i in u), u[0]))
         labels = [" ".join(u) for u in units]
-        self.say(f"{b.name}: PIP die {die}, {points} PIP{'s' if points != 1 else ''}; units {', '.join(labels) or 'none'}",
-                 b.side)
+        self.say(say_plural("%(brigade)s: PIP die %(die)s, %(num)d PIP; units %(units)s",
+                            "%(brigade)s: PIP die %(die)s, %(num)d PIPs; units %(units)s", points, brigade=term(b.name),
+                            die=die, units=", ".join(labels) if labels else T("none")), b.side)
         for unit, label in zip(units, labels):
             c = pips.cost(t, unit, radius)
             if c > points:
-                self.say(f"{b.name}: unit {label} stays (needs {c} PIP{'s' if c > 1 else ''}, {points} left)", b.side)
+                self.say(say_plural("%(brigade)s: unit %(unit)s stays (needs %(num)d PIP, %(left)s left)",
+                                    "%(brigade)s: unit %(unit)s stays (needs %(num)d PIPs, %(left)s left)", c,
+                                    brigade=term(b.name), unit=label, left=points), b.side)
                 continue
-            go = self.decide(b.side, "unit moves", f"{b.name}: does unit {label} move ({c} PIP)?", ["yes", "no"], "yes")
+            go = self.decide(b.side, "unit moves", T("%(brigade)s: does unit %(unit)s move (%(cost)s PIP)?", brigade=term(b.name), unit=label, cost=c), ["yes", "no"], "yes")
             if go != "yes":
                 continue
             points -= c
@@ -258,11 +271,12 @@ class Executor:
         blocked = [o.id for o in t.on_table() if o.id != e.id and trial.shape.intersection(o.shape).area > 0.5]
         closed = movement.obstacles(t, trial)
         if blocked or not trial.shape.within(t.area) or (not closed.is_empty and closed.intersection(trial.shape).area > 0.5):
-            self.say(f"{e.id} cannot form {formation} where it stands (no room)", e.side)
+            self.say(T("%(element)s cannot form %(formation)s where it stands (no room)", element=e.id,
+                       formation=term(formation)), e.side)
             return
         e.formation = formation
         e.moved = True
-        self.say(f"{e.id} forms {formation}", e.side)
+        self.say(T("%(element)s forms %(formation)s", element=e.id, formation=term(formation)), e.side)
 
     def move_element(self, e: Element, goal, centre: Point | None, side: str) -> bool:
         t = self.table
@@ -272,7 +286,7 @@ class Executor:
             if centre is not None:  # keep the brigade's shape: each element aims at its own offset
                 aim = Point(aim.x + (e.x - centre.x), aim.y + (e.y - centre.y))
             aim = Point(min(max(aim.x, 5), t.width - 5), min(max(aim.y, 5), t.depth - 5))
-            why = "the place"
+            why = T("the place")
         else:
             enemy = min(what, key=lambda o: (e.front.distance(o.shape), o.id))
             near = enemy.shape.exterior.interpolate(enemy.shape.exterior.project(e.front))
@@ -285,7 +299,9 @@ class Executor:
             centre_aim = what if what.geom_type == "Point" else what.centroid
             path = movement.find_path(t, e, centre_aim)
         if path is None:
-            self.say(f"{e.id}: no way around impassable ground to {why}: it holds", side)
+            self.say(T("%(element)s: no way around impassable ground to %(goal)s: it holds", element=e.id,
+                       goal=why if kind == "place" else T("the nearest enemy it sees of the target, %(enemy)s",
+                                                          enemy=enemy.id)), side)
             return False
         rate = movement.allowance(t, e, path)
         tries = []
@@ -305,17 +321,22 @@ class Executor:
             why_not = movement.check_move(t, e, part, facing)
             if why_not is None:
                 corners = len(path.coords) - 2
-                choice = self.decide(side, "path", f"{e.id} moves {as_inches(round(part.length))} towards {why}"
-                                     f"{f' round {corners} corner(s) of impassable ground' if corners > 0 else ''}"
-                                     f" to ({x / 10:g}, {y / 10:g})", ["go", "stay"], "go")
+                goal = why if kind == "place" else T("the nearest enemy it sees of the target, %(enemy)s",
+                                                     enemy=enemy.id)
+                question = T("%(element)s moves %(distance)s towards %(goal)s%(round)s to (%(x)s, %(y)s)",
+                             element=e.id, distance=as_inches(round(part.length)), goal=goal,
+                             round=T(" round %(corners)s corner(s) of impassable ground", corners=corners)
+                             if corners > 0 else "", x=f"{x / 10:g}", y=f"{y / 10:g}")
+                choice = self.decide(side, "path", question, ["go", "stay"], "go")
                 if choice != "go":
                     return False
                 e.x, e.y, e.facing = x, y, facing
                 e.moved = True
-                self.say(f"{e.id} moves {as_inches(round(part.length))} to ({x / 10:g}\", {y / 10:g}\")", side)
+                self.say(T("%(element)s moves %(distance)s to (%(x)s\", %(y)s\")", element=e.id,
+                           distance=as_inches(round(part.length)), x=f"{x / 10:g}", y=f"{y / 10:g}"), side)
                 return True
             last = why_not
         if tries:
-            self.say(f"{e.id} does not move: {last}", side)
+            self.say(T("%(element)s does not move: %(why)s", element=e.id, why=last), side)
         return False
 

@@ -24,6 +24,7 @@ from pbem.core.decisions import Decider, Decision
 
 from . import effectiveness, officers
 from .elements import Element, as_inches, inches
+from .lang import say as T  # a Text: read in each seat's language
 from .table import Table
 
 
@@ -255,10 +256,10 @@ def apply_result(table: Table, v: Volley, group: list[Element], decider: Decider
     if kills:
         options = tuple(t.id for t in order)
         n = min(kills, len(options))
-        chosen = decider.decide(Decision(
-            table.brigades[v.brigade].side, "fire losses",
-            f"{v.result} on {v.target_brigade}: which {n} element(s) are destroyed (the firing player chooses)",
-            options, options[:n], min=n, max=n), given=None)
+        said = T("%(result)s on %(brigade)s: which %(num)s element(s) are destroyed (the firing player chooses)",
+                 result=v.result, brigade=v.target_brigade, num=n)
+        chosen = decider.decide(Decision(table.brigades[v.brigade].side, "fire losses", str(said), options,
+                                         options[:n], min=n, max=n, said=said), given=None)
         for eid in chosen:
             v.destroyed.append(eid)
             v.commanders_lost += officers.destroy(table, eid)
@@ -267,9 +268,9 @@ def apply_result(table: Table, v: Volley, group: list[Element], decider: Decider
     if v.result == "1/2 D":
         n = -(-len(left) // 2)  # half, rounded up (D10)
         options = tuple(t.id for t in left)
-        hit = decider.decide(Decision(
-            target_b.side, "disorganised", f"1/2 D on {v.target_brigade}: which {n} element(s) are disorganised",
-            options, options[:n], min=n, max=n), given=None)
+        said = T("1/2 D on %(brigade)s: which %(num)s element(s) are disorganised", brigade=v.target_brigade, num=n)
+        hit = decider.decide(Decision(target_b.side, "disorganised", str(said), options, options[:n], min=n, max=n,
+                                      said=said), given=None)
         struck = [t for t in left if t.id in hit]
     else:
         struck = left

@@ -23,6 +23,8 @@ from pbem.core.decisions import Decider, Decision
 
 from . import effectiveness, officers
 from .elements import QUALITY_RANK, Element, inches
+from .lang import Text, joined, term, terms
+from .lang import say as T  # a Text: read in each seat's language
 from .table import Table
 
 RECOIL = inches(3)
@@ -33,16 +35,16 @@ def factor(e: Element, table: Table, enemy: Element) -> tuple[int, str]:
     """The troop factor of ``e`` against ``enemy`` in this round, with its reason."""
     t = e.type
     if e.troop == "infantry":
-        return (3, "3 ranks") if e.ranks == 3 else (2, "2 ranks")
+        return (3, T("3 ranks")) if e.ranks == 3 else (2, T("2 ranks"))
     if e.arm == "artillery":
         first = e.rounds == 0
         can_fire = not e.limbered and not e.moved_last and table.contact_edge(enemy, e) == "front"
         if first and can_fire:
-            return t.melee, "close-range volley"
-        return 0, "guns (no volley)" if first else "guns (later round)"
+            return t.melee, T("close-range volley")
+        return 0, T("guns (no volley)") if first else T("guns (later round)")
     if e.troop == "lancers":
-        return (t.melee, "lances, first round") if e.rounds == 0 else (t.melee_later, "lances, later round")
-    return t.melee, t.key.replace("_", " ")
+        return (t.melee, T("lances, first round")) if e.rounds == 0 else (t.melee_later, T("lances, later round"))
+    return t.melee, term(t.key.replace("_", " "))
 
 
 def supports(table: Table, e: Element, enemy: Element) -> list[str]:
@@ -89,6 +91,12 @@ class Score:
         mods = " ".join(f"{v:+d} {why}" for v, why in self.parts if v)
         return f"{self.element} {self.die} {mods} = {self.total}".replace("  ", " ")
 
+    def said(self) -> Text:
+        """:meth:`text` read in each language."""
+        parts = [self.element, self.die] + [joined(f"{v:+d} ", why) for v, why in self.parts if v] \
+            + ["=", self.total]
+        return joined(*parts, sep=" ")
+
 
 def score(table: Table, e: Element, enemy: Element, attacker: bool) -> Score:
     """Every modifier of ``e`` against ``enemy`` (the die is added by :func:`fight`)."""
@@ -96,34 +104,34 @@ def score(table: Table, e: Element, enemy: Element, attacker: bool) -> Score:
     s.parts.append(factor(e, table, enemy))
     sup = supports(table, e, enemy)
     if sup:
-        s.parts.append((len(sup), f"support ({', '.join(sup)})"))
+        s.parts.append((len(sup), T("support (%(elements)s)", elements=", ".join(sup))))
     le, ln = table.terrain.level(e.centre), table.terrain.level(enemy.centre)
     if e.arm == "cavalry" and attacker and le > ln:
-        s.parts.append((1, "cavalry charging downhill"))
+        s.parts.append((1, T("cavalry charging downhill")))
     if le > ln:
-        s.parts.append((1, "higher up the slope"))
+        s.parts.append((1, T("higher up the slope")))
     shaken = enemy.shaken
     if e.arm == "cavalry":
         if enemy.arm == "infantry" and enemy.formation in ("line", "column", "skirmish"):
-            s.parts.append((2, f"cavalry against infantry in {enemy.formation}"))
+            s.parts.append((2, T("cavalry against infantry in %(formation)s", formation=term(enemy.formation))))
         if enemy.arm == "artillery":
-            s.parts.append((2, "cavalry against artillery"))
+            s.parts.append((2, T("cavalry against artillery")))
         if enemy.arm == "infantry" and enemy.formation == "square" and not shaken:
-            s.parts.append((-2, "cavalry against a square"))
+            s.parts.append((-2, T("cavalry against a square")))
         if e.pursuing:
-            s.parts.append((-2, "cavalry in pursuit"))
+            s.parts.append((-2, T("cavalry in pursuit")))
     fr = flank_rear(table, e)
     if fr:
-        s.parts.append((-len(fr), f"enemy on flank or rear ({', '.join(fr)})"))
+        s.parts.append((-len(fr), T("enemy on flank or rear (%(elements)s)", elements=", ".join(fr))))
     state = effectiveness.rating(table.brigades[e.brigade])
     if state == "tired":
-        s.parts.append((-1, "tired"))
+        s.parts.append((-1, term("tired")))
     elif state in ("spent", "broken"):
-        s.parts.append((-2, "spent"))
+        s.parts.append((-2, term("spent")))
     if table.terrain.in_fieldworks(enemy.shape) and not shaken:
-        s.parts.append((-2, "against field works"))
+        s.parts.append((-2, T("against field works")))
     if QUALITY_RANK[enemy.quality] > QUALITY_RANK[e.quality]:
-        s.parts.append((-1, f"enemy better ({enemy.quality} against {e.quality})"))
+        s.parts.append((-1, T("enemy better (%(enemy)s against %(own)s)", enemy=term(enemy.quality), own=term(e.quality))))
     return s
 
 
@@ -152,7 +160,7 @@ class Combat:
     outcome: str = "none"        # none, recoil, flee, destroyed, held (square / field works), shaken
     moved: list[str] = field(default_factory=list)      # elements that recoiled or fled with the loser
     destroyed: list[str] = field(default_factory=list)
-    pursuit: str = ""
+    pursuit: Text | str = ""
     commanders_lost: list[str] = field(default_factory=list)
 
     def line(self) -> str:
@@ -165,6 +173,18 @@ class Combat:
         if self.commanders_lost:
             text += f"; {', '.join(self.commanders_lost)} killed or taken with it"
         return text + (f"; {self.pursuit}" if self.pursuit else "")
+
+    def said(self) -> Text:
+        """:meth:`line` read in each language."""
+        text = T("melee: %(attacker)s against %(defender)s", attacker=self.attacker.said(),
+                 defender=self.defender.said())
+        if self.loser is None:
+            return joined(text, T(": no result"))
+        return joined(text, T(": %(element)s %(outcome)s", element=self.loser, outcome=term(self.outcome)),
+                      T(" (destroyed %(elements)s)", elements=", ".join(self.destroyed)) if self.destroyed else "",
+                      T("; %(commanders)s killed or taken with it", commanders=terms(self.commanders_lost))
+                      if self.commanders_lost else "",
+                      joined("; ", self.pursuit) if self.pursuit else "")
 
 
 def column_behind(table: Table, e: Element) -> list[Element]:
@@ -246,9 +266,10 @@ def fight(table: Table, attacker: Element, defender: Element, chance: Chance, de
         _destroy(table, lose, c)
     else:
         if lose.formation == "square" or table.terrain.in_fieldworks(lose.shape):
-            stay = decider.decide(Decision(lose_b.side, "hold or recoil",
-                                           f"{lose.id} lost the melee in {'square' if lose.formation == 'square' else 'field works'}: "
-                                           "stay (shaken) or recoil 3\"", ("stay", "recoil"), ("stay",)), given=None)
+            said = T("%(element)s lost the melee in %(where)s: stay (shaken) or recoil 3\"", element=lose.id,
+                     where=term("square") if lose.formation == "square" else term("field works"))
+            stay = decider.decide(Decision(lose_b.side, "hold or recoil", str(said), ("stay", "recoil"), ("stay",),
+                                           said=said), given=None)
             if stay == ("stay",):
                 lose.shaken = True
                 c.outcome = "held"
@@ -294,8 +315,9 @@ def pursue(table: Table, cav: Element, beaten: Element, c: Combat) -> str:
                 break
         cav.x, cav.y = x, y
         if not table.in_contact(cav, beaten):
-            return f"{cav.id} pursues {beaten.id} {go / 10:g}\" but cannot reach it"
-        return f"{cav.id} pursues {beaten.id} and stays in contact"
+            return T("%(element)s pursues %(other)s %(inches)s\" but cannot reach it", element=cav.id, other=beaten.id,
+                     inches=f"{go / 10:g}")
+        return T("%(element)s pursues %(other)s and stays in contact", element=cav.id, other=beaten.id)
     ahead = LineString([(cav.x, cav.y), step_back(cav, -PURSUIT)])
     lane = ahead.buffer(cav.frontage / 2, cap_style="flat")
     hit = sorted((o for o in table.on_table() if o.id != cav.id and lane.intersects(o.shape)),
@@ -304,12 +326,12 @@ def pursue(table: Table, cav: Element, beaten: Element, c: Combat) -> str:
         o = hit[0]
         go = max(0, round(min(PURSUIT, cav.edge("front").distance(o.shape))))
         cav.x, cav.y = step_back(cav, -go)
-        return f"{cav.id} pursues {go / 10:g}\" into {o.id}"
+        return T("%(element)s pursues %(inches)s\" into %(other)s", element=cav.id, inches=f"{go / 10:g}", other=o.id)
     for go in (PURSUIT, PURSUIT * 3 // 4, PURSUIT // 2, PURSUIT // 4, 0):  # the table's edge stops it
         if cav.moved_to(*step_back(cav, -go)).shape.within(table.area):
             break
     cav.x, cav.y = step_back(cav, -go)
-    return f"{cav.id} pursues {go / 10:g}\""
+    return T("%(element)s pursues %(inches)s\"", element=cav.id, inches=f"{go / 10:g}")
 
 
 def pairs(table: Table, first_side: str) -> list[tuple[Element, Element, str]]:

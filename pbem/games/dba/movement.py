@@ -21,6 +21,8 @@ from shapely.geometry import LineString, Point, Polygon
 from shapely.ops import substring, unary_union
 
 from .elements import Element, inches
+from .lang import Text
+from .lang import say as T  # a Text: read in each seat's language
 from .table import Table
 
 ZONE = inches(3)          # «в 3" зоне от вражеского отряда»
@@ -94,15 +96,15 @@ def passes_through(mover: Element, other: Element) -> bool:
 
 
 def check_move(table: Table, e: Element, path: LineString, facing: int | None = None,
-               start: Element | None = None) -> str | None:
+               start: Element | None = None) -> Text | None:
     """Why moving ``e`` along ``path`` (ending facing ``facing``) is not allowed, or None. ``start``: where ``e``
     stood at the start of the turn (for flank and rear contact), by default where it stands."""
     start = start or e
     if e.fleeing:
-        return f"{e.id} is fleeing: it flees, it is not moved"
+        return T("%(element)s is fleeing: it flees, it is not moved", element=e.id)
     enemies = [o for o in table.enemies_of(e) if not o.fleeing]
     if any(table.in_contact(e, o) for o in table.enemies_of(e)):
-        return f"{e.id} is in contact with the enemy"
+        return T("%(element)s is in contact with the enemy", element=e.id)
     end = Point(path.coords[-1])
     face = e.facing if facing is None else facing
     if path.length:
@@ -112,36 +114,41 @@ def check_move(table: Table, e: Element, path: LineString, facing: int | None = 
     near = [o for o in enemies if table.distance(e, o) <= ZONE]
     if near and path.length and not any(moved.shape.distance(o.shape) < e.shape.distance(o.shape) for o in near):
         # the enemy is not named: the seat may not have seen it (behind woods, in a town)
-        return f"{e.id} is within 3\" of the enemy: it may only move to close with the enemy"
+        return T("%(element)s is within 3\" of the enemy: it may only move to close with the enemy", element=e.id)
     chasers = [o for o in enemies if o.id not in {x.id for x in near} and base_rate(o) > base_rate(e)
                and table.distance(e, o) <= base_rate(o)]
     if chasers and path.length:
         away = [o for o in chasers if moved.shape.distance(o.shape) > e.shape.distance(o.shape) + 0.5]
         if away:
             # the enemy is not named: the seat may not have seen it (behind woods within its move)
-            return (f"{e.id} may not break off from a faster enemy within its move "
-                    f"(«Элемент не может оторваться от вражеского элемента, который двигается быстрее»)")
+            return T("%(element)s may not break off from a faster enemy within its move (%(quote)s)", element=e.id,
+                     quote="«Элемент не может оторваться от вражеского элемента, который двигается быстрее»")
     if not moved.shape.within(table.area):
-        return f"{e.id} would leave the table"
+        return T("%(element)s would leave the table", element=e.id)
     block = obstacles(table, e)
     swept = _swept(e, path).union(moved.shape)
     if not block.is_empty and block.intersection(swept).area > 0.5:
-        what = "difficult ground off a road" if e.arm == "artillery" else "impassable ground"
-        return f"{e.id} may not cross {what}"
+        what = T("difficult ground off a road") if e.arm == "artillery" else T("impassable ground")
+        return T("%(element)s may not cross %(ground)s", element=e.id, ground=what)
     rate = allowance(table, e, path)
     if path.length > rate + 0.5:
-        return f"{e.id} may move {rate / 10:g}\" here, not {path.length / 10:.1f}\""
+        return T("%(element)s may move %(rate)s\" here, not %(length)s\"", element=e.id, rate=f"{rate / 10:g}",
+                 length=f"{path.length / 10:.1f}")
     for o in table.on_table():
         if o.id == e.id:
             continue
         if moved.shape.intersection(o.shape).area > 0.5:
-            return f"{e.id} would end on {o.id}"
+            return T("%(element)s would end on %(other)s", element=e.id, other=o.id)
         if swept.intersection(o.shape).area > 0.5 and not passes_through(e, o):
-            return f"{e.id} may not pass through {o.id}"
+            return T("%(element)s may not pass through %(other)s", element=e.id, other=o.id)
     for o in enemies:
         edge = Table.contact_edge(moved, o)
         if edge in ("left", "right", "rear") and not Table.behind(o, start):
-            return f"{e.id} may not contact the {edge if edge == 'rear' else 'flank'} of {o.id}: it did not start the turn behind it"
+            if edge == "rear":
+                return T("%(element)s may not contact the rear of %(other)s: it did not start the turn behind it",
+                         element=e.id, other=o.id)
+            return T("%(element)s may not contact the flank of %(other)s: it did not start the turn behind it",
+                     element=e.id, other=o.id)
     return None
 
 

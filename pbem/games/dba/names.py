@@ -49,6 +49,14 @@ class UnknownName(ValueError):
         super().__init__(f"no {kind} {word!r}{hint}")
 
 
+def native(name: str) -> str:
+    """The scenario's (English) name a name spelt in another language stands for (the dba catalog's spellings,
+    accents optional: «Катр-Бра», «ferme des Quatre-Bras»), or the name itself."""
+    from .lang import fold, native_names
+
+    return native_names().get(fold(name), name)
+
+
 def key(name: str) -> str:
     """The form names are compared in: lower case, spaces, hyphens and underscores as one space."""
     return re.sub(r"[\s_\-]+", " ", name.strip().lower())
@@ -147,7 +155,7 @@ class Names:
 
     # -- places and squares -------------------------------------------------------------------------------
     def find_location(self, word: str) -> Location | None:
-        name = self._places.get(key(word))
+        name = self._places.get(key(word)) or self._places.get(key(native(word)))
         if name is not None:
             geom = self.places[name]
             return Location(name, "place", geom, centre_of(geom))
@@ -165,7 +173,13 @@ class Names:
 
     # -- forces -------------------------------------------------------------------------------------------
     def _find(self, table: dict, word: str):
-        k = key(word)
+        found = self._find_key(table, key(word))
+        if found is None and native(word) != word:  # a name as another language spells it
+            found = self._find_key(table, key(native(word)))
+        return found
+
+    @staticmethod
+    def _find_key(table: dict, k: str):
         for thing in table.values():
             if key(thing.id) == k or key(getattr(thing, "name", "") or "") == k:
                 return thing

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pbem.core.orders import Header
 
 from .elements import as_inches
+from .lang import Text, joined, term
 
 VERBS = ("MOVE", "HOLD", "ATTACK", "DEPLOY", "RETREAT")
 VERB_TEXT = {"MOVE": "MOVE TO", "HOLD": "HOLD", "ATTACK": "ATTACK", "DEPLOY": "DEPLOY", "RETREAT": "RETREAT TO"}
@@ -66,6 +67,11 @@ def _ref(ref: Ref | None):
     return None if ref is None else ref.to_dict()
 
 
+def _words(*words) -> Text:
+    """Order words and names, a space between each, read in each language (the echo in a seat's words)."""
+    return joined(*words, sep=" ")
+
+
 @dataclass(frozen=True)
 class Event:
     """Something a brigade can see happen (:data:`EVENTS`). ``brigade``: the friendly brigade (FRIENDLY ...) or
@@ -94,6 +100,20 @@ class Event:
             return f"{who} REACHES {self.place}"
         return f"{who} {verb}"
 
+    @property
+    def said(self) -> Text:
+        """:attr:`text` read in each language (its words as the seat's order words, its names as spelt there)."""
+        if self.kind == "TURN":
+            return _words(term("TURN"), self.turn)
+        side, verb = self.kind.split()
+        who = (term(side),) if self.brigade is None else (term(side), term(self.brigade.name))
+        if verb == "WITHIN":
+            return _words(*who, term("WITHIN"), as_inches(self.distance),
+                          *((term("OF"), term(self.place)) if self.place else ()))
+        if verb == "REACHES":
+            return _words(*who, term("REACHES"), term(self.place))
+        return _words(*who, term(verb))
+
     def to_dict(self) -> dict:
         return {"kind": self.kind, "brigade": _ref(self.brigade), "place": self.place, "distance": self.distance,
                 "turn": self.turn}
@@ -120,6 +140,14 @@ class Target:
         if self.place is not None:
             return f"ENEMY AT {self.place}"
         return "NEAREST ENEMY"
+
+    @property
+    def said(self) -> Text:
+        if self.brigade is not None:
+            return _words(term(self.brigade.name))
+        if self.place is not None:
+            return _words(term("ENEMY AT"), term(self.place))
+        return _words(term("NEAREST ENEMY"))
 
     def to_dict(self) -> dict:
         return {"brigade": _ref(self.brigade), "place": self.place}
@@ -180,6 +208,34 @@ class Step:
             words.append(f"AT TURN {self.at}")
         return " ".join(words)
 
+    @property
+    def said(self) -> Text:
+        """:attr:`text` read in each language: the same step in the seat's order words."""
+        words = [term("IF"), self.when.said] if self.when else []
+        words.append(term(VERB_TEXT[self.verb]))
+        if self.verb == "ATTACK":
+            words.append(self.target.said)
+        elif self.verb == "DEPLOY":
+            if self.formation:
+                words.append(term(FORMATION_TEXT[self.formation]))
+            if self.place:
+                words += [term("AT"), term(self.place)]
+            if self.supporting:
+                words += [term("SUPPORTING"), term(self.supporting.name)]
+        elif self.place:
+            words.append(term(self.place))
+        if self.formation and self.verb != "DEPLOY":
+            words.append(term(FORMATION_TEXT[self.formation]))
+        if self.road:
+            words.append(term("BY ROAD"))
+        if self.until:
+            words += [term("UNTIL"), self.until.said]
+        if self.unless:
+            words += [term("UNLESS"), self.unless.said]
+        if self.at is not None:
+            words += [term("AT TURN"), self.at]
+        return _words(*words)
+
     def to_dict(self) -> dict:
         return {"verb": self.verb, "place": self.place,
                 "target": self.target.to_dict() if self.target else None, "supporting": _ref(self.supporting),
@@ -225,6 +281,26 @@ class Order:
         return " ".join(words)
 
     @property
+    def head_said(self) -> Text:
+        if self.initiative:
+            return _words(term("INITIATIVE"), term(self.sender.name),
+                          *((term("TURN"), self.sent) if self.sent is not None else ()))
+        words = [term("FROM"), term(self.sender.name)]
+        if self.position:
+            words += [term("AT"), term(self.position)]
+        words += [term("TO"), term(self.recipient.name)]
+        if self.sent is not None:
+            words += [term("TURN"), self.sent]
+        return _words(*words)
+
+    @property
+    def said(self) -> Text:
+        """:attr:`text` read in each language (a seat's echo in its own order words)."""
+        lines = [self.head_said] + [_words(term("THEN"), step.said) if i else step.said
+                                    for i, step in enumerate(self.steps)]
+        return joined(*lines, sep="\n")
+
+    @property
     def text(self) -> str:
         """The order in its normalised form: the head, then a step a line (THEN before each but the first)."""
         lines = [self.head]
@@ -251,9 +327,14 @@ class Orders:
     dispatches: list[Order] = field(default_factory=list)
     initiatives: list[Order] = field(default_factory=list)
     final: bool = False
+    tongue: object = None  # the seat's language (pbem.lang.Tongue) the echo is written in; None: English
 
     def echo(self) -> str:
-        """The orders as read, normalised: what the acknowledgement shows."""
+        """The orders as read, normalised: what the acknowledgement shows, in the seat's order words (the logged
+        orders are the text as written, which reads the same in every language)."""
+        if self.tongue is not None:
+            parts = [self.tongue.say(o.said) for o in self.dispatches + self.initiatives]
+            return "\n\n".join(parts + ([self.tongue.say(term("FINAL"))] if self.final else []))
         parts = [o.text for o in self.dispatches] + [o.text for o in self.initiatives]
         if self.final:
             parts.append("FINAL")

@@ -45,8 +45,11 @@ _KINDS = {
 KIND_OF = {form: nom for nom, forms in _KINDS.items() for form in (nom,) + forms}
 ENGLISH_KINDS = ("THE", "VILLAGE", "FARM", "BRIDGE", "TOWN", "WOOD", "WOODS", "HILL", "HEIGHTS", "MILL", "FORD",
                  "CHURCH", "CROSSROADS", "INN", "SQUARE", "CHATEAU", "CASTLE")
-PREPOSITIONS = ("К", "КО", "У", "В", "ВО", "НА", "ДО", "ПРИ", "ОКОЛО", "ВОЗЛЕ", "ИЗ", "ЗА", "С", "СО")
-NEAR = ("К", "КО", "ДО", "У")  # Russian prepositions that say OF after a distance
+PREPOSITIONS = ("К", "КО", "У", "В", "ВО", "НА", "ДО", "ПРИ", "ОКОЛО", "ВОЗЛЕ", "ИЗ", "ЗА", "С", "СО",
+                # French, Ukrainian, Chinese (folded: accents off)
+                "A", "AU", "AUX", "DE", "DU", "DES", "VERS", "SUR", "PRES", "БІЛЯ", "З", "ІЗ", "ПОБЛИЗУ",
+                "КОЛО", "ПІД", "于", "在", "距", "离")
+NEAR = ("К", "КО", "ДО", "У", "DE", "DU", "DES", "ВІД", "距", "离")  # prepositions that say OF after a distance
 BRIGADE_NOUNS = ("БРИГАДА", "БРИГАДЫ", "БРИГАДЕ", "БРИГАДУ", "БРИГАДОЙ", "BRIGADE")
 # a name typed with a Russian keyboard layout's look-alike letters (Cyrillic Х for Latin X): DO11
 _LOOKALIKE = str.maketrans("АВЕКМНОРСТУХаеорсух", "ABEKMHOPCTYXaeopcyx")
@@ -462,6 +465,8 @@ def _head_fields(reader: Reader, words, first) -> dict:
     current = None
     for token in words:
         name = HEAD_FIELDS.get(fold_word(token.text))
+        if name is not None and name in fields and current is not None and not token.text.isupper():
+            name = None  # a field's word written small inside a name: «Colline du Moulin à vent», «bois de Bossu»
         if name is not None:
             if name in fields:
                 reader.fail(token, f"{token.word} is given twice in the head line", None, "each field once")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from html import escape
 
+from .lang import term, tongue
 from .names import LETTERS
 
 W, PAD, TOP = 1100, 34, 30
@@ -19,7 +20,8 @@ FILL = {"woods": "#7fa36b", "rough": "#c9b98f", "town": "#b08c6a", "fieldworks":
 FONT = 'font-family="DejaVu Sans, Arial, sans-serif"'
 
 
-def render_svg(scenario, view: dict, title: str | None = None) -> str:
+def render_svg(scenario, view: dict, title: str | None = None, lang: str = "en") -> str:
+    t = tongue(lang)
     table = scenario.table
     scale = (W - 2 * PAD) / table.width
     height = round(TOP + PAD + table.depth * scale + PAD)
@@ -46,7 +48,7 @@ def render_svg(scenario, view: dict, title: str | None = None) -> str:
         dash = ' stroke-dasharray="4 3"' if f.kind == "hill" else ""
         out.append(f'<polygon points="{points(f.shape.exterior.coords)}" fill="{FILL[f.kind]}" '
                    f'fill-opacity="{0.45 + 0.15 * f.level if f.kind == "hill" else 0.85}" stroke="#6b5b45"{dash}>'
-                   f'<title>{escape(f.name or f.kind)}</title></polygon>')
+                   f'<title>{escape(t.say(term(f.name or f.kind)))}</title></polygon>')
     for s in terrain.streams:
         out.append(f'<polyline points="{points(s.line.coords)}" fill="none" stroke="#4a7fc1" stroke-width="3"/>')
     for r in terrain.roads:
@@ -69,25 +71,28 @@ def render_svg(scenario, view: dict, title: str | None = None) -> str:
         if geom.geom_type == "Point":
             px, py = xy(geom.x, geom.y)
             out.append(f'<circle cx="{px:.1f}" cy="{py:.1f}" r="3" fill="#333"/>')
-            out.append(f'<text x="{px + 5:.1f}" y="{py - 5:.1f}" {FONT} font-size="11">{escape(name)}</text>')
+            out.append(f'<text x="{px + 5:.1f}" y="{py - 5:.1f}" {FONT} font-size="11">{escape(t.say(term(name)))}</text>')
     for e in view.get("enemy", []):
         dash = "" if e["now"] else ' stroke-dasharray="3 2" fill-opacity="0.25"'
+        seen = t.gettext("%(troop)s, seen turn %(turn)s", troop=t.say(term(e["troop"].replace("_", " "))),
+                         turn=e["turn"])
+        when = t.gettext("T%(turn)s", turn=e["turn"])  # the turn last seen, on the map
         out.append(f'<polygon points="{points(e["corners"])}" fill="{theirs}" stroke="{theirs}"{dash}>'
-                   f'<title>{escape(e["troop"].replace("_", " "))}, seen turn {e["turn"]}</title></polygon>')
+                   f'<title>{escape(seen)}</title></polygon>')
         if not e["now"]:
             cx = sum(p[0] for p in e["corners"]) / 4
             cy = sum(p[1] for p in e["corners"]) / 4
             tx, ty = xy(cx, cy)
-            out.append(f'<text x="{tx + 8:.1f}" y="{ty:.1f}" {FONT} font-size="9" fill="{theirs}">T{e["turn"]}</text>')
+            out.append(f'<text x="{tx + 8:.1f}" y="{ty:.1f}" {FONT} font-size="9" fill="{theirs}">{escape(when)}</text>')
     for e in view.get("elements", []):
         stroke = "#c00" if e["fleeing"] else "#ff0" if e["disorganised"] or e["shaken"] else "#fff"
         out.append(f'<polygon points="{points(e["corners"])}" fill="{mine}" stroke="#222" stroke-width="0.6">'
-                   f'<title>{escape(e["id"])}: {escape(e["troop"].replace("_", " "))}, {escape(e["formation"])}</title>'
+                   f'<title>{escape(e["id"])}: {escape(t.say(term(e["troop"].replace("_", " "))))}, {escape(t.say(term(e["formation"])))}</title>'
                    '</polygon>')
         out.append(f'<polyline points="{points(e["front"])}" stroke="{stroke}" stroke-width="2"/>')
     for c in view.get("commanders", []):
         cx, cy = xy(c["x"], c["y"])
         out.append(f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="4" fill="#fff" stroke="{mine}" stroke-width="2">'
-                   f'<title>{escape(c["name"])}</title></circle>')
+                   f'<title>{escape(t.say(term(c["name"])))}</title></circle>')
     out.append("</svg>")
     return "\n".join(out)

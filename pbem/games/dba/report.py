@@ -2,89 +2,169 @@
 
 from __future__ import annotations
 
-from pbem.core.events import events_for
 from pbem.report.document import Bullets, Code, Document, Heading, Para, Report, Table, to_markdown, to_text
 
 from . import seats
 from .elements import as_inches
+from .lang import N_, Text, Tongue, term, tongue
+from .turn import victory_said
+from .view import turn_said
+
+# the orders form's reminder of the order words (docs/dba-orders.md), a line each
+TEMPLATE_HELP = (
+    N_("FROM <commander> TO <commander>, then steps: MOVE TO <place> [IN LINE|IN COLUMN] [BY ROAD],"),
+    N_("  HOLD [<place>], ATTACK <enemy brigade>|ENEMY AT <place>|NEAREST ENEMY, DEPLOY IN <formation>,"),
+    N_("  RETREAT TO <place>; THEN, IF/UNTIL/UNLESS <event>, AT TURN <n>   (docs/dba-orders.md)"),
+)
 
 
-def seat_name(game, seat) -> str:
+def seat_name(game, seat, t: Tongue | None = None) -> str:
     """Who the report is for: the side's title, a kriegsspiel commander's name and command, or the moderator."""
+    t = t or tongue()
     scenario = game.scenario
     if not seat:
-        return "Moderator"
+        return t.gettext("Moderator")
     if seat in scenario.sides:
-        return scenario.sides[seat]
+        return t.say(term(scenario.sides[seat]))
     c = scenario.table.commanders.get(seat)
-    return seats.seat_title(scenario, c) if c is not None else seat
+    return t.say(seats.seat_said(scenario, c)) if c is not None else seat
 
 
 def _at(x, y) -> str:
     return f"({as_inches(x)}, {as_inches(y)})"
 
 
-def build_report(game, day, seat, *, deadline=None, game_label="", game_id="", spectator=False) -> Report:
+def build_report(game, day, seat, *, deadline=None, game_label="", game_id="", spectator=False,
+                 lang="en") -> Report:
+    t = tongue(lang)
     scenario = game.scenario
     who = None if spectator else seat
     view = game.view(who, day)
     result = game.days[day]
-    title = f"Napoleonic DBA{' ' + game_label if game_label else ''}: {game.turn_label(day)}"
+    title = t.gettext("Napoleonic DBA%(label)s: %(turn)s", label=" " + game_label if game_label else "",
+                      turn=t.say(turn_said(scenario, game.state_before(day).turn)))
     doc = Document(title)
-    doc.add(Para(seat_name(game, seat), strong="For:"))
+    doc.add(Para(seat_name(game, seat, t), strong=t.gettext("For:")))
     if view["over"]:
-        doc.add(Para(f"{view['winner'] or 'nobody'}: {view['victory']}", strong="The game is over."))
+        winner = t.say(term(view["winner"])) if view["winner"] else t.gettext("nobody")
+        doc.add(Para(f"{winner}: {t.say(victory_said(scenario, view['victory']))}",
+                     strong=t.gettext("The game is over.")))
     else:
-        doc.add(Para(view["turn_label"] + (f", orders due {deadline}" if deadline else ""), strong="Next:"))
-    doc.add(Heading(2, "What happened"))
-    seen = events_for(result.events, who)
-    doc.add(Bullets([e["text"] for e in seen if e["kind"] != "roll"] or ["Nothing."], wrap=False))
-    choices = [f"{r.decision.question} {', '.join(r.decision.label(a) for a in r.answer)} ({r.source})"
+        doc.add(Para(t.say(turn_said(scenario, view["turn"]))
+                     + (t.gettext(", orders due %(deadline)s", deadline=deadline) if deadline else ""),
+                     strong=t.gettext("Next:")))
+    doc.add(Heading(2, t.gettext("What happened")))
+    seen = [text for e in result.events if e.kind != "roll" for text in [e.text_for(who, t)] if text is not None]
+    doc.add(Bullets(seen or [t.gettext("Nothing.")], wrap=False))
+    choices = [f"{t.say(question_said(r.decision))} "
+               f"{', '.join(t.say(answer_said(r.decision, a)) for a in r.answer)} ({t.say(term(r.source))})"
                for r in result.decisions if seat is None or r.decision.side == seat]
     if view.get("commander") and choices:  # kriegsspiel: the choices put to his seat (DS5), as he knows the enemy
         choices = [seats.redact(c, scenario, result.after, view["commander"]) for c in choices]
+        if t.lang != "en":
+            choices = [c.replace("an unseen element", t.gettext("an unseen element")) for c in choices]
     if choices:
-        doc.add(Heading(2, "Choices the executor made for you" if seat else "Choices made"))
+        doc.add(Heading(2, t.gettext("Choices the executor made for you") if seat else t.gettext("Choices made")))
         doc.add(Bullets(choices, wrap=False))
-    doc.add(Heading(2, "Your brigades" if seat else "The brigades"))
-    doc.add(Table(["brigade", "effectiveness", "elements", "order in force"],
-                  [[b["name"], f"{b['bef']}/{b['bef_start']} {b['rating']}", " ".join(b["elements"]) or "none",
-                    (b["order"].splitlines()[1:] or ["HOLD"])[0] if b["order"] else "HOLD"]
+    doc.add(Heading(2, t.gettext("Your brigades") if seat else t.gettext("The brigades")))
+    hold = t.say(term("HOLD"))
+    doc.add(Table([t.gettext("brigade"), t.gettext("effectiveness"), t.gettext("elements"), t.gettext("order in force")],
+                  [[t.say(term(b["name"])), f"{b['bef']}/{b['bef_start']} {t.say(term(b['rating']))}",
+                    " ".join(b["elements"]) or t.gettext("none"), _order_in_force(game, day, b, t) if b["order"] else hold]
                    for b in view["brigades"]]))
-    doc.add(Table(["element", "troop", "formation", "at", "state"],
-                  [[e["id"], e["troop"], e["formation"], _at(e["x"], e["y"]),
-                    ", ".join(k for k in ("disorganised", "shaken", "fleeing") if e[k]) or "good"]
+    doc.add(Table([t.gettext("element"), t.gettext("troop"), t.gettext("formation"), t.gettext("at"),
+                   t.gettext("state")],
+                  [[e["id"], _troop(e["troop"], t), t.say(term(e["formation"])), _at(e["x"], e["y"]),
+                    ", ".join(t.say(term(k)) for k in ("disorganised", "shaken", "fleeing") if e[k])
+                    or t.gettext("good")]
                    for e in view["elements"]]))
     if view["enemy"] or view["last_known"]:
-        doc.add(Heading(2, "The enemy"))
-        doc.add(Table(["element", "brigade", "troop", "at", "seen"],
-                      [[e["id"], e["brigade"], e["troop"], _at(e["x"], e["y"]), "now"] for e in view["enemy"]]
-                      + [[s["element"], s["brigade"], s["troop"], _at(s["x"], s["y"]), f"turn {s['turn']}"]
-                         for s in view["last_known"]]))
+        doc.add(Heading(2, t.gettext("The enemy")))
+        doc.add(Table([t.gettext("element"), t.gettext("brigade"), t.gettext("troop"), t.gettext("at"),
+                       t.gettext("seen")],
+                      [[e["id"], e["brigade"], _troop(e["troop"], t), _at(e["x"], e["y"]), t.gettext("now")]
+                       for e in view["enemy"]]
+                      + [[s["element"], s["brigade"], _troop(s["troop"], t), _at(s["x"], s["y"]),
+                          t.gettext("turn %(turn)s", turn=s["turn"])] for s in view["last_known"]]))
     if view["couriers"]:
-        doc.add(Heading(2, "Couriers"))
-        doc.add(Bullets(view["couriers"], wrap=False))
+        doc.add(Heading(2, t.gettext("Couriers")))
+        doc.add(Bullets([t.say(c) for c in _couriers(game, who, day, view)], wrap=False))
     if view.get("dispatches"):
-        doc.add(Heading(2, "Dispatches brought to you"))
-        for text in view["dispatches"]:
-            doc.add(Code(text))
+        doc.add(Heading(2, t.gettext("Dispatches brought to you")))
+        for text in _dispatches(game, who, day, view):
+            doc.add(Code(t.say(text)))
     template = ""
     if seat and not view["over"]:
-        template = orders_template(game, seat, deadline=deadline, game_label=game_label, game_id=game_id)
-        doc.add(Heading(2, "Your next orders"))
+        template = orders_template(game, seat, deadline=deadline, game_label=game_label, game_id=game_id, lang=lang)
+        doc.add(Heading(2, t.gettext("Your next orders")))
         doc.add(Code(template))
     return Report(seat, day, title, to_markdown(doc), to_text(doc), template=template, spectator=spectator,
                   title=title)
 
 
-def orders_template(game, seat, *, deadline=None, game_label="", game_id="") -> str:
+def _order_in_force(game, day, b: dict, t: Tongue) -> str:
+    """The brigade's first step in force (its order's first step line), in the reader's order words."""
+    line = (b["order"].splitlines()[1:] or ["HOLD"])[0]
+    if t.lang == "en":
+        return line
+    bo = game.days[day].after.commands.get(b["id"])
+    order = bo.current.order if bo is not None and bo.current is not None else None
+    if order is None or order.text != b["order"] or not order.steps:
+        return line
+    return t.say(order.steps[0].said)
+
+
+ANSWERS = {"yes": N_("yes"), "no": N_("no"), "go": N_("go"), "stay": N_("stay"), "recoil": N_("recoil")}
+"""The answers of DBA's decisions that are words (the others are element ids and brigade/arm keys)."""
+
+
+def question_said(decision):
+    """A decision's question, read in each language when the rules wrote it as a Text."""
+    return decision.said if decision.said is not None else decision.question
+
+
+def answer_said(decision, key: str):
+    label = decision.label(key)
+    if "/" in label:  # a fire target: brigade/arm
+        brigade, arm = label.split("/", 1)
+        return Text("%(brigade)s/%(arm)s", {"brigade": brigade, "arm": term(arm)})
+    return term(label) if label in ANSWERS else label
+
+
+def _troop(troop: str, t: Tongue) -> str:
+    """A troop's key (``light_infantry``) as a reader of ``t``'s language reads it (English: the key itself)."""
+    return troop if t.lang == "en" else t.say(term(troop.replace("_", " ")))
+
+
+def _known_orders(game, day) -> list:
+    state = game.days[day].after
+    return [c.order for c in state.post.couriers]
+
+
+def _couriers(game, who, day, view) -> list:
+    """The couriers of the view as Texts (each found by its English line among the state's couriers)."""
+    post = {c.text: c.said for c in game.days[day].after.post.couriers}
+    return [post.get(text, text) for text in view["couriers"]]
+
+
+def _dispatches(game, who, day, view) -> list:
+    orders = {o.text: o.said for o in _known_orders(game, day)}
+    return [orders.get(text, text) for text in view["dispatches"]]
+
+
+def orders_template(game, seat, *, deadline=None, game_label="", game_id="", lang="en") -> str:
+    t = tongue(lang)
     view = game.view(seat)
-    lines = [f"GAME {game_id or game_label or 'GAME'} SIDE {seat}",
-             f"# {view['turn_label']}" + (f"; due {deadline}" if deadline else ""),
-             "# FROM <commander> TO <commander>, then steps: MOVE TO <place> [IN LINE|IN COLUMN] [BY ROAD],",
-             "#   HOLD [<place>], ATTACK <enemy brigade>|ENEMY AT <place>|NEAREST ENEMY, DEPLOY IN <formation>,",
-             "#   RETREAT TO <place>; THEN, IF/UNTIL/UNLESS <event>, AT TURN <n>   (docs/dba-orders.md)"]
+    head = f"# {t.say(turn_said(game.scenario, view['turn']))}" + (
+        t.gettext("; due %(deadline)s", deadline=deadline) if deadline else "")
+    if t.lang == "en":
+        head = f"# {view['turn_label']}" + (f"; due {deadline}" if deadline else "")
+    lines = [f"GAME {game_id or game_label or 'GAME'} SIDE {seat}", head] + [
+        "# " + t.gettext(line) for line in TEMPLATE_HELP]
     from .bot import superior_of
+
+    def word(key: str) -> str:
+        return t.say(term(key))
 
     alive = [c for c in view["commanders"] if c["alive"]]
     officer = view.get("commander")
@@ -92,10 +172,13 @@ def orders_template(game, seat, *, deadline=None, game_label="", game_id="") -> 
         c = next((c for c in alive if c["id"] == b["commander"]), None)
         up = superior_of(view, c) if c is not None else None
         if officer and c is not None and c["id"] == officer and not c["initiative_used"]:
-            lines.append(f"# INITIATIVE {c['name']}   (once a game: your own order for {b['name']})")
+            lines.append("# " + t.gettext("%(initiative)s %(commander)s   (once a game: your own order for %(brigade)s)",
+                                          initiative=word("INITIATIVE"), commander=t.say(term(c["name"])),
+                                          brigade=t.say(term(b["name"]))))
         if up is None or officer and up["id"] != officer:
             continue
-        lines.append(f"# FROM {up['name']} TO {c['name']}   ({b['name']}: {b['rating']})")
-        lines.append("# HOLD")
-    lines.append("# places: " + ", ".join(view["places"]))
+        lines.append(f"# {word('FROM')} {t.say(term(up['name']))} {word('TO')} {t.say(term(c['name']))}   "
+                     f"({t.say(term(b['name']))}: {t.say(term(b['rating']))})")
+        lines.append(f"# {word('HOLD')}")
+    lines.append("# " + t.gettext("places: %(places)s", places=", ".join(t.say(term(p)) for p in view["places"])))
     return "\n".join(lines) + "\n"

@@ -6,22 +6,25 @@ from __future__ import annotations
 from pathlib import Path
 
 from pbem.core.chance import Chance
+from pbem.core.orders import OrdersError
 from pbem.core.ruleset import SPECTATOR, Bot, Option, Seat, Turn
 from pbem.paths import MAPS
 
 from . import invariants, seats, turn, view
 from . import bot as bots_
+from .lang import term, tongue
 from .names import Names
 from .parse import Clock, parse_orders
+from .problems import error_in_language
 from .scenario import ScenarioError, load_scenario
 from .state import initial_state
-from .words import HEAD_WORDS
+from .words import MAIL_HEAD_WORDS
 
 
 class NapoleonicDBA:
     name = "dba"
     title = "Napoleonic DBA with written orders (after David Manley)"
-    mail_words = frozenset(HEAD_WORDS) | {"GAME", "SIDE", "TURN", "KEY"}
+    mail_words = MAIL_HEAD_WORDS | {"GAME", "SIDE", "TURN", "KEY"}
     ask_kinds = {
         "fire target": "which enemy a brigade's volley aims at",
         "unit moves": "whether a unit of a brigade spends its PIPs to move",
@@ -67,7 +70,7 @@ class NapoleonicDBA:
         return Turn(tuple(scenario.sides) if not state.over else (), view.turn_label(scenario, state.turn))
 
     def turn_label(self, scenario, n: int, *, lang: str = "en") -> str:
-        return view.turn_label(scenario, n + 1)
+        return tongue(lang).say(view.turn_said(scenario, n + 1))
 
     def is_over(self, scenario, state) -> bool:
         return state.over
@@ -83,7 +86,16 @@ class NapoleonicDBA:
         return parse_orders(text, Names.of(table), side, state.turn, writers, clock)
 
     def check_orders(self, scenario, state, seat, text, *, lang: str = "en"):
-        return self.parse_orders(scenario, state, seat, text)
+        """The orders read (in any language's words, mixed); the problems and the echo in ``lang``'s words."""
+        try:
+            orders = self.parse_orders(scenario, state, seat, text)
+        except OrdersError as error:
+            if tongue(lang).lang == "en":
+                raise
+            raise error_in_language(error, lang) from None
+        if tongue(lang).lang != "en":
+            orders.tongue = tongue(lang)
+        return orders
 
     def resolve(self, scenario, state, orders, decider, chance):
         if not seats.kriegsspiel(state):
@@ -105,16 +117,18 @@ class NapoleonicDBA:
         from .report import build_report
 
         return build_report(game, day, seat, deadline=deadline, game_label=game_label, game_id=game_id,
-                            spectator=spectator)
+                            spectator=spectator, lang=lang)
 
     def orders_template(self, game, seat, *, deadline, game_label, game_id, lang="en") -> str:
         from .report import orders_template
 
-        return orders_template(game, seat, deadline=deadline, game_label=game_label, game_id=game_id)
+        return orders_template(game, seat, deadline=deadline, game_label=game_label, game_id=game_id, lang=lang)
 
     def status_lines(self, game, seat, *, lang: str = "en") -> list[str]:
         v = game.view(seat)
-        return [f"{b['name']}: {b['bef']}/{b['bef_start']} {b['rating']}" for b in v["brigades"]]
+        t = tongue(lang)
+        return [f"{t.say(term(b['name']))}: {b['bef']}/{b['bef_start']} {t.say(term(b['rating']))}"
+                for b in v["brigades"]]
 
     def render_svg(self, scenario, view: dict, title: str | None = None, *, lang: str = "en") -> str:
         """The table drawn by render.py from the seat's view alone (own elements, the enemy seen now and as
@@ -132,7 +146,7 @@ class NapoleonicDBA:
         enemy += [sighting_dict(Sighting(**s), None, turn) for s in view["last_known"]]
         drawn = {"side": view["side"], "turn": turn, "elements": own, "enemy": enemy,
                  "commanders": [c for c in view["commanders"] if c["alive"] and c.get("present", True)]}
-        return render_svg(scenario, drawn, title)
+        return render_svg(scenario, drawn, title, lang=lang)
 
     def map_clicks(self, scenario, view: dict | None = None) -> dict:
         """No orders by clicking, on purpose: a DBA order is a dispatch from one commander to another, with steps,

@@ -18,6 +18,9 @@ from __future__ import annotations
 import re
 
 from pbem.core.events import Event
+from pbem.lang import Text
+
+from .lang import say, term
 
 from . import sight
 from .orders import Orders
@@ -40,9 +43,15 @@ def commanders_of(scenario) -> list:
 
 
 def seat_title(scenario, commander) -> str:
+    return str(seat_said(scenario, commander))
+
+
+def seat_said(scenario, commander) -> Text:
+    """A kriegsspiel seat's title (the commander, his command, his army), read in each language."""
     brigade = scenario.table.brigades.get(commander.brigade) if commander.brigade else None
-    what = brigade.name if brigade is not None else f"{commander.level} commander"
-    return f"{commander.name} ({what}, {scenario.sides[commander.side]})"
+    what = term(brigade.name) if brigade is not None else say("%(level)s commander", level=term(commander.level))
+    return say("%(commander)s (%(command)s, %(army)s)", commander=term(commander.name), command=what,
+               army=term(scenario.sides[commander.side]))
 
 
 def under(commanders: dict, seat: str) -> set[str]:
@@ -118,8 +127,9 @@ def _mentions(text: str, names: set[str]) -> bool:
     return any((n in text) if " " in n else (n in words) for n in names)
 
 
-def redact(text: str, scenario, state, seat: str) -> str:
-    """``text`` with every enemy element the seat has not seen written as "an unseen element"."""
+def redact(text, scenario, state, seat: str):
+    """``text`` with every enemy element the seat has not seen written as "an unseen element" (a
+    :class:`pbem.lang.Text` too, in each of its values)."""
     side = side_of(scenario, seat)
     known = set(state.memory.get(seat, {}))
     enemy = {e.id for e in list(scenario.table.elements.values()) + list(scenario.waiting.values())
@@ -127,7 +137,12 @@ def redact(text: str, scenario, state, seat: str) -> str:
     hidden = sorted(enemy - known, key=len, reverse=True)
     if not hidden:
         return text
-    return re.sub(r"(?<![\w-])(" + "|".join(map(re.escape, hidden)) + r")(?![\w-])", "an unseen element", text)
+    pattern = r"(?<![\w-])(" + "|".join(map(re.escape, hidden)) + r")(?![\w-])"
+    if isinstance(text, Text):
+        from .turn import _redacted
+
+        return _redacted(text, re.compile(pattern))
+    return re.sub(pattern, "an unseen element", text)
 
 
 def for_seats(scenario, state, events: list[Event]) -> list[Event]:
@@ -138,11 +153,14 @@ def for_seats(scenario, state, events: list[Event]) -> list[Event]:
     seats = {s: [c.id for c in commanders_of(scenario) if c.side == s] for s in sides}
     names = {c.id: tokens(scenario, state, c.id) for c in commanders_of(scenario)}
 
-    def told(text: str, side: str) -> dict[str, list[str]]:
+    def told(text: str, said, side: str) -> dict[str, tuple]:
+        """{the text a group of seats reads: (its Text, the seats)}."""
         mine = [s for s in seats[side] if _mentions(text, names[s])] or seats[side]
-        groups: dict[str, list[str]] = {}
+        groups: dict[str, tuple] = {}
         for seat in mine:
-            groups.setdefault(redact(text, scenario, state, seat), []).append(seat)
+            own = redact(text, scenario, state, seat)
+            groups.setdefault(own, (redact(said, scenario, state, seat) if said is not None else None, []))[1] \
+                .append(seat)
         return groups
 
     out = []
@@ -152,13 +170,13 @@ def for_seats(scenario, state, events: list[Event]) -> list[Event]:
             out.append(e)
             continue
         for side in owners:
-            for text, who in told(e.text, side).items():
-                out.append(Event(e.kind, text, e.data, owner=tuple(who)))
+            for text, (said, who) in told(e.text, e.said, side).items():
+                out.append(Event(e.kind, text, e.data, owner=tuple(who), said=said))
         if e.seen is not None:
             watchers = [s for s in sides if s not in owners and (e.witnesses is None or s in e.witnesses)]
             for side in watchers:
-                for text, who in told(e.seen, side).items():
-                    out.append(Event(e.kind, text, e.seen_data or {}, owner=tuple(who)))
+                for text, (said, who) in told(e.seen, e.seen_said, side).items():
+                    out.append(Event(e.kind, text, e.seen_data or {}, owner=tuple(who), said=said))
     return out
 
 

@@ -17,6 +17,9 @@ from dataclasses import dataclass
 from pbem.core.chance import Chance
 from pbem.core.decisions import Decider, Decision
 
+from .lang import Text, joined, term
+from .lang import say as T  # a Text: read in each seat's language
+
 PHASES = ("orders", "initiative", "fire A", "fire B", "move B", "move A", "melee")
 
 
@@ -30,6 +33,12 @@ class Initiative:
     def line(self) -> str:
         tries = "; ".join(f"{x} against {y}" for x, y in self.rolls)
         return f"initiative: {tries}: {self.winner} chooses; {self.a} is A, {self.b} is B"
+
+    def said(self) -> Text:
+        """:meth:`line` read in each language."""
+        tries = joined(*[T("%(first)s against %(second)s", first=x, second=y) for x, y in self.rolls], sep="; ")
+        return T("initiative: %(tries)s: %(winner)s chooses; %(a)s is A, %(b)s is B", tries=tries,
+                 winner=term(self.winner), a=term(self.a), b=term(self.b))
 
 
 def initiative(sides: tuple[str, str], chance: Chance, bonus: dict[str, int] | None = None,
@@ -48,7 +57,7 @@ def initiative(sides: tuple[str, str], chance: Chance, bonus: dict[str, int] | N
             break
     winner = first if rolls[-1][0] >= rolls[-1][1] else second
     other = second if winner == first else first
-    pick = decider.decide(Decision(winner, "initiative", "You won the initiative: be player A (fire first, move "
-                                   "second) or player B", ("A", "B"), ("A",)), given=None)
+    said = T("You won the initiative: be player A (fire first, move second) or player B")
+    pick = decider.decide(Decision(winner, "initiative", str(said), ("A", "B"), ("A",), said=said), given=None)
     a, b = (winner, other) if pick == ("A",) else (other, winner)
     return Initiative(rolls, winner, a, b)

@@ -21,10 +21,13 @@ import re
 
 from pbem.core.decisions import Decider
 from pbem.core.events import Event
+from pbem.lang import Text, say_plural
 
 from . import effectiveness, flight, melee, officers, sight
 from .command import receive, take_initiative, why_no_initiative
 from .executor import BrigadeSight, Executor
+from .lang import joined, term, terms
+from .lang import say as T  # a Text: a line every seat reads in its own language
 from .sequence import initiative
 
 
@@ -38,12 +41,15 @@ def resolve(scenario, state, orders: dict, decider: Decider, chance):
     events: list[Event] = []
     sides = sides_of(scenario)
 
-    def say(text: str, side: str | None = None, kind: str = "report", seen: str | None = None,
+    def say(text: Text | str, side: str | None = None, kind: str = "report", seen: Text | str | None = None,
             witnesses: tuple[str, ...] | None = None):
+        said, text = (text, str(text)) if isinstance(text, Text) else (None, text)
+        seen_said, seen = (seen, str(seen)) if isinstance(seen, Text) else (None, seen)
         if side is None:
-            events.append(Event(kind, text))
+            events.append(Event(kind, text, said=said))
         else:
-            events.append(Event(kind, text, owner=side, seen=seen, witnesses=witnesses if seen else ()))
+            events.append(Event(kind, text, owner=side, seen=seen, witnesses=witnesses if seen else (), said=said,
+                                seen_said=seen_said))
 
     for e in table.elements.values():
         e.moved_last, e.moved = e.moved, False
@@ -61,7 +67,8 @@ def resolve(scenario, state, orders: dict, decider: Decider, chance):
         new = [state.reserve[i] for i in b.elements if i in state.reserve]
         placed = entry(table, new)
         if placed is None:
-            say(f"{b.name} cannot enter at {arrival.place} yet: the way is blocked", b.side)
+            say(T("%(brigade)s cannot enter at %(place)s yet: the way is blocked", brigade=term(b.name),
+                  place=term(arrival.place)), b.side)
             continue
         for e in new:
             table.elements[e.id] = state.reserve.pop(e.id)
@@ -69,7 +76,7 @@ def resolve(scenario, state, orders: dict, decider: Decider, chance):
         if b.commander in state.commanders:
             state.commanders[b.commander].present = True
         state.arrived.append(arrival.brigade)
-        say(f"{b.name} enters at {arrival.place}", b.side)
+        say(T("%(brigade)s enters at %(place)s", brigade=term(b.name), place=term(arrival.place)), b.side)
 
     def look():
         for side in sides:
@@ -85,19 +92,22 @@ def resolve(scenario, state, orders: dict, decider: Decider, chance):
         for order in written.dispatches:
             sender = state.commanders.get(order.sender.id)
             if sender is None or not sender.alive or not sender.present:
-                say(f"{order.sender.name} cannot send a dispatch: he is not on the table", side)
+                say(T("%(commander)s cannot send a dispatch: he is not on the table", commander=term(order.sender.name)), side)
                 continue
             courier = state.post.send(order, t, (sender.x, sender.y))
-            say(f"courier {courier.seq} sets out: {order.sender.name} to {order.recipient.name}", side)
+            say(T("courier %(seq)s sets out: %(sender)s to %(recipient)s", seq=courier.seq, sender=term(order.sender.name),
+                  recipient=term(order.recipient.name)), side)
         for order in written.initiatives:
             cmd = state.commanders.get(order.sender.id)
             bo = state.commands.get(cmd.brigade) if cmd is not None and cmd.brigade else None
-            why = why_no_initiative(cmd) if cmd is not None else "no such commander"
+            why = why_no_initiative(cmd) if cmd is not None else T("no such commander")
             if why or bo is None:
-                say(f"{order.sender.name}: no initiative test ({why or 'he commands no brigade'})", side)
+                say(T("%(commander)s: no initiative test (%(why)s)", commander=term(order.sender.name),
+                      why=why or T("he commands no brigade")), side)
                 continue
             passed = take_initiative(chance, cmd, order, bo, t)
-            say(f"{cmd.name} tests his initiative: {'passed, his order is in force' if passed else 'failed'}", side)
+            say(T("%(commander)s tests his initiative: passed, his order is in force", commander=term(cmd.name))
+                if passed else T("%(commander)s tests his initiative: failed", commander=term(cmd.name)), side)
 
     # couriers ride and deliver; each delivered order waits for its delay
     def where(cid):
@@ -114,18 +124,23 @@ def resolve(scenario, state, orders: dict, decider: Decider, chance):
         rec = state.commanders[courier.recipient]
         bo = state.commands.get(rec.brigade) if rec.brigade else None
         delay = receive(courier, t, rec, bo, chance)
-        text = (f"courier {courier.seq} delivered to {rec.name}"
-                + (f": delay {delay} turn{'s' if delay != 1 else ''}, in force from turn {t + delay}"
-                   if delay is not None else ": he commands no brigade; the dispatch is read"))
+        if delay is None:
+            text = T("courier %(seq)s delivered to %(commander)s: he commands no brigade; the dispatch is read",
+                     seq=courier.seq, commander=term(rec.name))
+        else:
+            text = say_plural("courier %(seq)s delivered to %(commander)s: delay %(num)d turn, in force from turn "
+                              "%(turn)s", "courier %(seq)s delivered to %(commander)s: delay %(num)d turns, in force "
+                              "from turn %(turn)s", delay, seq=courier.seq, commander=term(rec.name), turn=t + delay)
         say(text, rec.side)
     for courier in state.post.couriers:
         if courier.status == "lost" and courier.delivered == t:
-            say(f"courier {courier.seq} to {courier.order.recipient.name} is lost", state.commanders[courier.sender].side)
+            say(T("courier %(seq)s to %(commander)s is lost", seq=courier.seq, commander=term(courier.order.recipient.name)),
+                state.commanders[courier.sender].side)
 
     # 2. the initiative roll, and each brigade's order in force
     init = initiative(sides, chance, scenario.settings.initiative_bonus, decider)
     state.a = init.a
-    say(init.line(), None, kind="initiative")
+    say(init.said(), None, kind="initiative")
     steps = {}
     seen: dict[str, set[str]] = {}
     for bid in sorted(state.brigades):
@@ -136,7 +151,7 @@ def resolve(scenario, state, orders: dict, decider: Decider, chance):
         seen[bid] = eyes.seen
         force = state.commands[bid].in_force(t, eyes)
         steps[bid] = force
-        say(f"{b.name}: {force.text}", b.side, kind="order")
+        say(T("%(brigade)s: %(order)s", brigade=term(b.name), order=force.said), b.side, kind="order")
     ex = Executor(table, scenario, decider, chance, say)
 
     # 3. fire: A, then B
@@ -149,11 +164,13 @@ def resolve(scenario, state, orders: dict, decider: Decider, chance):
                 continue
             fired_at.add(v.target_brigade)
             target_side = state.brigades[v.target_brigade].side
-            told = (f"{state.brigades[v.target_brigade].name} ({v.arm}) comes under fire: {v.result}"
-                    + (f"; destroyed {', '.join(v.destroyed)}" if v.destroyed else "")
-                    + (f"; disorganised {', '.join(v.disorganised)}" if v.disorganised else "")
-                    + (f"; shaken {', '.join(v.shaken)}" if v.shaken else "")
-                    + (f"; {', '.join(v.commanders_lost)} killed or taken with it" if v.commanders_lost else ""))
+            told = joined(T("%(brigade)s (%(arm)s) comes under fire: %(result)s",
+                            brigade=term(state.brigades[v.target_brigade].name), arm=term(v.arm), result=v.result),
+                          T("; destroyed %(elements)s", elements=", ".join(v.destroyed)) if v.destroyed else "",
+                          T("; disorganised %(elements)s", elements=", ".join(v.disorganised)) if v.disorganised else "",
+                          T("; shaken %(elements)s", elements=", ".join(v.shaken)) if v.shaken else "",
+                          T("; %(commanders)s killed or taken with it", commanders=terms(v.commanders_lost))
+                          if v.commanders_lost else "")
             say(fire_line(v, set(state.memory.get(side, {}))), side, kind="fire", seen=told,
                 witnesses=(target_side,))
             state.gone += v.destroyed
@@ -164,17 +181,19 @@ def resolve(scenario, state, orders: dict, decider: Decider, chance):
                 retreated.add(e.brigade)
                 if v.flee:
                     fled = flight.start_flight(table, e)
-                    say(f"{eid} flees" + (" (artillery: out of the game)" if fled else ""), target_side)
+                    say(T("%(element)s flees (artillery: out of the game)", element=eid) if fled
+                        else T("%(element)s flees", element=eid), target_side)
                     if fled:
                         state.gone.append(eid)
                 elif not melee.recoil(table, e, melee.RECOIL):
                     dead = officers.destroy(table, eid)
                     effectiveness.element_lost(table.brigades[e.brigade])
                     state.gone.append(eid)
-                    say(f"{eid} cannot fall back 3\" and is destroyed"
-                        + (f"; {', '.join(dead)} killed or taken with it" if dead else ""), target_side)
+                    say(joined(T("%(element)s cannot fall back 3\" and is destroyed", element=eid),
+                               T("; %(commanders)s killed or taken with it", commanders=terms(dead)) if dead else ""),
+                        target_side)
                 else:
-                    say(f"{eid} falls back 3\"", target_side)
+                    say(T("%(element)s falls back 3\"", element=eid), target_side)
 
     settle(table, say)
 
@@ -193,7 +212,8 @@ def resolve(scenario, state, orders: dict, decider: Decider, chance):
                     evaded.add(c.id)
                 if (c.id, got.outcome) not in told:
                     told.add((c.id, got.outcome))
-                    say(f"{c.name}: enemy contact, {got.outcome}", c.side)
+                    say(T("%(commander)s: enemy contact, %(outcome)s", commander=term(c.name), outcome=term(got.outcome)),
+                        c.side)
 
     # 4. PIPs and movement: B, then A
     for side in (init.b, init.a):
@@ -205,7 +225,7 @@ def resolve(scenario, state, orders: dict, decider: Decider, chance):
             retreated.add(e.brigade)
             if out.outcome != "ran":
                 state.gone.append(out.element)
-            say(f"{out.element} flees: {out.outcome}", side)
+            say(T("%(element)s flees: %(outcome)s", element=out.element, outcome=term(out.outcome)), side)
         for bid in sorted(steps):
             if state.brigades[bid].side != side or not table.brigade_elements(bid):
                 continue
@@ -231,7 +251,7 @@ def resolve(scenario, state, orders: dict, decider: Decider, chance):
                 if e.shaken:
                     leave_shaken(table, e, ex, say)
                 e.disorganised = e.shaken = False
-                say(f"{e.id} re-forms", side)
+                say(T("%(element)s re-forms", element=e.id), side)
         reached_officers()
 
     look()  # the enemy in contact is seen before the melee
@@ -246,8 +266,8 @@ def resolve(scenario, state, orders: dict, decider: Decider, chance):
         if c.loser is not None and c.outcome in ("recoil", "flee") and c.loser in table.elements:
             retreated.add(table.elements[c.loser].brigade)
         # each side reads the combat naming only the enemy it has seen (the moderator reads A's line)
-        say(redact(c.line(), init.a, state, scenario), init.a, kind="melee",
-            seen=redact(c.line(), init.b, state, scenario), witnesses=(init.b,))
+        say(redact(c.said(), init.a, state, scenario), init.a, kind="melee",
+            seen=redact(c.said(), init.b, state, scenario), witnesses=(init.b,))
 
     settle(table, say)
     reached_officers()
@@ -258,7 +278,7 @@ def resolve(scenario, state, orders: dict, decider: Decider, chance):
         effectiveness.recover(b)
         if not b.surrendered and effectiveness.current(b) <= 0 and table.brigade_elements(bid):
             out = flight.surrender(table, bid)
-            say(f"{b.name} surrenders: its elements flee", None, kind="surrender")
+            say(T("%(brigade)s surrenders: its elements flee", brigade=term(b.name)), None, kind="surrender")
             state.gone += [f.element for f in out]
     for e in table.on_table():
         if not table.enemies_of(e) or not any(table.in_contact(e, o) for o in table.enemies_of(e)):
@@ -284,9 +304,9 @@ def leave_shaken(table, e, ex, say) -> None:
     elif not table.terrain.in_fieldworks(e.shape):
         return
     if melee.recoil(table, e, melee.RECOIL):
-        say(f"{e.id} leaves its position: falls back 3\"", e.side)
+        say(T("%(element)s leaves its position: falls back 3\"", element=e.id), e.side)
     else:
-        say(f"{e.id} cannot fall back 3\" and stays", e.side)
+        say(T("%(element)s cannot fall back 3\" and stays", element=e.id), e.side)
 
 
 RALLY_RIDE = 100  # tenths: the commander rides to a fleeing element as staff move («Штаб и прочее», 10")
@@ -306,16 +326,18 @@ def rally(table, e, chance, decider, say, rode: dict | None = None) -> bool:
         return False
     from pbem.core.decisions import Decision
 
-    go = decider.decide(Decision(b.side, "rally", f"{c.name} rides to rally the fleeing {e.id}?", ("yes", "no"),
-                                 ("yes",)), given=None)
+    said = T("%(commander)s rides to rally the fleeing %(element)s?", commander=term(c.name), element=e.id)
+    go = decider.decide(Decision(b.side, "rally", str(said), ("yes", "no"), ("yes",), said=said), given=None)
     if go != ("yes",):
         return False
     p = e.edge("rear").interpolate(0.5, normalized=True)
     rode[c.id] = rode.get(c.id, 0) + round(c.point.distance(p))
     c.x, c.y = round(p.x), round(p.y)
     got = flight.rally(table, e, chance)
-    say(f"{c.name} rallies {e.id}: die {got.die}{got.charisma:+d} → "
-        + ("stopped" if got.rallied else f"not stopped{f' ({got.why_not})' if got.why_not else ''}"), b.side)
+    how = T("stopped") if got.rallied else T("not stopped (%(why)s)", why=got.why_not) if got.why_not \
+        else T("not stopped")
+    say(T("%(commander)s rallies %(element)s: die %(die)s%(charisma)s → %(outcome)s", commander=term(c.name),
+          element=e.id, die=got.die, charisma=f"{got.charisma:+d}", outcome=how), b.side)
     return got.rallied
 
 
@@ -348,7 +370,8 @@ def _step_aside(table, e, o, shapes, ids, closed, say) -> bool:
                 and not any(ms.intersection(c).area > 0.5 for c in closed):
             o.x, o.y = m.x, m.y
             shapes[o.id] = ms
-            say(f"{o.id} steps aside {abs(step) / 10:g}\" to make room for {e.id}", o.side)
+            say(T("%(element)s steps aside %(inches)s\" to make room for %(other)s", element=o.id,
+                  inches=f"{abs(step) / 10:g}", other=e.id), o.side)
             return True
     return False
 
@@ -373,34 +396,52 @@ def entry(table, new) -> dict[str, tuple[int, int]] | None:
     return None
 
 
-def redact(text: str, side: str, state, scenario) -> str:
-    """``text`` with every enemy element ``side`` has not seen written as "an unseen element"."""
+def redact(text: Text | str, side: str, state, scenario) -> Text | str:
+    """``text`` with every enemy element ``side`` has not seen written as "an unseen element" (in a Text, in
+    each of its values)."""
     known = set(state.memory.get(side, {}))
     enemy = [e.id for e in list(scenario.table.elements.values()) + list(scenario.waiting.values()) if e.side != side]
     hidden = sorted((i for i in set(enemy) - known), key=len, reverse=True)
     if not hidden:
         return text
-    return re.sub(r"(?<![\w-])(" + "|".join(map(re.escape, hidden)) + r")(?![\w-])", "an unseen element", text)
+    pattern = re.compile(r"(?<![\w-])(" + "|".join(map(re.escape, hidden)) + r")(?![\w-])")
+    return _redacted(text, pattern)
 
 
-def fire_line(v, known: set[str]) -> str:
+def _redacted(text, pattern):
+    if isinstance(text, Text):
+        return Text(text.message, {k: _redacted(v, pattern) for k, v in text.values.items()}, text.plural)
+    if not isinstance(text, str) or not pattern.search(text):
+        return text
+    pieces = pattern.split(text)  # text, id, text, id, ... text
+    if len(pieces) == 3 and not pieces[0] and not pieces[2]:
+        return T("an unseen element")
+    return joined(*[T("an unseen element") if n % 2 else p for n, p in enumerate(pieces)])
+
+
+def fire_line(v, known: set[str]) -> Text:
     """The firing side's line of a volley: the enemy elements it hit are named when it has seen them, and
     counted otherwise (the result falls on the whole group fired at, seen or not)."""
     def names(ids):
         shown = [i for i in ids if i in known]
         hidden = len(ids) - len(shown)
-        return ", ".join(shown + ([f"{hidden} unseen"] if hidden else []))
+        return joined(", ".join(shown), T("%(num)s unseen", num=hidden) if hidden else "", sep=", ")
 
-    who = ", ".join(f"{s.shooter} {s.value}{' (doubled)' if s.doubled else ''}" for s in v.shots if s.value)
-    mods = f" {' '.join(v.modifiers)}" if v.modifiers else ""
-    text = (f"{v.brigade} fires at {v.target_brigade} ({v.arm}): value {v.value}"
-            f"{f' (of {v.base})' if v.base != v.value else ''} [{who or 'no shot'}], die {v.die}{mods} → {v.result}")
-    for label, ids in (("destroyed", v.destroyed), ("disorganised", v.disorganised), ("shaken", v.shaken)):
+    who = [joined(f"{s.shooter} {s.value}", T(" (doubled)") if s.doubled else "") for s in v.shots if s.value]
+    mods = joined(" ", terms(v.modifiers, " ")) if v.modifiers else ""
+    text = T("%(brigade)s fires at %(target)s (%(arm)s): value %(value)s%(of)s [%(shots)s], die %(die)s%(mods)s → "
+             "%(result)s", brigade=v.brigade, target=v.target_brigade, arm=term(v.arm), value=v.value,
+             of=T(" (of %(base)s)", base=v.base) if v.base != v.value else "",
+             shots=joined(*who, sep=", ") if who else T("no shot"), die=v.die, mods=mods, result=v.result)
+    parts = [text]
+    for label, ids in ((T("; destroyed %(elements)s", elements=names(v.destroyed)), v.destroyed),
+                       (T("; disorganised %(elements)s", elements=names(v.disorganised)), v.disorganised),
+                       (T("; shaken %(elements)s", elements=names(v.shaken)), v.shaken)):
         if ids:
-            text += f"; {label} {names(ids)}"
+            parts.append(label)
     if v.commanders_lost:
-        text += f"; {', '.join(v.commanders_lost)} killed or taken with it"
-    return text
+        parts.append(T("; %(commanders)s killed or taken with it", commanders=terms(v.commanders_lost)))
+    return joined(*parts)
 
 
 def broken_share(scenario, state, side: str) -> float:
@@ -422,11 +463,11 @@ def victory(scenario, state, table) -> None:
     if any(broken.values()):
         state.over = True
         if all(broken.values()):
-            state.winner, state.victory = None, "both armies are broken: a draw"
+            state.winner, state.victory = None, str(DRAW_BROKEN)
         else:
             loser = next(s for s in sides if broken[s])
             state.winner = next(s for s in sides if s != loser)
-            state.victory = f"{scenario.sides[loser]} is broken ({round(breaks * 100)}% of its brigades spent)"
+            state.victory = str(broken_said(scenario, loser))
         return
     if state.turn < scenario.settings.turns:
         return
@@ -434,7 +475,7 @@ def victory(scenario, state, table) -> None:
     place = v.get("hold")
     loc = table.names.find_location(place) if place else None
     if loc is None:
-        state.winner, state.victory = None, "the last turn is played: a draw"
+        state.winner, state.victory = None, str(DRAW_LAST)
         return
     radius = round(float(v.get("radius", 3)) * 10)
     near = {s: any(e.shape.distance(loc.geometry) <= radius for e in table.on_table(s) if not e.fleeing)
@@ -443,7 +484,37 @@ def victory(scenario, state, table) -> None:
     allowed = v.get("holder", "either")
     if holders and (allowed == "either" or allowed == holders[0]):
         state.winner = holders[0]
-        state.victory = f"{scenario.sides[holders[0]]} holds {place} at the end"
+        state.victory = str(holds_said(scenario, holders[0], place))
     else:
-        state.winner, state.victory = None, f"nobody holds {place} at the end: a draw"
+        state.winner, state.victory = None, str(nobody_said(place))
+
+
+DRAW_BROKEN = T("both armies are broken: a draw")
+DRAW_LAST = T("the last turn is played: a draw")
+
+
+def broken_said(scenario, side: str) -> Text:
+    breaks = float(scenario.settings.victory.get("breaks", 0.5))
+    return T("%(army)s is broken (%(percent)s%% of its brigades spent)", army=term(scenario.sides[side]),
+             percent=round(breaks * 100))
+
+
+def holds_said(scenario, side: str, place: str) -> Text:
+    return T("%(army)s holds %(place)s at the end", army=term(scenario.sides[side]), place=term(place))
+
+
+def nobody_said(place: str) -> Text:
+    return T("nobody holds %(place)s at the end: a draw", place=term(place))
+
+
+def victory_said(scenario, victory: str | None) -> Text | str:
+    """The game's outcome (``state.victory``, kept in English) as the Text :func:`victory` wrote it, to be read in
+    each language; an outcome not of the rules (a forfeit, written by the server) as it is."""
+    if not victory:
+        return victory or ""
+    place = scenario.settings.victory.get("hold")
+    candidates = [DRAW_BROKEN, DRAW_LAST] + [broken_said(scenario, s) for s in scenario.sides]
+    if place:
+        candidates += [holds_said(scenario, s, place) for s in scenario.sides] + [nobody_said(place)]
+    return next((c for c in candidates if str(c) == victory), victory)
 

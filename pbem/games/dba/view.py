@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from .effectiveness import current, rating
 from .executor import brigade_centre
+from .lang import Text, say
 from . import seats
 from .sight import seen
 
@@ -16,10 +17,15 @@ def _element(e) -> dict:
             "fleeing": e.fleeing}
 
 
-def turn_label(scenario, turn: int) -> str:
+def turn_said(scenario, turn: int) -> Text:
+    """The turn's name (its number and its time) in each language."""
     if turn > scenario.settings.turns:
-        return "the end of the game"
-    return f"turn {turn} ({scenario.settings.clock(turn)})"
+        return say("the end of the game")
+    return say("turn %(turn)s (%(clock)s)", turn=turn, clock=scenario.settings.clock(turn))
+
+
+def turn_label(scenario, turn: int) -> str:
+    return str(turn_said(scenario, turn))
 
 
 def view(scenario, state, seat: str | None) -> dict:

@@ -48,8 +48,10 @@ PHRASES: dict[str, list[str]] = {
     "NEAREST": ["NEAREST ENEMY", "THE NEAREST ENEMY", "NEAREST ENEMY UNIT", "THE NEAREST ENEMY UNIT",
                 "БЛИЖАЙШЕГО ПРОТИВНИКА", "БЛИЖАЙШЕГО ВРАГА", "БЛИЖАЙШЕГО НЕПРИЯТЕЛЯ",
                 "БЛИЖАЙШЕЕ ВРАЖЕСКОЕ ПОДРАЗДЕЛЕНИЕ"],
+    # «бригада X» alone is not one: a brigade named with its noun reads as that brigade, friendly or enemy
+    # (parse.BRIGADE_NOUNS), and a brigade's name may begin with it (бригада Юссона)
     "FRIENDLY": ["FRIENDLY", "OUR", "FRIENDLY BRIGADE", "ДРУЖЕСТВЕННАЯ", "ДРУЖЕСТВЕННАЯ БРИГАДА", "НАША",
-                 "НАША БРИГАДА", "БРИГАДА"],
+                 "НАША БРИГАДА"],
     "REACHES": ["REACHES", "REACH", "GETS TO", "ARRIVES AT", "ENTERS", "ДОСТИГНЕТ", "ДОСТИГАЕТ", "ДОСТИГНУТ",
                 "ДОСТИГ", "ДОСТИГЛА", "ДОСТИГЛИ", "ВЫЙДЕТ К", "ВЫЙДУТ К", "ДОЙДЕТ ДО", "ДОЙДУТ ДО",
                 "ПОДОЙДЕТ К", "ПОДОЙДУТ К", "ЗАЙМЕТ", "ЗАЙМУТ", "ВОЙДЕТ В", "ВОЙДУТ В"],
@@ -79,26 +81,143 @@ PHRASES: dict[str, list[str]] = {
     "FORM:mounted": ["MOUNTED", "ВЕРХОМ", "В КОННОМ СТРОЮ"],
 }
 
+# the same words in French, Ukrainian and Chinese (docs/glossary-dba.md), read always, mixed with the others, accents
+# optional: the first form of each is the word the echo and the reports write in that language (the dba catalog's
+# translation of the English word, which tests/test_lang_dba.py checks reads back as its keyword). A Chinese
+# order separates its words with spaces, as the echo writes them.
+NATIVE: dict[str, dict[str, list[str]]] = {
+    "fr": {
+        "MOVE": ["MARCHER SUR", "MARCHER VERS", "ALLER À", "SE PORTER SUR", "SE PORTER À", "AVANCER SUR",
+                 "AVANCER VERS", "SE DÉPLACER VERS", "SE DÉPLACER À"],
+        "HOLD": ["TENIR", "TENIR LA POSITION", "TENIR BON", "RESTER", "DÉFENDRE"],
+        "ATTACK": ["ATTAQUER", "CHARGER"],
+        "DEPLOY": ["DÉPLOYER", "SE DÉPLOYER", "SOUTENIR"],
+        "RETREAT": ["SE REPLIER SUR", "SE REPLIER VERS", "SE REPLIER À", "SE RETIRER SUR", "SE RETIRER VERS",
+                    "RECULER SUR", "RECULER VERS", "BATTRE EN RETRAITE VERS"],
+        "THEN": ["PUIS", "ENSUITE", "ET", "ET PUIS", "ET ENSUITE", "APRÈS QUOI"],
+        "IF": ["SI", "QUAND", "LORSQUE", "DÈS QUE"],
+        "UNLESS": ["SAUF SI", "À MOINS QUE"],
+        "UNTIL": ["JUSQU'À CE QUE", "JUSQU'À", "JUSQU’À CE QUE"],
+        "ATTURN": ["AU TOUR #", "AU # TOUR", "À @"],
+        "TURN": ["TOUR #", "HEURE @"],
+        "ENEMY": ["ENNEMI", "L'ENNEMI", "UNITÉ ENNEMIE", "L'UNITÉ ENNEMIE", "BRIGADE ENNEMIE"],
+        "NEAREST": ["ENNEMI LE PLUS PROCHE", "L'ENNEMI LE PLUS PROCHE", "LE PLUS PROCHE ENNEMI"],
+        "FRIENDLY": ["AMI", "AMIE", "BRIGADE AMIE"],
+        "REACHES": ["ATTEINT", "ATTEIGNENT", "ARRIVE À", "ARRIVENT À", "OCCUPE", "ENTRE DANS"],
+        "WITHIN": ["À MOINS DE", "EST À MOINS DE", "ARRIVE À MOINS DE", "VIENT À MOINS DE"],
+        "ATTACKS": ["ATTAQUE", "NOUS ATTAQUE", "ATTAQUENT", "NOUS ATTAQUENT", "ENGAGE LE COMBAT"],
+        "FIRES": ["TIRE", "OUVRE LE FEU", "NOUS TIRE DESSUS", "TIRENT", "OUVRENT LE FEU"],
+        "RETREATS": ["RECULE", "SE REPLIE", "FUIT", "RECULENT", "SE REPLIENT"],
+        "IT": ["LÀ", "CET ENDROIT", "CE LIEU"],
+        "BYROAD": ["PAR LA ROUTE", "PAR ROUTE", "SUR LA ROUTE"],
+        "SUPPORTING": ["EN SOUTIEN DE", "POUR SOUTENIR", "EN SOUTIEN"],
+        "FORM:line": ["EN LIGNE"], "FORM:column": ["EN COLONNE"], "FORM:square": ["EN CARRÉ"],
+        "FORM:skirmish": ["EN TIRAILLEURS", "EN ORDRE DISPERSÉ"], "FORM:limbered": ["SUR AVANT-TRAINS", "ATTELÉE"],
+        "FORM:unlimbered": ["EN BATTERIE", "DÉTELÉE"], "FORM:mounted": ["À CHEVAL", "MONTÉS"],
+        "FORM:dismounted": ["PIED À TERRE", "DÉMONTÉS"],
+    },
+    "uk": {
+        "MOVE": ["РУХАТИСЯ ДО", "РУХАТИСЯ НА", "РУХАТИСЯ", "ЙТИ ДО", "ЙТИ НА", "ІТИ ДО", "РУШИТИ ДО", "НАСТУПАТИ НА",
+                 "ВИСУНУТИСЯ ДО", "ПЕРЕЙТИ ДО", "ПЕРЕЙТИ НА"],
+        "HOLD": ["СТОЯТИ Й УТРИМУВАТИ", "СТОЯТИ І УТРИМУВАТИ", "СТОЯТИ ТА УТРИМУВАТИ", "УТРИМУВАТИ", "СТОЯТИ",
+                 "ОБОРОНЯТИ", "ТРИМАТИ"],
+        "ATTACK": ["АТАКУВАТИ", "АТАКУЙТЕ"],
+        "DEPLOY": ["РОЗГОРНУТИСЯ", "РОЗГОРНІТЬСЯ", "ПІДТРИМУВАТИ"],
+        "RETREAT": ["ВІДСТУПИТИ ДО", "ВІДСТУПИТИ НА", "ВІДСТУПАТИ ДО", "ВІДІЙТИ ДО", "ВІДІЙТИ НА", "ВІДСТУПИТИ"],
+        "THEN": ["ПОТІМ", "ДАЛІ", "А ПОТІМ", "І ПОТІМ", "Й ПОТІМ", "ПІСЛЯ ЦЬОГО", "І", "Й", "ТА"],
+        "IF": ["ЯКЩО", "КОЛИ", "ЩОЙНО"],
+        "UNLESS": ["ЯКЩО НЕ"],
+        "UNTIL": ["ДОКИ НЕ", "ПОКИ НЕ", "ДОКИ", "ПОКИ", "ДО ТОГО ЯК"],
+        "ATTURN": ["НА ХІД #", "НА # ХІД", "У ХІД #", "В ХІД #", "НА ХОДІ #", "О @", "ДО @"],
+        "TURN": ["ХІД #", "# ХІД", "ЧАС @"],
+        "ENEMY": ["СУПРОТИВНИК", "СУПРОТИВНИКА", "ВОРОГ", "ВОРОГА", "НЕПРИЯТЕЛЬ", "ВОРОЖА БРИГАДА",
+                  "ВОРОЖИЙ ПІДРОЗДІЛ"],
+        "NEAREST": ["НАЙБЛИЖЧОГО СУПРОТИВНИКА", "НАЙБЛИЖЧОГО ВОРОГА", "НАЙБЛИЖЧИЙ СУПРОТИВНИК"],
+        "FRIENDLY": ["ДРУЖНЯ", "ДРУЖНЯ БРИГАДА", "НАША", "НАША БРИГАДА"],
+        "REACHES": ["ДОСЯГНЕ", "ДОСЯГНУТЬ", "ДІЙДЕ ДО", "ДІЙДУТЬ ДО", "ЗАЙМЕ", "ЗАЙМУТЬ", "ВИЙДЕ ДО", "УВІЙДЕ ДО"],
+        "WITHIN": ["У МЕЖАХ", "В МЕЖАХ", "ОПИНИТЬСЯ В МЕЖАХ", "ПІДІЙДЕ БЛИЖЧЕ НІЖ НА", "БЛИЖЧЕ НІЖ НА", "БЛИЖЧЕ"],
+        "ATTACKS": ["АТАКУЄ", "АТАКУЄ НАС", "АТАКУЮТЬ", "НАПАДЕ", "НАПАДЕ НА НАС", "ВСТУПИТЬ У БІЙ"],
+        "FIRES": ["ВІДКРИЄ ВОГОНЬ", "СТРІЛЯЄ", "ОБСТРІЛЮЄ НАС", "ВІДКРИЮТЬ ВОГОНЬ"],
+        "RETREATS": ["ВІДСТУПИТЬ", "ВІДСТУПАЄ", "ВІДІЙДЕ", "ТІКАЄ", "ПОБІЖИТЬ"],
+        "IT": ["ТАМ", "ЙОГО", "ЇЇ", "ЦЕ МІСЦЕ"],
+        "BYROAD": ["ДОРОГОЮ", "ПО ДОРОЗІ", "ШЛЯХОМ"],
+        "SUPPORTING": ["НА ПІДТРИМКУ", "ПІДТРИМУЮЧИ"],
+        "FORM:line": ["У ЛІНІЮ", "В ЛІНІЮ", "ЛІНІЄЮ", "В ЛІНІЇ", "У ЛІНІЇ"],
+        "FORM:column": ["У КОЛОНУ", "В КОЛОНУ", "КОЛОНОЮ", "В КОЛОНІ", "У КОЛОНІ"],
+        "FORM:square": ["У КАРЕ", "В КАРЕ"],
+        "FORM:skirmish": ["У РОЗСИПНИЙ СТРІЙ", "В РОЗСИПНИЙ СТРІЙ", "РОЗСИПНИМ СТРОЄМ", "ЛАНЦЮГОМ"],
+        "FORM:limbered": ["НА ПЕРЕДКАХ"], "FORM:unlimbered": ["ЗНЯТИМИ З ПЕРЕДКІВ", "З ПЕРЕДКІВ"],
+        "FORM:mounted": ["ВЕРХИ", "У КІННОМУ СТРОЮ"], "FORM:dismounted": ["СПІШЕНИМИ", "У ПІШОМУ СТРОЮ"],
+    },
+    "zh": {
+        "MOVE": ["前往", "移动到", "进军", "开赴"],
+        "HOLD": ["坚守", "固守", "据守", "原地坚守"],
+        "ATTACK": ["攻击", "进攻"],
+        "DEPLOY": ["展开", "部署"],
+        "RETREAT": ["撤退到", "撤往", "后撤到", "退往"],
+        "THEN": ["然后", "之后", "再", "接着"],
+        "IF": ["如果", "若", "当"],
+        "UNLESS": ["除非"],
+        "UNTIL": ["直到"],
+        "ATTURN": ["在回合 #", "于回合 #", "在第 # 回合", "在 @"],
+        "TURN": ["回合 #", "第 # 回合", "时间 @"],
+        "ENEMY": ["敌军", "敌人", "敌方"],
+        "NEAREST": ["最近的敌军", "最近敌军", "最近的敌人"],
+        "FRIENDLY": ["友军", "我军"],
+        "REACHES": ["抵达", "到达", "占领"],
+        "WITHIN": ["进入", "逼近至"],
+        "ATTACKS": ["来攻", "攻击我军", "进攻我军"],
+        "FIRES": ["开火", "向我军开火", "射击"],
+        "RETREATS": ["后撤", "撤退", "溃逃"],
+        "IT": ["该处", "那里", "该地"],
+        "BYROAD": ["沿道路", "走大路", "沿公路"],
+        "SUPPORTING": ["支援"],
+        "FORM:line": ["横队"], "FORM:column": ["纵队"], "FORM:square": ["方阵"], "FORM:skirmish": ["散兵线"],
+        "FORM:limbered": ["挂架"], "FORM:unlimbered": ["卸架"], "FORM:mounted": ["乘马"], "FORM:dismounted": ["下马"],
+    },
+}
+for _forms in NATIVE.values():
+    for _key, _more in _forms.items():
+        PHRASES[_key] = PHRASES[_key] + [f for f in _more if f not in PHRASES[_key]]
+PHRASES["THEN"] += ["，", "。", "；"]
+
 VERB_KEYS = ("MOVE", "HOLD", "ATTACK", "DEPLOY", "RETREAT")
 EVENT_VERBS = ("REACHES", "WITHIN", "ATTACKS", "FIRES", "RETREATS")
 CONDITIONS = ("IF", "UNTIL", "UNLESS")
 
 # the words that head a line of an orders text, by what they start (compared folded)
 HEAD_WORDS = {"FROM": "FROM", "ОТ": "FROM", "TO": "TO", "КОМУ": "TO", "INITIATIVE": "INITIATIVE",
-              "ИНИЦИАТИВА": "INITIATIVE", "FINAL": "FINAL"}
+              "ИНИЦИАТИВА": "INITIATIVE", "FINAL": "FINAL",
+              # French, Ukrainian, Chinese (MAIL_HEAD_WORDS leaves out the French words a mail's sentence may begin
+              # with)
+              "DE": "FROM", "EXPEDITEUR": "FROM", "POUR": "TO", "FIN": "FINAL", "ВІД": "FROM",
+              "ІНІЦІАТИВА": "INITIATIVE", "КІНЕЦЬ": "FINAL", "КОНЕЦ": "FINAL", "自": "FROM", "致": "TO",
+              "主动": "INITIATIVE", "完毕": "FINAL"}
 # the fields of a dispatch's head line: FROM sender AT position TO recipient TURN n
 HEAD_FIELDS = {"FROM": "FROM", "ОТ": "FROM", "AT": "AT", "ИЗ": "AT", "TO": "TO", "КОМУ": "TO", "К": "TO",
-               "TURN": "TURN", "ХОД": "TURN", "TIME": "TURN", "ВРЕМЯ": "TURN"}
+               "TURN": "TURN", "ХОД": "TURN", "TIME": "TURN", "ВРЕМЯ": "TURN", "У": "AT",
+               "DE": "FROM", "EXPEDITEUR": "FROM", "A": "AT", "POUR": "TO", "TOUR": "TURN", "HEURE": "TURN",
+               "ВІД": "FROM", "БІЛЯ": "AT", "ІЗ": "AT", "ХІД": "TURN", "ЧАС": "TURN",
+               "自": "FROM", "于": "AT", "致": "TO", "回合": "TURN", "时间": "TURN"}
+MAIL_HEAD_WORDS = frozenset(w for w in HEAD_WORDS if w not in ("DE", "POUR", "FIN")) | {"EXPÉDITEUR"}
+"""The words that begin an orders text in a mail: DE, POUR and FIN, so common at the start of a French sentence, are
+not (the orders form's GAME line, or EXPÉDITEUR, begins a French player's orders)."""
 
 # inches: 6" 6'' 6 INCHES 6 ДЮЙМОВ 6 ШАГОВ (the text: «12" = шагов»)
-UNIT_WORDS = ("\"", "''", "”", "″", "INCH", "INCHES", "ДЮЙМ", "ДЮЙМА", "ДЮЙМОВ", "ШАГ", "ШАГА", "ШАГОВ")
+UNIT_WORDS = ("\"", "''", "”", "″", "INCH", "INCHES", "ДЮЙМ", "ДЮЙМА", "ДЮЙМОВ", "ШАГ", "ШАГА", "ШАГОВ",
+              "POUCE", "POUCES", "ДЮЙМИ", "ДЮЙМІВ", "КРОКІВ", "КРОКИ", "英寸")
 NUMBER = re.compile(r"(\d+)(?:-?(?:ОЙ|ЫЙ|ИЙ|Й|ГО|ОГО|ОМУ|МУ|М|ОМ|ТH|TH|ST|ND|RD))?", re.I)
 CLOCK = re.compile(r"(\d{1,2})[:h](\d{2})", re.I)
 DISTANCE = re.compile(r"(\d+(?:\.\d)?)(\"|''|”|″)?")
 
 
+_LATIN = str.maketrans("ÀÂÄÁÇÉÈÊËÎÏÍÔÖÓÙÛÜÚŸ’", "AAAACEEEEIIIOOOUUUUY'")
+
+
 def fold_word(text: str) -> str:
-    return text.upper().replace("Ё", "Е")
+    """A word as keywords are compared: upper case, Ё as Е, the Latin letters' accents left out (DEPLOYER is
+    DÉPLOYER); Ukrainian Ї, Є, Й stay themselves."""
+    return text.upper().replace("Ё", "Е").translate(_LATIN)
 
 
 class Word(NamedTuple):
@@ -140,7 +259,7 @@ def _slot(form: str, text: str):
 _INDEX: dict[str, list[tuple[str, list[str]]]] = {}
 for _key, _forms in PHRASES.items():
     for _form in _forms:
-        _parts = _form.split()
+        _parts = fold_word(_form).split()
         _INDEX.setdefault(_parts[0], []).append((_key, _parts))
 for _entries in _INDEX.values():
     _entries.sort(key=lambda e: -len(e[1]))
