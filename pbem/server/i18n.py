@@ -81,6 +81,12 @@ def translate_plural(lang: str | None, singular: str, plural: str, num: int, /, 
     return translator(lang).ngettext(singular, plural, num, **values)
 
 
+def error_text(exc: Exception, lang: str | None) -> str:
+    """A refusal in ``lang``: a ServiceError's own catalog entry (``in_``); any other error as it is."""
+    in_ = getattr(exc, "in_", None)
+    return in_(lang) if callable(in_) else str(exc)
+
+
 # a game's status as pages show it (the value stays the stored word)
 STATUS = {"open": N_("open"), "running": N_("running"), "paused": N_("paused"), "finished": N_("finished"),
           "signup": N_("sign-up"), "done": N_("done")}

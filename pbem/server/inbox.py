@@ -308,7 +308,8 @@ def handle(service: Service, row: dict, msg: Inbound | None = None) -> dict:
             return {"command": command, "game": game_id, "side": side}
         submission = service.submit(game_id, side, msg.text, source=row["source"], who=sender)
     except (ServiceError, OrdersError) as exc:
-        answer(i18n.translate(lang, "Nothing was done: %(why)s", why=exc) + read_note(msg, lang), "Refused")
+        answer(i18n.translate(lang, "Nothing was done: %(why)s", why=i18n.error_text(exc, lang)) + read_note(msg, lang),
+               "Refused")
         return {"why": str(exc), "game": game_id, "side": side}
     answer(submission.message() + read_note(msg, lang), "Orders accepted" if submission.ok else "Orders NOT accepted")
     return {"orders": submission.ok, "game": game_id, "side": side, "day": submission.day,
@@ -494,7 +495,7 @@ def run_command(service: Service, game_id: int, side: str, command: str, args: l
     if command == "KEY":
         service.rotate_key(game_id, side)
         return tr.gettext("A new key was made and mailed to the seat's registered address.")
-    raise ServiceError(f"unknown command {command}")
+    raise ServiceError("unknown command %(command)s", command=command)
 
 
 
@@ -503,8 +504,8 @@ def set_language(service: Service, game_id: int, side: str, args: list[str]) -> 
     on the web, where he has not chosen another since)."""
     code = i18n.normalise(args[0]) if len(args) == 1 else None
     if code is None:
-        raise ServiceError("write LANGUAGE and one of " + ", ".join(f"{c} ({name})" for c, name in i18n.LANGUAGES.items())
-                           + ", like: LANGUAGE fr")
+        raise ServiceError("write LANGUAGE and one of %(codes)s, like: LANGUAGE fr",
+                           codes=", ".join(f"{c} ({name})" for c, name in i18n.LANGUAGES.items()))
     email = service.seat(game_id, side)["email"]
     if not email:
         raise ServiceError("your seat has no address to keep a language for")

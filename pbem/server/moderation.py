@@ -30,12 +30,13 @@ def moderate(service: Service, game_id: int, who: str, action: str, why: str, **
         raise ServiceError("a moderator action needs a reason; the players will read it")
     handler = ACTIONS.get(action)
     if handler is None:
-        raise ServiceError(f"no moderator action {action!r} (actions: {', '.join(ACTIONS)})")
+        raise ServiceError("no moderator action %(action)s (actions: %(names)s)",
+                           action=repr(action), names=', '.join(ACTIONS))
     with service.lock:
         ended = service.game(game_id).ended
         if action in REPLAYING and ended is not None and ended.get("final"):
-            raise ServiceError(f"game {game_id} ended by its players ({ended.get('why', '')}): "
-                               "that result is final, and no day of it is played again")
+            raise ServiceError("game %(game)s ended by its players (%(why)s): that result is final, and no day of it is"
+                               " played again", game=game_id, why=ended.get('why', ''))
         done = handler(service, game_id, who, why, **args)
         service.store.audit(who, action, game_id, why=why, detail={k: v for k, v in args.items() if k != "key"})
         for seat in service.store.seats(game_id):
@@ -63,13 +64,13 @@ def deadline(service: Service, game_id, who, why, when: str, zone: str = "UTC"):
     try:
         moment = datetime.fromisoformat(when.strip().replace("Z", "+00:00").replace(" ", "T", 1))
     except ValueError:
-        raise ServiceError(f"{when!r} is not a date and time (write 2026-12-01 18:00)") from None
+        raise ServiceError("%(when)s is not a date and time (write 2026-12-01 18:00)", when=repr(when)) from None
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=deadlines.zone(zone))
     moment = moment.astimezone(timezone.utc)
     if moment <= service.now():
-        raise ServiceError(f"{deadlines.local_time(moment, zone)} has passed: to play the day now, use "
-                           f"\"resolve now\"")
+        raise ServiceError('%(when)s has passed: to play the day now, use "resolve now"',
+                           when=deadlines.local_time(moment, zone))
     service.set_deadline(game_id, moment)
     return f"the deadline is now {deadlines.local_time(moment, zone)} ({deadlines.iso(moment)})."
 
@@ -84,8 +85,9 @@ def extend(service: Service, game_id, who, why, hours: int):
     if now is None:
         raise ServiceError("the game has no deadline now (it is not waiting for orders)")
     if not 1 <= hours <= EXTEND_HOURS:
-        raise ServiceError(f"a deadline can be extended by 1 to {EXTEND_HOURS} hours ({EXTEND_HOURS // 24} days) "
-                           f"at a time, not {hours}; to stop the clock for longer, pause the game")
+        raise ServiceError("a deadline can be extended by 1 to %(hours_max)s hours (%(days)s days) at a time, not "
+                           "%(hours)s; to stop the clock for longer, pause the game",
+                           hours_max=EXTEND_HOURS, days=EXTEND_HOURS // 24, hours=hours)
     later = now + timedelta(hours=hours)
     service.set_deadline(game_id, later)
     return f"the deadline is {hours} hour{'s' if hours != 1 else ''} later."
@@ -105,7 +107,7 @@ def replace(service: Service, game_id, who, why, side: str, email: str):
     try:
         email = addresses.require_address(email)  # a CR/LF or any non-address would leave the seat unreachable
     except addresses.AddressError as exc:
-        raise ServiceError(f"{exc}: give the new player's address") from None
+        raise ServiceError("%(exc)s: give the new player's address", exc=exc) from None
     service.seat(game_id, side)
     key = new_key()
     seat = service.seat(game_id, side)
@@ -130,7 +132,7 @@ def amend_orders(service: Service, game_id, who, why, day: int, side: str, text:
     try:
         game.ruleset.parse_orders(game.scenario, game.state_before(day), side, text)
     except OrdersError as exc:
-        raise ServiceError(f"the amended orders are not valid: {exc}") from None
+        raise ServiceError("the amended orders are not valid: %(exc)s", exc=exc) from None
     service.store.append_log(game_id, {"kind": "orders", "day": day, "side": side, "text": text,
                                     "source": "moderator", "by": who})
     return replay_from(service, game_id, day, why)

@@ -41,12 +41,13 @@ class Tournaments(Bidding, Console):
         self.organiser_only(league_id, who)
         league = self.league(league_id)
         if format not in FORMATS:
-            raise ServiceError(f"a tournament is {', '.join(FORMATS)}, not {format!r}")
+            raise ServiceError("a tournament is %(names)s, not %(format)s",
+                               names=', '.join(FORMATS), format=repr(format))
         name = " ".join((name or "").split())
         if not name:
             raise ServiceError("a tournament needs a name")
         if season_id is not None and season_id not in {s["id"] for s in league["seasons"]}:
-            raise ServiceError(f"the league has no season {season_id}")
+            raise ServiceError("the league has no season %(number)s", number=season_id)
         merged = check_rules({**league["rules"], **(rules or {})})
         if len(self.seats_of_rules(merged)) == 3 and format == "knockout":  # two or three seats, or refuse now
             raise ServiceError(KNOCKOUT_OF_THREE)
@@ -68,14 +69,14 @@ class Tournaments(Bidding, Console):
         if len(seats) == 3 and seats[1].side == seats[2].side != seats[0].side:
             return list(seats)  # one against two (Napoleon 1815 with three players): groups of three
         if len(seats) != 2:
-            raise ServiceError(f"tournaments pair two players a game, or three when two seats play one side "
-                               f"against the first; {rules_of.title} has {len(seats)} seats")
+            raise ServiceError("tournaments pair two players a game, or three when two seats play one side against the "
+                               "first; %(title)s has %(count)s seats", title=rules_of.title, count=len(seats))
         return list(seats)
 
     def tournament(self, tid: int) -> dict:
         row = self.store.query_one("SELECT * FROM league_tournaments WHERE id = ?", (tid,))
         if row is None:
-            raise ServiceError(f"there is no tournament {tid}")
+            raise ServiceError("there is no tournament %(number)s", number=tid)
         row["rules"] = json.loads(row["rules"])
         row["entries"] = self.store.query("SELECT * FROM league_entries WHERE tournament_id = ? ORDER BY number",
                                           (tid,))
@@ -91,13 +92,13 @@ class Tournaments(Bidding, Console):
         if any(e["email"].lower() == email.lower() for e in t["entries"]):
             return f"You are entered in {t['name']}."
         if t["status"] != "signup":
-            raise ServiceError(f"{t['name']} has started: entries are closed")
+            raise ServiceError("%(name)s has started: entries are closed", name=t['name'])
         if not self.is_member(t["league_id"], email):
-            raise ServiceError(f"join the league {t['league']['name']} first")
+            raise ServiceError("join the league %(name)s first", name=t['league']['name'])
         record = reliability(self.store, email)
         if not meets(record, t["rules"].get("min_reliability")):
-            raise ServiceError(f"{t['name']} asks for a reliability of {t['rules']['min_reliability']}%;"
-                               f" yours is {record['percent']}%")
+            raise ServiceError("%(name)s asks for a reliability of %(min_reliability)s%%; yours is %(percent)s%%",
+                               name=t['name'], min_reliability=t['rules']['min_reliability'], percent=record['percent'])
         with self.store.transaction():
             self.store.execute("INSERT INTO league_entries (tournament_id, email, number) VALUES (?, ?, ?)",
                                (tid, email, len(t["entries"]) + 1))
@@ -113,7 +114,7 @@ class Tournaments(Bidding, Console):
         t = self.tournament(tid)
         self.organiser_only(t["league_id"], who)
         if t["status"] != "signup":
-            raise ServiceError(f"{t['name']} has already started")
+            raise ServiceError("%(name)s has already started", name=t['name'])
         count = len(t["entries"])
         if count < 2:
             raise ServiceError("a tournament needs two players at least")
@@ -154,12 +155,12 @@ class Tournaments(Bidding, Console):
         if who is not None:
             self.organiser_only(t["league_id"], who)
         if t["status"] != "running":
-            raise ServiceError(f"{t['name']} is {t['status']}")
+            raise ServiceError("%(name)s is %(status)s", name=t['name'], status=t['status'])
         if any(p["result"] is None for p in t["pairings"]):
-            raise ServiceError(f"round {t['round']} is not over")
+            raise ServiceError("round %(round)s is not over", round=t['round'])
         number = t["round"] + 1
         if number > t["rounds"]:
-            raise ServiceError(f"{t['name']} has {t['rounds']} rounds")
+            raise ServiceError("%(name)s has %(rounds)s rounds", name=t['name'], rounds=t['rounds'])
         active = [e for e in t["entries"] if not e["withdrawn"]]
         by_number = {e["number"]: e["email"] for e in t["entries"]}
         history = self.histories(t)

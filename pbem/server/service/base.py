@@ -12,6 +12,7 @@ from pathlib import Path
 
 from pbem.server import deadlines, i18n
 from pbem.server.i18n import N_
+from pbem.lang import Text
 from pbem.server.addresses import one_line
 from pbem.server.mapcache import MapCache
 from pbem.core import verify
@@ -29,7 +30,20 @@ CACHE_GAMES = 300  # games kept replayed (Config.cache_games): 0.7-1.5 MB each, 
 
 
 class ServiceError(ValueError):
-    """An operation refused; the message is meant for the person who asked."""
+    """An operation refused; the message is meant for the person who asked, in his language.
+
+    ``ServiceError("game %(game)s is %(status)s", game=3, status="open")``: the message is a catalog
+    entry (extracted by its name: scripts/translations) and its values; ``str()`` is the English
+    sentence (logs, the audit, the CLI), ``in_(lang)`` the reader's. A value may be a
+    :class:`pbem.lang.Text` (a word of the catalog), read in the same language."""
+
+    def __init__(self, message, /, **values):
+        self.text = message if isinstance(message, Text) else Text(str(message), values)
+        super().__init__(str(self.text))
+
+    def in_(self, lang: str | None) -> str:
+        """The message in ``lang`` (English where the catalog has no translation)."""
+        return i18n.translator(lang).say(self.text)
 
 
 def scenario_path(name: str) -> Path:
@@ -94,7 +108,7 @@ class ServiceBase:
         try:
             return self.store.get_game(game_id)
         except NoSuchGame:
-            raise ServiceError(f"there is no game {game_id}") from None
+            raise ServiceError("there is no game %(game)s", game=game_id) from None
 
     def label(self, game_id: int) -> str:
         info = self.info(game_id)
@@ -131,7 +145,7 @@ class ServiceBase:
         info = self.info(game_id)
         game = self.game(game_id)
         if not game.over:
-            raise ServiceError(f"game {game_id} is not over: its seed stays secret until it ends")
+            raise ServiceError("game %(game)s is not over: its seed stays secret until it ends", game=game_id)
         recorded = [{"day": row["day"], "turn": game.turn_label(row["day"]), "seats": row["side"].split(","),
                      "digest": row["digest"],
                      "rolls": [e["data"] for e in row["events"] if e["kind"] == "roll"]}
@@ -152,7 +166,7 @@ class ServiceBase:
         try:
             return self.store.get_seat(game_id, side)
         except NoSuchSeat:
-            raise ServiceError(f"game {game_id} has no side {side!r}") from None
+            raise ServiceError("game %(game)s has no side %(side)s", game=game_id, side=repr(side)) from None
 
     def deadline(self, game_id: int) -> datetime | None:
         return deadlines.parse_iso(self.info(game_id).get("deadline"))

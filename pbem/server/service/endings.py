@@ -30,7 +30,8 @@ class Endings(ServiceBase):
     def check_playing(self, game_id: int) -> None:
         status = self.info(game_id)["status"]
         if status not in ("running", "paused"):
-            raise ServiceError(f"game {game_id} is {status}: only a game being played can end so")
+            raise ServiceError("game %(game)s is %(status)s: only a game being played can end so",
+                               game=game_id, status=status)
 
     def end_by_players(self, game_id: int, winner: str | None, why: str, how: str, who: str) -> None:
         """End the game now with ``winner`` (None: a draw); told to every seat. Call under the lock."""
@@ -60,7 +61,7 @@ class Endings(ServiceBase):
             self.check_playing(game_id)
             sides = self.sides_of(game_id)
             if side not in sides:
-                raise ServiceError(f"game {game_id} has no seat {side!r}")
+                raise ServiceError("game %(game)s has no seat %(side)s", game=game_id, side=repr(side))
             others = sorted(set(sides.values()) - {sides[side]})
             winner = others[0] if len(others) == 1 else None
             game = self.game(game_id)
@@ -92,12 +93,13 @@ class Endings(ServiceBase):
         with self.lock:
             self.check_playing(game_id)
             if side not in self.sides_of(game_id):
-                raise ServiceError(f"game {game_id} has no seat {side!r}")
+                raise ServiceError("game %(game)s has no seat %(side)s", game=game_id, side=repr(side))
             offer = self.draw_offer(game_id)
             if offer is not None and offer["side"] != side and side in offer["waiting"]:
                 return self.answer_draw(game_id, side, True, who)  # offering back is accepting
             if offer is not None:
-                raise ServiceError(f"a draw offer by {self.seat_title(game_id, offer['side'])} already stands")
+                raise ServiceError("a draw offer by %(seat)s already stands",
+                                   seat=self.seat_title(game_id, offer['side']))
             title = self.seat_title(game_id, side)
             day = self.game(game_id).day
             with self.store.transaction():
@@ -120,7 +122,7 @@ class Endings(ServiceBase):
             self.check_playing(game_id)
             offer = self.draw_offer(game_id)
             if offer is None:
-                raise ServiceError(f"game {game_id} has no draw offer standing")
+                raise ServiceError("game %(game)s has no draw offer standing", game=game_id)
             if side not in offer["waiting"]:
                 raise ServiceError("the offer does not wait for your answer")
             title = self.seat_title(game_id, side)
@@ -154,13 +156,13 @@ class Endings(ServiceBase):
         of its players; returns the new game's id (every seat gets its welcome and key)."""
         info = self.info(game_id)
         if not self.game(game_id).over:
-            raise ServiceError(f"game {game_id} is not over: a rematch follows the end")
+            raise ServiceError("game %(game)s is not over: a rematch follows the end", game=game_id)
         seats = [s["side"] for s in self.store.seats(game_id)]
         emails = {s["side"]: s["email"] for s in self.store.seats(game_id)}
         if not any((e or "").lower() == who.strip().lower() for e in emails.values()):
-            raise ServiceError(f"only the players of game {game_id} may ask for its rematch")
+            raise ServiceError("only the players of game %(game)s may ask for its rematch", game=game_id)
         if not all(emails.values()):
-            raise ServiceError(f"game {game_id} has an empty seat or a computer player: no rematch")
+            raise ServiceError("game %(game)s has an empty seat or a computer player: no rematch", game=game_id)
         turned = {seat: emails[seats[i - 1]] for i, seat in enumerate(seats)}  # each player one seat on
         settings = {k: v for k, v in (info["settings"] or {}).items() if k != "bots"}
         title = f"Rematch of #{game_id}"

@@ -42,7 +42,8 @@ class Games(ServiceBase):
         seat_ids = [seat.id for seat in rules.seats(loaded, options)]
         unknown = set(seats or {}) - set(seat_ids)
         if unknown:
-            raise ServiceError(f"{rules.title} has no seat {', '.join(sorted(unknown))} (seats: {', '.join(seat_ids)})")
+            raise ServiceError("%(title)s has no seat %(names)s (seats: %(names2)s)",
+                               title=rules.title, names=', '.join(sorted(unknown)), names2=', '.join(seat_ids))
         bots = self.check_bots(rules, seat_ids, bots)
         if bots:
             settings = {**settings, "bots": bots}
@@ -72,7 +73,8 @@ class Games(ServiceBase):
         with self.store.transaction():
             seat = self.seat(game_id, side)
             if seat["email"] or side in self.bots_of(game_id):
-                raise ServiceError(f"{self.seat_title(game_id, side)} in game {game_id} is taken")
+                raise ServiceError("%(seat)s in game %(game)s is taken",
+                                   seat=self.seat_title(game_id, side), game=game_id)
             self.check_invitation(game_id, side, email)  # a kept seat, a private game (invitations.py)
             self.store.update_seat(game_id, side, email=email, timezone=timezone)
             key = new_key()

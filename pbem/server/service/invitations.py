@@ -26,13 +26,13 @@ class Invitations(ServiceBase):
         seat = self.seat(game_id, side)
         players = {(s["email"] or "").lower() for s in self.store.seats(game_id)}
         if who.lower() not in players | {(info.get("moderator") or "").lower()} - {""}:
-            raise ServiceError(f"only the players of game {game_id} and its moderator invite to it")
+            raise ServiceError("only the players of game %(game)s and its moderator invite to it", game=game_id)
         if info["status"] != "open" or seat["email"] or side in self.bots_of(game_id):
-            raise ServiceError(f"{self.seat_title(game_id, side)} in game {game_id} is taken")
+            raise ServiceError("%(seat)s in game %(game)s is taken", seat=self.seat_title(game_id, side), game=game_id)
         try:
             email = addresses.require_address(email)
         except addresses.AddressError as exc:
-            raise ServiceError(f"{exc}: give the invited player's address") from None
+            raise ServiceError("%(exc)s: give the invited player's address", exc=exc) from None
         with self.store.transaction():
             self.store.execute("INSERT OR REPLACE INTO invitations (game_id, side, email, who, created)"
                                " VALUES (?, ?, ?, ?, ?)", (game_id, side, email, who, self.store.now()))
@@ -50,6 +50,7 @@ class Invitations(ServiceBase):
         """Refuse a seat kept for someone else, or a private game's seat without an invitation."""
         kept = self.invitation(game_id, side)
         if kept is not None and kept["email"].lower() != email.strip().lower():
-            raise ServiceError(f"{self.seat_title(game_id, side)} in game {game_id} is kept for an invited player")
+            raise ServiceError("%(seat)s in game %(game)s is kept for an invited player",
+                               seat=self.seat_title(game_id, side), game=game_id)
         if kept is None and (self.info(game_id)["settings"] or {}).get("private"):
-            raise ServiceError(f"game {game_id} is private: its seats are taken by invitation")
+            raise ServiceError("game %(game)s is private: its seats are taken by invitation", game=game_id)

@@ -21,8 +21,8 @@ class Players(ServiceBase):
         seat = self.seat(game_id, side)
         used = int(seat.get("vacation_to") or 0)
         if days < 1 or used + days > settings["vacation_days"]:
-            raise ServiceError(f"a vacation may total at most {settings['vacation_days']} days in this game "
-                               f"({used} used)")
+            raise ServiceError("a vacation may total at most %(limit)s days in this game (%(used)s used)",
+                               limit=settings['vacation_days'], used=used)
         deadline = self.deadline(game_id) or self.now()
         new = deadline + timedelta(days=days)
         with self.store.transaction():
@@ -96,13 +96,14 @@ class Vacations(ServiceBase):
         with self.store.transaction():
             for v in self.vacations_of(email):
                 if deadlines.parse_iso(v["starts"]) < ends and starts < deadlines.parse_iso(v["ends"]):
-                    raise ServiceError(f"it overlaps your vacation from {v['starts']} to {v['ends']}")
+                    raise ServiceError("it overlaps your vacation from %(starts)s to %(ends)s",
+                                       starts=v['starts'], ends=v['ends'])
             days = vacation_days({"starts": deadlines.iso(starts), "ends": deadlines.iso(ends)})
             used = self.vacation_days_used(email, starts.year)
             allowance = self.year_allowance()
             if used + days > allowance:
-                raise ServiceError(f"a year allows {allowance} days of vacation; {starts.year} has {used} "
-                                   f"scheduled, and this one is {days}")
+                raise ServiceError("a year allows %(allowance)s days of vacation; %(year)s has %(used)s scheduled, and "
+                                   "this one is %(days)s", allowance=allowance, year=starts.year, used=used, days=days)
             vid = self.store.execute("INSERT INTO vacations (email, starts, ends, created) VALUES (?, ?, ?, ?)",
                                      (email, deadlines.iso(starts), deadlines.iso(ends),
                                       self.store.now())).lastrowid
@@ -115,7 +116,7 @@ class Vacations(ServiceBase):
             row = self.store.query_one("SELECT * FROM vacations WHERE id = ? AND email = ? AND cancelled = 0",
                                        (vid, email.strip()))
             if row is None:
-                raise ServiceError(f"you have no vacation {vid}")
+                raise ServiceError("you have no vacation %(number)s", number=vid)
             self.store.execute("UPDATE vacations SET cancelled = 1 WHERE id = ?", (vid,))
             self.store.audit(email, "vacation_cancelled", detail={"id": vid})
 
@@ -170,5 +171,6 @@ def vacation_span(start: str, end: str) -> tuple[datetime, datetime]:
             except ValueError:
                 continue
             return at + timedelta(days=1) if last and fmt == "%Y-%m-%d" else at
-        raise ServiceError(f"{text!r} is not a date like 2026-12-20 or a time like 2026-12-20T08:00 (UTC)")
+        raise ServiceError("%(text)s is not a date like 2026-12-20 or a time like 2026-12-20T08:00 (UTC)",
+                           text=repr(text))
     return when(start, False), when(end, True)

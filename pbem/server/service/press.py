@@ -32,7 +32,8 @@ class Press(ServiceBase):
         for name in names:
             seat = next((s for s, t in titles.items() if fold(name.strip()) in (fold(s), fold(t))), None)
             if seat is None:
-                raise ServiceError(f"game {game_id} has no seat {name.strip()!r} (seats: {', '.join(titles.values())})")
+                raise ServiceError("game %(game)s has no seat %(name)s (seats: %(names)s)",
+                                   game=game_id, name=repr(name.strip()), names=', '.join(titles.values()))
             if seat == sender:
                 raise ServiceError("a message goes to other seats, not your own")
             if seat not in out:
@@ -45,21 +46,23 @@ class Press(ServiceBase):
         with self.lock:
             info = self.info(game_id)
             if info["status"] not in ("running", "paused"):
-                raise ServiceError(f"game {game_id} is {info['status']}: messages are sent while it is played")
+                raise ServiceError("game %(game)s is %(status)s: messages are sent while it is played",
+                                   game=game_id, status=info['status'])
             rule = deadlines.settings_with_defaults(info["settings"])["press"]
             if rule == "none":
-                raise ServiceError(f"game {game_id} allows no messages between players")
+                raise ServiceError("game %(game)s allows no messages between players", game=game_id)
             recipients = self.press_seats(game_id, sender, to)
             text = "\n".join(line.rstrip() for line in (text or "").strip().splitlines())
             if not text:
                 raise ServiceError("the message is empty")
             if len(text) > PRESS_LIMIT:
-                raise ServiceError(f"a message is at most {PRESS_LIMIT} characters; this one is {len(text)}")
+                raise ServiceError("a message is at most %(limit)s characters; this one is %(count)s",
+                                   limit=PRESS_LIMIT, count=len(text))
             game = self.game(game_id)
             if rule == "game":
                 refusal = press_refusal(game.ruleset, game.scenario, game.state, sender, tuple(recipients))
                 if refusal:
-                    raise ServiceError(f"not now: {refusal}")
+                    raise ServiceError("not now: %(refusal)s", refusal=refusal)
             title = self.seat_title(game_id, sender)
             names = ", ".join(self.seat_title(game_id, s) for s in recipients)
             with self.store.transaction():

@@ -366,14 +366,14 @@ class Turns(ServiceBase):
             info = self.info(game_id)
             pending = info.get("pending")
             if not pending or pending["index"] != index or pending["decision"]["side"] != side:
-                raise ServiceError(f"game {game_id} is not waiting for your answer {index}")
+                raise ServiceError("game %(game)s is not waiting for your answer %(index)s", game=game_id, index=index)
             d = pending["decision"]
             decision = Decision(d["side"], d["kind"], d["question"], tuple(d["options"]), tuple(d["default"]),
                                 tuple(d["labels"].items()), d["min"], d["max"])
             answer = list(decision.read(answer))  # a choice by its key or its name
             problem = decision.problem(answer)
             if problem:
-                raise ServiceError(f"that answer cannot be taken: {problem}")
+                raise ServiceError("that answer cannot be taken: %(problem)s", problem=problem)
             self.store.append_log(game_id, {"kind": "answer", "day": pending["day"], "index": index,
                                             "answer": list(answer), "by": "player"})
             self.store.set_clock(game_id, pending=None)

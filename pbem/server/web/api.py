@@ -97,7 +97,7 @@ def create():
             who=g.user.email, game=str(body.get("game") or "marengo"), options=body.get("options") or {},
             bots=body.get("bots") if isinstance(body.get("bots"), dict) else None)
     except ServiceError as exc:
-        return jsonify({"ok": False, "error": str(exc)}), 400
+        return jsonify({"ok": False, "error": exc.in_(i18n.web_lang())}), 400
     return jsonify({"ok": True, "id": game_id, "commitment": service().commitment(game_id)}), 201
 
 
@@ -117,7 +117,8 @@ def api_settings(given) -> "_Form":
         elif name in fields:
             out[fields[name]] = value
         else:
-            raise ServiceError(f"there is no setting {name!r}; the settings are {', '.join(known)}")
+            raise ServiceError("there is no setting %(name)s; the settings are %(names)s",
+                               name=repr(name), names=', '.join(known))
     return out
 
 
@@ -134,7 +135,7 @@ def export(game_id: int):
     try:
         return jsonify(service().export(game_id))
     except ServiceError as exc:
-        abort(403, str(exc))
+        abort(403, exc.in_(i18n.web_lang()))
 
 
 @bp.route("/games/<int:game_id>")

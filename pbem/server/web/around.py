@@ -11,7 +11,7 @@ from flask import Blueprint, abort, flash, g, redirect, render_template, request
 from flask_babel import gettext as _
 from flask_babel import ngettext
 
-from pbem.server import deadlines
+from pbem.server import deadlines, i18n
 from pbem.server.service import ServiceError
 from pbem.server.service.players import vacation_span
 from pbem.server.web.security import email_required, is_moderator, my_sides, service, side_for
@@ -46,12 +46,14 @@ def around_settings(form, given_only: bool = False) -> dict:
         elif value is None or (isinstance(value, str) and value.strip().lower() in words):
             out["private"] = words[(value or "").strip().lower()]
         else:
-            raise ServiceError(f"private is {AROUND_SETTINGS['private'][0]}, not {value!r}")
+            raise ServiceError("private is %(allowed)s, not %(value)s",
+                               allowed=AROUND_SETTINGS['private'][0], value=repr(value))
     if not given_only or "press" in form:
         value = form.get("press")
         value = "game" if value is None or value == "" else value
         if value not in deadlines.PRESS:
-            raise ServiceError(f"press is {AROUND_SETTINGS['press'][0]}, not {value!r}")
+            raise ServiceError("press is %(allowed)s, not %(value)s",
+                               allowed=AROUND_SETTINGS['press'][0], value=repr(value))
         out["press"] = value
     if not given_only or "spectator_delay" in form:
         value = form.get("spectator_delay")
@@ -60,7 +62,8 @@ def around_settings(form, given_only: bool = False) -> dict:
         elif isinstance(value, str) and value.strip().isdigit():
             value = int(value)
         if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 0):
-            raise ServiceError(f"spectator_delay is {AROUND_SETTINGS['spectator_delay'][0]}, not {value!r}")
+            raise ServiceError("spectator_delay is %(allowed)s, not %(value)s",
+                               allowed=AROUND_SETTINGS['spectator_delay'][0], value=repr(value))
         out["spectator_delay"] = value
     return out
 
@@ -94,7 +97,7 @@ def resign(game_id: int):
 def draw(game_id: int, action: str):
     side = side_for(g.user, game_id, request.form.get("side"), write=True)
     if action not in DRAW:
-        raise ServiceError(f"a draw is offered, accepted or declined, not {action!r}")
+        raise ServiceError("a draw is offered, accepted or declined, not %(action)s", action=repr(action))
     if action == "offer":
         flash(service().offer_draw(game_id, side, who=g.user.email))
     else:
@@ -154,7 +157,7 @@ def replay(game_id: int):
         shown, _last = service().replay_bounds(game_id, moderator)
         step = service().replay_day(game_id, int(day) if day.isdigit() else max(shown - 1, 0), view, moderator)
     except ServiceError as exc:
-        abort(403 if "being played" in str(exc) else 404, str(exc))
+        abort(403 if "being played" in str(exc) else 404, exc.in_(i18n.web_lang()))
     titles = {"neutral": "Neutral view", **service().seat_titles(game_id)}
     return render_template("replay.html", game_id=game_id, label=service().label(game_id), step=step,
                            titles=titles, over=info["status"] == "finished" or service().game(game_id).over)

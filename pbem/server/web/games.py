@@ -381,7 +381,7 @@ def settings_from_form(form, given_only: bool = False) -> dict:
         try:
             return int(form.get(name) or default)
         except (TypeError, ValueError):
-            raise ServiceError(f"{name.replace('_', ' ')} must be a whole number") from None
+            raise ServiceError("%(name)s must be a whole number", name=name.replace('_', ' ')) from None
 
     def yes(value) -> bool:
         return value if isinstance(value, bool) else str(value or "").strip().lower() in ("1", "true", "yes", "on")
@@ -429,20 +429,23 @@ def new_game():
         seat = next(iter(of_game(form.getlist("seat"), game)), "")
         sides = seat_ids if seat == "both" else [] if seat == "none" else [seat]
         if not set(sides) <= set(seat_ids):
-            raise ServiceError(f"choose your seat: {rules.title} has " + ", ".join(seat_ids)
-                               + " (or every seat, or none if you only moderate)")
+            raise ServiceError("choose your seat: %(title)s has %(seats)s (or every seat, or none if you only moderate)",
+                               title=rules.title, seats=", ".join(seat_ids))
         computer = next((c for c in of_game([c for c in form.getlist("computer") if c], game)), "")
         wrong = [c for c in form.getlist("computer") if c and not c.startswith(f"{game}:") and ":" in c]
         bots = {}
         if computer or (wrong and not computer):
             if not computer or computer not in rules.bots():
-                raise ServiceError(f"choose a computer player of {rules.title}: " + ", ".join(rules.bots()))
+                raise ServiceError("choose a computer player of %(title)s: %(names)s", title=rules.title,
+                                   names=", ".join(rules.bots()))
             bots = {s: computer for s in seat_ids if s not in sides}
         asked = of_game(form.getlist("ask"), game)
         unknown = [k for k in asked if k not in rules.ask_kinds]
         if unknown:
-            raise ServiceError(f"{rules.title} asks no {', '.join(unknown)} decision by mail"
-                               + (f" (it may ask: {', '.join(rules.ask_kinds)})" if rules.ask_kinds else ""))
+            if rules.ask_kinds:
+                raise ServiceError("%(title)s asks no %(names)s decision by mail (it may ask: %(kinds)s)",
+                                   title=rules.title, names=", ".join(unknown), kinds=", ".join(rules.ask_kinds))
+            raise ServiceError("%(title)s asks no %(names)s decision by mail", title=rules.title, names=", ".join(unknown))
         moderator = form.get("moderator", "").strip() or (g.user.email if seat in ("both", "none") else None)
         if moderator and moderator.lower() == g.user.email.lower() and seat not in ("both", "none"):
             raise ServiceError("you cannot moderate a game in which you play one side: a moderator sees both")
@@ -455,7 +458,7 @@ def new_game():
             moderator=moderator, who=g.user.email, timezones={s: timezone for s in sides}, game=game,
             options=options, bots=bots)
     except (ServiceError, deadlines.SettingsError) as exc:
-        return render_template("new_game.html", form=form, error=str(exc), **shown), 400
+        return render_template("new_game.html", form=form, error=i18n.error_text(exc, i18n.web_lang()), **shown), 400
     mine = (moderator or "").lower() == g.user.email.lower()
     if sides:
         flash(_("Game created. Your seat key was mailed to you; you need it only to send orders by mail."))

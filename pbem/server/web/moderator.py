@@ -78,7 +78,7 @@ def action_args(action: str, form, game_id: int) -> dict:
     def number(name):
         value = form.get(name, "").strip()
         if not value.isdigit():
-            raise ServiceError(f"{name} must be a number")
+            raise ServiceError("%(name)s must be a number", name=name)
         return int(value)
 
     def side():

@@ -27,7 +27,8 @@ from flask_babel import gettext as _
 from flask_babel import ngettext
 from werkzeug.exceptions import HTTPException
 
-from pbem.server import throttle
+from pbem.server import i18n, throttle
+from pbem.server.i18n import N_
 from pbem.server.service import ServiceError
 from pbem.server.store import iso
 from pbem.server.web import sessions
@@ -309,8 +310,8 @@ def error_page(code: int, message: str):
     return render_template("error.html", code=code, message=message), code
 
 
-TITLES = {400: "Bad request", 401: "Sign in needed", 403: "Not yours to see", 404: "Not found",
-          405: "Not allowed", 413: "Too large", 429: "Too many attempts", 500: "Server error"}
+TITLES = {400: N_("Bad request."), 401: N_("Sign in needed."), 403: N_("Not yours to see."), 404: N_("Not found."),
+          405: N_("Not allowed."), 413: N_("Too large."), 429: N_("Too many attempts."), 500: N_("Server error.")}
 
 
 def handle_http(exc: HTTPException):
@@ -319,23 +320,23 @@ def handle_http(exc: HTTPException):
     description = exc.description if isinstance(exc.description, str) else ""
     default = type(exc).description
     message = description if description and description != default and "<" not in description else \
-        TITLES.get(exc.code, exc.name) + "."
-    if exc.code == 404 and message == "Not found.":
-        message = "There is no such page."
+        (_(TITLES[exc.code]) if exc.code in TITLES else exc.name + ".")
+    if exc.code == 404 and message == _(TITLES[404]):
+        message = _("There is no such page.")
     if exc.code == 405:
-        message = f"This address does not take {request.method} requests."
+        message = _("This address does not take %(method)s requests.", method=request.method)
     return error_page(exc.code or 500, message)
 
 
 def handle_service_error(exc: ServiceError):
-    return error_page(400, str(exc))
+    return error_page(400, exc.in_(i18n.web_lang()))  # the reader's language: the page's, or the API's Accept-Language
 
 
 def handle_crash(exc: Exception):
     if isinstance(exc, HTTPException):
         return handle_http(exc)
     current_app.logger.exception("error on %s %s", request.method, request.path)
-    return error_page(500, "Something went wrong on the server; it was logged. Try again, or tell the admin.")
+    return error_page(500, _("Something went wrong on the server; it was logged. Try again, or tell the admin."))
 
 
 def init_app(app) -> None:
