@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from pbem.lang import DEFAULT, LANGUAGES, Tongue, catalog, normalise
+from pbem.lang import DEFAULT, LANGUAGES, Text, Tongue, catalog, normalise
 
 __all__ = ["DEFAULT", "LANGUAGES", "normalise", "translator", "translate", "translate_plural"]
 
@@ -79,6 +79,21 @@ def translate(lang: str | None, message: str, /, **values) -> str:
 
 def translate_plural(lang: str | None, singular: str, plural: str, num: int, /, **values) -> str:
     return translator(lang).ngettext(singular, plural, num, **values)
+
+
+class Said(str):
+    """An answer the service gives: the English sentence (a str: the CLI's, the tests', the audit's),
+    with its catalog entry to read it in the asker's language (``in_``: his page, his mail)."""
+
+    text: Text
+
+    def __new__(cls, text: Text) -> Said:
+        said = super().__new__(cls, str(text))
+        said.text = text
+        return said
+
+    def in_(self, lang: str | None) -> str:
+        return translator(lang).say(self.text)
 
 
 def error_text(exc: Exception, lang: str | None) -> str:

@@ -14,7 +14,9 @@ from typing import TYPE_CHECKING
 
 from datetime import datetime, timedelta, timezone
 
-from pbem.server import addresses, deadlines
+from pbem.lang import Text, say, say_plural
+from pbem.server import addresses, deadlines, i18n
+from pbem.server.i18n import N_
 from pbem.core.orders import OrdersError
 from pbem.server.mail.outbox import queue
 from pbem.server.service.base import ServiceError
@@ -24,8 +26,15 @@ if TYPE_CHECKING:  # the service calls this module: no import of it at run time
     from pbem.server.service import Service
 
 
-def moderate(service: Service, game_id: int, who: str, action: str, why: str, **args) -> str:
-    """Carry out one action, audit it, tell the players; returns what was done, in words."""
+ACTION_NAMES = {"pause": N_("pause"), "resume": N_("resume"), "deadline": N_("deadline"), "extend": N_("extend"),
+                "resolve_now": N_("resolve now"), "replace": N_("replace"), "amend_orders": N_("amend orders"),
+                "amend_decision": N_("amend decision"), "rewind": N_("rewind")}
+"""The actions as the players' notices name them (``Moderator: pause``), by the action's id."""
+
+
+def moderate(service: Service, game_id: int, who: str, action: str, why: str, **args) -> i18n.Said:
+    """Carry out one action, audit it, tell the players (each in his language); returns what was done,
+    in words."""
     if not why.strip():
         raise ServiceError("a moderator action needs a reason; the players will read it")
     handler = ACTIONS.get(action)
@@ -41,22 +50,25 @@ def moderate(service: Service, game_id: int, who: str, action: str, why: str, **
         service.store.audit(who, action, game_id, why=why, detail={k: v for k, v in args.items() if k != "key"})
         for seat in service.store.seats(game_id):
             if seat["email"]:
+                tr = i18n.translator(service.store.language_of(seat["email"]))
                 line = service.deadline_line(game_id, seat["side"])  # in the reader's zone, with the time left
-                queue(service.store, seat["email"], f"[pbem {game_id}] Moderator: {action.replace('_', ' ')}",
-                      f"A moderator of game {service.label(game_id)} ({who}): {done}\nReason: {why}"
+                queue(service.store, seat["email"],
+                      f"[pbem {game_id}] " + tr.gettext("Moderator: %(action)s", action=tr.gettext(ACTION_NAMES[action])),
+                      tr.gettext("A moderator of game %(game)s (%(who)s): %(done)s", game=service.label(game_id), who=who,
+                                 done=tr.say(done)) + "\n" + tr.gettext("Reason: %(why)s", why=why)
                       + (f"\n\n{line}" if line else ""), kind="moderator", game_id=game_id)
-        return done
+        return i18n.Said(done)
 
 
 def pause(service: Service, game_id, who, why):
     service.store.update_game(game_id, status="paused")
-    return "the game is paused."
+    return say("the game is paused.")
 
 
 def resume(service: Service, game_id, who, why):
     service.store.update_game(game_id, status="running")
     service.set_next_deadline(game_id)
-    return "the game is running again, with a new deadline."
+    return say("the game is running again, with a new deadline.")
 
 
 def deadline(service: Service, game_id, who, why, when: str, zone: str = "UTC"):
@@ -72,7 +84,8 @@ def deadline(service: Service, game_id, who, why, when: str, zone: str = "UTC"):
         raise ServiceError('%(when)s has passed: to play the day now, use "resolve now"',
                            when=deadlines.local_time(moment, zone))
     service.set_deadline(game_id, moment)
-    return f"the deadline is now {deadlines.local_time(moment, zone)} ({deadlines.iso(moment)})."
+    return say("the deadline is now %(when)s (%(iso)s).", when=deadlines.local_time(moment, zone),
+               iso=deadlines.iso(moment))
 
 
 EXTEND_HOURS = 30 * 24
@@ -90,7 +103,7 @@ def extend(service: Service, game_id, who, why, hours: int):
                            hours_max=EXTEND_HOURS, days=EXTEND_HOURS // 24, hours=hours)
     later = now + timedelta(hours=hours)
     service.set_deadline(game_id, later)
-    return f"the deadline is {hours} hour{'s' if hours != 1 else ''} later."
+    return say_plural("the deadline is %(num)d hour later.", "the deadline is %(num)d hours later.", hours)
 
 
 def resolve_now(service: Service, game_id, who, why):
@@ -100,7 +113,7 @@ def resolve_now(service: Service, game_id, who, why):
     day = service.resolve_next(game_id)
     if day is None:
         raise ServiceError("the day was not resolved: it waits on a question to a player, or the game is over")
-    return f"{service.turn_label(service.game(game_id), day)} was resolved now; the reports follow."
+    return say("%(turn)s was resolved now; the reports follow.", turn=service.turn_label(service.game(game_id), day))
 
 
 def replace(service: Service, game_id, who, why, side: str, email: str):
@@ -122,7 +135,7 @@ def replace(service: Service, game_id, who, why, side: str, email: str):
     service.store.update_seat(game_id, side, email=email, missed=0)
     service.set_key(game_id, side, key)
     service.welcome(game_id, side, email, key)
-    return f"{service.seat_title(game_id, side)} is now played by {email}."
+    return say("%(seat)s is now played by %(email)s.", seat=service.seat_title(game_id, side), email=email)
 
 
 def amend_orders(service: Service, game_id, who, why, day: int, side: str, text: str):
@@ -151,7 +164,7 @@ def rewind(service: Service, game_id, who, why, day: int):
     return replay_from(service, game_id, day, why)
 
 
-def replay_from(service: Service, game_id: int, day: int, why: str) -> str:
+def replay_from(service: Service, game_id: int, day: int, why: str) -> Text:
     """Undo days from ``day`` and resolve them again with the log as it now stands."""
     game = service.game(game_id)
     upto = game.day
@@ -173,10 +186,10 @@ def replay_from(service: Service, game_id: int, day: int, why: str) -> str:
             service.store.update_game(game_id, status="paused")
         elif game.over:
             service.store.update_game(game_id, status="finished")
-    done = f"days {day} to {upto - 1} were resolved again; corrected reports follow."
     if reopened:
-        done += " The game is no longer over: it is paused until the moderator resumes it."
-    return done
+        return say("days %(first)s to %(last)s were resolved again; corrected reports follow. The game is no longer "
+                   "over: it is paused until the moderator resumes it.", first=day, last=upto - 1)
+    return say("days %(first)s to %(last)s were resolved again; corrected reports follow.", first=day, last=upto - 1)
 
 
 REPLAYING = ("resume", "resolve_now", "amend_orders", "amend_decision", "rewind")

@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import json
 
+from pbem.lang import say
 from pbem.server import deadlines
+from pbem.server.i18n import Said
 from pbem.server.service import ServiceError
 
 from .records import meets, reliability
@@ -124,7 +126,7 @@ class Leagues(Tournaments):
         league = self.league(league_id)
         email = email.strip()
         if any(m["email"].lower() == email.lower() for m in league["members"]):
-            return f"You are already a member of {league['name']}."
+            return Said(say("You are already a member of %(league)s.", league=league['name']))
         if league["signup"] != "open":
             raise ServiceError("%(name)s is not taking new members", name=league['name'])
         record = reliability(self.store, email)
@@ -136,7 +138,7 @@ class Leagues(Tournaments):
             self.store.execute("INSERT INTO league_members (league_id, email, name, joined, via) VALUES (?, ?, ?, ?, ?)",
                                (league_id, email, " ".join(name.split())[:80], self.store.now(), via))
             self.store.audit(email, "league_join", detail={"league": league_id, "via": via})
-        return f"Welcome to {league['name']}."
+        return Said(say("Welcome to %(league)s.", league=league['name']))
 
     def is_member(self, league_id: int, email: str | None) -> bool:
         return bool(email) and self.store.query_one(

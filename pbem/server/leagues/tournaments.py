@@ -16,6 +16,8 @@ from __future__ import annotations
 import json
 
 from pbem.core.ruleset import options_of
+from pbem.lang import say
+from pbem.server.i18n import Said
 from pbem.server.service import ServiceError
 
 from . import pairing, standings
@@ -90,7 +92,7 @@ class Tournaments(Bidding, Console):
         t = self.tournament(tid)
         email = email.strip()
         if any(e["email"].lower() == email.lower() for e in t["entries"]):
-            return f"You are entered in {t['name']}."
+            return Said(say("You are entered in %(tournament)s.", tournament=t['name']))
         if t["status"] != "signup":
             raise ServiceError("%(name)s has started: entries are closed", name=t['name'])
         if not self.is_member(t["league_id"], email):
@@ -103,7 +105,7 @@ class Tournaments(Bidding, Console):
             self.store.execute("INSERT INTO league_entries (tournament_id, email, number) VALUES (?, ?, ?)",
                                (tid, email, len(t["entries"]) + 1))
             self.store.audit(email, "tournament_enter", detail={"tournament": tid})
-        return f"You are entered in {t['name']}."
+        return Said(say("You are entered in %(tournament)s.", tournament=t['name']))
 
     # -- rounds ----------------------------------------------------------------------------
 

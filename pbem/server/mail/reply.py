@@ -31,6 +31,8 @@ import re
 from dataclasses import dataclass, field
 
 from pbem.core.orders import HEADER_KEYS
+from pbem.server import i18n
+from pbem.server.i18n import N_
 from pbem.server.mail.quoting import (
     ANY_HEADER_LINE, CLOSING, DATE, DECOR, EMAIL, FOOTER, FORWARD, FRAMED, FROM, HEADER_LINE, PLACEHOLDER,
     PLAIN_RULE, QUOTE, RULE, SEPARATOR, START, TIME, VERB, YEAR,
@@ -84,18 +86,27 @@ QUOTED_KINDS = ("quote", "attribution", "header block", "separator", "pbem mail"
 NAMED_KINDS = ("greeting", "note", "footer", "signature", "sign-off")  # listed one by one, by their first line
 
 
-def summary(cuts: list[Cut]) -> str:
+NAMED = {"greeting": N_("the greeting %(first)s"), "note": N_("the note %(first)s"),
+         "footer": N_("the footer %(first)s"), "signature": N_("the signature %(first)s"),
+         "sign-off": N_("the sign-off %(first)s")}
+
+
+def summary(cuts: list[Cut], lang: str | None = "en") -> str:
+    """What was ignored, counted and named by its first line, in ``lang``."""
+    tr = i18n.translator(lang)
     parts = []
     quoted = [c for c in cuts if c.kind in QUOTED_KINDS and c.count]
     count = sum(c.count for c in quoted)
     if count:
         start = next((c for c in quoted if c.kind != "quote"), quoted[0])
-        parts.append(f"{count} quoted line{'s' if count != 1 else ''} (from {_short(start.first)!r})")
+        parts.append(tr.ngettext("%(num)d quoted line (from %(first)s)", "%(num)d quoted lines (from %(first)s)", count,
+                                 first=repr(_short(start.first))))
     for cut in cuts:
         if cut.kind in NAMED_KINDS and cut.count:
             rest = cut.count - 1
-            parts.append(f"the {cut.kind} {_short(cut.first)!r}" + (f" and {rest} line{'s' if rest > 1 else ''}"
-                                                                     f" under it" if rest > 0 else ""))
+            named = tr.gettext(NAMED[cut.kind], first=repr(_short(cut.first)))
+            parts.append(named + (" " + tr.ngettext("and %(num)d line under it", "and %(num)d lines under it", rest)
+                                  if rest > 0 else ""))
     return ", ".join(parts)
 
 

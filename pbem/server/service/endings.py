@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 
+from pbem.lang import Text, say
 from pbem.server import deadlines, i18n
 from pbem.server.notify import notice
 
@@ -33,10 +34,11 @@ class Endings(ServiceBase):
             raise ServiceError("game %(game)s is %(status)s: only a game being played can end so",
                                game=game_id, status=status)
 
-    def end_by_players(self, game_id: int, winner: str | None, why: str, how: str, who: str) -> None:
-        """End the game now with ``winner`` (None: a draw); told to every seat. Call under the lock."""
+    def end_by_players(self, game_id: int, winner: str | None, why: Text, how: str, who: str) -> None:
+        """End the game now with ``winner`` (None: a draw); told to every seat, each in his language
+        (the log keeps ``why`` in English). Call under the lock."""
         game = self.game(game_id)
-        entry = game.end(winner, why)
+        entry = game.end(winner, str(why))
         entry.update(by=who, at=deadlines.iso(self.now()), how=how, final=True)
         with self.store.transaction():
             self.store.append_log(game_id, entry)
@@ -44,12 +46,14 @@ class Endings(ServiceBase):
             self.store.set_clock(game_id, deadline=None, pending=None)
             self.store.execute("UPDATE game_offers SET status = 'lapsed' WHERE game_id = ? AND status = 'open'",
                                (game_id,))
-            self.store.audit(who, how, game_id, why=why)
+            self.store.audit(who, how, game_id, why=str(why))
             for seat in self.store.seats(game_id):
                 if seat["email"]:
-                    notice(self.store, seat["email"], f"[pbem {game_id}] The game is over",
-                          f"Game {self.label(game_id)} is over: {why}\n\nIts seed is now public: the game's page "
-                          f"offers the export, to check every die with `pbem verify`.",
+                    tr = i18n.translator(self.store.language_of(seat["email"]))
+                    notice(self.store, seat["email"], f"[pbem {game_id}] " + tr.gettext("The game is over"),
+                          tr.gettext("Game %(game)s is over: %(why)s", game=self.label(game_id), why=tr.say(why))
+                          + "\n\n" + tr.gettext("Its seed is now public: the game's page offers the export, to check "
+                                                 "every die with `pbem verify`."),
                           kind="ended", game_id=game_id, dedupe_key=f"ended:{game_id}:{seat['side']}")
 
     # -- resigning -----------------------------------------------------------------------
@@ -66,9 +70,11 @@ class Endings(ServiceBase):
             winner = others[0] if len(others) == 1 else None
             game = self.game(game_id)
             title = self.seat_title(game_id, side)
-            why = f"{title} resigns" + (f"; {winner_title(game, winner)} wins." if winner else ".")
+            why = say("%(seat)s resigns; %(winner)s wins.", seat=title, winner=winner_title(game, winner)) if winner \
+                else say("%(seat)s resigns.", seat=title)
             self.end_by_players(game_id, winner, why, "resign", who or self.seat(game_id, side)["email"] or side)
-        return i18n.translate(self.lang_of(game_id, side), "You resigned game %(game)s.", game=self.label(game_id)) + " " + why
+        tr = i18n.translator(self.lang_of(game_id, side))
+        return tr.gettext("You resigned game %(game)s.", game=self.label(game_id)) + " " + tr.say(why)
 
     # -- draws ---------------------------------------------------------------------------
 
@@ -108,11 +114,14 @@ class Endings(ServiceBase):
                 self.store.audit(who or side, "draw_offer", game_id, detail={"side": side, "day": day})
                 offer = self.draw_offer(game_id)
                 for other in offer["waiting"]:
-                    notice(self.store, self.seat(game_id, other)["email"], f"[pbem {game_id}] {title} offers a draw",
-                          f"{title} offers a draw in game {self.label(game_id)}.\n\nTo accept, answer with a "
-                          f"mail whose first line carries your key (GAME {game_id} KEY <your key>) and whose "
-                          f"next line is\n  DRAW ACCEPT\nor, to decline,\n  DRAW DECLINE\nor do it on the game's"
-                          f" web page. The offer lapses when the coming day is resolved.",
+                    tr = i18n.translator(self.lang_of(game_id, other))
+                    notice(self.store, self.seat(game_id, other)["email"],
+                           f"[pbem {game_id}] " + tr.gettext("%(seat)s offers a draw", seat=title),
+                           tr.gettext("%(seat)s offers a draw in game %(game)s.", seat=title, game=self.label(game_id))
+                           + "\n\n" + tr.gettext("To accept, answer with a mail whose first line carries your key "
+                                                  "(GAME %(game)s KEY <your key>) and whose next line is\n  DRAW ACCEPT\n"
+                                                  "or, to decline,\n  DRAW DECLINE\nor do it on the game's web page. The "
+                                                  "offer lapses when the coming day is resolved.", game=game_id),
                           kind="draw", game_id=game_id, dedupe_key=f"draw:{offer['id']}:{other}")
         return i18n.translate(self.lang_of(game_id, side), "Your draw offer in game %(game)s stands until the coming day "
                               "is resolved.", game=self.label(game_id))
@@ -136,16 +145,19 @@ class Endings(ServiceBase):
                                  detail={"side": side, "offer": offer["id"]})
                 if not accept:
                     if offerer["email"]:
-                        notice(self.store, offerer["email"], f"[pbem {game_id}] Draw declined",
-                              f"{title} declines your draw offer in game {self.label(game_id)}: play goes on.",
+                        tr = i18n.translator(self.store.language_of(offerer["email"]))
+                        notice(self.store, offerer["email"], f"[pbem {game_id}] " + tr.gettext("Draw declined"),
+                               tr.gettext("%(seat)s declines your draw offer in game %(game)s: play goes on.", seat=title,
+                                          game=self.label(game_id)),
                               kind="draw", game_id=game_id, dedupe_key=f"draw:{offer['id']}:declined")
                     return i18n.translate(self.lang_of(game_id, side), "You declined the draw: play goes on.")
                 if self.draw_waiting(game_id, {**offer, "answers": answers}):
                     return i18n.translate(self.lang_of(game_id, side),
                                           "Your acceptance is recorded; the draw waits for the other seats.")
                 self.store.execute("UPDATE game_offers SET status = 'accepted' WHERE id = ?", (offer["id"],))
-                self.end_by_players(game_id, None, f"Drawn by agreement ({self.seat_title(game_id, offer['side'])} "
-                                                   f"offered, {title} accepted).", "agreed", who or side)
+                self.end_by_players(game_id, None, say("Drawn by agreement (%(offerer)s offered, %(seat)s accepted).",
+                                                       offerer=self.seat_title(game_id, offer['side']), seat=title),
+                                    "agreed", who or side)
         return i18n.translate(self.lang_of(game_id, side), "Game %(game)s is drawn by agreement.", game=self.label(game_id))
 
     # -- rematch -------------------------------------------------------------------------

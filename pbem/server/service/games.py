@@ -114,24 +114,28 @@ class Games(ServiceBase):
             return
         zone = (self.store.find_player(moderator) or {}).get("timezone") or \
             (info.get("settings") or {}).get("timezone") or "UTC"
+        tr = i18n.translator(self.store.language_of(moderator))
         seats = [f"  {self.seat_title(game_id, s['side'])}: "
-                 + (s["email"] or ("the computer" if s["side"] in self.bots_of(game_id) else "(open)"))
+                 + (s["email"] or (tr.gettext("the computer") if s["side"] in self.bots_of(game_id)
+                                   else tr.gettext("(open)")))
                  for s in self.store.seats(game_id)]
         running = info["status"] == "running"
         if what == "named":
-            subject = f"[pbem {game_id}] You moderate game {game_id}"
-            head = (f"You are the moderator of game {self.label(game_id)} of {self.game(game_id).ruleset.title}. "
-                    + ("It has begun." if running else "It begins when every seat is taken; you will be told."))
+            subject = f"[pbem {game_id}] " + tr.gettext("You moderate game %(game)s", game=game_id)
+            head = (tr.gettext("You are the moderator of game %(game)s of %(title)s.", game=self.label(game_id),
+                               title=self.game(game_id).ruleset.title) + " "
+                    + (tr.gettext("It has begun.") if running
+                       else tr.gettext("It begins when every seat is taken; you will be told.")))
         else:
-            subject = f"[pbem {game_id}] The game you moderate begins"
-            head = f"Every seat of game {self.label(game_id)} is taken: the game begins."
+            subject = f"[pbem {game_id}] " + tr.gettext("The game you moderate begins")
+            head = tr.gettext("Every seat of game %(game)s is taken: the game begins.", game=self.label(game_id))
         body = "\n".join([
-            head, "", "Seats:", *seats, "",
-            f"Deadline: {self.deadline_in_zone(game_id, zone)}.", "",
-            f"The moderator console: {self.console_url(game_id)}",
-            "(sign in with this address). There you can pause and resume the game, move or extend its",
-            "deadline, resolve a day now, replace a player, and amend orders or decisions of past days.",
-            "While the game runs you see both sides: a moderator holds no seat in it.",
+            head, "", tr.gettext("Seats:"), *seats, "",
+            tr.gettext("Deadline: %(deadline)s.", deadline=self.deadline_in_zone(game_id, zone, lang=tr.lang)), "",
+            tr.gettext("The moderator console: %(url)s", url=self.console_url(game_id)),
+            tr.gettext("(sign in with this address). There you can pause and resume the game, move or extend its "
+                       "deadline, resolve a day now, replace a player, and amend orders or decisions of past days. "
+                       "While the game runs you see both sides: a moderator holds no seat in it."),
         ])
         queue(self.store, moderator, subject, body, kind="moderator", game_id=game_id,
               dedupe_key=f"moderator:{what}:{game_id}:{moderator.lower()}")

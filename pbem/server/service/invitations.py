@@ -6,7 +6,7 @@ join form."""
 
 from __future__ import annotations
 
-from pbem.server import addresses
+from pbem.server import addresses, i18n
 from pbem.server.mail.outbox import queue
 
 from .base import ServiceBase, ServiceError
@@ -39,12 +39,17 @@ class Invitations(ServiceBase):
             self.store.audit(who, "invite", game_id, detail={"side": side, "email": email})
             base = (getattr(self.config, "base_url", "") or "").rstrip("/")
             link = f"{base}/games/{game_id}/invitation" if base else f"/games/{game_id}/invitation"
-            queue(self.store, email, f"[pbem {game_id}] An invitation to play",
-                  f"{who} invites you to play {self.seat_title(game_id, side)} in game {self.label(game_id)} "
-                  f"of {self.game(game_id).ruleset.title}.\n\nTo accept, sign in on the site with this address "
-                  f"and open {link}\n\nThe seat is kept for you: nobody else may take it.",
+            # the invited address's language if it chose one, else the inviter's (he writes to a friend)
+            tr = i18n.translator(self.store.language_of(email, default=None) or self.store.language_of(who))
+            queue(self.store, email, f"[pbem {game_id}] " + tr.gettext("An invitation to play"),
+                  tr.gettext("%(who)s invites you to play %(seat)s in game %(game)s of %(title)s.", who=who,
+                             seat=self.seat_title(game_id, side), game=self.label(game_id),
+                             title=self.game(game_id).ruleset.title)
+                  + "\n\n" + tr.gettext("To accept, sign in on the site with this address and open %(link)s", link=link)
+                  + "\n\n" + tr.gettext("The seat is kept for you: nobody else may take it."),
                   kind="invitation", game_id=game_id, dedupe_key=f"invite:{game_id}:{side}:{email.lower()}")
-        return f"{email} is invited to play {self.seat_title(game_id, side)}."
+        return i18n.translate(self.store.language_of(who), "%(email)s is invited to play %(seat)s.", email=email,
+                              seat=self.seat_title(game_id, side))
 
     def check_invitation(self, game_id: int, side: str, email: str) -> None:
         """Refuse a seat kept for someone else, or a private game's seat without an invitation."""

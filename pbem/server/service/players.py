@@ -31,9 +31,14 @@ class Players(ServiceBase):
             self.store.audit(who or seat["email"] or side, "vacation", game_id, detail={"side": side, "days": days})
             for other in self.store.seats(game_id):
                 if other["email"]:
-                    queue(self.store, other["email"], f"[pbem {game_id}] Vacation: deadline moved",
-                          f"{self.seat_title(game_id, side)} takes {days} day(s) of vacation in game {self.label(game_id)}. "
-                          f"The deadline is now {deadlines.local_time(new, other['timezone'], now=self.now())}.",
+                    tr = i18n.translator(self.store.language_of(other["email"]))
+                    queue(self.store, other["email"], f"[pbem {game_id}] " + tr.gettext("Vacation: deadline moved"),
+                          tr.ngettext("%(seat)s takes %(num)d day of vacation in game %(game)s.",
+                                      "%(seat)s takes %(num)d days of vacation in game %(game)s.", days,
+                                      seat=self.seat_title(game_id, side), game=self.label(game_id)) + " "
+                          + tr.gettext("The deadline is now %(deadline)s.",
+                                       deadline=deadlines.local_time(new, other['timezone'], now=self.now(),
+                                                                     lang=tr.lang)),
                           kind="vacation", game_id=game_id)
         return new
 
@@ -147,10 +152,13 @@ class Vacations(ServiceBase):
                              detail={"sides": [s for s, _ in away], "until": deadlines.iso(until)})
             for other in self.store.seats(game_id):
                 if other["email"]:
-                    notice(self.store, other["email"], f"[pbem {game_id}] {titles}: on vacation",
-                          f"{titles} of game {self.label(game_id)} is on a vacation scheduled ahead. "
-                          f"The deadline waits for the vacation's end, with a day's time after it: "
-                          f"{deadlines.local_time(until, other['timezone'])}.",
+                    tr = i18n.translator(self.store.language_of(other["email"]))
+                    notice(self.store, other["email"], f"[pbem {game_id}] " + tr.gettext("%(seats)s: on vacation",
+                                                                                        seats=titles),
+                          tr.gettext("%(seats)s of game %(game)s is on a vacation scheduled ahead. The deadline waits "
+                                     "for the vacation's end, with a day's time after it: %(deadline)s.", seats=titles,
+                                     game=self.label(game_id),
+                                     deadline=deadlines.local_time(until, other['timezone'], lang=tr.lang)),
                           kind="vacation", game_id=game_id,
                           dedupe_key=f"vacation_hold:{game_id}:{deadlines.iso(until)}:{other['side']}")
         return until

@@ -13,7 +13,7 @@ import json
 
 from pbem.core.orders import fold
 from pbem.core.ruleset import press_refusal
-from pbem.server import deadlines
+from pbem.server import deadlines, i18n
 from pbem.server.notify import notice
 
 from .base import ServiceBase, ServiceError
@@ -72,13 +72,18 @@ class Press(ServiceBase):
                 self.store.audit(who or sender, "press", game_id, detail={"from": sender, "to": recipients,
                                                                           "id": pid})
                 for seat in recipients:
-                    notice(self.store, self.seat(game_id, seat)["email"], f"[pbem {game_id}] Message from {title}",
-                          f"{title} writes to {names} in game {self.label(game_id)} "
-                          f"({self.turn_label(game)}):\n\n{text}\n\nTo answer, send a mail whose first line "
-                          f"carries your key and whose next line is\n  PRESS {self.seat_title(game_id, sender)}\n"
-                          f"followed by your message, or write on the game's press page.",
+                    tr = i18n.translator(self.lang_of(game_id, seat))
+                    notice(self.store, self.seat(game_id, seat)["email"],
+                           f"[pbem {game_id}] " + tr.gettext("Message from %(seat)s", seat=title),
+                           tr.gettext("%(seat)s writes to %(names)s in game %(game)s (%(turn)s):", seat=title,
+                                      names=names, game=self.label(game_id),
+                                      turn=self.turn_label(game, lang=tr.lang))
+                           + f"\n\n{text}\n\n"
+                           + tr.gettext("To answer, send a mail whose first line carries your key and whose next line "
+                                        "is\n  PRESS %(seat)s\nfollowed by your message, or write on the game's press "
+                                        "page.", seat=title),
                           kind="press", game_id=game_id, dedupe_key=f"press:{pid}:{seat}")
-        return f"Your message went to {names}."
+        return i18n.translate(self.lang_of(game_id, sender), "Your message went to %(names)s.", names=names)
 
     def press_for(self, game_id: int, side: str | None) -> list[dict]:
         """The messages seat ``side`` sent or received (None: all of them, for the moderator)."""

@@ -9,6 +9,7 @@ import os
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timedelta
 
+from pbem.lang import say_plural
 from pbem.server import deadlines, i18n
 from pbem.core.decisions import Decision, Pending, never
 from pbem.core.game import Game
@@ -323,8 +324,12 @@ class Turns(ServiceBase):
             others = sorted(set(sides.values()) - {sides[side]})
             winner = others[0] if len(others) == 1 else None  # with more sides, a moderator rules
             title = self.seat_title(game_id, side)
-            entry = game.end(winner, f"{title} forfeits, having missed {count} days"
-                                     + (f"; {winner_title(game, winner)} wins." if winner else "."))
+            why = say_plural("%(seat)s forfeits, having missed %(num)d day; %(winner)s wins.",
+                             "%(seat)s forfeits, having missed %(num)d days; %(winner)s wins.", count, seat=title,
+                             winner=winner_title(game, winner)) if winner else \
+                say_plural("%(seat)s forfeits, having missed %(num)d day.", "%(seat)s forfeits, having missed %(num)d days.",
+                           count, seat=title)
+            entry = game.end(winner, str(why))
             entry.update(by="scheduler", at=deadlines.iso(self.now()))
             with self.store.transaction():
                 self.store.append_log(game_id, entry)
@@ -334,8 +339,11 @@ class Turns(ServiceBase):
                                  detail={"side": side})
             for other in self.store.seats(game_id):
                 if other["email"]:
-                    queue(self.store, other["email"], f"[pbem {game_id}] {title} forfeits",
-                          f"{title} missed {count} days and forfeits game {self.label(game_id)}.",
+                    tr = i18n.translator(self.store.language_of(other["email"]))
+                    queue(self.store, other["email"], f"[pbem {game_id}] " + tr.gettext("%(seat)s forfeits", seat=title),
+                          tr.ngettext("%(seat)s missed %(num)d day and forfeits game %(game)s.",
+                                      "%(seat)s missed %(num)d days and forfeits game %(game)s.", count, seat=title,
+                                      game=self.label(game_id)) + " " + tr.say(why),
                           kind="forfeit", game_id=game_id, dedupe_key=f"forfeit:{game_id}:{other['side']}")
 
     # -- "ask me" decisions --
@@ -348,16 +356,21 @@ class Turns(ServiceBase):
             self.store.set_clock(game_id, pending=pending)
             seat = self.seat(game_id, decision.side)
             if seat["email"]:
+                tr = i18n.translator(self.store.language_of(seat["email"]))
                 options = "\n".join(f"  {key}: {decision.label(key)}" for key in decision.options)
-                body = (f"Game {self.label(game_id)} needs your decision before it can go on:\n\n"
-                        f"{decision.question}\n\n{options}\n\n"
-                        f"Choose {decision.min} to {decision.max} of them. Answer with a mail whose first line is\n"
-                        f"  GAME {game_id} SIDE {self.seat_title(game_id, decision.side)} KEY <your key>\n"
-                        f"and whose next line is\n  ANSWER {index} <choices, separated by spaces>\n"
-                        f"(each by the word before its colon or by its name).\n\n"
-                        f"Without an answer by {deadlines.local_time(until, seat['timezone'], now=self.now())} the default is "
-                        f"used: {', '.join(decision.label(k) for k in decision.default) or 'none'}.")
-                queue(self.store, seat["email"], f"[pbem {game_id}] Your decision: {decision.kind}", body,
+                body = "\n\n".join([
+                    tr.gettext("Game %(game)s needs your decision before it can go on:", game=self.label(game_id)),
+                    decision.question, options,
+                    tr.gettext("Choose %(least)s to %(most)s of them. Answer with a mail whose first line is\n"
+                               "  GAME %(game)s SIDE %(seat)s KEY <your key>\nand whose next line is\n"
+                               "  ANSWER %(index)s <choices, separated by spaces>\n(each by the word before its colon "
+                               "or by its name).", least=decision.min, most=decision.max, game=game_id,
+                               seat=self.seat_title(game_id, decision.side), index=index),
+                    tr.gettext("Without an answer by %(deadline)s the default is used: %(default)s.",
+                               deadline=deadlines.local_time(until, seat['timezone'], now=self.now(), lang=tr.lang),
+                               default=", ".join(decision.label(k) for k in decision.default) or tr.gettext("none"))])
+                queue(self.store, seat["email"],
+                      f"[pbem {game_id}] " + tr.gettext("Your decision: %(kind)s", kind=decision.kind), body,
                       kind="question", game_id=game_id, dedupe_key=f"ask:{game_id}:{day}:{index}")
 
     def answer(self, game_id: int, side: str, index: int, answer: list[str]) -> str:

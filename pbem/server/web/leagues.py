@@ -12,6 +12,7 @@ from flask import Blueprint, abort, flash, g, redirect, render_template, request
 from flask_babel import gettext as _
 from flask_babel import ngettext
 
+from pbem.server import i18n
 from pbem.server.leagues import ratings
 from pbem.server.leagues.service import Leagues
 from pbem.server.leagues.standings import cell_text
@@ -75,7 +76,7 @@ def league(league_id: int):
 @email_required
 def join(league_id: int):
     league_or_404(league_id)
-    flash(leagues().join(league_id, g.user.email, request.form.get("name", "")))
+    flash(leagues().join(league_id, g.user.email, request.form.get("name", "")).in_(i18n.web_lang()))
     return redirect(url_for("leagues.league", league_id=league_id))
 
 
@@ -144,7 +145,7 @@ def tournament(tid: int):
 @email_required
 def enter(tid: int):
     tournament_or_404(tid)
-    flash(leagues().enter(tid, g.user.email))
+    flash(leagues().enter(tid, g.user.email).in_(i18n.web_lang()))
     return redirect(url_for("leagues.tournament", tid=tid))
 
 
