@@ -217,11 +217,17 @@ def handle(service: Service, row: dict, msg: Inbound | None = None) -> dict:
     if not sender or not to:
         return {"status": "dropped", "why": "no valid sender address to answer"}
 
-    lang = service.store.language_of(to)  # an address's own choice, else English
+    # an address's own choice, else the language its mail program says (docs/translating.md), else English
+    chosen = service.store.language_of(to, default=None) or i18n.best_match(msg.accept_language) \
+        or i18n.best_match(msg.content_language)
+    lang = chosen or i18n.DEFAULT
     tr = i18n.translator(lang)
 
     def stranger(text: str, why: str) -> dict:
-        """A fixed answer to mail no key proved: nothing of the mail is quoted in it."""
+        """A fixed answer to mail no key proved: nothing of the mail is quoted in it. In English by
+        default, it ends with a line in each other language saying how to have it in that one."""
+        if chosen is None:
+            text += "\n\n" + choose_language_lines()
         sent = reply(service, to, tr.gettext(STRANGER_SUBJECT), text, in_reply_to=msg.message_id, key=dedupe, source=sender,
                      kind="stranger")
         return {"why": why, "answered": sent}
@@ -314,6 +320,17 @@ def handle(service: Service, row: dict, msg: Inbound | None = None) -> dict:
     answer(submission.message() + read_note(msg, lang), "Orders accepted" if submission.ok else "Orders NOT accepted")
     return {"orders": submission.ok, "game": game_id, "side": side, "day": submission.day,
             "problems": [str(p) for p in submission.problems]}
+
+
+# TRANSLATORS: said in your language, of your language ("En français : ... choisissez le français ...")
+CHOOSE_LANGUAGE = N_("In English: write LANGUAGE %(code)s on the line after GAME ... KEY ..., or choose English on "
+                     "the site's pages.")
+
+
+def choose_language_lines() -> str:
+    """One line in each language but English: how to have the server's mails in it."""
+    return "\n".join("-- " + i18n.translate(code, CHOOSE_LANGUAGE, code=code)
+                     for code in i18n.LANGUAGES if code != i18n.DEFAULT)
 
 
 def mail_words() -> frozenset[str]:

@@ -210,7 +210,8 @@ def waiting_on(service, email: str) -> list[dict]:
         game = service.game(seat["game_id"])
         owes = not game.over and seat["side"] in game.turn().seats
         out.append({"game_id": seat["game_id"], "label": service.label(seat["game_id"]), "side": seat["side"],
-                    "seat": service.seat_title(seat["game_id"], seat["side"]), "turn": game.turn_label(),
+                    "seat": service.seat_title(seat["game_id"], seat["side"]),
+                    "turn": service.turn_label(game, lang=service.store.language_of(email)),
                     "deadline": deadlines.parse_iso(info.get("deadline")), "day": game.day,
                     "owes": owes and not game.orders_text(game.day, seat["side"])})
     return out
@@ -258,16 +259,18 @@ def calendar(service, email: str, base_url: str = "") -> bytes:
     """The player's deadlines as an iCalendar file (RFC 5545)."""
     from icalendar import Calendar, Event
 
+    tr = i18n.translator(service.store.language_of(email))
     cal = Calendar()
     cal.add("prodid", "-//pbem//deadlines//EN")
     cal.add("version", "2.0")
-    cal.add("x-wr-calname", "pbem deadlines")
+    cal.add("x-wr-calname", "pbem: " + tr.gettext("deadlines"))
     for w in waiting_on(service, email):
         if w["deadline"] is None:
             continue
         event = Event()
         event.add("uid", f"pbem-{w['game_id']}-{w['side']}-{w['day']}@pbem")
-        event.add("summary", f"Orders due: {w['label']} ({w['seat']}, {w['turn']})")
+        event.add("summary", tr.gettext("Orders due: %(game)s (%(seat)s, %(turn)s)", game=w["label"], seat=w["seat"],
+                                        turn=w["turn"]))
         event.add("dtstart", w["deadline"])
         event.add("dtend", w["deadline"] + timedelta(minutes=15))
         event.add("dtstamp", service.now())

@@ -391,7 +391,7 @@ class Turns(ServiceBase):
                                             "answer": list(answer), "by": "player"})
             self.store.set_clock(game_id, pending=None)
         self.resolve_next(game_id)
-        return "Your answer was taken."
+        return i18n.translate(self.lang_of(game_id, side), "Your answer was taken.")
 
 
 def winner_title(game: Game, side: str) -> str:
