@@ -9,6 +9,8 @@ site admin) must make it; the console shows him nothing of the other seats of th
 
 from __future__ import annotations
 
+from pbem.server import i18n
+from pbem.server.mail.outbox import queue
 from pbem.server.service import ServiceError
 
 
@@ -116,6 +118,22 @@ class Console:
             self.store.execute("UPDATE league_pairings SET result = ?, how = 'adjudicated', why = ? WHERE id = ?",
                                (result, why, pairing_id))
             self.store.audit(who, "adjudicate", p["game_id"], why=why, detail={"tournament": tid, "result": result})
+            self.tell_adjudication(p["game_id"], winner, why)
+
+    def tell_adjudication(self, game_id: int, winner: str | None, why: str) -> None:
+        """Every seat of an adjudicated game is told the ruling, in his language."""
+        game = self.service.game(game_id)
+        titles = [s.title for s in game.ruleset.seats(game.scenario, game.options) if s.side == winner]
+        for seat in self.store.seats(game_id):
+            if not seat["email"]:
+                continue
+            tr = i18n.translator(self.store.language_of(seat["email"]))
+            ruling = tr.gettext("%(side)s wins.", side=titles[0] if len(titles) == 1 else (winner or "").capitalize()) \
+                if winner else tr.gettext("The game is drawn.")
+            queue(self.store, seat["email"], f"[pbem {game_id}] " + tr.gettext("The game is adjudicated"),
+                  tr.gettext("The tournament organiser ruled game %(game)s: %(ruling)s", game=self.service.label(game_id),
+                             ruling=ruling) + "\n" + tr.gettext("Reason: %(why)s", why=why),
+                  kind="ended", game_id=game_id, dedupe_key=f"adjudicated:{game_id}:{seat['side']}")
 
     def publish(self, tid: int, who: str, published: bool = True) -> None:
         t = self.tournament(tid)

@@ -17,7 +17,9 @@ import json
 
 from pbem.core.ruleset import options_of
 from pbem.lang import say
+from pbem.server import i18n
 from pbem.server.i18n import Said
+from pbem.server.mail.outbox import queue
 from pbem.server.service import ServiceError
 
 from . import pairing, standings
@@ -201,6 +203,7 @@ class Tournaments(Bidding, Console):
                 if second_email is None:
                     self.store.execute("UPDATE league_pairings SET result = 'bye', how = 'bye' WHERE id = ?",
                                        (pairing_id,))
+                    self.tell_bye(t, number, first_email)
                 else:
                     self.create_pairing_game(t, pairing_id, number, board, first_email, second_email, third_email)
             self.store.execute("UPDATE league_tournaments SET round = ? WHERE id = ?", (number, tid))
@@ -221,6 +224,35 @@ class Tournaments(Bidding, Console):
             moderator=moderator, who=rules.get("moderator") or "system")
         self.store.execute("UPDATE league_pairings SET game_id = ? WHERE id = ?", (game_id, pairing_id))
         return game_id
+
+    # -- what the entrants are told (each in his language) ------------------------------------
+
+    def tell_bye(self, t: dict, number: int, email: str) -> None:
+        """An entrant without a game this round: the bye, and what it counts."""
+        tr = i18n.translator(self.store.language_of(email))
+        queue(self.store, email, "[pbem] " + tr.gettext("%(tournament)s, round %(round)s: a bye", tournament=t["name"],
+                                                       round=number),
+              tr.gettext("You have a bye in round %(round)s of %(tournament)s: no game for you this round. A bye "
+                         "counts as a win (1 point) in the standings.", round=number, tournament=t["name"])
+              + "\n\n" + tr.gettext("The next round is paired when every game of this one is over."),
+              kind="tournament", dedupe_key=f"bye:{t['id']}:{number}:{email.lower()}")
+
+    def tell_standings(self, tid: int) -> None:
+        """The tournament is over: each entrant gets the final standings."""
+        table = self.table(tid)
+        t = table["tournament"]
+        for entry in t["entries"]:
+            tr = i18n.translator(self.store.language_of(entry["email"]))
+            lines = [tr.ngettext("%(rank)s. %(name)s, %(points)s point", "%(rank)s. %(name)s, %(points)s points",
+                                 int(row.points) if row.points == int(row.points) else 2, rank=row.rank or i,
+                                 name=row.name,
+                                 points=f"{row.points:g}")
+                     for i, row in enumerate(table["rows"], 1)]
+            queue(self.store, entry["email"], "[pbem] " + tr.gettext("%(tournament)s is over", tournament=t["name"]),
+                  tr.gettext("%(tournament)s is over. The final standings:", tournament=t["name"]) + "\n\n"
+                  + "\n".join(lines) + "\n\n"
+                  + tr.gettext("The tournament's page shows the crosstable and every game."),
+                  kind="tournament", dedupe_key=f"standings:{tid}:{entry['email'].lower()}")
 
     def moderator_for(self, t: dict, players) -> str | None:
         """The game's moderator: the organiser who started the tournament, unless he plays in it (a
@@ -336,6 +368,7 @@ class Tournaments(Bidding, Console):
             if over:
                 self.store.execute("UPDATE league_tournaments SET status = 'finished' WHERE id = ?", (tid,))
                 self.store.audit("scheduler", "tournament_finish", detail={"tournament": tid})
+                self.tell_standings(tid)
                 changes.append("finished")
             elif t["rules"].get("auto", True):
                 changes.append(f"round {self.pair_next(tid)} paired")

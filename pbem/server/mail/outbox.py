@@ -122,12 +122,13 @@ def content(part: dict, resolve=None) -> bytes:
         raise DrawingFailed(f"{part['filename']} could not be drawn: {type(error).__name__}: {error}") from error
 
 
-def build_email(row, from_addr: str = "pbem@localhost", domain=None, resolve=None) -> EmailMessage:
+def build_email(row, from_addr: str = "pbem@localhost", domain=None, resolve=None, lang: str = "en") -> EmailMessage:
     """The message of an outbox row: text, HTML alternative with inline images, attachments
     (those kept as a reference drawn again by ``resolve(ref) -> bytes``).
 
     The text and HTML bodies carry the marker lines (``reply.mark_text``) by
-    which the mail in ignores the server's own text quoted in a reply.
+    which the mail in ignores the server's own text quoted in a reply; the first says, in the
+    recipient's language ``lang``, that only the lines he writes are read.
     """
     domain = domain or from_addr.rpartition("@")[2] or "localhost"
     msg = EmailMessage()
@@ -140,11 +141,11 @@ def build_email(row, from_addr: str = "pbem@localhost", domain=None, resolve=Non
         msg["In-Reply-To"] = msg["References"] = row["in_reply_to"]
     msg["Auto-Submitted"] = "auto-generated"  # RFC 3834: robots must not answer this
     msg["X-Auto-Response-Suppress"] = "All"  # the same, for Exchange
-    msg.set_content(mark_text(row["body"]))  # the markers a reply's quoted copy is known by
+    msg.set_content(mark_text(row["body"], lang))  # the markers a reply's quoted copy is known by
     parts = json.loads(row["attachments"] or "[]")
     inline = [p for p in parts if p["cid"]] if row["html"] else []
     if row["html"]:
-        msg.add_alternative(mark_html(row["html"]), subtype="html")
+        msg.add_alternative(mark_html(row["html"], lang), subtype="html")
         html_part = msg.get_payload()[1]
         for part in inline:
             maintype, _, subtype = part["mime"].partition("/")
@@ -289,7 +290,8 @@ class Sender:
 
     def _deliver(self, row) -> None:
         try:
-            msg = build_email(row, self.from_addr, self.domain, self.resolve)
+            msg = build_email(row, self.from_addr, self.domain, self.resolve,
+                              lang=self.store.language_of(row["to_addr"]))
         except DrawingFailed:
             raise  # retried with the backoff, as a relay that failed
         except Exception as error:

@@ -28,6 +28,7 @@ prose. Nothing here knows a game.
 from __future__ import annotations
 
 import re
+from html import escape
 from dataclasses import dataclass, field
 
 from pbem.core.orders import HEADER_KEYS
@@ -40,7 +41,8 @@ from pbem.server.mail.quoting import (
 
 MARK = "[pbem-mail]"
 MARK_END = "[pbem-mail-end]"
-MARK_LINE = f"{MARK} Written by the pbem server: when you reply, only the lines you write are read."
+MARK_SAYS = N_("Written by the pbem server: when you reply, only the lines you write are read.")
+MARK_LINE = f"{MARK} {MARK_SAYS}"
 MARK_END_LINE = MARK_END
 
 WALK_BACK = 12  # lines above a marker or a second header that may be its attribution or header block
@@ -612,18 +614,23 @@ def _greeting_and_sign_off(r: _Reader, kinds: list) -> None:
 # -- marking the server's mail --------------------------------------------------------------------
 
 
-def mark_text(body: str) -> str:
+def mark_line(lang: str | None = "en") -> str:
+    """The first marker line, its words in ``lang`` (the marker itself is what a reply is read by)."""
+    return f"{MARK} {i18n.translate(lang, MARK_SAYS)}"
+
+
+def mark_text(body: str, lang: str | None = "en") -> str:
     """A text body with the server's marker lines first and last."""
-    return f"{MARK_LINE}\n\n{body.rstrip()}\n\n{MARK_END_LINE}\n"
+    return f"{mark_line(lang)}\n\n{body.rstrip()}\n\n{MARK_END_LINE}\n"
 
 
 _MARK_STYLE = 'style="color:#888888;font-size:small"'
 
 
-def mark_html(html: str) -> str:
+def mark_html(html: str, lang: str | None = "en") -> str:
     """An HTML body with the marker lines first and last (as visible text: a hidden
     element would be dropped by the mail program that quotes it)."""
-    top = f'<p class="pbem-mail" {_MARK_STYLE}>{MARK_LINE}</p>'
+    top = f'<p class="pbem-mail" {_MARK_STYLE}>{escape(mark_line(lang))}</p>'
     bottom = f'<p class="pbem-mail-end" {_MARK_STYLE}>{MARK_END_LINE}</p>'
     body = re.search(r"<body[^>]*>", html, re.I)
     html = html[:body.end()] + top + html[body.end():] if body else top + html
