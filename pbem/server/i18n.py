@@ -186,7 +186,7 @@ def init_app(app) -> None:
         service = app.extensions["pbem"]["service"]
 
         def seats_text(game_id, seats) -> str:
-            titles = [service.seat_title(int(game_id), seat) for seat in seats]
+            titles = [service.seat_title(int(game_id), seat, code) for seat in seats]
             return _(" and ").join(titles)
 
         return {"page_lang": code, "html_lang": HTML_LANG.get(code, code), "languages": LANGUAGES,

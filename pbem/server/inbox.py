@@ -25,7 +25,6 @@ from datetime import datetime
 from pbem.server import addresses, deadlines, i18n, throttle
 from pbem.server.i18n import N_
 from pbem.core.orders import OrdersError, parse_header
-from pbem.core.orders import fold
 from pbem.games import rulesets
 from pbem.server.mail import bounds
 from pbem.server.mail.inbound import Inbound, parse_message
@@ -158,7 +157,7 @@ def handle_batch(service: Service, parsed: list, seconds: float = BATCH_SECONDS)
 
 
 def reply(service: Service, to: str, subject: str, body: str, game_id=None, in_reply_to=None,
-          key: str | None = None, source: str = "", kind: str = "player") -> bool:
+          key: str | None = None, source: str = "", kind: str = "player", lang: str | None = None) -> bool:
     """Queue an answer, unless its cap is reached (pbem.server.throttle); returns whether it was queued.
 
     ``kind`` is "stranger" for an answer to mail no seat key proved, "owner" for a
@@ -172,7 +171,7 @@ def reply(service: Service, to: str, subject: str, body: str, game_id=None, in_r
     if len(body) > REPLY_LIMIT:
         body = body[:REPLY_LIMIT] + "\n\n[... cut: the answer was too long]"
     queue(service.store, to, subject, body, kind="reply", game_id=game_id, in_reply_to=in_reply_to,
-          dedupe_key=key)
+          dedupe_key=key, lang=lang)
     throttle.note_answer(service.store, service.now(), to, source, kind)
     return True
 
@@ -229,7 +228,7 @@ def handle(service: Service, row: dict, msg: Inbound | None = None) -> dict:
         if chosen is None:
             text += "\n\n" + choose_language_lines()
         sent = reply(service, to, tr.gettext(STRANGER_SUBJECT), text, in_reply_to=msg.message_id, key=dedupe, source=sender,
-                     kind="stranger")
+                     kind="stranger", lang=lang)
         return {"why": why, "answered": sent}
 
     if msg.too_big:
@@ -251,7 +250,7 @@ def handle(service: Service, row: dict, msg: Inbound | None = None) -> dict:
         answer, done = league_mail.run(service, sender, first, lang)
         # a league answer goes to a member acting by mail: capped per address (not as a stranger's), fixed subject
         reply(service, to, tr.gettext(STRANGER_SUBJECT), answer, in_reply_to=msg.message_id, key=dedupe, source=sender,
-              kind="league")
+              kind="league", lang=lang)
         return done
     if header.line == 0 or header.game is None or header.key is None:
         # what was read, without quoting it: a stranger's lines never go back to whoever Reply-To names
@@ -275,7 +274,7 @@ def handle(service: Service, row: dict, msg: Inbound | None = None) -> dict:
                                "wrong key"),
                     "from": sender, "game": game_id}
     else:
-        side = next((s for s, title in titles.items() if fold(str(header.side)) in (fold(s), fold(title))), None)
+        side = service.seat_named(game_id, str(header.side))
     if side is None:
         return {**stranger(tr.gettext("Your mail names a side game %(game)s does not have (the sides are %(sides)s); "
                                       "nothing was done.", game=game_id, sides=", ".join(titles.values())),

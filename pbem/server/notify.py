@@ -210,7 +210,7 @@ def waiting_on(service, email: str) -> list[dict]:
         game = service.game(seat["game_id"])
         owes = not game.over and seat["side"] in game.turn().seats
         out.append({"game_id": seat["game_id"], "label": service.label(seat["game_id"]), "side": seat["side"],
-                    "seat": service.seat_title(seat["game_id"], seat["side"]),
+                    "seat": service.seat_title(seat["game_id"], seat["side"], service.store.language_of(email)),
                     "turn": service.turn_label(game, lang=service.store.language_of(email)),
                     "deadline": deadlines.parse_iso(info.get("deadline")), "day": game.day,
                     "owes": owes and not game.orders_text(game.day, seat["side"])})

@@ -16,6 +16,7 @@ from pbem.lang import Text
 from pbem.server.addresses import one_line
 from pbem.server.mapcache import MapCache
 from pbem.core import verify
+from pbem.core.orders import fold
 from pbem.core.game import Game
 from pbem.games import ruleset
 from pbem.paths import MAPS
@@ -131,13 +132,39 @@ class ServiceBase:
             email = self.info(game_id).get("moderator")
         return self.store.language_of(email)
 
-    def seat_titles(self, game_id: int) -> dict[str, str]:
-        """The game's seats, id -> title, in the order its ruleset shows them."""
+    def seat_titles(self, game_id: int, lang: str | None = None) -> dict[str, str]:
+        """The game's seats, id -> title, in the order its ruleset shows them; ``lang``: each title
+        as the game's own catalog writes it in that language (a game without one: as it is).
+        Without ``lang``, the titles a mail's header and the press name seats by."""
         game = self.game(game_id)
-        return {seat.id: seat.title for seat in game.ruleset.seats(game.scenario, game.options)}
+        titles = {seat.id: seat.title for seat in game.ruleset.seats(game.scenario, game.options)}
+        tongue = getattr(game.ruleset, "tongue", None)
+        if lang and lang != i18n.DEFAULT and callable(tongue):
+            words = tongue(lang)
+            titles = {seat: words.gettext(title) for seat, title in titles.items()}
+        return titles
 
-    def seat_title(self, game_id: int, side: str) -> str:
-        return self.seat_titles(game_id).get(side, side)
+    def seat_title(self, game_id: int, side: str, lang: str | None = None) -> str:
+        return self.seat_titles(game_id, lang).get(side, side)
+
+    def seat_named(self, game_id: int, name: str) -> str | None:
+        """The seat ``name`` names: its id or its title in any language, any case, accents optional
+        (a Ukrainian writes SIDE Австрія, PRESS Франція)."""
+        wanted = fold(name.strip())
+        for lang in (None, *(code for code in i18n.LANGUAGES if code != i18n.DEFAULT)):
+            for seat, title in self.seat_titles(game_id, lang).items():
+                if wanted in (fold(seat), fold(title)):
+                    return seat
+        return None
+
+    def say_in(self, game_id: int, text: Text, lang: str | None) -> str:
+        """A sentence about the game's seats in ``lang``: its values that are a seat's English
+        title are written as that language's (the sentence was made once, for every reader)."""
+        english = self.seat_titles(game_id)
+        titles = self.seat_titles(game_id, lang)
+        by_title = {english[seat]: titles[seat] for seat in english}
+        values = {k: by_title.get(v, v) if isinstance(v, str) else v for k, v in text.values.items()}
+        return i18n.translator(lang).say(Text(text.message, values, text.plural))
 
     def export(self, game_id: int) -> dict:
         """A finished game as JSON for ``pbem verify``: its seed, salt, log and the days as

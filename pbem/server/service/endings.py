@@ -51,7 +51,8 @@ class Endings(ServiceBase):
                 if seat["email"]:
                     tr = i18n.translator(self.store.language_of(seat["email"]))
                     notice(self.store, seat["email"], f"[pbem {game_id}] " + tr.gettext("The game is over"),
-                          tr.gettext("Game %(game)s is over: %(why)s", game=self.label(game_id), why=tr.say(why))
+                          tr.gettext("Game %(game)s is over: %(why)s", game=self.label(game_id),
+                                     why=self.say_in(game_id, why, tr.lang))
                           + "\n\n" + tr.gettext("Its seed is now public: the game's page offers the export, to check "
                                                  "every die with `pbem verify`."),
                           kind="ended", game_id=game_id, dedupe_key=f"ended:{game_id}:{seat['side']}")
@@ -74,7 +75,7 @@ class Endings(ServiceBase):
                 else say("%(seat)s resigns.", seat=title)
             self.end_by_players(game_id, winner, why, "resign", who or self.seat(game_id, side)["email"] or side)
         tr = i18n.translator(self.lang_of(game_id, side))
-        return tr.gettext("You resigned game %(game)s.", game=self.label(game_id)) + " " + tr.say(why)
+        return tr.gettext("You resigned game %(game)s.", game=self.label(game_id)) + " " + self.say_in(game_id, why, tr.lang)
 
     # -- draws ---------------------------------------------------------------------------
 
@@ -115,6 +116,7 @@ class Endings(ServiceBase):
                 offer = self.draw_offer(game_id)
                 for other in offer["waiting"]:
                     tr = i18n.translator(self.lang_of(game_id, other))
+                    title = self.seat_title(game_id, side, tr.lang)
                     notice(self.store, self.seat(game_id, other)["email"],
                            f"[pbem {game_id}] " + tr.gettext("%(seat)s offers a draw", seat=title),
                            tr.gettext("%(seat)s offers a draw in game %(game)s.", seat=title, game=self.label(game_id))
@@ -146,6 +148,7 @@ class Endings(ServiceBase):
                 if not accept:
                     if offerer["email"]:
                         tr = i18n.translator(self.store.language_of(offerer["email"]))
+                        title = self.seat_title(game_id, side, tr.lang)
                         notice(self.store, offerer["email"], f"[pbem {game_id}] " + tr.gettext("Draw declined"),
                                tr.gettext("%(seat)s declines your draw offer in game %(game)s: play goes on.", seat=title,
                                           game=self.label(game_id)),

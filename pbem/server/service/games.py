@@ -115,7 +115,7 @@ class Games(ServiceBase):
         zone = (self.store.find_player(moderator) or {}).get("timezone") or \
             (info.get("settings") or {}).get("timezone") or "UTC"
         tr = i18n.translator(self.store.language_of(moderator))
-        seats = [f"  {self.seat_title(game_id, s['side'])}: "
+        seats = [f"  {self.seat_title(game_id, s['side'], tr.lang)}: "
                  + (s["email"] or (tr.gettext("the computer") if s["side"] in self.bots_of(game_id)
                                    else tr.gettext("(open)")))
                  for s in self.store.seats(game_id)]
@@ -170,7 +170,7 @@ class Games(ServiceBase):
         game = self.game(game_id)
         lang = self.store.language_of(email)
         tr = i18n.translator(lang)
-        seat = self.seat_title(game_id, side)
+        seat = self.seat_title(game_id, side, lang)
         body = "\n".join([
             tr.gettext("Welcome to game %(game)s of %(title)s: you play %(seat)s.", game=self.label(game_id),
                        title=game.ruleset.title, seat=seat),

@@ -35,7 +35,7 @@ class Players(ServiceBase):
                     queue(self.store, other["email"], f"[pbem {game_id}] " + tr.gettext("Vacation: deadline moved"),
                           tr.ngettext("%(seat)s takes %(num)d day of vacation in game %(game)s.",
                                       "%(seat)s takes %(num)d days of vacation in game %(game)s.", days,
-                                      seat=self.seat_title(game_id, side), game=self.label(game_id)) + " "
+                                      seat=self.seat_title(game_id, side, tr.lang), game=self.label(game_id)) + " "
                           + tr.gettext("The deadline is now %(deadline)s.",
                                        deadline=deadlines.local_time(new, other['timezone'], now=self.now(),
                                                                      lang=tr.lang)),
@@ -52,7 +52,8 @@ class Players(ServiceBase):
                 tr = i18n.translator(self.store.language_of(seat["email"]))
                 queue(self.store, seat["email"], f"[pbem {game_id}] " + tr.gettext("Your new key"),
                       (tr.gettext("Your new key for %(seat)s in game %(game)s is: %(key)s\nThe old key no longer "
-                                  "works.", seat=self.seat_title(game_id, side), game=self.label(game_id), key=key)
+                                  "works.", seat=self.seat_title(game_id, side, tr.lang), game=self.label(game_id),
+                                  key=key)
                        + f"\n\n{self.deadline_line(game_id, side)}").rstrip(),
                       kind="key", game_id=game_id)
         return key
@@ -145,7 +146,6 @@ class Vacations(ServiceBase):
             return None
         back = max(deadlines.parse_iso(v["ends"]) for _, v in away)
         until = deadlines.next_deadline(settings, back)  # a day's time, from the return
-        titles = ", ".join(self.seat_title(game_id, side) for side, _ in away)
         with self.store.transaction():
             self.set_deadline(game_id, until)
             self.store.audit("scheduler", "vacation_hold", game_id,
@@ -153,6 +153,7 @@ class Vacations(ServiceBase):
             for other in self.store.seats(game_id):
                 if other["email"]:
                     tr = i18n.translator(self.store.language_of(other["email"]))
+                    titles = ", ".join(self.seat_title(game_id, side, tr.lang) for side, _ in away)
                     notice(self.store, other["email"], f"[pbem {game_id}] " + tr.gettext("%(seats)s: on vacation",
                                                                                         seats=titles),
                           tr.gettext("%(seats)s of game %(game)s is on a vacation scheduled ahead. The deadline waits "

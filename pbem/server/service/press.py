@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 
-from pbem.core.orders import fold
 from pbem.core.ruleset import press_refusal
 from pbem.server import deadlines, i18n
 from pbem.server.notify import notice
@@ -30,7 +29,7 @@ class Press(ServiceBase):
             return [s for s in titles if s != sender]
         out = []
         for name in names:
-            seat = next((s for s, t in titles.items() if fold(name.strip()) in (fold(s), fold(t))), None)
+            seat = self.seat_named(game_id, name)
             if seat is None:
                 raise ServiceError("game %(game)s has no seat %(name)s (seats: %(names)s)",
                                    game=game_id, name=repr(name.strip()), names=', '.join(titles.values()))
@@ -73,10 +72,12 @@ class Press(ServiceBase):
                                                                           "id": pid})
                 for seat in recipients:
                     tr = i18n.translator(self.lang_of(game_id, seat))
+                    said = self.seat_title(game_id, sender, tr.lang)
                     notice(self.store, self.seat(game_id, seat)["email"],
-                           f"[pbem {game_id}] " + tr.gettext("Message from %(seat)s", seat=title),
-                           tr.gettext("%(seat)s writes to %(names)s in game %(game)s (%(turn)s):", seat=title,
-                                      names=names, game=self.label(game_id),
+                           f"[pbem {game_id}] " + tr.gettext("Message from %(seat)s", seat=said),
+                           tr.gettext("%(seat)s writes to %(names)s in game %(game)s (%(turn)s):", seat=said,
+                                      names=", ".join(self.seat_title(game_id, s, tr.lang) for s in recipients),
+                                      game=self.label(game_id),
                                       turn=self.turn_label(game, lang=tr.lang))
                            + f"\n\n{text}\n\n"
                            + tr.gettext("To answer, send a mail whose first line carries your key and whose next line "

@@ -130,11 +130,11 @@ class Turns(ServiceBase):
     def late_notice(self, game_id: int, late: list[str], game: Game, grace_end: datetime) -> None:
         """Tell every seat not late that these seats are late (once a day): the day is resolved
         without them when the grace time ends."""
-        titles = ", ".join(self.seat_title(game_id, side) for side in late)
         for other in self.store.seats(game_id):
             if other["email"] and other["side"] not in late:
                 lang = self.store.language_of(other["email"])
                 tr = i18n.translator(lang)
+                titles = ", ".join(self.seat_title(game_id, side, lang) for side in late)
                 notice(self.store, other["email"], f"[pbem {game_id}] " + tr.gettext("Late: %(seats)s", seats=titles),
                        tr.gettext("Game %(game)s: the deadline for %(turn)s has passed and %(seats)s has sent no "
                                   "orders yet. The day is resolved when the grace time ends, %(end)s, with or "
@@ -284,23 +284,36 @@ class Turns(ServiceBase):
             if game.orders_text(day, side) or not seat["email"]:
                 continue
             count = seat["missed"]
-            title = self.seat_title(game_id, side)
-            due = f"Deadline: {self.deadline_for(game_id, side, deadline)}." if not game.over else ""
-            mails.append(dict(to=seat["email"], subject=f"[pbem {game_id}] You missed a day",
-                              body=f"No orders arrived for {title} in game {self.label(game_id)} before the deadline; "
-                                   f"the day was played with your standing orders only. Days missed: {count} "
-                                   f"(limit {settings['miss_limit']}).\n\n{due}".rstrip(),
+            tr = i18n.translator(self.store.language_of(seat["email"]))
+            title = self.seat_title(game_id, side, tr.lang)
+            due = tr.gettext("Deadline: %(deadline)s.", deadline=self.deadline_for(game_id, side, deadline,
+                                                                                  lang=tr.lang)) \
+                if not game.over else ""
+            mails.append(dict(to=seat["email"], subject=f"[pbem {game_id}] " + tr.gettext("You missed a day"),
+                              body=(tr.gettext("No orders arrived for %(seat)s in game %(game)s before the deadline; "
+                                               "the day was played with your standing orders only. Days missed: "
+                                               "%(count)s (limit %(limit)s).", seat=title, game=self.label(game_id),
+                                               count=count, limit=settings['miss_limit'])
+                                    + f"\n\n{due}").rstrip(),
                               kind="missed", game_id=game_id, dedupe_key=f"missed:{game_id}:{day}:{side}"))
             moderator = info.get("moderator")
             if count >= settings["miss_limit"] and settings["miss_policy"] == "alert" and moderator:
                 zone = (self.store.find_player(moderator) or {}).get("timezone") or settings["timezone"]
                 when = deadline or self.deadline(game_id)
-                due = (f"Deadline: {deadlines.local_time(when, zone, now=self.now())}." if when and not game.over
-                       else "")
-                mails.append(dict(to=moderator, subject=f"[pbem {game_id}] {title} has missed {count} days",
-                                  body=f"{title} ({seat['email']}) has missed {count} days in game "
-                                       f"{self.label(game_id)}. You may replace the player from the moderator "
-                                       f"console: {self.console_url(game_id)}\n\n{due}".rstrip(),
+                tr = i18n.translator(self.store.language_of(moderator))
+                title = self.seat_title(game_id, side, tr.lang)
+                due = (tr.gettext("Deadline: %(deadline)s.",
+                                  deadline=deadlines.local_time(when, zone, now=self.now(), lang=tr.lang))
+                       if when and not game.over else "")
+                mails.append(dict(to=moderator, subject=f"[pbem {game_id}] " + tr.ngettext(
+                                      "%(seat)s has missed %(num)d day", "%(seat)s has missed %(num)d days", count,
+                                      seat=title),
+                                  body=(tr.ngettext("%(seat)s (%(email)s) has missed %(num)d day in game %(game)s.",
+                                                    "%(seat)s (%(email)s) has missed %(num)d days in game %(game)s.",
+                                                    count, seat=title, email=seat['email'], game=self.label(game_id))
+                                        + " " + tr.gettext("You may replace the player from the moderator console: "
+                                                           "%(url)s", url=self.console_url(game_id))
+                                        + f"\n\n{due}").rstrip(),
                                   kind="alert", game_id=game_id, dedupe_key=f"alert:{game_id}:{day}:{side}"))
         return mails
 
@@ -340,10 +353,12 @@ class Turns(ServiceBase):
             for other in self.store.seats(game_id):
                 if other["email"]:
                     tr = i18n.translator(self.store.language_of(other["email"]))
-                    queue(self.store, other["email"], f"[pbem {game_id}] " + tr.gettext("%(seat)s forfeits", seat=title),
+                    queue(self.store, other["email"],
+                          f"[pbem {game_id}] " + tr.gettext("%(seat)s forfeits", seat=self.seat_title(game_id, side, tr.lang)),
                           tr.ngettext("%(seat)s missed %(num)d day and forfeits game %(game)s.",
-                                      "%(seat)s missed %(num)d days and forfeits game %(game)s.", count, seat=title,
-                                      game=self.label(game_id)) + " " + tr.say(why),
+                                      "%(seat)s missed %(num)d days and forfeits game %(game)s.", count,
+                                      seat=self.seat_title(game_id, side, tr.lang), game=self.label(game_id))
+                          + " " + self.say_in(game_id, why, tr.lang),
                           kind="forfeit", game_id=game_id, dedupe_key=f"forfeit:{game_id}:{other['side']}")
 
     # -- "ask me" decisions --

@@ -183,7 +183,7 @@ def report(game_id: int, day: int):
 @bp.route("/games/<int:game_id>/map/<day>.svg")
 def map_svg(game_id: int, day: str):
     side = side_for(g.user, game_id, request.args.get("side"))
-    svg = service().map_svg(game_id, map_day(game_id, day), side)
+    svg = service().map_svg(game_id, map_day(game_id, day), side, i18n.web_lang())
     return Response(svg, mimetype="image/svg+xml", headers={
         "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; img-src data:",
         "Cache-Control": "private, max-age=60"})

@@ -73,11 +73,12 @@ def helpers() -> dict:
     def draw_offer(game_id: int) -> dict | None:
         offer = service().draw_offer(game_id)
         if offer is not None:
-            offer["title"] = service().seat_title(game_id, offer["side"])
+            offer["title"] = service().seat_title(game_id, offer["side"], i18n.web_lang())
         return offer
     def empty_seats(game_id: int) -> list[tuple[str, str]]:
         bots = service().bots_of(game_id)
-        return [(s["side"], service().seat_title(game_id, s["side"])) for s in service().store.seats(game_id)
+        return [(s["side"], service().seat_title(game_id, s["side"], i18n.web_lang()))
+                for s in service().store.seats(game_id)
                 if not s["email"] and s["side"] not in bots]
     return {"draw_offer": draw_offer, "empty_seats": empty_seats}
 

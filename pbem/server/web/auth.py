@@ -87,7 +87,7 @@ def login():
           tr.gettext("To sign in to the pbem server at %(url)s, open this link within 30 minutes:", url=config().url)
           + f"\n\n  {link}\n\n"
           + tr.gettext("It works once. If you did not ask for it, ignore this mail: nothing happens without the link."),
-          kind="login")
+          kind="login", lang=tr.lang)
     return render_template("login_sent.html", email=email)
 
 

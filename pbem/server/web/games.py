@@ -121,7 +121,8 @@ def report_for(game_id: int, day: int, side: str | None):
     if not 0 <= day < len(game.days):
         abort(404, _("Day %(day)s of game %(game)s has not been played.", day=day, game=game_id))
     if side is None and spectator(g.user, game_id):
-        return game.ruleset.report(game, day, None, game_label=service().label(game_id), spectator=True)
+        return game.ruleset.report(game, day, None, game_label=service().label(game_id), spectator=True,
+                                   lang=i18n.web_lang())
     return service().report(game_id, day, side, lang=i18n.web_lang())
 
 
@@ -246,7 +247,7 @@ def map_alt(game_id: int, game, side: str | None, last: int | None) -> str:
     """The map image's text alternative, in the page's language."""
     when = service().turn_label(game, last, lang=i18n.web_lang()) if last is not None else None
     if side:
-        seat = service().seat_title(game_id, side)
+        seat = service().seat_title(game_id, side, i18n.web_lang())
         return (_("map of the game as %(seat)s sees it, after %(turn)s", seat=seat, turn=when) if when else
                 _("map of the game as %(seat)s sees it, at the start", seat=seat))
     return _("map of the game, after %(turn)s", turn=when) if when else _("map of the game, at the start")
@@ -486,7 +487,8 @@ def join(game_id: int):
     except deadlines.SettingsError as exc:
         raise ServiceError(str(exc)) from None
     service().join(game_id, side, g.user.email, timezone=timezone)
-    flash(_("You play %(seat)s. Your seat key was mailed to you.", seat=service().seat_title(game_id, side)))
+    flash(_("You play %(seat)s. Your seat key was mailed to you.",
+            seat=service().seat_title(game_id, side, i18n.web_lang())))
     return redirect(url_for("games.game_page", game_id=game_id, side=side))
 
 

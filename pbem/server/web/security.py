@@ -110,7 +110,7 @@ def seat_rule(user: User | None, game_id: int) -> None:
     """Refuse (403), saying why, a moderator or admin who holds a seat in the running game."""
     seats = seated_while_running(user, game_id)
     if seats and moderator_role(user, game_id):
-        titles = " and ".join(service().seat_title(game_id, s) for s in seats)
+        titles = _(" and ").join(service().seat_title(game_id, s, i18n.web_lang()) for s in seats)
         abort(403, _("You play %(seats)s in game %(game)s, which is still running: while it runs, a player sees "
                      "only his own seat's views, whatever his roles, so the moderator console, the other seats' "
                      "views and both sides together are closed to you here. Another moderator (or the site admin, "
@@ -158,7 +158,8 @@ def side_for(user: User | None, game_id: int, side: str | None, write: bool = Fa
         return side
     if user is None:
         abort(401, _("Sign in first."))
-    abort(403, _("You do not play %(seat)s in game %(game)s.", seat=service().seat_title(game_id, side), game=game_id))
+    abort(403, _("You do not play %(seat)s in game %(game)s.", seat=service().seat_title(game_id, side, i18n.web_lang()),
+                 game=game_id))
 
 
 def spectator(user: User | None, game_id: int) -> bool:
@@ -351,5 +352,5 @@ def init_app(app) -> None:
     def helpers():
         user = g.get("user")
         return {"csrf_token": csrf_token, "user": user, "is_admin": is_admin(user),
-                "seat_title": lambda game_id, seat: service().seat_title(int(game_id), seat),
-                "seat_titles": lambda game_id: service().seat_titles(int(game_id))}
+                "seat_title": lambda game_id, seat: service().seat_title(int(game_id), seat, i18n.web_lang()),
+                "seat_titles": lambda game_id: service().seat_titles(int(game_id), i18n.web_lang())}
