@@ -4,6 +4,8 @@
 
 from __future__ import annotations
 
+from pbem.lang import say, say_plural
+from pbem.server.i18n import Said
 from pbem.server.service import ServiceError
 
 BID_LIMIT = 10  # points a bid may offer
@@ -29,7 +31,7 @@ class Bidding:
             raise ServiceError("side bidding is for games of two seats")
         if fold(seat) == "none":
             self.store.execute("DELETE FROM league_bids WHERE tournament_id = ? AND email = ?", (tid, email.strip()))
-            return "Your bid is withdrawn."
+            return Said(say("Your bid is withdrawn."))
         which = next((n for n, s in zip(("first", "second"), seats) if fold(seat) in (fold(s.id), fold(s.title))), None)
         if which is None:
             raise ServiceError("the seats are %(title)s and %(title2)s, not %(seat)s",
@@ -41,7 +43,9 @@ class Bidding:
                                " VALUES (?, ?, ?, ?, ?)", (tid, email.strip(), which, int(amount), self.store.now()))
             self.store.audit(email, "tournament_bid", detail={"tournament": tid, "seat": which, "bid": int(amount)})
         title = seats[0 if which == "first" else 1].title
-        return f"Your bid: {title}, up to {int(amount)} point(s), from the next round paired."
+        return Said(say_plural("Your bid: %(seat)s, up to %(num)d point, from the next round paired.",
+                               "Your bid: %(seat)s, up to %(num)d points, from the next round paired.", int(amount),
+                               seat=title))
 
     def bids_by_number(self, t: dict) -> dict[int, tuple[str, int]]:
         numbers = {e["email"].lower(): e["number"] for e in t["entries"]}

@@ -704,7 +704,7 @@ def map_png(game_id: int, day: str):
     number = map_day(game_id, day)
     width = request.args.get("w", type=int) or PNG_WIDTHS[-1]
     if width not in PNG_WIDTHS:
-        abort(404, f"The map is drawn {', '.join(map(str, PNG_WIDTHS))} pixels wide.")
+        abort(404, _("The map is drawn %(widths)s pixels wide.", widths=", ".join(map(str, PNG_WIDTHS))))
     svg = map_svg_text(game_id, number, side)
 
     if width == PNG_WIDTHS[-1]:

@@ -85,7 +85,7 @@ def join(league_id: int):
 def organise(league_id: int, action: str):
     league_or_404(league_id)
     if action not in ORGANISE:
-        abort(404, f"There is no action {action!r}.")
+        abort(404, _("There is no action %(action)s.", action=repr(action)))
     if not organiser(league_id):
         abort(403, _("Only the league's organisers may do this."))
     form, me = request.form, g.user.email
@@ -154,7 +154,8 @@ def enter(tid: int):
 def bid(tid: int):
     tournament_or_404(tid)
     amount = request.form.get("bid", "0").strip()
-    flash(leagues().bid(tid, g.user.email, request.form.get("seat", ""), int(amount) if amount.isdigit() else -1))
+    flash(leagues().bid(tid, g.user.email, request.form.get("seat", ""),
+                        int(amount) if amount.isdigit() else -1).in_(i18n.web_lang()))
     return redirect(url_for("leagues.tournament", tid=tid))
 
 
@@ -182,7 +183,7 @@ def console(tid: int):
 def act(tid: int, action: str):
     t = tournament_or_404(tid)
     if action not in CONSOLE:
-        abort(404, f"There is no action {action!r}.")
+        abort(404, _("There is no action %(action)s.", action=repr(action)))
     if not organiser(t["league_id"]):
         abort(403, _("Only the league's organisers may use the tournament console."))
     form, me, ops = request.form, g.user.email, leagues()

@@ -187,7 +187,7 @@ def email_required(view):
     @login_required
     def wrapped(*args, **kwargs):
         if g.user.email is None:
-            abort(403, "This needs a signed-in address, not a seat key.")
+            abort(403, _("This needs a signed-in address, not a seat key."))
         return view(*args, **kwargs)
     return wrapped
 
@@ -270,7 +270,7 @@ def key_user(key: str) -> User:
     check_rate(kind="key")  # pragma: no mutate (only password and link are kinds apart)
     if not service().store.check_key(int(game), side, key):
         note_attempt(None, "key", False)
-        abort(401, "That key is not the key of this seat.")
+        abort(401, _("That key is not the key of this seat."))
     return User(seat=(int(game), side))
 
 
