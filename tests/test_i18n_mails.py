@@ -254,3 +254,25 @@ def test_a_league_and_tournament_in_french_and_ukrainian_over_smtp(tmp_path):
                    for _, body, _ in refused)
     finally:
         office.close()
+
+
+def test_a_subject_in_another_script_keeps_its_spaces_when_folded(tmp_path):
+    """The email package cut a long subject between two encoded words at a space, which RFC 2047
+    then drops ("ви граєте" read "виграєте"): the server folds it itself."""
+    import email.policy
+
+    from pbem.server.mail.outbox import build_email
+
+    store = Store(tmp_path / "pbem.sqlite3")
+    subjects = ["[pbem 1] Ласкаво просимо: ви граєте за Австрія",
+                "[pbem 12] Модератор: продовження — строк зсунуто на 5 годин пізніше, і ще довгий рядок теми",
+                "[pbem 3] Bienvenue : vous jouez Autriche", "[pbem 3] 欢迎：你执掌 奥地利", "[pbem 4] plain"]
+    for subject in subjects:
+        from pbem.server.mail.outbox import queue
+
+        row = store.query_one("SELECT * FROM outbox WHERE id = ?", (queue(store, ANNA, subject, "body"),))
+        raw = build_email(row).as_bytes(policy=email.policy.SMTP)
+        head = raw.split(b"\r\n\r\n")[0]
+        assert all(len(line) <= 78 for line in head.split(b"\r\n")), head
+        assert email.message_from_bytes(raw, policy=email.policy.default)["Subject"] == subject
+    store.close()

@@ -169,7 +169,8 @@ def reply(service: Service, to: str, subject: str, body: str, game_id=None, in_r
     if throttle.may_answer(service.store, service.now(), to, source, stranger=kind == "stranger"):
         return False
     if len(body) > REPLY_LIMIT:
-        body = body[:REPLY_LIMIT] + "\n\n[... cut: the answer was too long]"
+        body = body[:REPLY_LIMIT] + "\n\n" + i18n.translate(lang or service.store.language_of(to),
+                                                            "[... cut: the answer was too long]")
     queue(service.store, to, subject, body, kind="reply", game_id=game_id, in_reply_to=in_reply_to,
           dedupe_key=key, lang=lang)
     throttle.note_answer(service.store, service.now(), to, source, kind)

@@ -21,6 +21,7 @@ with ``?game=<id>&side=<side>`` (no session, no CSRF token).
 from __future__ import annotations
 
 from flask import Blueprint, Response, abort, g, jsonify, request
+from flask_babel import gettext as _
 
 from pbem.core.ruleset import options_of
 from pbem.games import rulesets as installed
@@ -85,10 +86,11 @@ def create():
     moderator, bots: {seat: computer player}}. Seats I do not take and the computer does not play
     stay open for others to join."""
     if g.user.seat is not None:
-        abort(403, "A seat key cannot create games; sign in.")
+        abort(403, _("A seat key cannot create games; sign in."))
     body = request.get_json(silent=True)
     if not isinstance(body, dict) or not str(body.get("title", "")).strip():
-        abort(400, 'Send JSON: {"game": "marengo", "title": "...", "seats": ["austria"], "options": {}}.')
+        abort(400, _("Send JSON: %(example)s.", example='{"game": "marengo", "title": "...", "seats": ["austria"], '
+                                                        '"options": {}}'))
     try:
         settings = settings_from_form(api_settings(body.get("settings")), given_only=True)
         game_id, _ = service().create_game(
@@ -157,7 +159,7 @@ def game(game_id: int):
 def orders(game_id: int):
     body = request.get_json(silent=True)
     if not isinstance(body, dict) or not isinstance(body.get("text", ""), str):
-        abort(400, 'Send JSON: {"side": "france", "text": "...", "check_only": false}.')
+        abort(400, _("Send JSON: %(example)s.", example='{"side": "france", "text": "...", "check_only": false}'))
     side = side_for(g.user, game_id, body.get("side") or request.args.get("side"), write=True)
     text = body.get("text", "")
     if body.get("check_only"):

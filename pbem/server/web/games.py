@@ -677,8 +677,9 @@ def map_offers(game_id: int):
     if not isinstance(body, dict) or not isinstance(body.get("text"), str) or not isinstance(body.get("lines"), list) \
             or not all(isinstance(line, str) and "\n" not in line for line in body["lines"]) \
             or not isinstance(body.get("at"), int) or len(body["lines"]) > clicklayer.MAX_OFFERS:
-        abort(400, 'Send JSON: {"side": "france", "text": "...", "at": 3, "replace": false, "lines": ["MOVE ..."]} '
-                   f"(at most {clicklayer.MAX_OFFERS} lines).")
+        abort(400, _("Send JSON: %(example)s (at most %(lines)s lines).",
+                     example='{"side": "france", "text": "...", "at": 3, "replace": false, "lines": ["MOVE ..."]}',
+                     lines=clicklayer.MAX_OFFERS))
     side = side_for(g.user, game_id, body.get("side"), write=True)
     game = service().game(game_id)
     if not owes(game, side, side in my_sides(g.user, game_id)):

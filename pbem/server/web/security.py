@@ -175,7 +175,7 @@ def login_required(view):
     def wrapped(*args, **kwargs):
         if g.user is None:
             if is_api():
-                abort(401, "Sign in, or send Authorization: Bearer KEY (the seat's key) with ?game=ID&side=SIDE.")
+                abort(401, _("Sign in, or send Authorization: Bearer KEY (the seat's key) with ?game=ID&side=SIDE."))
             return redirect(url_for("auth.login", next=request.full_path.rstrip("?")))
         return view(*args, **kwargs)
     return wrapped
@@ -266,7 +266,7 @@ def key_user(key: str) -> User:
     body = request.get_json(silent=True) if request.is_json else None  # pragma: no mutate (silent: None either way)
     side = request.args.get("side") or (body.get("side") if isinstance(body, dict) else None)
     if not game or not side:
-        abort(401, "A seat key needs ?game=ID&side=SIDE.")
+        abort(401, _("A seat key needs ?game=ID&side=SIDE."))
     check_rate(kind="key")  # pragma: no mutate (only password and link are kinds apart)
     if not service().store.check_key(int(game), side, key):
         note_attempt(None, "key", False)
