@@ -52,11 +52,12 @@ def moderate(service: Service, game_id: int, who: str, action: str, why: str, **
             if seat["email"]:
                 tr = i18n.translator(service.store.language_of(seat["email"]))
                 line = service.deadline_line(game_id, seat["side"])  # in the reader's zone, with the time left
-                queue(service.store, seat["email"],
-                      f"[pbem {game_id}] " + tr.gettext("Moderator: %(action)s", action=tr.gettext(ACTION_NAMES[action])),
-                      tr.gettext("A moderator of game %(game)s (%(who)s): %(done)s", game=service.label(game_id), who=who,
-                                 done=tr.say(done)) + "\n" + tr.gettext("Reason: %(why)s", why=why)
-                      + (f"\n\n{line}" if line else ""), kind="moderator", game_id=game_id)
+                subject = tr.gettext("Moderator: %(action)s", action=tr.gettext(ACTION_NAMES[action]))
+                body = (tr.gettext("A moderator of game %(game)s (%(who)s): %(done)s", game=service.label(game_id),
+                                   who=who, done=service.say_in(game_id, done, tr.lang))
+                        + "\n" + tr.gettext("Reason: %(why)s", why=why) + (f"\n\n{line}" if line else ""))
+                queue(service.store, seat["email"], f"[pbem {game_id}] {subject}", body, kind="moderator",
+                      game_id=game_id)
         return i18n.Said(done)
 
 

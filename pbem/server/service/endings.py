@@ -75,7 +75,8 @@ class Endings(ServiceBase):
                 else say("%(seat)s resigns.", seat=title)
             self.end_by_players(game_id, winner, why, "resign", who or self.seat(game_id, side)["email"] or side)
         tr = i18n.translator(self.lang_of(game_id, side))
-        return tr.gettext("You resigned game %(game)s.", game=self.label(game_id)) + " " + self.say_in(game_id, why, tr.lang)
+        return (tr.gettext("You resigned game %(game)s.", game=self.label(game_id)) + " "
+                + self.say_in(game_id, why, tr.lang))
 
     # -- draws ---------------------------------------------------------------------------
 

@@ -148,11 +148,11 @@ class Seats(ServiceBase):
         for email, moved in people.items():
             held = [s for s, r in holders.items() if r["email"] == email and not r["bot"]]
             tr = i18n.translator(self.store.language_of(email))
-            seats = tr.gettext(" and ").join(self.seat_title(game_id, s) for s in held)
+            seats = tr.gettext(" and ").join(self.seat_title(game_id, s, tr.lang) for s in held)
             lines = [tr.gettext("Game %(game)s: by %(why)s, you now play %(seats)s.", game=self.label(game_id),
                                 why=self.why_in(game_id, why, tr), seats=seats), ""]
-            lines += [tr.gettext("Your secret key for %(seat)s is: %(key)s", seat=self.seat_title(game_id, s), key=keys[s])
-                      for s in moved]
+            lines += [tr.gettext("Your secret key for %(seat)s is: %(key)s", seat=self.seat_title(game_id, s, tr.lang),
+                                 key=keys[s]) for s in moved]
             lines += [tr.gettext("Every orders mail for that seat must carry it (%(sides)s).",
                                  sides="SIDE " + ", SIDE ".join(moved)),
                       tr.gettext("The keys of the seats you held before no longer work for you."), "",
@@ -165,7 +165,7 @@ class Seats(ServiceBase):
             queue(self.store, moderator, f"[pbem {game_id}] " + tr.gettext("Players moved between seats"),
                   tr.gettext("Game %(game)s: by %(why)s, the seats are now held so:", game=self.label(game_id),
                              why=self.why_in(game_id, why, tr)) + "\n"
-                  + "\n".join(f"  {self.seat_title(game_id, s)}: {who(holders[s])}" for s in sorted(holders))
+                  + "\n".join(f"  {self.seat_title(game_id, s, tr.lang)}: {who(holders[s])}" for s in sorted(holders))
                   + "\n\n" + tr.gettext("The moderator console: %(url)s", url=self.console_url(game_id)),
                   kind="moderator", game_id=game_id)
 

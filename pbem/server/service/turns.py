@@ -354,7 +354,8 @@ class Turns(ServiceBase):
                 if other["email"]:
                     tr = i18n.translator(self.store.language_of(other["email"]))
                     queue(self.store, other["email"],
-                          f"[pbem {game_id}] " + tr.gettext("%(seat)s forfeits", seat=self.seat_title(game_id, side, tr.lang)),
+                          f"[pbem {game_id}] "
+                          + tr.gettext("%(seat)s forfeits", seat=self.seat_title(game_id, side, tr.lang)),
                           tr.ngettext("%(seat)s missed %(num)d day and forfeits game %(game)s.",
                                       "%(seat)s missed %(num)d days and forfeits game %(game)s.", count,
                                       seat=self.seat_title(game_id, side, tr.lang), game=self.label(game_id))
