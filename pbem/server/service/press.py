@@ -86,14 +86,15 @@ class Press(ServiceBase):
                           kind="press", game_id=game_id, dedupe_key=f"press:{pid}:{seat}")
         return i18n.translate(self.lang_of(game_id, sender), "Your message went to %(names)s.", names=names)
 
-    def press_for(self, game_id: int, side: str | None) -> list[dict]:
-        """The messages seat ``side`` sent or received (None: all of them, for the moderator)."""
+    def press_for(self, game_id: int, side: str | None, lang: str | None = None) -> list[dict]:
+        """The messages seat ``side`` sent or received (None: all of them, for the moderator), the
+        seats named in ``lang``."""
         rows = self.store.query("SELECT * FROM press WHERE game_id = ? ORDER BY id", (game_id,))
         out = []
         for row in rows:
             row["recipients"] = json.loads(row["recipients"])
             if side is None or side == row["sender"] or side in row["recipients"]:
-                row["sender_title"] = self.seat_title(game_id, row["sender"])
-                row["recipient_titles"] = [self.seat_title(game_id, s) for s in row["recipients"]]
+                row["sender_title"] = self.seat_title(game_id, row["sender"], lang)
+                row["recipient_titles"] = [self.seat_title(game_id, s, lang) for s in row["recipients"]]
                 out.append(row)
         return out

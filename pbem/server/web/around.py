@@ -137,9 +137,9 @@ def press(game_id: int):
     if side is None and not is_moderator(g.user, game_id):
         abort(403, _("Only the game's moderator reads every message; a player reads his seat's."))
     side = side_for(g.user, game_id, side)  # the seat's holder, or the moderator
-    titles = service().seat_titles(game_id)
+    titles = service().seat_titles(game_id, i18n.web_lang())
     return render_template("press.html", game_id=game_id, label=service().label(game_id), side=side,
-                           messages=service().press_for(game_id, side), titles=titles,
+                           messages=service().press_for(game_id, side, i18n.web_lang()), titles=titles,
                            writing=side is not None and side in my_sides(g.user, game_id)
                            and service().info(game_id)["status"] in ("running", "paused"))
 
@@ -159,7 +159,7 @@ def replay(game_id: int):
         step = service().replay_day(game_id, int(day) if day.isdigit() else max(shown - 1, 0), view, moderator)
     except ServiceError as exc:
         abort(403 if "being played" in str(exc) else 404, exc.in_(i18n.web_lang()))
-    titles = {"neutral": "Neutral view", **service().seat_titles(game_id)}
+    titles = {"neutral": _("Neutral view"), **service().seat_titles(game_id, i18n.web_lang())}
     return render_template("replay.html", game_id=game_id, label=service().label(game_id), step=step,
                            titles=titles, over=info["status"] == "finished" or service().game(game_id).over)
 
@@ -187,4 +187,5 @@ def invitation(game_id: int):
     if not kept:
         abort(404, _("No seat of game %(game)s is kept for %(email)s.", game=game_id, email=g.user.email))
     return render_template("invitation.html", game_id=game_id, label=service().label(game_id),
-                           seats=[(i["side"], service().seat_title(game_id, i["side"]), i["who"]) for i in kept])
+                           seats=[(i["side"], service().seat_title(game_id, i["side"], i18n.web_lang()), i["who"])
+                                  for i in kept])

@@ -313,7 +313,7 @@ def settings_list(game_id: int) -> list[tuple[str, str]]:
                          "while it is played, %(num)d days behind, in the neutral view", s["spectator_delay"])))
     bots = s.get("bots") or {}
     if bots:
-        out.append((_("Computer players"), ", ".join(f"{service().seat_title(game_id, seat)}: {name}"
+        out.append((_("Computer players"), ", ".join(f"{service().seat_title(game_id, seat, i18n.web_lang())}: {name}"
                                                        for seat, name in sorted(bots.items()))))
     return out
 

@@ -172,7 +172,7 @@ def console(tid: int):
             mine = ops.seated_in(p["game_id"], who())  # the seat rule: nothing of the other seats
             seats = service().store.seats(p["game_id"])
             games[p["game_id"]] = {"info": service().info(p["game_id"]), "mine": [
-                service().seat_title(p["game_id"], side) for side in mine],
+                service().seat_title(p["game_id"], side, i18n.web_lang()) for side in mine],
                 "seats": [] if mine else seats}
     return render_template("tournament_console.html", t=t, table=leagues().table(tid), cell_text=cell_text,
                            games=games, actions=CONSOLE)
