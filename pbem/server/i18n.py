@@ -105,6 +105,14 @@ def error_text(exc: Exception, lang: str | None) -> str:
 # a game's status as pages show it (the value stays the stored word)
 STATUS = {"open": N_("open"), "running": N_("running"), "paused": N_("paused"), "finished": N_("finished"),
           "signup": N_("sign-up"), "done": N_("done")}
+
+
+def status_text(status: str) -> Text:
+    """A game's or a tournament's status as a catalog word (a refusal's value, read in its reader's
+    language)."""
+    return Text(STATUS.get(status, status))
+
+
 MISS = {"warn": N_("warn"), "alert": N_("alert the moderator"), "forfeit": N_("forfeit")}
 FORMATS = {"swiss": N_("Swiss"), "round_robin": N_("round robin"), "knockout": N_("knockout")}
 HOW = {"played": N_("played"), "forfeit": N_("forfeit"), "adjudicated": N_("adjudicated"),

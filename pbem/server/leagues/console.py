@@ -43,7 +43,7 @@ class Console:
         t = self.tournament(tid)
         self.organiser_only(t["league_id"], who)
         if t["status"] != "running":
-            raise ServiceError("%(name)s is %(status)s", name=t['name'], status=t['status'])
+            raise ServiceError("%(name)s is %(status)s", name=t['name'], status=i18n.status_text(t['status']))
         for p in self.running_games(t):
             self.seat_rule(p["game_id"], who)
         for p in self.running_games(t):

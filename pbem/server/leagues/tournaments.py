@@ -159,7 +159,7 @@ class Tournaments(Bidding, Console):
         if who is not None:
             self.organiser_only(t["league_id"], who)
         if t["status"] != "running":
-            raise ServiceError("%(name)s is %(status)s", name=t['name'], status=t['status'])
+            raise ServiceError("%(name)s is %(status)s", name=t['name'], status=i18n.status_text(t['status']))
         if any(p["result"] is None for p in t["pairings"]):
             raise ServiceError("round %(round)s is not over", round=t['round'])
         number = t["round"] + 1

@@ -32,7 +32,7 @@ class Endings(ServiceBase):
         status = self.info(game_id)["status"]
         if status not in ("running", "paused"):
             raise ServiceError("game %(game)s is %(status)s: only a game being played can end so",
-                               game=game_id, status=status)
+                               game=game_id, status=i18n.status_text(status))
 
     def end_by_players(self, game_id: int, winner: str | None, why: Text, how: str, who: str) -> None:
         """End the game now with ``winner`` (None: a draw); told to every seat, each in his language

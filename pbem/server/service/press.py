@@ -46,7 +46,7 @@ class Press(ServiceBase):
             info = self.info(game_id)
             if info["status"] not in ("running", "paused"):
                 raise ServiceError("game %(game)s is %(status)s: messages are sent while it is played",
-                                   game=game_id, status=info['status'])
+                                   game=game_id, status=i18n.status_text(info['status']))
             rule = deadlines.settings_with_defaults(info["settings"])["press"]
             if rule == "none":
                 raise ServiceError("game %(game)s allows no messages between players", game=game_id)
