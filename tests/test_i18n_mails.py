@@ -138,6 +138,13 @@ def test_a_refusal_reads_in_the_language_of_whoever_asked(tmp_path):
         assert str(error) == f"game {game_id} is not over: its seed stays secret until it ends"  # logs, the CLI
         assert error.in_("uk") == i18n.translate("uk", "game %(game)s is not over: its seed stays secret until it ends",
                                                  game=game_id) != str(error)
+        # a setting refused (pbem.server.deadlines) keeps its own catalog entry through the service
+        try:
+            service.create_game("Réglages", {"austria": ANNA}, scenario=SMALL, settings={"press": "maybe"})
+        except ServiceError as exc:
+            settings_error = exc
+        assert settings_error.in_("fr") == i18n.translate("fr", "press must be one of %(names)s",
+                                                          names="none, open, game") != str(settings_error)
         # the JSON API: by the request's Accept-Language, the status code unchanged
         request = urllib.request.Request(f"{office.config.url}/api/games/{game_id}/export.json?game={game_id}"
                                          f"&side=austria", headers={"Authorization": f"Bearer {keys['austria']}",

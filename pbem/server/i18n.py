@@ -81,6 +81,28 @@ def translate_plural(lang: str | None, singular: str, plural: str, num: int, /, 
     return translator(lang).ngettext(singular, plural, num, **values)
 
 
+class Refusal(ValueError):
+    """A refusal meant for a person, in his language: ``Refusal("game %(game)s is over", game=3)``
+    — a catalog entry (extracted by the subclass's name: scripts/translations) and its values;
+    ``str()`` is the English sentence (logs, the audit, the CLI), ``in_(lang)`` the reader's. A
+    value may be a :class:`pbem.lang.Text` (a word of the catalog), read in the same language."""
+
+    def __init__(self, message, /, **values):
+        self.text = message if isinstance(message, Text) else Text(str(message), values)
+        super().__init__(str(self.text))
+
+    def in_(self, lang: str | None) -> str:
+        """The message in ``lang`` (English where the catalog has no translation)."""
+        return translator(lang).say(self.text)
+
+
+def refusal_text(exc: Exception) -> Text | str:
+    """What to refuse with again, from another error: a Refusal's catalog entry, else its words."""
+    if isinstance(exc, Refusal):
+        return exc.text
+    return str(exc.args[0] if exc.args else exc)
+
+
 class Said(str):
     """An answer the service gives: the English sentence (a str: the CLI's, the tests', the audit's),
     with its catalog entry to read it in the asker's language (``in_``: his page, his mail)."""

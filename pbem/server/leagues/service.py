@@ -39,7 +39,7 @@ def check_rules(rules: dict | None) -> dict:
         rules_of = ruleset(out["game"])
         deadlines.settings_with_defaults(out["settings"])
     except (UnknownGame, deadlines.SettingsError, ValueError) as exc:
-        raise ServiceError(str(exc.args[0] if exc.args else exc)) from None
+        raise ServiceError(i18n.refusal_text(exc)) from None
     if out["scenario"] and out["scenario"] not in {s.name for s in rules_of.scenarios().values()} \
             and not str(out["scenario"]).startswith("/"):
         raise ServiceError("%(title)s has no scenario %(scenario)s",

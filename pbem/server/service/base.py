@@ -30,21 +30,9 @@ TITLE_LIMIT = 100  # characters of a game's title, on one line
 CACHE_GAMES = 300  # games kept replayed (Config.cache_games): 0.7-1.5 MB each, by game (docs/performance.md)
 
 
-class ServiceError(ValueError):
-    """An operation refused; the message is meant for the person who asked, in his language.
-
-    ``ServiceError("game %(game)s is %(status)s", game=3, status="open")``: the message is a catalog
-    entry (extracted by its name: scripts/translations) and its values; ``str()`` is the English
-    sentence (logs, the audit, the CLI), ``in_(lang)`` the reader's. A value may be a
-    :class:`pbem.lang.Text` (a word of the catalog), read in the same language."""
-
-    def __init__(self, message, /, **values):
-        self.text = message if isinstance(message, Text) else Text(str(message), values)
-        super().__init__(str(self.text))
-
-    def in_(self, lang: str | None) -> str:
-        """The message in ``lang`` (English where the catalog has no translation)."""
-        return i18n.translator(lang).say(self.text)
+class ServiceError(i18n.Refusal):
+    """An operation refused; the message is meant for the person who asked, in his language
+    (``ServiceError("game %(game)s is %(status)s", game=3, status=...)``: pbem.server.i18n.Refusal)."""
 
 
 def scenario_path(name: str) -> Path:

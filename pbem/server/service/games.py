@@ -35,7 +35,7 @@ class Games(ServiceBase):
             settings = deadlines.settings_with_defaults(settings)
             loaded = self.scenario(game, scenario)
         except (deadlines.SettingsError, UnknownGame, ValueError) as exc:
-            raise ServiceError(exc.args[0] if exc.args else str(exc)) from None
+            raise ServiceError(i18n.refusal_text(exc)) from None
         seed = secrets.randbelow(2**31) if seed is None else seed
         title = one_line(title, TITLE_LIMIT)  # a title is one line: it heads reports and mails
         keys = {}

@@ -404,7 +404,7 @@ def settings_from_form(form, given_only: bool = False) -> dict:
     try:
         return deadlines.settings_with_defaults(settings)
     except deadlines.SettingsError as exc:
-        raise ServiceError(str(exc)) from None
+        raise ServiceError(exc.text) from None
 
 
 @bp.route("/games/new", methods=["GET", "POST"])
@@ -485,7 +485,7 @@ def join(game_id: int):
     try:
         deadlines.zone(timezone)
     except deadlines.SettingsError as exc:
-        raise ServiceError(str(exc)) from None
+        raise ServiceError(exc.text) from None
     service().join(game_id, side, g.user.email, timezone=timezone)
     flash(_("You play %(seat)s. Your seat key was mailed to you.",
             seat=service().seat_title(game_id, side, i18n.web_lang())))
