@@ -114,7 +114,7 @@ def test_draw_resign_and_vacations_in_a_browser(site, browser):  # noqa: F811
     field.clear()
     field.send_keys("4")
     click(browser, "#bidding button")
-    assert "Austria, up to 4 point(s)" in browser.find_element(By.TAG_NAME, "main").text
+    assert "Austria, up to 4 points" in browser.find_element(By.TAG_NAME, "main").text
 
     browser.get(f"{base}/games/{invited}/invitation")
     click(browser, "#invitation-france button")

@@ -169,12 +169,12 @@ def test_every_kind_of_server_mail_is_in_its_readers_language(world):
     for row in anna:
         by_kind.setdefault(row["kind"], []).append(row)
     welcome = by_kind["welcome"][0]
-    assert tr.gettext("Welcome: you play %(seat)s", seat="Austria") in welcome["subject"]
+    assert tr.gettext("Welcome: you play %(seat)s", seat=service.seat_title(game_id, "austria", lang)) in welcome["subject"]
     assert tr.gettext("Your secret key for this seat is: %(key)s", key=keys["austria"]) in welcome["body"]
     help_, status, refusal = by_kind["reply"][:3]
     assert help_["body"].startswith(tr.gettext(inbox.HELP)[:30]) and "LANGUAGE <" in help_["body"]
     assert tr.gettext("Status") in status["subject"]
-    assert tr.gettext("Orders from %(seat)s: not yet.", seat="Austria") in status["body"]
+    assert tr.gettext("Orders from %(seat)s: not yet.", seat=service.seat_title(game_id, "austria", lang)) in status["body"]
     assert tr.gettext("Orders NOT accepted") in refusal["subject"]
     assert tr.gettext("line %(line)s, column %(column)s: %(message)s", line=2, column=1, message="")[:8] \
         in refusal["body"]
@@ -185,7 +185,7 @@ def test_every_kind_of_server_mail_is_in_its_readers_language(world):
                                                 "was played with your standing orders only, and counts as a "
                                                 "missed day."))
     late = mails(service, "fred@example.org", "late")[0]
-    assert tr.gettext("Late: %(seats)s", seats="Austria") in late["subject"]
+    assert tr.gettext("Late: %(seats)s", seats=service.seat_title(game_id, "austria", lang)) in late["subject"]
     for row in [welcome, help_, status, refusal, reminder, late]:
         assert english_in_mail(row["subject"] + "\n" + row["body"], lang) == set(), (row["kind"], row["subject"])
 

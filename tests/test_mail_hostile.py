@@ -244,12 +244,12 @@ def test_wrong_keys_from_forged_senders_reach_the_owner_once_grouped(door):
         door.process()
         door.clock.advance(minutes=1)
     notices = [a for a in door.answers(ANNA) if "wrong key" in a["subject"]]
-    assert len(notices) == 1 and "1 mail(s)" in notices[0]["body"]
+    assert len(notices) == 1 and notices[0]["body"].startswith("1 mail tried")
     door.clock.advance(hours=7)
     door.send(mail(f"GAME {door.game_id} SIDE Austria KEY again\nSTATUS\n", sender="forged-late@example.net"))
     door.process()
     notices = [a for a in door.answers(ANNA) if "wrong key" in a["subject"]]
-    assert len(notices) == 2 and "10 mail(s)" in notices[1]["body"]  # nine held back, and the new one
+    assert len(notices) == 2 and notices[1]["body"].startswith("10 mails tried")  # nine held back, and the new one
 
 
 # -- 10. duplicates: by content without a Message-ID, by Message-ID per sender ---------------------------

@@ -472,7 +472,7 @@ def test_a_wrong_key_by_mail_is_refused_audited_and_told_to_the_owner(site):
         f"Your key is in the welcome mail of game {g_id}")
     assert "ask the game's moderator for a new one." in mails[0]["body"]
     assert mails[1]["body"].startswith(
-        f"1 mail(s) tried to act for Austria in game {g_id} with a wrong key since the last notice (the latest "
+        f"1 mail tried to act for Austria in game {g_id} with a wrong key since the last notice (the latest "
         "from Stranger@Example.org). All were refused; your key is unchanged, and nothing needs doing if you "
         "have it. You are told at most once every 6 hours; the game's log lists every attempt.")
     # the owner's own mistake is not reported to the owner
@@ -598,7 +598,7 @@ def test_the_owners_own_wrong_key_tells_nobody_and_a_notice_counts_every_attempt
     rows = site.store.query("SELECT to_addr, body, game_id FROM outbox ORDER BY id")
     assert [(r["to_addr"], r["game_id"]) for r in rows] == \
         [("ANNA@example.org", g_id), ("z@example.org", g_id), (ANNA, g_id)]
-    assert rows[2]["body"].startswith(f"3 mail(s) tried to act for Austria in game {g_id}")
+    assert rows[2]["body"].startswith(f"3 mails tried to act for Austria in game {g_id}")
 
 
 def test_the_admin_moderates_every_game(site):

@@ -57,7 +57,7 @@ REMINDER_QUIET = timedelta(hours=1)
 """No reminder in a turn's first hour: it would come just after the report or welcome."""
 
 
-class SettingsError(ValueError):
+class SettingsError(i18n.Refusal):
     """Game settings that cannot be used; the message says which and why."""
 
 
@@ -72,7 +72,8 @@ def zone(name: str) -> ZoneInfo:
     try:
         return ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError):
-        raise SettingsError(f"unknown time zone {name!r} (use a name like Europe/Paris or UTC)") from None
+        raise SettingsError("unknown time zone %(name)s (use a name like Europe/Paris or UTC)",
+                            name=repr(name)) from None
 
 
 def check_settings(s: dict) -> None:
@@ -93,9 +94,9 @@ def check_settings(s: dict) -> None:
     if not isinstance(s["private"], bool):
         raise SettingsError("private is true or false")
     if s["press"] not in PRESS:
-        raise SettingsError(f"press must be one of {', '.join(PRESS)}")
+        raise SettingsError("press must be one of %(names)s", names=', '.join(PRESS))
     if s["miss_policy"] not in POLICIES:
-        raise SettingsError(f"miss_policy must be one of {', '.join(POLICIES)}")
+        raise SettingsError("miss_policy must be one of %(names)s", names=', '.join(POLICIES))
 
 
 def parse_at(text: str) -> tuple[int, int]:
@@ -105,7 +106,7 @@ def parse_at(text: str) -> tuple[int, int]:
             return h, m
     except ValueError:
         pass
-    raise SettingsError(f"at must be a time of day like 18:00, not {text!r}")
+    raise SettingsError("at must be a time of day like 18:00, not %(text)s", text=repr(text))
 
 
 def day_length(s: dict) -> timedelta:

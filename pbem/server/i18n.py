@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from pbem.lang import DEFAULT, LANGUAGES, Tongue, catalog, normalise
+from pbem.lang import DEFAULT, LANGUAGES, Text, Tongue, catalog, normalise
 
 __all__ = ["DEFAULT", "LANGUAGES", "normalise", "translator", "translate", "translate_plural"]
 
@@ -81,9 +81,60 @@ def translate_plural(lang: str | None, singular: str, plural: str, num: int, /, 
     return translator(lang).ngettext(singular, plural, num, **values)
 
 
+class Refusal(ValueError):
+    """A refusal meant for a person, in his language: ``Refusal("game %(game)s is over", game=3)``
+    — a catalog entry (extracted by the subclass's name: scripts/translations) and its values;
+    ``str()`` is the English sentence (logs, the audit, the CLI), ``in_(lang)`` the reader's. A
+    value may be a :class:`pbem.lang.Text` (a word of the catalog), read in the same language."""
+
+    def __init__(self, message, /, **values):
+        self.text = message if isinstance(message, Text) else Text(str(message), values)
+        super().__init__(str(self.text))
+
+    def in_(self, lang: str | None) -> str:
+        """The message in ``lang`` (English where the catalog has no translation)."""
+        return translator(lang).say(self.text)
+
+
+def refusal_text(exc: Exception) -> Text | str:
+    """What to refuse with again, from another error: a Refusal's catalog entry, else its words."""
+    if isinstance(exc, Refusal):
+        return exc.text
+    return str(exc.args[0] if exc.args else exc)
+
+
+class Said(str):
+    """An answer the service gives: the English sentence (a str: the CLI's, the tests', the audit's),
+    with its catalog entry to read it in the asker's language (``in_``: his page, his mail)."""
+
+    text: Text
+
+    def __new__(cls, text: Text) -> Said:
+        said = super().__new__(cls, str(text))
+        said.text = text
+        return said
+
+    def in_(self, lang: str | None) -> str:
+        return translator(lang).say(self.text)
+
+
+def error_text(exc: Exception, lang: str | None) -> str:
+    """A refusal in ``lang``: a ServiceError's own catalog entry (``in_``); any other error as it is."""
+    in_ = getattr(exc, "in_", None)
+    return in_(lang) if callable(in_) else str(exc)
+
+
 # a game's status as pages show it (the value stays the stored word)
 STATUS = {"open": N_("open"), "running": N_("running"), "paused": N_("paused"), "finished": N_("finished"),
           "signup": N_("sign-up"), "done": N_("done")}
+
+
+def status_text(status: str) -> Text:
+    """A game's or a tournament's status as a catalog word (a refusal's value, read in its reader's
+    language)."""
+    return Text(STATUS.get(status, status))
+
+
 MISS = {"warn": N_("warn"), "alert": N_("alert the moderator"), "forfeit": N_("forfeit")}
 FORMATS = {"swiss": N_("Swiss"), "round_robin": N_("round robin"), "knockout": N_("knockout")}
 HOW = {"played": N_("played"), "forfeit": N_("forfeit"), "adjudicated": N_("adjudicated"),
@@ -165,7 +216,7 @@ def init_app(app) -> None:
         service = app.extensions["pbem"]["service"]
 
         def seats_text(game_id, seats) -> str:
-            titles = [service.seat_title(int(game_id), seat) for seat in seats]
+            titles = [service.seat_title(int(game_id), seat, code) for seat in seats]
             return _(" and ").join(titles)
 
         return {"page_lang": code, "html_lang": HTML_LANG.get(code, code), "languages": LANGUAGES,

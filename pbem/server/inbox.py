@@ -158,7 +158,7 @@ def handle_batch(service: Service, parsed: list, seconds: float = BATCH_SECONDS)
 
 
 def reply(service: Service, to: str, subject: str, body: str, game_id=None, in_reply_to=None,
-          key: str | None = None, source: str = "", kind: str = "player") -> bool:
+          key: str | None = None, source: str = "", kind: str = "player", lang: str | None = None) -> bool:
     """Queue an answer, unless its cap is reached (pbem.server.throttle); returns whether it was queued.
 
     ``kind`` is "stranger" for an answer to mail no seat key proved, "owner" for a
@@ -170,9 +170,10 @@ def reply(service: Service, to: str, subject: str, body: str, game_id=None, in_r
     if throttle.may_answer(service.store, service.now(), to, source, stranger=kind == "stranger"):
         return False
     if len(body) > REPLY_LIMIT:
-        body = body[:REPLY_LIMIT] + "\n\n[... cut: the answer was too long]"
+        body = body[:REPLY_LIMIT] + "\n\n" + i18n.translate(lang or service.store.language_of(to),
+                                                            "[... cut: the answer was too long]")
     queue(service.store, to, subject, body, kind="reply", game_id=game_id, in_reply_to=in_reply_to,
-          dedupe_key=key)
+          dedupe_key=key, lang=lang)
     throttle.note_answer(service.store, service.now(), to, source, kind)
     return True
 
@@ -217,13 +218,19 @@ def handle(service: Service, row: dict, msg: Inbound | None = None) -> dict:
     if not sender or not to:
         return {"status": "dropped", "why": "no valid sender address to answer"}
 
-    lang = service.store.language_of(to)  # an address's own choice, else English
+    # an address's own choice, else the language its mail program says (docs/translating.md), else English
+    chosen = service.store.language_of(to, default=None) or i18n.best_match(msg.accept_language) \
+        or i18n.best_match(msg.content_language)
+    lang = chosen or i18n.DEFAULT
     tr = i18n.translator(lang)
 
     def stranger(text: str, why: str) -> dict:
-        """A fixed answer to mail no key proved: nothing of the mail is quoted in it."""
+        """A fixed answer to mail no key proved: nothing of the mail is quoted in it. In English by
+        default, it ends with a line in each other language saying how to have it in that one."""
+        if chosen is None:
+            text += "\n\n" + choose_language_lines()
         sent = reply(service, to, tr.gettext(STRANGER_SUBJECT), text, in_reply_to=msg.message_id, key=dedupe, source=sender,
-                     kind="stranger")
+                     kind="stranger", lang=lang)
         return {"why": why, "answered": sent}
 
     if msg.too_big:
@@ -242,15 +249,15 @@ def handle(service: Service, row: dict, msg: Inbound | None = None) -> dict:
         result["command"] = "HELP"
         return result
     if header.line == 0 and league_mail.is_league_command(first):  # LEAGUE 3 JOIN, TOURNAMENT 5 ENTER
-        answer, done = league_mail.run(service, sender, first)
+        answer, done = league_mail.run(service, sender, first, lang)
         # a league answer goes to a member acting by mail: capped per address (not as a stranger's), fixed subject
-        reply(service, to, STRANGER_SUBJECT, answer, in_reply_to=msg.message_id, key=dedupe, source=sender,
-              kind="league")
+        reply(service, to, tr.gettext(STRANGER_SUBJECT), answer, in_reply_to=msg.message_id, key=dedupe, source=sender,
+              kind="league", lang=lang)
         return done
     if header.line == 0 or header.game is None or header.key is None:
         # what was read, without quoting it: a stranger's lines never go back to whoever Reply-To names
         return stranger(tr.gettext("Your mail has no first line naming the game and carrying your key, so nothing "
-                                   "was done.") + stranger_read_note(msg) + quoted_form_note(msg)
+                                   "was done.") + stranger_read_note(msg, lang) + quoted_form_note(msg, lang)
                         + your_deadlines(service, to, lang)
                         + "\n\n" + tr.gettext(HELP), "no header")
     try:
@@ -265,11 +272,11 @@ def handle(service: Service, row: dict, msg: Inbound | None = None) -> dict:
         if side is None:
             service.store.audit(sender, "wrong_key", game_id, detail={"from": sender.lower(), "inbound": row["id"]})
             return {**stranger(tr.gettext("The key in your mail is not the key of any seat in game %(game)s; nothing "
-                                          "was done.", game=game_id) + "\n\n" + where_is_the_key(service, game_id),
+                                          "was done.", game=game_id) + "\n\n" + where_is_the_key(service, game_id, lang),
                                "wrong key"),
                     "from": sender, "game": game_id}
     else:
-        side = next((s for s, title in titles.items() if fold(str(header.side)) in (fold(s), fold(title))), None)
+        side = service.seat_named(game_id, str(header.side))
     if side is None:
         return {**stranger(tr.gettext("Your mail names a side game %(game)s does not have (the sides are %(sides)s); "
                                       "nothing was done.", game=game_id, sides=", ".join(titles.values())),
@@ -308,11 +315,23 @@ def handle(service: Service, row: dict, msg: Inbound | None = None) -> dict:
             return {"command": command, "game": game_id, "side": side}
         submission = service.submit(game_id, side, msg.text, source=row["source"], who=sender)
     except (ServiceError, OrdersError) as exc:
-        answer(i18n.translate(lang, "Nothing was done: %(why)s", why=exc) + read_note(msg, lang), "Refused")
+        answer(i18n.translate(lang, "Nothing was done: %(why)s", why=i18n.error_text(exc, lang)) + read_note(msg, lang),
+               "Refused")
         return {"why": str(exc), "game": game_id, "side": side}
     answer(submission.message() + read_note(msg, lang), "Orders accepted" if submission.ok else "Orders NOT accepted")
     return {"orders": submission.ok, "game": game_id, "side": side, "day": submission.day,
             "problems": [str(p) for p in submission.problems]}
+
+
+# TRANSLATORS: said in your language, of your language ("En français : ... choisissez le français ...")
+CHOOSE_LANGUAGE = N_("In English: write LANGUAGE %(code)s on the line after GAME ... KEY ..., or choose English on "
+                     "the site's pages.")
+
+
+def choose_language_lines() -> str:
+    """One line in each language but English: how to have the server's mails in it."""
+    return "\n".join("-- " + i18n.translate(code, CHOOSE_LANGUAGE, code=code)
+                     for code in i18n.LANGUAGES if code != i18n.DEFAULT)
 
 
 def mail_words() -> frozenset[str]:
@@ -322,15 +341,18 @@ def mail_words() -> frozenset[str]:
     return frozenset(COMMANDS).union(*(r.mail_words for r in rulesets().values()))  # and the mail commands
 
 
-def stranger_read_note(msg) -> str:
+def stranger_read_note(msg, lang: str = "en") -> str:
     """``read_note`` for mail no key proved: what was read and what ignored, counted, quoting
     nothing of it (the answer may go to whoever Reply-To names)."""
+    tr = i18n.translator(lang)
     lines = [line for line in msg.text.splitlines() if line.strip() and not line.strip().startswith("#")]
-    read = "nothing" if not lines else f"{len(lines)} line{'s' if len(lines) != 1 else ''}, the first of them " \
-        "not a line like GAME 17 KEY your-key"
-    ignored = counted(msg.cuts)
-    ignored = f"{ignored}, taken for quoted text, a footer or a signature" if ignored else "nothing"
-    return f"\n\nRead from your mail: {read}.\nIgnored: {ignored}."
+    read = tr.gettext("nothing") if not lines else tr.ngettext(
+        "%(num)d line, the first of them not a line like GAME 17 KEY your-key",
+        "%(num)d lines, the first of them not a line like GAME 17 KEY your-key", len(lines))
+    ignored = counted(msg.cuts, lang)
+    ignored = tr.gettext("%(what)s, taken for quoted text, a footer or a signature", what=ignored) if ignored \
+        else tr.gettext("nothing")
+    return "\n\n" + tr.gettext("Read from your mail: %(read)s.\nIgnored: %(ignored)s.", read=read, ignored=ignored)
 
 
 _GAME_WORDS = "|".join(re.escape(w) for w, k in HEADER_ALIASES.items() if k == "GAME")
@@ -339,7 +361,7 @@ QUOTED_HEADER = re.compile(rf"^[\s>]*(?:{_GAME_WORDS})\s+#?\d+\b.*(?<!\w)(?:{_KE
 """An orders header (its words in any language: pbem.core.orders.HEADER_ALIASES) inside a quote."""
 
 
-def quoted_form_note(msg) -> str:
+def quoted_form_note(msg, lang: str = "en") -> str:
     """When the quoted mail holds an orders header with a real key (the player filled in the
     form where it stood, inside the quote), why nothing of it was read; quoting nothing."""
     for cut in msg.cuts:
@@ -348,34 +370,47 @@ def quoted_form_note(msg) -> str:
         for line in cut.lines:
             found = QUOTED_HEADER.match(line)
             if found and not PLACEHOLDER.match(found.group(1)):
-                return ("\n\nYou seem to have filled in the orders form inside the quoted mail (the lines "
-                        "starting with >): quoted text is never read as orders. Copy the form, header line "
-                        "first, and write your orders above the quoted mail.")
+                return "\n\n" + i18n.translate(lang, "You seem to have filled in the orders form inside the quoted "
+                                                     "mail (the lines starting with >): quoted text is never read as "
+                                                     "orders. Copy the form, header line first, and write your orders "
+                                                     "above the quoted mail.")
     return ""
 
 
-def counted(cuts) -> str:
+COUNTED = {"greeting": N_("a greeting"), "note": N_("a note"), "footer": N_("a footer"), "signature": N_("a signature"),
+           "sign-off": N_("a sign-off")}
+
+
+def counted(cuts, lang: str = "en") -> str:
     """What was left out of a mail, counted by kind, quoting nothing: "58 quoted lines, a footer (1 line)"."""
+    tr = i18n.translator(lang)
     parts = []
     quoted = sum(c.count for c in cuts if c.kind in QUOTED_KINDS)
     if quoted:
-        parts.append(f"{quoted} quoted line{'s' if quoted != 1 else ''}")
+        parts.append(tr.ngettext("%(num)d quoted line", "%(num)d quoted lines", quoted))
     for cut in cuts:
         if cut.kind in NAMED_KINDS and cut.count:
-            parts.append(f"a {cut.kind} ({cut.count} line{'s' if cut.count != 1 else ''})")
+            parts.append(tr.gettext(COUNTED[cut.kind]) + " (" + tr.ngettext("%(num)d line", "%(num)d lines", cut.count)
+                         + ")")
     return ", ".join(parts)
 
 
-def where_is_the_key(service: Service, game_id: int) -> str:
-    """Where a player finds his seat's key, and how to get a new one."""
+def where_is_the_key(service: Service, game_id: int, lang: str = "en") -> str:
+    """Where a player finds his seat's key, and how to get a new one (in ``lang``, with the subjects
+    of the mails as that language writes them)."""
+    tr = i18n.translator(lang)
     url = service.config.url.rstrip("/") if service.config is not None else ""
-    page = f"the game's web page ({url}/games/{game_id})" if url else "the game's web page"
-    return (f"Your key is in the welcome mail of game {game_id} (subject \"[pbem {game_id}] Welcome: you play "
-            f"...\"), or in the mail \"[pbem {game_id}] Your new key\" if you made a new one since; the server "
-            f"keeps no copy of it. If you lost it, sign in on {page} and press \"Make a new key\" (the page "
-            f"shows it and it is mailed to you; the old one stops working), or ask the game's moderator for a "
-            f"new one.\n\n"
-            f"The game's deadline: {service.deadline_in_zone(game_id, game_zone(service, game_id))}.")
+    page = tr.gettext("the game's web page (%(url)s)", url=f"{url}/games/{game_id}") if url \
+        else tr.gettext("the game's web page")
+    welcome = f"[pbem {game_id}] " + tr.gettext("Welcome: you play %(seat)s", seat="...")
+    return (tr.gettext("Your key is in the welcome mail of game %(game)s (subject \"%(welcome)s\"), or in the mail "
+                       "\"%(new_key)s\" if you made a new one since; the server keeps no copy of it. If you lost it, "
+                       "sign in on %(page)s and press \"%(button)s\" (the page shows it and it is mailed to you; the "
+                       "old one stops working), or ask the game's moderator for a new one.", game=game_id,
+                       welcome=welcome, new_key=f"[pbem {game_id}] " + tr.gettext("Your new key"), page=page,
+                       button=tr.gettext("Make a new key"))
+            + "\n\n" + tr.gettext("The game's deadline: %(deadline)s.",
+                                   deadline=service.deadline_in_zone(game_id, game_zone(service, game_id), lang=lang)))
 
 
 def game_zone(service: Service, game_id: int) -> str:
@@ -401,7 +436,7 @@ def your_deadlines(service: Service, address: str, lang: str = "en") -> str:
 
 def read_note(msg, lang: str = "en") -> str:
     """What of the mail was read and what ignored, for the acknowledgement ("" if all was read)."""
-    ignored = summary(msg.cuts)
+    ignored = summary(msg.cuts, lang)
     if not ignored:
         return ""
     lines = [" ".join(line.split()) for line in redact_key(msg.text).splitlines() if line.strip()]
@@ -425,9 +460,11 @@ def authenticate(service: Service, game_id: int, side: str, key, from_addr: str,
         return True
     store.audit(from_addr, "wrong_key", game_id, detail={"from": from_addr.lower(), "side": side,
                                                           "inbound": row["id"]})
-    reply(service, from_addr, f"[pbem {game_id}] Refused: wrong key",
-          f"The key in your mail is not the key of {service.seat_title(game_id, side)} in game {game_id}; nothing "
-          f"was done.\n\n" + where_is_the_key(service, game_id), game_id,
+    tr = i18n.translator(store.language_of(from_addr))  # a stranger: the language his address chose, else English
+    reply(service, from_addr, f"[pbem {game_id}] " + tr.gettext("Refused: wrong key"),
+          tr.gettext("The key in your mail is not the key of %(seat)s in game %(game)s; nothing was done.",
+                     seat=service.seat_title(game_id, side), game=game_id)
+          + "\n\n" + where_is_the_key(service, game_id, tr.lang), game_id,
           key=f"answer:{row['id']}", source=from_addr, kind="stranger")
     seat = service.seat(game_id, side)
     if not seat["email"] or seat["email"].lower() == from_addr.lower():
@@ -435,11 +472,18 @@ def authenticate(service: Service, game_id: int, side: str, key, from_addr: str,
     count = throttle.owner_notice(store, service.now(), game_id, side)
     if count:
         every = int(throttle.OWNER_NOTICE_EVERY.total_seconds() // 3600)  # pragma: no mutate (int(x / 3600) is x // 3600)
-        reply(service, seat["email"], f"[pbem {game_id}] Someone used a wrong key for your seat",
-              f"{count} mail(s) tried to act for {service.seat_title(game_id, side)} in game {game_id} with a wrong "
-              f"key since the last notice (the latest from {from_addr}). All were refused; your key is unchanged, "
-              f"and nothing needs doing if you have it. You are told at most once every {every} hours; the game's "
-              f"log lists every attempt.\n\n{service.deadline_line(game_id, side)}".rstrip(), game_id,
+        tr = i18n.translator(service.lang_of(game_id, side))
+        reply(service, seat["email"], f"[pbem {game_id}] " + tr.gettext("Someone used a wrong key for your seat"),
+              (tr.ngettext("%(num)d mail tried to act for %(seat)s in game %(game)s with a wrong key since the last "
+                           "notice (the latest from %(sender)s).",
+                           "%(num)d mails tried to act for %(seat)s in game %(game)s with a wrong key since the last "
+                           "notice (the latest from %(sender)s).", count, seat=service.seat_title(game_id, side),
+                           game=game_id, sender=from_addr) + " "
+               + tr.ngettext("All were refused; your key is unchanged, and nothing needs doing if you have it. You are "
+                             "told at most once every %(num)d hour; the game's log lists every attempt.",
+                             "All were refused; your key is unchanged, and nothing needs doing if you have it. You are "
+                             "told at most once every %(num)d hours; the game's log lists every attempt.", every)
+               + f"\n\n{service.deadline_line(game_id, side)}").rstrip(), game_id,
               key=f"answer:{row['id']}:owner", source=f"seat:{game_id}:{side}",
               kind="owner")
     return False
@@ -467,13 +511,14 @@ def run_command(service: Service, game_id: int, side: str, command: str, args: l
             raise ServiceError("your seat has no address to schedule a vacation for")
         starts, ends = vacation_span(args[1], args[3])
         service.schedule_vacation(email, starts, ends)
-        return (f"Vacation scheduled for {email}, from {deadlines.iso(starts)} to {deadlines.iso(ends)}: "
-                f"in every game that allows vacations, a deadline that passes without your orders meanwhile "
-                f"waits for its end.")
+        return tr.gettext("Vacation scheduled for %(email)s, from %(starts)s to %(ends)s: in every game that allows "
+                          "vacations, a deadline that passes without your orders meanwhile waits for its end.",
+                          email=email, starts=deadlines.iso(starts), ends=deadlines.iso(ends))
     if command == "REMATCH":
         email = service.seat(game_id, side)["email"] or ""
         new = service.rematch(game_id, email)
-        return f"Game {service.label(new)} is made: the seats are swapped, and each gets its welcome and key."
+        return tr.gettext("Game %(game)s is made: the seats are swapped, and each gets its welcome and key.",
+                          game=service.label(new))
     if command == "RESIGN":
         if args:
             raise ServiceError("write RESIGN alone on its line")
@@ -497,7 +542,7 @@ def run_command(service: Service, game_id: int, side: str, command: str, args: l
     if command == "KEY":
         service.rotate_key(game_id, side)
         return tr.gettext("A new key was made and mailed to the seat's registered address.")
-    raise ServiceError(f"unknown command {command}")
+    raise ServiceError("unknown command %(command)s", command=command)
 
 
 
@@ -506,8 +551,8 @@ def set_language(service: Service, game_id: int, side: str, args: list[str]) -> 
     on the web, where he has not chosen another since)."""
     code = i18n.normalise(args[0]) if len(args) == 1 else None
     if code is None:
-        raise ServiceError("write LANGUAGE and one of " + ", ".join(f"{c} ({name})" for c, name in i18n.LANGUAGES.items())
-                           + ", like: LANGUAGE fr")
+        raise ServiceError("write LANGUAGE and one of %(codes)s, like: LANGUAGE fr",
+                           codes=", ".join(f"{c} ({name})" for c, name in i18n.LANGUAGES.items()))
     email = service.seat(game_id, side)["email"]
     if not email:
         raise ServiceError("your seat has no address to keep a language for")

@@ -14,7 +14,9 @@ from typing import TYPE_CHECKING
 
 from datetime import datetime, timedelta, timezone
 
-from pbem.server import addresses, deadlines
+from pbem.lang import Text, say, say_plural
+from pbem.server import addresses, deadlines, i18n
+from pbem.server.i18n import N_
 from pbem.core.orders import OrdersError
 from pbem.server.mail.outbox import queue
 from pbem.server.service.base import ServiceError
@@ -24,38 +26,50 @@ if TYPE_CHECKING:  # the service calls this module: no import of it at run time
     from pbem.server.service import Service
 
 
-def moderate(service: Service, game_id: int, who: str, action: str, why: str, **args) -> str:
-    """Carry out one action, audit it, tell the players; returns what was done, in words."""
+ACTION_NAMES = {"pause": N_("pause"), "resume": N_("resume"), "deadline": N_("deadline"), "extend": N_("extend"),
+                "resolve_now": N_("resolve now"), "replace": N_("replace"), "amend_orders": N_("amend orders"),
+                "amend_decision": N_("amend decision"), "rewind": N_("rewind")}
+"""The actions as the players' notices name them (``Moderator: pause``), by the action's id."""
+
+
+def moderate(service: Service, game_id: int, who: str, action: str, why: str, **args) -> i18n.Said:
+    """Carry out one action, audit it, tell the players (each in his language); returns what was done,
+    in words."""
     if not why.strip():
         raise ServiceError("a moderator action needs a reason; the players will read it")
     handler = ACTIONS.get(action)
     if handler is None:
-        raise ServiceError(f"no moderator action {action!r} (actions: {', '.join(ACTIONS)})")
+        raise ServiceError("no moderator action %(action)s (actions: %(names)s)",
+                           action=repr(action), names=', '.join(ACTIONS))
     with service.lock:
         ended = service.game(game_id).ended
         if action in REPLAYING and ended is not None and ended.get("final"):
-            raise ServiceError(f"game {game_id} ended by its players ({ended.get('why', '')}): "
-                               "that result is final, and no day of it is played again")
+            raise ServiceError("game %(game)s ended by its players (%(why)s): that result is final, and no day of it is"
+                               " played again", game=game_id, why=ended.get('why', ''))
         done = handler(service, game_id, who, why, **args)
         service.store.audit(who, action, game_id, why=why, detail={k: v for k, v in args.items() if k != "key"})
         for seat in service.store.seats(game_id):
             if seat["email"]:
+                tr = i18n.translator(service.store.language_of(seat["email"]))
                 line = service.deadline_line(game_id, seat["side"])  # in the reader's zone, with the time left
-                queue(service.store, seat["email"], f"[pbem {game_id}] Moderator: {action.replace('_', ' ')}",
-                      f"A moderator of game {service.label(game_id)} ({who}): {done}\nReason: {why}"
-                      + (f"\n\n{line}" if line else ""), kind="moderator", game_id=game_id)
-        return done
+                subject = tr.gettext("Moderator: %(action)s", action=tr.gettext(ACTION_NAMES[action]))
+                body = (tr.gettext("A moderator of game %(game)s (%(who)s): %(done)s", game=service.label(game_id),
+                                   who=who, done=service.say_in(game_id, done, tr.lang))
+                        + "\n" + tr.gettext("Reason: %(why)s", why=why) + (f"\n\n{line}" if line else ""))
+                queue(service.store, seat["email"], f"[pbem {game_id}] {subject}", body, kind="moderator",
+                      game_id=game_id)
+        return i18n.Said(done)
 
 
 def pause(service: Service, game_id, who, why):
     service.store.update_game(game_id, status="paused")
-    return "the game is paused."
+    return say("the game is paused.")
 
 
 def resume(service: Service, game_id, who, why):
     service.store.update_game(game_id, status="running")
     service.set_next_deadline(game_id)
-    return "the game is running again, with a new deadline."
+    return say("the game is running again, with a new deadline.")
 
 
 def deadline(service: Service, game_id, who, why, when: str, zone: str = "UTC"):
@@ -63,15 +77,16 @@ def deadline(service: Service, game_id, who, why, when: str, zone: str = "UTC"):
     try:
         moment = datetime.fromisoformat(when.strip().replace("Z", "+00:00").replace(" ", "T", 1))
     except ValueError:
-        raise ServiceError(f"{when!r} is not a date and time (write 2026-12-01 18:00)") from None
+        raise ServiceError("%(when)s is not a date and time (write 2026-12-01 18:00)", when=repr(when)) from None
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=deadlines.zone(zone))
     moment = moment.astimezone(timezone.utc)
     if moment <= service.now():
-        raise ServiceError(f"{deadlines.local_time(moment, zone)} has passed: to play the day now, use "
-                           f"\"resolve now\"")
+        raise ServiceError('%(when)s has passed: to play the day now, use "resolve now"',
+                           when=deadlines.local_time(moment, zone))
     service.set_deadline(game_id, moment)
-    return f"the deadline is now {deadlines.local_time(moment, zone)} ({deadlines.iso(moment)})."
+    return say("the deadline is now %(when)s (%(iso)s).", when=deadlines.local_time(moment, zone),
+               iso=deadlines.iso(moment))
 
 
 EXTEND_HOURS = 30 * 24
@@ -84,11 +99,12 @@ def extend(service: Service, game_id, who, why, hours: int):
     if now is None:
         raise ServiceError("the game has no deadline now (it is not waiting for orders)")
     if not 1 <= hours <= EXTEND_HOURS:
-        raise ServiceError(f"a deadline can be extended by 1 to {EXTEND_HOURS} hours ({EXTEND_HOURS // 24} days) "
-                           f"at a time, not {hours}; to stop the clock for longer, pause the game")
+        raise ServiceError("a deadline can be extended by 1 to %(hours_max)s hours (%(days)s days) at a time, not "
+                           "%(hours)s; to stop the clock for longer, pause the game",
+                           hours_max=EXTEND_HOURS, days=EXTEND_HOURS // 24, hours=hours)
     later = now + timedelta(hours=hours)
     service.set_deadline(game_id, later)
-    return f"the deadline is {hours} hour{'s' if hours != 1 else ''} later."
+    return say_plural("the deadline is %(num)d hour later.", "the deadline is %(num)d hours later.", hours)
 
 
 def resolve_now(service: Service, game_id, who, why):
@@ -98,14 +114,14 @@ def resolve_now(service: Service, game_id, who, why):
     day = service.resolve_next(game_id)
     if day is None:
         raise ServiceError("the day was not resolved: it waits on a question to a player, or the game is over")
-    return f"{service.turn_label(service.game(game_id), day)} was resolved now; the reports follow."
+    return say("%(turn)s was resolved now; the reports follow.", turn=service.turn_label(service.game(game_id), day))
 
 
 def replace(service: Service, game_id, who, why, side: str, email: str):
     try:
         email = addresses.require_address(email)  # a CR/LF or any non-address would leave the seat unreachable
     except addresses.AddressError as exc:
-        raise ServiceError(f"{exc}: give the new player's address") from None
+        raise ServiceError("%(exc)s: give the new player's address", exc=exc) from None
     service.seat(game_id, side)
     key = new_key()
     seat = service.seat(game_id, side)
@@ -120,7 +136,7 @@ def replace(service: Service, game_id, who, why, side: str, email: str):
     service.store.update_seat(game_id, side, email=email, missed=0)
     service.set_key(game_id, side, key)
     service.welcome(game_id, side, email, key)
-    return f"{service.seat_title(game_id, side)} is now played by {email}."
+    return say("%(seat)s is now played by %(email)s.", seat=service.seat_title(game_id, side), email=email)
 
 
 def amend_orders(service: Service, game_id, who, why, day: int, side: str, text: str):
@@ -130,7 +146,7 @@ def amend_orders(service: Service, game_id, who, why, day: int, side: str, text:
     try:
         game.ruleset.parse_orders(game.scenario, game.state_before(day), side, text)
     except OrdersError as exc:
-        raise ServiceError(f"the amended orders are not valid: {exc}") from None
+        raise ServiceError("the amended orders are not valid: %(exc)s", exc=exc) from None
     service.store.append_log(game_id, {"kind": "orders", "day": day, "side": side, "text": text,
                                     "source": "moderator", "by": who})
     return replay_from(service, game_id, day, why)
@@ -149,7 +165,7 @@ def rewind(service: Service, game_id, who, why, day: int):
     return replay_from(service, game_id, day, why)
 
 
-def replay_from(service: Service, game_id: int, day: int, why: str) -> str:
+def replay_from(service: Service, game_id: int, day: int, why: str) -> Text:
     """Undo days from ``day`` and resolve them again with the log as it now stands."""
     game = service.game(game_id)
     upto = game.day
@@ -171,10 +187,10 @@ def replay_from(service: Service, game_id: int, day: int, why: str) -> str:
             service.store.update_game(game_id, status="paused")
         elif game.over:
             service.store.update_game(game_id, status="finished")
-    done = f"days {day} to {upto - 1} were resolved again; corrected reports follow."
     if reopened:
-        done += " The game is no longer over: it is paused until the moderator resumes it."
-    return done
+        return say("days %(first)s to %(last)s were resolved again; corrected reports follow. The game is no longer "
+                   "over: it is paused until the moderator resumes it.", first=day, last=upto - 1)
+    return say("days %(first)s to %(last)s were resolved again; corrected reports follow.", first=day, last=upto - 1)
 
 
 REPLAYING = ("resume", "resolve_now", "amend_orders", "amend_decision", "rewind")

@@ -34,7 +34,7 @@ FORMATS = ("discord", "slack")
 TEXT_LIMIT = 1900  # characters of a chat message (Discord takes 2,000)
 
 
-class NotifyError(ValueError):
+class NotifyError(i18n.Refusal):
     """Notification settings that cannot be used; the message says why."""
 
 
@@ -53,7 +53,7 @@ def digest_hour_of(value) -> int:
     """The digest's hour as given (a form's text or a number), checked: 0 to 23."""
     text = str(value).strip()
     if isinstance(value, bool) or not text.isdigit() or not 0 <= int(text) <= 23:
-        raise NotifyError(f"the digest's hour is a whole hour, 0 to 23, not {value!r}")
+        raise NotifyError("the digest's hour is a whole hour, 0 to 23, not %(value)s", value=repr(value))
     return int(text)
 
 
@@ -67,11 +67,12 @@ def set_settings(store, email: str, mode: str, webhook_url: str = "", webhook_fo
     try:
         deadlines.zone(timezone)
     except deadlines.SettingsError as exc:
-        raise NotifyError(str(exc)) from None
+        raise NotifyError(exc.text) from None
     if mode not in MODES:
-        raise NotifyError(f"notifications are {', '.join(MODES)}, not {mode!r}")
+        raise NotifyError("notifications are %(names)s, not %(mode)s", names=", ".join(MODES), mode=repr(mode))
     if webhook_format not in FORMATS:
-        raise NotifyError(f"a webhook speaks {' or '.join(FORMATS)}, not {webhook_format!r}")
+        raise NotifyError("a webhook speaks %(names)s, not %(format)s", names=" or ".join(FORMATS),
+                          format=repr(webhook_format))
     if webhook_url and (not webhook_url.startswith(("https://", "http://")) or len(webhook_url) > 500
                         or any(c.isspace() for c in webhook_url)):
         raise NotifyError("the webhook is an http(s) address of at most 500 characters, as the chat app gives it")
@@ -210,7 +211,8 @@ def waiting_on(service, email: str) -> list[dict]:
         game = service.game(seat["game_id"])
         owes = not game.over and seat["side"] in game.turn().seats
         out.append({"game_id": seat["game_id"], "label": service.label(seat["game_id"]), "side": seat["side"],
-                    "seat": service.seat_title(seat["game_id"], seat["side"]), "turn": game.turn_label(),
+                    "seat": service.seat_title(seat["game_id"], seat["side"], service.store.language_of(email)),
+                    "turn": service.turn_label(game, lang=service.store.language_of(email)),
                     "deadline": deadlines.parse_iso(info.get("deadline")), "day": game.day,
                     "owes": owes and not game.orders_text(game.day, seat["side"])})
     return out
@@ -258,16 +260,18 @@ def calendar(service, email: str, base_url: str = "") -> bytes:
     """The player's deadlines as an iCalendar file (RFC 5545)."""
     from icalendar import Calendar, Event
 
+    tr = i18n.translator(service.store.language_of(email))
     cal = Calendar()
     cal.add("prodid", "-//pbem//deadlines//EN")
     cal.add("version", "2.0")
-    cal.add("x-wr-calname", "pbem deadlines")
+    cal.add("x-wr-calname", "pbem: " + tr.gettext("deadlines"))
     for w in waiting_on(service, email):
         if w["deadline"] is None:
             continue
         event = Event()
         event.add("uid", f"pbem-{w['game_id']}-{w['side']}-{w['day']}@pbem")
-        event.add("summary", f"Orders due: {w['label']} ({w['seat']}, {w['turn']})")
+        event.add("summary", tr.gettext("Orders due: %(game)s (%(seat)s, %(turn)s)", game=w["label"], seat=w["seat"],
+                                        turn=w["turn"]))
         event.add("dtstart", w["deadline"])
         event.add("dtend", w["deadline"] + timedelta(minutes=15))
         event.add("dtstamp", service.now())

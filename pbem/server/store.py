@@ -313,6 +313,13 @@ def _language(db: Database) -> None:
     db.executescript("ALTER TABLE players ADD COLUMN language TEXT;")
 
 
+@migrations(name="issue17_2_outbox_language")
+def _outbox_language(db: Database) -> None:
+    """The language a queued mail is written in, when its address chose none (a sign-in link asked
+    for from a French page): its marker line is written in it too. NULL: the address's language."""
+    db.executescript("ALTER TABLE outbox ADD COLUMN lang TEXT;")
+
+
 def message_id_of(raw: bytes) -> str | None:
     """The Message-ID header of a raw message, or None (never raises)."""
     try:

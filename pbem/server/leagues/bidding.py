@@ -4,6 +4,8 @@
 
 from __future__ import annotations
 
+from pbem.lang import say, say_plural
+from pbem.server.i18n import Said
 from pbem.server.service import ServiceError
 
 BID_LIMIT = 10  # points a bid may offer
@@ -19,28 +21,31 @@ class Bidding:
 
         t = self.tournament(tid)
         if not t["rules"].get("bidding"):
-            raise ServiceError(f"{t['name']} has no side bidding")
+            raise ServiceError("%(name)s has no side bidding", name=t['name'])
         if not any(e["email"].lower() == email.strip().lower() for e in t["entries"]):
-            raise ServiceError(f"you are not entered in {t['name']}")
+            raise ServiceError("you are not entered in %(name)s", name=t['name'])
         if t["status"] == "finished":
-            raise ServiceError(f"{t['name']} is finished")
+            raise ServiceError("%(name)s is finished", name=t['name'])
         seats = self.seats_of_rules(t["rules"])
         if len(seats) != 2:
             raise ServiceError("side bidding is for games of two seats")
         if fold(seat) == "none":
             self.store.execute("DELETE FROM league_bids WHERE tournament_id = ? AND email = ?", (tid, email.strip()))
-            return "Your bid is withdrawn."
+            return Said(say("Your bid is withdrawn."))
         which = next((n for n, s in zip(("first", "second"), seats) if fold(seat) in (fold(s.id), fold(s.title))), None)
         if which is None:
-            raise ServiceError(f"the seats are {seats[0].title} and {seats[1].title}, not {seat!r}")
+            raise ServiceError("the seats are %(title)s and %(title2)s, not %(seat)s",
+                               title=seats[0].title, title2=seats[1].title, seat=repr(seat))
         if not 0 <= int(amount) <= BID_LIMIT:
-            raise ServiceError(f"a bid is 0 to {BID_LIMIT} points")
+            raise ServiceError("a bid is 0 to %(limit)s points", limit=BID_LIMIT)
         with self.store.transaction():
             self.store.execute("INSERT OR REPLACE INTO league_bids (tournament_id, email, seat, bid, updated)"
                                " VALUES (?, ?, ?, ?, ?)", (tid, email.strip(), which, int(amount), self.store.now()))
             self.store.audit(email, "tournament_bid", detail={"tournament": tid, "seat": which, "bid": int(amount)})
         title = seats[0 if which == "first" else 1].title
-        return f"Your bid: {title}, up to {int(amount)} point(s), from the next round paired."
+        return Said(say_plural("Your bid: %(seat)s, up to %(num)d point, from the next round paired.",
+                               "Your bid: %(seat)s, up to %(num)d points, from the next round paired.", int(amount),
+                               seat=title))
 
     def bids_by_number(self, t: dict) -> dict[int, tuple[str, int]]:
         numbers = {e["email"].lower(): e["number"] for e in t["entries"]}

@@ -9,6 +9,8 @@ site admin) must make it; the console shows him nothing of the other seats of th
 
 from __future__ import annotations
 
+from pbem.server import i18n
+from pbem.server.mail.outbox import queue
 from pbem.server.service import ServiceError
 
 
@@ -32,16 +34,16 @@ class Console:
     def seat_rule(self, game_id: int, who: str) -> None:
         """Refuse a ruling on a running game in which ``who`` holds a seat, saying why."""
         if self.seated_in(game_id, who):
-            raise ServiceError(f"you play in game {game_id}, which is still running: while it runs a player sees "
-                               f"only his own seat, whatever his roles, so another organiser of the league (or the "
-                               f"site admin) must make this ruling")
+            raise ServiceError("you play in game %(game)s, which is still running: while it runs a player sees only his"
+                               " own seat, whatever his roles, so another organiser of the league (or the site admin) "
+                               "must make this ruling", game=game_id)
 
     def pause(self, tid: int, who: str, why: str) -> None:
         """Pause the tournament and every running game of it (no clock runs while paused)."""
         t = self.tournament(tid)
         self.organiser_only(t["league_id"], who)
         if t["status"] != "running":
-            raise ServiceError(f"{t['name']} is {t['status']}")
+            raise ServiceError("%(name)s is %(status)s", name=t['name'], status=i18n.status_text(t['status']))
         for p in self.running_games(t):
             self.seat_rule(p["game_id"], who)
         for p in self.running_games(t):
@@ -54,7 +56,7 @@ class Console:
         t = self.tournament(tid)
         self.organiser_only(t["league_id"], who)
         if t["status"] != "paused":
-            raise ServiceError(f"{t['name']} is not paused")
+            raise ServiceError("%(name)s is not paused", name=t['name'])
         for p in self.running_games(t):
             self.seat_rule(p["game_id"], who)
         for p in self.running_games(t):
@@ -69,11 +71,11 @@ class Console:
         self.organiser_only(t["league_id"], who)
         old, new = old.strip(), new.strip()
         if not any(e["email"].lower() == old.lower() for e in t["entries"]):
-            raise ServiceError(f"{old} is not entered in {t['name']}")
+            raise ServiceError("%(old)s is not entered in %(name)s", old=old, name=t['name'])
         if any(e["email"].lower() == new.lower() for e in t["entries"]):
-            raise ServiceError(f"{new} is already entered in {t['name']}")
+            raise ServiceError("%(new)s is already entered in %(name)s", new=new, name=t['name'])
         if not self.is_member(t["league_id"], new):
-            raise ServiceError(f"{new} is not a member of the league")
+            raise ServiceError("%(new)s is not a member of the league", new=new)
         for p in self.running_games(t):
             if any((seat["email"] or "").lower() == old.lower() for seat in self.store.seats(p["game_id"])):
                 self.seat_rule(p["game_id"], who)
@@ -97,7 +99,7 @@ class Console:
             raise ServiceError("say why")
         p = next((p for p in t["pairings"] if p["id"] == pairing_id), None)
         if p is None or p["game_id"] is None:
-            raise ServiceError(f"{t['name']} has no game {pairing_id}")
+            raise ServiceError("%(name)s has no game %(number)s", name=t["name"], number=pairing_id)
         if p["result"] is not None:
             raise ServiceError("that game has its result")
         self.seat_rule(p["game_id"], who)
@@ -116,6 +118,22 @@ class Console:
             self.store.execute("UPDATE league_pairings SET result = ?, how = 'adjudicated', why = ? WHERE id = ?",
                                (result, why, pairing_id))
             self.store.audit(who, "adjudicate", p["game_id"], why=why, detail={"tournament": tid, "result": result})
+            self.tell_adjudication(p["game_id"], winner, why)
+
+    def tell_adjudication(self, game_id: int, winner: str | None, why: str) -> None:
+        """Every seat of an adjudicated game is told the ruling, in his language."""
+        game = self.service.game(game_id)
+        titles = [s.title for s in game.ruleset.seats(game.scenario, game.options) if s.side == winner]
+        for seat in self.store.seats(game_id):
+            if not seat["email"]:
+                continue
+            tr = i18n.translator(self.store.language_of(seat["email"]))
+            ruling = tr.gettext("%(side)s wins.", side=titles[0] if len(titles) == 1 else (winner or "").capitalize()) \
+                if winner else tr.gettext("The game is drawn.")
+            queue(self.store, seat["email"], f"[pbem {game_id}] " + tr.gettext("The game is adjudicated"),
+                  tr.gettext("The tournament organiser ruled game %(game)s: %(ruling)s", game=self.service.label(game_id),
+                             ruling=ruling) + "\n" + tr.gettext("Reason: %(why)s", why=why),
+                  kind="ended", game_id=game_id, dedupe_key=f"adjudicated:{game_id}:{seat['side']}")
 
     def publish(self, tid: int, who: str, published: bool = True) -> None:
         t = self.tournament(tid)

@@ -10,30 +10,34 @@ up only someone who is told of it.
 
 from __future__ import annotations
 
+from pbem.server import i18n
+from pbem.server.i18n import N_
 from pbem.server.service import ServiceError
 
-USAGE = ("League commands: LEAGUE <number> JOIN [your name]  or  TOURNAMENT <number> ENTER\n"
-         "(the league's page on the web lists its tournaments and their numbers).")
+USAGE = N_("League commands: LEAGUE <number> JOIN [your name]  or  TOURNAMENT <number> ENTER\n"
+           "(the league's page on the web lists its tournaments and their numbers).")
 
 
 def is_league_command(words: list[str]) -> bool:
     return bool(words) and words[0].upper() in ("LEAGUE", "TOURNAMENT")
 
 
-def run(service, sender: str, words: list[str]) -> tuple[str, dict]:
-    """Do a league command for ``sender``; returns the answer and what to record."""
+def run(service, sender: str, words: list[str], lang: str | None = "en") -> tuple[str, dict]:
+    """Do a league command for ``sender``; returns the answer (in ``lang``: the language the address
+    chose) and what to record."""
     from .service import Leagues
 
     leagues = Leagues(service)
+    tr = i18n.translator(lang)
     kind = words[0].upper()
     if len(words) < 3 or not words[1].lstrip("#").isdigit():
-        return USAGE, {"why": "bad league command"}
+        return tr.gettext(USAGE), {"why": "bad league command"}
     number, verb = int(words[1].lstrip("#")), words[2].upper()
     try:
         if kind == "LEAGUE" and verb == "JOIN":
-            return leagues.join(number, sender, " ".join(words[3:]), via="mail"), {"command": "LEAGUE JOIN"}
+            return leagues.join(number, sender, " ".join(words[3:]), via="mail").in_(lang), {"command": "LEAGUE JOIN"}
         if kind == "TOURNAMENT" and verb == "ENTER":
-            return leagues.enter(number, sender), {"command": "TOURNAMENT ENTER"}
+            return leagues.enter(number, sender).in_(lang), {"command": "TOURNAMENT ENTER"}
     except ServiceError as exc:
-        return f"Nothing was done: {exc}.", {"why": str(exc)}
-    return USAGE, {"why": "bad league command"}
+        return tr.gettext("Nothing was done: %(why)s", why=exc.in_(lang)) + ".", {"why": str(exc)}
+    return tr.gettext(USAGE), {"why": "bad league command"}

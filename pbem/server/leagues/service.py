@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import json
 
+from pbem.lang import say
 from pbem.server import deadlines
+from pbem.server.i18n import Said
 from pbem.server.service import ServiceError
 
 from .records import meets, reliability
@@ -32,15 +34,16 @@ def check_rules(rules: dict | None) -> dict:
     out = {**DEFAULT_RULES, **(rules or {})}
     unknown = set(out) - set(DEFAULT_RULES)
     if unknown:
-        raise ServiceError(f"unknown league rule {', '.join(sorted(unknown))}")
+        raise ServiceError("unknown league rule %(names)s", names=', '.join(sorted(unknown)))
     try:
         rules_of = ruleset(out["game"])
         deadlines.settings_with_defaults(out["settings"])
     except (UnknownGame, deadlines.SettingsError, ValueError) as exc:
-        raise ServiceError(str(exc.args[0] if exc.args else exc)) from None
+        raise ServiceError(i18n.refusal_text(exc)) from None
     if out["scenario"] and out["scenario"] not in {s.name for s in rules_of.scenarios().values()} \
             and not str(out["scenario"]).startswith("/"):
-        raise ServiceError(f"{rules_of.title} has no scenario {out['scenario']!r}")
+        raise ServiceError("%(title)s has no scenario %(scenario)s",
+                           title=rules_of.title, scenario=repr(out['scenario']))
     if out["min_reliability"] not in (None, "") and not 0 <= float(out["min_reliability"]) <= 100:
         raise ServiceError("the minimum reliability is a percentage, 0 to 100")
     return out
@@ -76,7 +79,7 @@ class Leagues(Tournaments):
     def league(self, league_id: int) -> dict:
         row = self.store.query_one("SELECT * FROM leagues WHERE id = ?", (league_id,))
         if row is None:
-            raise ServiceError(f"there is no league {league_id}")
+            raise ServiceError("there is no league %(number)s", number=league_id)
         row["rules"] = json.loads(row["rules"])
         row["organisers"] = [r["email"] for r in self.store.query(
             "SELECT email FROM league_organisers WHERE league_id = ? ORDER BY email", (league_id,))]
@@ -123,18 +126,19 @@ class Leagues(Tournaments):
         league = self.league(league_id)
         email = email.strip()
         if any(m["email"].lower() == email.lower() for m in league["members"]):
-            return f"You are already a member of {league['name']}."
+            return Said(say("You are already a member of %(league)s.", league=league['name']))
         if league["signup"] != "open":
-            raise ServiceError(f"{league['name']} is not taking new members")
+            raise ServiceError("%(name)s is not taking new members", name=league['name'])
         record = reliability(self.store, email)
         if not meets(record, league["rules"].get("min_reliability")):
-            raise ServiceError(f"{league['name']} asks for a reliability of {league['rules']['min_reliability']}%;"
-                               f" yours is {record['percent']}%")
+            raise ServiceError("%(name)s asks for a reliability of %(min_reliability)s%%; yours is %(percent)s%%",
+                               name=league['name'], min_reliability=league['rules']['min_reliability'],
+                               percent=record['percent'])
         with self.store.transaction():
             self.store.execute("INSERT INTO league_members (league_id, email, name, joined, via) VALUES (?, ?, ?, ?, ?)",
                                (league_id, email, " ".join(name.split())[:80], self.store.now(), via))
             self.store.audit(email, "league_join", detail={"league": league_id, "via": via})
-        return f"Welcome to {league['name']}."
+        return Said(say("Welcome to %(league)s.", league=league['name']))
 
     def is_member(self, league_id: int, email: str | None) -> bool:
         return bool(email) and self.store.query_one(
@@ -164,7 +168,7 @@ class Leagues(Tournaments):
             raise ServiceError("only the game's moderator (or its tournament's organisers) may excuse a miss")
         self.seat_rule(game_id, who)
         if count < 1 or count > seat["missed"]:
-            raise ServiceError(f"the seat has missed {seat['missed']} days")
+            raise ServiceError("the seat has missed %(missed)s days", missed=seat['missed'])
         with self.store.transaction():
             self.store.execute("INSERT INTO league_excused (game_id, side, count, who, why, at) VALUES (?, ?, ?, ?, ?, ?)",
                                (game_id, side, count, who, why, self.store.now()))

@@ -16,6 +16,10 @@ from __future__ import annotations
 import json
 
 from pbem.core.ruleset import options_of
+from pbem.lang import say
+from pbem.server import i18n
+from pbem.server.i18n import Said
+from pbem.server.mail.outbox import queue
 from pbem.server.service import ServiceError
 
 from . import pairing, standings
@@ -41,12 +45,13 @@ class Tournaments(Bidding, Console):
         self.organiser_only(league_id, who)
         league = self.league(league_id)
         if format not in FORMATS:
-            raise ServiceError(f"a tournament is {', '.join(FORMATS)}, not {format!r}")
+            raise ServiceError("a tournament is %(names)s, not %(format)s",
+                               names=', '.join(FORMATS), format=repr(format))
         name = " ".join((name or "").split())
         if not name:
             raise ServiceError("a tournament needs a name")
         if season_id is not None and season_id not in {s["id"] for s in league["seasons"]}:
-            raise ServiceError(f"the league has no season {season_id}")
+            raise ServiceError("the league has no season %(number)s", number=season_id)
         merged = check_rules({**league["rules"], **(rules or {})})
         if len(self.seats_of_rules(merged)) == 3 and format == "knockout":  # two or three seats, or refuse now
             raise ServiceError(KNOCKOUT_OF_THREE)
@@ -68,14 +73,14 @@ class Tournaments(Bidding, Console):
         if len(seats) == 3 and seats[1].side == seats[2].side != seats[0].side:
             return list(seats)  # one against two (Napoleon 1815 with three players): groups of three
         if len(seats) != 2:
-            raise ServiceError(f"tournaments pair two players a game, or three when two seats play one side "
-                               f"against the first; {rules_of.title} has {len(seats)} seats")
+            raise ServiceError("tournaments pair two players a game, or three when two seats play one side against the "
+                               "first; %(title)s has %(count)s seats", title=rules_of.title, count=len(seats))
         return list(seats)
 
     def tournament(self, tid: int) -> dict:
         row = self.store.query_one("SELECT * FROM league_tournaments WHERE id = ?", (tid,))
         if row is None:
-            raise ServiceError(f"there is no tournament {tid}")
+            raise ServiceError("there is no tournament %(number)s", number=tid)
         row["rules"] = json.loads(row["rules"])
         row["entries"] = self.store.query("SELECT * FROM league_entries WHERE tournament_id = ? ORDER BY number",
                                           (tid,))
@@ -89,20 +94,20 @@ class Tournaments(Bidding, Console):
         t = self.tournament(tid)
         email = email.strip()
         if any(e["email"].lower() == email.lower() for e in t["entries"]):
-            return f"You are entered in {t['name']}."
+            return Said(say("You are entered in %(tournament)s.", tournament=t['name']))
         if t["status"] != "signup":
-            raise ServiceError(f"{t['name']} has started: entries are closed")
+            raise ServiceError("%(name)s has started: entries are closed", name=t['name'])
         if not self.is_member(t["league_id"], email):
-            raise ServiceError(f"join the league {t['league']['name']} first")
+            raise ServiceError("join the league %(name)s first", name=t['league']['name'])
         record = reliability(self.store, email)
         if not meets(record, t["rules"].get("min_reliability")):
-            raise ServiceError(f"{t['name']} asks for a reliability of {t['rules']['min_reliability']}%;"
-                               f" yours is {record['percent']}%")
+            raise ServiceError("%(name)s asks for a reliability of %(min_reliability)s%%; yours is %(percent)s%%",
+                               name=t['name'], min_reliability=t['rules']['min_reliability'], percent=record['percent'])
         with self.store.transaction():
             self.store.execute("INSERT INTO league_entries (tournament_id, email, number) VALUES (?, ?, ?)",
                                (tid, email, len(t["entries"]) + 1))
             self.store.audit(email, "tournament_enter", detail={"tournament": tid})
-        return f"You are entered in {t['name']}."
+        return Said(say("You are entered in %(tournament)s.", tournament=t['name']))
 
     # -- rounds ----------------------------------------------------------------------------
 
@@ -113,7 +118,7 @@ class Tournaments(Bidding, Console):
         t = self.tournament(tid)
         self.organiser_only(t["league_id"], who)
         if t["status"] != "signup":
-            raise ServiceError(f"{t['name']} has already started")
+            raise ServiceError("%(name)s has already started", name=t['name'])
         count = len(t["entries"])
         if count < 2:
             raise ServiceError("a tournament needs two players at least")
@@ -154,12 +159,12 @@ class Tournaments(Bidding, Console):
         if who is not None:
             self.organiser_only(t["league_id"], who)
         if t["status"] != "running":
-            raise ServiceError(f"{t['name']} is {t['status']}")
+            raise ServiceError("%(name)s is %(status)s", name=t['name'], status=i18n.status_text(t['status']))
         if any(p["result"] is None for p in t["pairings"]):
-            raise ServiceError(f"round {t['round']} is not over")
+            raise ServiceError("round %(round)s is not over", round=t['round'])
         number = t["round"] + 1
         if number > t["rounds"]:
-            raise ServiceError(f"{t['name']} has {t['rounds']} rounds")
+            raise ServiceError("%(name)s has %(rounds)s rounds", name=t['name'], rounds=t['rounds'])
         active = [e for e in t["entries"] if not e["withdrawn"]]
         by_number = {e["number"]: e["email"] for e in t["entries"]}
         history = self.histories(t)
@@ -198,6 +203,7 @@ class Tournaments(Bidding, Console):
                 if second_email is None:
                     self.store.execute("UPDATE league_pairings SET result = 'bye', how = 'bye' WHERE id = ?",
                                        (pairing_id,))
+                    self.tell_bye(t, number, first_email)
                 else:
                     self.create_pairing_game(t, pairing_id, number, board, first_email, second_email, third_email)
             self.store.execute("UPDATE league_tournaments SET round = ? WHERE id = ?", (number, tid))
@@ -218,6 +224,35 @@ class Tournaments(Bidding, Console):
             moderator=moderator, who=rules.get("moderator") or "system")
         self.store.execute("UPDATE league_pairings SET game_id = ? WHERE id = ?", (game_id, pairing_id))
         return game_id
+
+    # -- what the entrants are told (each in his language) ------------------------------------
+
+    def tell_bye(self, t: dict, number: int, email: str) -> None:
+        """An entrant without a game this round: the bye, and what it counts."""
+        tr = i18n.translator(self.store.language_of(email))
+        queue(self.store, email, "[pbem] " + tr.gettext("%(tournament)s, round %(round)s: a bye", tournament=t["name"],
+                                                       round=number),
+              tr.gettext("You have a bye in round %(round)s of %(tournament)s: no game for you this round. A bye "
+                         "counts as a win (1 point) in the standings.", round=number, tournament=t["name"])
+              + "\n\n" + tr.gettext("The next round is paired when every game of this one is over."),
+              kind="tournament", dedupe_key=f"bye:{t['id']}:{number}:{email.lower()}")
+
+    def tell_standings(self, tid: int) -> None:
+        """The tournament is over: each entrant gets the final standings."""
+        table = self.table(tid)
+        t = table["tournament"]
+        for entry in t["entries"]:
+            tr = i18n.translator(self.store.language_of(entry["email"]))
+            lines = [tr.ngettext("%(rank)s. %(name)s, %(points)s point", "%(rank)s. %(name)s, %(points)s points",
+                                 int(row.points) if row.points == int(row.points) else 2, rank=row.rank or i,
+                                 name=row.name,
+                                 points=f"{row.points:g}")
+                     for i, row in enumerate(table["rows"], 1)]
+            queue(self.store, entry["email"], "[pbem] " + tr.gettext("%(tournament)s is over", tournament=t["name"]),
+                  tr.gettext("%(tournament)s is over. The final standings:", tournament=t["name"]) + "\n\n"
+                  + "\n".join(lines) + "\n\n"
+                  + tr.gettext("The tournament's page shows the crosstable and every game."),
+                  kind="tournament", dedupe_key=f"standings:{tid}:{entry['email'].lower()}")
 
     def moderator_for(self, t: dict, players) -> str | None:
         """The game's moderator: the organiser who started the tournament, unless he plays in it (a
@@ -333,6 +368,7 @@ class Tournaments(Bidding, Console):
             if over:
                 self.store.execute("UPDATE league_tournaments SET status = 'finished' WHERE id = ?", (tid,))
                 self.store.audit("scheduler", "tournament_finish", detail={"tournament": tid})
+                self.tell_standings(tid)
                 changes.append("finished")
             elif t["rules"].get("auto", True):
                 changes.append(f"round {self.pair_next(tid)} paired")

@@ -56,6 +56,8 @@ class Inbound:
     too_big: bool = False
     problem: str = ""
     cuts: list[Cut] = field(default_factory=list)  # what was left out of the body (quotes, footers)
+    accept_language: str = ""  # the sender's languages, as his mail program says them (Accept-Language)
+    content_language: str = ""  # the language of the text (Content-Language, of the mail or its text part)
 
     @property
     def answer_to(self) -> str:
@@ -142,6 +144,11 @@ def _read_headers(msg, result: Inbound) -> None:
     result.from_addr = _address(_header(msg, "From"))
     result.reply_to = _address(_header(msg, "Reply-To"))
     result.subject = _header(msg, "Subject")
+    result.accept_language = _header(msg, "Accept-Language")[:200]
+    result.content_language = _header(msg, "Content-Language")[:200]
+    if not result.content_language and msg.is_multipart():
+        text_part = next((p for p in msg.walk() if p.get_content_type() == "text/plain"), None)
+        result.content_language = _header(text_part, "Content-Language")[:200] if text_part is not None else ""
     result.auto_reason = _auto_reason(msg, result.from_addr)
     result.auto = bool(result.auto_reason)
 

@@ -39,6 +39,7 @@ import smtplib
 import socket
 import time
 from datetime import datetime, timedelta
+from email.header import Header
 from email.message import EmailMessage
 from email.utils import format_datetime
 from pathlib import Path
@@ -71,8 +72,11 @@ class Drawn(dict):
 
 
 def queue(store, to: str, subject: str, body: str, html=None, attachments=(), kind: str = "",
-          game_id=None, dedupe_key=None, in_reply_to=None) -> int:
+          game_id=None, dedupe_key=None, in_reply_to=None, lang: str | None = None) -> int:
     """Queue one message; returns its outbox id (the existing one for a known dedupe_key).
+
+    ``lang``: the language the message is written in, when not its address's own choice (the
+    marker line is written in it: ``build_email``).
 
     ``attachments``: (filename, mime type, bytes or ``Drawn``, inline Content-ID or None);
     an inline one is shown in the HTML part as ``<img src="cid:ID">``.
@@ -91,8 +95,8 @@ def queue(store, to: str, subject: str, body: str, html=None, attachments=(), ki
         now = store.now()
         return store.db.execute(
             "INSERT INTO outbox (created, to_addr, subject, body, html, attachments, kind, game_id,"  # pragma: no mutate (SQL)
-            " in_reply_to, dedupe_key, next_attempt_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",  # pragma: no mutate (SQL)
-            (now, to, subject, body, html, json.dumps(parts), kind, game_id, in_reply_to, dedupe_key, now),
+            " in_reply_to, dedupe_key, next_attempt_at, lang) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",  # pragma: no mutate (SQL)
+            (now, to, subject, body, html, json.dumps(parts), kind, game_id, in_reply_to, dedupe_key, now, lang),
         ).lastrowid
 
 
@@ -122,29 +126,41 @@ def content(part: dict, resolve=None) -> bytes:
         raise DrawingFailed(f"{part['filename']} could not be drawn: {type(error).__name__}: {error}") from error
 
 
-def build_email(row, from_addr: str = "pbem@localhost", domain=None, resolve=None) -> EmailMessage:
+def subject_header(subject: str) -> str:
+    """A Subject that is not ASCII, encoded and folded here (RFC 2047, by ``email.header.Header``:
+    the spaces inside its encoded words). Left to the email package's folding, a subject is cut
+    between two encoded words at a space, which RFC 2047 then drops: "ви граєте" would be read
+    "виграєте"."""
+    return Header(subject, "utf-8", header_name="Subject").encode()
+
+
+def build_email(row, from_addr: str = "pbem@localhost", domain=None, resolve=None, lang: str = "en") -> EmailMessage:
     """The message of an outbox row: text, HTML alternative with inline images, attachments
     (those kept as a reference drawn again by ``resolve(ref) -> bytes``).
 
     The text and HTML bodies carry the marker lines (``reply.mark_text``) by
-    which the mail in ignores the server's own text quoted in a reply.
+    which the mail in ignores the server's own text quoted in a reply; the first says, in the
+    recipient's language ``lang``, that only the lines he writes are read.
     """
     domain = domain or from_addr.rpartition("@")[2] or "localhost"
     msg = EmailMessage()
     msg["From"] = from_addr
     msg["To"] = row["to_addr"]
-    msg["Subject"] = row["subject"]
+    if row["subject"].isascii():
+        msg["Subject"] = row["subject"]
+    else:
+        msg.set_raw("Subject", subject_header(row["subject"]))  # folded already: kept as it is
     msg["Date"] = format_datetime(_created(row))
     msg["Message-ID"] = row.get("message_id") or message_id(row, domain)
     if row.get("in_reply_to"):
         msg["In-Reply-To"] = msg["References"] = row["in_reply_to"]
     msg["Auto-Submitted"] = "auto-generated"  # RFC 3834: robots must not answer this
     msg["X-Auto-Response-Suppress"] = "All"  # the same, for Exchange
-    msg.set_content(mark_text(row["body"]))  # the markers a reply's quoted copy is known by
+    msg.set_content(mark_text(row["body"], lang))  # the markers a reply's quoted copy is known by
     parts = json.loads(row["attachments"] or "[]")
     inline = [p for p in parts if p["cid"]] if row["html"] else []
     if row["html"]:
-        msg.add_alternative(mark_html(row["html"]), subtype="html")
+        msg.add_alternative(mark_html(row["html"], lang), subtype="html")
         html_part = msg.get_payload()[1]
         for part in inline:
             maintype, _, subtype = part["mime"].partition("/")
@@ -289,7 +305,8 @@ class Sender:
 
     def _deliver(self, row) -> None:
         try:
-            msg = build_email(row, self.from_addr, self.domain, self.resolve)
+            msg = build_email(row, self.from_addr, self.domain, self.resolve,
+                              lang=row.get("lang") or self.store.language_of(row["to_addr"]))
         except DrawingFailed:
             raise  # retried with the backoff, as a relay that failed
         except Exception as error:

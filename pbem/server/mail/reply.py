@@ -28,9 +28,12 @@ prose. Nothing here knows a game.
 from __future__ import annotations
 
 import re
+from html import escape
 from dataclasses import dataclass, field
 
 from pbem.core.orders import HEADER_ALIASES
+from pbem.server import i18n
+from pbem.server.i18n import N_
 from pbem.server.mail.quoting import (
     ANY_HEADER_LINE, CLOSING, DATE, DECOR, EMAIL, FOOTER, FORWARD, FRAMED, FROM, HEADER_LINE, PLACEHOLDER,
     PLAIN_RULE, QUOTE, RULE, SEPARATOR, START, TIME, VERB, YEAR,
@@ -38,7 +41,8 @@ from pbem.server.mail.quoting import (
 
 MARK = "[pbem-mail]"
 MARK_END = "[pbem-mail-end]"
-MARK_LINE = f"{MARK} Written by the pbem server: when you reply, only the lines you write are read."
+MARK_SAYS = N_("Written by the pbem server: when you reply, only the lines you write are read.")
+MARK_LINE = f"{MARK} {MARK_SAYS}"
 MARK_END_LINE = MARK_END
 
 WALK_BACK = 12  # lines above a marker or a second header that may be its attribution or header block
@@ -84,18 +88,27 @@ QUOTED_KINDS = ("quote", "attribution", "header block", "separator", "pbem mail"
 NAMED_KINDS = ("greeting", "note", "footer", "signature", "sign-off")  # listed one by one, by their first line
 
 
-def summary(cuts: list[Cut]) -> str:
+NAMED = {"greeting": N_("the greeting %(first)s"), "note": N_("the note %(first)s"),
+         "footer": N_("the footer %(first)s"), "signature": N_("the signature %(first)s"),
+         "sign-off": N_("the sign-off %(first)s")}
+
+
+def summary(cuts: list[Cut], lang: str | None = "en") -> str:
+    """What was ignored, counted and named by its first line, in ``lang``."""
+    tr = i18n.translator(lang)
     parts = []
     quoted = [c for c in cuts if c.kind in QUOTED_KINDS and c.count]
     count = sum(c.count for c in quoted)
     if count:
         start = next((c for c in quoted if c.kind != "quote"), quoted[0])
-        parts.append(f"{count} quoted line{'s' if count != 1 else ''} (from {_short(start.first)!r})")
+        parts.append(tr.ngettext("%(num)d quoted line (from %(first)s)", "%(num)d quoted lines (from %(first)s)", count,
+                                 first=repr(_short(start.first))))
     for cut in cuts:
         if cut.kind in NAMED_KINDS and cut.count:
             rest = cut.count - 1
-            parts.append(f"the {cut.kind} {_short(cut.first)!r}" + (f" and {rest} line{'s' if rest > 1 else ''}"
-                                                                     f" under it" if rest > 0 else ""))
+            named = tr.gettext(NAMED[cut.kind], first=repr(_short(cut.first)))
+            parts.append(named + (" " + tr.ngettext("and %(num)d line under it", "and %(num)d lines under it", rest)
+                                  if rest > 0 else ""))
     return ", ".join(parts)
 
 
@@ -601,18 +614,23 @@ def _greeting_and_sign_off(r: _Reader, kinds: list) -> None:
 # -- marking the server's mail --------------------------------------------------------------------
 
 
-def mark_text(body: str) -> str:
+def mark_line(lang: str | None = "en") -> str:
+    """The first marker line, its words in ``lang`` (the marker itself is what a reply is read by)."""
+    return f"{MARK} {i18n.translate(lang, MARK_SAYS)}"
+
+
+def mark_text(body: str, lang: str | None = "en") -> str:
     """A text body with the server's marker lines first and last."""
-    return f"{MARK_LINE}\n\n{body.rstrip()}\n\n{MARK_END_LINE}\n"
+    return f"{mark_line(lang)}\n\n{body.rstrip()}\n\n{MARK_END_LINE}\n"
 
 
 _MARK_STYLE = 'style="color:#888888;font-size:small"'
 
 
-def mark_html(html: str) -> str:
+def mark_html(html: str, lang: str | None = "en") -> str:
     """An HTML body with the marker lines first and last (as visible text: a hidden
     element would be dropped by the mail program that quotes it)."""
-    top = f'<p class="pbem-mail" {_MARK_STYLE}>{MARK_LINE}</p>'
+    top = f'<p class="pbem-mail" {_MARK_STYLE}>{escape(mark_line(lang))}</p>'
     bottom = f'<p class="pbem-mail-end" {_MARK_STYLE}>{MARK_END_LINE}</p>'
     body = re.search(r"<body[^>]*>", html, re.I)
     html = html[:body.end()] + top + html[body.end():] if body else top + html

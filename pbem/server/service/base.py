@@ -12,9 +12,11 @@ from pathlib import Path
 
 from pbem.server import deadlines, i18n
 from pbem.server.i18n import N_
+from pbem.lang import Text
 from pbem.server.addresses import one_line
 from pbem.server.mapcache import MapCache
 from pbem.core import verify
+from pbem.core.orders import fold
 from pbem.core.game import Game
 from pbem.games import ruleset
 from pbem.paths import MAPS
@@ -28,8 +30,9 @@ TITLE_LIMIT = 100  # characters of a game's title, on one line
 CACHE_GAMES = 300  # games kept replayed (Config.cache_games): 0.7-1.5 MB each, by game (docs/performance.md)
 
 
-class ServiceError(ValueError):
-    """An operation refused; the message is meant for the person who asked."""
+class ServiceError(i18n.Refusal):
+    """An operation refused; the message is meant for the person who asked, in his language
+    (``ServiceError("game %(game)s is %(status)s", game=3, status=...)``: pbem.server.i18n.Refusal)."""
 
 
 def scenario_path(name: str) -> Path:
@@ -94,7 +97,7 @@ class ServiceBase:
         try:
             return self.store.get_game(game_id)
         except NoSuchGame:
-            raise ServiceError(f"there is no game {game_id}") from None
+            raise ServiceError("there is no game %(game)s", game=game_id) from None
 
     def label(self, game_id: int) -> str:
         info = self.info(game_id)
@@ -114,13 +117,39 @@ class ServiceBase:
             email = self.info(game_id).get("moderator")
         return self.store.language_of(email)
 
-    def seat_titles(self, game_id: int) -> dict[str, str]:
-        """The game's seats, id -> title, in the order its ruleset shows them."""
+    def seat_titles(self, game_id: int, lang: str | None = None) -> dict[str, str]:
+        """The game's seats, id -> title, in the order its ruleset shows them; ``lang``: each title
+        as the game's own catalog writes it in that language (a game without one: as it is).
+        Without ``lang``, the titles a mail's header and the press name seats by."""
         game = self.game(game_id)
-        return {seat.id: seat.title for seat in game.ruleset.seats(game.scenario, game.options)}
+        titles = {seat.id: seat.title for seat in game.ruleset.seats(game.scenario, game.options)}
+        tongue = getattr(game.ruleset, "tongue", None)
+        if lang and lang != i18n.DEFAULT and callable(tongue):
+            words = tongue(lang)
+            titles = {seat: words.gettext(title) for seat, title in titles.items()}
+        return titles
 
-    def seat_title(self, game_id: int, side: str) -> str:
-        return self.seat_titles(game_id).get(side, side)
+    def seat_title(self, game_id: int, side: str, lang: str | None = None) -> str:
+        return self.seat_titles(game_id, lang).get(side, side)
+
+    def seat_named(self, game_id: int, name: str) -> str | None:
+        """The seat ``name`` names: its id or its title in any language, any case, accents optional
+        (a Ukrainian writes SIDE Австрія, PRESS Франція)."""
+        wanted = fold(name.strip())
+        for lang in (None, *(code for code in i18n.LANGUAGES if code != i18n.DEFAULT)):
+            for seat, title in self.seat_titles(game_id, lang).items():
+                if wanted in (fold(seat), fold(title)):
+                    return seat
+        return None
+
+    def say_in(self, game_id: int, text: Text, lang: str | None) -> str:
+        """A sentence about the game's seats in ``lang``: its values that are a seat's English
+        title are written as that language's (the sentence was made once, for every reader)."""
+        english = self.seat_titles(game_id)
+        titles = self.seat_titles(game_id, lang)
+        by_title = {english[seat]: titles[seat] for seat in english}
+        values = {k: by_title.get(v, v) if isinstance(v, str) else v for k, v in text.values.items()}
+        return i18n.translator(lang).say(Text(text.message, values, text.plural))
 
     def export(self, game_id: int) -> dict:
         """A finished game as JSON for ``pbem verify``: its seed, salt, log and the days as
@@ -128,7 +157,7 @@ class ServiceBase:
         info = self.info(game_id)
         game = self.game(game_id)
         if not game.over:
-            raise ServiceError(f"game {game_id} is not over: its seed stays secret until it ends")
+            raise ServiceError("game %(game)s is not over: its seed stays secret until it ends", game=game_id)
         recorded = [{"day": row["day"], "turn": game.turn_label(row["day"]), "seats": row["side"].split(","),
                      "digest": row["digest"],
                      "rolls": [e["data"] for e in row["events"] if e["kind"] == "roll"]}
@@ -149,7 +178,7 @@ class ServiceBase:
         try:
             return self.store.get_seat(game_id, side)
         except NoSuchSeat:
-            raise ServiceError(f"game {game_id} has no side {side!r}") from None
+            raise ServiceError("game %(game)s has no side %(side)s", game=game_id, side=repr(side)) from None
 
     def deadline(self, game_id: int) -> datetime | None:
         return deadlines.parse_iso(self.info(game_id).get("deadline"))

@@ -26,10 +26,11 @@ class Bots(ServiceBase):
         offered = rules.bots()
         for seat, name in bots.items():
             if seat not in seat_ids:
-                raise ServiceError(f"{rules.title} has no seat {seat} for the computer to play")
+                raise ServiceError("%(title)s has no seat %(seat)s for the computer to play",
+                                   title=rules.title, seat=seat)
             if name not in offered:
-                raise ServiceError(f"{rules.title} has no computer player {name!r} "
-                                   f"(it has {', '.join(offered)})")
+                raise ServiceError("%(title)s has no computer player %(name)s (it has %(names)s)",
+                                   title=rules.title, name=repr(name), names=', '.join(offered))
         if bots and set(bots) >= set(seat_ids):
             raise ServiceError("the computer cannot play every seat: keep one for a person")
         return bots

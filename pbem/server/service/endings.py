@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 
+from pbem.lang import Text, say
 from pbem.server import deadlines, i18n
 from pbem.server.notify import notice
 
@@ -30,12 +31,14 @@ class Endings(ServiceBase):
     def check_playing(self, game_id: int) -> None:
         status = self.info(game_id)["status"]
         if status not in ("running", "paused"):
-            raise ServiceError(f"game {game_id} is {status}: only a game being played can end so")
+            raise ServiceError("game %(game)s is %(status)s: only a game being played can end so",
+                               game=game_id, status=i18n.status_text(status))
 
-    def end_by_players(self, game_id: int, winner: str | None, why: str, how: str, who: str) -> None:
-        """End the game now with ``winner`` (None: a draw); told to every seat. Call under the lock."""
+    def end_by_players(self, game_id: int, winner: str | None, why: Text, how: str, who: str) -> None:
+        """End the game now with ``winner`` (None: a draw); told to every seat, each in his language
+        (the log keeps ``why`` in English). Call under the lock."""
         game = self.game(game_id)
-        entry = game.end(winner, why)
+        entry = game.end(winner, str(why))
         entry.update(by=who, at=deadlines.iso(self.now()), how=how, final=True)
         with self.store.transaction():
             self.store.append_log(game_id, entry)
@@ -43,12 +46,15 @@ class Endings(ServiceBase):
             self.store.set_clock(game_id, deadline=None, pending=None)
             self.store.execute("UPDATE game_offers SET status = 'lapsed' WHERE game_id = ? AND status = 'open'",
                                (game_id,))
-            self.store.audit(who, how, game_id, why=why)
+            self.store.audit(who, how, game_id, why=str(why))
             for seat in self.store.seats(game_id):
                 if seat["email"]:
-                    notice(self.store, seat["email"], f"[pbem {game_id}] The game is over",
-                          f"Game {self.label(game_id)} is over: {why}\n\nIts seed is now public: the game's page "
-                          f"offers the export, to check every die with `pbem verify`.",
+                    tr = i18n.translator(self.store.language_of(seat["email"]))
+                    notice(self.store, seat["email"], f"[pbem {game_id}] " + tr.gettext("The game is over"),
+                          tr.gettext("Game %(game)s is over: %(why)s", game=self.label(game_id),
+                                     why=self.say_in(game_id, why, tr.lang))
+                          + "\n\n" + tr.gettext("Its seed is now public: the game's page offers the export, to check "
+                                                 "every die with `pbem verify`."),
                           kind="ended", game_id=game_id, dedupe_key=f"ended:{game_id}:{seat['side']}")
 
     # -- resigning -----------------------------------------------------------------------
@@ -60,14 +66,17 @@ class Endings(ServiceBase):
             self.check_playing(game_id)
             sides = self.sides_of(game_id)
             if side not in sides:
-                raise ServiceError(f"game {game_id} has no seat {side!r}")
+                raise ServiceError("game %(game)s has no seat %(side)s", game=game_id, side=repr(side))
             others = sorted(set(sides.values()) - {sides[side]})
             winner = others[0] if len(others) == 1 else None
             game = self.game(game_id)
             title = self.seat_title(game_id, side)
-            why = f"{title} resigns" + (f"; {winner_title(game, winner)} wins." if winner else ".")
+            why = say("%(seat)s resigns; %(winner)s wins.", seat=title, winner=winner_title(game, winner)) if winner \
+                else say("%(seat)s resigns.", seat=title)
             self.end_by_players(game_id, winner, why, "resign", who or self.seat(game_id, side)["email"] or side)
-        return i18n.translate(self.lang_of(game_id, side), "You resigned game %(game)s.", game=self.label(game_id)) + " " + why
+        tr = i18n.translator(self.lang_of(game_id, side))
+        return (tr.gettext("You resigned game %(game)s.", game=self.label(game_id)) + " "
+                + self.say_in(game_id, why, tr.lang))
 
     # -- draws ---------------------------------------------------------------------------
 
@@ -92,12 +101,13 @@ class Endings(ServiceBase):
         with self.lock:
             self.check_playing(game_id)
             if side not in self.sides_of(game_id):
-                raise ServiceError(f"game {game_id} has no seat {side!r}")
+                raise ServiceError("game %(game)s has no seat %(side)s", game=game_id, side=repr(side))
             offer = self.draw_offer(game_id)
             if offer is not None and offer["side"] != side and side in offer["waiting"]:
                 return self.answer_draw(game_id, side, True, who)  # offering back is accepting
             if offer is not None:
-                raise ServiceError(f"a draw offer by {self.seat_title(game_id, offer['side'])} already stands")
+                raise ServiceError("a draw offer by %(seat)s already stands",
+                                   seat=self.seat_title(game_id, offer['side']))
             title = self.seat_title(game_id, side)
             day = self.game(game_id).day
             with self.store.transaction():
@@ -106,11 +116,15 @@ class Endings(ServiceBase):
                 self.store.audit(who or side, "draw_offer", game_id, detail={"side": side, "day": day})
                 offer = self.draw_offer(game_id)
                 for other in offer["waiting"]:
-                    notice(self.store, self.seat(game_id, other)["email"], f"[pbem {game_id}] {title} offers a draw",
-                          f"{title} offers a draw in game {self.label(game_id)}.\n\nTo accept, answer with a "
-                          f"mail whose first line carries your key (GAME {game_id} KEY <your key>) and whose "
-                          f"next line is\n  DRAW ACCEPT\nor, to decline,\n  DRAW DECLINE\nor do it on the game's"
-                          f" web page. The offer lapses when the coming day is resolved.",
+                    tr = i18n.translator(self.lang_of(game_id, other))
+                    title = self.seat_title(game_id, side, tr.lang)
+                    notice(self.store, self.seat(game_id, other)["email"],
+                           f"[pbem {game_id}] " + tr.gettext("%(seat)s offers a draw", seat=title),
+                           tr.gettext("%(seat)s offers a draw in game %(game)s.", seat=title, game=self.label(game_id))
+                           + "\n\n" + tr.gettext("To accept, answer with a mail whose first line carries your key "
+                                                  "(GAME %(game)s KEY <your key>) and whose next line is\n  DRAW ACCEPT\n"
+                                                  "or, to decline,\n  DRAW DECLINE\nor do it on the game's web page. The "
+                                                  "offer lapses when the coming day is resolved.", game=game_id),
                           kind="draw", game_id=game_id, dedupe_key=f"draw:{offer['id']}:{other}")
         return i18n.translate(self.lang_of(game_id, side), "Your draw offer in game %(game)s stands until the coming day "
                               "is resolved.", game=self.label(game_id))
@@ -120,7 +134,7 @@ class Endings(ServiceBase):
             self.check_playing(game_id)
             offer = self.draw_offer(game_id)
             if offer is None:
-                raise ServiceError(f"game {game_id} has no draw offer standing")
+                raise ServiceError("game %(game)s has no draw offer standing", game=game_id)
             if side not in offer["waiting"]:
                 raise ServiceError("the offer does not wait for your answer")
             title = self.seat_title(game_id, side)
@@ -134,16 +148,20 @@ class Endings(ServiceBase):
                                  detail={"side": side, "offer": offer["id"]})
                 if not accept:
                     if offerer["email"]:
-                        notice(self.store, offerer["email"], f"[pbem {game_id}] Draw declined",
-                              f"{title} declines your draw offer in game {self.label(game_id)}: play goes on.",
+                        tr = i18n.translator(self.store.language_of(offerer["email"]))
+                        title = self.seat_title(game_id, side, tr.lang)
+                        notice(self.store, offerer["email"], f"[pbem {game_id}] " + tr.gettext("Draw declined"),
+                               tr.gettext("%(seat)s declines your draw offer in game %(game)s: play goes on.", seat=title,
+                                          game=self.label(game_id)),
                               kind="draw", game_id=game_id, dedupe_key=f"draw:{offer['id']}:declined")
                     return i18n.translate(self.lang_of(game_id, side), "You declined the draw: play goes on.")
                 if self.draw_waiting(game_id, {**offer, "answers": answers}):
                     return i18n.translate(self.lang_of(game_id, side),
                                           "Your acceptance is recorded; the draw waits for the other seats.")
                 self.store.execute("UPDATE game_offers SET status = 'accepted' WHERE id = ?", (offer["id"],))
-                self.end_by_players(game_id, None, f"Drawn by agreement ({self.seat_title(game_id, offer['side'])} "
-                                                   f"offered, {title} accepted).", "agreed", who or side)
+                self.end_by_players(game_id, None, say("Drawn by agreement (%(offerer)s offered, %(seat)s accepted).",
+                                                       offerer=self.seat_title(game_id, offer['side']), seat=title),
+                                    "agreed", who or side)
         return i18n.translate(self.lang_of(game_id, side), "Game %(game)s is drawn by agreement.", game=self.label(game_id))
 
     # -- rematch -------------------------------------------------------------------------
@@ -154,13 +172,13 @@ class Endings(ServiceBase):
         of its players; returns the new game's id (every seat gets its welcome and key)."""
         info = self.info(game_id)
         if not self.game(game_id).over:
-            raise ServiceError(f"game {game_id} is not over: a rematch follows the end")
+            raise ServiceError("game %(game)s is not over: a rematch follows the end", game=game_id)
         seats = [s["side"] for s in self.store.seats(game_id)]
         emails = {s["side"]: s["email"] for s in self.store.seats(game_id)}
         if not any((e or "").lower() == who.strip().lower() for e in emails.values()):
-            raise ServiceError(f"only the players of game {game_id} may ask for its rematch")
+            raise ServiceError("only the players of game %(game)s may ask for its rematch", game=game_id)
         if not all(emails.values()):
-            raise ServiceError(f"game {game_id} has an empty seat or a computer player: no rematch")
+            raise ServiceError("game %(game)s has an empty seat or a computer player: no rematch", game=game_id)
         turned = {seat: emails[seats[i - 1]] for i, seat in enumerate(seats)}  # each player one seat on
         settings = {k: v for k, v in (info["settings"] or {}).items() if k != "bots"}
         title = f"Rematch of #{game_id}"

@@ -35,14 +35,15 @@ class Games(ServiceBase):
             settings = deadlines.settings_with_defaults(settings)
             loaded = self.scenario(game, scenario)
         except (deadlines.SettingsError, UnknownGame, ValueError) as exc:
-            raise ServiceError(exc.args[0] if exc.args else str(exc)) from None
+            raise ServiceError(i18n.refusal_text(exc)) from None
         seed = secrets.randbelow(2**31) if seed is None else seed
         title = one_line(title, TITLE_LIMIT)  # a title is one line: it heads reports and mails
         keys = {}
         seat_ids = [seat.id for seat in rules.seats(loaded, options)]
         unknown = set(seats or {}) - set(seat_ids)
         if unknown:
-            raise ServiceError(f"{rules.title} has no seat {', '.join(sorted(unknown))} (seats: {', '.join(seat_ids)})")
+            raise ServiceError("%(title)s has no seat %(names)s (seats: %(names2)s)",
+                               title=rules.title, names=', '.join(sorted(unknown)), names2=', '.join(seat_ids))
         bots = self.check_bots(rules, seat_ids, bots)
         if bots:
             settings = {**settings, "bots": bots}
@@ -72,7 +73,8 @@ class Games(ServiceBase):
         with self.store.transaction():
             seat = self.seat(game_id, side)
             if seat["email"] or side in self.bots_of(game_id):
-                raise ServiceError(f"{self.seat_title(game_id, side)} in game {game_id} is taken")
+                raise ServiceError("%(seat)s in game %(game)s is taken",
+                                   seat=self.seat_title(game_id, side), game=game_id)
             self.check_invitation(game_id, side, email)  # a kept seat, a private game (invitations.py)
             self.store.update_seat(game_id, side, email=email, timezone=timezone)
             key = new_key()
@@ -112,24 +114,28 @@ class Games(ServiceBase):
             return
         zone = (self.store.find_player(moderator) or {}).get("timezone") or \
             (info.get("settings") or {}).get("timezone") or "UTC"
-        seats = [f"  {self.seat_title(game_id, s['side'])}: "
-                 + (s["email"] or ("the computer" if s["side"] in self.bots_of(game_id) else "(open)"))
+        tr = i18n.translator(self.store.language_of(moderator))
+        seats = [f"  {self.seat_title(game_id, s['side'], tr.lang)}: "
+                 + (s["email"] or (tr.gettext("the computer") if s["side"] in self.bots_of(game_id)
+                                   else tr.gettext("(open)")))
                  for s in self.store.seats(game_id)]
         running = info["status"] == "running"
         if what == "named":
-            subject = f"[pbem {game_id}] You moderate game {game_id}"
-            head = (f"You are the moderator of game {self.label(game_id)} of {self.game(game_id).ruleset.title}. "
-                    + ("It has begun." if running else "It begins when every seat is taken; you will be told."))
+            subject = f"[pbem {game_id}] " + tr.gettext("You moderate game %(game)s", game=game_id)
+            head = (tr.gettext("You are the moderator of game %(game)s of %(title)s.", game=self.label(game_id),
+                               title=self.game(game_id).ruleset.title) + " "
+                    + (tr.gettext("It has begun.") if running
+                       else tr.gettext("It begins when every seat is taken; you will be told.")))
         else:
-            subject = f"[pbem {game_id}] The game you moderate begins"
-            head = f"Every seat of game {self.label(game_id)} is taken: the game begins."
+            subject = f"[pbem {game_id}] " + tr.gettext("The game you moderate begins")
+            head = tr.gettext("Every seat of game %(game)s is taken: the game begins.", game=self.label(game_id))
         body = "\n".join([
-            head, "", "Seats:", *seats, "",
-            f"Deadline: {self.deadline_in_zone(game_id, zone)}.", "",
-            f"The moderator console: {self.console_url(game_id)}",
-            "(sign in with this address). There you can pause and resume the game, move or extend its",
-            "deadline, resolve a day now, replace a player, and amend orders or decisions of past days.",
-            "While the game runs you see both sides: a moderator holds no seat in it.",
+            head, "", tr.gettext("Seats:"), *seats, "",
+            tr.gettext("Deadline: %(deadline)s.", deadline=self.deadline_in_zone(game_id, zone, lang=tr.lang)), "",
+            tr.gettext("The moderator console: %(url)s", url=self.console_url(game_id)),
+            tr.gettext("(sign in with this address). There you can pause and resume the game, move or extend its "
+                       "deadline, resolve a day now, replace a player, and amend orders or decisions of past days. "
+                       "While the game runs you see both sides: a moderator holds no seat in it."),
         ])
         queue(self.store, moderator, subject, body, kind="moderator", game_id=game_id,
               dedupe_key=f"moderator:{what}:{game_id}:{moderator.lower()}")
@@ -164,7 +170,7 @@ class Games(ServiceBase):
         game = self.game(game_id)
         lang = self.store.language_of(email)
         tr = i18n.translator(lang)
-        seat = self.seat_title(game_id, side)
+        seat = self.seat_title(game_id, side, lang)
         body = "\n".join([
             tr.gettext("Welcome to game %(game)s of %(title)s: you play %(seat)s.", game=self.label(game_id),
                        title=game.ruleset.title, seat=seat),

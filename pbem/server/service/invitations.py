@@ -6,7 +6,7 @@ join form."""
 
 from __future__ import annotations
 
-from pbem.server import addresses
+from pbem.server import addresses, i18n
 from pbem.server.mail.outbox import queue
 
 from .base import ServiceBase, ServiceError
@@ -26,30 +26,37 @@ class Invitations(ServiceBase):
         seat = self.seat(game_id, side)
         players = {(s["email"] or "").lower() for s in self.store.seats(game_id)}
         if who.lower() not in players | {(info.get("moderator") or "").lower()} - {""}:
-            raise ServiceError(f"only the players of game {game_id} and its moderator invite to it")
+            raise ServiceError("only the players of game %(game)s and its moderator invite to it", game=game_id)
         if info["status"] != "open" or seat["email"] or side in self.bots_of(game_id):
-            raise ServiceError(f"{self.seat_title(game_id, side)} in game {game_id} is taken")
+            raise ServiceError("%(seat)s in game %(game)s is taken", seat=self.seat_title(game_id, side), game=game_id)
         try:
             email = addresses.require_address(email)
         except addresses.AddressError as exc:
-            raise ServiceError(f"{exc}: give the invited player's address") from None
+            raise ServiceError("%(exc)s: give the invited player's address", exc=exc) from None
         with self.store.transaction():
             self.store.execute("INSERT OR REPLACE INTO invitations (game_id, side, email, who, created)"
                                " VALUES (?, ?, ?, ?, ?)", (game_id, side, email, who, self.store.now()))
             self.store.audit(who, "invite", game_id, detail={"side": side, "email": email})
             base = (getattr(self.config, "base_url", "") or "").rstrip("/")
             link = f"{base}/games/{game_id}/invitation" if base else f"/games/{game_id}/invitation"
-            queue(self.store, email, f"[pbem {game_id}] An invitation to play",
-                  f"{who} invites you to play {self.seat_title(game_id, side)} in game {self.label(game_id)} "
-                  f"of {self.game(game_id).ruleset.title}.\n\nTo accept, sign in on the site with this address "
-                  f"and open {link}\n\nThe seat is kept for you: nobody else may take it.",
-                  kind="invitation", game_id=game_id, dedupe_key=f"invite:{game_id}:{side}:{email.lower()}")
-        return f"{email} is invited to play {self.seat_title(game_id, side)}."
+            # the invited address's language if it chose one, else the inviter's (he writes to a friend)
+            tr = i18n.translator(self.store.language_of(email, default=None) or self.store.language_of(who))
+            queue(self.store, email, f"[pbem {game_id}] " + tr.gettext("An invitation to play"),
+                  tr.gettext("%(who)s invites you to play %(seat)s in game %(game)s of %(title)s.", who=who,
+                             seat=self.seat_title(game_id, side, tr.lang), game=self.label(game_id),
+                             title=self.game(game_id).ruleset.title)
+                  + "\n\n" + tr.gettext("To accept, sign in on the site with this address and open %(link)s", link=link)
+                  + "\n\n" + tr.gettext("The seat is kept for you: nobody else may take it."),
+                  kind="invitation", game_id=game_id, dedupe_key=f"invite:{game_id}:{side}:{email.lower()}",
+                  lang=tr.lang)
+        return i18n.translate(self.store.language_of(who), "%(email)s is invited to play %(seat)s.", email=email,
+                              seat=self.seat_title(game_id, side))
 
     def check_invitation(self, game_id: int, side: str, email: str) -> None:
         """Refuse a seat kept for someone else, or a private game's seat without an invitation."""
         kept = self.invitation(game_id, side)
         if kept is not None and kept["email"].lower() != email.strip().lower():
-            raise ServiceError(f"{self.seat_title(game_id, side)} in game {game_id} is kept for an invited player")
+            raise ServiceError("%(seat)s in game %(game)s is kept for an invited player",
+                               seat=self.seat_title(game_id, side), game=game_id)
         if kept is None and (self.info(game_id)["settings"] or {}).get("private"):
-            raise ServiceError(f"game {game_id} is private: its seats are taken by invitation")
+            raise ServiceError("game %(game)s is private: its seats are taken by invitation", game=game_id)

@@ -87,7 +87,7 @@ class Orders(ServiceBase):
         lang = lang or (self.lang_of(game_id, side) if in_game else "en")
         tr = i18n.translator(lang)
         result = Submission(False, game_id, side, game.day, self.turn_label(game, lang=lang),
-                            seat_title=self.seat_title(game_id, side), lang=lang)
+                            seat_title=self.seat_title(game_id, side, lang), lang=lang)
         if in_game and not game.over:
             result.deadline = self.deadline_for(game_id, side, lang=lang)
         if info["status"] == "finished" or game.over:

@@ -21,8 +21,8 @@ class Players(ServiceBase):
         seat = self.seat(game_id, side)
         used = int(seat.get("vacation_to") or 0)
         if days < 1 or used + days > settings["vacation_days"]:
-            raise ServiceError(f"a vacation may total at most {settings['vacation_days']} days in this game "
-                               f"({used} used)")
+            raise ServiceError("a vacation may total at most %(limit)s days in this game (%(used)s used)",
+                               limit=settings['vacation_days'], used=used)
         deadline = self.deadline(game_id) or self.now()
         new = deadline + timedelta(days=days)
         with self.store.transaction():
@@ -31,9 +31,14 @@ class Players(ServiceBase):
             self.store.audit(who or seat["email"] or side, "vacation", game_id, detail={"side": side, "days": days})
             for other in self.store.seats(game_id):
                 if other["email"]:
-                    queue(self.store, other["email"], f"[pbem {game_id}] Vacation: deadline moved",
-                          f"{self.seat_title(game_id, side)} takes {days} day(s) of vacation in game {self.label(game_id)}. "
-                          f"The deadline is now {deadlines.local_time(new, other['timezone'], now=self.now())}.",
+                    tr = i18n.translator(self.store.language_of(other["email"]))
+                    queue(self.store, other["email"], f"[pbem {game_id}] " + tr.gettext("Vacation: deadline moved"),
+                          tr.ngettext("%(seat)s takes %(num)d day of vacation in game %(game)s.",
+                                      "%(seat)s takes %(num)d days of vacation in game %(game)s.", days,
+                                      seat=self.seat_title(game_id, side, tr.lang), game=self.label(game_id)) + " "
+                          + tr.gettext("The deadline is now %(deadline)s.",
+                                       deadline=deadlines.local_time(new, other['timezone'], now=self.now(),
+                                                                     lang=tr.lang)),
                           kind="vacation", game_id=game_id)
         return new
 
@@ -47,7 +52,8 @@ class Players(ServiceBase):
                 tr = i18n.translator(self.store.language_of(seat["email"]))
                 queue(self.store, seat["email"], f"[pbem {game_id}] " + tr.gettext("Your new key"),
                       (tr.gettext("Your new key for %(seat)s in game %(game)s is: %(key)s\nThe old key no longer "
-                                  "works.", seat=self.seat_title(game_id, side), game=self.label(game_id), key=key)
+                                  "works.", seat=self.seat_title(game_id, side, tr.lang), game=self.label(game_id),
+                                  key=key)
                        + f"\n\n{self.deadline_line(game_id, side)}").rstrip(),
                       kind="key", game_id=game_id)
         return key
@@ -96,13 +102,14 @@ class Vacations(ServiceBase):
         with self.store.transaction():
             for v in self.vacations_of(email):
                 if deadlines.parse_iso(v["starts"]) < ends and starts < deadlines.parse_iso(v["ends"]):
-                    raise ServiceError(f"it overlaps your vacation from {v['starts']} to {v['ends']}")
+                    raise ServiceError("it overlaps your vacation from %(starts)s to %(ends)s",
+                                       starts=v['starts'], ends=v['ends'])
             days = vacation_days({"starts": deadlines.iso(starts), "ends": deadlines.iso(ends)})
             used = self.vacation_days_used(email, starts.year)
             allowance = self.year_allowance()
             if used + days > allowance:
-                raise ServiceError(f"a year allows {allowance} days of vacation; {starts.year} has {used} "
-                                   f"scheduled, and this one is {days}")
+                raise ServiceError("a year allows %(allowance)s days of vacation; %(year)s has %(used)s scheduled, and "
+                                   "this one is %(days)s", allowance=allowance, year=starts.year, used=used, days=days)
             vid = self.store.execute("INSERT INTO vacations (email, starts, ends, created) VALUES (?, ?, ?, ?)",
                                      (email, deadlines.iso(starts), deadlines.iso(ends),
                                       self.store.now())).lastrowid
@@ -115,7 +122,7 @@ class Vacations(ServiceBase):
             row = self.store.query_one("SELECT * FROM vacations WHERE id = ? AND email = ? AND cancelled = 0",
                                        (vid, email.strip()))
             if row is None:
-                raise ServiceError(f"you have no vacation {vid}")
+                raise ServiceError("you have no vacation %(number)s", number=vid)
             self.store.execute("UPDATE vacations SET cancelled = 1 WHERE id = ?", (vid,))
             self.store.audit(email, "vacation_cancelled", detail={"id": vid})
 
@@ -139,17 +146,20 @@ class Vacations(ServiceBase):
             return None
         back = max(deadlines.parse_iso(v["ends"]) for _, v in away)
         until = deadlines.next_deadline(settings, back)  # a day's time, from the return
-        titles = ", ".join(self.seat_title(game_id, side) for side, _ in away)
         with self.store.transaction():
             self.set_deadline(game_id, until)
             self.store.audit("scheduler", "vacation_hold", game_id,
                              detail={"sides": [s for s, _ in away], "until": deadlines.iso(until)})
             for other in self.store.seats(game_id):
                 if other["email"]:
-                    notice(self.store, other["email"], f"[pbem {game_id}] {titles}: on vacation",
-                          f"{titles} of game {self.label(game_id)} is on a vacation scheduled ahead. "
-                          f"The deadline waits for the vacation's end, with a day's time after it: "
-                          f"{deadlines.local_time(until, other['timezone'])}.",
+                    tr = i18n.translator(self.store.language_of(other["email"]))
+                    titles = ", ".join(self.seat_title(game_id, side, tr.lang) for side, _ in away)
+                    notice(self.store, other["email"], f"[pbem {game_id}] " + tr.gettext("%(seats)s: on vacation",
+                                                                                        seats=titles),
+                          tr.gettext("%(seats)s of game %(game)s is on a vacation scheduled ahead. The deadline waits "
+                                     "for the vacation's end, with a day's time after it: %(deadline)s.", seats=titles,
+                                     game=self.label(game_id),
+                                     deadline=deadlines.local_time(until, other['timezone'], lang=tr.lang)),
                           kind="vacation", game_id=game_id,
                           dedupe_key=f"vacation_hold:{game_id}:{deadlines.iso(until)}:{other['side']}")
         return until
@@ -170,5 +180,6 @@ def vacation_span(start: str, end: str) -> tuple[datetime, datetime]:
             except ValueError:
                 continue
             return at + timedelta(days=1) if last and fmt == "%Y-%m-%d" else at
-        raise ServiceError(f"{text!r} is not a date like 2026-12-20 or a time like 2026-12-20T08:00 (UTC)")
+        raise ServiceError("%(text)s is not a date like 2026-12-20 or a time like 2026-12-20T08:00 (UTC)",
+                           text=repr(text))
     return when(start, False), when(end, True)

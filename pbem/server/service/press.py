@@ -11,9 +11,8 @@ from __future__ import annotations
 
 import json
 
-from pbem.core.orders import fold
 from pbem.core.ruleset import press_refusal
-from pbem.server import deadlines
+from pbem.server import deadlines, i18n
 from pbem.server.notify import notice
 
 from .base import ServiceBase, ServiceError
@@ -30,9 +29,10 @@ class Press(ServiceBase):
             return [s for s in titles if s != sender]
         out = []
         for name in names:
-            seat = next((s for s, t in titles.items() if fold(name.strip()) in (fold(s), fold(t))), None)
+            seat = self.seat_named(game_id, name)
             if seat is None:
-                raise ServiceError(f"game {game_id} has no seat {name.strip()!r} (seats: {', '.join(titles.values())})")
+                raise ServiceError("game %(game)s has no seat %(name)s (seats: %(names)s)",
+                                   game=game_id, name=repr(name.strip()), names=', '.join(titles.values()))
             if seat == sender:
                 raise ServiceError("a message goes to other seats, not your own")
             if seat not in out:
@@ -45,21 +45,23 @@ class Press(ServiceBase):
         with self.lock:
             info = self.info(game_id)
             if info["status"] not in ("running", "paused"):
-                raise ServiceError(f"game {game_id} is {info['status']}: messages are sent while it is played")
+                raise ServiceError("game %(game)s is %(status)s: messages are sent while it is played",
+                                   game=game_id, status=i18n.status_text(info['status']))
             rule = deadlines.settings_with_defaults(info["settings"])["press"]
             if rule == "none":
-                raise ServiceError(f"game {game_id} allows no messages between players")
+                raise ServiceError("game %(game)s allows no messages between players", game=game_id)
             recipients = self.press_seats(game_id, sender, to)
             text = "\n".join(line.rstrip() for line in (text or "").strip().splitlines())
             if not text:
                 raise ServiceError("the message is empty")
             if len(text) > PRESS_LIMIT:
-                raise ServiceError(f"a message is at most {PRESS_LIMIT} characters; this one is {len(text)}")
+                raise ServiceError("a message is at most %(limit)s characters; this one is %(count)s",
+                                   limit=PRESS_LIMIT, count=len(text))
             game = self.game(game_id)
             if rule == "game":
                 refusal = press_refusal(game.ruleset, game.scenario, game.state, sender, tuple(recipients))
                 if refusal:
-                    raise ServiceError(f"not now: {refusal}")
+                    raise ServiceError("not now: %(refusal)s", refusal=refusal)
             title = self.seat_title(game_id, sender)
             names = ", ".join(self.seat_title(game_id, s) for s in recipients)
             with self.store.transaction():
@@ -69,22 +71,30 @@ class Press(ServiceBase):
                 self.store.audit(who or sender, "press", game_id, detail={"from": sender, "to": recipients,
                                                                           "id": pid})
                 for seat in recipients:
-                    notice(self.store, self.seat(game_id, seat)["email"], f"[pbem {game_id}] Message from {title}",
-                          f"{title} writes to {names} in game {self.label(game_id)} "
-                          f"({self.turn_label(game)}):\n\n{text}\n\nTo answer, send a mail whose first line "
-                          f"carries your key and whose next line is\n  PRESS {self.seat_title(game_id, sender)}\n"
-                          f"followed by your message, or write on the game's press page.",
+                    tr = i18n.translator(self.lang_of(game_id, seat))
+                    said = self.seat_title(game_id, sender, tr.lang)
+                    notice(self.store, self.seat(game_id, seat)["email"],
+                           f"[pbem {game_id}] " + tr.gettext("Message from %(seat)s", seat=said),
+                           tr.gettext("%(seat)s writes to %(names)s in game %(game)s (%(turn)s):", seat=said,
+                                      names=", ".join(self.seat_title(game_id, s, tr.lang) for s in recipients),
+                                      game=self.label(game_id),
+                                      turn=self.turn_label(game, lang=tr.lang))
+                           + f"\n\n{text}\n\n"
+                           + tr.gettext("To answer, send a mail whose first line carries your key and whose next line "
+                                        "is\n  PRESS %(seat)s\nfollowed by your message, or write on the game's press "
+                                        "page.", seat=title),
                           kind="press", game_id=game_id, dedupe_key=f"press:{pid}:{seat}")
-        return f"Your message went to {names}."
+        return i18n.translate(self.lang_of(game_id, sender), "Your message went to %(names)s.", names=names)
 
-    def press_for(self, game_id: int, side: str | None) -> list[dict]:
-        """The messages seat ``side`` sent or received (None: all of them, for the moderator)."""
+    def press_for(self, game_id: int, side: str | None, lang: str | None = None) -> list[dict]:
+        """The messages seat ``side`` sent or received (None: all of them, for the moderator), the
+        seats named in ``lang``."""
         rows = self.store.query("SELECT * FROM press WHERE game_id = ? ORDER BY id", (game_id,))
         out = []
         for row in rows:
             row["recipients"] = json.loads(row["recipients"])
             if side is None or side == row["sender"] or side in row["recipients"]:
-                row["sender_title"] = self.seat_title(game_id, row["sender"])
-                row["recipient_titles"] = [self.seat_title(game_id, s) for s in row["recipients"]]
+                row["sender_title"] = self.seat_title(game_id, row["sender"], lang)
+                row["recipient_titles"] = [self.seat_title(game_id, s, lang) for s in row["recipients"]]
                 out.append(row)
         return out

@@ -26,14 +26,14 @@ class Replay(ServiceBase):
             return len(game.days), [NEUTRAL] + seats
         delay = deadlines.settings_with_defaults(info["settings"])["spectator_delay"]
         if delay is None:
-            raise ServiceError(f"game {game_id} is being played: it may be replayed once it is over")
+            raise ServiceError("game %(game)s is being played: it may be replayed once it is over", game=game_id)
         return max(0, len(game.days) - delay), [NEUTRAL]
 
     def replay_day(self, game_id: int, day: int, view: str, moderator: bool = False) -> dict:
         """Day ``day`` (0: the first resolved) in ``view``: its label, its map (SVG) and the game's end."""
         shown, views = self.replay_bounds(game_id, moderator)
         if view not in views:
-            raise ServiceError(f"the view may be {', '.join(views)}, not {view!r}")
+            raise ServiceError("the view may be %(names)s, not %(view)s", names=', '.join(views), view=repr(view))
         if not 0 <= day < shown:
             raise ServiceError(f"day {day} cannot be replayed: days 0 to {shown - 1} can" if shown
                                else "no day can be replayed yet")

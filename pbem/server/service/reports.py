@@ -121,7 +121,7 @@ class Reports(ServiceBase):
             if side:
                 lines.append(tr.gettext("Deadline: %(deadline)s.", deadline=self.deadline_for(game_id, side, lang=lang)))
             for seat in game.turn().seats:
-                title = self.seat_title(game_id, seat)
+                title = self.seat_title(game_id, seat, lang)
                 lines.append(tr.gettext("Orders from %(seat)s: received.", seat=title)
                              if game.orders_text(game.day, seat) else
                              tr.gettext("Orders from %(seat)s: not yet.", seat=title))

@@ -14,6 +14,8 @@ alike changes nothing.
 from __future__ import annotations
 
 from pbem.core.ruleset import seat_moves
+from pbem.lang import Text, say
+from pbem.server import i18n
 from pbem.server.mail.outbox import queue
 from pbem.server.store import new_key
 
@@ -74,8 +76,7 @@ class Seats(ServiceBase):
                 "INSERT INTO seat_history (game_id, side, email, first_day, last_day, missed, replaced, why)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?, 'exchanged')",
                 (game_id, seat, who(before[seat]), since, day + 1, before[seat]["missed"], self.store.now())).lastrowid)
-        turn = self.turn_label(self.game(game_id), day)
-        self.place(game_id, after, changed, why=f"the rules of the game after {turn}")
+        self.place(game_id, after, changed, why=say("the rules of the game after %(turn)s", turn=day))
         self.store.audit("rules", "seats_moved", game_id, why="the game's rules gave players other seats",
                          detail={"day": day, "moves": dict(moves), "rows": rows,
                                  "seats": {s: f"{who(before[s])} -> {who(after[s])}" for s in changed}})
@@ -118,14 +119,16 @@ class Seats(ServiceBase):
         self.store.execute(f"UPDATE seat_history SET undone = ? WHERE id IN ({','.join('?' * len(rows))})",
                            (self.store.now(), *[r["id"] for r in rows]))
         if changed:
-            self.place(game_id, back, changed, why="a moderator's ruling replayed the game before the players moved")
+            self.place(game_id, back, changed,
+                       why=say("a moderator's ruling replayed the game before the players moved"))
         self.store.audit("rules", "seats_moved_back", game_id, why="a rewind replayed the turn that moved the players",
                          detail={"day": entry["detail"]["day"],
                                  "seats": {s: f"{who(now[s])} -> {who(back[s])}" for s in changed}})
 
-    def place(self, game_id: int, holders: dict[str, dict], changed: list[str], why: str) -> None:
+    def place(self, game_id: int, holders: dict[str, dict], changed: list[str], why: Text) -> None:
         """Seat the players ``holders`` says in the seats ``changed``: new keys, the computer
-        players' settings, and a mail to each person moved with his seats and their keys."""
+        players' settings, and a mail to each person moved with his seats and their keys, in his
+        language (``why`` too; a ``turn`` value of it is a day, named in the reader's words)."""
         keys = {}
         for seat in changed:
             record = holders[seat]
@@ -144,21 +147,34 @@ class Seats(ServiceBase):
                 people.setdefault(holders[seat]["email"], []).append(seat)
         for email, moved in people.items():
             held = [s for s, r in holders.items() if r["email"] == email and not r["bot"]]
-            lines = [f"Game {self.label(game_id)}: by {why}, you now play "
-                     + " and ".join(self.seat_title(game_id, s) for s in held) + ".", ""]
-            lines += [f"Your secret key for {self.seat_title(game_id, s)} is: {keys[s]}" for s in moved]
-            lines += ["Every orders mail for that seat must carry it (SIDE " + ", SIDE ".join(moved) + ").",
-                      "The keys of the seats you held before no longer work for you.", "",
-                      "Your orders template comes with the report of the turn."]
-            queue(self.store, email, f"[pbem {game_id}] You now play "
-                  + " and ".join(self.seat_title(game_id, s) for s in held), "\n".join(lines),
-                  kind="seats", game_id=game_id)
+            tr = i18n.translator(self.store.language_of(email))
+            seats = tr.gettext(" and ").join(self.seat_title(game_id, s, tr.lang) for s in held)
+            lines = [tr.gettext("Game %(game)s: by %(why)s, you now play %(seats)s.", game=self.label(game_id),
+                                why=self.why_in(game_id, why, tr), seats=seats), ""]
+            lines += [tr.gettext("Your secret key for %(seat)s is: %(key)s", seat=self.seat_title(game_id, s, tr.lang),
+                                 key=keys[s]) for s in moved]
+            lines += [tr.gettext("Every orders mail for that seat must carry it (%(sides)s).",
+                                 sides="SIDE " + ", SIDE ".join(moved)),
+                      tr.gettext("The keys of the seats you held before no longer work for you."), "",
+                      tr.gettext("Your orders template comes with the report of the turn.")]
+            queue(self.store, email, f"[pbem {game_id}] " + tr.gettext("You now play %(seats)s", seats=seats),
+                  "\n".join(lines), kind="seats", game_id=game_id)
         moderator = self.info(game_id).get("moderator")
         if moderator:
-            queue(self.store, moderator, f"[pbem {game_id}] Players moved between seats",
-                  f"Game {self.label(game_id)}: by {why}, the seats are now held so:\n"
-                  + "\n".join(f"  {self.seat_title(game_id, s)}: {who(holders[s])}" for s in sorted(holders))
-                  + f"\n\nThe moderator console: {self.console_url(game_id)}", kind="moderator", game_id=game_id)
+            tr = i18n.translator(self.store.language_of(moderator))
+            queue(self.store, moderator, f"[pbem {game_id}] " + tr.gettext("Players moved between seats"),
+                  tr.gettext("Game %(game)s: by %(why)s, the seats are now held so:", game=self.label(game_id),
+                             why=self.why_in(game_id, why, tr)) + "\n"
+                  + "\n".join(f"  {self.seat_title(game_id, s, tr.lang)}: {who(holders[s])}" for s in sorted(holders))
+                  + "\n\n" + tr.gettext("The moderator console: %(url)s", url=self.console_url(game_id)),
+                  kind="moderator", game_id=game_id)
+
+    def why_in(self, game_id: int, why: Text, tr) -> str:
+        """Why players moved, in ``tr``'s language (a day named as that language names it)."""
+        values = dict(why.values)
+        if "turn" in values:
+            values["turn"] = self.turn_label(self.game(game_id), values["turn"], lang=tr.lang)
+        return tr.say(Text(why.message, values))
 
 
 def who(record: dict) -> str:

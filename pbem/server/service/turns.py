@@ -9,6 +9,7 @@ import os
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timedelta
 
+from pbem.lang import say_plural
 from pbem.server import deadlines, i18n
 from pbem.core.decisions import Decision, Pending, never
 from pbem.core.game import Game
@@ -129,11 +130,11 @@ class Turns(ServiceBase):
     def late_notice(self, game_id: int, late: list[str], game: Game, grace_end: datetime) -> None:
         """Tell every seat not late that these seats are late (once a day): the day is resolved
         without them when the grace time ends."""
-        titles = ", ".join(self.seat_title(game_id, side) for side in late)
         for other in self.store.seats(game_id):
             if other["email"] and other["side"] not in late:
                 lang = self.store.language_of(other["email"])
                 tr = i18n.translator(lang)
+                titles = ", ".join(self.seat_title(game_id, side, lang) for side in late)
                 notice(self.store, other["email"], f"[pbem {game_id}] " + tr.gettext("Late: %(seats)s", seats=titles),
                        tr.gettext("Game %(game)s: the deadline for %(turn)s has passed and %(seats)s has sent no "
                                   "orders yet. The day is resolved when the grace time ends, %(end)s, with or "
@@ -283,23 +284,36 @@ class Turns(ServiceBase):
             if game.orders_text(day, side) or not seat["email"]:
                 continue
             count = seat["missed"]
-            title = self.seat_title(game_id, side)
-            due = f"Deadline: {self.deadline_for(game_id, side, deadline)}." if not game.over else ""
-            mails.append(dict(to=seat["email"], subject=f"[pbem {game_id}] You missed a day",
-                              body=f"No orders arrived for {title} in game {self.label(game_id)} before the deadline; "
-                                   f"the day was played with your standing orders only. Days missed: {count} "
-                                   f"(limit {settings['miss_limit']}).\n\n{due}".rstrip(),
+            tr = i18n.translator(self.store.language_of(seat["email"]))
+            title = self.seat_title(game_id, side, tr.lang)
+            due = tr.gettext("Deadline: %(deadline)s.", deadline=self.deadline_for(game_id, side, deadline,
+                                                                                  lang=tr.lang)) \
+                if not game.over else ""
+            mails.append(dict(to=seat["email"], subject=f"[pbem {game_id}] " + tr.gettext("You missed a day"),
+                              body=(tr.gettext("No orders arrived for %(seat)s in game %(game)s before the deadline; "
+                                               "the day was played with your standing orders only. Days missed: "
+                                               "%(count)s (limit %(limit)s).", seat=title, game=self.label(game_id),
+                                               count=count, limit=settings['miss_limit'])
+                                    + f"\n\n{due}").rstrip(),
                               kind="missed", game_id=game_id, dedupe_key=f"missed:{game_id}:{day}:{side}"))
             moderator = info.get("moderator")
             if count >= settings["miss_limit"] and settings["miss_policy"] == "alert" and moderator:
                 zone = (self.store.find_player(moderator) or {}).get("timezone") or settings["timezone"]
                 when = deadline or self.deadline(game_id)
-                due = (f"Deadline: {deadlines.local_time(when, zone, now=self.now())}." if when and not game.over
-                       else "")
-                mails.append(dict(to=moderator, subject=f"[pbem {game_id}] {title} has missed {count} days",
-                                  body=f"{title} ({seat['email']}) has missed {count} days in game "
-                                       f"{self.label(game_id)}. You may replace the player from the moderator "
-                                       f"console: {self.console_url(game_id)}\n\n{due}".rstrip(),
+                tr = i18n.translator(self.store.language_of(moderator))
+                title = self.seat_title(game_id, side, tr.lang)
+                due = (tr.gettext("Deadline: %(deadline)s.",
+                                  deadline=deadlines.local_time(when, zone, now=self.now(), lang=tr.lang))
+                       if when and not game.over else "")
+                mails.append(dict(to=moderator, subject=f"[pbem {game_id}] " + tr.ngettext(
+                                      "%(seat)s has missed %(num)d day", "%(seat)s has missed %(num)d days", count,
+                                      seat=title),
+                                  body=(tr.ngettext("%(seat)s (%(email)s) has missed %(num)d day in game %(game)s.",
+                                                    "%(seat)s (%(email)s) has missed %(num)d days in game %(game)s.",
+                                                    count, seat=title, email=seat['email'], game=self.label(game_id))
+                                        + " " + tr.gettext("You may replace the player from the moderator console: "
+                                                           "%(url)s", url=self.console_url(game_id))
+                                        + f"\n\n{due}").rstrip(),
                                   kind="alert", game_id=game_id, dedupe_key=f"alert:{game_id}:{day}:{side}"))
         return mails
 
@@ -323,8 +337,12 @@ class Turns(ServiceBase):
             others = sorted(set(sides.values()) - {sides[side]})
             winner = others[0] if len(others) == 1 else None  # with more sides, a moderator rules
             title = self.seat_title(game_id, side)
-            entry = game.end(winner, f"{title} forfeits, having missed {count} days"
-                                     + (f"; {winner_title(game, winner)} wins." if winner else "."))
+            why = say_plural("%(seat)s forfeits, having missed %(num)d day; %(winner)s wins.",
+                             "%(seat)s forfeits, having missed %(num)d days; %(winner)s wins.", count, seat=title,
+                             winner=winner_title(game, winner)) if winner else \
+                say_plural("%(seat)s forfeits, having missed %(num)d day.", "%(seat)s forfeits, having missed %(num)d days.",
+                           count, seat=title)
+            entry = game.end(winner, str(why))
             entry.update(by="scheduler", at=deadlines.iso(self.now()))
             with self.store.transaction():
                 self.store.append_log(game_id, entry)
@@ -334,8 +352,14 @@ class Turns(ServiceBase):
                                  detail={"side": side})
             for other in self.store.seats(game_id):
                 if other["email"]:
-                    queue(self.store, other["email"], f"[pbem {game_id}] {title} forfeits",
-                          f"{title} missed {count} days and forfeits game {self.label(game_id)}.",
+                    tr = i18n.translator(self.store.language_of(other["email"]))
+                    queue(self.store, other["email"],
+                          f"[pbem {game_id}] "
+                          + tr.gettext("%(seat)s forfeits", seat=self.seat_title(game_id, side, tr.lang)),
+                          tr.ngettext("%(seat)s missed %(num)d day and forfeits game %(game)s.",
+                                      "%(seat)s missed %(num)d days and forfeits game %(game)s.", count,
+                                      seat=self.seat_title(game_id, side, tr.lang), game=self.label(game_id))
+                          + " " + self.say_in(game_id, why, tr.lang),
                           kind="forfeit", game_id=game_id, dedupe_key=f"forfeit:{game_id}:{other['side']}")
 
     # -- "ask me" decisions --
@@ -348,16 +372,21 @@ class Turns(ServiceBase):
             self.store.set_clock(game_id, pending=pending)
             seat = self.seat(game_id, decision.side)
             if seat["email"]:
+                tr = i18n.translator(self.store.language_of(seat["email"]))
                 options = "\n".join(f"  {key}: {decision.label(key)}" for key in decision.options)
-                body = (f"Game {self.label(game_id)} needs your decision before it can go on:\n\n"
-                        f"{decision.question}\n\n{options}\n\n"
-                        f"Choose {decision.min} to {decision.max} of them. Answer with a mail whose first line is\n"
-                        f"  GAME {game_id} SIDE {self.seat_title(game_id, decision.side)} KEY <your key>\n"
-                        f"and whose next line is\n  ANSWER {index} <choices, separated by spaces>\n"
-                        f"(each by the word before its colon or by its name).\n\n"
-                        f"Without an answer by {deadlines.local_time(until, seat['timezone'], now=self.now())} the default is "
-                        f"used: {', '.join(decision.label(k) for k in decision.default) or 'none'}.")
-                queue(self.store, seat["email"], f"[pbem {game_id}] Your decision: {decision.kind}", body,
+                body = "\n\n".join([
+                    tr.gettext("Game %(game)s needs your decision before it can go on:", game=self.label(game_id)),
+                    decision.question, options,
+                    tr.gettext("Choose %(least)s to %(most)s of them. Answer with a mail whose first line is\n"
+                               "  GAME %(game)s SIDE %(seat)s KEY <your key>\nand whose next line is\n"
+                               "  ANSWER %(index)s <choices, separated by spaces>\n(each by the word before its colon "
+                               "or by its name).", least=decision.min, most=decision.max, game=game_id,
+                               seat=self.seat_title(game_id, decision.side), index=index),
+                    tr.gettext("Without an answer by %(deadline)s the default is used: %(default)s.",
+                               deadline=deadlines.local_time(until, seat['timezone'], now=self.now(), lang=tr.lang),
+                               default=", ".join(decision.label(k) for k in decision.default) or tr.gettext("none"))])
+                queue(self.store, seat["email"],
+                      f"[pbem {game_id}] " + tr.gettext("Your decision: %(kind)s", kind=decision.kind), body,
                       kind="question", game_id=game_id, dedupe_key=f"ask:{game_id}:{day}:{index}")
 
     def answer(self, game_id: int, side: str, index: int, answer: list[str]) -> str:
@@ -366,19 +395,19 @@ class Turns(ServiceBase):
             info = self.info(game_id)
             pending = info.get("pending")
             if not pending or pending["index"] != index or pending["decision"]["side"] != side:
-                raise ServiceError(f"game {game_id} is not waiting for your answer {index}")
+                raise ServiceError("game %(game)s is not waiting for your answer %(index)s", game=game_id, index=index)
             d = pending["decision"]
             decision = Decision(d["side"], d["kind"], d["question"], tuple(d["options"]), tuple(d["default"]),
                                 tuple(d["labels"].items()), d["min"], d["max"])
             answer = list(decision.read(answer))  # a choice by its key or its name
             problem = decision.problem(answer)
             if problem:
-                raise ServiceError(f"that answer cannot be taken: {problem}")
+                raise ServiceError("that answer cannot be taken: %(problem)s", problem=problem)
             self.store.append_log(game_id, {"kind": "answer", "day": pending["day"], "index": index,
                                             "answer": list(answer), "by": "player"})
             self.store.set_clock(game_id, pending=None)
         self.resolve_next(game_id)
-        return "Your answer was taken."
+        return i18n.translate(self.lang_of(game_id, side), "Your answer was taken.")
 
 
 def winner_title(game: Game, side: str) -> str:

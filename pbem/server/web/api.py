@@ -21,6 +21,7 @@ with ``?game=<id>&side=<side>`` (no session, no CSRF token).
 from __future__ import annotations
 
 from flask import Blueprint, Response, abort, g, jsonify, request
+from flask_babel import gettext as _
 
 from pbem.core.ruleset import options_of
 from pbem.games import rulesets as installed
@@ -85,10 +86,11 @@ def create():
     moderator, bots: {seat: computer player}}. Seats I do not take and the computer does not play
     stay open for others to join."""
     if g.user.seat is not None:
-        abort(403, "A seat key cannot create games; sign in.")
+        abort(403, _("A seat key cannot create games; sign in."))
     body = request.get_json(silent=True)
     if not isinstance(body, dict) or not str(body.get("title", "")).strip():
-        abort(400, 'Send JSON: {"game": "marengo", "title": "...", "seats": ["austria"], "options": {}}.')
+        abort(400, _("Send JSON: %(example)s.", example='{"game": "marengo", "title": "...", "seats": ["austria"], '
+                                                        '"options": {}}'))
     try:
         settings = settings_from_form(api_settings(body.get("settings")), given_only=True)
         game_id, _ = service().create_game(
@@ -97,7 +99,7 @@ def create():
             who=g.user.email, game=str(body.get("game") or "marengo"), options=body.get("options") or {},
             bots=body.get("bots") if isinstance(body.get("bots"), dict) else None)
     except ServiceError as exc:
-        return jsonify({"ok": False, "error": str(exc)}), 400
+        return jsonify({"ok": False, "error": exc.in_(i18n.web_lang())}), 400
     return jsonify({"ok": True, "id": game_id, "commitment": service().commitment(game_id)}), 201
 
 
@@ -117,7 +119,8 @@ def api_settings(given) -> "_Form":
         elif name in fields:
             out[fields[name]] = value
         else:
-            raise ServiceError(f"there is no setting {name!r}; the settings are {', '.join(known)}")
+            raise ServiceError("there is no setting %(name)s; the settings are %(names)s",
+                               name=repr(name), names=', '.join(known))
     return out
 
 
@@ -134,7 +137,7 @@ def export(game_id: int):
     try:
         return jsonify(service().export(game_id))
     except ServiceError as exc:
-        abort(403, str(exc))
+        abort(403, exc.in_(i18n.web_lang()))
 
 
 @bp.route("/games/<int:game_id>")
@@ -156,7 +159,7 @@ def game(game_id: int):
 def orders(game_id: int):
     body = request.get_json(silent=True)
     if not isinstance(body, dict) or not isinstance(body.get("text", ""), str):
-        abort(400, 'Send JSON: {"side": "france", "text": "...", "check_only": false}.')
+        abort(400, _("Send JSON: %(example)s.", example='{"side": "france", "text": "...", "check_only": false}'))
     side = side_for(g.user, game_id, body.get("side") or request.args.get("side"), write=True)
     text = body.get("text", "")
     if body.get("check_only"):
@@ -182,7 +185,7 @@ def report(game_id: int, day: int):
 @bp.route("/games/<int:game_id>/map/<day>.svg")
 def map_svg(game_id: int, day: str):
     side = side_for(g.user, game_id, request.args.get("side"))
-    svg = service().map_svg(game_id, map_day(game_id, day), side)
+    svg = service().map_svg(game_id, map_day(game_id, day), side, i18n.web_lang())
     return Response(svg, mimetype="image/svg+xml", headers={
         "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; img-src data:",
         "Cache-Control": "private, max-age=60"})

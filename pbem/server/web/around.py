@@ -11,7 +11,7 @@ from flask import Blueprint, abort, flash, g, redirect, render_template, request
 from flask_babel import gettext as _
 from flask_babel import ngettext
 
-from pbem.server import deadlines
+from pbem.server import deadlines, i18n
 from pbem.server.service import ServiceError
 from pbem.server.service.players import vacation_span
 from pbem.server.web.security import email_required, is_moderator, my_sides, service, side_for
@@ -46,12 +46,14 @@ def around_settings(form, given_only: bool = False) -> dict:
         elif value is None or (isinstance(value, str) and value.strip().lower() in words):
             out["private"] = words[(value or "").strip().lower()]
         else:
-            raise ServiceError(f"private is {AROUND_SETTINGS['private'][0]}, not {value!r}")
+            raise ServiceError("private is %(allowed)s, not %(value)s",
+                               allowed=AROUND_SETTINGS['private'][0], value=repr(value))
     if not given_only or "press" in form:
         value = form.get("press")
         value = "game" if value is None or value == "" else value
         if value not in deadlines.PRESS:
-            raise ServiceError(f"press is {AROUND_SETTINGS['press'][0]}, not {value!r}")
+            raise ServiceError("press is %(allowed)s, not %(value)s",
+                               allowed=AROUND_SETTINGS['press'][0], value=repr(value))
         out["press"] = value
     if not given_only or "spectator_delay" in form:
         value = form.get("spectator_delay")
@@ -60,7 +62,8 @@ def around_settings(form, given_only: bool = False) -> dict:
         elif isinstance(value, str) and value.strip().isdigit():
             value = int(value)
         if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 0):
-            raise ServiceError(f"spectator_delay is {AROUND_SETTINGS['spectator_delay'][0]}, not {value!r}")
+            raise ServiceError("spectator_delay is %(allowed)s, not %(value)s",
+                               allowed=AROUND_SETTINGS['spectator_delay'][0], value=repr(value))
         out["spectator_delay"] = value
     return out
 
@@ -70,11 +73,12 @@ def helpers() -> dict:
     def draw_offer(game_id: int) -> dict | None:
         offer = service().draw_offer(game_id)
         if offer is not None:
-            offer["title"] = service().seat_title(game_id, offer["side"])
+            offer["title"] = service().seat_title(game_id, offer["side"], i18n.web_lang())
         return offer
     def empty_seats(game_id: int) -> list[tuple[str, str]]:
         bots = service().bots_of(game_id)
-        return [(s["side"], service().seat_title(game_id, s["side"])) for s in service().store.seats(game_id)
+        return [(s["side"], service().seat_title(game_id, s["side"], i18n.web_lang()))
+                for s in service().store.seats(game_id)
                 if not s["email"] and s["side"] not in bots]
     return {"draw_offer": draw_offer, "empty_seats": empty_seats}
 
@@ -94,7 +98,7 @@ def resign(game_id: int):
 def draw(game_id: int, action: str):
     side = side_for(g.user, game_id, request.form.get("side"), write=True)
     if action not in DRAW:
-        raise ServiceError(f"a draw is offered, accepted or declined, not {action!r}")
+        raise ServiceError("a draw is offered, accepted or declined, not %(action)s", action=repr(action))
     if action == "offer":
         flash(service().offer_draw(game_id, side, who=g.user.email))
     else:
@@ -133,9 +137,9 @@ def press(game_id: int):
     if side is None and not is_moderator(g.user, game_id):
         abort(403, _("Only the game's moderator reads every message; a player reads his seat's."))
     side = side_for(g.user, game_id, side)  # the seat's holder, or the moderator
-    titles = service().seat_titles(game_id)
+    titles = service().seat_titles(game_id, i18n.web_lang())
     return render_template("press.html", game_id=game_id, label=service().label(game_id), side=side,
-                           messages=service().press_for(game_id, side), titles=titles,
+                           messages=service().press_for(game_id, side, i18n.web_lang()), titles=titles,
                            writing=side is not None and side in my_sides(g.user, game_id)
                            and service().info(game_id)["status"] in ("running", "paused"))
 
@@ -154,8 +158,8 @@ def replay(game_id: int):
         shown, _last = service().replay_bounds(game_id, moderator)
         step = service().replay_day(game_id, int(day) if day.isdigit() else max(shown - 1, 0), view, moderator)
     except ServiceError as exc:
-        abort(403 if "being played" in str(exc) else 404, str(exc))
-    titles = {"neutral": "Neutral view", **service().seat_titles(game_id)}
+        abort(403 if "being played" in str(exc) else 404, exc.in_(i18n.web_lang()))
+    titles = {"neutral": _("Neutral view"), **service().seat_titles(game_id, i18n.web_lang())}
     return render_template("replay.html", game_id=game_id, label=service().label(game_id), step=step,
                            titles=titles, over=info["status"] == "finished" or service().game(game_id).over)
 
@@ -183,4 +187,5 @@ def invitation(game_id: int):
     if not kept:
         abort(404, _("No seat of game %(game)s is kept for %(email)s.", game=game_id, email=g.user.email))
     return render_template("invitation.html", game_id=game_id, label=service().label(game_id),
-                           seats=[(i["side"], service().seat_title(game_id, i["side"]), i["who"]) for i in kept])
+                           seats=[(i["side"], service().seat_title(game_id, i["side"], i18n.web_lang()), i["who"])
+                                  for i in kept])

@@ -19,7 +19,7 @@ from flask_babel import gettext as _
 from flask_babel import ngettext
 from werkzeug.security import check_password_hash, generate_password_hash
 
-from pbem.server import throttle
+from pbem.server import i18n, throttle
 from pbem.server.addresses import clean_address
 from pbem.server.mail.outbox import queue
 from pbem.server.store import iso
@@ -81,10 +81,13 @@ def login():
         return render_template("login_sent.html", email=email)  # links already on their way: no more mail
     token = make_login_token(service().store, email, service().now())
     link = f"{config().url.rstrip('/')}{url_for('auth.confirm', token=token)}"
-    queue(service().store, email, "[pbem] Your sign-in link",
-          f"To sign in to the pbem server at {config().url}, open this link within 30 minutes:\n\n  {link}\n\n"
-          "It works once. If you did not ask for it, ignore this mail: nothing happens without the link.",
-          kind="login")
+    # the language the address chose, else the page's (the reader asking for the link)
+    tr = i18n.translator(service().store.language_of(email, default=None) or i18n.web_lang())
+    queue(service().store, email, "[pbem] " + tr.gettext("Your sign-in link"),
+          tr.gettext("To sign in to the pbem server at %(url)s, open this link within 30 minutes:", url=config().url)
+          + f"\n\n  {link}\n\n"
+          + tr.gettext("It works once. If you did not ask for it, ignore this mail: nothing happens without the link."),
+          kind="login", lang=tr.lang)
     return render_template("login_sent.html", email=email)
 
 

@@ -121,7 +121,8 @@ def report_for(game_id: int, day: int, side: str | None):
     if not 0 <= day < len(game.days):
         abort(404, _("Day %(day)s of game %(game)s has not been played.", day=day, game=game_id))
     if side is None and spectator(g.user, game_id):
-        return game.ruleset.report(game, day, None, game_label=service().label(game_id), spectator=True)
+        return game.ruleset.report(game, day, None, game_label=service().label(game_id), spectator=True,
+                                   lang=i18n.web_lang())
     return service().report(game_id, day, side, lang=i18n.web_lang())
 
 
@@ -246,7 +247,7 @@ def map_alt(game_id: int, game, side: str | None, last: int | None) -> str:
     """The map image's text alternative, in the page's language."""
     when = service().turn_label(game, last, lang=i18n.web_lang()) if last is not None else None
     if side:
-        seat = service().seat_title(game_id, side)
+        seat = service().seat_title(game_id, side, i18n.web_lang())
         return (_("map of the game as %(seat)s sees it, after %(turn)s", seat=seat, turn=when) if when else
                 _("map of the game as %(seat)s sees it, at the start", seat=seat))
     return _("map of the game, after %(turn)s", turn=when) if when else _("map of the game, at the start")
@@ -312,7 +313,7 @@ def settings_list(game_id: int) -> list[tuple[str, str]]:
                          "while it is played, %(num)d days behind, in the neutral view", s["spectator_delay"])))
     bots = s.get("bots") or {}
     if bots:
-        out.append((_("Computer players"), ", ".join(f"{service().seat_title(game_id, seat)}: {name}"
+        out.append((_("Computer players"), ", ".join(f"{service().seat_title(game_id, seat, i18n.web_lang())}: {name}"
                                                        for seat, name in sorted(bots.items()))))
     return out
 
@@ -381,7 +382,7 @@ def settings_from_form(form, given_only: bool = False) -> dict:
         try:
             return int(form.get(name) or default)
         except (TypeError, ValueError):
-            raise ServiceError(f"{name.replace('_', ' ')} must be a whole number") from None
+            raise ServiceError("%(name)s must be a whole number", name=name.replace('_', ' ')) from None
 
     def yes(value) -> bool:
         return value if isinstance(value, bool) else str(value or "").strip().lower() in ("1", "true", "yes", "on")
@@ -403,7 +404,7 @@ def settings_from_form(form, given_only: bool = False) -> dict:
     try:
         return deadlines.settings_with_defaults(settings)
     except deadlines.SettingsError as exc:
-        raise ServiceError(str(exc)) from None
+        raise ServiceError(exc.text) from None
 
 
 @bp.route("/games/new", methods=["GET", "POST"])
@@ -429,20 +430,23 @@ def new_game():
         seat = next(iter(of_game(form.getlist("seat"), game)), "")
         sides = seat_ids if seat == "both" else [] if seat == "none" else [seat]
         if not set(sides) <= set(seat_ids):
-            raise ServiceError(f"choose your seat: {rules.title} has " + ", ".join(seat_ids)
-                               + " (or every seat, or none if you only moderate)")
+            raise ServiceError("choose your seat: %(title)s has %(seats)s (or every seat, or none if you only moderate)",
+                               title=rules.title, seats=", ".join(seat_ids))
         computer = next((c for c in of_game([c for c in form.getlist("computer") if c], game)), "")
         wrong = [c for c in form.getlist("computer") if c and not c.startswith(f"{game}:") and ":" in c]
         bots = {}
         if computer or (wrong and not computer):
             if not computer or computer not in rules.bots():
-                raise ServiceError(f"choose a computer player of {rules.title}: " + ", ".join(rules.bots()))
+                raise ServiceError("choose a computer player of %(title)s: %(names)s", title=rules.title,
+                                   names=", ".join(rules.bots()))
             bots = {s: computer for s in seat_ids if s not in sides}
         asked = of_game(form.getlist("ask"), game)
         unknown = [k for k in asked if k not in rules.ask_kinds]
         if unknown:
-            raise ServiceError(f"{rules.title} asks no {', '.join(unknown)} decision by mail"
-                               + (f" (it may ask: {', '.join(rules.ask_kinds)})" if rules.ask_kinds else ""))
+            if rules.ask_kinds:
+                raise ServiceError("%(title)s asks no %(names)s decision by mail (it may ask: %(kinds)s)",
+                                   title=rules.title, names=", ".join(unknown), kinds=", ".join(rules.ask_kinds))
+            raise ServiceError("%(title)s asks no %(names)s decision by mail", title=rules.title, names=", ".join(unknown))
         moderator = form.get("moderator", "").strip() or (g.user.email if seat in ("both", "none") else None)
         if moderator and moderator.lower() == g.user.email.lower() and seat not in ("both", "none"):
             raise ServiceError("you cannot moderate a game in which you play one side: a moderator sees both")
@@ -455,7 +459,7 @@ def new_game():
             moderator=moderator, who=g.user.email, timezones={s: timezone for s in sides}, game=game,
             options=options, bots=bots)
     except (ServiceError, deadlines.SettingsError) as exc:
-        return render_template("new_game.html", form=form, error=str(exc), **shown), 400
+        return render_template("new_game.html", form=form, error=i18n.error_text(exc, i18n.web_lang()), **shown), 400
     mine = (moderator or "").lower() == g.user.email.lower()
     if sides:
         flash(_("Game created. Your seat key was mailed to you; you need it only to send orders by mail."))
@@ -481,9 +485,10 @@ def join(game_id: int):
     try:
         deadlines.zone(timezone)
     except deadlines.SettingsError as exc:
-        raise ServiceError(str(exc)) from None
+        raise ServiceError(exc.text) from None
     service().join(game_id, side, g.user.email, timezone=timezone)
-    flash(_("You play %(seat)s. Your seat key was mailed to you.", seat=service().seat_title(game_id, side)))
+    flash(_("You play %(seat)s. Your seat key was mailed to you.",
+            seat=service().seat_title(game_id, side, i18n.web_lang())))
     return redirect(url_for("games.game_page", game_id=game_id, side=side))
 
 
@@ -672,8 +677,9 @@ def map_offers(game_id: int):
     if not isinstance(body, dict) or not isinstance(body.get("text"), str) or not isinstance(body.get("lines"), list) \
             or not all(isinstance(line, str) and "\n" not in line for line in body["lines"]) \
             or not isinstance(body.get("at"), int) or len(body["lines"]) > clicklayer.MAX_OFFERS:
-        abort(400, 'Send JSON: {"side": "france", "text": "...", "at": 3, "replace": false, "lines": ["MOVE ..."]} '
-                   f"(at most {clicklayer.MAX_OFFERS} lines).")
+        abort(400, _("Send JSON: %(example)s (at most %(lines)s lines).",
+                     example='{"side": "france", "text": "...", "at": 3, "replace": false, "lines": ["MOVE ..."]}',
+                     lines=clicklayer.MAX_OFFERS))
     side = side_for(g.user, game_id, body.get("side"), write=True)
     game = service().game(game_id)
     if not owes(game, side, side in my_sides(g.user, game_id)):
@@ -699,7 +705,7 @@ def map_png(game_id: int, day: str):
     number = map_day(game_id, day)
     width = request.args.get("w", type=int) or PNG_WIDTHS[-1]
     if width not in PNG_WIDTHS:
-        abort(404, f"The map is drawn {', '.join(map(str, PNG_WIDTHS))} pixels wide.")
+        abort(404, _("The map is drawn %(widths)s pixels wide.", widths=", ".join(map(str, PNG_WIDTHS))))
     svg = map_svg_text(game_id, number, side)
 
     if width == PNG_WIDTHS[-1]:

@@ -7,6 +7,7 @@ his mails find it too (pbem.server.i18n). Then back to the page he was on.
 from __future__ import annotations
 
 from flask import Blueprint, abort, g, redirect, request
+from flask_babel import gettext as _
 
 from pbem.server import i18n
 from pbem.server.web.redirects import local_path
@@ -19,7 +20,7 @@ bp = Blueprint("language", __name__)
 def choose():
     code = i18n.normalise(request.form.get("lang"))
     if code is None:
-        abort(400, "Choose one of the languages: " + ", ".join(i18n.LANGUAGES) + ".")
+        abort(400, _("Choose one of the languages: %(codes)s.", codes=", ".join(i18n.LANGUAGES)))
     user = g.get("user")
     if user is not None and user.email:
         service().store.set_language(user.email, code)

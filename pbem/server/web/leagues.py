@@ -12,6 +12,7 @@ from flask import Blueprint, abort, flash, g, redirect, render_template, request
 from flask_babel import gettext as _
 from flask_babel import ngettext
 
+from pbem.server import i18n
 from pbem.server.leagues import ratings
 from pbem.server.leagues.service import Leagues
 from pbem.server.leagues.standings import cell_text
@@ -75,7 +76,7 @@ def league(league_id: int):
 @email_required
 def join(league_id: int):
     league_or_404(league_id)
-    flash(leagues().join(league_id, g.user.email, request.form.get("name", "")))
+    flash(leagues().join(league_id, g.user.email, request.form.get("name", "")).in_(i18n.web_lang()))
     return redirect(url_for("leagues.league", league_id=league_id))
 
 
@@ -84,7 +85,7 @@ def join(league_id: int):
 def organise(league_id: int, action: str):
     league_or_404(league_id)
     if action not in ORGANISE:
-        abort(404, f"There is no action {action!r}.")
+        abort(404, _("There is no action %(action)s.", action=repr(action)))
     if not organiser(league_id):
         abort(403, _("Only the league's organisers may do this."))
     form, me = request.form, g.user.email
@@ -144,7 +145,7 @@ def tournament(tid: int):
 @email_required
 def enter(tid: int):
     tournament_or_404(tid)
-    flash(leagues().enter(tid, g.user.email))
+    flash(leagues().enter(tid, g.user.email).in_(i18n.web_lang()))
     return redirect(url_for("leagues.tournament", tid=tid))
 
 
@@ -153,7 +154,8 @@ def enter(tid: int):
 def bid(tid: int):
     tournament_or_404(tid)
     amount = request.form.get("bid", "0").strip()
-    flash(leagues().bid(tid, g.user.email, request.form.get("seat", ""), int(amount) if amount.isdigit() else -1))
+    flash(leagues().bid(tid, g.user.email, request.form.get("seat", ""),
+                        int(amount) if amount.isdigit() else -1).in_(i18n.web_lang()))
     return redirect(url_for("leagues.tournament", tid=tid))
 
 
@@ -170,7 +172,7 @@ def console(tid: int):
             mine = ops.seated_in(p["game_id"], who())  # the seat rule: nothing of the other seats
             seats = service().store.seats(p["game_id"])
             games[p["game_id"]] = {"info": service().info(p["game_id"]), "mine": [
-                service().seat_title(p["game_id"], side) for side in mine],
+                service().seat_title(p["game_id"], side, i18n.web_lang()) for side in mine],
                 "seats": [] if mine else seats}
     return render_template("tournament_console.html", t=t, table=leagues().table(tid), cell_text=cell_text,
                            games=games, actions=CONSOLE)
@@ -181,7 +183,7 @@ def console(tid: int):
 def act(tid: int, action: str):
     t = tournament_or_404(tid)
     if action not in CONSOLE:
-        abort(404, f"There is no action {action!r}.")
+        abort(404, _("There is no action %(action)s.", action=repr(action)))
     if not organiser(t["league_id"]):
         abort(403, _("Only the league's organisers may use the tournament console."))
     form, me, ops = request.form, g.user.email, leagues()

@@ -78,7 +78,7 @@ def action_args(action: str, form, game_id: int) -> dict:
     def number(name):
         value = form.get(name, "").strip()
         if not value.isdigit():
-            raise ServiceError(f"{name} must be a number")
+            raise ServiceError("%(name)s must be a number", name=name)
         return int(value)
 
     def side():
@@ -111,15 +111,17 @@ def action_args(action: str, form, game_id: int) -> dict:
 def act(game_id: int, action: str):
     moderator_only(game_id)
     if action not in ACTIONS:
-        abort(404, f"There is no moderator action {action!r}.")
+        abort(404, _("There is no moderator action %(action)s.", action=repr(action)))
     why = request.form.get("why", "").strip()
     if not why:
         raise ServiceError("a moderator action needs a reason; the players will read it")
     done = service().moderate(game_id, g.user.email, action, why, **action_args(action, request.form, game_id))
     zone = (service().store.find_player(g.user.email) or {}).get("timezone") or \
         (game_info(game_id)["settings"] or {}).get("timezone") or "UTC"
-    line = service().deadline_line(game_id, None) and f"Deadline: {service().deadline_in_zone(game_id, zone)}."
-    flash(f"Done: {done} {line}".strip())
+    lang = i18n.web_lang()
+    line = service().deadline_line(game_id, None) and _("Deadline: %(deadline)s.",
+                                                          deadline=service().deadline_in_zone(game_id, zone, lang=lang))
+    flash((_("Done: %(done)s", done=done.in_(lang)) + " " + (line or "")).strip())
     return redirect(url_for("moderator.console", game_id=game_id))
 
 

@@ -35,7 +35,7 @@ def settings():
                                     digest_hour=request.form.get("digest_hour"),
                                     timezone=request.form.get("timezone"))
             except notify.NotifyError as exc:
-                raise ServiceError(str(exc)) from None
+                raise ServiceError(exc.text) from None
             flash(_("Notification settings saved."))
         return redirect(url_for("notifications.settings"))
     token = notify.calendar_token(store, me)

@@ -27,7 +27,8 @@ from flask_babel import gettext as _
 from flask_babel import ngettext
 from werkzeug.exceptions import HTTPException
 
-from pbem.server import throttle
+from pbem.server import i18n, throttle
+from pbem.server.i18n import N_
 from pbem.server.service import ServiceError
 from pbem.server.store import iso
 from pbem.server.web import sessions
@@ -109,7 +110,7 @@ def seat_rule(user: User | None, game_id: int) -> None:
     """Refuse (403), saying why, a moderator or admin who holds a seat in the running game."""
     seats = seated_while_running(user, game_id)
     if seats and moderator_role(user, game_id):
-        titles = " and ".join(service().seat_title(game_id, s) for s in seats)
+        titles = _(" and ").join(service().seat_title(game_id, s, i18n.web_lang()) for s in seats)
         abort(403, _("You play %(seats)s in game %(game)s, which is still running: while it runs, a player sees "
                      "only his own seat's views, whatever his roles, so the moderator console, the other seats' "
                      "views and both sides together are closed to you here. Another moderator (or the site admin, "
@@ -157,7 +158,8 @@ def side_for(user: User | None, game_id: int, side: str | None, write: bool = Fa
         return side
     if user is None:
         abort(401, _("Sign in first."))
-    abort(403, _("You do not play %(seat)s in game %(game)s.", seat=service().seat_title(game_id, side), game=game_id))
+    abort(403, _("You do not play %(seat)s in game %(game)s.", seat=service().seat_title(game_id, side, i18n.web_lang()),
+                 game=game_id))
 
 
 def spectator(user: User | None, game_id: int) -> bool:
@@ -173,7 +175,7 @@ def login_required(view):
     def wrapped(*args, **kwargs):
         if g.user is None:
             if is_api():
-                abort(401, "Sign in, or send Authorization: Bearer KEY (the seat's key) with ?game=ID&side=SIDE.")
+                abort(401, _("Sign in, or send Authorization: Bearer KEY (the seat's key) with ?game=ID&side=SIDE."))
             return redirect(url_for("auth.login", next=request.full_path.rstrip("?")))
         return view(*args, **kwargs)
     return wrapped
@@ -185,7 +187,7 @@ def email_required(view):
     @login_required
     def wrapped(*args, **kwargs):
         if g.user.email is None:
-            abort(403, "This needs a signed-in address, not a seat key.")
+            abort(403, _("This needs a signed-in address, not a seat key."))
         return view(*args, **kwargs)
     return wrapped
 
@@ -264,11 +266,11 @@ def key_user(key: str) -> User:
     body = request.get_json(silent=True) if request.is_json else None  # pragma: no mutate (silent: None either way)
     side = request.args.get("side") or (body.get("side") if isinstance(body, dict) else None)
     if not game or not side:
-        abort(401, "A seat key needs ?game=ID&side=SIDE.")
+        abort(401, _("A seat key needs ?game=ID&side=SIDE."))
     check_rate(kind="key")  # pragma: no mutate (only password and link are kinds apart)
     if not service().store.check_key(int(game), side, key):
         note_attempt(None, "key", False)
-        abort(401, "That key is not the key of this seat.")
+        abort(401, _("That key is not the key of this seat."))
     return User(seat=(int(game), side))
 
 
@@ -309,8 +311,8 @@ def error_page(code: int, message: str):
     return render_template("error.html", code=code, message=message), code
 
 
-TITLES = {400: "Bad request", 401: "Sign in needed", 403: "Not yours to see", 404: "Not found",
-          405: "Not allowed", 413: "Too large", 429: "Too many attempts", 500: "Server error"}
+TITLES = {400: N_("Bad request."), 401: N_("Sign in needed."), 403: N_("Not yours to see."), 404: N_("Not found."),
+          405: N_("Not allowed."), 413: N_("Too large."), 429: N_("Too many attempts."), 500: N_("Server error.")}
 
 
 def handle_http(exc: HTTPException):
@@ -319,23 +321,23 @@ def handle_http(exc: HTTPException):
     description = exc.description if isinstance(exc.description, str) else ""
     default = type(exc).description
     message = description if description and description != default and "<" not in description else \
-        TITLES.get(exc.code, exc.name) + "."
-    if exc.code == 404 and message == "Not found.":
-        message = "There is no such page."
+        (_(TITLES[exc.code]) if exc.code in TITLES else exc.name + ".")
+    if exc.code == 404 and message == _(TITLES[404]):
+        message = _("There is no such page.")
     if exc.code == 405:
-        message = f"This address does not take {request.method} requests."
+        message = _("This address does not take %(method)s requests.", method=request.method)
     return error_page(exc.code or 500, message)
 
 
 def handle_service_error(exc: ServiceError):
-    return error_page(400, str(exc))
+    return error_page(400, exc.in_(i18n.web_lang()))  # the reader's language: the page's, or the API's Accept-Language
 
 
 def handle_crash(exc: Exception):
     if isinstance(exc, HTTPException):
         return handle_http(exc)
     current_app.logger.exception("error on %s %s", request.method, request.path)
-    return error_page(500, "Something went wrong on the server; it was logged. Try again, or tell the admin.")
+    return error_page(500, _("Something went wrong on the server; it was logged. Try again, or tell the admin."))
 
 
 def init_app(app) -> None:
@@ -350,5 +352,5 @@ def init_app(app) -> None:
     def helpers():
         user = g.get("user")
         return {"csrf_token": csrf_token, "user": user, "is_admin": is_admin(user),
-                "seat_title": lambda game_id, seat: service().seat_title(int(game_id), seat),
-                "seat_titles": lambda game_id: service().seat_titles(int(game_id))}
+                "seat_title": lambda game_id, seat: service().seat_title(int(game_id), seat, i18n.web_lang()),
+                "seat_titles": lambda game_id: service().seat_titles(int(game_id), i18n.web_lang())}
