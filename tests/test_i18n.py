@@ -14,6 +14,7 @@ import pytest
 from conftest import Clock
 from i18n_sweep import english_in_mail, english_left
 
+from pbem.core.orders import core_tongue
 from pbem.server import i18n, inbox
 from pbem.server.service import Service
 from pbem.server.store import Store
@@ -176,8 +177,8 @@ def test_every_kind_of_server_mail_is_in_its_readers_language(world):
     assert tr.gettext("Status") in status["subject"]
     assert tr.gettext("Orders from %(seat)s: not yet.", seat=service.seat_title(game_id, "austria", lang)) in status["body"]
     assert tr.gettext("Orders NOT accepted") in refusal["subject"]
-    assert tr.gettext("line %(line)s, column %(column)s: %(message)s", line=2, column=1, message="")[:8] \
-        in refusal["body"]
+    frame = core_tongue(lang).gettext("line %(line)d, column %(column)d: %(message)s", line=2, column=1, message="")
+    assert frame[:8] in refusal["body"]  # the problem's frame, from the core's catalog
     reminder = by_kind["reminder"][0]
     assert all(part in reminder["subject"] for part in tr.gettext("Reminder: orders due for %(turn)s", turn="§").split("§"))
     report = by_kind["report"][0]
