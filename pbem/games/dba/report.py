@@ -38,6 +38,8 @@ def build_report(game, day, seat, *, deadline=None, game_label="", game_id="", s
         doc.add(Para(view["turn_label"] + (f", orders due {deadline}" if deadline else ""), strong="Next:"))
     doc.add(Heading(2, "What happened"))
     seen = events_for(result.events, who)
+    if who is None:  # the moderator reads each event once, whole, not the kriegsspiel seats' copies of it
+        seen = [e for e in seen if not e["data"].get(seats.COPY)]
     doc.add(Bullets([e["text"] for e in seen if e["kind"] != "roll"] or ["Nothing."], wrap=False))
     choices = [f"{r.decision.question} {', '.join(r.decision.label(a) for a in r.answer)} ({r.source})"
                for r in result.decisions if seat is None or r.decision.side == seat]
@@ -69,7 +71,7 @@ def build_report(game, day, seat, *, deadline=None, game_label="", game_id="", s
         for text in view["dispatches"]:
             doc.add(Code(text))
     template = ""
-    if seat and not view["over"]:
+    if seat and not view["over"] and day == len(game.days) - 1:  # a past day's report offers no form
         template = orders_template(game, seat, deadline=deadline, game_label=game_label, game_id=game_id)
         doc.add(Heading(2, "Your next orders"))
         doc.add(Code(template))

@@ -88,10 +88,14 @@ class NapoleonicDBA:
     def resolve(self, scenario, state, orders, decider, chance):
         if not seats.kriegsspiel(state):
             return turn.resolve(scenario, state, orders, decider, chance)
+        played = state.turn
+        delivered = seats.ride_reports(scenario, state, chance)  # reports up the chain ride first (DS6)
         state, events = turn.resolve(scenario, state, seats.merged(scenario, orders),
                                      seats.SeatDecider(decider, scenario, state), chance)
-        seats.look(scenario, state)
-        return state, seats.for_seats(scenario, state, events)
+        seats.look(scenario, state, delivered, played)
+        told = seats.for_seats(scenario, state, events) + seats.report_events(scenario, state, delivered)
+        seats.send_reports(scenario, state, told, played)
+        return state, told
 
     def view(self, scenario, state, seat):
         if seat == SPECTATOR and not state.over:
