@@ -31,6 +31,7 @@ class NapoleonicDBA:
         "hold or recoil": "whether a beaten square or element in field works stays or recoils",
         "initiative": "whether to be player A or B when you win the initiative",
         "rally": "whether a brigade's commander rides to rally a fleeing element",
+        "evade": "which way a commander reached by the enemy rides off (up to 6\")",
     }
 
     def scenarios(self) -> dict[str, Path]:

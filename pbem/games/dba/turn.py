@@ -22,7 +22,7 @@ import re
 from pbem.core.decisions import Decider
 from pbem.core.events import Event
 
-from . import effectiveness, flight, melee, officers, sight
+from . import disorder, effectiveness, flight, melee, officers, sight
 from .command import receive, take_initiative, why_no_initiative
 from .executor import BrigadeSight, Executor
 from .sequence import initiative
@@ -139,6 +139,15 @@ def resolve(scenario, state, orders: dict, decider: Decider, chance):
         say(f"{b.name}: {force.text}", b.side, kind="order")
     ex = Executor(table, scenario, decider, chance, say)
 
+    # D6: a battery that moved limbered unlimbers at the start of the next fire phase (unless its order keeps it
+    # limbered); it fires from the turn after it moved (fire.why_not_fire)
+    for bid in sorted(steps):
+        if steps[bid].step.formation == "limbered":
+            continue
+        for e in table.brigade_elements(bid):
+            if e.arm == "artillery" and e.limbered and not e.fleeing:
+                ex.unlimber(e)
+
     # 3. fire: A, then B
     for side in (init.a, init.b):
         for bid in sorted(steps):
@@ -177,6 +186,7 @@ def resolve(scenario, state, orders: dict, decider: Decider, chance):
                     say(f"{eid} falls back 3\"", target_side)
 
     settle(table, say)
+    disorder.pull_apart(table, say)  # D17: the disorganised break contact with each other
 
     # commanders reached by the enemy (after each movement phase and after the melee): the first contact of the
     # turn he evades, a second takes him («в тот же игровой тур … ещё одна аналогичная атака»)
@@ -188,7 +198,7 @@ def resolve(scenario, state, orders: dict, decider: Decider, chance):
     def reached_officers():
         for c in sorted(table.commanders.values(), key=lambda c: c.id):
             if c.alive and c.present and officers.contacted(table, c):
-                got = officers.enemy_contact(table, c, c.id in evaded)
+                got = officers.evade(table, c, decider, c.id in evaded)  # which way he rides: a decision
                 if got.outcome != "sheltered":
                     evaded.add(c.id)
                 if (c.id, got.outcome) not in told:
