@@ -168,7 +168,7 @@ def test_a_superior_learns_what_his_brigades_see_from_their_reports_a_courier_ri
 
     bots = {s.id: RULES.bots()["general"] for s in RULES.seats(MEETING, KRIEG)}
     game = play_game(RULES, MEETING, 4, bots, days=8, options=KRIEG)
-    checked = 0
+    checked, reported = 0, set()
     for day, result in enumerate(game.days):
         state = result.after
         table = state.table(MEETING)
@@ -176,15 +176,16 @@ def test_a_superior_learns_what_his_brigades_see_from_their_reports_a_courier_ri
         own = sight.seen(table, "blue", MEETING.settings.spotting, *seats.eyes(state, "blue-general"))
         assert general == own  # he sees now with his own eyes only
         brigades = sight.seen(table, "blue", MEETING.settings.spotting, *seats.command(state, "blue-general"))
+        riding = {r.seq: r for r in result.before.reports.reports}  # with what they carry, before they arrive
         for r in state.reports.reports:
             if r.recipient == "blue-general" and r.delivered == state.turn - 1:
                 known = set(state.memory["blue-general"])
-                assert {s.element for s in r.sightings} <= known  # what the report brought is remembered
-                assert r.sent < r.delivered
+                assert {s.element for s in riding[r.seq].sightings} <= known  # what it brought is remembered
+                assert r.sent < r.delivered and not r.sightings  # read, and not kept twice
+                reported |= {s.element for s in riding[r.seq].sightings}
                 checked += 1
-        if brigades - own:  # his brigades see what he does not: he does not know it yet unless a report said so
-            reported = {s.element for r in state.reports.reports if r.recipient == "blue-general"
-                        and r.status == "delivered" for s in r.sightings}
+        reported |= own  # what he has seen with his own eyes
+        if brigades - own:  # his brigades see what he does not: he does not know it unless a report said so
             assert (brigades - own) & set(state.memory["blue-general"]) <= reported
     assert checked
 

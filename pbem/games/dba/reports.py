@@ -24,7 +24,8 @@ from .sight import Sighting
 
 @dataclass
 class Report:
-    """One report on its way: what its sender knew when he sent it."""
+    """One report on its way: what its sender knew when he sent it (emptied once read: the news is then in the
+    recipient's memory and in his report of that turn)."""
 
     seq: int
     sender: str
