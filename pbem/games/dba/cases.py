@@ -283,7 +283,7 @@ def run_case(path) -> Outcome:
         elif kind == "unlimber":
             got["unlimbered"] = [i for i in action["elements"] if ex.unlimber(_el(table, i, path))]
         else:
-            got["moved"] = disorder.pull_apart(table, lambda text, side=None: out.lines.append(text))
+            got["moved"] = disorder.pull_apart(table, lambda text, side=None: out.lines.append(text), decider)
             got["touching"] = sorted(e.id for e in table.on_table() if e.disorganised and any(
                 table.in_contact(e, o) for o in table.brigade_elements(e.brigade) if o.id != e.id))
     elif kind == "evade":

@@ -4,13 +4,14 @@
 D : Дезорганизованы – все элементы бригады должны разорвать контакт друг с другом.»
 
 The text says that they part, not how far nor which way. Each disorganised element touching another element of its
-brigade (within the table's contact distance) steps away — straight back its own depth and 0.2", else as far
-ahead, else sideways its own frontage and 0.2" to the left, then to the right — to the first place clear of
-every base (and touching none of its brigade's), of closed ground and of the table's edge. An element in contact
+brigade (within the table's contact distance) steps away — straight back its own depth and 0.2", as far ahead,
+or sideways its own frontage and 0.2" to the left or to the right — to a place clear of every base (and
+touching none of its brigade's), of closed ground and of the table's edge: which of those that are clear is a
+decision of its side (``break contact``), the first by default. An element in contact
 with the enemy stays where it is (it is fighting: breaking off is the melee's to decide), and so does one with no
 such place; the report says so.
 
-    pull_apart(table, say)   # after the fire phase, where the D and 1/2 D results fall
+    pull_apart(table, say, decider)   # after the fire phase, where the D and 1/2 D results fall
 """
 
 from __future__ import annotations
@@ -52,8 +53,9 @@ def clear(table: Table, e, moved) -> bool:
     return True
 
 
-def pull_apart(table: Table, say) -> list[str]:
-    """Every disorganised element touching another of its brigade steps clear of it (D17); returns those moved."""
+def pull_apart(table: Table, say, decider=None) -> list[str]:
+    """Every disorganised element touching another of its brigade steps clear of it (D17); returns those moved.
+    Which way, when more than one is clear, is a decision put to its side (``decider``; default the first)."""
     moved_ids = []
     for e in sorted((e for e in table.on_table() if e.disorganised and not e.fleeing), key=lambda e: e.id):
         friends = _touching_friends(table, e)
@@ -63,15 +65,24 @@ def pull_apart(table: Table, say) -> list[str]:
             say(f"{e.id} is disorganised but in contact with the enemy: it stays touching {', '.join(friends)}",
                 e.side)
             continue
+        ways = {}
         for way, dx, dy in _spots(e):
             p = affinity.translate(affinity.rotate(Point(dx, dy), -e.facing, origin=(0, 0)), e.x, e.y)
             trial = e.moved_to(round(p.x), round(p.y))
             if clear(table, e, trial):
-                e.x, e.y = trial.x, trial.y
-                moved_ids.append(e.id)
-                say(f"{e.id} is disorganised: it breaks contact with {', '.join(friends)} "
-                    f"({abs(dx or dy) / 10:g}\" {way})", e.side)
-                break
-        else:
+                ways[way] = (trial, abs(dx or dy))
+        if not ways:
             say(f"{e.id} is disorganised but has no room to break contact with {', '.join(friends)}", e.side)
+            continue
+        way = next(iter(ways))
+        if decider is not None and len(ways) > 1:
+            from pbem.core.decisions import Decision
+
+            way = decider.decide(Decision(e.side, "break contact", f"{e.id} is disorganised: which way does it "
+                                          f"break contact with {', '.join(friends)}?", tuple(ways), (way,)),
+                                 given=None)[0]
+        trial, gone = ways[way]
+        e.x, e.y = trial.x, trial.y
+        moved_ids.append(e.id)
+        say(f"{e.id} is disorganised: it breaks contact with {', '.join(friends)} ({gone / 10:g}\" {way})", e.side)
     return moved_ids

@@ -245,7 +245,10 @@ class Executor:
                 if e is None:
                     continue
                 if e.arm == "artillery" and goal is not None:  # guns move limbered (D6)
-                    if goal[0] == "enemy" and not e.limbered and self.in_range(e, goal[1]):
+                    if goal[0] == "enemy" and not e.limbered and self.in_range(e, goal[1]) and self.decide(
+                            b.side, "battery", f"{e.id}: the enemy attacked is within its guns' reach: stay "
+                            f"unlimbered and support by fire, or limber and follow?", ["stay", "follow"],
+                            "stay") == "stay":
                         self.say(f"{e.id} stays unlimbered: the enemy attacked is within its range", b.side)
                         continue
                     if self.move_battery(e, goal, centre, b.side):

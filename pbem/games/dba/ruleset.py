@@ -32,6 +32,8 @@ class NapoleonicDBA:
         "initiative": "whether to be player A or B when you win the initiative",
         "rally": "whether a brigade's commander rides to rally a fleeing element",
         "evade": "which way a commander reached by the enemy rides off (up to 6\")",
+        "break contact": "which way a disorganised element steps clear of its brigade's others",
+        "battery": "whether a battery with the attacked enemy in reach stays unlimbered or limbers to follow",
     }
 
     def scenarios(self) -> dict[str, Path]:

@@ -186,7 +186,7 @@ def resolve(scenario, state, orders: dict, decider: Decider, chance):
                     say(f"{eid} falls back 3\"", target_side)
 
     settle(table, say)
-    disorder.pull_apart(table, say)  # D17: the disorganised break contact with each other
+    disorder.pull_apart(table, say, decider)  # D17: the disorganised break contact with each other
 
     # commanders reached by the enemy (after each movement phase and after the melee): the first contact of the
     # turn he evades, a second takes him («в тот же игровой тур … ещё одна аналогичная атака»)
