@@ -127,16 +127,17 @@ def ride_reports(scenario, state, chance) -> list[Report]:
 
 def report_events(scenario, state, delivered: list[Report]) -> list[Event]:
     """What each report brought, told to its recipient alone."""
-    from pbem.lang import say
+    from pbem.lang import say_plural
 
     out = []
     for r in delivered:
         sender = state.commanders[r.sender].name
         news = "; ".join(r.lines) or "nothing new"
-        seen = len(r.sightings)
         out.append(Event("report", data={"report": r.seq}, owner=(r.recipient,),
-                         said=say("report %(seq)s from %(sender)s, sent turn %(turn)s (%(seen)s enemy elements "
-                                  "known): %(news)s", seq=r.seq, sender=sender, turn=r.sent, seen=seen, news=news)))
+                         said=say_plural("report %(seq)s from %(sender)s, sent turn %(turn)s (%(num)d enemy element "
+                                         "known): %(news)s", "report %(seq)s from %(sender)s, sent turn %(turn)s "
+                                         "(%(num)d enemy elements known): %(news)s", len(r.sightings), seq=r.seq,
+                                         sender=sender, turn=r.sent, news=news)))
     return out
 
 

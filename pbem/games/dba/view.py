@@ -63,9 +63,9 @@ def view(scenario, state, seat: str | None) -> dict:
     own_commanders = [officer] if officer else [c["id"] for c in commanders]
     post = state.post.seen_by(own_commanders) if side is not None else state.post.couriers
     couriers = [c.text for c in post]
-    if officer:  # the reports he sent up and those brought to him (DS6)
+    if officer or side is None:  # the reports he sent up and those brought to him (DS6); the moderator: all
         names = {c.id: c.name for c in table.commanders.values()}
-        couriers += [r.text(names) for r in state.reports.seen_by(officer)]
+        couriers += [r.text(names) for r in (state.reports.seen_by(officer) if officer else state.reports.reports)]
     # what the couriers brought (and what the seat sent): the dispatches themselves
     dispatches = [c.order.text for c in post if officer and c.status == "delivered" and c.recipient == officer]
     owing = [] if state.over else (list(seats.owing(scenario, state)) if seats.kriegsspiel(state) else list(sides))
