@@ -88,6 +88,9 @@ def test_a_dispatch_travels_between_seats_by_courier_and_its_text_reaches_the_re
     day = next(d for d, r in enumerate(game.days) if any("delivered to Colonel Cobalt" in e.text for e in r.events))
     told = {seat: RULES.report(game, day, seat, game_id="1").text for seat in BLUE + RED}
     assert "delivered to Colonel Cobalt" in told["blue-2"]
+    first = RULES.report(game, 0, "blue-2", game_id="1").text  # the courier's setting out is his sender's news
+    assert "sets out: General Azur to Colonel Cobalt" not in first
+    assert "sets out: General Azur to Colonel Cobalt" in RULES.report(game, 0, "blue-general", game_id="1").text
     assert "delivered to Colonel Cobalt" not in told["blue-1"] + told["red-general"] + told["red-2"]
     # the general learns of it from Colonel Cobalt's report, brought by courier on a later turn (DS6)
     assert "delivered to Colonel Cobalt" not in told["blue-general"]

@@ -188,17 +188,17 @@ def redact(text: str, scenario, state, seat: str) -> str:
 
 def for_seats(scenario, state, events: list[Event]) -> list[Event]:
     """The turn's events told to the kriegsspiel seats (DS3): an event a side was told goes to the seats of that
-    side whose own troops it names (the brigade each leads, its elements, himself), each reading it with the
-    enemy it has not seen unnamed; seats that read the same words share one copy. What the commanders above
+    side whose own troops it names (the brigade each leads, its elements, himself) — a courier's setting out or
+    loss to its sender alone —, each reading it with the enemy it has not seen unnamed; seats that read the same words share one copy. What the commanders above
     them learn of it comes by report (DS6). The moderator reads each event once, whole (the original, owned by
     :data:`MODERATOR`; the seats' copies carry :data:`COPY`). Public events stay public."""
     sides = tuple(scenario.sides)
     seats = {s: [c.id for c in commanders_of(scenario) if c.side == s] for s in sides}
     names = {c.id: tokens(scenario, state, c.id, own=True) for c in commanders_of(scenario)}
 
-    def told(text: str, side: str) -> dict[str, list[str]]:
+    def told(text: str, side: str, sender: str | None = None) -> dict[str, list[str]]:
         groups: dict[str, list[str]] = {}
-        for seat in (s for s in seats[side] if _mentions(text, names[s])):
+        for seat in (s for s in seats[side] if (s == sender if sender else _mentions(text, names[s]))):
             groups.setdefault(redact(text, scenario, state, seat), []).append(seat)
         return groups
 
@@ -209,8 +209,8 @@ def for_seats(scenario, state, events: list[Event]) -> list[Event]:
             out.append(e)
             continue
         out.append(Event(e.kind, e.text, e.data, owner=(MODERATOR,)))
-        for side in owners:
-            for text, who in told(e.text, side).items():
+        for side in owners:  # a courier's setting out or loss: the sender's news alone
+            for text, who in told(e.text, side, e.data.get("sender")).items():
                 out.append(Event(e.kind, text, {**e.data, COPY: True}, owner=tuple(who)))
         if e.seen is not None:
             watchers = [s for s in sides if s not in owners and (e.witnesses is None or s in e.witnesses)]

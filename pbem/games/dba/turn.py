@@ -39,11 +39,11 @@ def resolve(scenario, state, orders: dict, decider: Decider, chance):
     sides = sides_of(scenario)
 
     def say(text: str, side: str | None = None, kind: str = "report", seen: str | None = None,
-            witnesses: tuple[str, ...] | None = None):
+            witnesses: tuple[str, ...] | None = None, data: dict | None = None):
         if side is None:
-            events.append(Event(kind, text))
+            events.append(Event(kind, text, data or {}))
         else:
-            events.append(Event(kind, text, owner=side, seen=seen, witnesses=witnesses if seen else ()))
+            events.append(Event(kind, text, data or {}, owner=side, seen=seen, witnesses=witnesses if seen else ()))
 
     for e in table.elements.values():
         e.moved_last, e.moved = e.moved, False
@@ -88,7 +88,8 @@ def resolve(scenario, state, orders: dict, decider: Decider, chance):
                 say(f"{order.sender.name} cannot send a dispatch: he is not on the table", side)
                 continue
             courier = state.post.send(order, t, (sender.x, sender.y))
-            say(f"courier {courier.seq} sets out: {order.sender.name} to {order.recipient.name}", side)
+            say(f"courier {courier.seq} sets out: {order.sender.name} to {order.recipient.name}", side,
+                data={"sender": order.sender.id})  # his news alone: the recipient learns of it when it arrives
         for order in written.initiatives:
             cmd = state.commanders.get(order.sender.id)
             bo = state.commands.get(cmd.brigade) if cmd is not None and cmd.brigade else None
@@ -120,7 +121,8 @@ def resolve(scenario, state, orders: dict, decider: Decider, chance):
         say(text, rec.side)
     for courier in state.post.couriers:
         if courier.status == "lost" and courier.delivered == t:
-            say(f"courier {courier.seq} to {courier.order.recipient.name} is lost", state.commanders[courier.sender].side)
+            say(f"courier {courier.seq} to {courier.order.recipient.name} is lost", state.commanders[courier.sender].side,
+                data={"sender": courier.sender})
 
     # 2. the initiative roll, and each brigade's order in force
     init = initiative(sides, chance, scenario.settings.initiative_bonus, decider)
