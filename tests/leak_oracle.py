@@ -20,7 +20,8 @@ and the rule books' few statements of who owns what:
 - Napoleonic DBA: a seat knows its side's elements and an enemy element once its
   troops saw it (the table's line of sight, computed here) or an event named it
   (``_dba_knowledge``), in both ways of playing (one seat a side, one seat per
-  commander);
+  commander: his own eyes, and what a subordinate's report brought him, which is
+  what that subordinate could know when he sent it);
 - it sees an enemy block's type and strength face up only while the rules
   turn it face up (Marengo 003 §10, Triomphe 000 §10: an artillery block with
   a bombardment declared; Triomphe 000 §15: the Austrian artillery held in
@@ -67,6 +68,7 @@ class Knowledge:
     own: set[str] = field(default_factory=set)
     allowed: set[str] = field(default_factory=set)  # the ids it may know: its own and those it was told of
     ids: set[str] = field(default_factory=set)  # every block id of the game
+    heard: set[str] = field(default_factory=set)  # Napoleonic DBA: the texts it was told (a report carries them)
 
 
 def _ids_in(text: str, ids) -> set[str]:
@@ -141,25 +143,14 @@ def all_ids(game: Game) -> set[str]:
     return set(_all_blocks(game))
 
 
-def _dba_chain(commanders: dict, seat: str) -> set[str]:
-    """A kriegsspiel seat's officers: he and every commander under him (by the scenario's superiors)."""
-    chain, grew = {seat}, True
-    while grew:
-        grew = False
-        for c in commanders.values():
-            if c.id not in chain and c.superior in chain:
-                chain.add(c.id)
-                grew = True
-    return chain
-
-
 def _dba_sees(game: Game, state, seat: str, side: str) -> set[str]:
     """The enemy elements the seat's troops see at the end of a turn, by the table's line of sight
     (``Table.sees``: the rules' geometry, D24-D26), looked for here, not through sight.py or view.py. A
-    kriegsspiel seat looks with his own troops only: his officers' brigades and his officers."""
+    kriegsspiel seat looks with his own eyes only: he and the brigade he leads himself (DS2); what the
+    brigades under him see reaches him by report (DS6, ``_dba_reported``)."""
     scenario = game.scenario
     table = state.table(scenario)
-    chain = _dba_chain(state.commanders, seat) if seat not in scenario.sides else None
+    chain = {seat} if seat not in scenario.sides else None
     brigades = None if chain is None else {b.id for b in state.brigades.values() if b.commander in chain}
     eyes = [e for e in table.on_table(side) if not e.fleeing and (brigades is None or e.brigade in brigades)]
     eyes += [c for c in table.commanders.values() if c.side == side and c.alive and c.present
@@ -193,13 +184,38 @@ def _dba_knowledge(game: Game, seat: str, days) -> Knowledge:
                 unseen.append(event.text)
             if event.kind != "roll":
                 learned |= _ids_in(known[0], ids) - own
-        learned |= set(day.after.memory.get(seat, {}))
+        if seat in scenario.sides:  # mid-turn sightings, as the rules recorded them for the side
+            learned |= set(day.after.memory.get(seat, {}))
+        else:  # a kriegsspiel seat: what reports brought him
+            ids_, texts = _dba_reported(game, day, seat)
+            learned |= ids_
+            heard |= texts
         learned |= _dba_sees(game, day.after, seat, side)
-    out = Knowledge(seat, own=own, allowed=own | learned, ids=ids)
+    out = Knowledge(seat, own=own, allowed=own | learned, ids=ids, heard=heard)
     for eid in sorted(ids - own - learned):
         out.forbidden[eid] = f"the id of {eid}, an enemy element {seat}'s troops never saw and no event named"
     out.unseen = [t for t in unseen if t not in heard]
     return out
+
+
+def _dba_reported(game: Game, day, seat: str) -> tuple[set[str], set[str]]:
+    """DS6: a report of a commander under ``seat``, delivered on this day's turn, tells him whatever its sender
+    could know when he sent it (all the sender's troops saw, or were told, or had reported, up to the end of
+    the turn it was sent): the rules' record of the reports (who, to whom, sent, delivered) is read, what each
+    could carry is the oracle's own."""
+    got, texts = set(), set()
+    turn = day.before.turn
+    for r in day.after.reports.reports:
+        if r.recipient != seat or r.status != "delivered" or r.delivered != turn:
+            continue
+        assert r.sent < r.delivered, f"report {r.seq} delivered on turn {r.delivered}, sent on turn {r.sent}"
+        memo = game.__dict__.setdefault("_oracle_dba_sent", {})  # what a sender could know, by (sender, turn)
+        if (r.sender, r.sent) not in memo:
+            memo[(r.sender, r.sent)] = _dba_knowledge(game, r.sender, game.days[:r.sent])
+        sender = memo[(r.sender, r.sent)]
+        got |= sender.allowed - sender.own
+        texts |= sender.heard
+    return got, texts
 
 
 def knowledge(game: Game, seat: str, through: int | None = None) -> Knowledge:

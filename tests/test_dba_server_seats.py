@@ -76,7 +76,7 @@ def test_a_dispatch_travels_between_seats_by_courier_and_its_text_reaches_the_re
     game.advance()
     sent = game.view("blue-general")["couriers"]
     assert sent and "General Azur to Colonel Cobalt" in sent[0]
-    assert game.view("blue-1")["couriers"] == []  # another brigade's seat knows nothing of it
+    assert not any("dispatch" in c for c in game.view("blue-1")["couriers"])  # another brigade's seat knows nothing of it
     for _ in range(6):
         if game.view("blue-2")["dispatches"]:
             break
@@ -87,8 +87,18 @@ def test_a_dispatch_travels_between_seats_by_courier_and_its_text_reaches_the_re
     assert game.view("blue-3")["dispatches"] == [] and game.view("blue-general")["dispatches"] == []
     day = next(d for d, r in enumerate(game.days) if any("delivered to Colonel Cobalt" in e.text for e in r.events))
     told = {seat: RULES.report(game, day, seat, game_id="1").text for seat in BLUE + RED}
-    assert "delivered to Colonel Cobalt" in told["blue-2"] and "delivered to Colonel Cobalt" in told["blue-general"]
+    assert "delivered to Colonel Cobalt" in told["blue-2"]
+    first = RULES.report(game, 0, "blue-2", game_id="1").text  # the courier's setting out is his sender's news
+    assert "sets out: General Azur to Colonel Cobalt" not in first
+    assert "sets out: General Azur to Colonel Cobalt" in RULES.report(game, 0, "blue-general", game_id="1").text
     assert "delivered to Colonel Cobalt" not in told["blue-1"] + told["red-general"] + told["red-2"]
+    # the general learns of it from Colonel Cobalt's report, brought by courier on a later turn (DS6)
+    assert "delivered to Colonel Cobalt" not in told["blue-general"]
+    for seat in game.turn().seats:
+        game.submit(seat, "")
+    game.advance()
+    later = RULES.report(game, day + 1, "blue-general", game_id="1").text
+    assert "from Colonel Cobalt, sent turn" in later and "delivered to Colonel Cobalt" in later
     assert "Dispatches brought to you" in told["blue-2"] and "Dispatches brought to you" not in told["blue-1"]
 
 
@@ -123,7 +133,75 @@ def test_the_brigade_seats_read_only_what_names_their_troops_or_nobody():
         assert "2nd Blue brigade:" not in one and "1st Blue brigade:" not in two
         assert "1st Blue brigade:" in one and "2nd Blue brigade:" in two  # each its own order in force
         general = RULES.report(game, day, "blue-general", game_id="1").text
-        assert "1st Blue brigade:" in general and "2nd Blue brigade:" in general
+        events = general.split("What happened")[1].split("Your brigades")[0]
+        if day == 0:  # he leads no brigade: his brigades' lines reach him only by their reports (DS6)
+            assert "1st Blue brigade:" not in events and "from Colonel Bleu" not in events
+        else:
+            assert "from Colonel Bleu, sent turn" in events and "1st Blue brigade:" in events
+            assert "from Colonel Cobalt, sent turn" in events and "2nd Blue brigade:" in events
+
+
+def test_an_event_naming_no_seats_own_troops_is_the_moderators_alone_and_he_reads_each_event_once():
+    from pbem.core.events import Event
+    from pbem.games.dba import seats
+
+    game = kriegsspiel_game()
+    state = game.state
+    told = seats.for_seats(MEETING, state, [
+        Event("report", "the mist lifts over the valley", owner="blue"),
+        Event("report", "1st Blue brigade: HOLD", owner="blue"),
+        Event("report", "Colonel Bleu and Colonel Cobalt confer", owner="blue")])
+    readers = {e.text: e.owners() for e in told}
+    assert readers["the mist lifts over the valley"] == (seats.MODERATOR,)  # no seat's troops saw it
+    assert [e.owners() for e in told if e.text == "1st Blue brigade: HOLD"] == [(seats.MODERATOR,), ("blue-1",)]
+    assert [e.owners() for e in told if e.text.endswith("confer")] == [(seats.MODERATOR,), ("blue-1", "blue-2")]
+    bots = {s.id: RULES.bots()["bot"] for s in RULES.seats(MEETING, KRIEG)}
+    played = play_game(RULES, MEETING, 6, bots, days=3, options=KRIEG)
+    moderator = RULES.report(played, 2, None, game_id="1").text
+    lines = [line for line in moderator.split("What happened")[1].split("Choices")[0].splitlines() if line.startswith("- ")]
+    assert lines and len(lines) == len(set(lines))  # each event once, not a copy per seat
+    for seat in BLUE:
+        mine = RULES.report(played, 2, seat, game_id="1").text
+        assert all(line in moderator or "unseen" in line or "report" in line
+                   for line in mine.split("What happened")[1].split("\n\n")[1].splitlines())
+
+
+def test_a_superior_learns_what_his_brigades_see_from_their_reports_a_courier_ride_later():
+    from pbem.games.dba import seats, sight
+
+    bots = {s.id: RULES.bots()["general"] for s in RULES.seats(MEETING, KRIEG)}
+    game = play_game(RULES, MEETING, 4, bots, days=8, options=KRIEG)
+    checked, reported = 0, set()
+    for day, result in enumerate(game.days):
+        state = result.after
+        table = state.table(MEETING)
+        general = set(game.view("blue-general", day)["enemy"][i]["id"] for i in range(len(game.view("blue-general", day)["enemy"])))
+        own = sight.seen(table, "blue", MEETING.settings.spotting, *seats.eyes(state, "blue-general"))
+        assert general == own  # he sees now with his own eyes only
+        brigades = sight.seen(table, "blue", MEETING.settings.spotting, *seats.command(state, "blue-general"))
+        riding = {r.seq: r for r in result.before.reports.reports}  # with what they carry, before they arrive
+        for r in state.reports.reports:
+            if r.recipient == "blue-general" and r.delivered == state.turn - 1:
+                known = set(state.memory["blue-general"])
+                assert {s.element for s in riding[r.seq].sightings} <= known  # what it brought is remembered
+                assert r.sent < r.delivered and not r.sightings  # read, and not kept twice
+                reported |= {s.element for s in riding[r.seq].sightings}
+                checked += 1
+        reported |= own  # what he has seen with his own eyes
+        if brigades - own:  # his brigades see what he does not: he does not know it unless a report said so
+            assert (brigades - own) & set(state.memory["blue-general"]) <= reported
+    assert checked
+
+
+def test_a_past_days_report_offers_no_orders_form():
+    game = kriegsspiel_game()
+    for _ in range(2):
+        for seat in game.turn().seats:
+            game.submit(seat, "")
+        game.advance()
+    assert RULES.report(game, 1, "blue-1", game_id="1").template  # the latest: tomorrow's form
+    past = RULES.report(game, 0, "blue-1", game_id="1")
+    assert past.template == "" and "Your next orders" not in past.text
 
 
 @pytest.mark.parametrize("option", [[], ["--option", "command=kriegsspiel"]])

@@ -34,7 +34,7 @@ from pbem.core.chance import Chance
 from pbem.core.decisions import Decider
 from pbem.paths import MAPS
 
-from . import effectiveness, fire, flight, melee, movement, officers, pips, sequence, sight
+from . import disorder, effectiveness, fire, flight, melee, movement, officers, pips, sequence, sight
 from .elements import Element, inches
 from .scenario import ScenarioError, load_scenario, scenario_from
 from .terrain import Feature, Terrain
@@ -265,9 +265,31 @@ def run_case(path) -> Outcome:
             {"D": lambda: effectiveness.disordered(b), "lost": lambda: effectiveness.element_lost(b),
              "commander": lambda: effectiveness.commander_lost(b), "recover": lambda: effectiveness.recover(b)}[ev]()
         got.update(start=b.bef_start, bef=effectiveness.current(b), rating=effectiveness.rating(b))
+    elif kind in ("brigade move", "unlimber", "pull apart"):
+        from .executor import Executor
+        from .orders import Step
+
+        ex = Executor(table, sc, decider, chance, lambda text, side=None, **_: out.lines.append(text))
+        if kind == "brigade move":
+            target = None
+            if action.get("verb") == "ATTACK":
+                from .orders import Ref, Target
+
+                b = table.brigades[action["target"]]
+                target = Target(Ref(b.id, b.name))
+            step = Step(action.get("verb", "MOVE"), place=action.get("place"), formation=action.get("formation"),
+                        target=target)
+            got["moved"] = ex.move(action["brigade"], step, set(table.elements), out.lines.append)
+        elif kind == "unlimber":
+            got["unlimbered"] = [i for i in action["elements"] if ex.unlimber(_el(table, i, path))]
+        else:
+            got["moved"] = disorder.pull_apart(table, lambda text, side=None: out.lines.append(text), decider)
+            got["touching"] = sorted(e.id for e in table.on_table() if e.disorganised and any(
+                table.in_contact(e, o) for o in table.brigade_elements(e.brigade) if o.id != e.id))
     elif kind == "evade":
         c = table.commanders[action["commander"]]
-        r = officers.enemy_contact(table, c, bool(action.get("second", False)))
+        r = officers.evade(table, c, decider, bool(action.get("second", False)))
+        got["ways"] = list(officers.evasion_ways(table, c)) if r.outcome == "evaded" else []
         got.update(outcome=r.outcome, alive=c.alive, bef=effectiveness.current(table.brigades[c.brigade])
                    if c.brigade else None, at=[round(c.x / 10, 1), round(c.y / 10, 1)])
     else:

@@ -257,12 +257,65 @@ class Executor:
                 e = t.elements.get(eid)
                 if e is None:
                     continue
+                if e.arm == "artillery" and goal is not None:  # guns move limbered (D6)
+                    if goal[0] == "enemy" and not e.limbered and self.in_range(e, goal[1]) and self.decide(
+                            b.side, "battery", f"{e.id}: the enemy attacked is within its guns' reach: stay "
+                            f"unlimbered and support by fire, or limber and follow?", ["stay", "follow"],
+                            "stay") == "stay":
+                        self.say(f"{e.id} stays unlimbered: the enemy attacked is within its range", b.side)
+                        continue
+                    if self.move_battery(e, goal, centre, b.side):
+                        moved.append(eid)
+                    elif change and change in formations_for(e.troop) and e.formation != change:
+                        self.reform(e, change)
+                    continue
                 if change and change in formations_for(e.troop) and e.formation != change:
                     self.reform(e, change)
                 if goal is not None:
                     if self.move_element(e, goal, centre, b.side):
                         moved.append(eid)
         return moved
+
+    def move_battery(self, e: Element, goal, centre: Point | None, side: str) -> bool:
+        """D6 («Если артиллерия двигалась передком вперед … снять с передков»): an unlimbered battery limbers to
+        move and stays limbered where it stops, guns turned forward, until the next fire phase unlimbers it
+        (:meth:`unlimber`); when it cannot limber where it stands or does not move after all, it stays as it was."""
+        if not e.limbered:
+            if not self._room(e, "limbered"):
+                self.say(f"{e.id} cannot limber where it stands (no room): it stays", side)
+                return False
+            e.formation = "limbered"
+            if not self.move_element(e, goal, centre, side):
+                e.formation = "unlimbered"
+                return False
+            self.say(f"{e.id} moved limbered: it unlimbers at the next fire phase", side)
+            return True
+        return self.move_element(e, goal, centre, side)
+
+    def in_range(self, e: Element, enemies) -> bool:
+        """Whether an enemy of ``enemies`` is within the reach of battery ``e``'s guns (it supports an attack by fire
+        rather than limbering to close: its guns fire only unlimbered, D6)."""
+        weapon = fire.WEAPONS.get(e.arms or "")
+        return weapon is not None and any(e.front.distance(o.shape) <= weapon.reach for o in enemies)
+
+    def unlimber(self, e: Element) -> bool:
+        """D6 («В начале следующей фазы стрельбы … отцепите орудия»): a limbered battery unlimbers where it stands,
+        facing as it is (not a move: moved_last is the move's); with no room, it stays limbered."""
+        if not self._room(e, "unlimbered"):
+            self.say(f"{e.id} cannot unlimber where it stands (no room)", e.side)
+            return False
+        e.formation = "unlimbered"
+        self.say(f"{e.id} unlimbers", e.side)
+        return True
+
+    def _room(self, e: Element, formation: str) -> bool:
+        t = self.table
+        trial = e.moved_to(e.x, e.y)
+        trial.formation = formation
+        blocked = [o.id for o in t.on_table() if o.id != e.id and trial.shape.intersection(o.shape).area > 0.5]
+        closed = movement.obstacles(t, trial)
+        return not blocked and trial.shape.within(t.area) and (closed.is_empty
+                                                             or closed.intersection(trial.shape).area <= 0.5)
 
     def reform(self, e: Element, formation: str) -> None:
         t = self.table

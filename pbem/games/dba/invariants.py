@@ -39,6 +39,7 @@ def check_turn(scenario, result) -> list[str]:
             if eid in table.elements and table.elements[eid].brigade != b.id:
                 problems.append(f"{eid} changed brigade")
     problems += after.post.check()
+    problems += after.reports.check()
     delivered_before = {c.seq for c in before.post.couriers if c.status != "riding"}
     for c in after.post.couriers:
         if c.seq in delivered_before:

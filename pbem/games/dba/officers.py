@@ -74,6 +74,39 @@ def enemy_contact(table: Table, c: Commander, evaded_this_turn: bool, towards: P
     return Contact(c.id, "evaded", c.x, c.y)
 
 
+WAYS = ("away from the enemy", "towards his troops", "north", "east", "south", "west")
+COMPASS = {"north": (0, 1), "east": (1, 0), "south": (0, -1), "west": (-1, 0)}
+
+
+def evasion_ways(table: Table, c: Commander) -> dict[str, Point | None]:
+    """Where a commander reached by the enemy may ride (D33: «может отойти на расстояние до 6"»): each way the
+    point 6" off it aims at; "away from the enemy" (None: straight from the nearest enemy touching him, the
+    default), "towards his troops" (the nearest element he commands, when there is one), or a point of the
+    compass."""
+    ways: dict[str, Point | None] = {"away from the enemy": None}
+    brigades = set(troops_under(table, c)) | {b.id for b in table.brigades.values() if b.commander == c.id}
+    friends = [e for e in table.on_table(c.side) if e.brigade in brigades and not e.fleeing]
+    if friends:
+        near = min(friends, key=lambda e: (c.point.distance(e.shape), e.id))
+        ways["towards his troops"] = near.shape.exterior.interpolate(near.shape.exterior.project(c.point))
+    for name, (dx, dy) in COMPASS.items():
+        ways[name] = Point(c.x + dx * EVADE, c.y + dy * EVADE)
+    return ways
+
+
+def evade(table: Table, c: Commander, decider, evaded_this_turn: bool) -> Contact:
+    """An enemy element reaches ``c`` (:func:`enemy_contact`); when he may ride off, which way is a decision put to
+    his side (default: straight away from the enemy), recorded and open to the moderator."""
+    if sheltered_by(table, c) or evaded_this_turn or not contacted(table, c):
+        return enemy_contact(table, c, evaded_this_turn)
+    from pbem.core.decisions import Decision
+
+    ways = evasion_ways(table, c)
+    pick = decider.decide(Decision(c.side, "evade", f"{c.name}, reached by the enemy, rides off up to 6\" which way?",
+                                   tuple(ways), (WAYS[0],)), given=None)[0]
+    return enemy_contact(table, c, False, ways.get(pick))
+
+
 def shelter_lost(table: Table, element_id: str, was_at) -> list[str]:
     """The commanders who die with a destroyed element they touched (``was_at``: its base before removal)."""
     dead = []

@@ -54,7 +54,10 @@ def build_report(game, day, seat, *, deadline=None, game_label="", game_id="", s
                      + (t.gettext(", orders due %(deadline)s", deadline=deadline) if deadline else ""),
                      strong=t.gettext("Next:")))
     doc.add(Heading(2, t.gettext("What happened")))
-    seen = [text for e in result.events if e.kind != "roll" for text in [e.text_for(who, t)] if text is not None]
+    told = [e for e in result.events if e.kind != "roll"]
+    if who is None:  # the moderator reads each event once, whole, not the kriegsspiel seats' copies of it
+        told = [e for e in told if not e.data.get(seats.COPY)]
+    seen = [text for e in told for text in [e.text_for(who, t)] if text is not None]
     doc.add(Bullets(seen or [t.gettext("Nothing.")], wrap=False))
     choices = [f"{t.say(question_said(r.decision))} "
                f"{', '.join(t.say(answer_said(r.decision, a)) for a in r.answer)} ({t.say(term(r.source))})"
@@ -94,7 +97,7 @@ def build_report(game, day, seat, *, deadline=None, game_label="", game_id="", s
         for text in _dispatches(game, who, day, view):
             doc.add(Code(t.say(text)))
     template = ""
-    if seat and not view["over"]:
+    if seat and not view["over"] and day == len(game.days) - 1:  # a past day's report offers no form
         template = orders_template(game, seat, deadline=deadline, game_label=game_label, game_id=game_id, lang=lang)
         doc.add(Heading(2, t.gettext("Your next orders")))
         doc.add(Code(template))

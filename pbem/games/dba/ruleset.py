@@ -34,6 +34,9 @@ class NapoleonicDBA:
         "hold or recoil": "whether a beaten square or element in field works stays or recoils",
         "initiative": "whether to be player A or B when you win the initiative",
         "rally": "whether a brigade's commander rides to rally a fleeing element",
+        "evade": "which way a commander reached by the enemy rides off (up to 6\")",
+        "break contact": "which way a disorganised element steps clear of its brigade's others",
+        "battery": "whether a battery with the attacked enemy in reach stays unlimbered or limbers to follow",
     }
 
     def scenarios(self) -> dict[str, Path]:
@@ -100,10 +103,16 @@ class NapoleonicDBA:
     def resolve(self, scenario, state, orders, decider, chance):
         if not seats.kriegsspiel(state):
             return turn.resolve(scenario, state, orders, decider, chance)
+        played = state.turn
+        delivered = seats.ride_reports(scenario, state, chance)  # reports up the chain ride first (DS6)
         state, events = turn.resolve(scenario, state, seats.merged(scenario, orders),
                                      seats.SeatDecider(decider, scenario, state), chance)
-        seats.look(scenario, state)
-        return state, seats.for_seats(scenario, state, events)
+        seats.look(scenario, state, delivered, played)
+        told = seats.for_seats(scenario, state, events) + seats.report_events(scenario, state, delivered)
+        for r in delivered:  # read: its news is in the recipient's memory and report, not kept twice
+            r.sightings, r.lines = [], []
+        seats.send_reports(scenario, state, told, played)
+        return state, told
 
     def view(self, scenario, state, seat):
         if seat == SPECTATOR and not state.over:

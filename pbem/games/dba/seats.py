@@ -1,15 +1,18 @@
 """Who sits at the table: one seat a side (``command = commanders``), or one seat per commander
 (``command = kriegsspiel``, issue 12 §3: "one seat per commander, where orders between seats travel as couriers
-and each seat sees only what its own troops see"). Readings DS1-DS5 in docs/rules-notes.md.
+and each seat sees only what its own troops see"). Readings DS1-DS6 in docs/rules-notes.md.
 
 In the kriegsspiel game a seat is a commander of the scenario (its id is his: ``blue-general``, ``blue-1``):
 
-- his troops are the brigades he commands and those of every commander under him (DS1);
+- his troops are the brigades he commands and those of every commander under him (DS1): he writes to them and
+  knows where they are;
 - he writes dispatches only as himself (FROM <him>), to commanders under him, and his own initiative order;
-- he sees what his troops and the commanders under him see, remembered with the turn (his own sightings, kept
-  in the state's ``memory`` under his id, beside each side's);
-- he reads the turn's events about his troops, or about nobody of his side in particular, with every enemy
-  element he has not seen written as "an unseen element"; and the dispatches couriers brought him (DS2, DS3);
+- his eyes are his own: he and the brigade he leads himself (DS2); what the troops of the commanders under him
+  see reaches him by their reports, carried by courier (DS6, reports.py); his sightings, seen or reported, are
+  kept in the state's ``memory`` under his id, beside each side's;
+- he reads the turn's events that name his own brigade, its elements or himself, with every enemy element he
+  has not seen written as "an unseen element"; the reports and dispatches couriers brought him (DS3, DS6); an
+  event that names no seat's own troops is the moderator's alone;
 - the decisions the rules put to his side are his when their question names his troops (DS5).
 """
 
@@ -24,8 +27,11 @@ from .lang import say, term
 
 from . import sight
 from .orders import Orders
+from .reports import Report, merge
 
 COMMANDERS, KRIEGSSPIEL = "commanders", "kriegsspiel"
+MODERATOR = "*moderator*"  # an event's owner: the moderator alone reads it (no seat has this id)
+COPY = "seat copy"  # an event's data key: a seat's copy of an event the moderator reads whole
 LEVELS = ("army", "corps", "division", "brigade")
 
 
@@ -73,6 +79,11 @@ def command(state, seat: str) -> tuple[set[str], set[str]]:
     return brigades, chain
 
 
+def eyes(state, seat: str) -> tuple[set[str], set[str]]:
+    """(brigade ids, commander ids) that look for the seat itself: the brigade he leads and he (DS2)."""
+    return {b.id for b in state.brigades.values() if b.commander == seat}, {seat}
+
+
 def side_of(scenario, seat: str) -> str:
     if seat in scenario.sides:
         return seat
@@ -99,22 +110,67 @@ def merged(scenario, orders: dict) -> dict:
     return out
 
 
-def look(scenario, state) -> None:
-    """Each seat looks at the end of the turn: its sightings are kept under its id."""
+def look(scenario, state, delivered: list[Report] = (), turn: int | None = None) -> None:
+    """Each seat looks at the end of ``turn`` (default: the state's) with its own eyes (DS2), after reading the
+    reports brought to it (DS6): its sightings are kept under its id."""
     table = state.table(scenario)
+    for r in delivered:
+        state.memory[r.recipient] = merge(state.memory.get(r.recipient, {}), r.sightings)
     for c in commanders_of(scenario):
-        brigades, chain = command(state, c.id)
+        brigades, own = eyes(state, c.id)
         state.memory[c.id] = sight.update(state.memory.get(c.id, {}), table, c.side, scenario.settings.spotting,
-                                          state.turn, brigades, chain)
+                                          state.turn if turn is None else turn, brigades, own)
+
+
+def _where(state):
+    def where(cid):
+        c = state.commanders.get(cid)
+        return (c.x, c.y) if c is not None and c.alive and c.present else None
+    return where
+
+
+def ride_reports(scenario, state, chance) -> list[Report]:
+    """The reports on the road ride one turn at the start of the turn (with the dispatches): those delivered."""
+    return state.reports.ride(state.turn, _where(state), state.post.speed, state.post.loss, chance)
+
+
+def report_events(scenario, state, delivered: list[Report]) -> list[Event]:
+    """What each report brought, told to its recipient alone."""
+    from pbem.lang import say_plural
+
+    out = []
+    for r in delivered:
+        sender = state.commanders[r.sender].name
+        news = "; ".join(r.lines) or "nothing new"
+        out.append(Event("report", data={"report": r.seq}, owner=(r.recipient,),
+                         said=say_plural("report %(seq)s from %(sender)s, sent turn %(turn)s (%(num)d enemy element "
+                                         "known): %(news)s", "report %(seq)s from %(sender)s, sent turn %(turn)s "
+                                         "(%(num)d enemy elements known): %(news)s", len(r.sightings), seq=r.seq,
+                                         sender=sender, turn=r.sent, news=news)))
+    return out
+
+
+def send_reports(scenario, state, told: list[Event], turn: int) -> None:
+    """At the end of ``turn`` every commander on the table with a superior on the table sends him a report: the
+    enemy he knows of (seen or reported) and the lines he read this turn (DS6)."""
+    where = _where(state)
+    for c in commanders_of(scenario):
+        me = state.commanders[c.id]
+        up = state.commanders.get(me.superior) if me.superior else None
+        if where(c.id) is None or up is None or where(up.id) is None:
+            continue
+        lines = [e.text for e in told if e.kind != "roll" and e.owner is not None and c.id in e.owners()]
+        state.reports.send(c.id, up.id, turn, where(c.id), state.memory.get(c.id, {}).values(), lines)
 
 
 def _words(text: str) -> set[str]:
     return set(re.findall(r"\w+(?:-\w+)*", text))
 
 
-def tokens(scenario, state, seat: str) -> set[str]:
-    """What names the seat's troops in a line: its brigades' ids and names, its elements', its officers'."""
-    brigades, chain = command(state, seat)
+def tokens(scenario, state, seat: str, own: bool = False) -> set[str]:
+    """What names the seat's troops in a line: its brigades' ids and names, its elements', its officers'; with
+    ``own``, only those of the brigade he leads himself and his own (DS3)."""
+    brigades, chain = eyes(state, seat) if own else command(state, seat)
     out = set(brigades) | set(chain)
     out |= {b.name for bid, b in state.brigades.items() if bid in brigades}
     out |= {e for bid in brigades for e in state.brigades[bid].elements}
@@ -147,17 +203,19 @@ def redact(text, scenario, state, seat: str):
 
 def for_seats(scenario, state, events: list[Event]) -> list[Event]:
     """The turn's events told to the kriegsspiel seats (DS3): an event a side was told goes to the seats of that
-    side whose troops it names (all of them when it names none), each reading it with the enemy it has not seen
-    unnamed; seats that read the same words share one event. Public events stay public."""
+    side whose own troops it names (the brigade each leads, its elements, himself) — a courier's setting out or
+    loss to its sender alone —, each reading it with the enemy it has not seen unnamed; seats that read the same words share one copy. What the commanders above
+    them learn of it comes by report (DS6). The moderator reads each event once, whole (the original, owned by
+    :data:`MODERATOR`; the seats' copies carry :data:`COPY`). Public events stay public."""
     sides = tuple(scenario.sides)
     seats = {s: [c.id for c in commanders_of(scenario) if c.side == s] for s in sides}
-    names = {c.id: tokens(scenario, state, c.id) for c in commanders_of(scenario)}
+    names = {c.id: tokens(scenario, state, c.id, own=True) for c in commanders_of(scenario)}
 
-    def told(text: str, said, side: str) -> dict[str, tuple]:
-        """{the text a group of seats reads: (its Text, the seats)}."""
-        mine = [s for s in seats[side] if _mentions(text, names[s])] or seats[side]
+    def told(text: str, said, side: str, sender: str | None = None) -> dict[str, tuple]:
+        """{the text a group of seats reads: (its Text, the seats)}: the seats whose own troops the text names
+        (the sender alone for a courier's news)."""
         groups: dict[str, tuple] = {}
-        for seat in mine:
+        for seat in (s for s in seats[side] if (s == sender if sender else _mentions(text, names[s]))):
             own = redact(text, scenario, state, seat)
             groups.setdefault(own, (redact(said, scenario, state, seat) if said is not None else None, []))[1] \
                 .append(seat)
@@ -169,14 +227,15 @@ def for_seats(scenario, state, events: list[Event]) -> list[Event]:
         if not owners or any(o not in sides for o in owners):
             out.append(e)
             continue
-        for side in owners:
-            for text, (said, who) in told(e.text, e.said, side).items():
-                out.append(Event(e.kind, text, e.data, owner=tuple(who), said=said))
+        out.append(Event(e.kind, e.text, e.data, owner=(MODERATOR,), said=e.said))
+        for side in owners:  # a courier's setting out or loss: the sender's news alone
+            for text, (said, who) in told(e.text, e.said, side, e.data.get("sender")).items():
+                out.append(Event(e.kind, text, {**e.data, COPY: True}, owner=tuple(who), said=said))
         if e.seen is not None:
             watchers = [s for s in sides if s not in owners and (e.witnesses is None or s in e.witnesses)]
             for side in watchers:
                 for text, (said, who) in told(e.seen, e.seen_said, side).items():
-                    out.append(Event(e.kind, text, e.seen_data or {}, owner=tuple(who), said=said))
+                    out.append(Event(e.kind, text, {**(e.seen_data or {}), COPY: True}, owner=tuple(who), said=said))
     return out
 
 

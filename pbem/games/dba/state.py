@@ -15,6 +15,7 @@ from dataclasses import asdict, dataclass, field
 from .command import BrigadeOrders
 from .couriers import Post
 from .elements import Brigade, Commander, Element
+from .reports import Reports
 from .sight import Sighting
 from .table import Table
 
@@ -27,6 +28,7 @@ class State:
     commanders: dict[str, Commander] = field(default_factory=dict)
     brigades: dict[str, Brigade] = field(default_factory=dict)
     post: Post = field(default_factory=Post)
+    reports: Reports = field(default_factory=Reports)              # kriegsspiel: reports up the chain (DS6)
     commands: dict[str, BrigadeOrders] = field(default_factory=dict)  # brigade id -> its state of command
     memory: dict[str, dict[str, Sighting]] = field(default_factory=dict)  # side -> enemy element -> last seen
     arrived: list[str] = field(default_factory=list)               # brigades entered from off the table
@@ -45,7 +47,7 @@ class State:
                      commanders=self.commanders, elements=self.elements, reserve=self.reserve)
 
     def to_dict(self) -> dict:
-        return {"turn": self.turn, "elements": {k: asdict(v) for k, v in sorted(self.elements.items())},
+        out = {"turn": self.turn, "elements": {k: asdict(v) for k, v in sorted(self.elements.items())},
                 "reserve": sorted(self.reserve),
                 "commanders": {k: asdict(v) for k, v in sorted(self.commanders.items())},
                 "brigades": {k: asdict(v) for k, v in sorted(self.brigades.items())},
@@ -54,6 +56,9 @@ class State:
                 "arrived": list(self.arrived), "fired_at": list(self.fired_at), "retreated": list(self.retreated),
                 "gone": list(self.gone), "a": self.a, "mode": self.mode, "winner": self.winner,
                 "victory": self.victory, "over": self.over}
+        if self.mode == "kriegsspiel":
+            out["reports"] = self.reports.to_dict()
+        return out
 
     def digest(self) -> str:
         text = json.dumps(self.to_dict(), sort_keys=True, ensure_ascii=False)

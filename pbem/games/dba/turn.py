@@ -23,7 +23,7 @@ from pbem.core.decisions import Decider
 from pbem.core.events import Event
 from pbem.lang import Text, say_plural
 
-from . import effectiveness, flight, melee, officers, sight
+from . import disorder, effectiveness, flight, melee, officers, sight
 from .command import receive, take_initiative, why_no_initiative
 from .executor import BrigadeSight, Executor
 from .lang import joined, term, terms
@@ -42,14 +42,14 @@ def resolve(scenario, state, orders: dict, decider: Decider, chance):
     sides = sides_of(scenario)
 
     def say(text: Text | str, side: str | None = None, kind: str = "report", seen: Text | str | None = None,
-            witnesses: tuple[str, ...] | None = None):
+            witnesses: tuple[str, ...] | None = None, data: dict | None = None):
         said, text = (text, str(text)) if isinstance(text, Text) else (None, text)
         seen_said, seen = (seen, str(seen)) if isinstance(seen, Text) else (None, seen)
         if side is None:
-            events.append(Event(kind, text, said=said))
+            events.append(Event(kind, text, data or {}, said=said))
         else:
-            events.append(Event(kind, text, owner=side, seen=seen, witnesses=witnesses if seen else (), said=said,
-                                seen_said=seen_said))
+            events.append(Event(kind, text, data or {}, owner=side, seen=seen, witnesses=witnesses if seen else (),
+                                said=said, seen_said=seen_said))
 
     for e in table.elements.values():
         e.moved_last, e.moved = e.moved, False
@@ -96,7 +96,8 @@ def resolve(scenario, state, orders: dict, decider: Decider, chance):
                 continue
             courier = state.post.send(order, t, (sender.x, sender.y))
             say(T("courier %(seq)s sets out: %(sender)s to %(recipient)s", seq=courier.seq, sender=term(order.sender.name),
-                  recipient=term(order.recipient.name)), side)
+                  recipient=term(order.recipient.name)), side,
+                data={"sender": order.sender.id})  # his news alone: the recipient learns of it when it arrives
         for order in written.initiatives:
             cmd = state.commanders.get(order.sender.id)
             bo = state.commands.get(cmd.brigade) if cmd is not None and cmd.brigade else None
@@ -135,7 +136,7 @@ def resolve(scenario, state, orders: dict, decider: Decider, chance):
     for courier in state.post.couriers:
         if courier.status == "lost" and courier.delivered == t:
             say(T("courier %(seq)s to %(commander)s is lost", seq=courier.seq, commander=term(courier.order.recipient.name)),
-                state.commanders[courier.sender].side)
+                state.commanders[courier.sender].side, data={"sender": courier.sender})
 
     # 2. the initiative roll, and each brigade's order in force
     init = initiative(sides, chance, scenario.settings.initiative_bonus, decider)
@@ -153,6 +154,15 @@ def resolve(scenario, state, orders: dict, decider: Decider, chance):
         steps[bid] = force
         say(T("%(brigade)s: %(order)s", brigade=term(b.name), order=force.said), b.side, kind="order")
     ex = Executor(table, scenario, decider, chance, say)
+
+    # D6: a battery that moved limbered unlimbers at the start of the next fire phase (unless its order keeps it
+    # limbered); it fires from the turn after it moved (fire.why_not_fire)
+    for bid in sorted(steps):
+        if steps[bid].step.formation == "limbered":
+            continue
+        for e in table.brigade_elements(bid):
+            if e.arm == "artillery" and e.limbered and not e.fleeing:
+                ex.unlimber(e)
 
     # 3. fire: A, then B
     for side in (init.a, init.b):
@@ -196,6 +206,7 @@ def resolve(scenario, state, orders: dict, decider: Decider, chance):
                     say(T("%(element)s falls back 3\"", element=eid), target_side)
 
     settle(table, say)
+    disorder.pull_apart(table, say, decider)  # D17: the disorganised break contact with each other
 
     # commanders reached by the enemy (after each movement phase and after the melee): the first contact of the
     # turn he evades, a second takes him («в тот же игровой тур … ещё одна аналогичная атака»)
@@ -207,7 +218,7 @@ def resolve(scenario, state, orders: dict, decider: Decider, chance):
     def reached_officers():
         for c in sorted(table.commanders.values(), key=lambda c: c.id):
             if c.alive and c.present and officers.contacted(table, c):
-                got = officers.enemy_contact(table, c, c.id in evaded)
+                got = officers.evade(table, c, decider, c.id in evaded)  # which way he rides: a decision
                 if got.outcome != "sheltered":
                     evaded.add(c.id)
                 if (c.id, got.outcome) not in told:

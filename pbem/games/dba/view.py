@@ -36,11 +36,12 @@ def view(scenario, state, seat: str | None) -> dict:
     officer = seat if seat is not None and seat not in sides and seat in state.commanders else None
     side = seat if seat in sides else (state.commanders[officer].side if officer else None)
     brigades_of, chain = seats.command(state, officer) if officer else (None, None)
+    looking, own = seats.eyes(state, officer) if officer else (None, None)  # his own eyes (DS2)
     mine = [e for e in table.on_table() if side is None or e.side == side
             and (brigades_of is None or e.brigade in brigades_of)]
     now: set[str] = set()
     if side is not None:
-        now = seen(table, side, scenario.settings.spotting, brigades_of, chain)
+        now = seen(table, side, scenario.settings.spotting, looking, own)
     enemy = [_element(table.elements[i]) for i in sorted(now)]
     last = []
     if side is not None:
@@ -68,6 +69,9 @@ def view(scenario, state, seat: str | None) -> dict:
     own_commanders = [officer] if officer else [c["id"] for c in commanders]
     post = state.post.seen_by(own_commanders) if side is not None else state.post.couriers
     couriers = [c.text for c in post]
+    if officer or side is None:  # the reports he sent up and those brought to him (DS6); the moderator: all
+        names = {c.id: c.name for c in table.commanders.values()}
+        couriers += [r.text(names) for r in (state.reports.seen_by(officer) if officer else state.reports.reports)]
     # what the couriers brought (and what the seat sent): the dispatches themselves
     dispatches = [c.order.text for c in post if officer and c.status == "delivered" and c.recipient == officer]
     owing = [] if state.over else (list(seats.owing(scenario, state)) if seats.kriegsspiel(state) else list(sides))

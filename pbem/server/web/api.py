@@ -4,8 +4,9 @@ Authentication: the signed-in session (POSTs then need the ``X-CSRF-Token``
 header: the token of every page's forms, also given by GET /api/games), or ``Authorization: Bearer <seat key>``
 with ``?game=<id>&side=<side>`` (no session, no CSRF token).
 
-    GET  /api/rulesets                       the installed games (scenarios, seats, options, whether the
-                                             game has its own press rule) and the settings of who may
+    GET  /api/rulesets                       the installed games (scenarios, seats — and the seats another
+                                             choice of an option gives, Napoleonic DBA's kriegsspiel —,
+                                             options, whether the game has its own press rule) and the settings of who may
                                              join, talk and watch (private, press, spectator_delay)
     GET  /api/games                          my games
     POST /api/games                          {game, scenario, title, seats, options, settings, bots} -> {id};
@@ -63,9 +64,14 @@ def rulesets():
         for scenario, path in rules.scenarios().items():
             loaded = service().scenario(name, path.name)
             defaults = options_of(rules)
+            by_option = {o.name: {c: [{"id": s.id, "side": s.side, "title": s.title}
+                                      for s in rules.seats(loaded, options_of(rules, {o.name: c}))]
+                                  for c in o.choices if c != o.default} for o in rules.options()}
             scenarios.append({"name": scenario, "file": path.name, "title": loaded.name,
                               "seats": [{"id": s.id, "side": s.side, "title": s.title}
-                                        for s in rules.seats(loaded, defaults)]})
+                                        for s in rules.seats(loaded, defaults)],
+                              # the seats another choice of an option gives (DBA's kriegsspiel: one per commander)
+                              "seats_by_option": {n: v for n, v in by_option.items() if v}})
         out.append({"name": name, "title": rules.title, "scenarios": scenarios,
                     "options": [{"name": o.name, "title": o.title, "choices": list(o.choices), "default": o.default,
                                  "help": o.help} for o in rules.options()],

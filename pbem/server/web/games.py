@@ -64,11 +64,22 @@ def per_game() -> list[dict]:
     out = []
     for name, r in offered():
         seats: dict[str, str] = {}
+        more: list[dict] = []  # seats only an option gives (Napoleonic DBA's kriegsspiel: one per commander)
         for path in r.scenarios().values():
-            for seat in r.seats(r.load_scenario(path), options_of(r)):
+            loaded = r.load_scenario(path)
+            for seat in r.seats(loaded, options_of(r)):
                 seats.setdefault(seat.id, seat.title)
+            for option in r.options():
+                for choice in option.choices:
+                    if choice == option.default:
+                        continue
+                    extra = {s.id: s.title for s in r.seats(loaded, options_of(r, {option.name: choice}))
+                             if s.id not in seats}
+                    if extra:
+                        more.append({"label": f"{option.title}: {choice}, {loaded.name}", "seats": extra})
         out.append({"name": name, "title": r.title, "options": list(r.options()), "seats": seats,
-                    "bots": [(bot.name, bot.title) for bot in r.bots().values()], "ask_kinds": dict(r.ask_kinds)})
+                    "more_seats": more, "bots": [(bot.name, bot.title) for bot in r.bots().values()],
+                    "ask_kinds": dict(r.ask_kinds)})
     return out
 
 
@@ -434,12 +445,20 @@ def new_game():
                                title=rules.title, seats=", ".join(seat_ids))
         computer = next((c for c in of_game([c for c in form.getlist("computer") if c], game)), "")
         wrong = [c for c in form.getlist("computer") if c and not c.startswith(f"{game}:") and ":" in c]
+        ticked = [s for s in of_game(form.getlist("computer_seat"), game) if s]
         bots = {}
-        if computer or (wrong and not computer):
+        if computer or (wrong and not computer) or ticked:
             if not computer or computer not in rules.bots():
                 raise ServiceError("choose a computer player of %(title)s: %(names)s", title=rules.title,
                                    names=", ".join(rules.bots()))
-            bots = {s: computer for s in seat_ids if s not in sides}
+            unknown = [s for s in ticked if s not in seat_ids]
+            if unknown:
+                raise ServiceError("the computer cannot play %(seats)s: this game's seats are %(all)s",
+                                   seats=", ".join(unknown), all=", ".join(seat_ids))
+            if set(ticked) & set(sides):
+                raise ServiceError("you take %(seats)s yourself: the computer cannot play it too",
+                                   seats=", ".join(sorted(set(ticked) & set(sides))))
+            bots = {s: computer for s in (ticked or seat_ids) if s not in sides}
         asked = of_game(form.getlist("ask"), game)
         unknown = [k for k in asked if k not in rules.ask_kinds]
         if unknown:

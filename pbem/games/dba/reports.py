@@ -1,0 +1,125 @@
+"""Reports up the chain of command in the game with a seat per commander (reading DS6).
+
+The text carries orders down by courier («Затем приказ доставляется курьером в штаб подразделения (лично в руки
+командиру подразделения)») and has no other way for news to travel between commanders; it has no rule for
+reports up. A commander therefore learns what his subordinates' troops see the way he would at a table with an
+umpire: a courier of theirs brings it. At the end of every turn each commander on the table with a living
+superior sends him a report — every enemy element he knows of (as last seen, with the turn) and the lines of the
+turn he read, with the reports brought to him that turn (so news climbs the chain, one courier after another).
+A report rides like a dispatch (couriers.py: the post's speed, towards where the superior is, at least one turn
+on the road, the post's chance of loss) and is read when it arrives.
+
+    reports = Reports()
+    reports.send("blue-1", "blue-general", 3, (200, 100), sightings, lines)
+    reports.ride(4, where, speed, loss, chance)   # those delivered on turn 4
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .couriers import DELIVERED, LOST, RIDING, CourierError, step_towards
+from .sight import Sighting
+
+
+@dataclass
+class Report:
+    """One report on its way: what its sender knew when he sent it (emptied once read: the news is then in the
+    recipient's memory and in his report of that turn)."""
+
+    seq: int
+    sender: str
+    recipient: str
+    sent: int
+    x: int
+    y: int
+    sightings: list[Sighting] = field(default_factory=list)
+    lines: list[str] = field(default_factory=list)
+    status: str = RIDING
+    delivered: int | None = None
+    ridden: int = 0
+
+    def text(self, names: dict[str, str]) -> str:
+        """One line for a report's list of couriers."""
+        head = f"report {self.seq}, {names.get(self.sender, self.sender)} to " \
+               f"{names.get(self.recipient, self.recipient)}, sent turn {self.sent}"
+        if self.status == RIDING:
+            return f"{head}: on the road ({self.ridden / 10:g}\" ridden)"
+        return f"{head}: {self.status} on turn {self.delivered}"
+
+    def to_dict(self) -> dict:
+        return {"seq": self.seq, "sender": self.sender, "recipient": self.recipient, "sent": self.sent,
+                "x": self.x, "y": self.y, "sightings": [s.to_dict() for s in self.sightings],
+                "lines": list(self.lines), "status": self.status, "delivered": self.delivered,
+                "ridden": self.ridden}
+
+
+@dataclass
+class Reports:
+    """Every report of a game (both sides), saved with the state."""
+
+    reports: list[Report] = field(default_factory=list)
+
+    def send(self, sender: str, recipient: str, turn: int, start: tuple[int, int], sightings, lines) -> Report:
+        report = Report(len(self.reports) + 1, sender, recipient, turn, int(start[0]), int(start[1]),
+                        sorted(sightings, key=lambda s: s.element), list(lines))
+        self.reports.append(report)
+        return report
+
+    def ride(self, turn: int, where, speed: int, loss: int, chance) -> list[Report]:
+        """Every report sent before ``turn`` rides one turn towards its recipient (``where(id)``: his position,
+        or None when he is gone: the report is lost); those that reach him are delivered, once, in order."""
+        delivered = []
+        for r in self.reports:
+            if r.status != RIDING or r.sent >= turn:
+                continue
+            target = where(r.recipient)
+            if target is None:
+                self._end(r, LOST, turn)
+                continue
+            r.x, r.y, gone, arrived = step_towards(r.x, r.y, int(target[0]), int(target[1]), speed)
+            r.ridden += gone
+            if not arrived:
+                continue
+            if loss and chance.roll(f"report {r.seq} ({r.sender} to {r.recipient}): lost on a roll of {loss} or "
+                                    f"less", sides=100) <= loss:
+                self._end(r, LOST, turn)
+                continue
+            self._end(r, DELIVERED, turn)
+            delivered.append(r)
+        return delivered
+
+    @staticmethod
+    def _end(report: Report, status: str, turn: int) -> None:
+        if report.status != RIDING:
+            raise CourierError(f"report {report.seq} was already {report.status} on turn {report.delivered}")
+        report.status, report.delivered = status, turn
+
+    def seen_by(self, commander: str) -> list[Report]:
+        """The reports ``commander`` sent, and those delivered to him."""
+        return [r for r in self.reports if r.sender == commander
+                or (r.recipient == commander and r.status == DELIVERED)]
+
+    def check(self) -> list[str]:
+        """Self-play's invariant: each report delivered at most once, never before it set out."""
+        wrong = []
+        for r in self.reports:
+            if (r.status == RIDING) != (r.delivered is None):
+                wrong.append(f"report {r.seq} is {r.status} with delivery turn {r.delivered}")
+            if r.delivered is not None and r.delivered <= r.sent:
+                wrong.append(f"report {r.seq} sent on turn {r.sent} ended on turn {r.delivered}")
+            if r.status not in (RIDING, DELIVERED, LOST):
+                wrong.append(f"report {r.seq} is {r.status!r}")
+        return wrong
+
+    def to_dict(self) -> list:
+        return [r.to_dict() for r in self.reports]
+
+
+def merge(memory: dict[str, Sighting], sightings) -> dict[str, Sighting]:
+    """``memory`` with a report's sightings: each enemy element at its newest sighting."""
+    out = dict(memory)
+    for s in sightings:
+        if s.element not in out or out[s.element].turn < s.turn:
+            out[s.element] = s
+    return out
