@@ -269,7 +269,10 @@ def run_case(path) -> Outcome:
         from .executor import Executor
         from .orders import Step
 
-        ex = Executor(table, sc, decider, chance, lambda text, side=None, **_: out.lines.append(text))
+        def note(text, *_, **__):  # a line the executor says (a Text: its English)
+            out.lines.append(str(text))
+
+        ex = Executor(table, sc, decider, chance, note)
         if kind == "brigade move":
             target = None
             if action.get("verb") == "ATTACK":
@@ -279,11 +282,11 @@ def run_case(path) -> Outcome:
                 target = Target(Ref(b.id, b.name))
             step = Step(action.get("verb", "MOVE"), place=action.get("place"), formation=action.get("formation"),
                         target=target)
-            got["moved"] = ex.move(action["brigade"], step, set(table.elements), out.lines.append)
+            got["moved"] = ex.move(action["brigade"], step, set(table.elements), note)
         elif kind == "unlimber":
             got["unlimbered"] = [i for i in action["elements"] if ex.unlimber(_el(table, i, path))]
         else:
-            got["moved"] = disorder.pull_apart(table, lambda text, side=None: out.lines.append(text), decider)
+            got["moved"] = disorder.pull_apart(table, note, decider)
             got["touching"] = sorted(e.id for e in table.on_table() if e.disorganised and any(
                 table.in_contact(e, o) for o in table.brigade_elements(e.brigade) if o.id != e.id))
     elif kind == "evade":
