@@ -145,6 +145,15 @@ def seat_moves(rules, scenario, before, after) -> dict[str, str]:
     return dict(rule(scenario, before, after) or {}) if rule is not None else {}
 
 
+def decision_in(rules, scenario, decision, lang: str = "en"):
+    """An "ask me" decision with its question and its choices' labels in ``lang`` (its options,
+    default and limits unchanged: an answer names an option by its key or its label). A ruleset may
+    define the optional member ``decision_in(scenario, decision, *, lang)``; a game without one asks
+    in the words its rules wrote."""
+    rule = getattr(rules, "decision_in", None)
+    return rule(scenario, decision, lang=lang) if rule is not None and lang != "en" else decision
+
+
 @runtime_checkable
 class Ruleset(Protocol):
     name: str

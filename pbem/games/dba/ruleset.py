@@ -133,6 +133,17 @@ class NapoleonicDBA:
 
         return orders_template(game, seat, deadline=deadline, game_label=game_label, game_id=game_id, lang=lang)
 
+    def decision_in(self, scenario, decision, *, lang: str = "en"):
+        """An "ask me" decision with its question and its choices' labels in ``lang``
+        (pbem.core.ruleset.decision_in), read as the report reads them."""
+        from dataclasses import replace
+
+        from .report import answer_said, question_said
+
+        t = tongue(lang)
+        return replace(decision, question=t.say(question_said(decision)),
+                       labels=tuple((key, t.say(answer_said(decision, key))) for key in decision.options))
+
     def status_lines(self, game, seat, *, lang: str = "en") -> list[str]:
         v = game.view(seat)
         t = tongue(lang)

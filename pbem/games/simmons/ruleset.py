@@ -7,6 +7,8 @@ and says the rest (its scenario, setup, orders, rules, bots, cases)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from pbem.core.ruleset import SPECTATOR, Option, Seat, Turn
 
 from pbem.lang import Text, say
@@ -33,6 +35,13 @@ class FamilyRuleset:
     def tongue(self, lang: str = "en") -> Tongue:
         """The game's texts in ``lang`` (its catalog over the family's); the family's alone here."""
         return tongue(lang)
+
+    def decision_in(self, scenario, decision, *, lang: str = "en"):
+        """An "ask me" decision with its question and its choices' labels in ``lang``
+        (pbem.core.ruleset.decision_in): as the rules wrote them (``Decision.said``)."""
+        t = self.tongue(lang)
+        return replace(decision, question=decision.question_in(t),
+                       labels=tuple((key, decision.label_in(key, t)) for key in decision.options))
 
     @staticmethod
     def side_word(side: str, t: Tongue) -> str:

@@ -13,6 +13,7 @@ from pbem.lang import say_plural
 from pbem.server import deadlines, i18n
 from pbem.core.decisions import Decision, Pending, never
 from pbem.core.game import Game
+from pbem.core.ruleset import decision_in
 from pbem.server.mail.outbox import queue
 from pbem.server.notify import chat, notice
 
@@ -367,16 +368,23 @@ class Turns(ServiceBase):
     def ask(self, game_id: int, day: int, index: int, decision: Decision) -> None:
         settings = deadlines.settings_with_defaults(self.info(game_id)["settings"])
         until = self.now() + timedelta(minutes=settings["ask_minutes"])
-        pending = {"day": day, "index": index, "decision": decision.to_dict(), "deadline": deadlines.iso(until)}
+        game = self.game(game_id)
+        # the question as each language reads it, kept with it for the pages (the stored decision is English)
+        said = {code: {"question": shown.question, "labels": dict(shown.labels)}
+                for code in i18n.LANGUAGES if code != i18n.DEFAULT
+                for shown in [decision_in(game.ruleset, game.scenario, decision, code)]}
+        pending = {"day": day, "index": index, "decision": decision.to_dict(), "deadline": deadlines.iso(until),
+                   "said": said}
         with self.store.transaction():
             self.store.set_clock(game_id, pending=pending)
             seat = self.seat(game_id, decision.side)
             if seat["email"]:
                 tr = i18n.translator(self.store.language_of(seat["email"]))
-                options = "\n".join(f"  {key}: {decision.label(key)}" for key in decision.options)
+                shown = decision_in(game.ruleset, game.scenario, decision, tr.lang)
+                options = "\n".join(f"  {key}: {shown.label(key)}" for key in decision.options)
                 body = "\n\n".join([
                     tr.gettext("Game %(game)s needs your decision before it can go on:", game=self.label(game_id)),
-                    decision.question, options,
+                    shown.question, options,
                     tr.gettext("Choose %(least)s to %(most)s of them. Answer with a mail whose first line is\n"
                                "  GAME %(game)s SIDE %(seat)s KEY <your key>\nand whose next line is\n"
                                "  ANSWER %(index)s <choices, separated by spaces>\n(each by the word before its colon "
@@ -384,7 +392,7 @@ class Turns(ServiceBase):
                                seat=self.seat_title(game_id, decision.side), index=index),
                     tr.gettext("Without an answer by %(deadline)s the default is used: %(default)s.",
                                deadline=deadlines.local_time(until, seat['timezone'], now=self.now(), lang=tr.lang),
-                               default=", ".join(decision.label(k) for k in decision.default) or tr.gettext("none"))])
+                               default=", ".join(shown.label(k) for k in decision.default) or tr.gettext("none"))])
                 queue(self.store, seat["email"],
                       f"[pbem {game_id}] " + tr.gettext("Your decision: %(kind)s", kind=decision.kind), body,
                       kind="question", game_id=game_id, dedupe_key=f"ask:{game_id}:{day}:{index}")

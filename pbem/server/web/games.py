@@ -224,6 +224,9 @@ def page(game_id: int, side: str | None, result=None, text: str | None = None, s
     report = report_for(game_id, last, side) if last is not None else None
     pending = info.get("pending")
     question = pending if pending and playing and pending["decision"]["side"] == side else None
+    shown = (question or {}).get("said", {}).get(i18n.web_lang())
+    if shown:  # the question and its choices as the reader's language reads them
+        question = dict(question, decision=dict(question["decision"], **shown))
     question_deadline = deadlines.local_time(deadlines.parse_iso(question["deadline"]),
                                              service().seat(game_id, side)["timezone"], now=service().now()) \
         if question else ""  # in the seat's time zone, with the time left

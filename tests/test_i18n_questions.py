@@ -1,0 +1,70 @@
+"""An "ask me" question in its reader's language (issue 17): the mail that puts it and the game page that
+shows it read the question and its choices as the rules wrote them, in the seat's language; the answer is
+still taken by key or by the label the player read."""
+
+from __future__ import annotations
+
+import html
+import json
+
+from websupport import ANNA, FRED, Site
+
+from pbem.core.decisions import Decision
+from pbem.core.ruleset import decision_in
+from pbem.games.marengo.bot import bot_orders
+from pbem.games.marengo.ruleset import RULESET as MARENGO
+
+LANGS = {ANNA: "uk", FRED: "fr"}
+
+
+def test_a_question_is_put_in_the_seats_language_by_mail_and_on_the_page(tmp_path):
+    site = Site(tmp_path)
+    service = site.service
+    for email, lang in LANGS.items():
+        site.store.set_language(email, lang)
+    game_id, _ = site.game(settings={"hours": 48, "ask": sorted(MARENGO.ask_kinds)})
+    pending = None
+    for _ in range(40):
+        pending = service.info(game_id).get("pending")
+        if pending or service.game(game_id).over:
+            break
+        game = service.game(game_id)
+        side = game.turn().seats[0]
+        assert service.submit(game_id, side, bot_orders(game.scenario, game.view(side), 5)).ok
+        service.resolve_next(game_id)
+        service.run_jobs()
+    assert pending, "no question was put in the whole game"
+    side = pending["decision"]["side"]
+    email = service.seat(game_id, side)["email"]
+    lang = LANGS[email]
+    d = pending["decision"]
+    english = Decision(d["side"], d["kind"], d["question"], tuple(d["options"]), tuple(d["default"]),
+                       tuple(d["labels"].items()), d["min"], d["max"])
+    game = service.game(game_id)
+    asked = game.pending.decision if game.pending else english
+    shown = decision_in(game.ruleset, game.scenario, asked, lang)
+    assert shown.question != english.question  # the rules wrote it as a Text: it reads in the seat's language
+    assert pending["said"][lang]["question"] == shown.question
+
+    mail = [m for m in site.store.query("SELECT * FROM outbox WHERE kind = 'question' ORDER BY id")][-1]
+    assert mail["to_addr"] == email
+    body = mail["body"]
+    assert shown.question in body and english.question not in body
+    assert all(shown.label(key) in body for key in english.options)
+
+    page = html.unescape(site.client(email).get(f"/games/{game_id}?side={side}").text)
+    assert shown.question in page and english.question not in page
+    assert all(shown.label(key) in page for key in english.options)
+    # an English reader of the page reads the English question
+    site.store.set_language(email, "en")
+    page = html.unescape(site.client(email).get(f"/games/{game_id}?side={side}").text)
+    assert english.question in page
+
+
+def test_a_game_without_translations_asks_in_its_own_words():
+    class Plain:
+        pass
+
+    decision = Decision("a", "k", "Which way?", ("x", "y"), ("x",), (("x", "Left"), ("y", "Right")))
+    assert decision_in(Plain(), None, decision, "fr") is decision
+    assert json.dumps(decision.to_dict())  # what the server keeps is the English, as before
