@@ -104,3 +104,15 @@ def test_each_melee_die_is_recorded_with_who_fights_whom():
     outcome = run_case(Path(__file__).parent / "cases" / "dba" / "melee-better-quality.toml")
     assert outcome.ok
     assert [r.purpose for r in outcome.rolls] == ["melee, red-1-2 against blue-1-2", "melee, blue-1-2 against red-1-2"]
+
+
+def test_a_brigadiers_initiative_order_is_tested_on_the_turn_it_is_written():
+    # turn.x_resolve__mutmut_122 (every initiative order refused as from "no such commander") survived: no test
+    # played an initiative order through a turn
+    for seed in (1, 2, 3):
+        game = play(Game(RULES, small(), seed), {"blue": "INITIATIVE Bleu\nHOLD\n"}, 1)
+        said = texts(game, "blue")
+        tested = [t for t in said if t.startswith("Bleu tests his initiative: ")]
+        assert tested in (["Bleu tests his initiative: passed, his order is in force"],
+                          ["Bleu tests his initiative: failed"]), said
+        assert not any("no initiative test" in t for t in said)
