@@ -164,3 +164,34 @@ def test_the_blocks_east_of_the_line_are_counted_from_a_turn_as_from_its_state()
     scenario, state = position("victory-austria-east-of-line")
     turn = Turn(scenario, state, Orders("austria"), Decider())
     assert victory.east_of_line(turn, scenario) == victory.east_of_line(state, scenario) > 0
+
+
+def test_no_bombardment_is_declared_through_an_approach_whose_assault_was_lost():
+    # bombardment.x_declare__mutmut_30 (the approach named by one end) survived: no case declared one there
+    source = (CASES / "assault-lost-no-bombardment-through.toml").read_text()
+    source = source.replace('bombard = "East"\nbombard_days = [4]\n', "").replace("FIRE A9", "BOMBARD A9 FROM West>East")
+    source = source[:source.index("[expect]")] + '[expect]\nevents = ["result -1: the defenders win"]\n'
+    outcome = run_case_text(source)
+    assert outcome.ok, outcome.failures
+    assert voids(outcome.events) == ["Order not carried out: BOMBARD A9 FROM West>East — an assault from West>East "
+                                     "was lost this turn: no attack through it (000 §11)."]
+
+
+def test_the_day_refuses_a_bombardment_declared_by_a_block_that_is_no_artillery():
+    # bombardment.x_declare__mutmut_4 (or made and: a block on the map that is no artillery let through) survived
+    from pbem.games.triomphe.orders import Bombard
+
+    after, evs = play("maneuver-if-blocked-stay", Bombard(text="BOMBARD A1 FROM West>East", block="A1",
+                                                          locale="west", toward="east"))
+    assert voids(evs) == ["Order not carried out: BOMBARD A1 FROM West>East — A1 is not one of your artillery "
+                          "blocks on the map."]
+    assert after.blocks["A1"].bombard is None
+
+
+def run_case_text(text: str):
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "case.toml"
+        path.write_text(text)
+        return run_case(path)
