@@ -116,3 +116,79 @@ def test_a_brigadiers_initiative_order_is_tested_on_the_turn_it_is_written():
         assert tested in (["Bleu tests his initiative: passed, his order is in force"],
                           ["Bleu tests his initiative: failed"]), said
         assert not any("no initiative test" in t for t in said)
+
+
+def test_a_brigade_with_no_temporary_loss_recovers_nothing():
+    # effectiveness.x_recover__mutmut_7 (1 recovered when there is nothing to recover) survived
+    from pbem.games.dba import effectiveness
+
+    b = small().fresh_table().brigades["blue-a"]
+    assert (effectiveness.recover(b), b.bef_temporary) == (0, 0)
+    effectiveness.disordered(b)
+    assert (effectiveness.recover(b), b.bef_temporary, effectiveness.recover(b)) == (1, 0, 0)
+
+
+def test_a_delivered_order_says_when_it_comes_into_force():
+    # command.xǁBrigadeOrdersǁdeliver__mutmut_32 (the turn in force counted back) survived
+    from pbem.games.dba.parse import parse_orders
+    from test_dba_orders import stand_in
+
+    (order,) = parse_orders("FROM Wellington TO Bijlandt\nHOLD\n", stand_in(), "allied", 3).dispatches
+    orders = BrigadeOrders("bijlandt")
+    orders.deliver(order, 4, 2, 3, 1)
+    assert orders.history == ["turn 4: order from Wellington (sent turn 3) delivered; delay 2 turns, in force from "
+                              "turn 6"]
+
+
+def test_an_officer_posts_himself_behind_the_middle_element_of_his_troops():
+    # officers.x_post__mutmut_5 (the troops' centre miscounted) survived: DT6, the element nearest their centre
+    from pbem.games.dba import officers
+
+    sc = small(count=3)
+    table = sc.fresh_table()
+    row = table.brigade_elements("blue-a")
+    for e, x in zip(row, (60, 76, 92)):  # one behind another, west to east
+        e.x, e.y = x, 100
+    middle = row[1]
+    assert officers.post(table, row).equals(middle.edge("rear").interpolate(0.5, normalized=True))
+
+
+def test_an_officer_a_tenth_of_an_inch_from_his_post_rides_to_it():
+    # officers.x_follow__mutmut_22 (1 made 2: an officer up to 0.2" away stays) survived
+    from pbem.games.dba import officers
+
+    table = small(count=1).fresh_table()
+    c = table.commanders["b1"]
+    where = officers.post(table, table.brigade_elements("blue-a"))
+    c.x, c.y = round(where.x) + 1, round(where.y)
+    assert where.distance(c.point) >= 1
+    assert officers.follow(table, c) > 0 and c.point.distance(where) < 1
+
+
+def test_a_move_is_checked_where_its_path_ends():
+    # movement.x_check_move__mutmut_14 (the second point of the path taken for its end) survived: a case's path
+    # has two points, the executor's may turn round impassable ground
+    from shapely.geometry import LineString
+
+    from pbem.games.dba import movement
+
+    table = small(count=1).fresh_table()
+    e = table.elements["blue-a-1"]
+    e.x, e.y, e.facing = 150, 194, 0
+    path = LineString([e.front, (150, 170), (150, 198), (150, 205)])
+    assert movement.check_move(table, e, path) == "blue-a-1 would leave the table"
+
+
+def test_a_brigade_in_retreat_does_not_fire():
+    # executor.xǁExecutorǁfire__mutmut_14 (RETREAT misspelt: a retreating brigade fires) survived
+    from pbem.core.chance import Chance
+    from pbem.core.decisions import Decider
+    from pbem.games.dba.executor import Executor
+    from pbem.games.dba.orders import Step
+
+    sc = small(count=1, blue_at=(12, 10), red_at=(16, 10))
+    table = sc.fresh_table()
+    ex = Executor(table, sc, Decider(), Chance(1, 1, fixed=[6] * 10), lambda text, side=None: None)
+    seen = {"red-a-1"}
+    assert ex.fire("blue-a", Step("RETREAT", place="goal"), seen) is None
+    assert ex.fire("blue-a", Step("HOLD"), seen) is not None
