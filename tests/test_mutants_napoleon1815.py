@@ -1,0 +1,54 @@
+"""Survivors of scripts/mutation's napoleon1815 sample killed where a case cannot reach (docs/testing.md,
+"Mutation testing"): who an event and a die belong to, the standing orders carried between sub-turns, the words
+of a withdrawal. The rules a case can pin down have cases (tests/cases/napoleon1815/)."""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+from pbem.games.napoleon1815.cases import run_case
+from pbem.games.napoleon1815.orders import Orders
+from pbem.games.napoleon1815.turn import merged
+
+CASES = Path(__file__).parent / "cases" / "napoleon1815"
+
+
+def run_case_text(text: str):
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "case.toml"
+        path.write_text(text)
+        return run_case(path)
+
+
+def test_a_forced_march_is_told_to_its_own_army_only_and_its_die_seen_by_it():
+    # movement.x_forced_march__mutmut_3 (the seat dropped: the event and the die told to every seat) survived
+    outcome = run_case(CASES / "forced-march-fails.toml")
+    assert outcome.ok
+    forced = [(e.owner, e.text, e.seen) for e in outcome.raw if e.kind == "forced"]
+    assert forced == [("french", "Forced march of I-2: die 3: loses a step", None)]
+    assert [(r.purpose, r.seen_by) for r in outcome.rolls] == [("forced march, block I-2", ("french",))]
+
+
+def test_standing_orders_sent_in_a_sub_turn_replace_the_saved_ones():
+    # turn.x_merged__mutmut_55 (the new order's list read with no name) survived: no test sent SKIRMISH, HIT
+    # FIRST, RETREAT FIRST or TERRAIN in a sub-turn
+    saved = {"french": {"doctrine": {}, "retreat": [], "supply": [], "ask": None, "skirmish": ["II"],
+                        "hit_first": ["I-2"]}}
+    new = Orders("french", skirmish=["OG"], retreat_first=["III"], terrain={"farm": "left"})
+    out = merged(saved, {"french": new})
+    assert (out["french"].skirmish, out["french"].hit_first, out["french"].retreat_first, out["french"].terrain) == (
+        ["OG"], ["I-2"], ["III"], {"farm": "left"})
+    assert (out["prussian"].skirmish, out["prussian"].terrain) == ([], {})
+
+
+def test_an_attacker_leaving_a_battle_is_told_it_will_withdraw():
+    # turn.x_next_round__mutmut_35 (the attacker's words in capitals) survived: the case has the defender leave
+    source = (CASES / "live-every-round-a-sub-turn.toml").read_text()
+    assert 'orders = { prussian = "LEAVE Charleroi" }' in source
+    source = source.replace('orders = { prussian = "LEAVE Charleroi" }', 'orders = { french = "LEAVE Charleroi" }')
+    source = source[:source.index("[expect]")] + '[expect]\nevents = ["round 1 of the attacker"]\n'
+    outcome = run_case_text(source)
+    assert outcome.ok, outcome.failures
+    told = [(e.owner, e.text) for e in outcome.raw if "will withdraw" in e.text]
+    assert told == [("french", "The attacker will withdraw from Charleroi (LEAVE).")]
