@@ -52,3 +52,16 @@ def test_an_attacker_leaving_a_battle_is_told_it_will_withdraw():
     assert outcome.ok, outcome.failures
     told = [(e.owner, e.text) for e in outcome.raw if "will withdraw" in e.text]
     assert told == [("french", "The attacker will withdraw from Charleroi (LEAVE).")]
+
+
+def test_the_map_is_one_road_network_and_no_town_is_99_roads_away():
+    # general.x_step_toward__mutmut_22 (99 made 100 for a town the roads do not reach) and
+    # general.x_general_orders__mutmut_108 (no default for such a town) change nothing while every town reaches
+    # every other, fewer than 99 roads away: docs/testing.md counts them equivalent on that ground, which this holds
+    from pbem.games.napoleon1815.cases import scenario
+    from pbem.games.napoleon1815.general import distances
+
+    board = scenario().board
+    for town in board.towns:
+        far = distances(board, town)
+        assert set(far) == set(board.towns) and max(far.values()) < 99
