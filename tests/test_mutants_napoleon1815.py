@@ -65,3 +65,11 @@ def test_the_map_is_one_road_network_and_no_town_is_99_roads_away():
     for town in board.towns:
         far = distances(board, town)
         assert set(far) == set(board.towns) and max(far.values()) < 99
+
+
+def test_the_enemy_sees_a_block_regroup_into_the_battles_town():
+    # battle.xǁFightǁregroup__mutmut_71 (the town the enemy sees unnamed) survived
+    outcome = run_case(CASES / "regroup-after-victory.toml")
+    assert outcome.ok
+    assert [(e.owner, e.text, e.seen) for e in outcome.raw if e.kind == "regroup"] == [
+        ("french", "IV regroups from Beaumont into Thuin (§7.5)", "A French block regroups into Thuin")]
