@@ -80,10 +80,15 @@ def test_a_bombardment_is_an_event_of_its_own_kind_naming_its_approach():
 
 
 def test_a_bombardment_finding_no_enemy_is_a_bombardment_event():
-    found = [e for case in ("bombard-complete-reserve-next", "bombard-default-completion-then-no-other-action",
-                            "recovery-then-bombard-impossible", "bombard-cancelled-by-recovery", "bombard-hold-fire")
-             for e in run_case(CASES / f"{case}.toml").events if "finds no enemy there" in e.text]
-    assert all(e.kind == "bombard" for e in found)
+    # bombardment.x_complete__mutmut_39 (the kind in capitals) survived: no case's target was empty. Set in the
+    # middle of a turn (no recovery at its start), the gun's target has been left by the enemy.
+    source = (CASES / "bombard-complete-opposite-first.toml").read_text()
+    source = source[:source.index('[[block]]\nid = "F1"')] + '[orders]\naustria = """\n\n"""\n\n[turn]\nstart = false\n' \
+        + '[expect]\nspent = 0\n'
+    outcome = run_case_text(source)
+    assert outcome.ok, outcome.failures
+    assert [(e.kind, e.text) for e in outcome.events if "finds no enemy" in e.text] == [
+        ("bombard", "The bombardment into East finds no enemy there.")]
 
 
 def test_a_commitment_records_the_committing_side():
