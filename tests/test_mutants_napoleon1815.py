@@ -73,3 +73,42 @@ def test_the_enemy_sees_a_block_regroup_into_the_battles_town():
     assert outcome.ok
     assert [(e.owner, e.text, e.seen) for e in outcome.raw if e.kind == "regroup"] == [
         ("french", "IV regroups from Beaumont into Thuin (§7.5)", "A French block regroups into Thuin")]
+
+
+def three_players(case: str, extra: str = ""):
+    source = (CASES / f"{case}.toml").read_text()
+    assert "[case]\n" in source
+    return run_case_text(source.replace("[case]\n", "[case]\nplayers = 3\n" + extra, 1))
+
+
+def test_a_skirmishs_dice_are_seen_only_by_the_seats_that_fight_it_and_say_who_fires():
+    # skirmish.x_skirmish__mutmut_9 (the dice seen by every seat) and _85 (a die's purpose dropped) survived: with
+    # two players every seat saw them anyway. With three, the Anglo-Dutch seat sees nothing of a French-Prussian
+    # skirmish at Thuin.
+    outcome = three_players("skirmish-tie-attacker-retreats")
+    assert outcome.ok, outcome.failures
+    assert outcome.rolls and all(r.seen_by == ("french", "prussian") for r in outcome.rolls)
+    assert all(r.purpose.endswith(" fires, skirmish at Thuin") and r.purpose.split()[0] in outcome.state.blocks
+               for r in outcome.rolls)
+
+
+
+def test_a_hit_among_equally_strong_blocks_spares_the_leader_and_follows_hit_first():
+    # losses.x_victim__mutmut_10 (leaders first among the tied) and _53 (the standing order's source misspelt)
+    # survived
+    from pbem.core.decisions import Decider
+    from pbem.games.napoleon1815.cases import scenario
+    from pbem.games.napoleon1815.losses import victim
+
+    outcome = run_case(CASES / "skirmish-tie-attacker-retreats.toml")
+    state = outcome.state
+    for bid in ("BLU", "P-I-1", "P-II-1"):
+        state.blocks[bid].strength = 2
+    decider = Decider()
+    assert victim(scenario(), state, decider, ["BLU", "P-II-1", "P-I-1"], "Thuin") == "P-I-1"
+    assert [(r.decision.options, r.answer, r.source) for r in decider.records] == [
+        (("P-I-1", "P-II-1", "BLU"), ("P-I-1",), "default")]
+    decider = Decider()
+    orders = {"prussian": Orders("prussian", hit_first=["P-II-1"])}
+    assert victim(scenario(), state, decider, ["BLU", "P-II-1", "P-I-1"], "Thuin", orders) == "P-II-1"
+    assert [(r.answer, r.source) for r in decider.records] == [(("P-II-1",), "standing")]
