@@ -112,3 +112,10 @@ def test_a_hit_among_equally_strong_blocks_spares_the_leader_and_follows_hit_fir
     orders = {"prussian": Orders("prussian", hit_first=["P-II-1"])}
     assert victim(scenario(), state, decider, ["BLU", "P-II-1", "P-I-1"], "Thuin", orders) == "P-II-1"
     assert [(r.answer, r.source) for r in decider.records] == [(("P-II-1",), "standing")]
+
+
+def test_a_battle_told_to_every_seat_names_its_town():
+    # battle.xǁFightǁsay__mutmut_10 (the public line's data dropped) survived: the map marks the battle's town
+    outcome = run_case(CASES / "battle-cavalry-shock.toml")
+    public = [e for e in outcome.raw if e.kind == "battle" and e.seen == e.text]
+    assert public and all(e.data == {"town": "thuin"} for e in public)
