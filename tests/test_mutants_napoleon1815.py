@@ -119,3 +119,18 @@ def test_a_battle_told_to_every_seat_names_its_town():
     outcome = run_case(CASES / "battle-cavalry-shock.toml")
     opened = [e for e in outcome.raw if e.kind == "battle" and e.text.startswith("Battle of Thuin:")]
     assert [(e.owner, e.data) for e in opened] == [(("french", "anglo-dutch", "prussian"), {"town": "thuin"})]
+
+
+def test_a_retreat_decision_names_its_towns_for_the_seat_asked():
+    # retreat.x_choose_towns__mutmut_13 (the towns' names dropped from the decision) survived: a seat asked where
+    # to retreat reads the towns by name
+    from pbem.core.decisions import Decider
+    from pbem.games.napoleon1815.cases import scenario
+    from pbem.games.napoleon1815.retreat import choose_towns
+
+    outcome = run_case(CASES / "skirmish-tie-attacker-retreats.toml")
+    sc, decider = scenario(), Decider()
+    towns = choose_towns(sc, outcome.state, "thuin", "prussia", ["beaumont", "charleroi"], decider, {}, "prussian")
+    assert sorted(towns) == ["beaumont", "charleroi"]
+    (record,) = decider.records
+    assert record.decision.labels == (("beaumont", "Beaumont"), ("charleroi", "Charleroi"))
