@@ -134,3 +134,31 @@ def test_a_retreat_decision_names_its_towns_for_the_seat_asked():
     assert sorted(towns) == ["beaumont", "charleroi"]
     (record,) = decider.records
     assert record.decision.labels == (("beaumont", "Beaumont"), ("charleroi", "Charleroi"))
+
+
+def prussian_view(stack_at: str, french_at: str, count: int) -> dict:
+    from pbem.games.napoleon1815.cases import scenario
+
+    corps = [b for b in scenario().blocks.values() if b.army == "prussian" and b.type == "infantry"][:3]
+    return {"seat": "prussian", "phase": "campaign", "owing": ["prussian"], "night": False,
+            "blocks": [{"id": b.id, "army": b.army, "town": stack_at, "strength": b.strength, "type": b.type}
+                       for b in corps],
+            "hidden": [{"army": "french", "town": french_at, "count": count}]}
+
+
+def test_the_computer_general_covers_a_supply_city_the_enemy_is_two_roads_from():
+    # general.x_general_orders__mutmut_127 (threatened only within 1 road, not 2) survived: the French at Namur,
+    # two roads from Liège, threaten it; the Prussian stack at Huy falls back on Liège rather than strike Namur
+    from pbem.games.napoleon1815.cases import scenario
+    from pbem.games.napoleon1815.general import general_orders
+
+    assert general_orders(scenario(), prussian_view("huy", "namur", 2), 1) == "MOVE P-I-1 P-I-2 P-II-1 Huy -> Liège\n"
+
+
+def test_the_computer_general_strikes_a_weaker_enemy_stack_next_to_one_of_its_own():
+    # general.x_general_orders__mutmut_139 (the stack's neighbours not looked up) survived
+    from pbem.games.napoleon1815.cases import scenario
+    from pbem.games.napoleon1815.general import general_orders
+
+    assert general_orders(scenario(), prussian_view("ligny", "charleroi", 1), 1) == \
+        "MOVE P-I-1 P-I-2 P-II-1 Ligny -> Charleroi\n"
