@@ -162,3 +162,14 @@ def test_the_computer_general_strikes_a_weaker_enemy_stack_next_to_one_of_its_ow
 
     assert general_orders(scenario(), prussian_view("ligny", "charleroi", 1), 1) == \
         "MOVE P-I-1 P-I-2 P-II-1 Ligny -> Charleroi\n"
+
+
+def test_the_anglo_dutch_seat_chooses_where_its_blocks_retreat_after_a_skirmish():
+    # skirmish.x_skirmish__mutmut_222 (the Anglo-Dutch seat misspelt: its RETREAT TO order not read) survived: the
+    # cases' losers were Prussian. retreat-standing-order, with an Anglo-Dutch brigade in P-I-2's place.
+    source = (CASES / "retreat-standing-order.toml").read_text()
+    assert source.count("P-I-2") == 4 and 'prussian = "RETREAT TO Charleroi"' in source
+    source = source.replace("P-I-2", "NE-2").replace('prussian = "RETREAT TO Charleroi"',
+                                                     'anglo-dutch = "RETREAT TO Charleroi"')
+    outcome = run_case_text(source)
+    assert outcome.ok, outcome.failures
