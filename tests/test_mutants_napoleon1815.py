@@ -134,6 +134,12 @@ def test_a_retreat_decision_names_its_towns_for_the_seat_asked():
     assert sorted(towns) == ["beaumont", "charleroi"]
     (record,) = decider.records
     assert record.decision.labels == (("beaumont", "Beaumont"), ("charleroi", "Charleroi"))
+    # retreat.x_choose_towns__mutmut_58 (the standing order's source misspelt) survived
+    decider = Decider()
+    standing = {"prussian": Orders("prussian", retreat=["charleroi"])}
+    assert choose_towns(sc, outcome.state, "thuin", "prussia", ["beaumont", "charleroi"], decider, standing,
+                        "prussian")[0] == "charleroi"
+    assert [(r.answer[0], r.source) for r in decider.records] == [("charleroi", "standing")]
 
 
 def prussian_view(stack_at: str, french_at: str, count: int) -> dict:
