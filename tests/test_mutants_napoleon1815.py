@@ -179,3 +179,22 @@ def test_the_anglo_dutch_seat_chooses_where_its_blocks_retreat_after_a_skirmish(
                                                      'anglo-dutch = "RETREAT TO Charleroi"')
     outcome = run_case_text(source)
     assert outcome.ok, outcome.failures
+
+
+def test_supply_losses_do_not_count_toward_breaking_when_the_reading_says_so():
+    # supply.x_supply__mutmut_88 (the scenario's supply_losses_count ignored) survived: every case plays the
+    # default reading (supply losses count, docs/rules-notes.md); a scenario may read the rule book the other way
+    from pbem.games.napoleon1815.cases import scenario
+
+    source = (CASES / "supply-losses-break-the-army.toml").read_text()
+    source = source[:source.index("[expect]")] + ('[expect]\nevents = ["leaves the army: the French hold Brussels"]\n'
+                                                  'no_events = ["The Anglo-Dutch army breaks"]\n'
+                                                  'lost = { anglo = 7 }\n')
+    sc = scenario()
+    assert sc.supply_losses_count
+    sc.supply_losses_count = False
+    try:
+        outcome = run_case_text(source)
+    finally:
+        sc.supply_losses_count = True
+    assert outcome.ok, outcome.failures
