@@ -6,7 +6,15 @@ The adjudication cases check a day's position and events; the order check's warn
 
 from __future__ import annotations
 
-from test_checks import check
+from pathlib import Path
+
+from test_checks import check, position
+
+from pbem.core.decisions import Decider
+from pbem.core.events import events_for
+from pbem.games.marengo.cases import run_case
+from pbem.games.marengo.orders import Assault, Move, Orders
+from pbem.games.marengo.rules import resolve_day
 
 
 def test_a_road_move_stopping_short_is_warned_with_the_whole_reason():
@@ -22,14 +30,6 @@ def test_a_road_move_stopping_short_is_warned_with_the_whole_reason():
 # them again on its own, so that orders reaching it by another road (a log written by an older
 # parser, a bot's values) cannot do what the rules forbid. Built as values here, past the parser.
 
-from pathlib import Path
-
-from pbem.core.decisions import Decider
-from pbem.core.events import events_for
-from pbem.games.marengo.cases import run_case
-from pbem.games.marengo.orders import Assault, Move, Orders
-from pbem.games.marengo.rules import resolve_day
-from test_checks import position
 
 CASES = Path(__file__).parent / "cases" / "marengo"
 

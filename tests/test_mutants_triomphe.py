@@ -65,7 +65,8 @@ def test_a_blocked_maneuver_attack_is_recorded_as_not_won():
 
 def test_entries_are_events_of_their_own_kind():
     # march.x_enter__mutmut_166 (the kind misspelt) survived
-    assert [e.text for e in events("entry-excess-waits", "enter")] == ["An Austrian block enters at Bridge into Back."] * 3
+    entered = [e.text for e in events("entry-excess-waits", "enter")]
+    assert entered == ["An Austrian block enters at Bridge into Back."] * 3
 
 
 def test_a_bombardment_is_an_event_of_its_own_kind_naming_its_approach():
@@ -83,8 +84,8 @@ def test_a_bombardment_finding_no_enemy_is_a_bombardment_event():
     # bombardment.x_complete__mutmut_39 (the kind in capitals) survived: no case's target was empty. Set in the
     # middle of a turn (no recovery at its start), the gun's target has been left by the enemy.
     source = (CASES / "bombard-complete-opposite-first.toml").read_text()
-    source = source[:source.index('[[block]]\nid = "F1"')] + '[orders]\naustria = """\n\n"""\n\n[turn]\nstart = false\n' \
-        + '[expect]\nspent = 0\n'
+    source = source[:source.index('[[block]]\nid = "F1"')] + (
+        '[orders]\naustria = """\n\n"""\n\n[turn]\nstart = false\n[expect]\nspent = 0\n')
     outcome = run_case_text(source)
     assert outcome.ok, outcome.failures
     assert [(e.kind, e.text) for e in outcome.events if "finds no enemy" in e.text] == [
@@ -174,7 +175,8 @@ def test_the_blocks_east_of_the_line_are_counted_from_a_turn_as_from_its_state()
 def test_no_bombardment_is_declared_through_an_approach_whose_assault_was_lost():
     # bombardment.x_declare__mutmut_30 (the approach named by one end) survived: no case declared one there
     source = (CASES / "assault-lost-no-bombardment-through.toml").read_text()
-    source = source.replace('bombard = "East"\nbombard_days = [4]\n', "").replace("FIRE A9", "BOMBARD A9 FROM West>East")
+    source = source.replace('bombard = "East"\nbombard_days = [4]\n', "")
+    source = source.replace("FIRE A9", "BOMBARD A9 FROM West>East")
     source = source[:source.index("[expect]")] + '[expect]\nevents = ["result -1: the defenders win"]\n'
     outcome = run_case_text(source)
     assert outcome.ok, outcome.failures
