@@ -116,14 +116,17 @@ class Text:
 
     def to_dict(self) -> dict:
         """The Text as plain JSON data, kept where a game keeps what it has said (a report's news in its state):
-        ``{"message", "values"[, "plural"]}``, a value that is a Text as its own dict, a list or tuple as a list.
+        ``{"message"[, "values"][, "plural"]}`` (no "values" when it has none), a value that is a Text as its own
+        dict, a list or tuple as a list.
         :meth:`from_dict` rebuilds a Text that reads the same in every language. A kind of Text that reads
         itself otherwise (:meth:`read_in` overridden) cannot be rebuilt so: TypeError, rather than a text that
         would read otherwise once rebuilt."""
         if type(self).read_in is not Text.read_in:
             raise TypeError(f"a {type(self).__name__} reads itself otherwise than its catalog entry: it is not kept "
                             f"as a Text's data")
-        out = {"message": self.message, "values": {k: _kept(v) for k, v in self.values.items()}}
+        out = {"message": self.message}
+        if self.values:
+            out["values"] = {k: _kept(v) for k, v in self.values.items()}
         if self.plural is not None:
             out["plural"] = self.plural
         return out

@@ -29,9 +29,8 @@ def test_a_text_with_nested_texts_lists_and_a_plural_is_rebuilt_from_its_json_an
     assert str(Text.from_dict(said.to_dict())) == ("report 2 from Colonel Bleu, sent turn 4 (3 enemy elements "
                                                    "known): B1a forms line; B1c unlimbers")
     assert tongue("ru").say(Text.from_dict(said.to_dict())).startswith("донесение 2 (отправитель: полковник Блё, ход 4; 3 известных элемента")
-    assert said.to_dict()["values"]["sender"] == {"message": "Colonel Bleu", "values": {}}
-    assert "plural" not in listed.to_dict() and listed.to_dict()["values"]["elements"][1] == {"message": "line",
-                                                                                            "values": {}}
+    assert said.to_dict()["values"]["sender"] == {"message": "Colonel Bleu"}
+    assert "plural" not in listed.to_dict() and listed.to_dict()["values"]["elements"][1] == {"message": "line"}
 
 
 def test_the_same_text_is_kept_as_the_same_data():
