@@ -247,7 +247,8 @@ def test_breaking_contact_evading_and_limbering_read_in_each_language_lines_ques
     stay or follow), is a Text whose English is the case's line and which reads with no English left."""
     from pbem.games.dba.report import answer_said, question_said
 
-    paths = sorted({p for pattern in BREAK_EVADE_LIMBER for p in (Path(__file__).parent / "cases" / "dba").glob(pattern)})
+    cases = Path(__file__).parent / "cases" / "dba"
+    paths = sorted({p for pattern in BREAK_EVADE_LIMBER for p in cases.glob(pattern)})
     said, asked, kinds = [], [], set()
     for path in paths:
         outcome = RULES.run_case(path)

@@ -28,7 +28,8 @@ def test_a_text_with_nested_texts_lists_and_a_plural_is_rebuilt_from_its_json_an
             assert tongue(lang).say(again) == tongue(lang).say(text)
     assert str(Text.from_dict(said.to_dict())) == ("report 2 from Colonel Bleu, sent turn 4 (3 enemy elements "
                                                    "known): B1a forms line; B1c unlimbers")
-    assert tongue("ru").say(Text.from_dict(said.to_dict())).startswith("донесение 2 (отправитель: полковник Блё, ход 4; 3 известных элемента")
+    assert tongue("ru").say(Text.from_dict(said.to_dict())).startswith(
+        "донесение 2 (отправитель: полковник Блё, ход 4; 3 известных элемента противника): B1a перестраивается")
     assert said.to_dict()["values"]["sender"] == {"message": "Colonel Bleu"}
     assert "plural" not in listed.to_dict() and listed.to_dict()["values"]["elements"][1] == {"message": "line"}
 
