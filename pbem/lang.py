@@ -114,6 +114,47 @@ class Text:
             return tongue.gettext(self.message, **values)
         return tongue.ngettext(self.message, self.plural, values["num"], **values)
 
+    def to_dict(self) -> dict:
+        """The Text as plain JSON data, kept where a game keeps what it has said (a report's news in its state):
+        ``{"message"[, "values"][, "plural"]}`` (no "values" when it has none), a value that is a Text as its own
+        dict, a list or tuple as a list.
+        :meth:`from_dict` rebuilds a Text that reads the same in every language. A kind of Text that reads
+        itself otherwise (:meth:`read_in` overridden) cannot be rebuilt so: TypeError, rather than a text that
+        would read otherwise once rebuilt."""
+        if type(self).read_in is not Text.read_in:
+            raise TypeError(f"a {type(self).__name__} reads itself otherwise than its catalog entry: it is not kept "
+                            f"as a Text's data")
+        out = {"message": self.message}
+        if self.values:
+            out["values"] = {k: _kept(v) for k, v in self.values.items()}
+        if self.plural is not None:
+            out["plural"] = self.plural
+        return out
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Text:
+        """The Text :meth:`to_dict` kept (its Text values rebuilt too)."""
+        return cls(data["message"], {k: _rebuilt(v) for k, v in data.get("values", {}).items()}, data.get("plural"))
+
+
+def _kept(value):
+    """A Text's value as JSON data (see :meth:`Text.to_dict`)."""
+    if isinstance(value, Text):
+        return value.to_dict()
+    if isinstance(value, (list, tuple)):
+        return [_kept(v) for v in value]
+    if value is None or isinstance(value, (str, int, float)):
+        return value
+    raise TypeError(f"a Text's value {value!r} ({type(value).__name__}) is not kept as JSON data")
+
+
+def _rebuilt(value):
+    if isinstance(value, dict):
+        return Text.from_dict(value)
+    if isinstance(value, list):
+        return [_rebuilt(v) for v in value]
+    return value
+
 
 def say(message: str | Text, /, **values) -> Text:
     """A sentence for the catalog (extracted by ``say``), read later in its reader's language. A Text

@@ -23,6 +23,7 @@ from pbem.core.ruleset import options_of
 from pbem.games.dba.lang import ORDER_WORDS, tongue
 from pbem.games.dba.ruleset import DBA_RULESET as RULES
 from pbem.games.dba.words import HEAD_FIELDS, HEAD_WORDS, fold_word, lex
+from pbem.lang import Text
 from pbem.tools.selfplay import play_game
 
 LANGS = ("fr", "ru", "uk", "zh")
@@ -234,6 +235,50 @@ def test_every_melee_of_the_rules_cases_reads_in_each_language(monkeypatch):
             text = tongue(lang).say(said)
             left = [p for p in phrases if p in text]
             assert not left, f"{lang}: {text!r} keeps {left}"
+
+
+BREAK_EVADE_LIMBER = ("disorder-*.toml", "officer-evades-*.toml", "move-battery-*.toml",
+                      "fire-battery-unlimbers-*.toml")
+
+
+def test_breaking_contact_evading_and_limbering_read_in_each_language_lines_questions_and_answers():
+    """D17, D33, D6 (few of their lines come about in the bots' games): each line of the rules' cases, and each
+    question and answer of their decisions (the way an element breaks contact or a commander rides off, a battery's
+    stay or follow), is a Text whose English is the case's line and which reads with no English left."""
+    from pbem.games.dba.report import answer_said, question_said
+
+    cases = Path(__file__).parent / "cases" / "dba"
+    paths = sorted({p for pattern in BREAK_EVADE_LIMBER for p in cases.glob(pattern)})
+    said, asked, kinds = [], [], set()
+    for path in paths:
+        outcome = RULES.run_case(path)
+        assert outcome.ok, (path.name, outcome.failures)
+        assert [str(s) for s in outcome.said] == outcome.lines, path.name  # every line a Text, its English the line
+        said += outcome.said
+        for record in outcome.decisions:
+            kinds.add(record.decision.kind)
+            if record.decision.kind in ("evade", "break contact", "battery"):
+                assert str(question_said(record.decision)) == record.decision.question
+                asked.append((question_said(record.decision), [answer_said(record.decision, k)
+                                                               for k in record.decision.options]))
+    assert {"evade", "break contact", "battery"} <= kinds
+    english = {str(s) for s in said}
+    assert any("breaks contact" in s for s in english) and any("stays touching" in s for s in english)
+    assert any("moved limbered" in s for s in english) and any(s.endswith(" unlimbers") for s in english)
+    assert any("stays unlimbered" in s for s in english)
+    phrases = english_phrases()
+    words = {"back", "ahead", "left", "right", "north", "east", "south", "west", "follow", "stay", "away from",
+             "towards his", "which way", "reached by", "limber", "disorganised"}
+    for lang in LANGS:
+        t = tongue(lang)
+        for text in said + [q for q, _ in asked] + [a for _, answers in asked for a in answers]:
+            assert isinstance(text, Text), text
+            native = t.say(text)
+            left = [p for p in phrases | words if re.search(r"(?<![\w-])" + re.escape(p) + r"(?![\w-])", native)]
+            assert not left, f"{lang}: {native!r} keeps {left}"
+    ru = tongue("ru")
+    assert "разрывает контакт с blue-2-2 (на 0.8\" назад)" in " ".join(ru.say(s) for s in said)
+    assert any(ru.say(q).endswith("в какую сторону он отходит (на расстояние до 6\")?") for q, _ in asked)
 
 
 # -- orders in every language ----------------------------------------------------------------------------------------

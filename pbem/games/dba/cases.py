@@ -32,6 +32,7 @@ from shapely.geometry import LineString, Point, Polygon
 
 from pbem.core.chance import Chance
 from pbem.core.decisions import Decider
+from pbem.lang import Text
 from pbem.paths import MAPS
 
 from . import disorder, effectiveness, fire, flight, melee, movement, officers, pips, sequence, sight
@@ -51,6 +52,8 @@ class Outcome:
     failures: list[str] = field(default_factory=list)
     lines: list[str] = field(default_factory=list)
     rolls: list = field(default_factory=list)
+    said: list = field(default_factory=list)  # the lines the rules wrote as Texts (each read in every language)
+    decisions: list = field(default_factory=list)  # the decisions put (DecisionRecord: the question, the answer)
 
     @property
     def ok(self) -> bool:
@@ -269,8 +272,10 @@ def run_case(path) -> Outcome:
         from .executor import Executor
         from .orders import Step
 
-        def note(text, *_, **__):  # a line the executor says (a Text: its English)
+        def note(text, *_, **__):  # a line the executor says (a Text: its English; the Text kept beside it)
             out.lines.append(str(text))
+            if isinstance(text, Text):
+                out.said.append(text)
 
         ex = Executor(table, sc, decider, chance, note)
         if kind == "brigade move":
@@ -323,6 +328,7 @@ def run_case(path) -> Outcome:
     if "dice_used" in expect and len(chance.rolls) != expect["dice_used"]:
         out.failures.append(f"{len(chance.rolls)} dice rolled, expected {expect['dice_used']}")
     out.rolls = chance.rolls
+    out.decisions = list(decider.records)
     return out
 
 

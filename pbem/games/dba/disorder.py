@@ -20,6 +20,8 @@ from shapely import affinity
 from shapely.geometry import Point
 
 from . import movement
+from .lang import N_, term
+from .lang import say as T  # a Text: read in each seat's language
 from .table import CONTACT, Table
 
 GAP = 2  # tenths beyond a base's own depth or frontage: clear of the contact distance (CONTACT)
@@ -32,7 +34,7 @@ def _touching_friends(table: Table, e) -> list[str]:
 def _spots(e) -> list[tuple[str, int, int]]:
     """(way, dx, dy) in the element's own frame, in the order tried: back, ahead, left, right."""
     back, side = e.depth + GAP, e.frontage + GAP
-    return [("back", 0, -back), ("ahead", 0, back), ("left", -side, 0), ("right", side, 0)]
+    return [(N_("back"), 0, -back), (N_("ahead"), 0, back), (N_("left"), -side, 0), (N_("right"), side, 0)]
 
 
 def clear(table: Table, e, moved) -> bool:
@@ -61,9 +63,10 @@ def pull_apart(table: Table, say, decider=None) -> list[str]:
         friends = _touching_friends(table, e)
         if not friends:
             continue
+        touching = ", ".join(friends)
         if any(table.in_contact(e, o) for o in table.enemies_of(e)):
-            say(f"{e.id} is disorganised but in contact with the enemy: it stays touching {', '.join(friends)}",
-                e.side)
+            say(T("%(element)s is disorganised but in contact with the enemy: it stays touching %(elements)s",
+                  element=e.id, elements=touching), e.side)
             continue
         ways = {}
         for way, dx, dy in _spots(e):
@@ -72,17 +75,20 @@ def pull_apart(table: Table, say, decider=None) -> list[str]:
             if clear(table, e, trial):
                 ways[way] = (trial, abs(dx or dy))
         if not ways:
-            say(f"{e.id} is disorganised but has no room to break contact with {', '.join(friends)}", e.side)
+            say(T("%(element)s is disorganised but has no room to break contact with %(elements)s", element=e.id,
+                  elements=touching), e.side)
             continue
         way = next(iter(ways))
         if decider is not None and len(ways) > 1:
             from pbem.core.decisions import Decision
 
-            way = decider.decide(Decision(e.side, "break contact", f"{e.id} is disorganised: which way does it "
-                                          f"break contact with {', '.join(friends)}?", tuple(ways), (way,)),
-                                 given=None)[0]
+            said = T("%(element)s is disorganised: which way does it break contact with %(elements)s?",
+                     element=e.id, elements=touching)
+            way = decider.decide(Decision(e.side, "break contact", str(said), tuple(ways), (way,), said=said,
+                                          said_labels=tuple((w, term(w)) for w in ways)), given=None)[0]
         trial, gone = ways[way]
         e.x, e.y = trial.x, trial.y
         moved_ids.append(e.id)
-        say(f"{e.id} is disorganised: it breaks contact with {', '.join(friends)} ({gone / 10:g}\" {way})", e.side)
+        say(T("%(element)s is disorganised: it breaks contact with %(elements)s (%(inches)s\" %(way)s)",
+              element=e.id, elements=touching, inches=f"{gone / 10:g}", way=term(way)), e.side)
     return moved_ids

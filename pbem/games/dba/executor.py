@@ -148,14 +148,15 @@ class Executor:
         # получать или отдавать приказы»)
         self.still: set[str] = set()
 
-    def decide(self, side: str, kind: str, question, options: list[str], default: str) -> str:
-        """``question``: a Text (read in each language; its English is the logged question) or a plain string."""
+    def decide(self, side: str, kind: str, question, options: list[str], default: str, labels=None) -> str:
+        """``question``: a Text (read in each language; its English is the logged question) or a plain string;
+        ``labels``: {option: its Text} for the options that are words."""
         options = list(dict.fromkeys(options))
         if default not in options:
             options.insert(0, default)
         said = question if isinstance(question, Text) else None
-        return self.decider.decide(Decision(side, kind, str(question), tuple(options), (default,), said=said),
-                                   given=None)[0]
+        return self.decider.decide(Decision(side, kind, str(question), tuple(options), (default,), said=said,
+                                            said_labels=tuple((labels or {}).items())), given=None)[0]
 
     # -- fire ------------------------------------------------------------------------------------------------
 
@@ -259,10 +260,11 @@ class Executor:
                     continue
                 if e.arm == "artillery" and goal is not None:  # guns move limbered (D6)
                     if goal[0] == "enemy" and not e.limbered and self.in_range(e, goal[1]) and self.decide(
-                            b.side, "battery", f"{e.id}: the enemy attacked is within its guns' reach: stay "
-                            f"unlimbered and support by fire, or limber and follow?", ["stay", "follow"],
-                            "stay") == "stay":
-                        self.say(f"{e.id} stays unlimbered: the enemy attacked is within its range", b.side)
+                            b.side, "battery", T("%(element)s: the enemy attacked is within its guns' reach: stay "
+                                                 "unlimbered and support by fire, or limber and follow?", element=e.id),
+                            ["stay", "follow"], "stay", {"stay": term("stay"), "follow": term("follow")}) == "stay":
+                        self.say(T("%(element)s stays unlimbered: the enemy attacked is within its range",
+                                   element=e.id), b.side)
                         continue
                     if self.move_battery(e, goal, centre, b.side):
                         moved.append(eid)
@@ -282,13 +284,13 @@ class Executor:
         (:meth:`unlimber`); when it cannot limber where it stands or does not move after all, it stays as it was."""
         if not e.limbered:
             if not self._room(e, "limbered"):
-                self.say(f"{e.id} cannot limber where it stands (no room): it stays", side)
+                self.say(T("%(element)s cannot limber where it stands (no room): it stays", element=e.id), side)
                 return False
             e.formation = "limbered"
             if not self.move_element(e, goal, centre, side):
                 e.formation = "unlimbered"
                 return False
-            self.say(f"{e.id} moved limbered: it unlimbers at the next fire phase", side)
+            self.say(T("%(element)s moved limbered: it unlimbers at the next fire phase", element=e.id), side)
             return True
         return self.move_element(e, goal, centre, side)
 
@@ -302,10 +304,10 @@ class Executor:
         """D6 («В начале следующей фазы стрельбы … отцепите орудия»): a limbered battery unlimbers where it stands,
         facing as it is (not a move: moved_last is the move's); with no room, it stays limbered."""
         if not self._room(e, "unlimbered"):
-            self.say(f"{e.id} cannot unlimber where it stands (no room)", e.side)
+            self.say(T("%(element)s cannot unlimber where it stands (no room)", element=e.id), e.side)
             return False
         e.formation = "unlimbered"
-        self.say(f"{e.id} unlimbers", e.side)
+        self.say(T("%(element)s unlimbers", element=e.id), e.side)
         return True
 
     def _room(self, e: Element, formation: str) -> bool:

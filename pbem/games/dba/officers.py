@@ -16,6 +16,8 @@ from shapely.geometry import LineString, Point
 
 from . import effectiveness
 from .elements import Commander, inches
+from .lang import N_, term
+from .lang import say as T  # a Text: read in each seat's language
 from .table import Table
 
 EVADE = inches(6)
@@ -74,7 +76,7 @@ def enemy_contact(table: Table, c: Commander, evaded_this_turn: bool, towards: P
     return Contact(c.id, "evaded", c.x, c.y)
 
 
-WAYS = ("away from the enemy", "towards his troops", "north", "east", "south", "west")
+WAYS = (N_("away from the enemy"), N_("towards his troops"), N_("north"), N_("east"), N_("south"), N_("west"))
 COMPASS = {"north": (0, 1), "east": (1, 0), "south": (0, -1), "west": (-1, 0)}
 
 
@@ -102,8 +104,9 @@ def evade(table: Table, c: Commander, decider, evaded_this_turn: bool) -> Contac
     from pbem.core.decisions import Decision
 
     ways = evasion_ways(table, c)
-    pick = decider.decide(Decision(c.side, "evade", f"{c.name}, reached by the enemy, rides off up to 6\" which way?",
-                                   tuple(ways), (WAYS[0],)), given=None)[0]
+    said = T("%(commander)s, reached by the enemy, rides off up to 6\" which way?", commander=term(c.name))
+    pick = decider.decide(Decision(c.side, "evade", str(said), tuple(ways), (WAYS[0],), said=said,
+                                   said_labels=tuple((w, term(w)) for w in ways)), given=None)[0]
     return enemy_contact(table, c, False, ways.get(pick))
 
 

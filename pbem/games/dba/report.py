@@ -127,6 +127,10 @@ def question_said(decision):
 
 
 def answer_said(decision, key: str):
+    """An answer of a decision, read in each language: its label's Text when the rules gave one."""
+    said = dict(decision.said_labels).get(key)
+    if said is not None:
+        return said
     label = decision.label(key)
     if "/" in label:  # a fire target: brigade/arm
         brigade, arm = label.split("/", 1)
@@ -145,8 +149,11 @@ def _known_orders(game, day) -> list:
 
 
 def _couriers(game, who, day, view) -> list:
-    """The couriers of the view as Texts (each found by its English line among the state's couriers)."""
-    post = {c.text: c.said for c in game.days[day].after.post.couriers}
+    """The couriers of the view as Texts (each found by its English line among the state's couriers and reports)."""
+    state = game.days[day].after
+    post = {c.text: c.said for c in state.post.couriers}
+    names = {c.id: c.name for c in state.commanders.values()}
+    post |= {r.text(names): r.said(names) for r in state.reports.reports}
     return [post.get(text, text) for text in view["couriers"]]
 
 

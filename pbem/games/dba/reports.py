@@ -19,13 +19,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .couriers import DELIVERED, LOST, RIDING, CourierError, step_towards
+from .lang import Text, joined, term
+from .lang import say as T  # a Text: read in each seat's language
 from .sight import Sighting
 
 
 @dataclass
 class Report:
     """One report on its way: what its sender knew when he sent it (emptied once read: the news is then in the
-    recipient's memory and in his report of that turn)."""
+    recipient's memory and in his report of that turn). Its ``lines`` are the lines the sender read, each kept as
+    data (:meth:`pbem.lang.Text.to_dict`; a line written as a plain string stays one) so that the recipient reads
+    them in his own language (:meth:`news`)."""
 
     seq: int
     sender: str
@@ -34,18 +38,32 @@ class Report:
     x: int
     y: int
     sightings: list[Sighting] = field(default_factory=list)
-    lines: list[str] = field(default_factory=list)
+    lines: list[dict | str] = field(default_factory=list)
     status: str = RIDING
     delivered: int | None = None
     ridden: int = 0
 
     def text(self, names: dict[str, str]) -> str:
-        """One line for a report's list of couriers."""
-        head = f"report {self.seq}, {names.get(self.sender, self.sender)} to " \
-               f"{names.get(self.recipient, self.recipient)}, sent turn {self.sent}"
+        """One line for a report's list of couriers (``names``: commander id -> name)."""
+        return str(self.said(names))
+
+    def said(self, names: dict[str, str]) -> Text:
+        """:meth:`text` read in each language."""
+        head = T("report %(seq)s, %(sender)s to %(recipient)s, sent turn %(sent)s", seq=self.seq,
+                 sender=term(names.get(self.sender, self.sender)), recipient=term(names.get(self.recipient,
+                                                                                           self.recipient)),
+                 sent=self.sent)
         if self.status == RIDING:
-            return f"{head}: on the road ({self.ridden / 10:g}\" ridden)"
-        return f"{head}: {self.status} on turn {self.delivered}"
+            return T("%(head)s: on the road (%(inches)s\" ridden)", head=head, inches=f"{self.ridden / 10:g}")
+        if self.status == DELIVERED:  # its own words: a report is not a dispatch (the translations agree with it)
+            return T("%(head)s: delivered on turn %(turn)s", head=head, turn=self.delivered)
+        return T("%(head)s: lost on turn %(turn)s", head=head, turn=self.delivered)
+
+    def news(self) -> Text:
+        """What the report brings: the lines its sender read, one after another ("nothing new" without any)."""
+        if not self.lines:
+            return T("nothing new")
+        return joined(*[Text.from_dict(line) if isinstance(line, dict) else line for line in self.lines], sep="; ")
 
     def to_dict(self) -> dict:
         return {"seq": self.seq, "sender": self.sender, "recipient": self.recipient, "sent": self.sent,
@@ -61,8 +79,10 @@ class Reports:
     reports: list[Report] = field(default_factory=list)
 
     def send(self, sender: str, recipient: str, turn: int, start: tuple[int, int], sightings, lines) -> Report:
+        """A report sets out; ``lines``: Texts (kept as their data) or plain strings."""
         report = Report(len(self.reports) + 1, sender, recipient, turn, int(start[0]), int(start[1]),
-                        sorted(sightings, key=lambda s: s.element), list(lines))
+                        sorted(sightings, key=lambda s: s.element),
+                        [line.to_dict() if isinstance(line, Text) else line for line in lines])
         self.reports.append(report)
         return report
 

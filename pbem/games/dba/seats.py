@@ -140,26 +140,27 @@ def report_events(scenario, state, delivered: list[Report]) -> list[Event]:
 
     out = []
     for r in delivered:
-        sender = state.commanders[r.sender].name
-        news = "; ".join(r.lines) or "nothing new"
         out.append(Event("report", data={"report": r.seq}, owner=(r.recipient,),
                          said=say_plural("report %(seq)s from %(sender)s, sent turn %(turn)s (%(num)d enemy element "
                                          "known): %(news)s", "report %(seq)s from %(sender)s, sent turn %(turn)s "
                                          "(%(num)d enemy elements known): %(news)s", len(r.sightings), seq=r.seq,
-                                         sender=sender, turn=r.sent, news=news)))
+                                         sender=term(state.commanders[r.sender].name), turn=r.sent,
+                                         news=r.news())))
     return out
 
 
 def send_reports(scenario, state, told: list[Event], turn: int) -> None:
     """At the end of ``turn`` every commander on the table with a superior on the table sends him a report: the
-    enemy he knows of (seen or reported) and the lines he read this turn (DS6)."""
+    enemy he knows of (seen or reported) and the lines he read this turn (DS6), each as its Text (as he read it:
+    the enemy he has not seen unnamed), for his superior to read in his own language."""
     where = _where(state)
     for c in commanders_of(scenario):
         me = state.commanders[c.id]
         up = state.commanders.get(me.superior) if me.superior else None
         if where(c.id) is None or up is None or where(up.id) is None:
             continue
-        lines = [e.text for e in told if e.kind != "roll" and e.owner is not None and c.id in e.owners()]
+        lines = [e.said if e.said is not None else e.text for e in told
+                 if e.kind != "roll" and e.owner is not None and c.id in e.owners()]
         state.reports.send(c.id, up.id, turn, where(c.id), state.memory.get(c.id, {}).values(), lines)
 
 
