@@ -566,6 +566,12 @@ class Store:
         rows = self.query("SELECT entry FROM log WHERE game_id = ? ORDER BY seq", (game_id,))
         return [json.loads(row["entry"]) for row in rows]
 
+    def log_tail(self, game_id: int) -> tuple[int, dict | None]:
+        """(length, last entry) of the game's log: the log is append-only, so these two tell
+        whether a log read before is still the whole log (one row read, not the log)."""
+        row = self.query_one("SELECT seq, entry FROM log WHERE game_id = ? ORDER BY seq DESC LIMIT 1", (game_id,))
+        return (0, None) if row is None else (row["seq"] + 1, json.loads(row["entry"]))
+
     def record_day(self, game_id: int, day: int, side: str, digest: str = "", events=(), decisions=()) -> None:
         """Record (or, after a rewind, replace) the outcome of one resolved day."""
         self.execute(
