@@ -25,4 +25,5 @@ def tongue(lang: str | None = "en", domain: str = "simmons", directory: Path | N
     falling back on the family's catalog, then on the English source."""
     if directory is None:
         return catalog(lang, (FAMILY_LOCALE, "simmons"))
-    return catalog(lang, (Path(directory), domain), (FAMILY_LOCALE, "simmons"))
+    directory = directory if isinstance(directory, Path) else Path(directory)  # a Path made once, not a day
+    return catalog(lang, (directory, domain), (FAMILY_LOCALE, "simmons"))
