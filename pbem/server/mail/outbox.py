@@ -45,7 +45,7 @@ from pathlib import Path
 
 from pbem.server.addresses import one_line
 from pbem.server.mail.reply import mark_html, mark_text
-from pbem.server.store import iso
+from pbem.server.store import TEXT_INLINE, iso, put_text
 
 # Mutation testing (docs/testing.md): a line marked ``# pragma: no mutate`` has only equivalent
 # mutants. (SQL): SQL keywords and names are case-blind, so a case change does nothing. (see top):
@@ -89,10 +89,13 @@ def queue(store, to: str, subject: str, body: str, html=None, attachments=(), ki
             if row is not None:
                 return row[0]
         now = store.now()
+        html_ref = None
+        if html is not None and len(html) > TEXT_INLINE:  # a report's HTML: kept once, compressed
+            html, html_ref = None, put_text(store.db, html)
         return store.db.execute(
-            "INSERT INTO outbox (created, to_addr, subject, body, html, attachments, kind, game_id,"  # pragma: no mutate (SQL)
-            " in_reply_to, dedupe_key, next_attempt_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",  # pragma: no mutate (SQL)
-            (now, to, subject, body, html, json.dumps(parts), kind, game_id, in_reply_to, dedupe_key, now),
+            "INSERT INTO outbox (created, to_addr, subject, body, html, html_ref, attachments, kind, game_id,"  # pragma: no mutate (SQL)
+            " in_reply_to, dedupe_key, next_attempt_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",  # pragma: no mutate (SQL)
+            (now, to, subject, body, html, html_ref, json.dumps(parts), kind, game_id, in_reply_to, dedupe_key, now),
         ).lastrowid
 
 
@@ -122,9 +125,10 @@ def content(part: dict, resolve=None) -> bytes:
         raise DrawingFailed(f"{part['filename']} could not be drawn: {type(error).__name__}: {error}") from error
 
 
-def build_email(row, from_addr: str = "pbem@localhost", domain=None, resolve=None) -> EmailMessage:
+def build_email(row, from_addr: str = "pbem@localhost", domain=None, resolve=None, texts=None) -> EmailMessage:
     """The message of an outbox row: text, HTML alternative with inline images, attachments
-    (those kept as a reference drawn again by ``resolve(ref) -> bytes``).
+    (those kept as a reference drawn again by ``resolve(ref) -> bytes``). An HTML kept once in the
+    store's ``texts`` (``html_ref``) is read by ``texts(digest) -> str`` (``Store.text``).
 
     The text and HTML bodies carry the marker lines (``reply.mark_text``) by
     which the mail in ignores the server's own text quoted in a reply.
@@ -142,9 +146,14 @@ def build_email(row, from_addr: str = "pbem@localhost", domain=None, resolve=Non
     msg["X-Auto-Response-Suppress"] = "All"  # the same, for Exchange
     msg.set_content(mark_text(row["body"]))  # the markers a reply's quoted copy is known by
     parts = json.loads(row["attachments"] or "[]")
-    inline = [p for p in parts if p["cid"]] if row["html"] else []
-    if row["html"]:
-        msg.add_alternative(mark_html(row["html"]), subtype="html")
+    html = row["html"]
+    if html is None and row.get("html_ref"):
+        html = texts(row["html_ref"]) if texts is not None else None
+        if html is None:
+            raise Unsendable(f"the HTML kept as {row['html_ref'][:12]} cannot be read")
+    inline = [p for p in parts if p["cid"]] if html else []
+    if html:
+        msg.add_alternative(mark_html(html), subtype="html")
         html_part = msg.get_payload()[1]
         for part in inline:
             maintype, _, subtype = part["mime"].partition("/")
@@ -289,7 +298,7 @@ class Sender:
 
     def _deliver(self, row) -> None:
         try:
-            msg = build_email(row, self.from_addr, self.domain, self.resolve)
+            msg = build_email(row, self.from_addr, self.domain, self.resolve, self.store.text)
         except DrawingFailed:
             raise  # retried with the backoff, as a relay that failed
         except Exception as error:
