@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections import defaultdict
 from html import escape
 
+from pbem.render.layers import Layers, LayeredSVG
+
 NAME = {"french": "French", "anglo": "Anglo-Dutch", "prussian": "Prussian"}
 COLOUR = {"french": "#2a4d9b", "anglo": "#b22222", "prussian": "#222222"}
 W, H, PAD = 1100, 900, 40
@@ -32,10 +34,12 @@ def render_svg(scenario, view: dict, title: str | None = None) -> str:
 
     boards = view.get("battles", [])
     height = H + TRACK + BOARD * len(boards)
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{height}" viewBox="0 0 {W} {height}">',
-           f'<rect width="{W}" height="{height}" fill="#f3ead2"/>']
+    root = f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{height}" viewBox="0 0 {W} {height}">'
+    out = [root, f'<rect width="{W}" height="{height}" fill="#f3ead2"/>']
+    printed = len(out)  # what is printed (the board) starts here: roads, rivers, towns and their names
     if title:
         out.append(f'<text x="{PAD}" y="24" font-family="serif" font-size="18">{escape(title)}</text>')
+    titled = len(out)
     for road in board.roads.values():
         (ax, ay), (bx, by) = pos(road.a), pos(road.b)
         width = 4 if road.kind == "major" else 1.5
@@ -51,6 +55,7 @@ def render_svg(scenario, view: dict, title: str | None = None) -> str:
         out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{ring}" fill="{fill}" stroke="#333"/>')
         out.append(f'<text x="{x + 8:.1f}" y="{y - 8:.1f}" font-family="serif" font-size="12">'
                    f'{escape(town.name)}</text>')
+    pieces = len(out)  # the day's pieces start here
     stacks = defaultdict(list)
     for b in view.get("blocks", []):
         stacks[b["town"]].append((b["army"], f'{b["id"]} {b["strength"]}'))
@@ -79,7 +84,11 @@ def render_svg(scenario, view: dict, title: str | None = None) -> str:
     for k, battle in enumerate(boards):
         out += battle_board(scenario, battle, own, H + TRACK + k * BOARD)
     out.append("</svg>")
-    return "\n".join(out)
+    # the board: the paper, roads and towns (the same for every view and day of a scenario, at each
+    # height); the overlay: the title and the day's pieces, transparent (the title never meets a road)
+    layers = Layers(board="\n".join(out[:printed] + out[titled:pieces] + ["</svg>"]), variants=(), regions="",
+                    overlay="\n".join([root] + out[printed:titled] + out[pieces:]))
+    return LayeredSVG("\n".join(out), layers)
 
 
 def turn_track(scenario, view: dict, top: float) -> list[str]:
