@@ -460,8 +460,8 @@ def test_the_web_the_api_and_the_mail_leak_nothing(tmp_path):
                 assert not any(s in client.get(probe).text for s in planted[other])
         for row in site.store.query("SELECT subject, body, html, html_ref, attachments FROM outbox WHERE to_addr = ?",
                                     (seats[side],)):
-            html = row["html"] or site.store.text(row["html_ref"]) or ""  # an HTML kept once: by reference
-            texts.append((row["subject"], f"{row['subject']}\n{row['body']}\n{html}"))
+            page = row["html"] or site.store.text(row["html_ref"]) or ""  # an HTML kept once: by reference
+            texts.append((row["subject"], f"{row['subject']}\n{row['body']}\n{page}"))
             for part in json.loads(row["attachments"]):
                 if part["filename"] == "view.json":
                     view = content(part, site.service.attachment).decode()  # inline, or drawn again

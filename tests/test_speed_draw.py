@@ -41,7 +41,7 @@ def test_a_marengo_map_is_layered_and_its_board_is_the_same_every_day():
     assert first.layers.variants  # the locales held are washed in their side's colour, from a variant
 
 
-@pytest.mark.parametrize("name", ["napoleon1815"])
+@pytest.mark.parametrize("name", ["napoleon1815", "dba"])
 def test_a_map_drawn_narrower_than_the_mail_is_layered_and_scaled_as_resvg_scales_it(name):
     first, later = mid_game_maps(name, 1)[0], mid_game_maps(name, 8)[0]
     assert isinstance(first, LayeredSVG) and str(first) != str(later)
