@@ -353,6 +353,15 @@ def cmd_loadtest(args) -> int:
 
     from pbem.tools.loadtest import LoadSettings, run_loadtest
 
+    if args.scale:
+        from pbem.tools.scale import scale_run
+
+        text = scale_run(args.scale, args.due, args.game, args.scenario, args.workdir, window=args.window,
+                         drain=3600.0 if args.drain is None else args.drain, tick=args.tick)
+        print(text)
+        if args.out:
+            Path(args.out).write_text(text + "\n", encoding="utf-8")
+        return 0
     if args.resolution:
         from pbem.tools.loadtest import resolution_figures
 
@@ -372,7 +381,8 @@ def cmd_loadtest(args) -> int:
     settings = LoadSettings(games=args.games, seconds=args.seconds, rate=args.rate, due_rate=args.due_rate,
                             clients=args.clients, tick=args.tick, game=args.game, scenario=args.scenario,
                             workdir=args.workdir,
-                            warmup=not args.no_warmup, drain=args.drain, limits=args.limits)
+                            warmup=not args.no_warmup, drain=180.0 if args.drain is None else args.drain,
+                            limits=args.limits)
     figures = run_loadtest(settings)
     text = str(figures)
     print(text)
@@ -600,7 +610,8 @@ def build_parser() -> argparse.ArgumentParser:
     p_load.add_argument("--scenario", help="a scenario of the game (default: its first)")
     p_load.add_argument("--workdir", help="keep the games (made once) and the run here; default: a temporary folder")
     p_load.add_argument("--no-warmup", action="store_true", help="measure from cold: no first mail per seat before")
-    p_load.add_argument("--drain", type=float, default=180.0, help="most seconds to wait for late mail")
+    p_load.add_argument("--drain", type=float, default=None,
+                        help="most seconds to wait for late mail (default 180; with --scale, for the reports: 3600)")
     p_load.add_argument("--out", help="also write the figures to this file")
     p_load.add_argument("--limits", action="store_true",
                         help="also measure, in the same run, the bare receiver, SQLite's commit rate and one raw "
@@ -609,6 +620,11 @@ def build_parser() -> argparse.ArgumentParser:
     p_load.add_argument("--resolution", type=int, metavar="N", default=0,
                         help="no load run: resolve N games due at once, in batches and one a transaction, beside "
                              "the engine's time and one commit")
+    p_load.add_argument("--scale", type=int, metavar="N", default=0,
+                        help="no load run: N active games (copies of one), --due of them due in the same minute; "
+                             "prints the time until the last of their reports is delivered, beside the drawing limit")
+    p_load.add_argument("--due", type=int, default=1000, help="with --scale: games due in the same minute")
+    p_load.add_argument("--window", type=float, default=60.0, help="with --scale: the seconds their deadlines spread over")
     p_load.set_defaults(func=cmd_loadtest)
 
     p_measure = sub.add_parser("measure", help="hardening figures: the site's response during hostile mail, "

@@ -108,9 +108,9 @@ def mails_for(store: Store, email: str, after: int, resolve=None) -> list[tuple[
     after outbox id ``after``; an attachment kept as a reference (a report's view.json) drawn by
     ``resolve``, as the sender draws it."""
     out = []
-    for row in store.db.execute("SELECT id, subject, body, html, attachments FROM outbox WHERE to_addr = ? "
-                                "AND id > ? ORDER BY id", (email, after)):
-        parts, views = [row[1], row[2], row[3] or ""], []
+    for row in store.db.execute("SELECT id, subject, body, html, attachments, html_ref FROM outbox WHERE to_addr = ? "
+                                "AND id > ? ORDER BY id", (email, after)).fetchall():
+        parts, views = [row[1], row[2], row[3] or store.text(row[5]) or ""], []  # an HTML kept once: by reference
         for attachment in json.loads(row[4]):
             if not (attachment["mime"] == "application/json" or attachment["mime"].startswith("text/")):
                 continue  # pictures: the maps are checked as SVG through the web

@@ -47,3 +47,33 @@ def test_pbem_loadtest_with_tiny_numbers_loses_and_doubles_nothing(tmp_path):
     assert number(r"bare receiver \(aiosmtpd[^)]*\): (\d+) mails", text) == 200
     for what in ("order mails acknowledged a second", "250 -> acknowledgement p99", "deadline -> both reports"):
         assert re.search(re.escape(what) + r".*: (\d+\.\d\d|-)", text), what
+
+
+def test_copied_games_are_games_of_their_own_each_seat_at_its_own_address(tmp_path):
+    from pbem.server.service import Service
+    from pbem.server.store import Store
+    from pbem.tools.scale import template
+
+    path = template(tmp_path, 12, "marengo", SMALL)
+    service = Service(Store(path))
+    assert [g["id"] for g in service.store.query("SELECT id FROM games ORDER BY id")] == list(range(1, 13))
+    emails = [s["email"] for s in service.store.query("SELECT email FROM seats")]
+    assert len(emails) == 24 and len(set(emails)) == 24
+    first, copy = service.game(1), service.game(12)
+    assert copy.view("austria") == first.view("austria") and service.info(12)["status"] == "running"
+    assert service.seat(12, "france")["email"] == "france12@bots.invalid"
+    service.store.close()
+
+
+def test_pbem_loadtest_scale_delivers_every_report_of_the_due_games_and_resolves_no_other(tmp_path):
+    out = tmp_path / "figures.txt"
+    result = subprocess.run(
+        [sys.executable, "-m", "pbem.cli", "loadtest", "--scale", "40", "--due", "3", "--window", "3", "--scenario", SMALL,
+         "--tick", "0.2", "--workdir", str(tmp_path / "work"), "--drain", "200", "--out", str(out)],
+        capture_output=True, text=True, timeout=300, env=ServerProcess.environment())
+    text = result.stdout
+    assert result.returncode == 0, text + result.stderr
+    assert out.read_text().strip() in text
+    assert "reports delivered: 6 of 6;" in text and "days resolved: 3" in text
+    assert re.search(r"first deadline -> last report delivered: \d+\.\d s", text)
+    assert re.search(r"ratio \(limit / run\): \d+\.\d\d", text)

@@ -1,3 +1,4 @@
+import email.policy
 from email.message import EmailMessage
 from pathlib import Path
 
@@ -213,3 +214,55 @@ def test_pathological_inputs_are_fast():
         with no_hang(f"parse_message of {len(raw):,} bytes ({raw[:24]!r}...)"):
             result = parse_message(raw)
         assert result.problem == "" or "too long" in result.problem
+
+
+# -- the headers read as written (compat32), issue 15 ----------------------------------------------
+
+ALL_MAIL = sorted(Path(__file__).parent.glob("**/*.eml"))
+
+
+@pytest.mark.parametrize("path", ALL_MAIL, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_a_mail_read_as_written_gives_what_the_full_header_parse_gave(path):
+    """The fast reading (compat32: headers as written) finds the same body, attachments, robot
+    marks and problems as the full parse of every header (email.policy.default) did."""
+    raw = path.read_bytes()
+    for kwargs in ({}, {"has_orders": has_orders}):
+        fast = parse_message(raw, **kwargs)
+        full = parse_message(raw, policy=email.policy.default, **kwargs)
+        assert fast == full
+
+
+@pytest.mark.parametrize("header, field, expected", [
+    ("Subject: =?utf-8?q?R=C3=A9ponse_automatique?= : absent", "subject", "Réponse automatique : absent"),
+    ("Subject: =?utf-8?b?QXV0b21hdGljIHJlcGx5?=", "subject", "Automatic reply"),
+    ("Subject: =?utf-8?q?Out_of?=\r\n =?utf-8?q?_office?=", "subject", "Out of office"),  # folded, two words
+    ("Subject: =?iso-8859-1?q?caf=E9?= au lait", "subject", "café au lait"),
+    ("Subject: =?x-unknown?q?abc?=", "subject", "abc"),
+    ("Subject: =?utf-8?q?broken", "subject", "=?utf-8?q?broken"),  # kept as written
+    ("Subject: =?utf-8?b?!!!?=", "subject", "=?utf-8?b?!!!?="),
+    (b"Subject: \xc3\xa9t\xc3\xa9 Orders", "subject", "été Orders"),  # raw UTF-8, no encoded word
+    (b"Subject: caf\xe9", "subject", "caf\ufffd"),  # raw bytes that are not UTF-8: replaced
+    ("From: =?utf-8?q?J=C3=B6rg?= <Joerg@Example.org>", "from_addr", "joerg@example.org"),
+    ("From: \"Lannes, Jean\" <lannes@example.fr>", "from_addr", "lannes@example.fr"),
+])
+def test_a_header_read_as_written_is_decoded_as_a_person_reads_it(header, field, expected):
+    header = header.encode() if isinstance(header, str) else header
+    raw = b"To: pbem@example.org\r\n" + header + b"\r\nFrom: x@example.org\r\n\r\nGAME 1\r\n"
+    assert getattr(parse_message(raw), field) == expected
+
+
+@pytest.mark.parametrize("subject", ["=?utf-8?q?Automatic_reply?=: away", "=?utf-8?b?T3V0IG9mIG9mZmljZQ==?=",
+                                     "=?iso-8859-1?q?R=E9ponse_automatique?="])
+def test_an_encoded_subject_of_an_automatic_answer_is_a_robots_mail(subject):
+    raw = f"From: anna@example.org\r\nSubject: {subject}\r\n\r\nI am away.\r\n".encode()
+    msg = parse_message(raw)
+    assert msg.auto and msg.auto_reason == "the subject of an automatic answer"
+
+
+def test_an_attachment_named_in_an_encoded_word_is_read_by_its_name():
+    msg = EmailMessage()
+    msg["From"] = "anna@example.org"
+    msg.set_content("")
+    msg.add_attachment(ORDERS.encode(), maintype="text", subtype="plain", filename="ordres.txt")
+    raw = msg.as_bytes().replace(b'filename="ordres.txt"', b'filename="=?utf-8?q?ordres=2Etxt?="')
+    assert parse_message(raw, has_orders=has_orders).attachments == [("ordres.txt", ORDERS)]

@@ -75,10 +75,13 @@ def test_prune_forgets_old_mail_and_keeps_the_game(tmp_path, played):
     assert store.query_one("SELECT COUNT(*) AS n FROM outbox WHERE body != ''")["n"] > 0  # texts: 30 days
     late = store.execute("INSERT INTO inbound (received_at, raw, source) VALUES (?, ?, 'smtp')",
                          (store.now(), b"Subject: not yet processed\r\n\r\nHELP\r\n")).lastrowid
+    assert store.query_one("SELECT COUNT(*) AS n FROM texts")["n"] > 0  # the reports' HTML, kept once
     clock.advance(days=30)
     done = retention.prune(store, config, clock())
     assert done.bytes_freed > 0 and done.counts["inbound mails"] == 1
-    assert store.query_one("SELECT COUNT(*) AS n FROM outbox WHERE body != '' OR html IS NOT NULL")["n"] == 0
+    assert store.query_one("SELECT COUNT(*) AS n FROM outbox WHERE body != '' OR html IS NOT NULL"
+                           " OR html_ref IS NOT NULL")["n"] == 0
+    assert store.query_one("SELECT COUNT(*) AS n FROM texts")["n"] == 0  # the texts kept once went with them
     rows = store.query("SELECT id, length(raw) AS n, message_id, sender, status FROM inbound")
     assert [r["n"] for r in rows if r["id"] != late] == [0] and store.get_inbound(late)["raw"]  # pending: kept
     assert store.query("SELECT * FROM outbox WHERE status != 'sent'") == []

@@ -66,6 +66,27 @@ def test_a_game_dropped_from_the_cache_replays_to_the_same_days_and_views(tmp_pa
     assert len(service.game(first).days) == len(before[0]) + 1
 
 
+def test_a_cached_game_is_checked_by_one_row_of_its_log_and_replayed_when_the_log_grew_elsewhere(tmp_path):
+    service, clock = service_with(tmp_path)
+    seats = {"austria": "anna@example.org", "france": "fred@example.org"}
+    game_id, _ = service.create_game("G", seats, scenario=SMALL, seed=5, settings={"hours": 24})
+    play_days(service, game_id, 1)
+    held = service.game(game_id)
+    reads = []
+    real = service.store.read_log
+    service.store.read_log = lambda gid: reads.append(gid) or real(gid)
+    assert service.game(game_id) is held and reads == []  # a hit reads the log's last row, not the log
+    # another process (a second service on the same file) appends to the log: this one notices
+    other = Service(Store(tmp_path / "pbem.sqlite3", clock=clock), service.config, clock=clock)
+    play_days(other, game_id, 1)
+    again = service.game(game_id)
+    assert again is not held and reads == [game_id] and fingerprint(again) == fingerprint(other.game(game_id))
+    # an entry kept in memory whose write was rolled back (the game's log now longer than the stored one)
+    again.log.append({"kind": "orders", "day": again.day, "side": "austria", "text": "rolled back"})
+    assert service.game(game_id) is not again and len(reads) == 2
+    other.store.close()
+
+
 def test_the_bare_receiver_stores_every_mail_it_answers_250_in_sqlite(tmp_path):
     rate, p50, p99, stored = limits.bare_receiver(tmp_path, mails=40, clients=2)
     assert stored == 40 and rate > 0 and 0 < p50 <= p99

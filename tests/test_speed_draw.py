@@ -10,7 +10,7 @@ import pytest
 
 from pbem.games import ruleset, rulesets
 from pbem.render import png_size, render_png, render_whole_png
-from pbem.render.layers import BOARDS, BoardCache, LayeredSVG, compose
+from pbem.render.layers import BOARDS, BoardCache, LayeredSVG, at_width, compose
 from pbem.render.png import difference, rasterise_image
 from pbem.tools.selfplay import play_game, simple_players
 
@@ -39,6 +39,18 @@ def test_a_marengo_map_is_layered_and_its_board_is_the_same_every_day():
     assert str(first) != str(later)  # the pieces moved
     assert first.layers.board == later.layers.board  # the printed board did not
     assert first.layers.variants  # the locales held are washed in their side's colour, from a variant
+
+
+@pytest.mark.parametrize("name", ["napoleon1815", "dba"])
+def test_a_map_drawn_narrower_than_the_mail_is_layered_and_scaled_as_resvg_scales_it(name):
+    first, later = mid_game_maps(name, 1)[0], mid_game_maps(name, 8)[0]
+    assert isinstance(first, LayeredSVG) and str(first) != str(later)
+    assert first.layers.board == later.layers.board  # the printed board is the same every day
+    assert ">test</text>" not in first.layers.board and ">test</text>" in first.layers.overlay  # the title: the overlay
+    sized = at_width(first.layers.board, 1400)
+    assert 'width="1400"' in sized and 'preserveAspectRatio="none"' in sized
+    assert render_whole_png(sized) == render_whole_png(str(first.layers.board), 1400)  # resvg's own scaling
+    assert at_width(sized, 1400) == sized  # drawn at its own size already: unchanged
 
 
 def test_the_board_is_drawn_once_and_the_cache_keeps_its_bound():

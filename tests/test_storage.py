@@ -143,3 +143,59 @@ def test_an_old_database_keeps_its_report_pictures_as_references_after_the_upgra
         assert parts["map.png"] == site.service.map_png(game_id, int(day), side)
         assert json.loads(parts["view.json"])["viewer"] == side
     store.close()
+
+
+# -- a long HTML kept once, compressed (issue 15, migration issue15_2_texts_kept_once) ---------------
+
+
+def test_a_long_html_is_kept_once_compressed_and_mailed_whole(tmp_path):
+    from pbem.server.mail.outbox import build_email, queue
+    from pbem.server.store import Store
+
+    store = Store(tmp_path / "pbem.sqlite3")
+    html = "<html><body>" + "".join(f"<p>Line {i}: the Austrians advance.</p>" for i in range(300)) + "</body></html>"
+    first = queue(store, "anna@example.org", "Report", "text", html=html, kind="report")
+    second = queue(store, "fred@example.org", "Report", "text", html=html, kind="report")  # the same text again
+    short = queue(store, "anna@example.org", "Note", "text", html="<p>short</p>")
+    rows = {r["id"]: r for r in store.query("SELECT * FROM outbox")}
+    assert rows[first]["html"] is None and rows[first]["html_ref"] == rows[second]["html_ref"]
+    assert rows[short]["html"] == "<p>short</p>" and rows[short]["html_ref"] is None  # a short one stays inline
+    kept = store.query("SELECT length(data) AS n FROM texts")
+    assert len(kept) == 1 and kept[0]["n"] < len(html) / 4  # once, compressed
+    msg = build_email(rows[second], texts=store.text)
+    part = next(p for p in msg.walk() if p.get_content_type() == "text/html")
+    assert "<p>Line 299: the Austrians advance.</p>" in part.get_content()
+    with pytest.raises(Exception):
+        build_email(rows[first])  # an HTML by reference is never mailed without it
+    store.close()
+
+
+def test_an_old_database_keeps_its_mails_html_once_after_the_migration(tmp_path):
+    import sqlite3
+
+    from pbem.server.mail.outbox import build_email
+    from pbem.server.store import Store
+
+    path = tmp_path / "old.sqlite3"
+    Store(path).close()
+    conn = sqlite3.connect(path)  # the database as it was before the migration: HTML in every row
+    with conn:
+        conn.execute("DELETE FROM migrations WHERE name = 'issue15_2_texts_kept_once'")
+        conn.execute("DROP INDEX outbox_html_ref")
+        conn.execute("ALTER TABLE outbox DROP COLUMN html_ref")
+        conn.execute("DROP TABLE texts")
+        long_html = "<p>" + "Marengo " * 400 + "</p>"
+        for to, html in (("anna@example.org", long_html), ("fred@example.org", long_html),
+                         ("otto@example.org", "<p>short</p>")):
+            conn.execute("INSERT INTO outbox (created, to_addr, subject, body, html, attachments, kind, status,"
+                         " next_attempt_at) VALUES ('2026-01-01T00:00:00Z', ?, 'Report', 'text', ?, '[]', 'report',"
+                         " 'queued', '2026-01-01T00:00:00Z')", (to, html))
+    conn.close()
+    store = Store(path)  # migrates
+    rows = store.query("SELECT * FROM outbox ORDER BY id")
+    assert [r["html"] for r in rows] == [None, None, "<p>short</p>"]
+    assert rows[0]["html_ref"] == rows[1]["html_ref"] and store.query_one("SELECT COUNT(*) AS n FROM texts")["n"] == 1
+    for row in rows:
+        html_part = next(p for p in build_email(row, texts=store.text).walk() if p.get_content_type() == "text/html")
+        assert ("Marengo " * 400 if row["to_addr"] != "otto@example.org" else "short") in html_part.get_content()
+    store.close()

@@ -123,7 +123,7 @@ def test_replace_takes_an_address_and_the_new_player_is_reachable(site):
 def test_no_header_of_an_outgoing_mail_carries_a_control_character(site):
     game_id, _ = site.game()
     for row in site.store.query("SELECT * FROM outbox"):
-        msg = build_email(row)
+        msg = build_email(row, texts=site.store.text)
         for name, value in msg.items():
             assert not any(ord(c) < 32 for c in str(value).replace("\r\n ", " ").replace("\n ", " ")), name
 

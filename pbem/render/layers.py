@@ -26,6 +26,8 @@ whole document rasterised within anti-aliasing at the regions' edges and roundin
 from __future__ import annotations
 
 import hashlib
+import math
+import re
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -95,17 +97,44 @@ class BoardCache:
 BOARDS = BoardCache()
 
 
+ROOT = re.compile(r"<svg\b[^>]*>")
+SIZE = re.compile(r'\b(width|height)="([0-9.]+)"')
+VIEWBOX = re.compile(r'\bviewBox="([0-9.\s-]+)"')
+
+
+def at_width(svg: str, width: int) -> str:
+    """``svg`` drawn ``width`` pixels wide at its own size, as resvg scales a document to a width: the
+    root's width set to ``width``, its height to the scaled height rounded up, the viewBox stretched
+    over both (``preserveAspectRatio="none"``: resvg fits the drawing to the whole pixmap, a little
+    more scaled down than across). A renderer that draws at the document's size (the kept one) then
+    gives resvg-py's picture."""
+    root = ROOT.search(svg, 0, 2000)
+    if root is None:
+        return svg
+    size = dict(SIZE.findall(root.group(0)))
+    box = VIEWBOX.search(root.group(0))
+    if "width" not in size or "height" not in size or box is None or float(size["width"]) == width:
+        return svg
+    w, h = float(size["width"]), float(size["height"])
+    height = math.ceil(width * h / w)
+    tag = SIZE.sub(lambda m: f'{m.group(1)}="{width if m.group(1) == "width" else height}"', root.group(0))
+    if "preserveAspectRatio" not in tag:
+        tag = tag[:-1] + ' preserveAspectRatio="none">'
+    return svg[:root.start()] + tag + svg[root.end():]
+
+
 def compose(layers: Layers, width: int, rasterise, cache: BoardCache = BOARDS):
     """The map as a Pillow RGBA image: the kept board, its variants through their masks, the overlay.
-    ``rasterise(svg, width, background=...)`` gives a Pillow image (pbem.render.png.rasterise_image)."""
-    base = cache.image(layers.board, width, rasterise, "RGBA").copy()
+    ``rasterise(svg, width, background=...)`` gives a Pillow image (pbem.render.png.rasterise_image);
+    a drawing narrower or wider than ``width`` is scaled (``at_width``)."""
+    base = cache.image(at_width(layers.board, width), width, rasterise, "RGBA").copy()
     if layers.variants:
-        regions = cache.image(layers.regions, width, rasterise, "L")
+        regions = cache.image(at_width(layers.regions, width), width, rasterise, "L")
         for svg, shown in layers.variants:
             wanted = set(shown)
             mask = regions.point([255 if n in wanted else 0 for n in range(256)])
-            base.paste(cache.image(svg, width, rasterise, "RGBA"), (0, 0), mask)
-    overlay = rasterise(layers.overlay, width, background=None)
+            base.paste(cache.image(at_width(svg, width), width, rasterise, "RGBA"), (0, 0), mask)
+    overlay = rasterise(at_width(layers.overlay, width), width, background=None)
     if overlay.size != base.size:  # never for a drawing that keeps the document's size; a clear error if so
         raise ValueError(f"the overlay is {overlay.size}, the board {base.size}")
     base.alpha_composite(overlay)

@@ -18,6 +18,7 @@ import base64
 import functools
 import io
 import os
+import re
 import struct
 import zlib
 from pathlib import Path
@@ -92,6 +93,18 @@ def _kept_renderer():
     return svg2png_py, db, svg2png_py.RenderOptions(font_family=options.get("font_family", "DejaVu Sans"))
 
 
+GENERIC = re.compile(r'font-family="(serif|sans-serif)"')
+
+
+def generic_fonts(svg: str) -> str:
+    """``svg`` with the generic families ``serif`` and ``sans-serif`` named as resvg-py is told to read
+    them (``font_options``): the kept renderer has no such mapping of its own, and would draw a
+    Napoleon 1815 map's names in another face than the whole render does."""
+    options = font_options()
+    names = {"serif": options.get("serif_family"), "sans-serif": options.get("sans_serif_family")}
+    return GENERIC.sub(lambda m: f'font-family="{names[m.group(1)]}"' if names[m.group(1)] else m.group(0), svg)
+
+
 def _colour(css: str) -> tuple[int, int, int, int]:
     return int(css[1:3], 16), int(css[3:5], 16), int(css[5:7], 16), 255
 
@@ -103,7 +116,7 @@ def rasterise_image(svg: str, width: int, background: str | None = PAPER):
 
     if _drawn_as_is(svg, width):
         module, db, options = _kept_renderer()
-        data, w, h = module.svg_to_rgba(svg, db, bg_color=_colour(background) if background else None,
+        data, w, h = module.svg_to_rgba(generic_fonts(svg), db, bg_color=_colour(background) if background else None,
                                         options=options)
         return Image.frombuffer("RGBa", (w, h), data, "raw", "RGBa", 0, 1).convert("RGBA")
     return Image.open(io.BytesIO(_rasterise(svg, width, background))).convert("RGBA")

@@ -67,10 +67,17 @@ def one_line(text: str | None, limit: int = 200) -> str:
     return " ".join(text.split())[:limit].strip()
 
 
-def _raw_header(raw: bytes, name: str) -> str:
+def _head(raw: bytes):
+    """The message's head as written (None if the parser chokes on it)."""
     try:
-        head = email.parser.BytesHeaderParser(policy=email.policy.compat32).parsebytes(bytes(raw[:HEAD_LIMIT]))
-        values = head.get_all(name) or []
+        return email.parser.BytesHeaderParser(policy=email.policy.compat32).parsebytes(bytes(raw[:HEAD_LIMIT]))
+    except Exception:  # noqa: BLE001 - any header the parser chokes on gives no address
+        return None
+
+
+def _raw_header(head, name: str) -> str:
+    try:
+        values = (head.get_all(name) or []) if head is not None else []
     except Exception:  # noqa: BLE001 - any header the parser chokes on gives no address
         return ""
     if len(values) != 1:  # none, or two Reply-To headers: which would we believe?
@@ -78,9 +85,10 @@ def _raw_header(raw: bytes, name: str) -> str:
     return str(values[0])
 
 
-def header_address(raw: bytes, name: str) -> str | None:
-    """The one valid address of header ``name`` as written (None if absent, invalid or several)."""
-    value = _raw_header(raw, name)
+def header_address(raw: bytes, name: str, head=None) -> str | None:
+    """The one valid address of header ``name`` as written (None if absent, invalid or several).
+    ``head``: the head already parsed (``_head``), else it is parsed from ``raw``."""
+    value = _raw_header(head if head is not None else _head(raw), name)
     if not value:
         return None
     try:
@@ -95,4 +103,5 @@ def header_address(raw: bytes, name: str) -> str | None:
 
 def answer_address(raw: bytes) -> str | None:
     """Where an answer to ``raw`` goes: a valid Reply-To, else a valid From, else None."""
-    return header_address(raw, "Reply-To") or header_address(raw, "From")
+    head = _head(raw)  # parsed once for both
+    return header_address(raw, "Reply-To", head) or header_address(raw, "From", head)

@@ -26,6 +26,7 @@ import json
 import secrets
 import sqlite3
 import threading
+import zlib
 from datetime import datetime, timezone
 
 from sqlite_utils import Database
@@ -320,6 +321,32 @@ def _outbox_language(db: Database) -> None:
     db.executescript("ALTER TABLE outbox ADD COLUMN lang TEXT;")
 
 
+@migrations(name="issue15_2_texts_kept_once")
+def _texts_kept_once(db: Database) -> None:
+    """Long texts of outgoing mail (a report's HTML, 20-30 KB, 60 % of a finished game's bytes) kept
+    once, compressed, by their SHA-256 (``texts``), the outbox row holding the digest (``html_ref``):
+    a resent report, or the same text to two addresses, is kept once; zlib divides it by 8."""
+    db.executescript("""
+        CREATE TABLE texts (digest TEXT PRIMARY KEY, data BLOB NOT NULL);
+        ALTER TABLE outbox ADD COLUMN html_ref TEXT;
+        CREATE INDEX outbox_html_ref ON outbox(html_ref);
+        """)
+    rows = db.execute("SELECT id, html FROM outbox WHERE html IS NOT NULL AND length(html) > ?",
+                      (TEXT_INLINE,)).fetchall()
+    for outbox_id, html in rows:
+        db.execute("UPDATE outbox SET html = NULL, html_ref = ? WHERE id = ?", (put_text(db, html), outbox_id))
+
+
+TEXT_INLINE = 1024  # characters of an outgoing mail's HTML kept in its row; longer, in ``texts``
+
+
+def put_text(db, text: str) -> str:
+    """Keep ``text`` once (zlib) by its SHA-256; returns the digest. ``db``: anything with execute."""
+    digest = hashlib.sha256(text.encode()).hexdigest()
+    db.execute("INSERT OR IGNORE INTO texts (digest, data) VALUES (?, ?)", (digest, zlib.compress(text.encode(), 6)))
+    return digest
+
+
 def message_id_of(raw: bytes) -> str | None:
     """The Message-ID header of a raw message, or None (never raises)."""
     try:
@@ -573,6 +600,12 @@ class Store:
         rows = self.query("SELECT entry FROM log WHERE game_id = ? ORDER BY seq", (game_id,))
         return [json.loads(row["entry"]) for row in rows]
 
+    def log_tail(self, game_id: int) -> tuple[int, dict | None]:
+        """(length, last entry) of the game's log: the log is append-only, so these two tell
+        whether a log read before is still the whole log (one row read, not the log)."""
+        row = self.query_one("SELECT seq, entry FROM log WHERE game_id = ? ORDER BY seq DESC LIMIT 1", (game_id,))
+        return (0, None) if row is None else (row["seq"] + 1, json.loads(row["entry"]))
+
     def record_day(self, game_id: int, day: int, side: str, digest: str = "", events=(), decisions=()) -> None:
         """Record (or, after a rewind, replace) the outcome of one resolved day."""
         self.execute(
@@ -580,6 +613,13 @@ class Store:
             " VALUES (?, ?, ?, ?, ?, ?, ?)",
             (game_id, day, side, self.now(), digest, _json(list(events)), _json(list(decisions))),
         )
+
+    def text(self, digest: str | None) -> str | None:
+        """A text kept once (``put_text``) by its digest; None if there is none."""
+        if not digest:
+            return None
+        row = self.query_one("SELECT data FROM texts WHERE digest = ?", (digest,))
+        return None if row is None else zlib.decompress(row["data"]).decode()
 
     def read_days(self, game_id: int) -> list[dict]:
         rows = self.query("SELECT * FROM days WHERE game_id = ? ORDER BY day", (game_id,))

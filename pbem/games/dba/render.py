@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from html import escape
 
+from pbem.render.layers import Layers, LayeredSVG
+
 from .lang import term, tongue
 from .names import LETTERS
 
@@ -35,14 +37,16 @@ def render_svg(scenario, view: dict, title: str | None = None, lang: str = "en")
     sides = list(scenario.sides)
     mine = COLOUR[sides.index(view["side"])] if view["side"] in sides else "#333"
     theirs = COLOUR[1 - sides.index(view["side"])] if view["side"] in sides else "#777"
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{height}" viewBox="0 0 {W} {height}">',
-           f'<rect width="{W}" height="{height}" fill="#efe6cc"/>']
+    root = f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{height}" viewBox="0 0 {W} {height}">'
+    out = [root, f'<rect width="{W}" height="{height}" fill="#efe6cc"/>']
     x0, y0 = xy(0, table.depth)
     x1, y1 = xy(table.width, 0)
     out.append(f'<rect x="{x0:.1f}" y="{y0:.1f}" width="{x1 - x0:.1f}" height="{y1 - y0:.1f}" fill="#e4dcb8" '
                'stroke="#555"/>')
+    printed = len(out)  # the board: the paper, the table, its terrain, roads, streams, grid and places
     if title:
         out.append(f'<text x="{PAD}" y="22" {FONT} font-size="17">{escape(title)}</text>')
+    titled = len(out)
     terrain = table.terrain
     for f in sorted(terrain.features, key=lambda f: (f.kind != "hill", f.level)):
         dash = ' stroke-dasharray="4 3"' if f.kind == "hill" else ""
@@ -72,6 +76,7 @@ def render_svg(scenario, view: dict, title: str | None = None, lang: str = "en")
             px, py = xy(geom.x, geom.y)
             out.append(f'<circle cx="{px:.1f}" cy="{py:.1f}" r="3" fill="#333"/>')
             out.append(f'<text x="{px + 5:.1f}" y="{py - 5:.1f}" {FONT} font-size="11">{escape(t.say(term(name)))}</text>')
+    pieces = len(out)  # the seat's elements and commanders, the enemy it sees
     for e in view.get("enemy", []):
         dash = "" if e["now"] else ' stroke-dasharray="3 2" fill-opacity="0.25"'
         seen = t.gettext("%(troop)s, seen turn %(turn)s", troop=t.say(term(e["troop"].replace("_", " "))),
@@ -95,4 +100,8 @@ def render_svg(scenario, view: dict, title: str | None = None, lang: str = "en")
         out.append(f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="4" fill="#fff" stroke="{mine}" stroke-width="2">'
                    f'<title>{escape(t.say(term(c["name"])))}</title></circle>')
     out.append("</svg>")
-    return "\n".join(out)
+    # the board is the same for every view and turn of a scenario; the title (above the table, where
+    # nothing else is drawn) and the pieces are the overlay, drawn over it
+    layers = Layers(board="\n".join(out[:printed] + out[titled:pieces] + ["</svg>"]), variants=(), regions="",
+                    overlay="\n".join([root] + out[printed:titled] + out[pieces:]))
+    return LayeredSVG("\n".join(out), layers)

@@ -12,6 +12,7 @@ from collections import defaultdict
 from html import escape
 
 from pbem.lang import say
+from pbem.render.layers import Layers, LayeredSVG
 
 from .labels import view_label
 from .words import ARMY_SAID, MARKER_SAID, SIDE_ID_SAID, date_said, tongue, turn_said
@@ -37,10 +38,12 @@ def render_svg(scenario, view: dict, title: str | None = None, *, lang: str = "e
 
     boards = view.get("battles", [])
     height = H + TRACK + BOARD * len(boards)
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{height}" viewBox="0 0 {W} {height}">',
-           f'<rect width="{W}" height="{height}" fill="#f3ead2"/>']
+    root = f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{height}" viewBox="0 0 {W} {height}">'
+    out = [root, f'<rect width="{W}" height="{height}" fill="#f3ead2"/>']
+    printed = len(out)  # what is printed (the board) starts here: roads, rivers, towns and their names
     if title:
         out.append(f'<text x="{PAD}" y="24" font-family="serif" font-size="18">{escape(title)}</text>')
+    titled = len(out)
     for road in board.roads.values():
         (ax, ay), (bx, by) = pos(road.a), pos(road.b)
         width = 4 if road.kind == "major" else 1.5
@@ -56,6 +59,7 @@ def render_svg(scenario, view: dict, title: str | None = None, *, lang: str = "e
         out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{ring}" fill="{fill}" stroke="#333"/>')
         out.append(f'<text x="{x + 8:.1f}" y="{y - 8:.1f}" font-family="serif" font-size="12">'
                    f'{escape(t.place(town.name))}</text>')
+    pieces = len(out)  # the day's pieces start here
     stacks = defaultdict(list)
     for b in view.get("blocks", []):
         stacks[b["town"]].append((b["army"], f'{b["id"]} {b["strength"]}'))
@@ -85,7 +89,11 @@ def render_svg(scenario, view: dict, title: str | None = None, *, lang: str = "e
     for k, battle in enumerate(boards):
         out += battle_board(scenario, battle, own, H + TRACK + k * BOARD, t)
     out.append("</svg>")
-    return "\n".join(out)
+    # the board: the paper, roads and towns (the same for every view and day of a scenario, at each
+    # height); the overlay: the title and the day's pieces, transparent (the title never meets a road)
+    layers = Layers(board="\n".join(out[:printed] + out[titled:pieces] + ["</svg>"]), variants=(), regions="",
+                    overlay="\n".join([root] + out[printed:titled] + out[pieces:]))
+    return LayeredSVG("\n".join(out), layers)
 
 
 SIDE_LETTER = {"F": say("F"), "A": say("A")}  # on the turn track: whose turn (French, Allied)

@@ -6,9 +6,9 @@ hashes its JSON form.
 
 from __future__ import annotations
 
-import hashlib
-import json
 from dataclasses import asdict, dataclass, field
+
+from pbem.core import digest as digests
 
 
 @dataclass
@@ -57,5 +57,8 @@ class State:
         return out
 
     def digest(self) -> str:
-        text = json.dumps(self.to_dict(), sort_keys=True)
-        return hashlib.sha256(text.encode()).hexdigest()[:16]
+        """SHA-256 of ``to_dict()`` as sorted JSON (its first 16 hex digits), without the copy."""
+        out = digests.fields_of(self)
+        if out["auction"] is None:  # as to_dict
+            del out["auction"]
+        return digests.digest(out)

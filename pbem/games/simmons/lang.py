@@ -27,4 +27,5 @@ def tongue(lang: str | None = "en", domain: str = "simmons", directory: Path | N
     on the English source."""
     if directory is None:
         return catalog(lang, (FAMILY_LOCALE, "simmons"), (CORE_LOCALE, "core"))
-    return catalog(lang, (Path(directory), domain), (FAMILY_LOCALE, "simmons"), (CORE_LOCALE, "core"))
+    directory = directory if isinstance(directory, Path) else Path(directory)  # a Path made once, not a day
+    return catalog(lang, (directory, domain), (FAMILY_LOCALE, "simmons"), (CORE_LOCALE, "core"))

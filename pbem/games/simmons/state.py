@@ -5,9 +5,9 @@ where blocks are, Triomphe's with discs and disorganisation) and mixes these in.
 
 from __future__ import annotations
 
-import hashlib
-import json
 from dataclasses import asdict, dataclass
+
+from pbem.core import digest as digests
 
 
 class Placed:
@@ -54,4 +54,5 @@ class Saved:
         return cls(**data)
 
     def digest(self) -> str:
-        return hashlib.sha256(json.dumps(self.to_dict(), sort_keys=True).encode()).hexdigest()[:16]
+        """SHA-256 of ``to_dict()`` as sorted JSON (its first 16 hex digits), without the copy."""
+        return digests.digest(self)

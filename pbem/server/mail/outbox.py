@@ -46,7 +46,7 @@ from pathlib import Path
 
 from pbem.server.addresses import one_line
 from pbem.server.mail.reply import mark_html, mark_text
-from pbem.server.store import iso
+from pbem.server.store import TEXT_INLINE, iso, put_text
 
 # Mutation testing (docs/testing.md): a line marked ``# pragma: no mutate`` has only equivalent
 # mutants. (SQL): SQL keywords and names are case-blind, so a case change does nothing. (see top):
@@ -93,10 +93,14 @@ def queue(store, to: str, subject: str, body: str, html=None, attachments=(), ki
             if row is not None:
                 return row[0]
         now = store.now()
+        html_ref = None
+        if html is not None and len(html) > TEXT_INLINE:  # a report's HTML: kept once, compressed
+            html, html_ref = None, put_text(store.db, html)
         return store.db.execute(
-            "INSERT INTO outbox (created, to_addr, subject, body, html, attachments, kind, game_id,"  # pragma: no mutate (SQL)
-            " in_reply_to, dedupe_key, next_attempt_at, lang) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",  # pragma: no mutate (SQL)
-            (now, to, subject, body, html, json.dumps(parts), kind, game_id, in_reply_to, dedupe_key, now, lang),
+            "INSERT INTO outbox (created, to_addr, subject, body, html, html_ref, attachments, kind, game_id,"  # pragma: no mutate (SQL)
+            " in_reply_to, dedupe_key, next_attempt_at, lang) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",  # pragma: no mutate (SQL)
+            (now, to, subject, body, html, html_ref, json.dumps(parts), kind, game_id, in_reply_to, dedupe_key, now,
+             lang),
         ).lastrowid
 
 
@@ -134,9 +138,11 @@ def subject_header(subject: str) -> str:
     return Header(subject, "utf-8", header_name="Subject").encode()
 
 
-def build_email(row, from_addr: str = "pbem@localhost", domain=None, resolve=None, lang: str = "en") -> EmailMessage:
+def build_email(row, from_addr: str = "pbem@localhost", domain=None, resolve=None, texts=None,
+                lang: str = "en") -> EmailMessage:
     """The message of an outbox row: text, HTML alternative with inline images, attachments
-    (those kept as a reference drawn again by ``resolve(ref) -> bytes``).
+    (those kept as a reference drawn again by ``resolve(ref) -> bytes``). An HTML kept once in the
+    store's ``texts`` (``html_ref``) is read by ``texts(digest) -> str`` (``Store.text``).
 
     The text and HTML bodies carry the marker lines (``reply.mark_text``) by
     which the mail in ignores the server's own text quoted in a reply; the first says, in the
@@ -158,9 +164,14 @@ def build_email(row, from_addr: str = "pbem@localhost", domain=None, resolve=Non
     msg["X-Auto-Response-Suppress"] = "All"  # the same, for Exchange
     msg.set_content(mark_text(row["body"], lang))  # the markers a reply's quoted copy is known by
     parts = json.loads(row["attachments"] or "[]")
-    inline = [p for p in parts if p["cid"]] if row["html"] else []
-    if row["html"]:
-        msg.add_alternative(mark_html(row["html"], lang), subtype="html")
+    html = row["html"]
+    if html is None and row.get("html_ref"):
+        html = texts(row["html_ref"]) if texts is not None else None
+        if html is None:
+            raise Unsendable(f"the HTML kept as {row['html_ref'][:12]} cannot be read")
+    inline = [p for p in parts if p["cid"]] if html else []
+    if html:
+        msg.add_alternative(mark_html(html, lang), subtype="html")
         html_part = msg.get_payload()[1]
         for part in inline:
             maintype, _, subtype = part["mime"].partition("/")
@@ -305,7 +316,7 @@ class Sender:
 
     def _deliver(self, row) -> None:
         try:
-            msg = build_email(row, self.from_addr, self.domain, self.resolve,
+            msg = build_email(row, self.from_addr, self.domain, self.resolve, self.store.text,
                               lang=row.get("lang") or self.store.language_of(row["to_addr"]))
         except DrawingFailed:
             raise  # retried with the backoff, as a relay that failed
