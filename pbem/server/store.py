@@ -307,20 +307,6 @@ def _speed_attachments_by_reference(db: Database) -> None:
         db.execute("UPDATE outbox SET attachments = ? WHERE id = ?", (json.dumps(parts), outbox_id))
 
 
-@migrations(name="issue17_1_language")
-def _language(db: Database) -> None:
-    """Each player's language (pbem.server.i18n.LANGUAGES): chosen on the web or by the mail command
-    LANGUAGE; NULL until he chooses (his mails are then in English, his pages in his browser's)."""
-    db.executescript("ALTER TABLE players ADD COLUMN language TEXT;")
-
-
-@migrations(name="issue17_2_outbox_language")
-def _outbox_language(db: Database) -> None:
-    """The language a queued mail is written in, when its address chose none (a sign-in link asked
-    for from a French page): its marker line is written in it too. NULL: the address's language."""
-    db.executescript("ALTER TABLE outbox ADD COLUMN lang TEXT;")
-
-
 @migrations(name="issue15_2_texts_kept_once")
 def _texts_kept_once(db: Database) -> None:
     """Long texts of outgoing mail (a report's HTML, 20-30 KB, 60 % of a finished game's bytes) kept
@@ -345,6 +331,20 @@ def put_text(db, text: str) -> str:
     digest = hashlib.sha256(text.encode()).hexdigest()
     db.execute("INSERT OR IGNORE INTO texts (digest, data) VALUES (?, ?)", (digest, zlib.compress(text.encode(), 6)))
     return digest
+
+
+@migrations(name="issue17_1_language")
+def _language(db: Database) -> None:
+    """Each player's language (pbem.server.i18n.LANGUAGES): chosen on the web or by the mail command
+    LANGUAGE; NULL until he chooses (his mails are then in English, his pages in his browser's)."""
+    db.executescript("ALTER TABLE players ADD COLUMN language TEXT;")
+
+
+@migrations(name="issue17_2_outbox_language")
+def _outbox_language(db: Database) -> None:
+    """The language a queued mail is written in, when its address chose none (a sign-in link asked
+    for from a French page): its marker line is written in it too. NULL: the address's language."""
+    db.executescript("ALTER TABLE outbox ADD COLUMN lang TEXT;")
 
 
 def message_id_of(raw: bytes) -> str | None:

@@ -99,7 +99,7 @@ def create():
                                                         '"options": {}}'))
     try:
         settings = settings_from_form(api_settings(body.get("settings")), given_only=True)
-        game_id, _ = service().create_game(
+        game_id, _keys = service().create_game(
             str(body["title"]).strip()[:100], {seat: g.user.email for seat in body.get("seats") or []},
             scenario=body.get("scenario"), settings=settings, moderator=body.get("moderator"),
             who=g.user.email, game=str(body.get("game") or "marengo"), options=body.get("options") or {},
@@ -169,7 +169,7 @@ def orders(game_id: int):
     side = side_for(g.user, game_id, body.get("side") or request.args.get("side"), write=True)
     text = body.get("text", "")
     if body.get("check_only"):
-        result, _ = service().check_orders(game_id, side, text, i18n.web_lang())
+        result, _checked = service().check_orders(game_id, side, text, i18n.web_lang())
     else:
         result = service().submit(game_id, side, text, source="web", who=g.user.label, lang=i18n.web_lang())
     return jsonify({"ok": result.ok, "checked_only": bool(body.get("check_only")), "side": side, "day": result.day,
