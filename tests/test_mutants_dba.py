@@ -193,3 +193,75 @@ def test_a_brigade_in_retreat_does_not_fire():
     seen = {"red-a-1"}
     assert ex.fire("blue-a", Step("RETREAT", place="goal"), seen) is None
     assert ex.fire("blue-a", Step("HOLD"), seen) is not None
+
+
+# -- reports up the chain (reports.py, reading DS6) and breaking contact (disorder.py, D17): the survivors of a
+# sample of the two modules added after the dba group's run (seed 18, 12 a module)
+
+def _report(**kwargs):
+    from pbem.games.dba.reports import Report
+
+    return Report(**{"seq": 3, "sender": "b1", "recipient": "bg", "sent": 4, "x": 0, "y": 0, **kwargs})
+
+
+def test_a_report_in_the_couriers_list_names_its_recipient_and_how_far_it_rode():
+    # reports.xǁReportǁsaid__mutmut_21 (no recipient), _24 (riding read as ended), _34 (tenths read wrong),
+    # xǁReportǁtext__mutmut_1 (no text at all)
+    names = {"b1": "Pire", "bg": "Ney"}
+    riding = _report(ridden=15)
+    assert riding.text(names) == 'report 3, Pire to Ney, sent turn 4: on the road (1.5" ridden)'
+    assert _report(status="delivered", delivered=6).text(names) == "report 3, Pire to Ney, sent turn 4: delivered on turn 6"
+    assert _report(status="lost", delivered=5).text(names) == "report 3, Pire to Ney, sent turn 4: lost on turn 5"
+    assert _report(recipient="bx").text(names).startswith("report 3, Pire to bx,")  # a name not known: its id
+
+
+def test_a_reports_news_reads_its_kept_lines_one_after_another():
+    # reports.xǁReportǁnews__mutmut_5 (no separator), _8 (the kept data left unread)
+    from pbem.lang import say
+
+    report = _report(lines=[say("%(element)s falls back 3\"", element="red-a-1").to_dict(), "a plain line"])
+    assert str(report.news()) == 'red-a-1 falls back 3"; a plain line'
+    assert str(_report().news()) == "nothing new"
+
+
+def test_a_report_whose_recipient_is_gone_or_whose_courier_falls_is_lost_on_that_turn():
+    # reports.xǁReportsǁride__mutmut_14 (no turn), _43 (no status) survived: no test lost a report
+    from pbem.core.chance import Chance
+    from pbem.games.dba.reports import LOST, Reports
+
+    reports = Reports()
+    gone = reports.send("b1", "bg", 4, (0, 0), [], [])
+    assert reports.ride(5, lambda who: None, 100, 0, Chance(1)) == []
+    assert (gone.status, gone.delivered) == (LOST, 5)
+    fallen = reports.send("b1", "bg", 5, (0, 0), [], [])
+    chance = Chance(1, fixed=[1])  # the roll for the loss: 1, and the post loses a courier on 1-100
+    assert reports.ride(6, lambda who: (10, 0), 100, 100, chance) == []
+    assert (fallen.status, fallen.delivered) == (LOST, 6) and len(chance.rolls) == 1
+    assert reports.check() == []
+
+
+def test_a_reported_sighting_replaces_one_in_memory_only_when_newer():
+    # reports.x_merge__mutmut_5 (a sighting of the same turn replaced the one remembered)
+    from pbem.games.dba.reports import merge
+    from pbem.games.dba.sight import Sighting
+
+    mine = Sighting("red-a-1", "red-a", "line_infantry", "line", 100, 100, 0, 3)
+    theirs = Sighting("red-a-1", "red-a", "line_infantry", "column", 140, 100, 0, 3)
+    newer = Sighting("red-a-1", "red-a", "line_infantry", "column", 180, 100, 0, 4)
+    assert merge({"red-a-1": mine}, [theirs]) == {"red-a-1": mine}
+    assert merge({"red-a-1": mine}, [newer]) == {"red-a-1": newer}
+
+
+def test_an_element_breaking_contact_steps_clear_of_where_it_stood_along_one_line():
+    # disorder.x__spots__mutmut_3 (a side step shorter than the frontage), _21 (the step right also forward)
+    from pbem.games.dba.disorder import _spots
+
+    sc = small(count=2)
+    e = sc.fresh_table().elements["blue-a-1"]
+    ways = {way: (dx, dy) for way, dx, dy in _spots(e)}
+    assert list(ways) == ["back", "ahead", "left", "right"]  # the order tried (D17's reading)
+    for way, (dx, dy) in ways.items():
+        assert (dx == 0) != (dy == 0), way  # straight back, ahead or to a side
+        reach = e.frontage if dx else e.depth  # a step clear of its own footprint, no more than a gap beyond
+        assert reach < abs(dx or dy) <= reach + 3, way
+    assert ways["left"] == (-ways["right"][0], 0) and ways["back"] == (0, -ways["ahead"][1])
