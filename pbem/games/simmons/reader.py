@@ -379,11 +379,12 @@ class Reader(OrderReader):
         self.fail(first, say("no locale is called %(name)s%(hint)s", name=repr(text), hint=self.close_name(text)), text,
                   say("a locale of the map, by name"))
 
-    def locale(self, stops: tuple[str, ...] = (), expected: str = "a locale") -> str:
-        """The locale named by the longest run of words from here (exactly, or by unique prefix)."""
+    def locale(self, stops: tuple[str, ...] = (), expected: str | Text = "a locale") -> str:
+        """The locale named by the longest run of words from here (exactly, or by unique prefix);
+        ``expected`` an English text of the catalog, or a Text."""
         first = self.peek()
         if not self.is_word(first, stops):
-            self.missing(say(expected), stops)
+            self.missing(expected if isinstance(expected, Text) else say(expected), stops)
         best, best_len = None, 0
         candidates, cand_len = (), 0
         acc, n, j = "", 0, self.i
