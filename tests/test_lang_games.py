@@ -736,3 +736,113 @@ def test_an_order_the_day_would_not_carry_out_is_refused_in_the_seats_language(l
     line = str(native.value)
     assert "activated" not in line and "would not be carried out" not in line, line
     assert "003 §6" in line and asleep["id"] in line
+
+
+# -- every problem Marengo's parser and checks write, in every language -------------------------
+
+def _literal_calls(path: Path, names: tuple[str, ...], constants: dict) -> list[tuple[str, tuple, dict]]:
+    """The calls of ``names`` in a test file whose arguments are all literals (or ``constants``):
+    the bad orders the parse and check tests feed, as (name, args, keywords)."""
+    import ast
+
+    def value(node):
+        if isinstance(node, ast.Name) and node.id in constants:
+            return constants[node.id]
+        return ast.literal_eval(node)
+
+    calls = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in names:
+            try:
+                calls.append((node.func.id, tuple(value(a) for a in node.args),
+                              {k.arg: value(k.value) for k in node.keywords}))
+            except (ValueError, TypeError, SyntaxError):
+                continue  # built at run time (an f-string of the test's position): not a literal example
+    return calls
+
+
+def _marengo_problems() -> list:
+    """Every Problem the bad orders of tests/test_parse.py and tests/test_checks.py raise (parsed
+    against their fixtures' positions, as those tests parse them)."""
+    from pbem.core.chance import Chance
+    from pbem.core.orders import OrdersError
+    from pbem.games.marengo.parse import parse_orders
+    from pbem.games.marengo.scenario import load_scenario
+    from pbem.games.marengo.setup import setup
+
+    import test_checks
+    import test_parse
+
+    here = Path(__file__).parent
+    found = []
+    scenario = load_scenario(here / "fixtures" / "small.toml")
+    days = {k: getattr(test_parse, k) for k in ("AUSTRIA_6AM", "FRANCE_6AM", "AUSTRIA_7AM", "FRANCE_7AM")}
+    for _name, args, keywords in _literal_calls(here / "test_parse.py", ("problems",), days):
+        state = setup(scenario, Chance(7))
+        for bid, (locale, facing) in test_parse.POSITIONS.items():
+            block = state.blocks[bid]
+            block.status, block.locale, block.facing = "map", locale, facing
+        text, *rest = args
+        side = keywords.get("side", rest[0] if rest else "austria")
+        state.day = keywords.get("day", rest[1] if len(rest) > 1 else days["AUSTRIA_6AM"])
+        try:
+            parse_orders(scenario, state, side, text, checks=False)
+        except OrdersError as error:
+            found.extend(error.problems)
+    for _name, args, keywords in _literal_calls(here / "test_checks.py", ("refused", "check"), {}):
+        try:
+            test_checks.check(*args, **keywords)
+        except OrdersError as error:
+            found.extend(error.problems)
+    return found
+
+
+def _english_pieces(lang: str) -> list[str]:
+    """The English words of the Marengo family's catalog sentences (each sentence cut at its
+    placeholders, pieces of three words or more) that its translation in ``lang`` does not keep
+    (order words such as IF BLOCKED stay English in every catalog; the order words are put in the
+    reader's words afterwards)."""
+    pieces = set()
+    for po in (Path("pbem/games/marengo/locale"), Path("pbem/games/simmons/locale"), Path("pbem/core/locale")):
+        for path in (Path(__file__).parent.parent / po / lang / "LC_MESSAGES").glob("*.po"):
+            for message in read_po(path.open("rb")):
+                if not message.id or not isinstance(message.id, str) or not message.string:
+                    continue
+                for piece in re.split(r"%\([a-z]+\)[sd]", message.id):
+                    piece = piece.strip(" ,.;:()'")
+                    if len(re.findall(r"[a-z]+", piece)) >= 3 and piece not in message.string:
+                        pieces.add(piece)
+    return sorted(pieces)
+
+
+@pytest.fixture(scope="module")
+def marengo_problems():
+    return _marengo_problems()
+
+
+def test_every_marengo_problem_is_written_as_a_text(marengo_problems):
+    """The parser's and the checks' problems (every bad order of the parse and check tests): each
+    message, and what it expects, a Text read in the seat's language."""
+    assert len(marengo_problems) > 80
+    english = [str(p) for p in marengo_problems
+               if p.said is None or (p.expected and p.expected_said is None)]
+    assert english == []
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_no_english_sentence_is_left_in_a_marengo_refusal(marengo_problems, lang):
+    """Each of those problems read in ``lang`` (as the server refuses orders: the seat's order words,
+    the core's frame) holds no English sentence of the catalogs; line, column and found unchanged."""
+    from pbem.core.orders import OrdersError
+    from pbem.games.marengo import words
+    from pbem.games.marengo.words import marengo_tongue
+
+    pieces = _english_pieces(lang)
+    assert "is not one of the blocks of this move" in pieces or lang == "en"
+    left = []
+    for problem in marengo_problems:
+        read = words.error_in_words(OrdersError([problem]), lang, marengo_tongue(lang)).problems[0]
+        assert (read.line, read.column, read.found) == (problem.line, problem.column, problem.found)
+        line = str(read)
+        left.extend(f"{piece!r} in {line}" for piece in pieces if piece in line and piece not in problem.found)
+    assert left == []
