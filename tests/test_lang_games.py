@@ -827,6 +827,23 @@ def test_every_marengo_problem_is_written_as_a_text(marengo_problems):
     english = [str(p) for p in marengo_problems
                if p.said is None or (p.expected and p.expected_said is None)]
     assert english == []
+    # nor an English sentence kept as a plain value of a Text (a reason the checks hold as English)
+    sentences = [f"{value!r} in {p}" for p in marengo_problems for said in (p.said, p.expected_said)
+                 for value in _plain_values(said) if len(re.findall(r"\b[a-z]+\b", value)) >= 3]
+    assert sentences == []
+
+
+def _plain_values(said) -> list[str]:
+    """The plain strings among a Text's values (its Texts' too): names and ids, never a sentence."""
+    from pbem.lang import Text
+
+    if not isinstance(said, Text):
+        return []
+    out = []
+    for value in said.values.values():
+        for item in value if isinstance(value, (list, tuple)) else (value,):
+            out.extend(_plain_values(item) if isinstance(item, Text) else [item] if isinstance(item, str) else [])
+    return out
 
 
 @pytest.mark.parametrize("lang", LANGS)

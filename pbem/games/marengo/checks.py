@@ -37,7 +37,7 @@ from dataclasses import dataclass
 
 from pbem.core.decisions import Decider
 from pbem.core.orders import Problem, problem
-from pbem.lang import Text, say
+from pbem.lang import Text, say, say_plural
 
 from . import combat, movement, rules
 from .day import COMMAND_LIMIT, Day, Void, reason
@@ -167,7 +167,11 @@ class _Checker:
 
     # -- reporting ---------------------------------------------------------------
 
-    def refuse(self, order: Order, why: str, expected: str = "") -> None:
+    def refuse(self, order: Order, why: str | Text, expected: str | Text = "") -> None:
+        """Refuse ``order`` for ``why`` (the engine's English reason, or a Text of the checks')."""
+        if isinstance(why, Text):
+            self.remember(str(why), why)
+            why = str(why)
         why = why.rstrip(".")
         said = self.said_of.get(why)  # the reason as the engine wrote it, to be read in the seat's language
         self.problems.append(problem(order.line, order.column,
@@ -281,13 +285,15 @@ class _Checker:
             there = art.bombard
             if order is not None and not order.hold:
                 if not targets:
-                    self.refuse(order, f"{art.id} has nothing to fire at: no enemy block stands in "
-                                f"{day.name(there)} (003 §10 step 1)", f"HOLD FIRE {art.id}, or no order")
+                    self.refuse(order, say("%(block)s has nothing to fire at: no enemy block stands in %(place)s "
+                                           "(003 §10 step 1)", block=art.id, place=day.name(there)),
+                                say("HOLD FIRE %(block)s, or no order", block=art.id))
                 elif order.target is not None and order.target not in targets:
                     shown = ", ".join(str(day.place(there, k)) for k in targets)
-                    self.refuse(order, f"the target is not yours to choose: {art.id} fires at {shown} "
-                                "(003 §10 step 1: another approach only when neither the opposite approach "
-                                "nor the reserve holds enemy blocks)", f"FIRE {art.id}")
+                    self.refuse(order, say("the target is not yours to choose: %(block)s fires at %(targets)s "
+                                           "(003 §10 step 1: another approach only when neither the opposite "
+                                           "approach nor the reserve holds enemy blocks)", block=art.id,
+                                           targets=shown), f"FIRE {art.id}")
             art.bombard = None
             if not targets or (order is not None and order.hold):
                 continue
@@ -333,7 +339,7 @@ class _Checker:
                                       "no block can lead", "may take at most", "fired a bombardment today",
                                       "only one assault a turn", "an assault crosses a blocked approach"))
 
-    def lead_problem(self, order: Assault) -> str | None:
+    def lead_problem(self, order: Assault) -> Text | None:
         """003 §5: cavalry named in WITH across a cavalry obstacle (the map decides it: the engine
         would leave it out); 003 §11 step 1: the leads named must be a legal choice."""
         st, board = self.day.st, self.board
@@ -341,29 +347,36 @@ class _Checker:
         if order.named and approach.cavalry_obstacle:
             cavalry = [bid for bid in order.blocks if bid in st.blocks and st.blocks[bid].type == "cavalry"]
             if cavalry:
-                return (f"{' '.join(cavalry)} {'is' if len(cavalry) == 1 else 'are'} cavalry, and "
-                        f"{day_place(board, order.toward, order.locale)} is a cavalry obstacle: cavalry takes "
-                        f"no part in an assault across it (003 §5); leave {' '.join(cavalry)} out of WITH")
+                return say_plural("%(blocks)s is cavalry, and %(approach)s is a cavalry obstacle: cavalry takes no "
+                                  "part in an assault across it (003 §5); leave %(blocks)s out of WITH",
+                                  "%(blocks)s are cavalry, and %(approach)s is a cavalry obstacle: cavalry takes "
+                                  "no part in an assault across it (003 §5); leave %(blocks)s out of WITH",
+                                  len(cavalry), blocks=" ".join(cavalry),
+                                  approach=day_place(board, order.toward, order.locale))
         if not order.leads:
             return None
         width = approach.width
         if len(order.leads) > width:
-            kind = "narrow" if width == 1 else "wide"
-            return (f"{len(order.leads)} lead blocks on a {kind} approach: at most {width} "
-                    f"(003 §11 step 1)")
+            if width == 1:
+                return say("%(leads)d lead blocks on a narrow approach: at most %(width)d (003 §11 step 1)",
+                           leads=len(order.leads), width=width)
+            return say("%(leads)d lead blocks on a wide approach: at most %(width)d (003 §11 step 1)",
+                       leads=len(order.leads), width=width)
         types = {st.blocks[b].type for b in order.leads}
         if len(types) > 1:
-            return "the lead blocks must be all infantry or all cavalry (003 §11 step 1)"
+            return say("the lead blocks must be all infantry or all cavalry (003 §11 step 1)")
         for bid in order.leads:
             b = st.blocks[bid]
             if b.type == "artillery":
-                return f"{bid} is artillery; only infantry or cavalry leads an assault (003 §11 step 1)"
+                return say("%(block)s is artillery; only infantry or cavalry leads an assault (003 §11 step 1)",
+                           block=bid)
             if b.type == "cavalry" and approach.cavalry_obstacle:
-                return (f"{bid} is cavalry, and {day_place(board, order.toward, order.locale)} is a cavalry "
-                        f"obstacle: cavalry takes no part there (003 §5, §11)")
+                return say("%(block)s is cavalry, and %(approach)s is a cavalry obstacle: cavalry takes no part "
+                           "there (003 §5, §11)", block=bid, approach=day_place(board, order.toward, order.locale))
             if b.strength < 2 or b.strength <= approach.penalty(b.type):
-                return (f"{bid} ({b.type} {b.strength}) cannot lead: a lead has strength 2 or more and above "
-                        f"the approach's penalty for its type ({approach.penalty(b.type)}) (003 §11 step 1)")
+                return say("%(block)s (%(type)s %(strength)d) cannot lead: a lead has strength 2 or more and "
+                           "above the approach's penalty for its type (%(penalty)d) (003 §11 step 1)", block=bid,
+                           type=say(b.type), strength=b.strength, penalty=approach.penalty(b.type))
         return None
 
     # -- movement ----------------------------------------------------------------------
@@ -404,9 +417,10 @@ class _Checker:
         line = self.crossing.get(first_step(order))
         if line is not None:
             a, b = first_step(order)
-            self.refuse(order, f"the assault in line {line} crosses {self.board.approach_name(b, a)}: if it "
-                        f"fails, that approach is closed to you for the day; if it wins, only its blocks may "
-                        f"enter {self.board.locales[b].name} (003 §11)")
+            self.refuse(order, say("the assault in line %(line)d crosses %(approach)s: if it fails, that approach "
+                                   "is closed to you for the day; if it wins, only its blocks may enter %(place)s "
+                                   "(003 §11)", line=line, approach=self.board.approach_name(b, a),
+                                   place=self.board.locales[b].name))
             return
         near_limit = bool(self.maybe) and trial.spent > 0 and day.commands + self.maybe >= COMMAND_LIMIT
         if trial.void or deps or trial.unsure or near_limit:
