@@ -797,13 +797,13 @@ def _marengo_problems() -> list:
     return found
 
 
-def _english_pieces(lang: str) -> list[str]:
+def _english_pieces(lang: str, game: str = "marengo") -> list[str]:
     """The English words of the Marengo family's catalog sentences (each sentence cut at its
     placeholders, pieces of three words or more) that its translation in ``lang`` does not keep
     (order words such as IF BLOCKED stay English in every catalog; the order words are put in the
     reader's words afterwards)."""
     pieces = set()
-    for po in (Path("pbem/games/marengo/locale"), Path("pbem/games/simmons/locale"), Path("pbem/core/locale")):
+    for po in (Path(f"pbem/games/{game}/locale"), Path("pbem/games/simmons/locale"), Path("pbem/core/locale")):
         for path in (Path(__file__).parent.parent / po / lang / "LC_MESSAGES").glob("*.po"):
             for message in read_po(path.open("rb")):
                 if not message.id or not isinstance(message.id, str) or not message.string:
@@ -859,6 +859,78 @@ def test_no_english_sentence_is_left_in_a_marengo_refusal(marengo_problems, lang
     left = []
     for problem in marengo_problems:
         read = words.error_in_words(OrdersError([problem]), lang, marengo_tongue(lang)).problems[0]
+        assert (read.line, read.column, read.found) == (problem.line, problem.column, problem.found)
+        line = str(read)
+        left.extend(f"{piece!r} in {line}" for piece in pieces if piece in line and piece not in problem.found)
+    assert left == []
+
+
+# Triomphe's bad orders, each raising at least one problem, at the start of the game: (side, text)
+TRIOMPHE_BAD = [
+    ("austria", "ENTER A1 A2 -> Pedrabona"), ("austria", "ENTER A1 BY PONTOON\nENTER A2 BY PONTOON"),
+    ("austria", "ENTER A1 AT Nowhere"), ("austria", "ENTER A1 -> Pedrabona -> Marengo -> Spinetta -> Cascina"),
+    ("austria", "ENTER A1 BY FOO"), ("austria", "ENTER A1 IF FOO"), ("austria", "ENTER A1 IF BLOCKED FOO"),
+    ("austria", "ENTER A1 THEN FOO"), ("austria", "ENTER A1 THEN CONTINUE A1 Marengo>Spinetta"),
+    ("austria", "ENTER A1\nENTER A1"), ("austria", "MARCH A1 Pedrabona -> Marengo"), ("austria", "ROAD"),
+    ("austria", "MARCH A1"), ("austria", "BOMBARD"), ("austria", "HOLD A1"), ("austria", "FIRE"),
+    ("austria", "REORGANISE A1"), ("austria", "RETURN NONE"), ("austria", "ATTACK A1 Pedrabona"),
+    ("france", "MARCH F1 Spinetta -> Nowhere"), ("france", "MARCH F1 F2 F3 F4 Spinetta -> Marengo"),
+    ("france", "MARCH F1 Spinetta -> Spinetta"), ("france", "MARCH F1 Spinetta -> Bormida bridgehead"),
+    ("france", "ROAD F1 F2 Spinetta -> Marengo"), ("france", "ROAD F1 Spinetta>Marengo -> Marengo"),
+    ("france", "ATTACK F1 Spinetta -> Bormida bridgehead"), ("france", "ASSAULT Spinetta>Marengo"),
+    ("france", "BOMBARD F1 FROM Spinetta>Marengo"), ("france", "FIRE F1"), ("france", "RETURN Marengo"),
+    ("france", "RETURN NONE\nRETURN NONE"),
+    ("france", "MARCH F1 Spinetta -> Spinetta>Marengo THEN CONTINUE Marengo>Spinetta"),
+    ("france", "MARCH F1 Spinetta -> Marengo THEN CONTINUE F1 Marengo>Spinetta"), ("france", "ENTER F1"),
+    ("france", "STANDING RETREAT Spinetta TO Spinetta Spinetta"),
+    ("france", "ATTACK F1 Spinetta>Marengo -> Piana di San Giuliano"),
+    ("france", "MARCH F1 Spinetta -> Marengo\nMARCH F1 Marengo -> Spinetta"),
+    ("france", "ASSAULT Spinetta>Marengo WITH F1 LEAD F2"), ("france", "MOVE F1 Spinetta -> Marengo"),
+]
+
+
+@pytest.fixture(scope="module")
+def triomphe_problems():
+    from pbem.core.orders import OrdersError
+    from pbem.games.triomphe import parse_orders, setup
+    from pbem.games.triomphe.scenario import load_scenario
+
+    scenario = load_scenario(Path(__file__).parent.parent / "maps" / "triomphe.toml")
+    found = []
+    for side, text in TRIOMPHE_BAD:
+        state = setup(scenario, 1)
+        state.day = 0 if side == "austria" else 1
+        with pytest.raises(OrdersError) as error:
+            parse_orders(scenario, state, side, text)
+        found.extend(error.value.problems)
+    return found
+
+
+def test_every_triomphe_problem_is_written_as_a_text(triomphe_problems):
+    """Triomphe's parser (its own orders, the family's reader): each message a Text, what is expected
+    a Text or only names and order words; no English sentence kept as a plain value."""
+    def sentence(text: str) -> bool:
+        return len(re.findall(r"\b[a-z]+\b", text)) >= 3
+
+    english = [str(p) for p in triomphe_problems
+               if p.said is None or (p.expected_said is None and sentence(p.expected))]
+    assert english == []
+    plain = [f"{value!r} in {p}" for p in triomphe_problems for said in (p.said, p.expected_said)
+             for value in _plain_values(said) if sentence(value)]
+    assert plain == []
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_no_english_sentence_is_left_in_a_triomphe_refusal(triomphe_problems, lang):
+    from pbem.core.orders import OrdersError
+    from pbem.games.triomphe.words import WORDS
+
+    ruleset = rulesets()["triomphe"]
+    pieces = _english_pieces(lang, "triomphe")
+    assert "is not one of the blocks of this action" in pieces
+    left = []
+    for problem in triomphe_problems:
+        read = WORDS.error_in_words(OrdersError([problem]), lang, ruleset.tongue(lang)).problems[0]
         assert (read.line, read.column, read.found) == (problem.line, problem.column, problem.found)
         line = str(read)
         left.extend(f"{piece!r} in {line}" for piece in pieces if piece in line and piece not in problem.found)
