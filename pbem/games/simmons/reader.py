@@ -375,7 +375,7 @@ class Reader(OrderReader):
         if candidates:
             names = ", ".join(self.name(lid) for lid in candidates[:6])
             if len(candidates) > 6:
-                names += f" and {len(candidates) - 6} more"
+                names = say("%(names)s and %(num)d more", names=names, num=len(candidates) - 6)
             self.fail(first, say("%(name)s could be any of: %(names)s", name=repr(text), names=names), text,
                       say("more of the name"))
         self.fail(first, say("no locale is called %(name)s%(hint)s", name=repr(text), hint=self.close_name(text)), text,
