@@ -935,3 +935,60 @@ def test_no_english_sentence_is_left_in_a_triomphe_refusal(triomphe_problems, la
         line = str(read)
         left.extend(f"{piece!r} in {line}" for piece in pieces if piece in line and piece not in problem.found)
     assert left == []
+
+
+@pytest.fixture(scope="module")
+def marengo_warned():
+    """The orders of tests/test_checks.py's literal examples that are accepted with warnings."""
+    from pbem.core.orders import OrdersError
+
+    import test_checks
+
+    import ast
+
+    from pbem.games.marengo.parse import parse_orders
+
+    here, found, examples = Path(__file__).parent, [], []
+    for name in ("test_checks.py", "test_mutants_marengo.py"):
+        examples += [args for _n, args, _k in _literal_calls(here / name, ("check",), {}) if len(args) == 2]
+        for function in ast.walk(ast.parse((here / name).read_text(encoding="utf-8"))):
+            if not isinstance(function, ast.FunctionDef):
+                continue
+            cases = [a.value for n in ast.walk(function) if isinstance(n, ast.Call) and getattr(n.func, "id", "") ==
+                     "position" for a in n.args[:1] if isinstance(a, ast.Constant)]
+            calls = [n for n in ast.walk(function) if isinstance(n, ast.Call) and getattr(n.func, "id", "") ==
+                     "parse_orders" and len(n.args) == 4 and all(isinstance(a, ast.Constant) for a in n.args[2:])]
+            examples += [(cases[0], call.args[3].value, call.args[2].value) for call in calls if len(cases) == 1]
+    for case, text, *side in examples:
+        try:
+            if side:
+                scenario, state = test_checks.position(case)
+                orders = parse_orders(scenario, state, side[0], text)
+            else:
+                orders = test_checks.check(case, text)
+        except OrdersError:
+            continue
+        if orders.warnings:
+            found.append(orders)
+    return found
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_marengo_warning_is_read_in_the_seats_language(marengo_warned, lang):
+    """What an accepted order depends on (the enemy's blocks, an earlier assault, the command limit):
+    each warning a Text whose English is the warning as written, read in ``lang`` with no English
+    sentence of the catalogs left."""
+    from pbem.games.marengo import words
+    from pbem.games.marengo.words import marengo_tongue
+
+    assert len(marengo_warned) >= 3
+    tongue, pieces = marengo_tongue(lang), _english_pieces(lang)
+    left = []
+    for orders in marengo_warned:
+        assert [str(w) for w in orders.warnings_said] == orders.warnings
+        for said in orders.warnings_said:
+            line = words.words_in(tongue.say(said), lang)
+            left.extend(f"{piece!r} in {line}" for piece in pieces if piece in line)
+            left.extend(f"{value!r} in {line}" for value in _plain_values(said)
+                        if len(re.findall(r"\b[a-z]+\b", value)) >= 3)
+    assert left == []
