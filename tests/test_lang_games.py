@@ -794,7 +794,20 @@ def _marengo_problems() -> list:
             test_checks.check(*args, **keywords)
         except OrdersError as error:
             found.extend(error.problems)
+    for case, day, side, text in MARENGO_MORE:
+        scenario, state = test_checks.position(case)
+        state.day = day
+        with pytest.raises(OrdersError) as error:
+            parse_orders(scenario, state, side, text)
+        found.extend(error.value.problems)
     return found
+
+
+# Marengo's refusals the parse and check tests do not write: (case of tests/cases/marengo, day, side, text)
+MARENGO_MORE = [
+    ("artillery-defence-allowed", 5, "france", "BOMBARD F3 FROM Mid>East"),  # the engine's reason (combat.py)
+    ("artillery-defence-allowed", 5, "france", "BOMBARD F3 FROM Mid>West\nMOVE F3 Mid>West -> Mid"),
+]
 
 
 def _english_pieces(lang: str, game: str = "marengo") -> list[str]:

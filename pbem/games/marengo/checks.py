@@ -556,6 +556,9 @@ class _Checker:
             day.orders = Orders(self.side, orders=[order])
             combat.declare_bombardments(day)
             voids = [e.text.split(" — ", 1)[-1] for e in day.events if e.kind == "void"]
+            for event, why in zip([e for e in day.events if e.kind == "void"], voids):
+                if event.said is not None:
+                    self.remember(why, event.said.values.get("why"))
             if voids and not deps:
                 self.refuse(order, voids[0])
             elif deps:
