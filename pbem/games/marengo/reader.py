@@ -10,7 +10,7 @@ orders themselves are read in parse.py.
 from __future__ import annotations
 
 from pbem.core.orders import Problem, Token
-from pbem.games.simmons.clock import hour_label
+from pbem.games.simmons.clock import Clock
 from pbem.lang import say
 from pbem.games.simmons.reader import PLACE, Reader as FamilyReader, natural_order  # noqa: F401 (parse.py's)
 
@@ -41,13 +41,13 @@ class Reader(FamilyReader):
                 return False
             if not due:
                 self.note(token, say("%(block)s may not enter before %(hour)s (it is %(now)s)", block=block.id,
-                                     hour=hour_label(block.arrives), now=hour_label(self.hour)),
+                                     hour=Clock(block.arrives), now=Clock(self.hour)),
                           None, say("a reinforcement due by now"))
                 return False
         elif need in ("map", "bombard") and waiting and not (need == "bombard" and due):
             said = say("%(block)s is not on the map yet; it is due now", block=block.id) if due else \
                 say("%(block)s is not on the map yet; it may enter at %(hour)s", block=block.id,
-                    hour=hour_label(block.arrives)) if block.arrives is not None else \
+                    hour=Clock(block.arrives)) if block.arrives is not None else \
                 say("%(block)s is not on the map yet", block=block.id)
             self.note(token, said, None, say("a block on the map (to bring it on: ENTER %(block)s BY ROAD)",
                                              block=block.id))

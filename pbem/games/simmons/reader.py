@@ -154,7 +154,7 @@ class Reader(OrderReader):
                           say("one of %(words)s", words=", ".join(w for w in self.ORDER_WORDS if w not in self.ALIASES)))
             if word != "STANDING" and self.side != self.day_side:
                 self.fail(first, say("it is %(whose)s (%(hour)s): only STANDING orders can be given now",
-                                     whose=self.whose_turn(), hour=hour_label(self.hour)), None, say("STANDING ..."))
+                                     whose=self.whose_turn(), hour=Clock(self.hour)), None, say("STANDING ..."))
             self.take()
             if word == "FINAL":
                 self.done("nothing after FINAL")

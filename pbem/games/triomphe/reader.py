@@ -16,7 +16,7 @@ import re
 from pbem.core.orders import Token
 from pbem.games.simmons.board import fold
 from pbem.lang import say
-from pbem.games.simmons.clock import hour_label
+from pbem.games.simmons.clock import Clock
 from pbem.games.simmons.reader import PLACE, Reader as FamilyReader, natural_order  # noqa: F401 (the game's names)
 
 from .state import Block
@@ -38,7 +38,7 @@ class Reader(FamilyReader):
             return False
         if need == "waiting" and block.arrives is not None and block.arrives > self.hour:
             self.note(token, say("%(block)s may not enter before %(hour)s (it is %(now)s)", block=block.id,
-                                 hour=hour_label(block.arrives), now=hour_label(self.hour)),
+                                 hour=Clock(block.arrives), now=Clock(self.hour)),
                       None, say("a reinforcement due by now"))
             return False
         if need == "map" and block.status == "waiting":
