@@ -736,3 +736,272 @@ def test_an_order_the_day_would_not_carry_out_is_refused_in_the_seats_language(l
     line = str(native.value)
     assert "activated" not in line and "would not be carried out" not in line, line
     assert "003 §6" in line and asleep["id"] in line
+
+
+# -- every problem Marengo's parser and checks write, in every language -------------------------
+
+def _literal_calls(path: Path, names: tuple[str, ...], constants: dict) -> list[tuple[str, tuple, dict]]:
+    """The calls of ``names`` in a test file whose arguments are all literals (or ``constants``):
+    the bad orders the parse and check tests feed, as (name, args, keywords)."""
+    import ast
+
+    def value(node):
+        if isinstance(node, ast.Name) and node.id in constants:
+            return constants[node.id]
+        return ast.literal_eval(node)
+
+    calls = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in names:
+            try:
+                calls.append((node.func.id, tuple(value(a) for a in node.args),
+                              {k.arg: value(k.value) for k in node.keywords}))
+            except (ValueError, TypeError, SyntaxError):
+                continue  # built at run time (an f-string of the test's position): not a literal example
+    return calls
+
+
+def _marengo_problems() -> list:
+    """Every Problem the bad orders of tests/test_parse.py and tests/test_checks.py raise (parsed
+    against their fixtures' positions, as those tests parse them)."""
+    from pbem.core.chance import Chance
+    from pbem.core.orders import OrdersError
+    from pbem.games.marengo.parse import parse_orders
+    from pbem.games.marengo.scenario import load_scenario
+    from pbem.games.marengo.setup import setup
+
+    import test_checks
+    import test_parse
+
+    here = Path(__file__).parent
+    found = []
+    scenario = load_scenario(here / "fixtures" / "small.toml")
+    days = {k: getattr(test_parse, k) for k in ("AUSTRIA_6AM", "FRANCE_6AM", "AUSTRIA_7AM", "FRANCE_7AM")}
+    for _name, args, keywords in _literal_calls(here / "test_parse.py", ("problems",), days):
+        state = setup(scenario, Chance(7))
+        for bid, (locale, facing) in test_parse.POSITIONS.items():
+            block = state.blocks[bid]
+            block.status, block.locale, block.facing = "map", locale, facing
+        text, *rest = args
+        side = keywords.get("side", rest[0] if rest else "austria")
+        state.day = keywords.get("day", rest[1] if len(rest) > 1 else days["AUSTRIA_6AM"])
+        try:
+            parse_orders(scenario, state, side, text, checks=False)
+        except OrdersError as error:
+            found.extend(error.problems)
+    for _name, args, keywords in _literal_calls(here / "test_checks.py", ("refused", "check"), {}):
+        try:
+            test_checks.check(*args, **keywords)
+        except OrdersError as error:
+            found.extend(error.problems)
+    for case, day, side, text in MARENGO_MORE:
+        scenario, state = test_checks.position(case)
+        state.day = day
+        with pytest.raises(OrdersError) as error:
+            parse_orders(scenario, state, side, text)
+        found.extend(error.value.problems)
+    return found
+
+
+# Marengo's refusals the parse and check tests do not write: (case of tests/cases/marengo, day, side, text)
+MARENGO_MORE = [
+    ("artillery-defence-allowed", 5, "france", "BOMBARD F3 FROM Mid>East"),  # the engine's reason (combat.py)
+    ("artillery-defence-allowed", 5, "france", "BOMBARD F3 FROM Mid>West\nMOVE F3 Mid>West -> Mid"),
+]
+
+
+def _english_pieces(lang: str, game: str = "marengo") -> list[str]:
+    """The English words of the Marengo family's catalog sentences (each sentence cut at its
+    placeholders, pieces of three words or more) that its translation in ``lang`` does not keep
+    (order words such as IF BLOCKED stay English in every catalog; the order words are put in the
+    reader's words afterwards)."""
+    pieces = set()
+    for po in (Path(f"pbem/games/{game}/locale"), Path("pbem/games/simmons/locale"), Path("pbem/core/locale")):
+        for path in (Path(__file__).parent.parent / po / lang / "LC_MESSAGES").glob("*.po"):
+            for message in read_po(path.open("rb")):
+                if not message.id or not isinstance(message.id, str) or not message.string:
+                    continue
+                for piece in re.split(r"%\([a-z]+\)[sd]", message.id):
+                    piece = piece.strip(" ,.;:()'")
+                    if len(re.findall(r"[a-z]+", piece)) >= 3 and piece not in message.string:
+                        pieces.add(piece)
+    return sorted(pieces)
+
+
+@pytest.fixture(scope="module")
+def marengo_problems():
+    return _marengo_problems()
+
+
+def test_every_marengo_problem_is_written_as_a_text(marengo_problems):
+    """The parser's and the checks' problems (every bad order of the parse and check tests): each
+    message, and what it expects, a Text read in the seat's language."""
+    assert len(marengo_problems) > 80
+    english = [str(p) for p in marengo_problems
+               if p.said is None or (p.expected and p.expected_said is None)]
+    assert english == []
+    # nor an English sentence kept as a plain value of a Text (a reason the checks hold as English)
+    sentences = [f"{value!r} in {p}" for p in marengo_problems for said in (p.said, p.expected_said)
+                 for value in _plain_values(said) if len(re.findall(r"\b[a-z]+\b", value)) >= 3]
+    assert sentences == []
+
+
+def _plain_values(said) -> list[str]:
+    """The plain strings among a Text's values (its Texts' too): names and ids, never a sentence."""
+    from pbem.lang import Text
+
+    if not isinstance(said, Text):
+        return []
+    out = []
+    for value in said.values.values():
+        for item in value if isinstance(value, (list, tuple)) else (value,):
+            out.extend(_plain_values(item) if isinstance(item, Text) else [item] if isinstance(item, str) else [])
+    return out
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_no_english_sentence_is_left_in_a_marengo_refusal(marengo_problems, lang):
+    """Each of those problems read in ``lang`` (as the server refuses orders: the seat's order words,
+    the core's frame) holds no English sentence of the catalogs; line, column and found unchanged."""
+    from pbem.core.orders import OrdersError
+    from pbem.games.marengo import words
+    from pbem.games.marengo.words import marengo_tongue
+
+    pieces = _english_pieces(lang)
+    assert "is not one of the blocks of this move" in pieces or lang == "en"
+    left = []
+    for problem in marengo_problems:
+        read = words.error_in_words(OrdersError([problem]), lang, marengo_tongue(lang)).problems[0]
+        assert (read.line, read.column, read.found) == (problem.line, problem.column, problem.found)
+        line = str(read)
+        left.extend(f"{piece!r} in {line}" for piece in pieces if piece in line and piece not in problem.found)
+    assert left == []
+
+
+# Triomphe's bad orders, each raising at least one problem, at the start of the game: (side, text)
+TRIOMPHE_BAD = [
+    ("austria", "ENTER A1 A2 -> Pedrabona"), ("austria", "ENTER A1 BY PONTOON\nENTER A2 BY PONTOON"),
+    ("austria", "ENTER A1 AT Nowhere"), ("austria", "ENTER A1 -> Pedrabona -> Marengo -> Spinetta -> Cascina"),
+    ("austria", "ENTER A1 BY FOO"), ("austria", "ENTER A1 IF FOO"), ("austria", "ENTER A1 IF BLOCKED FOO"),
+    ("austria", "ENTER A1 THEN FOO"), ("austria", "ENTER A1 THEN CONTINUE A1 Marengo>Spinetta"),
+    ("austria", "ENTER A1\nENTER A1"), ("austria", "MARCH A1 Pedrabona -> Marengo"), ("austria", "ROAD"),
+    ("austria", "MARCH A1"), ("austria", "BOMBARD"), ("austria", "HOLD A1"), ("austria", "FIRE"),
+    ("austria", "REORGANISE A1"), ("austria", "RETURN NONE"), ("austria", "ATTACK A1 Pedrabona"),
+    ("france", "MARCH F1 Spinetta -> Nowhere"), ("france", "MARCH F1 F2 F3 F4 Spinetta -> Marengo"),
+    ("france", "MARCH F1 Spinetta -> Spinetta"), ("france", "MARCH F1 Spinetta -> Bormida bridgehead"),
+    ("france", "ROAD F1 F2 Spinetta -> Marengo"), ("france", "ROAD F1 Spinetta>Marengo -> Marengo"),
+    ("france", "ATTACK F1 Spinetta -> Bormida bridgehead"), ("france", "ASSAULT Spinetta>Marengo"),
+    ("france", "BOMBARD F1 FROM Spinetta>Marengo"), ("france", "FIRE F1"), ("france", "RETURN Marengo"),
+    ("france", "RETURN NONE\nRETURN NONE"),
+    ("france", "MARCH F1 Spinetta -> Spinetta>Marengo THEN CONTINUE Marengo>Spinetta"),
+    ("france", "MARCH F1 Spinetta -> Marengo THEN CONTINUE F1 Marengo>Spinetta"), ("france", "ENTER F1"),
+    ("france", "STANDING RETREAT Spinetta TO Spinetta Spinetta"),
+    ("france", "ATTACK F1 Spinetta>Marengo -> Piana di San Giuliano"),
+    ("france", "MARCH F1 Spinetta -> Marengo\nMARCH F1 Marengo -> Spinetta"),
+    ("france", "ASSAULT Spinetta>Marengo WITH F1 LEAD F2"), ("france", "MOVE F1 Spinetta -> Marengo"),
+]
+
+
+@pytest.fixture(scope="module")
+def triomphe_problems():
+    from pbem.core.orders import OrdersError
+    from pbem.games.triomphe import parse_orders, setup
+    from pbem.games.triomphe.scenario import load_scenario
+
+    scenario = load_scenario(Path(__file__).parent.parent / "maps" / "triomphe.toml")
+    found = []
+    for side, text in TRIOMPHE_BAD:
+        state = setup(scenario, 1)
+        state.day = 0 if side == "austria" else 1
+        with pytest.raises(OrdersError) as error:
+            parse_orders(scenario, state, side, text)
+        found.extend(error.value.problems)
+    return found
+
+
+def test_every_triomphe_problem_is_written_as_a_text(triomphe_problems):
+    """Triomphe's parser (its own orders, the family's reader): each message a Text, what is expected
+    a Text or only names and order words; no English sentence kept as a plain value."""
+    def sentence(text: str) -> bool:
+        return len(re.findall(r"\b[a-z]+\b", text)) >= 3
+
+    english = [str(p) for p in triomphe_problems
+               if p.said is None or (p.expected_said is None and sentence(p.expected))]
+    assert english == []
+    plain = [f"{value!r} in {p}" for p in triomphe_problems for said in (p.said, p.expected_said)
+             for value in _plain_values(said) if sentence(value)]
+    assert plain == []
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_no_english_sentence_is_left_in_a_triomphe_refusal(triomphe_problems, lang):
+    from pbem.core.orders import OrdersError
+    from pbem.games.triomphe.words import WORDS
+
+    ruleset = rulesets()["triomphe"]
+    pieces = _english_pieces(lang, "triomphe")
+    assert "is not one of the blocks of this action" in pieces
+    left = []
+    for problem in triomphe_problems:
+        read = WORDS.error_in_words(OrdersError([problem]), lang, ruleset.tongue(lang)).problems[0]
+        assert (read.line, read.column, read.found) == (problem.line, problem.column, problem.found)
+        line = str(read)
+        left.extend(f"{piece!r} in {line}" for piece in pieces if piece in line and piece not in problem.found)
+    assert left == []
+
+
+@pytest.fixture(scope="module")
+def marengo_warned():
+    """The orders of tests/test_checks.py's literal examples that are accepted with warnings."""
+    from pbem.core.orders import OrdersError
+
+    import test_checks
+
+    import ast
+
+    from pbem.games.marengo.parse import parse_orders
+
+    here, found, examples = Path(__file__).parent, [], []
+    for name in ("test_checks.py", "test_mutants_marengo.py"):
+        examples += [args for _n, args, _k in _literal_calls(here / name, ("check",), {}) if len(args) == 2]
+        for function in ast.walk(ast.parse((here / name).read_text(encoding="utf-8"))):
+            if not isinstance(function, ast.FunctionDef):
+                continue
+            cases = [a.value for n in ast.walk(function) if isinstance(n, ast.Call) and getattr(n.func, "id", "") ==
+                     "position" for a in n.args[:1] if isinstance(a, ast.Constant)]
+            calls = [n for n in ast.walk(function) if isinstance(n, ast.Call) and getattr(n.func, "id", "") ==
+                     "parse_orders" and len(n.args) == 4 and all(isinstance(a, ast.Constant) for a in n.args[2:])]
+            examples += [(cases[0], call.args[3].value, call.args[2].value) for call in calls if len(cases) == 1]
+    for case, text, *side in examples:
+        try:
+            if side:
+                scenario, state = test_checks.position(case)
+                orders = parse_orders(scenario, state, side[0], text)
+            else:
+                orders = test_checks.check(case, text)
+        except OrdersError:
+            continue
+        if orders.warnings:
+            found.append(orders)
+    return found
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_marengo_warning_is_read_in_the_seats_language(marengo_warned, lang):
+    """What an accepted order depends on (the enemy's blocks, an earlier assault, the command limit):
+    each warning a Text whose English is the warning as written, read in ``lang`` with no English
+    sentence of the catalogs left."""
+    from pbem.games.marengo import words
+    from pbem.games.marengo.words import marengo_tongue
+
+    assert len(marengo_warned) >= 3
+    tongue, pieces = marengo_tongue(lang), _english_pieces(lang)
+    left = []
+    for orders in marengo_warned:
+        assert [str(w) for w in orders.warnings_said] == orders.warnings
+        for said in orders.warnings_said:
+            line = words.words_in(tongue.say(said), lang)
+            left.extend(f"{piece!r} in {line}" for piece in pieces if piece in line)
+            left.extend(f"{value!r} in {line}" for value in _plain_values(said)
+                        if len(re.findall(r"\b[a-z]+\b", value)) >= 3)
+    assert left == []

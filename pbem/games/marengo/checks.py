@@ -37,7 +37,7 @@ from dataclasses import dataclass
 
 from pbem.core.decisions import Decider
 from pbem.core.orders import Problem, problem
-from pbem.lang import Text, say
+from pbem.lang import Text, say, say_plural
 
 from . import combat, movement, rules
 from .day import COMMAND_LIMIT, Day, Void, reason
@@ -120,16 +120,17 @@ def check_day(scenario: Scenario, state: State, orders: Orders) -> list[Problem]
            tuple((type(o).__name__, o.text, o.line, o.column) for o in orders.orders))
     hit = _MEMO.get(key)
     if hit is not None and hit[0] is scenario:
-        _, problems, warnings, texts = hit
+        _, problems, warnings, texts, said = hit
         for order, (text, blocks) in zip(orders.of(Assault), texts):
             order.text, order.blocks = text, blocks
         orders.warnings[:] = warnings
+        orders.warnings_said[:] = said
         return list(problems)
     problems = _Checker(scenario, state, orders).run()
     if len(_MEMO) >= MEMO_SIZE:
         _MEMO.pop(next(iter(_MEMO)))
     _MEMO[key] = (scenario, list(problems), list(orders.warnings),
-                  [(o.text, o.blocks) for o in orders.of(Assault)])
+                  [(o.text, o.blocks) for o in orders.of(Assault)], list(orders.warnings_said))
     return problems
 
 
@@ -157,17 +158,22 @@ class _Checker:
         self.problems: list[Problem] = []
         self.said_of: dict[str, Text] = {}  # a void reason (English, as the checks compare it) -> its Text
         self.warnings: list[str] = []
+        self.warnings_said: list[Text] = []  # the same, as Texts (read in the seat's language)
         # what earlier orders make uncertain, place by place, with what does it:
         self.own_unsure: dict[str, str] = {}  # the side's own blocks there (and MORALE, its army's)
         self.foe_unsure: dict[str, str] = {}  # the enemy's blocks there
         self.may_leave: dict[str, set[str]] = {}  # own blocks an uncertain order may take out of a locale
         self.crossing: dict[tuple[str, str], int] = {}  # (from, into) of an assault carried out -> its line
         self.maybe = 0  # commands the conditional orders may spend
-        self.maybe_by: list[str] = []
+        self.maybe_by: list[Text] = []  # "line N" of the orders that may use a command
 
     # -- reporting ---------------------------------------------------------------
 
-    def refuse(self, order: Order, why: str, expected: str = "") -> None:
+    def refuse(self, order: Order, why: str | Text, expected: str | Text = "") -> None:
+        """Refuse ``order`` for ``why`` (the engine's English reason, or a Text of the checks')."""
+        if isinstance(why, Text):
+            self.remember(str(why), why)
+            why = str(why)
         why = why.rstrip(".")
         said = self.said_of.get(why)  # the reason as the engine wrote it, to be read in the seat's language
         self.problems.append(problem(order.line, order.column,
@@ -180,11 +186,14 @@ class _Checker:
         if isinstance(said, Text) and str(said).rstrip(".") == english.rstrip("."):
             self.said_of.setdefault(english.rstrip("."), said)
 
-    def warn(self, order: Order, text: str) -> None:
+    def warn(self, order: Order, text: str | Text) -> None:
+        """Warn that ``order`` depends on the enemy; ``text`` a Text (or English) saying on what."""
         if len(self.warnings) < MAX_WARNINGS:
             self.warnings.append(f"line {order.line}: {order.text} — {text}")
+            self.warnings_said.append(say("line %(line)d: %(order)s — %(why)s", line=order.line, order=order.text,
+                                          why=text))
 
-    def unsettle(self, locales, why: str, own: bool = True, foe: bool = True) -> None:
+    def unsettle(self, locales, why: str | Text, own: bool = True, foe: bool = True) -> None:
         for lid in locales:
             if lid is not None:
                 if own:
@@ -197,11 +206,11 @@ class _Checker:
         mine = self.day.st.held_by(self.side)
         return [n for n in self.board.adjacent(locale) if n not in mine]
 
-    def depends(self, locales, why: str = "", blocks=()) -> list[str]:
+    def depends(self, locales, why: str = "", blocks=()) -> list[Text]:
         """What makes uncertain the facts an order (voided for ``why``) depends on, each reason once."""
         capacity = any(k in why for k in CAPACITY)
         enemy = any(k in why for k in ENEMY)
-        out: list[str] = []
+        out: list[Text] = []
         for lid in locales:
             for table, used in ((self.own_unsure, not enemy), (self.foe_unsure, not capacity)):
                 reason = table.get(lid) if used else None
@@ -222,6 +231,7 @@ class _Checker:
                 self.check_move(order)
         self.declarations()
         self.orders.warnings[:] = self.warnings
+        self.orders.warnings_said[:] = self.warnings_said
         return self.problems
 
     def assault_without_with(self) -> None:
@@ -257,8 +267,9 @@ class _Checker:
                             "no more blocks than the day allows (blocks next to the enemy wake by themselves)")
             elif text.endswith("is already active."):
                 bid = text.split()[0]
-                self.warn(self._activate_naming(bid + " "), f"{bid} wakes by itself at the start of the day "
-                          "(an enemy block is next to it); naming it uses no activation")
+                self.warn(self._activate_naming(bid + " "), say("%(block)s wakes by itself at the start of the day "
+                                                                "(an enemy block is next to it); naming it uses no "
+                                                                "activation", block=bid))
 
     def _activate_naming(self, text: str) -> Order:
         """The ACTIVATE order an event of the activation is about."""
@@ -281,18 +292,21 @@ class _Checker:
             there = art.bombard
             if order is not None and not order.hold:
                 if not targets:
-                    self.refuse(order, f"{art.id} has nothing to fire at: no enemy block stands in "
-                                f"{day.name(there)} (003 §10 step 1)", f"HOLD FIRE {art.id}, or no order")
+                    self.refuse(order, say("%(block)s has nothing to fire at: no enemy block stands in %(place)s "
+                                           "(003 §10 step 1)", block=art.id, place=day.name(there)),
+                                say("HOLD FIRE %(block)s, or no order", block=art.id))
                 elif order.target is not None and order.target not in targets:
                     shown = ", ".join(str(day.place(there, k)) for k in targets)
-                    self.refuse(order, f"the target is not yours to choose: {art.id} fires at {shown} "
-                                "(003 §10 step 1: another approach only when neither the opposite approach "
-                                "nor the reserve holds enemy blocks)", f"FIRE {art.id}")
+                    self.refuse(order, say("the target is not yours to choose: %(block)s fires at %(targets)s "
+                                           "(003 §10 step 1: another approach only when neither the opposite "
+                                           "approach nor the reserve holds enemy blocks)", block=art.id,
+                                           targets=shown), f"FIRE {art.id}")
             art.bombard = None
             if not targets or (order is not None and order.hold):
                 continue
             day.fired.add(art.id)  # without HOLD FIRE it fires (docs/orders.md; not a question asked by mail)
-            self.unsettle([there], f"{art.id}'s bombardment of {day.name(there)}", own=False)
+            self.unsettle([there], say("%(block)s's bombardment of %(place)s", block=art.id, place=day.name(there)),
+                          own=False)
 
     # -- assaults --------------------------------------------------------------------
 
@@ -312,13 +326,14 @@ class _Checker:
         near_limit = bool(self.maybe) and day.commands + self.maybe >= COMMAND_LIMIT
         if trial.void or deps or near_limit:
             self.conditional(order, trial, deps, [here, there, MORALE], near_limit)
-            self.unsettle(self.retreat_room(there), f"how the assault in line {order.line} ends", own=False)
+            self.unsettle(self.retreat_room(there), say("how the assault in line %(line)d ends", line=order.line),
+                          own=False)
             return
         # carried out: it spends its command, then the enemy's answers decide the rest
         day.commands += 1
         day.assault_from.add((here, there))
         day.moved.update(order.blocks)
-        why = f"how the assault in line {order.line} ends"
+        why = say("how the assault in line %(line)d ends", line=order.line)
         self.leaving(order)
         self.crossing[(here, there)] = order.line
         self.unsettle([here, there, MORALE], why)
@@ -333,7 +348,7 @@ class _Checker:
                                       "no block can lead", "may take at most", "fired a bombardment today",
                                       "only one assault a turn", "an assault crosses a blocked approach"))
 
-    def lead_problem(self, order: Assault) -> str | None:
+    def lead_problem(self, order: Assault) -> Text | None:
         """003 §5: cavalry named in WITH across a cavalry obstacle (the map decides it: the engine
         would leave it out); 003 §11 step 1: the leads named must be a legal choice."""
         st, board = self.day.st, self.board
@@ -341,29 +356,36 @@ class _Checker:
         if order.named and approach.cavalry_obstacle:
             cavalry = [bid for bid in order.blocks if bid in st.blocks and st.blocks[bid].type == "cavalry"]
             if cavalry:
-                return (f"{' '.join(cavalry)} {'is' if len(cavalry) == 1 else 'are'} cavalry, and "
-                        f"{day_place(board, order.toward, order.locale)} is a cavalry obstacle: cavalry takes "
-                        f"no part in an assault across it (003 §5); leave {' '.join(cavalry)} out of WITH")
+                return say_plural("%(blocks)s is cavalry, and %(approach)s is a cavalry obstacle: cavalry takes no "
+                                  "part in an assault across it (003 §5); leave %(blocks)s out of WITH",
+                                  "%(blocks)s are cavalry, and %(approach)s is a cavalry obstacle: cavalry takes "
+                                  "no part in an assault across it (003 §5); leave %(blocks)s out of WITH",
+                                  len(cavalry), blocks=" ".join(cavalry),
+                                  approach=day_place(board, order.toward, order.locale))
         if not order.leads:
             return None
         width = approach.width
         if len(order.leads) > width:
-            kind = "narrow" if width == 1 else "wide"
-            return (f"{len(order.leads)} lead blocks on a {kind} approach: at most {width} "
-                    f"(003 §11 step 1)")
+            if width == 1:
+                return say("%(leads)d lead blocks on a narrow approach: at most %(width)d (003 §11 step 1)",
+                           leads=len(order.leads), width=width)
+            return say("%(leads)d lead blocks on a wide approach: at most %(width)d (003 §11 step 1)",
+                       leads=len(order.leads), width=width)
         types = {st.blocks[b].type for b in order.leads}
         if len(types) > 1:
-            return "the lead blocks must be all infantry or all cavalry (003 §11 step 1)"
+            return say("the lead blocks must be all infantry or all cavalry (003 §11 step 1)")
         for bid in order.leads:
             b = st.blocks[bid]
             if b.type == "artillery":
-                return f"{bid} is artillery; only infantry or cavalry leads an assault (003 §11 step 1)"
+                return say("%(block)s is artillery; only infantry or cavalry leads an assault (003 §11 step 1)",
+                           block=bid)
             if b.type == "cavalry" and approach.cavalry_obstacle:
-                return (f"{bid} is cavalry, and {day_place(board, order.toward, order.locale)} is a cavalry "
-                        f"obstacle: cavalry takes no part there (003 §5, §11)")
+                return say("%(block)s is cavalry, and %(approach)s is a cavalry obstacle: cavalry takes no part "
+                           "there (003 §5, §11)", block=bid, approach=day_place(board, order.toward, order.locale))
             if b.strength < 2 or b.strength <= approach.penalty(b.type):
-                return (f"{bid} ({b.type} {b.strength}) cannot lead: a lead has strength 2 or more and above "
-                        f"the approach's penalty for its type ({approach.penalty(b.type)}) (003 §11 step 1)")
+                return say("%(block)s (%(type)s %(strength)d) cannot lead: a lead has strength 2 or more and "
+                           "above the approach's penalty for its type (%(penalty)d) (003 §11 step 1)", block=bid,
+                           type=say(b.type), strength=b.strength, penalty=approach.penalty(b.type))
         return None
 
     # -- movement ----------------------------------------------------------------------
@@ -404,9 +426,10 @@ class _Checker:
         line = self.crossing.get(first_step(order))
         if line is not None:
             a, b = first_step(order)
-            self.refuse(order, f"the assault in line {line} crosses {self.board.approach_name(b, a)}: if it "
-                        f"fails, that approach is closed to you for the day; if it wins, only its blocks may "
-                        f"enter {self.board.locales[b].name} (003 §11)")
+            self.refuse(order, say("the assault in line %(line)d crosses %(approach)s: if it fails, that approach "
+                                   "is closed to you for the day; if it wins, only its blocks may enter %(place)s "
+                                   "(003 §11)", line=line, approach=self.board.approach_name(b, a),
+                                   place=self.board.locales[b].name))
             return
         near_limit = bool(self.maybe) and trial.spent > 0 and day.commands + self.maybe >= COMMAND_LIMIT
         if trial.void or deps or trial.unsure or near_limit:
@@ -414,19 +437,25 @@ class _Checker:
             if trial.unsure:  # an attack maneuver the enemy may block: where it ends is his to decide
                 for lid in places:
                     if day.st.occupied_by(lid, day.foe):
-                        self.unsettle(self.retreat_room(lid), f"how the attack maneuver in line {order.line} ends",
-                                      own=False)
+                        self.unsettle(self.retreat_room(lid), say("how the attack maneuver in line %(line)d ends",
+                                                                  line=order.line), own=False)
             return
         self.day = trial.day  # certain: the rest of the day starts from what it did
         for lid in trial.retreats:
-            self.unsettle(self.retreat_room(lid), f"where the enemy retreats from {day.name(lid)} "
-                          f"(line {order.line})", own=False)
-        for text in trial.stops:
-            self.warn(order, "as the position stands " + text.rstrip(".").replace("did not move", "will not move"))
+            self.unsettle(self.retreat_room(lid), say("where the enemy retreats from %(place)s (line %(line)d)",
+                                                      place=day.name(lid), line=order.line), own=False)
+        for text, said in trial.stops:
+            english = "as the position stands " + text.rstrip(".").replace("did not move", "will not move")
+            self.warn(order, _same(english, said and say("as the position stands %(block)s will not move along the "
+                                                         "road: %(why)s", **said.values)))
         for event in trial.day.events:
             if event.kind in ("move", "road") and "(stopped there:" in event.text:
-                self.warn(order, "as the position stands it stops short: "
-                          + event.text.split("(stopped there:", 1)[1].strip().removesuffix(".").removesuffix(")"))
+                english = "as the position stands it stops short: " \
+                    + event.text.split("(stopped there:", 1)[1].strip().removesuffix(".").removesuffix(")")
+                extra = event.said.values.get("extra") if event.said is not None else None
+                why = extra.values.get("why") if isinstance(extra, Text) else None
+                self.warn(order, _same(english, why is not None and say("as the position stands it stops short: %(why)s",
+                                                                        why=why)))
 
     @staticmethod
     def blocks_of(order) -> tuple[str, ...]:
@@ -459,28 +488,31 @@ class _Checker:
         it touches for the orders after it."""
         reasons = list(deps)
         if near_limit:
-            reasons.append("the command limit (" + ", ".join(self.maybe_by) + " may use commands)")
+            reasons.append(say("the command limit (%(lines)s may use commands)", lines=list(self.maybe_by)))
         self.leaving(order)
         if trial.unsure and not reasons and not trial.void:
-            kind = "assault" if isinstance(order, Assault) else "attack maneuver"
-            self.unsettle(places, f"how the {kind} in line {order.line} ends")
+            self.unsettle(places, say("how the assault in line %(line)d ends", line=order.line)
+                          if isinstance(order, Assault) else
+                          say("how the attack maneuver in line %(line)d ends", line=order.line))
             self.day.commands += trial.spent
             if extra_command_possible(order):
                 self.maybe += 1
-                self.maybe_by.append(f"line {order.line}")
+                self.maybe_by.append(say("line %(line)d", line=order.line))
             if trial.day.blockable:  # whether it is carried out at all is the enemy's choice
                 self.warn(order, blockable_warning(self.day, order, trial.day.blockable))
             return
-        what = "; ".join(reasons) or "the enemy"
+        what = _joined(reasons) if reasons else say("the enemy")
         if trial.void:
-            self.warn(order, f"as the position stands it would not be carried out "
-                             f"({trial.void[0].rstrip('.')}); it depends on {what}")
+            why = trial.void[0].rstrip(".")
+            self.warn(order, say("as the position stands it would not be carried out (%(why)s); it depends on "
+                                 "%(what)s", why=self.said_of.get(why, why), what=what))
         else:
-            self.warn(order, f"depends on {what}")
-        self.unsettle(places, f"line {order.line}, which depends on {reasons[0] if reasons else 'the enemy'}")
+            self.warn(order, say("depends on %(what)s", what=what))
+        self.unsettle(places, say("line %(line)d, which depends on %(what)s", line=order.line,
+                                  what=reasons[0] if reasons else say("the enemy")))
         if trial.spent or trial.void or trial.unsure:
             self.maybe += 1
-            self.maybe_by.append(f"line {order.line}")
+            self.maybe_by.append(say("line %(line)d", line=order.line))
 
     def trial(self, order, action, fork: _Forecast | None = None) -> _Trial:
         fork = fork or self.day.fork()
@@ -495,12 +527,12 @@ class _Checker:
             self.remember(void[-1], reason(why))
         except Unsure:
             unsure = True
-        stops: list[str] = []
+        stops: list[tuple[str, Text | None]] = []  # (English, the engine's Text)
         for event in fork.events:
             if event.kind != "void":
                 continue
             if isinstance(order, Enter) and "did not move along the road" in event.text:
-                stops.append(event.text)  # it entered, and went no further (rules-notes M4)
+                stops.append((event.text, event.said))  # it entered, and went no further (rules-notes M4)
             else:
                 void.append(event.text.split(" — ", 1)[-1] if " — " in event.text else
                             event.text.split(": ", 1)[-1])
@@ -524,10 +556,13 @@ class _Checker:
             day.orders = Orders(self.side, orders=[order])
             combat.declare_bombardments(day)
             voids = [e.text.split(" — ", 1)[-1] for e in day.events if e.kind == "void"]
+            for event, why in zip([e for e in day.events if e.kind == "void"], voids):
+                if event.said is not None:
+                    self.remember(why, event.said.values.get("why"))
             if voids and not deps:
                 self.refuse(order, voids[0])
             elif deps:
-                self.warn(order, "depends on " + "; ".join(deps))
+                self.warn(order, say("depends on %(what)s", what=_joined(deps)))
 
     def _moves_of(self, bid: str) -> list[str]:
         for order in self.orders.orders:
@@ -555,17 +590,31 @@ def first_step(order) -> tuple[str, str] | None:
     return None
 
 
-def blockable_warning(day, order, target: str) -> str:
+def _joined(reasons: list) -> Text:
+    """Reasons (Texts) one after the other, as ``"; ".join`` writes them in English."""
+    out = reasons[0]
+    for reason in reasons[1:]:
+        out = say("%(first)s; %(next)s", first=out, next=reason)
+    return out
+
+
+def _same(english: str, said) -> str | Text:
+    """``said`` when it is a Text reading as ``english``, else ``english`` (the check's English is kept)."""
+    return said if isinstance(said, Text) and str(said) == english else english
+
+
+def blockable_warning(day, order, target: str) -> Text:
     """What an attack maneuver into ``target`` depends on: whether the enemy blocks it from his
     reserve there (003 §9), and what the order does then."""
     if isinstance(order, Move):
-        then = {"stay": "they stay where they are", None: "they advance to the approach opposite the blockers"}.get(
-            order.if_blocked, "they do as IF BLOCKED says")
+        then = {"stay": say("they stay where they are"),
+                None: say("they advance to the approach opposite the blockers")}.get(
+            order.if_blocked, say("they do as IF BLOCKED says"))
     else:
-        then = ("the block leading it stops where it is, and the blocks behind it on the road do not move "
-                "(IF BLOCKED decides whether it advances to the approach)")
-    return (f"depends on whether the enemy blocks the attack maneuver into {day.name(target)} with blocks of his "
-            f"reserve there (003 §9): if he does, {then}")
+        then = say("the block leading it stops where it is, and the blocks behind it on the road do not move "
+                   "(IF BLOCKED decides whether it advances to the approach)")
+    return say("depends on whether the enemy blocks the attack maneuver into %(place)s with blocks of his reserve "
+               "there (003 §9): if he does, %(then)s", place=day.name(target), then=then)
 
 
 def always_counted(order) -> bool:

@@ -95,12 +95,12 @@ def declare_bombardments(day: Day) -> None:
         art = day.st.blocks.get(order.block)
         try:
             if art is None or art.side != day.side or art.type != "artillery":
-                raise Void(f"{order.block} is not one of your artillery blocks")
+                raise Void(say("%(block)s is not one of your artillery blocks", block=order.block))
             if not art.on_map or (art.locale, art.facing) != (order.locale, order.toward):
-                raise Void(f"{art.id} must be blocking {day.place(order.locale, order.toward)} to bombard "
-                           f"from it (003 §10)")
+                raise Void(say("%(block)s must be blocking %(place)s to bombard from it (003 §10)", block=art.id,
+                               place=day.place(order.locale, order.toward)))
             if art.id in day.fired:
-                raise Void(f"{art.id} fired today and may not declare a new bombardment (003 §10)")
+                raise Void(say("%(block)s fired today and may not declare a new bombardment (003 §10)", block=art.id))
             art.bombard = order.toward
             art.bombard_days += (day.st.day,)
             day.public("declare", say("The %(side)s artillery on %(place)s declares a bombardment and is revealed: "
@@ -135,27 +135,28 @@ def assault(day: Day, order: Assault) -> None:
     side, foe, board = day.side, day.foe, day.board
     here, there = order.locale, order.toward
     if day.st.demoralised[side]:
-        raise Void("a demoralised army may not assault (003 §13)")
+        raise Void(say("a demoralised army may not assault (003 §13)"))
     if (here, there) not in board.approaches:
-        raise Void(f"{day.name(here)} has no approach toward {day.name(there)}")
+        raise Void(say("%(place)s has no approach toward %(toward)s", place=day.name(here), toward=day.name(there)))
     if (here, there) in day.assault_from:
-        raise Void("only one assault a turn may cross an approach (003 §11)")
+        raise Void(say("only one assault a turn may cross an approach (003 §11)"))
     attack_approach = board.approach(there, here)  # the approach the defenders hold
     defenders = day.st.at(there, here, foe)
     if not defenders:
-        raise Void(f"no enemy blocks {day.place(there, here)}: an assault crosses a blocked approach (003 §11)")
+        raise Void(say("no enemy blocks %(place)s: an assault crosses a blocked approach (003 §11)",
+                         place=day.place(there, here)))
     # §5: cavalry is excluded from defending a cavalry-obstacle approach: it neither leads nor takes losses
     taking_part = [b for b in defenders if not (b.type == "cavalry" and attack_approach.cavalry_obstacle)]
     attackers, excluded, left_out = [], [], []
     for bid in order.blocks:
         b = day.st.blocks.get(bid)
         if b is None or b.side != side or not b.on_map:
-            raise Void(f"no block of yours called {bid} on the map")
+            raise Void(say("no block of yours called %(block)s on the map", block=bid))
         if (b.locale, b.facing) != (here, there):
-            raise Void(f"{bid} is not blocking {day.place(here, there)}; all the blocks of an assault "
-                       f"must block the same approach (003 §11)")
+            raise Void(say("%(block)s is not blocking %(place)s; all the blocks of an assault must block the same "
+                           "approach (003 §11)", block=bid, place=day.place(here, there)))
         if bid in day.moved:
-            raise Void(f"{bid} has already moved or assaulted today")
+            raise Void(say("%(block)s has already moved or assaulted today", block=bid))
         barred = None
         if not b.activated:
             barred = f"{bid} has not been activated (003 §6 step 6)"
@@ -178,18 +179,18 @@ def assault(day: Day, order: Assault) -> None:
         day.private("note", side, say("%(blocks)s take no part in the assault: %(place)s is a cavalry obstacle "
                                       "(003 §5).", blocks=[b.id for b in excluded], place=day.place(there, here)))
     if not attackers:
-        raise Void("no block may take part: cavalry is excluded from attacking a cavalry obstacle (003 §5)")
+        raise Void(say("no block may take part: cavalry is excluded from attacking a cavalry obstacle (003 §5)"))
     capacity = board.locales[there].capacity
     if len(attackers) > capacity:  # §8: the winners would enter more blocks than it holds
-        raise Void(f"{day.name(there)} holds at most {capacity} of your blocks: an assault on it may take "
-                   f"at most {capacity} blocks (003 §8)")
+        raise Void(say("%(place)s holds at most %(num)d of your blocks: an assault on it may take at most %(num)d "
+                       "blocks (003 §8)", place=day.name(there), num=capacity))
     pen = attack_approach.penalty
     width = attack_approach.width
     eligible = [b for b in attackers if b.type in ("infantry", "cavalry") and b.strength >= 2
                 and b.strength > pen(b.type)]
     if not eligible:
-        raise Void("no block can lead the assault: a lead is infantry or cavalry of strength 2 or more, "
-                   "stronger than the approach's penalty for its type (003 §11 step 1)")
+        raise Void(say("no block can lead the assault: a lead is infantry or cavalry of strength 2 or more, "
+                       "stronger than the approach's penalty for its type (003 §11 step 1)"))
     day.spend_command("assault")
     day.assault_from.add((here, there))
     day.moved.update(b.id for b in attackers)

@@ -61,7 +61,7 @@ class Day(SideTurn):
 
     def spend_command(self, what: str) -> None:
         if self.commands >= COMMAND_LIMIT:
-            raise Void(f"the command limit of {COMMAND_LIMIT} group moves and assaults is used up")
+            raise Void(say("the command limit of %(num)d group moves and assaults is used up", num=COMMAND_LIMIT))
         self.commands += 1
 
     # -- losses and morale (§11, §13) -------------------------------------------

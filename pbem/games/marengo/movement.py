@@ -42,7 +42,7 @@ def movers(day: Day, ids, frm: tuple[str, str | None]) -> list[Block]:
             raise Void(say("%(block)s fired a bombardment today and cannot move (003 §10)", block=bid))
         blocks.append(b)
     if not blocks:
-        raise Void("no blocks named")
+        raise Void(say("no blocks named"))
     return blocks
 
 
@@ -218,7 +218,7 @@ def move(day: Day, order: Move) -> None:
     extension_barred = False
     if facing is None and to_facing is None:
         if there == here:
-            raise Void("the blocks are already there")
+            raise Void(say("the blocks are already there"))
         problem = crossing_problem(day, here, there, group)
         if problem:
             raise Void(problem)
@@ -238,10 +238,10 @@ def move(day: Day, order: Move) -> None:
         describe_move(day, group, (here, None), (there, None))
     elif facing is None and there == here:
         if (here, to_facing) not in day.board.approaches:
-            raise Void(f"{day.name(here)} has no approach toward {day.name(to_facing)}")
+            raise Void(say("%(place)s has no approach toward %(toward)s", place=day.name(here), toward=day.name(to_facing)))
         if not day.st.occupied_by(to_facing, day.foe):
-            raise Void(f"a block may block an approach only when the enemy occupies the opposite locale "
-                       f"({day.name(to_facing)} is not occupied) (003 §8)")
+            raise Void(say("a block may block an approach only when the enemy occupies the opposite locale "
+                           "(%(place)s is not occupied) (003 §8)", place=day.name(to_facing)))
         day.spend_command("move")
         day.moved.update(b.id for b in group)
         put(day, group, here, to_facing)
@@ -272,8 +272,8 @@ def move(day: Day, order: Move) -> None:
         put(day, group, there, None)
         describe_move(day, group, (here, facing), (there, None))
     else:
-        raise Void("a block may move to the reserve of its locale, to an approach of its locale, "
-                   "or to the locale its approach faces (003 §8)")
+        raise Void(say("a block may move to the reserve of its locale, to an approach of its locale, "
+                       "or to the locale its approach faces (003 §8)"))
     if order.extend:
         cavalry = [b for b in group if b.type == "cavalry" and b.on_map]
         if extension_barred:
@@ -291,11 +291,11 @@ def move(day: Day, order: Move) -> None:
 def extend(day: Day, cavalry: list[Block], locale: str, toward: str, split: bool, free: bool = False) -> None:
     """§8 prolongement: cavalry ending in reserve blocks an approach facing the enemy."""
     if (locale, toward) not in day.board.approaches:
-        raise Void(f"{day.name(locale)} has no approach toward {day.name(toward)}")
+        raise Void(say("%(place)s has no approach toward %(toward)s", place=day.name(locale), toward=day.name(toward)))
     if not day.st.occupied_by(toward, day.foe):
-        raise Void(f"{day.name(toward)} is not occupied by the enemy")
+        raise Void(say("%(place)s is not occupied by the enemy", place=day.name(toward)))
     if any(b.locale != locale or b.facing is not None for b in cavalry):
-        raise Void("the cavalry is not in the reserve of that locale")
+        raise Void(say("the cavalry is not in the reserve of that locale"))
     if split and not free:
         day.spend_command("extension")  # §8: it becomes a new group
     for b in cavalry:
@@ -311,7 +311,7 @@ def extend_order(day: Day, order: Extend) -> None:
     group = movers(day, (order.block,), (order.locale, None))
     b = group[0]
     if b.type != "cavalry":
-        raise Void("only cavalry can extend (003 §8)")
+        raise Void(say("only cavalry can extend (003 §8)"))
     along_main = any(nxt == order.toward and road.main for nxt, road in day.board.road_neighbours(order.locale))
     extend(day, group, order.locale, order.toward, split=False, free=along_main)
     if not along_main:
@@ -329,7 +329,7 @@ def road_choices(day: Day, path: tuple[str, ...]) -> list[list[Road]]:
     for a, b in zip(path, path[1:]):
         found = main_first(day.board, a, b)
         if not found:
-            raise Void(f"no road joins {day.name(a)} and {day.name(b)}")
+            raise Void(say("no road joins %(place)s and %(toward)s", place=day.name(a), toward=day.name(b)))
         out.append(found)
     return out
 
@@ -459,7 +459,7 @@ class Trip:
                  if nxt == self.extend_to and road.id in self.roads_used]
         try:
             if not along:
-                raise Void(f"{day.place(cur, self.extend_to)} is not along the road it moved on (003 §8)")
+                raise Void(say("%(place)s is not along the road it moved on (003 §8)", place=day.place(cur, self.extend_to)))
             if not any(r.main for r in along) and not self.counted:
                 day.spend_command("extension")  # the whole move is no longer on a main road
                 self.counted = True
@@ -480,9 +480,9 @@ def road_move(day: Day, order: RoadMove) -> None:
     group = movers(day, (order.block,), (order.path[0], None))
     block = group[0]
     if len(order.path) - 1 > ROAD_STEPS:
-        raise Void(f"a road move goes at most {ROAD_STEPS} locales (003 §8)")
+        raise Void(say("a road move goes at most %(num)d locales (003 §8)", num=ROAD_STEPS))
     if not day.board.roads_through(order.path[0]):
-        raise Void(f"no road passes through {day.name(order.path[0])}")
+        raise Void(say("no road passes through %(place)s", place=day.name(order.path[0])))
     trip = Trip(day, block, order.path, if_blocked=order.if_blocked, extend_to=order.extend)
     commands = day.commands
     day.moved.add(block.id)
@@ -501,18 +501,19 @@ def entry_point(day: Day, block: Block, order: Enter):
     if block.entries:
         candidates = [e for e in candidates if e.id in block.entries]
     if not candidates:
-        raise Void(f"{block.id} has no {kind} entry point it may use")
+        raise Void(say("%(block)s has no road entry point it may use", block=block.id) if kind == "road" else
+                   say("%(block)s has no pontoon entry point it may use", block=block.id))
     return candidates[0]
 
 
 def reinforcement(day: Day, bid: str) -> Block:
     b = day.st.blocks.get(bid)
     if b is None or b.side != day.side:
-        raise Void(f"no block of yours called {bid}")
+        raise Void(say("no block of yours called %(block)s", block=bid))
     if b.status != "waiting":
-        raise Void(f"{bid} is not waiting to enter")
+        raise Void(say("%(block)s is not waiting to enter", block=bid))
     if b.arrives is not None and b.arrives > day.hour:
-        raise Void(f"{bid} may not enter before {b.arrives}:00")
+        raise Void(say("%(block)s may not enter before %(hour)d:00", block=bid, hour=b.arrives))
     return b
 
 
@@ -528,12 +529,12 @@ def enter_one(day: Day, order: Enter, block: Block) -> None:
     entry = entry_point(day, block, order)
     locale = entry.locale
     if day.st.occupied_by(locale, day.foe):
-        raise Void(f"{day.name(locale)} is occupied by the enemy (003 §8)")
+        raise Void(say("%(place)s is occupied by the enemy (003 §8)", place=day.name(locale)))
     if not room(day, locale, 1):
         raise Void(say("%(place)s is full (003 §8)", place=day.name(locale)))
     if order.by == "pontoon":
         if day.pontoon_used:
-            raise Void("one block a turn may cross by the pontoon (003 §8)")
+            raise Void(say("one block a turn may cross by the pontoon (003 §8)"))
         day.spend_command("pontoon")  # §8: "compte comme un groupe distinct"
         day.pontoon_used = True
         day.st.put(block, locale, None)
@@ -542,7 +543,7 @@ def enter_one(day: Day, order: Enter, block: Block) -> None:
         if order.extend:  # §8: cavalry ending in reserve may extend; the crossing was its group's command
             try:
                 if block.type != "cavalry":
-                    raise Void("only cavalry can extend (003 §8)")
+                    raise Void(say("only cavalry can extend (003 §8)"))
                 extend(day, [block], locale, order.extend, split=False, free=True)
             except Void as why:
                 day.private("void", day.side, say("%(block)s did not extend: %(why)s.", block=block.id, why=reason(why)))
@@ -551,7 +552,7 @@ def enter_one(day: Day, order: Enter, block: Block) -> None:
     key = (("entry", entry.id), road.id)
     slot, why = slot_for(day, key, 0, ("in",))
     if slot is None:
-        raise Void("three blocks a turn may enter by an entry point (003 §8)")
+        raise Void(say("three blocks a turn may enter by an entry point (003 §8)"))
     path = ((locale,) + tuple(order.path))[: ROAD_STEPS - slot + 1]
     trip = Trip(day, block, path, slot=slot, counted=not road.main, roads_used=[road.id],
                 if_blocked=order.if_blocked, extend_to=order.extend)

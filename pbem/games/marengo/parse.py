@@ -25,6 +25,7 @@ scenario. Parsing :meth:`Orders.echo` gives the same orders back.
 from __future__ import annotations
 
 from pbem.core.orders import ARROW, GT, Token
+from pbem.lang import Text, say
 from pbem.games.simmons.reader import read_orders
 
 from pbem.games.simmons.board import fold
@@ -33,7 +34,7 @@ from .orders import (
     Activate, Assault, Bombard, Enter, Extend, Fire, Move, Orders, RoadMove, Standing,
     STANDING_KINDS,
 )
-from .reader import PLACE, Reader, natural_order
+from .reader import Reader, natural_order
 from .scenario import Scenario
 from .state import State
 from .words import NAMES_NATIVE, NATIVE, SIDES_NATIVE
@@ -74,14 +75,14 @@ class _Parser(Reader):
         if not self.at("IF"):
             return None, (), ""
         self.take()
-        self.expect(("BLOCKED",), "BLOCKED (IF BLOCKED STAY or IF BLOCKED ADVANCE)")
-        choice = self.expect(("STAY", "ADVANCE"), "STAY or ADVANCE").word
+        self.expect(("BLOCKED",), say("BLOCKED (IF BLOCKED STAY or IF BLOCKED ADVANCE)"))
+        choice = self.expect(("STAY", "ADVANCE"), say("STAY or ADVANCE")).word
         advance: list[str] = []
         if choice == "ADVANCE" and ids is not None:
             for token, bid in self.resolve(self.take_words(("THEN",))):
                 if bid is not None and bid not in ids:
-                    self.note(token, f"{bid} is not one of the blocks of this move", None,
-                              "one of " + ", ".join(x for x in ids if x))
+                    self.note(token, say("%(block)s is not one of the blocks of this move", block=bid), None,
+                              say("one of %(words)s", words=", ".join(x for x in ids if x)))
                 elif bid is not None:
                     advance.append(bid)
         text = f" IF BLOCKED {choice}" + "".join(f" {b}" for b in advance)
@@ -92,17 +93,17 @@ class _Parser(Reader):
         if not self.at("THEN"):
             return None, ""
         self.take()
-        self.expect(("EXTEND",), "EXTEND (THEN EXTEND Locale>Locale)")
+        self.expect(("EXTEND",), say("EXTEND (THEN EXTEND Locale>Locale)"))
         token = self.extend_at = self.peek()
         locale, toward = self.approach()
         if locale != where:
-            self.note(token, f"the extension must block an approach of {self.name(where)}, "
-                      f"where the move ends", self.board.approach_name(locale, toward),
-                      f"an approach {self.name(where)}>...")
+            self.note(token, say("the extension must block an approach of %(place)s, where the move ends",
+                                 place=self.name(where)), self.board.approach_name(locale, toward),
+                      say("an approach %(place)s>...", place=self.name(where)))
         known = [bid for bid in ids if bid is not None]
         if known and not any(self.kind(bid) == "cavalry" for bid in known):
-            self.note(token, "only cavalry extends its move, and none of these blocks is cavalry",
-                      self.name(locale) + ">" + self.name(toward), "a move with at least one cavalry block")
+            self.note(token, say("only cavalry extends its move, and none of these blocks is cavalry"),
+                      self.name(locale) + ">" + self.name(toward), say("a move with at least one cavalry block"))
         return toward, f" THEN EXTEND {self.board.approach_name(locale, toward)}"
 
     # -- the orders ------------------------------------------------------------------
@@ -110,22 +111,24 @@ class _Parser(Reader):
     def order_activate(self) -> Activate:
         first = self.tokens[0]
         if self.side != "france":
-            self.fail(first, "only the French activate blocks", None, "another order")
+            self.fail(first, say("only the French activate blocks"), None, say("another order"))
         tokens = self.take_words()
         if not tokens:
             self.missing(self._inactive_expected())
         ids = []
         for token, bid in self.resolve(tokens):
             if bid is not None and self.state.blocks[bid].activated:
-                self.note(token, f"{bid} is already active", None, "a French start block not yet activated")
+                self.note(token, say("%(block)s is already active", block=bid), None,
+                          say("a French start block not yet activated"))
             elif bid is not None:
                 ids.append(bid)
-        self.done("block ids only")
+        self.done(say("block ids only"))
         return Activate(text="ACTIVATE " + " ".join(ids), blocks=tuple(ids))
 
-    def _inactive_expected(self) -> str:
+    def _inactive_expected(self) -> Text:
         shown = self.ids_list([b for b in self.own.values() if b.on_map and not b.activated])
-        return f"the ids of blocks to activate ({shown})" if shown else "the ids of blocks to activate"
+        return say("the ids of blocks to activate (%(ids)s)", ids=shown) if shown else \
+            say("the ids of blocks to activate")
 
     def order_move(self) -> Move:
         ids, frm = self.ids_then_place("MOVE")
@@ -133,26 +136,27 @@ class _Parser(Reader):
         for token, bid in ids:
             self.stands(token, bid, *frm)
             self.moving(bid, token)
-        self.expect_sign(ARROW, "'->' and where the blocks go")
+        self.expect_sign(ARROW, say("'->' and where the blocks go"))
         to_token = self.peek()
-        locale = self.locale(("IF", "THEN"), "where the blocks go: " + PLACE)
+        locale = self.locale(("IF", "THEN"), say("where the blocks go: %(place)s",
+                                                 place=say("a locale (by name) or an approach (like Marengo>Spinetta)")))
         facing = None
         if self.at_sign(GT):
             _, facing = self.approach(("IF", "THEN"), locale, to_token)
         to = (locale, facing)
         if self.at_sign(ARROW):
-            self.fail(self.peek(), "a MOVE goes one step (into the next locale, or to or from an approach)",
-                      None, "IF BLOCKED, THEN EXTEND or the end of the order (for a longer march: ROAD)")
+            self.fail(self.peek(), say("a MOVE goes one step (into the next locale, or to or from an approach)"),
+                      None, say("IF BLOCKED, THEN EXTEND or the end of the order (for a longer march: ROAD)"))
         self.check_step(to_token, frm, to)
         choice, advance, blocked_text = self.if_blocked(blocks)
         if choice is not None and (to[1] is not None or to[0] == frm[0]):
-            self.note(to_token, "IF BLOCKED is for a move into the next locale", None,
-                      "a move into an adjacent locale's reserve")
+            self.note(to_token, say("IF BLOCKED is for a move into the next locale"), None,
+                      say("a move into an adjacent locale's reserve"))
         extend, extend_text = self.then_extend(to[0], blocks)
         if extend is not None and to[1] is not None:
-            self.note(to_token, "THEN EXTEND is for a move that ends in a reserve", None,
-                      "a move into a locale's reserve")
-        self.done("IF BLOCKED STAY|ADVANCE, THEN EXTEND Locale>Locale or the end of the order")
+            self.note(to_token, say("THEN EXTEND is for a move that ends in a reserve"), None,
+                      say("a move into a locale's reserve"))
+        self.done(say("IF BLOCKED STAY|ADVANCE, THEN EXTEND Locale>Locale or the end of the order"))
         ok = [b for b in blocks if b]
         text = (f"MOVE {' '.join(ok)} {self.place_text(frm)} -> {self.place_text(to)}"
                 f"{blocked_text}{extend_text}")
@@ -163,24 +167,24 @@ class _Parser(Reader):
         ids, frm = self.ids_then_place("ROAD")
         token, bid = ids[0]
         if len(ids) > 1:
-            self.note(ids[1][0], "a road move is one block: write one ROAD line for each", None,
-                      f"'->' after ROAD {token.text} {self.name(frm[0])}")
+            self.note(ids[1][0], say("a road move is one block: write one ROAD line for each"), None,
+                      say("'->' after ROAD %(block)s %(place)s", block=token.text, place=self.name(frm[0])))
         if frm[1] is not None:
-            self.fail(token, "a road move starts in a reserve", self.place_text(frm),
-                      f"a locale (ROAD {token.text} {self.name(frm[0])} -> ...)")
+            self.fail(token, say("a road move starts in a reserve"), self.place_text(frm),
+                      say("a locale (ROAD %(block)s %(place)s -> ...)", block=token.text, place=self.name(frm[0])))
         self.stands(token, bid, *frm)
         self.moving(bid, token)
         if not self.at_sign(ARROW):
-            self.missing("'->' and the next locale along the road")
+            self.missing(say("'->' and the next locale along the road"))
         path = [frm[0]] + self.road_steps(frm[0], ROAD_STEPS,
-                                          f"a road move passes at most {ROAD_STEPS} locales after its start")
+                                          say("a road move passes at most %(num)d locales after its start", num=ROAD_STEPS))
         choice, _adv, blocked_text = self.if_blocked()
         extend, extend_text = self.then_extend(path[-1], [bid])
         if extend is not None and not self.board.roads_across(path[-1], extend):
-            self.note(self.extend_at, f"no road crosses {self.board.approach_name(path[-1], extend)}; after a road move "
-                      "a block extends only along a road", self.board.approach_name(path[-1], extend),
-                      "an approach crossed by a road")
-        self.done("'->' and the next locale, IF BLOCKED, THEN EXTEND or the end of the order")
+            self.note(self.extend_at, say("no road crosses %(approach)s; after a road move a block extends only along a road",
+                                          approach=self.board.approach_name(path[-1], extend)),
+                      self.board.approach_name(path[-1], extend), say("an approach crossed by a road"))
+        self.done(say("'->' and the next locale, IF BLOCKED, THEN EXTEND or the end of the order"))
         text = f"ROAD {bid or token.text} " + " -> ".join(self.name(p) for p in path) + blocked_text \
             + extend_text
         return RoadMove(text=text, block=bid or "", path=tuple(path), if_blocked=choice, extend=extend)
@@ -191,17 +195,18 @@ class _Parser(Reader):
             self.missing(self._ids_expected("map"))
         self.take()
         bid = self.block(token)
-        self.need_type(token, bid, "cavalry", "only cavalry extends")
+        self.need_type(token, bid, "cavalry", say("only cavalry extends"))
         at = self.peek()
         locale, toward = self.approach()
         self.stands(token, bid, locale, None)
         self.moving(bid, token)
         if not any(road.main for road in self.board.roads_across(locale, toward)):
-            self.note(at, f"no main road crosses {self.board.approach_name(locale, toward)}; EXTEND alone "
-                      f"is along a main road (elsewhere: MOVE {token.text} {self.name(locale)} -> "
-                      f"{self.board.approach_name(locale, toward)})", self.board.approach_name(locale, toward),
-                      "an approach crossed by a main road")
-        self.done("the end of the order")
+            self.note(at, say("no main road crosses %(approach)s; EXTEND alone is along a main road "
+                              "(elsewhere: MOVE %(block)s %(place)s -> %(approach)s)",
+                              approach=self.board.approach_name(locale, toward), block=token.text,
+                              place=self.name(locale)), self.board.approach_name(locale, toward),
+                      say("an approach crossed by a main road"))
+        self.done(say("the end of the order"))
         return Extend(text=f"EXTEND {bid} {self.board.approach_name(locale, toward)}", block=bid or "",
                       locale=locale, toward=toward)
 
@@ -221,15 +226,16 @@ class _Parser(Reader):
             here = self.state.at(locale, toward, self.side)
             blocks = sorted((b.id for b in here), key=natural_order)
             if not blocks:
-                self.fail(first, f"none of your blocks stand on {self.board.approach_name(locale, toward)}",
-                          None, "an approach your blocks hold (or WITH and the ids)")
+                self.fail(first, say("none of your blocks stand on %(approach)s",
+                                     approach=self.board.approach_name(locale, toward)),
+                          None, say("an approach your blocks hold (or WITH and the ids)"))
             for bid in blocks:
                 self.moving(bid, first)
         key = (locale, toward)
         if key in self.assaulted:
-            self.note(first, f"an assault across {self.board.approach_name(locale, toward)} is already ordered "
-                      f"in line {self.assaulted[key]}; one assault per approach a day", None,
-                      "one ASSAULT for each approach")
+            self.note(first, say("an assault across %(approach)s is already ordered in line %(line)d; one assault "
+                                 "per approach a day", approach=self.board.approach_name(locale, toward),
+                                 line=self.assaulted[key]), None, say("one ASSAULT for each approach"))
         self.assaulted.setdefault(key, self.line)
         group = blocks
         leads: list[str] = []
@@ -240,33 +246,33 @@ class _Parser(Reader):
             token = self.peek()
             word = token.word
             if word in seen and word != "THEN":
-                self.fail(token, f"{word} is given twice", None, "each of LEAD, PURSUE at most once")
+                self.fail(token, say("%(word)s is given twice", word=word), None, say("each of LEAD, PURSUE at most once"))
             if word == "LEAD":
                 self.take()
                 leads = self._members(clauses, group, "lead")
             elif word == "PURSUE":
                 if "NO" in seen:
-                    self.fail(token, "PURSUE after NO PURSUIT", None, "one of PURSUE ids or NO PURSUIT")
+                    self.fail(token, say("PURSUE after NO PURSUIT"), None, say("one of PURSUE ids or NO PURSUIT"))
                 self.take()
                 pursue = self._members(clauses, group, "pursue")
             elif word == "NO":
                 if "PURSUE" in seen:
-                    self.fail(token, "NO PURSUIT after PURSUE", None, "one of PURSUE ids or NO PURSUIT")
+                    self.fail(token, say("NO PURSUIT after PURSUE"), None, say("one of PURSUE ids or NO PURSUIT"))
                 self.take()
-                self.expect(("PURSUIT", "PURSUE"), "PURSUIT (NO PURSUIT)")  # 追击: both, in Chinese
+                self.expect(("PURSUIT", "PURSUE"), say("PURSUIT (NO PURSUIT)"))  # 追击: both, in Chinese
                 pursue = []
             elif word == "THEN":
                 self.take()
-                self.expect(("EXTEND",), "EXTEND (THEN EXTEND id Locale>Locale)")
+                self.expect(("EXTEND",), say("EXTEND (THEN EXTEND id Locale>Locale)"))
                 extend.extend(self._assault_extensions(group, toward))
             else:
-                self.missing("LEAD, PURSUE, NO PURSUIT, THEN EXTEND or the end of the order",
+                self.missing(say("LEAD, PURSUE, NO PURSUIT, THEN EXTEND or the end of the order"),
                              ("LEAD", "PURSUE", "NO", "THEN"))
             seen.add(word)
         for bid in leads:
             if pursue and bid in pursue:
-                self.note(first, f"{bid} leads the assault, so it cannot pursue", bid,
-                          "pursuing cavalry that is not a lead block")
+                self.note(first, say("%(block)s leads the assault, so it cannot pursue", block=bid), bid,
+                          say("pursuing cavalry that is not a lead block"))
         text = f"ASSAULT {self.board.approach_name(locale, toward)} WITH {' '.join(group)}"
         if leads:
             text += " LEAD " + " ".join(leads)
@@ -285,10 +291,15 @@ class _Parser(Reader):
             if bid is None:
                 continue
             if bid not in group:
-                self.note(token, f"{bid} is not one of the blocks of this assault, so it cannot {role}", None,
-                          "one of " + ", ".join(group) if group else "a block named after WITH")
+                self.note(token, (say("%(block)s is not one of the blocks of this assault, so it cannot lead", block=bid)
+                                  if role == "lead" else
+                                  say("%(block)s is not one of the blocks of this assault, so it cannot pursue",
+                                      block=bid)), None,
+                          say("one of %(words)s", words=", ".join(group)) if group else
+                          say("a block named after WITH"))
             elif role == "pursue" and self.kind(bid) != "cavalry":
-                self.note(token, f"{bid} is {self.kind(bid)}; only cavalry pursues", None, "a cavalry block")
+                self.note(token, say("%(block)s is %(kind)s; only cavalry pursues", block=bid, kind=say(self.kind(bid))),
+                          None, say("a cavalry block"))
             else:
                 out.append(bid)
         return out
@@ -297,24 +308,24 @@ class _Parser(Reader):
         """``THEN EXTEND <block> <approach> ...``: cavalry of the assault, approaches of the locale taken."""
         out = []
         if not self.is_word(self.peek(), ("THEN", "LEAD", "PURSUE", "NO")):
-            self.missing(f"a cavalry block of the assault and an approach of {self.name(captured)} "
-                         f"(like {self.name(captured)}>{self._a_neighbour(captured)})")
+            self.missing(say("a cavalry block of the assault and an approach of %(place)s (like %(place)s>%(next)s)",
+                             place=self.name(captured), next=self._a_neighbour(captured)))
         while self.is_word(self.peek(), ("THEN", "LEAD", "PURSUE", "NO")):
             token = self.take()
             bid = self.block(token)
             if bid is not None and bid not in group:
-                self.note(token, f"{bid} is not one of the blocks of this assault", None,
-                          "cavalry named after WITH")
+                self.note(token, say("%(block)s is not one of the blocks of this assault", block=bid), None,
+                          say("cavalry named after WITH"))
                 bid = None
-            self.need_type(token, bid, "cavalry", "only cavalry extends")
+            self.need_type(token, bid, "cavalry", say("only cavalry extends"))
             at = self.peek()
             locale, toward = self.approach(("THEN", "LEAD", "PURSUE", "NO"))
             if locale != captured:
-                self.note(at, f"after the assault the cavalry extends from {self.name(captured)}, "
-                          f"the locale taken", self.board.approach_name(locale, toward),
-                          f"an approach {self.name(captured)}>...")
+                self.note(at, say("after the assault the cavalry extends from %(place)s, the locale taken",
+                                  place=self.name(captured)), self.board.approach_name(locale, toward),
+                          say("an approach %(place)s>...", place=self.name(captured)))
             if bid is not None and any(b == bid for b, _t in out):
-                self.note(token, f"{bid} is named twice", None, "each block once")
+                self.note(token, say("%(block)s is named twice", block=bid), None, say("each block once"))
             elif bid is not None:
                 out.append((bid, toward))
         return out
@@ -325,7 +336,7 @@ class _Parser(Reader):
         by = "road"
         if self.at("BY"):
             self.take()
-            by = self.expect(("ROAD", "PONTOON"), "ROAD or PONTOON").word.lower()
+            by = self.expect(("ROAD", "PONTOON"), say("ROAD or PONTOON")).word.lower()
         entry_token = self.peek()
         entry = None
         if self.at("AT"):
@@ -342,31 +353,33 @@ class _Parser(Reader):
             allowed = self.state.blocks[bid].entries if bid else []
             if bid and allowed and where not in allowed:
                 names = ", ".join(self.board.entries[e].name for e in allowed if e in self.board.entries)
-                self.note(token, f"{bid} may not enter at {self.board.entries[where].name}", None,
-                          f"its entry point: {names}")
+                self.note(token, say("%(block)s may not enter at %(entry)s", block=bid, entry=self.board.entries[where].name),
+                          None, say("its entry point: %(names)s", names=names))
         path: list[str] = []
         if by == "pontoon":
             if len(pairs) > 1:
-                self.note(pairs[1][0], "one block a day crosses by the pontoon", None, "a single block id")
+                self.note(pairs[1][0], say("one block a day crosses by the pontoon"), None, say("a single block id"))
             self.pontoon += len(pairs)
             if len(pairs) == 1 and self.pontoon > 1:
-                self.note(first, "one block a day crosses by the pontoon", None, "a single ENTER ... BY PONTOON")
+                self.note(first, say("one block a day crosses by the pontoon"), None, say("a single ENTER ... BY PONTOON"))
             if self.at_sign(ARROW):
-                self.fail(self.peek(), "a block crossing by the pontoon stops in the entry locale", None,
-                          "THEN EXTEND or the end of the order")
+                self.fail(self.peek(), say("a block crossing by the pontoon stops in the entry locale"), None,
+                          say("THEN EXTEND or the end of the order"))
         else:
             if len(pairs) > ROAD_ENTRIES:
-                self.note(pairs[ROAD_ENTRIES][0], f"at most {ROAD_ENTRIES} blocks a day enter by one "
-                          "road entry point", None, f"at most {ROAD_ENTRIES} block ids")
+                self.note(pairs[ROAD_ENTRIES][0], say("at most %(num)d blocks a day enter by one road entry point",
+                                                     num=ROAD_ENTRIES), None,
+                          say("at most %(num)d block ids", num=ROAD_ENTRIES))
             start = self.board.entries[where].locale
-            path = self.road_steps(start, ENTRY_STEPS, f"a block entering passes at most {ENTRY_STEPS} "
-                                   f"locales after the entry locale {self.name(start)}")
+            path = self.road_steps(start, ENTRY_STEPS, say("a block entering passes at most %(num)d locales after "
+                                                       "the entry locale %(place)s", num=ENTRY_STEPS,
+                                                       place=self.name(start)))
         choice, _adv, blocked_text = self.if_blocked()
         if choice is not None and by == "pontoon":
-            self.note(first, "IF BLOCKED has no use for a block crossing by the pontoon", None,
-                      "THEN EXTEND or the end of the order")
+            self.note(first, say("IF BLOCKED has no use for a block crossing by the pontoon"), None,
+                      say("THEN EXTEND or the end of the order"))
         extend, extend_text = self.then_extend(path[-1] if path else self.board.entries[where].locale, ok)
-        self.done("'->' and a locale, IF BLOCKED, THEN EXTEND or the end of the order")
+        self.done(say("'->' and a locale, IF BLOCKED, THEN EXTEND or the end of the order"))
         text = f"ENTER {' '.join(ok)} BY {by.upper()}"
         if entry is not None:
             text += f" AT {self.board.entries[entry].name}"
@@ -382,15 +395,17 @@ class _Parser(Reader):
         choices = self.entries_of(by)
         names = ", ".join(self.board.entries[e].name for e in choices) or "none"
         if not words:
-            self.missing(f"the name of one of your {by} entry points ({names})")
+            self.missing(say("the name of one of your road entry points (%(names)s)", names=names) if by == "road"
+                         else say("the name of one of your pontoon entry points (%(names)s)", names=names))
         key = fold(" ".join(t.text for t in words))
         found = [e for e in choices if key in (fold(e), fold(self.board.entries[e].name))]
         if not found:
             found = [e for e in choices if fold(e).startswith(key) or fold(self.board.entries[e].name).startswith(key)]
         if len(found) != 1:
             text = " ".join(t.text for t in words)
-            self.fail(words[0], f"{text!r} names no single {by} entry point of yours", text,
-                      f"one of: {names}")
+            self.fail(words[0], say("%(name)s names no single road entry point of yours", name=repr(text)) if by == "road"
+                      else say("%(name)s names no single pontoon entry point of yours", name=repr(text)), text,
+                      say("one of: %(names)s", names=names))
         return found[0]
 
     def entry_point(self, by: str, blocks: list[str], token: Token | int) -> tuple[str, str | None]:
@@ -403,27 +418,30 @@ class _Parser(Reader):
         if len(choices) == 1:
             return choices[0], None
         if not choices:
-            self.fail(token, f"{self.side.capitalize()} has no {by} entry point", None,
-                      "BY ROAD" if by == "pontoon" else "another way in")
+            self.fail(token, say("%(side)s has no road entry point", side=say(self.side.capitalize())) if by == "road"
+                      else say("%(side)s has no pontoon entry point", side=say(self.side.capitalize())), None,
+                      "BY ROAD" if by == "pontoon" else say("another way in"))
         usable = [e for e in choices if all(not self.state.blocks[b].entries or e in self.state.blocks[b].entries
                                             for b in blocks)]
         if len(usable) == 1:
             return usable[0], usable[0]
         names = ", ".join(self.board.entries[e].name for e in (usable or choices))
-        self.fail(token, f"{self.side.capitalize()} has {len(choices)} {by} entry points; say which with AT",
-                  None, f"AT and one of: {names}")
+        self.fail(token, say("%(side)s has %(num)d road entry points; say which with AT", side=say(self.side.capitalize()),
+                              num=len(choices)) if by == "road" else
+                  say("%(side)s has %(num)d pontoon entry points; say which with AT", side=say(self.side.capitalize()),
+                      num=len(choices)), None, say("AT and one of: %(names)s", names=names))
 
     def order_bombard(self) -> Bombard:
         token = self.peek()
         if not self.is_word(token, ("FROM",)):
-            self.missing("the id of your artillery block")
+            self.missing(say("the id of your artillery block"))
         self.take()
         bid = self.block(token, "bombard")
-        self.need_type(token, bid, "artillery", "only artillery bombards")
+        self.need_type(token, bid, "artillery", say("only artillery bombards"))
         self._once("BOMBARD", bid, token)
-        self.expect(("FROM",), "FROM and the approach it fires from (FROM Marengo>Spinetta)")
+        self.expect(("FROM",), say("FROM and the approach it fires from (FROM Marengo>Spinetta)"))
         locale, toward = self.approach()
-        self.done("the end of the order")
+        self.done(say("the end of the order"))
         return Bombard(text=f"BOMBARD {bid} FROM {self.board.approach_name(locale, toward)}", block=bid or "",
                        locale=locale, toward=toward)
 
@@ -431,36 +449,38 @@ class _Parser(Reader):
         if bid is None:
             return
         if (word, bid) in self.artillery:
-            self.note(token, f"{bid} already has a {word} order in line {self.artillery[(word, bid)]}",
-                      None, f"one {word} order for each block")
+            self.note(token, say("%(block)s already has a %(word)s order in line %(line)d", block=bid, word=word,
+                                 line=self.artillery[(word, bid)]),
+                      None, say("one %(word)s order for each block", word=word))
         self.artillery.setdefault((word, bid), self.line)
 
     def order_hold(self) -> Fire:
-        self.expect(("FIRE",), "FIRE (HOLD FIRE and your artillery block's id)")
+        self.expect(("FIRE",), say("FIRE (HOLD FIRE and your artillery block's id)"))
         return self.order_fire(hold=True)
 
     def order_fire(self, hold: bool = False) -> Fire:
         token = self.peek()
         if not self.is_word(token, ("AT",)):
-            self.missing("the id of your artillery block")
+            self.missing(say("the id of your artillery block"))
         self.take()
         bid = self.block(token)
-        self.need_type(token, bid, "artillery", "only artillery fires")
+        self.need_type(token, bid, "artillery", say("only artillery fires"))
         self._once("FIRE", bid, token)
         declared = self.state.blocks[bid].bombard if bid else None
         if bid is not None and self.kind(bid) == "artillery" and declared is None:
-            self.note(token, f"{bid} declared no bombardment last day", None,
-                      "an artillery block with a bombardment declared (BOMBARD ... FROM ...)")
+            self.note(token, say("%(block)s declared no bombardment last day", block=bid), None,
+                      say("an artillery block with a bombardment declared (BOMBARD ... FROM ...)"))
         target = None
         if not hold and self.at("AT"):
             self.take()
             at = self.peek()
             locale, target = self.approach()
             if declared is not None and locale != declared:
-                self.note(at, f"{bid} fires into {self.name(declared)}; the target is an approach of it",
-                          self.board.approach_name(locale, target), f"an approach {self.name(declared)}>...")
-        self.done("AT and the target approach, or the end of the order" if not hold and target is None
-                  else "the end of the order")
+                self.note(at, say("%(block)s fires into %(place)s; the target is an approach of it", block=bid,
+                                  place=self.name(declared)),
+                          self.board.approach_name(locale, target), say("an approach %(place)s>...", place=self.name(declared)))
+        self.done(say("AT and the target approach, or the end of the order") if not hold and target is None
+                  else say("the end of the order"))
         if hold:
             return Fire(text=f"HOLD FIRE {bid}", block=bid or "", hold=True)
         text = f"FIRE {bid}" + (f" AT {self.board.approach_name(declared or locale, target)}" if target else "")
@@ -482,8 +502,8 @@ class _Parser(Reader):
         for token in tokens:
             bid = self.own_block(token.word)
             if bid is not None and bid.type == "artillery":
-                self.note(token, f"{bid.id} is artillery; artillery never leads a defence", None,
-                          "infantry or cavalry")
+                self.note(token, say("%(block)s is artillery; artillery never leads a defence", block=bid.id), None,
+                          say("infantry or cavalry"))
         text = f"STANDING LEAD {self.board.approach_name(locale, toward)} " + " ".join(blocks)
         return Standing(text=text, kind="lead", locale=locale, toward=toward, blocks=tuple(blocks))
 
@@ -499,7 +519,7 @@ class _Parser(Reader):
             return Standing(text=f"STANDING LOSSES {value}", kind="losses", value=value)
         token = self.peek()
         if token is None:
-            self.missing("STRONGEST, WEAKEST or your block ids, first to take losses first")
+            self.missing(say("STRONGEST, WEAKEST or your block ids, first to take losses first"))
         blocks = self._standing_blocks()
         return Standing(text="STANDING LOSSES " + " ".join(blocks), kind="losses", blocks=tuple(blocks))
 

@@ -10,7 +10,8 @@ orders themselves are read in parse.py.
 from __future__ import annotations
 
 from pbem.core.orders import Problem, Token
-from pbem.games.simmons.clock import hour_label
+from pbem.games.simmons.clock import Clock
+from pbem.lang import say
 from pbem.games.simmons.reader import PLACE, Reader as FamilyReader, natural_order  # noqa: F401 (parse.py's)
 
 from .scenario import Scenario
@@ -35,18 +36,21 @@ class Reader(FamilyReader):
         due = waiting and (block.arrives is None or block.arrives <= self.hour)
         if need == "enter":
             if not waiting:
-                self.note(token, f"{block.id} is already on the map", None,
-                          "a reinforcement waiting to enter (ENTER is for blocks not yet on the map)")
+                self.note(token, say("%(block)s is already on the map", block=block.id), None,
+                          say("a reinforcement waiting to enter (ENTER is for blocks not yet on the map)"))
                 return False
             if not due:
-                self.note(token, f"{block.id} may not enter before {hour_label(block.arrives)} "
-                          f"(it is {hour_label(self.hour)})", None, "a reinforcement due by now")
+                self.note(token, say("%(block)s may not enter before %(hour)s (it is %(now)s)", block=block.id,
+                                     hour=Clock(block.arrives), now=Clock(self.hour)),
+                          None, say("a reinforcement due by now"))
                 return False
         elif need in ("map", "bombard") and waiting and not (need == "bombard" and due):
-            when = "; it is due now" if due else \
-                f"; it may enter at {hour_label(block.arrives)}" if block.arrives is not None else ""
-            self.note(token, f"{block.id} is not on the map yet{when}", None,
-                      f"a block on the map (to bring it on: ENTER {block.id} BY ROAD)")
+            said = say("%(block)s is not on the map yet; it is due now", block=block.id) if due else \
+                say("%(block)s is not on the map yet; it may enter at %(hour)s", block=block.id,
+                    hour=Clock(block.arrives)) if block.arrives is not None else \
+                say("%(block)s is not on the map yet", block=block.id)
+            self.note(token, said, None, say("a block on the map (to bring it on: ENTER %(block)s BY ROAD)",
+                                             block=block.id))
             return False
         return True
 
@@ -55,7 +59,8 @@ class Reader(FamilyReader):
         if bid is None:
             return
         if bid in self.moved:
-            self.note(token, f"{bid} already moves in line {self.moved[bid]}; a block moves only once a day",
-                      None, "each block in one movement order at most")
+            self.note(token, say("%(block)s already moves in line %(line)d; a block moves only once a day",
+                                 block=bid, line=self.moved[bid]),
+                      None, say("each block in one movement order at most"))
         else:
             self.moved[bid] = self.line

@@ -70,7 +70,11 @@ class Marengo(FamilyRuleset):
             if lang == "en":
                 raise
             raise words.error_in_words(error, lang, marengo_tongue(lang)) from None
-        orders.warnings[:] = [words.words_in(w, lang) for w in orders.warnings]
+        if lang != "en" and len(orders.warnings_said) == len(orders.warnings):  # each written as a Text
+            tongue = marengo_tongue(lang)
+            orders.warnings[:] = [words.words_in(tongue.say(w), lang) for w in orders.warnings_said]
+        else:
+            orders.warnings[:] = [words.words_in(w, lang) for w in orders.warnings]
         if lang != "en":
             places = tuple(loc.name for loc in scenario.board.locales.values())
             orders.in_words = lambda order: words.WORDS.echo_in(order, lang, places)

@@ -73,6 +73,8 @@ class Orders:
     # what the check at submission could not settle: orders that depend on the enemy's
     # answers; each a sentence for the acknowledgement
     warnings: list[str] = field(default_factory=list)
+    # the same warnings as Texts (pbem.lang), when the check wrote them so: read in the seat's language
+    warnings_said: list = field(default_factory=list, compare=False, repr=False)
     # an English order in the reader's order words (set by check_orders for its seat's language):
     # what echo() writes; the orders themselves, and what is logged, stay English
     in_words: Callable[[str], str] | None = field(default=None, compare=False, repr=False)

@@ -27,7 +27,7 @@ from pbem.core.orders import (
     ARROW, GT, HEADER_ALIASES, HEADER_KEYS, Abort, OrderReader, OrdersError, Problem, Token, check_size,
     parse_header, problem, suggestion, tokenize,
 )
-from pbem.lang import say, say_plural
+from pbem.lang import Text, say, say_plural
 
 from .board import fold
 from .clock import Clock, hour_label, parse_hour
@@ -109,9 +109,9 @@ class Reader(OrderReader):
     TURN = "day"  # what the rule book calls one side's turn
     WHOSE = "{side}'s {turn} at {hour}"  # the turn to play, as a wrong TURN in the header is told
     IDS_SHOWN = 6  # block ids listed at most in what a problem expects
-    ONE_STEP = "a MOVE goes one step (for a march along a road: ROAD)"  # why a step is not to a neighbour
-    STEPS = "a block may go"  # who goes in one step, as the problems say it
-    AFTER_ROAD = "IF BLOCKED, THEN EXTEND or the end of the order"  # what may follow a road march's path
+    ONE_STEP = say("a MOVE goes one step (for a march along a road: ROAD)")  # why a step is not to a neighbour
+    STEPS = say("a block may go")  # who goes in one step, as the problems say it
+    AFTER_ROAD = say("IF BLOCKED, THEN EXTEND or the end of the order")  # what may follow a road march's path
 
     def __init__(self, scenario, state, side: str, problems: list[Problem]):
         super().__init__(problems)
@@ -154,7 +154,7 @@ class Reader(OrderReader):
                           say("one of %(words)s", words=", ".join(w for w in self.ORDER_WORDS if w not in self.ALIASES)))
             if word != "STANDING" and self.side != self.day_side:
                 self.fail(first, say("it is %(whose)s (%(hour)s): only STANDING orders can be given now",
-                                     whose=self.whose_turn(), hour=hour_label(self.hour)), None, "STANDING ...")
+                                     whose=self.whose_turn(), hour=Clock(self.hour)), None, say("STANDING ..."))
             self.take()
             if word == "FINAL":
                 self.done("nothing after FINAL")
@@ -316,10 +316,11 @@ class Reader(OrderReader):
     def kind(self, bid: str) -> str:
         return self.state.blocks[bid].type
 
-    def need_type(self, token: Token, bid: str | None, btype: str, what: str) -> None:
+    def need_type(self, token: Token, bid: str | None, btype: str, what: str | Text) -> None:
         if bid is not None and self.kind(bid) != btype:
-            self.note(token, f"{bid} is {self.kind(bid)}; {what}", None,
-                      f"{'an' if btype[0] in 'aeiou' else 'a'} {btype} block")
+            self.note(token, say("%(block)s is %(kind)s; %(what)s", block=bid, kind=say(self.kind(bid)), what=what),
+                      None, {"artillery": say("an artillery block"), "cavalry": say("a cavalry block"),
+                             "infantry": say("an infantry block")}.get(btype, f"a {btype} block"))
 
     def where(self, block) -> tuple[str | None, str | None]:
         """Where ``block`` stands when the orders start to be carried out."""
@@ -332,15 +333,16 @@ class Reader(OrderReader):
         here = self.where(self.state.blocks[bid])
         if here == (locale, facing):
             return
-        self.note(token, f"{bid} is not {self.place_words(locale, facing)}: it is "
-                  f"{self.place_words(*here)}", None, f"a block {self.place_words(locale, facing)}")
+        self.note(token, say("%(block)s is not %(place)s: it is %(here)s", block=bid,
+                             place=self.place_words(locale, facing), here=self.place_words(*here)),
+                  None, say("a block %(place)s", place=self.place_words(locale, facing)))
 
-    def place_words(self, locale: str | None, facing: str | None) -> str:
+    def place_words(self, locale: str | None, facing: str | None) -> Text:
         if locale is None:
-            return "off the map"
+            return say("off the map")
         if facing is None:
-            return f"in the reserve of {self.name(locale)}"
-        return f"on the approach {self.board.approach_name(locale, facing)}"
+            return say("in the reserve of %(place)s", place=self.name(locale))
+        return say("on the approach %(approach)s", approach=self.board.approach_name(locale, facing))
 
     # -- places
 
@@ -373,17 +375,18 @@ class Reader(OrderReader):
         if candidates:
             names = ", ".join(self.name(lid) for lid in candidates[:6])
             if len(candidates) > 6:
-                names += f" and {len(candidates) - 6} more"
+                names = say("%(names)s and %(num)d more", names=names, num=len(candidates) - 6)
             self.fail(first, say("%(name)s could be any of: %(names)s", name=repr(text), names=names), text,
                       say("more of the name"))
         self.fail(first, say("no locale is called %(name)s%(hint)s", name=repr(text), hint=self.close_name(text)), text,
                   say("a locale of the map, by name"))
 
-    def locale(self, stops: tuple[str, ...] = (), expected: str = "a locale") -> str:
-        """The locale named by the longest run of words from here (exactly, or by unique prefix)."""
+    def locale(self, stops: tuple[str, ...] = (), expected: str | Text = "a locale") -> str:
+        """The locale named by the longest run of words from here (exactly, or by unique prefix);
+        ``expected`` an English text of the catalog, or a Text."""
         first = self.peek()
         if not self.is_word(first, stops):
-            self.missing(say(expected), stops)
+            self.missing(expected if isinstance(expected, Text) else say(expected), stops)
         best, best_len = None, 0
         candidates, cand_len = (), 0
         acc, n, j = "", 0, self.i
@@ -433,8 +436,8 @@ class Reader(OrderReader):
                 tail = tail[1:]
             if not tail:
                 after = self.tokens[self.i + len(words)] if self.i + len(words) < len(self.tokens) else None
-                self.fail(after or self.end_column(), "the place the blocks start from is missing",
-                          after.text if after else "", PLACE)
+                self.fail(after or self.end_column(), say("the place the blocks start from is missing"),
+                          after.text if after else "", say(PLACE))
         self.locale_problem(tail[0], " ".join(t.text for t in tail), candidates)
 
     def approach(self, stops: tuple[str, ...] = (), locale: str | None = None,
@@ -444,8 +447,8 @@ class Reader(OrderReader):
         if locale is None:
             locale = self.locale(stops + (GT,), "an approach (like Marengo>Spinetta)")
         if not self.at_sign(GT):
-            self.missing(f"'>' and the locale the approach faces (like "
-                         f"{self.name(locale)}>{self._a_neighbour(locale)})")
+            self.missing(say("'>' and the locale the approach faces (like %(place)s>%(next)s)",
+                             place=self.name(locale), next=self._a_neighbour(locale)))
         self.take()
         toward = self.locale(stops, "the locale the approach faces")
         self.check_approach(first, locale, toward)
@@ -459,11 +462,12 @@ class Reader(OrderReader):
         if (locale, toward) in self.board.approaches:
             return
         near = ", ".join(self.name(x) for x in self.board.adjacent(locale))
-        why = "the border is impassable" if frozenset((locale, toward)) in self.board.impassable else \
-            "they are the same locale" if locale == toward else "they are not adjacent"
-        self.fail(token, f"{self.name(locale)} has no approach toward {self.name(toward)} ({why})",
+        why = say("the border is impassable") if frozenset((locale, toward)) in self.board.impassable else \
+            say("they are the same locale") if locale == toward else say("they are not adjacent")
+        self.fail(token, say("%(place)s has no approach toward %(toward)s (%(why)s)", place=self.name(locale),
+                             toward=self.name(toward), why=why),
                   f"{self.name(locale)}>{self.name(toward)}",
-                  f"an approach of {self.name(locale)} toward one of: {near}")
+                  say("an approach of %(place)s toward one of: %(near)s", place=self.name(locale), near=near))
 
     def place(self, stops: tuple[str, ...] = (), expected: str = PLACE) -> tuple[str, str | None]:
         """A place from here: a locale (its reserve), or an approach ``Locale>Locale``."""
@@ -482,7 +486,7 @@ class Reader(OrderReader):
             self.missing(say("your block ids after %(word)s, then where they start", word=order_word))
         k, locale = self.locale_before(words)
         if k == 0:
-            self.fail(words[0], f"no blocks are named before the place {self.name(locale)}",
+            self.fail(words[0], say("no blocks are named before the place %(place)s", place=self.name(locale)),
                       None, self._ids_expected(need))
         ids = self.resolve(words[:k], need)
         self.i += len(words)
@@ -506,23 +510,27 @@ class Reader(OrderReader):
             if fb is not None and b == a:
                 return
             if fb is None and b == a:
-                self.fail(token, f"the blocks are already in the reserve of {name(a)}", None,
-                          f"an adjacent locale or an approach of {name(a)}")
+                self.fail(token, say("the blocks are already in the reserve of %(place)s", place=name(a)), None,
+                          say("an adjacent locale or an approach of %(place)s", place=name(a)))
             if fb is None:
                 near = ", ".join(name(x) for x in self.board.adjacent(a))
-                why = "the border between them is impassable" if frozenset((a, b)) in self.board.impassable \
+                why = say("the border between them is impassable") if frozenset((a, b)) in self.board.impassable \
                     else self.ONE_STEP
-                self.fail(token, f"{name(b)} is not next to {name(a)}: {why}", None,
-                          f"a locale next to {name(a)} ({near}) or an approach {name(a)}>...")
-            self.fail(token, f"from the reserve of {name(a)} {self.STEPS} to an adjacent locale or to "
-                      f"an approach of {name(a)}", self.place_text(to),
-                      f"an adjacent locale or an approach {name(a)}>...")
+                self.fail(token, say("%(place)s is not next to %(from)s: %(why)s", place=name(b), why=why,
+                                     **{"from": name(a)}), None,
+                          say("a locale next to %(place)s (%(near)s) or an approach %(place)s>...", place=name(a),
+                              near=near))
+            self.fail(token, say("from the reserve of %(place)s %(steps)s to an adjacent locale or to an approach "
+                                 "of %(place)s", place=name(a), steps=self.STEPS), self.place_text(to),
+                      say("an adjacent locale or an approach %(place)s>...", place=name(a)))
         if fb is None and b in (a, fa):
             return
-        self.fail(token, f"from the approach {self.board.approach_name(a, fa)} {self.STEPS} to the "
-                  f"reserve of {name(a)} or into {name(fa)}", self.place_text(to), f"{name(a)} or {name(fa)}")
+        self.fail(token, say("from the approach %(approach)s %(steps)s to the reserve of %(place)s or into %(toward)s",
+                             approach=self.board.approach_name(a, fa), steps=self.STEPS, place=name(a),
+                             toward=name(fa)),
+                  self.place_text(to), say("%(place)s or %(toward)s", place=name(a), toward=name(fa)))
 
-    def road_steps(self, start: str, limit: int, too_far: str) -> list[str]:
+    def road_steps(self, start: str, limit: int, too_far: str | Text) -> list[str]:
         """The locales of ``-> locale -> ...`` from ``start``, each joined by road to the one before,
         at most ``limit`` of them (else ``too_far``)."""
         path = [start]
@@ -533,8 +541,9 @@ class Reader(OrderReader):
             near = [n for n, _road in self.board.road_neighbours(path[-1])]
             if here not in near:
                 names = ", ".join(sorted({self.name(n) for n in near})) or "none"
-                self.fail(step, f"no road runs from {self.name(path[-1])} to {self.name(here)}", self.span,
-                          f"a locale joined to it by road ({names})")
+                self.fail(step, say("no road runs from %(place)s to %(toward)s", place=self.name(path[-1]),
+                                    toward=self.name(here)), self.span,
+                          say("a locale joined to it by road (%(names)s)", names=names))
             path.append(here)
             if len(path) - 1 > limit:
                 self.fail(step, too_far, self.span, self.AFTER_ROAD)
@@ -585,11 +594,13 @@ class Reader(OrderReader):
             token = self.peek()
             place = self.locale((), "a locale to retreat into")
             if place in places:
-                self.note(token, f"{self.name(place)} is named twice", self.span, "each locale once")
+                self.note(token, say("%(place)s is named twice", place=self.name(place)), self.span,
+                          say("each locale once"))
             elif locale is not None and not self.board.is_adjacent(locale, place):
                 near = ", ".join(self.name(x) for x in self.board.adjacent(locale))
-                self.note(token, f"{self.name(place)} does not border {self.name(locale)}", self.span,
-                          f"a locale next to it: {near}")
+                self.note(token, say("%(place)s does not border %(toward)s", place=self.name(place),
+                                     toward=self.name(locale)), self.span,
+                          say("a locale next to it: %(near)s", near=near))
             else:
                 places.append(place)
         text = f"STANDING RETREAT {self._where(locale)} TO " + " ".join(self.name(p) for p in places)

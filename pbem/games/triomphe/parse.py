@@ -21,6 +21,7 @@ from pbem.core.orders import ARROW, Token
 from pbem.games.simmons.reader import read_orders
 
 from pbem.games.simmons.board import fold
+from pbem.lang import say
 from .orders import (
     Assault, Attack, Bombard, Continue, Enter, Fire, March, Orders, Reorganise, Return, Road,
 )
@@ -46,7 +47,7 @@ class _Parser(StandingReader):
     ORDER_WORDS = ORDER_WORDS
     ALIASES = {"REORGANIZE": "REORGANISE"}
     NATIVE, SIDES_NATIVE, NAMES_NATIVE = WORDS.native, WORDS.sides_native, WORDS.names_native  # words.toml
-    AFTER_ROAD = "IF BLOCKED, THEN CONTINUE or the end of the order"
+    AFTER_ROAD = say("IF BLOCKED, THEN CONTINUE or the end of the order")
 
     def __init__(self, *args):
         super().__init__(*args)
@@ -62,22 +63,23 @@ class _Parser(StandingReader):
         if bid is None:
             return
         if bid in self.acting:
-            self.note(token, f"{bid} already acts in line {self.acting[bid]}; a block takes part in one action "
-                      f"a turn", None, "each block in one action (REORGANISE aside)")
+            self.note(token, say("%(block)s already acts in line %(line)d; a block takes part in one action a turn",
+                                 block=bid, line=self.acting[bid]), None,
+                      say("each block in one action (REORGANISE aside)"))
         else:
             self.acting[bid] = self.line
 
     def group(self, pairs) -> None:
         if len(pairs) > GROUP:
-            self.note(pairs[GROUP][0], f"at most {GROUP} blocks take part in an action (000 §6)", None,
-                      f"at most {GROUP} block ids")
+            self.note(pairs[GROUP][0], say("at most %(num)d blocks take part in an action (000 §6)", num=GROUP), None,
+                      say("at most %(num)d block ids", num=GROUP))
 
     def if_blocked(self) -> tuple[str | None, str]:
         if not self.at("IF"):
             return None, ""
         self.take()
-        self.expect(("BLOCKED",), "BLOCKED (IF BLOCKED ADVANCE or IF BLOCKED STAY)")
-        choice = self.expect(("ADVANCE", "STAY"), "ADVANCE or STAY").word
+        self.expect(("BLOCKED",), say("BLOCKED (IF BLOCKED ADVANCE or IF BLOCKED STAY)"))
+        choice = self.expect(("ADVANCE", "STAY"), say("ADVANCE or STAY")).word
         return choice.lower(), f" IF BLOCKED {choice}"
 
     def then_continue(self, group: list[str], where: str | None, token: Token | int,
@@ -88,28 +90,30 @@ class _Parser(StandingReader):
         out, text = [], ""
         while self.at("THEN"):
             self.take()
-            self.expect(("CONTINUE",), "CONTINUE (THEN CONTINUE Locale>Locale)")
+            self.expect(("CONTINUE",), say("CONTINUE (THEN CONTINUE Locale>Locale)"))
             ids = []
             while self.peek() is not None and self.peek().word in self.own and \
                     self.board.name_match(fold(self.peek().text))[0] is None:
                 at = self.take()
                 bid = self.own[at.word].id
                 if bid not in group:
-                    self.note(at, f"{bid} is not one of the blocks of this action", None, "cavalry of this action")
+                    self.note(at, say("%(block)s is not one of the blocks of this action", block=bid), None,
+                              say("cavalry of this action"))
                 elif self.kind(bid) != "cavalry":
-                    self.note(at, f"{bid} is {self.kind(bid)}; only cavalry continues (000 §12)", None,
-                              "a cavalry block")
+                    self.note(at, say("%(block)s is %(kind)s; only cavalry continues (000 §12)", block=bid,
+                                      kind=say(self.kind(bid))), None, say("a cavalry block"))
                 else:
                     ids.append(bid)
             first = self.peek()
             locale, toward = self.approach(("THEN", "IF"))
             if where is not None and locale != where and (locale, toward) != also:
-                self.note(first or token, f"the continuation must block an approach of {self.name(where)}, where "
-                          f"the action ends", None, f"THEN CONTINUE {self.name(where)}>...")
+                self.note(first or token, say("the continuation must block an approach of %(place)s, where the action "
+                                              "ends", place=self.name(where)), None,
+                          f"THEN CONTINUE {self.name(where)}>...")
             known = [b for b in group if b]
             if known and not ids and not any(self.kind(b) == "cavalry" for b in known):
-                self.note(first or token, "only cavalry continues, and none of these blocks is cavalry", None,
-                          "an action with a cavalry block")
+                self.note(first or token, say("only cavalry continues, and none of these blocks is cavalry"), None,
+                          say("an action with a cavalry block"))
             out.append(Continue(tuple(ids), toward))
             text += " THEN CONTINUE " + "".join(f"{b} " for b in ids) + f"{self.name(locale)}>{self.name(toward)}"
         return tuple(out), text
@@ -119,27 +123,27 @@ class _Parser(StandingReader):
     def order_reorganise(self) -> Reorganise:
         first = self.tokens[0]
         if self.side != "france":
-            self.fail(first, "only the French reorganise (000 §14)", None, "another order")
+            self.fail(first, say("only the French reorganise (000 §14)"), None, say("another order"))
         pairs = self.blocks(())
         ids = []
         for token, bid in pairs:
             if bid is None:
                 continue
             if not self.state.blocks[bid].disorganised:
-                self.note(token, f"{bid} is not disorganised", None, "a disorganised French block")
+                self.note(token, say("%(block)s is not disorganised", block=bid), None, say("a disorganised French block"))
             elif bid in self.organising:
-                self.note(token, f"{bid} is already reorganised in line {self.organising[bid][0]}", None,
-                          "each block once")
+                self.note(token, say("%(block)s is already reorganised in line %(line)d", block=bid,
+                                     line=self.organising[bid][0]), None, say("each block once"))
             else:
                 self.organising[bid] = (self.line, token.column)
                 ids.append(bid)
         if len(pairs) > 2:
-            self.note(pairs[2][0], "a reorganisation organises one or two blocks (000 §14)", None,
-                      "one or two block ids")
+            self.note(pairs[2][0], say("a reorganisation organises one or two blocks (000 §14)"), None,
+                      say("one or two block ids"))
         elif len(ids) == 2 and self.state.blocks[ids[0]].locale == self.state.blocks[ids[1]].locale:
-            self.note(pairs[1][0], "two blocks reorganised together must be in different locales (000 §14)", None,
-                      "blocks of two locales, or one REORGANISE for each")
-        self.done("block ids only")
+            self.note(pairs[1][0], say("two blocks reorganised together must be in different locales (000 §14)"), None,
+                      say("blocks of two locales, or one REORGANISE for each"))
+        self.done(say("block ids only"))
         return Reorganise(text="REORGANISE " + " ".join(ids), blocks=tuple(ids))
 
     def check_reorganisation(self, orders: Orders) -> None:
@@ -151,9 +155,10 @@ class _Parser(StandingReader):
             rest = [b.id for b in self.state.in_locale(locale, "france") if b.disorganised and b.id not in named]
             if rest:
                 line, column = self.organising[named[0]]
-                self.note_at(line, column, f"the blocks of a locale are reorganised all in one turn or none "
-                             f"(000 §14): {', '.join(rest)} in {self.name(locale)} would stay disorganised",
-                             named[0], f"REORGANISE orders for {', '.join(rest)} too")
+                self.note_at(line, column, say("the blocks of a locale are reorganised all in one turn or none (000 §14): "
+                                             "%(blocks)s in %(place)s would stay disorganised",
+                                             blocks=", ".join(rest), place=self.name(locale)),
+                             named[0], say("REORGANISE orders for %(blocks)s too", blocks=", ".join(rest)))
 
     def order_march(self) -> March:
         pairs, frm = self.ids_then_place("MARCH")
@@ -161,15 +166,15 @@ class _Parser(StandingReader):
         for token, bid in pairs:
             self.stands(token, bid, *frm)
             self.acts(bid, token)
-        self.expect_sign(ARROW, "'->' and where the blocks go")
+        self.expect_sign(ARROW, say("'->' and where the blocks go"))
         to_token = self.peek()
         to = self.place(("THEN",))
         self.check_step(to_token, frm, to)
         ids = self.known(pairs)
         then, then_text = self.then_continue(ids, to[0], to_token)
         if then and to[1] is not None:
-            self.note(to_token, "THEN CONTINUE is for a march that ends in a reserve", None, "a reserve")
-        self.done("THEN CONTINUE or the end of the order")
+            self.note(to_token, say("THEN CONTINUE is for a march that ends in a reserve"), None, say("a reserve"))
+        self.done(say("THEN CONTINUE or the end of the order"))
         return March(text=f"MARCH {' '.join(ids)} {self.place_text(frm)} -> {self.place_text(to)}{then_text}",
                      blocks=tuple(ids), frm=frm, to=to, then=then)
 
@@ -177,20 +182,20 @@ class _Parser(StandingReader):
         pairs, frm = self.ids_then_place("ROAD")
         token, bid = pairs[0]
         if len(pairs) > 1:
-            self.note(pairs[1][0], "a road march moves one block (000 §8): write one ROAD line for each", None,
-                      "one block id")
+            self.note(pairs[1][0], say("a road march moves one block (000 §8): write one ROAD line for each"), None,
+                      say("one block id"))
         if frm[1] is not None:
-            self.fail(token, "a road march starts in a reserve (000 §8)", self.place_text(frm),
-                      f"a locale (ROAD {token.text} {self.name(frm[0])} -> ...)")
+            self.fail(token, say("a road march starts in a reserve (000 §8)"), self.place_text(frm),
+                      say("a locale (ROAD %(block)s %(place)s -> ...)", block=token.text, place=self.name(frm[0])))
         self.stands(token, bid, *frm)
         self.acts(bid, token)
-        path = [frm[0]] + self.road_steps(frm[0], ROAD_STEPS, f"a road march crosses at most {ROAD_STEPS} "
-                                                               f"times (000 §8)")
+        path = [frm[0]] + self.road_steps(frm[0], ROAD_STEPS, say("a road march crosses at most %(num)d times (000 §8)",
+                                                                   num=ROAD_STEPS))
         choice, blocked_text = self.if_blocked()
         then, then_text = self.then_continue([bid] if bid else [], path[-1], token)
         if len(path) == 1 and not then:
-            self.missing("'->' and the next locale along the road")
-        self.done("'->' and a locale, IF BLOCKED, THEN CONTINUE or the end of the order")
+            self.missing(say("'->' and the next locale along the road"))
+        self.done(say("'->' and a locale, IF BLOCKED, THEN CONTINUE or the end of the order"))
         text = f"ROAD {bid} " + " -> ".join(self.name(p) for p in path) + blocked_text + then_text
         return Road(text=text, block=bid or "", path=tuple(path), if_blocked=choice, then=then)
 
@@ -198,13 +203,13 @@ class _Parser(StandingReader):
         pairs = self.blocks(("BY", "AT", "IF", "THEN"), "waiting")
         token, bid = pairs[0]
         if len(pairs) > 1:
-            self.note(pairs[1][0], "a block enters by its own road march (000 §15): one ENTER line for each",
-                      None, "one block id")
+            self.note(pairs[1][0], say("a block enters by its own road march (000 §15): one ENTER line for each"),
+                      None, say("one block id"))
         self.acts(bid, token)
         by = "road"
         if self.at("BY"):
             self.take()
-            by = self.expect(("ROAD", "PONTOON"), "ROAD or PONTOON").word.lower()
+            by = self.expect(("ROAD", "PONTOON"), say("ROAD or PONTOON")).word.lower()
         block = self.state.blocks[bid] if bid else None
         choices = [e for e in (block.entries if block else ()) if self.board.entries[e].kind == by]
         entry = None
@@ -216,27 +221,33 @@ class _Parser(StandingReader):
             found = [e for e in choices if key in (fold(e), fold(self.board.entries[e].name))]
             if len(found) != 1:
                 names = ", ".join(self.board.entries[e].name for e in choices) or "none"
-                self.fail(at or self.end_column(), f"{' '.join(t.text for t in words)!r} is not an entry point "
-                          f"of {bid} by {by}", None, f"one of: {names}")
+                self.fail(at or self.end_column(),
+                          say("%(name)s is not an entry point of %(block)s by road", name=repr(" ".join(t.text for t in words)),
+                              block=bid) if by == "road" else
+                          say("%(name)s is not an entry point of %(block)s by pontoon",
+                              name=repr(" ".join(t.text for t in words)), block=bid),
+                          None, say("one of: %(names)s", names=names))
             entry = found[0]
         if block is not None and not choices:
-            self.fail(token, f"{bid} has no {by} entry point", None,
-                      "BY ROAD" if by == "pontoon" else "another way in")
+            self.fail(token, say("%(block)s has no road entry point", block=bid) if by == "road" else
+                      say("%(block)s has no pontoon entry point", block=bid), None,
+                      "BY ROAD" if by == "pontoon" else say("another way in"))
         where = self.board.entries[entry or choices[0]].locale if block is not None else None
         path: list[str] = []
         if by == "pontoon":
             self.pontoon += 1
             if self.pontoon > 1:
-                self.note(token, "one block a turn crosses by the pontoon (000 §15)", None, "one ENTER ... BY PONTOON")
+                self.note(token, say("one block a turn crosses by the pontoon (000 §15)"), None,
+                          say("one ENTER ... BY PONTOON"))
             if self.at_sign(ARROW):
-                self.fail(self.peek(), "a block crossing by the pontoon stops in the entry locale (000 §15)", None,
-                          "THEN CONTINUE or the end of the order")
+                self.fail(self.peek(), say("a block crossing by the pontoon stops in the entry locale (000 §15)"), None,
+                          say("THEN CONTINUE or the end of the order"))
         elif where is not None:
-            path = self.road_steps(where, ENTRY_STEPS, f"an entering block crosses at most {ENTRY_STEPS} times "
-                                                       f"after the entry (000 §15: the entry is the first crossing)")
+            path = self.road_steps(where, ENTRY_STEPS, say("an entering block crosses at most %(num)d times after the entry "
+                                                           "(000 §15: the entry is the first crossing)", num=ENTRY_STEPS))
         choice, blocked_text = self.if_blocked()
         then, then_text = self.then_continue([bid] if bid else [], (path[-1] if path else where), token)
-        self.done("'->' and a locale, IF BLOCKED, THEN CONTINUE or the end of the order")
+        self.done(say("'->' and a locale, IF BLOCKED, THEN CONTINUE or the end of the order"))
         text = f"ENTER {bid}" + (" BY PONTOON" if by == "pontoon" else "")
         if entry is not None:
             text += f" AT {self.board.entries[entry].name}"
@@ -249,24 +260,25 @@ class _Parser(StandingReader):
         for token, bid in pairs:
             self.stands(token, bid, *frm)
             self.acts(bid, token)
-        self.expect_sign(ARROW, "'->' and the locale attacked")
+        self.expect_sign(ARROW, say("'->' and the locale attacked"))
         to_token = self.peek()
-        target = self.locale(("IF", "THEN"), "the locale attacked")
+        target = self.locale(("IF", "THEN"), say("the locale attacked"))
         a, fa = frm
         if fa is not None and target != fa:
-            self.fail(to_token, f"from the approach {self.name(a)}>{self.name(fa)} an attack goes into "
-                      f"{self.name(fa)} (000 §9)", self.name(target), self.name(fa))
+            self.fail(to_token, say("from the approach %(approach)s an attack goes into %(place)s (000 §9)",
+                                   approach=f"{self.name(a)}>{self.name(fa)}", place=self.name(fa)),
+                      self.name(target), self.name(fa))
         if not self.board.is_adjacent(a, target):
             near = ", ".join(self.name(x) for x in self.board.adjacent(a))
-            self.fail(to_token, f"{self.name(target)} is not next to {self.name(a)}", self.name(target),
-                      f"a locale next to it: {near}")
+            self.fail(to_token, say("%(place)s is not next to %(toward)s", place=self.name(target), toward=self.name(a)),
+                      self.name(target), say("a locale next to it: %(near)s", near=near))
         choice, blocked_text = self.if_blocked()
         if choice is not None and fa is not None:
-            self.note(to_token, "IF BLOCKED is for an attack from a reserve (from an approach the blocks stay)",
-                      None, "the end of the order")
+            self.note(to_token, say("IF BLOCKED is for an attack from a reserve (from an approach the blocks stay)"),
+                      None, say("the end of the order"))
         ids = self.known(pairs)
         then, then_text = self.then_continue(ids, target, to_token, also=(a, target) if fa is None else None)
-        self.done("IF BLOCKED, THEN CONTINUE or the end of the order")
+        self.done(say("IF BLOCKED, THEN CONTINUE or the end of the order"))
         return Attack(text=f"ATTACK {' '.join(ids)} {self.place_text(frm)} -> {self.name(target)}{blocked_text}"
                            f"{then_text}", blocks=tuple(ids), frm=frm, target=target, if_blocked=choice, then=then)
 
@@ -280,8 +292,9 @@ class _Parser(StandingReader):
             self.take()
             best = True
             if not any(b.on_map and self.where(b) == (locale, toward) for b in self.own.values()):
-                self.fail(first, f"none of your blocks stand on {self.name(locale)}>{self.name(toward)}", None,
-                          "an approach your blocks hold")
+                self.fail(first, say("none of your blocks stand on %(approach)s",
+                                     approach=f"{self.name(locale)}>{self.name(toward)}"), None,
+                          say("an approach your blocks hold"))
         elif self.at("WITH"):
             self.take()
             pairs = self.blocks(("LEAD", "THEN"))
@@ -293,11 +306,12 @@ class _Parser(StandingReader):
         else:
             here = [b for b in self.own.values() if b.on_map and self.where(b) == (locale, toward)]
             if not here:
-                self.fail(first, f"none of your blocks stand on {self.name(locale)}>{self.name(toward)}", None,
-                          "an approach your blocks hold")
+                self.fail(first, say("none of your blocks stand on %(approach)s",
+                                     approach=f"{self.name(locale)}>{self.name(toward)}"), None,
+                          say("an approach your blocks hold"))
             if len(here) > GROUP:
-                self.fail(first, f"{len(here)} of your blocks stand there; name at most {GROUP} with WITH", None,
-                          "WITH and the block ids")
+                self.fail(first, say("%(count)d of your blocks stand there; name at most %(num)d with WITH", count=len(here),
+                                     num=GROUP), None, say("WITH and the block ids"))
             for b in here:
                 self.acts(b.id, first)
         lead = None
@@ -316,17 +330,17 @@ class _Parser(StandingReader):
                     if best:
                         self.stands(token, bid, locale, toward)
                     if ids and bid not in ids:
-                        self.note(token, f"{bid} is not one of the blocks of this assault", None,
-                                  "one of " + ", ".join(ids))
+                        self.note(token, say("%(block)s is not one of the blocks of this assault", block=bid), None,
+                                  say("one of %(words)s", words=", ".join(ids)))
                     else:
                         lead.append(bid)
                 if len(lead) > 2:
-                    self.note(lead_pairs[2][0], "a vanguard is one or two blocks (000 §11)", None, "one or two ids")
+                    self.note(lead_pairs[2][0], say("a vanguard is one or two blocks (000 §11)"), None, say("one or two ids"))
                 lead = tuple(lead)
                 lead_text = " LEAD " + " ".join(lead)
         group = ids or [b.id for b in self.own.values() if b.on_map and self.where(b) == (locale, toward)]
         then, then_text = self.then_continue(group, toward, first)
-        self.done("LEAD, THEN CONTINUE or the end of the order")
+        self.done(say("LEAD, THEN CONTINUE or the end of the order"))
         text = f"ASSAULT {self.name(locale)}>{self.name(toward)}" + (f" WITH {' '.join(ids)}" if ids else "") \
             + (" WITH BEST" if best else "") + lead_text + then_text
         return Assault(text=text, locale=locale, toward=toward, blocks=tuple(ids), lead=lead, then=then, best=best)
@@ -334,55 +348,55 @@ class _Parser(StandingReader):
     def order_bombard(self) -> Bombard:
         token = self.peek()
         if not self.is_word(token, ("FROM",)):
-            self.missing("the id of your artillery block")
+            self.missing(say("the id of your artillery block"))
         self.take()
         bid = self.block(token)
         if bid is not None and self.kind(bid) != "artillery":
-            self.note(token, f"{bid} is {self.kind(bid)}; only artillery bombards (000 §10)", None,
-                      "an artillery block")
+            self.note(token, say("%(block)s is %(kind)s; only artillery bombards (000 §10)", block=bid,
+                                 kind=say(self.kind(bid))), None, say("an artillery block"))
         self.acts(bid, token)
-        self.expect(("FROM",), "FROM and the approach it fires from (FROM Marengo>Spinetta)")
+        self.expect(("FROM",), say("FROM and the approach it fires from (FROM Marengo>Spinetta)"))
         locale, toward = self.approach()
         self.stands(token, bid, locale, toward)
-        self.done("the end of the order")
+        self.done(say("the end of the order"))
         return Bombard(text=f"BOMBARD {bid} FROM {self.name(locale)}>{self.name(toward)}", block=bid or "",
                        locale=locale, toward=toward)
 
     def order_hold(self) -> Fire:
-        self.expect(("FIRE",), "FIRE (HOLD FIRE and your artillery block's id)")
+        self.expect(("FIRE",), say("FIRE (HOLD FIRE and your artillery block's id)"))
         return self.order_fire(hold=True)
 
     def order_fire(self, hold: bool = False) -> Fire:
         token = self.peek()
         if token is None:
-            self.missing("the id of your artillery block")
+            self.missing(say("the id of your artillery block"))
         self.take()
         bid = self.block(token)
         if bid is not None and self.state.blocks[bid].bombard is None:
-            self.note(token, f"{bid} has no bombardment declared", None,
-                      "an artillery block that declared one last turn")
+            self.note(token, say("%(block)s has no bombardment declared", block=bid), None,
+                      say("an artillery block that declared one last turn"))
         if not hold:
             self.acts(bid, token)
-        self.done("the end of the order")
+        self.done(say("the end of the order"))
         return Fire(text=("HOLD FIRE " if hold else "FIRE ") + (bid or token.text), block=bid or "", hold=hold)
 
     def order_return(self) -> Return:
         first = self.tokens[0]
         if self.side != "france":
-            self.fail(first, "only France returns a committed disc (000 §18 step 3)", None, "another order")
+            self.fail(first, say("only France returns a committed disc (000 §18 step 3)"), None, say("another order"))
         self.returned += 1
         if self.returned > 1:
-            self.note(first, "one RETURN a turn", None, "a single RETURN")
+            self.note(first, say("one RETURN a turn"), None, say("a single RETURN"))
         if self.at("NONE"):
             self.take()
-            self.done("the end of the order")
+            self.done(say("the end of the order"))
             return Return(text="RETURN NONE", locale=None)
         token = self.peek()
-        locale = self.locale((), "a locale holding your committed discs, or NONE")
+        locale = self.locale((), say("a locale holding your committed discs, or NONE"))
         if not self.state.committed.get("france", {}).get(locale):
-            self.note(token, f"France has no disc committed to {self.name(locale)}", self.name(locale),
-                      "a locale holding French discs, or NONE")
-        self.done("the end of the order")
+            self.note(token, say("France has no disc committed to %(place)s", place=self.name(locale)), self.name(locale),
+                      say("a locale holding French discs, or NONE"))
+        self.done(say("the end of the order"))
         return Return(text=f"RETURN {self.name(locale)}", locale=locale)
 
 __all__ = ["parse_orders"]

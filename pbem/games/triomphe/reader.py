@@ -15,7 +15,8 @@ import re
 
 from pbem.core.orders import Token
 from pbem.games.simmons.board import fold
-from pbem.games.simmons.clock import hour_label
+from pbem.lang import say
+from pbem.games.simmons.clock import Clock
 from pbem.games.simmons.reader import PLACE, Reader as FamilyReader, natural_order  # noqa: F401 (the game's names)
 
 from .state import Block
@@ -27,21 +28,22 @@ class Reader(FamilyReader):
     TURN = "turn"
     WHOSE = "{side}'s at {hour}"
     IDS_SHOWN = 8
-    ONE_STEP = "a march goes one step (along roads: ROAD)"
-    STEPS = "a march goes"
+    ONE_STEP = say("a march goes one step (along roads: ROAD)")
+    STEPS = say("a march goes")
 
     def fits(self, token: Token, block: Block, need: str) -> bool:
         """``need``: "map" (on the map), "waiting" (in a waiting cell and due), "any"."""
         if need == "waiting" and block.status != "waiting":
-            self.note(token, f"{block.id} is already on the map", None, "a block in a waiting cell")
+            self.note(token, say("%(block)s is already on the map", block=block.id), None, say("a block in a waiting cell"))
             return False
         if need == "waiting" and block.arrives is not None and block.arrives > self.hour:
-            self.note(token, f"{block.id} may not enter before {hour_label(block.arrives)} "
-                      f"(it is {hour_label(self.hour)})", None, "a reinforcement due by now")
+            self.note(token, say("%(block)s may not enter before %(hour)s (it is %(now)s)", block=block.id,
+                                 hour=Clock(block.arrives), now=Clock(self.hour)),
+                      None, say("a reinforcement due by now"))
             return False
         if need == "map" and block.status == "waiting":
-            self.note(token, f"{block.id} is not on the map yet", None,
-                      f"a block on the map (to bring it on: ENTER {block.id})")
+            self.note(token, say("%(block)s is not on the map yet", block=block.id), None,
+                      say("a block on the map (to bring it on: ENTER %(block)s)", block=block.id))
             return False
         return True
 
@@ -60,10 +62,11 @@ class Reader(FamilyReader):
             else:
                 break
         if not pairs:
-            self.missing(f"your block ids after {order_word}, then where they start")
+            self.missing(say("your block ids after %(word)s, then where they start", word=order_word))
         ids = self.resolve(pairs, need)
         if self.peek() is None or self.peek().text == "->":
-            self.missing(f"where the blocks start: {PLACE}")
+            self.missing(say("where the blocks start: %(place)s",
+                             place=say("a locale (by name) or an approach (like Marengo>Spinetta)")))
         return ids, self.place()
 
     def where(self, block: Block) -> tuple[str | None, str | None]:
