@@ -445,3 +445,36 @@ def test_n1815_a_battle_whose_defenders_have_not_deployed_shows_none():
     state.blocks["NAP"].town = "wavre"  # the French army fights there: the seat is told of the battle
     assert n1815_view.view(scenario, state, "french")["battles"][0]["defenders"] == {}
     assert n1815_view.view(scenario, state, "anglo-dutch")["battles"] == []  # no Anglo-Dutch block there
+
+
+# -- an event's descriptions as Texts (pbem.lang): each seat reads its own in its language -------------------
+
+def test_an_events_english_is_its_texts_and_each_seat_reads_its_own_description_in_its_language():
+    from babel.support import NullTranslations
+
+    from pbem.lang import Tongue, say
+
+    class Loud(Tongue):
+        """A language that shouts: it shows which Text a seat was given to read."""
+
+        def gettext(self, message, /, **values):
+            return super().gettext(message, **values).upper()
+
+    loud = Loud("xx", NullTranslations())
+    full, seen = say("the %(who)s falls back", who="Guard"), say("a block falls back")
+    event = Event("retreat", said=full, owner="france", seen_said=seen, witnesses=("austria",))
+    assert (event.text, event.seen) == ("the Guard falls back", "a block falls back")  # the English, from the Texts
+    assert event.text_for("france", loud) == "THE GUARD FALLS BACK"
+    assert event.text_for(None, loud) == "THE GUARD FALLS BACK"  # the moderator reads the whole
+    assert event.text_for("austria", loud) == "A BLOCK FALLS BACK"  # a witness reads what he saw
+    assert event.text_for("prussia", loud) is None  # not a witness: nothing
+    # given English is kept; a missing seen Text leaves what was given
+    kept = Event("retreat", "as written", owner=("france", "allies"), seen="seen as written", said=full,
+                 seen_said=seen)
+    assert (kept.text, kept.seen) == ("as written", "seen as written")
+    assert kept.text_for("allies", loud) == "THE GUARD FALLS BACK" and kept.text_for("austria", loud) == "A BLOCK FALLS BACK"
+    plain = Event("retreat", "plain", owner="france", seen="seen plain")
+    assert (plain.text_for("france", loud), plain.text_for("austria", loud)) == ("plain", "seen plain")
+    assert Event("note", said=say("for all")).text_for("austria", loud) == "FOR ALL"
+    assert Event("note", said=full, owner="france").seen is None  # no seen Text: the others see nothing
+    assert Event("note", said=full, owner="france").text_for("austria", loud) is None
