@@ -68,3 +68,23 @@ def test_a_game_without_translations_asks_in_its_own_words():
     decision = Decision("a", "k", "Which way?", ("x", "y"), ("x",), (("x", "Left"), ("y", "Right")))
     assert decision_in(Plain(), None, decision, "fr") is decision
     assert json.dumps(decision.to_dict())  # what the server keeps is the English, as before
+
+
+def test_every_games_seats_are_titled_in_the_readers_language(tmp_path):
+    """The seats' titles a mail or page shows (``Service.seat_titles``) come from each game's own catalog."""
+    from pbem.games import rulesets
+
+    site = Site(tmp_path)
+    for name, rules in sorted(rulesets().items()):
+        scenario = next(iter(rules.scenarios().values())).name
+        seats = [seat.id for seat in rules.seats(site.service.scenario(name, scenario), {
+            option.name: option.default for option in rules.options()})]
+        game_id, _ = site.service.create_game(f"Titles {name}", {seat: ANNA for seat in seats}, scenario=scenario,
+                                              seed=1, game=name)
+        english = site.service.seat_titles(game_id)
+        for lang in ("fr", "ru", "uk", "zh"):
+            titles = site.service.seat_titles(game_id, lang)
+            assert set(titles) == set(english)
+            same = {"France"} if lang == "fr" else set()  # a name French writes as English does
+            assert all(titles[seat] != english[seat] for seat in english if english[seat] not in same), \
+                (name, lang, titles)

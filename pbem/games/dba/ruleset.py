@@ -144,6 +144,10 @@ class NapoleonicDBA:
         return replace(decision, question=t.say(question_said(decision)),
                        labels=tuple((key, t.say(answer_said(decision, key))) for key in decision.options))
 
+    def tongue(self, lang: str = "en"):
+        """The game's texts in ``lang`` (its own catalog): the server reads the seats' titles through it."""
+        return tongue(lang)
+
     def status_lines(self, game, seat, *, lang: str = "en") -> list[str]:
         v = game.view(seat)
         t = tongue(lang)

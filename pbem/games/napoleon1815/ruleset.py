@@ -136,6 +136,10 @@ class Napoleon1815:
 
         return orders_template(game, seat, deadline=deadline, game_label=game_label, game_id=game_id, lang=lang)
 
+    def tongue(self, lang: str = "en"):
+        """The game's texts in ``lang`` (its own catalog): the server reads the seats' titles through it."""
+        return tongue(lang)
+
     def status_lines(self, game, seat, *, lang: str = "en") -> list[str]:
         v = game.view(seat)
         t = tongue(lang)
