@@ -88,3 +88,13 @@ def test_every_games_seats_are_titled_in_the_readers_language(tmp_path):
             same = {"France"} if lang == "fr" else set()  # a name French writes as English does
             assert all(titles[seat] != english[seat] for seat in english if english[seat] not in same), \
                 (name, lang, titles)
+
+
+def test_the_new_game_form_names_a_games_decisions_and_computer_players_in_the_readers_language(tmp_path):
+    site = Site(tmp_path)
+    site.store.set_language(FRED, "fr")
+    page = html.unescape(site.client(FRED).get("/games/new").text)
+    assert "bloquer une manœuvre d'attaque vers votre localité" in page and "le stratège" in page
+    assert "block an attack maneuver into your locale" not in page
+    english = html.unescape(site.client(ANNA).get("/games/new").text)
+    assert "block an attack maneuver into your locale" in english and "the strategist" in english

@@ -77,9 +77,11 @@ def per_game() -> list[dict]:
                              if s.id not in seats}
                     if extra:
                         more.append({"label": f"{option.title}: {choice}, {loaded.name}", "seats": extra})
+        words = getattr(r, "tongue", None)  # the game's own catalog: its texts in the reader's language
+        say = words(i18n.web_lang()).gettext if callable(words) else (lambda text: text)
         out.append({"name": name, "title": r.title, "options": list(r.options()), "seats": seats,
-                    "more_seats": more, "bots": [(bot.name, bot.title) for bot in r.bots().values()],
-                    "ask_kinds": dict(r.ask_kinds)})
+                    "more_seats": more, "bots": [(bot.name, say(bot.title)) for bot in r.bots().values()],
+                    "ask_kinds": {kind: say(text) for kind, text in r.ask_kinds.items()}})
     return out
 
 
