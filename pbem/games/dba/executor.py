@@ -311,6 +311,7 @@ class Executor:
         return True
 
     def _room(self, e: Element, formation: str) -> bool:
+        """Whether ``e`` fits in ``formation`` where it stands: on the table, on no base, on open ground."""
         t = self.table
         trial = e.moved_to(e.x, e.y)
         trial.formation = formation
@@ -320,12 +321,7 @@ class Executor:
                                                              or closed.intersection(trial.shape).area <= 0.5)
 
     def reform(self, e: Element, formation: str) -> None:
-        t = self.table
-        trial = e.moved_to(e.x, e.y)
-        trial.formation = formation
-        blocked = [o.id for o in t.on_table() if o.id != e.id and trial.shape.intersection(o.shape).area > 0.5]
-        closed = movement.obstacles(t, trial)
-        if blocked or not trial.shape.within(t.area) or (not closed.is_empty and closed.intersection(trial.shape).area > 0.5):
+        if not self._room(e, formation):
             self.say(T("%(element)s cannot form %(formation)s where it stands (no room)", element=e.id,
                        formation=term(formation)), e.side)
             return
