@@ -92,6 +92,29 @@ def step_towards(x: int, y: int, tx: int, ty: int, reach: int) -> tuple[int, int
     return x + round(dx * reach / d), y + round(dy * reach / d), reach, False
 
 
+def ride_one(rider, target, speed: int, loss: int, chance, who: str) -> str | None:
+    """One turn's ride of a courier or a report (``rider``: x, y, ridden) towards ``target``, its recipient's
+    position (None: he is gone, and the rider with him): LOST, DELIVERED on arriving (or LOST on the post's roll of
+    ``loss`` or less on a d100, named after ``who``), or None while it is still on the road."""
+    if target is None:
+        return LOST
+    rider.x, rider.y, gone, arrived = step_towards(rider.x, rider.y, int(target[0]), int(target[1]), speed)
+    rider.ridden += gone
+    if not arrived:
+        return None
+    if loss and chance.roll(f"{who}: lost on a roll of {loss} or less", sides=100) <= loss:
+        return LOST
+    return DELIVERED
+
+
+def end(rider, status: str, turn: int) -> None:
+    """A courier or a report delivered or lost on ``turn``: once."""
+    if rider.status != RIDING:
+        raise CourierError(f"{type(rider).__name__.lower()} {rider.seq} was already {rider.status} on turn "
+                           f"{rider.delivered}")
+    rider.status, rider.delivered = status, turn
+
+
 @dataclass
 class Post:
     """Every courier of a game (both sides), plain data saved with the game's state."""
@@ -124,33 +147,17 @@ class Post:
         for courier in self.couriers:
             if courier.status != RIDING or courier.sent >= turn:
                 continue
-            target = where(courier.recipient)
-            if target is None:
-                self._end(courier, LOST, turn)
-                continue
-            courier.x, courier.y, gone, arrived = step_towards(courier.x, courier.y, int(target[0]),
-                                                               int(target[1]), self.speed)
-            courier.ridden += gone
-            if not arrived:
-                continue
-            if self.loss and chance.roll(f"courier {courier.seq} ({courier.order.sender.name} to "
-                                         f"{courier.order.recipient.name}): lost on a roll of {self.loss} or "
-                                         f"less", sides=100) <= self.loss:
-                self._end(courier, LOST, turn)
-                continue
-            self._end(courier, DELIVERED, turn)
-            delivered.append(courier)
+            status = ride_one(courier, where(courier.recipient), self.speed, self.loss, chance,
+                              f"courier {courier.seq} ({courier.order.sender.name} to {courier.order.recipient.name})")
+            if status is not None:
+                end(courier, status, turn)
+            if status == DELIVERED:
+                delivered.append(courier)
         return delivered
-
-    @staticmethod
-    def _end(courier: Courier, status: str, turn: int) -> None:
-        if courier.status != RIDING:
-            raise CourierError(f"courier {courier.seq} was already {courier.status} on turn {courier.delivered}")
-        courier.status, courier.delivered = status, turn
 
     def deliver(self, courier: Courier, turn: int) -> None:
         """Mark ``courier`` delivered on ``turn`` (a moderator's ruling); a courier is delivered once."""
-        self._end(courier, DELIVERED, turn)
+        end(courier, DELIVERED, turn)
 
     def riding(self) -> list[Courier]:
         return [c for c in self.couriers if c.status == RIDING]

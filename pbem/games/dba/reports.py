@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .couriers import DELIVERED, LOST, RIDING, CourierError, step_towards
+from .couriers import DELIVERED, LOST, RIDING, end, ride_one
 from .lang import Text, joined, term
 from .lang import say as T  # a Text: read in each seat's language
 from .sight import Sighting
@@ -93,27 +93,12 @@ class Reports:
         for r in self.reports:
             if r.status != RIDING or r.sent >= turn:
                 continue
-            target = where(r.recipient)
-            if target is None:
-                self._end(r, LOST, turn)
-                continue
-            r.x, r.y, gone, arrived = step_towards(r.x, r.y, int(target[0]), int(target[1]), speed)
-            r.ridden += gone
-            if not arrived:
-                continue
-            if loss and chance.roll(f"report {r.seq} ({r.sender} to {r.recipient}): lost on a roll of {loss} or "
-                                    f"less", sides=100) <= loss:
-                self._end(r, LOST, turn)
-                continue
-            self._end(r, DELIVERED, turn)
-            delivered.append(r)
+            status = ride_one(r, where(r.recipient), speed, loss, chance, f"report {r.seq} ({r.sender} to {r.recipient})")
+            if status is not None:
+                end(r, status, turn)
+            if status == DELIVERED:
+                delivered.append(r)
         return delivered
-
-    @staticmethod
-    def _end(report: Report, status: str, turn: int) -> None:
-        if report.status != RIDING:
-            raise CourierError(f"report {report.seq} was already {report.status} on turn {report.delivered}")
-        report.status, report.delivered = status, turn
 
     def seen_by(self, commander: str) -> list[Report]:
         """The reports ``commander`` sent, and those delivered to him."""
