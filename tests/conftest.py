@@ -1,5 +1,6 @@
 """Shared test fixtures."""
 
+import tempfile
 from datetime import datetime, timedelta
 from pathlib import Path
 
@@ -80,3 +81,11 @@ def stale(element):
             raise
 
     return gone
+
+
+def run_case_text(run_case, text: str):
+    """A case written in a test (its TOML ``text``) run by a game's ``run_case`` from a file of its own."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "case.toml"
+        path.write_text(text)
+        return run_case(path)

@@ -10,6 +10,8 @@ from pathlib import Path
 
 from test_checks import check, position
 
+from conftest import run_case_text
+
 from pbem.core.decisions import Decider
 from pbem.core.events import events_for
 from pbem.games.marengo.cases import run_case
@@ -88,20 +90,12 @@ def test_an_army_demoralised_alone_gives_the_other_army_its_bonus():
     source = (CASES / "morale-demoralised-at-zero.toml").read_text()
     assert "austria = 10\nfrance = 2" in source
     source = source.replace("austria = 10\nfrance = 2", "austria = 1\nfrance = 10")
-    outcome = run_case_text(source[:source.index("[expect]")] + '[expect]\nmorale = { austria = 0, france = 8 }\n'
+    outcome = run_case_text(run_case, source[:source.index("[expect]")] + '[expect]\nmorale = { austria = 0, france = 8 }\n'
                             'events = ["The Austrian army is demoralised"]\n')
     assert outcome.ok, outcome.failures
     assert outcome.state.demoralised == {"austria": True, "france": False}
     assert outcome.state.bonus_due == {"austria": False, "france": True}
 
-
-def run_case_text(text: str):
-    import tempfile
-
-    with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "case.toml"
-        path.write_text(text)
-        return run_case(path)
 
 
 def test_an_entry_is_kept_among_the_days_moves_with_its_entry():

@@ -4,8 +4,9 @@ of a withdrawal. The rules a case can pin down have cases (tests/cases/napoleon1
 
 from __future__ import annotations
 
-import tempfile
 from pathlib import Path
+
+from conftest import run_case_text
 
 from pbem.games.napoleon1815.cases import run_case
 from pbem.games.napoleon1815.orders import Orders
@@ -13,12 +14,6 @@ from pbem.games.napoleon1815.turn import merged
 
 CASES = Path(__file__).parent / "cases" / "napoleon1815"
 
-
-def run_case_text(text: str):
-    with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "case.toml"
-        path.write_text(text)
-        return run_case(path)
 
 
 def test_a_forced_march_is_told_to_its_own_army_only_and_its_die_seen_by_it():
@@ -48,7 +43,7 @@ def test_an_attacker_leaving_a_battle_is_told_it_will_withdraw():
     assert 'orders = { prussian = "LEAVE Charleroi" }' in source
     source = source.replace('orders = { prussian = "LEAVE Charleroi" }', 'orders = { french = "LEAVE Charleroi" }')
     source = source[:source.index("[expect]")] + '[expect]\nevents = ["round 1 of the attacker"]\n'
-    outcome = run_case_text(source)
+    outcome = run_case_text(run_case, source)
     assert outcome.ok, outcome.failures
     told = [(e.owner, e.text) for e in outcome.raw if "will withdraw" in e.text]
     assert told == [("french", "The attacker will withdraw from Charleroi (LEAVE).")]
@@ -78,7 +73,7 @@ def test_the_enemy_sees_a_block_regroup_into_the_battles_town():
 def three_players(case: str, extra: str = ""):
     source = (CASES / f"{case}.toml").read_text()
     assert "[case]\n" in source
-    return run_case_text(source.replace("[case]\n", "[case]\nplayers = 3\n" + extra, 1))
+    return run_case_text(run_case, source.replace("[case]\n", "[case]\nplayers = 3\n" + extra, 1))
 
 
 def test_a_skirmishs_dice_are_seen_only_by_the_seats_that_fight_it_and_say_who_fires():
@@ -177,7 +172,7 @@ def test_the_anglo_dutch_seat_chooses_where_its_blocks_retreat_after_a_skirmish(
     assert source.count("P-I-2") == 4 and 'prussian = "RETREAT TO Charleroi"' in source
     source = source.replace("P-I-2", "NE-2").replace('prussian = "RETREAT TO Charleroi"',
                                                      'anglo-dutch = "RETREAT TO Charleroi"')
-    outcome = run_case_text(source)
+    outcome = run_case_text(run_case, source)
     assert outcome.ok, outcome.failures
 
 
@@ -194,7 +189,7 @@ def test_supply_losses_do_not_count_toward_breaking_when_the_reading_says_so():
     assert sc.supply_losses_count
     sc.supply_losses_count = False
     try:
-        outcome = run_case_text(source)
+        outcome = run_case_text(run_case, source)
     finally:
         sc.supply_losses_count = True
     assert outcome.ok, outcome.failures

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from conftest import run_case_text
+
 from pbem.core.decisions import Decider
 from pbem.games.triomphe import morale, victory
 from pbem.games.triomphe.cases import case_map, case_position, load_case, run_case
@@ -86,7 +88,7 @@ def test_a_bombardment_finding_no_enemy_is_a_bombardment_event():
     source = (CASES / "bombard-complete-opposite-first.toml").read_text()
     source = source[:source.index('[[block]]\nid = "F1"')] + (
         '[orders]\naustria = """\n\n"""\n\n[turn]\nstart = false\n[expect]\nspent = 0\n')
-    outcome = run_case_text(source)
+    outcome = run_case_text(run_case, source)
     assert outcome.ok, outcome.failures
     assert [(e.kind, e.text) for e in outcome.events if "finds no enemy" in e.text] == [
         ("bombard", "The bombardment into East finds no enemy there.")]
@@ -178,7 +180,7 @@ def test_no_bombardment_is_declared_through_an_approach_whose_assault_was_lost()
     source = source.replace('bombard = "East"\nbombard_days = [4]\n', "")
     source = source.replace("FIRE A9", "BOMBARD A9 FROM West>East")
     source = source[:source.index("[expect]")] + '[expect]\nevents = ["result -1: the defenders win"]\n'
-    outcome = run_case_text(source)
+    outcome = run_case_text(run_case, source)
     assert outcome.ok, outcome.failures
     assert voids(outcome.events) == ["Order not carried out: BOMBARD A9 FROM West>East — an assault from West>East "
                                      "was lost this turn: no attack through it (000 §11)."]
@@ -193,12 +195,3 @@ def test_the_day_refuses_a_bombardment_declared_by_a_block_that_is_no_artillery(
     assert voids(evs) == ["Order not carried out: BOMBARD A1 FROM West>East — A1 is not one of your artillery "
                           "blocks on the map."]
     assert after.blocks["A1"].bombard is None
-
-
-def run_case_text(text: str):
-    import tempfile
-
-    with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "case.toml"
-        path.write_text(text)
-        return run_case(path)
