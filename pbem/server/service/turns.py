@@ -369,10 +369,11 @@ class Turns(ServiceBase):
         settings = deadlines.settings_with_defaults(self.info(game_id)["settings"])
         until = self.now() + timedelta(minutes=settings["ask_minutes"])
         game = self.game(game_id)
-        # the question as each language reads it, kept with it for the pages (the stored decision is English)
+        # the question as each language reads it: the mail's, and kept with it for the pages (the stored decision
+        # is English)
+        read = {code: decision_in(game.ruleset, game.scenario, decision, code) for code in i18n.LANGUAGES}
         said = {code: {"question": shown.question, "labels": dict(shown.labels)}
-                for code in i18n.LANGUAGES if code != i18n.DEFAULT
-                for shown in [decision_in(game.ruleset, game.scenario, decision, code)]}
+                for code, shown in read.items() if code != i18n.DEFAULT}
         pending = {"day": day, "index": index, "decision": decision.to_dict(), "deadline": deadlines.iso(until),
                    "said": said}
         with self.store.transaction():
@@ -380,7 +381,7 @@ class Turns(ServiceBase):
             seat = self.seat(game_id, decision.side)
             if seat["email"]:
                 tr = i18n.translator(self.store.language_of(seat["email"]))
-                shown = decision_in(game.ruleset, game.scenario, decision, tr.lang)
+                shown = read[tr.lang]
                 options = "\n".join(f"  {key}: {shown.label(key)}" for key in decision.options)
                 body = "\n\n".join([
                     tr.gettext("Game %(game)s needs your decision before it can go on:", game=self.label(game_id)),
