@@ -35,6 +35,7 @@ from .chance import Chance, Roll
 from .decisions import Decider, Decision, DecisionRecord, Pending, never
 from .events import Event
 from .orders import OrdersError
+from .ruleset import words_of
 
 
 @dataclass
@@ -115,9 +116,8 @@ class Game:
         day = self.day if day is None else day
         if 0 <= day <= self.day:
             turn = self.ruleset.turn(self.scenario, self.state_before(day))
-            tongue = getattr(self.ruleset, "tongue", None)
-            if lang != "en" and turn.said is not None and tongue is not None:
-                return tongue(lang).say(turn.said)
+            if lang != "en" and turn.said is not None:
+                return words_of(self.ruleset, lang).say(turn.said)
             return turn.label
         return self.ruleset.turn_label(self.scenario, day, lang=lang)
 

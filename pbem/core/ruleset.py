@@ -52,7 +52,7 @@ from typing import Any, Callable, Protocol, runtime_checkable
 from .chance import Chance
 from .decisions import Decider
 from .events import Event
-from pbem.lang import Text
+from pbem.lang import ENGLISH, Text, Tongue
 
 SPECTATOR = "*spectator*"
 """The ``seat`` of a finished game's onlookers in :meth:`Ruleset.view`: everything, no orders."""
@@ -143,6 +143,14 @@ def seat_moves(rules, scenario, before, after) -> dict[str, str]:
     server then moves players, keys and computer players and records it. Without it: no moves."""
     rule = getattr(rules, "seat_moves", None)
     return dict(rule(scenario, before, after) or {}) if rule is not None else {}
+
+
+def words_of(rules, lang: str | None = "en") -> Tongue:
+    """A game's own texts in ``lang`` (its catalog): what the server shows of a game in its reader's
+    language (seat titles, its decisions' and computer players' descriptions, a turn's name). A ruleset
+    may define the optional member ``tongue(lang)``; a game without one reads as it is written."""
+    rule = getattr(rules, "tongue", None)
+    return rule(lang) if rule is not None and lang and lang != "en" else ENGLISH
 
 
 def decision_in(rules, scenario, decision, lang: str = "en"):

@@ -13,6 +13,7 @@ from pathlib import Path
 from pbem.server import deadlines, i18n
 from pbem.server.i18n import N_
 from pbem.lang import Text
+from pbem.core.ruleset import words_of
 from pbem.server.addresses import one_line
 from pbem.server.mapcache import MapCache
 from pbem.core import verify
@@ -129,11 +130,8 @@ class ServiceBase:
         Without ``lang``, the titles a mail's header and the press name seats by."""
         game = self.game(game_id)
         titles = {seat.id: seat.title for seat in game.ruleset.seats(game.scenario, game.options)}
-        tongue = getattr(game.ruleset, "tongue", None)
-        if lang and lang != i18n.DEFAULT and callable(tongue):
-            words = tongue(lang)
-            titles = {seat: words.gettext(title) for seat, title in titles.items()}
-        return titles
+        words = words_of(game.ruleset, lang)
+        return {seat: words.gettext(title) for seat, title in titles.items()}
 
     def seat_title(self, game_id: int, side: str, lang: str | None = None) -> str:
         return self.seat_titles(game_id, lang).get(side, side)

@@ -21,7 +21,7 @@ from flask_babel import gettext as _
 from flask_babel import ngettext
 from werkzeug.datastructures import MultiDict
 
-from pbem.core.ruleset import options_of
+from pbem.core.ruleset import options_of, words_of
 from pbem.games import DEFAULT, rulesets, ruleset
 from pbem.server import deadlines, i18n
 from pbem.server.i18n import N_
@@ -77,8 +77,7 @@ def per_game() -> list[dict]:
                              if s.id not in seats}
                     if extra:
                         more.append({"label": f"{option.title}: {choice}, {loaded.name}", "seats": extra})
-        words = getattr(r, "tongue", None)  # the game's own catalog: its texts in the reader's language
-        say = words(i18n.web_lang()).gettext if callable(words) else (lambda text: text)
+        say = words_of(r, i18n.web_lang()).gettext  # the game's own catalog: its texts in the reader's language
         out.append({"name": name, "title": r.title, "options": list(r.options()), "seats": seats,
                     "more_seats": more, "bots": [(bot.name, say(bot.title)) for bot in r.bots().values()],
                     "ask_kinds": {kind: say(text) for kind, text in r.ask_kinds.items()}})
