@@ -13,7 +13,7 @@ from pathlib import Path
 from pbem.server import deadlines, i18n
 from pbem.server.i18n import N_
 from pbem.lang import Text
-from pbem.core.ruleset import words_of
+from pbem.core.ruleset import options_in, title_in, words_of
 from pbem.server.addresses import one_line
 from pbem.server.mapcache import MapCache
 from pbem.core import verify
@@ -135,6 +135,17 @@ class ServiceBase:
 
     def seat_title(self, game_id: int, side: str, lang: str | None = None) -> str:
         return self.seat_titles(game_id, lang).get(side, side)
+
+    def rules_title(self, game_id: int, lang: str | None = None) -> str:
+        """The title of the game a game plays ("Bonaparte at Marengo"), in ``lang`` as the game's catalog
+        writes it ("Bonaparte à Marengo")."""
+        return title_in(self.game(game_id).ruleset, lang)
+
+    def options_text(self, game_id: int, lang: str | None = None) -> list[tuple[str, str]]:
+        """The game's options as (title, the words of the choice made), in ``lang``, in the ruleset's order."""
+        game = self.game(game_id)
+        return [(shown.title, shown.label(str(game.options.get(shown.name, shown.default))))
+                for shown in options_in(game.ruleset, lang)]
 
     def seat_named(self, game_id: int, name: str) -> str | None:
         """The seat ``name`` names: its id or its title in any language, any case, accents optional
