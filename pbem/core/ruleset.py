@@ -65,11 +65,14 @@ SPECTATOR = "*spectator*"
 
 @dataclass(frozen=True)
 class Seat:
-    """A player's chair: ``id`` (as in orders headers and URLs), the ``side`` it plays for, its ``title``."""
+    """A player's chair: ``id`` (as in orders headers and URLs), the ``side`` it plays for, its ``title``
+    (English, an entry of the game's catalog); ``said``: the title as a :class:`pbem.lang.Text` where it is
+    made of several (a kriegsspiel seat: the commander, his command, his army), read by :func:`seat_title_in`."""
 
     id: str
     side: str
     title: str
+    said: Text | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -193,6 +196,11 @@ class GameWords(Text):
 def title_said(rules) -> Text:
     """The game's title as a value of a sentence read later in its reader's language (:class:`GameWords`)."""
     return GameWords(rules, rules.title)
+
+
+def seat_title_in(rules, seat: Seat, lang: str | None = "en") -> str:
+    """A seat's title in ``lang``: its Text read there, else its title as the game's catalog writes it."""
+    return read_in(words_of(rules, lang), seat.said if seat.said is not None else seat.title)
 
 
 def scenario_title_in(rules, scenario, lang: str | None = "en") -> str:

@@ -62,7 +62,8 @@ class NapoleonicDBA:
 
     def seats(self, scenario, options: dict) -> tuple[Seat, ...]:
         if seats.kriegsspiel(options):
-            return tuple(Seat(c.id, c.side, seats.seat_title(scenario, c)) for c in seats.commanders_of(scenario))
+            return tuple(Seat(c.id, c.side, seats.seat_title(scenario, c), said=seats.seat_said(scenario, c))
+                         for c in seats.commanders_of(scenario))
         return tuple(Seat(side, side, title) for side, title in scenario.sides.items())
 
     def setup(self, scenario, options: dict, chance: Chance):

@@ -183,8 +183,8 @@ class Napoleon1815:
                 "general": Bot("general", N_("the general: marches on the supply cities, attacks when stronger"),
                                general_orders),
                 "marshal": Bot("marshal", N_("the marshal: the French concentrate, march on Brussels, then "
-                                             "Ghent or Liège, attack only when stronger, keep garrisons (the Allies as "
-                                             "the general)"), marshal_orders)}
+                                             "Ghent or Liège, attack only when stronger, keep garrisons "
+                                             "(the Allies as the general)"), marshal_orders)}
 
     def check_turn(self, scenario, result) -> list[str]:
         return invariants.check_turn(scenario, result)

@@ -25,7 +25,7 @@ from __future__ import annotations
 from flask import Blueprint, Response, abort, g, jsonify, request
 from flask_babel import gettext as _
 
-from pbem.core.ruleset import options_in, options_of, scenario_title_in, title_in, words_of
+from pbem.core.ruleset import options_in, options_of, scenario_title_in, seat_title_in, title_in, words_of
 from pbem.games import rulesets as installed
 from pbem.server import i18n, deadlines
 from pbem.server.service import ServiceError
@@ -70,11 +70,11 @@ def rulesets():
         for scenario, path in rules.scenarios().items():
             loaded = service().scenario(name, path.name)
             defaults = options_of(rules)
-            by_option = {o.name: {c: [{"id": s.id, "side": s.side, "title": words.gettext(s.title)}
+            by_option = {o.name: {c: [{"id": s.id, "side": s.side, "title": seat_title_in(rules, s, lang)}
                                       for s in rules.seats(loaded, options_of(rules, {o.name: c}))]
                                   for c in o.choices if c != o.default} for o in rules.options()}
             scenarios.append({"name": scenario, "file": path.name, "title": scenario_title_in(rules, loaded, lang),
-                              "seats": [{"id": s.id, "side": s.side, "title": words.gettext(s.title)}
+                              "seats": [{"id": s.id, "side": s.side, "title": seat_title_in(rules, s, lang)}
                                         for s in rules.seats(loaded, defaults)],
                               # the seats another choice of an option gives (DBA's kriegsspiel: one per commander)
                               "seats_by_option": {n: v for n, v in by_option.items() if v}})

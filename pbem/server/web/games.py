@@ -21,7 +21,8 @@ from flask_babel import gettext as _
 from flask_babel import ngettext
 from werkzeug.datastructures import MultiDict
 
-from pbem.core.ruleset import options_in, options_of, scenario_title_in, title_in, title_said, words_of
+from pbem.core.ruleset import (options_in, options_of, scenario_title_in, seat_title_in, title_in, title_said,
+                               words_of)
 from pbem.games import DEFAULT, rulesets, ruleset
 from pbem.server import deadlines, i18n
 from pbem.server.i18n import N_
@@ -54,7 +55,7 @@ def scenarios(lang: str | None = "en") -> dict[str, str]:
 def scenario_heading(rules, scenario, lang: str | None) -> str:
     """A scenario as the form names it: its name, after the game's title unless the name begins with it."""
     title, name = title_in(rules, lang), scenario_title_in(rules, scenario, lang)
-    return name if name.startswith(title) else f"{title}: {name}"
+    return name if name.startswith(title) else i18n.translate(lang, "%(game)s: %(scenario)s", game=title, scenario=name)
 
 
 def scenarios_in(available: dict[str, str], lang: str | None) -> dict[str, str]:
@@ -91,13 +92,13 @@ def per_game() -> list[dict]:
         for path in r.scenarios().values():
             loaded = r.load_scenario(path)
             for seat in r.seats(loaded, options_of(r)):
-                seats.setdefault(seat.id, say(seat.title))
+                seats.setdefault(seat.id, seat_title_in(r, seat, lang))
             for option, words in zip(r.options(), shown):
                 for choice in option.choices:
                     if choice == option.default:
                         continue
-                    extra = {s.id: say(s.title) for s in r.seats(loaded, options_of(r, {option.name: choice}))
-                             if s.id not in seats}
+                    extra = {s.id: seat_title_in(r, s, lang)
+                             for s in r.seats(loaded, options_of(r, {option.name: choice})) if s.id not in seats}
                     if extra:
                         more.append({"label": _("%(option)s: %(choice)s, %(scenario)s", option=words.title,
                                                 choice=words.label(choice),

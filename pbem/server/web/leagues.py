@@ -12,7 +12,7 @@ from flask import Blueprint, abort, flash, g, redirect, render_template, request
 from flask_babel import gettext as _
 from flask_babel import ngettext
 
-from pbem.core.ruleset import scenario_title_in, title_in, words_of
+from pbem.core.ruleset import scenario_title_in, seat_title_in, title_in
 from pbem.games import UnknownGame, ruleset
 from pbem.server import i18n
 from pbem.server.leagues import ratings
@@ -150,12 +150,11 @@ def tournament(tid: int):
     if t["rules"].get("bidding") and t["status"] != "finished" and g.user is not None:
         mine = next((b for b in leagues().store.query("SELECT * FROM league_bids WHERE tournament_id = ? AND email = ?",
                                                        (tid, g.user.email))), None)
-        words = words_of(ruleset(t["rules"]["game"]), i18n.web_lang())  # the seats in the reader's language
-        bidding = {"seats": [(s.id, words.gettext(s.title)) for s in leagues().seats_of_rules(t["rules"])],
-                   "mine": mine}
+        rules_of = ruleset(t["rules"]["game"])  # the seats in the reader's language
+        bidding = {"seats": [(s.id, seat_title_in(rules_of, s, i18n.web_lang()))
+                             for s in leagues().seats_of_rules(t["rules"])], "mine": mine}
     try:  # the first seat, as the crosstable's legend names it in the reader's language
-        first = words_of(ruleset(t["rules"]["game"]), i18n.web_lang()).gettext(
-            leagues().seats_of_rules(t["rules"])[0].title)
+        first = seat_title_in(ruleset(t["rules"]["game"]), leagues().seats_of_rules(t["rules"])[0], i18n.web_lang())
     except (UnknownGame, ServiceError, IndexError):
         first = _("the first side")
     return render_template("tournament.html", t=t, table=table, cell_text=cell_text, bidding=bidding, first=first,
