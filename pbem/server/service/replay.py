@@ -29,8 +29,9 @@ class Replay(ServiceBase):
             raise ServiceError("game %(game)s is being played: it may be replayed once it is over", game=game_id)
         return max(0, len(game.days) - delay), [NEUTRAL]
 
-    def replay_day(self, game_id: int, day: int, view: str, moderator: bool = False) -> dict:
-        """Day ``day`` (0: the first resolved) in ``view``: its label, its map (SVG) and the game's end."""
+    def replay_day(self, game_id: int, day: int, view: str, moderator: bool = False, lang: str = "en") -> dict:
+        """Day ``day`` (0: the first resolved) in ``view``: its label and its map (SVG) in ``lang``, and the
+        game's end."""
         shown, views = self.replay_bounds(game_id, moderator)
         if view not in views:
             raise ServiceError("the view may be %(names)s, not %(view)s", names=', '.join(views), view=repr(view))
@@ -40,7 +41,7 @@ class Replay(ServiceBase):
         game = self.game(game_id)
         seen = game.view(SPECTATOR if view == NEUTRAL else view, day)
         return {"day": day, "days": shown, "views": views, "view": view,
-                "label": game.turn_label(day),
-                "svg": game.ruleset.render_svg(game.scenario, seen, title=self.label(game_id)),
+                "label": game.turn_label(day, lang),
+                "svg": game.ruleset.render_svg(game.scenario, seen, title=self.label(game_id), lang=lang),
                 "over": game.over and day == len(game.days) - 1,
                 "victory": seen.get("victory", "") if game.over and day == len(game.days) - 1 else ""}
