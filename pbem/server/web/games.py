@@ -277,12 +277,18 @@ def page(game_id: int, side: str | None, result=None, text: str | None = None, s
         options_text=service().options_text(game_id, i18n.web_lang()),
         deadline_iso=info.get("deadline") if side else None,
         **deadline_now(game_id, side),
-        text_lines=(text or "").splitlines(), bots=(info["settings"] or {}).get("bots", {}),
+        text_lines=(text or "").splitlines(), bots=bots_named(game, (info["settings"] or {}).get("bots", {})),
         clicks=page_grammar(game, side) if owes(game, side, playing) else None,
         clicks_url=url_for("games.map_clicks", game_id=game_id, side=side),
         map_alt=map_alt(game_id, game, side, last),
         **map_sources(game_id, last, side),
     ), status
+
+
+def bots_named(game, bots: dict[str, str]) -> dict[str, str]:
+    """A game's computer seats, seat -> its computer player as the game describes it in the page's language."""
+    offered, words = game.ruleset.bots(), words_of(game.ruleset, i18n.web_lang())
+    return {seat: words.gettext(offered[name].title) if name in offered else name for seat, name in bots.items()}
 
 
 def map_alt(game_id: int, game, side: str | None, last: int | None) -> str:
