@@ -158,3 +158,42 @@ def test_a_league_page_names_its_game_and_scenario_in_the_readers_language(tmp_p
     assert i18n.translate("fr", "Ratings (%(game)s)", game="Bonaparte à Marengo") in page
     english = html.unescape(client(site, "en").get(f"/leagues/{league}").text)
     assert "Bonaparte at Marengo, Bonaparte at Marengo: 14 June 1800" in english
+
+
+# -- the dice -----------------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def diced():
+    """A Napoleon 1815 and a Napoleonic DBA game played long enough for dice of several kinds."""
+    from pbem.tools.selfplay import chooser, play_game, simple_players
+
+    out = {}
+    for name, days in (("napoleon1815", 14), ("dba", 8)):
+        rules = rulesets()[name]
+        scenario = rules.load_scenario(list(rules.scenarios().values())[-1])
+        out[name] = play_game(rules, scenario, 1, simple_players(rules, scenario, {}),
+                              choose=lambda g: chooser(1, g.day), days=days)
+    return out
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_die_a_seat_reads_of_is_in_its_language(diced, lang):
+    """The log's rolls reach a player only through his reports (mailed and on the game page): the dice in the
+    game's lines, in his language; never the roll's record (its English purpose, "Die for ...")."""
+    seen = 0
+    for name, game in diced.items():
+        rules = game.ruleset
+        for result in game.days:
+            if not result.rolls:
+                continue
+            for seat in [s.id for s in rules.seats(game.scenario, game.options)] + [None]:
+                report = rules.report(game, result.day, seat, game_label="g", game_id="7", lang=lang)
+                text = report.text + report.html
+                assert "Die for" not in text and not [r.purpose for r in result.rolls if r.purpose in text]
+                assert game_english_in(report.text.splitlines(), lang) == set(), (name, result.day, seat)
+                seen += 1
+    assert seen > 20
+    words = {"fr": "dé", "ru": "кубик", "uk": "кубик", "zh": "骰"}[lang]
+    assert any(words in rules.report(game, d.day, None, lang=lang).text.lower()
+               for game in diced.values() for rules in [game.ruleset] for d in game.days if d.rolls)
