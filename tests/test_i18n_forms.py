@@ -197,3 +197,21 @@ def test_every_die_a_seat_reads_of_is_in_its_language(diced, lang):
     words = {"fr": "dé", "ru": "кубик", "uk": "кубик", "zh": "骰"}[lang]
     assert any(words in rules.report(game, d.day, None, lang=lang).text.lower()
                for game in diced.values() for rules in [game.ruleset] for d in game.days if d.rolls)
+
+
+def test_the_game_lists_name_each_game_and_dbas_turns_in_the_readers_language(tmp_path):
+    site = Site(tmp_path)
+    for email in (ANNA, FRED):
+        site.store.set_language(email, "fr")
+    mine, _ = site.service.create_game("Partie DBA", {"blue": ANNA, "red": FRED}, game="dba",
+                                       scenario="dba-meeting.toml", seed=3, settings={"hours": 48})
+    site.service.create_game("Ouverte", {"austria": FRED}, game="marengo", seed=2, settings={"hours": 48})
+    home = html.unescape(site.client(ANNA).get("/").text)
+    mine_list = home[home.index('id="my-games"'):home.index('id="open-games"')]
+    assert "DBA napoléonien avec ordres écrits (d'après David Manley)" in mine_list
+    assert "Bonaparte à Marengo" in home[home.index('id="open-games"'):]
+    assert "tour 1 (" in mine_list and "turn 1 (" not in mine_list  # DBA's turn, named in French
+    page = html.unescape(site.client(ANNA).get(f"/games/{mine}?side=blue").text)
+    assert "turn 1" not in page and "tour 1" in page
+    english = html.unescape(site.client(MOD).get("/").text)  # a reader who chose nothing: English
+    assert "Bonaparte at Marengo" in english

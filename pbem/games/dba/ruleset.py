@@ -70,9 +70,10 @@ class NapoleonicDBA:
         return initial_state(scenario, options)
 
     def turn(self, scenario, state) -> Turn:
+        said = view.turn_said(scenario, state.turn)  # the turn's name, read in each reader's language
         if seats.kriegsspiel(state):
-            return Turn(seats.owing(scenario, state), view.turn_label(scenario, state.turn))
-        return Turn(tuple(scenario.sides) if not state.over else (), view.turn_label(scenario, state.turn))
+            return Turn(seats.owing(scenario, state), str(said), said=said)
+        return Turn(tuple(scenario.sides) if not state.over else (), str(said), said=said)
 
     def turn_label(self, scenario, n: int, *, lang: str = "en") -> str:
         return tongue(lang).say(view.turn_said(scenario, n + 1))

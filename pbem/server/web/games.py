@@ -23,7 +23,7 @@ from werkzeug.datastructures import MultiDict
 
 from pbem.core.ruleset import (options_in, options_of, scenario_title_in, seat_title_in, title_in, title_said,
                                words_of)
-from pbem.games import DEFAULT, rulesets, ruleset
+from pbem.games import DEFAULT, UnknownGame, rulesets, ruleset
 from pbem.server import deadlines, i18n
 from pbem.server.i18n import N_
 from pbem.server.service import ServiceError
@@ -134,10 +134,19 @@ def my_games(email: str) -> list[dict]:
             games[info["id"]] = {"id": info["id"], "title": info["title"], "status": info["status"], "sides": []}
     for item in games.values():
         game = service().game(item["id"])
+        item["rules_title"] = title_in(game.ruleset, i18n.web_lang())  # which game it is, in the reader's words
         item["turn"] = service().turn_label(game, lang=i18n.web_lang())
         item["waiting"] = [s for s in item["sides"] if not game.over and s in game.turn().seats
                            and not game.orders_text(game.day, s)]
     return sorted(games.values(), key=lambda item: -item["id"])
+
+
+def rules_title_of(name: str) -> str:
+    """The title of the game called ``name`` in the page's language (a game not installed here: its name)."""
+    try:
+        return title_in(ruleset(name), i18n.web_lang())
+    except UnknownGame:
+        return name
 
 
 def open_games() -> list[dict]:
@@ -148,7 +157,8 @@ def open_games() -> list[dict]:
         bots = (info.get("settings") or {}).get("bots") or {}
         free = [s["side"] for s in service().store.seats(info["id"]) if not s["email"] and s["side"] not in bots]
         if free:
-            out.append({"id": info["id"], "title": info["title"], "free": free})
+            out.append({"id": info["id"], "title": info["title"], "free": free,
+                        "rules_title": rules_title_of(info["ruleset"])})
     return out
 
 
