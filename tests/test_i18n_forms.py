@@ -215,3 +215,11 @@ def test_the_game_lists_name_each_game_and_dbas_turns_in_the_readers_language(tm
     assert "turn 1" not in page and "tour 1" in page
     english = html.unescape(site.client(MOD).get("/").text)  # a reader who chose nothing: English
     assert "Bonaparte at Marengo" in english
+
+
+def test_a_napoleon_1815_reports_title_and_subject_name_the_game_in_the_readers_language(diced):
+    game = diced["napoleon1815"]
+    french = game.ruleset.report(game, 2, "french", game_label="#7 Campagne", lang="fr")
+    assert french.title.startswith("Napoléon 1815 #7 Campagne : ") and "Napoleon 1815" not in french.subject
+    english = game.ruleset.report(game, 2, "french", game_label="#7 Campagne")
+    assert english.title.startswith("Napoleon 1815 #7 Campagne: ")
