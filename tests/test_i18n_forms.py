@@ -223,3 +223,22 @@ def test_a_napoleon_1815_reports_title_and_subject_name_the_game_in_the_readers_
     assert french.title.startswith("Napoléon 1815 #7 Campagne : ") and "Napoleon 1815" not in french.subject
     english = game.ruleset.report(game, 2, "french", game_label="#7 Campagne")
     assert english.title.startswith("Napoleon 1815 #7 Campagne: ")
+
+
+def test_a_side_bid_names_the_seat_in_the_bidders_language_and_takes_it_in_any(tmp_path):
+    site = Site(tmp_path)
+    leagues = Leagues(site.service)
+    league_id = leagues.create_league("Club", MOD, rules={"game": "marengo", "bidding": True,
+                                                          "settings": {"hours": 48}})
+    emails = [ANNA, FRED]
+    for email in emails:
+        leagues.join(league_id, email, email[:4])
+    tid = leagues.create_tournament(league_id, MOD, "Enchères", "round_robin")
+    for email in emails:
+        leagues.enter(tid, email)
+    answer = leagues.bid(tid, ANNA, "Autriche", 3)  # the seat named in French
+    assert str(answer).startswith("Your bid: Austria, up to 3 points")
+    assert "Autriche" in answer.in_("fr") and "Австрія" in answer.in_("uk")
+    with pytest.raises(ServiceError) as refused:
+        leagues.bid(tid, FRED, "Prusse", 1)
+    assert "Autriche" in refused.value.in_("fr") and "France" in refused.value.in_("fr")

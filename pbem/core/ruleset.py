@@ -182,15 +182,21 @@ def title_in(rules, lang: str | None = "en") -> str:
 
 
 class GameWords(Text):
-    """A game's catalog entry inside another catalog's sentence (a server's refusal naming the game): read in
-    whichever language reads the sentence, through the game's own catalog (``str()``: the English)."""
+    """A game's catalog entry (or a Text of its catalog) inside another catalog's sentence (a server's refusal
+    naming the game, an answer naming a seat): read in whichever language reads the sentence, through the
+    game's own catalog (``str()``: the English)."""
 
-    def __init__(self, rules, message: str):
-        super().__init__(message)
-        self.rules = rules
+    def __init__(self, rules, words: str | Text):
+        super().__init__(str(words))
+        self.rules, self.words = rules, words
 
     def read_in(self, tongue: Tongue) -> str:
-        return read_in(words_of(self.rules, tongue.lang), self.message)
+        return read_in(words_of(self.rules, tongue.lang), self.words)
+
+
+def seat_said(rules, seat: Seat) -> Text:
+    """A seat's title as a value of a sentence read later in its reader's language (:class:`GameWords`)."""
+    return GameWords(rules, seat.said if seat.said is not None else seat.title)
 
 
 def title_said(rules) -> Text:
