@@ -242,3 +242,31 @@ def test_a_side_bid_names_the_seat_in_the_bidders_language_and_takes_it_in_any(t
     with pytest.raises(ServiceError) as refused:
         leagues.bid(tid, FRED, "Prusse", 1)
     assert "Autriche" in refused.value.in_("fr") and "France" in refused.value.in_("fr")
+
+
+@pytest.mark.parametrize("lang", ["fr", "zh"])
+def test_every_games_page_and_console_hold_no_english_of_its_catalog(tmp_path, lang):
+    """Each game (DBA in both ways of commanding), with "ask me" decisions ticked: its page for a seat and for
+    its moderator, and the moderator's console, read whole in the language (the games' catalogs and the
+    server's)."""
+    from i18n_sweep import english_left
+
+    from pbem.core.ruleset import options_of
+
+    site = Site(tmp_path)
+    for email in (ANNA, FRED, MOD):
+        site.store.set_language(email, lang)
+    for name, rules in rulesets().items():
+        for options in ([{}, {"command": "kriegsspiel"}] if name == "dba" else [{}]):
+            path = list(rules.scenarios().values())[-1]
+            seats = [s.id for s in rules.seats(rules.load_scenario(path), options_of(rules, options))]
+            game_id, _ = site.service.create_game(
+                "Partie", {s: ANNA if n == 0 else FRED for n, s in enumerate(seats)}, game=name, scenario=path.name,
+                seed=3, moderator=MOD, options=options, settings={"hours": 48, "ask": list(rules.ask_kinds)[:3]})
+            for who, path_ in ((ANNA, f"/games/{game_id}?side={seats[0]}"), (MOD, f"/games/{game_id}?side="),
+                               (MOD, f"/games/{game_id}/moderate")):
+                page = site.client(who).get(path_)
+                assert page.status_code == 200, path_
+                assert game_english_left(page.text, lang) | english_left(page.text, lang) == set(), (name, path_)
+                if "moderate" not in path_:
+                    assert title_in(rules, lang) in html.unescape(page.text), (name, path_)
