@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import html
 import re
+from functools import lru_cache
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -101,7 +102,8 @@ def english_in_mail(text: str, lang: str) -> set[str]:
     return found
 
 
-def game_catalog_english(lang: str) -> tuple[set[str], set[str]]:
+@lru_cache(maxsize=8)
+def game_catalog_english(lang: str) -> tuple[frozenset[str], frozenset[str]]:
     """The English texts of every game's own catalog (pbem/games/*/locale) that ``lang`` writes otherwise:
     (the whole texts, the pieces looked for inside a text: a text of three words or more, a sentence of 30
     characters or more between placeholders)."""
@@ -122,7 +124,7 @@ def game_catalog_english(lang: str) -> tuple[set[str], set[str]]:
                     whole.add(msgid.strip())
                     if len(msgid.split()) >= 3:
                         inside.add(msgid.strip())
-    return whole - same, inside - same
+    return frozenset(whole - same), frozenset(inside - same)
 
 
 def game_english_in(texts, lang: str) -> set[str]:
