@@ -270,3 +270,24 @@ def test_every_games_page_and_console_hold_no_english_of_its_catalog(tmp_path, l
                 assert game_english_left(page.text, lang) | english_left(page.text, lang) == set(), (name, path_)
                 if "moderate" not in path_:
                     assert title_in(rules, lang) in html.unescape(page.text), (name, path_)
+
+
+def test_a_replay_reads_its_turn_map_and_victory_in_the_readers_language(tmp_path):
+    site = Site(tmp_path)
+    game_id, _ = site.game()
+    for _ in range(40):
+        if site.service.game(game_id).over:
+            break
+        site.service.resolve_next(game_id)
+    game = site.service.game(game_id)
+    assert game.over
+    last = len(game.days) - 1
+    english = site.service.replay_day(game_id, last, "neutral")
+    french = site.service.replay_day(game_id, last, "neutral", lang="fr")
+    assert english["victory"] == game.view(None)["victory"] and french["victory"] != english["victory"]
+    assert french["label"] == game.turn_label(last, "fr") != english["label"]
+    assert "Autriche" in french["svg"] and "Austria" not in french["svg"]
+    site.store.set_language(ANNA, "zh")
+    page = html.unescape(site.client(ANNA).get(f"/games/{game_id}/replay?day={last}&view=neutral").text)
+    assert site.service.replay_day(game_id, last, "neutral", lang="zh")["victory"] in page
+    assert game_english_left(page, "zh") == set()

@@ -7,7 +7,7 @@ moderator sees every view as on the game page."""
 
 from __future__ import annotations
 
-from pbem.core.ruleset import SPECTATOR
+from pbem.core.ruleset import SPECTATOR, words_of
 from pbem.server import deadlines
 
 from .base import ServiceBase, ServiceError
@@ -44,4 +44,13 @@ class Replay(ServiceBase):
                 "label": game.turn_label(day, lang),
                 "svg": game.ruleset.render_svg(game.scenario, seen, title=self.label(game_id), lang=lang),
                 "over": game.over and day == len(game.days) - 1,
-                "victory": seen.get("victory", "") if game.over and day == len(game.days) - 1 else ""}
+                "victory": victory_in(game, day, seen, lang) if game.over and day == len(game.days) - 1 else ""}
+
+
+def victory_in(game, day: int, seen: dict, lang: str) -> str:
+    """How the game was won, in ``lang``: the day's "victory" event as the rules said it, read through the game's
+    catalog; in English (or for a game whose victory is no such event) the position's own words."""
+    said = next((e.said for e in reversed(game.days[day].events) if e.kind == "victory" and e.said is not None), None)
+    if said is None or not lang or lang == "en":
+        return seen.get("victory", "")
+    return words_of(game.ruleset, lang).say(said)
