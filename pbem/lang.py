@@ -164,6 +164,12 @@ def say(message: str | Text, /, **values) -> Text:
     return Text(message, values)
 
 
+def N_(message: str) -> str:
+    """A text for a catalog (extracted by ``N_``), kept as its English and read where it is shown (a game's
+    title, an option's help: ``tongue.gettext(message)``)."""
+    return message
+
+
 def say_plural(singular: str, plural: str, num: int, /, **values) -> Text:
     """A sentence whose form follows ``num`` (Russian and Ukrainian have three)."""
     return Text(singular, dict(values, num=num), plural)

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import html
 import re
+from functools import lru_cache
 from html.parser import HTMLParser
+from pathlib import Path
 
 from pbem.server import i18n
 
@@ -98,3 +100,50 @@ def english_in_mail(text: str, lang: str) -> set[str]:
                     if len(part) >= 25 and part in flat and part not in kept:
                         found.add(part)
     return found
+
+
+@lru_cache(maxsize=8)
+def game_catalog_english(lang: str) -> tuple[frozenset[str], frozenset[str]]:
+    """The English texts of every game's own catalog (pbem/games/*/locale) that ``lang`` writes otherwise:
+    (the whole texts, the pieces looked for inside a text: a text of three words or more, a sentence of 30
+    characters or more between placeholders)."""
+    whole, inside, same = set(), set(), set()
+    for po in sorted((Path(i18n.__file__).resolve().parents[2] / "pbem" / "games").glob(
+            f"*/locale/{lang}/LC_MESSAGES/*.po")):
+        for message in i18n.read_catalog(po):
+            ids = message.id if isinstance(message.id, (tuple, list)) else (message.id,)
+            strings = message.string if isinstance(message.string, (tuple, list)) else (message.string,)
+            if not ids[0] or message.string == message.id or ids[0] in " ".join(strings):
+                same.add(ids[0])  # a word the language writes as English does (France), in one game at least,
+                continue          # or keeps inside its own (Тріумф під Маренго (Triomphe à Marengo))
+            for msgid in ids:
+                for part in re.split(r"%\(\w+\)[sdr]", msgid):
+                    if len(part.strip()) >= 30:
+                        inside.add(part.strip())
+                if not i18n.placeholders(msgid):
+                    whole.add(msgid.strip())
+                    if len(msgid.split()) >= 3:
+                        inside.add(msgid.strip())
+    return frozenset(whole - same), frozenset(inside - same)
+
+
+def game_english_in(texts, lang: str) -> set[str]:
+    """The games' catalogs' English texts left in ``texts`` (strings read in ``lang``): a text that is one
+    whole, or holds a sentence of one."""
+    whole, inside = game_catalog_english(lang)
+    left = set()
+    for text in texts:
+        flat = " ".join(str(text).split())
+        if flat in whole:
+            left.add(flat)
+        left.update(part for part in inside if part in flat
+                    and re.search(r"(?<!\w)" + re.escape(part) + r"(?!\w)", flat))
+    return left
+
+
+def game_english_left(page: str, lang: str) -> set[str]:
+    """The games' catalogs' English texts left in ``page`` (its visible texts and the attributes read aloud,
+    the report aside) drawn in ``lang``."""
+    parser = Texts()
+    parser.feed(page)
+    return game_english_in(parser.texts, lang)

@@ -99,9 +99,10 @@ def english_phrases(game: str = "marengo") -> set[str]:
         if po.parts[-5] not in (game, "simmons"):
             continue
         for message in read_po(po.open("rb")):
+            strings = message.string if isinstance(message.string, tuple) else (message.string,)
             for msgid in (message.id if isinstance(message.id, tuple) else (message.id,)):
-                if not msgid:
-                    continue
+                if not msgid or msgid in " ".join(s or "" for s in strings):
+                    continue  # a name the language keeps as it is (Triomphe à Marengo, in French)
                 runs = [r.strip(" .,:;()") for r in PLACEHOLDER.split(msgid) if r]
                 longest = max(runs, key=len, default="")
                 if len(longest.split()) >= 3:

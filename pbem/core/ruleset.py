@@ -36,7 +36,12 @@ The members, in the order a game meets them:
 - the reader's language: ``report``, ``orders_template``, ``status_lines``,
   ``render_svg``, ``check_orders`` and ``turn_label`` take ``lang`` (keyword
   only, ``"en"`` by default; ``fr``, ``ru``, ``uk``, ``zh`` too), the language
-  their words are written in; an unknown code reads as English;
+  their words are written in; an unknown code reads as English; the game's
+  title, its scenarios' names, its options (titles, help, the words of their
+  choices), its "ask me" decisions and its computer players' descriptions are
+  English catalog entries the server reads in the reader's language through the
+  optional ``tongue(lang)`` (:func:`title_in`, :func:`scenario_title_in`,
+  :func:`options_in`, :func:`words_of`);
 - tools: ``bots()`` (players for self-play, demos and "play against the
   computer"), ``check_turn`` (the invariants self-play checks after every
   turn), ``summary`` (a finished game, for balance runs), ``run_case`` /
@@ -60,22 +65,33 @@ SPECTATOR = "*spectator*"
 
 @dataclass(frozen=True)
 class Seat:
-    """A player's chair: ``id`` (as in orders headers and URLs), the ``side`` it plays for, its ``title``."""
+    """A player's chair: ``id`` (as in orders headers and URLs), the ``side`` it plays for, its ``title``
+    (English, an entry of the game's catalog); ``said``: the title as a :class:`pbem.lang.Text` where it is
+    made of several (a kriegsspiel seat: the commander, his command, his army), read by :func:`seat_title_in`."""
 
     id: str
     side: str
     title: str
+    said: Text | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
 class Option:
-    """A choice made when a game is created, shown on its page."""
+    """A choice made when a game is created, shown on its page. ``title`` and ``help`` are the game's
+    catalog entries (English); a choice is shown as its own word, read in the reader's language through
+    the game's catalog, unless ``labels`` gives it other words (a :class:`pbem.lang.Text`: "france-%(steps)s")
+    as ``(choice, words)`` pairs (:func:`option_in`)."""
 
     name: str
     title: str
     choices: tuple[str, ...]
     default: str
     help: str = ""
+    labels: tuple[tuple[str, Text | str], ...] = ()
+
+    def label(self, choice: str) -> Text | str:
+        """The words of ``choice`` (English; a catalog entry, or a Text)."""
+        return dict(self.labels).get(choice, choice)
 
 
 @dataclass(frozen=True)
@@ -153,6 +169,81 @@ def words_of(rules, lang: str | None = "en") -> Tongue:
     return rule(lang) if rule is not None and lang and lang != "en" else ENGLISH
 
 
+def read_in(tongue: Tongue, text: Text | str) -> str:
+    """A game's text in ``tongue``'s language: a Text read there, a string as its catalog entry."""
+    if isinstance(text, Text):
+        return tongue.say(text)
+    return tongue.gettext(text) if text else text
+
+
+def title_in(rules, lang: str | None = "en") -> str:
+    """The game's title in ``lang`` (its catalog's: "Bonaparte à Marengo")."""
+    return read_in(words_of(rules, lang), rules.title)
+
+
+class GameWords(Text):
+    """A game's catalog entry (or a Text of its catalog) inside another catalog's sentence (a server's refusal
+    naming the game, an answer naming a seat): read in whichever language reads the sentence, through the
+    game's own catalog (``str()``: the English)."""
+
+    def __init__(self, rules, words: str | Text):
+        super().__init__(str(words))
+        self.rules, self.words = rules, words
+
+    def read_in(self, tongue: Tongue) -> str:
+        return read_in(words_of(self.rules, tongue.lang), self.words)
+
+
+def seat_said(rules, seat: Seat) -> Text:
+    """A seat's title as a value of a sentence read later in its reader's language (:class:`GameWords`)."""
+    return GameWords(rules, seat.said if seat.said is not None else seat.title)
+
+
+def title_said(rules) -> Text:
+    """The game's title as a value of a sentence read later in its reader's language (:class:`GameWords`)."""
+    return GameWords(rules, rules.title)
+
+
+def seat_title_in(rules, seat: Seat, lang: str | None = "en") -> str:
+    """A seat's title in ``lang``: its Text read there, else its title as the game's catalog writes it."""
+    return read_in(words_of(rules, lang), seat.said if seat.said is not None else seat.title)
+
+
+def scenario_title_in(rules, scenario, lang: str | None = "en") -> str:
+    """A scenario's name (``scenario.name``, English) in ``lang``, through the game's catalog."""
+    return read_in(words_of(rules, lang), scenario.name)
+
+
+@dataclass(frozen=True)
+class OptionShown:
+    """An option as a reader of one language sees it: its key, title and help in his language, its
+    choices as ``(value, words)`` pairs (the value is what a form sends and a game keeps)."""
+
+    name: str
+    title: str
+    choices: tuple[tuple[str, str], ...]
+    default: str
+    help: str = ""
+
+    def label(self, choice: str) -> str:
+        """The words of ``choice`` (a value the option does not know: as it is)."""
+        return dict(self.choices).get(choice, choice)
+
+
+def option_in(rules, option: Option, lang: str | None = "en") -> OptionShown:
+    """``option`` of ``rules`` in ``lang``: title, help and each choice's words read in the game's catalog
+    (English: as the ruleset writes them)."""
+    t = words_of(rules, lang)
+    return OptionShown(option.name, read_in(t, option.title),
+                       tuple((c, read_in(t, option.label(c))) for c in option.choices), option.default,
+                       read_in(t, option.help))
+
+
+def options_in(rules, lang: str | None = "en") -> tuple[OptionShown, ...]:
+    """Every option of ``rules`` in ``lang`` (:func:`option_in`)."""
+    return tuple(option_in(rules, option, lang) for option in rules.options())
+
+
 def decision_in(rules, scenario, decision, lang: str = "en"):
     """An "ask me" decision with its question and its choices' labels in ``lang`` (its options,
     default and limits unchanged: an answer names an option by its key or its label). A ruleset may
@@ -167,12 +258,13 @@ class Ruleset(Protocol):
     name: str
     """The package's name under pbem/games/, kept in the game's row ("marengo")."""
     title: str
-    """The game's title ("Bonaparte at Marengo")."""
+    """The game's title ("Bonaparte at Marengo"), an entry of its catalog (:func:`title_in`)."""
     mail_words: frozenset[str]
     """Upper-case words that may begin a line of an orders text (GAME, MOVE, ...): a mail's
     orders begin at the first line starting with one of them."""
     ask_kinds: dict[str, str]
-    """The kinds of decision a game may put to a player by mail ("ask me"), kind -> what it is."""
+    """The kinds of decision a game may put to a player by mail ("ask me"), kind -> what it is (an entry of
+    the game's catalog, read with :func:`words_of`)."""
 
     def scenarios(self) -> dict[str, Path]:
         """The scenarios the game ships: name -> scenario file (under maps/)."""

@@ -151,6 +151,8 @@ def bots() -> dict:
     """The game's bots, weakest first (balance's default is the last): the random legal bot and the general."""
     from pbem.core.ruleset import Bot
 
-    return {"bot": Bot("bot", "the random legal bot", bot_orders),
-            "general": Bot("general", "the general: advances on the objective, attacks at good odds, holds when "
-                                      "they are not, falls back when shaken", general_orders)}
+    from .lang import N_
+
+    return {"bot": Bot("bot", N_("the random legal bot"), bot_orders),
+            "general": Bot("general", N_("the general: advances on the objective, attacks at good odds, holds when "
+                                         "they are not, falls back when shaken"), general_orders)}

@@ -12,7 +12,7 @@ from pbem.paths import MAPS
 
 from . import invariants, seats, turn, view
 from . import bot as bots_
-from .lang import term, tongue
+from .lang import N_, term, tongue
 from .names import Names
 from .parse import Clock, parse_orders
 from .problems import error_in_language
@@ -23,31 +23,32 @@ from .words import MAIL_HEAD_WORDS
 
 class NapoleonicDBA:
     name = "dba"
-    title = "Napoleonic DBA with written orders (after David Manley)"
+    title = N_("Napoleonic DBA with written orders (after David Manley)")
     mail_words = MAIL_HEAD_WORDS | {"GAME", "SIDE", "TURN", "KEY"}
-    ask_kinds = {
-        "fire target": "which enemy a brigade's volley aims at",
-        "unit moves": "whether a unit of a brigade spends its PIPs to move",
-        "path": "an element's move along the path the executor found",
-        "fire losses": "which enemy elements a D -1 or D -2 destroys",
-        "disorganised": "which of your elements a 1/2 D disorganises",
-        "hold or recoil": "whether a beaten square or element in field works stays or recoils",
-        "initiative": "whether to be player A or B when you win the initiative",
-        "rally": "whether a brigade's commander rides to rally a fleeing element",
-        "evade": "which way a commander reached by the enemy rides off (up to 6\")",
-        "break contact": "which way a disorganised element steps clear of its brigade's others",
-        "battery": "whether a battery with the attacked enemy in reach stays unlimbered or limbers to follow",
+    ask_kinds = {  # the catalog's texts: the new-game form reads them in the reader's language
+        "fire target": N_("which enemy a brigade's volley aims at"),
+        "unit moves": N_("whether a unit of a brigade spends its PIPs to move"),
+        "path": N_("an element's move along the path the executor found"),
+        "fire losses": N_("which enemy elements a D -1 or D -2 destroys"),
+        "disorganised": N_("which of your elements a 1/2 D disorganises"),
+        "hold or recoil": N_("whether a beaten square or element in field works stays or recoils"),
+        "initiative": N_("whether to be player A or B when you win the initiative"),
+        "rally": N_("whether a brigade's commander rides to rally a fleeing element"),
+        "evade": N_("which way a commander reached by the enemy rides off (up to 6\")"),
+        "break contact": N_("which way a disorganised element steps clear of its brigade's others"),
+        "battery": N_("whether a battery with the attacked enemy in reach stays unlimbered or limbers to follow"),
     }
 
     def scenarios(self) -> dict[str, Path]:
         return {"dba-meeting": MAPS / "dba-meeting.toml", "dba-quatre-bras": MAPS / "dba-quatre-bras.toml"}
 
     def options(self) -> tuple[Option, ...]:
-        return (Option("command", "Command", (seats.COMMANDERS, seats.KRIEGSSPIEL), seats.COMMANDERS,
-                       "commanders: two players, each the commander-in-chief of a side, writing every dispatch "
-                       "of his side; kriegsspiel: one seat per commander the scenario names, each writing only "
-                       "as himself to the commanders under him, seeing only what his own troops see and reading "
-                       "the dispatches couriers bring him"),)
+        return (Option("command", N_("Command"), (seats.COMMANDERS, seats.KRIEGSSPIEL), seats.COMMANDERS,
+                       N_("commanders: two players, each the commander-in-chief of a side, writing every dispatch "
+                          "of his side; kriegsspiel: one seat per commander the scenario names, each writing only "
+                          "as himself to the commanders under him, seeing only what his own troops see and reading "
+                          "the dispatches couriers bring him"),
+                       labels=((seats.COMMANDERS, N_("commanders")), (seats.KRIEGSSPIEL, N_("kriegsspiel")))),)
 
     def load_scenario(self, path):
         return load_scenario(path)
@@ -61,16 +62,18 @@ class NapoleonicDBA:
 
     def seats(self, scenario, options: dict) -> tuple[Seat, ...]:
         if seats.kriegsspiel(options):
-            return tuple(Seat(c.id, c.side, seats.seat_title(scenario, c)) for c in seats.commanders_of(scenario))
+            return tuple(Seat(c.id, c.side, seats.seat_title(scenario, c), said=seats.seat_said(scenario, c))
+                         for c in seats.commanders_of(scenario))
         return tuple(Seat(side, side, title) for side, title in scenario.sides.items())
 
     def setup(self, scenario, options: dict, chance: Chance):
         return initial_state(scenario, options)
 
     def turn(self, scenario, state) -> Turn:
+        said = view.turn_said(scenario, state.turn)  # the turn's name, read in each reader's language
         if seats.kriegsspiel(state):
-            return Turn(seats.owing(scenario, state), view.turn_label(scenario, state.turn))
-        return Turn(tuple(scenario.sides) if not state.over else (), view.turn_label(scenario, state.turn))
+            return Turn(seats.owing(scenario, state), str(said), said=said)
+        return Turn(tuple(scenario.sides) if not state.over else (), str(said), said=said)
 
     def turn_label(self, scenario, n: int, *, lang: str = "en") -> str:
         return tongue(lang).say(view.turn_said(scenario, n + 1))

@@ -22,7 +22,8 @@ def build_report(game, day, seat, *, deadline=None, game_label="", game_id="", s
     who = None if spectator else seat
     view = game.view(who, day)
     result = game.days[day]
-    title = f"Napoleon 1815{' ' + game_label if game_label else ''}: {day_label(game, day, t)}"
+    title = t.gettext("Napoleon 1815%(label)s: %(turn)s", label=" " + game_label if game_label else "",
+                      turn=day_label(game, day, t))
     doc = Document(title)
     moderator = t.gettext("Moderator")
     doc.add(Para(t.say(SEAT_SAID[seat]) if seat in SEAT_SAID else moderator if seat else moderator,

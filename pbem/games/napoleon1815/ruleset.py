@@ -8,7 +8,7 @@ from pathlib import Path
 from pbem.core.chance import Chance
 from pbem.core.orders import OrdersError
 from pbem.core.ruleset import SPECTATOR, Bot, Option, Seat, Turn
-from pbem.lang import language
+from pbem.lang import N_, language, say
 from pbem.paths import MAPS
 
 from . import cases, invariants, parse, turn, view
@@ -23,37 +23,48 @@ from .words import ARMY_SAID, SIDES, decision_in, error_in_words, tongue
 from .words import mail_words as every_mail_word
 
 
+BID_LABELS = tuple((f"france-{n}", say("france-%(steps)s", steps=n)) for n in range(11)) + \
+    tuple((f"allies-{n}", say("allies-%(steps)s", steps=n)) for n in range(11))
+"""The words of the bid option's "france-N" and "allies-N" (the side's name in the reader's language)."""
+
+
+SCENARIO_NAMES = (N_("Napoleon 1815: the Waterloo campaign, 15-22 June"),)
+"""The scenarios' names (maps/napoleon1815.toml), for the catalog: the new-game form reads them in each language."""
+
+
 class Napoleon1815:
     name = "napoleon1815"
-    title = "Napoleon 1815 (Columbia Games, 4th edition)"
+    title = N_("Napoleon 1815 (Columbia Games, 4th edition)")
     mail_words = every_mail_word(parse.ORDER_WORDS) | {"GAME", "SIDE", "TURN", "KEY"}
-    ask_kinds = {
-        "terrain": "where your battle terrain markers go",
-        "hit": "which of your equally strong blocks takes a hit",
-        "retreat": "the towns your blocks retreat to",
-        "supply": "which blocks supply losses remove",
-        "withdraw": "whether to withdraw from a battle when your WITHDRAW line is crossed",
+    ask_kinds = {  # the game's catalog's texts: the new-game form reads them in the reader's language
+        "terrain": N_("where your battle terrain markers go"),
+        "hit": N_("which of your equally strong blocks takes a hit"),
+        "retreat": N_("the towns your blocks retreat to"),
+        "supply": N_("which blocks supply losses remove"),
+        "withdraw": N_("whether to withdraw from a battle when your WITHDRAW line is crossed"),
     }
 
     def scenarios(self) -> dict[str, Path]:
         return {"napoleon1815": MAPS / "napoleon1815.toml"}
 
     def options(self) -> tuple[Option, ...]:
-        return (Option("players", "Players", ("2", "3"), "2",
-                       "2: one player commands both Allied armies; 3: one each, who may not see each "
-                       "other's blocks (§12)"),
-                Option("battle", "Battles", ("doctrine", "hybrid", "live"), "doctrine",
-                       "doctrine: each seat's standing DOCTRINE orders fight the whole battle at once; "
-                       "hybrid: the defenders, then the attackers, deploy in short sub-turns, then the "
-                       "doctrine fights the rounds, stopping for a seat only when a trigger it chose (ASK) "
-                       "fires; live: as hybrid, and every round is a short sub-turn for the seats in the "
-                       "battle"),
-                Option("bid", "Bid (§13)", ("none", "auction") + tuple(
+        return (Option("players", N_("Players"), ("2", "3"), "2",
+                       N_("2: one player commands both Allied armies; 3: one each, who may not see each "
+                          "other's blocks (§12)")),
+                Option("battle", N_("Battles"), ("doctrine", "hybrid", "live"), "doctrine",
+                       N_("doctrine: each seat's standing DOCTRINE orders fight the whole battle at once; "
+                          "hybrid: the defenders, then the attackers, deploy in short sub-turns, then the "
+                          "doctrine fights the rounds, stopping for a seat only when a trigger it chose (ASK) "
+                          "fires; live: as hybrid, and every round is a short sub-turn for the seats in the "
+                          "battle"),
+                       labels=(("doctrine", N_("doctrine")), ("hybrid", N_("hybrid")), ("live", N_("live")))),
+                Option("bid", N_("Bid (§13)"), ("none", "auction") + tuple(
                     f"{side}-{n}" for side in ("france", "allies") for n in range(11)), "none",
-                       "auction: the game begins with the auction, every seat's sealed BID in a sub-turn, "
-                       "the side of the higher bid removes that many steps at its setup; france-N or "
-                       "allies-N: the result of an auction held before (a tournament's), that side removes "
-                       "N steps at its setup; one a block at most (BID LOSS names them)"))
+                       N_("auction: the game begins with the auction, every seat's sealed BID in a sub-turn, "
+                          "the side of the higher bid removes that many steps at its setup; france-N or "
+                          "allies-N: the result of an auction held before (a tournament's), that side removes "
+                          "N steps at its setup; one a block at most (BID LOSS names them)"),
+                       labels=(("none", N_("none")), ("auction", N_("auction"))) + BID_LABELS))
 
     def load_scenario(self, path):
         return load_scenario(path)
@@ -168,12 +179,12 @@ class Napoleon1815:
         return map_clicks(scenario, view)
 
     def bots(self) -> dict[str, Bot]:
-        return {"bot": Bot("bot", "the random legal bot", bot_orders),
-                "general": Bot("general", "the general: marches on the supply cities, attacks when stronger",
+        return {"bot": Bot("bot", N_("the random legal bot"), bot_orders),
+                "general": Bot("general", N_("the general: marches on the supply cities, attacks when stronger"),
                                general_orders),
-                "marshal": Bot("marshal", "the marshal: the French concentrate, march on Brussels, then "
-                               "Ghent or Liège, attack only when stronger, keep garrisons (the Allies as the general)",
-                               marshal_orders)}
+                "marshal": Bot("marshal", N_("the marshal: the French concentrate, march on Brussels, then "
+                                             "Ghent or Liège, attack only when stronger, keep garrisons "
+                                             "(the Allies as the general)"), marshal_orders)}
 
     def check_turn(self, scenario, result) -> list[str]:
         return invariants.check_turn(scenario, result)

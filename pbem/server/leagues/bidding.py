@@ -4,7 +4,9 @@
 
 from __future__ import annotations
 
-from pbem.lang import say, say_plural
+from pbem.core.ruleset import seat_said, seat_title_in
+from pbem.games import ruleset
+from pbem.lang import LANGUAGES, say, say_plural
 from pbem.server.i18n import Said
 from pbem.server.service import ServiceError
 
@@ -32,17 +34,20 @@ class Bidding:
         if fold(seat) == "none":
             self.store.execute("DELETE FROM league_bids WHERE tournament_id = ? AND email = ?", (tid, email.strip()))
             return Said(say("Your bid is withdrawn."))
-        which = next((n for n, s in zip(("first", "second"), seats) if fold(seat) in (fold(s.id), fold(s.title))), None)
+        rules_of = ruleset(t["rules"]["game"])  # a seat named by its id or its title in any language
+        names = [{fold(s.id)} | {fold(seat_title_in(rules_of, s, lang)) for lang in LANGUAGES} for s in seats]
+        which = next((n for n, known in zip(("first", "second"), names) if fold(seat) in known), None)
         if which is None:
             raise ServiceError("the seats are %(title)s and %(title2)s, not %(seat)s",
-                               title=seats[0].title, title2=seats[1].title, seat=repr(seat))
+                               title=seat_said(rules_of, seats[0]), title2=seat_said(rules_of, seats[1]),
+                               seat=repr(seat))
         if not 0 <= int(amount) <= BID_LIMIT:
             raise ServiceError("a bid is 0 to %(limit)s points", limit=BID_LIMIT)
         with self.store.transaction():
             self.store.execute("INSERT OR REPLACE INTO league_bids (tournament_id, email, seat, bid, updated)"
                                " VALUES (?, ?, ?, ?, ?)", (tid, email.strip(), which, int(amount), self.store.now()))
             self.store.audit(email, "tournament_bid", detail={"tournament": tid, "seat": which, "bid": int(amount)})
-        title = seats[0 if which == "first" else 1].title
+        title = seat_said(rules_of, seats[0 if which == "first" else 1])  # read in the bidder's language
         return Said(say_plural("Your bid: %(seat)s, up to %(num)d point, from the next round paired.",
                                "Your bid: %(seat)s, up to %(num)d points, from the next round paired.", int(amount),
                                seat=title))

@@ -123,13 +123,13 @@ class Console:
     def tell_adjudication(self, game_id: int, winner: str | None, why: str) -> None:
         """Every seat of an adjudicated game is told the ruling, in his language."""
         game = self.service.game(game_id)
-        titles = [s.title for s in game.ruleset.seats(game.scenario, game.options) if s.side == winner]
+        won = [s.id for s in game.ruleset.seats(game.scenario, game.options) if s.side == winner]
         for seat in self.store.seats(game_id):
             if not seat["email"]:
                 continue
             tr = i18n.translator(self.store.language_of(seat["email"]))
-            ruling = tr.gettext("%(side)s wins.", side=titles[0] if len(titles) == 1 else (winner or "").capitalize()) \
-                if winner else tr.gettext("The game is drawn.")
+            side = self.service.seat_title(game_id, won[0], tr.lang) if len(won) == 1 else (winner or "").capitalize()
+            ruling = tr.gettext("%(side)s wins.", side=side) if winner else tr.gettext("The game is drawn.")
             queue(self.store, seat["email"], f"[pbem {game_id}] " + tr.gettext("The game is adjudicated"),
                   tr.gettext("The tournament organiser ruled game %(game)s: %(ruling)s", game=self.service.label(game_id),
                              ruling=ruling) + "\n" + tr.gettext("Reason: %(why)s", why=why),

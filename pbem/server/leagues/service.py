@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 
+from pbem.core.ruleset import title_said
 from pbem.lang import say
 from pbem.server import deadlines
 from pbem.server.i18n import Said
@@ -43,7 +44,7 @@ def check_rules(rules: dict | None) -> dict:
     if out["scenario"] and out["scenario"] not in {s.name for s in rules_of.scenarios().values()} \
             and not str(out["scenario"]).startswith("/"):
         raise ServiceError("%(title)s has no scenario %(scenario)s",
-                           title=rules_of.title, scenario=repr(out['scenario']))
+                           title=title_said(rules_of), scenario=repr(out['scenario']))
     if out["min_reliability"] not in (None, "") and not 0 <= float(out["min_reliability"]) <= 100:
         raise ServiceError("the minimum reliability is a percentage, 0 to 100")
     return out

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 
-from pbem.core.ruleset import options_of
+from pbem.core.ruleset import options_of, title_said
 from pbem.lang import say
 from pbem.server import i18n
 from pbem.server.i18n import Said
@@ -74,7 +74,7 @@ class Tournaments(Bidding, Console):
             return list(seats)  # one against two (Napoleon 1815 with three players): groups of three
         if len(seats) != 2:
             raise ServiceError("tournaments pair two players a game, or three when two seats play one side against the "
-                               "first; %(title)s has %(count)s seats", title=rules_of.title, count=len(seats))
+                               "first; %(title)s has %(count)s seats", title=title_said(rules_of), count=len(seats))
         return list(seats)
 
     def tournament(self, tid: int) -> dict:

@@ -13,7 +13,7 @@ from pathlib import Path
 from pbem.server import deadlines, i18n
 from pbem.server.i18n import N_
 from pbem.lang import Text
-from pbem.core.ruleset import words_of
+from pbem.core.ruleset import options_in, seat_title_in, title_in
 from pbem.server.addresses import one_line
 from pbem.server.mapcache import MapCache
 from pbem.core import verify
@@ -129,12 +129,22 @@ class ServiceBase:
         as the game's own catalog writes it in that language (a game without one: as it is).
         Without ``lang``, the titles a mail's header and the press name seats by."""
         game = self.game(game_id)
-        titles = {seat.id: seat.title for seat in game.ruleset.seats(game.scenario, game.options)}
-        words = words_of(game.ruleset, lang)
-        return {seat: words.gettext(title) for seat, title in titles.items()}
+        return {seat.id: seat_title_in(game.ruleset, seat, lang)
+                for seat in game.ruleset.seats(game.scenario, game.options)}
 
     def seat_title(self, game_id: int, side: str, lang: str | None = None) -> str:
         return self.seat_titles(game_id, lang).get(side, side)
+
+    def rules_title(self, game_id: int, lang: str | None = None) -> str:
+        """The title of the game a game plays ("Bonaparte at Marengo"), in ``lang`` as the game's catalog
+        writes it ("Bonaparte à Marengo")."""
+        return title_in(self.game(game_id).ruleset, lang)
+
+    def options_text(self, game_id: int, lang: str | None = None) -> list[tuple[str, str]]:
+        """The game's options as (title, the words of the choice made), in ``lang``, in the ruleset's order."""
+        game = self.game(game_id)
+        return [(shown.title, shown.label(str(game.options.get(shown.name, shown.default))))
+                for shown in options_in(game.ruleset, lang)]
 
     def seat_named(self, game_id: int, name: str) -> str | None:
         """The seat ``name`` names: its id or its title in any language, any case, accents optional

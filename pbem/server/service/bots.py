@@ -10,6 +10,8 @@ mail: the rules' defaults answer for it.
 
 from __future__ import annotations
 
+from pbem.core.ruleset import title_said
+
 from .base import ServiceBase, ServiceError
 
 
@@ -27,10 +29,10 @@ class Bots(ServiceBase):
         for seat, name in bots.items():
             if seat not in seat_ids:
                 raise ServiceError("%(title)s has no seat %(seat)s for the computer to play",
-                                   title=rules.title, seat=seat)
+                                   title=title_said(rules), seat=seat)
             if name not in offered:
                 raise ServiceError("%(title)s has no computer player %(name)s (it has %(names)s)",
-                                   title=rules.title, name=repr(name), names=', '.join(offered))
+                                   title=title_said(rules), name=repr(name), names=', '.join(offered))
         if bots and set(bots) >= set(seat_ids):
             raise ServiceError("the computer cannot play every seat: keep one for a person")
         return bots

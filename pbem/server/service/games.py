@@ -10,7 +10,7 @@ from datetime import datetime
 from pbem.server import deadlines, i18n
 from pbem.server.addresses import one_line
 from pbem.core.game import Game
-from pbem.core.ruleset import options_of
+from pbem.core.ruleset import options_of, title_said
 from pbem.games import UnknownGame, ruleset
 from pbem.server.mail.outbox import queue
 from pbem.server.store import new_key
@@ -43,7 +43,7 @@ class Games(ServiceBase):
         unknown = set(seats or {}) - set(seat_ids)
         if unknown:
             raise ServiceError("%(title)s has no seat %(names)s (seats: %(names2)s)",
-                               title=rules.title, names=', '.join(sorted(unknown)), names2=', '.join(seat_ids))
+                               title=title_said(rules), names=', '.join(sorted(unknown)), names2=', '.join(seat_ids))
         bots = self.check_bots(rules, seat_ids, bots)
         if bots:
             settings = {**settings, "bots": bots}
@@ -123,7 +123,7 @@ class Games(ServiceBase):
         if what == "named":
             subject = f"[pbem {game_id}] " + tr.gettext("You moderate game %(game)s", game=game_id)
             head = (tr.gettext("You are the moderator of game %(game)s of %(title)s.", game=self.label(game_id),
-                               title=self.game(game_id).ruleset.title) + " "
+                               title=self.rules_title(game_id, tr.lang)) + " "
                     + (tr.gettext("It has begun.") if running
                        else tr.gettext("It begins when every seat is taken; you will be told.")))
         else:
@@ -173,7 +173,7 @@ class Games(ServiceBase):
         seat = self.seat_title(game_id, side, lang)
         body = "\n".join([
             tr.gettext("Welcome to game %(game)s of %(title)s: you play %(seat)s.", game=self.label(game_id),
-                       title=game.ruleset.title, seat=seat),
+                       title=self.rules_title(game_id, lang), seat=seat),
             "",
             tr.gettext("Deadline: %(deadline)s.", deadline=self.deadline_for(game_id, side, lang=lang)),
             "",

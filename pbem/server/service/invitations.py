@@ -44,7 +44,7 @@ class Invitations(ServiceBase):
             queue(self.store, email, f"[pbem {game_id}] " + tr.gettext("An invitation to play"),
                   tr.gettext("%(who)s invites you to play %(seat)s in game %(game)s of %(title)s.", who=who,
                              seat=self.seat_title(game_id, side, tr.lang), game=self.label(game_id),
-                             title=self.game(game_id).ruleset.title)
+                             title=self.rules_title(game_id, tr.lang))
                   + "\n\n" + tr.gettext("To accept, sign in on the site with this address and open %(link)s", link=link)
                   + "\n\n" + tr.gettext("The seat is kept for you: nobody else may take it."),
                   kind="invitation", game_id=game_id, dedupe_key=f"invite:{game_id}:{side}:{email.lower()}",

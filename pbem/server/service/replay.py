@@ -7,7 +7,7 @@ moderator sees every view as on the game page."""
 
 from __future__ import annotations
 
-from pbem.core.ruleset import SPECTATOR
+from pbem.core.ruleset import SPECTATOR, words_of
 from pbem.server import deadlines
 
 from .base import ServiceBase, ServiceError
@@ -29,8 +29,9 @@ class Replay(ServiceBase):
             raise ServiceError("game %(game)s is being played: it may be replayed once it is over", game=game_id)
         return max(0, len(game.days) - delay), [NEUTRAL]
 
-    def replay_day(self, game_id: int, day: int, view: str, moderator: bool = False) -> dict:
-        """Day ``day`` (0: the first resolved) in ``view``: its label, its map (SVG) and the game's end."""
+    def replay_day(self, game_id: int, day: int, view: str, moderator: bool = False, lang: str = "en") -> dict:
+        """Day ``day`` (0: the first resolved) in ``view``: its label and its map (SVG) in ``lang``, and the
+        game's end."""
         shown, views = self.replay_bounds(game_id, moderator)
         if view not in views:
             raise ServiceError("the view may be %(names)s, not %(view)s", names=', '.join(views), view=repr(view))
@@ -40,7 +41,16 @@ class Replay(ServiceBase):
         game = self.game(game_id)
         seen = game.view(SPECTATOR if view == NEUTRAL else view, day)
         return {"day": day, "days": shown, "views": views, "view": view,
-                "label": game.turn_label(day),
-                "svg": game.ruleset.render_svg(game.scenario, seen, title=self.label(game_id)),
+                "label": game.turn_label(day, lang),
+                "svg": game.ruleset.render_svg(game.scenario, seen, title=self.label(game_id), lang=lang),
                 "over": game.over and day == len(game.days) - 1,
-                "victory": seen.get("victory", "") if game.over and day == len(game.days) - 1 else ""}
+                "victory": victory_in(game, day, seen, lang) if game.over and day == len(game.days) - 1 else ""}
+
+
+def victory_in(game, day: int, seen: dict, lang: str) -> str:
+    """How the game was won, in ``lang``: the day's "victory" event as the rules said it, read through the game's
+    catalog; in English (or for a game whose victory is no such event) the position's own words."""
+    said = next((e.said for e in reversed(game.days[day].events) if e.kind == "victory" and e.said is not None), None)
+    if said is None or not lang or lang == "en":
+        return seen.get("victory", "")
+    return words_of(game.ruleset, lang).say(said)

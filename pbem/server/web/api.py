@@ -7,7 +7,8 @@ with ``?game=<id>&side=<side>`` (no session, no CSRF token).
     GET  /api/rulesets                       the installed games (scenarios, seats — and the seats another
                                              choice of an option gives, Napoleonic DBA's kriegsspiel —,
                                              options, whether the game has its own press rule) and the settings of who may
-                                             join, talk and watch (private, press, spectator_delay)
+                                             join, talk and watch (private, press, spectator_delay); the
+                                             titles, help and words in the request's language
     GET  /api/games                          my games
     POST /api/games                          {game, scenario, title, seats, options, settings, bots} -> {id};
                                              settings by name (hours, private, press, spectator_delay ...),
@@ -24,7 +25,7 @@ from __future__ import annotations
 from flask import Blueprint, Response, abort, g, jsonify, request
 from flask_babel import gettext as _
 
-from pbem.core.ruleset import options_of
+from pbem.core.ruleset import options_in, options_of, scenario_title_in, seat_title_in, title_in, words_of
 from pbem.games import rulesets as installed
 from pbem.server import i18n, deadlines
 from pbem.server.service import ServiceError
@@ -58,24 +59,32 @@ def games():
 
 @bp.route("/rulesets")
 def rulesets():
+    """The installed games; their titles, scenarios' and seats' titles, options' titles, help and choices'
+    words ("labels"), "ask me" decisions and computer players ("bot_titles") in the request's language (the
+    names, ids, choices and keys as they are)."""
+    lang = i18n.web_lang()
     out = []
     for name, rules in installed().items():
+        words = words_of(rules, lang)
         scenarios = []
         for scenario, path in rules.scenarios().items():
             loaded = service().scenario(name, path.name)
             defaults = options_of(rules)
-            by_option = {o.name: {c: [{"id": s.id, "side": s.side, "title": s.title}
+            by_option = {o.name: {c: [{"id": s.id, "side": s.side, "title": seat_title_in(rules, s, lang)}
                                       for s in rules.seats(loaded, options_of(rules, {o.name: c}))]
                                   for c in o.choices if c != o.default} for o in rules.options()}
-            scenarios.append({"name": scenario, "file": path.name, "title": loaded.name,
-                              "seats": [{"id": s.id, "side": s.side, "title": s.title}
+            scenarios.append({"name": scenario, "file": path.name, "title": scenario_title_in(rules, loaded, lang),
+                              "seats": [{"id": s.id, "side": s.side, "title": seat_title_in(rules, s, lang)}
                                         for s in rules.seats(loaded, defaults)],
                               # the seats another choice of an option gives (DBA's kriegsspiel: one per commander)
                               "seats_by_option": {n: v for n, v in by_option.items() if v}})
-        out.append({"name": name, "title": rules.title, "scenarios": scenarios,
-                    "options": [{"name": o.name, "title": o.title, "choices": list(o.choices), "default": o.default,
-                                 "help": o.help} for o in rules.options()],
-                    "ask_kinds": rules.ask_kinds, "bots": list(rules.bots()),
+        out.append({"name": name, "title": title_in(rules, lang), "scenarios": scenarios,
+                    "options": [{"name": o.name, "title": o.title, "choices": [c for c, _w in o.choices],
+                                 "labels": dict(o.choices), "default": o.default, "help": o.help}
+                                for o in options_in(rules, lang)],
+                    "ask_kinds": {kind: words.gettext(text) for kind, text in rules.ask_kinds.items()},
+                    "bots": list(rules.bots()),
+                    "bot_titles": {bot.name: words.gettext(bot.title) for bot in rules.bots().values()},
                     "press_rule": callable(getattr(rules, "press_rule", None))})
     settings = [{"name": name, "default": default,
                  **({"takes": AROUND_SETTINGS[name][0], "help": AROUND_SETTINGS[name][1]}

@@ -156,7 +156,8 @@ def replay(game_id: int):
     view = request.args.get("view", "neutral")
     try:
         shown, _last = service().replay_bounds(game_id, moderator)
-        step = service().replay_day(game_id, int(day) if day.isdigit() else max(shown - 1, 0), view, moderator)
+        step = service().replay_day(game_id, int(day) if day.isdigit() else max(shown - 1, 0), view, moderator,
+                                    lang=i18n.web_lang())
     except ServiceError as exc:
         abort(403 if "being played" in str(exc) else 404, exc.in_(i18n.web_lang()))
     titles = {"neutral": _("Neutral view"), **service().seat_titles(game_id, i18n.web_lang())}

@@ -21,8 +21,9 @@ from flask_babel import gettext as _
 from flask_babel import ngettext
 from werkzeug.datastructures import MultiDict
 
-from pbem.core.ruleset import options_of, words_of
-from pbem.games import DEFAULT, rulesets, ruleset
+from pbem.core.ruleset import (options_in, options_of, scenario_title_in, seat_title_in, title_in, title_said,
+                               words_of)
+from pbem.games import DEFAULT, UnknownGame, rulesets, ruleset
 from pbem.server import deadlines, i18n
 from pbem.server.i18n import N_
 from pbem.server.service import ServiceError
@@ -40,15 +41,35 @@ FINAL_LINE = re.compile(r"(?im)^\s*FINAL\s*(#.*)?$")
 HEADER_LINE = re.compile(r"(?i)^\s*(GAME|SIDE|TURN|KEY)\b")
 
 
-def scenarios() -> dict[str, str]:
-    """The scenarios a new game may use, of every installed game: {"game:file": title}, the
-    game's title said once ("Bonaparte at Marengo: 14 June 1800", not the game's name twice); the default
-    game's first (the one the form shows chosen)."""
+def scenarios(lang: str | None = "en") -> dict[str, str]:
+    """The scenarios a new game may use, of every installed game: {"game:file": title}, in ``lang`` (the
+    game's catalog's words), the game's title said once ("Bonaparte at Marengo: 14 June 1800", not the
+    game's name twice); the default game's first (the one the form shows chosen)."""
     out = {}
     for name, r in offered():
         for scenario, path in r.scenarios().items():
-            title = r.load_scenario(path).name
-            out[f"{name}:{path.name}"] = title if title.startswith(r.title) else f"{r.title}: {title}"
+            out[f"{name}:{path.name}"] = scenario_heading(r, r.load_scenario(path), lang)
+    return out
+
+
+def scenario_heading(rules, scenario, lang: str | None) -> str:
+    """A scenario as the form names it: its name, after the game's title unless the name begins with it."""
+    title, name = title_in(rules, lang), scenario_title_in(rules, scenario, lang)
+    return name if name.startswith(title) else i18n.translate(lang, "%(game)s: %(scenario)s", game=title, scenario=name)
+
+
+def scenarios_in(available: dict[str, str], lang: str | None) -> dict[str, str]:
+    """The offered scenarios (the app's ``PBEM_SCENARIOS``, {"game:file": English title}) named in ``lang``:
+    an installed game's scenario by its catalog; any other (a test's, an operator's) as offered."""
+    if not i18n.normalise(lang) or i18n.normalise(lang) == i18n.DEFAULT:
+        return dict(available)
+    games = rulesets()
+    out = {}
+    for key, title in available.items():
+        game, _sep, file = key.partition(":")
+        rules = games.get(game)
+        path = next((p for p in rules.scenarios().values() if p.name == file), None) if rules else None
+        out[key] = scenario_heading(rules, service().scenario(game, file), lang) if path is not None else title
     return out
 
 
@@ -61,24 +82,28 @@ def offered() -> list[tuple]:
 def per_game() -> list[dict]:
     """What the new-game form offers for each installed game: its options, seats (of every
     scenario), computer players and "ask me" decisions; the form shows the chosen game's."""
+    lang = i18n.web_lang()
     out = []
     for name, r in offered():
+        say = words_of(r, lang).gettext  # the game's own catalog: its texts in the reader's language
+        shown = options_in(r, lang)
         seats: dict[str, str] = {}
         more: list[dict] = []  # seats only an option gives (Napoleonic DBA's kriegsspiel: one per commander)
         for path in r.scenarios().values():
             loaded = r.load_scenario(path)
             for seat in r.seats(loaded, options_of(r)):
-                seats.setdefault(seat.id, seat.title)
-            for option in r.options():
+                seats.setdefault(seat.id, seat_title_in(r, seat, lang))
+            for option, words in zip(r.options(), shown):
                 for choice in option.choices:
                     if choice == option.default:
                         continue
-                    extra = {s.id: s.title for s in r.seats(loaded, options_of(r, {option.name: choice}))
-                             if s.id not in seats}
+                    extra = {s.id: seat_title_in(r, s, lang)
+                             for s in r.seats(loaded, options_of(r, {option.name: choice})) if s.id not in seats}
                     if extra:
-                        more.append({"label": f"{option.title}: {choice}, {loaded.name}", "seats": extra})
-        say = words_of(r, i18n.web_lang()).gettext  # the game's own catalog: its texts in the reader's language
-        out.append({"name": name, "title": r.title, "options": list(r.options()), "seats": seats,
+                        more.append({"label": _("%(option)s: %(choice)s, %(scenario)s", option=words.title,
+                                                choice=words.label(choice),
+                                                scenario=scenario_title_in(r, loaded, lang)), "seats": extra})
+        out.append({"name": name, "title": title_in(r, lang), "options": list(shown), "seats": seats,
                     "more_seats": more, "bots": [(bot.name, say(bot.title)) for bot in r.bots().values()],
                     "ask_kinds": {kind: say(text) for kind, text in r.ask_kinds.items()}})
     return out
@@ -109,10 +134,19 @@ def my_games(email: str) -> list[dict]:
             games[info["id"]] = {"id": info["id"], "title": info["title"], "status": info["status"], "sides": []}
     for item in games.values():
         game = service().game(item["id"])
+        item["rules_title"] = title_in(game.ruleset, i18n.web_lang())  # which game it is, in the reader's words
         item["turn"] = service().turn_label(game, lang=i18n.web_lang())
         item["waiting"] = [s for s in item["sides"] if not game.over and s in game.turn().seats
                            and not game.orders_text(game.day, s)]
     return sorted(games.values(), key=lambda item: -item["id"])
+
+
+def rules_title_of(name: str) -> str:
+    """The title of the game called ``name`` in the page's language (a game not installed here: its name)."""
+    try:
+        return title_in(ruleset(name), i18n.web_lang())
+    except UnknownGame:
+        return name
 
 
 def open_games() -> list[dict]:
@@ -123,7 +157,8 @@ def open_games() -> list[dict]:
         bots = (info.get("settings") or {}).get("bots") or {}
         free = [s["side"] for s in service().store.seats(info["id"]) if not s["email"] and s["side"] not in bots]
         if free:
-            out.append({"id": info["id"], "title": info["title"], "free": free})
+            out.append({"id": info["id"], "title": info["title"], "free": free,
+                        "rules_title": rules_title_of(info["ruleset"])})
     return out
 
 
@@ -248,14 +283,22 @@ def page(game_id: int, side: str | None, result=None, text: str | None = None, s
         standing_now=standing_now, question=question, question_deadline=question_deadline, audit=public_audit(game_id, mine, is_moderator(g.user, game_id)),
         day_label=lambda day: service().turn_label(game, day, lang=i18n.web_lang()).replace(" (", ", ").rstrip(")"),
         commitment=service().commitment(game_id), settings=settings_list(game_id),
+        rules_title=service().rules_title(game_id, i18n.web_lang()),
+        options_text=service().options_text(game_id, i18n.web_lang()),
         deadline_iso=info.get("deadline") if side else None,
         **deadline_now(game_id, side),
-        text_lines=(text or "").splitlines(), bots=(info["settings"] or {}).get("bots", {}),
+        text_lines=(text or "").splitlines(), bots=bots_named(game, (info["settings"] or {}).get("bots", {})),
         clicks=page_grammar(game, side) if owes(game, side, playing) else None,
         clicks_url=url_for("games.map_clicks", game_id=game_id, side=side),
         map_alt=map_alt(game_id, game, side, last),
         **map_sources(game_id, last, side),
     ), status
+
+
+def bots_named(game, bots: dict[str, str]) -> dict[str, str]:
+    """A game's computer seats, seat -> its computer player as the game describes it in the page's language."""
+    offered, words = game.ruleset.bots(), words_of(game.ruleset, i18n.web_lang())
+    return {seat: words.gettext(offered[name].title) if name in offered else name for seat, name in bots.items()}
 
 
 def map_alt(game_id: int, game, side: str | None, last: int | None) -> str:
@@ -286,9 +329,8 @@ def settings_list(game_id: int) -> list[tuple[str, str]]:
     info = game_info(game_id)
     rules = ruleset(info["ruleset"])
     s = deadlines.settings_with_defaults(info["settings"])
-    out = []
-    for option in rules.options():
-        out.append((option.title, str((info.get("options") or {}).get(option.name, option.default))))
+    lang = i18n.web_lang()
+    out = list(service().options_text(game_id, lang))  # the game's options: its catalog's words
     if s["clock"] == "daily":
         clock = _("daily at %(at)s %(zone)s, at least 12 hours after the reports", at=s["at"], zone=s["timezone"])
     else:
@@ -315,7 +357,8 @@ def settings_list(game_id: int) -> list[tuple[str, str]]:
                                         s["vacation_days"])))
     out.append((_("Early resolution"), _("yes: as soon as every seat that owes orders marks them FINAL") if s["early"]
                 else _("no: always at the deadline")))
-    asked = [ASK_KINDS.get(k, k) for k in s["ask"]]
+    words = words_of(rules, lang)
+    asked = [words.gettext(rules.ask_kinds[k]) if k in rules.ask_kinds else k for k in s["ask"]]
     out.append((_("Asked by mail"), ngettext("%(kinds)s (answer within %(num)d minute)",
                                              "%(kinds)s (answer within %(num)d minutes)", s["ask_minutes"],
                                              kinds="; ".join(asked)) if asked
@@ -328,8 +371,10 @@ def settings_list(game_id: int) -> list[tuple[str, str]]:
                          "while it is played, %(num)d days behind, in the neutral view", s["spectator_delay"])))
     bots = s.get("bots") or {}
     if bots:
-        out.append((_("Computer players"), ", ".join(f"{service().seat_title(game_id, seat, i18n.web_lang())}: {name}"
-                                                       for seat, name in sorted(bots.items()))))
+        offered = rules.bots()
+        out.append((_("Computer players"), ", ".join(
+            f"{service().seat_title(game_id, seat, lang)}: {words.gettext(offered[name].title) if name in offered else name}"
+            for seat, name in sorted(bots.items()))))
     return out
 
 
@@ -427,7 +472,7 @@ def settings_from_form(form, given_only: bool = False) -> dict:
 def new_game():
     available = current_app.config["PBEM_SCENARIOS"]
     form = request.form
-    shown = dict(scenarios=available, weekdays=weekdays(), games=per_game())
+    shown = dict(scenarios=scenarios_in(available, i18n.web_lang()), weekdays=weekdays(), games=per_game())
     if request.method == "GET":
         return render_template("new_game.html", form=MultiDict({"early": "1"}), error=None, **shown)
     try:
@@ -446,14 +491,14 @@ def new_game():
         sides = seat_ids if seat == "both" else [] if seat == "none" else [seat]
         if not set(sides) <= set(seat_ids):
             raise ServiceError("choose your seat: %(title)s has %(seats)s (or every seat, or none if you only moderate)",
-                               title=rules.title, seats=", ".join(seat_ids))
+                               title=title_said(rules), seats=", ".join(seat_ids))
         computer = next((c for c in of_game([c for c in form.getlist("computer") if c], game)), "")
         wrong = [c for c in form.getlist("computer") if c and not c.startswith(f"{game}:") and ":" in c]
         ticked = [s for s in of_game(form.getlist("computer_seat"), game) if s]
         bots = {}
         if computer or (wrong and not computer) or ticked:
             if not computer or computer not in rules.bots():
-                raise ServiceError("choose a computer player of %(title)s: %(names)s", title=rules.title,
+                raise ServiceError("choose a computer player of %(title)s: %(names)s", title=title_said(rules),
                                    names=", ".join(rules.bots()))
             unknown = [s for s in ticked if s not in seat_ids]
             if unknown:
@@ -468,8 +513,8 @@ def new_game():
         if unknown:
             if rules.ask_kinds:
                 raise ServiceError("%(title)s asks no %(names)s decision by mail (it may ask: %(kinds)s)",
-                                   title=rules.title, names=", ".join(unknown), kinds=", ".join(rules.ask_kinds))
-            raise ServiceError("%(title)s asks no %(names)s decision by mail", title=rules.title, names=", ".join(unknown))
+                                   title=title_said(rules), names=", ".join(unknown), kinds=", ".join(rules.ask_kinds))
+            raise ServiceError("%(title)s asks no %(names)s decision by mail", title=title_said(rules), names=", ".join(unknown))
         moderator = form.get("moderator", "").strip() or (g.user.email if seat in ("both", "none") else None)
         if moderator and moderator.lower() == g.user.email.lower() and seat not in ("both", "none"):
             raise ServiceError("you cannot moderate a game in which you play one side: a moderator sees both")

@@ -12,6 +12,8 @@ from flask import Blueprint, abort, flash, g, redirect, render_template, request
 from flask_babel import gettext as _
 from flask_babel import ngettext
 
+from pbem.core.ruleset import scenario_title_in, seat_title_in, title_in
+from pbem.games import UnknownGame, ruleset
 from pbem.server import i18n
 from pbem.server.leagues import ratings
 from pbem.server.leagues.service import Leagues
@@ -63,10 +65,24 @@ def create():
     return redirect(url_for("leagues.league", league_id=league_id))
 
 
+def game_named(rules: dict) -> dict:
+    """The game a league or tournament plays, as its page names it in the reader's language: the game's title
+    and the scenario's name (its catalog's words; a game or scenario not installed here: as the rules write it)."""
+    lang = i18n.web_lang()
+    try:
+        rules_of = ruleset(rules["game"])
+    except UnknownGame:
+        return {"title": rules["game"], "scenario": rules.get("scenario") or ""}
+    path = next((p for p in rules_of.scenarios().values() if p.name == rules.get("scenario")), None)
+    scenario = scenario_title_in(rules_of, service().scenario(rules["game"], path.name), lang) if path else \
+        rules.get("scenario") or ""
+    return {"title": title_in(rules_of, lang), "scenario": scenario}
+
+
 @bp.route("/leagues/<int:league_id>")
 def league(league_id: int):
     info = league_or_404(league_id)
-    return render_template("league.html", league=info, organiser=organiser(league_id),
+    return render_template("league.html", league=info, organiser=organiser(league_id), game=game_named(info["rules"]),
                            member=leagues().is_member(league_id, who()),
                            ratings=ratings.table(service().store, info["rules"]["game"]),
                            names={m["email"].lower(): m["name"] or m["email"].split("@")[0] for m in info["members"]})
@@ -134,8 +150,14 @@ def tournament(tid: int):
     if t["rules"].get("bidding") and t["status"] != "finished" and g.user is not None:
         mine = next((b for b in leagues().store.query("SELECT * FROM league_bids WHERE tournament_id = ? AND email = ?",
                                                        (tid, g.user.email))), None)
-        bidding = {"seats": [(s.id, s.title) for s in leagues().seats_of_rules(t["rules"])], "mine": mine}
-    return render_template("tournament.html", t=t, table=table, cell_text=cell_text, bidding=bidding,
+        rules_of = ruleset(t["rules"]["game"])  # the seats in the reader's language
+        bidding = {"seats": [(s.id, seat_title_in(rules_of, s, i18n.web_lang()))
+                             for s in leagues().seats_of_rules(t["rules"])], "mine": mine}
+    try:  # the first seat, as the crosstable's legend names it in the reader's language
+        first = seat_title_in(ruleset(t["rules"]["game"]), leagues().seats_of_rules(t["rules"])[0], i18n.web_lang())
+    except (UnknownGame, ServiceError, IndexError):
+        first = _("the first side")
+    return render_template("tournament.html", t=t, table=table, cell_text=cell_text, bidding=bidding, first=first,
                            entered=any(e["email"].lower() == (who() or "").lower() for e in t["entries"]),
                            member=leagues().is_member(t["league_id"], who()), organiser=organiser(t["league_id"]),
                            names={row.number: row.name for row in table["rows"]})

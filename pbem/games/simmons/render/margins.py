@@ -66,9 +66,9 @@ class Margins(Layout):
     def header(self) -> str:
         v, u, w = self.view, self.u, self.board.width
         out = []
-        title = self.title or v.get("scenario") or self.board.name
-        out.append(_text(24 * u, 34 * u, title, 26 * u, font_style="italic", font_weight="bold"))
         _ = self.tongue.gettext
+        title = self.title or (_(v["scenario"]) if v.get("scenario") else "") or self.board.name  # the game's catalog's
+        out.append(_text(24 * u, 34 * u, title, 26 * u, font_style="italic", font_weight="bold"))
         viewer = v.get("viewer")
         who = (_("as seen by %(side)s", side=self.side_word(viewer)) if viewer
                else _("moderator's view: every block"))

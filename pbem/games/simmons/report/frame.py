@@ -113,15 +113,18 @@ class ReportFrame:
                       text=to_text(doc), template=template, spectator=facts.spectator, title=doc.title, source=md)
 
     def full_name(self, facts: Facts) -> str:
-        """The game and scenario, without saying the game's name twice."""
-        if not facts.game_title or facts.scenario_name.startswith(facts.game_title):
-            return facts.scenario_name
-        return f"{facts.game_title}: {facts.scenario_name}"
+        """The game and scenario in the reader's language (the game's catalog), without saying the game's
+        name twice."""
+        title, name = facts.tongue.gettext(facts.game_title), facts.tongue.gettext(facts.scenario_name)
+        if not title or name.startswith(title):
+            return name
+        return f"{title}: {name}"
 
     def title(self, facts: Facts) -> str:
         return facts.tongue.gettext(
             "%(label)s: %(whose)s, %(hour)s (round %(round)d of %(rounds)d)",
-            label=facts.game_label or facts.scenario_name, whose=self.whose(facts, facts.played_side),
+            label=facts.game_label or facts.tongue.gettext(facts.scenario_name),
+            whose=self.whose(facts, facts.played_side),
             hour=facts.clock(facts.played_hour), round=facts.day // len(facts.sides) + 1, rounds=facts.rounds)
 
     @staticmethod
