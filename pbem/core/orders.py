@@ -143,6 +143,9 @@ HEADER_ALIASES = {**{key: key for key in HEADER_KEYS},
 """Every header key in upper case, in any language -> the English key."""
 
 
+_HEADER_CJK = tuple(alias for words in HEADER_WORDS.values() for aliases in words.values() for alias in aliases)
+
+
 def header_words(lang: str | None) -> dict[str, str]:
     """{English header key: the word a form in ``lang`` writes for it}."""
     words = HEADER_WORDS.get(str(lang or ""), {})
@@ -150,6 +153,108 @@ def header_words(lang: str | None) -> dict[str, str]:
 
 _TOKEN = re.compile(r"->|→|>|;|(?:[^\s>;,→-]+|-(?!>))+")
 _SIGN = re.compile(r"[>;,→-]")  # a word holding one of these is split by _TOKEN
+
+
+# -- words written without spaces (Chinese) -------------------------------------
+#
+# A Chinese player writes his orders as he writes Chinese, without spaces between the words:
+# ``移动A1马伦哥到斯皮内塔`` is ``移动 A1 马伦哥 到 斯皮内塔``. :func:`tokenize` splits a word at every
+# boundary between those characters and Latin letters, digits or signs, and a run of them into the
+# game's known words (its :class:`Lexicon`), each token keeping the column of its first character.
+
+_CJK = re.compile("[\u2e80-\u2fff\u3002-\u303f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef"
+                  "\U00020000-\U0003134f]+")
+"""A run of characters written without spaces between words: Chinese (and Japanese) script and its
+punctuation (。「」《》...), and a full-width sign a game reads as a word (:class:`Lexicon`)."""
+
+FULL_WIDTH = {**{0xFF01 + i: 0x21 + i for i in range(94)}, 0x3000: " ", 0x3001: ","}
+"""A Chinese keyboard's full-width signs, letters and digits as their ASCII ones, one character for one (so
+the columns stay): ``Ａ１`` is ``A1``, ``，`` and ``、`` separate words as ``,`` does, ``；`` orders as ``;``,
+``－＞`` is ``->``, ``＃`` starts a comment, the ideographic space is a space."""
+
+
+class Lexicon:
+    """The words a game's orders know in a script written without spaces (Chinese): its order words,
+    sides, places and names in every language (only their Chinese pieces are kept), over the header's
+    words (:data:`HEADER_WORDS`). :meth:`split` cuts a run of such characters into them.
+
+    A full-width sign the lexicon holds as a word (DBA reads ``，`` and ``。`` as THEN) is kept as it
+    is written; the others read as their ASCII sign (:data:`FULL_WIDTH`)."""
+
+    def __init__(self, words=()):
+        pieces = {piece for word in (*words, *_HEADER_CJK) for piece in _CJK.findall(str(word))}
+        signs = {word for word in words if len(word) == 1 and ord(word) in FULL_WIDTH}
+        self.words = frozenset(pieces | signs)
+        self.longest = max((len(w) for w in self.words), default=1)
+        self.narrow = {k: v for k, v in FULL_WIDTH.items() if chr(k) not in signs}
+
+    def __contains__(self, word: str) -> bool:
+        return word in self.words
+
+    def split(self, run: str) -> list[tuple[int, int]]:
+        """(start, end) of each word of ``run`` (characters written without spaces), in order.
+
+        The cut is the one that leaves the fewest characters outside a known word, then has the
+        fewest words (``从不`` NEVER rather than ``从`` FROM and ``不`` NO), then the longest first word;
+        characters that are no known word stay together as one word (``末知地``), which the parser
+        names in its problem."""
+        n, words, longest = len(run), self.words, self.longest
+        # best[i][k]: (cost, next) of the best cut of run[i:] whose first word is known (k=0) or not (k=1);
+        # cost = (characters in no known word, words)
+        best: list[list] = [[None, None] for _ in range(n + 1)]
+        best[n] = [((0, 0), None), ((0, 0), None)]
+        for i in range(n - 1, -1, -1):
+            known = None
+            for length in range(min(longest, n - i), 0, -1):
+                if run[i:i + length] in words:
+                    j = i + length
+                    rest = min(best[j][0][0], best[j][1][0]) if j < n else (0, 0)
+                    cost = (rest[0], rest[1] + 1)
+                    if known is None or cost < known[0]:
+                        known = (cost, length)
+            best[i][0] = known or ((n + 1, n + 1), None)
+            j = i + 1
+            if j == n:
+                best[i][1] = ((1, 1), None)
+            else:
+                ends = (best[j][0][0][0] + 1, best[j][0][0][1] + 1)  # the unknown word ends here
+                goes = (best[j][1][0][0] + 1, best[j][1][0][1])  # it goes on
+                best[i][1] = (ends, "end") if ends <= goes else (goes, "on")
+        spans: list[tuple[int, int]] = []
+        i = 0
+        while i < n:
+            if best[i][0][1] is not None and best[i][0][0] <= best[i][1][0]:
+                length = best[i][0][1]
+                spans.append((i, i + length))
+                i += length
+                continue
+            start = i
+            while True:
+                how = best[i][1][1]
+                i += 1
+                if how != "on":
+                    break
+            spans.append((start, i))
+        return spans
+
+    def pieces(self, chunk: str) -> list[tuple[int, str]]:
+        """(offset, text) of the parts of a word written without spaces: each run of Chinese characters
+        cut into words, the text between runs as it is."""
+        out: list[tuple[int, str]] = []
+        at = 0
+        for match in _CJK.finditer(chunk):
+            if match.start() > at:
+                out.append((at, chunk[at:match.start()]))
+            run = match.group()
+            out += [(match.start() + a, run[a:b]) for a, b in self.split(run)]
+            at = match.end()
+        if at < len(chunk):
+            out.append((at, chunk[at:]))
+        return out
+
+
+CORE_LEXICON = Lexicon()
+"""The header's words alone: what a text is cut into when no game's words are given."""
 
 
 class Token(NamedTuple):
@@ -179,12 +284,18 @@ def strip_comment(line: str) -> str:
     return line if cut < 0 else line[:cut]
 
 
-def tokenize(line: str) -> list[list[Token]]:
+def tokenize(line: str, lexicon: Lexicon | None = None) -> list[list[Token]]:
     """The orders of one line (split at ``;``), each a list of tokens.
 
     Comments are dropped; commas separate words like spaces do; ``→`` is read
     as ``->``. Empty orders (blank text between semicolons) are left out.
+    Chinese written without spaces is cut into ``lexicon``'s words (the game's;
+    the header's words when None) and at every boundary with Latin letters,
+    digits or signs; full-width signs, letters and digits read as ASCII ones.
     """
+    if not line.isascii():
+        lexicon = lexicon or CORE_LEXICON
+        line = line.translate(lexicon.narrow)
     line = strip_comment(line)
     segments: list[list[Token]] = [[]]
     current = segments[0]
@@ -193,10 +304,15 @@ def tokenize(line: str) -> list[list[Token]]:
     # with a sign in them with the full pattern.
     for chunk in line.split():
         column = line.find(chunk, column)
-        if chunk.isalnum() or _SIGN.search(chunk) is None:  # isalnum: the quick answer for most words
-            current.append(_new_token(Token, (chunk, column + 1, chunk.upper())))
+        if chunk.isascii() or _CJK.search(chunk) is None:
+            parts = ((0, chunk),)
         else:
-            for match in _TOKEN.finditer(chunk):
+            parts = lexicon.pieces(chunk)
+        for offset, part in parts:
+            if part.isalnum() or _SIGN.search(part) is None:  # isalnum: the quick answer for most words
+                current.append(_new_token(Token, (part, column + offset + 1, part.upper())))
+                continue
+            for match in _TOKEN.finditer(part):
                 text = match.group()
                 if text == ";":
                     current = []
@@ -204,9 +320,23 @@ def tokenize(line: str) -> list[list[Token]]:
                     continue
                 if text == "→":
                     text = "->"
-                current.append(_new_token(Token, (text, column + match.start() + 1, text.upper())))
+                current.append(_new_token(Token, (text, column + offset + match.start() + 1, text.upper())))
         column += len(chunk)
     return [s for s in segments if s]
+
+
+def joined(tokens: list[Token]) -> str:
+    """The words of ``tokens`` as one text: separated by a space, but not where Chinese was written without
+    one (``7时``, ``马伦哥``), so that a value reads as its writer wrote it."""
+    out = ""
+    last: Token | None = None
+    for token in tokens:
+        if last is not None:
+            glued = token.column == last.end and (_CJK.search(token.text[:1]) or _CJK.search(last.text[-1:]))
+            out += "" if glued else " "
+        out += token.text
+        last = token
+    return out
 
 
 def check_size(text: str) -> Problem | None:
@@ -242,7 +372,8 @@ def is_header(tokens: list[Token]) -> bool:
 
 
 def parse_header(text: str, problems: list[Problem] | None = None,
-                 tokenized: dict[int, list[list[Token]]] | None = None) -> tuple[Header, list[tuple[int, str]]]:
+                 tokenized: dict[int, list[list[Token]]] | None = None,
+                 lexicon: Lexicon | None = None) -> tuple[Header, list[tuple[int, str]]]:
     """Split an orders text into its header and its other lines.
 
     The header is the first line that is not blank or a comment, if it starts
@@ -252,7 +383,8 @@ def parse_header(text: str, problems: list[Problem] | None = None,
     blank and comment lines included. Problems in the header are appended to
     ``problems``, or raised as OrdersError if it is None. ``tokenized``, if
     given, gets the tokens of the lines read here, by line number, so that
-    they need not be read again.
+    they need not be read again. ``lexicon``: the game's words, to cut Chinese
+    written without spaces (:func:`tokenize`).
     """
     collect = [] if problems is None else problems
     header = Header()
@@ -263,7 +395,7 @@ def parse_header(text: str, problems: list[Problem] | None = None,
         if found:
             body.append((number, line))
             continue
-        segments = tokenize(line)
+        segments = tokenize(line, lexicon)
         if tokenized is not None:
             tokenized[number] = segments
         if not segments:
@@ -285,9 +417,12 @@ def parse_header(text: str, problems: list[Problem] | None = None,
 def _read_header(tokens: list[Token], number: int, header: Header, problems: list[Problem]) -> None:
     fields: dict[str, tuple[Token, list[Token]]] = {}
     current: list[Token] | None = None
+    last: Token | None = None
     for token in tokens:
         key = HEADER_ALIASES.get(token.word)
-        if key is not None:
+        glued = last is not None and current and token.column == last.end  # 你的密钥: a key's word inside a value
+        last = token
+        if key is not None and not (key in fields and glued):
             if key in fields:
                 problems.append(problem(number, token.column,
                                         say("%(key)s is given twice in the header", key=token.word),
@@ -303,7 +438,7 @@ def _read_header(tokens: list[Token], number: int, header: Header, problems: lis
             problems.append(problem(number, token.end, say("%(key)s in the header has no value", key=token.word),
                                     "", say("a value after %(key)s", key=token.word)))
             continue
-        setattr(header, key.lower(), " ".join(t.text for t in value))
+        setattr(header, key.lower(), joined(value))
 
 
 ARROW, GT = "->", ">"

@@ -1,0 +1,128 @@
+"""Chinese orders written without spaces (issue 17): a Chinese player writes ``移动A1马伦哥->斯皮内塔`` or
+``常备撤退马伦哥到斯皮内塔``, as he writes Chinese. The core's tokenizer (pbem.core.orders.tokenize) cuts a run of
+Chinese characters into the game's known words (its Lexicon: order words, sides, places, names) and at every
+boundary with Latin letters, digits and signs; each game's orders written so read as the same normalised orders
+as with spaces, and a problem's column points at the character it names."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from pbem.core.game import Game
+from pbem.core.orders import Lexicon, OrdersError, parse_header, tokenize
+from pbem.games import rulesets
+
+CJK = "\u3002-\u303f\u3400-\u4dbf\u4e00-\u9fff"
+
+
+def squeeze(text: str) -> str:
+    """``text`` with no space beside a Chinese character, as a Chinese player writes it."""
+    return re.sub(f"(?<=[{CJK}]) +| +(?=[{CJK}])", "", text)
+
+
+def cut(line: str, lexicon: Lexicon | None = None) -> list[list[tuple[str, int]]]:
+    return [[(t.text, t.column) for t in segment] for segment in tokenize(line, lexicon)]
+
+
+def echo(orders) -> list[str]:
+    return [o.text for o in orders.orders] + [s.text for s in orders.standing] + [str(orders.final)]
+
+
+# -- the core: cutting, columns, full-width signs -----------------------------------------------------
+
+def test_a_run_of_chinese_is_cut_into_the_known_words_each_with_the_column_of_its_first_character():
+    words = Lexicon(["移动", "到", "马伦哥", "斯皮内塔", "从", "不", "从不", "追击", "追击战"])
+    assert cut("移动A1马伦哥->斯皮内塔", words) == [[("移动", 1), ("A1", 3), ("马伦哥", 5), ("->", 8), ("斯皮内塔", 10)]]
+    assert cut("移动 A1 马伦哥 -> 斯皮内塔", words) == [[("移动", 1), ("A1", 4), ("马伦哥", 7), ("->", 11),
+                                                      ("斯皮内塔", 14)]]
+    # the fewest words: 从不 (NEVER), not 从 (FROM) and 不 (NO); the longest: 追击战 before 追击
+    assert cut("从不追击战追击", words) == [[("从不", 1), ("追击战", 3), ("追击", 6)]]
+    # characters that are no known word stay together, named as written
+    assert cut("移动末知地到斯皮内塔", words) == [[("移动", 1), ("末知地", 3), ("到", 6), ("斯皮内塔", 7)]]
+    assert cut("末知地") == [[("末知地", 1)]]
+
+
+def test_full_width_letters_digits_and_signs_read_as_ascii_and_keep_their_columns():
+    words = Lexicon(["移动"])
+    assert cut("移动Ａ１、Ａ２；移动Ａ３－＞Ｂ４　＃注释", words) == [
+        [("移动", 1), ("A1", 3), ("A2", 6)], [("移动", 9), ("A3", 11), ("->", 13), ("B4", 15)]]
+    # a full-width sign the game reads as a word (DBA's ，and 。 for THEN) stays a word of its own
+    assert cut("坚守X，撤退", Lexicon(["坚守", "撤退", "，"])) == [[("坚守", 1), ("X", 3), ("，", 4), ("撤退", 5)]]
+    assert cut("MOVE A1 Marengo -> Spinetta") == [[("MOVE", 1), ("A1", 6), ("Marengo", 9), ("->", 17),
+                                                   ("Spinetta", 20)]]
+
+
+def test_a_chinese_header_without_spaces_reads_its_values_as_written():
+    header, body = parse_header("对局17阵营法国回合7时密钥ab12\n移动")
+    assert (header.game, header.side, header.turn, header.key) == ("17", "法国", "7时", "ab12")
+    assert body == [(2, "移动")]
+    spaced, _ = parse_header("对局 17 阵营 法国 回合 7时 密钥 ab12")
+    assert (spaced.game, spaced.side, spaced.turn, spaced.key) == ("17", "法国", "7时", "ab12")
+    english, _ = parse_header("GAME 17 SIDE Austria TURN 7 AM KEY ab12")
+    assert (english.side, english.turn) == ("Austria", "7 AM")
+
+
+# -- the Marengo family: a self-played game's orders in Chinese without spaces ------------------------
+
+def in_chinese(text: str, words, places) -> str:
+    """Orders in English (a bot's) in the game's Chinese words and place names (words.toml), as the echo writes
+    them; the header and comments as they are."""
+    return "\n".join(line if line.startswith(("GAME", "#")) or not line.strip() else words.echo_in(line, "zh", places)
+                     for line in text.splitlines())
+
+
+@pytest.mark.parametrize("name", ["marengo", "triomphe"])
+def test_a_marengo_family_games_orders_in_chinese_without_spaces_read_as_with_spaces(name):
+    from pbem.games.marengo.words import WORDS as MARENGO
+    from pbem.games.triomphe.words import WORDS as TRIOMPHE
+
+    words = {"marengo": MARENGO, "triomphe": TRIOMPHE}[name]
+    ruleset = rulesets()[name]
+    bot = ruleset.bots()["strategist"]
+    game = Game(ruleset, ruleset.load_scenario(ruleset.scenarios()[name]), 5)
+    places = tuple(loc.name for loc in game.scenario.board.locales.values())
+    squeezed = turns = 0
+    while not game.over and turns < 10:
+        turn = game.turn()
+        side, other = turn.seats[0], turn.others[0]
+        texts = {side: bot.orders(game.scenario, game.view(side), 5),
+                 other: bot.standing(game.scenario, game.view(other), 5)}
+        for seat, text in texts.items():
+            english = echo(ruleset.check_orders(game.scenario, game.state, seat, text))
+            spaced = in_chinese(text, words, places)
+            written = squeeze(spaced)
+            assert echo(ruleset.check_orders(game.scenario, game.state, seat, spaced, lang="zh")) == english
+            assert echo(ruleset.check_orders(game.scenario, game.state, seat, written, lang="zh")) == english, \
+                f"turn {turns} {seat}:\n{written}"
+            squeezed += written != spaced
+            game.submit(seat, text)
+        game.advance()
+        turns += 1
+    assert squeezed > 5, "the orders should hold Chinese written without spaces"
+
+
+def test_a_marengo_problem_in_chinese_without_spaces_names_the_word_at_its_column():
+    ruleset = rulesets()["marengo"]
+    game = Game(ruleset, ruleset.load_scenario(ruleset.scenarios()["marengo"]), 5)
+    good = ruleset.check_orders(game.scenario, game.state, "france", "常备撤退马伦哥到斯皮内塔\n常备损失最弱")
+    assert echo(good) == ["STANDING RETREAT Marengo TO Spinetta", "STANDING LOSSES WEAKEST", "False"]
+    with pytest.raises(OrdersError) as error:  # 末知地: no place of the map
+        ruleset.check_orders(game.scenario, game.state, "france", "常备撤退马伦哥到末知地", lang="zh")
+    problem = error.value.problems[0]
+    assert (problem.line, problem.column, problem.found) == (1, 9, "末知地")
+    assert "第 1 行，第 9 列" in str(problem) and "末知地" in str(problem)
+    with pytest.raises(OrdersError) as error:  # 有时: no value of PURSUE
+        ruleset.check_orders(game.scenario, game.state, "france", "常备追击有时", lang="zh")
+    problem = error.value.problems[0]
+    assert (problem.column, problem.found) == (5, "有时") and "总是" in problem.expected
+
+
+def test_a_header_keys_word_inside_a_chinese_value_is_part_of_the_value():
+    """The form's placeholder key 你的密钥 ("your key") holds 密钥 (KEY): not a second KEY."""
+    header, _ = parse_header("对局 7 阵营 奥地利 回合 6:00 密钥 你的密钥")
+    assert header.key == "你的密钥"
+    problems = []
+    parse_header("对局 7 密钥 a 密钥 b", problems)
+    assert len(problems) == 1 and problems[0].column == 11, "a key written twice is still one problem"
