@@ -126,3 +126,103 @@ def test_a_header_keys_word_inside_a_chinese_value_is_part_of_the_value():
     problems = []
     parse_header("对局 7 密钥 a 密钥 b", problems)
     assert len(problems) == 1 and problems[0].column == 11, "a key written twice is still one problem"
+
+
+# -- Napoleon 1815 ----------------------------------------------------------------------------------
+
+def test_napoleon1815s_orders_in_chinese_without_spaces_read_as_with_spaces_for_a_whole_game():
+    """A whole bot game (three players, campaign and battles), each seat's orders and standing orders in Chinese
+    (words.toml's words and towns), without spaces: the same orders as in English."""
+    from test_lang_napoleon1815 import GAMES, RULES, SCENARIO, in_language, standing_lines
+
+    seed, options = GAMES["three"]
+    bot = RULES.bots()["bot"]
+    game = Game(RULES, SCENARIO, seed, options=options)
+    squeezed = 0
+    from pbem.tools.selfplay import chooser
+
+    while not game.over:
+        for seat in game.turn().seats:
+            view = game.view(seat)
+            text = bot.orders(SCENARIO, view, seed)
+            if view["phase"] == "campaign":
+                text += "\n".join(standing_lines(view)) + "\n"
+            english = RULES.check_orders(SCENARIO, game.state, seat, text)
+            written = squeeze(in_language(text, "zh"))
+            assert RULES.check_orders(SCENARIO, game.state, seat, written, lang="zh") == english, written
+            squeezed += written != in_language(text, "zh")
+            game.submit(seat, text)
+        game.advance(choose=chooser(seed, game.day))
+    assert squeezed > 10
+
+
+def test_a_napoleon1815_problem_in_chinese_without_spaces_names_the_town_at_its_column():
+    from test_lang_napoleon1815 import RULES, SCENARIO
+
+    game = Game(RULES, SCENARIO, 1, options={"players": "2"})
+    for seat in ("anglo-dutch", "prussian"):
+        game.submit(seat, "")
+    game.advance()
+    game.submit("french", "FINAL")
+    game.advance()
+    english = RULES.check_orders(SCENARIO, game.state, "french", "MOVE OG GC Beaumont -> Thuin FORCED\n"
+                                                                  "DOCTRINE WITHDRAW 30")
+    assert RULES.check_orders(SCENARIO, game.state, "french", "移动OG GC博蒙->蒂安强行军\n方针退出30", lang="zh") == english
+    with pytest.raises(OrdersError) as error:
+        RULES.check_orders(SCENARIO, game.state, "french", "移动OG GC博蒙->末知城", lang="zh")
+    problem = error.value.problems[0]
+    assert (problem.line, problem.column) == (1, 12) and "末知城" in str(problem), str(problem)
+
+
+# -- Napoleonic DBA -----------------------------------------------------------------------------------
+
+def test_dbas_dispatches_in_chinese_without_spaces_read_as_with_spaces_for_a_whole_game():
+    """A bot game's dispatches as a Chinese seat's echo writes them (its words, the places', brigades' and
+    commanders' Chinese names), without spaces: the same normalised orders as in English."""
+    from test_lang_dba import QUATRE_BRAS, RULES, bots, native_text
+    from pbem.tools.selfplay import play_game
+
+    game = play_game(RULES, QUATRE_BRAS, 3, bots(QUATRE_BRAS), days=0)
+    bot = RULES.bots()["bot"]
+    checked = turns = 0
+    while not game.over and turns < 5:
+        for seat in game.turn().seats:
+            text = bot.orders(game.scenario, game.view(seat), 3)
+            english = RULES.check_orders(game.scenario, game.state, seat, text)
+            written = squeeze(native_text(text, game, seat, "zh"))
+            read = RULES.check_orders(game.scenario, game.state, seat, written, lang="zh")
+            assert [o.text for o in read.dispatches] == [o.text for o in english.dispatches], written
+            checked += len(english.dispatches) * (written != native_text(text, game, seat, "zh"))
+            game.submit(seat, text)
+        game.advance()
+        turns += 1
+    assert checked > 10
+
+
+def test_every_dba_order_word_and_construction_reads_in_chinese_without_spaces():
+    from test_lang_dba import EVERY_WORD, MEETING, RULES, bots
+    from pbem.tools.selfplay import play_game
+
+    game = play_game(RULES, MEETING, 1, bots(MEETING), days=0)
+    english = RULES.check_orders(game.scenario, game.state, "blue", EVERY_WORD)
+    echo = RULES.check_orders(game.scenario, game.state, "blue", EVERY_WORD, lang="zh").echo()
+    again = RULES.check_orders(game.scenario, game.state, "blue", squeeze(echo), lang="zh")
+    assert [o.text for o in again.dispatches] == [o.text for o in english.dispatches], squeeze(echo)
+    # the documented dispatch (docs/dba-orders.md), its punctuation Chinese
+    text = "自阿祖尔将军致布勒上校\n前往磨坊村横队沿道路，然后坚守该处直到敌军进入6\"距磨坊村。然后撤退到桥在回合9"
+    spaced = ("自 阿祖尔将军 致 布勒上校\n前往 磨坊村 横队 沿道路 然后 坚守 该处 直到 敌军 进入 6\" 距 磨坊村\n"
+              "然后 撤退到 桥 在回合 9")
+    read = RULES.check_orders(game.scenario, game.state, "blue", text, lang="zh")
+    assert [o.text for o in read.dispatches] == [o.text for o in RULES.check_orders(
+        game.scenario, game.state, "blue", spaced, lang="zh").dispatches]
+
+
+def test_a_dba_problem_in_chinese_without_spaces_names_the_place_at_its_column():
+    from test_lang_dba import MEETING, RULES, bots
+    from pbem.tools.selfplay import play_game
+
+    game = play_game(RULES, MEETING, 1, bots(MEETING), days=0)
+    with pytest.raises(OrdersError) as error:
+        RULES.check_orders(game.scenario, game.state, "blue", "自阿祖尔将军致布勒上校\n前往末知村横队", lang="zh")
+    problem = error.value.problems[0]
+    assert (problem.line, problem.column, problem.found) == (2, 3, "末知村"), problem

@@ -182,11 +182,13 @@ class Lexicon:
     is written; the others read as their ASCII sign (:data:`FULL_WIDTH`)."""
 
     def __init__(self, words=()):
-        pieces = {piece for word in (*words, *_HEADER_CJK) for piece in _CJK.findall(str(word))}
+        words = [str(word) for word in words]
         signs = {word for word in words if len(word) == 1 and ord(word) in FULL_WIDTH}
+        self.narrow = {k: v for k, v in FULL_WIDTH.items() if chr(k) not in signs}
+        """Full-width characters -> their ASCII ones, as a line is read before it is cut."""
+        pieces = {piece for word in (*words, *_HEADER_CJK) for piece in _CJK.findall(word.translate(self.narrow))}
         self.words = frozenset(pieces | signs)
         self.longest = max((len(w) for w in self.words), default=1)
-        self.narrow = {k: v for k, v in FULL_WIDTH.items() if chr(k) not in signs}
 
     def __contains__(self, word: str) -> bool:
         return word in self.words
@@ -325,15 +327,19 @@ def tokenize(line: str, lexicon: Lexicon | None = None) -> list[list[Token]]:
     return [s for s in segments if s]
 
 
+def written_together(before: Token, after: Token) -> bool:
+    """Were two tokens of a line cut from Chinese written without a space (``7时``, ``旅(佩尔蓬谢)``)?"""
+    return after.column == before.end and bool(_CJK.match(after.text[:1]) or _CJK.match(before.text[-1:]))
+
+
 def joined(tokens: list[Token]) -> str:
     """The words of ``tokens`` as one text: separated by a space, but not where Chinese was written without
-    one (``7时``, ``马伦哥``), so that a value reads as its writer wrote it."""
+    one (:func:`written_together`), so that a value or a name reads as its writer wrote it."""
     out = ""
     last: Token | None = None
     for token in tokens:
-        if last is not None:
-            glued = token.column == last.end and (_CJK.search(token.text[:1]) or _CJK.search(last.text[-1:]))
-            out += "" if glued else " "
+        if last is not None and not written_together(last, token):
+            out += " "
         out += token.text
         last = token
     return out
