@@ -226,3 +226,20 @@ def test_a_dba_problem_in_chinese_without_spaces_names_the_place_at_its_column()
         RULES.check_orders(game.scenario, game.state, "blue", "自阿祖尔将军致布勒上校\n前往末知村横队", lang="zh")
     problem = error.value.problems[0]
     assert (problem.line, problem.column, problem.found) == (2, 3, "末知村"), problem
+
+
+# -- a mail's orders ------------------------------------------------------------------------------------
+
+def test_a_mails_chinese_orders_without_spaces_are_told_from_its_greeting_and_sign_off():
+    """The server finds a mail's orders by their header and first words (pbem.server.mail.reply): a Chinese
+    header and orders written without spaces are found as with spaces."""
+    from pbem.core.orders import leading_word
+    from pbem.server.mail.reply import new_text
+
+    words = rulesets()["marengo"].mail_words
+    spaced = "对局 7 阵营 奥地利 回合 6:00 密钥 abc\n常备 撤退 马伦哥 到 斯皮内塔"
+    for orders in (spaced, squeeze(spaced)):
+        assert new_text(f"你好\n\n{orders}\n\n谢谢", words).text == orders
+    assert leading_word("常备撤退马伦哥到斯皮内塔", words) == "常备"
+    assert leading_word("移动A1马伦哥->斯皮内塔", words) == "移动"
+    assert leading_word("你好", words) == "你好" and leading_word("MOVE A1", words) == "MOVE"

@@ -327,6 +327,18 @@ def tokenize(line: str, lexicon: Lexicon | None = None) -> list[list[Token]]:
     return [s for s in segments if s]
 
 
+def leading_word(text: str, words) -> str:
+    """The first word of ``text`` in upper case, as a mail's lines of orders are told by it (``words``: the
+    rulesets' mail words, in upper case): a word starting in Chinese written without spaces is the longest of
+    ``words`` it begins with (``常备撤退马伦哥...`` begins with 常备), else its run of Chinese characters."""
+    parts = text.split(None, 1)
+    first = parts[0].split(";", 1)[0].upper() if parts else ""
+    if first in words or not _CJK.match(first):
+        return first
+    run = _CJK.match(first).group()
+    return next((run[:n] for n in range(len(run), 0, -1) if run[:n] in words), run)
+
+
 def written_together(before: Token, after: Token) -> bool:
     """Were two tokens of a line cut from Chinese written without a space (``7时``, ``旅(佩尔蓬谢)``)?"""
     return after.column == before.end and bool(_CJK.match(after.text[:1]) or _CJK.match(before.text[-1:]))
