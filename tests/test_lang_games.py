@@ -317,6 +317,26 @@ def test_the_forms_examples_are_in_the_readers_words_and_read_as_the_english_for
     assert checked > 10
 
 
+@pytest.mark.parametrize("name", ["marengo", "triomphe"])
+def test_a_wrong_turn_in_the_header_names_the_hour_to_play_in_the_seats_clock_which_the_header_reads(name):
+    """TURN that is no hour, or another hour: what is expected is the hour as the seat's language writes it
+    (6AM, 6 h, 6:00, 6时), and the header reads it so."""
+    from pbem.core.orders import OrdersError
+
+    ruleset = rulesets()[name]
+    game = Game(ruleset, ruleset.load_scenario(ruleset.scenarios()[name]), 3)
+    side = game.turn().seats[0]
+    labels = {"en": "6AM", "fr": "6 h", "ru": "6:00", "uk": "6:00", "zh": "6时"}
+    for lang, label in labels.items():
+        for turn in ("dance", "3PM"):
+            with pytest.raises(OrdersError) as error:
+                ruleset.check_orders(game.scenario, game.state, side, f"GAME 7 TURN {turn}\nFINAL", lang=lang)
+            problem = error.value.problems[0]
+            assert problem.expected.startswith(label), (lang, problem.expected)
+            assert lang == "en" or "AM" not in problem.expected, problem
+        assert ruleset.check_orders(game.scenario, game.state, side, f"GAME 7 TURN {label}\nFINAL", lang=lang).final
+
+
 def test_an_orders_problem_names_the_expected_words_in_the_seats_language_at_the_same_line_and_column():
     from pbem.core.orders import OrdersError
 

@@ -212,9 +212,9 @@ class Reader(OrderReader):
                 hour = parse_hour(header.turn)
             except ValueError:
                 self.note_at(line, column, say("TURN must be an hour, like 7AM or 1PM"), header.turn,
-                             say("%(hour)s (the hour of the day to play)", hour=hour_label(self.hour))
+                             say("%(hour)s (the hour of the day to play)", hour=Clock(self.hour))
                              if self.TURN == "day" else
-                             say("%(hour)s (the hour of the turn to play)", hour=hour_label(self.hour)))
+                             say("%(hour)s (the hour of the turn to play)", hour=Clock(self.hour)))
             else:
                 if hour != self.hour:
                     whose = self.WHOSE.format(side=self.day_side.capitalize(), turn=self.TURN,
