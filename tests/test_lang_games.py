@@ -1025,3 +1025,69 @@ def test_a_marengo_warning_is_read_in_the_seats_language(marengo_warned, lang):
             left.extend(f"{value!r} in {line}" for value in _plain_values(said)
                         if len(re.findall(r"\b[a-z]+\b", value)) >= 3)
     assert left == []
+
+
+# -- Triomphe's engine reasons: why an action is not carried out ------------------------------------
+
+TRIOMPHE_ENGINE = ("assault", "bombardment", "maneuver", "march", "reorganisation", "sequence", "turn")
+
+
+def test_every_void_triomphes_engine_raises_is_a_text():
+    """Each ``raise Void(...)`` of Triomphe's engine gives a Text (say/say_plural, or a reason already one):
+    no English sentence reaches a report unread."""
+    import ast
+
+    raised, messages = 0, set()
+    for module in TRIOMPHE_ENGINE:
+        path = GAMES_DIR / "triomphe" / f"{module}.py"
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call) and \
+                    getattr(node.exc.func, "id", None) == "Void":
+                arg = node.exc.args[0]
+                calls = [arg.body, arg.orelse] if isinstance(arg, ast.IfExp) else [arg]
+                for call in calls:
+                    assert isinstance(call, ast.Name) or isinstance(call, ast.Call) and \
+                        getattr(call.func, "id", None) in ("say", "say_plural"), \
+                        f"{path.name}:{node.lineno}: Void({ast.unparse(arg)[:60]}) is not a Text"
+                    if isinstance(call, ast.Call):
+                        messages.add(call.args[0].value)
+                raised += 1
+    assert raised > 50 and len(messages) > 40
+    for lang in LANGS:  # each reason, those the cases below do not reach too, has its translation
+        tongue = rulesets()["triomphe"].tongue(lang)
+        for message in messages:
+            assert tongue.gettext(message) != message, f"{lang}: {message!r} is not translated"
+
+
+@pytest.fixture(scope="module")
+def triomphe_voids() -> list:
+    """Every event of Triomphe's adjudication cases (tests/cases/triomphe) that tells why an action was not
+    carried out, or where a road march stopped: (case, event, the reason's Text)."""
+    from pbem.games.triomphe.cases import run_case
+    from pbem.lang import Text
+
+    out = []
+    for path in sorted((Path(__file__).parent / "cases" / "triomphe").glob("*.toml")):
+        for event in run_case(path).events:
+            said = event.said
+            why = said and (said.values.get("why") or said.values.get("end"))
+            if event.kind in ("void", "road") and why:
+                assert isinstance(why, Text), f"{path.stem}: {event.text!r}: the reason is not a Text"
+                out.append((path.stem, event, why))
+    return out
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_void_reason_of_triomphes_cases_reads_in_the_seats_language(triomphe_voids, lang):
+    phrases = english_phrases("triomphe")
+    tongue = rulesets()["triomphe"].tongue(lang)
+    reasons = set()
+    for case, event, why in triomphe_voids:
+        seat = event.owners()[0]
+        native = event.text_for(seat, tongue)
+        assert native != event.text, f"{case}: left in English: {native!r}"
+        assert tongue.say(why) != str(why), f"{case}: the reason left in English: {tongue.say(why)!r}"
+        left = sorted(p for p in phrases if p in native)
+        assert not left, f"{lang} {case}: English left: {left[:3]} in {native!r}"
+        reasons.add(why.message)
+    assert len(reasons) >= 15, sorted(reasons)
