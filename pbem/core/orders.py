@@ -167,6 +167,8 @@ _CJK = re.compile("[\u2e80-\u2fff\u3002-\u303f\u3040-\u30ff\u3400-\u4dbf\u4e00-\
 """A run of characters written without spaces between words: Chinese (and Japanese) script and its
 punctuation (。「」《》...), and a full-width sign a game reads as a word (:class:`Lexicon`)."""
 
+_WIDE = re.compile("[\u3000\u3001\uff01-\uff5e]")  # a character FULL_WIDTH reads otherwise
+
 FULL_WIDTH = {**{0xFF01 + i: 0x21 + i for i in range(94)}, 0x3000: " ", 0x3001: ","}
 """A Chinese keyboard's full-width signs, letters and digits as their ASCII ones, one character for one (so
 the columns stay): ``Ａ１`` is ``A1``, ``，`` and ``、`` separate words as ``,`` does, ``；`` orders as ``;``,
@@ -189,11 +191,12 @@ class Lexicon:
         pieces = {piece for word in (*words, *_HEADER_CJK) for piece in _CJK.findall(word.translate(self.narrow))}
         self.words = frozenset(pieces | signs)
         self.longest = max((len(w) for w in self.words), default=1)
+        self.split = lru_cache(maxsize=4096)(self._split)  # players write the same few runs over and over
 
     def __contains__(self, word: str) -> bool:
         return word in self.words
 
-    def split(self, run: str) -> list[tuple[int, int]]:
+    def _split(self, run: str) -> tuple[tuple[int, int], ...]:
         """(start, end) of each word of ``run`` (characters written without spaces), in order.
 
         The cut is the one that leaves the fewest characters outside a known word, then has the
@@ -237,7 +240,7 @@ class Lexicon:
                 if how != "on":
                     break
             spans.append((start, i))
-        return spans
+        return tuple(spans)
 
     def pieces(self, chunk: str) -> list[tuple[int, str]]:
         """(offset, text) of the parts of a word written without spaces: each run of Chinese characters
@@ -295,36 +298,46 @@ def tokenize(line: str, lexicon: Lexicon | None = None) -> list[list[Token]]:
     the header's words when None) and at every boundary with Latin letters,
     digits or signs; full-width signs, letters and digits read as ASCII ones.
     """
+    cut = None
     if not line.isascii():
         lexicon = lexicon or CORE_LEXICON
-        line = line.translate(lexicon.narrow)
+        if _WIDE.search(line):
+            line = line.translate(lexicon.narrow)
+        if _CJK.search(line):
+            cut = lexicon
     line = strip_comment(line)
     segments: list[list[Token]] = [[]]
-    current = segments[0]
     column = 0
     # Most words hold no sign: split at white space, and read only the words
     # with a sign in them with the full pattern.
     for chunk in line.split():
         column = line.find(chunk, column)
-        if chunk.isascii() or _CJK.search(chunk) is None:
-            parts = ((0, chunk),)
+        if cut is None or chunk.isascii() or _CJK.search(chunk) is None:
+            if chunk.isalnum() or _SIGN.search(chunk) is None:  # isalnum: the quick answer for most words
+                segments[-1].append(_new_token(Token, (chunk, column + 1, chunk.upper())))
+            else:
+                _signed(chunk, column, segments)
         else:
-            parts = lexicon.pieces(chunk)
-        for offset, part in parts:
-            if part.isalnum() or _SIGN.search(part) is None:  # isalnum: the quick answer for most words
-                current.append(_new_token(Token, (part, column + offset + 1, part.upper())))
-                continue
-            for match in _TOKEN.finditer(part):
-                text = match.group()
-                if text == ";":
-                    current = []
-                    segments.append(current)
-                    continue
-                if text == "→":
-                    text = "->"
-                current.append(_new_token(Token, (text, column + offset + match.start() + 1, text.upper())))
+            for offset, part in cut.pieces(chunk):
+                if _SIGN.search(part) is None:
+                    segments[-1].append(_new_token(Token, (part, column + offset + 1, part.upper())))
+                else:
+                    _signed(part, column + offset, segments)
         column += len(chunk)
     return [s for s in segments if s]
+
+
+def _signed(word: str, column: int, segments: list[list[Token]]) -> None:
+    """The tokens of a word holding a sign (``Marengo>Spinetta``, ``A1;MOVE``), at ``column`` (0-based), added
+    to the last of ``segments``; ``;`` starts a new one."""
+    for match in _TOKEN.finditer(word):
+        text = match.group()
+        if text == ";":
+            segments.append([])
+            continue
+        if text == "→":
+            text = "->"
+        segments[-1].append(_new_token(Token, (text, column + match.start() + 1, text.upper())))
 
 
 def leading_word(text: str, words) -> str:
