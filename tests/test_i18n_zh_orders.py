@@ -243,3 +243,32 @@ def test_a_mails_chinese_orders_without_spaces_are_told_from_its_greeting_and_si
     assert leading_word("常备撤退马伦哥到斯皮内塔", words) == "常备"
     assert leading_word("移动A1马伦哥->斯皮内塔", words) == "移动"
     assert leading_word("你好", words) == "你好" and leading_word("MOVE A1", words) == "MOVE"
+
+
+def test_every_token_of_any_mixed_line_is_the_text_at_its_column():
+    """Lines of Chinese, Latin letters, digits, Cyrillic, signs and full-width characters mixed at random: each
+    token is the text found at its column (full-width characters read as ASCII ones), in order, never overlapping,
+    and nothing but white space, commas and comments is left out."""
+    import random
+
+    from pbem.core.orders import FULL_WIDTH
+
+    words = Lexicon(["移动", "到", "马伦哥", "斯皮内塔", "从不", "从", "不", "，", "。"])
+    alphabet = list("移动到马伦哥斯皮内塔从不末知地。，、；Ａ１－＞ ABCab12 ->;,→#ЖюÉé\u3000")
+    rng = random.Random(17)
+    narrow = {k: v for k, v in FULL_WIDTH.items() if chr(k) not in "，"}
+    for _ in range(3000):
+        line = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 24)))
+        read = line.translate(narrow).split("#")[0]
+        last = 0
+        kept = ""
+        for segment in tokenize(line, words):
+            for token in segment:
+                at = token.column - 1
+                assert at >= last, (line, token)
+                written = read[at:at + len(token.text)] if token.text != "->" or read[at] != "→" else "->"
+                assert written == token.text, (line, token)
+                kept += read[last:at]
+                last = at + (1 if read[at] == "→" else len(token.text))
+        kept += read[last:]
+        assert set(kept) <= set(" ,;\u3000"), (line, kept)
