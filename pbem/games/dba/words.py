@@ -11,6 +11,7 @@ stands for a number (``6``, ``6-ой``), ``@`` for a clock time (``14:20``). Wor
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import NamedTuple
 
 from pbem.core.orders import Lexicon, tokenize
@@ -262,22 +263,24 @@ ORDER_LEXICON = Lexicon([form for forms in PHRASES.values() for form in forms] +
 
 
 def lexicon(names=None) -> Lexicon:
-    """The order words and, when ``names`` (a :class:`~pbem.games.dba.names.Names`) is given, its places'
+    """The order words and, when ``names`` (a :class:`~pbem.games.dba.names.Names`) is given, its places',
     brigades' and commanders' names in every language's spelling (the dba catalog's): what a Chinese order
-    written without spaces is cut into (``前往磨坊村横队`` is ``前往 磨坊村 横队``). Made once for a table."""
+    written without spaces is cut into (``前往磨坊村横队`` is ``前往 磨坊村 横队``). Made once for a table's names."""
     if names is None:
         return ORDER_LEXICON
-    made = names.__dict__.get("_lexicon")
-    if made is None:
-        from pbem.lang import LANGUAGES
+    english = frozenset([*names.places, *names.aliases, *(b.name for b in names.brigades.values()),
+                         *(c.name for c in names.commanders.values())])
+    return _names_lexicon(english)
 
-        from .lang import tongue
 
-        english = [*names.places, *names.aliases, *(b.name for b in names.brigades.values()),
-                   *(c.name for c in names.commanders.values())]
-        spelt = [tongue(code).gettext(name) for code in LANGUAGES for name in english]
-        made = names.__dict__["_lexicon"] = Lexicon([*ORDER_LEXICON.words, *english, *spelt])
-    return made
+@lru_cache(maxsize=32)
+def _names_lexicon(english: frozenset[str]) -> Lexicon:
+    from pbem.lang import LANGUAGES
+
+    from .lang import tongue
+
+    spelt = [tongue(code).gettext(name) for code in LANGUAGES for name in sorted(english)]
+    return Lexicon([*ORDER_LEXICON.words, *english, *spelt])
 
 
 _INDEX: dict[str, list[tuple[str, list[str]]]] = {}
