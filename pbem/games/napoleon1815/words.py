@@ -43,8 +43,8 @@ NAMES_NATIVE = {fold(alias): name for name, by_lang in NAMES.items() for aliases
 SIDES_NATIVE = {fold(alias): seat for seat, by_lang in SIDES.items() for aliases in by_lang.values()
                 for alias in aliases}
 """A seat as each language names it, folded -> the seat."""
-LEXICON = Lexicon([alias for table in (WORDS, SIDES, NAMES) for by_lang in table.values() for aliases in by_lang.values()
-                   for alias in aliases])
+LEXICON = Lexicon([alias for table in (WORDS, SIDES, NAMES) for by_lang in table.values()
+                   for aliases in by_lang.values() for alias in aliases])
 """Every word, seat and town of words.toml, to cut Chinese written without spaces (pbem.core.orders.tokenize)."""
 
 _CYRILLIC = {"а": "a", "б": "b", "в": "v", "г": "g", "д": "d", "е": "e", "ё": "e", "ж": "j", "з": "z", "и": "i",

@@ -65,7 +65,8 @@ def assault(turn: Turn, order: Assault) -> None:
     locale, toward = order.locale, order.toward
     side, foe = turn.side, turn.foe
     if (locale, toward) not in board.approaches:
-        raise Void(say("%(place)s has no approach toward %(toward)s", place=turn.name(locale), toward=turn.name(toward)))
+        raise Void(say("%(place)s has no approach toward %(toward)s",
+                        place=turn.name(locale), toward=turn.name(toward)))
     here = st.at(locale, toward, side)
     if order.best:  # T55: the assault blocks are chosen at step 3; the organised fresh ones may be
         blocks = [b for b in here if b.id not in turn.acted and not b.disorganised]
@@ -95,7 +96,8 @@ def assault(turn: Turn, order: Assault) -> None:
         raise Void(say("an assault from %(approach)s was lost this turn (000 §11)",
                        approach=turn.approach_name(locale, toward)))
     if turn.closed_to(toward, side):
-        raise Void(say("%(place)s is where enemy reinforcements enter while they wait (000 §15)", place=turn.name(toward)))
+        raise Void(say("%(place)s is where enemy reinforcements enter while they wait (000 §15)",
+                        place=turn.name(toward)))
     defence = board.approach(toward, locale)
     attack_approach = board.approach(locale, toward)
     obstacle = defence.cavalry_obstacle

@@ -39,7 +39,8 @@ def check(turn: Turn, blocks: list[Block], frm: tuple[str, str | None], target: 
         raise Void(say("an assault from %(approach)s was lost this turn (000 §11)",
                        approach=turn.approach_name(locale, target)))
     if turn.closed_to(target, turn.side):
-        raise Void(say("%(place)s is where enemy reinforcements enter while they wait (000 §15)", place=turn.name(target)))
+        raise Void(say("%(place)s is where enemy reinforcements enter while they wait (000 §15)",
+                        place=turn.name(target)))
     approach = board.approach(target, locale)
     if len(st.at(target, locale, turn.foe)) >= approach.width:
         raise Void(say("the approach %(approach)s is fully blocked: only an assault crosses it (000 §9)",

@@ -193,7 +193,8 @@ def _first_step(turn: Turn, block: Block, legs, start_step: int) -> None:
     a, b, r = legs[0]
     step, why = _step_at(turn, crossing_key(a, b, r.id), a, b, start_step)
     if step is None:
-        raise Void(say("%(block)s cannot cross from %(place)s to %(toward)s: %(why)s", block=block.id, place=turn.name(a),
+        raise Void(say("%(block)s cannot cross from %(place)s to %(toward)s: %(why)s",
+                        block=block.id, place=turn.name(a),
                         toward=turn.name(b), why=why))
     problem = _cannot_enter(turn, block, a, b, crossing_key(a, b, r.id))
     if problem:
@@ -298,7 +299,8 @@ def enter(turn: Turn, order: Enter) -> None:
     if block.disorganised:
         raise Void(say("disorganised blocks cannot march"))
     if turn.closed_to(first, turn.side):
-        raise Void(say("%(place)s is where enemy reinforcements enter while they wait (000 §15)", place=turn.name(first)))
+        raise Void(say("%(place)s is where enemy reinforcements enter while they wait (000 §15)",
+                        place=turn.name(first)))
     if st.occupied_by(first, turn.foe):
         raise Void(say("the enemy holds %(place)s, the entry locale", place=turn.name(first)))
     if turn.capacity_left(first, turn.side) < 1:
