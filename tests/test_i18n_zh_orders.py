@@ -272,3 +272,35 @@ def test_every_token_of_any_mixed_line_is_the_text_at_its_column():
                 last = at + (1 if read[at] == "→" else len(token.text))
         kept += read[last:]
         assert set(kept) <= set(" ,;\u3000"), (line, kept)
+
+
+def test_orders_by_mail_in_chinese_without_spaces_reach_the_seat_and_never_keep_the_key(tmp_path):
+    """A mail 对局7密钥<key> then 常备损失最弱, all without spaces: the seat's orders, echoed in its words, and the key
+    written right after 密钥 is never in the stored text."""
+    from datetime import datetime, timezone
+    from email.message import EmailMessage
+
+    from conftest import Clock
+    from pbem.server import inbox
+    from pbem.server.service import Service
+    from pbem.server.service.orders import redact_key
+    from pbem.server.store import Store
+
+    clock = Clock(datetime(2026, 11, 2, 9, 0, tzinfo=timezone.utc))
+    service = Service(Store(tmp_path / "pbem.sqlite3", clock=clock), clock=clock)
+    service.rasterise = lambda svg: b"png"
+    for email in ("anna@example.org", "fred@example.org"):
+        service.store.set_language(email, "zh")
+    game_id, keys = service.create_game("对局", {"austria": "anna@example.org", "france": "fred@example.org"}, seed=2)
+    msg = EmailMessage()
+    msg["From"], msg["To"], msg["Subject"] = "anna@example.org", "pbem@localhost", "命令"
+    msg.set_content(f"你好\n\n对局{game_id}阵营奥地利密钥{keys['austria']}\n常备损失最弱\n\n谢谢\n")
+    inbound_id, _ = inbox.receive(service, msg.as_bytes(), "smtp")
+    inbox.process(service, inbound_id)
+    body = service.store.query("SELECT body FROM outbox WHERE to_addr = ? ORDER BY id DESC",
+                               ("anna@example.org",))[0]["body"]
+    assert "常备 损失 最弱" in body and "STANDING" not in body, body
+    logged = [e for e in service.game(game_id).log if e.get("kind") == "orders"]
+    assert logged and keys["austria"] not in logged[-1]["text"] and "密钥***" in logged[-1]["text"]
+    assert redact_key(f"对局7阵营奥地利回合6:00密钥{keys['austria']}") == "对局7阵营奥地利回合6:00密钥***"
+    assert redact_key(f"GAME 7 KEY {keys['austria']}") == "GAME 7 KEY ***"
