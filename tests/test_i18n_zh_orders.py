@@ -304,3 +304,14 @@ def test_orders_by_mail_in_chinese_without_spaces_reach_the_seat_and_never_keep_
     assert logged and keys["austria"] not in logged[-1]["text"] and "密钥***" in logged[-1]["text"]
     assert redact_key(f"对局7阵营奥地利回合6:00密钥{keys['austria']}") == "对局7阵营奥地利回合6:00密钥***"
     assert redact_key(f"GAME 7 KEY {keys['austria']}") == "GAME 7 KEY ***"
+
+
+def test_the_moderator_console_hides_a_key_after_its_word_in_any_language():
+    """The inbound mails the moderator reads hide every seat's key: after KEY, CLÉ, КЛЮЧ, and 密钥 with or without a
+    space (a Chinese header written without spaces)."""
+    from pbem.server.web.moderator import redact
+
+    for text in ("GAME 7 KEY s3cr3t", "PARTIE 7 CLÉ s3cr3t", "ИГРА 7 КЛЮЧ s3cr3t", "对局 7 密钥 s3cr3t",
+                 "对局7阵营奥地利密钥s3cr3t"):
+        assert "s3cr3t" not in redact(text) and redact(text).endswith("***"), text
+    assert redact("MONKEY business") == "MONKEY business"
