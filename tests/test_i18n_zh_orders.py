@@ -315,3 +315,14 @@ def test_the_moderator_console_hides_a_key_after_its_word_in_any_language():
                  "对局7阵营奥地利密钥s3cr3t"):
         assert "s3cr3t" not in redact(text) and redact(text).endswith("***"), text
     assert redact("MONKEY business") == "MONKEY business"
+
+
+def test_a_chinese_orders_header_inside_a_quote_is_told_without_spaces_too():
+    """The note "you filled in the form inside the quoted mail" finds a header 对局7...密钥<key> written without
+    spaces as it finds one with them; a placeholder key is no key."""
+    from pbem.server.inbox import QUOTED_HEADER
+
+    for line in ("> GAME 7 KEY k3y", "> PARTIE 7 CLÉ k3y", "> 对局 7 密钥 k3y", "> 对局7阵营奥地利回合6:00密钥k3y"):
+        found = QUOTED_HEADER.match(line)
+        assert found and found.group(1) == "k3y", line
+    assert QUOTED_HEADER.match("> GAMEBOY 7 KEY k3y") is None and QUOTED_HEADER.match("> GAME 7 SIDE Austria") is None
