@@ -326,3 +326,17 @@ def test_a_chinese_orders_header_inside_a_quote_is_told_without_spaces_too():
         found = QUOTED_HEADER.match(line)
         assert found and found.group(1) == "k3y", line
     assert QUOTED_HEADER.match("> GAMEBOY 7 KEY k3y") is None and QUOTED_HEADER.match("> GAME 7 SIDE Austria") is None
+
+
+@pytest.mark.parametrize("head", ["对局7阵营奥地利回合6:00密钥abc123", "PARTIE 7 CAMP Autriche CLÉ abc123"])
+def test_forwarded_orders_headed_in_the_players_words_are_read_when_he_wrote_none(head):
+    """A player forwards his own orders (sent to the wrong address): a header in his words, Chinese without
+    spaces too, is the forwarded orders' header; the form's placeholder key (<你的密钥>) is none."""
+    from pbem.server.mail.reply import new_text
+
+    words = rulesets()["marengo"].mail_words
+    forwarded = (f"发错地址了。\n\n---------- Forwarded message ---------\nFrom: Anna <a@work.example>\n"
+                 f"Date: Mon, 3 Jun 2024\nSubject: orders\n\n{head}\n常备损失最弱\n")
+    assert new_text(forwarded, words).text == f"{head}\n常备损失最弱"
+    form = forwarded.replace("abc123", "<你的密钥>").replace("CLÉ <你的密钥>", "CLÉ <votre clé>")
+    assert "常备损失最弱" not in new_text(form, words).text

@@ -529,9 +529,10 @@ def _real_key(r: _Reader, k: int) -> bool:
     """Is line ``k`` an orders header with a key of the player's (not the form's placeholder)?"""
     if not r.header_line(k):
         return False
-    words = r.lines[k].split("#")[0].split()
-    upper = [w.upper() for w in words]
-    key = words[upper.index("KEY") + 1] if "KEY" in upper[:-1] else ""
+    line = r.lines[k]
+    word = next((t for segment in tokenize(line) for t in segment if HEADER_ALIASES.get(t.word) == "KEY"), None)
+    rest = line[word.end - 1:].split("#")[0].split() if word else []  # after KEY, CLÉ, КЛЮЧ, 密钥 (glued too)
+    key = "" if not rest else " ".join(rest) if rest[0].startswith("<") else rest[0]
     return bool(key) and not PLACEHOLDER.match(key)
 
 
