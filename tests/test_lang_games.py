@@ -318,6 +318,26 @@ def test_the_forms_examples_are_in_the_readers_words_and_read_as_the_english_for
     assert checked > 10
 
 
+@pytest.mark.parametrize("name", ["marengo", "triomphe"])
+def test_a_wrong_turn_in_the_header_names_the_hour_to_play_in_the_seats_clock_which_the_header_reads(name):
+    """TURN that is no hour, or another hour: what is expected is the hour as the seat's language writes it
+    (6AM, 6 h, 6:00, 6时), and the header reads it so."""
+    from pbem.core.orders import OrdersError
+
+    ruleset = rulesets()[name]
+    game = Game(ruleset, ruleset.load_scenario(ruleset.scenarios()[name]), 3)
+    side = game.turn().seats[0]
+    labels = {"en": "6AM", "fr": "6 h", "ru": "6:00", "uk": "6:00", "zh": "6时"}
+    for lang, label in labels.items():
+        for turn in ("dance", "3PM"):
+            with pytest.raises(OrdersError) as error:
+                ruleset.check_orders(game.scenario, game.state, side, f"GAME 7 TURN {turn}\nFINAL", lang=lang)
+            problem = error.value.problems[0]
+            assert problem.expected.startswith(label), (lang, problem.expected)
+            assert lang == "en" or "AM" not in problem.expected, problem
+        assert ruleset.check_orders(game.scenario, game.state, side, f"GAME 7 TURN {label}\nFINAL", lang=lang).final
+
+
 def test_an_orders_problem_names_the_expected_words_in_the_seats_language_at_the_same_line_and_column():
     from pbem.core.orders import OrdersError
 
@@ -1006,3 +1026,69 @@ def test_a_marengo_warning_is_read_in_the_seats_language(marengo_warned, lang):
             left.extend(f"{value!r} in {line}" for value in _plain_values(said)
                         if len(re.findall(r"\b[a-z]+\b", value)) >= 3)
     assert left == []
+
+
+# -- Triomphe's engine reasons: why an action is not carried out ------------------------------------
+
+TRIOMPHE_ENGINE = ("assault", "bombardment", "maneuver", "march", "reorganisation", "sequence", "turn")
+
+
+def test_every_void_triomphes_engine_raises_is_a_text():
+    """Each ``raise Void(...)`` of Triomphe's engine gives a Text (say/say_plural, or a reason already one):
+    no English sentence reaches a report unread."""
+    import ast
+
+    raised, messages = 0, set()
+    for module in TRIOMPHE_ENGINE:
+        path = GAMES_DIR / "triomphe" / f"{module}.py"
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call) and \
+                    getattr(node.exc.func, "id", None) == "Void":
+                arg = node.exc.args[0]
+                calls = [arg.body, arg.orelse] if isinstance(arg, ast.IfExp) else [arg]
+                for call in calls:
+                    assert isinstance(call, ast.Name) or isinstance(call, ast.Call) and \
+                        getattr(call.func, "id", None) in ("say", "say_plural"), \
+                        f"{path.name}:{node.lineno}: Void({ast.unparse(arg)[:60]}) is not a Text"
+                    if isinstance(call, ast.Call):
+                        messages.add(call.args[0].value)
+                raised += 1
+    assert raised > 50 and len(messages) > 40
+    for lang in LANGS:  # each reason, those the cases below do not reach too, has its translation
+        tongue = rulesets()["triomphe"].tongue(lang)
+        for message in messages:
+            assert tongue.gettext(message) != message, f"{lang}: {message!r} is not translated"
+
+
+@pytest.fixture(scope="module")
+def triomphe_voids() -> list:
+    """Every event of Triomphe's adjudication cases (tests/cases/triomphe) that tells why an action was not
+    carried out, or where a road march stopped: (case, event, the reason's Text)."""
+    from pbem.games.triomphe.cases import run_case
+    from pbem.lang import Text
+
+    out = []
+    for path in sorted((Path(__file__).parent / "cases" / "triomphe").glob("*.toml")):
+        for event in run_case(path).events:
+            said = event.said
+            why = said and (said.values.get("why") or said.values.get("end"))
+            if event.kind in ("void", "road") and why:
+                assert isinstance(why, Text), f"{path.stem}: {event.text!r}: the reason is not a Text"
+                out.append((path.stem, event, why))
+    return out
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_void_reason_of_triomphes_cases_reads_in_the_seats_language(triomphe_voids, lang):
+    phrases = english_phrases("triomphe")
+    tongue = rulesets()["triomphe"].tongue(lang)
+    reasons = set()
+    for case, event, why in triomphe_voids:
+        seat = event.owners()[0]
+        native = event.text_for(seat, tongue)
+        assert native != event.text, f"{case}: left in English: {native!r}"
+        assert tongue.say(why) != str(why), f"{case}: the reason left in English: {tongue.say(why)!r}"
+        left = sorted(p for p in phrases if p in native)
+        assert not left, f"{lang} {case}: English left: {left[:3]} in {native!r}"
+        reasons.add(why.message)
+    assert len(reasons) >= 15, sorted(reasons)

@@ -143,6 +143,9 @@ HEADER_ALIASES = {**{key: key for key in HEADER_KEYS},
 """Every header key in upper case, in any language -> the English key."""
 
 
+_HEADER_CJK = tuple(alias for words in HEADER_WORDS.values() for aliases in words.values() for alias in aliases)
+
+
 def header_words(lang: str | None) -> dict[str, str]:
     """{English header key: the word a form in ``lang`` writes for it}."""
     words = HEADER_WORDS.get(str(lang or ""), {})
@@ -150,6 +153,113 @@ def header_words(lang: str | None) -> dict[str, str]:
 
 _TOKEN = re.compile(r"->|→|>|;|(?:[^\s>;,→-]+|-(?!>))+")
 _SIGN = re.compile(r"[>;,→-]")  # a word holding one of these is split by _TOKEN
+
+
+# -- words written without spaces (Chinese) -------------------------------------
+#
+# A Chinese player writes his orders as he writes Chinese, without spaces between the words:
+# ``移动A1马伦哥到斯皮内塔`` is ``移动 A1 马伦哥 到 斯皮内塔``. :func:`tokenize` splits a word at every
+# boundary between those characters and Latin letters, digits or signs, and a run of them into the
+# game's known words (its :class:`Lexicon`), each token keeping the column of its first character.
+
+_CJK = re.compile("[\u2e80-\u2fff\u3002-\u303f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef"
+                  "\U00020000-\U0003134f]+")
+"""A run of characters written without spaces between words: Chinese (and Japanese) script and its
+punctuation (。「」《》...), and a full-width sign a game reads as a word (:class:`Lexicon`)."""
+
+_WIDE = re.compile("[\u3000\u3001\uff01-\uff5e]")  # a character FULL_WIDTH reads otherwise
+
+FULL_WIDTH = {**{0xFF01 + i: 0x21 + i for i in range(94)}, 0x3000: " ", 0x3001: ","}
+"""A Chinese keyboard's full-width signs, letters and digits as their ASCII ones, one character for one (so
+the columns stay): ``Ａ１`` is ``A1``, ``，`` and ``、`` separate words as ``,`` does, ``；`` orders as ``;``,
+``－＞`` is ``->``, ``＃`` starts a comment, the ideographic space is a space."""
+
+
+class Lexicon:
+    """The words a game's orders know in a script written without spaces (Chinese): its order words,
+    sides, places and names in every language (only their Chinese pieces are kept), over the header's
+    words (:data:`HEADER_WORDS`). :meth:`split` cuts a run of such characters into them.
+
+    A full-width sign the lexicon holds as a word (DBA reads ``，`` and ``。`` as THEN) is kept as it
+    is written; the others read as their ASCII sign (:data:`FULL_WIDTH`)."""
+
+    def __init__(self, words=()):
+        words = [str(word) for word in words]
+        signs = {word for word in words if len(word) == 1 and ord(word) in FULL_WIDTH}
+        self.narrow = {k: v for k, v in FULL_WIDTH.items() if chr(k) not in signs}
+        """Full-width characters -> their ASCII ones, as a line is read before it is cut."""
+        pieces = {piece for word in (*words, *_HEADER_CJK) for piece in _CJK.findall(word.translate(self.narrow))}
+        self.words = frozenset(pieces | signs)
+        self.longest = max((len(w) for w in self.words), default=1)
+        self.split = lru_cache(maxsize=4096)(self._split)  # players write the same few runs over and over
+
+    def __contains__(self, word: str) -> bool:
+        return word in self.words
+
+    def _split(self, run: str) -> tuple[tuple[int, int], ...]:
+        """(start, end) of each word of ``run`` (characters written without spaces), in order.
+
+        The cut is the one that leaves the fewest characters outside a known word, then has the
+        fewest words (``从不`` NEVER rather than ``从`` FROM and ``不`` NO), then the longest first word;
+        characters that are no known word stay together as one word (``末知地``), which the parser
+        names in its problem."""
+        n, words, longest = len(run), self.words, self.longest
+        # best[i][k]: (cost, next) of the best cut of run[i:] whose first word is known (k=0) or not (k=1);
+        # cost = (characters in no known word, words)
+        best: list[list] = [[None, None] for _ in range(n + 1)]
+        best[n] = [((0, 0), None), ((0, 0), None)]
+        for i in range(n - 1, -1, -1):
+            known = None
+            for length in range(min(longest, n - i), 0, -1):
+                if run[i:i + length] in words:
+                    j = i + length
+                    rest = min(best[j][0][0], best[j][1][0]) if j < n else (0, 0)
+                    cost = (rest[0], rest[1] + 1)
+                    if known is None or cost < known[0]:
+                        known = (cost, length)
+            best[i][0] = known or ((n + 1, n + 1), None)
+            j = i + 1
+            if j == n:
+                best[i][1] = ((1, 1), None)
+            else:
+                ends = (best[j][0][0][0] + 1, best[j][0][0][1] + 1)  # the unknown word ends here
+                goes = (best[j][1][0][0] + 1, best[j][1][0][1])  # it goes on
+                best[i][1] = (ends, "end") if ends <= goes else (goes, "on")
+        spans: list[tuple[int, int]] = []
+        i = 0
+        while i < n:
+            if best[i][0][1] is not None and best[i][0][0] <= best[i][1][0]:
+                length = best[i][0][1]
+                spans.append((i, i + length))
+                i += length
+                continue
+            start = i
+            while True:
+                how = best[i][1][1]
+                i += 1
+                if how != "on":
+                    break
+            spans.append((start, i))
+        return tuple(spans)
+
+    def pieces(self, chunk: str) -> list[tuple[int, str]]:
+        """(offset, text) of the parts of a word written without spaces: each run of Chinese characters
+        cut into words, the text between runs as it is."""
+        out: list[tuple[int, str]] = []
+        at = 0
+        for match in _CJK.finditer(chunk):
+            if match.start() > at:
+                out.append((at, chunk[at:match.start()]))
+            run = match.group()
+            out += [(match.start() + a, run[a:b]) for a, b in self.split(run)]
+            at = match.end()
+        if at < len(chunk):
+            out.append((at, chunk[at:]))
+        return out
+
+
+CORE_LEXICON = Lexicon()
+"""The header's words alone: what a text is cut into when no game's words are given."""
 
 
 class Token(NamedTuple):
@@ -179,34 +289,85 @@ def strip_comment(line: str) -> str:
     return line if cut < 0 else line[:cut]
 
 
-def tokenize(line: str) -> list[list[Token]]:
+def tokenize(line: str, lexicon: Lexicon | None = None) -> list[list[Token]]:
     """The orders of one line (split at ``;``), each a list of tokens.
 
     Comments are dropped; commas separate words like spaces do; ``→`` is read
     as ``->``. Empty orders (blank text between semicolons) are left out.
+    Chinese written without spaces is cut into ``lexicon``'s words (the game's;
+    the header's words when None) and at every boundary with Latin letters,
+    digits or signs; full-width signs, letters and digits read as ASCII ones.
     """
+    cut = None
+    if not line.isascii():
+        lexicon = lexicon or CORE_LEXICON
+        if _WIDE.search(line):
+            line = line.translate(lexicon.narrow)
+        if _CJK.search(line):
+            cut = lexicon
     line = strip_comment(line)
     segments: list[list[Token]] = [[]]
-    current = segments[0]
     column = 0
     # Most words hold no sign: split at white space, and read only the words
     # with a sign in them with the full pattern.
     for chunk in line.split():
         column = line.find(chunk, column)
-        if chunk.isalnum() or _SIGN.search(chunk) is None:  # isalnum: the quick answer for most words
-            current.append(_new_token(Token, (chunk, column + 1, chunk.upper())))
+        if cut is None or chunk.isascii() or _CJK.search(chunk) is None:
+            if chunk.isalnum() or _SIGN.search(chunk) is None:  # isalnum: the quick answer for most words
+                segments[-1].append(_new_token(Token, (chunk, column + 1, chunk.upper())))
+            else:
+                _signed(chunk, column, segments)
         else:
-            for match in _TOKEN.finditer(chunk):
-                text = match.group()
-                if text == ";":
-                    current = []
-                    segments.append(current)
-                    continue
-                if text == "→":
-                    text = "->"
-                current.append(_new_token(Token, (text, column + match.start() + 1, text.upper())))
+            for offset, part in cut.pieces(chunk):
+                if _SIGN.search(part) is None:
+                    segments[-1].append(_new_token(Token, (part, column + offset + 1, part.upper())))
+                else:
+                    _signed(part, column + offset, segments)
         column += len(chunk)
     return [s for s in segments if s]
+
+
+def _signed(word: str, column: int, segments: list[list[Token]]) -> None:
+    """The tokens of a word holding a sign (``Marengo>Spinetta``, ``A1;MOVE``), at ``column`` (0-based), added
+    to the last of ``segments``; ``;`` starts a new one."""
+    for match in _TOKEN.finditer(word):
+        text = match.group()
+        if text == ";":
+            segments.append([])
+            continue
+        if text == "→":
+            text = "->"
+        segments[-1].append(_new_token(Token, (text, column + match.start() + 1, text.upper())))
+
+
+def leading_word(text: str, words) -> str:
+    """The first word of ``text`` in upper case, as a mail's lines of orders are told by it (``words``: the
+    rulesets' mail words, in upper case): a word starting in Chinese written without spaces is the longest of
+    ``words`` it begins with (``常备撤退马伦哥...`` begins with 常备), else its run of Chinese characters."""
+    parts = text.split(None, 1)
+    first = parts[0].split(";", 1)[0].upper() if parts else ""
+    if first in words or not _CJK.match(first):
+        return first
+    run = _CJK.match(first).group()
+    return next((run[:n] for n in range(len(run), 0, -1) if run[:n] in words), run)
+
+
+def written_together(before: Token, after: Token) -> bool:
+    """Were two tokens of a line cut from Chinese written without a space (``7时``, ``旅(佩尔蓬谢)``)?"""
+    return after.column == before.end and bool(_CJK.match(after.text[:1]) or _CJK.match(before.text[-1:]))
+
+
+def joined(tokens: list[Token]) -> str:
+    """The words of ``tokens`` as one text: separated by a space, but not where Chinese was written without
+    one (:func:`written_together`), so that a value or a name reads as its writer wrote it."""
+    out = ""
+    last: Token | None = None
+    for token in tokens:
+        if last is not None and not written_together(last, token):
+            out += " "
+        out += token.text
+        last = token
+    return out
 
 
 def check_size(text: str) -> Problem | None:
@@ -242,7 +403,8 @@ def is_header(tokens: list[Token]) -> bool:
 
 
 def parse_header(text: str, problems: list[Problem] | None = None,
-                 tokenized: dict[int, list[list[Token]]] | None = None) -> tuple[Header, list[tuple[int, str]]]:
+                 tokenized: dict[int, list[list[Token]]] | None = None,
+                 lexicon: Lexicon | None = None) -> tuple[Header, list[tuple[int, str]]]:
     """Split an orders text into its header and its other lines.
 
     The header is the first line that is not blank or a comment, if it starts
@@ -252,7 +414,8 @@ def parse_header(text: str, problems: list[Problem] | None = None,
     blank and comment lines included. Problems in the header are appended to
     ``problems``, or raised as OrdersError if it is None. ``tokenized``, if
     given, gets the tokens of the lines read here, by line number, so that
-    they need not be read again.
+    they need not be read again. ``lexicon``: the game's words, to cut Chinese
+    written without spaces (:func:`tokenize`).
     """
     collect = [] if problems is None else problems
     header = Header()
@@ -263,7 +426,7 @@ def parse_header(text: str, problems: list[Problem] | None = None,
         if found:
             body.append((number, line))
             continue
-        segments = tokenize(line)
+        segments = tokenize(line, lexicon)
         if tokenized is not None:
             tokenized[number] = segments
         if not segments:
@@ -285,9 +448,12 @@ def parse_header(text: str, problems: list[Problem] | None = None,
 def _read_header(tokens: list[Token], number: int, header: Header, problems: list[Problem]) -> None:
     fields: dict[str, tuple[Token, list[Token]]] = {}
     current: list[Token] | None = None
+    last: Token | None = None
     for token in tokens:
         key = HEADER_ALIASES.get(token.word)
-        if key is not None:
+        glued = last is not None and current and token.column == last.end  # 你的密钥: a key's word inside a value
+        last = token
+        if key is not None and not (key in fields and glued):
             if key in fields:
                 problems.append(problem(number, token.column,
                                         say("%(key)s is given twice in the header", key=token.word),
@@ -303,7 +469,7 @@ def _read_header(tokens: list[Token], number: int, header: Header, problems: lis
             problems.append(problem(number, token.end, say("%(key)s in the header has no value", key=token.word),
                                     "", say("a value after %(key)s", key=token.word)))
             continue
-        setattr(header, key.lower(), " ".join(t.text for t in value))
+        setattr(header, key.lower(), joined(value))
 
 
 ARROW, GT = "->", ">"

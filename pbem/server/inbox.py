@@ -357,8 +357,10 @@ def stranger_read_note(msg, lang: str = "en") -> str:
 
 _GAME_WORDS = "|".join(re.escape(w) for w, k in HEADER_ALIASES.items() if k == "GAME")
 _KEY_WORDS = "|".join(re.escape(w) for w, k in HEADER_ALIASES.items() if k == "KEY")
-QUOTED_HEADER = re.compile(rf"^[\s>]*(?:{_GAME_WORDS})\s+#?\d+\b.*(?<!\w)(?:{_KEY_WORDS})\s+(\S+)", re.I)
-"""An orders header (its words in any language: pbem.core.orders.HEADER_ALIASES) inside a quote."""
+QUOTED_HEADER = re.compile(rf"^[\s>]*(?:{_GAME_WORDS})\s*#?\d+(?:\b|(?=[\u4e00-\u9fff]))"
+                           rf".*(?:(?<!\w)(?:{_KEY_WORDS})\s+|密钥\s*)(\S+)", re.I)
+"""An orders header (its words in any language: pbem.core.orders.HEADER_ALIASES) inside a quote; Chinese writes
+it without spaces too (对局7密钥...)."""
 
 
 def quoted_form_note(msg, lang: str = "en") -> str:

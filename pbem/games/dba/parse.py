@@ -16,14 +16,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pbem.core.orders import Abort, OrderReader, OrdersError, Problem, check_size, parse_header, suggest, tokenize
+from pbem.core.orders import (Abort, OrderReader, OrdersError, Problem, check_size, parse_header, suggest, tokenize,
+                              written_together)
 
 from .command import why_no_initiative
 from .elements import formations_for, inches
 from .names import Names
 from .orders import Event, Order, Orders, Ref, Step, Target
 from .words import (CLOCK, CONDITIONS, DISTANCE, EVENT_VERBS, HEAD_FIELDS, HEAD_WORDS, NUMBER, PHRASES, UNIT_WORDS,
-                    VERB_KEYS, Word, fold_word, lex)
+                    VERB_KEYS, Word, fold_word, lex, lexicon)
 
 MAX_PROBLEMS = 100
 VERBS_EXPECTED = "a verb: MOVE TO, HOLD, ATTACK, DEPLOY or RETREAT TO"
@@ -97,10 +98,11 @@ class Reader(OrderReader):
 
     @staticmethod
     def _text(words: list[Word]) -> str:
-        """The words as written, a full stop glued back to the word it ends (``St.``)."""
+        """The words as written, a full stop glued back to the word it ends (``St.``), Chinese written without
+        spaces as it was (``拜兰特旅(佩尔蓬谢)``)."""
         out = ""
         for k, w in enumerate(words):
-            glued = k and w.text == "." and w.column == words[k - 1].end
+            glued = k and (w.text == "." and w.column == words[k - 1].end or written_together(words[k - 1], w))
             out += ("" if glued or not out else " ") + w.text
         return out
 
@@ -635,7 +637,8 @@ def parse_orders(text: str, names: Names, side: str, turn: int | None = None, wr
     if too_long:
         raise OrdersError([too_long])
     problems: list[Problem] = []
-    header, body = parse_header(text, problems)
+    words = lexicon(names)
+    header, body = parse_header(text, problems, lexicon=words)
     reader = Reader(names, side, problems, turn, writers, clock)
     orders = Orders(header=header)
     block: Block | None = None
@@ -647,7 +650,7 @@ def parse_orders(text: str, names: Names, side: str, turn: int | None = None, wr
                 (orders.initiatives if order.initiative else orders.dispatches).append(order)
 
     for number, line in body:
-        tokens = [t for segment in tokenize(line) for t in segment]
+        tokens = [t for segment in tokenize(line, words) for t in segment]
         if not tokens:
             continue
         head = HEAD_WORDS.get(fold_word(tokens[0].text))
@@ -674,7 +677,7 @@ def parse_orders(text: str, names: Names, side: str, turn: int | None = None, wr
                                     "<commander>, on the line before the steps"))
             continue
         try:
-            steps = reader.steps(number, lex(line))
+            steps = reader.steps(number, lex(line, words))
         except Abort:
             block.bad = block.stepped = True
             continue
@@ -696,8 +699,9 @@ def parse_steps(text: str, names: Names, side: str, turn: int | None = None,
     problems: list[Problem] = []
     reader = Reader(names, side, problems, turn, None, clock)
     steps: list[Step] = []
+    known = lexicon(names)
     for number, line in enumerate(text.splitlines(), 1):
-        words = lex(line)
+        words = lex(line, known)
         if not words:
             continue
         try:

@@ -11,9 +11,10 @@ stands for a number (``6``, ``6-ой``), ``@`` for a clock time (``14:20``). Wor
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import NamedTuple
 
-from pbem.core.orders import tokenize
+from pbem.core.orders import Lexicon, tokenize
 
 _RU_TO = ("", "К", "КО", "НА", "В", "ВО", "ДО")  # the prepositions a Russian verb of motion may take
 
@@ -84,7 +85,7 @@ PHRASES: dict[str, list[str]] = {
 # the same words in French, Ukrainian and Chinese (docs/glossary-dba.md), read always, mixed with the others, accents
 # optional: the first form of each is the word the echo and the reports write in that language (the dba catalog's
 # translation of the English word, which tests/test_lang_dba.py checks reads back as its keyword). A Chinese
-# order separates its words with spaces, as the echo writes them.
+# order may leave out the spaces between its words (lexicon(): the core's tokenize cuts them).
 NATIVE: dict[str, dict[str, list[str]]] = {
     "fr": {
         "MOVE": ["MARCHER SUR", "MARCHER VERS", "ALLER À", "SE PORTER SUR", "SE PORTER À", "AVANCER SUR",
@@ -256,6 +257,32 @@ def _slot(form: str, text: str):
     return True if fold_word(text) == form else None
 
 
+ORDER_LEXICON = Lexicon([form for forms in PHRASES.values() for form in forms] + list(HEAD_WORDS)
+                        + list(HEAD_FIELDS) + list(UNIT_WORDS) + ["于", "在", "距", "离"])
+"""The order words of every language, to cut Chinese written without spaces (pbem.core.orders.tokenize)."""
+
+
+def lexicon(names=None) -> Lexicon:
+    """The order words and, when ``names`` (a :class:`~pbem.games.dba.names.Names`) is given, its places',
+    brigades' and commanders' names in every language's spelling (the dba catalog's): what a Chinese order
+    written without spaces is cut into (``前往磨坊村横队`` is ``前往 磨坊村 横队``). Made once for a table's names."""
+    if names is None:
+        return ORDER_LEXICON
+    english = frozenset([*names.places, *names.aliases, *(b.name for b in names.brigades.values()),
+                         *(c.name for c in names.commanders.values())])
+    return _names_lexicon(english)
+
+
+@lru_cache(maxsize=32)
+def _names_lexicon(english: frozenset[str]) -> Lexicon:
+    from pbem.lang import LANGUAGES
+
+    from .lang import tongue
+
+    spelt = [tongue(code).gettext(name) for code in LANGUAGES for name in sorted(english)]
+    return Lexicon([*ORDER_LEXICON.words, *english, *spelt])
+
+
 _INDEX: dict[str, list[tuple[str, list[str]]]] = {}
 for _key, _forms in PHRASES.items():
     for _form in _forms:
@@ -266,10 +293,11 @@ for _entries in _INDEX.values():
 _FIRST_SLOTS = [e for first in ("#", "@") for e in _INDEX.get(first, [])]
 
 
-def lex(line: str) -> list[Word]:
-    """The words of one step line: keyword phrases joined, ``;`` and a sentence's full stop as THEN."""
+def lex(line: str, words: Lexicon | None = None) -> list[Word]:
+    """The words of one step line: keyword phrases joined, ``;`` and a sentence's full stop as THEN. Chinese
+    written without spaces is cut into ``words`` (:func:`lexicon`; the order words alone when None)."""
     pieces = []
-    for n, segment in enumerate(tokenize(line)):
+    for n, segment in enumerate(tokenize(line, words or ORDER_LEXICON)):
         if n:
             pieces.append((";", segment[0].column - 1))
         pieces += _split_stops(segment)

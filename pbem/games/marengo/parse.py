@@ -37,7 +37,7 @@ from .orders import (
 from .reader import Reader, natural_order
 from .scenario import Scenario
 from .state import State
-from .words import NAMES_NATIVE, NATIVE, SIDES_NATIVE
+from .words import NAMES_NATIVE, NATIVE, SIDES_NATIVE, WORDS
 
 ORDER_WORDS = ("ACTIVATE", "ASSAULT", "MOVE", "ROAD", "EXTEND", "ENTER", "BOMBARD", "FIRE", "HOLD",
                "STANDING", "FINAL")
@@ -67,6 +67,7 @@ class _Parser(Reader):
     ORDER_WORDS = ORDER_WORDS
     STANDING_WORDS = STANDING_WORDS
     NATIVE, SIDES_NATIVE, NAMES_NATIVE = NATIVE, SIDES_NATIVE, NAMES_NATIVE  # every language's words (words.toml)
+    LEXICON = WORDS.lexicon  # the same, to cut Chinese written without spaces
 
     # -- IF BLOCKED, THEN EXTEND ---------------------------------------------------
 

@@ -14,7 +14,7 @@ from .blocks import is_artillery
 from .orders import DOCTRINE, SECTIONS, Deploy, Move, Orders, Place
 from .scenario import SEAT_ARMY
 from .triggers import TRIGGERS
-from .words import Join, SaidProblem, english_word, find_town
+from .words import LEXICON, Join, SaidProblem, english_word, find_town
 from .words import Place as Name
 
 ORDER_WORDS = ("MOVE", "PLACE", "DEPLOY", "DOCTRINE", "RETREAT", "SUPPLY", "ASK", "LEAVE", "SKIRMISH", "HIT",
@@ -361,11 +361,11 @@ def parse_orders(scenario, state, seat: str, text: str) -> Orders:
     too_long = check_size(text)
     if too_long:
         raise OrdersError([too_long])
-    header, body = parse_header(text, problems)
+    header, body = parse_header(text, problems, lexicon=LEXICON)
     orders = Orders(seat, header, names={t: scenario.board.name(t) for t in scenario.board.towns})
     reader = Reader(scenario, state, seat, problems)
     for number, line in body:
-        for tokens in tokenize(line):
+        for tokens in tokenize(line, LEXICON):
             tokens = in_english(tokens)
             reader.start(number, tokens)
             word = tokens[0].word

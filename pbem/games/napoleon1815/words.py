@@ -20,7 +20,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from pbem.core.decisions import Decision
-from pbem.core.orders import OrdersError, Problem, fold
+from pbem.core.orders import Lexicon, OrdersError, Problem, fold
 from pbem.lang import Text, Tongue, catalog, language, say
 
 LOCALE = Path(__file__).parent / "locale"
@@ -43,6 +43,9 @@ NAMES_NATIVE = {fold(alias): name for name, by_lang in NAMES.items() for aliases
 SIDES_NATIVE = {fold(alias): seat for seat, by_lang in SIDES.items() for aliases in by_lang.values()
                 for alias in aliases}
 """A seat as each language names it, folded -> the seat."""
+LEXICON = Lexicon([alias for table in (WORDS, SIDES, NAMES) for by_lang in table.values()
+                   for aliases in by_lang.values() for alias in aliases])
+"""Every word, seat and town of words.toml, to cut Chinese written without spaces (pbem.core.orders.tokenize)."""
 
 _CYRILLIC = {"а": "a", "б": "b", "в": "v", "г": "g", "д": "d", "е": "e", "ё": "e", "ж": "j", "з": "z", "и": "i",
              "й": "i", "к": "k", "л": "l", "м": "m", "н": "n", "о": "o", "п": "p", "р": "r", "с": "s", "т": "t",

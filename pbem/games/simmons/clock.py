@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from pbem.lang import Text
 
 
@@ -11,9 +13,16 @@ def hour_label(hour: int) -> str:
     return f"{hour % 12 or 12}{suffix}"
 
 
+_NATIVE_HOUR = re.compile(r"(\d{1,2})(?:H|Ч|时|点)(?:00)?")
+
+
 def parse_hour(text: str) -> int:
-    """'7AM', '7:00 AM', '1PM', '13' or '13:00' -> 24 h hour; ValueError otherwise."""
+    """'7AM', '7:00 AM', '1PM', '13' or '13:00' -> 24 h hour, and the hour as each language writes it
+    (:class:`Clock`: '13 h', '13h00', '13 ч', '13时', '13点'); ValueError otherwise."""
     t = str(text).strip().upper().replace(" ", "").replace(".", "")
+    native = _NATIVE_HOUR.fullmatch(t)
+    if native:
+        t = native.group(1)
     suffix = ""
     if t.endswith(("AM", "PM")):
         t, suffix = t[:-2], t[-2:]

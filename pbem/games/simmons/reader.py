@@ -24,7 +24,7 @@ from functools import cached_property
 from typing import NoReturn
 
 from pbem.core.orders import (
-    ARROW, GT, HEADER_ALIASES, HEADER_KEYS, Abort, OrderReader, OrdersError, Problem, Token, check_size,
+    ARROW, GT, HEADER_ALIASES, HEADER_KEYS, Abort, Lexicon, OrderReader, OrdersError, Problem, Token, check_size,
     parse_header, problem, suggestion, tokenize,
 )
 from pbem.lang import Text, say, say_plural
@@ -76,13 +76,14 @@ def read_orders(parser_class, scenario, state, side: str, text: str, finish=None
                                    side, " or ".join(SIDES))])
     problems: list[Problem] = []
     tokenized: dict[int, list[list[Token]]] = {}
-    header, body = parse_header(text, problems, tokenized)
+    lexicon = parser_class.LEXICON
+    header, body = parse_header(text, problems, tokenized, lexicon)
     parser = parser_class(scenario, state, side, problems)
     if header.line:
         parser.check_header(header, header.tokens)
     orders = Orders(side=side, header=header)
     for number, line in body:
-        for tokens in (tokenized[number] if number in tokenized else tokenize(line)):
+        for tokens in (tokenized[number] if number in tokenized else tokenize(line, lexicon)):
             parser.read(number, tokens, orders)
     if finish is not None:
         finish(parser, orders, problems)
@@ -105,6 +106,7 @@ class Reader(OrderReader):
     NATIVE: dict[str, str] = {}  # a word of another language, folded -> the English word (DÉPLACER -> MOVE)
     SIDES_NATIVE: dict[str, str] = {}  # a side as another language names it, folded -> the side
     NAMES_NATIVE: dict[str, str] = {}  # a place as another language spells it, folded -> the map's, folded
+    LEXICON: Lexicon | None = None  # every language's words and names, to cut Chinese written without spaces
     STANDING_WORDS: tuple[str, ...] = ()  # the game's kinds of standing order, in upper case
     TURN = "day"  # what the rule book calls one side's turn
     WHOSE = "{side}'s {turn} at {hour}"  # the turn to play, as a wrong TURN in the header is told
@@ -210,9 +212,9 @@ class Reader(OrderReader):
                 hour = parse_hour(header.turn)
             except ValueError:
                 self.note_at(line, column, say("TURN must be an hour, like 7AM or 1PM"), header.turn,
-                             say("%(hour)s (the hour of the day to play)", hour=hour_label(self.hour))
+                             say("%(hour)s (the hour of the day to play)", hour=Clock(self.hour))
                              if self.TURN == "day" else
-                             say("%(hour)s (the hour of the turn to play)", hour=hour_label(self.hour)))
+                             say("%(hour)s (the hour of the turn to play)", hour=Clock(self.hour)))
             else:
                 if hour != self.hour:
                     whose = self.WHOSE.format(side=self.day_side.capitalize(), turn=self.TURN,

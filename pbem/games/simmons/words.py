@@ -15,7 +15,7 @@ import tomllib
 import unicodedata
 from pathlib import Path
 
-from pbem.core.orders import OrdersError, fold
+from pbem.core.orders import Lexicon, OrdersError, fold
 from pbem.lang import Text
 
 _WORD = re.compile(r"(?<![\w>-])[A-Z]{2,}(?![\w<-])")
@@ -55,6 +55,9 @@ class OrderWords:
         self.names_native = {fold(alias): fold(name) for name, by_lang in self.names.items()
                              for aliases in by_lang.values() for alias in aliases}
         """A place as each language spells it, folded -> the map's name, folded."""
+        self.lexicon = Lexicon([alias for table in (self.words, self.sides, self.names)
+                                for by_lang in table.values() for aliases in by_lang.values() for alias in aliases])
+        """Every word and name of the file, to cut Chinese written without spaces (pbem.core.orders.tokenize)."""
 
     def native_words(self, lang: str) -> dict[str, str]:
         """{English order word: the first word of ``lang`` for it} (``en``: the words themselves)."""

@@ -65,45 +65,51 @@ def assault(turn: Turn, order: Assault) -> None:
     locale, toward = order.locale, order.toward
     side, foe = turn.side, turn.foe
     if (locale, toward) not in board.approaches:
-        raise Void(f"{turn.name(locale)} has no approach toward {turn.name(toward)}")
+        raise Void(say("%(place)s has no approach toward %(toward)s",
+                        place=turn.name(locale), toward=turn.name(toward)))
     here = st.at(locale, toward, side)
     if order.best:  # T55: the assault blocks are chosen at step 3; the organised fresh ones may be
         blocks = [b for b in here if b.id not in turn.acted and not b.disorganised]
         if here and not blocks:
-            raise Void("none of the blocks there may take part (disorganised, or acted this turn)")
+            raise Void(say("none of the blocks there may take part (disorganised, or acted this turn)"))
     elif order.blocks:
         ids = set(order.blocks)
         blocks = [b for b in here if b.id in ids]
         missing = ids - {b.id for b in blocks}
         if missing:
-            raise Void(f"{', '.join(sorted(missing))} not on {turn.approach_name(locale, toward)}")
+            raise Void(say("%(blocks)s not on %(approach)s", blocks=sorted(missing),
+                                approach=turn.approach_name(locale, toward)))
     else:
         blocks = here
     if not blocks:
-        raise Void(f"none of your blocks stand on {turn.approach_name(locale, toward)}")
+        raise Void(say("none of your blocks stand on %(approach)s", approach=turn.approach_name(locale, toward)))
     if len(blocks) > GROUP and not order.best:
-        raise Void(f"more than {GROUP} blocks stand there: name the assault blocks with WITH (000 §6)")
+        raise Void(say("more than %(most)d blocks stand there: name the assault blocks with WITH (000 §6)", most=GROUP))
     turn.fresh(blocks)
     if any(b.disorganised for b in blocks):
-        raise Void("disorganised blocks cannot attack (000 §14)")
+        raise Void(say("disorganised blocks cannot attack (000 §14)"))
     defenders = st.at(toward, locale, foe)
     if not defenders:
-        raise Void(f"the enemy does not block {turn.approach_name(toward, locale)}: no assault, a maneuver "
-                   f"attack crosses it (000 §11)")
+        raise Void(say("the enemy does not block %(approach)s: no assault, a maneuver attack crosses it (000 §11)",
+                       approach=turn.approach_name(toward, locale)))
     if (locale, toward) in turn.closed:
-        raise Void(f"an assault from {turn.approach_name(locale, toward)} was lost this turn (000 §11)")
+        raise Void(say("an assault from %(approach)s was lost this turn (000 §11)",
+                       approach=turn.approach_name(locale, toward)))
     if turn.closed_to(toward, side):
-        raise Void(f"{turn.name(toward)} is where enemy reinforcements enter while they wait (000 §15)")
+        raise Void(say("%(place)s is where enemy reinforcements enter while they wait (000 §15)",
+                        place=turn.name(toward)))
     defence = board.approach(toward, locale)
     attack_approach = board.approach(locale, toward)
     obstacle = defence.cavalry_obstacle
     leaders = [b for b in blocks if can_lead(b, obstacle)]
     if not leaders:
-        raise Void("no block of the assault can be its vanguard (strength 2 or more"
-                   + (", not cavalry across a cavalry obstacle" if obstacle else "") + "; 000 §11)")
+        raise Void(say("no block of the assault can be its vanguard (strength 2 or more, not cavalry across a "
+                       "cavalry obstacle; 000 §11)") if obstacle else
+                   say("no block of the assault can be its vanguard (strength 2 or more; 000 §11)"))
     room = turn.capacity_left(toward, side)
     if room < (1 if order.best else len(blocks)):
-        raise Void(f"{turn.name(toward)} has no room for {len(blocks)} more block(s)")
+        raise Void(say_plural("%(place)s has no room for %(num)d more block(s)",
+                              "%(place)s has no room for %(num)d more block(s)", len(blocks), place=turn.name(toward)))
     turn.pay(1)
     width = defence.width
     if not order.best:

@@ -20,21 +20,21 @@ def declare(turn: Turn, order: Bombard) -> None:
     st, board = turn.st, turn.board
     b = st.blocks.get(order.block)
     if b is None or b.side != turn.side or not b.on_map or b.type != "artillery":
-        raise Void(f"{order.block} is not one of your artillery blocks on the map")
+        raise Void(say("%(block)s is not one of your artillery blocks on the map", block=order.block))
     if b.where() != (order.locale, order.toward):
-        raise Void(f"{b.id} is not on {turn.approach_name(order.locale, order.toward)} (a bombardment is made "
-                   f"from an approach, 000 §10)")
+        raise Void(say("%(block)s is not on %(approach)s (a bombardment is made from an approach, 000 §10)", block=b.id,
+                       approach=turn.approach_name(order.locale, order.toward)))
     turn.fresh([b])
     if b.disorganised:
-        raise Void("disorganised blocks cannot attack (000 §14)")
+        raise Void(say("disorganised blocks cannot attack (000 §14)"))
     if b.bombard is not None:
-        raise Void(f"{b.id} has a bombardment declared already")
+        raise Void(say("%(block)s has a bombardment declared already", block=b.id))
     if (order.locale, order.toward) in turn.closed:
-        raise Void(f"an assault from {turn.approach_name(order.locale, order.toward)} was lost this turn: no "
-                   f"attack through it (000 §11)")
+        raise Void(say("an assault from %(approach)s was lost this turn: no attack through it (000 §11)",
+                       approach=turn.approach_name(order.locale, order.toward)))
     if board.approach(order.toward, order.locale).artillery:
-        raise Void(f"the approach {turn.approach_name(order.toward, order.locale)} has an artillery penalty: "
-                   f"no bombardment across it (000 §10)")
+        raise Void(say("the approach %(approach)s has an artillery penalty: no bombardment across it (000 §10)",
+                       approach=turn.approach_name(order.toward, order.locale)))
     turn.acted.add(b.id)
     b.bombard = order.toward
     b.bombard_days = b.bombard_days + (st.day,)
@@ -57,7 +57,7 @@ def fire(turn: Turn, order: Fire) -> None:
     st = turn.st
     b = st.blocks.get(order.block)
     if b is None or b.side != turn.side or b not in due(turn):
-        raise Void(f"{order.block} has no bombardment to complete or cancel")
+        raise Void(say("%(block)s has no bombardment to complete or cancel", block=order.block))
     if order.hold:
         b.bombard = None
         turn.public("bombard", say("A bombardment into %(place)s is cancelled.",
@@ -71,8 +71,8 @@ def complete(turn: Turn, b) -> None:
     st = turn.st
     turn.fresh([b])
     if (b.locale, b.bombard) in turn.closed:
-        raise Void(f"an assault from {turn.approach_name(b.locale, b.bombard)} was lost this turn: no attack "
-                   f"through it (000 §11)")
+        raise Void(say("an assault from %(approach)s was lost this turn: no attack through it (000 §11)",
+                       approach=turn.approach_name(b.locale, b.bombard)))
     target = b.bombard
     turn.acted.add(b.id)
     b.bombard = None

@@ -27,28 +27,31 @@ def check(turn: Turn, blocks: list[Block], frm: tuple[str, str | None], target: 
     st, board = turn.st, turn.board
     locale, facing = frm
     if facing is not None and facing != target:
-        raise Void(f"from the approach {turn.approach_name(locale, facing)} an attack goes into "
-                   f"{turn.name(facing)} only (000 §9)")
+        raise Void(say("from the approach %(approach)s an attack goes into %(place)s only (000 §9)",
+                       approach=turn.approach_name(locale, facing), place=turn.name(facing)))
     if not board.is_adjacent(locale, target):
-        raise Void(f"{turn.name(target)} is not next to {turn.name(locale)}")
+        raise Void(say("%(place)s is not next to %(toward)s", place=turn.name(target), toward=turn.name(locale)))
     if not st.occupied_by(target, turn.foe):
         raise Void(say("there is no enemy in %(place)s to attack", place=turn.name(target)))
     if any(b.disorganised for b in blocks):
-        raise Void("disorganised blocks cannot attack (000 §14)")
+        raise Void(say("disorganised blocks cannot attack (000 §14)"))
     if (locale, target) in turn.closed:
-        raise Void(f"an assault from {turn.approach_name(locale, target)} was lost this turn (000 §11)")
+        raise Void(say("an assault from %(approach)s was lost this turn (000 §11)",
+                       approach=turn.approach_name(locale, target)))
     if turn.closed_to(target, turn.side):
-        raise Void(f"{turn.name(target)} is where enemy reinforcements enter while they wait (000 §15)")
+        raise Void(say("%(place)s is where enemy reinforcements enter while they wait (000 §15)",
+                        place=turn.name(target)))
     approach = board.approach(target, locale)
     if len(st.at(target, locale, turn.foe)) >= approach.width:
-        raise Void(f"the approach {turn.approach_name(target, locale)} is fully blocked: only an assault "
-                   f"crosses it (000 §9)")
+        raise Void(say("the approach %(approach)s is fully blocked: only an assault crosses it (000 §9)",
+                       approach=turn.approach_name(target, locale)))
     if approach.cavalry_obstacle and not any(b.type == "infantry" for b in blocks):
-        raise Void(f"the approach {turn.approach_name(target, locale)} is a cavalry obstacle: the attack "
-                   f"needs infantry (000 §9)")
+        raise Void(say("the approach %(approach)s is a cavalry obstacle: the attack needs infantry (000 §9)",
+                       approach=turn.approach_name(target, locale)))
     if turn.capacity_left(target, turn.side) < len(blocks):
-        raise Void(f"{turn.name(target)} has no room for {len(blocks)} more block(s) (capacity "
-                   f"{board.locales[target].capacity})")
+        raise Void(say_plural("%(place)s has no room for %(num)d more block(s) (capacity %(capacity)d)",
+                              "%(place)s has no room for %(num)d more block(s) (capacity %(capacity)d)", len(blocks),
+                              place=turn.name(target), capacity=board.locales[target].capacity))
 
 
 def attack(turn: Turn, blocks: list[Block], frm: tuple[str, str | None], target: str,

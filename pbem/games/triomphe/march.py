@@ -27,12 +27,13 @@ def own_blocks(turn: Turn, ids, place) -> list[Block]:
     for bid in ids:
         b = turn.st.blocks.get(bid)
         if b is None or b.side != turn.side or not b.on_map:
-            raise Void(f"{bid} is not one of your blocks on the map")
+            raise Void(say("%(block)s is not one of your blocks on the map", block=bid))
         if place is not None and b.where() != tuple(place):
-            raise Void(f"{bid} is not at {turn.place(*place)}: it is at {turn.place(*b.where())}")
+            raise Void(say("%(block)s is not at %(place)s: it is at %(here)s", block=bid, place=turn.place(*place),
+                                here=turn.place(*b.where())))
         blocks.append(b)
     if not 1 <= len(blocks) <= GROUP:
-        raise Void(f"an action moves 1 to {GROUP} blocks (000 §6)")
+        raise Void(say("an action moves 1 to %(most)d blocks (000 §6)", most=GROUP))
     turn.fresh(blocks)
     return blocks
 
@@ -45,11 +46,12 @@ def march(turn: Turn, order: March) -> None:
     cost = 1
     if fa is None and fb is not None:  # reserve -> an approach of the same locale
         if b != a:
-            raise Void("from a reserve a block goes to an approach of its own locale or into the next locale")
+            raise Void(say("from a reserve a block goes to an approach of its own locale or into the next locale"))
         if not st.occupied_by(fb, turn.foe):
-            raise Void(f"{turn.name(fb)} holds no enemy: a block blocks an approach only facing the enemy (000 §7)")
+            raise Void(say("%(place)s holds no enemy: a block blocks an approach only facing the enemy (000 §7)",
+                            place=turn.name(fb)))
         if not turn.may_block(turn.side):
-            raise Void("French blocks cannot block approaches in the 6 AM round (000 §14)")
+            raise Void(say("French blocks cannot block approaches in the 6 AM round (000 §14)"))
         width = board.approach(a, fb).width
         if len(st.at(a, fb, turn.side)) + len(blocks) <= width:
             cost = 0  # T11: a defensive march
@@ -60,7 +62,8 @@ def march(turn: Turn, order: March) -> None:
     elif fb is None and b == fa:  # approach -> the opposite locale's reserve
         _into(turn, blocks, a, b)
     else:
-        raise Void(f"a march goes one step: {turn.place(a, fa)} cannot reach {turn.place(b, fb)}")
+        raise Void(say("a march goes one step: %(place)s cannot reach %(toward)s", place=turn.place(a, fa),
+                    toward=turn.place(b, fb)))
     turn.pay(cost)
     for blk in blocks:
         turn.enter(blk, b, fb)
@@ -80,18 +83,20 @@ def march(turn: Turn, order: March) -> None:
 def _into(turn: Turn, blocks: list[Block], a: str, b: str) -> None:
     st, board = turn.st, turn.board
     if not board.is_adjacent(a, b):
-        raise Void(f"{turn.name(b)} is not next to {turn.name(a)}")
+        raise Void(say("%(place)s is not next to %(toward)s", place=turn.name(b), toward=turn.name(a)))
     if any(blk.disorganised for blk in blocks):
-        raise Void("disorganised blocks cannot leave their locale (000 §14)")
+        raise Void(say("disorganised blocks cannot leave their locale (000 §14)"))
     if st.occupied_by(b, turn.foe):
-        raise Void(f"the enemy holds {turn.name(b)}: entering it is a maneuver attack (ATTACK), not a march")
+        raise Void(say("the enemy holds %(place)s: entering it is a maneuver attack (ATTACK), not a march",
+                        place=turn.name(b)))
     if (a, b) in turn.closed:
-        raise Void(f"an assault from {turn.approach_name(a, b)} was lost this turn (000 §11)")
+        raise Void(say("an assault from %(approach)s was lost this turn (000 §11)", approach=turn.approach_name(a, b)))
     if turn.closed_to(b, turn.side):
-        raise Void(f"{turn.name(b)} is where enemy reinforcements enter while they wait (000 §15)")
+        raise Void(say("%(place)s is where enemy reinforcements enter while they wait (000 §15)", place=turn.name(b)))
     if turn.capacity_left(b, turn.side) < len(blocks):
-        raise Void(f"{turn.name(b)} has no room for {len(blocks)} more block(s) "
-                   f"(capacity {board.locales[b].capacity})")
+        raise Void(say_plural("%(place)s has no room for %(num)d more block(s) (capacity %(capacity)d)",
+                              "%(place)s has no room for %(num)d more block(s) (capacity %(capacity)d)", len(blocks),
+                              place=turn.name(b), capacity=board.locales[b].capacity))
 
 
 # -- continuation (§12)
@@ -146,13 +151,13 @@ def road(turn: Turn, order: Road) -> None:
     blocks = own_blocks(turn, [order.block], (order.path[0], None))
     block = blocks[0]
     if block.disorganised and len(order.path) > 1:
-        raise Void("disorganised blocks cannot leave their locale (000 §14)")
+        raise Void(say("disorganised blocks cannot leave their locale (000 §14)"))
     legs = _legs(turn, order.path)
     free = all(r.main for _a, _b, r in legs)
     if not legs and order.then:
         free = all(any(r.main for r in turn.board.roads_across(order.path[0], c.toward)) for c in order.then)
         if not free:
-            raise Void("a cavalry block stays put on a road march only to continue along a main road (000 §12)")
+            raise Void(say("a cavalry block stays put on a road march only to continue along a main road (000 §12)"))
     _first_step(turn, block, legs, start_step=0)
     turn.pay(0 if free else 1)
     turn.acted.add(block.id)
@@ -165,7 +170,7 @@ def _legs(turn: Turn, path) -> list[tuple]:
     for a, b in zip(path, path[1:]):
         roads = main_first(turn.board, a, b)
         if not roads:
-            raise Void(f"no road runs from {turn.name(a)} to {turn.name(b)}")
+            raise Void(say("no road runs from %(place)s to %(toward)s", place=turn.name(a), toward=turn.name(b)))
         out.append((a, b, roads[0]))
     return out
 
@@ -188,7 +193,9 @@ def _first_step(turn: Turn, block: Block, legs, start_step: int) -> None:
     a, b, r = legs[0]
     step, why = _step_at(turn, crossing_key(a, b, r.id), a, b, start_step)
     if step is None:
-        raise Void(f"{block.id} cannot cross from {turn.name(a)} to {turn.name(b)}: {why}")
+        raise Void(say("%(block)s cannot cross from %(place)s to %(toward)s: %(why)s",
+                        block=block.id, place=turn.name(a),
+                        toward=turn.name(b), why=why))
     problem = _cannot_enter(turn, block, a, b, crossing_key(a, b, r.id))
     if problem:
         raise Void(problem)
@@ -243,7 +250,7 @@ def _walk(turn: Turn, block: Block, start: str, legs, step: int, if_blocked, the
         step = nxt
         if st.occupied_by(b, turn.foe):
             if not maneuver.attack(turn, [block], (a, None), b, if_blocked, road=True):
-                _report(turn, block, passed, "the maneuver attack was blocked")
+                _report(turn, block, passed, say("the maneuver attack was blocked"))
                 turn.reveal([block], "cavalry attacking on a road march")  # §8: shown at the end of the march
                 return
             here = b
@@ -253,7 +260,7 @@ def _walk(turn: Turn, block: Block, start: str, legs, step: int, if_blocked, the
         here = b
         passed.append(b)
         if block.side == "france" and turn.contagion(b):
-            stop, caught = "it met disorganised French blocks (000 §14)", True
+            stop, caught = say("it met disorganised French blocks (000 §14)"), True
             break
     _report(turn, block, passed, stop)
     if not caught:
@@ -278,28 +285,30 @@ def enter(turn: Turn, order: Enter) -> None:
     st, board = turn.st, turn.board
     block = st.blocks.get(order.block)
     if block is None or block.side != turn.side or block.status != "waiting":
-        raise Void(f"{order.block} is not one of your blocks waiting to enter")
+        raise Void(say("%(block)s is not one of your blocks waiting to enter", block=order.block))
     turn.fresh([block])
     if block.arrives is not None and turn.hour < block.arrives:
-        raise Void(f"{block.id} may not enter before {block.arrives}:00")
+        raise Void(say("%(block)s may not enter before %(hour)d:00", block=block.id, hour=block.arrives))
     kinds = [e for e in block.entries if board.entries[e].kind == order.by]
     entry = order.entry or (kinds[0] if kinds else None)
     if entry is None or entry not in block.entries:
-        raise Void(f"{block.id} has no {order.by} entry point")
+        raise Void(say("%(block)s has no pontoon entry point", block=block.id) if order.by == "pontoon" else
+                   say("%(block)s has no road entry point", block=block.id))
     point = board.entries[entry]
     first = point.locale
     if block.disorganised:
-        raise Void("disorganised blocks cannot march")
+        raise Void(say("disorganised blocks cannot march"))
     if turn.closed_to(first, turn.side):
-        raise Void(f"{turn.name(first)} is where enemy reinforcements enter while they wait (000 §15)")
+        raise Void(say("%(place)s is where enemy reinforcements enter while they wait (000 §15)",
+                        place=turn.name(first)))
     if st.occupied_by(first, turn.foe):
-        raise Void(f"the enemy holds {turn.name(first)}, the entry locale")
+        raise Void(say("the enemy holds %(place)s, the entry locale", place=turn.name(first)))
     if turn.capacity_left(first, turn.side) < 1:
         raise Void(say("%(place)s is full (capacity %(capacity)d)", place=turn.name(first),
                        capacity=board.locales[first].capacity))
     if order.by == "pontoon":
         if turn.pontoon:
-            raise Void("one block a turn crosses by the pontoon (000 §15)")
+            raise Void(say("one block a turn crosses by the pontoon (000 §15)"))
         turn.pontoon = True
         turn.acted.add(block.id)
         turn.enter(block, first)

@@ -47,6 +47,7 @@ class _Parser(StandingReader):
     ORDER_WORDS = ORDER_WORDS
     ALIASES = {"REORGANIZE": "REORGANISE"}
     NATIVE, SIDES_NATIVE, NAMES_NATIVE = WORDS.native, WORDS.sides_native, WORDS.names_native  # words.toml
+    LEXICON = WORDS.lexicon  # the same, to cut Chinese written without spaces
     AFTER_ROAD = say("IF BLOCKED, THEN CONTINUE or the end of the order")
 
     def __init__(self, *args):

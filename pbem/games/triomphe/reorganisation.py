@@ -18,21 +18,21 @@ MANY = 3  # «Якщо на мапі є три або більше впоряд�
 def reorganise(turn: Turn, order: Reorganise) -> None:
     st = turn.st
     if turn.side != "france":
-        raise Void("only the French reorganise (000 §14)")
+        raise Void(say("only the French reorganise (000 §14)"))
     blocks = []
     for bid in order.blocks:
         b = st.blocks.get(bid)
         if b is None or b.side != "france" or not b.on_map:
-            raise Void(f"{bid} is not a French block on the map")
+            raise Void(say("%(block)s is not a French block on the map", block=bid))
         if not b.disorganised:
-            raise Void(f"{bid} is not disorganised")
+            raise Void(say("%(block)s is not disorganised", block=bid))
         blocks.append(b)
     allowed = 2 if turn.organised_count() >= MANY else 1
     if len(blocks) > allowed:
-        raise Void(f"with fewer than {MANY} organised French blocks on the map a reorganisation organises "
-                   f"one block (000 §14)")
+        raise Void(say("with fewer than %(many)d organised French blocks on the map a reorganisation organises one "
+                       "block (000 §14)", many=MANY))
     if len(blocks) == 2 and blocks[0].locale == blocks[1].locale:
-        raise Void("two blocks reorganised by one action must be in different locales (000 §14)")
+        raise Void(say("two blocks reorganised by one action must be in different locales (000 §14)"))
     turn.pay(1)
     for b in blocks:
         b.disorganised = False

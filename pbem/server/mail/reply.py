@@ -31,7 +31,7 @@ import re
 from html import escape
 from dataclasses import dataclass, field
 
-from pbem.core.orders import HEADER_ALIASES
+from pbem.core.orders import HEADER_ALIASES, leading_word, tokenize
 from pbem.server import i18n
 from pbem.server.i18n import N_
 from pbem.server.mail.quoting import (
@@ -208,13 +208,15 @@ class _Reader:
             return False
         if text[0] == "#":
             return True
-        return text[:40].split(None, 1)[0].split(";", 1)[0].upper() in self.words
+        return leading_word(text[:40], self.words) in self.words  # 常备撤退...: Chinese needs no spaces
 
     def header_line(self, i: int) -> bool:
         """An orders header: GAME/SIDE/TURN/KEY first, with GAME or KEY in it."""
         if self.depth[i] or not self._orders_like[i]:
             return False
-        words = [HEADER_ALIASES.get(w, w) for w in self.lines[i].split("#")[0].upper().split()]
+        line = self.lines[i]
+        words = [HEADER_ALIASES.get(w, w) for w in line.split("#")[0].upper().split()] if line.isascii() else \
+            [HEADER_ALIASES.get(t.word, t.word) for segment in tokenize(line) for t in segment]  # 对局7阵营...
         # GAME or KEY (in any language) with its value: "KEY" alone is the mail command for a new key, not a header
         return bool(words) and words[0] in HEADER_ALIASES and ("GAME" in words[:-1] or "KEY" in words[:-1])
 
@@ -527,9 +529,10 @@ def _real_key(r: _Reader, k: int) -> bool:
     """Is line ``k`` an orders header with a key of the player's (not the form's placeholder)?"""
     if not r.header_line(k):
         return False
-    words = r.lines[k].split("#")[0].split()
-    upper = [w.upper() for w in words]
-    key = words[upper.index("KEY") + 1] if "KEY" in upper[:-1] else ""
+    line = r.lines[k]
+    word = next((t for segment in tokenize(line) for t in segment if HEADER_ALIASES.get(t.word) == "KEY"), None)
+    rest = line[word.end - 1:].split("#")[0].split() if word else []  # after KEY, CLÉ, КЛЮЧ, 密钥 (glued too)
+    key = "" if not rest else " ".join(rest) if rest[0].startswith("<") else rest[0]
     return bool(key) and not PLACEHOLDER.match(key)
 
 

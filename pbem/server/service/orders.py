@@ -62,10 +62,16 @@ def problem_text(problem: Problem, lang: str = "en") -> str:
     return problem.in_language(lang)
 
 
-_OTHER_KEYS = "|".join(sorted((re.escape(w) for w, k in HEADER_ALIASES.items() if k != "KEY"), key=len, reverse=True))
-_KEYS = "|".join(sorted((re.escape(w) for w, k in HEADER_ALIASES.items() if k == "KEY"), key=len, reverse=True))
-KEY_WORD = re.compile(rf"(?im)^(\s*(?:(?:{_OTHER_KEYS})(?!\w).*?)?(?<!\w)(?:{_KEYS})\s+)(\S+)")
-"""The header's key, after KEY or its word in any language (CLÉ, КЛЮЧ, 密钥)."""
+def _header_words(key: bool, chinese: bool) -> str:
+    """KEY's words (or the other header words), those of Chinese (which need no spaces around them) or the others."""
+    words = [w for w, k in HEADER_ALIASES.items() if (k == "KEY") == key and ("\u4e00" <= w[0] <= "\u9fff") == chinese]
+    return "|".join(sorted((re.escape(w) for w in words), key=len, reverse=True))
+
+
+KEY_WORD = re.compile(rf"(?im)^(\s*(?:(?:(?:{_header_words(False, False)})(?!\w)|{_header_words(False, True)}).*?)?"
+                      rf"(?:(?<!\w)(?:{_header_words(True, False)})\s+|(?:{_header_words(True, True)})\s*))(\S+)")
+"""The header's key, after KEY or its word in any language (CLÉ, КЛЮЧ, 密钥), Chinese written without spaces
+too (``对局7密钥abc``)."""
 
 
 def redact_key(text: str) -> str:
