@@ -260,17 +260,21 @@ def _items(items: list[str], sep: str) -> list[str]:
     return lines + (["  " + line] if line else [])
 
 
+_UNITS = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]|[^\s\u3000-\u303f\u3400-\u9fff\uff00-\uffef]+|\s+")
+_NO_LINE_START = set("，。、；：！？）」』")
+
+
 def _wrap(text: str, room: int) -> list[str]:
-    """A description on lines of ``room`` columns (Chinese, which has no spaces, by characters)."""
-    if " " in text.strip() or width(text) <= room:
-        return textwrap.wrap(text, room, break_on_hyphens=False) or [""]
+    """A description on lines of at most ``room`` columns, broken at spaces, or between two Chinese
+    characters (never before a closing mark: ，。）)."""
     lines, line = [], ""
-    for c in text:
-        if width(line + c) > room:
-            lines.append(line)
+    for unit in _UNITS.findall(text):
+        if line and not unit.isspace() and width(line.rstrip() + unit) > room and unit not in _NO_LINE_START:
+            lines.append(line.rstrip())
             line = ""
-        line += c
-    return lines + [line]
+        if not (unit.isspace() and not line):
+            line += " " if unit.isspace() else unit
+    return lines + [line.rstrip()]
 
 
 def help_text(lang: str | None) -> str:
