@@ -217,3 +217,17 @@ def test_no_word_means_two_things_and_none_is_an_order_word():
         for name in subs:
             for word in (name, *(w for words in commands.WORDS[name].values() for w in words)):
                 assert mine.setdefault(commands.folded(word), name) == name, word
+
+
+@pytest.mark.parametrize("lang", ["fr", "ru", "uk", "zh"])
+def test_no_translation_tells_a_player_to_write_an_english_command(lang):
+    """Every text of the server's catalog that names a command names it in its reader's words (NULLE ACCEPTER,
+    not DRAW ACCEPT): the English words are read too, but a reader is told his own."""
+    names = commands.COMMANDS + commands.LEAGUE_COMMANDS + tuple(n for subs in commands.SUB_WORDS.values() for n in subs)
+    english = re.compile(r"(?<![\w%(])(" + "|".join(n for n in names if n != commands.words_in(lang)[n]) + r")(?!\w)")
+    left = []
+    for message in i18n.read_catalog(i18n.LOCALE_DIR / lang / "LC_MESSAGES" / "pbem.po"):
+        for text in message.string if isinstance(message.string, tuple) else (message.string,):
+            if message.id and english.search(text.replace("Bearer KEY", "")):  # HTTP's: the header's own word
+                left.append(text)
+    assert left == []

@@ -164,6 +164,11 @@ def read(line: str) -> Command | None:
     return Command(name, tuple(args), words[0], lang)
 
 
+def means(written: str, name: str) -> bool:
+    """Whether a word, as written, is ``name``'s in some language (``tous``, ``ВСЕМ``, ``全部`` mean ALL)."""
+    return folded(written) in {folded(name)} | {folded(w) for words in WORDS[name].values() for w in words}
+
+
 def words_in(lang: str | None) -> dict[str, str]:
     """{English word: the word ``lang`` writes for it} (English: the word itself)."""
     code = i18n.normalise(lang) or i18n.DEFAULT
