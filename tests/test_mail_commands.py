@@ -231,3 +231,17 @@ def test_no_translation_tells_a_player_to_write_an_english_command(lang):
             if message.id and english.search(text.replace("Bearer KEY", "")):  # HTTP's: the header's own word
                 left.append(text)
     assert left == []
+
+
+def test_a_league_command_in_french_from_a_new_address_is_answered_in_french(office):
+    leagues = Leagues(office.service)
+    league_id = leagues.create_league("Club", ORG, rules={"scenario": SMALL})
+    office.send("jean@example.net", f"Ligue {league_id} adhérer Jean Lannes")
+    subject, body = last(office, "jean@example.net")
+    assert [(m["email"], m["name"]) for m in leagues.league(league_id)["members"]] == [("jean@example.net",
+                                                                                         "Jean Lannes")]
+    assert subject == i18n.translate("fr", "[pbem] Your mail to the game server")
+    assert english_in_mail(body, "fr") == set()
+    office.send("jean@example.net", "LIGUE")  # too short: the usage, in the French words
+    assert "LIGUE <numéro> ADHÉRER [votre nom]" in last(office, "jean@example.net")[1]
+    assert office.service.store.language_of("jean@example.net", default=None) is None  # a stranger's mail sets none

@@ -211,10 +211,11 @@ def handle(service: Service, row: dict, msg: Inbound | None = None) -> dict:
     said = commands.read(lines[0]) if lines else None  # a command, in any language (AIDE, СТАТУС, 休假5)
     command = said.name if said is not None and said.name in COMMANDS else None
     first = [command, *said.args] if command else lines[0].split() if lines else []
+    if header.line == 0 and chosen is None and said is not None and said.lang != i18n.DEFAULT \
+            and (command == "HELP" or said.name in commands.LEAGUE_COMMANDS):
+        chosen = lang = said.lang  # AIDE, 帮助, LIGUE: the word says which language its writer reads
+        tr = i18n.translator(lang)
     if header.line == 0 and (command == "HELP" or not lines and not msg.cuts):
-        if chosen is None and command == "HELP" and said.lang != i18n.DEFAULT:
-            chosen = lang = said.lang  # AIDE, 帮助: the word says which language its writer reads
-            tr = i18n.translator(lang)
         result = stranger(HELP(lang) + your_deadlines(service, to, lang), "help")  # every answer tells the deadlines
         result["command"] = "HELP"
         return result
