@@ -100,7 +100,8 @@ def test_the_catalog_holds_every_text_the_code_marks():
     wanted = {m.id for m in module.texts("dba") if m.id}
     for lang in LANGS:
         held = {m.id for m in catalog(lang) if m.id}
-        assert wanted == held, f"{lang}: scripts/translations update dba, then translate: {sorted(map(str, wanted ^ held))[:5]}"
+        assert wanted == held, \
+            f"{lang}: scripts/translations update dba, then translate: {sorted(map(str, wanted ^ held))[:5]}"
 
 
 def test_russian_and_ukrainian_have_three_plural_forms_and_chinese_one():

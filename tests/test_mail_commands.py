@@ -134,7 +134,7 @@ def test_every_command_does_its_work_in_every_language(office, lang):
     assert [m["email"] for m in leagues.league(league_id)["members"]] == [ANNA]
     office.send(ANNA, said["TOURNAMENT ENTER"].format(n=tid))
     assert [e["email"] for e in leagues.tournament(tid)["entries"]] == [ANNA]
-    for subject, body, _ in office.read(ANNA)[1:] if lang != "en" else []:  # every answer after LANGUAGE in his language
+    for subject, body, _ in office.read(ANNA)[1:] if lang != "en" else []:  # every answer after LANGUAGE: his language
         assert english_in_mail(subject + "\n" + body, lang) == set(), (subject, body)
 
 
@@ -195,8 +195,10 @@ def test_an_unknown_command_in_russian_is_refused_with_the_russian_commands(offi
     # orders refused at a later line are not taken for a command
     office.send(ANNA, f"ИГРА {game_id} КЛЮЧ {keys['austria']}\n# мои приказы\nНЕТ ТАКОГО ПРИКАЗА")
     assert "почтовая команда" in last(office, ANNA)[1]
-    office.send(ANNA, f"ИГРА {game_id} КЛЮЧ {keys['austria']}\nСТАТУС лишнее")
-    assert "почтовая команда" not in last(office, ANNA)[1]  # a command: not an orders refusal at all
+    office.send(ANNA, f"ИГРА {game_id} КЛЮЧ {keys['austria']}\nПРИКАЗЫ :\nНЕТ ТАКОГО ПРИКАЗА")
+    subject, body = last(office, ANNA)  # a heading over orders, not the command ПРИКАЗЫ (which takes nothing)
+    assert subject == f"[pbem {game_id}] " + i18n.translate("ru", "Orders NOT accepted")
+    assert "почтовая команда" not in body  # its word is a command's: no list of commands
 
 
 def test_no_word_means_two_things_and_none_is_an_order_word():
@@ -223,7 +225,7 @@ def test_no_word_means_two_things_and_none_is_an_order_word():
 def test_no_translation_tells_a_player_to_write_an_english_command(lang):
     """Every text of the server's catalog that names a command names it in its reader's words (NULLE ACCEPTER,
     not DRAW ACCEPT): the English words are read too, but a reader is told his own."""
-    names = commands.COMMANDS + commands.LEAGUE_COMMANDS + tuple(n for subs in commands.SUB_WORDS.values() for n in subs)
+    names = commands.COMMANDS + commands.LEAGUE_COMMANDS + tuple(n for sub in commands.SUB_WORDS.values() for n in sub)
     english = re.compile(r"(?<![\w%(])(" + "|".join(n for n in names if n != commands.words_in(lang)[n]) + r")(?!\w)")
     left = []
     for message in i18n.read_catalog(i18n.LOCALE_DIR / lang / "LC_MESSAGES" / "pbem.po"):

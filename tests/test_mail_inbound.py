@@ -165,6 +165,8 @@ def test_html_to_text():
         ("TOURNOI 5 s'inscrire", ("TOURNAMENT", ("5", "ENTER"))),
         ("GAME 12 SIDE french", None),
         ("HELPME", None),
+        ("Ordres :", ("ORDERS", (":",))),  # the caller decides (ORDERS takes nothing: orders after all)
+        ("Ordres:", None),  # a heading over orders, not the command
         ("", None),
     ],
 )

@@ -42,6 +42,7 @@ REPLY_LIMIT = 20_000  # characters: no answer grows without bound
 FAILURES_PER_HOUR = throttle.STRANGER_PER_ADDRESS  # answers to wrong keys (and other unproven mail) an hour
 STRANGER_SUBJECT = N_("[pbem] Your mail to the game server")
 COMMANDS = commands.COMMANDS  # read in every language: pbem.server.mail.commands
+ALONE = ("STATUS", "REPORT", "ORDERS", "KEY", "REMATCH")  # commands that take nothing after them
 # the subjects of the answers to a seat's mail, by what was done
 SUBJECTS = {"Refused": N_("Refused"), "Orders accepted": N_("Orders accepted"),
             "Orders NOT accepted": N_("Orders NOT accepted"), "Press": N_("Press"), "Status": N_("Status"),
@@ -210,6 +211,8 @@ def handle(service: Service, row: dict, msg: Inbound | None = None) -> dict:
     lines = [text.strip() for _, text in body if text.strip() and not text.strip().startswith("#")]
     said = commands.read(lines[0]) if lines else None  # a command, in any language (AIDE, СТАТУС, 休假5)
     command = said.name if said is not None and said.name in COMMANDS else None
+    if command in ALONE and said.args:  # "Ordres :" heads a list of orders: read as orders, refused if not
+        command = None
     first = [command, *said.args] if command else lines[0].split() if lines else []
     if header.line == 0 and chosen is None and said is not None and said.lang != i18n.DEFAULT \
             and (command == "HELP" or said.name in commands.LEAGUE_COMMANDS):
@@ -330,8 +333,9 @@ def not_a_command(submission, body: list[tuple[int, str]], lang: str) -> str:
         return ""
     number, text = first
     column = len(text) - len(text.lstrip()) + 1
-    if not any(p.line == number and p.column == column for p in submission.problems):
-        return ""
+    if commands.read(text.split()[0]) is not None or not any(p.line == number and p.column == column
+                                                             for p in submission.problems):
+        return ""  # a command's word after all (ORDRES :, with something after it), or not refused at its start
     return "\n\n" + i18n.translate(lang, NOT_A_COMMAND, word=text.split()[0], commands=commands.listed(lang),
                                     help=commands.words_in(lang)["HELP"])
 

@@ -89,9 +89,10 @@ SUB_WORDS = {"DRAW": ("OFFER", "ACCEPT", "DECLINE"), "VACATION": ("FROM", "TO"),
 
 def folded(word: str) -> str:
     """A word as commands are compared: compatibility forms (full-width letters) made plain, upper
-    case, no accents (É, Ё, Ї as E, Е, І), no punctuation (COMPTE-RENDU, S'INSCRIRE)."""
+    case, no accents (É, Ё, Ї as E, Е, І), no hyphen or apostrophe inside it (COMPTE-RENDU, S'INSCRIRE).
+    Other signs stay: ``Ordres:`` heads a list of orders, it is not the command ORDRES."""
     plain = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", word))
-    return "".join(c for c in plain if not unicodedata.combining(c) and c.isalnum()).upper()
+    return "".join(c for c in plain if not unicodedata.combining(c) and c not in "-'’ʼ").upper()
 
 
 def _table(names) -> dict[str, tuple[str, str]]:
@@ -106,7 +107,8 @@ def _table(names) -> dict[str, tuple[str, str]]:
 
 
 _COMMANDS = _table(COMMANDS + LEAGUE_COMMANDS)
-_PHRASES = {folded(p): (names, lang) for lang, phrases in PHRASES.items() for p, names in phrases.items()}
+_PHRASES = {folded(p.replace(" ", "")): (names, lang)  # read from a line's first two words joined
+            for lang, phrases in PHRASES.items() for p, names in phrases.items()}
 _SUBS = {command: _table(names) for command, names in SUB_WORDS.items()}
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 _CJK_WORDS = sorted((w for w in list(_COMMANDS) + list(_PHRASES) if _CJK.match(w)), key=len, reverse=True)
@@ -135,7 +137,7 @@ def split(line: str) -> list[str]:
     for cjk in _CJK_WORDS:
         if head.startswith(cjk) and words[0].startswith(cjk):
             rest = words[0][len(cjk):]
-            return [cjk] + _BOUNDARY.sub(" ", rest).split() + [p for w in words[1:] for p in _BOUNDARY.sub(" ", w).split()]
+            return [cjk] + [p for w in (rest, *words[1:]) for p in _BOUNDARY.sub(" ", w).split()]
     return words
 
 
