@@ -21,6 +21,7 @@ from pbem.core.orders import header_words
 from pbem.server import i18n
 from pbem.server.leagues.service import Leagues
 from pbem.server.mail import commands
+from pbem.server.mail.commands import read
 
 SMALL = str((Path(__file__).parent / "fixtures" / "small.toml").resolve())
 ANNA, FRED, ORG = "anna@example.org", "fred@example.org", "org@example.org"
@@ -247,3 +248,25 @@ def test_a_league_command_in_french_from_a_new_address_is_answered_in_french(off
     office.send("jean@example.net", "LIGUE")  # too short: the usage, in the French words
     assert "LIGUE <numéro> ADHÉRER [votre nom]" in last(office, "jean@example.net")[1]
     assert office.service.store.language_of("jean@example.net", default=None) is None  # a stranger's mail sets none
+
+
+def test_every_word_of_every_language_reads_as_its_command_with_or_without_accents_in_any_case():
+    """Each word of the table (the mail path above takes one of each language; this reads them all)."""
+    import unicodedata
+
+    def bare(word: str) -> str:
+        return "".join(c for c in unicodedata.normalize("NFKD", word) if not unicodedata.combining(c))
+
+    for name in commands.COMMANDS + commands.LEAGUE_COMMANDS:
+        for lang, words in {"en": (name,), **commands.WORDS[name]}.items():
+            for word in words:
+                langs = {other for other, ws in {"en": (name,), **commands.WORDS[name]}.items()
+                         if commands.folded(word) in map(commands.folded, ws)}  # КЛЮЧ: Russian and Ukrainian
+                for written in (word, word.lower(), bare(word).capitalize()):
+                    assert read(written).name == name and read(written).lang in langs, written
+    for command, subs in commands.SUB_WORDS.items():
+        head = {"LEAGUE": "LEAGUE 3", "TOURNAMENT": "TOURNAMENT 3", "VACATION": "VACATION"}.get(command, command)
+        for name in subs:
+            for word in (name, *(w for ws in commands.WORDS[name].values() for w in ws)):
+                args = read(f"{head} {bare(word).lower()}").args
+                assert name in args, (command, word)
