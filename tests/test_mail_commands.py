@@ -132,7 +132,7 @@ def test_every_command_does_its_work_in_every_language(office, lang):
     send(said["KEY"], key=other_keys["austria"], game=other)
     assert not service.check_key(other, "austria", other_keys["austria"])  # a new key: the old one stops working
     mailed = next(body for subject, body, _ in reversed(office.read(ANNA)) if tr.gettext("Your new key") in subject)
-    new_key = re.search(r"(?<![A-Za-z0-9_-])[A-Za-z0-9_-]{24}(?![A-Za-z0-9_-])", mailed).group(0)  # a seat key: 24 URL-safe characters
+    new_key = re.search(r"(?<![A-Za-z0-9_-])[A-Za-z0-9_-]{24}(?![A-Za-z0-9_-])", mailed).group(0)  # 24 URL-safe
     send(said["RESIGN"], key=new_key, game=other)
     assert service.store.get_game(other)["status"] == "finished"
 
