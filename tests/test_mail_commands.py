@@ -207,7 +207,8 @@ def test_an_unknown_command_in_russian_is_refused_with_the_russian_commands(offi
     office.send(ANNA, f"ИГРА {game_id} КЛЮЧ {keys['austria']}\nПРИКАЗЫ :\nНЕТ ТАКОГО ПРИКАЗА")
     subject, body = last(office, ANNA)  # a heading over orders, not the command ПРИКАЗЫ (which takes nothing)
     assert subject == f"[pbem {game_id}] " + i18n.translate("ru", "Orders NOT accepted")
-    assert "почтовая команда" not in body  # its word is a command's: no list of commands
+    assert "ПРИКАЗЫ — почтовая команда, только если написана одна на строке, без ничего после неё." in body
+    assert "Команды:" not in body  # its word is a command's: no list of commands
 
 
 def test_no_word_means_two_things_and_none_is_an_order_word():

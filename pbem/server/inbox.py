@@ -319,6 +319,7 @@ def mail_words() -> frozenset[str]:
     return commands.mail_words().union(*(r.mail_words for r in rulesets().values()))  # and the mail commands
 
 
+ONLY_ALONE = N_("%(word)s is a mail command only alone on its line, with nothing after it.")
 NOT_A_COMMAND = N_("Nor is %(word)s a mail command. The commands are %(commands)s; write %(help)s on the line "
                    "after the first for what each does.")
 
@@ -333,10 +334,12 @@ def not_a_command(submission, body: list[tuple[int, str]], lang: str) -> str:
         return ""
     number, text = first
     column = len(text) - len(text.lstrip()) + 1
-    if commands.read(text.split()[0]) is not None or not any(p.line == number and p.column == column
-                                                             for p in submission.problems):
-        return ""  # a command's word after all (ORDRES :, with something after it), or not refused at its start
-    return "\n\n" + i18n.translate(lang, NOT_A_COMMAND, word=text.split()[0], commands=commands.listed(lang),
+    if not any(p.line == number and p.column == column for p in submission.problems):
+        return ""  # refused further on: orders, not a command
+    word = text.split()[0]
+    if (said := commands.read(word)) is not None:  # ORDRES : -- a command's word, with something after it
+        return "\n\n" + i18n.translate(lang, ONLY_ALONE, word=word) if said.name in ALONE else ""
+    return "\n\n" + i18n.translate(lang, NOT_A_COMMAND, word=word, commands=commands.listed(lang),
                                     help=commands.words_in(lang)["HELP"])
 
 
