@@ -16,6 +16,7 @@ from i18n_sweep import english_in_mail, english_left
 
 from pbem.core.orders import core_tongue
 from pbem.server import i18n, inbox
+from pbem.server.mail import commands
 from pbem.server.service import Service
 from pbem.server.store import Store
 from pbem.tools.pages import PLAYER, page_site
@@ -173,7 +174,8 @@ def test_every_kind_of_server_mail_is_in_its_readers_language(world):
     assert tr.gettext("Welcome: you play %(seat)s", seat=service.seat_title(game_id, "austria", lang)) in welcome["subject"]
     assert tr.gettext("Your secret key for this seat is: %(key)s", key=keys["austria"]) in welcome["body"]
     help_, status, refusal = by_kind["reply"][:3]
-    assert help_["body"].startswith(tr.gettext(inbox.HELP)[:30]) and "LANGUAGE <" in help_["body"]
+    assert help_["body"].startswith(inbox.HELP(lang)[:30])
+    assert commands.words_in(lang)["LANGUAGE"] + " <" in help_["body"]  # the list in the reader's words
     assert tr.gettext("Status") in status["subject"]
     assert tr.gettext("Orders from %(seat)s: not yet.", seat=service.seat_title(game_id, "austria", lang)) in status["body"]
     assert tr.gettext("Orders NOT accepted") in refusal["subject"]
@@ -203,7 +205,10 @@ def test_the_mail_command_language_changes_the_language_of_the_next_mails(world)
     assert i18n.translate(other, "Status") in mails(service, "anna@example.org", "reply")[-1]["subject"]
     deliver(service, f"GAME {game_id} KEY {keys['austria']}\nLANGUAGE klingon")
     refused = mails(service, "anna@example.org", "reply")[-1]
-    assert "LANGUAGE fr" in refused["body"] and service.store.language_of("anna@example.org") == other
+    assert commands.words_in(other)["LANGUAGE"] + " fr" in refused["body"]  # МОВА fr: the reader's word
+    assert service.store.language_of("anna@example.org") == other
+    deliver(service, f"GAME {game_id} KEY {keys['austria']}\n{commands.words_in(other)['LANGUAGE']} русский")
+    assert service.store.language_of("anna@example.org") == "ru"  # a language by its own name, in his word
 
 
 def test_the_mails_of_a_player_who_never_chose_stay_english(tmp_path):

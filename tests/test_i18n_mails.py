@@ -23,6 +23,7 @@ from i18n_post import PostOffice
 from i18n_sweep import english_in_mail
 
 from pbem.server import i18n, inbox
+from pbem.server.mail import commands
 from pbem.server.leagues.service import Leagues
 from pbem.server.service import Service, ServiceError
 from pbem.server.store import Store
@@ -104,7 +105,8 @@ def test_every_mail_around_a_game_is_in_its_readers_language(tmp_path, lang):
     assert f"[pbem {game_id}] " + tr.gettext("Someone used a wrong key for your seat") in subjects
     assert f"[pbem {game_id}] " + tr.gettext("The game is over") in subjects
     assert f"[pbem {game_id}] " + tr.gettext("Vacation: deadline moved") in subjects
-    assert any(tr.gettext("write RESIGN alone on its line") in row["body"] for row in outbox(service, ANNA))
+    refused = tr.gettext("write %(resign)s alone on its line", resign=commands.words_in(lang)["RESIGN"])
+    assert any(refused in row["body"] for row in outbox(service, ANNA))  # named in the reader's words (ABANDON)
     resigned = tr.gettext("%(seat)s resigns; %(winner)s wins.", seat=service.seat_title(game_id, "austria", lang),
                           winner=service.seat_title(game_id, "france", lang))
     assert any(resigned in row["body"] for row in outbox(service, GUS))
@@ -164,7 +166,7 @@ def test_a_refusal_reads_in_the_language_of_whoever_asked(tmp_path):
         office.send(ANNA, f"GAME {game_id} KEY {keys['austria']}\nDRAW MAYBE")
         refusal = office.read(ANNA)[-1]
         assert i18n.translate("uk", "Nothing was done: %(why)s",
-                              why=i18n.translate("uk", "write DRAW (to offer one), DRAW ACCEPT or DRAW DECLINE")) \
+                              why="напишіть НІЧИЯ (щоб запропонувати нічию), НІЧИЯ ПРИЙНЯТИ або НІЧИЯ ВІДХИЛИТИ") \
             in refusal[1]
     finally:
         office.close()

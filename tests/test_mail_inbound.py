@@ -7,7 +7,8 @@ from bounds import no_hang
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pbem.server.mail.inbound import Inbound, extract_commands, html_to_text, parse_message, strip_reply
+from pbem.server.mail.commands import Command, read
+from pbem.server.mail.inbound import Inbound, html_to_text, parse_message, strip_reply
 
 CORPUS = Path(__file__).parent / "mail_corpus"
 ORDERS = "GAME 12 SIDE french TURN 3 KEY Zk3v9Qh2\nMOVE 2 3 Marengo -> Spinetta\nHOLD Alessandria"
@@ -139,18 +140,44 @@ def test_html_to_text():
     "text, expected",
     [
         ("HELP", ("HELP", ())),
-        ("\n\n  status  \nGAME 1", ("STATUS", ())),
+        ("  status  ", ("STATUS", ())),
         ("report", ("REPORT", ())),
-        ("Orders\n", ("ORDERS", ())),
-        ("VACATION 2024-06-01 2024-06-10", ("VACATION", ("2024-06-01", "2024-06-10"))),
+        ("Orders", ("ORDERS", ())),
+        ("VACATION FROM 2024-06-01 TO 2024-06-10", ("VACATION", ("FROM", "2024-06-01", "TO", "2024-06-10"))),
         ("vacation", ("VACATION", ())),
-        ("HELP me please", None),
-        ("GAME 12 SIDE french\nHELP", None),
+        ("HELP me please", ("HELP", ("me", "please"))),  # the caller decides what arguments a command takes
+        ("congé du 2024-06-01 au 2024-06-10", ("VACATION", ("FROM", "2024-06-01", "TO", "2024-06-10"))),
+        ("ETAT", ("STATUS", ())),
+        ("Nulle accepter", ("DRAW", ("ACCEPT",))),
+        ("ОТЧЕТ", ("REPORT", ())),  # ОТЧЁТ without its accent
+        ("ничья отклонить", ("DRAW", ("DECLINE",))),
+        ("Принять ничью", ("DRAW", ("ACCEPT",))),
+        ("ВІДПУСТКА З 2024-06-01 ПО 2024-06-10", ("VACATION", ("FROM", "2024-06-01", "TO", "2024-06-10"))),
+        ("ПОВІДОМЛЕННЯ усім", ("PRESS", ("ALL",))),
+        ("休假5", ("VACATION", ("5",))),
+        ("休假从2024-06-01到2024-06-10", ("VACATION", ("FROM", "2024-06-01", "TO", "2024-06-10"))),
+        ("和棋接受", ("DRAW", ("ACCEPT",))),
+        ("接受和棋", ("DRAW", ("ACCEPT",))),
+        ("语言fr", ("LANGUAGE", ("fr",))),
+        ("幫助", ("HELP", ())),  # the traditional script of the Chinese rule book
+        ("ＨＥＬＰ", ("HELP", ())),  # full-width letters
+        ("联赛3加入", ("LEAGUE", ("3", "JOIN"))),
+        ("TOURNOI 5 s'inscrire", ("TOURNAMENT", ("5", "ENTER"))),
+        ("GAME 12 SIDE french", None),
+        ("HELPME", None),
+        ("Ordres :", ("ORDERS", (":",))),  # the caller decides (ORDERS takes nothing: orders after all)
+        ("Ordres:", None),  # a heading over orders, not the command
         ("", None),
     ],
 )
-def test_extract_commands(text, expected):
-    assert extract_commands(text) == expected
+def test_a_command_line_is_read_in_every_language(text, expected):
+    command = read(text)
+    assert (command if command is None else (command.name, command.args)) == expected
+
+
+def test_a_command_knows_the_language_of_its_word():
+    assert read("AIDE") == Command("HELP", (), "AIDE", "fr")
+    assert read("帮助").lang == "zh" and read("ДОПОМОГА").lang == "uk" and read("help").lang == "en"
 
 
 # -- fuzzing ------------------------------------------------------------------

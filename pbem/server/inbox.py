@@ -27,7 +27,7 @@ from pbem.server.i18n import N_
 from pbem.core.orders import HEADER_ALIASES, OrdersError, parse_header
 from pbem.core.orders import fold
 from pbem.games import rulesets
-from pbem.server.mail import bounds
+from pbem.server.mail import bounds, commands
 from pbem.server.mail.inbound import Inbound, parse_message
 from pbem.server.mail.outbox import queue
 from pbem.server.mail.quoting import PLACEHOLDER
@@ -41,8 +41,8 @@ LIMIT_BYTES = 512 * 1024
 REPLY_LIMIT = 20_000  # characters: no answer grows without bound
 FAILURES_PER_HOUR = throttle.STRANGER_PER_ADDRESS  # answers to wrong keys (and other unproven mail) an hour
 STRANGER_SUBJECT = N_("[pbem] Your mail to the game server")
-COMMANDS = ("HELP", "STATUS", "REPORT", "ORDERS", "VACATION", "ANSWER", "KEY", "RESIGN", "DRAW", "PRESS", "REMATCH",
-            "LANGUAGE")
+COMMANDS = commands.COMMANDS  # read in every language: pbem.server.mail.commands
+ALONE = ("STATUS", "REPORT", "ORDERS", "KEY", "REMATCH")  # commands that take nothing after them
 # the subjects of the answers to a seat's mail, by what was done
 SUBJECTS = {"Refused": N_("Refused"), "Orders accepted": N_("Orders accepted"),
             "Orders NOT accepted": N_("Orders NOT accepted"), "Press": N_("Press"), "Status": N_("Status"),
@@ -53,40 +53,7 @@ BATCH = 64  # stored messages handled in one transaction
 BATCH_SECONDS = 0.1  # at most this long under the lock (then the rest in the next batch)
 log = logging.getLogger(__name__)
 
-HELP = N_("""pbem: how to play by mail
-
-Every mail to the server starts with a line naming the game and carrying
-your seat's secret key; SIDE (your seat) and TURN are optional and checked
-if given:
-
-  GAME 17 KEY your-key-here
-  GAME 17 SIDE Austria TURN 7AM KEY your-key-here
-
-Then either your orders, one per line (see the order template in your last
-report), or one of these commands on the next line:
-
-  STATUS               the game's state and your deadline
-  REPORT               your last report again
-  ORDERS               the orders on file for the coming day
-  VACATION <days>      move the game's deadline by some days (within the game's limit)
-  VACATION FROM 2026-12-20 TO 2027-01-03
-                       a vacation scheduled ahead, in all your games (UTC dates,
-                       both days included; or 2026-12-20T08:00 for a time)
-  RESIGN               concede the game (final: the other side wins)
-  DRAW                 offer a draw (it stands until the coming day is resolved)
-  DRAW ACCEPT          accept the draw offered (DRAW DECLINE to decline it)
-  REMATCH              once the game is over: a new one with the seats swapped
-  PRESS <seats>        a message to other seats (their names, separated by commas,
-                       or ALL); the message is the lines that follow
-  ANSWER <n> <choice>  answer question n the server asked you
-  KEY                  a new secret key (the old one stops working)
-  LANGUAGE <code>      the language of the server's mails to you: en (English),
-                       fr (français), ru (русский), uk (українська), zh (中文)
-  HELP                 this text (no first line needed)
-
-Orders you send replace any you sent before for the same day. Write FINAL on
-a line of its own to let the day be resolved before the deadline.
-""")
+HELP = commands.help_text  # the HELP mail in a language, its commands in that language's words
 
 
 def receive(service: Service, raw: bytes, source: str, received_at: datetime | None = None) -> tuple[int, bool]:
@@ -242,14 +209,21 @@ def handle(service: Service, row: dict, msg: Inbound | None = None) -> dict:
     problems = []
     header, body = parse_header(msg.text, problems)
     lines = [text.strip() for _, text in body if text.strip() and not text.strip().startswith("#")]
-    first = lines[0].split() if lines else []
-    command = first[0].upper() if first and first[0].upper() in COMMANDS else None
+    said = commands.read(lines[0]) if lines else None  # a command, in any language (AIDE, СТАТУС, 休假5)
+    command = said.name if said is not None and said.name in COMMANDS else None
+    if command in ALONE and said.args:  # "Ordres :" heads a list of orders: read as orders, refused if not
+        command = None
+    first = [command, *said.args] if command else lines[0].split() if lines else []
+    if header.line == 0 and chosen is None and said is not None and said.lang != i18n.DEFAULT \
+            and (command == "HELP" or said.name in commands.LEAGUE_COMMANDS):
+        chosen = lang = said.lang  # AIDE, 帮助, LIGUE: the word says which language its writer reads
+        tr = i18n.translator(lang)
     if header.line == 0 and (command == "HELP" or not lines and not msg.cuts):
-        result = stranger(tr.gettext(HELP) + your_deadlines(service, to, lang), "help")  # every answer tells the deadlines
+        result = stranger(HELP(lang) + your_deadlines(service, to, lang), "help")  # every answer tells the deadlines
         result["command"] = "HELP"
         return result
-    if header.line == 0 and league_mail.is_league_command(first):  # LEAGUE 3 JOIN, TOURNAMENT 5 ENTER
-        answer, done = league_mail.run(service, sender, first, lang)
+    if header.line == 0 and said is not None and said.name in commands.LEAGUE_COMMANDS:  # LEAGUE 3 JOIN
+        answer, done = league_mail.run(service, sender, [said.name, *said.args], lang)
         # a league answer goes to a member acting by mail: capped per address (not as a stranger's), fixed subject
         reply(service, to, tr.gettext(STRANGER_SUBJECT), answer, in_reply_to=msg.message_id, key=dedupe, source=sender,
               kind="league", lang=lang)
@@ -259,7 +233,7 @@ def handle(service: Service, row: dict, msg: Inbound | None = None) -> dict:
         return stranger(tr.gettext("Your mail has no first line naming the game and carrying your key, so nothing "
                                    "was done.") + stranger_read_note(msg, lang) + quoted_form_note(msg, lang)
                         + your_deadlines(service, to, lang)
-                        + "\n\n" + tr.gettext(HELP), "no header")
+                        + "\n\n" + HELP(lang), "no header")
     try:
         game_id = int(str(header.game).lstrip("#"))
         service.store.get_game(game_id)
@@ -318,7 +292,11 @@ def handle(service: Service, row: dict, msg: Inbound | None = None) -> dict:
         answer(i18n.translate(lang, "Nothing was done: %(why)s", why=i18n.error_text(exc, lang)) + read_note(msg, lang),
                "Refused")
         return {"why": str(exc), "game": game_id, "side": side}
-    answer(submission.message() + read_note(msg, lang), "Orders accepted" if submission.ok else "Orders NOT accepted")
+    text, note = submission.message(), not_a_command(submission, body, lang)
+    if note:  # after the problems, before the deadline
+        head, gap, deadline = text.rpartition("\n\n") if submission.deadline else (text, "", "")
+        text = head + note + gap + deadline
+    answer(text + read_note(msg, lang), "Orders accepted" if submission.ok else "Orders NOT accepted")
     return {"orders": submission.ok, "game": game_id, "side": side, "day": submission.day,
             "problems": [str(p) for p in submission.problems]}
 
@@ -338,7 +316,31 @@ def mail_words() -> frozenset[str]:
     """The words that begin a line of orders in any installed game: a line starting with one
     is the player's, never a quote, footer or signature. (The game is named in the mail's
     header, which is found only once the mail is read; every game's words only protect more.)"""
-    return frozenset(COMMANDS).union(*(r.mail_words for r in rulesets().values()))  # and the mail commands
+    return commands.mail_words().union(*(r.mail_words for r in rulesets().values()))  # and the mail commands
+
+
+ONLY_ALONE = N_("%(word)s is a mail command only alone on its line, with nothing after it.")
+NOT_A_COMMAND = N_("Nor is %(word)s a mail command. The commands are %(commands)s; write %(help)s on the line "
+                   "after the first for what each does.")
+
+
+def not_a_command(submission, body: list[tuple[int, str]], lang: str) -> str:
+    """For orders refused at their first word (a mail command misspelt, or one the server does not
+    have: ``HLEP``, ``ПОМОГИ``): the mail commands, in the seat's words ("" otherwise)."""
+    if submission.ok:
+        return ""
+    first = next(((n, t) for n, t in body if t.strip() and not t.strip().startswith("#")), None)
+    if first is None:
+        return ""
+    number, text = first
+    column = len(text) - len(text.lstrip()) + 1
+    if not any(p.line == number and p.column == column for p in submission.problems):
+        return ""  # refused further on: orders, not a command
+    word = text.split()[0]
+    if (said := commands.read(word)) is not None:  # ORDRES : -- a command's word, with something after it
+        return "\n\n" + i18n.translate(lang, ONLY_ALONE, word=word) if said.name in ALONE else ""
+    return "\n\n" + i18n.translate(lang, NOT_A_COMMAND, word=word, commands=commands.listed(lang),
+                                    help=commands.words_in(lang)["HELP"])
 
 
 def stranger_read_note(msg, lang: str = "en") -> str:
@@ -494,7 +496,7 @@ def authenticate(service: Service, game_id: int, side: str, key, from_addr: str,
 def run_command(service: Service, game_id: int, side: str, command: str, args: list[str]) -> str:
     tr = i18n.translator(service.lang_of(game_id, side))
     if command == "HELP":
-        return tr.gettext(HELP)
+        return HELP(tr.lang)
     if command == "LANGUAGE":
         return set_language(service, game_id, side, args)
     if command == "STATUS":
@@ -507,7 +509,8 @@ def run_command(service: Service, game_id: int, side: str, command: str, args: l
         return tr.gettext("Orders on file for the coming day:") + "\n\n" + (text or tr.gettext("(none)"))
     if command == "VACATION" and args and args[0].upper() == "FROM":
         if len(args) != 4 or args[2].upper() != "TO":
-            raise ServiceError("write VACATION FROM <start> TO <end>, like: VACATION FROM 2026-12-20 TO 2027-01-03")
+            raise ServiceError("write %(vacation)s %(from)s <start> %(to)s <end>, like: %(vacation)s %(from)s 2026-12-20 "
+                               "%(to)s 2027-01-03", **commands.words("VACATION", "FROM", "TO"))
         email = service.seat(game_id, side)["email"] or ""
         if not email:
             raise ServiceError("your seat has no address to schedule a vacation for")
@@ -523,23 +526,26 @@ def run_command(service: Service, game_id: int, side: str, command: str, args: l
                           game=service.label(new))
     if command == "RESIGN":
         if args:
-            raise ServiceError("write RESIGN alone on its line")
+            raise ServiceError("write %(resign)s alone on its line", **commands.words("RESIGN"))
         return service.resign(game_id, side)
     if command == "DRAW":
-        word = args[0].upper() if args else "OFFER"
+        word = args[0].upper() if args else "OFFER"  # in English: commands.read put a sub-word in any language so
         if len(args) > 1 or word not in ("OFFER", "ACCEPT", "DECLINE"):
-            raise ServiceError("write DRAW (to offer one), DRAW ACCEPT or DRAW DECLINE")
+            raise ServiceError("write %(draw)s (to offer one), %(draw)s %(accept)s or %(draw)s %(decline)s",
+                               **commands.words("DRAW", "ACCEPT", "DECLINE"))
         if word == "OFFER":
             return service.offer_draw(game_id, side)
         return service.answer_draw(game_id, side, word == "ACCEPT")
     if command == "VACATION":
         if len(args) != 1 or not args[0].isdigit():
-            raise ServiceError("write VACATION and a number of days, like: VACATION 5")
+            raise ServiceError("write %(vacation)s and a number of days, like: %(vacation)s 5",
+                               **commands.words("VACATION"))
         service.vacation(game_id, side, int(args[0]))
         return tr.gettext("Vacation taken.") + "\n\n" + service.deadline_line(game_id, side)
     if command == "ANSWER":
         if len(args) < 1 or not args[0].isdigit():
-            raise ServiceError("write ANSWER, the question's number, then your choices: ANSWER 3 F2")
+            raise ServiceError("write %(answer)s, the question's number, then your choices: %(answer)s 3 F2",
+                               **commands.words("ANSWER"))
         return service.answer(game_id, side, int(args[0]), list(args[1:]))
     if command == "KEY":
         service.rotate_key(game_id, side)
@@ -551,12 +557,27 @@ def run_command(service: Service, game_id: int, side: str, command: str, args: l
 def set_language(service: Service, game_id: int, side: str, args: list[str]) -> str:
     """LANGUAGE <code>: the language of every mail to the seat's player from now on (and of his pages
     on the web, where he has not chosen another since)."""
-    code = i18n.normalise(args[0]) if len(args) == 1 else None
+    code = language_named(args[0]) if len(args) == 1 else None
     if code is None:
-        raise ServiceError("write LANGUAGE and one of %(codes)s, like: LANGUAGE fr",
-                           codes=", ".join(f"{c} ({name})" for c, name in i18n.LANGUAGES.items()))
+        raise ServiceError("write %(language)s and one of %(codes)s, like: %(language)s fr",
+                           codes=", ".join(f"{c} ({name})" for c, name in i18n.LANGUAGES.items()),
+                           **commands.words("LANGUAGE"))
     email = service.seat(game_id, side)["email"]
     if not email:
         raise ServiceError("your seat has no address to keep a language for")
     service.store.set_language(email, code)
     return i18n.translate(code, "From now on the server writes to you in English.")
+
+
+def language_named(text: str) -> str | None:
+    """The language a LANGUAGE command names: its code (fr, fr-CA) or its name, in its own language or in
+    English, with or without accents (français, Francais, French, русский, 中文)."""
+    code = i18n.normalise(text)
+    if code is not None:
+        return code
+    names = {**{commands.folded(name): c for c, name in i18n.LANGUAGES.items()},
+             **{commands.folded(name): c for c, name in ENGLISH_NAMES.items()}}
+    return names.get(commands.folded(text))
+
+
+ENGLISH_NAMES = {"en": "English", "fr": "French", "ru": "Russian", "uk": "Ukrainian", "zh": "Chinese"}

@@ -5,7 +5,8 @@
 
 The sender is the mail's From address (its Reply-To for the answer): a league sign-up
 gives no seat and no key, and the answer goes to that address, so a forged From signs
-up only someone who is told of it.
+up only someone who is told of it. The words are read in every language (LIGUE 3 ADHÉRER, 联赛3加入):
+pbem.server.mail.commands reads the line and hands ``run`` its English words.
 """
 
 from __future__ import annotations
@@ -18,12 +19,9 @@ USAGE = N_("League commands: LEAGUE <number> JOIN [your name]  or  TOURNAMENT <n
            "(the league's page on the web lists its tournaments and their numbers).")
 
 
-def is_league_command(words: list[str]) -> bool:
-    return bool(words) and words[0].upper() in ("LEAGUE", "TOURNAMENT")
-
-
 def run(service, sender: str, words: list[str], lang: str | None = "en") -> tuple[str, dict]:
-    """Do a league command for ``sender``; returns the answer (in ``lang``: the language the address
+    """Do a league command (``words``: its English words, as pbem.server.mail.commands.read gives them, then
+    its arguments) for ``sender``; returns the answer (in ``lang``: the language the address
     chose) and what to record."""
     from .service import Leagues
 

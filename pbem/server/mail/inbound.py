@@ -31,7 +31,6 @@ from pbem.server.mail.reply import Cut, new_text
 
 LIMIT_BYTES = 10 * 1024 * 1024
 HEADER_LIMIT = 256 * 1024
-COMMANDS = ("HELP", "STATUS", "REPORT", "ORDERS", "VACATION")
 
 # Labels that mail programs use loosely, read as browsers read them (WHATWG).
 CHARSET_ALIASES = {
@@ -118,25 +117,6 @@ def parse_message(raw: bytes, limit_bytes: int = LIMIT_BYTES, has_orders=None, w
     except Exception as exc:
         result.problem = f"the message body could not be read ({type(exc).__name__})"
     return result
-
-
-def extract_commands(text: str):
-    """A mail command alone on the first non-blank line: (COMMAND, args) or None.
-
-    HELP, STATUS, REPORT and ORDERS take no arguments; VACATION takes its
-    arguments as given (``VACATION <from> <to>``; the caller checks them).
-    """
-    for line in text.splitlines():
-        words = line.split()
-        if not words:
-            continue
-        command = words[0].upper()
-        if command == "VACATION":
-            return command, tuple(words[1:])
-        if command in COMMANDS and len(words) == 1:
-            return command, ()
-        return None
-    return None
 
 
 # -- headers ------------------------------------------------------------------

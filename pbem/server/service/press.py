@@ -14,6 +14,7 @@ import json
 from pbem.core.ruleset import press_refusal
 from pbem.server import deadlines, i18n
 from pbem.server.notify import notice
+from pbem.server.mail import commands
 
 from .base import ServiceBase, ServiceError
 
@@ -25,7 +26,7 @@ class Press(ServiceBase):
     def press_seats(self, game_id: int, sender: str, names: list[str]) -> list[str]:
         """The seats a message names (ids or titles, any case; ALL: every other seat)."""
         titles = self.seat_titles(game_id)
-        if [n.strip().upper() for n in names] == ["ALL"]:
+        if len(names) == 1 and commands.means(names[0].strip(), "ALL"):  # ALL, TOUS, ВСЕМ, УСІМ, 全部
             return [s for s in titles if s != sender]
         out = []
         for name in names:
@@ -38,7 +39,7 @@ class Press(ServiceBase):
             if seat not in out:
                 out.append(seat)
         if not out:
-            raise ServiceError("say to which seats: their names, or ALL")
+            raise ServiceError("say to which seats: their names, or %(all)s", all=commands.word("ALL"))
         return out
 
     def send_press(self, game_id: int, sender: str, to: list[str], text: str, who: str = "") -> str:

@@ -67,7 +67,8 @@ class Margins(Layout):
         v, u, w = self.view, self.u, self.board.width
         out = []
         _ = self.tongue.gettext
-        title = self.title or (_(v["scenario"]) if v.get("scenario") else "") or self.board.name  # the game's catalog's
+        scenario = v.get("scenario")  # a name of the game's catalog (not written _(v["scenario"]): pybabel took "scenario")
+        title = self.title or (_(scenario) if scenario else "") or self.board.name
         out.append(_text(24 * u, 34 * u, title, 26 * u, font_style="italic", font_weight="bold"))
         viewer = v.get("viewer")
         who = (_("as seen by %(side)s", side=self.side_word(viewer)) if viewer
