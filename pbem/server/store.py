@@ -323,7 +323,7 @@ def _texts_kept_once(db: Database) -> None:
         db.execute("UPDATE outbox SET html = NULL, html_ref = ? WHERE id = ?", (put_text(db, html), outbox_id))
 
 
-TEXT_INLINE = 1024  # characters of an outgoing mail's HTML kept in its row; longer, in ``texts``
+TEXT_INLINE = 1024  # characters of an outgoing mail's text or HTML kept in its row; longer, in ``texts``
 
 
 def put_text(db, text: str) -> str:
@@ -331,6 +331,21 @@ def put_text(db, text: str) -> str:
     digest = hashlib.sha256(text.encode()).hexdigest()
     db.execute("INSERT OR IGNORE INTO texts (digest, data) VALUES (?, ?)", (digest, zlib.compress(text.encode(), 6)))
     return digest
+
+
+@migrations(name="issue15_3_bodies_kept_once")
+def _bodies_kept_once(db: Database) -> None:
+    """The plain text of outgoing mail kept once too, as the HTML (``issue15_2``): a body over
+    ``TEXT_INLINE`` characters (a report's text, 5-15 KB; a long answer) goes to ``texts`` by its SHA-256,
+    the row holding the digest (``body_ref``) and an empty ``body``. Read a mail's texts through
+    ``Store.mails`` (or ``Store.whole``), never from the columns."""
+    db.executescript("""
+        ALTER TABLE outbox ADD COLUMN body_ref TEXT;
+        CREATE INDEX outbox_body_ref ON outbox(body_ref);
+        """)
+    rows = db.execute("SELECT id, body FROM outbox WHERE length(body) > ?", (TEXT_INLINE,)).fetchall()
+    for outbox_id, body in rows:
+        db.execute("UPDATE outbox SET body = '', body_ref = ? WHERE id = ?", (put_text(db, body), outbox_id))
 
 
 @migrations(name="issue17_1_language")
@@ -621,6 +636,35 @@ class Store:
         row = self.query_one("SELECT data FROM texts WHERE digest = ?", (digest,))
         return None if row is None else zlib.decompress(row["data"]).decode()
 
+    def mails(self, tail: str = "", params=()) -> list[dict]:
+        """Outbox rows, ``SELECT * FROM outbox`` followed by ``tail`` (its WHERE, ORDER BY, LIMIT),
+        each with its texts whole (``whole``): the one way to read what a mail says."""
+        rows = self.query(f"SELECT * FROM outbox {tail}", params)
+        digests = {row[key] for row in rows for key in ("body_ref", "html_ref") if row.get(key)}
+        texts = {}
+        for start in range(0, len(digests), 500):  # SQLite's bound on a statement's parameters
+            chunk = sorted(digests)[start:start + 500]
+            marks = ", ".join("?" for _ in chunk)
+            for kept in self.query(f"SELECT digest, data FROM texts WHERE digest IN ({marks})", chunk):
+                texts[kept["digest"]] = zlib.decompress(kept["data"]).decode()
+        return [self.whole(row, texts.get) for row in rows]
+
+    def mail(self, tail: str = "", params=()) -> dict | None:
+        """The first of ``mails(tail, params)``, or None."""
+        rows = self.mails(tail, params)
+        return rows[0] if rows else None
+
+    def whole(self, row: dict, texts=None) -> dict:
+        """An outbox row with its body and HTML whole: those kept once (``body_ref``, ``html_ref``)
+        read back from ``texts`` (by ``texts(digest)``, default ``Store.text``). A text whose
+        reference is lost stays None (the sender refuses such a row: ``outbox.build_email``)."""
+        texts = texts or self.text
+        if row.get("body_ref"):
+            row["body"] = texts(row["body_ref"])
+        if row.get("html_ref") and row.get("html") is None:
+            row["html"] = texts(row["html_ref"])
+        return row
+
     def read_days(self, game_id: int) -> list[dict]:
         rows = self.query("SELECT * FROM days WHERE game_id = ? ORDER BY day", (game_id,))
         for row in rows:
@@ -768,8 +812,9 @@ class Store:
 
     def recent_outbox(self, limit: int = 50) -> list[dict]:
         """The newest outbox rows (without attachments), newest first."""
-        return self.query("SELECT id, created, to_addr, subject, body, kind, game_id, status, attempts, last_error,"
-                          " sent_at FROM outbox ORDER BY id DESC LIMIT ?", (limit,))
+        rows = self.query("SELECT id, created, to_addr, subject, body, body_ref, kind, game_id, status, attempts,"
+                          " last_error, sent_at FROM outbox ORDER BY id DESC LIMIT ?", (limit,))
+        return [self.whole(row) for row in rows]
 
     def recent_inbound(self, limit: int = 50) -> list[dict]:
         """The newest inbound messages (without their raw bytes), newest first, with their sender

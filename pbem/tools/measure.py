@@ -149,9 +149,9 @@ class Footprint:
 
 
 PARTS = {  # what a game's bytes are, by table and column (content only: SQLite adds pages and indexes)
-    "outbox texts": "SELECT SUM(length(body)) FROM outbox",
-    "outbox HTML": "SELECT SUM(COALESCE(length(html), 0)) FROM outbox",
-    "outbox HTML kept once (zlib)": "SELECT SUM(length(data)) FROM texts",
+    "outbox texts inline": "SELECT SUM(length(body)) FROM outbox",
+    "outbox HTML inline": "SELECT SUM(COALESCE(length(html), 0)) FROM outbox",
+    "outbox texts and HTML kept once (zlib)": "SELECT SUM(length(data)) FROM texts",
     "outbox attachments": "SELECT SUM(length(attachments)) FROM outbox",
     "inbound mail": "SELECT SUM(length(raw)) FROM inbound",
     "log": "SELECT SUM(length(entry)) FROM log",
