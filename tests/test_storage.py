@@ -263,3 +263,14 @@ def test_a_database_mid_game_upgrades_its_bodies_and_sends_every_mail_as_before(
     Sender(store, maildir=str(tmp_path / "maildir")).send_due()  # its own service: draws the maps again
     assert len(before) == len(whole) and text_parts(tmp_path / "maildir") == before  # the same texts, under the same Message-IDs
     store.close()
+
+
+def test_the_footprint_prints_the_games_own_bytes_against_the_goal(tmp_path):
+    """`pbem measure footprint` prints a finished game's own bytes (the database less an empty one of the
+    same schema) as a ratio to the goal of 1 MB."""
+    from pbem.tools.measure import Footprint, empty_size
+
+    empty = empty_size(tmp_path / "empty.sqlite3")
+    assert empty > 0 and list(tmp_path.iterdir()) == []  # measured, then removed
+    text = str(Footprint(32, 1_110_000, 470_000, "pruned", {"log": 10_000}, {"log": 10_000}, 340_000))
+    assert "the game's own bytes" in text and "0.77 MB, 0.77 of the goal of 1 MB (the whole file: 1.11)" in text

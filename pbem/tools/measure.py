@@ -135,9 +135,18 @@ class Footprint:
     pruned: str
     parts: dict = None  # what holds the bytes before pruning: content bytes by table and column
     parts_after: dict = None
+    empty: int = 0  # an empty database of the same schema (a page for each table and index), vacuumed
+
+    GOAL = 1_000_000  # issue 15: at most 1 MB a finished game, every past report and map still available
 
     def __str__(self) -> str:
         lines = [f"a finished game of {self.days} days, its mail delivered: database {self.before / 1e6:.2f} MB"]
+        if self.empty:
+            own = self.before - self.empty
+            lines.append(f"  the game's own bytes (the database less an empty one, {self.empty / 1e6:.2f} MB of "
+                         f"schema that every game on a server shares): {own / 1e6:.2f} MB, "
+                         f"{own / self.GOAL:.2f} of the goal of {self.GOAL / 1e6:.0f} MB "
+                         f"(the whole file: {self.before / self.GOAL:.2f})")
         if self.parts:
             lines.append("  of which: " + ", ".join(f"{k} {v / 1e6:.2f} MB" for k, v in self.parts.items()))
         lines.append(f"after the retention defaults have passed and pbem prune: {self.after / 1e6:.2f} MB "
@@ -206,11 +215,23 @@ def footprint(scenario: str = "marengo.toml", seed: int = 1, workdir=None) -> Fo
         pruned = retention.prune(store, config, clock(), service.maps)
         retention.vacuum(store)
         after = (folder / "pbem.sqlite3").stat().st_size
-        return Footprint(days, before, after, str(pruned), held, parts(store))
+        return Footprint(days, before, after, str(pruned), held, parts(store), empty_size(folder / "empty.sqlite3"))
     finally:
         store.close()
         if workdir is None:
             shutil.rmtree(folder, ignore_errors=True)
+
+
+def empty_size(path: Path) -> int:
+    """The size of an empty database with every migration applied, vacuumed (then removed)."""
+    empty = Store(path)
+    try:
+        retention.vacuum(empty)
+        return path.stat().st_size
+    finally:
+        empty.close()
+        for leftover in path.parent.glob(path.name + "*"):
+            leftover.unlink()
 
 
 def resident_mb() -> tuple[float, float]:
