@@ -274,3 +274,29 @@ def test_the_footprint_prints_the_games_own_bytes_against_the_goal(tmp_path):
     assert empty > 0 and list(tmp_path.iterdir()) == []  # measured, then removed
     text = str(Footprint(32, 1_110_000, 470_000, "pruned", {"log": 10_000}, {"log": 10_000}, 340_000))
     assert "the game's own bytes" in text and "0.77 MB, 0.77 of the goal of 1 MB (the whole file: 1.11)" in text
+
+
+def test_a_kept_text_is_compressed_with_the_dictionary_and_older_plain_zlib_still_reads(tmp_path, monkeypatch):
+    import hashlib
+    import zlib
+
+    from pbem.server import store as stores
+    from pbem.server.store import TEXT_DICTIONARY, pack_text, put_text, unpack_text
+
+    report = "".join(f"A{i}  Ott: column cavalry  cavalry  2  Cascina Orbicella  reserve  yes\n" for i in range(40))
+    packed = pack_text(report)
+    assert packed[0] == TEXT_DICTIONARY and unpack_text(packed) == report
+    assert len(packed) < len(zlib.compress(report.encode(), 6))  # the dictionary's strings cost nothing
+    assert unpack_text(zlib.compress(report.encode(), 6)) == report  # kept before the dictionaries
+    store = Store(tmp_path / "pbem.sqlite3")
+    with store.transaction():
+        digest = put_text(store.db, report)
+        store.db.execute("INSERT INTO texts (digest, data) VALUES ('old', ?)", (zlib.compress(b"an old text " * 200),))
+    assert store.text(digest) == report and store.text("old") == "an old text " * 200
+    assert digest == hashlib.sha256(report.encode()).hexdigest()  # kept once by the text's own digest
+    store.close()
+    changed = tmp_path / "changed.zdict"  # a dictionary file that is not the one recorded is refused
+    changed.write_bytes(b"other strings")
+    monkeypatch.setitem(stores.TEXT_DICTIONARIES, 9, (str(changed), hashlib.sha256(b"the first").hexdigest()))
+    with pytest.raises(ValueError, match="not the dictionary"):
+        unpack_text(b"\x09" + b"anything")

@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import email.parser
 import email.policy
+import functools
 import hashlib
 import hmac
 import json
@@ -28,6 +29,7 @@ import sqlite3
 import threading
 import zlib
 from datetime import datetime, timezone
+from pathlib import Path
 
 from sqlite_utils import Database
 from sqlite_utils.migrations import Migrations
@@ -325,11 +327,45 @@ def _texts_kept_once(db: Database) -> None:
 
 TEXT_INLINE = 1024  # characters of an outgoing mail's text or HTML kept in its row; longer, in ``texts``
 
+# A kept text is compressed with a preset dictionary (zlib's ``zdict``: the strings a report mail repeats, its
+# HTML's markup and style, the rule book's words): a report then takes about 40 % of its plain zlib size.
+# The dictionary's number is the data's first byte; a plain zlib stream (kept before the dictionaries) begins
+# with 0x78. A dictionary file is never changed once texts are kept with it: a new one gets a new number
+# (scripts/text-dictionary). Its SHA-256 is checked when it is read.
+TEXT_DICTIONARIES = {1: ("mailtexts-1.zdict", "50b450f2a64055bd1ace27c82a6151c1950b0da45304befa0e4c50ea14fb3d29")}
+TEXT_DICTIONARY = 1  # the one new texts are kept with
+
+
+@functools.cache
+def text_dictionary(number: int) -> bytes:
+    """Preset dictionary ``number`` (TEXT_DICTIONARIES); ValueError if its file is not the one recorded."""
+    name, sha256 = TEXT_DICTIONARIES[number]
+    data = (Path(__file__).parent / name).read_bytes()
+    if hashlib.sha256(data).hexdigest() != sha256:
+        raise ValueError(f"{name} is not the dictionary texts were kept with (its SHA-256 differs)")
+    return data
+
+
+def pack_text(text: str) -> bytes:
+    """A text as kept: its dictionary's number, then the text compressed with it."""
+    packer = zlib.compressobj(6, zdict=text_dictionary(TEXT_DICTIONARY))
+    return bytes([TEXT_DICTIONARY]) + packer.compress(text.encode()) + packer.flush()
+
+
+def unpack_text(data: bytes) -> str:
+    """The text ``pack_text`` kept (or a plain zlib stream, as texts were kept before the dictionaries)."""
+    data = bytes(data)
+    if data[:1] == b"\x78":
+        return zlib.decompress(data).decode()
+    unpacker = zlib.decompressobj(zdict=text_dictionary(data[0]))
+    return (unpacker.decompress(data[1:]) + unpacker.flush()).decode()
+
 
 def put_text(db, text: str) -> str:
-    """Keep ``text`` once (zlib) by its SHA-256; returns the digest. ``db``: anything with execute."""
+    """Keep ``text`` once (compressed: ``pack_text``) by its SHA-256; returns the digest. ``db``: anything
+    with execute."""
     digest = hashlib.sha256(text.encode()).hexdigest()
-    db.execute("INSERT OR IGNORE INTO texts (digest, data) VALUES (?, ?)", (digest, zlib.compress(text.encode(), 6)))
+    db.execute("INSERT OR IGNORE INTO texts (digest, data) VALUES (?, ?)", (digest, pack_text(text)))
     return digest
 
 
@@ -634,7 +670,7 @@ class Store:
         if not digest:
             return None
         row = self.query_one("SELECT data FROM texts WHERE digest = ?", (digest,))
-        return None if row is None else zlib.decompress(row["data"]).decode()
+        return None if row is None else unpack_text(row["data"])
 
     def mails(self, tail: str = "", params=()) -> list[dict]:
         """Outbox rows, ``SELECT * FROM outbox`` followed by ``tail`` (its WHERE, ORDER BY, LIMIT),
@@ -646,7 +682,7 @@ class Store:
             chunk = sorted(digests)[start:start + 500]
             marks = ", ".join("?" for _ in chunk)
             for kept in self.query(f"SELECT digest, data FROM texts WHERE digest IN ({marks})", chunk):
-                texts[kept["digest"]] = zlib.decompress(kept["data"]).decode()
+                texts[kept["digest"]] = unpack_text(kept["data"])
         return [self.whole(row, texts.get) for row in rows]
 
     def mail(self, tail: str = "", params=()) -> dict | None:

@@ -222,6 +222,27 @@ def footprint(scenario: str = "marengo.toml", seed: int = 1, workdir=None) -> Fo
             shutil.rmtree(folder, ignore_errors=True)
 
 
+DICTIONARY_SIZE = 32768  # zlib's window: a preset dictionary longer is cut to its end
+
+
+def text_dictionary(maildir) -> bytes:
+    """A preset dictionary for the kept texts of mail (pbem.server.store.TEXT_DICTIONARIES), from the report
+    mails a finished game delivered into ``maildir`` (``pbem measure footprint --workdir``): the start of a
+    mid-game report's text, then its HTML; zlib reads the end of a dictionary most cheaply, so the HTML's
+    markup, in every report, comes last."""
+    import mailbox
+
+    reports = []
+    for msg in mailbox.Maildir(str(maildir), create=False):
+        parts = {p.get_content_type(): p.get_payload(decode=True) for p in msg.walk()}
+        if "text/html" in parts and any(p.get_filename() == "map.png" for p in msg.walk()):
+            reports.append((msg["Date"], parts["text/plain"], parts["text/html"]))
+    if not reports:
+        raise ValueError(f"no report mail in {maildir}")
+    _, text, html = sorted(reports)[len(reports) // 2]
+    return (text[:12000] + html)[-DICTIONARY_SIZE:]
+
+
 def empty_size(path: Path) -> int:
     """The size of an empty database with every migration applied, vacuumed (then removed)."""
     empty = Store(path)
