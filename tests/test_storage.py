@@ -300,3 +300,17 @@ def test_a_kept_text_is_compressed_with_the_dictionary_and_older_plain_zlib_stil
     monkeypatch.setitem(stores.TEXT_DICTIONARIES, 9, (str(changed), hashlib.sha256(b"the first").hexdigest()))
     with pytest.raises(ValueError, match="not the dictionary"):
         unpack_text(b"\x09" + b"anything")
+
+
+def test_the_admin_page_shows_a_mail_whose_text_is_kept_once_whole(finished):
+    import html
+
+    from websupport import ADMIN
+
+    site, game_id = finished
+    newest = site.store.mail("WHERE kind = 'report' ORDER BY id DESC LIMIT 1")
+    kept = site.store.query_one("SELECT body, body_ref FROM outbox WHERE id = ?", (newest["id"],))
+    assert kept["body"] == "" and kept["body_ref"] and len(newest["body"]) > 1024  # kept once, read whole
+    outbox = site.client(ADMIN).get("/admin").text.split('id="outbox"')[1].split("</table>")[0]  # not the maildir's
+    shown = html.unescape(outbox.split(f"<td>{newest['id']}</td>")[1].split("<pre>")[1].split("</pre>")[0])
+    assert shown == newest["body"]
