@@ -48,12 +48,12 @@ def mail(service, sender: str, text: str, n=[0]) -> str:
     msg.set_content(text)
     inbound_id, _ = inbox.receive(service, msg.as_bytes(), "pipe")
     inbox.process(service, inbound_id)
-    return service.store.query_one("SELECT body FROM outbox WHERE to_addr = ? ORDER BY id DESC LIMIT 1",
+    return service.store.mail("WHERE to_addr = ? ORDER BY id DESC LIMIT 1",
                                    (sender,))["body"]
 
 
 def mails_to(service, address: str, kind: str) -> list[dict]:
-    return service.store.query("SELECT * FROM outbox WHERE to_addr = ? AND kind = ? ORDER BY id", (address, kind))
+    return service.store.mails("WHERE to_addr = ? AND kind = ? ORDER BY id", (address, kind))
 
 
 def test_a_resignation_by_mail_ends_the_game_for_good(world):

@@ -138,7 +138,7 @@ def test_a_private_game_is_joined_by_invitation_only(site):
     assert 'id="invite"' in page and "Offer a draw" not in page  # an open game: no draw, no resignation
     assert post(otto, f"/games/{game_id}/invite", side="france", email=FRED).status_code == 400  # not his
     assert post(anna, f"/games/{game_id}/invite", side="france", email=FRED).status_code == 302
-    mail = site.store.query_one("SELECT * FROM outbox WHERE kind = 'invitation'")
+    mail = site.store.mail("WHERE kind = 'invitation'")
     assert mail["to_addr"] == FRED and f"/games/{game_id}/invitation" in mail["body"]
     assert otto.get(f"/games/{game_id}/invitation").status_code == 404
     assert "Take the seat" in fred.get(f"/games/{game_id}/invitation").text

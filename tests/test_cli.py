@@ -75,6 +75,7 @@ def test_bench_prints_its_figures():
     assert re.search(r"self-play: 2 complete games in [\d.]+ s: [\d.]+ games/s", out)
     assert re.search(r"replay of a complete game's log \(\d+ days a game.*median [\d.]+ ms \(the best of 2 "
                      r"replays of each game\).*the first replay of each: median [\d.]+ ms", out)
+    assert re.search(r"of which parsing the orders again: \d+% \(median over the games", out)
 
 
 def test_a_port_in_use_is_one_clear_line(tmp_path):

@@ -24,7 +24,7 @@ def world(tmp_path):
 
 
 def bodies(service, kind, to=None):
-    rows = service.store.query("SELECT to_addr, body FROM outbox WHERE kind = ? ORDER BY id", (kind,))
+    rows = service.store.mails("WHERE kind = ? ORDER BY id", (kind,))
     return [r["body"] for r in rows if to is None or r["to_addr"] == to]
 
 

@@ -133,7 +133,7 @@ def deliver(service, text, sender="anna@example.org"):
 
 
 def mails(service, to, kind=None):
-    rows = service.store.query("SELECT subject, body, kind FROM outbox WHERE to_addr = ? ORDER BY id", (to,))
+    rows = service.store.mails("WHERE to_addr = ? ORDER BY id", (to,))
     return [r for r in rows if kind is None or r["kind"] == kind]
 
 

@@ -50,7 +50,7 @@ def deliver(service, text, sender, **headers):
 
 
 def outbox(service, to):
-    return service.store.query("SELECT subject, body, kind FROM outbox WHERE to_addr = ? ORDER BY id", (to,))
+    return service.store.mails("WHERE to_addr = ? ORDER BY id", (to,))
 
 
 def around_a_game(folder: Path, lang: str):
@@ -279,7 +279,7 @@ def test_a_subject_in_another_script_keeps_its_spaces_when_folded(tmp_path):
     for subject in subjects:
         from pbem.server.mail.outbox import queue
 
-        row = store.query_one("SELECT * FROM outbox WHERE id = ?", (queue(store, ANNA, subject, "body"),))
+        row = store.mail("WHERE id = ?", (queue(store, ANNA, subject, "body"),))
         raw = build_email(row).as_bytes(policy=email.policy.SMTP)
         head = raw.split(b"\r\n\r\n")[0]
         assert all(len(line) <= 78 for line in head.split(b"\r\n")), head

@@ -46,7 +46,7 @@ def test_a_question_is_put_in_the_seats_language_by_mail_and_on_the_page(tmp_pat
     assert shown.question != english.question  # the rules wrote it as a Text: it reads in the seat's language
     assert pending["said"][lang]["question"] == shown.question
 
-    mail = [m for m in site.store.query("SELECT * FROM outbox WHERE kind = 'question' ORDER BY id")][-1]
+    mail = [m for m in site.store.mails("WHERE kind = 'question' ORDER BY id")][-1]
     assert mail["to_addr"] == email
     body = mail["body"]
     assert shown.question in body and english.question not in body

@@ -717,7 +717,7 @@ def test_orders_by_mail_headed_in_the_players_words_are_refused_whole_in_his_lan
         msg.set_content(text)
         inbound_id, _ = inbox.receive(service, msg.as_bytes(), "smtp")
         inbox.process(service, inbound_id)
-        rows = service.store.query("SELECT body FROM outbox WHERE to_addr = ? ORDER BY id DESC", ("anna@example.org",))
+        rows = service.store.mails("WHERE to_addr = ? ORDER BY id DESC", ("anna@example.org",))
         return rows[0]["body"]
 
     header = f"{game_word} {game_id} {key_word} {keys['austria']}"

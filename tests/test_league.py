@@ -441,7 +441,7 @@ def test_sign_up_and_entry_by_mail(site):
         msg.set_content(text)
         inbound_id, _ = inbox.receive(site.service, msg.as_bytes(), "pipe")
         inbox.process(site.service, inbound_id)
-        return site.store.query_one("SELECT body FROM outbox WHERE to_addr = ? ORDER BY id DESC LIMIT 1",
+        return site.store.mail("WHERE to_addr = ? ORDER BY id DESC LIMIT 1",
                                     (sender,))["body"]
 
     assert "join the league" in mail("ney@example.org", f"TOURNAMENT {tid} ENTER")

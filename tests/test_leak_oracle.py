@@ -108,10 +108,9 @@ def mails_for(store: Store, email: str, after: int, resolve=None) -> list[tuple[
     after outbox id ``after``; an attachment kept as a reference (a report's view.json) drawn by
     ``resolve``, as the sender draws it."""
     out = []
-    for row in store.db.execute("SELECT id, subject, body, html, attachments, html_ref FROM outbox WHERE to_addr = ? "
-                                "AND id > ? ORDER BY id", (email, after)).fetchall():
-        parts, views = [row[1], row[2], row[3] or store.text(row[5]) or ""], []  # an HTML kept once: by reference
-        for attachment in json.loads(row[4]):
+    for mail in store.mails("WHERE to_addr = ? AND id > ? ORDER BY id", (email, after)):  # texts kept once: whole
+        parts, views = [mail["subject"], mail["body"], mail["html"] or ""], []
+        for attachment in json.loads(mail["attachments"]):
             if not (attachment["mime"] == "application/json" or attachment["mime"].startswith("text/")):
                 continue  # pictures: the maps are checked as SVG through the web
             data = content(attachment, resolve)
@@ -120,7 +119,7 @@ def mails_for(store: Store, email: str, after: int, resolve=None) -> list[tuple[
                 parts.append(json.dumps(views[-1], ensure_ascii=False))
             elif attachment["mime"].startswith("text/"):
                 parts.append(data.decode())
-        out.append((row[0], "\n".join(parts), views))
+        out.append((mail["id"], "\n".join(parts), views))
     return out
 
 

@@ -121,7 +121,7 @@ def test_any_mail_through_the_smtp_door_gets_bounded_clean_answers(tmp_path_fact
         throttle.STRANGER_PER_HOUR, throttle.ANSWERS_PER_ADDRESS, throttle.STRANGER_PER_ADDRESS = saved
     row = service.store.query_one("SELECT status, result FROM inbound WHERE message_id = ?", (f"<fuzz-{n}@example.net>",))
     assert row is not None and row["status"] in ("processed", "dropped")
-    answers = service.store.query("SELECT to_addr, subject, body FROM outbox WHERE id > ? AND kind = 'reply'",
+    answers = service.store.mails("WHERE id > ? AND kind = 'reply'",
                                   (before,))
     if marker is not None:
         assert answers == [], (marker, answers)

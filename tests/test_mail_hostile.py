@@ -45,7 +45,7 @@ class Door:
         return inbox.process_pending(self.service)
 
     def answers(self, to=None) -> list[dict]:
-        rows = self.store.query("SELECT to_addr, subject, body FROM outbox WHERE kind = 'reply' ORDER BY id")
+        rows = self.store.mails("WHERE kind = 'reply' ORDER BY id")
         return [r for r in rows if to is None or r["to_addr"] == to]
 
     def close(self):

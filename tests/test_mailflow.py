@@ -43,7 +43,7 @@ def mail(text, sender="anna@example.org", subject="orders", message_id=None, **h
 
 
 def outbox(service, to=None):
-    rows = service.store.db.execute("SELECT to_addr, subject, body, kind FROM outbox ORDER BY id").fetchall()
+    rows = [(m["to_addr"], m["subject"], m["body"], m["kind"]) for m in service.store.mails("ORDER BY id")]
     return [r for r in rows if to is None or r[0] == to]
 
 

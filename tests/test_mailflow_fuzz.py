@@ -48,5 +48,5 @@ def test_any_mail_gets_a_bounded_answer_or_none(tmp_path_factory, body, with_key
     inbox.process(service, inbound_id)
     row = service.store.get_inbound(inbound_id)
     assert row["status"] in ("processed", "dropped")
-    for answer in service.store.query("SELECT body FROM outbox WHERE id > ?", (before,)):
+    for answer in service.store.mails("WHERE id > ?", (before,)):
         assert len(answer["body"]) <= inbox.REPLY_LIMIT + 100

@@ -39,7 +39,7 @@ def relay():
 
 
 def row(store, outbox_id):
-    return store.query_one("SELECT * FROM outbox WHERE id = ?", (outbox_id,))
+    return store.mail("WHERE id = ?", (outbox_id,))
 
 
 def test_a_message_carries_exactly_these_headers(store):

@@ -258,7 +258,7 @@ def test_the_mailed_link(site):
     form = client.get("/login?next=/games/1")
     assert client.post("/login", data={"csrf_token": csrf(form.text), "email": ANNA, "action": "link",
                                        "next": "/games/1"}).status_code == 200
-    (mail,) = site.store.query("SELECT * FROM outbox WHERE kind = 'login'")
+    (mail,) = site.store.mails("WHERE kind = 'login'")
     assert (mail["to_addr"], mail["subject"]) == (ANNA, "[pbem] Your sign-in link")
     token = mail["body"].split("/login/")[1].split()[0]
     assert mail["body"] == (
@@ -453,12 +453,13 @@ def test_a_wrong_key_by_mail_is_refused_audited_and_told_to_the_owner(site):
     service, g_id = site.service, site.g
     site.store.execute("DELETE FROM outbox")  # the welcome mails
     assert inbox.authenticate(service, g_id, "austria", site.keys["austria"], "anyone@example.org", {"id": 1})
-    assert site.store.query("SELECT * FROM outbox") == []
+    assert site.store.mails() == []
     assert not inbox.authenticate(service, g_id, "austria", "wrong", "Stranger@Example.org", {"id": 2})
     (audit,) = [a for a in site.store.read_audit() if a["action"] == "wrong_key"]
     assert (audit["who"], audit["game_id"], audit["detail"]) == \
         ("Stranger@Example.org", g_id, {"from": "stranger@example.org", "side": "austria", "inbound": 2})
-    mails = site.store.query("SELECT to_addr, subject, body, kind, dedupe_key FROM outbox ORDER BY id")
+    mails = [{k: m[k] for k in ("to_addr", "subject", "body", "kind", "dedupe_key")}
+             for m in site.store.mails("ORDER BY id")]
     assert mails == [
         {"to_addr": "Stranger@example.org", "subject": f"[pbem {g_id}] Refused: wrong key",
          "body": mails[0]["body"], "kind": "reply", "dedupe_key": "answer:2"},
@@ -530,7 +531,7 @@ def test_a_seat_key_with_a_json_list_body_names_no_side(site):
 def test_a_session_without_a_token_accepts_none(site, token):
     client = site.client()
     assert client.post("/login", data={"email": ANNA, "action": "link", "csrf_token": token}).status_code == 400
-    assert site.store.query("SELECT * FROM outbox WHERE kind = 'login'") == []
+    assert site.store.mails("WHERE kind = 'login'") == []
 
 
 def test_a_service_refusal_is_a_clear_400(site):
@@ -595,7 +596,7 @@ def test_the_owners_own_wrong_key_tells_nobody_and_a_notice_counts_every_attempt
     site.store.audit("x@example.org", "wrong_key", g_id, detail={"from": "x@example.org", "side": "austria"})
     site.store.audit("y@example.org", "wrong_key", g_id, detail={"from": "y@example.org", "side": "france"})
     assert not inbox.authenticate(service, g_id, "austria", "wrong", "z@example.org", {"id": 2})
-    rows = site.store.query("SELECT to_addr, body, game_id FROM outbox ORDER BY id")
+    rows = site.store.mails("ORDER BY id")
     assert [(r["to_addr"], r["game_id"]) for r in rows] == \
         [("ANNA@example.org", g_id), ("z@example.org", g_id), (ANNA, g_id)]
     assert rows[2]["body"].startswith(f"3 mails tried to act for Austria in game {g_id}")

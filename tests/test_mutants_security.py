@@ -109,13 +109,13 @@ def test_the_owners_notice_ends_with_his_own_deadline_or_with_the_words_once_the
     own, utc = service.deadline_for(game_id, "austria"), service.deadline_for(game_id, None)
     assert own != utc  # Tokyo's time, not the moderator's UTC
     assert not inbox.authenticate(service, game_id, "austria", "wrong", "x@example.org", {"id": 1})
-    notice = site.store.query_one("SELECT body FROM outbox WHERE dedupe_key = 'answer:1:owner'")["body"]
+    notice = site.store.mail("WHERE dedupe_key = 'answer:1:owner'")["body"]
     assert notice.endswith(f"the game's log lists every attempt.\n\nDeadline: {own}.")
     over, _ = service.create_game("Over", {"austria": MOD, "france": FRED}, scenario=SMALL, seed=3,
                                   settings={"hours": 48, "miss_limit": 1, "miss_policy": "forfeit"})
     service.missed(over, "france", 1)  # France forfeits: the game is over, no deadline
     assert not inbox.authenticate(service, over, "austria", "wrong", "x@example.org", {"id": 2})
-    notice = site.store.query_one("SELECT body FROM outbox WHERE dedupe_key = 'answer:2:owner'")["body"]
+    notice = site.store.mail("WHERE dedupe_key = 'answer:2:owner'")["body"]
     assert notice.endswith("with a wrong key since the last notice (the latest from x@example.org). All were "
                            "refused; your key is unchanged, and nothing needs doing if you have it. You are told at "
                            "most once every 6 hours; the game's log lists every attempt.")

@@ -77,7 +77,7 @@ def test_only_the_auction_turn_moves_players():
 
 
 def mails(service, game_id, to: str, subject: str = "") -> list[dict]:
-    return [m for m in service.store.query("SELECT * FROM outbox WHERE game_id = ? AND to_addr = ? ORDER BY id",
+    return [m for m in service.store.mails("WHERE game_id = ? AND to_addr = ? ORDER BY id",
                                            (game_id, to)) if subject in m["subject"]]
 
 
@@ -360,7 +360,7 @@ def test_a_seat_missed_before_the_move_is_told_to_the_player_who_missed_it(tmp_p
     service.resolve_next(game_id)
     service.run_jobs()
     assert {s["side"]: s["email"] for s in service.store.seats(game_id)}["prussian"] == FRED
-    (missed,) = [m for m in service.store.query("SELECT * FROM outbox WHERE game_id = ? AND kind = 'missed'",
+    (missed,) = [m for m in service.store.mails("WHERE game_id = ? AND kind = 'missed'",
                                                 (game_id,))]
     assert missed["to_addr"] == ANNA and "Prussian army" in missed["body"]
     assert service.seat(game_id, "french")["missed"] == 1  # Anna's count went with her to France

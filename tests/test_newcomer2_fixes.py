@@ -107,7 +107,7 @@ def door(tmp_path):
         with smtplib.SMTP("127.0.0.1", smtpd.port, timeout=30) as client:
             client.send_message(msg)
         inbox.process_pending(service)
-        return [r["body"] for r in store.query("SELECT body, to_addr FROM outbox WHERE id > ? ORDER BY id",
+        return [r["body"] for r in store.mails("WHERE id > ? ORDER BY id",
                                                 (before,)) if r["to_addr"] == sender]
 
     yield game_id, keys, send
@@ -168,7 +168,7 @@ def test_answer_by_mail_takes_the_choice_by_its_name_as_well_as_its_key(tmp_path
     msg.set_content(f"GAME {game_id} KEY {keys[side]}\nANSWER {pending['index']} {name.upper()}\n")
     inbox.receive(service, msg.as_bytes(), "smtp")
     inbox.process_pending(service)
-    answered = store.query("SELECT body FROM outbox WHERE to_addr = ? ORDER BY id DESC LIMIT 1", (sender,))
+    answered = store.mails("WHERE to_addr = ? ORDER BY id DESC LIMIT 1", (sender,))
     assert answered[0]["body"].startswith("Your answer was taken."), answered[0]["body"]
     logged = [e for e in service.store.read_log(game_id) if e.get("kind") == "answer"]
     assert logged[-1]["index"] == pending["index"] and logged[-1]["answer"] == [key]

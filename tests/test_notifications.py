@@ -90,7 +90,7 @@ def test_every_digest_or_none(world):
     assert "late" not in kinds_to(service, FRED) and "draw" not in kinds_to(service, ANNA)
     assert "welcome" in kinds_to(service, ANNA)  # what carries the game always comes
     assert notify.digests(service) == 1 and notify.digests(service) == 0  # once a day
-    digest = service.store.query_one("SELECT * FROM outbox WHERE kind = 'digest'")
+    digest = service.store.mail("WHERE kind = 'digest'")
     assert digest["to_addr"] == ANNA and f"#{game_id} Duel, Austria" in digest["body"]
     clock.now += timedelta(days=1)
     assert notify.digests(service) == 1  # the next day, again
@@ -111,7 +111,7 @@ def test_the_digest_comes_at_the_players_hour_in_his_time_zone(world):
     assert notify.digests(service) == 0
     clock.now = datetime(2026, 11, 3, 12, 5, tzinfo=timezone.utc)  # 07:05 in New York
     assert notify.digests(service) == 1
-    body = service.store.query_one("SELECT body FROM outbox WHERE kind = 'digest'")["body"]
+    body = service.store.mail("WHERE kind = 'digest'")["body"]
     assert f"#{game_id} Duel, Austria" in body and "America/New_York" in body  # the deadline in his zone
     clock.now = datetime(2026, 11, 4, 3, 0, tzinfo=timezone.utc)  # the 4th in UTC, still the 3rd in New York
     assert notify.digests(service) == 0

@@ -22,7 +22,7 @@ def store(tmp_path):
 
 
 def row(store, outbox_id):
-    return store.query_one("SELECT * FROM outbox WHERE id = ?", (outbox_id,))
+    return store.mail("WHERE id = ?", (outbox_id,))
 
 
 def closed_port() -> int:
@@ -47,7 +47,7 @@ def test_queue_joins_the_callers_transaction(store):
         with store.transaction():
             queue(store, "a@example.org", "x", "y", dedupe_key="k")
             raise RuntimeError("crash before commit")
-    assert store.query("SELECT * FROM outbox") == []
+    assert store.mails() == []
 
 
 def test_backoff_schedule():

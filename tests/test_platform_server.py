@@ -71,7 +71,7 @@ def world(tmp_path, monkeypatch):
 
 
 def sent(service, kind, to=None):
-    rows = service.store.query("SELECT to_addr, subject, body FROM outbox WHERE kind = ? ORDER BY id", (kind,))
+    rows = service.store.mails("WHERE kind = ? ORDER BY id", (kind,))
     return [r for r in rows if to is None or r["to_addr"] == to]
 
 

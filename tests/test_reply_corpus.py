@@ -74,8 +74,8 @@ def delivered(tmp_path_factory):
         row = store.get_inbound(inbound_id)
         name = row["message_id"].strip("<>").split("@")[0]
         result = inbox.process(service, inbound_id)
-        ack = store.db.execute("SELECT subject, body FROM outbox WHERE kind = 'reply' ORDER BY id DESC LIMIT 1"
-                               ).fetchone()
+        ack = store.mail("WHERE kind = 'reply' ORDER BY id DESC LIMIT 1")
+        ack = ack and (ack["subject"], ack["body"])
         results[name] = (result, service.orders_on_file(game_id, "austria"), ack)
     store.close()
     return results

@@ -84,7 +84,7 @@ def test_prune_forgets_old_mail_and_keeps_the_game(tmp_path, played):
     assert store.query_one("SELECT COUNT(*) AS n FROM texts")["n"] == 0  # the texts kept once went with them
     rows = store.query("SELECT id, length(raw) AS n, message_id, sender, status FROM inbound")
     assert [r["n"] for r in rows if r["id"] != late] == [0] and store.get_inbound(late)["raw"]  # pending: kept
-    assert store.query("SELECT * FROM outbox WHERE status != 'sent'") == []
+    assert store.mails("WHERE status != 'sent'") == []
     # the game is whole: log, days, the same state on replay, and its audit (the wrong key is noise)
     assert store.read_log(game_id) == log and store.read_days(game_id) == days
     fresh = Service(Store(tmp_path / "pbem.sqlite3"), config)

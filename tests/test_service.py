@@ -30,9 +30,7 @@ def new_game(service, **settings):
 
 
 def mails(service, kind=None, to=None):
-    rows = service.store.db.execute("SELECT * FROM outbox ORDER BY id").fetchall()
-    cols = [c[0] for c in service.store.db.execute("SELECT * FROM outbox").description]
-    out = [dict(zip(cols, r)) for r in rows]
+    out = service.store.mails("ORDER BY id")
     return [m for m in out if (kind is None or m["kind"] == kind) and (to is None or m["to_addr"] == to)]
 
 

@@ -130,7 +130,7 @@ def test_sender_delivers_through_a_real_relay(smtpd, tmp_path):
     assert sender.send_due() == 0
     (raw,) = relayed
     msg = message_from_bytes(raw, policy=policy.default)
-    row = store.query_one("SELECT * FROM outbox WHERE id = ?", (outbox_id,))
+    row = store.mail("WHERE id = ?", (outbox_id,))
     assert row["status"] == "sent"
     assert msg["Return-Path"] == "<pbem@games.example.org>"
     assert msg["Message-ID"] == row["message_id"]
@@ -150,11 +150,11 @@ def test_relay_temporary_failure_is_retried_and_refusal_is_final(smtpd, tmp_path
     small = smtpd(lambda raw: None, limit_bytes=500)
     first = queue(store, "a@example.org", "Day 3", "report")
     Sender(store, relay=("127.0.0.1", temporary.port)).send_due()
-    row = store.query_one("SELECT * FROM outbox WHERE id = ?", (first,))
+    row = store.mail("WHERE id = ?", (first,))
     assert (row["status"], row["attempts"]) == ("queued", 1) and "451" in row["last_error"]
 
     second = queue(store, "b@example.org", "Day 3", "x" * 2000)
     Sender(store, relay=("127.0.0.1", small.port)).send_due()
-    row = store.query_one("SELECT * FROM outbox WHERE id = ?", (second,))
+    row = store.mail("WHERE id = ?", (second,))
     assert (row["status"], row["attempts"]) == ("failed", 1) and "552" in row["last_error"]
     store.close()

@@ -151,3 +151,38 @@ def test_the_memory_measure_keeps_the_cache_bound():
     assert lines[-1].startswith("  after 9 games: 3 cached, resident ")
     assert [line.split(":")[0] for line in lines[1:]] == ["  after 3 games", "  after 4 games", "  after 6 games",
                                                            "  after 9 games"]
+
+
+@pytest.mark.parametrize("width", ["1400", "1100", "1400.6", "1400px", "100%", None])
+def test_the_width_read_from_the_root_is_resvgs_or_nothing(width):
+    """The map's size read from its root tag (not by resvg parsing the whole SVG) is resvg's own when the
+    root gives a whole number of pixels; for anything else it says nothing and resvg is asked."""
+    from pbem.render.layers import root_width
+    from pbem.render.png import _kept_renderer
+
+    given = f' width="{width}"' if width else ""
+    svg = (f'<svg xmlns="http://www.w3.org/2000/svg" stroke-width="3"{given} height="100" viewBox="0 0 1400 100">'
+           '<rect width="10" height="10"/></svg>')
+    read = root_width(svg)
+    assert (read is not None) == (width in ("1400", "1100"))
+    if read is not None and _kept_renderer() is not None:
+        module, db, _ = _kept_renderer()
+        assert read == module.svg_intrinsic_size(svg, db)[0]
+
+
+def test_a_variant_pasted_within_its_regions_box_gives_the_whole_paste():
+    """compose pastes a board's variant only inside its mask's box: the picture is the one a paste of
+    the whole variant through the whole mask gives."""
+    from PIL import Image
+
+    svg = mid_game_maps("marengo", days=8)[0]
+    layers = svg.layers
+    base = BOARDS.image(at_width(layers.board, 1400), 1400, rasterise_image, "RGBA").copy()
+    regions = BOARDS.image(at_width(layers.regions, 1400), 1400, rasterise_image, "L")
+    for variant_svg, shown in layers.variants:
+        mask = regions.point([255 if n in set(shown) else 0 for n in range(256)])
+        base.paste(BOARDS.image(at_width(variant_svg, 1400), 1400, rasterise_image, "RGBA"), (0, 0), mask)
+    base.alpha_composite(rasterise_image(at_width(layers.overlay, 1400), 1400, background=None))
+    composed = compose(layers, 1400, rasterise_image)
+    assert any(shown for _, shown in layers.variants)  # a variant was pasted
+    assert isinstance(composed, Image.Image) and composed.tobytes() == base.tobytes()

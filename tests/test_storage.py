@@ -47,7 +47,7 @@ def finished(tmp_path, played):
 
 
 def report_rows(store, game_id):
-    return store.query("SELECT * FROM outbox WHERE kind = 'report' AND game_id = ? ORDER BY id", (game_id,))
+    return store.mails("WHERE kind = 'report' AND game_id = ? ORDER BY id", (game_id,))
 
 
 def delivered(tmp_path) -> dict[tuple[str, str], dict[str, bytes]]:
@@ -94,7 +94,9 @@ def test_after_pruning_a_player_still_fetches_every_past_report_and_map(finished
     site, game_id = finished
     game = site.service.game(game_id)
     retention.prune(site.store, site.config, site.service.now() + timedelta(days=400), site.service.maps)
-    assert site.store.query_one("SELECT COUNT(*) AS n FROM outbox WHERE attachments != '[]' OR body != ''")["n"] == 0
+    assert site.store.query_one("SELECT COUNT(*) AS n FROM outbox WHERE attachments != '[]' OR body != ''"
+                                " OR body_ref IS NOT NULL OR html IS NOT NULL OR html_ref IS NOT NULL")["n"] == 0
+    assert site.store.query_one("SELECT COUNT(*) AS n FROM texts")["n"] == 0  # no text kept for no mail
     for side, email in SIDES.items():
         client = site.client(email)
         for day in range(len(game.days)):
@@ -157,7 +159,7 @@ def test_a_long_html_is_kept_once_compressed_and_mailed_whole(tmp_path):
     first = queue(store, "anna@example.org", "Report", "text", html=html, kind="report")
     second = queue(store, "fred@example.org", "Report", "text", html=html, kind="report")  # the same text again
     short = queue(store, "anna@example.org", "Note", "text", html="<p>short</p>")
-    rows = {r["id"]: r for r in store.query("SELECT * FROM outbox")}
+    rows = {r["id"]: r for r in store.query("SELECT * FROM outbox")}  # as kept
     assert rows[first]["html"] is None and rows[first]["html_ref"] == rows[second]["html_ref"]
     assert rows[short]["html"] == "<p>short</p>" and rows[short]["html_ref"] is None  # a short one stays inline
     kept = store.query("SELECT length(data) AS n FROM texts")
@@ -192,10 +194,123 @@ def test_an_old_database_keeps_its_mails_html_once_after_the_migration(tmp_path)
                          " 'queued', '2026-01-01T00:00:00Z')", (to, html))
     conn.close()
     store = Store(path)  # migrates
-    rows = store.query("SELECT * FROM outbox ORDER BY id")
+    rows = store.query("SELECT * FROM outbox ORDER BY id")  # as kept
     assert [r["html"] for r in rows] == [None, None, "<p>short</p>"]
     assert rows[0]["html_ref"] == rows[1]["html_ref"] and store.query_one("SELECT COUNT(*) AS n FROM texts")["n"] == 1
     for row in rows:
         html_part = next(p for p in build_email(row, texts=store.text).walk() if p.get_content_type() == "text/html")
         assert ("Marengo " * 400 if row["to_addr"] != "otto@example.org" else "short") in html_part.get_content()
     store.close()
+
+
+# -- a long plain text kept once too (issue 15, migration issue15_3_bodies_kept_once) -------------------
+
+
+def text_parts(folder) -> dict[str, str]:
+    """Message-ID -> the plain text part of every mail in the maildir ``folder``."""
+    return {msg["Message-ID"]: next(p for p in msg.walk() if p.get_content_type() == "text/plain")
+            .get_payload(decode=True).decode() for msg in mailbox.Maildir(str(folder), create=False)}
+
+
+def test_a_long_text_is_kept_once_compressed_read_whole_and_mailed_whole(tmp_path):
+    from pbem.server.mail.outbox import Unsendable, build_email, queue
+
+    store = Store(tmp_path / "pbem.sqlite3")
+    text = "".join(f"Line {i}: the Austrians advance on Marengo.\n" for i in range(300))
+    first = queue(store, "anna@example.org", "Report", text, kind="report")
+    second = queue(store, "fred@example.org", "Report", text, kind="report")  # the same text again
+    short = queue(store, "anna@example.org", "Note", "a short answer")
+    kept = {r["id"]: r for r in store.query("SELECT * FROM outbox")}  # as kept
+    assert kept[first]["body"] == "" and kept[first]["body_ref"] == kept[second]["body_ref"] is not None
+    assert kept[short]["body"] == "a short answer" and kept[short]["body_ref"] is None  # a short one stays inline
+    data = store.query("SELECT length(data) AS n FROM texts")
+    assert len(data) == 1 and data[0]["n"] < len(text) / 4  # once, compressed
+    read = {r["id"]: r for r in store.mails("ORDER BY id")}  # the reader gives the text back whole
+    assert [read[i]["body"] for i in (first, second, short)] == [text, text, "a short answer"]
+    assert store.mail("WHERE id = ?", (second,))["body"] == text and store.mail("WHERE id = 0") is None
+    part = next(p for p in build_email(kept[second], texts=store.text).walk() if p.get_content_type() == "text/plain")
+    assert "Line 299: the Austrians advance on Marengo." in part.get_content()
+    with pytest.raises(Unsendable):
+        build_email(kept[first])  # a text by reference is never mailed without it
+    with pytest.raises(Unsendable):
+        build_email(kept[first], texts=lambda digest: None)  # nor when it is lost
+    store.close()
+
+
+def test_a_database_mid_game_upgrades_its_bodies_and_sends_every_mail_as_before(tmp_path, finished):
+    """Migration issue15_3: a database written before it (every body in its row), its mail not yet sent,
+    is upgraded: the long bodies go to ``texts``, and every mail sent again says what it said."""
+    site, game_id = finished
+    before = text_parts(tmp_path / "maildir")
+    whole = {r["id"]: r["body"] for r in site.store.mails()}
+    assert any(len(body) > 1024 for body in whole.values()) and any(len(body) <= 1024 for body in whole.values())
+    site.store.close()
+    conn = sqlite3.connect(tmp_path / "pbem.sqlite3")  # as the outbox was written before: bodies inline
+    with conn:
+        for outbox_id, body in whole.items():
+            conn.execute("UPDATE outbox SET body = ?, status = 'queued', next_attempt_at = created WHERE id = ?",
+                         (body, outbox_id))
+        conn.execute("DROP INDEX outbox_body_ref")
+        conn.execute("ALTER TABLE outbox DROP COLUMN body_ref")
+        conn.execute("DELETE FROM texts WHERE digest NOT IN (SELECT html_ref FROM outbox WHERE html_ref IS NOT NULL)")
+        conn.execute("DELETE FROM migrations WHERE name = 'issue15_3_bodies_kept_once'")
+    conn.close()
+    store = Store(tmp_path / "pbem.sqlite3")  # migrates
+    kept = store.query("SELECT id, body, body_ref FROM outbox")
+    assert all((row["body"] == "") == (row["body_ref"] is not None) == (len(whole[row["id"]]) > 1024) for row in kept)
+    assert {r["id"]: r["body"] for r in store.mails()} == whole  # nothing lost
+    (tmp_path / "maildir").rename(tmp_path / "before")
+    Sender(store, maildir=str(tmp_path / "maildir")).send_due()  # its own service: draws the maps again
+    assert len(before) == len(whole) and text_parts(tmp_path / "maildir") == before  # the same texts, under the same Message-IDs
+    store.close()
+
+
+def test_the_footprint_prints_the_games_own_bytes_against_the_goal(tmp_path):
+    """`pbem measure footprint` prints a finished game's own bytes (the database less an empty one of the
+    same schema) as a ratio to the goal of 1 MB."""
+    from pbem.tools.measure import Footprint, empty_size
+
+    empty = empty_size(tmp_path / "empty.sqlite3")
+    assert empty > 0 and list(tmp_path.iterdir()) == []  # measured, then removed
+    text = str(Footprint(32, 1_110_000, 470_000, "pruned", {"log": 10_000}, {"log": 10_000}, 340_000))
+    assert "the game's own bytes" in text and "0.77 MB, 0.77 of the goal of 1 MB (the whole file: 1.11)" in text
+
+
+def test_a_kept_text_is_compressed_with_the_dictionary_and_older_plain_zlib_still_reads(tmp_path, monkeypatch):
+    import hashlib
+    import zlib
+
+    from pbem.server import store as stores
+    from pbem.server.store import TEXT_DICTIONARY, pack_text, put_text, unpack_text
+
+    report = "".join(f"A{i}  Ott: column cavalry  cavalry  2  Cascina Orbicella  reserve  yes\n" for i in range(40))
+    packed = pack_text(report)
+    assert packed[0] == TEXT_DICTIONARY and unpack_text(packed) == report
+    assert len(packed) < len(zlib.compress(report.encode(), 6))  # the dictionary's strings cost nothing
+    assert unpack_text(zlib.compress(report.encode(), 6)) == report  # kept before the dictionaries
+    store = Store(tmp_path / "pbem.sqlite3")
+    with store.transaction():
+        digest = put_text(store.db, report)
+        store.db.execute("INSERT INTO texts (digest, data) VALUES ('old', ?)", (zlib.compress(b"an old text " * 200),))
+    assert store.text(digest) == report and store.text("old") == "an old text " * 200
+    assert digest == hashlib.sha256(report.encode()).hexdigest()  # kept once by the text's own digest
+    store.close()
+    changed = tmp_path / "changed.zdict"  # a dictionary file that is not the one recorded is refused
+    changed.write_bytes(b"other strings")
+    monkeypatch.setitem(stores.TEXT_DICTIONARIES, 9, (str(changed), hashlib.sha256(b"the first").hexdigest()))
+    with pytest.raises(ValueError, match="not the dictionary"):
+        unpack_text(b"\x09" + b"anything")
+
+
+def test_the_admin_page_shows_a_mail_whose_text_is_kept_once_whole(finished):
+    import html
+
+    from websupport import ADMIN
+
+    site, game_id = finished
+    newest = site.store.mail("WHERE kind = 'report' ORDER BY id DESC LIMIT 1")
+    kept = site.store.query_one("SELECT body, body_ref FROM outbox WHERE id = ?", (newest["id"],))
+    assert kept["body"] == "" and kept["body_ref"] and len(newest["body"]) > 1024  # kept once, read whole
+    outbox = site.client(ADMIN).get("/admin").text.split('id="outbox"')[1].split("</table>")[0]  # not the maildir's
+    shown = html.unescape(outbox.split(f"<td>{newest['id']}</td>")[1].split("<pre>")[1].split("</pre>")[0])
+    assert shown == newest["body"]

@@ -121,7 +121,7 @@ DEADLINE = re.compile(r"(Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day \d\d \w+ \d{4},
 
 
 def outbox(service, since: int = 0) -> list[dict]:
-    return service.store.query("SELECT id, to_addr, subject, body, kind FROM outbox WHERE id > ? ORDER BY id",
+    return service.store.mails("WHERE id > ? ORDER BY id",
                                (since,))
 
 

@@ -122,7 +122,7 @@ def test_replace_takes_an_address_and_the_new_player_is_reachable(site):
 
 def test_no_header_of_an_outgoing_mail_carries_a_control_character(site):
     game_id, _ = site.game()
-    for row in site.store.query("SELECT * FROM outbox"):
+    for row in site.store.mails():
         msg = build_email(row, texts=site.store.text)
         for name, value in msg.items():
             assert not any(ord(c) < 32 for c in str(value).replace("\r\n ", " ").replace("\n ", " ")), name
@@ -137,7 +137,7 @@ def test_a_title_with_newlines_stays_one_line_everywhere(site):
     assert "\n" not in site.service.info(game_id)["title"] and "\x00" not in site.service.info(game_id)["title"]
     label = site.service.label(game_id)
     assert "\n" not in label and "\r" not in label
-    welcome = site.store.query_one("SELECT body FROM outbox WHERE to_addr = ? AND kind = 'welcome'", (FRED,))["body"]
+    welcome = site.store.mail("WHERE to_addr = ? AND kind = 'welcome'", (FRED,))["body"]
     assert welcome.splitlines()[0].startswith("Welcome to game") and "Injected paragraph" in welcome.splitlines()[0]
     site.service.resolve_next(game_id)
     report = site.service.report(game_id, 0, "austria")

@@ -9,7 +9,9 @@ of fog of war, the seats whose units saw it); by default every other seat does.
 
 ``said`` and ``seen_said``, when given, are the same two descriptions as :class:`pbem.lang.Text`
 (a catalog entry and its values), so that a report reads them in its seat's language
-(``text_for``); ``text`` and ``seen`` stay the English sentences (logs, cases, exports).
+(``text_for``); ``text`` and ``seen`` stay the English sentences (logs, cases, exports). Given only
+as a Text, the English sentence is written when first read, not when the event is made: a game
+replayed from its log (issue 15) makes thousands of events that nobody reads.
 """
 
 from __future__ import annotations
@@ -30,12 +32,6 @@ class Event:
     witnesses: tuple[str, ...] | None = None
     said: Text | None = None
     seen_said: Text | None = None
-
-    def __post_init__(self):
-        if self.said is not None and not self.text:
-            self.text = str(self.said)
-        if self.seen_said is not None and self.seen is None:
-            self.seen = str(self.seen_said)
 
     def owners(self) -> tuple[str, ...]:
         """The seats that know the full description (empty: everyone does)."""
@@ -73,6 +69,28 @@ class Event:
             "seen_data": self.seen_data,
             **({"witnesses": list(self.witnesses)} if self.witnesses is not None else {}),
         }
+
+
+def _english(written: str, said: str) -> property:
+    """The field ``written`` of an Event as a property: as given, else (``empty``) the English
+    sentence of its Text ``said``, written when first read and kept."""
+    empty = "" if written == "_text" else None
+
+    def read(event):
+        value = event.__dict__.get(written, empty)
+        if value == empty and (text := event.__dict__.get(said)) is not None:
+            value = event.__dict__[written] = str(text)
+        return value
+
+    def write(event, value):
+        event.__dict__[written] = value
+
+    return property(read, write)
+
+
+# After the dataclass is made: its __init__, __eq__, __repr__ and to_dict go through these properties.
+Event.text = _english("_text", "said")
+Event.seen = _english("_seen", "seen_said")
 
 
 def events_for(events: list[Event], side: str | None) -> list[dict]:

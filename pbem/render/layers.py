@@ -102,6 +102,16 @@ SIZE = re.compile(r'\b(width|height)="([0-9.]+)"')
 VIEWBOX = re.compile(r'\bviewBox="([0-9.\s-]+)"')
 
 
+WHOLE = re.compile(r'(?<![-\w:])width="([0-9]+)"')
+
+
+def root_width(svg: str) -> int | None:
+    """The root element's width when given as a whole number (pixels, no unit), else None."""
+    root = ROOT.search(svg, 0, 2000)
+    found = WHOLE.search(root.group(0)) if root else None
+    return int(found.group(1)) if found else None
+
+
 def at_width(svg: str, width: int) -> str:
     """``svg`` drawn ``width`` pixels wide at its own size, as resvg scales a document to a width: the
     root's width set to ``width``, its height to the scaled height rounded up, the viewBox stretched
@@ -133,7 +143,10 @@ def compose(layers: Layers, width: int, rasterise, cache: BoardCache = BOARDS):
         for svg, shown in layers.variants:
             wanted = set(shown)
             mask = regions.point([255 if n in wanted else 0 for n in range(256)])
-            base.paste(cache.image(at_width(svg, width), width, rasterise, "RGBA"), (0, 0), mask)
+            box = mask.getbbox()  # only where the variant shows: often a part of the map, or nothing
+            if box is not None:
+                variant = cache.image(at_width(svg, width), width, rasterise, "RGBA")
+                base.paste(variant.crop(box), box, mask.crop(box))
     overlay = rasterise(at_width(layers.overlay, width), width, background=None)
     if overlay.size != base.size:  # never for a drawing that keeps the document's size; a clear error if so
         raise ValueError(f"the overlay is {overlay.size}, the board {base.size}")

@@ -25,7 +25,7 @@ from pathlib import Path
 
 import resvg_py
 
-from .layers import compose
+from .layers import compose, root_width
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 KEEP_CHUNKS = (b"IHDR", b"PLTE", b"tRNS", b"IDAT", b"IEND")
@@ -183,9 +183,16 @@ def render_png(svg: str, width: int = 1400) -> bytes:
 
 
 def _drawn_as_is(svg: str, width: int) -> bool:
-    """Whether the kept renderer draws ``svg`` at ``width`` pixels (it draws at the SVG's own size)."""
+    """Whether the kept renderer draws ``svg`` at ``width`` pixels (it draws at the SVG's own size).
+    A root that gives its width as a whole number of pixels says it; else resvg reads the document's
+    size (it parses the whole SVG: a tenth of a composed map's time, issue 15)."""
     kept = _kept_renderer()
-    return kept is not None and kept[0].svg_intrinsic_size(svg, kept[1])[0] == int(width)
+    if kept is None:
+        return False
+    given = root_width(svg)
+    if given is not None:
+        return given == int(width)
+    return kept[0].svg_intrinsic_size(svg, kept[1])[0] == int(width)
 
 
 def render_whole_png(svg: str, width: int = 1400) -> bytes:

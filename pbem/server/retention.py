@@ -75,11 +75,13 @@ def prune(store, config=None, now: datetime | None = None, maps=None) -> Pruned:
             out.bytes_freed += maps.prune(days * 86400)
     days = _setting(config, "retain_outbox_days")
     if days:
-        where = ("status IN ('sent', 'failed') AND created < ? AND (body != '' OR html IS NOT NULL"
-                 " OR html_ref IS NOT NULL)")
+        where = ("status IN ('sent', 'failed') AND created < ? AND (body != '' OR body_ref IS NOT NULL"
+                 " OR html IS NOT NULL OR html_ref IS NOT NULL)")
         run("outgoing mail texts", f"SELECT SUM(length(body) + COALESCE(length(html), 0)) FROM outbox WHERE {where}",
-            f"UPDATE outbox SET body = '', html = NULL, html_ref = NULL WHERE {where}", (before(days),))
-        orphans = "digest NOT IN (SELECT html_ref FROM outbox WHERE html_ref IS NOT NULL)"  # kept once: shared
+            f"UPDATE outbox SET body = '', body_ref = NULL, html = NULL, html_ref = NULL WHERE {where}",
+            (before(days),))
+        orphans = ("digest NOT IN (SELECT html_ref FROM outbox WHERE html_ref IS NOT NULL"  # kept once: shared
+                   " UNION SELECT body_ref FROM outbox WHERE body_ref IS NOT NULL)")
         run("outgoing mail texts kept once", f"SELECT SUM(length(data)) FROM texts WHERE {orphans}",
             f"DELETE FROM texts WHERE {orphans}", ())
         run("done jobs", "SELECT SUM(length(payload)) FROM jobs WHERE status = 'done' AND done_at < ?",

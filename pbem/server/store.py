@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import email.parser
 import email.policy
+import functools
 import hashlib
 import hmac
 import json
@@ -28,6 +29,7 @@ import sqlite3
 import threading
 import zlib
 from datetime import datetime, timezone
+from pathlib import Path
 
 from sqlite_utils import Database
 from sqlite_utils.migrations import Migrations
@@ -323,14 +325,63 @@ def _texts_kept_once(db: Database) -> None:
         db.execute("UPDATE outbox SET html = NULL, html_ref = ? WHERE id = ?", (put_text(db, html), outbox_id))
 
 
-TEXT_INLINE = 1024  # characters of an outgoing mail's HTML kept in its row; longer, in ``texts``
+TEXT_INLINE = 1024  # characters of an outgoing mail's text or HTML kept in its row; longer, in ``texts``
+
+# A kept text is compressed with a preset dictionary (zlib's ``zdict``: the strings a report mail repeats, its
+# HTML's markup and style, the rule book's words): a report then takes about 40 % of its plain zlib size.
+# The dictionary's number is the data's first byte; a plain zlib stream (kept before the dictionaries) begins
+# with 0x78. A dictionary file is never changed once texts are kept with it: a new one gets a new number
+# (scripts/text-dictionary). Its SHA-256 is checked when it is read.
+TEXT_DICTIONARIES = {1: ("mailtexts-1.zdict", "50b450f2a64055bd1ace27c82a6151c1950b0da45304befa0e4c50ea14fb3d29")}
+TEXT_DICTIONARY = 1  # the one new texts are kept with
+
+
+@functools.cache
+def text_dictionary(number: int) -> bytes:
+    """Preset dictionary ``number`` (TEXT_DICTIONARIES); ValueError if its file is not the one recorded."""
+    name, sha256 = TEXT_DICTIONARIES[number]
+    data = (Path(__file__).parent / name).read_bytes()
+    if hashlib.sha256(data).hexdigest() != sha256:
+        raise ValueError(f"{name} is not the dictionary texts were kept with (its SHA-256 differs)")
+    return data
+
+
+def pack_text(text: str) -> bytes:
+    """A text as kept: its dictionary's number, then the text compressed with it."""
+    packer = zlib.compressobj(6, zdict=text_dictionary(TEXT_DICTIONARY))
+    return bytes([TEXT_DICTIONARY]) + packer.compress(text.encode()) + packer.flush()
+
+
+def unpack_text(data: bytes) -> str:
+    """The text ``pack_text`` kept (or a plain zlib stream, as texts were kept before the dictionaries)."""
+    data = bytes(data)
+    if data[:1] == b"\x78":
+        return zlib.decompress(data).decode()
+    unpacker = zlib.decompressobj(zdict=text_dictionary(data[0]))
+    return (unpacker.decompress(data[1:]) + unpacker.flush()).decode()
 
 
 def put_text(db, text: str) -> str:
-    """Keep ``text`` once (zlib) by its SHA-256; returns the digest. ``db``: anything with execute."""
+    """Keep ``text`` once (compressed: ``pack_text``) by its SHA-256; returns the digest. ``db``: anything
+    with execute."""
     digest = hashlib.sha256(text.encode()).hexdigest()
-    db.execute("INSERT OR IGNORE INTO texts (digest, data) VALUES (?, ?)", (digest, zlib.compress(text.encode(), 6)))
+    db.execute("INSERT OR IGNORE INTO texts (digest, data) VALUES (?, ?)", (digest, pack_text(text)))
     return digest
+
+
+@migrations(name="issue15_3_bodies_kept_once")
+def _bodies_kept_once(db: Database) -> None:
+    """The plain text of outgoing mail kept once too, as the HTML (``issue15_2``): a body over
+    ``TEXT_INLINE`` characters (a report's text, 5-15 KB; a long answer) goes to ``texts`` by its SHA-256,
+    the row holding the digest (``body_ref``) and an empty ``body``. Read a mail's texts through
+    ``Store.mails`` (or ``Store.whole``), never from the columns."""
+    db.executescript("""
+        ALTER TABLE outbox ADD COLUMN body_ref TEXT;
+        CREATE INDEX outbox_body_ref ON outbox(body_ref);
+        """)
+    rows = db.execute("SELECT id, body FROM outbox WHERE length(body) > ?", (TEXT_INLINE,)).fetchall()
+    for outbox_id, body in rows:
+        db.execute("UPDATE outbox SET body = '', body_ref = ? WHERE id = ?", (put_text(db, body), outbox_id))
 
 
 @migrations(name="issue17_1_language")
@@ -619,7 +670,36 @@ class Store:
         if not digest:
             return None
         row = self.query_one("SELECT data FROM texts WHERE digest = ?", (digest,))
-        return None if row is None else zlib.decompress(row["data"]).decode()
+        return None if row is None else unpack_text(row["data"])
+
+    def mails(self, tail: str = "", params=()) -> list[dict]:
+        """Outbox rows, ``SELECT * FROM outbox`` followed by ``tail`` (its WHERE, ORDER BY, LIMIT),
+        each with its texts whole (``whole``): the one way to read what a mail says."""
+        rows = self.query(f"SELECT * FROM outbox {tail}", params)
+        digests = {row[key] for row in rows for key in ("body_ref", "html_ref") if row.get(key)}
+        texts = {}
+        for start in range(0, len(digests), 500):  # SQLite's bound on a statement's parameters
+            chunk = sorted(digests)[start:start + 500]
+            marks = ", ".join("?" for _ in chunk)
+            for kept in self.query(f"SELECT digest, data FROM texts WHERE digest IN ({marks})", chunk):
+                texts[kept["digest"]] = unpack_text(kept["data"])
+        return [self.whole(row, texts.get) for row in rows]
+
+    def mail(self, tail: str = "", params=()) -> dict | None:
+        """The first of ``mails(tail, params)``, or None."""
+        rows = self.mails(tail, params)
+        return rows[0] if rows else None
+
+    def whole(self, row: dict, texts=None) -> dict:
+        """An outbox row with its body and HTML whole: those kept once (``body_ref``, ``html_ref``)
+        read back from ``texts`` (by ``texts(digest)``, default ``Store.text``). A text whose
+        reference is lost stays None (the sender refuses such a row: ``outbox.build_email``)."""
+        texts = texts or self.text
+        if row.get("body_ref"):
+            row["body"] = texts(row["body_ref"])
+        if row.get("html_ref") and row.get("html") is None:
+            row["html"] = texts(row["html_ref"])
+        return row
 
     def read_days(self, game_id: int) -> list[dict]:
         rows = self.query("SELECT * FROM days WHERE game_id = ? ORDER BY day", (game_id,))
@@ -768,8 +848,9 @@ class Store:
 
     def recent_outbox(self, limit: int = 50) -> list[dict]:
         """The newest outbox rows (without attachments), newest first."""
-        return self.query("SELECT id, created, to_addr, subject, body, kind, game_id, status, attempts, last_error,"
-                          " sent_at FROM outbox ORDER BY id DESC LIMIT ?", (limit,))
+        rows = self.query("SELECT id, created, to_addr, subject, body, body_ref, kind, game_id, status, attempts,"
+                          " last_error, sent_at FROM outbox ORDER BY id DESC LIMIT ?", (limit,))
+        return [self.whole(row) for row in rows]
 
     def recent_inbound(self, limit: int = 50) -> list[dict]:
         """The newest inbound messages (without their raw bytes), newest first, with their sender

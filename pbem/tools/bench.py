@@ -10,6 +10,7 @@ allocations of ``keep`` replayed games held at once, traced by tracemalloc, divi
 from __future__ import annotations
 
 import gc
+import os
 import statistics
 import time
 import tracemalloc
@@ -33,7 +34,7 @@ def bench(ruleset, scenario, seed: int = 1, games: int = 50, repeat: int = 3, op
     del played
     gc.collect()
     gc.freeze()
-    first, best = [], []
+    first, best, parsing = [], [], []
     for s, log in logs:
         times = []
         for _ in range(repeat):
@@ -42,18 +43,56 @@ def bench(ruleset, scenario, seed: int = 1, games: int = 50, repeat: int = 3, op
             times.append(time.perf_counter() - t)
         first.append(times[0])
         best.append(min(times))  # as timeit: the other runs only add what else the machine did
+        parsing.append(parse_share(ruleset, scenario, s, log, options, repeat))
     gc.unfreeze()
     held = memory_per_game(ruleset, scenario, logs[:keep], options)
+    replay, share = statistics.median(best), statistics.median(parsing)
     return [
         f"self-play: {len(logs)} complete games in {elapsed:.2f} s: {len(logs) / elapsed:.1f} games/s "
-        f"({days / elapsed:.0f} days/s, bot orders and all)",
+        f"({days / elapsed:.0f} days/s, bot orders and all; goal 50 games/s: {len(logs) / elapsed / 50:.2f}) "
+        f"[load {os.getloadavg()[0]:.1f}]",
         f"replay of a complete game's log ({days // len(logs)} days a game, orders parsed and every day "
-        f"resolved): median {statistics.median(best) * 1000:.1f} ms (the best of {repeat} replays "
+        f"resolved): median {replay * 1000:.1f} ms (the best of {repeat} replays "
         f"of each game), max {max(best) * 1000:.1f} ms; the first replay of each: median "
-        f"{statistics.median(first) * 1000:.1f} ms",
+        f"{statistics.median(first) * 1000:.1f} ms [load {os.getloadavg()[0]:.1f}]",
+        f"  of which parsing the orders again: {share:.0%} (median over the games, timed inside {repeat} more "
+        f"replays of each, the fastest counts); the replay without it would be about "
+        f"{replay * (1 - share) * 1000:.1f} ms",
         f"memory of a replayed complete game held in the cache: {held / 1e6:.2f} MB "
         f"(tracemalloc, {min(keep, len(logs))} games held at once; 10,000 cached: {held * 10_000 / 1e9:.1f} GB)",
     ]
+
+
+class _Timed:
+    """A ruleset whose ``parse_orders`` counts the seconds it takes (everything else is the ruleset's)."""
+
+    def __init__(self, ruleset):
+        self._ruleset, self.parsing = ruleset, 0.0
+
+    def __getattr__(self, name):
+        return getattr(self._ruleset, name)
+
+    def parse_orders(self, *args, **kwargs):
+        started = time.perf_counter()
+        try:
+            return self._ruleset.parse_orders(*args, **kwargs)
+        finally:
+            self.parsing += time.perf_counter() - started
+
+
+def parse_share(ruleset, scenario, seed: int, log: list, options, repeat: int = 3) -> float:
+    """The share of a replay of ``log`` spent parsing the orders again, timed inside the replay, where
+    parsing and resolving alternate as in the server's (parsed apart, one after another, the same orders
+    measured 2-3 times faster): the share in the fastest of ``repeat`` replays (the others only add what
+    else the machine did)."""
+    runs = []
+    for _ in range(max(1, repeat)):
+        timed = _Timed(ruleset)
+        started = time.perf_counter()
+        Game(timed, scenario, seed, log, options=options)
+        runs.append((time.perf_counter() - started, timed.parsing))
+    total, parsing = min(runs)
+    return parsing / total
 
 
 def memory_per_game(ruleset, scenario, logs, options) -> float:

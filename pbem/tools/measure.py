@@ -135,9 +135,18 @@ class Footprint:
     pruned: str
     parts: dict = None  # what holds the bytes before pruning: content bytes by table and column
     parts_after: dict = None
+    empty: int = 0  # an empty database of the same schema (a page for each table and index), vacuumed
+
+    GOAL = 1_000_000  # issue 15: at most 1 MB a finished game, every past report and map still available
 
     def __str__(self) -> str:
         lines = [f"a finished game of {self.days} days, its mail delivered: database {self.before / 1e6:.2f} MB"]
+        if self.empty:
+            own = self.before - self.empty
+            lines.append(f"  the game's own bytes (the database less an empty one, {self.empty / 1e6:.2f} MB of "
+                         f"schema that every game on a server shares): {own / 1e6:.2f} MB, "
+                         f"{own / self.GOAL:.2f} of the goal of {self.GOAL / 1e6:.0f} MB "
+                         f"(the whole file: {self.before / self.GOAL:.2f})")
         if self.parts:
             lines.append("  of which: " + ", ".join(f"{k} {v / 1e6:.2f} MB" for k, v in self.parts.items()))
         lines.append(f"after the retention defaults have passed and pbem prune: {self.after / 1e6:.2f} MB "
@@ -149,9 +158,9 @@ class Footprint:
 
 
 PARTS = {  # what a game's bytes are, by table and column (content only: SQLite adds pages and indexes)
-    "outbox texts": "SELECT SUM(length(body)) FROM outbox",
-    "outbox HTML": "SELECT SUM(COALESCE(length(html), 0)) FROM outbox",
-    "outbox HTML kept once (zlib)": "SELECT SUM(length(data)) FROM texts",
+    "outbox texts inline": "SELECT SUM(length(body)) FROM outbox",
+    "outbox HTML inline": "SELECT SUM(COALESCE(length(html), 0)) FROM outbox",
+    "outbox texts and HTML kept once (zlib)": "SELECT SUM(length(data)) FROM texts",
     "outbox attachments": "SELECT SUM(length(attachments)) FROM outbox",
     "inbound mail": "SELECT SUM(length(raw)) FROM inbound",
     "log": "SELECT SUM(length(entry)) FROM log",
@@ -206,11 +215,44 @@ def footprint(scenario: str = "marengo.toml", seed: int = 1, workdir=None) -> Fo
         pruned = retention.prune(store, config, clock(), service.maps)
         retention.vacuum(store)
         after = (folder / "pbem.sqlite3").stat().st_size
-        return Footprint(days, before, after, str(pruned), held, parts(store))
+        return Footprint(days, before, after, str(pruned), held, parts(store), empty_size(folder / "empty.sqlite3"))
     finally:
         store.close()
         if workdir is None:
             shutil.rmtree(folder, ignore_errors=True)
+
+
+DICTIONARY_SIZE = 32768  # zlib's window: a preset dictionary longer is cut to its end
+
+
+def text_dictionary(maildir) -> bytes:
+    """A preset dictionary for the kept texts of mail (pbem.server.store.TEXT_DICTIONARIES), from the report
+    mails a finished game delivered into ``maildir`` (``pbem measure footprint --workdir``): the start of a
+    mid-game report's text, then its HTML; zlib reads the end of a dictionary most cheaply, so the HTML's
+    markup, in every report, comes last."""
+    import mailbox
+
+    reports = []
+    for msg in mailbox.Maildir(str(maildir), create=False):
+        parts = {p.get_content_type(): p.get_payload(decode=True) for p in msg.walk()}
+        if "text/html" in parts and any(p.get_filename() == "map.png" for p in msg.walk()):
+            reports.append((msg["Date"], parts["text/plain"], parts["text/html"]))
+    if not reports:
+        raise ValueError(f"no report mail in {maildir}")
+    _, text, html = sorted(reports)[len(reports) // 2]
+    return (text[:12000] + html)[-DICTIONARY_SIZE:]
+
+
+def empty_size(path: Path) -> int:
+    """The size of an empty database with every migration applied, vacuumed (then removed)."""
+    empty = Store(path)
+    try:
+        retention.vacuum(empty)
+        return path.stat().st_size
+    finally:
+        empty.close()
+        for leftover in path.parent.glob(path.name + "*"):
+            leftover.unlink()
 
 
 def resident_mb() -> tuple[float, float]:

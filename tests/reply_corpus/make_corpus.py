@@ -65,7 +65,7 @@ def server_mails() -> dict[str, tuple[str, str | None]]:
         service = Service(store, clock=clock)
         game_id, keys = service.create_game("Corpus", {"austria": "anna@example.org", "france": "fred@example.org"},
                                             seed=3, settings={"hours": 48})
-        welcome = store.query_one("SELECT body FROM outbox WHERE to_addr = 'anna@example.org'")["body"]
+        welcome = store.mail("WHERE to_addr = 'anna@example.org'")["body"]
         welcome = welcome.replace(keys["austria"], KEY)
         welcome = re.sub(r"\b[0-9a-f]{64}\b", "5" * 64, welcome)  # the seed's commitment has a random salt
         ack = service.submit(game_id, "austria", f"{HEAD}\nENTER A6 A7 BY ROAD\nSTANDING BLOCK ALL ALWAYS\n").message()

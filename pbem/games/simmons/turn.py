@@ -71,14 +71,16 @@ class SideTurn:
 
     def public(self, kind: str, text: str | Text, **data) -> None:
         """An event every seat sees; ``text`` a Text (read in each seat's language) or English."""
-        self.events.append(Event(kind, str(text), data, said=text if isinstance(text, Text) else None))
+        said = isinstance(text, Text)  # English written when read
+        self.events.append(Event(kind, "" if said else text, data, said=text if said else None))
 
     def private(self, kind: str, owner: str, text: str | Text, seen: str | Text | None = None,
                 seen_data: dict | None = None, **data) -> None:
         """An event ``owner`` knows in full and the enemy as ``seen`` (None: not at all)."""
-        self.events.append(Event(kind, str(text), data, owner=owner, seen=None if seen is None else str(seen),
-                                 seen_data=seen_data, said=text if isinstance(text, Text) else None,
-                                 seen_said=seen if isinstance(seen, Text) else None))
+        said, seen_said = isinstance(text, Text), isinstance(seen, Text)  # English written when read
+        self.events.append(Event(kind, "" if said else text, data, owner=owner,
+                                 seen=None if seen is None or seen_said else seen, seen_data=seen_data,
+                                 said=text if said else None, seen_said=seen if seen_said else None))
 
     def void(self, order, why: str | Text) -> None:
         text = str(order.text or order)

@@ -93,14 +93,17 @@ def queue(store, to: str, subject: str, body: str, html=None, attachments=(), ki
             if row is not None:
                 return row[0]
         now = store.now()
-        html_ref = None
+        html_ref = body_ref = None
         if html is not None and len(html) > TEXT_INLINE:  # a report's HTML: kept once, compressed
             html, html_ref = None, put_text(store.db, html)
+        if len(body) > TEXT_INLINE:  # a report's text, a long answer: the same
+            body, body_ref = "", put_text(store.db, body)
         return store.db.execute(
-            "INSERT INTO outbox (created, to_addr, subject, body, html, html_ref, attachments, kind, game_id,"  # pragma: no mutate (SQL)
-            " in_reply_to, dedupe_key, next_attempt_at, lang) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",  # pragma: no mutate (SQL)
-            (now, to, subject, body, html, html_ref, json.dumps(parts), kind, game_id, in_reply_to, dedupe_key, now,
-             lang),
+            "INSERT INTO outbox (created, to_addr, subject, body, body_ref, html, html_ref, attachments, kind,"  # pragma: no mutate (SQL)
+            " game_id, in_reply_to, dedupe_key, next_attempt_at, lang)"  # pragma: no mutate (SQL)
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",  # pragma: no mutate (SQL)
+            (now, to, subject, body, body_ref, html, html_ref, json.dumps(parts), kind, game_id, in_reply_to,
+             dedupe_key, now, lang),
         ).lastrowid
 
 
@@ -141,8 +144,9 @@ def subject_header(subject: str) -> str:
 def build_email(row, from_addr: str = "pbem@localhost", domain=None, resolve=None, texts=None,
                 lang: str = "en") -> EmailMessage:
     """The message of an outbox row: text, HTML alternative with inline images, attachments
-    (those kept as a reference drawn again by ``resolve(ref) -> bytes``). An HTML kept once in the
-    store's ``texts`` (``html_ref``) is read by ``texts(digest) -> str`` (``Store.text``).
+    (those kept as a reference drawn again by ``resolve(ref) -> bytes``). A text or HTML kept once
+    in the store's ``texts`` (``body_ref``, ``html_ref``) is read by ``texts(digest) -> str``
+    (``Store.text``); a row whose kept text cannot be read is ``Unsendable``, never mailed without it.
 
     The text and HTML bodies carry the marker lines (``reply.mark_text``) by
     which the mail in ignores the server's own text quoted in a reply; the first says, in the
@@ -162,13 +166,9 @@ def build_email(row, from_addr: str = "pbem@localhost", domain=None, resolve=Non
         msg["In-Reply-To"] = msg["References"] = row["in_reply_to"]
     msg["Auto-Submitted"] = "auto-generated"  # RFC 3834: robots must not answer this
     msg["X-Auto-Response-Suppress"] = "All"  # the same, for Exchange
-    msg.set_content(mark_text(row["body"], lang))  # the markers a reply's quoted copy is known by
+    msg.set_content(mark_text(_kept(row, "body", texts), lang))  # the markers a reply's quoted copy is known by
     parts = json.loads(row["attachments"] or "[]")
-    html = row["html"]
-    if html is None and row.get("html_ref"):
-        html = texts(row["html_ref"]) if texts is not None else None
-        if html is None:
-            raise Unsendable(f"the HTML kept as {row['html_ref'][:12]} cannot be read")
+    html = _kept(row, "html", texts)
     inline = [p for p in parts if p["cid"]] if html else []
     if html:
         msg.add_alternative(mark_html(html, lang), subtype="html")
@@ -182,6 +182,18 @@ def build_email(row, from_addr: str = "pbem@localhost", domain=None, resolve=Non
             maintype, _, subtype = part["mime"].partition("/")
             msg.add_attachment(content(part, resolve), maintype, subtype, filename=part["filename"])
     return msg
+
+
+def _kept(row, column: str, texts) -> str | None:
+    """A row's text or HTML: its column, or the text its ``<column>_ref`` keeps once (then the
+    column is empty: ``queue``)."""
+    ref = row.get(f"{column}_ref")
+    if not ref:
+        return row[column]
+    text = texts(ref) if texts is not None else None
+    if text is None:
+        raise Unsendable(f"the {'HTML' if column == 'html' else 'text'} kept as {ref[:12]} cannot be read")
+    return text
 
 
 def _permanent(error: Exception) -> bool:
