@@ -130,14 +130,14 @@ def test_the_game_pages_facts_line_reads_title_and_choice_in_the_readers_languag
 def test_the_mails_that_name_the_game_name_it_in_the_readers_language(tmp_path):
     site = Site(tmp_path)
     game_id = napoleon_game(site, "fr")
-    welcome = site.store.query("SELECT body FROM outbox WHERE to_addr = ? AND kind = 'welcome'", (ANNA,))[0]["body"]
+    welcome = site.store.mails("WHERE to_addr = ? AND kind = 'welcome'", (ANNA,))[0]["body"]
     assert "Napoléon 1815 (Columbia Games, 4e édition)" in welcome and "4th edition" not in welcome
-    moderator = site.store.query("SELECT body FROM outbox WHERE to_addr = ? AND kind = 'moderator'", (MOD,))
+    moderator = site.store.mails("WHERE to_addr = ? AND kind = 'moderator'", (MOD,))
     assert moderator and all("Napoléon 1815 (Columbia Games, 4e édition)" in m["body"] for m in moderator)
     site.store.set_language(ANNA, "uk")
     game_id, _ = site.service.create_game("Запрошення", {"austria": ANNA}, game="marengo", seed=2, moderator=MOD)
     site.service.invite(game_id, "france", "nobody@example.org", who=ANNA)  # the inviter's language: Ukrainian
-    invitation = site.store.query("SELECT body FROM outbox WHERE kind = 'invitation'")[0]["body"]
+    invitation = site.store.mails("WHERE kind = 'invitation'")[0]["body"]
     assert "Бонапарт під Маренго" in invitation and "Bonaparte at Marengo" not in invitation
 
 

@@ -297,8 +297,7 @@ def test_orders_by_mail_in_chinese_without_spaces_reach_the_seat_and_never_keep_
     msg.set_content(f"你好\n\n对局{game_id}阵营奥地利密钥{keys['austria']}\n常备损失最弱\n\n谢谢\n")
     inbound_id, _ = inbox.receive(service, msg.as_bytes(), "smtp")
     inbox.process(service, inbound_id)
-    body = service.store.query("SELECT body FROM outbox WHERE to_addr = ? ORDER BY id DESC",
-                               ("anna@example.org",))[0]["body"]
+    body = service.store.mails("WHERE to_addr = ? ORDER BY id DESC", ("anna@example.org",))[0]["body"]
     assert "常备 损失 最弱" in body and "STANDING" not in body, body
     logged = [e for e in service.game(game_id).log if e.get("kind") == "orders"]
     assert logged and keys["austria"] not in logged[-1]["text"] and "密钥***" in logged[-1]["text"]
