@@ -71,26 +71,26 @@ class Event:
         }
 
 
-def _english(written: str, said: str) -> property:
-    """The field ``written`` of an Event as a property: as given, else (``empty``) the English
-    sentence of its Text ``said``, written when first read and kept."""
+def _english(event: Event, written: str, said: str):
+    """The field ``written`` of ``event`` as given, else (``""`` for the text, None for the seen
+    text) the English sentence of its Text ``said``, written when first read and kept."""
     empty = "" if written == "_text" else None
-
-    def read(event):
-        value = event.__dict__.get(written, empty)
-        if value == empty and (text := event.__dict__.get(said)) is not None:
-            value = event.__dict__[written] = str(text)
-        return value
-
-    def write(event, value):
-        event.__dict__[written] = value
-
-    return property(read, write)
+    value = event.__dict__.get(written, empty)
+    if value == empty and (text := event.__dict__.get(said)) is not None:
+        value = event.__dict__[written] = str(text)
+    return value
 
 
-# After the dataclass is made: its __init__, __eq__, __repr__ and to_dict go through these properties.
-Event.text = _english("_text", "said")
-Event.seen = _english("_seen", "seen_said")
+def _keep(event: Event, written: str, value) -> None:
+    event.__dict__[written] = value
+
+
+# After the dataclass is made: its __init__, __eq__, __repr__ and to_dict go through these properties. They
+# are made here, at import, and ask _english at each reading (so a mutation test can change what it does).
+Event.text = property(lambda event: _english(event, "_text", "said"),
+                      lambda event, value: _keep(event, "_text", value))
+Event.seen = property(lambda event: _english(event, "_seen", "seen_said"),
+                      lambda event, value: _keep(event, "_seen", value))
 
 
 def events_for(events: list[Event], side: str | None) -> list[dict]:
