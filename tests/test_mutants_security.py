@@ -169,3 +169,20 @@ def test_a_seat_key_may_hold_any_character_a_mail_can_carry(site):
     store.set_seat_key(game_id, "france", "clé \udcff")  # an undecodable byte of a mail, kept as a surrogate
     assert store.check_key(game_id, "france", "clé \udcff")
     assert not store.check_key(game_id, "france", "clé \udcfe") and not store.check_key(game_id, "france", "clé ")
+
+
+def test_a_refused_operation_reads_in_the_readers_language(site):
+    """handle_service_error: a ServiceError becomes a 400 in the language of whoever asked (here the API's
+    Accept-Language), not in English."""
+    from flask import g
+
+    from pbem.server import i18n
+    from pbem.server.service import ServiceError
+
+    words = "game %(game)s is not over: its seed stays secret until it ends"
+    for lang in ("fr", "zh"):
+        with site.app.test_request_context("/api/x", headers={"Accept-Language": lang}):
+            g.user = None
+            body, code = security.handle_service_error(ServiceError(words, game=7))
+            assert (code, body.json) == (400, {"error": i18n.translate(lang, words, game=7), "status": 400})
+            assert body.json["error"] != "game 7 is not over: its seed stays secret until it ends"
