@@ -239,3 +239,16 @@ def test_a_seated_moderator_is_refused_naming_his_seats_in_his_language(site):
                            "moderator (or the site admin, if you are not the admin) must act for this game; "
                            "everything opens when the game ends.", seats="Autriche", game=game_id)
     assert error_of(refused) == words and words.startswith("Vous jouez Autriche")
+
+
+def test_a_player_asking_for_the_other_seat_is_refused_naming_it_in_his_language(site):
+    """side_for: "You do not play ..." titles the seat asked for in the reader's language."""
+    from pbem.server import i18n
+
+    game_id, _ = site.game()
+    site.store.set_language(FRED, "uk")  # France's player
+    refused = site.client(FRED).get(f"/api/games/{game_id}?side=austria")
+    assert refused.status_code == 403
+    assert error_of(refused) == i18n.translate("uk", "You do not play %(seat)s in game %(game)s.", seat="Австрія",
+                                               game=game_id)
+    assert "Австрія" in error_of(refused)
