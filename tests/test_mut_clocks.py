@@ -170,3 +170,15 @@ def test_the_machines_own_time_zone_changes_nothing(machine_in_tokyo):
                            datetime(2026, 11, 2, 1, 0, tzinfo=UTC))
     assert when == datetime(2026, 11, 2, 17, 30, tzinfo=UTC) and when.utcoffset() == timedelta(0)
     assert when.tzinfo == UTC
+
+
+def test_a_deadline_in_the_readers_language():
+    # local_time: the day and month in the reader's words (CLDR's), the hour and the zone as they are; a
+    # code naming no language of the server reads English, as no code does
+    when = datetime(2026, 11, 6, 17, 0, tzinfo=UTC)
+    assert d.local_time(when, "Europe/Vienna", lang="fr") == "vendredi 6 novembre 2026, 18:00 Europe/Vienna"
+    assert d.local_time(when, "Asia/Tokyo", lang="zh") == "2026年11月7日星期六, 02:00 Asia/Tokyo"
+    assert d.local_time(when, "UTC", now=when - timedelta(hours=2), lang="fr") == \
+        "vendredi 6 novembre 2026, 17:00 UTC, " + d.time_left(timedelta(hours=2), "fr")
+    for lang in (None, "en", "EN", "en-GB", "xx"):
+        assert d.local_time(when, "Europe/Vienna", lang=lang) == "Friday 06 November 2026, 18:00 Europe/Vienna"

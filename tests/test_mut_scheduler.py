@@ -257,3 +257,42 @@ def test_an_idle_worker_runs_anyway_after_its_idle_time():
         assert ran.acquire(timeout=HANG) and ran.acquire(timeout=HANG)  # never woken, it ran twice
     finally:
         worker.stop()
+
+
+def test_digests_are_looked_for_every_ten_minutes_not_every_tick(tmp_path):
+    site = Site(tmp_path)
+    try:
+        clock = Clock(site.service, idle_sender())
+        start = datetime(2026, 11, 6, 17, 0, tzinfo=timezone.utc)
+        assert clock.digest_due(start)  # the first tick looks
+        assert clock.last_digest == start
+        assert not clock.digest_due(start + timedelta(minutes=10) - timedelta(microseconds=1))
+        assert clock.last_digest == start
+        assert clock.digest_due(start + timedelta(minutes=10))  # ten minutes on, to the microsecond
+        assert clock.last_digest == start + timedelta(minutes=10)
+        assert not clock.digest_due(start + timedelta(minutes=15))
+        assert clock.digest_due(start + timedelta(minutes=15), every=timedelta(minutes=5))
+        # without a time, the wall clock's: a look now, none a moment later
+        fresh = Clock(site.service, idle_sender())
+        assert fresh.digest_due() and not fresh.digest_due()
+        assert fresh.last_digest.tzinfo is not None and fresh.last_digest > start
+    finally:
+        site.store.close()
+
+
+def test_the_send_worker_sends_the_outbox_then_the_webhooks(tmp_path):
+    from pbem.server import notify
+
+    from test_notifications import Hook
+
+    site, hook = Site(tmp_path), Hook()
+    try:
+        clock = Clock(site.service, SimpleNamespace(send_due=lambda: 2))  # two mails went
+        notify.set_settings(site.store, "anna@example.org", "every", f"{hook.url}/chat", "slack")
+        notify.notice(site.store, "anna@example.org", "Your turn", "Game 1: your turn.", "turn", None, "t:1")
+        assert clock.send_due() == 3  # and one chat message
+        assert [path for path, _ in hook.received] == ["/chat"]
+        assert clock.send_due() == 2  # the message is not sent twice
+    finally:
+        hook.stop()
+        site.store.close()

@@ -144,9 +144,10 @@ def grace_end(settings: dict, deadline: datetime) -> datetime:
     return deadline + timedelta(minutes=settings_with_defaults(settings)["grace_minutes"])
 
 
-def local_time(when: datetime, tz_name: str, now: datetime | None = None, lang: str = "en") -> str:
+def local_time(when: datetime, tz_name: str, now: datetime | None = None, lang: str | None = None) -> str:
     """A deadline as a player reads it, in their own time zone and language (and, given ``now``,
-    with the time left: "Friday 06 November 2026, 18:00 Europe/Vienna, in 1 day 4 hours")."""
+    with the time left: "Friday 06 November 2026, 18:00 Europe/Vienna, in 1 day 4 hours"); ``lang`` None,
+    or a code naming no language of the server: English."""
     try:
         tz = ZoneInfo(tz_name)
     except (ZoneInfoNotFoundError, ValueError):
