@@ -162,7 +162,7 @@ def local_time(when: datetime, tz_name: str, now: datetime | None = None, lang: 
     return text if now is None else f"{text}, {time_left(when - now, lang)}"
 
 
-def time_left(left: timedelta, lang: str = "en") -> str:
+def time_left(left: timedelta, lang: str | None = None) -> str:
     """``left`` in words, to the minute: "in 1 day 4 hours", "in 35 minutes", "passed"."""
     tr = i18n.translator(lang)
     minutes = int(left.total_seconds() // 60)  # pragma: no mutate (/ or //: passed below a minute)
