@@ -296,3 +296,28 @@ def test_the_send_worker_sends_the_outbox_then_the_webhooks(tmp_path):
     finally:
         hook.stop()
         site.store.close()
+
+
+def test_the_clock_plans_in_utc_on_a_machine_in_another_zone(tmp_path, monkeypatch):
+    # start's and tick_soon's times are the UTC now: a naive local "now" would be read by APScheduler as UTC,
+    # nine hours late in Tokyo (the bounds are hours wide: only that mistake breaks them, never a slow machine)
+    import time
+
+    monkeypatch.setenv("TZ", "Asia/Tokyo")
+    time.tzset()
+    site = Site(tmp_path)
+    clock = Clock(site.service, idle_sender(), tick_seconds=3600)
+    try:
+        assert time.timezone == -9 * 3600  # the machine's zone is Tokyo's for this test
+        before = datetime.now(timezone.utc)
+        clock.start()
+        tick, prune = clock.scheduler.get_job("tick"), clock.scheduler.get_job("prune")
+        assert before + timedelta(seconds=59) <= prune.next_run_time <= before + timedelta(hours=1)
+        assert tick.next_run_time <= before + timedelta(hours=2)  # at once, then an hour on
+        clock.tick_soon()
+        assert clock.scheduler.get_job("tick").next_run_time <= datetime.now(timezone.utc) + timedelta(hours=2)
+    finally:
+        clock.stop()
+        site.store.close()
+        monkeypatch.undo()
+        time.tzset()
