@@ -49,6 +49,9 @@ def test_each_bad_setting_is_refused_with_its_reason():
     assert refused({"miss_policy": "ignore"}) == "miss_policy must be one of warn, alert, forfeit"
     for delay in (-1, True, False, "3", 1.5):  # a bool is an int to Python, not a number of days here
         assert refused({"spectator_delay": delay}) == "spectator_delay is a number of days (0 or more), or none"
+    for private in (1, "yes", None):
+        assert refused({"private": private}) == "private is true or false"
+    assert refused({"press": "gossip"}) == "press must be one of none, open, game"
 
 
 def test_the_edges_that_are_allowed():
@@ -57,7 +60,8 @@ def test_the_edges_that_are_allowed():
                {"clock": "interval", "at": "not looked at"}, {"hours": 0, "minutes": 0, "seconds": 0,
                                                                "clock": "daily"},
                {"miss_policy": "forfeit"}, {"miss_policy": "alert"}, {"timezone": "Europe/Vienna"},
-               {"spectator_delay": None}, {"spectator_delay": 0}, {"spectator_delay": 3}):
+               {"spectator_delay": None}, {"spectator_delay": 0}, {"spectator_delay": 3}, {"private": True},
+               {"private": False}, {"press": "none"}, {"press": "open"}, {"press": "game"}):
         assert d.settings_with_defaults(ok) == {**d.DEFAULTS, **ok}
 
 
