@@ -309,8 +309,11 @@ def test_the_clock_plans_in_utc_on_a_machine_in_another_zone(tmp_path, monkeypat
     clock = Clock(site.service, idle_sender(), tick_seconds=3600)
     try:
         assert time.timezone == -9 * 3600  # the machine's zone is Tokyo's for this test
+        ticked, tick_once = threading.Semaphore(0), clock.tick
+        clock.tick = lambda: (tick_once(), ticked.release())
         before = datetime.now(timezone.utc)
         clock.start()
+        assert ticked.acquire(timeout=HANG)  # the first tick at once, not an hour on
         tick, prune = clock.scheduler.get_job("tick"), clock.scheduler.get_job("prune")
         assert before + timedelta(seconds=59) <= prune.next_run_time <= before + timedelta(hours=1)
         assert tick.next_run_time <= before + timedelta(hours=2)  # at once, then an hour on
@@ -321,3 +324,25 @@ def test_the_clock_plans_in_utc_on_a_machine_in_another_zone(tmp_path, monkeypat
         site.store.close()
         monkeypatch.undo()
         time.tzset()
+
+
+def test_a_check_planned_again_after_another_replaces_its_own_pending_job():
+    # a game's next check moves (a reminder, then orders in: the deadline) and back (the orders withdrawn)
+    # while its first job still waits: the job is planned again, not refused as a duplicate (which would
+    # stop the tick's planning of every game after it)
+    games = [{"id": 1, "next_check": "2099-11-06T17:00:00Z"}, {"id": 2, "next_check": "2099-11-07T08:00:00Z"}]
+    service = SimpleNamespace(store=SimpleNamespace(games_to_check=lambda when: games), run_jobs=lambda: 0)
+    clock = Clock(service, idle_sender(), tick_seconds=10)
+    clock.scheduler.start(paused=True)  # jobs stored as a running clock stores them, none run
+    try:
+        clock.plan_deadlines()
+        games[0]["next_check"] = "2099-11-06T18:00:00Z"
+        clock.plan_deadlines()
+        games[0]["next_check"], games[1]["next_check"] = "2099-11-06T17:00:00Z", "2099-11-07T09:00:00Z"
+        clock.plan_deadlines()
+        assert sorted(job.id for job in clock.scheduler.get_jobs()) == [
+            "check-1-2099-11-06T17:00:00Z", "check-1-2099-11-06T18:00:00Z", "check-2-2099-11-07T08:00:00Z",
+            "check-2-2099-11-07T09:00:00Z"]
+        assert clock.deadline_jobs == {1: "check-1-2099-11-06T17:00:00Z", 2: "check-2-2099-11-07T09:00:00Z"}
+    finally:
+        clock.scheduler.shutdown(wait=False)
