@@ -8,6 +8,11 @@ permanent refusal is, and the audit entry of a mail given up.
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import html
+import json
+import mailbox
 import smtplib
 from datetime import datetime, timezone
 from email import message_from_bytes, policy
@@ -297,3 +302,74 @@ def test_a_bound_on_the_time_since_the_last_mark_is_a_difference_of_two_readings
     seen = []
     _, sender = _batch_with_a_failure(store, tmp_path, seen)
     assert sender.send_due(T0) == 2 and seen == ["sending"]
+
+
+def test_a_long_html_is_kept_once_by_its_digest_and_a_short_one_in_its_row(store):
+    from pbem.server.store import TEXT_INLINE
+
+    short, edge, long = "<p>a</p>", "x" * TEXT_INLINE, "<html><body>" + "y" * TEXT_INLINE + "</body></html>"
+    rows = [row(store, queue(store, "a@example.org", "S", "b", html=h)) for h in (short, edge, long, None)]
+    assert [(r["html"], r["html_ref"]) for r in rows[:2]] == [(short, None), (edge, None)]
+    assert rows[2]["html"] is None and rows[2]["html_ref"] == hashlib.sha256(long.encode()).hexdigest()
+    assert store.text(rows[2]["html_ref"]) == long
+    assert (rows[3]["html"], rows[3]["html_ref"]) == (None, None)
+    # the message reads it back; without the store's texts it cannot be built
+    msg = build_email(rows[2], texts=store.text)
+    assert msg.get_body(("html",)).get_content().count("y" * TEXT_INLINE) == 1
+    with pytest.raises(Unsendable) as unread:
+        build_email(rows[2])
+    assert str(unread.value) == f"the HTML kept as {rows[2]['html_ref'][:12]} cannot be read"
+    with pytest.raises(Unsendable):
+        build_email({**rows[2], "html_ref": "0" * 64}, texts=store.text)  # kept no more
+    plain = build_email(rows[3], texts=lambda digest: pytest.fail("nothing to read"))
+    assert plain.get_body(("html",)) is None
+
+
+def test_an_attachment_to_draw_again_is_stored_as_its_reference(store):
+    drawn, data = outbox.Drawn({"map": [3, 2, "austria", "fr"], "svg": "ab12"}), b"\x89PNG"
+    outbox_id = queue(store, "a@example.org", "S", "b", attachments=[("map.png", "image/png", drawn, "map"),
+                                                                      ("view.json", "application/json", data, None)])
+    assert json.loads(row(store, outbox_id)["attachments"]) == [
+        {"filename": "map.png", "mime": "image/png", "ref": {"map": [3, 2, "austria", "fr"], "svg": "ab12"},
+         "cid": "map"},
+        {"filename": "view.json", "mime": "application/json", "data": base64.b64encode(data).decode(), "cid": None}]
+
+
+def test_the_marker_line_is_in_the_recipients_language(store):
+    from pbem.server.mail.reply import mark_line
+
+    r = row(store, queue(store, "a@example.org", "S", "the body", html="<html><body><p>b</p></body></html>"))
+    for lang in ("fr", "zh"):
+        msg = build_email(r, lang=lang)
+        assert msg.get_body(("plain",)).get_content().startswith(mark_line(lang) + "\n\nthe body\n")
+        assert html.escape(mark_line(lang)) in msg.get_body(("html",)).get_content()
+    english = build_email(r).get_body(("plain",)).get_content()
+    assert english.startswith(mark_line("en") + "\n") and mark_line("en") != mark_line("fr")
+
+
+def test_the_sender_builds_with_its_domain_drawer_texts_and_the_rows_language(tmp_path, store):
+    store.set_language("b@example.org", "uk")
+    page = "<html><body>" + "z" * 2000 + "<img src=\"cid:map\"></body></html>"
+    queue(store, "a@example.org", "One", "x", html=page, lang="fr",
+          attachments=[("map.png", "image/png", outbox.Drawn({"map": [1]}), "map"),
+                       ("view.json", "application/json", outbox.Drawn({"view": [1]}), None)])
+    queue(store, "b@example.org", "Two", "y")  # no language of its own: its address's
+    drawn = {"map": b"PNG!", "view": b"{}"}
+    sender = Sender(store, maildir=tmp_path / "Maildir", domain="games.example.org",
+                    resolve=lambda ref: drawn[next(iter(ref))])
+    assert sender.send_due(T0) == 2
+    from pbem.server.mail.reply import mark_line
+
+    got = {m["Subject"]: m for m in (message_from_bytes(bytes(m), policy=policy.default)
+                                     for m in mailbox.Maildir(tmp_path / "Maildir"))}
+    one, two = got["One"], got["Two"]
+    assert one["Message-ID"].endswith("@games.example.org>")
+    assert one.get_body(("plain",)).get_content().startswith(mark_line("fr"))
+    assert "z" * 2000 in one.get_body(("html",)).get_content()
+    assert [(p.get_filename(), p.get_content()) for p in one.walk() if p.get_filename()] == \
+        [("map.png", b"PNG!"), ("view.json", b"{}")]
+    assert two.get_body(("plain",)).get_content().startswith(mark_line("uk"))
+
+
+def test_a_batch_is_at_least_one_row(store, tmp_path):
+    assert [Sender(store, maildir=tmp_path, batch=n).batch for n in (0, 1, 2, 50)] == [1, 1, 2, 50]
