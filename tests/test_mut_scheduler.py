@@ -346,3 +346,29 @@ def test_a_check_planned_again_after_another_replaces_its_own_pending_job():
         assert clock.deadline_jobs == {1: "check-1-2099-11-06T17:00:00Z", 2: "check-2-2099-11-07T09:00:00Z"}
     finally:
         clock.scheduler.shutdown(wait=False)
+
+
+def test_stop_waits_for_a_tick_still_running():
+    # shutdown(wait=True): the clock's stop returns only once a job that is running has finished (the
+    # tick may be writing to the database); the look at the stopper while the tick is held is no timing
+    # assert: held, it cannot return, however slow the machine
+    service = SimpleNamespace(store=SimpleNamespace(games_to_check=lambda when: []), run_jobs=lambda: 0)
+    clock = Clock(service, idle_sender(), tick_seconds=3600)
+    started, release = threading.Event(), threading.Event()
+
+    def held_tick():
+        started.set()
+        release.wait(HANG)
+
+    clock.tick = held_tick
+    clock.start()
+    assert started.wait(HANG)
+    stopper = threading.Thread(target=clock.stop)
+    stopper.start()
+    stopper.join(0.5)
+    try:
+        assert stopper.is_alive()  # still waiting for the tick
+    finally:
+        release.set()
+        stopper.join(HANG)
+    assert not stopper.is_alive() and not clock.scheduler.running

@@ -84,7 +84,7 @@ def check_settings(s: dict) -> None:
         raise SettingsError("the time per day must be positive")
     if s["clock"] == "daily":
         parse_at(s["at"])
-    if not set(s["skip_weekdays"]) <= set(range(7)) or len(set(s["skip_weekdays"])) == 7:
+    if not set(s["skip_weekdays"]) < set(range(7)):  # weekdays 0-6, not all seven: a proper subset of the week
         raise SettingsError("skip_weekdays takes weekday numbers 0 (Monday) to 6 (Sunday), not all seven")
     if not isinstance(s["subturn_minutes"], int) or s["subturn_minutes"] < 1:
         raise SettingsError("subturn_minutes (the deadline of a short step inside a turn) must be a positive number")
