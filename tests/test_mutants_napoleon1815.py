@@ -193,3 +193,35 @@ def test_supply_losses_do_not_count_toward_breaking_when_the_reading_says_so():
     finally:
         sc.supply_losses_count = True
     assert outcome.ok, outcome.failures
+
+
+def test_a_block_leaving_the_fight_crosses_back_over_a_stream_on_either_side_at_most_twice():
+    # combat.RoundActions.disengage: mutmut_17 (the defender's side's stream looked up as "DEF1") survived: no
+    # case had a block leave the fight back over a stream lying on the defender's side of the sector (§6.21)
+    from collections import Counter
+    from types import SimpleNamespace
+
+    from pbem.games.napoleon1815.combat import RoundActions
+
+    class Fight(RoundActions):
+        def __init__(self):
+            self.killed = []
+
+        def kill(self, battle, b, why):
+            self.killed.append((b.id, str(why)))
+
+    def leaving(terrain, loc="def1", crossed=0):
+        fight = Fight()
+        battle = SimpleNamespace(terrain=terrain, crossings=Counter({("att", "1"): crossed}))
+        b = SimpleNamespace(id="I-1", role="att", loc=loc, moved=False, fresh=True, square=True)
+        fight.disengage(battle, b)
+        return (b.loc, b.moved, b.fresh, b.square), battle.crossings[("att", "1")], fight.killed
+
+    for side in ("def1", "att1"):  # the stream on the defender's side of the sector, or on the attacker's
+        assert leaving({side: "stream"}) == (("att1", True, False, False), 1, [])
+        assert leaving({side: "stream"}, crossed=1) == (("att1", True, False, False), 2, [])
+        assert leaving({side: "stream"}, crossed=2) == (("def1", False, True, True), 2,
+                                                        [("I-1", "it cannot cross the stream (§6.21)")])
+    assert leaving({"def1": "woods"}) == (("att1", True, False, False), 0, [])  # no stream: nothing counted
+    # from its own side's position it goes to the reserve, crossing nothing
+    assert leaving({"att1": "stream"}, loc="att1", crossed=2) == (("res-att", True, False, False), 2, [])
