@@ -225,3 +225,65 @@ def test_a_block_leaving_the_fight_crosses_back_over_a_stream_on_either_side_at_
     assert leaving({"def1": "woods"}) == (("att1", True, False, False), 0, [])  # no stream: nothing counted
     # from its own side's position it goes to the reserve, crossing nothing
     assert leaving({"att1": "stream"}, loc="att1", crossed=2) == (("res-att", True, False, False), 2, [])
+
+
+def test_a_second_step_only_in_the_round_from_the_reserve_and_own_blocks_ahead_are_no_enemy():
+    # combat.RoundActions.move: its step counter (a mounted block in from the reserve may step on into the enemy's
+    # position the same round) is cleared at the round's end; mutmut_240 (never cleared) survived: no case had
+    # such a block leave the fight in a later round and then be offered a second step
+    from collections import Counter
+    from types import SimpleNamespace
+
+    from pbem.games.napoleon1815.combat import RoundActions
+
+    class Fight(RoundActions):
+        said: list = []
+
+        def doctrine(self, battle, role, key):
+            return {"COMMIT": "9", "ATTACK": "YES", "SQUARE": "NO", "SHELTER": "NO"}[key]
+
+        def at(self, battle, loc, role=None):
+            return [b for b in battle.blocks.values() if b.loc == loc and (role is None or b.role == role)]
+
+        def engaged(self, battle, b):
+            return not b.loc.startswith("res") and any(o.role != b.role for o in self.at(battle, b.loc))
+
+        def strength(self, bid):
+            return 2
+
+        def name(self, b):
+            return b.id
+
+        def where(self, battle, loc):
+            return loc
+
+        def say(self, battle, text, public=False, **data):
+            self.said.append(str(text))
+
+        def check_rout(self, battle):
+            return False
+
+    def block(bid, role, loc):
+        return SimpleNamespace(id=bid, role=role, loc=loc, type="cavalry", army="french", moved=False, fired=False,
+                               fresh=False, square=False, shelter=None)
+
+    cavalry = block("C", "att", "res-att")
+    battle = SimpleNamespace(blocks={"C": cavalry}, terrain={}, crossings=Counter(), commits={})
+    fight = Fight()
+    assert fight.move(battle, "att", 1)  # round 1: in from the reserve; no enemy in front, it stays
+    assert (cavalry.loc, cavalry.moved, hasattr(cavalry, "steps")) == ("att1", True, False)
+    enemy = block("E", "def", "def1")
+    battle.blocks["E"] = enemy
+    cavalry.loc = "def1"  # a later round: it had engaged, and leaves the fight (bad morale)
+    fight.disengage(battle, cavalry)
+    assert (cavalry.loc, cavalry.moved) == ("att1", True)
+    fight.move(battle, "att", 2)
+    assert cavalry.loc == "att1"  # it moved this round: no step forward again
+
+    # mutmut_98 (the enemy's position searched for blocks of either side) survived: own blocks already in the
+    # enemy's empty position are no enemy there, so one block is kept back from advancing into it
+    ahead, first, second = block("A", "att", "def1"), block("B", "att", "att1"), block("C", "att", "att1")
+    battle = SimpleNamespace(blocks={"A": ahead, "B": first, "C": second}, terrain={}, crossings=Counter(),
+                             commits={})
+    assert fight.move(battle, "att", 1)
+    assert [(b.id, b.loc) for b in (ahead, first, second)] == [("A", "def1"), ("B", "def1"), ("C", "att1")]
