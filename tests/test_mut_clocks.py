@@ -47,6 +47,11 @@ def test_each_bad_setting_is_refused_with_its_reason():
         "subturn_minutes (the deadline of a short step inside a turn) must be a positive number"
     assert refused({"subturn_minutes": 1.5}).startswith("subturn_minutes")
     assert refused({"miss_policy": "ignore"}) == "miss_policy must be one of warn, alert, forfeit"
+    for delay in (-1, True, False, "3", 1.5):  # a bool is an int to Python, not a number of days here
+        assert refused({"spectator_delay": delay}) == "spectator_delay is a number of days (0 or more), or none"
+    for private in (1, "yes", None):
+        assert refused({"private": private}) == "private is true or false"
+    assert refused({"press": "gossip"}) == "press must be one of none, open, game"
 
 
 def test_the_edges_that_are_allowed():
@@ -54,8 +59,10 @@ def test_the_edges_that_are_allowed():
                {"subturn_minutes": 1}, {"clock": "daily", "at": "23:59"}, {"clock": "daily", "at": "0:00"},
                {"clock": "interval", "at": "not looked at"}, {"hours": 0, "minutes": 0, "seconds": 0,
                                                                "clock": "daily"},
-               {"miss_policy": "forfeit"}, {"miss_policy": "alert"}, {"timezone": "Europe/Vienna"}):
-        d.settings_with_defaults(ok)
+               {"miss_policy": "forfeit"}, {"miss_policy": "alert"}, {"timezone": "Europe/Vienna"},
+               {"spectator_delay": None}, {"spectator_delay": 0}, {"spectator_delay": 3}, {"private": True},
+               {"private": False}, {"press": "none"}, {"press": "open"}, {"press": "game"}):
+        assert d.settings_with_defaults(ok) == {**d.DEFAULTS, **ok}
 
 
 @pytest.mark.parametrize("text", ["24:00", "12:60", "-1:00", "7", "x:y", "1:2:3", ""])
@@ -170,3 +177,19 @@ def test_the_machines_own_time_zone_changes_nothing(machine_in_tokyo):
                            datetime(2026, 11, 2, 1, 0, tzinfo=UTC))
     assert when == datetime(2026, 11, 2, 17, 30, tzinfo=UTC) and when.utcoffset() == timedelta(0)
     assert when.tzinfo == UTC
+
+
+def test_a_deadline_in_the_readers_language():
+    # local_time: the day and month in the reader's words (CLDR's), the hour and the zone as they are; a
+    # code naming no language of the server reads English, as no code does
+    when = datetime(2026, 11, 6, 17, 0, tzinfo=UTC)
+    assert d.local_time(when, "Europe/Vienna", lang="fr") == "vendredi 6 novembre 2026, 18:00 Europe/Vienna"
+    assert d.local_time(when, "Asia/Tokyo", lang="zh") == "2026年11月7日星期六, 02:00 Asia/Tokyo"
+    assert d.local_time(when, "UTC", now=when - timedelta(hours=2), lang="fr") == \
+        "vendredi 6 novembre 2026, 17:00 UTC, " + d.time_left(timedelta(hours=2), "fr")
+    for lang in (None, "en", "EN", "en-GB", "xx"):
+        assert d.local_time(when, "Europe/Vienna", lang=lang) == "Friday 06 November 2026, 18:00 Europe/Vienna"
+        assert d.time_left(timedelta(hours=2), lang) == "in 2 hours"
+    assert d.time_left(timedelta(hours=2)) == "in 2 hours"
+    assert d.time_left(timedelta(days=1, minutes=3), "fr") == "dans 1 jour 3 minutes"
+    assert d.time_left(timedelta(0), "uk") == "минув"

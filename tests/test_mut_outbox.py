@@ -8,6 +8,11 @@ permanent refusal is, and the audit entry of a mail given up.
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import html
+import json
+import mailbox
 import smtplib
 from datetime import datetime, timezone
 from email import message_from_bytes, policy
@@ -180,3 +185,192 @@ def test_a_mail_given_up_is_audited_with_its_row(store, tmp_path):
     assert entry["who"] == "outbox" and entry["game_id"] == game_id
     assert entry["why"].startswith("Unsendable: the message cannot be built: ")
     assert entry["detail"] == {"outbox_id": outbox_id, "to": "a@example.org", "kind": "report", "attempts": 1}
+
+
+# -- attachments drawn again, a subject that is not ASCII, a batch with a failure -----------------------------
+
+
+def test_an_attachment_is_its_bytes_or_drawn_again_by_its_reference():
+    from pbem.server.mail.outbox import DrawingFailed, content
+
+    assert content({"filename": "a.txt", "data": "aGk="}) == b"hi"
+    assert content({"filename": "a.txt", "data": "aGk="}, resolve=lambda ref: b"never") == b"hi"
+    asked = []
+    assert content({"filename": "map.png", "ref": {"map": [1, 2]}}, lambda ref: asked.append(ref) or b"PNG") == b"PNG"
+    assert asked == [{"map": [1, 2]}]
+    with pytest.raises(Unsendable) as nothing:
+        content({"filename": "map.png", "ref": {"map": [1, 2]}})
+    assert str(nothing.value) == "map.png is kept as a reference and nothing here can draw it"
+
+    def broken(ref):
+        raise KeyError("svg")
+
+    with pytest.raises(DrawingFailed) as failed:
+        content({"filename": "map.png", "ref": {"map": [1, 2]}}, broken)
+    assert str(failed.value) == "map.png could not be drawn: KeyError: 'svg'"
+    assert isinstance(failed.value.__cause__, KeyError)
+
+
+def test_a_sender_without_a_drawer_draws_with_a_service_on_its_store(tmp_path):
+    from pbem.server.service import Service
+
+    from websupport import SMALL
+
+    store = Store(tmp_path / "pbem.db")
+    try:
+        game_id, _ = Service(store).create_game("Drawn", {"austria": "a@example.org", "france": "b@example.org"},
+                                                scenario=SMALL, seed=3)
+        ref = {"view": [game_id, None, "austria"]}  # the position now
+        sender = Sender(store, maildir=tmp_path / "Maildir")
+        drawn = sender.resolve(ref)
+        assert drawn == Service(store).attachment(ref) and drawn.startswith(b"{")
+        assert sender.resolve(ref) == drawn  # the same drawer, made once
+        assert Sender(store, maildir=tmp_path / "M2", resolve=lambda r: b"given").resolve(ref) == b"given"
+    finally:
+        store.close()
+
+
+def test_a_subject_that_is_not_ascii_is_folded_with_its_spaces_inside_the_encoded_words(store):
+    from email.header import decode_header, make_header
+
+    subject = "[pbem 12] Вітаємо: ви граєте Австрія, день 3 з 14 — накази до п'ятниці 18:00 Europe/Kyiv"
+    msg = build_email(row(store, queue(store, "a@example.org", subject, "x")))
+    head = msg.as_bytes().decode("ascii").split("\n\n")[0]
+    folded = head[head.index("Subject: "):head.index("\nDate: ")]
+    # three encoded words, the first sized to sit after "Subject: " within 78 characters, every space inside one
+    assert folded.split("\n") == [
+        "Subject: =?utf-8?b?W3BiZW0gMTJdINCS0ZbRgtCw0ZTQvNC+OiDQstC4INCz0YDQsNGU0YI=?=",
+        " =?utf-8?b?0LUg0JDQstGB0YLRgNGW0Y8sINC00LXQvdGMIDMg0LcgMTQg4oCUINC90LDQutCw?=",
+        " =?utf-8?b?0LfQuCDQtNC+INC/J9GP0YLQvdC40YbRliAxODowMCBFdXJvcGUvS3lpdg==?="]
+    assert str(make_header(decode_header(folded[len("Subject: "):]))) == subject
+    received = message_from_bytes(msg.as_bytes(), policy=policy.default)
+    assert received["Subject"] == subject  # "ви граєте", not "виграєте"
+
+
+def test_claim_takes_the_next_due_row_only(tmp_path, store):
+    sender = Sender(store, maildir=tmp_path / "Maildir")
+    assert sender._claim(T0) is None
+    first, second = queue(store, "a@example.org", "One", "x"), queue(store, "b@example.org", "Two", "y")
+    assert sender._claim(T0)["id"] == first
+    assert [(r["id"], r["status"]) for r in store.query("SELECT id, status FROM outbox ORDER BY id")] == \
+        [(first, "sending"), (second, "queued")]
+
+
+def _batch_with_a_failure(store, tmp_path, seen):
+    """Three rows in one batch: the second's attachment cannot be drawn (it records, while being built,
+    how the first row stands)."""
+    ids = [queue(store, "a@example.org", "One", "x"),
+           queue(store, "b@example.org", "Two", "y",
+                 attachments=[("map.png", "image/png", outbox.Drawn({"map": [1]}), None)]),
+           queue(store, "c@example.org", "Three", "z")]
+
+    def draw(ref):
+        seen.append(row(store, ids[0])["status"])
+        raise OSError("no rasteriser")
+
+    return ids, Sender(store, maildir=tmp_path / "Maildir", resolve=draw)
+
+
+def test_a_failure_in_a_batch_keeps_the_rows_delivered_before_it(tmp_path, store, monkeypatch):
+    monkeypatch.setattr(outbox, "MARK_EVERY", 10 ** 9)  # no mark by time: only the failure marks mid-batch
+    seen = []
+    ids, sender = _batch_with_a_failure(store, tmp_path, seen)
+    assert sender.send_due(T0) == 2
+    assert seen == ["sending"]  # delivered, not yet marked when the second was built
+    rows = [row(store, i) for i in ids]
+    assert [(r["status"], r["sent_at"]) for r in rows] == [
+        ("sent", "2024-05-01T12:00:00Z"), ("queued", None), ("sent", "2024-05-01T12:00:00Z")]
+    assert rows[1]["last_error"] == "DrawingFailed: map.png could not be drawn: OSError: no rasteriser"
+
+
+def test_rows_delivered_are_marked_sent_as_often_as_mark_every_says(tmp_path, store, monkeypatch):
+    monkeypatch.setattr(outbox, "MARK_EVERY", 0)  # every delivery marked at once
+    seen = []
+    ids, sender = _batch_with_a_failure(store, tmp_path, seen)
+    assert sender.send_due(T0) == 2
+    assert seen == ["sent"]  # the first row was marked sent before the second was built
+    assert [(row(store, i)["status"], row(store, i)["sent_at"]) for i in ids] == [
+        ("sent", "2024-05-01T12:00:00Z"), ("queued", None), ("sent", "2024-05-01T12:00:00Z")]
+
+
+def test_a_bound_on_the_time_since_the_last_mark_is_a_difference_of_two_readings(tmp_path, store, monkeypatch):
+    import time
+
+    # a bound no delivery here takes, but below the sum of two readings of the monotonic clock (seconds since
+    # the machine started): a sum in place of the difference would mark the first row before the second
+    monkeypatch.setattr(outbox, "MARK_EVERY", time.monotonic())
+    seen = []
+    _, sender = _batch_with_a_failure(store, tmp_path, seen)
+    assert sender.send_due(T0) == 2 and seen == ["sending"]
+
+
+def test_a_long_html_is_kept_once_by_its_digest_and_a_short_one_in_its_row(store):
+    from pbem.server.store import TEXT_INLINE
+
+    short, edge, long = "<p>a</p>", "x" * TEXT_INLINE, "<html><body>" + "y" * TEXT_INLINE + "</body></html>"
+    rows = [store.query_one("SELECT * FROM outbox WHERE id = ?",  # the row as stored, its kept texts not read
+                            (queue(store, "a@example.org", "S", "b", html=h),)) for h in (short, edge, long, None)]
+    assert [(r["html"], r["html_ref"]) for r in rows[:2]] == [(short, None), (edge, None)]
+    assert rows[2]["html"] is None and rows[2]["html_ref"] == hashlib.sha256(long.encode()).hexdigest()
+    assert store.text(rows[2]["html_ref"]) == long
+    assert (rows[3]["html"], rows[3]["html_ref"]) == (None, None)
+    # the message reads it back; without the store's texts it cannot be built
+    msg = build_email(rows[2], texts=store.text)
+    assert msg.get_body(("html",)).get_content().count("y" * TEXT_INLINE) == 1
+    with pytest.raises(Unsendable) as unread:
+        build_email(rows[2])
+    assert str(unread.value) == f"the HTML kept as {rows[2]['html_ref'][:12]} cannot be read"
+    with pytest.raises(Unsendable):
+        build_email({**rows[2], "html_ref": "0" * 64}, texts=store.text)  # kept no more
+    plain = build_email(rows[3], texts=lambda digest: pytest.fail("nothing to read"))
+    assert plain.get_body(("html",)) is None
+
+
+def test_an_attachment_to_draw_again_is_stored_as_its_reference(store):
+    drawn, data = outbox.Drawn({"map": [3, 2, "austria", "fr"], "svg": "ab12"}), b"\x89PNG"
+    outbox_id = queue(store, "a@example.org", "S", "b", attachments=[("map.png", "image/png", drawn, "map"),
+                                                                      ("view.json", "application/json", data, None)])
+    assert json.loads(row(store, outbox_id)["attachments"]) == [
+        {"filename": "map.png", "mime": "image/png", "ref": {"map": [3, 2, "austria", "fr"], "svg": "ab12"},
+         "cid": "map"},
+        {"filename": "view.json", "mime": "application/json", "data": base64.b64encode(data).decode(), "cid": None}]
+
+
+def test_the_marker_line_is_in_the_recipients_language(store):
+    from pbem.server.mail.reply import mark_line
+
+    r = row(store, queue(store, "a@example.org", "S", "the body", html="<html><body><p>b</p></body></html>"))
+    for lang in ("fr", "zh"):
+        msg = build_email(r, lang=lang)
+        assert msg.get_body(("plain",)).get_content().startswith(mark_line(lang) + "\n\nthe body\n")
+        assert html.escape(mark_line(lang)) in msg.get_body(("html",)).get_content()
+    english = build_email(r).get_body(("plain",)).get_content()
+    assert english.startswith(mark_line("en") + "\n") and mark_line("en") != mark_line("fr")
+
+
+def test_the_sender_builds_with_its_domain_drawer_texts_and_the_rows_language(tmp_path, store):
+    store.set_language("b@example.org", "uk")
+    page = "<html><body>" + "z" * 2000 + "<img src=\"cid:map\"></body></html>"
+    queue(store, "a@example.org", "One", "x", html=page, lang="fr",
+          attachments=[("map.png", "image/png", outbox.Drawn({"map": [1]}), "map"),
+                       ("view.json", "application/json", outbox.Drawn({"view": [1]}), None)])
+    queue(store, "b@example.org", "Two", "y")  # no language of its own: its address's
+    drawn = {"map": b"PNG!", "view": b"{}"}
+    sender = Sender(store, maildir=tmp_path / "Maildir", domain="games.example.org",
+                    resolve=lambda ref: drawn[next(iter(ref))])
+    assert sender.send_due(T0) == 2
+    from pbem.server.mail.reply import mark_line
+
+    got = {m["Subject"]: m for m in (message_from_bytes(bytes(m), policy=policy.default)
+                                     for m in mailbox.Maildir(tmp_path / "Maildir"))}
+    one, two = got["One"], got["Two"]
+    assert one["Message-ID"].endswith("@games.example.org>")
+    assert one.get_body(("plain",)).get_content().startswith(mark_line("fr"))
+    assert "z" * 2000 in one.get_body(("html",)).get_content()
+    assert [(p.get_filename(), p.get_content()) for p in one.walk() if p.get_filename()] == \
+        [("map.png", b"PNG!"), ("view.json", b"{}")]
+    assert two.get_body(("plain",)).get_content().startswith(mark_line("uk"))
+
+
+def test_a_batch_is_at_least_one_row(store, tmp_path):
+    assert [Sender(store, maildir=tmp_path, batch=n).batch for n in (0, 1, 2, 50)] == [1, 1, 2, 50]

@@ -257,3 +257,118 @@ def test_an_idle_worker_runs_anyway_after_its_idle_time():
         assert ran.acquire(timeout=HANG) and ran.acquire(timeout=HANG)  # never woken, it ran twice
     finally:
         worker.stop()
+
+
+def test_digests_are_looked_for_every_ten_minutes_not_every_tick(tmp_path):
+    site = Site(tmp_path)
+    try:
+        clock = Clock(site.service, idle_sender())
+        start = datetime(2026, 11, 6, 17, 0, tzinfo=timezone.utc)
+        assert clock.digest_due(start)  # the first tick looks
+        assert clock.last_digest == start
+        assert not clock.digest_due(start + timedelta(minutes=10) - timedelta(microseconds=1))
+        assert clock.last_digest == start
+        assert clock.digest_due(start + timedelta(minutes=10))  # ten minutes on, to the microsecond
+        assert clock.last_digest == start + timedelta(minutes=10)
+        assert not clock.digest_due(start + timedelta(minutes=15))
+        assert clock.digest_due(start + timedelta(minutes=15), every=timedelta(minutes=5))
+        # without a time, the wall clock's: a look now, none a moment later
+        fresh = Clock(site.service, idle_sender())
+        assert fresh.digest_due() and not fresh.digest_due()
+        assert fresh.last_digest.tzinfo is not None and fresh.last_digest > start
+    finally:
+        site.store.close()
+
+
+def test_the_send_worker_sends_the_outbox_then_the_webhooks(tmp_path):
+    from pbem.server import notify
+
+    from test_notifications import Hook
+
+    site, hook = Site(tmp_path), Hook()
+    try:
+        clock = Clock(site.service, SimpleNamespace(send_due=lambda: 2))  # two mails went
+        notify.set_settings(site.store, "anna@example.org", "every", f"{hook.url}/chat", "slack")
+        notify.notice(site.store, "anna@example.org", "Your turn", "Game 1: your turn.", "turn", None, "t:1")
+        assert clock.send_due() == 3  # and one chat message
+        assert [path for path, _ in hook.received] == ["/chat"]
+        assert clock.send_due() == 2  # the message is not sent twice
+    finally:
+        hook.stop()
+        site.store.close()
+
+
+def test_the_clock_plans_in_utc_on_a_machine_in_another_zone(tmp_path, monkeypatch):
+    # start's and tick_soon's times are the UTC now: a naive local "now" would be read by APScheduler as UTC,
+    # nine hours late in Tokyo (the bounds are hours wide: only that mistake breaks them, never a slow machine)
+    import time
+
+    monkeypatch.setenv("TZ", "Asia/Tokyo")
+    time.tzset()
+    site = Site(tmp_path)
+    clock = Clock(site.service, idle_sender(), tick_seconds=3600)
+    try:
+        assert time.timezone == -9 * 3600  # the machine's zone is Tokyo's for this test
+        ticked, tick_once = threading.Semaphore(0), clock.tick
+        clock.tick = lambda: (tick_once(), ticked.release())
+        before = datetime.now(timezone.utc)
+        clock.start()
+        assert ticked.acquire(timeout=HANG)  # the first tick at once, not an hour on
+        tick, prune = clock.scheduler.get_job("tick"), clock.scheduler.get_job("prune")
+        assert before + timedelta(seconds=59) <= prune.next_run_time <= before + timedelta(hours=1)
+        assert tick.next_run_time <= before + timedelta(hours=2)  # at once, then an hour on
+        clock.tick_soon()
+        assert clock.scheduler.get_job("tick").next_run_time <= datetime.now(timezone.utc) + timedelta(hours=2)
+    finally:
+        clock.stop()
+        site.store.close()
+        monkeypatch.undo()
+        time.tzset()
+
+
+def test_a_check_planned_again_after_another_replaces_its_own_pending_job():
+    # a game's next check moves (a reminder, then orders in: the deadline) and back (the orders withdrawn)
+    # while its first job still waits: the job is planned again, not refused as a duplicate (which would
+    # stop the tick's planning of every game after it)
+    games = [{"id": 1, "next_check": "2099-11-06T17:00:00Z"}, {"id": 2, "next_check": "2099-11-07T08:00:00Z"}]
+    service = SimpleNamespace(store=SimpleNamespace(games_to_check=lambda when: games), run_jobs=lambda: 0)
+    clock = Clock(service, idle_sender(), tick_seconds=10)
+    clock.scheduler.start(paused=True)  # jobs stored as a running clock stores them, none run
+    try:
+        clock.plan_deadlines()
+        games[0]["next_check"] = "2099-11-06T18:00:00Z"
+        clock.plan_deadlines()
+        games[0]["next_check"], games[1]["next_check"] = "2099-11-06T17:00:00Z", "2099-11-07T09:00:00Z"
+        clock.plan_deadlines()
+        assert sorted(job.id for job in clock.scheduler.get_jobs()) == [
+            "check-1-2099-11-06T17:00:00Z", "check-1-2099-11-06T18:00:00Z", "check-2-2099-11-07T08:00:00Z",
+            "check-2-2099-11-07T09:00:00Z"]
+        assert clock.deadline_jobs == {1: "check-1-2099-11-06T17:00:00Z", 2: "check-2-2099-11-07T09:00:00Z"}
+    finally:
+        clock.scheduler.shutdown(wait=False)
+
+
+def test_stop_waits_for_a_tick_still_running():
+    # shutdown(wait=True): the clock's stop returns only once a job that is running has finished (the
+    # tick may be writing to the database); the look at the stopper while the tick is held is no timing
+    # assert: held, it cannot return, however slow the machine
+    service = SimpleNamespace(store=SimpleNamespace(games_to_check=lambda when: []), run_jobs=lambda: 0)
+    clock = Clock(service, idle_sender(), tick_seconds=3600)
+    started, release = threading.Event(), threading.Event()
+
+    def held_tick():
+        started.set()
+        release.wait(HANG)
+
+    clock.tick = held_tick
+    clock.start()
+    assert started.wait(HANG)
+    stopper = threading.Thread(target=clock.stop)
+    stopper.start()
+    stopper.join(0.5)
+    try:
+        assert stopper.is_alive()  # still waiting for the tick
+    finally:
+        release.set()
+        stopper.join(HANG)
+    assert not stopper.is_alive() and not clock.scheduler.running

@@ -599,7 +599,9 @@ def test_the_owners_own_wrong_key_tells_nobody_and_a_notice_counts_every_attempt
     rows = site.store.mails("ORDER BY id")
     assert [(r["to_addr"], r["game_id"]) for r in rows] == \
         [("ANNA@example.org", g_id), ("z@example.org", g_id), (ANNA, g_id)]
-    assert rows[2]["body"].startswith(f"3 mails tried to act for Austria in game {g_id}")
+    assert rows[2]["body"].startswith(
+        f"3 mails tried to act for Austria in game {g_id} with a wrong key since the last notice (the latest from "
+        "z@example.org). All were refused; your key is unchanged,")
 
 
 def test_the_admin_moderates_every_game(site):

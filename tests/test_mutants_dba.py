@@ -265,3 +265,29 @@ def test_an_element_breaking_contact_steps_clear_of_where_it_stood_along_one_lin
         reach = e.frontage if dx else e.depth  # a step clear of its own footprint, no more than a gap beyond
         assert reach < abs(dx or dy) <= reach + 3, way
     assert ways["left"] == (-ways["right"][0], 0) and ways["back"] == (0, -ways["ahead"][1])
+
+
+def test_a_path_along_a_stream_is_off_the_road_unless_the_whole_stretch_is_on_it():
+    # terrain.crosses_stream (reading D5): a path crossing a stream at a point is on the bridge when the point is
+    # within the road's half-width; a path running along the stream for a stretch only when all of it is (it
+    # once took the stretch's centre: 2" of stream bed either side of a bridge went as good going)
+    from shapely.geometry import LineString
+
+    from pbem.games.dba.terrain import ROAD_WIDTH, Line, Terrain
+
+    road = Line("road", "the road", LineString([(50, -20), (50, 20)]))
+    stream = Line("stream", "the brook", LineString([(0, 0), (100, 0)]))
+    terrain = Terrain(roads=[road], streams=[stream])
+    assert ROAD_WIDTH == 10  # the road's area: 45 to 55 across the brook
+    assert terrain.crosses_stream(LineString([(30, 0), (70, 0)]))  # along the bed, the bridge in the middle
+    assert terrain.crosses_stream(LineString([(40, 0), (54, 0)]))
+    assert not terrain.crosses_stream(LineString([(46, 0), (54, 0)]))  # along the bridge only
+    assert not terrain.crosses_stream(LineString([(50, -10), (50, 10)]))  # over the bridge
+    assert not terrain.crosses_stream(LineString([(45.2, -10), (45.2, 10)]))  # inside its edge
+    assert terrain.crosses_stream(LineString([(44.7, -10), (44.7, 10)]))  # 0.3 beyond: off the road (a stretch
+    # along the stream may stray that far off, as path_on_road allows, a crossing point not)
+    assert terrain.crosses_stream(LineString([(30, -10), (30, 10)]))
+    assert not terrain.crosses_stream(LineString([(30, 5), (70, 5)]))  # beside the brook, never on it
+    assert not Terrain(streams=[stream]).crosses_stream(LineString([(30, 5), (70, 5)]))
+    assert Terrain(streams=[stream]).crosses_stream(LineString([(50, -10), (50, 10)]))  # no road at all
+    assert terrain.path_difficult(LineString([(30, 0), (70, 0)]))

@@ -193,3 +193,97 @@ def test_supply_losses_do_not_count_toward_breaking_when_the_reading_says_so():
     finally:
         sc.supply_losses_count = True
     assert outcome.ok, outcome.failures
+
+
+def test_a_block_leaving_the_fight_crosses_back_over_a_stream_on_either_side_at_most_twice():
+    # combat.RoundActions.disengage: mutmut_17 (the defender's side's stream looked up as "DEF1") survived: no
+    # case had a block leave the fight back over a stream lying on the defender's side of the sector (§6.21)
+    from collections import Counter
+    from types import SimpleNamespace
+
+    from pbem.games.napoleon1815.combat import RoundActions
+
+    class Fight(RoundActions):
+        def __init__(self):
+            self.killed = []
+
+        def kill(self, battle, b, why):
+            self.killed.append((b.id, str(why)))
+
+    def leaving(terrain, loc="def1", crossed=0):
+        fight = Fight()
+        battle = SimpleNamespace(terrain=terrain, crossings=Counter({("att", "1"): crossed}))
+        b = SimpleNamespace(id="I-1", role="att", loc=loc, moved=False, fresh=True, square=True)
+        fight.disengage(battle, b)
+        return (b.loc, b.moved, b.fresh, b.square), battle.crossings[("att", "1")], fight.killed
+
+    for side in ("def1", "att1"):  # the stream on the defender's side of the sector, or on the attacker's
+        assert leaving({side: "stream"}) == (("att1", True, False, False), 1, [])
+        assert leaving({side: "stream"}, crossed=1) == (("att1", True, False, False), 2, [])
+        assert leaving({side: "stream"}, crossed=2) == (("def1", False, True, True), 2,
+                                                        [("I-1", "it cannot cross the stream (§6.21)")])
+    assert leaving({"def1": "woods"}) == (("att1", True, False, False), 0, [])  # no stream: nothing counted
+    # from its own side's position it goes to the reserve, crossing nothing
+    assert leaving({"att1": "stream"}, loc="att1", crossed=2) == (("res-att", True, False, False), 2, [])
+
+
+def test_a_second_step_only_in_the_round_from_the_reserve_and_own_blocks_ahead_are_no_enemy():
+    # combat.RoundActions.move: its step counter (a mounted block in from the reserve may step on into the enemy's
+    # position the same round) is cleared at the round's end; mutmut_240 (never cleared) survived: no case had
+    # such a block leave the fight in a later round and then be offered a second step
+    from collections import Counter
+    from types import SimpleNamespace
+
+    from pbem.games.napoleon1815.combat import RoundActions
+
+    class Fight(RoundActions):
+        said: list = []
+
+        def doctrine(self, battle, role, key):
+            return {"COMMIT": "9", "ATTACK": "YES", "SQUARE": "NO", "SHELTER": "NO"}[key]
+
+        def at(self, battle, loc, role=None):
+            return [b for b in battle.blocks.values() if b.loc == loc and (role is None or b.role == role)]
+
+        def engaged(self, battle, b):
+            return not b.loc.startswith("res") and any(o.role != b.role for o in self.at(battle, b.loc))
+
+        def strength(self, bid):
+            return 2
+
+        def name(self, b):
+            return b.id
+
+        def where(self, battle, loc):
+            return loc
+
+        def say(self, battle, text, public=False, **data):
+            self.said.append(str(text))
+
+        def check_rout(self, battle):
+            return False
+
+    def block(bid, role, loc):
+        return SimpleNamespace(id=bid, role=role, loc=loc, type="cavalry", army="french", moved=False, fired=False,
+                               fresh=False, square=False, shelter=None)
+
+    cavalry = block("C", "att", "res-att")
+    battle = SimpleNamespace(blocks={"C": cavalry}, terrain={}, crossings=Counter(), commits={})
+    fight = Fight()
+    assert fight.move(battle, "att", 1)  # round 1: in from the reserve; no enemy in front, it stays
+    assert (cavalry.loc, cavalry.moved, hasattr(cavalry, "steps")) == ("att1", True, False)
+    enemy = block("E", "def", "def1")
+    battle.blocks["E"] = enemy
+    cavalry.loc = "def1"  # a later round: it had engaged, and leaves the fight (bad morale)
+    fight.disengage(battle, cavalry)
+    assert (cavalry.loc, cavalry.moved) == ("att1", True)
+    fight.move(battle, "att", 2)
+    assert cavalry.loc == "att1"  # it moved this round: no step forward again
+
+    # mutmut_98 (the enemy's position searched for blocks of either side) survived: own blocks already in the
+    # enemy's empty position are no enemy there, so one block is kept back from advancing into it
+    ahead, first, second = block("A", "att", "def1"), block("B", "att", "att1"), block("C", "att", "att1")
+    battle = SimpleNamespace(blocks={"A": ahead, "B": first, "C": second}, terrain={}, crossings=Counter(),
+                             commits={})
+    assert fight.move(battle, "att", 1)
+    assert [(b.id, b.loc) for b in (ahead, first, second)] == [("A", "def1"), ("B", "def1"), ("C", "att1")]

@@ -169,3 +169,86 @@ def test_a_seat_key_may_hold_any_character_a_mail_can_carry(site):
     store.set_seat_key(game_id, "france", "clé \udcff")  # an undecodable byte of a mail, kept as a surrogate
     assert store.check_key(game_id, "france", "clé \udcff")
     assert not store.check_key(game_id, "france", "clé \udcfe") and not store.check_key(game_id, "france", "clé ")
+
+
+def test_a_refused_operation_reads_in_the_readers_language(site):
+    """handle_service_error: a ServiceError becomes a 400 in the language of whoever asked (here the API's
+    Accept-Language), not in English."""
+    from flask import g
+
+    from pbem.server import i18n
+    from pbem.server.service import ServiceError
+
+    words = "game %(game)s is not over: its seed stays secret until it ends"
+    for lang in ("fr", "zh"):
+        with site.app.test_request_context("/api/x", headers={"Accept-Language": lang}):
+            g.user = None
+            body, code = security.handle_service_error(ServiceError(words, game=7))
+            assert (code, body.json) == (400, {"error": i18n.translate(lang, words, game=7), "status": 400})
+            assert body.json["error"] != "game 7 is not over: its seed stays secret until it ends"
+
+
+def test_a_wrong_key_is_refused_in_the_strangers_language_and_told_in_the_owners(site):
+    """inbox.authenticate: the stranger reads the refusal in the language his address chose (the seat's
+    title and where a key is found, too), the seat's owner his notice in his own; English for neither."""
+    from pbem.server import i18n, inbox
+
+    service, store = site.service, site.store
+    game_id, _ = site.game()
+    stranger = "inconnu@example.org"
+    store.set_language(stranger, "fr")
+    store.set_language("anna@example.org", "uk")  # Austria's player
+    store.execute("DELETE FROM outbox")
+    assert not inbox.authenticate(service, game_id, "austria", "wrong", stranger, {"id": 9})
+    refusal, notice = store.query("SELECT to_addr, subject, body FROM outbox ORDER BY id")
+    assert refusal == {
+        "to_addr": stranger, "subject": f"[pbem {game_id}] " + i18n.translate("fr", "Refused: wrong key"),
+        "body": i18n.translate("fr", "The key in your mail is not the key of %(seat)s in game %(game)s; nothing was "
+                               "done.", seat="Autriche", game=game_id)
+        + "\n\n" + inbox.where_is_the_key(service, game_id, "fr")}
+    assert refusal["body"].startswith("La clé") and inbox.where_is_the_key(service, game_id, "fr") != \
+        inbox.where_is_the_key(service, game_id)
+    assert notice["subject"] == f"[pbem {game_id}] " + i18n.translate("uk", "Someone used a wrong key for your seat")
+    assert notice["body"] == (
+        i18n.translate_plural("uk", "%(num)d mail tried to act for %(seat)s in game %(game)s with a wrong key since "
+                              "the last notice (the latest from %(sender)s).",
+                              "%(num)d mails tried to act for %(seat)s in game %(game)s with a wrong key since "
+                              "the last notice (the latest from %(sender)s).", 1, seat="Австрія", game=game_id,
+                              sender=stranger)
+        + " " + i18n.translate_plural("uk", "All were refused; your key is unchanged, and nothing needs doing if you "
+                                      "have it. You are told at most once every %(num)d hour; the game's log lists "
+                                      "every attempt.",
+                                      "All were refused; your key is unchanged, and nothing needs doing if you "
+                                      "have it. You are told at most once every %(num)d hours; the game's log lists "
+                                      "every attempt.", 6)
+        + "\n\n" + service.deadline_line(game_id, "austria"))
+    assert "Австрія" in notice["body"] and "All were refused" not in notice["body"]
+
+
+def test_a_seated_moderator_is_refused_naming_his_seats_in_his_language(site):
+    """seat_rule: the seats in the refusal are titled in the page's language, as the sentence is."""
+    from pbem.server import i18n
+
+    game_id, _ = site.game(seats={"austria": MOD, "france": FRED}, moderator=MOD)
+    site.store.set_language(MOD, "fr")
+    refused = site.client(MOD).get(f"/games/{game_id}?side=france")
+    assert refused.status_code == 403
+    words = i18n.translate("fr", "You play %(seats)s in game %(game)s, which is still running: while it runs, a "
+                           "player sees only his own seat's views, whatever his roles, so the moderator console, "
+                           "the other seats' views and both sides together are closed to you here. Another "
+                           "moderator (or the site admin, if you are not the admin) must act for this game; "
+                           "everything opens when the game ends.", seats="Autriche", game=game_id)
+    assert error_of(refused) == words and words.startswith("Vous jouez Autriche")
+
+
+def test_a_player_asking_for_the_other_seat_is_refused_naming_it_in_his_language(site):
+    """side_for: "You do not play ..." titles the seat asked for in the reader's language."""
+    from pbem.server import i18n
+
+    game_id, _ = site.game()
+    site.store.set_language(FRED, "uk")  # France's player
+    refused = site.client(FRED).get(f"/api/games/{game_id}?side=austria")
+    assert refused.status_code == 403
+    assert error_of(refused) == i18n.translate("uk", "You do not play %(seat)s in game %(game)s.", seat="Австрія",
+                                               game=game_id)
+    assert "Австрія" in error_of(refused)

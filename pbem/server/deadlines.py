@@ -84,7 +84,7 @@ def check_settings(s: dict) -> None:
         raise SettingsError("the time per day must be positive")
     if s["clock"] == "daily":
         parse_at(s["at"])
-    if not set(s["skip_weekdays"]) <= set(range(7)) or len(set(s["skip_weekdays"])) == 7:
+    if not set(s["skip_weekdays"]) < set(range(7)):  # weekdays 0-6, not all seven: a proper subset of the week
         raise SettingsError("skip_weekdays takes weekday numbers 0 (Monday) to 6 (Sunday), not all seven")
     if not isinstance(s["subturn_minutes"], int) or s["subturn_minutes"] < 1:
         raise SettingsError("subturn_minutes (the deadline of a short step inside a turn) must be a positive number")
@@ -144,9 +144,10 @@ def grace_end(settings: dict, deadline: datetime) -> datetime:
     return deadline + timedelta(minutes=settings_with_defaults(settings)["grace_minutes"])
 
 
-def local_time(when: datetime, tz_name: str, now: datetime | None = None, lang: str = "en") -> str:
+def local_time(when: datetime, tz_name: str, now: datetime | None = None, lang: str | None = None) -> str:
     """A deadline as a player reads it, in their own time zone and language (and, given ``now``,
-    with the time left: "Friday 06 November 2026, 18:00 Europe/Vienna, in 1 day 4 hours")."""
+    with the time left: "Friday 06 November 2026, 18:00 Europe/Vienna, in 1 day 4 hours"); ``lang`` None,
+    or a code naming no language of the server: English."""
     try:
         tz = ZoneInfo(tz_name)
     except (ZoneInfoNotFoundError, ValueError):
@@ -161,7 +162,7 @@ def local_time(when: datetime, tz_name: str, now: datetime | None = None, lang: 
     return text if now is None else f"{text}, {time_left(when - now, lang)}"
 
 
-def time_left(left: timedelta, lang: str = "en") -> str:
+def time_left(left: timedelta, lang: str | None = None) -> str:
     """``left`` in words, to the minute: "in 1 day 4 hours", "in 35 minutes", "passed"."""
     tr = i18n.translator(lang)
     minutes = int(left.total_seconds() // 60)  # pragma: no mutate (/ or //: passed below a minute)

@@ -467,7 +467,7 @@ def authenticate(service: Service, game_id: int, side: str, key, from_addr: str,
     tr = i18n.translator(store.language_of(from_addr))  # a stranger: the language his address chose, else English
     reply(service, from_addr, f"[pbem {game_id}] " + tr.gettext("Refused: wrong key"),
           tr.gettext("The key in your mail is not the key of %(seat)s in game %(game)s; nothing was done.",
-                     seat=service.seat_title(game_id, side), game=game_id)
+                     seat=service.seat_title(game_id, side, tr.lang), game=game_id)
           + "\n\n" + where_is_the_key(service, game_id, tr.lang), game_id,
           key=f"answer:{row['id']}", source=from_addr, kind="stranger")
     seat = service.seat(game_id, side)
@@ -481,8 +481,8 @@ def authenticate(service: Service, game_id: int, side: str, key, from_addr: str,
               (tr.ngettext("%(num)d mail tried to act for %(seat)s in game %(game)s with a wrong key since the last "
                            "notice (the latest from %(sender)s).",
                            "%(num)d mails tried to act for %(seat)s in game %(game)s with a wrong key since the last "
-                           "notice (the latest from %(sender)s).", count, seat=service.seat_title(game_id, side),
-                           game=game_id, sender=from_addr) + " "
+                           "notice (the latest from %(sender)s).", count,
+                           seat=service.seat_title(game_id, side, tr.lang), game=game_id, sender=from_addr) + " "
                + tr.ngettext("All were refused; your key is unchanged, and nothing needs doing if you have it. You are "
                              "told at most once every %(num)d hour; the game's log lists every attempt.",
                              "All were refused; your key is unchanged, and nothing needs doing if you have it. You are "

@@ -70,6 +70,7 @@ class Clock:
         self.tick_seconds = tick_seconds
         self.scheduler = BackgroundScheduler(timezone=timezone.utc)
         self.deadline_jobs: dict[int, str] = {}
+        self.last_digest = datetime.min.replace(tzinfo=timezone.utc)  # no look for digests yet
         idle = max(1.0, tick_seconds)
         self.webhooks = notify.WebhookSender(service.store)
         self.sending = Worker("send", self.send_due, idle)
@@ -90,10 +91,11 @@ class Clock:
         for worker in (self.mail, self.jobs, self.sending):
             worker.stop()
 
-    def digest_due(self, every: timedelta = timedelta(minutes=10)) -> bool:
-        """Whether to look for digests to send: every ten minutes, not every tick."""
-        now = datetime.now(timezone.utc)
-        if now - getattr(self, "last_digest", datetime.min.replace(tzinfo=timezone.utc)) < every:
+    def digest_due(self, now: datetime | None = None, every: timedelta = timedelta(minutes=10)) -> bool:
+        """Whether to look for digests to send: every ten minutes, not every tick (``now``: the
+        time it is, the wall clock's when not given)."""
+        now = datetime.now(timezone.utc) if now is None else now
+        if now - self.last_digest < every:
             return False
         self.last_digest = now
         return True

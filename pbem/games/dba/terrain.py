@@ -125,13 +125,14 @@ class Terrain:
         return self._road_area is not None and self._road_area.buffer(0.5).covers(path)
 
     def crosses_stream(self, path: LineString) -> bool:
-        """Whether a path crosses a stream other than on a road (a bridge or a ford)."""
+        """Whether a path crosses a stream other than on a road (a bridge or a ford). Where the path runs
+        along the stream for a stretch, the whole stretch must be on the road (reading D5)."""
         for s in self.streams:
             cut = s.line.intersection(path)
             if cut.is_empty:
                 continue
-            points = [cut] if cut.geom_type == "Point" else list(getattr(cut, "geoms", [cut]))
-            if any(not self.on_road(p if p.geom_type == "Point" else p.centroid) for p in points):
+            pieces = [cut] if cut.geom_type == "Point" else list(getattr(cut, "geoms", [cut]))
+            if any(not (self.on_road(p) if p.geom_type == "Point" else self.path_on_road(p)) for p in pieces):
                 return True
         return False
 

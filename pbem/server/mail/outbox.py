@@ -142,7 +142,7 @@ def subject_header(subject: str) -> str:
 
 
 def build_email(row, from_addr: str = "pbem@localhost", domain=None, resolve=None, texts=None,
-                lang: str = "en") -> EmailMessage:
+                lang: str | None = None) -> EmailMessage:
     """The message of an outbox row: text, HTML alternative with inline images, attachments
     (those kept as a reference drawn again by ``resolve(ref) -> bytes``). A text or HTML kept once
     in the store's ``texts`` (``body_ref``, ``html_ref``) is read by ``texts(digest) -> str``
@@ -150,7 +150,7 @@ def build_email(row, from_addr: str = "pbem@localhost", domain=None, resolve=Non
 
     The text and HTML bodies carry the marker lines (``reply.mark_text``) by
     which the mail in ignores the server's own text quoted in a reply; the first says, in the
-    recipient's language ``lang``, that only the lines he writes are read.
+    recipient's language ``lang`` (None: English), that only the lines he writes are read.
     """
     domain = domain or from_addr.rpartition("@")[2] or "localhost"
     msg = EmailMessage()
@@ -262,7 +262,8 @@ class Sender:
         if ids:
             with self.store.transaction():
                 self.store.db.conn.executemany("UPDATE outbox SET status = 'sent', sent_at = ?, last_error = NULL"  # pragma: no mutate (SQL)
-                                          " WHERE id = ?", [(iso(now), i) for i in ids])  # pragma: no mutate (SQL)
+                                               " WHERE id = ?",  # pragma: no mutate (SQL)
+                                               [(iso(now), i) for i in ids])
 
     def _connection(self) -> smtplib.SMTP:
         """One connection to the relay for a whole batch of messages."""
@@ -299,7 +300,8 @@ class Sender:
         with self.store.transaction():
             rows = self.store.query(
                 "SELECT * FROM outbox WHERE status IN ('queued', 'sending') AND next_attempt_at <= ?"  # pragma: no mutate (SQL)
-                " ORDER BY next_attempt_at, id LIMIT ?", (iso(now), limit))  # pragma: no mutate (SQL)
+                " ORDER BY next_attempt_at, id LIMIT ?",  # pragma: no mutate (SQL)
+                (iso(now), limit))
             for row in rows:
                 row["message_id"] = row["message_id"] or message_id(row, self.domain)
                 row["attempts"] += 1

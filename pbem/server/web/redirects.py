@@ -21,7 +21,9 @@ def local_path(value: str | None) -> str | None:
     """``value`` as a path of this site (``/games/3?side=austria``), or None if it might leave it."""
     if not value or len(value) > MAX_LENGTH:
         return None
-    if any(not (0x21 <= ord(c) <= 0x7E) for c in value):  # control characters, spaces, unicode
+    if any(not (0x21 <= ord(c) <=
+                0x7E  # pragma: no mutate (DEL, 0x7F, let through here is refused below: unquote keeps it)
+                ) for c in value):  # control characters, spaces, unicode
         return None
     decoded = value
     for _ in range(3):  # what a lenient reader might make of it, decoded up to three times
