@@ -75,7 +75,7 @@ def _english(event: Event, written: str, said: str):
     """The field ``written`` of ``event`` as given, else (``""`` for the text, None for the seen
     text) the English sentence of its Text ``said``, written when first read and kept."""
     empty = "" if written == "_text" else None
-    value = event.__dict__.get(written, empty)
+    value = event.__dict__[written]  # always there: the dataclass's __init__ gives every field through _keep
     if value == empty and (text := event.__dict__.get(said)) is not None:
         value = event.__dict__[written] = str(text)
     return value
