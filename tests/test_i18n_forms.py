@@ -291,3 +291,18 @@ def test_a_replay_reads_its_turn_map_and_victory_in_the_readers_language(tmp_pat
     page = html.unescape(site.client(ANNA).get(f"/games/{game_id}/replay?day={last}&view=neutral").text)
     assert site.service.replay_day(game_id, last, "neutral", lang="zh")["victory"] in page
     assert game_english_left(page, "zh") == set()
+
+
+def test_a_refusal_about_a_seat_names_it_in_the_language_that_reads_it(tmp_path):
+    site = Site(tmp_path)
+    game_id, _keys = site.service.create_game("Sièges", {"austria": ANNA}, game="marengo", seed=2)
+    with pytest.raises(ServiceError) as taken:
+        site.service.join(game_id, "austria", FRED)
+    assert str(taken.value) == f"Austria in game {game_id} is taken"
+    assert taken.value.in_("fr") == i18n.translate("fr", "%(seat)s in game %(game)s is taken", seat="Autriche",
+                                                   game=game_id)
+    assert "Австрія" in taken.value.in_("uk") and "Austria" not in taken.value.in_("uk")
+    site.service.invite(game_id, "france", "kept@example.org", who=ANNA)
+    with pytest.raises(ServiceError) as kept:
+        site.service.join(game_id, "france", FRED)
+    assert "France" in str(kept.value) and "法国" in kept.value.in_("zh") and "France" not in kept.value.in_("zh")

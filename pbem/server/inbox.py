@@ -430,7 +430,7 @@ def your_deadlines(service: Service, address: str, lang: str = "en") -> str:
             continue
         game_id, side = seat["game_id"], seat["side"]
         lines.append("  " + i18n.translate(lang, "game %(game)s, %(seat)s: deadline %(deadline)s", game=game_id,
-                                         seat=service.seat_title(game_id, side),
+                                         seat=service.seat_title(game_id, side, lang),
                                          deadline=service.deadline_for(game_id, side, lang=lang)))
     if not lines:
         return ""

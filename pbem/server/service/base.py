@@ -13,7 +13,7 @@ from pathlib import Path
 from pbem.server import deadlines, i18n
 from pbem.server.i18n import N_
 from pbem.lang import Text
-from pbem.core.ruleset import options_in, seat_title_in, title_in
+from pbem.core.ruleset import options_in, seat_said, seat_title_in, title_in
 from pbem.server.addresses import one_line
 from pbem.server.mapcache import MapCache
 from pbem.core import verify
@@ -134,6 +134,12 @@ class ServiceBase:
 
     def seat_title(self, game_id: int, side: str, lang: str | None = None) -> str:
         return self.seat_titles(game_id, lang).get(side, side)
+
+    def seat_said(self, game_id: int, side: str):
+        """A seat's title as a value of a refusal (``ServiceError``) read later in its reader's language."""
+        game = self.game(game_id)
+        seat = next((s for s in game.ruleset.seats(game.scenario, game.options) if s.id == side), None)
+        return seat_said(game.ruleset, seat) if seat is not None else side
 
     def rules_title(self, game_id: int, lang: str | None = None) -> str:
         """The title of the game a game plays ("Bonaparte at Marengo"), in ``lang`` as the game's catalog

@@ -107,7 +107,7 @@ class Endings(ServiceBase):
                 return self.answer_draw(game_id, side, True, who)  # offering back is accepting
             if offer is not None:
                 raise ServiceError("a draw offer by %(seat)s already stands",
-                                   seat=self.seat_title(game_id, offer['side']))
+                                   seat=self.seat_said(game_id, offer['side']))
             title = self.seat_title(game_id, side)
             day = self.game(game_id).day
             with self.store.transaction():

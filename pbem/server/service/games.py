@@ -74,7 +74,7 @@ class Games(ServiceBase):
             seat = self.seat(game_id, side)
             if seat["email"] or side in self.bots_of(game_id):
                 raise ServiceError("%(seat)s in game %(game)s is taken",
-                                   seat=self.seat_title(game_id, side), game=game_id)
+                                   seat=self.seat_said(game_id, side), game=game_id)
             self.check_invitation(game_id, side, email)  # a kept seat, a private game (invitations.py)
             self.store.update_seat(game_id, side, email=email, timezone=timezone)
             key = new_key()

@@ -28,7 +28,7 @@ class Invitations(ServiceBase):
         if who.lower() not in players | {(info.get("moderator") or "").lower()} - {""}:
             raise ServiceError("only the players of game %(game)s and its moderator invite to it", game=game_id)
         if info["status"] != "open" or seat["email"] or side in self.bots_of(game_id):
-            raise ServiceError("%(seat)s in game %(game)s is taken", seat=self.seat_title(game_id, side), game=game_id)
+            raise ServiceError("%(seat)s in game %(game)s is taken", seat=self.seat_said(game_id, side), game=game_id)
         try:
             email = addresses.require_address(email)
         except addresses.AddressError as exc:
@@ -49,14 +49,15 @@ class Invitations(ServiceBase):
                   + "\n\n" + tr.gettext("The seat is kept for you: nobody else may take it."),
                   kind="invitation", game_id=game_id, dedupe_key=f"invite:{game_id}:{side}:{email.lower()}",
                   lang=tr.lang)
-        return i18n.translate(self.store.language_of(who), "%(email)s is invited to play %(seat)s.", email=email,
-                              seat=self.seat_title(game_id, side))
+        lang = self.store.language_of(who)
+        return i18n.translate(lang, "%(email)s is invited to play %(seat)s.", email=email,
+                              seat=self.seat_title(game_id, side, lang))
 
     def check_invitation(self, game_id: int, side: str, email: str) -> None:
         """Refuse a seat kept for someone else, or a private game's seat without an invitation."""
         kept = self.invitation(game_id, side)
         if kept is not None and kept["email"].lower() != email.strip().lower():
             raise ServiceError("%(seat)s in game %(game)s is kept for an invited player",
-                               seat=self.seat_title(game_id, side), game=game_id)
+                               seat=self.seat_said(game_id, side), game=game_id)
         if kept is None and (self.info(game_id)["settings"] or {}).get("private"):
             raise ServiceError("game %(game)s is private: its seats are taken by invitation", game=game_id)

@@ -390,7 +390,7 @@ class Turns(ServiceBase):
                                "  GAME %(game)s SIDE %(seat)s KEY <your key>\nand whose next line is\n"
                                "  ANSWER %(index)s <choices, separated by spaces>\n(each by the word before its colon "
                                "or by its name).", least=decision.min, most=decision.max, game=game_id,
-                               seat=self.seat_title(game_id, decision.side), index=index),
+                               seat=self.seat_title(game_id, decision.side, tr.lang), index=index),
                     tr.gettext("Without an answer by %(deadline)s the default is used: %(default)s.",
                                deadline=deadlines.local_time(until, seat['timezone'], now=self.now(), lang=tr.lang),
                                default=", ".join(shown.label(k) for k in decision.default) or tr.gettext("none"))])

@@ -197,15 +197,19 @@ def order_text(game_id: int, side: str) -> str:
         template = service().report(game_id, game.days[-1].day, side, lang=i18n.web_lang()).template
     elif not game.days and hasattr(service(), "opening_template"):
         template = service().opening_template(game_id, side, i18n.web_lang())
+    lang = i18n.web_lang()
     headers = [line for line in template.splitlines() if HEADER_LINE.match(line)]
     header = (re.sub(r"\s+KEY\s+\S+", "", headers[0]) if headers
-              else f"GAME {game_id} SIDE {service().seat_title(game_id, side)}")
+              else f"GAME {game_id} SIDE {service().seat_title(game_id, side, lang)}")
     lines = [line for line in template.splitlines() if not HEADER_LINE.match(line)]
-    if not lines:
-        turn = game.turn()
-        whose = ("yours" if side in turn.seats else
-                 " and ".join(service().seat_title(game_id, s) for s in turn.seats) + "'s: STANDING orders only")
-        lines = [f"# Orders for {turn.label} ({whose}); one order per line, # starts a comment."]
+    if not lines:  # a game whose report gives no template: one comment line in the reader's language
+        turn, label = game.turn(), game.turn_label(game.day, lang)
+        if side in turn.seats:
+            lines = [_("# Orders for %(turn)s (yours); one order per line, # starts a comment.", turn=label)]
+        else:
+            seats = _(" and ").join(service().seat_title(game_id, s, lang) for s in turn.seats)
+            lines = [_("# Orders for %(turn)s (%(seats)s's: STANDING orders only); one order per line, # starts a "
+                       "comment.", turn=label, seats=seats)]
     return "\n".join([header, *lines]).rstrip() + "\n"
 
 
