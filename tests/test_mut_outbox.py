@@ -374,3 +374,17 @@ def test_the_sender_builds_with_its_domain_drawer_texts_and_the_rows_language(tm
 
 def test_a_batch_is_at_least_one_row(store, tmp_path):
     assert [Sender(store, maildir=tmp_path, batch=n).batch for n in (0, 1, 2, 50)] == [1, 1, 2, 50]
+
+
+def test_a_long_plain_text_is_kept_once_by_its_digest_and_a_short_one_in_its_row(store):
+    from pbem.server.store import TEXT_INLINE
+
+    short, edge, long = "a report", "x" * TEXT_INLINE, "y" * (TEXT_INLINE + 1)
+    rows = [store.query_one("SELECT * FROM outbox WHERE id = ?",  # the row as stored, its kept texts not read
+                            (queue(store, "a@example.org", "S", b),)) for b in (short, edge, long)]
+    assert [(r["body"], r["body_ref"]) for r in rows[:2]] == [(short, None), (edge, None)]
+    assert (rows[2]["body"], rows[2]["body_ref"]) == ("", hashlib.sha256(long.encode()).hexdigest())
+    assert build_email(rows[2], texts=store.text).get_body(("plain",)).get_content().count(long) == 1
+    with pytest.raises(Unsendable) as unread:
+        build_email(rows[2])
+    assert str(unread.value) == f"the text kept as {rows[2]['body_ref'][:12]} cannot be read"
