@@ -389,7 +389,7 @@ def test_a_problems_sentence_is_in_the_seats_language_with_the_players_own_words
     with pytest.raises(OrdersError) as ukrainian:
         RULES.check_orders(game.scenario, game.state, "blue", text, lang="uk")
     assert [p.message for p in ukrainian.value.problems] == [
-        "немає такого (командувач): 'Colonel Blu'; можливо, Colonel Bleu або Colonel Rouge або Colonel Cobalt?",
+        "'Colonel Blu': не знайдено (командувач); можливо, Colonel Bleu або Colonel Rouge або Colonel Cobalt?",
         "'DANCE' — не дієслово наказу (можливо, ADVANCE?)"]
     assert ukrainian.value.problems[0].expected == "командувач, якому вона адресована"
 
