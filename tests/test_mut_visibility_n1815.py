@@ -1,0 +1,204 @@
+"""What each seat of Napoleon 1815 sees, asserted exactly (the visibility group of scripts/mutation).
+
+Hand-built positions: a battle stopped between two rounds (a round sub-turn) seen by a seat that fights in
+it, by a seat that does not, by the moderator and by a spectator; a battle waiting for deployment; the
+auction under way; and the rules of sight.py themselves (which armies a seat sees, who witnesses a fight,
+how a fight's events are told to its witnesses alone).
+"""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+
+from pbem.core.events import Event
+from pbem.games.napoleon1815 import sight
+from pbem.games.napoleon1815.ruleset import RULESET as NAPOLEON1815_RULESET
+from pbem.games.napoleon1815.scenario import load_scenario
+from pbem.games.napoleon1815.state import Block, State
+from pbem.games.napoleon1815.turn import owing
+
+view = importlib.import_module("pbem.games.napoleon1815.view")
+MAP = Path(__file__).parent.parent / "maps" / "napoleon1815.toml"
+EMPTY = {loc: {"own": [], "others": 0} for loc in view.LOCATIONS}
+
+
+def position(players=3, turn=6):
+    """Ligny: a battle stopped after its second round (the French against both Allied armies); Wavre: a battle
+    stopped before its first round ends (the French against the Prussians alone)."""
+    scenario = load_scenario(MAP)
+    blocks = [Block("OG", "french", "ligny", 4), Block("NAP", "french", "ligny", 1),
+              Block("I-1", "french", "wavre", 3), Block("WEL", "anglo", "ligny", 1),
+              Block("BR-GDS", "anglo", "brussels", 4), Block("BLU", "prussian", "ligny", 1),
+              Block("P-I-1", "prussian", "ligny", 2, disorganized=True), Block("P-II-1", "prussian", "wavre", 4)]
+    state = State(turn=turn, blocks={b.id: b for b in blocks}, players=players, battle_mode="hybrid",
+                  lost={"french": 3, "anglo": 1, "prussian": 0})
+    # the blocks of a battle in the order a battle keeps them: not sorted, to show the view sorts them
+    ligny = {"town": "ligny", "sides": {"att": "france", "def": "allies"}, "entries": ["fleurus"],
+             "blocks": {"OG": {"army": "french", "loc": "att1"}, "NAP": {"army": "french", "loc": "att1"},
+                        "WEL": {"army": "anglo", "loc": "def0"}, "P-I-1": {"army": "prussian", "loc": "def1"},
+                        "BLU": {"army": "prussian", "loc": "def1"}},
+             "terrain": {"def1": "village"}, "rounds": {"att": 3, "def": 2},
+             "witnesses": ["anglo-dutch", "french", "prussian"], "asked": []}
+    wavre = {"town": "wavre", "sides": {"att": "france", "def": "allies"}, "entries": ["gembloux"],
+             "blocks": {"P-II-1": {"army": "prussian", "loc": "res-def"}, "I-1": {"army": "french", "loc": "att0"}},
+             "terrain": {}, "rounds": {}, "witnesses": ["french", "prussian"], "asked": []}
+    state.pending = {"stage": "round", "standing": {}, "battles": [], "fought": [ligny, wavre],
+                     "asked": {"french": ["Ligny: commit the Guard?"], "prussian": ["Wavre: withdraw?", "or stand?"]}}
+    return scenario, state
+
+
+def board(**where) -> dict:
+    out = {loc: {"own": [], "others": 0} for loc in view.LOCATIONS}
+    for loc, (own, others) in where.items():
+        out[loc.replace("_", "-")] = {"own": own, "others": others}
+    return out
+
+
+def test_n1815_a_french_seat_sees_its_blocks_in_each_battle_by_id_and_only_counts_of_the_enemy():
+    scenario, state = position()
+    seen = view.view(scenario, state, "french")
+    assert seen["phase"] == "battle round"
+    assert seen["questions"] == ["Ligny: commit the Guard?"]
+    assert seen["battles"] == [
+        {"town": "ligny", "sides": {"att": "france", "def": "allies"}, "terrain": {"def1": "village"},
+         "stage": "round", "round": 3, "board": board(att1=(["NAP", "OG"], 0), def0=([], 1), def1=([], 2))},
+        {"town": "wavre", "sides": {"att": "france", "def": "allies"}, "terrain": {}, "stage": "round",
+         "round": 1, "board": board(att0=(["I-1"], 0), res_def=([], 1))},
+    ]
+
+
+def test_n1815_three_players_each_allied_seat_sees_its_own_army_by_id_and_its_partners_as_a_count():
+    scenario, state = position()
+    anglo = view.view(scenario, state, "anglo-dutch")
+    # Wavre has no Anglo-Dutch block: the seat is no witness and is told nothing of it
+    assert anglo["battles"] == [
+        {"town": "ligny", "sides": {"att": "france", "def": "allies"}, "terrain": {"def1": "village"},
+         "stage": "round", "round": 3, "board": board(att1=([], 2), def0=(["WEL"], 0), def1=([], 2))}]
+    assert anglo["questions"] == []
+    prussian = view.view(scenario, state, "prussian")
+    assert [b["board"] for b in prussian["battles"]] == [
+        board(att1=([], 2), def0=([], 1), def1=(["BLU", "P-I-1"], 0)),
+        board(att0=([], 1), res_def=(["P-II-1"], 0))]
+    assert prussian["questions"] == ["Wavre: withdraw?", "or stand?"]
+
+
+def test_n1815_two_players_the_allied_seat_sees_both_allied_armies_by_id():
+    scenario, state = position(players=2)
+    for fought in state.pending["fought"]:
+        fought["witnesses"] = sorted(set(fought["witnesses"]) | {"anglo-dutch"})
+    seen = view.view(scenario, state, "anglo-dutch")
+    assert [b["board"] for b in seen["battles"]] == [
+        board(att1=([], 2), def0=(["WEL"], 0), def1=(["BLU", "P-I-1"], 0)),
+        board(att0=([], 1), res_def=(["P-II-1"], 0))]
+
+
+def test_n1815_the_moderator_sees_every_battle_with_every_block_by_id():
+    scenario, state = position()
+    for seat in (None, "*spectator*"):
+        seen = view.view(scenario, state, seat)
+        assert [b["board"] for b in seen["battles"]] == [
+            board(att1=(["NAP", "OG"], 0), def0=(["WEL"], 0), def1=(["BLU", "P-I-1"], 0)),
+            board(att0=(["I-1"], 0), res_def=(["P-II-1"], 0))], seat
+        assert seen["questions"] == []
+    assert NAPOLEON1815_RULESET.view(scenario, state, "*spectator*") == view.public(scenario, state)
+    state.over = True  # a finished game is shown whole to everyone
+    assert NAPOLEON1815_RULESET.view(scenario, state, "*spectator*") == view.view(scenario, state, None)
+
+
+def test_n1815_a_battle_stops_for_a_round_only_in_the_round_stage():
+    scenario, state = position()
+    state.pending["stage"] = "att"
+    state.pending["deploy"] = {"def": {}}
+    assert view.fought(state, "french") == []
+    state.pending = None
+    assert view.fought(state, None) == [] and view.battles(state, None) == []
+
+
+def test_n1815_the_spectators_view_is_every_block_as_a_count_and_no_battle():
+    scenario, state = position()
+    state.bid = {"side": "france", "steps": 2}
+    state.last_moves = [["french", "charleroi", "fleurus", 2]]
+    assert view.public(scenario, state) == {
+        "seat": None, "players": 3, "battle": "hybrid", "turn": 6, "night": True, "phase": "battle round",
+        "battles": [], "questions": [], "mover": scenario.track[4].side, "owing": ["french", "prussian"],
+        "blocks": [],
+        "hidden": [{"town": "brussels", "army": "anglo", "count": 1},
+                   {"town": "ligny", "army": "anglo", "count": 1},
+                   {"town": "ligny", "army": "french", "count": 2},
+                   {"town": "ligny", "army": "prussian", "count": 2},
+                   {"town": "wavre", "army": "french", "count": 1},
+                   {"town": "wavre", "army": "prussian", "count": 1}],
+        "lost": {"french": 3, "anglo": 1, "prussian": 0}, "broken": [], "bid": {"side": "france", "steps": 2},
+        "last_moves": [["french", "charleroi", "fleurus", 2]], "last_battles": [],
+        "over": False, "winner": None, "victory": "",
+        "sides": {"french": "france", "anglo": "allies", "prussian": "allies"},
+    }
+    assert list(owing(scenario, state)) == ["french", "prussian"]
+
+
+def test_n1815_the_auction_is_its_own_phase_even_before_any_bid():
+    scenario, state = position(turn=0)
+    state.pending = None
+    state.auction = {}
+    seen = view.view(scenario, state, "prussian")
+    assert (seen["phase"], seen["questions"], seen["battles"], seen["mover"]) == ("auction", [], [], "A")
+    state.auction = None
+    assert view.view(scenario, state, "prussian")["phase"] == "allied setup"
+
+
+def test_n1815_a_deployment_has_no_questions_and_shows_only_the_battles_the_seat_fights_in():
+    scenario, state = position()
+    battle = {"town": "wavre", "sides": {"att": "france", "def": "allies"}, "terrain": {"def0": "farm"}}
+    other = {"town": "brussels", "sides": {"att": "france", "def": "allies"}, "terrain": {}}
+    state.pending = {"battles": [battle, other], "stage": "def", "deploy": {"def": {}, "att": {}}}
+    seen = view.view(scenario, state, "prussian")
+    assert (seen["phase"], seen["questions"]) == ("battle deployment", [])
+    assert seen["battles"] == [{"town": "wavre", "sides": {"att": "france", "def": "allies"},
+                                "terrain": {"def0": "farm"}, "stage": "def", "defenders": {}}]
+    assert [b["town"] for b in view.view(scenario, state, "anglo-dutch")["battles"]] == ["brussels"]
+    assert [b["town"] for b in view.view(scenario, state, "french")["battles"]] == ["wavre"]
+    for seat in (None, "*spectator*"):
+        assert [b["town"] for b in view.battles(state, seat)] == ["wavre", "brussels"]
+    assert [b["town"] for b in view.battles(state)] == ["wavre", "brussels"]  # no seat: every battle
+
+
+# -- sight.py: which armies a seat sees, who witnesses a fight, and a fight's events told to them alone ------
+
+def test_n1815_a_seat_sees_its_own_army_and_with_two_players_the_allies_see_both_allied_armies():
+    assert sight.visible_armies(3, "french") == {"french"}
+    assert sight.visible_armies(3, "anglo-dutch") == {"anglo"}
+    assert sight.visible_armies(3, "prussian") == {"prussian"}
+    assert sight.visible_armies(2, "french") == {"french"}
+    assert sight.visible_armies(2, "anglo-dutch") == {"anglo", "prussian"}
+    assert sight.visible_armies(2, "prussian") == {"anglo", "prussian"}
+    for players in (2, 3):
+        assert sight.visible_armies(players, None) == {"french", "anglo", "prussian"}
+        assert sight.visible_armies(players, "*spectator*") == {"french", "anglo", "prussian"}
+
+
+def test_n1815_the_witnesses_of_a_fight_are_the_seats_that_see_an_army_in_it_in_seat_order():
+    assert sight.seats_seeing(3, ["prussian", "french"]) == ("french", "prussian")
+    assert sight.seats_seeing(3, iter(["anglo"])) == ("anglo-dutch",)
+    assert sight.seats_seeing(2, ("prussian",)) == ("anglo-dutch", "prussian")
+    assert sight.seats_seeing(3, ()) == ()
+
+
+def test_n1815_a_fights_events_go_to_its_witnesses_alone():
+    events: list = []
+    told = sight.Told(events, {"prussian", "french"})
+    public = Event("battle", "round 1 at Ligny")
+    told.append(public)
+    assert public.owner == ("french", "prussian") and public.witnesses is None
+    owned = Event("battle", "the Guard attacks", owner="french", seen="a French attack")
+    told.append(owned)
+    assert (owned.owner, owned.witnesses) == ("french", ("prussian",))
+    assert owned.for_side("prussian") == ("a French attack", {}) and owned.for_side("anglo-dutch") is None
+    set_already = Event("battle", "losses", owner="prussian", seen="losses", witnesses=("anglo-dutch",))
+    told.append(set_already)
+    assert (set_already.owner, set_already.witnesses) == ("prussian", ("anglo-dutch",))
+    told.witnesses.add("anglo-dutch")  # a reinforcement: the set grows, and so do the seats told
+    late = Event("battle", "Wellington arrives")
+    told.append(late)
+    assert late.owner == ("french", "anglo-dutch", "prussian")
+    assert events == [public, owned, set_already, late]
