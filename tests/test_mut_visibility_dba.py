@@ -1,0 +1,209 @@
+"""What each seat of Napoleonic DBA sees and reads, asserted exactly (the visibility group of scripts/mutation).
+
+One hand-built position of the meeting engagement on turn 3, played both ways: one seat a side, and kriegsspiel
+(a seat per commander, pbem/games/dba/seats.py). Blue's 1st brigade sees the Red skirmishers ahead of it (red-1-1);
+General Azur, ridden forward alone, sees a Red battery (red-2-4) that no brigade of his sees; the 2nd Blue brigade,
+sent south, sees nothing. Couriers ride and are delivered, reports climb to the general, a brigade's order is in
+force with more waiting, and each side remembers enemies it saw before. Each seat's view is asserted whole.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from pbem.games import ruleset
+from pbem.games.dba.command import Pending, Track
+from pbem.games.dba.reports import DELIVERED, LOST
+from pbem.games.dba.sight import Sighting
+from pbem.games.dba.state import initial_state
+
+view = importlib.import_module("pbem.games.dba.view")
+seats = importlib.import_module("pbem.games.dba.seats")
+RULES = ruleset("dba")
+MEETING = RULES.load_scenario(RULES.scenarios()["dba-meeting"])
+PLACES = ["Blue edge", "Mill Village", "North Wood", "Red edge", "South Copse", "Windmill Hill", "the bridge",
+          "the broken ground", "the high road", "the mill pond", "the mill stream", "the north lane"]
+TO_COBALT = "FROM General Azur TO Colonel Cobalt\nMOVE TO Mill Village"
+TO_BLEU = "FROM General Azur TO Colonel Bleu\nHOLD"
+TO_ROUGE = "FROM General Carmin TO Colonel Rouge\nATTACK NEAREST ENEMY"
+
+
+def order(seat, text):
+    """A dispatch as its writer's seat in the kriegsspiel game reads it."""
+    state = initial_state(MEETING, {"command": seats.KRIEGSSPIEL})
+    return RULES.check_orders(MEETING, state, seat, text + "\n").dispatches[0]
+
+
+def position(mode="kriegsspiel"):
+    state = initial_state(MEETING, {"command": mode})
+    elements, commanders = state.elements, state.commanders
+    for n, eid in enumerate(["blue-2-1", "blue-2-2", "blue-2-3", "blue-2-4"]):  # the 2nd brigade sent south
+        elements[eid].x, elements[eid].y = 60, 70 - 16 * n
+    commanders["blue-2"].x, commanders["blue-2"].y = 50, 40
+    commanders["blue-general"].x, commanders["blue-general"].y = 240, 40  # the general rides forward alone
+    elements["red-1-1"].x, elements["red-1-1"].y = 260, 320  # Red's skirmishers, before the 1st Blue brigade
+    elements["red-2-4"].x, elements["red-2-4"].y = 400, 40  # a Red battery, seen by the general alone
+    elements["blue-1-1"].x, elements["blue-1-1"].y = 61, 305  # the 1st brigade's centre: (60.25, 280.25)
+    elements["blue-3-4"].fleeing = True  # a fleeing element is no brigade's centre
+    state.turn, state.a = 3, "red"
+    # what each side and each commander remembers (the skirmishers, seen now too, are shown as seen now)
+    old = {"red-3-1": Sighting("red-3-1", "red-3", "cuirassiers", "line", 300, 400, 270, 2),
+           "red-1-1": Sighting("red-1-1", "red-1", "light_infantry", "skirmish", 300, 330, 270, 2),
+           "red-1-2": Sighting("red-1-2", "red-1", "infantry", "line", 420, 272, 270, 1)}
+    state.memory = {"blue": dict(old), "red": {}, "blue-1": dict(old),
+                    "blue-general": {"red-1-2": old["red-1-2"]}}
+    # the post: two dispatches from the general (one delivered, one riding), one of Red's, delivered
+    cobalt, bleu, rouge = order("blue-general", TO_COBALT), order("blue-general", TO_BLEU), order("red-general", TO_ROUGE)
+    state.post.send(cobalt, 1, (20, 240))
+    state.post.deliver(state.post.couriers[0], 2)
+    state.post.send(bleu, 2, (240, 40))
+    state.post.couriers[1].ridden = 35
+    state.post.send(rouge, 2, (460, 240))
+    state.post.deliver(state.post.couriers[2], 3)
+    # the reports up the chain: the 1st brigade's, delivered; the 2nd's, riding; the cavalry's, lost
+    state.reports.send("blue-1", "blue-general", 1, (50, 280), [old["red-1-1"]], ["all quiet"])
+    state.reports.send("blue-2", "blue-general", 2, (50, 40), [], [])
+    state.reports.send("blue-3", "blue-general", 2, (50, 90), [], [])
+    state.reports.reports[0].status, state.reports.reports[0].delivered = DELIVERED, 2
+    state.reports.reports[2].status, state.reports.reports[2].delivered = LOST, 3
+    # the 2nd brigade's order in force at its second step, two more waiting; six lines of history
+    orders = state.commands["blue-2"]
+    orders.current = Track(cobalt, 1, 1, index=1, began=2)
+    orders.pending = [Pending(cobalt, 2, 2, 2, 4), Pending(cobalt, 3, 1, 2, 5)]
+    orders.history = [f"line {n}" for n in range(6)]
+    state.brigades["blue-2"].bef_permanent, state.brigades["blue-2"].bef_temporary = 2, 1
+    return state
+
+
+def elements(state, *ids) -> list[dict]:
+    """Elements as a view shows them (its own, or an enemy it sees now)."""
+    return [{"id": e.id, "brigade": e.brigade, "side": e.side, "troop": e.troop, "formation": e.formation, "x": e.x,
+             "y": e.y, "facing": e.facing, "disorganised": e.disorganised, "shaken": e.shaken, "fleeing": e.fleeing}
+            for e in (state.elements[i] for i in ids)]
+
+
+def side_elements(state, side) -> list[dict]:
+    return elements(state, *sorted(i for i, e in state.elements.items() if e.side == side))
+
+
+def commanders(state, *ids) -> list[dict]:
+    return [{"id": c.id, "name": c.name, "side": c.side, "level": c.level, "character": c.character,
+             "brigade": c.brigade, "superior": c.superior, "alive": c.alive, "x": c.x, "y": c.y,
+             "initiative_used": c.initiative_used, "present": c.present} for c in (state.commanders[i] for i in ids)]
+
+
+def sighting(eid, brigade, troop, formation, x, y, turn) -> dict:
+    return {"element": eid, "brigade": brigade, "troop": troop, "formation": formation, "x": x, "y": y,
+            "facing": 270, "turn": turn}
+
+
+def brigade(bid, name, side, at, elements, bef=9, rating="fresh", order="", step=None, waiting=0, history=()):
+    return {"id": bid, "name": name, "side": side, "commander": bid, "bef": bef, "bef_start": 9, "rating": rating,
+            "elements": [f"{bid}-{n}" for n in range(1, elements + 1)], "order": order, "step": step,
+            "waiting": waiting, "history": list(history), "at": at}
+
+
+BLUE_1 = brigade("blue-1", "1st Blue brigade", "blue", [60, 280], 4)  # (60.25, 280.25), rounded
+BLUE_2 = brigade("blue-2", "2nd Blue brigade", "blue", [60, 46], 4, bef=6, rating="tired", order=TO_COBALT, step=1,
+                 waiting=2, history=["line 2", "line 3", "line 4", "line 5"])
+BLUE_3 = brigade("blue-3", "Blue cavalry brigade", "blue", [60, 128], 4)  # its fleeing element is left out
+RED = [brigade("red-1", "1st Red brigade", "red", [380, 296], 4), brigade("red-2", "2nd Red brigade", "red", [415, 154], 4),
+       brigade("red-3", "Red cavalry brigade", "red", [420, 360], 4)]
+RED_3_1 = sighting("red-3-1", "red-3", "cuirassiers", "line", 300, 400, 2)
+RED_1_2 = sighting("red-1-2", "red-1", "infantry", "line", 420, 272, 1)
+KRIEG_OWING = ["blue-general", "blue-1", "blue-2", "blue-3", "red-general", "red-1", "red-2", "red-3"]
+DISPATCH_1 = "dispatch 1, General Azur to Colonel Cobalt, sent turn 1: delivered on turn 2"
+DISPATCH_2 = "dispatch 2, General Azur to Colonel Bleu, sent turn 2: on the road (3.5\" ridden)"
+DISPATCH_3 = "dispatch 3, General Carmin to Colonel Rouge, sent turn 2: delivered on turn 3"
+REPORT_1 = "report 1, Colonel Bleu to General Azur, sent turn 1: delivered on turn 2"
+REPORT_2 = "report 2, Colonel Cobalt to General Azur, sent turn 2: on the road (0\" ridden)"
+REPORT_3 = "report 3, Colonel Indigo to General Azur, sent turn 2: lost on turn 3"
+
+
+def facts(seat, side, commander, owing, **rest) -> dict:
+    return {"seat": seat, "side": side, "turn": 3, "turn_label": "turn 3 (11:00)", "commander": commander,
+            "owing": owing, "over": False, "winner": None, "victory": "", "a": "red", "places": PLACES,
+            "table": [480, 480], **rest}
+
+
+def test_dba_a_brigades_seat_sees_its_troops_what_they_see_and_its_own_post():
+    state = position()
+    assert view.view(MEETING, state, "blue-1") == facts(
+        "blue-1", "blue", "blue-1", KRIEG_OWING, dispatches=[],
+        elements=elements(state, "blue-1-1", "blue-1-2", "blue-1-3", "blue-1-4"),
+        enemy=elements(state, "red-1-1"),  # seen now: shown where it is, not where it was seen before
+        last_known=[RED_1_2, RED_3_1], brigades=[BLUE_1], commanders=commanders(state, "blue-1"),
+        couriers=[REPORT_1])  # not the dispatch riding to him: nobody knows of a courier on the road to him
+
+
+def test_dba_a_brigades_seat_reads_the_dispatches_delivered_to_it_and_its_own_reports():
+    state = position()
+    assert view.view(MEETING, state, "blue-2") == facts(
+        "blue-2", "blue", "blue-2", KRIEG_OWING, dispatches=[TO_COBALT],
+        elements=elements(state, "blue-2-1", "blue-2-2", "blue-2-3", "blue-2-4"), enemy=[], last_known=[],
+        brigades=[BLUE_2], commanders=commanders(state, "blue-2"), couriers=[DISPATCH_1, REPORT_2])
+    cavalry = view.view(MEETING, state, "blue-3")
+    assert (cavalry["couriers"], cavalry["dispatches"], cavalry["brigades"]) == ([REPORT_3], [], [BLUE_3])
+    red = view.view(MEETING, state, "red-1")
+    assert (red["dispatches"], red["couriers"]) == ([TO_ROUGE], [DISPATCH_3])
+    assert red["enemy"] == elements(state, "blue-1-1", "blue-1-2", "blue-1-3", "blue-1-4")
+
+
+def test_dba_the_general_sees_his_division_but_only_what_his_own_eyes_see():
+    state = position()
+    assert view.view(MEETING, state, "blue-general") == facts(
+        "blue-general", "blue", "blue-general", KRIEG_OWING, dispatches=[],
+        elements=side_elements(state, "blue"), enemy=elements(state, "red-2-4"), last_known=[RED_1_2],
+        brigades=[BLUE_1, BLUE_2, BLUE_3], commanders=commanders(state, "blue-1", "blue-2", "blue-3", "blue-general"),
+        couriers=[DISPATCH_1, DISPATCH_2, REPORT_1])  # the reports still riding or lost are not his yet
+
+
+def test_dba_one_seat_a_side_sees_all_its_troops_see_and_its_sides_post():
+    state = position("commanders")
+    assert view.view(MEETING, state, "blue") == facts(
+        "blue", "blue", None, ["blue", "red"], dispatches=[], elements=side_elements(state, "blue"),
+        enemy=elements(state, "red-1-1", "red-2-4"), last_known=[RED_1_2, RED_3_1], brigades=[BLUE_1, BLUE_2, BLUE_3],
+        commanders=commanders(state, "blue-1", "blue-2", "blue-3", "blue-general"), couriers=[DISPATCH_1, DISPATCH_2])
+    assert view.view(MEETING, state, "red") == facts(
+        "red", "red", None, ["blue", "red"], dispatches=[], elements=side_elements(state, "red"),
+        enemy=elements(state, "blue-1-1", "blue-1-2", "blue-1-3", "blue-1-4"), last_known=[], brigades=RED,
+        commanders=commanders(state, "red-1", "red-2", "red-3", "red-general"), couriers=[DISPATCH_3])
+
+
+def test_dba_the_moderator_sees_everything_and_reads_every_courier_and_report():
+    everything = {"dispatches": [], "enemy": [], "last_known": [], "brigades": [BLUE_1, BLUE_2, BLUE_3, *RED],
+                  "couriers": [DISPATCH_1, DISPATCH_2, DISPATCH_3, REPORT_1, REPORT_2, REPORT_3]}
+    for mode, owing in (("kriegsspiel", KRIEG_OWING), ("commanders", ["blue", "red"])):
+        state = position(mode)
+        assert view.view(MEETING, state, None) == facts(
+            None, None, None, owing, elements=side_elements(state, "blue") + side_elements(state, "red"),
+            commanders=commanders(state, *sorted(state.commanders)), **everything), mode
+
+
+def test_dba_when_the_game_is_over_nobody_owes_orders():
+    state = position()
+    state.over, state.winner, state.victory = True, "blue", "breaks"
+    seen = view.view(MEETING, state, "blue-1")
+    assert (seen["owing"], seen["over"], seen["winner"], seen["victory"]) == ([], True, "blue", "breaks")
+    state = position("commanders")
+    state.over = True
+    assert view.view(MEETING, state, "red")["owing"] == []
+    assert RULES.view(MEETING, state, "*spectator*") == view.view(MEETING, state, None)  # a finished game: all
+
+
+def test_dba_a_spectator_sees_the_turn_and_the_outcome_and_no_troops():
+    state = position()
+    assert view.public(MEETING, state) == {
+        "seat": "*spectator*", "side": None, "turn": 3, "turn_label": "turn 3 (11:00)", "owing": [], "over": False,
+        "winner": None, "victory": "", "a": "red", "elements": [], "enemy": [], "last_known": [], "brigades": [],
+        "commanders": [], "couriers": [], "commander": None, "dispatches": [], "places": PLACES, "table": [480, 480]}
+    assert RULES.view(MEETING, state, "*spectator*") == view.public(MEETING, state)
+
+
+def test_dba_the_turns_name_and_the_end_of_the_game():
+    assert view.turn_label(MEETING, 1) == "turn 1 (10:00)"
+    assert view.turn_label(MEETING, 12) == "turn 12 (15:30)"  # the last turn of twelve
+    assert view.turn_label(MEETING, 13) == "the end of the game"
+    said = view.turn_said(MEETING, 4)
+    assert (said.message, said.values) == ("turn %(turn)s (%(clock)s)", {"turn": 4, "clock": "11:30"})
+    assert view.turn_said(MEETING, 13).message == "the end of the game"
