@@ -207,3 +207,169 @@ def test_dba_the_turns_name_and_the_end_of_the_game():
     said = view.turn_said(MEETING, 4)
     assert (said.message, said.values) == ("turn %(turn)s (%(clock)s)", {"turn": 4, "clock": "11:30"})
     assert view.turn_said(MEETING, 13).message == "the end of the game"
+
+
+# -- seats.py: who a kriegsspiel seat is, what he commands, what his eyes are --------------------------------
+
+from types import SimpleNamespace  # noqa: E402
+
+from pbem.core.chance import Chance  # noqa: E402
+from pbem.core.events import Event  # noqa: E402
+from pbem.games.dba.orders import Orders  # noqa: E402
+from pbem.lang import Text, say_plural  # noqa: E402
+
+
+def test_dba_the_way_of_playing_is_read_from_the_options_or_the_state():
+    assert seats.kriegsspiel({"command": "kriegsspiel"}) is True
+    assert seats.kriegsspiel({"command": "commanders"}) is False
+    assert seats.kriegsspiel({}) is False
+    assert seats.kriegsspiel(position()) is True and seats.kriegsspiel(position("commanders")) is False
+
+
+def test_dba_the_seats_are_the_commanders_side_by_side_the_highest_first():
+    assert [c.id for c in seats.commanders_of(MEETING)] == KRIEG_OWING
+
+    def officer(cid, side, level):
+        return SimpleNamespace(id=cid, side=side, level=level)
+
+    staff = [officer("a-aide", "red", "aide"), officer("b-brig", "red", "brigade"), officer("c-corps", "red", "corps"),
+             officer("d-army", "red", "army"), officer("e-div", "blue", "division"), officer("f-brig", "blue", "brigade"),
+             officer("g-aide", "blue", "aide"), officer("h-div", "red", "division"), officer("a-brig", "blue", "brigade")]
+    scenario = SimpleNamespace(sides={"blue": "Blue", "red": "Red"},
+                               table=SimpleNamespace(commanders={o.id: o for o in staff}))
+    assert [c.id for c in seats.commanders_of(scenario)] == [
+        "e-div", "a-brig", "f-brig", "g-aide", "d-army", "c-corps", "h-div", "b-brig", "a-aide"]
+
+
+def test_dba_a_seats_title_names_the_commander_his_command_and_his_army():
+    table = MEETING.table.commanders
+    assert seats.seat_title(MEETING, table["blue-1"]) == "Colonel Bleu (1st Blue brigade, Blue division)"
+    assert seats.seat_title(MEETING, table["red-general"]) == "General Carmin (division commander, Red division)"
+    assert seats.seat_said(MEETING, table["red-3"]) == Text(
+        "%(commander)s (%(command)s, %(army)s)",
+        {"commander": Text("Colonel Grenat"), "command": Text("Red cavalry brigade"), "army": Text("Red division")})
+    assert seats.seat_said(MEETING, table["blue-general"]).values["command"] == Text(
+        "%(level)s commander", {"level": Text("division")})
+
+
+def test_dba_a_commander_commands_every_commander_under_him_however_deep():
+    def officer(cid, superior):
+        return SimpleNamespace(id=cid, superior=superior)
+
+    # listed lowest first: the chain is found whatever the order
+    chain = {o.id: o for o in (officer("brig", "div"), officer("div", "corps"), officer("corps", None),
+                               officer("other", None), officer("stray", "other"))}
+    assert seats.under(chain, "corps") == {"corps", "div", "brig"}
+    assert seats.under(chain, "div") == {"div", "brig"}
+    assert seats.under(chain, "brig") == {"brig"}
+    state = position()
+    assert seats.command(state, "blue-general") == ({"blue-1", "blue-2", "blue-3"},
+                                                    {"blue-general", "blue-1", "blue-2", "blue-3"})
+    assert seats.command(state, "red-2") == ({"red-2"}, {"red-2"})
+    assert seats.eyes(state, "blue-general") == (set(), {"blue-general"})
+    assert seats.eyes(state, "red-2") == ({"red-2"}, {"red-2"})
+    assert (seats.side_of(MEETING, "red"), seats.side_of(MEETING, "blue-3")) == ("red", "blue")
+
+
+def test_dba_every_living_commander_on_the_table_writes_and_nobody_once_the_game_is_over():
+    state = position()
+    state.commanders["blue-3"].alive = False
+    state.commanders["red-2"].present = False  # still to arrive
+    assert seats.owing(MEETING, state) == ("blue-general", "blue-1", "blue-2", "red-general", "red-1", "red-3")
+    state.over = True
+    assert seats.owing(MEETING, state) == ()
+
+
+def test_dba_the_seats_orders_are_gathered_by_side_in_seat_order():
+    got = seats.merged(MEETING, {
+        "blue-2": Orders(dispatches=["cobalt's"], initiatives=["cobalt's own"]),
+        "red-1": Orders(initiatives=["rouge's own"]),
+        "blue-general": Orders(dispatches=["azur's 1", "azur's 2"]),
+        "blue": Orders(dispatches=["the side's"])})  # a seat that is no commander comes first
+    assert sorted(got) == ["blue", "red"]
+    assert got["blue"].dispatches == ["the side's", "azur's 1", "azur's 2", "cobalt's"]
+    assert got["blue"].initiatives == ["cobalt's own"]
+    assert (got["red"].dispatches, got["red"].initiatives) == ([], ["rouge's own"])
+
+
+def test_dba_each_commander_looks_with_his_own_eyes_after_reading_the_reports_brought_to_him():
+    state = position()
+    state.memory = {"blue": {}, "red": {}, "blue-general": {"red-1-2": SIGHTINGS["red-1-2"]}}
+    report = state.reports.reports[0]
+    report.sightings = [SIGHTINGS["red-3-1"], SIGHTINGS["red-1-2-new"]]
+    seats.look(MEETING, state, [report], 2)
+    now = {eid: e for eid, e in state.elements.items()}
+
+    def seen(eid, turn):
+        e = now[eid]
+        return {eid: (e.brigade, e.troop, e.formation, e.x, e.y, e.facing, turn)}
+
+    def memory(seat):
+        return {k: (s.brigade, s.troop, s.formation, s.x, s.y, s.facing, s.turn) for k, s in state.memory[seat].items()}
+
+    assert memory("blue-general") == {**seen("red-2-4", 2), "red-3-1": ("red-3", "cuirassiers", "line", 300, 400, 270, 2),
+                                      "red-1-2": ("red-1", "infantry", "line", 410, 272, 270, 2)}
+    assert memory("blue-1") == seen("red-1-1", 2)
+    assert memory("blue-2") == {} and memory("blue-3") == {}
+    assert memory("red-1") == {**seen("blue-1-1", 2), **seen("blue-1-2", 2), **seen("blue-1-3", 2),
+                               **seen("blue-1-4", 2)}
+    assert (memory("blue"), memory("red")) == ({}, {})  # the sides' own memories are the turn's, not the seats'
+    seats.look(MEETING, state)  # the turn looked on is the state's by default
+    assert memory("blue-1") == seen("red-1-1", 3)
+
+
+SIGHTINGS = {"red-1-2": Sighting("red-1-2", "red-1", "infantry", "line", 420, 272, 270, 1),
+             "red-3-1": Sighting("red-3-1", "red-3", "cuirassiers", "line", 300, 400, 270, 2),
+             "red-1-2-new": Sighting("red-1-2", "red-1", "infantry", "line", 410, 272, 270, 2)}
+
+
+def test_dba_a_report_rides_to_its_recipient_where_he_is_and_is_told_to_him_alone():
+    state = position()
+    state.turn = 4
+    state.post.speed = 100
+    state.commanders["blue-general"].x, state.commanders["blue-general"].y = 50, 140  # 10" from blue-2 at (50, 40)
+    riding = state.reports.reports[1]
+    assert seats.ride_reports(MEETING, state, Chance(1)) == [riding]
+    assert (riding.status, riding.delivered, riding.ridden, riding.x, riding.y) == (DELIVERED, 4, 100, 50, 140)
+    riding.sightings = [SIGHTINGS["red-3-1"]]
+    riding.lines = ["all quiet", Text("the %(who)s holds", {"who": "Guard"}).to_dict()]
+    told = seats.report_events(MEETING, state, [riding, state.reports.reports[0]])
+    assert [(e.kind, e.data, e.owner) for e in told] == [("report", {"report": 2}, ("blue-general",)),
+                                                         ("report", {"report": 1}, ("blue-general",))]
+    assert told[0].said == say_plural(
+        "report %(seq)s from %(sender)s, sent turn %(turn)s (%(num)d enemy element known): %(news)s",
+        "report %(seq)s from %(sender)s, sent turn %(turn)s (%(num)d enemy elements known): %(news)s", 1,
+        seq=2, sender=Text("Colonel Cobalt"), turn=2, news=riding.news())
+    assert told[0].text == "report 2 from Colonel Cobalt, sent turn 2 (1 enemy element known): all quiet; the Guard holds"
+    assert told[1].text == "report 1 from Colonel Bleu, sent turn 1 (1 enemy element known): all quiet"
+
+
+def test_dba_a_report_for_a_commander_gone_is_lost_and_where_a_commander_is():
+    state = position()
+    state.turn = 4
+    state.commanders["blue-general"].alive = False
+    assert seats.ride_reports(MEETING, state, Chance(1)) == []
+    assert state.reports.reports[1].status == LOST
+    where = seats._where(state)
+    assert (where("blue-1"), where("blue-general"), where("nobody")) == ((50, 280), None, None)
+    state.commanders["blue-1"].present = False
+    assert where("blue-1") is None
+
+
+def test_dba_each_commander_reports_to_his_superior_what_he_knows_and_the_lines_he_read():
+    state = position()
+    state.reports.reports.clear()
+    state.commanders["red-3"].alive = False
+    state.commanders["blue-general"].present = False  # not yet on the table: nobody reports to him
+    state.memory["red-1"] = {"blue-1-1": Sighting("blue-1-1", "blue-1", "light_infantry", "skirmish", 61, 305, 90, 3)}
+    told = [Event("fire", "Rouge fires", owner=("red-1",), said=Text("%(who)s fires", {"who": "Rouge"})),
+            Event("move", "red-1 and red-2 march", owner=("red-1", "red-2")),
+            Event("roll", "a die: 4", owner=("red-1",)),
+            Event("weather", "rain"),
+            Event("move", "the general rides", owner=("red-general",))]
+    seats.send_reports(MEETING, state, told, 3)
+    sent = [(r.seq, r.sender, r.recipient, r.sent, (r.x, r.y), [s.element for s in r.sightings], r.lines)
+            for r in state.reports.reports]
+    assert sent == [(1, "red-1", "red-general", 3, (430, 280), ["blue-1-1"],
+                     [{"message": "%(who)s fires", "values": {"who": "Rouge"}}, "red-1 and red-2 march"]),
+                    (2, "red-2", "red-general", 3, (430, 200), [], ["red-1 and red-2 march"])]
