@@ -202,3 +202,18 @@ def test_n1815_a_fights_events_go_to_its_witnesses_alone():
     told.append(late)
     assert late.owner == ("french", "anglo-dutch", "prussian")
     assert events == [public, owned, set_already, late]
+
+
+def test_n1815_a_seat_is_told_of_a_later_battle_it_witnesses_after_one_it_does_not():
+    scenario, state = position()
+    state.pending["fought"].reverse()  # Wavre (no Anglo-Dutch block there) first
+    assert [b["town"] for b in view.view(scenario, state, "anglo-dutch")["battles"]] == ["ligny"]
+
+
+def test_n1815_two_players_the_allied_seat_is_shown_a_deployment_where_either_allied_army_fights():
+    scenario, state = position(players=2)
+    battle = {"town": "brussels", "sides": {"att": "france", "def": "allies"}, "terrain": {}}
+    state.pending = {"battles": [battle], "stage": "def", "deploy": {"def": {}, "att": {}}}
+    for seat in ("anglo-dutch", "prussian"):  # only Anglo-Dutch blocks at Brussels: one player commands both armies
+        assert [b["town"] for b in view.view(scenario, state, seat)["battles"]] == ["brussels"], seat
+    assert view.view(scenario, state, "french")["battles"] == []
