@@ -373,3 +373,102 @@ def test_dba_each_commander_reports_to_his_superior_what_he_knows_and_the_lines_
     assert sent == [(1, "red-1", "red-general", 3, (430, 280), ["blue-1-1"],
                      [{"message": "%(who)s fires", "values": {"who": "Rouge"}}, "red-1 and red-2 march"]),
                     (2, "red-2", "red-general", 3, (430, 200), [], ["red-1 and red-2 march"])]
+
+
+# -- what a kriegsspiel seat reads of the turn: the lines naming its own troops, the unseen enemy unnamed ------
+
+from pbem.games.dba import turn as dba_turn  # noqa: E402
+from pbem.games.dba.fire import Shot, Volley  # noqa: E402
+
+MOD, COPY = seats.MODERATOR, seats.COPY
+
+
+def test_dba_the_names_of_a_seats_troops():
+    state = position()
+    assert seats.tokens(MEETING, state, "blue-1") == {"blue-1", "1st Blue brigade", "Colonel Bleu", "blue-1-1",
+                                                      "blue-1-2", "blue-1-3", "blue-1-4"}
+    assert seats.tokens(MEETING, state, "blue-general", own=True) == {"blue-general", "General Azur"}
+    every = seats.tokens(MEETING, state, "blue-general")
+    assert every == {"blue-general", "General Azur", "blue-1", "blue-2", "blue-3", "1st Blue brigade",
+                     "2nd Blue brigade", "Blue cavalry brigade", "Colonel Bleu", "Colonel Cobalt", "Colonel Indigo",
+                     *(f"blue-{b}-{n}" for b in (1, 2, 3) for n in (1, 2, 3, 4))}
+    assert seats._words("blue-1-2 fires; Colonel Bleu's men") == {"blue-1-2", "fires", "Colonel", "Bleu", "s", "men"}
+    names = {"blue-1", "Colonel Bleu"}
+    assert seats._mentions("blue-1 holds", names) and seats._mentions("so says Colonel Bleu.", names)
+    assert not seats._mentions("blue-1-2 holds", names)  # another id that begins with it
+    assert not seats._mentions("blue-10 holds", names) and not seats._mentions("Colonel Bleuet", {"Bleu"})
+    assert not seats._mentions("Colonel  Bleu", names) and not seats._mentions("", names)
+
+
+def test_dba_a_seat_reads_the_enemy_it_has_not_seen_as_an_unseen_element():
+    state = position()
+    line = "red-1-1 and red-2-4 charge red-1-12; red-1-1x stays"
+    assert seats.redact(line, MEETING, state, "blue-1") == \
+        "red-1-1 and an unseen element charge red-1-12; red-1-1x stays"
+    assert seats.redact(line, MEETING, state, "blue-general") == \
+        "an unseen element and an unseen element charge red-1-12; red-1-1x stays"
+    said = Text("%(who)s charges %(whom)s", {"who": "red-2-4", "whom": Text("%(e)s", {"e": "blue-1-1"})})
+    assert seats.redact(said, MEETING, state, "blue-1") == Text(
+        "%(who)s charges %(whom)s", {"who": Text("an unseen element"), "whom": Text("%(e)s", {"e": "blue-1-1"})})
+    assert seats.redact(said, MEETING, state, "red-2") == Text(
+        "%(who)s charges %(whom)s", {"who": "red-2-4", "whom": Text("%(e)s", {"e": Text("an unseen element")})})
+    state.memory["red-2"] = {e: None for e in state.elements if e.startswith("blue")}  # he has seen every one
+    assert seats.redact(said, MEETING, state, "red-2") is said
+    # an element still to arrive is the enemy too
+    later = SimpleNamespace(id="red-9-1", side="red")
+    scenario = SimpleNamespace(sides=MEETING.sides, table=MEETING.table, waiting={"red-9-1": later})
+    assert seats.redact("red-9-1 arrives", scenario, state, "blue-1") == "an unseen element arrives"
+
+
+def test_dba_a_side_reads_the_enemy_it_has_not_seen_as_an_unseen_element():
+    state = position()
+    state.memory["blue"] = {"red-1-1": None}
+    assert dba_turn.redact("red-1-1 routs red-1-2", "blue", state, MEETING) == Text(
+        "%(p0)s%(p1)s", {"p0": "red-1-1 routs ", "p1": Text("an unseen element")})  # the empty end left out
+    assert dba_turn.redact("red-1-2", "blue", state, MEETING) == Text("an unseen element")
+    assert dba_turn.redact("red-1-1 holds", "blue", state, MEETING) == "red-1-1 holds"
+    assert dba_turn.redact(Text("%(a)s beats %(b)s", {"a": "red-2-1", "b": "blue-1-1", "n": 3}), "blue", state,
+                           MEETING) == Text("%(a)s beats %(b)s", {"a": Text("an unseen element"), "b": "blue-1-1", "n": 3})
+    state.memory["red"] = {e: None for e in state.elements if e.startswith("blue")}
+    assert dba_turn.redact("blue-1-1 breaks", "red", state, MEETING) == "blue-1-1 breaks"
+    later = SimpleNamespace(id="red-9-1", side="red")
+    scenario = SimpleNamespace(table=MEETING.table, waiting={"red-9-1": later})
+    assert str(dba_turn.redact("red-9-1 and red-9-10", "blue", state, scenario)) == "an unseen element and red-9-10"
+    plural = Text("%(num)s men of %(e)s", {"num": 2, "e": "red-2-2"}, "%(num)s men of %(e)s")
+    assert dba_turn.redact(plural, "blue", state, MEETING).plural == "%(num)s men of %(e)s"
+
+
+def test_dba_a_volley_names_the_enemy_hit_that_the_firing_side_has_seen_and_counts_the_others():
+    volley = Volley("blue-1", "red-1", "infantry",
+                    [Shot("blue-1-2", "red-1-2", 5, 2), Shot("blue-1-3", "red-1-2", 5, 0),
+                     Shot("blue-1-4", "red-1-3", 3, 1, doubled=True)], base=4, value=3, die=5,
+                    modifiers=["+1 uphill", "-1 tired"], result="D -1", destroyed=["red-1-2", "red-1-3"],
+                    disorganised=["red-1-4"], shaken=["red-1-2", "red-1-4"], commanders_lost=["Colonel Rouge"])
+    line = dba_turn.fire_line(volley, {"red-1-2"})
+    assert str(line) == ("blue-1 fires at red-1 (infantry): value 3 (of 4) [blue-1-2 2, blue-1-4 1 (doubled)], die 5 "
+                         "+1 uphill -1 tired → D -1; destroyed red-1-2, 1 unseen; disorganised 1 unseen; shaken red-1-2, "
+                         "1 unseen; Colonel Rouge killed or taken with it")
+    plain = Volley("red-2", "blue-1", "artillery", [Shot("red-2-4", None, 0, 0, why_not="limbered")], base=2, value=2,
+                   die=1, result="NE")
+    assert str(dba_turn.fire_line(plain, set())) == "red-2 fires at blue-1 (artillery): value 2 [no shot], die 1 → NE"
+    seen_all = Volley("red-2", "blue-1", "artillery", [Shot("red-2-4", "blue-1-1", 8, 2)], base=2, value=2, die=6,
+                      result="D -2", destroyed=["blue-1-1", "blue-1-2"])
+    assert str(dba_turn.fire_line(seen_all, {"blue-1-1", "blue-1-2"})) == \
+        "red-2 fires at blue-1 (artillery): value 2 [red-2-4 2], die 6 → D -2; destroyed blue-1-1, blue-1-2"
+    unseen = Volley("red-2", "blue-1", "artillery", [], base=2, value=2, die=6, result="D -1", shaken=["blue-1-1"])
+    assert str(dba_turn.fire_line(unseen, set())) == \
+        "red-2 fires at blue-1 (artillery): value 2 [no shot], die 6 → D -1; shaken 1 unseen"
+
+
+def test_dba_the_post_and_the_reports_a_seat_knows_of():
+    state = position()
+    post, reports = state.post, state.reports
+    assert [c.seq for c in post.seen_by(["blue-general"])] == [1, 2]
+    assert [c.seq for c in post.seen_by(("blue-2",))] == [1]  # delivered to him
+    assert post.seen_by(["blue-1"]) == []  # riding to him: he does not know of it
+    assert [c.seq for c in post.seen_by(["red-1", "red-2"])] == [3]
+    assert [c.seq for c in post.seen_by(iter(["red-general"]))] == [3]
+    assert [c.seq for c in post.of("red-1")] == [3]
+    assert [r.seq for r in reports.seen_by("blue-general")] == [1]  # the riding and the lost are not his
+    assert [r.seq for r in reports.seen_by("blue-2")] == [2] and [r.seq for r in reports.seen_by("blue-3")] == [3]
+    assert [r.seq for r in reports.seen_by("blue-1")] == [1] and reports.seen_by("red-general") == []
