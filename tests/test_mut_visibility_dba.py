@@ -472,3 +472,117 @@ def test_dba_the_post_and_the_reports_a_seat_knows_of():
     assert [r.seq for r in reports.seen_by("blue-general")] == [1]  # the riding and the lost are not his
     assert [r.seq for r in reports.seen_by("blue-2")] == [2] and [r.seq for r in reports.seen_by("blue-3")] == [3]
     assert [r.seq for r in reports.seen_by("blue-1")] == [1] and reports.seen_by("red-general") == []
+
+
+def test_dba_each_seat_reads_the_lines_naming_its_own_troops_and_the_moderator_each_line_once():
+    state = position()
+    beats = Text("%(a)s beats %(b)s", {"a": "blue-1-1", "b": "red-1-1"})
+    public, mine = Event("weather", "rain"), Event("note", "for blue-1 alone", owner="blue-1")
+    events = [
+        public, mine,
+        Event("fire", "1st Blue brigade fires at red-1-1 and red-2-4; General Azur watches", {"n": 1}, owner="blue",
+              seen="blue-1-2 fires at Colonel Rouge's brigade", seen_data={"m": 2}),
+        Event("move", "red-1-1 advances", owner="red", seen="red-1-1 advances on Colonel Cobalt and Colonel Indigo",
+              witnesses=("blue",)),
+        Event("courier", "dispatch 2 to Colonel Bleu sets out", {"sender": "blue-general"}, owner="blue"),
+        Event("move", "blue-3 rides", owner="blue", seen="blue-3 rides by red-3", witnesses=()),
+        Event("melee", said=beats, owner="blue", seen_said=beats, witnesses=("red",)),
+        Event("move", "nobody's troops", owner=("blue", "red")),
+    ]
+    unseen = Text("an unseen element")
+    assert seats.for_seats(MEETING, state, events) == [
+        public, mine,
+        Event("fire", "1st Blue brigade fires at red-1-1 and red-2-4; General Azur watches", {"n": 1}, owner=(MOD,)),
+        Event("fire", "1st Blue brigade fires at an unseen element and an unseen element; General Azur watches",
+              {"n": 1, COPY: True}, owner=("blue-general",)),
+        Event("fire", "1st Blue brigade fires at red-1-1 and an unseen element; General Azur watches",
+              {"n": 1, COPY: True}, owner=("blue-1",)),
+        Event("fire", "an unseen element fires at Colonel Rouge's brigade", {"m": 2, COPY: True}, owner=("red-1",)),
+        Event("move", "red-1-1 advances", owner=(MOD,)),
+        Event("move", "red-1-1 advances", {COPY: True}, owner=("red-1",)),
+        Event("move", "an unseen element advances on Colonel Cobalt and Colonel Indigo", {COPY: True},
+              owner=("blue-2", "blue-3")),  # the same words: one copy for both
+        Event("courier", "dispatch 2 to Colonel Bleu sets out", {"sender": "blue-general"}, owner=(MOD,)),
+        Event("courier", "dispatch 2 to Colonel Bleu sets out", {"sender": "blue-general", COPY: True},
+              owner=("blue-general",)),  # the sender's news alone, though it names Colonel Bleu
+        Event("move", "blue-3 rides", owner=(MOD,)),
+        Event("move", "blue-3 rides", {COPY: True}, owner=("blue-3",)),
+        Event("melee", "blue-1-1 beats red-1-1", owner=(MOD,), said=beats),
+        Event("melee", "blue-1-1 beats red-1-1", {COPY: True}, owner=("blue-1",), said=beats),
+        Event("melee", "an unseen element beats red-1-1", {COPY: True}, owner=("red-1",),
+              said=Text("%(a)s beats %(b)s", {"a": unseen, "b": "red-1-1"})),
+        Event("move", "nobody's troops", owner=(MOD,)),  # naming no seat's troops: the moderator's alone
+    ]
+    assert seats.for_seats(MEETING, state, []) == []
+
+
+# -- a kriegsspiel seat's bot writes for its commander alone; a decision goes to the seat its question names ----
+
+from pbem.core.decisions import Decision  # noqa: E402
+
+
+def test_dba_a_bot_in_a_kriegsspiel_seat_writes_only_its_commanders_dispatches():
+    calls = []
+
+    def side_bot(scenario, seen, seed):
+        calls.append((scenario, seen, seed))
+        return ("FROM General Azur TO Colonel Bleu\nHOLD\n\nFROM Colonel Bleu TO Colonel Bleu\nHOLD\n\n"
+                "FROM General Azur AT the bridge TO Colonel Cobalt\nHOLD\n\n\n\nFROM General Azur TO Colonel Cobalt\n"
+                "MOVE TO Mill Village")
+
+    write = seats.bot(side_bot)
+    state = position()
+    seen = view.view(MEETING, state, "blue-general")
+    assert write(MEETING, seen, 7) == ("FROM General Azur TO Colonel Bleu\nHOLD\n\nFROM General Azur TO Colonel Cobalt\n"
+                                       "MOVE TO Mill Village\n")
+    assert calls == [(MEETING, seen | {"owing": ["blue"]}, 7)]  # the side's bot writes as for the whole side
+    assert seen["owing"] == KRIEG_OWING  # the seat's own view is left as it was
+    side = view.view(MEETING, position("commanders"), "blue")
+    assert write(MEETING, side, 8) == side_bot(None, None, None)  # one seat a side: the side's bot as it is
+    assert calls[-2] == (MEETING, side, 8)
+    calls.clear()
+    assert write(MEETING, seen | {"owing": ["blue-1"]}, 7) == "" and calls == []  # he owes nothing
+    assert write(MEETING, seen | {"over": True}, 7) == "" and calls == []
+    assert write(MEETING, view.view(MEETING, state, "blue-2"), 7) == "\n"  # nothing of his in the side's orders
+
+
+class Recorder:
+    """A decider that answers with the decision's default and keeps what it was asked."""
+
+    def __init__(self):
+        self.asked, self.records = [], ["kept"]
+
+    def decide(self, decision, given=None, source="orders", check=None):
+        self.asked.append((decision, given, source, check))
+        return decision.default
+
+
+def question(side, text):
+    return Decision(side, "rally", text, ("yes", "no"), ("no",))
+
+
+def test_dba_a_decision_goes_to_the_seat_whose_troops_its_question_names_the_lowest_first():
+    state = position()
+    decider = seats.SeatDecider(Recorder(), MEETING, state)
+    assert decider.seat_for(question("blue", "rally blue-2-3 of the 2nd Blue brigade?")) == "blue-2"
+    assert decider.seat_for(question("blue", "Colonel Bleu or Colonel Cobalt: who rides?")) == "blue-2"  # the lower of the two
+    assert decider.seat_for(question("blue", "General Azur rides?")) == "blue-general"
+    assert decider.seat_for(question("red", "initiative: A or B?")) == "red-general"  # naming nobody: the highest
+    assert decider.seat_for(question("blue-1", "already a seat's")) == "blue-1"
+    state.commanders["blue-2"].alive = False
+    assert decider.seat_for(question("blue", "rally blue-2-3?")) == "blue-general"  # his superior commands them
+    state.commanders["blue-general"].alive = False
+    assert decider.seat_for(question("blue", "initiative: A or B?")) == "blue-1"  # the highest still alive
+    for c in state.commanders.values():
+        c.alive = False
+    assert decider.seat_for(question("red", "initiative: A or B?")) == "red-general"  # nobody alive: the highest
+
+
+def test_dba_the_seat_decider_asks_the_wrapped_decider_as_the_seat_and_keeps_its_records():
+    recorder = Recorder()
+    decider = seats.SeatDecider(recorder, MEETING, position())
+    check = len
+    assert decider.decide(question("red", "rally red-3-1?"), ("yes",), source="standing", check=check) == ("no",)
+    assert recorder.asked == [(question("red-3", "rally red-3-1?"), ("yes",), "standing", check)]
+    assert decider.records == ["kept"] and decider.decider is recorder
+    assert (decider.scenario, decider.state.turn) == (MEETING, 3)
