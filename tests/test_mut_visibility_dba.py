@@ -53,7 +53,8 @@ def position(mode="kriegsspiel"):
     state.memory = {"blue": dict(old), "red": {}, "blue-1": dict(old),
                     "blue-general": {"red-1-2": old["red-1-2"]}}
     # the post: two dispatches from the general (one delivered, one riding), one of Red's, delivered
-    cobalt, bleu, rouge = order("blue-general", TO_COBALT), order("blue-general", TO_BLEU), order("red-general", TO_ROUGE)
+    cobalt, bleu = order("blue-general", TO_COBALT), order("blue-general", TO_BLEU)
+    rouge = order("red-general", TO_ROUGE)
     state.post.send(cobalt, 1, (20, 240))
     state.post.deliver(state.post.couriers[0], 2)
     state.post.send(bleu, 2, (240, 40))
@@ -107,8 +108,8 @@ BLUE_1 = brigade("blue-1", "1st Blue brigade", "blue", [60, 280], 4)  # (60.25, 
 BLUE_2 = brigade("blue-2", "2nd Blue brigade", "blue", [60, 46], 4, bef=6, rating="tired", order=TO_COBALT, step=1,
                  waiting=2, history=["line 2", "line 3", "line 4", "line 5"])
 BLUE_3 = brigade("blue-3", "Blue cavalry brigade", "blue", [60, 128], 4)  # its fleeing element is left out
-RED = [brigade("red-1", "1st Red brigade", "red", [380, 296], 4), brigade("red-2", "2nd Red brigade", "red", [415, 154], 4),
-       brigade("red-3", "Red cavalry brigade", "red", [420, 360], 4)]
+RED = [brigade("red-1", "1st Red brigade", "red", [380, 296], 4),
+       brigade("red-2", "2nd Red brigade", "red", [415, 154], 4), brigade("red-3", "Red cavalry brigade", "red", [420, 360], 4)]
 RED_3_1 = sighting("red-3-1", "red-3", "cuirassiers", "line", 300, 400, 2)
 RED_1_2 = sighting("red-1-2", "red-1", "infantry", "line", 420, 272, 1)
 KRIEG_OWING = ["blue-general", "blue-1", "blue-2", "blue-3", "red-general", "red-1", "red-2", "red-3"]
@@ -232,9 +233,11 @@ def test_dba_the_seats_are_the_commanders_side_by_side_the_highest_first():
     def officer(cid, side, level):
         return SimpleNamespace(id=cid, side=side, level=level)
 
-    staff = [officer("a-aide", "red", "aide"), officer("b-brig", "red", "brigade"), officer("c-corps", "red", "corps"),
-             officer("d-army", "red", "army"), officer("e-div", "blue", "division"), officer("f-brig", "blue", "brigade"),
-             officer("g-aide", "blue", "aide"), officer("h-div", "red", "division"), officer("a-brig", "blue", "brigade")]
+    staff = [officer("a-aide", "red", "aide"), officer("b-brig", "red", "brigade"),
+             officer("c-corps", "red", "corps"), officer("d-army", "red", "army"),
+             officer("e-div", "blue", "division"), officer("f-brig", "blue", "brigade"),
+             officer("g-aide", "blue", "aide"), officer("h-div", "red", "division"),
+             officer("a-brig", "blue", "brigade")]
     scenario = SimpleNamespace(sides={"blue": "Blue", "red": "Red"},
                                table=SimpleNamespace(commanders={o.id: o for o in staff}))
     assert [c.id for c in seats.commanders_of(scenario)] == [
@@ -307,7 +310,8 @@ def test_dba_each_commander_looks_with_his_own_eyes_after_reading_the_reports_br
     def memory(seat):
         return {k: (s.brigade, s.troop, s.formation, s.x, s.y, s.facing, s.turn) for k, s in state.memory[seat].items()}
 
-    assert memory("blue-general") == {**seen("red-2-4", 2), "red-3-1": ("red-3", "cuirassiers", "line", 300, 400, 270, 2),
+    assert memory("blue-general") == {**seen("red-2-4", 2),
+                                      "red-3-1": ("red-3", "cuirassiers", "line", 300, 400, 270, 2),
                                       "red-1-2": ("red-1", "infantry", "line", 410, 272, 270, 2)}
     assert memory("blue-1") == seen("red-1-1", 2)
     assert memory("blue-2") == {} and memory("blue-3") == {}
@@ -340,7 +344,8 @@ def test_dba_a_report_rides_to_its_recipient_where_he_is_and_is_told_to_him_alon
         "report %(seq)s from %(sender)s, sent turn %(turn)s (%(num)d enemy element known): %(news)s",
         "report %(seq)s from %(sender)s, sent turn %(turn)s (%(num)d enemy elements known): %(news)s", 1,
         seq=2, sender=Text("Colonel Cobalt"), turn=2, news=riding.news())
-    assert told[0].text == "report 2 from Colonel Cobalt, sent turn 2 (1 enemy element known): all quiet; the Guard holds"
+    assert told[0].text == ("report 2 from Colonel Cobalt, sent turn 2 (1 enemy element known): all quiet; "
+                            "the Guard holds")
     assert told[1].text == "report 1 from Colonel Bleu, sent turn 1 (1 enemy element known): all quiet"
 
 
@@ -427,8 +432,9 @@ def test_dba_a_side_reads_the_enemy_it_has_not_seen_as_an_unseen_element():
         "%(p0)s%(p1)s", {"p0": "red-1-1 routs ", "p1": Text("an unseen element")})  # the empty end left out
     assert dba_turn.redact("red-1-2", "blue", state, MEETING) == Text("an unseen element")
     assert dba_turn.redact("red-1-1 holds", "blue", state, MEETING) == "red-1-1 holds"
-    assert dba_turn.redact(Text("%(a)s beats %(b)s", {"a": "red-2-1", "b": "blue-1-1", "n": 3}), "blue", state,
-                           MEETING) == Text("%(a)s beats %(b)s", {"a": Text("an unseen element"), "b": "blue-1-1", "n": 3})
+    beats = Text("%(a)s beats %(b)s", {"a": "red-2-1", "b": "blue-1-1", "n": 3})
+    assert dba_turn.redact(beats, "blue", state, MEETING) == Text(
+        "%(a)s beats %(b)s", {"a": Text("an unseen element"), "b": "blue-1-1", "n": 3})
     state.memory["red"] = {e: None for e in state.elements if e.startswith("blue")}
     assert dba_turn.redact("blue-1-1 breaks", "red", state, MEETING) == "blue-1-1 breaks"
     later = SimpleNamespace(id="red-9-1", side="red")
@@ -446,8 +452,8 @@ def test_dba_a_volley_names_the_enemy_hit_that_the_firing_side_has_seen_and_coun
                     disorganised=["red-1-4"], shaken=["red-1-2", "red-1-4"], commanders_lost=["Colonel Rouge"])
     line = dba_turn.fire_line(volley, {"red-1-2"})
     assert str(line) == ("blue-1 fires at red-1 (infantry): value 3 (of 4) [blue-1-2 2, blue-1-4 1 (doubled)], die 5 "
-                         "+1 uphill -1 tired → D -1; destroyed red-1-2, 1 unseen; disorganised 1 unseen; shaken red-1-2, "
-                         "1 unseen; Colonel Rouge killed or taken with it")
+                         "+1 uphill -1 tired → D -1; destroyed red-1-2, 1 unseen; disorganised 1 unseen; "
+                         "shaken red-1-2, 1 unseen; Colonel Rouge killed or taken with it")
     plain = Volley("red-2", "blue-1", "artillery", [Shot("red-2-4", None, 0, 0, why_not="limbered")], base=2, value=2,
                    die=1, result="NE")
     assert str(dba_turn.fire_line(plain, set())) == "red-2 fires at blue-1 (artillery): value 2 [no shot], die 1 → NE"
@@ -533,8 +539,8 @@ def test_dba_a_bot_in_a_kriegsspiel_seat_writes_only_its_commanders_dispatches()
     write = seats.bot(side_bot)
     state = position()
     seen = view.view(MEETING, state, "blue-general")
-    assert write(MEETING, seen, 7) == ("FROM General Azur TO Colonel Bleu\nHOLD\n\nFROM General Azur TO Colonel Cobalt\n"
-                                       "MOVE TO Mill Village\n")
+    assert write(MEETING, seen, 7) == ("FROM General Azur TO Colonel Bleu\nHOLD\n\n"
+                                       "FROM General Azur TO Colonel Cobalt\nMOVE TO Mill Village\n")
     assert calls == [(MEETING, seen | {"owing": ["blue"]}, 7)]  # the side's bot writes as for the whole side
     assert seen["owing"] == KRIEG_OWING  # the seat's own view is left as it was
     side = view.view(MEETING, position("commanders"), "blue")
@@ -565,7 +571,8 @@ def test_dba_a_decision_goes_to_the_seat_whose_troops_its_question_names_the_low
     state = position()
     decider = seats.SeatDecider(Recorder(), MEETING, state)
     assert decider.seat_for(question("blue", "rally blue-2-3 of the 2nd Blue brigade?")) == "blue-2"
-    assert decider.seat_for(question("blue", "Colonel Bleu or Colonel Cobalt: who rides?")) == "blue-2"  # the lower of the two
+    # two named: the later in seat order
+    assert decider.seat_for(question("blue", "Colonel Bleu or Colonel Cobalt: who rides?")) == "blue-2"
     assert decider.seat_for(question("blue", "General Azur rides?")) == "blue-general"
     assert decider.seat_for(question("red", "initiative: A or B?")) == "red-general"  # naming nobody: the highest
     assert decider.seat_for(question("blue-1", "already a seat's")) == "blue-1"

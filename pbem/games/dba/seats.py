@@ -44,8 +44,11 @@ def commanders_of(scenario) -> list:
     """Every commander of the scenario (those arriving later too), side by side, the highest first."""
     table = scenario.table
     sides = list(scenario.sides)
-    return sorted(table.commanders.values(),
-                  key=lambda c: (sides.index(c.side), LEVELS.index(c.level) if c.level in LEVELS else 9, c.id))
+
+    def rank(c):  # a level the list does not know comes after those it knows
+        return LEVELS.index(c.level) if c.level in LEVELS else len(LEVELS)
+
+    return sorted(table.commanders.values(), key=lambda c: (sides.index(c.side), rank(c), c.id))
 
 
 def seat_title(scenario, commander) -> str:

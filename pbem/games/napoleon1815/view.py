@@ -50,7 +50,8 @@ def public(scenario, state) -> dict:
     plain block of its army's colour, counted by town; no battle's deployment or narrative."""
     out = view(scenario, state, None)  # seat None, and no questions (they are asked of seats by name)
     hidden = Counter((b["town"], b["army"]) for b in out["blocks"])
-    out.update(blocks=[], battles=[], hidden=[{"town": t, "army": a, "count": n} for (t, a), n in sorted(hidden.items())])
+    out.update(blocks=[], battles=[],
+               hidden=[{"town": t, "army": a, "count": n} for (t, a), n in sorted(hidden.items())])
     return out
 
 
