@@ -109,7 +109,8 @@ BLUE_2 = brigade("blue-2", "2nd Blue brigade", "blue", [60, 46], 4, bef=6, ratin
                  waiting=2, history=["line 2", "line 3", "line 4", "line 5"])
 BLUE_3 = brigade("blue-3", "Blue cavalry brigade", "blue", [60, 128], 4)  # its fleeing element is left out
 RED = [brigade("red-1", "1st Red brigade", "red", [380, 296], 4),
-       brigade("red-2", "2nd Red brigade", "red", [415, 154], 4), brigade("red-3", "Red cavalry brigade", "red", [420, 360], 4)]
+       brigade("red-2", "2nd Red brigade", "red", [415, 154], 4),
+       brigade("red-3", "Red cavalry brigade", "red", [420, 360], 4)]
 RED_3_1 = sighting("red-3-1", "red-3", "cuirassiers", "line", 300, 400, 2)
 RED_1_2 = sighting("red-1-2", "red-1", "infantry", "line", 420, 272, 1)
 KRIEG_OWING = ["blue-general", "blue-1", "blue-2", "blue-3", "red-general", "red-1", "red-2", "red-3"]
