@@ -10,10 +10,13 @@ force with more waiting, and each side remembers enemies it saw before. Each sea
 from __future__ import annotations
 
 import importlib
+from pathlib import Path
+
+import pytest
 
 from pbem.games import ruleset
 from pbem.games.dba.command import Pending, Track
-from pbem.games.dba.reports import DELIVERED, LOST
+from pbem.games.dba.reports import DELIVERED, LOST, Report
 from pbem.games.dba.sight import Sighting
 from pbem.games.dba.state import initial_state
 
@@ -234,15 +237,13 @@ def test_dba_the_seats_are_the_commanders_side_by_side_the_highest_first():
     def officer(cid, side, level):
         return SimpleNamespace(id=cid, side=side, level=level)
 
-    staff = [officer("a-aide", "red", "aide"), officer("b-brig", "red", "brigade"),
-             officer("c-corps", "red", "corps"), officer("d-army", "red", "army"),
+    staff = [officer("b-brig", "red", "brigade"), officer("c-corps", "red", "corps"), officer("d-army", "red", "army"),
              officer("e-div", "blue", "division"), officer("f-brig", "blue", "brigade"),
-             officer("g-aide", "blue", "aide"), officer("h-div", "red", "division"),
-             officer("a-brig", "blue", "brigade")]
+             officer("h-div", "red", "division"), officer("a-brig", "blue", "brigade")]
     scenario = SimpleNamespace(sides={"blue": "Blue", "red": "Red"},
                                table=SimpleNamespace(commanders={o.id: o for o in staff}))
     assert [c.id for c in seats.commanders_of(scenario)] == [
-        "e-div", "a-brig", "f-brig", "g-aide", "d-army", "c-corps", "h-div", "b-brig", "a-aide"]
+        "e-div", "a-brig", "f-brig", "d-army", "c-corps", "h-div", "b-brig"]
 
 
 def test_dba_a_seats_title_names_the_commander_his_command_and_his_army():
@@ -287,21 +288,24 @@ def test_dba_every_living_commander_on_the_table_writes_and_nobody_once_the_game
 def test_dba_the_seats_orders_are_gathered_by_side_in_seat_order():
     got = seats.merged(MEETING, {
         "blue-2": Orders(dispatches=["cobalt's"], initiatives=["cobalt's own"]),
+        "blue-1": Orders(),
         "red-1": Orders(initiatives=["rouge's own"]),
-        "blue-general": Orders(dispatches=["azur's 1", "azur's 2"]),
-        "blue": Orders(dispatches=["the side's"])})  # a seat that is no commander comes first
+        "blue-general": Orders(dispatches=["azur's 1", "azur's 2"], initiatives=["azur's own"]),
+        "blue": Orders(dispatches=["the side's"]), "red": Orders(dispatches=["red's"])})  # no commander: first
     assert sorted(got) == ["blue", "red"]
     assert got["blue"].dispatches == ["the side's", "azur's 1", "azur's 2", "cobalt's"]
-    assert got["blue"].initiatives == ["cobalt's own"]
-    assert (got["red"].dispatches, got["red"].initiatives) == ([], ["rouge's own"])
+    assert got["blue"].initiatives == ["azur's own", "cobalt's own"]
+    assert (got["red"].dispatches, got["red"].initiatives) == (["red's"], ["rouge's own"])
 
 
 def test_dba_each_commander_looks_with_his_own_eyes_after_reading_the_reports_brought_to_him():
     state = position()
-    state.memory = {"blue": {}, "red": {}, "blue-general": {"red-1-2": SIGHTINGS["red-1-2"]}}
+    state.memory = {"blue": {}, "red": {}, "blue-general": {"red-1-2": SIGHTINGS["red-1-2"],
+                                                            "red-2-2": SIGHTINGS["red-2-2"]}}
     report = state.reports.reports[0]
     report.sightings = [SIGHTINGS["red-3-1"], SIGHTINGS["red-1-2-new"]]
-    seats.look(MEETING, state, [report], 2)
+    scouts = Report(4, "red-1", "red-general", 1, 430, 280, [SIGHTINGS["blue-3-1"]])  # to one who remembers nothing
+    seats.look(MEETING, state, [report, scouts], 2)
     now = {eid: e for eid, e in state.elements.items()}
 
     def seen(eid, turn):
@@ -313,9 +317,11 @@ def test_dba_each_commander_looks_with_his_own_eyes_after_reading_the_reports_br
 
     assert memory("blue-general") == {**seen("red-2-4", 2),
                                       "red-3-1": ("red-3", "cuirassiers", "line", 300, 400, 270, 2),
-                                      "red-1-2": ("red-1", "infantry", "line", 410, 272, 270, 2)}
+                                      "red-1-2": ("red-1", "infantry", "line", 410, 272, 270, 2),
+                                      "red-2-2": ("red-2", "infantry", "line", 420, 192, 270, 1)}  # kept
     assert memory("blue-1") == seen("red-1-1", 2)
     assert memory("blue-2") == {} and memory("blue-3") == {}
+    assert memory("red-general") == {"blue-3-1": ("blue-3", "light_cavalry", "line", 60, 144, 90, 1)}
     assert memory("red-1") == {**seen("blue-1-1", 2), **seen("blue-1-2", 2), **seen("blue-1-3", 2),
                                **seen("blue-1-4", 2)}
     assert (memory("blue"), memory("red")) == ({}, {})  # the sides' own memories are the turn's, not the seats'
@@ -325,7 +331,9 @@ def test_dba_each_commander_looks_with_his_own_eyes_after_reading_the_reports_br
 
 SIGHTINGS = {"red-1-2": Sighting("red-1-2", "red-1", "infantry", "line", 420, 272, 270, 1),
              "red-3-1": Sighting("red-3-1", "red-3", "cuirassiers", "line", 300, 400, 270, 2),
-             "red-1-2-new": Sighting("red-1-2", "red-1", "infantry", "line", 410, 272, 270, 2)}
+             "red-1-2-new": Sighting("red-1-2", "red-1", "infantry", "line", 410, 272, 270, 2),
+             "red-2-2": Sighting("red-2-2", "red-2", "infantry", "line", 420, 192, 270, 1),
+             "blue-3-1": Sighting("blue-3-1", "blue-3", "light_cavalry", "line", 60, 144, 90, 1)}
 
 
 def test_dba_a_report_rides_to_its_recipient_where_he_is_and_is_told_to_him_alone():
@@ -391,10 +399,10 @@ MOD, COPY = seats.MODERATOR, seats.COPY
 
 def test_dba_the_names_of_a_seats_troops():
     state = position()
-    assert seats.tokens(MEETING, state, "blue-1") == {"blue-1", "1st Blue brigade", "Colonel Bleu", "blue-1-1",
+    assert seats.tokens(state, "blue-1") == {"blue-1", "1st Blue brigade", "Colonel Bleu", "blue-1-1",
                                                       "blue-1-2", "blue-1-3", "blue-1-4"}
-    assert seats.tokens(MEETING, state, "blue-general", own=True) == {"blue-general", "General Azur"}
-    every = seats.tokens(MEETING, state, "blue-general")
+    assert seats.tokens(state, "blue-general", own=True) == {"blue-general", "General Azur"}
+    every = seats.tokens(state, "blue-general")
     assert every == {"blue-general", "General Azur", "blue-1", "blue-2", "blue-3", "1st Blue brigade",
                      "2nd Blue brigade", "Blue cavalry brigade", "Colonel Bleu", "Colonel Cobalt", "Colonel Indigo",
                      *(f"blue-{b}-{n}" for b in (1, 2, 3) for n in (1, 2, 3, 4))}
@@ -594,3 +602,55 @@ def test_dba_the_seat_decider_asks_the_wrapped_decider_as_the_seat_and_keeps_its
     assert recorder.asked == [(question("red-3", "rally red-3-1?"), ("yes",), "standing", check)]
     assert decider.records == ["kept"] and decider.decider is recorder
     assert (decider.scenario, decider.state.turn) == (MEETING, 3)
+
+
+def test_dba_a_seat_that_is_no_seat_of_the_game_sees_nothing():
+    state = position()
+    for stranger in ("nobody", "*spectator*", ""):
+        with pytest.raises(ValueError, match="is no seat of this game"):
+            view.view(MEETING, state, stranger)
+
+
+def test_dba_a_commander_may_not_bear_a_sides_id(tmp_path):
+    text = (Path(RULES.scenarios()["dba-meeting"]).read_text(encoding="utf-8")
+            .replace('id = "red-3"\nname = "Colonel Grenat"', 'id = "red"\nname = "Colonel Grenat"'))
+    (tmp_path / "clash.toml").write_text(text, encoding="utf-8")
+    assert any("commander 8 ('red'): a side's id" in p for p in RULES.check_map(tmp_path / "clash.toml"))
+
+
+def test_dba_a_brigade_without_orders_or_troops_on_the_table():
+    state = position()
+    del state.commands["blue-3"]  # no state of command kept for it: no order, nothing waiting
+    for eid in state.brigades["red-3"].elements:
+        state.elements[eid].fleeing = True  # every element fleeing: no centre
+    seen = view.view(MEETING, state, None)["brigades"]
+    assert seen[2] == BLUE_3
+    assert seen[5] == brigade("red-3", "Red cavalry brigade", "red", None, 4)
+
+
+def test_dba_a_commander_knows_nothing_of_a_dispatch_delivered_to_a_commander_under_him():
+    state = position()
+    state.commanders["blue-3"].superior = "blue-1"  # the cavalry under the 1st brigade's colonel
+    state.post.send(order("blue-general", "FROM General Azur TO Colonel Indigo\nHOLD"), 2, (240, 40))
+    state.post.deliver(state.post.couriers[3], 3)
+    indigo = "dispatch 4, General Azur to Colonel Indigo, sent turn 2: delivered on turn 3"
+    assert view.view(MEETING, state, "blue-1")["couriers"] == [REPORT_1]
+    assert view.view(MEETING, state, "blue-3")["couriers"] == [indigo, REPORT_3]
+    assert view.view(MEETING, state, "blue-general")["couriers"] == [DISPATCH_1, DISPATCH_2, indigo, REPORT_1]
+    assert [e["brigade"] for e in view.view(MEETING, state, "blue-1")["elements"]] == ["blue-1"] * 4 + ["blue-3"] * 4
+
+
+def test_dba_a_report_may_be_lost_on_arriving_by_the_posts_roll():
+    state = position()
+    state.turn, state.post.loss = 4, 100
+    state.commanders["blue-general"].x, state.commanders["blue-general"].y = 50, 140
+    chance = Chance(1)
+    assert seats.ride_reports(MEETING, state, chance) == []
+    assert state.reports.reports[1].status == LOST
+    assert len(chance.rolls) == 1
+
+
+def test_dba_a_side_that_remembers_nothing_reads_every_enemy_unseen():
+    state = position()
+    del state.memory["blue"]
+    assert str(dba_turn.redact("red-1-1 holds", "blue", state, MEETING)) == "an unseen element holds"
