@@ -12,6 +12,7 @@ import importlib
 from pathlib import Path
 
 from pbem.core.events import Event
+from pbem.lang import Text
 from pbem.games.napoleon1815 import sight
 from pbem.games.napoleon1815.ruleset import RULESET as NAPOLEON1815_RULESET
 from pbem.games.napoleon1815.scenario import load_scenario
@@ -217,3 +218,94 @@ def test_n1815_two_players_the_allied_seat_is_shown_a_deployment_where_either_al
     for seat in ("anglo-dutch", "prussian"):  # only Anglo-Dutch blocks at Brussels: one player commands both armies
         assert [b["town"] for b in view.view(scenario, state, seat)["battles"]] == ["brussels"], seat
     assert view.view(scenario, state, "french")["battles"] == []
+
+
+# -- what each seat reads of a battle's deployment (§6.24, §12) and to whom a battle's lines are told ---------
+
+from pbem.games.napoleon1815.battle import BB, Battle, Fight  # noqa: E402
+
+
+def ligny_fight(players=3):
+    """Ligny: the French attack (the Guard in the centre, Napoleon in reserve); the Allies defend, Wellington and
+    Blücher in the woods on their right, the Guards in the centre, two Prussian and one British block in reserve."""
+    scenario = load_scenario(MAP)
+    placed = (("OG", "att", "french", "att1", 4), ("NAP", "att", "french", "res-att", 1),
+              ("WEL", "def", "anglo", "def0", 1), ("BR-GDS", "def", "anglo", "def1", 4),
+              ("BLU", "def", "prussian", "def0", 1), ("P-I-1", "def", "prussian", "res-def", 4),
+              ("P-I-2", "def", "prussian", "res-def", 3), ("BR-3", "def", "anglo", "res-def", 4))
+    state = State(turn=6, blocks={i: Block(i, army, "ligny", n) for i, _, army, _, n in placed}, players=players)
+    events: list = []
+    fight = Fight(scenario, state, {}, None, None, events, ["ligny"])
+    battle = Battle("ligny", {"att": "france", "def": "allies"}, {"fleurus"}, terrain={"def0": "woods"},
+                    blocks={i: BB(i, role, army, scenario.blocks[i].type, loc) for i, role, army, loc, _ in placed})
+    return fight, battle, events
+
+
+def read(events) -> list[tuple]:
+    return [(e.owner, e.witnesses, e.data, str(e.said), e.seen) for e in events]
+
+
+DEF = "The defender deploys: the defender's right: "
+CENTRE = "; the defender's centre: BR-GDS (infantry 4, B3); the defender's left: nobody; 3 block(s) in reserve"
+ALL_DEF = f"{DEF}WEL (leader 1, A1), BLU (leader 1, A1){CENTRE} (P-I-1 (infantry 4, B2), P-I-2 (infantry 3, B2), " \
+          "BR-3 (infantry 4, B2))."
+BLIND_DEF = f"{DEF}2 block(s) in the woods{CENTRE}."
+ATT = "The attacker deploys: the attacker's left: nobody; the attacker's centre: OG (infantry 4, B3); " \
+      "the attacker's right: nobody; 1 block(s) in reserve"
+
+
+def test_n1815_three_players_each_allied_seat_reads_its_partners_deployment_as_the_enemy_does():
+    fight, battle, events = ligny_fight()
+    fight.watch(battle)
+    assert battle.witnesses == {"french", "anglo-dutch", "prussian"}
+    fight.announce(battle, "def")
+    fight.announce(battle, "att")
+    assert read(events) == [
+        ((), ("french",), {}, ALL_DEF, BLIND_DEF),  # the whole for the moderator; the French read the blind one
+        (("anglo-dutch",), None, {"partial": True},
+         f"{DEF}WEL (leader 1, A1), 1 block(s) in the woods{CENTRE} (BR-3 (infantry 4, B2) and 2 more).", None),
+        (("prussian",), None, {"partial": True},
+         f"{DEF}BLU (leader 1, A1), 1 block(s) in the woods{CENTRE} (P-I-1 (infantry 4, B2), P-I-2 (infantry 3, B2) "
+         "and 1 more).", None),
+        (("french",), ("anglo-dutch", "prussian"), {}, f"{ATT} (NAP (leader 1, A1)).", f"{ATT}."),
+    ]
+
+
+def test_n1815_two_players_the_allied_seats_read_their_whole_deployment():
+    fight, battle, events = ligny_fight(players=2)
+    fight.watch(battle)
+    fight.announce(battle, "def")
+    assert read(events) == [(("anglo-dutch", "prussian"), ("french",), {}, ALL_DEF, BLIND_DEF)]
+
+
+def test_n1815_a_seat_with_no_army_in_a_battle_reads_nothing_of_it():
+    fight, battle, events = ligny_fight()
+    for bid in ("WEL", "BR-GDS", "BR-3"):
+        del battle.blocks[bid]
+    battle.witnesses = {"anglo-dutch"}  # told earlier (a reinforcement since gone): still a witness
+    fight.watch(battle)
+    assert battle.witnesses == {"french", "anglo-dutch", "prussian"}
+    battle.witnesses = set()
+    fight.watch(battle)
+    assert fight.witnessed(battle) == ("french", "prussian")
+    fight.announce(battle, "def")
+    rest = "; the defender's centre: nobody; the defender's left: nobody; 2 block(s) in reserve"
+    assert read(events) == [  # the Anglo-Dutch seat, no witness, reads nothing of it
+        (("prussian",), ("french",), {},
+         f"{DEF}BLU (leader 1, A1){rest} (P-I-1 (infantry 4, B2), P-I-2 (infantry 3, B2)).",
+         f"{DEF}1 block(s) in the woods{rest}.")]
+
+
+def test_n1815_a_battles_lines_are_told_to_its_witnesses_and_the_outcome_to_them_as_to_all():
+    fight, battle, events = ligny_fight()
+    battle.witnesses = {"prussian", "french"}
+    line = Text("the Guard charges")
+    fight.say(battle, line)
+    fight.say(battle, line, public=True, town="ligny")
+    assert [(e.kind, e.text, e.data, e.owner, e.witnesses, e.said, e.seen_said) for e in events] == [
+        ("battle", "the Guard charges", {}, ("french", "prussian"), None, line, None),
+        ("battle", "the Guard charges", {"town": "ligny"}, ("french", "prussian"), None, line, line)]
+    assert events[1].for_side("anglo-dutch") == ("the Guard charges", {})  # what the map shows anyway
+    assert events[0].for_side("anglo-dutch") is None
+    told = fight.told(battle)
+    assert (told.events, told.witnesses) == (events, battle.witnesses)
