@@ -14,6 +14,7 @@ from pathlib import Path
 from pbem.core.events import Event
 from pbem.lang import Text
 from pbem.games.napoleon1815 import sight
+from pbem.games.napoleon1815.ruleset import RULESET
 from pbem.games.napoleon1815.ruleset import RULESET as NAPOLEON1815_RULESET
 from pbem.games.napoleon1815.scenario import load_scenario
 from pbem.games.napoleon1815.state import Block, State
@@ -242,7 +243,11 @@ def ligny_fight(players=3):
 
 
 def read(events) -> list[tuple]:
+    assert all((e.kind, e.text) == ("battle", str(e.said)) for e in events)
     return [(e.owner, e.witnesses, e.data, str(e.said), e.seen) for e in events]
+
+
+FR = RULESET.tongue("fr")
 
 
 DEF = "The defender deploys: the defender's right: "
@@ -269,10 +274,41 @@ def test_n1815_three_players_each_allied_seat_reads_its_partners_deployment_as_t
          "and 1 more).", None),
         (("french",), ("anglo-dutch", "prussian"), {}, f"{ATT} (NAP (leader 1, A1)).", f"{ATT}."),
     ]
+    # each reads it in his own language, the forms following the numbers
+    fr_def = "Le défenseur se déploie : la droite du défenseur : "
+    fr_centre = ("; le centre du défenseur : BR-GDS (infanterie 4, B3); la gauche du défenseur : personne; "
+                 "3 blocs en réserve")
+    assert [FR.say(e.said) for e in events] == [
+        f"{fr_def}WEL (chef 1, A1), BLU (chef 1, A1){fr_centre} (P-I-1 (infanterie 4, B2), "
+        "P-I-2 (infanterie 3, B2), BR-3 (infanterie 4, B2)).",
+        f"{fr_def}WEL (chef 1, A1), 1 bloc dans les bois{fr_centre} (BR-3 (infanterie 4, B2) et 2 autres).",
+        f"{fr_def}BLU (chef 1, A1), 1 bloc dans les bois{fr_centre} (P-I-1 (infanterie 4, B2), "
+        "P-I-2 (infanterie 3, B2) et 1 autres).",
+        "L'attaquant se déploie : la gauche de l'attaquant : personne; le centre de l'attaquant : "
+        "OG (infanterie 4, B3); la droite de l'attaquant : personne; 1 bloc en réserve (NAP (chef 1, A1))."]
+    assert FR.say(events[0].seen_said) == f"{fr_def}2 blocs dans les bois{fr_centre}."
+
+
+def test_n1815_a_deployment_with_nothing_hidden_is_one_text_for_every_witness():
+    fight, battle, events = ligny_fight()
+    battle.blocks["NAP"].loc = "att0"  # no reserve, no woods: the enemy sees all of it
+    battle.witnesses = {"french", "anglo-dutch", "prussian"}
+    fight.announce(battle, "att")
+    assert read(events) == [
+        (("french", "anglo-dutch", "prussian"), (), {},
+         "The attacker deploys: the attacker's left: NAP (leader 1, A1); the attacker's centre: OG (infantry 4, B3); "
+         "the attacker's right: nobody; 0 block(s) in reserve.",
+         "The attacker deploys: the attacker's left: NAP (leader 1, A1); the attacker's centre: OG (infantry 4, B3); "
+         "the attacker's right: nobody; 0 block(s) in reserve.")]
 
 
 def test_n1815_two_players_the_allied_seats_read_their_whole_deployment():
     fight, battle, events = ligny_fight(players=2)
+    alone, anglo, _ = ligny_fight(players=2)
+    for bid in ("BLU", "P-I-1", "P-I-2"):
+        del anglo.blocks[bid]
+    alone.watch(anglo)  # the Anglo-Dutch alone: one player commands both armies, and sees it from either seat
+    assert anglo.witnesses == {"french", "anglo-dutch", "prussian"}
     fight.watch(battle)
     fight.announce(battle, "def")
     assert read(events) == [(("anglo-dutch", "prussian"), ("french",), {}, ALL_DEF, BLIND_DEF)]
@@ -301,11 +337,13 @@ def test_n1815_a_battles_lines_are_told_to_its_witnesses_and_the_outcome_to_them
     battle.witnesses = {"prussian", "french"}
     line = Text("the Guard charges")
     fight.say(battle, line)
+    fight.say(battle, line, round=2)
     fight.say(battle, line, public=True, town="ligny")
     assert [(e.kind, e.text, e.data, e.owner, e.witnesses, e.said, e.seen_said) for e in events] == [
         ("battle", "the Guard charges", {}, ("french", "prussian"), None, line, None),
+        ("battle", "the Guard charges", {"round": 2}, ("french", "prussian"), None, line, None),
         ("battle", "the Guard charges", {"town": "ligny"}, ("french", "prussian"), None, line, line)]
-    assert events[1].for_side("anglo-dutch") == ("the Guard charges", {})  # what the map shows anyway
+    assert events[2].for_side("anglo-dutch") == ("the Guard charges", {})  # what the map shows anyway
     assert events[0].for_side("anglo-dutch") is None
     told = fight.told(battle)
     assert (told.events, told.witnesses) == (events, battle.witnesses)
