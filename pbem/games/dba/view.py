@@ -30,7 +30,8 @@ def turn_label(scenario, turn: int) -> str:
 
 def view(scenario, state, seat: str | None) -> dict:
     """What ``seat`` sees: a side (one seat a side), a commander (kriegsspiel: his troops and what they see,
-    pbem/games/dba/seats.py), or None (the moderator: everything)."""
+    pbem/games/dba/seats.py), or None (the moderator: everything). Any other seat is refused (ValueError), never
+    shown the moderator's view."""
     table = state.table(scenario)
     sides = tuple(scenario.sides)
     if seat is not None and seat not in sides and seat not in state.commanders:
