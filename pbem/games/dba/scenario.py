@@ -191,6 +191,9 @@ def scenario_from(data: dict, source: str = "scenario") -> Scenario:
                                     (("character", "ordinary", CHARACTERS), ("level", "brigade", LEVELS))):
             continue
         cid = c["id"]
+        if cid in sides:
+            problems.append(f"{where}: a side's id; a commander's id is his own (each names a seat)")
+            continue
         try:
             x, y = _pt(c.get("at", [0, 0]))
         except ValueError as exc:

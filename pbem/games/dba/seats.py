@@ -42,10 +42,8 @@ def kriegsspiel(state_or_options) -> bool:
 
 def commanders_of(scenario) -> list:
     """Every commander of the scenario (those arriving later too), side by side, the highest first."""
-    table = scenario.table
-    sides = list(scenario.sides)
-    return sorted(table.commanders.values(),
-                  key=lambda c: (sides.index(c.side), LEVELS.index(c.level) if c.level in LEVELS else 9, c.id))
+    sides = list(scenario.sides)  # every commander's level is one of LEVELS (scenario.py refuses others)
+    return sorted(scenario.table.commanders.values(), key=lambda c: (sides.index(c.side), LEVELS.index(c.level), c.id))
 
 
 def seat_title(scenario, commander) -> str:
@@ -54,7 +52,7 @@ def seat_title(scenario, commander) -> str:
 
 def seat_said(scenario, commander) -> Text:
     """A kriegsspiel seat's title (the commander, his command, his army), read in each language."""
-    brigade = scenario.table.brigades.get(commander.brigade) if commander.brigade else None
+    brigade = scenario.table.brigades.get(commander.brigade)  # None for a commander who leads no brigade
     what = term(brigade.name) if brigade is not None else say("%(level)s commander", level=term(commander.level))
     return say("%(commander)s (%(command)s, %(army)s)", commander=term(commander.name), command=what,
                army=term(scenario.sides[commander.side]))
@@ -62,14 +60,12 @@ def seat_said(scenario, commander) -> Text:
 
 def under(commanders: dict, seat: str) -> set[str]:
     """The commander ``seat`` and every commander under him (ids)."""
-    out, grew = {seat}, True
-    while grew:
-        grew = False
-        for c in commanders.values():
-            if c.id not in out and c.superior in out:
-                out.add(c.id)
-                grew = True
-    return out
+    out = {seat}
+    while True:
+        more = {c.id for c in commanders.values() if c.id not in out and c.superior in out}
+        if not more:
+            return out
+        out |= more
 
 
 def command(state, seat: str) -> tuple[set[str], set[str]]:
@@ -102,7 +98,7 @@ def merged(scenario, orders: dict) -> dict:
     """The seats' orders gathered by side, in seat order (the turn reads one orders text a side)."""
     out: dict[str, Orders] = {}
     order = [c.id for c in commanders_of(scenario)]
-    for seat in sorted(orders, key=lambda s: order.index(s) if s in order else -1):
+    for seat in [s for s in orders if s not in order] + [s for s in order if s in orders]:  # a side's seat first
         side = side_of(scenario, seat)
         got = out.setdefault(side, Orders())
         got.dispatches += list(orders[seat].dispatches)
@@ -156,7 +152,7 @@ def send_reports(scenario, state, told: list[Event], turn: int) -> None:
     where = _where(state)
     for c in commanders_of(scenario):
         me = state.commanders[c.id]
-        up = state.commanders.get(me.superior) if me.superior else None
+        up = state.commanders.get(me.superior)  # None for the army's commander (no superior)
         if where(c.id) is None or up is None or where(up.id) is None:
             continue
         lines = [e.said if e.said is not None else e.text for e in told
@@ -168,7 +164,7 @@ def _words(text: str) -> set[str]:
     return set(re.findall(r"\w+(?:-\w+)*", text))
 
 
-def tokens(scenario, state, seat: str, own: bool = False) -> set[str]:
+def tokens(state, seat: str, own: bool = False) -> set[str]:
     """What names the seat's troops in a line: its brigades' ids and names, its elements', its officers'; with
     ``own``, only those of the brigade he leads himself and his own (DS3)."""
     brigades, chain = eyes(state, seat) if own else command(state, seat)
@@ -191,10 +187,11 @@ def redact(text, scenario, state, seat: str):
     known = set(state.memory.get(seat, {}))
     enemy = {e.id for e in list(scenario.table.elements.values()) + list(scenario.waiting.values())
              if e.side != side}
-    hidden = sorted(enemy - known, key=len, reverse=True)
+    hidden = enemy - known
     if not hidden:
         return text
-    pattern = r"(?<![\w-])(" + "|".join(map(re.escape, hidden)) + r")(?![\w-])"
+    # an id is matched whole or not at all (the lookarounds), so the alternatives' order does not matter
+    pattern = r"(?<![\w-])(" + "|".join(map(re.escape, sorted(hidden))) + r")(?![\w-])"
     if isinstance(text, Text):
         from .turn import _redacted
 
@@ -210,7 +207,7 @@ def for_seats(scenario, state, events: list[Event]) -> list[Event]:
     :data:`MODERATOR`; the seats' copies carry :data:`COPY`). Public events stay public."""
     sides = tuple(scenario.sides)
     seats = {s: [c.id for c in commanders_of(scenario) if c.side == s] for s in sides}
-    names = {c.id: tokens(scenario, state, c.id, own=True) for c in commanders_of(scenario)}
+    names = {c.id: tokens(state, c.id, own=True) for c in commanders_of(scenario)}
 
     def told(text: str, said, side: str, sender: str | None = None) -> dict[str, tuple]:
         """{the text a group of seats reads: (its Text, the seats)}: the seats whose own troops the text names
@@ -249,7 +246,7 @@ def bot(orders):
             return orders(scenario, view, seed)
         if view["over"] or officer not in view["owing"]:
             return ""
-        name = next((c["name"] for c in view["commanders"] if c["id"] == officer), None)
+        name = next(c["name"] for c in view["commanders"] if c["id"] == officer)  # he is among his commanders
         text = orders(scenario, view | {"owing": [view["side"]]}, seed)
         blocks = [b for b in text.split("\n\n") if b.strip()]
         return "\n\n".join(b for b in blocks if b.startswith(f"FROM {name} TO ")) + "\n"
@@ -275,7 +272,7 @@ class SeatDecider:
         mine = [c for c in commanders_of(self.scenario) if c.side == side]
         for c in reversed(mine):  # the lowest first
             if self.state.commanders[c.id].alive and _mentions(decision.question,
-                                                                 tokens(self.scenario, self.state, c.id)):
+                                                                 tokens(self.state, c.id)):
                 return c.id
         alive = [c.id for c in mine if self.state.commanders[c.id].alive]
         return (alive or [c.id for c in mine])[0]

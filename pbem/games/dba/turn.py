@@ -412,10 +412,11 @@ def redact(text: Text | str, side: str, state, scenario) -> Text | str:
     each of its values)."""
     known = set(state.memory.get(side, {}))
     enemy = [e.id for e in list(scenario.table.elements.values()) + list(scenario.waiting.values()) if e.side != side]
-    hidden = sorted((i for i in set(enemy) - known), key=len, reverse=True)
+    hidden = set(enemy) - known
     if not hidden:
         return text
-    pattern = re.compile(r"(?<![\w-])(" + "|".join(map(re.escape, hidden)) + r")(?![\w-])")
+    # an id is matched whole or not at all (the lookarounds), so the alternatives' order does not matter
+    pattern = re.compile(r"(?<![\w-])(" + "|".join(map(re.escape, sorted(hidden))) + r")(?![\w-])")
     return _redacted(text, pattern)
 
 

@@ -30,13 +30,18 @@ def turn_label(scenario, turn: int) -> str:
 
 def view(scenario, state, seat: str | None) -> dict:
     """What ``seat`` sees: a side (one seat a side), a commander (kriegsspiel: his troops and what they see,
-    pbem/games/dba/seats.py), or None (the moderator: everything)."""
+    pbem/games/dba/seats.py), or None (the moderator: everything). Any other seat is refused (ValueError), never
+    shown the moderator's view."""
     table = state.table(scenario)
     sides = tuple(scenario.sides)
-    officer = seat if seat is not None and seat not in sides and seat in state.commanders else None
+    if seat is not None and seat not in sides and seat not in state.commanders:
+        raise ValueError(f"{seat!r} is no seat of this game: a side, a commander, or None (the moderator)")
+    officer = seat if seat in state.commanders else None  # no commander has a side's id (scenario.py)
     side = seat if seat in sides else (state.commanders[officer].side if officer else None)
-    brigades_of, chain = seats.command(state, officer) if officer else (None, None)
-    looking, own = seats.eyes(state, officer) if officer else (None, None)  # his own eyes (DS2)
+    brigades_of = chain = looking = own = None  # a side or the moderator: every brigade, every commander
+    if officer:
+        brigades_of, chain = seats.command(state, officer)
+        looking, own = seats.eyes(state, officer)  # his own eyes (DS2)
     mine = [e for e in table.on_table() if side is None or e.side == side
             and (brigades_of is None or e.brigade in brigades_of)]
     now: set[str] = set()
@@ -66,8 +71,9 @@ def view(scenario, state, seat: str | None) -> dict:
                    "initiative_used": c.initiative_used, "present": c.present}
                   for c in sorted(table.commanders.values(), key=lambda c: c.id)
                   if side is None or c.side == side and (chain is None or c.id in chain)]
-    own_commanders = [officer] if officer else [c["id"] for c in commanders]
-    post = state.post.seen_by(own_commanders) if side is not None else state.post.couriers
+    # the couriers the seat sent or received (every courier is sent by a commander: the moderator's list, of
+    # every commander, is the whole post)
+    post = state.post.seen_by([officer] if officer else [c["id"] for c in commanders])
     couriers = [c.text for c in post]
     if officer or side is None:  # the reports he sent up and those brought to him (DS6); the moderator: all
         names = {c.id: c.name for c in table.commanders.values()}

@@ -118,9 +118,9 @@ class Fight(Deployment, RoundActions):
         """A line of the battle's narrative (a Text), told to its witnesses (``public``: to every
         seat, for what the map shows anyway: that a battle is fought there, and who won it)."""
         if public:
-            self.events.append(Event("battle", "", data, owner=self.witnessed(battle), said=text, seen_said=text))
+            self.events.append(Event("battle", data=data, owner=self.witnessed(battle), said=text, seen_said=text))
         else:
-            self.told(battle).append(Event("battle", "", data, said=text))
+            self.told(battle).append(Event("battle", data=data, said=text))
 
     def told(self, battle) -> Told:
         """The sink of the battle's events: told to the seats that see an army in it (§12)."""
@@ -173,7 +173,7 @@ class Fight(Deployment, RoundActions):
     def town(self, battle) -> Place:
         return Place(self.sc.board.name(battle.town))
 
-    def where(self, battle, loc):
+    def where(self, loc):
         if loc.startswith("res"):
             return say("the reserve")
         i = int(loc[3])
@@ -249,7 +249,7 @@ class Fight(Deployment, RoundActions):
                 i = {v: k for k, v in POSITION.items()}[got[0]]
                 loc = f"{role}{i if role == 'att' else 2 - i}"
                 battle.terrain[loc] = marker
-                values = dict(marker=MARKER_SAID.get(marker, marker), where=self.where(battle, loc))
+                values = dict(marker=MARKER_SAID.get(marker, marker), where=self.where(loc))
                 self.say(battle, say("The attacker places %(marker)s on %(where)s.", **values) if role == "att" else
                          say("The defender places %(marker)s on %(where)s.", **values))
         return battle
@@ -340,7 +340,7 @@ class Fight(Deployment, RoundActions):
             for i in range(3):
                 loc = f"{role}{i}"
                 if self.at(battle, loc, OTHER[role]) and not self.at(battle, loc, role):
-                    where = self.where(battle, loc)
+                    where = self.where(loc)
                     self.say(battle, say("The enemy holds %(where)s with none of its own there: the attacker routs "
                                          "(§7.4).", where=where) if role == "att" else
                              say("The enemy holds %(where)s with none of its own there: the defender routs (§7.4).",

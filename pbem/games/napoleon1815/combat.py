@@ -132,7 +132,7 @@ class RoundActions:
                 continue
             b = battle.blocks[ready[0]]
             battle.occupant[loc], b.moved, acted = b.id, True, True
-            values = dict(block=self.name(b), marker=MARKER_SAID[marker], where=self.where(battle, loc))
+            values = dict(block=self.name(b), marker=MARKER_SAID[marker], where=self.where(loc))
             self.say(battle, say("%(block)s takes the %(marker)s on %(where)s (§6.21).", **values) if loc[:3] != role
                      else say("%(block)s occupies the %(marker)s on %(where)s (§6.21).", **values))
         return acted
@@ -195,7 +195,7 @@ class RoundActions:
                                     seen_by=self.witnessed(battle))
                     for _ in range(self.strength(b.id))]
             hits = sum(1 for d in dice if d <= value)
-            values = dict(block=self.name(b), where=self.where(battle, target_loc), value=value,
+            values = dict(block=self.name(b), where=self.where(target_loc), value=value,
                           dice=" ".join(map(str, dice)))
             self.say(battle, say_plural("%(block)s fires at long range at %(where)s (hits on %(value)s or less): "
                                         "%(dice)s: %(num)s hit(s).",
@@ -267,7 +267,7 @@ class RoundActions:
                 b.loc, b.moved, acted = loc, True, True
                 b.steps = 1
                 self.say(battle, say("%(block)s goes in from the reserve to %(where)s (COMMIT).", block=self.name(b),
-                                     where=self.where(battle, loc)))
+                                     where=self.where(loc)))
         return acted
 
     def move(self, battle, role, n) -> bool:
@@ -318,7 +318,7 @@ class RoundActions:
                     if is_artillery(o.type):
                         o.fresh = True
                 self.say(battle, say("%(block)s engages %(where)s.", block=self.name(b),
-                                     where=self.where(battle, theirs)))
+                                     where=self.where(theirs)))
                 if self.check_rout(battle):
                     return True
         for b in battle.blocks.values():

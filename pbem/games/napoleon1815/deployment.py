@@ -39,7 +39,7 @@ class Deployment:
                 b = sorted(pool, key=lambda b: (b.type == "leader", b.id))[0]
                 b.loc = loc
                 self.say(battle, say("%(block)s goes to %(where)s: every position needs a block (§6.22).",
-                                     block=b.id, where=self.where(battle, loc)))
+                                     block=b.id, where=self.where(loc)))
         self.announce(battle, role)
 
     def announce(self, battle, role) -> None:
@@ -57,26 +57,27 @@ class Deployment:
             versions.setdefault(str(text), []).append(seat)
         full = self.deployment_text(battle, role, armies)
         blind = self.deployment_text(battle, role, set())
-        self.events.append(Event("battle", "", owner=tuple(versions.pop(str(full), ())), said=full, seen_said=blind,
+        self.events.append(Event("battle", owner=tuple(versions.pop(str(full), ())), said=full, seen_said=blind,
                                  witnesses=tuple(versions.pop(str(blind), ()))))
         for text, seats in versions.items():  # a partner's deployment beside one's own (§12)
-            self.events.append(Event("battle", "", {"partial": True}, owner=tuple(seats), said=said[text]))
+            self.events.append(Event("battle", data={"partial": True}, owner=tuple(seats), said=said[text]))
 
     def deployment_text(self, battle, role, armies: set[str]) -> str:
-        """The deployment of ``role`` as a seat that sees ``armies`` reads it."""
+        """The deployment of ``role`` as a seat that sees ``armies`` reads it. At deployment every block stands
+        in its own role's locations: a location names its role's blocks alone."""
         parts = []
         for i in (0, 1, 2):
             loc = f"{role}{i}"
-            here = self.at(battle, loc, role)
+            here = self.at(battle, loc)
             woods = battle.terrain.get(loc) == "woods"
             shown = [b for b in here if b.army in armies or not woods]
             names = [self.name(b) for b in shown]
             hidden = len(here) - len(shown)
             if hidden:
                 names.append(say_plural("%(num)s block(s) in the woods", "%(num)s block(s) in the woods", hidden))
-            parts.append(say("%(where)s: %(blocks)s", where=self.where(battle, loc),
+            parts.append(say("%(where)s: %(blocks)s", where=self.where(loc),
                              blocks=Join(names) if names else say("nobody")))
-        reserve = self.at(battle, f"res-{role}", role)
+        reserve = self.at(battle, f"res-{role}")
         own = [b for b in reserve if b.army in armies]
         if not own:
             res = say_plural("%(num)s block(s) in reserve", "%(num)s block(s) in reserve", len(reserve))

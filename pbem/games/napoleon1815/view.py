@@ -48,9 +48,9 @@ def view(scenario, state, seat: str | None) -> dict:
 def public(scenario, state) -> dict:
     """What every seat sees of a campaign being played (its onlookers' view): every block as a
     plain block of its army's colour, counted by town; no battle's deployment or narrative."""
-    out = view(scenario, state, None)
+    out = view(scenario, state, None)  # seat None, and no questions (they are asked of seats by name)
     hidden = Counter((b["town"], b["army"]) for b in out["blocks"])
-    out.update(seat=None, blocks=[], battles=[], questions=[],
+    out.update(blocks=[], battles=[],
                hidden=[{"town": t, "army": a, "count": n} for (t, a), n in sorted(hidden.items())])
     return out
 
@@ -62,7 +62,7 @@ def battles(state, seat: str | None = None) -> list[dict]:
     if not state.pending:
         return []
     out = []
-    for b in state.pending.get("battles", []):
+    for b in state.pending["battles"]:  # every pending sub-turn has its list (turn.py), empty between rounds
         there = {blk.army for blk in state.at(b["town"])}
         if seat in SEATS and seat not in seats_seeing(state.players, there):
             continue
