@@ -110,7 +110,7 @@ def napoleon_game(site, lang: str) -> int:
 @pytest.mark.parametrize("lang, facts, settings", [
     ("fr", ["Napoléon 1815 (Columbia Games, 4e édition)", "Joueurs : 2", "Batailles : hybride", "Enchère (§13) : France-3"],
      ["où vont vos marqueurs de terrain de bataille"]),
-    ("zh", ["拿破仑 1815（Columbia Games，第4版）", "玩家：2", "战斗：混合", "出价（§13）：法国-3"], ["您的战斗地形标记放在哪里"]),
+    ("zh", ["拿破仑 1815（Columbia Games，第4版）", "玩家：2", "战斗：混合", "出价（§13）：法国-3"], ["你的战斗地形标记放在哪里"]),
     ("en", ["Napoleon 1815 (Columbia Games, 4th edition)", "Players: 2", "Battles: hybrid", "Bid (§13): france-3"],
      ["where your battle terrain markers go"]),
 ])
