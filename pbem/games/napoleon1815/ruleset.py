@@ -173,10 +173,10 @@ class Napoleon1815:
         header's SIDE. (Not yet in the ruleset protocol: the server matches SIDE on ids and titles.)"""
         return {seat: tuple(a for aliases in by_lang.values() for a in aliases) for seat, by_lang in SIDES.items()}
 
-    def map_clicks(self, scenario, view: dict | None = None) -> dict:
+    def map_clicks(self, scenario, view: dict | None = None, *, lang: str = "en") -> dict:
         from .clicks import map_clicks
 
-        return map_clicks(scenario, view)
+        return map_clicks(scenario, view, lang)
 
     def bots(self) -> dict[str, Bot]:
         return {"bot": Bot("bot", N_("the random legal bot"), bot_orders),

@@ -385,7 +385,7 @@ def owes(game, side: str | None, playing: bool) -> bool:
 
 def page_grammar(game, side: str) -> dict:
     """The click grammar the page carries (its verbs); the regions come after the first paint (map_clicks)."""
-    grammar = game.ruleset.map_clicks(game.scenario, game.view(side))
+    grammar = game.ruleset.map_clicks(game.scenario, game.view(side), lang=i18n.web_lang())
     return {key: value for key, value in grammar.items() if key not in ("regions", "offmap")}
 
 
@@ -725,7 +725,7 @@ def map_clicks(game_id: int):
     game = service().game(game_id)
     if not owes(game, side, side in my_sides(g.user, game_id)):
         abort(404, _("No orders by clicking: this seat owes no orders now."))
-    grammar = game.ruleset.map_clicks(game.scenario, game.view(side))
+    grammar = game.ruleset.map_clicks(game.scenario, game.view(side), lang=i18n.web_lang())
     if not grammar:
         abort(404, _("This game takes its orders as text only."))
     svg = map_svg_text(game_id, None, side)

@@ -1,0 +1,45 @@
+"""A map's click grammar (pbem.core.ruleset.Ruleset.map_clicks) in its reader's language.
+
+A game writes its grammar in English: the titles of its verbs and options, the labels of an option's
+choices and the place it names for blocks off the map ("reinforcements") are entries of its catalog; the
+order lines and the values its choices write ("MOVE {blocks} {from} -> {targets}", " IF BLOCKED STAY")
+are its English order words. :func:`grammar_in` reads the first in ``tongue`` and writes the second with
+``words`` (the game's "English order -> the seat's order words", which its parser reads back), so that
+the page's script shows only what it is handed and writes lines in the words of the orders form.
+Names, ids, kinds and the regions' coordinates are left as they are.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from pbem.lang import Tongue
+
+
+def grammar_in(grammar: dict, tongue: Tongue, words: Callable[[str], str] | None = None) -> dict:
+    """``grammar`` with its texts read in ``tongue`` and its order words written by ``words``
+    (None: kept in English); a new dict, the game's own left unchanged."""
+    if not grammar:
+        return grammar
+    words = words or (lambda text: text)
+
+    def option(o: dict) -> dict:
+        out = dict(o, title=tongue.gettext(o["title"]))
+        if "choices" in o:
+            out["choices"] = [[words(value), tongue.gettext(label)] for value, label in o["choices"]]
+        if "blocks" in o:
+            out["blocks"] = words(o["blocks"])
+        return out
+
+    def verb(v: dict) -> dict:
+        out = dict(v, title=tongue.gettext(v["title"]), line=words(v["line"]))
+        if v.get("options"):
+            out["options"] = [option(o) for o in v["options"]]
+        return out
+
+    out = dict(grammar)
+    if "verbs" in grammar:
+        out["verbs"] = [verb(v) for v in grammar["verbs"]]
+    if grammar.get("offmap"):
+        out["offmap"] = [dict(b, at=tongue.gettext(b["at"])) for b in grammar["offmap"]]
+    return out
