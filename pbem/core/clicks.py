@@ -22,17 +22,18 @@ def grammar_in(grammar: dict, tongue: Tongue, words: Callable[[str], str] | None
     if not grammar:
         return grammar
     words = words or (lambda text: text)
+    read = tongue.gettext  # (a name of its own: the extraction takes literals inside a call to gettext)
 
     def option(o: dict) -> dict:
-        out = dict(o, title=tongue.gettext(o["title"]))
+        out = dict(o, title=read(o["title"]))
         if "choices" in o:
-            out["choices"] = [[words(value), tongue.gettext(label)] for value, label in o["choices"]]
+            out["choices"] = [[words(value), read(label)] for value, label in o["choices"]]
         if "blocks" in o:
             out["blocks"] = words(o["blocks"])
         return out
 
     def verb(v: dict) -> dict:
-        out = dict(v, title=tongue.gettext(v["title"]), line=words(v["line"]))
+        out = dict(v, title=read(v["title"]), line=words(v["line"]))
         if v.get("options"):
             out["options"] = [option(o) for o in v["options"]]
         return out
@@ -41,5 +42,5 @@ def grammar_in(grammar: dict, tongue: Tongue, words: Callable[[str], str] | None
     if "verbs" in grammar:
         out["verbs"] = [verb(v) for v in grammar["verbs"]]
     if grammar.get("offmap"):
-        out["offmap"] = [dict(b, at=tongue.gettext(b["at"])) for b in grammar["offmap"]]
+        out["offmap"] = [dict(b, at=read(b["at"])) for b in grammar["offmap"]]
     return out
