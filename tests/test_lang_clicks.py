@@ -188,3 +188,64 @@ def test_a_skirmish_in_the_engine_says_its_counts_with_their_plural():
                       dfd=say_plural("%(num)s Allied block", "%(num)s Allied blocks", 1))
     assert str(text) == "Skirmish at Thuin: 5 French against 1 Allied block"
     assert tongue("fr").say(text) == "Escarmouche à Thuin : 5 blocs français contre 1 bloc allié"
+
+
+def place_names(game) -> list[str]:
+    board = getattr(game.scenario, "board", None)
+    places = getattr(board, "locales", None) or getattr(board, "towns", None) or {}
+    return [getattr(p, "name", "") for p in places.values()]
+
+
+@pytest.mark.parametrize("lang", ["fr", "zh"])
+def test_every_games_pages_in_progress_and_finished_hold_no_english(tmp_path, lang):
+    """Each game (DBA in both ways of commanding) a few turns in, then finished: the game page of a seat (with its
+    clicks while it owes orders), a report page, the moderator's page and console, the replay of the last turn;
+    read whole in ``lang`` (tests/i18n_sweep.py: the games' catalogs and the server's). DBA's replay names the
+    victory in the language too (DBA writes no victory event: its ruleset says it, victory_said)."""
+    from i18n_sweep import english_left, game_english_left
+    from websupport import FRED, MOD
+
+    from pbem.core.ruleset import options_of
+    from pbem.games import rulesets
+
+    site = Site(tmp_path)
+    for email in (ANNA, FRED, MOD):
+        site.store.set_language(email, lang)
+    clients = {who: site.client(who) for who in (ANNA, MOD)}
+    finished = set()
+    for name, rules in rulesets().items():
+        for options in ([{}, {"command": "kriegsspiel"}] if name == "dba" else [{}]):
+            path = list(rules.scenarios().values())[0]
+            seats = [s.id for s in rules.seats(rules.load_scenario(path), options_of(rules, options))]
+            game_id, _ = site.service.create_game(
+                "Partie", {s: ANNA if n == 0 else FRED for n, s in enumerate(seats)}, game=name, scenario=path.name,
+                seed=3, moderator=MOD, options=options, settings={"hours": 48})
+            for stage in ("in progress", "finished"):
+                for _ in range(3 if stage == "in progress" else 80):
+                    if site.service.game(game_id).over:
+                        break
+                    site.service.resolve_next(game_id)
+                game = site.service.game(game_id)
+                if stage == "finished" and not game.over:
+                    continue  # (a game the computer's empty orders do not end in 80 turns: its start is swept above)
+                last = len(game.days) - 1
+                pages = [(ANNA, f"/games/{game_id}?side={seats[0]}"), (MOD, f"/games/{game_id}?side="),
+                         (MOD, f"/games/{game_id}/moderate"), (ANNA, f"/games/{game_id}/reports/{last}?side={seats[0]}")]
+                if game.over:
+                    pages.append((ANNA, f"/games/{game_id}/replay?day={last}&view=neutral"))
+                for who, url in pages:
+                    page = clients[who].get(url)
+                    assert page.status_code == 200, (name, stage, url)
+                    left = game_english_left(page.text, lang) | english_left(page.text, lang)
+                    # a piece of a place's name on the map, wrapped on two lines ("Bosco Marengo" / "woods"): the map's
+                    # names keep the map's spelling where the language has none (docs/translating.md, "Still English");
+                    # a letter alone is a map grid's column (DBA's A...F), not Napoleon 1815's "A" (Allied)
+                    left = {w for w in left if len(w) > 1 and not any(w in place for place in place_names(game))}
+                    assert left == set(), (name, options, stage, url, left)
+                if game.over:
+                    finished.add(name)
+                    english = site.service.replay_day(game_id, last, "neutral")["victory"]
+                    said = site.service.replay_day(game_id, last, "neutral", lang=lang)["victory"]
+                    assert english and said != english, (name, english, said)
+                    assert said in html.unescape(clients[ANNA].get(f"/games/{game_id}/replay?day={last}&view=neutral").text)
+    assert {"marengo", "triomphe", "dba"} <= finished, finished

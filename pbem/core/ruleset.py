@@ -244,6 +244,14 @@ def options_in(rules, lang: str | None = "en") -> tuple[OptionShown, ...]:
     return tuple(option_in(rules, option, lang) for option in rules.options())
 
 
+def victory_said(rules, scenario, view: dict) -> Text | str:
+    """How a finished game was won (``view["victory"]``, the position's English words) as the rules said it, to be
+    read in each language. A ruleset whose victory is no "victory" event of a day (Napoleonic DBA keeps it in its
+    state) may define the optional member ``victory_said(scenario, view)``; without it: the English words."""
+    rule = getattr(rules, "victory_said", None)
+    return rule(scenario, view) if rule is not None else view.get("victory") or ""
+
+
 def decision_in(rules, scenario, decision, lang: str = "en"):
     """An "ask me" decision with its question and its choices' labels in ``lang`` (its options,
     default and limits unchanged: an answer names an option by its key or its label). A ruleset may
