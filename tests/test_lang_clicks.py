@@ -148,48 +148,6 @@ def test_a_clicked_line_in_the_seats_words_is_accepted_where_the_english_one_is(
     assert any(mine != theirs for mine, theirs in refused), refused[:3]
 
 
-@pytest.mark.parametrize("lang, forms", [
-    ("ru", {1: "1 союзный блок", 2: "2 союзных блока", 5: "5 союзных блоков", 21: "21 союзный блок"}),
-    ("uk", {1: "1 союзний блок", 2: "2 союзні блоки", 5: "5 союзних блоків", 21: "21 союзний блок"}),
-    ("fr", {1: "1 bloc allié", 2: "2 blocs alliés", 5: "5 blocs alliés", 21: "21 blocs alliés"}),
-])
-def test_napoleon_1815s_counts_take_their_plural_in_each_language(lang, forms):
-    """Each count of a sentence chooses its own form (Russian and Ukrainian three): a skirmish, a battle (the
-    attackers' verb agrees), an army that breaks, a road's limit."""
-    from pbem.games.napoleon1815.words import tongue
-    from pbem.lang import say_plural
-
-    t = tongue(lang)
-    for n, words in forms.items():
-        said = t.say(say_plural("Skirmish at %(town)s: %(num)s French against %(dfd)s",
-                                "Skirmish at %(town)s: %(num)s French against %(dfd)s", 3, town="Thuin",
-                                dfd=say_plural("%(num)s Allied block", "%(num)s Allied blocks", n)))
-        assert said.endswith(words), (n, said)
-    battle = {n: t.say(say_plural("Battle of %(town)s: %(num)s French block attacks %(dfd)s.",
-                                  "Battle of %(town)s: %(num)s French blocks attack %(dfd)s.", n, town="Namur",
-                                  dfd="x")) for n in (1, 2, 5, 21)}
-    forms_of = {re.sub(r"\d+", "N", battle[n]) for n in (1, 2, 5)}
-    assert len(forms_of) == (3 if lang in ("ru", "uk") else 2), forms_of
-    assert (battle[21].replace("21", "1") == battle[1]) == (lang in ("ru", "uk"))  # 21: one in Russian, not in French
-    lost = {n: t.say(say_plural("The Prussian army breaks: %(num)s block lost (§11: %(most)s)",
-                                "The Prussian army breaks: %(num)s blocks lost (§11: %(most)s)", n, most=5))
-            for n in (1, 2, 5, 21)}
-    assert (lost[21].replace("21", "1") == lost[1]) == (lang in ("ru", "uk")) and lost[1] != lost[5].replace("5", "1")
-
-
-def test_a_skirmish_in_the_engine_says_its_counts_with_their_plural():
-    """The skirmish and battle events the engine writes are plural Texts: English as before ("5 French against
-    2 Allied blocks", the cases' words), French "1 bloc allié"."""
-    from pbem.games.napoleon1815.words import tongue
-    from pbem.lang import say_plural
-
-    text = say_plural("Skirmish at %(town)s: %(num)s French against %(dfd)s",
-                      "Skirmish at %(town)s: %(num)s French against %(dfd)s", 5, town="Thuin",
-                      dfd=say_plural("%(num)s Allied block", "%(num)s Allied blocks", 1))
-    assert str(text) == "Skirmish at Thuin: 5 French against 1 Allied block"
-    assert tongue("fr").say(text) == "Escarmouche à Thuin : 5 blocs français contre 1 bloc allié"
-
-
 def place_names(game) -> list[str]:
     board = getattr(game.scenario, "board", None)
     places = getattr(board, "locales", None) or getattr(board, "towns", None) or {}
