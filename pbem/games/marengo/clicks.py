@@ -42,7 +42,7 @@ MAP_CLICKS = {"verbs": VERBS, "join": JOIN}
 def map_clicks(scenario, view: dict | None, lang: str = "en") -> dict:
     """The grammar for the seat of ``view`` in ``lang`` (pbem.core.clicks.grammar_in)."""
     return grammar_in(english_clicks(scenario, view, lang), marengo_tongue(lang),
-                      lambda text: in_words(text, lang))
+                      lambda text: in_words(text, lang), native_names(lang) if lang != "en" else None)
 
 
 def english_clicks(scenario, view: dict | None, lang: str = "en") -> dict:

@@ -19,11 +19,11 @@ from __future__ import annotations
 import math
 
 from pbem.core.clicks import grammar_in
-from pbem.lang import N_
+from pbem.lang import N_, language
 
 from .render import BOTTOM, H, PAD, RIGHT, W
 from .scenario import SEAT_ARMY
-from .words import in_words, tongue
+from .words import in_words, native_names, tongue
 
 TOWN_R = 14  # the clickable disc around a town's dot (render.py's dot is 6 or 9)
 BAR_W, BAR_H, BAR_COL, BAR_ROW, SHOWN = 70, 12, 74, 13, 8  # render.py's stacks: 4 a column, 8 drawn
@@ -53,7 +53,8 @@ def town_positions(board) -> dict[str, tuple[float, float]]:
 
 def map_clicks(scenario, view: dict | None, lang: str = "en") -> dict:
     """The grammar for the seat of ``view`` in ``lang`` (pbem.core.clicks.grammar_in)."""
-    return grammar_in(english_clicks(scenario, view), tongue(lang), lambda text: in_words(text, lang))
+    return grammar_in(english_clicks(scenario, view), tongue(lang), lambda text: in_words(text, lang),
+                      native_names(language(lang)) if language(lang) != "en" else None)
 
 
 def english_clicks(scenario, view: dict | None) -> dict:

@@ -56,7 +56,7 @@ def entering(scenario, view: dict) -> list[dict]:
 def map_clicks(scenario, view: dict | None, lang: str = "en") -> dict:
     """The grammar for the seat of ``view`` in ``lang`` (pbem.core.clicks.grammar_in)."""
     return grammar_in(english_clicks(scenario, view, lang), triomphe_tongue(lang),
-                      lambda text: WORDS.in_words(text, lang))
+                      lambda text: WORDS.in_words(text, lang), WORDS.native_names(lang) if lang != "en" else None)
 
 
 def english_clicks(scenario, view: dict | None, lang: str = "en") -> dict:
