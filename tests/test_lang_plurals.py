@@ -42,15 +42,22 @@ def test_napoleon_1815s_counts_take_their_plural_in_each_language(lang, forms):
     assert (lost[21].replace("21", "1") == lost[1]) == (lang in ("ru", "uk")) and lost[1] != lost[5].replace("5", "1")
 
 
-def test_a_skirmish_in_the_engine_says_its_counts_with_their_plural():
-    """The skirmish and battle events the engine writes are plural Texts: English as before ("5 French against
-    2 Allied blocks", the cases' words), French "1 bloc allié"."""
+def test_a_played_games_skirmishes_and_battles_say_each_count_in_its_form():
+    """A whole game (tests/test_lang_napoleon1815.py's two-player campaign): its skirmishes and battles as the
+    engine wrote them, read in French and Russian: one block is "1 bloc allié", "1 союзный блок", never "1 blocs"."""
+    from test_lang_napoleon1815 import campaign
+
     from pbem.games.napoleon1815.words import tongue
-    text = say_plural("Skirmish at %(town)s: %(num)s French against %(dfd)s",
-                      "Skirmish at %(town)s: %(num)s French against %(dfd)s", 5, town="Thuin",
-                      dfd=say_plural("%(num)s Allied block", "%(num)s Allied blocks", 1))
-    assert str(text) == "Skirmish at Thuin: 5 French against 1 Allied block"
-    assert tongue("fr").say(text) == "Escarmouche à Thuin : 5 blocs français contre 1 bloc allié"
+
+    said = [e.said for day in campaign("two").days for e in day.events
+            if e.kind in ("skirmish", "battle") and e.said is not None]
+    ones = [s for s in said if re.search(r"\b1 (Allied|French) block\b", str(s))]
+    assert ones, "the game has no skirmish or battle against one block"
+    assert not [s for s in said if re.search(r"\b1 (Allied|French) blocks\b", str(s))]
+    for text in ones:
+        french, russian = tongue("fr").say(text), tongue("ru").say(text)
+        assert re.search(r"\b1 bloc (allié|français)\b", french) and not re.search(r"\b1 blocs\b", french), french
+        assert re.search(r"\b1 (союзный|французский) блок\b", russian), russian
 
 
 def shapes(read, lang: str) -> list[str]:
