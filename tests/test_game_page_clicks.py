@@ -451,3 +451,25 @@ def test_a_chinese_player_clicks_in_chinese_and_the_line_is_in_his_order_words(s
         assert live.startswith("✓"), live
     finally:
         site.service.store.set_language(ADMIN, "en")
+
+
+def test_a_chinese_page_names_the_blocks_on_the_map_at_their_towns_in_chinese(site, browser):
+    """Blocks on the map (Napoleon 1815's setup): each button says where it stands as Chinese spells the town."""
+    rules = __import__("pbem.games", fromlist=["ruleset"]).ruleset("napoleon1815")
+    scenario = rules.load_scenario(next(iter(rules.scenarios().values())))
+    seats = [s.id for s in rules.seats(scenario, {"bid": "france-3"})]
+    game_id, _ = site.service.create_game("Clicks zh", {s: ADMIN for s in seats}, game="napoleon1815", seed=4,
+                                          options={"bid": "france-3"})
+    for _ in range(2):  # past the two setups: the blocks stand on the map
+        site.service.resolve_next(game_id)
+    game = site.service.game(game_id)
+    seat = game.turn().seats[0]
+    names = rules.map_clicks(game.scenario, game.view(seat), lang="zh")["names"]
+    site.service.store.set_language(ADMIN, "zh")
+    try:
+        sign_in(browser, site, ADMIN)
+        open_page(browser, site, game_id, seat)
+        labels = [b.get_attribute("aria-label") for b in browser.find_elements(By.CSS_SELECTOR, "#map-view button.block")]
+        assert labels and all(any(name in label for name in names.values()) for label in labels), labels[:3]
+    finally:
+        site.service.store.set_language(ADMIN, "en")
