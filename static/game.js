@@ -84,6 +84,9 @@
   // accepts, asked of the server with the text as it stands (map/offers.json): this script knows no rule.
   if (!panel || !view) return;
   const grammar = JSON.parse(panel.dataset.grammar);
+  // a place as the reader's language spells it (grammar.names: the map's name -> its usual spelling there; an
+  // approach "A>B" spelled part by part); the order lines keep the map's names, which the orders read in any language
+  const spelled = (name) => String(name).split(">").map((part) => (grammar.names || {})[part] || part).join(">");
   const verbsBox = document.getElementById("click-verbs");
   const optionsBox = document.getElementById("click-options");
   const said = document.getElementById("click-selection");
@@ -174,9 +177,9 @@
 
   function describe() {
     said.textContent = selected.length
-      ? t("Chosen: {blocks} at {place}", {blocks: selected.join(" "), place: at})
+      ? t("Chosen: {blocks} at {place}", {blocks: selected.join(" "), place: spelled(at)})
         + (verb ? ` — ${verb.title}` + (verb.max ? (targets.length
-        ? " " + t("to {places}", {places: targets.join(" → ")}) : allowed === null ? ": " + t("finding where they may go…")
+        ? " " + t("to {places}", {places: targets.map(spelled).join(" → ")}) : allowed === null ? ": " + t("finding where they may go…")
           : ": " + t("now click where they go")) : "") : "")
       : t("No block chosen.");
   }
@@ -239,7 +242,7 @@
     const going = fitting.filter((v) => v.min);
     const names = going.length ? placeNames(going.flatMap((v) => v.targets)) : [];
     offered = []; allowed = null; showVerbs();
-    said.textContent = t("Chosen: {blocks} at {place}", {blocks: selected.join(" "), place: at}) + " — "
+    said.textContent = t("Chosen: {blocks} at {place}", {blocks: selected.join(" "), place: spelled(at)}) + " — "
       + t("finding the orders they may take…");
     Promise.all([ask(whole.map((v) => lineFor(v, [], {}))),
                  ...going.map((v) => ask(names.filter((n) => v.targets.includes(kindOf(n))).map((n) => lineFor(v, [n], {}))))])
@@ -305,7 +308,7 @@
     refused = new Map(names.filter((n, i) => !answers[i].ok).map((n) => [n, answers[names.indexOf(n)].why]));
     if (open) open.replaceChildren(...places.filter((p) => allowed.has(p.name)).map(outline));
     targetSelect.replaceChildren(new Option(allowed.size ? t("choose a place") : t("no place possible"), ""));
-    [...allowed].forEach((n) => targetSelect.add(new Option(n, n)));
+    [...allowed].forEach((n) => targetSelect.add(new Option(spelled(n), n)));
     describe();
     const clicked = waiting;
     waiting = null;
@@ -352,7 +355,7 @@
     if (!verb || !verb.max || !verb.targets.includes(kindOf(name))) return;
     if (allowed === null) { waiting = name; describe(); return; }  // taken when the answer comes
     if (!allowed.has(name)) {
-      said.textContent = "✗ " + t("{order} to {place}: {why}", {order: verb.title, place: name,
+      said.textContent = "✗ " + t("{order} to {place}: {why}", {order: verb.title, place: spelled(name),
                                                                    why: refused.get(name) || t("not possible")});
       return;
     }
@@ -421,7 +424,7 @@
       button.className = "block";
       button.dataset.block = b.id;
       button.setAttribute("aria-pressed", "false");
-      button.setAttribute("aria-label", t("{block} at {place}", {block: b.id, place: b.at}));
+      button.setAttribute("aria-label", t("{block} at {place}", {block: b.id, place: spelled(b.at)}));
       button.style.cssText = `left:${pct(cx, 0)};top:${pct(cy, 1)};width:${w / vb[2] * 100}%;height:${h / vb[3] * 100}%;`
         + `transform:translate(-50%,-50%) rotate(${deg}deg)`;
       button.addEventListener("click", (event) => blockClicked(event, b));
@@ -452,7 +455,7 @@
   // list holds the places the check accepts for the chosen blocks (filled by offerPlaces)
   function fillBlocks() {
     if (blockSelect.options.length > 1 || !blocks.size) return;
-    for (const b of blocks.values()) blockSelect.add(new Option(`${b.id} (${b.at})`, b.id));
+    for (const b of blocks.values()) blockSelect.add(new Option(`${b.id} (${spelled(b.at)})`, b.id));
   }
   blockSelect.addEventListener("focus", fillBlocks);
   blockSelect.addEventListener("pointerdown", fillBlocks);

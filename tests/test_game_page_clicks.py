@@ -418,3 +418,58 @@ def test_the_list_chooses_one_block_while_it_has_the_focus_and_adds_when_it_come
     browser.execute_script("arguments[0].focus()", text)  # the list left: its choice is kept
     choose_block(browser, "A3")
     assert said().startswith("Chosen: A2 A3 at"), said()
+
+
+def test_a_chinese_player_clicks_in_chinese_and_the_line_is_in_his_order_words(site, browser):
+    """The page in the reader's language (issue 17): the verbs and options in Chinese, the places named as Chinese
+    spells them, and the line written in the seat's order words (登场 ... 于 ...), which the check accepts."""
+    game_id = new_game(site, "marengo")
+    site.service.store.set_language(ADMIN, "zh")
+    try:
+        sign_in(browser, site, ADMIN)
+        text = open_page(browser, site, game_id, "austria")
+        regions = regions_of(site, game_id, "austria")
+        select = browser.find_element(By.ID, "click-block")
+        browser.execute_script("arguments[0].focus()", select)
+        assert "A1 (增援)" in [o.text for o in Select(select).options]  # off the map: "reinforcements"
+        Select(select).select_by_value("A1")
+        said = (By.ID, "click-selection")
+        WebDriverWait(browser, 30).until(lambda d: "A1" in d.find_element(*said).text
+                                         and d.find_elements(By.CSS_SELECTOR, '#click-verbs [data-verb="enter"]'))
+        titles = [b.text for b in browser.find_elements(By.CSS_SELECTOR, "#click-verbs button")]
+        assert "登场" in titles and not {"Enter", "Move", "Assault"} & set(titles), titles
+        verb(browser, "enter")
+        assert lines(text)[-1] == "登场 A1"
+        option = browser.find_element(By.ID, "click-option-at")
+        assert "入口" in browser.find_element(By.CSS_SELECTOR, 'label[for="click-option-at"]').text
+        Select(option).select_by_value(" 于 Bormida bridge")
+        assert lines(text)[-1] == "登场 A1 于 Bormida bridge"
+        click_place(browser, regions, "Pedrabona")
+        WebDriverWait(browser, 10).until(lambda d: lines(text)[-1] == "登场 A1 于 Bormida bridge -> Pedrabona")
+        assert "佩德拉博纳" in browser.find_element(*said).text  # Pedrabona as Chinese spells it
+        live = WebDriverWait(browser, 30).until(lambda d: d.find_element(By.ID, "live-check").text or None)
+        assert live.startswith("✓"), live
+    finally:
+        site.service.store.set_language(ADMIN, "en")
+
+
+def test_a_chinese_page_names_the_blocks_on_the_map_at_their_towns_in_chinese(site, browser):
+    """Blocks on the map (Napoleon 1815's setup): each button says where it stands as Chinese spells the town."""
+    rules = __import__("pbem.games", fromlist=["ruleset"]).ruleset("napoleon1815")
+    scenario = rules.load_scenario(next(iter(rules.scenarios().values())))
+    seats = [s.id for s in rules.seats(scenario, {"bid": "france-3"})]
+    game_id, _ = site.service.create_game("Clicks zh", {s: ADMIN for s in seats}, game="napoleon1815", seed=4,
+                                          options={"bid": "france-3"})
+    for _ in range(2):  # past the two setups: the blocks stand on the map
+        site.service.resolve_next(game_id)
+    game = site.service.game(game_id)
+    seat = game.turn().seats[0]
+    names = rules.map_clicks(game.scenario, game.view(seat), lang="zh")["names"]
+    site.service.store.set_language(ADMIN, "zh")
+    try:
+        sign_in(browser, site, ADMIN)
+        open_page(browser, site, game_id, seat)
+        labels = [b.get_attribute("aria-label") for b in browser.find_elements(By.CSS_SELECTOR, "#map-view button.block")]
+        assert labels and all(any(name in label for name in names.values()) for label in labels), labels[:3]
+    finally:
+        site.service.store.set_language(ADMIN, "en")

@@ -244,6 +244,14 @@ def options_in(rules, lang: str | None = "en") -> tuple[OptionShown, ...]:
     return tuple(option_in(rules, option, lang) for option in rules.options())
 
 
+def victory_said(rules, scenario, view: dict) -> Text | str:
+    """How a finished game was won (``view["victory"]``, the position's English words) as the rules said it, to be
+    read in each language. A ruleset whose victory is no "victory" event of a day (Napoleonic DBA keeps it in its
+    state) may define the optional member ``victory_said(scenario, view)``; without it: the English words."""
+    rule = getattr(rules, "victory_said", None)
+    return rule(scenario, view) if rule is not None else view.get("victory") or ""
+
+
 def decision_in(rules, scenario, decision, lang: str = "en"):
     """An "ask me" decision with its question and its choices' labels in ``lang`` (its options,
     default and limits unchanged: an answer names an option by its key or its label). A ruleset may
@@ -336,7 +344,7 @@ class Ruleset(Protocol):
     def render_svg(self, scenario, view: dict, title: str | None = None, *, lang: str = "en") -> str:
         """The map of ``view`` as a standalone SVG document."""
 
-    def map_clicks(self, scenario, view: dict | None = None) -> dict:
+    def map_clicks(self, scenario, view: dict | None = None, *, lang: str = "en") -> dict:
         """How clicks on the map of the game page write order lines: a "click grammar", plain data
         the page's script follows without knowing the game (empty: no orders by clicking).
         ``view`` is the seat's (the one that owes orders): what the grammar offers comes from it alone.
@@ -380,7 +388,12 @@ class Ruleset(Protocol):
         is written where the line says ``{name}`` (a ``choices`` option: the value chosen; a
         ``blocks`` option: the blocks ticked among those chosen, into its pattern, or nothing).
         The orders text stays the one source of orders: every line is checked by
-        ``check_orders`` like typed ones."""
+        ``check_orders`` like typed ones.
+
+        ``lang`` is the page's: the titles, choices' labels and the ``at`` of blocks off the map
+        are read in it from the game's catalog, and the lines and choices' values are written in
+        the seat's order words of that language where the game's parser reads them
+        (pbem.core.clicks.grammar_in); the page's script shows only what it is handed."""
 
     def bots(self) -> dict[str, Bot]:
         """The game's computer players by name; "bot" is the simple one."""

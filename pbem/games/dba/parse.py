@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from pbem.core.orders import (Abort, OrderReader, OrdersError, Problem, check_size, parse_header, suggest, tokenize,
                               written_together)
+from pbem.lang import say_plural
 
 from .command import why_no_initiative
 from .elements import formations_for, inches
@@ -687,8 +688,8 @@ def parse_orders(text: str, names: Names, side: str, turn: int | None = None, wr
         problems.sort(key=lambda p: (p.line, p.column))
         if len(problems) > MAX_PROBLEMS:
             rest = len(problems) - MAX_PROBLEMS
-            problems[:] = problems[:MAX_PROBLEMS] + [Problem(problems[MAX_PROBLEMS].line, 1,
-                                                             f"{rest} more problems not listed")]
+            said = say_plural("%(num)s more problem not listed", "%(num)s more problems not listed", rest)
+            problems[:] = problems[:MAX_PROBLEMS] + [Problem(problems[MAX_PROBLEMS].line, 1, str(said), said=said)]
         raise OrdersError(problems)
     return orders
 

@@ -57,7 +57,6 @@ MESSAGES = (
     N_("%(brigade)s cannot support itself"),
     N_("a step before any dispatch's head line"),
     N_("the order ends too soon"),
-    N_("%(count)s more problems not listed"),
 )
 """Every sentence of a problem, as the reader writes it."""
 
@@ -188,7 +187,8 @@ def in_language(problem: Problem, lang: str | None) -> Problem:
     t = tongue(lang)
     if t.lang == "en":
         return problem
-    return dataclasses.replace(problem, message=_read(problem.message, MESSAGES, t),
+    message = t.say(problem.said) if problem.said is not None else _read(problem.message, MESSAGES, t)
+    return dataclasses.replace(problem, message=message,
                                expected=_read(problem.expected, EXPECTED, t))
 
 

@@ -175,7 +175,12 @@ class NapoleonicDBA:
                  "commanders": [c for c in view["commanders"] if c["alive"] and c.get("present", True)]}
         return render_svg(scenario, drawn, title, lang=lang)
 
-    def map_clicks(self, scenario, view: dict | None = None) -> dict:
+    def victory_said(self, scenario, view: dict):
+        """How the game was won (the state keeps it in English; DBA writes no victory event), as the Text the rules
+        wrote (pbem.core.ruleset.victory_said), read in each language by the replay."""
+        return turn.victory_said(scenario, view.get("victory"))
+
+    def map_clicks(self, scenario, view: dict | None = None, *, lang: str = "en") -> dict:
         """No orders by clicking, on purpose: a DBA order is a dispatch from one commander to another, with steps,
         formations and conditions (IF, UNTIL, UNLESS, AT TURN), not "these blocks, to that place"; the page's
         click grammar cannot write it, so the orders form alone takes orders (docs/dba.md, "How to play")."""

@@ -101,8 +101,8 @@ class Marengo(FamilyRuleset):
 
         return render_svg(scenario.board, view, title=title, lang=lang)
 
-    def map_clicks(self, scenario, view: dict | None = None) -> dict:
-        return clicks.map_clicks(scenario, view)
+    def map_clicks(self, scenario, view: dict | None = None, *, lang: str = "en") -> dict:
+        return clicks.map_clicks(scenario, view, lang)
 
     def bots(self) -> dict[str, Bot]:
         return {

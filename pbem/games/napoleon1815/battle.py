@@ -19,7 +19,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from pbem.core.events import Event
-from pbem.lang import say
+from pbem.lang import say, say_plural
 
 from .blocks import ARMY_SIDE
 from .combat import OTHER, POSITION, WINS, RoundActions
@@ -222,10 +222,15 @@ class Fight(Deployment, RoundActions):
                 spec = self.sc.blocks[blk.id]
                 battle.blocks[blk.id] = BB(blk.id, role, blk.army, spec.type, f"res-{role}")
         self.watch(battle)
-        values = dict(town=Place(self.sc.board.name(town)), att=self.count(battle, "att"), dfd=self.count(battle, "def"))
-        self.say(battle, say("Battle of %(town)s: %(att)s French blocks attack %(dfd)s Allied blocks.", **values)
+        place, att, dfd = Place(self.sc.board.name(town)), self.count(battle, "att"), self.count(battle, "def")
+        # each count chooses its own plural: the defenders as a Text of their own
+        self.say(battle, say_plural("Battle of %(town)s: %(num)s French block attacks %(dfd)s.",
+                                    "Battle of %(town)s: %(num)s French blocks attack %(dfd)s.", att, town=place,
+                                    dfd=say_plural("%(num)s Allied block", "%(num)s Allied blocks", dfd))
                  if attacker_side == "france" else
-                 say("Battle of %(town)s: %(att)s Allied blocks attack %(dfd)s French blocks.", **values),
+                 say_plural("Battle of %(town)s: %(num)s Allied block attacks %(dfd)s.",
+                            "Battle of %(town)s: %(num)s Allied blocks attack %(dfd)s.", att, town=place,
+                            dfd=say_plural("%(num)s French block", "%(num)s French blocks", dfd)),
                  public=True, town=town)
         pool = list(self.sc.markers)
         for role, n in (("att", 1), ("def", 2)):

@@ -8,28 +8,36 @@ chosen from the list). Only the blocks of the seat's own army are given: the par
 the two-player game, are ordered from the other Allied seat. Orders: MOVE along roads (a move into
 a town the enemy holds is the attack), PLACE in the setup turns, DEPLOY in a battle's deployment
 sub-turn (blocks of the battle's town, then the position: a line a click, the lines of one battle add
-up); BID in the auction is typed."""
+up); BID in the auction is typed.
+
+The titles and labels are entries of the game's catalog (``N_``), read in the page's language by
+pbem.core.clicks.grammar_in, which writes the lines in the seat's order words (words.toml: the
+parser reads them back); the grammar here is English."""
 
 from __future__ import annotations
 
 import math
 
+from pbem.core.clicks import grammar_in
+from pbem.lang import N_, language
+
 from .render import BOTTOM, H, PAD, RIGHT, W
 from .scenario import SEAT_ARMY
+from .words import in_words, native_names, tongue
 
 TOWN_R = 14  # the clickable disc around a town's dot (render.py's dot is 6 or 9)
 BAR_W, BAR_H, BAR_COL, BAR_ROW, SHOWN = 70, 12, 74, 13, 8  # render.py's stacks: 4 a column, 8 drawn
 
 JOIN = {"blocks": " ", "targets": " -> "}
-MOVE = {"name": "move", "title": "Move (into the enemy: attack)", "from": ["locale"], "targets": ["locale"],
-        "min": 1, "max": 3, "options": [{"name": "forced", "title": "Forced march", "choices": [
-            ["", "no"], [" FORCED", "yes: one town more, a die each"]]}],
+MOVE = {"name": "move", "title": N_("Move (into the enemy: attack)"), "from": ["locale"], "targets": ["locale"],
+        "min": 1, "max": 3, "options": [{"name": "forced", "title": N_("Forced march"), "choices": [
+            ["", N_("no")], [" FORCED", N_("yes: one town more, a die each")]]}],
         "line": "MOVE {blocks} {from} -> {targets}{forced}"}
 DEPLOY = [{"name": f"deploy-{key.lower()}", "title": title, "from": ["locale"], "where": {"battle": "yes"},
            "targets": [], "min": 0, "max": 0, "line": f"DEPLOY {{from}} {key} {{blocks}}"}
-          for key, title in (("LEFT", "Deploy on your left"), ("CENTRE", "Deploy in your centre"),
-                             ("RIGHT", "Deploy on your right"), ("RESERVE", "Keep in your reserve"))]
-PLACE = {"name": "place", "title": "Place", "from": ["locale", "offmap"], "targets": ["locale"], "min": 1, "max": 1,
+          for key, title in (("LEFT", N_("Deploy on your left")), ("CENTRE", N_("Deploy in your centre")),
+                             ("RIGHT", N_("Deploy on your right")), ("RESERVE", N_("Keep in your reserve")))]
+PLACE = {"name": "place", "title": N_("Place"), "from": ["locale", "offmap"], "targets": ["locale"], "min": 1, "max": 1,
          "line": "PLACE {blocks} {targets}"}
 
 
@@ -43,7 +51,13 @@ def town_positions(board) -> dict[str, tuple[float, float]]:
             for tid, t in board.towns.items()}
 
 
-def map_clicks(scenario, view: dict | None) -> dict:
+def map_clicks(scenario, view: dict | None, lang: str = "en") -> dict:
+    """The grammar for the seat of ``view`` in ``lang`` (pbem.core.clicks.grammar_in)."""
+    return grammar_in(english_clicks(scenario, view), tongue(lang), lambda text: in_words(text, lang),
+                      native_names(language(lang)) if language(lang) != "en" else None)
+
+
+def english_clicks(scenario, view: dict | None) -> dict:
     """The grammar for the seat of ``view``: its army's blocks, the towns (public)."""
     if not view or view.get("seat") not in SEAT_ARMY:
         return {"verbs": [MOVE], "join": JOIN}
@@ -71,7 +85,7 @@ def map_clicks(scenario, view: dict | None) -> dict:
         for i in range(16)]} for tid, town in board.towns.items()]
     setup = view.get("phase") in ("allied setup", "French setup")
     # in the setup, the army's blocks not yet on the map (the order of battle is the scenario's)
-    offmap = [{"id": spec.id, "at": "to place", "kind": "offmap", "data": {"type": spec.type}, "box": None}
+    offmap = [{"id": spec.id, "at": N_("to place"), "kind": "offmap", "data": {"type": spec.type}, "box": None}
               for spec in scenario.blocks.values() if setup and spec.army == army
               and spec.id not in {b["id"] for b in view["blocks"]}]
     verbs = DEPLOY if deploying else [PLACE if setup else MOVE]

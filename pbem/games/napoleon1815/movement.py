@@ -122,18 +122,21 @@ def road_problems(scenario, moves, enemies) -> list[Problem]:
                 attacking[key] += len(move.blocks)
             if used[key] > road_limit(scenario, road, False):
                 shown = type(move)(move.blocks, [scenario.board.name(t) for t in move.path], move.forced).text
-                values = dict(n=used[key], a=Place(scenario.board.name(a)), b=Place(scenario.board.name(b)),
+                values = dict(a=Place(scenario.board.name(a)), b=Place(scenario.board.name(b)),
                               most=road_limit(scenario, road, False))
-                message = (say("%(n)s blocks on the major road %(a)s - %(b)s; at most %(most)s a turn (§5.4)",
-                               **values) if road.kind == "major" else
-                           say("%(n)s blocks on the minor road %(a)s - %(b)s; at most %(most)s a turn (§5.4)",
-                               **values))
+                message = (say_plural("%(num)s block on the major road %(a)s - %(b)s; at most %(most)s a turn (§5.4)",
+                                      "%(num)s blocks on the major road %(a)s - %(b)s; at most %(most)s a turn (§5.4)",
+                                      used[key], **values) if road.kind == "major" else
+                           say_plural("%(num)s block on the minor road %(a)s - %(b)s; at most %(most)s a turn (§5.4)",
+                                      "%(num)s blocks on the minor road %(a)s - %(b)s; at most %(most)s a turn (§5.4)",
+                                      used[key], **values))
                 problems.append(SaidProblem.of(move.line, 1, message, shown, say("fewer blocks on this road")))
             elif last and attacking[key] > road_limit(scenario, road, True):
                 shown = type(move)(move.blocks, [scenario.board.name(t) for t in move.path], move.forced).text
-                problems.append(SaidProblem.of(move.line, 1, say(
-                    "%(n)s blocks attack across the river on %(a)s - %(b)s; at most %(most)s (§5.5)",
-                    n=attacking[key], a=Place(scenario.board.name(a)), b=Place(scenario.board.name(b)),
+                problems.append(SaidProblem.of(move.line, 1, say_plural(
+                    "%(num)s block attacks across the river on %(a)s - %(b)s; at most %(most)s (§5.5)",
+                    "%(num)s blocks attack across the river on %(a)s - %(b)s; at most %(most)s (§5.5)",
+                    attacking[key], a=Place(scenario.board.name(a)), b=Place(scenario.board.name(b)),
                     most=road_limit(scenario, road, True)), shown, say("fewer blocks attacking over the river")))
     return problems
 

@@ -82,10 +82,11 @@ class Napoleon1815:
     def turn(self, scenario, state) -> Turn:
         owing = turn.owing(scenario, state)
         others = tuple(s for s in SEATS if s not in owing)
-        label = str(label_said(scenario, state))  # the English name: the server's and the log's
+        said = label_said(scenario, state)  # read in each reader's language (pbem.core.game.Game.turn_label)
+        label = str(said)  # the English name: the server's and the log's
         if state.pending or state.auction is not None:
-            return Turn(owing, label, others, kind="subturn")
-        return Turn(owing, label, others=others)
+            return Turn(owing, label, others, kind="subturn", said=said)
+        return Turn(owing, label, others=others, said=said)
 
     def turn_label(self, scenario, n: int, *, lang: str = "en") -> str:
         """The name of campaign turn ``n`` (``state.turn``, the position's turn track). The driver
@@ -173,10 +174,10 @@ class Napoleon1815:
         header's SIDE. (Not yet in the ruleset protocol: the server matches SIDE on ids and titles.)"""
         return {seat: tuple(a for aliases in by_lang.values() for a in aliases) for seat, by_lang in SIDES.items()}
 
-    def map_clicks(self, scenario, view: dict | None = None) -> dict:
+    def map_clicks(self, scenario, view: dict | None = None, *, lang: str = "en") -> dict:
         from .clicks import map_clicks
 
-        return map_clicks(scenario, view)
+        return map_clicks(scenario, view, lang)
 
     def bots(self) -> dict[str, Bot]:
         return {"bot": Bot("bot", N_("the random legal bot"), bot_orders),

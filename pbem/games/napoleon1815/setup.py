@@ -73,12 +73,11 @@ def setup_problems(scenario, state, seat, places) -> list[Problem]:
     for town, n in Counter(where.values()).items():
         if n > limit(scenario, army):
             line = next((p.line for p in places if p.town == town), 0)
-            problems.append(SaidProblem.of(line, 1, say("%(n)s blocks in %(town)s (with the blocks left at their "
-                                                        "historical towns); at most %(most)s a town", n=n,
-                                                        town=Place(scenario.board.name(town)),
-                                                        most=limit(scenario, army)),
-                                           scenario.board.name(town),
-                                           say("at most %(most)s blocks", most=limit(scenario, army))))
+            problems.append(SaidProblem.of(line, 1, say_plural(
+                "%(num)s block in %(town)s (with the blocks left at their historical towns); at most %(most)s a town",
+                "%(num)s blocks in %(town)s (with the blocks left at their historical towns); at most %(most)s a town",
+                n, town=Place(scenario.board.name(town)), most=limit(scenario, army)),
+                scenario.board.name(town), say("at most %(most)s blocks", most=limit(scenario, army))))
     return problems
 
 

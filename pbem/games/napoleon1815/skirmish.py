@@ -31,10 +31,15 @@ def skirmish(scenario, state, town, attacker, entries, orders, decider, chance, 
         here = [b.id for b in sorted(state.side_at(town, side), key=lambda b: (-b.strength, b.id))]
         chosen[side] = first(here, orders, "skirmish")[:4]  # SKIRMISH blocks first, then the strongest
     name = Place(board.name(town))
-    values = dict(town=name, att=len(state.side_at(town, attacker)), dfd=len(state.side_at(town, defender)))
-    opening = (say("Skirmish at %(town)s: %(att)s French against %(dfd)s Allied blocks", **values)
+    att, dfd = len(state.side_at(town, attacker)), len(state.side_at(town, defender))
+    # each count chooses its own plural (1 bloc allié, 2 блока, 5 блоков): the defenders as a Text of their own
+    opening = (say_plural("Skirmish at %(town)s: %(num)s French against %(dfd)s",
+                          "Skirmish at %(town)s: %(num)s French against %(dfd)s", att, town=name,
+                          dfd=say_plural("%(num)s Allied block", "%(num)s Allied blocks", dfd))
                if attacker == "france" else
-               say("Skirmish at %(town)s: %(att)s Allied against %(dfd)s French blocks", **values))
+               say_plural("Skirmish at %(town)s: %(num)s Allied against %(dfd)s",
+                          "Skirmish at %(town)s: %(num)s Allied against %(dfd)s", att, town=name,
+                          dfd=say_plural("%(num)s French block", "%(num)s French blocks", dfd)))
     fighting = Join(say("%(block)s (%(type)s %(strength)s)", block=b, type=TYPE_SAID[scenario.blocks[b].type],
                         strength=state.blocks[b].strength) for s in (defender, attacker) for b in chosen[s])
     public.append(Event("skirmish", "", {"town": town}, owner=seen_by,

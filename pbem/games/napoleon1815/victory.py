@@ -4,16 +4,20 @@ or 9 (Prussian) of its blocks are eliminated; its other blocks leave the map."""
 from __future__ import annotations
 
 from pbem.core.events import Event
-from pbem.lang import say
+from pbem.lang import say, say_plural
 
 from .movement import eliminate
 from .words import Join, Place, date_said
 
-BREAKS = {"french": lambda n, most: say("The French army breaks: %(n)s blocks lost (§11: %(most)s)", n=n, most=most),
-          "anglo": lambda n, most: say("The Anglo-Dutch army breaks: %(n)s blocks lost (§11: %(most)s)", n=n,
-                                       most=most),
-          "prussian": lambda n, most: say("The Prussian army breaks: %(n)s blocks lost (§11: %(most)s)", n=n,
-                                          most=most)}
+BREAKS = {"french": lambda n, most: say_plural("The French army breaks: %(num)s block lost (§11: %(most)s)",
+                                                "The French army breaks: %(num)s blocks lost (§11: %(most)s)", n,
+                                                most=most),
+          "anglo": lambda n, most: say_plural("The Anglo-Dutch army breaks: %(num)s block lost (§11: %(most)s)",
+                                              "The Anglo-Dutch army breaks: %(num)s blocks lost (§11: %(most)s)", n,
+                                              most=most),
+          "prussian": lambda n, most: say_plural("The Prussian army breaks: %(num)s block lost (§11: %(most)s)",
+                                                 "The Prussian army breaks: %(num)s blocks lost (§11: %(most)s)", n,
+                                                 most=most)}
 
 
 def check(scenario, state, events, last_turn: bool) -> None:

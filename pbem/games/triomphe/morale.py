@@ -59,7 +59,8 @@ def commit(turn: Turn, side: str, locale: str, n: int, why: str) -> None:
         if not sources:
             break
         options = [("none", say("do not cover"))] + [
-            (lid, say("%(place)s (%(discs)d discs)", place=turn.name(lid), discs=st.committed[side][lid]))
+            (lid, say_plural("%(place)s (%(num)d disc)", "%(place)s (%(num)d discs)", st.committed[side][lid],
+                             place=turn.name(lid)))
             for lid in sources]
         given = None
         if policy is not None:

@@ -48,11 +48,15 @@ class TriompheMap(MapDrawing):
         if side not in v.get("uncommitted", {}):
             return None
         committed = sum(v["committed"][side].values())
-        _ = self.tongue.gettext
-        values = dict(side=self.side_word(side), uncommitted=v["uncommitted"][side], committed=committed)
+        t = self.tongue
+        # each count its own plural (1 disque, 2 диска, 5 дисков): the discs in hand as a phrase of their own
+        values = dict(side=self.side_word(side), committed=committed,
+                      hand=t.ngettext("%(num)d disc in hand", "%(num)d discs in hand", v["uncommitted"][side]))
         if v.get("demoralised", {}).get(side):
-            return _("%(side)s: %(uncommitted)d discs in hand, %(committed)d committed, demoralised", **values)
-        return _("%(side)s: %(uncommitted)d discs in hand, %(committed)d committed", **values)
+            return t.ngettext("%(side)s: %(hand)s, %(num)d committed, demoralised",
+                              "%(side)s: %(hand)s, %(num)d committed, demoralised", committed, **values)
+        return t.ngettext("%(side)s: %(hand)s, %(num)d committed", "%(side)s: %(hand)s, %(num)d committed", committed,
+                          **values)
 
     def header_bits(self) -> list[str]:
         v = self.view

@@ -57,8 +57,9 @@ class TriompheReport(ReportFrame):
         doc.add(Heading(2, _("Morale discs")),
                 Table([_("Army"), _("Morale"), _("Uncommitted"), _("Committed"), _("Still on the time track"),
                        _("Demoralised")], rows),
-                Para(_("%(spent)d of %(orders)d orders were spent in the turn just played (000 §6).",
-                       spent=v["orders_spent"], orders=ORDERS)))
+                Para(t.ngettext("%(num)d of %(orders)d orders were spent in the turn just played (000 §6).",
+                                "%(num)d of %(orders)d orders were spent in the turn just played (000 §6).",
+                                v["orders_spent"], orders=ORDERS)))
 
     def waiting(self, doc: Document, facts: Facts) -> None:
         t = facts.tongue

@@ -151,10 +151,10 @@ class Triomphe(FamilyRuleset):
 
         return render_svg(scenario, view_, title=title, lang=lang)
 
-    def map_clicks(self, scenario, view: dict | None = None) -> dict:
+    def map_clicks(self, scenario, view: dict | None = None, *, lang: str = "en") -> dict:
         from .clicks import map_clicks
 
-        return map_clicks(scenario, view)
+        return map_clicks(scenario, view, lang)
 
     def bots(self) -> dict[str, Bot]:
         return {

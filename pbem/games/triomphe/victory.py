@@ -25,7 +25,9 @@ def end_of_game(turn: Turn) -> None:
     n = east_of_line(st, turn.sc)
     if n >= EAST_BLOCKS:
         st.winner = "austria"
-        said = say("Austria wins a minor victory: %(n)d Austrian blocks stand east of the objective line at 9 PM.", n=n)
+        said = say_plural("Austria wins a minor victory: %(num)d Austrian block stands east of the objective line at 9 PM.",
+                          "Austria wins a minor victory: %(num)d Austrian blocks stand east of the objective line at 9 PM.",
+                          n)
     else:
         st.winner = "france"
         said = say_plural("France wins a minor victory: only %(num)d Austrian block(s) stand east of the objective "

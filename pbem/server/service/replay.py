@@ -7,7 +7,7 @@ moderator sees every view as on the game page."""
 
 from __future__ import annotations
 
-from pbem.core.ruleset import SPECTATOR, words_of
+from pbem.core.ruleset import SPECTATOR, read_in, victory_said, words_of
 from pbem.server import deadlines
 
 from .base import ServiceBase, ServiceError
@@ -49,8 +49,11 @@ class Replay(ServiceBase):
 
 def victory_in(game, day: int, seen: dict, lang: str) -> str:
     """How the game was won, in ``lang``: the day's "victory" event as the rules said it, read through the game's
-    catalog; in English (or for a game whose victory is no such event) the position's own words."""
+    catalog (a game whose victory is no such event says it through its ruleset: pbem.core.ruleset.victory_said);
+    in English the position's own words."""
     said = next((e.said for e in reversed(game.days[day].events) if e.kind == "victory" and e.said is not None), None)
-    if said is None or not lang or lang == "en":
+    if not lang or lang == "en":
         return seen.get("victory", "")
-    return words_of(game.ruleset, lang).say(said)
+    if said is None:
+        said = victory_said(game.ruleset, game.scenario, seen)
+    return read_in(words_of(game.ruleset, lang), said)

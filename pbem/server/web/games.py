@@ -21,6 +21,7 @@ from flask_babel import gettext as _
 from flask_babel import ngettext
 from werkzeug.datastructures import MultiDict
 
+from pbem.core.orders import HEADER_ALIASES
 from pbem.core.ruleset import (options_in, options_of, scenario_title_in, seat_title_in, title_in, title_said,
                                words_of)
 from pbem.games import DEFAULT, UnknownGame, rulesets, ruleset
@@ -38,7 +39,12 @@ ASK_KINDS = {kind: text for r in rulesets().values() for kind, text in r.ask_kin
 """The "ask me" decisions the installed games may put to their players by mail."""
 WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
 FINAL_LINE = re.compile(r"(?im)^\s*FINAL\s*(#.*)?$")
-HEADER_LINE = re.compile(r"(?i)^\s*(GAME|SIDE|TURN|KEY)\b")
+_HEADER = "|".join(re.escape(word) for word in sorted(HEADER_ALIASES, key=len, reverse=True))
+HEADER_LINE = re.compile(rf"(?i)^\s*(?:{_HEADER})(?![^\W\d_])")
+"""A header line, its first word in any language (GAME, PARTIE, ИГРА, 对局...: pbem.core.orders.HEADER_WORDS)."""
+_KEY = "|".join(re.escape(word) for word, key in HEADER_ALIASES.items() if key == "KEY")
+KEY_PART = re.compile(rf"(?i)\s*(?<![^\W\d_])(?:{_KEY})(?![^\W\d_])\s*\S+")
+"""A header's key and its value (KEY ..., CLÉ ..., 密钥 ...), taken out of the header the page shows."""
 
 
 def scenarios(lang: str | None = "en") -> dict[str, str]:
@@ -199,7 +205,7 @@ def order_text(game_id: int, side: str) -> str:
         template = service().opening_template(game_id, side, i18n.web_lang())
     lang = i18n.web_lang()
     headers = [line for line in template.splitlines() if HEADER_LINE.match(line)]
-    header = (re.sub(r"\s+KEY\s+\S+", "", headers[0]) if headers
+    header = (KEY_PART.sub("", headers[0]) if headers
               else f"GAME {game_id} SIDE {service().seat_title(game_id, side, lang)}")
     lines = [line for line in template.splitlines() if not HEADER_LINE.match(line)]
     if not lines:  # a game whose report gives no template: one comment line in the reader's language
@@ -389,7 +395,7 @@ def owes(game, side: str | None, playing: bool) -> bool:
 
 def page_grammar(game, side: str) -> dict:
     """The click grammar the page carries (its verbs); the regions come after the first paint (map_clicks)."""
-    grammar = game.ruleset.map_clicks(game.scenario, game.view(side))
+    grammar = game.ruleset.map_clicks(game.scenario, game.view(side), lang=i18n.web_lang())
     return {key: value for key, value in grammar.items() if key not in ("regions", "offmap")}
 
 
@@ -729,7 +735,7 @@ def map_clicks(game_id: int):
     game = service().game(game_id)
     if not owes(game, side, side in my_sides(g.user, game_id)):
         abort(404, _("No orders by clicking: this seat owes no orders now."))
-    grammar = game.ruleset.map_clicks(game.scenario, game.view(side))
+    grammar = game.ruleset.map_clicks(game.scenario, game.view(side), lang=i18n.web_lang())
     if not grammar:
         abort(404, _("This game takes its orders as text only."))
     svg = map_svg_text(game_id, None, side)
