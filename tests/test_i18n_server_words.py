@@ -2,7 +2,8 @@
 reading's "Left for the code"): the moderator's "resolve now" mail (the turn, and the deadline not yet
 set), his new deadline (the date in words), the press mail (its PRESS line and its recipients), the list
 of seats a wrong SIDE is told, a scheduled vacation's dates. Each read in French and Chinese through the
-real mail path (SMTP in, the outbox, SMTP out to a relay), and in English as before."""
+real mail path (SMTP in, the outbox, SMTP out to a relay), and in English as before. (The date's own
+words, deadlines.LocalTime and moment_text, are pinned exactly in tests/test_mut_clocks.py.)"""
 
 from __future__ import annotations
 
@@ -13,14 +14,12 @@ import pytest
 from conftest import Clock
 from i18n_post import PostOffice
 
-from pbem.lang import ENGLISH, Text
 from pbem.server import deadlines, i18n
 from pbem.server.mail import commands
 from pbem.server.service.base import NOT_YET_SET
 
 SMALL = str((Path(__file__).parent / "fixtures" / "small.toml").resolve())
 ANNA, FRED, MOD, EVE = "anna@example.org", "fred@example.org", "mod@example.org", "eve@example.net"
-FIXED = datetime(2026, 11, 6, 18, 0, tzinfo=timezone.utc)  # a Friday
 
 
 @pytest.fixture
@@ -146,24 +145,3 @@ def test_a_scheduled_vacation_is_dated_in_the_readers_words(office, lang, starts
     assert i18n.translate(lang, "Vacation scheduled for %(email)s, from %(starts)s to %(ends)s: in every game that "
                                 "allows vacations, a deadline that passes without your orders meanwhile waits for "
                                 "its end.", email=ANNA, starts=starts, ends=ends) in body
-
-
-# -- the values that read themselves in their reader's language (exact: deadlines.py is mutation-tested) --
-
-
-def test_a_local_time_reads_itself_in_each_language_and_in_english_as_a_str():
-    when = deadlines.LocalTime(FIXED, "Europe/Paris")
-    assert str(when) == when.message == "Friday 06 November 2026, 19:00 Europe/Paris"
-    assert (when.when, when.tz_name) == (FIXED, "Europe/Paris")
-    assert i18n.translator("fr").say(when) == "vendredi 6 novembre 2026, 19:00 Europe/Paris"
-    assert i18n.translator("uk").say(when) == "пʼятниця, 6 листопада 2026\u202fр., 19:00 Europe/Paris"
-    sentence = Text("the deadline is now %(when)s (%(iso)s).", {"when": when, "iso": "2026-11-06T18:00:00Z"})
-    assert ENGLISH.say(sentence) == "the deadline is now Friday 06 November 2026, 19:00 Europe/Paris (2026-11-06T18:00:00Z)."
-    assert i18n.translator("zh").say(sentence) == "截止时间现为 2026年11月6日星期五, 19:00 Europe/Paris（2026-11-06T18:00:00Z）。"
-
-
-def test_a_moment_is_told_in_words_then_as_it_is_written():
-    assert deadlines.moment_text(FIXED) == "Friday 06 November 2026, 18:00 UTC (2026-11-06T18:00:00Z)"
-    assert deadlines.moment_text(FIXED, "Asia/Shanghai", "zh") == \
-        "2026年11月7日星期六, 02:00 Asia/Shanghai (2026-11-06T18:00:00Z)"
-    assert deadlines.moment_text(FIXED, lang="ru") == "пятница, 6 ноября 2026\u202fг., 18:00 UTC (2026-11-06T18:00:00Z)"

@@ -33,7 +33,8 @@ class Press(ServiceBase):
             seat = self.seat_named(game_id, name)
             if seat is None:
                 raise ServiceError("game %(game)s has no seat %(name)s (seats: %(names)s)",
-                                   game=game_id, name=repr(name.strip()), names=[self.seat_said(game_id, s) for s in titles])
+                                   game=game_id, name=repr(name.strip()),
+                                   names=[self.seat_said(game_id, s) for s in titles])
             if seat == sender:
                 raise ServiceError("a message goes to other seats, not your own")
             if seat not in out:
