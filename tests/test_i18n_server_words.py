@@ -14,7 +14,7 @@ import pytest
 from conftest import Clock
 from i18n_post import PostOffice
 
-from pbem.server import deadlines, i18n
+from pbem.server import deadlines, i18n, notify
 from pbem.server.mail import commands
 from pbem.server.service.base import NOT_YET_SET
 
@@ -145,3 +145,18 @@ def test_a_scheduled_vacation_is_dated_in_the_readers_words(office, lang, starts
     assert i18n.translate(lang, "Vacation scheduled for %(email)s, from %(starts)s to %(ends)s: in every game that "
                                 "allows vacations, a deadline that passes without your orders meanwhile waits for "
                                 "its end.", email=ANNA, starts=starts, ends=ends) in body
+
+
+@pytest.mark.parametrize("lang, words", [("fr", "À vous de jouer dans la partie #1 Words : 6 h (tour français) ; vos ordres "
+                                                "pour mercredi 4 novembre 2026, 09:00 UTC, dans 2 jours"),
+                                         ("zh", "轮到你了：对局 #1 Words，6时（法军回合）；命令截止 2026年11月4日星期三, 09:00 UTC, "
+                                                "2 天后"),
+                                         ("en", "Your turn in #1 Words: 6AM (France's day), orders due by Wednesday 04 "
+                                                "November 2026, 09:00 UTC, in 2 days")])
+def test_your_turn_reaches_the_chat_in_the_players_language(office, lang, words):
+    service, game_id, _ = a_game(office, lang)
+    notify.set_settings(service.store, FRED, "every", "https://chat.example/fred", "discord")
+    service.resolve_next(game_id)  # Austria's day; France owes the next once its reports are out
+    service.run_jobs()
+    [row] = service.store.query("SELECT text FROM webhook_outbox WHERE email = ?", (FRED,))
+    assert row["text"] == f"[pbem {game_id}] {words}"

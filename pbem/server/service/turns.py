@@ -254,8 +254,12 @@ class Turns(ServiceBase):
             return
         for side in game.turn().seats:
             email = self.seat(game_id, side)["email"]
-            chat(self.store, email, f"[pbem {game_id}] Your turn in {self.label(game_id)}: "
-                                    f"{self.turn_label(game)}, orders due by {deadlines.iso(when)}",
+            if not email:
+                continue
+            lang = self.lang_of(game_id, side)  # the seat's player's language, the deadline in his time zone
+            chat(self.store, email, f"[pbem {game_id}] " + i18n.translate(
+                     lang, "Your turn in %(game)s: %(turn)s, orders due by %(deadline)s", game=self.label(game_id),
+                     turn=self.turn_label(game, lang=lang), deadline=self.deadline_for(game_id, side, when, lang)),
                  "turn", game_id, f"turn:{game_id}:{game.day}:{side}:{self.rewinds(game)}")
 
     def start_clock(self, job: dict) -> None:
