@@ -135,7 +135,7 @@ class Turns(ServiceBase):
             if other["email"] and other["side"] not in late:
                 lang = self.store.language_of(other["email"])
                 tr = i18n.translator(lang)
-                titles = ", ".join(self.seat_title(game_id, side, lang) for side in late)
+                titles = tr.listed([self.seat_title(game_id, side, lang) for side in late])
                 notice(self.store, other["email"], f"[pbem {game_id}] " + tr.gettext("Late: %(seats)s", seats=titles),
                        tr.gettext("Game %(game)s: the deadline for %(turn)s has passed and %(seats)s has sent no "
                                   "orders yet. The day is resolved when the grace time ends, %(end)s, with or "

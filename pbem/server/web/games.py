@@ -268,7 +268,8 @@ def page(game_id: int, side: str | None, result=None, text: str | None = None, s
     if shown:  # the question and its choices as the reader's language reads them
         question = dict(question, decision=dict(question["decision"], **shown))
     question_deadline = deadlines.local_time(deadlines.parse_iso(question["deadline"]),
-                                             service().seat(game_id, side)["timezone"], now=service().now()) \
+                                             service().seat(game_id, side)["timezone"], now=service().now(),
+                                             lang=i18n.web_lang()) \
         if question else ""  # in the seat's time zone, with the time left
     standing_now = game.view(side).get("standing", {}).get(side, []) if side else []
     if playing and standing_text is None:
