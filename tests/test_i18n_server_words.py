@@ -7,12 +7,15 @@ words, deadlines.LocalTime and moment_text, are pinned exactly in tests/test_mut
 
 from __future__ import annotations
 
+import html
 from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
 from conftest import Clock
 from i18n_post import PostOffice
+from websupport import MOD as WEB_MOD
+from websupport import Site
 
 from pbem.server import deadlines, i18n, notify
 from pbem.server.mail import commands
@@ -147,12 +150,15 @@ def test_a_scheduled_vacation_is_dated_in_the_readers_words(office, lang, starts
                                 "its end.", email=ANNA, starts=starts, ends=ends) in body
 
 
-@pytest.mark.parametrize("lang, words", [("fr", "À vous de jouer dans la partie #1 Words : 6 h (tour français) ; vos ordres "
-                                                "pour mercredi 4 novembre 2026, 09:00 UTC, dans 2 jours"),
-                                         ("zh", "轮到你了：对局 #1 Words，6时（法军回合）；命令截止 2026年11月4日星期三, 09:00 UTC, "
-                                                "2 天后"),
-                                         ("en", "Your turn in #1 Words: 6AM (France's day), orders due by Wednesday 04 "
-                                                "November 2026, 09:00 UTC, in 2 days")])
+YOUR_TURN = {
+    "fr": "À vous de jouer dans la partie #1 Words : 6 h (tour français) ; vos ordres pour mercredi 4 novembre 2026, "
+          "09:00 UTC, dans 2 jours",
+    "zh": "轮到你了：对局 #1 Words，6时（法军回合）；命令截止 2026年11月4日星期三, 09:00 UTC, 2 天后",
+    "en": "Your turn in #1 Words: 6AM (France's day), orders due by Wednesday 04 November 2026, 09:00 UTC, in 2 days",
+}
+
+
+@pytest.mark.parametrize("lang, words", YOUR_TURN.items())
 def test_your_turn_reaches_the_chat_in_the_players_language(office, lang, words):
     service, game_id, _ = a_game(office, lang)
     notify.set_settings(service.store, FRED, "every", "https://chat.example/fred", "discord")
@@ -160,3 +166,30 @@ def test_your_turn_reaches_the_chat_in_the_players_language(office, lang, words)
     service.run_jobs()
     [row] = service.store.query("SELECT text FROM webhook_outbox WHERE email = ?", (FRED,))
     assert row["text"] == f"[pbem {game_id}] {words}"
+
+
+@pytest.mark.parametrize("lang", ["fr", "zh"])
+def test_the_moderators_page_tells_what_was_done_in_his_language(tmp_path, lang):
+    site = Site(tmp_path)
+    game_id, _ = site.game()
+    site.store.set_language(WEB_MOD, lang)
+    mod = site.client(WEB_MOD)
+    game = site.service.game(game_id)
+
+    def act(action, **form):
+        return mod.post(f"/games/{game_id}/moderate/{action}", data={"csrf_token": mod.csrf, **form})
+
+    assert act("resolve_now", why="both agreed").status_code == 302
+    page = html.unescape(mod.get(f"/games/{game_id}/moderate").text)
+    assert i18n.translate(lang, "%(turn)s was resolved now; the reports follow.", turn=game.turn_label(0, lang)) in page
+    assert game.turn_label(0) not in page
+    year = site.service.now().year + 1
+    assert act("deadline", when=f"{year}-01-10 09:00", zone="UTC", why="after the holidays").status_code == 302
+    when = datetime(year, 1, 10, 9, 0, tzinfo=timezone.utc)
+    page = html.unescape(mod.get(f"/games/{game_id}/moderate").text)
+    assert i18n.translate(lang, "the deadline is now %(when)s (%(iso)s).",
+                          when=deadlines.local_time(when, "UTC", lang=lang), iso=deadlines.iso(when)) in page
+    refused = act("deadline", when="2001-01-01 09:00", zone="UTC", why="x")
+    assert refused.status_code == 400
+    assert deadlines.local_time(datetime(2001, 1, 1, 9, 0, tzinfo=timezone.utc), "UTC", lang=lang) in \
+        html.unescape(refused.text)
