@@ -98,7 +98,7 @@ def test_the_new_game_form_names_a_games_decisions_and_computer_players_in_the_r
     site = Site(tmp_path)
     site.store.set_language(FRED, "fr")
     page = html.unescape(site.client(FRED).get("/games/new").text)
-    assert "bloquer une manœuvre d'attaque vers votre localité" in page and "le stratège" in page
+    assert "bloquer une manœuvre d'attaque dans votre lieu" in page and "le stratège" in page
     assert "block an attack maneuver into your locale" not in page
     english = html.unescape(site.client(ANNA).get("/games/new").text)
     assert "block an attack maneuver into your locale" in english and "the strategist" in english
