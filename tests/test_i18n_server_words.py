@@ -193,3 +193,13 @@ def test_the_moderators_page_tells_what_was_done_in_his_language(tmp_path, lang)
     assert refused.status_code == 400
     assert deadlines.local_time(datetime(2001, 1, 1, 9, 0, tzinfo=timezone.utc), "UTC", lang=lang) in \
         html.unescape(refused.text)
+
+
+@pytest.mark.parametrize("lang, line", [("fr", "\n  Autriche : anna@example.org\n  France : fred@example.org\n"),
+                                        ("zh", "\n  奥地利：anna@example.org\n  法国：fred@example.org\n"),
+                                        ("en", "\n  Austria: anna@example.org\n  France: fred@example.org\n")])
+def test_the_moderator_reads_each_seat_and_its_player_as_his_language_writes_a_colon(office, lang, line):
+    service, game_id, _ = a_game(office, lang)
+    tr = i18n.translator(lang)
+    [body] = mails(office, MOD, tr.gettext("You moderate game %(game)s", game=game_id))
+    assert line in body

@@ -386,7 +386,7 @@ class Turns(ServiceBase):
             if seat["email"]:
                 tr = i18n.translator(self.store.language_of(seat["email"]))
                 shown = read[tr.lang]
-                options = "\n".join(f"  {key}: {shown.label(key)}" for key in decision.options)
+                options = "\n".join("  " + i18n.labelled(tr, key, shown.label(key)) for key in decision.options)
                 body = "\n\n".join([
                     tr.gettext("Game %(game)s needs your decision before it can go on:", game=self.label(game_id)),
                     shown.question, options,

@@ -377,9 +377,11 @@ def settings_list(game_id: int) -> list[tuple[str, str]]:
     bots = s.get("bots") or {}
     if bots:
         offered = rules.bots()
-        out.append((_("Computer players"), ", ".join(
-            f"{service().seat_title(game_id, seat, lang)}: {words.gettext(offered[name].title) if name in offered else name}"
-            for seat, name in sorted(bots.items()))))
+        tr = i18n.translator(lang)
+        out.append((_("Computer players"), tr.listed([
+            i18n.labelled(tr, service().seat_title(game_id, seat, lang),
+                          words.gettext(offered[name].title) if name in offered else name)
+            for seat, name in sorted(bots.items())])))
     return out
 
 
