@@ -13,6 +13,7 @@ from pbem.core.decisions import Decision
 from pbem.core.ruleset import decision_in
 from pbem.games.marengo.bot import bot_orders
 from pbem.games.marengo.ruleset import RULESET as MARENGO
+from pbem.server import deadlines
 
 LANGS = {ANNA: "uk", FRED: "fr"}
 
@@ -55,10 +56,13 @@ def test_a_question_is_put_in_the_seats_language_by_mail_and_on_the_page(tmp_pat
     page = html.unescape(site.client(email).get(f"/games/{game_id}?side={side}").text)
     assert shown.question in page and english.question not in page
     assert all(shown.label(key) in page for key in english.options)
+    when, zone = deadlines.parse_iso(pending["deadline"]), service.seat(game_id, side)["timezone"]
+    assert deadlines.local_time(when, zone, lang=lang) in page  # its deadline in the reader's words
+    assert deadlines.local_time(when, zone) not in page
     # an English reader of the page reads the English question
     site.store.set_language(email, "en")
     page = html.unescape(site.client(email).get(f"/games/{game_id}?side={side}").text)
-    assert english.question in page
+    assert english.question in page and deadlines.local_time(when, zone) in page
 
 
 def test_a_game_without_translations_asks_in_its_own_words():
@@ -94,7 +98,7 @@ def test_the_new_game_form_names_a_games_decisions_and_computer_players_in_the_r
     site = Site(tmp_path)
     site.store.set_language(FRED, "fr")
     page = html.unescape(site.client(FRED).get("/games/new").text)
-    assert "bloquer une manœuvre d'attaque vers votre localité" in page and "le stratège" in page
+    assert "bloquer une manœuvre d'attaque dans votre lieu" in page and "le stratège" in page
     assert "block an attack maneuver into your locale" not in page
     english = html.unescape(site.client(ANNA).get("/games/new").text)
     assert "block an attack maneuver into your locale" in english and "the strategist" in english

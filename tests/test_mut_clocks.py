@@ -12,11 +12,14 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
+from pbem.lang import ENGLISH, Text
 from pbem.server import deadlines as d
+from pbem.server import i18n
 from pbem.server.deadlines import SettingsError
 
 UTC = timezone.utc
 MONDAY = datetime(2026, 11, 2, 9, 30, tzinfo=UTC)  # a Monday
+FIXED = datetime(2026, 11, 6, 18, 0, tzinfo=UTC)  # a Friday
 
 
 def refused(settings: dict) -> str:
@@ -193,3 +196,27 @@ def test_a_deadline_in_the_readers_language():
     assert d.time_left(timedelta(hours=2)) == "in 2 hours"
     assert d.time_left(timedelta(days=1, minutes=3), "fr") == "dans 1 jour 3 minutes"
     assert d.time_left(timedelta(0), "uk") == "минув"
+
+
+# -- a moment read in each reader's language (issue 17): a value of a sentence written once, and a date told back --
+
+
+def test_a_local_time_reads_itself_in_each_language_and_in_english_as_a_str():
+    when = d.LocalTime(FIXED, "Europe/Paris")
+    assert str(when) == when.message == "Friday 06 November 2026, 19:00 Europe/Paris"
+    assert (when.when, when.tz_name) == (FIXED, "Europe/Paris")
+    assert i18n.translator("fr").say(when) == "vendredi 6 novembre 2026, 19:00 Europe/Paris"
+    assert i18n.translator("uk").say(when) == "пʼятниця, 6 листопада 2026\u202fр., 19:00 Europe/Paris"
+    sentence = Text("the deadline is now %(when)s (%(iso)s).", {"when": when, "iso": "2026-11-06T18:00:00Z"})
+    assert ENGLISH.say(sentence) == ("the deadline is now Friday 06 November 2026, 19:00 Europe/Paris "
+                                     "(2026-11-06T18:00:00Z).")
+    assert i18n.translator("zh").say(sentence) == ("截止时间现为 2026年11月6日星期五, 19:00 Europe/Paris"
+                                                   "（2026-11-06T18:00:00Z）。")
+
+
+def test_a_moment_is_told_in_words_then_as_it_is_written():
+    assert d.moment_text(FIXED) == "Friday 06 November 2026, 18:00 UTC (2026-11-06T18:00:00Z)"
+    assert d.moment_text(FIXED, "Asia/Shanghai", "zh") == \
+        "2026年11月7日星期六, 02:00 Asia/Shanghai (2026-11-06T18:00:00Z)"
+    assert d.moment_text(FIXED, lang="ru") == ("пятница, 6 ноября 2026\u202fг., 18:00 UTC "
+                                               "(2026-11-06T18:00:00Z)")

@@ -28,6 +28,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta, timezone
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from pbem.lang import Text, Tongue
 from pbem.server import i18n
 
 DEFAULTS = {
@@ -160,6 +161,26 @@ def local_time(when: datetime, tz_name: str, now: datetime | None = None, lang: 
 
         text = format_date(local.date(), "full", locale=i18n.babel_locale(lang)) + local.strftime(", %H:%M ") + tz_name
     return text if now is None else f"{text}, {time_left(when - now, lang)}"
+
+
+def moment_text(when: datetime, tz_name: str = "UTC", lang: str | None = None) -> str:
+    """A moment a player wrote and is told back (a vacation's start and end): ``local_time``'s words in
+    his language, then the exact moment as he may write it again: "Sunday 20 December 2026, 00:00 UTC
+    (2026-12-20T00:00:00Z)"."""
+    return f"{local_time(when, tz_name, lang=lang)} ({iso(when)})"
+
+
+class LocalTime(Text):
+    """A moment as a value of a sentence written once and read later by each reader in his own language
+    (a moderator's "the deadline is now %(when)s", mailed to every seat): ``local_time`` in time zone
+    ``tz_name``, in the words of whichever language reads the sentence (``str()``: the English)."""
+
+    def __init__(self, when: datetime, tz_name: str):
+        super().__init__(local_time(when, tz_name))
+        self.when, self.tz_name = when, tz_name
+
+    def read_in(self, tongue: Tongue) -> str:
+        return local_time(self.when, self.tz_name, lang=tongue.lang)
 
 
 def time_left(left: timedelta, lang: str | None = None) -> str:

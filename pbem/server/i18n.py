@@ -72,6 +72,12 @@ def translator(lang: str | None) -> Tongue:
     return catalog(lang, (LOCALE_DIR, DOMAIN))
 
 
+def labelled(tongue: Tongue, what: str, value: str) -> str:
+    """"what: value" (a seat and its player, an answer's key and its words) as the language writes it: French
+    with a space before the colon, Chinese with a full-width colon."""
+    return tongue.gettext("%(what)s: %(value)s", what=what, value=value)
+
+
 def translate(lang: str | None, message: str, /, **values) -> str:
     """``message`` in ``lang`` (extracted by its second argument: scripts/translations)."""
     return translator(lang).gettext(message, **values)

@@ -253,9 +253,10 @@ def handle(service: Service, row: dict, msg: Inbound | None = None) -> dict:
         side = service.seat_named(game_id, str(header.side))
     if side is None:
         return {**stranger(tr.gettext("Your mail names a side game %(game)s does not have (the sides are %(sides)s); "
-                                      "nothing was done.", game=game_id, sides=", ".join(titles.values())),
+                                      "nothing was done.", game=game_id,
+                                      sides=tr.listed(list(service.seat_titles(game_id, lang).values()))),
                            "no such side"), "game": game_id}
-    if not authenticate(service, game_id, side, header.key, sender, row):
+    if not authenticate(service, game_id, side, header.key, sender, row, lang=chosen):
         return {"why": "wrong key", "from": sender, "game": game_id, "side": side}
     seat = service.seat(game_id, side)
     tag = f"[pbem {game_id}]"
@@ -455,16 +456,18 @@ def read_note(msg, lang: str = "en") -> str:
     return f"\n\nRead from your mail: {read}.\nIgnored: {ignored}."
 
 
-def authenticate(service: Service, game_id: int, side: str, key, from_addr: str, row: dict) -> bool:
+def authenticate(service: Service, game_id: int, side: str, key, from_addr: str, row: dict,
+                 lang: str | None = None) -> bool:
     """The key decides, never the From address. A wrong key is refused with a fixed answer
-    (capped as any stranger's), and the seat's owner is told -- at most once every few
-    hours, with the count of attempts since the last notice."""
+    (capped as any stranger's; in ``lang``, the language the mail's answer address chose or its
+    mail program says, else the sender's choice, else English), and the seat's owner is told -- at
+    most once every few hours, with the count of attempts since the last notice."""
     store = service.store
     if service.check_key(game_id, side, str(key)):
         return True
     store.audit(from_addr, "wrong_key", game_id, detail={"from": from_addr.lower(), "side": side,
                                                           "inbound": row["id"]})
-    tr = i18n.translator(store.language_of(from_addr))  # a stranger: the language his address chose, else English
+    tr = i18n.translator(lang or store.language_of(from_addr))  # a stranger: the language his address chose, else English
     reply(service, from_addr, f"[pbem {game_id}] " + tr.gettext("Refused: wrong key"),
           tr.gettext("The key in your mail is not the key of %(seat)s in game %(game)s; nothing was done.",
                      seat=service.seat_title(game_id, side, tr.lang), game=game_id)
@@ -518,7 +521,8 @@ def run_command(service: Service, game_id: int, side: str, command: str, args: l
         service.schedule_vacation(email, starts, ends)
         return tr.gettext("Vacation scheduled for %(email)s, from %(starts)s to %(ends)s: in every game that allows "
                           "vacations, a deadline that passes without your orders meanwhile waits for its end.",
-                          email=email, starts=deadlines.iso(starts), ends=deadlines.iso(ends))
+                          email=email, starts=deadlines.moment_text(starts, lang=tr.lang),
+                          ends=deadlines.moment_text(ends, lang=tr.lang))
     if command == "REMATCH":
         email = service.seat(game_id, side)["email"] or ""
         new = service.rematch(game_id, email)

@@ -83,9 +83,9 @@ def deadline(service: Service, game_id, who, why, when: str, zone: str = "UTC"):
     moment = moment.astimezone(timezone.utc)
     if moment <= service.now():
         raise ServiceError('%(when)s has passed: to play the day now, use "resolve now"',
-                           when=deadlines.local_time(moment, zone))
+                           when=deadlines.LocalTime(moment, zone))
     service.set_deadline(game_id, moment)
-    return say("the deadline is now %(when)s (%(iso)s).", when=deadlines.local_time(moment, zone),
+    return say("the deadline is now %(when)s (%(iso)s).", when=deadlines.LocalTime(moment, zone),
                iso=deadlines.iso(moment))
 
 
@@ -114,7 +114,7 @@ def resolve_now(service: Service, game_id, who, why):
     day = service.resolve_next(game_id)
     if day is None:
         raise ServiceError("the day was not resolved: it waits on a question to a player, or the game is over")
-    return say("%(turn)s was resolved now; the reports follow.", turn=service.turn_label(service.game(game_id), day))
+    return say("%(turn)s was resolved now; the reports follow.", turn=service.turn_said(service.game(game_id), day))
 
 
 def replace(service: Service, game_id, who, why, side: str, email: str):
@@ -136,7 +136,7 @@ def replace(service: Service, game_id, who, why, side: str, email: str):
     service.store.update_seat(game_id, side, email=email, missed=0)
     service.set_key(game_id, side, key)
     service.welcome(game_id, side, email, key)
-    return say("%(seat)s is now played by %(email)s.", seat=service.seat_title(game_id, side), email=email)
+    return say("%(seat)s is now played by %(email)s.", seat=service.seat_said(game_id, side), email=email)
 
 
 def amend_orders(service: Service, game_id, who, why, day: int, side: str, text: str):

@@ -24,6 +24,8 @@ from pbem.paths import MAPS
 from pbem.server.store import NoSuchGame, NoSuchSeat, Store
 
 
+NOT_YET_SET = N_("(set when this day's reports are out)")
+"""The deadline of a day being resolved: the next is set once its reports are out."""
 NO_DEADLINE = {"open": N_("(none yet: the game begins when every seat is taken)"),
                "paused": N_("(none while the game is paused)"),
                "finished": N_("(none: the game is over)")}
@@ -43,6 +45,18 @@ def scenario_path(name: str) -> Path:
 
 def file_sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+class TurnSaid(Text):
+    """A day's name (``Game.turn_label``) as a value of a sentence read later in its reader's language:
+    "6AM (Austria's day)" in English, "6 h (tour autrichien)" in French."""
+
+    def __init__(self, game: Game, day: int):
+        super().__init__(game.turn_label(day))
+        self.game, self.day = game, day
+
+    def read_in(self, tongue) -> str:
+        return self.game.turn_label(self.day, tongue.lang)
 
 
 class ServiceBase:
@@ -114,6 +128,11 @@ class ServiceBase:
         """The name of ``day`` (default: the next). A day with a position is named by it (its
         ``Turn.label``, in the game's words); a day beyond, by the ruleset, in ``lang``."""
         return game.turn_label(day, lang)
+
+    def turn_said(self, game: Game, day: int | None = None) -> Text:
+        """The name of ``day`` as a value of a sentence read later in its reader's language (a moderator's
+        "%(turn)s was resolved now", mailed to every seat): :meth:`turn_label` in the reader's language."""
+        return TurnSaid(game, game.day if day is None else day)
 
     def lang_of(self, game_id: int, side: str | None) -> str:
         """The language of seat ``side``'s player (his choice, kept with his address; English
@@ -212,7 +231,7 @@ class ServiceBase:
         when = when or self.deadline(game_id)
         lang = lang or (self.lang_of(game_id, side) if side else "en")
         if when is None:
-            return i18n.translate(lang, NO_DEADLINE.get(info["status"], N_("(set when this day's reports are out)")))
+            return i18n.translate(lang, NO_DEADLINE.get(info["status"], NOT_YET_SET))
         zone = self.seat(game_id, side)["timezone"] if side else "UTC"
         return deadlines.local_time(when, zone, now=self.now(), lang=lang)
 

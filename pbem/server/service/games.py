@@ -115,9 +115,9 @@ class Games(ServiceBase):
         zone = (self.store.find_player(moderator) or {}).get("timezone") or \
             (info.get("settings") or {}).get("timezone") or "UTC"
         tr = i18n.translator(self.store.language_of(moderator))
-        seats = [f"  {self.seat_title(game_id, s['side'], tr.lang)}: "
-                 + (s["email"] or (tr.gettext("the computer") if s["side"] in self.bots_of(game_id)
-                                   else tr.gettext("(open)")))
+        seats = ["  " + i18n.labelled(tr, self.seat_title(game_id, s['side'], tr.lang),
+                                      s["email"] or (tr.gettext("the computer") if s["side"] in self.bots_of(game_id)
+                                                     else tr.gettext("(open)")))
                  for s in self.store.seats(game_id)]
         running = info["status"] == "running"
         if what == "named":

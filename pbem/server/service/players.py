@@ -153,7 +153,7 @@ class Vacations(ServiceBase):
             for other in self.store.seats(game_id):
                 if other["email"]:
                     tr = i18n.translator(self.store.language_of(other["email"]))
-                    titles = ", ".join(self.seat_title(game_id, side, tr.lang) for side, _ in away)
+                    titles = tr.listed([self.seat_title(game_id, side, tr.lang) for side, _ in away])
                     notice(self.store, other["email"], f"[pbem {game_id}] " + tr.gettext("%(seats)s: on vacation",
                                                                                         seats=titles),
                           tr.gettext("%(seats)s of game %(game)s is on a vacation scheduled ahead. The deadline waits "

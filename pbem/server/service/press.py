@@ -33,7 +33,8 @@ class Press(ServiceBase):
             seat = self.seat_named(game_id, name)
             if seat is None:
                 raise ServiceError("game %(game)s has no seat %(name)s (seats: %(names)s)",
-                                   game=game_id, name=repr(name.strip()), names=', '.join(titles.values()))
+                                   game=game_id, name=repr(name.strip()),
+                                   names=[self.seat_said(game_id, s) for s in titles])
             if seat == sender:
                 raise ServiceError("a message goes to other seats, not your own")
             if seat not in out:
@@ -63,8 +64,8 @@ class Press(ServiceBase):
                 refusal = press_refusal(game.ruleset, game.scenario, game.state, sender, tuple(recipients))
                 if refusal:
                     raise ServiceError("not now: %(refusal)s", refusal=refusal)
-            title = self.seat_title(game_id, sender)
-            names = ", ".join(self.seat_title(game_id, s) for s in recipients)
+            sender_lang = self.lang_of(game_id, sender)
+            names = i18n.translator(sender_lang).listed([self.seat_title(game_id, s, sender_lang) for s in recipients])
             with self.store.transaction():
                 pid = self.store.execute(
                     "INSERT INTO press (game_id, day, sender, recipients, text, created) VALUES (?, ?, ?, ?, ?, ?)",
@@ -77,15 +78,15 @@ class Press(ServiceBase):
                     notice(self.store, self.seat(game_id, seat)["email"],
                            f"[pbem {game_id}] " + tr.gettext("Message from %(seat)s", seat=said),
                            tr.gettext("%(seat)s writes to %(names)s in game %(game)s (%(turn)s):", seat=said,
-                                      names=", ".join(self.seat_title(game_id, s, tr.lang) for s in recipients),
+                                      names=tr.listed([self.seat_title(game_id, s, tr.lang) for s in recipients]),
                                       game=self.label(game_id),
                                       turn=self.turn_label(game, lang=tr.lang))
                            + f"\n\n{text}\n\n"
                            + tr.gettext("To answer, send a mail whose first line carries your key and whose next line "
                                         "is\n  PRESS %(seat)s\nfollowed by your message, or write on the game's press "
-                                        "page.", seat=title),
+                                        "page.", seat=said),
                           kind="press", game_id=game_id, dedupe_key=f"press:{pid}:{seat}")
-        return i18n.translate(self.lang_of(game_id, sender), "Your message went to %(names)s.", names=names)
+        return i18n.translate(sender_lang, "Your message went to %(names)s.", names=names)
 
     def press_for(self, game_id: int, side: str | None, lang: str | None = None) -> list[dict]:
         """The messages seat ``side`` sent or received (None: all of them, for the moderator), the

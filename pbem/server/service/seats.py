@@ -165,7 +165,8 @@ class Seats(ServiceBase):
             queue(self.store, moderator, f"[pbem {game_id}] " + tr.gettext("Players moved between seats"),
                   tr.gettext("Game %(game)s: by %(why)s, the seats are now held so:", game=self.label(game_id),
                              why=self.why_in(game_id, why, tr)) + "\n"
-                  + "\n".join(f"  {self.seat_title(game_id, s, tr.lang)}: {who(holders[s])}" for s in sorted(holders))
+                  + "\n".join("  " + i18n.labelled(tr, self.seat_title(game_id, s, tr.lang), who(holders[s]))
+                              for s in sorted(holders))
                   + "\n\n" + tr.gettext("The moderator console: %(url)s", url=self.console_url(game_id)),
                   kind="moderator", game_id=game_id)
 

@@ -135,7 +135,7 @@ class Turns(ServiceBase):
             if other["email"] and other["side"] not in late:
                 lang = self.store.language_of(other["email"])
                 tr = i18n.translator(lang)
-                titles = ", ".join(self.seat_title(game_id, side, lang) for side in late)
+                titles = tr.listed([self.seat_title(game_id, side, lang) for side in late])
                 notice(self.store, other["email"], f"[pbem {game_id}] " + tr.gettext("Late: %(seats)s", seats=titles),
                        tr.gettext("Game %(game)s: the deadline for %(turn)s has passed and %(seats)s has sent no "
                                   "orders yet. The day is resolved when the grace time ends, %(end)s, with or "
@@ -254,8 +254,12 @@ class Turns(ServiceBase):
             return
         for side in game.turn().seats:
             email = self.seat(game_id, side)["email"]
-            chat(self.store, email, f"[pbem {game_id}] Your turn in {self.label(game_id)}: "
-                                    f"{self.turn_label(game)}, orders due by {deadlines.iso(when)}",
+            if not email:
+                continue
+            lang = self.lang_of(game_id, side)  # the seat's player's language, the deadline in his time zone
+            chat(self.store, email, f"[pbem {game_id}] " + i18n.translate(
+                     lang, "Your turn in %(game)s: %(turn)s, orders due by %(deadline)s", game=self.label(game_id),
+                     turn=self.turn_label(game, lang=lang), deadline=self.deadline_for(game_id, side, when, lang)),
                  "turn", game_id, f"turn:{game_id}:{game.day}:{side}:{self.rewinds(game)}")
 
     def start_clock(self, job: dict) -> None:
@@ -382,7 +386,7 @@ class Turns(ServiceBase):
             if seat["email"]:
                 tr = i18n.translator(self.store.language_of(seat["email"]))
                 shown = read[tr.lang]
-                options = "\n".join(f"  {key}: {shown.label(key)}" for key in decision.options)
+                options = "\n".join("  " + i18n.labelled(tr, key, shown.label(key)) for key in decision.options)
                 body = "\n\n".join([
                     tr.gettext("Game %(game)s needs your decision before it can go on:", game=self.label(game_id)),
                     shown.question, options,

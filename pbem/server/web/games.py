@@ -274,7 +274,8 @@ def page(game_id: int, side: str | None, result=None, text: str | None = None, s
     if shown:  # the question and its choices as the reader's language reads them
         question = dict(question, decision=dict(question["decision"], **shown))
     question_deadline = deadlines.local_time(deadlines.parse_iso(question["deadline"]),
-                                             service().seat(game_id, side)["timezone"], now=service().now()) \
+                                             service().seat(game_id, side)["timezone"], now=service().now(),
+                                             lang=i18n.web_lang()) \
         if question else ""  # in the seat's time zone, with the time left
     standing_now = game.view(side).get("standing", {}).get(side, []) if side else []
     if playing and standing_text is None:
@@ -382,9 +383,11 @@ def settings_list(game_id: int) -> list[tuple[str, str]]:
     bots = s.get("bots") or {}
     if bots:
         offered = rules.bots()
-        out.append((_("Computer players"), ", ".join(
-            f"{service().seat_title(game_id, seat, lang)}: {words.gettext(offered[name].title) if name in offered else name}"
-            for seat, name in sorted(bots.items()))))
+        tr = i18n.translator(lang)
+        out.append((_("Computer players"), tr.listed([
+            i18n.labelled(tr, service().seat_title(game_id, seat, lang),
+                          words.gettext(offered[name].title) if name in offered else name)
+            for seat, name in sorted(bots.items())])))
     return out
 
 
