@@ -254,7 +254,7 @@ def test_a_second_step_only_in_the_round_from_the_reserve_and_own_blocks_ahead_a
         def name(self, b):
             return b.id
 
-        def where(self, battle, loc):
+        def where(self, loc):
             return loc
 
         def say(self, battle, text, public=False, **data):
