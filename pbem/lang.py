@@ -89,6 +89,30 @@ class Tongue:
         return f"Tongue({self.lang!r})"
 
 
+class NamedTongue(Tongue):
+    """A game's texts in one language with the places of its map in their usual spelling there: a value
+    that is exactly a place's name on the map is written as ``names`` spells it (Marengo: Маренго,
+    马伦哥). A game whose sentences carry places as plain names (the Marengo family) reads them so."""
+
+    def __init__(self, base: Tongue, names: dict[str, str]):
+        super().__init__(base.lang, base.translations)
+        self.names = names
+
+    def spelled(self, value):
+        return self.names.get(value, value) if isinstance(value, str) else value
+
+    def gettext(self, message: str, /, **values) -> str:
+        return super().gettext(message, **{k: self.spelled(v) for k, v in values.items()})
+
+    def ngettext(self, singular: str, plural: str, num: int, /, **values) -> str:
+        return super().ngettext(singular, plural, num, **{k: self.spelled(v) for k, v in values.items()})
+
+    _ = gettext
+
+    def say(self, text: Text | str) -> str:
+        return self.spelled(text) if isinstance(text, str) else super().say(text)
+
+
 LIST_SEPARATOR = {"zh": "、"}
 """How a language separates the items of a list in a sentence (", " unless said here)."""
 

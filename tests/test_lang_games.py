@@ -561,7 +561,7 @@ def test_a_text_reads_its_values_lists_and_plurals_in_the_language():
     blocks = say("%(blocks)s retreat from %(place)s to %(to)s.", blocks=["A1", "A2"], place="Marengo",
                  to=say("%(place)s (reserve)", place="Spinetta"))
     assert str(blocks) == "A1, A2 retreat from Marengo to Spinetta (reserve)."
-    assert marengo_tongue("zh").say(blocks) == "A1、A2从Marengo撤退到Spinetta（后备）。"
+    assert marengo_tongue("zh").say(blocks) == "A1、A2从马伦哥撤退到斯皮内塔（后备）。"  # the places as Chinese spells them
     count = say_plural("%(num)d %(side)s block", "%(num)d %(side)s blocks", 5, side=say("French"))
     assert str(count) == "5 French blocks"
     assert marengo_tongue("ru").say(count) == "5 блоков Франции"
@@ -1092,3 +1092,20 @@ def test_every_void_reason_of_triomphes_cases_reads_in_the_seats_language(triomp
         assert not left, f"{lang} {case}: English left: {left[:3]} in {native!r}"
         reasons.add(why.message)
     assert len(reasons) >= 15, sorted(reasons)
+
+
+@pytest.mark.parametrize("lang, marengo, spinetta", [("uk", "Маренго", "Спінетта"), ("ru", "Маренго", "Спинетта"),
+                                                      ("zh", "马伦哥", "斯皮内塔"), ("fr", "Marengo", "Spinetta")])
+def test_the_family_s_reports_spell_the_map_s_places_as_the_reader_s_language_does(lang, marengo, spinetta):
+    """A place named in a sentence of Bonaparte at Marengo or Triomphe à Marengo reads in its usual spelling
+    in the reader's language (words.toml's names), as the orders read it; English and French keep the map's."""
+    from pbem.games.marengo.words import marengo_tongue
+    from pbem.games.triomphe.words import triomphe_tongue
+    from pbem.lang import say
+
+    moved = say("%(blocks)s retreat from %(place)s to %(to)s.", blocks=["A1"], place="Marengo", to="Spinetta")
+    for tongue in (marengo_tongue(lang), triomphe_tongue(lang)):
+        text = tongue.say(moved)
+        assert marengo in text and spinetta in text, text
+        assert tongue.say("Spinetta") == spinetta and tongue.say("A1") == "A1"
+    assert str(moved) == "A1 retreat from Marengo to Spinetta."
