@@ -24,7 +24,7 @@ from pbem.lang import say_plural
 from . import fire, movement, pips, sight
 from pbem.lang import Text
 
-from .elements import Element, as_inches, formations_for, inches
+from .elements import Element, formations_for, in_inches, inches, length_said
 from .orders import Event, Step
 from .lang import joined, term
 from .lang import say as T  # a Text: a line each seat reads in its own language
@@ -375,16 +375,16 @@ class Executor:
                 goal = why if kind == "place" else T("the nearest enemy it sees of the target, %(enemy)s",
                                                      enemy=enemy.id)
                 question = T("%(element)s moves %(distance)s towards %(goal)s%(round)s to (%(x)s, %(y)s)",
-                             element=e.id, distance=as_inches(round(part.length)), goal=goal,
+                             element=e.id, distance=length_said(round(part.length)), goal=goal,
                              round=T(" round %(corners)s corner(s) of impassable ground", corners=corners)
-                             if corners > 0 else "", x=f"{x / 10:g}", y=f"{y / 10:g}")
+                             if corners > 0 else "", x=in_inches(x), y=in_inches(y))
                 choice = self.decide(side, "path", question, ["go", "stay"], "go")
                 if choice != "go":
                     return False
                 e.x, e.y, e.facing = x, y, facing
                 e.moved = True
                 self.say(T("%(element)s moves %(distance)s to (%(x)s\", %(y)s\")", element=e.id,
-                           distance=as_inches(round(part.length)), x=f"{x / 10:g}", y=f"{y / 10:g}"), side)
+                           distance=length_said(round(part.length)), x=in_inches(x), y=in_inches(y)), side)
                 return True
             last = why_not
         if tries:

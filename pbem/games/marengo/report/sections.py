@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from pbem.games.marengo.scenario import SIDE_ADJ
-from pbem.games.simmons.lang import Tongue
+from pbem.games.simmons.lang import Tongue, then
 from pbem.games.simmons.lang import tongue as english
 from pbem.games.simmons.report import ReportFrame
 from pbem.report.document import Bullets, Document, Heading, Para, Report, Table
@@ -108,7 +108,7 @@ def _reinforcements(doc: Document, facts: Facts) -> None:
                                 hour=facts.clock(r["arrives"])) for r in due]
             doc.add(Para(t.ngettext("%(side)s (enemy): %(num)d block still to come: %(items)s.",
                                     "%(side)s (enemy): %(num)d blocks still to come: %(items)s.", total,
-                                    side=facts.side(s), items="; ".join(items))))
+                                    side=facts.side(s), items=t.say(then(*items)))))
 
 
 def _own_next_hour(facts: Facts) -> int | None:
