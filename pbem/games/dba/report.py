@@ -171,7 +171,7 @@ def orders_template(game, seat, *, deadline=None, game_label="", game_id="", lan
         t.gettext("; due %(deadline)s", deadline=deadline) if deadline else "")
     if t.lang == "en":
         head = f"# {view['turn_label']}" + (f"; due {deadline}" if deadline else "")
-    lines = [f"GAME {game_id or game_label or 'GAME'} SIDE {seat}", head] + [
+    lines = [header_line(game, seat, game_id or game_label, lang), head] + [
         "# " + t.gettext(line) for line in TEMPLATE_HELP]
     from .bot import superior_of
 
@@ -194,3 +194,18 @@ def orders_template(game, seat, *, deadline=None, game_label="", game_id="", lan
         lines.append(f"# {word('HOLD')}")
     lines.append("# " + t.gettext("places: %(places)s", places=", ".join(t.say(term(p)) for p in view["places"])))
     return "\n".join(lines) + "\n"
+
+
+def header_line(game, seat: str, label, lang: str) -> str:
+    """The form's header in the reader's words (PARTIE 7 CAMP France, ГРА 7 СТОРОНА Франція; the core reads every
+    language's) naming the seat by its title in his language, as the server reads a seat named in any language;
+    English as it always was (``GAME 7 SIDE french``)."""
+    from pbem.core.orders import header_words
+    from pbem.core.ruleset import seat_title_in
+
+    key = header_words(lang)
+    named = seat
+    if key["GAME"] != "GAME":
+        named = next((seat_title_in(game.ruleset, s, lang) for s in game.ruleset.seats(game.scenario, game.options)
+                      if s.id == seat), seat)
+    return f"{key['GAME']} {label or key['GAME']} {key['SIDE']} {named}"
