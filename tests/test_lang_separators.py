@@ -217,3 +217,10 @@ def test_the_form_sent_back_finds_its_seat_on_a_real_server_store(tmp_path):
         header, _ = parse_header(game.ruleset.orders_template(game, seat, deadline=None, game_label="g",
                                                                  game_id=str(game_id), lang=lang))
         assert header.game == str(game_id) and service.seat_named(game_id, str(header.side)) == seat
+
+
+def test_napoleon1815s_setup_form_names_each_town_with_the_languages_colon():
+    game = new_game("napoleon1815")
+    assert "\n# Brussels: WEL BR-5" in form(game, "anglo-dutch", "en")
+    assert "\n# Bruxelles : WEL BR-5" in form(game, "anglo-dutch", "fr")
+    assert "\n# 布鲁塞尔：WEL BR-5" in form(game, "anglo-dutch", "zh")

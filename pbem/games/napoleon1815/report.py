@@ -132,7 +132,8 @@ def orders_template(game, seat, *, deadline=None, game_label="", game_id="", lan
             towns: dict[str, list[str]] = {}
             for spec in game.scenario.army_blocks(SEAT_ARMY[seat]):
                 towns.setdefault(spec.setup, []).append(spec.id)
-            lines += [f"# {t.place(board.name(town))}: {' '.join(ids)}" for town, ids in towns.items()]
+            lines += ["# " + t.say(say("%(where)s: %(blocks)s", where=t.place(board.name(town)), blocks=" ".join(ids)))
+                      for town, ids in towns.items()]
     lines += [f"# DOCTRINE {k} {v[0]}   ({t.say(v[1])})" for k, v in DOCTRINE.items()]
     lines += ["# " + t.gettext("RETREAT TO <town>, <town>"), "# " + t.gettext("SUPPLY LOSS <blocks>"),
               "# " + t.gettext("RETREAT FIRST <blocks>"), "# " + t.gettext("SKIRMISH <blocks>"),
