@@ -224,3 +224,13 @@ def test_napoleon1815s_setup_form_names_each_town_with_the_languages_colon():
     assert "\n# Brussels: WEL BR-5" in form(game, "anglo-dutch", "en")
     assert "\n# Bruxelles : WEL BR-5" in form(game, "anglo-dutch", "fr")
     assert "\n# 布鲁塞尔：WEL BR-5" in form(game, "anglo-dutch", "zh")
+
+
+def test_lists_the_marengo_familys_code_joins_are_joined_as_each_language_lists():
+    game, seat = played("marengo", days=12), "austria"  # Austria has enemies next door to two places by then
+    chinese = [line for line in form(game, seat, "zh").splitlines() if "相邻区域有敌军：" in line]
+    english = [line for line in form(game, seat, "en").splitlines() if "enemy next door in " in line]
+    assert english and len(english) == len(chinese)
+    commas = [line.split("enemy next door in ")[1].count(", ") for line in english]
+    assert sum(commas) > 0 and commas == [line.split("相邻区域有敌军：")[1].count("、") for line in chinese]
+    assert not any(", " in line.split("相邻区域有敌军：")[1] for line in chinese)

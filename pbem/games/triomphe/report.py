@@ -50,7 +50,7 @@ class TriompheReport(ReportFrame):
         v = facts.view
         rows = []
         for s in facts.sides:
-            committed = ", ".join(f"{facts.name(lid)} {n}" for lid, n in sorted(v["committed"][s].items())) \
+            committed = t.listed([f"{facts.name(lid)} {n}" for lid, n in sorted(v["committed"][s].items())]) \
                 or _("none")
             track = t.listed([colon(facts.clock(parse_hour(h)), n) for h, n in v["track"][s].items()]) \
                 or _("none")
@@ -96,7 +96,7 @@ class TriompheReport(ReportFrame):
                 else Para(_("No blocks.")))
         gone = sorted((b for b in mine if b["status"] == "eliminated"), key=lambda b: natural(b["id"]))
         if gone:
-            doc.add(Para(", ".join(f"{b['id']} {b['name']} ({facts.kind(b['type'])})" for b in gone) + ".",
+            doc.add(Para(facts.tongue.listed([f"{b['id']} {b['name']} ({facts.kind(b['type'])})" for b in gone]) + ".",
                          strong=_("Eliminated:")))
 
     def enemy(self, doc: Document, facts: Facts) -> None:

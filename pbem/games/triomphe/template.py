@@ -102,8 +102,8 @@ def template(scenario: Scenario, view: dict, game: str = "<game>", deadline: str
     lines.append("# == " + _("Your blocks") + " ==")
     for (lid, facing), group in groups.items():
         ids = " ".join([b["id"] for b in group if not b["disorganised"]][:3])  # §6: three blocks an action
-        names = ", ".join(f"{b['id']} {kind(b['type'])} {b['strength']}"
-                          + (" (" + _("disorganised") + ")" if b["disorganised"] else "") for b in group)
+        names = t.listed([f"{b['id']} {kind(b['type'])} {b['strength']}"
+                          + (" (" + _("disorganised") + ")" if b["disorganised"] else "") for b in group])
         lines.append("# " + t.say(colon(place(lid, facing), names)))
         if not ids:
             continue

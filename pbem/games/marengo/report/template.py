@@ -81,7 +81,7 @@ def order_template(facts: Facts) -> str:
         if enemy_at.get(locale):
             notes.append(_("%(num)d enemy here", num=enemy_at[locale]))
         if near and facing is None:
-            notes.append(_("enemy next door in %(locales)s", locales=", ".join(facts.name(n) for n in near)))
+            notes.append(_("enemy next door in %(locales)s", locales=t.listed([facts.name(n) for n in near])))
         lines.append(f"# -- {t.say(then(*notes))}")
         for b in group:
             extra = []
