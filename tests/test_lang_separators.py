@@ -234,3 +234,13 @@ def test_lists_the_marengo_familys_code_joins_are_joined_as_each_language_lists(
     commas = [line.split("enemy next door in ")[1].count(", ") for line in english]
     assert sum(commas) > 0 and commas == [line.split("相邻区域有敌军：")[1].count("、") for line in chinese]
     assert not any(", " in line.split("相邻区域有敌军：")[1] for line in chinese)
+
+
+@pytest.mark.parametrize("name,seat,english", [
+    ("marengo", "austria", "Morale: Austria 16, France 17"),
+    ("napoleon1815", "french", "Blocks lost: french 0, anglo 0, prussian 0")])
+def test_status_lines_list_as_each_language_lists(name, seat, english):
+    game = new_game(name)
+    assert game.ruleset.status_lines(game, seat, lang="en") == [english]
+    chinese = game.ruleset.status_lines(game, seat, lang="zh")[0]
+    assert ", " not in chinese and chinese.count("、") == english.count(", ")

@@ -29,7 +29,8 @@ def build_report(game, day, seat, *, deadline=None, game_label="", game_id="", s
     doc.add(Para(t.say(SEAT_SAID[seat]) if seat in SEAT_SAID else moderator if seat else moderator,
                  strong=t.gettext("For:")))
     if view["over"]:
-        doc.add(Para(t.say(say("%(winner)s: %(why)s", winner=winner_said(view["winner"]), why=victory_text(game, view, t))),
+        ended = say("%(winner)s: %(why)s", winner=winner_said(view["winner"]), why=victory_text(game, view, t))
+        doc.add(Para(t.say(ended),
                      strong=t.gettext("The game is over.")))
     else:
         after = t.say(label_said(scenario, game.days[day].after))

@@ -114,7 +114,8 @@ def order_template(facts: Facts) -> str:
             when = _("due now") if (b.get("arrives") or 0) <= hour else arrives
             if not own_day:
                 when = arrives or _("any time")
-            lines.append("#    " + t.say(colon(f"{b['id']} {b['name']}, {facts.kind(b['type'])} {b['strength']}", when)))
+            block = f"{b['id']} {b['name']}, {facts.kind(b['type'])} {b['strength']}"
+            lines.append("#    " + t.say(colon(block, when)))
         if own_day:
             lines += [f"# {say(x)}" for x in _useful(facts, _entry_examples(facts, [b for b in waiting
                                                                                if (b.get("arrives") or 0) <= hour]))]
