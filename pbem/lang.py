@@ -20,7 +20,7 @@ catalog entry (English) and its values — and the report reads it in each seat'
 
 A value may itself be a Text (a side's name, a formation) and is read in the same language; a list
 or tuple of values is read as a list (each read, joined by the language's separator: ", " and in
-Chinese "、").
+Chinese "、"); a float is written with the language's decimal sign (1.9; in French 1,9).
 
 A text missing from the first catalog is looked for in the next (a game's own catalog falls back
 on its family's). Plural forms come from each catalog's header (Russian and Ukrainian have three).
@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
+from babel.numbers import format_decimal
 from babel.support import NullTranslations, Translations
 
 LANGUAGES = {"en": "English", "fr": "Français", "ru": "Русский", "uk": "Українська", "zh": "中文"}
@@ -80,6 +81,13 @@ class Tongue:
         if not isinstance(text, Text):
             return text
         return text.read_in(self)
+
+    def decimal(self, value: float) -> str:
+        """A number with a fraction written with this language's decimal sign ("1.9" in English, "1,9" in
+        French, Russian and Ukrainian), without grouping; English writes it as Python does (``str``)."""
+        if self.lang == DEFAULT:
+            return str(value)
+        return format_decimal(value, format="0.######", locale=self.lang)
 
     def listed(self, items) -> str:
         """Values read in this language and joined as a list ("A1, A2"; in Chinese "A1、A2")."""
@@ -133,7 +141,8 @@ class Text:
     def read_in(self, tongue: Tongue) -> str:
         """The sentence in ``tongue``'s language (its values read there too). A kind of Text that
         English writes otherwise than its catalog entry (an hour: 7AM) overrides this."""
-        values = {k: tongue.say(v) if isinstance(v, (Text, list, tuple)) else v for k, v in self.values.items()}
+        values = {k: tongue.say(v) if isinstance(v, (Text, list, tuple)) else
+                  tongue.decimal(v) if isinstance(v, float) else v for k, v in self.values.items()}
         if self.plural is None:
             return tongue.gettext(self.message, **values)
         return tongue.ngettext(self.message, self.plural, values["num"], **values)

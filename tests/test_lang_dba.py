@@ -279,7 +279,7 @@ def test_breaking_contact_evading_and_limbering_read_in_each_language_lines_ques
             left = [p for p in phrases | words if re.search(r"(?<![\w-])" + re.escape(p) + r"(?![\w-])", native)]
             assert not left, f"{lang}: {native!r} keeps {left}"
     ru = tongue("ru")
-    assert "разрывает контакт с blue-2-2 (на 0.8\" назад)" in " ".join(ru.say(s) for s in said)
+    assert "разрывает контакт с blue-2-2 (на 0,8\" назад)" in " ".join(ru.say(s) for s in said)
     assert any(ru.say(q).endswith("в какую сторону он отходит (на расстояние до 6\")?") for q, _ in asked)
 
 

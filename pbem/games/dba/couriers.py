@@ -20,6 +20,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+from .elements import in_inches
 from .orders import Order
 from .lang import Text, term
 from .lang import say as T  # a Text: read in each seat's language
@@ -68,7 +69,7 @@ class Courier:
         head = T("dispatch %(seq)s, %(sender)s to %(recipient)s, sent turn %(sent)s", seq=self.seq,
                  sender=term(self.order.sender.name), recipient=term(self.order.recipient.name), sent=self.sent)
         if self.status == RIDING:
-            return T("%(head)s: on the road (%(inches)s\" ridden)", head=head, inches=f"{self.ridden / 10:g}")
+            return T("%(head)s: on the road (%(inches)s\" ridden)", head=head, inches=in_inches(self.ridden))
         return T("%(head)s: %(status)s on turn %(turn)s", head=head, status=term(self.status), turn=self.delivered)
 
     def to_dict(self) -> dict:

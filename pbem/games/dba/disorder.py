@@ -20,6 +20,7 @@ from shapely import affinity
 from shapely.geometry import Point
 
 from . import movement
+from .elements import in_inches
 from .lang import N_, term
 from .lang import say as T  # a Text: read in each seat's language
 from .table import CONTACT, Table
@@ -90,5 +91,5 @@ def pull_apart(table: Table, say, decider=None) -> list[str]:
         e.x, e.y = trial.x, trial.y
         moved_ids.append(e.id)
         say(T("%(element)s is disorganised: it breaks contact with %(elements)s (%(inches)s\" %(way)s)",
-              element=e.id, elements=touching, inches=f"{gone / 10:g}", way=term(way)), e.side)
+              element=e.id, elements=touching, inches=in_inches(gone), way=term(way)), e.side)
     return moved_ids

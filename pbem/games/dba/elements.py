@@ -19,12 +19,26 @@ from functools import lru_cache
 from shapely import affinity
 from shapely.geometry import LineString, Point, Polygon, box
 
+from pbem.lang import Text
+
 TENTHS = 10  # tenths of an inch in an inch
 
 
 def inches(value: float) -> int:
     """A length in inches as integer tenths (``inches(2.5) == 25``)."""
     return round(value * TENTHS)
+
+
+def in_inches(tenths: float) -> int | float:
+    """Tenths as a number of inches for a Text's value (``19`` → ``1.9``, ``30`` → ``3``): a float is written with
+    the reader's decimal sign (1,9 in French; pbem.lang), English as ``f"{tenths / 10:g}"`` wrote it."""
+    number = float(f"{tenths / 10:g}")
+    return int(number) if number.is_integer() else number
+
+
+def length_said(tenths: int) -> Text:
+    """Tenths as a length for a Text's value, with its inch sign: ``3.5"`` (``3,5"`` in French)."""
+    return Text('%(inches)s"', {"inches": in_inches(tenths)})
 
 
 def as_inches(tenths: int) -> str:

@@ -24,9 +24,9 @@ from pbem.lang import say_plural
 from . import fire, movement, pips, sight
 from pbem.lang import Text
 
-from .elements import Element, as_inches, formations_for, inches
+from .elements import Element, formations_for, in_inches, inches, length_said
 from .orders import Event, Step
-from .lang import joined, term
+from .lang import N_, joined, term
 from .lang import say as T  # a Text: a line each seat reads in its own language
 from .table import Table
 
@@ -137,6 +137,12 @@ def attack_targets(table: Table, bid: str, step: Step, seen: set[str]) -> list[E
         near = min(e.shape.distance(loc.geometry) for e in enemies)
         return [e for e in enemies if e.shape.distance(loc.geometry) <= max(near, inches(3))]
     return enemies
+
+
+STORED_BEFORE = (N_("%(element)s moves %(distance)s towards %(goal)s%(round)s to (%(x)s, %(y)s)"),
+                 N_("%(element)s moves %(distance)s to (%(x)s\", %(y)s\")"))
+"""Entries a game's state may still hold as a Text's data (a report's news written before a point became its own
+value, read with the reader's decimal sign and separator): kept in the catalog so that it reads as before."""
 
 
 class Executor:
@@ -374,17 +380,18 @@ class Executor:
                 corners = len(path.coords) - 2
                 goal = why if kind == "place" else T("the nearest enemy it sees of the target, %(enemy)s",
                                                      enemy=enemy.id)
-                question = T("%(element)s moves %(distance)s towards %(goal)s%(round)s to (%(x)s, %(y)s)",
-                             element=e.id, distance=as_inches(round(part.length)), goal=goal,
+                question = T("%(element)s moves %(distance)s towards %(goal)s%(round)s to %(point)s",
+                             element=e.id, distance=length_said(round(part.length)), goal=goal,
                              round=T(" round %(corners)s corner(s) of impassable ground", corners=corners)
-                             if corners > 0 else "", x=f"{x / 10:g}", y=f"{y / 10:g}")
+                             if corners > 0 else "", point=T("(%(x)s, %(y)s)", x=in_inches(x), y=in_inches(y)))
                 choice = self.decide(side, "path", question, ["go", "stay"], "go")
                 if choice != "go":
                     return False
                 e.x, e.y, e.facing = x, y, facing
                 e.moved = True
-                self.say(T("%(element)s moves %(distance)s to (%(x)s\", %(y)s\")", element=e.id,
-                           distance=as_inches(round(part.length)), x=f"{x / 10:g}", y=f"{y / 10:g}"), side)
+                self.say(T("%(element)s moves %(distance)s to %(point)s", element=e.id,
+                           distance=length_said(round(part.length)),
+                           point=T('(%(x)s", %(y)s")', x=in_inches(x), y=in_inches(y))), side)
                 return True
             last = why_not
         if tries:

@@ -49,9 +49,28 @@ def terms(words, sep: str = ", ") -> Text | str:
     return Text(sep.join(f"%(w{n})s" for n in range(len(words))), values)
 
 
-def joined(*parts, sep: str = "") -> Text:
-    """Texts (or plain strings) one after another, each read in its reader's language."""
+def colon(head, rest) -> Text:
+    """``head: rest`` as the reader's language writes it ("1re brigade bleue : 9/9 fraîche", "蓝军第1旅：9/9")."""
+    return say("%(head)s: %(rest)s", head=head, rest=rest)
+
+
+def then(*parts) -> Text:
+    """Clauses one after another, separated as the reader's language separates them ("a; b", "a ; b", "a；b")."""
     parts = [p for p in parts if p not in (None, "")]
+    if len(parts) == 1:
+        return parts[0] if isinstance(parts[0], Text) else Text("%(p)s", {"p": parts[0]})
+    said = say("%(first)s; %(then)s", first=parts[0], then=parts[1])
+    for part in parts[2:]:
+        said = say("%(first)s; %(then)s", first=said, then=part)
+    return said
+
+
+def joined(*parts, sep: str = "") -> Text:
+    """Texts (or plain strings) one after another, each read in its reader's language; ``sep="; "`` separates
+    them as the reader's language does (:func:`then`)."""
+    parts = [p for p in parts if p not in (None, "")]
+    if sep == "; " and parts:
+        return then(*parts)
     return Text("".join(f"%(p{n})s" for n in range(len(parts))) if not sep else
                 sep.join(f"%(p{n})s" for n in range(len(parts))), {f"p{n}": p for n, p in enumerate(parts)})
 
@@ -88,8 +107,8 @@ def native_names() -> dict[str, str]:
     return {k: v for k, v in out.items() if k not in clash}
 
 
-__all__ = ["DOMAIN", "LOCALE", "N_", "ORDER_WORDS", "Text", "Tongue", "error_in_words", "fold", "joined",
-           "native_names", "say", "term", "terms", "tongue", "words_in"]
+__all__ = ["DOMAIN", "LOCALE", "N_", "ORDER_WORDS", "Text", "Tongue", "colon", "error_in_words", "fold", "joined",
+           "native_names", "say", "term", "terms", "then", "tongue", "words_in"]
 
 
 ORDER_WORDS = ("MOVE TO", "HOLD", "ATTACK", "DEPLOY", "RETREAT TO", "IN LINE", "IN COLUMN", "IN SQUARE",

@@ -22,7 +22,7 @@ from pbem.core.chance import Chance
 from pbem.core.decisions import Decider, Decision
 
 from . import effectiveness, officers
-from .elements import QUALITY_RANK, Element, inches
+from .elements import QUALITY_RANK, Element, in_inches, inches
 from .lang import Text, joined, term, terms
 from .lang import say as T  # a Text: read in each seat's language
 from .table import Table
@@ -184,7 +184,7 @@ class Combat:
                       T(" (destroyed %(elements)s)", elements=", ".join(self.destroyed)) if self.destroyed else "",
                       T("; %(commanders)s killed or taken with it", commanders=terms(self.commanders_lost))
                       if self.commanders_lost else "",
-                      joined("; ", self.pursuit) if self.pursuit else "")
+                      T("; %(then)s", then=self.pursuit) if self.pursuit else "")
 
 
 def column_behind(table: Table, e: Element) -> list[Element]:
@@ -316,7 +316,7 @@ def pursue(table: Table, cav: Element, beaten: Element, c: Combat) -> str:
         cav.x, cav.y = x, y
         if not table.in_contact(cav, beaten):
             return T("%(element)s pursues %(other)s %(inches)s\" but cannot reach it", element=cav.id, other=beaten.id,
-                     inches=f"{go / 10:g}")
+                     inches=in_inches(go))
         return T("%(element)s pursues %(other)s and stays in contact", element=cav.id, other=beaten.id)
     ahead = LineString([(cav.x, cav.y), step_back(cav, -PURSUIT)])
     lane = ahead.buffer(cav.frontage / 2, cap_style="flat")
@@ -326,12 +326,12 @@ def pursue(table: Table, cav: Element, beaten: Element, c: Combat) -> str:
         o = hit[0]
         go = max(0, round(min(PURSUIT, cav.edge("front").distance(o.shape))))
         cav.x, cav.y = step_back(cav, -go)
-        return T("%(element)s pursues %(inches)s\" into %(other)s", element=cav.id, inches=f"{go / 10:g}", other=o.id)
+        return T("%(element)s pursues %(inches)s\" into %(other)s", element=cav.id, inches=in_inches(go), other=o.id)
     for go in (PURSUIT, PURSUIT * 3 // 4, PURSUIT // 2, PURSUIT // 4, 0):  # the table's edge stops it
         if cav.moved_to(*step_back(cav, -go)).shape.within(table.area):
             break
     cav.x, cav.y = step_back(cav, -go)
-    return T("%(element)s pursues %(inches)s\"", element=cav.id, inches=f"{go / 10:g}")
+    return T("%(element)s pursues %(inches)s\"", element=cav.id, inches=in_inches(go))
 
 
 def pairs(table: Table, first_side: str) -> list[tuple[Element, Element, str]]:

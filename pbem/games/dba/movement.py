@@ -20,7 +20,7 @@ import math
 from shapely.geometry import LineString, Point, Polygon
 from shapely.ops import substring, unary_union
 
-from .elements import Element, inches
+from .elements import Element, in_inches, inches
 from .lang import Text
 from .lang import say as T  # a Text: read in each seat's language
 from .table import Table
@@ -132,8 +132,8 @@ def check_move(table: Table, e: Element, path: LineString, facing: int | None = 
         return T("%(element)s may not cross %(ground)s", element=e.id, ground=what)
     rate = allowance(table, e, path)
     if path.length > rate + 0.5:
-        return T("%(element)s may move %(rate)s\" here, not %(length)s\"", element=e.id, rate=f"{rate / 10:g}",
-                 length=f"{path.length / 10:.1f}")
+        return T("%(element)s may move %(rate)s\" here, not %(length)s\"", element=e.id, rate=in_inches(rate),
+                 length=round(path.length / 10, 1))
     for o in table.on_table():
         if o.id == e.id:
             continue

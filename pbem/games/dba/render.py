@@ -12,7 +12,7 @@ from html import escape
 
 from pbem.render.layers import Layers, LayeredSVG
 
-from .lang import term, tongue
+from .lang import colon, term, tongue
 from .names import LETTERS
 
 W, PAD, TOP = 1100, 34, 30
@@ -90,9 +90,10 @@ def render_svg(scenario, view: dict, title: str | None = None, lang: str = "en")
             tx, ty = xy(cx, cy)
             out.append(f'<text x="{tx + 8:.1f}" y="{ty:.1f}" {FONT} font-size="9" fill="{theirs}">{escape(when)}</text>')
     for e in view.get("elements", []):
+        troop = e["troop"].replace("_", " ")
         stroke = "#c00" if e["fleeing"] else "#ff0" if e["disorganised"] or e["shaken"] else "#fff"
         out.append(f'<polygon points="{points(e["corners"])}" fill="{mine}" stroke="#222" stroke-width="0.6">'
-                   f'<title>{escape(e["id"])}: {escape(t.say(term(e["troop"].replace("_", " "))))}, {escape(t.say(term(e["formation"])))}</title>'
+                   f'<title>{escape(t.say(colon(e["id"], [term(troop), term(e["formation"])])))}</title>'
                    '</polygon>')
         out.append(f'<polyline points="{points(e["front"])}" stroke="{stroke}" stroke-width="2"/>')
     for c in view.get("commanders", []):

@@ -5,8 +5,8 @@ from __future__ import annotations
 from pbem.report.document import Bullets, Code, Document, Heading, Para, Report, Table, to_markdown, to_text
 
 from . import seats
-from .elements import as_inches
-from .lang import N_, Text, Tongue, term, tongue
+from .elements import in_inches
+from .lang import N_, Text, Tongue, colon, say, term, tongue
 from .turn import victory_said
 from .view import turn_said
 
@@ -30,8 +30,9 @@ def seat_name(game, seat, t: Tongue | None = None) -> str:
     return t.say(seats.seat_said(scenario, c)) if c is not None else seat
 
 
-def _at(x, y) -> str:
-    return f"({as_inches(x)}, {as_inches(y)})"
+def _at(x, y, t: Tongue) -> str:
+    """A point of the table in inches, ``(9.9", 26.4")``, each number with the reader's decimal sign."""
+    return t.say(say('(%(x)s", %(y)s")', x=in_inches(x), y=in_inches(y)))
 
 
 def build_report(game, day, seat, *, deadline=None, game_label="", game_id="", spectator=False,
@@ -46,8 +47,9 @@ def build_report(game, day, seat, *, deadline=None, game_label="", game_id="", s
     doc = Document(title)
     doc.add(Para(seat_name(game, seat, t), strong=t.gettext("For:")))
     if view["over"]:
-        winner = t.say(term(view["winner"])) if view["winner"] else t.gettext("nobody")
-        doc.add(Para(f"{winner}: {t.say(victory_said(scenario, view['victory']))}",
+        why = victory_said(scenario, view["victory"])
+        doc.add(Para(t.say(say("%(winner)s: %(why)s", winner=term(view["winner"]), why=why) if view["winner"] else
+                           say("nobody: %(why)s", why=why)),
                      strong=t.gettext("The game is over.")))
     else:
         doc.add(Para(t.say(turn_said(scenario, view["turn"]))
@@ -77,7 +79,7 @@ def build_report(game, day, seat, *, deadline=None, game_label="", game_id="", s
                    for b in view["brigades"]]))
     doc.add(Table([t.gettext("element"), t.gettext("troop"), t.gettext("formation"), t.gettext("at"),
                    t.gettext("state")],
-                  [[e["id"], _troop(e["troop"], t), t.say(term(e["formation"])), _at(e["x"], e["y"]),
+                  [[e["id"], _troop(e["troop"], t), t.say(term(e["formation"])), _at(e["x"], e["y"], t),
                     ", ".join(t.say(term(k)) for k in ("disorganised", "shaken", "fleeing") if e[k])
                     or t.gettext("good")]
                    for e in view["elements"]]))
@@ -85,9 +87,9 @@ def build_report(game, day, seat, *, deadline=None, game_label="", game_id="", s
         doc.add(Heading(2, t.gettext("The enemy")))
         doc.add(Table([t.gettext("element"), t.gettext("brigade"), t.gettext("troop"), t.gettext("at"),
                        t.gettext("seen")],
-                      [[e["id"], e["brigade"], _troop(e["troop"], t), _at(e["x"], e["y"]), t.gettext("now")]
+                      [[e["id"], e["brigade"], _troop(e["troop"], t), _at(e["x"], e["y"], t), t.gettext("now")]
                        for e in view["enemy"]]
-                      + [[s["element"], s["brigade"], _troop(s["troop"], t), _at(s["x"], s["y"]),
+                      + [[s["element"], s["brigade"], _troop(s["troop"], t), _at(s["x"], s["y"], t),
                           t.gettext("turn %(turn)s", turn=s["turn"])] for s in view["last_known"]]))
     if view["couriers"]:
         doc.add(Heading(2, t.gettext("Couriers")))
@@ -169,7 +171,7 @@ def orders_template(game, seat, *, deadline=None, game_label="", game_id="", lan
         t.gettext("; due %(deadline)s", deadline=deadline) if deadline else "")
     if t.lang == "en":
         head = f"# {view['turn_label']}" + (f"; due {deadline}" if deadline else "")
-    lines = [f"GAME {game_id or game_label or 'GAME'} SIDE {seat}", head] + [
+    lines = [header_line(game, seat, game_id or game_label, lang), head] + [
         "# " + t.gettext(line) for line in TEMPLATE_HELP]
     from .bot import superior_of
 
@@ -188,7 +190,22 @@ def orders_template(game, seat, *, deadline=None, game_label="", game_id="", lan
         if up is None or officer and up["id"] != officer:
             continue
         lines.append(f"# {word('FROM')} {t.say(term(up['name']))} {word('TO')} {t.say(term(c['name']))}   "
-                     f"({t.say(term(b['name']))}: {t.say(term(b['rating']))})")
+                     f"({t.say(colon(term(b['name']), term(b['rating'])))})")
         lines.append(f"# {word('HOLD')}")
     lines.append("# " + t.gettext("places: %(places)s", places=", ".join(t.say(term(p)) for p in view["places"])))
     return "\n".join(lines) + "\n"
+
+
+def header_line(game, seat: str, label, lang: str) -> str:
+    """The form's header in the reader's words (PARTIE 7 CAMP France, ГРА 7 СТОРОНА Франція; the core reads every
+    language's) naming the seat by its title in his language, as the server reads a seat named in any language;
+    English as it always was (``GAME 7 SIDE french``)."""
+    from pbem.core.orders import header_words
+    from pbem.core.ruleset import seat_title_in
+
+    key = header_words(lang)
+    named = seat
+    if key["GAME"] != "GAME":
+        named = next((seat_title_in(game.ruleset, s, lang) for s in game.ruleset.seats(game.scenario, game.options)
+                      if s.id == seat), seat)
+    return f"{key['GAME']} {label or key['GAME']} {key['SIDE']} {named}"

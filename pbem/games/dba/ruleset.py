@@ -12,7 +12,7 @@ from pbem.paths import MAPS
 
 from . import invariants, seats, turn, view
 from . import bot as bots_
-from .lang import N_, term, tongue
+from .lang import N_, colon, term, tongue
 from .names import Names
 from .parse import Clock, parse_orders
 from .problems import error_in_language
@@ -154,7 +154,7 @@ class NapoleonicDBA:
     def status_lines(self, game, seat, *, lang: str = "en") -> list[str]:
         v = game.view(seat)
         t = tongue(lang)
-        return [f"{t.say(term(b['name']))}: {b['bef']}/{b['bef_start']} {t.say(term(b['rating']))}"
+        return [t.say(colon(term(b["name"]), f"{b['bef']}/{b['bef_start']} {t.say(term(b['rating']))}"))
                 for b in v["brigades"]]
 
     def render_svg(self, scenario, view: dict, title: str | None = None, *, lang: str = "en") -> str:

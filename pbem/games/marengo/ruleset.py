@@ -94,7 +94,7 @@ class Marengo(FamilyRuleset):
     def status_lines(self, game, seat, *, lang: str = "en") -> list[str]:
         t = marengo_tongue(lang)
         morale = game.view(seat)["morale"]
-        return [t.gettext("Morale: %(sides)s", sides=", ".join(f"{self.side_word(s, t)} {morale[s]}" for s in SIDES))]
+        return [t.gettext("Morale: %(sides)s", sides=t.listed([f"{self.side_word(s, t)} {morale[s]}" for s in SIDES]))]
 
     def render_svg(self, scenario, view: dict, title: str | None = None, *, lang: str = "en") -> str:
         from .render import render_svg

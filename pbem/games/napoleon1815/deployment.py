@@ -88,7 +88,7 @@ class Deployment:
             res = say_plural("%(num)s block(s) in reserve (%(blocks)s and %(more)s more)",
                              "%(num)s block(s) in reserve (%(blocks)s and %(more)s more)", len(reserve),
                              blocks=Join(self.name(b) for b in own), more=len(reserve) - len(own))
-        deployed = Join(parts + [res], "; ")
+        deployed = Join(parts + [res], say("; "))  # the language's separator of clauses ("a ; b", "a；b")
         return (say("The attacker deploys: %(deployment)s.", deployment=deployed) if role == "att" else
                 say("The defender deploys: %(deployment)s.", deployment=deployed))
 

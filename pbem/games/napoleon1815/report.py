@@ -29,7 +29,8 @@ def build_report(game, day, seat, *, deadline=None, game_label="", game_id="", s
     doc.add(Para(t.say(SEAT_SAID[seat]) if seat in SEAT_SAID else moderator if seat else moderator,
                  strong=t.gettext("For:")))
     if view["over"]:
-        doc.add(Para(f"{t.say(winner_said(view['winner']))}: {victory_text(game, view, t)}",
+        ended = say("%(winner)s: %(why)s", winner=winner_said(view["winner"]), why=victory_text(game, view, t))
+        doc.add(Para(t.say(ended),
                      strong=t.gettext("The game is over.")))
     else:
         after = t.say(label_said(scenario, game.days[day].after))
@@ -82,7 +83,7 @@ def orders_template(game, seat, *, deadline=None, game_label="", game_id="", lan
     view = game.view(seat)
     board = game.scenario.board
     label = t.say(label_said(game.scenario, game.state))
-    lines = [f"GAME {game_id or game_label or 'GAME'} SIDE {seat}",
+    lines = [header_line(game, seat, game_id or game_label, lang),
              f"# {label}" + (t.gettext("; due %(deadline)s", deadline=deadline) if deadline else "")]
     if seat in view["to_move"]:
         if view["phase"] == "auction":
@@ -132,7 +133,8 @@ def orders_template(game, seat, *, deadline=None, game_label="", game_id="", lan
             towns: dict[str, list[str]] = {}
             for spec in game.scenario.army_blocks(SEAT_ARMY[seat]):
                 towns.setdefault(spec.setup, []).append(spec.id)
-            lines += [f"# {t.place(board.name(town))}: {' '.join(ids)}" for town, ids in towns.items()]
+            lines += ["# " + t.say(say("%(where)s: %(blocks)s", where=t.place(board.name(town)), blocks=" ".join(ids)))
+                      for town, ids in towns.items()]
     lines += [f"# DOCTRINE {k} {v[0]}   ({t.say(v[1])})" for k, v in DOCTRINE.items()]
     lines += ["# " + t.gettext("RETREAT TO <town>, <town>"), "# " + t.gettext("SUPPLY LOSS <blocks>"),
               "# " + t.gettext("RETREAT FIRST <blocks>"), "# " + t.gettext("SKIRMISH <blocks>"),
@@ -206,3 +208,18 @@ def label(decision, key, t) -> str:
 
 def source(name: str, t) -> str:
     return t.say(SOURCE_SAID[name]) if name in SOURCE_SAID else name
+
+
+def header_line(game, seat: str, label, lang: str) -> str:
+    """The form's header in the reader's words (PARTIE 7 CAMP France, ГРА 7 СТОРОНА Франція; the core reads every
+    language's) naming the seat by its title in his language, as the server reads a seat named in any language;
+    English as it always was (``GAME 7 SIDE french``)."""
+    from pbem.core.orders import header_words
+    from pbem.core.ruleset import seat_title_in
+
+    key = header_words(lang)
+    named = seat
+    if key["GAME"] != "GAME":
+        named = next((seat_title_in(game.ruleset, s, lang) for s in game.ruleset.seats(game.scenario, game.options)
+                      if s.id == seat), seat)
+    return f"{key['GAME']} {label or key['GAME']} {key['SIDE']} {named}"

@@ -14,9 +14,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from pbem.core.orders import CORE_LOCALE
-from pbem.lang import LANGUAGES, Tongue, catalog, language
+from pbem.lang import LANGUAGES, Text, Tongue, catalog, language, say
 
-__all__ = ["FAMILY_LOCALE", "LANGUAGES", "Tongue", "language", "tongue"]
+__all__ = ["FAMILY_LOCALE", "LANGUAGES", "Tongue", "colon", "language", "then", "tongue"]
 
 FAMILY_LOCALE = Path(__file__).parent / "locale"
 
@@ -29,3 +29,19 @@ def tongue(lang: str | None = "en", domain: str = "simmons", directory: Path | N
         return catalog(lang, (FAMILY_LOCALE, "simmons"), (CORE_LOCALE, "core"))
     directory = directory if isinstance(directory, Path) else Path(directory)  # a Path made once, not a day
     return catalog(lang, (directory, domain), (FAMILY_LOCALE, "simmons"), (CORE_LOCALE, "core"))
+
+
+def colon(head, rest) -> Text:
+    """``head: rest`` as the reader's language writes it ("cavalerie 2 : à partir de 17 h", "骑兵 2：17时起"):
+    the family's catalog holds the frame."""
+    return say("%(head)s: %(rest)s", head=head, rest=rest)
+
+
+def then(*parts) -> Text:
+    """Clauses one after another, separated as the reader's language separates them ("a; b"; in French "a ; b",
+    in Chinese "a；b"); empty parts left out."""
+    parts = [p for p in parts if p not in (None, "")]
+    said = parts[0] if parts and isinstance(parts[0], Text) else Text("%(p)s", {"p": parts[0] if parts else ""})
+    for part in parts[1:]:
+        said = say("%(first)s; %(then)s", first=said, then=part)
+    return said

@@ -14,7 +14,8 @@ recovery, 000 §5), the actions in the order written (§6), the end of the game.
 
 from __future__ import annotations
 
-from pbem.games.simmons.lang import tongue
+from pbem.games.simmons.clock import parse_hour
+from pbem.games.simmons.lang import colon, then, tongue
 from pbem.games.simmons.report import Facts, ReportFrame, facts_of, natural, opening_facts
 from pbem.report.document import Bullets, Document, Heading, Para, Report, Table
 
@@ -49,9 +50,10 @@ class TriompheReport(ReportFrame):
         v = facts.view
         rows = []
         for s in facts.sides:
-            committed = ", ".join(f"{facts.name(lid)} {n}" for lid, n in sorted(v["committed"][s].items())) \
+            committed = t.listed([f"{facts.name(lid)} {n}" for lid, n in sorted(v["committed"][s].items())]) \
                 or _("none")
-            track = ", ".join(f"{h}: {n}" for h, n in v["track"][s].items()) or _("none")
+            track = t.listed([colon(facts.clock(parse_hour(h)), n) for h, n in v["track"][s].items()]) \
+                or _("none")
             rows.append([facts.side(s), str(v["morale"][s]), str(v["uncommitted"][s]), committed, track,
                          facts.yes(v["demoralised"].get(s))])
         doc.add(Heading(2, _("Morale discs")),
@@ -66,11 +68,13 @@ class TriompheReport(ReportFrame):
         items = []
         for s in facts.sides:
             for cell in facts.view["waiting"][s]:
-                shown = "".join("; " + t.gettext("face up: %(type)s %(strength)s", type=facts.kind(b["type"]),
-                                                 strength=b["strength"]) for b in cell["face_up"])
-                items.append(t.ngettext("%(side)s, %(cell)s (from %(hour)s): %(num)d block",
-                                        "%(side)s, %(cell)s (from %(hour)s): %(num)d blocks", cell["count"],
-                                        side=facts.side(s), cell=cell["cell"], hour=cell["hour"]) + shown)
+                shown = [t.gettext("face up: %(type)s %(strength)s", type=facts.kind(b["type"]), strength=b["strength"])
+                         for b in cell["face_up"]]
+                hour = facts.clock(parse_hour(cell["hour"])) if cell["hour"] else ""
+                items.append(t.say(then(t.ngettext("%(side)s, %(cell)s (from %(hour)s): %(num)d block",
+                                                   "%(side)s, %(cell)s (from %(hour)s): %(num)d blocks", cell["count"],
+                                                   side=facts.side(s), cell=cell_name(facts, cell["cell"]),
+                                                   hour=hour), *shown)))
         doc.add(Heading(2, t.gettext("Waiting cells")),
                 Bullets(items or [t.gettext("All reinforcements have entered.")]))
 
@@ -84,7 +88,7 @@ class TriompheReport(ReportFrame):
         waiting = sorted((b for b in mine if b["status"] == "waiting"), key=lambda b: natural(b["id"]))
         for b in on_map + waiting:
             where = (facts.place(b["locale"], b["facing"]) if b["status"] == "map"
-                     else _("waiting (%(cell)s)", cell=b["cell"]))
+                     else _("waiting (%(cell)s)", cell=cell_name(facts, b["cell"])))
             notes = ", ".join(x for x in (_("disorganised") if b["disorganised"] else "",
                                            _("bombardment into %(locale)s", locale=facts.name(b["bombard"]))
                                            if b["bombard"] else "") if x)
@@ -93,12 +97,13 @@ class TriompheReport(ReportFrame):
                 else Para(_("No blocks.")))
         gone = sorted((b for b in mine if b["status"] == "eliminated"), key=lambda b: natural(b["id"]))
         if gone:
-            doc.add(Para(", ".join(f"{b['id']} {b['name']} ({facts.kind(b['type'])})" for b in gone) + ".",
+            doc.add(Para(facts.tongue.listed([f"{b['id']} {b['name']} ({facts.kind(b['type'])})" for b in gone]) + ".",
                          strong=_("Eliminated:")))
 
     def enemy(self, doc: Document, facts: Facts) -> None:
         """The enemy blocks in sight: counts per place, disorganised, and what stands revealed and why."""
-        _ = facts.tongue.gettext
+        t = facts.tongue
+        _ = t.gettext
         groups: dict[tuple, list[dict]] = {}
         for e in facts.view["enemy"]:
             groups.setdefault((e["locale"], e["facing"]), []).append(e)
@@ -115,7 +120,7 @@ class TriompheReport(ReportFrame):
                      if r]
             disorganised = sum(1 for e in seen if e["disorganised"])
             rows.append([facts.place(lid, facing), str(len(seen)), str(disorganised) if disorganised else "-",
-                         "; ".join(shown) or "-"])
+                         t.say(then(*shown)) if shown else "-"])
         doc.add(Table([_("Where"), _("Blocks"), _("Disorganised"), _("Revealed")], rows))
 
     def commands(self, doc: Document, facts: Facts) -> None:
@@ -165,3 +170,15 @@ def opening_template(game, side: str, deadline: str | None, game_label: str = ""
 
 
 __all__ = ["TriompheReport", "build_report", "opening_template"]
+
+
+def cell_name(facts: Facts, cell: str) -> str:
+    """A waiting cell as the reader names it: a cell named by its hour (the French "4PM") in the reader's clock
+    (16 h, 16:00, 16时), Alessandria's as the town is written (the map's data names it "alessandria"). English reads
+    the cell's id as it always has."""
+    if facts.tongue.lang == "en":
+        return cell
+    try:
+        return facts.clock(parse_hour(cell))
+    except ValueError:
+        return cell[:1].upper() + cell[1:]

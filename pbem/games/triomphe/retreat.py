@@ -129,7 +129,7 @@ def _choose(turn: Turn, block: Block, locale: str, options: list[str]) -> str:
     room = {n: turn.capacity_left(n, block.side) for n in options}
     best = ranked(turn.board, options, (turn.sc.retreat_toward or {}).get(block.side), room)
     given = preferred(turn.standing(block.side, "retreat", locale), options)
-    labels = [(n, f"{turn.name(n)} ({room[n]} room)") for n in best]
+    labels = [(n, say("%(place)s (%(num)d room)", place=turn.name(n), num=room[n])) for n in best]
     return turn.decide(block.side, "retreat", say("%(block)s retreats from %(place)s: where to?", block=turn.own(block),
                                                   place=turn.name(locale)),
                        labels, (best[0],), given=given, source="standing" if given else None)[0]

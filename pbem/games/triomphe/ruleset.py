@@ -141,7 +141,7 @@ class Triomphe(FamilyRuleset):
         seen = game.view(seat)
         sides = [t.gettext("%(side)s %(morale)s (%(uncommitted)s uncommitted)", side=self.side_word(s, t),
                            morale=seen["morale"][s], uncommitted=seen["uncommitted"][s]) for s in SIDES]
-        return [t.gettext("Morale: %(sides)s", sides=", ".join(sides))]
+        return [t.gettext("Morale: %(sides)s", sides=t.listed(sides))]
 
     def tongue(self, lang: str = "en"):
         return triomphe_tongue(lang)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pbem.core.orders import header_words
 from pbem.games.simmons.clock import hour_label
-from pbem.games.simmons.lang import Tongue
+from pbem.games.simmons.lang import Tongue, colon
 
 from .reader import natural_order
 from .scenario import Scenario
@@ -102,9 +102,9 @@ def template(scenario: Scenario, view: dict, game: str = "<game>", deadline: str
     lines.append("# == " + _("Your blocks") + " ==")
     for (lid, facing), group in groups.items():
         ids = " ".join([b["id"] for b in group if not b["disorganised"]][:3])  # §6: three blocks an action
-        names = ", ".join(f"{b['id']} {kind(b['type'])} {b['strength']}"
-                          + (" (" + _("disorganised") + ")" if b["disorganised"] else "") for b in group)
-        lines.append(f"# {place(lid, facing)}: {names}")
+        names = t.listed([f"{b['id']} {kind(b['type'])} {b['strength']}"
+                          + (" (" + _("disorganised") + ")" if b["disorganised"] else "") for b in group])
+        lines.append("# " + t.say(colon(place(lid, facing), names)))
         if not ids:
             continue
         first = ids.split()[0]

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from pbem.games.marengo.scenario import SIDE_ADJ
-from pbem.games.simmons.lang import Tongue
+from pbem.games.simmons.lang import Tongue, then
 from pbem.games.simmons.lang import tongue as english
 from pbem.games.simmons.report import ReportFrame
 from pbem.report.document import Bullets, Document, Heading, Para, Report, Table
@@ -108,7 +108,7 @@ def _reinforcements(doc: Document, facts: Facts) -> None:
                                 hour=facts.clock(r["arrives"])) for r in due]
             doc.add(Para(t.ngettext("%(side)s (enemy): %(num)d block still to come: %(items)s.",
                                     "%(side)s (enemy): %(num)d blocks still to come: %(items)s.", total,
-                                    side=facts.side(s), items="; ".join(items))))
+                                    side=facts.side(s), items=t.say(then(*items)))))
 
 
 def _own_next_hour(facts: Facts) -> int | None:
@@ -142,7 +142,7 @@ def _blocks(doc: Document, facts: Facts, side: str) -> None:
         doc.add(Para(_("No blocks on the map.")))
     gone = sorted((b for b in mine if b["status"] == "eliminated"), key=lambda b: natural(b["id"]))
     if gone:
-        doc.add(Para(", ".join(f"{b['id']} {b['name']} ({facts.kind(b['type'])})" for b in gone) + ".",
+        doc.add(Para(facts.tongue.listed([f"{b['id']} {b['name']} ({facts.kind(b['type'])})" for b in gone]) + ".",
                      strong=_("Eliminated:")))
 
 
@@ -167,7 +167,7 @@ def _enemy(doc: Document, facts: Facts) -> None:
         revealed = sorted(f"{facts.kind(r['revealed']['type'])} {r['revealed']['strength']}"
                           for r in seen if r["revealed"])
         position = _("reserve") if facing is None else facts.place(locale, facing)
-        rows.append([facts.name(locale), position, str(len(seen)), ", ".join(revealed) or "-"])
+        rows.append([facts.name(locale), position, str(len(seen)), facts.tongue.listed(revealed) or "-"])
     total = sum(len(s) for s in groups.values())
     doc.add(Table([_("Locale"), _("Position"), _("Blocks"), _("Revealed")], rows),
             Para(t.ngettext("%(num)d enemy block on the map.", "%(num)d enemy blocks on the map.", total) + " "

@@ -8,6 +8,7 @@ from pbem.games.marengo.bot import activation_allowance
 from pbem.games.marengo.sendable import useful_order
 from pbem.games.marengo.scenario import Scenario
 from pbem.games.marengo.words import in_words
+from pbem.games.simmons.lang import colon, then
 from pbem.games.marengo.report.facts import COMMAND_LIMIT, ROAD_ENTRIES, Facts, hour_label, natural, side_name
 
 
@@ -75,13 +76,13 @@ def order_template(facts: Facts) -> str:
         where = (_("reserve of %(locale)s", locale=facts.name(locale)) if facing is None
                  else _("approach %(approach)s", approach=facts.place(locale, facing)))
         near = [n for n in facts.adjacent(locale) if enemy_at.get(n)]
-        note = "; " + _("%(mine)d of yours here, capacity %(capacity)d", mine=mine_at[locale],
-                        capacity=board.locales[locale].capacity)
+        notes = [where, _("%(mine)d of yours here, capacity %(capacity)d", mine=mine_at[locale],
+                          capacity=board.locales[locale].capacity)]
         if enemy_at.get(locale):
-            note += "; " + _("%(num)d enemy here", num=enemy_at[locale])
+            notes.append(_("%(num)d enemy here", num=enemy_at[locale]))
         if near and facing is None:
-            note += "; " + _("enemy next door in %(locales)s", locales=", ".join(facts.name(n) for n in near))
-        lines.append(f"# -- {where}{note}")
+            notes.append(_("enemy next door in %(locales)s", locales=t.listed([facts.name(n) for n in near])))
+        lines.append(f"# -- {t.say(then(*notes))}")
         for b in group:
             extra = []
             if not b["activated"]:
@@ -90,7 +91,7 @@ def order_template(facts: Facts) -> str:
             if b.get("bombard"):
                 extra.append(_("bombardment declared toward %(locale)s", locale=facts.name(b["bombard"])))
             lines.append(f"#    {b['id']} {b['name']}, {facts.kind(b['type'])} {b['strength']}"
-                         + (f" ({'; '.join(extra)})" if extra else ""))
+                         + (f" ({t.say(then(*extra))})" if extra else ""))
         if own_day:
             examples, road_example = _place_examples(facts, locale, facing, group, enemy_at, enemy_facing,
                                                      mine_at, road_example)
@@ -113,7 +114,8 @@ def order_template(facts: Facts) -> str:
             when = _("due now") if (b.get("arrives") or 0) <= hour else arrives
             if not own_day:
                 when = arrives or _("any time")
-            lines.append(f"#    {b['id']} {b['name']}, {facts.kind(b['type'])} {b['strength']}: {when}")
+            block = f"{b['id']} {b['name']}, {facts.kind(b['type'])} {b['strength']}"
+            lines.append("#    " + t.say(colon(block, when)))
         if own_day:
             lines += [f"# {say(x)}" for x in _useful(facts, _entry_examples(facts, [b for b in waiting
                                                                                if (b.get("arrives") or 0) <= hour]))]

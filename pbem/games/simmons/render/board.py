@@ -239,7 +239,8 @@ class BoardLayers(Layout):
             elif cx > 0.85 * w:
                 anchor, lx = "end", min(cx + s, w - 6 * u)
             ly = cy + s * 2.2 if cy < h - 3 * s else cy - s * 1.6
-            out.append(_text(lx, ly, entry.name, 10 * u, text_anchor=anchor, fill=colour, font_style="italic",
+            name = self.tongue.gettext(entry.name) if hasattr(self, "tongue") else entry.name  # "route de Tortone"
+            out.append(_text(lx, ly, name, 10 * u, text_anchor=anchor, fill=colour, font_style="italic",
                              stroke=PAPER, stroke_width=2.5 * u, paint_order="stroke"))
         return "".join(out)
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from pbem.report.document import Bullets, Code, Document, Heading, Para, Report, Table, to_markdown, to_text
 
+from ..lang import colon
 from .facts import Facts
 
 
@@ -118,7 +119,7 @@ class ReportFrame:
         title, name = facts.tongue.gettext(facts.game_title), facts.tongue.gettext(facts.scenario_name)
         if not title or name.startswith(title):
             return name
-        return f"{title}: {name}"
+        return facts.tongue.say(colon(title, name))
 
     def title(self, facts: Facts) -> str:
         return facts.tongue.gettext(
