@@ -209,6 +209,20 @@ def seat_title_in(rules, seat: Seat, lang: str | None = "en") -> str:
     return read_in(words_of(rules, lang), seat.said if seat.said is not None else seat.title)
 
 
+def form_header(game, seat: str, label, lang: str) -> str:
+    """An orders form's header in the reader's words (PARTIE 7 CAMP France, ГРА 7 СТОРОНА Франція; the core
+    reads every language's) naming the seat by its title in his language, as the server reads a seat named in
+    any language; English as it always was (``GAME 7 SIDE french``)."""
+    from .orders import header_words
+
+    key = header_words(lang)
+    named = seat
+    if key["GAME"] != "GAME":
+        named = next((seat_title_in(game.ruleset, s, lang) for s in game.ruleset.seats(game.scenario, game.options)
+                      if s.id == seat), seat)
+    return f"{key['GAME']} {label or key['GAME']} {key['SIDE']} {named}"
+
+
 def scenario_title_in(rules, scenario, lang: str | None = "en") -> str:
     """A scenario's name (``scenario.name``, English) in ``lang``, through the game's catalog."""
     return read_in(words_of(rules, lang), scenario.name)

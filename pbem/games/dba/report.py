@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pbem.core.ruleset import form_header
 from pbem.report.document import Bullets, Code, Document, Heading, Para, Report, Table, to_markdown, to_text
 
 from . import seats
@@ -171,7 +172,7 @@ def orders_template(game, seat, *, deadline=None, game_label="", game_id="", lan
         t.gettext("; due %(deadline)s", deadline=deadline) if deadline else "")
     if t.lang == "en":
         head = f"# {view['turn_label']}" + (f"; due {deadline}" if deadline else "")
-    lines = [header_line(game, seat, game_id or game_label, lang), head] + [
+    lines = [form_header(game, seat, game_id or game_label, lang), head] + [
         "# " + t.gettext(line) for line in TEMPLATE_HELP]
     from .bot import superior_of
 
@@ -196,16 +197,3 @@ def orders_template(game, seat, *, deadline=None, game_label="", game_id="", lan
     return "\n".join(lines) + "\n"
 
 
-def header_line(game, seat: str, label, lang: str) -> str:
-    """The form's header in the reader's words (PARTIE 7 CAMP France, ГРА 7 СТОРОНА Франція; the core reads every
-    language's) naming the seat by its title in his language, as the server reads a seat named in any language;
-    English as it always was (``GAME 7 SIDE french``)."""
-    from pbem.core.orders import header_words
-    from pbem.core.ruleset import seat_title_in
-
-    key = header_words(lang)
-    named = seat
-    if key["GAME"] != "GAME":
-        named = next((seat_title_in(game.ruleset, s, lang) for s in game.ruleset.seats(game.scenario, game.options)
-                      if s.id == seat), seat)
-    return f"{key['GAME']} {label or key['GAME']} {key['SIDE']} {named}"
