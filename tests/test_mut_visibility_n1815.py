@@ -276,14 +276,14 @@ def test_n1815_three_players_each_allied_seat_reads_its_partners_deployment_as_t
     ]
     # each reads it in his own language, the forms following the numbers
     fr_def = "Le défenseur se déploie : la droite du défenseur : "
-    fr_centre = ("; le centre du défenseur : BR-GDS (infanterie 4, B3); la gauche du défenseur : personne; "
-                 "3 blocs en réserve")
+    fr_centre = ("\u00a0; le centre du défenseur : BR-GDS (infanterie 4, B3)\u00a0; la gauche du défenseur : "
+                 "personne\u00a0; 3 blocs en réserve")  # French: a no-break space before ";" (the catalog's frame)
     assert [FR.say(e.said) for e in events if e.owner != ("prussian",)] == [
         f"{fr_def}WEL (chef 1, A1), BLU (chef 1, A1){fr_centre} (P-I-1 (infanterie 4, B2), "
         "P-I-2 (infanterie 3, B2), BR-3 (infanterie 4, B2)).",
         f"{fr_def}WEL (chef 1, A1), 1 bloc dans les bois{fr_centre} (BR-3 (infanterie 4, B2) et 2 autres).",
-        "L'attaquant se déploie : la gauche de l'attaquant : personne; le centre de l'attaquant : "
-        "OG (infanterie 4, B3); la droite de l'attaquant : personne; 1 bloc en réserve (NAP (chef 1, A1))."]
+        "L'attaquant se déploie : la gauche de l'attaquant : personne\u00a0; le centre de l'attaquant : "
+        "OG (infanterie 4, B3)\u00a0; la droite de l'attaquant : personne\u00a0; 1 bloc en réserve (NAP (chef 1, A1))."]
     assert FR.say(events[0].seen_said) == f"{fr_def}2 blocs dans les bois{fr_centre}."
 
 
