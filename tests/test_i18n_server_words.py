@@ -144,7 +144,7 @@ def test_a_scheduled_vacation_is_dated_in_the_readers_words(office, lang, starts
     office.send(ANNA, f"GAME {game_id} KEY {keys['austria']}\n"
                       f"{words['VACATION']} {words['FROM']} 2026-12-20 {words['TO']} 2027-01-03")
     body = everything(office, ANNA)
-    ends = deadlines.moment_text(datetime(2027, 1, 4, tzinfo=timezone.utc), lang=lang)
+    ends = deadlines.moment_text(datetime(2027, 1, 4, tzinfo=timezone.utc), "UTC", lang=lang)
     assert i18n.translate(lang, "Vacation scheduled for %(email)s, from %(starts)s to %(ends)s: in every game that "
                                 "allows vacations, a deadline that passes without your orders meanwhile waits for "
                                 "its end.", email=ANNA, starts=starts, ends=ends) in body

@@ -215,8 +215,8 @@ def test_a_local_time_reads_itself_in_each_language_and_in_english_as_a_str():
 
 
 def test_a_moment_is_told_in_words_then_as_it_is_written():
-    assert d.moment_text(FIXED) == "Friday 06 November 2026, 18:00 UTC (2026-11-06T18:00:00Z)"
+    assert d.moment_text(FIXED, "UTC") == "Friday 06 November 2026, 18:00 UTC (2026-11-06T18:00:00Z)"
     assert d.moment_text(FIXED, "Asia/Shanghai", "zh") == \
         "2026年11月7日星期六, 02:00 Asia/Shanghai (2026-11-06T18:00:00Z)"
-    assert d.moment_text(FIXED, lang="ru") == ("пятница, 6 ноября 2026\u202fг., 18:00 UTC "
+    assert d.moment_text(FIXED, "UTC", lang="ru") == ("пятница, 6 ноября 2026\u202fг., 18:00 UTC "
                                                "(2026-11-06T18:00:00Z)")

@@ -163,7 +163,7 @@ def local_time(when: datetime, tz_name: str, now: datetime | None = None, lang: 
     return text if now is None else f"{text}, {time_left(when - now, lang)}"
 
 
-def moment_text(when: datetime, tz_name: str = "UTC", lang: str | None = None) -> str:
+def moment_text(when: datetime, tz_name: str, lang: str | None = None) -> str:
     """A moment a player wrote and is told back (a vacation's start and end): ``local_time``'s words in
     his language, then the exact moment as he may write it again: "Sunday 20 December 2026, 00:00 UTC
     (2026-12-20T00:00:00Z)"."""

@@ -521,8 +521,8 @@ def run_command(service: Service, game_id: int, side: str, command: str, args: l
         service.schedule_vacation(email, starts, ends)
         return tr.gettext("Vacation scheduled for %(email)s, from %(starts)s to %(ends)s: in every game that allows "
                           "vacations, a deadline that passes without your orders meanwhile waits for its end.",
-                          email=email, starts=deadlines.moment_text(starts, lang=tr.lang),
-                          ends=deadlines.moment_text(ends, lang=tr.lang))
+                          email=email, starts=deadlines.moment_text(starts, "UTC", lang=tr.lang),
+                          ends=deadlines.moment_text(ends, "UTC", lang=tr.lang))
     if command == "REMATCH":
         email = service.seat(game_id, side)["email"] or ""
         new = service.rematch(game_id, email)
