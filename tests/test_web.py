@@ -274,6 +274,22 @@ def test_standing_orders_editor(site):
     assert "STANDING LOSSES WEAKEST" in re.search(r'id="standing-text"[^>]*>(.*?)</textarea>', page.text, re.S).group(1)
 
 
+
+def test_standing_orders_in_the_seats_own_words(site):
+    """The form takes the game's STANDING word in any language it reads (PERMANENT, 常备 written without a
+    space), replaces the standing lines on file whichever words wrote them, and keeps the day's orders."""
+    game_id, _ = site.game()
+    fred = site.client(FRED)
+    ok = post(fred, f"/games/{game_id}/standing", {"side": "france", "text": "PERMANENT POURSUIVRE JAMAIS\n"},
+              follow_redirects=True)
+    assert ok.status_code == 200, ok.text
+    assert "PERMANENT POURSUIVRE JAMAIS" in site.service.orders_on_file(game_id, "france")
+    post(fred, f"/games/{game_id}/standing", {"side": "france", "text": "常备追击总是"})
+    on_file = site.service.orders_on_file(game_id, "france")
+    assert "常备追击总是" in on_file and "PERMANENT" not in on_file  # the French line replaced, not kept
+    page = fred.get(f"/games/{game_id}?side=france")
+    assert "常备追击总是" in re.search(r'id="standing-text"[^>]*>(.*?)</textarea>', page.text, re.S).group(1)
+
 def test_vacation_and_a_new_key(site):
     game_id, keys = site.game()
     anna = site.client(ANNA)

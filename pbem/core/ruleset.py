@@ -169,6 +169,13 @@ def words_of(rules, lang: str | None = "en") -> Tongue:
     return rule(lang) if rule is not None and lang and lang != "en" else ENGLISH
 
 
+def standing_words_of(rules) -> frozenset[str]:
+    """The upper-case words that begin a standing order in every language the game reads (STANDING,
+    PERMANENT, ПОСТОЯННО, 常备...): the game page's standing-orders form takes the lines they begin. A ruleset
+    may define the optional member ``standing_words``; without it: STANDING."""
+    return getattr(rules, "standing_words", None) or frozenset({"STANDING"})
+
+
 def read_in(tongue: Tongue, text: Text | str) -> str:
     """A game's text in ``tongue``'s language: a Text read there, a string as its catalog entry."""
     if isinstance(text, Text):

@@ -87,6 +87,7 @@ class Triomphe(FamilyRuleset):
     name = "triomphe"
     title = "Triomphe à Marengo"
     mail_words = frozenset(parse.ORDER_WORDS) | {"GAME", "SIDE", "TURN", "KEY"} | WORDS.mail_words(parse.ORDER_WORDS)
+    standing_words = frozenset({"STANDING"}) | WORDS.mail_words(("STANDING",))  # PERMANENT, ПОСТОЯННО, 常备...
     ask_kinds = DECISION_KINDS
 
     def scenarios(self):

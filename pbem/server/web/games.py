@@ -21,9 +21,9 @@ from flask_babel import gettext as _
 from flask_babel import ngettext
 from werkzeug.datastructures import MultiDict
 
-from pbem.core.orders import HEADER_ALIASES
-from pbem.core.ruleset import (options_in, options_of, scenario_title_in, seat_title_in, title_in, title_said,
-                               words_of)
+from pbem.core.orders import HEADER_ALIASES, leading_word
+from pbem.core.ruleset import (options_in, options_of, scenario_title_in, seat_title_in, standing_words_of, title_in,
+                               title_said, words_of)
 from pbem.games import DEFAULT, UnknownGame, rulesets, ruleset
 from pbem.server import deadlines, i18n
 from pbem.server.i18n import N_
@@ -280,8 +280,7 @@ def page(game_id: int, side: str | None, result=None, text: str | None = None, s
     standing_now = game.view(side).get("standing", {}).get(side, []) if side else []
     if playing and standing_text is None:
         on_file = service().orders_on_file(game_id, side)
-        standing_text = "\n".join(line for line in on_file.splitlines()
-                                  if line.strip().upper().startswith("STANDING"))
+        standing_text = "\n".join(line for line in on_file.splitlines() if is_standing(game.ruleset, line))
     return render_template(
         "game.html", info=info, game=game, game_id=game_id, label=service().label(game_id), side=side,
         mine=mine, playing=playing, moderator=is_moderator(g.user, game_id), spectator=side is None and
@@ -613,6 +612,12 @@ def orders(game_id: int):
     return redirect(url_for("games.game_page", game_id=game_id, side=side) + "#orders-result", 303)
 
 
+def is_standing(rules, line: str) -> bool:
+    """Does ``line`` begin with the game's STANDING word in any language it reads (PERMANENT, 常备...)?"""
+    words = standing_words_of(rules)
+    return leading_word(line.strip(), words) in words
+
+
 @bp.route("/games/<int:game_id>/standing", methods=["POST"])
 @email_required
 def standing(game_id: int):
@@ -621,11 +626,12 @@ def standing(game_id: int):
     text = request.form.get("text", "")
     lines = [line for line in text.splitlines() if line.strip() and not line.strip().startswith("#")
              and not HEADER_LINE.match(line)]
-    wrong = [n for n, line in enumerate(lines, 1) if not line.strip().upper().startswith("STANDING")]
+    rules = service().game(game_id).ruleset
+    wrong = [n for n, line in enumerate(lines, 1) if not is_standing(rules, line)]
     if wrong:
         raise ServiceError("this form takes only STANDING lines; send other orders with the orders form")
     kept = [line for line in service().orders_on_file(game_id, side).splitlines()
-            if not line.strip().upper().startswith("STANDING") and not HEADER_LINE.match(line)]
+            if not is_standing(rules, line) and not HEADER_LINE.match(line)]
     merged = "\n".join([f"GAME {game_id} SIDE {service().seat_title(game_id, side)}", *kept, *lines]) + "\n"
     result = service().submit(game_id, side, merged, source="web", who=g.user.email, lang=i18n.web_lang())
     keep_answer(game_id=game_id, side=side, standing_result=result, standing_text=text)
