@@ -1109,3 +1109,19 @@ def test_the_family_s_reports_spell_the_map_s_places_as_the_reader_s_language_do
         assert marengo in text and spinetta in text, text
         assert tongue.say("Spinetta") == spinetta and tongue.say("A1") == "A1"
     assert str(moved) == "A1 retreat from Marengo to Spinetta."
+
+
+@pytest.mark.parametrize("game", ["marengo", "triomphe"])
+def test_the_family_s_map_labels_its_places_as_the_reader_s_language_spells_them(game):
+    """The map's locale labels read as words.toml spells the place in the reader's language (Ukrainian
+    Маренго, Chinese 马伦哥); English and French draw the map's own names."""
+    from pbem.core.game import Game
+    from pbem.games import ruleset
+
+    rules = ruleset(game)
+    scenario = rules.load_scenario(next(iter(rules.scenarios().values())))
+    view = rules.view(scenario, Game(rules, scenario, 1, []).state, "austria")
+    labels = {lang: re.findall(r'font-style="italic"[^>]*>(?:<tspan[^>]*>)?([^<]+)<',
+                               rules.render_svg(scenario, view, lang=lang)) for lang in ("en", "fr", "uk", "zh")}
+    assert "Marengo" in labels["en"] and "Marengo" in labels["fr"] and "Marengo" not in labels["uk"]
+    assert "Маренго" in labels["uk"] and "马伦哥" in labels["zh"] and "Marengo" not in labels["zh"]

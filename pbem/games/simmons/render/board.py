@@ -37,7 +37,7 @@ class BoardLayers(Layout):
         out = []
         for f in self.board.features:
             kind = f.get("kind")
-            name = f.get("name", "")
+            name = self.spelled(f.get("name", ""))
             if kind in ("river", "stream") and len(f.get("points", [])) >= 2:
                 d = _smooth(f["points"])
                 if kind == "river":
@@ -58,6 +58,11 @@ class BoardLayers(Layout):
                 if name:
                     out.append(_text(x + s, y + s * 1.6, name, 11 * u, font_style="italic", fill="#5a4a36"))
         return "".join(out)
+
+    def spelled(self, name: str) -> str:
+        """A name of the map as the reader's language usually spells it (the game's tongue: Маренго, 马伦哥);
+        as the map writes it where that language has no spelling of its own, or no tongue is given."""
+        return self.tongue.say(name) if hasattr(self, "tongue") and name else name
 
     def _along_label(self, points, name: str, colour: str, size: float) -> str:
         """A label set along the middle stretch of a line, upright."""
@@ -251,7 +256,7 @@ class BoardLayers(Layout):
         size = 12 * u
         cap_size = 10.5 * u
         for loc in self.board.locales.values():
-            lines = _wrap(loc.name, 17)
+            lines = _wrap(self.spelled(loc.name), 17)
             cap = str(loc.capacity)
             widths = [len(line) * size * 0.52 for line in lines]
             widths[-1] += 3 * u + len(cap) * cap_size * 0.65
