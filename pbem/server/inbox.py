@@ -33,6 +33,7 @@ from pbem.server.mail.outbox import queue
 from pbem.server.mail.quoting import PLACEHOLDER
 from pbem.server.mail.reply import NAMED_KINDS, QUOTED_KINDS, summary
 from pbem.server.service import Service, ServiceError, redact_key
+from pbem.server.service.orders import KEY_SPACE
 from pbem.server.service.players import vacation_span
 from pbem.server.store import NoSuchGame
 from pbem.server.leagues import mail as league_mail
@@ -359,9 +360,8 @@ def stranger_read_note(msg, lang: str = "en") -> str:
 
 
 _GAME_WORDS = "|".join(re.escape(w) for w, k in HEADER_ALIASES.items() if k == "GAME")
-_KEY_WORDS = "|".join(re.escape(w) for w, k in HEADER_ALIASES.items() if k == "KEY")
 QUOTED_HEADER = re.compile(rf"^[\s>]*(?:{_GAME_WORDS})\s*#?\d+(?:\b|(?=[\u4e00-\u9fff]))"
-                           rf".*(?:(?<!\w)(?:{_KEY_WORDS})\s+|密钥\s*)(\S+)", re.I)
+                           rf".*{KEY_SPACE}(\S+)", re.I)
 """An orders header (its words in any language: pbem.core.orders.HEADER_ALIASES) inside a quote; Chinese writes
 it without spaces too (对局7密钥...)."""
 

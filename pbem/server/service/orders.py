@@ -68,8 +68,13 @@ def _header_words(key: bool, chinese: bool) -> str:
     return "|".join(sorted((re.escape(w) for w in words), key=len, reverse=True))
 
 
+KEY_SPACE = rf"(?:(?<!\w)(?:{_header_words(True, False)})\s+|(?:{_header_words(True, True)})\s*)"
+"""KEY or its word in any language and the space before the key (CLÉ, КЛЮЧ; 密钥, which Chinese writes without
+one): the key is the text after it, to its next space (a header's here, every key of a mail on the moderator's
+console, a forwarded form's in the inbox)."""
+
 KEY_WORD = re.compile(rf"(?im)^(\s*(?:(?:(?:{_header_words(False, False)})(?!\w)|{_header_words(False, True)}).*?)?"
-                      rf"(?:(?<!\w)(?:{_header_words(True, False)})\s+|(?:{_header_words(True, True)})\s*))(\S+)")
+                      rf"{KEY_SPACE})(\S+)")
 """The header's key, after KEY or its word in any language (CLÉ, КЛЮЧ, 密钥), Chinese written without spaces
 too (``对局7密钥abc``)."""
 

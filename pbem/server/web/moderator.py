@@ -17,19 +17,17 @@ from flask import Blueprint, abort, flash, g, redirect, render_template, request
 from flask_babel import gettext as _
 from flask_babel import ngettext
 
-from pbem.core.orders import HEADER_ALIASES
 from pbem.server.mail.inbound import parse_message
 from pbem.server.addresses import clean_address
 from pbem.server.service import ServiceError
+from pbem.server.service.orders import KEY_SPACE
 from pbem.server import i18n
 from pbem.server.web.games import map_sources, public_audit, report_body, report_for, settings_list
 from pbem.server.web.security import (admin_required, config, game_info, is_moderator, login_required, seat_rule,
                                       seated_while_running, service)
 
 bp = Blueprint("moderator", __name__)
-KEY = re.compile(r"(?i)((?<!\w)(?:" + "|".join(sorted((re.escape(w) for w, k in HEADER_ALIASES.items()
-                                                     if k == "KEY" and not "\u4e00" <= w[0] <= "\u9fff"),
-                                                    key=len, reverse=True)) + r")\s+|密钥\s*)\S+")
+KEY = re.compile(rf"(?i)({KEY_SPACE})\S+")
 """The value after KEY or its word in any language (CLÉ, КЛЮЧ; 密钥, whose key Chinese writes without a space)."""
 ACTIONS = ("pause", "resume", "deadline", "extend", "resolve_now", "replace", "amend_orders", "amend_decision",
            "rewind")
