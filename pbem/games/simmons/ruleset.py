@@ -8,7 +8,10 @@ and says the rest (its scenario, setup, orders, rules, bots, cases)."""
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
+from pbem.core.orders import Header, Token
+from pbem.core.parsed import Codec, OrdersForm, form_of
 from pbem.core.ruleset import SPECTATOR, Option, Seat, Turn
 
 from pbem.lang import Text, say
@@ -18,8 +21,26 @@ from .lang import Tongue, tongue
 from .sides import SIDE_NAME, SIDES
 
 
+FAMILY = Path(__file__).parent
+FAMILY_PARSER_FILES = tuple(FAMILY / name for name in (
+    "reader.py", "orders.py", "board.py", "scenario.py", "words.py", "clock.py", "sides.py", "ruleset.py"))
+"""The family's files an orders text is read by (the reader, the orders' values, names and hours)."""
+
+FAMILY_ORDER_CLASSES = (Header, Token)
+"""What every orders value of the family holds besides the game's own classes."""
+
+
 class FamilyRuleset:
     TURN = "day"  # what the rule book calls one side's turn
+    PARSER_FILES: tuple[Path, ...] = ()  # the game's files its orders are read by (the stored parse's version)
+    CODEC: Codec | None = None  # the game's orders as JSON (pbem.core.parsed); None: read from the text
+
+    def orders_form(self, scenario) -> OrdersForm | None:
+        """The game's orders as JSON for ``scenario`` and its parser's version (pbem.core.parsed):
+        an orders entry keeps what its text was read into, and a replay reads it back."""
+        if self.CODEC is None:
+            return None
+        return form_of(scenario, self.PARSER_FILES + FAMILY_PARSER_FILES, self.CODEC)
 
     def options(self) -> tuple[Option, ...]:
         return ()

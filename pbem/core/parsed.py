@@ -1,0 +1,222 @@
+"""The stored parse: an orders entry of the log keeps the orders its text was read into.
+
+A replay used to read every day's orders text again against the position before the day (a
+third of a Marengo replay). At submit the server now keeps, beside the text, what the
+ruleset's parser made of it, as JSON, with the parser's **version**: a digest of the parser's
+source files and of the scenario, so a change to either reads the text again (a parser fix
+reaches every stored game). The entry's ``parsed`` key::
+
+    {"kind": "orders", "day": 4, "side": "france", "text": "MOVE ...",
+     "parsed": {"version": "<hex>", "orders": "<the orders, as JSON text>", "check": "<hex>"}}
+
+``check`` is a digest of the version, the day, the side, the text and the JSON together: a
+stored parse copied to another entry, cut short or changed by hand is not believed (the text
+is read again, as for an entry without one). The log stays the orders as written (the text is
+what counts: a replay that does not believe the stored parse reads it), and ``pbem verify``
+never reads a stored parse.
+
+A ruleset gives its orders' JSON form by an optional member ``orders_form(scenario)`` that
+returns an :class:`OrdersForm` (its version and its :class:`Codec`); a ruleset without one is
+read from the text as before.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+from pathlib import Path
+
+CORE_ORDERS = (Path(__file__).parent / "orders.py").resolve()  # the tokenizer and header every parser shares
+
+FORM = "pbem-parsed/1"
+"""This module's own form of the JSON: part of every version, so changing the codec reads every text again."""
+
+
+class Codec:
+    """Orders values to JSON text and back: the ruleset's own classes (dataclasses and named tuples,
+    by their names), lists, tuples, dicts with string keys, strings, numbers, booleans and None.
+    A value of any other type cannot be stored (:class:`TypeError`: the entry keeps its text alone).
+
+    A dataclass is ``{"c": name, field: value...}`` with only the fields that differ from their
+    defaults; a named tuple ``{"n": name, "a": [values]}``; a tuple ``{"t": [values]}``; a dict
+    ``{"d": {key: value}}``; a list a JSON array."""
+
+    def __init__(self, *types: type):
+        self.types: dict[str, type] = {}
+        self._defaults: dict[type, tuple] = {}
+        for kind in types:
+            if kind.__name__ in self.types and self.types[kind.__name__] is not kind:
+                raise ValueError(f"two order classes named {kind.__name__}")
+            self.types[kind.__name__] = kind
+            if dataclasses.is_dataclass(kind):
+                self._defaults[kind] = tuple((f.name, _default(f), f.init) for f in dataclasses.fields(kind))
+
+    def dumps(self, value) -> str:
+        return json.dumps(self._to(value), ensure_ascii=False, separators=(",", ":"))
+
+    def loads(self, text: str):
+        return self._from(json.loads(text))
+
+    def _to(self, value):
+        if value is None or type(value) in (str, int, float, bool):
+            return value
+        kind = type(value)
+        fields = self._defaults.get(kind)
+        if fields is not None:
+            out = {"c": kind.__name__}
+            for name, default, _ in fields:
+                item = getattr(value, name)
+                if type(item) is not type(default) or item != default:
+                    out[name] = self._to(item)
+            return out
+        if kind is list:
+            return [self._to(item) for item in value]
+        if kind is tuple:
+            return {"t": [self._to(item) for item in value]}
+        if kind is dict:
+            if not all(type(key) is str for key in value):
+                raise TypeError("a dict whose keys are not all strings")
+            return {"d": {key: self._to(item) for key, item in value.items()}}
+        if isinstance(value, tuple) and self.types.get(kind.__name__) is kind:
+            return {"n": kind.__name__, "a": [self._to(item) for item in value]}
+        raise TypeError(f"{kind.__name__} is not an order class of this ruleset")
+
+    def _from(self, data):
+        if type(data) is list:
+            return [self._from(item) for item in data]
+        if type(data) is not dict:
+            return data
+        if "t" in data:
+            return tuple(self._from(item) for item in data["t"])
+        if "c" in data:
+            kind = self.types[data["c"]]
+            fields = self._defaults[kind]
+            given = {name: self._from(data[name]) for name, _, init in fields if init and name in data}
+            value = kind(**given)
+            for name, _, init in fields:
+                if not init and name in data:
+                    object.__setattr__(value, name, self._from(data[name]))
+            return value
+        if "d" in data:
+            return {key: self._from(item) for key, item in data["d"].items()}
+        if "n" in data:
+            return self.types[data["n"]](*(self._from(item) for item in data["a"]))
+        raise ValueError("not a stored orders value")
+
+
+_NO_DEFAULT = object()  # a field without a default: always written
+
+
+def _default(field: dataclasses.Field):
+    """A field's default (a fresh one from its factory: an empty list is left out as an empty default)."""
+    if field.default is not dataclasses.MISSING:
+        return field.default
+    if field.default_factory is not dataclasses.MISSING:
+        return field.default_factory()
+    return _NO_DEFAULT
+
+
+class OrdersForm:
+    """A ruleset's orders as JSON for one scenario: the parser's ``version`` and the ``codec``."""
+
+    def __init__(self, version: str, codec: Codec):
+        self.version, self.codec = version, codec
+
+
+def parser_version(files, scenario, codec: Codec) -> str:
+    """The version of a parser: a digest of this module's form, the parser's source ``files``
+    (each read as bytes; with this module and pbem/core/orders.py), the order classes the codec knows and the scenario (:func:`canonical`:
+    every name, id and number it holds). Any change to any of them gives another version."""
+    digest = hashlib.sha256(FORM.encode())
+    files = {Path(f).resolve() for f in files} | {Path(__file__).resolve(), CORE_ORDERS}
+    for path in sorted(files):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    digest.update(" ".join(f"{k.__module__}.{k.__qualname__}" for k in codec.types.values()).encode())
+    digest.update(canonical(scenario).encode())
+    return digest.hexdigest()[:32]
+
+
+def canonical(value, _stack: frozenset = frozenset()) -> str:
+    """A text of ``value`` that is the same in every process (sets sorted, no object addresses):
+    dataclasses by their fields, objects by their attributes, containers by their items."""
+    if value is None or isinstance(value, (str, int, float, bool, Path)):
+        return repr(value)
+    if id(value) in _stack:
+        return "<cycle>"
+    inner = _stack | {id(value)}
+    if isinstance(value, dict):
+        items = sorted(f"{canonical(k, inner)}:{canonical(v, inner)}" for k, v in value.items())
+        return "{" + ",".join(items) + "}"
+    if isinstance(value, (set, frozenset)):
+        return "set(" + ",".join(sorted(canonical(item, inner) for item in value)) + ")"
+    if isinstance(value, (list, tuple)):
+        return type(value).__name__ + "(" + ",".join(canonical(item, inner) for item in value) + ")"
+    if dataclasses.is_dataclass(value):
+        return type(value).__name__ + "(" + ",".join(
+            f"{f.name}={canonical(getattr(value, f.name), inner)}" for f in dataclasses.fields(value)) + ")"
+    if hasattr(value, "__dict__"):
+        return type(value).__name__ + canonical(vars(value), inner)
+    if callable(value):
+        return getattr(value, "__qualname__", type(value).__name__)
+    text = repr(value)
+    return type(value).__name__ if " at 0x" in text else text
+
+
+def check_of(version: str, day: int, side: str, text: str, orders: str) -> str:
+    """The digest that binds a stored parse to its entry (its day, side and text) and its version."""
+    digest = hashlib.sha256()
+    for part in (version, str(day), side, text, orders):
+        digest.update(part.encode("utf-8", "surrogatepass") + b"\0")
+    return digest.hexdigest()[:32]
+
+
+def stored(form: OrdersForm, day: int, side: str, text: str, orders) -> dict | None:
+    """The ``parsed`` value of an orders entry for ``orders`` (what ``text`` was read into), or
+    None when they cannot be stored (a value the codec does not know)."""
+    try:
+        data = form.codec.dumps(orders)
+    except (TypeError, ValueError):
+        return None
+    return {"version": form.version, "orders": data, "check": check_of(form.version, day, side, text, data)}
+
+
+def believed(form: OrdersForm, entry: dict):
+    """The orders stored in ``entry`` when they are this parser's and intact; else None (read the text).
+
+    Not believed: no stored parse, another version, a ``check`` that does not match the entry, or
+    JSON the codec cannot read back."""
+    kept = entry.get("parsed")
+    if type(kept) is not dict or kept.get("version") != form.version:
+        return None
+    data = kept.get("orders")
+    if type(data) is not str or kept.get("check") != check_of(form.version, entry["day"], str(entry["side"]),
+                                                               str(entry["text"]), data):
+        return None
+    try:
+        return form.codec.loads(data)
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return None
+
+
+def without_parses(log: list[dict]) -> list[dict]:
+    """The log as written: every entry without its stored parse (what an export carries)."""
+    return [{k: v for k, v in entry.items() if k != "parsed"} if "parsed" in entry else entry for entry in log]
+
+
+_FORMS: dict[tuple[int, int], tuple[object, OrdersForm]] = {}
+_KEPT_FORMS = 64  # scenarios whose form is kept (each holds its scenario, so its id is not reused)
+
+
+def form_of(scenario, files, codec: Codec) -> OrdersForm:
+    """The orders form of a parser (its source ``files``, its ``codec``) for ``scenario``, its version
+    computed once per scenario object (kept for the last :data:`_KEPT_FORMS`)."""
+    key = (id(codec), id(scenario))
+    kept = _FORMS.get(key)
+    if kept is not None and kept[0] is scenario:
+        return kept[1]
+    form = OrdersForm(parser_version(files, scenario, codec), codec)
+    if len(_FORMS) >= _KEPT_FORMS:
+        del _FORMS[next(iter(_FORMS))]
+    _FORMS[key] = (scenario, form)
+    return form
