@@ -39,7 +39,7 @@ from .chance import Chance, Roll
 from .decisions import Decider, Decision, DecisionRecord, Pending, never
 from .events import Event
 from .orders import OrdersError
-from .parsed import believed, stored
+from .parsed import believed, stored_as
 from .ruleset import words_of
 
 
@@ -179,11 +179,7 @@ class Game:
         form or the text does not parse."""
         if self.orders_form is None:
             return None
-        try:
-            orders = self.ruleset.parse_orders(self.scenario, self.state, side, text)
-        except OrdersError:
-            return None
-        return stored(self.orders_form, self.day, side, text, orders)
+        return stored_as(self.ruleset, self.orders_form, self.scenario, self.state, self.day, side, text)
 
     def _stored_orders(self, entry: dict):
         """The orders stored with ``entry`` if they may be believed (pbem.core.parsed.believed and
@@ -348,3 +344,22 @@ class Game:
 
 class GameOver(Exception):
     """The game has ended; no further day can be resolved."""
+
+
+def with_stored_parses(game: Game) -> list[dict]:
+    """``game``'s log with a stored parse on every orders entry of a day reached (what the server
+    would have stored at submit: each text read against the position before its day); entries
+    that do not parse, or of a ruleset without the JSON form, stay as they are. For benchmarks and
+    tests: the server stores the parse when the orders come in (``Game.stored_parse``)."""
+    if game.orders_form is None:
+        return [dict(entry) for entry in game.log]
+    out = []
+    for entry in game.log:
+        entry = dict(entry)
+        if entry["kind"] == "orders" and entry["day"] <= game.day:
+            parsed = stored_as(game.ruleset, game.orders_form, game.scenario, game.state_before(entry["day"]),
+                               entry["day"], entry["side"], entry["text"])
+            if parsed is not None:
+                entry["parsed"] = parsed
+        out.append(entry)
+    return out

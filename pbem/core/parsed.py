@@ -27,6 +27,8 @@ import hashlib
 import json
 from pathlib import Path
 
+from .orders import OrdersError
+
 CORE_ORDERS = (Path(__file__).parent / "orders.py").resolve()  # the tokenizer and header every parser shares
 
 FORM = "pbem-parsed/1"
@@ -179,6 +181,16 @@ def stored(form: OrdersForm, day: int, side: str, text: str, orders) -> dict | N
     except (TypeError, ValueError):
         return None
     return {"version": form.version, "orders": data, "check": check_of(form.version, day, side, text, data)}
+
+
+def stored_as(ruleset, form: OrdersForm, scenario, state, day: int, side: str, text: str) -> dict | None:
+    """The ``parsed`` value of ``text`` as ``side``'s orders for ``day``, read by ``ruleset``'s
+    ``parse_orders`` against ``state`` (the position before the day), or None when it does not parse."""
+    try:
+        orders = ruleset.parse_orders(scenario, state, side, text)
+    except OrdersError:
+        return None
+    return stored(form, day, side, text, orders)
 
 
 def believed(form: OrdersForm, entry: dict):

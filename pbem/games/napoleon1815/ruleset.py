@@ -47,7 +47,7 @@ class Napoleon1815:
 
     PARSER_FILES = tuple(Path(__file__).parent / name for name in (
         "parse.py", "orders.py", "words.py", "words.toml", "movement.py", "blocks.py", "board.py", "auction.py",
-        "triggers.py", "scenario.py", "ruleset.py"))
+        "triggers.py", "setup.py", "scenario.py", "ruleset.py"))
     """The files an orders text is read by (the stored parse's version, pbem.core.parsed)."""
     CODEC = Codec(Header, Token, orders.Orders, orders.Move, orders.Place, orders.Deploy)
 

@@ -23,7 +23,7 @@ from .sides import SIDE_NAME, SIDES
 
 FAMILY = Path(__file__).parent
 FAMILY_PARSER_FILES = tuple(FAMILY / name for name in (
-    "reader.py", "orders.py", "board.py", "scenario.py", "words.py", "clock.py", "sides.py", "ruleset.py"))
+    "reader.py", "orders.py", "board.py", "scenario.py", "state.py", "words.py", "clock.py", "sides.py", "ruleset.py"))
 """The family's files an orders text is read by (the reader, the orders' values, names and hours)."""
 
 FAMILY_ORDER_CLASSES = (Header, Token)
