@@ -42,23 +42,29 @@ class Codec:
 
     A dataclass is ``{"c": name, field: value...}`` with only the fields that differ from their
     defaults; a named tuple ``{"n": name, "a": [values]}``; a tuple ``{"t": [values]}``; a dict
-    ``{"d": {key: value}}``; a list a JSON array."""
+    ``{"d": [[key, value]...]}``; a list a JSON array. Read back by json's ``object_hook``, each
+    object as it is read (no second walk over the values)."""
 
     def __init__(self, *types: type):
         self.types: dict[str, type] = {}
         self._defaults: dict[type, tuple] = {}
+        self._post_init: dict[type, tuple[str, ...]] = {}  # a class's fields not given to __init__
         for kind in types:
             if kind.__name__ in self.types and self.types[kind.__name__] is not kind:
                 raise ValueError(f"two order classes named {kind.__name__}")
             self.types[kind.__name__] = kind
             if dataclasses.is_dataclass(kind):
-                self._defaults[kind] = tuple((f.name, _default(f), f.init) for f in dataclasses.fields(kind))
+                fields = dataclasses.fields(kind)
+                if any(f.name == "c" for f in fields):
+                    raise ValueError(f"{kind.__name__} has a field named c, the JSON's tag of a class")
+                self._defaults[kind] = tuple((f.name, _default(f), f.init) for f in fields)
+                self._post_init[kind] = tuple(f.name for f in fields if not f.init)
 
     def dumps(self, value) -> str:
         return json.dumps(self._to(value), ensure_ascii=False, separators=(",", ":"))
 
     def loads(self, text: str):
-        return self._from(json.loads(text))
+        return json.loads(text, object_hook=self._object)
 
     def _to(self, value):
         if value is None or type(value) in (str, int, float, bool):
@@ -79,31 +85,30 @@ class Codec:
         if kind is dict:
             if not all(type(key) is str for key in value):
                 raise TypeError("a dict whose keys are not all strings")
-            return {"d": {key: self._to(item) for key, item in value.items()}}
+            return {"d": [[key, self._to(item)] for key, item in value.items()]}
         if isinstance(value, tuple) and self.types.get(kind.__name__) is kind:
             return {"n": kind.__name__, "a": [self._to(item) for item in value]}
         raise TypeError(f"{kind.__name__} is not an order class of this ruleset")
 
-    def _from(self, data):
-        if type(data) is list:
-            return [self._from(item) for item in data]
-        if type(data) is not dict:
-            return data
-        if "t" in data:
-            return tuple(self._from(item) for item in data["t"])
+    def _object(self, data: dict):
+        """A JSON object read back (json's ``object_hook``: its values are read already). Every object
+        in the JSON is one of the four tagged forms (a dict's items are pairs), so no key is mistaken."""
         if "c" in data:
-            kind = self.types[data["c"]]
-            fields = self._defaults[kind]
-            given = {name: self._from(data[name]) for name, _, init in fields if init and name in data}
-            value = kind(**given)
-            for name, _, init in fields:
-                if not init and name in data:
-                    object.__setattr__(value, name, self._from(data[name]))
-            return value
+            kind = self.types[data.pop("c")]
+            post = self._post_init.get(kind)
+            if post:
+                late = {name: data.pop(name) for name in post if name in data}
+                value = kind(**data)
+                for name, item in late.items():
+                    object.__setattr__(value, name, item)
+                return value
+            return kind(**data)
+        if "t" in data:
+            return tuple(data["t"])
         if "d" in data:
-            return {key: self._from(item) for key, item in data["d"].items()}
+            return dict(data["d"])
         if "n" in data:
-            return self.types[data["n"]](*(self._from(item) for item in data["a"]))
+            return self.types[data["n"]](*data["a"])
         raise ValueError("not a stored orders value")
 
 
