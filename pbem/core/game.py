@@ -67,6 +67,7 @@ class Game:
         self.scenario = scenario
         self.seed = seed
         self.options = dict(options or {})
+        self._seats: tuple[str, ...] | None = None
         self.chance = Chance(seed)
         self.log: list[dict] = []
         self.initial = ruleset.setup(scenario, self.options, self.chance)
@@ -109,8 +110,11 @@ class Game:
         return self._ended
 
     def seats(self) -> tuple[str, ...]:
-        """The ids of the game's seats, in the order the ruleset shows them."""
-        return tuple(seat.id for seat in self.ruleset.seats(self.scenario, self.options))
+        """The ids of the game's seats, in the order the ruleset shows them (asked once: a game's
+        seats are its scenario's and options', which do not change)."""
+        if self._seats is None:
+            self._seats = tuple(seat.id for seat in self.ruleset.seats(self.scenario, self.options))
+        return self._seats
 
     def turn(self):
         """Who owes orders for the next day (a pbem.core.ruleset.Turn)."""

@@ -172,10 +172,9 @@ def canonical(value, _stack: frozenset = frozenset()) -> str:
 
 def check_of(version: str, day: int, side: str, text: str, orders: str) -> str:
     """The digest that binds a stored parse to its entry (its day, side and text) and its version."""
-    digest = hashlib.sha256()
-    for part in (version, str(day), side, text, orders):
-        digest.update(part.encode("utf-8", "surrogatepass") + b"\0")
-    return digest.hexdigest()[:32]
+    # one NUL between the parts: only the text may hold one, the JSON never (json writes it \u0000)
+    return hashlib.sha256("\0".join((version, str(day), side, text, orders)).encode("utf-8", "surrogatepass")
+                          ).hexdigest()[:32]
 
 
 def stored(form: OrdersForm, day: int, side: str, text: str, orders) -> dict | None:

@@ -30,6 +30,9 @@ FAMILY_ORDER_CLASSES = (Header, Token)
 """What every orders value of the family holds besides the game's own classes."""
 
 
+_TURNS: dict[tuple, Turn] = {}  # (TURN, side, hour, past the end) -> the Turn (FamilyRuleset.turn)
+
+
 class FamilyRuleset:
     TURN = "day"  # what the rule book calls one side's turn
     PARSER_FILES: tuple[Path, ...] = ()  # the game's files its orders are read by (the stored parse's version)
@@ -49,9 +52,16 @@ class FamilyRuleset:
         return tuple(Seat(side, side, SIDE_NAME[side]) for side in SIDES)
 
     def turn(self, scenario, state) -> Turn:
-        side = scenario.side_of_day(state.day)
-        said = self.label_text(scenario, state.day)
-        return Turn((side,), str(said), others=tuple(s for s in SIDES if s != side), said=said)
+        """The side whose day comes (a Turn is frozen: one is made for each name of a day, and kept,
+        since a replay asks every day and the name is written in English each time it is made)."""
+        day = state.day
+        side, hour, end = scenario.side_of_day(day), scenario.hour(day), day >= scenario.days
+        key = (self.TURN, side, hour, end)  # what label_text reads of the day
+        turn = _TURNS.get(key)
+        if turn is None:
+            said = self.label_text(scenario, day)
+            turn = _TURNS[key] = Turn((side,), str(said), others=tuple(s for s in SIDES if s != side), said=said)
+        return turn
 
     def tongue(self, lang: str = "en") -> Tongue:
         """The game's texts in ``lang`` (its catalog over the family's); the family's alone here."""
