@@ -84,7 +84,7 @@ def test_a_game_replayed_from_its_stored_parses_has_the_days_of_one_replayed_fro
         orders = believed(stored_.orders_form, entry)
         read = rules.parse_orders(scenario, game.state_before(entry["day"]), entry["side"], entry["text"])
         assert orders == read and repr(orders) == repr(read)
-        assert stored_.orders_form.codec.dumps(orders) == entry["parsed"]["orders"]
+        assert stored_.orders_form.dumps(orders) == entry["parsed"]["orders"]
 
 
 def test_a_ruleset_without_the_json_form_reads_its_texts_as_before():
@@ -311,3 +311,17 @@ def test_the_server_stores_the_parse_of_the_text_it_logs_never_the_key_and_an_ol
     assert calls == [] and len(loaded.days) == 4
     old = Game(rules, loaded.scenario, 7, without_parses(log))  # a database written before the stored parse
     assert days_of(old) == days_of(loaded) and len(calls) >= 4
+
+
+def test_a_dict_the_scenario_shares_is_written_as_its_name_and_read_back_as_a_copy():
+    rules, scenario, game, log = played("napoleon1815", 1)
+    form = rules.orders_form(scenario)
+    entry = next(e for e in log if "parsed" in e)
+    assert '{"s":"names"}' in entry["parsed"]["orders"] and "Waterloo" not in entry["parsed"]["orders"]
+    first, second = believed(form, entry), believed(form, entry)
+    assert first.names == form.shared["names"] and first.names is not second.names is not form.shared["names"]
+    first.names.clear()  # a replay's orders are its own
+    assert believed(form, entry).names == form.shared["names"] != {}
+    assert form.codec.loads('{"s": "names"}', {"names": {"a": "A"}}) == {"a": "A"}
+    with pytest.raises(ValueError):  # without the shared dicts, their names mean nothing
+        form.codec.loads('{"s": "names"}')

@@ -42,7 +42,8 @@ class Codec:
 
     A dataclass is ``{"c": name, field: value...}`` with only the fields that differ from their
     defaults; a named tuple ``{"n": name, "a": [values]}``; a tuple ``{"t": [values]}``; a dict
-    ``{"d": [[key, value]...]}``; a list a JSON array. Read back by json's ``object_hook``, each
+    ``{"d": [[key, value]...]}`` (or ``{"s": name}``: one of the form's shared dicts, as the
+    scenario's names every orders value holds); a list a JSON array. Read back by json's ``object_hook``, each
     object as it is read (no second walk over the values)."""
 
     def __init__(self, *types: type):
@@ -60,11 +61,22 @@ class Codec:
                 self._defaults[kind] = tuple((f.name, _default(f), f.init) for f in fields)
                 self._post_init[kind] = tuple(f.name for f in fields if not f.init)
 
-    def dumps(self, value) -> str:
-        return json.dumps(self._to(value), ensure_ascii=False, separators=(",", ":"))
+    def dumps(self, value, shared: dict[str, dict] | None = None) -> str:
+        """``value`` as JSON text; a dict equal to one of ``shared`` is written as its name."""
+        self._shared = tuple((name, d) for name, d in (shared or {}).items())
+        try:
+            return json.dumps(self._to(value), ensure_ascii=False, separators=(",", ":"))
+        finally:
+            self._shared = ()
 
-    def loads(self, text: str):
+    def loads(self, text: str, shared: dict[str, dict] | None = None):
+        """The value ``dumps`` wrote (``shared`` as it was given to it; a shared dict read back is a copy)."""
+        if shared:
+            return json.loads(text, object_hook=lambda data: (
+                dict(shared[data["s"]]) if "s" in data and len(data) == 1 else self._object(data)))
         return json.loads(text, object_hook=self._object)
+
+    _shared: tuple = ()
 
     def _to(self, value):
         if value is None or type(value) in (str, int, float, bool):
@@ -83,6 +95,9 @@ class Codec:
         if kind is tuple:
             return {"t": [self._to(item) for item in value]}
         if kind is dict:
+            for name, shared in self._shared:
+                if value == shared:
+                    return {"s": name}
             if not all(type(key) is str for key in value):
                 raise TypeError("a dict whose keys are not all strings")
             return {"d": [[key, self._to(item)] for key, item in value.items()]}
@@ -109,7 +124,7 @@ class Codec:
             return dict(data["d"])
         if "n" in data:
             return self.types[data["n"]](*data["a"])
-        raise ValueError("not a stored orders value")
+        raise ValueError("not a stored orders value")  # {"s": name} of a shared dict unknown here too
 
 
 _NO_DEFAULT = object()  # a field without a default: always written
@@ -125,10 +140,17 @@ def _default(field: dataclasses.Field):
 
 
 class OrdersForm:
-    """A ruleset's orders as JSON for one scenario: the parser's ``version`` and the ``codec``."""
+    """A ruleset's orders as JSON for one scenario: the parser's ``version``, the ``codec``, and the
+    scenario's ``shared`` dicts (name -> dict) that orders hold whole: written as their name."""
 
-    def __init__(self, version: str, codec: Codec):
-        self.version, self.codec = version, codec
+    def __init__(self, version: str, codec: Codec, shared: dict[str, dict] | None = None):
+        self.version, self.codec, self.shared = version, codec, dict(shared or {})
+
+    def dumps(self, orders) -> str:
+        return self.codec.dumps(orders, self.shared)
+
+    def loads(self, text: str):
+        return self.codec.loads(text, self.shared)
 
 
 def parser_version(files, scenario, codec: Codec) -> str:
@@ -181,7 +203,7 @@ def stored(form: OrdersForm, day: int, side: str, text: str, orders) -> dict | N
     """The ``parsed`` value of an orders entry for ``orders`` (what ``text`` was read into), or
     None when they cannot be stored (a value the codec does not know)."""
     try:
-        data = form.codec.dumps(orders)
+        data = form.dumps(orders)
     except (TypeError, ValueError):
         return None
     return {"version": form.version, "orders": data, "check": check_of(form.version, day, side, text, data)}
@@ -210,7 +232,7 @@ def believed(form: OrdersForm, entry: dict):
                                                                str(entry["text"]), data):
         return None
     try:
-        return form.codec.loads(data)
+        return form.loads(data)
     except (KeyError, TypeError, ValueError, AttributeError):
         return None
 
@@ -224,14 +246,15 @@ _FORMS: dict[tuple[int, int], tuple[object, OrdersForm]] = {}
 _KEPT_FORMS = 64  # scenarios whose form is kept (each holds its scenario, so its id is not reused)
 
 
-def form_of(scenario, files, codec: Codec) -> OrdersForm:
+def form_of(scenario, files, codec: Codec, shared=None) -> OrdersForm:
     """The orders form of a parser (its source ``files``, its ``codec``) for ``scenario``, its version
-    computed once per scenario object (kept for the last :data:`_KEPT_FORMS`)."""
+    computed once per scenario object (kept for the last :data:`_KEPT_FORMS`); ``shared(scenario)``
+    gives the scenario's dicts that orders hold whole (OrdersForm.shared)."""
     key = (id(codec), id(scenario))
     kept = _FORMS.get(key)
     if kept is not None and kept[0] is scenario:
         return kept[1]
-    form = OrdersForm(parser_version(files, scenario, codec), codec)
+    form = OrdersForm(parser_version(files, scenario, codec), codec, shared(scenario) if shared else None)
     if len(_FORMS) >= _KEPT_FORMS:
         del _FORMS[next(iter(_FORMS))]
     _FORMS[key] = (scenario, form)

@@ -57,7 +57,7 @@ class Napoleon1815:
     def orders_form(self, scenario) -> OrdersForm:
         """The orders as JSON for ``scenario`` and the parser's version (pbem.core.parsed): an orders
         entry keeps what its text was read into, and a replay reads it back."""
-        return form_of(scenario, self.PARSER_FILES, self.CODEC)
+        return form_of(scenario, self.PARSER_FILES, self.CODEC, shared=lambda sc: {"names": parse.town_names(sc)})
 
     def options(self) -> tuple[Option, ...]:
         return (Option("players", N_("Players"), ("2", "3"), "2",
