@@ -229,6 +229,9 @@ def test_the_codec_keeps_tuples_lists_dicts_named_tuples_and_refuses_what_it_doe
     header = Header(game="7", key="***", line=1, extra={"x": "y"}, tokens=[Token("GAME", 1, "GAME")])
     back = codec.loads(codec.dumps(header))
     assert back == header and back.tokens == header.tokens and type(back.tokens[0]) is Token
+    parser_only = Codec(Header, Token, left_out={Header: ("tokens",)})  # what the parser alone reads
+    assert "GAME" not in parser_only.dumps(header) and parser_only.loads(parser_only.dumps(header)).tokens == []
+    assert parser_only.loads(parser_only.dumps(header)) == header
     value = [("a", None, ("b",)), {"k": [1, 2.5, True]}, None]
     assert codec.loads(codec.dumps(value)) == value and type(codec.loads(codec.dumps(value))[0]) is tuple
     for wrong in ({1: "x"}, {"a"}, object(), Path("x")):

@@ -46,7 +46,10 @@ class Codec:
     scenario's names every orders value holds); a list a JSON array. Read back by json's ``object_hook``, each
     object as it is read (no second walk over the values)."""
 
-    def __init__(self, *types: type):
+    def __init__(self, *types: type, left_out: dict[type, tuple[str, ...]] | None = None):
+        """``types``: the classes an orders value holds; ``left_out``: fields of some of them that only
+        the parser reads (the header line's tokens), not written: read back as their default."""
+        left_out = left_out or {}
         self.types: dict[str, type] = {}
         self._defaults: dict[type, tuple] = {}
         self._post_init: dict[type, tuple[str, ...]] = {}  # a class's fields not given to __init__
@@ -58,7 +61,8 @@ class Codec:
                 fields = dataclasses.fields(kind)
                 if any(f.name == "c" for f in fields):
                     raise ValueError(f"{kind.__name__} has a field named c, the JSON's tag of a class")
-                self._defaults[kind] = tuple((f.name, _default(f), f.init) for f in fields)
+                self._defaults[kind] = tuple((f.name, _default(f), f.init) for f in fields
+                                             if f.name not in left_out.get(kind, ()))
                 self._post_init[kind] = tuple(f.name for f in fields if not f.init)
 
     def dumps(self, value, shared: dict[str, dict] | None = None) -> str:

@@ -12,7 +12,7 @@ from pbem.core.chance import Chance
 from pbem.core.orders import OrdersError
 from pbem.core.parsed import Codec
 from pbem.core.ruleset import Bot
-from pbem.games.simmons.ruleset import FAMILY_ORDER_CLASSES, FamilyRuleset
+from pbem.games.simmons.ruleset import FAMILY_ORDER_CLASSES, PARSER_ONLY, FamilyRuleset
 from pbem.paths import MAPS
 
 from . import cases, clicks, invariants, orders, parse, rules, view
@@ -45,7 +45,8 @@ class Marengo(FamilyRuleset):
     PARSER_FILES = tuple(Path(__file__).parent / name for name in (
         "parse.py", "reader.py", "orders.py", "words.py", "words.toml", "scenario.py", "state.py", "ruleset.py"))
     CODEC = Codec(*FAMILY_ORDER_CLASSES, orders.Orders, orders.Standing, orders.Bombard, orders.Activate,
-                  orders.Assault, orders.Move, orders.RoadMove, orders.Extend, orders.Enter, orders.Fire)
+                  orders.Assault, orders.Move, orders.RoadMove, orders.Extend, orders.Enter, orders.Fire,
+                  left_out=PARSER_ONLY)
 
     def scenarios(self) -> dict[str, Path]:
         return {"marengo": MAPS / "marengo.toml"}

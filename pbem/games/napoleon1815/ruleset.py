@@ -49,7 +49,8 @@ class Napoleon1815:
         "parse.py", "orders.py", "words.py", "words.toml", "movement.py", "blocks.py", "board.py", "auction.py",
         "triggers.py", "setup.py", "scenario.py", "ruleset.py"))
     """The files an orders text is read by (the stored parse's version, pbem.core.parsed)."""
-    CODEC = Codec(Header, Token, orders.Orders, orders.Move, orders.Place, orders.Deploy)
+    CODEC = Codec(Header, Token, orders.Orders, orders.Move, orders.Place, orders.Deploy,
+                  left_out={Header: ("tokens",)})  # the header line's tokens: read by the parser alone
 
     def scenarios(self) -> dict[str, Path]:
         return {"napoleon1815": MAPS / "napoleon1815.toml"}

@@ -29,6 +29,9 @@ FAMILY_PARSER_FILES = tuple(FAMILY / name for name in (
 FAMILY_ORDER_CLASSES = (Header, Token)
 """What every orders value of the family holds besides the game's own classes."""
 
+PARSER_ONLY = {Header: ("tokens",)}
+"""What only the parser reads of an orders value (the header line's tokens, for its check): not stored."""
+
 
 _TURNS: dict[tuple, Turn] = {}  # (TURN, side, hour, past the end) -> the Turn (FamilyRuleset.turn)
 
