@@ -159,8 +159,9 @@ class OrdersForm:
 
 def parser_version(files, scenario, codec: Codec) -> str:
     """The version of a parser: a digest of this module's form, the parser's source ``files``
-    (each read as bytes; with this module and pbem/core/orders.py), the order classes the codec knows and the scenario (:func:`canonical`:
-    every name, id and number it holds). Any change to any of them gives another version."""
+    (each read as bytes; with this module and pbem/core/orders.py), the order classes the codec
+    knows and the scenario (:func:`canonical`: every name, id and number it holds). Any change to
+    any of them gives another version."""
     digest = hashlib.sha256(FORM.encode())
     files = {Path(f).resolve() for f in files} | {Path(__file__).resolve(), CORE_ORDERS}
     for path in sorted(files):

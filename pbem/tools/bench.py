@@ -73,8 +73,8 @@ def bench(ruleset, scenario, seed: int = 1, games: int = 50, repeat: int = 3, op
         f"{replay * (1 - share) * 1000:.1f} ms",
         replay_against_goal(replay, statistics.median(kept) if kept else None, stored, entries),
         f"memory of a replayed complete game held in the cache: {held / 1e6:.2f} MB "
-        f"(tracemalloc, {min(keep, len(logs))} games held at once, their logs as the server stores them; 10,000 cached: "
-        f"{held * 10_000 / 1e9:.1f} GB)",
+        f"(tracemalloc, {min(keep, len(logs))} games held at once, their logs as the server stores them; "
+        f"10,000 cached: {held * 10_000 / 1e9:.1f} GB)",
     ]
 
 
