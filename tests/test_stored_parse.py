@@ -113,17 +113,19 @@ def test_the_version_changes_with_the_parser_files_the_order_classes_and_the_sce
     rules, scenario = setting("marengo")
     source = tmp_path / "parse.py"
     source.write_text("x = 1\n")
-    codec = rules.CODEC
-    first = parser_version([source], scenario, codec)
-    assert parser_version([source], scenario, codec) == first  # the same code and scenario: the same version
+    types = list(rules.CODEC.types.values())
+    codec = Codec(*types, files=[source])
+    first = parser_version(scenario, codec)
+    assert parser_version(scenario, Codec(*types, files=[source])) == first  # the same code and scenario
     source.write_text("x = 2\n")
-    assert parser_version([source], scenario, codec) != first
+    assert parser_version(scenario, codec) == first  # the sources as they were when the code was loaded...
+    assert parser_version(scenario, Codec(*types, files=[source])) != first  # ...and as they are now
     source.write_text("x = 1\n")
-    assert parser_version([source], scenario, Codec(*list(codec.types.values())[:-1])) != first
+    assert parser_version(scenario, Codec(*types[:-1], files=[source])) != first
     renamed = rules.load_scenario(next(iter(rules.scenarios().values())))
     key, locale = next(iter(renamed.board.locales.items()))
     renamed.board.locales[key] = replace(locale, name=locale.name + " Vecchia")
-    assert parser_version([source], renamed, codec) != first
+    assert parser_version(renamed, codec) != first
     # the form a ruleset gives is computed once per scenario and names every parser file that exists
     assert rules.orders_form(scenario) is rules.orders_form(scenario)
     for name in GAMES:
@@ -249,9 +251,9 @@ def test_every_file_a_parse_runs_is_one_of_the_parser_files_its_version_digests(
     (the self-play logs' texts, the strategist's too) is among the files digested (pbem/lang.py only
     writes problems' texts, never stored: a text that parses has none)."""
     rules, scenario = setting(name)
-    listed = {Path(f).resolve() for f in rules.PARSER_FILES}
+    listed = {Path(f).resolve() for f in rules.CODEC.files}  # what the version digests
     if name != "napoleon1815":  # the Marengo family's
-        listed |= {Path(f).resolve() for f in FAMILY_PARSER_FILES}
+        assert set(FAMILY_PARSER_FILES) <= set(rules.CODEC.files)
     listed |= {(PBEM / "core" / "orders.py").resolve(), (PBEM / "core" / "parsed.py").resolve(),
                (PBEM / "lang.py").resolve()}
     ran: set[str] = set()

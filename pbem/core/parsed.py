@@ -46,9 +46,13 @@ class Codec:
     scenario's names every orders value holds); a list a JSON array. Read back by json's ``object_hook``, each
     object as it is read (no second walk over the values)."""
 
-    def __init__(self, *types: type, left_out: dict[type, tuple[str, ...]] | None = None):
-        """``types``: the classes an orders value holds; ``left_out``: fields of some of them that only
-        the parser reads (the header line's tokens), not written: read back as their default."""
+    def __init__(self, *types: type, files=(), left_out: dict[type, tuple[str, ...]] | None = None):
+        """``types``: the classes an orders value holds; ``files``: the parser's source files, read
+        now (when the ruleset is imported, with the code that runs: :func:`sources_digest`);
+        ``left_out``: fields of some classes that only the parser reads (the header line's tokens),
+        not written: read back as their default."""
+        self.files = tuple(Path(f) for f in files)
+        self.sources = sources_digest(self.files)
         left_out = left_out or {}
         self.types: dict[str, type] = {}
         self._defaults: dict[type, tuple] = {}
@@ -157,15 +161,20 @@ class OrdersForm:
         return self.codec.loads(text, self.shared)
 
 
-def parser_version(files, scenario, codec: Codec) -> str:
-    """The version of a parser: a digest of this module's form, the parser's source ``files``
-    (each read as bytes; with this module and pbem/core/orders.py), the order classes the codec
-    knows and the scenario (:func:`canonical`: every name, id and number it holds). Any change to
-    any of them gives another version."""
+def sources_digest(files) -> str:
+    """A digest of this module's form and of the source ``files`` (each read as bytes; with this
+    module and pbem/core/orders.py, which every parser uses)."""
     digest = hashlib.sha256(FORM.encode())
-    files = {Path(f).resolve() for f in files} | {Path(__file__).resolve(), CORE_ORDERS}
-    for path in sorted(files):
+    for path in sorted({Path(f).resolve() for f in files} | {Path(__file__).resolve(), CORE_ORDERS}):
         digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def parser_version(scenario, codec: Codec) -> str:
+    """The version of a parser: a digest of its sources as they were when its codec was made (the
+    code running), the order classes the codec knows and the scenario (:func:`canonical`: every
+    name, id and number it holds). Any change to any of them gives another version."""
+    digest = hashlib.sha256(codec.sources.encode())
     digest.update(" ".join(f"{k.__module__}.{k.__qualname__}" for k in codec.types.values()).encode())
     digest.update(canonical(scenario).encode())
     return digest.hexdigest()[:32]
@@ -251,15 +260,15 @@ _FORMS: dict[tuple[int, int], tuple[object, OrdersForm]] = {}
 _KEPT_FORMS = 64  # scenarios whose form is kept (each holds its scenario, so its id is not reused)
 
 
-def form_of(scenario, files, codec: Codec, shared=None) -> OrdersForm:
-    """The orders form of a parser (its source ``files``, its ``codec``) for ``scenario``, its version
+def form_of(scenario, codec: Codec, shared=None) -> OrdersForm:
+    """The orders form of a parser (its ``codec``, which knows its sources) for ``scenario``, its version
     computed once per scenario object (kept for the last :data:`_KEPT_FORMS`); ``shared(scenario)``
     gives the scenario's dicts that orders hold whole (OrdersForm.shared)."""
     key = (id(codec), id(scenario))
     kept = _FORMS.get(key)
     if kept is not None and kept[0] is scenario:
         return kept[1]
-    form = OrdersForm(parser_version(files, scenario, codec), codec, shared(scenario) if shared else None)
+    form = OrdersForm(parser_version(scenario, codec), codec, shared(scenario) if shared else None)
     if len(_FORMS) >= _KEPT_FORMS:
         del _FORMS[next(iter(_FORMS))]
     _FORMS[key] = (scenario, form)

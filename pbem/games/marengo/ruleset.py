@@ -12,7 +12,7 @@ from pbem.core.chance import Chance
 from pbem.core.orders import OrdersError
 from pbem.core.parsed import Codec
 from pbem.core.ruleset import Bot
-from pbem.games.simmons.ruleset import FAMILY_ORDER_CLASSES, PARSER_ONLY, FamilyRuleset
+from pbem.games.simmons.ruleset import FAMILY_ORDER_CLASSES, FAMILY_PARSER_FILES, PARSER_ONLY, FamilyRuleset
 from pbem.paths import MAPS
 
 from . import cases, clicks, invariants, orders, parse, rules, view
@@ -46,7 +46,7 @@ class Marengo(FamilyRuleset):
         "parse.py", "reader.py", "orders.py", "words.py", "words.toml", "scenario.py", "state.py", "ruleset.py"))
     CODEC = Codec(*FAMILY_ORDER_CLASSES, orders.Orders, orders.Standing, orders.Bombard, orders.Activate,
                   orders.Assault, orders.Move, orders.RoadMove, orders.Extend, orders.Enter, orders.Fire,
-                  left_out=PARSER_ONLY)
+                  files=PARSER_FILES + FAMILY_PARSER_FILES, left_out=PARSER_ONLY)
 
     def scenarios(self) -> dict[str, Path]:
         return {"marengo": MAPS / "marengo.toml"}

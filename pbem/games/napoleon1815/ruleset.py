@@ -50,7 +50,7 @@ class Napoleon1815:
         "triggers.py", "setup.py", "scenario.py", "ruleset.py"))
     """The files an orders text is read by (the stored parse's version, pbem.core.parsed)."""
     CODEC = Codec(Header, Token, orders.Orders, orders.Move, orders.Place, orders.Deploy,
-                  left_out={Header: ("tokens",)})  # the header line's tokens: read by the parser alone
+                  files=PARSER_FILES, left_out={Header: ("tokens",)})  # the header's tokens: the parser's alone
 
     def scenarios(self) -> dict[str, Path]:
         return {"napoleon1815": MAPS / "napoleon1815.toml"}
@@ -58,7 +58,7 @@ class Napoleon1815:
     def orders_form(self, scenario) -> OrdersForm:
         """The orders as JSON for ``scenario`` and the parser's version (pbem.core.parsed): an orders
         entry keeps what its text was read into, and a replay reads it back."""
-        return form_of(scenario, self.PARSER_FILES, self.CODEC, shared=lambda sc: {"names": parse.town_names(sc)})
+        return form_of(scenario, self.CODEC, shared=lambda sc: {"names": parse.town_names(sc)})
 
     def options(self) -> tuple[Option, ...]:
         return (Option("players", N_("Players"), ("2", "3"), "2",

@@ -39,14 +39,14 @@ _TURNS: dict[tuple, Turn] = {}  # (TURN, side, hour, past the end) -> the Turn (
 class FamilyRuleset:
     TURN = "day"  # what the rule book calls one side's turn
     PARSER_FILES: tuple[Path, ...] = ()  # the game's files its orders are read by (the stored parse's version)
-    CODEC: Codec | None = None  # the game's orders as JSON (pbem.core.parsed); None: read from the text
+    CODEC: Codec | None = None  # the game's orders as JSON, made with PARSER_FILES + FAMILY_PARSER_FILES; None: none
 
     def orders_form(self, scenario) -> OrdersForm | None:
         """The game's orders as JSON for ``scenario`` and its parser's version (pbem.core.parsed):
         an orders entry keeps what its text was read into, and a replay reads it back."""
         if self.CODEC is None:
             return None
-        return form_of(scenario, self.PARSER_FILES + FAMILY_PARSER_FILES, self.CODEC)
+        return form_of(scenario, self.CODEC)
 
     def options(self) -> tuple[Option, ...]:
         return ()

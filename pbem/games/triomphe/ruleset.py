@@ -12,7 +12,7 @@ from pbem.core.chance import Chance
 from pbem.core.orders import OrdersError
 from pbem.core.parsed import Codec
 from pbem.core.ruleset import Bot
-from pbem.games.simmons.ruleset import FAMILY_ORDER_CLASSES, PARSER_ONLY, FamilyRuleset
+from pbem.games.simmons.ruleset import FAMILY_ORDER_CLASSES, FAMILY_PARSER_FILES, PARSER_ONLY, FamilyRuleset
 from pbem.paths import MAPS
 
 from . import orders, parse, sequence
@@ -97,7 +97,7 @@ class Triomphe(FamilyRuleset):
         "ruleset.py"))
     CODEC = Codec(*FAMILY_ORDER_CLASSES, orders.Orders, orders.Standing, orders.Bombard, orders.Continue,
                   orders.Reorganise, orders.March, orders.Road, orders.Enter, orders.Attack, orders.Assault,
-                  orders.Fire, orders.Return, left_out=PARSER_ONLY)
+                  orders.Fire, orders.Return, files=PARSER_FILES + FAMILY_PARSER_FILES, left_out=PARSER_ONLY)
 
     def scenarios(self):
         return {"triomphe": MAPS / "triomphe.toml"}
