@@ -33,7 +33,7 @@ PARSER_ONLY = {Header: ("tokens",)}
 """What only the parser reads of an orders value (the header line's tokens, for its check): not stored."""
 
 
-_TURNS: dict[tuple, Turn] = {}  # (TURN, side, hour, past the end) -> the Turn (FamilyRuleset.turn)
+_TURNS: dict[tuple, Turn] = {}  # (game, TURN, side, hour, past the end) -> the Turn (FamilyRuleset.turn)
 
 
 class FamilyRuleset:
@@ -59,7 +59,7 @@ class FamilyRuleset:
         since a replay asks every day and the name is written in English each time it is made)."""
         day = state.day
         side, hour, end = scenario.side_of_day(day), scenario.hour(day), day >= scenario.days
-        key = (self.TURN, side, hour, end)  # what label_text reads of the day
+        key = (type(self), self.TURN, side, hour, end)  # the game, and what label_text reads of the day
         turn = _TURNS.get(key)
         if turn is None:
             said = self.label_text(scenario, day)
