@@ -146,12 +146,12 @@ class Game:
     def _index_log(self) -> None:
         for entry in self.log[self._indexed:]:
             kind = entry["kind"]
+            if kind in ("orders", "answer", "rewind") and self._parsed_days:
+                self._staled_by(entry["day"])  # it may change the days after its own
             if kind in ("orders", "answer"):
                 self._by_day.setdefault(entry["day"], []).append(entry)
-            if kind in ("orders", "answer", "rewind") and self._parsed_days:
-                self._staled_by(entry["day"])
-            if kind == "orders" and "parsed" in entry:
-                self._parsed_days.setdefault(entry["day"], []).append(entry)
+                if kind == "orders" and "parsed" in entry:
+                    self._parsed_days.setdefault(entry["day"], []).append(entry)
             elif kind == "end":
                 self._ended = entry
             elif kind == "rewind" and self._ended is not None and entry["day"] <= self._ended["day"]:
