@@ -43,8 +43,8 @@ class Codec:
     A dataclass is ``{"c": name, field: value...}`` with only the fields that differ from their
     defaults; a named tuple ``{"n": name, "a": [values]}``; a tuple ``{"t": [values]}``; a dict
     ``{"d": [[key, value]...]}`` (or ``{"s": name}``: one of the form's shared dicts, as the
-    scenario's names every orders value holds); a list a JSON array. Read back by json's ``object_hook``, each
-    object as it is read (no second walk over the values)."""
+    scenario's names every orders value holds); a list a JSON array. Read back by json's
+    ``object_hook``, each object as it is read (no second walk over the values)."""
 
     def __init__(self, *types: type, files=(), left_out: dict[type, tuple[str, ...]] | None = None):
         """``types``: the classes an orders value holds; ``files``: the parser's source files, read
@@ -71,11 +71,7 @@ class Codec:
 
     def dumps(self, value, shared: dict[str, dict] | None = None) -> str:
         """``value`` as JSON text; a dict equal to one of ``shared`` is written as its name."""
-        self._shared = tuple((name, d) for name, d in (shared or {}).items())
-        try:
-            return json.dumps(self._to(value), ensure_ascii=False, separators=(",", ":"))
-        finally:
-            self._shared = ()
+        return json.dumps(self._to(value, tuple((shared or {}).items())), ensure_ascii=False, separators=(",", ":"))
 
     def loads(self, text: str, shared: dict[str, dict] | None = None):
         """The value ``dumps`` wrote (``shared`` as it was given to it; a shared dict read back is a copy)."""
@@ -84,9 +80,7 @@ class Codec:
                 dict(shared[data["s"]]) if "s" in data and len(data) == 1 else self._object(data)))
         return json.loads(text, object_hook=self._object)
 
-    _shared: tuple = ()
-
-    def _to(self, value):
+    def _to(self, value, shared: tuple):
         if value is None or type(value) in (str, int, float, bool):
             return value
         kind = type(value)
@@ -96,21 +90,21 @@ class Codec:
             for name, default, _ in fields:
                 item = getattr(value, name)
                 if type(item) is not type(default) or item != default:
-                    out[name] = self._to(item)
+                    out[name] = self._to(item, shared)
             return out
         if kind is list:
-            return [self._to(item) for item in value]
+            return [self._to(item, shared) for item in value]
         if kind is tuple:
-            return {"t": [self._to(item) for item in value]}
+            return {"t": [self._to(item, shared) for item in value]}
         if kind is dict:
-            for name, shared in self._shared:
-                if value == shared:
+            for name, kept in shared:
+                if value == kept:
                     return {"s": name}
             if not all(type(key) is str for key in value):
                 raise TypeError("a dict whose keys are not all strings")
-            return {"d": [[key, self._to(item)] for key, item in value.items()]}
+            return {"d": [[key, self._to(item, shared)] for key, item in value.items()]}
         if isinstance(value, tuple) and self.types.get(kind.__name__) is kind:
-            return {"n": kind.__name__, "a": [self._to(item) for item in value]}
+            return {"n": kind.__name__, "a": [self._to(item, shared) for item in value]}
         raise TypeError(f"{kind.__name__} is not an order class of this ruleset")
 
     def _object(self, data: dict):
