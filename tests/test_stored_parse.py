@@ -195,6 +195,8 @@ def test_a_damaged_stored_parse_is_read_again_from_its_text_never_believed_nor_f
         sealed(first, '{"c": "NoSuchOrder"}'),
         sealed(first, '{"c": "Orders", "nonsense": 1}'),
         sealed(first, "[1, 2"),
+        sealed(first, "[" * 100_000 + "]" * 100_000),  # past the recursion limit
+        sealed(first, '{"c": "Orders"}'),  # a class missing a field without a default
         "not a dict",
         {"version": form.version},
     ]

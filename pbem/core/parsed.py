@@ -25,6 +25,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import threading
 from pathlib import Path
 
 from .orders import OrdersError
@@ -231,7 +232,7 @@ def believed(form: OrdersForm, entry: dict):
     """The orders stored in ``entry`` when they are this parser's and intact; else None (read the text).
 
     Not believed: no stored parse, another version, a ``check`` that does not match the entry, or
-    JSON the codec cannot read back."""
+    JSON the codec cannot read back, whatever the error (a replay never fails on a stored parse)."""
     kept = entry.get("parsed")
     if type(kept) is not dict or kept.get("version") != form.version:
         return None
@@ -241,7 +242,7 @@ def believed(form: OrdersForm, entry: dict):
         return None
     try:
         return form.loads(data)
-    except (KeyError, TypeError, ValueError, AttributeError):
+    except Exception:  # JSON nested past the recursion limit, a class that refuses its fields...: never fail
         return None
 
 
@@ -252,6 +253,7 @@ def without_parses(log: list[dict]) -> list[dict]:
 
 _FORMS: dict[tuple[int, int], tuple[object, OrdersForm]] = {}
 _KEPT_FORMS = 64  # scenarios whose form is kept (each holds its scenario, so its id is not reused)
+_FORMS_LOCK = threading.Lock()
 
 
 def form_of(scenario, codec: Codec, shared=None) -> OrdersForm:
@@ -263,7 +265,8 @@ def form_of(scenario, codec: Codec, shared=None) -> OrdersForm:
     if kept is not None and kept[0] is scenario:
         return kept[1]
     form = OrdersForm(parser_version(scenario, codec), codec, shared(scenario) if shared else None)
-    if len(_FORMS) >= _KEPT_FORMS:
-        del _FORMS[next(iter(_FORMS))]
-    _FORMS[key] = (scenario, form)
+    with _FORMS_LOCK:  # games are loaded in several threads
+        while len(_FORMS) >= _KEPT_FORMS:
+            del _FORMS[next(iter(_FORMS))]
+        _FORMS[key] = (scenario, form)
     return form
