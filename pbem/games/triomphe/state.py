@@ -84,8 +84,10 @@ class State(Saved):
     def copy(self) -> "State":
         """A deep copy, much faster than copy.deepcopy's walk over every block (a state is copied every
         turn): a block's fields are strings, numbers, None and tuples, so copying its ``__dict__``
-        copies it; the discs' dicts are copied, the small nested ones (moves, standing orders, the
-        last moves) deep-copied."""
+        copies it; the discs' dicts are copied, the moves made (T48) deep-copied. Standing orders and
+        the last moves are dicts that are replaced, never changed in place
+        (simmons.standing.update_standing, sequence.resolve_day), so their lists are copied and the
+        dicts shared, as Marengo's."""
         new = object.__new__
         blocks = {}
         for bid, b in self.blocks.items():
@@ -97,8 +99,9 @@ class State(Saved):
             day=self.day, blocks=blocks, uncommitted=dict(self.uncommitted),
             committed={s: dict(v) for s, v in self.committed.items()}, received=dict(self.received),
             lost=dict(self.lost), moved=copy.deepcopy(self.moved), last_entered=dict(self.last_entered),
-            demoralised=dict(self.demoralised), standing=copy.deepcopy(self.standing), spent=self.spent,
-            winner=self.winner, victory=self.victory, over=self.over, last_moves=copy.deepcopy(self.last_moves),
+            demoralised=dict(self.demoralised), standing={s: list(v) for s, v in self.standing.items()},
+            spent=self.spent, winner=self.winner, victory=self.victory, over=self.over,
+            last_moves=list(self.last_moves),
         )
         return copied
 
