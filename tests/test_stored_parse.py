@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 import sys
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pytest
@@ -226,6 +226,13 @@ def test_verify_reads_every_text_again_whatever_the_export_carries():
     assert len(verify(export, rules, scenario)) == 1
 
 
+@dataclass
+class Probe:
+    flag: object = False
+    count: object = 0
+    names: tuple = ()
+
+
 def test_the_codec_keeps_tuples_lists_dicts_named_tuples_and_refuses_what_it_does_not_know():
     from pbem.core.orders import Header, Token
 
@@ -243,6 +250,10 @@ def test_the_codec_keeps_tuples_lists_dicts_named_tuples_and_refuses_what_it_doe
             codec.dumps(wrong)
     with pytest.raises(ValueError):
         Codec(Header, type("Header", (), {}))
+    probe = Probe(flag=0, count=False, names=("a",))  # equal to the defaults, not of their types
+    back = Codec(Probe).loads(Codec(Probe).dumps(probe))
+    assert (type(back.flag), type(back.count), back.names) == (int, bool, ("a",))
+    assert Codec(Probe).loads(Codec(Probe).dumps(Probe())) == Probe() and Codec(Probe).dumps(Probe()) == '{"c":"Probe"}'
     assert json.loads(codec.dumps(Header()))["c"] == "Header"  # defaults left out: {"c": "Header"}
     assert codec.dumps(Header()) == '{"c":"Header"}'
 
@@ -339,3 +350,42 @@ def test_a_dict_the_scenario_shares_is_written_as_its_name_and_read_back_as_a_co
     assert form.codec.loads('{"s": "names"}', {"names": {"a": "A"}}) == {"a": "A"}
     with pytest.raises(ValueError):  # without the shared dicts, their names mean nothing
         form.codec.loads('{"s": "names"}')
+
+
+def test_a_moderators_amendment_of_a_past_day_reads_the_later_days_texts_again(tmp_path, monkeypatch):
+    from datetime import datetime, timezone
+
+    from conftest import Clock
+
+    from pbem.games.marengo.bot import bot_orders
+    from pbem.server.config import Config
+    from pbem.server.service import Service
+    from pbem.server.store import Store
+
+    clock = Clock(datetime(2026, 11, 2, 9, 0, tzinfo=timezone.utc))
+    service = Service(Store(tmp_path / "pbem.sqlite3", clock=clock), Config(instance=str(tmp_path), demo=False),
+                      clock=clock)
+    game_id, _ = service.create_game("G", {"austria": "anna@example.org", "france": "fred@example.org"}, seed=3,
+                                     settings={"hours": 24})
+    for _ in range(6):
+        game = service.game(game_id)
+        for side in game.turn().seats:
+            assert service.submit(game_id, side, bot_orders(game.scenario, game.view(side), 3)).ok
+        service.resolve_next(game_id)
+    before = days_of(service.game(game_id))
+    service.moderate(game_id, "mod@example.org", "amend_orders", "lost by the provider", day=0, side="austria",
+                     text="# no orders")
+    log = service.store.read_log(game_id)
+    rules = ruleset("marengo")
+    texts = Game(rules, service.game(game_id).scenario, 3, without_parses(log))
+    believed_ = []
+    real = Game._stored_orders
+    monkeypatch.setattr(Game, "_stored_orders", lambda self, entry: believed_.append(real(self, entry)) or
+                        believed_[-1])
+    loaded, parses = replay(rules, service.game(game_id).scenario, 3, log)  # as a server reloading it
+    assert days_of(loaded) == days_of(texts) == days_of(service.game(game_id))
+    assert days_of(loaded)[1:] != before[1:]  # the amendment changed the days after it...
+    later = [e for e in log if e["kind"] == "orders" and e["day"] > 0 and "parsed" in e]
+    assert len(later) == 5 and believed_ and not any(o is not None for o in believed_)
+    assert parses >= len(later) + 1  # ...so every later day's text was read again (some twice: lines that no
+    # longer fit the new position are left out and the rest read again), and the amended one
