@@ -122,5 +122,8 @@ def test_pbem_bench_all_prints_the_engine_figures_and_the_memory_of_a_game_for_e
     assert result.stdout.count("self-play: 2 complete games") == len(rulesets())
     assert result.stdout.count("replay of a complete game's log") == len(rulesets())
     assert result.stdout.count("of which parsing the orders again: ") == len(rulesets())
+    assert result.stdout.count(", goal 4 ms: ") == len(rulesets()) + 3  # twice for each stored-parse game
+    assert result.stdout.count("replay with the stored parse (as the server stores it: ") == 3
+    assert result.stdout.count("no stored parse (the ruleset has no JSON form") == len(rulesets()) - 3
     assert result.stdout.count("goal 50 games/s: ") == len(rulesets()) and "[load " in result.stdout
     assert result.stdout.count("memory of a replayed complete game held in the cache: ") == len(rulesets())

@@ -9,7 +9,11 @@ log's entries); ``game.days`` holds them in order.
 The log is a list of plain dicts, kept in the order they were made:
 
 ``{"kind": "orders", "day": d, "side": s, "text": t}``: seat s's orders for day d;
-    the last one for a day counts, earlier ones are kept.
+    the last one for a day counts, earlier ones are kept. The server adds ``"parsed"``: the
+    orders the text was read into at submit, as JSON, with the parser's version
+    (pbem.core.parsed, the *stored parse*); a replay believes it only when the version is this
+    code's, it is intact, and no later entry changed an earlier day (an answer, orders or a
+    rewind for a day before the entry's own); else it reads the text again.
 ``{"kind": "answer", "day": d, "index": i, "answer": [...], "by": who, "why": text}``:
     the answer to the i-th decision of day d (a player's "ask me" reply or a
     moderator's ruling); the last one for (d, i) counts.
@@ -35,6 +39,7 @@ from .chance import Chance, Roll
 from .decisions import Decider, Decision, DecisionRecord, Pending, never
 from .events import Event
 from .orders import OrdersError
+from .parsed import believed, stored_as
 from .ruleset import words_of
 
 
@@ -62,6 +67,7 @@ class Game:
         self.scenario = scenario
         self.seed = seed
         self.options = dict(options or {})
+        self._seats: tuple[str, ...] | None = None
         self.chance = Chance(seed)
         self.log: list[dict] = []
         self.initial = ruleset.setup(scenario, self.options, self.chance)
@@ -70,6 +76,10 @@ class Game:
         self._by_day: dict[int, list[dict]] = {}  # orders and answers by day, kept up with the log
         self._ended: dict | None = None  # the "end" entry in force
         self._indexed = 0  # how many log entries the two above have seen
+        self._parsed_days: dict[int, list[dict]] = {}  # orders entries with a stored parse, by day
+        self._stale: set[int] = set()  # ids of those whose day's position a later entry may have changed
+        form_of = getattr(ruleset, "orders_form", None)  # optional: the ruleset's orders as JSON
+        self.orders_form = form_of(scenario) if form_of is not None else None
         for entry in log or []:
             self.log.append(dict(entry))
         self.replay()
@@ -100,8 +110,11 @@ class Game:
         return self._ended
 
     def seats(self) -> tuple[str, ...]:
-        """The ids of the game's seats, in the order the ruleset shows them."""
-        return tuple(seat.id for seat in self.ruleset.seats(self.scenario, self.options))
+        """The ids of the game's seats, in the order the ruleset shows them (asked once: a game's
+        seats are its scenario's and options', which do not change)."""
+        if self._seats is None:
+            self._seats = tuple(seat.id for seat in self.ruleset.seats(self.scenario, self.options))
+        return self._seats
 
     def turn(self):
         """Who owes orders for the next day (a pbem.core.ruleset.Turn)."""
@@ -133,20 +146,51 @@ class Game:
     def _index_log(self) -> None:
         for entry in self.log[self._indexed:]:
             kind = entry["kind"]
+            if kind in ("orders", "answer", "rewind") and self._parsed_days:
+                self._staled_by(entry["day"])  # it may change the days after its own
             if kind in ("orders", "answer"):
                 self._by_day.setdefault(entry["day"], []).append(entry)
+                if kind == "orders" and "parsed" in entry:
+                    self._parsed_days.setdefault(entry["day"], []).append(entry)
             elif kind == "end":
                 self._ended = entry
             elif kind == "rewind" and self._ended is not None and entry["day"] <= self._ended["day"]:
                 self._ended = None
         self._indexed = len(self.log)
 
-    def orders_text(self, day: int, side: str) -> str:
-        text = ""
+    def _staled_by(self, day: int) -> None:
+        """An entry changing ``day`` came after the stored parses of later days: not believed
+        (the position each was read against may be another now)."""
+        for later in [d for d in self._parsed_days if d > day]:
+            self._stale.update(id(entry) for entry in self._parsed_days.pop(later))
+
+    def orders_entry(self, day: int, side: str) -> dict | None:
+        """The orders entry that counts for ``side`` on ``day`` (the last), or None."""
+        found = None
         for entry in self.entries_of(day):
             if entry["kind"] == "orders" and entry["side"] == side:
-                text = entry["text"]
-        return text
+                found = entry
+        return found
+
+    def orders_text(self, day: int, side: str) -> str:
+        entry = self.orders_entry(day, side)
+        return entry["text"] if entry is not None else ""
+
+    def stored_parse(self, side: str, text: str) -> dict | None:
+        """The ``parsed`` value for ``text`` as ``side``'s orders for the next day: what the
+        ruleset's parser reads in it against the position now (exactly what a replay would read
+        from the text), as JSON with the parser's version; None when the ruleset has no JSON
+        form or the text does not parse."""
+        if self.orders_form is None:
+            return None
+        return stored_as(self.ruleset, self.orders_form, self.scenario, self.state, self.day, side, text)
+
+    def _stored_orders(self, entry: dict):
+        """The orders stored with ``entry`` if they may be believed (pbem.core.parsed.believed and
+        no later entry changed an earlier day), else None: the text is read again."""
+        if self.orders_form is None or "parsed" not in entry or id(entry) in self._stale:
+            return None
+        return believed(self.orders_form, entry)
 
     def answers(self, day: int) -> dict[int, tuple[str, ...]]:
         out = {}
@@ -232,8 +276,13 @@ class Game:
         orders = {}
         dropped: list[Event] = []
         for each in self.seats():
-            text = self.orders_text(day, each)
+            entry = self.orders_entry(day, each)
+            text = entry["text"] if entry is not None else ""
             if text:
+                kept = self._stored_orders(entry)
+                if kept is not None:
+                    orders[each] = kept
+                    continue
                 parsed, problems = self.parse_what_fits(state, each, text)
                 if parsed is not None:
                     orders[each] = parsed
@@ -299,3 +348,22 @@ class Game:
 
 class GameOver(Exception):
     """The game has ended; no further day can be resolved."""
+
+
+def with_stored_parses(game: Game) -> list[dict]:
+    """``game``'s log with a stored parse on every orders entry of a day reached (what the server
+    would have stored at submit: each text read against the position before its day); entries
+    that do not parse, or of a ruleset without the JSON form, stay as they are. For benchmarks and
+    tests: the server stores the parse when the orders come in (``Game.stored_parse``)."""
+    if game.orders_form is None:
+        return [dict(entry) for entry in game.log]
+    out = []
+    for entry in game.log:
+        entry = dict(entry)
+        if entry["kind"] == "orders" and entry["day"] <= game.day:
+            parsed = stored_as(game.ruleset, game.orders_form, game.scenario, game.state_before(entry["day"]),
+                               entry["day"], entry["side"], entry["text"])
+            if parsed is not None:
+                entry["parsed"] = parsed
+        out.append(entry)
+    return out

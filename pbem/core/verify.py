@@ -4,7 +4,9 @@ An export is plain JSON: the ruleset's name, the scenario file's name and
 SHA-256, the options, the seed and its salt (the commitment published at the
 start is SHA-256 of ``"seed:salt"``), the log, and what the server recorded of
 every resolved day: who owed orders, the dice rolled and the digest of the
-position after it. :func:`verify` replays the log from the seed and says where
+position after it. The log is exported as written: an orders entry's stored parse (pbem.core.parsed)
+is left out, and :func:`verify` reads every text again whatever the export carries.
+:func:`verify` replays the log from the seed and says where
 the replay and the record differ, day by day: a changed order, answer, roll or
 result shows at the first day it touches.
 """
@@ -14,6 +16,7 @@ from __future__ import annotations
 import hashlib
 
 from .game import Game
+from .parsed import without_parses
 
 FORMAT = "pbem-game/1"
 
@@ -40,7 +43,7 @@ def export_game(game: Game, *, scenario: str, scenario_sha256: str, salt: str, t
         "seed": game.seed,
         "salt": salt,
         "commitment": commitment_of(game.seed, salt),
-        "log": game.log,
+        "log": without_parses(game.log),  # the orders as written (a stored parse is the server's cache)
         "days": recorded,
     }
 
@@ -68,7 +71,9 @@ def verify(export: dict, ruleset, scenario, scenario_sha256: str | None = None) 
     if commitment_of(export["seed"], export["salt"]) != export["commitment"]:
         problems.append("the seed and salt do not match the commitment published at the start")
     try:
-        game = Game(ruleset, scenario, int(export["seed"]), export["log"], options=export.get("options") or {})
+        # every text read again: a stored parse an export may carry is not evidence of what was ordered
+        game = Game(ruleset, scenario, int(export["seed"]), without_parses(export["log"]),
+                    options=export.get("options") or {})
     except Exception as exc:  # a tampered log may not even replay
         return problems + [f"the log does not replay: {type(exc).__name__}: {exc}"]
     replayed = {result.day: day_record(game, result) for result in game.days}

@@ -10,11 +10,12 @@ from pathlib import Path
 
 from pbem.core.chance import Chance
 from pbem.core.orders import OrdersError
+from pbem.core.parsed import Codec
 from pbem.core.ruleset import Bot
-from pbem.games.simmons.ruleset import FamilyRuleset
+from pbem.games.simmons.ruleset import FAMILY_ORDER_CLASSES, FAMILY_PARSER_FILES, PARSER_ONLY, FamilyRuleset
 from pbem.paths import MAPS
 
-from . import cases, clicks, invariants, parse, rules, view
+from . import cases, clicks, invariants, orders, parse, rules, view
 from .bot import bot_orders
 from .scenario import SIDES, load_scenario
 from . import words
@@ -40,6 +41,12 @@ class Marengo(FamilyRuleset):
         "inflict_loss": "which enemy lead block takes your hits",
         "if_blocked": "your attack maneuver, when blocked",
     }
+
+    PARSER_FILES = tuple(Path(__file__).parent / name for name in (
+        "parse.py", "reader.py", "orders.py", "words.py", "words.toml", "scenario.py", "state.py", "ruleset.py"))
+    CODEC = Codec(*FAMILY_ORDER_CLASSES, orders.Orders, orders.Standing, orders.Bombard, orders.Activate,
+                  orders.Assault, orders.Move, orders.RoadMove, orders.Extend, orders.Enter, orders.Fire,
+                  files=PARSER_FILES + FAMILY_PARSER_FILES, left_out=PARSER_ONLY)
 
     def scenarios(self) -> dict[str, Path]:
         return {"marengo": MAPS / "marengo.toml"}

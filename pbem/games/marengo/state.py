@@ -120,19 +120,28 @@ class State(Saved):
         rules.end_of_day), so their lists are copied and the dicts shared.
         """
         blocks = {}
+        where: dict[tuple[str, str], list[Block]] = {}  # the copy's index, built on the way (as where_of)
         new = object.__new__
         for bid, b in self.blocks.items():
             c = new(Block)
-            c.__dict__ = b.__dict__.copy()
+            c.__dict__ = fields = b.__dict__.copy()
             blocks[bid] = c
-        copied = State(
+            if fields["status"] == "map":
+                key = (fields["locale"], fields["side"])
+                bucket = where.get(key)
+                if bucket is None:
+                    where[key] = [c]
+                else:
+                    bucket.append(c)
+        copied = new(State)  # every field as the dataclass's __init__ would set it, without its cost
+        copied.__dict__ = dict(
             day=self.day, blocks=blocks, morale=dict(self.morale), demoralised=dict(self.demoralised),
             bonus_due=dict(self.bonus_due), standing={s: list(v) for s, v in self.standing.items()},
             french_start=list(self.french_start), winner=self.winner, victory=self.victory, over=self.over,
             last_moves=list(self.last_moves),
+            _where=where,  # the copy is in play at once
+            _rank=self._rank or {bid: i for i, bid in enumerate(blocks)},  # same blocks, same order
         )
-        copied._where = where_of(blocks.values())  # the copy is in play at once
-        copied._rank = self._rank or {bid: i for i, bid in enumerate(blocks)}  # same blocks, same order
         return copied
 
     def __deepcopy__(self, memo) -> "State":

@@ -362,7 +362,7 @@ def parse_orders(scenario, state, seat: str, text: str) -> Orders:
     if too_long:
         raise OrdersError([too_long])
     header, body = parse_header(text, problems, lexicon=LEXICON)
-    orders = Orders(seat, header, names={t: scenario.board.name(t) for t in scenario.board.towns})
+    orders = Orders(seat, header, names=town_names(scenario))
     reader = Reader(scenario, state, seat, problems)
     for number, line in body:
         for tokens in tokenize(line, LEXICON):
@@ -494,3 +494,7 @@ def check_setup(scenario, state, seat, orders) -> list[Problem]:
 
     return setup_problems(scenario, state, seat, orders.places)
 
+
+def town_names(scenario) -> dict[str, str]:
+    """Every town's name by its id (what an Orders holds to echo itself)."""
+    return {t: scenario.board.name(t) for t in scenario.board.towns}

@@ -6,12 +6,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from pbem.core.chance import Chance
-from pbem.core.orders import OrdersError
+from pbem.core.orders import Header, OrdersError, Token
+from pbem.core.parsed import Codec, OrdersForm, form_of
 from pbem.core.ruleset import SPECTATOR, Bot, Option, Seat, Turn
 from pbem.lang import N_, language, say
 from pbem.paths import MAPS
 
-from . import cases, invariants, parse, turn, view
+from . import cases, invariants, orders, parse, turn, view
 from .board import check_board
 from .bot import bot_orders
 from .general import general_orders
@@ -44,8 +45,20 @@ class Napoleon1815:
         "withdraw": N_("whether to withdraw from a battle when your WITHDRAW line is crossed"),
     }
 
+    PARSER_FILES = tuple(Path(__file__).parent / name for name in (
+        "parse.py", "orders.py", "words.py", "words.toml", "movement.py", "blocks.py", "board.py", "auction.py",
+        "triggers.py", "setup.py", "scenario.py", "ruleset.py"))
+    """The files an orders text is read by (the stored parse's version, pbem.core.parsed)."""
+    CODEC = Codec(Header, Token, orders.Orders, orders.Move, orders.Place, orders.Deploy,
+                  files=PARSER_FILES, left_out={Header: ("tokens",)})  # the header's tokens: the parser's alone
+
     def scenarios(self) -> dict[str, Path]:
         return {"napoleon1815": MAPS / "napoleon1815.toml"}
+
+    def orders_form(self, scenario) -> OrdersForm:
+        """The orders as JSON for ``scenario`` and the parser's version (pbem.core.parsed): an orders
+        entry keeps what its text was read into, and a replay reads it back."""
+        return form_of(scenario, self.CODEC, shared=lambda sc: {"names": parse.town_names(sc)})
 
     def options(self) -> tuple[Option, ...]:
         return (Option("players", N_("Players"), ("2", "3"), "2",

@@ -6,6 +6,7 @@ hashes its JSON form.
 
 from __future__ import annotations
 
+import copy
 from dataclasses import asdict, dataclass, field
 
 from pbem.core import digest as digests
@@ -49,6 +50,24 @@ class State:
         from .blocks import ARMY_SIDE
 
         return [b for b in self.blocks.values() if b.town == town and ARMY_SIDE[b.army] == side]
+
+    def __deepcopy__(self, memo) -> "State":
+        """A deep copy without copy.deepcopy's walk over every block (the driver copies the state every
+        turn): a block's fields are strings, numbers, None and booleans, so copying its ``__dict__``
+        copies it; the other fields are deep-copied as usual, with the blocks already in the memo (a
+        block referred to elsewhere is the copy's block)."""
+        new = object.__new__
+        blocks = {}
+        for bid, b in self.blocks.items():
+            c = new(type(b))
+            c.__dict__ = b.__dict__.copy()
+            blocks[bid] = memo[id(b)] = c
+        memo[id(self.blocks)] = blocks
+        copied = new(type(self))
+        memo[id(self)] = copied
+        rest = copy.deepcopy({k: v for k, v in self.__dict__.items() if k != "blocks"}, memo)
+        copied.__dict__ = {k: blocks if k == "blocks" else rest[k] for k in self.__dict__}
+        return copied
 
     def to_dict(self) -> dict:
         out = asdict(self)

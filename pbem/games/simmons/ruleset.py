@@ -8,7 +8,10 @@ and says the rest (its scenario, setup, orders, rules, bots, cases)."""
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
+from pbem.core.orders import Header, Token
+from pbem.core.parsed import Codec, OrdersForm, form_of
 from pbem.core.ruleset import SPECTATOR, Option, Seat, Turn
 
 from pbem.lang import Text, say
@@ -18,8 +21,32 @@ from .lang import Tongue, tongue
 from .sides import SIDE_NAME, SIDES
 
 
+FAMILY = Path(__file__).parent
+FAMILY_PARSER_FILES = tuple(FAMILY / name for name in (
+    "reader.py", "orders.py", "board.py", "scenario.py", "state.py", "words.py", "clock.py", "sides.py", "ruleset.py"))
+"""The family's files an orders text is read by (the reader, the orders' values, names and hours)."""
+
+FAMILY_ORDER_CLASSES = (Header, Token)
+"""What every orders value of the family holds besides the game's own classes."""
+
+PARSER_ONLY = {Header: ("tokens",)}
+"""What only the parser reads of an orders value (the header line's tokens, for its check): not stored."""
+
+
+_TURNS: dict[tuple, Turn] = {}  # (game, TURN, side, hour, past the end) -> the Turn (FamilyRuleset.turn)
+
+
 class FamilyRuleset:
     TURN = "day"  # what the rule book calls one side's turn
+    PARSER_FILES: tuple[Path, ...] = ()  # the game's files its orders are read by (the stored parse's version)
+    CODEC: Codec | None = None  # the game's orders as JSON, made with PARSER_FILES + FAMILY_PARSER_FILES; None: none
+
+    def orders_form(self, scenario) -> OrdersForm | None:
+        """The game's orders as JSON for ``scenario`` and its parser's version (pbem.core.parsed):
+        an orders entry keeps what its text was read into, and a replay reads it back."""
+        if self.CODEC is None:
+            return None
+        return form_of(scenario, self.CODEC)
 
     def options(self) -> tuple[Option, ...]:
         return ()
@@ -28,9 +55,16 @@ class FamilyRuleset:
         return tuple(Seat(side, side, SIDE_NAME[side]) for side in SIDES)
 
     def turn(self, scenario, state) -> Turn:
-        side = scenario.side_of_day(state.day)
-        said = self.label_text(scenario, state.day)
-        return Turn((side,), str(said), others=tuple(s for s in SIDES if s != side), said=said)
+        """The side whose day comes (a Turn is frozen: one is made for each name of a day, and kept,
+        since a replay asks every day and the name is written in English each time it is made)."""
+        day = state.day
+        side, hour, end = scenario.side_of_day(day), scenario.hour(day), day >= scenario.days
+        key = (type(self), self.TURN, side, hour, end)  # the game, and what label_text reads of the day
+        turn = _TURNS.get(key)
+        if turn is None:
+            said = self.label_text(scenario, day)
+            turn = _TURNS[key] = Turn((side,), str(said), others=tuple(s for s in SIDES if s != side), said=said)
+        return turn
 
     def tongue(self, lang: str = "en") -> Tongue:
         """The game's texts in ``lang`` (its catalog over the family's); the family's alone here."""

@@ -6,13 +6,16 @@ file only says which.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from pbem.core.chance import Chance
 from pbem.core.orders import OrdersError
+from pbem.core.parsed import Codec
 from pbem.core.ruleset import Bot
-from pbem.games.simmons.ruleset import FamilyRuleset
+from pbem.games.simmons.ruleset import FAMILY_ORDER_CLASSES, FAMILY_PARSER_FILES, PARSER_ONLY, FamilyRuleset
 from pbem.paths import MAPS
 
-from . import parse, sequence
+from . import orders, parse, sequence
 from .bot import RandomBot
 from .scenario import SIDES, load_map, load_scenario
 from .setup import deal
@@ -89,6 +92,12 @@ class Triomphe(FamilyRuleset):
     mail_words = frozenset(parse.ORDER_WORDS) | {"GAME", "SIDE", "TURN", "KEY"} | WORDS.mail_words(parse.ORDER_WORDS)
     standing_words = frozenset({"STANDING"}) | WORDS.mail_words(("STANDING",))  # PERMANENT, ПОСТОЯННО, 常备...
     ask_kinds = DECISION_KINDS
+    PARSER_FILES = tuple(Path(__file__).parent / name for name in (
+        "parse.py", "reader.py", "orders.py", "standing.py", "words.py", "words.toml", "scenario.py", "state.py",
+        "ruleset.py"))
+    CODEC = Codec(*FAMILY_ORDER_CLASSES, orders.Orders, orders.Standing, orders.Bombard, orders.Continue,
+                  orders.Reorganise, orders.March, orders.Road, orders.Enter, orders.Attack, orders.Assault,
+                  orders.Fire, orders.Return, files=PARSER_FILES + FAMILY_PARSER_FILES, left_out=PARSER_ONLY)
 
     def scenarios(self):
         return {"triomphe": MAPS / "triomphe.toml"}

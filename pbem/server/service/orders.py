@@ -137,6 +137,9 @@ class Orders(ServiceBase):
             game = self.game(game_id)
             entry = {"kind": "orders", "day": game.day, "side": side, "text": redact_key(text), "source": source,
                      "by": who, "at": deadlines.iso(self.now())}
+            parsed = game.stored_parse(side, entry["text"])  # what a replay reads in it (pbem.core.parsed)
+            if parsed is not None:
+                entry["parsed"] = parsed
             with self.store.transaction():
                 self.store.append_log(game_id, entry)
                 if orders.final and side in game.turn().seats:
