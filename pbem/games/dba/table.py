@@ -19,7 +19,9 @@ and sight.py.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 
+import shapely
 from shapely import affinity
 from shapely.geometry import LineString, Point, Polygon
 from shapely.geometry.base import BaseGeometry
@@ -53,7 +55,9 @@ class Table:
 
     @property
     def area(self) -> Polygon:
-        return Polygon([(0, 0), (self.width, 0), (self.width, self.depth), (0, self.depth)])
+        """The table as a polygon (one per size, prepared: the rules ask whether a base is on it many times a
+        turn, best as ``area.contains(shape)``, the same answer as ``shape.within(area)``)."""
+        return _area(self.width, self.depth)
 
     # -- forces -------------------------------------------------------------------------------------------
     def on_table(self, side: str | None = None) -> list[Element]:
@@ -74,18 +78,38 @@ class Table:
 
     # -- geometry -----------------------------------------------------------------------------------------
     @staticmethod
+    def apart(a: Element, b: Element, gap: float = 0) -> bool:
+        """Whether the bases of ``a`` and ``b`` are surely more than ``gap`` tenths apart, from where they stand
+        alone: their front edges' centres farther apart than the two bases' reach, the gap and a tenth to spare.
+        False says nothing (shapely answers then); True is exact, so a question it answers is answered as
+        shapely would (the distance is at least the centres' distance less the two reaches)."""
+        dx, dy = a.x - b.x, a.y - b.y
+        r = a.reach + b.reach + gap + 1
+        return dx * dx + dy * dy > r * r
+
+    @staticmethod
     def distance(a: Element, b: Element) -> float:
         return a.shape.distance(b.shape)
 
-    @staticmethod
-    def in_contact(a: Element, b: Element) -> bool:
-        return a.shape.distance(b.shape) <= CONTACT
+    @classmethod
+    def near(cls, a: Element, b: Element, gap: float) -> bool:
+        """Whether the bases of ``a`` and ``b`` are within ``gap`` tenths (``distance(a, b) <= gap``)."""
+        return not cls.apart(a, b, gap) and a.shape.distance(b.shape) <= gap
 
-    @staticmethod
-    def contact_edge(a: Element, b: Element) -> str | None:
+    @classmethod
+    def overlap(cls, a: Element, b: Element, least: float = 0.5) -> bool:
+        """Whether the bases of ``a`` and ``b`` overlap by more than ``least`` square tenths."""
+        return not cls.apart(a, b) and a.shape.intersection(b.shape).area > least
+
+    @classmethod
+    def in_contact(cls, a: Element, b: Element) -> bool:
+        return not cls.apart(a, b, CONTACT) and a.shape.distance(b.shape) <= CONTACT
+
+    @classmethod
+    def contact_edge(cls, a: Element, b: Element) -> str | None:
         """The edge of ``b`` that ``a`` touches: the one sharing the longest stretch with ``a``'s base
         (a corner-to-corner touch counts for the edge it reaches); None when they do not touch."""
-        if a.shape.distance(b.shape) > CONTACT:
+        if cls.apart(a, b, CONTACT) or a.shape.distance(b.shape) > CONTACT:
             return None
         near = a.shape.buffer(CONTACT)
         best, length = None, -1.0
@@ -174,3 +198,10 @@ class Table:
         swept = path.buffer(mover.frontage / 2, cap_style="flat") if path.length else mover.shape
         return [o for o in self.on_table() if o.id != mover.id and swept.intersects(o.shape)
                 and swept.intersection(o.shape).area > 0.5]
+
+
+@lru_cache(maxsize=16)
+def _area(width: int, depth: int) -> Polygon:
+    area = Polygon([(0, 0), (width, 0), (width, depth), (0, depth)])
+    shapely.prepare(area)
+    return area
