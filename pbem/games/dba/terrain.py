@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import shapely
 from shapely.geometry import LineString, Point, Polygon
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import unary_union
@@ -86,6 +87,21 @@ class Terrain:
 
     def __post_init__(self):
         self._road_area = unary_union([r.line.buffer(ROAD_WIDTH / 2) for r in self.roads]) if self.roads else None
+        # the terrain never changes in play: its shapes are prepared once (a prepared shape answers intersects,
+        # covers, contains, touches as the plain one does, faster) and what is built from them is kept (kept())
+        self._road_near = self._road_area.buffer(0.5) if self._road_area is not None else None
+        for g in [f.shape for f in self.features] + [s.line for s in self.streams] + [self._road_area,
+                                                                                      self._road_near]:
+            if g is not None:
+                shapely.prepare(g)
+        self._kept: dict = {}
+
+    def kept(self, key, build):
+        """What ``build()`` makes of this terrain, made once and kept under ``key`` (the shapes the rules ask about
+        many times a turn: the ground an element may not enter, grown by its half frontage)."""
+        if key not in self._kept:
+            self._kept[key] = build()
+        return self._kept[key]
 
     # -- what is where -------------------------------------------------------------------------------------
     def at(self, geom: BaseGeometry) -> list[Feature]:
@@ -94,8 +110,18 @@ class Terrain:
 
     def within(self, geom: BaseGeometry, kinds) -> bool:
         """Whether ``geom`` lies wholly inside features of the given kinds (their union)."""
-        parts = [f.shape for f in self.features if f.kind in kinds]
-        return bool(parts) and unary_union(parts).buffer(0.01).contains(geom)
+        kinds = frozenset(kinds)
+
+        def union():
+            parts = [f.shape for f in self.features if f.kind in kinds]
+            if not parts:
+                return None
+            area = unary_union(parts).buffer(0.01)
+            shapely.prepare(area)
+            return area
+
+        area = self.kept(("within", kinds), union)
+        return area is not None and area.contains(geom)
 
     def level(self, point: Point) -> int:
         """The hill level at ``point`` (0 off every hill)."""
@@ -122,12 +148,14 @@ class Terrain:
 
     def path_on_road(self, path: LineString) -> bool:
         """Whether a whole path runs along roads."""
-        return self._road_area is not None and self._road_area.buffer(0.5).covers(path)
+        return self._road_near is not None and self._road_near.covers(path)
 
     def crosses_stream(self, path: LineString) -> bool:
         """Whether a path crosses a stream other than on a road (a bridge or a ford). Where the path runs
         along the stream for a stretch, the whole stretch must be on the road (reading D5)."""
         for s in self.streams:
+            if not s.line.intersects(path):
+                continue
             cut = s.line.intersection(path)
             if cut.is_empty:
                 continue
@@ -153,7 +181,7 @@ class Terrain:
         lb = self.level(b) if lb is None else lb
         for f in self.features:
             if f.type.blocks_sight:
-                inside = f.shape.intersection(line).length
+                inside = f.shape.intersection(line).length if f.shape.intersects(line) else 0
                 if inside > SEE_INTO:
                     return f
             elif f.kind == "hill" and f.shape.intersects(line):
