@@ -371,7 +371,7 @@ class Executor:
             part = substring(path, 0, go)
             if part.length == 0 or len(part.coords) < 2:
                 continue
-            x, y, facing = movement.advance(t, e, path, go)
+            x, y, facing = movement.end_of(e, part)  # movement.advance(t, e, path, go): the same stretch
             part = LineString(list(part.coords[:-1]) + [(x, y)]) if len(part.coords) > 1 else part
             if part.length == 0:
                 continue

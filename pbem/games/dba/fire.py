@@ -145,8 +145,9 @@ def shot(table: Table, shooter: Element, group: list[Element], spotting: int | N
     weapon = WEAPONS[shooter.arms]
     best = None
     for t in group:
-        if shooter.front.distance(t.shape) > weapon.reach:
-            continue  # out of reach whatever the zone: spares the geometry below
+        dx, dy, far = shooter.x - t.x, shooter.y - t.y, weapon.reach + t.reach + 1
+        if dx * dx + dy * dy > far * far or shooter.front.distance(t.shape) > weapon.reach:
+            continue  # out of reach whatever the zone (surely, from where the two stand): spares the geometry below
         if engaged(table, t):
             continue
         if not table.in_arc(shooter, t, weapon.reach):

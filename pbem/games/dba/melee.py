@@ -14,6 +14,7 @@ flight. Cavalry that wins pursues (:func:`pursue`).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from shapely import affinity
 from shapely.geometry import LineString, Point
@@ -208,7 +209,12 @@ def turn_about(e: Element) -> None:
 
 def step_back(e: Element, distance: int, away_from: Element | None = None) -> tuple[int, int]:
     """Where ``e``'s front would be after moving ``distance`` tenths straight back (facing kept)."""
-    p = affinity.translate(affinity.rotate(Point(0, -distance), -e.facing, origin=(0, 0)), e.x, e.y)
+    return _step_back(e.x, e.y, e.facing, distance)
+
+
+@lru_cache(maxsize=1 << 16)
+def _step_back(x: int, y: int, facing: int, distance: int) -> tuple[int, int]:
+    p = affinity.translate(affinity.rotate(Point(0, -distance), -facing, origin=(0, 0)), x, y)
     return round(p.x), round(p.y)
 
 

@@ -138,23 +138,32 @@ def check_move(table: Table, e: Element, path: LineString, facing: int | None = 
     if not table.area.contains(moved.shape):  # moved.shape.within(table.area), asked of the prepared table
         return T("%(element)s would leave the table", element=e.id)
     block = obstacles(table, e)
-    swept = _swept(e, path).union(moved.shape)
-    if not block.is_empty and block.intersects(swept) and block.intersection(swept).area > 0.5:
-        what = T("difficult ground off a road") if e.arm == "artillery" else T("impassable ground")
-        return T("%(element)s may not cross %(ground)s", element=e.id, ground=what)
+    # the ground the base sweeps lies in this box: the path's grown by half the frontage, the base where it
+    # stands and where it ends; the swept ground itself is built only when something stands in the box
+    x0, y0, x1, y1 = path.bounds
+    half = e.frontage / 2
+    box = (min(x0 - half, e.x - e.reach, moved.x - moved.reach) - 1, min(y0 - half, e.y - e.reach, moved.y - moved.reach) - 1,
+           max(x1 + half, e.x + e.reach, moved.x + moved.reach) + 1, max(y1 + half, e.y + e.reach, moved.y + moved.reach) + 1)
+    swept = None
+    if not block.is_empty and block.intersects(shapely.box(*box)):
+        swept = _swept(e, path).union(moved.shape)
+        if block.intersects(swept) and block.intersection(swept).area > 0.5:
+            what = T("difficult ground off a road") if e.arm == "artillery" else T("impassable ground")
+            return T("%(element)s may not cross %(ground)s", element=e.id, ground=what)
     rate = allowance(table, e, path)
     if path.length > rate + 0.5:
         return T("%(element)s may move %(rate)s\" here, not %(length)s\"", element=e.id, rate=in_inches(rate),
                  length=round(path.length / 10, 1))
-    x0, y0, x1, y1 = swept.bounds
     for o in table.on_table():
         if o.id == e.id:
             continue
         if table.overlap(moved, o):
             return T("%(element)s would end on %(other)s", element=e.id, other=o.id)
-        r = o.reach + 1  # a base whose reach's box misses the swept ground's box does not cross it
-        if o.x + r < x0 or o.x - r > x1 or o.y + r < y0 or o.y - r > y1 or passes_through(e, o):
+        r = o.reach
+        if o.x + r < box[0] or o.x - r > box[2] or o.y + r < box[1] or o.y - r > box[3] or passes_through(e, o):
             continue
+        if swept is None:
+            swept = _swept(e, path).union(moved.shape)
         if swept.intersection(o.shape).area > 0.5:
             return T("%(element)s may not pass through %(other)s", element=e.id, other=o.id)
     for o in enemies:
@@ -281,8 +290,17 @@ def advance(table: Table, e: Element, path: LineString, budget: int | None = Non
     go = allowance(table, e, path) if budget is None else budget
     if path.length == 0 or go <= 0:
         return e.x, e.y, e.facing
-    part = substring(path, 0, min(go, path.length))
-    coords = list(part.coords)
-    end = Point(coords[-1])
-    face = bearing(Point(coords[-2]), end) if len(coords) >= 2 and Point(coords[-2]).distance(end) > 0 else e.facing
-    return round(end.x), round(end.y), face
+    return end_of(e, substring(path, 0, min(go, path.length)))
+
+
+def end_of(e: Element, part: LineString) -> tuple[int, int, int]:
+    """Where ``e`` stands at the end of ``part``, the stretch of its path it goes (from its front): the end point
+    rounded to tenths, facing along the last stretch (its facing kept when that stretch has no length)."""
+    coords = part.coords
+    x, y = coords[-1]
+    if len(coords) >= 2:
+        px, py = coords[-2]
+        dx, dy = x - px, y - py
+        if dx * dx + dy * dy > 0:  # Point(coords[-2]).distance(end) > 0
+            return round(x), round(y), round(math.degrees(math.atan2(dx, dy))) % 360
+    return round(x), round(y), e.facing

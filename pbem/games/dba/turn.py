@@ -29,6 +29,7 @@ from .executor import BrigadeSight, Executor
 from .lang import joined, term, terms
 from .lang import say as T  # a Text: a line every seat reads in its own language
 from .sequence import initiative
+from .table import Table
 
 
 def sides_of(scenario) -> tuple[str, str]:
@@ -361,7 +362,8 @@ def settle(table, say) -> None:
     ids = sorted(shapes)
     for n, a in enumerate(ids):
         for b in ids[n + 1:]:
-            if table.elements[a].side != table.elements[b].side or shapes[a].intersection(shapes[b]).area <= 0.5:
+            if table.elements[a].side != table.elements[b].side or Table.apart(table.elements[a], table.elements[b]) \
+                    or shapes[a].intersection(shapes[b]).area <= 0.5:
                 continue
             for e, o in ((table.elements[a], table.elements[b]), (table.elements[b], table.elements[a])):
                 if _step_aside(table, e, o, shapes, ids, closed, say):
@@ -377,7 +379,8 @@ def _step_aside(table, e, o, shapes, ids, closed, say) -> bool:
         p = affinity.translate(affinity.rotate(Point(step, 0), -o.facing, origin=(0, 0)), o.x, o.y)
         m = o.moved_to(round(p.x), round(p.y))
         ms = m.shape
-        if ms.within(table.area) and not any(ms.intersection(shapes[x]).area > 0.5 for x in ids if x != o.id) \
+        if table.area.contains(ms) and not any(ms.intersection(shapes[x]).area > 0.5 for x in ids
+                                               if x != o.id and not Table.apart(m, table.elements[x])) \
                 and not any(ms.intersection(c).area > 0.5 for c in closed):
             o.x, o.y = m.x, m.y
             shapes[o.id] = ms
@@ -394,15 +397,15 @@ def entry(table, new) -> dict[str, tuple[int, int]] | None:
     closed = [f.shape for f in table.terrain.closed()]
     for n, e in enumerate(new):  # bases a rounding of the deployment left overlapping step back a tenth at a time
         for _ in range(20):
-            if not any(e.shape.intersection(o.shape).area > 0.5 for o in new[:n]):
+            if not any(Table.overlap(e, o) for o in new[:n]):
                 break
             e.x, e.y = melee.step_back(e, 1)
     for ahead in range(0, 241, 10):
         spots = {e.id: melee.step_back(e, -ahead) for e in new}
         moved = [e.moved_to(*spots[e.id]) for e in new]
-        if all(m.shape.within(table.area) for m in moved) \
-                and not any(m.shape.intersection(o.shape).area > 0.5 for m in moved for o in table.on_table()) \
-                and not any(m.shape.intersection(c).area > 0.5 for m in moved for c in closed):
+        if all(table.area.contains(m.shape) for m in moved) \
+                and not any(Table.overlap(m, o) for m in moved for o in table.on_table()) \
+                and not any(c.intersects(m.shape) and m.shape.intersection(c).area > 0.5 for m in moved for c in closed):
             return spots
     return None
 
