@@ -231,7 +231,20 @@ class Element:
         return new
 
 
-@lru_cache(maxsize=None)
+_REACH: dict[str, dict[str, float]] = {}  # troop -> formation -> reach
+
+
+def reach(e: Element) -> float:
+    """``e.reach``, read from a table of every troop type and formation met so far (the rules ask it of every
+    pair of bases they look at)."""
+    try:
+        return _REACH[e.troop][e.formation]
+    except KeyError:
+        value = _reach(e.troop, e.formation)
+        _REACH.setdefault(e.troop, {})[e.formation] = value
+        return value
+
+
 def _reach(troop: str, formation: str) -> float:
     w, d = footprint_size(troop, formation)
     return math.hypot(w / 2, d)

@@ -26,7 +26,7 @@ from shapely import affinity
 from shapely.geometry import LineString, Point, Polygon
 from shapely.geometry.base import BaseGeometry
 
-from .elements import Brigade, Commander, Element
+from .elements import Brigade, Commander, Element, reach
 from .names import Grid, Names
 from .terrain import Terrain
 
@@ -84,7 +84,7 @@ class Table:
         False says nothing (shapely answers then); True is exact, so a question it answers is answered as
         shapely would (the distance is at least the centres' distance less the two reaches)."""
         dx, dy = a.x - b.x, a.y - b.y
-        r = a.reach + b.reach + gap + 1
+        r = reach(a) + reach(b) + gap + 1
         return dx * dx + dy * dy > r * r
 
     @staticmethod
@@ -176,6 +176,9 @@ class Table:
     def sees(self, observer: Element | Commander, target: Element, spotting: int) -> bool:
         """Whether ``observer`` (an element: from its front edge's centre; a commander: from where he stands)
         sees ``target``: within ``spotting`` tenths and a clear line to its centre or a front corner."""
+        dx, dy, far = observer.x - target.x, observer.y - target.y, spotting + reach(target) + 1
+        if dx * dx + dy * dy > far * far:  # surely beyond the spotting range (as _sees would find)
+            return False
         # the answer depends only on where the two stand (the terrain never changes): remembered by the terrain
         key = (observer.x, observer.y, target.troop, target.formation, target.x, target.y, target.facing, spotting)
         memo = self.terrain.__dict__.setdefault("_sees", {})

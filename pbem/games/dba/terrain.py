@@ -169,6 +169,12 @@ class Terrain:
         return any(f.type.difficult and f.shape.intersects(path) and not f.shape.touches(path)
                    for f in self.features) or self.crosses_stream(path)
 
+    def _sight_ground(self):
+        """Every feature that may block a sight line (woods, towns, hills) as one prepared shape."""
+        ground = unary_union([f.shape for f in self.features if f.type.blocks_sight or f.kind == "hill"])
+        shapely.prepare(ground)
+        return ground
+
     def sight_blocked(self, a: Point, b: Point, la: int | None = None, lb: int | None = None) -> Feature | None:
         """The feature that blocks the sight line a → b, or None (D11, D12).
 
@@ -177,6 +183,8 @@ class Terrain:
         it is at least as high as the higher end (``la``, ``lb``: the ends' levels, found when not given).
         """
         line = LineString([a, b])
+        if not self.kept("sight", self._sight_ground).intersects(line):
+            return None  # it crosses no wood, town nor hill
         la = self.level(a) if la is None else la
         lb = self.level(b) if lb is None else lb
         for f in self.features:
