@@ -218,7 +218,7 @@ class Element:
     def reach(self) -> float:
         """The farthest any corner of the base lies from its front edge's centre (tenths): a bound that lets a
         geometric question about two bases far apart be answered without building them (Table.apart)."""
-        return _reach(self.troop, self.formation)
+        return reach(self)
 
     def moved_to(self, x: int, y: int, facing: int | None = None) -> "Element":
         """The element as it would stand at (x, y), facing ``facing`` (kept when None): a copy, this one unchanged

@@ -65,7 +65,8 @@ def seen(table: Table, side: str, spotting: int, brigades: set[str] | None = Non
         # the target than the spotting range, the target's reach and a tenth does not see it
         tx, ty, far = t.x, t.y, spotting + reach(t) + 1
         far *= far
-        if any(table.sees(o, t, spotting) for x, y, o in eyes if (x - tx) * (x - tx) + (y - ty) * (y - ty) <= far):
+        near = [o for x, y, o in eyes if (x - tx) * (x - tx) + (y - ty) * (y - ty) <= far]
+        if near and table.sees_any(near, t, spotting):
             out.add(t.id)
     return out
 

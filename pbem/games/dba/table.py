@@ -188,6 +188,49 @@ class Table:
             memo[key] = self._sees(observer, target, spotting)
         return memo[key]
 
+    def sees_any(self, observers: list, target: Element, spotting: int) -> bool:
+        """Whether one of ``observers`` sees ``target`` (``any(sees(o, target, spotting) for o in observers)``):
+        the answers remembered are read first, the others asked of every observer at once (:meth:`_sees_many`)
+        and remembered."""
+        memo = self.terrain.__dict__.setdefault("_sees", {})
+        t = (target.troop, target.formation, target.x, target.y, target.facing, spotting)
+        keys = [(o.x, o.y) + t for o in observers]
+        if any(memo.get(k) for k in keys):
+            return True
+        ask = [(o, k) for o, k in zip(observers, keys) if k not in memo]
+        if not ask:
+            return False
+        answers = self._sees_many([o for o, _ in ask], target, spotting)
+        if len(memo) + len(ask) > SEES_MEMO:
+            memo.clear()
+        for (_, k), seen in zip(ask, answers):
+            memo[k] = seen
+        return any(answers)
+
+    def _sees_many(self, observers: list, target: Element, spotting: int) -> list[bool]:
+        """``[_sees(o, target, spotting) for o in observers]``, each shapely question asked of every observer at
+        once (the same questions, so the same answers: tests/test_dba_speed.py compares them)."""
+        eyes = shapely.points([(o.x, o.y) for o in observers])
+        shape = target.shape
+        near = shapely.distance(eyes, shape) <= spotting
+        if not near.any():
+            return near.tolist()
+        terrain = self.terrain
+        la = terrain.levels(eyes)
+        centre = shape.centroid
+        lb = terrain.level(centre)
+        front = target.edge("front").coords
+        answers = [False] * len(observers)
+        for p in (centre, Point(front[0]), Point(front[1])):
+            within = near & (shapely.distance(eyes, p) <= spotting)
+            ask = [i for i, w in enumerate(within.tolist()) if w and not answers[i]]
+            if not ask:
+                continue
+            clear = terrain.sight_clear_many([eyes[i] for i in ask], p, [la[i] for i in ask], lb)
+            for i, c in zip(ask, clear):
+                answers[i] = answers[i] or c
+        return answers
+
     def _sees(self, observer: Element | Commander, target: Element, spotting: int) -> bool:
         eye = observer.front if isinstance(observer, Element) else observer.point
         if eye.distance(target.shape) > spotting:

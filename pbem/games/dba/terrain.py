@@ -127,6 +127,17 @@ class Terrain:
         """The hill level at ``point`` (0 off every hill)."""
         return max([f.level for f in self.features if f.kind == "hill" and f.shape.covers(point)], default=0)
 
+    def levels(self, points) -> list[int]:
+        """``[level(p) for p in points]`` (an array of points), each hill asked of every point at once."""
+        found: list[int | None] = [None] * len(points)
+        for f in self.features:
+            if f.kind != "hill":
+                continue
+            for i, covered in enumerate(shapely.covers(f.shape, points).tolist()):
+                if covered:
+                    found[i] = f.level if found[i] is None else max(found[i], f.level)
+        return [0 if v is None else v for v in found]
+
     def difficult(self, geom: BaseGeometry) -> bool:
         """Whether ``geom`` overlaps difficult going (woods, rough, towns, marsh)."""
         return any(f.type.difficult for f in self.at(geom))
@@ -174,6 +185,42 @@ class Terrain:
         ground = unary_union([f.shape for f in self.features if f.type.blocks_sight or f.kind == "hill"])
         shapely.prepare(ground)
         return ground
+
+    def sight_clear_many(self, eyes, b: Point, las: list[int], lb: int) -> list[bool]:
+        """``[sight_blocked(a, b, la, lb) is None for a, la in zip(eyes, las)]``: the sight lines from each eye to
+        ``b``, each feature asked of every line at once (the same questions, in the same order of arguments)."""
+        n = len(eyes)
+        if not n:
+            return []
+        lines = shapely.linestrings([[(a.x, a.y), (b.x, b.y)] for a in eyes])
+        ask = shapely.intersects(self.kept("sight", self._sight_ground), lines).tolist()
+        blocked = [False] * n
+        for f in self.features:
+            idx = [i for i in range(n) if ask[i] and not blocked[i]]
+            if not idx:
+                break
+            if f.type.blocks_sight:
+                some = lines[idx]
+                hit = shapely.intersects(f.shape, some).tolist()
+                inside = [i for i, h in zip(idx, hit) if h]
+                if inside:
+                    lengths = shapely.length(shapely.intersection(f.shape, lines[inside])).tolist()
+                    for i, length in zip(inside, lengths):
+                        if length > SEE_INTO:
+                            blocked[i] = True
+            elif f.kind == "hill":
+                idx = [i for i in idx if f.level >= max(las[i], lb)]
+                if not idx:
+                    continue
+                hit = shapely.intersects(f.shape, lines[idx]).tolist()
+                idx = [i for i, h in zip(idx, hit) if h]
+                if not idx or f.shape.covers(b):
+                    continue
+                on = shapely.covers(f.shape, [eyes[i] for i in idx]).tolist()
+                for i, o in zip(idx, on):
+                    if not o:
+                        blocked[i] = True
+        return [not x for x in blocked]
 
     def sight_blocked(self, a: Point, b: Point, la: int | None = None, lb: int | None = None) -> Feature | None:
         """The feature that blocks the sight line a → b, or None (D11, D12).
