@@ -231,17 +231,17 @@ class Element:
         return new
 
 
-_REACH: dict[str, dict[str, float]] = {}  # troop -> formation -> reach
+REACHES: dict[str, dict[str, float]] = {}  # troop -> formation -> reach
 
 
 def reach(e: Element) -> float:
     """``e.reach``, read from a table of every troop type and formation met so far (the rules ask it of every
     pair of bases they look at)."""
     try:
-        return _REACH[e.troop][e.formation]
+        return REACHES[e.troop][e.formation]
     except KeyError:
         value = _reach(e.troop, e.formation)
-        _REACH.setdefault(e.troop, {})[e.formation] = value
+        REACHES.setdefault(e.troop, {})[e.formation] = value
         return value
 
 

@@ -116,12 +116,14 @@ def check_move(table: Table, e: Element, path: LineString, facing: int | None = 
     enemies = [o for o in foes if not o.fleeing]
     if any(table.in_contact(e, o) for o in foes):
         return T("%(element)s is in contact with the enemy", element=e.id)
-    end = Point(path.coords[-1])
+    coords = path.coords
+    ex, ey = coords[-1]
     face = e.facing if facing is None else facing
     if path.length:
         if facing is None:
-            face = bearing(Point(path.coords[-2]), end)
-    moved = e.moved_to(round(end.x), round(end.y), face)
+            px, py = coords[-2]
+            face = round(math.degrees(math.atan2(ex - px, ey - py))) % 360  # bearing(Point(px, py), Point(ex, ey))
+    moved = e.moved_to(round(ex), round(ey), face)
     near = [o for o in enemies if table.near(e, o, ZONE)]
     if near and path.length and not any(moved.shape.distance(o.shape) < e.shape.distance(o.shape) for o in near):
         # the enemy is not named: the seat may not have seen it (behind woods, in a town)
@@ -290,13 +292,12 @@ def advance(table: Table, e: Element, path: LineString, budget: int | None = Non
     go = allowance(table, e, path) if budget is None else budget
     if path.length == 0 or go <= 0:
         return e.x, e.y, e.facing
-    return end_of(e, substring(path, 0, min(go, path.length)))
+    return end_of(e, list(substring(path, 0, min(go, path.length)).coords))
 
 
-def end_of(e: Element, part: LineString) -> tuple[int, int, int]:
-    """Where ``e`` stands at the end of ``part``, the stretch of its path it goes (from its front): the end point
-    rounded to tenths, facing along the last stretch (its facing kept when that stretch has no length)."""
-    coords = part.coords
+def end_of(e: Element, coords: list[tuple[float, float]]) -> tuple[int, int, int]:
+    """Where ``e`` stands at the end of the stretch of its path it goes (its points ``coords``, from its front):
+    the end point rounded to tenths, facing along the last stretch (its facing kept when that has no length)."""
     x, y = coords[-1]
     if len(coords) >= 2:
         px, py = coords[-2]

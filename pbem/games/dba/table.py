@@ -26,7 +26,7 @@ from shapely import affinity
 from shapely.geometry import LineString, Point, Polygon
 from shapely.geometry.base import BaseGeometry
 
-from .elements import Brigade, Commander, Element, reach
+from .elements import REACHES, Brigade, Commander, Element, reach
 from .names import Grid, Names
 from .terrain import Terrain
 
@@ -59,10 +59,21 @@ class Table:
         turn, best as ``area.contains(shape)``, the same answer as ``shape.within(area)``)."""
         return _area(self.width, self.depth)
 
+    def __post_init__(self):
+        self._ids: tuple[str, ...] = ()      # the elements' ids as last sorted, and in id order
+        self._sorted: list[str] = []
+
     # -- forces -------------------------------------------------------------------------------------------
     def on_table(self, side: str | None = None) -> list[Element]:
-        """The elements still on the table (of ``side``), in id order."""
-        return [e for _, e in sorted(self.elements.items()) if side is None or e.side == side]
+        """The elements still on the table (of ``side``), in id order (sorted again only when an element came or
+        went since the last call)."""
+        els = self.elements
+        ids = tuple(els)
+        if ids != self._ids:
+            self._ids, self._sorted = ids, sorted(ids)
+        if side is None:
+            return [els[i] for i in self._sorted]
+        return [e for e in map(els.__getitem__, self._sorted) if e.side == side]
 
     def brigade_elements(self, brigade: str) -> list[Element]:
         return [self.elements[i] for i in self.brigades[brigade].elements if i in self.elements]
@@ -83,8 +94,11 @@ class Table:
         alone: their front edges' centres farther apart than the two bases' reach, the gap and a tenth to spare.
         False says nothing (shapely answers then); True is exact, so a question it answers is answered as
         shapely would (the distance is at least the centres' distance less the two reaches)."""
+        try:
+            r = REACHES[a.troop][a.formation] + REACHES[b.troop][b.formation] + gap + 1
+        except KeyError:
+            r = reach(a) + reach(b) + gap + 1
         dx, dy = a.x - b.x, a.y - b.y
-        r = reach(a) + reach(b) + gap + 1
         return dx * dx + dy * dy > r * r
 
     @staticmethod
@@ -101,9 +115,14 @@ class Table:
         """Whether the bases of ``a`` and ``b`` overlap by more than ``least`` square tenths."""
         return not cls.apart(a, b) and a.shape.intersection(b.shape).area > least
 
-    @classmethod
-    def in_contact(cls, a: Element, b: Element) -> bool:
-        return not cls.apart(a, b, CONTACT) and a.shape.distance(b.shape) <= CONTACT
+    @staticmethod
+    def in_contact(a: Element, b: Element) -> bool:
+        try:  # Table.apart(a, b, CONTACT), written out: the rules ask it of every pair, many times a turn
+            r = REACHES[a.troop][a.formation] + REACHES[b.troop][b.formation] + CONTACT + 1
+        except KeyError:
+            r = reach(a) + reach(b) + CONTACT + 1
+        dx, dy = a.x - b.x, a.y - b.y
+        return dx * dx + dy * dy <= r * r and a.shape.distance(b.shape) <= CONTACT
 
     @classmethod
     def contact_edge(cls, a: Element, b: Element) -> str | None:
