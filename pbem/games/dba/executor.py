@@ -85,7 +85,7 @@ class BrigadeSight:
                 return any(e.shape.distance(geom) <= event.distance for e in self._enemies(event.brigade))
             return any(Table.distance(e, o) <= event.distance for e in self._enemies(event.brigade) for o in own)
         if kind == "ENEMY ATTACKS":
-            return any(t.in_contact(o, e) for o in own for e in t.enemies_of(o))
+            return any(t.engaged(o) for o in own)
         if kind == "ENEMY FIRES":
             return self.brigade in self.fired_at
         friend = event.brigade.id if event.brigade else None

@@ -101,7 +101,7 @@ def target_groups(table: Table, brigade: str) -> dict[str, list[Element]]:
 
 def engaged(table: Table, e: Element) -> bool:
     """Whether ``e`` is in contact with an enemy (in melee: not fired at, does not fire)."""
-    return any(table.in_contact(e, o) for o in table.enemies_of(e))
+    return table.engaged(e)
 
 
 def why_not_fire(table: Table, e: Element) -> str | None:

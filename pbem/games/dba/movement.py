@@ -22,7 +22,7 @@ import shapely
 from shapely.geometry import LineString, Point, Polygon
 from shapely.ops import substring, unary_union
 
-from .elements import Element, in_inches, inches
+from .elements import Element, in_inches, inches, reach
 from .lang import Text
 from .lang import say as T  # a Text: read in each seat's language
 from .table import Table
@@ -112,10 +112,9 @@ def check_move(table: Table, e: Element, path: LineString, facing: int | None = 
     start = start or e
     if e.fleeing:
         return T("%(element)s is fleeing: it flees, it is not moved", element=e.id)
-    foes = table.enemies_of(e)
-    enemies = [o for o in foes if not o.fleeing]
-    if any(table.in_contact(e, o) for o in foes):
+    if table.engaged(e):
         return T("%(element)s is in contact with the enemy", element=e.id)
+    enemies = [o for o in table.enemies_of(e) if not o.fleeing]
     coords = path.coords
     ex, ey = coords[-1]
     face = e.facing if facing is None else facing
@@ -129,8 +128,8 @@ def check_move(table: Table, e: Element, path: LineString, facing: int | None = 
         # the enemy is not named: the seat may not have seen it (behind woods, in a town)
         return T("%(element)s is within 3\" of the enemy: it may only move to close with the enemy", element=e.id)
     close = {x.id for x in near}
-    chasers = [o for o in enemies if o.id not in close and base_rate(o) > base_rate(e)
-               and table.near(e, o, base_rate(o))]
+    rate_e = base_rate(e)
+    chasers = [o for o in enemies if o.id not in close and base_rate(o) > rate_e and table.near(e, o, base_rate(o))]
     if chasers and path.length:
         away = [o for o in chasers if moved.shape.distance(o.shape) > e.shape.distance(o.shape) + 0.5]
         if away:
@@ -144,8 +143,9 @@ def check_move(table: Table, e: Element, path: LineString, facing: int | None = 
     # stands and where it ends; the swept ground itself is built only when something stands in the box
     x0, y0, x1, y1 = path.bounds
     half = e.frontage / 2
-    box = (min(x0 - half, e.x - e.reach, moved.x - moved.reach) - 1, min(y0 - half, e.y - e.reach, moved.y - moved.reach) - 1,
-           max(x1 + half, e.x + e.reach, moved.x + moved.reach) + 1, max(y1 + half, e.y + e.reach, moved.y + moved.reach) + 1)
+    re, rm = reach(e), reach(moved)
+    box = (min(x0 - half, e.x - re, moved.x - rm) - 1, min(y0 - half, e.y - re, moved.y - rm) - 1,
+           max(x1 + half, e.x + re, moved.x + rm) + 1, max(y1 + half, e.y + re, moved.y + rm) + 1)
     swept = None
     if not block.is_empty and block.intersects(shapely.box(*box)):
         swept = _swept(e, path).union(moved.shape)
@@ -156,12 +156,14 @@ def check_move(table: Table, e: Element, path: LineString, facing: int | None = 
     if path.length > rate + 0.5:
         return T("%(element)s may move %(rate)s\" here, not %(length)s\"", element=e.id, rate=in_inches(rate),
                  length=round(path.length / 10, 1))
+    mx, my, mr = moved.x, moved.y, reach(moved) + 1
     for o in table.on_table():
         if o.id == e.id:
             continue
-        if table.overlap(moved, o):
+        r, dx, dy = mr + reach(o), mx - o.x, my - o.y  # Table.overlap(moved, o), its bound written out
+        if dx * dx + dy * dy <= r * r and moved.shape.intersection(o.shape).area > 0.5:
             return T("%(element)s would end on %(other)s", element=e.id, other=o.id)
-        r = o.reach
+        r = reach(o)
         if o.x + r < box[0] or o.x - r > box[2] or o.y + r < box[1] or o.y - r > box[3] or passes_through(e, o):
             continue
         if swept is None:

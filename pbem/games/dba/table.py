@@ -124,6 +124,30 @@ class Table:
         dx, dy = a.x - b.x, a.y - b.y
         return dx * dx + dy * dy <= r * r and a.shape.distance(b.shape) <= CONTACT
 
+    def engaged(self, e: Element) -> bool:
+        """Whether ``e`` is in contact with an enemy element on the table (``any(in_contact(e, o) for o in
+        enemies_of(e))``, the bound written out over every element: asked of every element many times a turn)."""
+        side, ex, ey = e.side, e.x, e.y
+        try:
+            own = REACHES[e.troop][e.formation] + CONTACT + 1
+        except KeyError:
+            own = reach(e) + CONTACT + 1
+        shape = None
+        for o in self.elements.values():
+            if o.side == side:
+                continue
+            try:
+                r = own + REACHES[o.troop][o.formation]
+            except KeyError:
+                r = own + reach(o)
+            dx, dy = ex - o.x, ey - o.y
+            if dx * dx + dy * dy > r * r:
+                continue
+            shape = e.shape if shape is None else shape
+            if shape.distance(o.shape) <= CONTACT:
+                return True
+        return False
+
     @classmethod
     def contact_edge(cls, a: Element, b: Element) -> str | None:
         """The edge of ``b`` that ``a`` touches: the one sharing the longest stretch with ``a``'s base
@@ -166,10 +190,7 @@ class Table:
     def fire_zone(e: Element, reach: int) -> BaseGeometry:
         """The area ``e`` may fire into out to ``reach`` tenths: ahead of its front edge, between lines drawn
         forward at 45° outward from its front corners (D8), and within ``reach`` of that edge."""
-        w = e.frontage
-        fan = Polygon([(-w / 2, 0), (w / 2, 0), (w / 2 + reach, reach), (-w / 2 - reach, reach)])
-        fan = affinity.translate(affinity.rotate(fan, -e.facing, origin=(0, 0)), e.x, e.y)
-        return fan.intersection(e.edge("front").buffer(reach))
+        return _fire_zone(e.troop, e.formation, e.x, e.y, e.facing, reach)
 
     def in_arc(self, shooter: Element, target: Element, reach: int) -> bool:
         """Whether some of the target's base lies in the shooter's zone of fire within ``reach``."""
@@ -270,3 +291,13 @@ def _area(width: int, depth: int) -> Polygon:
     area = Polygon([(0, 0), (width, 0), (width, depth), (0, depth)])
     shapely.prepare(area)
     return area
+
+
+@lru_cache(maxsize=1 << 12)
+def _fire_zone(troop: str, formation: str, x: int, y: int, facing: int, reach: int) -> BaseGeometry:
+    """Table.fire_zone of an element standing so: kept, as a volley asks it of each shooter for every target."""
+    e = Element("", "", "", troop, x, y, facing, formation)
+    w = e.frontage
+    fan = Polygon([(-w / 2, 0), (w / 2, 0), (w / 2 + reach, reach), (-w / 2 - reach, reach)])
+    fan = affinity.translate(affinity.rotate(fan, -facing, origin=(0, 0)), x, y)
+    return fan.intersection(e.edge("front").buffer(reach))

@@ -55,7 +55,7 @@ def resolve(scenario, state, orders: dict, decider: Decider, chance):
     for e in table.elements.values():
         e.moved_last, e.moved = e.moved, False
         # cavalry that drove its enemy back stays in contact, in pursuit (−2), until its next combat (D34)
-        e.pursuing = e.pursuing and any(table.in_contact(e, o) for o in table.enemies_of(e))
+        e.pursuing = e.pursuing and table.engaged(e)
     retreated: set[str] = set()
     fired_at: set[str] = set()
     was_disordered = {e.id for e in table.elements.values() if e.disorganised or e.shaken}
@@ -259,7 +259,7 @@ def resolve(scenario, state, orders: dict, decider: Decider, chance):
                 rode[c.id] = rode.get(c.id, 0) + officers.follow(table, c, officers.STAFF_MOVE - rode.get(c.id, 0))
         # DT9: disorganised (or shaken) before this turn and out of contact: re-formed at the end of the move
         for e in table.on_table(side):
-            if e.id in was_disordered and not e.fleeing and not any(table.in_contact(e, o) for o in table.enemies_of(e)):
+            if e.id in was_disordered and not e.fleeing and not table.engaged(e):
                 if e.shaken:
                     leave_shaken(table, e, ex, say)
                 e.disorganised = e.shaken = False
@@ -293,7 +293,7 @@ def resolve(scenario, state, orders: dict, decider: Decider, chance):
             say(T("%(brigade)s surrenders: its elements flee", brigade=term(b.name)), None, kind="surrender")
             state.gone += [f.element for f in out]
     for e in table.on_table():
-        if not table.enemies_of(e) or not any(table.in_contact(e, o) for o in table.enemies_of(e)):
+        if not table.engaged(e):
             e.rounds = 0
 
     # 7. sight and victory
