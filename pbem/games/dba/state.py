@@ -10,10 +10,9 @@ JSON form.
 
 from __future__ import annotations
 
-import copy
-import hashlib
-import json
 from dataclasses import asdict, dataclass, field
+
+from pbem.core.digest import digest as digest_of
 
 from .command import BrigadeOrders
 from .couriers import Post
@@ -53,8 +52,8 @@ class State:
         """A copy that shares no object the rules change with this one, as ``copy.deepcopy`` would make it, at a
         fraction of its cost: every element, commander, brigade, courier, report and state of command is copied
         field by field (their fields are numbers, strings and lists of them), the lists and dicts are new; the
-        orders (frozen Order, Step, Event, Ref) and the sightings (frozen Sighting) are shared, as they are
-        replaced and never changed. tests/test_dba_speed.py walks both states to check that no list, dict or
+        orders (frozen Order, Step, Event, Ref), the sightings (frozen Sighting) and a report's lines (a Text's
+        data, written when it is sent) are shared, as they are replaced and never changed. tests/test_dba_speed.py walks both states to check that no list, dict or
         unfrozen object is shared."""
         new = _clone(self)
         new.elements = {k: _clone(e) for k, e in self.elements.items()}
@@ -71,11 +70,14 @@ class State:
         memo[id(self)] = new
         return new
 
-    def to_dict(self) -> dict:
-        out = {"turn": self.turn, "elements": {k: asdict(v) for k, v in sorted(self.elements.items())},
+    def to_dict(self, kept: bool = True) -> dict:
+        """The state as plain data (its digest's JSON form); with ``kept=False`` the elements, commanders and
+        brigades are the state's own objects, for the digest's encoder to write (not data to keep)."""
+        plain = asdict if kept else (lambda v: v)
+        out = {"turn": self.turn, "elements": {k: plain(v) for k, v in sorted(self.elements.items())},
                 "reserve": sorted(self.reserve),
-                "commanders": {k: asdict(v) for k, v in sorted(self.commanders.items())},
-                "brigades": {k: asdict(v) for k, v in sorted(self.brigades.items())},
+                "commanders": {k: plain(v) for k, v in sorted(self.commanders.items())},
+                "brigades": {k: plain(v) for k, v in sorted(self.brigades.items())},
                 "post": self.post.to_dict(), "commands": {k: v.to_dict() for k, v in sorted(self.commands.items())},
                 "memory": {s: {k: v.to_dict() for k, v in sorted(m.items())} for s, m in sorted(self.memory.items())},
                 "arrived": list(self.arrived), "fired_at": list(self.fired_at), "retreated": list(self.retreated),
@@ -86,8 +88,10 @@ class State:
         return out
 
     def digest(self) -> str:
-        text = json.dumps(self.to_dict(), sort_keys=True, ensure_ascii=False)
-        return hashlib.sha256(text.encode()).hexdigest()[:16]
+        """The first 16 hex digits of SHA-256 of :meth:`to_dict` as JSON with sorted keys, the elements,
+        commanders and brigades written field by field where they stand (pbem.core.digest) instead of copied by
+        ``asdict`` first: the same text, so the same digest."""
+        return digest_of(self.to_dict(kept=False), ensure_ascii=False)
 
 
 def _clone(obj):
@@ -106,7 +110,8 @@ def _brigade(b: Brigade) -> Brigade:
 
 def _report(r: Report) -> Report:
     new = _clone(r)
-    new.sightings, new.lines = list(r.sightings), copy.deepcopy(r.lines)  # lines: Texts' data, on the road only
+    # its lines (Texts' data) are written when it is sent and only read (Report.news), never changed: shared
+    new.sightings, new.lines = list(r.sightings), list(r.lines)
     return new
 
 
