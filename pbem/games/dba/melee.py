@@ -351,6 +351,8 @@ def pairs(table: Table, first_side: str) -> list[tuple[Element, Element, str]]:
     mine = sorted(table.on_table(first_side), key=lambda e: e.id)
     theirs = sorted((e for e in table.on_table() if e.side != first_side), key=lambda e: e.id)
     for e in mine:
+        if not table.engaged(e):  # in contact with no enemy: no pair (spares the pairs' geometry below)
+            continue
         for o in sorted(table.enemies_of(e), key=lambda o: o.id):
             if not table.in_contact(e, o):
                 continue
@@ -362,6 +364,8 @@ def pairs(table: Table, first_side: str) -> list[tuple[Element, Element, str]]:
             elif not (at_o == "front" and at_e in ("left", "right", "rear")):
                 other.append((e, o, "front"))   # side to side, corner to corner: they align and fight
     for o in theirs:
+        if not table.engaged(o):
+            continue
         for e in sorted(table.enemies_of(o), key=lambda e: e.id):
             if table.in_contact(o, e) and table.contact_edge(o, e) in ("left", "right", "rear") \
                     and table.contact_edge(e, o) == "front":
