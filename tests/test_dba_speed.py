@@ -21,7 +21,6 @@ from pathlib import Path
 import pytest
 from shapely.geometry import LineString, Point
 
-from pbem.core.chance import Chance
 from pbem.core.game import Game
 from pbem.games.dba import movement
 from pbem.games.dba.elements import Commander, Element, formations_for
