@@ -65,7 +65,7 @@ def pull_apart(table: Table, say, decider=None) -> list[str]:
         if not friends:
             continue
         touching = ", ".join(friends)
-        if any(table.in_contact(e, o) for o in table.enemies_of(e)):
+        if table.engaged(e):
             say(T("%(element)s is disorganised but in contact with the enemy: it stays touching %(elements)s",
                   element=e.id, elements=touching), e.side)
             continue

@@ -13,7 +13,8 @@ built by shapely (``box`` turned and moved by ``shapely.affinity``); nothing her
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+import math
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from shapely import affinity
@@ -213,8 +214,40 @@ class Element:
     def front(self) -> Point:
         return Point(self.x, self.y)
 
+    @property
+    def reach(self) -> float:
+        """The farthest any corner of the base lies from its front edge's centre (tenths): a bound that lets a
+        geometric question about two bases far apart be answered without building them (Table.apart)."""
+        return reach(self)
+
     def moved_to(self, x: int, y: int, facing: int | None = None) -> "Element":
-        return replace(self, x=x, y=y, facing=self.facing if facing is None else facing % 360)
+        """The element as it would stand at (x, y), facing ``facing`` (kept when None): a copy, this one unchanged
+        (as ``dataclasses.replace``, without calling ``__init__`` again)."""
+        new = object.__new__(Element)
+        new.__dict__.update(self.__dict__)
+        new.x, new.y = x, y
+        if facing is not None:
+            new.facing = facing % 360
+        return new
+
+
+REACHES: dict[str, dict[str, float]] = {}  # troop -> formation -> reach
+
+
+def reach(e: Element) -> float:
+    """``e.reach``, read from a table of every troop type and formation met so far (the rules ask it of every
+    pair of bases they look at)."""
+    try:
+        return REACHES[e.troop][e.formation]
+    except KeyError:
+        value = _reach(e.troop, e.formation)
+        REACHES.setdefault(e.troop, {})[e.formation] = value
+        return value
+
+
+def _reach(troop: str, formation: str) -> float:
+    w, d = footprint_size(troop, formation)
+    return math.hypot(w / 2, d)
 
 
 @lru_cache(maxsize=1 << 16)

@@ -85,7 +85,7 @@ class BrigadeSight:
                 return any(e.shape.distance(geom) <= event.distance for e in self._enemies(event.brigade))
             return any(Table.distance(e, o) <= event.distance for e in self._enemies(event.brigade) for o in own)
         if kind == "ENEMY ATTACKS":
-            return any(t.in_contact(o, e) for o in own for e in t.enemies_of(o))
+            return any(t.engaged(o) for o in own)
         if kind == "ENEMY FIRES":
             return self.brigade in self.fired_at
         friend = event.brigade.id if event.brigade else None
@@ -321,10 +321,10 @@ class Executor:
         t = self.table
         trial = e.moved_to(e.x, e.y)
         trial.formation = formation
-        blocked = [o.id for o in t.on_table() if o.id != e.id and trial.shape.intersection(o.shape).area > 0.5]
+        blocked = [o.id for o in t.on_table() if o.id != e.id and Table.overlap(trial, o)]
         closed = movement.obstacles(t, trial)
-        return not blocked and trial.shape.within(t.area) and (closed.is_empty
-                                                             or closed.intersection(trial.shape).area <= 0.5)
+        return not blocked and t.area.contains(trial.shape) and (
+            closed.is_empty or not closed.intersects(trial.shape) or closed.intersection(trial.shape).area <= 0.5)
 
     def reform(self, e: Element, formation: str) -> None:
         if not self._room(e, formation):
@@ -369,10 +369,11 @@ class Executor:
             tries.append(round(go))
         for go in tries:
             part = substring(path, 0, go)
-            if part.length == 0 or len(part.coords) < 2:
+            coords = list(part.coords)
+            if part.length == 0 or len(coords) < 2:
                 continue
-            x, y, facing = movement.advance(t, e, path, go)
-            part = LineString(list(part.coords[:-1]) + [(x, y)]) if len(part.coords) > 1 else part
+            x, y, facing = movement.end_of(e, coords)  # movement.advance(t, e, path, go): the same stretch
+            part = LineString(coords[:-1] + [(x, y)])
             if part.length == 0:
                 continue
             why_not = movement.check_move(t, e, part, facing)

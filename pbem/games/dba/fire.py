@@ -101,7 +101,7 @@ def target_groups(table: Table, brigade: str) -> dict[str, list[Element]]:
 
 def engaged(table: Table, e: Element) -> bool:
     """Whether ``e`` is in contact with an enemy (in melee: not fired at, does not fire)."""
-    return any(table.in_contact(e, o) for o in table.enemies_of(e))
+    return table.engaged(e)
 
 
 def why_not_fire(table: Table, e: Element) -> str | None:
@@ -145,8 +145,9 @@ def shot(table: Table, shooter: Element, group: list[Element], spotting: int | N
     weapon = WEAPONS[shooter.arms]
     best = None
     for t in group:
-        if shooter.front.distance(t.shape) > weapon.reach:
-            continue  # out of reach whatever the zone: spares the geometry below
+        dx, dy, far = shooter.x - t.x, shooter.y - t.y, weapon.reach + t.reach + 1
+        if dx * dx + dy * dy > far * far or shooter.front.distance(t.shape) > weapon.reach:
+            continue  # out of reach whatever the zone (surely, from where the two stand): spares the geometry below
         if engaged(table, t):
             continue
         if not table.in_arc(shooter, t, weapon.reach):

@@ -14,6 +14,7 @@ flight. Cavalry that wins pursues (:func:`pursue`).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from shapely import affinity
 from shapely.geometry import LineString, Point
@@ -208,7 +209,12 @@ def turn_about(e: Element) -> None:
 
 def step_back(e: Element, distance: int, away_from: Element | None = None) -> tuple[int, int]:
     """Where ``e``'s front would be after moving ``distance`` tenths straight back (facing kept)."""
-    p = affinity.translate(affinity.rotate(Point(0, -distance), -e.facing, origin=(0, 0)), e.x, e.y)
+    return _step_back(e.x, e.y, e.facing, distance)
+
+
+@lru_cache(maxsize=1 << 16)
+def _step_back(x: int, y: int, facing: int, distance: int) -> tuple[int, int]:
+    p = affinity.translate(affinity.rotate(Point(0, -distance), -facing, origin=(0, 0)), x, y)
     return round(p.x), round(p.y)
 
 
@@ -345,6 +351,8 @@ def pairs(table: Table, first_side: str) -> list[tuple[Element, Element, str]]:
     mine = sorted(table.on_table(first_side), key=lambda e: e.id)
     theirs = sorted((e for e in table.on_table() if e.side != first_side), key=lambda e: e.id)
     for e in mine:
+        if not table.engaged(e):  # in contact with no enemy: no pair (spares the pairs' geometry below)
+            continue
         for o in sorted(table.enemies_of(e), key=lambda o: o.id):
             if not table.in_contact(e, o):
                 continue
@@ -356,6 +364,8 @@ def pairs(table: Table, first_side: str) -> list[tuple[Element, Element, str]]:
             elif not (at_o == "front" and at_e in ("left", "right", "rear")):
                 other.append((e, o, "front"))   # side to side, corner to corner: they align and fight
     for o in theirs:
+        if not table.engaged(o):
+            continue
         for e in sorted(table.enemies_of(o), key=lambda e: e.id):
             if table.in_contact(o, e) and table.contact_edge(o, e) in ("left", "right", "rear") \
                     and table.contact_edge(e, o) == "front":

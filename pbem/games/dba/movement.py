@@ -16,11 +16,13 @@ from __future__ import annotations
 
 import heapq
 import math
+from dataclasses import dataclass, field
 
+import shapely
 from shapely.geometry import LineString, Point, Polygon
 from shapely.ops import substring, unary_union
 
-from .elements import Element, in_inches, inches
+from .elements import Element, in_inches, inches, reach
 from .lang import Text
 from .lang import say as T  # a Text: read in each seat's language
 from .table import Table
@@ -74,15 +76,23 @@ def _rough_path(table: Table, e: Element, path: LineString) -> bool:
 
 def obstacles(table: Table, e: Element):
     """The ground ``e`` may not enter: impassable features; for artillery also difficult going off the roads
-    («Труднопроходимую местность не может пересечь артиллерия, которая должна воспользоваться дорогами»)."""
-    parts = [f.shape for f in table.terrain.closed()]
-    if e.arm == "artillery":
-        rough = [f.shape for f in table.terrain.features if f.type.difficult]
+    («Труднопроходимую местность не может пересечь артиллерия, которая должна воспользоваться дорогами»). Built
+    once per terrain and kind (artillery or not), prepared, and kept (Terrain.kept)."""
+    artillery = e.arm == "artillery"
+    return table.terrain.kept(("obstacles", artillery), lambda: _obstacles(table.terrain, artillery))
+
+
+def _obstacles(terrain, artillery: bool):
+    parts = [f.shape for f in terrain.closed()]
+    if artillery:
+        rough = [f.shape for f in terrain.features if f.type.difficult]
         if rough:
             area = unary_union(rough)
-            road = table.terrain._road_area
+            road = terrain._road_area
             parts.append(area.difference(road) if road is not None else area)
-    return unary_union(parts) if parts else Polygon()
+    block = unary_union(parts) if parts else Polygon()
+    shapely.prepare(block)
+    return block
 
 
 def passes_through(mover: Element, other: Element) -> bool:
@@ -102,44 +112,63 @@ def check_move(table: Table, e: Element, path: LineString, facing: int | None = 
     start = start or e
     if e.fleeing:
         return T("%(element)s is fleeing: it flees, it is not moved", element=e.id)
-    enemies = [o for o in table.enemies_of(e) if not o.fleeing]
-    if any(table.in_contact(e, o) for o in table.enemies_of(e)):
+    if table.engaged(e):
         return T("%(element)s is in contact with the enemy", element=e.id)
-    end = Point(path.coords[-1])
+    enemies = [o for o in table.enemies_of(e) if not o.fleeing]
+    coords = path.coords
+    ex, ey = coords[-1]
     face = e.facing if facing is None else facing
     if path.length:
         if facing is None:
-            face = bearing(Point(path.coords[-2]), end)
-    moved = e.moved_to(round(end.x), round(end.y), face)
-    near = [o for o in enemies if table.distance(e, o) <= ZONE]
+            px, py = coords[-2]
+            face = round(math.degrees(math.atan2(ex - px, ey - py))) % 360  # bearing(Point(px, py), Point(ex, ey))
+    moved = e.moved_to(round(ex), round(ey), face)
+    near = [o for o in enemies if table.near(e, o, ZONE)]
     if near and path.length and not any(moved.shape.distance(o.shape) < e.shape.distance(o.shape) for o in near):
         # the enemy is not named: the seat may not have seen it (behind woods, in a town)
         return T("%(element)s is within 3\" of the enemy: it may only move to close with the enemy", element=e.id)
-    chasers = [o for o in enemies if o.id not in {x.id for x in near} and base_rate(o) > base_rate(e)
-               and table.distance(e, o) <= base_rate(o)]
+    close = {x.id for x in near}
+    rate_e = base_rate(e)
+    chasers = [o for o in enemies if o.id not in close and base_rate(o) > rate_e and table.near(e, o, base_rate(o))]
     if chasers and path.length:
         away = [o for o in chasers if moved.shape.distance(o.shape) > e.shape.distance(o.shape) + 0.5]
         if away:
             # the enemy is not named: the seat may not have seen it (behind woods within its move)
             return T("%(element)s may not break off from a faster enemy within its move (%(quote)s)", element=e.id,
                      quote="«Элемент не может оторваться от вражеского элемента, который двигается быстрее»")
-    if not moved.shape.within(table.area):
+    if not table.area.contains(moved.shape):  # moved.shape.within(table.area), asked of the prepared table
         return T("%(element)s would leave the table", element=e.id)
     block = obstacles(table, e)
-    swept = _swept(e, path).union(moved.shape)
-    if not block.is_empty and block.intersection(swept).area > 0.5:
-        what = T("difficult ground off a road") if e.arm == "artillery" else T("impassable ground")
-        return T("%(element)s may not cross %(ground)s", element=e.id, ground=what)
+    # the ground the base sweeps lies in this box: the path's grown by half the frontage, the base where it
+    # stands and where it ends; the swept ground itself is built only when something stands in the box
+    x0, y0, x1, y1 = path.bounds
+    half = e.frontage / 2
+    re, rm = reach(e), reach(moved)
+    box = (min(x0 - half, e.x - re, moved.x - rm) - 1, min(y0 - half, e.y - re, moved.y - rm) - 1,
+           max(x1 + half, e.x + re, moved.x + rm) + 1, max(y1 + half, e.y + re, moved.y + rm) + 1)
+    swept = None
+    if not block.is_empty and block.intersects(shapely.box(*box)):
+        swept = _swept(e, path).union(moved.shape)
+        if block.intersects(swept) and block.intersection(swept).area > 0.5:
+            what = T("difficult ground off a road") if e.arm == "artillery" else T("impassable ground")
+            return T("%(element)s may not cross %(ground)s", element=e.id, ground=what)
     rate = allowance(table, e, path)
     if path.length > rate + 0.5:
         return T("%(element)s may move %(rate)s\" here, not %(length)s\"", element=e.id, rate=in_inches(rate),
                  length=round(path.length / 10, 1))
+    mx, my, mr = moved.x, moved.y, reach(moved) + 1
     for o in table.on_table():
         if o.id == e.id:
             continue
-        if moved.shape.intersection(o.shape).area > 0.5:
+        r, dx, dy = mr + reach(o), mx - o.x, my - o.y  # Table.overlap(moved, o), its bound written out
+        if dx * dx + dy * dy <= r * r and moved.shape.intersection(o.shape).area > 0.5:
             return T("%(element)s would end on %(other)s", element=e.id, other=o.id)
-        if swept.intersection(o.shape).area > 0.5 and not passes_through(e, o):
+        r = reach(o)
+        if o.x + r < box[0] or o.x - r > box[2] or o.y + r < box[1] or o.y - r > box[3] or passes_through(e, o):
+            continue
+        if swept is None:
+            swept = _swept(e, path).union(moved.shape)
+        if swept.intersection(o.shape).area > 0.5:
             return T("%(element)s may not pass through %(other)s", element=e.id, other=o.id)
     for o in enemies:
         edge = Table.contact_edge(moved, o)
@@ -152,28 +181,75 @@ def check_move(table: Table, e: Element, path: LineString, facing: int | None = 
     return None
 
 
+@dataclass
+class Ways:
+    """The ground a kind of base may not enter (:func:`obstacles`), grown by its half frontage, and the corners a
+    path goes round: the same for every element of that kind and frontage on a table, so built once and kept
+    (Terrain.kept), with which straight stretches between two corners are clear (``edges``)."""
+
+    block: object
+    grown: object = None        # the block grown by half the frontage and a tenth: a path's corners are on it
+    core: object = None         # the block grown by half the frontage less a twentieth: a stretch may not cross it
+    corners: list = field(default_factory=list)
+    edges: dict = field(default_factory=dict)   # (corner, corner) -> clear
+
+    def clear(self, a, ends) -> list[bool]:
+        """Whether each straight stretch from ``a`` to one of ``ends`` keeps the base off the block: it does not
+        cross ``core`` (or runs along it for less than a hundredth), asked of every stretch at once."""
+        return self._clear([[a, b] for b in ends])
+
+    def clear_from(self, starts, b) -> list[bool]:
+        """Whether each straight stretch from one of ``starts`` to ``b`` keeps the base off the block."""
+        return self._clear([[a, b] for a in starts])
+
+    def _clear(self, stretches) -> list[bool]:
+        if not stretches:
+            return []
+        lines = shapely.linestrings(stretches)
+        hit = shapely.intersects(self.core, lines)
+        out = ~hit
+        if hit.any():
+            out[hit] = shapely.length(shapely.intersection(lines[hit], self.core)) < 0.01
+        return out.tolist()
+
+
+def ways(table: Table, e: Element) -> Ways:
+    artillery, frontage = e.arm == "artillery", e.frontage
+
+    def build() -> Ways:
+        block = obstacles(table, e)
+        if block.is_empty:
+            return Ways(block)
+        grown = block.buffer(frontage / 2 + 1, join_style="mitre")
+        core = block.buffer(frontage / 2 - 0.5) if frontage > 2 else block
+        shapely.prepare(grown)
+        shapely.prepare(core)
+        inside = table.area.buffer(1)
+        shapely.prepare(inside)
+        corners = [c for p in getattr(grown, "geoms", [grown]) for c in p.exterior.coords[:-1]
+                   if inside.contains(Point(c))]
+        return Ways(block, grown, core, corners)
+
+    return table.terrain.kept(("ways", artillery, frontage, table.width, table.depth), build)
+
+
 def find_path(table: Table, e: Element, goal: Point) -> LineString | None:
     """The shortest path for ``e``'s front from where it stands to ``goal`` that keeps its base off the ground
-    it may not enter (:func:`obstacles`), or None when there is none."""
+    it may not enter (:func:`obstacles`), or None when there is none: Dijkstra over the visibility graph of the
+    start, the goal and the corners of that ground grown by half the frontage (:class:`Ways`; the stretches
+    between two corners are asked once per terrain, those from the start and to the goal once a call)."""
     start = e.front
-    block = obstacles(table, e)
-    if block.is_empty:
+    w = ways(table, e)
+    if w.block.is_empty:
         return LineString([start, goal])
-    grown = block.buffer(e.frontage / 2 + 1, join_style="mitre")
-    if grown.contains(goal):
+    if w.grown.contains(goal):
         return None
-    core = block.buffer(e.frontage / 2 - 0.5) if e.frontage > 2 else block
-
-    def clear(a, b) -> bool:
-        seg = LineString([a, b])
-        return not seg.intersects(core) or seg.intersection(core).length < 0.01
-
-    if clear(start, goal):
+    a, b = (start.x, start.y), (goal.x, goal.y)
+    if w.clear(a, [b])[0]:
         return LineString([start, goal])
-    polys = list(getattr(grown, "geoms", [grown]))
-    nodes = [(start.x, start.y), (goal.x, goal.y)]
-    for p in polys:
-        nodes += [c for c in p.exterior.coords[:-1] if table.area.buffer(1).contains(Point(c))]
+    nodes = [a, b] + w.corners
+    edges = w.edges
+    to_goal: list[bool] | None = None
     dist = {0: 0.0}
     prev: dict[int, int] = {}
     heap = [(0.0, 0)]
@@ -185,10 +261,18 @@ def find_path(table: Table, e: Element, goal: Point) -> LineString | None:
         done.add(i)
         if i == 1:
             break
-        for j in range(len(nodes)):
-            if j in done or j == i:
-                continue
-            if not clear(Point(nodes[i]), Point(nodes[j])):
+        todo = [j for j in range(len(nodes)) if j not in done and j != i]
+        if i == 0:  # from the start: every stretch asked at once
+            ok = dict(zip(todo, w.clear(a, [nodes[j] for j in todo])))
+        else:  # from a corner: to the goal (asked for every corner at once, the first time), to the corners kept
+            if to_goal is None:
+                to_goal = w.clear_from(w.corners, b)
+            missing = [j for j in todo if j > 1 and (i - 2, j - 2) not in edges]
+            for j, clear in zip(missing, w.clear(nodes[i], [nodes[j] for j in missing])):
+                edges[(i - 2, j - 2)] = clear
+            ok = {j: (to_goal[i - 2] if j == 1 else edges[(i - 2, j - 2)]) for j in todo}
+        for j in todo:
+            if not ok[j]:
                 continue
             nd = d + math.dist(nodes[i], nodes[j])
             if nd < dist.get(j, math.inf) - 1e-9:
@@ -210,8 +294,16 @@ def advance(table: Table, e: Element, path: LineString, budget: int | None = Non
     go = allowance(table, e, path) if budget is None else budget
     if path.length == 0 or go <= 0:
         return e.x, e.y, e.facing
-    part = substring(path, 0, min(go, path.length))
-    coords = list(part.coords)
-    end = Point(coords[-1])
-    face = bearing(Point(coords[-2]), end) if len(coords) >= 2 and Point(coords[-2]).distance(end) > 0 else e.facing
-    return round(end.x), round(end.y), face
+    return end_of(e, list(substring(path, 0, min(go, path.length)).coords))
+
+
+def end_of(e: Element, coords: list[tuple[float, float]]) -> tuple[int, int, int]:
+    """Where ``e`` stands at the end of the stretch of its path it goes (its points ``coords``, from its front):
+    the end point rounded to tenths, facing along the last stretch (its facing kept when that has no length)."""
+    x, y = coords[-1]
+    if len(coords) >= 2:
+        px, py = coords[-2]
+        dx, dy = x - px, y - py
+        if dx * dx + dy * dy > 0:  # Point(coords[-2]).distance(end) > 0
+            return round(x), round(y), round(math.degrees(math.atan2(dx, dy))) % 360
+    return round(x), round(y), e.facing

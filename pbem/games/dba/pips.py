@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from pbem.core.chance import Chance
 
-from .elements import Brigade, Element, inches
+from .elements import Brigade, Element, inches, reach
 from .table import Table
 
 SCREEN = inches(3)   # light troops up to 3" ahead of their formation belong to it
@@ -77,7 +77,11 @@ def in_command(table: Table, unit: list[str], radius: int) -> bool:
     c = table.commanders.get(b.commander) if b.commander else None
     if c is None or not c.alive or not c.present:
         return False
-    return any(c.point.distance(table.elements[i].shape) <= radius for i in unit)
+    def near(e) -> bool:  # surely beyond the radius (from where the two stand), else as shapely measures
+        dx, dy, far = c.x - e.x, c.y - e.y, radius + reach(e) + 1
+        return dx * dx + dy * dy <= far * far and c.point.distance(e.shape) <= radius
+
+    return any(near(table.elements[i]) for i in unit)
 
 
 def cost(table: Table, unit: list[str], radius: int) -> int:

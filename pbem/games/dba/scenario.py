@@ -67,8 +67,12 @@ class Scenario:
     source: str = ""
 
     def fresh_table(self) -> Table:
-        """A copy of the starting table to play on."""
-        return copy.deepcopy(self.table)
+        """A copy of the starting table to play on: its forces copied, its terrain, grid and places shared (they
+        never change in play; the terrain keeps what its sight lines answered, which a copy would copy)."""
+        t = self.table
+        return Table(t.width, t.depth, t.terrain, t.grid, dict(t.places), dict(t.aliases),
+                     brigades=copy.deepcopy(t.brigades), commanders=copy.deepcopy(t.commanders),
+                     elements=copy.deepcopy(t.elements), reserve=copy.deepcopy(t.reserve))
 
 
 def _points(v, least: int) -> list[tuple[int, int]]:

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from . import effectiveness
-from .elements import Commander, Element
+from .elements import Commander, Element, reach
 from .table import Table
 
 
@@ -56,7 +56,19 @@ def seen(table: Table, side: str, spotting: int, brigades: set[str] | None = Non
          commanders: set[str] | None = None) -> set[str]:
     """The ids of the enemy elements ``side`` (or those brigades and commanders of it) sees now."""
     looking = observers(table, side, brigades, commanders)
-    return {t.id for t in table.on_table() if t.side != side and any(table.sees(o, t, spotting) for o in looking)}
+    eyes = [(o.x, o.y, o) for o in looking]
+    out = set()
+    for t in table.on_table():
+        if t.side == side:
+            continue
+        # the bound Table.sees asks first, asked here of every pair before the call: an observer farther from
+        # the target than the spotting range, the target's reach and a tenth does not see it
+        tx, ty, far = t.x, t.y, spotting + reach(t) + 1
+        far *= far
+        near = [o for x, y, o in eyes if (x - tx) * (x - tx) + (y - ty) * (y - ty) <= far]
+        if near and table.sees_any(near, t, spotting):
+            out.add(t.id)
+    return out
 
 
 def update(memory: dict[str, Sighting], table: Table, side: str, spotting: int, turn: int,

@@ -3,19 +3,21 @@ state of command, what each side remembers of the enemy, and the outcome.
 
 The static table (terrain, places, grid) stays in the scenario; :meth:`State.table` puts the state's forces on it
 (the same objects: the rules in fire.py, melee.py, ... change the state through it). Plain dataclasses, copied
-whole for a turn (the driver deep-copies it); the digest hashes its JSON form.
+whole for a turn: the driver deep-copies it, and :meth:`State.__deepcopy__` copies each part the rules change and
+shares what never changes (the frozen orders and sightings: docs/performance.md, "dbaspeed"); the digest hashes its
+JSON form.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 from dataclasses import asdict, dataclass, field
+
+from pbem.core.digest import digest as digest_of
 
 from .command import BrigadeOrders
 from .couriers import Post
 from .elements import Brigade, Commander, Element
-from .reports import Reports
+from .reports import Report, Reports
 from .sight import Sighting
 from .table import Table
 
@@ -46,11 +48,36 @@ class State:
         return Table(t.width, t.depth, t.terrain, t.grid, t.places, t.aliases, brigades=self.brigades,
                      commanders=self.commanders, elements=self.elements, reserve=self.reserve)
 
-    def to_dict(self) -> dict:
-        out = {"turn": self.turn, "elements": {k: asdict(v) for k, v in sorted(self.elements.items())},
+    def __deepcopy__(self, memo) -> "State":
+        """A copy that shares no object the rules change with this one, as ``copy.deepcopy`` would make it, at a
+        fraction of its cost: every element, commander, brigade, courier, report and state of command is copied
+        field by field (their fields are numbers, strings and lists of them), the lists and dicts are new; the
+        orders (frozen Order, Step, Event, Ref), the sightings (frozen Sighting) and a report's lines (a Text's
+        data, written when it is sent) are shared, as they are replaced and never changed. tests/test_dba_speed.py walks both states to check that no list, dict or
+        unfrozen object is shared."""
+        new = _clone(self)
+        new.elements = {k: _clone(e) for k, e in self.elements.items()}
+        new.reserve = {k: _clone(e) for k, e in self.reserve.items()}
+        new.commanders = {k: _clone(c) for k, c in self.commanders.items()}
+        new.brigades = {k: _brigade(b) for k, b in self.brigades.items()}
+        new.post = _clone(self.post)
+        new.post.couriers = [_clone(c) for c in self.post.couriers]
+        new.reports = Reports([_report(r) for r in self.reports.reports])
+        new.commands = {k: _commands(bo) for k, bo in self.commands.items()}
+        new.memory = {side: dict(m) for side, m in self.memory.items()}
+        new.arrived, new.fired_at = list(self.arrived), list(self.fired_at)
+        new.retreated, new.gone = list(self.retreated), list(self.gone)
+        memo[id(self)] = new
+        return new
+
+    def to_dict(self, kept: bool = True) -> dict:
+        """The state as plain data (its digest's JSON form); with ``kept=False`` the elements, commanders and
+        brigades are the state's own objects, for the digest's encoder to write (not data to keep)."""
+        plain = asdict if kept else (lambda v: v)
+        out = {"turn": self.turn, "elements": {k: plain(v) for k, v in sorted(self.elements.items())},
                 "reserve": sorted(self.reserve),
-                "commanders": {k: asdict(v) for k, v in sorted(self.commanders.items())},
-                "brigades": {k: asdict(v) for k, v in sorted(self.brigades.items())},
+                "commanders": {k: plain(v) for k, v in sorted(self.commanders.items())},
+                "brigades": {k: plain(v) for k, v in sorted(self.brigades.items())},
                 "post": self.post.to_dict(), "commands": {k: v.to_dict() for k, v in sorted(self.commands.items())},
                 "memory": {s: {k: v.to_dict() for k, v in sorted(m.items())} for s, m in sorted(self.memory.items())},
                 "arrived": list(self.arrived), "fired_at": list(self.fired_at), "retreated": list(self.retreated),
@@ -61,15 +88,45 @@ class State:
         return out
 
     def digest(self) -> str:
-        text = json.dumps(self.to_dict(), sort_keys=True, ensure_ascii=False)
-        return hashlib.sha256(text.encode()).hexdigest()[:16]
+        """The first 16 hex digits of SHA-256 of :meth:`to_dict` as JSON with sorted keys, the elements,
+        commanders and brigades written field by field where they stand (pbem.core.digest) instead of copied by
+        ``asdict`` first: the same text, so the same digest."""
+        return digest_of(self.to_dict(kept=False), ensure_ascii=False)
+
+
+def _clone(obj):
+    """A new object of ``obj``'s class with the same fields (not copied): for the parts whose fields are numbers,
+    strings, None or frozen objects (elements, commanders, couriers, pending orders)."""
+    new = object.__new__(type(obj))
+    new.__dict__.update(obj.__dict__)
+    return new
+
+
+def _brigade(b: Brigade) -> Brigade:
+    new = _clone(b)
+    new.elements = list(b.elements)
+    return new
+
+
+def _report(r: Report) -> Report:
+    new = _clone(r)
+    # its lines (Texts' data) are written when it is sent and only read (Report.news), never changed: shared
+    new.sightings, new.lines = list(r.sightings), list(r.lines)
+    return new
+
+
+def _commands(bo: BrigadeOrders) -> BrigadeOrders:
+    new = _clone(bo)
+    new.current = _clone(bo.current) if bo.current is not None else None
+    new.initiative = _clone(bo.initiative) if bo.initiative is not None else None
+    new.pending = [_clone(p) for p in bo.pending]
+    new.history = list(bo.history)
+    return new
 
 
 def initial_state(scenario, options: dict) -> State:
-    import copy
-
     table = scenario.fresh_table()
-    state = State(elements=table.elements, reserve=table.reserve, commanders=table.commanders, brigades=copy.deepcopy(table.brigades),
+    state = State(elements=table.elements, reserve=table.reserve, commanders=table.commanders, brigades=table.brigades,
                   post=Post(speed=scenario.settings.courier_speed), mode=options.get("command", "commanders"))
     state.commands = {bid: BrigadeOrders(bid) for bid in sorted(state.brigades)}
     state.memory = {side: {} for side in scenario.sides}

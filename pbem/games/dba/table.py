@@ -19,12 +19,14 @@ and sight.py.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 
+import shapely
 from shapely import affinity
 from shapely.geometry import LineString, Point, Polygon
 from shapely.geometry.base import BaseGeometry
 
-from .elements import Brigade, Commander, Element
+from .elements import REACHES, Brigade, Commander, Element, reach
 from .names import Grid, Names
 from .terrain import Terrain
 
@@ -53,12 +55,25 @@ class Table:
 
     @property
     def area(self) -> Polygon:
-        return Polygon([(0, 0), (self.width, 0), (self.width, self.depth), (0, self.depth)])
+        """The table as a polygon (one per size, prepared: the rules ask whether a base is on it many times a
+        turn, best as ``area.contains(shape)``, the same answer as ``shape.within(area)``)."""
+        return _area(self.width, self.depth)
+
+    def __post_init__(self):
+        self._ids: tuple[str, ...] = ()      # the elements' ids as last sorted, and in id order
+        self._sorted: list[str] = []
 
     # -- forces -------------------------------------------------------------------------------------------
     def on_table(self, side: str | None = None) -> list[Element]:
-        """The elements still on the table (of ``side``), in id order."""
-        return [e for _, e in sorted(self.elements.items()) if side is None or e.side == side]
+        """The elements still on the table (of ``side``), in id order (sorted again only when an element came or
+        went since the last call)."""
+        els = self.elements
+        ids = tuple(els)
+        if ids != self._ids:
+            self._ids, self._sorted = ids, sorted(ids)
+        if side is None:
+            return [els[i] for i in self._sorted]
+        return [e for e in map(els.__getitem__, self._sorted) if e.side == side]
 
     def brigade_elements(self, brigade: str) -> list[Element]:
         return [self.elements[i] for i in self.brigades[brigade].elements if i in self.elements]
@@ -74,18 +89,70 @@ class Table:
 
     # -- geometry -----------------------------------------------------------------------------------------
     @staticmethod
+    def apart(a: Element, b: Element, gap: float = 0) -> bool:
+        """Whether the bases of ``a`` and ``b`` are surely more than ``gap`` tenths apart, from where they stand
+        alone: their front edges' centres farther apart than the two bases' reach, the gap and a tenth to spare.
+        False says nothing (shapely answers then); True is exact, so a question it answers is answered as
+        shapely would (the distance is at least the centres' distance less the two reaches)."""
+        try:
+            r = REACHES[a.troop][a.formation] + REACHES[b.troop][b.formation] + gap + 1
+        except KeyError:
+            r = reach(a) + reach(b) + gap + 1
+        dx, dy = a.x - b.x, a.y - b.y
+        return dx * dx + dy * dy > r * r
+
+    @staticmethod
     def distance(a: Element, b: Element) -> float:
         return a.shape.distance(b.shape)
 
-    @staticmethod
-    def in_contact(a: Element, b: Element) -> bool:
-        return a.shape.distance(b.shape) <= CONTACT
+    @classmethod
+    def near(cls, a: Element, b: Element, gap: float) -> bool:
+        """Whether the bases of ``a`` and ``b`` are within ``gap`` tenths (``distance(a, b) <= gap``)."""
+        return not cls.apart(a, b, gap) and a.shape.distance(b.shape) <= gap
+
+    @classmethod
+    def overlap(cls, a: Element, b: Element, least: float = 0.5) -> bool:
+        """Whether the bases of ``a`` and ``b`` overlap by more than ``least`` square tenths."""
+        return not cls.apart(a, b) and a.shape.intersection(b.shape).area > least
 
     @staticmethod
-    def contact_edge(a: Element, b: Element) -> str | None:
+    def in_contact(a: Element, b: Element) -> bool:
+        try:  # Table.apart(a, b, CONTACT), written out: the rules ask it of every pair, many times a turn
+            r = REACHES[a.troop][a.formation] + REACHES[b.troop][b.formation] + CONTACT + 1
+        except KeyError:
+            r = reach(a) + reach(b) + CONTACT + 1
+        dx, dy = a.x - b.x, a.y - b.y
+        return dx * dx + dy * dy <= r * r and a.shape.distance(b.shape) <= CONTACT
+
+    def engaged(self, e: Element) -> bool:
+        """Whether ``e`` is in contact with an enemy element on the table (``any(in_contact(e, o) for o in
+        enemies_of(e))``, the bound written out over every element: asked of every element many times a turn)."""
+        side, ex, ey = e.side, e.x, e.y
+        try:
+            own = REACHES[e.troop][e.formation] + CONTACT + 1
+        except KeyError:
+            own = reach(e) + CONTACT + 1
+        shape = None
+        for o in self.elements.values():
+            if o.side == side:
+                continue
+            try:
+                r = own + REACHES[o.troop][o.formation]
+            except KeyError:
+                r = own + reach(o)
+            dx, dy = ex - o.x, ey - o.y
+            if dx * dx + dy * dy > r * r:
+                continue
+            shape = e.shape if shape is None else shape
+            if shape.distance(o.shape) <= CONTACT:
+                return True
+        return False
+
+    @classmethod
+    def contact_edge(cls, a: Element, b: Element) -> str | None:
         """The edge of ``b`` that ``a`` touches: the one sharing the longest stretch with ``a``'s base
         (a corner-to-corner touch counts for the edge it reaches); None when they do not touch."""
-        if a.shape.distance(b.shape) > CONTACT:
+        if cls.apart(a, b, CONTACT) or a.shape.distance(b.shape) > CONTACT:
             return None
         near = a.shape.buffer(CONTACT)
         best, length = None, -1.0
@@ -123,10 +190,7 @@ class Table:
     def fire_zone(e: Element, reach: int) -> BaseGeometry:
         """The area ``e`` may fire into out to ``reach`` tenths: ahead of its front edge, between lines drawn
         forward at 45° outward from its front corners (D8), and within ``reach`` of that edge."""
-        w = e.frontage
-        fan = Polygon([(-w / 2, 0), (w / 2, 0), (w / 2 + reach, reach), (-w / 2 - reach, reach)])
-        fan = affinity.translate(affinity.rotate(fan, -e.facing, origin=(0, 0)), e.x, e.y)
-        return fan.intersection(e.edge("front").buffer(reach))
+        return _fire_zone(e.troop, e.formation, e.x, e.y, e.facing, reach)
 
     def in_arc(self, shooter: Element, target: Element, reach: int) -> bool:
         """Whether some of the target's base lies in the shooter's zone of fire within ``reach``."""
@@ -152,6 +216,9 @@ class Table:
     def sees(self, observer: Element | Commander, target: Element, spotting: int) -> bool:
         """Whether ``observer`` (an element: from its front edge's centre; a commander: from where he stands)
         sees ``target``: within ``spotting`` tenths and a clear line to its centre or a front corner."""
+        dx, dy, far = observer.x - target.x, observer.y - target.y, spotting + reach(target) + 1
+        if dx * dx + dy * dy > far * far:  # surely beyond the spotting range (as _sees would find)
+            return False
         # the answer depends only on where the two stand (the terrain never changes): remembered by the terrain
         key = (observer.x, observer.y, target.troop, target.formation, target.x, target.y, target.facing, spotting)
         memo = self.terrain.__dict__.setdefault("_sees", {})
@@ -160,6 +227,49 @@ class Table:
                 memo.clear()
             memo[key] = self._sees(observer, target, spotting)
         return memo[key]
+
+    def sees_any(self, observers: list, target: Element, spotting: int) -> bool:
+        """Whether one of ``observers`` sees ``target`` (``any(sees(o, target, spotting) for o in observers)``):
+        the answers remembered are read first, the others asked of every observer at once (:meth:`_sees_many`)
+        and remembered."""
+        memo = self.terrain.__dict__.setdefault("_sees", {})
+        t = (target.troop, target.formation, target.x, target.y, target.facing, spotting)
+        keys = [(o.x, o.y) + t for o in observers]
+        if any(memo.get(k) for k in keys):
+            return True
+        ask = [(o, k) for o, k in zip(observers, keys) if k not in memo]
+        if not ask:
+            return False
+        answers = self._sees_many([o for o, _ in ask], target, spotting)
+        if len(memo) + len(ask) > SEES_MEMO:
+            memo.clear()
+        for (_, k), seen in zip(ask, answers):
+            memo[k] = seen
+        return any(answers)
+
+    def _sees_many(self, observers: list, target: Element, spotting: int) -> list[bool]:
+        """``[_sees(o, target, spotting) for o in observers]``, each shapely question asked of every observer at
+        once (the same questions, so the same answers: tests/test_dba_speed.py compares them)."""
+        eyes = shapely.points([(o.x, o.y) for o in observers])
+        shape = target.shape
+        near = shapely.distance(eyes, shape) <= spotting
+        if not near.any():
+            return near.tolist()
+        terrain = self.terrain
+        la = terrain.levels(eyes)
+        centre = shape.centroid
+        lb = terrain.level(centre)
+        front = target.edge("front").coords
+        answers = [False] * len(observers)
+        for p in (centre, Point(front[0]), Point(front[1])):
+            within = near & (shapely.distance(eyes, p) <= spotting)
+            ask = [i for i, w in enumerate(within.tolist()) if w and not answers[i]]
+            if not ask:
+                continue
+            clear = terrain.sight_clear_many([eyes[i] for i in ask], p, [la[i] for i in ask], lb)
+            for i, c in zip(ask, clear):
+                answers[i] = answers[i] or c
+        return answers
 
     def _sees(self, observer: Element | Commander, target: Element, spotting: int) -> bool:
         eye = observer.front if isinstance(observer, Element) else observer.point
@@ -174,3 +284,20 @@ class Table:
         swept = path.buffer(mover.frontage / 2, cap_style="flat") if path.length else mover.shape
         return [o for o in self.on_table() if o.id != mover.id and swept.intersects(o.shape)
                 and swept.intersection(o.shape).area > 0.5]
+
+
+@lru_cache(maxsize=16)
+def _area(width: int, depth: int) -> Polygon:
+    area = Polygon([(0, 0), (width, 0), (width, depth), (0, depth)])
+    shapely.prepare(area)
+    return area
+
+
+@lru_cache(maxsize=1 << 12)
+def _fire_zone(troop: str, formation: str, x: int, y: int, facing: int, reach: int) -> BaseGeometry:
+    """Table.fire_zone of an element standing so: kept, as a volley asks it of each shooter for every target."""
+    e = Element("", "", "", troop, x, y, facing, formation)
+    w = e.frontage
+    fan = Polygon([(-w / 2, 0), (w / 2, 0), (w / 2 + reach, reach), (-w / 2 - reach, reach)])
+    fan = affinity.translate(affinity.rotate(fan, -facing, origin=(0, 0)), x, y)
+    return fan.intersection(e.edge("front").buffer(reach))

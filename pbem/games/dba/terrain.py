@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import shapely
 from shapely.geometry import LineString, Point, Polygon
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import unary_union
@@ -86,6 +87,21 @@ class Terrain:
 
     def __post_init__(self):
         self._road_area = unary_union([r.line.buffer(ROAD_WIDTH / 2) for r in self.roads]) if self.roads else None
+        # the terrain never changes in play: its shapes are prepared once (a prepared shape answers intersects,
+        # covers, contains, touches as the plain one does, faster) and what is built from them is kept (kept())
+        self._road_near = self._road_area.buffer(0.5) if self._road_area is not None else None
+        for g in [f.shape for f in self.features] + [s.line for s in self.streams] + [self._road_area,
+                                                                                      self._road_near]:
+            if g is not None:
+                shapely.prepare(g)
+        self._kept: dict = {}
+
+    def kept(self, key, build):
+        """What ``build()`` makes of this terrain, made once and kept under ``key`` (the shapes the rules ask about
+        many times a turn: the ground an element may not enter, grown by its half frontage)."""
+        if key not in self._kept:
+            self._kept[key] = build()
+        return self._kept[key]
 
     # -- what is where -------------------------------------------------------------------------------------
     def at(self, geom: BaseGeometry) -> list[Feature]:
@@ -94,12 +110,33 @@ class Terrain:
 
     def within(self, geom: BaseGeometry, kinds) -> bool:
         """Whether ``geom`` lies wholly inside features of the given kinds (their union)."""
-        parts = [f.shape for f in self.features if f.kind in kinds]
-        return bool(parts) and unary_union(parts).buffer(0.01).contains(geom)
+        kinds = frozenset(kinds)
+
+        def union():
+            parts = [f.shape for f in self.features if f.kind in kinds]
+            if not parts:
+                return None
+            area = unary_union(parts).buffer(0.01)
+            shapely.prepare(area)
+            return area
+
+        area = self.kept(("within", kinds), union)
+        return area is not None and area.contains(geom)
 
     def level(self, point: Point) -> int:
         """The hill level at ``point`` (0 off every hill)."""
         return max([f.level for f in self.features if f.kind == "hill" and f.shape.covers(point)], default=0)
+
+    def levels(self, points) -> list[int]:
+        """``[level(p) for p in points]`` (an array of points), each hill asked of every point at once."""
+        found: list[int | None] = [None] * len(points)
+        for f in self.features:
+            if f.kind != "hill":
+                continue
+            for i, covered in enumerate(shapely.covers(f.shape, points).tolist()):
+                if covered:
+                    found[i] = f.level if found[i] is None else max(found[i], f.level)
+        return [0 if v is None else v for v in found]
 
     def difficult(self, geom: BaseGeometry) -> bool:
         """Whether ``geom`` overlaps difficult going (woods, rough, towns, marsh)."""
@@ -122,12 +159,14 @@ class Terrain:
 
     def path_on_road(self, path: LineString) -> bool:
         """Whether a whole path runs along roads."""
-        return self._road_area is not None and self._road_area.buffer(0.5).covers(path)
+        return self._road_near is not None and self._road_near.covers(path)
 
     def crosses_stream(self, path: LineString) -> bool:
         """Whether a path crosses a stream other than on a road (a bridge or a ford). Where the path runs
         along the stream for a stretch, the whole stretch must be on the road (reading D5)."""
         for s in self.streams:
+            if not s.line.intersects(path):
+                continue
             cut = s.line.intersection(path)
             if cut.is_empty:
                 continue
@@ -141,6 +180,48 @@ class Terrain:
         return any(f.type.difficult and f.shape.intersects(path) and not f.shape.touches(path)
                    for f in self.features) or self.crosses_stream(path)
 
+    def _sight_ground(self):
+        """Every feature that may block a sight line (woods, towns, hills) as one prepared shape."""
+        ground = unary_union([f.shape for f in self.features if f.type.blocks_sight or f.kind == "hill"])
+        shapely.prepare(ground)
+        return ground
+
+    def sight_clear_many(self, eyes, b: Point, las: list[int], lb: int) -> list[bool]:
+        """``[sight_blocked(a, b, la, lb) is None for a, la in zip(eyes, las)]``: the sight lines from each eye to
+        ``b``, each feature asked of every line at once (the same questions, in the same order of arguments)."""
+        n = len(eyes)
+        if not n:
+            return []
+        lines = shapely.linestrings([[(a.x, a.y), (b.x, b.y)] for a in eyes])
+        ask = shapely.intersects(self.kept("sight", self._sight_ground), lines).tolist()
+        blocked = [False] * n
+        for f in self.features:
+            idx = [i for i in range(n) if ask[i] and not blocked[i]]
+            if not idx:
+                break
+            if f.type.blocks_sight:
+                some = lines[idx]
+                hit = shapely.intersects(f.shape, some).tolist()
+                inside = [i for i, h in zip(idx, hit) if h]
+                if inside:
+                    lengths = shapely.length(shapely.intersection(f.shape, lines[inside])).tolist()
+                    for i, length in zip(inside, lengths):
+                        if length > SEE_INTO:
+                            blocked[i] = True
+            elif f.kind == "hill":
+                idx = [i for i in idx if f.level >= max(las[i], lb)]
+                if not idx:
+                    continue
+                hit = shapely.intersects(f.shape, lines[idx]).tolist()
+                idx = [i for i, h in zip(idx, hit) if h]
+                if not idx or f.shape.covers(b):
+                    continue
+                on = shapely.covers(f.shape, [eyes[i] for i in idx]).tolist()
+                for i, o in zip(idx, on):
+                    if not o:
+                        blocked[i] = True
+        return [not x for x in blocked]
+
     def sight_blocked(self, a: Point, b: Point, la: int | None = None, lb: int | None = None) -> Feature | None:
         """The feature that blocks the sight line a → b, or None (D11, D12).
 
@@ -149,11 +230,13 @@ class Terrain:
         it is at least as high as the higher end (``la``, ``lb``: the ends' levels, found when not given).
         """
         line = LineString([a, b])
+        if not self.kept("sight", self._sight_ground).intersects(line):
+            return None  # it crosses no wood, town nor hill
         la = self.level(a) if la is None else la
         lb = self.level(b) if lb is None else lb
         for f in self.features:
             if f.type.blocks_sight:
-                inside = f.shape.intersection(line).length
+                inside = f.shape.intersection(line).length if f.shape.intersects(line) else 0
                 if inside > SEE_INTO:
                     return f
             elif f.kind == "hill" and f.shape.intersects(line):

@@ -29,6 +29,7 @@ from .executor import BrigadeSight, Executor
 from .lang import joined, term, terms
 from .lang import say as T  # a Text: a line every seat reads in its own language
 from .sequence import initiative
+from .table import Table
 
 
 def sides_of(scenario) -> tuple[str, str]:
@@ -54,7 +55,7 @@ def resolve(scenario, state, orders: dict, decider: Decider, chance):
     for e in table.elements.values():
         e.moved_last, e.moved = e.moved, False
         # cavalry that drove its enemy back stays in contact, in pursuit (−2), until its next combat (D34)
-        e.pursuing = e.pursuing and any(table.in_contact(e, o) for o in table.enemies_of(e))
+        e.pursuing = e.pursuing and table.engaged(e)
     retreated: set[str] = set()
     fired_at: set[str] = set()
     was_disordered = {e.id for e in table.elements.values() if e.disorganised or e.shaken}
@@ -258,7 +259,7 @@ def resolve(scenario, state, orders: dict, decider: Decider, chance):
                 rode[c.id] = rode.get(c.id, 0) + officers.follow(table, c, officers.STAFF_MOVE - rode.get(c.id, 0))
         # DT9: disorganised (or shaken) before this turn and out of contact: re-formed at the end of the move
         for e in table.on_table(side):
-            if e.id in was_disordered and not e.fleeing and not any(table.in_contact(e, o) for o in table.enemies_of(e)):
+            if e.id in was_disordered and not e.fleeing and not table.engaged(e):
                 if e.shaken:
                     leave_shaken(table, e, ex, say)
                 e.disorganised = e.shaken = False
@@ -292,7 +293,7 @@ def resolve(scenario, state, orders: dict, decider: Decider, chance):
             say(T("%(brigade)s surrenders: its elements flee", brigade=term(b.name)), None, kind="surrender")
             state.gone += [f.element for f in out]
     for e in table.on_table():
-        if not table.enemies_of(e) or not any(table.in_contact(e, o) for o in table.enemies_of(e)):
+        if not table.engaged(e):
             e.rounds = 0
 
     # 7. sight and victory
@@ -361,7 +362,8 @@ def settle(table, say) -> None:
     ids = sorted(shapes)
     for n, a in enumerate(ids):
         for b in ids[n + 1:]:
-            if table.elements[a].side != table.elements[b].side or shapes[a].intersection(shapes[b]).area <= 0.5:
+            if table.elements[a].side != table.elements[b].side or Table.apart(table.elements[a], table.elements[b]) \
+                    or shapes[a].intersection(shapes[b]).area <= 0.5:
                 continue
             for e, o in ((table.elements[a], table.elements[b]), (table.elements[b], table.elements[a])):
                 if _step_aside(table, e, o, shapes, ids, closed, say):
@@ -377,7 +379,8 @@ def _step_aside(table, e, o, shapes, ids, closed, say) -> bool:
         p = affinity.translate(affinity.rotate(Point(step, 0), -o.facing, origin=(0, 0)), o.x, o.y)
         m = o.moved_to(round(p.x), round(p.y))
         ms = m.shape
-        if ms.within(table.area) and not any(ms.intersection(shapes[x]).area > 0.5 for x in ids if x != o.id) \
+        if table.area.contains(ms) and not any(ms.intersection(shapes[x]).area > 0.5 for x in ids
+                                               if x != o.id and not Table.apart(m, table.elements[x])) \
                 and not any(ms.intersection(c).area > 0.5 for c in closed):
             o.x, o.y = m.x, m.y
             shapes[o.id] = ms
@@ -394,15 +397,15 @@ def entry(table, new) -> dict[str, tuple[int, int]] | None:
     closed = [f.shape for f in table.terrain.closed()]
     for n, e in enumerate(new):  # bases a rounding of the deployment left overlapping step back a tenth at a time
         for _ in range(20):
-            if not any(e.shape.intersection(o.shape).area > 0.5 for o in new[:n]):
+            if not any(Table.overlap(e, o) for o in new[:n]):
                 break
             e.x, e.y = melee.step_back(e, 1)
     for ahead in range(0, 241, 10):
         spots = {e.id: melee.step_back(e, -ahead) for e in new}
         moved = [e.moved_to(*spots[e.id]) for e in new]
-        if all(m.shape.within(table.area) for m in moved) \
-                and not any(m.shape.intersection(o.shape).area > 0.5 for m in moved for o in table.on_table()) \
-                and not any(m.shape.intersection(c).area > 0.5 for m in moved for c in closed):
+        if all(table.area.contains(m.shape) for m in moved) \
+                and not any(Table.overlap(m, o) for m in moved for o in table.on_table()) \
+                and not any(c.intersects(m.shape) and m.shape.intersection(c).area > 0.5 for m in moved for c in closed):
             return spots
     return None
 

@@ -1,0 +1,246 @@
+"""Napoleonic DBA made faster without changing a game (issue 15, docs/performance.md "dbaspeed").
+
+Each shortcut is checked against what it replaces: the games of tests/fixtures/dba-golden.json (recorded with the
+code before the shortcuts) play and replay to the same logs, day digests and outcomes; the state's own copy shares
+no list, dict or unfrozen object with the state it copies and holds the same; the sight asked of many observers at
+once answers as the one-by-one question; Table.apart never says "apart" of two bases within the gap; the path
+finder with its kept visibility graph finds the path the plain Dijkstra over the same corners finds."""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import hashlib
+import heapq
+import json
+import math
+import random
+import sys
+from pathlib import Path
+
+import pytest
+from shapely.geometry import LineString, Point
+
+from pbem.core.game import Game
+from pbem.games.dba import movement
+from pbem.games.dba.elements import Commander, Element, formations_for
+from pbem.games.dba.ruleset import DBA_RULESET as RULES
+from pbem.games.dba.table import Table
+from pbem.tools.selfplay import play, play_game, simple_players
+
+GOLDEN = Path(__file__).parent / "fixtures" / "dba-golden.json"
+SCENARIOS = {name: RULES.load_scenario(path) for name, path in RULES.scenarios().items()}
+# (scenario, command, seed, days or None for the whole game, random decisions)
+GAMES = [("dba-meeting", "commanders", 1, None, True), ("dba-meeting", "commanders", 2, None, False),
+         ("dba-meeting", "commanders", 7, None, True), ("dba-meeting", "kriegsspiel", 3, None, True),
+         ("dba-quatre-bras", "commanders", 1, 6, True), ("dba-quatre-bras", "kriegsspiel", 2, 5, False)]
+
+
+def _played(name, command, seed, days, rnd) -> Game:
+    scenario, options = SCENARIOS[name], {"command": command}
+    if days is None:
+        return play(RULES, scenario, seed, random_decisions=rnd, options=options)
+    from pbem.tools.selfplay import chooser
+
+    return play_game(RULES, scenario, seed, simple_players(RULES, scenario, options),
+                     choose=(lambda g: chooser(seed, g.day)) if rnd else None, days=days, options=options)
+
+
+def _h(value) -> str:
+    return hashlib.sha256(json.dumps(value, sort_keys=True, ensure_ascii=False).encode()).hexdigest()[:16]
+
+
+def _record(game: Game) -> dict:
+    days = [RULES.digest(d.after) for d in game.days]
+    events = [[(e.kind, e.text, e.owner, e.seen) for e in d.events] for d in game.days]
+    return {"log": _h(game.log), "days": _h(days), "events": _h(events), "winner": game.state.winner,
+            "victory": game.state.victory}
+
+
+@pytest.mark.parametrize("name, command, seed, days, rnd", GAMES)
+def test_games_play_and_replay_exactly_as_recorded(name, command, seed, days, rnd):
+    """A change that alters a game fails here; if it is meant, say why in its commit and record the games again
+    (``python tests/test_dba_speed.py --record``)."""
+    want = json.loads(GOLDEN.read_text(encoding="utf-8"))[f"{name} {command} {seed}"]
+    game = _played(name, command, seed, days, rnd)
+    assert _record(game) == want
+    again = Game(RULES, SCENARIOS[name], seed, game.log, options={"command": command})
+    assert [RULES.digest(d.after) for d in again.days] == [RULES.digest(d.after) for d in game.days]
+
+
+def _mutable_parts(obj, seen=None, out=None):
+    """Every list, dict, set and unfrozen dataclass reachable from ``obj`` (by id), frozen objects walked through."""
+    seen = set() if seen is None else seen
+    out = {} if out is None else out
+    if id(obj) in seen or obj is None or isinstance(obj, (str, int, float, bool)):
+        return out
+    seen.add(id(obj))
+    if isinstance(obj, tuple):
+        for x in obj:
+            _mutable_parts(x, seen, out)
+    elif isinstance(obj, (list, set)):
+        out[id(obj)] = obj
+        for x in obj:
+            _mutable_parts(x, seen, out)
+    elif isinstance(obj, dict):
+        out[id(obj)] = obj
+        for k, v in obj.items():
+            _mutable_parts(k, seen, out)
+            _mutable_parts(v, seen, out)
+    elif dataclasses.is_dataclass(obj):
+        if not obj.__dataclass_params__.frozen:
+            out[id(obj)] = obj
+        for f in dataclasses.fields(obj):
+            _mutable_parts(getattr(obj, f.name), seen, out)
+    return out
+
+
+@pytest.mark.parametrize("command", ["commanders", "kriegsspiel"])
+def test_a_state_copy_holds_the_same_and_shares_nothing_the_rules_change(command):
+    """State.__deepcopy__ copies part by part: every day's state of a game (couriers, reports on the road,
+    states of command with orders, memories) copies to the same JSON form, and no list, dict or unfrozen object
+    of the copy is one of the original's (but a report's lines, a Text's data written once and only read); a day
+    resolved on the copy and on a full deep copy (pickle) digests the same. The digest, written field by field,
+    is the one ``json.dumps(to_dict())`` gives."""
+    import pickle
+
+    game = _played("dba-meeting", command, 5, 8, True)
+    states = [game.initial] + [d.after for d in game.days]
+    assert any(s.post.couriers for s in states) and any(s.commands[b].current for s in states for b in s.commands)
+    if command == "kriegsspiel":
+        assert any(s.reports.reports for s in states)
+    for state in states:
+        made = copy.deepcopy(state)
+        assert made.to_dict() == state.to_dict() and made.digest() == state.digest()
+        text = json.dumps(state.to_dict(), sort_keys=True, ensure_ascii=False)  # the digest as it was written
+        assert state.digest() == hashlib.sha256(text.encode()).hexdigest()[:16]
+        # a report's lines (Texts' data) are written when it is sent and only read: shared, the list itself not
+        lines = {i for r in state.reports.reports for line in r.lines for i in _mutable_parts(line)}
+        shared = (_mutable_parts(made).keys() & _mutable_parts(state).keys()) - lines
+        assert not shared, [type(_mutable_parts(state)[i]).__name__ for i in shared]
+    day = 4
+    result = game.days[day]
+    orders = {seat: RULES.parse_orders(game.scenario, result.before, seat, game.orders_text(day, seat))
+              for seat in game.seats() if game.orders_text(day, seat)}
+
+    def resolved(state):
+        from pbem.core.decisions import Decider
+
+        decider = Decider(answers=game.answers(day))
+        return RULES.digest(RULES.resolve(game.scenario, state, orders, decider, game.chance.for_turn(day))[0])
+
+    assert resolved(copy.deepcopy(result.before)) == resolved(pickle.loads(pickle.dumps(result.before))) \
+        == RULES.digest(result.after)
+
+
+def _random_element(rng, table, troops, eid="t", side="x") -> Element:
+    troop = rng.choice(troops)
+    return Element(eid, side, "b", troop, rng.randrange(table.width), rng.randrange(table.depth), rng.randrange(360),
+                   rng.choice(formations_for(troop)))
+
+
+@pytest.mark.parametrize("name", sorted(SCENARIOS))
+def test_sight_asked_of_many_observers_answers_as_one_by_one(name):
+    sc = SCENARIOS[name]
+    table = sc.fresh_table()
+    troops = sorted({e.troop for e in list(sc.table.elements.values()) + list(sc.waiting.values())})
+    rng = random.Random(11)
+    asked = seen = 0
+    for _ in range(150):
+        target = _random_element(rng, table, troops)
+        observers = [Commander("c", "C", "y", x=rng.randrange(table.width), y=rng.randrange(table.depth))
+                     if rng.random() < 0.3 else _random_element(rng, table, troops, "o", "y") for _ in range(12)]
+        spotting = rng.choice([60, sc.settings.spotting, 10 ** 6])
+        one_by_one = [table._sees(o, target, spotting) for o in observers]
+        assert table._sees_many(observers, target, spotting) == one_by_one
+        asked, seen = asked + len(one_by_one), seen + sum(one_by_one)
+    assert 0.1 * asked < seen < 0.9 * asked  # both answers were met
+
+
+@pytest.mark.parametrize("name", sorted(SCENARIOS))
+def test_apart_says_apart_only_of_bases_farther_than_the_gap(name):
+    sc = SCENARIOS[name]
+    table = sc.fresh_table()
+    troops = sorted({e.troop for e in list(sc.table.elements.values()) + list(sc.waiting.values())})
+    rng = random.Random(3)
+    near_misses = 0
+    for _ in range(3000):
+        a = _random_element(rng, table, troops, "a")
+        b = a.moved_to(a.x + rng.randrange(-60, 61), a.y + rng.randrange(-60, 61), rng.randrange(360))
+        b.troop = rng.choice(troops)
+        b.formation = rng.choice(formations_for(b.troop))
+        gap = rng.choice([0, 1, 30])
+        d = a.shape.distance(b.shape)
+        if Table.apart(a, b, gap):
+            assert d > gap
+            near_misses += d < gap + 20
+        assert Table.in_contact(a, b) == (d <= 1) and Table.near(a, b, gap) == (d <= gap)
+        assert Table.overlap(a, b) == (a.shape.intersection(b.shape).area > 0.5)
+    assert near_misses  # the bound was met close to its edge
+
+
+def _plain_path(table, e, goal):
+    """find_path as it was before the kept visibility graph: every stretch asked of shapely on its own."""
+    start = e.front
+    block = movement.obstacles(table, e)
+    if block.is_empty:
+        return LineString([start, goal])
+    grown = block.buffer(e.frontage / 2 + 1, join_style="mitre")
+    if grown.contains(goal):
+        return None
+    core = block.buffer(e.frontage / 2 - 0.5) if e.frontage > 2 else block
+
+    def clear(a, b):
+        seg = LineString([a, b])
+        return not seg.intersects(core) or seg.intersection(core).length < 0.01
+
+    if clear(start, goal):
+        return LineString([start, goal])
+    nodes = [(start.x, start.y), (goal.x, goal.y)]
+    for p in list(getattr(grown, "geoms", [grown])):
+        nodes += [c for c in p.exterior.coords[:-1] if table.area.buffer(1).contains(Point(c))]
+    dist, prev, heap, done = {0: 0.0}, {}, [(0.0, 0)], set()
+    while heap:
+        d, i = heapq.heappop(heap)
+        if i in done:
+            continue
+        done.add(i)
+        if i == 1:
+            break
+        for j in range(len(nodes)):
+            if j in done or j == i or not clear(Point(nodes[i]), Point(nodes[j])):
+                continue
+            nd = d + math.dist(nodes[i], nodes[j])
+            if nd < dist.get(j, math.inf) - 1e-9:
+                dist[j], prev[j] = nd, i
+                heapq.heappush(heap, (nd, j))
+    if 1 not in prev:
+        return None
+    way, i = [1], 1
+    while i != 0:
+        i = prev[i]
+        way.append(i)
+    return LineString([nodes[k] for k in reversed(way)])
+
+
+@pytest.mark.parametrize("name", sorted(SCENARIOS))
+def test_the_kept_way_finder_finds_the_plain_dijkstras_path(name):
+    sc = SCENARIOS[name]
+    table = sc.fresh_table()
+    troops = sorted({e.troop for e in list(sc.table.elements.values()) + list(sc.waiting.values())})
+    rng = random.Random(7)
+    around = 0
+    for _ in range(60):
+        e = _random_element(rng, table, troops, "e")
+        goal = Point(rng.randrange(5, table.width - 5), rng.randrange(5, table.depth - 5))
+        want, got = _plain_path(table, e, goal), movement.find_path(table, e, goal)
+        assert (None if want is None else list(want.coords)) == (None if got is None else list(got.coords))
+        around += got is not None and len(got.coords) > 2
+    assert around  # some paths went round the closed ground
+
+
+if __name__ == "__main__" and sys.argv[1:] == ["--record"]:  # python tests/test_dba_speed.py --record
+    recorded = {f"{name} {command} {seed}": _record(_played(name, command, seed, days, rnd))
+                for name, command, seed, days, rnd in GAMES}
+    GOLDEN.write_text(json.dumps(recorded, indent=1, sort_keys=True, ensure_ascii=False) + "\n", encoding="utf-8")
+    print("recorded", GOLDEN)
