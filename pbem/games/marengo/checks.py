@@ -116,8 +116,9 @@ def check_day(scenario: Scenario, state: State, orders: Orders) -> list[Problem]
     The same orders are checked again against the same position when they are
     resolved (and a game's replay checks every day's): the last answers are kept,
     by the position's content, not the object (``_MEMO``)."""
-    key = (id(scenario), _fingerprint(state, orders.side), orders.side,
-           tuple((type(o).__name__, o.text, o.line, o.column) for o in orders.orders))
+    shown = [(type(o).__name__, o.text, o.line, o.column) for o in orders.orders]  # before the check edits any
+    seen = _fingerprint(state, orders.side)
+    key = (id(scenario), seen, orders.side, tuple(shown))
     hit = _MEMO.get(key)
     if hit is not None and hit[0] is scenario:
         _, problems, warnings, texts, said = hit
@@ -127,15 +128,56 @@ def check_day(scenario: Scenario, state: State, orders: Orders) -> list[Problem]
         orders.warnings_said[:] = said
         return list(problems)
     problems = _Checker(scenario, state, orders).run()
-    if len(_MEMO) >= MEMO_SIZE:
-        _MEMO.pop(next(iter(_MEMO)))
-    _MEMO[key] = (scenario, list(problems), list(orders.warnings),
-                  [(o.text, o.blocks) for o in orders.of(Assault)], list(orders.warnings_said))
+    _remember(key, scenario, problems, orders)
+    kept = _without_refused(orders, problems)
+    if kept is not None:  # the same orders with each refused line left out check clean (see _without_refused)
+        _remember((id(scenario), seen, orders.side, tuple(s for o, s in zip(orders.orders, shown) if o in kept)),
+                  scenario, [], Orders(orders.side, orders=kept, warnings=orders.warnings,
+                                       warnings_said=orders.warnings_said))
     return problems
 
 
 MEMO_SIZE = 16
 _MEMO: dict = {}
+# orders whose refusal changes nothing the rest of the day's check reads (see _without_refused)
+_REFUSED_ALONE = (Assault, Move, RoadMove, Extend, Enter)
+
+
+def _remember(key, scenario: Scenario, problems: list[Problem], orders: Orders) -> None:
+    if len(_MEMO) >= MEMO_SIZE:
+        _MEMO.pop(next(iter(_MEMO)))
+    _MEMO[key] = (scenario, list(problems), list(orders.warnings),
+                  [(o.text, o.blocks) for o in orders.of(Assault)], list(orders.warnings_said))
+
+
+def _without_refused(orders: Orders, problems: list[Problem]) -> list[Order] | None:
+    """The orders left when every line with a problem is left out, when the check can tell
+    without running again that they are accepted, with the warnings it gave (else None).
+
+    A refused assault or movement order is never played on the forecast (check_assault and
+    check_move return before the day goes on from it), and nothing after it reads it: the
+    orders after it are checked against the same position, the same commands spent, the
+    same uncertain places. So without it the others check as they did, warnings and all.
+    An activation (rules.activation plays them all together), a bombardment declared or
+    fired (an assault without WITH reads them) are not so; nor is a line holding an
+    order that was not refused, nor a move of a block a declaration names (declarations
+    reads it). This is what a bot does with a refused order
+    (sendable.keep_accepted: the line becomes a comment), so its orders are checked once."""
+    if not problems:
+        return None
+    refused = {p.line for p in problems}
+    kept, left_out = [], set()
+    for order in orders.orders:
+        if order.line not in refused:
+            kept.append(order)
+        elif not isinstance(order, _REFUSED_ALONE) or not any(
+                p.line == order.line and p.column == order.column for p in problems):
+            return None
+        elif isinstance(order, Move):
+            left_out.update(order.blocks)
+    if any(o.block in left_out for o in orders.of(Bombard)):  # a declaration reads its block's move (_moves_of)
+        return None
+    return kept
 
 
 def _fingerprint(state: State, side: str) -> tuple:
