@@ -1,0 +1,95 @@
+"""The bots' orders are checked once (issue 15, self-play >= 50 games a second).
+
+A Marengo bot drafts its orders, has them checked from its own view and makes each
+refused line a comment (pbem.games.marengo.sendable.keep_accepted). The check
+(pbem.games.marengo.checks) answers the orders with their refused lines left out at
+the same time as it refuses them: a refused assault or movement is never played on
+the day's forecast, so the others check as they did. Here that answer is compared
+with the check run afresh, day after day of self-play games, from each side's view.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from pbem.core.orders import OrdersError
+from pbem.games import ruleset
+from pbem.games.marengo import checks
+from pbem.games.marengo.parse import parse_orders
+from pbem.games.marengo.sendable import keep_accepted, state_seen
+from pbem.tools.selfplay import play
+
+RULES = ruleset("marengo")
+SCENARIO = RULES.load_scenario(RULES.scenarios()["marengo"])
+
+
+class Runs:
+    """Counts the check's full runs (a memo hit is no run)."""
+
+    def __init__(self, monkeypatch):
+        self.count = 0
+        run = checks._Checker.run
+
+        def counted(checker):
+            self.count += 1
+            return run(checker)
+
+        monkeypatch.setattr(checks._Checker, "run", counted)
+
+
+def answer(state, side: str, text: str):
+    try:
+        orders = parse_orders(SCENARIO, state, side, text)
+    except OrdersError as exc:
+        return ("refused", [str(p) for p in exc.problems])
+    return ("ok", orders.echo(), list(orders.warnings), [str(w) for w in orders.warnings_said])
+
+
+def without(text: str, problems) -> str:
+    """``text`` with each line a problem names made a comment, as keep_accepted does."""
+    lines = text.split("\n")
+    for n in {p.line for p in problems}:
+        lines[n - 1] = "# (refused) " + lines[n - 1]
+    return "\n".join(lines)
+
+
+@pytest.mark.parametrize("seed", [1, 4])
+def test_orders_without_their_refused_lines_get_the_answer_a_fresh_check_gives(seed, monkeypatch):
+    runs = Runs(monkeypatch)
+    game = play(RULES, SCENARIO, seed, random_decisions=True)
+    remembered = 0
+    for result in game.days:
+        side = result.seats[0]
+        state = state_seen(SCENARIO, RULES.view(SCENARIO, result.before, side))
+        draft = game.orders_text(result.day, side).replace("# (refused) ", "")  # the refused lines put back
+        checks._MEMO.clear()
+        try:
+            parse_orders(SCENARIO, state, side, draft)
+            continue
+        except OrdersError as exc:
+            fixed = without(draft, exc.problems)
+        before = runs.count
+        told = answer(state, side, fixed)
+        if runs.count == before:  # answered from what the refusal left
+            remembered += 1
+            checks._MEMO.clear()
+            assert answer(state, side, fixed) == told, (seed, result.day, fixed)
+            assert runs.count == before + 1
+    assert remembered >= 5  # the games have such days (a bridgehead full, an assault too large)
+
+
+def test_a_bots_refused_lines_cost_no_second_check(monkeypatch):
+    """A bot's day with refused lines checks its orders once, and the server's check of what it
+    sends (the same orders, against the whole position) is answered without a run."""
+    game = play(RULES, SCENARIO, 1)
+    day = next(r for r in game.days if "# (refused) " in game.orders_text(r.day, r.seats[0])
+               and "ENTER" not in game.orders_text(r.day, r.seats[0]).split("# (refused) ", 1)[1].split("\n")[0])
+    side = day.seats[0]
+    view = RULES.view(SCENARIO, day.before, side)
+    draft = game.orders_text(day.day, side).replace("# (refused) ", "")
+    checks._MEMO.clear()
+    runs = Runs(monkeypatch)
+    sent = keep_accepted(SCENARIO, view, draft)
+    assert sent == game.orders_text(day.day, side)
+    RULES.check_orders(SCENARIO, day.before, side, sent)
+    assert runs.count == 1
