@@ -150,6 +150,12 @@ def _remember(key, scenario: Scenario, problems: list[Problem], orders: Orders) 
                   [(o.text, o.blocks) for o in orders.of(Assault)], list(orders.warnings_said))
 
 
+def accepted_without(orders: Orders, problems: list[Problem]) -> bool:
+    """Whether ``orders``, refused for ``problems`` (check_day's answer), are accepted with each line a
+    problem names left out, the check can tell without running again (and remembers it: _without_refused)."""
+    return _without_refused(orders, problems) is not None
+
+
 def _without_refused(orders: Orders, problems: list[Problem]) -> list[Order] | None:
     """The orders left when every line with a problem is left out, when the check can tell
     without running again that they are accepted, with the warnings it gave (else None).
