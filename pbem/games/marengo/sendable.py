@@ -61,7 +61,7 @@ def keep_accepted(scenario: Scenario, view: dict, text: str, tries: int = 12) ->
             problems = sorted(check_day(scenario, state, orders), key=lambda p: (p.line, p.column))
             if not problems:
                 return "\n".join(lines)
-        cut = False  # an ENTER cut down: the orders change, and are checked again
+        cut = set()  # ENTERs cut down to some of their blocks: changed orders, checked again
         for problem in problems:
             n = problem.line - 1
             if not 0 <= n < len(lines):
@@ -71,10 +71,10 @@ def keep_accepted(scenario: Scenario, view: dict, text: str, tries: int = 12) ->
             bid = problem.message.split(":", 1)[0]
             if words[:1] == ["ENTER"] and bid in words[1:] and len(own.intersection(words[1:])) > 1:
                 lines[n] = " ".join(w for w in words if w != bid)
-                cut = True
+                cut.add(n)
             else:
                 lines[n] = "# (refused) " + line
-        if orders is not None and not cut and accepted_without(orders, problems):
+        if orders is not None and all(lines[n].startswith("#") for n in cut) and accepted_without(orders, problems):
             return "\n".join(lines)
     return "\n".join(lines)
 
