@@ -10,6 +10,8 @@ with the check run afresh, day after day of self-play games, from each side's vi
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from pbem.core.orders import OrdersError
@@ -93,3 +95,20 @@ def test_a_bots_refused_lines_cost_no_second_check(monkeypatch):
     assert sent == game.orders_text(day.day, side)
     RULES.check_orders(SCENARIO, day.before, side, sent)
     assert runs.count == 1
+
+
+def test_pbem_bench_says_what_each_part_of_a_self_play_day_takes():
+    """The self-play figure counts every day's whole work: the bots' orders written (and checked
+    by the bot), the orders checked and logged as a mail's would be, the day resolved. Shares,
+    never asserted as times."""
+    from collections import Counter
+
+    from pbem.tools.bench import bench
+
+    parts = Counter()
+    game = play(RULES, SCENARIO, 2, clock=parts)
+    assert set(parts) == {"bots", "submit", "resolve"} and all(v > 0 for v in parts.values())
+    assert game.log == play(RULES, SCENARIO, 2).log  # timed or not, the same game
+    lines = bench(RULES, SCENARIO, seed=1, games=1, repeat=1, keep=1)
+    split = next(line for line in lines if "every day: " in line)
+    assert len(re.findall(r"\d+%", split)) == 3

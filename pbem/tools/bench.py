@@ -14,6 +14,7 @@ import os
 import statistics
 import time
 import tracemalloc
+from collections import Counter
 
 from pbem.core.game import Game
 from pbem.tools.selfplay import play
@@ -23,8 +24,9 @@ def bench(ruleset, scenario, seed: int = 1, games: int = 50, repeat: int = 3, op
           keep: int = 20) -> list[str]:
     """The printed lines of one game's figures."""
     options = options or {}
+    parts = Counter()  # the seconds of each part of the self-play days (selfplay.play_game's clock)
     started = time.perf_counter()
-    played = [play(ruleset, scenario, s, options=options) for s in range(seed, seed + games)]
+    played = [play(ruleset, scenario, s, options=options, clock=parts) for s in range(seed, seed + games)]
     elapsed = time.perf_counter() - started
     days = sum(len(g.days) for g in played)
     # A replay needs only a game's seed and log (as when the server loads a game):
@@ -49,8 +51,9 @@ def bench(ruleset, scenario, seed: int = 1, games: int = 50, repeat: int = 3, op
     replay, share = statistics.median(best), statistics.median(parsing)
     return [
         f"self-play: {len(logs)} complete games in {elapsed:.2f} s: {len(logs) / elapsed:.1f} games/s "
-        f"({days / elapsed:.0f} days/s, bot orders and all; goal 50 games/s: {len(logs) / elapsed / 50:.2f}) "
+        f"({days / elapsed:.0f} days/s; goal 50 games/s: {len(logs) / elapsed / 50:.2f}) "
         f"[load {os.getloadavg()[0]:.1f}]",
+        selfplay_parts(parts, elapsed),
         f"replay of a complete game's log ({days // len(logs)} days a game, orders parsed and every day "
         f"resolved): median {replay * 1000:.1f} ms (the best of {repeat} replays "
         f"of each game), max {max(best) * 1000:.1f} ms; the first replay of each: median "
@@ -61,6 +64,15 @@ def bench(ruleset, scenario, seed: int = 1, games: int = 50, repeat: int = 3, op
         f"memory of a replayed complete game held in the cache: {held / 1e6:.2f} MB "
         f"(tracemalloc, {min(keep, len(logs))} games held at once; 10,000 cached: {held * 10_000 / 1e9:.1f} GB)",
     ]
+
+
+def selfplay_parts(parts: Counter, elapsed: float) -> str:
+    """What a self-play game's time is spent on, the parts of every day (pbem.tools.selfplay.play_game):
+    the same work as a game by mail, each seat's orders written and checked, the day resolved."""
+    share = {k: parts[k] / elapsed for k in ("bots", "submit", "resolve")}
+    return (f"  every day: the bots' views and orders (each bot's own checks of its orders among them) "
+            f"{share['bots']:.0%}, the orders checked against the position and logged (Game.submit) "
+            f"{share['submit']:.0%}, the day resolved (Game.advance, the orders read again) {share['resolve']:.0%}")
 
 
 class _Timed:
