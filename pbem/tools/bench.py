@@ -66,15 +66,6 @@ def bench(ruleset, scenario, seed: int = 1, games: int = 50, repeat: int = 3, op
     ]
 
 
-def selfplay_parts(parts: Counter, elapsed: float) -> str:
-    """What a self-play game's time is spent on, the parts of every day (pbem.tools.selfplay.play_game):
-    the same work as a game by mail, each seat's orders written and checked, the day resolved."""
-    share = {k: parts[k] / elapsed for k in ("bots", "submit", "resolve")}
-    return (f"  every day: the bots' views and orders (each bot's own checks of its orders among them) "
-            f"{share['bots']:.0%}, the orders checked against the position and logged (Game.submit) "
-            f"{share['submit']:.0%}, the day resolved (Game.advance, the orders read again) {share['resolve']:.0%}")
-
-
 class _Timed:
     """A ruleset whose ``parse_orders`` counts the seconds it takes (everything else is the ruleset's)."""
 
@@ -105,6 +96,15 @@ def parse_share(ruleset, scenario, seed: int, log: list, options, repeat: int = 
         runs.append((time.perf_counter() - started, timed.parsing))
     total, parsing = min(runs)
     return parsing / total
+
+
+def selfplay_parts(parts: Counter, elapsed: float) -> str:
+    """What a self-play game's time is spent on, the parts of every day (pbem.tools.selfplay.play_game):
+    the same work as a game by mail, each seat's orders written and checked, the day resolved."""
+    share = {k: parts[k] / elapsed for k in ("bots", "submit", "resolve")}
+    return (f"  every day: the bots' views and orders (each bot's own checks of its orders among them) "
+            f"{share['bots']:.0%}, the orders checked against the position and logged (Game.submit) "
+            f"{share['submit']:.0%}, the day resolved (Game.advance, the orders read again) {share['resolve']:.0%}")
 
 
 def memory_per_game(ruleset, scenario, logs, options) -> float:
