@@ -32,7 +32,6 @@ sendable.py.
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass
 
 from pbem.core.decisions import Decider
@@ -82,7 +81,8 @@ class _Forecast(Day):
         raise Unsure("decision")
 
     def fork(self) -> "_Forecast":
-        other = copy.copy(self)
+        other = object.__new__(type(self))  # what copy.copy makes of it (no slots, no __copy__), without its detour
+        other.__dict__.update(self.__dict__)
         other.st = self.st.copy()
         other.events = []
         other.moves = []
@@ -230,9 +230,11 @@ class _Checker:
                                      order.text, say(expected or _expected(why))))
 
     def remember(self, english: str, said) -> None:
-        """Keep the Text of a void reason the checks hold as English (``english``)."""
-        if isinstance(said, Text) and str(said).rstrip(".") == english.rstrip("."):
-            self.said_of.setdefault(english.rstrip("."), said)
+        """Keep the Text of a void reason the checks hold as English (``english``): the first one kept
+        stays (a reason met again is not written out again to be compared)."""
+        english = english.rstrip(".")
+        if english not in self.said_of and isinstance(said, Text) and str(said).rstrip(".") == english:
+            self.said_of[english] = said
 
     def warn(self, order: Order, text: str | Text) -> None:
         """Warn that ``order`` depends on the enemy; ``text`` a Text (or English) saying on what."""
