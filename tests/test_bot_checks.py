@@ -112,3 +112,55 @@ def test_pbem_bench_says_what_each_part_of_a_self_play_day_takes():
     lines = bench(RULES, SCENARIO, seed=1, games=1, repeat=1, keep=1)
     split = next(line for line in lines if "every day: " in line)
     assert len(re.findall(r"\d+%", split)) == 3
+
+
+def test_which_refusals_the_check_answers_without_running_again():
+    """checks.accepted_without: only when every refused order is an assault or a movement, every
+    order of a refused line is refused, and no declared bombardment names a block a refused move
+    moves; then the orders left are those of the other lines, in order."""
+    from pbem.core.orders import problem
+    from pbem.games.marengo.orders import Activate, Assault, Bombard, Enter, Fire, Move, Orders, RoadMove
+
+    move = Move(line=2, text="MOVE A1 X -> Y", blocks=("A1",))
+    road = RoadMove(line=3, text="ROAD A2 X -> Y", block="A2")
+    enter = Enter(line=4, text="ENTER A3 BY PONTOON", blocks=("A3",), by="pontoon")
+    assault = Assault(line=5, text="ASSAULT X>Y WITH A4", blocks=("A4",))
+    orders = Orders("austria", orders=[move, road, enter, assault])
+
+    def refused(*refusals) -> list:
+        return [problem(o.line, o.column, "why", o.text) for o in refusals]
+
+    assert checks._without_refused(orders, []) is None and not checks.accepted_without(orders, [])
+    assert checks._without_refused(orders, refused(road, assault)) == [move, enter]
+    assert checks._without_refused(orders, refused(move, road, enter, assault)) == []
+    assert checks.accepted_without(orders, refused(enter))
+    for other in (Activate(line=6, text="ACTIVATE A5", blocks=("A5",)), Bombard(line=6, text="BOMBARD A6", block="A6"),
+                  Fire(line=6, text="FIRE A6", block="A6")):
+        with_it = Orders("austria", orders=[move, other])
+        assert checks._without_refused(with_it, refused(other)) is None, type(other).__name__
+        assert checks._without_refused(with_it, refused(move)) == [other]
+    second = Move(line=2, column=20, text="MOVE A7 X -> Z", blocks=("A7",))  # two orders on line 2 (';')
+    assert checks._without_refused(Orders("austria", orders=[move, second]), refused(move)) is None
+    assert checks._without_refused(Orders("austria", orders=[move, second]), refused(move, second)) == []
+    declared = Bombard(line=6, text="BOMBARD A1", block="A1")
+    assert checks._without_refused(Orders("austria", orders=[move, declared]), refused(move)) is None
+    elsewhere = Bombard(line=6, text="BOMBARD A8", block="A8")
+    assert checks._without_refused(Orders("austria", orders=[move, elsewhere]), refused(move)) == [elsewhere]
+
+
+def test_a_check_remembers_its_answer_and_the_answer_without_the_refused_lines(monkeypatch):
+    """After a refused day, _MEMO holds the answer for the orders as given and, when the check can
+    tell it, for the same orders without their refused lines, keyed by what the check reads."""
+    game = play(RULES, SCENARIO, 1)
+    day = next(r for r in game.days if "# (refused) " in game.orders_text(r.day, r.seats[0])
+               and "ENTER" not in game.orders_text(r.day, r.seats[0]).split("# (refused) ", 1)[1].split("\n")[0])
+    side = day.seats[0]
+    draft = game.orders_text(day.day, side).replace("# (refused) ", "")
+    checks._MEMO.clear()
+    with pytest.raises(OrdersError):
+        parse_orders(SCENARIO, day.before, side, draft)
+    assert len(checks._MEMO) == 2
+    keys = list(checks._MEMO)
+    assert keys[0][:3] == keys[1][:3] and len(keys[1][3]) < len(keys[0][3])
+    assert all(entry[1] == [] for entry in [checks._MEMO[keys[1]]])  # no problem left
+    assert checks._MEMO[keys[0]][1]  # the refusals, as told
