@@ -164,3 +164,31 @@ def test_a_check_remembers_its_answer_and_the_answer_without_the_refused_lines(m
     assert keys[0][:3] == keys[1][:3] and len(keys[1][3]) < len(keys[0][3])
     assert all(entry[1] == [] for entry in [checks._MEMO[keys[1]]])  # no problem left
     assert checks._MEMO[keys[0]][1]  # the refusals, as told
+
+
+def test_the_memo_answers_only_the_same_orders_on_the_same_visible_position(monkeypatch):
+    """A check is answered from the memo only for the same orders on a position the same in all the
+    check reads (the side's blocks in full); any other runs the check. The memo stays bounded."""
+    game = play(RULES, SCENARIO, 3)
+    day = next(r for r in game.days[2:] if r.seats[0] == "austria"
+               and "# (refused) " not in game.orders_text(r.day, "austria"))
+    text = game.orders_text(day.day, "austria")
+    checks._MEMO.clear()
+    runs = Runs(monkeypatch)
+    parse_orders(SCENARIO, day.before, "austria", text)
+    parse_orders(SCENARIO, day.before, "austria", text)
+    assert runs.count == 1  # the second answered from the memo
+    changed = day.before.copy()
+    own = next(b for b in changed.blocks.values() if b.side == "austria" and b.on_map and b.strength > 1)
+    own.strength -= 1  # a position the same but for one block's strength
+    try:
+        parse_orders(SCENARIO, changed, "austria", text)
+    except OrdersError:
+        pass
+    assert runs.count == 2
+    for result in game.days[:checks.MEMO_SIZE + 4]:
+        try:
+            parse_orders(SCENARIO, result.before, result.seats[0], game.orders_text(result.day, result.seats[0]))
+        except OrdersError:
+            pass
+    assert len(checks._MEMO) <= checks.MEMO_SIZE
