@@ -110,12 +110,14 @@ class _Trial:
     stops: list[str]  # blocks that entered and went no further along the road
 
 
-def check_day(scenario: Scenario, state: State, orders: Orders) -> list[Problem]:
+def check_day(scenario: Scenario, state: State, orders: Orders, *, spare: bool = False) -> list[Problem]:
     """The problems the start of the day already decides; warnings go to ``orders.warnings``.
 
     The same orders are checked again against the same position when they are
     resolved (and a game's replay checks every day's): the last answers are kept,
-    by the position's content, not the object (``_MEMO``)."""
+    by the position's content, not the object (``_MEMO``). With ``spare``, ``state`` is the
+    caller's to spoil (a position a bot rebuilt from its view, used once): the check plays the
+    day on it instead of on a copy."""
     shown = [(type(o).__name__, o.text, o.line, o.column) for o in orders.orders]  # before the check edits any
     seen = _fingerprint(state, orders.side)
     key = (id(scenario), seen, orders.side, tuple(shown))
@@ -127,7 +129,7 @@ def check_day(scenario: Scenario, state: State, orders: Orders) -> list[Problem]
         orders.warnings[:] = warnings
         orders.warnings_said[:] = said
         return list(problems)
-    problems = _Checker(scenario, state, orders).run()
+    problems = _Checker(scenario, state if spare else state.copy(), orders).run()
     _remember(key, scenario, problems, orders)
     kept = _without_refused(orders, problems)
     if kept is not None:  # the same orders with each refused line left out check clean (see _without_refused)
@@ -198,9 +200,10 @@ def _fingerprint(state: State, side: str) -> tuple:
 
 class _Checker:
     def __init__(self, scenario: Scenario, state: State, orders: Orders):
+        """``state``: a position the check may change (check_day gives it a copy, or one that is spare)."""
         self.sc, self.orders = scenario, orders
         self.board = scenario.board
-        self.day = _Forecast(scenario, state.copy(), Orders(orders.side), Decider())
+        self.day = _Forecast(scenario, state, Orders(orders.side), Decider())
         self.day.st.standing = {s: [] for s in self.day.st.standing}  # never the enemy's (hidden, and may change)
         self.side = self.day.side
         self.problems: list[Problem] = []

@@ -46,11 +46,11 @@ def keep_accepted(scenario: Scenario, view: dict, text: str, tries: int = 12) ->
     and it remembers that answer for the check of the orders when they are sent. Only an
     ENTER cut down to some of its blocks, or a refusal the check cannot answer so, is
     read and checked again."""
-    state = state_seen(scenario, view)
     side = view["viewer"]
     own = {b["id"] for b in view["blocks"]}
     lines = text.split("\n")
     for _ in range(tries):
+        state = state_seen(scenario, view)  # the check plays the day on it (spare): one for each reading
         try:
             orders = parse_orders(scenario, state, side, "\n".join(lines), checks=False)
         except OrdersError as exc:  # what the start of the day does not decide: read again once mended
@@ -58,7 +58,7 @@ def keep_accepted(scenario: Scenario, view: dict, text: str, tries: int = 12) ->
         else:
             if side != scenario.side_of_day(state.day):
                 return "\n".join(lines)
-            problems = sorted(check_day(scenario, state, orders), key=lambda p: (p.line, p.column))
+            problems = sorted(check_day(scenario, state, orders, spare=True), key=lambda p: (p.line, p.column))
             if not problems:
                 return "\n".join(lines)
         cut = set()  # ENTERs cut down to some of their blocks: changed orders, checked again
