@@ -53,7 +53,8 @@ class Tally:
 
 
 def play_game(ruleset, scenario, seed: int, players: dict, choose=None, check: bool = False,
-              on_day=None, days: int | None = None, options: dict | None = None) -> Game:
+              on_day=None, days: int | None = None, options: dict | None = None,
+              clock: Counter | None = None) -> Game:
     """Play a game to its end (or for ``days`` days) between computer players.
 
     ``players[seat]`` is the seat's pbem.core.ruleset.Bot: its ``orders`` for the
@@ -61,17 +62,31 @@ def play_game(ruleset, scenario, seed: int, players: dict, choose=None, check: b
     ``choose(game)`` gives the day's choose function for the decisions the orders
     leave open (None: their defaults). With ``check``, every day's invariants are
     checked and InvariantError raised on the first broken one; ``on_day(game,
-    result)`` is called after each day.
+    result)`` is called after each day. ``clock`` (a Counter) adds up the seconds of
+    each part of a day: ``bots`` (each seat's view made and its bot's orders written,
+    with whatever the bot checks), ``submit`` (the orders checked against the position
+    and logged, Game.submit) and ``resolve`` (the day resolved, Game.advance).
     """
     game = Game(ruleset, scenario, seed, options=options)
+    now = time.perf_counter
     while not game.over and (days is None or game.day < days):
         turn = game.turn()
+        sent = []
+        started = now()
         for seat in turn.seats:
-            game.submit(seat, players[seat].orders(scenario, game.view(seat), seed))
+            sent.append((seat, players[seat].orders(scenario, game.view(seat), seed)))
         for seat in turn.others:
             if players[seat].standing is not None:
-                game.submit(seat, players[seat].standing(scenario, game.view(seat), seed))
+                sent.append((seat, players[seat].standing(scenario, game.view(seat), seed)))
+        written = now()
+        for seat, text in sent:  # the seats' orders, then the others' standing orders, as they were written
+            game.submit(seat, text)
+        submitted = now()
         result = game.advance(choose=choose(game) if choose else None)
+        if clock is not None:
+            clock["bots"] += written - started
+            clock["submit"] += submitted - written
+            clock["resolve"] += now() - submitted
         if check:
             broken = ruleset.check_turn(scenario, result)
             if broken:
@@ -88,12 +103,12 @@ def simple_players(ruleset, scenario, options: dict | None = None) -> dict:
 
 
 def play(ruleset, scenario, seed: int, on_day=None, random_decisions: bool = False, check: bool = False,
-         options: dict | None = None) -> Game:
+         options: dict | None = None, clock: Counter | None = None) -> Game:
     """Play a bot-against-bot game to its end (play_game); with ``random_decisions``, open
     decisions are answered at random (and logged), else by their defaults."""
     game = play_game(ruleset, scenario, seed, simple_players(ruleset, scenario, options),
                      choose=(lambda g: chooser(seed, g.day)) if random_decisions else None,
-                     check=check, on_day=on_day, options=options)
+                     check=check, on_day=on_day, options=options, clock=clock)
     if check and not game.over:
         raise InvariantError(f"seed {seed}: the game stopped after {game.day} days without ending")
     return game

@@ -32,7 +32,6 @@ sendable.py.
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass
 
 from pbem.core.decisions import Decider
@@ -82,7 +81,8 @@ class _Forecast(Day):
         raise Unsure("decision")
 
     def fork(self) -> "_Forecast":
-        other = copy.copy(self)
+        other = object.__new__(type(self))  # what copy.copy makes of it (no slots, no __copy__), without its detour
+        other.__dict__.update(self.__dict__)
         other.st = self.st.copy()
         other.events = []
         other.moves = []
@@ -110,14 +110,17 @@ class _Trial:
     stops: list[str]  # blocks that entered and went no further along the road
 
 
-def check_day(scenario: Scenario, state: State, orders: Orders) -> list[Problem]:
+def check_day(scenario: Scenario, state: State, orders: Orders, *, spare: bool = False) -> list[Problem]:
     """The problems the start of the day already decides; warnings go to ``orders.warnings``.
 
     The same orders are checked again against the same position when they are
     resolved (and a game's replay checks every day's): the last answers are kept,
-    by the position's content, not the object (``_MEMO``)."""
-    key = (id(scenario), _fingerprint(state, orders.side), orders.side,
-           tuple((type(o).__name__, o.text, o.line, o.column) for o in orders.orders))
+    by the position's content, not the object (``_MEMO``). With ``spare``, ``state`` is the
+    caller's to spoil (a position a bot rebuilt from its view, used once): the check plays the
+    day on it instead of on a copy."""
+    shown = [(type(o).__name__, o.text, o.line, o.column) for o in orders.orders]  # before the check edits any
+    seen = _fingerprint(state, orders.side)
+    key = (id(scenario), seen, orders.side, tuple(shown))
     hit = _MEMO.get(key)
     if hit is not None and hit[0] is scenario:
         _, problems, warnings, texts, said = hit
@@ -126,16 +129,63 @@ def check_day(scenario: Scenario, state: State, orders: Orders) -> list[Problem]
         orders.warnings[:] = warnings
         orders.warnings_said[:] = said
         return list(problems)
-    problems = _Checker(scenario, state, orders).run()
-    if len(_MEMO) >= MEMO_SIZE:
-        _MEMO.pop(next(iter(_MEMO)))
-    _MEMO[key] = (scenario, list(problems), list(orders.warnings),
-                  [(o.text, o.blocks) for o in orders.of(Assault)], list(orders.warnings_said))
+    problems = _Checker(scenario, state if spare else state.copy(), orders).run()
+    _remember(key, scenario, problems, orders)
+    kept = _without_refused(orders, problems)
+    if kept is not None:  # the same orders with each refused line left out check clean (see _without_refused)
+        _remember((id(scenario), seen, orders.side, tuple(s for o, s in zip(orders.orders, shown) if o in kept)),
+                  scenario, [], Orders(orders.side, orders=kept, warnings=orders.warnings,
+                                       warnings_said=orders.warnings_said))
     return problems
 
 
 MEMO_SIZE = 16
 _MEMO: dict = {}
+# orders whose refusal changes nothing the rest of the day's check reads (see _without_refused)
+_REFUSED_ALONE = (Assault, Move, RoadMove, Extend, Enter)
+
+
+def _remember(key, scenario: Scenario, problems: list[Problem], orders: Orders) -> None:
+    if len(_MEMO) >= MEMO_SIZE:
+        _MEMO.pop(next(iter(_MEMO)))
+    _MEMO[key] = (scenario, list(problems), list(orders.warnings),
+                  [(o.text, o.blocks) for o in orders.of(Assault)], list(orders.warnings_said))
+
+
+def accepted_without(orders: Orders, problems: list[Problem]) -> bool:
+    """Whether ``orders``, refused for ``problems`` (check_day's answer), are accepted with each line a
+    problem names left out, the check can tell without running again (and remembers it: _without_refused)."""
+    return _without_refused(orders, problems) is not None
+
+
+def _without_refused(orders: Orders, problems: list[Problem]) -> list[Order] | None:
+    """The orders left when every line with a problem is left out, when the check can tell
+    without running again that they are accepted, with the warnings it gave (else None).
+
+    A refused assault or movement order is never played on the forecast (check_assault and
+    check_move return before the day goes on from it), and nothing after it reads it: the
+    orders after it are checked against the same position, the same commands spent, the
+    same uncertain places. So without it the others check as they did, warnings and all.
+    An activation (rules.activation plays them all together), a bombardment declared or
+    fired (an assault without WITH reads them) are not so; nor is a line holding an
+    order that was not refused, nor a move of a block a declaration names (declarations
+    reads it). This is what a bot does with a refused order
+    (sendable.keep_accepted: the line becomes a comment), so its orders are checked once."""
+    if not problems:
+        return None
+    refused = {p.line for p in problems}
+    kept, left_out = [], set()
+    for order in orders.orders:
+        if order.line not in refused:
+            kept.append(order)
+        elif not isinstance(order, _REFUSED_ALONE) or not any(
+                p.line == order.line and p.column == order.column for p in problems):
+            return None
+        elif isinstance(order, Move):
+            left_out.update(order.blocks)
+    if any(o.block in left_out for o in orders.of(Bombard)):  # a declaration reads its block's move (_moves_of)
+        return None
+    return kept
 
 
 def _fingerprint(state: State, side: str) -> tuple:
@@ -150,9 +200,10 @@ def _fingerprint(state: State, side: str) -> tuple:
 
 class _Checker:
     def __init__(self, scenario: Scenario, state: State, orders: Orders):
+        """``state``: a position the check may change (check_day gives it a copy, or one that is spare)."""
         self.sc, self.orders = scenario, orders
         self.board = scenario.board
-        self.day = _Forecast(scenario, state.copy(), Orders(orders.side), Decider())
+        self.day = _Forecast(scenario, state, Orders(orders.side), Decider())
         self.day.st.standing = {s: [] for s in self.day.st.standing}  # never the enemy's (hidden, and may change)
         self.side = self.day.side
         self.problems: list[Problem] = []
@@ -182,9 +233,11 @@ class _Checker:
                                      order.text, say(expected or _expected(why))))
 
     def remember(self, english: str, said) -> None:
-        """Keep the Text of a void reason the checks hold as English (``english``)."""
-        if isinstance(said, Text) and str(said).rstrip(".") == english.rstrip("."):
-            self.said_of.setdefault(english.rstrip("."), said)
+        """Keep the Text of a void reason the checks hold as English (``english``): the first one kept
+        stays (a reason met again is not written out again to be compared)."""
+        english = english.rstrip(".")
+        if english not in self.said_of and isinstance(said, Text) and str(said).rstrip(".") == english:
+            self.said_of[english] = said
 
     def warn(self, order: Order, text: str | Text) -> None:
         """Warn that ``order`` depends on the enemy; ``text`` a Text (or English) saying on what."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from pbem.core.orders import OrdersError
 
+from .checks import accepted_without, check_day
 from .parse import parse_orders
 from .scenario import Scenario
 from .state import Block, State
@@ -38,26 +39,43 @@ def keep_accepted(scenario: Scenario, view: dict, text: str, tries: int = 12) ->
 
     A refused line becomes a comment; from an ENTER refused for some of its blocks
     (``A5: Bormida bridgehead is full``), only those blocks are taken out, as the
-    day would have left them waiting."""
-    state = state_seen(scenario, view)
+    day would have left them waiting.
+
+    The orders are read and checked once: when every refused line becomes a comment,
+    the check has said already how the orders without them fare (checks.accepted_without),
+    and it remembers that answer for the check of the orders when they are sent. Only an
+    ENTER cut down to some of its blocks, or a refusal the check cannot answer so, is
+    read and checked again."""
+    side = view["viewer"]
     own = {b["id"] for b in view["blocks"]}
     lines = text.split("\n")
     for _ in range(tries):
+        state = state_seen(scenario, view)  # the check plays the day on it (spare): one for each reading
         try:
-            parse_orders(scenario, state, view["viewer"], "\n".join(lines))
+            orders = parse_orders(scenario, state, side, "\n".join(lines), checks=False)
+        except OrdersError as exc:  # what the start of the day does not decide: read again once mended
+            problems, orders = exc.problems, None
+        else:
+            if side != scenario.side_of_day(state.day):
+                return "\n".join(lines)
+            problems = sorted(check_day(scenario, state, orders, spare=True), key=lambda p: (p.line, p.column))
+            if not problems:
+                return "\n".join(lines)
+        cut = set()  # ENTERs cut down to some of their blocks: changed orders, checked again
+        for problem in problems:
+            n = problem.line - 1
+            if not 0 <= n < len(lines):
+                return text
+            line = lines[n]
+            words = line.split()
+            bid = problem.message.split(":", 1)[0]
+            if words[:1] == ["ENTER"] and bid in words[1:] and len(own.intersection(words[1:])) > 1:
+                lines[n] = " ".join(w for w in words if w != bid)
+                cut.add(n)
+            else:
+                lines[n] = "# (refused) " + line
+        if orders is not None and all(lines[n].startswith("#") for n in cut) and accepted_without(orders, problems):
             return "\n".join(lines)
-        except OrdersError as exc:
-            for problem in exc.problems:
-                n = problem.line - 1
-                if not 0 <= n < len(lines):
-                    return text
-                line = lines[n]
-                words = line.split()
-                bid = problem.message.split(":", 1)[0]
-                if words[:1] == ["ENTER"] and bid in words[1:] and len(own.intersection(words[1:])) > 1:
-                    lines[n] = " ".join(w for w in words if w != bid)
-                else:
-                    lines[n] = "# (refused) " + line
     return "\n".join(lines)
 
 

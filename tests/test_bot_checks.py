@@ -1,0 +1,194 @@
+"""The bots' orders are checked once (issue 15, self-play >= 50 games a second).
+
+A Marengo bot drafts its orders, has them checked from its own view and makes each
+refused line a comment (pbem.games.marengo.sendable.keep_accepted). The check
+(pbem.games.marengo.checks) answers the orders with their refused lines left out at
+the same time as it refuses them: a refused assault or movement is never played on
+the day's forecast, so the others check as they did. Here that answer is compared
+with the check run afresh, day after day of self-play games, from each side's view.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from pbem.core.orders import OrdersError
+from pbem.games import ruleset
+from pbem.games.marengo import checks
+from pbem.games.marengo.parse import parse_orders
+from pbem.games.marengo.sendable import keep_accepted, state_seen
+from pbem.tools.selfplay import play
+
+RULES = ruleset("marengo")
+SCENARIO = RULES.load_scenario(RULES.scenarios()["marengo"])
+
+
+class Runs:
+    """Counts the check's full runs (a memo hit is no run)."""
+
+    def __init__(self, monkeypatch):
+        self.count = 0
+        run = checks._Checker.run
+
+        def counted(checker):
+            self.count += 1
+            return run(checker)
+
+        monkeypatch.setattr(checks._Checker, "run", counted)
+
+
+def answer(state, side: str, text: str):
+    try:
+        orders = parse_orders(SCENARIO, state, side, text)
+    except OrdersError as exc:
+        return ("refused", [str(p) for p in exc.problems])
+    return ("ok", orders.echo(), list(orders.warnings), [str(w) for w in orders.warnings_said])
+
+
+def without(text: str, problems) -> str:
+    """``text`` with each line a problem names made a comment, as keep_accepted does."""
+    lines = text.split("\n")
+    for n in {p.line for p in problems}:
+        lines[n - 1] = "# (refused) " + lines[n - 1]
+    return "\n".join(lines)
+
+
+@pytest.mark.parametrize("seed", [1, 4])
+def test_orders_without_their_refused_lines_get_the_answer_a_fresh_check_gives(seed, monkeypatch):
+    runs = Runs(monkeypatch)
+    game = play(RULES, SCENARIO, seed, random_decisions=True)
+    remembered = 0
+    for result in game.days:
+        side = result.seats[0]
+        state = state_seen(SCENARIO, RULES.view(SCENARIO, result.before, side))
+        draft = game.orders_text(result.day, side).replace("# (refused) ", "")  # the refused lines put back
+        checks._MEMO.clear()
+        try:
+            parse_orders(SCENARIO, state, side, draft)
+            continue
+        except OrdersError as exc:
+            fixed = without(draft, exc.problems)
+        before = runs.count
+        told = answer(state, side, fixed)
+        if runs.count == before:  # answered from what the refusal left
+            remembered += 1
+            checks._MEMO.clear()
+            assert answer(state, side, fixed) == told, (seed, result.day, fixed)
+            assert runs.count == before + 1
+    assert remembered >= 5  # the games have such days (a bridgehead full, an assault too large)
+
+
+def test_a_bots_refused_lines_cost_no_second_check(monkeypatch):
+    """A bot's day with refused lines checks its orders once, and the server's check of what it
+    sends (the same orders, against the whole position) is answered without a run."""
+    game = play(RULES, SCENARIO, 1)
+    day = next(r for r in game.days if "# (refused) " in game.orders_text(r.day, r.seats[0])
+               and "ENTER" not in game.orders_text(r.day, r.seats[0]).split("# (refused) ", 1)[1].split("\n")[0])
+    side = day.seats[0]
+    view = RULES.view(SCENARIO, day.before, side)
+    draft = game.orders_text(day.day, side).replace("# (refused) ", "")
+    checks._MEMO.clear()
+    runs = Runs(monkeypatch)
+    sent = keep_accepted(SCENARIO, view, draft)
+    assert sent == game.orders_text(day.day, side)
+    RULES.check_orders(SCENARIO, day.before, side, sent)
+    assert runs.count == 1
+
+
+def test_pbem_bench_says_what_each_part_of_a_self_play_day_takes():
+    """The self-play figure counts every day's whole work: the bots' orders written (and checked
+    by the bot), the orders checked and logged as a mail's would be, the day resolved. Shares,
+    never asserted as times."""
+    from collections import Counter
+
+    from pbem.tools.bench import bench
+
+    parts = Counter()
+    game = play(RULES, SCENARIO, 2, clock=parts)
+    assert set(parts) == {"bots", "submit", "resolve"} and all(v > 0 for v in parts.values())
+    assert game.log == play(RULES, SCENARIO, 2).log  # timed or not, the same game
+    lines = bench(RULES, SCENARIO, seed=1, games=1, repeat=1, keep=1)
+    split = next(line for line in lines if "every day: " in line)
+    assert len(re.findall(r"\d+%", split)) == 3
+
+
+def test_which_refusals_the_check_answers_without_running_again():
+    """checks.accepted_without: only when every refused order is an assault or a movement, every
+    order of a refused line is refused, and no declared bombardment names a block a refused move
+    moves; then the orders left are those of the other lines, in order."""
+    from pbem.core.orders import problem
+    from pbem.games.marengo.orders import Activate, Assault, Bombard, Enter, Fire, Move, Orders, RoadMove
+
+    move = Move(line=2, text="MOVE A1 X -> Y", blocks=("A1",))
+    road = RoadMove(line=3, text="ROAD A2 X -> Y", block="A2")
+    enter = Enter(line=4, text="ENTER A3 BY PONTOON", blocks=("A3",), by="pontoon")
+    assault = Assault(line=5, text="ASSAULT X>Y WITH A4", blocks=("A4",))
+    orders = Orders("austria", orders=[move, road, enter, assault])
+
+    def refused(*refusals) -> list:
+        return [problem(o.line, o.column, "why", o.text) for o in refusals]
+
+    assert checks._without_refused(orders, []) is None and not checks.accepted_without(orders, [])
+    assert checks._without_refused(orders, refused(road, assault)) == [move, enter]
+    assert checks._without_refused(orders, refused(move, road, enter, assault)) == []
+    assert checks.accepted_without(orders, refused(enter))
+    for other in (Activate(line=6, text="ACTIVATE A5", blocks=("A5",)), Bombard(line=6, text="BOMBARD A6", block="A6"),
+                  Fire(line=6, text="FIRE A6", block="A6")):
+        with_it = Orders("austria", orders=[move, other])
+        assert checks._without_refused(with_it, refused(other)) is None, type(other).__name__
+        assert checks._without_refused(with_it, refused(move)) == [other]
+    second = Move(line=2, column=20, text="MOVE A7 X -> Z", blocks=("A7",))  # two orders on line 2 (';')
+    assert checks._without_refused(Orders("austria", orders=[move, second]), refused(move)) is None
+    assert checks._without_refused(Orders("austria", orders=[move, second]), refused(move, second)) == []
+    declared = Bombard(line=6, text="BOMBARD A1", block="A1")
+    assert checks._without_refused(Orders("austria", orders=[move, declared]), refused(move)) is None
+    elsewhere = Bombard(line=6, text="BOMBARD A8", block="A8")
+    assert checks._without_refused(Orders("austria", orders=[move, elsewhere]), refused(move)) == [elsewhere]
+
+
+def test_a_check_remembers_its_answer_and_the_answer_without_the_refused_lines(monkeypatch):
+    """After a refused day, _MEMO holds the answer for the orders as given and, when the check can
+    tell it, for the same orders without their refused lines, keyed by what the check reads."""
+    game = play(RULES, SCENARIO, 1)
+    day = next(r for r in game.days if "# (refused) " in game.orders_text(r.day, r.seats[0])
+               and "ENTER" not in game.orders_text(r.day, r.seats[0]).split("# (refused) ", 1)[1].split("\n")[0])
+    side = day.seats[0]
+    draft = game.orders_text(day.day, side).replace("# (refused) ", "")
+    checks._MEMO.clear()
+    with pytest.raises(OrdersError):
+        parse_orders(SCENARIO, day.before, side, draft)
+    assert len(checks._MEMO) == 2
+    keys = list(checks._MEMO)
+    assert keys[0][:3] == keys[1][:3] and len(keys[1][3]) < len(keys[0][3])
+    assert all(entry[1] == [] for entry in [checks._MEMO[keys[1]]])  # no problem left
+    assert checks._MEMO[keys[0]][1]  # the refusals, as told
+
+
+def test_the_memo_answers_only_the_same_orders_on_the_same_visible_position(monkeypatch):
+    """A check is answered from the memo only for the same orders on a position the same in all the
+    check reads (the side's blocks in full); any other runs the check. The memo stays bounded."""
+    game = play(RULES, SCENARIO, 3)
+    day = next(r for r in game.days[2:] if r.seats[0] == "austria"
+               and "# (refused) " not in game.orders_text(r.day, "austria"))
+    text = game.orders_text(day.day, "austria")
+    checks._MEMO.clear()
+    runs = Runs(monkeypatch)
+    parse_orders(SCENARIO, day.before, "austria", text)
+    parse_orders(SCENARIO, day.before, "austria", text)
+    assert runs.count == 1  # the second answered from the memo
+    changed = day.before.copy()
+    own = next(b for b in changed.blocks.values() if b.side == "austria" and b.on_map and b.strength > 1)
+    own.strength -= 1  # a position the same but for one block's strength
+    try:
+        parse_orders(SCENARIO, changed, "austria", text)
+    except OrdersError:
+        pass
+    assert runs.count == 2
+    for result in game.days[:checks.MEMO_SIZE + 4]:
+        try:
+            parse_orders(SCENARIO, result.before, result.seats[0], game.orders_text(result.day, result.seats[0]))
+        except OrdersError:
+            pass
+    assert len(checks._MEMO) <= checks.MEMO_SIZE
