@@ -39,6 +39,7 @@ SERVER_ADDR = "pbem@load.invalid"  # the same as pbem.tools.harness (kept free o
 BOT_DOMAIN = "bots.invalid"
 RETRY_PAUSE = 0.2  # seconds between attempts of one mail
 ATTEMPTS = 5  # attempts of a mail before it is given up (counted as not accepted)
+BATCH = 0.01  # seconds: the mails of a schedule due within it are handed to the connections together
 
 
 # -- the mail --------------------------------------------------------------------------------------
@@ -300,8 +301,8 @@ class _ClientProcess:
                 if stop_at is not None and now >= stop_at:
                     break
                 due = start + k / rate
-                if due > now:
-                    await asyncio.sleep(due - now)
+                if due > now:  # asleep at least BATCH: at 400 a second, 100 wake-ups, not 400
+                    await asyncio.sleep(max(due - now, BATCH))
                     continue
                 while k < total and start + k / rate <= now:  # every mail due by now, at once
                     queue.put_nowait((start + k / rate, games[k % len(games)]))

@@ -508,6 +508,11 @@ class LoadTest:
         late = [x.started - x.due for x in measured if x.due is not None]
         out.append(f"  started behind the schedule (a connection free, the mail due): p50 {seconds(percentile(late, 50))}, "
                    f"p99 {seconds(percentile(late, 99))}, max {seconds(max(late, default=None))}")
+        if smtp_latency:
+            mean = sum(smtp_latency) / len(smtp_latency)
+            out.append(f"  the offer: {s.clients} connections, a mail {mean * 1000:.0f} ms on average to its 250: at most "
+                       f"{s.clients / max(mean, 1e-9):.0f} mails/s could be sent (asked: {s.rate:g}/s; more connections "
+                       f"offer more if the server takes them)")
         out.append(f"  SMTP 250 latency: p50 {seconds(percentile(smtp_latency, 50))}, "
                    f"p99 {seconds(percentile(smtp_latency, 99))}, max {seconds(max(smtp_latency, default=None))}")
         out.append(f"  SMTP 250 -> acknowledgement at the sink: p50 {seconds(figures.ack_p50)}, "
