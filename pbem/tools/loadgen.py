@@ -413,6 +413,59 @@ def _attachment_by_parsing(message: bytes, name: bytes) -> bytes | None:
     return None
 
 
+class _SinkSession(asyncio.Protocol):
+    """One SMTP session of the sink: commands answered from the bytes received (no stream reader,
+    no task), each message's data handed to ``note(at, message)``, un-stuffed, before its 250."""
+
+    def __init__(self, note):
+        self.note = note
+        self.buffer = bytearray()
+        self.in_data = False
+        self.scanned = 0  # how far the data was searched for its end
+        self.transport = None
+
+    def connection_made(self, transport) -> None:
+        self.transport = transport
+        transport.write(b"220 sink.load.invalid ESMTP\r\n")
+
+    def data_received(self, data: bytes) -> None:
+        buffer = self.buffer
+        buffer += data
+        while buffer and not self.transport.is_closing():
+            if self.in_data:
+                if buffer.startswith(b".\r\n") and not self.scanned:
+                    end, message = 0, b""  # an empty message
+                else:
+                    end = buffer.find(b"\r\n.\r\n", self.scanned)
+                    if end < 0:
+                        self.scanned = max(0, len(buffer) - 4)
+                        return
+                    message = bytes(buffer[:end + 2]).replace(b"\r\n..", b"\r\n.")
+                    end += 2
+                del buffer[:end + 3]
+                self.in_data, self.scanned = False, 0
+                self.note(time.time(), message[1:] if message.startswith(b"..") else message)
+                self.transport.write(b"250 2.0.0 OK\r\n")
+                continue
+            cut = buffer.find(b"\r\n")
+            if cut < 0:
+                return
+            verb = bytes(buffer[:4]).upper()
+            del buffer[:cut + 2]
+            if verb == b"DATA":
+                self.in_data = True
+                self.transport.write(b"354 End data with <CR><LF>.<CR><LF>\r\n")
+            elif verb == b"EHLO":
+                self.transport.write(b"250-sink.load.invalid\r\n250-8BITMIME\r\n250-SMTPUTF8\r\n250 SIZE 67108864\r\n")
+            elif verb == b"QUIT":
+                self.transport.write(b"221 Bye\r\n")
+                self.transport.close()
+            elif verb in (b"HELO", b"MAIL", b"RCPT", b"RSET", b"NOOP"):
+                self.transport.write(b"250 OK\r\n")
+            else:
+                self.transport.write(b"502 Command not implemented\r\n")
+
+
 class _SinkProcess:
     def __init__(self, conn: Connection, count_only: bool):
         self.conn = conn
@@ -441,42 +494,9 @@ class _SinkProcess:
                 batch, self.batch = self.batch, []
                 self.conn.send(("batch", batch))
 
-    async def session(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        writer.write(b"220 sink.load.invalid ESMTP\r\n")
-        try:
-            while True:
-                line = await reader.readline()
-                if not line:
-                    break
-                verb = line[:4].upper()
-                if verb == b"DATA":
-                    writer.write(b"354 End data with <CR><LF>.<CR><LF>\r\n")
-                    data = await reader.readline()
-                    if data == b".\r\n":
-                        data = b"\r\n.\r\n"  # an empty message
-                    while not data.endswith(b"\r\n.\r\n"):
-                        data += await reader.readuntil(b".\r\n")
-                    at = time.time()
-                    message = data[:-3].replace(b"\r\n..", b"\r\n.")
-                    self.note(at, message[1:] if message.startswith(b"..") else message)
-                    writer.write(b"250 2.0.0 OK\r\n")
-                elif verb == b"EHLO":
-                    writer.write(b"250-sink.load.invalid\r\n250-8BITMIME\r\n250-SMTPUTF8\r\n250 SIZE 67108864\r\n")
-                elif verb == b"QUIT":
-                    writer.write(b"221 Bye\r\n")
-                    break
-                elif verb in (b"HELO", b"MAIL", b"RCPT", b"RSET", b"NOOP"):
-                    writer.write(b"250 OK\r\n")
-                else:
-                    writer.write(b"502 Command not implemented\r\n")
-        except (ConnectionError, asyncio.IncompleteReadError, asyncio.LimitOverrunError):
-            pass
-        finally:
-            writer.close()
-
     async def main(self) -> None:
         loop = asyncio.get_running_loop()
-        server = await asyncio.start_server(self.session, "127.0.0.1", 0, limit=64 << 20)
+        server = await loop.create_server(lambda: _SinkSession(self.note), "127.0.0.1", 0)
         self.conn.send(("port", server.sockets[0].getsockname()[1]))
         stopping = loop.create_future()
 

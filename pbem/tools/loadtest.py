@@ -300,6 +300,9 @@ class LoadTest:
             lines.append(f"  at these costs {cores} cores hold at most {cores * acked / total_server:.0f} mails/s for "
                          f"the server alone, {cores * acked / (total_server + total_load):.0f} with this load "
                          f"generator beside it (goal 400)")
+        if acked and main:
+            lines.append(f"  the server's own process is one interpreter (one GIL): on one core at most "
+                         f"{acked / main:.0f} mails/s at its {main / acked * 1000:.2f} ms a mail")
         return lines
 
     # -- watching the database ------------------------------------------------------------
