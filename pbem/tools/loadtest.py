@@ -2,8 +2,12 @@
 
 The server is ``pbem serve`` in a subprocess -- its SMTP receiver, its
 scheduler and its outbox sender, on its own SQLite file -- so the load
-generator does not share its interpreter. Its outgoing mail goes to a relay
-in this process (aiosmtpd on loopback) that notes when each message arrives.
+generator does not share its interpreter. Nor do the generator's parts share
+one (pbem/tools/loadgen.py): the SMTP clients are a process of their own that
+sends mails made beforehand (a bytes template per game and day), and the
+server's outgoing mail goes to an SMTP sink in another process that notes
+when each message arrives and hands the reports' views back to this one, the
+driver (the bots' orders, the schedule, the database watched, the checks).
 
 1. N games are created (both seats bot addresses, the day 6 hours long, no
    reminders), once: the database is kept in the work folder as a template
@@ -20,11 +24,13 @@ in this process (aiosmtpd on loopback) that notes when each message arrives.
 5. Drain: the run waits until every accepted mail has its acknowledgement and
    every resolved day its two reports (or ``--drain`` seconds), stops the
    server, and prints the figures: mails accepted and acknowledged a second,
-   the time from SMTP 250 to the acknowledgement at the relay, the time from
-   each deadline to the day resolved, its reports queued and delivered, and
-   every message lost or doubled.
+   the time from SMTP 250 to the acknowledgement at the sink, the time from
+   each deadline to the day resolved, its reports queued and delivered,
+   every message lost or doubled, and how the CPU was shared (the server's
+   process, its helpers, each load process, the rest of the machine: read
+   from /proc), per mail acknowledged.
 
-The server, the relay and the mail helpers are in pbem/harness.py, which the
+The server process and small helpers are in pbem/tools/harness.py, which the
 kill and backup tests drive the server with too.
 """
 
