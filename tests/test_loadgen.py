@@ -162,3 +162,12 @@ def test_cpu_seconds_reads_a_live_process_and_none_for_a_gone_one():
     child = subprocess.Popen([sys.executable, "-c", "pass"])
     child.wait()
     assert cpu_seconds(child.pid) is None
+
+
+def test_the_processes_end_when_the_driver_is_gone_without_a_word():
+    """A driver that dies (its end of the socket closed, no "stop") leaves no client or sink behind."""
+    sink = Sink(count_only=True, env=ENV)
+    clients = Clients(sink.port, 2, env=ENV)
+    for child in (clients, sink):
+        child.conn.close()
+        assert child.proc.wait(10) == 0

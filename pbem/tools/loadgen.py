@@ -261,8 +261,13 @@ class _ClientProcess:
         self.tasks: set[asyncio.Task] = set()
 
     def on_readable(self) -> None:
-        while self.conn.poll():
-            message = self.conn.recv()
+        while True:
+            try:
+                if not self.conn.poll():
+                    return
+                message = self.conn.recv()
+            except (EOFError, OSError):  # the driver is gone: so is this process
+                message = ("stop",)
             if message[0] == "template":
                 _, game_id, day, side, sender, (before, after) = message
                 self.templates[game_id] = (day, side, sender.encode(), before, after)
@@ -273,6 +278,7 @@ class _ClientProcess:
             elif message[0] == "stop":
                 if not self.stopping.done():
                     self.stopping.set_result(None)
+                asyncio.get_running_loop().remove_reader(self.conn.fileno())
                 return
 
     async def main(self) -> None:
@@ -501,9 +507,17 @@ class _SinkProcess:
         stopping = loop.create_future()
 
         def on_readable():
-            while self.conn.poll():
-                if self.conn.recv()[0] == "stop" and not stopping.done():
-                    stopping.set_result(None)
+            while True:
+                try:
+                    if not self.conn.poll():
+                        return
+                    message = self.conn.recv()
+                except (EOFError, OSError):  # the driver is gone: so is this process
+                    message = ("stop",)
+                if message[0] == "stop":
+                    if not stopping.done():
+                        stopping.set_result(None)
+                    loop.remove_reader(self.conn.fileno())
                     return
 
         loop.add_reader(self.conn.fileno(), on_readable)
@@ -511,9 +525,12 @@ class _SinkProcess:
         await stopping
         server.close()
         flusher.cancel()
-        if self.batch:
-            self.conn.send(("batch", self.batch))
-        self.conn.send(("stopped", self.count))
+        try:
+            if self.batch:
+                self.conn.send(("batch", self.batch))
+            self.conn.send(("stopped", self.count))
+        except OSError:
+            pass
 
 
 def main(argv: list[str]) -> int:
