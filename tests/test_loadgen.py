@@ -9,6 +9,7 @@ import email
 import email.policy
 import json
 import smtplib
+import socket
 import sqlite3
 import threading
 from email.message import EmailMessage
@@ -169,5 +170,8 @@ def test_the_processes_end_when_the_driver_is_gone_without_a_word():
     sink = Sink(count_only=True, env=ENV)
     clients = Clients(sink.port, 2, env=ENV)
     for child in (clients, sink):
-        child.conn.close()
+        # as the kernel does for a process that dies: the socket shut (a close alone would not wake
+        # the sink's reader thread, which holds the socket in a recv of this process)
+        socket.fromfd(child.conn.fileno(), socket.AF_UNIX, socket.SOCK_STREAM).shutdown(socket.SHUT_RDWR)
         assert child.proc.wait(10) == 0
+        child.conn.close()
