@@ -124,7 +124,7 @@ def test_the_sink_notes_every_message_its_headers_and_the_view_of_a_report():
             smtp.send_message(ack, from_addr=SERVER_ADDR, to_addrs=["austria3@bots.invalid"])
         wait_until(lambda: len(batches) == 2, 10)
     finally:
-        assert sink.close() == 2
+        assert sink.close() == 2 and sink.sessions == 1
     (at1, to, subject, mid, reply, size, is_report, got), (at2, *noted) = batches
     assert (to, mid, reply, is_report) == ("france3@bots.invalid", "<report.1@load.invalid>", "", True)
     assert subject == " ".join(report["Subject"].split()) and json.loads(got) == view and size > 100_000

@@ -54,6 +54,7 @@ def test_pbem_loadtest_with_tiny_numbers_loses_and_doubles_nothing(tmp_path):
     assert re.search(r"server \(pbem serve and its \d+ helper processes[^)]*\): \d+\.\d CPU-s, \d+\.\d\d ms a mail", text)
     assert re.search(r"load generator: \d+\.\d CPU-s, \d+\.\d\d ms a mail \(clients \d+\.\d, sink \d+\.\d, "
                      r"driver \d+\.\d\)", text)
+    assert number(r"the server's mail reached the sink over (\d+) SMTP connections", text) > 0
     assert re.search(r"started behind the schedule [^:]*: p50 \d+\.\d\d s", text)
 
 

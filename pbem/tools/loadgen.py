@@ -189,6 +189,7 @@ class Sink(_Child):
         assert kind == "port"
         self.on_batch = on_batch
         self.count = 0
+        self.sessions = 0  # SMTP connections it took, known once it is closed
         self.received = threading.Event()
         self.thread = threading.Thread(target=self._read, name="sink-reader", daemon=True)
         self.thread.start()
@@ -205,6 +206,7 @@ class Sink(_Child):
                     self.on_batch(message[1])
             elif message[0] == "stopped":
                 self.count = max(self.count, message[1])
+                self.sessions = message[2]
                 self.received.set()
                 return
 
@@ -478,6 +480,7 @@ class _SinkProcess:
         self.count_only = count_only
         self.batch: list[tuple] = []
         self.count = 0
+        self.sessions = 0  # SMTP connections made to the sink
 
     def note(self, at: float, message: bytes) -> None:
         self.count += 1
@@ -502,7 +505,11 @@ class _SinkProcess:
 
     async def main(self) -> None:
         loop = asyncio.get_running_loop()
-        server = await loop.create_server(lambda: _SinkSession(self.note), "127.0.0.1", 0)
+        def session() -> _SinkSession:
+            self.sessions += 1
+            return _SinkSession(self.note)
+
+        server = await loop.create_server(session, "127.0.0.1", 0)
         self.conn.send(("port", server.sockets[0].getsockname()[1]))
         stopping = loop.create_future()
 
@@ -528,7 +535,7 @@ class _SinkProcess:
         try:
             if self.batch:
                 self.conn.send(("batch", self.batch))
-            self.conn.send(("stopped", self.count))
+            self.conn.send(("stopped", self.count, self.sessions))
         except OSError:
             pass
 

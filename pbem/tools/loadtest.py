@@ -545,6 +545,8 @@ class LoadTest:
                    + ("" if drained_ok else f"; DRAIN TIMED OUT after {drain_end - window_end:.0f} s"
                       " (mail still in the outbox counts as lost above)"))
         out += self.cpu_lines(marks, len(acked))
+        out.append(f"  the server's mail reached the sink over {self.sink.sessions} SMTP connections "
+                   f"({len(deliveries) / max(1, self.sink.sessions):.1f} messages a connection)")
         if self.view_errors:
             out.append(f"  unreadable reports: {len(self.view_errors)} (first: {self.view_errors[0]})")
         if figures.limits is not None:
