@@ -36,7 +36,6 @@ kill and backup tests drive the server with too.
 
 from __future__ import annotations
 
-import itertools
 import json
 import math
 import os
@@ -126,7 +125,6 @@ class LoadTest:
         self.days_seen: dict[tuple[int, int], tuple[float, str]] = {}
         self.reports_queued: dict[tuple[int, int, str], float] = {}
         self.deadline_of: dict[int, float] = {}
-        self.counter = itertools.count()
         self.view_errors: list[str] = []
         self.deliveries: list[Delivery] = []
         self.report_queue: queue.Queue = queue.Queue()
