@@ -494,14 +494,17 @@ class _SinkProcess:
                 view = attachment(message)
             except Exception:  # noqa: BLE001 -- the driver counts a report without its view as unreadable
                 view = None
+        if not self.batch:  # the first of a batch: handed over in 20 ms with what comes meanwhile
+            asyncio.get_running_loop().call_later(0.02, self.flush)
         self.batch.append((at, to, subject, mid, in_reply_to, len(message), report, view))
 
-    async def flush(self) -> None:
-        while True:
-            await asyncio.sleep(0.02)
-            if self.batch:
-                batch, self.batch = self.batch, []
+    def flush(self) -> None:
+        batch, self.batch = self.batch, []
+        if batch:
+            try:
                 self.conn.send(("batch", batch))
+            except OSError:  # the driver is gone; its socket's end tells the reader too
+                pass
 
     async def main(self) -> None:
         loop = asyncio.get_running_loop()
@@ -528,10 +531,8 @@ class _SinkProcess:
                     return
 
         loop.add_reader(self.conn.fileno(), on_readable)
-        flusher = loop.create_task(self.flush())
         await stopping
         server.close()
-        flusher.cancel()
         try:
             if self.batch:
                 self.conn.send(("batch", self.batch))
