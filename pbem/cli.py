@@ -604,7 +604,8 @@ def build_parser() -> argparse.ArgumentParser:
     p_load.add_argument("--seconds", type=float, default=60.0, help="the measured window")
     p_load.add_argument("--rate", type=float, default=50.0, help="order mails a second")
     p_load.add_argument("--due-rate", type=float, default=1.0, help="games coming due a second")
-    p_load.add_argument("--clients", type=int, default=4, help="SMTP client connections")
+    p_load.add_argument("--clients", type=int, default=4,
+                        help="SMTP connections of the load generator's client process")
     p_load.add_argument("--tick", type=float, default=0.5, help="the server's tick_seconds")
     game_arg(p_load, options=False)
     p_load.add_argument("--scenario", help="a scenario of the game (default: its first)")

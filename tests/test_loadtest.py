@@ -45,8 +45,17 @@ def test_pbem_loadtest_with_tiny_numbers_loses_and_doubles_nothing(tmp_path):
     assert "nothing lost or doubled: met" in text
     # --limits: the bare parts measured in the same run, and each figure's ratio to its limit
     assert number(r"bare receiver \(aiosmtpd[^)]*\): (\d+) mails", text) == 200
-    for what in ("order mails acknowledged a second", "250 -> acknowledgement p99", "deadline -> both reports"):
+    for what in ("order mails acknowledged a second", "250 -> acknowledgement p99", "deadline -> both reports",
+                 "order mails accepted a second"):
         assert re.search(re.escape(what) + r".*: (\d+\.\d\d|-)", text), what
+    # the generator's own ceiling (the same client process against a sink that stores nothing)
+    assert number(r"the load generator's ceiling \([^)]*\): (\d+) mails/s", text) > 0
+    # how the CPU was shared, per mail acknowledged: the server (and its helpers), the load processes
+    assert re.search(r"server \(pbem serve and its \d+ helper processes[^)]*\): \d+\.\d CPU-s, \d+\.\d\d ms a mail", text)
+    assert re.search(r"load generator: \d+\.\d CPU-s, \d+\.\d\d ms a mail \(clients \d+\.\d, sink \d+\.\d, "
+                     r"driver \d+\.\d\)", text)
+    assert number(r"the server's mail reached the sink over (\d+) SMTP connections", text) > 0
+    assert re.search(r"started behind the schedule [^:]*: p50 \d+\.\d\d s", text)
 
 
 def test_copied_games_are_games_of_their_own_each_seat_at_its_own_address(tmp_path):

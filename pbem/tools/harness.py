@@ -9,8 +9,10 @@ orders marked FINAL, retrying until the server answers 250. Small helpers:
 ``free_port``, ``wait_until``, ``iso``, ``epoch``, ``percentile``,
 ``seconds``, ``integrity``, ``read_only``.
 
-Used by ``pbem loadtest`` (pbem/loadtest.py), tests/test_kill.py,
-tests/test_backup.py and tests/test_loadtest.py.
+Used by ``pbem loadtest`` (pbem/tools/loadtest.py: the server process and
+the helpers; its clients and sink are pbem/tools/loadgen.py's), ``pbem
+loadtest --scale`` (the relay too), tests/test_kill.py, tests/test_backup.py
+and tests/test_loadtest.py.
 """
 
 from __future__ import annotations

@@ -6,8 +6,12 @@ figure of a load run is printed beside what the bare parts do on the same machin
 
 - **the bare receiver**: the same aiosmtpd receiver as the server's (pbem.server.mail.smtpd), whose
   hook only stores each message in a SQLite table, one commit each (WAL, as the store) -- nothing
-  parsed, nothing answered. Mails a second from the same number of SMTP clients, and the time from
-  the start of each ``sendmail`` to its 250 (p50, p99).
+  parsed, nothing answered. Mails a second from the load test's own client process
+  (pbem.tools.loadgen: the same number of connections, prebuilt mails), and the time from the start
+  of each mail to its 250 (p50, p99), so that the load run's ratio compares like with like.
+- **the load generator's ceiling**: the same client process against a sink that stores nothing
+  (pbem.tools.loadgen's, in a process of its own): what the generator itself can offer on this
+  machine, and the CPU it and the sink take a mail.
 - **SQLite's commit rate**: one row inserted and committed at a time into a WAL file in the same
   folder, for a second or so: commits a second.
 - **one raw map render**: the game's first scenario's opening map, the SVG drawn once (not timed)
@@ -20,7 +24,6 @@ part; for a time, the limit divided by the figure).
 from __future__ import annotations
 
 import os
-import smtplib
 import sqlite3
 import tempfile
 import threading
@@ -28,30 +31,40 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from pbem.tools.harness import percentile
+from pbem.tools.harness import ServerProcess, percentile
+from pbem.tools.loadgen import Clients, Sink, orders_template
 
-BODY = ("GAME 1 SIDE Austria TURN 6AM KEY 0123456789abcdef0123\n"
-        + "".join(f"A{i} MOVE TO L{i} BY ROAD\n" for i in range(30)))
+BODY = "".join(f"A{i} MOVE TO L{i} BY ROAD\n" for i in range(30))  # after the header line: about a day's orders
 
 
 @dataclass
 class Limits:
     receiver_rate: float  # mails a second, stored one commit each
-    receiver_p50: float  # seconds from sendmail to 250
+    receiver_p50: float  # seconds from the start of a mail to its 250
     receiver_p99: float
     receiver_mails: int
     commit_rate: float  # commits a second
     render_seconds: float  # one map rasterised, best of three
     render_what: str
     load: tuple = ()  # the machine's load average when they were measured
+    clients: int = 0  # the client process's connections
+    generator_rate: float = 0.0  # mails a second the client process offers a sink that stores nothing
+    generator_p99: float = 0.0
+    generator_cpu: float = 0.0  # CPU seconds a mail in the client process
+    sink_cpu: float = 0.0  # CPU seconds a mail in the sink
 
     def lines(self) -> list[str]:
         return [
             f"limits (measured in this run, {os.cpu_count()} cores, load average "
             f"{' '.join(f'{x:.1f}' for x in self.load)}):",
             f"  bare receiver (aiosmtpd, each message stored in SQLite, one commit): {self.receiver_mails} mails, "
-            f"{self.receiver_rate:.0f} mails/s; sendmail -> 250 p50 {self.receiver_p50 * 1000:.1f} ms, "
-            f"p99 {self.receiver_p99 * 1000:.1f} ms",
+            f"{self.receiver_rate:.0f} mails/s; mail -> 250 p50 {self.receiver_p50 * 1000:.1f} ms, "
+            f"p99 {self.receiver_p99 * 1000:.1f} ms (fed by the load generator's client process, {self.clients} "
+            f"connections)",
+            f"  the load generator's ceiling (its client process, {self.clients} connections, against a sink storing "
+            f"nothing, in its own process): {self.generator_rate:.0f} mails/s; 250 p99 "
+            f"{self.generator_p99 * 1000:.1f} ms; CPU a mail: clients {self.generator_cpu * 1000:.2f} ms, "
+            f"sink {self.sink_cpu * 1000:.2f} ms",
             f"  SQLite commits (one row each, WAL): {self.commit_rate:.0f}/s",
             f"  one raw map render ({self.render_what}): {self.render_seconds * 1000:.0f} ms",
         ]
@@ -67,8 +80,30 @@ def ratio(figure: float | None, limit: float | None) -> str:
     return f"{figure / limit:.2f}"
 
 
+def flood(port: int, mails: int, connections: int) -> tuple[float, float, float, int, float]:
+    """Send ``mails`` orders mails to ``port`` from the load test's client process, as fast as its
+    ``connections`` go: (mails a second, p50, p99 of the time to each 250, mails accepted, the client
+    process's CPU seconds)."""
+    clients = Clients(port, connections, tag="flood", env=ServerProcess.environment())
+    try:
+        sender = "c1@load.invalid"
+        clients.template(1, 0, "Austria", sender, orders_template(sender, 1, "Austria", "0123456789abcdef0123",
+                                                                  "6 AM", BODY))
+        before = clients.cpu()
+        records, _ = clients.run("flood", {"games": [1] * mails})
+        used = (clients.cpu() or 0.0) - (before or 0.0)
+    finally:
+        clients.close()
+    accepted = [(started, at) for *_, started, at, _ in records if at is not None]
+    took = max((at for _, at in accepted), default=0.0) - min((started for started, _ in accepted), default=0.0)
+    latencies = [at - started for started, at in accepted]
+    return (len(accepted) / took if took > 0 else 0.0, percentile(latencies, 50) or 0.0,
+            percentile(latencies, 99) or 0.0, len(accepted), used)
+
+
 def bare_receiver(folder: Path, mails: int = 1000, clients: int = 4) -> tuple[float, float, float, int]:
-    """(mails a second, p50, p99 of sendmail -> 250, mails stored) of the bare receiver."""
+    """(mails a second, p50, p99 of the time to each 250, mails stored) of the bare receiver, fed by
+    the load test's client process with ``clients`` connections."""
     from pbem.server.mail.smtpd import start_smtpd
 
     database = folder / "bare-receiver.sqlite3"
@@ -84,34 +119,26 @@ def bare_receiver(folder: Path, mails: int = 1000, clients: int = 4) -> tuple[fl
             conn.execute("COMMIT")
 
     controller = start_smtpd(store, return_path=False)
-    latencies: list[float] = []
-    per_client = max(1, mails // max(1, clients))
-
-    def client(n: int) -> None:
-        mine = []
-        with smtplib.SMTP("127.0.0.1", controller.port, timeout=60) as smtp:
-            for i in range(per_client):
-                raw = (f"From: c{n}@load.invalid\r\nTo: pbem@load.invalid\r\nSubject: orders\r\n"
-                       f"Message-ID: <{n}.{i}@load.invalid>\r\n\r\n{BODY}").encode()
-                started = time.perf_counter()
-                smtp.sendmail(f"c{n}@load.invalid", ["pbem@load.invalid"], raw)
-                mine.append(time.perf_counter() - started)
-        with lock:
-            latencies.extend(mine)
-
     try:
-        threads = [threading.Thread(target=client, args=(n,)) for n in range(clients)]
-        started = time.perf_counter()
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
-        took = time.perf_counter() - started
+        rate, p50, p99, _, _ = flood(controller.port, mails, clients)
     finally:
         controller.stop()
     stored = conn.execute("SELECT COUNT(*) FROM inbound").fetchone()[0]
     conn.close()
-    return stored / took, percentile(latencies, 50), percentile(latencies, 99), stored
+    return rate, p50, p99, stored
+
+
+def generator_ceiling(mails: int = 1000, clients: int = 4) -> tuple[float, float, float, float, int]:
+    """(mails a second, p99 to each 250, the clients' and the sink's CPU seconds a mail, mails the sink
+    took) of the load test's client process against a sink that stores nothing."""
+    sink = Sink(count_only=True, env=ServerProcess.environment())
+    try:
+        before = sink.cpu() or 0.0
+        rate, _, p99, accepted, client_cpu = flood(sink.port, mails, clients)
+        sink_cpu = (sink.cpu() or 0.0) - before
+    finally:
+        took = sink.close()
+    return rate, p99, client_cpu / max(1, accepted), sink_cpu / max(1, accepted), took
 
 
 def commit_rate(folder: Path, seconds: float = 1.0) -> float:
@@ -164,5 +191,7 @@ def measure(folder=None, mails: int = 1000, clients: int = 4, game: str = "maren
     with tempfile.TemporaryDirectory(prefix="pbem-limits-", dir=folder) as tmp:
         rate, p50, p99, stored = bare_receiver(Path(tmp), mails, clients)
         commits = commit_rate(Path(tmp))
+    generator_rate, generator_p99, generator_cpu, sink_cpu, _ = generator_ceiling(mails, clients)
     seconds, what = raw_render(game, scenario)
-    return Limits(rate, p50, p99, stored, commits, seconds, what, os.getloadavg())
+    return Limits(rate, p50, p99, stored, commits, seconds, what, os.getloadavg(), clients, generator_rate,
+                  generator_p99, generator_cpu, sink_cpu)

@@ -2,8 +2,12 @@
 
 The server is ``pbem serve`` in a subprocess -- its SMTP receiver, its
 scheduler and its outbox sender, on its own SQLite file -- so the load
-generator does not share its interpreter. Its outgoing mail goes to a relay
-in this process (aiosmtpd on loopback) that notes when each message arrives.
+generator does not share its interpreter. Nor do the generator's parts share
+one (pbem/tools/loadgen.py): the SMTP clients are a process of their own that
+sends mails made beforehand (a bytes template per game and day), and the
+server's outgoing mail goes to an SMTP sink in another process that notes
+when each message arrives and hands the reports' views back to this one, the
+driver (the bots' orders, the schedule, the database watched, the checks).
 
 1. N games are created (both seats bot addresses, the day 6 hours long, no
    reminders), once: the database is kept in the work folder as a template
@@ -20,22 +24,23 @@ in this process (aiosmtpd on loopback) that notes when each message arrives.
 5. Drain: the run waits until every accepted mail has its acknowledgement and
    every resolved day its two reports (or ``--drain`` seconds), stops the
    server, and prints the figures: mails accepted and acknowledged a second,
-   the time from SMTP 250 to the acknowledgement at the relay, the time from
-   each deadline to the day resolved, its reports queued and delivered, and
-   every message lost or doubled.
+   the time from SMTP 250 to the acknowledgement at the sink, the time from
+   each deadline to the day resolved, its reports queued and delivered,
+   every message lost or doubled, and how the CPU was shared (the server's
+   process, its helpers, each load process, the rest of the machine: read
+   from /proc), per mail acknowledged.
 
-The server, the relay and the mail helpers are in pbem/harness.py, which the
+The server process and small helpers are in pbem/tools/harness.py, which the
 kill and backup tests drive the server with too.
 """
 
 from __future__ import annotations
 
-import itertools
 import json
 import math
 import os
 import shutil
-import smtplib
+import queue
 import sqlite3
 import sys
 import tempfile
@@ -45,8 +50,9 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
-from pbem.tools.harness import (BOT_DOMAIN, Delivery, Relay, ServerProcess, attached_json, epoch, iso, orders_mail,
-                          percentile, read_only, seconds, send_mail, wait_until)
+from pbem.tools.harness import (BOT_DOMAIN, Delivery, ServerProcess, epoch, iso, percentile, read_only, seconds,
+                                wait_until)
+from pbem.tools.loadgen import Clients, Sink, cpu_seconds, machine_busy, orders_template
 
 
 # -- the load test ------------------------------------------------------------------------------------
@@ -80,6 +86,7 @@ class Sent:
     started: float = 0.0
     accepted: float | None = None  # time.time() of the 250
     attempts: int = 0
+    due: float | None = None  # when the schedule had it sent (None: as soon as a connection was free)
 
 
 @dataclass
@@ -111,15 +118,16 @@ class LoadTest:
         self.acks: dict[str, list[Delivery]] = {}
         self.reports: dict[tuple[int, int, str], list[Delivery]] = {}
         self.lock = threading.Lock()
-        self.current: dict[int, dict] = {}  # game id -> {"day", "side", "view", "body"}
+        self.current: dict[int, dict] = {}  # game id -> {"day", "side", "view"}
         self.games: dict[int, dict] = {}  # game id -> seats, keys, seed
         self.address: dict[str, tuple[int, str]] = {}
         self.smtp_errors = 0
         self.days_seen: dict[tuple[int, int], tuple[float, str]] = {}
         self.reports_queued: dict[tuple[int, int, str], float] = {}
         self.deadline_of: dict[int, float] = {}
-        self.counter = itertools.count()
         self.view_errors: list[str] = []
+        self.deliveries: list[Delivery] = []
+        self.report_queue: queue.Queue = queue.Queue()
 
     # -- setting up -------------------------------------------------------------------------
 
@@ -189,101 +197,117 @@ class LoadTest:
         for game_id, info in self.games.items():
             game = Game(self.ruleset, scenario, info["seed"], [])
             side = game.turn().seats[0]
-            self.current[game_id] = {"day": game.day, "side": side,
-                                     "view": json.loads(json.dumps(game.view(side))), "body": None}
+            self.current[game_id] = {"day": game.day, "side": side, "view": json.loads(json.dumps(game.view(side)))}
 
     # -- mail ---------------------------------------------------------------------------------
 
-    def on_delivery(self, delivery: Delivery, raw: bytes) -> None:
-        if delivery.in_reply_to:
-            with self.lock:
-                self.acks.setdefault(delivery.in_reply_to, []).append(delivery)
-            return
-        if not delivery.is_report:
-            return
-        where = self.address.get(delivery.to)
-        if where is None:
-            return
-        game_id, side = where
+    def on_batch(self, batch: list[tuple]) -> None:
+        """The sink's reader thread: note each delivery; a report goes to the bot thread."""
+        reports = []
+        with self.lock:
+            for at, to, subject, message_id, in_reply_to, size, is_report, view in batch:
+                delivery = Delivery(at, to, subject, message_id, in_reply_to, size, is_report)
+                self.deliveries.append(delivery)
+                if in_reply_to:
+                    self.acks.setdefault(in_reply_to, []).append(delivery)
+                elif is_report and to in self.address:
+                    reports.append((delivery, view))
+        for report in reports:
+            self.report_queue.put(report)
+
+    def on_report(self, delivery: Delivery, view_bytes: bytes | None) -> None:
+        """A day's report to a seat: noted, and when its side moves next, the next day's orders made
+        (once per game and day) and handed to the clients."""
+        game_id, side = self.address[delivery.to]
         try:
-            view = attached_json(raw)
-        except Exception as exc:
-            self.view_errors.append(f"{delivery.subject}: {exc}")
+            view = json.loads(view_bytes)
+            day = view["day"] - 1
+        except Exception as exc:  # noqa: BLE001 -- counted and printed: the run goes on
+            self.view_errors.append(f"{delivery.subject}: {exc or type(exc).__name__}")
             return
-        day = view["day"] - 1
         with self.lock:
             self.reports.setdefault((game_id, day, side), []).append(delivery)
-            if side in view.get("to_move", ()) and not view.get("over"):
-                if view["day"] > self.current[game_id]["day"]:
-                    self.current[game_id] = {"day": view["day"], "side": side, "view": view, "body": None}
+            newer = (side in view.get("to_move", ()) and not view.get("over")
+                     and view["day"] > self.current[game_id]["day"])
+            if newer:
+                self.current[game_id] = {"day": view["day"], "side": side, "view": view}
+        if newer:
+            self.hand_over(game_id)
 
-    def next_mail(self, phase: str, game_id: int) -> tuple[Sent, bytes, str]:
+    def bot_thread(self) -> None:
+        while True:
+            report = self.report_queue.get()
+            if report is None:
+                return
+            self.on_report(*report)
+
+    def hand_over(self, game_id: int) -> None:
+        """The bot's orders for the game's current day, made into a mail template for the clients."""
         with self.lock:
             now = dict(self.current[game_id])
-        if now["body"] is None:
-            bot = self.ruleset.bots()["bot"]
-            now["body"] = bot.orders(self.scenario(), now["view"], self.games[game_id]["seed"])
-            with self.lock:
-                if self.current[game_id]["day"] == now["day"]:
-                    self.current[game_id]["body"] = now["body"]
-        side = now["side"]
-        info = self.games[game_id]
-        n = next(self.counter)
-        message_id = f"<load.{n}.{game_id}.{now['day']}@{BOT_DOMAIN}>"
-        sender = info["seats"][side]
-        raw = orders_mail(sender, game_id, side, info["keys"][side], now["view"], now["body"], message_id)
-        sent = Sent(message_id, game_id, side, now["day"], phase)
+        body = self.ruleset.bots()["bot"].orders(self.scenario(), now["view"], self.games[game_id]["seed"])
+        info, side = self.games[game_id], now["side"]
+        parts = orders_template(info["seats"][side], game_id, side, info["keys"][side], now["view"]["turn_label"],
+                                body)
         with self.lock:
-            self.sent[message_id] = sent
-        return sent, raw, sender
+            if self.current[game_id]["day"] != now["day"]:
+                return  # a later report came meanwhile: its own hand-over follows
+            self.clients.template(game_id, now["day"], side, info["seats"][side], parts)
 
-    def client(self, phase: str, jobs, stop_at: float | None) -> None:
-        """One SMTP client: a connection kept open, a message per job, retried until 250."""
-        smtp = None
-        for due_at, game_id in jobs:
-            if stop_at is not None and time.time() >= stop_at:
-                break
-            if due_at is not None:
-                delay = due_at - time.time()
-                if delay > 0:
-                    time.sleep(delay)
-                if stop_at is not None and time.time() >= stop_at:
-                    break
-            sent, raw, sender = self.next_mail(phase, game_id)
-            sent.started = time.time()
-            while True:
-                sent.attempts += 1
-                try:
-                    if smtp is None:
-                        smtp = smtplib.SMTP("127.0.0.1", self.server.smtp_port, timeout=30)
-                    send_mail(self.server.smtp_port, raw, sender, smtp=smtp)
-                    sent.accepted = time.time()
-                    break
-                except (OSError, smtplib.SMTPException):
-                    with self.lock:
-                        self.smtp_errors += 1
-                    try:
-                        if smtp is not None:
-                            smtp.close()
-                    except Exception:
-                        pass
-                    smtp = None
-                    if sent.attempts >= 5 or (stop_at is not None and time.time() >= stop_at + 30):
-                        break
-                    time.sleep(0.2)
-        if smtp is not None:
-            try:
-                smtp.quit()
-            except Exception:
-                pass
+    def run_phase(self, phase: str, jobs: dict) -> None:
+        records, errors = self.clients.run(phase, jobs)
+        self.smtp_errors += errors
+        with self.lock:
+            for message_id, game_id, side, day, due, started, accepted, attempts in records:
+                self.sent[message_id] = Sent(message_id, game_id, side, day, phase, started, accepted, attempts, due)
 
-    def run_clients(self, phase: str, jobs_for, count: int, stop_at: float | None) -> None:
-        threads = [threading.Thread(target=self.client, args=(phase, jobs_for(i), stop_at), daemon=True)
-                   for i in range(count)]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
+    # -- the CPU -------------------------------------------------------------------------------
+
+    def cpu_mark(self) -> dict:
+        """CPU seconds so far of the server's process group, each load process and the machine."""
+        server = {pid: cpu_seconds(pid) for pid in self.server.group()}
+        return {"at": time.time(), "server": {pid: v for pid, v in server.items() if v is not None},
+                "driver": cpu_seconds(os.getpid()), "clients": self.clients.cpu(), "sink": self.sink.cpu(),
+                "machine": machine_busy()}
+
+    def cpu_lines(self, marks: dict, acked: int) -> list[str]:
+        """How the CPU was shared from the window's start until the drain ended, per mail acknowledged."""
+        first, last = marks.get("start"), marks.get("drained")
+        if not first or not last or first["driver"] is None:
+            return ["CPU: not measured (no /proc here)"]
+        span = last["at"] - first["at"]
+        cores = os.cpu_count() or 1
+        main_pid = self.server.proc.pid
+        server = {pid: used - first["server"].get(pid, 0.0) for pid, used in last["server"].items()}
+        gone = [pid for pid in first["server"] if pid not in last["server"]]
+        main = server.get(main_pid, 0.0)
+        helpers = sum(server.values()) - main
+        load = {k: (last[k] or 0.0) - (first[k] or 0.0) for k in ("driver", "clients", "sink")}
+        machine = (last["machine"] - first["machine"]) if last["machine"] is not None else None
+        total_server, total_load = main + helpers, sum(load.values())
+
+        def per_mail(cpu: float) -> str:
+            return f"{cpu / acked * 1000:.2f} ms" if acked else "-"
+
+        lines = [f"CPU from the window's start to the drain's end ({span:.1f} s; {cores} cores: "
+                 f"{span * cores:.1f} CPU-s), per mail acknowledged ({acked}):",
+                 f"  server (pbem serve and its {len(server) - 1} helper processes"
+                 f"{f', {len(gone)} ended meanwhile, not counted' if gone else ''}): {total_server:.1f} CPU-s, "
+                 f"{per_mail(total_server)} a mail (its own process {main:.1f} CPU-s, {per_mail(main)}; "
+                 f"the helpers -- drawing -- {helpers:.1f})",
+                 f"  load generator: {total_load:.1f} CPU-s, {per_mail(total_load)} a mail (clients {load['clients']:.1f}, "
+                 f"sink {load['sink']:.1f}, driver {load['driver']:.1f})"]
+        if machine is not None:
+            lines.append(f"  the whole machine busy {machine:.1f} CPU-s ({machine / max(span * cores, 1e-9):.0%}); "
+                         f"other work beside this run {max(0.0, machine - total_server - total_load):.1f} CPU-s")
+        if acked and total_server:
+            lines.append(f"  at these costs {cores} cores hold at most {cores * acked / total_server:.0f} mails/s for "
+                         f"the server alone, {cores * acked / (total_server + total_load):.0f} with this load "
+                         f"generator beside it (goal 400)")
+        if acked and main:
+            lines.append(f"  the server's own process is one interpreter (one GIL): on one core at most "
+                         f"{acked / main:.0f} mails/s at its {main / acked * 1000:.2f} ms a mail")
+        return lines
 
     # -- watching the database ------------------------------------------------------------
 
@@ -332,12 +356,18 @@ class LoadTest:
         run_dir = self.prepare()
         self.opening_views()
         setup_seconds = time.monotonic() - started
-        self.relay = Relay(self.on_delivery, keep_raw=False)
-        self.server = ServerProcess(run_dir, self.relay.port, tick=s.tick)
+        env = ServerProcess.environment()
+        self.sink = Sink(self.on_batch, env=env)
+        self.server = ServerProcess(run_dir, self.sink.port, tick=s.tick)
         poll_stop = threading.Event()
+        bots = threading.Thread(target=self.bot_thread, name="bots", daemon=True)
+        bots.start()
         try:
             t0 = time.time()
             self.server.start()
+            self.clients = Clients(self.server.smtp_port, s.clients, env=env)
+            for game_id in self.games:
+                self.hand_over(game_id)
             listen_seconds = time.time() - t0
             welcomes = self.count("SELECT COUNT(*) FROM outbox")
             wait_until(lambda: self.count("SELECT COUNT(*) FROM outbox WHERE status IN ('queued', 'sending')") == 0,
@@ -348,8 +378,7 @@ class LoadTest:
             warm = None
             if s.warmup:
                 w0 = time.time()
-                share = [games[i::s.clients] for i in range(s.clients)]
-                self.run_clients("warmup", lambda i: [(None, g) for g in share[i]], s.clients, None)
+                self.run_phase("warmup", {"games": games})
                 warm_ids = [m for m, x in self.sent.items() if x.phase == "warmup" and x.accepted]
                 wait_until(lambda: all(m in self.acks for m in warm_ids), timeout=max(600, len(games) / 2),
                            interval=0.2, what="the warm-up acknowledgements")
@@ -371,13 +400,13 @@ class LoadTest:
             poller = threading.Thread(target=self.poll, args=(poll_stop,), daemon=True)
             poller.start()
             total = int(s.seconds * s.rate)
-
-            def jobs_for(i):
-                return ((start + k / s.rate, games[k % len(games)]) for k in range(i, total, s.clients))
-
             self.say(f"  measuring: {s.seconds:.0f} s at {s.rate:g} mails/s, {len(due)} games coming due")
-            self.run_clients("measure", jobs_for, s.clients, end)
+            marks = {}
+            at_start = threading.Timer(max(0.0, start - time.time()), lambda: marks.setdefault("start", self.cpu_mark()))
+            at_start.start()
+            self.run_phase("measure", {"games": games, "start": start, "rate": s.rate, "total": total, "stop_at": end})
             window_end = time.time()
+            at_start.join()
             measured = [x for x in self.sent.values() if x.phase == "measure"]
             accepted = [x for x in measured if x.accepted]
 
@@ -396,6 +425,7 @@ class LoadTest:
             except TimeoutError:
                 drained_ok = False
             drain_end = time.time()
+            marks["drained"] = self.cpu_mark()
             time.sleep(1.0)  # a late duplicate, if any, has a moment to show
             poll_stop.set()
             poller.join(5)
@@ -408,12 +438,17 @@ class LoadTest:
             conn.close()
         finally:
             poll_stop.set()
+            if hasattr(self, "clients"):
+                self.clients.close()
             self.server.stop()
-            self.relay.stop()
+            self.sink.close()
+            self.report_queue.put(None)
+            bots.join(10)
             shutil.rmtree(run_dir, ignore_errors=True)
 
         # -- figures
-        deliveries = self.relay.snapshot()
+        with self.lock:
+            deliveries = list(self.deliveries)
         by_id: dict[str, int] = {}
         for d in deliveries:
             by_id[d.message_id] = by_id.get(d.message_id, 0) + 1
@@ -459,8 +494,9 @@ class LoadTest:
         out.append(f"settings: --games {s.games} --seconds {s.seconds:g} --rate {s.rate:g} --due-rate {s.due_rate:g}"
                    f" --clients {s.clients} --tick {s.tick:g} --scenario {s.scenario}"
                    f"{'' if s.warmup else ' --no-warmup'}")
-        out.append(f"server: pbem serve in a subprocess (SMTP receiver, scheduler, outbox sender); relay and "
-                   f"{s.clients} SMTP clients in the load process")
+        out.append(f"server: pbem serve in a subprocess (SMTP receiver, scheduler, outbox sender); load: "
+                   f"{s.clients} SMTP connections in a client process (prebuilt mails), an SMTP sink in another, "
+                   f"the driver (bots, schedule, checks) in a third")
         out.append(f"setup: {s.games} games ready in {setup_seconds:.0f} s; server listening in "
                    f"{listen_seconds:.1f} s; {welcomes} welcome mails delivered in {welcome_seconds:.0f} s"
                    f" ({welcomes / max(welcome_seconds, 1e-9):.0f} mails/s)")
@@ -470,15 +506,23 @@ class LoadTest:
         out.append("")
         out.append(f"order mails: {total} scheduled, {len(measured)} sent, {len(accepted)} accepted (SMTP 250) in the "
                    f"{s.seconds:g} s window: {figures.accepted_rate:.1f} mails/s sustained")
-        out.append(f"  acknowledged at the relay: {len(acked)}, the last {last_ack - end:+.1f} s after the window "
+        out.append(f"  acknowledged at the sink: {len(acked)}, the last {last_ack - end:+.1f} s after the window "
                    f"closed: {figures.acked_rate:.1f} mails/s sustained")
         taken = sum(1 for x in accepted if outcome.get(x.message_id) == 1)
         out.append(f"  orders taken by the game: {taken} of {len(accepted)}; refused (the day had moved on): "
                    f"{sum(1 for x in accepted if outcome.get(x.message_id) == 0)}; "
                    f"SMTP errors retried: {self.smtp_errors}")
+        late = [x.started - x.due for x in measured if x.due is not None]
+        out.append(f"  started behind the schedule (a connection free, the mail due): p50 {seconds(percentile(late, 50))}, "
+                   f"p99 {seconds(percentile(late, 99))}, max {seconds(max(late, default=None))}")
+        if smtp_latency:
+            mean = sum(smtp_latency) / len(smtp_latency)
+            out.append(f"  the offer: {s.clients} connections, a mail {mean * 1000:.0f} ms on average to its 250: at most "
+                       f"{s.clients / max(mean, 1e-9):.0f} mails/s could be sent (asked: {s.rate:g}/s; more connections "
+                       f"offer more if the server takes them)")
         out.append(f"  SMTP 250 latency: p50 {seconds(percentile(smtp_latency, 50))}, "
                    f"p99 {seconds(percentile(smtp_latency, 99))}, max {seconds(max(smtp_latency, default=None))}")
-        out.append(f"  SMTP 250 -> acknowledgement at the relay: p50 {seconds(figures.ack_p50)}, "
+        out.append(f"  SMTP 250 -> acknowledgement at the sink: p50 {seconds(figures.ack_p50)}, "
                    f"p99 {seconds(figures.ack_p99)}, max {seconds(max(latencies, default=None))}")
         out.append(f"deadlines: {len(due)} games came due ({s.due_rate:g}/s), {len(resolved)} resolved")
         out.append(f"  deadline -> day resolved (seen in the database): p50 {seconds(percentile(to_resolved, 50))}, "
@@ -498,6 +542,9 @@ class LoadTest:
                    f"jobs not done {left_jobs}"
                    + ("" if drained_ok else f"; DRAIN TIMED OUT after {drain_end - window_end:.0f} s"
                       " (mail still in the outbox counts as lost above)"))
+        out += self.cpu_lines(marks, len(acked))
+        out.append(f"  the server's mail reached the sink over {self.sink.sessions} SMTP connections "
+                   f"({len(deliveries) / max(1, self.sink.sessions):.1f} messages a connection)")
         if self.view_errors:
             out.append(f"  unreadable reports: {len(self.view_errors)} (first: {self.view_errors[0]})")
         if figures.limits is not None:
@@ -510,8 +557,10 @@ class LoadTest:
             out.append(f"  order mails acknowledged a second {figures.acked_rate:.1f} / bare receiver "
                        f"{lim.receiver_rate:.0f}: {ratio(figures.acked_rate, lim.receiver_rate)}"
                        f" (offered: {s.rate:g}/s, the most this run could show: {ratio(s.rate, lim.receiver_rate)})")
-            out.append(f"  250 -> acknowledgement p99 {seconds(figures.ack_p99)} vs bare sendmail -> 250 p99 "
+            out.append(f"  250 -> acknowledgement p99 {seconds(figures.ack_p99)} vs bare mail -> 250 p99 "
                        f"{lim.receiver_p99 * 1000:.1f} ms: {ratio(lim.receiver_p99, figures.ack_p99)}")
+            out.append(f"  order mails accepted a second {figures.accepted_rate:.1f} / the load generator's ceiling "
+                       f"{lim.generator_rate:.0f}: {ratio(figures.accepted_rate, lim.generator_rate)}")
             p50 = percentile(to_delivered, 50)
             out.append(f"  deadline -> both reports delivered p50 {seconds(p50)} vs two raw map renders "
                        f"{two_maps * 1000:.0f} ms: {ratio(two_maps, p50)}")
