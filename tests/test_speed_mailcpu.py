@@ -171,10 +171,108 @@ def test_pbem_mailbench_prints_every_stage_against_the_bare_receiver(tmp_path):
     stages = mailbench(mails=12, games=1, rulesets=("marengo", "napoleon1815"), clients=2, workdir=tmp_path,
                        say=lines.append)
     text = "\n".join(lines)
-    assert [s.name.split(" ")[0] for s in stages] == ["bare", "receiver", "process", "send"]
-    assert all(s.mails == 12 for s in stages), stages
-    assert "12 stored, 12 processed (12 orders accepted), 12 answers queued" in text
-    assert "12 answers sent, 12 taken by the sink" in text
+    assert [s.name.split(" ")[0] for s in stages] == ["bare", "receiver", "receiver,", "process", "send"]
+    assert [s.mails for s in stages] == [12, 12, 12, 24, 24], stages  # both receivers' mails processed, answered
+    assert "the receiver stored 12 mails in " in text
+    assert "24 stored, 24 processed (24 orders accepted), 24 answers queued" in text
+    assert "24 answers sent, 24 taken by the sink" in text
     for stage in stages:
         assert stage.name in text
     assert "x bare" in text and "load average" in text
+
+
+# -- the receiver's rounds: inbox.Receipts -------------------------------------------------------------
+
+
+def orders(n: int, sender: str = "p@example.org") -> bytes:
+    return (f"From: {sender}\r\nTo: pbem@example.org\r\nSubject: orders\r\nMessage-ID: <r.{n}@example.org>\r\n\r\n"
+            f"GAME 1 KEY abc\r\nline {n}\r\n").encode()
+
+
+def receive_together(receipts, store, raws) -> list:
+    """``receipts.receive`` of every raw, each in a thread of its own, all handed in while the store is
+    busy with another transaction (so all but the first wait for one round); (id, duplicate) or the error."""
+    from pbem.tools.harness import wait_until
+
+    results: list = [None] * len(raws)
+
+    def one(i: int) -> None:
+        try:
+            results[i] = receipts.receive(raws[i])
+        except Exception as error:  # noqa: BLE001 - what the door would answer 451 to
+            results[i] = error
+
+    with store.transaction():  # the writer is busy: the receipts' first round waits for it
+        threads = [threading.Thread(target=one, args=(0,))]
+        threads[0].start()
+        wait_until(lambda: not receipts._waiting, timeout=30, what="the first round taken")
+        threads += [threading.Thread(target=one, args=(i,)) for i in range(1, len(raws))]
+        for t in threads[1:]:
+            t.start()
+        wait_until(lambda: len(receipts._waiting) == len(raws) - 1, timeout=30, what="every mail handed in")
+    for t in threads:
+        t.join(30)
+    return results
+
+
+@pytest.fixture
+def receipts_on(tmp_path):
+    from pbem.server.inbox import Receipts
+    from pbem.server.service import Service
+
+    store = Store(tmp_path / "pbem.sqlite3", clock=lambda: T0)
+    receipts = Receipts(Service(store, clock=lambda: T0))
+    yield receipts, store
+    receipts.stop()
+    store.close()
+
+
+def stored_now(path) -> list[bytes]:
+    """The messages stored, as another connection sees them (what is committed)."""
+    import sqlite3
+
+    conn = sqlite3.connect(str(path))
+    try:
+        return [bytes(r[0]) for r in conn.execute("SELECT raw FROM inbound ORDER BY id")]
+    finally:
+        conn.close()
+
+
+def test_messages_handed_in_together_are_stored_in_one_commit_and_each_returns_once_committed(receipts_on):
+    receipts, store = receipts_on
+    raws = [orders(n) for n in range(6)]
+    seen_on_return: dict[int, list[bytes]] = {}
+    real = receipts.receive
+
+    def receive_and_look(raw):
+        result = real(raw)
+        seen_on_return[raws.index(raw)] = stored_now(store.path)
+        return result
+
+    receipts.receive = receive_and_look
+    results = receive_together(receipts, store, raws)
+    assert [duplicate for _, duplicate in results] == [False] * 6
+    assert sorted(i for i, _ in results) == list(range(1, 7))
+    assert receipts.rounds == 2  # the first alone, then the five that waited, in one commit
+    for i, raw in enumerate(raws):
+        assert raw in seen_on_return[i]  # committed before its receive returned (before the 250)
+    assert sorted(stored_now(store.path)) == sorted(raws)
+
+
+def test_a_copy_in_the_same_round_is_the_first_ones_and_a_bad_message_fails_alone(receipts_on):
+    receipts, store = receipts_on
+    raws = [orders(1), orders(2), orders(1), None, orders(3)]
+    results = receive_together(receipts, store, raws)
+    assert isinstance(results[3], TypeError)  # the door answers 451 to it; the others are stored
+    assert results[2] == (results[0][0], True)  # the same Message-ID from the same sender: the first copy
+    assert [r[1] for i, r in enumerate(results) if i != 3] == [False, False, True, False]
+    assert sorted(stored_now(store.path)) == sorted({orders(1), orders(2), orders(3)})
+
+
+def test_a_stopped_receipts_refuses_and_stores_what_it_took(receipts_on):
+    receipts, store = receipts_on
+    assert receipts.receive(orders(1)) == (1, False)
+    receipts.stop()
+    with pytest.raises(RuntimeError):
+        receipts.receive(orders(2))
+    assert stored_now(store.path) == [orders(1)]

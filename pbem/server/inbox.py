@@ -19,7 +19,9 @@ from __future__ import annotations
 
 import logging
 import re
+import threading
 import time
+from concurrent.futures import Future
 from datetime import datetime
 
 from pbem.server import addresses, deadlines, i18n, throttle
@@ -60,6 +62,68 @@ HELP = commands.help_text  # the HELP mail in a language, its commands in that l
 def receive(service: Service, raw: bytes, source: str, received_at: datetime | None = None) -> tuple[int, bool]:
     """Store a message; returns (id, duplicate). The door acknowledges only after this."""
     return service.store.store_inbound(raw, source, received_at=received_at or service.now())
+
+
+class Receipts:
+    """Messages handed in by several threads at once (the SMTP receiver's connections), stored a
+    round at a time: every message waiting when a round begins is stored in one transaction, and
+    each ``receive`` returns only once the commit that holds its message is done -- so a door still
+    acknowledges only what is stored, for one commit (an fsync) a round instead of one a message.
+    A round whose transaction fails is stored again one message at a time, each failing alone.
+    ``stop()`` ends the thread that stores them."""
+
+    ROUND = 64  # messages stored in one commit at most
+
+    def __init__(self, service: Service, source: str = "smtp"):
+        self.service, self.source = service, source
+        self._waiting: list[tuple[bytes, Future]] = []
+        self._cond = threading.Condition()
+        self._stopping = False
+        self.rounds = 0  # commits made (for the benchmark: messages / rounds is the mean round)
+        self._thread = threading.Thread(target=self._run, name="receipts", daemon=True)
+        self._thread.start()
+
+    def receive(self, raw: bytes) -> tuple[int, bool]:
+        """Store a message; returns (id, duplicate) once it is committed (raises if it could not be)."""
+        done: Future = Future()
+        with self._cond:
+            if self._stopping:
+                raise RuntimeError("the receiver is stopping")
+            self._waiting.append((raw, done))
+            self._cond.notify()
+        return done.result()
+
+    def stop(self) -> None:
+        with self._cond:
+            self._stopping = True
+            self._cond.notify()
+        self._thread.join(timeout=30)
+
+    def _run(self) -> None:
+        while True:
+            with self._cond:
+                while not self._waiting and not self._stopping:
+                    self._cond.wait()
+                if not self._waiting:
+                    return  # stopping, nothing left
+                taken, self._waiting = self._waiting[:self.ROUND], self._waiting[self.ROUND:]
+            self._store(taken)
+
+    def _store(self, taken: list[tuple[bytes, Future]]) -> None:
+        try:
+            with self.service.store.transaction():
+                stored = [receive(self.service, raw, self.source) for raw, _ in taken]
+        except Exception:  # noqa: BLE001 - each again alone: one bad message fails alone
+            for raw, done in taken:
+                try:
+                    done.set_result(receive(self.service, raw, self.source))
+                except Exception as error:  # noqa: BLE001 - the door answers 451: the sender tries again
+                    done.set_exception(error)
+                self.rounds += 1
+            return
+        self.rounds += 1
+        for (_, done), result in zip(taken, stored):
+            done.set_result(result)
 
 
 def process_pending(service: Service, batch: int = BATCH, seconds: float = BATCH_SECONDS) -> int:

@@ -46,13 +46,18 @@ class Server:
         self.sender = make_sender(self.store, config, resolve=self.service.attachment)
         self.clock = Clock(self.service, self.sender, config.tick_seconds)
         self.smtpd = None
+        self.receipts = None  # the SMTP receiver's messages, stored a round a commit (inbox.Receipts)
         self.web = None
         self.web_thread = None
         self.clock_started = False
 
     def deliver(self, raw: bytes) -> None:
-        """The SMTP receiver's hook: store (the 250 waits for this), then wake the mail worker."""
-        inbox.receive(self.service, raw, "smtp")
+        """The SMTP receiver's hook: store (the 250 waits for its commit), then wake the mail worker.
+        The messages of connections arriving together are stored in one commit (``inbox.Receipts``)."""
+        if self.receipts is not None:
+            self.receipts.receive(raw)
+        else:
+            inbox.receive(self.service, raw, "smtp")
         self.clock.mail_arrived()
 
     def start(self) -> None:
@@ -79,10 +84,12 @@ class Server:
         if self.config.smtp_enabled:
             try:
                 limit = SenderLimit(self.config.smtp_sender_messages, self.config.smtp_sender_mib * 1024 * 1024)
+                self.receipts = inbox.Receipts(self.service, "smtp")
                 self.smtpd = start_smtpd(self.deliver, self.config.smtp_host, self.config.smtp_port,
                                          limit_bytes=self.config.max_message_bytes * 4, sender_limit=limit)
             except OSError as exc:
                 self.web.close()
+                self.receipts.stop()
                 raise PortInUse(f"the mail port {self.config.smtp_host}:{self.config.smtp_port} cannot be used "
                                 f"({exc.strerror}): is another pbem running? Set smtp_port in the config file, "
                                 f"or smtp_enabled = false") from None
@@ -113,6 +120,8 @@ class Server:
                 self.web_thread.join(timeout=10)
         if self.smtpd:
             self.smtpd.stop()
+        if self.receipts:
+            self.receipts.stop()  # after the receiver: every message it took is stored first
         if self.clock_started:
             self.clock.stop()
         self.drawer.shutdown(wait=True, cancel_futures=True)
