@@ -353,7 +353,7 @@ def handle(service: Service, row: dict, msg: Inbound | None = None) -> dict:
             lang = service.lang_of(game_id, side)  # LANGUAGE may have changed it: answered in the new one
             answer(text, command.title())
             return {"command": command, "game": game_id, "side": side}
-        submission = service.submit(game_id, side, msg.text, source=row["source"], who=sender)
+        submission = service.submit(game_id, side, msg.text, source=row["source"], who=sender, lang=lang)
     except (ServiceError, OrdersError) as exc:
         answer(i18n.translate(lang, "Nothing was done: %(why)s", why=i18n.error_text(exc, lang)) + read_note(msg, lang),
                "Refused")
