@@ -14,8 +14,8 @@ every thread of it; the SMTP clients and the sink run in processes of their own,
   keys warm (a seat's first mail pays a scrypt; the load test's seats send many);
 - **send**: the outbox sender delivering the N answers to a bare SMTP sink on loopback.
 
-``--profile`` prints a cProfile of each stage (the receiver's: both its threads, the event loop's
-and the store's). ``--serve`` measures the same mails through a real ``pbem serve`` (its CPU read
+``--profile`` prints a cProfile of each stage (the receiver's: its threads, the event loop's and
+the one that stores). ``--serve`` measures the same mails through a real ``pbem serve`` (its CPU read
 from /proc: every thread of the server's process, its drawing workers apart) after a warm-up round
 of one mail a seat: the server's CPU a mail, mails acknowledged a second and the SMTP 250 ->
 acknowledgement delay (p50, p99).
@@ -234,11 +234,14 @@ class Profiled:
         return out.getvalue()
 
 
-def timed_receiver(name: str, deliver, raws, clients: int, profile: bool) -> Stage:
-    """The receiver (pbem.server.mail.smtpd) with ``deliver`` as its hook: N mails from a child process."""
+def timed_receiver(name: str, deliver, raws, clients: int, profile: bool, receipts=None) -> Stage:
+    """The receiver (pbem.server.mail.smtpd) with ``deliver`` as its hook: N mails from a child process
+    (``receipts``: the ``inbox.Receipts`` behind ``deliver``, whose storing thread is profiled too)."""
     from pbem.server.mail.smtpd import start_smtpd
 
     prof = Profiled(profile)
+    if receipts is not None:
+        receipts._store = prof.wrap(receipts._store)  # runs in the receipts' own thread
     controller = start_smtpd(prof.wrap(deliver), return_path=True)
     try:
         prof.start(controller.loop)
@@ -285,7 +288,7 @@ def in_one_process(made: Mails, clients: int = 4, profile: bool = False, say=pri
         try:
             stages.append(timed_receiver("receiver, a commit a round (inbox.Receipts, as pbem serve)",
                                          receipts.receive, [(a, _resent(raw)) for a, raw in made.raws], clients,
-                                         profile))
+                                         profile, receipts))
         finally:
             receipts.stop()
         say(f"  the receiver stored {len(made.raws)} mails in {receipts.rounds} commits")
