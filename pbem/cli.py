@@ -186,7 +186,8 @@ def cmd_mailbench(args) -> int:
     if unknown:
         print(f"pbem mailbench: no game called {', '.join(unknown)} (pbem games lists them)", file=sys.stderr)
         return 2
-    mailbench(args.mails, args.games, names, args.clients, args.profile, args.serve, args.workdir)
+    mailbench(args.mails, args.games, names, args.clients, args.profile, args.serve or args.smtp_process, args.workdir,
+              smtp_process=args.smtp_process)
     return 0
 
 
@@ -705,6 +706,8 @@ def build_parser() -> argparse.ArgumentParser:
     p_mb.add_argument("--clients", type=int, default=4, help="SMTP connections sending at once")
     p_mb.add_argument("--profile", action="store_true", help="print a cProfile of each stage")
     p_mb.add_argument("--serve", action="store_true", help="then the same mails through a real pbem serve")
+    p_mb.add_argument("--smtp-process", action="store_true",
+                      help="--serve with the setting smtp_process: the receiver in a process of its own")
     p_mb.add_argument("--workdir", help="where the bench's databases are made (default: a temporary folder)")
     p_mb.set_defaults(func=cmd_mailbench)
 

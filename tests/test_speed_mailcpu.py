@@ -15,9 +15,11 @@ import io
 import itertools
 import re
 import smtplib
+import sqlite3
 import threading
 from datetime import datetime, timezone
 from email.generator import BytesGenerator
+from pathlib import Path
 
 import pytest
 
@@ -276,3 +278,83 @@ def test_a_stopped_receipts_refuses_and_stores_what_it_took(receipts_on):
     with pytest.raises(RuntimeError):
         receipts.receive(orders(2))
     assert stored_now(store.path) == [orders(1)]
+
+
+# -- the receiver in a process of its own: smtp_process ------------------------------------------------
+
+
+def test_the_receiver_in_a_process_of_its_own_stores_before_250_answers_every_mail_and_ends_with_the_server(tmp_path):
+    """``pbem serve`` with ``smtp_process``: orders mails sent over SMTP are each stored (by the child) and
+    answered (by the server); the child is the server's own process and is gone once the server is killed
+    (SIGKILL); a server started again on the same port takes and answers mail as before."""
+    import json
+    import os
+
+    from pbem.core.game import Game
+    from pbem.games import ruleset
+    from pbem.server.service import Service
+    from pbem.tools.harness import BOT_DOMAIN, Relay, ServerProcess, orders_mail, send_mail, wait_until
+    from pbem.tools.mailbench import receiver_pids
+
+    instance = tmp_path / "server"
+    instance.mkdir()
+    store = Store(instance / "pbem.sqlite3")
+    service = Service(store)
+    seats = {"austria": f"austria@{BOT_DOMAIN}", "france": f"france@{BOT_DOMAIN}"}
+    game_id, keys = service.create_game("Receiver", seats, seed=1, settings={"hours": 24, "reminders": []})
+    store.execute("UPDATE outbox SET status = 'sent'")
+    store.close()
+    rules = ruleset("marengo")
+    game = Game(rules, rules.load_scenario(next(iter(rules.scenarios().values()))), 1, [])
+    side = game.turn().seats[0]
+    view = json.loads(json.dumps(game.view(side)))
+    body = rules.bots()["bot"].orders(game.scenario, view, 1)
+
+    def mail(n: int) -> bytes:
+        return orders_mail(seats[side], game_id, side, keys[side], view, body, f"<proc.{n}@{BOT_DOMAIN}>")
+
+    acks: list[str] = []
+    relay = Relay(lambda d, raw: acks.append(d.in_reply_to) if d.in_reply_to else None, keep_raw=False)
+    server = ServerProcess(instance, relay.port, smtp_process=True)
+    try:
+        server.start()
+        children = receiver_pids(server)
+        assert len(children) == 1 and children[0] != server.proc.pid
+        for n in range(5):
+            send_mail(server.smtp_port, mail(n), seats[side])  # returns on the 250: stored by the child
+        wait_until(lambda: len(set(acks)) == 5, timeout=120, what="five answers")
+        server.kill()
+        wait_until(lambda: not os.path.exists(f"/proc/{children[0]}") or
+                   Path(f"/proc/{children[0]}/stat").read_text().rpartition(")")[2].split()[0] == "Z",
+                   timeout=30, what="the receiver gone with its server")
+        server.start()
+        send_mail(server.smtp_port, mail(5), seats[side])
+        wait_until(lambda: f"<proc.5@{BOT_DOMAIN}>" in acks, timeout=120, what="the answer after a restart")
+    finally:
+        server.stop()
+        relay.stop()
+    conn = sqlite3.connect(str(instance / "pbem.sqlite3"))
+    try:
+        assert conn.execute("SELECT status, COUNT(*) FROM inbound GROUP BY status").fetchall() == [("processed", 6)]
+    finally:
+        conn.close()
+    assert sorted(set(acks)) == sorted(f"<proc.{n}@{BOT_DOMAIN}>" for n in range(6))
+
+
+def test_the_receiver_process_on_a_port_in_use_stops_the_start_with_a_clear_error(tmp_path):
+    import socket
+
+    from pbem.server.config import Config
+    from pbem.server.serve import PortInUse, Server
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        config = Config(instance=str(tmp_path), web_port=0, smtp_port=taken.getsockname()[1], smtp_host="127.0.0.1",
+                        demo=False, secret_key="x", relay_host="127.0.0.1", relay_port=9, smtp_process=True)
+        server = Server(config)
+        try:
+            with pytest.raises(PortInUse, match="the mail port"):
+                server.start()
+        finally:
+            server.stop()

@@ -18,6 +18,7 @@ from pbem.server.config import Config
 from pbem.server.mail.outbox import Sender
 from pbem.server.mail.limits import SenderLimit
 from pbem.server.mail.smtpd import start_smtpd
+from pbem.server.receiver import ReceiverProcess
 from pbem.render.png import render_png
 from pbem.server.scheduler import Clock
 from pbem.server.service import Service
@@ -47,6 +48,7 @@ class Server:
         self.clock = Clock(self.service, self.sender, config.tick_seconds)
         self.smtpd = None
         self.receipts = None  # the SMTP receiver's messages, stored a round a commit (inbox.Receipts)
+        self.receiver = None  # the SMTP receiver in a process of its own (setting smtp_process)
         self.web = None
         self.web_thread = None
         self.clock_started = False
@@ -83,13 +85,17 @@ class Server:
                             f"({exc.strerror}): is another pbem running? Set web_port in the config file") from None
         if self.config.smtp_enabled:
             try:
-                limit = SenderLimit(self.config.smtp_sender_messages, self.config.smtp_sender_mib * 1024 * 1024)
-                self.receipts = inbox.Receipts(self.service, "smtp")
-                self.smtpd = start_smtpd(self.deliver, self.config.smtp_host, self.config.smtp_port,
-                                         limit_bytes=self.config.max_message_bytes * 4, sender_limit=limit)
+                if self.config.smtp_process:
+                    self.receiver = ReceiverProcess(self.config, self.clock.mail_arrived)
+                else:
+                    limit = SenderLimit(self.config.smtp_sender_messages, self.config.smtp_sender_mib * 1024 * 1024)
+                    self.receipts = inbox.Receipts(self.service, "smtp")
+                    self.smtpd = start_smtpd(self.deliver, self.config.smtp_host, self.config.smtp_port,
+                                             limit_bytes=self.config.max_message_bytes * 4, sender_limit=limit)
             except OSError as exc:
                 self.web.close()
-                self.receipts.stop()
+                if self.receipts:
+                    self.receipts.stop()
                 raise PortInUse(f"the mail port {self.config.smtp_host}:{self.config.smtp_port} cannot be used "
                                 f"({exc.strerror}): is another pbem running? Set smtp_port in the config file, "
                                 f"or smtp_enabled = false") from None
@@ -109,7 +115,7 @@ class Server:
 
     @property
     def smtp_port(self) -> int | None:
-        return self.smtpd.port if self.smtpd else None
+        return self.receiver.port if self.receiver else self.smtpd.port if self.smtpd else None
 
     def stop(self) -> None:
         if self.web:
@@ -122,6 +128,8 @@ class Server:
             self.smtpd.stop()
         if self.receipts:
             self.receipts.stop()  # after the receiver: every message it took is stored first
+        if self.receiver:
+            self.receiver.stop()
         if self.clock_started:
             self.clock.stop()
         self.drawer.shutdown(wait=True, cancel_futures=True)
