@@ -196,7 +196,7 @@ def plain_bytes(row, from_addr: str = "pbem@localhost", domain=None, texts=None,
                 lang: str | None = None) -> bytes | None:
     """The message of a row with a text alone (an answer: no HTML, no attachment) as the bytes
     ``smtplib.send_message(build_email(...))`` sends, byte for byte, written here without the email
-    package's header objects (two thirds of what building and flattening an answer cost); None when
+    package's header objects (most of what building and flattening an answer cost); None when
     the row is not one it writes exactly so (an HTML part, an attachment, an address with a name or
     not ASCII, a header line the package would fold): then ``build_email`` builds it."""
     if row.get("html_ref") or row.get("html") or json.loads(row["attachments"] or "[]"):
