@@ -124,6 +124,42 @@ def test_what_bytes_cannot_hold_exactly_is_built_as_before(change):
     assert plain_bytes({**row, **change}, FROM) is None
 
 
+@pytest.mark.parametrize("name, value, raw, written", [
+    ("Subject", "x" * 69, False, True),  # "Subject: " and 69: a line of 78, as policy.default writes it
+    ("Subject", "x" * 70, False, False),  # 79: it would fold it
+    ("In-Reply-To", "<a.1@b>", False, True),
+    ("In-Reply-To", "<a\tb@c>", False, False),
+    ("In-Reply-To", "<a  b@c>", False, False),
+    ("In-Reply-To", "<a\nb@c>", False, False),
+    ("In-Reply-To", "<a\rb@c>", False, False),
+    ("In-Reply-To", " <a@b>", False, False),
+    ("In-Reply-To", "=?utf-8?q?a?=", False, False),
+    ("Subject", "é", False, False),
+    ("Subject", "", False, False),
+    ("Subject", "=?utf-8?b?" + "x" * 57 + "?=", True, True),  # an encoded subject's first line of 78
+    ("Subject", "=?utf-8?b?" + "x" * 58 + "?=", True, False),
+    ("Subject", "=?utf-8?b?eA==?=\n " + "x" * 77, True, True),  # a folded line of 78
+    ("Subject", "=?utf-8?b?eA==?=\n " + "x" * 78, True, False),
+    ("Subject", "=?utf-8?b?eA==?=\nx", True, False),  # a folded line must begin with a space
+    ("Subject", "=?utf-8?b?" + "x" * 58 + "?=\n x", True, False),
+    ("Subject", "=?utf-8?b?eA==?=\n ok\n bad\tbut-kept\nbad", True, False),
+])
+def test_a_header_is_written_as_bytes_only_as_the_email_package_writes_it(name, value, raw, written):
+    from pbem.server.mail.outbox import _kept_as_written
+
+    assert _kept_as_written(name, value, raw=raw) is written
+
+
+def test_the_defaults_and_a_row_without_attachments_are_written_as_build_email_writes_them():
+    row = {"id": 5, "created": "2026-11-24T00:10:00Z", "to_addr": "p@example.org", "subject": "[pbem 3] Answer",
+           "body": "text", "html": None, "attachments": None, "in_reply_to": None, "message_id": None}
+    assert plain_bytes(row) == sent_by_send_message(build_email(row))
+    assert plain_bytes(row, FROM, "other.example") == sent_by_send_message(build_email(row, FROM, "other.example"))
+    assert b"@other.example>" in plain_bytes(row, FROM, "other.example")
+    assert plain_bytes(row, FROM) == sent_by_send_message(build_email(row, FROM))
+    assert b"@games.example.org>" in plain_bytes(row, FROM)
+
+
 def test_a_sender_with_a_name_is_built_as_before():
     row = {"id": 5, "created": "2026-11-24T00:10:00Z", "to_addr": "p@example.org", "subject": "[pbem 3] Answer",
            "body": "text", "html": None, "attachments": "[]", "in_reply_to": None, "message_id": None}
