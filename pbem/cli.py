@@ -177,6 +177,20 @@ def cmd_bench(args) -> int:
     return 0
 
 
+def cmd_mailbench(args) -> int:
+    from pbem.games import rulesets
+    from pbem.tools.mailbench import GAMES, mailbench
+
+    names = args.game or [name for name in GAMES if name in rulesets()]
+    unknown = [name for name in names if name not in rulesets()]
+    if unknown:
+        print(f"pbem mailbench: no game called {', '.join(unknown)} (pbem games lists them)", file=sys.stderr)
+        return 2
+    mailbench(args.mails, args.games, names, args.clients, args.profile, args.serve or args.smtp_process, args.workdir,
+              smtp_process=args.smtp_process)
+    return 0
+
+
 def game_of_first(name: str):
     """A game's ruleset and its first scenario, loaded."""
     from pbem.games import ruleset
@@ -684,6 +698,19 @@ def build_parser() -> argparse.ArgumentParser:
     p_bench.add_argument("--draw", action="store_true",
                          help="drawing figures instead: ms a map against a raw render, maps a second on every core")
     p_bench.set_defaults(func=cmd_bench)
+
+    p_mb = sub.add_parser("mailbench", help="the server's CPU per order mail, stage by stage (receive, process, "
+                                            "send), against the bare receiver measured in the same run")
+    p_mb.add_argument("--mails", type=int, default=1000, help="how many orders mails")
+    p_mb.add_argument("--games", type=int, default=2, help="games of each ruleset the mails are spread over")
+    p_mb.add_argument("--game", action="append", help="a ruleset to send orders for (repeatable; default: every one)")
+    p_mb.add_argument("--clients", type=int, default=4, help="SMTP connections sending at once")
+    p_mb.add_argument("--profile", action="store_true", help="print a cProfile of each stage")
+    p_mb.add_argument("--serve", action="store_true", help="then the same mails through a real pbem serve")
+    p_mb.add_argument("--smtp-process", action="store_true",
+                      help="--serve with the setting smtp_process: the receiver in a process of its own")
+    p_mb.add_argument("--workdir", help="where the bench's databases are made (default: a temporary folder)")
+    p_mb.set_defaults(func=cmd_mailbench)
 
     return parser
 

@@ -18,6 +18,7 @@ from pbem.server.config import Config
 from pbem.server.mail.outbox import Sender
 from pbem.server.mail.limits import SenderLimit
 from pbem.server.mail.smtpd import start_smtpd
+from pbem.server.receiver import ReceiverProcess
 from pbem.render.png import render_png
 from pbem.server.scheduler import Clock
 from pbem.server.service import Service
@@ -46,13 +47,19 @@ class Server:
         self.sender = make_sender(self.store, config, resolve=self.service.attachment)
         self.clock = Clock(self.service, self.sender, config.tick_seconds)
         self.smtpd = None
+        self.receipts = None  # the SMTP receiver's messages, stored a round a commit (inbox.Receipts)
+        self.receiver = None  # the SMTP receiver in a process of its own (setting smtp_process)
         self.web = None
         self.web_thread = None
         self.clock_started = False
 
     def deliver(self, raw: bytes) -> None:
-        """The SMTP receiver's hook: store (the 250 waits for this), then wake the mail worker."""
-        inbox.receive(self.service, raw, "smtp")
+        """The SMTP receiver's hook: store (the 250 waits for its commit), then wake the mail worker.
+        The messages of connections arriving together are stored in one commit (``inbox.Receipts``)."""
+        if self.receipts is not None:
+            self.receipts.receive(raw)
+        else:
+            inbox.receive(self.service, raw, "smtp")
         self.clock.mail_arrived()
 
     def start(self) -> None:
@@ -78,11 +85,17 @@ class Server:
                             f"({exc.strerror}): is another pbem running? Set web_port in the config file") from None
         if self.config.smtp_enabled:
             try:
-                limit = SenderLimit(self.config.smtp_sender_messages, self.config.smtp_sender_mib * 1024 * 1024)
-                self.smtpd = start_smtpd(self.deliver, self.config.smtp_host, self.config.smtp_port,
-                                         limit_bytes=self.config.max_message_bytes * 4, sender_limit=limit)
+                if self.config.smtp_process:
+                    self.receiver = ReceiverProcess(self.config, self.clock.mail_arrived)
+                else:
+                    limit = SenderLimit(self.config.smtp_sender_messages, self.config.smtp_sender_mib * 1024 * 1024)
+                    self.receipts = inbox.Receipts(self.service, "smtp")
+                    self.smtpd = start_smtpd(self.deliver, self.config.smtp_host, self.config.smtp_port,
+                                             limit_bytes=self.config.max_message_bytes * 4, sender_limit=limit)
             except OSError as exc:
                 self.web.close()
+                if self.receipts:
+                    self.receipts.stop()
                 raise PortInUse(f"the mail port {self.config.smtp_host}:{self.config.smtp_port} cannot be used "
                                 f"({exc.strerror}): is another pbem running? Set smtp_port in the config file, "
                                 f"or smtp_enabled = false") from None
@@ -102,7 +115,7 @@ class Server:
 
     @property
     def smtp_port(self) -> int | None:
-        return self.smtpd.port if self.smtpd else None
+        return self.receiver.port if self.receiver else self.smtpd.port if self.smtpd else None
 
     def stop(self) -> None:
         if self.web:
@@ -113,6 +126,10 @@ class Server:
                 self.web_thread.join(timeout=10)
         if self.smtpd:
             self.smtpd.stop()
+        if self.receipts:
+            self.receipts.stop()  # after the receiver: every message it took is stored first
+        if self.receiver:
+            self.receiver.stop()
         if self.clock_started:
             self.clock.stop()
         self.drawer.shutdown(wait=True, cancel_futures=True)

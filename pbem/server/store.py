@@ -33,6 +33,7 @@ from pathlib import Path
 
 from sqlite_utils import Database
 from sqlite_utils.migrations import Migrations
+from sqlite_utils.utils import dedupe_keys
 
 from pbem.server import dedupe
 from pbem.server.readers import Readers
@@ -462,7 +463,12 @@ class Store:
         if not getattr(self._mine, "depth", 0):
             return self._readers.query(sql, params)
         with self._lock:
-            return list(self.db.query(sql, params))
+            if sql.lstrip()[:6].upper() != "SELECT":  # sqlite-utils refuses, undone, a statement giving no rows
+                return list(self.db.query(sql, params))
+            # a SELECT read at once (sqlite-utils would wrap it in a savepoint of its own: three statements a read)
+            cursor = self.db.conn.execute(sql, params)
+            names = dedupe_keys(d[0] for d in cursor.description)  # as sqlite-utils names a column twice named
+            return [dict(zip(names, row)) for row in cursor.fetchall()]
 
     def execute(self, sql: str, params=()) -> sqlite3.Cursor:
         """Run one statement in its own transaction (or the caller's)."""

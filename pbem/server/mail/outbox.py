@@ -32,6 +32,7 @@ after. A crash in between leaves it ``sending``; it is retried once its lease
 from __future__ import annotations
 
 import base64
+import email.policy
 import json
 import os
 import re
@@ -39,6 +40,7 @@ import smtplib
 import socket
 import time
 from datetime import datetime, timedelta
+from email.contentmanager import _encode_text  # what EmailMessage.set_content encodes a text with
 from email.header import Header
 from email.message import EmailMessage
 from email.utils import format_datetime
@@ -182,6 +184,63 @@ def build_email(row, from_addr: str = "pbem@localhost", domain=None, resolve=Non
             maintype, _, subtype = part["mime"].partition("/")
             msg.add_attachment(content(part, resolve), maintype, subtype, filename=part["filename"])
     return msg
+
+
+SIMPLE_ADDRESS = re.compile(r"[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9.-]+")
+"""An address the email package writes as it is given (no name, quotes, brackets or non-ASCII)."""
+FROM_LINE = re.compile(r"^From ", re.MULTILINE)
+HEADER_LINE = 78  # policy.default's max_line_length: a longer header line would be folded
+
+
+def plain_bytes(row, from_addr: str = "pbem@localhost", domain=None, texts=None,
+                lang: str | None = None) -> bytes | None:
+    """The message of a row with a text alone (an answer: no HTML, no attachment) as the bytes
+    ``smtplib.send_message(build_email(...))`` sends, byte for byte, written here without the email
+    package's header objects (most of what building and flattening an answer cost); None when
+    the row is not one it writes exactly so (an HTML part, an attachment, an address with a name or
+    not ASCII, a header line the package would fold): then ``build_email`` builds it."""
+    if row.get("html_ref") or row.get("html") or json.loads(row["attachments"] or "[]"):
+        return None
+    to = row["to_addr"] or ""  # pragma: no mutate (None and "" match no address, nor does a text put for them)
+    if not (SIMPLE_ADDRESS.fullmatch(from_addr) and SIMPLE_ADDRESS.fullmatch(to)):
+        return None
+    if not domain:
+        domain = from_addr.rpartition("@")[2]  # pragma: no mutate (a simple address has one "@", and a domain)
+    encoded = not row["subject"].isascii()  # encoded and folded here, as build_email does
+    subject = subject_header(row["subject"]) if encoded else row["subject"]
+    headers = [("From", from_addr), ("To", row["to_addr"]), ("Subject", subject),
+               ("Date", format_datetime(_created(row))), ("Message-ID", row.get("message_id") or message_id(row, domain))]
+    if row.get("in_reply_to"):
+        headers += [("In-Reply-To", row["in_reply_to"]), ("References", row["in_reply_to"])]
+    lines = []
+    for name, value in headers:
+        if not _kept_as_written(name, value, raw=encoded and name == "Subject"):
+            return None
+        lines.append(f"{name}: {value}".replace("\n", "\r\n"))
+    text = mark_text(_kept(row, "body", texts), lang)
+    cte, payload = _encode_text(text, "utf-8",  # pragma: no mutate (a codec's name is case-blind)
+                                None, email.policy.default)
+    payload = FROM_LINE.sub(">From ", payload)  # as smtplib's generator writes a body (mangle_from_)
+    lines += ["Auto-Submitted: auto-generated", "X-Auto-Response-Suppress: All",
+              'Content-Type: text/plain; charset="utf-8"', f"Content-Transfer-Encoding: {cte}", "MIME-Version: 1.0",
+              "", payload.replace("\n", "\r\n")]
+    # 8bit (short lines, not ASCII): the text's own UTF-8 bytes. Never so today -- every language's marker
+    # line is longer than 78 bytes, so a text is 7bit, quoted-printable or base64 -- kept for a shorter one.
+    return "\r\n".join(lines).encode("ascii", "surrogateescape")  # pragma: no mutate (see above: ASCII, today)
+
+
+def _kept_as_written(name: str, value: str, raw: bool) -> bool:
+    """Whether policy.default writes header ``name: value`` as it is: ASCII, no encoded word to
+    decode again (an encoded Subject given ``raw``, already folded, excepted), no space at either
+    end or doubled, and no line it would fold again."""
+    if not value or not value.isascii() or value != value.strip() or "\r" in value:
+        return False
+    if raw:
+        lines = value.split("\n")
+        return len(name) + 2 + len(lines[0]) <= HEADER_LINE and all(
+            line.startswith(" ") and len(line) <= HEADER_LINE for line in lines[1:])
+    return ("\n" not in value and "=?" not in value and "  " not in value and "\t" not in value
+            and len(name) + 2 + len(value) <= HEADER_LINE)
 
 
 def _kept(row, column: str, texts) -> str | None:
@@ -330,12 +389,18 @@ class Sender:
 
     def _deliver(self, row) -> None:
         try:
-            msg = build_email(row, self.from_addr, self.domain, self.resolve, self.store.text,
-                              lang=row.get("lang") or self.store.language_of(row["to_addr"]))
+            lang = row.get("lang") or self.store.language_of(row["to_addr"])
+            # an answer (a text alone) to a relay: its bytes written at once, the same as build_email's
+            raw = plain_bytes(row, self.from_addr, self.domain, self.store.text, lang) if self.relay else None
+            msg = build_email(row, self.from_addr, self.domain, self.resolve, self.store.text, lang=lang) \
+                if raw is None else None
         except DrawingFailed:
             raise  # retried with the backoff, as a relay that failed
         except Exception as error:
             raise Unsendable(f"the message cannot be built: {error}") from error
+        if raw is not None:
+            self._connection().sendmail(self.from_addr, [row["to_addr"]], raw)
+            return
         if self.relay is None:
             self._deliver_maildir(msg, row)
             return

@@ -128,13 +128,28 @@ def _content(line: str) -> str:
     return line[match.end():] if match else line
 
 
+_UPPERED: tuple = (None, frozenset())  # (the words last given, them in upper case with the header words)
+
+
+def _upper_words(words) -> frozenset[str]:
+    """``words`` in upper case, with the header's words: made once for the same (frozen) set of words, which
+    the server gives every mail (pbem.server.inbox.mail_words), where making it was a fifth of a mail's parse."""
+    global _UPPERED
+    if _UPPERED[0] is words and isinstance(words, frozenset):
+        return _UPPERED[1]
+    upper = frozenset({w.upper() for w in words} | set(HEADER_ALIASES))
+    if isinstance(words, frozenset):
+        _UPPERED = (words, upper)
+    return upper
+
+
 class _Reader:
     """The lines of a reply with what is known of each, computed once (the scans stay
     linear on a mail of a million lines)."""
 
     def __init__(self, text: str, words):
         self.lines = lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-        self.words = {w.upper() for w in words} | set(HEADER_ALIASES)
+        self.words = _upper_words(words)
         self.has_words = bool(words)
         n = self.n = len(lines)
         self.filled = [False] * n

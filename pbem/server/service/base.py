@@ -93,13 +93,13 @@ class ServiceBase:
         the stored log's while the log's length and last entry are its own: one row read, where
         reading and decoding the whole log (4-5 times a mail) was most of a cache hit's cost."""
         with self.lock:
-            info = self.store.get_game(game_id)
             cached = self._games.get(game_id)
-            if cached is not None:
+            if cached is not None:  # a game is never deleted, nor its ruleset, scenario, seed or options changed
                 length, last = self.store.log_tail(game_id)
                 if length == len(cached.log) and (not length or cached.log[-1] == last):
                     self._games.move_to_end(game_id)
                     return cached
+            info = self.store.get_game(game_id)
             log = self.store.read_log(game_id)
             game = Game(ruleset(info["ruleset"]), self.scenario(info["ruleset"], info["scenario"]), info["seed"],
                         log, options=info["options"])
@@ -228,7 +228,7 @@ class ServiceBase:
         its player's), with the time left (``side=None``: the moderator, in UTC). ``when``: a
         deadline about to be set."""
         info = self.info(game_id)
-        when = when or self.deadline(game_id)
+        when = when or deadlines.parse_iso(info.get("deadline"))  # self.deadline(game_id), without reading it again
         lang = lang or (self.lang_of(game_id, side) if side else "en")
         if when is None:
             return i18n.translate(lang, NO_DEADLINE.get(info["status"], NOT_YET_SET))
