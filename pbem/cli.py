@@ -396,7 +396,7 @@ def cmd_loadtest(args) -> int:
                             clients=args.clients, tick=args.tick, game=args.game, scenario=args.scenario,
                             workdir=args.workdir,
                             warmup=not args.no_warmup, drain=180.0 if args.drain is None else args.drain,
-                            limits=args.limits)
+                            limits=args.limits, smtp_process=args.smtp_process)
     figures = run_loadtest(settings)
     text = str(figures)
     print(text)
@@ -632,6 +632,8 @@ def build_parser() -> argparse.ArgumentParser:
                         help="also measure, in the same run, the bare receiver, SQLite's commit rate and one raw "
                              "map render, and print each figure's ratio to its limit")
     p_load.add_argument("--limits-only", action="store_true", help="measure and print the limits only, no load run")
+    p_load.add_argument("--smtp-process", action="store_true",
+                        help="the server with the setting smtp_process: its SMTP receiver in a process of its own")
     p_load.add_argument("--resolution", type=int, metavar="N", default=0,
                         help="no load run: resolve N games due at once, in batches and one a transaction, beside "
                              "the engine's time and one commit")

@@ -74,6 +74,7 @@ class LoadSettings:
     warmup: bool = True
     drain: float = 180.0  # most seconds to wait after the window for late mail
     limits: bool = False  # also measure the bare parts in this run and print each figure's ratio (tools/limits.py)
+    smtp_process: bool = False  # the server's setting smtp_process: its SMTP receiver in a process of its own
 
 
 @dataclass
@@ -294,7 +295,7 @@ class LoadTest:
                  f"  server (pbem serve and its {len(server) - 1} helper processes"
                  f"{f', {len(gone)} ended meanwhile, not counted' if gone else ''}): {total_server:.1f} CPU-s, "
                  f"{per_mail(total_server)} a mail (its own process {main:.1f} CPU-s, {per_mail(main)}; "
-                 f"the helpers -- drawing -- {helpers:.1f})",
+                 f"the helpers -- drawing{', the SMTP receiver' if self.s.smtp_process else ''} -- {helpers:.1f})",
                  f"  load generator: {total_load:.1f} CPU-s, {per_mail(total_load)} a mail (clients {load['clients']:.1f}, "
                  f"sink {load['sink']:.1f}, driver {load['driver']:.1f})"]
         if machine is not None:
@@ -358,7 +359,7 @@ class LoadTest:
         setup_seconds = time.monotonic() - started
         env = ServerProcess.environment()
         self.sink = Sink(self.on_batch, env=env)
-        self.server = ServerProcess(run_dir, self.sink.port, tick=s.tick)
+        self.server = ServerProcess(run_dir, self.sink.port, tick=s.tick, smtp_process=s.smtp_process)
         poll_stop = threading.Event()
         bots = threading.Thread(target=self.bot_thread, name="bots", daemon=True)
         bots.start()
@@ -493,8 +494,9 @@ class LoadTest:
                    f"Python {sys.version.split()[0]}")
         out.append(f"settings: --games {s.games} --seconds {s.seconds:g} --rate {s.rate:g} --due-rate {s.due_rate:g}"
                    f" --clients {s.clients} --tick {s.tick:g} --scenario {s.scenario}"
-                   f"{'' if s.warmup else ' --no-warmup'}")
-        out.append(f"server: pbem serve in a subprocess (SMTP receiver, scheduler, outbox sender); load: "
+                   f"{'' if s.warmup else ' --no-warmup'}{' --smtp-process' if s.smtp_process else ''}")
+        out.append(f"server: pbem serve in a subprocess (SMTP receiver"
+                   f"{' in a child process of its own' if s.smtp_process else ''}, scheduler, outbox sender); load: "
                    f"{s.clients} SMTP connections in a client process (prebuilt mails), an SMTP sink in another, "
                    f"the driver (bots, schedule, checks) in a third")
         out.append(f"setup: {s.games} games ready in {setup_seconds:.0f} s; server listening in "
