@@ -105,10 +105,10 @@ class SideTurn:
                check=None) -> tuple[str, ...]:
         """Ask ``side`` a decision (pbem.core.decisions); the answer, told to the side
         when it was not its own at the time (a default, a standing order, the log)."""
-        labels = dict(options)  # a label may be a Text (a block): the decision keeps its English
-        decision = Decision(side=side, kind=kind, question=str(question),
+        labels = dict(options)  # a label may be a Text (a block): the decision writes its English when read
+        decision = Decision(side=side, kind=kind, question=question,
                             options=tuple(k for k, _ in options), default=tuple(default),
-                            labels=tuple((k, str(v)) for k, v in options), min=lo, max=hi,
+                            labels=tuple(options), min=lo, max=hi,
                             said=question if isinstance(question, Text) else None,
                             said_labels=tuple((k, v) for k, v in options if isinstance(v, Text)))
         answer = self.decider.decide(decision, given=given, source=source or self.source_for(side), check=check)
