@@ -201,3 +201,22 @@ def test_an_event_made_is_the_dataclass_it_was():
     assert said == Event("move", "A 1.", owner="austria", seen="B.", said=say("A %(x)s.", x=1),
                          seen_said=say("B."))
     assert copy.deepcopy(said) == said
+
+
+def test_a_day_copies_its_position_as_deepcopy_would():
+    from pbem.core.game import deep_copy
+
+    class Own:
+        asked = []
+
+        def __deepcopy__(self, memo):
+            Own.asked.append(memo)
+            return "its own copy"
+
+    assert deep_copy(Own()) == "its own copy" and Own.asked == [{}]  # asked with a new memo, as deepcopy asks it
+    plain = {"blocks": [{"id": "A1", "strength": 3}]}
+    copied = deep_copy(plain)
+    assert copied == plain and copied["blocks"][0] is not plain["blocks"][0]  # no __deepcopy__: deepcopy's walk
+    rules, scenario = setting("marengo")
+    state = play(rules, scenario, 1).days[10].after
+    assert rules.digest(deep_copy(state)) == rules.digest(copy.deepcopy(state))
