@@ -220,3 +220,29 @@ def test_a_day_copies_its_position_as_deepcopy_would():
     rules, scenario = setting("marengo")
     state = play(rules, scenario, 1).days[10].after
     assert rules.digest(deep_copy(state)) == rules.digest(copy.deepcopy(state))
+
+
+def test_a_sides_blocks_on_the_map_kept_in_play_are_a_scans_in_order():
+    rules, scenario = setting("marengo")
+    game = play(rules, scenario, 4)
+
+    def scan(state, side):
+        return [b.id for b in state.blocks.values() if b.side == side and b.status == "map"]
+
+    for day in game.days:
+        state = copy.deepcopy(day.after)  # in play at once, its lists built on the way
+        for side in ("austria", "france"):
+            assert [b.id for b in state.side_blocks(side)] == scan(state, side)
+        assert state.check_index()
+    listed = state.side_blocks("austria")
+    listed.clear()  # the caller's own list
+    assert [b.id for b in state.side_blocks("austria")] == scan(state, "austria") != []
+    first, last = state.side_blocks("austria")[0], state.side_blocks("austria")[-1]
+    for block in (first, last):  # off the map and back: in the blocks' order again, not at the end
+        where = (block.locale, block.facing)
+        state.put(block, None, status="eliminated")
+        assert block.id not in [b.id for b in state.side_blocks("austria")] and state.check_index()
+        state.put(block, *where)
+        assert [b.id for b in state.side_blocks("austria")] == scan(state, "austria") and state.check_index()
+    fresh = type(state)(day=0, blocks=copy.deepcopy(state.blocks))  # not in play: a scan, no index built
+    assert [b.id for b in fresh.side_blocks("austria")] == scan(fresh, "austria") and fresh._where is None
