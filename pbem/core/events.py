@@ -97,8 +97,8 @@ def _keep(event: Event, written: str, value) -> None:
 
 
 # After the dataclass is made: its __eq__, __repr__ and to_dict go through these properties (its __init__ writes
-# the dict itself). They
-# are made here, at import, and ask _english at each reading (so a mutation test can change what it does).
+# the dict itself). They are made here, at import, and ask _english at each reading (so a mutation test can
+# change what it does).
 Event.text = property(lambda event: _english(event, "_text", "said"),
                       lambda event, value: _keep(event, "_text", value))
 Event.seen = property(lambda event: _english(event, "_seen", "seen_said"),
