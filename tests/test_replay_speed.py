@@ -12,6 +12,7 @@ import pytest
 
 from pbem.core.game import Game
 from pbem.core.ruleset import Turn
+from pbem.lang import Text
 from pbem.games import ruleset
 from pbem.tools.selfplay import play
 
@@ -99,3 +100,149 @@ def test_a_game_asks_its_seats_once():
 
     game = Game(Counting(), scenario, 1, play(rules, scenario, 1).log)
     assert game.seats() == ("austria", "france") and len(game.days) > 20 and len(asked) == 1
+
+
+# -- replay2: what a replay no longer says at once, and the names said once
+
+class Counted(Text):
+    """A Text that counts how often its English (or any language) is written."""
+    written = 0
+
+    def read_in(self, tongue):
+        Counted.written += 1
+        return super().read_in(tongue)
+
+
+def test_a_decisions_question_and_labels_given_as_texts_are_english_when_read_and_written_once():
+    from pbem.core.decisions import Decision
+
+    Counted.written = 0
+    question = Counted("Retreat %(block)s to?", {"block": "A1"})
+    lazy = Decision("austria", "retreat", question, ("a", "b"), ("a",),
+                    labels=(("a", Counted("Alessandria")), ("b", "Bosco")), said=question)
+    assert Counted.written == 0  # made, nothing written
+    plain = Decision("austria", "retreat", "Retreat A1 to?", ("a", "b"), ("a",),
+                     labels=(("a", "Alessandria"), ("b", "Bosco")))
+    assert lazy.question == "Retreat A1 to?" and type(lazy.question) is str
+    assert lazy.labels == (("a", "Alessandria"), ("b", "Bosco")) and all(type(v) is str for _, v in lazy.labels)
+    assert Counted.written == 2
+    assert lazy == plain and hash(lazy) == hash(plain) and repr(lazy) == repr(plain)
+    assert lazy.to_dict() == plain.to_dict() and lazy.label("a") == "Alessandria"
+    assert lazy.read(["alessandria"]) == ("a",)
+    lazy.to_dict(), lazy.labels, lazy.question
+    assert Counted.written == 2  # kept once written
+    with pytest.raises(AttributeError):
+        lazy.question = "another"  # still frozen
+    assert Decision("a", "k", "Q?", ("x",), ("x",)).labels == ()
+
+
+def test_a_decision_of_a_replayed_day_keeps_its_texts_unwritten_until_read():
+    rules, scenario = setting("marengo")
+    game = play(rules, scenario, 2)
+    again = Game(rules, scenario, 2, game.log)
+    records = [r for d in again.days for r in d.decisions]
+    assert records
+    assert any(not isinstance(r.decision.__dict__["_question"], str) for r in records)  # not written at once
+    assert [r.to_dict() for d in again.days for r in d.decisions] == [r.to_dict() for d in game.days
+                                                                       for r in d.decisions]
+
+
+def test_the_names_of_blocks_and_reserves_are_the_sentences_they_were_in_every_language():
+    from types import SimpleNamespace
+
+    from pbem.games.simmons.turn import SideTurn, adjective
+    from pbem.lang import say
+
+    rules, scenario = setting("marengo")
+    turn = SideTurn.__new__(SideTurn)
+    turn.board = scenario.board
+    block = SimpleNamespace(id="A1", name="Ott", type="infantry", strength=3, side="austria")
+    unnamed = SimpleNamespace(id="B2", name="B2", type="cavalry", strength=2, side="france")
+    locale = next(iter(scenario.board.locales))
+    assert rules.tongue("fr").say(turn.own(block)) != str(turn.own(block))  # the languages differ
+    made = {
+        "own": (turn.own(block), say("%(block)s (%(kind)s %(strength)d)", block="A1 Ott", kind=say("infantry"),
+                                     strength=3)),
+        "own at a strength": (turn.own(block, 1), say("%(block)s (%(kind)s %(strength)d)", block="A1 Ott",
+                                                      kind=say("infantry"), strength=1)),
+        "own unnamed": (turn.own(unnamed), say("%(block)s (%(kind)s %(strength)d)", block="B2",
+                                               kind=say("cavalry"), strength=2)),
+        "shown": (turn.shown(unnamed, 1), say("%(side)s %(kind)s %(strength)d", side=say("French"),
+                                             kind=say("cavalry"), strength=1)),
+        "reserve": (turn.place(locale, None), say("%(place)s (reserve)", place=turn.name(locale))),
+        "adjective": (adjective("austria"), say("Austrian")),
+    }
+    for what, (kept, fresh) in made.items():
+        assert kept == fresh, what
+        for lang in ("en", "fr", "ru", "uk", "zh"):
+            assert rules.tongue(lang).say(kept) == rules.tongue(lang).say(fresh), (what, lang)
+    assert turn.own(block) is turn.own(block)  # said once, shared
+    block.strength = 2
+    assert str(turn.own(block)) == "A1 Ott (infantry 2)"  # the block as it is now, not as first said
+    other = list(scenario.board.locales)[1]
+    assert turn.place(locale, other) == f"{turn.name(locale)}>{turn.name(other)}"
+
+
+def test_an_event_made_is_the_dataclass_it_was():
+    from pbem.core.events import Event
+    from pbem.lang import say
+
+    one, two = Event("move"), Event("move")
+    assert one.data == {} and one.data is not two.data  # each its own dict
+    assert Event("move", data=None).data is None  # as given
+    full = Event("move", "A moved.", {"a": 1}, owner=("austria",), seen="Something moved.", seen_data={"b": 2},
+                 witnesses=("france",), said=None, seen_said=None)
+    assert (full.kind, full.text, full.data, full.owner, full.seen, full.seen_data, full.witnesses) == (
+        "move", "A moved.", {"a": 1}, ("austria",), "Something moved.", {"b": 2}, ("france",))
+    assert full.to_dict() == {"kind": "move", "text": "A moved.", "data": {"a": 1}, "owner": ("austria",),
+                              "seen": "Something moved.", "seen_data": {"b": 2}, "witnesses": ["france"]}
+    said = Event("move", said=say("A %(x)s.", x=1), owner="austria", seen_said=say("B."))
+    assert (said.text, said.seen) == ("A 1.", "B.")
+    assert said == Event("move", "A 1.", owner="austria", seen="B.", said=say("A %(x)s.", x=1),
+                         seen_said=say("B."))
+    assert copy.deepcopy(said) == said
+
+
+def test_a_day_copies_its_position_as_deepcopy_would():
+    from pbem.core.game import deep_copy
+
+    class Own:
+        asked = []
+
+        def __deepcopy__(self, memo):
+            Own.asked.append(memo)
+            return "its own copy"
+
+    assert deep_copy(Own()) == "its own copy" and Own.asked == [{}]  # asked with a new memo, as deepcopy asks it
+    plain = {"blocks": [{"id": "A1", "strength": 3}]}
+    copied = deep_copy(plain)
+    assert copied == plain and copied["blocks"][0] is not plain["blocks"][0]  # no __deepcopy__: deepcopy's walk
+    rules, scenario = setting("marengo")
+    state = play(rules, scenario, 1).days[10].after
+    assert rules.digest(deep_copy(state)) == rules.digest(copy.deepcopy(state))
+
+
+def test_a_sides_blocks_on_the_map_kept_in_play_are_a_scans_in_order():
+    rules, scenario = setting("marengo")
+    game = play(rules, scenario, 4)
+
+    def scan(state, side):
+        return [b.id for b in state.blocks.values() if b.side == side and b.status == "map"]
+
+    for day in game.days:
+        state = copy.deepcopy(day.after)  # in play at once, its lists built on the way
+        for side in ("austria", "france"):
+            assert [b.id for b in state.side_blocks(side)] == scan(state, side)
+        assert state.check_index()
+    listed = state.side_blocks("austria")
+    listed.clear()  # the caller's own list
+    assert [b.id for b in state.side_blocks("austria")] == scan(state, "austria") != []
+    first, last = state.side_blocks("austria")[0], state.side_blocks("austria")[-1]
+    for block in (first, last):  # off the map and back: in the blocks' order again, not at the end
+        where = (block.locale, block.facing)
+        state.put(block, None, status="eliminated")
+        assert block.id not in [b.id for b in state.side_blocks("austria")] and state.check_index()
+        state.put(block, *where)
+        assert [b.id for b in state.side_blocks("austria")] == scan(state, "austria") and state.check_index()
+    fresh = type(state)(day=0, blocks=copy.deepcopy(state.blocks))  # not in play: a scan, no index built
+    assert [b.id for b in fresh.side_blocks("austria")] == scan(fresh, "austria") and fresh._where is None

@@ -389,3 +389,17 @@ def test_a_moderators_amendment_of_a_past_day_reads_the_later_days_texts_again(t
     assert len(later) == 5 and believed_ and not any(o is not None for o in believed_)
     assert parses >= len(later) + 1  # ...so every later day's text was read again (some twice: lines that no
     # longer fit the new position are left out and the rest read again), and the amended one
+
+
+@pytest.mark.parametrize("name", ["marengo", "triomphe"])
+def test_the_parsers_version_does_not_hold_where_the_scenario_was_read_from(name):
+    """The server's files moved (another release directory): the stored parses stay believed. A scenario's
+    figures changed: they do not."""
+    rules = ruleset(name)
+    scenario = rules.load_scenario(next(iter(rules.scenarios().values())))
+    codec = rules.orders_form(scenario).codec
+    moved = replace(scenario, path="/srv/pbem-2.0/maps/" + Path(scenario.path).name)
+    assert moved.path != scenario.path
+    assert parser_version(moved, codec) == parser_version(scenario, codec) == rules.orders_form(moved).version
+    assert parser_version(replace(scenario, rounds=scenario.rounds - 1), codec) != \
+        parser_version(scenario, codec)

@@ -32,6 +32,11 @@ class Decision:
     ``options`` are keys the deciding side may see (never an enemy block id);
     ``labels`` maps each key to the text shown to that side. An answer is a
     tuple of between ``min`` and ``max`` distinct option keys.
+
+    ``question`` and each label may be given as a :class:`pbem.lang.Text`: their English is
+    written when first read (and kept), not when the decision is made -- a game replayed from
+    its log (issue 15) makes every day's decisions and reads few of them. Read, they are
+    always English strings, as when given so.
     """
 
     side: str
@@ -112,6 +117,30 @@ class Decision:
             if key not in self.options:
                 return f"{key!r} is not one of the options ({', '.join(self.options) or 'none'})"
         return None
+
+
+def _english(decision: Decision, kept: str):
+    """The field ``kept`` of ``decision`` (``_question``, ``_labels``) in English: a Text given
+    there written now, once, and kept."""
+    value = decision.__dict__[kept]  # always there: the dataclass's __init__ gives every field through _keep
+    if kept == "_question":
+        if not isinstance(value, str):
+            value = decision.__dict__[kept] = str(value)
+    elif any(not isinstance(label, str) for _, label in value):
+        value = decision.__dict__[kept] = tuple((key, str(label)) for key, label in value)
+    return value
+
+
+def _keep(decision: Decision, kept: str, value) -> None:
+    decision.__dict__[kept] = value if kept == "_question" else tuple(value)
+
+
+# After the dataclass is made, as pbem/core/events.py does for an event's text: its __init__ (through
+# object.__setattr__, frozen as it is), __eq__, __hash__, __repr__ and to_dict go through these properties.
+Decision.question = property(lambda decision: _english(decision, "_question"),
+                             lambda decision, value: _keep(decision, "_question", value))
+Decision.labels = property(lambda decision: _english(decision, "_labels"),
+                           lambda decision, value: _keep(decision, "_labels", value))
 
 
 @dataclass

@@ -20,8 +20,10 @@ from dataclasses import dataclass, field
 
 from pbem.lang import Tongue, Text
 
+_NO_DATA: dict = {}  # the mark of ``data`` left out (never stored: each event gets its own dict)
 
-@dataclass
+
+@dataclass(init=False)
 class Event:
     kind: str
     text: str = ""
@@ -32,6 +34,15 @@ class Event:
     witnesses: tuple[str, ...] | None = None
     said: Text | None = None
     seen_said: Text | None = None
+
+    def __init__(self, kind: str, text: str = "", data: dict | None = _NO_DATA, owner=None, seen: str | None = None,
+                 seen_data: dict | None = None, witnesses: tuple[str, ...] | None = None, said: Text | None = None,
+                 seen_said: Text | None = None):
+        """The dataclass's own __init__, written out: every field in the instance's dict at once (the
+        texts under the names their properties read, below), without a call for each -- a replay makes
+        thousands of events (issue 15). ``data`` left out is a new empty dict."""
+        self.__dict__.update(kind=kind, _text=text, data={} if data is _NO_DATA else data, owner=owner, _seen=seen,
+                             seen_data=seen_data, witnesses=witnesses, said=said, seen_said=seen_said)
 
     def owners(self) -> tuple[str, ...]:
         """The seats that know the full description (empty: everyone does)."""
@@ -75,7 +86,7 @@ def _english(event: Event, written: str, said: str):
     """The field ``written`` of ``event`` as given, else (``""`` for the text, None for the seen
     text) the English sentence of its Text ``said``, written when first read and kept."""
     empty = "" if written == "_text" else None
-    value = event.__dict__[written]  # always there: the dataclass's __init__ gives every field through _keep
+    value = event.__dict__[written]  # always there: Event.__init__ gives every field
     if value == empty and (text := event.__dict__.get(said)) is not None:
         value = event.__dict__[written] = str(text)
     return value
@@ -85,8 +96,9 @@ def _keep(event: Event, written: str, value) -> None:
     event.__dict__[written] = value
 
 
-# After the dataclass is made: its __init__, __eq__, __repr__ and to_dict go through these properties. They
-# are made here, at import, and ask _english at each reading (so a mutation test can change what it does).
+# After the dataclass is made: its __eq__, __repr__ and to_dict go through these properties (its __init__ writes
+# the dict itself). They are made here, at import, and ask _english at each reading (so a mutation test can
+# change what it does).
 Event.text = property(lambda event: _english(event, "_text", "said"),
                       lambda event, value: _keep(event, "_text", value))
 Event.seen = property(lambda event: _english(event, "_seen", "seen_said"),

@@ -293,7 +293,7 @@ class Game:
         decider = Decider(answers=self.answers(day), ask=ask, choose=choose)
         chance = self.chance.for_turn(day)
         try:
-            after, events = self.ruleset.resolve(self.scenario, copy.deepcopy(state), orders, decider, chance)
+            after, events = self.ruleset.resolve(self.scenario, deep_copy(state), orders, decider, chance)
         except Pending as pending:
             self.pending = pending
             raise
@@ -344,6 +344,14 @@ class Game:
         """Undo day ``day`` and every later one (their orders stay in the log)."""
         self.log.append({"kind": "rewind", "day": day})
         self.replay()
+
+
+def deep_copy(state):
+    """``copy.deepcopy(state)``: a state that copies itself (``__deepcopy__``, as Marengo's, Triomphe's and Napoleon
+    1815's do) is asked directly, with a new memo, as deepcopy would ask it -- without deepcopy's bookkeeping
+    around it (its memo's keep-alive list raised and caught a KeyError at every day's copy)."""
+    own = getattr(state, "__deepcopy__", None)
+    return own({}) if own is not None else copy.deepcopy(state)
 
 
 class GameOver(Exception):

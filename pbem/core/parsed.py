@@ -175,9 +175,16 @@ def parser_version(scenario, codec: Codec) -> str:
     return digest.hexdigest()[:32]
 
 
+WHERE_READ = {"canonical": False}
+"""The metadata of a dataclass field that :func:`canonical` leaves out (a scenario's file path)."""
+
+
 def canonical(value, _stack: frozenset = frozenset()) -> str:
     """A text of ``value`` that is the same in every process (sets sorted, no object addresses):
-    dataclasses by their fields, objects by their attributes, containers by their items."""
+    dataclasses by their fields, objects by their attributes, containers by their items. A dataclass's
+    field marked ``metadata={"canonical": False}`` is left out: where a scenario was read from (its
+    ``path``, :data:`WHERE_READ`) is not what it says, and would make every stored parse stale when the
+    server's files move (another release directory, another checkout)."""
     if value is None or isinstance(value, (str, int, float, bool, Path)):
         return repr(value)
     if id(value) in _stack:
@@ -192,7 +199,8 @@ def canonical(value, _stack: frozenset = frozenset()) -> str:
         return type(value).__name__ + "(" + ",".join(canonical(item, inner) for item in value) + ")"
     if dataclasses.is_dataclass(value):
         return type(value).__name__ + "(" + ",".join(
-            f"{f.name}={canonical(getattr(value, f.name), inner)}" for f in dataclasses.fields(value)) + ")"
+            f"{f.name}={canonical(getattr(value, f.name), inner)}" for f in dataclasses.fields(value)
+            if f.metadata.get("canonical", True)) + ")"
     if hasattr(value, "__dict__"):
         return type(value).__name__ + canonical(vars(value), inner)
     if callable(value):

@@ -6,9 +6,10 @@ printed game would print on its board or charts lives in that file.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
+from pbem.core.parsed import WHERE_READ
 from pbem.games.simmons.board import Board, MapError, load_board
 from pbem.games.simmons.scenario import (
     RoundClock, Spec, check_french_starts, read_block, read_first_hour, read_retreat_toward, scenario_file,
@@ -34,7 +35,7 @@ class Scenario(RoundClock):
     rounds: int = 16
     first_hour: int = 6
     retreat_toward: dict | None = None
-    path: str = ""
+    path: str = field(default="", metadata=WHERE_READ)  # where it was read from: not in the parser's version
 
     def block(self, block_id: str) -> BlockSpec:
         for spec in self.blocks:

@@ -6,6 +6,7 @@ can be copied, compared, hashed and stored as JSON.
 
 from __future__ import annotations
 
+from bisect import insort
 from dataclasses import dataclass, field
 
 from pbem.games.simmons.sides import enemy  # noqa: F401 (the game's name)
@@ -52,10 +53,13 @@ class State(Saved):
         # check_index() says whether that held; self-play checks it every day.
         self._where: dict[tuple[str, str], list[Block]] | None = None
         self._rank: dict[str, int] = {}
+        # and each side's blocks on the map, in the order of self.blocks (side_blocks), kept with _where
+        self._on_map: dict[str, list[Block]] = {}
 
     def _index(self) -> dict[tuple[str, str], list[Block]]:
         if self._where is None:
             self._where = where_of(self.blocks.values())
+            self._on_map = on_map_of(self.blocks.values())
             if not self._rank:
                 self._rank = {bid: i for i, bid in enumerate(self.blocks)}
         return self._where
@@ -65,10 +69,18 @@ class State(Saved):
         or off the map (``locale=None`` with the ``status`` it gets)."""
         where = self._where
         if where is not None:
-            if block.status == "map":
+            was = block.status == "map"
+            if was:
                 where[(block.locale, block.side)].remove(block)
             if status == "map":
                 where.setdefault((locale, block.side), []).append(block)
+            if was != (status == "map"):  # on or off the map: the side's list too, in the blocks' order
+                side = self._on_map.setdefault(block.side, [])
+                if was:
+                    side.remove(block)
+                else:
+                    rank = self._rank
+                    insort(side, block, key=lambda b: rank[b.id])
         block.status, block.locale, block.facing = status, locale, facing
 
     def check_index(self) -> bool:
@@ -78,7 +90,11 @@ class State(Saved):
         def ids(where):
             return {key: {b.id for b in bucket} for key, bucket in where.items() if bucket}
 
-        return ids(where_of(self.blocks.values())) == ids(self._where)
+        def in_order(on_map):
+            return {side: [b.id for b in bucket] for side, bucket in on_map.items() if bucket}
+
+        return (ids(where_of(self.blocks.values())) == ids(self._where)
+                and in_order(on_map_of(self.blocks.values())) == in_order(self._on_map))
 
     def _in_order(self, blocks: list[Block]) -> list[Block]:
         """Blocks in the order of ``self.blocks`` (as a scan would give them)."""
@@ -89,6 +105,8 @@ class State(Saved):
     def side_blocks(self, side: str, on_map: bool = True) -> list[Block]:
         if not on_map:
             return [b for b in self.blocks.values() if b.side == side]
+        if self._where is not None:  # in play: the list kept beside the index (a copy: the caller's own)
+            return list(self._on_map.get(side, ()))
         return [b for b in self.blocks.values() if b.side == side and b.status == "map"]
 
     def in_locale(self, locale: str, side: str | None = None) -> list[Block]:
@@ -121,12 +139,14 @@ class State(Saved):
         """
         blocks = {}
         where: dict[tuple[str, str], list[Block]] = {}  # the copy's index, built on the way (as where_of)
+        on_map: dict[str, list[Block]] = {side: [] for side in SIDES}  # and its lists (as on_map_of)
         new = object.__new__
         for bid, b in self.blocks.items():
             c = new(Block)
             c.__dict__ = fields = b.__dict__.copy()
             blocks[bid] = c
             if fields["status"] == "map":
+                on_map[fields["side"]].append(c)
                 key = (fields["locale"], fields["side"])
                 bucket = where.get(key)
                 if bucket is None:
@@ -140,6 +160,7 @@ class State(Saved):
             french_start=list(self.french_start), winner=self.winner, victory=self.victory, over=self.over,
             last_moves=list(self.last_moves),
             _where=where,  # the copy is in play at once
+            _on_map=on_map,
             _rank=self._rank or {bid: i for i, bid in enumerate(blocks)},  # same blocks, same order
         )
         return copied
@@ -147,6 +168,15 @@ class State(Saved):
     def __deepcopy__(self, memo) -> "State":
         return self.copy()
 
+
+
+def on_map_of(blocks) -> dict[str, list[Block]]:
+    """Each side's blocks on the map, in the order given (State.side_blocks)."""
+    out: dict[str, list[Block]] = {}
+    for b in blocks:
+        if b.status == "map":
+            out.setdefault(b.side, []).append(b)
+    return out
 
 
 def where_of(blocks) -> dict[tuple[str, str], list[Block]]:

@@ -12,6 +12,8 @@ order, the default, or the player by mail).
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from pbem.core.decisions import Decider, Decision
 from pbem.core.events import Event
 from pbem.lang import Text, say
@@ -51,21 +53,18 @@ class SideTurn:
 
     def place(self, locale: str, facing: str | None) -> Text | str:
         if facing is None:
-            return say("%(place)s (reserve)", place=self.name(locale))
+            return in_reserve(self.name(locale))
         return f"{self.name(locale)}>{self.name(facing)}"
 
     def own(self, block, strength: int | None = None) -> Text:
         """A block as its owner knows it (a block without a name of its own, as in cases, by its id):
         a Text, its type in the reader's language (``str()``: the English)."""
-        name = f" {block.name}" if block.name and block.name != block.id else ""
-        return say("%(block)s (%(kind)s %(strength)d)", block=f"{block.id}{name}", kind=say(block.type),
-                   strength=block.strength if strength is None else strength)
+        return owned(block.id, block.name, block.type, block.strength if strength is None else strength)
 
     @staticmethod
     def shown(block, strength: int | None = None) -> Text:
         """A revealed block as its enemy sees it: side, type and strength only."""
-        return say("%(side)s %(kind)s %(strength)d", side=adjective(block.side), kind=say(block.type),
-                   strength=block.strength if strength is None else strength)
+        return seen_block(block.side, block.type, block.strength if strength is None else strength)
 
     # -- telling what happened
 
@@ -105,10 +104,10 @@ class SideTurn:
                check=None) -> tuple[str, ...]:
         """Ask ``side`` a decision (pbem.core.decisions); the answer, told to the side
         when it was not its own at the time (a default, a standing order, the log)."""
-        labels = dict(options)  # a label may be a Text (a block): the decision keeps its English
-        decision = Decision(side=side, kind=kind, question=str(question),
+        labels = dict(options)  # a label may be a Text (a block): the decision writes its English when read
+        decision = Decision(side=side, kind=kind, question=question,
                             options=tuple(k for k, _ in options), default=tuple(default),
-                            labels=tuple((k, str(v)) for k, v in options), min=lo, max=hi,
+                            labels=tuple(options), min=lo, max=hi,
                             said=question if isinstance(question, Text) else None,
                             said_labels=tuple((k, v) for k, v in options if isinstance(v, Text)))
         answer = self.decider.decide(decision, given=given, source=source or self.source_for(side), check=check)
@@ -130,7 +129,42 @@ class SideTurn:
 def adjective(side: str) -> Text:
     """A side as a sentence names its army or blocks: "Austrian" in English; in the other languages
     the side's name as the sentence needs it ("de l'Autriche", "Австрии", "奥地利")."""
-    return say("Austrian") if side == "austria" else say("French")
+    return _AUSTRIAN if side == "austria" else _FRENCH
+
+
+_AUSTRIAN, _FRENCH = say("Austrian"), say("French")
+
+# The sentences naming a place's reserve and a block, made once for each set of values and shared by every
+# event that says them (a replay tells thousands, of a few hundred such names: issue 15). A Text is never
+# changed once made (pbem.lang), so sharing one is saying it again; the caches are bounded, and what they
+# hold depends only on the values given (the same in every process and game).
+
+
+@lru_cache(maxsize=1024)
+def in_reserve(name: str) -> Text:
+    """A locale's reserve ("Marengo (reserve)")."""
+    return say("%(place)s (reserve)", place=name)
+
+
+@lru_cache(maxsize=256)
+def block_kind(kind: str) -> Text:
+    """A block's type (infantry, cavalry...), read in the reader's language."""
+    return say(kind)
+
+
+@lru_cache(maxsize=4096)
+def owned(block_id: str, name: str | None, kind: str, strength: int) -> Text:
+    """A block as its owner knows it: id, name (a block without a name of its own by its id alone), type
+    and strength (:meth:`SideTurn.own`)."""
+    name = f" {name}" if name and name != block_id else ""
+    return say("%(block)s (%(kind)s %(strength)d)", block=f"{block_id}{name}", kind=block_kind(kind),
+               strength=strength)
+
+
+@lru_cache(maxsize=1024)
+def seen_block(side: str, kind: str, strength: int) -> Text:
+    """A revealed block as its enemy sees it: side, type and strength (:meth:`SideTurn.shown`)."""
+    return say("%(side)s %(kind)s %(strength)d", side=adjective(side), kind=block_kind(kind), strength=strength)
 
 
 def moving_side(scenario, state) -> str:

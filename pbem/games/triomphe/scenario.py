@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from pbem.core.parsed import WHERE_READ
 from pbem.games.simmons.clock import parse_hour
 from pbem.games.simmons.board import Board, MapError, load_board, read_toml
 from pbem.games.simmons.scenario import (
@@ -69,7 +70,7 @@ class Scenario(RoundClock):
     rounds: int = 16
     first_hour: int = 6
     retreat_toward: dict | None = None
-    path: str = ""
+    path: str = field(default="", metadata=WHERE_READ)  # where it was read from: not in the parser's version
     french_start: tuple = field(default=())  # (locale, count) in map order
 
     @property
