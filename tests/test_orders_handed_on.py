@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from pbem.core.decisions import Pending
 from pbem.core.game import Game
 from pbem.games import ruleset
 from pbem.games.marengo.cases import case_board, case_position
@@ -101,3 +102,25 @@ def test_marengo_hands_on_the_reading_before_the_check_edits_an_assault_written_
     assert [o.blocks for o in read.orders] == [("A1", "G1")] and not read.orders[0].named
     assert read == fresh and repr(read) == repr(fresh)
     assert read.orders[0] is not checked.orders[0]
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_day_stopped_at_a_decision_resolves_with_the_reading_handed_on_once_answered(name):
+    rules, scenario = setting(name)
+    counting = Counting(rules)
+    players = simple_players(rules, scenario)
+    game = Game(counting, scenario, 4)
+    stopped = 0
+    while not game.over and game.day < 40:
+        for seat, text in bots_orders(game, players):
+            game.submit(seat, text)
+        counting.parses = 0
+        while True:
+            try:
+                game.advance(ask=lambda decision: True)  # every decision asked of its side
+                break
+            except Pending as pending:
+                stopped += 1
+                game.answer(game.day, pending.index, pending.decision.default)
+        assert counting.parses == 0
+    assert stopped > 0 and days_of(Game(Counting(rules), scenario, 4, game.log)) == days_of(game)
