@@ -502,7 +502,7 @@ class _Checker:
             self.warn(order, _same(english, said and say("as the position stands %(block)s will not move along the "
                                                          "road: %(why)s", **said.values)))
         for event in trial.day.events:
-            if event.kind in ("move", "road") and "(stopped there:" in event.text:
+            if event.kind in ("move", "road") and _stopped_there(event):
                 english = "as the position stands it stops short: " \
                     + event.text.split("(stopped there:", 1)[1].strip().removesuffix(".").removesuffix(")")
                 extra = event.said.values.get("extra") if event.said is not None else None
@@ -622,6 +622,20 @@ class _Checker:
             if isinstance(order, Move) and bid in order.blocks:
                 return self.places(order)
         return []
+
+
+MOVED = "%(blocks)s moved from %(place)s to %(to)s%(extra)s."  # movement.describe_move's sentence
+STOPPED = " (stopped there: %(why)s)"  # its ending for a road move stopped short (movement.road_move)
+
+
+def _stopped_there(event) -> bool:
+    """Whether a move event's English says it stopped short, ``(stopped there: ...)``: for describe_move's
+    sentence, read from its ending (the English of the whole is written only when it did stop)."""
+    said = event.said
+    if said is not None and said.message == MOVED and said.plural is None:
+        extra = said.values.get("extra")
+        return isinstance(extra, Text) and extra.message == STOPPED
+    return "(stopped there:" in event.text
 
 
 CAPACITY = ("holds at most", "is full", "no room further along", "taken by assault", "may take at most")
