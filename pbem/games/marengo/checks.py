@@ -624,18 +624,14 @@ class _Checker:
         return []
 
 
-MOVED = "%(blocks)s moved from %(place)s to %(to)s%(extra)s."  # movement.describe_move's sentence
-STOPPED = " (stopped there: %(why)s)"  # its ending for a road move stopped short (movement.road_move)
+STOPPED = " (stopped there: %(why)s)"  # the ending of a road move stopped short (movement.road_move)
 
 
 def _stopped_there(event) -> bool:
-    """Whether a move event's English says it stopped short, ``(stopped there: ...)``: for describe_move's
-    sentence, read from its ending (the English of the whole is written only when it did stop)."""
-    said = event.said
-    if said is not None and said.message == MOVED and said.plural is None:
-        extra = said.values.get("extra")
-        return isinstance(extra, Text) and extra.message == STOPPED
-    return "(stopped there:" in event.text
+    """Whether a move event (movement.describe_move's: every "move" and "road" event) says it stopped short,
+    ``(stopped there: ...)``: read from its sentence's ending, without writing the English of the whole."""
+    extra = event.said.values.get("extra")
+    return isinstance(extra, Text) and extra.message == STOPPED
 
 
 CAPACITY = ("holds at most", "is full", "no room further along", "taken by assault", "may take at most")
