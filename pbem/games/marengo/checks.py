@@ -502,7 +502,7 @@ class _Checker:
             self.warn(order, _same(english, said and say("as the position stands %(block)s will not move along the "
                                                          "road: %(why)s", **said.values)))
         for event in trial.day.events:
-            if event.kind in ("move", "road") and _stopped_there(event):
+            if event.kind == "road" and _stopped_there(event):  # only a road move stops short (road_move)
                 english = "as the position stands it stops short: " \
                     + event.text.split("(stopped there:", 1)[1].strip().removesuffix(".").removesuffix(")")
                 extra = event.said.values.get("extra") if event.said is not None else None
