@@ -78,6 +78,7 @@ class Game:
         self._indexed = 0  # how many log entries the two above have seen
         self._parsed_days: dict[int, list[dict]] = {}  # orders entries with a stored parse, by day
         self._stale: set[int] = set()  # ids of those whose day's position a later entry may have changed
+        self._read: dict[int, tuple] = {}  # id(orders entry) -> (entry, position, its reading): see submit
         form_of = getattr(ruleset, "orders_form", None)  # optional: the ruleset's orders as JSON
         self.orders_form = form_of(scenario) if form_of is not None else None
         for entry in log or []:
@@ -248,9 +249,17 @@ class Game:
         return None, problems
 
     def submit(self, side: str, text: str):
-        """Check and record ``side``'s orders for the next day (the last one counts)."""
+        """Check and record ``side``'s orders for the next day (the last one counts). The reading the day
+        would make of the text (the ruleset's optional ``day_orders`` of the check's answer) is kept for
+        :meth:`resolve`, which takes it for this entry against this very position instead of reading the
+        text again (issue 15: a self-play day read each text twice, at submit and at resolution)."""
         orders = self.check_orders(side, text)
-        self.log.append({"kind": "orders", "day": self.day, "side": side, "text": text})
+        entry = {"kind": "orders", "day": self.day, "side": side, "text": text}
+        self.log.append(entry)
+        day_orders = getattr(self.ruleset, "day_orders", None)  # optional: the check's reading, as the day reads it
+        read = day_orders(orders) if day_orders is not None else None
+        if read is not None:  # handed to resolve: the same text is not read again against the same position
+            self._read[id(entry)] = (entry, self.state, read)
         return orders
 
     def answer(self, day: int, index: int, answer, by: str = "player", why: str = "") -> None:
@@ -279,6 +288,10 @@ class Game:
             entry = self.orders_entry(day, each)
             text = entry["text"] if entry is not None else ""
             if text:
+                read = self._read.get(id(entry))
+                if read is not None and read[0] is entry and read[1] is state:  # read at submit, against this position
+                    orders[each] = read[2]
+                    continue
                 kept = self._stored_orders(entry)
                 if kept is not None:
                     orders[each] = kept
@@ -298,6 +311,7 @@ class Game:
             self.pending = pending
             raise
         self.pending = None
+        self._read.clear()  # every reading handed on was of this day's orders (submit writes for the next day)
         for record in decider.records:
             if record.source == "chosen":
                 self.log.append({"kind": "answer", "day": day, "index": record.index,

@@ -329,7 +329,11 @@ class Ruleset(Protocol):
         depends on the other seats. Orders are checked this way once, when they arrive; a replay
         reads the logged orders with ``parse_orders``, so a stricter check never changes a game
         already played. ``lang`` is the seat's language (en, fr, ru, uk, zh): the errors' and
-        warnings' words and the echo; the logged, normalised text is the same in every language."""
+        warnings' words and the echo; the logged, normalised text is the same in every language.
+        A ruleset may define the optional member ``day_orders(checked)``: from the answer of
+        ``check_orders`` (in English), the orders ``parse_orders`` would read from the same text against
+        the same position (not a copy the check edited), or None; Game.submit hands them to the day,
+        which then does not read the text again."""
 
     def resolve(self, scenario, state, orders: dict[str, Any], decider: Decider,
                 chance: Chance) -> tuple[Any, list[Event]]:

@@ -151,7 +151,7 @@ def selfplay_parts(parts: Counter, elapsed: float) -> str:
     share = {k: parts[k] / elapsed for k in ("bots", "submit", "resolve")}
     return (f"  every day: the bots' views and orders (each bot's own checks of its orders among them) "
             f"{share['bots']:.0%}, the orders checked against the position and logged (Game.submit) "
-            f"{share['submit']:.0%}, the day resolved (Game.advance, the orders read again) {share['resolve']:.0%}")
+            f"{share['submit']:.0%}, the day resolved (Game.advance, with the orders Game.submit read) {share['resolve']:.0%}")
 
 
 def memory_per_game(ruleset, scenario, logs, options) -> float:

@@ -502,7 +502,7 @@ class _Checker:
             self.warn(order, _same(english, said and say("as the position stands %(block)s will not move along the "
                                                          "road: %(why)s", **said.values)))
         for event in trial.day.events:
-            if event.kind in ("move", "road") and "(stopped there:" in event.text:
+            if event.kind == "road" and _stopped_there(event):  # only a road move stops short (road_move)
                 english = "as the position stands it stops short: " \
                     + event.text.split("(stopped there:", 1)[1].strip().removesuffix(".").removesuffix(")")
                 extra = event.said.values.get("extra") if event.said is not None else None
@@ -622,6 +622,16 @@ class _Checker:
             if isinstance(order, Move) and bid in order.blocks:
                 return self.places(order)
         return []
+
+
+STOPPED = " (stopped there: %(why)s)"  # the ending of a road move stopped short (movement.road_move)
+
+
+def _stopped_there(event) -> bool:
+    """Whether a move event (movement.describe_move's: every "move" and "road" event) says it stopped short,
+    ``(stopped there: ...)``: read from its sentence's ending, without writing the English of the whole."""
+    extra = event.said.values.get("extra")
+    return isinstance(extra, Text) and extra.message == STOPPED
 
 
 CAPACITY = ("holds at most", "is full", "no room further along", "taken by assault", "may take at most")

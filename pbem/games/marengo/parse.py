@@ -24,6 +24,8 @@ scenario. Parsing :meth:`Orders.echo` gives the same orders back.
 
 from __future__ import annotations
 
+import copy
+
 from pbem.core.orders import ARROW, GT, Token
 from pbem.lang import Text, say
 from pbem.games.simmons.reader import read_orders
@@ -56,9 +58,19 @@ def parse_orders(scenario: Scenario, state: State, side: str, text: str, checks:
 
     def the_day(parser, orders, problems):
         if checks and not problems and parser.side == parser.day_side:
+            orders.as_read = _as_read(orders)  # the check edits assaults written without WITH: the day reads them so
             problems.extend(check_day(scenario, state, orders))  # the day as it will play (checks.py)
 
     return read_orders(_Parser, scenario, state, side, text, the_day)
+
+
+def _as_read(orders: Orders) -> Orders:
+    """``orders`` as read, before the day's check edits them (check_day changes only an assault's text
+    and blocks and the warnings): what ``parse_orders(..., checks=False)`` returns for the same text and
+    position, kept beside the checked orders for the day to resolve (Marengo.day_orders)."""
+    return Orders(orders.side, header=orders.header, standing=orders.standing, final=orders.final,
+                  orders=[copy.copy(o) if isinstance(o, Assault) else o for o in orders.orders],
+                  warnings=list(orders.warnings), warnings_said=list(orders.warnings_said))
 
 
 class _Parser(Reader):

@@ -88,6 +88,11 @@ class Marengo(FamilyRuleset):
             orders.in_words = lambda order: words.WORDS.echo_in(order, lang, places)
         return orders
 
+    def day_orders(self, checked):
+        """What the day reads from the text ``check_orders`` (in English) answered ``checked`` for, against the
+        same position: the reading before the check's edits (parse._as_read), for Game.submit to hand on."""
+        return getattr(checked, "as_read", checked)
+
     def resolve(self, scenario, state, orders, decider, chance):
         return rules.resolve_day(scenario, state, orders, decider)  # no dice in this game
 

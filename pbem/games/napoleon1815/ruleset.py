@@ -139,6 +139,11 @@ class Napoleon1815:
                 raise
             raise error_in_words(error, lang) from None
 
+    def day_orders(self, checked):
+        """What the day reads from the text ``check_orders`` (in English) answered ``checked`` for, against the
+        same position: the same orders (the check is the parser's), for Game.submit to hand on."""
+        return checked
+
     def resolve(self, scenario, state, orders, decider, chance):
         return turn.resolve(scenario, state, orders, decider, chance)
 

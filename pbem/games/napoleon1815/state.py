@@ -22,6 +22,10 @@ class Block:
     disorganized: bool = False  # §7.3, until the end of the current player's turn
 
 
+_PLAIN = (int, str, bool)  # a field of these is shared by a copy
+_FLAT = frozenset({"lost", "broken", "last_battles", "fled"})  # State's fields holding strings and numbers only
+
+
 @dataclass
 class State:
     turn: int = 0  # 0: Allied setup, 1: French setup, 2...: the track's turns
@@ -54,8 +58,10 @@ class State:
     def __deepcopy__(self, memo) -> "State":
         """A deep copy without copy.deepcopy's walk over every block (the driver copies the state every
         turn): a block's fields are strings, numbers, None and booleans, so copying its ``__dict__``
-        copies it; the other fields are deep-copied as usual, with the blocks already in the memo (a
-        block referred to elsewhere is the copy's block)."""
+        copies it; so do the flat fields (the losses, the broken armies, the last turn's moves and battles,
+        the fled blocks) with a copy of their dict or lists; the others (a pending battle, the bid, the
+        auction) are deep-copied as usual, with the blocks already in the memo (a block referred to
+        elsewhere is the copy's block)."""
         new = object.__new__
         blocks = {}
         for bid, b in self.blocks.items():
@@ -65,8 +71,19 @@ class State:
         memo[id(self.blocks)] = blocks
         copied = new(type(self))
         memo[id(self)] = copied
-        rest = copy.deepcopy({k: v for k, v in self.__dict__.items() if k != "blocks"}, memo)
-        copied.__dict__ = {k: blocks if k == "blocks" else rest[k] for k in self.__dict__}
+        fields = {}
+        for k, v in self.__dict__.items():
+            if k == "blocks":
+                fields[k] = blocks
+            elif v is None or type(v) in _PLAIN:
+                fields[k] = v
+            elif k in _FLAT:  # a dict or list of strings and numbers
+                fields[k] = v.copy()
+            elif k == "last_moves":  # lists of strings and numbers
+                fields[k] = [list(move) for move in v]
+            else:  # pending, bid, auction: nested, rarely there
+                fields[k] = copy.deepcopy(v, memo)
+        copied.__dict__ = fields
         return copied
 
     def to_dict(self) -> dict:

@@ -135,6 +135,11 @@ class Triomphe(FamilyRuleset):
             orders.in_words = lambda order: WORDS.echo_in(order, lang, places)
         return orders
 
+    def day_orders(self, checked):
+        """What the day reads from the text ``check_orders`` (in English) answered ``checked`` for, against the
+        same position: the same orders (the check is the parser's), for Game.submit to hand on."""
+        return checked
+
     def resolve(self, scenario, state, orders, decider, chance):
         return sequence.resolve_day(scenario, state, orders, decider)  # combat is deterministic: no dice
 
