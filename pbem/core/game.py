@@ -78,6 +78,7 @@ class Game:
         self._indexed = 0  # how many log entries the two above have seen
         self._parsed_days: dict[int, list[dict]] = {}  # orders entries with a stored parse, by day
         self._stale: set[int] = set()  # ids of those whose day's position a later entry may have changed
+        self.texts_read: list[dict] = []  # orders entries whose text the days read, no stored parse believed
         form_of = getattr(ruleset, "orders_form", None)  # optional: the ruleset's orders as JSON
         self.orders_form = form_of(scenario) if form_of is not None else None
         for entry in log or []:
@@ -192,6 +193,34 @@ class Game:
             return None
         return believed(self.orders_form, entry)
 
+    def parses_to_store(self) -> list[tuple[int, dict]]:
+        """The stored parses to write again: each orders entry a resolved day read from its text
+        because it had no stored parse this code believes (none, another version, damaged:
+        :attr:`texts_read`), as (its index in the log, the ``parsed`` value submit would store:
+        its text read against the position before its day). Left out: an entry after which
+        another changed an earlier day (its day's position is not the one it was sent against:
+        the rule of :meth:`_staled_by`, so its parse would never be believed), one that does not
+        parse whole, one the codec cannot write. The log's text stays the record; the parse is a
+        cache beside it (pbem.core.parsed)."""
+        if not self.texts_read:
+            return []
+        where = {id(entry): n for n, entry in enumerate(self.log)}
+        changed_after, low = [0] * len(self.log), float("inf")  # the earliest day an entry after n changes
+        for n in range(len(self.log) - 1, -1, -1):
+            changed_after[n] = low
+            if self.log[n]["kind"] in ("orders", "answer", "rewind"):
+                low = min(low, self.log[n]["day"])
+        out = {}
+        for entry in self.texts_read:
+            n, day = where.get(id(entry)), entry["day"]
+            if n is None or n in out or changed_after[n] < day or day >= self.day:
+                continue
+            parsed = stored_as(self.ruleset, self.orders_form, self.scenario, self.days[day].before, day,
+                               entry["side"], entry["text"])
+            if parsed is not None:
+                out[n] = parsed
+        return sorted(out.items())
+
     def answers(self, day: int) -> dict[int, tuple[str, ...]]:
         out = {}
         for entry in self.entries_of(day):
@@ -283,6 +312,8 @@ class Game:
                 if kept is not None:
                     orders[each] = kept
                     continue
+                if self.orders_form is not None and id(entry) not in self._stale:
+                    self.texts_read.append(entry)  # missing or not this parser's: parses_to_store
                 parsed, problems = self.parse_what_fits(state, each, text)
                 if parsed is not None:
                     orders[each] = parsed
@@ -324,6 +355,7 @@ class Game:
         """Rebuild every resolved day from the log (up to day ``until``, exclusive)."""
         self.days = []
         self.pending = None
+        self.texts_read = []
         last = self.resolved_through()
         while self.day <= last and (until is None or self.day < until) and not self.over:
             self.resolve()
