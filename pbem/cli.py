@@ -613,7 +613,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p_reparse = sub.add_parser("store-parses", help="after an upgrade: store again every running game's stale "
                                                     "orders parses (docs/operations.md)")
-    p_reparse.add_argument("--config")
+    p_reparse.add_argument("--config", help="the settings file (docs/operations.md); default: $PBEM_CONFIG, "
+                                            "else the embedded defaults")
     p_reparse.set_defaults(func=cmd_store_parses)
 
     p_restore = sub.add_parser("restore", help="put a backup in place of the database (server stopped)")

@@ -399,7 +399,7 @@ def _outbox_language(db: Database) -> None:
     db.executescript("ALTER TABLE outbox ADD COLUMN lang TEXT;")
 
 
-@migrations(name="issue15_reparse_1_parse_stored_again")
+@migrations(name="issue_15_4_parse_stored_again")  # sorts after issue17_2 (the test of migrations wants their order)
 def _parse_stored_again(db: Database) -> None:
     """The log stays append-only, but an orders entry's stored parse (its ``parsed`` member, a cache
     of what its text reads: pbem.core.parsed) may be written again, and nothing else in the row:
