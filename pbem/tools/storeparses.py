@@ -54,14 +54,16 @@ def store_parses(service, statuses=STATUSES) -> Stored:
     """Replay every game of ``statuses``, store again the parses its replay read from the texts
     (``Service.store_parses``), then replay it again to time it."""
     done = Stored()
-    for status in statuses:
-        for info in service.store.games(status):
-            game, before = replayed(service, info["id"])
-            count = service.store_parses(info["id"], game)
-            _, after = replayed(service, info["id"])
-            done.games += 1
-            done.before += before
-            done.after += after
-            if count:
-                done.entries[info["id"]] = count
+    games = [info for status in statuses for info in service.store.games(status)]
+    if games:  # once untimed: the first replay pays what every later one finds made (the parser's version)
+        replayed(service, games[0]["id"])
+    for info in games:
+        game, before = replayed(service, info["id"])
+        count = service.store_parses(info["id"], game)
+        _, after = replayed(service, info["id"])
+        done.games += 1
+        done.before += before
+        done.after += after
+        if count:
+            done.entries[info["id"]] = count
     return done
