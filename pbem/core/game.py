@@ -196,13 +196,19 @@ class Game:
     def parses_to_store(self) -> list[tuple[int, dict]]:
         """The stored parses to write again: each orders entry a resolved day read from its text
         because it had no stored parse this code believes (none, another version, damaged:
-        :attr:`texts_read`), as (its index in the log, the ``parsed`` value submit would store:
-        its text read against the position before its day). Left out: an entry after which
-        another changed an earlier day (its day's position is not the one it was sent against:
-        the rule of :meth:`_staled_by`, so its parse would never be believed), one that does not
-        parse whole, one the codec cannot write. The log's text stays the record; the parse is a
-        cache beside it (pbem.core.parsed)."""
-        if not self.texts_read:
+        :attr:`texts_read`), and each orders entry that counts for the next day with none, as
+        (its index in the log, the ``parsed`` value submit would store: its text read against the
+        position before its day). Left out: an entry after which another changed an earlier day
+        (its day's position is not the one it was sent against: the rule of :meth:`_staled_by`,
+        so its parse would never be believed), one that does not parse whole, one the codec
+        cannot write. The log's text stays the record; the parse is a cache beside it
+        (pbem.core.parsed)."""
+        if self.orders_form is None:
+            return []
+        waiting = [entry for entry in (self.orders_entry(self.day, side) for side in self.seats())
+                   if entry is not None and entry["text"] and id(entry) not in self._stale
+                   and self._stored_orders(entry) is None]  # not read by a replay
+        if not self.texts_read and not waiting:
             return []
         where = {id(entry): n for n, entry in enumerate(self.log)}
         changed_after, low = [0] * len(self.log), float("inf")  # the earliest day an entry after n changes
@@ -211,15 +217,26 @@ class Game:
             if self.log[n]["kind"] in ("orders", "answer", "rewind"):
                 low = min(low, self.log[n]["day"])
         out = {}
-        for entry in self.texts_read:
+        for entry in [e for e in self.texts_read if e["day"] < self.day] + waiting:
             n, day = where.get(id(entry)), entry["day"]
-            if n is None or n in out or changed_after[n] < day or day >= self.day:
+            if n is None or n in out or changed_after[n] < day:
                 continue
-            parsed = stored_as(self.ruleset, self.orders_form, self.scenario, self.days[day].before, day,
+            parsed = stored_as(self.ruleset, self.orders_form, self.scenario, self.state_before(day), day,
                                entry["side"], entry["text"])
             if parsed is not None:
                 out[n] = parsed
         return sorted(out.items())
+
+    def keep_parses(self, parses) -> None:
+        """Give log entries the stored parses written for them (pairs of :meth:`parses_to_store`, as
+        the server stored them): the log in memory stays the stored one, and each is counted as a
+        stored parse, so a later entry changing an earlier day stops it being believed."""
+        self._index_log()
+        for n, parsed in parses:
+            entry = self.log[n]
+            if "parsed" not in entry:
+                self._parsed_days.setdefault(entry["day"], []).append(entry)
+            entry["parsed"] = parsed
 
     def answers(self, day: int) -> dict[int, tuple[str, ...]]:
         out = {}

@@ -115,10 +115,11 @@ class ServiceBase:
 
     def store_parses(self, game_id: int, game: Game) -> int:
         """Store again, in one short transaction, the parses of the orders entries ``game``'s replay
-        read from their texts because their stored parse was missing or not this code's
-        (``Game.parses_to_store``), and put them in the game's own log too (so the cache check
-        still finds its last entry); returns how many were stored. Only a cache: a write that
-        fails leaves the entries as they were, read from their texts as before."""
+        read from their texts because their stored parse was missing or not this code's, and of the
+        next day's orders without one (``Game.parses_to_store``), and give them to the game's own
+        log too (``Game.keep_parses``: the cache check still finds its last entry); returns how many
+        were stored. Only a cache: a write that fails leaves the entries as they were, read from
+        their texts as before."""
         fresh = game.parses_to_store()
         if not fresh:
             return 0
@@ -126,9 +127,7 @@ class ServiceBase:
             done = set(self.store.store_parses(game_id, [(n, game.log[n], parsed) for n, parsed in fresh]))
         except sqlite3.Error:  # the database busy or read-only: the texts are the record
             return 0
-        for n, parsed in fresh:
-            if n in done:
-                game.log[n]["parsed"] = parsed
+        game.keep_parses([(n, parsed) for n, parsed in fresh if n in done])
         return len(done)
 
     def cached_games(self) -> list[int]:
