@@ -13,7 +13,9 @@ The log is a list of plain dicts, kept in the order they were made:
     orders the text was read into at submit, as JSON, with the parser's version
     (pbem.core.parsed, the *stored parse*); a replay believes it only when the version is this
     code's, it is intact, and no later entry changed an earlier day (an answer, orders or a
-    rewind for a day before the entry's own); else it reads the text again.
+    rewind for a day before the entry's own); else it reads the text again, and the server
+    writes the parse back (``parses_to_store``: a cache beside the text, the one part of an
+    entry ever written again).
 ``{"kind": "answer", "day": d, "index": i, "answer": [...], "by": who, "why": text}``:
     the answer to the i-th decision of day d (a player's "ask me" reply or a
     moderator's ruling); the last one for (d, i) counts.
