@@ -267,3 +267,26 @@ def test_a_parse_given_to_the_game_in_memory_is_not_believed_once_a_later_entry_
     assert later and len(parses) == len(later)  # their position may have changed: read from their texts
     from_texts = Game(ruleset("marengo"), game.scenario, 5, without_parses(game.log))
     assert days_of(game) == days_of(from_texts)
+
+
+@pytest.mark.parametrize("name", ["marengo", "triomphe", "napoleon1815"])
+def test_every_game_stores_again_exactly_what_submit_stored_and_then_reads_no_text(name, monkeypatch):
+    from pbem.core.game import with_stored_parses
+    from pbem.tools.selfplay import play
+
+    rules = ruleset(name)
+    scenario = rules.load_scenario(next(iter(rules.scenarios().values())))
+    game = play(rules, scenario, 2, random_decisions=True)
+    fresh = with_stored_parses(game)
+    stale = [dict(e, parsed=dict(e["parsed"], version=OLD)) if "parsed" in e else e for e in fresh]
+    replayed = Game(rules, scenario, 2, stale)
+    out = replayed.parses_to_store()
+    read = [n for n, e in enumerate(fresh) if e["kind"] == "orders" and e["text"] and "parsed" in e]
+    assert [n for n, _ in out] == read and len(read) > 10  # every orders text of a day (none empty, none waiting)
+    assert all(parsed == fresh[n]["parsed"] for n, parsed in out)  # byte for byte what submit stored
+    replayed.keep_parses(out)
+    calls = []
+    real = rules.parse_orders
+    monkeypatch.setattr(rules, "parse_orders", lambda *args: calls.append(args) or real(*args))
+    again = Game(rules, scenario, 2, replayed.log)
+    assert not calls and days_of(again) == days_of(game) and again.parses_to_store() == []
