@@ -335,6 +335,20 @@ def cmd_ratings(args) -> int:
     return 0
 
 
+def cmd_store_parses(args) -> int:
+    from pbem.server.config import load_config
+    from pbem.server.service import Service
+    from pbem.server.store import Store
+    from pbem.tools.storeparses import store_parses
+
+    config = load_config(args.config)
+    service = Service(Store(config.database_path), config)
+    for line in store_parses(service).lines():
+        print(line)
+    service.store.close()
+    return 0
+
+
 def cmd_restore(args) -> int:
     from pbem.server.backup import RestoreError, restore
     from pbem.server.config import load_config
@@ -596,6 +610,12 @@ def build_parser() -> argparse.ArgumentParser:
     p_ratings.add_argument("--game", help="print only this game's ratings")
     p_ratings.add_argument("--config")
     p_ratings.set_defaults(func=cmd_ratings)
+
+    p_reparse = sub.add_parser("store-parses", help="after an upgrade: store again every running game's stale "
+                                                    "orders parses (docs/operations.md)")
+    p_reparse.add_argument("--config", help="the settings file (docs/operations.md); default: $PBEM_CONFIG, "
+                                            "else the embedded defaults")
+    p_reparse.set_defaults(func=cmd_store_parses)
 
     p_restore = sub.add_parser("restore", help="put a backup in place of the database (server stopped)")
     p_restore.add_argument("source", help="a copy made by pbem backup")

@@ -13,7 +13,9 @@ The log is a list of plain dicts, kept in the order they were made:
     orders the text was read into at submit, as JSON, with the parser's version
     (pbem.core.parsed, the *stored parse*); a replay believes it only when the version is this
     code's, it is intact, and no later entry changed an earlier day (an answer, orders or a
-    rewind for a day before the entry's own); else it reads the text again.
+    rewind for a day before the entry's own); else it reads the text again, and the server
+    writes the parse back (``parses_to_store``: a cache beside the text, the one part of an
+    entry ever written again).
 ``{"kind": "answer", "day": d, "index": i, "answer": [...], "by": who, "why": text}``:
     the answer to the i-th decision of day d (a player's "ask me" reply or a
     moderator's ruling); the last one for (d, i) counts.
@@ -79,6 +81,7 @@ class Game:
         self._parsed_days: dict[int, list[dict]] = {}  # orders entries with a stored parse, by day
         self._stale: set[int] = set()  # ids of those whose day's position a later entry may have changed
         self._read: dict[int, tuple] = {}  # id(orders entry) -> (entry, position, its reading): see submit
+        self.texts_read: list[dict] = []  # orders entries whose text the days read, no stored parse believed
         form_of = getattr(ruleset, "orders_form", None)  # optional: the ruleset's orders as JSON
         self.orders_form = form_of(scenario) if form_of is not None else None
         for entry in log or []:
@@ -193,6 +196,51 @@ class Game:
             return None
         return believed(self.orders_form, entry)
 
+    def parses_to_store(self) -> list[tuple[int, dict]]:
+        """The stored parses to write again: each orders entry a resolved day read from its text
+        because it had no stored parse this code believes (none, another version, damaged:
+        :attr:`texts_read`), and each orders entry that counts for the next day with none, as
+        (its index in the log, the ``parsed`` value submit would store: its text read against the
+        position before its day). Left out: an entry after which another changed an earlier day
+        (its day's position is not the one it was sent against: the rule of :meth:`_staled_by`,
+        so its parse would never be believed), one that does not parse whole, one the codec
+        cannot write. The log's text stays the record; the parse is a cache beside it
+        (pbem.core.parsed)."""
+        if self.orders_form is None:
+            return []
+        waiting = [entry for entry in (self.orders_entry(self.day, side) for side in self.seats())
+                   if entry is not None and entry["text"] and id(entry) not in self._stale
+                   and self._stored_orders(entry) is None]  # not read by a replay
+        if not self.texts_read and not waiting:
+            return []
+        where = {id(entry): n for n, entry in enumerate(self.log)}
+        changed_after, low = [0] * len(self.log), float("inf")  # the earliest day an entry after n changes
+        for n in range(len(self.log) - 1, -1, -1):
+            changed_after[n] = low
+            if self.log[n]["kind"] in ("orders", "answer", "rewind"):
+                low = min(low, self.log[n]["day"])
+        out = {}
+        for entry in [e for e in self.texts_read if e["day"] < self.day] + waiting:
+            n, day = where.get(id(entry)), entry["day"]
+            if n is None or n in out or changed_after[n] < day:
+                continue
+            parsed = stored_as(self.ruleset, self.orders_form, self.scenario, self.state_before(day), day,
+                               entry["side"], entry["text"])
+            if parsed is not None:
+                out[n] = parsed
+        return sorted(out.items())
+
+    def keep_parses(self, parses) -> None:
+        """Give log entries the stored parses written for them (pairs of :meth:`parses_to_store`, as
+        the server stored them): the log in memory stays the stored one, and each is counted as a
+        stored parse, so a later entry changing an earlier day stops it being believed."""
+        self._index_log()
+        for n, parsed in parses:
+            entry = self.log[n]
+            if "parsed" not in entry:
+                self._parsed_days.setdefault(entry["day"], []).append(entry)
+            entry["parsed"] = parsed
+
     def answers(self, day: int) -> dict[int, tuple[str, ...]]:
         out = {}
         for entry in self.entries_of(day):
@@ -296,6 +344,8 @@ class Game:
                 if kept is not None:
                     orders[each] = kept
                     continue
+                if self.orders_form is not None and id(entry) not in self._stale:
+                    self.texts_read.append(entry)  # missing or not this parser's: parses_to_store
                 parsed, problems = self.parse_what_fits(state, each, text)
                 if parsed is not None:
                     orders[each] = parsed
@@ -338,6 +388,7 @@ class Game:
         """Rebuild every resolved day from the log (up to day ``until``, exclusive)."""
         self.days = []
         self.pending = None
+        self.texts_read = []
         last = self.resolved_through()
         while self.day <= last and (until is None or self.day < until) and not self.over:
             self.resolve()

@@ -13,7 +13,9 @@ reaches every stored game). The entry's ``parsed`` key::
 stored parse copied to another entry, cut short or changed by hand is not believed (the text
 is read again, as for an entry without one). The log stays the orders as written (the text is
 what counts: a replay that does not believe the stored parse reads it), and ``pbem verify``
-never reads a stored parse.
+never reads a stored parse. When a replay read a text because its stored parse was missing or of
+another version (a release changed the parser), the server stores the fresh one back in the entry
+(``Game.parses_to_store``, ``Service.store_parses``; ``pbem store-parses`` for every running game).
 
 A ruleset gives its orders' JSON form by an optional member ``orders_form(scenario)`` that
 returns an :class:`OrdersForm` (its version and its :class:`Codec`); a ruleset without one is

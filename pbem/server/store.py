@@ -399,6 +399,28 @@ def _outbox_language(db: Database) -> None:
     db.executescript("ALTER TABLE outbox ADD COLUMN lang TEXT;")
 
 
+@migrations(name="issue_15_4_parse_stored_again")  # sorts after issue17_2 (the test of migrations wants their order)
+def _parse_stored_again(db: Database) -> None:
+    """The log stays append-only, but an orders entry's stored parse (its ``parsed`` member, a cache
+    of what its text reads: pbem.core.parsed) may be written again, and nothing else in the row:
+    after a release that changed the parser, a replay stores the parses its days read from the texts
+    (``Store.store_parses``)."""
+    db.executescript(
+        """
+        DROP TRIGGER log_no_update;
+        CREATE TRIGGER log_no_update BEFORE UPDATE ON log
+          WHEN NEW.game_id IS NOT OLD.game_id OR NEW.seq IS NOT OLD.seq OR NEW.at IS NOT OLD.at
+            OR json_extract(OLD.entry, '$.kind') IS NOT 'orders'
+            OR json_remove(NEW.entry, '$.parsed') IS NOT json_remove(OLD.entry, '$.parsed')
+          BEGIN SELECT RAISE(ABORT, 'the game log is append-only'); END;
+        """)
+
+
+def without_parse(entry: dict) -> dict:
+    """A log entry without its stored parse."""
+    return {key: value for key, value in entry.items() if key != "parsed"}
+
+
 def message_id_of(raw: bytes) -> str | None:
     """The Message-ID header of a raw message, or None (never raises)."""
     try:
@@ -656,6 +678,25 @@ class Store:
     def read_log(self, game_id: int) -> list[dict]:
         rows = self.query("SELECT entry FROM log WHERE game_id = ? ORDER BY seq", (game_id,))
         return [json.loads(row["entry"]) for row in rows]
+
+    def store_parses(self, game_id: int, parses) -> list[int]:
+        """Write again the stored parse of orders entries of the game's log, in one transaction:
+        ``parses`` holds (seq, the entry as it was read, its new ``parsed`` value). A row is changed
+        only where it is still that orders entry (its stored parse apart), and only in its ``parsed``
+        member (the schema refuses any other change). Returns the seqs written."""
+        done = []
+        with self.transaction():
+            for seq, entry, parsed in parses:
+                row = self.db.execute("SELECT entry FROM log WHERE game_id = ? AND seq = ?", (game_id, seq)).fetchone()
+                if row is None:
+                    continue
+                kept = json.loads(row[0])
+                if kept.get("kind") != "orders" or without_parse(kept) != without_parse(entry):
+                    continue
+                kept["parsed"] = parsed
+                self.db.execute("UPDATE log SET entry = ? WHERE game_id = ? AND seq = ?", (_json(kept), game_id, seq))
+                done.append(seq)
+        return done
 
     def log_tail(self, game_id: int) -> tuple[int, dict | None]:
         """(length, last entry) of the game's log: the log is append-only, so these two tell

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import sqlite3
 import threading
 from collections import OrderedDict
 from datetime import datetime, timezone
@@ -91,7 +92,9 @@ class ServiceBase:
 
         The log is append-only (the store refuses an update or a delete), so the cached game is
         the stored log's while the log's length and last entry are its own: one row read, where
-        reading and decoding the whole log (4-5 times a mail) was most of a cache hit's cost."""
+        reading and decoding the whole log (4-5 times a mail) was most of a cache hit's cost.
+        A replay that read orders texts because their stored parse was missing or stale (a release
+        changed the parser) stores their parses again (:meth:`store_parses`)."""
         with self.lock:
             cached = self._games.get(game_id)
             if cached is not None:  # a game is never deleted, nor its ruleset, scenario, seed or options changed
@@ -103,11 +106,29 @@ class ServiceBase:
             log = self.store.read_log(game_id)
             game = Game(ruleset(info["ruleset"]), self.scenario(info["ruleset"], info["scenario"]), info["seed"],
                         log, options=info["options"])
+            self.store_parses(game_id, game)
             self._games[game_id] = game
             self._games.move_to_end(game_id)
             while len(self._games) > self.cache_games:
                 self._games.popitem(last=False)  # the least recently used
             return game
+
+    def store_parses(self, game_id: int, game: Game) -> int:
+        """Store again, in one short transaction, the parses of the orders entries ``game``'s replay
+        read from their texts because their stored parse was missing or not this code's, and of the
+        next day's orders without one (``Game.parses_to_store``), and give them to the game's own
+        log too (``Game.keep_parses``: the cache check still finds its last entry); returns how many
+        were stored. Only a cache: a write that fails leaves the entries as they were, read from
+        their texts as before."""
+        fresh = game.parses_to_store()
+        if not fresh:
+            return 0
+        try:
+            done = set(self.store.store_parses(game_id, [(n, game.log[n], parsed) for n, parsed in fresh]))
+        except sqlite3.Error:  # the database busy or read-only: the texts are the record
+            return 0
+        game.keep_parses([(n, parsed) for n, parsed in fresh if n in done])
+        return len(done)
 
     def cached_games(self) -> list[int]:
         """The ids of the games kept replayed, least recently used first."""
