@@ -89,3 +89,26 @@ def run_case_text(run_case, text: str):
         path = Path(folder) / "case.toml"
         path.write_text(text)
         return run_case(path)
+
+
+class CountingParses:
+    """A ruleset whose ``parse_orders`` counts its calls (everything else is the ruleset's): how many orders
+    texts a replay read (tests of the stored parse and of the reading handed on from submit)."""
+
+    def __init__(self, rules):
+        self._rules, self.parses = rules, 0
+
+    def __getattr__(self, name):
+        return getattr(self._rules, name)
+
+    def parse_orders(self, *args, **kwargs):
+        self.parses += 1
+        return self._rules.parse_orders(*args, **kwargs)
+
+
+def first_setting(name):
+    """(ruleset, its first scenario) of the game ``name``."""
+    from pbem.games import ruleset
+
+    rules = ruleset(name)
+    return rules, rules.load_scenario(next(iter(rules.scenarios().values())))

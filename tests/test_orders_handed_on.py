@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from conftest import CountingParses, first_setting
 
 from pbem.core.decisions import Pending
 from pbem.core.game import Game
@@ -19,25 +20,6 @@ from pbem.tools.selfplay import play_game, simple_players
 
 GAMES = ("marengo", "triomphe", "napoleon1815")
 CASES = Path(__file__).parent / "cases" / "marengo"
-
-
-class Counting:
-    """A ruleset whose ``parse_orders`` counts its calls (everything else is the ruleset's)."""
-
-    def __init__(self, rules):
-        self._rules, self.parses = rules, 0
-
-    def __getattr__(self, name):
-        return getattr(self._rules, name)
-
-    def parse_orders(self, *args, **kwargs):
-        self.parses += 1
-        return self._rules.parse_orders(*args, **kwargs)
-
-
-def setting(name):
-    rules = ruleset(name)
-    return rules, rules.load_scenario(next(iter(rules.scenarios().values())))
 
 
 def days_of(game):
@@ -55,8 +37,8 @@ def bots_orders(game, players):
 
 @pytest.mark.parametrize("name", GAMES)
 def test_a_self_play_day_reads_no_orders_text_again_and_plays_as_a_replay_from_the_texts(name):
-    rules, scenario = setting(name)
-    counting = Counting(rules)
+    rules, scenario = first_setting(name)
+    counting = CountingParses(rules)
     players = simple_players(rules, scenario)
     game = Game(counting, scenario, 2)
     while not game.over and game.day < 40:
@@ -65,17 +47,17 @@ def test_a_self_play_day_reads_no_orders_text_again_and_plays_as_a_replay_from_t
         counting.parses = 0
         game.advance()
         assert counting.parses == 0, f"day {game.day - 1}: the orders were read again to resolve the day"
-    replayed = Game(Counting(rules), scenario, 2, game.log)  # every text read again
+    replayed = Game(CountingParses(rules), scenario, 2, game.log)  # every text read again
     assert len(game.days) > 10 and days_of(replayed) == days_of(game)
     assert days_of(play_game(rules, scenario, 2, players, days=len(game.days))) == days_of(game)
 
 
 @pytest.mark.parametrize("name", GAMES)
 def test_a_reading_is_not_believed_after_a_rewind_nor_for_orders_sent_again(name):
-    rules, scenario = setting(name)
+    rules, scenario = first_setting(name)
     players = simple_players(rules, scenario)
     plain = play_game(rules, scenario, 3, players, days=6)
-    counting = Counting(rules)
+    counting = CountingParses(rules)
     game = Game(counting, scenario, 3, [entry for entry in plain.log if entry["kind"] != "resolved"
                                         or entry["day"] < 5])
     assert game.day == 5
@@ -106,8 +88,8 @@ def test_marengo_hands_on_the_reading_before_the_check_edits_an_assault_written_
 
 @pytest.mark.parametrize("name", GAMES)
 def test_a_day_stopped_at_a_decision_resolves_with_the_reading_handed_on_once_answered(name):
-    rules, scenario = setting(name)
-    counting = Counting(rules)
+    rules, scenario = first_setting(name)
+    counting = CountingParses(rules)
     players = simple_players(rules, scenario)
     game = Game(counting, scenario, 4)
     stopped = 0
@@ -123,4 +105,4 @@ def test_a_day_stopped_at_a_decision_resolves_with_the_reading_handed_on_once_an
                 stopped += 1
                 game.answer(game.day, pending.index, pending.decision.default)
         assert counting.parses == 0
-    assert stopped > 0 and days_of(Game(Counting(rules), scenario, 4, game.log)) == days_of(game)
+    assert stopped > 0 and days_of(Game(CountingParses(rules), scenario, 4, game.log)) == days_of(game)

@@ -10,6 +10,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pytest
+from conftest import CountingParses, first_setting
 
 from pbem.core.game import Game, with_stored_parses
 from pbem.core.parsed import Codec, believed, canonical, check_of, parser_version, stored, without_parses
@@ -22,31 +23,12 @@ GAMES = ("marengo", "triomphe", "napoleon1815")
 PBEM = Path(__import__("pbem").__file__).parent
 
 
-class Counting:
-    """A ruleset whose ``parse_orders`` counts its calls (everything else is the ruleset's)."""
-
-    def __init__(self, rules):
-        self._rules, self.parses = rules, 0
-
-    def __getattr__(self, name):
-        return getattr(self._rules, name)
-
-    def parse_orders(self, *args, **kwargs):
-        self.parses += 1
-        return self._rules.parse_orders(*args, **kwargs)
-
-
-def setting(name):
-    rules = ruleset(name)
-    return rules, rules.load_scenario(next(iter(rules.scenarios().values())))
-
-
 def days_of(game):
     return [(d.day, d.seats, game.ruleset.digest(d.after)) for d in game.days]
 
 
 def replay(rules, scenario, seed, log):
-    counting = Counting(rules)
+    counting = CountingParses(rules)
     game = Game(counting, scenario, seed, log)
     return game, counting.parses
 
@@ -57,7 +39,7 @@ _PLAYED: dict = {}
 def played(name, seed):
     """A self-play game and its log with every stored parse (kept for the module's tests)."""
     if (name, seed) not in _PLAYED:
-        rules, scenario = setting(name)
+        rules, scenario = first_setting(name)
         game = play(rules, scenario, seed, random_decisions=True)  # answers in the log too
         _PLAYED[name, seed] = (rules, scenario, game, with_stored_parses(game))
     return _PLAYED[name, seed]
@@ -88,7 +70,7 @@ def test_a_game_replayed_from_its_stored_parses_has_the_days_of_one_replayed_fro
 
 
 def test_a_ruleset_without_the_json_form_reads_its_texts_as_before():
-    rules, scenario = setting("dba")
+    rules, scenario = first_setting("dba")
     assert getattr(rules, "orders_form", None) is None
     game = play_game(rules, scenario, 1, {seat: next(iter(rules.bots().values())) for seat in
                                           Game(rules, scenario, 1).seats()}, days=4)
@@ -110,7 +92,7 @@ def test_a_stored_parse_of_another_version_is_read_again_from_its_text(name):
 
 
 def test_the_version_changes_with_the_parser_files_the_order_classes_and_the_scenario(tmp_path):
-    rules, scenario = setting("marengo")
+    rules, scenario = first_setting("marengo")
     source = tmp_path / "parse.py"
     source.write_text("x = 1\n")
     types = list(rules.CODEC.types.values())
@@ -263,7 +245,7 @@ def test_every_file_a_parse_runs_is_one_of_the_parser_files_its_version_digests(
     """A parser change must change the version: every pbem file whose code runs while orders are read
     (the self-play logs' texts, the strategist's too) is among the files digested (pbem/lang.py only
     writes problems' texts, never stored: a text that parses has none)."""
-    rules, scenario = setting(name)
+    rules, scenario = first_setting(name)
     listed = {Path(f).resolve() for f in rules.CODEC.files}  # what the version digests
     if name != "napoleon1815":  # the Marengo family's
         assert set(FAMILY_PARSER_FILES) <= set(rules.CODEC.files)
