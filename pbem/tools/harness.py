@@ -39,6 +39,7 @@ from pathlib import Path
 
 import pbem
 from pbem.server.mail.smtpd import start_smtpd
+from pbem.tools.loadgen import orders_text
 
 SERVER_ADDR = "pbem@load.invalid"
 SERVER_DOMAIN = "load.invalid"
@@ -308,12 +309,7 @@ class ServerProcess:
 def orders_mail(sender: str, game_id: int, side: str, key: str, view: dict, body: str, message_id: str,
                 final: bool = False, marker: str = "") -> bytes:
     """A player's orders mail: the header line with the key, the orders, FINAL if asked."""
-    text = f"GAME {game_id} SIDE {side} KEY {key}\n"
-    if marker:
-        text += f"# {marker}\n"
-    text += body if body.endswith("\n") or not body else body + "\n"
-    if final:
-        text += "FINAL\n"
+    text = orders_text(game_id, side, key, body, final, marker)
     msg = EmailMessage()
     msg["From"] = sender
     msg["To"] = SERVER_ADDR

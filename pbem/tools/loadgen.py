@@ -54,16 +54,38 @@ def _stuffed(data: bytes) -> bytes:
     return b"." + data if data.startswith(b".") else data
 
 
-def orders_template(sender: str, game_id: int, side: str, key: str, turn_label: str, body: str,
-                    final: bool = False, marker: str = "") -> tuple[bytes, bytes]:
-    """A player's orders mail as (before the Message-ID, after it), ready for SMTP DATA: the same
-    header line, orders and FINAL as ``harness.orders_mail``, made from bytes, not EmailMessage."""
+def waiting(conn: Connection):
+    """The driver's messages waiting on ``conn``, until none is left; ``("stop",)`` (and no more) when the
+    driver is gone -- its end of the pipe closed -- so is the process that reads them."""
+    while True:
+        try:
+            if not conn.poll():
+                return
+            message = conn.recv()
+        except (EOFError, OSError):
+            message = ("stop",)
+        yield message
+        if message[0] == "stop":
+            return
+
+
+def orders_text(game_id: int, side: str, key: str, body: str, final: bool = False, marker: str = "") -> str:
+    """A player's orders mail's text: the header line with the key, a marker comment if given, the
+    orders, FINAL if asked."""
     text = f"GAME {game_id} SIDE {side} KEY {key}\n"
     if marker:
         text += f"# {marker}\n"
     text += body if body.endswith("\n") or not body else body + "\n"
     if final:
         text += "FINAL\n"
+    return text
+
+
+def orders_template(sender: str, game_id: int, side: str, key: str, turn_label: str, body: str,
+                    final: bool = False, marker: str = "") -> tuple[bytes, bytes]:
+    """A player's orders mail as (before the Message-ID, after it), ready for SMTP DATA: the same
+    header line, orders and FINAL as ``harness.orders_mail``, made from bytes, not EmailMessage."""
+    text = orders_text(game_id, side, key, body, final, marker)
     subject = f"Orders {turn_label}"
     if not subject.isascii():
         from email.header import Header
@@ -263,13 +285,7 @@ class _ClientProcess:
         self.tasks: set[asyncio.Task] = set()
 
     def on_readable(self) -> None:
-        while True:
-            try:
-                if not self.conn.poll():
-                    return
-                message = self.conn.recv()
-            except (EOFError, OSError):  # the driver is gone: so is this process
-                message = ("stop",)
+        for message in waiting(self.conn):
             if message[0] == "template":
                 _, game_id, day, side, sender, (before, after) = message
                 self.templates[game_id] = (day, side, sender.encode(), before, after)
@@ -517,13 +533,7 @@ class _SinkProcess:
         stopping = loop.create_future()
 
         def on_readable():
-            while True:
-                try:
-                    if not self.conn.poll():
-                        return
-                    message = self.conn.recv()
-                except (EOFError, OSError):  # the driver is gone: so is this process
-                    message = ("stop",)
+            for message in waiting(self.conn):
                 if message[0] == "stop":
                     if not stopping.done():
                         stopping.set_result(None)
