@@ -14,6 +14,7 @@ from pbem.core.game import Game
 from pbem.core.ruleset import Turn
 from pbem.lang import Text
 from pbem.games import ruleset
+from pbem.games.marengo.scenario import SIDES
 from pbem.tools.selfplay import play
 
 
@@ -69,6 +70,40 @@ def test_a_state_copied_fast_is_a_deep_copy_of_every_position_of_a_game(name):
         moved = next(iter(copied.blocks.values()))
         moved.strength += 1
         assert copied != state
+
+
+def test_a_change_to_a_marengo_copy_never_reaches_the_original():
+    """Every way the rules change a position, done to a copy of each position of a game (every block moved by
+    put(), on and off the map, and each field the rules write directly: strength, bombard, bombard_days,
+    activated, facing; morale, the flags, the standing orders, the last moves), leaves the original as it was:
+    its digest, its blocks' fields, its index (as a scan builds it) and its lookups."""
+    rules, scenario = setting("marengo")
+    game = play(rules, scenario, 5, random_decisions=True)
+    states = [game.initial] + [day.after for day in game.days] + [day.before for day in game.days]
+    locales = list(scenario.board.locales)
+    for n, state in enumerate(states):
+        digest, blocks = state.digest(), {bid: dict(vars(b)) for bid, b in state.blocks.items()}
+        looked = {(loc, side): [b.id for b in state.in_locale(loc, side)] for loc in locales for side in SIDES}
+        copied = state.copy()
+        for i, b in enumerate(copied.blocks.values()):
+            if b.status == "map" and i % 2:
+                copied.put(b, None, status="eliminated")
+            else:
+                copied.put(b, locales[(n + i) % len(locales)], None)
+            b.strength -= 1
+            b.bombard, b.bombard_days, b.activated = locales[0], b.bombard_days + (99,), not b.activated
+            b.facing = locales[1]
+        for side in SIDES:
+            copied.morale[side] = copied.morale.get(side, 0) + 3
+            copied.demoralised[side] = copied.bonus_due[side] = True
+            copied.standing.setdefault(side, []).append({"kind": "block"})
+        copied.last_moves.append({"block": "x"})
+        copied.french_start.append(locales[0])
+        copied.day += 1
+        assert state.digest() == digest and {bid: vars(b) for bid, b in state.blocks.items()} == blocks
+        assert state.check_index()
+        assert looked == {(loc, side): [b.id for b in state.in_locale(loc, side)] for loc in locales for side in SIDES}
+        assert copied.check_index() and copied.digest() != digest
 
 
 @pytest.mark.parametrize("name", ["marengo", "triomphe"])
