@@ -457,3 +457,33 @@ def test_the_receiver_process_answers_451_while_too_much_stored_mail_waits_then_
     finally:
         conn.close()
     assert sorted(acks) == [f"<busy.{n}@{BOT_DOMAIN}>" for n in range(4)]
+
+
+def test_the_answer_address_read_from_the_mails_own_parse_is_the_one_read_from_its_bytes():
+    """``answer_address(raw, head)`` with the head the mail's parse kept (not parsed a second time) gives the
+    address ``answer_address(raw)`` gives, for every Reply-To and From a stranger might write; a head
+    reaching past addresses.HEAD_LIMIT is not kept (the bytes are parsed as before)."""
+    from pbem.server import addresses
+    from pbem.server.mail.inbound import parse_message
+
+    heads = [
+        "From: anna@example.org", "From: Anna <anna@example.org>\r\nReply-To: other@example.net",
+        "From: anna@example.org\r\nReply-To: a@example.net, b@example.net",
+        "From: anna@example.org\r\nReply-To: x@example.net\r\nReply-To: y@example.net",
+        "From: =?utf-8?q?Anna?= <anna@example.org>\r\nReply-To: =?utf-8?q?x?=@example.net",
+        "From: not an address", "Reply-To: only@example.net", "From: anna@example.org\r\nReply-To: ",
+        "From: (comment) anna@example.org (more)\r\nReply-To: \"q, w\" <qw@example.net>",
+        "From: anna@example.org\r\nReply-To:\r\n fold@example.net", "From: ANNA@EXAMPLE.ORG",
+        "From: anna@exa mple.org", "Subject: none", "From: <>",
+    ]
+    for head in heads:
+        for body in ("GAME 1 KEY x\r\n", ""):
+            raw = (head + "\r\nTo: pbem@localhost\r\nMessage-ID: <m@x>\r\n\r\n" + body).encode()
+            parsed = parse_message(raw)
+            assert parsed.head is not None, head
+            assert addresses.answer_address(raw, parsed.head) == addresses.answer_address(raw), head
+    long = ("From: anna@example.org\r\nReply-To: other@example.net\r\n"
+            + "X-Pad: " + "p" * 998 + "\r\n") * 70
+    raw = (long + "\r\nGAME 1\r\n").encode()
+    assert len(long) > addresses.HEAD_LIMIT and parse_message(raw).head is None
+    assert addresses.answer_address(raw, parse_message(raw).head) == addresses.answer_address(raw)
