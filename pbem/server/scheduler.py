@@ -125,9 +125,10 @@ class Clock:
     def tick_after_mail(self) -> None:
         """Bring a tick forward for the mail just processed: at once, unless one brought forward by mail has
         not run yet (it reads the store when it runs, so it sees this mail too); and never less than
-        ``MAIL_TICK_GAP`` after the last. Under a stream of mail a tick a batch (every running game with a
-        seat marked final looked at, the leagues, the deadlines planned) cost more than the mail; a day
-        whose last side marked its orders FINAL is now resolved within a quarter of a second, not at once."""
+        ``MAIL_TICK_GAP`` after the last. Before, every batch brought a whole tick forward (every running game
+        with a seat marked final looked at, the leagues, the deadlines planned): under a stream of mail, tens of
+        ticks a second. A day whose last side marked its orders FINAL is resolved within a quarter of a
+        second of the mail."""
         now = time.monotonic()
         if now < self.mail_tick_at:
             return
