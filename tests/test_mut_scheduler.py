@@ -152,13 +152,56 @@ def test_mail_processing_brings_the_tick_forward_only_when_mail_was_handled(tmp_
     site = Site(tmp_path)
     clock = Clock(site.service, idle_sender())
     soon = []
-    clock.tick_soon = lambda: soon.append(1)
+    clock.tick_after_mail = lambda: soon.append(1)
     counts = [0, 2]
     monkeypatch.setattr(scheduler.inbox, "process_pending", lambda service: counts.pop(0))
     assert clock.process_mail() == 0 and soon == []
     assert clock.process_mail() == 2 and soon == [1]
     clock.mail_arrived()
     assert clock.mail.event.is_set()
+
+
+def test_mail_brings_one_tick_forward_at_a_time_and_one_a_gap_at_most(tmp_path, monkeypatch):
+    """A tick brought forward by mail: at once; not again while it has not run (it will see the mail);
+    once it has, the next no sooner than MAIL_TICK_GAP after it; long after, at once again."""
+    site = Site(tmp_path)
+    clock = Clock(site.service, idle_sender())
+    assert scheduler.MAIL_TICK_GAP == 0.25
+    t = [1000.0]
+    monkeypatch.setattr(scheduler.time, "monotonic", lambda: t[0])
+    planned = []
+    clock.scheduler = SimpleNamespace(modify_job=lambda job, next_run_time: planned.append((job, next_run_time)))
+
+    def brought(delay: float) -> None:
+        before = datetime.now(timezone.utc)
+        clock.tick_after_mail()
+        after = datetime.now(timezone.utc)
+        job, when = planned[-1]
+        assert job == "tick"
+        assert before + timedelta(seconds=delay - 0.001) <= when <= after + timedelta(seconds=delay + 0.001)
+
+    brought(0)
+    assert clock.mail_tick_at == 1000.0 and len(planned) == 1
+    t[0] = 1000.1  # it has run; the next within the gap: 0.25 after the last
+    brought(0.15)
+    assert clock.mail_tick_at == 1000.25 and len(planned) == 2
+    t[0] = 1000.2  # that one has not run yet: nothing more to plan
+    clock.tick_after_mail()
+    assert len(planned) == 2 and clock.mail_tick_at == 1000.25
+    t[0] = 1000.25  # its time: a new one, a gap later
+    brought(0.25)
+    assert clock.mail_tick_at == 1000.5
+    t[0] = 1003.0  # long after: at once
+    brought(0)
+    assert clock.mail_tick_at == 1003.0 and len(planned) == 4
+
+    def stopped(job, next_run_time):
+        raise RuntimeError("the scheduler is shut down")
+
+    clock.scheduler = SimpleNamespace(modify_job=stopped)
+    t[0] = 1004.0
+    clock.tick_after_mail()  # no error: the next tick comes anyway
+    assert clock.mail_tick_at == 1004.0
 
 
 def test_prune_logs_what_it_did_and_a_failure(tmp_path, caplog, monkeypatch):

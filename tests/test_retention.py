@@ -145,3 +145,24 @@ def test_the_receiver_takes_only_so_much_from_one_sender():
         assert len(received) == 4
     finally:
         controller.stop()
+
+
+def test_the_senders_bytes_are_counted_as_they_come_and_leave_the_hour():
+    """The hour's bytes of a sender are kept as a running sum: a message counts until it is an hour old,
+    then its bytes are free again (and those of another sender never were counted)."""
+    now = [0.0]
+    limit = SenderLimit(messages=0, bytes_=1024 * 1024, clock=lambda: now[0])
+    limit.note("a@example.org", 600_000)
+    now[0] = 1800.0
+    limit.note("A@example.org", 400_000)
+    assert limit.refusal("a@example.org", 48_576) == ""  # exactly 1 MiB with it
+    assert "MiB" in limit.refusal("a@example.org", 48_576 + 1)
+    assert limit.refusal("b@example.org", 1024 * 1024) == ""
+    now[0] = 3600.5  # the first message left the hour
+    assert limit.refusal("a@example.org", 648_576) == ""
+    assert "MiB" in limit.refusal("a@example.org", 648_576 + 1)
+    now[0] = 5400.5  # both left it
+    assert limit.refusal("a@example.org", 1024 * 1024) == ""
+    unlimited = SenderLimit(messages=0, bytes_=0, clock=lambda: now[0])
+    unlimited.note("a@example.org", 10**9)
+    assert unlimited.refusal("a@example.org", 10**9) == ""

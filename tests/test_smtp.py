@@ -158,3 +158,27 @@ def test_relay_temporary_failure_is_retried_and_refusal_is_final(smtpd, tmp_path
     row = store.mail("WHERE id = ?", (second,))
     assert (row["status"], row["attempts"]) == ("failed", 1) and "552" in row["last_error"]
     store.close()
+
+
+def test_the_receiver_answers_451_while_too_many_stored_mails_wait(smtpd, tmp_path):
+    """Back-pressure (setting smtp_backlog): with more than ``most`` stored mails waiting to be processed,
+    every sender gets 451 at MAIL FROM with a clear text, and nothing is stored; once the server processed
+    enough of them, the same mail is taken. ``most`` 0: no limit."""
+    from pbem.server.mail.limits import Backlog
+
+    store = Store(tmp_path / "pbem.db")
+    waiting = [store.store_inbound(b"Message-ID: <w%d@example.fr>\r\n\r\nx\r\n" % n, "smtp")[0] for n in range(3)]
+    controller = smtpd(lambda raw: store.store_inbound(raw, "smtp"), backlog=Backlog(store, 2))
+    with pytest.raises(smtplib.SMTPSenderRefused) as caught:
+        send(controller.port)
+    assert caught.value.smtp_code == 451
+    assert b"busy (more than 2 mails wait to be processed); try again later" in caught.value.smtp_error
+    assert len(store.pending_inbound()) == 3
+    store.execute("UPDATE inbound SET status = 'processed' WHERE id = ?", (waiting[0],))
+    send(controller.port)  # two wait: taken
+    assert len(store.pending_inbound()) == 3
+    with pytest.raises(smtplib.SMTPSenderRefused):  # three wait again
+        send(controller.port, RAW.replace(b"smtp-test", b"smtp-test-2"))
+    assert Backlog(store, 0).refusal() == "" and Backlog(store, 3).refusal() == ""
+    assert Backlog(store, 2).refusal() != ""
+    store.close()

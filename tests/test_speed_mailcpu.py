@@ -394,3 +394,96 @@ def test_the_receiver_process_on_a_port_in_use_stops_the_start_with_a_clear_erro
                 server.start()
         finally:
             server.stop()
+
+
+def test_the_receiver_process_answers_451_while_too_much_stored_mail_waits_then_takes_it(tmp_path):
+    """``smtp_process`` with ``smtp_backlog = 2``: while the server's processing is stopped (SIGSTOP: the
+    receiver, a process of its own, still takes mail), three orders mails are stored (the third while two
+    wait) and the fourth is refused with 451 and the busy text, unstored; once the server runs again and has
+    answered the three, the fourth, sent again as a mail server would, is taken and answered. Nothing is lost, nothing answered twice."""
+    import json
+    import os
+    import signal
+    import smtplib
+
+    from pbem.core.game import Game
+    from pbem.games import ruleset
+    from pbem.server.service import Service
+    from pbem.tools.harness import BOT_DOMAIN, Relay, ServerProcess, orders_mail, send_mail, wait_until
+
+    instance = tmp_path / "server"
+    instance.mkdir()
+    store = Store(instance / "pbem.sqlite3")
+    service = Service(store)
+    seats = {"austria": f"austria@{BOT_DOMAIN}", "france": f"france@{BOT_DOMAIN}"}
+    game_id, keys = service.create_game("Busy", seats, seed=1, settings={"hours": 24, "reminders": []})
+    store.execute("UPDATE outbox SET status = 'sent'")
+    store.close()
+    rules = ruleset("marengo")
+    game = Game(rules, rules.load_scenario(next(iter(rules.scenarios().values()))), 1, [])
+    side = game.turn().seats[0]
+    view = json.loads(json.dumps(game.view(side)))
+    body = rules.bots()["bot"].orders(game.scenario, view, 1)
+
+    def mail(n: int) -> bytes:
+        return orders_mail(seats[side], game_id, side, keys[side], view, body, f"<busy.{n}@{BOT_DOMAIN}>")
+
+    acks: list[str] = []
+    relay = Relay(lambda d, raw: acks.append(d.in_reply_to) if d.in_reply_to else None, keep_raw=False)
+    server = ServerProcess(instance, relay.port, smtp_process=True, smtp_backlog=2)
+    try:
+        server.start()
+        os.kill(server.proc.pid, signal.SIGSTOP)
+        try:
+            send_mail(server.smtp_port, mail(0), seats[side])
+            send_mail(server.smtp_port, mail(1), seats[side])
+            send_mail(server.smtp_port, mail(2), seats[side])  # two waited: taken
+            with pytest.raises(smtplib.SMTPSenderRefused) as refused:
+                send_mail(server.smtp_port, mail(3), seats[side])
+        finally:
+            os.kill(server.proc.pid, signal.SIGCONT)
+        assert refused.value.smtp_code == 451
+        assert b"The server is busy (more than 2 mails wait to be processed); try again later" in \
+            refused.value.smtp_error
+        wait_until(lambda: len(set(acks)) == 3, timeout=120, what="the three stored mails answered")
+        send_mail(server.smtp_port, mail(3), seats[side])
+        wait_until(lambda: f"<busy.3@{BOT_DOMAIN}>" in acks, timeout=120, what="the fourth, sent again, answered")
+    finally:
+        server.stop()
+        relay.stop()
+    conn = sqlite3.connect(str(instance / "pbem.sqlite3"))
+    try:
+        assert conn.execute("SELECT status, COUNT(*) FROM inbound GROUP BY status").fetchall() == [("processed", 4)]
+    finally:
+        conn.close()
+    assert sorted(acks) == [f"<busy.{n}@{BOT_DOMAIN}>" for n in range(4)]
+
+
+def test_the_answer_address_read_from_the_mails_own_parse_is_the_one_read_from_its_bytes():
+    """``answer_address(raw, head)`` with the head the mail's parse kept (not parsed a second time) gives the
+    address ``answer_address(raw)`` gives, for every Reply-To and From a stranger might write; a head
+    reaching past addresses.HEAD_LIMIT is not kept (the bytes are parsed as before)."""
+    from pbem.server import addresses
+    from pbem.server.mail.inbound import parse_message
+
+    heads = [
+        "From: anna@example.org", "From: Anna <anna@example.org>\r\nReply-To: other@example.net",
+        "From: anna@example.org\r\nReply-To: a@example.net, b@example.net",
+        "From: anna@example.org\r\nReply-To: x@example.net\r\nReply-To: y@example.net",
+        "From: =?utf-8?q?Anna?= <anna@example.org>\r\nReply-To: =?utf-8?q?x?=@example.net",
+        "From: not an address", "Reply-To: only@example.net", "From: anna@example.org\r\nReply-To: ",
+        "From: (comment) anna@example.org (more)\r\nReply-To: \"q, w\" <qw@example.net>",
+        "From: anna@example.org\r\nReply-To:\r\n fold@example.net", "From: ANNA@EXAMPLE.ORG",
+        "From: anna@exa mple.org", "Subject: none", "From: <>",
+    ]
+    for head in heads:
+        for body in ("GAME 1 KEY x\r\n", ""):
+            raw = (head + "\r\nTo: pbem@localhost\r\nMessage-ID: <m@x>\r\n\r\n" + body).encode()
+            parsed = parse_message(raw)
+            assert parsed.head is not None, head
+            assert addresses.answer_address(raw, parsed.head) == addresses.answer_address(raw), head
+    long = ("From: anna@example.org\r\nReply-To: other@example.net\r\n"
+            + "X-Pad: " + "p" * 998 + "\r\n") * 70
+    raw = (long + "\r\nGAME 1\r\n").encode()
+    assert len(long) > addresses.HEAD_LIMIT and parse_message(raw).head is None
+    assert addresses.answer_address(raw, parse_message(raw).head) == addresses.answer_address(raw)

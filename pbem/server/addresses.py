@@ -107,7 +107,9 @@ def header_address(raw: bytes, name: str, head=None) -> str | None:
     return clean_address(found[0])
 
 
-def answer_address(raw: bytes) -> str | None:
-    """Where an answer to ``raw`` goes: a valid Reply-To, else a valid From, else None."""
-    head = _head(raw)  # parsed once for both
+def answer_address(raw: bytes, head=None) -> str | None:
+    """Where an answer to ``raw`` goes: a valid Reply-To, else a valid From, else None. ``head``: the
+    message already parsed with the compat32 policy whose head lies whole within HEAD_LIMIT (the
+    mail's parse, pbem.server.mail.inbound), else the head is parsed here."""
+    head = head if head is not None else _head(raw)  # parsed once for both
     return header_address(raw, "Reply-To", head) or header_address(raw, "From", head)

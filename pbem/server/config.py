@@ -47,6 +47,7 @@ class Config:
     max_message_bytes: int = 512 * 1024
     smtp_sender_messages: int = 100  # messages an hour the receiver takes from one envelope sender (0: no limit)
     smtp_sender_mib: int = 20  # MiB an hour the receiver takes from one envelope sender (0: no limit)
+    smtp_backlog: int = 200  # stored mails waiting to be processed above which the receiver answers 451 (0: no limit)
     smtp_process: bool = False  # the SMTP receiver in a process of its own (pbem.server.receiver): a core of its own
     retain_inbound_days: int = 30  # raw inbound mail, once processed (0: forever); pbem.server.retention
     retain_outbox_days: int = 30  # text of sent mail

@@ -246,7 +246,7 @@ def handle(service: Service, row: dict, msg: Inbound | None = None) -> dict:
     if msg.auto:
         return {"status": "dropped", "why": f"automatic mail ({msg.auto_reason}); never answered"}
     sender = addresses.clean_address(msg.from_addr)
-    to = addresses.answer_address(row["raw"])
+    to = addresses.answer_address(row["raw"], msg.head)
     if not sender or not to:
         return {"status": "dropped", "why": "no valid sender address to answer"}
 

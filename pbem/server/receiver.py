@@ -19,7 +19,7 @@ import threading
 import time
 
 from pbem.server import inbox
-from pbem.server.mail.limits import SenderLimit
+from pbem.server.mail.limits import Backlog, SenderLimit
 from pbem.server.mail.smtpd import start_smtpd
 
 
@@ -83,7 +83,7 @@ def run(config, conn, parent: int) -> None:
 
     try:
         smtpd = start_smtpd(deliver, config.smtp_host, config.smtp_port, limit_bytes=config.max_message_bytes * 4,
-                            sender_limit=limit)
+                            sender_limit=limit, backlog=Backlog(store, config.smtp_backlog))
     except OSError as exc:
         conn.send(("error", exc.errno, exc.strerror))
         receipts.stop()

@@ -16,7 +16,7 @@ from pbem.games import default
 from pbem.server import inbox
 from pbem.server.config import Config
 from pbem.server.mail.outbox import Sender
-from pbem.server.mail.limits import SenderLimit
+from pbem.server.mail.limits import Backlog, SenderLimit
 from pbem.server.mail.smtpd import start_smtpd
 from pbem.server.receiver import ReceiverProcess
 from pbem.render.png import render_png
@@ -91,7 +91,8 @@ class Server:
                     limit = SenderLimit(self.config.smtp_sender_messages, self.config.smtp_sender_mib * 1024 * 1024)
                     self.receipts = inbox.Receipts(self.service, "smtp")
                     self.smtpd = start_smtpd(self.deliver, self.config.smtp_host, self.config.smtp_port,
-                                             limit_bytes=self.config.max_message_bytes * 4, sender_limit=limit)
+                                             limit_bytes=self.config.max_message_bytes * 4, sender_limit=limit,
+                                             backlog=Backlog(self.store, self.config.smtp_backlog))
             except OSError as exc:
                 self.web.close()
                 if self.receipts:

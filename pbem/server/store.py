@@ -460,9 +460,9 @@ class Store:
         with self._lock:
             self._mine.depth = getattr(self._mine, "depth", 0) + 1
             try:
-                if self.db.conn.in_transaction:
-                    with self.db.atomic():
-                        yield self
+                if self.db.conn.in_transaction:  # a savepoint named by its depth (sqlite-utils' atomic()
+                    # names each by secrets.token_hex: an OS random call a nested transaction)
+                    yield from self._savepoint(f"pbem_{self._mine.depth}")
                     return
                 self.db.execute("BEGIN IMMEDIATE")
                 try:
@@ -473,6 +473,18 @@ class Store:
                     raise
             finally:
                 self._mine.depth -= 1
+
+    def _savepoint(self, name: str):
+        conn = self.db.conn
+        conn.execute(f"SAVEPOINT {name}")
+        try:
+            yield self
+        except BaseException:
+            if conn.in_transaction:  # a RAISE(ROLLBACK) may have ended the whole transaction already
+                conn.execute(f"ROLLBACK TO SAVEPOINT {name}")
+                conn.execute(f"RELEASE SAVEPOINT {name}")
+            raise
+        conn.execute(f"RELEASE SAVEPOINT {name}")
 
     def query_one(self, sql: str, params=()) -> dict | None:
         """The first row of a query, as a dict, or None."""

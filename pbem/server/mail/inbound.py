@@ -26,6 +26,7 @@ import re
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 
+from pbem.server import addresses
 from pbem.server.mail import headers, robots
 from pbem.server.mail.reply import Cut, new_text
 
@@ -69,6 +70,9 @@ class Inbound:
     cuts: list[Cut] = field(default_factory=list)  # what was left out of the body (quotes, footers)
     accept_language: str = ""  # the sender's languages, as his mail program says them (Accept-Language)
     content_language: str = ""  # the language of the text (Content-Language, of the mail or its text part)
+    # the parsed message when its head lies whole within addresses.HEAD_LIMIT: the head addresses.answer_address
+    # would parse again from the raw bytes (the same compat32 headers), so it need not
+    head: object = field(default=None, repr=False, compare=False)
 
     @property
     def answer_to(self) -> str:
@@ -105,6 +109,8 @@ def parse_message(raw: bytes, limit_bytes: int = LIMIT_BYTES, has_orders=None, w
         else:
             msg = email.parser.BytesParser(_class=_Message, policy=policy).parsebytes(raw)
         _read_headers(msg, result)
+        if head_end + 4 <= addresses.HEAD_LIMIT:
+            result.head = msg
     except Exception as exc:
         result.problem = f"the message headers could not be read ({type(exc).__name__})"
         return result

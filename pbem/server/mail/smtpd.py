@@ -5,8 +5,10 @@ message's raw bytes to ``deliver(raw)``, the server's function that stores
 it. The answer to the sending mail server is ``250`` only after ``deliver``
 returned; if it raised, the answer is ``451`` and the sender keeps the message
 and tries again later, so nothing is lost. A message over ``limit_bytes`` is
-refused with ``552``, and a sender over its hourly limit with ``451``
-(``SenderLimit``: a real mail server tries again later).
+refused with ``552``, a sender over its hourly limit with ``451``
+(``SenderLimit``: a real mail server tries again later), and every sender with
+``451`` while too many stored mails wait to be processed (``Backlog``:
+back-pressure, the intake held to what the server processes).
 
 Like any final-delivery MTA (RFC 5321 §4.4), the receiver puts a
 ``Return-Path:`` line with the envelope sender before the message; an empty
@@ -21,7 +23,7 @@ import logging
 
 from aiosmtpd.controller import Controller
 
-from pbem.server.mail.limits import SenderLimit
+from pbem.server.mail.limits import Backlog, SenderLimit
 
 LIMIT_BYTES = 20 * 1024 * 1024
 
@@ -31,13 +33,18 @@ log = logging.getLogger(__name__)
 class Receiver:
     """The aiosmtpd handler: each message goes to ``deliver(raw)`` before the 250."""
 
-    def __init__(self, deliver, return_path: bool = True, recipients=None, limit: SenderLimit | None = None):
+    def __init__(self, deliver, return_path: bool = True, recipients=None, limit: SenderLimit | None = None,
+                 backlog: Backlog | None = None):
         self.deliver = deliver
+        self.backlog = backlog
         self.return_path = return_path
         self.recipients = None if recipients is None else {r.lower() for r in recipients}
         self.limit = limit
 
     async def handle_MAIL(self, server, session, envelope, address, mail_options) -> str:
+        busy = self.backlog.refusal() if self.backlog is not None else ""
+        if busy:
+            return f"451 4.3.2 The server is busy ({busy}); try again later"
         if self.limit is not None and self.limit.refusal(address):
             return f"451 4.7.1 Too much mail from you ({self.limit.refusal(address)}); try again later"
         envelope.mail_from = address
@@ -88,16 +95,17 @@ class _Controller(Controller):
 
 def start_smtpd(deliver, host: str = "127.0.0.1", port: int = 0, limit_bytes: int = LIMIT_BYTES,
                 server_hostname=None, return_path: bool = True, recipients=None,
-                sender_limit: SenderLimit | None = None) -> Controller:
+                sender_limit: SenderLimit | None = None, backlog: Backlog | None = None) -> Controller:
     """Start receiving mail; returns the running controller (``.port``, ``.stop()``).
 
     ``recipients``: the addresses (``orders@example.org``) and domains
     (``@example.org``) mail is taken for; others get 550, so mail that was
     never meant for the server is not stored and answered. None takes all.
     ``sender_limit``: messages and bytes an hour per envelope sender (pbem.server.mail.limits).
+    ``backlog``: 451 to every sender while too many stored mails wait to be processed (the same module).
     """
     controller = _Controller(
-        Receiver(deliver, return_path, recipients, sender_limit),
+        Receiver(deliver, return_path, recipients, sender_limit, backlog),
         hostname=host,
         port=port,
         server_hostname=server_hostname,
