@@ -101,12 +101,9 @@ def flood(port: int, mails: int, connections: int) -> tuple[float, float, float,
             percentile(latencies, 99) or 0.0, len(accepted), used)
 
 
-def bare_receiver(folder: Path, mails: int = 1000, clients: int = 4) -> tuple[float, float, float, int]:
-    """(mails a second, p50, p99 of the time to each 250, mails stored) of the bare receiver, fed by
-    the load test's client process with ``clients`` connections."""
-    from pbem.server.mail.smtpd import start_smtpd
-
-    database = folder / "bare-receiver.sqlite3"
+def bare_store(database: Path):
+    """The bare receiver's hook and its connection: each message inserted and committed (one
+    transaction a message) in a table of a WAL SQLite file, as the server's store keeps its mail."""
     conn = sqlite3.connect(database, check_same_thread=False, isolation_level=None)
     conn.execute("PRAGMA journal_mode = WAL")
     conn.execute("CREATE TABLE IF NOT EXISTS inbound (id INTEGER PRIMARY KEY, received_at REAL, raw BLOB)")
@@ -118,6 +115,15 @@ def bare_receiver(folder: Path, mails: int = 1000, clients: int = 4) -> tuple[fl
             conn.execute("INSERT INTO inbound (received_at, raw) VALUES (?, ?)", (time.time(), raw))
             conn.execute("COMMIT")
 
+    return store, conn
+
+
+def bare_receiver(folder: Path, mails: int = 1000, clients: int = 4) -> tuple[float, float, float, int]:
+    """(mails a second, p50, p99 of the time to each 250, mails stored) of the bare receiver, fed by
+    the load test's client process with ``clients`` connections."""
+    from pbem.server.mail.smtpd import start_smtpd
+
+    store, conn = bare_store(folder / "bare-receiver.sqlite3")
     controller = start_smtpd(store, return_path=False)
     try:
         rate, p50, p99, _, _ = flood(controller.port, mails, clients)

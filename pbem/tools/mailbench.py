@@ -31,7 +31,6 @@ import os
 import pstats
 import shutil
 import smtplib
-import sqlite3
 import tempfile
 import threading
 import time
@@ -39,6 +38,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pbem.tools.harness import BOT_DOMAIN, SERVER_ADDR, orders_mail, percentile
+from pbem.tools.limits import bare_store
 
 GAMES = ("marengo", "napoleon1815", "triomphe", "dba")
 SETTINGS = {"hours": 24, "reminders": [], "early": False}  # nothing comes due during the bench
@@ -270,22 +270,6 @@ def timed_receiver(name: str, deliver, raws, clients: int, profile: bool, receip
     return Stage(name, len(raws), cpu, wall, prof.text())
 
 
-def bare_store(folder: Path):
-    """The bare receiver's hook: each message inserted and committed in a WAL SQLite file."""
-    conn = sqlite3.connect(folder / "bare.sqlite3", check_same_thread=False, isolation_level=None)
-    conn.execute("PRAGMA journal_mode = WAL")
-    conn.execute("CREATE TABLE IF NOT EXISTS inbound (id INTEGER PRIMARY KEY, received_at REAL, raw BLOB)")
-    lock = threading.Lock()
-
-    def store(raw: bytes) -> None:
-        with lock:
-            conn.execute("BEGIN IMMEDIATE")
-            conn.execute("INSERT INTO inbound (received_at, raw) VALUES (?, ?)", (time.time(), raw))
-            conn.execute("COMMIT")
-
-    return store
-
-
 def in_one_process(made: Mails, clients: int = 4, profile: bool = False, say=print) -> list[Stage]:
     """The four stages on the bench's database, in this process."""
     from pbem.server import inbox
@@ -293,8 +277,8 @@ def in_one_process(made: Mails, clients: int = 4, profile: bool = False, say=pri
     from pbem.server.service import Service
     from pbem.server.store import Store
 
-    stages = [timed_receiver("bare receiver (aiosmtpd + one INSERT and commit)", bare_store(made.database.parent),
-                             made.raws, clients, profile)]
+    bare, _ = bare_store(made.database.parent / "bare.sqlite3")
+    stages = [timed_receiver("bare receiver (aiosmtpd + one INSERT and commit)", bare, made.raws, clients, profile)]
     store = Store(made.database)
     service = Service(store)
     try:
