@@ -271,9 +271,12 @@ def test_triomphes_index_of_where_blocks_are_is_a_scan_after_every_turn_and_a_co
                                 bid for bid in ids if state.blocks[bid].facing == facing]
                     assert [b.id for b in state.in_locale(locale)] == [
                         b.id for b in state.blocks.values() if b.status == "map" and b.locale == locale]
+                for side in ("austria", "france"):  # T14's closed locales: the cells still holding a block
+                    assert state.waiting_cells(side) == {b.cell for b in state.blocks.values()
+                                                         if b.side == side and b.status == "waiting"}
             turns += 1
     assert turns > 60
-    state = copy.deepcopy(game.days[-1].after)
+    state = copy.deepcopy(game.days[2].after)  # reinforcements still waiting
     copied = state.copy()
     block = next(b for b in copied.blocks.values() if b.status == "map")
     where = (block.locale, block.facing)
@@ -286,6 +289,12 @@ def test_triomphes_index_of_where_blocks_are_is_a_scan_after_every_turn_and_a_co
         copied, where[0], block.side)
     copied.moved.setdefault("france", {"day": 0, "locales": {}})["locales"]["x"] = 9  # the moves made: its own
     assert "x" not in state.moved.get("france", {"locales": {}})["locales"]
+    waiting = next(b for b in copied.blocks.values() if b.status == "waiting")  # it enters: the cells looked
+    before = copied.waiting_cells(waiting.side)                                  # at again, the original's kept
+    copied.put(waiting, where[0])
+    assert copied.check_index() and state.waiting_cells(waiting.side) == before and waiting.cell in before
+    assert copied.waiting_cells(waiting.side) == {b.cell for b in copied.blocks.values()
+                                                  if b.side == waiting.side and b.status == "waiting"}
     block.locale = "elsewhere"  # a move not made by put(): the check sees it
     assert not copied.check_index()
     fresh = type(state)(day=0, blocks=copy.deepcopy(state.blocks))  # not in play: no index until looked at

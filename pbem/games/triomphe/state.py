@@ -54,6 +54,8 @@ class State(Saved):
         # check_index() says whether that held; self-play and the tests check it.
         self._where: dict[tuple[str, str], list[Block]] | None = None
         self._rank: dict[str, int] = {}  # a block's place in self.blocks (the order a scan gives)
+        # each side's waiting cells that still hold a block (T14's closed locales), kept by put() as well
+        self._waiting: dict[str, frozenset[str]] | None = None
 
     def _index(self) -> dict[tuple[str, str], list[Block]]:
         if self._where is None:
@@ -73,7 +75,8 @@ class State(Saved):
 
         return (ids(where_of(self.blocks.values())) == {k: [b.id for b in self._in_order(v)]
                                                         for k, v in self._where.items() if v}
-                and own(self._where) and self._rank == {bid: i for i, bid in enumerate(self.blocks)})
+                and own(self._where) and self._rank == {bid: i for i, bid in enumerate(self.blocks)}
+                and self._waiting in (None, waiting_of(self.blocks.values())))
 
     def _in_order(self, blocks) -> list[Block]:
         """Blocks in the order of ``self.blocks`` (as a scan would give them)."""
@@ -102,6 +105,12 @@ class State(Saved):
     def occupied_by(self, locale: str, side: str) -> bool:
         return bool(self._index().get((locale, side)))
 
+    def waiting_cells(self, side: str) -> frozenset[str]:
+        """The waiting cells where ``side`` still has a block waiting to enter (T14)."""
+        if self._waiting is None:
+            self._waiting = waiting_of(self.blocks.values())
+        return self._waiting.get(side, frozenset())
+
     def held_by(self, side: str) -> set[str]:
         return {b.locale for b in self.blocks.values() if b.on_map and b.side == side}
 
@@ -113,6 +122,8 @@ class State(Saved):
         """Move ``block``; a declared bombardment is cancelled if its artillery leaves its place (§10)."""
         if (block.locale, block.facing, block.status) != (locale, facing, status):
             block.bombard = None
+        if self._waiting is not None and "waiting" in (block.status, status):
+            self._waiting = None  # a block enters (or waits again): the cells are looked at afresh
         where = self._where
         if where is not None:
             if block.status == "map":
@@ -158,6 +169,7 @@ class State(Saved):
             spent=self.spent, winner=self.winner, victory=self.victory, over=self.over,
             last_moves=list(self.last_moves),
             _where=where,  # the copy is in play at once
+            _waiting=self._waiting,  # frozensets, replaced whole by put()
             _rank=self._rank or {bid: i for i, bid in enumerate(blocks)},  # same blocks, same order
         )
         return copied
@@ -173,3 +185,12 @@ def where_of(blocks) -> dict[tuple[str, str], list[Block]]:
         if b.status == "map":
             where.setdefault((b.locale, b.side), []).append(b)
     return where
+
+
+def waiting_of(blocks) -> dict[str, frozenset[str]]:
+    """Each side's waiting cells that hold a block (State.waiting_cells)."""
+    cells: dict[str, set[str]] = {}
+    for b in blocks:
+        if b.status == "waiting" and b.cell is not None:
+            cells.setdefault(b.side, set()).add(b.cell)
+    return {side: frozenset(c) for side, c in cells.items()}
