@@ -271,6 +271,9 @@ def test_triomphes_index_of_where_blocks_are_is_a_scan_after_every_turn_and_a_co
                                 bid for bid in ids if state.blocks[bid].facing == facing]
                     assert [b.id for b in state.in_locale(locale)] == [
                         b.id for b in state.blocks.values() if b.status == "map" and b.locale == locale]
+                for side in ("austria", "france"):
+                    assert [b.id for b in state.side_blocks(side)] == [
+                        b.id for b in state.blocks.values() if b.side == side and b.status == "map"]
                 for side in ("austria", "france"):  # T14's closed locales: the cells still holding a block
                     assert state.waiting_cells(side) == {b.cell for b in state.blocks.values()
                                                          if b.side == side and b.status == "waiting"}
@@ -284,7 +287,10 @@ def test_triomphes_index_of_where_blocks_are_is_a_scan_after_every_turn_and_a_co
     assert copied.check_index() and state.check_index()
     assert block.id not in [b.id for b in copied.in_locale(where[0], block.side)]
     assert block.id in [b.id for b in state.in_locale(where[0], block.side)]
+    assert block.id not in [b.id for b in copied.side_blocks(block.side)]
+    assert block.id in [b.id for b in state.side_blocks(block.side)]
     copied.put(block, *where)  # back on the map: in the blocks' order again, not at the end
+    assert [b.id for b in copied.side_blocks(block.side)] == [b.id for b in state.side_blocks(block.side)]
     assert copied.check_index() and [b.id for b in copied.in_locale(where[0], block.side)] == scan(
         copied, where[0], block.side)
     copied.moved.setdefault("france", {"day": 0, "locales": {}})["locales"]["x"] = 9  # the moves made: its own

@@ -6,6 +6,7 @@ dicts) so it can be copied, compared, hashed and stored as JSON.
 
 from __future__ import annotations
 
+from bisect import insort
 from dataclasses import dataclass, field
 
 from pbem.games.simmons.sides import enemy  # noqa: F401 (the game's name)
@@ -54,12 +55,15 @@ class State(Saved):
         # check_index() says whether that held; self-play and the tests check it.
         self._where: dict[tuple[str, str], list[Block]] | None = None
         self._rank: dict[str, int] = {}  # a block's place in self.blocks (the order a scan gives)
+        # and each side's blocks on the map, in the order of self.blocks (side_blocks), kept with _where
+        self._on_map: dict[str, list[Block]] = {}
         # each side's waiting cells that still hold a block (T14's closed locales), kept by put() as well
         self._waiting: dict[str, frozenset[str]] | None = None
 
     def _index(self) -> dict[tuple[str, str], list[Block]]:
         if self._where is None:
             self._where = where_of(self.blocks.values())
+            self._on_map = on_map_of(self.blocks.values())
             self._rank = {bid: i for i, bid in enumerate(self.blocks)}
         return self._where
 
@@ -73,9 +77,13 @@ class State(Saved):
         def own(where):  # the index holds this state's blocks, not equal ones of another state
             return all(self.blocks.get(b.id) is b for bucket in where.values() for b in bucket)
 
+        def in_order(on_map):
+            return {side: [b.id for b in bucket] for side, bucket in on_map.items() if bucket}
+
         return (ids(where_of(self.blocks.values())) == {k: [b.id for b in self._in_order(v)]
                                                         for k, v in self._where.items() if v}
-                and own(self._where) and self._rank == {bid: i for i, bid in enumerate(self.blocks)}
+                and own(self._where) and own(self._on_map)
+                and in_order(on_map_of(self.blocks.values())) == in_order(self._on_map) and self._rank == {bid: i for i, bid in enumerate(self.blocks)}
                 and self._waiting in (None, waiting_of(self.blocks.values())))
 
     def _in_order(self, blocks) -> list[Block]:
@@ -88,7 +96,11 @@ class State(Saved):
     # -- looking at the position
 
     def side_blocks(self, side: str, on_map: bool = True) -> list[Block]:
-        return [b for b in self.blocks.values() if b.side == side and (b.on_map or not on_map)]
+        if not on_map:
+            return [b for b in self.blocks.values() if b.side == side]
+        if self._where is not None:  # in play: the list kept beside the index (a copy: the caller's own)
+            return list(self._on_map.get(side, ()))
+        return [b for b in self.blocks.values() if b.side == side and b.status == "map"]
 
     def in_locale(self, locale: str, side: str | None = None) -> list[Block]:
         where = self._index()
@@ -126,7 +138,8 @@ class State(Saved):
             self._waiting = None  # a block enters (or waits again): the cells are looked at afresh
         where = self._where
         if where is not None:
-            if block.status == "map":
+            was = block.status == "map"
+            if was:
                 where[(block.locale, block.side)].remove(block)
             if status == "map":
                 bucket = where.get((locale, block.side))
@@ -134,6 +147,13 @@ class State(Saved):
                     where[(locale, block.side)] = [block]
                 else:
                     bucket.append(block)
+            if was != (status == "map"):  # on or off the map: the side's list too, in the blocks' order
+                side = self._on_map.setdefault(block.side, [])
+                if was:
+                    side.remove(block)
+                else:
+                    rank = self._rank
+                    insort(side, block, key=lambda b: rank[b.id])
         block.status, block.locale, block.facing = status, locale, facing
 
     # -- copies and digests
@@ -149,11 +169,13 @@ class State(Saved):
         new = object.__new__
         blocks = {}
         where: dict[tuple[str, str], list[Block]] = {}  # the copy's index, built on the way (as where_of)
+        on_map: dict[str, list[Block]] = {side: [] for side in SIDES}  # and its lists (as on_map_of)
         for bid, b in self.blocks.items():
             c = new(type(b))
             c.__dict__ = fields = b.__dict__.copy()
             blocks[bid] = c
             if fields["status"] == "map":
+                on_map[fields["side"]].append(c)
                 key = (fields["locale"], fields["side"])
                 bucket = where.get(key)
                 if bucket is None:
@@ -169,6 +191,7 @@ class State(Saved):
             spent=self.spent, winner=self.winner, victory=self.victory, over=self.over,
             last_moves=list(self.last_moves),
             _where=where,  # the copy is in play at once
+            _on_map=on_map,
             _waiting=self._waiting,  # frozensets, replaced whole by put()
             _rank=self._rank or {bid: i for i, bid in enumerate(blocks)},  # same blocks, same order
         )
@@ -185,6 +208,15 @@ def where_of(blocks) -> dict[tuple[str, str], list[Block]]:
         if b.status == "map":
             where.setdefault((b.locale, b.side), []).append(b)
     return where
+
+
+def on_map_of(blocks) -> dict[str, list[Block]]:
+    """Each side's blocks on the map, in the order given (State.side_blocks)."""
+    out: dict[str, list[Block]] = {}
+    for b in blocks:
+        if b.status == "map":
+            out.setdefault(b.side, []).append(b)
+    return out
 
 
 def waiting_of(blocks) -> dict[str, frozenset[str]]:
