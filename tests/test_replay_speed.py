@@ -305,3 +305,9 @@ def test_triomphes_index_of_where_blocks_are_is_a_scan_after_every_turn_and_a_co
     assert not copied.check_index()
     fresh = type(state)(day=0, blocks=copy.deepcopy(state.blocks))  # not in play: no index until looked at
     assert fresh._where is None and fresh.check_index()
+    waiting = next(b for b in fresh.blocks.values() if b.status == "waiting")
+    assert waiting.cell in fresh.waiting_cells(waiting.side) and fresh._where is None
+    for b in fresh.blocks.values():  # the cell's blocks entered, not by put(): the cells kept are stale
+        if b.side == waiting.side and b.status == "waiting" and b.cell == waiting.cell:
+            b.status = "map"
+    assert not fresh.check_index()

@@ -68,23 +68,24 @@ class State(Saved):
         return self._where
 
     def check_index(self) -> bool:
-        """Whether the lookups' index agrees with the blocks (a scan of them, in their order)."""
+        """Whether the lookups' index, the sides' lists and the waiting cells agree with the blocks (a scan
+        of them, in their order)."""
+        if self._waiting is not None and self._waiting != waiting_of(self.blocks.values()):
+            return False
         if self._where is None:
             return True
+
         def ids(where):
             return {key: [b.id for b in bucket] for key, bucket in where.items() if bucket}
 
         def own(where):  # the index holds this state's blocks, not equal ones of another state
             return all(self.blocks.get(b.id) is b for bucket in where.values() for b in bucket)
 
-        def in_order(on_map):
-            return {side: [b.id for b in bucket] for side, bucket in on_map.items() if bucket}
-
-        return (ids(where_of(self.blocks.values())) == {k: [b.id for b in self._in_order(v)]
-                                                        for k, v in self._where.items() if v}
-                and own(self._where) and own(self._on_map)
-                and in_order(on_map_of(self.blocks.values())) == in_order(self._on_map) and self._rank == {bid: i for i, bid in enumerate(self.blocks)}
-                and self._waiting in (None, waiting_of(self.blocks.values())))
+        scan = where_of(self.blocks.values())
+        return (self._rank == {bid: i for i, bid in enumerate(self.blocks)}
+                and ids(scan) == ids({key: self._in_order(bucket) for key, bucket in self._where.items()})
+                and ids(on_map_of(self.blocks.values())) == ids(self._on_map)
+                and own(self._where) and own(self._on_map))
 
     def _in_order(self, blocks) -> list[Block]:
         """Blocks in the order of ``self.blocks`` (as a scan would give them)."""
