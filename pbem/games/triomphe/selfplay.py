@@ -23,10 +23,13 @@ ORDERS = 3
 
 def invariants(scenario: Scenario, state: State) -> list[str]:
     """What must hold after every turn; the list of what does not: the family's
-    (pbem.games.simmons.invariants), then the discs, the orders, disorganisation,
+    (pbem.games.simmons.invariants) and the index of where blocks are, then the discs, the orders, disorganisation,
     bombardments and the 6 AM round."""
     board = scenario.board
-    problems = family.position(board, state)
+    problems = []
+    if not state.check_index():  # before the lookups below, which would build it afresh
+        problems.append("the index of where blocks are disagrees with the blocks (a move not made by State.put)")
+    problems += family.position(board, state)
     for side in SIDES:
         total = state.uncommitted[side] + sum(state.committed[side].values()) + state.lost[side]
         if total != state.received[side]:

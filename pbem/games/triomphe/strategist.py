@@ -85,12 +85,6 @@ def accepted(scenario: Scenario, state: State, side: str, text: str) -> str:
     return ""
 
 
-def _copy_block(b: Block) -> Block:
-    out = object.__new__(Block)
-    out.__dict__ = b.__dict__.copy()
-    return out
-
-
 class Strategist:
     def __init__(self, scenario: Scenario, side: str, seed: int = 0):
         self.sc = scenario
@@ -152,13 +146,7 @@ class Strategist:
 
     @staticmethod
     def clone(turn: Turn) -> Turn:
-        st = turn.st
-        st2 = copy.copy(st)
-        st2.blocks = {k: _copy_block(b) for k, b in st.blocks.items()}
-        st2.uncommitted, st2.received, st2.lost = dict(st.uncommitted), dict(st.received), dict(st.lost)
-        st2.committed = {s: dict(c) for s, c in st.committed.items()}
-        st2.moved = {s: {"day": m["day"], "locales": dict(m["locales"])} for s, m in st.moved.items()}
-        st2.last_entered, st2.demoralised = dict(st.last_entered), dict(st.demoralised)
+        st2 = turn.st.copy()  # the blocks, discs and moves made its own, and its own index of the blocks
         t2 = copy.copy(turn)
         t2.st = st2
         t2.decider = Decider()

@@ -19,7 +19,7 @@ from pbem.games.simmons.turn import adjective
 from pbem.lang import Text, say, say_plural
 
 from .orders import Orders
-from .scenario import SIDE_ADJ, Scenario
+from .scenario import SIDE_ADJ, SIDES, Scenario
 from .state import Block, State
 
 ORDERS = 3  # 000 §6: «Гравець має загалом три (3) накази на хід»
@@ -111,9 +111,11 @@ class Turn(SideTurn):
 
     def closed_to(self, locale: str, side: str) -> bool:
         """T14: the first locale of an enemy waiting cell with blocks still in it."""
-        for b in self.st.blocks.values():
-            if b.side != side and b.status == "waiting" and b.cell is not None:
-                cell = self.sc.cells.get(b.cell)
+        for other in SIDES:
+            if other == side:
+                continue
+            for cell_id in self.st.waiting_cells(other):
+                cell = self.sc.cells.get(cell_id)
                 if cell and any(self.board.entries[e].locale == locale for e in cell.entries):
                     return True
         return False
