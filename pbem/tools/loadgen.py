@@ -157,10 +157,18 @@ class _Child:
         return cpu_seconds(self.proc.pid)
 
     def close(self, timeout: float = 10) -> None:
+        self.stop()
+        self.reap(timeout)
+
+    def stop(self) -> None:
+        """Tell the process to end (nothing if it is gone already)."""
         try:
             self.send(("stop",))
         except OSError:
             pass
+
+    def reap(self, timeout: float) -> None:
+        """Wait for the process to end (killed after ``timeout``) and close the pipe."""
         try:
             self.proc.wait(timeout)
         except subprocess.TimeoutExpired:
@@ -234,18 +242,10 @@ class Sink(_Child):
 
     def close(self, timeout: float = 10) -> int:
         """Stop the sink; returns how many messages it took."""
-        try:
-            self.send(("stop",))
-        except OSError:
-            pass
+        self.stop()
         self.received.wait(timeout)
         self.thread.join(timeout)
-        try:
-            self.proc.wait(timeout)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
-        self.conn.close()
+        self.reap(timeout)
         return self.count
 
 
