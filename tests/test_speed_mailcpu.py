@@ -319,25 +319,23 @@ def test_a_stopped_receipts_refuses_and_stores_what_it_took(receipts_on):
 # -- the receiver in a process of its own: smtp_process ------------------------------------------------
 
 
-def test_the_receiver_in_a_process_of_its_own_stores_before_250_answers_every_mail_and_ends_with_the_server(tmp_path):
-    """``pbem serve`` with ``smtp_process``: orders mails sent over SMTP are each stored (by the child) and
-    answered (by the server); the child is the server's own process and is gone once the server is killed
-    (SIGKILL); a server started again on the same port takes and answers mail as before."""
+def one_game_server(tmp_path, title: str, tag: str):
+    """A server's instance folder with one Marengo game (its welcome mail marked sent), and what a test of
+    ``pbem serve`` sends it: (the folder, the moving seat's address, ``mail(n)``: that seat's orders mail
+    with Message-ID ``<tag.n@...>``, the In-Reply-To of every answer the relay took, the relay)."""
     import json
-    import os
 
     from pbem.core.game import Game
     from pbem.games import ruleset
     from pbem.server.service import Service
-    from pbem.tools.harness import BOT_DOMAIN, Relay, ServerProcess, orders_mail, send_mail, wait_until
-    from pbem.tools.mailbench import receiver_pids
+    from pbem.tools.harness import BOT_DOMAIN, Relay, orders_mail
 
     instance = tmp_path / "server"
     instance.mkdir()
     store = Store(instance / "pbem.sqlite3")
     service = Service(store)
     seats = {"austria": f"austria@{BOT_DOMAIN}", "france": f"france@{BOT_DOMAIN}"}
-    game_id, keys = service.create_game("Receiver", seats, seed=1, settings={"hours": 24, "reminders": []})
+    game_id, keys = service.create_game(title, seats, seed=1, settings={"hours": 24, "reminders": []})
     store.execute("UPDATE outbox SET status = 'sent'")
     store.close()
     rules = ruleset("marengo")
@@ -347,24 +345,37 @@ def test_the_receiver_in_a_process_of_its_own_stores_before_250_answers_every_ma
     body = rules.bots()["bot"].orders(game.scenario, view, 1)
 
     def mail(n: int) -> bytes:
-        return orders_mail(seats[side], game_id, side, keys[side], view, body, f"<proc.{n}@{BOT_DOMAIN}>")
+        return orders_mail(seats[side], game_id, side, keys[side], view, body, f"<{tag}.{n}@{BOT_DOMAIN}>")
 
     acks: list[str] = []
     relay = Relay(lambda d, raw: acks.append(d.in_reply_to) if d.in_reply_to else None, keep_raw=False)
+    return instance, seats[side], mail, acks, relay
+
+
+def test_the_receiver_in_a_process_of_its_own_stores_before_250_answers_every_mail_and_ends_with_the_server(tmp_path):
+    """``pbem serve`` with ``smtp_process``: orders mails sent over SMTP are each stored (by the child) and
+    answered (by the server); the child is the server's own process and is gone once the server is killed
+    (SIGKILL); a server started again on the same port takes and answers mail as before."""
+    import os
+
+    from pbem.tools.harness import BOT_DOMAIN, ServerProcess, send_mail, wait_until
+    from pbem.tools.mailbench import receiver_pids
+
+    instance, sender, mail, acks, relay = one_game_server(tmp_path, "Receiver", "proc")
     server = ServerProcess(instance, relay.port, smtp_process=True)
     try:
         server.start()
         children = receiver_pids(server)
         assert len(children) == 1 and children[0] != server.proc.pid
         for n in range(5):
-            send_mail(server.smtp_port, mail(n), seats[side])  # returns on the 250: stored by the child
+            send_mail(server.smtp_port, mail(n), sender)  # returns on the 250: stored by the child
         wait_until(lambda: len(set(acks)) == 5, timeout=120, what="five answers")
         server.kill()
         wait_until(lambda: not os.path.exists(f"/proc/{children[0]}") or
                    Path(f"/proc/{children[0]}/stat").read_text().rpartition(")")[2].split()[0] == "Z",
                    timeout=30, what="the receiver gone with its server")
         server.start()
-        send_mail(server.smtp_port, mail(5), seats[side])
+        send_mail(server.smtp_port, mail(5), sender)
         wait_until(lambda: f"<proc.5@{BOT_DOMAIN}>" in acks, timeout=120, what="the answer after a restart")
     finally:
         server.stop()
@@ -401,52 +412,30 @@ def test_the_receiver_process_answers_451_while_too_much_stored_mail_waits_then_
     receiver, a process of its own, still takes mail), three orders mails are stored (the third while two
     wait) and the fourth is refused with 451 and the busy text, unstored; once the server runs again and has
     answered the three, the fourth, sent again as a mail server would, is taken and answered. Nothing is lost, nothing answered twice."""
-    import json
     import os
     import signal
     import smtplib
 
-    from pbem.core.game import Game
-    from pbem.games import ruleset
-    from pbem.server.service import Service
-    from pbem.tools.harness import BOT_DOMAIN, Relay, ServerProcess, orders_mail, send_mail, wait_until
+    from pbem.tools.harness import BOT_DOMAIN, ServerProcess, send_mail, wait_until
 
-    instance = tmp_path / "server"
-    instance.mkdir()
-    store = Store(instance / "pbem.sqlite3")
-    service = Service(store)
-    seats = {"austria": f"austria@{BOT_DOMAIN}", "france": f"france@{BOT_DOMAIN}"}
-    game_id, keys = service.create_game("Busy", seats, seed=1, settings={"hours": 24, "reminders": []})
-    store.execute("UPDATE outbox SET status = 'sent'")
-    store.close()
-    rules = ruleset("marengo")
-    game = Game(rules, rules.load_scenario(next(iter(rules.scenarios().values()))), 1, [])
-    side = game.turn().seats[0]
-    view = json.loads(json.dumps(game.view(side)))
-    body = rules.bots()["bot"].orders(game.scenario, view, 1)
-
-    def mail(n: int) -> bytes:
-        return orders_mail(seats[side], game_id, side, keys[side], view, body, f"<busy.{n}@{BOT_DOMAIN}>")
-
-    acks: list[str] = []
-    relay = Relay(lambda d, raw: acks.append(d.in_reply_to) if d.in_reply_to else None, keep_raw=False)
+    instance, sender, mail, acks, relay = one_game_server(tmp_path, "Busy", "busy")
     server = ServerProcess(instance, relay.port, smtp_process=True, smtp_backlog=2)
     try:
         server.start()
         os.kill(server.proc.pid, signal.SIGSTOP)
         try:
-            send_mail(server.smtp_port, mail(0), seats[side])
-            send_mail(server.smtp_port, mail(1), seats[side])
-            send_mail(server.smtp_port, mail(2), seats[side])  # two waited: taken
+            send_mail(server.smtp_port, mail(0), sender)
+            send_mail(server.smtp_port, mail(1), sender)
+            send_mail(server.smtp_port, mail(2), sender)  # two waited: taken
             with pytest.raises(smtplib.SMTPSenderRefused) as refused:
-                send_mail(server.smtp_port, mail(3), seats[side])
+                send_mail(server.smtp_port, mail(3), sender)
         finally:
             os.kill(server.proc.pid, signal.SIGCONT)
         assert refused.value.smtp_code == 451
         assert b"The server is busy (more than 2 mails wait to be processed); try again later" in \
             refused.value.smtp_error
         wait_until(lambda: len(set(acks)) == 3, timeout=120, what="the three stored mails answered")
-        send_mail(server.smtp_port, mail(3), seats[side])
+        send_mail(server.smtp_port, mail(3), sender)
         wait_until(lambda: f"<busy.3@{BOT_DOMAIN}>" in acks, timeout=120, what="the fourth, sent again, answered")
     finally:
         server.stop()
