@@ -133,6 +133,12 @@ def test_a_state_copy_holds_the_same_and_shares_nothing_the_rules_change(command
         == RULES.digest(result.after)
 
 
+def _fresh(name):
+    """(the scenario, a fresh table of it, every troop type its elements have)."""
+    sc = SCENARIOS[name]
+    return sc, sc.fresh_table(), sorted({e.troop for e in list(sc.table.elements.values()) + list(sc.waiting.values())})
+
+
 def _random_element(rng, table, troops, eid="t", side="x") -> Element:
     troop = rng.choice(troops)
     return Element(eid, side, "b", troop, rng.randrange(table.width), rng.randrange(table.depth), rng.randrange(360),
@@ -141,9 +147,7 @@ def _random_element(rng, table, troops, eid="t", side="x") -> Element:
 
 @pytest.mark.parametrize("name", sorted(SCENARIOS))
 def test_sight_asked_of_many_observers_answers_as_one_by_one(name):
-    sc = SCENARIOS[name]
-    table = sc.fresh_table()
-    troops = sorted({e.troop for e in list(sc.table.elements.values()) + list(sc.waiting.values())})
+    sc, table, troops = _fresh(name)
     rng = random.Random(11)
     asked = seen = 0
     for _ in range(150):
@@ -159,9 +163,7 @@ def test_sight_asked_of_many_observers_answers_as_one_by_one(name):
 
 @pytest.mark.parametrize("name", sorted(SCENARIOS))
 def test_apart_says_apart_only_of_bases_farther_than_the_gap(name):
-    sc = SCENARIOS[name]
-    table = sc.fresh_table()
-    troops = sorted({e.troop for e in list(sc.table.elements.values()) + list(sc.waiting.values())})
+    sc, table, troops = _fresh(name)
     rng = random.Random(3)
     near_misses = 0
     for _ in range(3000):
@@ -225,9 +227,7 @@ def _plain_path(table, e, goal):
 
 @pytest.mark.parametrize("name", sorted(SCENARIOS))
 def test_the_kept_way_finder_finds_the_plain_dijkstras_path(name):
-    sc = SCENARIOS[name]
-    table = sc.fresh_table()
-    troops = sorted({e.troop for e in list(sc.table.elements.values()) + list(sc.waiting.values())})
+    sc, table, troops = _fresh(name)
     rng = random.Random(7)
     around = 0
     for _ in range(60):
