@@ -45,8 +45,9 @@ class Receiver:
         busy = self.backlog.refusal() if self.backlog is not None else ""
         if busy:
             return f"451 4.3.2 The server is busy ({busy}); try again later"
-        if self.limit is not None and self.limit.refusal(address):
-            return f"451 4.7.1 Too much mail from you ({self.limit.refusal(address)}); try again later"
+        why = self.limit.refusal(address) if self.limit is not None else ""
+        if why:
+            return f"451 4.7.1 Too much mail from you ({why}); try again later"
         envelope.mail_from = address
         envelope.mail_options.extend(mail_options)
         return "250 OK"
