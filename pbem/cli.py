@@ -118,6 +118,23 @@ def cmd_adjudicate(args) -> int:
     return 1 if failed else 0
 
 
+def cmd_coverage(args) -> int:
+    from pbem.tools import coverage
+
+    games = args.games or list(coverage.GAMES)
+    if args.check:
+        stale = coverage.stale(games)
+        for game in stale:
+            print(f"docs/rules-coverage/{game}.md is not what the cases give now: run pbem coverage {game}")
+        return 1 if stale else 0
+    for path in coverage.write(games):
+        cov = coverage.coverage(path.stem)
+        with_rule = [s for s in cov.sections if s.has_rule]
+        print(f"{path.relative_to(coverage.ROOT)}: {len(with_rule) - len(cov.gaps)} of {len(with_rule)} "
+              f"sections with a rule pinned by a case")
+    return 0
+
+
 def cmd_selfplay(args) -> int:
     from pbem.tools.selfplay import play_many, play_volume
 
@@ -581,6 +598,11 @@ def build_parser() -> argparse.ArgumentParser:
     p_adj.add_argument("files", nargs="+", help="case files (TOML, docs/cases.md)")
     p_adj.add_argument("--show", action="store_true", help="print the position after each case")
     p_adj.set_defaults(func=cmd_adjudicate)
+
+    p_cov = sub.add_parser("coverage", help="write docs/rules-coverage/<game>.md: the cases that pin each section of the rule book")
+    p_cov.add_argument("games", nargs="*", help="the games (default: all four)")
+    p_cov.add_argument("--check", action="store_true", help="write nothing; exit 1 if a table is not what the cases give")
+    p_cov.set_defaults(func=cmd_coverage)
 
     p_serve = sub.add_parser("serve", help="run the server: web, scheduler, SMTP receiver and outbox")
     p_serve.add_argument("--config", help="a TOML settings file (docs/operations.md)")
