@@ -62,8 +62,15 @@ class SettingsError(i18n.Refusal):
     """Game settings that cannot be used; the message says which and why."""
 
 
+CLOCK_PARTS = ("hours", "minutes", "seconds")
+"""The parts of the time per turn: given one, the others not given are 0 (``minutes = 5`` is five
+minutes, not 48 hours and five minutes)."""
+
+
 def settings_with_defaults(settings: dict | None) -> dict:
     out = dict(DEFAULTS)
+    if any(part in (settings or {}) for part in CLOCK_PARTS):
+        out.update(dict.fromkeys(CLOCK_PARTS, 0))
     out.update(settings or {})
     check_settings(out)
     return out

@@ -439,7 +439,8 @@ def home():
                            ask_kinds=ASK_KINDS)
 
 
-FORM_SETTINGS = {"clock": "clock", "game_timezone": "timezone", "hours": "hours", "at": "at", "skip": "skip_weekdays",
+FORM_SETTINGS = {"clock": "clock", "game_timezone": "timezone", "hours": "hours", "minutes": "minutes",
+                 "seconds": "seconds", "at": "at", "skip": "skip_weekdays",
                  "reminders": "reminders", "grace_minutes": "grace_minutes", "miss_policy": "miss_policy",
                  "miss_limit": "miss_limit", "vacation_days": "vacation_days", "ask": "ask",
                  "ask_minutes": "ask_minutes", "early": "early", "subturn_minutes": "subturn_minutes"}
@@ -461,7 +462,8 @@ def settings_from_form(form, given_only: bool = False) -> dict:
 
     reminders = form.get("reminders", "")
     settings = {"clock": form.get("clock", "interval"), "timezone": form.get("game_timezone") or "UTC",
-                "hours": number("hours", 48), "at": form.get("at") or "18:00",
+                "hours": number("hours", 48), "minutes": number("minutes", 0), "seconds": number("seconds", 0),
+                "at": form.get("at") or "18:00",
                 "skip_weekdays": sorted({int(d) for d in form.getlist("skip") if str(d).isdigit()}),
                 "reminders": [int(h) for h in (reminders if isinstance(reminders, list)
                                                else re.findall(r"\d+", str(reminders)))],
