@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -231,6 +232,15 @@ def cmd_serve(args) -> int:
     config = load_config(args.config)
     for warning in misspelled_environment():
         print(f"pbem serve: {warning}", file=sys.stderr, flush=True)
+    from pbem.server.running import ServerRunning, Serving
+
+    serving = Serving(config.database_path)  # held while this process runs: pbem restore refuses meanwhile
+    try:
+        serving.claim()
+    except ServerRunning as exc:
+        print(f"pbem serve: {exc}: stop it first, or give this one another database (the instance setting)",
+              file=sys.stderr)
+        return 1
     server = Server(config)
     try:
         server.start()
@@ -314,7 +324,9 @@ def cmd_backup(args) -> int:
     except BackupError as exc:
         print(f"pbem backup: {exc}", file=sys.stderr)
         return 1
-    print(f"backed up {config.database_path} to {args.dest} ({pages} pages)")
+    size = os.path.getsize(args.dest) / (1024 * 1024)
+    print(f"wrote {args.dest}: a consistent copy of {config.database_path} (one SQLite file, {pages} pages, "
+          f"{size:.1f} MiB), taken while the server may run; pbem restore {args.dest} puts it back")
     return 0
 
 
@@ -370,13 +382,29 @@ def cmd_restore(args) -> int:
     from pbem.server.backup import RestoreError, restore
     from pbem.server.config import load_config
 
+    from pbem.server.running import server_pid, stop_server
+
     config = load_config(args.config)
+    pid = server_pid(config.database_path)
+    if pid is not None and not args.stop:
+        print(f"pbem restore: a pbem server (process {pid if pid > 0 else 'unknown'}) is running on "
+              f"{config.database_path}: stop it first (systemctl stop pbem), or give --stop to have restore stop it; "
+              f"nothing was restored", file=sys.stderr)
+        return 1
+    if pid is not None:
+        print(f"stopping the pbem server (process {pid}) ...", flush=True)
+        if not stop_server(config.database_path):
+            print(f"pbem restore: the server (process {pid}) did not stop within a minute; nothing was restored",
+                  file=sys.stderr)
+            return 1
     try:
         restore(args.source, config.database_path)
     except RestoreError as exc:
         print(f"pbem restore: {exc}", file=sys.stderr)
         return 1
     print(f"restored {args.source} to {config.database_path}")
+    if pid is not None:
+        print("the server was stopped for it and is still stopped: start it again (systemctl start pbem)")
     return 0
 
 
@@ -639,8 +667,10 @@ def build_parser() -> argparse.ArgumentParser:
                                             "else the embedded defaults")
     p_reparse.set_defaults(func=cmd_store_parses)
 
-    p_restore = sub.add_parser("restore", help="put a backup in place of the database (server stopped)")
+    p_restore = sub.add_parser("restore", help="put a backup in place of the database (refused while the server runs)")
     p_restore.add_argument("source", help="a copy made by pbem backup")
+    p_restore.add_argument("--stop", action="store_true",
+                           help="stop the running server first (SIGTERM, as systemd does) and leave it stopped")
     p_restore.add_argument("--config", help="the settings file (docs/operations.md); default: $PBEM_CONFIG, else the embedded defaults")
     p_restore.set_defaults(func=cmd_restore)
 

@@ -95,7 +95,7 @@ def test_backup_while_serving_then_restore_into_a_fresh_instance(tmp_path):
             dest = tmp_path / "backups" / f"pbem-{n}.sqlite3"
             result = pbem("backup", str(dest), config=server.config_path)
             assert result.returncode == 0, result.stderr
-            assert f"to {dest}" in result.stdout
+            assert f"wrote {dest}: a consistent copy of" in result.stdout
             assert server.alive
             backups.append(dest)
         assert players.accepted and not players.errors
@@ -214,3 +214,45 @@ def test_restore_refuses_a_corrupt_or_foreign_file_and_leaves_the_database_alone
     result = pbem("restore", str(good), config=config)
     assert result.returncode == 0, result.stderr
     assert tables(live) == tables(good)
+
+
+def test_restore_refuses_while_the_server_runs_and_stops_it_when_told(tmp_path):
+    """A restore under a running server would be overwritten by it, or read half-written: refused, naming the
+    process, unless --stop, which stops the server first (as systemd does) and leaves it stopped. A second
+    server on the same database is refused too."""
+    live = tmp_path / "live"
+    live.mkdir()
+    make_games(live / "pbem.sqlite3", count=1)
+    relay = Relay()
+    server = ServerProcess(live, relay.port, tick=0.2)
+    try:
+        server.start()
+        copy = tmp_path / "copy.sqlite3"
+        made = pbem("backup", str(copy), config=server.config_path)
+        assert made.returncode == 0, made.stderr
+        assert f"wrote {copy}" in made.stdout and "pbem restore" in made.stdout and "MiB" in made.stdout
+        before = tables(server.database)
+
+        refused = pbem("restore", str(copy), config=server.config_path)
+        assert refused.returncode == 1
+        assert f"process {server.proc.pid}) is running" in refused.stderr and "--stop" in refused.stderr
+        assert "restored" not in refused.stdout
+        assert server.alive and tables(server.database) == before
+
+        second = subprocess.run(server.command(), capture_output=True, text=True, timeout=60,
+                                env=ServerProcess.environment())
+        assert second.returncode == 1 and f"process {server.proc.pid}) is running" in second.stderr
+        assert server.alive
+
+        stopped = pbem("restore", "--stop", str(copy), config=server.config_path)
+        assert stopped.returncode == 0, stopped.stderr
+        assert f"restored {copy}" in stopped.stdout and "still stopped" in stopped.stdout
+        server.proc.wait(timeout=30)
+        assert not server.alive
+    finally:
+        server.stop()
+        relay.stop()
+    assert tables(server.database)["games"] == before["games"]
+    # stopped, the database takes a restore without --stop
+    again = pbem("restore", str(copy), config=server.config_path)
+    assert again.returncode == 0 and "still stopped" not in again.stdout
