@@ -252,8 +252,12 @@ def cmd_serve(args) -> int:
     print(f"pbem is running: {config.url}" + (f" (the web listens on {listening})" if listening != config.url
                                               else ""), flush=True)
     print(f"data: {config.database_path}", flush=True)
-    if server.smtp_port:
-        print(f"mail in: SMTP on {config.smtp_host}:{server.smtp_port}", flush=True)
+    from pbem.server.doors import described
+
+    for name, is_open, where in described(config):
+        if name == "SMTP" and server.smtp_port:
+            where = f"{config.smtp_host}:{server.smtp_port}, the built-in receiver"
+        print(f"mail in by {name}: {where}", flush=True)
     relay = f"relay {config.relay_host}:{config.relay_port}" + (" (STARTTLS)" if config.relay_starttls else "")
     print(f"mail out: {relay if config.relay else 'local maildir ' + str(config.maildir)}", flush=True)
     admin = server.store.find_player(config.admin_email)

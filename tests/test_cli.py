@@ -119,13 +119,17 @@ def test_serve_prints_the_admin_link_only_until_the_admin_has_a_password(tmp_pat
     def first_lines():
         proc = subprocess.Popen([sys.executable, "-m", "pbem.cli", "serve"], stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, env={**os.environ, **env}, cwd=ROOT, text=True)
-        lines = [proc.stdout.readline() for _ in range(5)]
+        lines = [proc.stdout.readline() for _ in range(7)]
         proc.terminate()
         _, errors = proc.communicate(timeout=30)
         assert lines[0], f"pbem serve printed nothing: {errors[-2000:]}"
         return "".join(lines)
 
-    assert "/login/" in first_lines()
+    said = first_lines()
+    assert "/login/" in said
+    # each door mail comes in by, open or closed (issue 34)
+    assert "mail in by SMTP: 127.0.0.1:" in said and "mail in by IMAP: closed (no imap_host)" in said
+    assert "mail in by pipe: pbem mail-in" in said
     store = Store(load_config(env=env).database_path)
     store.add_player("admin@localhost", password_hash=hashlib.sha256(b"not a real hash").hexdigest())
     store.close()
@@ -138,7 +142,7 @@ def test_serve_names_the_relay_with_its_port_and_warns_of_a_misspelled_setting(t
            "PBEM_RELAY_HOST": "mail.example.org", "PBEM_RELAY_PORT": "587", "PBEM_WEB_PROT": "8081"}
     proc = subprocess.Popen([sys.executable, "-m", "pbem.cli", "serve"], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, env={**os.environ, **env}, cwd=ROOT, text=True)
-    lines = [proc.stdout.readline() for _ in range(5)]
+    lines = [proc.stdout.readline() for _ in range(7)]
     proc.terminate()
     _, errors = proc.communicate(timeout=30)
     assert "mail out: relay mail.example.org:587\n" in lines, (lines, errors[-2000:])

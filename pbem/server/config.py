@@ -43,6 +43,8 @@ class Config:
     imap_password: str = ""
     imap_folder: str = "INBOX"
     imap_ssl: bool = True  # IMAP over TLS (port 993); false for a local server on port 143
+    imap_after: str = "seen"  # what becomes of a fetched message: "seen" (kept, flagged), "move", "delete"
+    imap_move_to: str = "pbem-fetched"  # the folder imap_after = "move" moves fetched mail to (made if missing)
     tick_seconds: float = 5.0  # how often the scheduler looks at the clocks and the outbox
     max_message_bytes: int = 512 * 1024
     smtp_sender_messages: int = 100  # messages an hour the receiver takes from one envelope sender (0: no limit)
@@ -111,6 +113,9 @@ def load_config(path: str | None = None, env: dict | None = None) -> Config:
     apply(config, {f.name: env[f"PBEM_{f.name.upper()}"] for f in fields(Config)
                    if f"PBEM_{f.name.upper()}" in env}, "environment")
     config.instance = str(Path(config.instance).resolve()) if config.instance else str(default_instance(env))
+    if config.imap_after not in IMAP_AFTER:
+        raise ConfigError(f"imap_after must be one of {', '.join(IMAP_AFTER)} (what becomes of a fetched "
+                          f"message), not {config.imap_after!r}")
     try:
         Path(config.instance).mkdir(parents=True, exist_ok=True)
         if not config.secret_key:
@@ -140,6 +145,7 @@ def misspelled_environment(env: dict | None = None) -> list[str]:
     return out
 
 
+IMAP_AFTER = ("seen", "move", "delete")
 KINDS = {"int": "a whole number", "float": "a number", "bool": "true or false", "str": "a text in quotes"}
 
 

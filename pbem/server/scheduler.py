@@ -113,14 +113,29 @@ class Clock:
     def process_mail(self) -> int:
         config = self.service.config
         if config is not None and config.imap_host:
-            from pbem.server.imap import poll
-
-            poll(self.service, config.imap_host, config.imap_port, config.imap_user,
-                 config.imap_password, config.imap_folder, ssl=config.imap_ssl)
+            self.poll_imap(config)
         done = inbox.process_pending(self.service)
         if done:
             self.tick_after_mail()  # orders marked FINAL may let a day be resolved now
         return done
+
+    def poll_imap(self, config) -> None:
+        """The IMAP door: its outcome kept for the admin page (``service.doors``); a failure logged in one
+        line when it is news (not at every tick while the password stays wrong), never as a traceback."""
+        from pbem.server.imap import ImapError, poll
+
+        now = self.service.now()
+        try:
+            stored = poll(self.service, config.imap_host, config.imap_port, config.imap_user, config.imap_password,
+                          config.imap_folder, ssl=config.imap_ssl, after=config.imap_after,
+                          move_to=config.imap_move_to)
+        except ImapError as exc:
+            if self.service.doors.failed(now, str(exc)):
+                log.warning("IMAP: %s", exc)
+            return
+        if self.service.doors.imap_last and self.service.doors.imap_last.error:
+            log.info("IMAP: the mailbox is read again")
+        self.service.doors.fetched(now, stored)
 
     def tick_after_mail(self) -> None:
         """Bring a tick forward for the mail just processed: at once, unless one brought forward by mail has

@@ -924,6 +924,12 @@ class Store:
             row["result"] = json.loads(row["result"]) if row["result"] else None
         return rows
 
+    def inbound_by_source(self) -> dict[str, dict]:
+        """For each door mail came in by (smtp, imap, pipe, web): the last message's time and how many it
+        brought in all (kept ones: retention prunes old rows)."""
+        rows = self.query("SELECT source, MAX(received_at) AS last, COUNT(*) AS count FROM inbound GROUP BY source")
+        return {row.pop("source"): row for row in rows}
+
     def players_with_games(self) -> list[dict]:
         """Every person the site knows -- an account (password), a seat, a game he moderates, or a
         sign-in by mailed link -- once per address, with the games he sits in and moderates."""

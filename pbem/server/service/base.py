@@ -16,6 +16,7 @@ from pbem.server.i18n import N_
 from pbem.lang import Text
 from pbem.core.ruleset import options_in, seat_said, seat_title_in, title_in
 from pbem.server.addresses import one_line
+from pbem.server.doors import Doors
 from pbem.server.mapcache import MapCache
 from pbem.core import verify
 from pbem.core.orders import fold
@@ -74,6 +75,7 @@ class ServiceBase:
         self._verified: dict[tuple[int, str], bytes] = {}
         self._scenarios: dict[str, object] = {}
         self.lock = threading.RLock()
+        self.doors = Doors()  # what the mail doors did last (pbem.server.doors): the admin page's
         self.maps = MapCache(Path(config.instance) / "mapcache" if config is not None else None)  # drawn once
 
     def now(self) -> datetime:

@@ -178,10 +178,27 @@ def closed_text(game_id) -> str:
             f"and it opens when the game ends)")
 
 
+def door_rows() -> list[dict]:
+    """The mail doors for the admin page: open or not, where, the last mail each brought, and the IMAP
+    door's last poll with its error in words."""
+    from pbem.server.doors import described
+
+    came = service().store.inbound_by_source()
+    keys = {"SMTP": "smtp", "IMAP": "imap", "pipe": "pipe"}
+    doors = service().doors
+    rows = []
+    for name, is_open, where in described(config()):
+        row = {"name": name, "open": is_open, "where": where, **came.get(keys[name], {"last": None, "count": 0})}
+        if name == "IMAP" and is_open:
+            row["fetch"], row["fetched"] = doors.imap_last, doors.imap_last_ok
+        rows.append(row)
+    return rows
+
+
 @bp.route("/admin")
 @admin_required
 def admin():
-    return render_template("admin.html", games=service().store.games(), outbox=outbox_rows(),
+    return render_template("admin.html", games=service().store.games(), outbox=outbox_rows(), doors=door_rows(),
                            maildir=None if config().relay else maildir_messages(), relay=config().relay,
                            maildir_path=config().maildir, inbound=service().store.recent_inbound(50),
                            players=service().store.players_with_games())
