@@ -545,6 +545,24 @@ for n, (name, intro) in enumerate(MORE.items()):
     case(f"more_{name}", "10 more programs", body, text=f"{body}\n\n{intro}\n\n{quote}\n")
 
 
+# 11. Shapes found in other projects' corpora of real replies (issue 33): the player's own part ends in
+# lines that are not orders and that no rule above read past.
+
+case("found_em_dash_signature", "11 found elsewhere", orders(0), text=(
+    f"{orders(0)}\n\n—\nAnna Zach\nLyon\n\n{ATTRIBUTIONS['en']}\n\n{gt(quoted_text('ack'))}\n"))
+case("found_attribution_no_colon", "11 found elsewhere", orders(1), text=(
+    f"{orders(1)}\n\nOn Mon, 3 Jun 2024 at 09:30, {PBEM} wrote\n\n{quoted_text('ack')}\n"))
+case("found_equals_message_du", "11 found elsewhere", orders(2), text=(
+    f"{orders(2)}\n\n========================================\n\nMessage du : 03/06/2024 09:30\n"
+    f"De : {PBEM}\nA : {PLAYER}\nCopie à : \nObjet : {SUBJECT}\n\n{gt(quoted_text('welcome'))}\n"))
+case("found_attribution_wrapped", "11 found elsewhere", orders(3), text=(
+    f"{orders(3)}\n\nOn Mon, Jun 3, 2024 at 9:30 AM pbem\n<{PBEM_ADDR}> wrote:\n\n"
+    f"{gt(quoted_text('report'))}\n"))
+case("found_outlook_unquoted", "11 found elsewhere", orders(4), text=(
+    f"{orders(4)}\n\nFrom: pbem\nSent: Monday, June 3, 2024 9:30 AM\nTo: Anna Zach\n"
+    f"Subject: {SUBJECT}\n\n{quoted_text('ack')}\n"))
+
+
 # -- writing -------------------------------------------------------------------------------------
 
 

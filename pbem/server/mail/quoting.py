@@ -72,6 +72,11 @@ SEPARATOR = re.compile(rf"^[-=_*~—–\s]*(?:{PHRASES})[-=_*~—–\s]*:?$", re
 # A line framed by dashes ("---- On ... wrote ----"), and rules of dashes, "=" or underscores.
 FRAMED = re.compile(r"^\s*[-=_*~—–]{2,}\s*(\S.*?)\s*[-=_*~—–]{2,}\s*$")
 RULE = re.compile(r"^\s*[-=_*~—–]{2,}\s*$")
+# The signature's own rule: "-- " (RFC 3676), and the single dash a phone or Mac writes for it ("--" turned
+# into an em dash or an en dash by the keyboard's smart punctuation).
+SIG_DASH = ("-- ", "--", "—", "— ", "–", "– ")
+# An attribution line whose colon the mail program left out: it starts like one and ends with its verb.
+ENDS_VERB = re.compile(rf"(?:^|[\s,)>\]\"'])(?:{VERBS})\s*$", re.I)
 PLAIN_RULE = re.compile(r"^\s*(?:={5,}|_{10,})\s*$")  # a rule of "=" or Outlook's underscores: the mail quoted below
 
 # The line above a forwarded mail ("---------- Forwarded message ---------", "Begin forwarded message:").

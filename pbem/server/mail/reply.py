@@ -36,7 +36,7 @@ from pbem.server import i18n
 from pbem.server.i18n import N_
 from pbem.server.mail.quoting import (
     ANY_HEADER_LINE, CLOSING, DATE, DECOR, EMAIL, FOOTER, FORWARD, FRAMED, FROM, HEADER_LINE, PLACEHOLDER,
-    PLAIN_RULE, QUOTE, RULE, SEPARATOR, START, TIME, VERB, YEAR,
+    ENDS_VERB, PLAIN_RULE, QUOTE, RULE, SEPARATOR, SIG_DASH, START, TIME, VERB, YEAR,
 )
 
 MARK = "[pbem-mail]"
@@ -293,10 +293,18 @@ class _Reader:
     def attribution(self, i: int) -> int:
         """The number of lines (1 to 3) of an attribution line starting at ``i`` (0 if none)."""
         colon = self.colon
-        if self.depth[i] or not self.filled[i] or not (colon[i] or i + 1 < self.n and colon[i + 1]
-                                                       or i + 2 < self.n and colon[i + 2]):
+        if self.depth[i] or not self.filled[i]:
             return 0
+        if not (colon[i] or i + 1 < self.n and colon[i + 1] or i + 2 < self.n and colon[i + 2]):
+            return int(self._without_colon(i))
         return self._cached("attribution", i, self._attribution)
+
+    def _without_colon(self, i: int) -> bool:
+        """An attribution whose colon was left out ("On Mon, 3 Jun 2024 at 09:30, pbem <...> wrote"): it starts
+        as one, holds a date or an address, and ends with the verb."""
+        text = self.bare[i]
+        return (not self.orders_like(i) and len(text) <= 300 and bool(START.match(text))
+                and bool(re.search(r"\d|@", text)) and bool(ENDS_VERB.search(" " + text)))
 
     def _attribution(self, i: int) -> int:
         if self.orders_like(i):
@@ -497,11 +505,11 @@ def _scan(r: _Reader, kinds: list, start: int) -> bool:
             cut("pbem mail", i, end, before)
             i = end
             continue
-        if (line in ("-- ", "--") or r.footer(i)) and not r.orders_follow(i):  # the end of the player's text
+        if (line in SIG_DASH or r.footer(i)) and not r.orders_follow(i):  # the end of the player's text
             end = i + 1
-            if line in ("-- ", "--"):
+            if line in SIG_DASH:
                 end = next((j for j in range(i + 1, r.n) if r.quoted(j) or r.hard_boundary(j)), r.n)
-            cut("signature" if line in ("-- ", "--") else "footer", i, end)
+            cut("signature" if line in SIG_DASH else "footer", i, end)
             cut("quoted text", end, r.n)
             break
         if r.separator(i):
