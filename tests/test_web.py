@@ -238,19 +238,23 @@ def test_check_then_submit_correct_orders(site):
     echo = site.service.check_orders(game_id, "austria", text)[0].echo
     assert echo.splitlines()[0] in html.unescape(checked.text)
     assert site.service.orders_on_file(game_id, "austria") == ""  # a check stores nothing
-    submitted = post(anna, f"/games/{game_id}/orders", {"side": "austria", "text": text, "action": "submit",
-                                                         "final": "1"})
+    submitted = post(anna, f"/games/{game_id}/orders", {"side": "austria", "text": text, "action": "submit"})
     assert submitted.status_code == 303 and submitted.location.endswith(f"/games/{game_id}?side=austria#orders-result")
     submitted = anna.get(submitted.location)
     assert submitted.status_code == 200 and "Orders accepted" in submitted.text
     again = anna.get(f"/games/{game_id}?side=austria")  # a refresh: the answer is shown once, nothing posted
     assert "Orders accepted" not in again.text
-    on_file = site.service.orders_on_file(game_id, "austria")
-    assert order in on_file and on_file.rstrip().endswith("FINAL")
-    assert site.service.seat(game_id, "austria")["final_day"] == 0
     # the form now starts with the orders on file
-    page = anna.get(f"/games/{game_id}")
-    assert order in html.unescape(page.text)
+    assert order in site.service.orders_on_file(game_id, "austria")
+    assert order in html.unescape(again.text)
+    # the box "final" marks them FINAL; they were the last the day waited for: it is resolved at once
+    # (tests/test_web_after_final.py)
+    final = post(anna, f"/games/{game_id}/orders", {"side": "austria", "text": text, "action": "submit",
+                                                     "final": "1"})
+    assert "Orders accepted" in anna.get(final.location).text
+    played = site.service.game(game_id)
+    assert played.day == 1 and played.orders_text(0, "austria").rstrip().endswith("FINAL")
+    assert order in played.orders_text(0, "austria")
 
 
 def test_standing_orders_editor(site):

@@ -63,6 +63,13 @@ class Turns(ServiceBase):
                         in_batch += 1
         return resolved
 
+    def resolve_if_ready(self, game_id: int) -> int | None:
+        """What the next tick would do for this game, now: after orders marked FINAL on the web, the day is
+        resolved before the page is drawn again (when every seat that owes orders has marked them FINAL and
+        the game resolves early), so the page shows the new day, never the old one. The day, or None."""
+        with self.lock, self.store.transaction():
+            return self.tick_game(game_id, self.now())
+
     def tick_game(self, game_id: int, now: datetime, info: dict | None = None) -> int | None:
         """One game's clock. The game itself is replayed only when something is due."""
         info = info or self.info(game_id)
