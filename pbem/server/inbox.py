@@ -26,7 +26,7 @@ from datetime import datetime
 
 from pbem.server import addresses, deadlines, i18n, throttle
 from pbem.server.i18n import N_
-from pbem.core.orders import HEADER_ALIASES, OrdersError, parse_header
+from pbem.core.orders import HEADER_ALIASES, OrdersError, header_words, parse_header
 from pbem.core.orders import fold
 from pbem.games import rulesets
 from pbem.server.mail import bounds, commands
@@ -293,6 +293,18 @@ def handle(service: Service, row: dict, msg: Inbound | None = None) -> dict:
         reply(service, to, tr.gettext(STRANGER_SUBJECT), answer, in_reply_to=msg.message_id, key=dedupe, source=sender,
               kind="league", lang=lang)
         return done
+    named = known_game(service, header.game) if header.line else None
+    if named is not None and (header.key is None or PLACEHOLDER.match(str(header.key).replace(" ", ""))):
+        # the first line names a game, but the key is missing or still the form's placeholder: say so, and where
+        # the key is (a stranger's answer all the same: nothing of the mail is quoted back)
+        key = header_words(lang)["KEY"]
+        said = (tr.gettext("The first line of your mail names game %(game)s but carries no key, so nothing was done: "
+                           "write %(key)s and your seat's key on that line (%(example)s).", game=named, key=key,
+                           example=f"{header_words(lang)['GAME']} {named} {key} ...") if header.key is None else
+                tr.gettext("The first line of your mail names game %(game)s but its key is still the orders form's "
+                           "placeholder %(placeholder)s, so nothing was done: put your seat's key in its place.",
+                           game=named, placeholder=tr.gettext("<your-key>")))  # fixed words: nothing of theirs
+        return stranger(said + "\n\n" + where_is_the_key(service, named, lang), "no key")
     if header.line == 0 or header.game is None or header.key is None:
         # what was read, without quoting it: a stranger's lines never go back to whoever Reply-To names
         return stranger(tr.gettext("Your mail has no first line naming the game and carrying your key, so nothing "
@@ -474,6 +486,16 @@ def counted(cuts, lang: str = "en") -> str:
             parts.append(tr.gettext(COUNTED[cut.kind]) + " (" + tr.ngettext("%(num)d line", "%(num)d lines", cut.count)
                          + ")")
     return ", ".join(parts)
+
+
+def known_game(service: Service, game) -> int | None:
+    """The game a header names, when this server has it (None for a number it does not know, or no number)."""
+    try:
+        game_id = int(str(game).lstrip("#"))
+        service.store.get_game(game_id)
+    except (TypeError, ValueError, NoSuchGame):
+        return None
+    return game_id
 
 
 def where_is_the_key(service: Service, game_id: int, lang: str = "en") -> str:

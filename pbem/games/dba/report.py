@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pbem.core.orders import header_words
 from pbem.core.ruleset import form_header
 from pbem.report.document import Bullets, Code, Document, Heading, Para, Report, Table, to_markdown, to_text
 
@@ -172,7 +173,8 @@ def orders_template(game, seat, *, deadline=None, game_label="", game_id="", lan
         t.gettext("; due %(deadline)s", deadline=deadline) if deadline else "")
     if t.lang == "en":
         head = f"# {view['turn_label']}" + (f"; due {deadline}" if deadline else "")
-    lines = [form_header(game, seat, game_id or game_label, lang), head] + [
+    key = header_words(t.lang)["KEY"]  # the seat's key, as Bonaparte at Marengo's form carries it
+    lines = [f"{form_header(game, seat, game_id or game_label, lang)} {key} " + t.gettext("<your-key>"), head] + [
         "# " + t.gettext(line) for line in TEMPLATE_HELP]
     from .bot import superior_of
 
