@@ -33,6 +33,7 @@ from pbem.core.verify import commitment_of, export_game, verify
 from pbem.games import ruleset
 from pbem.games.marengo.bot import bot_orders
 from pbem.server.service import ServiceError
+from pbem.server.store import _json as store_json
 from test_platform import Race, exported, race_game
 from websupport import MOD, SMALL, Site
 
@@ -275,7 +276,7 @@ def forge(tmp_path, site: Site, game_id: int, check) -> tuple[int, int]:
     parsed["check"] = check(form.version, entry["day"], entry["side"], entry["text"], parsed["orders"])
     with sqlite3.connect(tmp_path / "pbem.sqlite3") as db:
         db.execute("UPDATE log SET entry = ? WHERE game_id = ? AND seq = ?",
-                   (json.dumps({**entry, "parsed": parsed}), game_id, seq))
+                   (store_json({**entry, "parsed": parsed}), game_id, seq))
     return seq, entry["day"]
 
 
@@ -330,3 +331,34 @@ def test_a_replay_that_differs_from_the_record_is_refused_and_the_moderator_told
     told = again.store.mails("WHERE kind = 'alert'")
     assert [row["to_addr"] for row in told] == [MOD] and f"day {day} " in told[0]["body"]
     assert [a["action"] for a in again.store.read_audit(game_id)].count("replay-differs") == 1
+
+
+def test_pbem_store_parses_replays_a_keyed_game_with_its_dice_and_stores_parses_the_server_believes(tmp_path):
+    from pbem.tools.storeparses import store_parses
+
+    site = Site(tmp_path)
+    rules = ruleset("napoleon1815")
+    scenario = rules.load_scenario(next(iter(rules.scenarios().values())))
+    seats = {seat.id: f"{seat.id}@example.org" for seat in rules.seats(scenario, {})}
+    game_id, _ = site.service.create_game("Keyed", seats, game="napoleon1815", moderator=MOD, settings={"hours": 48})
+    for _ in range(8):
+        game = site.service.game(game_id)
+        for side in game.turn().seats:
+            assert site.service.submit(game_id, side, rules.bots()["bot"].orders(game.scenario, game.view(side), 2)).ok
+        site.service.resolve_next(game_id)
+    assert sum(len(d.rolls) for d in site.service.game(game_id).days) >= 10
+    recorded = [row["digest"] for row in site.store.read_days(game_id)]
+    with site.store.transaction():  # every stored parse an earlier release's (as after an upgrade)
+        for row in site.store.query("SELECT seq, entry FROM log WHERE game_id = ?", (game_id,)):
+            entry = json.loads(row["entry"])
+            if "parsed" in entry:
+                entry["parsed"]["version"] = "0" * 32
+                site.store.db.execute("UPDATE log SET entry = ? WHERE game_id = ? AND seq = ?",
+                                      (store_json(entry), game_id, row["seq"]))
+    again = Site(tmp_path)
+    assert store_parses(again.service).entries.get(game_id, 0) >= 8
+    game = again.service.game(game_id)  # replayed as the server replays it: not refused
+    assert [rules.digest(d.after) for d in game.days] == recorded and not game.texts_read
+    form = game.orders_form
+    kept = [e for e in again.store.read_log(game_id) if e["kind"] == "orders" and e["text"] and e["day"] < game.day]
+    assert kept and all(believed(form, e, again.service.parse_key) is not None for e in kept)
