@@ -362,3 +362,22 @@ def test_pbem_store_parses_replays_a_keyed_game_with_its_dice_and_stores_parses_
     form = game.orders_form
     kept = [e for e in again.store.read_log(game_id) if e["kind"] == "orders" and e["text"] and e["day"] < game.day]
     assert kept and all(believed(form, e, again.service.parse_key) is not None for e in kept)
+
+
+def test_pbem_measure_seed_search_prints_what_a_search_costs_and_times_the_real_derivation():
+    """The figures are printed, not asserted (they are this machine's); what is checked is that the die
+    timed is the game's own, and that the printout says what a 2**40 search and a whole one come to."""
+    from pbem.tools.seedsearch import first_die
+
+    for dice, bits in ((1, 31), (2, 256)):
+        for n in range(50):
+            seed = int.from_bytes(hashlib.sha256(f"{dice}/{n}".encode()).digest(), "big") >> (256 - bits)
+            assert first_die(seed, dice) == Chance(seed, 3, dice=dice).roll("initiative")
+    result = subprocess.run([sys.executable, "-m", "pbem.cli", "measure", "seed-search", "--seconds", "0.05"],
+                            capture_output=True, text=True, cwd=ROOT)
+    assert result.returncode == 0, result.stderr
+    print(result.stdout)
+    lines = result.stdout.splitlines()
+    assert any(line.startswith("dice version 1 ") and "all 2^31 seeds: " in line for line in lines)
+    assert any(line.startswith("2^40 candidates: ") and "2^-216" in line for line in lines)
+    assert any(line.startswith("all 2^256 seeds: ") and "hopeless" in line for line in lines)
