@@ -321,6 +321,9 @@ def test_a_replay_that_differs_from_the_record_is_refused_and_the_moderator_told
         _, day = forge(tmp_path, site, game_id, keyed(site.service.parse_key))  # a leaked secret: the check
         # holds, and the replay is another
     again = Site(tmp_path)
+    again.store.set_clock(game_id, deadline="2026-01-01T00:00:00Z")  # due: the clock's tick replays it first
+    assert again.service.tick() == []  # the game refused, the others go on (its savepoint rolled back)...
+    assert [row["to_addr"] for row in again.store.mails("WHERE kind = 'alert'")] == [MOD]  # ...and its moderator told
     with pytest.raises(ServiceError, match=f"game {game_id} cannot be loaded: replaying its log gives day {day} "
                                            "another position than the one recorded; its moderator has been told"):
         again.service.game(game_id)

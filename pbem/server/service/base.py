@@ -41,6 +41,15 @@ class ServiceError(i18n.Refusal):
     (``ServiceError("game %(game)s is %(status)s", game=3, status=...)``: pbem.server.i18n.Refusal)."""
 
 
+class ReplayDiffers(ServiceError):
+    """The refusal of a game whose replay differs from its record (ServiceBase.refuse_replay), with where:
+    ``where`` is (day, recorded digest, replayed digest)."""
+
+    def __init__(self, text, game_id: int, info: dict, where: tuple[int, str, str]):
+        super().__init__(text)
+        self.game_id, self.info, self.where = game_id, info, where
+
+
 def parse_key(secret: str) -> bytes:
     """The key of the stored parses' checks (pbem.core.parsed.check_of), from the server's secret
     (Config.secret_key, kept in <instance>/secret_key): a key of its own, not the secret itself."""
@@ -80,7 +89,7 @@ class ServiceBase:
         self._games: OrderedDict[int, Game] = OrderedDict()
         self.cache_games = max(1, int(getattr(config, "cache_games", CACHE_GAMES) or CACHE_GAMES))
         self._verified: dict[tuple[int, str], bytes] = {}
-        self._refused: dict[int, tuple[tuple, ServiceError]] = {}  # games whose replay differs from the record
+        self._refused: dict[int, tuple[tuple, tuple]] = {}  # games whose replay differs from the record: (log tail, where)
         self.parse_key = parse_key(getattr(config, "secret_key", "") or "")
         self._scenarios: dict[str, object] = {}
         self.lock = threading.RLock()
@@ -114,16 +123,16 @@ class ServiceBase:
                     return cached
             info = self.store.get_game(game_id)
             log = self.store.read_log(game_id)
+            tail = (len(log), log[-1] if log else None)
             refused = self._refused.get(game_id)
-            if refused is not None and refused[0] == (len(log), log[-1] if log else None):
-                raise refused[1]  # replayed before, to the same difference: not replayed again
+            if refused is not None and refused[0] == tail:  # replayed before to the same difference: not again
+                raise self.refuse_replay(game_id, info, *refused[1])  # (told once: a mail lost in a rollback is queued now)
             game = Game(ruleset(info["ruleset"]), self.scenario(info["ruleset"], info["scenario"]), info["seed"],
                         log, options=info["options"], dice=info["dice"], parse_key=self.parse_key)
             differs = self.replay_differs(game_id, game)
             if differs is not None:
-                refusal = self.refuse_replay(game_id, info, *differs)
-                self._refused[game_id] = ((len(log), log[-1] if log else None), refusal)
-                raise refusal
+                self._refused[game_id] = (tail, differs)
+                raise self.refuse_replay(game_id, info, *differs)
             self._refused.pop(game_id, None)
             self.store_parses(game_id, game)
             self._games[game_id] = game
@@ -147,7 +156,7 @@ class ServiceBase:
                     return result.day, digest, replayed
         return None
 
-    def refuse_replay(self, game_id: int, info: dict, day: int, recorded: str, replayed: str) -> ServiceError:
+    def refuse_replay(self, game_id: int, info: dict, day: int, recorded: str, replayed: str) -> "ReplayDiffers":
         """The refusal of a game whose replay differs from its record at ``day``; the game's moderator
         (else the site's admin) is told by mail, once for this difference, and it is audited."""
         to = info.get("moderator") or getattr(self.config, "admin_email", "")
@@ -171,8 +180,9 @@ class ServiceBase:
                           kind="alert", game_id=game_id, dedupe_key=key)
         except sqlite3.Error:  # a read-only or busy database: the refusal stands all the same
             pass
-        return ServiceError("game %(game)s cannot be loaded: replaying its log gives day %(day)s another position "
+        said = ServiceError("game %(game)s cannot be loaded: replaying its log gives day %(day)s another position "
                             "than the one recorded; its moderator has been told", game=game_id, day=day)
+        return ReplayDiffers(said.text, game_id, info, (day, recorded, replayed))
 
     def store_parses(self, game_id: int, game: Game) -> int:
         """Store again, in one short transaction, the parses of the orders entries ``game``'s replay
