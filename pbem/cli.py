@@ -469,6 +469,11 @@ def cmd_loadtest(args) -> int:
 
 
 def cmd_measure(args) -> int:
+    if args.what == "seed-search":
+        from pbem.tools import seedsearch
+
+        print(seedsearch.report(args.seconds))
+        return 0
     from pbem.tools import measure
 
     if args.what == "hostile-mail":
@@ -722,8 +727,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     p_measure = sub.add_parser("measure", help="hardening figures: the site's response during hostile mail, "
                                                 "a finished game's database size before and after retention, "
-                                                "resident memory with many active games")
-    p_measure.add_argument("what", choices=("hostile-mail", "footprint", "memory"))
+                                                "resident memory with many active games, what a search for "
+                                                "a game's seed would cost")
+    p_measure.add_argument("what", choices=("hostile-mail", "footprint", "memory", "seed-search"))
+    p_measure.add_argument("--seconds", type=float, default=0.5,
+                           help="seed-search: how long each dice version's derivation is timed")
     p_measure.add_argument("--games", type=int, default=10_000, help="memory: active games coming due")
     p_measure.add_argument("--cache", type=int, help="memory: games kept replayed (default: the server's)")
     p_measure.add_argument("--mails", type=int, default=10, help="hostile mails sent (hostile-mail)")

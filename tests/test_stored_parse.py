@@ -27,9 +27,9 @@ def days_of(game):
     return [(d.day, d.seats, game.ruleset.digest(d.after)) for d in game.days]
 
 
-def replay(rules, scenario, seed, log):
+def replay(rules, scenario, seed, log, key=b""):
     counting = CountingParses(rules)
-    game = Game(counting, scenario, seed, log)
+    game = Game(counting, scenario, seed, log, parse_key=key)
     return game, counting.parses
 
 
@@ -167,7 +167,7 @@ def test_a_damaged_stored_parse_is_read_again_from_its_text_never_believed_nor_f
 
     def sealed(entry, data):  # version and check made to match: only the JSON itself is wrong
         return {"version": form.version, "orders": data,
-                "check": check_of(form.version, entry["day"], entry["side"], entry["text"], data)}
+                "check": check_of(b"", form.version, entry["day"], entry["side"], entry["text"], data)}
 
     damages = [
         dict(first["parsed"], orders=first["parsed"]["orders"][:-9]),  # cut short: the check fails
@@ -366,7 +366,7 @@ def test_a_moderators_amendment_of_a_past_day_reads_the_later_days_texts_again(t
     real = Game._stored_orders
     monkeypatch.setattr(Game, "_stored_orders", lambda self, entry: believed_.append(real(self, entry)) or
                         believed_[-1])
-    loaded, parses = replay(rules, service.game(game_id).scenario, 3, log)  # as a server reloading it
+    loaded, parses = replay(rules, service.game(game_id).scenario, 3, log, service.parse_key)  # as a server reloading it
     assert days_of(loaded) == days_of(texts) == days_of(service.game(game_id))
     assert days_of(loaded)[1:] != before[1:]  # the amendment changed the days after it...
     later = [e for e in log if e["kind"] == "orders" and e["day"] > 0 and "parsed" in e]

@@ -37,7 +37,7 @@ import copy
 from dataclasses import dataclass, field
 from typing import Callable
 
-from .chance import Chance, Roll
+from .chance import DICE_PLAIN, Chance, Roll
 from .decisions import Decider, Decision, DecisionRecord, Pending, never
 from .events import Event
 from .orders import OrdersError
@@ -64,13 +64,19 @@ class Game:
     """One game: replays its log on creation, then takes new entries."""
 
     def __init__(self, ruleset, scenario, seed: int, log: list[dict] | None = None,
-                 options: dict | None = None):
+                 options: dict | None = None, dice: int = DICE_PLAIN, parse_key: bytes = b""):
+        """``dice``: the derivation of the game's dice from its seed (pbem.core.chance: 1 for games
+        made before issue 28 and for self-play; the server makes its games with 2, a 256-bit seed).
+        ``parse_key``: the key of the stored parses' checks (pbem.core.parsed.check_of), handed in
+        by the server (from its secret); the engine never reads a secret itself."""
         self.ruleset = ruleset
         self.scenario = scenario
         self.seed = seed
+        self.dice = dice
+        self.parse_key = parse_key
         self.options = dict(options or {})
         self._seats: tuple[str, ...] | None = None
-        self.chance = Chance(seed)
+        self.chance = Chance(seed, dice=dice)
         self.log: list[dict] = []
         self.initial = ruleset.setup(scenario, self.options, self.chance)
         self.days: list[DayResult] = []
@@ -187,14 +193,15 @@ class Game:
         form or the text does not parse."""
         if self.orders_form is None:
             return None
-        return stored_as(self.ruleset, self.orders_form, self.scenario, self.state, self.day, side, text)
+        return stored_as(self.ruleset, self.orders_form, self.scenario, self.state, self.day, side, text,
+                         key=self.parse_key)
 
     def _stored_orders(self, entry: dict):
         """The orders stored with ``entry`` if they may be believed (pbem.core.parsed.believed and
         no later entry changed an earlier day), else None: the text is read again."""
         if self.orders_form is None or "parsed" not in entry or id(entry) in self._stale:
             return None
-        return believed(self.orders_form, entry)
+        return believed(self.orders_form, entry, key=self.parse_key)
 
     def parses_to_store(self) -> list[tuple[int, dict]]:
         """The stored parses to write again: each orders entry a resolved day read from its text
@@ -225,7 +232,7 @@ class Game:
             if n is None or n in out or changed_after[n] < day:
                 continue
             parsed = stored_as(self.ruleset, self.orders_form, self.scenario, self.state_before(day), day,
-                               entry["side"], entry["text"])
+                               entry["side"], entry["text"], key=self.parse_key)
             if parsed is not None:
                 out[n] = parsed
         return sorted(out.items())
@@ -435,7 +442,7 @@ def with_stored_parses(game: Game) -> list[dict]:
         entry = dict(entry)
         if entry["kind"] == "orders" and entry["day"] <= game.day:
             parsed = stored_as(game.ruleset, game.orders_form, game.scenario, game.state_before(entry["day"]),
-                               entry["day"], entry["side"], entry["text"])
+                               entry["day"], entry["side"], entry["text"], key=game.parse_key)
             if parsed is not None:
                 entry["parsed"] = parsed
         out.append(entry)

@@ -9,9 +9,13 @@ reaches every stored game). The entry's ``parsed`` key::
     {"kind": "orders", "day": 4, "side": "france", "text": "MOVE ...",
      "parsed": {"version": "<hex>", "orders": "<the orders, as JSON text>", "check": "<hex>"}}
 
-``check`` is a digest of the version, the day, the side, the text and the JSON together: a
-stored parse copied to another entry, cut short or changed by hand is not believed (the text
-is read again, as for an entry without one). The log stays the orders as written (the text is
+``check`` is HMAC-SHA256, keyed by the server's secret, of the version, the day, the side, the
+text and the JSON together: a stored parse copied to another entry, cut short or changed by hand
+is not believed (the text is read again, as for an entry without one), and nobody without the key
+can write one that is (issue 28: an unkeyed digest let anyone who could write the database change
+a replay). The key is handed in (``Game(parse_key=)``): the server derives it from its secret
+(pbem.server.service.base.parse_key); the engine reads no secret. A parse stored under another key
+(an older release's unkeyed check, a new secret) is not believed, read again and stored again. The log stays the orders as written (the text is
 what counts: a replay that does not believe the stored parse reads it), and ``pbem verify``
 never reads a stored parse. When a replay read a text because its stored parse was missing or of
 another version (a release changed the parser), the server stores the fresh one back in the entry
@@ -26,6 +30,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import hmac
 import json
 import threading
 from pathlib import Path
@@ -211,44 +216,46 @@ def canonical(value, _stack: frozenset = frozenset()) -> str:
     return type(value).__name__ if " at 0x" in text else text
 
 
-def check_of(version: str, day: int, side: str, text: str, orders: str) -> str:
-    """The digest that binds a stored parse to its entry (its day, side and text) and its version."""
+def check_of(key: bytes, version: str, day: int, side: str, text: str, orders: str) -> str:
+    """The keyed digest that binds a stored parse to its entry (its day, side and text) and its version:
+    HMAC-SHA256 under ``key`` (the server's), 32 hex digits."""
     # one NUL between the parts: only the text may hold one, the JSON never (json writes it \u0000)
-    return hashlib.sha256("\0".join((version, str(day), side, text, orders)).encode("utf-8", "surrogatepass")
-                          ).hexdigest()[:32]
+    message = "\0".join((version, str(day), side, text, orders)).encode("utf-8", "surrogatepass")
+    return hmac.new(key, message, hashlib.sha256).hexdigest()[:32]
 
 
-def stored(form: OrdersForm, day: int, side: str, text: str, orders) -> dict | None:
-    """The ``parsed`` value of an orders entry for ``orders`` (what ``text`` was read into), or
-    None when they cannot be stored (a value the codec does not know)."""
+def stored(form: OrdersForm, day: int, side: str, text: str, orders, key: bytes = b"") -> dict | None:
+    """The ``parsed`` value of an orders entry for ``orders`` (what ``text`` was read into), checked
+    under ``key``, or None when they cannot be stored (a value the codec does not know)."""
     try:
         data = form.dumps(orders)
     except (TypeError, ValueError):
         return None
-    return {"version": form.version, "orders": data, "check": check_of(form.version, day, side, text, data)}
+    return {"version": form.version, "orders": data, "check": check_of(key, form.version, day, side, text, data)}
 
 
-def stored_as(ruleset, form: OrdersForm, scenario, state, day: int, side: str, text: str) -> dict | None:
+def stored_as(ruleset, form: OrdersForm, scenario, state, day: int, side: str, text: str,
+              key: bytes = b"") -> dict | None:
     """The ``parsed`` value of ``text`` as ``side``'s orders for ``day``, read by ``ruleset``'s
     ``parse_orders`` against ``state`` (the position before the day), or None when it does not parse."""
     try:
         orders = ruleset.parse_orders(scenario, state, side, text)
     except OrdersError:
         return None
-    return stored(form, day, side, text, orders)
+    return stored(form, day, side, text, orders, key)
 
 
-def believed(form: OrdersForm, entry: dict):
+def believed(form: OrdersForm, entry: dict, key: bytes = b""):
     """The orders stored in ``entry`` when they are this parser's and intact; else None (read the text).
 
-    Not believed: no stored parse, another version, a ``check`` that does not match the entry, or
-    JSON the codec cannot read back, whatever the error (a replay never fails on a stored parse)."""
+    Not believed: no stored parse, another version, a ``check`` that does not match the entry under
+    ``key``, or JSON the codec cannot read back, whatever the error (a replay never fails on a stored parse)."""
     kept = entry.get("parsed")
     if type(kept) is not dict or kept.get("version") != form.version:
         return None
     data = kept.get("orders")
-    if type(data) is not str or kept.get("check") != check_of(form.version, entry["day"], str(entry["side"]),
-                                                               str(entry["text"]), data):
+    if type(data) is not str or type(kept.get("check")) is not str or not hmac.compare_digest(
+            kept["check"], check_of(key, form.version, entry["day"], str(entry["side"]), str(entry["text"]), data)):
         return None
     try:
         return form.loads(data)

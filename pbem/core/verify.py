@@ -1,8 +1,9 @@
 """A finished game's export, and its verification by replay (``pbem verify``).
 
 An export is plain JSON: the ruleset's name, the scenario file's name and
-SHA-256, the options, the seed and its salt (the commitment published at the
-start is SHA-256 of ``"seed:salt"``), the log, and what the server recorded of
+SHA-256, the options, the dice version (pbem.core.chance: absent in exports
+made before it, which are version 1), the seed and its salt (the commitment
+published at the start, :func:`commitment_of`, binds the three), the log, and what the server recorded of
 every resolved day: who owed orders, the dice rolled and the digest of the
 position after it. The log is exported as written: an orders entry's stored parse (pbem.core.parsed)
 is left out, and :func:`verify` reads every text again whatever the export carries.
@@ -15,14 +16,19 @@ from __future__ import annotations
 
 import hashlib
 
+from .chance import DICE_KEYED, DICE_PLAIN, DICE_VERSIONS, seed_of, seed_text
 from .game import Game
 from .parsed import without_parses
 
 FORMAT = "pbem-game/1"
 
 
-def commitment_of(seed: int, salt: str) -> str:
-    """The commitment published at a game's start: SHA-256 of ``"seed:salt"``, in hex."""
+def commitment_of(seed: int, salt: str, dice: int = DICE_PLAIN) -> str:
+    """The commitment published at a game's start, in hex: SHA-256 of ``"seed:salt"`` (dice version 1,
+    the seed in decimal), or of ``"pbem-dice/2:seed:salt"`` (version 2, the seed as 64 hex digits: the
+    version is bound too, so a seed cannot be shown later as another derivation's)."""
+    if dice == DICE_KEYED:
+        return hashlib.sha256(f"pbem-dice/{dice}:{seed_text(seed, dice)}:{salt}".encode()).hexdigest()
     return hashlib.sha256(f"{seed}:{salt}".encode()).hexdigest()
 
 
@@ -40,9 +46,10 @@ def export_game(game: Game, *, scenario: str, scenario_sha256: str, salt: str, t
         "scenario": scenario,
         "scenario_sha256": scenario_sha256,
         "options": game.options,
-        "seed": game.seed,
+        "dice": game.dice,
+        "seed": game.seed if game.dice == DICE_PLAIN else seed_text(game.seed, game.dice),
         "salt": salt,
-        "commitment": commitment_of(game.seed, salt),
+        "commitment": commitment_of(game.seed, salt, game.dice),
         "log": without_parses(game.log),  # the orders as written (a stored parse is the server's cache)
         "days": recorded,
     }
@@ -68,12 +75,19 @@ def verify(export: dict, ruleset, scenario, scenario_sha256: str | None = None) 
     if scenario_sha256 is not None and scenario_sha256 != export["scenario_sha256"]:
         problems.append(f"the scenario file {export['scenario']} here differs from the game's "
                         f"(SHA-256 {scenario_sha256[:12]}..., the export says {export['scenario_sha256'][:12]}...)")
-    if commitment_of(export["seed"], export["salt"]) != export["commitment"]:
+    dice = export.get("dice", DICE_PLAIN)
+    if dice not in DICE_VERSIONS:
+        return problems + [f"dice version {dice!r} is not one this pbem knows ({', '.join(map(str, DICE_VERSIONS))})"]
+    try:
+        seed = seed_of(export["seed"], dice)
+    except (TypeError, ValueError) as exc:
+        return problems + [f"the seed {export.get('seed')!r} is not a seed of dice version {dice}: {exc}"]
+    if commitment_of(seed, str(export["salt"]), dice) != export["commitment"]:
         problems.append("the seed and salt do not match the commitment published at the start")
     try:
         # every text read again: a stored parse an export may carry is not evidence of what was ordered
-        game = Game(ruleset, scenario, int(export["seed"]), without_parses(export["log"]),
-                    options=export.get("options") or {})
+        game = Game(ruleset, scenario, seed, without_parses(export["log"]),
+                    options=export.get("options") or {}, dice=dice)
     except Exception as exc:  # a tampered log may not even replay
         return problems + [f"the log does not replay: {type(exc).__name__}: {exc}"]
     replayed = {result.day: day_record(game, result) for result in game.days}
@@ -91,7 +105,8 @@ def verify(export: dict, ruleset, scenario, scenario_sha256: str | None = None) 
         for n in range(max(len(theirs), len(ours))):
             a = theirs[n] if n < len(theirs) else None
             b = ours[n] if n < len(ours) else None
-            if a is None or b is None or (a["value"], a["purpose"]) != (b["value"], b["purpose"]):
+            if a is None or b is None or (a["value"], a["purpose"], a.get("sides", b["sides"])) != (
+                    b["value"], b["purpose"], b["sides"]):
                 problems.append(f"{where}: roll {n + 1} recorded as {_roll(a)}, the replay rolls {_roll(b)}")
         if record.get("digest") != mine["digest"]:
             problems.append(f"{where}: the position after the day differs from the record "

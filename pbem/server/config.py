@@ -57,7 +57,7 @@ class Config:
     retain_audit_days: int = 365  # audit noise (wrong keys, errors); rulings are kept forever
     cache_games: int = 300  # games kept replayed in memory, the least recently used dropped first (at least 1)
     vacation_year_days: int = 28  # days of vacation scheduled ahead a player may take in a calendar year
-    secret_key: str = ""  # web sessions; default: made once and kept in <instance>/secret_key
+    secret_key: str = ""  # web sessions, stored parses' key; default: made once and kept in <instance>/secret_key
     admin_email: str = "admin@localhost"
     demo: bool = True  # create a demo game on an empty database
 

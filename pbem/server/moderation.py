@@ -147,29 +147,33 @@ def amend_orders(service: Service, game_id, who, why, day: int, side: str, text:
         game.ruleset.parse_orders(game.scenario, game.state_before(day), side, text)
     except OrdersError as exc:
         raise ServiceError("the amended orders are not valid: %(exc)s", exc=exc) from None
-    service.store.append_log(game_id, {"kind": "orders", "day": day, "side": side, "text": text,
-                                    "source": "moderator", "by": who})
-    return replay_from(service, game_id, day, why)
+    return replay_from(service, game_id, day, why, {"kind": "orders", "day": day, "side": side, "text": text,
+                                                    "source": "moderator", "by": who})
 
 
 def amend_decision(service: Service, game_id, who, why, day: int, index: int, answer: list[str]):
     game = service.game(game_id)
     if day >= game.day:
         raise ServiceError("only a resolved day can be amended")
-    service.store.append_log(game_id, {"kind": "answer", "day": day, "index": index, "answer": list(answer),
-                                    "by": "moderator", "why": why})
-    return replay_from(service, game_id, day, why)
+    return replay_from(service, game_id, day, why, {"kind": "answer", "day": day, "index": index,
+                                                    "answer": list(answer), "by": "moderator", "why": why})
 
 
 def rewind(service: Service, game_id, who, why, day: int):
     return replay_from(service, game_id, day, why)
 
 
-def replay_from(service: Service, game_id: int, day: int, why: str) -> Text:
-    """Undo days from ``day`` and resolve them again with the log as it now stands."""
+def replay_from(service: Service, game_id: int, day: int, why: str, amended: dict | None = None) -> Text:
+    """Undo days from ``day`` and resolve them again with the log as it now stands, and ``amended``
+    (a moderator's orders or answer for that day) before the rewind: the entry, the rewind, the days
+    resolved again and their record are stored in one transaction, so the stored log never replays
+    otherwise than the recorded days (a game whose replay differs from its record is refused:
+    ServiceBase.replay_differs)."""
     game = service.game(game_id)
     upto = game.day
     before = len(game.log)
+    if amended is not None:
+        game.log.append(amended)
     game.rewind(day)
     while game.day < upto and not game.over:
         game.advance()
@@ -187,6 +191,7 @@ def replay_from(service: Service, game_id: int, day: int, why: str) -> Text:
             service.store.update_game(game_id, status="paused")
         elif game.over:
             service.store.update_game(game_id, status="finished")
+    service.store_parses(game_id, game)  # the days read again read their texts: their parses kept for the next load
     if reopened:
         return say("days %(first)s to %(last)s were resolved again; corrected reports follow. The game is no longer "
                    "over: it is paused until the moderator resumes it.", first=day, last=upto - 1)

@@ -35,6 +35,7 @@ from sqlite_utils import Database
 from sqlite_utils.migrations import Migrations
 from sqlite_utils.utils import dedupe_keys
 
+from pbem.core.chance import DICE_PLAIN, seed_of, seed_text
 from pbem.server import dedupe
 from pbem.server.readers import Readers
 
@@ -416,6 +417,16 @@ def _parse_stored_again(db: Database) -> None:
         """)
 
 
+@migrations(name="issue_28_3_dice_keyed")
+def _dice_keyed(db: Database) -> None:
+    """A game keeps the derivation of its dice from its seed (pbem.core.chance): games made before
+    are version 1 (a 31-bit seed in ``seed``) and stay so, their dice unchanged; a game the server
+    makes now is version 2, its 256-bit seed kept as 64 hex digits in ``seed_key`` (``seed`` 0:
+    SQLite's integers hold 64 bits)."""
+    db.executescript("ALTER TABLE games ADD COLUMN dice INTEGER NOT NULL DEFAULT 1;"
+                     "ALTER TABLE games ADD COLUMN seed_key TEXT;")
+
+
 def without_parse(entry: dict) -> dict:
     """A log entry without its stored parse."""
     return {key: value for key, value in entry.items() if key != "parsed"}
@@ -524,11 +535,14 @@ class Store:
         return self.query_one("SELECT * FROM players WHERE email = ?", (email.strip(),))
 
     def create_game(self, ruleset: str, scenario: str, seed: int, title: str = "", settings=None,
-                    options=None, salt: str | None = None) -> int:
+                    options=None, salt: str | None = None, dice: int = DICE_PLAIN) -> int:
+        """A new game; a seed of dice version 2 goes in ``seed_key`` (64 hex digits), ``seed`` left 0."""
+        keyed = dice != DICE_PLAIN
         return self.execute(
-            "INSERT INTO games (ruleset, scenario, seed, title, settings, options, salt, created)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (ruleset, str(scenario), seed, title, _json(settings or {}), _json(options or {}), salt, self.now()),
+            "INSERT INTO games (ruleset, scenario, seed, seed_key, dice, title, settings, options, salt, created)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (ruleset, str(scenario), 0 if keyed else seed, seed_text(seed, dice) if keyed else None, dice, title,
+             _json(settings or {}), _json(options or {}), salt, self.now()),
         ).lastrowid
 
     def get_game(self, game_id: int) -> dict:
@@ -538,6 +552,8 @@ class Store:
         game["settings"] = json.loads(game["settings"])
         game["options"] = json.loads(game["options"])
         game["pending"] = json.loads(game["pending"]) if game.get("pending") else None
+        if game.get("seed_key"):  # a 256-bit seed (dice version 2)
+            game["seed"] = seed_of(game["seed_key"], game["dice"])
         return game
 
     def update_game(self, game_id: int, *, status=None, settings=None, title=None) -> None:
@@ -759,6 +775,11 @@ class Store:
         if row.get("html_ref") and row.get("html") is None:
             row["html"] = texts(row["html_ref"])
         return row
+
+    def day_digests(self, game_id: int) -> dict[int, str]:
+        """Each recorded day's digest of the position after it (day -> digest), as recorded when resolved."""
+        return {row["day"]: row["digest"] for row in self.query("SELECT day, digest FROM days WHERE game_id = ?",
+                                                                  (game_id,))}
 
     def read_days(self, game_id: int) -> list[dict]:
         rows = self.query("SELECT * FROM days WHERE game_id = ? ORDER BY day", (game_id,))

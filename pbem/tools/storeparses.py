@@ -46,7 +46,8 @@ def replayed(service, game_id: int) -> tuple[Game, float]:
     log = service.store.read_log(game_id)
     rules, scenario = ruleset(info["ruleset"]), service.scenario(info["ruleset"], info["scenario"])
     start = time.perf_counter()
-    game = Game(rules, scenario, info["seed"], log, options=info["options"])
+    game = Game(rules, scenario, info["seed"], log, options=info["options"], dice=info["dice"],
+                parse_key=service.parse_key)  # as the server replays it: its dice, its key
     return game, time.perf_counter() - start
 
 

@@ -17,8 +17,10 @@ from pbem.lang import Text
 from pbem.core.ruleset import options_in, seat_said, seat_title_in, title_in
 from pbem.server.addresses import one_line
 from pbem.server.doors import Doors
+from pbem.server.mail.outbox import queue
 from pbem.server.mapcache import MapCache
 from pbem.core import verify
+from pbem.core.chance import seed_text
 from pbem.core.orders import fold
 from pbem.core.game import Game
 from pbem.games import ruleset
@@ -38,6 +40,21 @@ CACHE_GAMES = 300  # games kept replayed (Config.cache_games): 0.7-1.5 MB each, 
 class ServiceError(i18n.Refusal):
     """An operation refused; the message is meant for the person who asked, in his language
     (``ServiceError("game %(game)s is %(status)s", game=3, status=...)``: pbem.server.i18n.Refusal)."""
+
+
+class ReplayDiffers(ServiceError):
+    """The refusal of a game whose replay differs from its record (ServiceBase.refuse_replay), with where:
+    ``where`` is (day, recorded digest, replayed digest)."""
+
+    def __init__(self, text, game_id: int, info: dict, where: tuple[int, str, str]):
+        super().__init__(text)
+        self.game_id, self.info, self.where = game_id, info, where
+
+
+def parse_key(secret: str) -> bytes:
+    """The key of the stored parses' checks (pbem.core.parsed.check_of), from the server's secret
+    (Config.secret_key, kept in <instance>/secret_key): a key of its own, not the secret itself."""
+    return hmac.new(secret.encode(), b"pbem stored parse", hashlib.sha256).digest()
 
 
 def scenario_path(name: str) -> Path:
@@ -73,6 +90,8 @@ class ServiceBase:
         self._games: OrderedDict[int, Game] = OrderedDict()
         self.cache_games = max(1, int(getattr(config, "cache_games", CACHE_GAMES) or CACHE_GAMES))
         self._verified: dict[tuple[int, str], bytes] = {}
+        self._refused: dict[int, tuple[tuple, tuple]] = {}  # games whose replay differs from the record: (log tail, where)
+        self.parse_key = parse_key(getattr(config, "secret_key", "") or "")
         self._scenarios: dict[str, object] = {}
         self.lock = threading.RLock()
         self.doors = Doors()  # what the mail doors did last (pbem.server.doors): the admin page's
@@ -106,14 +125,66 @@ class ServiceBase:
                     return cached
             info = self.store.get_game(game_id)
             log = self.store.read_log(game_id)
+            tail = (len(log), log[-1] if log else None)
+            refused = self._refused.get(game_id)
+            if refused is not None and refused[0] == tail:  # replayed before to the same difference: not again
+                raise self.refuse_replay(game_id, info, *refused[1])  # (told once: a mail lost in a rollback is queued now)
             game = Game(ruleset(info["ruleset"]), self.scenario(info["ruleset"], info["scenario"]), info["seed"],
-                        log, options=info["options"])
+                        log, options=info["options"], dice=info["dice"], parse_key=self.parse_key)
+            differs = self.replay_differs(game_id, game)
+            if differs is not None:
+                self._refused[game_id] = (tail, differs)
+                raise self.refuse_replay(game_id, info, *differs)
+            self._refused.pop(game_id, None)
             self.store_parses(game_id, game)
             self._games[game_id] = game
             self._games.move_to_end(game_id)
             while len(self._games) > self.cache_games:
                 self._games.popitem(last=False)  # the least recently used
             return game
+
+    def replay_differs(self, game_id: int, game: Game) -> tuple[int, str, str] | None:
+        """The first day whose replayed position is not the one recorded when it was resolved, as
+        (day, recorded digest, replayed digest); None when every day replays as recorded (a day
+        recorded without a digest, or not recorded yet, is not compared). A difference is a log or
+        a stored parse changed behind the server's back, or a release that plays a past day
+        otherwise: never to be played on silently."""
+        recorded = self.store.day_digests(game_id)
+        for result in game.days:
+            digest = recorded.get(result.day)
+            if digest:
+                replayed = game.ruleset.digest(result.after)
+                if replayed != digest:
+                    return result.day, digest, replayed
+        return None
+
+    def refuse_replay(self, game_id: int, info: dict, day: int, recorded: str, replayed: str) -> "ReplayDiffers":
+        """The refusal of a game whose replay differs from its record at ``day``; the game's moderator
+        (else the site's admin) is told by mail, once for this difference, and it is audited."""
+        to = info.get("moderator") or getattr(self.config, "admin_email", "")
+        why = f"day {day}: recorded {recorded}, replayed {replayed}"
+        detail = {"day": day, "recorded": recorded, "replayed": replayed}
+        key = f"replay-differs:{game_id}:{day}:{recorded}:{replayed}"
+        try:
+            with self.store.transaction():
+                if to and not self.store.query_one("SELECT 1 FROM outbox WHERE dedupe_key = ?", (key,)):
+                    self.store.audit("server", "replay-differs", game_id, why=why, detail=detail)
+                    tr = i18n.translator(self.store.language_of(to))
+                    label = f"#{game_id} {one_line(info['title'], TITLE_LIMIT)}".strip()
+                    queue(self.store, to, f"[pbem {game_id}] " + tr.gettext("The game cannot be loaded"),
+                          tr.gettext("Replaying the log of game %(game)s gives day %(day)s another position than the "
+                                     "one recorded when the day was resolved (recorded %(recorded)s, replayed "
+                                     "%(replayed)s). The log, a stored reading of orders or the days' record was "
+                                     "changed outside the server, or this release plays that day otherwise. The "
+                                     "game is refused until it is put right: restore the database from a backup, "
+                                     "or run the release that resolved the day.",
+                                     game=label, day=day, recorded=recorded, replayed=replayed),
+                          kind="alert", game_id=game_id, dedupe_key=key)
+        except sqlite3.Error:  # a read-only or busy database: the refusal stands all the same
+            pass
+        said = ServiceError("game %(game)s cannot be loaded: replaying its log gives day %(day)s another position "
+                            "than the one recorded; its moderator has been told", game=game_id, day=day)
+        return ReplayDiffers(said.text, game_id, info, (day, recorded, replayed))
 
     def store_parses(self, game_id: int, game: Game) -> int:
         """Store again, in one short transaction, the parses of the orders entries ``game``'s replay
@@ -230,11 +301,18 @@ class ServiceBase:
                                   recorded=recorded)
 
     def commitment(self, game_id: int) -> str | None:
-        """The published commitment to the game's seed: SHA-256 of "seed:salt", in hex."""
+        """The published commitment to the game's seed, its salt and its dice version (verify.commitment_of)."""
         info = self.info(game_id)
         if not info.get("salt"):
             return None
-        return verify.commitment_of(info["seed"], info["salt"])
+        return verify.commitment_of(info["seed"], info["salt"], info["dice"])
+
+    def seed_shown(self, game_id: int) -> str | None:
+        """The game's seed as the game page shows it once the game is over (None before: it stays secret)."""
+        if not self.game(game_id).over:
+            return None
+        info = self.info(game_id)
+        return seed_text(info["seed"], info["dice"])
 
     def seat(self, game_id: int, side: str) -> dict:
         try:

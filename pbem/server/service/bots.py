@@ -10,6 +10,7 @@ mail: the rules' defaults answer for it.
 
 from __future__ import annotations
 
+from pbem.core.chance import DICE_PLAIN
 from pbem.core.ruleset import title_said
 
 from .base import ServiceBase, ServiceError
@@ -49,7 +50,7 @@ class Bots(ServiceBase):
         sent = []
         for seat, name in sorted(bots.items()):
             bot = game.ruleset.bots()[name]
-            seed = self.info(game_id)["seed"] + game.day
+            seed = bot_seed(game, self.info(game_id)["seed"])
             if seat in turn.seats and not game.orders_text(game.day, seat):
                 text = bot.orders(game.scenario, game.view(seat), seed).rstrip("\n") + "\nFINAL\n"
             elif seat in turn.others and bot.standing is not None and not game.orders_text(game.day, seat):
@@ -76,3 +77,12 @@ class Bots(ServiceBase):
         if not bots:
             return ask
         return lambda decision: getattr(decision, "side", None) not in bots and ask(decision)
+
+
+def bot_seed(game, seed: int) -> int:
+    """The seed a computer player draws its orders of the coming day from: the game's seed plus the
+    day (dice version 1, as ever); for a keyed game (version 2) a draw of its keyed stream
+    "computer player, day N", which tells nothing of the seed whatever the orders show."""
+    if game.dice == DICE_PLAIN:
+        return seed + game.day
+    return game.chance.stream(f"computer player, day {game.day}").next64()

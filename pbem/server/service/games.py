@@ -9,6 +9,7 @@ from datetime import datetime
 
 from pbem.server import deadlines, i18n
 from pbem.server.addresses import one_line
+from pbem.core.chance import DICE_KEYED, DICE_PLAIN, SEED_BITS
 from pbem.core.game import Game
 from pbem.core.ruleset import options_of, title_said
 from pbem.games import UnknownGame, ruleset
@@ -23,11 +24,17 @@ class Games(ServiceBase):
     def create_game(self, title: str, seats: dict[str, str | None], scenario: str | None = None,
                     seed: int | None = None, settings: dict | None = None, moderator: str | None = None,
                     who: str = "system", timezones: dict | None = None, game: str = "marengo",
-                    options: dict | None = None, bots: dict[str, str] | None = None) -> tuple[int, dict[str, str]]:
+                    options: dict | None = None, bots: dict[str, str] | None = None,
+                    dice: int | None = None) -> tuple[int, dict[str, str]]:
         """Create a game of the ruleset called ``game``; returns its id and each seat's key
         (shown once, mailed once). ``scenario`` is a scenario file under maps/ (default: the
         game's first), ``options`` the ruleset's options (default: each option's default),
-        ``bots`` the seats the computer plays (seat -> one of the ruleset's ``bots()``)."""
+        ``bots`` the seats the computer plays (seat -> one of the ruleset's ``bots()``).
+
+        The dice (pbem.core.chance): without ``seed``, a seed of 256 random bits and the keyed
+        derivation (version 2), what every game of the site gets. A ``seed`` given (a test's, a
+        tool's: a game played again the same) keeps version 1 unless ``dice`` says otherwise;
+        such a game's dice are known to whoever chose its seed."""
         try:
             rules = ruleset(game)
             scenario = scenario or next(iter(rules.scenarios().values())).name
@@ -36,7 +43,9 @@ class Games(ServiceBase):
             loaded = self.scenario(game, scenario)
         except (deadlines.SettingsError, UnknownGame, ValueError) as exc:
             raise ServiceError(i18n.refusal_text(exc)) from None
-        seed = secrets.randbelow(2**31) if seed is None else seed
+        if seed is None:
+            seed, dice = secrets.randbits(SEED_BITS[DICE_KEYED]), DICE_KEYED
+        dice = DICE_PLAIN if dice is None else dice
         title = one_line(title, TITLE_LIMIT)  # a title is one line: it heads reports and mails
         keys = {}
         seat_ids = [seat.id for seat in rules.seats(loaded, options)]
@@ -49,7 +58,7 @@ class Games(ServiceBase):
             settings = {**settings, "bots": bots}
         with self.store.transaction():
             game_id = self.store.create_game(game, scenario, seed, title, settings, options=options,
-                                             salt=secrets.token_hex(16))
+                                             salt=secrets.token_hex(16), dice=dice)
             for side in seat_ids:
                 email = (seats or {}).get(side)
                 self.store.add_seat(game_id, side, email=email, timezone=(timezones or {}).get(side, "UTC"))

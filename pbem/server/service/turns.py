@@ -17,7 +17,7 @@ from pbem.core.ruleset import decision_in
 from pbem.server.mail.outbox import queue
 from pbem.server.notify import chat, notice
 
-from .base import ServiceBase, ServiceError
+from .base import ReplayDiffers, ServiceBase, ServiceError
 
 DRAWERS = os.cpu_count() or 1  # maps drawn at once ahead of the reports (the server's drawing workers)
 
@@ -55,6 +55,9 @@ class Turns(ServiceBase):
                     try:
                         with self.store.transaction():  # a savepoint: this game alone is rolled back if it fails
                             done = self.tick_game(game_id, now, info)
+                    except ReplayDiffers as exc:  # refused (audited once): its moderator told outside the savepoint
+                        self.refuse_replay(exc.game_id, exc.info, *exc.where)
+                        continue
                     except Exception as exc:  # one broken game must not stop the others
                         self.store.audit("scheduler", "error", game_id, why=f"{type(exc).__name__}: {exc}")
                         continue

@@ -292,7 +292,7 @@ def page(game_id: int, side: str | None, result=None, text: str | None = None, s
         result=result, checked=checked, standing_result=standing_result, standing_text=standing_text or "",
         standing_now=standing_now, question=question, question_deadline=question_deadline, audit=public_audit(game_id, mine, is_moderator(g.user, game_id)),
         day_label=lambda day: service().turn_label(game, day, lang=i18n.web_lang()).replace(" (", ", ").rstrip(")"),
-        commitment=service().commitment(game_id), settings=settings_list(game_id),
+        commitment=service().commitment(game_id), seed_shown=service().seed_shown(game_id), settings=settings_list(game_id),
         rules_title=service().rules_title(game_id, i18n.web_lang()),
         options_text=service().options_text(game_id, i18n.web_lang()),
         deadline_iso=info.get("deadline") if side else None,
