@@ -25,7 +25,8 @@ from __future__ import annotations
 from flask import Blueprint, Response, abort, current_app, g, jsonify, request
 from flask_babel import gettext as _
 
-from pbem.core.ruleset import options_in, options_of, scenario_title_in, seat_title_in, title_in, words_of
+from pbem.core.ruleset import (options_in, options_of, scenario_title_in, seat_title_in, title_in, title_said,
+                               words_of)
 from pbem.games import rulesets as installed
 from pbem.server import i18n, deadlines
 from pbem.server.service import ServiceError
@@ -134,8 +135,8 @@ def offered_scenario(game: str, given) -> str | None:
     offered.update({key.partition(":")[2]: key.partition(":")[2]
                     for key in current_app.config["PBEM_SCENARIOS"] if key.partition(":")[0] == game})
     if not isinstance(given, str) or given not in offered:
-        raise ServiceError("%(game)s has no scenario %(name)s (its scenarios: %(names)s)", game=game,
-                           name=repr(str(given)[:40]), names=", ".join(rules.scenarios()))
+        raise ServiceError("%(title)s has no scenario %(scenario)s (scenarios: %(names)s)", title=title_said(rules),
+                           scenario=repr(str(given)[:40]), names=", ".join(rules.scenarios()))
     return offered[given]
 
 
