@@ -10,8 +10,9 @@ service 169.254.169.254, the club's 10.x machines. So:
 - **at send** (``post``): the name is resolved once, every address checked, and the connection
   made to that checked address (TLS still checks the certificate of the name): a DNS answer
   that changes between the check and the connection (rebinding) reaches nothing else;
-- no redirect is followed (an answer 3xx is a failure, final), the whole exchange is bounded in
-  time (``timeout``, the connection cut when it runs out, however slowly the answer drips) and
+- no redirect is followed (an answer 3xx is a failure, final), the exchange is bounded in time
+  (``timeout`` from the connection's start to the answer read, the connection cut when it runs
+  out, however slowly the answer drips; the name's resolution is the system's) and
   in size (at most ``ANSWER_BYTES`` of the answer's body are read; http.client bounds the header).
 
 "Public" is Python's ``ipaddress`` ``is_global``: not loopback, private, link-local, shared
@@ -30,6 +31,7 @@ import ipaddress
 import socket
 import ssl
 import threading
+import time
 import urllib.parse
 
 from pbem.server import i18n
@@ -109,8 +111,9 @@ def post(url: str, body: bytes, headers: dict, timeout: float, allow=()) -> int:
     Raises NotPublic for an address refused, OSError (a timeout too) when nothing answered in time."""
     scheme, host, port, path = parts(url)
     address = addresses(host, port, allow)[0]
+    deadline = time.monotonic() + timeout
     line = Line(socket.create_connection((address, port), timeout=timeout))
-    cut = threading.Timer(timeout, line.cut)  # the whole exchange, however slowly the answer drips
+    cut = threading.Timer(max(0.0, deadline - time.monotonic()), line.cut)  # however slowly the answer drips
     cut.start()
     try:
         if scheme == "https":
