@@ -44,6 +44,13 @@ class NotPublic(i18n.Refusal):
     """A webhook address the server will not post to; the message says why."""
 
 
+class HostNotFound(NotPublic):
+    """A webhook's host name that does not resolve (now)."""
+
+
+FORM = i18n.N_("the webhook is an http(s) address of at most 500 characters, as the chat app gives it")
+
+
 def is_public(address: str) -> bool:
     """Whether ``address`` (an IP address as text) is on the public Internet."""
     ip = ipaddress.ip_address(address.split("%")[0])
@@ -63,15 +70,14 @@ def parts(url: str) -> tuple[str, str, int, str]:
     """The scheme, host, port and path (with the query) of a webhook address, checked for its form."""
     url = (url or "").strip()
     if not url.startswith(("https://", "http://")) or len(url) > URL_LIMIT or any(c.isspace() for c in url):
-        raise NotPublic("the webhook is an http(s) address of at most 500 characters, as the chat app gives it")
+        raise NotPublic(FORM)
     try:
         split = urllib.parse.urlsplit(url)
         port = split.port or (443 if split.scheme == "https" else 80)
     except ValueError:
-        raise NotPublic("the webhook is an http(s) address of at most 500 characters, as the chat app gives it") \
-            from None
+        raise NotPublic(FORM) from None
     if not split.hostname or split.username is not None or split.password is not None:
-        raise NotPublic("the webhook is an http(s) address of at most 500 characters, as the chat app gives it")
+        raise NotPublic(FORM)
     path = (split.path or "/") + (f"?{split.query}" if split.query else "")
     return split.scheme, split.hostname, port, path
 
@@ -81,7 +87,7 @@ def addresses(host: str, port: int, allow=()) -> list[str]:
     try:
         found = [info[4][0] for info in socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)]
     except (OSError, UnicodeError):
-        raise NotPublic("the webhook's host %(host)s is not found", host=host) from None
+        raise HostNotFound("the webhook's host %(host)s is not found", host=host) from None
     for address in found:
         if not is_public(address) and not allowed(address, allow):
             raise NotPublic("the webhook's host %(host)s is not on the public Internet (%(address)s): the server "
@@ -96,13 +102,9 @@ def check(url: str, allow=()) -> str:
         return ""
     _scheme, host, port, _path = parts(url)
     try:
-        ipaddress.ip_address(host)
-    except ValueError:
-        try:
-            socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
-        except (OSError, UnicodeError):
-            return url  # not found now: checked again at every send
-    addresses(host, port, allow)
+        addresses(host, port, allow)
+    except HostNotFound:
+        pass  # not found now: checked again at every send
     return url
 
 
