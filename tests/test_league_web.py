@@ -74,8 +74,10 @@ def test_a_league_and_a_tournament_on_the_web(site):
     assert public.status_code == 200 and 'id="crosstable"' in public.text and "Buchholz" in public.text
     assert "+bye" in public.text and ANNA not in public.text
     # a player's record
-    record = site.client(FRED).get(f"/players/{ANNA}")
+    record = site.client(ANNA).get(f"/players/{ANNA}")
     assert record.status_code == 200 and "Reliability" in record.text
+    record = site.client(FRED).get(f"/players/{ANNA}")  # another player sees her name, as the league page shows
+    assert record.status_code == 200 and "Anna" in record.text and "Reliability" not in record.text
 
 
 def test_organiser_forms_are_for_organisers(site):

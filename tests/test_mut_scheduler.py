@@ -331,7 +331,9 @@ def test_the_send_worker_sends_the_outbox_then_the_webhooks(tmp_path):
     site, hook = Site(tmp_path), Hook()
     try:
         clock = Clock(site.service, SimpleNamespace(send_due=lambda: 2))  # two mails went
-        notify.set_settings(site.store, "anna@example.org", "every", f"{hook.url}/chat", "slack")
+        clock.webhooks = notify.WebhookSender(site.store, allow=("127.0.0.0/8",))  # the test's receiver on loopback
+        notify.set_settings(site.store, "anna@example.org", "every", f"{hook.url}/chat", "slack",
+                            allow=("127.0.0.0/8",))
         notify.notice(site.store, "anna@example.org", "Your turn", "Game 1: your turn.", "turn", None, "t:1")
         assert clock.send_due() == 3  # and one chat message
         assert [path for path, _ in hook.received] == ["/chat"]

@@ -334,7 +334,7 @@ def test_signin_refusal_edges(site):
         store.add_login_attempt(FRED, "10.5.0.1", "link", True)
     assert refusal(store, now, "10.5.0.1", FRED, "link") == ""
     store.add_login_attempt(FRED, "10.5.0.1", "link", True)
-    assert refusal(store, now, "10.5.0.1", FRED, "link") == "client"
+    assert refusal(store, now, "10.5.0.1", FRED, "link") == "links"
     assert refusal(store, now, "10.5.0.1", FRED, "password") == ""
 
 

@@ -20,6 +20,7 @@ from conftest import Clock
 from websupport import ANNA, FRED, SMALL, Site, csrf
 
 START = datetime(2026, 11, 2, 9, 0, tzinfo=timezone.utc)
+LOOPBACK = ("127.0.0.0/8",)  # the test's receiver: let through where the server lets only public addresses
 
 
 @pytest.fixture
@@ -133,12 +134,12 @@ def test_the_digest_comes_at_the_players_hour_in_his_time_zone(world):
 
 def test_webhooks_in_discord_and_slack_formats_retried_never_twice(world, hook):
     service, clock = world
-    notify.set_settings(service.store, ANNA, "none", f"{hook.url}/discord", "discord")
-    notify.set_settings(service.store, FRED, "every", f"{hook.url}/slack", "slack")
+    notify.set_settings(service.store, ANNA, "none", f"{hook.url}/discord", "discord", allow=LOOPBACK)
+    notify.set_settings(service.store, FRED, "every", f"{hook.url}/slack", "slack", allow=LOOPBACK)
     game_id, _ = new_game(service)
     service.offer_draw(game_id, "austria")  # Fred is told (mail and Slack)
     service.send_press(game_id, "france", ["austria"], "Never!")  # Anna: Discord only
-    sender = notify.WebhookSender(service.store, timeout=5)
+    sender = notify.WebhookSender(service.store, timeout=5, allow=LOOPBACK)
     hook.codes = [500]  # the chat app fails once: the message waits and is sent again
     assert sender.send_due(clock.now) == 1
     assert sender.send_due(clock.now) == 0  # the failed one waits for its backoff
@@ -203,14 +204,14 @@ def test_the_calendar_feed_lists_every_deadline(tmp_path):
 
 def test_your_turn_and_reminders_reach_the_webhook(world, hook):
     service, clock = world
-    notify.set_settings(service.store, FRED, "every", f"{hook.url}/fred", "discord")
+    notify.set_settings(service.store, FRED, "every", f"{hook.url}/fred", "discord", allow=LOOPBACK)
     game_id, _ = service.create_game("Duel", {"austria": ANNA, "france": FRED}, scenario=SMALL, seed=3,
                                      settings={"hours": 48, "reminders": [2]})
     service.resolve_next(game_id)  # day 0 (Austria's); France owes day 1 once the reports are out
     service.run_jobs()
     clock.now = service.deadline(game_id) - timedelta(hours=1)
     service.tick()  # France's reminder
-    sender = notify.WebhookSender(service.store, timeout=5)
+    sender = notify.WebhookSender(service.store, timeout=5, allow=LOOPBACK)
     assert sender.send_due(clock.now) == 2 and sender.send_due(clock.now) == 0
     texts = [body["content"] for _, body in hook.received]
     assert "Your turn" in texts[0] and "Reminder" in texts[1]

@@ -27,6 +27,7 @@ class Config:
     web_port: int = 8080
     base_url: str = ""  # default: http://<web_host>:<web_port>
     proxies: int = 0  # reverse proxies in front (1 behind nginx): trust their X-Forwarded-For/-Proto
+    proxy_address: str = "127.0.0.1"  # the address the (nearest) proxy connects from; its headers alone are trusted
     smtp_host: str = "127.0.0.1"  # the built-in receiver (port 0: any free port)
     smtp_port: int = 2525
     smtp_enabled: bool = True  # false: no built-in receiver (mail comes by pipe or IMAP)

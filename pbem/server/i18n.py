@@ -200,6 +200,7 @@ def select() -> str:
         saved = current_app.extensions["pbem"]["service"].store.language_of(user.email, default=None)
         if saved:
             return saved
+    g.language_negotiated = True  # the answer varies by the cookie and Accept-Language (web.security.headers)
     return (normalise(request.cookies.get(COOKIE)) or best_match(request.headers.get("Accept-Language"))
             or DEFAULT)
 

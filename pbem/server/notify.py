@@ -21,11 +21,9 @@ from __future__ import annotations
 
 import json
 import secrets
-import urllib.error
-import urllib.request
 from datetime import datetime, timedelta
 
-from pbem.server import deadlines, i18n
+from pbem.server import deadlines, i18n, webhooks
 from pbem.server.mail.outbox import LEASE, MAX_ATTEMPTS, backoff, queue
 from pbem.server.store import iso
 
@@ -58,8 +56,9 @@ def digest_hour_of(value) -> int:
 
 
 def set_settings(store, email: str, mode: str, webhook_url: str = "", webhook_format: str = "discord",
-                 digest_hour=None, timezone: str | None = None) -> None:
-    """Save the player's settings; ``digest_hour`` and ``timezone`` left None keep what they were."""
+                 digest_hour=None, timezone: str | None = None, allow=()) -> None:
+    """Save the player's settings; ``digest_hour`` and ``timezone`` left None keep what they were. The
+    webhook must be a public address (pbem.server.webhooks; ``allow``: the tests' loopback only)."""
     webhook_url = (webhook_url or "").strip()
     current = settings_of(store, email)
     digest_hour = current["digest_hour"] if digest_hour is None else digest_hour_of(digest_hour)
@@ -73,9 +72,10 @@ def set_settings(store, email: str, mode: str, webhook_url: str = "", webhook_fo
     if webhook_format not in FORMATS:
         raise NotifyError("a webhook speaks %(names)s, not %(format)s", names=" or ".join(FORMATS),
                           format=repr(webhook_format))
-    if webhook_url and (not webhook_url.startswith(("https://", "http://")) or len(webhook_url) > 500
-                        or any(c.isspace() for c in webhook_url)):
-        raise NotifyError("the webhook is an http(s) address of at most 500 characters, as the chat app gives it")
+    try:
+        webhook_url = webhooks.check(webhook_url, allow)
+    except webhooks.NotPublic as exc:
+        raise NotifyError(exc.text) from None
     with store.transaction():
         store.execute(
             "INSERT INTO notify_settings (email, mode, webhook_url, webhook_format, digest_hour, timezone, updated)"
@@ -148,27 +148,31 @@ def payload(format: str, text: str) -> bytes:
 
 
 class WebhookSender:
-    """Delivers due webhook rows by HTTP POST, with the outbox's leases, backoff and attempts."""
+    """Delivers due webhook rows by HTTP POST, with the outbox's leases, backoff and attempts, to public
+    addresses only, following no redirect, each POST bounded in time and size (pbem.server.webhooks;
+    ``allow``: networks let through all the same, for the tests' receivers on loopback -- the server
+    never passes it)."""
 
-    def __init__(self, store, timeout: float = 10, max_attempts: int = MAX_ATTEMPTS):
-        self.store, self.timeout, self.max_attempts = store, timeout, max_attempts
+    def __init__(self, store, timeout: float = 10, max_attempts: int = MAX_ATTEMPTS, allow=()):
+        self.store, self.timeout, self.max_attempts, self.allow = store, timeout, max_attempts, tuple(allow)
 
     def send_due(self, now: datetime | None = None) -> int:
         now = now or self.store.clock()
         sent = 0
         while (row := self._claim(now)) is not None:
             try:
-                request = urllib.request.Request(row["url"], data=payload(row["format"], row["text"]),
-                                                 headers={"Content-Type": "application/json",
-                                                          "User-Agent": "pbem-webhook"}, method="POST")
-                with urllib.request.urlopen(request, timeout=self.timeout) as answer:
-                    answer.read(1024)
-            except urllib.error.HTTPError as error:
-                final = 400 <= error.code < 500 and error.code not in (408, 429)
-                self._failed(row, now, f"HTTP {error.code}", final)
+                status = webhooks.post(row["url"], payload(row["format"], row["text"]),
+                                       {"Content-Type": "application/json", "User-Agent": "pbem-webhook"},
+                                       self.timeout, self.allow)
+            except webhooks.NotPublic as error:  # not public (now): final, the audit says why
+                self._failed(row, now, error.in_("en"), True)
             except Exception as error:  # refused, timed out: tried again later
                 self._failed(row, now, f"{type(error).__name__}: {error}", False)
             else:
+                if not 200 <= status < 300:  # a redirect is not followed: final, as a 4xx (but 408, 429)
+                    final = 300 <= status < 500 and status not in (408, 429)
+                    self._failed(row, now, f"HTTP {status}", final)
+                    continue
                 self.store.execute("UPDATE webhook_outbox SET status = 'sent', sent_at = ?, last_error = NULL"
                                    " WHERE id = ?", (iso(now), row["id"]))
                 sent += 1

@@ -73,13 +73,9 @@ class Server:
         from pbem.server.web import create_app
 
         app = create_app(self.service, self.config)
-        if self.config.proxies:  # the client's address and scheme as the proxy saw them
-            from werkzeug.middleware.proxy_fix import ProxyFix
-
-            app.wsgi_app = ProxyFix(app.wsgi_app, x_for=self.config.proxies, x_proto=self.config.proxies)
         try:  # the ports first: a port in use stops the start before anything runs
             self.web = create_server(app, host=self.config.web_host, port=self.config.web_port, threads=8,
-                                     ident="pbem")
+                                     ident="pbem", **proxy_options(self.config))
         except OSError as exc:
             raise PortInUse(f"the web port {self.config.web_host}:{self.config.web_port} cannot be used "
                             f"({exc.strerror}): is another pbem running? Set web_port in the config file") from None
@@ -135,6 +131,17 @@ class Server:
             self.clock.stop()
         self.drawer.shutdown(wait=True, cancel_futures=True)
         self.store.close()
+
+
+def proxy_options(config: Config) -> dict:
+    """waitress's trust of a reverse proxy (setting ``proxies``): the client's address (X-Forwarded-For) and
+    scheme (X-Forwarded-Proto) as the proxy saw them, taken only from a connection of the proxy's address
+    (``proxy_address``) and only the last ``proxies`` hops (those the proxies wrote, not the client). waitress
+    removes these headers from every other request, so without ``proxies`` nobody can set them."""
+    if not config.proxies:
+        return {}
+    return {"trusted_proxy": config.proxy_address, "trusted_proxy_count": config.proxies,
+            "trusted_proxy_headers": {"x-forwarded-for", "x-forwarded-proto"}, "clear_untrusted_proxy_headers": True}
 
 
 DRAWERS = os.cpu_count() or 1  # drawing worker processes

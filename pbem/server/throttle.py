@@ -122,7 +122,7 @@ def signin_refusal(store, now: datetime, ip: str, email: str | None, kind: str) 
         asked = _count(store, "SELECT COUNT(*) AS n FROM login_attempts WHERE ip = ? AND at >= ? AND kind = 'link'",  # pragma: no mutate (SQL)
                        (ip, since))
         if asked >= LINKS_PER_CLIENT:
-            return "client"
+            return "links"
     return ""
 
 

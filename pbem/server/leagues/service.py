@@ -152,7 +152,7 @@ class Leagues(Tournaments):
 
         return {"email": email, "reliability": reliability(self.store, email),
                 "ratings": ratings.of(self.store, email),
-                "leagues": self.store.query("SELECT l.id, l.name FROM league_members m JOIN leagues l"
+                "leagues": self.store.query("SELECT l.id, l.name, m.name AS member FROM league_members m JOIN leagues l"
                                             " ON l.id = m.league_id WHERE m.email = ? ORDER BY l.id", (email,))}
 
     def excuse(self, game_id: int, side: str, who: str, why: str, count: int = 1) -> None:

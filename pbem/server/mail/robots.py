@@ -27,10 +27,12 @@ HEADERS = ("X-MS-Exchange-Inbox-Rules-Loop", "X-MS-Exchange-Generated-Message-So
            "X-AutoReply-From", "X-Mail-Autoreply", "X-Loop", "List-Unsubscribe", "List-Post")
 PRECEDENCE = {"auto-reply", "auto_reply", "autoreply", "bulk", "junk", "list"}
 SUBJECT = re.compile(
-    r"^\s*(automatic reply|auto(matic)?[- ]?(reply|response|antwort)|auto\s*:|autosvar|out of (the )?office|"
+    r"^\s*(?:auto\s*:|(automatic reply|auto(matic)?[- ]?(reply|response|antwort)|autosvar|out of (the )?office|"
     r"abwesenheitsnotiz|abwesend|r[ée]ponse automatique|risposta automatica|respuesta autom[áa]tica|"
     r"automatisch antwoord|automatische antwort|fuera de la oficina|undeliver(ed|able)|delivery status notification|"
-    r"mail delivery (failed|failure|system)|returned mail)\b", re.I)
+    r"mail delivery (failed|failure|system)|returned mail)\b)", re.I)
+"""An automatic answer's subject. ``Auto:`` stands apart: a word boundary after its colon would need a
+letter there, and "Auto: Out of the office" has a space."""
 SENDERS = re.compile(r"^(no[-_.]?reply|do[-_.]?not[-_.]?reply|bounces?|mailer[-_.]?daemon|postmaster)([-+.].*)?$",
                      re.I)
 

@@ -18,6 +18,7 @@ import secrets
 from datetime import timedelta
 
 from flask import Flask
+from flask.json.provider import DefaultJSONProvider
 
 from pbem.server.config import Config
 from pbem.paths import STATIC, TEMPLATES
@@ -42,6 +43,7 @@ def create_app(service, config: Config | None = None) -> Flask:
         MAX_CONTENT_LENGTH=max(config.max_message_bytes, 64 * 1024),
         PBEM_SCENARIOS=games.scenarios(),
     )
+    app.json = BoundedJSON(app)
     app.extensions["pbem"] = {"service": service, "config": config}
     security.init_app(app)
     from pbem.server import i18n
@@ -52,6 +54,17 @@ def create_app(service, config: Config | None = None) -> Flask:
                       language.bp):
         app.register_blueprint(blueprint)
     return app
+
+
+class BoundedJSON(DefaultJSONProvider):
+    """JSON read from a request: nested too deep for the reader (a 100,000-deep list) is bad JSON, refused
+    as any other (a 400 saying what to send), where Python's RecursionError was a 500."""
+
+    def loads(self, s, **kwargs):
+        try:
+            return super().loads(s, **kwargs)
+        except RecursionError:
+            raise ValueError("JSON nested too deep") from None
 
 
 def admin_login_url(service, config: Config) -> str:

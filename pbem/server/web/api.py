@@ -22,10 +22,11 @@ with ``?game=<id>&side=<side>`` (no session, no CSRF token).
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, abort, g, jsonify, request
+from flask import Blueprint, Response, abort, current_app, g, jsonify, request
 from flask_babel import gettext as _
 
-from pbem.core.ruleset import options_in, options_of, scenario_title_in, seat_title_in, title_in, words_of
+from pbem.core.ruleset import (options_in, options_of, scenario_title_in, seat_title_in, title_in, title_said,
+                               words_of)
 from pbem.games import rulesets as installed
 from pbem.server import i18n, deadlines
 from pbem.server.service import ServiceError
@@ -97,7 +98,7 @@ def rulesets():
 @bp.route("/games", methods=["POST"])
 @login_required
 def create():
-    """A new game: {game, scenario (a file), title, seats: [seat ids I take], options, settings,
+    """A new game: {game, scenario (its name, as /api/rulesets gives it), title, seats: [seat ids I take], options, settings,
     moderator, bots: {seat: computer player}}. Seats I do not take and the computer does not play
     stay open for others to join."""
     if g.user.seat is not None:
@@ -106,16 +107,37 @@ def create():
     if not isinstance(body, dict) or not str(body.get("title", "")).strip():
         abort(400, _("Send JSON: %(example)s.", example='{"game": "marengo", "title": "...", "seats": ["austria"], '
                                                         '"options": {}}'))
+    game = str(body.get("game") or "marengo")
     try:
         settings = settings_from_form(api_settings(body.get("settings")), given_only=True)
         game_id, _keys = service().create_game(
             str(body["title"]).strip()[:100], {seat: g.user.email for seat in body.get("seats") or []},
-            scenario=body.get("scenario"), settings=settings, moderator=body.get("moderator"),
-            who=g.user.email, game=str(body.get("game") or "marengo"), options=body.get("options") or {},
+            scenario=offered_scenario(game, body.get("scenario")), settings=settings, moderator=body.get("moderator"),
+            who=g.user.email, game=game, options=body.get("options") or {},
             bots=body.get("bots") if isinstance(body.get("bots"), dict) else None)
     except ServiceError as exc:
         return jsonify({"ok": False, "error": exc.in_(i18n.web_lang())}), 400
     return jsonify({"ok": True, "id": game_id, "commitment": service().commitment(game_id)}), 201
+
+
+def offered_scenario(game: str, given) -> str | None:
+    """The scenario file of ``game`` that ``given`` names: a scenario's name as /api/rulesets gives it, or its
+    file as it gives it ("file"); none given, the game's first. Only the scenarios the server offers (the
+    game's own list, the new-game form's): never a path, so no other file is read and no path is told."""
+    if given is None or given == "":
+        return None
+    try:
+        rules = installed()[game]
+    except KeyError:
+        return str(given)  # an unknown game: the service says which games there are
+    offered = {path.name: path.name for path in rules.scenarios().values()}
+    offered.update({name: path.name for name, path in rules.scenarios().items()})
+    offered.update({key.partition(":")[2]: key.partition(":")[2]
+                    for key in current_app.config["PBEM_SCENARIOS"] if key.partition(":")[0] == game})
+    if not isinstance(given, str) or given not in offered:
+        raise ServiceError("%(title)s has no scenario %(scenario)s (scenarios: %(names)s)", title=title_said(rules),
+                           scenario=repr(str(given)[:40]), names=", ".join(rules.scenarios()))
+    return offered[given]
 
 
 def api_settings(given) -> "_Form":

@@ -43,6 +43,17 @@ def make_login_token(store, email: str, now) -> str:
     return token
 
 
+def site_url() -> str:
+    """The site's address for a link mailed from a request: ``base_url`` (never a request's Host, which its
+    sender chooses), made https when the request came over https -- behind a proxy, as the proxy's
+    X-Forwarded-Proto says, which waitress trusts from the proxy alone (setting ``proxies``): a link asked for
+    over TLS never travels back in the clear."""
+    url = config().url.rstrip("/")
+    if request.scheme == "https" and url.startswith("http://"):
+        return "https://" + url[len("http://"):]
+    return url
+
+
 def safe_next(value: str | None) -> str:
     """A local path to go to after signing in (never another site: see redirects.local_path)."""
     return local_path(value) or url_for("games.home")
@@ -80,11 +91,11 @@ def login():
     if not throttle.link_mail_allowed(service().store, service().now(), email):
         return render_template("login_sent.html", email=email)  # links already on their way: no more mail
     token = make_login_token(service().store, email, service().now())
-    link = f"{config().url.rstrip('/')}{url_for('auth.confirm', token=token)}"
+    link = f"{site_url()}{url_for('auth.confirm', token=token)}"
     # the language the address chose, else the page's (the reader asking for the link)
     tr = i18n.translator(service().store.language_of(email, default=None) or i18n.web_lang())
     queue(service().store, email, "[pbem] " + tr.gettext("Your sign-in link"),
-          tr.gettext("To sign in to the pbem server at %(url)s, open this link within 30 minutes:", url=config().url)
+          tr.gettext("To sign in to the pbem server at %(url)s, open this link within 30 minutes:", url=site_url())
           + f"\n\n  {link}\n\n"
           + tr.gettext("It works once. If you did not ask for it, ignore this mail: nothing happens without the link."),
           kind="login", lang=tr.lang)

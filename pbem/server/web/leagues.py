@@ -239,4 +239,12 @@ def act(tid: int, action: str):
 @bp.route("/players/<path:email>")
 @email_required
 def profile(email: str):
-    return render_template("player.html", profile=leagues().profile(email))
+    """A player's record. His address and reliability only to himself and the admin; anyone else signed in
+    sees what the league pages show -- his name there, his leagues and ratings -- of a league member only
+    (any other address: no such page, as an unknown one)."""
+    record = leagues().profile(email)
+    own = is_admin(g.user) or g.user.email.strip().lower() == email.strip().lower()
+    if not own and not record["leagues"]:
+        abort(404)
+    name = next((row["member"] for row in record["leagues"] if row["member"]), "") or email.split("@")[0]
+    return render_template("player.html", profile=record, own=own, name=email if own else name)

@@ -220,6 +220,11 @@ def check_rate(email: str | None = None, kind: str = "password") -> None:  # pra
     if why == "address":
         abort(429, _("Too many wrong passwords for this address lately: password sign-in for it is paused for "
                      "%(num)d minutes. Ask for a sign-in link instead; it works at once.", num=minutes))
+    if why == "links":
+        abort(429, _("%(links)d sign-in links were asked for from your network address in the last %(num)d minutes: "
+                     "wait and try again. If everyone here sees this, the server counts its proxy's address for "
+                     "everyone: its admin must set proxies (docs/security.md).",
+                     links=throttle.LINKS_PER_CLIENT, num=minutes))
     if why:
         abort(429, _("Too many sign-in attempts: wait %(num)d minutes and try again.", num=minutes))
 
@@ -298,6 +303,9 @@ def headers(response):
         "Content-Security-Policy",  # pragma: no mutate (a header's name is case-blind)
         "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
         "script-src 'self'; frame-ancestors 'none'; form-action 'self'")
+    if g.get("language_negotiated"):  # a page in the language the browser asked for: a cache keeps one a language
+        response.vary.add("Accept-Language")
+        response.vary.add("Cookie")
     if g.get("user") is not None:
         response.headers.setdefault(
             "Cache-Control",  # pragma: no mutate (a header's name is case-blind)
