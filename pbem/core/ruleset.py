@@ -172,8 +172,16 @@ def words_of(rules, lang: str | None = "en") -> Tongue:
 def standing_words_of(rules) -> frozenset[str]:
     """The upper-case words that begin a standing order in every language the game reads (STANDING,
     PERMANENT, ПОСТОЯННО, 常备...): the game page's standing-orders form takes the lines they begin. A ruleset
-    may define the optional member ``standing_words``; without it: STANDING."""
-    return getattr(rules, "standing_words", None) or frozenset({"STANDING"})
+    may define the optional member ``standing_words``; without it: STANDING. An empty set: the game has no
+    standing orders (its choices are asked or take their documented defaults), and the page offers no form."""
+    words = getattr(rules, "standing_words", None)
+    return frozenset({"STANDING"}) if words is None else frozenset(words)
+
+
+def standing_example_of(rules) -> str:
+    """A standing order of the game, as the page's standing-orders form shows for an example (the optional
+    member ``standing_example``; empty without it)."""
+    return getattr(rules, "standing_example", "") or ""
 
 
 def read_in(tongue: Tongue, text: Text | str) -> str:

@@ -23,6 +23,7 @@ from .words import MAIL_HEAD_WORDS
 
 class NapoleonicDBA:
     name = "dba"
+    standing_words = frozenset()  # no standing orders: a choice the rules give is asked or takes its default
     title = N_("Napoleonic DBA with written orders (after David Manley)")
     mail_words = MAIL_HEAD_WORDS | {"GAME", "SIDE", "TURN", "KEY"}
     ask_kinds = {  # the catalog's texts: the new-game form reads them in the reader's language

@@ -29,6 +29,7 @@ class Marengo(FamilyRuleset):
     title = "Bonaparte at Marengo"
     mail_words = frozenset(parse.ORDER_WORDS) | {"GAME", "SIDE", "TURN", "KEY"} | words.mail_words(parse.ORDER_WORDS)
     standing_words = frozenset({"STANDING"}) | words.mail_words(("STANDING",))  # PERMANENT, ПОСТОЯННО, 常备...
+    standing_example = "STANDING PURSUE STRONG"
     ask_kinds = {  # the decisions a player may ask to be asked by mail (docs/orders.md)
         "block": "block an attack maneuver into your locale",
         "attack_leads": "your attack's lead blocks",

@@ -35,6 +35,8 @@ SCENARIO_NAMES = (N_("Napoleon 1815: the Waterloo campaign, 15-22 June"),)
 
 class Napoleon1815:
     name = "napoleon1815"
+    standing_words = every_mail_word(("DOCTRINE",))  # its standing orders are DOCTRINE lines (ДОКТРИНА, 方针...)
+    standing_example = "DOCTRINE WITHDRAW 40"
     title = N_("Napoleon 1815 (Columbia Games, 4th edition)")
     mail_words = every_mail_word(parse.ORDER_WORDS) | {"GAME", "SIDE", "TURN", "KEY"}
     ask_kinds = {  # the game's catalog's texts: the new-game form reads them in the reader's language

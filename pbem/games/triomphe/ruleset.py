@@ -91,6 +91,7 @@ class Triomphe(FamilyRuleset):
     title = "Triomphe à Marengo"
     mail_words = frozenset(parse.ORDER_WORDS) | {"GAME", "SIDE", "TURN", "KEY"} | WORDS.mail_words(parse.ORDER_WORDS)
     standing_words = frozenset({"STANDING"}) | WORDS.mail_words(("STANDING",))  # PERMANENT, ПОСТОЯННО, 常备...
+    standing_example = "STANDING COUNTERATTACK TURN"
     ask_kinds = DECISION_KINDS
     PARSER_FILES = tuple(Path(__file__).parent / name for name in (
         "parse.py", "reader.py", "orders.py", "standing.py", "words.py", "words.toml", "scenario.py", "state.py",

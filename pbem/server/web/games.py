@@ -22,8 +22,8 @@ from flask_babel import ngettext
 from werkzeug.datastructures import MultiDict
 
 from pbem.core.orders import HEADER_ALIASES, leading_word
-from pbem.core.ruleset import (options_in, options_of, scenario_title_in, seat_title_in, standing_words_of, title_in,
-                               title_said, words_of)
+from pbem.core.ruleset import (options_in, options_of, scenario_title_in, seat_title_in, standing_example_of,
+                               standing_words_of, title_in, title_said, words_of)
 from pbem.games import DEFAULT, UnknownGame, rulesets, ruleset
 from pbem.server import deadlines, i18n
 from pbem.server.i18n import N_
@@ -290,7 +290,7 @@ def page(game_id: int, side: str | None, result=None, text: str | None = None, s
         deadline=service().deadline_for(game_id, side, lang=i18n.web_lang()) if side else None,
         orders_text=text if text is not None else (order_text(game_id, side) if playing and not game.over else ""),
         result=result, checked=checked, standing_result=standing_result, standing_text=standing_text or "",
-        standing_now=standing_now, question=question, question_deadline=question_deadline, audit=public_audit(game_id, mine, is_moderator(g.user, game_id)),
+        standing_now=standing_now, standing_example=standing_example_of(game.ruleset), question=question, question_deadline=question_deadline, audit=public_audit(game_id, mine, is_moderator(g.user, game_id)),
         day_label=lambda day: service().turn_label(game, day, lang=i18n.web_lang()).replace(" (", ", ").rstrip(")"),
         commitment=service().commitment(game_id), seed_shown=service().seed_shown(game_id), settings=settings_list(game_id),
         rules_title=service().rules_title(game_id, i18n.web_lang()),
@@ -631,9 +631,14 @@ def standing(game_id: int):
     lines = [line for line in text.splitlines() if line.strip() and not line.strip().startswith("#")
              and not HEADER_LINE.match(line)]
     rules = service().game(game_id).ruleset
+    example = standing_example_of(rules)
+    if not example:
+        raise ServiceError("this game has no standing orders: its choices are asked or take their documented "
+                           "defaults (the game settings' ask)")
     wrong = [n for n, line in enumerate(lines, 1) if not is_standing(rules, line)]
     if wrong:
-        raise ServiceError("this form takes only STANDING lines; send other orders with the orders form")
+        raise ServiceError("this form takes only %(word)s lines, such as %(example)s; send other orders with the "
+                           "orders form", word=example.split()[0], example=example)
     kept = [line for line in service().orders_on_file(game_id, side).splitlines()
             if not is_standing(rules, line) and not HEADER_LINE.match(line)]
     merged = "\n".join([f"GAME {game_id} SIDE {service().seat_title(game_id, side)}", *kept, *lines]) + "\n"
