@@ -7,13 +7,19 @@
   if (!scenario) return;
   function show() {
     const game = scenario.value.split(":")[0];
+    // only the chosen scenario's seats (a game's scenarios may have different ones: DBA's commanders)
+    document.querySelectorAll("fieldset.per-game [data-scenarios]").forEach((part) => {
+      const mine = part.dataset.scenarios.split(" ").includes(scenario.value);
+      part.hidden = !mine;
+      part.querySelectorAll("input").forEach((input) => { input.disabled = !mine; });
+    });
     document.querySelectorAll("fieldset.per-game").forEach((fieldset) => {
       const chosen = fieldset.dataset.game === game;
       fieldset.hidden = !chosen;
       fieldset.disabled = !chosen;
       const seat = document.querySelector("input[name=seat]:checked");
-      if (chosen && (!seat || (seat.closest("fieldset.per-game") && seat.closest("fieldset.per-game") !== fieldset))) {
-        const first = fieldset.querySelector("input[name=seat]");
+      if (chosen && (!seat || seat.disabled || (seat.closest("fieldset.per-game") && seat.closest("fieldset.per-game") !== fieldset))) {
+        const first = fieldset.querySelector("input[name=seat]:not(:disabled)");
         if (first) first.checked = true;
       }
     });

@@ -94,11 +94,13 @@ def per_game() -> list[dict]:
         say = words_of(r, lang).gettext  # the game's own catalog: its texts in the reader's language
         shown = options_in(r, lang)
         seats: dict[str, str] = {}
+        where: dict[str, list[str]] = {}  # seat -> the scenarios that have it ("game:file", the form's values)
         more: list[dict] = []  # seats only an option gives (Napoleonic DBA's kriegsspiel: one per commander)
         for path in r.scenarios().values():
             loaded = r.load_scenario(path)
             for seat in r.seats(loaded, options_of(r)):
                 seats.setdefault(seat.id, seat_title_in(r, seat, lang))
+                where.setdefault(seat.id, []).append(f"{name}:{path.name}")
             for option, words in zip(r.options(), shown):
                 for choice in option.choices:
                     if choice == option.default:
@@ -108,8 +110,9 @@ def per_game() -> list[dict]:
                     if extra:
                         more.append({"label": _("%(option)s: %(choice)s, %(scenario)s", option=words.title,
                                                 choice=words.label(choice),
-                                                scenario=scenario_title_in(r, loaded, lang)), "seats": extra})
-        out.append({"name": name, "title": title_in(r, lang), "options": list(shown), "seats": seats,
+                                                scenario=scenario_title_in(r, loaded, lang)), "seats": extra,
+                                 "scenario": f"{name}:{path.name}"})
+        out.append({"name": name, "title": title_in(r, lang), "options": list(shown), "seats": seats, "where": where,
                     "more_seats": more, "bots": [(bot.name, say(bot.title)) for bot in r.bots().values()],
                     "ask_kinds": {kind: say(text) for kind, text in r.ask_kinds.items()}})
     return out
