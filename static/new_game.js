@@ -7,9 +7,12 @@
   if (!scenario) return;
   function show() {
     const game = scenario.value.split(":")[0];
-    // only the chosen scenario's seats (a game's scenarios may have different ones: DBA's commanders)
-    document.querySelectorAll("fieldset.per-game [data-scenarios]").forEach((part) => {
-      const mine = part.dataset.scenarios.split(" ").includes(scenario.value);
+    // only the chosen scenario's seats (a game's scenarios may have different ones: DBA's commanders); a
+    // scenario the game does not list (an operator's own) shows every seat of the game
+    const parts = [...document.querySelectorAll("fieldset.per-game [data-scenarios]")];
+    const listed = parts.some((part) => part.dataset.scenarios.split(" ").includes(scenario.value));
+    parts.forEach((part) => {
+      const mine = !listed || part.dataset.scenarios.split(" ").includes(scenario.value);
       part.hidden = !mine;
       part.querySelectorAll("input").forEach((input) => { input.disabled = !mine; });
     });
