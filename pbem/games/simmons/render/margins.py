@@ -80,16 +80,20 @@ class Margins(Layout):
             bits.append(self.clock_label(v["hour"]))
         elif v.get("hour_label"):
             bits.append(str(v["hour_label"]))
-        if rnd:
+        if rnd and not (rounds and rnd > rounds):  # a finished game's clock has run past the last round: no "17 of 16"
             bits.append(_("round %(round)d of %(rounds)d", round=rnd, rounds=rounds) if rounds
                         else _("round %(round)d", round=rnd))
         bits += self.header_bits()
         if v.get("over"):
             winner = v.get("winner")
-            bits.append((_("game over: %(side)s wins", side=self.side_word(winner)) if winner
-                         else _("game over: a draw"))
-                        # why, as the state words it (English): the reports tell it in the reader's language
-                        + (f" ({v['victory']})" if v.get("victory") and self.tongue.lang == "en" else ""))
+            # why, as the state words it (English): the reports tell it in the reader's language; its own
+            # "France wins:" is the line's already ("game over: France wins (Austria holds ...)")
+            said = _("game over: %(side)s wins", side=self.side_word(winner)) if winner else _("game over: a draw")
+            why = (v.get("victory") or "").strip().rstrip(".")
+            if why and self.tongue.lang == "en":
+                won = winner and why.lower().startswith(self.side_word(winner).lower() + " win")
+                said = f"game over: {why}" if won else f"{said} ({why})"
+            bits.append(said)
         elif v.get("next_side"):
             bits.append(self.whose_next(v["next_side"]))
         bits.append(who)
