@@ -121,22 +121,36 @@ def run_case(path: str | Path) -> Outcome:
     side = scenario.side_of_day(state.day)
     other = SIDES[1 - SIDES.index(side)]
     expect = data.get("expect", {})
-    try:
-        texts = data.get("orders", {})
-        orders = {s: parse_orders(scenario, state, s, texts[s]) for s in (side, other) if texts.get(s)}
-    except OrdersError as exc:
-        outcome.refused = str(exc)
-        if expect.get("orders_error") and re.search(expect["orders_error"], str(exc)):
-            return outcome
-        outcome.failures.append(f"orders were refused: {exc}")
-        return outcome
-    if expect.get("orders_error"):
-        outcome.failures.append("the orders were expected to be refused, but were accepted")
-    answers = {int(k): tuple(v) for k, v in data.get("answers", {}).items()}
-    decider = Decider(answers=answers)
     turn = data.get("turn", {})
     context = {"spent": int(turn.get("spent", 0)), "acted": list(turn.get("acted", [])),
                "start": bool(turn.get("start", True))}
+    texts = data.get("orders", {})
+    try:
+        orders = {s: parse_orders(scenario, state, s, texts[s], context=context)
+                  for s in (side, other) if texts.get(s)}
+    except OrdersError as exc:
+        outcome.refused = str(exc)
+        if not (expect.get("orders_error") and re.search(expect["orders_error"], str(exc))):
+            outcome.failures.append(f"orders were refused: {exc}")
+            return outcome
+        try:  # refused by the turn's check: were they played anyway, the engine must not carry them out either
+            orders = {s: parse_orders(scenario, state, s, texts[s], checks=False)
+                      for s in (side, other) if texts.get(s)}
+        except OrdersError:
+            return outcome
+        if set(expect) <= {"orders_error"}:
+            return outcome
+    else:
+        if expect.get("orders_error"):
+            outcome.failures.append("the orders were expected to be refused, but were accepted")
+        warned = orders[side].warnings if side in orders else []
+        for pattern in expect.get("warnings", []):
+            if not any(re.search(pattern, w) for w in warned):
+                outcome.failures.append(f"no warning of the check matches {pattern!r} (warnings: {warned})")
+        if "warnings" in expect and not expect["warnings"] and warned:
+            outcome.failures.append(f"the check warned, and should not: {warned}")
+    answers = {int(k): tuple(v) for k, v in data.get("answers", {}).items()}
+    decider = Decider(answers=answers)
     after, events = resolve_day(scenario, state, orders, decider, context)
     outcome.state, outcome.events, outcome.decisions = after, events, decider.records
     check(outcome, expect, board)
