@@ -36,7 +36,7 @@ from pbem.lang import Text, say
 from . import bombardment, morale
 from .orders import Assault, Attack, Bombard, Enter, Fire, March, Orders, Reorganise, Road
 from .scenario import SIDES, Scenario
-from .sequence import ACTIONS, recovery
+from .sequence import ACTIONS, recovery, remember
 from .state import State
 from .turn import Ended, Turn, Void, reason
 
@@ -89,8 +89,7 @@ class _Checker:
         self.orders = orders
         self.turn = _Forecast(scenario, state, Orders(orders.side), Decider())
         self.turn.st.standing = {s: [] for s in SIDES}  # never the enemy's (hidden, and may change)
-        self.turn.spent = int(context.get("spent", 0))
-        self.turn.acted.update(context.get("acted", ()))
+        remember(self.turn, context)
         self.context = context
         self.problems: list[Problem] = []
         self.warnings: list[str] = []
