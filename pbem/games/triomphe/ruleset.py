@@ -126,11 +126,13 @@ class Triomphe(FamilyRuleset):
         return sequence.is_over(scenario, state)
 
     def parse_orders(self, scenario, state, seat: str, text: str):
-        return parse.parse_orders(scenario, state, seat, text)
+        """The orders as the turn reads them (a replay, a stored parse): without the turn's check, which
+        check_orders made when they arrived (as Bonaparte at Marengo's)."""
+        return parse.parse_orders(scenario, state, seat, text, checks=False)
 
     def check_orders(self, scenario, state, seat: str, text: str, *, lang: str = "en"):
         try:
-            orders = self.parse_orders(scenario, state, seat, text)  # the parser's, then the turn's (checks.py)
+            orders = parse.parse_orders(scenario, state, seat, text)  # the parser's, then the turn's (checks.py)
         except OrdersError as error:
             if lang == "en":
                 raise
