@@ -152,7 +152,6 @@ class _Checker:
 
     def check(self, order) -> None:
         fork = self.turn.fork()
-        before = fork.spent
         why = None
         unsure = False
         try:
@@ -180,7 +179,7 @@ class _Checker:
                 self.refuse(order, why)
             return
         if unsure:
-            self.uncertain(order, fork, before)
+            self.uncertain(order, fork)
             return
         for event in fork.events:  # carried out, but only in part as the position stands
             if event.kind == "void" and event.said is not None:
@@ -193,7 +192,7 @@ class _Checker:
                                                   what=deps[0]))
         self.turn = fork
 
-    def uncertain(self, order, fork: _Forecast, before: int) -> None:
+    def uncertain(self, order, fork: _Forecast) -> None:
         """An order that reached the enemy's answer: what it did up to there is certain (the orders
         it spent, the blocks that acted, the crossings and approaches used); how it ends is not."""
         turn = self.turn
