@@ -152,6 +152,13 @@ class Board:
     def is_adjacent(self, a: str, b: str) -> bool:
         return (a, b) in self.approaches
 
+    def touching(self, locale: str) -> list[str]:
+        """Locales whose approaches touch ``locale``'s, across an impassable border too: adjacency as a
+        matter of the map's drawing, where ``adjacent`` is the way blocks go (Triomphe's disc update reads
+        it so, rules-notes T62)."""
+        across = sorted(next(iter(pair - {locale})) for pair in self.impassable if locale in pair)
+        return self.adjacent(locale) + [n for n in across if n not in self._adjacent.get(locale, ())]
+
     def approach(self, locale: str, toward: str) -> Approach:
         return self.approaches[(locale, toward)]
 

@@ -70,6 +70,8 @@ def complete(turn: Turn, b) -> None:
     """§10 step 2: the defender chooses one of its blocks in the target locale and reduces it."""
     st = turn.st
     turn.fresh([b])
+    if b.disorganised:  # §10 «Бомбардування є різновидом атаки», §14 «Дезорганізована фігура не може атакувати»
+        raise Void(say("disorganised blocks cannot attack (000 §14)"))
     if (b.locale, b.bombard) in turn.closed:
         raise Void(say("an assault from %(approach)s was lost this turn: no attack through it (000 §11)",
                        approach=turn.approach_name(b.locale, b.bombard)))

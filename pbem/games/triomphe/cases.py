@@ -6,8 +6,11 @@ The frame is the Marengo family's (pbem.games.simmons.cases). The format is docs
 discs, the time track); ``[[waiting]]`` cells and blocks in them
 (``cell = "id"``); ``disorganised = true`` on a block; ``[turn]`` (orders
 already ``spent``, blocks that ``acted``, ``start = false`` to skip the start
-of the turn); ``[last_entered]``; and the expectations ``uncommitted``,
-``committed``, ``lost``, ``spent`` and a block's ``disorganised``.
+of the turn, road ``[[turn.crossing]]`` steps taken, the ``pontoon`` used,
+``maneuvers`` per defence approach, ``closed`` approaches, ``no_road_into``
+locales); ``[last_entered]``; ``[[then]]`` turns played after it; and the
+expectations ``uncommitted``, ``committed``, ``lost``, ``spent``, a block's
+``disorganised``, ``warnings``, ``events_in_order`` and ``winner = "none"``.
 """
 
 from __future__ import annotations
@@ -122,25 +125,76 @@ def run_case(path: str | Path) -> Outcome:
     other = SIDES[1 - SIDES.index(side)]
     expect = data.get("expect", {})
     try:
-        texts = data.get("orders", {})
-        orders = {s: parse_orders(scenario, state, s, texts[s]) for s in (side, other) if texts.get(s)}
+        context = turn_context(data.get("turn", {}), board)
+    except (KeyError, ValueError) as exc:
+        raise CaseError(f"{path}: [turn]: {exc}") from None
+    texts = data.get("orders", {})
+    try:
+        orders = {s: parse_orders(scenario, state, s, texts[s], context=context)
+                  for s in (side, other) if texts.get(s)}
     except OrdersError as exc:
         outcome.refused = str(exc)
-        if expect.get("orders_error") and re.search(expect["orders_error"], str(exc)):
+        if not (expect.get("orders_error") and re.search(expect["orders_error"], str(exc))):
+            outcome.failures.append(f"orders were refused: {exc}")
             return outcome
-        outcome.failures.append(f"orders were refused: {exc}")
-        return outcome
-    if expect.get("orders_error"):
-        outcome.failures.append("the orders were expected to be refused, but were accepted")
+        try:  # refused by the turn's check: were they played anyway, the engine must not carry them out either
+            orders = {s: parse_orders(scenario, state, s, texts[s], checks=False)
+                      for s in (side, other) if texts.get(s)}
+        except OrdersError:
+            return outcome
+        if set(expect) <= {"orders_error"}:
+            return outcome
+    else:
+        if expect.get("orders_error"):
+            outcome.failures.append("the orders were expected to be refused, but were accepted")
+        warned = orders[side].warnings if side in orders else []
+        for pattern in expect.get("warnings", []):
+            if not any(re.search(pattern, w) for w in warned):
+                outcome.failures.append(f"no warning of the check matches {pattern!r} (warnings: {warned})")
+        if "warnings" in expect and not expect["warnings"] and warned:
+            outcome.failures.append(f"the check warned, and should not: {warned}")
     answers = {int(k): tuple(v) for k, v in data.get("answers", {}).items()}
     decider = Decider(answers=answers)
-    turn = data.get("turn", {})
-    context = {"spent": int(turn.get("spent", 0)), "acted": list(turn.get("acted", [])),
-               "start": bool(turn.get("start", True))}
     after, events = resolve_day(scenario, state, orders, decider, context)
-    outcome.state, outcome.events, outcome.decisions = after, events, decider.records
+    records = list(decider.records)
+    for i, step in enumerate(data.get("then", []), 1):  # the turns after it, one a [[then]] table
+        if after.over:
+            outcome.failures.append(f"[[then]] #{i}: the game is over before it")
+            break
+        side = scenario.side_of_day(after.day)
+        texts = step.get("orders", {})
+        try:
+            orders = {s: parse_orders(scenario, after, s, texts[s]) for s in SIDES if texts.get(s)}
+        except OrdersError as exc:
+            outcome.failures.append(f"[[then]] #{i} ({side}): orders were refused: {exc}")
+            break
+        decider = Decider(answers={int(k): tuple(v) for k, v in step.get("answers", {}).items()})
+        after, more = resolve_day(scenario, after, orders, decider, {})
+        events, records = events + more, records + list(decider.records)
+    outcome.state, outcome.events, outcome.decisions = after, events, records
     check(outcome, expect, board)
     return outcome
+
+
+def turn_context(spec: dict, board: Board) -> dict:
+    """What the turn has already used before the case's orders (docs/cases.md, Triomphe's [turn])."""
+    crossings = []
+    for c in spec.get("crossing", []):
+        steps = [int(n) for n in c.get("steps", [])]
+        if "entry" in c:
+            if c["entry"] not in board.entries:
+                raise ValueError(f"unknown entry point {c['entry']!r}")
+            crossings.append((("entry", c["entry"]), steps, ("", board.entries[c["entry"]].locale)))
+            continue
+        frm, to = board.find_locale(c["from"]), board.find_locale(c["to"])
+        if c["road"] not in board.roads:
+            raise ValueError(f"unknown road {c['road']!r}")
+        crossings.append((("border", frozenset((frm, to)), c["road"]), steps, (frm, to)))
+    return {"spent": int(spec.get("spent", 0)), "acted": list(spec.get("acted", [])),
+            "start": bool(spec.get("start", True)), "crossings": crossings, "pontoon": bool(spec.get("pontoon")),
+            "maneuvers": {place(board, k): int(v) for k, v in spec.get("maneuvers", {}).items()},
+            "closed": [place(board, k) for k in spec.get("closed", [])],
+            "no_road_into": [board.find_locale(k) for k in spec.get("no_road_into", [])]}
 
 
 def check(outcome: Outcome, expect: dict, board: Board) -> None:
@@ -151,8 +205,20 @@ def check(outcome: Outcome, expect: dict, board: Board) -> None:
         if "disorganised" in spec and b.disorganised != spec["disorganised"]:
             fail.append(f"{b.id}: expected disorganised = {spec['disorganised']}")
 
-    shared_check(outcome, expect, board, disorganised)
     st, fail = outcome.state, outcome.failures
+    if expect.get("winner") == "none":  # no winner yet: the game goes on
+        if st.winner is not None or st.over:
+            fail.append(f"expected no winner yet, the game is over (winner {st.winner})")
+        expect = {k: v for k, v in expect.items() if k != "winner"}
+    shared_check(outcome, expect, board, disorganised)
+    texts = [e.text for e in outcome.events]
+    at = 0
+    for pattern in expect.get("events_in_order", []):  # each after the one before it
+        found = next((i for i in range(at, len(texts)) if re.search(pattern, texts[i])), None)
+        if found is None:
+            fail.append(f"no event matches {pattern!r} after the events matched before it")
+            break
+        at = found + 1
     for s, value in expect.get("morale", {}).items():
         if st.morale(s) != value:
             fail.append(f"morale of {s}: expected {value}, is {st.morale(s)}")

@@ -153,15 +153,15 @@ def road(turn: Turn, order: Road) -> None:
     if block.disorganised and len(order.path) > 1:
         raise Void(say("disorganised blocks cannot leave their locale (000 §14)"))
     legs = _legs(turn, order.path)
-    free = all(r.main for _a, _b, r in legs)
     if not legs and order.then:
         free = all(any(r.main for r in turn.board.roads_across(order.path[0], c.toward)) for c in order.then)
         if not free:
             raise Void(say("a cavalry block stays put on a road march only to continue along a main road (000 §12)"))
     _first_step(turn, block, legs, start_step=0)
-    turn.pay(0 if free else 1)
+    local_first = bool(legs) and not legs[0][2].main
+    turn.pay(1 if local_first else 0)  # a later local crossing pays when the block takes it (_walk, T61)
     turn.acted.add(block.id)
-    _walk(turn, block, order.path[0], legs, 0, order.if_blocked, order.then)
+    _walk(turn, block, order.path[0], legs, 0, order.if_blocked, order.then, paid=local_first)
 
 
 def _legs(turn: Turn, path) -> list[tuple]:
@@ -221,8 +221,10 @@ def _cannot_enter(turn: Turn, block: Block, a: str, b: str, key: tuple) -> str:
     return ""
 
 
-def _walk(turn: Turn, block: Block, start: str, legs, step: int, if_blocked, then) -> None:
-    """Carry the block along ``legs`` from the reserve of ``start`` after step ``step``."""
+def _walk(turn: Turn, block: Block, start: str, legs, step: int, if_blocked, then, paid: bool) -> None:
+    """Carry the block along ``legs`` from the reserve of ``start`` after step ``step``. The march costs
+    its order when it first crosses along a local road, unless ``paid`` already (§8: only a march wholly
+    along main roads, judged by the road travelled, is free, T61)."""
     st = turn.st
     here = start
     passed = [start]
@@ -238,6 +240,13 @@ def _walk(turn: Turn, block: Block, start: str, legs, step: int, if_blocked, the
         if problem:
             stop = problem
             break
+        if not r.main and not paid:
+            try:
+                turn.pay(1)
+            except Void as exc:
+                stop = say("going on along a local road needs an order and %(why)s (000 §8)", why=reason(exc))
+                break
+            paid = True
         if st.occupied_by(b, turn.foe):
             try:
                 maneuver.check(turn, [block], (a, None), b)
@@ -326,8 +335,8 @@ def enter(turn: Turn, order: Enter) -> None:
         raise Void(say("%(block)s waits: %(why)s (000 §15)", block=block.id, why=why))
     legs = _legs(turn, (first,) + tuple(order.path))
     road = board.roads.get(point.road) if point.road else None
-    free = (road is not None and road.main) and all(r.main for _a, _b, r in legs)
-    turn.pay(0 if free else 1)
+    local_entry = not (road is not None and road.main)
+    turn.pay(1 if local_entry else 0)  # onward local crossings pay when taken (_walk, T61)
     take_step(turn.crossings, key, step, ("", first))
     turn.acted.add(block.id)
     turn.enter(block, first)
@@ -336,4 +345,4 @@ def enter(turn: Turn, order: Enter) -> None:
     if turn.side == "france" and turn.contagion(first):
         _report(turn, block, [first], "it met disorganised French blocks (000 §14)")
         return
-    _walk(turn, block, first, legs, step, order.if_blocked, order.then)
+    _walk(turn, block, first, legs, step, order.if_blocked, order.then, paid=local_entry)

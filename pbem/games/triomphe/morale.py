@@ -165,7 +165,7 @@ def update(turn: Turn) -> None:
                                             why=say(why)), side=side, locale=lid, lost=n)
     returned = []
     for lid in list(committed):
-        if not any(st.occupied_by(n, foe) for n in board.adjacent(lid)):
+        if not any(st.occupied_by(n, foe) for n in board.touching(lid)):  # across impassable borders too (T62)
             n = committed.pop(lid)
             st.uncommitted[side] += n
             returned.append(f"{n} from {turn.name(lid)}")

@@ -10,7 +10,9 @@ The checks here are the static ones, against the position at the start of
 the turn after approach recovery (T8): the blocks are the side's own and
 stand where the orders say, places exist and touch, roads run, a block takes
 part in one action, the turn is the side's. What depends on the turn as it
-unfolds (orders left, capacity, the enemy's answers) is the engine's.
+unfolds is then checked by playing the turn on a copy (checks.py): what the
+start and the earlier lines decide (orders left, capacity, a cavalry obstacle)
+is refused, what the enemy's answers decide is warned of.
 Every accepted order carries its normalised text; parsing the echo gives the
 same orders back.
 """
@@ -25,6 +27,7 @@ from pbem.lang import say
 from .orders import (
     Assault, Attack, Bombard, Continue, Enter, Fire, March, Orders, Reorganise, Return, Road,
 )
+from .checks import check_turn
 from .standing import StandingReader
 from .scenario import Scenario
 from .state import State
@@ -37,10 +40,21 @@ ENTRY_STEPS = 2  # §15: the entry is the first crossing of three
 GROUP = 3
 
 
-def parse_orders(scenario: Scenario, state: State, side: str, text: str) -> Orders:
-    """``side``'s orders for the turn after ``state``; raises OrdersError listing every problem."""
-    return read_orders(_Parser, scenario, state, side, text,
-                       lambda parser, orders, problems: parser.check_reorganisation(orders))
+def parse_orders(scenario: Scenario, state: State, side: str, text: str, checks: bool = True,
+                 context: dict | None = None) -> Orders:
+    """``side``'s orders for the turn after ``state``; raises OrdersError listing every problem.
+
+    With ``checks`` (always, but in adjudication cases that test the engine behind them), the turn is
+    also checked as it will play (checks.py): an order the start of the turn and the earlier lines
+    already doom is a problem, one that depends on the enemy a warning. ``context``: what a case says
+    the turn has already used (sequence.resolve_day's)."""
+
+    def the_turn(parser, orders, problems):
+        parser.check_reorganisation(orders)
+        if checks and not problems and parser.side == parser.day_side:
+            problems.extend(check_turn(scenario, state, orders, context))
+
+    return read_orders(_Parser, scenario, state, side, text, the_turn)
 
 
 class _Parser(StandingReader):

@@ -51,8 +51,13 @@ def _lines(text: str) -> str:
 
 
 def _bot_orders(scenario, view_: dict, seed: int) -> str:
-    """The random bot's orders: only lines it knows the parser accepts from its own view."""
-    return _lines(RandomBot(scenario, view_["viewer"], seed * 7919 + view_["day"]).orders(view_))
+    """The random bot's orders: only lines it knows the parser accepts from its own view, less those the turn's
+    check refuses (read against the position as the side knows it)."""
+    from .bot import fit
+
+    side = view_["viewer"]
+    known = Strategist(scenario, side, seed).imagine(view_)
+    return _lines(fit(scenario, known, side, RandomBot(scenario, side, seed * 7919 + view_["day"]).orders(view_)))
 
 
 def _bot_standing(scenario, view_: dict, seed: int) -> str:
@@ -94,7 +99,7 @@ class Triomphe(FamilyRuleset):
     standing_example = "STANDING COUNTERATTACK TURN"
     ask_kinds = DECISION_KINDS
     PARSER_FILES = tuple(Path(__file__).parent / name for name in (
-        "parse.py", "reader.py", "orders.py", "standing.py", "words.py", "words.toml", "scenario.py", "state.py",
+        "parse.py", "checks.py", "reader.py", "orders.py", "standing.py", "words.py", "words.toml", "scenario.py", "state.py",
         "ruleset.py"))
     CODEC = Codec(*FAMILY_ORDER_CLASSES, orders.Orders, orders.Standing, orders.Bombard, orders.Continue,
                   orders.Reorganise, orders.March, orders.Road, orders.Enter, orders.Attack, orders.Assault,
@@ -122,23 +127,27 @@ class Triomphe(FamilyRuleset):
         return sequence.is_over(scenario, state)
 
     def parse_orders(self, scenario, state, seat: str, text: str):
-        return parse.parse_orders(scenario, state, seat, text)
+        """The orders as the turn reads them (a replay, a stored parse): without the turn's check, which
+        check_orders made when they arrived (as Bonaparte at Marengo's)."""
+        return parse.parse_orders(scenario, state, seat, text, checks=False)
 
     def check_orders(self, scenario, state, seat: str, text: str, *, lang: str = "en"):
         try:
-            orders = self.parse_orders(scenario, state, seat, text)  # the parser's checks are all the start decides
+            orders = parse.parse_orders(scenario, state, seat, text)  # the parser's, then the turn's (checks.py)
         except OrdersError as error:
             if lang == "en":
                 raise
             raise WORDS.error_in_words(error, lang, triomphe_tongue(lang)) from None
         if lang != "en":
+            tongue = triomphe_tongue(lang)
+            orders.warnings[:] = [WORDS.words_in(tongue.say(w), lang) for w in orders.warnings_said]
             places = tuple(loc.name for loc in scenario.board.locales.values())
             orders.in_words = lambda order: WORDS.echo_in(order, lang, places)
         return orders
 
     def day_orders(self, checked):
         """What the day reads from the text ``check_orders`` (in English) answered ``checked`` for, against the
-        same position: the same orders (the check is the parser's), for Game.submit to hand on."""
+        same position: the same orders (the turn's check changes none), for Game.submit to hand on."""
         return checked
 
     def resolve(self, scenario, state, orders, decider, chance):

@@ -40,8 +40,7 @@ def resolve_day(scenario: Scenario, state: State, orders: dict[str, Orders], dec
     side = scenario.side_of_day(state.day)
     turn = Turn(scenario, state, orders.get(side), decider)
     context = context or {}
-    turn.spent = int(context.get("spent", 0))
-    turn.acted.update(context.get("acted", ()))
+    remember(turn, context)
     for other, theirs in orders.items():
         if other != side:
             for standing in theirs.standing:
@@ -59,6 +58,20 @@ def resolve_day(scenario: Scenario, state: State, orders: dict[str, Orders], dec
     state.last_moves = turn.moves
     state.day += 1
     return state, turn.events
+
+
+def remember(turn: Turn, context: dict) -> None:
+    """What a case set in the middle of a turn says the turn has already used (docs/cases.md, [turn]):
+    orders spent, blocks that acted, road crossings taken, the pontoon, maneuver attacks through an
+    approach, approaches closed by a lost assault, locales no road march may enter."""
+    turn.spent = int(context.get("spent", 0))
+    turn.acted.update(context.get("acted", ()))
+    for key, slots, direction in context.get("crossings", ()):
+        turn.crossings[key] = {"slots": list(slots), "dir": direction}
+    turn.pontoon = bool(context.get("pontoon", False))
+    turn.maneuvers.update(context.get("maneuvers", {}))
+    turn.closed.update(context.get("closed", ()))
+    turn.no_road_into.update(context.get("no_road_into", ()))
 
 
 def start_of_turn(turn: Turn) -> None:

@@ -134,7 +134,37 @@ def template(scenario: Scenario, view: dict, game: str = "<game>", deadline: str
     if side == "france" and hour < RETURN_BEFORE and view["committed"]["france"]:
         lines.append("# " + say(f"RETURN {name(next(iter(view['committed']['france'])))}") + "    # "
                      + _("or %(words)s", words=say("RETURN NONE")))
+    if own_turn:
+        lines = _not_doomed(scenario, view, lines)
     return "\n".join(lines + _standing_examples(t)) + "\n"
+
+
+def _not_doomed(scenario: Scenario, view: dict, lines: list[str]) -> list[str]:
+    """The form's lines less the examples the turn's check refuses, read alone against the position as
+    the side knows it (an entry into a full locale, an attack across a cavalry obstacle...): the form
+    offers no order it would then refuse."""
+    from pbem.core.orders import OrdersError
+
+    from .parse import parse_orders
+    from .strategist import Strategist
+
+    side = view["viewer"]
+    known = Strategist(scenario, side).imagine(view)
+    kept = []
+    for line in lines:
+        example = line[2:].split("    #")[0] if line.startswith("# ") and not line.startswith("# ==") else ""
+        if example:
+            try:
+                parse_orders(scenario, known, side, example, checks=False)
+            except OrdersError:
+                kept.append(line)  # not an order: a sentence of the form
+                continue
+            try:
+                parse_orders(scenario, known, side, example)
+            except OrdersError:
+                continue
+        kept.append(line)
+    return kept
 
 
 def _standing_examples(t: Tongue) -> list[str]:

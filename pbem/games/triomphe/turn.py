@@ -99,10 +99,27 @@ class Turn(SideTurn):
         self.spent += n
 
     def fresh(self, blocks: list[Block]) -> None:
-        """Raise Void unless none of ``blocks`` has taken part in an action this turn (§6)."""
+        """Raise Void unless none of ``blocks`` has taken part in an action this turn (§6), and each block
+        organised this turn is of a locale whose blocks are all organised by now (§14, T60)."""
         done = [b.id for b in blocks if b.id in self.acted]
         if done:
             raise Void(say("%(blocks)s already took part in an action this turn (000 §6)", blocks=done))
+        for b in blocks:
+            waiting = self.not_yet_organised(b)
+            if waiting:
+                raise Void(say("%(block)s acts only once the other blocks of %(place)s are reorganised too: %(blocks)s "
+                               "(000 §14: a locale is reorganised all in one turn or none)", block=b.id,
+                               place=self.name(b.locale), blocks=", ".join(waiting)))
+
+    def not_yet_organised(self, block: Block) -> list[str]:
+        """T60: for a block organised this turn, the blocks of the locale where it was organised that are
+        still disorganised there (the locale is not yet wholly reorganised); else []."""
+        for locale, done in self.organised.items():
+            if block.id in done:
+                rest = self.start_disorganised.get(locale, set()) - done
+                return sorted(bid for bid in rest if self.st.blocks[bid].on_map and self.st.blocks[bid].disorganised
+                              and self.st.blocks[bid].locale == locale)
+        return []
 
     # -- the map and its occupants
 
