@@ -240,7 +240,8 @@ class Fight(Deployment, RoundActions):
                 k = self.chance.roll(f"terrain draw, battle of {self.sc.board.name(town)}", sides=len(pool),
                                      seen_by=self.witnessed(battle))
                 marker = pool.pop(k - 1)
-                free = [i for i in (1, 0, 2) if f"{role}{i}" not in battle.terrain]
+                # the side's own sections (0 its left) still bare: the defender's left is board position 2
+                free = [i for i in (1, 0, 2) if f"{role}{i if role == 'att' else 2 - i}" not in battle.terrain]
                 labels = tuple((POSITION[i], POSITION_SAID[POSITION[i]]) for i in free)
                 seat = self.first_seat(battle, role)
                 standing = self.orders.get(seat)
@@ -318,8 +319,8 @@ class Fight(Deployment, RoundActions):
             if battle.over:
                 return
         if not acted:  # not leaving, or no road out this round: fight on
-            acted |= self.occupy(battle, role)
-            acted |= self.squares(battle, role)
+            self.occupy(battle, role)  # taking terrain, forming square, moving behind the line:
+            self.squares(battle, role)  # none of them counts against a stalemate (§6.7)
             acted |= self.fire(battle, role)
             if battle.over:
                 return

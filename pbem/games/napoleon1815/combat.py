@@ -271,7 +271,10 @@ class RoundActions:
         return acted
 
     def move(self, battle, role, n) -> bool:
-        acted = self.committed(battle, role)
+        """Reserve blocks go in to their own positions, then blocks engage; True when a block
+        engaged (a move behind one's own line is no activity against a stalemate, §6.7)."""
+        self.committed(battle, role)
+        acted = False
         commit = n >= int(self.doctrine(battle, role, "COMMIT"))
         for b in sorted(battle.blocks.values(), key=lambda b: b.id):
             if b.role != role or not b.loc.startswith("res") or b.moved or b.fired:
@@ -284,7 +287,7 @@ class RoundActions:
             if not choices:
                 continue
             i = min(choices, key=lambda i: (len(self.at(battle, f"{role}{i}", role)), abs(i - 1)))
-            b.loc, b.moved, acted = f"{role}{i}", True, True
+            b.loc, b.moved = f"{role}{i}", True
             b.steps = 1
         attack = self.doctrine(battle, role, "ATTACK")
         attack = (role == "att") if attack == "AUTO" else attack == "YES"
