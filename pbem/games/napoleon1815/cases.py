@@ -54,6 +54,7 @@ from pbem.core.orders import OrdersError
 from pbem.paths import MAPS
 
 from .battle import BB, Battle
+from .blocks import ARMY_SIDE
 from .board import board_from_dict
 from .parse import parse_orders
 from .scenario import TurnSpec
@@ -259,7 +260,9 @@ def battle_under_way(path, sc, state, spec: dict, blocks: list) -> dict:
             continue
         if b["loc"] not in LOCS:
             raise CaseError(f"{path}: {b['id']}: loc {b['loc']!r}, expected one of {', '.join(sorted(LOCS))}")
-        role = b["loc"][-3:] if b["loc"].startswith("res") else b["loc"][:3]
+        role = "att" if ARMY_SIDE[state.blocks[b["id"]].army] == att else "def"
+        if b["loc"].startswith("res") and not b["loc"].endswith(role):
+            raise CaseError(f"{path}: {b['id']}: loc {b['loc']!r}: not its own side's reserve")
         battle.blocks[b["id"]] = BB(b["id"], role, state.blocks[b["id"]].army, sc.blocks[b["id"]].type, b["loc"],
                                     **{k: b[k] for k in ("square", "shelter", "moved", "fired", "fresh") if k in b})
     n = int(spec.get("rounds", 0))
