@@ -409,7 +409,8 @@ class Fight(Deployment, RoundActions):
         """§7: blocks that have not moved or fired leave by road, 2 a major and 1 a minor road
         a round; reserve first, then the rest; engaged blocks take rout losses (§7)."""
         towns = self.towns_for(battle, role)
-        mine = sorted((b for b in battle.blocks.values() if b.role == role and not b.moved and not b.fired),
+        mine = sorted((b for b in battle.blocks.values() if b.role == role and not b.moved and not b.fired
+                       and not b.square),  # a square cannot leave the fight (§6.5)
                       key=lambda b: (not b.loc.startswith("res"), self.engaged(battle, b), b.id))
         if not towns or not mine:
             return False
@@ -419,6 +420,8 @@ class Fight(Deployment, RoundActions):
         for b in mine:
             if b.id not in battle.blocks or battle.over:
                 continue
+            if not self.road_open(battle, towns):
+                break  # no road left this round: the rest stay, and lose nothing for a retreat not made (§7)
             if self.engaged(battle, b):
                 met = any(o.role != role and o.type == "cavalry" for o in self.at(battle, b.loc))
                 rout_losses(self.sc, self.st, [b.id], {b.id} if met and b.type == "cavalry" else set(), self.told(battle))
@@ -434,6 +437,11 @@ class Fight(Deployment, RoundActions):
                 if self.check_rout(battle):
                     return True
         return went
+
+    def road_open(self, battle, towns) -> bool:
+        """Whether a road out still has room this round (§7.2: 2 a major, 1 a minor road)."""
+        return any(battle.round_roads[t] < self.sc.battle_road[self.sc.board.road(battle.town, t).kind]
+                   for t in towns)
 
     # §6.32
     # §7.5

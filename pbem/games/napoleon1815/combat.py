@@ -78,10 +78,10 @@ class RoundActions:
             return False
         acted = False
         for b in sorted(battle.blocks.values(), key=lambda b: b.id):
-            if b.role != role or b.type != "infantry" or b.moved or b.square or b.loc.startswith("res"):
-                continue
-            if battle.terrain.get(b.loc) in ("woods", "farm"):
-                continue
+            if b.role != role or b.type != "infantry" or b.moved or b.square or not b.loc.startswith(role):
+                continue  # never in the reserve, nor in the enemy's three positions (§6.5)
+            if battle.terrain.get(b.loc) == "woods" or self.farm_holder(battle, b):
+                continue  # not in woods, nor the block on the farm: the farm is one unit's (§6.21)
             if any(o.role != role and o.type == "cavalry" for o in self.at(battle, b.loc)):
                 b.square, b.moved, acted = True, True, True
                 self.say(battle, say("%(block)s forms square (§6.5).", block=self.name(b)))
@@ -137,13 +137,14 @@ class RoundActions:
                      else say("%(block)s occupies the %(marker)s on %(where)s (§6.21).", **values))
         return acted
 
-    def fire(self, battle, role) -> bool:
+    def fire(self, battle, role, moved_once=()) -> bool:
+        """The side's blocks fire (§6.33); ``moved_once``: horse artillery that may fire after its one move."""
         acted = False
         shooters = sorted((b for b in battle.blocks.values() if b.role == role and not b.loc.startswith("res")
-                           and not self.sheltered(battle, b)),
+                           and not self.sheltered(battle, b) and (not moved_once or b.id in moved_once)),
                           key=lambda b: (self.sc.blocks[b.id].letter, b.id))
         for b in shooters:
-            if b.id not in battle.blocks or b.moved or b.fired or battle.over:
+            if b.id not in battle.blocks or (b.moved and b.id not in moved_once) or b.fired or battle.over:
                 continue
             spec = self.sc.blocks[b.id]
             if self.engaged(battle, b):
@@ -163,11 +164,11 @@ class RoundActions:
                 group = plain or squares
             else:
                 group = squares or plain
+            at_square = bool(squares) and group is squares  # the square group, whoever shelters in it (§6.52)
             if b.type == "cavalry" and battle.terrain.get(target_loc) == "farm":
                 group = [o for o in group if not self.farm_holder(battle, o)]
             if not group:
                 continue
-            at_square = bool(group) and group[0].square
             value = spec.firepower
             woods = battle.terrain.get(b.loc) == "woods"
             if b.type == "cavalry":
@@ -299,7 +300,8 @@ class RoundActions:
                            and not self.sheltered(battle, b)
                            and (self.strength(b.id) > 1 or not enemies)
                            and not self.engaged(battle, b) and (not b.moved or (is_mounted(b.type)
-                                                                                and getattr(b, "steps", 0) == 1))),
+                                                                                and getattr(b, "steps", 0) == 1
+                                                                                and not self.stops_in_woods(battle, b)))),
                           key=lambda b: (b.type != "cavalry", -self.strength(b.id), b.id))
             if not here or not (attack or not enemies):
                 continue
@@ -317,6 +319,7 @@ class RoundActions:
                     battle.crossings[(role, str(i))] += 1
                 first = not self.at(battle, theirs, role)
                 b.loc, b.moved, b.fresh, acted = theirs, True, True, True
+                b.steps = getattr(b, "steps", 0) + 1
                 for o in enemies if first else ():  # canister: +1 on the first fire at close range (§6.33)
                     if is_artillery(o.type):
                         o.fresh = True
@@ -324,7 +327,20 @@ class RoundActions:
                                      where=self.where(theirs)))
                 if self.check_rout(battle):
                     return True
+        self.horse_artillery_fires(battle, role)
         for b in battle.blocks.values():
             if hasattr(b, "steps"):
                 del b.steps
         return acted
+
+    def stops_in_woods(self, battle, b) -> bool:
+        """§6.21: cavalry that has just entered woods must stop there."""
+        return b.type == "cavalry" and battle.terrain.get(b.loc) == "woods"
+
+    def horse_artillery_fires(self, battle, role) -> None:
+        """§6.32: horse artillery that moved one position this round, and has not fired, fires
+        after its move (at short range with canister if it engaged, §6.33)."""
+        once = [b.id for b in battle.blocks.values()
+                if b.role == role and b.type == "horse_artillery" and getattr(b, "steps", 0) == 1 and not b.fired]
+        if once and not battle.over:
+            self.fire(battle, role, once)
