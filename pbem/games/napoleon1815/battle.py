@@ -447,7 +447,8 @@ class Fight(Deployment, RoundActions):
     # §7.5
     def regroup(self, battle) -> None:
         """The winner of a battle (not a skirmish) may draw blocks from adjacent towns into the
-        town it won, 2 a major and 1 a minor road (§7.2), by its REGROUP doctrine (default NO)."""
+        town it won, 2 a major and 1 a minor road (§7.2), by its REGROUP doctrine (default NO);
+        one block stays in each town only by the KEEP doctrine (default NO: the rule sets no such condition)."""
         role = battle.winner
         if role is None or self.doctrine(battle, role, "REGROUP") != "YES":
             return
@@ -458,7 +459,7 @@ class Fight(Deployment, RoundActions):
             road = self.sc.board.road(battle.town, town)
             there = sorted((b for b in self.st.side_at(town, side) if not b.disorganized),
                            key=lambda b: (-b.strength, b.id))
-            for blk in there[:max(0, min(self.sc.battle_road[road.kind], len(self.st.at(town)) - 1))]:
+            for blk in there[:max(0, min(self.sc.battle_road[road.kind], len(self.st.at(town)) - self.kept(battle, role)))]:
                 blk.town = battle.town
                 into = self.town(battle)
                 self.told(battle).append(Event(
@@ -471,8 +472,8 @@ class Fight(Deployment, RoundActions):
     # §6.34
     def coming(self, battle, role) -> list[tuple[str, object]]:
         """The blocks that may join the battle this round from adjacent towns, with their towns:
-        2 by a major and 1 by a minor road, the strongest first, one block staying in each town,
-        never from a town with enemies or another battle, never disorganised ones."""
+        2 by a major and 1 by a minor road, the strongest first (one block staying in each town by
+        the KEEP doctrine), never from a town with enemies or another battle, never disorganised ones."""
         side = battle.sides[role]
         out = []
         for town in self.sc.board.adjacent(battle.town):
@@ -482,8 +483,12 @@ class Fight(Deployment, RoundActions):
             room = self.sc.battle_road[road.kind]
             there = sorted((b for b in self.st.side_at(town, side) if not b.disorganized),
                            key=lambda b: (-b.strength, b.id))
-            out += [(town, blk) for blk in there[:max(0, min(room, len(self.st.at(town)) - 1))]]
+            out += [(town, blk) for blk in there[:max(0, min(room, len(self.st.at(town)) - self.kept(battle, role)))]]
         return out
+
+    def kept(self, battle, role) -> int:
+        """The blocks a side leaves in each town reinforcements or regroup draw from: its KEEP doctrine."""
+        return 1 if self.doctrine(battle, role, "KEEP") == "YES" else 0
 
     def reinforcements(self, battle, role) -> list[str]:
         """The ids of the blocks ``coming`` (whatever the REINFORCE doctrine says)."""
