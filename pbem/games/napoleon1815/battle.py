@@ -371,6 +371,7 @@ class Fight(Deployment, RoundActions):
                and any(o.role != role and o.type == "cavalry" for o in self.at(battle, b.loc))}
         if not stalemate:
             rout_losses(self.sc, self.st, [b.id for b in mine], met, self.told(battle))
+        self.squares_lost(battle, mine)
         survivors = first(sorted((b.id for b in mine if self.st.blocks[b.id].town is not None),
                                  key=lambda bid: (self.sc.blocks[bid].type != "leader", -self.strength(bid), bid)),
                           self.orders, "retreat_first")
@@ -383,6 +384,18 @@ class Fight(Deployment, RoundActions):
             battle.blocks.pop(b.id, None)
         battle.over, battle.winner = True, OTHER[role]
         self.say(battle, WINS[(OTHER[role], battle.sides[OTHER[role]])](self.town(battle)), public=True)
+
+    def squares_lost(self, battle, mine) -> None:
+        """A routed side's squares cannot retreat («Части в каре не могут выйти из боя», §6.5), and
+        blocks that cannot retreat for any reason are lost (§7.4): each square is destroyed, with
+        the block sheltering in it (§6.52)."""
+        for b in sorted(mine, key=lambda b: b.id):
+            if b.square and self.st.blocks[b.id].town is not None:
+                eliminate(self.st, b.id, self.told(battle), say("a square cannot retreat (§6.5, §7.4)"))
+                for o in mine:
+                    if o.shelter == b.id and self.st.blocks[o.id].town is not None:
+                        eliminate(self.st, o.id, self.told(battle), say("its square (%(square)s) was destroyed (§6.52)",
+                                                                        square=b.id))
 
     def below_line(self, battle, role, start) -> bool:
         """Whether the side is below its WITHDRAW line."""
