@@ -20,6 +20,7 @@ the orders of the seats, the dice in order, and what must hold afterwards.
     [[expect.block]]  id = "OG"; at = "Thuin"; strength = 3    # at = "eliminated" for a lost block
                       disorganised = true; loc = "att1"; square = true   # loc, square: in a waiting battle
     [expect]   count = { "forms square" = 1 }            # how many events contain each text
+               kinds = { "retreat" = 2 }                 # how many events of each kind (Event.kind)
     [[expect.press]]  from = "anglo-dutch"; to = ["prussian"]; allowed = false   # §12, before the turn
 
 Saying more of the position (docs/cases.md, "Napoleon 1815's cases"):
@@ -194,6 +195,10 @@ def run_case(path, ask=None) -> Outcome:
         have = sum(1 for e in outcome.events if text in e)
         if have != n:
             outcome.failures.append(f"events containing {text!r}: expected {n}, were {have}")
+    for kind, n in expect.get("kinds", {}).items():  # events of a kind (Event.kind: "retreat", "reinforce", ...)
+        have = sum(1 for e in events if e.kind == kind)
+        if have != n:
+            outcome.failures.append(f"events of kind {kind!r}: expected {n}, were {have}")
     waiting = {bid: blk for d in ((after.pending or {}).get("fought") or []) for bid, blk in d["blocks"].items()}
     for spec in expect.get("block", []):
         b = after.blocks[spec["id"]]
