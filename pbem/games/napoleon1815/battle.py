@@ -394,8 +394,8 @@ class Fight(Deployment, RoundActions):
                 eliminate(self.st, b.id, self.told(battle), say("a square cannot retreat (§6.5, §7.4)"))
                 for o in mine:
                     if o.shelter == b.id and self.st.blocks[o.id].town is not None:
-                        eliminate(self.st, o.id, self.told(battle), say("its square (%(square)s) was destroyed (§6.52)",
-                                                                        square=b.id))
+                        why = say("its square (%(square)s) was destroyed (§6.52)", square=b.id)
+                        eliminate(self.st, o.id, self.told(battle), why)
 
     def below_line(self, battle, role, start) -> bool:
         """Whether the side is below its WITHDRAW line."""
@@ -472,7 +472,8 @@ class Fight(Deployment, RoundActions):
             road = self.sc.board.road(battle.town, town)
             there = sorted((b for b in self.st.side_at(town, side) if not b.disorganized),
                            key=lambda b: (-b.strength, b.id))
-            for blk in there[:max(0, min(self.sc.battle_road[road.kind], len(self.st.at(town)) - self.kept(battle, role)))]:
+            room = min(self.sc.battle_road[road.kind], len(self.st.at(town)) - self.kept(battle, role))
+            for blk in there[:max(0, room)]:
                 blk.town = battle.town
                 into = self.town(battle)
                 self.told(battle).append(Event(
@@ -496,7 +497,8 @@ class Fight(Deployment, RoundActions):
             room = self.sc.battle_road[road.kind]
             there = sorted((b for b in self.st.side_at(town, side) if not b.disorganized),
                            key=lambda b: (-b.strength, b.id))
-            out += [(town, blk) for blk in there[:max(0, min(room, len(self.st.at(town)) - self.kept(battle, role)))]]
+            room = min(room, len(self.st.at(town)) - self.kept(battle, role))
+            out += [(town, blk) for blk in there[:max(0, room)]]
         return out
 
     def kept(self, battle, role) -> int:

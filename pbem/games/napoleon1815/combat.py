@@ -299,9 +299,7 @@ class RoundActions:
                            if b.type in ("infantry", "cavalry", "horse_artillery") and not b.fired and not b.square
                            and not self.sheltered(battle, b)
                            and (self.strength(b.id) > 1 or not enemies)
-                           and not self.engaged(battle, b) and (not b.moved or (is_mounted(b.type)
-                                                                                and getattr(b, "steps", 0) == 1
-                                                                                and not self.stops_in_woods(battle, b)))),
+                           and not self.engaged(battle, b) and (not b.moved or self.second_step(battle, b))),
                           key=lambda b: (b.type != "cavalry", -self.strength(b.id), b.id))
             if not here or not (attack or not enemies):
                 continue
@@ -333,9 +331,11 @@ class RoundActions:
                 del b.steps
         return acted
 
-    def stops_in_woods(self, battle, b) -> bool:
-        """§6.21: cavalry that has just entered woods must stop there."""
-        return b.type == "cavalry" and battle.terrain.get(b.loc) == "woods"
+    def second_step(self, battle, b) -> bool:
+        """Whether ``b``, in from the reserve this round, may step on (§6.32: mounted blocks move
+        twice), unless it is cavalry that has just entered woods, which must stop there (§6.21)."""
+        return (is_mounted(b.type) and getattr(b, "steps", 0) == 1
+                and not (b.type == "cavalry" and battle.terrain.get(b.loc) == "woods"))
 
     def horse_artillery_fires(self, battle, role) -> None:
         """§6.32: horse artillery that moved one position this round, and has not fired, fires
