@@ -38,6 +38,7 @@ Saying more of the position (docs/cases.md, "Napoleon 1815's cases"):
                "res-att", "res-def": positions counted from the attacker's left, so the defender's
                left is "def2"), and may have square, shelter, moved, fired, fresh; the case's orders
                are the round sub-turn's; with battle = "live" the battle stops after one round.
+               [[battle]] for several battles under way at once, each with the blocks in its town.
     [[then]]   refused = "..."            # that sub-turn's orders must be refused with this text
 """
 
@@ -119,7 +120,9 @@ def run_case(path, ask=None) -> Outcome:
         state.lost[army] = n
     state.broken = list(data.get("position", {}).get("broken", []))
     if "battle" in data:
-        state.pending = battle_under_way(path, sc, state, data["battle"], data.get("block", []))
+        specs = data["battle"] if isinstance(data["battle"], list) else [data["battle"]]  # [[battle]]: several
+        fought = [battle_under_way(path, sc, state, spec, data.get("block", [])) for spec in specs]
+        state.pending = {"stage": "round", "standing": {}, "asked": {}, "battles": [], "fought": fought}
     outcome = Outcome(str(path), meta.get("title", path.stem))
     expect = data.get("expect", {})
     for spec in expect.get("press", []):  # §12: what the Allied seats may say to each other this turn
@@ -248,7 +251,8 @@ LOCS = {"att0", "att1", "att2", "def0", "def1", "def2", "res-att", "res-def"}
 
 
 def battle_under_way(path, sc, state, spec: dict, blocks: list) -> dict:
-    """The position's pending round sub-turn for a battle already under way ([battle])."""
+    """A battle already under way ([battle]), as the position's round sub-turn keeps it; its blocks
+    are the [[block]]s with a ``loc`` standing in its town."""
     town = sc.board.find(spec["town"])
     if town is None:
         raise CaseError(f"{path}: no town {spec['town']}")
@@ -261,7 +265,7 @@ def battle_under_way(path, sc, state, spec: dict, blocks: list) -> dict:
         entries.add(sc.board.find(name))
     battle = Battle(town, sides, entries, terrain=dict(spec.get("terrain", {})))
     for b in blocks:
-        if "loc" not in b:
+        if "loc" not in b or sc.board.find(b["at"]) != town:
             continue
         if b["loc"] not in LOCS:
             raise CaseError(f"{path}: {b['id']}: loc {b['loc']!r}, expected one of {', '.join(sorted(LOCS))}")
@@ -283,7 +287,7 @@ def battle_under_way(path, sc, state, spec: dict, blocks: list) -> dict:
     for role in ("att", "def"):  # the live mode fights this one round, then waits for the next
         k = battle.rounds[role] + 1
         battle.asked |= {f"{seat}:round{k}{role}" for seat in ("french", "anglo-dutch", "prussian")}
-    return {"stage": "round", "standing": {}, "asked": {}, "battles": [], "fought": [battle.to_dict()]}
+    return battle.to_dict()
 
 
 def show_case(outcome) -> str:
