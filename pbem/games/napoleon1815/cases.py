@@ -103,26 +103,7 @@ def run_case(path, ask=None) -> Outcome:
         raise CaseError(f"{path}: {exc}") from None
     meta = data.get("case", {})
     sc = case_scenario(path, data, meta)
-    state = initial_state(sc, {"players": meta.get("players", 2), "battle": meta.get("battle", "doctrine"),
-                               "bid": meta.get("bid", "none")})
-    state.turn = int(meta.get("turn", 2))
-    for spec in data.get("block", []):
-        bid = spec["id"]
-        if bid not in state.blocks:
-            raise CaseError(f"{path}: no block {bid}")
-        town = sc.board.find(spec["at"])
-        if town is None:
-            raise CaseError(f"{path}: no town {spec['at']}")
-        state.blocks[bid].town = town
-        state.blocks[bid].strength = int(spec.get("strength", sc.blocks[bid].strength))
-        state.blocks[bid].disorganized = bool(spec.get("disorganised", False))
-    for army, n in data.get("position", {}).get("lost", {}).items():
-        state.lost[army] = n
-    state.broken = list(data.get("position", {}).get("broken", []))
-    if "battle" in data:
-        specs = data["battle"] if isinstance(data["battle"], list) else [data["battle"]]  # [[battle]]: several
-        fought = [battle_under_way(path, sc, state, spec, data.get("block", [])) for spec in specs]
-        state.pending = {"stage": "round", "standing": {}, "asked": {}, "battles": [], "fought": fought}
+    state = case_position(path, sc, data, meta)
     outcome = Outcome(str(path), meta.get("title", path.stem))
     expect = data.get("expect", {})
     for spec in expect.get("press", []):  # §12: what the Allied seats may say to each other this turn
@@ -171,53 +152,8 @@ def run_case(path, ask=None) -> Outcome:
         events += more
     outcome.state, outcome.rolls, outcome.raw = after, chance.rolls, events
     outcome.events = [e["text"] for e in events_for(events, None)]
-    for text in expect.get("events", []):
-        if not any(text in e for e in outcome.events):
-            outcome.failures.append(f"no event contains {text!r}")
-    at = 0
-    for text in expect.get("order", []):  # events that must come in this order
-        found = next((i for i in range(at, len(outcome.events)) if text in outcome.events[i]), None)
-        if found is None:
-            outcome.failures.append(f"no event containing {text!r} after event {at}")
-            break
-        at = found + 1
-    for text in expect.get("no_events", []):
-        if any(text in e for e in outcome.events):
-            outcome.failures.append(f"an event contains {text!r}")
-    for seat, texts in expect.get("seen", {}).items():  # what a seat's report tells it
-        told = [e["text"] for e in events_for(events, seat)]
-        for text in texts:
-            if not any(text in e for e in told):
-                outcome.failures.append(f"{seat} is not told {text!r}")
-    for seat, texts in expect.get("unseen", {}).items():  # what a seat may not read
-        told = [e["text"] for e in events_for(events, seat)]
-        for text in texts:
-            if any(text in e for e in told):
-                outcome.failures.append(f"{seat} is told {text!r}")
-    for text, n in expect.get("count", {}).items():
-        have = sum(1 for e in outcome.events if text in e)
-        if have != n:
-            outcome.failures.append(f"events containing {text!r}: expected {n}, were {have}")
-    for kind, n in expect.get("kinds", {}).items():  # events of a kind (Event.kind: "retreat", "reinforce", ...)
-        have = sum(1 for e in events if e.kind == kind)
-        if have != n:
-            outcome.failures.append(f"events of kind {kind!r}: expected {n}, were {have}")
-    waiting = {bid: blk for d in ((after.pending or {}).get("fought") or []) for bid, blk in d["blocks"].items()}
-    for spec in expect.get("block", []):
-        b = after.blocks[spec["id"]]
-        if "disorganised" in spec and b.disorganized != spec["disorganised"]:
-            outcome.failures.append(f"{b.id}: expected disorganised {spec['disorganised']}, is {b.disorganized}")
-        for key in ("loc", "square"):
-            if key in spec and (waiting.get(b.id) or {}).get(key) != spec[key]:
-                outcome.failures.append(f"{b.id}: expected {key} {spec[key]!r} in the waiting battle, is "
-                                        f"{(waiting.get(b.id) or {}).get(key)!r}")
-        if "at" in spec:
-            want = "eliminated" if spec["at"] == "eliminated" else sc.board.find(spec["at"])
-            have = "eliminated" if b.eliminated else b.town
-            if want != have:
-                outcome.failures.append(f"{b.id}: expected at {spec['at']}, is at {have}")
-        if "strength" in spec and b.strength != spec["strength"]:
-            outcome.failures.append(f"{b.id}: expected strength {spec['strength']}, is {b.strength}")
+    outcome.failures += event_failures(expect, outcome.events, events)
+    outcome.failures += block_failures(sc, expect, after)
     for army, n in expect.get("lost", {}).items():
         if after.lost[army] != n:
             outcome.failures.append(f"{army} lost: expected {n}, is {after.lost[army]}")
@@ -228,6 +164,91 @@ def run_case(path, ask=None) -> Outcome:
     if "dice_used" in expect and len(chance.rolls) != expect["dice_used"]:
         outcome.failures.append(f"dice rolled: expected {expect['dice_used']}, were {len(chance.rolls)}")
     return outcome
+
+
+def block_failures(sc, expect: dict, after) -> list[str]:
+    """What the case's [[expect.block]] find wrong: a block's town, strength, disorganisation, and
+    its place on the board of a battle that waits for its next round."""
+    failures: list[str] = []
+    waiting = {bid: blk for d in ((after.pending or {}).get("fought") or []) for bid, blk in d["blocks"].items()}
+    for spec in expect.get("block", []):
+        b = after.blocks[spec["id"]]
+        if "disorganised" in spec and b.disorganized != spec["disorganised"]:
+            failures.append(f"{b.id}: expected disorganised {spec['disorganised']}, is {b.disorganized}")
+        for key in ("loc", "square"):
+            if key in spec and (waiting.get(b.id) or {}).get(key) != spec[key]:
+                failures.append(f"{b.id}: expected {key} {spec[key]!r} in the waiting battle, is "
+                                f"{(waiting.get(b.id) or {}).get(key)!r}")
+        if "at" in spec:
+            want = "eliminated" if spec["at"] == "eliminated" else sc.board.find(spec["at"])
+            have = "eliminated" if b.eliminated else b.town
+            if want != have:
+                failures.append(f"{b.id}: expected at {spec['at']}, is at {have}")
+        if "strength" in spec and b.strength != spec["strength"]:
+            failures.append(f"{b.id}: expected strength {spec['strength']}, is {b.strength}")
+    return failures
+
+
+def case_position(path, sc, data: dict, meta: dict):
+    """The case's position: its turn, the listed blocks, the losses and broken armies, any battle under way."""
+    state = initial_state(sc, {"players": meta.get("players", 2), "battle": meta.get("battle", "doctrine"),
+                               "bid": meta.get("bid", "none")})
+    state.turn = int(meta.get("turn", 2))
+    for spec in data.get("block", []):
+        bid = spec["id"]
+        if bid not in state.blocks:
+            raise CaseError(f"{path}: no block {bid}")
+        town = sc.board.find(spec["at"])
+        if town is None:
+            raise CaseError(f"{path}: no town {spec['at']}")
+        state.blocks[bid].town = town
+        state.blocks[bid].strength = int(spec.get("strength", sc.blocks[bid].strength))
+        state.blocks[bid].disorganized = bool(spec.get("disorganised", False))
+    for army, n in data.get("position", {}).get("lost", {}).items():
+        state.lost[army] = n
+    state.broken = list(data.get("position", {}).get("broken", []))
+    if "battle" in data:
+        specs = data["battle"] if isinstance(data["battle"], list) else [data["battle"]]  # [[battle]]: several
+        fought = [battle_under_way(path, sc, state, spec, data.get("block", [])) for spec in specs]
+        state.pending = {"stage": "round", "standing": {}, "asked": {}, "battles": [], "fought": fought}
+    return state
+
+
+def event_failures(expect: dict, said: list[str], events: list) -> list[str]:
+    """What the case's expectations of the events (as the moderator and each seat read them) find wrong."""
+    failures: list[str] = []
+    for text in expect.get("events", []):
+        if not any(text in e for e in said):
+            failures.append(f"no event contains {text!r}")
+    at = 0
+    for text in expect.get("order", []):  # events that must come in this order
+        found = next((i for i in range(at, len(said)) if text in said[i]), None)
+        if found is None:
+            failures.append(f"no event containing {text!r} after event {at}")
+            break
+        at = found + 1
+    for text in expect.get("no_events", []):
+        if any(text in e for e in said):
+            failures.append(f"an event contains {text!r}")
+    for seat, texts in expect.get("seen", {}).items():  # what a seat's report tells it
+        told = [e["text"] for e in events_for(events, seat)]
+        for text in texts:
+            if not any(text in e for e in told):
+                failures.append(f"{seat} is not told {text!r}")
+    for seat, texts in expect.get("unseen", {}).items():  # what a seat may not read
+        told = [e["text"] for e in events_for(events, seat)]
+        for text in texts:
+            if any(text in e for e in told):
+                failures.append(f"{seat} is told {text!r}")
+    for text, n in expect.get("count", {}).items():
+        have = sum(1 for e in said if text in e)
+        if have != n:
+            failures.append(f"events containing {text!r}: expected {n}, were {have}")
+    for kind, n in expect.get("kinds", {}).items():  # events of a kind (Event.kind: "retreat", "reinforce", ...)
+        have = sum(1 for e in events if e.kind == kind)
+        if have != n:
+            failures.append(f"events of kind {kind!r}: expected {n}, were {have}")
+    return failures
 
 
 def case_scenario(path, data: dict, meta: dict):
