@@ -270,7 +270,9 @@ def test_a_second_step_only_in_the_round_from_the_reserve_and_own_blocks_ahead_a
     cavalry = block("C", "att", "res-att")
     battle = SimpleNamespace(blocks={"C": cavalry}, terrain={}, crossings=Counter(), commits={})
     fight = Fight()
-    assert fight.move(battle, "att", 1)  # round 1: in from the reserve; no enemy in front, it stays
+    # round 1: in from the reserve; no enemy in front, it stays (a move behind its own line: not an
+    # activity against a stalemate, §6.7, so move says False)
+    assert not fight.move(battle, "att", 1)
     assert (cavalry.loc, cavalry.moved, hasattr(cavalry, "steps")) == ("att1", True, False)
     enemy = block("E", "def", "def1")
     battle.blocks["E"] = enemy

@@ -240,7 +240,8 @@ class Fight(Deployment, RoundActions):
                 k = self.chance.roll(f"terrain draw, battle of {self.sc.board.name(town)}", sides=len(pool),
                                      seen_by=self.witnessed(battle))
                 marker = pool.pop(k - 1)
-                free = [i for i in (1, 0, 2) if f"{role}{i}" not in battle.terrain]
+                # the side's own sections (0 its left) still bare: the defender's left is board position 2
+                free = [i for i in (1, 0, 2) if f"{role}{i if role == 'att' else 2 - i}" not in battle.terrain]
                 labels = tuple((POSITION[i], POSITION_SAID[POSITION[i]]) for i in free)
                 seat = self.first_seat(battle, role)
                 standing = self.orders.get(seat)
@@ -318,8 +319,8 @@ class Fight(Deployment, RoundActions):
             if battle.over:
                 return
         if not acted:  # not leaving, or no road out this round: fight on
-            acted |= self.occupy(battle, role)
-            acted |= self.squares(battle, role)
+            self.occupy(battle, role)  # taking terrain, forming square, moving behind the line:
+            self.squares(battle, role)  # none of them counts against a stalemate (§6.7)
             acted |= self.fire(battle, role)
             if battle.over:
                 return
@@ -370,6 +371,7 @@ class Fight(Deployment, RoundActions):
                and any(o.role != role and o.type == "cavalry" for o in self.at(battle, b.loc))}
         if not stalemate:
             rout_losses(self.sc, self.st, [b.id for b in mine], met, self.told(battle))
+        self.squares_lost(battle, mine)
         survivors = first(sorted((b.id for b in mine if self.st.blocks[b.id].town is not None),
                                  key=lambda bid: (self.sc.blocks[bid].type != "leader", -self.strength(bid), bid)),
                           self.orders, "retreat_first")
@@ -382,6 +384,18 @@ class Fight(Deployment, RoundActions):
             battle.blocks.pop(b.id, None)
         battle.over, battle.winner = True, OTHER[role]
         self.say(battle, WINS[(OTHER[role], battle.sides[OTHER[role]])](self.town(battle)), public=True)
+
+    def squares_lost(self, battle, mine) -> None:
+        """A routed side's squares cannot retreat («Части в каре не могут выйти из боя», §6.5), and
+        blocks that cannot retreat for any reason are lost (§7.4): each square is destroyed, with
+        the block sheltering in it (§6.52)."""
+        for b in sorted(mine, key=lambda b: b.id):
+            if b.square and self.st.blocks[b.id].town is not None:
+                eliminate(self.st, b.id, self.told(battle), say("a square cannot retreat (§6.5, §7.4)"))
+                for o in mine:
+                    if o.shelter == b.id and self.st.blocks[o.id].town is not None:
+                        why = say("its square (%(square)s) was destroyed (§6.52)", square=b.id)
+                        eliminate(self.st, o.id, self.told(battle), why)
 
     def below_line(self, battle, role, start) -> bool:
         """Whether the side is below its WITHDRAW line."""
@@ -408,7 +422,8 @@ class Fight(Deployment, RoundActions):
         """§7: blocks that have not moved or fired leave by road, 2 a major and 1 a minor road
         a round; reserve first, then the rest; engaged blocks take rout losses (§7)."""
         towns = self.towns_for(battle, role)
-        mine = sorted((b for b in battle.blocks.values() if b.role == role and not b.moved and not b.fired),
+        mine = sorted((b for b in battle.blocks.values() if b.role == role and not b.moved and not b.fired
+                       and not b.square),  # a square cannot leave the fight (§6.5)
                       key=lambda b: (not b.loc.startswith("res"), self.engaged(battle, b), b.id))
         if not towns or not mine:
             return False
@@ -418,6 +433,8 @@ class Fight(Deployment, RoundActions):
         for b in mine:
             if b.id not in battle.blocks or battle.over:
                 continue
+            if not self.road_open(battle, towns):
+                break  # no road left this round: the rest stay, and lose nothing for a retreat not made (§7)
             if self.engaged(battle, b):
                 met = any(o.role != role and o.type == "cavalry" for o in self.at(battle, b.loc))
                 rout_losses(self.sc, self.st, [b.id], {b.id} if met and b.type == "cavalry" else set(), self.told(battle))
@@ -434,11 +451,17 @@ class Fight(Deployment, RoundActions):
                     return True
         return went
 
+    def road_open(self, battle, towns) -> bool:
+        """Whether a road out still has room this round (§7.2: 2 a major, 1 a minor road)."""
+        return any(battle.round_roads[t] < self.sc.battle_road[self.sc.board.road(battle.town, t).kind]
+                   for t in towns)
+
     # §6.32
     # §7.5
     def regroup(self, battle) -> None:
         """The winner of a battle (not a skirmish) may draw blocks from adjacent towns into the
-        town it won, 2 a major and 1 a minor road (§7.2), by its REGROUP doctrine (default NO)."""
+        town it won, 2 a major and 1 a minor road (§7.2), by its REGROUP doctrine (default NO);
+        one block stays in each town only by the KEEP doctrine (default NO: the rule sets no such condition)."""
         role = battle.winner
         if role is None or self.doctrine(battle, role, "REGROUP") != "YES":
             return
@@ -449,7 +472,8 @@ class Fight(Deployment, RoundActions):
             road = self.sc.board.road(battle.town, town)
             there = sorted((b for b in self.st.side_at(town, side) if not b.disorganized),
                            key=lambda b: (-b.strength, b.id))
-            for blk in there[:max(0, min(self.sc.battle_road[road.kind], len(self.st.at(town)) - 1))]:
+            room = min(self.sc.battle_road[road.kind], len(self.st.at(town)) - self.kept(battle, role))
+            for blk in there[:max(0, room)]:
                 blk.town = battle.town
                 into = self.town(battle)
                 self.told(battle).append(Event(
@@ -462,8 +486,8 @@ class Fight(Deployment, RoundActions):
     # §6.34
     def coming(self, battle, role) -> list[tuple[str, object]]:
         """The blocks that may join the battle this round from adjacent towns, with their towns:
-        2 by a major and 1 by a minor road, the strongest first, one block staying in each town,
-        never from a town with enemies or another battle, never disorganised ones."""
+        2 by a major and 1 by a minor road, the strongest first (one block staying in each town by
+        the KEEP doctrine), never from a town with enemies or another battle, never disorganised ones."""
         side = battle.sides[role]
         out = []
         for town in self.sc.board.adjacent(battle.town):
@@ -473,8 +497,13 @@ class Fight(Deployment, RoundActions):
             room = self.sc.battle_road[road.kind]
             there = sorted((b for b in self.st.side_at(town, side) if not b.disorganized),
                            key=lambda b: (-b.strength, b.id))
-            out += [(town, blk) for blk in there[:max(0, min(room, len(self.st.at(town)) - 1))]]
+            room = min(room, len(self.st.at(town)) - self.kept(battle, role))
+            out += [(town, blk) for blk in there[:max(0, room)]]
         return out
+
+    def kept(self, battle, role) -> int:
+        """The blocks a side leaves in each town reinforcements or regroup draw from: its KEEP doctrine."""
+        return 1 if self.doctrine(battle, role, "KEEP") == "YES" else 0
 
     def reinforcements(self, battle, role) -> list[str]:
         """The ids of the blocks ``coming`` (whatever the REINFORCE doctrine says)."""

@@ -78,10 +78,10 @@ class RoundActions:
             return False
         acted = False
         for b in sorted(battle.blocks.values(), key=lambda b: b.id):
-            if b.role != role or b.type != "infantry" or b.moved or b.square or b.loc.startswith("res"):
-                continue
-            if battle.terrain.get(b.loc) in ("woods", "farm"):
-                continue
+            if b.role != role or b.type != "infantry" or b.moved or b.square or not b.loc.startswith(role):
+                continue  # never in the reserve, nor in the enemy's three positions (§6.5)
+            if battle.terrain.get(b.loc) == "woods" or self.farm_holder(battle, b):
+                continue  # not in woods, nor the block on the farm: the farm is one unit's (§6.21)
             if any(o.role != role and o.type == "cavalry" for o in self.at(battle, b.loc)):
                 b.square, b.moved, acted = True, True, True
                 self.say(battle, say("%(block)s forms square (§6.5).", block=self.name(b)))
@@ -137,13 +137,14 @@ class RoundActions:
                      else say("%(block)s occupies the %(marker)s on %(where)s (§6.21).", **values))
         return acted
 
-    def fire(self, battle, role) -> bool:
+    def fire(self, battle, role, moved_once=()) -> bool:
+        """The side's blocks fire (§6.33); ``moved_once``: horse artillery that may fire after its one move."""
         acted = False
         shooters = sorted((b for b in battle.blocks.values() if b.role == role and not b.loc.startswith("res")
-                           and not self.sheltered(battle, b)),
+                           and not self.sheltered(battle, b) and (not moved_once or b.id in moved_once)),
                           key=lambda b: (self.sc.blocks[b.id].letter, b.id))
         for b in shooters:
-            if b.id not in battle.blocks or b.moved or b.fired or battle.over:
+            if b.id not in battle.blocks or (b.moved and b.id not in moved_once) or b.fired or battle.over:
                 continue
             spec = self.sc.blocks[b.id]
             if self.engaged(battle, b):
@@ -163,11 +164,11 @@ class RoundActions:
                 group = plain or squares
             else:
                 group = squares or plain
+            at_square = bool(squares) and group is squares  # the square group, whoever shelters in it (§6.52)
             if b.type == "cavalry" and battle.terrain.get(target_loc) == "farm":
                 group = [o for o in group if not self.farm_holder(battle, o)]
             if not group:
                 continue
-            at_square = bool(group) and group[0].square
             value = spec.firepower
             woods = battle.terrain.get(b.loc) == "woods"
             if b.type == "cavalry":
@@ -271,7 +272,10 @@ class RoundActions:
         return acted
 
     def move(self, battle, role, n) -> bool:
-        acted = self.committed(battle, role)
+        """Reserve blocks go in to their own positions, then blocks engage; True when a block
+        engaged (a move behind one's own line is no activity against a stalemate, §6.7)."""
+        self.committed(battle, role)
+        acted = False
         commit = n >= int(self.doctrine(battle, role, "COMMIT"))
         for b in sorted(battle.blocks.values(), key=lambda b: b.id):
             if b.role != role or not b.loc.startswith("res") or b.moved or b.fired:
@@ -284,7 +288,7 @@ class RoundActions:
             if not choices:
                 continue
             i = min(choices, key=lambda i: (len(self.at(battle, f"{role}{i}", role)), abs(i - 1)))
-            b.loc, b.moved, acted = f"{role}{i}", True, True
+            b.loc, b.moved = f"{role}{i}", True
             b.steps = 1
         attack = self.doctrine(battle, role, "ATTACK")
         attack = (role == "att") if attack == "AUTO" else attack == "YES"
@@ -295,8 +299,7 @@ class RoundActions:
                            if b.type in ("infantry", "cavalry", "horse_artillery") and not b.fired and not b.square
                            and not self.sheltered(battle, b)
                            and (self.strength(b.id) > 1 or not enemies)
-                           and not self.engaged(battle, b) and (not b.moved or (is_mounted(b.type)
-                                                                                and getattr(b, "steps", 0) == 1))),
+                           and not self.engaged(battle, b) and (not b.moved or self.second_step(battle, b))),
                           key=lambda b: (b.type != "cavalry", -self.strength(b.id), b.id))
             if not here or not (attack or not enemies):
                 continue
@@ -314,6 +317,7 @@ class RoundActions:
                     battle.crossings[(role, str(i))] += 1
                 first = not self.at(battle, theirs, role)
                 b.loc, b.moved, b.fresh, acted = theirs, True, True, True
+                b.steps = getattr(b, "steps", 0) + 1
                 for o in enemies if first else ():  # canister: +1 on the first fire at close range (§6.33)
                     if is_artillery(o.type):
                         o.fresh = True
@@ -321,7 +325,22 @@ class RoundActions:
                                      where=self.where(theirs)))
                 if self.check_rout(battle):
                     return True
+        self.horse_artillery_fires(battle, role)
         for b in battle.blocks.values():
             if hasattr(b, "steps"):
                 del b.steps
         return acted
+
+    def second_step(self, battle, b) -> bool:
+        """Whether ``b``, in from the reserve this round, may step on (§6.32: mounted blocks move
+        twice), unless it is cavalry that has just entered woods, which must stop there (§6.21)."""
+        return (is_mounted(b.type) and getattr(b, "steps", 0) == 1
+                and not (b.type == "cavalry" and battle.terrain.get(b.loc) == "woods"))
+
+    def horse_artillery_fires(self, battle, role) -> None:
+        """§6.32: horse artillery that moved one position this round, and has not fired, fires
+        after its move (at short range with canister if it engaged, §6.33)."""
+        once = [b.id for b in battle.blocks.values()
+                if b.role == role and b.type == "horse_artillery" and getattr(b, "steps", 0) == 1 and not b.fired]
+        if once and not battle.over:
+            self.fire(battle, role, once)

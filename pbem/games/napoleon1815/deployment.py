@@ -11,6 +11,7 @@ from pbem.core.events import Event
 from pbem.lang import say, say_plural
 
 from .blocks import is_artillery
+from .board import ARMIES
 from .sight import visible_armies
 from .words import Join
 
@@ -25,6 +26,7 @@ class Deployment:
                 b.loc = f"res-{role}" if i is None else f"{role}{i}"
                 if is_artillery(b.type) and battle.terrain.get(b.loc) == "woods":
                     b.loc = f"res-{role}"
+        self.one_corps(battle, role)
         for i in (1, 0, 2):
             loc = f"{role}{i}"
             if self.at(battle, loc, role):
@@ -41,6 +43,23 @@ class Deployment:
                 self.say(battle, say("%(block)s goes to %(where)s: every position needs a block (§6.22).",
                                      block=b.id, where=self.where(loc)))
         self.announce(battle, role)
+
+    def one_corps(self, battle, role) -> None:
+        """§6.23 on the board, whoever sent the orders: blocks of two corps (two armies' corps are two
+        corps) share a position only with a leader. Each seat's DEPLOY keeps it for its own blocks; where
+        the two Allied seats' deployments meet in a position without a leader, the blocks of the later
+        seat's army go to the reserve."""
+        for i in range(3):
+            here = self.at(battle, f"{role}{i}", role)
+            if any(b.type == "leader" for b in here):
+                continue
+            corps = list(dict.fromkeys((b.army, self.sc.blocks[b.id].corps) for b in sorted(
+                here, key=lambda b: (ARMIES.index(b.army), b.id))))
+            for b in sorted(here, key=lambda b: b.id):
+                if (b.army, self.sc.blocks[b.id].corps) != corps[0]:
+                    b.loc = f"res-{role}"
+                    self.say(battle, say("%(block)s goes to the reserve: blocks of two corps share a position only "
+                                         "with a leader (§6.23).", block=b.id))
 
     def announce(self, battle, role) -> None:
         """The deployment, face up (§6.24) — but blocks in the reserve or in woods stay hidden

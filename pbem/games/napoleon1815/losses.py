@@ -19,10 +19,18 @@ def victim(scenario, state, decider, ids: list[str], where, orders: dict | None 
     if len(tied) == 1:
         return tied[0]
     seat = ARMY_SEAT[state.blocks[tied[0]].army]
-    options = tuple(b for b in tied if ARMY_SEAT[state.blocks[b].army] == seat)
-    standing = (orders or {}).get(seat)
-    wanted = [b for b in (standing.hit_first if standing is not None else ()) if b in options]
+    seats = one_player(state, seat)
+    options = tuple(b for b in tied if ARMY_SEAT[state.blocks[b].army] in seats)
+    wanted = [b for s in seats for b in getattr((orders or {}).get(s), "hit_first", ()) if b in options]
     question = say("%(where)s: which of your strength-%(top)s blocks takes the hit?", where=where, top=top)
     got = decider.decide(asked(seat, "hit", question, options, (options[0],)), tuple(wanted[:1]) or None,
                          source="standing")
     return got[0]
+
+
+def one_player(state, seat: str) -> tuple[str, ...]:
+    """The seats played by the player of ``seat``: in the two-player game the Allied player holds
+    both Allied seats, and chooses among the tied blocks of both nations (§6.4)."""
+    if state.players == 2 and seat != "french":
+        return ("anglo-dutch", "prussian")
+    return (seat,)

@@ -227,8 +227,10 @@ def carry_out(scenario, state, moving: list, chance, events: list) -> dict[str, 
                                 said=named(board, move),
                                 seen_said=moving_seen(side, len(move.blocks), Place(board.name(move.path[0])))))
     state.last_moves = [[army, a, b, n] for (army, a, b), n in sorted(moved.items())]
+    showing = {seat: orders.doctrine_of("SHOW") == "YES" for seat, orders in moving}
+    shown: set[str] = set()
     for bid in forced:
-        forced_march(scenario, state, bid, chance, events)
+        forced_march(scenario, state, bid, chance, events, showing, shown)
     return {town: entries[town] for town in entries if state.side_at(town, enemy_side(side))
             and state.side_at(town, side)}
 
@@ -250,15 +252,24 @@ def moving_seen(side: str, n: int, town: Place):
                       n, town=town)
 
 
-def forced_march(scenario, state, bid: str, chance, events: list) -> None:
+def forced_march(scenario, state, bid: str, chance, events: list, showing: dict | None = None,
+                 shown: set | None = None) -> None:
     """§5.6: a d6 for each block that forced-marched; 1-3 loses a step (1-2 with its leader
-    in the same town, §9.1, the leader itself too)."""
+    in the same town, §9.1, the leader itself too). The +1 is had by showing the leader to the
+    enemy before the roll («покажите оппоненту лидера перед броском»): the seat's DOCTRINE SHOW
+    (default YES) shows him, once a turn, and every seat reads where he is; with SHOW NO he
+    stays hidden and gives nothing."""
     block = state.blocks[bid]
     if block.town is None:
         return
     seat = ARMY_SEAT[block.army]
     leader = state.blocks.get(LEADERS[block.army])
-    helped = leader is not None and leader.town == block.town
+    helped = leader is not None and leader.town == block.town and (showing or {}).get(seat, True)
+    if helped and shown is not None and leader.id not in shown:
+        shown.add(leader.id)
+        events.append(Event("forced", "", {"leader": leader.id, "town": leader.town},
+                            said=say("%(leader)s is shown in %(town)s before the forced-march rolls (§5.6, §9.1)",
+                                     leader=leader.id, town=Place(scenario.board.name(leader.town)))))
     roll = chance.roll(f"forced march, block {bid}", seen_by=(seat,))
     fails = roll <= (2 if helped else 3)
     if fails:

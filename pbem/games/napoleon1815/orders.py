@@ -16,8 +16,12 @@ DOCTRINE = {
     "SQUARE": ("YES", say("infantry forms square when enemy cavalry engages it")),
     "SHELTER": ("YES", say("a leader or artillery block shelters in a square formed in its position, one a square")),
     "OCCUPY": ("YES", say("an infantry (farm) or artillery (hill) block takes an empty farm or hill in its position")),
-    "REINFORCE": ("YES", say("bring reinforcements from adjacent towns (one block stays in each)")),
-    "REGROUP": ("NO", say("after winning a battle, draw blocks from adjacent towns into it (one stays in each)")),
+    "REINFORCE": ("YES", say("bring reinforcements from adjacent towns")),
+    "REGROUP": ("NO", say("after winning a battle, draw blocks from adjacent towns into it")),
+    # §6.34 and §7.5 set no such condition: keeping a block behind is the player's choice, not the rule's
+    # §5.6, §9.1: the leader's +1 to forced marches in his town is had by showing him to the enemy
+    "SHOW": ("YES", say("show your leader to the enemy before the forced-march rolls in his town, for their +1")),
+    "KEEP": ("NO", say("reinforcements and regroup leave one block in each town they draw from")),
 }
 
 

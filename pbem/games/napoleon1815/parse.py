@@ -219,7 +219,7 @@ class Reader(OrderReader):
         word = value.word
         if key == "ATTACK" and word not in ("YES", "NO", "AUTO"):
             self.fail(value, say("ATTACK takes YES, NO or AUTO"), None, say("YES, NO or AUTO"))
-        if key in ("SQUARE", "SHELTER", "OCCUPY", "REINFORCE", "REGROUP") and word not in YES_NO:
+        if key in ("SQUARE", "SHELTER", "OCCUPY", "REINFORCE", "REGROUP", "KEEP", "SHOW") and word not in YES_NO:
             self.fail(value, say("%(word)s takes YES or NO", word=key), None, say("YES or NO"))
         if key in ("RESERVE", "COMMIT", "WITHDRAW"):
             limit = 100 if key == "WITHDRAW" else 30
