@@ -296,7 +296,7 @@ def test_the_form_in_each_language_is_orders_a_player_can_send_back(games):
     for lang in LANGS:
         form = RULES.orders_template(game, "french", deadline=None, game_label="g", game_id="7", lang=lang)
         first = form.splitlines()[0]  # the header in the reader's words, the seat by its title there
-        assert first == "GAME 7 SIDE french" if lang == "en" else first.split()[0] == header_words(lang)["GAME"]
+        assert first == "GAME 7 SIDE french KEY <your-key>" if lang == "en" else first.split()[0] == header_words(lang)["GAME"]
         assert "BID 0" not in form and RULES.check_orders(SCENARIO, game.state, "french", form, lang=lang).bid == 0
 
 
@@ -344,8 +344,11 @@ def english_transcript(game: Game) -> tuple[str, str]:
 # the transcript with main's by hand (english_transcript), then write the new digests here.
 # lang-clicks: "1 French against 1 Allied blocks" became "... 1 Allied block" (each count its plural; the
 # transcripts compared line by line: that is the only change).
-ENGLISH = {"two": ("a07a40dc1449", "d00db67c6adb"), "three": ("72281cc9418f", "5dd2e6d913e4"),
-           "auction-live": ("6b1967942aee", "33106a8a3423")}
+# n1815-play (issue 29 §4): the forms' headers end with "KEY <your-key>", the seats' report subjects with
+# " — " and the seat's army, "A Allied block" became "An Allied block", and an ASK in the live mode is refused
+# at its first word with the reason (the transcripts compared line by line: those are the only changes).
+ENGLISH = {"two": ("74a4bbb58cc0", "d00db67c6adb"), "three": ("68fbe8c85c92", "5dd2e6d913e4"),
+           "auction-live": ("d2a915a320be", "33106a8a3423")}
 
 
 @pytest.mark.parametrize("name", list(GAMES))

@@ -457,7 +457,7 @@ class Fight(Deployment, RoundActions):
                     said=say("%(block)s regroups from %(town)s into %(into)s (§7.5)", block=blk.id,
                              town=Place(self.sc.board.name(town)), into=into),
                     seen_said=say("A French block regroups into %(into)s", into=into) if side == "france" else
-                    say("A Allied block regroups into %(into)s", into=into)))
+                    say("An Allied block regroups into %(into)s", into=into)))
 
     # §6.34
     def coming(self, battle, role) -> list[tuple[str, object]]:
@@ -499,5 +499,5 @@ class Fight(Deployment, RoundActions):
                 "reinforce", "", {"block": blk.id}, owner=ARMY_SEAT[blk.army],
                 said=say("%(block)s joins the battle of %(into)s from %(town)s", block=blk.id, **values),
                 seen_said=say("A French block joins the battle of %(into)s from %(town)s", **values)
-                if side == "france" else say("A Allied block joins the battle of %(into)s from %(town)s", **values)))
+                if side == "france" else say("An Allied block joins the battle of %(into)s from %(town)s", **values)))
         return came

@@ -308,8 +308,11 @@ class Reader(OrderReader):
         return town
 
     def ask(self, orders: Orders) -> None:
-        """ASK <trigger>... or ASK NONE: when to be asked in a battle of the hybrid mode (triggers.py)."""
-        self.take()
+        """ASK <trigger>... or ASK NONE: when to be asked in a battle of the hybrid mode (triggers.py);
+        refused in the other modes, where it would do nothing."""
+        first = self.take()
+        if self.state.battle_mode != "hybrid":
+            self.fail(first, ASK_REFUSED[self.state.battle_mode], None, ASK_INSTEAD[self.state.battle_mode])
         words = self.take_words()
         if not words:
             self.missing(say("NONE or triggers: %(triggers)s", triggers=", ".join(TRIGGERS)))
@@ -461,6 +464,12 @@ def check_deploys(scenario, deploys) -> list[Problem]:
 
 
 END = say("the end of the order")
+ASK_REFUSED = {"doctrine": say("ASK does nothing in this game: its battles are fought by the doctrine from the first "
+                               "round to the last (battle = doctrine)"),
+               "live": say("ASK does nothing in this game: every round of its battles is already a sub-turn "
+                           "(battle = live)")}
+ASK_INSTEAD = {"doctrine": say("DOCTRINE lines, which play your side of its battles"),
+               "live": say("your orders in each round sub-turn")}
 WOODS_SAID = {"LEFT": say("artillery may not stand in the woods on your left (§6.21)"),
               "CENTRE": say("artillery may not stand in the woods on your centre (§6.21)"),
               "RIGHT": say("artillery may not stand in the woods on your right (§6.21)")}

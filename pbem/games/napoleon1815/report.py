@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pbem.core.orders import header_words
 from pbem.core.ruleset import form_header
 from pbem.lang import say
 from pbem.report.document import Bullets, Code, Document, Heading, Para, Report, Table, to_markdown, to_text
@@ -74,7 +75,8 @@ def build_report(game, day, seat, *, deadline=None, game_label="", game_id="", s
         doc.add(Heading(2, t.gettext("Your next orders")))
         doc.add(Code(template))
     md = to_markdown(doc)
-    return Report(seat, day, title, md, to_text(doc), template=template, spectator=spectator, title=title)
+    subject = t.gettext("%(title)s — %(army)s", title=title, army=t.say(SEAT_SAID[seat])) if seat in SEAT_SAID else title
+    return Report(seat, day, subject, md, to_text(doc), template=template, spectator=spectator, title=title)
 
 
 def orders_template(game, seat, *, deadline=None, game_label="", game_id="", lang: str = "en") -> str:
@@ -84,7 +86,8 @@ def orders_template(game, seat, *, deadline=None, game_label="", game_id="", lan
     view = game.view(seat)
     board = game.scenario.board
     label = t.say(label_said(game.scenario, game.state))
-    lines = [form_header(game, seat, game_id or game_label, lang),
+    key = header_words(t.lang)["KEY"]  # the seat's key, as Bonaparte at Marengo's form carries it
+    lines = [f"{form_header(game, seat, game_id or game_label, lang)} {key} " + t.gettext("<your-key>"),
              f"# {label}" + (t.gettext("; due %(deadline)s", deadline=deadline) if deadline else "")]
     if seat in view["to_move"]:
         if view["phase"] == "auction":
