@@ -240,7 +240,7 @@ def test_day_names_follow_the_turn_track_after_deployment_sub_turns():
         elif started:
             assert label == started[0]  # the turn the day played, as its first event names it
     last = game.days[-1]
-    assert RULES.report(game, last.day, "french").subject.endswith(game.turn_label(last.day))
+    assert RULES.report(game, last.day, "french").subject.endswith(f"{game.turn_label(last.day)} — France (Napoleon)")
     assert game.turn_label() == game.turn().label
 
 

@@ -2,9 +2,9 @@
 grammar, with the regions of its map.
 
 Its map (render.py) marks nothing, so the grammar says where the seat's own blocks and the towns are,
-in the map's coordinates, placed as render.py places them: a town is a disc around its dot, a block
-its bar in the town's stack (the visible blocks in the view's order, at most 8 drawn; the others are
-chosen from the list). Only the blocks of the seat's own army are given: the partner army's, seen in
+in the map's coordinates, placed as render.py places them (layout.py): a town is a disc around its dot,
+a block its bar in the town's stack, every block of the stack (beside its town, or in the inset under
+the map that a big stack is drawn in). Only the blocks of the seat's own army are given: the partner army's, seen in
 the two-player game, are ordered from the other Allied seat. Orders: MOVE along roads (a move into
 a town the enemy holds is the attack), PLACE in the setup turns, DEPLOY in a battle's deployment
 sub-turn (blocks of the battle's town, then the position: a line a click, the lines of one battle add
@@ -21,12 +21,12 @@ import math
 from pbem.core.clicks import grammar_in
 from pbem.lang import N_, language
 
-from .render import BOTTOM, H, PAD, RIGHT, W
+from .layout import BAR_H, BAR_W, W, layout, map_height, stacks
+from .layout import town_positions as town_positions  # noqa: F401  (where render.py draws each town)
 from .scenario import SEAT_ARMY
 from .words import in_words, native_names, tongue
 
 TOWN_R = 14  # the clickable disc around a town's dot (render.py's dot is 6 or 9)
-BAR_W, BAR_H, BAR_COL, BAR_ROW, SHOWN = 70, 12, 74, 13, 8  # render.py's stacks: 4 a column, 8 drawn
 
 JOIN = {"blocks": " ", "targets": " -> "}
 MOVE = {"name": "move", "title": N_("Move (into the enemy: attack)"), "from": ["locale"], "targets": ["locale"],
@@ -39,16 +39,6 @@ DEPLOY = [{"name": f"deploy-{key.lower()}", "title": title, "from": ["locale"], 
                              ("RIGHT", N_("Deploy on your right")), ("RESERVE", N_("Keep in your reserve")))]
 PLACE = {"name": "place", "title": N_("Place"), "from": ["locale", "offmap"], "targets": ["locale"], "min": 1, "max": 1,
          "line": "PLACE {blocks} {targets}"}
-
-
-def town_positions(board) -> dict[str, tuple[float, float]]:
-    """Where render.py draws each town."""
-    xs = [t.at[0] for t in board.towns.values()]
-    ys = [t.at[1] for t in board.towns.values()]
-    x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
-    return {tid: (PAD + (t.at[0] - x0) / (x1 - x0) * (W - PAD - RIGHT),
-                  PAD + 30 + (y1 - t.at[1]) / (y1 - y0) * (H - PAD - 30 - BOTTOM))
-            for tid, t in board.towns.items()}
 
 
 def map_clicks(scenario, view: dict | None, lang: str = "en") -> dict:
@@ -68,18 +58,19 @@ def english_clicks(scenario, view: dict | None) -> dict:
     side = "france" if army == "french" else "allies"
     battles = {b["town"] for b in view.get("battles", []) if deploying and b["sides"].get(b["stage"]) == side}
     at = town_positions(board)
-    stacks: dict[str, int] = {}
+    stacked = stacks(view, str)
+    lay = layout(board, {town: len(items) for town, items in stacked.items()})
+    kind = {b["id"]: b for b in view["blocks"]}
     blocks = []
-    for b in view["blocks"]:
-        k = stacks[b["town"]] = stacks.get(b["town"], -1) + 1
-        if b["army"] != army or (deploying and b["town"] not in battles):
-            continue
-        x, y = at[b["town"]]
-        bx, by = x + 10 + (k // 4) * BAR_COL, y + 4 + (k % 4) * BAR_ROW
-        data = {"type": b.get("type", "")} | ({"battle": "yes"} if deploying else {})
-        blocks.append({"id": b["id"], "at": board.towns[b["town"]].name, "data": data,
-                       "box": [round(bx + BAR_W / 2, 1), round(by + BAR_H / 2, 1), BAR_W, BAR_H, 0]
-                       if k < SHOWN else None})
+    for town, items in stacked.items():
+        for k, item in enumerate(items):
+            b = kind.get(item.id)
+            if b is None or b["army"] != army or (deploying and town not in battles):
+                continue
+            bx, by = lay.bars[(town, k)]
+            data = {"type": b.get("type", "")} | ({"battle": "yes"} if deploying else {})
+            blocks.append({"id": b["id"], "at": board.towns[town].name, "data": data,
+                           "box": [round(bx + BAR_W / 2, 1), round(by + BAR_H / 2, 1), BAR_W, BAR_H, 0]})
     places = [{"name": town.name, "kind": "locale", "points": [
         [round(at[tid][0] + TOWN_R * math.cos(i * math.pi / 8)), round(at[tid][1] + TOWN_R * math.sin(i * math.pi / 8))]
         for i in range(16)]} for tid, town in board.towns.items()]
@@ -90,4 +81,5 @@ def english_clicks(scenario, view: dict | None) -> dict:
               and spec.id not in {b["id"] for b in view["blocks"]}]
     verbs = DEPLOY if deploying else [PLACE if setup else MOVE]
     return {"verbs": verbs, "join": JOIN, "offmap": offmap,
-            "regions": {"viewbox": [0, 0, W, H], "blocks": blocks, "places": places}}
+            "regions": {"viewbox": [0, 0, W, map_height(lay, len(view.get("battles", [])))], "blocks": blocks,
+                        "places": places}}
