@@ -472,9 +472,14 @@ class Fight(Deployment, RoundActions):
             road = self.sc.board.road(battle.town, town)
             room = self.sc.battle_road[road.kind]
             there = sorted((b for b in self.st.side_at(town, side) if not b.disorganized),
-                           key=lambda b: (-b.strength, b.id))
+                           key=self.reinforcement_order)
             out += [(town, blk) for blk in there[:max(0, min(room, len(self.st.at(town)) - 1))]]
         return out
+
+    def reinforcement_order(self, blk):
+        """The order in which a town's blocks join a battle (§6.34): the doctrine's strongest first
+        (played.py: a player's REINFORCE first, in the order written)."""
+        return (-blk.strength, blk.id)
 
     def reinforcements(self, battle, role) -> list[str]:
         """The ids of the blocks ``coming`` (whatever the REINFORCE doctrine says)."""

@@ -12,13 +12,15 @@ from . import movement
 from .auction import MAX_BID
 from .blocks import is_artillery
 from .orders import DOCTRINE, SECTIONS, Deploy, Move, Orders, Place
+from .round_orders import VERBS as ROUND_VERBS
+from .round_orders import RoundReader, check_plays
 from .scenario import SEAT_ARMY
 from .triggers import TRIGGERS
 from .words import LEXICON, Join, SaidProblem, english_word, find_town
 from .words import Place as Name
 
 ORDER_WORDS = ("MOVE", "PLACE", "DEPLOY", "DOCTRINE", "RETREAT", "SUPPLY", "ASK", "LEAVE", "SKIRMISH", "HIT",
-               "TERRAIN", "BID", "COMMIT", "FINAL")
+               "TERRAIN", "BID", "COMMIT", "FINAL") + ROUND_VERBS
 MARKERS = ("WOODS", "FARM", "STREAM", "HILL")
 YES_NO = ("YES", "NO")
 
@@ -56,7 +58,7 @@ def phase(state) -> str:
     return {0: "allied setup", 1: "French setup"}.get(state.turn, "campaign")
 
 
-class Reader(OrderReader):
+class Reader(RoundReader, OrderReader):
     def __init__(self, scenario, state, seat, problems):
         super().__init__(problems)
         self.scenario, self.state, self.seat = scenario, state, seat
@@ -391,6 +393,8 @@ def parse_orders(scenario, state, seat: str, text: str) -> Orders:
                     orders.leave.append(reader.leave())
                 elif word == "COMMIT":
                     orders.commits.append(reader.commit())
+                elif word in ROUND_VERBS:
+                    orders.plays.append(reader.play())
                 elif word == "SKIRMISH":
                     reader.take()
                     orders.skirmish = reader.blocks_list(say("block ids: the blocks to put up first in a skirmish"))
@@ -418,7 +422,7 @@ def parse_orders(scenario, state, seat: str, text: str) -> Orders:
             except Abort:
                 continue
     if not problems:
-        problems += check_deploys(scenario, orders.deploys)
+        problems += check_deploys(scenario, orders.deploys) + check_plays(orders.plays)
     if not problems:
         problems += check_orders(scenario, state, seat, orders)
     if problems:
