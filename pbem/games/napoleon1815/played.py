@@ -11,6 +11,8 @@ and at what (``firing_order``, ``aim``: §6.33, §6.51) and which blocks of a to
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from pbem.lang import say
 
 from .battle import Fight
@@ -29,7 +31,8 @@ class PlayedFight(Fight):
 
     def __init__(self, scenario, state, orders, decider, chance, events, battle_towns, plays=None):
         super().__init__(scenario, state, orders, decider, chance, events, battle_towns)
-        self.plays = {seat: list(p) for seat, p in (plays or {}).items() if p}
+        self.plays = {seat: [replace(p, blocks=list(p.blocks)) for p in ps]  # carried out block by block: copies
+                      for seat, ps in (plays or {}).items() if ps}
         self.fire_first: dict[str, str] = {}  # FIRE: block -> aim ("" for the doctrine's)
         self.held: set[str] = set()  # HOLD: blocks that do not fire this round
         self.called: list[str] = []  # REINFORCE: the blocks named, in order
