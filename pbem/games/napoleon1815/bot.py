@@ -112,8 +112,7 @@ def block_orders(scenario, view: dict, battle: dict, rng: Rng) -> list[str]:
             elif loc.startswith("res"):
                 keys = [k for k in ("LEFT", "CENTRE", "RIGHT")
                         if not (t.endswith("artillery") and terrain.get(own_loc(role, k)) == "woods")]
-                if keys and choice < 8:
-                    lines.append(f"SHIFT {bid} {keys[rng.below(len(keys))]}")
+                lines.append(f"SHIFT {bid} {keys[rng.below(len(keys))]}" if keys and choice < 8 else f"HOLD {bid}")
             elif fighting:
                 lines.append(f"DISENGAGE {bid}" if choice < 2 else f"FIRE {bid}" +
                              (" SQUARE" if choice == 2 else " LINE" if choice == 3 else ""))

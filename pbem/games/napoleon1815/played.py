@@ -34,7 +34,7 @@ class PlayedFight(Fight):
         self.plays = {seat: [replace(p, blocks=list(p.blocks)) for p in ps]  # carried out block by block: copies
                       for seat, ps in (plays or {}).items() if ps}
         self.fire_first: dict[str, str] = {}  # FIRE: block -> aim ("" for the doctrine's)
-        self.held: set[str] = set()  # HOLD: blocks that do not fire this round
+        self.held: set[str] = set()  # HOLD: blocks that stand this round
         self.called: list[str] = []  # REINFORCE: the blocks named, in order
 
     # -- the orders, in the side's part of the round
@@ -142,7 +142,12 @@ class PlayedFight(Fight):
         return True
 
     def do_hold(self, battle, b, play) -> bool:
+        """The block stands this round: it neither fires (§6.33) nor moves (a reserve block is not
+        committed by the doctrine this round)."""
+        if b.moved or b.fired:
+            return False
         self.held.add(b.id)
+        b.moved = True
         return True
 
     def do_form(self, battle, b, play) -> bool:

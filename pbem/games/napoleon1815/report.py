@@ -121,6 +121,7 @@ def orders_template(game, seat, *, deadline=None, game_label="", game_id="", lan
                                               town=t.place(board.name(battle["town"]))))
             lines.append("# " + t.gettext("COMMIT <your reserve blocks> LEFT|CENTRE|RIGHT   (they go in, in your "
                                           "next part)"))
+            lines += round_lines(view, seat, board, t)
             lines.append("# " + t.gettext("DOCTRINE lines count from the next round on"))
         elif view["phase"] == "campaign":
             first = view["blocks"][0]["town"] if view["blocks"] else None  # blocks that stand together
@@ -148,6 +149,33 @@ def orders_template(game, seat, *, deadline=None, game_label="", game_id="", lan
                                       triggers=" ".join(TRIGGERS)))
     lines = [lines[0]] + [words_in(line, t.lang) for line in lines[1:]]
     return "\n".join(lines) + "\n"
+
+
+def round_lines(view, seat, names, t) -> list[str]:
+    """A round sub-turn's form: where the seat's blocks stand on each board (with the enemy's count
+    there), and the round's orders block by block (round_orders.py; the doctrine plays the rest)."""
+    side = "france" if seat == "french" else "allies"
+    lines = []
+    for battle in view["battles"]:
+        role = next(r for r, sd in battle["sides"].items() if sd == side)
+        board = battle.get("board") or {}
+        where = [t.ngettext("%(position)s %(blocks)s (%(num)d enemy block there)",
+                            "%(position)s %(blocks)s (%(num)d enemy blocks there)", place.get("enemies", 0),
+                            position=position(loc, role, t), blocks=" ".join(place["own"]))
+                 for loc, place in sorted(board.items()) if place["own"]]
+        if where:
+            lines.append("# " + t.gettext("%(town)s: %(where)s", town=t.place(names.name(battle["town"])),
+                                          where="; ".join(where)))
+    lines += ["# " + t.gettext("Each block, once a round (the doctrine plays the blocks you leave unsaid):"),
+              "# " + t.gettext("ENGAGE <blocks>   (into the enemy's position opposite)"),
+              "# " + t.gettext("DISENGAGE <blocks>   (out of the fight, back towards your side)"),
+              "# " + t.gettext("SHIFT <blocks> LEFT|CENTRE|RIGHT|RESERVE   (within your side; cavalry, horse artillery "
+                               "and leaders from one position to another)"),
+              "# " + t.gettext("FIRE <blocks> [SQUARE|LINE]   (first, in this order; at the squares or the line)"),
+              "# " + t.gettext("HOLD <blocks>   (they stand: no fire, no move)"),
+              "# " + t.gettext("FORM SQUARE <infantry>   BREAK SQUARE <blocks>"),
+              "# " + t.gettext("WITHDRAW <blocks> TO <town>   REINFORCE <blocks of the towns next to it>")]
+    return lines
 
 
 def questions(game, seat, view, t) -> list[str]:

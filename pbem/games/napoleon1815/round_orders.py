@@ -7,7 +7,7 @@ played.py in the seat's side's next part of the round, before the doctrine plays
     DISENGAGE <blocks>                       out of the enemy, back towards your own side (§6.32 "Выход из боя")
     SHIFT <blocks> LEFT|CENTRE|RIGHT|RESERVE  within your own side (§6.32 "Передислокация")
     FIRE <blocks> [SQUARE|LINE]              fire first, in this order, at the squares or the line (§6.33, §6.51)
-    HOLD <blocks>                            hold fire this round (§6.33)
+    HOLD <blocks>                            stand this round: neither fire nor move (a reserve block stays there)
     FORM SQUARE <blocks> / BREAK SQUARE <blocks>   (§6.5)
     WITHDRAW <blocks> TO <town>              these blocks leave the battle this round, to that town (§7, §7.1)
     REINFORCE <blocks>                       the blocks of adjacent towns that join first, in this order (§6.34)
@@ -139,7 +139,7 @@ class RoundReader:
                               "the reserve, which only cavalry, horse artillery and leaders make (§6.32)", block=bid)
             elif is_artillery(kind) and battle["terrain"].get(to) == "woods":
                 problem = say("artillery may not stand in the woods (§6.21)")
-        elif play.verb in ("FIRE", "HOLD") and reserve:
+        elif play.verb == "FIRE" and reserve:
             problem = say("%(block)s is in the reserve, which never fires (§6.33)", block=bid)
         elif play.verb == "FIRE" and not fighting and not is_artillery(kind):
             problem = say("%(block)s is not engaged: only artillery fires at the enemy's position opposite "
@@ -197,7 +197,6 @@ EXPECTED = {"ENGAGE": say("your blocks in your own positions, not engaged"),
             "DISENGAGE": say("your engaged blocks"),
             "SHIFT": say("your blocks not engaged, and where they may go"),
             "FIRE": say("your blocks in a position"),
-            "HOLD": say("your blocks in a position"),
             "FORM": say("your infantry in your own positions"),
             "BREAK": say("your blocks in square"),
             "WITHDRAW": say("your blocks in that battle")}
