@@ -143,3 +143,44 @@ def test_the_game_page_gives_every_block_of_the_largest_stack_its_button_on_its_
     browser.execute_script("arguments[0].scrollIntoView({block: 'center', inline: 'nearest'})", inset)
     IMAGES.mkdir(exist_ok=True)
     browser.find_element(By.ID, "map-view").screenshot(str(IMAGES / f"n1815-waterloo-stack-{width}.png"))
+
+
+def test_a_round_order_is_given_by_clicking_a_block_on_the_battle_board(site, browser):
+    """A live game's round sub-turn on the game page: a block of the seat's on the battle board is clicked
+    (its button sits on its bar of the board), then an order; the line is written and the check takes it."""
+    from test_game_page_clicks import checked, lines, offered, open_page, verb
+
+    service = site.service
+    seats = ("french", "anglo-dutch", "prussian")
+    game_id, _ = service.create_game("Board clicks", {s: ADMIN for s in seats}, game="napoleon1815", seed=1,
+                                     options={"players": "2", "battle": "live"})
+    bot = RULES.bots()["bot"]
+    for _ in range(200):
+        game = service.game(game_id)
+        if game.state.pending and game.state.pending["stage"] == "round":
+            break
+        for seat in game.turn().seats:
+            assert service.submit(game_id, seat, bot.orders(game.scenario, game.view(seat), 1) + "FINAL\n").ok
+        service.resolve_next(game_id)
+    game = service.game(game_id)
+    seat = game.turn().seats[0]
+    grammar = RULES.map_clicks(game.scenario, game.view(seat))
+    on_board = [b for b in grammar["regions"]["blocks"] if b["data"].get("board") == "yes"]
+    assert on_board and {v["name"] for v in grammar["verbs"]} >= {"engage", "fire", "hold", "shift-reserve"}
+    svg = service.map_svg(game_id, None, seat)
+    bars = drawn_bars(svg)
+    for b in on_board:  # each on its bar of the board (the board's bars come after the map's in the picture)
+        cx, cy, w, h, _ = b["box"]
+        assert re.search(rf'<rect x="{cx - w / 2:g}(?:\.0)?" y="{cy - h / 2:g}(?:\.0)?" width="70" height="12"[^>]*/>'
+                         rf'\s*<text[^>]*>{re.escape(b["id"])} ', svg), b
+    assert bars
+    sign_in(browser, site, ADMIN)
+    text = open_page(browser, site, game_id, seat)
+    block = on_board[0]["id"]
+    button = browser.find_element(By.CSS_SELECTOR, f'#map-view .click-layer [data-block="{block}"]')
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
+    button.click()
+    assert "hold" in offered(browser, block)
+    verb(browser, "hold")
+    WebDriverWait(browser, 10).until(lambda d: lines(text)[-1] == f"HOLD {block}")
+    assert checked(browser).startswith("✓")

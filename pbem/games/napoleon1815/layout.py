@@ -98,3 +98,27 @@ def layout(board, sizes: dict[str, int]) -> Layout:
 def map_height(lay: Layout, battles: int) -> float:
     """The height of the whole picture: the map, the legend, the insets, the turn track, the boards."""
     return H + LEGEND + lay.inset_height + TRACK + BOARD * battles
+
+
+# -- a battle board's panel (render.battle_board): the positions of each side in a row, the reserves
+# above and below, the blocks in each place 4 a row
+
+BOARD_ROWS = {"res-def": 34, "def": 74, "att": 124, "res-att": 174}  # from the panel's top
+BOARD_COLUMN = (W - 2 * PAD - 140) / 3  # one position's width
+
+
+def board_cell(loc: str, top: float) -> tuple[float, float]:
+    """The top left of the first bar of the blocks in ``loc`` of a panel at ``top``."""
+    if loc.startswith("res"):
+        return PAD + 130, top + BOARD_ROWS[loc] + 2
+    return PAD + 130 + int(loc[3]) * BOARD_COLUMN + 4, top + BOARD_ROWS[loc[:3]] + 16
+
+
+def cell_bar(x: float, y: float, k: int) -> tuple[float, float]:
+    """The k-th bar of a place's blocks, 4 a row."""
+    return x + (k % 4) * 72, y + (k // 4) * 13
+
+
+def board_top(lay: Layout, k: int) -> float:
+    """The top of the k-th battle board's panel."""
+    return H + LEGEND + lay.inset_height + TRACK + k * BOARD

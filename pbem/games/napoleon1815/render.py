@@ -14,8 +14,9 @@ from pbem.lang import say
 from pbem.render.layers import Layers, LayeredSVG
 
 from .labels import view_label
-from .layout import (BAR_H, BAR_W, BOARD, BOTTOM, H, INSET_LEFT, LEGEND, PAD, RIGHT, TRACK, W,  # noqa: F401
-                     layout, map_height, stacks, town_positions)
+from .layout import (BAR_H, BAR_W, BOARD, BOARD_COLUMN, BOARD_ROWS, BOTTOM, H, INSET_LEFT, LEGEND,  # noqa: F401
+                     PAD, RIGHT, TRACK, W, board_cell, board_top, cell_bar, layout, map_height, stacks,
+                     town_positions)
 from .words import ARMY_SAID, MARKER_SAID, SIDE_ID_SAID, date_said, tongue, turn_said
 
 COLOUR = {"french": "#2a4d9b", "anglo": "#b22222", "prussian": "#222222"}
@@ -97,7 +98,7 @@ def render_svg(scenario, view: dict, title: str | None = None, *, lang: str = "e
     out += turn_track(scenario, view, bottom, t)
     own = {b["id"]: b for b in view.get("blocks", [])}
     for k, battle in enumerate(boards):
-        out += battle_board(scenario, battle, own, bottom + TRACK + k * BOARD, t)
+        out += battle_board(scenario, battle, own, board_top(lay, k), t)
     out.append("</svg>")
     # the board: the paper, roads and towns (the same for every view and day of a scenario, at each
     # height); the overlay: the title and the day's pieces, the towns' names over them, transparent
@@ -230,8 +231,8 @@ def battle_board(scenario, battle: dict, own: dict, top: float, t=None) -> list[
            f'{escape(heading)}</text>']
     board = battle.get("board") or {}
     counts = battle.get("defenders") or {}
-    col = (W - 2 * PAD - 140) / 3
-    rows = {"res-def": top + 34, "def": top + 74, "att": top + 124, "res-att": top + 174}
+    col = BOARD_COLUMN
+    rows = {loc: top + dy for loc, dy in BOARD_ROWS.items()}
     for role in ("def", "att"):
         for i in range(3):
             loc = f"{role}{i}"
@@ -243,12 +244,12 @@ def battle_board(scenario, battle: dict, own: dict, top: float, t=None) -> list[
             out.append(f'<text x="{x + 4:.1f}" y="{y + 12:.1f}" font-family="serif" font-size="10">'
                        f'{escape(t.say(WHERE_SAID[(role, label)]), quote=False)}'
                        f'{" — " + escape(t.say(MARKER_SAID.get(marker, marker)), quote=False) if marker else ""}</text>')
-            out += cell(board.get(loc), counts.get(loc), own, x + 4, y + 16, t)
+            out += cell(board.get(loc), counts.get(loc), own, *board_cell(loc, top), t)
         for res in (f"res-{role}",):
             y = rows[res]
             out.append(f'<text x="{PAD + 8}" y="{y + 14:.1f}" font-family="serif" font-size="11">'
                        f'{escape(t.say(WHERE_SAID[(role, "reserve")]), quote=False)}</text>')
-            out += cell(board.get(res), counts.get(res), own, PAD + 130, y + 2, t)
+            out += cell(board.get(res), counts.get(res), own, *board_cell(res, top), t)
     waiting = [b for b in own.values() if b["town"] == battle["town"]] if not board else []
     if waiting:
         text = t.gettext("Your blocks to deploy: %(blocks)s", blocks=" ".join(b["id"] for b in waiting))
@@ -270,8 +271,8 @@ def cell(place: dict | None, count: int | None, own: dict, x: float, y: float, t
     others = (place or {}).get("others", 0) + (count or 0)
     if others:
         items.append((None, t.ngettext("%(num)d other", "%(num)d others", others)))
-    for k, (army, label) in enumerate(items[:8]):
-        bx, by = x + (k % 4) * 72, y + (k // 4) * 13
+    for k, (army, label) in enumerate(items):  # every block of the place (a click target each: clicks.py)
+        bx, by = cell_bar(x, y, k)
         out.append(f'<rect x="{bx:.1f}" y="{by:.1f}" width="70" height="12" fill="{COLOUR.get(army, "#888")}"/>')
         out.append(f'<text x="{bx + 2:.1f}" y="{by + 10:.1f}" font-family="sans-serif" font-size="9" '
                    f'fill="#fff">{escape(label)}</text>')

@@ -94,7 +94,7 @@ def fought(state, seat: str | None = None) -> list[dict]:
             place = board[blk["loc"]]
             if blk["army"] in mine:
                 place["own"].append(bid)
-                if blk["square"]:
+                if blk.get("square"):
                     place["square"].append(bid)  # a seat's own squares (its round orders: BREAK SQUARE)
             else:
                 place["others"] += 1
