@@ -51,9 +51,10 @@ def position(players=3, turn=6):
 
 
 def board(**where) -> dict:
-    out = {loc: {"own": [], "others": 0} for loc in view.LOCATIONS}
-    for loc, (own, others) in where.items():
-        out[loc.replace("_", "-")] = {"own": own, "others": others}
+    """Each place: (own ids, how many others[, how many of them the seat's enemy's: 0 unless given])."""
+    out = {loc: {"own": [], "others": 0, "enemies": 0, "square": []} for loc in view.LOCATIONS}
+    for loc, (own, others, *enemies) in where.items():
+        out[loc.replace("_", "-")] = {"own": own, "others": others, "enemies": (enemies or [0])[0], "square": []}
     return out
 
 
@@ -64,9 +65,9 @@ def test_n1815_a_french_seat_sees_its_blocks_in_each_battle_by_id_and_only_count
     assert seen["questions"] == ["Ligny: commit the Guard?"]
     assert seen["battles"] == [
         {"town": "ligny", "sides": {"att": "france", "def": "allies"}, "terrain": {"def1": "village"},
-         "stage": "round", "round": 3, "board": board(att1=(["NAP", "OG"], 0), def0=([], 1), def1=([], 2))},
+         "stage": "round", "round": 3, "board": board(att1=(["NAP", "OG"], 0), def0=([], 1, 1), def1=([], 2, 2))},
         {"town": "wavre", "sides": {"att": "france", "def": "allies"}, "terrain": {}, "stage": "round",
-         "round": 1, "board": board(att0=(["I-1"], 0), res_def=([], 1))},
+         "round": 1, "board": board(att0=(["I-1"], 0), res_def=([], 1, 1))},
     ]
 
 
@@ -76,12 +77,12 @@ def test_n1815_three_players_each_allied_seat_sees_its_own_army_by_id_and_its_pa
     # Wavre has no Anglo-Dutch block: the seat is no witness and is told nothing of it
     assert anglo["battles"] == [
         {"town": "ligny", "sides": {"att": "france", "def": "allies"}, "terrain": {"def1": "village"},
-         "stage": "round", "round": 3, "board": board(att1=([], 2), def0=(["WEL"], 0), def1=([], 2))}]
+         "stage": "round", "round": 3, "board": board(att1=([], 2, 2), def0=(["WEL"], 0), def1=([], 2))}]
     assert anglo["questions"] == []
     prussian = view.view(scenario, state, "prussian")
     assert [b["board"] for b in prussian["battles"]] == [
-        board(att1=([], 2), def0=([], 1), def1=(["BLU", "P-I-1"], 0)),
-        board(att0=([], 1), res_def=(["P-II-1"], 0))]
+        board(att1=([], 2, 2), def0=([], 1), def1=(["BLU", "P-I-1"], 0)),
+        board(att0=([], 1, 1), res_def=(["P-II-1"], 0))]
     assert prussian["questions"] == ["Wavre: withdraw?", "or stand?"]
 
 
@@ -91,8 +92,8 @@ def test_n1815_two_players_the_allied_seat_sees_both_allied_armies_by_id():
         fought["witnesses"] = sorted(set(fought["witnesses"]) | {"anglo-dutch"})
     seen = view.view(scenario, state, "anglo-dutch")
     assert [b["board"] for b in seen["battles"]] == [
-        board(att1=([], 2), def0=(["WEL"], 0), def1=(["BLU", "P-I-1"], 0)),
-        board(att0=([], 1), res_def=(["P-II-1"], 0))]
+        board(att1=([], 2, 2), def0=(["WEL"], 0), def1=(["BLU", "P-I-1"], 0)),
+        board(att0=([], 1, 1), res_def=(["P-II-1"], 0))]
 
 
 def test_n1815_the_moderator_sees_every_battle_with_every_block_by_id():
@@ -345,3 +346,14 @@ def test_n1815_a_battles_lines_are_told_to_its_witnesses_and_the_outcome_to_them
     assert events[0].for_side("anglo-dutch") is None
     told = fight.told(battle)
     assert (told.events, told.witnesses) == (events, battle.witnesses)
+
+
+def test_n1815_a_seat_sees_which_of_its_own_blocks_are_in_square_and_not_the_enemys():
+    scenario, state = position()
+    ligny = state.pending["fought"][0]
+    ligny["blocks"]["OG"]["square"] = True
+    ligny["blocks"]["P-I-1"]["square"] = True
+    french = view.view(scenario, state, "french")["battles"][0]["board"]
+    prussian = view.view(scenario, state, "prussian")["battles"][0]["board"]
+    assert french["att1"]["square"] == ["OG"] and french["def1"]["square"] == []
+    assert prussian["def1"]["square"] == ["P-I-1"] and prussian["att1"]["square"] == []
