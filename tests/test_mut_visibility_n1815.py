@@ -252,12 +252,12 @@ FR = RULESET.tongue("fr")
 
 
 DEF = "The defender deploys: the defender's right: "
-CENTRE = "; the defender's centre: BR-GDS (infantry 4, B3); the defender's left: nobody; 3 block(s) in reserve"
+CENTRE = "; the defender's centre: BR-GDS (infantry 4, B3); the defender's left: nobody; 3 blocks in reserve"
 ALL_DEF = f"{DEF}WEL (leader 1, A1), BLU (leader 1, A1){CENTRE} (P-I-1 (infantry 4, B2), P-I-2 (infantry 3, B2), " \
           "BR-3 (infantry 4, B2))."
-BLIND_DEF = f"{DEF}2 block(s) in the woods{CENTRE}."
+BLIND_DEF = f"{DEF}2 blocks in the woods{CENTRE}."
 ATT = "The attacker deploys: the attacker's left: nobody; the attacker's centre: OG (infantry 4, B3); " \
-      "the attacker's right: nobody; 1 block(s) in reserve"
+      "the attacker's right: nobody; 1 block in reserve"
 
 
 def test_n1815_three_players_each_allied_seat_reads_its_partners_deployment_as_the_enemy_does():
@@ -269,9 +269,9 @@ def test_n1815_three_players_each_allied_seat_reads_its_partners_deployment_as_t
     assert read(events) == [
         ((), ("french",), {}, ALL_DEF, BLIND_DEF),  # the whole for the moderator; the French read the blind one
         (("anglo-dutch",), None, {"partial": True},
-         f"{DEF}WEL (leader 1, A1), 1 block(s) in the woods{CENTRE} (BR-3 (infantry 4, B2) and 2 more).", None),
+         f"{DEF}WEL (leader 1, A1), 1 block in the woods{CENTRE} (BR-3 (infantry 4, B2) and 2 more).", None),
         (("prussian",), None, {"partial": True},
-         f"{DEF}BLU (leader 1, A1), 1 block(s) in the woods{CENTRE} (P-I-1 (infantry 4, B2), P-I-2 (infantry 3, B2) "
+         f"{DEF}BLU (leader 1, A1), 1 block in the woods{CENTRE} (P-I-1 (infantry 4, B2), P-I-2 (infantry 3, B2) "
          "and 1 more).", None),
         (("french",), ("anglo-dutch", "prussian"), {}, f"{ATT} (NAP (leader 1, A1)).", f"{ATT}."),
     ]
@@ -296,9 +296,9 @@ def test_n1815_a_deployment_with_nothing_hidden_is_one_text_for_every_witness():
     assert read(events) == [
         (("french", "anglo-dutch", "prussian"), (), {},
          "The attacker deploys: the attacker's left: NAP (leader 1, A1); the attacker's centre: OG (infantry 4, B3); "
-         "the attacker's right: nobody; 0 block(s) in reserve.",
+         "the attacker's right: nobody; 0 blocks in reserve.",
          "The attacker deploys: the attacker's left: NAP (leader 1, A1); the attacker's centre: OG (infantry 4, B3); "
-         "the attacker's right: nobody; 0 block(s) in reserve.")]
+         "the attacker's right: nobody; 0 blocks in reserve.")]
 
 
 def test_n1815_two_players_the_allied_seats_read_their_whole_deployment():
@@ -324,11 +324,11 @@ def test_n1815_a_seat_with_no_army_in_a_battle_reads_nothing_of_it():
     fight.watch(battle)
     assert fight.witnessed(battle) == ("french", "prussian")
     fight.announce(battle, "def")
-    rest = "; the defender's centre: nobody; the defender's left: nobody; 2 block(s) in reserve"
+    rest = "; the defender's centre: nobody; the defender's left: nobody; 2 blocks in reserve"
     assert read(events) == [  # the Anglo-Dutch seat, no witness, reads nothing of it
         (("prussian",), ("french",), {},
          f"{DEF}BLU (leader 1, A1){rest} (P-I-1 (infantry 4, B2), P-I-2 (infantry 3, B2)).",
-         f"{DEF}1 block(s) in the woods{rest}.")]
+         f"{DEF}1 block in the woods{rest}.")]
 
 
 def test_n1815_a_battles_lines_are_told_to_its_witnesses_and_the_outcome_to_them_as_to_all():

@@ -195,11 +195,11 @@ class RoundActions:
             values = dict(block=self.name(b), where=self.where(target_loc), value=value,
                           dice=" ".join(map(str, dice)))
             self.say(battle, say_plural("%(block)s fires at long range at %(where)s (hits on %(value)s or less): "
-                                        "%(dice)s: %(num)s hit(s).",
+                                        "%(dice)s: %(num)s hit.",
                                         "%(block)s fires at long range at %(where)s (hits on %(value)s or less): "
-                                        "%(dice)s: %(num)s hit(s).", hits, **values) if long else
-                     say_plural("%(block)s fires at %(where)s (hits on %(value)s or less): %(dice)s: %(num)s hit(s).",
-                                "%(block)s fires at %(where)s (hits on %(value)s or less): %(dice)s: %(num)s hit(s).",
+                                        "%(dice)s: %(num)s hits.", hits, **values) if long else
+                     say_plural("%(block)s fires at %(where)s (hits on %(value)s or less): %(dice)s: %(num)s hit.",
+                                "%(block)s fires at %(where)s (hits on %(value)s or less): %(dice)s: %(num)s hits.",
                                 hits, **values))
             for _ in range(hits):
                 group = [o for o in group if o.id in battle.blocks]
