@@ -15,6 +15,7 @@ import pytest
 
 from pbem.core.game import Game
 from pbem.core.orders import OrdersError
+from pbem.core.verify import verify
 from pbem.games import ruleset
 from pbem.games.napoleon1815.round_orders import VERBS as ROUND_VERBS
 from pbem.games.napoleon1815.scenario import SEAT_ARMY
@@ -140,7 +141,7 @@ def test_a_round_played_with_the_players_orders_and_the_doctrine_for_the_rest():
         ("prussian", "Battle of Dinant, round 1: WITHDRAW P-III-1 TO Ciney", ("yes",), "orders"),
         ("prussian", "Battle of Dinant, round 1: REINFORCE P-II-2", ("yes",), "orders")]
     report = RULES.report(game, game.day - 1, "prussian").markdown
-    assert "Battle of Dinant, round 1: ENGAGE P-IV-1" in report  # the report's "Choices made for you"
+    assert "Battle of Dinant, round 1: ENGAGE P-IV-1 carried out (your orders for the round)" in report
 
 
 def test_a_three_player_live_game_through_the_service_with_every_block_ordered_each_round(tmp_path):
@@ -171,3 +172,11 @@ def test_a_three_player_live_game_through_the_service_with_every_block_ordered_e
     records = [r for d in game.days for r in d.decisions if r.decision.kind == "round"]
     assert rounds and records and all(r.source == "orders" for r in records)
     assert game.over
+    assert verify(service.export(game_id), RULES, game.scenario) == []  # replayed from its log, day by day
+
+
+def test_the_stored_parse_of_round_orders_reads_back_as_they_were(dinant):
+    form = RULES.orders_form(SCENARIO)
+    orders = dinant.check_orders("prussian", ECHO["prussian"])
+    again = form.loads(form.dumps(orders))
+    assert again.plays == orders.plays and again.echo() == ECHO["prussian"]

@@ -52,10 +52,15 @@ def build_report(game, day, seat, *, deadline=None, game_label="", game_id="", s
     mine = [r for r in result.decisions if seat is None or r.decision.side == seat]
     if mine:
         doc.add(Heading(2, t.gettext("Choices made for you") if seat else t.gettext("Choices made")))
-        standing = t.gettext("your standing orders")
+        standing, given = t.gettext("your standing orders"), t.gettext("your orders for the round")
+
+        def whose(r) -> str:
+            if r.decision.kind == "round":
+                return given
+            return standing if r.source in ("standing", "orders") else source(r.source, t)
+
         doc.add(Bullets([f"{question(r.decision, t)} {', '.join(label(r.decision, a, t) for a in r.answer)} "
-                         f"({standing if r.source in ('standing', 'orders') else source(r.source, t)})"
-                         for r in mine], wrap=False))
+                         f"({whose(r)})" for r in mine], wrap=False))
     doc.add(Heading(2, t.gettext("Your blocks") if seat else t.gettext("The blocks")))
     board = scenario.board
     doc.add(Table([t.gettext("town"), t.gettext("block"), t.gettext("type"), t.gettext("strength"),
