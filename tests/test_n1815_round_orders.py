@@ -180,3 +180,16 @@ def test_the_stored_parse_of_round_orders_reads_back_as_they_were(dinant):
     orders = dinant.check_orders("prussian", ECHO["prussian"])
     again = form.loads(form.dumps(orders))
     assert again.plays == orders.plays and again.echo() == ECHO["prussian"]
+
+
+def test_an_engagement_by_order_is_the_attackers_activity_against_stalemate():
+    """§6.7: «Битва заходит в тупик, если атакующий ... отказывается стрелять, входить в бой или отступать на
+    протяжении 2 своих раундов». The Prussians' only act of round 1 is P-IV-2 engaging the French right by
+    order (the rest hold, no reinforcements): their idle count stays 0 (1 would be a round towards stalemate)."""
+    game = before_dinant()
+    game.submit("prussian", "ENGAGE P-IV-2\nHOLD P-IV-1 P-III-1\nDOCTRINE REINFORCE NO")
+    game.submit("french", "HOLD IV C-EXE C-PAJ GC\nDOCTRINE REINFORCE NO")
+    game.advance()
+    (battle,) = game.state.pending["fought"]
+    assert battle["rounds"] == {"att": 1, "def": 1} and battle["idle"] == 0
+    assert battle["blocks"]["P-IV-2"]["loc"] == "def0"  # the French right, as the attacker sees it opposite

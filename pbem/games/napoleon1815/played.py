@@ -36,6 +36,7 @@ class PlayedFight(Fight):
         self.fire_first: dict[str, str] = {}  # FIRE: block -> aim ("" for the doctrine's)
         self.held: set[str] = set()  # HOLD: blocks that stand this round
         self.called: list[str] = []  # REINFORCE: the blocks named, in order
+        self.engaged_by_order: set = set()  # (town, role) whose part saw an ENGAGE or WITHDRAW carried out (§6.7)
 
     # -- the orders, in the side's part of the round
 
@@ -45,6 +46,7 @@ class PlayedFight(Fight):
             self.carry_out(battle, role)
 
     def carry_out(self, battle, role) -> None:
+        self.engaged_by_order.discard((battle.town, role))
         for bid in [bid for bid in (*self.fire_first, *self.held) if bid in battle.blocks
                     and battle.blocks[bid].role == role]:  # a FIRE or HOLD counts for one part
             self.fire_first.pop(bid, None)
@@ -61,6 +63,8 @@ class PlayedFight(Fight):
                         continue
                     play.blocks.remove(bid)  # an order is carried out once, in the side's next part
                     done = getattr(self, f"do_{play.verb.lower()}")(battle, b, play)
+                    if done and play.verb in ("ENGAGE", "WITHDRAW"):
+                        self.engaged_by_order.add((battle.town, role))
                     self.record(seat, battle, role, play, bid, done)
                     if battle.over:
                         return
@@ -188,6 +192,12 @@ class PlayedFight(Fight):
         return True
 
     # -- the doctrine's hooks
+
+    def move(self, battle, role, n) -> bool:
+        """The doctrine's combat movement; an engagement or a withdrawal ordered in this part counts as
+        the side's activity too (§6.7: «отказывается стрелять, входить в бой или отступать»)."""
+        acted = super().move(battle, role, n)
+        return acted or (battle.town, role) in self.engaged_by_order
 
     def firing_order(self, battle, role, shooters: list) -> list:
         named = [b for bid in self.fire_first for b in shooters if b.id == bid]
