@@ -187,7 +187,7 @@ def test_a_text_kept_as_data_keeps_its_decimal_for_every_language():
                                                ("dba", {"command": "kriegsspiel"}, "blue-general")])
 def test_a_forms_header_is_in_the_readers_words_and_names_his_seat_as_the_server_reads_it(name, options, seat):
     game = new_game(name, options)
-    key = " KEY <your-key>" if name == "dba" else ""  # its form carries the key, as Marengo's does
+    key = " KEY <your-key>"  # every game's form carries the key, as Marengo's does
     assert form(game, seat, "en").splitlines()[0] == f"GAME 7 SIDE {seat}{key}"
     seats = {s.id: s for s in game.ruleset.seats(game.scenario, game.options)}
     from pbem.core.ruleset import seat_title_in

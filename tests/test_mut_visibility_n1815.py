@@ -51,9 +51,10 @@ def position(players=3, turn=6):
 
 
 def board(**where) -> dict:
-    out = {loc: {"own": [], "others": 0} for loc in view.LOCATIONS}
-    for loc, (own, others) in where.items():
-        out[loc.replace("_", "-")] = {"own": own, "others": others}
+    """Each place: (own ids, how many others[, how many of them the seat's enemy's: 0 unless given])."""
+    out = {loc: {"own": [], "others": 0, "enemies": 0, "square": []} for loc in view.LOCATIONS}
+    for loc, (own, others, *enemies) in where.items():
+        out[loc.replace("_", "-")] = {"own": own, "others": others, "enemies": (enemies or [0])[0], "square": []}
     return out
 
 
@@ -64,9 +65,9 @@ def test_n1815_a_french_seat_sees_its_blocks_in_each_battle_by_id_and_only_count
     assert seen["questions"] == ["Ligny: commit the Guard?"]
     assert seen["battles"] == [
         {"town": "ligny", "sides": {"att": "france", "def": "allies"}, "terrain": {"def1": "village"},
-         "stage": "round", "round": 3, "board": board(att1=(["NAP", "OG"], 0), def0=([], 1), def1=([], 2))},
+         "stage": "round", "round": 3, "board": board(att1=(["NAP", "OG"], 0), def0=([], 1, 1), def1=([], 2, 2))},
         {"town": "wavre", "sides": {"att": "france", "def": "allies"}, "terrain": {}, "stage": "round",
-         "round": 1, "board": board(att0=(["I-1"], 0), res_def=([], 1))},
+         "round": 1, "board": board(att0=(["I-1"], 0), res_def=([], 1, 1))},
     ]
 
 
@@ -76,12 +77,12 @@ def test_n1815_three_players_each_allied_seat_sees_its_own_army_by_id_and_its_pa
     # Wavre has no Anglo-Dutch block: the seat is no witness and is told nothing of it
     assert anglo["battles"] == [
         {"town": "ligny", "sides": {"att": "france", "def": "allies"}, "terrain": {"def1": "village"},
-         "stage": "round", "round": 3, "board": board(att1=([], 2), def0=(["WEL"], 0), def1=([], 2))}]
+         "stage": "round", "round": 3, "board": board(att1=([], 2, 2), def0=(["WEL"], 0), def1=([], 2))}]
     assert anglo["questions"] == []
     prussian = view.view(scenario, state, "prussian")
     assert [b["board"] for b in prussian["battles"]] == [
-        board(att1=([], 2), def0=([], 1), def1=(["BLU", "P-I-1"], 0)),
-        board(att0=([], 1), res_def=(["P-II-1"], 0))]
+        board(att1=([], 2, 2), def0=([], 1), def1=(["BLU", "P-I-1"], 0)),
+        board(att0=([], 1, 1), res_def=(["P-II-1"], 0))]
     assert prussian["questions"] == ["Wavre: withdraw?", "or stand?"]
 
 
@@ -91,8 +92,8 @@ def test_n1815_two_players_the_allied_seat_sees_both_allied_armies_by_id():
         fought["witnesses"] = sorted(set(fought["witnesses"]) | {"anglo-dutch"})
     seen = view.view(scenario, state, "anglo-dutch")
     assert [b["board"] for b in seen["battles"]] == [
-        board(att1=([], 2), def0=(["WEL"], 0), def1=(["BLU", "P-I-1"], 0)),
-        board(att0=([], 1), res_def=(["P-II-1"], 0))]
+        board(att1=([], 2, 2), def0=(["WEL"], 0), def1=(["BLU", "P-I-1"], 0)),
+        board(att0=([], 1, 1), res_def=(["P-II-1"], 0))]
 
 
 def test_n1815_the_moderator_sees_every_battle_with_every_block_by_id():
@@ -251,12 +252,12 @@ FR = RULESET.tongue("fr")
 
 
 DEF = "The defender deploys: the defender's right: "
-CENTRE = "; the defender's centre: BR-GDS (infantry 4, B3); the defender's left: nobody; 3 block(s) in reserve"
+CENTRE = "; the defender's centre: BR-GDS (infantry 4, B3); the defender's left: nobody; 3 blocks in reserve"
 ALL_DEF = f"{DEF}WEL (leader 1, A1), BLU (leader 1, A1){CENTRE} (P-I-1 (infantry 4, B2), P-I-2 (infantry 3, B2), " \
           "BR-3 (infantry 4, B2))."
-BLIND_DEF = f"{DEF}2 block(s) in the woods{CENTRE}."
+BLIND_DEF = f"{DEF}2 blocks in the woods{CENTRE}."
 ATT = "The attacker deploys: the attacker's left: nobody; the attacker's centre: OG (infantry 4, B3); " \
-      "the attacker's right: nobody; 1 block(s) in reserve"
+      "the attacker's right: nobody; 1 block in reserve"
 
 
 def test_n1815_three_players_each_allied_seat_reads_its_partners_deployment_as_the_enemy_does():
@@ -268,9 +269,9 @@ def test_n1815_three_players_each_allied_seat_reads_its_partners_deployment_as_t
     assert read(events) == [
         ((), ("french",), {}, ALL_DEF, BLIND_DEF),  # the whole for the moderator; the French read the blind one
         (("anglo-dutch",), None, {"partial": True},
-         f"{DEF}WEL (leader 1, A1), 1 block(s) in the woods{CENTRE} (BR-3 (infantry 4, B2) and 2 more).", None),
+         f"{DEF}WEL (leader 1, A1), 1 block in the woods{CENTRE} (BR-3 (infantry 4, B2) and 2 more).", None),
         (("prussian",), None, {"partial": True},
-         f"{DEF}BLU (leader 1, A1), 1 block(s) in the woods{CENTRE} (P-I-1 (infantry 4, B2), P-I-2 (infantry 3, B2) "
+         f"{DEF}BLU (leader 1, A1), 1 block in the woods{CENTRE} (P-I-1 (infantry 4, B2), P-I-2 (infantry 3, B2) "
          "and 1 more).", None),
         (("french",), ("anglo-dutch", "prussian"), {}, f"{ATT} (NAP (leader 1, A1)).", f"{ATT}."),
     ]
@@ -295,9 +296,9 @@ def test_n1815_a_deployment_with_nothing_hidden_is_one_text_for_every_witness():
     assert read(events) == [
         (("french", "anglo-dutch", "prussian"), (), {},
          "The attacker deploys: the attacker's left: NAP (leader 1, A1); the attacker's centre: OG (infantry 4, B3); "
-         "the attacker's right: nobody; 0 block(s) in reserve.",
+         "the attacker's right: nobody; 0 blocks in reserve.",
          "The attacker deploys: the attacker's left: NAP (leader 1, A1); the attacker's centre: OG (infantry 4, B3); "
-         "the attacker's right: nobody; 0 block(s) in reserve.")]
+         "the attacker's right: nobody; 0 blocks in reserve.")]
 
 
 def test_n1815_two_players_the_allied_seats_read_their_whole_deployment():
@@ -323,11 +324,11 @@ def test_n1815_a_seat_with_no_army_in_a_battle_reads_nothing_of_it():
     fight.watch(battle)
     assert fight.witnessed(battle) == ("french", "prussian")
     fight.announce(battle, "def")
-    rest = "; the defender's centre: nobody; the defender's left: nobody; 2 block(s) in reserve"
+    rest = "; the defender's centre: nobody; the defender's left: nobody; 2 blocks in reserve"
     assert read(events) == [  # the Anglo-Dutch seat, no witness, reads nothing of it
         (("prussian",), ("french",), {},
          f"{DEF}BLU (leader 1, A1){rest} (P-I-1 (infantry 4, B2), P-I-2 (infantry 3, B2)).",
-         f"{DEF}1 block(s) in the woods{rest}.")]
+         f"{DEF}1 block in the woods{rest}.")]
 
 
 def test_n1815_a_battles_lines_are_told_to_its_witnesses_and_the_outcome_to_them_as_to_all():
@@ -345,3 +346,14 @@ def test_n1815_a_battles_lines_are_told_to_its_witnesses_and_the_outcome_to_them
     assert events[0].for_side("anglo-dutch") is None
     told = fight.told(battle)
     assert (told.events, told.witnesses) == (events, battle.witnesses)
+
+
+def test_n1815_a_seat_sees_which_of_its_own_blocks_are_in_square_and_not_the_enemys():
+    scenario, state = position()
+    ligny = state.pending["fought"][0]
+    ligny["blocks"]["OG"]["square"] = True
+    ligny["blocks"]["P-I-1"]["square"] = True
+    french = view.view(scenario, state, "french")["battles"][0]["board"]
+    prussian = view.view(scenario, state, "prussian")["battles"][0]["board"]
+    assert french["att1"]["square"] == ["OG"] and french["def1"]["square"] == []
+    assert prussian["def1"]["square"] == ["P-I-1"] and prussian["att1"]["square"] == []

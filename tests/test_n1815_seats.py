@@ -304,7 +304,7 @@ def test_two_players_by_mail_the_french_player_wins_the_allies(server):
     assert held[2] == {"french": ANNA}  # the French setup: Anna
     game = service.game(game_id)
     assert game.state.turn == 2 and game.state.bid["side"] == "allies" and game.state.bid["steps"] == 3
-    assert "The Allies set up 3 step(s) down" in " ".join(e.text for e in game.days[1].events)
+    assert "The Allies set up 3 steps down" in " ".join(e.text for e in game.days[1].events)
     # each player was told his new side in his own mail; after it, only his new seats' views reach him
     subjects = [s for s, _, _ in box.read(FRED)]
     moved = next(i for i, s in enumerate(subjects) if "You now play" in s)

@@ -12,6 +12,10 @@
 Both begin with the auction of §13 (option bid = auction): each seat's sealed BID, by mail
 in the first, on the web in the second.
 
+- The live mode played to its end with every battle choice a player's (issue 29, §2): a two- and a
+  three-player game by mail (``pbem demo``'s bots) and a three-player game on the web, in which each
+  round sub-turn's orders give every block of the seat's army on a battle board its order.
+
 Both finish, and the finished game's export verifies (``pbem verify``: the seed against its
 commitment, every day, roll and result replayed).
 """
@@ -24,6 +28,8 @@ import re
 import time
 import urllib.parse
 import urllib.request
+
+import pytest
 
 from pbem.cli import main
 from pbem.core.verify import verify
@@ -54,6 +60,23 @@ def test_a_three_player_game_by_mail_to_its_end(tmp_path):
     assert verify(export, RULES, game.scenario) == []
     seats = {p.name.split("-")[1] for p in out.glob("*.eml")}
     assert {"french", "anglo", "prussian"} <= seats  # every seat was mailed
+
+
+@pytest.mark.parametrize("players, seed", [("2", 3), ("3", 1)])
+def test_a_live_game_by_mail_to_its_end_with_every_block_ordered_each_round(tmp_path, players, seed):
+    """The live mode by mail (issue 29, §2): every round a sub-turn mailed to the seats with blocks in it,
+    each answering with an order for every block of its army on the battle board (the bot's round orders)."""
+    out = tmp_path / "demo"
+    summary = run_demo(out, seed=seed, game="napoleon1815", options={"players": players, "battle": "live"},
+                       day_seconds=120, timeout=1500)
+    assert not summary.problems, summary.problems
+    service = Service(Store(out / "instance" / "pbem.sqlite3"))
+    assert service.info(summary.game_id)["status"] == "finished"
+    game = service.game(summary.game_id)
+    played = [r for d in game.days for r in d.decisions if r.decision.kind == "round"]
+    assert played and {r.source for r in played} == {"orders"}
+    assert players == "2" or {r.decision.side for r in played} == {"french", "anglo-dutch", "prussian"}
+    assert verify(service.export(summary.game_id), RULES, game.scenario) == []
 
 
 class Browser:
@@ -123,11 +146,55 @@ def test_a_two_player_live_game_on_the_web_to_its_end(tmp_path):
                 time.sleep(0.1)
         game = service.game(game_id)
         assert game.over and rounds > 0  # the live battles' rounds were sub-turns, answered on the web
+        played = [r for d in game.days for r in d.decisions if r.decision.kind == "round"]
+        assert played and {r.source for r in played} == {"orders"}  # every block's round order a player's
         assert game.days[0].before.auction == {} and game.days[1].before.bid["bids"] == {"france": 2, "allies": 3}
         final = browsers[anna].get(f"/games/{game_id}?side=prussian")
         assert "finished" in final
         export = tmp_path / "export.json"
         export.write_text(json.dumps(service.export(game_id)), encoding="utf-8")
         assert main(["verify", str(export)]) == 0  # pbem verify: the scenario file's hash too
+    finally:
+        server.stop()
+
+
+def test_a_three_player_live_game_on_the_web_to_its_end_with_every_block_ordered_each_round(tmp_path):
+    """Three players, each at his own browser: in every round sub-turn each gives every block of his army
+    on a battle board its order (the bot's round orders, round_orders.py), sent through the game page."""
+    config = Config(instance=str(tmp_path), web_port=0, smtp_port=0, smtp_host="127.0.0.1", tick_seconds=0.2,
+                    demo=False, from_addr="pbem@web.invalid", domain="web.invalid", secret_key="web-test-3",
+                    relay_host="127.0.0.1", relay_port=9)
+    server = Server(config)
+    server.start()
+    try:
+        service = server.service
+        service.rasterise = lambda svg: b"png"
+        email = {"french": "fred@example.org", "anglo-dutch": "anna@example.org", "prussian": "paul@example.org"}
+        game_id, _ = service.create_game("Three on the web", email, scenario="napoleon1815.toml", seed=1,
+                                         game="napoleon1815", options={"players": "3", "battle": "live"},
+                                         settings={"hours": 0, "seconds": 600, "reminders": [], "early": True})
+        base = f"http://127.0.0.1:{config.web_port}"
+        browsers = {seat: signed_in(base, service, address) for seat, address in email.items()}
+        bot = RULES.bots()["bot"]
+        rounds, started = 0, time.monotonic()
+        while service.info(game_id)["status"] != "finished":
+            assert time.monotonic() - started < 900, "the game did not finish in 15 minutes"
+            game = service.game(game_id)
+            day = game.day
+            for seat in game.turn().seats:
+                page = browsers[seat].get(f"/games/{game_id}?side={seat}")
+                text = bot.orders(game.scenario, game.view(seat), 1)
+                rounds += "ENGAGE" in text or "HOLD" in text or "FIRE" in text or "SHIFT" in text
+                answer = browsers[seat].post(f"/games/{game_id}/orders", {"csrf_token": csrf(page), "side": seat,
+                                                                          "text": text + "FINAL\n", "action": "submit"})
+                assert "NOT accepted" not in answer, answer[:2000]
+            deadline = time.monotonic() + 120
+            while service.game(game_id).day == day and service.info(game_id)["status"] != "finished":
+                assert time.monotonic() < deadline, f"day {day} was not resolved"
+                time.sleep(0.1)
+        game = service.game(game_id)
+        played = [r for d in game.days for r in d.decisions if r.decision.kind == "round"]
+        assert game.over and rounds and played and {r.source for r in played} == {"orders"}
+        assert {r.decision.side for r in played} == {"french", "anglo-dutch", "prussian"}
     finally:
         server.stop()

@@ -179,7 +179,7 @@ def test_blocks_in_woods_and_reserve_stay_hidden_from_the_enemy():
     french = [e["text"] for e in events_for(outcome.raw, "french") if "defender deploys" in e["text"]][0]
     prussian = [e["text"] for e in events_for(outcome.raw, "prussian") if "defender deploys" in e["text"]][0]
     assert "P-I-1" in moderator and "P-I-1" in prussian
-    assert "P-I-1" not in french and "1 block(s) in the woods" in french
+    assert "P-I-1" not in french and "1 block in the woods" in french
 
 
 def test_the_general_plays_whole_campaigns_and_wins_some():
@@ -240,7 +240,7 @@ def test_day_names_follow_the_turn_track_after_deployment_sub_turns():
         elif started:
             assert label == started[0]  # the turn the day played, as its first event names it
     last = game.days[-1]
-    assert RULES.report(game, last.day, "french").subject.endswith(game.turn_label(last.day))
+    assert RULES.report(game, last.day, "french").subject.endswith(f"{game.turn_label(last.day)} — France (Napoleon)")
     assert game.turn_label() == game.turn().label
 
 
@@ -379,7 +379,7 @@ def test_an_auction_with_its_coin_replays_and_verifies():
                        options={"players": "3", "bid": "auction"})
     assert played.days[0].rolls == first.rolls and played.over
     paid = [e.text for d in played.days[:3] for e in d.events if "their winning bid (§13)" in e.text]
-    assert paid == [f"The {'French' if bid['side'] == 'france' else 'Allies'} set up {bid['steps']} step(s) down: "
+    assert paid == [f"The {'French' if bid['side'] == 'france' else 'Allies'} set up {bid['steps']} step{'s' if bid['steps'] != 1 else ''} down: "
                     "their winning bid (§13)."]
     export = export_game(played, scenario="napoleon1815.toml", scenario_sha256="x", salt="s")
     assert verify(export, RULES, SCENARIO) == []

@@ -124,11 +124,11 @@ def resolve_auction(state, orders: dict, chance) -> list[Event]:
         events.append(Event("auction", "", {"bids": bids, **({"moves": moves} if moves else {})},
                             said=Join(parts, " ")))
     else:
-        parts.append(say_plural("The French win the auction and set up %(num)s step(s) down, one a block at most.",
-                                "The French win the auction and set up %(num)s step(s) down, one a block at most.",
+        parts.append(say_plural("The French win the auction and set up %(num)s step down, one a block at most.",
+                                "The French win the auction and set up %(num)s steps down, one a block at most.",
                                 top) if side == "france" else
-                     say_plural("The Allies win the auction and set up %(num)s step(s) down, one a block at most.",
-                                "The Allies win the auction and set up %(num)s step(s) down, one a block at most.",
+                     say_plural("The Allies win the auction and set up %(num)s step down, one a block at most.",
+                                "The Allies win the auction and set up %(num)s steps down, one a block at most.",
                                 top))
         events.append(Event("auction", "", {"bids": bids, "side": side, **({"moves": moves} if moves else {})},
                             said=Join(parts, " ")))

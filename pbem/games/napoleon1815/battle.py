@@ -481,7 +481,7 @@ class Fight(Deployment, RoundActions):
                     said=say("%(block)s regroups from %(town)s into %(into)s (§7.5)", block=blk.id,
                              town=Place(self.sc.board.name(town)), into=into),
                     seen_said=say("A French block regroups into %(into)s", into=into) if side == "france" else
-                    say("A Allied block regroups into %(into)s", into=into)))
+                    say("An Allied block regroups into %(into)s", into=into)))
 
     # §6.34
     def coming(self, battle, role) -> list[tuple[str, object]]:
@@ -496,7 +496,7 @@ class Fight(Deployment, RoundActions):
             road = self.sc.board.road(battle.town, town)
             room = self.sc.battle_road[road.kind]
             there = sorted((b for b in self.st.side_at(town, side) if not b.disorganized),
-                           key=lambda b: (-b.strength, b.id))
+                           key=self.reinforcement_order)
             room = min(room, len(self.st.at(town)) - self.kept(battle, role))
             out += [(town, blk) for blk in there[:max(0, room)]]
         return out
@@ -504,6 +504,11 @@ class Fight(Deployment, RoundActions):
     def kept(self, battle, role) -> int:
         """The blocks a side leaves in each town reinforcements or regroup draw from: its KEEP doctrine."""
         return 1 if self.doctrine(battle, role, "KEEP") == "YES" else 0
+
+    def reinforcement_order(self, blk):
+        """The order in which a town's blocks join a battle (§6.34): the doctrine's strongest first
+        (played.py: a player's REINFORCE first, in the order written)."""
+        return (-blk.strength, blk.id)
 
     def reinforcements(self, battle, role) -> list[str]:
         """The ids of the blocks ``coming`` (whatever the REINFORCE doctrine says)."""
@@ -528,5 +533,5 @@ class Fight(Deployment, RoundActions):
                 "reinforce", "", {"block": blk.id}, owner=ARMY_SEAT[blk.army],
                 said=say("%(block)s joins the battle of %(into)s from %(town)s", block=blk.id, **values),
                 seen_said=say("A French block joins the battle of %(into)s from %(town)s", **values)
-                if side == "france" else say("A Allied block joins the battle of %(into)s from %(town)s", **values)))
+                if side == "france" else say("An Allied block joins the battle of %(into)s from %(town)s", **values)))
         return came

@@ -71,21 +71,62 @@ def bot_orders(scenario, view: dict, seed: int) -> str:
 
 
 def round_orders(scenario, view: dict, seed: int) -> str:
-    """Between two rounds: now and then a new WITHDRAW line, a change of REINFORCE, or LEAVE."""
+    """Between two rounds: an order for every block of the seat's on each battle board (round_orders.py:
+    engage, fire, hold, disengage, shift, form or break square), and now and then a
+    new WITHDRAW line, a change of REINFORCE, or LEAVE."""
     rng = Rng(seed * 31 + view["turn"] * 7 + sum(b.get("round", 0) for b in view["battles"]) * 13
               + len(view["seat"]))
-    pick = rng.below(6)
-    reserve = [bid for b in view["battles"] for loc, place in b.get("board", {}).items()
-               if loc.startswith("res") for bid in place["own"]]
-    if pick == 3 and reserve:
-        return f"COMMIT {reserve[rng.below(len(reserve))]} {('LEFT', 'CENTRE', 'RIGHT')[rng.below(3)]}\n"
+    lines = [line for battle in view["battles"] for line in block_orders(scenario, view, battle, rng)]
+    pick = rng.below(8)
     if pick == 2 and view["battles"]:
-        return f"LEAVE {scenario.board.name(view['battles'][rng.below(len(view['battles']))]['town'])}\n"
+        lines.append(f"LEAVE {scenario.board.name(view['battles'][rng.below(len(view['battles']))]['town'])}")
     if pick == 0:
-        return f"DOCTRINE WITHDRAW {rng.below(101)}\n"
+        lines.append(f"DOCTRINE WITHDRAW {rng.below(101)}")
     if pick == 1:
-        return f"DOCTRINE REINFORCE {'YES' if rng.below(2) else 'NO'}\n"
-    return ""
+        lines.append(f"DOCTRINE REINFORCE {'YES' if rng.below(2) else 'NO'}")
+    return "\n".join(lines) + ("\n" if lines else "")
+
+
+def block_orders(scenario, view: dict, battle: dict, rng: Rng) -> list[str]:
+    """A legal order for each of the seat's blocks on one battle board, chosen at random."""
+    from .round_orders import own_loc
+
+    side = ARMY_SIDE[SEAT_ARMY[view["seat"]]]
+    role = next(r for r, s in battle["sides"].items() if s == side)
+    other = "def" if role == "att" else "att"
+    kind = {b["id"]: b["type"] for b in view["blocks"] if b["army"] == SEAT_ARMY[view["seat"]]}
+    board, terrain = battle.get("board", {}), battle["terrain"]
+    lines = []
+    for loc, place in sorted(board.items()):
+        for bid in place["own"]:
+            if bid not in kind:
+                continue
+            t = kind[bid]
+            square = bid in place.get("square", ())
+            fighting = not loc.startswith("res") and place.get("enemies", 0) > 0
+            mine = loc.startswith(role)
+            opposite = board.get(f"{other}{loc[3]}", {}) if not loc.startswith("res") else {}
+            choice = rng.below(12)
+            if square:
+                lines.append(f"BREAK SQUARE {bid}" if choice < 4 else f"FIRE {bid}" if fighting else f"HOLD {bid}")
+            elif loc.startswith("res"):
+                keys = [k for k in ("LEFT", "CENTRE", "RIGHT")
+                        if not (t.endswith("artillery") and terrain.get(own_loc(role, k)) == "woods")]
+                lines.append(f"SHIFT {bid} {keys[rng.below(len(keys))]}" if keys and choice < 8 else f"HOLD {bid}")
+            elif fighting:
+                lines.append(f"DISENGAGE {bid}" if choice < 2 else f"FIRE {bid}" +
+                             (" SQUARE" if choice == 2 else " LINE" if choice == 3 else ""))
+            elif mine and t == "infantry" and choice == 0 and terrain.get(loc) not in ("woods", "farm"):
+                lines.append(f"FORM SQUARE {bid}")
+            elif mine and t != "foot_artillery" and opposite.get("enemies", 0) and choice < 9:
+                lines.append(f"ENGAGE {bid}")
+            elif t.endswith("artillery"):
+                lines.append(f"FIRE {bid}")
+            elif mine and choice < 10:
+                lines.append(f"SHIFT {bid} RESERVE")
+            else:
+                lines.append(f"HOLD {bid}")
+    return lines
 
 
 def deploy_orders(scenario, view: dict, seed: int) -> str:

@@ -140,9 +140,10 @@ class RoundActions:
     def fire(self, battle, role, moved_once=()) -> bool:
         """The side's blocks fire (§6.33); ``moved_once``: horse artillery that may fire after its one move."""
         acted = False
-        shooters = sorted((b for b in battle.blocks.values() if b.role == role and not b.loc.startswith("res")
-                           and not self.sheltered(battle, b) and (not moved_once or b.id in moved_once)),
-                          key=lambda b: (self.sc.blocks[b.id].letter, b.id))
+        shooters = self.firing_order(battle, role, sorted(
+            (b for b in battle.blocks.values() if b.role == role and not b.loc.startswith("res")
+             and not self.sheltered(battle, b) and (not moved_once or b.id in moved_once)),
+            key=lambda b: (self.sc.blocks[b.id].letter, b.id)))
         for b in shooters:
             if b.id not in battle.blocks or (b.moved and b.id not in moved_once) or b.fired or battle.over:
                 continue
@@ -160,10 +161,7 @@ class RoundActions:
             enemies = [o for o in self.at(battle, target_loc) if o.role != role]
             squares = [o for o in enemies if o.square or self.sheltered(battle, o)]  # §6.51-6.52
             plain = [o for o in enemies if o not in squares]
-            if b.type == "cavalry":
-                group = plain or squares
-            else:
-                group = squares or plain
+            group = self.aim(battle, b, squares, plain)
             at_square = bool(squares) and group is squares  # the square group, whoever shelters in it (§6.52)
             if b.type == "cavalry" and battle.terrain.get(target_loc) == "farm":
                 group = [o for o in group if not self.farm_holder(battle, o)]
@@ -199,11 +197,11 @@ class RoundActions:
             values = dict(block=self.name(b), where=self.where(target_loc), value=value,
                           dice=" ".join(map(str, dice)))
             self.say(battle, say_plural("%(block)s fires at long range at %(where)s (hits on %(value)s or less): "
-                                        "%(dice)s: %(num)s hit(s).",
+                                        "%(dice)s: %(num)s hit.",
                                         "%(block)s fires at long range at %(where)s (hits on %(value)s or less): "
-                                        "%(dice)s: %(num)s hit(s).", hits, **values) if long else
-                     say_plural("%(block)s fires at %(where)s (hits on %(value)s or less): %(dice)s: %(num)s hit(s).",
-                                "%(block)s fires at %(where)s (hits on %(value)s or less): %(dice)s: %(num)s hit(s).",
+                                        "%(dice)s: %(num)s hits.", hits, **values) if long else
+                     say_plural("%(block)s fires at %(where)s (hits on %(value)s or less): %(dice)s: %(num)s hit.",
+                                "%(block)s fires at %(where)s (hits on %(value)s or less): %(dice)s: %(num)s hits.",
                                 hits, **values))
             for _ in range(hits):
                 group = [o for o in group if o.id in battle.blocks]
@@ -213,6 +211,16 @@ class RoundActions:
                 if self.check_rout(battle):
                     return True
         return acted
+
+    def firing_order(self, battle, role, shooters: list) -> list:
+        """The blocks that may fire, in the order they fire (§6.33: "в любом порядке по выбору
+        игрока"); the doctrine's: by fire letter, then id (played.py puts a player's FIRE first)."""
+        return shooters
+
+    def aim(self, battle, b, squares: list, plain: list) -> list:
+        """The group ``b`` fires at where the enemy has squares and blocks not in square (§6.51): the
+        doctrine's cavalry the line, the others the squares (played.py: a player's FIRE ... SQUARE|LINE)."""
+        return (plain or squares) if b.type == "cavalry" else (squares or plain)
 
     def farm_holder(self, battle, b):
         """The block on the farm (§6.21): it fires +1, and cavalry hits cannot fall on it."""

@@ -93,19 +93,19 @@ class Deployment:
             names = [self.name(b) for b in shown]
             hidden = len(here) - len(shown)
             if hidden:
-                names.append(say_plural("%(num)s block(s) in the woods", "%(num)s block(s) in the woods", hidden))
+                names.append(say_plural("%(num)s block in the woods", "%(num)s blocks in the woods", hidden))
             parts.append(say("%(where)s: %(blocks)s", where=self.where(loc),
                              blocks=Join(names) if names else say("nobody")))
         reserve = self.at(battle, f"res-{role}")
         own = [b for b in reserve if b.army in armies]
         if not own:
-            res = say_plural("%(num)s block(s) in reserve", "%(num)s block(s) in reserve", len(reserve))
+            res = say_plural("%(num)s block in reserve", "%(num)s blocks in reserve", len(reserve))
         elif len(own) == len(reserve):
-            res = say_plural("%(num)s block(s) in reserve (%(blocks)s)", "%(num)s block(s) in reserve (%(blocks)s)",
+            res = say_plural("%(num)s block in reserve (%(blocks)s)", "%(num)s blocks in reserve (%(blocks)s)",
                              len(reserve), blocks=Join(self.name(b) for b in own))
         else:
-            res = say_plural("%(num)s block(s) in reserve (%(blocks)s and %(more)s more)",
-                             "%(num)s block(s) in reserve (%(blocks)s and %(more)s more)", len(reserve),
+            res = say_plural("%(num)s block in reserve (%(blocks)s and %(more)s more)",
+                             "%(num)s blocks in reserve (%(blocks)s and %(more)s more)", len(reserve),
                              blocks=Join(self.name(b) for b in own), more=len(reserve) - len(own))
         deployed = Join(parts + [res], say("; "))  # the language's separator of clauses ("a ; b", "a；b")
         return (say("The attacker deploys: %(deployment)s.", deployment=deployed) if role == "att" else

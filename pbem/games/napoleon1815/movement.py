@@ -246,9 +246,9 @@ def named(board, move):
 def moving_seen(side: str, n: int, town: Place):
     """What the other seats see of a move: how many blocks of which side leave which town."""
     if side == "france":
-        return say_plural("%(num)s French block(s) move from %(town)s", "%(num)s French block(s) move from %(town)s",
+        return say_plural("%(num)s French block moves from %(town)s", "%(num)s French blocks move from %(town)s",
                           n, town=town)
-    return say_plural("%(num)s Allied block(s) move from %(town)s", "%(num)s Allied block(s) move from %(town)s",
+    return say_plural("%(num)s Allied block moves from %(town)s", "%(num)s Allied blocks move from %(town)s",
                       n, town=town)
 
 

@@ -84,6 +84,7 @@ class Orders:
     bid_loss: list[str] = field(default_factory=list)  # BID LOSS: the blocks that pay the bid at setup (§13)
     commits: list[tuple[list[str], str]] = field(default_factory=list)  # COMMIT <blocks> LEFT|CENTRE|RIGHT
     leave: list[str] = field(default_factory=list)  # LEAVE <town>: battles to withdraw from now (round sub-turns)
+    plays: list = field(default_factory=list)  # a round's orders block by block (round_orders.Play)
     asks: list[str] | None = None  # ASK: the triggers to be asked on in the hybrid mode ([]: NONE; None: not said)
     names: dict[str, str] = field(default_factory=dict, repr=False)  # town id -> name, for echo
     final: bool = False
@@ -105,6 +106,7 @@ class Orders:
             lines.append("SUPPLY LOSS " + " ".join(self.supply))
         lines += [f"COMMIT {' '.join(ids)} {where}" for ids, where in self.commits]
         lines += [f"LEAVE {name(t)}" for t in self.leave]
+        lines += [p.text(name) for p in self.plays]
         if self.bid is not None:
             lines.append(f"BID {self.bid_for.upper()} {self.bid}" if self.bid_for else f"BID {self.bid}")
         if self.bid_loss:

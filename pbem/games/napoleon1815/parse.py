@@ -12,13 +12,15 @@ from . import movement
 from .auction import MAX_BID
 from .blocks import is_artillery
 from .orders import DOCTRINE, SECTIONS, Deploy, Move, Orders, Place
+from .round_orders import VERBS as ROUND_VERBS
+from .round_orders import RoundReader, check_plays
 from .scenario import SEAT_ARMY
 from .triggers import TRIGGERS
 from .words import LEXICON, Join, SaidProblem, english_word, find_town
 from .words import Place as Name
 
 ORDER_WORDS = ("MOVE", "PLACE", "DEPLOY", "DOCTRINE", "RETREAT", "SUPPLY", "ASK", "LEAVE", "SKIRMISH", "HIT",
-               "TERRAIN", "BID", "COMMIT", "FINAL")
+               "TERRAIN", "BID", "COMMIT", "FINAL") + ROUND_VERBS
 MARKERS = ("WOODS", "FARM", "STREAM", "HILL")
 YES_NO = ("YES", "NO")
 
@@ -56,7 +58,7 @@ def phase(state) -> str:
     return {0: "allied setup", 1: "French setup"}.get(state.turn, "campaign")
 
 
-class Reader(OrderReader):
+class Reader(RoundReader, OrderReader):
     def __init__(self, scenario, state, seat, problems):
         super().__init__(problems)
         self.scenario, self.state, self.seat = scenario, state, seat
@@ -308,8 +310,11 @@ class Reader(OrderReader):
         return town
 
     def ask(self, orders: Orders) -> None:
-        """ASK <trigger>... or ASK NONE: when to be asked in a battle of the hybrid mode (triggers.py)."""
-        self.take()
+        """ASK <trigger>... or ASK NONE: when to be asked in a battle of the hybrid mode (triggers.py);
+        refused in the other modes, where it would do nothing."""
+        first = self.take()
+        if self.state.battle_mode != "hybrid":
+            self.fail(first, ASK_REFUSED[self.state.battle_mode], None, ASK_INSTEAD[self.state.battle_mode])
         words = self.take_words()
         if not words:
             self.missing(say("NONE or triggers: %(triggers)s", triggers=", ".join(TRIGGERS)))
@@ -388,6 +393,8 @@ def parse_orders(scenario, state, seat: str, text: str) -> Orders:
                     orders.leave.append(reader.leave())
                 elif word == "COMMIT":
                     orders.commits.append(reader.commit())
+                elif word in ROUND_VERBS:
+                    orders.plays.append(reader.play())
                 elif word == "SKIRMISH":
                     reader.take()
                     orders.skirmish = reader.blocks_list(say("block ids: the blocks to put up first in a skirmish"))
@@ -415,7 +422,7 @@ def parse_orders(scenario, state, seat: str, text: str) -> Orders:
             except Abort:
                 continue
     if not problems:
-        problems += check_deploys(scenario, orders.deploys)
+        problems += check_deploys(scenario, orders.deploys) + check_plays(orders.plays)
     if not problems:
         problems += check_orders(scenario, state, seat, orders)
     if problems:
@@ -461,6 +468,12 @@ def check_deploys(scenario, deploys) -> list[Problem]:
 
 
 END = say("the end of the order")
+ASK_REFUSED = {"doctrine": say("ASK does nothing in this game: its battles are fought by the doctrine from the first "
+                               "round to the last (battle = doctrine)"),
+               "live": say("ASK does nothing in this game: every round of its battles is already a sub-turn "
+                           "(battle = live)")}
+ASK_INSTEAD = {"doctrine": say("DOCTRINE lines, which play your side of its battles"),
+               "live": say("your orders in each round sub-turn")}
 WOODS_SAID = {"LEFT": say("artillery may not stand in the woods on your left (§6.21)"),
               "CENTRE": say("artillery may not stand in the woods on your centre (§6.21)"),
               "RIGHT": say("artillery may not stand in the woods on your right (§6.21)")}

@@ -8,39 +8,38 @@ there -- drawn from the viewer's view alone."""
 
 from __future__ import annotations
 
-from collections import defaultdict
 from html import escape
 
 from pbem.lang import say
 from pbem.render.layers import Layers, LayeredSVG
 
 from .labels import view_label
+from .layout import (BAR_H, BAR_W, BOARD, BOARD_COLUMN, BOARD_ROWS, BOTTOM, H, INSET_LEFT, LEGEND,  # noqa: F401
+                     PAD, RIGHT, TRACK, W, board_cell, board_top, cell_bar, layout, map_height, stacks,
+                     town_positions)
 from .words import ARMY_SAID, MARKER_SAID, SIDE_ID_SAID, date_said, tongue, turn_said
 
 COLOUR = {"french": "#2a4d9b", "anglo": "#b22222", "prussian": "#222222"}
-W, H, PAD = 1100, 900, 40
-TRACK = 70  # the turn track's strip under the map
-BOARD = 230  # one battle board's panel
-RIGHT, BOTTOM = 130, 110  # room for the stacks of the east and south towns
+HALO = 'stroke="#f3ead2" stroke-width="3.5" stroke-linejoin="round" paint-order="stroke"'
+SETUP_RING = {"west": COLOUR["anglo"], "east": COLOUR["prussian"], "france": COLOUR["french"]}
 
 
 def render_svg(scenario, view: dict, title: str | None = None, *, lang: str = "en") -> str:
     t = tongue(lang)
     board = scenario.board
-    xs = [t.at[0] for t in board.towns.values()]
-    ys = [t.at[1] for t in board.towns.values()]
-    x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
+    at = town_positions(board)
 
     def pos(town):
-        lon, lat = board.towns[town].at
-        return (PAD + (lon - x0) / (x1 - x0) * (W - PAD - RIGHT),
-                PAD + 30 + (y1 - lat) / (y1 - y0) * (H - PAD - 30 - BOTTOM))
+        return at[town]
 
     boards = view.get("battles", [])
-    height = H + TRACK + BOARD * len(boards)
-    root = f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{height}" viewBox="0 0 {W} {height}">'
-    out = [root, f'<rect width="{W}" height="{height}" fill="#f3ead2"/>']
-    printed = len(out)  # what is printed (the board) starts here: roads, rivers, towns and their names
+    stacked = stacks(view, lambda n: t.ngettext("%(num)d block", "%(num)d blocks", n))
+    lay = layout(board, {town: len(items) for town, items in stacked.items()})
+    height = map_height(lay, len(boards))
+    bottom = H + LEGEND + lay.inset_height  # the turn track's top
+    root = f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{height:g}" viewBox="0 0 {W} {height:g}">'
+    out = [root, f'<rect width="{W}" height="{height:g}" fill="#f3ead2"/>']
+    printed = len(out)  # what is printed (the board) starts here: roads, rivers, towns
     if title:
         out.append(f'<text x="{PAD}" y="24" font-family="serif" font-size="18">{escape(title)}</text>')
     titled = len(out)
@@ -57,24 +56,35 @@ def render_svg(scenario, view: dict, title: str | None = None, *, lang: str = "e
         fill = "#fff" if town.country == "netherlands" else "#dde4f5"
         ring = 9 if town.supply else 6
         out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{ring}" fill="{fill}" stroke="#333"/>')
-        out.append(f'<text x="{x + 8:.1f}" y="{y - 8:.1f}" font-family="serif" font-size="12">'
-                   f'{escape(t.place(town.name))}</text>')
     pieces = len(out)  # the day's pieces start here
-    stacks = defaultdict(list)
-    for b in view.get("blocks", []):
-        stacks[b["town"]].append((b["army"], f'{b["id"]} {b["strength"]}'))
-    for h in view.get("hidden", []):
-        stacks[h["town"]].append((h["army"], t.ngettext("%(num)d block", "%(num)d blocks", h["count"])))
-    for town, items in stacks.items():
-        x, y = pos(town)
-        for k, (army, label) in enumerate(items[:8]):
-            bx, by = x + 10 + (k // 4) * 74, y + 4 + (k % 4) * 13
-            out.append(f'<rect x="{bx:.1f}" y="{by:.1f}" width="70" height="12" fill="{COLOUR[army]}"/>')
+    setup = view.get("phase") in ("allied setup", "French setup")
+    if setup:
+        out += setup_marks(board, at)
+    for inset in lay.insets:  # a stack too big to stand beside its town, whole, joined to it by a leader line
+        x, y = pos(inset.town)
+        name = t.place(board.name(inset.town))
+        blocks = sum(item.count for item in stacked[inset.town])
+        heading = t.ngettext("%(town)s: %(num)d block", "%(town)s: %(num)d blocks", blocks, town=name)
+        out.append(f'<g class="inset" data-town="{escape(inset.town)}">'
+                   f'<rect x="{PAD}" y="{inset.top + 2:.1f}" width="{W - 2 * PAD}" height="{inset.height - 4:.1f}" '
+                   f'fill="#fbf6e6" stroke="#6b5a3a"/>'
+                   f'<line x1="{x:.1f}" y1="{y + 6:.1f}" x2="{x:.1f}" y2="{inset.top + 2:.1f}" stroke="#6b5a3a" '
+                   f'stroke-dasharray="3 3"/>'
+                   f'<circle cx="{x + 14:.1f}" cy="{y + 10:.1f}" r="8" fill="#6b5a3a"/>'
+                   f'<text x="{x + 14:.1f}" y="{y + 13:.1f}" font-family="sans-serif" font-size="9" fill="#fff" '
+                   f'text-anchor="middle">{inset.count}</text>'
+                   f'<text x="{PAD + 6}" y="{inset.top + 17:.1f}" font-family="serif" font-size="12">'
+                   f'{escape(heading, quote=False)}</text></g>')
+    for town, items in stacked.items():
+        for k, item in enumerate(items):
+            bx, by = lay.bars[(town, k)]
+            out.append(f'<rect x="{bx:.1f}" y="{by:.1f}" width="{BAR_W}" height="{BAR_H}" fill="{COLOUR[item.army]}"/>')
             out.append(f'<text x="{bx + 2:.1f}" y="{by + 10:.1f}" font-family="sans-serif" font-size="9" '
-                       f'fill="#fff">{escape(label)}</text>')
-        if len(items) > 8:
-            more = t.gettext("+%(n)s more", n=len(items) - 8)
-            out.append(f'<text x="{x + 10:.1f}" y="{y + 66:.1f}" font-size="9">{escape(more, quote=False)}</text>')
+                       f'fill="#fff">{escape(item.label)}</text>')
+    for town in board.towns.values():  # the names over the stacks, each on a halo that keeps it readable
+        x, y = pos(town.id)
+        out.append(f'<text x="{x + 8:.1f}" y="{y - 8:.1f}" font-family="serif" font-size="12" {HALO}>'
+                   f'{escape(t.place(town.name))}</text>')
     lost = view.get("lost", {})
     if lost:
         line = t.gettext("Blocks lost: %(lost)s", lost=", ".join(f"{t.say(ARMY_SAID[a])} {n}" for a, n in lost.items()))
@@ -84,16 +94,78 @@ def render_svg(scenario, view: dict, title: str | None = None, *, lang: str = "e
     for town in view.get("last_battles", []):
         x, y = pos(town)
         out.append(f'<text x="{x - 6:.1f}" y="{y + 5:.1f}" font-size="16" fill="#c00">✕</text>')
-    out += turn_track(scenario, view, H, t)
+    out += legend(H, setup, t)
+    out += turn_track(scenario, view, bottom, t)
     own = {b["id"]: b for b in view.get("blocks", [])}
     for k, battle in enumerate(boards):
-        out += battle_board(scenario, battle, own, H + TRACK + k * BOARD, t)
+        out += battle_board(scenario, battle, own, board_top(lay, k), t)
     out.append("</svg>")
     # the board: the paper, roads and towns (the same for every view and day of a scenario, at each
-    # height); the overlay: the title and the day's pieces, transparent (the title never meets a road)
+    # height); the overlay: the title and the day's pieces, the towns' names over them, transparent
     layers = Layers(board="\n".join(out[:printed] + out[titled:pieces] + ["</svg>"]), variants=(), regions="",
                     overlay="\n".join([root] + out[printed:titled] + out[pieces:]))
     return LayeredSVG("\n".join(out), layers)
+
+
+def border_line(board, at, apart) -> list[tuple[float, float]]:
+    """A line between the towns ``apart(a, b)`` says are on two sides of it: through the middles of
+    the roads that cross it, in order along it (the map's data has no line of its own)."""
+    points = [((at[r.a][0] + at[r.b][0]) / 2, (at[r.a][1] + at[r.b][1]) / 2) for r in board.roads.values()
+              if apart(board.towns[r.a], board.towns[r.b])]
+    return points
+
+
+def setup_marks(board, at) -> list[str]:
+    """At the setup (§4.1-4.2): the Franco-Dutch border, the Anglo-Prussian setup line, and a ring round
+    each town in the colour of the army that may set up there."""
+    out = []
+    border = sorted(border_line(board, at, lambda a, b: (a.country == "france") != (b.country == "france")))
+    setup = sorted(border_line(board, at, lambda a, b: {a.zone, b.zone} == {"west", "east"}), key=lambda p: p[1])
+    for points, dash, what in ((border, "10 5", "border"), (setup, "2 4", "setup-line")):
+        if len(points) > 1:
+            out.append(f'<polyline class="{what}" points="{" ".join(f"{x:.1f},{y:.1f}" for x, y in points)}" '
+                       f'fill="none" stroke="#7a1f5c" stroke-width="2.8" stroke-dasharray="{dash}"/>')
+    for town in board.towns.values():
+        zone = "france" if town.country == "france" else town.zone
+        if zone in SETUP_RING:
+            x, y = at[town.id]
+            out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="11" fill="none" stroke="{SETUP_RING[zone]}" '
+                       f'stroke-width="2.5" data-setup="{zone}"/>')
+    return out
+
+
+def legend(top: float, setup: bool, t) -> list[str]:
+    """The legend under the map: roads, river crossings, supply cities; at the setup the border, the
+    setup line and where each army sets up."""
+    y = top + 16
+    out = [f'<g class="legend"><rect x="{PAD}" y="{top + 2}" width="{W - 2 * PAD}" height="{LEGEND - 4}" '
+           f'fill="#fbf6e6" stroke="#6b5a3a"/>']
+    x = PAD + 8
+    items = [("major", t.gettext("major road")), ("minor", t.gettext("minor road")),
+             ("river", t.gettext("river crossing")), ("supply", t.gettext("supply city"))]
+    if setup:
+        items += [("border", t.gettext("border")), ("setup-line", t.gettext("setup line")),
+                  ("west", t.gettext("Anglo-Dutch set up")), ("east", t.gettext("Prussians set up")),
+                  ("france", t.gettext("French set up"))]
+    for key, words in items:
+        if key in ("major", "minor"):
+            out.append(f'<line x1="{x}" y1="{y - 4}" x2="{x + 22}" y2="{y - 4}" stroke="#8b5a2b" '
+                       f'stroke-width="{4 if key == "major" else 1.5}"/>')
+        elif key in ("border", "setup-line"):
+            out.append(f'<line x1="{x}" y1="{y - 4}" x2="{x + 22}" y2="{y - 4}" stroke="#7a1f5c" stroke-width="2.8" '
+                       f'stroke-dasharray="{"10 5" if key == "border" else "2 4"}"/>')
+        elif key == "river":
+            out.append(f'<circle cx="{x + 11}" cy="{y - 4}" r="5" fill="#4a7fc1"/>')
+        elif key == "supply":
+            out.append(f'<circle cx="{x + 11}" cy="{y - 4}" r="8" fill="#fff" stroke="#333"/>')
+        else:
+            out.append(f'<circle cx="{x + 11}" cy="{y - 4}" r="7" fill="none" stroke="{SETUP_RING[key]}" '
+                       f'stroke-width="2.5"/>')
+        out.append(f'<text x="{x + 26}" y="{y}" font-family="sans-serif" font-size="10">'
+                   f'{escape(words, quote=False)}</text>')
+        x += 34 + sum(10 if ord(c) > 0x2e80 else 5.6 for c in words)
+    out.append("</g>")
+    return out
 
 
 SIDE_LETTER = {"F": say("F"), "A": say("A")}  # on the turn track: whose turn (French, Allied)
@@ -159,8 +231,8 @@ def battle_board(scenario, battle: dict, own: dict, top: float, t=None) -> list[
            f'{escape(heading)}</text>']
     board = battle.get("board") or {}
     counts = battle.get("defenders") or {}
-    col = (W - 2 * PAD - 140) / 3
-    rows = {"res-def": top + 34, "def": top + 74, "att": top + 124, "res-att": top + 174}
+    col = BOARD_COLUMN
+    rows = {loc: top + dy for loc, dy in BOARD_ROWS.items()}
     for role in ("def", "att"):
         for i in range(3):
             loc = f"{role}{i}"
@@ -172,12 +244,12 @@ def battle_board(scenario, battle: dict, own: dict, top: float, t=None) -> list[
             out.append(f'<text x="{x + 4:.1f}" y="{y + 12:.1f}" font-family="serif" font-size="10">'
                        f'{escape(t.say(WHERE_SAID[(role, label)]), quote=False)}'
                        f'{" — " + escape(t.say(MARKER_SAID.get(marker, marker)), quote=False) if marker else ""}</text>')
-            out += cell(board.get(loc), counts.get(loc), own, x + 4, y + 16, t)
+            out += cell(board.get(loc), counts.get(loc), own, *board_cell(loc, top), t)
         for res in (f"res-{role}",):
             y = rows[res]
             out.append(f'<text x="{PAD + 8}" y="{y + 14:.1f}" font-family="serif" font-size="11">'
                        f'{escape(t.say(WHERE_SAID[(role, "reserve")]), quote=False)}</text>')
-            out += cell(board.get(res), counts.get(res), own, PAD + 130, y + 2, t)
+            out += cell(board.get(res), counts.get(res), own, *board_cell(res, top), t)
     waiting = [b for b in own.values() if b["town"] == battle["town"]] if not board else []
     if waiting:
         text = t.gettext("Your blocks to deploy: %(blocks)s", blocks=" ".join(b["id"] for b in waiting))
@@ -199,8 +271,8 @@ def cell(place: dict | None, count: int | None, own: dict, x: float, y: float, t
     others = (place or {}).get("others", 0) + (count or 0)
     if others:
         items.append((None, t.ngettext("%(num)d other", "%(num)d others", others)))
-    for k, (army, label) in enumerate(items[:8]):
-        bx, by = x + (k % 4) * 72, y + (k // 4) * 13
+    for k, (army, label) in enumerate(items):  # every block of the place (a click target each: clicks.py)
+        bx, by = cell_bar(x, y, k)
         out.append(f'<rect x="{bx:.1f}" y="{by:.1f}" width="70" height="12" fill="{COLOUR.get(army, "#888")}"/>')
         out.append(f'<text x="{bx + 2:.1f}" y="{by + 10:.1f}" font-family="sans-serif" font-size="9" '
                    f'fill="#fff">{escape(label)}</text>')

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pbem.core.orders import header_words
 from pbem.core.ruleset import form_header
 from pbem.lang import say
 from pbem.report.document import Bullets, Code, Document, Heading, Para, Report, Table, to_markdown, to_text
@@ -51,10 +52,15 @@ def build_report(game, day, seat, *, deadline=None, game_label="", game_id="", s
     mine = [r for r in result.decisions if seat is None or r.decision.side == seat]
     if mine:
         doc.add(Heading(2, t.gettext("Choices made for you") if seat else t.gettext("Choices made")))
-        standing = t.gettext("your standing orders")
+        standing, given = t.gettext("your standing orders"), t.gettext("your orders for the round")
+
+        def whose(r) -> str:
+            if r.decision.kind == "round":
+                return given
+            return standing if r.source in ("standing", "orders") else source(r.source, t)
+
         doc.add(Bullets([f"{question(r.decision, t)} {', '.join(label(r.decision, a, t) for a in r.answer)} "
-                         f"({standing if r.source in ('standing', 'orders') else source(r.source, t)})"
-                         for r in mine], wrap=False))
+                         f"({whose(r)})" for r in mine], wrap=False))
     doc.add(Heading(2, t.gettext("Your blocks") if seat else t.gettext("The blocks")))
     board = scenario.board
     doc.add(Table([t.gettext("town"), t.gettext("block"), t.gettext("type"), t.gettext("strength"),
@@ -74,7 +80,8 @@ def build_report(game, day, seat, *, deadline=None, game_label="", game_id="", s
         doc.add(Heading(2, t.gettext("Your next orders")))
         doc.add(Code(template))
     md = to_markdown(doc)
-    return Report(seat, day, title, md, to_text(doc), template=template, spectator=spectator, title=title)
+    subject = t.gettext("%(title)s — %(army)s", title=title, army=t.say(SEAT_SAID[seat])) if seat in SEAT_SAID else title
+    return Report(seat, day, subject, md, to_text(doc), template=template, spectator=spectator, title=title)
 
 
 def orders_template(game, seat, *, deadline=None, game_label="", game_id="", lang: str = "en") -> str:
@@ -84,7 +91,8 @@ def orders_template(game, seat, *, deadline=None, game_label="", game_id="", lan
     view = game.view(seat)
     board = game.scenario.board
     label = t.say(label_said(game.scenario, game.state))
-    lines = [form_header(game, seat, game_id or game_label, lang),
+    key = header_words(t.lang)["KEY"]  # the seat's key, as Bonaparte at Marengo's form carries it
+    lines = [f"{form_header(game, seat, game_id or game_label, lang)} {key} " + t.gettext("<your-key>"),
              f"# {label}" + (t.gettext("; due %(deadline)s", deadline=deadline) if deadline else "")]
     if seat in view["to_move"]:
         if view["phase"] == "auction":
@@ -118,6 +126,7 @@ def orders_template(game, seat, *, deadline=None, game_label="", game_id="", lan
                                               town=t.place(board.name(battle["town"]))))
             lines.append("# " + t.gettext("COMMIT <your reserve blocks> LEFT|CENTRE|RIGHT   (they go in, in your "
                                           "next part)"))
+            lines += round_lines(view, seat, board, t)
             lines.append("# " + t.gettext("DOCTRINE lines count from the next round on"))
         elif view["phase"] == "campaign":
             first = view["blocks"][0]["town"] if view["blocks"] else None  # blocks that stand together
@@ -145,6 +154,33 @@ def orders_template(game, seat, *, deadline=None, game_label="", game_id="", lan
                                       triggers=" ".join(TRIGGERS)))
     lines = [lines[0]] + [words_in(line, t.lang) for line in lines[1:]]
     return "\n".join(lines) + "\n"
+
+
+def round_lines(view, seat, names, t) -> list[str]:
+    """A round sub-turn's form: where the seat's blocks stand on each board (with the enemy's count
+    there), and the round's orders block by block (round_orders.py; the doctrine plays the rest)."""
+    side = "france" if seat == "french" else "allies"
+    lines = []
+    for battle in view["battles"]:
+        role = next(r for r, sd in battle["sides"].items() if sd == side)
+        board = battle.get("board") or {}
+        where = [t.ngettext("%(position)s %(blocks)s (%(num)d enemy block there)",
+                            "%(position)s %(blocks)s (%(num)d enemy blocks there)", place.get("enemies", 0),
+                            position=position(loc, role, t), blocks=" ".join(place["own"]))
+                 for loc, place in sorted(board.items()) if place["own"]]
+        if where:
+            lines.append("# " + t.gettext("%(town)s: %(where)s", town=t.place(names.name(battle["town"])),
+                                          where="; ".join(where)))
+    lines += ["# " + t.gettext("Each block, once a round (the doctrine plays the blocks you leave unsaid):"),
+              "# " + t.gettext("ENGAGE <blocks>   (into the enemy's position opposite)"),
+              "# " + t.gettext("DISENGAGE <blocks>   (out of the fight, back towards your side)"),
+              "# " + t.gettext("SHIFT <blocks> LEFT|CENTRE|RIGHT|RESERVE   (within your side; cavalry, horse artillery "
+                               "and leaders from one position to another)"),
+              "# " + t.gettext("FIRE <blocks> [SQUARE|LINE]   (first, in this order; at the squares or the line)"),
+              "# " + t.gettext("HOLD <blocks>   (they stand: no fire, no move)"),
+              "# " + t.gettext("FORM SQUARE <infantry>   BREAK SQUARE <blocks>"),
+              "# " + t.gettext("WITHDRAW <blocks> TO <town>   REINFORCE <blocks of the towns next to it>")]
+    return lines
 
 
 def questions(game, seat, view, t) -> list[str]:

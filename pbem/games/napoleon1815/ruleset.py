@@ -12,7 +12,7 @@ from pbem.core.ruleset import SPECTATOR, Bot, Option, Seat, Turn
 from pbem.lang import N_, language, say
 from pbem.paths import MAPS
 
-from . import cases, invariants, orders, parse, turn, view
+from . import cases, invariants, orders, parse, round_orders, turn, view
 from .board import check_board
 from .bot import bot_orders
 from .general import general_orders
@@ -49,9 +49,9 @@ class Napoleon1815:
 
     PARSER_FILES = tuple(Path(__file__).parent / name for name in (
         "parse.py", "orders.py", "words.py", "words.toml", "movement.py", "blocks.py", "board.py", "auction.py",
-        "triggers.py", "setup.py", "scenario.py", "ruleset.py"))
+        "triggers.py", "setup.py", "scenario.py", "ruleset.py", "round_orders.py", "retreat.py"))
     """The files an orders text is read by (the stored parse's version, pbem.core.parsed)."""
-    CODEC = Codec(Header, Token, orders.Orders, orders.Move, orders.Place, orders.Deploy,
+    CODEC = Codec(Header, Token, orders.Orders, orders.Move, orders.Place, orders.Deploy, round_orders.Play,
                   files=PARSER_FILES, left_out={Header: ("tokens",)})  # the header's tokens: the parser's alone
 
     def scenarios(self) -> dict[str, Path]:

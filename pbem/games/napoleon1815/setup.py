@@ -131,11 +131,11 @@ def pay_bid(scenario, state, orders: dict, armies) -> list[Event]:
                             said=say("%(block)s sets up one step down, to strength %(strength)s: the bid (§13)",
                                      block=bid, strength=block.strength)))
     if state.bid["side"] == "france":
-        said = say_plural("The French set up %(num)s step(s) down: their winning bid (§13).",
-                          "The French set up %(num)s step(s) down: their winning bid (§13).", len(paid))
+        said = say_plural("The French set up %(num)s step down: their winning bid (§13).",
+                          "The French set up %(num)s steps down: their winning bid (§13).", len(paid))
     else:
-        said = say_plural("The Allies set up %(num)s step(s) down: their winning bid (§13).",
-                          "The Allies set up %(num)s step(s) down: their winning bid (§13).", len(paid))
+        said = say_plural("The Allies set up %(num)s step down: their winning bid (§13).",
+                          "The Allies set up %(num)s steps down: their winning bid (§13).", len(paid))
     events.append(Event("setup", said=said))
     return events
 

@@ -55,8 +55,8 @@ def skirmish(scenario, state, town, attacker, entries, orders, decider, chance, 
                     for _ in range(block.strength)]
             hits = sum(1 for d in dice if d <= value)
             events.append(Event("skirmish", said=say_plural(
-                "%(block)s fires (hits on %(value)s or less): %(dice)s: %(num)s hit(s).",
-                "%(block)s fires (hits on %(value)s or less): %(dice)s: %(num)s hit(s).", hits, block=bid,
+                "%(block)s fires (hits on %(value)s or less): %(dice)s: %(num)s hit.",
+                "%(block)s fires (hits on %(value)s or less): %(dice)s: %(num)s hits.", hits, block=bid,
                 value=value, dice=" ".join(map(str, dice)))))
             for _ in range(hits):
                 targets = [b for b in chosen[foe] if state.blocks[b].town == town]

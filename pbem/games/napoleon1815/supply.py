@@ -42,6 +42,6 @@ def supply(scenario, state, orders, decider, events) -> None:
                                 seen_said=LEAVES[army](name)))
 
 
-LEAVES = {"anglo": lambda city: say("A Anglo-Dutch block leaves the army: the French hold %(city)s (§10)", city=city),
+LEAVES = {"anglo": lambda city: say("An Anglo-Dutch block leaves the army: the French hold %(city)s (§10)", city=city),
           "prussian": lambda city: say("A Prussian block leaves the army: the French hold %(city)s (§10)", city=city),
           "french": lambda city: say("A French block leaves the army: the French hold %(city)s (§10)", city=city)}

@@ -48,9 +48,9 @@ def fired(fight, battle, role: str):
         if enemy and len(own) == 1:
             yield "ROUT", f"rout-{loc}", say_plural(
                 "Battle of %(town)s: your %(position)s is down to its last block, %(block)s, against %(num)s enemy "
-                "block(s): if it goes, your side routs (§7.4).",
+                "block: if it goes, your side routs (§7.4).",
                 "Battle of %(town)s: your %(position)s is down to its last block, %(block)s, against %(num)s enemy "
-                "block(s): if it goes, your side routs (§7.4).", len(enemy), town=name,
+                "blocks: if it goes, your side routs (§7.4).", len(enemy), town=name,
                 position=POSITION_SAID[position_name(loc)], block=fight.name(own[0]))
     coming = fight.reinforcements(battle, role)
     if coming:

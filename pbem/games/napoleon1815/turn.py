@@ -24,6 +24,7 @@ from .blocks import ARMY_SIDE
 from .movement import turn_spec
 from .orders import Orders
 from .parse import section_index
+from .played import PlayedFight
 from .scenario import ARMY_SEAT, SEAT_ARMY, SEAT_SIDE, SEATS
 from .setup import resolve_setup
 from .skirmish import skirmish
@@ -199,5 +200,6 @@ def next_round(scenario, state, orders, decider, chance, events):
                 events.append(Event("battle", said=say("The attacker will withdraw from %(town)s (LEAVE).", town=town)
                                     if role == "att" else
                                     say("The defender will withdraw from %(town)s (LEAVE).", town=town), owner=seat))
-    fight = Fight(scenario, state, standing_orders, decider, chance, events, [b.town for b in battles])
+    fight = PlayedFight(scenario, state, standing_orders, decider, chance, events, [b.town for b in battles],
+                        plays={seat: o.plays for seat, o in orders.items()})
     return fight_on(scenario, state, fight, battles, standing_orders, events)

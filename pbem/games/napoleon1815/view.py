@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections import Counter
 
 from .blocks import ARMY_SIDE
-from .scenario import SEATS
+from .scenario import SEAT_SIDE, SEATS
 from .sight import seats_seeing, visible_armies
 from .turn import owing
 
@@ -89,12 +89,17 @@ def fought(state, seat: str | None = None) -> list[dict]:
     for b in state.pending["fought"]:
         if seat in SEATS and seat not in b["witnesses"]:
             continue
-        board = {loc: {"own": [], "others": 0} for loc in LOCATIONS}
+        board = {loc: {"own": [], "others": 0, "enemies": 0, "square": []} for loc in LOCATIONS}
         for bid, blk in sorted(b["blocks"].items()):
+            place = board[blk["loc"]]
             if blk["army"] in mine:
-                board[blk["loc"]]["own"].append(bid)
+                place["own"].append(bid)
+                if blk.get("square"):
+                    place["square"].append(bid)  # a seat's own squares (its round orders: BREAK SQUARE)
             else:
-                board[blk["loc"]]["others"] += 1
+                place["others"] += 1
+            if seat in SEATS and ARMY_SIDE[blk["army"]] != SEAT_SIDE[seat]:
+                place["enemies"] += 1  # the enemy's blocks on the board are seen (§6.24), if not who they are
         out.append({"town": b["town"], "sides": dict(b["sides"]), "terrain": dict(b["terrain"]),
                     "stage": "round", "round": b["rounds"].get("def", 0) + 1, "board": board})
     return out

@@ -338,7 +338,7 @@ TYPE_SAID = {"leader": say("leader"), "infantry": say("infantry"), "cavalry": sa
 ARMY_SAID = {"french": say("French"), "anglo": say("Anglo-Dutch"), "prussian": say("Prussian")}
 """An army's name where it stands alone (Blocks lost: French 3, Anglo-Dutch 1)."""
 LOST_TO_STRAGGLING = {"french": say("A French block is lost to straggling"),
-                      "anglo": say("A Anglo-Dutch block is lost to straggling"),
+                      "anglo": say("An Anglo-Dutch block is lost to straggling"),
                       "prussian": say("A Prussian block is lost to straggling")}
 POSITION_SAID = {"left": say("left"), "centre": say("centre"), "right": say("right")}
 MARKER_SAID = {"woods": say("woods"), "farm": say("farm"), "stream": say("stream"), "hill": say("hill")}
