@@ -27,6 +27,7 @@ from . import disorder, effectiveness, flight, melee, officers, sight
 from .command import receive, take_initiative, why_no_initiative
 from .executor import BrigadeSight, Executor
 from .lang import joined, term, terms
+from .orders import HOLD
 from .lang import say as T  # a Text: a line every seat reads in its own language
 from .sequence import initiative
 from .table import Table
@@ -152,14 +153,16 @@ def resolve(scenario, state, orders: dict, decider: Decider, chance):
         eyes = BrigadeSight(table, scenario, bid, t, set(state.fired_at), set(state.retreated))
         seen[bid] = eyes.seen
         force = state.commands[bid].in_force(t, eyes)
-        steps[bid] = force
+        # a step waiting for its turn (AT TURN) or its event (IF) is not begun: the brigade holds where it stands
+        # («начнет выполнение приказа … но ни в коем случае не ранее!»; docs/rules-notes.md, DT-W)
+        steps[bid] = HOLD if force.waiting else force.step
         say(T("%(brigade)s: %(order)s", brigade=term(b.name), order=force.said), b.side, kind="order")
     ex = Executor(table, scenario, decider, chance, say)
 
     # D6: a battery that moved limbered unlimbers at the start of the next fire phase (unless its order keeps it
     # limbered); it fires from the turn after it moved (fire.why_not_fire)
     for bid in sorted(steps):
-        if steps[bid].step.formation == "limbered":
+        if steps[bid].formation == "limbered":
             continue
         for e in table.brigade_elements(bid):
             if e.arm == "artillery" and e.limbered and not e.fleeing:
@@ -170,7 +173,7 @@ def resolve(scenario, state, orders: dict, decider: Decider, chance):
         for bid in sorted(steps):
             if state.brigades[bid].side != side or bid not in seen:
                 continue
-            v = ex.fire(bid, steps[bid].step, seen[bid])
+            v = ex.fire(bid, steps[bid], seen[bid])
             if v is None:
                 continue
             fired_at.add(v.target_brigade)
@@ -241,7 +244,7 @@ def resolve(scenario, state, orders: dict, decider: Decider, chance):
         for bid in sorted(steps):
             if state.brigades[bid].side != side or not table.brigade_elements(bid):
                 continue
-            step = steps[bid].step
+            step = steps[bid]
             if step.verb == "RETREAT":
                 retreated.add(bid)
 
@@ -270,7 +273,7 @@ def resolve(scenario, state, orders: dict, decider: Decider, chance):
 
     # 5. melee: every combat the text allows (melee.phase, D34): front to front, then flank and rear, then pursuit
     def attacks(e) -> bool:
-        return steps.get(e.brigade) is not None and steps[e.brigade].step.verb == "ATTACK"
+        return steps.get(e.brigade) is not None and steps[e.brigade].verb == "ATTACK"
 
     for c in melee.phase(table, init.a, attacks, chance, decider):
         for x in c.destroyed:
