@@ -11,6 +11,8 @@ must hold afterwards (tests/cases/dba/*.toml; run by tests/test_dba_table_cases.
     [[commander]] id = "red-1"; at = [..]; alive = true
     [[feature]] kind = "woods"; points = [[..], ..]                                # extra ground
     [[road]] name = "the lane"; points = [[..], ..]                                # an extra road
+    [[brigade]] id = "red-1"; quality = "veteran"  # its quality; its starting BEF counted from what stands
+    [[brigade]] id = "red-9"; side = "red"; name = "..."; commander = "red-1"     # a new brigade
     [bef] red-1 = { temporary = 2, permanent = 4 }                                 # losses so far
     [answers] 0 = ["red-1-3"]              # decisions answered (by their index)
     [action] kind = "fire"; shooters = [..]; target = "blue-2"; arm = "infantry"
@@ -119,6 +121,11 @@ def _table(data: dict, path: Path):
         keep = [] if meta.get("bare") else old.features
         table.terrain = Terrain(keep + extra, ([] if meta.get("bare") else old.roads) + roads,
                                 [] if meta.get("bare") else old.streams)
+    if data.get("brigade"):
+        from .turn_cases import brigade
+
+        for spec in data["brigade"]:
+            brigade(table, spec, path)
     for bid, losses in data.get("bef", {}).items():
         b = table.brigades[bid]
         b.bef_temporary = int(losses.get("temporary", 0))

@@ -51,8 +51,6 @@ from .terrain import Line, Terrain
 
 def setup(data: dict, sc, table, path):
     """The case's scenario (a copy, with its terrain, roads and settings changed) and the state to play."""
-    for spec in data.get("brigade", []):
-        _brigade(table, spec, path)
     roads = [Line("road", r.get("name", ""), LineString([(inches(x), inches(y)) for x, y in r["points"]]))
              for r in data.get("road", [])]
     terrain = table.terrain
@@ -75,7 +73,7 @@ def setup(data: dict, sc, table, path):
     return sc, state
 
 
-def _brigade(table, spec: dict, path) -> None:
+def brigade(table, spec: dict, path) -> None:
     from .cases import CaseError
 
     bid = spec["id"]
