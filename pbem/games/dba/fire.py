@@ -220,6 +220,8 @@ def volley(table: Table, shooters: list[Element], target_brigade: str, arm: str,
     v.base = sum(s.value for s in shots)
     state = effectiveness.rating(own)
     v.value = v.base * 3 // 4 if state == "tired" else v.base // 2 if state == "spent" else v.base
+    if state == "broken":  # «бригада сдается и все её элементы бегут»: a brigade at 0 fires no more (DR5)
+        v.value = 0
     if v.value <= 0:
         v.result = "NE"
         return v

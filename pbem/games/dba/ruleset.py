@@ -31,6 +31,7 @@ class NapoleonicDBA:
         "path": N_("an element's move along the path the executor found"),
         "fire losses": N_("which enemy elements a D -1 or D -2 destroys"),
         "disorganised": N_("which of your elements a 1/2 D disorganises"),
+        "fire retreat": N_("which of your disorganised elements fall back after fire (at least half; by default all)"),
         "hold or recoil": N_("whether a beaten square or element in field works stays or recoils"),
         "initiative": N_("whether to be player A or B when you win the initiative"),
         "rally": N_("whether a brigade's commander rides to rally a fleeing element"),

@@ -168,7 +168,17 @@ def resolve(scenario, state, orders: dict, decider: Decider, chance):
             if e.arm == "artillery" and e.limbered and not e.fleeing:
                 ex.unlimber(e)
 
-    # 3. fire: A, then B
+    def surrender_at_zero():
+        """«Когда БЭФ уменьшается до нуля и ниже, бригада сдается»: at once, whatever the phase (DR5)."""
+        for bid in sorted(state.brigades):
+            b = state.brigades[bid]
+            if not b.surrendered and effectiveness.current(b) <= 0 and table.brigade_elements(bid):
+                out = flight.surrender(table, bid)
+                say(T("%(brigade)s surrenders: its elements flee", brigade=term(b.name)), None, kind="surrender")
+                state.gone += [f.element for f in out]
+
+    # 3. fire: A, then B; the groups that must retreat do so when both have fired (DR3)
+    retreats: dict[tuple[str, str], object] = {}
     for side in (init.a, init.b):
         for bid in sorted(steps):
             if state.brigades[bid].side != side or bid not in seen:
@@ -188,26 +198,12 @@ def resolve(scenario, state, orders: dict, decider: Decider, chance):
             say(fire_line(v, set(state.memory.get(side, {}))), side, kind="fire", seen=told,
                 witnesses=(target_side,))
             state.gone += v.destroyed
-            for eid in v.must_retreat:
-                e = table.elements.get(eid)
-                if e is None:
-                    continue
-                retreated.add(e.brigade)
-                if v.flee:
-                    fled = flight.start_flight(table, e)
-                    say(T("%(element)s flees (artillery: out of the game)", element=eid) if fled
-                        else T("%(element)s flees", element=eid), target_side)
-                    if fled:
-                        state.gone.append(eid)
-                elif not melee.recoil(table, e, melee.RECOIL):
-                    dead = officers.destroy(table, eid)
-                    effectiveness.element_lost(table.brigades[e.brigade])
-                    state.gone.append(eid)
-                    say(joined(T("%(element)s cannot fall back 3\" and is destroyed", element=eid),
-                               T("; %(commanders)s killed or taken with it", commanders=terms(dead)) if dead else ""),
-                        target_side)
-                else:
-                    say(T("%(element)s falls back 3\"", element=eid), target_side)
+            if v.must_retreat:
+                retreats[(v.target_brigade, v.arm)] = v
+            surrender_at_zero()
+    for key in sorted(retreats):
+        fall_back(table, state, retreats[key], decider, say, retreated)
+    surrender_at_zero()
 
     settle(table, say)
     disorder.pull_apart(table, say, decider)  # D17: the disorganised break contact with each other
@@ -241,6 +237,7 @@ def resolve(scenario, state, orders: dict, decider: Decider, chance):
             if out.outcome != "ran":
                 state.gone.append(out.element)
             say(T("%(element)s flees: %(outcome)s", element=out.element, outcome=term(out.outcome)), side)
+        surrender_at_zero()
         for bid in sorted(steps):
             if state.brigades[bid].side != side or not table.brigade_elements(bid):
                 continue
@@ -285,16 +282,13 @@ def resolve(scenario, state, orders: dict, decider: Decider, chance):
             seen=redact(c.said(), init.b, state, scenario), witnesses=(init.b,))
 
     settle(table, say)
+    surrender_at_zero()
     reached_officers()
 
     # 6. brigade effectiveness
+    surrender_at_zero()
     for bid in sorted(state.brigades):
-        b = state.brigades[bid]
-        effectiveness.recover(b)
-        if not b.surrendered and effectiveness.current(b) <= 0 and table.brigade_elements(bid):
-            out = flight.surrender(table, bid)
-            say(T("%(brigade)s surrenders: its elements flee", brigade=term(b.name)), None, kind="surrender")
-            state.gone += [f.element for f in out]
+        effectiveness.recover(state.brigades[bid])
     for e in table.on_table():
         if not table.engaged(e):
             e.rounds = 0
@@ -305,6 +299,48 @@ def resolve(scenario, state, orders: dict, decider: Decider, chance):
     victory(scenario, state, table)
     state.turn = t + 1
     return state, events
+
+
+def fall_back(table, state, v, decider, say, retreated: set) -> None:
+    """«Если все элементы являются дезорганизованными, как минимум половина или все элементы должны отступить на 3"
+    (или если истощенные (spent), то бежать на 6")»: after both sides have fired, the group of volley ``v`` still
+    all disorganised retreats 3" (flees, when spent); which of its elements go, at least half, is its owner's
+    decision (``fire retreat``; by default all). The others stand, disorganised (DR3, DR4)."""
+    b = table.brigades[v.target_brigade]
+    group = [e for e in table.brigade_elements(b.id) if e.arm == v.arm and not e.fleeing]
+    if b.surrendered or not group or not all(e.disorganised for e in group):
+        return
+    flee = effectiveness.rating(b) == "spent"
+    options = tuple(e.id for e in group)
+    least = -(-len(options) // 2)
+    from pbem.core.decisions import Decision
+
+    said = T("%(brigade)s (%(arm)s) must fall back: which of its elements go (at least %(num)s, or all)?",
+             brigade=term(b.name), arm=term(v.arm), num=least)
+    going = decider.decide(Decision(b.side, "fire retreat", str(said), options, options, min=least,
+                                    max=len(options), said=said), given=None)
+    for eid in options:
+        e = table.elements.get(eid)
+        if e is None:
+            continue
+        if eid not in going:
+            say(T("%(element)s stands, disorganised", element=eid), b.side)
+            continue
+        retreated.add(e.brigade)
+        if flee:
+            fled = flight.start_flight(table, e)
+            say(T("%(element)s flees (artillery: out of the game)", element=eid) if fled
+                else T("%(element)s flees", element=eid), b.side)
+            if fled:
+                state.gone.append(eid)
+        elif not melee.recoil(table, e, melee.RECOIL):
+            dead = officers.destroy(table, eid)
+            effectiveness.element_lost(b)
+            state.gone.append(eid)
+            say(joined(T("%(element)s cannot fall back 3\" and is destroyed", element=eid),
+                       T("; %(commanders)s killed or taken with it", commanders=terms(dead)) if dead else ""), b.side)
+        else:
+            say(T("%(element)s falls back 3\"", element=eid), b.side)
 
 
 def leave_shaken(table, e, ex, say) -> None:
