@@ -269,6 +269,7 @@ def run_case(path) -> Outcome:
             flight.start_flight(table, e)
         f = flight.flee(table, e) if e.id in table.elements else flight.Fled(e.id, "removed")
         got["outcome"] = f.outcome
+        got["commanders_lost"] = f.commanders_lost
         out.lines.append(f"{f.element} {f.outcome}")
     elif kind == "rally":
         r = flight.rally(table, _el(table, action["element"], path), chance)

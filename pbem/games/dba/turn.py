@@ -236,7 +236,9 @@ def resolve(scenario, state, orders: dict, decider: Decider, chance):
             retreated.add(e.brigade)
             if out.outcome != "ran":
                 state.gone.append(out.element)
-            say(T("%(element)s flees: %(outcome)s", element=out.element, outcome=term(out.outcome)), side)
+            say(joined(T("%(element)s flees: %(outcome)s", element=out.element, outcome=term(out.outcome)),
+                       T("; %(commanders)s killed or taken with it", commanders=terms(out.commanders_lost))
+                       if out.commanders_lost else ""), side)
         surrender_at_zero()
         for bid in sorted(steps):
             if state.brigades[bid].side != side or not table.brigade_elements(bid):
