@@ -40,7 +40,7 @@ from pbem.lang import Text
 from pbem.paths import MAPS
 
 from . import disorder, effectiveness, fire, flight, melee, movement, officers, pips, sequence, sight
-from .elements import Element, inches
+from .elements import Brigade, Element, inches
 from .scenario import ScenarioError, load_scenario, scenario_from
 from .terrain import Feature, Line, Terrain
 
@@ -80,6 +80,10 @@ def _table(data: dict, path: Path):
     if meta.get("clear"):
         table.elements.clear()
     waiting = {k: v for k, v in sc.waiting.items()}
+    for spec in data.get("brigade", []):  # a new brigade is made before its elements are placed
+        if spec["id"] not in table.brigades and "side" in spec:
+            table.brigades[spec["id"]] = Brigade(spec["id"], spec.get("name", spec["id"]), spec["side"],
+                                                 spec.get("commander"))
     for spec in data.get("element", []):
         eid = spec["id"]
         e = table.elements.get(eid) or waiting.get(eid)
@@ -88,6 +92,9 @@ def _table(data: dict, path: Path):
             if base is not None:
                 e = Element(**{**base.__dict__})
             elif "troop" in spec and "brigade" in spec:
+                if spec["brigade"] not in table.brigades:
+                    raise CaseError(f"{path}: element {eid}: no brigade {spec['brigade']!r} (a new one is given by "
+                                    "[[brigade]] with its side)")
                 b = table.brigades[spec["brigade"]]
                 e = Element(eid, b.side, b.id, spec["troop"], 0, 0)
                 b.elements.append(eid)
