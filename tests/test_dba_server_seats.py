@@ -37,7 +37,10 @@ def test_the_default_keeps_one_seat_a_side_and_kriegsspiel_gives_one_seat_per_co
     assert {s.side for s in seats[:4]} == {"blue"} and {s.side for s in seats[4:]} == {"red"}
     assert seats[1].title == "Colonel Bleu (1st Blue brigade, Blue division)"
     game = kriegsspiel_game()
-    assert game.turn().seats == tuple(BLUE + RED)  # every living commander on the table writes
+    # the turn waits for the generals, who write to the commanders under them; the colonels, with no one under
+    # them, may write (their initiative orders) and are not waited for (issue 30)
+    assert game.turn().seats == ("blue-general", "red-general")
+    assert game.turn().others == tuple(s for s in BLUE + RED if not s.endswith("general"))
 
 
 def test_a_seat_writes_as_its_own_commander_only_and_a_refused_line_says_why():

@@ -73,7 +73,7 @@ class NapoleonicDBA:
     def turn(self, scenario, state) -> Turn:
         said = view.turn_said(scenario, state.turn)  # the turn's name, read in each reader's language
         if seats.kriegsspiel(state):
-            return Turn(seats.owing(scenario, state), str(said), said=said)
+            return Turn(seats.owing(scenario, state), str(said), others=seats.not_owing(scenario, state), said=said)
         return Turn(tuple(scenario.sides) if not state.over else (), str(said), said=said)
 
     def turn_label(self, scenario, n: int, *, lang: str = "en") -> str:

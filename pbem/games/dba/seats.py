@@ -86,12 +86,28 @@ def side_of(scenario, seat: str) -> str:
     return scenario.table.commanders[seat].side
 
 
-def owing(scenario, state) -> tuple[str, ...]:
-    """The seats that write for the next turn: every commander alive and on the table."""
+def writing(scenario, state) -> tuple[str, ...]:
+    """The seats that may write for the next turn: every commander alive and on the table."""
     if state.over:
         return ()
     return tuple(c.id for c in commanders_of(scenario)
                  if state.commanders[c.id].alive and state.commanders[c.id].present)
+
+
+def owing(scenario, state) -> tuple[str, ...]:
+    """The seats the next turn waits for (their FINAL, or the deadline): the commanders on the table with a
+    commander alive under them, to whom they write their dispatches. A brigade's commander with no one under him
+    has nothing he must write (his initiative order is his own choice): he may write, and is not waited for
+    (DS4)."""
+    alive = {c.id for c in state.commanders.values() if c.alive}
+    return tuple(s for s in writing(scenario, state)
+                 if any(c.superior == s and c.id in alive for c in state.commanders.values()))
+
+
+def not_owing(scenario, state) -> tuple[str, ...]:
+    """The seats that may write for the next turn without being waited for."""
+    owe = set(owing(scenario, state))
+    return tuple(s for s in writing(scenario, state) if s not in owe)
 
 
 def merged(scenario, orders: dict) -> dict:
