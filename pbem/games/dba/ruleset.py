@@ -114,7 +114,7 @@ class NapoleonicDBA:
         seats.look(scenario, state, delivered, played)
         told = seats.for_seats(scenario, state, events) + seats.report_events(scenario, state, delivered)
         for r in delivered:  # read: its news is in the recipient's memory and report, not kept twice
-            r.sightings, r.lines = [], []
+            r.sightings, r.lines, r.troops = [], [], []
         seats.send_reports(scenario, state, told, played)
         return state, told
 

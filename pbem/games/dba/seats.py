@@ -128,10 +128,31 @@ def look(scenario, state, delivered: list[Report] = (), turn: int | None = None)
     table = state.table(scenario)
     for r in delivered:
         state.memory[r.recipient] = merge(state.memory.get(r.recipient, {}), r.sightings)
+        state.troops[r.recipient] = merge(state.troops.get(r.recipient, {}), r.troops)
     for c in commanders_of(scenario):
         brigades, own = eyes(state, c.id)
         state.memory[c.id] = sight.update(state.memory.get(c.id, {}), table, c.side, scenario.settings.spotting,
                                           state.turn if turn is None else turn, brigades, own)
+    know_troops(scenario, state, state.turn if turn is None else turn, table)
+
+
+def know_troops(scenario, state, turn: int, table=None) -> None:
+    """DS7: each seat knows where its own troops are as it sees them: the elements of the brigade he leads, and the
+    other elements under his command that he or that brigade sees now, at their place on ``turn``; the rest as his
+    subordinates' reports last told him (merged by :func:`look`)."""
+    table = table or state.table(scenario)
+    for c in commanders_of(scenario):
+        brigades, chain = command(state, c.id)
+        mine, me = eyes(state, c.id)
+        known = dict(state.troops.get(c.id, {}))
+        present = state.commanders[c.id].alive and state.commanders[c.id].present
+        for e in table.on_table(c.side):
+            if e.brigade not in brigades:
+                continue
+            if e.brigade in mine or present and (turn == 0 or sight.sees_friend(table, e, scenario.settings.spotting,
+                                                                               mine, me)):
+                known[e.id] = sight.Sighting(e.id, e.brigade, e.troop, e.formation, e.x, e.y, e.facing, turn)
+        state.troops[c.id] = known
 
 
 def _where(state):
@@ -173,7 +194,8 @@ def send_reports(scenario, state, told: list[Event], turn: int) -> None:
             continue
         lines = [e.said if e.said is not None else e.text for e in told
                  if e.kind != "roll" and e.owner is not None and c.id in e.owners()]
-        state.reports.send(c.id, up.id, turn, where(c.id), state.memory.get(c.id, {}).values(), lines)
+        state.reports.send(c.id, up.id, turn, where(c.id), state.memory.get(c.id, {}).values(), lines,
+                           state.troops.get(c.id, {}).values())
 
 
 def _words(text: str) -> set[str]:
