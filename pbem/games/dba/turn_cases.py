@@ -1,6 +1,7 @@
 """Adjudication cases that play whole turns (``[action] kind = "turns"``): written orders, couriers and their
 delay dice, the initiative roll and tests, PIPs, fire, movement and melee, several turns in a row, each turn's
-every die given by the case (docs/cases.md, "DBA: cases that play turns").
+every die given by the case (docs/cases.md, "Napoleonic DBA's cases that play turns"). The game is the
+two-seat one (a seat a side).
 
     [action]
     kind = "turns"
@@ -17,6 +18,7 @@ every die given by the case (docs/cases.md, "DBA: cases that play turns").
     absent = ["re-forms"]                       # in no line of the turn
     in_force = { red-1 = "HOLD, waiting" }      # the brigade's order line of the turn contains it
     pending = "disorganised"                    # the turn stopped at a decision of this kind ("ask me")
+    refused = "did you mean MOVE TO?"           # a seat's orders refused, the answer containing this
     decisions = [["disorganised", "red", ["red-1-2"]]]   # decisions put (kind, side, answer), in order
     [[turn.expect.element]]                     # as a one-rule case's [[expect.element]]
     [turn.expect.brigade] red-1 = { bef = 5 }   # as a one-rule case's [expect.brigade]
