@@ -148,7 +148,8 @@ def test_a_kriegsspiel_game_made_on_the_new_game_page_played_on_the_web(web):
     assert "Kriegsspiel" in page and service.game(game_id).ruleset.name == "dba"
     game = service.game(game_id)
     assert game.options["command"] == "kriegsspiel"
-    assert set(game.turn().seats) == set(BLUE) | {"red-general", "red-1", "red-2", "red-3"}
+    assert set(game.turn().seats) == {"blue-general", "red-general"}  # those with commanders under them
+    assert set(game.turn().others) == set(BLUE[1:]) | {"red-1", "red-2", "red-3"}
 
     # a brigade's seat writes for its own commander only: a dispatch as his general is refused, saying why
     own = browser.get(f"/games/{game_id}?side=blue-1")

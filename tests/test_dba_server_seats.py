@@ -37,7 +37,10 @@ def test_the_default_keeps_one_seat_a_side_and_kriegsspiel_gives_one_seat_per_co
     assert {s.side for s in seats[:4]} == {"blue"} and {s.side for s in seats[4:]} == {"red"}
     assert seats[1].title == "Colonel Bleu (1st Blue brigade, Blue division)"
     game = kriegsspiel_game()
-    assert game.turn().seats == tuple(BLUE + RED)  # every living commander on the table writes
+    # the turn waits for the generals, who write to the commanders under them; the colonels, with no one under
+    # them, may write (their initiative orders) and are not waited for (issue 30)
+    assert game.turn().seats == ("blue-general", "red-general")
+    assert game.turn().others == tuple(s for s in BLUE + RED if not s.endswith("general"))
 
 
 def test_a_seat_writes_as_its_own_commander_only_and_a_refused_line_says_why():
@@ -275,3 +278,37 @@ def test_a_moderated_kriegsspiel_game_made_on_the_form_and_its_commanders_seats_
         assert site.service.info(game_id)["settings"]["ask"] == ["unit moves"]
     finally:
         site.store.close()
+
+
+def test_a_general_knows_where_his_troops_are_only_by_his_own_eyes_and_their_reports():
+    """Issue 30 §2 (DS7): a kriegsspiel general's view places the elements under him that he does not see now
+    where the last report brought to him placed them (with that report's turn), never where they are now; and it
+    gives a brigade he does not lead the order he last wrote to it, not the order in force or its history."""
+    import dataclasses
+
+    from pbem.games.dba.elements import inches
+
+    near = dataclasses.replace(MEETING, settings=dataclasses.replace(MEETING.settings, spotting=inches(6)))
+    bots = {s.id: RULES.bots()["bot"] for s in RULES.seats(near, KRIEG)}
+    game = play_game(RULES, near, 4, bots, check=True, options=KRIEG, days=6)
+    stale = 0
+    for day, result in enumerate(game.days):
+        state = result.after
+        gen = state.commanders["blue-general"]
+        table = state.table(near)
+        view = RULES.view(near, state, "blue-general")
+        for e in view["elements"]:
+            real = state.elements.get(e["id"])
+            if "reported" not in e:  # given where it is now: he sees it now
+                assert real is not None and (e["x"], e["y"]) == (real.x, real.y)
+                assert table.sees(gen, real, near.settings.spotting), (day, e["id"])
+                continue
+            assert e["reported"] < state.turn - 1  # an earlier turn's news
+            then = game.days[e["reported"] - 1].after.elements[e["id"]] if e["reported"] else \
+                near.table.elements[e["id"]]
+            assert (e["x"], e["y"]) == (then.x, then.y)  # where it stood when reported, not where it stands now
+            stale += real is not None and (real.x, real.y) != (then.x, then.y)
+        sent = {c.order.text for c in state.post.couriers if c.sender == "blue-general"}
+        for b in view["brigades"]:
+            assert b["history"] == [] and (b["order"] == "" or b["order"] in sent)
+    assert stale, "no element was ever shown at a stale place: the test saw nothing hidden"

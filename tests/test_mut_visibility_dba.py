@@ -76,6 +76,8 @@ def position(mode="kriegsspiel"):
     orders.pending = [Pending(cobalt, 2, 2, 2, 4), Pending(cobalt, 3, 1, 2, 5)]
     orders.history = [f"line {n}" for n in range(6)]
     state.brigades["blue-2"].bef_permanent, state.brigades["blue-2"].bef_temporary = 2, 1
+    if mode == "kriegsspiel":
+        seats.know_troops(MEETING, state, 2)  # each seat looks at its own troops at the end of turn 2 (DS7)
     return state
 
 
@@ -116,7 +118,8 @@ RED = [brigade("red-1", "1st Red brigade", "red", [380, 296], 4),
        brigade("red-3", "Red cavalry brigade", "red", [420, 360], 4)]
 RED_3_1 = sighting("red-3-1", "red-3", "cuirassiers", "line", 300, 400, 2)
 RED_1_2 = sighting("red-1-2", "red-1", "infantry", "line", 420, 272, 1)
-KRIEG_OWING = ["blue-general", "blue-1", "blue-2", "blue-3", "red-general", "red-1", "red-2", "red-3"]
+SEATS = ["blue-general", "blue-1", "blue-2", "blue-3", "red-general", "red-1", "red-2", "red-3"]
+KRIEG_OWING = ["blue-general", "red-general"]  # the turn waits for those with commanders under them (DS4)
 DISPATCH_1 = "dispatch 1, General Azur to Colonel Cobalt, sent turn 1: delivered on turn 2"
 DISPATCH_2 = "dispatch 2, General Azur to Colonel Bleu, sent turn 2: on the road (3.5\" ridden)"
 DISPATCH_3 = "dispatch 3, General Carmin to Colonel Rouge, sent turn 2: delivered on turn 3"
@@ -154,13 +157,34 @@ def test_dba_a_brigades_seat_reads_the_dispatches_delivered_to_it_and_its_own_re
     assert red["enemy"] == elements(state, "blue-1-1", "blue-1-2", "blue-1-3", "blue-1-4")
 
 
+def deployed(eid) -> dict:
+    """An element as its general knows it from the deployment (turn 0), no report having placed it since (DS7)."""
+    e = MEETING.table.elements[eid]
+    return {"id": eid, "brigade": e.brigade, "side": "blue", "troop": e.troop, "formation": e.formation, "x": e.x,
+            "y": e.y, "facing": e.facing, "disorganised": False, "shaken": False, "fleeing": False, "reported": 0}
+
+
+def known_brigade(b: dict, order: str, at, turn: int) -> dict:
+    """A brigade under the general that he does not lead, as he knows it (DS7): the order he last wrote to it."""
+    return {**b, "order": order, "step": 0 if order else None, "waiting": 0, "history": [], "at": at,
+            "reported": turn}
+
+
 def test_dba_the_general_sees_his_division_but_only_what_his_own_eyes_see():
     state = position()
+    # General Azur at (24, 4) sees, within 24", the 2nd brigade (about 18" off) and the cavalry (about 20"); the
+    # 1st brigade, 30" off, he knows only where it deployed: no report has placed it (Bleu's carried no troops)
+    mine = commanders(state, "blue-1", "blue-2", "blue-3", "blue-general")
+    for c, at in zip(mine, [(50, 280), (50, 200), (50, 90)]):  # Bleu's report left (5, 28); the others' none came
+        c["x"], c["y"] = at
+    first = [deployed(f"blue-1-{n}") for n in range(1, 5)]
     assert view.view(MEETING, state, "blue-general") == facts(
         "blue-general", "blue", "blue-general", KRIEG_OWING, dispatches=[],
-        elements=side_elements(state, "blue"), enemy=elements(state, "red-2-4"), last_known=[RED_1_2],
-        brigades=[BLUE_1, BLUE_2, BLUE_3], commanders=commanders(state, "blue-1", "blue-2", "blue-3", "blue-general"),
-        couriers=[DISPATCH_1, DISPATCH_2, REPORT_1])  # the reports still riding or lost are not his yet
+        elements=elements(state, *[f"blue-{b}-{n}" for b in (2, 3) for n in range(1, 5)]) + first,
+        enemy=elements(state, "red-2-4"), last_known=[RED_1_2],
+        brigades=[known_brigade(BLUE_1, TO_BLEU, [60, 280], 0), known_brigade(BLUE_2, TO_COBALT, [60, 46], 2),
+                  known_brigade({**BLUE_3}, "", [60, 120], 2)],
+        commanders=mine, couriers=[DISPATCH_1, DISPATCH_2, REPORT_1])  # the reports riding or lost are not his yet
 
 
 def test_dba_one_seat_a_side_sees_all_its_troops_see_and_its_sides_post():
@@ -232,7 +256,7 @@ def test_dba_the_way_of_playing_is_read_from_the_options_or_the_state():
 
 
 def test_dba_the_seats_are_the_commanders_side_by_side_the_highest_first():
-    assert [c.id for c in seats.commanders_of(MEETING)] == KRIEG_OWING
+    assert [c.id for c in seats.commanders_of(MEETING)] == SEATS
 
     def officer(cid, side, level):
         return SimpleNamespace(id=cid, side=side, level=level)
@@ -280,9 +304,14 @@ def test_dba_every_living_commander_on_the_table_writes_and_nobody_once_the_game
     state = position()
     state.commanders["blue-3"].alive = False
     state.commanders["red-2"].present = False  # still to arrive
-    assert seats.owing(MEETING, state) == ("blue-general", "blue-1", "blue-2", "red-general", "red-1", "red-3")
+    assert seats.writing(MEETING, state) == ("blue-general", "blue-1", "blue-2", "red-general", "red-1", "red-3")
+    # the turn waits for the generals only: the colonels have no one under them to write to (issue 30, DS4)
+    assert seats.owing(MEETING, state) == ("blue-general", "red-general")
+    assert seats.not_owing(MEETING, state) == ("blue-1", "blue-2", "red-1", "red-3")
+    state.commanders["blue-1"].alive = state.commanders["blue-2"].alive = False
+    assert seats.owing(MEETING, state) == ("red-general",)  # Azur has no one left under him
     state.over = True
-    assert seats.owing(MEETING, state) == ()
+    assert seats.owing(MEETING, state) == () and seats.writing(MEETING, state) == ()
 
 
 def test_dba_the_seats_orders_are_gathered_by_side_in_seat_order():
@@ -558,7 +587,9 @@ def test_dba_a_bot_in_a_kriegsspiel_seat_writes_only_its_commanders_dispatches()
     calls.clear()
     assert write(MEETING, seen | {"owing": ["blue-1"]}, 7) == "" and calls == []  # he owes nothing
     assert write(MEETING, seen | {"over": True}, 7) == "" and calls == []
-    assert write(MEETING, view.view(MEETING, state, "blue-2"), 7) == "\n"  # nothing of his in the side's orders
+    assert write(MEETING, view.view(MEETING, state, "blue-2"), 7) == ""  # a colonel is not waited for (DS4)
+    owing = view.view(MEETING, state, "blue-2") | {"owing": ["blue-2"]}
+    assert write(MEETING, owing, 7) == "\n"  # nothing of his in the side's orders
 
 
 class Recorder:
@@ -631,6 +662,7 @@ def test_dba_a_brigade_without_orders_or_troops_on_the_table():
 def test_dba_a_commander_knows_nothing_of_a_dispatch_delivered_to_a_commander_under_him():
     state = position()
     state.commanders["blue-3"].superior = "blue-1"  # the cavalry under the 1st brigade's colonel
+    seats.know_troops(MEETING, state, 2)  # and he has looked at it (16" off: he sees it)
     state.post.send(order("blue-general", "FROM General Azur TO Colonel Indigo\nHOLD"), 2, (240, 40))
     state.post.deliver(state.post.couriers[3], 3)
     indigo = "dispatch 4, General Azur to Colonel Indigo, sent turn 2: delivered on turn 3"

@@ -10,6 +10,9 @@ must hold afterwards (tests/cases/dba/*.toml; run by tests/test_dba_table_cases.
     [[element]] id = "x"; brigade = "red-1"; troop = "cuirassiers"; at = [..]     # a new one (new id)
     [[commander]] id = "red-1"; at = [..]; alive = true
     [[feature]] kind = "woods"; points = [[..], ..]                                # extra ground
+    [[road]] name = "the lane"; points = [[..], ..]                                # an extra road
+    [[brigade]] id = "red-1"; quality = "veteran"  # its quality; its starting BEF counted from what stands
+    [[brigade]] id = "red-9"; side = "red"; name = "..."; commander = "red-1"     # a new brigade
     [bef] red-1 = { temporary = 2, permanent = 4 }                                 # losses so far
     [answers] 0 = ["red-1-3"]              # decisions answered (by their index)
     [action] kind = "fire"; shooters = [..]; target = "blue-2"; arm = "infantry"
@@ -18,8 +21,9 @@ must hold afterwards (tests/cases/dba/*.toml; run by tests/test_dba_table_cases.
 
 Lengths in a case are inches, as on the table (a path's ``length``, where an element ``reached``). Action kinds: fire, result (rows = [[value, die, "D"]...]), weapon (rows = [[weapon, inches, value]]), melee,
 melee phase (first = the side whose elements lead; attacking = the brigades ordered to ATTACK), pips, units, cost,
-move, allowance, path, sight, flee, rally, surrender, effectiveness, evade, initiative, staff,
-scenario (an inline scenario text that must be refused or accepted).
+move, allowance, path, sight, flee, rally, surrender, effectiveness, evade (``rode``: the inches he rode off),
+initiative, scenario (an inline scenario text that must be refused or accepted), and turns (whole turns played with
+written orders, every die given: turn_cases.py).
 """
 
 from __future__ import annotations
@@ -36,9 +40,9 @@ from pbem.lang import Text
 from pbem.paths import MAPS
 
 from . import disorder, effectiveness, fire, flight, melee, movement, officers, pips, sequence, sight
-from .elements import Element, inches
+from .elements import Brigade, Element, inches
 from .scenario import ScenarioError, load_scenario, scenario_from
-from .terrain import Feature, Terrain
+from .terrain import Feature, Line, Terrain
 
 
 class CaseError(ValueError):
@@ -76,6 +80,10 @@ def _table(data: dict, path: Path):
     if meta.get("clear"):
         table.elements.clear()
     waiting = {k: v for k, v in sc.waiting.items()}
+    for spec in data.get("brigade", []):  # a new brigade is made before its elements are placed
+        if spec["id"] not in table.brigades and "side" in spec:
+            table.brigades[spec["id"]] = Brigade(spec["id"], spec.get("name", spec["id"]), spec["side"],
+                                                 spec.get("commander"))
     for spec in data.get("element", []):
         eid = spec["id"]
         e = table.elements.get(eid) or waiting.get(eid)
@@ -84,6 +92,9 @@ def _table(data: dict, path: Path):
             if base is not None:
                 e = Element(**{**base.__dict__})
             elif "troop" in spec and "brigade" in spec:
+                if spec["brigade"] not in table.brigades:
+                    raise CaseError(f"{path}: element {eid}: no brigade {spec['brigade']!r} (a new one is given by "
+                                    "[[brigade]] with its side)")
                 b = table.brigades[spec["brigade"]]
                 e = Element(eid, b.side, b.id, spec["troop"], 0, 0)
                 b.elements.append(eid)
@@ -110,11 +121,18 @@ def _table(data: dict, path: Path):
                 setattr(c, k, spec[k])
     extra = [Feature(f["kind"], f.get("name", ""), Polygon([(inches(x), inches(y)) for x, y in f["points"]]),
                      int(f.get("level", 1 if f["kind"] == "hill" else 0))) for f in data.get("feature", [])]
-    if extra or meta.get("bare"):
+    roads = [Line("road", r.get("name", ""), LineString([(inches(x), inches(y)) for x, y in r["points"]]))
+             for r in data.get("road", [])]
+    if extra or roads or meta.get("bare"):
         old = table.terrain
         keep = [] if meta.get("bare") else old.features
-        table.terrain = Terrain(keep + extra, [] if meta.get("bare") else old.roads,
+        table.terrain = Terrain(keep + extra, ([] if meta.get("bare") else old.roads) + roads,
                                 [] if meta.get("bare") else old.streams)
+    if data.get("brigade"):
+        from .turn_cases import brigade
+
+        for spec in data["brigade"]:
+            brigade(table, spec, path)
     for bid, losses in data.get("bef", {}).items():
         b = table.brigades[bid]
         b.bef_temporary = int(losses.get("temporary", 0))
@@ -172,6 +190,11 @@ def run_case(path) -> Outcome:
         return out
 
     sc, table = _table(data, path)
+    if kind == "turns":
+        from .turn_cases import run_turns
+
+        run_turns(data, sc, table, out, path)
+        return out
     spotting = inches(action["spotting"]) if "spotting" in action else sc.settings.spotting
     if kind == "fire":
         shooters = [_el(table, i, path) for i in action["shooters"]]
@@ -253,6 +276,7 @@ def run_case(path) -> Outcome:
             flight.start_flight(table, e)
         f = flight.flee(table, e) if e.id in table.elements else flight.Fled(e.id, "removed")
         got["outcome"] = f.outcome
+        got["commanders_lost"] = f.commanders_lost
         out.lines.append(f"{f.element} {f.outcome}")
     elif kind == "rally":
         r = flight.rally(table, _el(table, action["element"], path), chance)
@@ -296,7 +320,9 @@ def run_case(path) -> Outcome:
                 table.in_contact(e, o) for o in table.brigade_elements(e.brigade) if o.id != e.id))
     elif kind == "evade":
         c = table.commanders[action["commander"]]
+        was = c.point
         r = officers.evade(table, c, decider, bool(action.get("second", False)))
+        got["rode"] = round(was.distance(c.point) / 10, 1)
         got["ways"] = list(officers.evasion_ways(table, c)) if r.outcome == "evaded" else []
         got.update(outcome=r.outcome, alive=c.alive, bef=effectiveness.current(table.brigades[c.brigade])
                    if c.brigade else None, at=[round(c.x / 10, 1), round(c.y / 10, 1)])
@@ -304,32 +330,46 @@ def run_case(path) -> Outcome:
         raise CaseError(f"{path}: unknown action kind {kind!r}")
 
     _compare(out, expect, got)
-    for spec in expect.get("element", []):
-        eid = spec["id"]
-        e = table.elements.get(eid)
-        if spec.get("gone"):
-            if e is not None:
-                out.failures.append(f"{eid} should be off the table; it is at ({e.x / 10}, {e.y / 10})")
-            continue
-        if e is None:
-            out.failures.append(f"{eid} is off the table")
-            continue
-        if "at" in spec and (abs(e.x - inches(spec["at"][0])) > 1 or abs(e.y - inches(spec["at"][1])) > 1):
-            out.failures.append(f"{eid} at ({e.x / 10}, {e.y / 10}), expected {spec['at']}")
-        for k in ("facing", "fleeing", "disorganised", "shaken", "pursuing", "formation"):
-            if k in spec and getattr(e, k) != spec[k]:
-                out.failures.append(f"{eid} {k} = {getattr(e, k)!r}, expected {spec[k]!r}")
-    for bid, want in expect.get("brigade", {}).items():
-        b = table.brigades[bid]
-        if "bef" in want and effectiveness.current(b) != want["bef"]:
-            out.failures.append(f"{bid} BEF {effectiveness.current(b)}, expected {want['bef']}")
-        if "rating" in want and effectiveness.rating(b) != want["rating"]:
-            out.failures.append(f"{bid} rating {effectiveness.rating(b)}, expected {want['rating']}")
+    check_elements(out, expect.get("element", []), table)
+    check_brigades(out, expect.get("brigade", {}), table)
     if "dice_used" in expect and len(chance.rolls) != expect["dice_used"]:
         out.failures.append(f"{len(chance.rolls)} dice rolled, expected {expect['dice_used']}")
     out.rolls = chance.rolls
     out.decisions = list(decider.records)
     return out
+
+
+def check_elements(out: Outcome, specs: list, table, where: str = "") -> None:
+    """The ``[[expect.element]]`` tables against the table: where each element stands, its state, or gone."""
+    for spec in specs:
+        eid = spec["id"]
+        e = table.elements.get(eid)
+        if spec.get("gone"):
+            if e is not None:
+                out.failures.append(f"{where}{eid} should be off the table; it is at ({e.x / 10}, {e.y / 10})")
+            continue
+        if e is None:
+            out.failures.append(f"{where}{eid} is off the table")
+            continue
+        if "at" in spec and (abs(e.x - inches(spec["at"][0])) > 1 or abs(e.y - inches(spec["at"][1])) > 1):
+            out.failures.append(f"{where}{eid} at ({e.x / 10}, {e.y / 10}), expected {spec['at']}")
+        for k in ("facing", "fleeing", "disorganised", "shaken", "pursuing", "formation", "moved"):
+            if k in spec and getattr(e, k) != spec[k]:
+                out.failures.append(f"{where}{eid} {k} = {getattr(e, k)!r}, expected {spec[k]!r}")
+
+
+def check_brigades(out: Outcome, specs: dict, table, where: str = "") -> None:
+    """The ``[expect.brigade]`` table against the table: each brigade's BEF, rating, start, surrender."""
+    for bid, want in specs.items():
+        b = table.brigades[bid]
+        if "bef" in want and effectiveness.current(b) != want["bef"]:
+            out.failures.append(f"{where}{bid} BEF {effectiveness.current(b)}, expected {want['bef']}")
+        if "rating" in want and effectiveness.rating(b) != want["rating"]:
+            out.failures.append(f"{where}{bid} rating {effectiveness.rating(b)}, expected {want['rating']}")
+        if "start" in want and b.bef_start != want["start"]:
+            out.failures.append(f"{where}{bid} starting BEF {b.bef_start}, expected {want['start']}")
+        if "surrendered" in want and b.surrendered != want["surrendered"]:
+            out.failures.append(f"{where}{bid} surrendered = {b.surrendered}, expected {want['surrendered']}")
 
 
 def _compare(out: Outcome, expect: dict, got: dict) -> None:

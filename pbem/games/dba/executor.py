@@ -279,6 +279,9 @@ class Executor:
                     continue
                 if change and change in formations_for(e.troop) and e.formation != change:
                     self.reform(e, change)
+                    if change == "dismounted" and e.formation == change:  # «спешиться вместо перемещения» (DR6)
+                        self.say(T("%(element)s dismounts instead of moving", element=e.id), b.side)
+                        continue
                 if goal is not None:
                     if self.move_element(e, goal, centre, b.side):
                         moved.append(eid)

@@ -188,6 +188,7 @@ class Volley:
     must_retreat: list[str] = field(default_factory=list)
     flee: bool = False      # the group is spent: it flees 6" instead of retreating 3"
     commanders_lost: list[str] = field(default_factory=list)   # sheltered by an element destroyed
+    ignored: list[str] = field(default_factory=list)   # out of the enemy's fire and reach: not disorganised (DR7)
 
     def line(self) -> str:
         who = ", ".join(f"{s.shooter} {s.value}{' (doubled)' if s.doubled else ''}" for s in self.shots if s.value)
@@ -220,6 +221,8 @@ def volley(table: Table, shooters: list[Element], target_brigade: str, arm: str,
     v.base = sum(s.value for s in shots)
     state = effectiveness.rating(own)
     v.value = v.base * 3 // 4 if state == "tired" else v.base // 2 if state == "spent" else v.base
+    if state == "broken":  # «бригада сдается и все её элементы бегут»: a brigade at 0 fires no more (DR5)
+        v.value = 0
     if v.value <= 0:
         v.result = "NE"
         return v
@@ -245,6 +248,22 @@ def _nearest_first(table: Table, group: list[Element], shots: list[Shot]) -> lis
     def key(t):
         return (min((t.shape.distance(s.shape) for s in shooters), default=0), t.id)
     return sorted(group, key=key)
+
+
+def out_of_harm(table: Table, t: Element) -> bool:
+    """«Элементы, по которым не может вестись вражеский огонь И которые не находятся (и не могут) в контакте с
+    противником, игнорируют дезорганизованность» (DR7): no enemy element may fire at ``t`` from where it stands
+    (its weapon, zone and reach), none touches it, and none stands within its own longest move of it."""
+    if table.engaged(t):
+        return False
+    for o in table.enemies_of(t):
+        if o.fleeing:
+            continue
+        if o.arms is not None and shot(table, o, [t]).value > 0:
+            return False
+        if Table.distance(o, t) <= max(o.type.move, o.type.move_column):
+            return False
+    return True
 
 
 def apply_result(table: Table, v: Volley, group: list[Element], decider: Decider) -> None:
@@ -278,6 +297,9 @@ def apply_result(table: Table, v: Volley, group: list[Element], decider: Decider
         if v.result != "NE":
             effectiveness.disordered(target_b)  # D, D -1, D -2: one D result (D28)
     for t in struck:
+        if out_of_harm(table, t):
+            v.ignored.append(t.id)
+            continue
         if t.formation == "square" or table.terrain.in_fieldworks(t.shape):
             t.shaken = True
             v.shaken.append(t.id)

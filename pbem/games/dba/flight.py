@@ -15,11 +15,11 @@ rally rating (dashing +1, ordinary and cautious 0, timid −1).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from pbem.core.chance import Chance
 
-from . import effectiveness
+from . import effectiveness, officers
 from .elements import Element, inches
 from .melee import slide, step_back, turn_about
 from .table import Table
@@ -34,6 +34,7 @@ class Fled:
     outcome: str      # "ran", "fled the table", "taken", "removed" (artillery)
     x: int = 0
     y: int = 0
+    commanders_lost: list[str] = field(default_factory=list)  # who touched it when it was taken (DR8)
 
 
 def start_flight(table: Table, e: Element) -> Fled | None:
@@ -60,10 +61,10 @@ def flee(table: Table, e: Element) -> Fled:
         effectiveness.element_lost(table.brigades[e.brigade])
         return Fled(e.id, "fled the table", x, y)
     ok = slide(table, e, run)
-    if not ok:
-        table.remove(e.id)
+    if not ok:  # taken: a commander touching it is taken with it, as with an element destroyed (DR8)
+        dead = officers.destroy(table, e.id)
         effectiveness.element_lost(table.brigades[e.brigade])
-        return Fled(e.id, "taken")
+        return Fled(e.id, "taken", commanders_lost=dead)
     return Fled(e.id, "ran", e.x, e.y)
 
 

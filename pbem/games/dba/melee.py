@@ -324,6 +324,9 @@ def pursue(table: Table, cav: Element, beaten: Element, c: Combat) -> str:
             return T("%(element)s pursues %(other)s %(inches)s\" but cannot reach it", element=cav.id, other=beaten.id,
                      inches=in_inches(go))
         return T("%(element)s pursues %(other)s and stays in contact", element=cav.id, other=beaten.id)
+    # its enemy destroyed, the contact is over: whatever it runs into is a new combat contact, whose first round
+    # is a first round again (lancers' +4, «в первый раунд боевого контакта»; DR9)
+    cav.rounds = 0
     ahead = LineString([(cav.x, cav.y), step_back(cav, -PURSUIT)])
     lane = ahead.buffer(cav.frontage / 2, cap_style="flat")
     hit = sorted((o for o in table.on_table() if o.id != cav.id and lane.intersects(o.shape)),

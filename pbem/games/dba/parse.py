@@ -24,7 +24,7 @@ from .command import why_no_initiative
 from .elements import formations_for, inches
 from .names import Names
 from .orders import Event, Order, Orders, Ref, Step, Target
-from .words import (CLOCK, CONDITIONS, DISTANCE, EVENT_VERBS, HEAD_FIELDS, HEAD_WORDS, NUMBER, PHRASES, UNIT_WORDS,
+from .words import (NOT_THE_BOOKS, CLOCK, CONDITIONS, DISTANCE, EVENT_VERBS, HEAD_FIELDS, HEAD_WORDS, NUMBER, PHRASES, UNIT_WORDS,
                     VERB_KEYS, Word, fold_word, lex, lexicon)
 
 MAX_PROBLEMS = 100
@@ -677,8 +677,17 @@ def parse_orders(text: str, names: Names, side: str, turn: int | None = None, wr
                                     "FROM <commander> [AT <place>] TO <commander> [TURN <n>], or INITIATIVE "
                                     "<commander>, on the line before the steps"))
             continue
+        stepwords = lex(line, words)
+        foreign = [w for w in stepwords if w.key and " ".join(w.text.upper().split()) in NOT_THE_BOOKS]
+        if foreign:
+            w = foreign[0]
+            book = NOT_THE_BOOKS[" ".join(w.text.upper().split())]
+            problems.append(Problem(number, w.column, f"{w.text!r} is not a word of the rule book's orders (did you "
+                                    f"mean {book}?)", w.text, f"the book's word {book}"))
+            block.bad = block.stepped = True
+            continue
         try:
-            steps = reader.steps(number, lex(line, words))
+            steps = reader.steps(number, stepwords)
         except Abort:
             block.bad = block.stepped = True
             continue

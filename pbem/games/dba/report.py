@@ -82,7 +82,8 @@ def build_report(game, day, seat, *, deadline=None, game_label="", game_id="", s
     doc.add(Table([t.gettext("element"), t.gettext("troop"), t.gettext("formation"), t.gettext("at"),
                    t.gettext("state")],
                   [[e["id"], _troop(e["troop"], t), t.say(term(e["formation"])), _at(e["x"], e["y"], t),
-                    ", ".join(t.say(term(k)) for k in ("disorganised", "shaken", "fleeing") if e[k])
+                    t.gettext("as reported on turn %(turn)s", turn=e["reported"]) if e.get("reported") is not None
+                    else ", ".join(t.say(term(k)) for k in ("disorganised", "shaken", "fleeing") if e[k])
                     or t.gettext("good")]
                    for e in view["elements"]]))
     if view["enemy"] or view["last_known"]:
@@ -114,8 +115,11 @@ def _order_in_force(game, day, b: dict, t: Tongue) -> str:
     line = (b["order"].splitlines()[1:] or ["HOLD"])[0]
     if t.lang == "en":
         return line
-    bo = game.days[day].after.commands.get(b["id"])
+    after = game.days[day].after
+    bo = after.commands.get(b["id"])
     order = bo.current.order if bo is not None and bo.current is not None else None
+    if order is None or order.text != b["order"]:  # a kriegsspiel general's: the dispatch he last wrote (DS7)
+        order = next((c.order for c in reversed(after.post.couriers) if c.order.text == b["order"]), None)
     if order is None or order.text != b["order"] or not order.steps:
         return line
     return t.say(order.steps[0].said)

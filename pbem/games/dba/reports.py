@@ -42,6 +42,7 @@ class Report:
     status: str = RIDING
     delivered: int | None = None
     ridden: int = 0
+    troops: list[Sighting] = field(default_factory=list)  # his own side's elements as he knew them (issue 30)
 
     def text(self, names: dict[str, str]) -> str:
         """One line for a report's list of couriers (``names``: commander id -> name)."""
@@ -69,7 +70,7 @@ class Report:
         return {"seq": self.seq, "sender": self.sender, "recipient": self.recipient, "sent": self.sent,
                 "x": self.x, "y": self.y, "sightings": [s.to_dict() for s in self.sightings],
                 "lines": list(self.lines), "status": self.status, "delivered": self.delivered,
-                "ridden": self.ridden}
+                "ridden": self.ridden, "troops": [s.to_dict() for s in self.troops]}
 
 
 @dataclass
@@ -78,11 +79,14 @@ class Reports:
 
     reports: list[Report] = field(default_factory=list)
 
-    def send(self, sender: str, recipient: str, turn: int, start: tuple[int, int], sightings, lines) -> Report:
-        """A report sets out; ``lines``: Texts (kept as their data) or plain strings."""
+    def send(self, sender: str, recipient: str, turn: int, start: tuple[int, int], sightings, lines,
+             troops=()) -> Report:
+        """A report sets out; ``lines``: Texts (kept as their data) or plain strings; ``troops``: the sender's own
+        side's elements as he knows them (his own seen, his subordinates' as reported), for his superior."""
         report = Report(len(self.reports) + 1, sender, recipient, turn, int(start[0]), int(start[1]),
                         sorted(sightings, key=lambda s: s.element),
-                        [line.to_dict() if isinstance(line, Text) else line for line in lines])
+                        [line.to_dict() if isinstance(line, Text) else line for line in lines],
+                        troops=sorted(troops, key=lambda s: s.element))
         self.reports.append(report)
         return report
 

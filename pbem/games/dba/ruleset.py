@@ -32,6 +32,7 @@ class NapoleonicDBA:
         "path": N_("an element's move along the path the executor found"),
         "fire losses": N_("which enemy elements a D -1 or D -2 destroys"),
         "disorganised": N_("which of your elements a 1/2 D disorganises"),
+        "fire retreat": N_("which of your disorganised elements fall back after fire (at least half; by default all)"),
         "hold or recoil": N_("whether a beaten square or element in field works stays or recoils"),
         "initiative": N_("whether to be player A or B when you win the initiative"),
         "rally": N_("whether a brigade's commander rides to rally a fleeing element"),
@@ -73,7 +74,7 @@ class NapoleonicDBA:
     def turn(self, scenario, state) -> Turn:
         said = view.turn_said(scenario, state.turn)  # the turn's name, read in each reader's language
         if seats.kriegsspiel(state):
-            return Turn(seats.owing(scenario, state), str(said), said=said)
+            return Turn(seats.owing(scenario, state), str(said), others=seats.not_owing(scenario, state), said=said)
         return Turn(tuple(scenario.sides) if not state.over else (), str(said), said=said)
 
     def turn_label(self, scenario, n: int, *, lang: str = "en") -> str:
@@ -114,7 +115,7 @@ class NapoleonicDBA:
         seats.look(scenario, state, delivered, played)
         told = seats.for_seats(scenario, state, events) + seats.report_events(scenario, state, delivered)
         for r in delivered:  # read: its news is in the recipient's memory and report, not kept twice
-            r.sightings, r.lines = [], []
+            r.sightings, r.lines, r.troops = [], [], []
         seats.send_reports(scenario, state, told, played)
         return state, told
 

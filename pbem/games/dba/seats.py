@@ -86,12 +86,28 @@ def side_of(scenario, seat: str) -> str:
     return scenario.table.commanders[seat].side
 
 
-def owing(scenario, state) -> tuple[str, ...]:
-    """The seats that write for the next turn: every commander alive and on the table."""
+def writing(scenario, state) -> tuple[str, ...]:
+    """The seats that may write for the next turn: every commander alive and on the table."""
     if state.over:
         return ()
     return tuple(c.id for c in commanders_of(scenario)
                  if state.commanders[c.id].alive and state.commanders[c.id].present)
+
+
+def owing(scenario, state) -> tuple[str, ...]:
+    """The seats the next turn waits for (their FINAL, or the deadline): the commanders on the table with a
+    commander alive under them, to whom they write their dispatches. A brigade's commander with no one under him
+    has nothing he must write (his initiative order is his own choice): he may write, and is not waited for
+    (DS4)."""
+    alive = {c.id for c in state.commanders.values() if c.alive}
+    return tuple(s for s in writing(scenario, state)
+                 if any(c.superior == s and c.id in alive for c in state.commanders.values()))
+
+
+def not_owing(scenario, state) -> tuple[str, ...]:
+    """The seats that may write for the next turn without being waited for."""
+    owe = set(owing(scenario, state))
+    return tuple(s for s in writing(scenario, state) if s not in owe)
 
 
 def merged(scenario, orders: dict) -> dict:
@@ -112,10 +128,31 @@ def look(scenario, state, delivered: list[Report] = (), turn: int | None = None)
     table = state.table(scenario)
     for r in delivered:
         state.memory[r.recipient] = merge(state.memory.get(r.recipient, {}), r.sightings)
+        state.troops[r.recipient] = merge(state.troops.get(r.recipient, {}), r.troops)
     for c in commanders_of(scenario):
         brigades, own = eyes(state, c.id)
         state.memory[c.id] = sight.update(state.memory.get(c.id, {}), table, c.side, scenario.settings.spotting,
                                           state.turn if turn is None else turn, brigades, own)
+    know_troops(scenario, state, state.turn if turn is None else turn, table)
+
+
+def know_troops(scenario, state, turn: int, table=None) -> None:
+    """DS7: each seat knows where its own troops are as it sees them: the elements of the brigade he leads, and the
+    other elements under his command that he or that brigade sees now, at their place on ``turn``; the rest as his
+    subordinates' reports last told him (merged by :func:`look`)."""
+    table = table or state.table(scenario)
+    for c in commanders_of(scenario):
+        brigades, chain = command(state, c.id)
+        mine, me = eyes(state, c.id)
+        known = dict(state.troops.get(c.id, {}))
+        present = state.commanders[c.id].alive and state.commanders[c.id].present
+        for e in table.on_table(c.side):
+            if e.brigade not in brigades:
+                continue
+            if e.brigade in mine or present and (turn == 0 or sight.sees_friend(table, e, scenario.settings.spotting,
+                                                                               mine, me)):
+                known[e.id] = sight.Sighting(e.id, e.brigade, e.troop, e.formation, e.x, e.y, e.facing, turn)
+        state.troops[c.id] = known
 
 
 def _where(state):
@@ -157,7 +194,8 @@ def send_reports(scenario, state, told: list[Event], turn: int) -> None:
             continue
         lines = [e.said if e.said is not None else e.text for e in told
                  if e.kind != "roll" and e.owner is not None and c.id in e.owners()]
-        state.reports.send(c.id, up.id, turn, where(c.id), state.memory.get(c.id, {}).values(), lines)
+        state.reports.send(c.id, up.id, turn, where(c.id), state.memory.get(c.id, {}).values(), lines,
+                           state.troops.get(c.id, {}).values())
 
 
 def _words(text: str) -> set[str]:

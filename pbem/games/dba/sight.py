@@ -71,6 +71,14 @@ def seen(table: Table, side: str, spotting: int, brigades: set[str] | None = Non
     return out
 
 
+def sees_friend(table: Table, e: Element, spotting: int, brigades: set[str], commanders: set[str]) -> bool:
+    """Whether a friendly element ``e`` is in sight of those brigades' elements (not fleeing) or those commanders,
+    within ``spotting`` (a kriegsspiel seat's own eyes looking at his other troops, DS7)."""
+    looking = [o for o in observers(table, e.side, brigades, commanders) if getattr(o, "id", None) != e.id]
+    near = [o for o in looking if (o.x - e.x) ** 2 + (o.y - e.y) ** 2 <= (spotting + reach(e) + 1) ** 2]
+    return bool(near) and table.sees_any(near, e, spotting)
+
+
 def update(memory: dict[str, Sighting], table: Table, side: str, spotting: int, turn: int,
            brigades: set[str] | None = None, commanders: set[str] | None = None) -> dict[str, Sighting]:
     """The side's sightings after looking on ``turn``: those seen now at their place, the others as last seen

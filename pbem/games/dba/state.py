@@ -33,6 +33,7 @@ class State:
     reports: Reports = field(default_factory=Reports)              # kriegsspiel: reports up the chain (DS6)
     commands: dict[str, BrigadeOrders] = field(default_factory=dict)  # brigade id -> its state of command
     memory: dict[str, dict[str, Sighting]] = field(default_factory=dict)  # side -> enemy element -> last seen
+    troops: dict[str, dict[str, Sighting]] = field(default_factory=dict)  # kriegsspiel seat -> own element -> known
     arrived: list[str] = field(default_factory=list)               # brigades entered from off the table
     fired_at: list[str] = field(default_factory=list)              # brigades fired on in the turn just played
     retreated: list[str] = field(default_factory=list)             # brigades that recoiled or fled in it
@@ -65,6 +66,7 @@ class State:
         new.reports = Reports([_report(r) for r in self.reports.reports])
         new.commands = {k: _commands(bo) for k, bo in self.commands.items()}
         new.memory = {side: dict(m) for side, m in self.memory.items()}
+        new.troops = {seat: dict(m) for seat, m in self.troops.items()}
         new.arrived, new.fired_at = list(self.arrived), list(self.fired_at)
         new.retreated, new.gone = list(self.retreated), list(self.gone)
         memo[id(self)] = new
@@ -85,6 +87,7 @@ class State:
                 "victory": self.victory, "over": self.over}
         if self.mode == "kriegsspiel":
             out["reports"] = self.reports.to_dict()
+            out["troops"] = {s: {k: v.to_dict() for k, v in sorted(m.items())} for s, m in sorted(self.troops.items())}
         return out
 
     def digest(self) -> str:
@@ -111,7 +114,7 @@ def _brigade(b: Brigade) -> Brigade:
 def _report(r: Report) -> Report:
     new = _clone(r)
     # its lines (Texts' data) are written when it is sent and only read (Report.news), never changed: shared
-    new.sightings, new.lines = list(r.sightings), list(r.lines)
+    new.sightings, new.lines, new.troops = list(r.sightings), list(r.lines), list(r.troops)
     return new
 
 
@@ -130,4 +133,8 @@ def initial_state(scenario, options: dict) -> State:
                   post=Post(speed=scenario.settings.courier_speed), mode=options.get("command", "commanders"))
     state.commands = {bid: BrigadeOrders(bid) for bid in sorted(state.brigades)}
     state.memory = {side: {} for side in scenario.sides}
+    if state.mode == "kriegsspiel":  # each commander knows where his troops deployed (DS7)
+        from .seats import know_troops
+
+        know_troops(scenario, state, 0)
     return state

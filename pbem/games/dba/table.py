@@ -193,8 +193,11 @@ class Table:
         return _fire_zone(e.troop, e.formation, e.x, e.y, e.facing, reach)
 
     def in_arc(self, shooter: Element, target: Element, reach: int) -> bool:
-        """Whether some of the target's base lies in the shooter's zone of fire within ``reach``."""
-        zone = self.fire_zone(shooter, reach)
+        """Whether some of the target's base lies in the shooter's zone of fire within ``reach``, the reach
+        itself counted in («Максимальное расстояние»: a target exactly at a weapon's maximum range may be fired at,
+        docs/rules-notes.md DR2). The zone is drawn a tenth past ``reach`` (a base touching its far edge overlaps
+        nothing); the range to the target (:meth:`fire_range`) is then held to ``reach`` by the caller."""
+        zone = self.fire_zone(shooter, reach + 1)
         return zone.intersects(target.shape) and zone.intersection(target.shape).area > 0.01
 
     def fire_range(self, shooter: Element, target: Element) -> float:

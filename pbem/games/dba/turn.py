@@ -27,6 +27,7 @@ from . import disorder, effectiveness, flight, melee, officers, sight
 from .command import receive, take_initiative, why_no_initiative
 from .executor import BrigadeSight, Executor
 from .lang import joined, term, terms
+from .orders import HOLD
 from .lang import say as T  # a Text: a line every seat reads in its own language
 from .sequence import initiative
 from .table import Table
@@ -152,25 +153,37 @@ def resolve(scenario, state, orders: dict, decider: Decider, chance):
         eyes = BrigadeSight(table, scenario, bid, t, set(state.fired_at), set(state.retreated))
         seen[bid] = eyes.seen
         force = state.commands[bid].in_force(t, eyes)
-        steps[bid] = force
+        # a step waiting for its turn (AT TURN) or its event (IF) is not begun: the brigade holds where it stands
+        # («начнет выполнение приказа … но ни в коем случае не ранее!»; docs/rules-notes.md, DT-W)
+        steps[bid] = HOLD if force.waiting else force.step
         say(T("%(brigade)s: %(order)s", brigade=term(b.name), order=force.said), b.side, kind="order")
     ex = Executor(table, scenario, decider, chance, say)
 
     # D6: a battery that moved limbered unlimbers at the start of the next fire phase (unless its order keeps it
     # limbered); it fires from the turn after it moved (fire.why_not_fire)
     for bid in sorted(steps):
-        if steps[bid].step.formation == "limbered":
+        if steps[bid].formation == "limbered":
             continue
         for e in table.brigade_elements(bid):
             if e.arm == "artillery" and e.limbered and not e.fleeing:
                 ex.unlimber(e)
 
-    # 3. fire: A, then B
+    def surrender_at_zero():
+        """«Когда БЭФ уменьшается до нуля и ниже, бригада сдается»: at once, whatever the phase (DR5)."""
+        for bid in sorted(state.brigades):
+            b = state.brigades[bid]
+            if not b.surrendered and effectiveness.current(b) <= 0 and table.brigade_elements(bid):
+                out = flight.surrender(table, bid)
+                say(T("%(brigade)s surrenders: its elements flee", brigade=term(b.name)), None, kind="surrender")
+                state.gone += [f.element for f in out]
+
+    # 3. fire: A, then B; the groups that must retreat do so when both have fired (DR3)
+    retreats: dict[tuple[str, str], object] = {}
     for side in (init.a, init.b):
         for bid in sorted(steps):
             if state.brigades[bid].side != side or bid not in seen:
                 continue
-            v = ex.fire(bid, steps[bid].step, seen[bid])
+            v = ex.fire(bid, steps[bid], seen[bid])
             if v is None:
                 continue
             fired_at.add(v.target_brigade)
@@ -185,26 +198,12 @@ def resolve(scenario, state, orders: dict, decider: Decider, chance):
             say(fire_line(v, set(state.memory.get(side, {}))), side, kind="fire", seen=told,
                 witnesses=(target_side,))
             state.gone += v.destroyed
-            for eid in v.must_retreat:
-                e = table.elements.get(eid)
-                if e is None:
-                    continue
-                retreated.add(e.brigade)
-                if v.flee:
-                    fled = flight.start_flight(table, e)
-                    say(T("%(element)s flees (artillery: out of the game)", element=eid) if fled
-                        else T("%(element)s flees", element=eid), target_side)
-                    if fled:
-                        state.gone.append(eid)
-                elif not melee.recoil(table, e, melee.RECOIL):
-                    dead = officers.destroy(table, eid)
-                    effectiveness.element_lost(table.brigades[e.brigade])
-                    state.gone.append(eid)
-                    say(joined(T("%(element)s cannot fall back 3\" and is destroyed", element=eid),
-                               T("; %(commanders)s killed or taken with it", commanders=terms(dead)) if dead else ""),
-                        target_side)
-                else:
-                    say(T("%(element)s falls back 3\"", element=eid), target_side)
+            if v.must_retreat:
+                retreats[(v.target_brigade, v.arm)] = v
+            surrender_at_zero()
+    for key in sorted(retreats):
+        fall_back(table, state, retreats[key], decider, say, retreated)
+    surrender_at_zero()
 
     settle(table, say)
     disorder.pull_apart(table, say, decider)  # D17: the disorganised break contact with each other
@@ -237,11 +236,14 @@ def resolve(scenario, state, orders: dict, decider: Decider, chance):
             retreated.add(e.brigade)
             if out.outcome != "ran":
                 state.gone.append(out.element)
-            say(T("%(element)s flees: %(outcome)s", element=out.element, outcome=term(out.outcome)), side)
+            say(joined(T("%(element)s flees: %(outcome)s", element=out.element, outcome=term(out.outcome)),
+                       T("; %(commanders)s killed or taken with it", commanders=terms(out.commanders_lost))
+                       if out.commanders_lost else ""), side)
+        surrender_at_zero()
         for bid in sorted(steps):
             if state.brigades[bid].side != side or not table.brigade_elements(bid):
                 continue
-            step = steps[bid].step
+            step = steps[bid]
             if step.verb == "RETREAT":
                 retreated.add(bid)
 
@@ -270,7 +272,7 @@ def resolve(scenario, state, orders: dict, decider: Decider, chance):
 
     # 5. melee: every combat the text allows (melee.phase, D34): front to front, then flank and rear, then pursuit
     def attacks(e) -> bool:
-        return steps.get(e.brigade) is not None and steps[e.brigade].step.verb == "ATTACK"
+        return steps.get(e.brigade) is not None and steps[e.brigade].verb == "ATTACK"
 
     for c in melee.phase(table, init.a, attacks, chance, decider):
         for x in c.destroyed:
@@ -282,16 +284,13 @@ def resolve(scenario, state, orders: dict, decider: Decider, chance):
             seen=redact(c.said(), init.b, state, scenario), witnesses=(init.b,))
 
     settle(table, say)
+    surrender_at_zero()
     reached_officers()
 
     # 6. brigade effectiveness
+    surrender_at_zero()
     for bid in sorted(state.brigades):
-        b = state.brigades[bid]
-        effectiveness.recover(b)
-        if not b.surrendered and effectiveness.current(b) <= 0 and table.brigade_elements(bid):
-            out = flight.surrender(table, bid)
-            say(T("%(brigade)s surrenders: its elements flee", brigade=term(b.name)), None, kind="surrender")
-            state.gone += [f.element for f in out]
+        effectiveness.recover(state.brigades[bid])
     for e in table.on_table():
         if not table.engaged(e):
             e.rounds = 0
@@ -302,6 +301,48 @@ def resolve(scenario, state, orders: dict, decider: Decider, chance):
     victory(scenario, state, table)
     state.turn = t + 1
     return state, events
+
+
+def fall_back(table, state, v, decider, say, retreated: set) -> None:
+    """«Если все элементы являются дезорганизованными, как минимум половина или все элементы должны отступить на 3"
+    (или если истощенные (spent), то бежать на 6")»: after both sides have fired, the group of volley ``v`` still
+    all disorganised retreats 3" (flees, when spent); which of its elements go, at least half, is its owner's
+    decision (``fire retreat``; by default all). The others stand, disorganised (DR3, DR4)."""
+    b = table.brigades[v.target_brigade]
+    group = [e for e in table.brigade_elements(b.id) if e.arm == v.arm and not e.fleeing]
+    if b.surrendered or not group or not all(e.disorganised for e in group):
+        return
+    flee = effectiveness.rating(b) == "spent"
+    options = tuple(e.id for e in group)
+    least = -(-len(options) // 2)
+    from pbem.core.decisions import Decision
+
+    said = T("%(brigade)s (%(arm)s) must fall back: which of its elements go (at least %(num)s, or all)?",
+             brigade=term(b.name), arm=term(v.arm), num=least)
+    going = decider.decide(Decision(b.side, "fire retreat", str(said), options, options, min=least,
+                                    max=len(options), said=said), given=None)
+    for eid in options:
+        e = table.elements.get(eid)
+        if e is None:
+            continue
+        if eid not in going:
+            say(T("%(element)s stands, disorganised", element=eid), b.side)
+            continue
+        retreated.add(e.brigade)
+        if flee:
+            fled = flight.start_flight(table, e)
+            say(T("%(element)s flees (artillery: out of the game)", element=eid) if fled
+                else T("%(element)s flees", element=eid), b.side)
+            if fled:
+                state.gone.append(eid)
+        elif not melee.recoil(table, e, melee.RECOIL):
+            dead = officers.destroy(table, eid)
+            effectiveness.element_lost(b)
+            state.gone.append(eid)
+            say(joined(T("%(element)s cannot fall back 3\" and is destroyed", element=eid),
+                       T("; %(commanders)s killed or taken with it", commanders=terms(dead)) if dead else ""), b.side)
+        else:
+            say(T("%(element)s falls back 3\"", element=eid), b.side)
 
 
 def leave_shaken(table, e, ex, say) -> None:

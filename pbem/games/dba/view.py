@@ -17,6 +17,36 @@ def _element(e) -> dict:
             "fleeing": e.fleeing}
 
 
+def _reported(k, side: str) -> dict:
+    """An element of his command as his reports last placed it (DS7): where, how, and the turn; its state not known."""
+    return {"id": k.element, "brigade": k.brigade, "side": side, "troop": k.troop, "formation": k.formation,
+            "x": k.x, "y": k.y, "facing": k.facing, "disorganised": False, "shaken": False, "fleeing": False,
+            "reported": k.turn}
+
+
+def _reported_brigade(state, officer: str, b, known: dict) -> dict:
+    """A brigade under a kriegsspiel general that he does not lead himself, as he knows it (DS7): its elements and
+    their place as reported, and as its order the last dispatch he sent its commander (what he wrote, not what is
+    being done: which step, what came from others, he learns by report)."""
+    els = [k for k in known.values() if k.brigade == b.id]
+    sent = [c for c in state.post.couriers if c.sender == officer and c.recipient == b.commander]
+    return {"id": b.id, "name": b.name, "side": b.side, "commander": b.commander, "bef": current(b),
+            "bef_start": b.bef_start, "rating": rating(b), "elements": sorted(k.element for k in els),
+            "order": sent[-1].order.text if sent else "", "step": 0 if sent else None, "waiting": 0, "history": [],
+            "at": [round(sum(k.x for k in els) / len(els)), round(sum(k.y for k in els) / len(els))] if els else None,
+            "reported": max((k.turn for k in els), default=None)}
+
+
+def _last_reported_at(scenario, state, officer: str, cid: str) -> tuple[int, int]:
+    """Where ``officer`` last knew his subordinate ``cid`` to be: where cid's last report to him left from, or where
+    the scenario deployed him."""
+    got = [r for r in state.reports.reports if r.sender == cid and r.recipient == officer and r.delivered is not None]
+    if got:
+        return got[-1].x, got[-1].y
+    start = scenario.table.commanders.get(cid)
+    return (start.x, start.y) if start is not None else (0, 0)
+
+
 def turn_said(scenario, turn: int) -> Text:
     """The turn's name (its number and its time) in each language."""
     if turn > scenario.settings.turns:
@@ -44,6 +74,10 @@ def view(scenario, state, seat: str | None) -> dict:
         looking, own = seats.eyes(state, officer)  # his own eyes (DS2)
     mine = [e for e in table.on_table() if side is None or e.side == side
             and (brigades_of is None or e.brigade in brigades_of)]
+    known = None  # kriegsspiel: his troops as he knows them (DS7), not where they are now
+    if officer and seats.kriegsspiel(state):
+        known = state.troops.get(officer, {})
+        mine = [e for e in mine if e.brigade in looking or e.id in known and known[e.id].turn == state.turn - 1]
     now: set[str] = set()
     if side is not None:
         now = seen(table, side, scenario.settings.spotting, looking, own)
@@ -52,9 +86,16 @@ def view(scenario, state, seat: str | None) -> dict:
     if side is not None:
         last = [s.to_dict() for s in sorted(state.memory.get(officer or side, {}).values(), key=lambda s: s.element)
                 if s.element not in now]
+    elements = [_element(e) for e in mine]
+    if known is not None:  # the others as his subordinates' reports last placed them, with the turn
+        now = {e.id for e in mine}
+        elements += [_reported(k, side) for k in sorted(known.values(), key=lambda k: k.element) if k.element not in now]
     brigades = []
     for bid, b in sorted(state.brigades.items()):
         if side is not None and (b.side != side or brigades_of is not None and bid not in brigades_of):
+            continue
+        if known is not None and bid not in looking:
+            brigades.append(_reported_brigade(state, officer, b, known))
             continue
         bo = state.commands.get(bid)
         track = bo.current if bo else None
@@ -71,6 +112,10 @@ def view(scenario, state, seat: str | None) -> dict:
                    "initiative_used": c.initiative_used, "present": c.present}
                   for c in sorted(table.commanders.values(), key=lambda c: c.id)
                   if side is None or c.side == side and (chain is None or c.id in chain)]
+    if known is not None:  # a subordinate stands where his last report left from (or where he deployed)
+        for c in commanders:
+            if c["id"] != officer:
+                c["x"], c["y"] = _last_reported_at(scenario, state, officer, c["id"])
     # the couriers the seat sent or received (every courier is sent by a commander: the moderator's list, of
     # every commander, is the whole post)
     post = state.post.seen_by([officer] if officer else [c["id"] for c in commanders])
@@ -84,7 +129,7 @@ def view(scenario, state, seat: str | None) -> dict:
     return {"seat": seat, "side": side, "turn": state.turn, "turn_label": turn_label(scenario, state.turn),
             "commander": officer, "dispatches": dispatches,
             "owing": owing, "over": state.over, "winner": state.winner,
-            "victory": state.victory, "a": state.a, "elements": [_element(e) for e in mine],
+            "victory": state.victory, "a": state.a, "elements": elements,
             "enemy": enemy, "last_known": last, "brigades": brigades, "commanders": commanders,
             "couriers": couriers, "places": sorted(table.places), "table": [table.width, table.depth]}
 

@@ -23,6 +23,13 @@ def _with(verbs: tuple[str, ...], preps: tuple[str, ...] = _RU_TO) -> list[str]:
     return [f"{v} {p}".strip() for v in verbs for p in preps]
 
 
+# English words that 004 does not list («Приказы должны состоять только из следующих слов или фраз»), once read as
+# its words: an order using one is refused, naming the book's word (docs/rules-notes.md DR10). They stay in PHRASES
+# so that the reader finds them where the book's word would stand and says which it meant.
+NOT_THE_BOOKS: dict[str, str] = {"ADVANCE TO": "MOVE TO", "MARCH TO": "MOVE TO", "FALL BACK TO": "RETREAT TO",
+                                 "WITHDRAW TO": "RETREAT TO", "STAND AND HOLD": "HOLD", "WHEN": "IF",
+                                 "TILL": "UNTIL"}
+
 # canonical keyword -> its forms (English first). FORM:<formation> keys name elements.FORMATIONS.
 PHRASES: dict[str, list[str]] = {
     "MOVE": ["MOVE TO", "MOVE", "ADVANCE TO", "MARCH TO"]
