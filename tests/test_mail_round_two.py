@@ -1,0 +1,90 @@
+"""The mail half of the second hardening round (issue 28, items 7, 8, 9, 11, 14; issue 33, item 1).
+
+Every mail goes through the built-in SMTP receiver on loopback into a real
+SQLite file (test_mail_hostile's ``Door``); the mail worker's function then
+processes it, and the answers are read from the outbox.
+"""
+
+from __future__ import annotations
+
+import pytest
+from test_mail_hostile import ANNA, FRED, Door, mail
+
+from pbem.server import inbox
+from pbem.server.mail import bounds
+
+
+@pytest.fixture
+def door(tmp_path):
+    d = Door(tmp_path)
+    yield d
+    d.close()
+
+
+# -- item 9: the MIME bounds in every boundary syntax, counted before parsing ---------------------------
+
+def parts(content_type: str, count: int, newline: str = "\r\n", boundary: str = "bb") -> bytes:
+    body = "".join(f"--{boundary}{newline}{newline}" for _ in range(count)) + f"--{boundary}--{newline}"
+    return (f"From: someone@example.net{newline}To: pbem@localhost{newline}Subject: parts{newline}"
+            f"Content-Type: multipart/mixed; {content_type}{newline}{newline}{body}").encode()
+
+
+SYNTAXES = {
+    "plain": "boundary=bb",
+    "quoted": 'boundary="bb"',
+    "rfc2231": "boundary*=''bb",
+    "rfc2231-charset-percent": "boundary*=utf-8''%62b",
+    "continuations": "boundary*0=b; boundary*1=b",
+    "extended-continuations": "boundary*0*=us-ascii'en'%62; boundary*1=\"b\"",
+    "folded": "boundary\r\n =bb",
+}
+
+
+@pytest.mark.parametrize("syntax", SYNTAXES.values(), ids=SYNTAXES.keys())
+def test_parts_are_counted_whatever_the_boundary_syntax(syntax):
+    """What the parser reads as the boundary, the bound counts: just over the bound is refused,
+    and so is a long run of parts, in every syntax."""
+    import email
+    import email.policy
+
+    raw = parts(syntax, bounds.MAX_PARTS + bounds.MAX_MULTIPARTS + 1)
+    assert email.message_from_bytes(raw, policy=email.policy.compat32).get_boundary() == "bb"
+    assert "MIME parts" in bounds.problem(raw)
+    assert bounds.problem(parts(syntax, 60_000))
+    assert bounds.problem(parts(syntax, 5)) == ""
+
+
+def test_lines_split_by_a_carriage_return_alone_are_counted():
+    """The parser splits lines at a lone CR as well: a mail written so is counted the same."""
+    assert "MIME parts" in bounds.problem(parts("boundary=bb", 200, newline="\r"))
+
+
+def test_a_long_quoted_boundary_is_still_read():
+    raw = parts(f'boundary="{"b" * 300}"', 200, boundary="b" * 300)
+    assert "MIME parts" in bounds.problem(raw)
+
+
+def test_lines_starting_with_two_dashes_are_bounded_whatever_the_boundary():
+    """A boundary the raw scan cannot read (here none is declared where the scan looks): the lines
+    starting with -- are bounded all the same."""
+    raw = parts("boundary=(a comment)bb", bounds.MAX_DASH_LINES + 1)
+    assert "--" in bounds.problem(raw)
+
+
+def test_status_after_ten_hostile_mails_is_answered_and_they_are_not_parsed(door, monkeypatch):
+    """Ten mails of 60,000 parts declared by RFC 2231 parameters, from ten senders, then a player's
+    STATUS: the hostile mails are refused on their raw bytes (only their heads are parsed), and the
+    STATUS is answered like any other."""
+    parsed = []
+    real = inbox.parse_message
+    monkeypatch.setattr(inbox, "parse_message", lambda data, *a, **k: parsed.append(len(data)) or real(data, *a, **k))
+    for i, syntax in enumerate(["boundary*=''bb", "boundary*0=b; boundary*1=b"] * 5):
+        door.send(parts(syntax, 60_000).replace(b"someone@", f"s{i}@".encode()), sender=f"s{i}@example.net")
+    door.send(mail(f"GAME {door.game_id} SIDE Austria KEY {door.keys['austria']}\nSTATUS\n", sender=ANNA), sender=ANNA)
+    door.process()
+    rows = door.store.query("SELECT status, result FROM inbound ORDER BY id")
+    assert len(rows) == 11
+    assert all(r["status"] == "processed" and "MIME" in r["result"] for r in rows[:10])
+    assert all(size < 1000 for size in parsed[:10])  # only the heads of the hostile mails were read
+    (status,) = door.answers(ANNA)
+    assert status["subject"] == f"[pbem {door.game_id}] Status"
