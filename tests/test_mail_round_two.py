@@ -88,3 +88,38 @@ def test_status_after_ten_hostile_mails_is_answered_and_they_are_not_parsed(door
     assert all(size < 1000 for size in parsed[:10])  # only the heads of the hostile mails were read
     (status,) = door.answers(ANNA)
     assert status["subject"] == f"[pbem {door.game_id}] Status"
+
+
+# -- issue 33, item 1: a mail without a Message-ID is a duplicate only within a short window ---------------
+
+def test_the_same_bytes_without_message_id_are_read_again_after_the_window(door):
+    """A script that sends the same mail each turn (no Message-ID, no Date): a copy within the
+    window is a relay's retry and is stored once; the same bytes later are read and answered."""
+    raw = mail(f"GAME {door.game_id} SIDE Austria KEY {door.keys['austria']}\nSTATUS\n", sender=ANNA)
+    assert b"Message-ID" not in raw and b"Date" not in raw
+    door.send(raw, sender=ANNA)
+    door.clock.advance(minutes=5)
+    door.send(raw, sender=ANNA)  # a relay whose 250 was lost tries again
+    door.process()
+    assert len(door.answers(ANNA)) == 1
+    door.clock.advance(hours=6)  # the next turn: the same bytes again
+    door.send(raw, sender=ANNA)
+    door.process()
+    assert door.store.query_one("SELECT COUNT(*) AS n FROM inbound")["n"] == 2
+    assert len(door.answers(ANNA)) == 2
+
+
+def test_the_readme_snippet_sent_twice_gets_two_answers(door):
+    """The README's own smtplib snippet, run twice as written (the game, key, sender and port put in):
+    each run is a mail of its own, answered."""
+    import re
+    from pathlib import Path
+
+    readme = (Path(__file__).parent.parent / "README.md").read_text()
+    (snippet,) = re.findall(r"python3 - <<'EOF'\n(import smtplib\n.*?)EOF\n", readme, re.S)
+    snippet = (snippet.replace("2525", str(door.smtpd.port)).replace("you@example.org", ANNA)
+               .replace("GAME 2 KEY your-seat-key", f"GAME {door.game_id} KEY {door.keys['austria']}"))
+    for _ in range(2):
+        exec(compile(snippet, "README.md", "exec"), {})
+    door.process()
+    assert [a["subject"] for a in door.answers(ANNA)] == [f"[pbem {door.game_id}] Status"] * 2

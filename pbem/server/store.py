@@ -772,7 +772,7 @@ class Store:
         """Store a message before acknowledging it; returns (id, duplicate).
 
         A message already stored -- the same Message-ID from the same sender, or
-        the same bytes within a week (pbem.server.dedupe) -- is not stored
+        the same bytes within 15 minutes (pbem.server.dedupe) -- is not stored
         again: the id is the first copy's.
         """
         if source not in INBOUND_SOURCES:
