@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 from test_mail_hostile import ANNA, FRED, Door, mail
 
-from pbem.server import inbox
+from pbem.server import inbox, throttle
 from pbem.server.mail import bounds
 
 
@@ -123,3 +123,45 @@ def test_the_readme_snippet_sent_twice_gets_two_answers(door):
         exec(compile(snippet, "README.md", "exec"), {})
     door.process()
     assert [a["subject"] for a in door.answers(ANNA)] == [f"[pbem {door.game_id}] Status"] * 2
+
+
+# -- issue 28 item 14, issue 33 item 1: a held answer is said once ------------------------------------------
+
+def held(door, to=None) -> list[dict]:
+    return [r for r in door.store.mails("WHERE kind = 'held' ORDER BY id") if to is None or r["to_addr"] == to]
+
+
+def test_the_fourth_error_answer_of_an_hour_says_once_that_answers_are_held(door):
+    for i in range(6):
+        door.send(mail("Hello\n", sender="lost@example.net", message_id=f"<a{i}@example.net>"))
+    door.process()
+    assert len(door.answers("lost@example.net")) == throttle.STRANGER_PER_ADDRESS
+    (notice,) = held(door, "lost@example.net")
+    assert notice["subject"] == inbox.HELD_SUBJECT and "held until" in notice["body"]
+    assert "Hello" not in notice["body"]
+    door.clock.advance(minutes=61)  # an hour on: answered again, and told again when held again
+    for i in range(5):
+        door.send(mail("Hello again\n", sender="lost@example.net", message_id=f"<b{i}@example.net>"))
+    door.process()
+    assert len(door.answers("lost@example.net")) == 2 * throttle.STRANGER_PER_ADDRESS
+    assert len(held(door, "lost@example.net")) == 2
+
+
+def test_a_player_over_the_cap_of_every_answer_is_told_once(door, monkeypatch):
+    monkeypatch.setattr(throttle, "ANSWERS_PER_ADDRESS", 12)
+    for i in range(20):
+        door.send(mail(f"GAME {door.game_id} SIDE Austria KEY {door.keys['austria']}\nSTATUS\n", sender=ANNA,
+                       subject=f"status {i}"), sender=ANNA)
+    door.process()
+    assert len(door.answers(ANNA)) == 12 and len(held(door, ANNA)) == 1
+
+
+def test_a_forged_reply_to_never_reaches_a_new_address_by_a_held_notice(door):
+    """One sender, many forged Reply-To victims: past the sender's cap nobody new is mailed, not even
+    a notice."""
+    for i in range(10):
+        door.send(mail("Hello\n", sender="spammer@example.net", Reply_To=f"v{i}@example.com"))
+    door.process()
+    assert len(door.answers()) == throttle.STRANGER_PER_SOURCE
+    assert len({a["to_addr"] for a in door.answers()}) == throttle.STRANGER_PER_SOURCE
+    assert held(door) == []

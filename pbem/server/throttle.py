@@ -13,6 +13,11 @@ Answers to mail (``may_answer`` / ``note_answer``, counted in ``answer_log``):
 - Every answer, a player's too, at most ``ANSWERS_PER_ADDRESS`` an hour to one
   address: an auto-responder that carries no robot marker and quotes the key
   still ends its loop there.
+- When an answer is held by a cap, the address is told so once an hour
+  (``may_tell_held``): a fixed notice, sent only to an address that had an
+  answer in the last hour (a forged Reply-To never reaches a new address
+  this way), at most ``HELD_PER_HOUR`` an hour in all. Silence is never the
+  answer.
 - A seat's owner is told of wrong keys for the seat at most once every
   ``OWNER_NOTICE_EVERY``, and the notice counts the attempts since the last
   one (``owner_notice``).
@@ -36,6 +41,7 @@ STRANGER_PER_SOURCE = 3
 STRANGER_PER_HOUR = 60
 ANSWERS_PER_ADDRESS = 100
 OWNER_NOTICE_EVERY = timedelta(hours=6)
+HELD_PER_HOUR = 60  # notices that answers are held, all addresses together
 
 SIGNIN_WINDOW = timedelta(minutes=15)
 PASSWORD_PER_PAIR = 5  # failed passwords from one client for one address
@@ -67,6 +73,20 @@ def may_answer(store, now: datetime, recipient: str, source: str, stranger: bool
               (since,)) >= STRANGER_PER_HOUR:
         return f"{STRANGER_PER_HOUR} answers to unproven mail in the last hour, all addresses together"
     return ""
+
+
+def may_tell_held(store, now: datetime, recipient: str) -> bool:
+    """Whether ``recipient``, whose answer a cap holds, may be told so now: it had an answer in the
+    last hour and no such notice, and fewer than ``HELD_PER_HOUR`` notices went in all."""
+    since = iso(now - HOUR)
+    # pragma: no mutate start (SQL)
+    answered = _count(store, "SELECT COUNT(*) AS n FROM answer_log WHERE recipient = ? AND kind != 'held' AND at >= ?",
+                      (recipient, since))
+    told = _count(store, "SELECT COUNT(*) AS n FROM answer_log WHERE recipient = ? AND kind = 'held' AND at >= ?",
+                  (recipient, since))
+    # pragma: no mutate end
+    return bool(answered) and not told and _count(
+        store, "SELECT COUNT(*) AS n FROM answer_log WHERE kind = 'held' AND at >= ?", (since,)) < HELD_PER_HOUR
 
 
 def note_answer(store, now: datetime, recipient: str, source: str, kind: str) -> None:
