@@ -165,3 +165,35 @@ def test_a_forged_reply_to_never_reaches_a_new_address_by_a_held_notice(door):
     assert len(door.answers()) == throttle.STRANGER_PER_SOURCE
     assert len({a["to_addr"] for a in door.answers()}) == throttle.STRANGER_PER_SOURCE
     assert held(door) == []
+
+
+# -- item 11: reliability counts only days owed to a game with another person -----------------------------
+
+def test_reliability_cannot_be_farmed_by_hot_seat_or_computer_games(tmp_path):
+    """A player who missed his one day against another person stays at 0 %, whatever he plays alone:
+    a hot-seat game (both seats his) and a game against the computer, a few days each with orders."""
+    from pbem.server.leagues.records import reliability
+    from pbem.server.service import Service
+    from pbem.server.store import Store
+    from test_mail_hostile import SMALL
+
+    store = Store(tmp_path / "pbem.sqlite3")
+    service = Service(store)
+    flaky = "flaky@example.org"
+    real, _ = service.create_game("real", {"austria": flaky, "france": "ok@example.org"}, scenario=SMALL,
+                                  settings={"hours": 48})
+    service.resolve_next(real)
+    service.resolve_next(real)
+    assert reliability(store, flaky)["percent"] == 0.0
+    alone, _ = service.create_game("hot seat", {"austria": flaky, "france": flaky}, scenario=SMALL,
+                                   settings={"hours": 48})
+    robot, _ = service.create_game("computer", {"france": flaky}, scenario=SMALL, settings={"hours": 48},
+                                   bots={"austria": "strategist"})
+    for _ in range(4):
+        for game_id, sides in ((alone, ("austria", "france")), (robot, ("france",))):
+            for side in sides:
+                service.submit(game_id, side, "FINAL")
+            service.resolve_next(game_id)
+    record = reliability(store, flaky)
+    assert (record["owed"], record["missed"], record["percent"], record["games"]) == (1, 1, 0.0, 1)
+    store.close()
