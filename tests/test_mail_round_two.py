@@ -8,7 +8,7 @@ processes it, and the answers are read from the outbox.
 from __future__ import annotations
 
 import pytest
-from test_mail_hostile import ANNA, FRED, Door, mail
+from test_mail_hostile import ANNA, FRED, SPAM, Door, mail
 
 from pbem.server import inbox, throttle
 from pbem.server.mail import bounds
@@ -197,3 +197,69 @@ def test_reliability_cannot_be_farmed_by_hot_seat_or_computer_games(tmp_path):
     record = reliability(store, flaky)
     assert (record["owed"], record["missed"], record["percent"], record["games"]) == (1, 1, 0.0, 1)
     store.close()
+
+
+# -- items 7 and 8: league mail by a forged From ---------------------------------------------------------
+
+VICTIM, ORGANISER = "victim@example.com", "org@example.org"
+
+
+def league_named_spam(door) -> tuple[object, int, int]:
+    from pbem.server.leagues.service import Leagues
+    from test_mail_hostile import SMALL
+
+    leagues = Leagues(door.service)
+    league_id = leagues.create_league(f"{SPAM} buy now", ORGANISER, rules={"scenario": SMALL})
+    tid = leagues.create_tournament(league_id, ORGANISER, f"{SPAM} cup", "swiss")
+    return leagues, league_id, tid
+
+
+def code_in(answer: dict) -> str:
+    import re
+
+    (code,) = re.findall(r"\b[a-z2-7]{4}-[a-z2-7]{4}-[a-z2-7]{4}\b", answer["body"])
+    return code
+
+
+def test_a_forged_league_join_enrols_nobody_and_tells_the_real_address(door):
+    """LEAGUE n JOIN with a forged From (and a Reply-To elsewhere): nobody is signed up; the From address
+    alone is told, by a fixed text naming the league by number (not its name, the attacker's text) and
+    carrying the code that would sign it up; that code, sent back from it, does."""
+    leagues, league_id, _ = league_named_spam(door)
+    door.send(mail(f"LEAGUE {league_id} JOIN Mr {SPAM}", sender=VICTIM, Reply_To="attacker@example.net"))
+    door.process()
+    assert not leagues.is_member(league_id, VICTIM)
+    assert door.answers("attacker@example.net") == []
+    (asked,) = door.answers(VICTIM)
+    assert SPAM not in asked["body"] and SPAM not in asked["subject"]
+    assert f"league {league_id}" in asked["body"] and f"/leagues/{league_id}" in asked["body"]
+    door.send(mail(f"LEAGUE {league_id} JOIN abcd-efgh-ijkl", sender=VICTIM, message_id="<guess@x>"))  # a guess
+    door.process()
+    assert not leagues.is_member(league_id, VICTIM)
+    door.send(mail(f"LEAGUE {league_id} JOIN {code_in(asked)}", sender=VICTIM, message_id="<yes@x>"))
+    door.process()
+    assert leagues.is_member(league_id, VICTIM)
+    assert [m["name"] for m in leagues.league(league_id)["members"]] == [f"Mr {SPAM}"]  # the name he asked under
+    assert "now a member" in door.answers(VICTIM)[-1]["body"]
+
+
+def test_entering_a_tournament_by_mail_needs_the_code(door):
+    leagues, league_id, tid = league_named_spam(door)
+    leagues.join(league_id, ANNA)  # a member, signed up on the web
+    door.send(mail(f"TOURNAMENT {tid} ENTER", sender=ANNA), sender=ANNA)
+    door.process()
+    assert leagues.tournament(tid)["entries"] == []
+    (asked,) = door.answers(ANNA)
+    assert SPAM not in asked["body"]
+    door.send(mail(f"TOURNAMENT {tid} ENTER {code_in(asked)}", sender=ANNA), sender=ANNA)
+    door.process()
+    assert [e["email"] for e in leagues.tournament(tid)["entries"]] == [ANNA]
+
+
+def test_forged_league_mail_to_one_address_is_capped_as_a_strangers(door):
+    _, league_id, _ = league_named_spam(door)
+    for i in range(10):
+        door.send(mail(f"LEAGUE {league_id} JOIN", sender=VICTIM, message_id=f"<j{i}@example.net>"))
+    door.process()
+    assert len(door.answers(VICTIM)) == throttle.STRANGER_PER_ADDRESS
+    assert len(held(door, VICTIM)) == 1

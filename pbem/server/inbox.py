@@ -309,9 +309,11 @@ def handle(service: Service, row: dict, msg: Inbound | None = None) -> dict:
         return result
     if header.line == 0 and said is not None and said.name in commands.LEAGUE_COMMANDS:  # LEAGUE 3 JOIN
         answer, done = league_mail.run(service, sender, [said.name, *said.args], lang)
-        # a league answer goes to a member acting by mail: capped per address (not as a stranger's), fixed subject
-        reply(service, to, tr.gettext(STRANGER_SUBJECT), answer, in_reply_to=msg.message_id, key=dedupe, source=sender,
-              kind="league", lang=lang)
+        # to the From address alone, the one signed up (never a Reply-To): capped as a stranger's, but for the
+        # answer to the right code (the mail proved itself as a seat key does)
+        done["answered"] = reply(service, sender, tr.gettext(STRANGER_SUBJECT), answer, in_reply_to=msg.message_id,
+                                 key=dedupe, source=sender, kind="player" if done.get("confirmed") else "stranger",
+                                 lang=lang)
         return done
     if header.line == 0 or header.game is None or header.key is None:
         # what was read, without quoting it: a stranger's lines never go back to whoever Reply-To names

@@ -851,6 +851,9 @@ class Store:
             if email is not None:
                 self.db.execute("UPDATE login_tokens SET used_at = ? WHERE token_hash = ?",  # pragma: no mutate (SQL)
                                 (self.now(), token_hash))
+                if self.query_one("SELECT 1 AS yes FROM audit WHERE action = 'address_confirmed' AND who = ?"
+                                  " COLLATE NOCASE", (email,)) is None:  # kept beyond the token (throttle.confirmed)
+                    self.audit(email, "address_confirmed", detail={"how": "sign-in link"})
             return email
 
     def add_login_attempt(self, email, ip, kind: str, ok: bool) -> None:

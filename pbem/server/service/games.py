@@ -7,7 +7,7 @@ import json
 import secrets
 from datetime import datetime
 
-from pbem.server import deadlines, i18n
+from pbem.server import addresses, deadlines, i18n, throttle
 from pbem.server.addresses import one_line
 from pbem.core.game import Game
 from pbem.core.ruleset import options_of, title_said
@@ -36,6 +36,7 @@ class Games(ServiceBase):
             loaded = self.scenario(game, scenario)
         except (deadlines.SettingsError, UnknownGame, ValueError) as exc:
             raise ServiceError(i18n.refusal_text(exc)) from None
+        moderator = self.moderator_address(moderator, who)
         seed = secrets.randbelow(2**31) if seed is None else seed
         title = one_line(title, TITLE_LIMIT)  # a title is one line: it heads reports and mails
         keys = {}
@@ -65,8 +66,24 @@ class Games(ServiceBase):
                 if email:
                     self.welcome(game_id, side, email, keys[side])
             if moderator:
-                self.tell_moderator(game_id, "named")
+                self.tell_moderator(game_id, "named", asked_by=who)
         return game_id, keys
+
+    def moderator_address(self, moderator: str | None, who: str) -> str | None:
+        """The moderator named for a new game: one valid address (email-validator), or None; refused if
+        it is no address, or if it has never confirmed anything here and the server has mailed such
+        addresses as often as it does for ``who`` (pbem.server.throttle)."""
+        if not (moderator or "").strip():
+            return None
+        try:
+            moderator = addresses.require_address(moderator)
+        except addresses.AddressError:
+            raise ServiceError("the moderator is one email address, like %(example)s: %(given)s is not one",
+                               example="moderator@example.org", given=repr(one_line(moderator, 80))) from None
+        if throttle.may_mail(self.store, self.now(), moderator, who)[0]:
+            raise ServiceError("%(email)s has never signed in here, and the server mails such addresses only so "
+                               "often: name this moderator again in an hour", email=moderator)
+        return moderator
 
     def join(self, game_id: int, side: str, email: str, timezone: str = "UTC") -> str:
         """Take an empty seat; returns its new key (also mailed)."""
@@ -105,12 +122,18 @@ class Games(ServiceBase):
         base = self.config.url.rstrip("/") if self.config is not None else ""
         return f"{base}/games/{game_id}/moderate"
 
-    def tell_moderator(self, game_id: int, what: str) -> None:
+    def tell_moderator(self, game_id: int, what: str, asked_by: str = "") -> None:
         """Mail the game's moderator that he was named (``what="named"``; it tells whether the
-        game has begun) or that the game begins (``"begins"``), with the console's link."""
+        game has begun) or that the game begins (``"begins"``), with the console's link. The mail
+        names the game by its number (never its title: another user's text), and to an address that
+        has not confirmed anything it goes within the caps of answers to strangers, counted for
+        ``asked_by`` (pbem.server.throttle); over them it is not sent."""
         info = self.info(game_id)
         moderator = info.get("moderator")
         if not moderator:
+            return
+        held, kind = throttle.may_mail(self.store, self.now(), moderator, asked_by)
+        if held:
             return
         zone = (self.store.find_player(moderator) or {}).get("timezone") or \
             (info.get("settings") or {}).get("timezone") or "UTC"
@@ -122,13 +145,13 @@ class Games(ServiceBase):
         running = info["status"] == "running"
         if what == "named":
             subject = f"[pbem {game_id}] " + tr.gettext("You moderate game %(game)s", game=game_id)
-            head = (tr.gettext("You are the moderator of game %(game)s of %(title)s.", game=self.label(game_id),
+            head = (tr.gettext("You are the moderator of game %(game)s of %(title)s.", game=game_id,
                                title=self.rules_title(game_id, tr.lang)) + " "
                     + (tr.gettext("It has begun.") if running
                        else tr.gettext("It begins when every seat is taken; you will be told.")))
         else:
             subject = f"[pbem {game_id}] " + tr.gettext("The game you moderate begins")
-            head = tr.gettext("Every seat of game %(game)s is taken: the game begins.", game=self.label(game_id))
+            head = tr.gettext("Every seat of game %(game)s is taken: the game begins.", game=game_id)
         body = "\n".join([
             head, "", tr.gettext("Seats:"), *seats, "",
             tr.gettext("Deadline: %(deadline)s.", deadline=self.deadline_in_zone(game_id, zone, lang=tr.lang)), "",
@@ -139,6 +162,7 @@ class Games(ServiceBase):
         ])
         queue(self.store, moderator, subject, body, kind="moderator", game_id=game_id,
               dedupe_key=f"moderator:{what}:{game_id}:{moderator.lower()}")
+        throttle.note_answer(self.store, self.now(), moderator, asked_by, kind)
 
     def start(self, game_id: int) -> None:
         self.store.update_game(game_id, status="running")
