@@ -263,3 +263,67 @@ def test_forged_league_mail_to_one_address_is_capped_as_a_strangers(door):
     door.process()
     assert len(door.answers(VICTIM)) == throttle.STRANGER_PER_ADDRESS
     assert len(held(door, VICTIM)) == 1
+
+
+# -- item 7: the new game's moderator and invitations ------------------------------------------------------
+
+from test_around_settings import Http, served  # noqa: E402,F401 -- the site on a real HTTP server
+from websupport import post  # noqa: E402
+
+
+def games_made(site) -> int:
+    return len(site.store.games())
+
+
+def test_the_moderator_is_one_address_in_the_api_and_the_form(served):  # noqa: F811
+    from test_mail_hostile import SMALL
+
+    anna = Http(served, ANNA)
+    before = games_made(served)
+    for given in ("a@example.org, b@example.org", "a@example.org b@example.org", "Anna", "<a@example.org>; x"):
+        status, answer = anna.post("/api/games", {"title": "T", "scenario": SMALL, "seats": ["austria"],
+                                                  "moderator": given})
+        assert status == 400 and "the moderator is one email address" in answer["error"], (given, answer)
+    form = post(served.client(ANNA), "/games/new", title="T", scenario=f"marengo:{SMALL}", seat="marengo:austria",
+                moderator="x@example.org; y@example.org")
+    assert form.status_code == 400 and "the moderator is one email address" in form.text
+    assert games_made(served) == before
+    status, made = anna.post("/api/games", {"title": "T", "scenario": SMALL, "seats": ["austria"],
+                                            "moderator": " Bob@Example.org "})
+    assert status == 201 and served.service.info(made["id"])["moderator"] == "Bob@example.org"
+
+
+def test_a_new_games_moderator_mail_carries_no_title_and_strangers_are_capped(served):  # noqa: F811
+    """A signed-in user names moderators who never signed in here: each is mailed the game's number and
+    link, not its title; past the strangers' cap for that user, naming one is refused. A moderator
+    who signed in is mailed as any player."""
+    from test_mail_hostile import SMALL
+
+    anna = Http(served, ANNA)
+    answers = [anna.post("/api/games", {"title": f"{SPAM} buy now", "scenario": SMALL, "seats": ["austria"],
+                                        "moderator": f"m{i}@example.com"}) for i in range(5)]
+    assert [status for status, _ in answers] == [201] * throttle.STRANGER_PER_SOURCE + [400] * 2
+    assert "never signed in here" in answers[-1][1]["error"]
+    mailed = served.store.mails("WHERE kind = 'moderator' ORDER BY id")
+    assert [m["to_addr"] for m in mailed] == [f"m{i}@example.com" for i in range(throttle.STRANGER_PER_SOURCE)]
+    assert all(SPAM not in m["subject"] + m["body"] for m in mailed)
+    Http(served, FRED)  # Fred signs in: he has confirmed his address
+    status, _ = anna.post("/api/games", {"title": "T", "scenario": SMALL, "seats": ["austria"], "moderator": FRED})
+    assert status == 201
+
+
+def test_invitations_carry_no_title_and_strangers_are_capped(served):  # noqa: F811
+    from test_mail_hostile import SMALL
+
+    anna = Http(served, ANNA)
+    client = served.client(ANNA)
+    made = [anna.post("/api/games", {"title": f"{SPAM} buy now", "scenario": SMALL, "seats": ["austria"],
+                                     "settings": {"private": True}})[1]["id"] for _ in range(5)]
+    statuses = [post(client, f"/games/{game_id}/invite", side="france", email=f"i{n}@example.com").status_code
+                for n, game_id in enumerate(made)]
+    assert statuses[:throttle.STRANGER_PER_SOURCE] == [302] * throttle.STRANGER_PER_SOURCE
+    assert all(status == 400 for status in statuses[throttle.STRANGER_PER_SOURCE:])
+    invited = served.store.mails("WHERE kind = 'invitation' ORDER BY id")
+    assert [m["to_addr"] for m in invited] == [f"i{n}@example.com" for n in range(throttle.STRANGER_PER_SOURCE)]
+    assert all(SPAM not in m["subject"] + m["body"] for m in invited)
+    assert f"game {made[0]} " in invited[0]["body"]
