@@ -14,8 +14,8 @@ Answers to mail (``may_answer`` / ``note_answer``, counted in ``answer_log``):
   address: an auto-responder that carries no robot marker and quotes the key
   still ends its loop there.
 - Any other mail to an address that has not *confirmed* anything (``confirmed``:
-  signed in by a mailed link or with a password, sent a seat's key from that
-  address, or confirmed a league sign-up by its code) -- an invitation, the
+  signed in by a mailed link or with a password, or confirmed a league
+  sign-up by its code) -- an invitation, the
   notice to a game's new moderator -- goes through the same caps as an answer
   to a stranger (``may_mail``), counted for the address that asked for it.
 - When an answer is held by a cap, the address is told so once an hour
@@ -95,8 +95,8 @@ def may_tell_held(store, now: datetime, recipient: str) -> bool:
 
 
 def confirmed(store, email: str) -> bool:
-    """Whether ``email`` has shown it reads its mail here: a sign-in link used, a password set, a seat's
-    key sent from it, a league sign-up confirmed by its code (``note_confirmed``)."""
+    """Whether ``email`` has shown it reads its mail here: a sign-in link used, a password set, a league
+    sign-up confirmed by its code (``note_confirmed``)."""
     email = (email or "").strip()
     # pragma: no mutate start (SQL)
     return bool(email) and store.query_one(
