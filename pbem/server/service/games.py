@@ -162,7 +162,8 @@ class Games(ServiceBase):
         ])
         queue(self.store, moderator, subject, body, kind="moderator", game_id=game_id,
               dedupe_key=f"moderator:{what}:{game_id}:{moderator.lower()}")
-        throttle.note_answer(self.store, self.now(), moderator, asked_by, kind)
+        if kind == "stranger":  # counted where a cap counts it
+            throttle.note_answer(self.store, self.now(), moderator, asked_by, kind)
 
     def start(self, game_id: int) -> None:
         self.store.update_game(game_id, status="running")

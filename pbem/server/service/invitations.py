@@ -57,7 +57,8 @@ class Invitations(ServiceBase):
                   + "\n\n" + tr.gettext("The seat is kept for you: nobody else may take it."),
                   kind="invitation", game_id=game_id, dedupe_key=f"invite:{game_id}:{side}:{email.lower()}",
                   lang=tr.lang)
-            throttle.note_answer(self.store, self.now(), email, who, kind)
+            if kind == "stranger":  # counted where a cap counts it
+                throttle.note_answer(self.store, self.now(), email, who, kind)
         lang = self.store.language_of(who)
         return i18n.translate(lang, "%(email)s is invited to play %(seat)s.", email=email,
                               seat=self.seat_title(game_id, side, lang))
