@@ -23,11 +23,15 @@ class Games(ServiceBase):
     def create_game(self, title: str, seats: dict[str, str | None], scenario: str | None = None,
                     seed: int | None = None, settings: dict | None = None, moderator: str | None = None,
                     who: str = "system", timezones: dict | None = None, game: str = "marengo",
-                    options: dict | None = None, bots: dict[str, str] | None = None) -> tuple[int, dict[str, str]]:
+                    options: dict | None = None, bots: dict[str, str] | None = None,
+                    moderator_known: bool = False) -> tuple[int, dict[str, str]]:
         """Create a game of the ruleset called ``game``; returns its id and each seat's key
         (shown once, mailed once). ``scenario`` is a scenario file under maps/ (default: the
         game's first), ``options`` the ruleset's options (default: each option's default),
-        ``bots`` the seats the computer plays (seat -> one of the ruleset's ``bots()``)."""
+        ``bots`` the seats the computer plays (seat -> one of the ruleset's ``bots()``).
+        ``moderator_known``: the moderator comes from the server's own records (a league's organiser,
+        the moderator of the game a rematch repeats), not typed by ``who``: his mail is not capped
+        as one ``who`` asked for (``moderator_address``)."""
         try:
             rules = ruleset(game)
             scenario = scenario or next(iter(rules.scenarios().values())).name
@@ -36,7 +40,7 @@ class Games(ServiceBase):
             loaded = self.scenario(game, scenario)
         except (deadlines.SettingsError, UnknownGame, ValueError) as exc:
             raise ServiceError(i18n.refusal_text(exc)) from None
-        moderator = self.moderator_address(moderator, who)
+        moderator = self.moderator_address(moderator, "system" if moderator_known else who)
         seed = secrets.randbelow(2**31) if seed is None else seed
         title = one_line(title, TITLE_LIMIT)  # a title is one line: it heads reports and mails
         keys = {}
@@ -66,7 +70,7 @@ class Games(ServiceBase):
                 if email:
                     self.welcome(game_id, side, email, keys[side])
             if moderator:
-                self.tell_moderator(game_id, "named", asked_by=who)
+                self.tell_moderator(game_id, "named", asked_by="system" if moderator_known else who)
         return game_id, keys
 
     def moderator_address(self, moderator: str | None, who: str) -> str | None:
