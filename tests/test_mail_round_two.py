@@ -327,3 +327,22 @@ def test_invitations_carry_no_title_and_strangers_are_capped(served):  # noqa: F
     assert [m["to_addr"] for m in invited] == [f"i{n}@example.com" for n in range(throttle.STRANGER_PER_SOURCE)]
     assert all(SPAM not in m["subject"] + m["body"] for m in invited)
     assert f"game {made[0]} " in invited[0]["body"]
+
+
+def test_a_moderator_replacing_players_mails_strangers_within_their_caps(tmp_path):
+    """A moderator's "replace" mails the new address a welcome: to addresses that confirmed nothing, at
+    most the strangers' cap an hour for one moderator; then refused, saying why."""
+    from pbem.server.service import Service, ServiceError
+    from pbem.server.store import Store
+    from test_mail_hostile import SMALL
+
+    store = Store(tmp_path / "pbem.sqlite3")
+    service = Service(store)
+    game_id, _ = service.create_game("g", {"austria": ANNA, "france": FRED}, scenario=SMALL,
+                                     settings={"hours": 48}, moderator="mod@example.org")
+    for n in range(throttle.STRANGER_PER_SOURCE):
+        service.moderate(game_id, "mod@example.org", "replace", "gone quiet", side="france", email=f"new{n}@example.com")
+    with pytest.raises(ServiceError, match="never signed in here"):
+        service.moderate(game_id, "mod@example.org", "replace", "gone quiet", side="france", email="more@example.com")
+    assert service.seat(game_id, "france")["email"] == f"new{throttle.STRANGER_PER_SOURCE - 1}@example.com"
+    store.close()

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from datetime import datetime, timedelta, timezone
 
 from pbem.lang import Text, say, say_plural
-from pbem.server import addresses, deadlines, i18n
+from pbem.server import addresses, deadlines, i18n, throttle
 from pbem.server.i18n import N_
 from pbem.core.orders import OrdersError
 from pbem.server.mail.outbox import queue
@@ -122,6 +122,10 @@ def replace(service: Service, game_id, who, why, side: str, email: str):
         email = addresses.require_address(email)  # a CR/LF or any non-address would leave the seat unreachable
     except addresses.AddressError as exc:
         raise ServiceError("%(exc)s: give the new player's address", exc=exc) from None
+    held, kind = throttle.may_mail(service.store, service.now(), email, who)  # the welcome: a stranger's caps
+    if held:
+        raise ServiceError("%(email)s has never signed in here, and the server mails such addresses only so often: "
+                           "replace again in an hour", email=email)
     service.seat(game_id, side)
     key = new_key()
     seat = service.seat(game_id, side)
@@ -136,6 +140,8 @@ def replace(service: Service, game_id, who, why, side: str, email: str):
     service.store.update_seat(game_id, side, email=email, missed=0)
     service.set_key(game_id, side, key)
     service.welcome(game_id, side, email, key)
+    if kind == "stranger":  # counted where a cap counts it
+        throttle.note_answer(service.store, service.now(), email, who, kind)
     return say("%(seat)s is now played by %(email)s.", seat=service.seat_said(game_id, side), email=email)
 
 
