@@ -28,10 +28,7 @@ class Games(ServiceBase):
         """Create a game of the ruleset called ``game``; returns its id and each seat's key
         (shown once, mailed once). ``scenario`` is a scenario file under maps/ (default: the
         game's first), ``options`` the ruleset's options (default: each option's default),
-        ``bots`` the seats the computer plays (seat -> one of the ruleset's ``bots()``).
-        ``moderator_known``: the moderator comes from the server's own records (a league's organiser,
-        the moderator of the game a rematch repeats), not typed by ``who``: his mail is not capped
-        as one ``who`` asked for (``moderator_address``)."""
+        ``bots`` the seats the computer plays (seat -> one of the ruleset's ``bots()``)."""
         try:
             rules = ruleset(game)
             scenario = scenario or next(iter(rules.scenarios().values())).name
@@ -40,9 +37,9 @@ class Games(ServiceBase):
             loaded = self.scenario(game, scenario)
         except (deadlines.SettingsError, UnknownGame, ValueError) as exc:
             raise ServiceError(i18n.refusal_text(exc)) from None
-        moderator = self.moderator_address(moderator, "system" if moderator_known else who)
         seed = secrets.randbelow(2**31) if seed is None else seed
         title = one_line(title, TITLE_LIMIT)  # a title is one line: it heads reports and mails
+        moderator = self.moderator_address(moderator, "system" if moderator_known else who)
         keys = {}
         seat_ids = [seat.id for seat in rules.seats(loaded, options)]
         unknown = set(seats or {}) - set(seat_ids)
@@ -76,7 +73,9 @@ class Games(ServiceBase):
     def moderator_address(self, moderator: str | None, who: str) -> str | None:
         """The moderator named for a new game: one valid address (email-validator), or None; refused if
         it is no address, or if it has never confirmed anything here and the server has mailed such
-        addresses as often as it does for ``who`` (pbem.server.throttle)."""
+        addresses as often as it does for ``who`` (pbem.server.throttle). ``create_game(moderator_known=True)``:
+        the moderator comes from the server's own records (a league's organiser, the moderator of the game a
+        rematch repeats), not typed by its asker, and ``who`` is "system" here."""
         if not (moderator or "").strip():
             return None
         try:
