@@ -346,3 +346,20 @@ def test_a_moderator_replacing_players_mails_strangers_within_their_caps(tmp_pat
         service.moderate(game_id, "mod@example.org", "replace", "gone quiet", side="france", email="more@example.com")
     assert service.seat(game_id, "france")["email"] == f"new{throttle.STRANGER_PER_SOURCE - 1}@example.com"
     store.close()
+
+
+def test_a_replacement_who_confirmed_nothing_is_mailed_no_title_nor_reason(tmp_path):
+    from pbem.server.service import Service
+    from pbem.server.store import Store
+    from test_mail_hostile import SMALL
+
+    store = Store(tmp_path / "pbem.sqlite3")
+    service = Service(store)
+    game_id, _ = service.create_game(f"{SPAM} buy now", {"austria": ANNA, "france": FRED}, scenario=SMALL,
+                                     settings={"hours": 48}, moderator="mod@example.org")
+    service.moderate(game_id, "mod@example.org", "replace", f"{SPAM} reasons", side="france", email=VICTIM)
+    mailed = store.mails("WHERE to_addr = ? ORDER BY id", (VICTIM,))
+    assert [m["kind"] for m in mailed] == ["welcome"]
+    assert SPAM not in mailed[0]["subject"] + mailed[0]["body"] and f"game {game_id} " in mailed[0]["body"]
+    assert any(SPAM in m["body"] for m in store.mails("WHERE to_addr = ? ORDER BY id", (ANNA,)))  # a player's: as before
+    store.close()

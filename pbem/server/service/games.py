@@ -187,20 +187,25 @@ class Games(ServiceBase):
         self.store.set_clock(game_id, deadline=deadlines.iso(when), next_check=deadlines.iso(first))
         self.play_bots(game_id)  # a turn starts (or its clock moves): a computer seat answers at once
 
-    def opening_template(self, game_id: int, side: str, lang: str | None = None) -> str:
-        """The orders template of a seat before any day has been resolved, in ``lang`` (else its player's)."""
+    def opening_template(self, game_id: int, side: str, lang: str | None = None, titled: bool = True) -> str:
+        """The orders template of a seat before any day has been resolved, in ``lang`` (else its player's);
+        the game named by its number alone unless ``titled``."""
         game = self.game(game_id)
         lang = lang or self.lang_of(game_id, side)
         return game.ruleset.orders_template(game, side, deadline=self.deadline_for(game_id, side, lang=lang),
-                                           game_label=self.label(game_id), game_id=str(game_id), lang=lang)
+                                           game_label=self.label(game_id) if titled else f"#{game_id}",
+                                           game_id=str(game_id), lang=lang)
 
-    def welcome(self, game_id: int, side: str, email: str, key: str) -> None:
+    def welcome(self, game_id: int, side: str, email: str, key: str, titled: bool = True) -> None:
+        """Mail a seat's new player his key and first template. ``titled`` False: the game named by its number
+        alone, never its title (another user's text), for an address that has confirmed nothing."""
         game = self.game(game_id)
         lang = self.store.language_of(email)
         tr = i18n.translator(lang)
         seat = self.seat_title(game_id, side, lang)
         body = "\n".join([
-            tr.gettext("Welcome to game %(game)s of %(title)s: you play %(seat)s.", game=self.label(game_id),
+            tr.gettext("Welcome to game %(game)s of %(title)s: you play %(seat)s.",
+                       game=self.label(game_id) if titled else game_id,
                        title=self.rules_title(game_id, lang), seat=seat),
             "",
             tr.gettext("Deadline: %(deadline)s.", deadline=self.deadline_for(game_id, side, lang=lang)),
@@ -214,7 +219,7 @@ class Games(ServiceBase):
             tr.gettext("Send your orders by replying to this mail, or on the web page of the game.\n"
                        "A template for your first orders:"),
             "",
-            self.opening_template(game_id, side, lang),
+            self.opening_template(game_id, side, lang, titled),
         ])
         queue(self.store, email, f"[pbem {game_id}] " + tr.gettext("Welcome: you play %(seat)s", seat=seat), body,
               attachments=[self.view_attachment(game, side)],
