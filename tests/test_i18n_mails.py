@@ -24,6 +24,7 @@ from i18n_sweep import english_in_mail
 
 from pbem.server import i18n, inbox
 from pbem.server.mail import commands
+from pbem.server.leagues import mail as league_mail
 from pbem.server.leagues.service import Leagues
 from pbem.server.service import Service, ServiceError
 from pbem.server.store import Store
@@ -219,9 +220,10 @@ def test_a_league_and_tournament_in_french_and_ukrainian_over_smtp(tmp_path):
         league = leagues.create_league("Le club / Клуб", MOD)
         cup = leagues.create_tournament(league, MOD, "Coupe / Кубок", "round_robin",
                                         rules={"scenario": SHORT, "settings": {"hours": 48}})
-        for email in players:  # by mail, through the SMTP receiver
-            office.send(email, f"LEAGUE {league} JOIN {email.split('@')[0]}")
-            office.send(email, f"TOURNAMENT {cup} ENTER")
+        for email in players:  # by mail, through the SMTP receiver, each request confirmed by its code
+            for request in (f"LEAGUE {league} JOIN {email.split('@')[0]}", f"TOURNAMENT {cup} ENTER"):
+                office.send(email, request)
+                office.send(email, re.search(r"^    (.+)$", office.read(email)[-1][1], re.M).group(1))
         office.send("taras@example.ua", f"TOURNAMENT {cup} ENTER")  # again: already entered
         office.send("jean@example.fr", "LEAGUE 999 JOIN")  # a refusal
         leagues.start(cup, MOD)  # three players: two play, one has a bye
@@ -246,8 +248,9 @@ def test_a_league_and_tournament_in_french_and_ukrainian_over_smtp(tmp_path):
             tr = i18n.translator(lang)
             assert english_in_mail(text, lang) == set(), email
             if email != MOD:
-                assert tr.gettext("Welcome to %(league)s.", league="Le club / Клуб") in text
-                assert tr.gettext("You are entered in %(tournament)s.", tournament="Coupe / Кубок") in text
+                base = service.config.url.rstrip("/")
+                assert tr.gettext(league_mail.DONE["LEAGUE"], number=league, url=f"{base}/leagues/{league}") in text
+                assert tr.gettext(league_mail.DONE["TOURNAMENT"], number=cup, url=f"{base}/tournaments/{cup}") in text
                 assert tr.gettext("%(tournament)s is over. The final standings:", tournament="Coupe / Кубок") in text
             if email in playing:
                 assert tr.gettext("Moderator: %(action)s", action=tr.gettext("pause")) in text
@@ -259,7 +262,7 @@ def test_a_league_and_tournament_in_french_and_ukrainian_over_smtp(tmp_path):
                                                                 tournament="Coupe / Кубок", round=1)]
         assert len(bye_subjects) == 1  # one player of three sits out round 1, told in his language
         refused = office.read("jean@example.fr")
-        assert any(i18n.translate("fr", "there is no league %(number)s", number=999) in body
+        assert any(i18n.translate("fr", league_mail.NO_SUCH["LEAGUE"], number=999) in body
                    for _, body, _ in refused)
     finally:
         office.close()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import random
+import re
 from itertools import combinations
 
 import pytest
@@ -444,14 +445,21 @@ def test_sign_up_and_entry_by_mail(site):
         return site.store.mail("WHERE to_addr = ? ORDER BY id DESC LIMIT 1",
                                     (sender,))["body"]
 
-    assert "join the league" in mail("ney@example.org", f"TOURNAMENT {tid} ENTER")
-    assert mail("ney@example.org", f"LEAGUE {league_id} JOIN Michel Ney").startswith("Welcome to Club")
+    def confirmed(sender, text):  # a request, then the line its answer gives to confirm it (the code)
+        asked = mail(sender, text)
+        assert "Nothing is done until you confirm" in asked
+        return mail(sender, re.search(r"^    (.+)$", asked, re.M).group(1))
+
+    assert "takes members of its league" in mail("ney@example.org", f"TOURNAMENT {tid} ENTER")
+    assert confirmed("ney@example.org", f"LEAGUE {league_id} JOIN Michel Ney").startswith(
+        f"This address is now a member of league {league_id}")
     member = leagues.league(league_id)["members"][0]
     assert (member["email"], member["name"], member["via"]) == ("ney@example.org", "Michel Ney", "mail")
-    assert mail("ney@example.org", f"TOURNAMENT {tid} ENTER").startswith("You are entered")
+    assert confirmed("ney@example.org", f"TOURNAMENT {tid} ENTER").startswith(
+        f"This address is now entered in tournament {tid}")
     assert [e["email"] for e in leagues.tournament(tid)["entries"]] == ["ney@example.org"]
-    assert "no league 99" in mail("ney@example.org", "LEAGUE 99 JOIN")
-    assert "League commands" in mail("ney@example.org", "LEAGUE JOIN")
+    assert "no league 99" in mail("soult@example.org", "LEAGUE 99 JOIN")
+    assert "League commands" in mail("soult@example.org", "LEAGUE JOIN")
 
 
 # -- tournaments of three-seat games ---------------------------------------------------------

@@ -139,9 +139,10 @@ def test_every_command_does_its_work_in_every_language(office, lang):
     leagues = Leagues(service)
     league_id = leagues.create_league("Club", ORG, rules={"scenario": SMALL})
     tid = leagues.create_tournament(league_id, ORG, "Open", "swiss")
-    office.send(ANNA, said["LEAGUE JOIN"].format(n=league_id))
+    for request in (said["LEAGUE JOIN"].format(n=league_id), said["TOURNAMENT ENTER"].format(n=tid)):
+        office.send(ANNA, request)  # a request; the line to confirm it by its code comes in his words
+        office.send(ANNA, re.search(r"^    (.+)$", office.read(ANNA)[-1][1], re.M).group(1))
     assert [m["email"] for m in leagues.league(league_id)["members"]] == [ANNA]
-    office.send(ANNA, said["TOURNAMENT ENTER"].format(n=tid))
     assert [e["email"] for e in leagues.tournament(tid)["entries"]] == [ANNA]
     for subject, body, _ in office.read(ANNA)[1:] if lang != "en" else []:  # every answer after LANGUAGE: his language
         assert english_in_mail(subject + "\n" + body, lang) == set(), (subject, body)
@@ -250,10 +251,14 @@ def test_a_league_command_in_french_from_a_new_address_is_answered_in_french(off
     league_id = leagues.create_league("Club", ORG, rules={"scenario": SMALL})
     office.send("jean@example.net", f"Ligue {league_id} adhérer Jean Lannes")
     subject, body = last(office, "jean@example.net")
-    assert [(m["email"], m["name"]) for m in leagues.league(league_id)["members"]] == [("jean@example.net",
-                                                                                         "Jean Lannes")]
     assert subject == i18n.translate("fr", "[pbem] Your mail to the game server")
     assert english_in_mail(body, "fr") == set()
+    line = re.search(r"^    (.+)$", body, re.M).group(1)  # to confirm by the code: in the French words
+    assert line.startswith(f"LIGUE {league_id} ADHÉRER ")
+    office.send("jean@example.net", line)
+    assert [(m["email"], m["name"]) for m in leagues.league(league_id)["members"]] == [("jean@example.net",
+                                                                                         "Jean Lannes")]
+    assert english_in_mail(last(office, "jean@example.net")[1], "fr") == set()
     office.send("jean@example.net", "LIGUE")  # too short: the usage, in the French words
     assert "LIGUE <numéro> ADHÉRER [votre nom]" in last(office, "jean@example.net")[1]
     assert office.service.store.language_of("jean@example.net", default=None) is None  # a stranger's mail sets none

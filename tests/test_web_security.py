@@ -335,6 +335,7 @@ def test_a_forfeited_game_is_open_to_spectators(tmp_path):
 def test_csrf_refusals(world):
     anna = world.client(ANNA)
     other = world.client(FRED)
+    moderator = world.client(MOD)  # signed in before the snapshot: a first sign-in is audited (address_confirmed)
     before = snapshot(world)
     forms = [("/games/{g}/orders", {"side": "austria", "text": "STANDING PURSUE ALWAYS", "action": "submit"}),
              ("/games/{g}/standing", {"side": "austria", "text": "STANDING PURSUE ALWAYS"}),
@@ -351,7 +352,6 @@ def test_csrf_refusals(world):
             response = anna.post(url, data=sent)
             assert response.status_code == 400, (url, token)
             assert "security token" in response.text
-    moderator = world.client(MOD)
     assert moderator.post(f"/games/{world.g}/moderate/pause", data={"why": "x"}).status_code == 400
     # the JSON API with a session needs the header
     api = anna.post(f"/api/games/{world.g}/orders", json={"side": "austria", "text": "STANDING PURSUE ALWAYS"})

@@ -200,6 +200,7 @@ def reply(service: Service, to: str, subject: str, body: str, game_id=None, in_r
     if to is None:
         return False
     if throttle.may_answer(service.store, service.now(), to, source, stranger=kind == "stranger"):
+        tell_held(service, to, key, lang)
         return False
     if len(body) > REPLY_LIMIT:
         body = body[:REPLY_LIMIT] + "\n\n" + i18n.translate(lang or service.store.language_of(to),
@@ -208,6 +209,25 @@ def reply(service: Service, to: str, subject: str, body: str, game_id=None, in_r
           dedupe_key=key, lang=lang)
     throttle.note_answer(service.store, service.now(), to, source, kind)
     return True
+
+
+HELD_SUBJECT = N_("[pbem] Answers held for an hour")
+HELD = N_("The server has sent this address as many answers as it sends in an hour. Further answers are held "
+          "until %(until)s: mail sent meanwhile is still read, and what a right key asks of a game is done, but it "
+          "is not answered. This notice is sent once.")
+
+
+def tell_held(service: Service, to: str, key: str | None, lang: str | None) -> None:
+    """Tell ``to``, once an hour, that a cap holds its answers (pbem.server.throttle.may_tell_held): a fixed
+    text, nothing of any mail in it."""
+    now = service.now()
+    if not throttle.may_tell_held(service.store, now, to):
+        return
+    tr = i18n.translator(lang or service.store.language_of(to))
+    until = deadlines.moment_text(now + throttle.HOUR, "UTC", lang=tr.lang)
+    queue(service.store, to, tr.gettext(HELD_SUBJECT), tr.gettext(HELD, until=until), kind="held",
+          dedupe_key=f"held:{key}" if key else None, lang=tr.lang)
+    throttle.note_answer(service.store, now, to, "", "held")
 
 
 def read(row: dict) -> Inbound:
@@ -289,9 +309,11 @@ def handle(service: Service, row: dict, msg: Inbound | None = None) -> dict:
         return result
     if header.line == 0 and said is not None and said.name in commands.LEAGUE_COMMANDS:  # LEAGUE 3 JOIN
         answer, done = league_mail.run(service, sender, [said.name, *said.args], lang)
-        # a league answer goes to a member acting by mail: capped per address (not as a stranger's), fixed subject
-        reply(service, to, tr.gettext(STRANGER_SUBJECT), answer, in_reply_to=msg.message_id, key=dedupe, source=sender,
-              kind="league", lang=lang)
+        # to the From address alone, the one signed up (never a Reply-To): capped as a stranger's, but for the
+        # answer to the right code (the mail proved itself as a seat key does)
+        done["answered"] = reply(service, sender, tr.gettext(STRANGER_SUBJECT), answer, in_reply_to=msg.message_id,
+                                 key=dedupe, source=sender, kind="player" if done.get("confirmed") else "stranger",
+                                 lang=lang)
         return done
     named = known_game(service, header.game) if header.line else None
     if named is not None and (header.key is None or PLACEHOLDER.match(str(header.key).replace(" ", ""))):

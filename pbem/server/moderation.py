@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from datetime import datetime, timedelta, timezone
 
 from pbem.lang import Text, say, say_plural
-from pbem.server import addresses, deadlines, i18n
+from pbem.server import addresses, deadlines, i18n, throttle
 from pbem.server.i18n import N_
 from pbem.core.orders import OrdersError
 from pbem.server.mail.outbox import queue
@@ -49,7 +49,7 @@ def moderate(service: Service, game_id: int, who: str, action: str, why: str, **
         done = handler(service, game_id, who, why, **args)
         service.store.audit(who, action, game_id, why=why, detail={k: v for k, v in args.items() if k != "key"})
         for seat in service.store.seats(game_id):
-            if seat["email"]:
+            if seat["email"] and not told_already(service, action, seat["email"], args):
                 tr = i18n.translator(service.store.language_of(seat["email"]))
                 line = service.deadline_line(game_id, seat["side"])  # in the reader's zone, with the time left
                 subject = tr.gettext("Moderator: %(action)s", action=tr.gettext(ACTION_NAMES[action]))
@@ -117,11 +117,23 @@ def resolve_now(service: Service, game_id, who, why):
     return say("%(turn)s was resolved now; the reports follow.", turn=service.turn_said(service.game(game_id), day))
 
 
+def told_already(service: Service, action: str, email: str, args: dict) -> bool:
+    """Whether ``email`` is the address a "replace" just gave a seat and has confirmed nothing: its welcome
+    told it what it needs, and the moderator's notice (the game's title, his reason: another user's text)
+    is not mailed to it."""
+    return action == "replace" and email.lower() == str(args.get("email", "")).strip().lower() \
+        and not throttle.confirmed(service.store, email)
+
+
 def replace(service: Service, game_id, who, why, side: str, email: str):
     try:
         email = addresses.require_address(email)  # a CR/LF or any non-address would leave the seat unreachable
     except addresses.AddressError as exc:
         raise ServiceError("%(exc)s: give the new player's address", exc=exc) from None
+    held, kind = throttle.may_mail(service.store, service.now(), email, who)  # the welcome: a stranger's caps
+    if held:
+        raise ServiceError("%(email)s has never signed in here, and the server mails such addresses only so often: "
+                           "replace again in an hour", email=email)
     service.seat(game_id, side)
     key = new_key()
     seat = service.seat(game_id, side)
@@ -135,7 +147,9 @@ def replace(service: Service, game_id, who, why, side: str, email: str):
             (game_id, side, seat["email"], held, service.game(game_id).day, seat["missed"], service.store.now()))
     service.store.update_seat(game_id, side, email=email, missed=0)
     service.set_key(game_id, side, key)
-    service.welcome(game_id, side, email, key)
+    service.welcome(game_id, side, email, key, titled=kind != "stranger")
+    if kind == "stranger":  # counted where a cap counts it
+        throttle.note_answer(service.store, service.now(), email, who, kind)
     return say("%(seat)s is now played by %(email)s.", seat=service.seat_said(game_id, side), email=email)
 
 

@@ -793,7 +793,7 @@ class Store:
         """Store a message before acknowledging it; returns (id, duplicate).
 
         A message already stored -- the same Message-ID from the same sender, or
-        the same bytes within a week (pbem.server.dedupe) -- is not stored
+        the same bytes within 15 minutes (pbem.server.dedupe) -- is not stored
         again: the id is the first copy's.
         """
         if source not in INBOUND_SOURCES:
@@ -872,6 +872,9 @@ class Store:
             if email is not None:
                 self.db.execute("UPDATE login_tokens SET used_at = ? WHERE token_hash = ?",  # pragma: no mutate (SQL)
                                 (self.now(), token_hash))
+                if self.query_one("SELECT 1 AS yes FROM audit WHERE action = 'address_confirmed' AND who = ?"
+                                  " COLLATE NOCASE", (email,)) is None:  # kept beyond the token (throttle.confirmed)
+                    self.audit(email, "address_confirmed", detail={"how": "sign-in link"})
             return email
 
     def add_login_attempt(self, email, ip, kind: str, ok: bool) -> None:

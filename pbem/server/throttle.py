@@ -13,6 +13,16 @@ Answers to mail (``may_answer`` / ``note_answer``, counted in ``answer_log``):
 - Every answer, a player's too, at most ``ANSWERS_PER_ADDRESS`` an hour to one
   address: an auto-responder that carries no robot marker and quotes the key
   still ends its loop there.
+- Any other mail to an address that has not *confirmed* anything (``confirmed``:
+  signed in by a mailed link or with a password, or confirmed a league
+  sign-up by its code) -- an invitation, the
+  notice to a game's new moderator -- goes through the same caps as an answer
+  to a stranger (``may_mail``), counted for the address that asked for it.
+- When an answer is held by a cap, the address is told so once an hour
+  (``may_tell_held``): a fixed notice, sent only to an address that had an
+  answer in the last hour (a forged Reply-To never reaches a new address
+  this way), at most ``HELD_PER_HOUR`` an hour in all. Silence is never the
+  answer.
 - A seat's owner is told of wrong keys for the seat at most once every
   ``OWNER_NOTICE_EVERY``, and the notice counts the attempts since the last
   one (``owner_notice``).
@@ -36,6 +46,7 @@ STRANGER_PER_SOURCE = 3
 STRANGER_PER_HOUR = 60
 ANSWERS_PER_ADDRESS = 100
 OWNER_NOTICE_EVERY = timedelta(hours=6)
+HELD_PER_HOUR = 60  # notices that answers are held, all addresses together
 
 SIGNIN_WINDOW = timedelta(minutes=15)
 PASSWORD_PER_PAIR = 5  # failed passwords from one client for one address
@@ -67,6 +78,49 @@ def may_answer(store, now: datetime, recipient: str, source: str, stranger: bool
               (since,)) >= STRANGER_PER_HOUR:
         return f"{STRANGER_PER_HOUR} answers to unproven mail in the last hour, all addresses together"
     return ""
+
+
+def may_tell_held(store, now: datetime, recipient: str) -> bool:
+    """Whether ``recipient``, whose answer a cap holds, may be told so now: it had an answer in the
+    last hour and no such notice, and fewer than ``HELD_PER_HOUR`` notices went in all."""
+    since = iso(now - HOUR)
+    # pragma: no mutate start (SQL)
+    answered = _count(store, "SELECT COUNT(*) AS n FROM answer_log WHERE recipient = ? AND kind != 'held' AND at >= ?",
+                      (recipient, since))
+    told = _count(store, "SELECT COUNT(*) AS n FROM answer_log WHERE recipient = ? AND kind = 'held' AND at >= ?",
+                  (recipient, since))
+    # pragma: no mutate end
+    return bool(answered) and not told and _count(
+        store, "SELECT COUNT(*) AS n FROM answer_log WHERE kind = 'held' AND at >= ?", (since,)) < HELD_PER_HOUR
+
+
+def confirmed(store, email: str) -> bool:
+    """Whether ``email`` has shown it reads its mail here: a sign-in link used, a password set, a league
+    sign-up confirmed by its code (``note_confirmed``)."""
+    email = (email or "").strip()
+    # pragma: no mutate start (SQL)
+    return bool(email) and store.query_one(
+        "SELECT EXISTS (SELECT 1 FROM audit WHERE action = 'address_confirmed' AND who = ? COLLATE NOCASE)"
+        " OR EXISTS (SELECT 1 FROM players WHERE email = ? AND password_hash IS NOT NULL)"
+        " OR EXISTS (SELECT 1 FROM login_tokens WHERE email = ? COLLATE NOCASE AND used_at IS NOT NULL) AS yes",
+        (email, email, email))["yes"] == 1
+    # pragma: no mutate end
+
+
+def note_confirmed(store, email: str, how: str) -> None:
+    """Record that ``email`` confirmed it reads its mail here (once; in the caller's transaction)."""
+    if not confirmed(store, email):
+        store.audit(email.strip(), "address_confirmed", detail={"how": how})
+
+
+def may_mail(store, now: datetime, recipient: str, source: str) -> tuple[str, str]:
+    """(why a mail that ``source`` asked for may not go to ``recipient`` now, or ""; the kind to count it as
+    with ``note_answer``): an address that has not confirmed anything gets such mail within the caps of
+    answers to strangers. The server's operator (``source`` "" or "system": the CLI, the clock) and an
+    address asking for mail to itself are not strangers' requests."""
+    own = not source or source == "system" or source.strip().lower() == recipient.strip().lower()
+    kind = "player" if own or confirmed(store, recipient) else "stranger"
+    return may_answer(store, now, recipient, source, stranger=kind == "stranger"), kind
 
 
 def note_answer(store, now: datetime, recipient: str, source: str, kind: str) -> None:

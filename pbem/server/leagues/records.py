@@ -5,6 +5,10 @@ moderator, forfeits. Read from the seats, the resolved days and the audit trail.
 count as come); None before the player has owed any day. A moderator who replaces a player
 starts the seat's count again for the newcomer; the player replaced keeps the days he held the
 seat and the days he missed (``seat_history``).
+
+Only games with another person count (``with_another_person``): a hot-seat game (every seat his)
+and a game against the computer (its other seats the computer's) owe nobody anything, and their
+days, misses and forfeits are left out -- else a record could be farmed alone.
 """
 
 from __future__ import annotations
@@ -12,7 +16,8 @@ from __future__ import annotations
 
 def reliability(store, email: str) -> dict:
     email = email.strip()
-    seats = store.query("SELECT game_id, side, missed FROM seats WHERE email = ?", (email,))
+    seats = [s for s in store.query("SELECT game_id, side, missed FROM seats WHERE email = ?", (email,))
+             if with_another_person(store, s["game_id"], email)]
     owed = missed = excused = forfeits = 0
     for seat in seats:
         since = store.query_one("SELECT COALESCE(MAX(last_day), 0) AS day FROM seat_history"
@@ -24,7 +29,8 @@ def reliability(store, email: str) -> dict:
                                    " WHERE game_id = ? AND side = ?", (seat["game_id"], seat["side"]))["n"]
         forfeits += store.query_one("SELECT COUNT(*) AS n FROM audit WHERE game_id = ? AND action = 'forfeit'"
                                     " AND json_extract(detail, '$.side') = ?", (seat["game_id"], seat["side"]))["n"]
-    held = store.query("SELECT * FROM seat_history WHERE email = ? AND undone IS NULL", (email,))
+    held = [h for h in store.query("SELECT * FROM seat_history WHERE email = ? AND undone IS NULL", (email,))
+            if with_another_person(store, h["game_id"], email)]
     for h in held:  # seats held until a moderator replaced him (or the rules moved him): his days and misses stay his
         owed += days_owed(store, h["game_id"], h["side"], h["first_day"], h["last_day"])
         missed += h["missed"]
@@ -33,6 +39,15 @@ def reliability(store, email: str) -> dict:
     games = len({s["game_id"] for s in seats} | {h["game_id"] for h in held})
     return {"email": email, "games": games, "owed": owed, "missed": missed, "excused": excused,
             "forfeits": forfeits, "percent": percent, "replaced": sum(h["why"] == "replaced" for h in held)}
+
+
+def with_another_person(store, game_id: int, email: str) -> bool:
+    """Whether game ``game_id`` has a person other than ``email`` in a seat, now or before (a seat the
+    computer plays has no address)."""
+    return store.query_one(
+        "SELECT EXISTS (SELECT 1 FROM seats WHERE game_id = ? AND email IS NOT NULL AND email != ''"
+        " AND lower(email) != lower(?)) OR EXISTS (SELECT 1 FROM seat_history WHERE game_id = ?"
+        " AND undone IS NULL AND lower(email) != lower(?)) AS yes", (game_id, email, game_id, email))["yes"] == 1
 
 
 def days_owed(store, game_id: int, side: str, first: int, last: int | None) -> int:

@@ -188,3 +188,18 @@ def _seat_history_why(db: Database) -> None:
         ALTER TABLE seat_history ADD COLUMN undone TEXT;
         """
     )
+
+
+@migrations(name="league_010_mail_requests")
+def _mail_requests(db: Database) -> None:
+    """Requests by mail to join a league or enter a tournament, waiting for the code mailed to the
+    address to come back (pbem.server.leagues.mail): the code's SHA-256, never the code."""
+    db.executescript(
+        """
+        CREATE TABLE league_mail_requests (
+          id INTEGER PRIMARY KEY, code_hash TEXT NOT NULL, email TEXT NOT NULL COLLATE NOCASE,
+          kind TEXT NOT NULL CHECK (kind IN ('LEAGUE', 'TOURNAMENT')), target INTEGER NOT NULL,
+          name TEXT NOT NULL DEFAULT '', created TEXT NOT NULL);
+        CREATE INDEX league_mail_requests_email ON league_mail_requests(email, kind, target);
+        """
+    )

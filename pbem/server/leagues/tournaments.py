@@ -221,7 +221,7 @@ class Tournaments(Bidding, Console):
         game_id, _ = self.service.create_game(
             f"{t['name']}, round {number}, board {board}", players,
             game=rules["game"], scenario=rules["scenario"], settings=settings, options=rules["options"],
-            moderator=moderator, who=rules.get("moderator") or "system")
+            moderator=moderator, who=rules.get("moderator") or "system", moderator_known=True)
         self.store.execute("UPDATE league_pairings SET game_id = ? WHERE id = ?", (game_id, pairing_id))
         return game_id
 

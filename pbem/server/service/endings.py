@@ -184,6 +184,6 @@ class Endings(ServiceBase):
         title = f"Rematch of #{game_id}"
         new_id, _ = self.create_game(title, turned, scenario=info["scenario"], settings=settings,
                                      moderator=info.get("moderator"), who=who, game=info["ruleset"],
-                                     options=info["options"])
+                                     options=info["options"], moderator_known=True)
         self.store.audit(who, "rematch", new_id, detail={"of": game_id})
         return new_id

@@ -7,7 +7,7 @@ import json
 import secrets
 from datetime import datetime
 
-from pbem.server import deadlines, i18n
+from pbem.server import addresses, deadlines, i18n, throttle
 from pbem.server.addresses import one_line
 from pbem.core.chance import DICE_KEYED, DICE_PLAIN, SEED_BITS
 from pbem.core.game import Game
@@ -25,7 +25,7 @@ class Games(ServiceBase):
                     seed: int | None = None, settings: dict | None = None, moderator: str | None = None,
                     who: str = "system", timezones: dict | None = None, game: str = "marengo",
                     options: dict | None = None, bots: dict[str, str] | None = None,
-                    dice: int | None = None) -> tuple[int, dict[str, str]]:
+                    dice: int | None = None, moderator_known: bool = False) -> tuple[int, dict[str, str]]:
         """Create a game of the ruleset called ``game``; returns its id and each seat's key
         (shown once, mailed once). ``scenario`` is a scenario file under maps/ (default: the
         game's first), ``options`` the ruleset's options (default: each option's default),
@@ -47,6 +47,7 @@ class Games(ServiceBase):
             seed, dice = secrets.randbits(SEED_BITS[DICE_KEYED]), DICE_KEYED
         dice = DICE_PLAIN if dice is None else dice
         title = one_line(title, TITLE_LIMIT)  # a title is one line: it heads reports and mails
+        moderator = self.moderator_address(moderator, "system" if moderator_known else who)
         keys = {}
         seat_ids = [seat.id for seat in rules.seats(loaded, options)]
         unknown = set(seats or {}) - set(seat_ids)
@@ -74,8 +75,26 @@ class Games(ServiceBase):
                 if email:
                     self.welcome(game_id, side, email, keys[side])
             if moderator:
-                self.tell_moderator(game_id, "named")
+                self.tell_moderator(game_id, "named", asked_by="system" if moderator_known else who)
         return game_id, keys
+
+    def moderator_address(self, moderator: str | None, who: str) -> str | None:
+        """The moderator named for a new game: one valid address (email-validator), or None; refused if
+        it is no address, or if it has never confirmed anything here and the server has mailed such
+        addresses as often as it does for ``who`` (pbem.server.throttle). ``create_game(moderator_known=True)``:
+        the moderator comes from the server's own records (a league's organiser, the moderator of the game a
+        rematch repeats), not typed by its asker, and ``who`` is "system" here."""
+        if not (moderator or "").strip():
+            return None
+        try:
+            moderator = addresses.require_address(moderator)
+        except addresses.AddressError:
+            raise ServiceError("the moderator is one email address, like %(example)s: %(given)s is not one",
+                               example="moderator@example.org", given=repr(one_line(moderator, 80))) from None
+        if throttle.may_mail(self.store, self.now(), moderator, who)[0]:
+            raise ServiceError("%(email)s has never signed in here, and the server mails such addresses only so "
+                               "often: name this moderator again in an hour", email=moderator)
+        return moderator
 
     def join(self, game_id: int, side: str, email: str, timezone: str = "UTC") -> str:
         """Take an empty seat; returns its new key (also mailed)."""
@@ -114,12 +133,18 @@ class Games(ServiceBase):
         base = self.config.url.rstrip("/") if self.config is not None else ""
         return f"{base}/games/{game_id}/moderate"
 
-    def tell_moderator(self, game_id: int, what: str) -> None:
+    def tell_moderator(self, game_id: int, what: str, asked_by: str = "") -> None:
         """Mail the game's moderator that he was named (``what="named"``; it tells whether the
-        game has begun) or that the game begins (``"begins"``), with the console's link."""
+        game has begun) or that the game begins (``"begins"``), with the console's link. The mail
+        names the game by its number (never its title: another user's text), and to an address that
+        has not confirmed anything it goes within the caps of answers to strangers, counted for
+        ``asked_by`` (pbem.server.throttle); over them it is not sent."""
         info = self.info(game_id)
         moderator = info.get("moderator")
         if not moderator:
+            return
+        held, kind = throttle.may_mail(self.store, self.now(), moderator, asked_by)
+        if held:
             return
         zone = (self.store.find_player(moderator) or {}).get("timezone") or \
             (info.get("settings") or {}).get("timezone") or "UTC"
@@ -131,13 +156,13 @@ class Games(ServiceBase):
         running = info["status"] == "running"
         if what == "named":
             subject = f"[pbem {game_id}] " + tr.gettext("You moderate game %(game)s", game=game_id)
-            head = (tr.gettext("You are the moderator of game %(game)s of %(title)s.", game=self.label(game_id),
+            head = (tr.gettext("You are the moderator of game %(game)s of %(title)s.", game=game_id,
                                title=self.rules_title(game_id, tr.lang)) + " "
                     + (tr.gettext("It has begun.") if running
                        else tr.gettext("It begins when every seat is taken; you will be told.")))
         else:
             subject = f"[pbem {game_id}] " + tr.gettext("The game you moderate begins")
-            head = tr.gettext("Every seat of game %(game)s is taken: the game begins.", game=self.label(game_id))
+            head = tr.gettext("Every seat of game %(game)s is taken: the game begins.", game=game_id)
         body = "\n".join([
             head, "", tr.gettext("Seats:"), *seats, "",
             tr.gettext("Deadline: %(deadline)s.", deadline=self.deadline_in_zone(game_id, zone, lang=tr.lang)), "",
@@ -148,6 +173,8 @@ class Games(ServiceBase):
         ])
         queue(self.store, moderator, subject, body, kind="moderator", game_id=game_id,
               dedupe_key=f"moderator:{what}:{game_id}:{moderator.lower()}")
+        if kind == "stranger":  # counted where a cap counts it
+            throttle.note_answer(self.store, self.now(), moderator, asked_by, kind)
 
     def start(self, game_id: int) -> None:
         self.store.update_game(game_id, status="running")
@@ -168,20 +195,25 @@ class Games(ServiceBase):
         self.store.set_clock(game_id, deadline=deadlines.iso(when), next_check=deadlines.iso(first))
         self.play_bots(game_id)  # a turn starts (or its clock moves): a computer seat answers at once
 
-    def opening_template(self, game_id: int, side: str, lang: str | None = None) -> str:
-        """The orders template of a seat before any day has been resolved, in ``lang`` (else its player's)."""
+    def opening_template(self, game_id: int, side: str, lang: str | None = None, titled: bool = True) -> str:
+        """The orders template of a seat before any day has been resolved, in ``lang`` (else its player's);
+        the game named by its number alone unless ``titled``."""
         game = self.game(game_id)
         lang = lang or self.lang_of(game_id, side)
         return game.ruleset.orders_template(game, side, deadline=self.deadline_for(game_id, side, lang=lang),
-                                           game_label=self.label(game_id), game_id=str(game_id), lang=lang)
+                                           game_label=self.label(game_id) if titled else f"#{game_id}",
+                                           game_id=str(game_id), lang=lang)
 
-    def welcome(self, game_id: int, side: str, email: str, key: str) -> None:
+    def welcome(self, game_id: int, side: str, email: str, key: str, titled: bool = True) -> None:
+        """Mail a seat's new player his key and first template. ``titled`` False: the game named by its number
+        alone, never its title (another user's text), for an address that has confirmed nothing."""
         game = self.game(game_id)
         lang = self.store.language_of(email)
         tr = i18n.translator(lang)
         seat = self.seat_title(game_id, side, lang)
         body = "\n".join([
-            tr.gettext("Welcome to game %(game)s of %(title)s: you play %(seat)s.", game=self.label(game_id),
+            tr.gettext("Welcome to game %(game)s of %(title)s: you play %(seat)s.",
+                       game=self.label(game_id) if titled else game_id,
                        title=self.rules_title(game_id, lang), seat=seat),
             "",
             tr.gettext("Deadline: %(deadline)s.", deadline=self.deadline_for(game_id, side, lang=lang)),
@@ -195,7 +227,7 @@ class Games(ServiceBase):
             tr.gettext("Send your orders by replying to this mail, or on the web page of the game.\n"
                        "A template for your first orders:"),
             "",
-            self.opening_template(game_id, side, lang),
+            self.opening_template(game_id, side, lang, titled),
         ])
         queue(self.store, email, f"[pbem {game_id}] " + tr.gettext("Welcome: you play %(seat)s", seat=seat), body,
               attachments=[self.view_attachment(game, side)],

@@ -2,11 +2,15 @@
 listed among the open games, and its empty seats are taken only by invitation. Any empty seat
 may be kept for an invited address (a player of the game or its moderator invites): only
 that address may take it, by the invitation's link (signed in with that address) or the
-join form."""
+join form.
+
+The invitation's mail carries nothing another user wrote but the inviter's address (not the
+game's title: the game's number and link), and to an address that has not confirmed anything
+it goes within the caps of answers to strangers, counted for the inviter (pbem.server.throttle)."""
 
 from __future__ import annotations
 
-from pbem.server import addresses, i18n
+from pbem.server import addresses, i18n, throttle
 from pbem.server.mail.outbox import queue
 
 from .base import ServiceBase, ServiceError
@@ -33,6 +37,10 @@ class Invitations(ServiceBase):
             email = addresses.require_address(email)
         except addresses.AddressError as exc:
             raise ServiceError("%(exc)s: give the invited player's address", exc=exc) from None
+        held, kind = throttle.may_mail(self.store, self.now(), email, who)
+        if held:
+            raise ServiceError("%(email)s has never signed in here, and the server mails such addresses only so "
+                               "often: invite again in an hour", email=email)
         with self.store.transaction():
             self.store.execute("INSERT OR REPLACE INTO invitations (game_id, side, email, who, created)"
                                " VALUES (?, ?, ?, ?, ?)", (game_id, side, email, who, self.store.now()))
@@ -43,12 +51,14 @@ class Invitations(ServiceBase):
             tr = i18n.translator(self.store.language_of(email, default=None) or self.store.language_of(who))
             queue(self.store, email, f"[pbem {game_id}] " + tr.gettext("An invitation to play"),
                   tr.gettext("%(who)s invites you to play %(seat)s in game %(game)s of %(title)s.", who=who,
-                             seat=self.seat_title(game_id, side, tr.lang), game=self.label(game_id),
+                             seat=self.seat_title(game_id, side, tr.lang), game=game_id,
                              title=self.rules_title(game_id, tr.lang))
                   + "\n\n" + tr.gettext("To accept, sign in on the site with this address and open %(link)s", link=link)
                   + "\n\n" + tr.gettext("The seat is kept for you: nobody else may take it."),
                   kind="invitation", game_id=game_id, dedupe_key=f"invite:{game_id}:{side}:{email.lower()}",
                   lang=tr.lang)
+            if kind == "stranger":  # counted where a cap counts it
+                throttle.note_answer(self.store, self.now(), email, who, kind)
         lang = self.store.language_of(who)
         return i18n.translate(lang, "%(email)s is invited to play %(seat)s.", email=email,
                               seat=self.seat_title(game_id, side, lang))
