@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import email
 import email.policy
+import http.cookiejar
 import imaplib
+import json
 import os
 import pwd
 import re
@@ -28,7 +30,8 @@ import subprocess
 import sys
 import sysconfig
 import tempfile
-import time
+import tomllib
+import urllib.parse
 import urllib.request
 from email.message import EmailMessage
 from pathlib import Path
@@ -269,22 +272,16 @@ def start_dovecot(place: Place) -> subprocess.Popen:
 
 
 def write_settings(place: Place) -> None:
+    """The guide's settings for Postfix in front (step 7 A), the relay's port made the test's Postfix's."""
+    guide = tomllib.loads("\n".join(guide_block("smtp_enabled = false")))
+    assert guide == {"smtp_enabled": False, "relay_host": "127.0.0.1", "relay_port": 25, "relay_starttls": False}
+    guide["relay_port"] = place.smtp_port
+    settings = {"instance": str(place.instance), "web_host": "127.0.0.1", "web_port": place.web_port,
+                "base_url": f"http://127.0.0.1:{place.web_port}", "from_addr": f"orders@{CLUB}", "domain": CLUB,
+                "admin_email": f"admin@{CLUB}", "secret_key": "mail-path-test", "tick_seconds": 0.2,
+                "demo": False, **guide}
     place.instance.mkdir()
-    place.config.write_text(f"""instance = "{place.instance}"
-web_host = "127.0.0.1"
-web_port = {place.web_port}
-base_url = "http://127.0.0.1:{place.web_port}"
-smtp_enabled = false
-relay_host = "127.0.0.1"
-relay_port = {place.smtp_port}
-relay_starttls = false
-from_addr = "orders@{CLUB}"
-domain = "{CLUB}"
-admin_email = "admin@{CLUB}"
-secret_key = "mail-path-test"
-tick_seconds = 0.2
-demo = false
-""")
+    place.config.write_text("".join(f"{k} = {json.dumps(v)}\n" for k, v in settings.items()))
 
 
 def give_to_service_user(path: Path) -> None:
@@ -429,3 +426,25 @@ def test_a_players_mail_goes_in_through_postfix_and_the_answer_comes_back_dkim_s
     rows = [tuple(r) for r in conn.execute("SELECT source, status FROM inbound")]
     conn.close()
     assert [source for source, _ in rows] == ["pipe"], rows
+
+    # the admin page's "Mail doors" table: SMTP and IMAP closed, the pipe open with the mail it brought
+    doors = admin_doors(place)
+    assert doors["SMTP"][0] == "closed" and doors["IMAP"][0] == "closed", doors
+    assert doors["pipe"][0] == "open" and "1 message kept" in doors["pipe"][2], doors
+
+
+def admin_doors(place: Place) -> dict[str, list[str]]:
+    """Signed in by the link ``pbem serve`` printed for the admin, the admin page's doors: name -> cells."""
+    link = re.search(r"sign in as \S+: (\S+)", (place.instance / "server.log").read_text()).group(1)
+    browser = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
+    form = browser.open(link, timeout=30).read().decode()
+    token = re.search(r'name="csrf_token" value="([^"]+)"', form).group(1)
+    browser.open(urllib.request.Request(link, data=urllib.parse.urlencode({"csrf_token": token}).encode()),
+                 timeout=30).read()
+    page = browser.open(f"http://127.0.0.1:{place.web_port}/admin", timeout=30).read().decode()
+    table = re.search(r'<table id="doors".*?</table>', page, re.S).group(0)
+    rows = {}
+    for row in re.findall(r"<tr><td>(.*?)</tr>", table, re.S):
+        cells = [re.sub(r"<[^>]+>", "", c).strip() for c in re.split(r"</td>\s*<td>", row)]
+        rows[cells[0]] = cells[1:]
+    return rows
