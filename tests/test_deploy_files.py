@@ -1,0 +1,143 @@
+"""docs/operations.md and deploy/ agree: every file the guide names exists, every unit and timer
+of deploy/ is installed and enabled by the guide's commands and runs a pbem command that exists,
+the Postfix packages it installs are those scripts/test installs, Postfix's lines are settings
+Postfix knows, and the DKIM selector and domain are the same in the guide, OpenDKIM's settings
+and the DNS records. tests/test_mail_path.py plays the guide's Postfix and OpenDKIM block itself.
+"""
+
+from __future__ import annotations
+
+import configparser
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+GUIDE = ROOT / "docs" / "operations.md"
+DEPLOY = ROOT / "deploy"
+
+
+def guide() -> str:
+    return GUIDE.read_text(encoding="utf-8")
+
+
+def command_lines() -> list[str]:
+    blocks = re.findall(r"^ *```[a-z]*\n(.*?)^ *```", guide(), flags=re.S | re.M)
+    return [line.strip() for block in blocks for line in block.splitlines() if line.strip()]
+
+
+def units() -> list[Path]:
+    return sorted(p for p in DEPLOY.iterdir() if p.suffix in (".service", ".timer"))
+
+
+def test_every_file_the_guide_names_exists():
+    texts = guide() + (DEPLOY / "postfix-pipe.md").read_text()
+    named = set(re.findall(r"\bdeploy/[\w./-]*\w", texts)) | set(re.findall(r"`(Dockerfile|compose\.yaml)`", texts))
+    assert len(named) >= 12, sorted(named)
+    missing = sorted(n for n in named if not (ROOT / n).exists())
+    assert not missing, f"docs/operations.md names files that are not there: {missing}"
+
+
+def test_every_file_of_deploy_is_named_by_the_guide():
+    texts = guide() + (DEPLOY / "postfix-pipe.md").read_text()
+    files = [p.relative_to(ROOT).as_posix() for p in DEPLOY.rglob("*") if p.is_file()]
+    unnamed = [f for f in files if f not in texts]
+    assert not unnamed, f"deploy/ has files the guide does not mention: {unnamed}"
+
+
+def test_the_guide_installs_and_enables_every_unit_and_timer():
+    lines = command_lines()
+    copied = {Path(word).name for line in lines if line.startswith("cp deploy/") and "/etc/systemd/system" in line
+              for word in line.split()[1:-1]}
+    assert {u.name for u in units()} <= copied, f"not copied by the guide: {sorted({u.name for u in units()} - copied)}"
+    enabled = {word for line in lines if line.startswith("systemctl enable") for word in line.split()[2:]}
+    for timer in (u for u in units() if u.suffix == ".timer"):
+        assert timer.name in enabled, f"the guide does not enable {timer.name}"
+        assert (DEPLOY / f"{timer.stem}.service").exists(), f"{timer.name} starts no service of deploy/"
+    assert "pbem" in enabled, "the server itself is enabled"
+
+
+def read_unit(path: Path) -> configparser.ConfigParser:
+    parser = configparser.ConfigParser(strict=False, interpolation=None)
+    parser.optionxform = str
+    parser.read_string(path.read_text())
+    return parser
+
+
+@pytest.mark.parametrize("unit", [u for u in units() if u.suffix == ".service"], ids=lambda u: u.name)
+def test_each_service_runs_a_pbem_command_that_exists(unit):
+    service = read_unit(unit)["Service"]
+    command = service["ExecStart"]
+    # a lone % is a systemd specifier (%H: the host name): a date format in a unit must write %%
+    assert not re.search(r"%(?![%])", command.replace("%%", "")), f"{unit.name}: a lone % in {command!r}"
+    words = command.replace("'", " ").split()
+    pbem = words.index("/srv/pbem/.venv/bin/pbem")
+    subcommand = words[pbem + 1]
+    done = subprocess.run([sys.executable, "-m", "pbem.cli", subcommand, "--help"], capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 0, f"{unit.name} runs pbem {subcommand}, which pbem does not know: {done.stderr}"
+    options = [w for w in words[pbem + 2:] if w.startswith("--")]
+    for option in options:
+        assert option in done.stdout, f"{unit.name}: pbem {subcommand} has no option {option}"
+    assert service["User"] == "pbem" and "PBEM_CONFIG=/etc/pbem/pbem.toml" in service.get("Environment", "") \
+        or "--config /etc/pbem/pbem.toml" in command
+
+
+@pytest.mark.parametrize("timer", [u for u in units() if u.suffix == ".timer"], ids=lambda u: u.name)
+def test_each_timer_has_a_calendar_systemd_reads(timer):
+    calendar = read_unit(timer)["Timer"]["OnCalendar"]
+    if shutil.which("systemd-analyze") is None:
+        pytest.skip("systemd-analyze is not installed: the calendar expression is not checked")
+    done = subprocess.run(["systemd-analyze", "calendar", calendar], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, f"{timer.name}: {calendar!r}: {done.stderr}"
+
+
+def test_the_guide_installs_the_packages_scripts_test_installs():
+    install = [line for line in command_lines() if "apt-get install" in line and "postfix" in line]
+    assert len(install) == 1, install
+    packages = set(install[0].split("-y", 1)[1].split())
+    script = (ROOT / "scripts" / "test").read_text()
+    tested = set(re.search(r"apt-get install -y -qq ([^>]+)", script).group(1).split())
+    assert packages == {"postfix", "opendkim", "opendkim-tools"} and packages <= tested
+
+
+def postfix_settings() -> dict[str, str]:
+    lines = [line for line in (DEPLOY / "postfix" / "main.cf").read_text().splitlines()
+             if line.strip() and not line.startswith("#")]
+    return dict(line.split(" = ", 1) for line in lines)
+
+
+def test_postfix_lines_are_settings_postfix_knows():
+    settings = postfix_settings()
+    master = (DEPLOY / "postfix" / "master.cf").read_text()
+    transports = set(re.findall(r"^(\w+)\s+unix\s", master, re.M))
+    assert transports == {"pbem"}
+    assert (DEPLOY / "postfix" / "transport").read_text().split()[-2:] == ["games.example.org", "pbem:"]
+    assert "argv=/srv/pbem/.venv/bin/pbem mail-in --config /etc/pbem/pbem.toml" in master
+    assert settings["relay_domains"] == "games.example.org"
+    if not Path("/usr/sbin/postconf").exists():
+        pytest.skip("postfix is not installed (scripts/test installs it): the names are not checked")
+    known = set(subprocess.run(["postconf", "-d", "-H"], capture_output=True, text=True, check=True).stdout.split())
+    unknown = [n for n in settings if n not in known and not n.startswith(tuple(f"{t}_" for t in transports))]
+    assert not unknown, f"deploy/postfix/main.cf sets what Postfix does not know: {unknown}"
+
+
+def test_the_dkim_selector_and_domain_agree():
+    genkey = next(line for line in command_lines() if line.startswith("opendkim-genkey"))
+    selector = re.search(r"-s (\S+)", genkey).group(1)
+    domain = re.search(r"-d (\S+)", genkey).group(1)
+    conf = dict(line.split(None, 1) for line in (DEPLOY / "opendkim.conf").read_text().splitlines()
+                if line.strip() and not line.startswith("#"))
+    assert (conf["Selector"], conf["Domain"]) == (selector, domain)
+    keys = re.search(r"-D (\S+)", genkey).group(1)
+    assert conf["KeyFile"] == f"{keys}/{selector}.private"
+    assert postfix_settings()["smtpd_milters"] == "inet:" + "127.0.0.1:" + conf["Socket"].split(":")[1].split("@")[0]
+    records = (DEPLOY / "dns-records.txt").read_text()
+    assert f"{selector}._domainkey.{domain}." in records
+    assert re.search(rf"^{re.escape(domain)}\.\s+IN TXT\s+\"v=spf1 ", records, re.M)
+    assert re.search(rf"^_dmarc\.{re.escape(domain)}\.\s+IN TXT\s+\"v=DMARC1; p=", records, re.M)
+    assert f"-d {domain} -s {selector}" in " ".join(command_lines())
