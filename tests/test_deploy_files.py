@@ -8,13 +8,17 @@ and the DNS records. tests/test_mail_path.py plays the guide's Postfix and OpenD
 from __future__ import annotations
 
 import configparser
+import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from pbem.server.store import Store
 
 ROOT = Path(__file__).resolve().parent.parent
 GUIDE = ROOT / "docs" / "operations.md"
@@ -141,3 +145,27 @@ def test_the_dkim_selector_and_domain_agree():
     assert re.search(rf"^{re.escape(domain)}\.\s+IN TXT\s+\"v=spf1 ", records, re.M)
     assert re.search(rf"^_dmarc\.{re.escape(domain)}\.\s+IN TXT\s+\"v=DMARC1; p=", records, re.M)
     assert f"-d {domain} -s {selector}" in " ".join(command_lines())
+
+
+def test_the_backup_and_prune_services_do_their_work(tmp_path):
+    """Each timer's service's ExecStart as systemd would run it (%% read as %, its Environment set),
+    with the club's folders made this test's: the backup writes this hour's copy, prune runs."""
+    instance = tmp_path / "instance"
+    config = tmp_path / "pbem.toml"
+    config.write_text(f'instance = "{instance}"\ndemo = false\n')
+    instance.mkdir()
+    Store(instance / "pbem.sqlite3").close()
+    backups = tmp_path / "backups"
+    backups.mkdir()
+    pbem = Path(sys.executable).parent / "pbem"
+    for unit in ("pbem-backup.service", "pbem-prune.service"):
+        service = read_unit(DEPLOY / unit)["Service"]
+        command = service["ExecStart"].replace("%%", "%").replace("/srv/pbem/.venv/bin/pbem", str(pbem))
+        command = command.replace("/var/backups/pbem", str(backups))
+        env = {k: v for k, v in os.environ.items() if not k.startswith("PBEM_")}
+        name, _, value = service["Environment"].partition("=")
+        env[name] = value.replace("/etc/pbem/pbem.toml", str(config))
+        done = subprocess.run(shlex.split(command), env=env, capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, f"{unit}: {done.stdout}{done.stderr}"
+    copies = [p.name for p in backups.iterdir()]
+    assert len(copies) == 1 and re.fullmatch(r"pbem-\d\d\.sqlite3", copies[0]), copies
