@@ -2,9 +2,10 @@
 
 The static checks always run: the Dockerfile copies everything `pip install .` needs (the
 package and pyproject's data files), runs as a user of its own, keeps the instance in a volume,
-exposes the ports its settings name, and its settings alone (the image's ENV, no file) make
-`pbem serve` start and serve the sign-in page, run here without Docker. compose.yaml starts that
-image with the volume and the same ports.
+exposes the ports its settings name; what its COPY lines put in the build context builds a wheel
+that, installed, serves the sign-in page and the style sheet with the image's settings alone (its
+ENV and CMD, no settings file), run here without Docker. compose.yaml starts that image with the
+volume and the same ports.
 
 The build-and-run tests need a Docker daemon and the base image (pulled, or already present):
 they build the image, start it (with docker run, and with docker compose where the plugin is
@@ -14,14 +15,17 @@ Without a daemon, or when the base image cannot be pulled, they are skipped sayi
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
 import subprocess
 import sys
+import sysconfig
 import tomllib
 import urllib.request
 import uuid
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -106,25 +110,71 @@ def test_compose_starts_the_image_with_its_volume_and_ports():
     assert names and names <= settings, f"not settings: {sorted(names - settings)}"
 
 
-def test_the_images_settings_alone_start_the_server(tmp_path):
-    """The image's ENV and CMD, run here: no settings file, the instance from PBEM_INSTANCE
-    (ports and host made local: this machine's free loopback ports)."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("PBEM_")}
+def build_context(target: Path) -> Path:
+    """The files the Dockerfile's COPY lines put in /src, as a build would see them."""
+    target.mkdir()
+    for word, rest in instructions():
+        if word == "COPY":
+            for name in rest.split()[:-1]:
+                source = ROOT / name
+                if source.is_dir():
+                    shutil.copytree(source, target / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+                else:
+                    shutil.copy2(source, target / name)
+    return target
+
+
+def installed(context: Path, tmp_path: Path) -> Path:
+    """`pip install /src` without the network: the wheel built from the context, laid out in a fresh
+    venv as pip would (code in site-packages, data files under the prefix), the test environment's
+    libraries beside it; returns the venv's python."""
+    wheels = tmp_path / "wheels"
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w",
+                    str(wheels), str(context)], check=True, capture_output=True, timeout=600)
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120)
+    python = venv / "bin" / "python"
+    site = Path(subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                               capture_output=True, text=True, check=True).stdout.strip())
+    with zipfile.ZipFile(next(wheels.glob("pbem-*.whl"))) as archive:
+        for name in archive.namelist():
+            target = venv / name.split(".data/data/", 1)[1] if ".data/data/" in name else site / name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(archive.read(name))
+    (site / "deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+    for finder in site.glob("__editable__*"):  # never the checkout's editable pbem
+        finder.unlink()
+    return python
+
+
+def test_what_the_image_copies_installs_and_serves_with_the_images_settings(tmp_path):
+    """The build context the COPY lines make, installed, then the image's ENV and CMD run here: no
+    settings file, the instance from PBEM_INSTANCE (host and ports made this machine's loopback)."""
+    python = installed(build_context(tmp_path / "src"), tmp_path)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PBEM_", "PYTHON"))}
     env.update(image_env())
     web = free_port()
     env.update(PBEM_INSTANCE=str(tmp_path / "volume"), PBEM_WEB_HOST="127.0.0.1", PBEM_WEB_PORT=str(web),
                PBEM_SMTP_HOST="127.0.0.1", PBEM_SMTP_PORT=str(free_port()))
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
     log = open(tmp_path / "serve.log", "wb")
-    server = subprocess.Popen([str(Path(sys.executable).parent / "pbem"), "serve"], env=env, stdout=log,
-                              stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, cwd=tmp_path)
+    server = subprocess.Popen([str(python), "-m", "pbem.cli", *json.loads(dict(instructions())["CMD"])[1:]],
+                              env=env, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, cwd=elsewhere)
     try:
         page = wait_until(lambda: fetch(f"http://127.0.0.1:{web}/login"), timeout=60, interval=0.2,
                           what="the sign-in page")
         assert 'name="email"' in page
+        css = urllib.request.urlopen(f"http://127.0.0.1:{web}/static/pbem.css", timeout=30).read()
+        assert css == (ROOT / "static" / "pbem.css").read_bytes()
         assert (tmp_path / "volume" / "pbem.sqlite3").exists() and (tmp_path / "volume" / "secret_key").exists()
+        probe = subprocess.run([str(python), "-c", "import pbem.paths; print(pbem.paths.ROOT)"], env=env,
+                               cwd=elsewhere, capture_output=True, text=True, check=True)
+        assert probe.stdout.strip() == str(python.parent.parent / "share" / "pbem"), "data files from the install"
     finally:
         server.terminate()
         server.wait(timeout=30)
+        log.close()
 
 
 def fetch(url: str) -> str | None:
