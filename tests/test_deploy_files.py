@@ -169,3 +169,15 @@ def test_the_backup_and_prune_services_do_their_work(tmp_path):
         assert done.returncode == 0, f"{unit}: {done.stdout}{done.stderr}"
     copies = [p.name for p in backups.iterdir()]
     assert len(copies) == 1 and re.fullmatch(r"pbem-\d\d\.sqlite3", copies[0]), copies
+
+
+def test_the_dovecot_example_is_read_by_dovecot(tmp_path):
+    if not Path("/usr/bin/doveconf").exists():
+        pytest.skip("dovecot-imapd is not installed (scripts/test installs it): the example is not read")
+    conf = tmp_path / "dovecot.conf"
+    conf.write_text(f"!include {DEPLOY / 'dovecot-pbem.conf'}\n")
+    done = subprocess.run(["doveconf", "-n", "-c", str(conf)], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert "mail_location = maildir:~/Mail" in done.stdout
+    postfix = [line for line in command_lines() if "home_mailbox=" in line]
+    assert len(postfix) == 1 and "home_mailbox=Mail/" in postfix[0], "Postfix delivers where Dovecot reads"
