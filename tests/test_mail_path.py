@@ -409,11 +409,16 @@ def test_a_players_mail_goes_in_through_postfix_and_the_answer_comes_back_dkim_s
     assert "d=games.test" in signature.replace(" ", "") and "s=pbem" in signature.replace(" ", "")
 
     # her reply goes to the game address through Postfix, whose pipe hands it to pbem mail-in
+    # (pressing Reply: the welcome quoted under her lines)
+    welcomed = email.message_from_bytes(welcome, policy=email.policy.default)
+    quoted = "\n".join("> " + line for line in welcomed.get_body(("plain",)).get_content().splitlines())
     reply = EmailMessage()
     reply["From"], reply["To"] = ANNA, f"orders@{CLUB}"
-    reply["Subject"] = "Re: status please"
+    reply["Subject"] = "Re: " + welcomed["Subject"]
     reply["Message-ID"] = "<anna-reply-1@players.test>"
-    reply.set_content(f"GAME {game_id} SIDE Austria KEY {keys['austria']}\nSTATUS\n")
+    reply["In-Reply-To"] = reply["References"] = welcomed["Message-ID"]
+    reply.set_content(f"GAME {game_id} SIDE Austria KEY {keys['austria']}\nSTATUS\n\n"
+                      f"On Sunday, orders@{CLUB} wrote:\n{quoted}\n")
     with smtplib.SMTP("127.0.0.1", place.smtp_port, timeout=30) as smtp:
         smtp.send_message(reply)
     answer = wait_for_mail(place, ANNA, "Status")
