@@ -92,6 +92,12 @@ def test_the_image_runs_pbem_serve_as_a_user_of_its_own_with_the_instance_in_a_v
     assert env["PBEM_WEB_HOST"] == env["PBEM_SMTP_HOST"] == "0.0.0.0", "reachable through the published ports"
     cmd = dict(steps)["CMD"]
     assert cmd.replace(" ", "") == '["pbem","serve"]'
+    from dataclasses import fields
+
+    from pbem.server.config import Config
+    settings = {f"PBEM_{f.name.upper()}" for f in fields(Config)}
+    unknown = [name for name in env if name.startswith("PBEM_") and name not in settings]
+    assert not unknown, f"the image sets variables that are no settings: {unknown}"
 
 
 def test_compose_starts_the_image_with_its_volume_and_ports():
@@ -104,8 +110,9 @@ def test_compose_starts_the_image_with_its_volume_and_ports():
     published = re.findall(r'"127\.0\.0\.1:\$\{\w+:-\d+\}:(\d+)"', text)
     assert set(published) == {env["PBEM_WEB_PORT"], env["PBEM_SMTP_PORT"]}
     names = set(re.findall(r"^\s+#?\s*(PBEM_\w+):", text, re.M))
-    from pbem.server.config import Config
     from dataclasses import fields
+
+    from pbem.server.config import Config
     settings = {f"PBEM_{f.name.upper()}" for f in fields(Config)}
     assert names and names <= settings, f"not settings: {sorted(names - settings)}"
 
