@@ -26,6 +26,7 @@ import re
 import shutil
 import signal
 import smtplib
+import socket
 import subprocess
 import sys
 import sysconfig
@@ -156,6 +157,7 @@ class Place:
         self.config = self.instance / "pbem.toml"  # /etc/pbem/pbem.toml
         self.smtp_port, self.milter_port, self.imap_port, self.web_port = (free_port() for _ in range(4))
         self.pbem = service_pbem(root)
+        self.started: list[subprocess.Popen] = []  # the daemons and the server, stopped at the end
 
     def rewrite(self, text: str) -> str:
         for club, here in [("games.example.org", CLUB), ("/etc/postfix", str(self.postfix)),
@@ -187,8 +189,6 @@ def play(place: Place, lines: list[str]) -> None:
 
 
 def wait_listening(port: int, what: str, log: Path) -> None:
-    import socket
-
     def up():
         try:
             socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
@@ -337,9 +337,10 @@ def wait_for_mail(place: Place, user: str, subject_part: str, timeout: float = 6
     except Exception:
         log = place.root / "postfix.log"
         subjects = [email.message_from_bytes(raw)["Subject"] for raw in mailbox(place, user)]
+        server_log = (place.instance / "server.log").read_text(errors="replace")
         raise AssertionError(f"no mail with {subject_part!r} for {user} (has {subjects}); Postfix's log:\n"
                              + (log.read_text(errors="replace")[-4000:] if log.exists() else "(none)")
-                             + "\nthe server's log:\n" + (place.instance / "server.log").read_text(errors="replace")[-4000:])
+                             + "\nthe server's log:\n" + server_log[-4000:])
     return raw
 
 
@@ -357,12 +358,10 @@ def place():
     for f in place.deploy.rglob("*"):
         if f.is_file():
             f.write_text(place.rewrite(f.read_text()))
-    started: list[subprocess.Popen] = []
-    place.started = started
     try:
         yield place
     finally:
-        for process in reversed(started):
+        for process in reversed(place.started):
             if process.poll() is None:
                 process.send_signal(signal.SIGTERM)
                 try:
