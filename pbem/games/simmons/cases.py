@@ -103,6 +103,13 @@ def check(outcome: Outcome, expect: dict, board, block_extra=None) -> None:
     for pattern in expect.get("events", []):
         if not any(re.search(pattern, t) for t in texts):
             fail.append(f"no event matches {pattern!r}")
+    at = 0
+    for pattern in expect.get("events_in_order", []):  # each after the one before it
+        found = next((i for i in range(at, len(texts)) if re.search(pattern, texts[i])), None)
+        if found is None:
+            fail.append(f"no event matches {pattern!r} after the events matched before it")
+            break
+        at = found + 1
     for pattern in expect.get("no_events", []):
         for t in texts:
             if re.search(pattern, t):

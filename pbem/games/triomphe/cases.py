@@ -211,14 +211,6 @@ def check(outcome: Outcome, expect: dict, board: Board) -> None:
             fail.append(f"expected no winner yet, the game is over (winner {st.winner})")
         expect = {k: v for k, v in expect.items() if k != "winner"}
     shared_check(outcome, expect, board, disorganised)
-    texts = [e.text for e in outcome.events]
-    at = 0
-    for pattern in expect.get("events_in_order", []):  # each after the one before it
-        found = next((i for i in range(at, len(texts)) if re.search(pattern, texts[i])), None)
-        if found is None:
-            fail.append(f"no event matches {pattern!r} after the events matched before it")
-            break
-        at = found + 1
     for s, value in expect.get("morale", {}).items():
         if st.morale(s) != value:
             fail.append(f"morale of {s}: expected {value}, is {st.morale(s)}")
