@@ -33,7 +33,7 @@ class Invitations(ServiceBase):
             email = addresses.require_address(email)
         except addresses.AddressError as exc:
             raise ServiceError("%(exc)s: give the invited player's address", exc=exc) from None
-        with self.store.transaction():
+        with self.lock, self.store.transaction():  # the service's lock first (ServiceLock)
             self.store.execute("INSERT OR REPLACE INTO invitations (game_id, side, email, who, created)"
                                " VALUES (?, ?, ?, ?, ?)", (game_id, side, email, who, self.store.now()))
             self.store.audit(who, "invite", game_id, detail={"side": side, "email": email})
