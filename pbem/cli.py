@@ -218,13 +218,14 @@ def game_of_first(name: str):
 
 
 def cmd_serve(args) -> int:
+    import os
     import signal
     import threading
 
     import logging
 
     from pbem.server.config import load_config, misspelled_environment
-    from pbem.server.serve import PortInUse, Server
+    from pbem.server.serve import PortInUse, Server, more_descriptors
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("waitress.queue").setLevel(logging.ERROR)  # "task queue depth" under load: not news
@@ -241,6 +242,7 @@ def cmd_serve(args) -> int:
         print(f"pbem serve: {exc}: stop it first, or give this one another database (the instance setting)",
               file=sys.stderr)
         return 1
+    more_descriptors()
     server = Server(config)
     try:
         server.start()
@@ -269,12 +271,21 @@ def cmd_serve(args) -> int:
         print(f"sign in as {config.admin_email} with your password (pbem login-link prints a one-time link)", flush=True)
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    dead = None
     try:
-        stop.wait()
+        dead = server.watch(stop)  # until SIGTERM, or a part of the server dies
     except KeyboardInterrupt:
         pass
-    server.stop()
-    return 0
+    if dead:
+        logging.getLogger("pbem").error("%s has ended: the server stops, to be started again (exit status 1)", dead)
+    stuck = server.stop_within(config.stop_seconds)
+    if stuck:
+        logging.getLogger("pbem").error("the server did not stop within %s s (threads still running: %s): it exits "
+                                        "now; what they were doing is done again at the next start",
+                                        config.stop_seconds, ", ".join(stuck))
+        logging.shutdown()
+        os._exit(1)
+    return 1 if dead else 0
 
 
 def cmd_login_link(args) -> int:

@@ -83,7 +83,8 @@ def run(config, conn, parent: int) -> None:
 
     try:
         smtpd = start_smtpd(deliver, config.smtp_host, config.smtp_port, limit_bytes=config.max_message_bytes * 4,
-                            sender_limit=limit, backlog=Backlog(store, config.smtp_backlog))
+                            sender_limit=limit, backlog=Backlog(store, config.smtp_backlog),
+                            connections=config.smtp_connections, per_address=config.smtp_connections_per_address)
     except OSError as exc:
         conn.send(("error", exc.errno, exc.strerror))
         receipts.stop()

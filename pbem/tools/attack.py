@@ -165,3 +165,134 @@ def play(base: str, token: str, end: float, said: Deadlock, n: int) -> None:
             else:
                 said.joins += 1
 
+
+
+@dataclass
+class Flood:
+    idle: int  # idle connections opened to the SMTP port
+    slow: int  # slow HTTP clients
+    smtp_kept: int = 0  # idle connections the SMTP receiver greeted (220) and held
+    smtp_refused: int = 0  # answered 421 and closed, or closed
+    slow_refused: int = 0  # slow clients answered 503 or closed at once
+    slow_closed: int = 0  # slow clients the server closed before they finished their request
+    slow_left: int = 0  # slow clients still open at the end
+    web: str = ""  # the answer to one HTTP request during the flood (from another loopback address)
+    smtp: str = ""  # the greeting of one SMTP connection during the flood (from another loopback address)
+    web_after: str = ""  # the answer to one HTTP request after it
+    alive: bool = False  # the server still runs at the end
+
+    def __str__(self) -> str:
+        return "\n".join([
+            f"connection flood on 127.0.0.1: {self.idle} idle SMTP connections, {self.slow} slow HTTP clients",
+            f"  SMTP: {self.smtp_kept} held, {self.smtp_refused} refused (421) or closed",
+            f"  slow HTTP clients: {self.slow_refused} refused at once (503), {self.slow_closed} closed by the server "
+            f"before their request was whole, {self.slow_left} still open",
+            f"  during the flood: HTTP request -> {self.web or 'no answer'}; SMTP -> {self.smtp or 'no greeting'}",
+            f"  after it: HTTP request -> {self.web_after or 'no answer'}; the server "
+            + ("still runs" if self.alive else "has ENDED"),
+        ])
+
+
+def connect(port: int, source: str = LOOPBACK) -> socket.socket:
+    """A TCP connection to 127.0.0.1 (and nowhere else), from the loopback address ``source``."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.bind((source, 0))
+    sock.settimeout(10)
+    sock.connect((LOOPBACK, port))
+    return sock
+
+
+def http_answer(port: int, source: str, timeout: float = 30) -> str:
+    """The status line of one GET / to 127.0.0.1 from ``source`` ('' if none came)."""
+    try:
+        with connect(port, source) as sock:
+            sock.settimeout(timeout)
+            sock.sendall(b"GET /api/rulesets HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+            return sock.recv(200).split(b"\r\n")[0].decode(errors="replace")
+    except OSError as exc:
+        return f"({type(exc).__name__})"
+
+
+def smtp_greeting(port: int, source: str, timeout: float = 30) -> str:
+    try:
+        with connect(port, source) as sock:
+            sock.settimeout(timeout)
+            return sock.recv(200).split(b"\r\n")[0].decode(errors="replace")
+    except OSError as exc:
+        return f"({type(exc).__name__})"
+
+
+def said_first(sock: socket.socket, wait: float) -> bytes | None:
+    """What the server sent first on ``sock`` within ``wait`` seconds (b'': closed; None: nothing yet)."""
+    sock.settimeout(wait)
+    try:
+        return sock.recv(200)
+    except socket.timeout:
+        return None
+    except OSError:
+        return b""
+
+
+def connections(workdir=None, idle: int = 1000, slow: int = 150, slow_seconds: float = 45,
+                server_code: str | None = None, **settings) -> Flood:
+    """``idle`` idle connections to the SMTP port and ``slow`` slow HTTP clients for ``slow_seconds``,
+    all to 127.0.0.1, against a real server; ``settings`` go to its config file."""
+    from pbem.server.serve import more_descriptors
+    from pbem.tools import harness
+
+    more_descriptors()  # this process holds the attack's connections
+    folder = Path(workdir or tempfile.mkdtemp(prefix="pbem-flood-"))
+    server = harness.ServerProcess(folder / "instance", 0, tick=1.0, relay_host="", **settings)
+    if server_code:
+        root = str(Path(server_code).resolve())
+        server.environment = lambda: {**harness.ServerProcess.environment(), "PYTHONPATH": root}
+    said = Flood(idle, slow)
+    server.start()
+    held: list[socket.socket] = []
+    try:
+        for _ in range(idle):
+            held.append(connect(server.smtp_port))
+        for sock in held:
+            first = said_first(sock, 0.2)
+            if first and first.startswith(b"220"):
+                said.smtp_kept += 1
+            else:
+                said.smtp_refused += 1
+        clients = []
+        for _ in range(slow):
+            sock = connect(server.web_port)
+            sock.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+            clients.append(sock)
+        said.web = http_answer(server.web_port, "127.0.0.2")
+        said.smtp = smtp_greeting(server.smtp_port, "127.0.0.2")
+        open_ = {sock: True for sock in clients}
+        end, first_round = time.monotonic() + slow_seconds, True
+        while time.monotonic() < end:
+            for sock in clients:
+                if not open_[sock]:
+                    continue
+                answer = said_first(sock, 0.001)
+                if answer is not None:  # answered (503) or closed before the request was whole
+                    open_[sock] = False
+                    if first_round:
+                        said.slow_refused += 1
+                    else:
+                        said.slow_closed += 1
+                    continue
+                try:
+                    sock.send(b"X")  # one byte of a header that never ends
+                except OSError:
+                    open_[sock] = False
+                    said.slow_closed += 1
+            first_round = False
+            time.sleep(1.0)
+        said.slow_left = sum(open_.values())
+        for sock in held + clients:
+            sock.close()
+        said.web_after = http_answer(server.web_port, "127.0.0.2")
+        said.alive = server.alive
+    finally:
+        for sock in held:
+            sock.close()
+        server.stop(timeout=60)
+    return said
