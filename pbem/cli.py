@@ -259,6 +259,8 @@ def cmd_serve(args) -> int:
     for name, is_open, where in described(config):
         if name == "SMTP" and server.smtp_port:
             where = f"{config.smtp_host}:{server.smtp_port}, the built-in receiver"
+            if server.receiver:
+                where += f" (a process of its own, pid {server.receiver.proc.pid})"
         print(f"mail in by {name}: {where}", flush=True)
     relay = f"relay {config.relay_host}:{config.relay_port}" + (" (STARTTLS)" if config.relay_starttls else "")
     print(f"mail out: {relay if config.relay else 'local maildir ' + str(config.maildir)}", flush=True)

@@ -116,10 +116,9 @@ class Server:
         """The web's thread: waitress's loop, until the server stops; its end otherwise is logged."""
         try:
             self.web.run()
-        except BaseException:
+        except Exception:  # noqa: BLE001 - told here; Server.watch finds the thread ended
             if not self.stopping:
                 log.exception("the web's thread failed")
-            raise
 
     def parts(self) -> dict[str, object]:
         """Each part that must keep running, by name: its thread or process (``is_alive()``)."""
@@ -176,23 +175,35 @@ class Server:
         return self.receiver.port if self.receiver else self.smtpd.port if self.smtpd else None
 
     def stop(self) -> None:
+        """Stop every part, in order; a part whose stop fails (it died already, say) is logged and
+        the others are stopped all the same."""
         self.stopping = True
+        steps = []
         if self.web:
-            self.web.close()  # the listening socket and the worker threads
-            self.web.task_dispatcher.shutdown()
+            steps.append(self.stop_web)
+        if self.smtpd:
+            steps.append(self.smtpd.stop)
+        if self.receipts:
+            steps.append(self.receipts.stop)  # after the receiver: every message it took is stored first
+        if self.receiver:
+            steps.append(self.receiver.stop)
+        if self.clock_started:
+            steps.append(self.clock.stop)
+        steps += [lambda: self.drawer.shutdown(wait=True, cancel_futures=True), self.store.close]
+        for step in steps:
+            try:
+                step()
+            except Exception:  # noqa: BLE001 - the next parts are stopped all the same
+                log.exception("stopping the server: %s failed", getattr(step, "__qualname__", step))
+
+    def stop_web(self) -> None:
+        self.web.close()  # the listening socket and the worker threads
+        self.web.task_dispatcher.shutdown()
+        try:
             wasyncore.close_all(self.web._map)  # the open connections: the loop then ends
+        finally:
             if self.web_thread:
                 self.web_thread.join(timeout=10)
-        if self.smtpd:
-            self.smtpd.stop()
-        if self.receipts:
-            self.receipts.stop()  # after the receiver: every message it took is stored first
-        if self.receiver:
-            self.receiver.stop()
-        if self.clock_started:
-            self.clock.stop()
-        self.drawer.shutdown(wait=True, cancel_futures=True)
-        self.store.close()
 
 
 def proxy_options(config: Config) -> dict:
