@@ -481,6 +481,21 @@ def cmd_loadtest(args) -> int:
     return 1 if figures.lost or figures.doubled else 0
 
 
+def cmd_attack(args) -> int:
+    """Exit status 1 when the server did not keep its promise (docs/security.md)."""
+    from pbem.tools import attack
+
+    if args.what == "deadlock":
+        said = attack.deadlock(args.workdir, seconds=args.minutes * 60, threads=args.threads,
+                               server_code=args.server_code)
+        print(said)
+        return 1 if said.stuck or said.exit_code != 0 else 0
+    said = attack.connections(args.workdir, idle=args.idle, slow=args.slow, slow_seconds=args.slow_seconds,
+                              server_code=args.server_code)
+    print(said)
+    return 0 if said.alive and said.web.endswith(" 200 OK") and said.web_after.endswith(" 200 OK") else 1
+
+
 def cmd_measure(args) -> int:
     if args.what == "seed-search":
         from pbem.tools import seedsearch
@@ -754,6 +769,20 @@ def build_parser() -> argparse.ArgumentParser:
     p_measure.add_argument("--seed", type=int, default=1)
     p_measure.add_argument("--workdir", help="keep the files here (default: a temporary folder, removed)")
     p_measure.set_defaults(func=cmd_measure)
+
+    p_attack = sub.add_parser("attack", help="issue 28's attacks on a real server on 127.0.0.1: creations and joins "
+                                             "against a ticking clock (deadlock), idle and slow connections "
+                                             "(connections); figures printed (docs/security.md)")
+    p_attack.add_argument("what", choices=("deadlock", "connections"))
+    p_attack.add_argument("--minutes", type=float, default=10.0, help="deadlock: how long to attack")
+    p_attack.add_argument("--threads", type=int, default=4, help="deadlock: clients creating and joining games")
+    p_attack.add_argument("--idle", type=int, default=1000, help="connections: idle connections to the SMTP port")
+    p_attack.add_argument("--slow", type=int, default=150, help="connections: HTTP clients sending headers slowly")
+    p_attack.add_argument("--slow-seconds", type=float, default=45.0,
+                          help="connections: how long the slow clients keep sending")
+    p_attack.add_argument("--server-code", help="run the server from this checkout (e.g. the code before a fix)")
+    p_attack.add_argument("--workdir", help="keep the files here (default: a temporary folder)")
+    p_attack.set_defaults(func=cmd_attack)
 
     p_render = sub.add_parser("render", help="draw a side's view of a self-play game or a case file (SVG and PNG)")
     p_render.add_argument("--case", help="an adjudication case file: draw the position after it")

@@ -70,3 +70,19 @@ def test_mail_still_arrives_through_a_bounded_receiver(receiver):
     with smtplib.SMTP("127.0.0.1", receiver.port, timeout=30) as client:
         client.sendmail("a@example.org", ["pbem@example.org"], b"Subject: x\r\n\r\nhello\r\n")
     assert len(receiver.got) == 1 and receiver.got[0].endswith(b"hello\r\n")
+
+
+def test_a_body_larger_than_the_site_takes_is_refused_before_it_is_read(tmp_path):
+    from pbem.server.config import Config
+    from pbem.server.serve import Server
+
+    server = Server(Config(instance=str(tmp_path), web_port=0, smtp_enabled=False, demo=False))
+    server.start()
+    try:
+        with connect(int(server.config.web_port)) as sock:
+            sock.sendall(b"POST /login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: text/plain\r\n"
+                         b"Content-Length: 1000000000\r\n\r\n" + b"x" * 1000)  # a gigabyte announced
+            answer = said_first(sock, 30)
+    finally:
+        server.stop_within(30)
+    assert answer is not None and answer.startswith(b"HTTP/1.1 413"), answer

@@ -14,7 +14,9 @@ defaults it:
   bounds each client, deploy/nginx.conf);
 - closes a connection whose request (headers and body) has not fully arrived
   ``web_request_seconds`` after its first byte, however slowly it keeps sending, and one idle
-  ``web_idle_seconds`` (waitress's ``channel_timeout``), looking every ``CLEANUP_SECONDS``.
+  ``web_idle_seconds`` (waitress's ``channel_timeout``), looking every ``CLEANUP_SECONDS``;
+- refuses a request body larger than the web app takes (its ``MAX_CONTENT_LENGTH``) with 413
+  before buffering it, where waitress would keep up to 1 GiB of it on disk.
 """
 
 from __future__ import annotations
@@ -84,5 +86,6 @@ def start_httpd(app, config, **settings) -> BoundedServer:
         app, per_address=0 if config.proxies else config.web_connections_per_address,
         request_seconds=config.web_request_seconds, host=config.web_host, port=config.web_port, threads=8,
         ident="pbem", asyncore_use_poll=True, connection_limit=config.web_connections,
-        channel_timeout=config.web_idle_seconds, cleanup_interval=CLEANUP_SECONDS)
+        channel_timeout=config.web_idle_seconds, cleanup_interval=CLEANUP_SECONDS,
+        max_request_body_size=app.config["MAX_CONTENT_LENGTH"])
 
