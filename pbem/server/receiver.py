@@ -109,7 +109,9 @@ def run(config, conn, parent: int) -> None:
     threading.Thread(target=tell, daemon=True).start()
     threading.Thread(target=watch, daemon=True).start()
     try:
-        conn.recv()  # "stop", or the pipe closed
+        while not conn.poll(1.0):  # until "stop", or the pipe closed
+            if not smtpd._thread.is_alive():  # the receiver's thread died: end, and the server sees it (watch)
+                os._exit(1)
     except (EOFError, OSError):
         pass
     smtpd.stop()
