@@ -72,17 +72,25 @@ class ServiceLock:
         self._mine = threading.local()  # .depth: how many times this thread holds it
         self._logged: set[str] = set()
 
-    def __enter__(self):
+    def acquire(self, blocking: bool = True, timeout: float = -1) -> bool:
         depth = getattr(self._mine, "depth", 0)
         if not depth and self.store.in_transaction():
             self.out_of_order()
-        self._lock.acquire()
+        if not self._lock.acquire(blocking, timeout):
+            return False
         self._mine.depth = depth + 1
+        return True
+
+    def release(self) -> None:
+        self._mine.depth -= 1
+        self._lock.release()
+
+    def __enter__(self):
+        self.acquire()
         return self
 
     def __exit__(self, *exc) -> None:
-        self._mine.depth -= 1
-        self._lock.release()
+        self.release()
 
     def held(self) -> bool:
         """Whether this thread holds the lock."""
