@@ -87,5 +87,5 @@ def start_httpd(app, config, **settings) -> BoundedServer:
         request_seconds=config.web_request_seconds, host=config.web_host, port=config.web_port, threads=8,
         ident="pbem", asyncore_use_poll=True, connection_limit=config.web_connections,
         channel_timeout=config.web_idle_seconds, cleanup_interval=CLEANUP_SECONDS,
-        max_request_body_size=app.config["MAX_CONTENT_LENGTH"])
+        max_request_body_size=app.config["MAX_CONTENT_LENGTH"], **settings)
 
