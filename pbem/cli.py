@@ -218,13 +218,14 @@ def game_of_first(name: str):
 
 
 def cmd_serve(args) -> int:
+    import os
     import signal
     import threading
 
     import logging
 
     from pbem.server.config import load_config, misspelled_environment
-    from pbem.server.serve import PortInUse, Server
+    from pbem.server.serve import PortInUse, Server, more_descriptors
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("waitress.queue").setLevel(logging.ERROR)  # "task queue depth" under load: not news
@@ -241,6 +242,7 @@ def cmd_serve(args) -> int:
         print(f"pbem serve: {exc}: stop it first, or give this one another database (the instance setting)",
               file=sys.stderr)
         return 1
+    more_descriptors()
     server = Server(config)
     try:
         server.start()
@@ -257,6 +259,8 @@ def cmd_serve(args) -> int:
     for name, is_open, where in described(config):
         if name == "SMTP" and server.smtp_port:
             where = f"{config.smtp_host}:{server.smtp_port}, the built-in receiver"
+            if server.receiver:
+                where += f" (a process of its own, pid {server.receiver.proc.pid})"
         print(f"mail in by {name}: {where}", flush=True)
     relay = f"relay {config.relay_host}:{config.relay_port}" + (" (STARTTLS)" if config.relay_starttls else "")
     print(f"mail out: {relay if config.relay else 'local maildir ' + str(config.maildir)}", flush=True)
@@ -269,12 +273,21 @@ def cmd_serve(args) -> int:
         print(f"sign in as {config.admin_email} with your password (pbem login-link prints a one-time link)", flush=True)
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    dead = None
     try:
-        stop.wait()
+        dead = server.watch(stop)  # until SIGTERM, or a part of the server dies
     except KeyboardInterrupt:
         pass
-    server.stop()
-    return 0
+    if dead:
+        logging.getLogger("pbem").error("%s has ended: the server stops, to be started again (exit status 1)", dead)
+    stuck = server.stop_within(config.stop_seconds)
+    if stuck:
+        logging.getLogger("pbem").error("the server did not stop within %s s (threads still running: %s): it exits "
+                                        "now; what they were doing is done again at the next start",
+                                        config.stop_seconds, ", ".join(stuck))
+        logging.shutdown()
+        os._exit(1)
+    return 1 if dead else 0
 
 
 def cmd_login_link(args) -> int:
@@ -466,6 +479,21 @@ def cmd_loadtest(args) -> int:
     if args.out:
         Path(args.out).write_text(text + "\n", encoding="utf-8")
     return 1 if figures.lost or figures.doubled else 0
+
+
+def cmd_attack(args) -> int:
+    """Exit status 1 when the server did not keep its promise (docs/security.md)."""
+    from pbem.tools import attack
+
+    if args.what == "deadlock":
+        said = attack.deadlock(args.workdir, seconds=args.minutes * 60, threads=args.threads,
+                               server_code=args.server_code)
+        print(said)
+        return 1 if said.stuck or said.exit_code != 0 else 0
+    said = attack.connections(args.workdir, idle=args.idle, slow=args.slow, slow_seconds=args.slow_seconds,
+                              server_code=args.server_code)
+    print(said)
+    return 0 if said.alive and said.web.endswith(" 200 OK") and said.web_after.endswith(" 200 OK") else 1
 
 
 def cmd_measure(args) -> int:
@@ -741,6 +769,20 @@ def build_parser() -> argparse.ArgumentParser:
     p_measure.add_argument("--seed", type=int, default=1)
     p_measure.add_argument("--workdir", help="keep the files here (default: a temporary folder, removed)")
     p_measure.set_defaults(func=cmd_measure)
+
+    p_attack = sub.add_parser("attack", help="issue 28's attacks on a real server on 127.0.0.1: creations and joins "
+                                             "against a ticking clock (deadlock), idle and slow connections "
+                                             "(connections); figures printed (docs/security.md)")
+    p_attack.add_argument("what", choices=("deadlock", "connections"))
+    p_attack.add_argument("--minutes", type=float, default=10.0, help="deadlock: how long to attack")
+    p_attack.add_argument("--threads", type=int, default=4, help="deadlock: clients creating and joining games")
+    p_attack.add_argument("--idle", type=int, default=1000, help="connections: idle connections to the SMTP port")
+    p_attack.add_argument("--slow", type=int, default=150, help="connections: HTTP clients sending headers slowly")
+    p_attack.add_argument("--slow-seconds", type=float, default=45.0,
+                          help="connections: how long the slow clients keep sending")
+    p_attack.add_argument("--server-code", help="run the server from this checkout (e.g. the code before a fix)")
+    p_attack.add_argument("--workdir", help="keep the files here (default: a temporary folder)")
+    p_attack.set_defaults(func=cmd_attack)
 
     p_render = sub.add_parser("render", help="draw a side's view of a self-play game or a case file (SVG and PNG)")
     p_render.add_argument("--case", help="an adjudication case file: draw the position after it")

@@ -6,6 +6,10 @@ from pathlib import Path
 
 import pytest
 
+from pbem.server.service.base import ServiceLock
+
+ServiceLock.STRICT = True  # the service's lock asked for inside a store transaction fails the test that did it
+
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
 

@@ -51,6 +51,13 @@ class Config:
     smtp_sender_messages: int = 100  # messages an hour the receiver takes from one envelope sender (0: no limit)
     smtp_sender_mib: int = 20  # MiB an hour the receiver takes from one envelope sender (0: no limit)
     smtp_backlog: int = 200  # stored mails waiting to be processed above which the receiver answers 451 (0: no limit)
+    smtp_connections: int = 100  # SMTP connections held at once, in all (0: no limit); docs/security.md
+    smtp_connections_per_address: int = 20  # ... from one client address (0: no limit)
+    web_connections: int = 200  # HTTP connections held at once, in all (pbem.server.httpd)
+    web_connections_per_address: int = 20  # ... from one client address (0: no limit; not applied when proxies > 0)
+    web_request_seconds: int = 30  # a request's headers and body must all arrive within this, from its first byte
+    web_idle_seconds: int = 60  # an HTTP connection idle this long is closed
+    stop_seconds: int = 20  # SIGTERM: the server ends within this, stuck parts or not (below systemd's TimeoutStopSec)
     smtp_process: bool = False  # the SMTP receiver in a process of its own (pbem.server.receiver): a core of its own
     retain_inbound_days: int = 30  # raw inbound mail, once processed (0: forever); pbem.server.retention
     retain_outbox_days: int = 30  # text of sent mail

@@ -83,7 +83,8 @@ def run(config, conn, parent: int) -> None:
 
     try:
         smtpd = start_smtpd(deliver, config.smtp_host, config.smtp_port, limit_bytes=config.max_message_bytes * 4,
-                            sender_limit=limit, backlog=Backlog(store, config.smtp_backlog))
+                            sender_limit=limit, backlog=Backlog(store, config.smtp_backlog),
+                            connections=config.smtp_connections, per_address=config.smtp_connections_per_address)
     except OSError as exc:
         conn.send(("error", exc.errno, exc.strerror))
         receipts.stop()
@@ -108,7 +109,9 @@ def run(config, conn, parent: int) -> None:
     threading.Thread(target=tell, daemon=True).start()
     threading.Thread(target=watch, daemon=True).start()
     try:
-        conn.recv()  # "stop", or the pipe closed
+        while not conn.poll(1.0):  # until "stop", or the pipe closed
+            if not smtpd._thread.is_alive():  # the receiver's thread died: end, and the server sees it (watch)
+                os._exit(1)
     except (EOFError, OSError):
         pass
     smtpd.stop()

@@ -1,11 +1,19 @@
 """``pbem serve``: the web server, the scheduler, the SMTP receiver and the
-outbox sender in one process, on one SQLite file."""
+outbox sender in one process, on one SQLite file.
+
+No part dies silently: ``Server.watch`` looks at every part once a second (the web's thread, the
+SMTP receiver's thread or process, the stored-mail thread, the scheduler and its three workers)
+and returns the first found dead, which ``pbem serve`` logs in one line before it stops and exits
+with status 1, for systemd (``Restart=on-failure``) to start the server again. ``stop_within``
+stops the server within a time even when a part is stuck (then it says which threads were).
+"""
 
 from __future__ import annotations
 
 import logging
 import multiprocessing
 import os
+import resource
 import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -15,6 +23,7 @@ from waitress import wasyncore
 from pbem.games import default
 from pbem.server import inbox
 from pbem.server.config import Config
+from pbem.server.httpd import start_httpd
 from pbem.server.mail.outbox import Sender
 from pbem.server.mail.limits import Backlog, SenderLimit
 from pbem.server.mail.smtpd import start_smtpd
@@ -52,6 +61,7 @@ class Server:
         self.web = None
         self.web_thread = None
         self.clock_started = False
+        self.stopping = False
 
     def deliver(self, raw: bytes) -> None:
         """The SMTP receiver's hook: store (the 250 waits for its commit), then wake the mail worker.
@@ -68,14 +78,12 @@ class Server:
         self.store.execute("UPDATE outbox SET next_attempt_at = ? WHERE status = 'sending'", (self.store.now(),))
         if self.config.demo and not self.store.games():
             make_demo_game(self.service, self.config)
-        from waitress import create_server
-
         from pbem.server.web import create_app
 
         app = create_app(self.service, self.config)
         try:  # the ports first: a port in use stops the start before anything runs
-            self.web = create_server(app, host=self.config.web_host, port=self.config.web_port, threads=8,
-                                     ident="pbem", **proxy_options(self.config))
+            # poll(), bounded connections (pbem.server.httpd); the proxy's headers trusted as configured
+            self.web = start_httpd(app, self.config, **proxy_options(self.config))
         except OSError as exc:
             raise PortInUse(f"the web port {self.config.web_host}:{self.config.web_port} cannot be used "
                             f"({exc.strerror}): is another pbem running? Set web_port in the config file") from None
@@ -88,7 +96,9 @@ class Server:
                     self.receipts = inbox.Receipts(self.service, "smtp")
                     self.smtpd = start_smtpd(self.deliver, self.config.smtp_host, self.config.smtp_port,
                                              limit_bytes=self.config.max_message_bytes * 4, sender_limit=limit,
-                                             backlog=Backlog(self.store, self.config.smtp_backlog))
+                                             backlog=Backlog(self.store, self.config.smtp_backlog),
+                                             connections=self.config.smtp_connections,
+                                             per_address=self.config.smtp_connections_per_address)
             except OSError as exc:
                 self.web.close()
                 if self.receipts:
@@ -99,8 +109,58 @@ class Server:
         self.config.web_port = self.web.effective_port
         self.clock.start()
         self.clock_started = True
-        self.web_thread = threading.Thread(target=self.web.run, name="web", daemon=True)
+        self.web_thread = threading.Thread(target=self.serve_web, name="web", daemon=True)
         self.web_thread.start()
+
+    def serve_web(self) -> None:
+        """The web's thread: waitress's loop, until the server stops; its end otherwise is logged."""
+        try:
+            self.web.run()
+        except Exception:  # noqa: BLE001 - told here; Server.watch finds the thread ended
+            if not self.stopping:
+                log.exception("the web's thread failed")
+
+    def parts(self) -> dict[str, object]:
+        """Each part that must keep running, by name: its thread or process (``is_alive()``)."""
+        parts = {"the web's thread": self.web_thread}
+        if self.smtpd is not None:
+            parts["the SMTP receiver's thread"] = self.smtpd._thread
+        if self.receipts is not None:
+            parts["the thread that stores received mail"] = self.receipts._thread
+        if self.receiver is not None:
+            parts["the SMTP receiver's process"] = self.receiver.proc
+        if self.clock_started:
+            parts["the scheduler's thread"] = self.clock.scheduler._thread
+            for worker in (self.clock.mail, self.clock.jobs, self.clock.sending):
+                parts[f"the {worker.name} worker's thread"] = worker.thread
+        return parts
+
+    def dead_part(self) -> str | None:
+        """The first part that ended though the server runs (None: all run)."""
+        for name, part in self.parts().items():
+            if part is None or not part.is_alive():
+                return name
+        return None
+
+    def watch(self, stop: threading.Event, every: float = 1.0) -> str | None:
+        """Until ``stop`` is set, look at the parts every ``every`` seconds; returns the first
+        found dead (None: stopped by ``stop``)."""
+        while not stop.wait(every):
+            dead = self.dead_part()
+            if dead is not None:
+                return dead
+        return None
+
+    def stop_within(self, seconds: float) -> list[str]:
+        """Stop, waiting at most ``seconds``; returns the names of the threads still running then
+        (empty: stopped cleanly). A part stuck (on a lock, a disk, a database another process
+        holds) cannot keep the process from ending: the caller exits regardless."""
+        stopping = threading.Thread(target=self.stop, name="stop", daemon=True)
+        stopping.start()
+        stopping.join(timeout=seconds)
+        if not stopping.is_alive():
+            return []
+        return sorted(t.name for t in threading.enumerate() if t is not threading.main_thread())
 
     def store_idle(self) -> bool:
         """Whether nothing is left to do: no mail to process, no report to draw, none to send."""
@@ -115,22 +175,35 @@ class Server:
         return self.receiver.port if self.receiver else self.smtpd.port if self.smtpd else None
 
     def stop(self) -> None:
+        """Stop every part, in order; a part whose stop fails (it died already, say) is logged and
+        the others are stopped all the same."""
+        self.stopping = True
+        steps = []
         if self.web:
-            self.web.close()  # the listening socket and the worker threads
-            self.web.task_dispatcher.shutdown()
+            steps.append(self.stop_web)
+        if self.smtpd:
+            steps.append(self.smtpd.stop)
+        if self.receipts:
+            steps.append(self.receipts.stop)  # after the receiver: every message it took is stored first
+        if self.receiver:
+            steps.append(self.receiver.stop)
+        if self.clock_started:
+            steps.append(self.clock.stop)
+        steps += [lambda: self.drawer.shutdown(wait=True, cancel_futures=True), self.store.close]
+        for step in steps:
+            try:
+                step()
+            except Exception:  # noqa: BLE001 - the next parts are stopped all the same
+                log.exception("stopping the server: %s failed", getattr(step, "__qualname__", step))
+
+    def stop_web(self) -> None:
+        self.web.close()  # the listening socket and the worker threads
+        self.web.task_dispatcher.shutdown()
+        try:
             wasyncore.close_all(self.web._map)  # the open connections: the loop then ends
+        finally:
             if self.web_thread:
                 self.web_thread.join(timeout=10)
-        if self.smtpd:
-            self.smtpd.stop()
-        if self.receipts:
-            self.receipts.stop()  # after the receiver: every message it took is stored first
-        if self.receiver:
-            self.receiver.stop()
-        if self.clock_started:
-            self.clock.stop()
-        self.drawer.shutdown(wait=True, cancel_futures=True)
-        self.store.close()
 
 
 def proxy_options(config: Config) -> dict:
@@ -145,6 +218,19 @@ def proxy_options(config: Config) -> dict:
 
 
 DRAWERS = os.cpu_count() or 1  # drawing worker processes
+
+
+def more_descriptors() -> tuple[int, int]:
+    """Raise this process's soft limit of open files to its hard limit (returns the two, after):
+    the connection limits bound how many the server holds, this leaves room for the rest."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != hard:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+            soft = hard
+        except (ValueError, OSError):  # not allowed here: the limits bound it anyway
+            pass
+    return soft, hard
 DRAWING_NICE = 10  # how much lower the drawing workers' priority is than the server's
 
 

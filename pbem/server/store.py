@@ -9,7 +9,10 @@ orders, mark the mail processed, queue the reply), nest them in
 ``with store.transaction():`` -- a crash then leaves all or none of them.
 A Store may be shared between threads: a lock serialises its writes, and a
 read outside a transaction runs on a connection of its own (pbem.server.readers),
-so it never waits for a writer.
+so it never waits for a writer. The store's lock is the last one taken: a
+thread inside a transaction takes no other lock of the server that another
+thread may hold while it waits for the store (the service's lock is taken
+before the store's, never after: pbem.server.service.base.ServiceLock).
 
 Times are ISO-8601 UTC strings (``2024-05-01T12:00:00Z``) from ``store.now()``;
 pass ``clock=`` to control them in tests.
@@ -464,6 +467,10 @@ class Store:
 
     def now(self) -> str:
         return iso(self.clock())
+
+    def in_transaction(self) -> bool:
+        """Whether this thread is inside a transaction (so holds the store's lock)."""
+        return getattr(self._mine, "depth", 0) > 0
 
     @contextlib.contextmanager
     def transaction(self):

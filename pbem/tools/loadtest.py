@@ -359,7 +359,8 @@ class LoadTest:
         setup_seconds = time.monotonic() - started
         env = ServerProcess.environment()
         self.sink = Sink(self.on_batch, env=env)
-        self.server = ServerProcess(run_dir, self.sink.port, tick=s.tick, smtp_process=s.smtp_process)
+        self.server = ServerProcess(run_dir, self.sink.port, tick=s.tick, smtp_process=s.smtp_process,
+                                    smtp_connections_per_address=0)  # every client comes from 127.0.0.1
         poll_stop = threading.Event()
         bots = threading.Thread(target=self.bot_thread, name="bots", daemon=True)
         bots.start()

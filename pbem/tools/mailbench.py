@@ -367,7 +367,8 @@ def in_serve(made: Mails, folder: Path, clients: int = 4, say=print, smtp_proces
                 acks.setdefault(delivery.in_reply_to, delivery.at)
 
     relay = Relay(noted, keep_raw=False)
-    server = ServerProcess(folder, relay.port, smtp_sender_messages=0,  # a bot sends more than a player's hourly cap
+    server = ServerProcess(folder, relay.port, smtp_connections_per_address=0,  # every client is 127.0.0.1
+                           smtp_sender_messages=0,  # a bot sends more than a player's hourly cap
                            smtp_process=smtp_process)
     try:
         server.start()

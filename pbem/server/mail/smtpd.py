@@ -10,6 +10,12 @@ refused with ``552``, a sender over its hourly limit with ``451``
 ``451`` while too many stored mails wait to be processed (``Backlog``:
 back-pressure, the intake held to what the server processes).
 
+The connections held at once are bounded, in all (``connections``) and from one client
+address (``per_address``): one more is answered ``421 4.7.0`` and closed at once, so idle or
+slow connections cannot take every place, nor every file descriptor of the process (a
+thousand of them once made the web's select() fail: issue 28). A connection idle for
+``IDLE_SECONDS`` is closed (aiosmtpd's timeout; RFC 5321 §4.5.3.2 asks a server to wait 5 minutes).
+
 Like any final-delivery MTA (RFC 5321 §4.4), the receiver puts a
 ``Return-Path:`` line with the envelope sender before the message; an empty
 one (``<>``) marks a bounce. ``return_path=False`` hands over the bytes
@@ -22,10 +28,14 @@ import asyncio
 import logging
 
 from aiosmtpd.controller import Controller
+from aiosmtpd.smtp import SMTP
 
 from pbem.server.mail.limits import Backlog, SenderLimit
 
 LIMIT_BYTES = 20 * 1024 * 1024
+CONNECTIONS = 100  # connections held at once, in all (Config.smtp_connections)
+PER_ADDRESS = 20  # connections held at once from one client address (Config.smtp_connections_per_address)
+IDLE_SECONDS = 300  # a connection that says nothing this long is closed
 
 log = logging.getLogger(__name__)
 
@@ -82,8 +92,66 @@ class Receiver:
         return "250 2.0.0 OK: message stored"
 
 
+class Connections:
+    """The connections held, in all and by client address (the event loop's thread alone counts)."""
+
+    def __init__(self, total: int = CONNECTIONS, per_address: int = PER_ADDRESS):
+        self.total, self.per_address = total, per_address  # 0: no limit
+        self.held: dict[str, int] = {}
+
+    def enter(self, address: str) -> str:
+        """Count a new connection from ``address``; or, over a limit, why it is refused."""
+        if self.total and sum(self.held.values()) >= self.total:
+            return "too many connections here"
+        if self.per_address and self.held.get(address, 0) >= self.per_address:
+            return "too many connections from your address"
+        self.held[address] = self.held.get(address, 0) + 1
+        return ""
+
+    def leave(self, address: str) -> None:
+        self.held[address] -= 1
+        if not self.held[address]:
+            del self.held[address]
+
+
+class BoundedSMTP(SMTP):
+    """aiosmtpd's SMTP session, refused with 421 at once when a connection limit is reached."""
+
+    def __init__(self, handler, connections: Connections, **settings):
+        super().__init__(handler, **settings)
+        self.connections = connections
+        self.counted: str | None = None  # the address this connection is counted under
+
+    def connection_made(self, transport) -> None:
+        if self.transport is None:  # a new connection (not the same one after STARTTLS)
+            peer = transport.get_extra_info("peername")
+            address = str(peer[0]) if peer else ""
+            why = self.connections.enter(address)
+            if why:
+                transport.write(f"421 4.7.0 {why}; try again later\r\n".encode())
+                transport.close()
+                return
+            self.counted = address
+        super().connection_made(transport)
+
+    def connection_lost(self, error) -> None:
+        if self.counted is None:  # refused: no session was begun
+            return
+        self.connections.leave(self.counted)
+        self.counted = None
+        super().connection_lost(error)
+
+
 class _Controller(Controller):
-    """An aiosmtpd Controller that may listen on port 0 and records the port it got."""
+    """An aiosmtpd Controller that may listen on port 0 and records the port it got, and whose
+    sessions are bounded (``BoundedSMTP``)."""
+
+    def __init__(self, handler, connections: Connections, **settings):
+        super().__init__(handler, **settings)
+        self.connections = connections
+
+    def factory(self):
+        return BoundedSMTP(self.handler, self.connections, **self.SMTP_kwargs)
 
     def _create_server(self):
         return self._listen()
@@ -96,7 +164,8 @@ class _Controller(Controller):
 
 def start_smtpd(deliver, host: str = "127.0.0.1", port: int = 0, limit_bytes: int = LIMIT_BYTES,
                 server_hostname=None, return_path: bool = True, recipients=None,
-                sender_limit: SenderLimit | None = None, backlog: Backlog | None = None) -> Controller:
+                sender_limit: SenderLimit | None = None, backlog: Backlog | None = None,
+                connections: int = CONNECTIONS, per_address: int = PER_ADDRESS) -> Controller:
     """Start receiving mail; returns the running controller (``.port``, ``.stop()``).
 
     ``recipients``: the addresses (``orders@example.org``) and domains
@@ -104,14 +173,17 @@ def start_smtpd(deliver, host: str = "127.0.0.1", port: int = 0, limit_bytes: in
     never meant for the server is not stored and answered. None takes all.
     ``sender_limit``: messages and bytes an hour per envelope sender (pbem.server.mail.limits).
     ``backlog``: 451 to every sender while too many stored mails wait to be processed (the same module).
+    ``connections``, ``per_address``: the connections held at once, in all and from one address (0: no limit).
     """
     controller = _Controller(
         Receiver(deliver, return_path, recipients, sender_limit, backlog),
+        Connections(connections, per_address),
         hostname=host,
         port=port,
         server_hostname=server_hostname,
         data_size_limit=limit_bytes,
         enable_SMTPUTF8=True,
+        timeout=IDLE_SECONDS,
     )
     controller.start()
     return controller

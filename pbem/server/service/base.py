@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import logging
 import sqlite3
+import traceback
 import threading
 from collections import OrderedDict
 from datetime import datetime, timezone
@@ -35,6 +37,74 @@ NO_DEADLINE = {"open": N_("(none yet: the game begins when every seat is taken)"
                "finished": N_("(none: the game is over)")}
 TITLE_LIMIT = 100  # characters of a game's title, on one line
 CACHE_GAMES = 300  # games kept replayed (Config.cache_games): 0.7-1.5 MB each, by game (docs/performance.md)
+
+
+log = logging.getLogger("pbem.server.service")
+
+
+class LockOrderError(RuntimeError):
+    """The service's lock was asked for inside a store transaction that does not hold it already."""
+
+
+class ServiceLock:
+    """The service's lock (re-entrant), which keeps the lock order of the whole server:
+
+        ONE LOCK ORDER: the service's lock first, then the store's (``Store.transaction``).
+
+    A thread may take the store's lock while it holds this one (the clock's tick does, for a whole
+    batch of games); so a thread inside a store transaction that asked for this one afterwards
+    could wait for ever on that thread, which waits for it: a deadlock that stops the whole server
+    (issue 28: a game creation that opened its transaction first, then replayed the game). Every
+    operation that changes games therefore opens its transaction under this lock
+    (``with self.lock, self.store.transaction():``), and the parts that take the store's lock alone
+    (the SMTP receipts, the outbox sender, the web's sessions) never ask for this one inside it.
+
+    Asking for it in the wrong order is a bug, found before anything waits: it raises
+    ``LockOrderError`` when ``STRICT`` (the tests set it: tests/conftest.py), and is logged once a
+    place otherwise (a running server goes on rather than fail an operation that may not meet
+    the other thread at all)."""
+
+    STRICT = False
+
+    def __init__(self, store):
+        self.store = store
+        self._lock = threading.RLock()
+        self._mine = threading.local()  # .depth: how many times this thread holds it
+        self._logged: set[str] = set()
+
+    def acquire(self, blocking: bool = True, timeout: float = -1) -> bool:
+        depth = getattr(self._mine, "depth", 0)
+        if not depth and self.store.in_transaction():
+            self.out_of_order()
+        if not self._lock.acquire(blocking, timeout):
+            return False
+        self._mine.depth = depth + 1
+        return True
+
+    def release(self) -> None:
+        self._mine.depth -= 1
+        self._lock.release()
+
+    def __enter__(self):
+        self.acquire()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.release()
+
+    def held(self) -> bool:
+        """Whether this thread holds the lock."""
+        return getattr(self._mine, "depth", 0) > 0
+
+    def out_of_order(self) -> None:
+        where = "".join(traceback.format_stack(limit=6)[:-2])
+        if self.STRICT:
+            raise LockOrderError("the service's lock asked for inside a store transaction: take the service's "
+                                 "lock first (pbem.server.service.base.ServiceLock)\n" + where)
+        if where not in self._logged:
+            self._logged.add(where)
+            log.error("lock order: the service's lock asked for inside a store transaction (a deadlock if "
+                      "another thread waits for the store under it):\n%s", where)
 
 
 class ServiceError(i18n.Refusal):
@@ -93,7 +163,7 @@ class ServiceBase:
         self._refused: dict[int, tuple[tuple, tuple]] = {}  # games whose replay differs from the record: (log tail, where)
         self.parse_key = parse_key(getattr(config, "secret_key", "") or "")
         self._scenarios: dict[str, object] = {}
-        self.lock = threading.RLock()
+        self.lock = ServiceLock(store)  # taken before the store's, never after (one lock order)
         self.doors = Doors()  # what the mail doors did last (pbem.server.doors): the admin page's
         self.maps = MapCache(Path(config.instance) / "mapcache" if config is not None else None)  # drawn once
 

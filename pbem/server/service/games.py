@@ -57,7 +57,7 @@ class Games(ServiceBase):
         bots = self.check_bots(rules, seat_ids, bots)
         if bots:
             settings = {**settings, "bots": bots}
-        with self.store.transaction():
+        with self.lock, self.store.transaction():  # the service's lock first (ServiceLock)
             game_id = self.store.create_game(game, scenario, seed, title, settings, options=options,
                                              salt=secrets.token_hex(16), dice=dice)
             for side in seat_ids:
@@ -98,7 +98,7 @@ class Games(ServiceBase):
 
     def join(self, game_id: int, side: str, email: str, timezone: str = "UTC") -> str:
         """Take an empty seat; returns its new key (also mailed)."""
-        with self.store.transaction():
+        with self.lock, self.store.transaction():  # the service's lock first (ServiceLock)
             seat = self.seat(game_id, side)
             if seat["email"] or side in self.bots_of(game_id):
                 raise ServiceError("%(seat)s in game %(game)s is taken",

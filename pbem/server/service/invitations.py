@@ -41,7 +41,7 @@ class Invitations(ServiceBase):
         if held:
             raise ServiceError("%(email)s has never signed in here, and the server mails such addresses only so "
                                "often: invite again in an hour", email=email)
-        with self.store.transaction():
+        with self.lock, self.store.transaction():  # the service's lock first (ServiceLock)
             self.store.execute("INSERT OR REPLACE INTO invitations (game_id, side, email, who, created)"
                                " VALUES (?, ?, ?, ?, ?)", (game_id, side, email, who, self.store.now()))
             self.store.audit(who, "invite", game_id, detail={"side": side, "email": email})

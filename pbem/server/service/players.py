@@ -25,7 +25,7 @@ class Players(ServiceBase):
                                limit=settings['vacation_days'], used=used)
         deadline = self.deadline(game_id) or self.now()
         new = deadline + timedelta(days=days)
-        with self.store.transaction():
+        with self.lock, self.store.transaction():  # the service's lock first (ServiceLock)
             self.set_deadline(game_id, new)
             self.store.update_seat(game_id, side, vacation_to=str(used + days))
             self.store.audit(who or seat["email"] or side, "vacation", game_id, detail={"side": side, "days": days})
@@ -44,7 +44,7 @@ class Players(ServiceBase):
 
     def rotate_key(self, game_id: int, side: str, who: str = "") -> str:
         key = new_key()
-        with self.store.transaction():
+        with self.lock, self.store.transaction():  # the service's lock first (ServiceLock)
             seat = self.seat(game_id, side)
             self.set_key(game_id, side, key)
             self.store.audit(who or seat["email"] or side, "rotate_key", game_id, detail={"side": side})
@@ -99,7 +99,7 @@ class Vacations(ServiceBase):
             raise ServiceError("a vacation ends after it starts")
         if starts < self.now() - timedelta(minutes=1):
             raise ServiceError("a vacation is scheduled ahead: its start has passed")
-        with self.store.transaction():
+        with self.lock, self.store.transaction():  # the service's lock first (ServiceLock)
             for v in self.vacations_of(email):
                 if deadlines.parse_iso(v["starts"]) < ends and starts < deadlines.parse_iso(v["ends"]):
                     raise ServiceError("it overlaps your vacation from %(starts)s to %(ends)s",
@@ -118,7 +118,7 @@ class Vacations(ServiceBase):
         return vid
 
     def cancel_vacation(self, email: str, vid: int) -> None:
-        with self.store.transaction():
+        with self.lock, self.store.transaction():  # the service's lock first (ServiceLock)
             row = self.store.query_one("SELECT * FROM vacations WHERE id = ? AND email = ? AND cancelled = 0",
                                        (vid, email.strip()))
             if row is None:
@@ -146,7 +146,7 @@ class Vacations(ServiceBase):
             return None
         back = max(deadlines.parse_iso(v["ends"]) for _, v in away)
         until = deadlines.next_deadline(settings, back)  # a day's time, from the return
-        with self.store.transaction():
+        with self.lock, self.store.transaction():  # the service's lock first (ServiceLock)
             self.set_deadline(game_id, until)
             self.store.audit("scheduler", "vacation_hold", game_id,
                              detail={"sides": [s for s, _ in away], "until": deadlines.iso(until)})
