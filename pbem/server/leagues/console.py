@@ -119,6 +119,9 @@ class Console:
                                (result, why, pairing_id))
             self.store.audit(who, "adjudicate", p["game_id"], why=why, detail={"tournament": tid, "result": result})
             self.tell_adjudication(p["game_id"], winner, why)
+        from . import ratings
+
+        ratings.recompute(self.service)  # the ruled game counts at once, on every page
 
     def tell_adjudication(self, game_id: int, winner: str | None, why: str) -> None:
         """Every seat of an adjudicated game is told the ruling, in his language."""
