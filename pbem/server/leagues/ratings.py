@@ -11,7 +11,8 @@ player against a team of two whose strengths add up (docs/leagues.md, "Ratings",
 example).
 
 ``recompute(service)`` forgets the table and rates every finished game of the server again,
-in the order the games ended. Games with an empty seat, or with one address in two seats (hot
+in the order the games ended. A tournament game the organiser overrode counts with the result he
+ruled; one annulled (a withdrawal, an override) does not count. Games with an empty seat, or with one address in two seats (hot
 seat; addresses compared without case), are not rated. The rating shown is OpenSkill's
 ordinal, mu - 3 sigma (a cautious estimate: 0 for a newcomer), beside mu and sigma.
 """
@@ -31,18 +32,23 @@ def finished_games(service) -> list[tuple[str, list[list[str]], list[int]]]:
     rows = service.store.query(
         "SELECT g.id, g.ruleset, (SELECT MAX(at) FROM log WHERE log.game_id = g.id) AS ended FROM games g"
         " WHERE g.status = 'finished' ORDER BY ended, g.id")
+    ruled = {r["game_id"]: r for r in service.store.query(
+        "SELECT game_id, result, how FROM league_pairings WHERE how IN ('overridden', 'annulled') AND game_id IS NOT NULL")}
     out = []
     for row in rows:
         game = service.game(row["id"])
-        if not game.over:
+        if not game.over or ruled.get(row["id"], {}).get("how") == "annulled":
             continue
         seats = {s["side"]: s["email"] for s in service.store.seats(row["id"])}
         emails = [e.lower() for e in seats.values() if e]
-        if len(emails) < len(seats) or len(emails) < 2:
+        if len(emails) < len(seats) or len(set(emails)) < len(emails) or len(emails) < 2:
             continue
         winner = game.view(None).get("winner")
+        order = game.ruleset.seats(game.scenario, game.options)
+        if row["id"] in ruled:  # the tournament organiser's override: the result he ruled
+            winner = {"first": order[0].side, "second": order[1].side}.get(ruled[row["id"]]["result"])
         sides: dict[str, list[str]] = {}
-        for seat in game.ruleset.seats(game.scenario, game.options):
+        for seat in order:
             sides.setdefault(seat.side, []).append(seats[seat.id].lower())
         teams = list(sides.values())
         ranks = [1 if winner is None or side == winner else 2 for side in sides]
