@@ -108,13 +108,7 @@ class Console:
         seats = self.seats_of_rules(t["rules"])
         winner = {"first": seats[0].side, "second": seats[1].side, "draw": None}[result]
         with self.service.lock, self.store.transaction():
-            game = self.service.game(p["game_id"])
-            if not game.over:
-                entry = game.end(winner, f"Adjudicated by the tournament organiser: {why}")
-                entry.update(by=who, at=self.store.now())
-                self.store.append_log(p["game_id"], entry)
-                self.store.update_game(p["game_id"], status="finished")
-                self.store.set_clock(p["game_id"], deadline=None, pending=None)
+            self.end_game(p["game_id"], winner, f"Adjudicated by the tournament organiser: {why}", who)
             self.store.execute("UPDATE league_pairings SET result = ?, how = 'adjudicated', why = ? WHERE id = ?",
                                (result, why, pairing_id))
             self.store.audit(who, "adjudicate", p["game_id"], why=why, detail={"tournament": tid, "result": result})
@@ -122,6 +116,112 @@ class Console:
         from . import ratings
 
         ratings.recompute(self.service)  # the ruled game counts at once, on every page
+
+    def end_game(self, game_id: int, winner: str | None, text: str, who: str) -> None:
+        """End a running game by a ruling (the log says why); its clock stops."""
+        game = self.service.game(game_id)
+        if not game.over:
+            entry = game.end(winner, text)
+            entry.update(by=who, at=self.store.now())
+            self.store.append_log(game_id, entry)
+            self.store.update_game(game_id, status="finished")
+            self.store.set_clock(game_id, deadline=None, pending=None)
+
+    # -- withdrawals and overrides ----------------------------------------------------------
+
+    def withdraw(self, tid: int, who: str, why: str, email: str) -> None:
+        """Withdraw an entrant: never paired again; his unfinished games end by the tournament's rule
+        (``withdrawal``: "forfeit", a win for the other side; "annul", counted for nobody; a knockout
+        always forfeits); he is mailed the reason. Before the start, his entry is simply taken out."""
+        t = self.tournament(tid)
+        self.organiser_only(t["league_id"], who)
+        if not why.strip():
+            raise ServiceError("say why")
+        entry = next((e for e in t["entries"] if e["email"].lower() == email.strip().lower()), None)
+        if entry is None:
+            raise ServiceError("%(old)s is not entered in %(name)s", old=email.strip(), name=t["name"])
+        if entry["withdrawn"]:
+            raise ServiceError("%(old)s is already withdrawn from %(name)s", old=entry["email"], name=t["name"])
+        if t["status"] == "finished":
+            raise ServiceError("%(name)s is over", name=t["name"])
+        email = entry["email"]
+        mine = [p for p in self.running_games(t) if email.lower() in
+                {(x or "").lower() for x in (p["first"], p["second"], p.get("third"))}]
+        for p in mine:
+            self.seat_rule(p["game_id"], who)
+        rule = withdrawal_rule(t)
+        with self.service.lock, self.store.transaction():
+            if t["status"] == "signup":
+                self.store.execute("DELETE FROM league_entries WHERE tournament_id = ? AND email = ?", (tid, email))
+            else:
+                self.store.execute("UPDATE league_entries SET withdrawn = 1, withdrawn_why = ?, withdrawn_at = ?"
+                                   " WHERE tournament_id = ? AND email = ?", (why, self.store.now(), tid, email))
+            for p in mine:
+                result = "draw" if rule == "annul" else against(p, email)
+                winner = None if result == "draw" else self.seats_of_rules(t["rules"])[0 if result == "first" else 1].side
+                self.end_game(p["game_id"], winner, f"{'Annulled' if rule == 'annul' else 'Forfeited'}: "
+                              f"{email} withdrew from the tournament ({why})", who)
+                self.store.execute("UPDATE league_pairings SET result = ?, how = ?, why = ? WHERE id = ?",
+                                   (result, "annulled" if rule == "annul" else "forfeit", why, p["id"]))
+            self.store.audit(who, "tournament_withdraw", why=why,
+                             detail={"tournament": tid, "email": email, "rule": rule, "games": [p["game_id"] for p in mine]})
+            self.tell_withdrawn(t, email, why, rule, len(mine))
+        from . import ratings
+
+        ratings.recompute(self.service)
+
+    def tell_withdrawn(self, t: dict, email: str, why: str, rule: str, games: int) -> None:
+        tr = i18n.translator(self.store.language_of(email))
+        ended = (tr.gettext("Your unfinished games in it are annulled: they count for nobody.") if rule == "annul"
+                 else tr.gettext("Your unfinished games in it are forfeited: each counts as a win for your opponents."))
+        queue(self.store, email, "[pbem] " + tr.gettext("You are withdrawn from %(tournament)s", tournament=t["name"]),
+              tr.gettext("The organiser withdrew you from %(tournament)s: you will not be paired again.",
+                         tournament=t["name"]) + ("\n" + ended if games else "") + "\n"
+              + tr.gettext("Reason: %(why)s", why=why),
+              kind="tournament", dedupe_key=f"withdrawn:{t['id']}:{email.lower()}")
+
+    def override(self, tid: int, who: str, why: str, pairing_id: int, result: str) -> None:
+        """The organiser overrides a finished result ("first", "second", "draw" or "annul"): the
+        standings, the pairings still to come and the ratings follow; the game's log stays as it
+        was played; the players are mailed the ruling and its reason."""
+        t = self.tournament(tid)
+        self.organiser_only(t["league_id"], who)
+        if not why.strip():
+            raise ServiceError("say why")
+        p = next((p for p in t["pairings"] if p["id"] == pairing_id), None)
+        if p is None or p["game_id"] is None:
+            raise ServiceError("%(name)s has no game %(number)s", name=t["name"], number=pairing_id)
+        if p["result"] is None:
+            raise ServiceError("that game is not over: adjudicate it instead")
+        if result not in ("first", "second", "draw", "annul"):
+            raise ServiceError("the result is first, second, draw or annul")
+        stored, how = ("draw", "annulled") if result == "annul" else (result, "overridden")
+        with self.store.transaction():
+            self.store.execute("UPDATE league_pairings SET result = ?, how = ?, why = ? WHERE id = ?",
+                               (stored, how, why, pairing_id))
+            self.store.audit(who, "tournament_override", p["game_id"], why=why,
+                             detail={"tournament": tid, "pairing": pairing_id, "was": [p["result"], p["how"]],
+                                     "result": result})
+            self.tell_override(t, p, result, why)
+        from . import ratings
+
+        ratings.recompute(self.service)
+
+    def tell_override(self, t: dict, p: dict, result: str, why: str) -> None:
+        for email in (p["first"], p["second"], p.get("third")):
+            if not email:
+                continue
+            tr = i18n.translator(self.store.language_of(email))
+            mine = "first" if email.lower() == p["first"].lower() else "second"
+            ruling = {"annul": tr.gettext("the game is annulled: it counts for nobody"),
+                      "draw": tr.gettext("the game is a draw")}.get(
+                result, tr.gettext("you win") if result == mine else tr.gettext("you lose"))
+            queue(self.store, email, f"[pbem {p['game_id']}] " + tr.gettext("A result of %(tournament)s is overridden",
+                                                                           tournament=t["name"]),
+                  tr.gettext("The organiser of %(tournament)s overrode the result of game %(game)s (round %(round)s): "
+                             "%(ruling)s.", tournament=t["name"], game=p["game_id"], round=p["round"], ruling=ruling)
+                  + "\n" + tr.gettext("Reason: %(why)s", why=why),
+                  kind="tournament", dedupe_key=f"override:{p['id']}:{email.lower()}:{self.store.now()}")
 
     def tell_adjudication(self, game_id: int, winner: str | None, why: str) -> None:
         """Every seat of an adjudicated game is told the ruling, in his language."""
@@ -143,3 +243,17 @@ class Console:
         self.organiser_only(t["league_id"], who)
         self.store.execute("UPDATE league_tournaments SET published = ? WHERE id = ?", (int(published), tid))
         self.store.audit(who, "tournament_publish", detail={"tournament": tid, "published": published})
+
+
+WITHDRAWAL_RULES = ("forfeit", "annul")
+
+
+def withdrawal_rule(t: dict) -> str:
+    """What a withdrawal does to the entrant's unplayed games: the tournament's rule; a knockout forfeits (an
+    annulled game sends nobody on)."""
+    return "forfeit" if t["format"] == "knockout" else t["rules"].get("withdrawal") or "forfeit"
+
+
+def against(p: dict, email: str) -> str:
+    """The result of pairing ``p`` forfeited by ``email``: the other side wins."""
+    return "second" if p["first"].lower() == email.lower() else "first"

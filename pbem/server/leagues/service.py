@@ -9,15 +9,17 @@ A league's ``rules`` are the defaults of its tournaments, which may override eac
 ``vacation``         whether players may take vacations (default true; false sets ``vacation_days`` 0)
 ``min_reliability``  the least reliability (percent) a player needs to enter (default none)
 ``auto``             pair the next round as soon as a round is over (default true)
+``withdrawal``       what withdrawing an entrant does to his unplayed games: "forfeit" (the default:
+                     each a win for the other side) or "annul" (counted for nobody); a knockout forfeits
 """
 
 from __future__ import annotations
 
 import json
 
-from pbem.core.ruleset import title_said
+from pbem.core.ruleset import options_of, title_said
 from pbem.lang import say
-from pbem.server import deadlines
+from pbem.server import deadlines, i18n
 from pbem.server.i18n import Said
 from pbem.server.service import ServiceError
 
@@ -25,7 +27,7 @@ from .records import meets, reliability
 from .tournaments import Tournaments
 
 DEFAULT_RULES = {"game": "marengo", "scenario": None, "options": {}, "settings": {"miss_policy": "forfeit"},
-                 "vacation": True, "min_reliability": None, "auto": True, "bidding": False}
+                 "vacation": True, "min_reliability": None, "auto": True, "bidding": False, "withdrawal": "forfeit"}
 
 
 def check_rules(rules: dict | None) -> dict:
@@ -38,6 +40,9 @@ def check_rules(rules: dict | None) -> dict:
         raise ServiceError("unknown league rule %(names)s", names=', '.join(sorted(unknown)))
     try:
         rules_of = ruleset(out["game"])
+        if not isinstance(out["options"], dict) or not isinstance(out["settings"], dict):
+            raise ValueError("options and settings are each a table of names and values")
+        options_of(rules_of, out["options"])  # the new game's check: an unknown option or value is refused now
         deadlines.settings_with_defaults(out["settings"])
     except (UnknownGame, deadlines.SettingsError, ValueError) as exc:
         raise ServiceError(i18n.refusal_text(exc)) from None
@@ -45,6 +50,9 @@ def check_rules(rules: dict | None) -> dict:
             and not str(out["scenario"]).startswith("/"):
         raise ServiceError("%(title)s has no scenario %(scenario)s",
                            title=title_said(rules_of), scenario=repr(out['scenario']))
+    if out["withdrawal"] not in ("forfeit", "annul"):
+        raise ServiceError("a withdrawal forfeits or annuls the games left (withdrawal: forfeit or annul), not %(rule)s",
+                           rule=repr(out["withdrawal"]))
     if out["min_reliability"] not in (None, "") and not 0 <= float(out["min_reliability"]) <= 100:
         raise ServiceError("the minimum reliability is a percentage, 0 to 100")
     return out

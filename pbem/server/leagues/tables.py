@@ -188,3 +188,14 @@ def _seat_history_why(db: Database) -> None:
         ALTER TABLE seat_history ADD COLUMN undone TEXT;
         """
     )
+
+
+@migrations(name="league_010_withdrawals")
+def _withdrawals(db: Database) -> None:
+    """Why and when an entrant was withdrawn from a tournament (the flag ``withdrawn`` was there)."""
+    db.executescript(
+        """
+        ALTER TABLE league_entries ADD COLUMN withdrawn_why TEXT NOT NULL DEFAULT '';
+        ALTER TABLE league_entries ADD COLUMN withdrawn_at TEXT;
+        """
+    )

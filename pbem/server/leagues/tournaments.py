@@ -24,7 +24,7 @@ from pbem.server.service import ServiceError
 
 from . import pairing, standings
 from .bidding import Bidding
-from .console import Console
+from .console import Console, against, withdrawal_rule
 from .records import meets, reliability
 
 FORMATS = ("round_robin", "swiss", "knockout")
@@ -166,6 +166,7 @@ class Tournaments(Bidding, Console):
         if number > t["rounds"]:
             raise ServiceError("%(name)s has %(rounds)s rounds", name=t['name'], rounds=t['rounds'])
         active = [e for e in t["entries"] if not e["withdrawn"]]
+        withdrawn = {e["email"].lower() for e in t["entries"] if e["withdrawn"]}
         by_number = {e["number"]: e["email"] for e in t["entries"]}
         history = self.histories(t)
         if t["format"] == "round_robin" and len(self.seats_of_rules(t["rules"])) == 3:
@@ -200,10 +201,18 @@ class Tournaments(Bidding, Console):
                 if board in paid:
                     self.store.execute("UPDATE league_pairings SET bid = ?, bid_by = ? WHERE id = ?",
                                        (paid[board][1], by_number[paid[board][0]], pairing_id))
-                if second_email is None:
+                gone = [e for e in (first_email, second_email, third_email) if e and e.lower() in withdrawn]
+                if second_email is None and first_email.lower() in withdrawn:
+                    self.store.execute("DELETE FROM league_pairings WHERE id = ?", (pairing_id,))
+                elif second_email is None:
                     self.store.execute("UPDATE league_pairings SET result = 'bye', how = 'bye' WHERE id = ?",
                                        (pairing_id,))
                     self.tell_bye(t, number, first_email)
+                elif gone:  # a withdrawn entrant is never paired again: the board is not played
+                    annul = withdrawal_rule(t) == "annul" or (first_email in gone and len(gone) > 1)
+                    self.store.execute("UPDATE league_pairings SET result = ?, how = ?, why = ? WHERE id = ?",
+                                       ("draw" if annul else against({"first": first_email}, gone[0]),
+                                        "annulled" if annul else "forfeit", "withdrawn", pairing_id))
                 else:
                     self.create_pairing_game(t, pairing_id, number, board, first_email, second_email, third_email)
             self.store.execute("UPDATE league_tournaments SET round = ? WHERE id = ?", (number, tid))
