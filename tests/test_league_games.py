@@ -192,3 +192,39 @@ def test_an_organiser_overrides_a_finished_result_with_a_reason(site):
         assert "Reason: the first player used a second account" in mails_to(site, email)[-1]["body"]
     audit = [a for a in site.store.query("SELECT * FROM audit") if a["action"] == "tournament_override"]
     assert len(audit) == 1 and json.loads(audit[0]["detail"])["was"] == ["first", "adjudicated"]
+
+
+def test_a_rewind_reopens_a_forfeited_tournament_game_and_its_result_standings_and_ratings_follow(site):
+    leagues, league_id, emails = league_of(site, 2)
+    tid = leagues.create_tournament(league_id, ORG, "Duel", "swiss", rounds=1)
+    for email in emails:
+        leagues.enter(tid, email)
+    leagues.start(tid, ORG)
+    [board] = leagues.tournament(tid)["pairings"]
+    game_id = board["game_id"]
+    while not site.service.game(game_id).over:  # nobody sends orders: the miss policy ends it
+        site.service.resolve_next(game_id)
+    assert "finished" in leagues.sync(tid)
+    [board] = leagues.tournament(tid)["pairings"]
+    assert board["how"] == "forfeit" and board["result"] in ("first", "second")
+    assert len(ratings.table(site.store, "marengo")) == 2
+    moderator = site.service.info(game_id)["moderator"]
+    site.service.moderate(game_id, moderator, "rewind", "the server's mail was down", day=1)
+    assert not site.service.game(game_id).over
+    assert leagues.tick() == [f"tournament {tid}: round 1 board 1: reopened"]
+    [board] = leagues.tournament(tid)["pairings"]
+    assert board["result"] is None and board["how"] == ""
+    assert leagues.tournament(tid)["status"] == "running"
+    assert ratings.table(site.store, "marengo") == []  # the game no longer counts
+    rows = leagues.table(tid)["rows"]
+    assert all(r.points == 0 for r in rows)
+    assert leagues.tick() == []  # nothing new: the log did not grow
+    # the game goes on after the rewind and ends otherwise: a resignation, no longer a forfeit
+    site.service.moderate(game_id, moderator, "resume", "mail is back")
+    seats = {s["side"]: s["email"] for s in site.store.seats(game_id)}
+    site.service.resign(game_id, "austria", seats["austria"])
+    leagues.tick()
+    [board] = leagues.tournament(tid)["pairings"]
+    assert (board["result"], board["how"]) == ("second", "resigned")
+    assert leagues.tournament(tid)["status"] == "finished"
+    assert {r["email"] for r in ratings.table(site.store, "marengo")} == set(emails)

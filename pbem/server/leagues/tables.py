@@ -192,10 +192,13 @@ def _seat_history_why(db: Database) -> None:
 
 @migrations(name="league_010_withdrawals")
 def _withdrawals(db: Database) -> None:
-    """Why and when an entrant was withdrawn from a tournament (the flag ``withdrawn`` was there)."""
+    """Why and when an entrant was withdrawn from a tournament (the flag ``withdrawn`` was there); and
+    on a pairing, how many log entries its game had when its result was read (a rewind or an
+    amendment adds some: the result is read again)."""
     db.executescript(
         """
         ALTER TABLE league_entries ADD COLUMN withdrawn_why TEXT NOT NULL DEFAULT '';
         ALTER TABLE league_entries ADD COLUMN withdrawn_at TEXT;
+        ALTER TABLE league_pairings ADD COLUMN log_read INTEGER;
         """
     )

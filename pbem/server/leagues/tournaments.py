@@ -349,28 +349,47 @@ class Tournaments(Bidding, Console):
     # -- results -----------------------------------------------------------------------
 
     def sync(self, tid: int) -> list[str]:
-        """Read the results of the tournament's finished games; pair the next round when one is over
-        (if the rules say so); end the tournament after its last round. Returns what changed."""
+        """Read the results of the tournament's games -- again whenever a game's log grew since (a
+        moderator's rewind or amendment: a game no longer over has no result, a forfeit undone is no
+        longer one); pair the next round when one is over (if the rules say so); end the tournament
+        after its last round. Results the organiser ruled (adjudicated, overridden, a withdrawal) are
+        his. Returns what changed."""
         t = self.tournament(tid)
-        changes = []
+        changes, earlier = [], []
         first_seat = None
+        lengths = {r["game_id"]: r["n"] for r in self.store.query(
+            "SELECT l.game_id, COUNT(*) AS n FROM log l JOIN league_pairings p ON p.game_id = l.game_id"
+            " WHERE p.tournament_id = ? GROUP BY l.game_id", (tid,))}
         for p in t["pairings"]:
-            if p["result"] is not None or p["game_id"] is None:
+            if p["game_id"] is None or p["why"] or (p["result"] is not None and p["log_read"] == lengths.get(p["game_id"])):
                 continue
             game = self.service.game(p["game_id"])
             if not game.over:
+                if p["result"] is not None:  # a rewind reopened it
+                    self.store.execute("UPDATE league_pairings SET result = NULL, how = '', log_read = NULL WHERE id = ?",
+                                       (p["id"],))
+                    changes.append(f"round {p['round']} board {p['board']}: reopened")
+                    earlier += [p] if p["round"] < t["round"] else []
                 continue
             first_seat = first_seat or self.seats_of_rules(t["rules"])[0]
             winner = game.view(None).get("winner")
             result = "draw" if winner is None else ("first" if winner == first_seat.side else "second")
-            self.store.execute("UPDATE league_pairings SET result = ?, how = ? WHERE id = ?",
-                               (result, self.how_ended(p["game_id"], game), p["id"]))
-            changes.append(f"round {p['round']} board {p['board']}: {result}")
+            how = self.how_ended(p["game_id"], game)
+            self.store.execute("UPDATE league_pairings SET result = ?, how = ?, log_read = ? WHERE id = ?",
+                               (result, how, lengths.get(p["game_id"]), p["id"]))
+            if (result, how) != (p["result"], p["how"]):
+                changes.append(f"round {p['round']} board {p['board']}: {result}")
+                earlier += [p] if p["result"] is not None and p["round"] < t["round"] else []
         if changes:
             from . import ratings
 
             ratings.recompute(self.service)
+        if earlier:
+            self.tell_changed(t, earlier)
         t = self.tournament(tid)
+        if t["status"] == "finished" and any(p["result"] is None for p in t["pairings"]):
+            self.store.execute("UPDATE league_tournaments SET status = 'running' WHERE id = ?", (tid,))
+            t = self.tournament(tid)
         if t["status"] == "running" and t["pairings"] and all(p["result"] for p in t["pairings"]):
             over = t["round"] >= t["rounds"] or (t["format"] == "knockout"
                                                  and len(self.knockout_winners(t, t["round"])) < 2)
@@ -383,20 +402,38 @@ class Tournaments(Bidding, Console):
                 changes.append(f"round {self.pair_next(tid)} paired")
         return changes
 
+    def tell_changed(self, t: dict, pairings: list[dict]) -> None:
+        """A result of a round already followed by another changed (a rewind, an amendment): the later
+        rounds were paired on the old result, so the organisers are told (audited): they decide."""
+        games = ", ".join(str(p["game_id"]) for p in pairings)
+        self.store.audit("scheduler", "tournament_result_changed",
+                         detail={"tournament": t["id"], "games": [p["game_id"] for p in pairings]})
+        for email in [r["email"] for r in self.store.query("SELECT email FROM league_organisers WHERE league_id = ?",
+                                                           (t["league_id"],))]:
+            tr = i18n.translator(self.store.language_of(email))
+            queue(self.store, email, "[pbem] " + tr.gettext("%(tournament)s: a result changed", tournament=t["name"]),
+                  tr.gettext("The result of game %(games)s of %(tournament)s changed after the next round was paired "
+                             "(a moderator's rewind or amendment). The standings and ratings follow it; the rounds "
+                             "already paired stand unless you rule otherwise on the console.", games=games,
+                             tournament=t["name"]),
+                  kind="tournament")
+
     def how_ended(self, game_id: int, game) -> str:
-        """How a finished game ended, for the crosstable: "forfeit" (the miss policy), "resigned",
-        "agreed" (a draw by agreement) or "played"."""
+        """How a finished game ended, for the crosstable: "forfeit" (the miss policy ended it: the end
+        in force is the scheduler's, so a forfeit a rewind undid is none), "resigned", "agreed" (a draw
+        by agreement) or "played"."""
         ended = game.ended
         if ended is not None and ended.get("how") in ("resign", "agreed"):
             return {"resign": "resigned", "agreed": "agreed"}[ended["how"]]
-        if any(a["action"] == "forfeit" for a in self.store.read_audit(game_id)):
+        if ended is not None and ended.get("by") == "scheduler":
             return "forfeit"
         return "played"
 
     def tick(self) -> list[str]:
         """Sync every running tournament (the server's clock calls this)."""
         out = []
-        for row in self.store.query("SELECT id FROM league_tournaments WHERE status = 'running' ORDER BY id"):
+        for row in self.store.query("SELECT id FROM league_tournaments WHERE status IN ('running', 'finished')"
+                                    " ORDER BY id"):
             try:
                 out += [f"tournament {row['id']}: {c}" for c in self.sync(row["id"])]
             except Exception as exc:  # one broken tournament must not stop the others
