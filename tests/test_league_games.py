@@ -228,3 +228,48 @@ def test_a_rewind_reopens_a_forfeited_tournament_game_and_its_result_standings_a
     assert (board["result"], board["how"]) == ("second", "resigned")
     assert leagues.tournament(tid)["status"] == "finished"
     assert {r["email"] for r in ratings.table(site.store, "marengo")} == set(emails)
+
+
+def test_a_replacement_keeps_each_players_history_and_both_are_told(site):
+    leagues, league_id, emails = league_of(site, 4)
+    leagues.join(league_id, "sub@example.org", "Sub")
+    tid = leagues.create_tournament(league_id, ORG, "Pool", "round_robin")
+    for email in emails:
+        leagues.enter(tid, email)
+    leagues.start(tid, ORG)
+    t = leagues.tournament(tid)
+    for p in t["pairings"]:
+        leagues.adjudicate(tid, ORG, "by hand", p["id"], "first")
+    leagues.sync(tid)  # round 2 paired
+    old = next(p["first"] for p in t["pairings"] if p["round"] == 1)  # won round 1
+    number = next(e["number"] for e in t["entries"] if e["email"] == old)
+    [his] = [p for p in leagues.tournament(tid)["pairings"] if p["round"] == 2 and old in (p["first"], p["second"])]
+    org = site.client(ORG)
+    assert post(org, f"/tournaments/{tid}/console/replace", old=old, new="sub@example.org",
+                why="a long illness").status_code == 302
+    t = leagues.tournament(tid)
+    # round 1, finished: stays his; round 2, under way: the replacement's, in the game from now on
+    assert any(old in (p["first"], p["second"]) for p in t["pairings"] if p["round"] == 1)
+    now = next(p for p in t["pairings"] if p["id"] == his["id"])
+    assert "sub@example.org" in (now["first"], now["second"]) and old not in (now["first"], now["second"])
+    assert "sub@example.org" in {s["email"] for s in site.store.seats(his["game_id"])}
+    history = site.store.query("SELECT * FROM seat_history WHERE game_id = ?", (his["game_id"],))
+    assert [h["email"] for h in history] == [old]
+    # the entry goes on: its point from round 1 under its number, now the replacement's row
+    row = next(r for r in leagues.table(tid)["rows"] if r.number == number)
+    assert row.email == "sub@example.org" and row.points == 1
+    # each player's record shows what he played
+    assert [(g["round"], g["outcome"]) for g in leagues.profile(old)["tournament_games"]] == [(1, "win")]
+    assert leagues.profile("sub@example.org")["tournament_games"] == []
+    leagues.adjudicate(tid, ORG, "by hand", now["id"], "draw")
+    assert [g["round"] for g in leagues.profile("sub@example.org")["tournament_games"]] == [2]
+    assert [g["round"] for g in leagues.profile(old)["tournament_games"]] == [1]
+    # both mailed with the reason; shown on the console and the public page; audited
+    for email, words in ((old, "replaces you in Pool"), ("sub@example.org", "You replace")):
+        mail = [m for m in mails_to(site, email) if "A replacement in Pool" in m["subject"]][-1]
+        assert words in mail["body"] and "Reason: a long illness" in mail["body"]
+    assert f"No. {number}: sub@example.org replaces {old} from round 2" in org.get(f"/tournaments/{tid}/console").text
+    leagues.publish(tid, ORG)
+    page = site.client().get(f"/tournaments/{tid}").text
+    assert f"No. {number}: Sub replaces {old[:3].upper()} from round 2" in page and "a long illness" in page
+    assert any(a["action"] == "tournament_replace" for a in site.store.query("SELECT * FROM audit"))

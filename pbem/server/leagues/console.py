@@ -10,6 +10,7 @@ site admin) must make it; the console shows him nothing of the other seats of th
 from __future__ import annotations
 
 from pbem.server import i18n
+from pbem.server.i18n import N_
 from pbem.server.mail.outbox import queue
 from pbem.server.service import ServiceError
 
@@ -66,16 +67,24 @@ class Console:
         self.store.audit(who, "tournament_resume", why=why, detail={"tournament": tid})
 
     def replace(self, tid: int, who: str, why: str, old: str, new: str) -> None:
-        """A new player takes over an entrant: their seats in unfinished games, and their later rounds."""
+        """A new player takes over an entrant's entry from now on: his seats in unfinished games
+        (the game's own replacement: the seat's history keeps the days the old player held it)
+        and his later rounds. The results finished before stay with the player who played them;
+        the entry's number and points go on. Both are mailed the reason; audited, and listed on
+        the console and the tournament page (``league_replacements``)."""
         t = self.tournament(tid)
         self.organiser_only(t["league_id"], who)
         old, new = old.strip(), new.strip()
-        if not any(e["email"].lower() == old.lower() for e in t["entries"]):
+        if not why.strip():
+            raise ServiceError("say why")
+        entry = next((e for e in t["entries"] if e["email"].lower() == old.lower()), None)
+        if entry is None:
             raise ServiceError("%(old)s is not entered in %(name)s", old=old, name=t['name'])
-        if any(e["email"].lower() == new.lower() for e in t["entries"]):
+        if new.lower() in t["numbers"]:
             raise ServiceError("%(new)s is already entered in %(name)s", new=new, name=t['name'])
         if not self.is_member(t["league_id"], new):
             raise ServiceError("%(new)s is not a member of the league", new=new)
+        old = entry["email"]
         for p in self.running_games(t):
             if any((seat["email"] or "").lower() == old.lower() for seat in self.store.seats(p["game_id"])):
                 self.seat_rule(p["game_id"], who)
@@ -86,10 +95,26 @@ class Console:
                         self.service.moderate(p["game_id"], who, "replace", why, side=seat["side"], email=new)
             self.store.execute("UPDATE league_entries SET email = ? WHERE tournament_id = ? AND email = ?",
                                (new, tid, old))
-            for column in ("first", "second", "third"):
-                self.store.execute(f"UPDATE league_pairings SET {column} = ? WHERE tournament_id = ? AND {column} = ?",
-                                   (new, tid, old))
+            for column in ("first", "second", "third"):  # the pairings not finished: his from now on
+                self.store.execute(f"UPDATE league_pairings SET {column} = ? WHERE tournament_id = ? AND {column} = ?"
+                                   " AND result IS NULL", (new, tid, old))
+            self.store.execute("UPDATE league_pairings SET bid_by = ? WHERE tournament_id = ? AND bid_by = ?"
+                               " AND result IS NULL", (new, tid, old))
+            self.store.execute("INSERT INTO league_replacements (tournament_id, number, old, new, round, who, why, at)"
+                               " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                               (tid, entry["number"], old, new, max(t["round"], 1), who, why, self.store.now()))
             self.store.audit(who, "tournament_replace", why=why, detail={"tournament": tid, "old": old, "new": new})
+            self.tell_replaced(t, old, new, why)
+
+    def tell_replaced(self, t: dict, old: str, new: str, why: str) -> None:
+        for email, text in ((old, N_("%(new)s replaces you in %(tournament)s from now on: your games still to play are "
+                                  "his; the games you finished stay yours.")),
+                            (new, N_("You replace %(old)s in %(tournament)s from now on: his games still to play are "
+                                  "yours (a game under way, from its current day); the games he finished stay his."))):
+            tr = i18n.translator(self.store.language_of(email))
+            queue(self.store, email, "[pbem] " + tr.gettext("A replacement in %(tournament)s", tournament=t["name"]),
+                  tr.gettext(text, old=old, new=new, tournament=t["name"]) + "\n" + tr.gettext("Reason: %(why)s", why=why),
+                  kind="tournament", dedupe_key=f"replaced:{t['id']}:{old.lower()}:{new.lower()}:{email.lower()}")
 
     def adjudicate(self, tid: int, who: str, why: str, pairing_id: int, result: str) -> None:
         """The organiser rules an unfinished game: "first", "second" or "draw". The game ends."""

@@ -161,7 +161,22 @@ class Leagues(Tournaments):
         return {"email": email, "reliability": reliability(self.store, email),
                 "ratings": ratings.of(self.store, email),
                 "leagues": self.store.query("SELECT l.id, l.name, m.name AS member FROM league_members m JOIN leagues l"
-                                            " ON l.id = m.league_id WHERE m.email = ? ORDER BY l.id", (email,))}
+                                            " ON l.id = m.league_id WHERE m.email = ? ORDER BY l.id", (email,)),
+                "tournament_games": self.tournament_games(email)}
+
+    def tournament_games(self, email: str) -> list[dict]:
+        """The tournament games ``email`` played to their end (a replaced player's stay his, a
+        replacement's are his from the replacement on): tournament, round, game, his outcome."""
+        from .standings import outcome
+
+        rows = self.store.query(
+            "SELECT p.*, t.name AS tournament FROM league_pairings p JOIN league_tournaments t ON t.id = p.tournament_id"
+            " WHERE p.result IS NOT NULL AND p.second IS NOT NULL AND ? IN (p.first, p.second, p.third)"
+            " ORDER BY p.tournament_id, p.round", (email,))
+        for row in rows:
+            me = 1 if row["first"].lower() == email.lower() else 2
+            row["outcome"] = outcome(standings_result(row), me)
+        return rows
 
     def excuse(self, game_id: int, side: str, who: str, why: str, count: int = 1) -> None:
         """A moderator excuses missed days of a seat: they no longer count against its player."""
@@ -182,3 +197,10 @@ class Leagues(Tournaments):
             self.store.execute("INSERT INTO league_excused (game_id, side, count, who, why, at) VALUES (?, ?, ?, ?, ?, ?)",
                                (game_id, side, count, who, why, self.store.now()))
             self.store.audit(who, "excuse", game_id, why=why, detail={"side": side, "count": count})
+
+
+def standings_result(row: dict):
+    """A pairing row as standings.Result, its first player number 1 and the others 2."""
+    from .standings import Result
+
+    return Result(row["round"], 1, 2, row["result"], row["how"] or "played", row["game_id"])

@@ -202,3 +202,17 @@ def _withdrawals(db: Database) -> None:
         ALTER TABLE league_pairings ADD COLUMN log_read INTEGER;
         """
     )
+
+
+@migrations(name="league_011_replacements")
+def _replacements(db: Database) -> None:
+    """Every replacement of an entrant: the entry (its number) passes from ``old`` to ``new`` from
+    round ``round`` on; the pairings finished before stay with the player who played them."""
+    db.executescript(
+        """
+        CREATE TABLE league_replacements (
+          id INTEGER PRIMARY KEY, tournament_id INTEGER NOT NULL REFERENCES league_tournaments(id),
+          number INTEGER NOT NULL, old TEXT NOT NULL COLLATE NOCASE, new TEXT NOT NULL COLLATE NOCASE,
+          round INTEGER NOT NULL, who TEXT NOT NULL, why TEXT NOT NULL, at TEXT NOT NULL);
+        """
+    )

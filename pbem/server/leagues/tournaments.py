@@ -87,6 +87,11 @@ class Tournaments(Bidding, Console):
         row["pairings"] = self.store.query("SELECT * FROM league_pairings WHERE tournament_id = ?"
                                            " ORDER BY round, board", (tid,))
         row["league"] = self.store.query_one("SELECT id, name FROM leagues WHERE id = ?", (row["league_id"],))
+        row["replacements"] = self.store.query("SELECT * FROM league_replacements WHERE tournament_id = ? ORDER BY id",
+                                               (tid,))
+        # each address that held an entry -- its player now, and each player he replaced -- to the entry's number
+        row["numbers"] = {**{r["old"].lower(): r["number"] for r in row["replacements"]},
+                          **{e["email"].lower(): e["number"] for e in row["entries"]}}
         return row
 
     def enter(self, tid: int, email: str) -> str:
@@ -275,8 +280,7 @@ class Tournaments(Bidding, Console):
 
     def histories(self, t: dict) -> dict[int, pairing.Player]:
         """Each entrant's history for pairing: points, each round's result and seat, opponents, bye."""
-        numbers = {e["email"].lower(): e["number"] for e in t["entries"]}
-        players = {n: pairing.Player(n) for n in numbers.values()}
+        players = {e["number"]: pairing.Player(e["number"]) for e in t["entries"]}
         results = self.results(t)
         for r in sorted(results, key=lambda r: r.round):
             for player in players.values():  # a round without him (withdrawn): no game
@@ -303,7 +307,7 @@ class Tournaments(Bidding, Console):
         return players
 
     def results(self, t: dict) -> list[standings.Result]:
-        numbers = {e["email"].lower(): e["number"] for e in t["entries"]}
+        numbers = t["numbers"]
         return [standings.Result(p["round"], numbers[p["first"].lower()],
                                  numbers[p["second"].lower()] if p["second"] else None,
                                  p["result"], p["how"] or "played", p["game_id"],
@@ -331,7 +335,7 @@ class Tournaments(Bidding, Console):
         t = self.tournament(tid)
         numbers = [e["number"] for e in t["entries"]]
         paid = {}
-        by_email = {e["email"].lower(): e["number"] for e in t["entries"]}
+        by_email = t["numbers"]
         for p in t["pairings"]:
             if p.get("bid_by"):
                 paid[by_email[p["bid_by"].lower()]] = paid.get(by_email[p["bid_by"].lower()], 0) + p["bid"]

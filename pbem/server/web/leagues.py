@@ -189,7 +189,14 @@ def tournament(tid: int):
     return render_template("tournament.html", t=t, table=table, cell_text=cell_text, bidding=bidding, first=first,
                            entered=any(e["email"].lower() == (who() or "").lower() for e in t["entries"]),
                            member=leagues().is_member(t["league_id"], who()), organiser=organiser(t["league_id"]),
-                           names={row.number: row.name for row in table["rows"]})
+                           names={row.number: row.name for row in table["rows"]}, shown=member_names(t))
+
+
+def member_names(t: dict):
+    """An address as the public page names a member: the name he gave, else the part before the @."""
+    names = {m["email"].lower(): m["name"] for m in service().store.query(
+        "SELECT email, name FROM league_members WHERE league_id = ?", (t["league_id"],))}
+    return lambda email: names.get(email.lower()) or email.split("@")[0]
 
 
 @bp.route("/tournaments/<int:tid>/enter", methods=["POST"])
@@ -226,7 +233,7 @@ def console(tid: int):
                 service().seat_title(p["game_id"], side, i18n.web_lang()) for side in mine],
                 "seats": [] if mine else seats}
     return render_template("tournament_console.html", t=t, table=leagues().table(tid), cell_text=cell_text,
-                           games=games, actions=CONSOLE)
+                           games=games, actions=CONSOLE, shown=str)
 
 
 def rule(tid: int, action: str, form) -> None:
