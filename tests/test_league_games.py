@@ -130,6 +130,9 @@ def test_a_withdrawn_entrant_is_never_paired_again_and_his_games_end_by_the_stat
     assert post(org, f"/tournaments/{tid}/console/withdraw", email=gone, why="moved abroad").status_code == 302
     page = org.get(f"/tournaments/{tid}").text
     assert "(withdrawn)" in page and "reason: moved abroad" in page
+    stated = "are annulled (they count for nobody)" if rule == "annul" else "are forfeited (each a win for his opponents)"
+    assert f"never paired again; his unfinished games {stated}" in page
+    assert "up to 14 days a game" in page and "Only the organiser pauses the tournament" in page
     with pytest.raises(ServiceError, match="already withdrawn"):
         leagues.withdraw(tid, ORG, "again", gone)
     t = leagues.tournament(tid)

@@ -147,6 +147,8 @@ def organise(league_id: int, action: str):
         rules = {}
         if form.get("vacation") == "no":
             rules["vacation"] = False
+        if form.get("withdrawal") in ("forfeit", "annul"):
+            rules["withdrawal"] = form["withdrawal"]
         if form.get("bidding") == "yes":
             rules["bidding"] = True
         if form.get("min_reliability", "").strip():
@@ -189,7 +191,8 @@ def tournament(tid: int):
     return render_template("tournament.html", t=t, table=table, cell_text=cell_text, bidding=bidding, first=first,
                            entered=any(e["email"].lower() == (who() or "").lower() for e in t["entries"]),
                            member=leagues().is_member(t["league_id"], who()), organiser=organiser(t["league_id"]),
-                           names={row.number: row.name for row in table["rows"]}, shown=member_names(t))
+                           names={row.number: row.name for row in table["rows"]}, shown=member_names(t),
+                           game=game_named(t["rules"]), clock=deadlines.settings_with_defaults(t["rules"]["settings"]))
 
 
 def member_names(t: dict):
