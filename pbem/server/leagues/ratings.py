@@ -12,7 +12,7 @@ example).
 
 ``recompute(service)`` forgets the table and rates every finished game of the server again,
 in the order the games ended. A tournament game the organiser overrode counts with the result he
-ruled; one annulled (a withdrawal, an override) does not count. Games with an empty seat, or with one address in two seats (hot
+ruled; one annulled (a withdrawal, an override), or cancelled with its round, does not count. Games with an empty seat, or with one address in two seats (hot
 seat; addresses compared without case), are not rated. The rating shown is OpenSkill's
 ordinal, mu - 3 sigma (a cautious estimate: 0 for a newcomer), beside mu and sigma.
 """
@@ -34,10 +34,11 @@ def finished_games(service) -> list[tuple[str, list[list[str]], list[int]]]:
         " WHERE g.status = 'finished' ORDER BY ended, g.id")
     ruled = {r["game_id"]: r for r in service.store.query(
         "SELECT game_id, result, how FROM league_pairings WHERE how IN ('overridden', 'annulled') AND game_id IS NOT NULL")}
+    cancelled = {r["game_id"] for r in service.store.query("SELECT game_id FROM league_cancelled")}
     out = []
     for row in rows:
         game = service.game(row["id"])
-        if not game.over or ruled.get(row["id"], {}).get("how") == "annulled":
+        if not game.over or ruled.get(row["id"], {}).get("how") == "annulled" or row["id"] in cancelled:
             continue
         seats = {s["side"]: s["email"] for s in service.store.seats(row["id"])}
         emails = [e.lower() for e in seats.values() if e]

@@ -207,12 +207,18 @@ def _withdrawals(db: Database) -> None:
 @migrations(name="league_011_replacements")
 def _replacements(db: Database) -> None:
     """Every replacement of an entrant: the entry (its number) passes from ``old`` to ``new`` from
-    round ``round`` on; the pairings finished before stay with the player who played them."""
+    round ``round`` on; the pairings finished before stay with the player who played them. And the
+    pairings of a round withdrawn before its games began (a result before it changed): kept, with
+    their games (ended, never rated), for the record."""
     db.executescript(
         """
         CREATE TABLE league_replacements (
           id INTEGER PRIMARY KEY, tournament_id INTEGER NOT NULL REFERENCES league_tournaments(id),
           number INTEGER NOT NULL, old TEXT NOT NULL COLLATE NOCASE, new TEXT NOT NULL COLLATE NOCASE,
           round INTEGER NOT NULL, who TEXT NOT NULL, why TEXT NOT NULL, at TEXT NOT NULL);
+        CREATE TABLE league_cancelled (
+          id INTEGER PRIMARY KEY, tournament_id INTEGER NOT NULL REFERENCES league_tournaments(id),
+          round INTEGER NOT NULL, board INTEGER NOT NULL, first TEXT NOT NULL, second TEXT, third TEXT,
+          game_id INTEGER REFERENCES games(id), why TEXT NOT NULL, at TEXT NOT NULL);
         """
     )

@@ -388,7 +388,7 @@ class Tournaments(Bidding, Console):
             from . import ratings
 
             ratings.recompute(self.service)
-        if earlier:
+        if earlier and not self.repair(t, earlier):
             self.tell_changed(t, earlier)
         t = self.tournament(tid)
         if t["status"] == "finished" and any(p["result"] is None for p in t["pairings"]):
@@ -405,6 +405,49 @@ class Tournaments(Bidding, Console):
             elif t["rules"].get("auto", True):
                 changes.append(f"round {self.pair_next(tid)} paired")
         return changes
+
+    def repair(self, t: dict, changed: list[dict]) -> bool:
+        """A result of the round before the last changed: when no game of the last round has begun
+        (no orders, no day resolved), that round is withdrawn -- its games ended and kept aside
+        (``league_cancelled``, never rated), its players told -- and paired again once the round
+        before is complete. Returns whether it was."""
+        last = [p for p in self.tournament(t["id"])["pairings"] if p["round"] == t["round"]]
+        if any(p["round"] != t["round"] - 1 for p in changed) or any(p["result"] not in (None, "bye") and not p["why"] ==
+                                                                     "withdrawn" for p in last if p["game_id"]):
+            return False
+        for p in last:
+            if p["game_id"] and self.store.query_one(
+                    "SELECT 1 AS yes FROM log WHERE game_id = ? AND json_extract(entry, '$.kind') IN"
+                    " ('orders', 'resolved', 'answer')", (p["game_id"],)):
+                return False
+        why = f"round {t['round'] - 1} changed after round {t['round']} was paired"
+        with self.service.lock, self.store.transaction():
+            for p in last:
+                if p["game_id"]:
+                    self.end_game(p["game_id"], None, f"Cancelled: {why}; the round is paired again", "scheduler")
+                    self.tell_cancelled(t, p)
+                self.store.execute("INSERT INTO league_cancelled (tournament_id, round, board, first, second, third,"
+                                   " game_id, why, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                                   (t["id"], p["round"], p["board"], p["first"], p["second"], p.get("third"),
+                                    p["game_id"], why, self.store.now()))
+                self.store.execute("DELETE FROM league_pairings WHERE id = ?", (p["id"],))
+            self.store.execute("UPDATE league_tournaments SET round = ? WHERE id = ?", (t["round"] - 1, t["id"]))
+            self.store.audit("scheduler", "tournament_repair", why=why,
+                             detail={"tournament": t["id"], "games": [p["game_id"] for p in last if p["game_id"]]})
+        return True
+
+    def tell_cancelled(self, t: dict, p: dict) -> None:
+        for email in (p["first"], p["second"], p.get("third")):
+            if not email:
+                continue
+            tr = i18n.translator(self.store.language_of(email))
+            queue(self.store, email, f"[pbem {p['game_id']}] " + tr.gettext("%(tournament)s: a game cancelled",
+                                                                           tournament=t["name"]),
+                  tr.gettext("A result of round %(before)s of %(tournament)s changed (a moderator's rewind or "
+                             "amendment) before game %(game)s of round %(round)s began: that game is cancelled and "
+                             "the round is paired again once round %(before)s is over.", before=t["round"] - 1,
+                             tournament=t["name"], game=p["game_id"], round=t["round"]),
+                  kind="tournament", game_id=p["game_id"], dedupe_key=f"cancelled:{p['game_id']}:{email.lower()}")
 
     def tell_changed(self, t: dict, pairings: list[dict]) -> None:
         """A result of a round already followed by another changed (a rewind, an amendment): the later
