@@ -156,10 +156,14 @@ def test_an_organiser_runs_a_napoleon_swiss_and_a_triomphe_knockout_from_the_web
 
     # -- what every page, mail, standing and rating shows ---------------------------------
     page = Browser(base).get(f"/tournaments/{cup}")
+    champion_name = final["second"].split("@")[0].upper()
     assert "(withdrawn)" in page and "reason: no time this month" in page
     assert f"SUB replaces {seed[3].split('@')[0].upper()} from round 1" in page and "a family matter" in page
     assert "reason: the winner&#39;s orders came from a second account" in page
     assert "overridden by the organiser" in page
+    bracket = page[page.index('id="bracket"'):page.index("</div>\n<p class=\"hint\">In bold")]
+    assert bracket.count('class="match"') == 3  # two games of round 1, the final
+    assert f"<strong>{champion_name}</strong>" in bracket.split('aria-label="Round 2"')[1]
     rows = {r.email: r for r in Leagues(service).table(cup)["rows"]}
     champion = final["second"]
     assert rows[champion].rank == 1 and rows[seed[4]].points == 0 and rows[SUB].number == 3
