@@ -222,3 +222,10 @@ def _replacements(db: Database) -> None:
           game_id INTEGER REFERENCES games(id), why TEXT NOT NULL, at TEXT NOT NULL);
         """
     )
+
+
+@migrations(name="league_012_paused_extensions")
+def _paused_extensions(db: Database) -> None:
+    """The hours a moderator extended a paused game's deadline by: the resume's new deadline keeps them."""
+    db.execute("CREATE TABLE paused_extensions (game_id INTEGER PRIMARY KEY REFERENCES games(id),"
+               " hours INTEGER NOT NULL)")
