@@ -6,6 +6,7 @@ test client (docs/leagues.md)."""
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 
 import pytest
 
@@ -276,3 +277,29 @@ def test_a_replacement_keeps_each_players_history_and_both_are_told(site):
     page = site.client().get(f"/tournaments/{tid}").text
     assert f"No. {number}: Sub replaces {old[:3].upper()} from round 2" in page and "a long illness" in page
     assert any(a["action"] == "tournament_replace" for a in site.store.query("SELECT * FROM audit"))
+
+
+def test_a_tournament_starts_by_itself_at_its_scheduled_time(site):
+    leagues, league_id, emails = league_of(site, 3)
+    org = site.client(ORG)
+    soon = (site.service.now() + timedelta(hours=1)).strftime("%Y-%m-%d %H:%M")
+    assert post(org, f"/leagues/{league_id}/organise/tournament", name="Evening Swiss", format="swiss", rounds="1",
+                starts=soon).status_code == 302
+    assert post(org, f"/leagues/{league_id}/organise/tournament", name="Bad", format="swiss",
+                starts="tomorrow evening").status_code == 400
+    tid = leagues.league(league_id)["tournaments"][0]["id"]
+    for email in emails:
+        leagues.enter(tid, email)
+    assert f"{soon.replace(' ', 'T')}:00Z UTC" in org.get(f"/tournaments/{tid}").text
+    assert leagues.start_scheduled() == []  # not yet
+    site.store.execute("UPDATE league_tournaments SET rules = json_set(rules, '$.starts', ?) WHERE id = ?",
+                       ("2000-01-01T00:00:00Z", tid))  # its time has come
+    lonely = leagues.create_tournament(league_id, ORG, "Lonely", "swiss", rules={"starts": "2000-01-01 00:00"})
+    leagues.enter(lonely, emails[0])
+    assert f"tournament {tid}: started as scheduled" in leagues.tick()
+    t = leagues.tournament(tid)
+    assert t["status"] == "running" and t["rules"]["moderator"] == ORG and len(t["pairings"]) == 2
+    # one that cannot start waits for its organisers, who are told why, once
+    assert leagues.tournament(lonely)["status"] == "signup" and leagues.tournament(lonely)["rules"]["starts"] is None
+    told = [m for m in mails_to(site, ORG) if "Lonely did not start" in m["subject"]]
+    assert len(told) == 1 and "a tournament needs two players at least" in told[0]["body"]

@@ -9,6 +9,8 @@ A league's ``rules`` are the defaults of its tournaments, which may override eac
 ``vacation``         whether players may take vacations (default true; false sets ``vacation_days`` 0)
 ``min_reliability``  the least reliability (percent) a player needs to enter (default none)
 ``auto``             pair the next round as soon as a round is over (default true)
+``starts``           when the clock starts the tournament by itself (UTC, "2026-12-01 18:00"; default
+                     none: the organiser starts it)
 ``withdrawal``       what withdrawing an entrant does to his unplayed games: "forfeit" (the default:
                      each a win for the other side) or "annul" (counted for nobody); a knockout forfeits
 """
@@ -16,6 +18,7 @@ A league's ``rules`` are the defaults of its tournaments, which may override eac
 from __future__ import annotations
 
 import json
+from datetime import datetime, timezone
 
 from pbem.core.ruleset import options_of, title_said
 from pbem.lang import say
@@ -27,7 +30,8 @@ from .records import meets, reliability
 from .tournaments import Tournaments
 
 DEFAULT_RULES = {"game": "marengo", "scenario": None, "options": {}, "settings": {"miss_policy": "forfeit"},
-                 "vacation": True, "min_reliability": None, "auto": True, "bidding": False, "withdrawal": "forfeit"}
+                 "vacation": True, "min_reliability": None, "auto": True, "bidding": False, "withdrawal": "forfeit",
+                 "starts": None}
 
 
 def check_rules(rules: dict | None) -> dict:
@@ -50,6 +54,15 @@ def check_rules(rules: dict | None) -> dict:
             and not str(out["scenario"]).startswith("/"):
         raise ServiceError("%(title)s has no scenario %(scenario)s",
                            title=title_said(rules_of), scenario=repr(out['scenario']))
+    if out["starts"] not in (None, ""):
+        try:
+            moment = datetime.fromisoformat(str(out["starts"]).strip().replace("Z", "+00:00").replace(" ", "T", 1))
+        except ValueError:
+            raise ServiceError("%(when)s is not a date and time (write 2026-12-01 18:00, UTC)",
+                               when=repr(out["starts"])) from None
+        out["starts"] = deadlines.iso(moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc))
+    else:
+        out["starts"] = None
     if out["withdrawal"] not in ("forfeit", "annul"):
         raise ServiceError("a withdrawal forfeits or annuls the games left (withdrawal: forfeit or annul), not %(rule)s",
                            rule=repr(out["withdrawal"]))

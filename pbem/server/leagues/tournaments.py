@@ -17,7 +17,7 @@ import json
 
 from pbem.core.ruleset import options_of, title_said
 from pbem.lang import say
-from pbem.server import i18n
+from pbem.server import deadlines, i18n
 from pbem.server.i18n import Said
 from pbem.server.mail.outbox import queue
 from pbem.server.service import ServiceError
@@ -476,9 +476,38 @@ class Tournaments(Bidding, Console):
             return "forfeit"
         return "played"
 
-    def tick(self) -> list[str]:
-        """Sync every running tournament (the server's clock calls this)."""
+    def start_scheduled(self) -> list[str]:
+        """Start every tournament whose scheduled start (rule ``starts``) has come, as the organiser who
+        created it; one that cannot start (too few entrants) is told to its organisers and waits for them."""
         out = []
+        now = self.service.now()
+        for row in self.store.query("SELECT id, rules FROM league_tournaments WHERE status = 'signup'"):
+            when = deadlines.parse_iso(json.loads(row["rules"]).get("starts"))
+            if when is None or when > now:
+                continue
+            creator = self.store.query_one("SELECT who FROM audit WHERE action = 'tournament_create'"
+                                           " AND json_extract(detail, '$.tournament') = ?", (row["id"],))
+            t = self.tournament(row["id"])
+            try:
+                self.start(row["id"], creator["who"])
+                out.append(f"tournament {row['id']}: started as scheduled")
+            except ServiceError as exc:
+                rules = {**t["rules"], "starts": None}
+                self.store.execute("UPDATE league_tournaments SET rules = ? WHERE id = ?",
+                                   (json.dumps(rules, sort_keys=True), row["id"]))
+                self.store.audit("scheduler", "tournament_start_failed", why=str(exc), detail={"tournament": row["id"]})
+                for email in [r["email"] for r in self.store.query(
+                        "SELECT email FROM league_organisers WHERE league_id = ?", (t["league_id"],))]:
+                    tr = i18n.translator(self.store.language_of(email))
+                    queue(self.store, email, "[pbem] " + tr.gettext("%(tournament)s did not start", tournament=t["name"]),
+                          tr.gettext("%(tournament)s was to start now, but could not: %(why)s. Start it from its console "
+                                     "when it can.", tournament=t["name"], why=exc.in_(tr.lang)),
+                          kind="tournament", dedupe_key=f"start-failed:{row['id']}:{email.lower()}")
+        return out
+
+    def tick(self) -> list[str]:
+        """Start the tournaments scheduled to start, and sync every running one (the server's clock calls this)."""
+        out = self.start_scheduled()
         for row in self.store.query("SELECT id FROM league_tournaments WHERE status IN ('running', 'finished')"
                                     " ORDER BY id"):
             try:

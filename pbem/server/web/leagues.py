@@ -147,6 +147,8 @@ def organise(league_id: int, action: str):
         rules = {}
         if form.get("vacation") == "no":
             rules["vacation"] = False
+        if form.get("starts", "").strip():
+            rules["starts"] = form["starts"].strip()
         if form.get("withdrawal") in ("forfeit", "annul"):
             rules["withdrawal"] = form["withdrawal"]
         if form.get("bidding") == "yes":
