@@ -36,3 +36,11 @@ def test_the_pause_mail_says_paused_and_an_extension_during_the_pause_survives_t
     site.service.moderate(game_id, MOD, "pause", "again")
     site.service.moderate(game_id, MOD, "resume", "back again")
     assert about(site.service.deadline(game_id) - site.service.now(), timedelta(hours=48))
+
+
+def test_the_players_game_log_shows_an_extension_in_hours(site):
+    game_id, _ = site.game(settings={"hours": 48})
+    site.service.moderate(game_id, MOD, "extend", "Anna asked for more time", hours=36)
+    page = site.client(ANNA).get(f"/games/{game_id}").text
+    log = page[page.index('class="audit"'):]
+    assert '>extend <span class="detail">hours=36</span>' in log and "Anna asked for more time" in log

@@ -221,7 +221,7 @@ def order_text(game_id: int, side: str) -> str:
 
 def public_audit(game_id: int, sides: list[str], everything: bool) -> list[dict]:
     """The game's audit trail as these sides may read it: no other side's orders, answers or keys."""
-    shown = {"side", "day", "days", "index", "title", "scenario", "count", "when", "email", "changed"}
+    shown = {"side", "day", "days", "index", "title", "scenario", "count", "when", "email", "changed", "hours"}
     out = []
     for entry in service().store.read_audit(game_id):
         detail = entry["detail"]
