@@ -177,6 +177,13 @@ def test_the_calendar_feed_lists_every_deadline(tmp_path):
         events = [c for c in Calendar.from_ical(feed.data).walk("VEVENT")]
         assert sorted(str(e["summary"]).split(":")[1].split()[0] for e in events) == [f"#{g}" for g in games]
         assert {e.decoded("dtstart") for e in events} == {site.service.deadline(g) for g in games}
+        # only the turns she owes: her orders on file for the first game, it leaves the feed
+        game = site.service.game(games[0])
+        due = [b.id for b in game.state.blocks.values() if b.side == "austria" and b.status == "waiting"
+               and (b.arrives or 0) <= game.scenario.hour(game.day)]
+        assert site.service.submit(games[0], "austria", f"ENTER {due[0]} BY ROAD").ok
+        events = Calendar.from_ical(site.client().get(url.replace("http://pbem.test", "")).data).walk("VEVENT")
+        assert [str(e["summary"]).split(":")[1].split()[0] for e in events] == [f"#{games[1]}"]
         # a new address: the old one is gone
         token = csrf(page.text)
         assert anna.post("/notifications", data={"csrf_token": token, "action": "calendar"}).status_code == 302

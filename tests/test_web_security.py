@@ -198,6 +198,16 @@ ATTACKS = [
     ("leagues.profile", "anon", "GET", "/players/anna@example.org", None, {302}),
     ("leagues.bid", "anon", "POST", "/tournaments/1/bid", {"seat": "austria", "bid": "1"}, {400, 302}),
     ("leagues.bid", ANNA, "POST", "/tournaments/1/bid", {"seat": "austria", "bid": "1"}, {400, 404}),
+    # the leagues' JSON API (tests/test_league_games.py has the organisers' and players' own tries)
+    ("leagues_api.create_league", "anon", "POST", "/api/leagues", {"json": {"name": "x"}}, {400, 401, 302}),
+    ("leagues_api.create_league", "key:austria", "POST", "/api/leagues", {"json": {"name": "x"}}, {401, 403}),
+    ("leagues_api.join", "anon", "POST", "/api/leagues/1/join", {"json": {}}, {400, 401, 302}),
+    ("leagues_api.create_tournament", ANNA, "POST", "/api/leagues/1/tournaments",
+     {"json": {"name": "x", "format": "swiss"}}, DENIED),
+    ("leagues_api.tournament", ANNA, "GET", "/api/tournaments/1", None, DENIED),
+    ("leagues_api.enter", "key:austria", "POST", "/api/tournaments/1/enter", {"json": {}}, {401, 403}),
+    ("leagues_api.act", ANNA, "POST", "/api/tournaments/1/start", {"json": {}}, DENIED),
+    ("leagues_api.act", "key:austria", "POST", "/api/tournaments/1/start", {"json": {}}, {401, 403}),
 ]
 PUBLIC = {  # routes with no side data: the reason, and the test that covers them
     "games.favicon": "the site's icon (test_pages.py)",
@@ -208,6 +218,8 @@ PUBLIC = {  # routes with no side data: the reason, and the test that covers the
     "api.rulesets": "the installed games, their scenarios and options: no game's data",
     "leagues.index": "the list of leagues: names and member counts (test_league_web.py)",
     "leagues.league": "a league's rules, members' names, tournaments and ratings (test_league_web.py)",
+    "leagues_api.leagues": "the list of leagues, as /leagues shows it",
+    "leagues_api.league": "a league's rules, seasons and tournaments, as its page shows them (no member's address)",
     "language.choose": "the reader's language, his own only: a bad code refused, a next page kept on this site, "
                        "no CSRF token refused (test_i18n.py)",
 }

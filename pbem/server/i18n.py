@@ -144,7 +144,9 @@ def status_text(status: str) -> Text:
 MISS = {"warn": N_("warn"), "alert": N_("alert the moderator"), "forfeit": N_("forfeit")}
 FORMATS = {"swiss": N_("Swiss"), "round_robin": N_("round robin"), "knockout": N_("knockout")}
 HOW = {"played": N_("played"), "forfeit": N_("forfeit"), "adjudicated": N_("adjudicated"),
-       "resigned": N_("resigned"), "agreed": N_("draw by agreement"), "bye": N_("bye")}
+       "resigned": N_("resigned"), "agreed": N_("draw by agreement"), "bye": N_("bye"),
+       "overridden": N_("overridden by the organiser"), "annulled": N_("annulled")}
+OUTCOMES = {"win": N_("won"), "draw": N_("drawn"), "loss": N_("lost"), "annulled": N_("annulled")}
 
 
 # what static/game.js shows, by its English text ("{name}" filled in by the script): the page hands
@@ -232,7 +234,8 @@ def init_app(app) -> None:
                 "signup_word": lambda state: _("open") if state == "open" else _("closed"),
                 "miss_word": lambda policy: _(MISS[policy]) if policy in MISS else policy,
                 "format_word": lambda name: _(FORMATS[name]) if name in FORMATS else name.replace("_", " "),
-                "how_word": lambda how: _(HOW[how]) if how in HOW else how}
+                "how_word": lambda how: _(HOW[how]) if how in HOW else how,
+                "outcome_word": lambda outcome: _(OUTCOMES[outcome]) if outcome in OUTCOMES else outcome or ""}
 
 
 # -- the catalogs as files: compiling and checking them (scripts/translations, tests/test_catalogs.py) --------

@@ -52,6 +52,8 @@ def moderate(service: Service, game_id: int, who: str, action: str, why: str, **
             if seat["email"] and not told_already(service, action, seat["email"], args):
                 tr = i18n.translator(service.store.language_of(seat["email"]))
                 line = service.deadline_line(game_id, seat["side"])  # in the reader's zone, with the time left
+                if service.info(game_id)["status"] == "paused":  # no clock runs: no "in 59 minutes"
+                    line = tr.gettext("The game is paused: no deadline runs until the moderator resumes it.")
                 subject = tr.gettext("Moderator: %(action)s", action=tr.gettext(ACTION_NAMES[action]))
                 body = (tr.gettext("A moderator of game %(game)s (%(who)s): %(done)s", game=service.label(game_id),
                                    who=who, done=service.say_in(game_id, done, tr.lang))
@@ -69,7 +71,17 @@ def pause(service: Service, game_id, who, why):
 def resume(service: Service, game_id, who, why):
     service.store.update_game(game_id, status="running")
     service.set_next_deadline(game_id)
+    extra = paused_extension(service, game_id)
+    if extra:  # an extension granted during the pause is not lost to the new deadline
+        service.set_deadline(game_id, service.deadline(game_id) + timedelta(hours=extra))
+        service.store.execute("DELETE FROM paused_extensions WHERE game_id = ?", (game_id,))
     return say("the game is running again, with a new deadline.")
+
+
+def paused_extension(service: Service, game_id: int) -> int:
+    """The hours of extension granted while the game is paused (added to the deadline it resumes with)."""
+    row = service.store.query_one("SELECT hours FROM paused_extensions WHERE game_id = ?", (game_id,))
+    return row["hours"] if row else 0
 
 
 def deadline(service: Service, game_id, who, why, when: str, zone: str = "UTC"):
@@ -104,6 +116,9 @@ def extend(service: Service, game_id, who, why, hours: int):
                            hours_max=EXTEND_HOURS, days=EXTEND_HOURS // 24, hours=hours)
     later = now + timedelta(hours=hours)
     service.set_deadline(game_id, later)
+    if service.info(game_id)["status"] == "paused":  # kept for the resume, which sets a new deadline
+        service.store.execute("INSERT INTO paused_extensions (game_id, hours) VALUES (?, ?) ON CONFLICT (game_id)"
+                              " DO UPDATE SET hours = hours + excluded.hours", (game_id, hours))
     return say_plural("the deadline is %(num)d hour later.", "the deadline is %(num)d hours later.", hours)
 
 

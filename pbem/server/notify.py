@@ -261,7 +261,8 @@ def digests(service, now: datetime | None = None) -> int:
 
 
 def calendar(service, email: str, base_url: str = "") -> bytes:
-    """The player's deadlines as an iCalendar file (RFC 5545)."""
+    """The player's deadlines as an iCalendar file (RFC 5545): only the turns he owes, orders not yet on
+    file (a turn of the other side, or one whose orders he sent, is not his to do)."""
     from icalendar import Calendar, Event
 
     tr = i18n.translator(service.store.language_of(email))
@@ -270,7 +271,7 @@ def calendar(service, email: str, base_url: str = "") -> bytes:
     cal.add("version", "2.0")
     cal.add("x-wr-calname", "pbem: " + tr.gettext("deadlines"))
     for w in waiting_on(service, email):
-        if w["deadline"] is None:
+        if w["deadline"] is None or not w["owes"]:
             continue
         event = Event()
         event.add("uid", f"pbem-{w['game_id']}-{w['side']}-{w['day']}@pbem")

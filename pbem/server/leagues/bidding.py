@@ -53,6 +53,6 @@ class Bidding:
                                seat=title))
 
     def bids_by_number(self, t: dict) -> dict[int, tuple[str, int]]:
-        numbers = {e["email"].lower(): e["number"] for e in t["entries"]}
+        numbers = t["numbers"]
         return {numbers[b["email"].lower()]: (b["seat"], b["bid"]) for b in self.store.query(
             "SELECT * FROM league_bids WHERE tournament_id = ?", (t["id"],)) if b["email"].lower() in numbers}

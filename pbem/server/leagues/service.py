@@ -9,15 +9,20 @@ A league's ``rules`` are the defaults of its tournaments, which may override eac
 ``vacation``         whether players may take vacations (default true; false sets ``vacation_days`` 0)
 ``min_reliability``  the least reliability (percent) a player needs to enter (default none)
 ``auto``             pair the next round as soon as a round is over (default true)
+``starts``           when the clock starts the tournament by itself (UTC, "2026-12-01 18:00"; default
+                     none: the organiser starts it)
+``withdrawal``       what withdrawing an entrant does to his unplayed games: "forfeit" (the default:
+                     each a win for the other side) or "annul" (counted for nobody); a knockout forfeits
 """
 
 from __future__ import annotations
 
 import json
+from datetime import datetime, timezone
 
-from pbem.core.ruleset import title_said
+from pbem.core.ruleset import options_of, title_said
 from pbem.lang import say
-from pbem.server import deadlines
+from pbem.server import deadlines, i18n
 from pbem.server.i18n import Said
 from pbem.server.service import ServiceError
 
@@ -25,7 +30,8 @@ from .records import meets, reliability
 from .tournaments import Tournaments
 
 DEFAULT_RULES = {"game": "marengo", "scenario": None, "options": {}, "settings": {"miss_policy": "forfeit"},
-                 "vacation": True, "min_reliability": None, "auto": True, "bidding": False}
+                 "vacation": True, "min_reliability": None, "auto": True, "bidding": False, "withdrawal": "forfeit",
+                 "starts": None}
 
 
 def check_rules(rules: dict | None) -> dict:
@@ -38,6 +44,9 @@ def check_rules(rules: dict | None) -> dict:
         raise ServiceError("unknown league rule %(names)s", names=', '.join(sorted(unknown)))
     try:
         rules_of = ruleset(out["game"])
+        if not isinstance(out["options"], dict) or not isinstance(out["settings"], dict):
+            raise ValueError("options and settings are each a table of names and values")
+        options_of(rules_of, out["options"])  # the new game's check: an unknown option or value is refused now
         deadlines.settings_with_defaults(out["settings"])
     except (UnknownGame, deadlines.SettingsError, ValueError) as exc:
         raise ServiceError(i18n.refusal_text(exc)) from None
@@ -45,6 +54,18 @@ def check_rules(rules: dict | None) -> dict:
             and not str(out["scenario"]).startswith("/"):
         raise ServiceError("%(title)s has no scenario %(scenario)s",
                            title=title_said(rules_of), scenario=repr(out['scenario']))
+    if out["starts"] not in (None, ""):
+        try:
+            moment = datetime.fromisoformat(str(out["starts"]).strip().replace("Z", "+00:00").replace(" ", "T", 1))
+        except ValueError:
+            raise ServiceError("%(when)s is not a date and time (write 2026-12-01 18:00, UTC)",
+                               when=repr(out["starts"])) from None
+        out["starts"] = deadlines.iso(moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc))
+    else:
+        out["starts"] = None
+    if out["withdrawal"] not in ("forfeit", "annul"):
+        raise ServiceError("a withdrawal forfeits or annuls the games left (withdrawal: forfeit or annul), not %(rule)s",
+                           rule=repr(out["withdrawal"]))
     if out["min_reliability"] not in (None, "") and not 0 <= float(out["min_reliability"]) <= 100:
         raise ServiceError("the minimum reliability is a percentage, 0 to 100")
     return out
@@ -153,7 +174,22 @@ class Leagues(Tournaments):
         return {"email": email, "reliability": reliability(self.store, email),
                 "ratings": ratings.of(self.store, email),
                 "leagues": self.store.query("SELECT l.id, l.name, m.name AS member FROM league_members m JOIN leagues l"
-                                            " ON l.id = m.league_id WHERE m.email = ? ORDER BY l.id", (email,))}
+                                            " ON l.id = m.league_id WHERE m.email = ? ORDER BY l.id", (email,)),
+                "tournament_games": self.tournament_games(email)}
+
+    def tournament_games(self, email: str) -> list[dict]:
+        """The tournament games ``email`` played to their end (a replaced player's stay his, a
+        replacement's are his from the replacement on): tournament, round, game, his outcome."""
+        from .standings import outcome
+
+        rows = self.store.query(
+            "SELECT p.*, t.name AS tournament FROM league_pairings p JOIN league_tournaments t ON t.id = p.tournament_id"
+            " WHERE p.result IS NOT NULL AND p.second IS NOT NULL AND ? IN (p.first, p.second, p.third)"
+            " ORDER BY p.tournament_id, p.round", (email,))
+        for row in rows:
+            me = 1 if row["first"].lower() == email.lower() else 2
+            row["outcome"] = outcome(standings_result(row), me)
+        return rows
 
     def excuse(self, game_id: int, side: str, who: str, why: str, count: int = 1) -> None:
         """A moderator excuses missed days of a seat: they no longer count against its player."""
@@ -174,3 +210,10 @@ class Leagues(Tournaments):
             self.store.execute("INSERT INTO league_excused (game_id, side, count, who, why, at) VALUES (?, ?, ?, ?, ?, ?)",
                                (game_id, side, count, who, why, self.store.now()))
             self.store.audit(who, "excuse", game_id, why=why, detail={"side": side, "count": count})
+
+
+def standings_result(row: dict):
+    """A pairing row as standings.Result, its first player number 1 and the others 2."""
+    from .standings import Result
+
+    return Result(row["round"], 1, 2, row["result"], row["how"] or "played", row["game_id"])

@@ -17,14 +17,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-POINTS = {"win": 1.0, "draw": 0.5, "loss": 0.0, "bye": 1.0}
+POINTS = {"win": 1.0, "draw": 0.5, "loss": 0.0, "bye": 1.0, "annulled": 0.0}
 
 
 @dataclass(frozen=True)
 class Result:
     """One pairing: ``second`` None is a bye; ``result`` "first", "second", "draw", "bye", or None
     while the game is played; ``how``: "played", "forfeit", "resigned", "agreed" (a draw
-    by agreement), "adjudicated" or "bye"."""
+    by agreement), "adjudicated", "overridden", "annulled" (counts for nobody) or "bye"."""
 
     round: int
     first: int
@@ -48,9 +48,12 @@ class Row:
 
 
 def outcome(result: Result, number: int) -> str | None:
-    """``number``'s outcome in ``result``: "win", "draw", "loss", "bye" or None (not over)."""
+    """``number``'s outcome in ``result``: "win", "draw", "loss", "bye", "annulled" (a game that counts
+    for nobody: an entrant withdrew, or the organiser annulled it) or None (not over)."""
     if result.result is None:
         return None
+    if result.how == "annulled":
+        return "annulled"
     if result.result == "bye":
         return "bye"
     if result.result == "draw":
@@ -79,7 +82,7 @@ def standings(numbers: list[int], results: list[Result], tie_breaks=("buchholz",
     for row in rows.values():
         for cell in row.cells.values():
             for other in cell["opponents"]:
-                if cell["outcome"] is None or other not in rows:
+                if cell["outcome"] in (None, "annulled") or other not in rows:
                     continue
                 score = rows[other].points
                 row.buchholz += score
@@ -101,13 +104,14 @@ def tie_breaks_for(format: str) -> tuple[str, ...]:
 
 def cell_text(cell: dict | None, numbers: dict[int, int] | None = None) -> str:
     """A crosstable cell as read in print: "+5F" (beat number 5 from the first seat), "=3S", "-2F",
-    "+bye"; "*5F" while the game is on; an "f" after a forfeit, an "a" after an adjudication, an
-    "r" after a resignation, a "d" after a draw by agreement."""
+    "+bye"; "*5F" while the game is on; "x5F" a game annulled; an "f" after a forfeit, an "a" after an
+    adjudication, an "o" after the organiser's override, an "r" after a resignation, a "d" after a draw by
+    agreement."""
     if cell is None:
         return ""
     if cell["opponent"] is None:
         return "+bye"
-    sign = {"win": "+", "draw": "=", "loss": "-", None: "*"}[cell["outcome"]]
-    mark = {"forfeit": "f", "adjudicated": "a", "resigned": "r", "agreed": "d"}.get(cell["how"], "")
+    sign = {"win": "+", "draw": "=", "loss": "-", "annulled": "x", None: "*"}[cell["outcome"]]
+    mark = {"forfeit": "f", "adjudicated": "a", "resigned": "r", "agreed": "d", "overridden": "o"}.get(cell["how"], "")
     opponents = ",".join(str(o) for o in cell.get("opponents") or [cell["opponent"]])
     return f"{sign}{opponents}{ {'first': 'F', 'second': 'S', 'third': 'T'}[cell['seat']]}{mark}"

@@ -203,3 +203,44 @@ def _mail_requests(db: Database) -> None:
         CREATE INDEX league_mail_requests_email ON league_mail_requests(email, kind, target);
         """
     )
+
+
+@migrations(name="league_011_withdrawals")
+def _withdrawals(db: Database) -> None:
+    """Why and when an entrant was withdrawn from a tournament (the flag ``withdrawn`` was there); and
+    on a pairing, how many log entries its game had when its result was read (a rewind or an
+    amendment adds some: the result is read again)."""
+    db.executescript(
+        """
+        ALTER TABLE league_entries ADD COLUMN withdrawn_why TEXT NOT NULL DEFAULT '';
+        ALTER TABLE league_entries ADD COLUMN withdrawn_at TEXT;
+        ALTER TABLE league_pairings ADD COLUMN log_read INTEGER;
+        """
+    )
+
+
+@migrations(name="league_012_replacements")
+def _replacements(db: Database) -> None:
+    """Every replacement of an entrant: the entry (its number) passes from ``old`` to ``new`` from
+    round ``round`` on; the pairings finished before stay with the player who played them. And the
+    pairings of a round withdrawn before its games began (a result before it changed): kept, with
+    their games (ended, never rated), for the record."""
+    db.executescript(
+        """
+        CREATE TABLE league_replacements (
+          id INTEGER PRIMARY KEY, tournament_id INTEGER NOT NULL REFERENCES league_tournaments(id),
+          number INTEGER NOT NULL, old TEXT NOT NULL COLLATE NOCASE, new TEXT NOT NULL COLLATE NOCASE,
+          round INTEGER NOT NULL, who TEXT NOT NULL, why TEXT NOT NULL, at TEXT NOT NULL);
+        CREATE TABLE league_cancelled (
+          id INTEGER PRIMARY KEY, tournament_id INTEGER NOT NULL REFERENCES league_tournaments(id),
+          round INTEGER NOT NULL, board INTEGER NOT NULL, first TEXT NOT NULL, second TEXT, third TEXT,
+          game_id INTEGER REFERENCES games(id), why TEXT NOT NULL, at TEXT NOT NULL);
+        """
+    )
+
+
+@migrations(name="league_013_paused_extensions")
+def _paused_extensions(db: Database) -> None:
+    """The hours a moderator extended a paused game's deadline by: the resume's new deadline keeps them."""
+    db.execute("CREATE TABLE paused_extensions (game_id INTEGER PRIMARY KEY REFERENCES games(id),"
+               " hours INTEGER NOT NULL)")

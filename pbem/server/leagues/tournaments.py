@@ -4,11 +4,11 @@ read from the games, standings; the organiser's rulings are ``console.py``'s. Mi
 
 Each pairing of two entrants is a game of the tournament's rules, moderated by the organiser
 who started the tournament; the *first* player takes the ruleset's first seat. A round's
-results are read from its games (``sync``, which the server's clock calls each tick):
-the winning side's player wins; a game over without a winner is a draw; a game ended by the
-miss policy is a forfeit (a win for the player who stayed); the organiser may adjudicate an
-unfinished game. When a round is complete the next is paired (unless the rules say
-``auto: false``: then the organiser pairs it), until the last round.
+results are read from its games (``sync``, which the server's clock calls each tick:
+``results.py``): the winning side's player wins; a game over without a winner is a draw; a
+game ended by the miss policy is a forfeit (a win for the player who stayed); the organiser
+may adjudicate an unfinished game. When a round is complete the next is paired (unless the
+rules say ``auto: false``: then the organiser pairs it), until the last round.
 """
 
 from __future__ import annotations
@@ -24,8 +24,9 @@ from pbem.server.service import ServiceError
 
 from . import pairing, standings
 from .bidding import Bidding
-from .console import Console
+from .console import Console, against, withdrawal_rule
 from .records import meets, reliability
+from .results import Results
 
 FORMATS = ("round_robin", "swiss", "knockout")
 KNOCKOUT_OF_THREE = (
@@ -34,7 +35,7 @@ KNOCKOUT_OF_THREE = (
     "tournament of each group's best), or a Swiss of groups of three")
 
 
-class Tournaments(Bidding, Console):
+class Tournaments(Bidding, Console, Results):
 
     # -- creating and entering ------------------------------------------------------
 
@@ -87,6 +88,11 @@ class Tournaments(Bidding, Console):
         row["pairings"] = self.store.query("SELECT * FROM league_pairings WHERE tournament_id = ?"
                                            " ORDER BY round, board", (tid,))
         row["league"] = self.store.query_one("SELECT id, name FROM leagues WHERE id = ?", (row["league_id"],))
+        row["replacements"] = self.store.query("SELECT * FROM league_replacements WHERE tournament_id = ? ORDER BY id",
+                                               (tid,))
+        # each address that held an entry -- its player now, and each player he replaced -- to the entry's number
+        row["numbers"] = {**{r["old"].lower(): r["number"] for r in row["replacements"]},
+                          **{e["email"].lower(): e["number"] for e in row["entries"]}}
         return row
 
     def enter(self, tid: int, email: str) -> str:
@@ -166,6 +172,7 @@ class Tournaments(Bidding, Console):
         if number > t["rounds"]:
             raise ServiceError("%(name)s has %(rounds)s rounds", name=t['name'], rounds=t['rounds'])
         active = [e for e in t["entries"] if not e["withdrawn"]]
+        withdrawn = {e["email"].lower() for e in t["entries"] if e["withdrawn"]}
         by_number = {e["number"]: e["email"] for e in t["entries"]}
         history = self.histories(t)
         if t["format"] == "round_robin" and len(self.seats_of_rules(t["rules"])) == 3:
@@ -200,10 +207,18 @@ class Tournaments(Bidding, Console):
                 if board in paid:
                     self.store.execute("UPDATE league_pairings SET bid = ?, bid_by = ? WHERE id = ?",
                                        (paid[board][1], by_number[paid[board][0]], pairing_id))
-                if second_email is None:
+                gone = [e for e in (first_email, second_email, third_email) if e and e.lower() in withdrawn]
+                if second_email is None and first_email.lower() in withdrawn:
+                    self.store.execute("DELETE FROM league_pairings WHERE id = ?", (pairing_id,))
+                elif second_email is None:
                     self.store.execute("UPDATE league_pairings SET result = 'bye', how = 'bye' WHERE id = ?",
                                        (pairing_id,))
                     self.tell_bye(t, number, first_email)
+                elif gone:  # a withdrawn entrant is never paired again: the board is not played
+                    annul = withdrawal_rule(t) == "annul" or (first_email in gone and len(gone) > 1)
+                    self.store.execute("UPDATE league_pairings SET result = ?, how = ?, why = ? WHERE id = ?",
+                                       ("draw" if annul else against({"first": first_email}, gone[0]),
+                                        "annulled" if annul else "forfeit", "withdrawn", pairing_id))
                 else:
                     self.create_pairing_game(t, pairing_id, number, board, first_email, second_email, third_email)
             self.store.execute("UPDATE league_tournaments SET round = ? WHERE id = ?", (number, tid))
@@ -266,8 +281,7 @@ class Tournaments(Bidding, Console):
 
     def histories(self, t: dict) -> dict[int, pairing.Player]:
         """Each entrant's history for pairing: points, each round's result and seat, opponents, bye."""
-        numbers = {e["email"].lower(): e["number"] for e in t["entries"]}
-        players = {n: pairing.Player(n) for n in numbers.values()}
+        players = {e["number"]: pairing.Player(e["number"]) for e in t["entries"]}
         results = self.results(t)
         for r in sorted(results, key=lambda r: r.round):
             for player in players.values():  # a round without him (withdrawn): no game
@@ -294,7 +308,7 @@ class Tournaments(Bidding, Console):
         return players
 
     def results(self, t: dict) -> list[standings.Result]:
-        numbers = {e["email"].lower(): e["number"] for e in t["entries"]}
+        numbers = t["numbers"]
         return [standings.Result(p["round"], numbers[p["first"].lower()],
                                  numbers[p["second"].lower()] if p["second"] else None,
                                  p["result"], p["how"] or "played", p["game_id"],
@@ -322,7 +336,7 @@ class Tournaments(Bidding, Console):
         t = self.tournament(tid)
         numbers = [e["number"] for e in t["entries"]]
         paid = {}
-        by_email = {e["email"].lower(): e["number"] for e in t["entries"]}
+        by_email = t["numbers"]
         for p in t["pairings"]:
             if p.get("bid_by"):
                 paid[by_email[p["bid_by"].lower()]] = paid.get(by_email[p["bid_by"].lower()], 0) + p["bid"]
@@ -336,63 +350,6 @@ class Tournaments(Bidding, Console):
             row.name = names.get(row.email.lower()) or row.email.split("@")[0]
             row.rating = rated.get(row.email.lower())
         return {"tournament": t, "rows": rows, "rounds": list(range(1, t["round"] + 1))}
-
-    # -- results -----------------------------------------------------------------------
-
-    def sync(self, tid: int) -> list[str]:
-        """Read the results of the tournament's finished games; pair the next round when one is over
-        (if the rules say so); end the tournament after its last round. Returns what changed."""
-        t = self.tournament(tid)
-        changes = []
-        first_seat = None
-        for p in t["pairings"]:
-            if p["result"] is not None or p["game_id"] is None:
-                continue
-            game = self.service.game(p["game_id"])
-            if not game.over:
-                continue
-            first_seat = first_seat or self.seats_of_rules(t["rules"])[0]
-            winner = game.view(None).get("winner")
-            result = "draw" if winner is None else ("first" if winner == first_seat.side else "second")
-            self.store.execute("UPDATE league_pairings SET result = ?, how = ? WHERE id = ?",
-                               (result, self.how_ended(p["game_id"], game), p["id"]))
-            changes.append(f"round {p['round']} board {p['board']}: {result}")
-        if changes:
-            from . import ratings
-
-            ratings.recompute(self.service)
-        t = self.tournament(tid)
-        if t["status"] == "running" and t["pairings"] and all(p["result"] for p in t["pairings"]):
-            over = t["round"] >= t["rounds"] or (t["format"] == "knockout"
-                                                 and len(self.knockout_winners(t, t["round"])) < 2)
-            if over:
-                self.store.execute("UPDATE league_tournaments SET status = 'finished' WHERE id = ?", (tid,))
-                self.store.audit("scheduler", "tournament_finish", detail={"tournament": tid})
-                self.tell_standings(tid)
-                changes.append("finished")
-            elif t["rules"].get("auto", True):
-                changes.append(f"round {self.pair_next(tid)} paired")
-        return changes
-
-    def how_ended(self, game_id: int, game) -> str:
-        """How a finished game ended, for the crosstable: "forfeit" (the miss policy), "resigned",
-        "agreed" (a draw by agreement) or "played"."""
-        ended = game.ended
-        if ended is not None and ended.get("how") in ("resign", "agreed"):
-            return {"resign": "resigned", "agreed": "agreed"}[ended["how"]]
-        if any(a["action"] == "forfeit" for a in self.store.read_audit(game_id)):
-            return "forfeit"
-        return "played"
-
-    def tick(self) -> list[str]:
-        """Sync every running tournament (the server's clock calls this)."""
-        out = []
-        for row in self.store.query("SELECT id FROM league_tournaments WHERE status = 'running' ORDER BY id"):
-            try:
-                out += [f"tournament {row['id']}: {c}" for c in self.sync(row["id"])]
-            except Exception as exc:  # one broken tournament must not stop the others
-                self.store.audit("scheduler", "error", why=f"tournament {row['id']}: {type(exc).__name__}: {exc}")
-        return out
 
 
 def rules_of_options(rules_of, rules: dict) -> dict:

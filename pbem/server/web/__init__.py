@@ -49,8 +49,8 @@ def create_app(service, config: Config | None = None) -> Flask:
     from pbem.server import i18n
 
     i18n.init_app(app)
-    from pbem.server.web import around, language, leagues, notifications  # leagues, around each game, notifications
-    for blueprint in (auth.bp, games.bp, moderator.bp, api.bp, leagues.bp, around.bp, notifications.bp,
+    from pbem.server.web import around, language, leagues, leagues_api, notifications  # leagues, around games, ...
+    for blueprint in (auth.bp, games.bp, moderator.bp, api.bp, leagues.bp, leagues_api.bp, around.bp, notifications.bp,
                       language.bp):
         app.register_blueprint(blueprint)
     return app

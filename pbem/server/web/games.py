@@ -224,7 +224,7 @@ def order_text(game_id: int, side: str) -> str:
 
 def public_audit(game_id: int, sides: list[str], everything: bool) -> list[dict]:
     """The game's audit trail as these sides may read it: no other side's orders, answers or keys."""
-    shown = {"side", "day", "days", "index", "title", "scenario", "count", "when", "email", "changed"}
+    shown = {"side", "day", "days", "index", "title", "scenario", "count", "when", "email", "changed", "hours"}
     out = []
     for entry in service().store.read_audit(game_id):
         detail = entry["detail"]
@@ -484,6 +484,23 @@ def settings_from_form(form, given_only: bool = False) -> dict:
         raise ServiceError(exc.text) from None
 
 
+def game_from_form(form, available: dict[str, str]) -> tuple[str, str, dict]:
+    """The game, scenario file and options chosen on a form (the new-game form, a league's, a
+    tournament's): the "scenario" field ("game:file", one of ``available``) and the chosen game's
+    "option.<game>.<name>" fields, each option checked as a new game checks it."""
+    choice = form.get("scenario", "")
+    if choice not in available:
+        raise ServiceError("choose one of the scenarios offered")
+    game, scenario = choice.split(":", 1)
+    rules = ruleset(game)
+    options = {option.name: form.get(f"option.{game}.{option.name}", option.default) for option in rules.options()}
+    try:
+        options_of(rules, options)
+    except ValueError as exc:
+        raise ServiceError(i18n.refusal_text(exc)) from None
+    return game, scenario, options
+
+
 @bp.route("/games/new", methods=["GET", "POST"])
 @email_required
 def new_game():
@@ -496,13 +513,8 @@ def new_game():
         title = form.get("title", "").strip()[:100]
         if not title:
             raise ServiceError("give the game a title")
-        choice = form.get("scenario", "")
-        if choice not in available:
-            raise ServiceError("choose one of the scenarios offered")
-        game, scenario = choice.split(":", 1)
+        game, scenario, options = game_from_form(form, available)
         rules = ruleset(game)
-        options = {option.name: form.get(f"option.{game}.{option.name}", option.default)
-                   for option in rules.options()}
         seat_ids = [s.id for s in rules.seats(service().scenario(game, scenario), options)]
         seat = next(iter(of_game(form.getlist("seat"), game)), "")
         sides = seat_ids if seat == "both" else [] if seat == "none" else [seat]

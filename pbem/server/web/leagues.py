@@ -8,21 +8,25 @@ the @); addresses are shown only to the organisers, on the console.
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, flash, g, redirect, render_template, request, url_for
+from flask import Blueprint, abort, current_app, flash, g, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_babel import ngettext
+from werkzeug.datastructures import MultiDict
 
 from pbem.core.ruleset import scenario_title_in, seat_title_in, title_in
 from pbem.games import UnknownGame, ruleset
-from pbem.server import i18n
+from pbem.server import deadlines, i18n
 from pbem.server.leagues import ratings
 from pbem.server.leagues.service import Leagues
 from pbem.server.leagues.standings import cell_text
 from pbem.server.service import ServiceError
+from pbem.server.web.games import FORM_SETTINGS, game_from_form, per_game, scenarios_in, settings_from_form
 from pbem.server.web.security import email_required, is_admin, service
 
 bp = Blueprint("leagues", __name__)
-CONSOLE = ("start", "pair", "pause", "resume", "replace", "adjudicate", "publish", "unpublish", "excuse")
+CONSOLE = ("start", "pair", "pause", "resume", "replace", "withdraw", "adjudicate", "override", "publish", "unpublish",
+           "excuse")
+WITH_REASON = ("pause", "resume", "replace", "withdraw", "adjudicate", "override", "excuse")
 ORGANISE = ("season", "tournament", "organiser", "signup")
 
 
@@ -52,15 +56,40 @@ def organiser(league_id: int) -> bool:
     return is_admin(g.user) or leagues().is_organiser(league_id, who())
 
 
+def game_choices() -> dict:
+    """What the league's and the tournament's forms offer: the new-game form's scenarios and each game's options."""
+    return {"scenarios": scenarios_in(current_app.config["PBEM_SCENARIOS"], i18n.web_lang()), "games": per_game()}
+
+
+def rules_from_form(form, settings: dict | None = None) -> dict:
+    """The game and the clock a league's or a tournament's form chose, checked as the new-game form checks
+    them (one check: pbem.server.web.games): a scenario chosen sets the game, scenario and options; each clock
+    field filled in replaces that setting of ``settings`` (the league's), an hour, minute or second the
+    whole time per day."""
+    rules: dict = {}
+    if form.get("scenario"):
+        rules["game"], rules["scenario"], rules["options"] = game_from_form(form, current_app.config["PBEM_SCENARIOS"])
+    given = {field: form.get(field) for field in FORM_SETTINGS if str(form.get(field) or "").strip()}
+    if given:
+        checked = settings_from_form(MultiDict(given), given_only=True)
+        named = {FORM_SETTINGS[field]: checked[FORM_SETTINGS[field]] for field in given}
+        kept = {k: v for k, v in (settings or {}).items()
+                if not (k in deadlines.CLOCK_PARTS and set(named) & set(deadlines.CLOCK_PARTS))}
+        rules["settings"] = {**kept, **named}
+    return rules
+
+
 @bp.route("/leagues")
 def index():
-    return render_template("leagues.html", leagues=leagues().leagues())
+    return render_template("leagues.html", leagues=leagues().leagues(), **game_choices())
 
 
 @bp.route("/leagues", methods=["POST"])
 @email_required
 def create():
-    league_id = leagues().create_league(request.form.get("name", ""), g.user.email,
+    rules = {"settings": {"miss_policy": "forfeit"}}
+    rules.update(rules_from_form(request.form, rules["settings"]))
+    league_id = leagues().create_league(request.form.get("name", ""), g.user.email, rules=rules,
                                         about=request.form.get("about", "")[:2000])
     return redirect(url_for("leagues.league", league_id=league_id))
 
@@ -83,6 +112,7 @@ def game_named(rules: dict) -> dict:
 def league(league_id: int):
     info = league_or_404(league_id)
     return render_template("league.html", league=info, organiser=organiser(league_id), game=game_named(info["rules"]),
+                           **game_choices(),
                            member=leagues().is_member(league_id, who()),
                            ratings=ratings.table(service().store, info["rules"]["game"]),
                            names={m["email"].lower(): m["name"] or m["email"].split("@")[0] for m in info["members"]})
@@ -117,13 +147,16 @@ def organise(league_id: int, action: str):
         rules = {}
         if form.get("vacation") == "no":
             rules["vacation"] = False
+        if form.get("starts", "").strip():
+            rules["starts"] = form["starts"].strip()
+        if form.get("withdrawal") in ("forfeit", "annul"):
+            rules["withdrawal"] = form["withdrawal"]
         if form.get("bidding") == "yes":
             rules["bidding"] = True
         if form.get("min_reliability", "").strip():
             rules["min_reliability"] = float(form["min_reliability"]) if form["min_reliability"].replace(
                 ".", "", 1).isdigit() else -1
-        if form.get("hours", "").strip().isdigit():
-            rules["settings"] = {**leagues().league(league_id)["rules"]["settings"], "hours": int(form["hours"])}
+        rules.update(rules_from_form(form, leagues().league(league_id)["rules"]["settings"]))
         tid = leagues().create_tournament(league_id, me, form.get("name", ""), form.get("format", ""),
                                           int(rounds) if rounds.isdigit() else 0, rules,
                                           int(season) if season.isdigit() else None)
@@ -160,7 +193,15 @@ def tournament(tid: int):
     return render_template("tournament.html", t=t, table=table, cell_text=cell_text, bidding=bidding, first=first,
                            entered=any(e["email"].lower() == (who() or "").lower() for e in t["entries"]),
                            member=leagues().is_member(t["league_id"], who()), organiser=organiser(t["league_id"]),
-                           names={row.number: row.name for row in table["rows"]})
+                           names={row.number: row.name for row in table["rows"]}, shown=member_names(t),
+                           game=game_named(t["rules"]), clock=deadlines.settings_with_defaults(t["rules"]["settings"]))
+
+
+def member_names(t: dict):
+    """An address as the public page names a member: the name he gave, else the part before the @."""
+    names = {m["email"].lower(): m["name"] for m in service().store.query(
+        "SELECT email, name FROM league_members WHERE league_id = ?", (t["league_id"],))}
+    return lambda email: names.get(email.lower()) or email.split("@")[0]
 
 
 @bp.route("/tournaments/<int:tid>/enter", methods=["POST"])
@@ -197,20 +238,19 @@ def console(tid: int):
                 service().seat_title(p["game_id"], side, i18n.web_lang()) for side in mine],
                 "seats": [] if mine else seats}
     return render_template("tournament_console.html", t=t, table=leagues().table(tid), cell_text=cell_text,
-                           games=games, actions=CONSOLE)
+                           games=games, actions=CONSOLE, shown=str)
 
 
-@bp.route("/tournaments/<int:tid>/console/<action>", methods=["POST"])
-@email_required
-def act(tid: int, action: str):
+def rule(tid: int, action: str, form) -> None:
+    """One of the console's rulings, by the signed-in organiser (the console's forms, the JSON API)."""
     t = tournament_or_404(tid)
     if action not in CONSOLE:
         abort(404, _("There is no action %(action)s.", action=repr(action)))
     if not organiser(t["league_id"]):
         abort(403, _("Only the league's organisers may use the tournament console."))
-    form, me, ops = request.form, g.user.email, leagues()
+    me, ops = g.user.email, leagues()
     why = form.get("why", "").strip()
-    if action in ("pause", "resume", "replace", "adjudicate", "excuse") and not why:
+    if action in WITH_REASON and not why:
         raise ServiceError("say why: the players read it")
     if action == "start":
         ops.start(tid, me)
@@ -222,16 +262,28 @@ def act(tid: int, action: str):
         ops.resume(tid, me, why)
     elif action == "replace":
         ops.replace(tid, me, why, form.get("old", ""), form.get("new", ""))
+    elif action == "withdraw":
+        ops.withdraw(tid, me, why, form.get("email", ""))
     elif action == "adjudicate":
-        ops.adjudicate(tid, me, why, int(form.get("pairing", "0") or 0), form.get("result", ""))
+        ops.adjudicate(tid, me, why, int(form.get("pairing", "0") or 0) if str(form.get("pairing", "0")).isdigit() else 0,
+                       form.get("result", ""))
+    elif action == "override":
+        ops.override(tid, me, why, int(form.get("pairing", "0") or 0) if str(form.get("pairing", "0")).isdigit() else 0,
+                     form.get("result", ""))
     elif action in ("publish", "unpublish"):
         ops.publish(tid, me, action == "publish")
     else:
-        game_id = int(form.get("game", "0") or 0)
+        game_id = int(form.get("game", "0") or 0) if str(form.get("game", "0")).isdigit() else 0
         if game_id not in {p["game_id"] for p in t["pairings"]}:
             raise ServiceError("that game is not in this tournament")
         count = form.get("count", "1").strip()
         ops.excuse(game_id, form.get("side", ""), me, why, int(count) if count.isdigit() else 0)
+
+
+@bp.route("/tournaments/<int:tid>/console/<action>", methods=["POST"])
+@email_required
+def act(tid: int, action: str):
+    rule(tid, action, request.form)
     flash(_("%(action)s: done.", action=action))
     return redirect(url_for("leagues.console", tid=tid))
 

@@ -1,0 +1,113 @@
+"""Ratings (docs/leagues.md, "Ratings"): each seat rated by its duels with the other side's
+seats, checked against the rating library's own two-player figures; games whose seats share
+one address are not rated; a knockout draw sends the better seed on."""
+
+from __future__ import annotations
+
+import pytest
+
+from pbem.server.leagues import ratings
+from pbem.server.leagues.service import Leagues
+
+from websupport import SMALL, Site
+
+ORG = "org@example.org"
+
+
+@pytest.fixture
+def site(tmp_path):
+    site = Site(tmp_path)
+    yield site
+    site.store.close()
+
+
+def league_of(site, count, **rules):
+    leagues = Leagues(site.service)
+    league_id = leagues.create_league("Club", ORG, rules={"scenario": SMALL, **rules, "settings": {
+        "hours": 48, "miss_policy": "forfeit", "miss_limit": 1}})
+    emails = [f"p{n:02}@example.org" for n in range(1, count + 1)]
+    for email in emails:
+        leagues.join(league_id, email, email[:3].upper())
+    return leagues, league_id, emails
+
+
+def duel(winner, loser):
+    """The library's own figures for one won two-player game."""
+    model = ratings.model()
+    [[won], [lost]] = model.rate([[winner], [loser]], ranks=[1, 2])
+    return won, lost
+
+
+def test_three_player_napoleon_1815_rates_each_seat_by_its_duels_not_one_against_a_team(site):
+    leagues, league_id, emails = league_of(site, 3, game="napoleon1815", scenario="", options={"players": "3"})
+    tid = leagues.create_tournament(league_id, ORG, "Waterloo", "swiss", rounds=1)
+    for email in emails:
+        leagues.enter(tid, email)
+    leagues.start(tid, ORG)
+    [board] = leagues.tournament(tid)["pairings"]
+    leagues.adjudicate(tid, ORG, "by hand", board["id"], "first")  # the French player wins
+    leagues.sync(tid)
+    table = {r["email"]: r for r in ratings.table(site.store, "napoleon1815")}
+    model = ratings.model()
+    won, lost = duel(model.rating(), model.rating())
+    # between newcomers the French player's game is one won duel against each Ally (both alike), so
+    # he gains what a two-player winner gains, 27.635..., and each Ally loses what a loser loses --
+    # not the 28.708 / 21.292 of one player against a team of two whose strengths add up
+    assert won.mu == pytest.approx(27.635389, abs=1e-6) and lost.mu == pytest.approx(22.364611, abs=1e-6)
+    assert set(table) == set(emails)
+    french = board["first"]
+    assert table[french]["mu"] == pytest.approx(won.mu) and table[french]["sigma"] == pytest.approx(won.sigma)
+    for ally in (board["second"], board["third"]):
+        assert table[ally]["mu"] == pytest.approx(lost.mu) and table[ally]["sigma"] == pytest.approx(lost.sigma)
+    assert all(r["games"] == 1 for r in table.values())
+
+
+def test_a_seat_against_two_of_unequal_strength_takes_the_mean_of_its_two_duels():
+    model = ratings.model()
+    french, strong, weak = model.rating(mu=25), model.rating(mu=32, sigma=6), model.rating(mu=20, sigma=7)
+    new = ratings.rate_game(model, {"f": french, "s": strong, "w": weak}, [["f"], ["s", "w"]], [1, 2])
+    beat_strong, strong_lost = duel(french, strong)
+    beat_weak, weak_lost = duel(french, weak)
+    assert new["f"].mu == pytest.approx((beat_strong.mu + beat_weak.mu) / 2)
+    assert new["f"].sigma == pytest.approx((beat_strong.sigma + beat_weak.sigma) / 2)
+    assert new["s"].mu == pytest.approx(strong_lost.mu) and new["w"].mu == pytest.approx(weak_lost.mu)
+    # a draw: every seat ranked alike
+    drawn = ratings.rate_game(model, {"a": strong, "b": weak}, [["a"], ["b"]], [1, 1])
+    [[a], [b]] = model.rate([[strong], [weak]], ranks=[1, 1])
+    assert drawn["a"].mu == pytest.approx(a.mu) and drawn["b"].mu == pytest.approx(b.mu)
+
+
+def finish_by_forfeit(site, game_id):
+    while not site.service.game(game_id).over:
+        site.service.resolve_next(game_id)
+
+
+def test_a_game_whose_seats_share_one_address_is_not_rated(site):
+    settings = {"hours": 48, "miss_policy": "forfeit", "miss_limit": 1}
+    shared, _ = site.game({"austria": "Same@example.org", "france": "same@example.org"}, settings=settings)
+    apart, _ = site.game({"austria": "one@example.org", "france": "two@example.org"}, settings=settings)
+    finish_by_forfeit(site, shared)
+    finish_by_forfeit(site, apart)
+    assert ratings.recompute(site.service) == {"marengo": 1}
+    assert {r["email"] for r in ratings.table(site.store)} == {"one@example.org", "two@example.org"}
+
+
+def test_a_drawn_knockout_game_sends_the_better_seed_on_whichever_seat_he_held(site):
+    leagues, league_id, emails = league_of(site, 4)
+    tid = leagues.create_tournament(league_id, ORG, "Cup", "knockout")
+    for email in emails:
+        leagues.enter(tid, email)
+    leagues.start(tid, ORG)
+    t = leagues.tournament(tid)
+    numbers = {e["email"]: e["number"] for e in t["entries"]}
+    assert [(numbers[p["first"]], numbers[p["second"]]) for p in t["pairings"]] == [(1, 4), (2, 3)]
+    for p in t["pairings"]:
+        leagues.adjudicate(tid, ORG, "by hand", p["id"], "draw")
+    assert leagues.knockout_winners(leagues.tournament(tid), 1) == [1, 2]
+    # the worse seed in the first seat: a draw still sends the better one on
+    t = leagues.tournament(tid)
+    swapped = [{**p, "first": p["second"], "second": p["first"]} for p in t["pairings"]]
+    assert leagues.knockout_winners({**t, "pairings": swapped}, 1) == [1, 2]
+    leagues.sync(tid)
+    [final] = [p for p in leagues.tournament(tid)["pairings"] if p["round"] == 2]
+    assert {numbers[final["first"]], numbers[final["second"]]} == {1, 2}
