@@ -50,3 +50,14 @@ def test_the_checks_catch_a_broken_position():
 def test_selfplay_command_exits_zero_when_nothing_breaks(capsys):
     assert main(["selfplay", "--games", "3", "--seed", "40"]) == 0
     assert "3 games, 96 days" in capsys.readouterr().out
+
+
+def test_the_summary_counts_draws_beside_winners():
+    """DBA's bot games end in draws as well as wins: the summary names them (it crashed sorting None with a side)."""
+    from collections import Counter
+
+    from pbem.tools.selfplay import Tally
+
+    tally = Tally(games=5)
+    tally.winners = Counter({"blue": 2, None: 3})
+    assert "winners: none (a draw) 3, blue 2" in str(tally)

@@ -46,7 +46,8 @@ class Tally:
     def __str__(self) -> str:
         rate = self.games / self.seconds if self.seconds else 0.0
         lines = [f"{self.games} games, {self.days} days in {self.seconds:.1f} s ({rate:.1f} games/s)",
-                 "winners: " + ", ".join(f"{s} {n}" for s, n in sorted(self.winners.items())),
+                 "winners: " + ", ".join(f"{s or 'none (a draw)'} {n}"  # a draw's winner is None: sorted as ""
+                                         for s, n in sorted(self.winners.items(), key=lambda kv: kv[0] or "")),
                  "decisions: " + ", ".join(f"{k} {n}" for k, n in sorted(self.decisions.items()))]
         lines += [f"BROKEN: {p}" for p in self.problems]
         return "\n".join(lines)
