@@ -247,14 +247,18 @@ def test_mail_processing_polls_the_imap_folder_the_settings_name(monkeypatch):
     from pbem.server import imap
 
     polled, processed = [], []
+    from pbem.server.doors import Doors
+
     config = SimpleNamespace(imap_host="imap.example", imap_port=993, imap_user="u", imap_password="p",
-                             imap_folder="Orders", imap_ssl=True)
-    service = SimpleNamespace(config=config, run_jobs=lambda: 0, store=None)
-    monkeypatch.setattr(imap, "poll", lambda *args, **kwargs: polled.append((args, kwargs)))
+                             imap_folder="Orders", imap_ssl=True, imap_after="move", imap_move_to="Done")
+    service = SimpleNamespace(config=config, run_jobs=lambda: 0, store=None, now=lambda: "NOW", doors=Doors())
+    monkeypatch.setattr(imap, "poll", lambda *args, **kwargs: polled.append((args, kwargs)) or 2)
     monkeypatch.setattr(scheduler.inbox, "process_pending", lambda s: processed.append(s) or 0)
     clock = Clock(service, idle_sender())
     assert clock.process_mail() == 0
-    assert polled == [((service, "imap.example", 993, "u", "p", "Orders"), {"ssl": True})]
+    assert polled == [((service, "imap.example", 993, "u", "p", "Orders"),
+                       {"ssl": True, "after": "move", "move_to": "Done"})]
+    assert (service.doors.imap_last.at, service.doors.imap_last.stored) == ("NOW", 2)
     assert processed == [service]
     config.imap_host = ""
     clock.process_mail()
