@@ -61,42 +61,7 @@ if _missing:
     pytest.skip(f"missing Debian packages' programs {', '.join(_missing)}: scripts/test installs postfix, "
                 "opendkim, opendkim-tools and dovecot-imapd", allow_module_level=True)
 
-DOVECOT_CONFIG = """
-protocols = imap
-listen = 127.0.0.1
-base_dir = {root}/dovecot-run
-state_dir = {root}/dovecot-state
-log_path = {root}/dovecot.log
-ssl = no
-disable_plaintext_auth = no
-auth_mechanisms = plain login
-default_internal_user = dovecot
-default_login_user = dovenull
-first_valid_uid = 1
-passdb {{
-  driver = static
-  args = password=secret
-}}
-userdb {{
-  driver = static
-  args = uid=dovecot gid=dovecot home={root}/home/%u
-}}
-mail_location = maildir:{root}/home/%u/Maildir
-service imap-login {{
-  inet_listener imap {{
-    address = 127.0.0.1
-    port = {port}
-  }}
-  inet_listener imaps {{
-    port = 0
-  }}
-}}
-service pop3-login {{
-  inet_listener pop3 {{
-    port = 0
-  }}
-}}
-"""
+from test_imap import CONFIG as DOVECOT_CONFIG  # noqa: E402 -- the IMAP tests' private Dovecot, the same
 
 
 # -- the guide's blocks --------------------------------------------------------------------------

@@ -116,8 +116,9 @@ class Console:
                   tr.gettext(text, old=old, new=new, tournament=t["name"]) + "\n" + tr.gettext("Reason: %(why)s", why=why),
                   kind="tournament", dedupe_key=f"replaced:{t['id']}:{old.lower()}:{new.lower()}:{email.lower()}")
 
-    def adjudicate(self, tid: int, who: str, why: str, pairing_id: int, result: str) -> None:
-        """The organiser rules an unfinished game: "first", "second" or "draw". The game ends."""
+    def ruled_pairing(self, tid: int, who: str, why: str, pairing_id: int) -> tuple[dict, dict]:
+        """The tournament and the pairing with a game that its organiser rules on (adjudication, override),
+        with his reason; ServiceError for anyone else, no reason, or no such game."""
         t = self.tournament(tid)
         self.organiser_only(t["league_id"], who)
         if not why.strip():
@@ -125,6 +126,11 @@ class Console:
         p = next((p for p in t["pairings"] if p["id"] == pairing_id), None)
         if p is None or p["game_id"] is None:
             raise ServiceError("%(name)s has no game %(number)s", name=t["name"], number=pairing_id)
+        return t, p
+
+    def adjudicate(self, tid: int, who: str, why: str, pairing_id: int, result: str) -> None:
+        """The organiser rules an unfinished game: "first", "second" or "draw". The game ends."""
+        t, p = self.ruled_pairing(tid, who, why, pairing_id)
         if p["result"] is not None:
             raise ServiceError("that game has its result")
         self.seat_rule(p["game_id"], who)
@@ -209,13 +215,7 @@ class Console:
         """The organiser overrides a finished result ("first", "second", "draw" or "annul"): the
         standings, the pairings still to come and the ratings follow; the game's log stays as it
         was played; the players are mailed the ruling and its reason."""
-        t = self.tournament(tid)
-        self.organiser_only(t["league_id"], who)
-        if not why.strip():
-            raise ServiceError("say why")
-        p = next((p for p in t["pairings"] if p["id"] == pairing_id), None)
-        if p is None or p["game_id"] is None:
-            raise ServiceError("%(name)s has no game %(number)s", name=t["name"], number=pairing_id)
+        t, p = self.ruled_pairing(tid, who, why, pairing_id)
         if p["result"] is None:
             raise ServiceError("that game is not over: adjudicate it instead")
         if result not in ("first", "second", "draw", "annul"):
