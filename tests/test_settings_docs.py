@@ -70,3 +70,22 @@ def test_a_league_rule_in_minutes_replaces_the_default_time():
     assert deadlines.day_length(deadlines.settings_with_defaults({"grace_minutes": 10})) == timedelta(hours=48)
     rules = check_rules({"settings": {"minutes": 10}})
     assert deadlines.day_length(deadlines.settings_with_defaults(rules["settings"])) == timedelta(minutes=10)
+
+
+def test_every_setting_the_settings_table_names_is_one_the_server_takes(tmp_path):
+    """The other way round from tests/test_docs.py: each name in the first column of docs/operations.md's
+    "Settings" table is a setting a config file may set (an unknown one stops the server)."""
+    import dataclasses
+
+    from pbem.server.config import Config, load_config
+
+    text = DOCS.read_text(encoding="utf-8")
+    table = text.split("\n## Settings\n", 1)[1].split("\n## ", 1)[0]
+    named = set()
+    for row in table.splitlines():
+        if row.startswith("| `"):
+            named |= set(re.findall(r"`([a-z_]+)`", row.split("|")[1]))
+    assert named and named <= {f.name for f in dataclasses.fields(Config)}, named - {f.name for f in dataclasses.fields(Config)}
+    settings = tmp_path / "pbem.toml"
+    settings.write_text(f'instance = "{tmp_path}"\nimap_after = "move"\nsmtp_connections = 5\n', encoding="utf-8")
+    assert load_config(str(settings), env={}).smtp_connections == 5
