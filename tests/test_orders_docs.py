@@ -15,7 +15,8 @@ An ```orders block has a marker on the line above it naming its position::
 - ``BLOCKS PLACE``: a position set up on the shipped scenario: the blocks named stand there (Marengo and Triomphe:
   every block not named is off the map, reinforcements still waiting; Napoleon 1815: the others stay at their
   historical towns); a flag before the place: ``asleep`` (Marengo, not activated), ``disorganised`` (Triomphe),
-  ``bombarding`` (declared a bombardment last day at the locale the approach faces);
+  ``bombarding`` (declared a bombardment last day at the locale the approach faces); ``discs N LOCALE``
+  (Triomphe: the seat's discs committed there);
 - ``case FILE``: Napoleon 1815, the position of a case file under tests/cases/napoleon1815/ (a battle under way);
 - ``each line``: every order line is sent alone (under the block's header, if it has one): the lines are
   alternatives; ``refused``: the text is refused, and a ```text block right after it that follows "answered" is
@@ -102,7 +103,7 @@ def read_marker(example: Example) -> dict:
     seat_hour, *parts = [p.strip() for p in head.split(",")]
     words = seat_hour.split()
     spec = {"seat": words[0], "when": " ".join(words[1:]), "seed": 1, "after": [], "options": {},
-            "each": False, "refused": False, "case": None, "groups": [], "dealt": False}
+            "each": False, "refused": False, "case": None, "groups": [], "dealt": False, "discs": {}}
     for part in parts:
         key, _, value = part.partition(" ")
         if key == "seed":
@@ -116,6 +117,9 @@ def read_marker(example: Example) -> dict:
             spec["each"] = True
         elif part == "refused":
             spec["refused"] = True
+        elif key == "discs":  # Triomphe: discs of the seat's committed in a locale, "discs 1 Marengo"
+            count, _, where = value.partition(" ")
+            spec["discs"][where] = int(count)
         elif key == "case":
             spec["case"] = value
         else:
@@ -183,8 +187,9 @@ def placed_simmons(game: str, spec: dict, example: Example):
                 block.disorganised = True
             if "bombarding" in flags:
                 block.bombard, block.bombard_days = facing, (state.day - 2,)
-    if game == "triomphe":  # the turn's start has been played (§16: blocks facing no enemy are back in reserve)
-        state.spent = 0
+    for where, count in spec["discs"].items():
+        state.committed[spec["seat"]][scenario.board.find_locale(where)] = count
+        state.received[spec["seat"]] += count
     return rules, scenario, state
 
 
