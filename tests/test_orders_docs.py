@@ -6,7 +6,8 @@ answers), ```syntax (an order's grammar), ```toml. A block with none fails here,
 
 An ```orders block has a marker on the line above it naming its position::
 
-    <!-- orders: SEAT HOUR [, seed N] [, after NAME ...] [, option K=V] [, each line] [, refused] [; BLOCKS PLACE]... -->
+    <!-- orders: SEAT HOUR [, seed N] [, after NAME ...] [, option K=V] [, each line] [, refused]
+                 [; BLOCKS PLACE]... [; play SEAT ORDERS]... -->
     <!-- orders NAME: ... -->   (the same, and later examples may be played ``after`` it)
 
 - ``SEAT HOUR``: whose orders, on which day (``austria 7AM``; Napoleon 1815: ``french turn 2``);
@@ -17,7 +18,8 @@ An ```orders block has a marker on the line above it naming its position::
   historical towns); a flag before the place: ``asleep`` (Marengo, not activated), ``disorganised`` (Triomphe),
   ``bombarding`` (declared a bombardment last day at the locale the approach faces); ``discs N LOCALE``
   (Triomphe: the seat's discs committed there);
-- ``case FILE``: Napoleon 1815, the position of a case file under tests/cases/napoleon1815/ (a battle under way);
+- ``play SEAT ORDERS [& SEAT ORDERS]``: Napoleon 1815, then a turn resolved with those seats' orders (`` / ``
+  between two lines; ``play -``: none), e.g. to reach a battle's deployment or round sub-turn;
 - ``each line``: every order line is sent alone (under the block's header, if it has one): the lines are
   alternatives; ``refused``: the text is refused, and a ```text block right after it that follows "answered" is
   the answer word for word; in ``each line``, a line whose comment starts with "refused" is refused.
@@ -103,7 +105,7 @@ def read_marker(example: Example) -> dict:
     seat_hour, *parts = [p.strip() for p in head.split(",")]
     words = seat_hour.split()
     spec = {"seat": words[0], "when": " ".join(words[1:]), "seed": 1, "after": [], "options": {},
-            "each": False, "refused": False, "case": None, "groups": [], "dealt": False, "discs": {}}
+            "each": False, "refused": False, "groups": [], "dealt": False, "discs": {}, "play": []}
     for part in parts:
         key, _, value = part.partition(" ")
         if key == "seed":
@@ -120,11 +122,12 @@ def read_marker(example: Example) -> dict:
         elif key == "discs":  # Triomphe: discs of the seat's committed in a locale, "discs 1 Marengo"
             count, _, where = value.partition(" ")
             spec["discs"][where] = int(count)
-        elif key == "case":
-            spec["case"] = value
         else:
             raise AssertionError(f"{example}: the marker's {part!r} is not a part of a position")
     for group in groups:
+        if group.startswith("play "):
+            spec["play"].append(group[len("play "):])
+            continue
         tokens = group.split()
         ids = []
         while tokens and BLOCK_ID.match(tokens[0]) and tokens[0] not in FLAGS:
@@ -149,6 +152,9 @@ def played(game: str, spec: dict, named: dict[str, Example]):
         earlier = named[name]
         match.submit(earlier.spec["seat"], earlier.text)
         match.advance()
+    if game == "napoleon1815":  # the setup turns played without orders: every block at its historical town
+        while match.state.turn < int(spec["when"].split()[1]):
+            match.advance()
     return rules, scenario, match.state
 
 
@@ -194,18 +200,12 @@ def placed_simmons(game: str, spec: dict, example: Example):
 
 
 def placed_napoleon1815(spec: dict, example: Example):
-    """Napoleon 1815: the shipped scenario's setup (historical towns), the blocks named moved, at the turn
-    named; or a case file's position."""
-    from pbem.games.napoleon1815 import cases
+    """Napoleon 1815: the blocks named on the map at the turn named (every other block off it, as in its
+    cases), then the turns ``play`` names resolved, each with one seat's orders (``-``: none)."""
+    from pbem.core.decisions import Decider
 
     rules = ruleset("napoleon1815")
     scenario = rules.load_scenario(next(iter(rules.scenarios().values())))
-    if spec["case"]:
-        import tomllib
-
-        path = ROOT / "tests" / "cases" / "napoleon1815" / spec["case"]
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-        return rules, scenario, cases.case_position(path, scenario, data, data.get("case", {}))
     state = rules.setup(scenario, spec["options"], Chance(spec["seed"]))
     words = spec["when"].split()
     assert words[0] == "turn", f"{example}: Napoleon 1815 positions say 'SEAT turn N'"
@@ -215,6 +215,13 @@ def placed_napoleon1815(spec: dict, example: Example):
         assert town, f"{example}: no town {where!r}"
         for bid in ids:
             state.blocks[bid].town = town
+    for played_turn in spec["play"]:
+        orders = {}
+        for part in played_turn.split(" & "):  # "play french ENGAGE C-PAJ / ENGAGE C-EXE & prussian FORM ..."
+            seat, _, text = part.partition(" ")
+            if seat != "-":
+                orders[seat] = rules.parse_orders(scenario, state, seat, text.replace(" / ", "\n"))
+        state, _events = rules.resolve(scenario, state, orders, Decider(), Chance(spec["seed"]))
     return rules, scenario, state
 
 
