@@ -1,18 +1,14 @@
-"""The docs' examples, run: what docs/orders.md, docs/triomphe-orders.md,
-docs/napoleon1815-orders.md and docs/cases.md show is what the server does.
+"""The docs' examples, run: what docs/orders.md and docs/cases.md show is what the server does.
 
-- every order line of every example is read by its game's parser without a
-  problem of reading (a word that is not an order, a name that is not on
-  the map, words left over...): the position may still refuse it, since most
-  examples stand for a position the reader imagines;
 - docs/orders.md's first day of each side plays as written on the seed it
   names, and its refused orders get, word for word, the answer it shows;
 - docs/cases.md's commands run and succeed.
 
-(Also run elsewhere: docs/cases.md's whole case, tests/test_cases.py;
-docs/triomphe-orders.md's first turns, tests/test_triomphe_game.py; the
-first French turn of docs/napoleon1815-orders.md, tests/test_napoleon1815.py;
-docs/commands.md, tests/test_docs.py.)
+(Also run elsewhere: every orders example of docs/orders.md, docs/triomphe-orders.md and
+docs/napoleon1815-orders.md, each on the position its marker names, tests/test_orders_docs.py;
+docs/cases.md's whole case, tests/test_cases.py; docs/triomphe-orders.md's first turns,
+tests/test_triomphe_game.py; the first French turn of docs/napoleon1815-orders.md,
+tests/test_napoleon1815.py; docs/commands.md, tests/test_docs.py.)
 """
 
 from __future__ import annotations
@@ -32,30 +28,11 @@ from pbem.core.orders import OrdersError
 from pbem.games import ruleset
 
 ROOT = Path(__file__).resolve().parent.parent
-ORDER_DOCS = {"marengo": "docs/orders.md", "triomphe": "docs/triomphe-orders.md",
-              "napoleon1815": "docs/napoleon1815-orders.md"}
 FENCE = re.compile(r"```[a-z]*\n(.*?)```", re.S)
-# problems of reading, which no position excuses (the position's own refusals are not here)
-READING = re.compile(r"is not an order|unexpected '|ends too soon|no locale is called|no town called|"
-                     r"has no approach|takes a whole number|is not a number|could be any of")
 
 
 def doc(path: str) -> str:
     return (ROOT / path).read_text(encoding="utf-8")
-
-
-def example_lines(text: str):
-    """(block number, line) of every order line in a doc's examples: not a syntax summary
-    (``<blocks>``, ``[...]``, ``|``), not an answer of the server, not a command line."""
-    for number, block in enumerate(FENCE.findall(text)):
-        lines = [line.split("#")[0].strip() for line in block.splitlines()]
-        lines = [line for line in lines if line]
-        if not lines or lines[0].startswith(("line ", "They ", "Orders accepted", "Read from your mail", "pbem ", "[", "-", "GAME <")):
-            continue
-        for line in lines:
-            if re.match(r"(GAME|SIDE|TURN)\b", line) or line == "FINAL" or re.search(r"[<|\[]", line):
-                continue
-            yield number, line
 
 
 def positions(game: str, days: int = 3) -> list[Game]:
@@ -68,36 +45,6 @@ def positions(game: str, days: int = 3) -> list[Game]:
         out.append(Game(rules, scenario, 1, log=list(played.log), options=played.options))
         played.advance()
     return out
-
-
-def reading_problems(games: list[Game], line: str) -> list[str]:
-    """The fewest problems any seat on any of ``games``' days finds in ``line``, if they are
-    problems of reading; [] when some seat reads it (even if the position refuses it)."""
-    best = None
-    for game in games:
-        for seat in game.seats():
-            try:
-                game.check_orders(seat, line)
-                return []
-            except OrdersError as exc:
-                found = [p.message for p in exc.problems if READING.search(p.message)]
-                if not found:
-                    return []
-                if best is None or len(found) < len(best):
-                    best = found
-    return best or []
-
-
-@pytest.mark.parametrize("game", sorted(ORDER_DOCS))
-def test_every_order_example_is_read(game):
-    text = doc(ORDER_DOCS[game])
-    refused = text.split("## When orders are refused")[1].split("are answered")[0] if game == "marengo" else ""
-    games = positions(game)
-    lines = list(example_lines(text))
-    assert len(lines) >= 15, f"{ORDER_DOCS[game]}: only {len(lines)} example lines found"
-    wrong = [(n, line, problems) for n, line in lines if line not in refused
-             for problems in [reading_problems(games, line)] if problems]
-    assert wrong == [], "\n".join(f"{ORDER_DOCS[game]} example {n}: {line!r}: {p}" for n, line, p in wrong)
 
 
 def test_the_first_days_and_the_refused_orders_play_as_written():

@@ -320,3 +320,47 @@ def test_the_header_lines_are_what_the_server_reads(game):
                     f"{block}: {line!r} is a header without GAME and KEY, and a mail needs both"
             if block.kind == "orders":
                 break
+
+
+def header_spans(path: str):
+    """(line, text) of every `code span` of a doc that is a header line naming a game by its number."""
+    text = (ROOT / path).read_text(encoding="utf-8")
+    for m in re.finditer(r"`([^`\n]+)`", text):
+        header, _ = parse_header(m.group(1), [])
+        if header.line and re.fullmatch(r"\d+", str(header.game or "").strip()):
+            yield text.count("\n", 0, m.start()) + 1, m.group(1), header
+
+
+@pytest.mark.parametrize("path", ["docs/orders.md", "docs/glossary-marengo.md"])
+def test_the_headers_written_in_the_text_are_read_as_the_server_reads_them(path):
+    """The headers in the prose, in any language (`PARTIE 17 CAMP Autriche TOUR 7:00 CLÉ 4f9c-2b71`): a
+    game and a key, and a SIDE and TURN that a seat on that hour's day accepts (a header alone is an
+    orders text with no orders)."""
+    spans = list(header_spans(path))
+    assert spans
+    for line, span, header in spans:
+        assert header.key is not None, f"{path}:{line}: {span!r} has no key, which a mail needs"
+        if header.side is None and header.turn is None:
+            continue
+        hour = str(header.turn).strip()
+        refusals = []
+        for seat in ("austria", "france"):
+            example = Example(path, line, "orders", span, None)
+            example.spec = read_marker(Example(path, line, "orders", "", f"{seat} {hour}"))
+            rules, scenario, state = placed_simmons("marengo", example.spec, example)
+            try:
+                rules.check_orders(scenario, state, seat, span)
+                break
+            except OrdersError as exc:
+                refusals.append(str(exc))
+        else:
+            raise AssertionError(f"{path}:{line}: {span!r} is refused by both seats: {refusals}")
+
+
+def test_the_readmes_mail_has_a_header_the_server_reads():
+    """README's smtplib snippet: its mail's first line names a game and carries a key."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    (body,) = re.findall(r'set_content\("(.*?)"\)', text)
+    header, rest = parse_header(body.replace("\\n", "\n"), [])
+    assert header.line == 1 and header.game is not None and header.key is not None
+    assert [line for _, line in rest if line.strip()] == ["STATUS"]
