@@ -216,7 +216,7 @@ def test_the_first_french_turn_of_the_orders_doc_is_accepted():
     from pathlib import Path
 
     doc = (Path(__file__).parent.parent / "docs" / "napoleon1815-orders.md").read_text()
-    block = doc.split("## A first French turn")[1].split("```")[1].strip()
+    block = doc.split("## A first French turn")[1].split("```orders")[1].split("```")[0].strip()
     game = Game(RULES, SCENARIO, 1)
     game.advance()
     game.advance()

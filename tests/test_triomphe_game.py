@@ -117,7 +117,7 @@ def test_the_first_turns_in_the_docs_play_as_written():
     import re
 
     docs = (Path(__file__).parent.parent / "docs" / "triomphe-orders.md").read_text()
-    austria, france = re.findall(r"### (?:Austria|France), 6 AM\n.*?```\n(.*?)```", docs, re.S)
+    austria, france = re.findall(r"### (?:Austria|France), 6 AM\n.*?```orders\n(.*?)```", docs, re.S)
     game = Game(triomphe.RULESET, load_scenario(SCENARIO), 1)
     assert {b.id for b in game.state.blocks.values() if b.locale == "san_giuliano_nuovo"} == {"F7", "F8"}
     game.submit("austria", austria)
