@@ -22,7 +22,8 @@ An ```orders block has a marker on the line above it naming its position::
   between two lines; ``play -``: none), e.g. to reach a battle's deployment or round sub-turn;
 - ``each line``: every order line is sent alone (under the block's header, if it has one): the lines are
   alternatives; ``refused``: the text is refused, and a ```text block right after it that follows "answered" is
-  the answer word for word; in ``each line``, a line whose comment starts with "refused" is refused.
+  the answer word for word; in ``each line``, a line whose comment starts with "refused" is refused; a text
+  whose comments say "with a warning" is accepted with one (an order depending on the enemy).
 
 The text goes through the ruleset's check_orders, as the server's service.check_orders does for a mail or the web
 form (the header's SIDE and TURN are checked there; the GAME number is the server's, and is not checked here).
@@ -261,7 +262,7 @@ def check(game: str, example: Example, named: dict[str, Example]) -> list[str]:
     wrong = []
     for text, refused in texts(example):
         try:
-            rules.check_orders(scenario, state, example.spec["seat"], text)
+            orders = rules.check_orders(scenario, state, example.spec["seat"], text)
         except OrdersError as exc:
             answer = "\n".join(str(p) for p in exc.problems)
             if not refused:
@@ -271,6 +272,8 @@ def check(game: str, example: Example, named: dict[str, Example]) -> list[str]:
         else:
             if refused:
                 wrong.append(f"{text.strip()!r} accepted, but the doc says it is refused")
+            elif "with a warning" in text and not getattr(orders, "warnings", None):
+                wrong.append(f"{text.strip()!r} accepted without the warning the doc says it gets")
     return wrong
 
 
