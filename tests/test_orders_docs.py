@@ -22,7 +22,8 @@ An ```orders block has a marker on the line above it naming its position::
   between two lines; ``play -``: none), e.g. to reach a battle's deployment or round sub-turn;
 - ``each line``: every order line is sent alone (under the block's header, if it has one): the lines are
   alternatives; ``refused``: the text is refused, and a ```text block right after it that follows "answered" is
-  the answer word for word; in ``each line``, a line whose comment starts with "refused" is refused; a text
+  the answer word for word; in ``each line``, a line whose comment starts with "refused" is refused (for the
+  reason it quotes, ``# refused: "..."``, if it quotes one); a text
   whose comments say "with a warning" is accepted with one (an order depending on the enemy).
 
 The text goes through the ruleset's check_orders, as the server's service.check_orders does for a mail or the web
@@ -256,6 +257,12 @@ def texts(example: Example) -> list[tuple[str, bool]]:
     return out
 
 
+def said_refusal(text: str) -> str | None:
+    """The words a line's comment quotes after "refused:", which the answer must hold."""
+    found = re.search(r'#\s*refused:?\s*"([^"]+)"', text)
+    return found.group(1) if found else None
+
+
 def check(game: str, example: Example, named: dict[str, Example]) -> list[str]:
     """What is wrong with the example on its position: [] when it is answered as the doc says."""
     rules, scenario, state = position(game, example, named)
@@ -269,6 +276,8 @@ def check(game: str, example: Example, named: dict[str, Example]) -> list[str]:
                 wrong.append(f"{text.strip()!r} refused:\n{answer}")
             elif example.answer is not None and answer != example.answer:
                 wrong.append(f"{text.strip()!r}: refused, but not with the answer shown:\n{answer}")
+            elif said_refusal(text) and said_refusal(text) not in answer:
+                wrong.append(f"{text.strip()!r}: refused, but not for the reason its comment quotes:\n{answer}")
         else:
             if refused:
                 wrong.append(f"{text.strip()!r} accepted, but the doc says it is refused")
