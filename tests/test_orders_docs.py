@@ -11,20 +11,21 @@ An ```orders block has a marker on the line above it naming its position::
     <!-- orders NAME: ... -->   (the same, and later examples may be played ``after`` it)
 
 - ``SEAT HOUR``: whose orders, on which day (``austria 7AM``; Napoleon 1815: ``french turn 2``);
-- ``seed N``: the shipped scenario as that seed deals it (default 1); ``after NAME``: then the named examples
-  played, a day each, in order;
-- ``BLOCKS PLACE``: a position set up on the shipped scenario: the blocks named stand there (Marengo and Triomphe:
-  every block not named is off the map, reinforcements still waiting; Napoleon 1815: the others stay at their
-  historical towns); a flag before the place: ``asleep`` (Marengo, not activated), ``disorganised`` (Triomphe),
-  ``bombarding`` (declared a bombardment last day at the locale the approach faces); ``discs N LOCALE``
-  (Triomphe: the seat's discs committed there);
-- ``play SEAT ORDERS [& SEAT ORDERS]``: Napoleon 1815, then a turn resolved with those seats' orders (`` / ``
+- ``seed N``: the shipped scenario as that seed deals it (Napoleon 1815: the historical setup, its setup turns
+  played without orders); ``after NAME``: then the named examples played, a day each, in order;
+- else the position is set up on the shipped scenario (seed 1 for what it draws): ``BLOCKS PLACE`` puts the
+  blocks named there, every other block is off the map (reinforcements still waiting); a flag before the place:
+  ``asleep`` (Marengo, not activated), ``disorganised`` (Triomphe), ``bombarding`` (declared a bombardment last
+  day at the locale the approach faces); ``discs N LOCALE`` (Triomphe: the seat's discs committed there);
+  ``play SEAT ORDERS [& SEAT ORDERS]`` (Napoleon 1815) then resolves a turn with those seats' orders (`` / ``
   between two lines; ``play -``: none), e.g. to reach a battle's deployment or round sub-turn;
+- ``option K=V``: a game option (``battle=live``, ``bid=auction``, ``players=3``);
 - ``each line``: every order line is sent alone (under the block's header, if it has one): the lines are
-  alternatives; ``refused``: the text is refused, and a ```text block right after it that follows "answered" is
-  the answer word for word; in ``each line``, a line whose comment starts with "refused" is refused (for the
-  reason it quotes, ``# refused: "..."``, if it quotes one); a text
-  whose comments say "with a warning" is accepted with one (an order depending on the enemy).
+  alternatives (a table's ``example`` column is always so);
+- ``refused``: the text is refused, and a ```text block right after it that follows "answered" is the answer,
+  word for word. In ``each line``, a line whose comment starts with "refused" is refused (for the reason it
+  quotes, ``# refused: "..."``, if it quotes one). A text whose comments say "with a warning" is accepted with
+  one (an order whose fate depends on the enemy).
 
 The text goes through the ruleset's check_orders, as the server's service.check_orders does for a mail or the web
 form (the header's SIDE and TURN are checked there; the GAME number is the server's, and is not checked here).
@@ -233,7 +234,9 @@ def position(game: str, example: Example, named: dict[str, Example]):
     if not spec["dealt"]:
         return placed_napoleon1815(spec, example) if game == "napoleon1815" else placed_simmons(game, spec, example)
     rules, scenario, state = played(game, spec, named)
-    if game != "napoleon1815":
+    if game == "napoleon1815":
+        assert state.turn == int(spec["when"].split()[1]), f"{example}: the position played is not {spec['when']}"
+    else:
         assert state.day == simmons_day(scenario, spec["seat"], spec["when"]), \
             f"{example}: the position played is not {spec['seat']}'s day at {spec['when']}"
     return rules, scenario, state
