@@ -346,23 +346,27 @@ def header_spans(path: str):
             yield text.count("\n", 0, m.start()) + 1, m.group(1), header
 
 
-@pytest.mark.parametrize("path", ["docs/orders.md", "docs/glossary-marengo.md"])
-def test_the_headers_written_in_the_text_are_read_as_the_server_reads_them(path):
+SEATS_ON_THEIR_DAYS = {"marengo": [("austria", None), ("france", None)],
+                       "napoleon1815": [("french", "turn 2"), ("anglo-dutch", "turn 3"), ("prussian", "turn 3")]}
+
+
+@pytest.mark.parametrize("game,path", [("marengo", "docs/orders.md"), ("marengo", "docs/glossary-marengo.md"),
+                                       ("napoleon1815", "docs/napoleon1815-orders.md")])
+def test_the_headers_written_in_the_text_are_read_as_the_server_reads_them(game, path):
     """The headers in the prose, in any language (`PARTIE 17 CAMP Autriche TOUR 7:00 CLÉ 4f9c-2b71`): a
-    game and a key, and a SIDE and TURN that a seat on that hour's day accepts (a header alone is an
-    orders text with no orders)."""
+    game and a key, and a SIDE and TURN that a seat on its day accepts (Marengo: the day of the hour the
+    header names; a header alone is an orders text with no orders)."""
     spans = list(header_spans(path))
     assert spans
     for line, span, header in spans:
         assert header.key is not None, f"{path}:{line}: {span!r} has no key, which a mail needs"
         if header.side is None and header.turn is None:
             continue
-        hour = str(header.turn).strip()
         refusals = []
-        for seat in ("austria", "france"):
-            example = Example(path, line, "orders", span, None)
-            example.spec = read_marker(Example(path, line, "orders", "", f"{seat} {hour}"))
-            rules, scenario, state = placed_simmons("marengo", example.spec, example)
+        for seat, when in SEATS_ON_THEIR_DAYS[game]:
+            example = Example(path, line, "orders", span, f"{seat} {when or str(header.turn).strip()}")
+            example.spec = read_marker(example)
+            rules, scenario, state = position(game, example, {})
             try:
                 rules.check_orders(scenario, state, seat, span)
                 break
