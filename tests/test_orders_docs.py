@@ -383,3 +383,9 @@ def test_the_readmes_mail_has_a_header_the_server_reads():
     header, rest = parse_header(body.replace("\\n", "\n"), [])
     assert header.line == 1 and header.game is not None and header.key is not None
     assert [line for _, line in rest if line.strip()] == ["STATUS"]
+
+
+def test_every_orders_doc_is_played_here_or_in_dbas_own_test():
+    """docs/*orders*.md: the three games' here; DBA's (written orders of another kind) in tests/test_dba_orders_docs.py."""
+    found = {str(p.relative_to(ROOT)) for p in (ROOT / "docs").glob("*orders*.md")}
+    assert found == set(DOCS.values()) | {"docs/dba-orders.md"}
