@@ -213,7 +213,7 @@ class Element:
 
     @property
     def front(self) -> Point:
-        return Point(self.x, self.y)
+        return point_at(self.x, self.y)
 
     @property
     def reach(self) -> float:
@@ -267,6 +267,13 @@ def _edge(troop: str, formation: str, x: int, y: int, facing: int, which: str) -
     return LineString(placed(local, facing, x, y))
 
 
+@lru_cache(maxsize=1 << 16)
+def point_at(x: int, y: int) -> Point:
+    """``Point(x, y)``, one shared by every element and commander standing there (shapely geometries never change;
+    building one costs more than a dozen of the rules' own steps)."""
+    return Point(x, y)
+
+
 @lru_cache(maxsize=1 << 10)
 def _turn(facing: int) -> tuple[float, float]:
     """cos and sin of ``-facing`` degrees, as shapely.affinity.rotate computes them (tiny values made 0)."""
@@ -315,7 +322,7 @@ class Commander:
 
     @property
     def point(self) -> Point:
-        return Point(self.x, self.y)
+        return point_at(self.x, self.y)
 
 
 @dataclass
