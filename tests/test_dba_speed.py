@@ -239,6 +239,108 @@ def test_the_kept_way_finder_finds_the_plain_dijkstras_path(name):
     assert around  # some paths went round the closed ground
 
 
+# -- speed-engine (issue 35 item 4): each shortcut against the shapely call it replaces --------------------------
+
+def test_a_base_and_its_edges_are_the_floats_shapely_affinity_gives():
+    """elements.placed writes out translate(rotate(geom, -facing, origin=(0, 0)), x, y): the same bytes (WKB, so
+    the sign of a zero too) for every troop, formation and whole facing, at the table's edge and inside it."""
+    from shapely import affinity
+    from shapely.geometry import box
+
+    from pbem.games.dba.elements import TROOPS, _base, _edge, footprint_size
+
+    rng = random.Random(3)
+    compared = 0
+    for troop in TROOPS:
+        for formation in formations_for(troop):
+            w, d = footprint_size(troop, formation)
+            for facing in list(range(360)) + [-90, 360, 725]:
+                x, y = rng.choice([(0, 0), (0, 17), (rng.randrange(1000), rng.randrange(800))])
+                want = affinity.translate(affinity.rotate(box(-w / 2, -d, w / 2, 0), -facing, origin=(0, 0)), x, y)
+                assert _base.__wrapped__(troop, formation, x, y, facing).wkb == want.wkb, (troop, formation, facing)
+                for which, local in (("front", ((-w / 2, 0), (w / 2, 0))), ("rear", ((-w / 2, -d), (w / 2, -d))),
+                                     ("left", ((-w / 2, 0), (-w / 2, -d))), ("right", ((w / 2, 0), (w / 2, -d)))):
+                    want = affinity.translate(affinity.rotate(LineString(local), -facing, origin=(0, 0)), x, y)
+                    assert _edge.__wrapped__(troop, formation, x, y, facing, which).wkb == want.wkb
+                compared += 1
+    assert compared > 5000
+
+
+@pytest.mark.parametrize("name", sorted(SCENARIOS))
+def test_the_stretch_of_a_path_is_shapelys_substring(name):
+    """movement.stretch(path, go) is substring(path, 0, go)'s coordinates, for the paths the way finder gives (round
+    corners and straight) and lengths short of a corner, past one, at the end and beyond it."""
+    from shapely.ops import substring
+
+    sc, table, troops = _fresh(name)
+    rng = random.Random(5)
+    corners = 0
+    for _ in range(80):
+        e = _random_element(rng, table, troops, "e")
+        path = movement.find_path(table, e, Point(rng.randrange(5, table.width - 5), rng.randrange(5, table.depth - 5)))
+        if path is None or path.length < 1:
+            continue
+        corners += len(path.coords) > 2
+        for go in {1, round(path.length / 3) or 1, round(path.length), round(path.length) + 3, rng.randrange(1, 400)}:
+            assert movement.stretch(path, go) == list(substring(path, 0, go).coords)
+    assert corners
+
+
+@pytest.mark.parametrize("name", sorted(SCENARIOS))
+def test_difficult_going_asked_by_boxes_answers_as_every_feature(name):
+    """Terrain.difficult and path_difficult skip the features whose bounding box is apart: the same answers as
+    asking every feature (``at``), for bases and paths all over the table."""
+    sc, table, troops = _fresh(name)
+    terrain = table.terrain
+    rng = random.Random(9)
+    answers = []
+    for _ in range(400):
+        e = _random_element(rng, table, troops)
+        path = LineString([(e.x, e.y), (rng.randrange(table.width), rng.randrange(table.depth))])
+        assert terrain.difficult(e.shape) == any(f.type.difficult for f in terrain.at(e.shape))
+        plain = any(f.type.difficult and f.shape.intersects(path) and not f.shape.touches(path)
+                    for f in terrain.features) or _crosses_plain(terrain, path)
+        assert terrain.path_difficult(path) == plain
+        answers.append(plain)
+    assert 0 < sum(answers) < len(answers)
+
+
+def _crosses_plain(terrain, path) -> bool:
+    """Terrain.crosses_stream as it was, every stream asked."""
+    for s in terrain.streams:
+        if not s.line.intersects(path):
+            continue
+        cut = s.line.intersection(path)
+        if cut.is_empty:
+            continue
+        pieces = [cut] if cut.geom_type == "Point" else list(getattr(cut, "geoms", [cut]))
+        if any(not (terrain.on_road(p) if p.geom_type == "Point" else terrain.path_on_road(p)) for p in pieces):
+            return True
+    return False
+
+
+@pytest.mark.parametrize("name", sorted(SCENARIOS))
+def test_a_move_checked_with_what_is_around_kept_answers_as_checked_alone(name):
+    """check_move given movement.around (worked out once for the tries of a move) answers as when it works it out
+    itself, for moves among other elements of both sides (the games of dba-golden.json check the rest of it)."""
+    sc, table, troops = _fresh(name)
+    rng = random.Random(13)
+    for i in range(40):
+        table.elements[f"f{i}"] = _random_element(rng, table, troops, f"f{i}", "x")
+        table.elements[f"g{i}"] = _random_element(rng, table, troops, f"g{i}", "y")
+    reasons = set()
+    for _ in range(300):
+        e = table.elements[rng.choice(sorted(table.elements))]
+        end = (e.x + rng.randrange(-120, 121), e.y + rng.randrange(-120, 121))
+        if end == (e.x, e.y):
+            continue
+        path = LineString([(e.x, e.y), end])
+        alone = movement.check_move(table, e, path)
+        assert movement.check_move(table, e, path, seen=movement.around(table, e)) == alone
+        reasons.add(None if alone is None else str(alone).split(" ", 1)[1][:20])
+    assert len(reasons) >= 4  # several answers were met, a move allowed among them
+
+
 if __name__ == "__main__" and sys.argv[1:] == ["--record"]:  # python tests/test_dba_speed.py --record
     recorded = {f"{name} {command} {seed}": _record(_played(name, command, seed, days, rnd))
                 for name, command, seed, days, rnd in GAMES}

@@ -8,7 +8,8 @@ Lengths are integer tenths of an inch (the rule book measures in inches): ``inch
 stands where the centre of its front edge is, faces a compass bearing in whole degrees (0 north, 90 east;
 the table's y grows northward), and covers an oriented rectangle whose frontage and depth come from its
 troop type and formation (:data:`FOOTPRINTS`, authored: the rule book gives no base sizes). Every shape is
-built by shapely (``box`` turned and moved by ``shapely.affinity``); nothing here computes a polygon by hand.
+``box`` turned and moved as ``shapely.affinity`` would, its arithmetic written out (:func:`placed`: the same
+floats, without building arrays for four corners).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from shapely import affinity
-from shapely.geometry import LineString, Point, Polygon, box
+from shapely.geometry import LineString, Point, Polygon
 
 from pbem.lang import Text
 
@@ -212,7 +213,7 @@ class Element:
 
     @property
     def front(self) -> Point:
-        return Point(self.x, self.y)
+        return point_at(self.x, self.y)
 
     @property
     def reach(self) -> float:
@@ -252,8 +253,10 @@ def _reach(troop: str, formation: str) -> float:
 
 @lru_cache(maxsize=1 << 16)
 def _base(troop: str, formation: str, x: int, y: int, facing: int) -> Polygon:
+    """``translate(rotate(box(-w / 2, -d, w / 2, 0), -facing, origin=(0, 0)), x, y)`` (shapely.affinity), its
+    corners computed as that computes them (:func:`placed`) without its arrays."""
     w, d = footprint_size(troop, formation)
-    return affinity.translate(affinity.rotate(box(-w / 2, -d, w / 2, 0), -facing, origin=(0, 0)), x, y)
+    return Polygon(placed(((w / 2, -d), (w / 2, 0), (-w / 2, 0), (-w / 2, -d), (w / 2, -d)), facing, x, y))
 
 
 @lru_cache(maxsize=1 << 16)
@@ -261,7 +264,38 @@ def _edge(troop: str, formation: str, x: int, y: int, facing: int, which: str) -
     w, d = footprint_size(troop, formation)
     local = {"front": ((-w / 2, 0), (w / 2, 0)), "rear": ((-w / 2, -d), (w / 2, -d)),
              "left": ((-w / 2, 0), (-w / 2, -d)), "right": ((w / 2, 0), (w / 2, -d))}[which]
-    return affinity.translate(affinity.rotate(LineString(local), -facing, origin=(0, 0)), x, y)
+    return LineString(placed(local, facing, x, y))
+
+
+@lru_cache(maxsize=1 << 16)
+def point_at(x: int, y: int) -> Point:
+    """``Point(x, y)``, one shared by every element and commander standing there (shapely geometries never change;
+    building one costs more than a dozen of the rules' own steps)."""
+    return Point(x, y)
+
+
+@lru_cache(maxsize=1 << 10)
+def _turn(facing: int) -> tuple[float, float]:
+    """cos and sin of ``-facing`` degrees, as shapely.affinity.rotate computes them (tiny values made 0)."""
+    angle = -facing * math.pi / 180.0
+    cosp, sinp = math.cos(angle), math.sin(angle)
+    return (0.0 if abs(cosp) < 2.5e-16 else cosp), (0.0 if abs(sinp) < 2.5e-16 else sinp)
+
+
+def placed(points, facing: int, x: int, y: int) -> list[tuple[float, float]]:
+    """``points`` (in an element's frame) turned by ``-facing`` degrees about the origin, then moved by (x, y):
+    every coordinate the same float ``translate(rotate(geom, -facing, origin=(0, 0)), x, y)`` gives (its affine
+    matrices written out, each product and sum in its order: rotate's offsets are 0.0, translate's matrix is
+    1, 0, 0, 1): tests/test_dba_speed.py compares them."""
+    cosp, sinp = _turn(facing)
+    nsin = -sinp
+    xo, yo = float(x), float(y)
+    out = []
+    for px, py in points:
+        rx = cosp * px + nsin * py + 0.0
+        ry = sinp * px + cosp * py + 0.0
+        out.append((1.0 * rx + 0.0 * ry + xo, 0.0 * rx + 1.0 * ry + yo))
+    return out
 
 
 CHARACTERS = ("dashing", "ordinary", "cautious", "timid")
@@ -288,7 +322,7 @@ class Commander:
 
     @property
     def point(self) -> Point:
-        return Point(self.x, self.y)
+        return point_at(self.x, self.y)
 
 
 @dataclass

@@ -16,7 +16,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from shapely.geometry import LineString, Point
-from shapely.ops import substring
 
 from pbem.core.decisions import Decider, Decision
 from pbem.lang import say_plural
@@ -370,16 +369,16 @@ class Executor:
             if go < 1:
                 break
             tries.append(round(go))
+        seen = movement.around(t, e) if tries and not e.fleeing else None  # the same for every try
         for go in tries:
-            part = substring(path, 0, go)
-            coords = list(part.coords)
-            if part.length == 0 or len(coords) < 2:
+            coords = movement.stretch(path, go)  # list(substring(path, 0, go).coords)
+            if len(coords) < 2 or all(c == coords[0] for c in coords):  # substring's line has no length
                 continue
             x, y, facing = movement.end_of(e, coords)  # movement.advance(t, e, path, go): the same stretch
             part = LineString(coords[:-1] + [(x, y)])
             if part.length == 0:
                 continue
-            why_not = movement.check_move(t, e, part, facing)
+            why_not = movement.check_move(t, e, part, facing, seen=seen)
             if why_not is None:
                 corners = len(path.coords) - 2
                 goal = why if kind == "place" else T("the nearest enemy it sees of the target, %(enemy)s",

@@ -105,16 +105,41 @@ def passes_through(mover: Element, other: Element) -> bool:
     return mover.troop == "infantry" and other.troop == "light_infantry"
 
 
+@dataclass
+class Around:
+    """What :func:`check_move` asks of the enemy around ``e`` where it stands, whatever the path: whether it is
+    in contact, the enemies not fleeing, those within 3" (``near``) and the faster ones within their move
+    (``chasers``). Worked out once for the tries of one move (executor.move_element), the table unchanged."""
+
+    engaged: bool
+    enemies: list = field(default_factory=list)
+    near: list = field(default_factory=list)
+    chasers: list = field(default_factory=list)
+
+
+def around(table: Table, e: Element) -> Around:
+    if table.engaged(e):
+        return Around(True)
+    enemies = [o for o in table.enemies_of(e) if not o.fleeing]
+    near = [o for o in enemies if table.near(e, o, ZONE)]
+    close = {x.id for x in near}
+    rate_e = base_rate(e)
+    chasers = [o for o in enemies if o.id not in close and base_rate(o) > rate_e and table.near(e, o, base_rate(o))]
+    return Around(False, enemies, near, chasers)
+
+
 def check_move(table: Table, e: Element, path: LineString, facing: int | None = None,
-               start: Element | None = None) -> Text | None:
+               start: Element | None = None, seen: Around | None = None) -> Text | None:
     """Why moving ``e`` along ``path`` (ending facing ``facing``) is not allowed, or None. ``start``: where ``e``
-    stood at the start of the turn (for flank and rear contact), by default where it stands."""
+    stood at the start of the turn (for flank and rear contact), by default where it stands. ``seen``: what
+    :func:`around` found of ``e`` as it stands (worked out here when not given)."""
     start = start or e
     if e.fleeing:
         return T("%(element)s is fleeing: it flees, it is not moved", element=e.id)
-    if table.engaged(e):
+    seen = seen or around(table, e)
+    if seen.engaged:
         return T("%(element)s is in contact with the enemy", element=e.id)
-    enemies = [o for o in table.enemies_of(e) if not o.fleeing]
+    enemies, near, chasers = seen.enemies, seen.near, seen.chasers
     coords = path.coords
     ex, ey = coords[-1]
     face = e.facing if facing is None else facing
@@ -123,13 +148,9 @@ def check_move(table: Table, e: Element, path: LineString, facing: int | None = 
             px, py = coords[-2]
             face = round(math.degrees(math.atan2(ex - px, ey - py))) % 360  # bearing(Point(px, py), Point(ex, ey))
     moved = e.moved_to(round(ex), round(ey), face)
-    near = [o for o in enemies if table.near(e, o, ZONE)]
     if near and path.length and not any(moved.shape.distance(o.shape) < e.shape.distance(o.shape) for o in near):
         # the enemy is not named: the seat may not have seen it (behind woods, in a town)
         return T("%(element)s is within 3\" of the enemy: it may only move to close with the enemy", element=e.id)
-    close = {x.id for x in near}
-    rate_e = base_rate(e)
-    chasers = [o for o in enemies if o.id not in close and base_rate(o) > rate_e and table.near(e, o, base_rate(o))]
     if chasers and path.length:
         away = [o for o in chasers if moved.shape.distance(o.shape) > e.shape.distance(o.shape) + 0.5]
         if away:
@@ -161,12 +182,18 @@ def check_move(table: Table, e: Element, path: LineString, facing: int | None = 
         if o.id == e.id:
             continue
         r, dx, dy = mr + reach(o), mx - o.x, my - o.y  # Table.overlap(moved, o), its bound written out
-        if dx * dx + dy * dy <= r * r and moved.shape.intersection(o.shape).area > 0.5:
+        if dx * dx + dy * dy <= r * r and moved.shape.intersects(o.shape) \
+                and moved.shape.intersection(o.shape).area > 0.5:  # apart: no overlap to measure
             return T("%(element)s would end on %(other)s", element=e.id, other=o.id)
         r = reach(o)
         if o.x + r < box[0] or o.x - r > box[2] or o.y + r < box[1] or o.y - r > box[3] or passes_through(e, o):
             continue
         if swept is None:
+            # the swept ground is the path grown by half the frontage and the base at both ends: a base farther
+            # than that from the path and off both bases cannot overlap it, and needs it not built
+            if path.distance(o.shape) > half + 1 and not e.shape.intersects(o.shape) \
+                    and not moved.shape.intersects(o.shape):
+                continue
             swept = _swept(e, path).union(moved.shape)
         if swept.intersection(o.shape).area > 0.5:
             return T("%(element)s may not pass through %(other)s", element=e.id, other=o.id)
@@ -295,6 +322,26 @@ def advance(table: Table, e: Element, path: LineString, budget: int | None = Non
     if path.length == 0 or go <= 0:
         return e.x, e.y, e.facing
     return end_of(e, list(substring(path, 0, min(go, path.length)).coords))
+
+
+def stretch(path: LineString, go: float) -> list[tuple[float, float]]:
+    """The points of the first ``go`` tenths of ``path`` (``0 < go``, ``path`` of some length): the coordinates of
+    ``shapely.ops.substring(path, 0, go)``, as it finds them (its ends interpolated by GEOS, the corners between
+    them where its running sum of the stretches' lengths puts them), without its detours."""
+    ends = shapely.get_coordinates(shapely.line_interpolate_point(path, [0, go])).tolist()
+    out = [tuple(ends[0])]
+    current = 0
+    coords = path.coords
+    p1 = coords[0]
+    for p2 in coords[1:]:
+        if 0 < current < go:
+            out.append(p1)
+        elif current >= go:
+            break
+        current += ((p2[0] - p1[0]) ** 2 + (p2[1] - p1[1]) ** 2) ** 0.5
+        p1 = p2
+    out.append(tuple(ends[1]))
+    return out
 
 
 def end_of(e: Element, coords: list[tuple[float, float]]) -> tuple[int, int, int]:

@@ -30,6 +30,7 @@ from __future__ import annotations
 import difflib
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from shapely.geometry import Point, box
 from shapely.geometry.base import BaseGeometry
@@ -57,8 +58,10 @@ def native(name: str) -> str:
     return native_names().get(fold(name), name)
 
 
+@lru_cache(maxsize=1 << 12)
 def key(name: str) -> str:
-    """The form names are compared in: lower case, spaces, hyphens and underscores as one space."""
+    """The form names are compared in: lower case, spaces, hyphens and underscores as one space (remembered: the
+    table's names are folded again each time its names are looked at)."""
     return re.sub(r"[\s_\-]+", " ", name.strip().lower())
 
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import numpy as np
 import shapely
 from shapely.geometry import LineString, Point, Polygon
 from shapely.geometry.base import BaseGeometry
@@ -138,9 +139,17 @@ class Terrain:
                     found[i] = f.level if found[i] is None else max(found[i], f.level)
         return [0 if v is None else v for v in found]
 
+    def _boxed(self, key: str, which) -> list:
+        """``(minx, miny, maxx, maxy, feature)`` of the features ``which(f)`` keeps, in file order (kept)."""
+        return self.kept(("boxes", key), lambda: [(*f.shape.bounds, f) for f in self.features if which(f)])
+
     def difficult(self, geom: BaseGeometry) -> bool:
-        """Whether ``geom`` overlaps difficult going (woods, rough, towns, marsh)."""
-        return any(f.type.difficult for f in self.at(geom))
+        """Whether ``geom`` overlaps difficult going (woods, rough, towns, marsh): ``any(f.type.difficult for f in
+        self.at(geom))``, a feature whose bounding box is apart from ``geom``'s not asked (it cannot intersect)."""
+        x0, y0, x1, y1 = geom.bounds
+        return any(f.shape.intersects(geom) and not f.shape.touches(geom)
+                   for a0, b0, a1, b1, f in self._boxed("difficult", lambda f: f.type.difficult)
+                   if a0 <= x1 and x0 <= a1 and b0 <= y1 and y0 <= b1)
 
     def cover(self, geom: BaseGeometry) -> bool:
         """Whether ``geom`` is wholly in cover (woods, towns, rough ground, field works)."""
@@ -164,8 +173,9 @@ class Terrain:
     def crosses_stream(self, path: LineString) -> bool:
         """Whether a path crosses a stream other than on a road (a bridge or a ford). Where the path runs
         along the stream for a stretch, the whole stretch must be on the road (reading D5)."""
-        for s in self.streams:
-            if not s.line.intersects(path):
+        x0, y0, x1, y1 = path.bounds
+        for a0, b0, a1, b1, s in self.kept(("boxes", "streams"), lambda: [(*s.line.bounds, s) for s in self.streams]):
+            if a1 < x0 or x1 < a0 or b1 < y0 or y1 < b0 or not s.line.intersects(path):  # boxes apart: no crossing
                 continue
             cut = s.line.intersection(path)
             if cut.is_empty:
@@ -176,9 +186,9 @@ class Terrain:
         return False
 
     def path_difficult(self, path: LineString) -> bool:
-        """Whether a path enters difficult going or crosses a stream off a road."""
-        return any(f.type.difficult and f.shape.intersects(path) and not f.shape.touches(path)
-                   for f in self.features) or self.crosses_stream(path)
+        """Whether a path enters difficult going or crosses a stream off a road (the features' bounding boxes
+        asked first, as in :meth:`difficult`)."""
+        return self.difficult(path) or self.crosses_stream(path)
 
     def _sight_ground(self):
         """Every feature that may block a sight line (woods, towns, hills) as one prepared shape."""
@@ -192,7 +202,10 @@ class Terrain:
         n = len(eyes)
         if not n:
             return []
-        lines = shapely.linestrings([[(a.x, a.y), (b.x, b.y)] for a in eyes])
+        ends = np.empty((n, 2, 2))  # [[(a.x, a.y), (b.x, b.y)] for a in eyes], the eyes' coordinates read at once
+        ends[:, 0, :] = shapely.get_coordinates(eyes)
+        ends[:, 1, :] = (b.x, b.y)
+        lines = shapely.linestrings(ends)
         ask = shapely.intersects(self.kept("sight", self._sight_ground), lines).tolist()
         blocked = [False] * n
         for f in self.features:
