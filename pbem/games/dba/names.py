@@ -156,6 +156,15 @@ class Names:
         self._places = {key(n): n for n in self.places}
         self._places.update({key(a): n for a, n in self.aliases.items()})
 
+    def longest_place(self) -> int:
+        """The length of the longest way a place can be written (its name, an alias, or another language's
+        spelling of it): words running longer than this plus a preposition and a kind noun name no place."""
+        from .lang import native_names
+
+        names = set(self._places.values())
+        spellings = [k for k in self._places] + [k for k, n in native_names().items() if n in names]
+        return max(map(len, spellings), default=0)
+
     # -- places and squares -------------------------------------------------------------------------------
     def find_location(self, word: str) -> Location | None:
         name = self._places.get(key(word)) or self._places.get(key(native(word)))

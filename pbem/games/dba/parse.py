@@ -51,6 +51,8 @@ PREPOSITIONS = ("К", "КО", "У", "В", "ВО", "НА", "ДО", "ПРИ", "О�
                 # French, Ukrainian, Chinese (folded: accents off)
                 "A", "AU", "AUX", "DE", "DU", "DES", "VERS", "SUR", "PRES", "БІЛЯ", "З", "ІЗ", "ПОБЛИЗУ",
                 "КОЛО", "ПІД", "于", "在", "距", "离")
+# the room a preposition and a kind noun add before a place's name (Parser.place: a longer run of words is no place)
+PREFIX_ROOM = max(map(len, PREPOSITIONS)) + max(map(len, (*KIND_OF, *ENGLISH_KINDS))) + 2
 NEAR = ("К", "КО", "ДО", "У", "DE", "DU", "DES", "ВІД", "距", "离")  # prepositions that say OF after a distance
 BRIGADE_NOUNS = ("БРИГАДА", "БРИГАДЫ", "БРИГАДЕ", "БРИГАДУ", "БРИГАДОЙ", "BRIGADE")
 # a name typed with a Russian keyboard layout's look-alike letters (Cyrillic Х for Latin X): DO11
@@ -115,7 +117,10 @@ class Reader(OrderReader):
         found = self.find_place(words)
         if found is not None:
             return found
+        longest = self.names.longest_place() + PREFIX_ROOM
         for k in range(len(words) - 1, 0, -1):
+            if words[k - 1].end - words[0].column > longest:
+                continue  # longer than any place written with a preposition and a kind noun: none (and no hang)
             if self.find_place(words[:k]) is not None:
                 self.fail(words[k], f"unexpected {words[k].text!r} after the place {self._text(words[:k])!r}",
                           None, "THEN, a formation (IN LINE, ...), BY ROAD, IF, UNTIL, UNLESS or AT TURN <n>")
