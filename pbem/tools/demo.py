@@ -29,6 +29,9 @@ from pbem.server.config import Config
 from pbem.server.mail.smtpd import start_smtpd
 from pbem.server.serve import Server
 
+# a valid one-pixel PNG (run_demo's draw_maps=False)
+BLANK_PNG = bytes.fromhex("89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489"
+                          "0000000d49444154789c6360606060000000050001a5f645400000000049454e44ae426082")
 KEY = re.compile(r"Your (?:secret|new) key (?:for this seat )?(?:for \w+ in game .*? )?is:? (\S+)")
 
 
@@ -130,8 +133,12 @@ class Hub:
 
 
 def run_demo(out: str | Path, seed: int = 1, game: str = "marengo", scenario: str | None = None,
-             day_seconds: float = 10.0, timeout: float = 900.0, options: dict | None = None) -> Summary:
-    """A whole game of ``game`` played by mail through the real server between its simple bots."""
+             day_seconds: float = 10.0, timeout: float = 900.0, options: dict | None = None,
+             draw_maps: bool = True) -> Summary:
+    """A whole game of ``game`` played by mail through the real server between its simple bots.
+
+    ``draw_maps=False`` attaches a one-pixel PNG in place of each map: the mail, its answers and the game
+    are the same, without the time the drawing takes (for tests whose matter is not the map)."""
     rules = ruleset(game)
     out = Path(out)
     (out / "instance").mkdir(parents=True, exist_ok=True)
@@ -145,6 +152,8 @@ def run_demo(out: str | Path, seed: int = 1, game: str = "marengo", scenario: st
     try:
         server.start()
         service = server.service
+        if not draw_maps:
+            service.rasterise = lambda svg: BLANK_PNG
         scenario = scenario or next(iter(rules.scenarios().values())).name
         addresses = {seat.id: f"{seat.id}@bots.invalid"
                      for seat in rules.seats(service.scenario(game, scenario),
