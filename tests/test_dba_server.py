@@ -44,7 +44,7 @@ def test_a_meeting_engagement_by_mail_to_its_end(tmp_path, capsys, options):
         game_id = 1
     else:
         summary = run_demo(out, seed=2, game="dba", scenario="dba-meeting.toml", options=options, day_seconds=60,
-                           timeout=600)
+                           timeout=600, draw_maps=False)  # eight seats' maps: the command above draws them
         assert not summary.problems, summary.problems
         game_id = summary.game_id
     service = Service(Store(out / "instance" / "pbem.sqlite3"))
