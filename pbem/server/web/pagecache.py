@@ -7,6 +7,9 @@ the game changed. Hidden information: every key names the seat (None: the modera
 spectator's view, told apart by ``spectator``) and, for a whole page, the reader; a value computed
 for one seat is never given to another.
 
+A write that commits while a value is made may be in it under the counter read before: harmless, the
+next request reads the new counter and makes the value again; a value is never older than its counter.
+
 The words that change with the clock (the time left to the deadline) are part of the keys that hold
 them, so a kept report or page never says an old time left.
 
