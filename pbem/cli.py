@@ -181,6 +181,12 @@ def cmd_bench(args) -> int:
     from pbem.games import rulesets
     from pbem.tools.bench import bench, draw_bench
 
+    if args.page:
+        from pbem.tools.pages import page_bench
+
+        page_bench(args.seconds, args.clients)
+        return 0
+
     names = list(rulesets()) if args.all else [args.game]
     for name in names:
         args.game = name
@@ -825,6 +831,11 @@ def build_parser() -> argparse.ArgumentParser:
     p_bench.add_argument("--all", action="store_true", help="every installed game, each on its first scenario")
     p_bench.add_argument("--draw", action="store_true",
                          help="drawing figures instead: ms a map against a raw render, maps a second on every core")
+    p_bench.add_argument("--page", action="store_true",
+                         help="the game page instead: answers a second against waitress serving a static file of "
+                              "its size, in the same run (and its map, click data, and 304s)")
+    p_bench.add_argument("--seconds", type=float, default=5.0, help="--page: each measurement's length")
+    p_bench.add_argument("--clients", type=int, default=8, help="--page: connections at once")
     p_bench.set_defaults(func=cmd_bench)
 
     p_mb = sub.add_parser("mailbench", help="the server's CPU per order mail, stage by stage (receive, process, "

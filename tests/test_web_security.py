@@ -416,7 +416,10 @@ def test_security_headers_and_no_open_redirect(world):
     assert page.headers["X-Frame-Options"] == "DENY"
     assert "default-src 'self'" in page.headers["Content-Security-Policy"]
     assert page.headers["X-Content-Type-Options"] == "nosniff"
-    assert "no-store" in page.headers["Cache-Control"]
+    # the game page is kept by the reader's browser alone and asked again each time, with its ETag (issue 35:
+    # a 304 when unchanged); every other signed-in page is not kept at all
+    assert page.headers["Cache-Control"] == "private, no-cache" and page.headers["ETag"]
+    assert "no-store" in world.client(ANNA).get("/").headers["Cache-Control"]
     client = world.client()
     token = make_login_token(world.store, ANNA, world.service.now())
     form = client.get(f"/login/{token}")

@@ -41,7 +41,7 @@ from .chance import DICE_PLAIN, Chance, Roll
 from .decisions import Decider, Decision, DecisionRecord, Pending, never
 from .events import Event
 from .orders import OrdersError
-from .parsed import believed, stored_as
+from .parsed import believed, stored, stored_as
 from .ruleset import words_of
 
 
@@ -186,13 +186,21 @@ class Game:
         entry = self.orders_entry(day, side)
         return entry["text"] if entry is not None else ""
 
-    def stored_parse(self, side: str, text: str) -> dict | None:
+    def stored_parse(self, side: str, text: str, checked=None) -> dict | None:
         """The ``parsed`` value for ``text`` as ``side``'s orders for the next day: what the
         ruleset's parser reads in it against the position now (exactly what a replay would read
         from the text), as JSON with the parser's version; None when the ruleset has no JSON
-        form or the text does not parse."""
+        form or the text does not parse. ``checked``: the ruleset's ``check_orders`` answer for this
+        very text and position, whose reading (its optional ``day_orders``) is stored rather than the
+        text parsed again (issue 35: a mail's text was parsed twice); read again only when the ruleset has
+        no such reading or its codec cannot store it."""
         if self.orders_form is None:
             return None
+        day_orders = getattr(self.ruleset, "day_orders", None)
+        read = day_orders(checked) if checked is not None and day_orders is not None else None
+        kept = stored(self.orders_form, self.day, side, text, read, self.parse_key) if read is not None else None
+        if kept is not None:
+            return kept
         return stored_as(self.ruleset, self.orders_form, self.scenario, self.state, self.day, side, text,
                          key=self.parse_key)
 

@@ -430,6 +430,33 @@ def _dice_keyed(db: Database) -> None:
                      "ALTER TABLE games ADD COLUMN seed_key TEXT;")
 
 
+VERSIONED = {  # table -> (its game's column, the columns whose change a game's pages show; None: every one)
+    "games": ("id", "status, settings, title, deadline, pending, moderator, options"),
+    "seats": ("game_id", None),
+    "log": ("game_id", None),
+    "days": ("game_id", None),
+    "audit": ("game_id", None),
+}
+"""The tables whose rows a game's pages read, each with the column naming the game."""
+
+
+@migrations(name="issue_35_2_game_versions")
+def _game_versions(db: Database) -> None:
+    """A counter a game, bumped by SQLite itself (triggers) on every write to a table its pages read:
+    new orders, a resolved day, a rewind, an amendment, a moderator's act, a seat taken. The web keeps what
+    it computed for a game's pages while the counter is unchanged (pbem.server.web.pagecache); whatever
+    wrote, whichever process, the next page sees a new counter."""
+    script = ["CREATE TABLE game_versions (game_id INTEGER PRIMARY KEY, version INTEGER NOT NULL);"]
+    for table, (column, columns) in VERSIONED.items():
+        for event, row in (("INSERT", "NEW"), ("UPDATE", "NEW"), ("DELETE", "OLD")):
+            on = f"UPDATE OF {columns} ON {table}" if event == "UPDATE" and columns else f"{event} ON {table}"
+            script.append(
+                f"CREATE TRIGGER version_{table}_{event.lower()} AFTER {on} WHEN {row}.{column} IS NOT NULL BEGIN "
+                f"INSERT INTO game_versions (game_id, version) VALUES ({row}.{column}, 1) "
+                f"ON CONFLICT (game_id) DO UPDATE SET version = version + 1; END;")
+    db.executescript("\n".join(script))
+
+
 def without_parse(entry: dict) -> dict:
     """A log entry without its stored parse."""
     return {key: value for key, value in entry.items() if key != "parsed"}
@@ -551,6 +578,12 @@ class Store:
             (ruleset, str(scenario), 0 if keyed else seed, seed_text(seed, dice) if keyed else None, dice, title,
              _json(settings or {}), _json(options or {}), salt, self.now()),
         ).lastrowid
+
+    def game_version(self, game_id: int) -> int:
+        """The game's counter of writes (the ``issue_35_2_game_versions`` migration's): changed by every write
+        to what its pages show, committed by any process."""
+        row = self.query_one("SELECT version FROM game_versions WHERE game_id = ?", (game_id,))
+        return row["version"] if row else 0
 
     def get_game(self, game_id: int) -> dict:
         game = self.query_one("SELECT * FROM games WHERE id = ?", (game_id,))

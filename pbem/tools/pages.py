@@ -18,6 +18,7 @@ from pathlib import Path
 from werkzeug.serving import make_server
 
 from pbem.server.config import Config
+from pbem.server.httpd import start_httpd
 from pbem.server.leagues.service import Leagues
 from pbem.server.serve import make_demo_game
 from pbem.server.service import Service
@@ -75,8 +76,9 @@ class PageSite:
 
 
 @contextlib.contextmanager
-def page_site(folder: Path):
-    """The site, served until the block ends."""
+def page_site(folder: Path, waitress: bool = False):
+    """The site, served until the block ends (``waitress``: by the server ``pbem serve`` uses,
+    pbem.server.httpd, rather than werkzeug's)."""
     config = Config(instance=str(folder), secret_key="pages-secret", admin_email=ADMIN)
     store = Store(Path(folder) / "pbem.sqlite3")
     service = Service(store, config)
@@ -98,13 +100,157 @@ def page_site(folder: Path):
     leagues.start(tournament, ADMIN)
     service.run_jobs()
     app = create_app(service, config)
-    web = make_server("127.0.0.1", 0, app, threaded=True)
-    config.web_host, config.web_port = "127.0.0.1", web.server_port
-    thread = threading.Thread(target=web.serve_forever, name="web", daemon=True)
+    if waitress:
+        config.web_host, config.web_port, config.web_connections_per_address = "127.0.0.1", 0, 0
+        web = start_httpd(app, config)
+        config.web_port = web.effective_port
+        serve, stop = web.run, web.close
+    else:
+        web = make_server("127.0.0.1", 0, app, threaded=True)
+        config.web_host, config.web_port = "127.0.0.1", web.server_port
+        serve, stop = web.serve_forever, web.shutdown
+    thread = threading.Thread(target=serve, name="web", daemon=True)
     thread.start()
     try:
         yield PageSite(service, config, app, demo, other, over, league, tournament)
     finally:
-        web.shutdown()
+        stop()
         thread.join(10)
         store.close()
+
+
+# -- ``pbem bench --page``: the game page against a static file of its size, in the same run -----------
+
+def _fetch_all(port: int, requests: list[tuple[str, dict]], clients: int, seconds: float, out) -> None:
+    """In a child process: ``clients`` keep-alive connections, each asking for the next request of
+    ``requests`` (in turn) as soon as its last answer has fully arrived, for ``seconds``; put the
+    answers' count, their times (s), the statuses seen and the bytes read."""
+    import http.client
+    import time as clock
+
+    times: list[float] = []
+    statuses: dict[int, int] = {}
+    read = [0]
+    lock = threading.Lock()
+    end = clock.monotonic() + seconds
+
+    def client(k: int) -> None:
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        n = k
+        while clock.monotonic() < end:
+            path, headers = requests[n % len(requests)]
+            n += 1
+            started = clock.perf_counter()
+            connection.request("GET", path, headers=headers)
+            answer = connection.getresponse()
+            body = answer.read()
+            took = clock.perf_counter() - started
+            with lock:
+                times.append(took)
+                statuses[answer.status] = statuses.get(answer.status, 0) + 1
+                read[0] += len(body)
+        connection.close()
+
+    threads = [threading.Thread(target=client, args=(k,)) for k in range(clients)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    out.put((times, statuses, read[0]))
+
+
+@dataclass
+class Rate:
+    what: str
+    answers: int
+    seconds: float
+    p50: float
+    statuses: dict
+    size: int  # bytes an answer
+
+    @property
+    def per_second(self) -> float:
+        return self.answers / self.seconds
+
+
+def rate(what: str, port: int, requests: list[tuple[str, dict]], clients: int, seconds: float) -> Rate:
+    """Answers a second from ``port`` to ``clients`` connections at once, the load from a process of
+    its own (its GIL not the server's)."""
+    import multiprocessing
+    import statistics
+
+    context = multiprocessing.get_context("spawn")
+    out = context.Queue()
+    child = context.Process(target=_fetch_all, args=(port, requests, clients, seconds, out))
+    child.start()
+    times, statuses, read = out.get(timeout=seconds + 300)
+    child.join()
+    return Rate(what, len(times), seconds, statistics.median(times) if times else 0.0, statuses,
+                read // max(1, len(times)))
+
+
+def static_server(data: bytes):
+    """waitress (the same settings as the site's, pbem.server.httpd) serving one file of ``data`` from
+    disk: the limit a page of that size is measured against."""
+    import tempfile
+
+    folder = Path(tempfile.mkdtemp(prefix="pbem-static-"))
+    path = folder / "page.html"
+    path.write_bytes(data)
+
+    def app(environ, start_response):
+        body = path.read_bytes()
+        start_response("200 OK", [("Content-Type", "text/html; charset=utf-8"), ("Content-Length", str(len(body)))])
+        return [body]
+
+    app.config = {"MAX_CONTENT_LENGTH": 1 << 20}
+    config = Config(instance=str(folder), web_host="127.0.0.1", web_port=0, web_connections_per_address=0)
+    web = start_httpd(app, config)
+    threading.Thread(target=web.run, name="static", daemon=True).start()
+    return web
+
+
+def page_bench(seconds: float = 5.0, clients: int = 8, say=print) -> list[Rate]:
+    """The game page (a seat that owes orders, as a signed-in browser asks for it: gzip, its cookie),
+    its map (PNG, SVG) and click data, and the page asked again with its ETag, each in answers a second at
+    ``clients`` at once, beside waitress serving a static file of the page's size, measured in the same run."""
+    import logging
+    import os
+    import tempfile
+    import urllib.request
+
+    logging.getLogger("waitress.queue").setLevel(logging.ERROR)  # "Task queue depth": the load asked for
+
+    def load() -> str:
+        return " ".join(f"{x:.1f}" for x in os.getloadavg())
+
+    with tempfile.TemporaryDirectory(prefix="pbem-pagebench-") as folder, page_site(Path(folder), waitress=True) as site:
+        cookie = site.cookie(site.admin)
+        headers = {"Cookie": cookie, "Accept-Encoding": "gzip"}
+        seat = site.service.game(site.demo).turn().seats[0]  # a seat that owes orders: the page with its form
+        page = f"/games/{site.demo}?side={seat}"
+        asked = urllib.request.urlopen(urllib.request.Request(site.url + page, headers=headers))
+        body, tag = asked.read(), asked.headers.get("ETag")
+        port = site.config.web_port
+        say(f"pbem bench --page: the game page of a seat that owes orders ({len(body)} bytes as sent, gzip), "
+            f"{clients} connections at once, {seconds:.0f} s each; {os.cpu_count()} cores, load average {load()}")
+        static = static_server(body)
+        try:
+            limit = rate("static file of the page's size (waitress)", static.effective_port,
+                         [("/page.html", {"Accept-Encoding": "gzip"})], clients, seconds)
+        finally:
+            static.close()
+        runs = [limit, rate("the game page", port, [(page, headers)], clients, seconds)]
+        if tag:
+            runs.append(rate("the game page asked with its ETag (If-None-Match)", port,
+                             [(page, {**headers, "If-None-Match": tag})], clients, seconds))
+        for what, path in (("the map, PNG (1400 px)", f"/games/{site.demo}/map/0.png?side={seat}"),
+                           ("the map, SVG", f"/games/{site.demo}/map/0.svg?side={seat}"),
+                           ("the click data (clicks.json)", f"/games/{site.demo}/map/clicks.json?side={seat}")):
+            runs.append(rate(what, port, [(path, headers)], clients, seconds))
+        say(f"  {'what':52} {'answers/s':>9} {'p50 ms':>7} {'bytes':>7} {'x limit':>7}  statuses")
+        for run in runs:
+            say(f"  {run.what:52} {run.per_second:9.0f} {run.p50 * 1000:7.1f} {run.size:7d} "
+                f"{run.per_second / limit.per_second:7.2f}  {run.statuses}")
+        say(f"  goal: the game page at 0.2 of the static file's rate or more; load average at the end {load()}")
+        return runs

@@ -131,13 +131,14 @@ class Orders(ServiceBase):
         The last accepted orders of a side for a day count; all are kept.
         """
         with self.lock:
-            result, orders = self.check_orders(game_id, side, text, lang)
+            logged = redact_key(text)  # the text as stored; the check reads it (the answer's echo has no header)
+            result, orders = self.check_orders(game_id, side, logged, lang)
             if not result.ok:
                 return result
             game = self.game(game_id)
-            entry = {"kind": "orders", "day": game.day, "side": side, "text": redact_key(text), "source": source,
+            entry = {"kind": "orders", "day": game.day, "side": side, "text": logged, "source": source,
                      "by": who, "at": deadlines.iso(self.now())}
-            parsed = game.stored_parse(side, entry["text"])  # what a replay reads in it (pbem.core.parsed)
+            parsed = game.stored_parse(side, logged, orders)  # what a replay reads in it (pbem.core.parsed)
             if parsed is not None:
                 entry["parsed"] = parsed
             with self.store.transaction():

@@ -28,10 +28,10 @@ from pbem.games import DEFAULT, UnknownGame, rulesets, ruleset
 from pbem.server import deadlines, i18n
 from pbem.server.i18n import N_
 from pbem.server.service import ServiceError
-from pbem.server.web import clicklayer
+from pbem.server.web import clicklayer, pagecache
 from pbem.server.web.around import around_settings
-from pbem.server.web.security import (email_required, game_info, is_finished, is_moderator, my_sides, service, side_for,
-                               spectator)
+from pbem.server.web.security import (csrf_token, email_required, game_info, is_finished, is_moderator, my_sides, service,
+                                     side_for, spectator)
 
 bp = Blueprint("games", __name__)
 
@@ -172,14 +172,19 @@ def open_games() -> list[dict]:
 
 
 def report_for(game_id: int, day: int, side: str | None):
-    """A resolved day's report for ``side`` (None: the moderator's, or the spectator's)."""
+    """A resolved day's report for ``side`` (None: the moderator's, or the spectator's), kept while the
+    game and the deadline's words (its time left) are unchanged (pbem.server.web.pagecache)."""
     game = service().game(game_id)
     if not 0 <= day < len(game.days):
         abort(404, _("Day %(day)s of game %(game)s has not been played.", day=day, game=game_id))
-    if side is None and spectator(g.user, game_id):
-        return game.ruleset.report(game, day, None, game_label=service().label(game_id), spectator=True,
-                                   lang=i18n.web_lang())
-    return service().report(game_id, day, side, lang=i18n.web_lang())
+    lang = i18n.web_lang()
+    watching = side is None and spectator(g.user, game_id)
+    clock = "" if watching or game.over else service().deadline_for(game_id, side, lang=lang)
+    key = (game_id, pagecache.version(game_id), day, side, watching, lang, clock)
+    if watching:
+        return pagecache.kept("report", key, lambda: game.ruleset.report(
+            game, day, None, game_label=service().label(game_id), spectator=True, lang=lang))
+    return pagecache.kept("report", key, lambda: service().report(game_id, day, side, lang=lang))
 
 
 def report_body(report, without_template: bool = False) -> str:
@@ -203,7 +208,7 @@ def order_text(game_id: int, side: str) -> str:
     game = service().game(game_id)
     template = ""
     if game.days and not game.over:
-        template = service().report(game_id, game.days[-1].day, side, lang=i18n.web_lang()).template
+        template = report_for(game_id, game.days[-1].day, side).template  # the report the page shows
     elif not game.days and hasattr(service(), "opening_template"):
         template = service().opening_template(game_id, side, i18n.web_lang())
     lang = i18n.web_lang()
@@ -264,7 +269,62 @@ def take_answer(game_id: int) -> dict:
 
 def page(game_id: int, side: str | None, result=None, text: str | None = None, standing_result=None,
          standing_text: str | None = None, checked: bool = False, status: int = 200):
-    """The game page of ``side`` (already allowed by side_for), with an orders answer if any."""
+    """The game page of ``side`` (already allowed by side_for), with an orders answer if any. Without
+    one (and no message to flash) the page is kept (pbem.server.web.pagecache) for this reader, seat,
+    language and session while the game and the clock's words on it are unchanged, and answered with an
+    ETag: a browser that has it gets a 304."""
+    if result is not None or text is not None or standing_result is not None or standing_text is not None \
+            or checked or status != 200 or session.get("_flashes"):
+        return render_page(game_id, side, result, text, standing_result, standing_text, checked), status
+    key = page_key(game_id, side)
+    html, tag, packed = pagecache.kept("page", key, lambda: as_sent(render_page(game_id, side)))
+    gzipped = "gzip" in request.headers.get("Accept-Encoding", "")
+    tag = tag + "-gz" if gzipped else tag
+    if pagecache.not_modified(tag):
+        response = Response(status=304)
+    elif gzipped:
+        response = Response(packed, mimetype="text/html")
+        response.headers["Content-Encoding"] = "gzip"
+    else:
+        response = Response(html, mimetype="text/html")
+    response.vary.add("Accept-Encoding")
+    response.vary.add("Cookie")
+    response.set_etag(tag)
+    response.headers["Cache-Control"] = "private, no-cache"  # kept by the browser, asked again each time
+    return response
+
+
+def as_sent(html: str) -> tuple[bytes, str, bytes]:
+    """A page as kept: its bytes, their ETag, and their gzip (compress's level)."""
+    data = html.encode()
+    return data, pagecache.etag_of(data), gzip.compress(data, 6)
+
+
+def page_key(game_id: int, side: str | None) -> tuple:
+    """What the game page shows depends on, besides the game (its version): the seat, the reader (and the
+    session's form token, made first so the page carries it), the language, the address asked for, and
+    the clock: every time on the page is a deadline (the game's, a question's) said in the seat's time
+    zone (its seat, so the version) with the time left to the minute (pbem.server.deadlines.time_left)."""
+    token = csrf_token()
+    info = game_info(game_id)
+    pending = info.get("pending")
+    asked = pending["deadline"] if pending and side and pending["decision"]["side"] == side else None
+    user = (g.user.email, g.user.seat) if g.user is not None else None
+    return (game_id, pagecache.version(game_id), side, user, token, i18n.web_lang(), request.full_path,
+            minutes_left(info.get("deadline")), minutes_left(asked))
+
+
+def minutes_left(deadline: str | None) -> tuple[str, int] | None:
+    """A deadline and the whole minutes left to it (0: passed), as time_left words them."""
+    if not deadline:
+        return None
+    left = deadlines.parse_iso(deadline) - service().now()
+    return deadline, max(0, int(left.total_seconds() // 60))
+
+
+def render_page(game_id: int, side: str | None, result=None, text: str | None = None, standing_result=None,
+                standing_text: str | None = None, checked: bool = False) -> str:
+    """The game page's HTML."""
     info = game_info(game_id)
     game = service().game(game_id)
     mine = my_sides(g.user, game_id)
@@ -301,11 +361,11 @@ def page(game_id: int, side: str | None, result=None, text: str | None = None, s
         deadline_iso=info.get("deadline") if side else None,
         **deadline_now(game_id, side),
         text_lines=(text or "").splitlines(), bots=bots_named(game, (info["settings"] or {}).get("bots", {})),
-        clicks=page_grammar(game, side) if owes(game, side, playing) else None,
+        clicks=page_grammar(game_id, game, side) if owes(game, side, playing) else None,
         clicks_url=url_for("games.map_clicks", game_id=game_id, side=side),
         map_alt=map_alt(game_id, game, side, last),
         **map_sources(game_id, last, side),
-    ), status
+    )
 
 
 def bots_named(game, bots: dict[str, str]) -> dict[str, str]:
@@ -398,9 +458,9 @@ def owes(game, side: str | None, playing: bool) -> bool:
     return playing and not game.over and side in game.turn().seats
 
 
-def page_grammar(game, side: str) -> dict:
+def page_grammar(game_id: int, game, side: str) -> dict:
     """The click grammar the page carries (its verbs); the regions come after the first paint (map_clicks)."""
-    grammar = game.ruleset.map_clicks(game.scenario, game.view(side), lang=i18n.web_lang())
+    grammar = click_grammar(game_id, game, side)
     return {key: value for key, value in grammar.items() if key not in ("regions", "offmap")}
 
 
@@ -729,20 +789,27 @@ def _kept(cache: OrderedDict, key, make, size: int):
 
 
 def map_svg_text(game_id: int, day: int | None, side: str | None) -> str:
-    """The SVG of a day's map (None: now) as ``side`` sees it, kept while the game's log is unchanged."""
+    """The SVG of a day's map (None: now) as ``side`` sees it, kept while the game is unchanged."""
     lang = i18n.web_lang()
-    key = (game_id, day, side, len(service().game(game_id).log), lang)
+    key = (game_id, day, side, pagecache.version(game_id), lang)
     return _kept(kept("svg"), key, lambda: service().map_svg(game_id, day, side, lang), 64)
 
 
-def image_response(data: bytes, mimetype: str, day: int | None) -> Response:
-    """An image with its ETag: a past day's map never changes (a year's caching), today's may."""
-    tag = hashlib.sha256(data).hexdigest()[:32]
-    if request.if_none_match.contains(tag) or request.if_none_match.contains(tag + "-gz"):
+def image_response(data: bytes, mimetype: str, day: int | None, tag: str = "", packed: bytes = b"") -> Response:
+    """An image with its ETag (``tag``, else made from ``data``): a past day's map never changes (a year's
+    caching), today's may. ``packed``: the image gzipped already, sent to a browser that takes gzip."""
+    tag = tag or pagecache.etag_of(data)
+    gzipped = bool(packed) and "gzip" in request.headers.get("Accept-Encoding", "")
+    if pagecache.not_modified(tag):
         response = Response(status=304)
+    elif gzipped:
+        response = Response(packed, mimetype=mimetype)
+        response.headers["Content-Encoding"] = "gzip"
     else:
         response = Response(data, mimetype=mimetype)
-    response.set_etag(tag)
+    if packed:
+        response.vary.add("Accept-Encoding")
+    response.set_etag(tag + "-gz" if gzipped else tag)
     response.headers["Cache-Control"] = "private, max-age=31536000, immutable" if day is not None else \
         "private, no-cache"
     response.vary.add("Cookie")
@@ -753,9 +820,10 @@ def image_response(data: bytes, mimetype: str, day: int | None) -> Response:
 def map_svg(game_id: int, day: str):
     side = side_for(g.user, game_id, request.args.get("side"))
     number = map_day(game_id, day)
-    svg = map_svg_text(game_id, number, side)
-    shown = _kept(kept("shown"), hashlib.sha256(svg.encode()).digest(), lambda: clicklayer.unmarked(svg), 64)
-    response = image_response(shown.encode(), "image/svg+xml", number)
+    key = (game_id, pagecache.version(game_id), number, side, i18n.web_lang())
+    data, tag, packed = pagecache.kept("svg", key, lambda: as_sent(
+        clicklayer.unmarked(map_svg_text(game_id, number, side))))
+    response = image_response(data, "image/svg+xml", number, tag, packed)
     response.headers["Content-Security-Policy"] = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
     return response
 
@@ -768,15 +836,30 @@ def map_clicks(game_id: int):
     game = service().game(game_id)
     if not owes(game, side, side in my_sides(g.user, game_id)):
         abort(404, _("No orders by clicking: this seat owes no orders now."))
-    grammar = game.ruleset.map_clicks(game.scenario, game.view(side), lang=i18n.web_lang())
+    grammar = click_grammar(game_id, game, side)
     if not grammar:
         abort(404, _("This game takes its orders as text only."))
-    svg = map_svg_text(game_id, None, side)
-    key = (hashlib.sha256(svg.encode()).digest(), json.dumps(grammar, sort_keys=True))
-    found = _kept(kept("clicks"), key, lambda: clicklayer.regions(grammar, svg), 32)
-    response = current_app.response_class(json.dumps(found, separators=(",", ":")), mimetype="application/json")
+    key = (game_id, pagecache.version(game_id), side, i18n.web_lang())
+    data, tag = pagecache.kept("clicks", key, lambda: clicks_json(grammar, map_svg_text(game_id, None, side)))
+    response = Response(status=304) if pagecache.not_modified(tag) else \
+        current_app.response_class(data, mimetype="application/json")
+    response.set_etag(tag)
     response.headers["Cache-Control"] = "private, no-cache"
+    response.vary.add("Cookie")
     return response
+
+
+def clicks_json(grammar: dict, svg: str) -> tuple[bytes, str]:
+    """The click data of a map (its regions) as sent, and its ETag."""
+    data = json.dumps(clicklayer.regions(grammar, svg), separators=(",", ":")).encode()
+    return data, pagecache.etag_of(data)
+
+
+def click_grammar(game_id: int, game, side: str) -> dict:
+    """The game's click grammar for ``side``'s view now, kept while the game is unchanged."""
+    lang = i18n.web_lang()
+    return pagecache.kept("grammar", (game_id, pagecache.version(game_id), side, lang),
+                          lambda: game.ruleset.map_clicks(game.scenario, game.view(side), lang=lang))
 
 
 @bp.route("/games/<int:game_id>/map/offers.json", methods=["POST"])
@@ -817,15 +900,20 @@ def map_png(game_id: int, day: str):
     width = request.args.get("w", type=int) or PNG_WIDTHS[-1]
     if width not in PNG_WIDTHS:
         abort(404, _("The map is drawn %(widths)s pixels wide.", widths=", ".join(map(str, PNG_WIDTHS))))
-    svg = map_svg_text(game_id, number, side)
+    key = (game_id, pagecache.version(game_id), number, side, i18n.web_lang(), width)
+    png, tag = pagecache.kept("png", key, lambda: png_drawn(map_svg_text(game_id, number, side), width))
+    return image_response(png, "image/png", number, tag)
 
+
+def png_drawn(svg: str, width: int) -> tuple[bytes, str]:
+    """The map ``svg`` as PNG ``width`` pixels wide, and its ETag."""
     if width == PNG_WIDTHS[-1]:
         _digest, png = service().maps.png(svg, service().rasterise)
     else:
         from pbem.render import render_png
 
         png = _kept(kept("png"), (hashlib.sha256(svg.encode()).digest(), width), lambda: render_png(svg, width), 32)
-    return image_response(png, "image/png", number)
+    return png, pagecache.etag_of(png)
 
 
 @bp.route("/favicon.ico")
