@@ -359,7 +359,7 @@
     if (marks) marks.replaceChildren();
     if (open) open.replaceChildren();
     targetSelect.replaceChildren(new Option(t("choose a place"), ""));
-    blockSelect.value = ""; listPick = null;  // a block chosen again from the list after Clear is taken
+    blockSelect.value = "";
     describe();
   }
 
@@ -512,8 +512,11 @@
     }, 500);
   });
   document.getElementById("click-add").addEventListener("click", () => { if (targetSelect.value) target(targetSelect.value); });
-  document.getElementById("click-clear").addEventListener("click", clear);
-  document.addEventListener("keydown", (event) => { if (event.key === "Escape") clear(); });
+  // Clear (or Escape) forgets the chosen blocks and the list's last choice: the same block chosen from the list
+  // again is taken
+  function forget() { clear(); listPick = null; }
+  document.getElementById("click-clear").addEventListener("click", forget);
+  document.addEventListener("keydown", (event) => { if (event.key === "Escape") forget(); });
 
   // after the first paint, when the browser is idle: nothing of this delays the page
   function load() {
