@@ -5,6 +5,11 @@ is the one the verb's grammar writes for those clicks, and the server takes it (
 
 One browser and one server for the file (tests/test_pages.py's site, tests/conftest.py's Chromium). DBA's map
 takes no clicks: its page says its orders are typed.
+
+Not walked, for want of a position reached quickly where they are offered: Bonaparte at Marengo's Bombard (its
+artillery on an approach facing the enemy), Triomphe's Bombard, Fire and Hold fire, Napoleon 1815's Disengage,
+Break square and Reinforce. Their flow is that of the walked orders with no place (Activate, Reorganise, Engage):
+the click on the order writes the line.
 """
 
 from __future__ import annotations
@@ -93,10 +98,12 @@ class Walk:
         self.browser.find_element(By.ID, "click-add").click()
         return offered[0]
 
-    def walk(self, block: dict, v: dict):
-        """Verb ``v`` for ``block``, clicked as the hints say; every line written checked."""
-        self.reset()
-        assert v["name"] in self.choose(block)
+    def walk(self, block: dict, v: dict, chosen: bool = False):
+        """Verb ``v`` for ``block``, clicked as the hints say; every line written checked. ``chosen``: the block
+        is chosen already, and nothing else is."""
+        if not chosen:
+            self.reset()
+            assert v["name"] in self.choose(block)
         title, targets = v["title"], []
         verb(self.browser, v["name"])
         while True:
@@ -118,16 +125,18 @@ class Walk:
         self.accepted(expected(v, [block["id"]], block["at"], targets, self.grammar["join"]))
         self.done.add(v["name"])
 
-    def every_verb(self, want: set[str], limit: int = 12) -> set[str]:
-        """Each of the verbs ``want`` walked once, for the first of the seat's blocks (up to ``limit``) offered it."""
+    def every_verb(self, want: set[str], limit: int = 12, where: dict | None = None) -> set[str]:
+        """Each of the verbs ``want`` walked once, for the first of the seat's blocks (up to ``limit``; with the
+        marks ``where`` says) offered it."""
         verbs = {v["name"]: v for v in self.grammar["verbs"]}
         assert want <= set(verbs), (want, set(verbs))
-        for block in self.regions["blocks"][:limit]:
+        blocks = [b for b in self.regions["blocks"] if all(b["data"].get(k) == v for k, v in (where or {}).items())]
+        for block in blocks[:limit]:
             if not want - self.done:
                 break
             self.reset()
-            for name in [n for n in self.choose(block) if n in want - self.done]:
-                self.walk(block, verbs[name])
+            for i, name in enumerate([n for n in self.choose(block) if n in want - self.done]):
+                self.walk(block, verbs[name], chosen=i == 0)
         return self.done
 
 
@@ -189,7 +198,11 @@ def test_triomphe_every_verb_as_its_hint_says(site, browser):
     done |= Walk(site, browser, game_id, "france").every_verb({"reorganise"}, limit=1)  # disorganised at first
     days(site, game_id, [("france", "FINAL\n")])
     done |= Walk(site, browser, game_id, "austria").every_verb({"march", "road", "attack"})
-    assert done == {"enter", "reorganise", "march", "road", "attack"}, done
+    # A4 onto the approach facing Pedrabona, F5 onto the approach facing it: the assault
+    days(site, game_id, [("austria", "MARCH A4 Bormida bridgehead -> Bormida bridgehead>Pedrabona\n"),
+                         ("france", "MARCH F5 Pedrabona -> Pedrabona>Bormida bridgehead\n")])
+    done |= Walk(site, browser, game_id, "austria").every_verb({"assault"})
+    assert done == {"enter", "reorganise", "march", "road", "attack", "assault"}, done
 
 
 def test_napoleon1815_every_verb_as_its_hint_says(site, browser):
@@ -204,6 +217,42 @@ def test_napoleon1815_every_verb_as_its_hint_says(site, browser):
     service.resolve_next(game_id)
     done |= Walk(site, browser, game_id, "french").every_verb({"move"}, limit=3)
     assert done == {"place", "move"}, done
+
+
+def bot_days_until(site, game_id: int, phase: str, most: int = 40):
+    """Days played by the simple computer player for every seat until the seat that owes orders is in ``phase``."""
+    service = site.service
+    for _ in range(most):
+        game = service.game(game_id)
+        seat = game.turn().seats[0]
+        if game.view(seat).get("phase") == phase:
+            return seat
+        bot = game.ruleset.bots()["bot"]
+        for seat in game.turn().seats:
+            assert service.submit(game_id, seat, bot.orders(game.scenario, game.view(seat), 0) + "FINAL\n").ok
+        service.resolve_next(game_id)
+    pytest.fail(f"no {phase} in {most} days")
+
+
+DEPLOY = {"deploy-left", "deploy-centre", "deploy-right", "deploy-reserve"}
+ROUND = {"engage", "hold", "form-square", "shift-reserve", "withdraw", "fire", "fire-square", "fire-line", "shift-left",
+         "shift-right", "shift-centre"}
+"""The round orders offered in the first round of this game's first battle (DISENGAGE, BREAK SQUARE and REINFORCE
+are not: no block there is engaged, in square, or next to the battle off its board)."""
+
+
+def test_napoleon1815_battle_verbs_as_their_hints_say(site, browser):
+    """A game whose battles are fought round by round (battle = live): its first battle's deployment, then its
+    first round, each order clicked for the blocks of the battle."""
+    sign_in(browser, site, ADMIN)
+    seats = ("french", "anglo-dutch", "prussian")
+    game_id, _ = site.service.create_game("Battle clicks", {s: ADMIN for s in seats}, game="napoleon1815", seed=0,
+                                          options={"players": "2", "battle": "live"})
+    seat = bot_days_until(site, game_id, "battle deployment")
+    done = Walk(site, browser, game_id, seat).every_verb(DEPLOY, limit=1)
+    seat = bot_days_until(site, game_id, "battle round")
+    done |= Walk(site, browser, game_id, seat).every_verb(ROUND, where={"board": "yes"})
+    assert done == DEPLOY | ROUND, done
 
 
 def test_dba_says_its_orders_are_typed(site, browser):
