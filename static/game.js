@@ -140,7 +140,7 @@
         const select = document.createElement("select");
         select.id = id; select.dataset.option = o.name;
         o.choices.forEach(([value, title]) => select.add(new Option(title, value, false, chosen[o.name] === value)));
-        select.addEventListener("change", () => { chosen[o.name] = select.value; rewrite(); });
+        select.addEventListener("change", () => { chosen[o.name] = select.value; optionChanged(); });
         row.append(label, select);
       } else {
         const box = document.createElement("span");
@@ -175,12 +175,42 @@
     offerPlaces();
   }
 
+  // a choice changed: the line rewritten, and the places asked again with it (a choice may close some, as
+  // the pontoon does: its block stops where it enters); places chosen that the choice refuses are dropped
+  function optionChanged() {
+    if (!targets.length) { rewrite(); offerPlaces(); return; }
+    const mine = ++probing;
+    ask([line()]).then(([answer]) => {
+      if (mine !== probing) return;
+      if (!answer.ok) { targets = []; if (marks) marks.replaceChildren(); }
+      rewrite();
+      offerPlaces();
+    }).catch(() => { if (mine === probing) { rewrite(); offerPlaces(); } });
+  }
+
+  // what the chosen verb waits for, as its hint: a verb with no place is written when chosen; one that may
+  // stop where it stands (min 0: Enter stops at its entry point) is written too, and a click sends it on;
+  // the others wait for a place, then for the next one up to their last
+  function next() {
+    const written = lineNo !== null, order = verb.title;
+    if (!verb.max) return ": " + (written ? t("written below") : t("click “{order}” to write it", {order}));
+    const more = allowed !== null && allowed.size > 0;
+    if (targets.length) {
+      return " " + t("to {places}", {places: targets.map(spelled).join(" → ")})
+        + (allowed === null ? "" : more ? "; " + t("or click the next place") : "");
+    }
+    if (allowed === null) return ": " + t("finding where they may go…");
+    if (!verb.min) {
+      return ": " + (written ? t("written below: they go no farther") : t("click “{order}” to write it: they go no farther", {order}))
+        + (more ? "; " + t("or click where they go next") : "");
+    }
+    return ": " + (more ? t("now click where they go") : t("no place possible"));
+  }
+
   function describe() {
     said.textContent = selected.length
       ? t("Chosen: {blocks} at {place}", {blocks: selected.join(" "), place: spelled(at)})
-        + (verb ? ` — ${verb.title}` + (verb.max ? (targets.length
-        ? " " + t("to {places}", {places: targets.map(spelled).join(" → ")}) : allowed === null ? ": " + t("finding where they may go…")
-          : ": " + t("now click where they go")) : "") : "")
+        + (verb ? ` — ${verb.title}` + next() : "")
       : t("No block chosen.");
   }
 
@@ -295,6 +325,7 @@
   function offerPlaces() {
     allowed = null; refused = new Map();
     if (open) open.replaceChildren();
+    targetSelect.replaceChildren(new Option(t("choose a place"), ""));
     if (!verb || !verb.max || targets.length >= verb.max) return;
     const mine = ++probing;
     const names = placeNames(verb.targets);
@@ -481,8 +512,11 @@
     }, 500);
   });
   document.getElementById("click-add").addEventListener("click", () => { if (targetSelect.value) target(targetSelect.value); });
-  document.getElementById("click-clear").addEventListener("click", clear);
-  document.addEventListener("keydown", (event) => { if (event.key === "Escape") clear(); });
+  // Clear (or Escape) forgets the chosen blocks and the list's last choice: the same block chosen from the list
+  // again is taken
+  function forget() { clear(); listPick = null; }
+  document.getElementById("click-clear").addEventListener("click", forget);
+  document.addEventListener("keydown", (event) => { if (event.key === "Escape") forget(); });
 
   // after the first paint, when the browser is idle: nothing of this delays the page
   function load() {

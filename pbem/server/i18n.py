@@ -162,6 +162,10 @@ JS_TEXTS = [
     N_("The places could not be asked of the server."), N_("choose a place"), N_("no place possible"),
     N_("{order} to {place}: {why}"), N_("not possible"), N_("Your blocks on the map"), N_("{block} at {place}"),
     N_("The map's blocks could not be loaded: type your orders below."),
+    # the chosen order's hint, what it waits for (static/game.js, next)
+    N_("written below"), N_("click “{order}” to write it"), N_("written below: they go no farther"),
+    N_("click “{order}” to write it: they go no farther"), N_("or click where they go next"),
+    N_("or click the next place"),
 ]
 
 
