@@ -22,8 +22,8 @@ from flask_babel import ngettext
 from werkzeug.datastructures import MultiDict
 
 from pbem.core.orders import HEADER_ALIASES, leading_word
-from pbem.core.ruleset import (options_in, options_of, scenario_title_in, seat_title_in, standing_example_of,
-                               standing_words_of, title_in, title_said, words_of)
+from pbem.core.ruleset import (SPECTATOR, options_in, options_of, scenario_title_in, seat_title_in,
+                               standing_example_of, standing_words_of, title_in, title_said, words_of)
 from pbem.games import DEFAULT, UnknownGame, rulesets, ruleset
 from pbem.server import deadlines, i18n
 from pbem.server.i18n import N_
@@ -729,8 +729,11 @@ def _kept(cache: OrderedDict, key, make, size: int):
 
 
 def map_svg_text(game_id: int, day: int | None, side: str | None) -> str:
-    """The SVG of a day's map (None: now) as ``side`` sees it, kept while the game's log is unchanged."""
+    """The SVG of a day's map (None: now) as ``side`` sees it, kept while the game's log is unchanged; side None
+    is the moderator's map, or an onlooker's (SPECTATOR: captioned as a spectator's, not as the moderator's)."""
     lang = i18n.web_lang()
+    if side is None and spectator(g.user, game_id):
+        side = SPECTATOR
     key = (game_id, day, side, len(service().game(game_id).log), lang)
     return _kept(kept("svg"), key, lambda: service().map_svg(game_id, day, side, lang), 64)
 
