@@ -244,3 +244,15 @@ def _paused_extensions(db: Database) -> None:
     """The hours a moderator extended a paused game's deadline by: the resume's new deadline keeps them."""
     db.execute("CREATE TABLE paused_extensions (game_id INTEGER PRIMARY KEY REFERENCES games(id),"
                " hours INTEGER NOT NULL)")
+
+
+@migrations(name="league_014_paused_time_left")
+def _paused_time_left(db: Database) -> None:
+    """What a paused game's clock had left when it was paused (seconds; none without a deadline), and a
+    deadline the moderator set by hand during the pause: the resume gives that time, not a full day."""
+    db.executescript(
+        """
+        ALTER TABLE paused_extensions ADD COLUMN left_seconds INTEGER;
+        ALTER TABLE paused_extensions ADD COLUMN until TEXT;
+        """
+    )
