@@ -256,3 +256,23 @@ def _paused_time_left(db: Database) -> None:
         ALTER TABLE paused_extensions ADD COLUMN until TEXT;
         """
     )
+
+
+@migrations(name="league_015_double_elimination")
+def _double_elimination(db: Database) -> None:
+    """Double elimination: a tournament format more (the CHECK of ``format`` widened in place, as SQLite's
+    documentation allows for a constraint every stored row still meets: "Making Other Kinds Of Table Schema
+    Changes", https://www.sqlite.org/lang_altertable.html), and on each pairing its match of the bracket (``W1.2``:
+    the winners' bracket's round 1, match 2; ``L3.1``; ``F``, ``F2``: the grand final and its reset). And whether a
+    board withdrawn behind begun games (a result before it changed) has had its players paired again."""
+    version = db.execute("PRAGMA schema_version").fetchone()[0]
+    db.execute("PRAGMA writable_schema = ON")
+    db.execute("UPDATE sqlite_master SET sql = replace(sql, ?, ?) WHERE type = 'table' AND name = 'league_tournaments'",
+               ["format IN ('round_robin', 'swiss', 'knockout')",
+                "format IN ('round_robin', 'swiss', 'knockout', 'double_elimination')"])
+    db.execute(f"PRAGMA schema_version = {version + 1}")
+    db.execute("PRAGMA writable_schema = OFF")
+    db.execute("ALTER TABLE league_pairings ADD COLUMN slot TEXT")
+    # a board withdrawn behind begun games, its players not yet paired again (NULL) or paired (1)
+    db.execute("ALTER TABLE league_cancelled ADD COLUMN repaired INTEGER")
+
