@@ -276,3 +276,12 @@ def _double_elimination(db: Database) -> None:
     # a board withdrawn behind begun games, its players not yet paired again (NULL) or paired (1)
     db.execute("ALTER TABLE league_cancelled ADD COLUMN repaired INTEGER")
 
+
+@migrations(name="league_016_rating_games")
+def _rating_games(db: Database) -> None:
+    """The rated history, game by game in the order rated (``ratings.recompute``): each finished game's
+    fingerprint (what its rating depends on), what it was rated as (JSON: game name, sides, ranks; null when not
+    rated) and its seats' ratings after it (JSON {email: [mu, sigma, games]}), so that a change rates again only
+    from the first game that changed."""
+    db.execute("CREATE TABLE league_rating_games (position INTEGER PRIMARY KEY, game_id INTEGER NOT NULL,"
+               " fingerprint TEXT NOT NULL, rated TEXT, after TEXT)")
