@@ -224,3 +224,23 @@ def test_a_double_elimination_through_the_json_api_and_not_of_three_seat_games(s
     assert status == 400 and "a knockout of three-seat games is not offered" in out["error"]
     status, out = api("POST", f"/api/leagues/{league_id}/tournaments", {"name": "Odd", "format": "triple"})
     assert status == 400 and "double_elimination" in out["error"]
+
+
+def test_a_replacement_takes_the_entrys_place_in_the_bracket(site):
+    leagues, tid = double_of(site, 4)
+    t = leagues.tournament(tid)
+    leagues.join(t["league_id"], "sub@example.org", "SUB")
+    slots = by_slot(leagues, tid)
+    win(leagues, tid, slots["W1.1"], 4)  # 1 loses to 4: one loss
+    old = next(e["email"] for e in t["entries"] if e["number"] == 1)
+    leagues.replace(tid, ORG, "a family matter", old, "sub@example.org")  # the entry with its loss passes on
+    win(leagues, tid, slots["W1.2"], 2)
+    leagues.sync(tid)
+    slots = by_slot(leagues, tid)
+    assert {slots["L1.1"]["first"], slots["L1.1"]["second"]} == {"sub@example.org", slots["W1.2"]["second"]
+                                                                 if slots["W1.2"]["a"] == 2 else slots["W1.2"]["first"]}
+    win(leagues, tid, slots["L1.1"], 3)  # the newcomer's loss is the entry's second: number 1 is out
+    leagues.sync(tid)
+    rows = leagues.table(tid)["rows"]
+    assert rows[-1].number == 1 and rows[-1].email == "sub@example.org" and rows[-1].out == 2
+    assert slots["W1.1"]["first"] == old or slots["W1.1"]["second"] == old  # the game he played stays his
