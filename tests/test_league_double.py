@@ -244,3 +244,11 @@ def test_a_replacement_takes_the_entrys_place_in_the_bracket(site):
     rows = leagues.table(tid)["rows"]
     assert rows[-1].number == 1 and rows[-1].email == "sub@example.org" and rows[-1].out == 2
     assert slots["W1.1"]["first"] == old or slots["W1.1"]["second"] == old  # the game he played stays his
+
+
+def test_a_match_that_stood_behind_a_changed_result_goes_on_with_those_who_played_it():
+    """W1.1 was 1's and W2.1 paired 1 against 2 and begun; then W1.1 was overridden to 4. W2.1 stands (a game begun
+    is never paired again): its winner and loser are those who played it, not the bracket's new occupant."""
+    bracket_now = Bracket(4, {"W1.1": 4, "W1.2": 2, "W2.1": 1}, paired={"W1.1": (1, 4), "W1.2": (2, 3), "W2.1": (1, 2)})
+    assert bracket_now.place("winner:W2.1") == 1 and bracket_now.place("loser:W2.1") == 2
+    assert Bracket(4, {"W1.1": 4, "W1.2": 2}).players("W2.1") == (4, 2)  # unpaired, it would be 4's

@@ -14,10 +14,11 @@ class Brackets:
     def bracket(self, t: dict) -> elimination.Bracket:
         """A double elimination's bracket with the matches decided so far (by their pairings' results)."""
         numbers = t["numbers"]
-        won = {p["slot"]: elimination.winner_of(numbers[p["first"].lower()],
-                                                numbers[p["second"].lower()] if p["second"] else None, p["result"])
-               for p in t["pairings"] if p.get("slot") and p["result"] is not None}
-        return elimination.Bracket(len(t["entries"]), won)
+        paired = {p["slot"]: (numbers[p["first"].lower()], numbers[p["second"].lower()] if p["second"] else None)
+                  for p in t["pairings"] if p.get("slot")}
+        won = {slot: elimination.winner_of(*paired[slot], p["result"])
+               for p in t["pairings"] if (slot := p.get("slot")) and p["result"] is not None}
+        return elimination.Bracket(len(t["entries"]), won, paired)
 
     def double_elimination_round(self, t: dict, history: dict[int, pairing.Player]) -> tuple[list, list[str]]:
         """The matches of the bracket ready to be played (both players known, not paired yet), as boards, and

@@ -72,14 +72,18 @@ def most_rounds(count: int) -> int:
 
 class Bracket:
     """The bracket of ``count`` entrants with the matches decided so far: ``won`` {match id: the winner's
-    number} (a draw already turned into the better seed)."""
+    number} (a draw already turned into the better seed); ``paired`` {match id: its two players} for the matches
+    paired, whose players are those who played them (a game begun stands even when a result before it changed)."""
 
-    def __init__(self, count: int, won: dict[str, int]):
+    def __init__(self, count: int, won: dict[str, int], paired: dict[str, tuple[int, int | None]] | None = None):
         self.count = count
         self.matches = {m.id: m for m in bracket(count)}
         self.won = won
+        self.paired = paired or {}
 
     def players(self, match_id: str) -> tuple[int | None, int | None]:
+        if match_id in self.paired:
+            return self.paired[match_id]
         m = self.matches[match_id]
         return self.place(m.first), self.place(m.second)
 
@@ -101,7 +105,7 @@ class Bracket:
 
     def reset_needed(self) -> bool:
         """Whether the grand final is to be played again: its second player (the losers' bracket's) won it."""
-        return "F" in self.won and self.won["F"] == self.players("F")[1]
+        return "F" in self.won and self.won["F"] == self.place(self.matches["F"].second)
 
     def ready(self, played: set[str]) -> list[tuple[str, int, int | None]]:
         """The matches to pair now: both players known and the match not yet ``played`` (paired), nobody in two
