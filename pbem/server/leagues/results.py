@@ -61,7 +61,8 @@ class Results:
             t = self.tournament(tid)
         if t["status"] == "running" and t["pairings"] and all(p["result"] for p in t["pairings"]) \
                 and not self.waiting_to_pair(t):
-            over = t["round"] >= t["rounds"] or self.finished_by_bracket(t)
+            over = self.finished_by_bracket(t) if t["format"] == "double_elimination" else (
+                t["round"] >= t["rounds"] or self.finished_by_bracket(t))  # a bracket ends when it is decided
             if over:
                 self.store.execute("UPDATE league_tournaments SET status = 'finished' WHERE id = ?", (tid,))
                 self.store.audit("scheduler", "tournament_finish", detail={"tournament": tid})

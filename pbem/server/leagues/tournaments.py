@@ -172,7 +172,9 @@ class Tournaments(Bidding, Brackets, Console, Results):
         if any(p["result"] is None for p in t["pairings"]) or self.waiting_to_pair(t):
             raise ServiceError("round %(round)s is not over", round=t['round'])
         number = t["round"] + 1
-        if number > t["rounds"]:
+        if number > t["rounds"] and t["format"] == "double_elimination" and not self.bracket(t).over():
+            self.store.execute("UPDATE league_tournaments SET rounds = ? WHERE id = ?", (number, tid))
+        elif number > t["rounds"]:  # (a double elimination's rounds are its most: one that stood may ask one more)
             raise ServiceError("%(name)s has %(rounds)s rounds", name=t['name'], rounds=t['rounds'])
         active = [e for e in t["entries"] if not e["withdrawn"]]
         history = self.histories(t)
