@@ -379,7 +379,7 @@ def cmd_ratings(args) -> int:
 
     config = load_config(args.config)
     service = Service(Store(config.database_path), config)
-    counts = ratings.recompute(service)
+    counts = ratings.recompute(service, full=True)  # every game again: the stored history is not trusted here
     print(", ".join(f"{name}: {n} games rated" for name, n in sorted(counts.items())) or "no finished game to rate")
     for row in ratings.table(service.store, args.game):
         print(f"{row['game']:10} {row['rating']:8.2f}  mu {row['mu']:6.2f} sigma {row['sigma']:5.2f}"

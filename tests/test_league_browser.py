@@ -44,19 +44,28 @@ def site(tmp_path):
     for email in players:
         leagues.enter(tid, email)
     leagues.start(tid, ORG)
+    cup = leagues.create_tournament(league_id, ORG, "Autumn cup", "double_elimination")
+    for email in players[:3]:
+        leagues.enter(cup, email)
+    leagues.start(cup, ORG)
+    for _ in range(2):  # W1.2, then W2.1 ruled: the page draws both brackets (L2.1 is paired)
+        [p] = [p for p in leagues.tournament(cup)["pairings"] if p["result"] is None]
+        leagues.adjudicate(cup, ORG, "played at the club", p["id"], "first")
+        leagues.sync(cup)
+    leagues.publish(cup, ORG)
     app = create_app(service, config)
     web = make_server("127.0.0.1", 0, app, threaded=True)
     config.web_host, config.web_port = "127.0.0.1", web.server_port
     thread = threading.Thread(target=web.serve_forever, name="web", daemon=True)
     thread.start()
-    yield service, config, leagues, league_id, tid
+    yield service, config, leagues, league_id, tid, cup
     web.shutdown()
     thread.join(10)
     store.close()
 
 
 def test_league_pages_in_a_browser(site, browser):  # noqa: F811
-    service, config, leagues, league_id, tid = site
+    service, config, leagues, league_id, tid, cup = site
     base = f"http://127.0.0.1:{config.web_port}"
     wait = WebDriverWait(browser, 30)
     browser.get(admin_login_url(service, config))
@@ -98,6 +107,11 @@ def test_league_pages_in_a_browser(site, browser):  # noqa: F811
     assert re.search(r"\*\d[FS]", text)  # the other game of round 1, being played
     browser.find_element(By.ID, "round-1")
 
+    browser.get(f"{base}/tournaments/{cup}")
+    assert "Winners' bracket" in wait.until(EC.presence_of_element_located((By.ID, "bracket-w"))).get_attribute(
+        "aria-label")
+    assert browser.find_elements(By.CSS_SELECTOR, '#bracket-l [data-match="L2.1"]')
+
     browser.get(f"{base}/players/p1@example.org")
     assert "Reliability" in wait.until(EC.presence_of_element_located((By.ID, "reliability"))).text
 
@@ -105,7 +119,7 @@ def test_league_pages_in_a_browser(site, browser):  # noqa: F811
     for width in (DESKTOP, PHONE):
         browser.set_window_size(*width)
         for path in ("/leagues", f"/leagues/{league_id}", f"/tournaments/{tid}", f"/tournaments/{tid}/console",
-                     "/players/p1@example.org"):
+                     f"/tournaments/{cup}", "/players/p1@example.org"):
             browser.get(base + path)
             problems = violations(browser)
             if problems:

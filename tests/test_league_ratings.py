@@ -4,6 +4,8 @@ one address are not rated; a knockout draw sends the better seed on."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 
 from pbem.server.leagues import ratings
@@ -111,3 +113,47 @@ def test_a_drawn_knockout_game_sends_the_better_seed_on_whichever_seat_he_held(s
     leagues.sync(tid)
     [final] = [p for p in leagues.tournament(tid)["pairings"] if p["round"] == 2]
     assert {numbers[final["first"]], numbers[final["second"]]} == {1, 2}
+
+
+def rows_of(site):
+    return [(r["game"], r["email"].lower(), r["mu"], r["sigma"], r["games"]) for r in ratings.table(site.store)]
+
+
+def test_ratings_brought_up_to_date_incrementally_equal_a_full_recompute_and_read_only_what_changed(site):
+    """Ratings are kept game by game; after a change only the games from the first changed one are rated
+    again (the games before are not even read), and the ratings are exactly those of rating every game again."""
+    settings = {"hours": 48, "miss_policy": "forfeit", "miss_limit": 1}
+    players = [f"r{n}@example.org" for n in range(1, 6)]
+    games = []
+    for i in range(6):  # six games among five players, each ended by the miss policy
+        game_id, _ = site.game({"austria": players[i % 5], "france": players[(i + 2) % 5]}, settings=settings)
+        finish_by_forfeit(site, game_id)
+        games.append(game_id)
+        site.service.clock = (lambda moment: lambda: moment)(site.service.now() + timedelta(hours=1))
+    assert ratings.recompute(site.service) == {"marengo": 6}
+    incremental = rows_of(site)
+    assert ratings.recompute(site.service, full=True) == {"marengo": 6} and rows_of(site) == incremental
+    read: list[int] = []
+    loads = site.service.game
+    site.service.game = lambda game_id: read.append(game_id) or loads(game_id)
+    ratings.recompute(site.service)
+    assert read == [] and rows_of(site) == incremental  # nothing changed: nothing read, nothing rated again
+    # one more game: only it is read
+    game_id, _ = site.game({"austria": players[4], "france": players[0]}, settings=settings)
+    finish_by_forfeit(site, game_id)
+    read.clear()
+    ratings.recompute(site.service)
+    assert read == [game_id]
+    after_new = rows_of(site)
+    ratings.recompute(site.service, full=True)
+    assert rows_of(site) == after_new
+    # a change in the middle of the history (the third game's France seat passes to another address): the games
+    # from it on are rated again, and the result is again exactly the full recomputation's
+    site.store.execute("UPDATE seats SET email = ? WHERE game_id = ? AND side = 'france'", ("late@example.org", games[2]))
+    read.clear()
+    ratings.recompute(site.service)
+    assert read == [games[2]]  # the others' rating input is known by their fingerprints
+    changed = rows_of(site)
+    assert changed != after_new and "late@example.org" in {email for _, email, *_ in changed}
+    ratings.recompute(site.service, full=True)
+    assert rows_of(site) == changed

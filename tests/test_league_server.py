@@ -181,3 +181,103 @@ def test_an_organiser_runs_a_napoleon_swiss_and_a_triomphe_knockout_from_the_web
     assert "Triomphe Cup" in players[SUB].get(f"/players/{SUB}")
     audit = {a["action"] for a in service.store.query("SELECT action FROM audit")}
     assert {"tournament_withdraw", "tournament_replace", "tournament_override", "adjudicate"} <= audit
+
+
+def test_an_organiser_runs_a_double_elimination_from_the_web(server):
+    """Three entrants, a bracket of four: seed 1 has a bye; 3 beats 2, who drops into the losers' bracket and
+    waits (his losers' bracket match has nobody on the other side); 1 beats 3 in the winners' final; 2 beats 3 in
+    the losers' final (3 is out, two losses); 2 beats 1 in the grand final, so the reset is played, and 2 wins it.
+    Made on the tournament form, ruled on the console, read on the page and the JSON API, all over HTTP; the
+    server's clock pairs each round."""
+    import json
+
+    service = server.service
+    base = f"http://127.0.0.1:{server.config.web_port}"
+    org = signed_in(base, service, ORG)
+    org.post("/leagues", {"name": "Double Club", "scenario": "triomphe:triomphe.toml", "hours": "48"})
+    lid = next(league["id"] for league in Leagues(service).leagues() if league["name"] == "Double Club")
+    for email in PLAYERS[:3]:
+        player = signed_in(base, service, email)
+        player.post(f"/leagues/{lid}/join", {"name": email.split("@")[0].upper()})
+    org.post(f"/leagues/{lid}/organise/tournament", {"name": "Double Cup", "format": "double_elimination"})
+    [tid] = [t["id"] for t in Leagues(service).league(lid)["tournaments"]]
+    for email in PLAYERS[:3]:
+        signed_in(base, service, email).post(f"/tournaments/{tid}/enter")
+    org.post(f"/tournaments/{tid}/console/start")
+    org.post(f"/tournaments/{tid}/console/publish")
+    seed = {e["number"]: e["email"] for e in Leagues(service).tournament(tid)["entries"]}
+
+    def match(slot: str) -> dict:
+        wait_until(lambda: any(p["slot"] == slot for p in Leagues(service).tournament(tid)["pairings"]), 60, 0.2,
+                   what=f"match {slot} paired")
+        return next(p for p in Leagues(service).tournament(tid)["pairings"] if p["slot"] == slot)
+
+    def won_by(slot: str, number: int) -> None:
+        p = match(slot)
+        assert seed[number] in (p["first"], p["second"]), (slot, p)
+        org.post(f"/tournaments/{tid}/console/adjudicate", {"pairing": p["id"], "why": "played at the club",
+                                                            "result": "first" if p["first"] == seed[number] else "second"})
+
+    assert match("W1.1")["result"] == "bye" and match("W1.1")["first"] == seed[1]
+    won_by("W1.2", 3)
+    won_by("W2.1", 1)
+    assert "L1.1" not in {p["slot"] for p in Leagues(service).tournament(tid)["pairings"]}  # 2 passed on, no game
+    won_by("L2.1", 2)
+    won_by("F", 2)  # the losers' bracket's winner wins the grand final: the reset
+    won_by("F2", 2)
+    wait_until(lambda: Leagues(service).tournament(tid)["status"] == "finished", 60, 0.2, what="the end")
+
+    page = Browser(base).get(f"/tournaments/{tid}")
+    assert "double elimination" in page
+    for heading in ("Winners&#39; bracket", "Losers&#39; bracket", "Grand final, the reset"):
+        assert heading in page
+    reset = page[page.index('data-match="F2"'):]
+    assert f"<strong>{seed[2].split('@')[0].upper()}</strong>" in reset[:reset.index("</li>")]
+    api = json.loads(org.get(f"/api/tournaments/{tid}"))
+    assert api["format"] == "double_elimination"
+    assert [p["match"] for p in api["pairings"]] == ["W1.1", "W1.2", "W2.1", "L2.1", "F", "F2"]
+    assert [row["number"] for row in api["standings"]] == [2, 1, 3]  # by how long each stayed in
+
+
+def test_a_result_overridden_behind_a_begun_round_keeps_its_begun_game_and_pairs_the_rest_again(server):
+    """A Swiss of four on the server's clock: round 1 ruled on the console, round 2 paired by the clock; one game
+    of round 2 begins (its first seat sends orders on the web), the other does not; the organiser then overrides a
+    round-1 result. The begun game stands; the other board's game is cancelled and its players paired again (a
+    new game); the organiser's mail says which game stood; the tournament page states the rule."""
+    service = server.service
+    base = f"http://127.0.0.1:{server.config.web_port}"
+    org = signed_in(base, service, ORG)
+    org.post("/leagues", {"name": "Swiss Club", "scenario": "triomphe:triomphe.toml", "hours": "48"})
+    lid = next(league["id"] for league in Leagues(service).leagues() if league["name"] == "Swiss Club")
+    browsers = {}
+    for email in PLAYERS[:4]:
+        browsers[email] = signed_in(base, service, email)
+        browsers[email].post(f"/leagues/{lid}/join", {"name": email.split("@")[0].upper()})
+    org.post(f"/leagues/{lid}/organise/tournament", {"name": "Swiss", "format": "swiss", "rounds": "3"})
+    [tid] = [t["id"] for t in Leagues(service).league(lid)["tournaments"]]
+    for email in PLAYERS[:4]:
+        browsers[email].post(f"/tournaments/{tid}/enter")
+    org.post(f"/tournaments/{tid}/console/start")
+    first_round = Leagues(service).tournament(tid)["pairings"]
+    for p in first_round:
+        org.post(f"/tournaments/{tid}/console/adjudicate", {"pairing": p["id"], "result": "first", "why": "played"})
+    wait_until(lambda: Leagues(service).tournament(tid)["round"] == 2, 60, 0.2, what="round 2 paired")
+    begun, waiting = [p for p in Leagues(service).tournament(tid)["pairings"] if p["round"] == 2]
+    side = service.game(begun["game_id"]).turn().seats[0]
+    owner = next(s["email"] for s in service.store.seats(begun["game_id"]) if s["side"] == side)
+    browsers[owner].post(f"/games/{begun['game_id']}/orders", {"side": side, "text": ""})
+    assert any(e["kind"] == "orders" for e in service.game(begun["game_id"]).log)  # it has begun
+    org.post(f"/tournaments/{tid}/console/override", {"pairing": first_round[0]["id"], "result": "second",
+                                                      "why": "misreported"})
+    wait_until(lambda: len([p for p in Leagues(service).tournament(tid)["pairings"] if p["round"] == 2]) == 2
+               and all(p["game_id"] != waiting["game_id"] for p in Leagues(service).tournament(tid)["pairings"]),
+               60, 0.2, what="the board not begun paired again")
+    now = [p for p in Leagues(service).tournament(tid)["pairings"] if p["round"] == 2]
+    assert now[0]["id"] == begun["id"] and not service.game(begun["game_id"]).over  # the begun game stands
+    assert {now[1]["first"], now[1]["second"]} == {waiting["first"], waiting["second"]}  # its players, again
+    assert service.game(waiting["game_id"]).over and not service.game(now[1]["game_id"]).over
+    told = [m["body"] for m in mails(service, ORG) if "a result changed" in m["subject"]]
+    assert any(f"that had begun stand: {begun['game_id']}." in body for body in told)
+    assert any("a game cancelled" in m["subject"] for m in mails(service, waiting["first"]))
+    page = org.get(f"/tournaments/{tid}")
+    assert "games that have begun stand; its games not begun are cancelled and their players paired again" in page

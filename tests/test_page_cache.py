@@ -190,3 +190,17 @@ def test_the_counter_moves_with_every_write_to_what_pages_show(site):
     assert not moved()
     other, _ = site.game()
     assert not moved() and store.game_version(other) > 0
+
+
+def test_a_moderators_map_kept_never_reaches_a_spectator(site):
+    """The map's SVG and PNG are kept by the side they are drawn for: the moderator's (side None) and an
+    onlooker's (a spectator's, captioned so) are two, whichever was asked for first."""
+    site.service.resign(site.g, "austria")  # over: spectators may look
+    mod, otto = site.client(MOD), site.client(OTTO)
+    for path in (f"/games/{site.g}/map/now.svg?side=", f"/games/{site.g}/map/now.png?side=&w=480"):
+        moderator = mod.get(path)
+        spectator = otto.get(path)
+        assert moderator.status_code == spectator.status_code == 200
+        assert spectator.data == fresh_page(site, otto, path).data
+        assert moderator.data != spectator.data
+        assert moderator.headers["ETag"] != spectator.headers["ETag"]

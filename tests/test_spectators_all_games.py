@@ -97,3 +97,24 @@ def test_a_watched_game_shows_the_neutral_view_only_then_every_view_once_over(si
             assert svg_of(pages[seat].text) == svg_of(own), (day, seat)
     views = re.findall(r"view=([\w-]+)", anon.get(f"/games/{game_id}/replay?day=0").text)
     assert set(seats) <= set(views)  # the page links each side's view
+
+
+@pytest.mark.parametrize("name", ["marengo", "triomphe"])
+def test_a_spectators_map_is_captioned_as_a_spectators(site, name):
+    """The Marengo family's maps say whose view they are: an onlooker's is neither a side's ("seen by Austria") nor
+    the moderator's ("moderator's view: every block"), while the game is played (the replay's neutral view) and once
+    it is over (the game page's map, the JSON API's); the moderator's map stays the moderator's."""
+    game_id, seats = watched_game(site, name, {}, 3)
+    anon, moderator = site.client(), site.client(MOD)
+    watched = svg_of(anon.get(f"/games/{game_id}/replay?day=0&view=neutral").text)
+    assert "spectator's view: what both sides see" in watched
+    assert "moderator's view" not in watched and "seen by" not in watched
+    assert "moderator's view: every block" in moderator.get(f"/games/{game_id}/map/now.svg").text
+    site.service.resign(game_id, seats[0])
+    for url in (f"/games/{game_id}/map/now.svg", f"/api/games/{game_id}/map/now.svg"):
+        shown = svg_of(anon.get(url).text)
+        assert "spectator's view: every block" in shown and "moderator's view" not in shown, url
+    assert "moderator's view: every block" in moderator.get(f"/games/{game_id}/map/now.svg").text
+    french = svg_of(site.client().get(f"/games/{game_id}/replay?day=0&view=neutral",
+                                      headers={"Accept-Language": "fr"}).text)
+    assert "vue des spectateurs" in french

@@ -142,7 +142,8 @@ def status_text(status: str) -> Text:
 
 
 MISS = {"warn": N_("warn"), "alert": N_("alert the moderator"), "forfeit": N_("forfeit")}
-FORMATS = {"swiss": N_("Swiss"), "round_robin": N_("round robin"), "knockout": N_("knockout")}
+FORMATS = {"swiss": N_("Swiss"), "round_robin": N_("round robin"), "knockout": N_("knockout"),
+           "double_elimination": N_("double elimination")}
 HOW = {"played": N_("played"), "forfeit": N_("forfeit"), "adjudicated": N_("adjudicated"),
        "resigned": N_("resigned"), "agreed": N_("draw by agreement"), "bye": N_("bye"),
        "overridden": N_("overridden by the organiser"), "annulled": N_("annulled")}

@@ -64,24 +64,35 @@ def moderate(service: Service, game_id: int, who: str, action: str, why: str, **
 
 
 def pause(service: Service, game_id, who, why):
+    """Stop the game's clock, keeping what it had left (the resume gives it back)."""
+    if service.info(game_id)["status"] == "running":
+        due = service.deadline(game_id)
+        left = int((due - service.now()).total_seconds()) if due is not None else None
+        service.store.execute("INSERT INTO paused_extensions (game_id, hours, left_seconds, until) VALUES (?, 0, ?, NULL)"
+                              " ON CONFLICT (game_id) DO UPDATE SET hours = 0, left_seconds = excluded.left_seconds,"
+                              " until = NULL", (game_id, left if left is not None and left > 0 else None))
     service.store.update_game(game_id, status="paused")
     return say("the game is paused.")
 
 
 def resume(service: Service, game_id, who, why):
+    """Start the clock again with the time it had left when paused (a full day's time if it had none left, or
+    no deadline), plus the extensions granted during the pause; a deadline the moderator set during the pause,
+    if it is still to come, stands."""
+    kept = service.store.query_one("SELECT hours, left_seconds, until FROM paused_extensions WHERE game_id = ?",
+                                   (game_id,))
     service.store.update_game(game_id, status="running")
-    service.set_next_deadline(game_id)
-    extra = paused_extension(service, game_id)
-    if extra:  # an extension granted during the pause is not lost to the new deadline
-        service.set_deadline(game_id, service.deadline(game_id) + timedelta(hours=extra))
-        service.store.execute("DELETE FROM paused_extensions WHERE game_id = ?", (game_id,))
+    until = deadlines.parse_iso(kept["until"]) if kept and kept["until"] else None
+    if until is not None and until > service.now():
+        service.set_deadline(game_id, until)
+    elif kept and kept["left_seconds"]:
+        service.set_deadline(game_id, service.now() + timedelta(seconds=kept["left_seconds"], hours=kept["hours"]))
+    else:
+        service.set_next_deadline(game_id)
+        if kept and kept["hours"]:  # an extension granted during the pause is not lost to the new deadline
+            service.set_deadline(game_id, service.deadline(game_id) + timedelta(hours=kept["hours"]))
+    service.store.execute("DELETE FROM paused_extensions WHERE game_id = ?", (game_id,))
     return say("the game is running again, with a new deadline.")
-
-
-def paused_extension(service: Service, game_id: int) -> int:
-    """The hours of extension granted while the game is paused (added to the deadline it resumes with)."""
-    row = service.store.query_one("SELECT hours FROM paused_extensions WHERE game_id = ?", (game_id,))
-    return row["hours"] if row else 0
 
 
 def deadline(service: Service, game_id, who, why, when: str, zone: str = "UTC"):
@@ -97,6 +108,10 @@ def deadline(service: Service, game_id, who, why, when: str, zone: str = "UTC"):
         raise ServiceError('%(when)s has passed: to play the day now, use "resolve now"',
                            when=deadlines.LocalTime(moment, zone))
     service.set_deadline(game_id, moment)
+    if service.info(game_id)["status"] == "paused":  # the moment stands when the game is resumed before it
+        service.store.execute("INSERT INTO paused_extensions (game_id, hours, until) VALUES (?, 0, ?) ON CONFLICT"
+                              " (game_id) DO UPDATE SET hours = 0, until = excluded.until",
+                              (game_id, deadlines.iso(moment)))
     return say("the deadline is now %(when)s (%(iso)s).", when=deadlines.LocalTime(moment, zone),
                iso=deadlines.iso(moment))
 
@@ -116,9 +131,14 @@ def extend(service: Service, game_id, who, why, hours: int):
                            hours_max=EXTEND_HOURS, days=EXTEND_HOURS // 24, hours=hours)
     later = now + timedelta(hours=hours)
     service.set_deadline(game_id, later)
-    if service.info(game_id)["status"] == "paused":  # kept for the resume, which sets a new deadline
-        service.store.execute("INSERT INTO paused_extensions (game_id, hours) VALUES (?, ?) ON CONFLICT (game_id)"
-                              " DO UPDATE SET hours = hours + excluded.hours", (game_id, hours))
+    if service.info(game_id)["status"] == "paused":  # kept for the resume, which gives the time left and this
+        kept = service.store.query_one("SELECT until FROM paused_extensions WHERE game_id = ?", (game_id,))
+        if kept and kept["until"]:  # a deadline set by hand during the pause: it moves
+            until = deadlines.iso(deadlines.parse_iso(kept["until"]) + timedelta(hours=hours))
+            service.store.execute("UPDATE paused_extensions SET until = ? WHERE game_id = ?", (until, game_id))
+        else:
+            service.store.execute("INSERT INTO paused_extensions (game_id, hours) VALUES (?, ?) ON CONFLICT"
+                                  " (game_id) DO UPDATE SET hours = hours + excluded.hours", (game_id, hours))
     return say_plural("the deadline is %(num)d hour later.", "the deadline is %(num)d hours later.", hours)
 
 

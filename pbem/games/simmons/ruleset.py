@@ -100,8 +100,10 @@ class FamilyRuleset:
 
     def view(self, scenario, state, seat):
         if seat == SPECTATOR and not state.over:
-            return self.public_view(scenario, state)
-        return self.game_view(scenario, state, None if seat == SPECTATOR else seat)
+            return dict(self.public_view(scenario, state), spectator=True)
+        if seat == SPECTATOR:  # the game over: everything, as the moderator sees it, but the onlookers' (its caption)
+            return dict(self.game_view(scenario, state, None), spectator=True)
+        return self.game_view(scenario, state, seat)
 
     def public_view(self, scenario, state) -> dict:
         """What both sides see of a game being played (its onlookers' view): each side's blocks

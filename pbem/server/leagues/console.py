@@ -213,8 +213,9 @@ class Console:
 
     def override(self, tid: int, who: str, why: str, pairing_id: int, result: str) -> None:
         """The organiser overrides a finished result ("first", "second", "draw" or "annul"): the
-        standings, the pairings still to come and the ratings follow; the game's log stays as it
-        was played; the players are mailed the ruling and its reason."""
+        standings, the pairings still to come and the ratings follow (a round paired on the old result:
+        ``Results.repair``); the game's log stays as it was played; the players are mailed the ruling and
+        its reason."""
         t, p = self.ruled_pairing(tid, who, why, pairing_id)
         if p["result"] is None:
             raise ServiceError("that game is not over: adjudicate it instead")
@@ -231,6 +232,10 @@ class Console:
         from . import ratings
 
         ratings.recompute(self.service)
+        if p["round"] < t["round"] and (stored, how) != (p["result"], p["how"]):  # a later round paired on the old one
+            if not self.repair(t, [p]):
+                self.tell_changed(t, [p])
+            self.sync(tid)
 
     def tell_override(self, t: dict, p: dict, result: str, why: str) -> None:
         for email in (p["first"], p["second"], p.get("third")):
@@ -274,9 +279,9 @@ WITHDRAWAL_RULES = ("forfeit", "annul")
 
 
 def withdrawal_rule(t: dict) -> str:
-    """What a withdrawal does to the entrant's unplayed games: the tournament's rule; a knockout forfeits (an
-    annulled game sends nobody on)."""
-    return "forfeit" if t["format"] == "knockout" else t["rules"].get("withdrawal") or "forfeit"
+    """What a withdrawal does to the entrant's unplayed games: the tournament's rule; a knockout or a double
+    elimination forfeits (an annulled game sends nobody on)."""
+    return "forfeit" if t["format"] in ("knockout", "double_elimination") else t["rules"].get("withdrawal") or "forfeit"
 
 
 def against(p: dict, email: str) -> str:

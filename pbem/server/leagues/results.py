@@ -54,13 +54,15 @@ class Results:
             ratings.recompute(self.service)
         if earlier and not self.repair(t, earlier):
             self.tell_changed(t, earlier)
+        changes += self.pair_rest(tid)
         t = self.tournament(tid)
-        if t["status"] == "finished" and any(p["result"] is None for p in t["pairings"]):
+        if t["status"] == "finished" and (any(p["result"] is None for p in t["pairings"]) or self.waiting_to_pair(t)):
             self.store.execute("UPDATE league_tournaments SET status = 'running' WHERE id = ?", (tid,))
             t = self.tournament(tid)
-        if t["status"] == "running" and t["pairings"] and all(p["result"] for p in t["pairings"]):
-            over = t["round"] >= t["rounds"] or (t["format"] == "knockout"
-                                                 and len(self.knockout_winners(t, t["round"])) < 2)
+        if t["status"] == "running" and t["pairings"] and all(p["result"] for p in t["pairings"]) \
+                and not self.waiting_to_pair(t):
+            over = self.finished_by_bracket(t) if t["format"] == "double_elimination" else (
+                t["round"] >= t["rounds"] or self.finished_by_bracket(t))  # a bracket ends when it is decided
             if over:
                 self.store.execute("UPDATE league_tournaments SET status = 'finished' WHERE id = ?", (tid,))
                 self.store.audit("scheduler", "tournament_finish", detail={"tournament": tid})
@@ -71,34 +73,128 @@ class Results:
         return changes
 
     def repair(self, t: dict, changed: list[dict]) -> bool:
-        """A result of the round before the last changed: when no game of the last round has begun
-        (no orders, no day resolved), that round is withdrawn -- its games ended and kept aside
-        (``league_cancelled``, never rated), its players told -- and paired again once the round
-        before is complete. Returns whether it was."""
+        """A result of the round before the last changed (a rewind, an amendment, an override): the last round was
+        paired on the old one. Its games that have begun stand; its boards not begun are withdrawn -- their games
+        ended and kept aside (``league_cancelled``, never rated), their players told -- and paired again by the
+        tournament's pairing: when no game had begun, the whole round, once the round before is over; else only
+        the players of the boards withdrawn, among themselves, as soon as the round before is over (``pair_rest``).
+        A round robin's pairings do not follow results, so a round of it with a game begun stands. Returns whether
+        boards were withdrawn (else the organisers are told the rounds stand)."""
         last = [p for p in self.tournament(t["id"])["pairings"] if p["round"] == t["round"]]
-        if any(p["round"] != t["round"] - 1 for p in changed) or any(p["result"] not in (None, "bye") and not p["why"] ==
-                                                                     "withdrawn" for p in last if p["game_id"]):
+        if any(p["round"] != t["round"] - 1 for p in changed):
             return False
-        for p in last:
-            if p["game_id"] and self.store.query_one(
-                    "SELECT 1 AS yes FROM log WHERE game_id = ? AND json_extract(entry, '$.kind') IN"
-                    " ('orders', 'resolved', 'answer')", (p["game_id"],)):
-                return False
+        begun = [p for p in last if p["game_id"] and self.begun(p)]
+        if begun and t["format"] == "round_robin":
+            return False
+        withdrawn = last if not begun else [p for p in last if p["game_id"] and p not in begun
+                                             and self.moved_by(t, p, changed)]  # byes, walkovers stand with the games
+        if not withdrawn:
+            return False
         why = f"round {t['round'] - 1} changed after round {t['round']} was paired"
         with self.service.lock, self.store.transaction():
-            for p in last:
+            for p in withdrawn:
                 if p["game_id"]:
                     self.end_game(p["game_id"], None, f"Cancelled: {why}; the round is paired again", "scheduler")
                     self.tell_cancelled(t, p)
                 self.store.execute("INSERT INTO league_cancelled (tournament_id, round, board, first, second, third,"
-                                   " game_id, why, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                                   " game_id, why, at, repaired) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                                    (t["id"], p["round"], p["board"], p["first"], p["second"], p.get("third"),
-                                    p["game_id"], why, self.store.now()))
+                                    p["game_id"], why, self.store.now(), None if begun else 1))
                 self.store.execute("DELETE FROM league_pairings WHERE id = ?", (p["id"],))
-            self.store.execute("UPDATE league_tournaments SET round = ? WHERE id = ?", (t["round"] - 1, t["id"]))
+            if not begun:
+                self.store.execute("UPDATE league_tournaments SET round = ? WHERE id = ?", (t["round"] - 1, t["id"]))
             self.store.audit("scheduler", "tournament_repair", why=why,
-                             detail={"tournament": t["id"], "games": [p["game_id"] for p in last if p["game_id"]]})
+                             detail={"tournament": t["id"], "games": [p["game_id"] for p in withdrawn if p["game_id"]],
+                                     "stand": [p["game_id"] for p in begun if p["game_id"]]})
+        if begun:
+            self.tell_changed(t, changed, stand=begun)
         return True
+
+    def begun(self, p: dict) -> bool:
+        """Whether a pairing's game has begun: it is over, or orders came or a day was resolved."""
+        if p["result"] is not None:
+            return True
+        return self.store.query_one("SELECT 1 AS yes FROM log WHERE game_id = ? AND json_extract(entry, '$.kind') IN"
+                                    " ('orders', 'resolved', 'answer')", (p["game_id"],)) is not None
+
+    @staticmethod
+    def moved_by(t: dict, p: dict, changed: list[dict]) -> bool:
+        """Whether a board of the last round may be paired otherwise after ``changed``: any board of a Swiss (the
+        score groups move); a knockout's or a double elimination's only if one of its players played a changed
+        game (a bracket's other places do not move)."""
+        if t["format"] not in ("knockout", "double_elimination"):
+            return True
+        players = {e.lower() for c in changed for e in (c["first"], c["second"], c.get("third")) if e}
+        return bool(players & {e.lower() for e in (p["first"], p["second"], p.get("third")) if e})
+
+    def waiting_to_pair(self, t: dict) -> list[int]:
+        """The entrants of the boards of the current round withdrawn behind begun games (``repair``) while their
+        players are not yet paired again (they are once the round before is over), but for those withdrawn
+        from the tournament or paired since. A knockout's or a double elimination's are paired by their places
+        in the bracket, whoever they are: then the list holds the players of the withdrawn boards."""
+        rows = self.store.query("SELECT first, second, third FROM league_cancelled WHERE tournament_id = ? AND round = ?"
+                                " AND repaired IS NULL", (t["id"], t["round"]))
+        emails = {e.lower() for r in rows for e in (r["first"], r["second"], r["third"]) if e}
+        paired = {e.lower() for p in t["pairings"] if p["round"] == t["round"]
+                  for e in (p["first"], p["second"], p.get("third")) if e}
+        gone = {e["email"].lower() for e in t["entries"] if e["withdrawn"]}
+        return sorted(t["numbers"][e] for e in emails - paired - gone if e in t["numbers"]) if rows else []
+
+    def pair_rest(self, tid: int) -> list[str]:
+        """Pair the players waiting in the current round (``waiting_to_pair``) among themselves, by the
+        tournament's pairing of that round, once the round before is over. Returns what was done."""
+        with self.service.lock, self.store.transaction():
+            t = self.tournament(tid)
+            waiting = self.waiting_to_pair(t)
+            if not waiting or any(p["result"] is None for p in t["pairings"] if p["round"] < t["round"]):
+                return []
+            boards = self.rest_boards(t, waiting)
+            self.create_boards(t, t["round"], boards, first_board=max(
+                [p["board"] for p in t["pairings"] if p["round"] == t["round"]], default=0) + 1)
+            self.store.execute("UPDATE league_cancelled SET repaired = 1 WHERE tournament_id = ? AND round = ?",
+                               (tid, t["round"]))
+            self.store.audit("scheduler", "tournament_repair_paired",
+                             detail={"tournament": tid, "round": t["round"], "players": waiting})
+        return [f"round {t['round']}: {len(boards)} board(s) paired again"]
+
+    def rest_boards(self, t: dict, waiting: list[int]) -> list[tuple]:
+        """The boards of the waiting players of the current round, by the tournament's pairing, as if the round
+        were paired for them alone (a knockout's and a double elimination's by their place in the bracket)."""
+        from . import pairing
+
+        number = t["round"]
+        before = {**t, "pairings": [p for p in t["pairings"] if p["round"] < number]}
+        history = self.histories(before)
+        rest = set(waiting)
+        if t["format"] == "double_elimination":
+            busy = {n for p in t["pairings"] if p["round"] == number
+                    for n in (t["numbers"][p["first"].lower()], t["numbers"].get((p["second"] or "").lower()))}
+            played = {p["slot"] for p in t["pairings"] if p.get("slot")}
+            return [((a, b), slot) for slot, a, b in self.bracket(t).ready(played) if not busy & {a, b}]
+        if t["format"] == "knockout":
+            busy = {t["numbers"][e.lower()] for p in t["pairings"] if p["round"] == number
+                    for e in (p["first"], p["second"]) if e}
+            boards = pairing.knockout_next(self.knockout_winners(t, number - 1), history)
+            return [(board, None) for board in boards if not busy & set(board)]
+        if len(self.seats_of_rules(t["rules"])) == 3:
+            return [(group, None) for group in pairing.groups_of_three([history[n] for n in waiting], number)]
+        try:
+            boards = pairing.swiss(list(history.values()), number, t["rounds"],
+                                   absent=tuple(n for n in history if n not in rest))
+        except pairing.PairingFailed:  # no pairing of them alone: as they were paired before
+            boards = self.boards_cancelled(t, rest)
+        return [(board, None) for board in boards]
+
+    def boards_cancelled(self, t: dict, rest: set[int]) -> list[tuple]:
+        rows = self.store.query("SELECT first, second FROM league_cancelled WHERE tournament_id = ? AND round = ?"
+                                " ORDER BY id DESC", (t["id"], t["round"]))
+        out, seen = [], set()
+        for r in rows:
+            a, b = t["numbers"][r["first"].lower()], t["numbers"].get((r["second"] or "").lower())
+            if a in rest and b in rest and not {a, b} & seen:
+                out.append((a, b))
+                seen |= {a, b}
+        return out
 
     def tell_cancelled(self, t: dict, p: dict) -> None:
         for email in (p["first"], p["second"], p.get("third")):
@@ -113,10 +209,29 @@ class Results:
                              tournament=t["name"], game=p["game_id"], round=t["round"]),
                   kind="tournament", game_id=p["game_id"], dedupe_key=f"cancelled:{p['game_id']}:{email.lower()}")
 
-    def tell_changed(self, t: dict, pairings: list[dict]) -> None:
+    def tell_changed(self, t: dict, pairings: list[dict], stand: list[dict] | None = None) -> None:
         """A result of a round already followed by another changed (a rewind, an amendment): the later
-        rounds were paired on the old result, so the organisers are told (audited): they decide."""
+        rounds were paired on the old result, so the organisers are told (audited): they decide. ``stand``: the
+        games of the last round that had begun and stand (its other boards were paired again)."""
         games = ", ".join(str(p["game_id"]) for p in pairings)
+        if stand is not None:
+            self.store.audit("scheduler", "tournament_result_changed",
+                             detail={"tournament": t["id"], "games": [p["game_id"] for p in pairings],
+                                     "stand": [p["game_id"] for p in stand]})
+            for email in [r["email"] for r in self.store.query("SELECT email FROM league_organisers WHERE league_id = ?",
+                                                               (t["league_id"],))]:
+                tr = i18n.translator(self.store.language_of(email))
+                queue(self.store, email, "[pbem] " + tr.gettext("%(tournament)s: a result changed",
+                                                                tournament=t["name"]),
+                      tr.gettext("The result of game %(games)s of %(tournament)s changed after round %(round)s was "
+                                 "paired (a moderator's rewind or amendment, or an override). The games of round "
+                                 "%(round)s that had begun stand: %(stand)s. Its boards not begun were cancelled; "
+                                 "their players are paired again among themselves once round %(before)s is over. "
+                                 "The standings and ratings follow the new result.", games=games, tournament=t["name"],
+                                 round=t["round"], before=t["round"] - 1,
+                                 stand=", ".join(str(p["game_id"]) for p in stand if p["game_id"]) or "-"),
+                      kind="tournament")
+            return
         self.store.audit("scheduler", "tournament_result_changed",
                          detail={"tournament": t["id"], "games": [p["game_id"] for p in pairings]})
         for email in [r["email"] for r in self.store.query("SELECT email FROM league_organisers WHERE league_id = ?",

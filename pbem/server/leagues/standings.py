@@ -43,6 +43,8 @@ class Row:
     buchholz: float = 0.0
     sonneborn_berger: float = 0.0
     bids: int = 0  # points paid in side bidding: the last tie-break, fewer first
+    losses: int = 0
+    out: int | None = None  # a double elimination: the round of his second loss, which put him out
     rank: int = 0
     cells: dict[int, dict] = field(default_factory=dict)  # round -> crosstable cell
 
@@ -63,11 +65,13 @@ def outcome(result: Result, number: int) -> str | None:
 
 
 def standings(numbers: list[int], results: list[Result], tie_breaks=("buchholz", "sonneborn_berger"),
-              bids: dict[int, int] | None = None) -> list[Row]:
+              bids: dict[int, int] | None = None, eliminated: bool = False) -> list[Row]:
     """Every entrant's row, best first, with its rank (equal rows share it) and crosstable cells.
-    ``bids``: the points each paid in side bidding, the last tie-break (fewer first)."""
+    ``bids``: the points each paid in side bidding, the last tie-break (fewer first). ``eliminated``: a double
+    elimination, ranked by how long each stayed in (those still in first, then the later a player's second loss
+    the better), then by points and the tie-breaks."""
     rows = {n: Row(n, bids=(bids or {}).get(n, 0)) for n in numbers}
-    for r in results:
+    for r in sorted(results, key=lambda r: r.round):
         for me, others, seat in ((r.first, [r.second, r.third], "first"), (r.second, [r.first], "second"),
                                  (r.third, [r.first], "third")):
             if me is None or me not in rows:
@@ -79,6 +83,9 @@ def standings(numbers: list[int], results: list[Result], tie_breaks=("buchholz",
             if result is not None:
                 rows[me].points += POINTS[result]
                 rows[me].wins += result == "win"
+                rows[me].losses += result == "loss"
+                if rows[me].losses == 2 and rows[me].out is None:
+                    rows[me].out = r.round
     for row in rows.values():
         for cell in row.cells.values():
             for other in cell["opponents"]:
@@ -89,7 +96,8 @@ def standings(numbers: list[int], results: list[Result], tie_breaks=("buchholz",
                 row.sonneborn_berger += {"win": score, "draw": score / 2}.get(cell["outcome"], 0.0)
 
     def key(row: Row):
-        return (-row.points, *(-getattr(row, name) for name in tie_breaks), row.bids)
+        stayed = (row.out is not None, -(row.out or 0)) if eliminated else ()
+        return (*stayed, -row.points, *(-getattr(row, name) for name in tie_breaks), row.bids)
 
     ordered = sorted(rows.values(), key=lambda row: (key(row), row.number))
     for i, row in enumerate(ordered):
@@ -99,7 +107,7 @@ def standings(numbers: list[int], results: list[Result], tie_breaks=("buchholz",
 
 def tie_breaks_for(format: str) -> tuple[str, ...]:
     return {"swiss": ("buchholz", "sonneborn_berger"), "round_robin": ("sonneborn_berger", "wins"),
-            "knockout": ("wins", "sonneborn_berger")}[format]
+            "knockout": ("wins", "sonneborn_berger"), "double_elimination": ("wins", "sonneborn_berger")}[format]
 
 
 def cell_text(cell: dict | None, numbers: dict[int, int] | None = None) -> str:

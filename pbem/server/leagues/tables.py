@@ -244,3 +244,44 @@ def _paused_extensions(db: Database) -> None:
     """The hours a moderator extended a paused game's deadline by: the resume's new deadline keeps them."""
     db.execute("CREATE TABLE paused_extensions (game_id INTEGER PRIMARY KEY REFERENCES games(id),"
                " hours INTEGER NOT NULL)")
+
+
+@migrations(name="league_014_paused_time_left")
+def _paused_time_left(db: Database) -> None:
+    """What a paused game's clock had left when it was paused (seconds; none without a deadline), and a
+    deadline the moderator set by hand during the pause: the resume gives that time, not a full day."""
+    db.executescript(
+        """
+        ALTER TABLE paused_extensions ADD COLUMN left_seconds INTEGER;
+        ALTER TABLE paused_extensions ADD COLUMN until TEXT;
+        """
+    )
+
+
+@migrations(name="league_015_double_elimination")
+def _double_elimination(db: Database) -> None:
+    """Double elimination: a tournament format more (the CHECK of ``format`` widened in place, as SQLite's
+    documentation allows for a constraint every stored row still meets: "Making Other Kinds Of Table Schema
+    Changes", https://www.sqlite.org/lang_altertable.html), and on each pairing its match of the bracket (``W1.2``:
+    the winners' bracket's round 1, match 2; ``L3.1``; ``F``, ``F2``: the grand final and its reset). And whether a
+    board withdrawn behind begun games (a result before it changed) has had its players paired again."""
+    version = db.execute("PRAGMA schema_version").fetchone()[0]
+    db.execute("PRAGMA writable_schema = ON")
+    db.execute("UPDATE sqlite_master SET sql = replace(sql, ?, ?) WHERE type = 'table' AND name = 'league_tournaments'",
+               ["format IN ('round_robin', 'swiss', 'knockout')",
+                "format IN ('round_robin', 'swiss', 'knockout', 'double_elimination')"])
+    db.execute(f"PRAGMA schema_version = {version + 1}")
+    db.execute("PRAGMA writable_schema = OFF")
+    db.execute("ALTER TABLE league_pairings ADD COLUMN slot TEXT")
+    # a board withdrawn behind begun games, its players not yet paired again (NULL) or paired (1)
+    db.execute("ALTER TABLE league_cancelled ADD COLUMN repaired INTEGER")
+
+
+@migrations(name="league_016_rating_games")
+def _rating_games(db: Database) -> None:
+    """The rated history, game by game in the order rated (``ratings.recompute``): each finished game's
+    fingerprint (what its rating depends on), what it was rated as (JSON: game name, sides, ranks; null when not
+    rated) and its seats' ratings after it (JSON {email: [mu, sigma, games]}), so that a change rates again only
+    from the first game that changed."""
+    db.execute("CREATE TABLE league_rating_games (position INTEGER PRIMARY KEY, game_id INTEGER NOT NULL,"
+               " fingerprint TEXT NOT NULL, rated TEXT, after TEXT)")

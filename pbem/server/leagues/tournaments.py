@@ -22,20 +22,22 @@ from pbem.server.i18n import Said
 from pbem.server.mail.outbox import queue
 from pbem.server.service import ServiceError
 
-from . import pairing, standings
+from . import elimination, pairing, standings
 from .bidding import Bidding
+from .brackets import Brackets
 from .console import Console, against, withdrawal_rule
 from .records import meets, reliability
 from .results import Results
 
-FORMATS = ("round_robin", "swiss", "knockout")
+FORMATS = ("round_robin", "swiss", "knockout", "double_elimination")
+ELIMINATIONS = ("knockout", "double_elimination")  # a player goes on or out: no annulled game, no knockout of three
 KNOCKOUT_OF_THREE = (
     "a knockout of three-seat games is not offered: when the two players of the second side win, both win, so "
     "one game cannot send one player on; play a round robin in groups of three (then, for a next stage, a new "
     "tournament of each group's best), or a Swiss of groups of three")
 
 
-class Tournaments(Bidding, Console, Results):
+class Tournaments(Bidding, Brackets, Console, Results):
 
     # -- creating and entering ------------------------------------------------------
 
@@ -54,7 +56,7 @@ class Tournaments(Bidding, Console, Results):
         if season_id is not None and season_id not in {s["id"] for s in league["seasons"]}:
             raise ServiceError("the league has no season %(number)s", number=season_id)
         merged = check_rules({**league["rules"], **(rules or {})})
-        if len(self.seats_of_rules(merged)) == 3 and format == "knockout":  # two or three seats, or refuse now
+        if len(self.seats_of_rules(merged)) == 3 and format in ELIMINATIONS:  # two or three seats, or refuse now
             raise ServiceError(KNOCKOUT_OF_THREE)
         with self.store.transaction():
             tid = self.store.execute(
@@ -132,7 +134,8 @@ class Tournaments(Bidding, Console, Results):
         order = sorted(t["entries"], key=lambda e: (-rated.get(e["email"].lower(), 0.0), e["number"]))
         rounds = t["rounds"] or {"round_robin": pairing.round_robin_rounds(count),
                                  "swiss": pairing.swiss_rounds(count),
-                                 "knockout": pairing.knockout_rounds(count)}[t["format"]]
+                                 "knockout": pairing.knockout_rounds(count),
+                                 "double_elimination": elimination.most_rounds(count)}[t["format"]]
         three = len(self.seats_of_rules(t["rules"])) == 3
         if t["format"] == "round_robin" and three:
             try:
@@ -166,15 +169,16 @@ class Tournaments(Bidding, Console, Results):
             self.organiser_only(t["league_id"], who)
         if t["status"] != "running":
             raise ServiceError("%(name)s is %(status)s", name=t['name'], status=i18n.status_text(t['status']))
-        if any(p["result"] is None for p in t["pairings"]):
+        if any(p["result"] is None for p in t["pairings"]) or self.waiting_to_pair(t):
             raise ServiceError("round %(round)s is not over", round=t['round'])
         number = t["round"] + 1
-        if number > t["rounds"]:
+        if number > t["rounds"] and t["format"] == "double_elimination" and not self.bracket(t).over():
+            self.store.execute("UPDATE league_tournaments SET rounds = ? WHERE id = ?", (number, tid))
+        elif number > t["rounds"]:  # (a double elimination's rounds are its most: one that stood may ask one more)
             raise ServiceError("%(name)s has %(rounds)s rounds", name=t['name'], rounds=t['rounds'])
         active = [e for e in t["entries"] if not e["withdrawn"]]
-        withdrawn = {e["email"].lower() for e in t["entries"] if e["withdrawn"]}
-        by_number = {e["number"]: e["email"] for e in t["entries"]}
         history = self.histories(t)
+        slots: list[str | None] = []
         if t["format"] == "round_robin" and len(self.seats_of_rules(t["rules"])) == 3:
             boards = pairing.round_robin_of_three(len(t["entries"]), number)
         elif t["format"] == "round_robin":
@@ -187,6 +191,8 @@ class Tournaments(Bidding, Console, Results):
         elif t["format"] == "swiss":
             boards = pairing.swiss(list(history.values()), number, t["rounds"],
                                    absent=tuple(e["number"] for e in t["entries"] if e["withdrawn"]))
+        elif t["format"] == "double_elimination":
+            boards, slots = self.double_elimination_round(t, history)
         elif number == 1:
             boards = pairing.knockout_first(len(t["entries"]))
         else:
@@ -197,32 +203,42 @@ class Tournaments(Bidding, Console, Results):
             boards = [board for board, _, _ in bidden]
             paid = {i: (who, price) for i, (_, who, price) in enumerate(bidden, 1) if who is not None}
         with self.store.transaction():
-            for board, (first, second, *third) in enumerate(boards, 1):
-                first_email = by_number[first]
-                second_email = by_number.get(second) if second is not None else None
-                third_email = by_number[third[0]] if third and third[0] is not None else None
-                pairing_id = self.store.execute(
-                    "INSERT INTO league_pairings (tournament_id, round, board, first, second, third)"
-                    " VALUES (?, ?, ?, ?, ?, ?)", (tid, number, board, first_email, second_email, third_email)).lastrowid
-                if board in paid:
-                    self.store.execute("UPDATE league_pairings SET bid = ?, bid_by = ? WHERE id = ?",
-                                       (paid[board][1], by_number[paid[board][0]], pairing_id))
-                gone = [e for e in (first_email, second_email, third_email) if e and e.lower() in withdrawn]
-                if second_email is None and first_email.lower() in withdrawn:
-                    self.store.execute("DELETE FROM league_pairings WHERE id = ?", (pairing_id,))
-                elif second_email is None:
-                    self.store.execute("UPDATE league_pairings SET result = 'bye', how = 'bye' WHERE id = ?",
-                                       (pairing_id,))
-                    self.tell_bye(t, number, first_email)
-                elif gone:  # a withdrawn entrant is never paired again: the board is not played
-                    annul = withdrawal_rule(t) == "annul" or (first_email in gone and len(gone) > 1)
-                    self.store.execute("UPDATE league_pairings SET result = ?, how = ?, why = ? WHERE id = ?",
-                                       ("draw" if annul else against({"first": first_email}, gone[0]),
-                                        "annulled" if annul else "forfeit", "withdrawn", pairing_id))
-                else:
-                    self.create_pairing_game(t, pairing_id, number, board, first_email, second_email, third_email)
+            self.create_boards(t, number, list(zip(boards, slots or [None] * len(boards))), paid=paid)
             self.store.execute("UPDATE league_tournaments SET round = ? WHERE id = ?", (number, tid))
         return number
+
+    def create_boards(self, t: dict, number: int, boards: list[tuple], first_board: int = 1,
+                      paid: dict | None = None) -> None:
+        """Round ``number``'s boards, each (the players' numbers, its match of a double elimination's bracket or
+        None), numbered from ``first_board``: a game each, a bye, or a walkover of a withdrawn entrant."""
+        tid, paid = t["id"], paid or {}
+        withdrawn = {e["email"].lower() for e in t["entries"] if e["withdrawn"]}
+        by_number = {e["number"]: e["email"] for e in t["entries"]}
+        for board, ((first, second, *third), slot) in enumerate(boards, first_board):
+            first_email = by_number[first]
+            second_email = by_number.get(second) if second is not None else None
+            third_email = by_number[third[0]] if third and third[0] is not None else None
+            pairing_id = self.store.execute(
+                "INSERT INTO league_pairings (tournament_id, round, board, first, second, third, slot)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (tid, number, board, first_email, second_email, third_email, slot)).lastrowid
+            if board in paid:
+                self.store.execute("UPDATE league_pairings SET bid = ?, bid_by = ? WHERE id = ?",
+                                   (paid[board][1], by_number[paid[board][0]], pairing_id))
+            gone = [e for e in (first_email, second_email, third_email) if e and e.lower() in withdrawn]
+            if second_email is None and first_email.lower() in withdrawn:
+                self.store.execute("DELETE FROM league_pairings WHERE id = ?", (pairing_id,))
+            elif second_email is None:
+                self.store.execute("UPDATE league_pairings SET result = 'bye', how = 'bye' WHERE id = ?",
+                                   (pairing_id,))
+                self.tell_bye(t, number, first_email)
+            elif gone:  # a withdrawn entrant is never paired again: the board is not played
+                annul = withdrawal_rule(t) == "annul" or (first_email in gone and len(gone) > 1)
+                self.store.execute("UPDATE league_pairings SET result = ?, how = ?, why = ? WHERE id = ?",
+                                   ("draw" if annul else against({"first": first_email}, gone[0]),
+                                    "annulled" if annul else "forfeit", "withdrawn", pairing_id))
+            else:
+                self.create_pairing_game(t, pairing_id, number, board, first_email, second_email, third_email)
 
     def create_pairing_game(self, t: dict, pairing_id: int, number: int, board: int, first: str, second: str,
                             third: str | None = None) -> int:
@@ -315,20 +331,6 @@ class Tournaments(Bidding, Console, Results):
                                  numbers[p["third"].lower()] if p.get("third") else None)
                 for p in t["pairings"]]
 
-    def knockout_winners(self, t: dict, round_no: int) -> list[int]:
-        """The winners of a knockout round, in board order (a draw: the better seed goes on)."""
-        out = []
-        for r in self.results(t):
-            if r.round != round_no:
-                continue
-            if r.result in ("first", "bye"):
-                out.append(r.first)
-            elif r.result == "second":
-                out.append(r.second)
-            else:
-                out.append(min(r.first, r.second))
-        return out
-
     def table(self, tid: int) -> dict:
         """Standings and crosstable: rows best first, with each entrant's address and rating."""
         from . import ratings
@@ -340,7 +342,8 @@ class Tournaments(Bidding, Console, Results):
         for p in t["pairings"]:
             if p.get("bid_by"):
                 paid[by_email[p["bid_by"].lower()]] = paid.get(by_email[p["bid_by"].lower()], 0) + p["bid"]
-        rows = standings.standings(numbers, self.results(t), standings.tie_breaks_for(t["format"]), bids=paid)
+        rows = standings.standings(numbers, self.results(t), standings.tie_breaks_for(t["format"]), bids=paid,
+                                   eliminated=t["format"] == "double_elimination")
         emails = {e["number"]: e["email"] for e in t["entries"]}
         names = {m["email"].lower(): m["name"] for m in self.store.query(
             "SELECT email, name FROM league_members WHERE league_id = ?", (t["league_id"],))}

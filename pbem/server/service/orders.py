@@ -143,8 +143,8 @@ class Orders(ServiceBase):
                 entry["parsed"] = parsed
             with self.store.transaction():
                 self.store.append_log(game_id, entry)
-                if orders.final and side in game.turn().seats:
-                    self.store.mark_final(game_id, side, game.day)
+                if side in game.turn().seats:  # the last orders count: amended without FINAL, they are not final
+                    self.store.mark_final(game_id, side, game.day if orders.final else None)
             game.log.append(entry)
             return result
 

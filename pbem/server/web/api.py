@@ -25,14 +25,14 @@ from __future__ import annotations
 from flask import Blueprint, Response, abort, current_app, g, jsonify, request
 from flask_babel import gettext as _
 
-from pbem.core.ruleset import (options_in, options_of, scenario_title_in, seat_title_in, title_in, title_said,
+from pbem.core.ruleset import (SPECTATOR, options_in, options_of, scenario_title_in, seat_title_in, title_in, title_said,
                                words_of)
 from pbem.games import rulesets as installed
 from pbem.server import i18n, deadlines
 from pbem.server.service import ServiceError
 from pbem.server.web.around import AROUND_SETTINGS
 from pbem.server.web.games import FORM_SETTINGS, map_day, my_games, report_for, settings_from_form
-from pbem.server.web.security import csrf_token, login_required, my_sides, service, side_for
+from pbem.server.web.security import csrf_token, login_required, my_sides, service, side_for, spectator
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -222,6 +222,8 @@ def report(game_id: int, day: int):
 @bp.route("/games/<int:game_id>/map/<day>.svg")
 def map_svg(game_id: int, day: str):
     side = side_for(g.user, game_id, request.args.get("side"))
+    if side is None and spectator(g.user, game_id):  # an onlooker of a finished game: the spectator's map
+        side = SPECTATOR
     svg = service().map_svg(game_id, map_day(game_id, day), side, i18n.web_lang())
     return Response(svg, mimetype="image/svg+xml", headers={
         "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; img-src data:",

@@ -22,8 +22,8 @@ from flask_babel import ngettext
 from werkzeug.datastructures import MultiDict
 
 from pbem.core.orders import HEADER_ALIASES, leading_word
-from pbem.core.ruleset import (options_in, options_of, scenario_title_in, seat_title_in, standing_example_of,
-                               standing_words_of, title_in, title_said, words_of)
+from pbem.core.ruleset import (SPECTATOR, options_in, options_of, scenario_title_in, seat_title_in,
+                               standing_example_of, standing_words_of, title_in, title_said, words_of)
 from pbem.games import DEFAULT, UnknownGame, rulesets, ruleset
 from pbem.server import deadlines, i18n
 from pbem.server.i18n import N_
@@ -788,9 +788,19 @@ def _kept(cache: OrderedDict, key, make, size: int):
     return value
 
 
+def map_side(game_id: int, side: str | None) -> str | None:
+    """The side a map is drawn for: a seat's, None for the moderator's, SPECTATOR for an onlooker's (captioned as
+    a spectator's). Every cache of a map is keyed by this, so that one reader's map never reaches another."""
+    if side is None and spectator(g.user, game_id):
+        return SPECTATOR
+    return side
+
+
 def map_svg_text(game_id: int, day: int | None, side: str | None) -> str:
-    """The SVG of a day's map (None: now) as ``side`` sees it, kept while the game is unchanged."""
+    """The SVG of a day's map (None: now) as ``side`` sees it, kept while the game is unchanged; side None
+    is the moderator's map, or an onlooker's (SPECTATOR: captioned as a spectator's, not as the moderator's)."""
     lang = i18n.web_lang()
+    side = map_side(game_id, side)
     key = (game_id, day, side, pagecache.version(game_id), lang)
     return _kept(kept("svg"), key, lambda: service().map_svg(game_id, day, side, lang), 64)
 
@@ -818,7 +828,7 @@ def image_response(data: bytes, mimetype: str, day: int | None, tag: str = "", p
 
 @bp.route("/games/<int:game_id>/map/<day>.svg")
 def map_svg(game_id: int, day: str):
-    side = side_for(g.user, game_id, request.args.get("side"))
+    side = map_side(game_id, side_for(g.user, game_id, request.args.get("side")))
     number = map_day(game_id, day)
     key = (game_id, pagecache.version(game_id), number, side, i18n.web_lang())
     data, tag, packed = pagecache.kept("svg", key, lambda: as_sent(
@@ -895,7 +905,7 @@ def map_png(game_id: int, day: str):
     """A day's map as PNG, ``?w=`` one of PNG_WIDTHS (default: the mailed 1400). The mailed width is
     drawn once per content (pbem.server.mapcache, shared with the report mails, one drawing however
     many ask at once); every image carries an ETag, so a browser that has it gets a 304."""
-    side = side_for(g.user, game_id, request.args.get("side"))
+    side = map_side(game_id, side_for(g.user, game_id, request.args.get("side")))
     number = map_day(game_id, day)
     width = request.args.get("w", type=int) or PNG_WIDTHS[-1]
     if width not in PNG_WIDTHS:

@@ -194,7 +194,27 @@ def tournament(tid: int):
                            entered=any(e["email"].lower() == (who() or "").lower() for e in t["entries"]),
                            member=leagues().is_member(t["league_id"], who()), organiser=organiser(t["league_id"]),
                            names={row.number: row.name for row in table["rows"]}, shown=member_names(t),
-                           game=game_named(t["rules"]), clock=deadlines.settings_with_defaults(t["rules"]["settings"]))
+                           game=game_named(t["rules"]), clock=deadlines.settings_with_defaults(t["rules"]["settings"]),
+                           brackets=double_bracket(t))
+
+
+def double_bracket(t: dict) -> list[tuple[str, str, list[tuple[str, list[dict]]]]]:
+    """A double elimination's pairings as its page draws them: the winners' bracket, the losers' bracket and the
+    grand final, each by its rounds: [(part, heading, [(stage, pairings)])]."""
+    if t["format"] != "double_elimination":
+        return []
+    stages: dict[str, list[dict]] = {}
+    for p in t["pairings"]:
+        if p.get("slot"):
+            stages.setdefault(p["slot"].split(".")[0], []).append(p)
+    parts = []
+    for part, heading in (("W", _("Winners' bracket")), ("L", _("Losers' bracket"))):
+        rounds = sorted((int(stage[1:]), pairings) for stage, pairings in stages.items() if stage[0] == part)
+        parts.append((part.lower(), heading,
+                      [(_("Round %(round)s", round=n), pairings) for n, pairings in rounds]))
+    finals = [(_("Grand final"), stages["F"])] if "F" in stages else []
+    finals += [(_("Grand final, the reset"), stages["F2"])] if "F2" in stages else []
+    return [part for part in parts if part[2]] + ([("final", _("Grand final"), finals)] if finals else [])
 
 
 def member_names(t: dict):

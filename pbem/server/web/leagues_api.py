@@ -7,7 +7,8 @@ game's); POSTs send the ``X-CSRF-Token`` header (GET /api/games gives it).
     GET  /api/leagues/<id>                       a league: rules, organisers, seasons, tournaments
     POST /api/leagues/<id>/join                  {name}
     POST /api/leagues/<id>/tournaments           {name, format, rounds, season, rules} -> {id}  (organisers)
-    GET  /api/tournaments/<id>                   a tournament: entries, pairings, standings (as its page)
+    GET  /api/tournaments/<id>                   a tournament: entries, pairings (a double elimination's with
+                                                 their match of the bracket: W1.2, L3.1, F, F2), standings
     POST /api/tournaments/<id>/enter
     POST /api/tournaments/<id>/<action>          the console's rulings (organisers): {why, ...} as its forms
 
@@ -146,7 +147,8 @@ def tournament(tid: int):
                                    **({"email": r.email} if organiser else {})} for r in table["rows"]],
                     "pairings": [{"id": p["id"], "round": p["round"], "board": p["board"], "first": who(p["first"]),
                                   "second": who(p["second"]), "third": who(p.get("third")), "game": p["game_id"],
-                                  "result": p["result"], "how": p["how"], "why": p["why"]} for p in t["pairings"]],
+                                  "result": p["result"], "how": p["how"], "why": p["why"],
+                                  **({"match": p["slot"]} if p.get("slot") else {})} for p in t["pairings"]],
                     "withdrawn": [who(e["email"]) for e in t["entries"] if e["withdrawn"]]})
 
 

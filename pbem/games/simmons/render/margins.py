@@ -71,8 +71,11 @@ class Margins(Layout):
         title = self.title or (_(scenario) if scenario else "") or self.board.name
         out.append(_text(24 * u, 34 * u, title, 26 * u, font_style="italic", font_weight="bold"))
         viewer = v.get("viewer")
-        who = (_("as seen by %(side)s", side=self.side_word(viewer)) if viewer
-               else _("moderator's view: every block"))
+        if v.get("spectator"):  # an onlooker's view: neither a side's nor the moderator's
+            who = _("spectator's view: every block") if v.get("over") else _("spectator's view: what both sides see")
+        else:
+            who = (_("as seen by %(side)s", side=self.side_word(viewer)) if viewer
+                   else _("moderator's view: every block"))
         rnd = v.get("round")
         rounds = v.get("rounds")
         bits = []
