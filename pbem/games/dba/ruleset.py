@@ -174,7 +174,8 @@ class NapoleonicDBA:
                                         e["facing"], turn), None, turn) for e in view["enemy"]]
         enemy += [sighting_dict(Sighting(**s), None, turn) for s in view["last_known"]]
         drawn = {"side": view["side"], "turn": turn, "elements": own, "enemy": enemy,
-                 "commanders": [c for c in view["commanders"] if c["alive"] and c.get("present", True)]}
+                 "commanders": [c for c in view["commanders"] if c["alive"] and c.get("present", True)],
+                 "brigades": [{"id": b["id"], "name": b["name"]} for b in view["brigades"]]}
         return render_svg(scenario, drawn, title, lang=lang)
 
     def victory_said(self, scenario, view: dict):
