@@ -140,6 +140,7 @@ def run_turns(data: dict, sc, table, out, path) -> None:
             pending, events = stop.decision, []
         lines = [f"{where}: {e.text}" for e in events if e.kind != "roll"]
         out.lines += lines
+        out.said += [e.said if e.said is not None else e.text for e in events if e.kind != "roll"]  # as written
         out.rolls += [f"{where}: {r.value} ({r.purpose})" for r in chance.rolls]
         out.decisions += list(decider.records)
         _check_dice(out, where, chance, dice, purposes, pending is not None)
