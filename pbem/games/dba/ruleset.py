@@ -91,7 +91,9 @@ class NapoleonicDBA:
         else:
             writers = {c.id for c in table.commanders.values() if c.side == seat and c.alive}
         clock = Clock(scenario.settings.start, scenario.settings.minutes)
-        return parse_orders(text, Names.of(table), side, state.turn, writers, clock)
+        names = Names.of(table)
+        names.troops = {e.id: e.troop for e in [*scenario.table.elements.values(), *scenario.waiting.values()]}
+        return parse_orders(text, names, side, state.turn, writers, clock)
 
     def check_orders(self, scenario, state, seat, text, *, lang: str = "en"):
         """The orders read (in any language's words, mixed); the problems and the echo in ``lang``'s words."""
