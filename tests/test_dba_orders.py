@@ -3,7 +3,8 @@ rule book, every word of its table in Russian and English, the events, the norma
 same values, and the answers to wrong orders (line, column, what was expected, "did you mean").
 
 The names come from a small Quatre Bras table built with names.py's own constructor (:func:`stand_in`), the
-same one docs/dba-orders.md's examples are read against (tests/test_dba_orders_docs.py)."""
+same one docs/dba-orders.md's rule-book example is read against (tests/test_dba_orders_docs.py; the page's other
+examples name the shipped Quatre Bras scenario)."""
 
 from __future__ import annotations
 

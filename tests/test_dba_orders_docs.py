@@ -1,5 +1,7 @@
 """docs/dba-orders.md, run: every ```orders block is read whole by the parser (as turn 3's orders of one side,
-against the table of tests/test_dba_orders.py), every ```steps block too, the ```refused block gets the ```answer
+against the shipped Quatre Bras scenario's names, whose examples tests/test_dba_orders_doc.py plays through the
+server), the ```steps block (the rule book's own example, its village X, farm Y and bridge) against the table of
+tests/test_dba_orders.py, the ```refused block gets the ```answer
 shown word for word, and what the page says of couriers and delays is what the code does."""
 
 from __future__ import annotations
@@ -13,20 +15,23 @@ from test_dba_orders import TEXT_EXAMPLE, stand_in
 from pbem.core.chance import Chance
 from pbem.core.orders import OrdersError
 from pbem.games.dba.command import TABLE, BrigadeOrders, receive
+from pbem.games.dba.names import Names
 from pbem.games.dba.couriers import Post
 from pbem.games.dba.parse import parse_orders, parse_steps
+from pbem.games.dba.scenario import load_scenario
 from pbem.games.dba.words import HEAD_WORDS, fold_word
 
 DOC = (Path(__file__).resolve().parent.parent / "docs" / "dba-orders.md").read_text(encoding="utf-8")
 BLOCKS = re.findall(r"```(\w+)\n(.*?)```", DOC, re.S)
+QUATRE_BRAS = Names.of(load_scenario(Path(__file__).resolve().parent.parent / "maps" / "dba-quatre-bras.toml").table)
 
 
 def read(text: str):
     """The orders as one side reads them on turn 3: the first side that reads them without a problem."""
     answers = []
-    for side in ("allied", "french"):
+    for side in ("allies", "french"):
         try:
-            return parse_orders(text, stand_in(), side, 3)
+            return parse_orders(text, QUATRE_BRAS, side, 3)
         except OrdersError as exc:
             answers.append(f"{side}: {exc}")
     raise AssertionError("\n".join(answers))
@@ -67,7 +72,7 @@ def test_the_refused_orders_get_the_answer_shown():
     (refused,) = [text for kind, text in BLOCKS if kind == "refused"]
     (answer,) = [text for kind, text in BLOCKS if kind == "answer"]
     with pytest.raises(OrdersError) as exc:
-        parse_orders(refused, stand_in(), "allied", 3)
+        parse_orders(refused, QUATRE_BRAS, "allies", 3)
     assert "\n".join(str(p) for p in exc.value.problems) == answer.strip()
 
 

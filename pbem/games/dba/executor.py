@@ -29,6 +29,7 @@ from .lang import N_, joined, term
 from .lang import say as T  # a Text: a line each seat reads in its own language
 from .table import Table
 
+GUNS_BY_ROAD = "«Труднопроходимую местность не может пересечь артиллерия, которая должна воспользоваться дорогами»"
 ARRIVED = inches(2)      # a brigade has reached a place when its centre is this near it (or inside an area)
 TRIES = (1.0, 0.75, 0.5, 0.25)  # fractions of a blocked move tried, longest first
 
@@ -337,6 +338,16 @@ class Executor:
         e.moved = True
         self.say(T("%(element)s forms %(formation)s", element=e.id, formation=term(formation)), e.side)
 
+    def barred_to_guns(self, e: Element, aims: list[Point]):
+        """The difficult ground off a road (woods, rough, a town, marsh) that holds every point a battery aims at,
+        named as the map names it, or None: «Труднопроходимую местность не может пересечь артиллерия, которая
+        должна воспользоваться дорогами»."""
+        block = movement.obstacles(self.table, e)
+        for f in self.table.terrain.features:
+            if f.type.difficult and all(f.shape.contains(p) and block.contains(p) for p in aims):
+                return term(f.name or f.kind)
+        return None
+
     def move_element(self, e: Element, goal, centre: Point | None, side: str) -> bool:
         t = self.table
         kind, what = goal
@@ -354,9 +365,16 @@ class Executor:
         if e.front.distance(aim) < 1:
             return False
         path = movement.find_path(t, e, aim)
+        centre_aim = (what if what.geom_type == "Point" else what.centroid) if kind == "place" else aim
         if path is None and kind == "place":  # its own offset is on closed ground: aim at the place itself
-            centre_aim = what if what.geom_type == "Point" else what.centroid
             path = movement.find_path(t, e, centre_aim)
+        if path is None and e.arm == "artillery":
+            ground = self.barred_to_guns(e, [aim] + ([centre_aim] if kind == "place" else []))
+            if ground is not None:  # the way is closed to guns, not to the brigade: the owner is told why
+                self.say(T("%(element)s cannot follow its brigade into %(ground)s: guns may not cross difficult "
+                           "ground off a road (%(quote)s): it holds", element=e.id, ground=ground, quote=GUNS_BY_ROAD),
+                         side)
+                return False
         if path is None:
             self.say(T("%(element)s: no way around impassable ground to %(goal)s: it holds", element=e.id,
                        goal=why if kind == "place" else T("the nearest enemy it sees of the target, %(enemy)s",

@@ -143,6 +143,9 @@ class Names:
     commanders: dict[str, Commander] = field(default_factory=dict)
     elements: dict[str, Element] = field(default_factory=dict)
     aliases: dict[str, str] = field(default_factory=dict)
+    # the troop of every element the brigades were formed with, those gone too (a brigade's composition, by which
+    # an order's formation is judged: its general need not know which are gone); empty: the elements above only
+    troops: dict[str, str] = field(default_factory=dict)
 
     @classmethod
     def of(cls, table) -> "Names":
@@ -231,6 +234,11 @@ class Names:
 
     def find_element(self, word: str) -> Element | None:
         return self._find(self.elements, word)
+
+    def troop_of(self, element: str) -> str | None:
+        """The troop type of an element of a brigade, standing or gone (None: unknown)."""
+        e = self.elements.get(element)
+        return e.troop if e is not None else self.troops.get(element)
 
     def element(self, word: str) -> Element:
         """The element with this id."""

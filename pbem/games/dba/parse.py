@@ -618,8 +618,8 @@ def finish(reader: Reader, block: Block, problems: list[Problem], names: Names) 
                 ok = False
             last_at = step.at
         if step.formation and brigade is not None:
-            able = [e for e in brigade.elements if e in names.elements
-                    and step.formation in formations_for(names.elements[e].troop)]
+            able = [e for e in brigade.elements if names.troop_of(e) is not None  # as formed, the gone too
+                    and step.formation in formations_for(names.troop_of(e))]
             if brigade.elements and not able:
                 problems.append(Problem(line, column, f"no element of {brigade.name} can form {step.formation}", "",
                                         "a formation its troops take"))

@@ -1,7 +1,9 @@
 """The table seen from above as SVG, for one seat: terrain, roads and streams, the lettered reference grid,
 the seat's own elements in formation (front edge marked), its commanders, the enemy it sees now (solid) and the
 enemy last seen earlier (dashed, with the turn). Drawn from the terrain (public) and a seat's view
-(sight.seat_view) alone; the PNG for mail is pbem.render's.
+(sight.seat_view) alone; the PNG for mail is pbem.render's. Over it all, the names an order may use
+(labels.py): every place, feature, road and stream of the table, the seat's own brigades and its commanders who
+command no brigade; an enemy element is named by nothing (not its brigade: the seat sees only its type).
 
     svg = render_svg(scenario, view, title="Quatre Bras, 15:00 — Bijlandt")
 """
@@ -13,7 +15,8 @@ from html import escape
 from pbem.render.layers import Layers, LayeredSVG
 
 from .lang import colon, term, tongue
-from .names import LETTERS
+from .labels import Placer, along, around, beside
+from .names import LETTERS, centre_of
 
 W, PAD, TOP = 1100, 34, 30
 COLOUR = ("#2a4d9b", "#b22222")     # the scenario's first side, its second
@@ -64,18 +67,17 @@ def render_svg(scenario, view: dict, title: str | None = None, lang: str = "en")
         out.append(f'<line x1="{gx:.1f}" y1="{y0:.1f}" x2="{gx:.1f}" y2="{y1:.1f}" stroke="#000" stroke-opacity="0.12"/>')
         if c < grid.columns:
             lx, _ = xy(c * grid.size + grid.size / 2, 0)
-            out.append(f'<text x="{lx:.1f}" y="{y0 - 6:.1f}" {FONT} font-size="12" text-anchor="middle">{LETTERS[c]}</text>')
+            out.append(f'<text x="{lx:.1f}" y="{y0 - 6:.1f}" {FONT} font-size="13" text-anchor="middle">{LETTERS[c]}</text>')
     for r in range(grid.rows + 1):
         _, gy = xy(0, max(table.depth - r * grid.size, 0))
         out.append(f'<line x1="{x0:.1f}" y1="{gy:.1f}" x2="{x1:.1f}" y2="{gy:.1f}" stroke="#000" stroke-opacity="0.12"/>')
         if r < grid.rows:
             _, ly = xy(0, table.depth - r * grid.size - grid.size / 2)
-            out.append(f'<text x="{x0 - 6:.1f}" y="{ly + 4:.1f}" {FONT} font-size="12" text-anchor="end">{r + 1}</text>')
+            out.append(f'<text x="{x0 - 6:.1f}" y="{ly + 4:.1f}" {FONT} font-size="13" text-anchor="end">{r + 1}</text>')
     for name, geom in sorted(table.places.items()):
         if geom.geom_type == "Point":
             px, py = xy(geom.x, geom.y)
             out.append(f'<circle cx="{px:.1f}" cy="{py:.1f}" r="3" fill="#333"/>')
-            out.append(f'<text x="{px + 5:.1f}" y="{py - 5:.1f}" {FONT} font-size="11">{escape(t.say(term(name)))}</text>')
     pieces = len(out)  # the seat's elements and commanders, the enemy it sees
     for e in view.get("enemy", []):
         dash = "" if e["now"] else ' stroke-dasharray="3 2" fill-opacity="0.25"'
@@ -100,9 +102,45 @@ def render_svg(scenario, view: dict, title: str | None = None, lang: str = "en")
         cx, cy = xy(c["x"], c["y"])
         out.append(f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="4" fill="#fff" stroke="{mine}" stroke-width="2">'
                    f'<title>{escape(t.say(term(c["name"])))}</title></circle>')
+    out.extend(label.svg() for label in names(table, view, t, xy, (x0, y0, x1, y1), mine))
     out.append("</svg>")
     # the board is the same for every view and turn of a scenario; the title (above the table, where
     # nothing else is drawn) and the pieces are the overlay, drawn over it
     layers = Layers(board="\n".join(out[:printed] + out[titled:pieces] + ["</svg>"]), variants=(), regions="",
                     overlay="\n".join([root] + out[printed:titled] + out[pieces:]))
     return LayeredSVG("\n".join(out), layers)
+
+
+def names(table, view: dict, t, xy, bounds, mine: str) -> list:
+    """The map's names (labels.py), set where they do not overlap: the table's places (points first, then
+    areas, then roads and streams), then the seat's brigades, then its commanders who command no brigade."""
+    placer = Placer(bounds)
+    shapes = sorted(table.places.items(), key=lambda kv: (("Point", "Polygon").index(kv[1].geom_type)
+                                                          if kv[1].geom_type in ("Point", "Polygon") else 2, kv[0]))
+    for name, geom in shapes:
+        text = t.say(term(name))
+        if geom.geom_type == "Point":
+            placer.place(text, "place", beside(*xy(geom.x, geom.y), text, "place"))
+        elif geom.geom_type == "Polygon":
+            c = centre_of(geom)
+            placer.place(text, "feature", around(*xy(c.x, c.y), text, "feature"))
+        else:
+            placer.place(text, "road", along([xy(x, y) for x, y in geom.coords], text, "road"))
+    called = {b["id"]: b["name"] for b in view.get("brigades", [])}
+    corners: dict[str, list] = {}
+    for e in view.get("elements", []):
+        corners.setdefault(e["brigade"], []).extend(xy(x, y) for x, y in e["corners"])
+    for bid, pts in sorted(corners.items()):
+        text = t.say(term(called.get(bid, bid)))
+        left, right = min(p[0] for p in pts), max(p[0] for p in pts)
+        top, bottom = min(p[1] for p in pts), max(p[1] for p in pts)
+        cx = (left + right) / 2
+        spots = [(cx, bottom + 15), (cx, top - 6)] + around(cx, bottom + 15, text, "brigade")[1:]
+        placer.place(text, "brigade", spots, colour=mine)
+    for c in view.get("commanders", []):
+        if c.get("brigade"):
+            continue  # his brigade's name names him
+        text = t.say(term(c["name"]))
+        cx, cy = xy(c["x"], c["y"])
+        placer.place(text, "commander", beside(cx, cy, text, "commander"))
+    return placer.labels

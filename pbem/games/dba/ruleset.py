@@ -91,7 +91,9 @@ class NapoleonicDBA:
         else:
             writers = {c.id for c in table.commanders.values() if c.side == seat and c.alive}
         clock = Clock(scenario.settings.start, scenario.settings.minutes)
-        return parse_orders(text, Names.of(table), side, state.turn, writers, clock)
+        names = Names.of(table)
+        names.troops = {e.id: e.troop for e in [*scenario.table.elements.values(), *scenario.waiting.values()]}
+        return parse_orders(text, names, side, state.turn, writers, clock)
 
     def check_orders(self, scenario, state, seat, text, *, lang: str = "en"):
         """The orders read (in any language's words, mixed); the problems and the echo in ``lang``'s words."""
@@ -174,7 +176,8 @@ class NapoleonicDBA:
                                         e["facing"], turn), None, turn) for e in view["enemy"]]
         enemy += [sighting_dict(Sighting(**s), None, turn) for s in view["last_known"]]
         drawn = {"side": view["side"], "turn": turn, "elements": own, "enemy": enemy,
-                 "commanders": [c for c in view["commanders"] if c["alive"] and c.get("present", True)]}
+                 "commanders": [c for c in view["commanders"] if c["alive"] and c.get("present", True)],
+                 "brigades": [{"id": b["id"], "name": b["name"]} for b in view["brigades"]]}
         return render_svg(scenario, drawn, title, lang=lang)
 
     def victory_said(self, scenario, view: dict):

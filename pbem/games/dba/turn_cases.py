@@ -1,10 +1,13 @@
 """Adjudication cases that play whole turns (``[action] kind = "turns"``): written orders, couriers and their
 delay dice, the initiative roll and tests, PIPs, fire, movement and melee, several turns in a row, each turn's
 every die given by the case (docs/cases.md, "Napoleonic DBA's cases that play turns"). The game is the
-two-seat one (a seat a side).
+two-seat one (a seat a side), or with ``command = "kriegsspiel"`` the game of a seat per commander (a general and
+his colonels a side, seats.py): each seat's orders are written as its commander alone and the turn is played
+as that game plays it (reports up the chain, each seat told what its troops see, decisions put to the seat).
 
     [action]
     kind = "turns"
+    command = "kriegsspiel"                     # optional: a seat per commander (orders.<commander id>)
 
     [[turn]]                                    # one table per turn, played in order from turn 1 (or ``first``)
     dice = [[4, "initiative"], [2, "initiative"], [3, "delay"], ...]   # every die of the turn, in order; a
@@ -19,6 +22,8 @@ two-seat one (a seat a side).
     in_force = { red-1 = "HOLD, waiting" }      # the brigade's order line of the turn contains it
     pending = "disorganised"                    # the turn stopped at a decision of this kind ("ask me")
     refused = "did you mean MOVE TO?"           # a seat's orders refused, the answer containing this
+    seen = { blue-2 = ["courier 1 delivered"] } # each in some line that seat reads this turn (its own or public)
+    unseen = { blue-2 = ["sets out"] }          # in no line that seat reads this turn
     decisions = [["disorganised", "red", ["red-1-2"]]]   # decisions put (kind, side, answer), in order
     [[turn.expect.element]]                     # as a one-rule case's [[expect.element]]
     [turn.expect.brigade] red-1 = { bef = 5 }   # as a one-rule case's [expect.brigade]
@@ -41,7 +46,7 @@ from pbem.core.chance import Chance
 from pbem.core.decisions import Decider, Pending
 from pbem.core.orders import OrdersError
 
-from . import effectiveness, turn
+from . import effectiveness, seats, turn
 from .couriers import Post
 from .elements import Brigade, inches
 from .names import Names
@@ -104,6 +109,13 @@ def run_turns(data: dict, sc, table, out, path) -> None:
 
     sc, state = setup(data, sc, table, path)
     state.turn = int(data.get("action", {}).get("first", 1))
+    command = data.get("action", {}).get("command", seats.COMMANDERS)
+    if command not in (seats.COMMANDERS, seats.KRIEGSSPIEL):
+        raise CaseError(f"{path}: command {command!r}: expected {seats.COMMANDERS!r} or {seats.KRIEGSSPIEL!r}")
+    if command == seats.KRIEGSSPIEL:
+        state.mode = seats.KRIEGSSPIEL
+        seats.know_troops(sc, state, 0)  # each commander knows where his troops deployed (DS7), as a game begins
+    writers_of = seat_writers(sc, state, path)
     for n, spec in enumerate(data.get("turn", []), start=1):
         t = state.turn
         where = f"turn {t}"
@@ -114,32 +126,30 @@ def run_turns(data: dict, sc, table, out, path) -> None:
         decider = Decider(answers={int(k): tuple(v) for k, v in spec.get("answers", {}).items()},
                           ask=lambda d, ask=ask: d.side in ask)
         orders = {}
-        for side, text in spec.get("orders", {}).items():
-            if side not in sc.sides:
-                raise CaseError(f"{path}: turn {n}: no side {side!r} (the sides: {', '.join(sc.sides)})")
+        for seat, text in spec.get("orders", {}).items():
             tbl = state.table(sc)
-            writers = {c.id for c in tbl.commanders.values() if c.side == side and c.alive}
+            side, writers = writers_of(seat, n, tbl)
             try:
-                orders[side] = parse_orders(text, Names.of(tbl), side, t, writers,
+                orders[seat] = parse_orders(text, Names.of(tbl), side, t, writers,
                                             Clock(sc.settings.start, sc.settings.minutes))
             except OrdersError as exc:
                 want = spec.get("expect", {}).get("refused")
                 if want is not None and want in str(exc):
-                    orders[side] = None
+                    orders[seat] = None
                     continue
-                out.failures.append(f"{where}: {side}'s orders refused: {exc}")
+                out.failures.append(f"{where}: {seat}'s orders refused: {exc}")
                 return
         expect = spec.get("expect", {})
         if "refused" in expect and not any(o is None for o in orders.values()):
             out.failures.append(f"{where}: orders accepted, expected refused with {expect['refused']!r}")
         pending = None
         try:
-            state, events = turn.resolve(sc, state, {k: v for k, v in orders.items() if v is not None}, decider,
-                                         chance)
+            state, events = play(sc, state, {k: v for k, v in orders.items() if v is not None}, decider, chance)
         except Pending as stop:
             pending, events = stop.decision, []
         lines = [f"{where}: {e.text}" for e in events if e.kind != "roll"]
         out.lines += lines
+        out.said += [e.said if e.said is not None else e.text for e in events if e.kind != "roll"]  # as written
         out.rolls += [f"{where}: {r.value} ({r.purpose})" for r in chance.rolls]
         out.decisions += list(decider.records)
         _check_dice(out, where, chance, dice, purposes, pending is not None)
@@ -165,6 +175,47 @@ def run_turns(data: dict, sc, table, out, path) -> None:
             return
 
 
+def seat_writers(sc, state, path):
+    """``writers(seat, n, table)``: the seat's side and the commanders it writes as. A side's seat writes as any
+    of its commanders alive; a kriegsspiel seat (a commander's id) as himself alone (seats.py)."""
+    from .cases import CaseError
+
+    kriegsspiel = seats.kriegsspiel(state)
+    known = [c.id for c in seats.commanders_of(sc)] if kriegsspiel else list(sc.sides)
+
+    def writers(seat: str, n: int, table):
+        if seat not in known:
+            raise CaseError(f"{path}: turn {n}: no seat {seat!r} (the seats: {', '.join(known)})")
+        if kriegsspiel:
+            return seats.side_of(sc, seat), {seat}
+        return seat, {c.id for c in table.commanders.values() if c.side == seat and c.alive}
+
+    return writers
+
+
+def play(sc, state, orders: dict, decider, chance):
+    """The turn played as the game plays it: with a seat a side, turn.resolve; with a seat per commander, the
+    kriegsspiel's turn (the ruleset's resolve: reports ride, the seats' orders merged by side, decisions put to
+    seats, each seat told its own)."""
+    if not seats.kriegsspiel(state):
+        return turn.resolve(sc, state, orders, decider, chance)
+    from .ruleset import DBA_RULESET
+
+    return DBA_RULESET.resolve(sc, state, orders, decider, chance)
+
+
+def read_by(events, seat: str) -> list[str]:
+    """The lines seat ``seat`` reads of the turn's events (its own, and the public ones)."""
+    out = []
+    for e in events:
+        if e.kind == "roll":
+            continue
+        known = e.for_side(seat)
+        if known is not None:
+            out.append(known[0])
+    return out
+
+
 def _check_dice(out, where, chance, dice, purposes, stopped) -> None:
     rolled = chance.rolls
     for i, r in enumerate(rolled):
@@ -187,6 +238,16 @@ def _check_turn(out, where, expect, events, decider, state, sc) -> None:
         hit = [line for line in texts if text in line]
         if hit:
             out.failures.append(f"{where}: a line contains {text!r}: {hit[0]!r}")
+    for seat, texts in expect.get("seen", {}).items():
+        read = read_by(events, seat)
+        for text in texts:
+            if not any(text in line for line in read):
+                out.failures.append(f"{where}: {seat} reads no line containing {text!r}")
+    for seat, texts in expect.get("unseen", {}).items():
+        for text in texts:
+            hit = [line for line in read_by(events, seat) if text in line]
+            if hit:
+                out.failures.append(f"{where}: {seat} reads a line containing {text!r}: {hit[0]!r}")
     for bid, want in expect.get("in_force", {}).items():
         name = state.brigades[bid].name
         said = [e.text for e in events if e.kind == "order" and e.text.startswith(f"{name}: ")]
