@@ -58,3 +58,70 @@ def test_help_lists_every_seat_its_address_holds(office, headed):
     assert [line.split(": deadline")[0] for line in listed] == [
         f"game {second}, Austria", f"game {first}, Anglo-Dutch army (Wellington)",
         f"game {first}, Prussian army (Blücher)"], body
+
+
+@pytest.mark.parametrize("lang,orders,echoed,english", [
+    ("fr", "PERMANENT POURSUIVRE JAMAIS\nFIN", "PERMANENT POURSUIVRE JAMAIS\nFIN", "STANDING PURSUE NEVER"),
+    ("ru", "ПОСТОЯННО ПРЕСЛЕДОВАТЬ НИКОГДА\nКОНЕЦ", "ПОСТОЯННО ПРЕСЛЕДОВАТЬ НИКОГДА\nКОНЕЦ", "STANDING PURSUE NEVER"),
+])
+def test_orders_are_echoed_in_the_words_they_were_written_in(office, lang, orders, echoed, english):
+    """docs/glossary-marengo.md: "the acknowledgement echoes the accepted orders in the player's words". A player
+    whose mails are in English (he chose no language) writes his orders in French or Russian: the echo is in the
+    words he wrote; the acknowledgement's own sentences stay in his mails' language."""
+    game_id, keys = office.service.create_game("Words", {"austria": ANNA, "france": BORIS})
+    office.read(ANNA)
+    office.send(ANNA, f"GAME {game_id} KEY {keys['austria']}\n{orders}")
+    subject, body, _ = office.read(ANNA)[-1]
+    lines = "\n".join(line.strip() for line in body.splitlines())
+    assert "Orders accepted" in subject and "Orders accepted for game 1, Austria" in lines
+    assert f"\n\n{echoed}\n\n" in lines and english not in lines, body
+
+
+def lines_of(text: str) -> list[str]:
+    return [line.strip() for line in text.splitlines() if line.strip()]
+
+
+def echoed(body: str) -> list[str]:
+    """An acknowledgement's echo: its first indented lines, to the next line that is not (blank lines left out)."""
+    lines = body.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("  "))
+    out = []
+    for line in lines[start:]:
+        if line.strip() and not line.startswith("  "):
+            break
+        out += [line.strip()] if line.strip() else []
+    return out
+
+
+@pytest.mark.parametrize("game", ["marengo", "triomphe", "napoleon1815", "dba"])
+@pytest.mark.parametrize("lang", ["fr", "ru", "uk", "zh"])
+def test_every_game_echoes_orders_in_the_language_of_their_words(office, game, lang):
+    """The bot's first orders of each game, written in ``lang``'s words (the game's own reading of them in that
+    language, which its parser reads as the same orders), sent by a player whose mails are in English: the echo
+    is those words, not the English ones; sent by a player whose mails are in ``lang`` but written in English
+    words: the echo is English."""
+    from pbem.games import ruleset
+
+    service = office.service
+    rules = ruleset(game)
+    scenario = service.scenario(game, next(iter(rules.scenarios().values())).name)
+    seats = [s.id for s in rules.seats(scenario, {})]
+    game_id, keys = service.create_game("Words", {seats[0]: ANNA, **{s: BORIS for s in seats[1:]}}, seed=3,
+                                        game=game)
+    state = service.game(game_id)
+    seat = state.turn().seats[0]
+    english = rules.bots()["bot"].orders(state.scenario, state.view(seat), 11) + "\nFINAL"  # (a setup may be empty)
+    checked = rules.check_orders(state.scenario, state.state, seat, english, lang="en")
+    native = rules.check_orders(state.scenario, state.state, seat, english, lang=lang).echo()
+    assert native != checked.echo(), "the orders have words of their own in the language"
+    address = service.seat(game_id, seat)["email"]
+    office.store.set_language(address, "en")
+    office.read(address)
+    office.send(address, f"GAME {game_id} KEY {keys[seat]}\n{native}")
+    subject, body, _ = office.read(address)[-1]
+    assert "Orders accepted" in subject, body
+    assert echoed(body) == lines_of(native), body
+    office.store.set_language(address, lang)
+    office.send(address, f"GAME {game_id} KEY {keys[seat]}\n{english}")
+    body = office.read(address)[-1][1]
+    assert echoed(body) == lines_of(checked.echo()), body
