@@ -147,8 +147,9 @@ def answer_said(decision, key: str):
 
 
 def _troop(troop: str, t: Tongue) -> str:
-    """A troop's key (``light_infantry``) as a reader of ``t``'s language reads it (English: the key itself)."""
-    return troop if t.lang == "en" else t.say(term(troop.replace("_", " ")))
+    """A troop's key (``light_infantry``) as a reader of ``t``'s language reads it (English: its words, "light
+    infantry", never the key)."""
+    return t.say(term(troop.replace("_", " ")))
 
 
 def _known_orders(game, day) -> list:
