@@ -125,3 +125,22 @@ def test_every_game_echoes_orders_in_the_language_of_their_words(office, game, l
     office.send(address, f"GAME {game_id} KEY {keys[seat]}\n{english}")
     body = office.read(address)[-1][1]
     assert echoed(body) == lines_of(checked.echo()), body
+
+
+@pytest.mark.parametrize("game,title", [("napoleon1815", "Napoleon 1815"), ("dba", "Napoleonic DBA")])
+def test_a_report_of_a_game_titled_with_its_name_does_not_say_it_twice(office, game, title):
+    from pbem.games import ruleset
+
+    service = office.service
+    rules = ruleset(game)
+    scenario = service.scenario(game, next(iter(rules.scenarios().values())).name)
+    seats = [s.id for s in rules.seats(scenario, {})]
+    game_id, keys = service.create_game(f"Demo: {title}", {s: ANNA for s in seats}, seed=3, game=game)
+    state = service.game(game_id)
+    for seat in state.turn().seats:
+        service.submit(game_id, seat, rules.bots()["bot"].orders(state.scenario, state.view(seat), 5) + "\nFINAL")
+    service.resolve_next(game_id, ask=False)
+    reports = [subject for subject, body, raw in office.read(ANNA)
+               if office.attachment(raw, "view.json") and "Welcome" not in subject]
+    assert reports and all(subject.count(title) == 1 for subject in reports), reports
+    assert f"#{game_id} Demo: {title}: " in reports[0], reports

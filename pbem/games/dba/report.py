@@ -44,8 +44,11 @@ def build_report(game, day, seat, *, deadline=None, game_label="", game_id="", s
     who = None if spectator else seat
     view = game.view(who, day)
     result = game.days[day]
-    title = t.gettext("Napoleonic DBA%(label)s: %(turn)s", label=" " + game_label if game_label else "",
-                      turn=t.say(turn_said(scenario, game.state_before(day).turn)))
+    turn = t.say(turn_said(scenario, game.state_before(day).turn))
+    if "napoleonic dba" in game_label.casefold():  # a title naming the game ("Demo: Napoleonic DBA"): not twice
+        title = t.say(colon(game_label, turn))
+    else:
+        title = t.gettext("Napoleonic DBA%(label)s: %(turn)s", label=" " + game_label if game_label else "", turn=turn)
     doc = Document(title)
     doc.add(Para(seat_name(game, seat, t), strong=t.gettext("For:")))
     if view["over"]:
