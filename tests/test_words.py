@@ -144,3 +144,22 @@ def test_a_report_of_a_game_titled_with_its_name_does_not_say_it_twice(office, g
                if office.attachment(raw, "view.json") and "Welcome" not in subject]
     assert reports and all(subject.count(title) == 1 for subject in reports), reports
     assert f"#{game_id} Demo: {title}: " in reports[0], reports
+
+
+def test_the_game_page_echoes_orders_in_the_words_they_were_written_in(tmp_path):
+    """The same answer on the web: a player reading the site in English submits Russian orders on the game page;
+    the page that follows echoes them in Russian words."""
+    from pbem.server.web.auth import make_login_token
+
+    office = PostOffice(tmp_path, Clock(datetime(2026, 11, 2, 9, 0, tzinfo=timezone.utc)), web=True)
+    try:
+        game_id, _ = office.service.create_game("Words", {"austria": ANNA, "france": BORIS})
+        browser = office.browser("en")
+        browser.sign_in(f"/login/{make_login_token(office.store, ANNA, office.service.now())}")
+        browser.get(f"/games/{game_id}?side=austria")
+        status, page = browser.post(f"/games/{game_id}/orders",
+                                    {"side": "austria", "text": "ПОСТОЯННО ПРЕСЛЕДОВАТЬ НИКОГДА\n"})
+        assert status == 200 and "Orders accepted" in page, page[-3000:]
+        assert "ПОСТОЯННО ПРЕСЛЕДОВАТЬ НИКОГДА" in page and "STANDING PURSUE NEVER" not in page
+    finally:
+        office.close()
