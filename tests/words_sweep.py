@@ -161,7 +161,8 @@ class Table:
 
     def collect(self, day: int) -> None:
         """The new mails of each address (subject, every text part, the text attachments; the JSON ones are data)
-        and its pages of ``day`` (the last resolved, -1 for none): the game page and report of each of its seats, the day's map."""
+        and its pages of ``day`` (the last resolved, -1 for none): the home page listing his games, the game page and
+        report of each of its seats, the day's map."""
         for address, texts in self.read.items():
             rows = self.office.read(address)
             for subject, body, raw in rows[self.seen[address]:]:
@@ -177,6 +178,9 @@ class Table:
                 texts.append((f"mail {subject!r}", "\n".join(parts)))
             self.seen[address] = len(rows)
             browser = self.browsers[address]
+            status, page = browser.get("/")  # his games, listed
+            assert status == 200, ("/", status, page[:500])
+            texts.append(("page /", read(page)))
             for seat in (s for s, a in self.email.items() if a == address):
                 where = f"?side={seat}"
                 for path in (f"/games/{self.game_id}{where}", f"/games/{self.game_id}/reports/{day}{where}",
