@@ -163,3 +163,18 @@ def test_the_game_page_echoes_orders_in_the_words_they_were_written_in(tmp_path)
         assert "ПОСТОЯННО ПРЕСЛЕДОВАТЬ НИКОГДА" in page and "STANDING PURSUE NEVER" not in page
     finally:
         office.close()
+
+
+def test_the_language_of_orders_is_the_one_most_of_their_words_belong_to():
+    """pbem/core/written.py: shared words count for each language that has them; none, or a tie, keeps the seat's."""
+    from pbem.core.written import written_in
+
+    words = {"en": frozenset({"MOVE", "TO", "DOCTRINE"}), "fr": frozenset({"DÉPLACER", "VERS", "DOCTRINE"}),
+             "ru": frozenset({"МАРШ", "ШТУРМ"}), "uk": frozenset({"МАРШ", "ШТУРМ", "РУХ"}), "zh": frozenset({"移动", "到"})}
+    assert written_in("GAME 1 KEY x\ndeplacer A1 vers Ligny\nDOCTRINE", words, "en") == "fr"  # accents optional
+    assert written_in("MOVE A1 TO Ligny", words, "fr") == "en"
+    assert written_in("移动A1到Ligny", words, "en") == "zh"  # Chinese written without spaces
+    assert written_in("DOCTRINE", words, "fr") == "fr" and written_in("DOCTRINE", words, "ru") == "ru"  # a tie
+    assert written_in("МАРШ A1 ШТУРМ", words, "en") == "en"  # Russian and Ukrainian tie: the seat's
+    assert written_in("МАРШ A1 РУХ", words, "ru") == "uk"
+    assert written_in("A1 Ligny", words, "zh") == "zh"  # no word: the seat's
