@@ -37,6 +37,7 @@ def test_the_sweep_finds_the_ids_the_issue_names_and_leaves_names_alone():
     assert not ids_in("Austria, Alessandria (from 6AM); France, 4PM: 3", ids, names, "en")
     assert ids_in("France, 4PM : 3", ids, names, "fr")
     assert not ids_in("Consular Guard infantry (infanterie 3)", *ids_of("marengo"), "fr")  # a block's own name
+    assert not ids_in("A14 Austrian artillery\n     reserve", *ids_of("marengo"), "fr")  # wrapped in a mail
     ids, names = ids_of("napoleon1815")
     assert ids_in("Bataille de quatre_bras", ids, names, "fr") and not ids_in("Bataille de Quatre Bras", ids, names,
                                                                             "fr")

@@ -12,6 +12,7 @@ import random
 import re
 import sys
 from datetime import datetime, timezone
+from functools import lru_cache
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -206,12 +207,18 @@ HEADER = re.compile(r"^[#>\s]*GAME \S+ SIDE \S+", re.M)
 header reads, as a player writes it (other languages write the seat's name: PARTIE 3 CAMP France (Napoléon))."""
 
 
+@lru_cache(maxsize=8)
+def names_pattern(names: frozenset[str]) -> re.Pattern:
+    """The proper names, longest first, a name's words apart by any space (a mail's text wraps a long name:
+    "Austrian artillery\nreserve")."""
+    return re.compile("|".join(r"\s+".join(re.escape(w) for w in name.split())
+                               for name in sorted(names, key=len, reverse=True)))
+
+
 def ids_in(text: str, ids: dict[str, str], names: set[str], lang: str) -> list[str]:
     """The ids of ``ids`` standing as bare words in ``text`` (links, addresses and the game's proper names
     aside; in English, an id that is an English word only when it names a place or a side)."""
-    text = HEADER.sub(" ", URL.sub(" ", text))
-    for name in sorted(names, key=len, reverse=True):
-        text = text.replace(name, " ")
+    text = names_pattern(frozenset(names)).sub(" ", HEADER.sub(" ", URL.sub(" ", text)))
     found = []
     for id_, what in ids.items():
         if lang == "en" and what in ("unit kind", "scenario") and ENGLISH_WORDS.fullmatch(id_):
