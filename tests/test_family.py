@@ -69,7 +69,9 @@ def test_triomphe_s_map_is_the_family_s_with_its_own_layers():
         assert sum(1 for r in rects if r.get("data-block")) == len(own)
         foe = "F" if seat == "austria" else "A"
         assert not re.search(rf"(?<![\w-]){foe}\d+(?![\w-])", svg), seat
-        assert "Waiting cells" in svg and "objective line" in svg and "orders spent" in svg
+        assert "Waiting cells" in svg and "objective line" in svg and "next: the Austrian turn" in svg
+        # the orders spent are the turn just played, the French (day 13), and say whose (issue 33)
+        assert f"France spent {view['orders_spent']} of 3 orders" in svg
         discs = len(re.findall(r'<circle[^>]*r="4\.6"', svg))
         had = view["committed"]["france"].get("marengo", 0)  # three more French discs in Marengo, no Austrian
         more = dict(view, committed={"austria": {}, "france": {**view["committed"]["france"], "marengo": had + 3}})

@@ -341,7 +341,9 @@ class Ruleset(Protocol):
         A ruleset may define the optional member ``day_orders(checked)``: from the answer of
         ``check_orders`` (in English), the orders ``parse_orders`` would read from the same text against
         the same position (not a copy the check edited), or None; Game.submit hands them to the day,
-        which then does not read the text again."""
+        which then does not read the text again. And ``orders_language(text, lang)``: the language whose order words
+        ``text`` is written in (``lang``, the seat's, where they do not tell; pbem.core.written), in which the
+        server has the echo written (``check_orders`` again with that ``lang``) when it is not the seat's."""
 
     def resolve(self, scenario, state, orders: dict[str, Any], decider: Decider,
                 chance: Chance) -> tuple[Any, list[Event]]:

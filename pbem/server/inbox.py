@@ -385,6 +385,8 @@ def handle(service: Service, row: dict, msg: Inbound | None = None) -> dict:
         if command:
             text = run_command(service, game_id, side, command, first[1:])
             lang = service.lang_of(game_id, side)  # LANGUAGE may have changed it: answered in the new one
+            if command == "HELP" and seat["email"] and seat["email"].lower() == to.lower():
+                text += your_deadlines(service, seat["email"], lang)  # every seat the address holds, this one's too
             answer(text, command.title())
             return {"command": command, "game": game_id, "side": side}
         submission = service.submit(game_id, side, msg.text, source=row["source"], who=sender, lang=lang)

@@ -40,6 +40,17 @@ def term(word: str | None) -> Text | str | None:
     return Text(word) if word else word
 
 
+SIDE_WORDS = {"blue": N_("Blue"), "red": N_("Red"), "french": N_("French"), "allies": N_("Allies")}
+"""A side of the scenarios as a sentence names it (English capitalises it: "Blue chooses", never the id "blue";
+each language as it names the side's troops: "les bleus", "синие", "蓝军")."""
+
+
+def side_term(side: str | None) -> Text | str | None:
+    """A side's id as a word of a sentence, read in each language (:data:`SIDE_WORDS`; another side's id
+    capitalised)."""
+    return term(SIDE_WORDS.get(side, side.capitalize())) if side else side
+
+
 def terms(words, sep: str = ", ") -> Text | str:
     """Words kept as data, joined; each read in each language."""
     words = list(words)

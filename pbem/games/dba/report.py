@@ -44,8 +44,11 @@ def build_report(game, day, seat, *, deadline=None, game_label="", game_id="", s
     who = None if spectator else seat
     view = game.view(who, day)
     result = game.days[day]
-    title = t.gettext("Napoleonic DBA%(label)s: %(turn)s", label=" " + game_label if game_label else "",
-                      turn=t.say(turn_said(scenario, game.state_before(day).turn)))
+    turn = t.say(turn_said(scenario, game.state_before(day).turn))
+    if "napoleonic dba" in game_label.casefold():  # a title naming the game ("Demo: Napoleonic DBA"): not twice
+        title = t.say(colon(game_label, turn))
+    else:
+        title = t.gettext("Napoleonic DBA%(label)s: %(turn)s", label=" " + game_label if game_label else "", turn=turn)
     doc = Document(title)
     doc.add(Para(seat_name(game, seat, t), strong=t.gettext("For:")))
     if view["over"]:
@@ -147,8 +150,9 @@ def answer_said(decision, key: str):
 
 
 def _troop(troop: str, t: Tongue) -> str:
-    """A troop's key (``light_infantry``) as a reader of ``t``'s language reads it (English: the key itself)."""
-    return troop if t.lang == "en" else t.say(term(troop.replace("_", " ")))
+    """A troop's key (``light_infantry``) as a reader of ``t``'s language reads it (English: its words, "light
+    infantry", never the key)."""
+    return t.say(term(troop.replace("_", " ")))
 
 
 def _known_orders(game, day) -> list:

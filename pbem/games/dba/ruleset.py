@@ -19,6 +19,8 @@ from .problems import error_in_language
 from .scenario import ScenarioError, load_scenario
 from .state import initial_state
 from .words import MAIL_HEAD_WORDS
+from .words import by_language as words_by_language
+from pbem.core.written import written_in
 
 
 class NapoleonicDBA:
@@ -94,6 +96,11 @@ class NapoleonicDBA:
         names = Names.of(table)
         names.troops = {e.id: e.troop for e in [*scenario.table.elements.values(), *scenario.waiting.values()]}
         return parse_orders(text, names, side, state.turn, writers, clock)
+
+    def orders_language(self, text: str, lang: str = "en") -> str:
+        """The language ``text``'s order words are written in (the seat's, ``lang``, where they do not say): the
+        echo of accepted orders is in it (pbem.core.written)."""
+        return written_in(text, words_by_language(), lang)
 
     def check_orders(self, scenario, state, seat, text, *, lang: str = "en"):
         """The orders read (in any language's words, mixed); the problems and the echo in ``lang``'s words."""

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pbem.core.chance import Chance
 from pbem.core.decisions import Decider, Decision
 
-from .lang import Text, joined, term
+from .lang import Text, joined, side_term, term
 from .lang import say as T  # a Text: read in each seat's language
 
 PHASES = ("orders", "initiative", "fire A", "fire B", "move B", "move A", "melee")
@@ -38,7 +38,7 @@ class Initiative:
         """:meth:`line` read in each language."""
         tries = joined(*[T("%(first)s against %(second)s", first=x, second=y) for x, y in self.rolls], sep="; ")
         return T("initiative: %(tries)s: %(winner)s chooses; %(a)s is A, %(b)s is B", tries=tries,
-                 winner=term(self.winner), a=term(self.a), b=term(self.b))
+                 winner=side_term(self.winner), a=side_term(self.a), b=side_term(self.b))
 
 
 def initiative(sides: tuple[str, str], chance: Chance, bonus: dict[str, int] | None = None,

@@ -189,6 +189,28 @@ for _forms in NATIVE.values():
         PHRASES[_key] = PHRASES[_key] + [f for f in _more if f not in PHRASES[_key]]
 PHRASES["THEN"] += ["，", "。", "；"]
 
+
+
+@lru_cache(maxsize=1)
+def by_language() -> dict[str, frozenset[str]]:
+    """Each language's order words and phrases (a number's ``#`` and a time's ``@`` left out): French, Ukrainian and
+    Chinese from NATIVE, the others of PHRASES English where written in Latin letters, Russian in Cyrillic. What
+    tells the language a seat's orders are written in (pbem.core.written)."""
+    def cut(phrase: str) -> str:
+        return " ".join(w for w in phrase.split() if w not in ("#", "@"))
+
+    out: dict[str, set[str]] = {lang: {cut(f) for forms in by_key.values() for f in forms}
+                                for lang, by_key in NATIVE.items()}
+    native = set().union(*out.values())
+    out["en"], out["ru"] = set(), set()
+    for forms in PHRASES.values():
+        for form in forms:
+            if cut(form) in native or not any(c.isalpha() for c in form):
+                continue
+            out["ru" if any("\u0400" <= c <= "\u04ff" for c in form) else "en"].add(cut(form))
+    return {lang: frozenset(w for w in words if w) for lang, words in out.items()}
+
+
 VERB_KEYS = ("MOVE", "HOLD", "ATTACK", "DEPLOY", "RETREAT")
 EVENT_VERBS = ("REACHES", "WITHIN", "ATTACKS", "FIRES", "RETREATS")
 CONDITIONS = ("IF", "UNTIL", "UNLESS")

@@ -11,6 +11,7 @@ from pathlib import Path
 from pbem.core.chance import Chance
 from pbem.core.orders import OrdersError
 from pbem.core.parsed import Codec
+from pbem.core.written import written_in
 from pbem.core.ruleset import Bot
 from pbem.games.simmons.ruleset import FAMILY_ORDER_CLASSES, FAMILY_PARSER_FILES, PARSER_ONLY, FamilyRuleset
 from pbem.paths import MAPS
@@ -71,6 +72,11 @@ class Marengo(FamilyRuleset):
 
     def tongue(self, lang: str = "en"):
         return marengo_tongue(lang)
+
+    def orders_language(self, text: str, lang: str = "en") -> str:
+        """The language ``text``'s order words are written in (the seat's, ``lang``, where they do not say): the
+        echo of accepted orders is in it (pbem.core.written)."""
+        return written_in(text, words.WORDS.by_language(), lang)
 
     def check_orders(self, scenario, state, seat: str, text: str, *, lang: str = "en"):
         try:

@@ -87,6 +87,7 @@ class Orders:
     plays: list = field(default_factory=list)  # a round's orders block by block (round_orders.Play)
     asks: list[str] | None = None  # ASK: the triggers to be asked on in the hybrid mode ([]: NONE; None: not said)
     names: dict[str, str] = field(default_factory=dict, repr=False)  # town id -> name, for echo
+    lang: str = field(default="en", compare=False, repr=False)  # the words the echo is written in (check_orders)
     final: bool = False
 
     def doctrine_of(self, key: str) -> str:
@@ -120,4 +121,8 @@ class Orders:
             lines.append("ASK " + (" ".join(self.asks) or "NONE"))
         if self.final:
             lines.append("FINAL")
+        if self.lang != "en":  # in that language's order words and towns' spellings, which read back the same
+            from .words import order_in
+
+            lines = [order_in(line, self.lang) for line in lines]
         return "\n".join(lines)

@@ -24,8 +24,11 @@ def build_report(game, day, seat, *, deadline=None, game_label="", game_id="", s
     who = None if spectator else seat
     view = game.view(who, day)
     result = game.days[day]
-    title = t.gettext("Napoleon 1815%(label)s: %(turn)s", label=" " + game_label if game_label else "",
-                      turn=day_label(game, day, t))
+    if "napoleon 1815" in game_label.casefold():  # a title naming the game ("Demo: Napoleon 1815"): not twice
+        title = t.gettext("%(label)s: %(turn)s", label=game_label, turn=day_label(game, day, t))
+    else:
+        title = t.gettext("Napoleon 1815%(label)s: %(turn)s", label=" " + game_label if game_label else "",
+                          turn=day_label(game, day, t))
     doc = Document(title)
     moderator = t.gettext("Moderator")
     doc.add(Para(t.say(SEAT_SAID[seat]) if seat in SEAT_SAID else moderator if seat else moderator,

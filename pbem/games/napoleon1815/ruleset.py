@@ -22,6 +22,8 @@ from .labels import label_said, number_said
 from .setup import initial_state
 from .words import ARMY_SAID, SIDES, decision_in, error_in_words, tongue
 from .words import mail_words as every_mail_word
+from .words import by_language as words_by_language
+from pbem.core.written import written_in
 
 
 BID_LABELS = tuple((f"france-{n}", say("france-%(steps)s", steps=n)) for n in range(11)) + \
@@ -133,13 +135,20 @@ class Napoleon1815:
     def parse_orders(self, scenario, state, seat, text):
         return parse.parse_orders(scenario, state, seat, text)
 
+    def orders_language(self, text: str, lang: str = "en") -> str:
+        """The language ``text``'s order words are written in (the seat's, ``lang``, where they do not say): the
+        echo of accepted orders is in it (pbem.core.written)."""
+        return written_in(text, words_by_language(), lang)
+
     def check_orders(self, scenario, state, seat, text, *, lang: str = "en"):
         try:  # the parser's checks are all the start decides
-            return self.parse_orders(scenario, state, seat, text)
+            orders = self.parse_orders(scenario, state, seat, text)
         except OrdersError as error:
             if language(lang) == "en":
                 raise
             raise error_in_words(error, lang) from None
+        orders.lang = language(lang)  # the echo in the seat's words
+        return orders
 
     def day_orders(self, checked):
         """What the day reads from the text ``check_orders`` (in English) answered ``checked`` for, against the

@@ -65,6 +65,17 @@ def strip_accents(text: str) -> str:
     return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
 
 
+@lru_cache(maxsize=1)
+def by_language() -> dict[str, frozenset[str]]:
+    """Each language's order words ({"en": MOVE, PLACE..., "fr": DÉPLACER, PLACER...}): what tells the language a
+    seat's orders are written in (pbem.core.written)."""
+    out: dict[str, set[str]] = {"en": set(WORDS)}
+    for by_lang in WORDS.values():
+        for lang, aliases in by_lang.items():
+            out.setdefault(lang, set()).update(aliases)
+    return {lang: frozenset(words) for lang, words in out.items()}
+
+
 def native_words(lang: str) -> dict[str, str]:
     """{English order word: ``lang``'s first word for it} (English: the words themselves)."""
     return {word: (by_lang.get(lang) or [word])[0] for word, by_lang in WORDS.items()}

@@ -59,6 +59,15 @@ class OrderWords:
                                 for by_lang in table.values() for aliases in by_lang.values() for alias in aliases])
         """Every word and name of the file, to cut Chinese written without spaces (pbem.core.orders.tokenize)."""
 
+    def by_language(self) -> dict[str, frozenset[str]]:
+        """Each language's order words ({"en": MOVE, ROAD..., "fr": DÉPLACER, ROUTE...}): what tells the language a
+        seat's orders are written in (pbem.core.written)."""
+        out: dict[str, set[str]] = {"en": set(self.words)}
+        for word, by_lang in self.words.items():
+            for lang, aliases in by_lang.items():
+                out.setdefault(lang, set()).update(aliases)
+        return {lang: frozenset(words) for lang, words in out.items()}
+
     def native_words(self, lang: str) -> dict[str, str]:
         """{English order word: the first word of ``lang`` for it} (``en``: the words themselves)."""
         return {word: (by_lang.get(lang) or [word])[0] for word, by_lang in self.words.items()}

@@ -60,9 +60,14 @@ class TriompheMap(MapDrawing):
 
     def header_bits(self) -> list[str]:
         v = self.view
-        if v.get("over") or v.get("orders_spent") is None:
+        if v.get("over") or v.get("orders_spent") is None or not v.get("day") or not v.get("next_side"):
             return []
-        return [self.tongue.gettext("orders spent %(spent)d of %(orders)d", spent=v["orders_spent"], orders=ORDERS)]
+        # the orders of the turn just played, by the side that played it (000 §6: each side's turn spends its
+        # own 3), not of the turn to come that the header names next ("France spent 3 of 3 orders · next: the
+        # Austrian turn")
+        played = "austria" if v["next_side"] == "france" else "france"
+        return [self.tongue.gettext("%(side)s spent %(spent)d of %(orders)d orders", side=self.side_word(played),
+                                    spent=v["orders_spent"], orders=ORDERS)]
 
     def due(self) -> dict:
         """Each waiting cell at the hour it opens: the blocks face up in it, then the others face down."""

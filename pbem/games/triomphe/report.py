@@ -174,11 +174,10 @@ __all__ = ["TriompheReport", "build_report", "opening_template"]
 
 def cell_name(facts: Facts, cell: str) -> str:
     """A waiting cell as the reader names it: a cell named by its hour (the French "4PM") in the reader's clock
-    (16 h, 16:00, 16时), Alessandria's as the town is written (the map's data names it "alessandria"). English reads
-    the cell's id as it always has."""
-    if facts.tongue.lang == "en":
-        return cell
+    (16 h, 16:00, 16时; English 4PM, as the board prints it), Alessandria's as the town is written (the map's data
+    names it "alessandria", an id no reader should meet)."""
     try:
-        return facts.clock(parse_hour(cell))
+        hour = parse_hour(cell)
     except ValueError:
         return cell[:1].upper() + cell[1:]
+    return cell if facts.tongue.lang == "en" else facts.clock(hour)

@@ -11,6 +11,7 @@ from pathlib import Path
 from pbem.core.chance import Chance
 from pbem.core.orders import OrdersError
 from pbem.core.parsed import Codec
+from pbem.core.written import written_in
 from pbem.core.ruleset import Bot
 from pbem.games.simmons.ruleset import FAMILY_ORDER_CLASSES, FAMILY_PARSER_FILES, PARSER_ONLY, FamilyRuleset
 from pbem.paths import MAPS
@@ -130,6 +131,11 @@ class Triomphe(FamilyRuleset):
         """The orders as the turn reads them (a replay, a stored parse): without the turn's check, which
         check_orders made when they arrived (as Bonaparte at Marengo's)."""
         return parse.parse_orders(scenario, state, seat, text, checks=False)
+
+    def orders_language(self, text: str, lang: str = "en") -> str:
+        """The language ``text``'s order words are written in (the seat's, ``lang``, where they do not say): the
+        echo of accepted orders is in it (pbem.core.written)."""
+        return written_in(text, WORDS.by_language(), lang)
 
     def check_orders(self, scenario, state, seat: str, text: str, *, lang: str = "en"):
         try:

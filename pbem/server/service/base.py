@@ -329,6 +329,13 @@ class ServiceBase:
         writes it ("Bonaparte à Marengo")."""
         return title_in(self.game(game_id).ruleset, lang)
 
+    def names_rules(self, game_id: int, text: str, lang: str | None = None) -> bool:
+        """Whether ``text`` (a game's label, its title chosen by a user) names the game it plays already, in
+        English or in ``lang`` ("#1 Demo: Bonaparte at Marengo"): then no sentence says the game's name again."""
+        said = " ".join(str(text).casefold().split())
+        return any(" ".join(title.casefold().split()) in said
+                   for title in {self.rules_title(game_id, "en"), self.rules_title(game_id, lang)} if title)
+
     def options_text(self, game_id: int, lang: str | None = None) -> list[tuple[str, str]]:
         """The game's options as (title, the words of the choice made), in ``lang``, in the ruleset's order."""
         game = self.game(game_id)

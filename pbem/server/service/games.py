@@ -211,10 +211,13 @@ class Games(ServiceBase):
         lang = self.store.language_of(email)
         tr = i18n.translator(lang)
         seat = self.seat_title(game_id, side, lang)
+        label, title = (self.label(game_id) if titled else game_id), self.rules_title(game_id, lang)
         body = "\n".join([
-            tr.gettext("Welcome to game %(game)s of %(title)s: you play %(seat)s.",
-                       game=self.label(game_id) if titled else game_id,
-                       title=self.rules_title(game_id, lang), seat=seat),
+            # a title that names the game already ("Demo: Bonaparte at Marengo") is not followed by its name again
+            tr.gettext("Welcome to game %(game)s: you play %(seat)s.", game=label, seat=seat)
+            if titled and self.names_rules(game_id, label, lang) else
+            tr.gettext("Welcome to game %(game)s of %(title)s: you play %(seat)s.", game=label, title=title,
+                       seat=seat),
             "",
             tr.gettext("Deadline: %(deadline)s.", deadline=self.deadline_for(game_id, side, lang=lang)),
             "",

@@ -119,6 +119,10 @@ class Orders(ServiceBase):
             return result, None
         result.ok = True
         result.echo = orders.echo()
+        written = getattr(game.ruleset, "orders_language", None)  # optional (pbem.core.ruleset)
+        words = written(text, lang) if written is not None else lang
+        if words != lang:  # echoed in the words the player wrote them in (docs/orders.md, on the echo)
+            result.echo = game.ruleset.check_orders(game.scenario, game.state, side, text, lang=words).echo()
         result.final = orders.final
         result.warnings = list(getattr(orders, "warnings", ()))
         result.standing_only = side not in game.turn().seats
