@@ -194,3 +194,24 @@ def test_every_jobs_reports_are_queued_once_whatever_the_batch(world):
     assert service.store.query("SELECT status, COUNT(*) AS n FROM jobs GROUP BY status") == [{"status": "done", "n": 3}]
     assert service.run_jobs() == 0
     assert len(service.store.mails("WHERE kind = 'report'")) == 6
+
+
+def test_a_stopping_server_takes_no_more_jobs_and_leaves_them_due(world):
+    """At a stop the clock waits for the jobs worker a while, then the drawing workers go: the jobs not
+    taken by then must stay due for the next start, not fail for want of workers (their reports lost)."""
+    service, clock = world
+    games = [new_game(service) for _ in range(3)]
+    service.rasterise = lambda svg: b"png"
+    clock.advance(hours=25)
+    assert len(service.tick()) == 3
+    taken = []
+
+    def going() -> bool:  # the stop comes once the first job is taken
+        taken.append(1)
+        return len(taken) == 1
+
+    assert service.run_jobs(going=going) == 1
+    rows = service.store.query("SELECT game_id, status FROM jobs ORDER BY id")
+    assert [(r["game_id"], r["status"]) for r in rows] == [(games[0], "done"), (games[1], "due"), (games[2], "due")]
+    assert service.run_jobs() == 2  # the next start does them
+    assert len(service.store.mails("WHERE kind = 'report'")) == 6

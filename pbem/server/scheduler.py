@@ -109,8 +109,9 @@ class Clock:
 
     def run_jobs(self) -> int:
         """The reports of resolved days drawn and queued, the sender woken as each job's are queued
-        (not once all are: in a tournament round, hundreds of jobs)."""
-        return self.service.run_jobs(queued=self.sending.wake)
+        (not once all are: in a tournament round, hundreds of jobs); no job is taken once the
+        clock is stopping."""
+        return self.service.run_jobs(queued=self.sending.wake, going=lambda: not self.jobs.stopping)
 
     def mail_arrived(self) -> None:
         self.mail.wake()

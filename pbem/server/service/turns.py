@@ -198,7 +198,7 @@ class Turns(ServiceBase):
                                                         "version": self.rewinds(game)})
             return day
 
-    def run_jobs(self, limit: int = 100, queued=None) -> int:
+    def run_jobs(self, limit: int = 100, queued=None, going=None) -> int:
         """Do the work resolution left for later (drawing and queuing reports), until none is left.
 
         The maps are ordered ``AHEAD`` jobs in front of the job whose reports are being written:
@@ -208,9 +208,13 @@ class Turns(ServiceBase):
         A job's reports are written outside the lock and any transaction (mail must keep flowing
         meanwhile); then they are queued and the job marked done in one transaction, and
         ``queued()`` (the sender's wake-up) is called. The mails carry dedupe keys, so a job
-        redone after a crash sends nothing twice. ``limit``: the jobs read at a time."""
+        redone after a crash sends nothing twice. ``limit``: the jobs read at a time; ``going()``
+        false: the server is stopping, no job is taken any more (those ordered are finished; the
+        others stay due for the next start, not failed for want of the drawing workers)."""
         done, ordered = 0, deque()
         for job in self.jobs_due(limit):
+            if going is not None and not going():
+                break
             ordered.append((job, self.job_maps(job)))
             if len(ordered) > AHEAD:
                 done += self.run_job(*ordered.popleft(), queued)
