@@ -143,7 +143,8 @@ class CpuWatch:
         drawing = [workers1[w] - workers0.get(w, 0.0) for w in sorted(workers1)]
         shares = ", ".join(f"{100 * d / wall:.0f}%" for d in drawing) or "none seen"
         return [f"  idle share of the machine over those {wall:.0f} s: {100 * idle:.0f}% (every process's, from "
-                f"/proc/stat); CPU of a core: the server's process {100 * (main1 - main0) / wall:.0f}%, "
+                f"/proc/stat); CPU of a core: the server's process {100 * (main1 - main0) / wall:.0f}% "
+                f"({main1 - main0:.1f} s), "
                 f"its drawing workers {shares} ({sum(drawing):.1f} s of drawing in all)"]
 
 
