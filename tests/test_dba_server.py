@@ -98,6 +98,7 @@ def web(tmp_path):
     server = Server(config)
     server.start()
     server.service.rasterise = lambda svg: b"png"  # the maps' PNGs are not this test's matter (the SVG is read)
+    server.service.drawing = None  # (nor drawn whole in the drawing workers)
     try:
         yield server, f"http://127.0.0.1:{config.web_port}"
     finally:

@@ -86,3 +86,6 @@ def test_pbem_loadtest_scale_delivers_every_report_of_the_due_games_and_resolves
     assert "reports delivered: 6 of 6;" in text and "days resolved: 3" in text
     assert re.search(r"first deadline -> last report delivered: \d+\.\d s", text)
     assert re.search(r"ratio \(limit / run\): \d+\.\d\d", text)
+    # where the CPU went, first deadline to last report: the machine's idle share, the server, each drawing worker
+    assert re.search(r"idle share of the machine over those \d+ s: \d+%.*the server's process \d+% \(\d+\.\d s\), "
+                     r"its drawing workers \d+%(, \d+%)* \(\d+\.\d s of drawing in all\)", text)

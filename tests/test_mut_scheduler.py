@@ -81,7 +81,7 @@ def test_the_clock_chains_its_workers_and_idles_at_least_a_second(tmp_path):
     assert (clock.sending.idle, clock.jobs.idle, clock.mail.idle) == (1.0, 1.0, 1.0)
     assert clock.jobs.then == (clock.sending,) and clock.mail.then == (clock.sending,) and clock.sending.then == ()
     assert (clock.sending.name, clock.jobs.name, clock.mail.name) == ("send", "jobs", "mail")
-    assert clock.sending.work == clock.send_due and clock.jobs.work == site.service.run_jobs
+    assert clock.sending.work == clock.send_due and clock.jobs.work == clock.run_jobs
     assert clock.mail.work == clock.process_mail
     assert Clock(site.service, idle_sender(), tick_seconds=7).mail.idle == 7
     assert Clock(site.service, idle_sender()).tick_seconds == 5.0

@@ -253,6 +253,7 @@ def server(tmp_path):
     server = Server(config)
     server.start()
     server.service.rasterise = lambda svg: b"png"  # the maps' PNGs are not this test's matter
+    server.service.drawing = None  # (nor drawn whole in the drawing workers)
     try:
         yield server, Mailbox(relay)
     finally:

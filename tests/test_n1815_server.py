@@ -104,6 +104,7 @@ def test_a_two_player_live_game_on_the_web_through_the_auction_and_a_battles_rou
     try:
         service = server.service
         service.rasterise = lambda svg: b"png"  # the maps' PNGs are not this test's matter
+        service.drawing = None  # (nor drawn whole in the drawing workers)
         anna, fred = "anna@example.org", "fred@example.org"
         game_id, _ = service.create_game("On the web", {"french": fred, "anglo-dutch": anna, "prussian": anna},
                                          scenario="napoleon1815.toml", seed=3, game="napoleon1815",
@@ -151,6 +152,7 @@ def test_a_three_player_live_game_on_the_web_to_its_end_with_every_block_ordered
     try:
         service = server.service
         service.rasterise = lambda svg: b"png"
+        service.drawing = None
         email = {"french": "fred@example.org", "anglo-dutch": "anna@example.org", "prussian": "paul@example.org"}
         game_id, _ = service.create_game("Three on the web", email, scenario="napoleon1815.toml", seed=1,
                                          game="napoleon1815", options={"players": "3", "battle": "live"},

@@ -55,6 +55,14 @@ class MapCache:
             self._drawing.pop(key, None)
         return key, found
 
+    def keep(self, key: str, data: bytes) -> None:
+        """Keep ``data``, the PNG of the SVG whose digest is ``key``, drawn elsewhere (a drawing
+        worker: pbem.server.drawing)."""
+        with self._lock:
+            if key in self._memory:
+                return
+        self._put(key, data)
+
     def get(self, key: str) -> bytes | None:
         """The PNG kept under digest ``key``, or None (nothing is drawn)."""
         if not key or not all(c in "0123456789abcdef" for c in key):

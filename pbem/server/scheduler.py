@@ -4,7 +4,7 @@
   it resolves due days, times out questions and sends reminders; a date job
   at each game's exact deadline runs it then, whatever the interval.
 - The mail worker processes stored mail as soon as a door stored some.
-- The jobs worker draws and queues the reports of resolved days.
+- The jobs worker draws and queues the reports of resolved days, waking the sender at each.
 - The sender delivers the outbox as soon as something is queued.
 - Every ``PRUNE_HOURS``, old mail is pruned (pbem.server.retention).
 
@@ -76,7 +76,7 @@ class Clock:
         idle = max(1.0, tick_seconds)
         self.webhooks = notify.WebhookSender(service.store)
         self.sending = Worker("send", self.send_due, idle)
-        self.jobs = Worker("jobs", self.service.run_jobs, idle, then=(self.sending,))
+        self.jobs = Worker("jobs", self.run_jobs, idle, then=(self.sending,))
         self.mail = Worker("mail", self.process_mail, idle, then=(self.sending,))
         self.mail_tick_at = float("-inf")  # when (time.monotonic) the last tick brought forward by mail runs
 
@@ -106,6 +106,12 @@ class Clock:
     def send_due(self) -> int:
         """The outbox's mail, then the webhooks' chat messages."""
         return self.sender.send_due() + self.webhooks.send_due()
+
+    def run_jobs(self) -> int:
+        """The reports of resolved days drawn and queued, the sender woken as each job's are queued
+        (not once all are: in a tournament round, hundreds of jobs); no job is taken once the
+        clock is stopping."""
+        return self.service.run_jobs(queued=self.sending.wake, going=lambda: not self.jobs.stopping)
 
     def mail_arrived(self) -> None:
         self.mail.wake()

@@ -53,6 +53,7 @@ class Server:
         self.drawer = ProcessPoolExecutor(max_workers=DRAWERS, mp_context=multiprocessing.get_context("spawn"),
                                           initializer=drawing_worker, initargs=(os.getpid(),))
         self.service.rasterise = lambda svg: self.drawer.submit(render_png, svg).result(timeout=300)
+        self.service.drawing = self.drawer  # a report's map is drawn whole there, SVG and PNG (pbem.server.drawing)
         self.sender = make_sender(self.store, config, resolve=self.service.attachment)
         self.clock = Clock(self.service, self.sender, config.tick_seconds)
         self.smtpd = None

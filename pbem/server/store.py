@@ -457,6 +457,28 @@ def _game_versions(db: Database) -> None:
     db.executescript("\n".join(script))
 
 
+@migrations(name="issue_35_1_games_to_check")
+def _games_to_check(db: Database) -> None:
+    """The two questions of ``Store.games_to_check`` that no index answered: which running games wait on a
+    question (``pending``), which seats marked their orders final (``final_day``). Partial indexes hold
+    only those rows, a handful among thousands, so a tick no longer reads every game and every seat."""
+    db.executescript("CREATE INDEX games_pending ON games(status) WHERE pending IS NOT NULL;"
+                     "CREATE INDEX seats_final ON seats(game_id) WHERE final_day IS NOT NULL;")
+
+
+# The running games the clock must look at: each of the four reasons is one indexed lookup (the
+# deadline and next check by range on (status, ...), the questions and the final seats from their
+# partial indexes), and only the games they name are read; one query with the four reasons joined by
+# OR read every game and every seat at every tick (6.9-12.7 ms at 10,000 games, issue 35).
+GAMES_TO_CHECK = (
+    "SELECT * FROM games WHERE +status = 'running' AND id IN ("
+    " SELECT id FROM games WHERE status = 'running' AND next_check <= ?1"
+    " UNION SELECT id FROM games WHERE status = 'running' AND deadline <= ?2"
+    " UNION SELECT id FROM games WHERE status = 'running' AND pending IS NOT NULL"
+    " UNION SELECT game_id FROM seats WHERE final_day IS NOT NULL)"
+    " ORDER BY id")
+
+
 def without_parse(entry: dict) -> dict:
     """A log entry without its stored parse."""
     return {key: value for key, value in entry.items() if key != "parsed"}
@@ -639,10 +661,7 @@ class Store:
     def games_to_check(self, when: str) -> list[dict]:
         """Running games the clock must look at ``when``: something is due, a question
         waits, or a side marked its orders final."""
-        rows = self.query(
-            "SELECT * FROM games WHERE status = 'running' AND (next_check <= ? OR deadline <= ?"
-            " OR pending IS NOT NULL OR id IN (SELECT game_id FROM seats WHERE final_day IS NOT NULL))"
-            " ORDER BY id", (when, when))
+        rows = self.query(GAMES_TO_CHECK, (when, when))
         for row in rows:
             row["settings"] = json.loads(row["settings"])
             row["options"] = json.loads(row["options"])
@@ -661,8 +680,9 @@ class Store:
         return self.execute("INSERT INTO jobs (created, kind, game_id, payload) VALUES (?, ?, ?, ?)",
                          (self.now(), kind, game_id, _json(payload or {}))).lastrowid
 
-    def due_jobs(self, limit: int = 100) -> list[dict]:
-        rows = self.query("SELECT * FROM jobs WHERE status = 'due' ORDER BY id LIMIT ?", (limit,))
+    def due_jobs(self, limit: int = 100, after: int = 0) -> list[dict]:
+        """The first ``limit`` jobs due, in the order they were added (those after job ``after``)."""
+        rows = self.query("SELECT * FROM jobs WHERE status = 'due' AND id > ? ORDER BY id LIMIT ?", (after, limit))
         for row in rows:
             row["payload"] = json.loads(row["payload"])
         return rows

@@ -154,6 +154,7 @@ def run_demo(out: str | Path, seed: int = 1, game: str = "marengo", scenario: st
         service = server.service
         if not draw_maps:
             service.rasterise = lambda svg: BLANK_PNG
+            service.drawing = None  # the maps are not drawn in the drawing workers either
         scenario = scenario or next(iter(rules.scenarios().values())).name
         addresses = {seat.id: f"{seat.id}@bots.invalid"
                      for seat in rules.seats(service.scenario(game, scenario),

@@ -3,6 +3,7 @@ mailed with the seat's view; the STATUS answer."""
 
 from __future__ import annotations
 
+from concurrent.futures import Future
 from datetime import datetime
 
 import html
@@ -10,6 +11,7 @@ import re
 
 from pbem.core.game import Game
 from pbem.server import i18n
+from pbem.server.drawing import map_picture
 from pbem.server.mail.outbox import Drawn, queue
 
 from .base import ServiceBase, ServiceError
@@ -59,6 +61,35 @@ class Reports(ServiceBase):
 
         return render_png(svg)
 
+    drawing = None  # an executor whose workers draw maps whole (pbem.server.serve's); None: drawn here
+
+    def map_ordered(self, game_id: int, day: int | None, side: str | None, lang: str = "en") -> Future:
+        """Seat ``side``'s map of ``day``, ordered: a future of (the SVG's digest, the PNG). With drawing
+        workers (``drawing``), this process takes only the seat's view, and a worker builds the SVG and
+        the PNG (pbem.server.drawing); without, the map is drawn here and now (``rasterise``)."""
+        if self.drawing is None:
+            ordered = Future()
+            try:
+                ordered.set_result(self.maps.png(self.map_svg(game_id, day, side, lang), self.rasterise))
+            except Exception as exc:  # met when the map is asked for
+                ordered.set_exception(exc)
+            return ordered
+        game, info = self.game(game_id), self.info(game_id)
+        return self.drawing.submit(map_picture, info["ruleset"], info["scenario"], game.view(side, day),
+                                   self.label(game_id), lang)
+
+    def maps_ordered(self, game_id: int, day: int, only: str | None = None) -> dict[str, Future]:
+        """The maps of ``day``'s reports (each seat with an address, or seat ``only``), ordered, by seat."""
+        return {seat["side"]: self.map_ordered(game_id, day, seat["side"], self.store.language_of(seat["email"]))
+                for seat in self.store.seats(game_id) if seat["email"] and only in (None, seat["side"])}
+
+    def map_kept(self, ordered: Future) -> str:
+        """The digest of an ordered map once it is drawn, its PNG kept in the map cache (where the
+        outbox finds the report's attachment)."""
+        key, png = ordered.result(timeout=300)  # pragma: no mutate (how long a hung worker is waited for)
+        self.maps.keep(key, png)
+        return key
+
     def map_svg(self, game_id: int, day: int | None, side: str | None, lang: str = "en") -> str:
         game = self.game(game_id)
         return game.ruleset.render_svg(game.scenario, game.view(side, day), title=self.label(game_id), lang=lang)
@@ -69,10 +100,14 @@ class Reports(ServiceBase):
         return sum(1 for e in game.log if e["kind"] == "rewind")
 
     def draw_reports(self, game_id: int, day: int, corrected: str = "", version: int | None = None,
-                     only: str | None = None, deadline: datetime | None = None) -> list[dict]:
+                     only: str | None = None, deadline: datetime | None = None,
+                     maps: dict[str, Future] | None = None) -> list[dict]:
         """Each seat's (or seat ``only``'s) report mail of ``day``: the arguments of
         outbox.queue, drawn, not yet queued. One mail per seat and version (a
-        ruling makes a new version). ``deadline``: the next one, about to be set."""
+        ruling makes a new version). ``deadline``: the next one, about to be set.
+        ``maps``: the reports' maps ordered before (``maps_ordered``), else ordered now; each is
+        drawn once, while the reports are written."""
+        maps = self.maps_ordered(game_id, day, only) if maps is None else maps
         game = self.game(game_id)
         version = self.rewinds(game) if version is None else version
         mails = []
@@ -82,7 +117,7 @@ class Reports(ServiceBase):
             side = seat["side"]
             lang = self.store.language_of(seat["email"])
             report = self.report(game_id, day, side, corrected, deadline, lang=lang)
-            digest, _ = self.maps.png(self.map_svg(game_id, day, side, lang), self.rasterise)  # drawn now, kept
+            digest = self.map_kept(maps.get(side) or self.map_ordered(game_id, day, side, lang))  # drawn once, kept
             html = report.html.replace("</body>", '<p><img src="cid:map" alt="map" style="max-width:100%"></p>'
                                                   "</body>")
             tag = f"[pbem {game_id}]"  # one subject scheme for every game: the tag first

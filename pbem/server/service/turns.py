@@ -4,9 +4,9 @@ that draw the reports, and "ask me" decisions."""
 
 from __future__ import annotations
 
-import time
 import os
-from concurrent.futures import ThreadPoolExecutor
+import time
+from collections import deque
 from datetime import datetime, timedelta
 
 from pbem.lang import say_plural
@@ -19,7 +19,7 @@ from pbem.server.notify import chat, notice
 
 from .base import ReplayDiffers, ServiceBase, ServiceError
 
-DRAWERS = os.cpu_count() or 1  # maps drawn at once ahead of the reports (the server's drawing workers)
+AHEAD = 2 * (os.cpu_count() or 1)  # jobs whose maps are ordered ahead of the reports written (two maps a job)
 
 
 TICK_BATCH = 100  # games resolved in one transaction
@@ -198,64 +198,72 @@ class Turns(ServiceBase):
                                                         "version": self.rewinds(game)})
             return day
 
-    def run_jobs(self, limit: int = 100) -> int:
-        """Do the work resolution left for later (drawing and queuing reports).
+    def run_jobs(self, limit: int = 100, queued=None, going=None) -> int:
+        """Do the work resolution left for later (drawing and queuing reports), until none is left.
 
-        The reports and maps are drawn first, outside the lock and any
-        transaction (drawing is slow, and mail must keep flowing meanwhile);
-        then they are queued and the job marked done in one transaction. The
-        mails carry dedupe keys, so a job redone after a crash sends nothing twice.
-        """
-        done = 0
-        for job in self.maps_drawn_ahead(self.store.due_jobs(limit)):
-            try:
-                mails = []
-                when = self.next_deadline(job)  # told in the reports, set once they are queued
-                if job["kind"] == "reports":
-                    mails = self.draw_reports(job["game_id"], job["payload"]["day"],
-                                              corrected=job["payload"].get("corrected", ""),
-                                              version=job["payload"].get("version"), deadline=when)
-                    if not job["payload"].get("corrected"):
-                        mails += self.missed_mails(job["game_id"], job["payload"]["day"], when)
-                with self.lock, self.store.transaction():
-                    for mail in mails:
-                        queue(self.store, **mail)
-                    self.store.finish_job(job["id"])
-                    if when is not None:
-                        self.set_deadline(job["game_id"], when)
-                        self.your_turn(job["game_id"], when)
-            except Exception as exc:  # recorded; the other jobs go on
-                self.store.finish_job(job["id"], error=f"{type(exc).__name__}: {exc}")
-                self.store.audit("jobs", "error", job["game_id"], why=f"{type(exc).__name__}: {exc}")
-                self.start_clock(job)
-            done += 1
+        The maps are ordered ``AHEAD`` jobs in front of the job whose reports are being written:
+        the drawing workers build each map whole (SVG and PNG, pbem.server.drawing) while this
+        process writes reports, so neither waits for the other (before, four maps were drawn, then
+        their reports written while the workers waited, and every SVG was built twice, here).
+        A job's reports are written outside the lock and any transaction (mail must keep flowing
+        meanwhile); then they are queued and the job marked done in one transaction, and
+        ``queued()`` (the sender's wake-up) is called. The mails carry dedupe keys, so a job
+        redone after a crash sends nothing twice. ``limit``: the jobs read at a time; ``going()``
+        false: the server is stopping, no job is taken any more (those ordered are finished; the
+        others stay due for the next start, not failed for want of the drawing workers)."""
+        done, ordered = 0, deque()
+        for job in self.jobs_due(limit):
+            if going is not None and not going():
+                break
+            ordered.append((job, self.job_maps(job)))
+            if len(ordered) > AHEAD:
+                done += self.run_job(*ordered.popleft(), queued)
+        while ordered:
+            done += self.run_job(*ordered.popleft(), queued)
         return done
 
-    def maps_drawn_ahead(self, jobs: list[dict], ahead: int = 2 * DRAWERS):
-        """The jobs, ``ahead`` at a time, each batch's maps drawn first all at once (the drawing
-        workers, one a core, each take one), so the reports then find them in the map cache."""
-        for start in range(0, len(jobs), ahead):
-            batch = jobs[start:start + ahead]
-            svgs = []
-            for job in batch:
-                if job["kind"] != "reports":
-                    continue
-                try:
-                    svgs += [self.map_svg(job["game_id"], job["payload"]["day"], seat["side"],
-                                          self.store.language_of(seat["email"]))  # the map its report asks for
-                             for seat in self.store.seats(job["game_id"]) if seat["email"]]
-                except Exception:  # the job itself meets it again, and records it
-                    continue
-            if len(svgs) > 1:
-                with ThreadPoolExecutor(max_workers=DRAWERS) as pool:
-                    list(pool.map(self._draw_ahead, svgs))
-            yield from batch
+    def jobs_due(self, limit: int):
+        """The due jobs, ``limit`` read at a time, until none is left (those read once are not read again)."""
+        after = 0
+        while jobs := self.store.due_jobs(limit, after=after):
+            yield from jobs
+            after = jobs[-1]["id"]
 
-    def _draw_ahead(self, svg: str) -> None:
+    def job_maps(self, job: dict) -> dict:
+        """The maps of a job's reports, ordered from the drawing workers (pbem.server.service.reports)."""
+        if job["kind"] != "reports":
+            return {}
         try:
-            self.maps.png(svg, self.rasterise)
-        except Exception:  # drawn again (and the error recorded) when the report asks for it
-            pass
+            return self.maps_ordered(job["game_id"], job["payload"]["day"])
+        except Exception:  # the job itself meets it again, and records it
+            return {}
+
+    def run_job(self, job: dict, maps: dict, queued=None) -> int:
+        """One job: its reports written (their maps ``maps``), queued, and the job marked done, in one
+        transaction; a failure is recorded on the job. Returns 1."""
+        try:
+            mails = []
+            when = self.next_deadline(job)  # told in the reports, set once they are queued
+            if job["kind"] == "reports":
+                mails = self.draw_reports(job["game_id"], job["payload"]["day"],
+                                          corrected=job["payload"].get("corrected", ""),
+                                          version=job["payload"].get("version"), deadline=when, maps=maps)
+                if not job["payload"].get("corrected"):
+                    mails += self.missed_mails(job["game_id"], job["payload"]["day"], when)
+            with self.lock, self.store.transaction():
+                for mail in mails:
+                    queue(self.store, **mail)
+                self.store.finish_job(job["id"])
+                if when is not None:
+                    self.set_deadline(job["game_id"], when)
+                    self.your_turn(job["game_id"], when)
+        except Exception as exc:  # recorded; the other jobs go on
+            self.store.finish_job(job["id"], error=f"{type(exc).__name__}: {exc}")
+            self.store.audit("jobs", "error", job["game_id"], why=f"{type(exc).__name__}: {exc}")
+            self.start_clock(job)
+        if queued is not None:
+            queued()
+        return 1
 
     def your_turn(self, game_id: int, when: datetime) -> None:
         """Tell the webhook of each seat that owes the coming day's orders (mail has the report)."""
