@@ -430,6 +430,15 @@ def _dice_keyed(db: Database) -> None:
                      "ALTER TABLE games ADD COLUMN seed_key TEXT;")
 
 
+@migrations(name="issue_35_1_games_to_check")
+def _games_to_check(db: Database) -> None:
+    """The two questions of ``Store.games_to_check`` that no index answered: which running games wait on a
+    question (``pending``), which seats marked their orders final (``final_day``). Partial indexes hold
+    only those rows, a handful among thousands, so a tick no longer reads every game and every seat."""
+    db.executescript("CREATE INDEX games_pending ON games(status) WHERE pending IS NOT NULL;"
+                     "CREATE INDEX seats_final ON seats(game_id) WHERE final_day IS NOT NULL;")
+
+
 VERSIONED = {  # table -> (its game's column, the columns whose change a game's pages show; None: every one)
     "games": ("id", "status, settings, title, deadline, pending, moderator, options"),
     "seats": ("game_id", None),
@@ -455,15 +464,6 @@ def _game_versions(db: Database) -> None:
                 f"INSERT INTO game_versions (game_id, version) VALUES ({row}.{column}, 1) "
                 f"ON CONFLICT (game_id) DO UPDATE SET version = version + 1; END;")
     db.executescript("\n".join(script))
-
-
-@migrations(name="issue_35_1_games_to_check")
-def _games_to_check(db: Database) -> None:
-    """The two questions of ``Store.games_to_check`` that no index answered: which running games wait on a
-    question (``pending``), which seats marked their orders final (``final_day``). Partial indexes hold
-    only those rows, a handful among thousands, so a tick no longer reads every game and every seat."""
-    db.executescript("CREATE INDEX games_pending ON games(status) WHERE pending IS NOT NULL;"
-                     "CREATE INDEX seats_final ON seats(game_id) WHERE final_day IS NOT NULL;")
 
 
 # The running games the clock must look at: each of the four reasons is one indexed lookup (the
