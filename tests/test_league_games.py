@@ -303,3 +303,16 @@ def test_a_tournament_starts_by_itself_at_its_scheduled_time(site):
     assert leagues.tournament(lonely)["status"] == "signup" and leagues.tournament(lonely)["rules"]["starts"] is None
     told = [m for m in mails_to(site, ORG) if "Lonely did not start" in m["subject"]]
     assert len(told) == 1 and "a tournament needs two players at least" in told[0]["body"]
+
+
+def test_a_tournament_of_another_game_takes_no_scenario_nor_options_from_its_league(site):
+    """A league of Bonaparte at Marengo on a scenario file of its own, with a Napoleon 1815 tournament that
+    names no scenario: the tournament plays Napoleon 1815's own first scenario (not the league's Marengo map),
+    and a tournament of the league's own game keeps the league's scenario."""
+    leagues, league_id, _ = league_of(site, 4, options={})
+    n1815 = leagues.create_tournament(league_id, ORG, "Waterloo cup", "swiss", 2,
+                                      rules={"game": "napoleon1815", "options": {"players": "2"}})
+    rules = leagues.tournament(n1815)["rules"]
+    assert rules["game"] == "napoleon1815" and rules["scenario"] is None and rules["options"] == {"players": "2"}
+    same = leagues.create_tournament(league_id, ORG, "Marengo cup", "swiss", 2)
+    assert leagues.tournament(same)["rules"]["scenario"] == SMALL

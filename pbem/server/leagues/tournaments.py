@@ -37,6 +37,15 @@ KNOCKOUT_OF_THREE = (
     "tournament of each group's best), or a Swiss of groups of three")
 
 
+
+def inherited(league_rules: dict, rules: dict) -> dict:
+    """What a tournament takes from its league's rules: all of them, but a tournament of another game than the
+    league's takes no scenario nor options from it (they are the league's game's: its first scenario, no
+    options, unless the tournament names its own)."""
+    if rules.get("game") in (None, league_rules.get("game")):
+        return league_rules
+    return {name: value for name, value in league_rules.items() if name not in ("scenario", "options")}
+
 class Tournaments(Bidding, Brackets, Console, Results):
 
     # -- creating and entering ------------------------------------------------------
@@ -55,7 +64,7 @@ class Tournaments(Bidding, Brackets, Console, Results):
             raise ServiceError("a tournament needs a name")
         if season_id is not None and season_id not in {s["id"] for s in league["seasons"]}:
             raise ServiceError("the league has no season %(number)s", number=season_id)
-        merged = check_rules({**league["rules"], **(rules or {})})
+        merged = check_rules({**inherited(league["rules"], rules or {}), **(rules or {})})
         if len(self.seats_of_rules(merged)) == 3 and format in ELIMINATIONS:  # two or three seats, or refuse now
             raise ServiceError(KNOCKOUT_OF_THREE)
         with self.store.transaction():
