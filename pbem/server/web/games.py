@@ -683,9 +683,12 @@ def orders(game_id: int):
     if checked:
         result, _orders = service().check_orders(game_id, side, text, i18n.web_lang())
     else:
+        day = service().game(game_id).day
         result = service().submit(game_id, side, text, source="web", who=g.user.email, lang=i18n.web_lang())
         if result.ok:  # orders marked FINAL (in any language) by the last seat: the day is resolved now, so the
             service().resolve_if_ready(game_id)  # page that follows shows the new day, not a stale one
+            if service().game(game_id).day != day:
+                text = None  # the orders box holds the new day's form, not the orders of the day resolved
     # post-redirect-get: a refresh shows the answer again, never posts again
     keep_answer(game_id=game_id, side=side, result=result, text=text, checked=checked)
     return redirect(url_for("games.game_page", game_id=game_id, side=side) + "#orders-result", 303)
