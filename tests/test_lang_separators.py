@@ -239,7 +239,7 @@ def test_lists_the_marengo_familys_code_joins_are_joined_as_each_language_lists(
 
 @pytest.mark.parametrize("name,seat,english", [
     ("marengo", "austria", "Morale: Austria 16, France 17"),
-    ("napoleon1815", "french", "Blocks lost: french 0, anglo 0, prussian 0")])
+    ("napoleon1815", "french", "Blocks lost: French 0, Anglo-Dutch 0, Prussian 0")])
 def test_status_lines_list_as_each_language_lists(name, seat, english):
     game = new_game(name)
     assert game.ruleset.status_lines(game, seat, lang="en") == [english]

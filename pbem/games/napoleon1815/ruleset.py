@@ -184,7 +184,7 @@ class Napoleon1815:
     def status_lines(self, game, seat, *, lang: str = "en") -> list[str]:
         v = game.view(seat)
         t = tongue(lang)
-        return [t.gettext("Blocks lost: %(lost)s", lost=t.listed([f"{t.say(ARMY_SAID[a]) if t.lang != 'en' else a} {n}"
+        return [t.gettext("Blocks lost: %(lost)s", lost=t.listed([f"{t.say(ARMY_SAID[a])} {n}"
                                                                   for a, n in v["lost"].items()]))]
 
     def render_svg(self, scenario, view: dict, title: str | None = None, *, lang: str = "en") -> str:
