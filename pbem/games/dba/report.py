@@ -66,8 +66,9 @@ def build_report(game, day, seat, *, deadline=None, game_label="", game_id="", s
         told = [e for e in told if not e.data.get(seats.COPY)]
     seen = [text for e in told for text in [e.text_for(who, t)] if text is not None]
     doc.add(Bullets(seen or [t.gettext("Nothing.")], wrap=False))
-    choices = [f"{t.say(question_said(r.decision))} "
-               f"{', '.join(t.say(answer_said(r.decision, a)) for a in r.answer)} ({t.say(term(r.source))})"
+    choices = [t.gettext("%(question)s → %(answer)s (%(how)s)", question=t.say(question_said(r.decision)),
+                         answer=t.listed([t.say(answer_said(r.decision, a)) for a in r.answer]),
+                         how=t.say(term(r.source)))
                for r in result.decisions if seat is None or r.decision.side == seat]
     if view.get("commander") and choices:  # kriegsspiel: the choices put to his seat (DS5), as he knows the enemy
         choices = [seats.redact(c, scenario, result.after, view["commander"]) for c in choices]
