@@ -42,7 +42,8 @@ class NapoleonicDBA:
     }
 
     def scenarios(self) -> dict[str, Path]:
-        return {"dba-meeting": MAPS / "dba-meeting.toml", "dba-quatre-bras": MAPS / "dba-quatre-bras.toml"}
+        return {"dba-meeting": MAPS / "dba-meeting.toml", "dba-advance-guards": MAPS / "dba-advance-guards.toml",
+                "dba-quatre-bras": MAPS / "dba-quatre-bras.toml"}
 
     def options(self) -> tuple[Option, ...]:
         return (Option("command", N_("Command"), (seats.COMMANDERS, seats.KRIEGSSPIEL), seats.COMMANDERS,
@@ -69,7 +70,7 @@ class NapoleonicDBA:
         return tuple(Seat(side, side, title) for side, title in scenario.sides.items())
 
     def setup(self, scenario, options: dict, chance: Chance):
-        return initial_state(scenario, options)
+        return initial_state(scenario, options, chance)
 
     def turn(self, scenario, state) -> Turn:
         said = view.turn_said(scenario, state.turn)  # the turn's name, read in each reader's language
@@ -91,7 +92,7 @@ class NapoleonicDBA:
         else:
             writers = {c.id for c in table.commanders.values() if c.side == seat and c.alive}
         clock = Clock(scenario.settings.start, scenario.settings.minutes)
-        return parse_orders(text, Names.of(table), side, state.turn, writers, clock)
+        return parse_orders(text, Names.of(table), side, state.turn, writers, clock, seats.enemy_known(scenario, state, seat))
 
     def check_orders(self, scenario, state, seat, text, *, lang: str = "en"):
         """The orders read (in any language's words, mixed); the problems and the echo in ``lang``'s words."""
