@@ -287,6 +287,6 @@ def test_attack_names_an_enemy_element_by_the_seats_id_and_an_unknown_id_is_refu
         RULES.check_orders(game.scenario, game.state, "blue-general",
                            f"FROM General Azur TO Colonel Bleu\nATTACK {unknown}\n")
     assert f"{unknown} is no enemy element your troops have seen or been told of" in str(refused.value)
-    with pytest.raises(OrdersError, match="ne"):  # in the seat's language too (French)
+    with pytest.raises(OrdersError, match=f"{unknown} n.est aucun élément ennemi"):  # in the seat's language too
         RULES.check_orders(game.scenario, game.state, "blue-general",
                            f"FROM General Azur TO Colonel Bleu\nATTACK {unknown}\n", lang="fr")
