@@ -68,7 +68,7 @@ class State:
         new.commands = {k: _commands(bo) for k, bo in self.commands.items()}
         new.memory = {side: dict(m) for side, m in self.memory.items()}
         new.troops = {seat: dict(m) for seat, m in self.troops.items()}
-        new.enemy_ids = self.enemy_ids  # drawn once at the start, never changed
+        new.enemy_ids = {side: dict(m) for side, m in self.enemy_ids.items()}
         new.arrived, new.fired_at = list(self.arrived), list(self.fired_at)
         new.retreated, new.gone = list(self.retreated), list(self.gone)
         memo[id(self)] = new
