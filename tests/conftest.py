@@ -37,6 +37,8 @@ def pytest_addoption(parser):
                     help="kriegsspiel games of the DBA fog leak test (tests/test_dba_fog.py); 50 is the long run")
     group.addoption("--fog-days", type=int, default=6,
                     help="turns played per fog game (0: each game to its end)")
+    group.addoption("--fog-engine-games", type=int, default=1,
+                    help="whole kriegsspiel games checked on the engine's outputs (tests/test_dba_fog.py); 50: long")
 
 
 @pytest.fixture(scope="session")

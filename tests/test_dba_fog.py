@@ -201,6 +201,61 @@ def test_every_output_of_every_kriegsspiel_seat_keeps_the_fog(server, request):
     assert total["enemy shown"] > 0, "no seat ever saw an enemy: the fog was not tested"
 
 
+def play_engine_game(seed: int) -> dict:
+    """One whole kriegsspiel game of the general bots on the engine alone (pbem.core.game, no server), every seat's
+    outputs after every turn — its view (as JSON and checked as check_fog_view does), its report (text, Markdown,
+    the orders form), its map SVG — checked by the leak oracle: the long run's cheaper half, the same checks on
+    what the server sends (tests/test_dba_fog.py's server game reads them back over HTTP)."""
+    from pbem.core.game import Game
+    from pbem.core.ruleset import options_of
+
+    scenario = RULES.load_scenario(RULES.scenarios()["dba-advance-guards"])
+    game = Game(RULES, scenario, seed, options=options_of(RULES, KRIEG))
+    seats = [s.id for s in RULES.seats(scenario, game.options)]
+    bot = RULES.bots()["general"]
+    counts = {"turns": 0, "outputs": 0, "enemy shown": 0, "fire": 0}
+    while not game.over:
+        for seat in game.turn().seats:
+            game.submit(seat, bot.orders(scenario, game.view(seat), seed + game.day))
+        for seat in game.turn().others:
+            game.submit(seat, "")
+        game.advance()
+        day = game.day - 1
+        counts["turns"] += 1
+        counts["fire"] += sum(e.kind == "fire" for e in game.days[-1].events)
+        every = all_ids(game)
+        for seat in seats:
+            known = [knowledge(game, seat)]
+            where = f"fog engine seed {seed}, turn {day}, {seat}"
+            view = game.view(seat)
+            check_view_json(f"{where}: view", view, known, every)
+            counts["enemy shown"] += check_fog_view(f"{where}: view", game, seat, view)
+            report = RULES.report(game, day, seat, game_id="1")
+            svg = RULES.render_svg(scenario, view)
+            for what, text in (("view", json.dumps(view, ensure_ascii=False)), ("report", report.text),
+                               ("report Markdown", report.markdown), ("orders form", report.template),
+                               ("map SVG", svg)):
+                oracle_check(f"{where}: {what}", text, known)
+                counts["outputs"] += 1
+    return counts
+
+
+def test_whole_kriegsspiel_games_on_the_engine_keep_the_fog(request):
+    """``--fog-engine-games`` whole games (default 1; the long run: 50) checked on the engine's outputs."""
+    import os
+
+    games = request.config.getoption("fog_engine_games")
+    base = int(os.environ.get("PBEM_FOG_SEED") or 1)
+    total: dict[str, int] = {}
+    for seed in range(base, base + games):
+        counts = play_engine_game(seed)
+        print(f"fog engine: seed {seed}: {counts}")
+        for k, v in counts.items():
+            total[k] = total.get(k, 0) + v
+    print(f"fog engine: {games} whole games: {total}")
+    assert total["turns"] >= games and total["enemy shown"] > 0
+
+
 # -- the parts, each on the engine -------------------------------------------------------------------------------
 
 def _met(seed: int = 2, turns: int = 6):
