@@ -345,3 +345,20 @@ def test_attack_names_an_enemy_element_by_the_seats_id_and_an_unknown_id_is_refu
     with pytest.raises(OrdersError, match=f"{unknown} n.est aucun élément ennemi"):  # in the seat's language too
         RULES.check_orders(game.scenario, game.state, "blue-general",
                            f"FROM General Azur TO Colonel Bleu\nATTACK {unknown}\n", lang="fr")
+
+
+def test_a_surrender_is_public_news_with_the_enemy_brigade_unnamed_for_the_other_army():
+    """Found by the 50-game run (seed 16): "1st Blue brigade surrenders" was a public line, read by the Red seats
+    too; now each seat reads public news with the enemy in it unnamed (DS8), the umpire the original."""
+    from pbem.core.events import Event
+    from pbem.games.dba import seats
+    from pbem.games.dba.state import initial_state
+
+    scenario = RULES.load_scenario(RULES.scenarios()["dba-advance-guards"])
+    state = initial_state(scenario, KRIEG)
+    news, rain = Event("surrender", "1st Blue brigade surrenders: its elements flee"), Event("weather", "rain")
+    told = seats.for_seats(scenario, state, [news, rain])
+    assert told[-1] is rain  # nothing of the enemy in it: public as it was
+    by_owner = {e.owners(): e.text for e in told[:-1]}
+    assert by_owner == {(seats.MODERATOR,): news.text, ("blue-general", "blue-1", "blue-3"): news.text,
+                        ("red-general", "red-1", "red-3"): "an enemy brigade surrenders: its elements flee"}

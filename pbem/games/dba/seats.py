@@ -308,7 +308,8 @@ def for_seats(scenario, state, events: list[Event]) -> list[Event]:
     side whose own troops it names (the brigade each leads, its elements, himself) — a courier's setting out or
     loss to its sender alone —, each reading it with the enemy it has not seen unnamed; seats that read the same words share one copy. What the commanders above
     them learn of it comes by report (DS6). The moderator reads each event once, whole (the original, owned by
-    :data:`MODERATOR`; the seats' copies carry :data:`COPY`). Public events stay public."""
+    :data:`MODERATOR`; the seats' copies carry :data:`COPY`). Public news (a brigade's surrender) is read by
+    every seat, the enemy in it unnamed (DS8); the dice stay public."""
     sides = tuple(scenario.sides)
     seats = {s: [c.id for c in commanders_of(scenario) if c.side == s] for s in sides}
     names = {c.id: tokens(state, c.id, own=True) for c in commanders_of(scenario)}
@@ -324,8 +325,22 @@ def for_seats(scenario, state, events: list[Event]) -> list[Event]:
         return groups
 
     out = []
+    every = [c.id for c in commanders_of(scenario)]
     for e in events:
         owners = e.owners()
+        if not owners and e.kind != "roll":  # public news (a surrender): each seat reads it with the enemy unnamed
+            groups: dict[str, tuple] = {}
+            for seat in every:
+                own = redact(e.text, scenario, state, seat)
+                groups.setdefault(own, (redact(e.said, scenario, state, seat) if e.said is not None else None, []))[1] \
+                    .append(seat)
+            if list(groups) == [e.text]:
+                out.append(e)
+                continue
+            out.append(Event(e.kind, e.text, e.data, owner=(MODERATOR,), said=e.said))
+            out += [Event(e.kind, text, {**e.data, COPY: True}, owner=tuple(who), said=said)
+                    for text, (said, who) in groups.items()]
+            continue
         if not owners or any(o not in sides for o in owners):
             out.append(e)
             continue
