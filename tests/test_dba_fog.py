@@ -117,7 +117,7 @@ def play_fog_game(server: Server, seed: int, days: int, png_days: str = "last") 
     or after the last only (drawing it is the slow part). Returns counts of what was checked."""
     service = server.service
     seats = [s.id for s in RULES.seats(service.scenario("dba", SCENARIO), KRIEG)]
-    email = {s: f"{s}@example.org" for s in seats}
+    email = {s: f"{s}.{seed}@example.org" for s in seats}  # its own addresses: no mail of an earlier game
     game_id, keys = service.create_game(f"Fog {seed}", email, scenario=SCENARIO, seed=seed,
                                         settings={"hours": 48}, game="dba", options=KRIEG)
     service.run_jobs()
