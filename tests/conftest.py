@@ -33,6 +33,12 @@ def pytest_addoption(parser):
                     help="games per ruleset for the leak oracle (tests/test_leak_oracle.py); 20 is the long run")
     group.addoption("--oracle-days", type=int, default=5,
                     help="resolved days checked per oracle game (0: play each game to its end)")
+    group.addoption("--fog-games", type=int, default=1,
+                    help="kriegsspiel games of the DBA fog leak test (tests/test_dba_fog.py); 50 is the long run")
+    group.addoption("--fog-days", type=int, default=6,
+                    help="turns played per fog game (0: each game to its end)")
+    group.addoption("--fog-engine-games", type=int, default=1,
+                    help="whole kriegsspiel games checked on the engine's outputs (tests/test_dba_fog.py); 50: long")
 
 
 @pytest.fixture(scope="session")

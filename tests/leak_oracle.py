@@ -69,6 +69,8 @@ class Knowledge:
     allowed: set[str] = field(default_factory=set)  # the ids it may know: its own and those it was told of
     ids: set[str] = field(default_factory=set)  # every block id of the game
     heard: set[str] = field(default_factory=set)  # Napoleonic DBA: the texts it was told (a report carries them)
+    learned: set[str] = field(default_factory=set)  # Napoleonic DBA: the enemy elements it knows of (their ids)
+    public: list[str] = field(default_factory=list)  # texts every seat may read, taken out before the check
 
 
 def _ids_in(text: str, ids) -> set[str]:
@@ -171,6 +173,8 @@ def _dba_knowledge(game: Game, seat: str, days) -> Knowledge:
     side = seat if seat in scenario.sides else scenario.table.commanders[seat].side
     side_of = {e.id: e.side for e in list(scenario.table.elements.values()) + list(scenario.waiting.values())}
     own = {i for i in ids if side_of[i] == side}
+    fog = seat not in scenario.sides  # kriegsspiel: the enemy by the army's own ids for it (DS8)
+    real_of = {v: k for k, v in game.initial.enemy_ids.get(side, {}).items()} if fog else {}
     learned, heard, unseen = set(), set(), []
     for day in days:
         for event in day.events:
@@ -184,6 +188,7 @@ def _dba_knowledge(game: Game, seat: str, days) -> Knowledge:
                 unseen.append(event.text)
             if event.kind != "roll":
                 learned |= _ids_in(known[0], ids) - own
+                learned |= {real_of[v] for v in _ids_in(known[0], real_of)}
         if seat in scenario.sides:  # mid-turn sightings, as the rules recorded them for the side
             learned |= set(day.after.memory.get(seat, {}))
         else:  # a kriegsspiel seat: what reports brought him
@@ -191,9 +196,27 @@ def _dba_knowledge(game: Game, seat: str, days) -> Knowledge:
             learned |= ids_
             heard |= texts
         learned |= _dba_sees(game, day.after, seat, side)
-    out = Knowledge(seat, own=own, allowed=own | learned, ids=ids, heard=heard)
+    out = Knowledge(seat, own=own, allowed=own | learned, ids=ids, heard=heard, learned=learned)
     for eid in sorted(ids - own - learned):
         out.forbidden[eid] = f"the id of {eid}, an enemy element {seat}'s troops never saw and no event named"
+    if fog:  # DS8: no enemy element's own id, nor its brigade, nor its officers; its army's id once it is known
+        view_of = game.initial.enemy_ids[side]
+        out.allowed = own | {view_of[e] for e in learned}
+        for eid in sorted(ids - own):
+            if eid in learned:
+                out.forbidden[eid] = f"the real id of {eid} (a kriegsspiel seat reads {view_of[eid]})"
+            else:
+                out.forbidden[view_of[eid]] = f"{view_of[eid]}, the id of {eid}, which {seat} never saw nor was told of"
+        # the enemy's order of battle is public (its seats' titles name its officers and their brigades, and are
+        # taken out of a text first: Knowledge.public); an enemy brigade or officer named anywhere else tells
+        # which brigade an element the seat reads of belongs to
+        for b in scenario.table.brigades.values():
+            if b.side != side:
+                out.forbidden[b.id] = out.forbidden[b.name] = f"the enemy brigade {b.id} ({b.name})"
+        for c in scenario.table.commanders.values():
+            if c.side != side:
+                out.forbidden[c.name] = f"the enemy officer {c.id} ({c.name})"
+        out.public = sorted({s.title for s in game.ruleset.seats(scenario, game.options)}, key=len, reverse=True)
     out.unseen = [t for t in unseen if t not in heard]
     return out
 
@@ -213,7 +236,7 @@ def _dba_reported(game: Game, day, seat: str) -> tuple[set[str], set[str]]:
         if (r.sender, r.sent) not in memo:
             memo[(r.sender, r.sent)] = _dba_knowledge(game, r.sender, game.days[:r.sent])
         sender = memo[(r.sender, r.sent)]
-        got |= sender.allowed - sender.own
+        got |= sender.learned
         texts |= sender.heard
     return got, texts
 
@@ -315,6 +338,8 @@ def leaks(text: str, known: list[Knowledge]) -> list[tuple[str, str]]:
     """What ``text`` (an output read by a player holding the seats ``known``) says that none of
     those seats may know: (token, why) pairs."""
     text = clean(text)
+    for title in known[0].public:
+        text = text.replace(title, " ")
     allowed = set().union(*(k.allowed for k in known))
     ids = known[0].ids
     # whole ids ("P-III-A": not "III"), and the parts of hyphenated words that are no id

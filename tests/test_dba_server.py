@@ -112,7 +112,7 @@ def test_a_two_seat_game_made_by_the_json_api_played_on_the_web(web, tmp_path):
     browsers = {anna: signed_in(base, service, anna), fred: signed_in(base, service, fred)}
     listed = json.loads(browsers[anna].get("/api/rulesets"))
     dba = next(r for r in listed["rulesets"] if r["name"] == "dba")
-    assert {s["file"] for s in dba["scenarios"]} == {"dba-meeting.toml", "dba-quatre-bras.toml"}
+    assert {s["file"] for s in dba["scenarios"]} == {"dba-meeting.toml", "dba-advance-guards.toml", "dba-quatre-bras.toml"}
     token = json.loads(browsers[anna].get("/api/games"))["csrf_token"]
     request = urllib.request.Request(
         base + "/api/games", json.dumps({"game": "dba", "scenario": "dba-meeting.toml", "title": "Meeting",

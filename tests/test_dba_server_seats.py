@@ -180,7 +180,7 @@ def test_a_superior_learns_what_his_brigades_see_from_their_reports_a_courier_ri
         table = state.table(MEETING)
         general = set(game.view("blue-general", day)["enemy"][i]["id"] for i in range(len(game.view("blue-general", day)["enemy"])))
         own = sight.seen(table, "blue", MEETING.settings.spotting, *seats.eyes(state, "blue-general"))
-        assert general == own  # he sees now with his own eyes only
+        assert general == {state.enemy_ids["blue"][i] for i in own}  # his own eyes only; by his army's ids (DS8)
         brigades = sight.seen(table, "blue", MEETING.settings.spotting, *seats.command(state, "blue-general"))
         riding = {r.seq: r for r in result.before.reports.reports}  # with what they carry, before they arrive
         for r in state.reports.reports:

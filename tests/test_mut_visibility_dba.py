@@ -92,6 +92,13 @@ def side_elements(state, side) -> list[dict]:
     return elements(state, *sorted(i for i, e in state.elements.items() if e.side == side))
 
 
+def fog(state, side, seen, key="id") -> list[dict]:
+    """Enemy elements as a kriegsspiel seat of ``side`` reads them (DS8): by the id its army drew for each (the
+    state's record), no brigade, in the order of those ids."""
+    out = [e | {key: state.enemy_ids[side][e[key]], "brigade": ""} for e in seen]
+    return sorted(out, key=lambda e: int(e[key].split("-")[1]))
+
+
 def commanders(state, *ids) -> list[dict]:
     return [{"id": c.id, "name": c.name, "side": c.side, "level": c.level, "character": c.character,
              "brigade": c.brigade, "superior": c.superior, "alive": c.alive, "x": c.x, "y": c.y,
@@ -139,8 +146,8 @@ def test_dba_a_brigades_seat_sees_its_troops_what_they_see_and_its_own_post():
     assert view.view(MEETING, state, "blue-1") == facts(
         "blue-1", "blue", "blue-1", KRIEG_OWING, dispatches=[],
         elements=elements(state, "blue-1-1", "blue-1-2", "blue-1-3", "blue-1-4"),
-        enemy=elements(state, "red-1-1"),  # seen now: shown where it is, not where it was seen before
-        last_known=[RED_1_2, RED_3_1], brigades=[BLUE_1], commanders=commanders(state, "blue-1"),
+        enemy=fog(state, "blue", elements(state, "red-1-1")),  # seen now: where it is, not where it was seen
+        last_known=fog(state, "blue", [RED_1_2, RED_3_1], "element"), brigades=[BLUE_1], commanders=commanders(state, "blue-1"),
         couriers=[REPORT_1])  # not the dispatch riding to him: nobody knows of a courier on the road to him
 
 
@@ -154,7 +161,7 @@ def test_dba_a_brigades_seat_reads_the_dispatches_delivered_to_it_and_its_own_re
     assert (cavalry["couriers"], cavalry["dispatches"], cavalry["brigades"]) == ([REPORT_3], [], [BLUE_3])
     red = view.view(MEETING, state, "red-1")
     assert (red["dispatches"], red["couriers"]) == ([TO_ROUGE], [DISPATCH_3])
-    assert red["enemy"] == elements(state, "blue-1-1", "blue-1-2", "blue-1-3", "blue-1-4")
+    assert red["enemy"] == fog(state, "red", elements(state, "blue-1-1", "blue-1-2", "blue-1-3", "blue-1-4"))
 
 
 def deployed(eid) -> dict:
@@ -181,7 +188,7 @@ def test_dba_the_general_sees_his_division_but_only_what_his_own_eyes_see():
     assert view.view(MEETING, state, "blue-general") == facts(
         "blue-general", "blue", "blue-general", KRIEG_OWING, dispatches=[],
         elements=elements(state, *[f"blue-{b}-{n}" for b in (2, 3) for n in range(1, 5)]) + first,
-        enemy=elements(state, "red-2-4"), last_known=[RED_1_2],
+        enemy=fog(state, "blue", elements(state, "red-2-4")), last_known=fog(state, "blue", [RED_1_2], "element"),
         brigades=[known_brigade(BLUE_1, TO_BLEU, [60, 280], 0), known_brigade(BLUE_2, TO_COBALT, [60, 46], 2),
                   known_brigade({**BLUE_3}, "", [60, 120], 2)],
         commanders=mine, couriers=[DISPATCH_1, DISPATCH_2, REPORT_1])  # the reports riding or lost are not his yet
@@ -446,8 +453,9 @@ def test_dba_the_names_of_a_seats_troops():
 def test_dba_a_seat_reads_the_enemy_it_has_not_seen_as_an_unseen_element():
     state = position()
     line = "red-1-1 and red-2-4 charge red-1-12; red-1-1x stays"
-    assert seats.redact(line, MEETING, state, "blue-1") == \
-        "red-1-1 and an unseen element charge red-1-12; red-1-1x stays"
+    seen = state.enemy_ids["blue"]["red-1-1"]  # DS8: the enemy it has seen by its army's id for it
+    assert seen.startswith("E-") and seats.redact(line, MEETING, state, "blue-1") == \
+        f"{seen} and an unseen element charge red-1-12; red-1-1x stays"
     assert seats.redact(line, MEETING, state, "blue-general") == \
         "an unseen element and an unseen element charge red-1-12; red-1-1x stays"
     said = Text("%(who)s charges %(whom)s", {"who": "red-2-4", "whom": Text("%(e)s", {"e": "blue-1-1"})})
@@ -456,7 +464,13 @@ def test_dba_a_seat_reads_the_enemy_it_has_not_seen_as_an_unseen_element():
     assert seats.redact(said, MEETING, state, "red-2") == Text(
         "%(who)s charges %(whom)s", {"who": "red-2-4", "whom": Text("%(e)s", {"e": Text("an unseen element")})})
     state.memory["red-2"] = {e: None for e in state.elements if e.startswith("blue")}  # he has seen every one
-    assert seats.redact(said, MEETING, state, "red-2") is said
+    assert seats.redact(said, MEETING, state, "red-2") == Text(
+        "%(who)s charges %(whom)s", {"who": "red-2-4", "whom": Text("%(e)s", {"e": state.enemy_ids["red"]["blue-1-1"]})})
+    # the enemy's brigades and officers are not named (DS8), a brigade before its colonel of the same id
+    assert seats.redact("red-1 fires at blue-1; Colonel Rouge watches 1st Red brigade", MEETING, state, "blue-1") == \
+        "an enemy brigade fires at blue-1; an enemy officer watches an enemy brigade"
+    assert seats.redact(Text("%(b)s", {"b": Text("1st Blue brigade")}), MEETING, state, "red-2") == \
+        Text("%(b)s", {"b": Text("an enemy brigade")})  # a name kept as a term, in every language
     # an element still to arrive is the enemy too
     later = SimpleNamespace(id="red-9-1", side="red")
     scenario = SimpleNamespace(sides=MEETING.sides, table=MEETING.table, waiting={"red-9-1": later})
@@ -534,12 +548,13 @@ def test_dba_each_seat_reads_the_lines_naming_its_own_troops_and_the_moderator_e
         Event("move", "nobody's troops", owner=("blue", "red")),
     ]
     unseen = Text("an unseen element")
+    skirmishers = state.enemy_ids["blue"]["red-1-1"]  # blue-1 has seen them: by his army's id (DS8)
     assert seats.for_seats(MEETING, state, events) == [
         public, mine,
         Event("fire", "1st Blue brigade fires at red-1-1 and red-2-4; General Azur watches", {"n": 1}, owner=(MOD,)),
         Event("fire", "1st Blue brigade fires at an unseen element and an unseen element; General Azur watches",
               {"n": 1, COPY: True}, owner=("blue-general",)),
-        Event("fire", "1st Blue brigade fires at red-1-1 and an unseen element; General Azur watches",
+        Event("fire", f"1st Blue brigade fires at {skirmishers} and an unseen element; General Azur watches",
               {"n": 1, COPY: True}, owner=("blue-1",)),
         Event("fire", "an unseen element fires at Colonel Rouge's brigade", {"m": 2, COPY: True}, owner=("red-1",)),
         Event("move", "red-1-1 advances", owner=(MOD,)),
@@ -552,7 +567,8 @@ def test_dba_each_seat_reads_the_lines_naming_its_own_troops_and_the_moderator_e
         Event("move", "blue-3 rides", owner=(MOD,)),
         Event("move", "blue-3 rides", {COPY: True}, owner=("blue-3",)),
         Event("melee", "blue-1-1 beats red-1-1", owner=(MOD,), said=beats),
-        Event("melee", "blue-1-1 beats red-1-1", {COPY: True}, owner=("blue-1",), said=beats),
+        Event("melee", f"blue-1-1 beats {skirmishers}", {COPY: True}, owner=("blue-1",),
+              said=Text("%(a)s beats %(b)s", {"a": "blue-1-1", "b": skirmishers})),
         Event("melee", "an unseen element beats red-1-1", {COPY: True}, owner=("red-1",),
               said=Text("%(a)s beats %(b)s", {"a": unseen, "b": "red-1-1"})),
         Event("move", "nobody's troops", owner=(MOD,)),  # naming no seat's troops: the moderator's alone

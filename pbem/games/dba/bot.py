@@ -29,7 +29,9 @@ def bot_orders(scenario, view: dict, seed: int) -> str:
     def superior(c):
         return superior_of(view, c)
     places = list(view["places"])
-    enemies = sorted({e["brigade"] for e in view["enemy"]} | {s["brigade"] for s in view["last_known"]})
+    # the enemy brigades seen; a kriegsspiel seat sees no enemy's brigade: the enemy elements by his ids (DS8)
+    enemies = sorted({e["brigade"] or e["id"] for e in view["enemy"]}
+                     | {s["brigade"] or s["element"] for s in view["last_known"]})
     objective = scenario.settings.victory.get("hold")
     names = {b.id: b.name for b in scenario.table.brigades.values()}
     lines = []
@@ -47,7 +49,7 @@ def bot_orders(scenario, view: dict, seed: int) -> str:
         elif pick < 4:
             step = f"MOVE TO {places[rng.below(len(places))]}"
         elif pick < 7:
-            step = ("ATTACK " + names[enemies[rng.below(len(enemies))]]) if enemies and rng.below(2) \
+            step = ("ATTACK " + names.get(foe := enemies[rng.below(len(enemies))], foe)) if enemies and rng.below(2) \
                 else "ATTACK NEAREST ENEMY"
         elif pick == 7:
             step = "HOLD"
@@ -91,14 +93,18 @@ def wanted(scenario, view: dict, b: dict, objective: str | None, home: str | Non
         return f"RETREAT TO {home}" if home else "HOLD"
     at = b["at"]
     enemy = view["enemy"] + [s for s in view["last_known"] if view["turn"] - s.get("turn", view["turn"]) <= 2]
-    near = sorted(((e["x"] - at[0]) ** 2 + (e["y"] - at[1]) ** 2, e["brigade"]) for e in enemy
-                  if ((e["x"] - at[0]) ** 2 + (e["y"] - at[1]) ** 2) ** 0.5 <= ENGAGE)
+    near = sorted(((e["x"] - at[0]) ** 2 + (e["y"] - at[1]) ** 2, e["brigade"], e.get("id") or e["element"])
+                  for e in enemy if ((e["x"] - at[0]) ** 2 + (e["y"] - at[1]) ** 2) ** 0.5 <= ENGAGE)
     if near:
         foe = near[0][1]
-        theirs = len({e["id"] if "id" in e else e["element"] for e in enemy if e["brigade"] == foe})
+        if foe:  # one seat a side: the enemy brigade seen, its elements counted
+            theirs = len({e["id"] if "id" in e else e["element"] for e in enemy if e["brigade"] == foe})
+            target = names.get(foe, "NEAREST ENEMY")
+        else:  # kriegsspiel: no enemy element's brigade is seen (DS8): every enemy near counts, the nearest is named
+            theirs, target = len(near), near[0][2]
         mine = len(b["elements"]) * b["bef"] / max(b["bef_start"], 1)
         if mine >= ODDS * theirs and b["rating"] == "fresh":
-            return f"ATTACK {names.get(foe, 'NEAREST ENEMY')}"
+            return f"ATTACK {target}"
         return "HOLD"
     if objective:  # march in column (5" a move against 3" in line), form line on the place
         return f"MOVE TO {objective} IN COLUMN THEN HOLD IT IN LINE"

@@ -14,6 +14,7 @@ with "did you mean" for a misspelt word or name; :meth:`Orders.echo` prints what
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from pbem.core.orders import (Abort, OrderReader, OrdersError, Problem, check_size, parse_header, suggest, tokenize,
@@ -28,6 +29,7 @@ from .words import (NOT_THE_BOOKS, CLOCK, CONDITIONS, DISTANCE, EVENT_VERBS, HEA
                     VERB_KEYS, Word, fold_word, lex, lexicon)
 
 MAX_PROBLEMS = 100
+VIEW_ID = re.compile(r"\s*E-\d+\s*", re.I)  # a kriegsspiel seat's id of an enemy element (seats.VIEW_ID, DS8)
 VERBS_EXPECTED = "a verb: MOVE TO, HOLD, ATTACK, DEPLOY or RETREAT TO"
 VERB_WORDS = sorted({f.split()[0] for k in VERB_KEYS for f in PHRASES[k]})
 EVENT_WORDS = sorted({f.split()[0] for k in EVENT_VERBS for f in PHRASES[k]})
@@ -86,9 +88,10 @@ class Reader(OrderReader):
     ``writers`` the commander ids it writes as (None: any of its side's); ``turn`` the turn being written."""
 
     def __init__(self, names: Names, side: str, problems: list[Problem], turn: int | None = None,
-                 writers=None, clock: Clock | None = None):
+                 writers=None, clock: Clock | None = None, enemy: dict[str, str] | None = None):
         super().__init__(problems)
         self.names, self.side, self.turn, self.clock = names, side, turn, clock
+        self.enemy = {k.upper(): v for k, v in (enemy or {}).items()}  # kriegsspiel: view id -> square (DS8)
         self.writers = None if writers is None else set(writers)
         self.last_place: str | None = None  # the place IT names
 
@@ -446,6 +449,12 @@ class Reader(OrderReader):
 
     def _brigade_or_place(self, words: list[Word]) -> Target:
         text = self._text(words)
+        if VIEW_ID.fullmatch(text):  # kriegsspiel: an enemy element by the seat's id for it (DS8)
+            square = self.enemy.get(text.upper())
+            if square is None:
+                self.fail(words[0], f"{text} is no enemy element your troops have seen or been told of", text,
+                          "an enemy element by its id in your report, an enemy brigade, or a place")
+            return Target(place=square)
         brigade = self.names.find_brigade(text)
         if brigade is not None and brigade.side != self.side:
             return Target(brigade=Ref(brigade.id, brigade.name))
@@ -634,10 +643,12 @@ def finish(reader: Reader, block: Block, problems: list[Problem], names: Names) 
 
 
 def parse_orders(text: str, names: Names, side: str, turn: int | None = None, writers=None,
-                 clock: Clock | None = None) -> Orders:
+                 clock: Clock | None = None, enemy: dict[str, str] | None = None) -> Orders:
     """``side``'s orders text, read. ``turn``: the turn being written (a dispatch's date must be it, and no
     condition may name a turn already past); ``writers``: the commander ids the seat writes as (None: any of
-    its side's). Raises OrdersError listing every problem."""
+    its side's); ``enemy``: a kriegsspiel seat's ids of the enemy elements it knows of, each with the grid square
+    where it was last seen (ATTACK E-7 is ATTACK ENEMY AT that square, DS8). Raises OrdersError listing every
+    problem."""
     text = text if isinstance(text, str) else str(text)
     too_long = check_size(text)
     if too_long:
@@ -645,7 +656,7 @@ def parse_orders(text: str, names: Names, side: str, turn: int | None = None, wr
     problems: list[Problem] = []
     words = lexicon(names)
     header, body = parse_header(text, problems, lexicon=words)
-    reader = Reader(names, side, problems, turn, writers, clock)
+    reader = Reader(names, side, problems, turn, writers, clock, enemy)
     orders = Orders(header=header)
     block: Block | None = None
 

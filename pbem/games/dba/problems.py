@@ -21,6 +21,7 @@ from .lang import N_, Text, Tongue, term, tongue, words_in
 MESSAGES = (
     N_("unexpected %(word)s after the place %(place)s"),
     N_("%(brigade)s is an enemy brigade"),
+    N_("%(element)s is no enemy element your troops have seen or been told of"),
     N_("%(brigade)s is a brigade of your own side"),
     N_("%(commander)s is an enemy commander"),
     N_("this game counts turns, not clock times"),

@@ -66,14 +66,13 @@ def build_report(game, day, seat, *, deadline=None, game_label="", game_id="", s
         told = [e for e in told if not e.data.get(seats.COPY)]
     seen = [text for e in told for text in [e.text_for(who, t)] if text is not None]
     doc.add(Bullets(seen or [t.gettext("Nothing.")], wrap=False))
-    choices = [t.gettext("%(question)s → %(answer)s (%(how)s)", question=t.say(question_said(r.decision)),
-                         answer=t.listed([t.say(answer_said(r.decision, a)) for a in r.answer]),
+    def fog(text):  # kriegsspiel: the choices put to his seat (DS5), as he knows the enemy (DS8)
+        return seats.redact(text, scenario, result.after, view["commander"]) if view.get("commander") else text
+
+    choices = [t.gettext("%(question)s → %(answer)s (%(how)s)", question=t.say(fog(question_said(r.decision))),
+                         answer=t.listed([t.say(fog(answer_said(r.decision, a))) for a in r.answer]),
                          how=t.say(term(r.source)))
                for r in result.decisions if seat is None or r.decision.side == seat]
-    if view.get("commander") and choices:  # kriegsspiel: the choices put to his seat (DS5), as he knows the enemy
-        choices = [seats.redact(c, scenario, result.after, view["commander"]) for c in choices]
-        if t.lang != "en":
-            choices = [c.replace("an unseen element", t.gettext("an unseen element")) for c in choices]
     if choices:
         doc.add(Heading(2, t.gettext("Choices the executor made for you") if seat else t.gettext("Choices made")))
         doc.add(Bullets(choices, wrap=False))
@@ -92,12 +91,14 @@ def build_report(game, day, seat, *, deadline=None, game_label="", game_id="", s
                    for e in view["elements"]]))
     if view["enemy"] or view["last_known"]:
         doc.add(Heading(2, t.gettext("The enemy")))
-        doc.add(Table([t.gettext("element"), t.gettext("brigade"), t.gettext("troop"), t.gettext("at"),
-                       t.gettext("seen")],
-                      [[e["id"], e["brigade"], _troop(e["troop"], t), _at(e["x"], e["y"], t), t.gettext("now")]
-                       for e in view["enemy"]]
-                      + [[s["element"], s["brigade"], _troop(s["troop"], t), _at(s["x"], s["y"], t),
-                          t.gettext("turn %(turn)s", turn=s["turn"])] for s in view["last_known"]]))
+        rows = ([[e["id"], e["brigade"], _troop(e["troop"], t), _at(e["x"], e["y"], t), t.gettext("now")]
+                 for e in view["enemy"]]
+                + [[s["element"], s["brigade"], _troop(s["troop"], t), _at(s["x"], s["y"], t),
+                    t.gettext("turn %(turn)s", turn=s["turn"])] for s in view["last_known"]])
+        head = [t.gettext("element"), t.gettext("brigade"), t.gettext("troop"), t.gettext("at"), t.gettext("seen")]
+        if view.get("commander"):  # kriegsspiel: an enemy element's brigade is not seen (DS8)
+            head, rows = head[:1] + head[2:], [r[:1] + r[2:] for r in rows]
+        doc.add(Table(head, rows))
     if view["couriers"]:
         doc.add(Heading(2, t.gettext("Couriers")))
         doc.add(Bullets([t.say(c) for c in _couriers(game, who, day, view)], wrap=False))

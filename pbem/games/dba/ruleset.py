@@ -44,7 +44,8 @@ class NapoleonicDBA:
     }
 
     def scenarios(self) -> dict[str, Path]:
-        return {"dba-meeting": MAPS / "dba-meeting.toml", "dba-quatre-bras": MAPS / "dba-quatre-bras.toml"}
+        return {"dba-meeting": MAPS / "dba-meeting.toml", "dba-advance-guards": MAPS / "dba-advance-guards.toml",
+                "dba-quatre-bras": MAPS / "dba-quatre-bras.toml"}
 
     def options(self) -> tuple[Option, ...]:
         return (Option("command", N_("Command"), (seats.COMMANDERS, seats.KRIEGSSPIEL), seats.COMMANDERS,
@@ -71,7 +72,7 @@ class NapoleonicDBA:
         return tuple(Seat(side, side, title) for side, title in scenario.sides.items())
 
     def setup(self, scenario, options: dict, chance: Chance):
-        return initial_state(scenario, options)
+        return initial_state(scenario, options, chance)
 
     def turn(self, scenario, state) -> Turn:
         said = view.turn_said(scenario, state.turn)  # the turn's name, read in each reader's language
@@ -95,7 +96,7 @@ class NapoleonicDBA:
         clock = Clock(scenario.settings.start, scenario.settings.minutes)
         names = Names.of(table)
         names.troops = {e.id: e.troop for e in [*scenario.table.elements.values(), *scenario.waiting.values()]}
-        return parse_orders(text, names, side, state.turn, writers, clock)
+        return parse_orders(text, names, side, state.turn, writers, clock, seats.enemy_known(scenario, state, seat))
 
     def orders_language(self, text: str, lang: str = "en") -> str:
         """The language ``text``'s order words are written in (the seat's, ``lang``, where they do not say): the

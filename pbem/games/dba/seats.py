@@ -218,23 +218,89 @@ def _mentions(text: str, names: set[str]) -> bool:
     return any((n in text) if " " in n else (n in words) for n in names)
 
 
-def redact(text, scenario, state, seat: str):
-    """``text`` with every enemy element the seat has not seen written as "an unseen element" (a
-    :class:`pbem.lang.Text` too, in each of its values)."""
-    side = side_of(scenario, seat)
-    known = set(state.memory.get(seat, {}))
-    enemy = {e.id for e in list(scenario.table.elements.values()) + list(scenario.waiting.values())
-             if e.side != side}
-    hidden = enemy - known
-    if not hidden:
-        return text
-    # an id is matched whole or not at all (the lookarounds), so the alternatives' order does not matter
-    pattern = r"(?<![\w-])(" + "|".join(map(re.escape, sorted(hidden))) + r")(?![\w-])"
-    if isinstance(text, Text):
-        from .turn import _redacted
+VIEW_ID = "E-{n}"
+"""How a kriegsspiel seat names an enemy element (DS8): a number its army gave it, which says nothing of its brigade."""
 
-        return _redacted(text, re.compile(pattern))
-    return re.sub(pattern, "an unseen element", text)
+
+def draw_enemy_ids(scenario, rng=None) -> dict[str, dict[str, str]]:
+    """DS8: for each side, the ids its seats read for the enemy's elements: the enemy's elements (those on the table
+    and those still to arrive) in an order drawn from the game's own stream ``fog`` (never shown: no die of the
+    log), numbered 1, 2, … So an id says nothing of an element's brigade, nor of which the army saw first, and
+    stays the same all game. Without a stream (a case built by hand) the order is a fixed shuffle."""
+    from pbem.core.rng import Rng
+
+    rng = rng if rng is not None else Rng(0)
+    every = list(scenario.table.elements.values()) + list(scenario.waiting.values())
+    out = {}
+    for side in scenario.sides:
+        enemy = sorted(e.id for e in every if e.side != side)
+        rng.shuffle(enemy)
+        out[side] = {eid: VIEW_ID.format(n=n) for n, eid in enumerate(enemy, 1)}
+    return out
+
+
+def enemy_id(state, side: str, eid: str) -> str:
+    """The id ``side``'s seats read for the enemy element ``eid`` (DS8)."""
+    return state.enemy_ids[side][eid]
+
+
+def enemy_known(scenario, state, seat: str) -> dict[str, str]:
+    """A kriegsspiel seat's ids of the enemy elements it knows of (seen or reported), each with the grid square
+    where it was last seen: what ATTACK E-7 names (DS8). Empty for a seat of one a side."""
+    if not kriegsspiel(state) or seat not in state.commanders:
+        return {}
+    side, grid = side_of(scenario, seat), scenario.table.grid
+    return {enemy_id(state, side, s.element): grid.ref_at(s.x, s.y) for s in state.memory.get(seat, {}).values()
+            if grid.ref_at(s.x, s.y) is not None}
+
+
+def _fogged(text, names: dict, pattern):
+    """``text`` with each id or name of ``names`` (matched by ``pattern``) written as ``names`` says, in a
+    :class:`pbem.lang.Text` in each of its values, and a name kept as a term (a Text of the name alone) too."""
+    from .turn import joined
+
+    if isinstance(text, Text):
+        if not text.values and text.message in names:
+            return names[text.message]
+        return Text(text.message, {k: _fogged(v, names, pattern) for k, v in text.values.items()}, text.plural)
+    if not isinstance(text, str) or not pattern.search(text):
+        return text
+    pieces = pattern.split(text)  # text, name, text, name, ... text
+    if len(pieces) == 3 and not pieces[0] and not pieces[2]:
+        return names[pieces[1]]
+    return joined(*[names[p] if n % 2 else p for n, p in enumerate(pieces)])
+
+
+def fog(scenario, state, seat: str) -> dict:
+    """What a kriegsspiel seat reads instead of the enemy's own names (DS8): an enemy element it knows of by its
+    army's id for it, one it does not as "an unseen element"; an enemy brigade as "an enemy brigade" and an enemy
+    officer as "an enemy officer" (which brigade an element or an officer belongs to is not seen)."""
+    side = side_of(scenario, seat)
+    known = state.memory.get(seat, {})
+    ids = state.enemy_ids.get(side, {})
+    names: dict = {}
+    for e in list(scenario.table.elements.values()) + list(scenario.waiting.values()):
+        if e.side != side:
+            names[e.id] = ids.get(e.id, e.id) if e.id in known else say("an unseen element")
+    for c in scenario.table.commanders.values():
+        if c.side != side:
+            names[c.id] = names[c.name] = say("an enemy officer")
+    for b in scenario.table.brigades.values():  # a brigade's id is often its colonel's: the lines name brigades
+        if b.side != side:
+            names[b.id] = names[b.name] = say("an enemy brigade")
+    return names
+
+
+def redact(text, scenario, state, seat: str):
+    """``text`` (a :class:`pbem.lang.Text` too, in each of its values) as a kriegsspiel seat reads it (DS8): every
+    enemy element the seat has not seen written as "an unseen element", those it has by its army's ids for them,
+    the enemy's brigades and officers unnamed."""
+    names = fog(scenario, state, seat)
+    # the longest first: a name is matched whole (the lookarounds), the first alternative that fits wins
+    pattern = re.compile(r"(?<![\w-])(" + "|".join(map(re.escape, sorted(names, key=lambda n: (-len(n), n))))
+                         + r")(?![\w-])")
+    out = _fogged(text, names, pattern)
+    return str(out) if isinstance(out, Text) and not isinstance(text, Text) else out
 
 
 def for_seats(scenario, state, events: list[Event]) -> list[Event]:
@@ -242,7 +308,8 @@ def for_seats(scenario, state, events: list[Event]) -> list[Event]:
     side whose own troops it names (the brigade each leads, its elements, himself) — a courier's setting out or
     loss to its sender alone —, each reading it with the enemy it has not seen unnamed; seats that read the same words share one copy. What the commanders above
     them learn of it comes by report (DS6). The moderator reads each event once, whole (the original, owned by
-    :data:`MODERATOR`; the seats' copies carry :data:`COPY`). Public events stay public."""
+    :data:`MODERATOR`; the seats' copies carry :data:`COPY`). Public news (a brigade's surrender) is read by
+    every seat, the enemy in it unnamed (DS8); the dice stay public."""
     sides = tuple(scenario.sides)
     seats = {s: [c.id for c in commanders_of(scenario) if c.side == s] for s in sides}
     names = {c.id: tokens(state, c.id, own=True) for c in commanders_of(scenario)}
@@ -258,8 +325,22 @@ def for_seats(scenario, state, events: list[Event]) -> list[Event]:
         return groups
 
     out = []
+    every = [c.id for c in commanders_of(scenario)]
     for e in events:
         owners = e.owners()
+        if not owners and e.kind != "roll":  # public news (a surrender): each seat reads it with the enemy unnamed
+            groups: dict[str, tuple] = {}
+            for seat in every:
+                own = redact(e.text, scenario, state, seat)
+                groups.setdefault(own, (redact(e.said, scenario, state, seat) if e.said is not None else None, []))[1] \
+                    .append(seat)
+            if list(groups) == [e.text]:
+                out.append(e)
+                continue
+            out.append(Event(e.kind, e.text, e.data, owner=(MODERATOR,), said=e.said))
+            out += [Event(e.kind, text, {**e.data, COPY: True}, owner=tuple(who), said=said)
+                    for text, (said, who) in groups.items()]
+            continue
         if not owners or any(o not in sides for o in owners):
             out.append(e)
             continue

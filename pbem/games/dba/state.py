@@ -34,6 +34,7 @@ class State:
     commands: dict[str, BrigadeOrders] = field(default_factory=dict)  # brigade id -> its state of command
     memory: dict[str, dict[str, Sighting]] = field(default_factory=dict)  # side -> enemy element -> last seen
     troops: dict[str, dict[str, Sighting]] = field(default_factory=dict)  # kriegsspiel seat -> own element -> known
+    enemy_ids: dict[str, dict[str, str]] = field(default_factory=dict)  # kriegsspiel: side -> enemy element -> its id there (DS8)
     arrived: list[str] = field(default_factory=list)               # brigades entered from off the table
     fired_at: list[str] = field(default_factory=list)              # brigades fired on in the turn just played
     retreated: list[str] = field(default_factory=list)             # brigades that recoiled or fled in it
@@ -67,6 +68,7 @@ class State:
         new.commands = {k: _commands(bo) for k, bo in self.commands.items()}
         new.memory = {side: dict(m) for side, m in self.memory.items()}
         new.troops = {seat: dict(m) for seat, m in self.troops.items()}
+        new.enemy_ids = {side: dict(m) for side, m in self.enemy_ids.items()}
         new.arrived, new.fired_at = list(self.arrived), list(self.fired_at)
         new.retreated, new.gone = list(self.retreated), list(self.gone)
         memo[id(self)] = new
@@ -88,6 +90,7 @@ class State:
         if self.mode == "kriegsspiel":
             out["reports"] = self.reports.to_dict()
             out["troops"] = {s: {k: v.to_dict() for k, v in sorted(m.items())} for s, m in sorted(self.troops.items())}
+            out["enemy_ids"] = {s: dict(sorted(m.items())) for s, m in sorted(self.enemy_ids.items())}
         return out
 
     def digest(self) -> str:
@@ -127,14 +130,15 @@ def _commands(bo: BrigadeOrders) -> BrigadeOrders:
     return new
 
 
-def initial_state(scenario, options: dict) -> State:
+def initial_state(scenario, options: dict, chance=None) -> State:
     table = scenario.fresh_table()
     state = State(elements=table.elements, reserve=table.reserve, commanders=table.commanders, brigades=table.brigades,
                   post=Post(speed=scenario.settings.courier_speed), mode=options.get("command", "commanders"))
     state.commands = {bid: BrigadeOrders(bid) for bid in sorted(state.brigades)}
     state.memory = {side: {} for side in scenario.sides}
     if state.mode == "kriegsspiel":  # each commander knows where his troops deployed (DS7)
-        from .seats import know_troops
+        from .seats import draw_enemy_ids, know_troops
 
         know_troops(scenario, state, 0)
+        state.enemy_ids = draw_enemy_ids(scenario, chance.stream("fog") if chance is not None else None)
     return state

@@ -17,6 +17,13 @@ def _element(e) -> dict:
             "fleeing": e.fleeing}
 
 
+def _fogged(state, side: str, enemy: list[dict], key: str) -> list[dict]:
+    """The enemy elements of a kriegsspiel seat's view as his army names them (DS8): its id for each, no brigade;
+    in the order of those ids (the real ids' order would group them by brigade)."""
+    out = [e | {key: seats.enemy_id(state, side, e[key]), "brigade": ""} for e in enemy]
+    return sorted(out, key=lambda e: int(e[key].rsplit("-", 1)[1]))
+
+
 def _reported(k, side: str) -> dict:
     """An element of his command as his reports last placed it (DS7): where, how, and the turn; its state not known."""
     return {"id": k.element, "brigade": k.brigade, "side": side, "troop": k.troop, "formation": k.formation,
@@ -86,6 +93,8 @@ def view(scenario, state, seat: str | None) -> dict:
     if side is not None:
         last = [s.to_dict() for s in sorted(state.memory.get(officer or side, {}).values(), key=lambda s: s.element)
                 if s.element not in now]
+    if officer and seats.kriegsspiel(state):  # the enemy by his army's ids for it, with no brigade (DS8)
+        enemy, last = _fogged(state, side, enemy, "id"), _fogged(state, side, last, "element")
     elements = [_element(e) for e in mine]
     if known is not None:  # the others as his subordinates' reports last placed them, with the turn
         now = {e.id for e in mine}
