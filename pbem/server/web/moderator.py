@@ -174,8 +174,7 @@ def game_of_subject(subject: str | None) -> int | None:
 
 
 def closed_text(game_id) -> str:
-    return (f"(not shown: you play in game {game_id}, which is still running; another moderator reads its mail, "
-            f"and it opens when the game ends)")
+    return f"(not shown: you play in game {game_id}, which is still running; its mail opens to you when the game ends)"
 
 
 def door_rows() -> list[dict]:
