@@ -4,6 +4,7 @@ ticks, on the new-game form and by the JSON API, over a real HTTP server on loop
 
 from __future__ import annotations
 
+import html
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -79,3 +80,36 @@ def test_the_api_lists_the_kriegsspiel_seats_and_makes_a_game_with_one_commander
     _, view = anna.get(f"/api/games/{made['id']}?side=blue-2")
     assert view["view"]["commander"] == "blue-2"  # the seat sees as Colonel Cobalt
     assert {e["brigade"] for e in view["view"]["elements"]} == {"blue-2"}
+
+
+def test_the_kriegsspiel_never_asks_a_question_that_names_the_enemy(served):  # noqa: F811
+    """Issue 30 §2: an "ask me" question is written by the umpire, who knows the enemy's brigades and element ids;
+    in the kriegsspiel no seat may read them, so the decisions that name the enemy (a volley's target, which enemy
+    elements a D destroys, the enemy an element breaks contact with, the enemy a move heads for) are never asked
+    there (DS9): the form refuses them, saying why, and a game given them anyway asks only the others."""
+    from pbem.core.decisions import Decision
+    from pbem.games import ruleset
+
+    anna = Http(served, ANNA)
+    base = [("title", "Asked"), ("scenario", "dba:dba-meeting.toml"), ("timezone", "UTC"), ("hours", "24")]
+    krieg = base + [("option.dba.command", "kriegsspiel"), ("seat", "dba:blue-1")]
+    before = len(served.store.games())
+    status, text = form_post(anna, "/games/new", krieg + [("ask", "dba:fire target"), ("ask", "dba:rally")])
+    assert status == 400 and "never asks fire target by mail" in html.unescape(text)
+    assert len(served.store.games()) == before
+    status, _ = form_post(anna, "/games/new", krieg + [("ask", "dba:rally")])
+    assert status == 200
+    status, _ = form_post(anna, "/games/new", base + [("seat", "dba:blue"), ("ask", "dba:fire target")])
+    assert status == 200  # one seat a side: the players see the enemy's brigades, the question may name them
+
+    def asks(options, kinds):
+        rules = ruleset("dba")
+        seats = {s.id: ANNA for s in rules.seats(served.service.scenario("dba", "dba-meeting.toml"), options)}
+        game_id, _ = served.service.create_game("Asked", seats, scenario="dba-meeting.toml", game="dba",
+                                                options=options, settings={"hours": 24, "ask": kinds})
+        ask = served.service.ask_function(game_id)
+        return {kind for kind in kinds if ask(Decision("blue", kind, "?", ("yes", "no"), ("yes",)))}
+
+    kinds = ["fire target", "fire losses", "break contact", "path", "rally", "evade"]
+    assert asks({"command": "kriegsspiel"}, kinds) == {"rally", "evade"}
+    assert asks({}, kinds) == set(kinds)

@@ -281,6 +281,14 @@ def victory_said(rules, scenario, view: dict) -> Text | str:
     return rule(scenario, view) if rule is not None else view.get("victory") or ""
 
 
+def ask_kinds_in(rules, options: dict | None) -> dict:
+    """The kinds of decision ``rules`` may ask a seat by mail in a game of these ``options`` (kind -> its text): all
+    its ``ask_kinds``, unless the ruleset's optional member ``ask_kinds_in(options)`` keeps some back (DBA's
+    kriegsspiel: a question naming enemy elements the seat has not identified is never put; its default answers)."""
+    rule = getattr(rules, "ask_kinds_in", None)
+    return rule(options_of(rules, options)) if rule is not None else dict(getattr(rules, "ask_kinds", {}))
+
+
 def decision_in(rules, scenario, decision, lang: str = "en"):
     """An "ask me" decision with its question and its choices' labels in ``lang`` (its options,
     default and limits unchanged: an answer names an option by its key or its label). A ruleset may

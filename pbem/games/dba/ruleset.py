@@ -148,6 +148,17 @@ class NapoleonicDBA:
 
         return orders_template(game, seat, deadline=deadline, game_label=game_label, game_id=game_id, lang=lang)
 
+    # the decisions whose question or answers name enemy elements, brigades or the enemy's place in a move: in the
+    # kriegsspiel they are never asked (DS9, docs/rules-notes.md), the default answers for the seat
+    NAMING_THE_ENEMY = frozenset({"fire target", "fire losses", "break contact", "path"})
+
+    def ask_kinds_in(self, options: dict) -> dict:
+        """The decisions a seat may be asked by mail in a game of ``options``: in the kriegsspiel, none that names
+        the enemy (its answers would be the enemy's real ids, which no seat reads there)."""
+        if options.get("command") != "kriegsspiel":
+            return dict(self.ask_kinds)
+        return {kind: text for kind, text in self.ask_kinds.items() if kind not in self.NAMING_THE_ENEMY}
+
     def decision_in(self, scenario, decision, *, lang: str = "en"):
         """An "ask me" decision with its question and its choices' labels in ``lang``
         (pbem.core.ruleset.decision_in), read as the report reads them."""

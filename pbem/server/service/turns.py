@@ -13,7 +13,7 @@ from pbem.lang import say_plural
 from pbem.server import deadlines, i18n
 from pbem.core.decisions import Decision, Pending, never
 from pbem.core.game import Game
-from pbem.core.ruleset import decision_in
+from pbem.core.ruleset import ask_kinds_in, decision_in
 from pbem.server.mail.outbox import queue
 from pbem.server.notify import chat, notice
 
@@ -32,6 +32,8 @@ class Turns(ServiceBase):
         kinds = set(self.info(game_id)["settings"].get("ask", []))
         if not kinds:
             return never
+        game = self.game(game_id)
+        kinds &= set(ask_kinds_in(game.ruleset, game.options))  # a kind these options never ask takes its default
         return lambda decision: decision.kind in kinds
 
     def tick(self, batch: int = TICK_BATCH, seconds: float = TICK_SECONDS) -> list[tuple[int, int]]:

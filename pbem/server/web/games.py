@@ -22,7 +22,7 @@ from flask_babel import ngettext
 from werkzeug.datastructures import MultiDict
 
 from pbem.core.orders import HEADER_ALIASES, leading_word
-from pbem.core.ruleset import (SPECTATOR, options_in, options_of, scenario_title_in, seat_title_in,
+from pbem.core.ruleset import (SPECTATOR, ask_kinds_in, options_in, options_of, scenario_title_in, seat_title_in,
                                standing_example_of, standing_words_of, title_in, title_said, words_of)
 from pbem.games import DEFAULT, UnknownGame, rulesets, ruleset
 from pbem.server import deadlines, i18n
@@ -599,6 +599,11 @@ def new_game():
             bots = {s: computer for s in (ticked or seat_ids) if s not in sides}
         asked = of_game(form.getlist("ask"), game)
         unknown = [k for k in asked if k not in rules.ask_kinds]
+        kept_back = [k for k in asked if k in rules.ask_kinds and k not in ask_kinds_in(rules, options)]
+        if kept_back:
+            raise ServiceError("with these options %(title)s never asks %(names)s by mail: the question would name "
+                               "the enemy as only the umpire knows it (the default answers)",
+                               title=title_said(rules), names=", ".join(kept_back))
         if unknown:
             if rules.ask_kinds:
                 raise ServiceError("%(title)s asks no %(names)s decision by mail (it may ask: %(kinds)s)",
