@@ -62,9 +62,11 @@ class MapDrawing(Margins, BoardLayers, BlockLayer, MoveLayer):
                     f'<clipPath id="map-area"><path d="M0,0H{_n(b.width)}V{_n(b.height)}H0z"/></clipPath>',
                     '<g clip-path="url(#map-area)">', *[layer for layer in layers if layer], "</g>", "</g>"]
 
+        slots = self.approaches(printed=True, marks=False)  # the same on the plain board and each washed one
+
         def board(tint: str) -> str:
             layers = list(printed)
-            layers[2], layers[5] = self.locales(tint), self.approaches(printed=True, marks=False)
+            layers[2], layers[5] = self.locales(tint), slots
             return "\n".join([head, background, *on_map(layers), "</svg>"]) + "\n"
 
         layers = list(printed)
