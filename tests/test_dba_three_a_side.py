@@ -34,7 +34,8 @@ SEATS = ["blue-general", "blue-1", "blue-3", "red-general", "red-1", "red-3"]
 
 def test_three_commanders_a_side_by_mail_to_the_end_and_no_mail_says_what_its_seat_may_not_know(tmp_path):
     out = tmp_path / "demo"
-    summary = run_demo(out, seed=3, game="dba", scenario=SCENARIO, options=KRIEG, day_seconds=60, timeout=600)
+    summary = run_demo(out, seed=3, game="dba", scenario=SCENARIO, options=KRIEG, day_seconds=60, timeout=600,
+                       draw_maps=False)  # the mails' PNGs are not read here (tests/test_dba_fog.py reads the maps')
     assert not summary.problems, summary.problems
     service = Service(Store(out / "instance" / "pbem.sqlite3"))
     assert service.info(summary.game_id)["status"] == "finished"
