@@ -54,7 +54,9 @@ class Napoleon1815:
         "triggers.py", "setup.py", "scenario.py", "ruleset.py", "round_orders.py", "retreat.py"))
     """The files an orders text is read by (the stored parse's version, pbem.core.parsed)."""
     CODEC = Codec(Header, Token, orders.Orders, orders.Move, orders.Place, orders.Deploy, round_orders.Play,
-                  files=PARSER_FILES, left_out={Header: ("tokens",)})  # the header's tokens: the parser's alone
+                  # not stored: the header's tokens (the parser's alone) and the words the check's echo is
+                  # written in (a replay's reading is the same orders, whatever the language they came in)
+                  files=PARSER_FILES, left_out={Header: ("tokens",), orders.Orders: ("lang",)})
 
     def scenarios(self) -> dict[str, Path]:
         return {"napoleon1815": MAPS / "napoleon1815.toml"}
