@@ -122,18 +122,3 @@ def first_setting(name):
 
     rules = ruleset(name)
     return rules, rules.load_scenario(next(iter(rules.scenarios().values())))
-
-
-# The longest test files, begun first: scripts/test's workers each take a file whole, in the order collected, so
-# a long file begun last would run alone at the end while the other workers stand idle (the last whole run:
-# these three were still running in its final four minutes). The rest keep their order.
-LONG_FILES = ("test_league_e2e.py", "test_kill.py", "test_n1815_server.py", "test_i18n_e2e.py", "test_dba_fog.py",
-              "test_click_flows.py", "test_leak_oracle.py", "test_dba_server.py", "test_leaks.py")
-
-
-def pytest_collection_modifyitems(config, items):
-    def rank(item):
-        name = item.path.name
-        return LONG_FILES.index(name) if name in LONG_FILES else len(LONG_FILES)
-
-    items.sort(key=rank)
