@@ -19,7 +19,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 from pbem.tools.pages import ADMIN
-from test_game_page_clicks import lines, new_game, open_page, regions_of, verb
+from test_game_page_clicks import before_the_assault, lines, new_game, open_page, regions_of, verb
 from test_pages import browser, click_map, middle, sign_in, site  # noqa: F401  (fixtures)
 
 GO = ("now click where they go", "or click where they go next", "or click the next place")
@@ -148,14 +148,7 @@ def test_marengo_every_verb_as_its_hint_says(site, browser):
     # France's day of the demo (its blocks on the map, some not yet activated)
     done |= Walk(site, browser, site.demo, "france").every_verb({"move", "road", "activate"})
     # two Austrian blocks on the approach facing the French in Pedrabona: the assault
-    for seat, orders in [("austria", "ENTER A1 A2 A3 BY ROAD AT Bormida bridge\n"), ("france", "FINAL\n"),
-                         ("austria", "MOVE A1 A2 Bormida bridgehead -> Bormida bridgehead>Pedrabona\n"),
-                         ("france", None)]:
-        if orders is None:
-            there = [b["id"] for b in service.game(game_id).view("france")["blocks"] if b["locale"] == "pedrabona"]
-            orders = f"MOVE {there[0]} Pedrabona -> Pedrabona>Bormida bridgehead\n"
-        assert service.submit(game_id, seat, orders).ok
-        service.resolve_next(game_id)
+    before_the_assault(service, game_id)
     done |= Walk(site, browser, game_id, "austria").every_verb({"assault"})
     assert done == {"enter", "move", "road", "activate", "assault"}, done
 

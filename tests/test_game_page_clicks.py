@@ -116,11 +116,9 @@ def test_marengo_reinforcements_enter_by_clicks_with_their_options(site, browser
     assert checked(browser)
 
 
-def test_marengo_assault_by_clicks_with_lead_and_pursuit(site, browser):
-    """Two Austrian blocks brought onto the approach facing the French in Pedrabona, who block it:
-    click them, "Assault", tick the lead block, choose no pursuit: each choice rewrites the line."""
-    service = site.service
-    game_id = new_game(site, "marengo")
+def before_the_assault(service, game_id: int) -> None:
+    """Two Austrian blocks brought onto the approach facing the French in Pedrabona, who block it: Austria's
+    next day may assault."""
     for seat, orders in [("austria", "ENTER A1 A2 A3 BY ROAD AT Bormida bridge\n"), ("france", "FINAL\n"),
                          ("austria", "MOVE A1 A2 Bormida bridgehead -> Bormida bridgehead>Pedrabona\n"),
                          ("france", None)]:
@@ -129,6 +127,14 @@ def test_marengo_assault_by_clicks_with_lead_and_pursuit(site, browser):
             orders = f"MOVE {there[0]} Pedrabona -> Pedrabona>Bormida bridgehead\n"
         assert service.submit(game_id, seat, orders).ok
         service.resolve_next(game_id)
+
+
+def test_marengo_assault_by_clicks_with_lead_and_pursuit(site, browser):
+    """Two Austrian blocks brought onto the approach facing the French in Pedrabona, who block it:
+    click them, "Assault", tick the lead block, choose no pursuit: each choice rewrites the line."""
+    service = site.service
+    game_id = new_game(site, "marengo")
+    before_the_assault(service, game_id)
     service.run_jobs()
     sign_in(browser, site, ADMIN)
     text = open_page(browser, site, game_id, "austria")
