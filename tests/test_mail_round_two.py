@@ -118,7 +118,7 @@ def test_the_readme_snippet_sent_twice_gets_two_answers(door):
     readme = (Path(__file__).parent.parent / "README.md").read_text()
     (snippet,) = re.findall(r"python3 - <<'EOF'\n(import smtplib\n.*?)EOF\n", readme, re.S)
     snippet = (snippet.replace("2525", str(door.smtpd.port)).replace("you@example.org", ANNA)
-               .replace("GAME 2 KEY your-seat-key", f"GAME {door.game_id} KEY {door.keys['austria']}"))
+               .replace("GAME 1 KEY your-seat-key", f"GAME {door.game_id} KEY {door.keys['austria']}"))
     for _ in range(2):
         exec(compile(snippet, "README.md", "exec"), {})
     door.process()
