@@ -147,6 +147,26 @@ def test_the_fourth_error_answer_of_an_hour_says_once_that_answers_are_held(door
     assert len(held(door, "lost@example.net")) == 2
 
 
+def test_a_seat_holder_past_the_cap_of_wrong_keys_is_told_right_keys_are_still_answered(door):
+    """Wrong keys from a seat's own address are unproven mail: past 3 answers an hour they are held and the
+    notice says so once; it does not say his right-key mail goes unanswered, because it does not."""
+    for i in range(5):
+        door.send(mail(f"GAME {door.game_id} SIDE Austria KEY wrong{i}\nSTATUS\n", sender=ANNA,
+                       message_id=f"<w{i}@example.org>"), sender=ANNA)
+    door.process()
+    (notice,) = held(door, ANNA)
+    assert notice["body"] == inbox.HELD_UNPROVEN % {"until": notice["body"].split("held until ")[1].split(". ")[0]}
+    assert "right seat key is still read, done and answered" in notice["body"]
+    assert "is not answered" not in notice["body"]
+    before = len(door.answers(ANNA))
+    door.send(mail(f"GAME {door.game_id} SIDE Austria KEY {door.keys['austria']}\nSTATUS\n", sender=ANNA,
+                   message_id="<right@example.org>"), sender=ANNA)
+    door.process()
+    answers = door.answers(ANNA)
+    assert len(answers) == before + 1 and answers[-1]["subject"] == f"[pbem {door.game_id}] Status"
+    assert len(held(door, ANNA)) == 1
+
+
 def test_a_player_over_the_cap_of_every_answer_is_told_once(door, monkeypatch):
     monkeypatch.setattr(throttle, "ANSWERS_PER_ADDRESS", 12)
     for i in range(20):

@@ -200,7 +200,7 @@ def reply(service: Service, to: str, subject: str, body: str, game_id=None, in_r
     if to is None:
         return False
     if throttle.may_answer(service.store, service.now(), to, source, stranger=kind == "stranger"):
-        tell_held(service, to, key, lang)
+        tell_held(service, to, key, lang, stranger=kind == "stranger")
         return False
     if len(body) > REPLY_LIMIT:
         body = body[:REPLY_LIMIT] + "\n\n" + i18n.translate(lang or service.store.language_of(to),
@@ -217,15 +217,24 @@ HELD = N_("The server has sent this address as many answers as it sends in an ho
           "is not answered. This notice is sent once.")
 
 
-def tell_held(service: Service, to: str, key: str | None, lang: str | None) -> None:
+HELD_UNPROVEN = N_("The server has sent this address as many answers to mail that no right seat key proves (no "
+                   "first line, a game or side it does not have, a wrong key) as it sends in an hour. Such answers "
+                   "are held until %(until)s. Mail whose first line carries a right seat key is still read, done "
+                   "and answered. This notice is sent once.")
+
+
+def tell_held(service: Service, to: str, key: str | None, lang: str | None, stranger: bool = False) -> None:
     """Tell ``to``, once an hour, that a cap holds its answers (pbem.server.throttle.may_tell_held): a fixed
-    text, nothing of any mail in it."""
+    text, nothing of any mail in it. When only the cap on answers to unproven mail holds (``stranger``, and the
+    cap on every answer to the address is not reached), it says that mail with a right key is still answered."""
     now = service.now()
     if not throttle.may_tell_held(service.store, now, to):
         return
     tr = i18n.translator(lang or service.store.language_of(to))
     until = deadlines.moment_text(now + throttle.HOUR, "UTC", lang=tr.lang)
-    queue(service.store, to, tr.gettext(HELD_SUBJECT), tr.gettext(HELD, until=until), kind="held",
+    only_unproven = stranger and not throttle.may_answer(service.store, now, to, "", stranger=False)
+    text = HELD_UNPROVEN if only_unproven else HELD
+    queue(service.store, to, tr.gettext(HELD_SUBJECT), tr.gettext(text, until=until), kind="held",
           dedupe_key=f"held:{key}" if key else None, lang=tr.lang)
     throttle.note_answer(service.store, now, to, "", "held")
 
