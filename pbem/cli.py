@@ -278,14 +278,18 @@ def cmd_serve(args) -> int:
     else:
         print(f"sign in as {config.admin_email} with your password (pbem login-link prints a one-time link)", flush=True)
     stop = threading.Event()
-    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    asked = []
+    signal.signal(signal.SIGTERM, lambda *_: (asked.append("SIGTERM"), stop.set()))
     dead = None
     try:
         dead = server.watch(stop)  # until SIGTERM, or a part of the server dies
     except KeyboardInterrupt:
-        pass
+        asked.append("Ctrl-C")
     if dead:
         logging.getLogger("pbem").error("%s has ended: the server stops, to be started again (exit status 1)", dead)
+    else:
+        print(f"pbem is stopping ({asked[0] if asked else 'asked to'}): what is under way is finished, or done "
+              "again at the next start", flush=True)
     stuck = server.stop_within(config.stop_seconds)
     if stuck:
         logging.getLogger("pbem").error("the server did not stop within %s s (threads still running: %s): it exits "
@@ -293,6 +297,7 @@ def cmd_serve(args) -> int:
                                         config.stop_seconds, ", ".join(stuck))
         logging.shutdown()
         os._exit(1)
+    print(f"pbem has stopped (data: {config.database_path})", flush=True)
     return 1 if dead else 0
 
 

@@ -93,6 +93,22 @@ def test_a_stop_ends_within_stop_seconds_while_a_part_is_stuck(tmp_path):
     assert re.search(r"did not stop within 3 s \(threads still running: [^)]*receipts", log), log[-3000:]
 
 
+def test_a_stop_by_sigterm_is_said_in_the_log_and_ends_with_status_0(tmp_path):
+    """The operator reads that the server is stopping, and that it has stopped (it said nothing before)."""
+    server = ServerProcess(tmp_path / "instance", 0, relay_host="")
+    server.start()
+    said(server, r"sign in as")
+    try:
+        server.proc.send_signal(signal.SIGTERM)
+        status = ended(server)
+    finally:
+        server.stop()
+    log = server.log_path.read_text()
+    assert status == 0, log[-3000:]
+    assert "pbem is stopping (SIGTERM): what is under way is finished, or done again at the next start" in log
+    assert re.search(r"pbem has stopped \(data: .*pbem\.sqlite3\)", log), log[-3000:]
+
+
 def send_one(port: int) -> None:
     try:
         with smtplib.SMTP("127.0.0.1", port, timeout=WAIT) as client:
