@@ -192,3 +192,30 @@ def test_the_memo_answers_only_the_same_orders_on_the_same_visible_position(monk
         except OrdersError:
             pass
     assert len(checks._MEMO) <= checks.MEMO_SIZE
+
+
+@pytest.mark.parametrize("seed, random_decisions", [(1, False), (2, True), (3, False), (6, True)])
+def test_the_orders_a_bot_hands_its_check_are_what_its_text_reads_as(seed, random_decisions, monkeypatch):
+    """The simple bot hands the day's check the orders it decided (values), not its text to read back
+    (sendable.keep_accepted's ``written``): on every day of self-play games, from its side's view, they
+    are what the parser reads in the text it sends (every field, the line and column of each order, the
+    standing orders), and the text reads without a problem."""
+    from pbem.games.marengo import bot
+
+    compared = []
+    kept = bot.keep_accepted
+
+    def compare(scenario, view, text, written=None):
+        assert written is not None
+        read = parse_orders(scenario, state_seen(scenario, view), view["viewer"], text, checks=False)
+        for mine, theirs in ((written.orders, read.orders), (written.standing, read.standing)):
+            assert mine == theirs, (view["day"], text)
+            assert [(type(o), o.column, getattr(o, "named", None)) for o in mine] == \
+                [(type(o), o.column, getattr(o, "named", None)) for o in theirs]
+        assert (written.side, written.final) == (read.side, read.final)
+        compared.append(len(read.orders) + len(read.standing))
+        return kept(scenario, view, text, written=written)
+
+    monkeypatch.setattr(bot, "keep_accepted", compare)
+    game = play(RULES, SCENARIO, seed, random_decisions=random_decisions)
+    assert len(compared) == len(game.days) and sum(compared) > 3 * len(game.days)
