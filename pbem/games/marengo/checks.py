@@ -114,6 +114,9 @@ class _Forecast(Day):
     def take_back(self) -> None:
         """The position as it was when this fork was made; what the fork did to it is kept (``done``)."""
         st, journal = self.st, self.journal
+        if len(journal) == self.mark and (st.morale, st.demoralised) == self.morale_was:  # it changed nothing
+            self.done = ([], self.morale_was)
+            return
         touched = {id(block): block for block, _ in journal[self.mark:]}
         self.done = ([(b, b.__dict__.copy()) for b in touched.values()], (dict(st.morale), dict(st.demoralised)))
         while len(journal) > self.mark:
