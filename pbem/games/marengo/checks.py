@@ -84,7 +84,10 @@ class _Forecast(Day):
 
     def watch(self) -> None:
         """From now on every change of a block of the position is written down first (``journal``): the
-        check's own position (a copy, or a spare one), whose blocks become :class:`_Watched`."""
+        check's own position (a copy, or a spare one), whose blocks become :class:`_Watched`. What a day's
+        rules change besides a block's fields is the morale (Day.morale_loss), kept by :meth:`fork`; a rule
+        that came to change another part of the position during the day would have to be kept there too
+        (tests/test_bot_checks.py takes every trial of self-play games back and compares)."""
         self.journal: list[tuple[Block, dict]] = []
         for b in self.st.blocks.values():
             b.__dict__["_journal"] = self.journal
