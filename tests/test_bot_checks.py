@@ -192,3 +192,75 @@ def test_the_memo_answers_only_the_same_orders_on_the_same_visible_position(monk
         except OrdersError:
             pass
     assert len(checks._MEMO) <= checks.MEMO_SIZE
+
+
+@pytest.mark.parametrize("seed, random_decisions", [(1, False), (2, True), (3, False), (6, True)])
+def test_the_orders_a_bot_hands_its_check_are_what_its_text_reads_as(seed, random_decisions, monkeypatch):
+    """The simple bot hands the day's check the orders it decided (values), not its text to read back
+    (sendable.keep_accepted's ``written``): on every day of self-play games, from its side's view, they
+    are what the parser reads in the text it sends (every field, the line and column of each order, the
+    standing orders), and the text reads without a problem."""
+    from pbem.games.marengo import bot
+
+    compared = []
+    kept = bot.keep_accepted
+
+    def compare(scenario, view, text, written=None):
+        assert written is not None
+        read = parse_orders(scenario, state_seen(scenario, view), view["viewer"], text, checks=False)
+        for mine, theirs in ((written.orders, read.orders), (written.standing, read.standing)):
+            assert mine == theirs, (view["day"], text)
+            assert [(type(o), o.column, getattr(o, "named", None)) for o in mine] == \
+                [(type(o), o.column, getattr(o, "named", None)) for o in theirs]
+        assert (written.side, written.final) == (read.side, read.final)
+        compared.append(len(read.orders) + len(read.standing))
+        return kept(scenario, view, text, written=written)
+
+    monkeypatch.setattr(bot, "keep_accepted", compare)
+    game = play(RULES, SCENARIO, seed, random_decisions=random_decisions)
+    assert len(compared) == len(game.days) and sum(compared) > 3 * len(game.days)
+
+
+def position(state) -> tuple:
+    """Everything of a position a day's rules change, as a value (the blocks' fields, morale), the blocks
+    themselves (their identity) and whether its index agrees with them."""
+    fields = [(b.id, b.type, b.strength, b.locale, b.facing, b.status, b.activated, b.bombard, b.bombard_days,
+               b.arrives, b.entries) for b in state.blocks.values()]
+    return (fields, [id(b) for b in state.blocks.values()], dict(state.morale), dict(state.demoralised),
+            state.check_index())
+
+
+@pytest.mark.parametrize("seed, random_decisions", [(2, True), (3, False), (14, True)])
+def test_an_order_tried_and_not_kept_is_taken_back_whole(seed, random_decisions, monkeypatch):
+    """The day's check tries each order on the day's own position (checks._Forecast: no copy), its
+    changes journaled: taken back, the position is as it was when the order was tried, the same blocks,
+    the index right; put forward (the order's outcome kept), it is as the order left it. On every trial
+    of self-play games, the bots' and the server's checks alike, with random decisions or not."""
+    fork, take_back, put_forward = checks._Forecast.fork, checks._Forecast.take_back, checks._Forecast.put_forward
+    seen = {"taken back": 0, "changed": 0, "put forward": 0, "morale": 0}
+
+    def forked(day):
+        other = fork(day)
+        other.tried_on = position(other.st)
+        return other
+
+    def taken_back(day):
+        day.left = position(day.st)
+        take_back(day)
+        assert position(day.st) == day.tried_on
+        seen["taken back"] += 1
+        seen["changed"] += day.left != day.tried_on
+        seen["morale"] += day.left[2] != day.tried_on[2]  # an enemy retreating from an attack maneuver lost a block
+
+    def put_forth(day):
+        put_forward(day)
+        assert position(day.st) == day.left
+        seen["put forward"] += 1
+
+    monkeypatch.setattr(checks._Forecast, "fork", forked)
+    monkeypatch.setattr(checks._Forecast, "take_back", taken_back)
+    monkeypatch.setattr(checks._Forecast, "put_forward", put_forth)
+    checks._MEMO.clear()
+    play(RULES, SCENARIO, seed, random_decisions=random_decisions)
+    assert seen["changed"] > 20 and seen["put forward"] > 20 and seen["taken back"] > seen["put forward"]
+    assert seen["morale"] > 0  # these games have such trials

@@ -1,7 +1,10 @@
 """A simple player for self-play, demos and the leak tests.
 
 It reads only its own side's view (what a player would read in a report)
-and writes orders in the order language, as a person would. It is not
+and writes orders in the order language, as a person would: each order as a
+value (pbem.games.marengo.orders) with the text the parser writes for it, the
+orders text made of those texts. The check of what it sends is handed the
+values (sendable.keep_accepted), so it does not read its own text back. It is not
 strong: it pushes toward the enemy (Austria) or holds and blocks (France),
 assaults when its best lead looks good enough, and brings on reinforcements.
 """
@@ -11,6 +14,7 @@ from __future__ import annotations
 from pbem.core.rng import Rng
 
 from pbem.games.simmons.board import Board
+from .orders import Activate, Assault, Bombard, Enter, Move, Order, Orders, RoadMove, Standing
 from .sendable import keep_accepted
 from .rules import ACTIVATION_HOUR
 from .scenario import Scenario
@@ -24,7 +28,8 @@ def bot_orders(scenario: Scenario, view: dict, seed: int) -> str:
     side = view["viewer"]
     rng = Rng(seed * 7919 + view["day"] * 104729 + (0 if side == "austria" else 1))
     hour = view["hour"]
-    lines = [f"# bot orders for {side}, {view['hour_label']}"]
+    heading = f"# bot orders for {side}, {view['hour_label']}"
+    orders: list[Order] = []  # each with the text the parser writes for it: the orders text is made of them
     mine = [b for b in view["blocks"] if b["status"] == "map"]
     enemy_at = {}
     for e in view["enemy"]:
@@ -41,7 +46,7 @@ def bot_orders(scenario: Scenario, view: dict, seed: int) -> str:
         allowance = activation_allowance(board, view)
         if asleep and allowance:
             rng.shuffle(asleep)
-            lines.append("ACTIVATE " + " ".join(asleep[:allowance]))
+            orders.append(Activate(text="ACTIVATE " + " ".join(asleep[:allowance]), blocks=tuple(asleep[:allowance])))
 
     # assaults: from approaches facing enemy-blocked approaches
     groups: dict[tuple, list[dict]] = {}
@@ -66,8 +71,9 @@ def bot_orders(scenario: Scenario, view: dict, seed: int) -> str:
         if best["strength"] - appr.penalty(best["type"]) < nerve and rng.below(3):
             continue
         takers = [b for b in group if not (b["type"] == "cavalry" and appr.cavalry_obstacle)]
-        lines.append(f"ASSAULT {name(here)}>{name(there)} WITH {' '.join(b['id'] for b in takers)} "
-                     f"LEAD {best['id']}")
+        ids = tuple(b["id"] for b in takers)
+        orders.append(Assault(text=f"ASSAULT {board.approach_name(here, there)} WITH {' '.join(ids)} LEAD {best['id']}",
+                              locale=here, toward=there, blocks=ids, leads=(best["id"],)))
         used.update(b["id"] for b in takers)
         commands -= 1
 
@@ -77,7 +83,7 @@ def bot_orders(scenario: Scenario, view: dict, seed: int) -> str:
     pontoons = [e for e in board.entries.values() if e.side == side and e.kind == "pontoon"]
     if due and pontoons and commands > 1 and not enemy_at.get(pontoons[0].locale):
         b = due.pop()
-        lines.append(f"ENTER {b['id']} BY PONTOON")
+        orders.append(by_pontoon(b["id"], pontoons))
         commands -= 1
     for entry in road_entries:
         allowed = [b for b in due if not b.get("entries") or entry.id in b.get("entries", [])][:3]
@@ -85,9 +91,11 @@ def bot_orders(scenario: Scenario, view: dict, seed: int) -> str:
             continue
         for b in allowed:
             due.remove(b)
-        path = road_onward(board, entry, enemy_at)
+        path = tuple(road_onward(board, entry, enemy_at))
+        ids = tuple(b["id"] for b in allowed)
         tail = "".join(f" -> {name(lid)}" for lid in path)
-        lines.append(f"ENTER {' '.join(b['id'] for b in allowed)} BY ROAD AT {entry.name}{tail}")
+        orders.append(Enter(text=f"ENTER {' '.join(ids)} BY ROAD AT {entry.name}{tail}", blocks=ids, by="road",
+                            entry=entry.id, path=path))
 
     # road moves along the main road, free of the command limit: Austria presses on
     if side == "austria" and goal_of(scenario, side):
@@ -97,7 +105,8 @@ def bot_orders(scenario: Scenario, view: dict, seed: int) -> str:
                 continue
             step = main_road_step(board, b["locale"], goal, enemy_at)
             if step:
-                lines.append(f"ROAD {b['id']} {name(b['locale'])} -> {name(step)}")
+                orders.append(RoadMove(text=f"ROAD {b['id']} {name(b['locale'])} -> {name(step)}", block=b["id"],
+                                       path=(b["locale"], step)))
                 used.add(b["id"])
                 mine_at[b["locale"]].remove(b)
                 mine_at.setdefault(step, []).append(b)
@@ -122,20 +131,20 @@ def bot_orders(scenario: Scenario, view: dict, seed: int) -> str:
         weak = [n for n in open_to_us if len(enemy_at[n]) < len(movers)] or open_to_us
         if side == "austria" and weak and any(b["type"] == "infantry" for b in movers):
             there = weak[rng.below(len(weak))]
-            lines.append(f"MOVE {' '.join(b['id'] for b in movers)} {name(here)} -> {name(there)} IF BLOCKED ADVANCE")
+            orders.append(move(board, movers, here, (there, None), "advance"))
             used.update(b["id"] for b in movers)
             commands -= 1
             continue
         facing_us = [n for n in threats if any(e["facing"] == here for e in enemy_at[n])]
         if side == "austria" and facing_us:
             there = facing_us[rng.below(len(facing_us))]  # block it now, assault it tomorrow
-            lines.append(f"MOVE {' '.join(b['id'] for b in movers)} {name(here)} -> {name(here)}>{name(there)}")
+            orders.append(move(board, movers, here, (here, there)))
             used.update(b["id"] for b in movers)
             commands -= 1
             continue
         if threats and (side == "france" or rng.below(2)):
             there = threats[rng.below(len(threats))]
-            lines.append(f"MOVE {' '.join(b['id'] for b in movers)} {name(here)} -> {name(here)}>{name(there)}")
+            orders.append(move(board, movers, here, (here, there)))
             used.update(b["id"] for b in movers)
             commands -= 1
             continue
@@ -150,7 +159,7 @@ def bot_orders(scenario: Scenario, view: dict, seed: int) -> str:
             there = options[0] if rng.below(3) else options[rng.below(len(options))]
         else:
             there = options[rng.below(len(options))]
-        lines.append(f"MOVE {' '.join(b['id'] for b in movers)} {name(here)} -> {name(there)} IF BLOCKED ADVANCE")
+        orders.append(move(board, movers, here, (there, None), "advance"))
         used.update(b["id"] for b in movers)
         mine_at.setdefault(there, []).extend(movers)
         commands -= 1
@@ -158,12 +167,35 @@ def bot_orders(scenario: Scenario, view: dict, seed: int) -> str:
     # artillery: declare a bombardment where it blocks an approach
     for b in mine:
         if b["type"] == "artillery" and b["facing"] and b["id"] not in used and not b["bombard"]:
-            lines.append(f"BOMBARD {b['id']} FROM {name(b['locale'])}>{name(b['facing'])}")
+            orders.append(Bombard(text=f"BOMBARD {b['id']} FROM {board.approach_name(b['locale'], b['facing'])}",
+                                  block=b["id"], locale=b["locale"], toward=b["facing"]))
 
     if view["day"] < 2:
-        lines.append("STANDING ARTILLERY DEFEND")
-        lines.append("STANDING PURSUE STRONG")
-    return keep_accepted(scenario, view, "\n".join(lines) + "\n")  # what the day would not carry out, left out
+        orders.append(Standing(text="STANDING ARTILLERY DEFEND", kind="artillery", value="DEFEND"))
+        orders.append(Standing(text="STANDING PURSUE STRONG", kind="pursue", value="STRONG"))
+    text = "\n".join([heading] + [o.text for o in orders]) + "\n"
+    for line, order in enumerate(orders, 2):  # line 1 is the heading
+        order.line = line
+    written = Orders(side, orders=[o for o in orders if not isinstance(o, Standing)],
+                     standing=[o for o in orders if isinstance(o, Standing)])
+    return keep_accepted(scenario, view, text, written=written)  # what the day would not carry out, left out
+
+
+def move(board: Board, group: list[dict], here: str, to: tuple[str, str | None], if_blocked: str | None = None) -> Move:
+    """A group's MOVE from the reserve of ``here``, with the text the parser writes for it (parse.order_move)."""
+    ids = tuple(b["id"] for b in group)
+    there = board.locales[to[0]].name if to[1] is None else board.approach_name(*to)
+    blocked = " IF BLOCKED ADVANCE" if if_blocked == "advance" else ""
+    return Move(text=f"MOVE {' '.join(ids)} {board.locales[here].name} -> {there}{blocked}", blocks=ids,
+                frm=(here, None), to=to, if_blocked=if_blocked)
+
+
+def by_pontoon(bid: str, pontoons: list) -> Enter:
+    """A block's ENTER BY PONTOON (written without AT: the side's only pontoon entry point, which the order
+    then does not record, as parse.entry_point reads it)."""
+    if len(pontoons) != 1:
+        raise ValueError("the bot writes ENTER BY PONTOON without AT only for a side with one pontoon entry point")
+    return Enter(text=f"ENTER {bid} BY PONTOON", blocks=(bid,), by="pontoon")
 
 
 def goal_of(scenario: Scenario, side: str) -> str | None:

@@ -42,7 +42,7 @@ from . import combat, movement, rules
 from .day import COMMAND_LIMIT, Day, Void, reason
 from .orders import Activate, Assault, Bombard, Enter, Extend, Fire, Move, Order, Orders, RoadMove
 from .scenario import Scenario
-from .state import State
+from .state import Block, State
 
 MORALE = "*morale*"  # a pseudo-locale: the army's morale, unsettled by any assault of the day
 MAX_WARNINGS = 20
@@ -80,10 +80,27 @@ class _Forecast(Day):
             return tuple(default)  # the enemy's retreat: some legal answer; where it goes stays unknown
         raise Unsure("decision")
 
+    # -- trying an order, and taking it back: on the same position, not on a copy of it
+
+    def watch(self) -> None:
+        """From now on every change of a block of the position is written down first (``journal``): the
+        check's own position (a copy, or a spare one), whose blocks become :class:`_Watched`. What a day's
+        rules change besides a block's fields is the morale (Day.morale_loss), kept by :meth:`fork`; a rule
+        that came to change another part of the position during the day would have to be kept there too
+        (tests/test_bot_checks.py takes every trial of self-play games back and compares)."""
+        self.journal: list[tuple[Block, dict]] = []
+        for b in self.st.blocks.values():
+            b.__dict__["_journal"] = self.journal
+            b.__class__ = _Watched
+
     def fork(self) -> "_Forecast":
+        """The day as it stands, to try an order on: its counters copied, the position shared; what the
+        fork changes in it is taken back by :meth:`take_back` (and put forward again by :meth:`put_forward`
+        when the check keeps the order's outcome)."""
         other = object.__new__(type(self))  # what copy.copy makes of it (no slots, no __copy__), without its detour
         other.__dict__.update(self.__dict__)
-        other.st = self.st.copy()
+        other.mark = len(self.journal)
+        other.morale_was = (dict(self.st.morale), dict(self.st.demoralised))
         other.events = []
         other.moves = []
         other.retreats = []
@@ -96,6 +113,45 @@ class _Forecast(Day):
         other.road_use = {k: {"slots": list(v["slots"]), "dir": v["dir"]} for k, v in self.road_use.items()}
         other.fired = set(self.fired)
         return other
+
+    def take_back(self) -> None:
+        """The position as it was when this fork was made; what the fork did to it is kept (``done``)."""
+        st, journal = self.st, self.journal
+        if len(journal) == self.mark and (st.morale, st.demoralised) == self.morale_was:  # it changed nothing
+            self.done = ([], self.morale_was)
+            return
+        touched = {id(block): block for block, _ in journal[self.mark:]}
+        self.done = ([(b, b.__dict__.copy()) for b in touched.values()], (dict(st.morale), dict(st.demoralised)))
+        while len(journal) > self.mark:
+            block, fields = journal.pop()
+            self._restore(block, fields)
+        st.morale.update(self.morale_was[0])
+        st.demoralised.update(self.morale_was[1])
+
+    def put_forward(self) -> None:
+        """What :meth:`take_back` took back, done again (the check goes on from the order's outcome)."""
+        blocks, (morale, demoralised) = self.done
+        for block, fields in blocks:
+            self.journal.append((block, block.__dict__.copy()))  # as a change is written down
+            self._restore(block, fields)
+        self.st.morale.update(morale)
+        self.st.demoralised.update(demoralised)
+
+    def _restore(self, block: Block, fields: dict) -> None:
+        """``block``'s fields set back to ``fields``, the position's index told when its place changes."""
+        if (fields["status"], fields["locale"]) != (block.status, block.locale):
+            self.st.placed(block, fields["locale"], fields["status"])
+        block.__dict__.update(fields)
+
+
+class _Watched(Block):
+    """A block of the check's position (_Forecast.watch): before a field changes, the block's fields as they
+    were go to the forecast's journal, so an order tried and not kept is taken back."""
+
+    def __setattr__(self, name, value):
+        fields = self.__dict__
+        fields["_journal"].append((self, fields.copy()))
+        object.__setattr__(self, name, value)
 
 
 @dataclass
@@ -204,6 +260,7 @@ class _Checker:
         self.sc, self.orders = scenario, orders
         self.board = scenario.board
         self.day = _Forecast(scenario, state, Orders(orders.side), Decider())
+        self.day.watch()
         self.day.st.standing = {s: [] for s in self.day.st.standing}  # never the enemy's (hidden, and may change)
         self.side = self.day.side
         self.problems: list[Problem] = []
@@ -493,6 +550,7 @@ class _Checker:
                         self.unsettle(self.retreat_room(lid), say("how the attack maneuver in line %(line)d ends",
                                                                   line=order.line), own=False)
             return
+        trial.day.put_forward()
         self.day = trial.day  # certain: the rest of the day starts from what it did
         for lid in trial.retreats:
             self.unsettle(self.retreat_room(lid), say("where the enemy retreats from %(place)s (line %(line)d)",
@@ -591,6 +649,7 @@ class _Checker:
                             event.text.split(": ", 1)[-1])
                 if event.said is not None:
                     self.remember(void[-1], event.said.values.get("why"))
+        fork.take_back()  # the day's position as it was (check_move puts forward an outcome it keeps)
         return _Trial(fork, void, unsure, fork.commands - before, fork.retreats, stops)
 
     def declarations(self) -> None:

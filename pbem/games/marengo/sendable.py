@@ -11,6 +11,7 @@ from __future__ import annotations
 from pbem.core.orders import OrdersError
 
 from .checks import accepted_without, check_day
+from .orders import Orders
 from .parse import parse_orders
 from .scenario import Scenario
 from .state import Block, State
@@ -34,7 +35,7 @@ def state_seen(scenario: Scenario, view: dict) -> State:
     return st
 
 
-def keep_accepted(scenario: Scenario, view: dict, text: str, tries: int = 12) -> str:
+def keep_accepted(scenario: Scenario, view: dict, text: str, tries: int = 12, written: Orders | None = None) -> str:
     """``text`` without the orders the day's check refuses (a bot's orders, before it sends them).
 
     A refused line becomes a comment; from an ENTER refused for some of its blocks
@@ -45,14 +46,19 @@ def keep_accepted(scenario: Scenario, view: dict, text: str, tries: int = 12) ->
     the check has said already how the orders without them fare (checks.accepted_without),
     and it remembers that answer for the check of the orders when they are sent. Only an
     ENTER cut down to some of its blocks, or a refusal the check cannot answer so, is
-    read and checked again."""
+    read and checked again.
+
+    ``written``: the orders ``text`` reads as, when the caller wrote the text from them (the
+    bot: each order's text as the parser writes it, one order a line, at its line), so the
+    first check takes them as they are instead of reading the text back."""
     side = view["viewer"]
     own = {b["id"] for b in view["blocks"]}
     lines = text.split("\n")
     for _ in range(tries):
         state = state_seen(scenario, view)  # the check plays the day on it (spare): one for each reading
         try:
-            orders = parse_orders(scenario, state, side, "\n".join(lines), checks=False)
+            orders = written if written is not None else parse_orders(scenario, state, side, "\n".join(lines),
+                                                                      checks=False)
         except OrdersError as exc:  # what the start of the day does not decide: read again once mended
             problems, orders = exc.problems, None
         else:
@@ -61,6 +67,7 @@ def keep_accepted(scenario: Scenario, view: dict, text: str, tries: int = 12) ->
             problems = sorted(check_day(scenario, state, orders, spare=True), key=lambda p: (p.line, p.column))
             if not problems:
                 return "\n".join(lines)
+        written = None  # the lines change now: what they read as is read from them
         cut = set()  # ENTERs cut down to some of their blocks: changed orders, checked again
         for problem in problems:
             n = problem.line - 1
