@@ -582,7 +582,8 @@ class Store:
         its log's tail 4 and its seat's row 3, each one statement. Kept until anything is written (SQLite's
         count of the rows changed on this connection, triggers' included), a savepoint is rolled back, or
         the transaction ends; no other connection writes while this one holds the write lock (BEGIN
-        IMMEDIATE). For reads of rows only (no clock or random function in the SQL)."""
+        IMMEDIATE). For reads of rows only (no clock or random function in the SQL; no table altered between,
+        as only a migration does, and none reads through this)."""
         if not getattr(self._mine, "depth", 0):
             return self._readers.query(sql, params)
         with self._lock:
