@@ -484,5 +484,91 @@ def test_pbem_loadtest_resolution_prints_both_ways_and_the_limit(tmp_path):
     assert text.strip() in result.stdout
     assert re.search(r"in batches \(the server's tick\): 3 resolved in \d+ ms, [\d.]+ ms a game \(1 commits;", text)
     assert re.search(r"one a transaction: 3 resolved in \d+ ms, [\d.]+ ms a game \(3 commits;", text)
+    assert re.search(r"CPU [\d.]+ ms a game; a game: [\d.]+ statements \(SELECT [\d.]+.*\), 1.00 commits\)", text)
     assert re.search(r"limit: the engine [\d.]+ ms \+ one commit [\d.]+ ms \(\d+ commits/s\)", text)
     assert re.search(r"ratio \(limit / in batches\): \d+\.\d\d; goal <= 1 ms a game: (met|NOT met)", text)
+
+
+# -- statements a mail and a game (issue 35 item 3) ---------------------------------------------------
+
+
+def statements(store: Store) -> list[str]:
+    """Every statement the store's connection runs from now on, its SQL on one line (a trigger's statements
+    are traced with the statement that fired them)."""
+    seen: list[str] = []
+    store.db.conn.set_trace_callback(lambda sql: seen.append(" ".join(sql.split())))
+    return seen
+
+
+def test_an_orders_mail_reads_its_game_once_and_takes_two_savepoints(tmp_path):
+    """Handling an orders mail in a batch read the game's row 5 times, its log's tail 4 times and its seat's row
+    3 times, and took 6 savepoints: each read is now made once while nothing is written between (the store keeps
+    it for the transaction), and a block whose one change is one statement takes no savepoint; what the mail
+    does is the same (its orders logged, its answer queued, it is marked processed)."""
+    store, service, markers = orders_mails(tmp_path / "pbem.db", 2, 6)
+    for game_id in (1, 2):
+        service.game(game_id)  # the cache warm, as in the server
+    seen = statements(store)
+    assert inbox.process_pending(service, batch=10, seconds=60) == 6
+    store.db.conn.set_trace_callback(None)
+    reads = collections.Counter(re.sub(r"\d+", "N", s) for s in seen if s.startswith("SELECT"))
+    assert reads["SELECT * FROM games WHERE id = N"] <= 6  # one a mail (5 a mail before)
+    assert reads["SELECT seq, entry FROM log WHERE game_id = N ORDER BY seq DESC LIMIT N"] <= 6  # (4)
+    assert sum(n for sql, n in reads.items() if sql.startswith("SELECT * FROM seats WHERE")) <= 6  # (3)
+    assert sum(s.startswith("SAVEPOINT") for s in seen) <= 6 * 2  # the mail's and its orders' (6 before)
+    assert sum(s == "COMMIT" for s in seen) == 1
+    assert [r["status"] for r in store.query("SELECT status FROM inbound ORDER BY id")] == ["processed"] * 6
+    log = "\n".join(e["text"] for g in (1, 2) for e in store.read_log(g) if e["kind"] == "orders")
+    assert all(f"# {m}\n" in log for m in markers)
+    assert store.query_one("SELECT COUNT(*) AS n FROM outbox WHERE dedupe_key LIKE 'answer:%'")["n"] == 6
+    store.close()
+
+
+def test_a_resolved_game_takes_two_savepoints_and_sets_its_clock_once(tmp_path):
+    """A game resolved in the server's batch took 5 savepoints and set its clock twice; now the game's savepoint
+    and its day's, and one UPDATE of the clock, with the same outcome (its day, its log, no deadline, no
+    question pending, the reports' job)."""
+    ids = due_games(tmp_path / "pbem.db", 3)
+    store = Store(tmp_path / "pbem.db")
+    service = Service(store)
+    for game_id in ids:
+        service.game(game_id)
+    seen = statements(store)
+    assert sorted(service.tick(batch=10, seconds=60)) == [(g, 0) for g in ids]
+    store.db.conn.set_trace_callback(None)
+    assert sum(s.startswith("SAVEPOINT") for s in seen) == 2 * 3
+    assert sum(s.startswith("UPDATE games SET") and "WHERE id" in s for s in seen) <= 3 * 3  # one, traced with
+    assert sum(s == "COMMIT" for s in seen) == 1                                           # its two triggers
+    for game_id in ids:
+        row = store.get_game(game_id)
+        assert (row["deadline"], row["next_check"], row["pending"]) == (None, None, None)
+        assert len(store.read_days(game_id)) == 1 and store.read_log(game_id)
+    assert sorted(j["game_id"] for j in store.due_jobs() if j["kind"] == "reports") == ids
+    store.close()
+
+
+def test_reads_kept_in_a_transaction_see_its_writes_and_its_rollbacks(tmp_path):
+    """The store's kept reads (``Store.kept_query``) give what the database holds: a write of any kind since,
+    a savepoint rolled back, another connection's commit before the transaction -- each is seen."""
+    store = Store(tmp_path / "pbem.db")
+    other = Store(tmp_path / "pbem.db")
+    game_id = store.create_game("marengo", "s.toml", seed=1, title="A")
+    with store.transaction():
+        assert store.get_game(game_id)["title"] == "A"
+        store.db.execute("UPDATE games SET title = 'B' WHERE id = ?", (game_id,))  # not through the store's methods
+        assert store.get_game(game_id)["title"] == "B"
+        with pytest.raises(RuntimeError):
+            with store.transaction():  # a savepoint
+                store.update_game(game_id, title="C")
+                assert store.get_game(game_id)["title"] == "C"
+                raise RuntimeError("rolled back")
+        assert store.get_game(game_id)["title"] == "B"
+        game = store.get_game(game_id)
+        game["settings"]["x"] = 1  # a caller's change to what it was given is not kept
+        assert store.get_game(game_id)["settings"] == {}
+    other.update_game(game_id, title="D")
+    with store.transaction():
+        assert store.get_game(game_id)["title"] == "D"
+    assert store.get_game(game_id)["title"] == "D"
+    store.close()
+    other.close()

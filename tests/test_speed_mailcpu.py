@@ -217,6 +217,7 @@ def test_pbem_mailbench_prints_every_stage_against_the_bare_receiver(tmp_path):
     for stage in stages:
         assert stage.name in text
     assert "x bare" in text and "load average" in text
+    assert re.search(r"processing, a mail: [\d.]+ statements \(SELECT [\d.]+.*\), [\d.]+ commits", text), text
 
 
 # -- the receiver's rounds: inbox.Receipts -------------------------------------------------------------

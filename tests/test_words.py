@@ -178,3 +178,27 @@ def test_the_language_of_orders_is_the_one_most_of_their_words_belong_to():
     assert written_in("МАРШ A1 ШТУРМ", words, "en") == "en"  # Russian and Ukrainian tie: the seat's
     assert written_in("МАРШ A1 РУХ", words, "ru") == "uk"
     assert written_in("A1 Ligny", words, "zh") == "zh"  # no word: the seat's
+
+
+def test_the_order_words_are_found_as_one_pattern_a_word_finds_them():
+    """pbem/core/written.py puts a language's whole words under one pair of word bounds (tried once a place, not
+    once a word): it finds the same phrases, in the same order, as one alternative a phrase, longest first, for
+    every installed game's words in every language, in texts that glue, split and mix them."""
+    import re
+    from pbem.core.written import _is_cjk, _pattern, plain
+    from pbem.games.dba.words import by_language as dba
+    from pbem.games.marengo.words import WORDS as marengo
+    from pbem.games.napoleon1815.words import by_language as napoleon1815
+    from pbem.games.triomphe.ruleset import WORDS as triomphe
+
+    def one_a_phrase(phrases):
+        words = sorted({plain(p) for p in phrases if p.strip()}, key=len, reverse=True)
+        return re.compile("|".join(re.escape(w) if _is_cjk(w) else rf"(?<!\w){re.escape(w)}(?!\w)" for w in words))
+
+    for by_language in (marengo.by_language(), triomphe.by_language(), napoleon1815(), dba()):
+        every = sorted(set().union(*by_language.values()))
+        texts = [" ".join(every), "".join(every), "\n".join(every[::-1]), ",".join(every[::2]) + "A1" + "-".join(every)]
+        for phrases in by_language.values():
+            found = [_pattern(frozenset(phrases)).findall(plain(text)) for text in texts]
+            assert found == [one_a_phrase(phrases).findall(plain(text)) for text in texts]
+            assert len(found[0]) >= len({plain(p) for p in phrases if p.strip()})  # each of them, at least

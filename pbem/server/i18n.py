@@ -18,6 +18,7 @@ Accept-Language, else English. A mail uses its recipient's language (``Store.lan
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from pathlib import Path
 
 from pbem.lang import DEFAULT, LANGUAGES, Text, Tongue, catalog, normalise
@@ -53,8 +54,12 @@ def web_lang() -> str:
     return normalise(str(locale)) if locale else DEFAULT
 
 
+@lru_cache(maxsize=256)
 def best_match(accept_language: str | None) -> str | None:
-    """The best of the server's languages in an Accept-Language header, or None."""
+    """The best of the server's languages in an Accept-Language header, or None. Remembered (a pure function
+    of the header: every mail without a language of its own asks it twice, most often of nothing)."""
+    if not accept_language:
+        return None
     from werkzeug.datastructures import LanguageAccept
     from werkzeug.http import parse_accept_header
 

@@ -503,6 +503,7 @@ class Store:
         self._lock = threading.RLock()
         self._mine = threading.local()  # .depth: this thread's nested transactions
         self._readers = Readers(self.path)  # reads outside a transaction wait for no writer
+        self._kept: dict = {}  # rows read inside the transaction, while nothing changed since (``kept_query``)
         conn = sqlite3.connect(self.path, timeout=30, check_same_thread=False)
         self.db = Database(conn)
         self.db.enable_wal()
@@ -532,12 +533,15 @@ class Store:
                     yield from self._savepoint(f"pbem_{self._mine.depth}")
                     return
                 self.db.execute("BEGIN IMMEDIATE")
+                self._kept.clear()
                 try:
                     yield self
                     self.db.commit()
                 except BaseException:
                     self.db.rollback()
                     raise
+                finally:
+                    self._kept.clear()
             finally:
                 self._mine.depth -= 1
 
@@ -547,6 +551,7 @@ class Store:
         try:
             yield self
         except BaseException:
+            self._kept.clear()  # what was read since the savepoint may be rolled back with it
             if conn.in_transaction:  # a RAISE(ROLLBACK) may have ended the whole transaction already
                 conn.execute(f"ROLLBACK TO SAVEPOINT {name}")
                 conn.execute(f"RELEASE SAVEPOINT {name}")
@@ -571,10 +576,37 @@ class Store:
             names = dedupe_keys(d[0] for d in cursor.description)  # as sqlite-utils names a column twice named
             return [dict(zip(names, row)) for row in cursor.fetchall()]
 
+    def kept_query(self, sql: str, params=()) -> list[dict]:
+        """``query``, but inside this thread's transaction the rows of the same query made since the last
+        change are given again (copies) instead of read again: a mail's handling read the game's row 5 times,
+        its log's tail 4 and its seat's row 3, each one statement. Kept until anything is written (SQLite's
+        count of the rows changed on this connection, triggers' included), a savepoint is rolled back, or
+        the transaction ends; no other connection writes while this one holds the write lock (BEGIN
+        IMMEDIATE). For reads of rows only (no clock or random function in the SQL; no table altered between,
+        as only a migration does, and none reads through this)."""
+        if not getattr(self._mine, "depth", 0):
+            return self._readers.query(sql, params)
+        with self._lock:
+            changes = self.db.conn.total_changes
+            if self._kept.get(None) != changes:
+                self._kept.clear()
+                self._kept[None] = changes
+            rows = self._kept.get((sql, params))
+            if rows is None:
+                rows = self._kept[(sql, params)] = self.query(sql, params)
+            return [dict(row) for row in rows]
+
     def execute(self, sql: str, params=()) -> sqlite3.Cursor:
         """Run one statement in its own transaction (or the caller's)."""
-        with self.transaction():
+        with self.one_change():
             return self.db.execute(sql, params)
+
+    def one_change(self):
+        """A transaction, or inside this thread's transaction the store's lock alone: for a block whose only
+        change is one statement. A statement is atomic with its triggers (SQLite undoes the whole of one that
+        fails; the schema has no OR FAIL), so a savepoint around it would add two statements and nothing else
+        (a mail's handling made six)."""
+        return self._lock if self.in_transaction() else self.transaction()
 
     # -- players and games -------------------------------------------------
 
@@ -608,7 +640,7 @@ class Store:
         return row["version"] if row else 0
 
     def get_game(self, game_id: int) -> dict:
-        game = self.query_one("SELECT * FROM games WHERE id = ?", (game_id,))
+        game = next(iter(self.kept_query("SELECT * FROM games WHERE id = ?", (game_id,))), None)
         if game is None:
             raise NoSuchGame(game_id)
         game["settings"] = json.loads(game["settings"])
@@ -631,17 +663,19 @@ class Store:
 
     def set_clock(self, game_id: int, *, deadline=..., pending=..., next_check=...) -> None:
         """Set the next deadline (an ISO string or None), the pending decision (a dict or
-        None) and/or when the clock must next look at the game (default: the deadline)."""
-        with self.transaction():
+        None) and/or when the clock must next look at the game (default: the deadline). One statement."""
+        fields = {}
+        if deadline is not ...:
+            fields.update(deadline=deadline, next_check=deadline if next_check is ... else next_check)
+        elif next_check is not ...:
+            fields["next_check"] = next_check
+        if pending is not ...:
+            fields["pending"] = None if pending is None else _json(pending)
+        with self.one_change():
             self.get_game(game_id)
-            if deadline is not ...:
-                self.db.execute("UPDATE games SET deadline = ?, next_check = ? WHERE id = ?",
-                                (deadline, deadline if next_check is ... else next_check, game_id))
-            elif next_check is not ...:
-                self.db.execute("UPDATE games SET next_check = ? WHERE id = ?", (next_check, game_id))
-            if pending is not ...:
-                self.db.execute("UPDATE games SET pending = ? WHERE id = ?",
-                                (None if pending is None else _json(pending), game_id))
+            if fields:
+                self.db.execute(f"UPDATE games SET {', '.join(f'{name} = ?' for name in fields)} WHERE id = ?",
+                                (*fields.values(), game_id))
 
     def set_moderator(self, game_id: int, email) -> None:
         self.execute("UPDATE games SET moderator = ? WHERE id = ?", (email, game_id))
@@ -705,7 +739,7 @@ class Store:
                 raise SeatExists(f"game {game_id} already has a seat for {side}") from None
 
     def get_seat(self, game_id: int, side: str) -> dict:
-        seat = self.query_one("SELECT * FROM seats WHERE game_id = ? AND side = ?", (game_id, side))
+        seat = next(iter(self.kept_query("SELECT * FROM seats WHERE game_id = ? AND side = ?", (game_id, side))), None)
         if seat is None:
             raise NoSuchSeat(f"game {game_id} has no seat for {side}")
         return seat
@@ -718,7 +752,7 @@ class Store:
         allowed = {"email", "player_id", "timezone", "missed", "vacation_from", "vacation_to"}
         if not fields or set(fields) - allowed:
             raise ValueError(f"update_seat changes only {sorted(allowed)}")
-        with self.transaction():
+        with self.one_change():
             self.get_seat(game_id, side)
             assignments = ", ".join(f"{name} = ?" for name in fields)
             self.db.execute(
@@ -754,7 +788,7 @@ class Store:
 
     def append_log(self, game_id: int, entry: dict) -> int:
         """Append one engine log entry; returns its sequence number (0, 1, ...)."""
-        with self.transaction():
+        with self.one_change():
             self.get_game(game_id)
             seq = self.db.execute("SELECT COUNT(*) FROM log WHERE game_id = ?", (game_id,)).fetchone()[0]
             self.db.execute(
@@ -789,8 +823,8 @@ class Store:
     def log_tail(self, game_id: int) -> tuple[int, dict | None]:
         """(length, last entry) of the game's log: the log is append-only, so these two tell
         whether a log read before is still the whole log (one row read, not the log)."""
-        row = self.query_one("SELECT seq, entry FROM log WHERE game_id = ? ORDER BY seq DESC LIMIT 1", (game_id,))
-        return (0, None) if row is None else (row["seq"] + 1, json.loads(row["entry"]))
+        rows = self.kept_query("SELECT seq, entry FROM log WHERE game_id = ? ORDER BY seq DESC LIMIT 1", (game_id,))
+        return (0, None) if not rows else (rows[0]["seq"] + 1, json.loads(rows[0]["entry"]))
 
     def record_day(self, game_id: int, day: int, side: str, digest: str = "", events=(), decisions=()) -> None:
         """Record (or, after a rewind, replace) the outcome of one resolved day."""
@@ -965,8 +999,8 @@ class Store:
         """The language ``email`` chose (a code of pbem.server.i18n.LANGUAGES), else ``default``."""
         if not email:
             return default
-        row = self.query_one("SELECT language FROM players WHERE email = ?", (email.strip(),))
-        return (row or {}).get("language") or default
+        rows = self.kept_query("SELECT language FROM players WHERE email = ?", (email.strip(),))
+        return (rows[0] if rows else {}).get("language") or default
 
     def set_language(self, email: str, language: str) -> None:
         """Keep ``email``'s language, adding the player if the address is new."""

@@ -53,6 +53,7 @@ from pathlib import Path
 from pbem.tools.harness import (BOT_DOMAIN, Delivery, ServerProcess, epoch, iso, percentile, read_only, seconds,
                                 wait_until)
 from pbem.tools.loadgen import Clients, Sink, cpu_seconds, machine_busy, orders_template
+from pbem.tools.traced import Traced
 
 
 # -- the load test ------------------------------------------------------------------------------------
@@ -647,15 +648,17 @@ def resolution_figures(games: int = 100, game: str = "marengo", scenario: str | 
         store.db.commit = lambda: commits.__setitem__(0, commits[0] + 1) or commit()
         Game.advance = timed
         try:
-            t = time.perf_counter()
-            done = service.tick(batch=batch, seconds=60)
-            elapsed = time.perf_counter() - t
+            with Traced(store.db.conn) as traced:
+                t, cpu = time.perf_counter(), time.process_time()
+                done = service.tick(batch=batch, seconds=60)
+                elapsed, cpu = time.perf_counter() - t, time.process_time() - cpu
         finally:
             Game.advance = advance
         store.close()
         results[batch] = (elapsed / max(1, len(done)), engine[0] / max(1, len(done)))
         lines.append(f"  {label}: {len(done)} resolved in {elapsed * 1000:.0f} ms, {results[batch][0] * 1000:.2f} ms a"
-                     f" game ({commits[0]} commits; the engine {results[batch][1] * 1000:.2f} ms a game)")
+                     f" game ({commits[0]} commits; the engine {results[batch][1] * 1000:.2f} ms a game; CPU"
+                     f" {cpu * 1000 / max(1, len(done)):.2f} ms a game; a game: {traced.per(len(done))})")
     rate = limits.commit_rate(folder)
     limit = results[100][1] + 1 / rate
     lines.append(f"  limit: the engine {results[100][1] * 1000:.2f} ms + one commit {1000 / rate:.2f} ms"

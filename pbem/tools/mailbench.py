@@ -39,6 +39,7 @@ from pathlib import Path
 
 from pbem.tools.harness import BOT_DOMAIN, SERVER_ADDR, orders_mail, percentile
 from pbem.tools.limits import bare_store
+from pbem.tools.traced import Traced
 
 GAMES = ("marengo", "napoleon1815", "triomphe", "dba")
 SETTINGS = {"hours": 24, "reminders": [], "early": False}  # nothing comes due during the bench
@@ -298,11 +299,13 @@ def in_one_process(made: Mails, clients: int = 4, profile: bool = False, say=pri
             service.check_key(game_id, side, key)
         prof = Profiled(profile)
         prof.start()
-        cpu, wall = time.process_time(), time.perf_counter()
-        done = inbox.process_pending(service)
-        cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+        with Traced(store.db.conn) as traced:
+            cpu, wall = time.process_time(), time.perf_counter()
+            done = inbox.process_pending(service)
+            cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
         prof.stop()
         stages.append(Stage("process (inbox.process_pending, warm cache)", done, cpu, wall, prof.text()))
+        say(f"  processing, a mail: {traced.per(done)}")
         accepted = store.query_one("SELECT COUNT(*) AS n FROM inbound WHERE status = 'processed'"
                                    " AND json_extract(result, '$.orders') = 1")["n"]
         queued = store.query_one("SELECT COUNT(*) AS n FROM outbox WHERE status = 'queued'")["n"]
@@ -471,6 +474,9 @@ def mailbench(mails: int = 1000, games: int = 2, rulesets=GAMES, clients: int = 
                 f"again); the server "
                 f"used {served.cpu / served.wall if served.wall else 0:.2f} of a core (a process's Python runs on one "
                 f"core at a time)")
+            rate, limit = served.mails / served.wall if served.wall else 0, stages[0].mails / stages[0].wall
+            say(f"  acknowledged a second {rate:.0f} against the bare receiver's {limit:.0f} in this run: "
+                f"{rate / limit if limit else 0:.2f} (goal >= 0.4: {'met' if rate >= 0.4 * limit else 'NOT met'})")
         return stages
     finally:
         shutil.rmtree(folder, ignore_errors=True)

@@ -58,15 +58,18 @@ class OrderWords:
         self.lexicon = Lexicon([alias for table in (self.words, self.sides, self.names)
                                 for by_lang in table.values() for aliases in by_lang.values() for alias in aliases])
         """Every word and name of the file, to cut Chinese written without spaces (pbem.core.orders.tokenize)."""
+        self._by_language: dict[str, frozenset[str]] | None = None  # by_language(), made when first asked
 
     def by_language(self) -> dict[str, frozenset[str]]:
         """Each language's order words ({"en": MOVE, ROAD..., "fr": DÉPLACER, ROUTE...}): what tells the language a
-        seat's orders are written in (pbem.core.written)."""
-        out: dict[str, set[str]] = {"en": set(self.words)}
-        for word, by_lang in self.words.items():
-            for lang, aliases in by_lang.items():
-                out.setdefault(lang, set()).update(aliases)
-        return {lang: frozenset(words) for lang, words in out.items()}
+        seat's orders are written in (pbem.core.written). Made once (read for every orders mail)."""
+        if self._by_language is None:
+            out: dict[str, set[str]] = {"en": set(self.words)}
+            for word, by_lang in self.words.items():
+                for lang, aliases in by_lang.items():
+                    out.setdefault(lang, set()).update(aliases)
+            self._by_language = {lang: frozenset(words) for lang, words in out.items()}
+        return dict(self._by_language)
 
     def native_words(self, lang: str) -> dict[str, str]:
         """{English order word: the first word of ``lang`` for it} (``en``: the words themselves)."""

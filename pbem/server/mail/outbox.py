@@ -89,7 +89,8 @@ def queue(store, to: str, subject: str, body: str, html=None, attachments=(), ki
         {"filename": name, "mime": mime, "data": base64.b64encode(data).decode(), "cid": cid}
         for name, mime, data, cid in attachments
     ]
-    with store.transaction():
+    texts_kept = len(body) > TEXT_INLINE or (html is not None and len(html) > TEXT_INLINE)  # more than one change
+    with store.transaction() if texts_kept else store.one_change():  # an answer: one INSERT, no savepoint for it
         if dedupe_key is not None:
             row = store.db.execute("SELECT id FROM outbox WHERE dedupe_key = ?", (dedupe_key,)).fetchone()  # pragma: no mutate (SQL)
             if row is not None:

@@ -185,15 +185,14 @@ class Turns(ServiceBase):
                 for entry in game.log[before:]:
                     self.store.append_log(game_id, entry)
                 self.record(game_id, result)
-                self.store.set_clock(game_id, pending=None)
                 for seat in owing:
                     self.store.mark_final(game_id, seat, None)
                 for seat in missed:
                     self.missed(game_id, seat, day)
                 self.move_seats(game_id, result)  # the rules may give players other seats (seats.py)
                 # the next day's clock starts when its reports are out (run_jobs): a player
-                # cannot be late for a day he has not yet been told about
-                self.store.set_clock(game_id, deadline=None)
+                # cannot be late for a day he has not yet been told about; no question waits
+                self.store.set_clock(game_id, deadline=None, pending=None)
                 if game.over:
                     self.store.update_game(game_id, status="finished")
                 self.store.add_job("reports", game_id, {"day": day, "start_clock": True,
