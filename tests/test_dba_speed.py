@@ -147,16 +147,22 @@ def _random_element(rng, table, troops, eid="t", side="x") -> Element:
 
 @pytest.mark.parametrize("name", sorted(SCENARIOS))
 def test_sight_asked_of_many_observers_answers_as_one_by_one(name):
+    """Table._sees_pairs (every pair's sight lines asked of the terrain at once) and Table.seen_by (the observers
+    beyond the bound left out, the remembered answers read first) answer as Table._sees asked pair by pair."""
     sc, table, troops = _fresh(name)
     rng = random.Random(11)
     asked = seen = 0
     for _ in range(150):
-        target = _random_element(rng, table, troops)
+        targets = [_random_element(rng, table, troops, f"t{i}") for i in range(rng.randrange(1, 5))]
         observers = [Commander("c", "C", "y", x=rng.randrange(table.width), y=rng.randrange(table.depth))
                      if rng.random() < 0.3 else _random_element(rng, table, troops, "o", "y") for _ in range(12)]
         spotting = rng.choice([60, sc.settings.spotting, 10 ** 6])
-        one_by_one = [table._sees(o, target, spotting) for o in observers]
-        assert table._sees_many(observers, target, spotting) == one_by_one
+        pairs = [(o, t) for t in targets for o in observers]
+        one_by_one = [table._sees(o, t, spotting) for o, t in pairs]
+        assert table._sees_pairs([o for o, _ in pairs], [t for _, t in pairs], spotting) == one_by_one
+        by_target = [any(table._sees(o, t, spotting) for o in observers) for t in targets]
+        assert table.seen_by(observers, targets, spotting) == by_target
+        assert table.seen_by(observers, targets, spotting) == by_target  # from the remembered answers
         asked, seen = asked + len(one_by_one), seen + sum(one_by_one)
     assert 0.1 * asked < seen < 0.9 * asked  # both answers were met
 
@@ -237,6 +243,37 @@ def test_the_kept_way_finder_finds_the_plain_dijkstras_path(name):
         assert (None if want is None else list(want.coords)) == (None if got is None else list(got.coords))
         around += got is not None and len(got.coords) > 2
     assert around  # some paths went round the closed ground
+
+
+@pytest.mark.parametrize("name", sorted(SCENARIOS))
+def test_stretches_deep_in_closed_ground_are_answered_as_shapely_measures_them(name):
+    """Ways._clear (stretches meeting the core deeper than movement.DEEP answered without measuring) says of every
+    stretch what ``not intersects or length(intersection) < 0.01`` says: stretches between the corners, across the
+    core, grazing it, along its edge and ending just inside it, for guns and for foot."""
+    from shapely.geometry import Point as P
+
+    sc, table, troops = _fresh(name)
+    rng = random.Random(17)
+    kinds = set()
+    for troop in troops:
+        for formation in formations_for(troop):
+            e = Element("e", "x", "b", troop, 100, 100, 0, formation)
+            w = movement.ways(table, e)
+            if w.block.is_empty:
+                continue
+            ring = [c for p in getattr(w.core, "geoms", [w.core]) for c in p.exterior.coords]
+            points = w.corners + ring[::7] + [(rng.uniform(0, table.width), rng.uniform(0, table.depth))
+                                              for _ in range(30)]
+            for _ in range(300):
+                a, b = rng.choice(points), rng.choice(points)
+                if rng.random() < 0.3:  # just short of the ground, or a touch into it
+                    b = (b[0] + rng.uniform(-0.2, 0.2), b[1] + rng.uniform(-0.2, 0.2))
+                seg = LineString([a, b])
+                want = not seg.intersects(w.core) or seg.intersection(w.core).length < 0.01
+                assert w.clear(a, [b]) == [want], (a, b)
+                kinds.add((want, seg.intersects(w.core)))
+            assert w.clear(P(0, 0).coords[0], []) == []
+    assert kinds == {(True, False), (True, True), (False, True)}  # clear, touching, crossing: all met
 
 
 # -- speed-engine (issue 35 item 4): each shortcut against the shapely call it replaces --------------------------
