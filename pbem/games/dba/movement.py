@@ -276,14 +276,14 @@ def find_path(table: Table, e: Element, goal: Point) -> LineString | None:
     start, the goal and the corners of that ground grown by half the frontage (:class:`Ways`; the stretches
     between two corners are asked once per terrain, those from the start and to the goal once a call)."""
     start = e.front
+    a, b = (start.x, start.y), (goal.x, goal.y)
     w = ways(table, e)
     if w.block.is_empty:
-        return LineString([start, goal])
+        return shapely.linestrings([a, b])  # LineString([start, goal]), without its checks of the argument
     if w.grown.contains(goal):
         return None
-    a, b = (start.x, start.y), (goal.x, goal.y)
     if w.clear(a, [b])[0]:
-        return LineString([start, goal])
+        return shapely.linestrings([a, b])
     nodes = [a, b] + w.corners
     edges = w.edges
     to_goal: list[bool] | None = None
@@ -322,7 +322,7 @@ def find_path(table: Table, e: Element, goal: Point) -> LineString | None:
     while i != 0:
         i = prev[i]
         way.append(i)
-    return LineString([nodes[k] for k in reversed(way)])
+    return shapely.linestrings([nodes[k] for k in reversed(way)])
 
 
 def advance(table: Table, e: Element, path: LineString, budget: int | None = None) -> tuple[int, int, int]:
