@@ -276,6 +276,39 @@ def test_stretches_deep_in_closed_ground_are_answered_as_shapely_measures_them(n
     assert kinds == {(True, False), (True, True), (False, True)}  # clear, touching, crossing: all met
 
 
+@pytest.mark.parametrize("name", sorted(SCENARIOS))
+def test_a_sight_line_runs_into_a_wood_as_shapely_measures_it(name):
+    """Terrain._runs_into (the length inside a convex wood or town found by clipping, shapely asked only within a
+    millionth of the limit) answers ``length(intersection(wood, line)) > limit`` for lines across, along and into
+    every feature, among them lines ending exactly the limit inside an edge (left to shapely)."""
+    import numpy as np
+    import shapely
+
+    from pbem.games.dba.terrain import SEE_INTO, convex_corners, inside_lengths
+
+    sc, table, troops = _fresh(name)
+    terrain = table.terrain
+    rng = random.Random(29)
+    convex = 0
+    for f in terrain.features:
+        x0, y0, x1, y1 = f.shape.bounds
+        ends = [[(rng.uniform(x0 - 40, x1 + 40), rng.uniform(y0 - 40, y1 + 40)),
+                 (rng.uniform(x0 - 40, x1 + 40), rng.uniform(y0 - 40, y1 + 40))] for _ in range(400)]
+        ends += [[(x0 - 30, y), (x0 + SEE_INTO, y)] for y in np.linspace(y0, y1, 7)]  # exactly the limit in
+        ends += [[(x, y0), (x, y1)] for x in (x0, x1)]                                  # along an edge
+        ends = np.array(ends, dtype=float)
+        lines = shapely.linestrings(ends)
+        for limit in (SEE_INTO, 0.5):
+            want = shapely.length(shapely.intersection(f.shape, lines)) > limit
+            assert terrain._runs_into(f, ends, lines, limit).tolist() == want.tolist()
+        corners = convex_corners(f.shape)
+        if corners is not None:
+            convex += 1
+            inside = inside_lengths(corners, ends)
+            assert np.abs(inside - shapely.length(shapely.intersection(f.shape, lines))).max() < 1e-9
+    assert convex
+
+
 # -- speed-engine (issue 35 item 4): each shortcut against the shapely call it replaces --------------------------
 
 def test_a_base_and_its_edges_are_the_floats_shapely_affinity_gives():
