@@ -309,6 +309,48 @@ def test_a_sight_line_runs_into_a_wood_as_shapely_measures_it(name):
     assert convex
 
 
+@pytest.mark.parametrize("name", sorted(SCENARIOS))
+def test_the_swept_ground_answers_as_the_union_built(name):
+    """table.SweptGround.overlaps (answered from its three parts where they settle it) says what the union built as
+    check_move built it said, ``unary_union([path.buffer(half, flat), base]).union(moved)`` sharing more than the
+    least with another base (or the closed ground, asked the other way round): moves straight and round corners,
+    bases beside the path, on it, touching it, overlapping it a little and across it."""
+    from shapely.ops import unary_union
+
+    from pbem.games.dba.table import SweptGround
+
+    sc, table, troops = _fresh(name)
+    rng = random.Random(31)
+    block = movement.obstacles(table, Element("g", "x", "b", "heavy_artillery", 0, 0, 0, "limbered"))
+    met = set()
+    for _ in range(600):
+        e = _random_element(rng, table, troops)
+        turns = [(e.x, e.y)] + [(e.x + rng.randrange(-60, 61), e.y + rng.randrange(-60, 61))
+                                for _ in range(rng.choice([1, 1, 2]))]
+        path = LineString(turns) if rng.random() < 0.95 else LineString([(e.x, e.y), (e.x, e.y)])
+        moved = e.moved_to(round(turns[-1][0]), round(turns[-1][1]), rng.randrange(360))
+        grown = path.buffer(e.frontage / 2, cap_style="flat")
+        whole = (unary_union([grown, e.shape]) if path.length else e.shape).union(moved.shape)
+        swept = SweptGround(path, e.frontage, e.shape, moved.shape)
+        for _ in range(4):
+            o = e.moved_to(rng.randrange(e.x - 70, e.x + 71), rng.randrange(e.y - 70, e.y + 71), rng.randrange(360))
+            if rng.random() < 0.3:  # beside the base where it stands: touching it, or nearly
+                o = e.moved_to(*[round(c) for c in placed_beside(e, rng.choice([-1, 1]) * (e.frontage + rng.choice([0, 0, 1, -1])))])
+            for least in (0.5, 30):
+                want = whole.intersection(o.shape).area > least
+                assert swept.overlaps(o.shape, least) == want
+                met.add((want, least))
+        assert swept.overlaps(block, shape_first=True) == (block.intersection(whole).area > 0.5)
+    assert met == {(True, 0.5), (False, 0.5), (True, 30), (False, 30)}
+
+
+def placed_beside(e, sideways):
+    """The point ``sideways`` tenths to the right of ``e``'s front centre, as it faces."""
+    from pbem.games.dba.elements import placed
+
+    return placed([(sideways, 0)], e.facing, e.x, e.y)[0]
+
+
 # -- speed-engine (issue 35 item 4): each shortcut against the shapely call it replaces --------------------------
 
 def test_a_base_and_its_edges_are_the_floats_shapely_affinity_gives():
