@@ -147,16 +147,22 @@ def _random_element(rng, table, troops, eid="t", side="x") -> Element:
 
 @pytest.mark.parametrize("name", sorted(SCENARIOS))
 def test_sight_asked_of_many_observers_answers_as_one_by_one(name):
+    """Table._sees_pairs (every pair's sight lines asked of the terrain at once) and Table.seen_by (the observers
+    beyond the bound left out, the remembered answers read first) answer as Table._sees asked pair by pair."""
     sc, table, troops = _fresh(name)
     rng = random.Random(11)
     asked = seen = 0
     for _ in range(150):
-        target = _random_element(rng, table, troops)
+        targets = [_random_element(rng, table, troops, f"t{i}") for i in range(rng.randrange(1, 5))]
         observers = [Commander("c", "C", "y", x=rng.randrange(table.width), y=rng.randrange(table.depth))
                      if rng.random() < 0.3 else _random_element(rng, table, troops, "o", "y") for _ in range(12)]
         spotting = rng.choice([60, sc.settings.spotting, 10 ** 6])
-        one_by_one = [table._sees(o, target, spotting) for o in observers]
-        assert table._sees_many(observers, target, spotting) == one_by_one
+        pairs = [(o, t) for t in targets for o in observers]
+        one_by_one = [table._sees(o, t, spotting) for o, t in pairs]
+        assert table._sees_pairs([o for o, _ in pairs], [t for _, t in pairs], spotting) == one_by_one
+        by_target = [any(table._sees(o, t, spotting) for o in observers) for t in targets]
+        assert table.seen_by(observers, targets, spotting) == by_target
+        assert table.seen_by(observers, targets, spotting) == by_target  # from the remembered answers
         asked, seen = asked + len(one_by_one), seen + sum(one_by_one)
     assert 0.1 * asked < seen < 0.9 * asked  # both answers were met
 
@@ -237,6 +243,112 @@ def test_the_kept_way_finder_finds_the_plain_dijkstras_path(name):
         assert (None if want is None else list(want.coords)) == (None if got is None else list(got.coords))
         around += got is not None and len(got.coords) > 2
     assert around  # some paths went round the closed ground
+
+
+@pytest.mark.parametrize("name", sorted(SCENARIOS))
+def test_stretches_deep_in_closed_ground_are_answered_as_shapely_measures_them(name):
+    """Ways._clear (stretches meeting the core deeper than movement.DEEP answered without measuring) says of every
+    stretch what ``not intersects or length(intersection) < 0.01`` says: stretches between the corners, across the
+    core, grazing it, along its edge and ending just inside it, for guns and for foot."""
+    from shapely.geometry import Point as P
+
+    sc, table, troops = _fresh(name)
+    rng = random.Random(17)
+    kinds = set()
+    for troop in troops:
+        for formation in formations_for(troop):
+            e = Element("e", "x", "b", troop, 100, 100, 0, formation)
+            w = movement.ways(table, e)
+            if w.block.is_empty:
+                continue
+            ring = [c for p in getattr(w.core, "geoms", [w.core]) for c in p.exterior.coords]
+            points = w.corners + ring[::7] + [(rng.uniform(0, table.width), rng.uniform(0, table.depth))
+                                              for _ in range(30)]
+            for _ in range(300):
+                a, b = rng.choice(points), rng.choice(points)
+                if rng.random() < 0.3:  # just short of the ground, or a touch into it
+                    b = (b[0] + rng.uniform(-0.2, 0.2), b[1] + rng.uniform(-0.2, 0.2))
+                seg = LineString([a, b])
+                want = not seg.intersects(w.core) or seg.intersection(w.core).length < 0.01
+                assert w.clear(a, [b]) == [want], (a, b)
+                kinds.add((want, seg.intersects(w.core)))
+            assert w.clear(P(0, 0).coords[0], []) == []
+    assert kinds == {(True, False), (True, True), (False, True)}  # clear, touching, crossing: all met
+
+
+@pytest.mark.parametrize("name", sorted(SCENARIOS))
+def test_a_sight_line_runs_into_a_wood_as_shapely_measures_it(name):
+    """Terrain._runs_into (the length inside a convex wood or town found by clipping, shapely asked only within a
+    millionth of the limit) answers ``length(intersection(wood, line)) > limit`` for lines across, along and into
+    every feature, among them lines ending exactly the limit inside an edge (left to shapely)."""
+    import numpy as np
+    import shapely
+
+    from pbem.games.dba.terrain import SEE_INTO, convex_corners, inside_lengths
+
+    sc, table, troops = _fresh(name)
+    terrain = table.terrain
+    rng = random.Random(29)
+    convex = 0
+    for f in terrain.features:
+        x0, y0, x1, y1 = f.shape.bounds
+        ends = [[(rng.uniform(x0 - 40, x1 + 40), rng.uniform(y0 - 40, y1 + 40)),
+                 (rng.uniform(x0 - 40, x1 + 40), rng.uniform(y0 - 40, y1 + 40))] for _ in range(400)]
+        ends += [[(x0 - 30, y), (x0 + SEE_INTO, y)] for y in np.linspace(y0, y1, 7)]  # exactly the limit in
+        ends += [[(x, y0), (x, y1)] for x in (x0, x1)]                                  # along an edge
+        ends = np.array(ends, dtype=float)
+        lines = shapely.linestrings(ends)
+        for limit in (SEE_INTO, 0.5):
+            want = shapely.length(shapely.intersection(f.shape, lines)) > limit
+            assert terrain._runs_into(f, ends, lines, limit).tolist() == want.tolist()
+        corners = convex_corners(f.shape)
+        if corners is not None:
+            convex += 1
+            inside = inside_lengths(corners, ends)
+            assert np.abs(inside - shapely.length(shapely.intersection(f.shape, lines))).max() < 1e-9
+    assert convex
+
+
+@pytest.mark.parametrize("name", sorted(SCENARIOS))
+def test_the_swept_ground_answers_as_the_union_built(name):
+    """table.SweptGround.overlaps (answered from its three parts where they settle it) says what the union built as
+    check_move built it said, ``unary_union([path.buffer(half, flat), base]).union(moved)`` sharing more than the
+    least with another base (or the closed ground, asked the other way round): moves straight and round corners,
+    bases beside the path, on it, touching it, overlapping it a little and across it."""
+    from shapely.ops import unary_union
+
+    from pbem.games.dba.table import SweptGround
+
+    sc, table, troops = _fresh(name)
+    rng = random.Random(31)
+    block = movement.obstacles(table, Element("g", "x", "b", "heavy_artillery", 0, 0, 0, "limbered"))
+    met = set()
+    for _ in range(600):
+        e = _random_element(rng, table, troops)
+        turns = [(e.x, e.y)] + [(e.x + rng.randrange(-60, 61), e.y + rng.randrange(-60, 61))
+                                for _ in range(rng.choice([1, 1, 2]))]
+        path = LineString(turns) if rng.random() < 0.95 else LineString([(e.x, e.y), (e.x, e.y)])
+        moved = e.moved_to(round(turns[-1][0]), round(turns[-1][1]), rng.randrange(360))
+        grown = path.buffer(e.frontage / 2, cap_style="flat")
+        whole = (unary_union([grown, e.shape]) if path.length else e.shape).union(moved.shape)
+        swept = SweptGround(path, e.frontage, e.shape, moved.shape)
+        for _ in range(4):
+            o = e.moved_to(rng.randrange(e.x - 70, e.x + 71), rng.randrange(e.y - 70, e.y + 71), rng.randrange(360))
+            if rng.random() < 0.3:  # beside the base where it stands: touching it, or nearly
+                o = e.moved_to(*[round(c) for c in placed_beside(e, rng.choice([-1, 1]) * (e.frontage + rng.choice([0, 0, 1, -1])))])
+            for least in (0.5, 30):
+                want = whole.intersection(o.shape).area > least
+                assert swept.overlaps(o.shape, least) == want
+                met.add((want, least))
+        assert swept.overlaps(block, shape_first=True) == (block.intersection(whole).area > 0.5)
+    assert met == {(True, 0.5), (False, 0.5), (True, 30), (False, 30)}
+
+
+def placed_beside(e, sideways):
+    """The point ``sideways`` tenths to the right of ``e``'s front centre, as it faces."""
+    from pbem.games.dba.elements import placed
+
+    return placed([(sideways, 0)], e.facing, e.x, e.y)[0]
 
 
 # -- speed-engine (issue 35 item 4): each shortcut against the shapely call it replaces --------------------------

@@ -18,6 +18,7 @@ import math
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+import shapely
 from shapely import affinity
 from shapely.geometry import LineString, Point, Polygon
 
@@ -254,9 +255,10 @@ def _reach(troop: str, formation: str) -> float:
 @lru_cache(maxsize=1 << 16)
 def _base(troop: str, formation: str, x: int, y: int, facing: int) -> Polygon:
     """``translate(rotate(box(-w / 2, -d, w / 2, 0), -facing, origin=(0, 0)), x, y)`` (shapely.affinity), its
-    corners computed as that computes them (:func:`placed`) without its arrays."""
+    corners computed as that computes them (:func:`placed`) without its arrays, made by ``shapely.polygons`` (the
+    same polygon as ``Polygon(corners)``, without its checks of the argument)."""
     w, d = footprint_size(troop, formation)
-    return Polygon(placed(((w / 2, -d), (w / 2, 0), (-w / 2, 0), (-w / 2, -d), (w / 2, -d)), facing, x, y))
+    return shapely.polygons(placed(((w / 2, -d), (w / 2, 0), (-w / 2, 0), (-w / 2, -d), (w / 2, -d)), facing, x, y))
 
 
 @lru_cache(maxsize=1 << 16)
@@ -264,7 +266,7 @@ def _edge(troop: str, formation: str, x: int, y: int, facing: int, which: str) -
     w, d = footprint_size(troop, formation)
     local = {"front": ((-w / 2, 0), (w / 2, 0)), "rear": ((-w / 2, -d), (w / 2, -d)),
              "left": ((-w / 2, 0), (-w / 2, -d)), "right": ((w / 2, 0), (w / 2, -d))}[which]
-    return LineString(placed(local, facing, x, y))
+    return shapely.linestrings(placed(local, facing, x, y))
 
 
 @lru_cache(maxsize=1 << 16)

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from shapely.geometry import LineString, Point
+import shapely
+from shapely.geometry import Point
 
 from pbem.core.decisions import Decider, Decision
 from pbem.lang import say_plural
@@ -393,7 +394,7 @@ class Executor:
             if len(coords) < 2 or all(c == coords[0] for c in coords):  # substring's line has no length
                 continue
             x, y, facing = movement.end_of(e, coords)  # movement.advance(t, e, path, go): the same stretch
-            part = LineString(coords[:-1] + [(x, y)])
+            part = shapely.linestrings(coords[:-1] + [(x, y)])  # LineString(...), without its checks
             if part.length == 0:
                 continue
             why_not = movement.check_move(t, e, part, facing, seen=seen)

@@ -18,6 +18,7 @@ import heapq
 import math
 from dataclasses import dataclass, field
 
+import numpy as np
 import shapely
 from shapely.geometry import LineString, Point, Polygon
 from shapely.ops import substring, unary_union
@@ -25,7 +26,7 @@ from shapely.ops import substring, unary_union
 from .elements import Element, in_inches, inches, reach
 from .lang import Text
 from .lang import say as T  # a Text: read in each seat's language
-from .table import Table
+from .table import SweptGround, Table
 
 ZONE = inches(3)          # «в 3" зоне от вражеского отряда»
 ROAD_BONUS = inches(1)    # «добавить 1" ко всем перемещениям в колонне по дороге»
@@ -61,13 +62,6 @@ def allowance(table: Table, e: Element, path: LineString) -> int:
     if not on_road and path.length and _rough_path(table, e, path):
         rate = min(rate, ROUGH_CAP.get(e.troop, ROUGH_CAP_DEFAULT))
     return rate
-
-
-def _swept(e: Element, path: LineString):
-    """The ground a base covers going along a path."""
-    if path.length == 0:
-        return e.shape
-    return unary_union([path.buffer(e.frontage / 2, cap_style="flat"), e.shape])
 
 
 def _rough_path(table: Table, e: Element, path: LineString) -> bool:
@@ -167,10 +161,9 @@ def check_move(table: Table, e: Element, path: LineString, facing: int | None = 
     re, rm = reach(e), reach(moved)
     box = (min(x0 - half, e.x - re, moved.x - rm) - 1, min(y0 - half, e.y - re, moved.y - rm) - 1,
            max(x1 + half, e.x + re, moved.x + rm) + 1, max(y1 + half, e.y + re, moved.y + rm) + 1)
-    swept = None
+    swept = SweptGround(path, e.frontage, e.shape, moved.shape)  # the path grown by half the frontage, both bases
     if not block.is_empty and block.intersects(shapely.box(*box)):
-        swept = _swept(e, path).union(moved.shape)
-        if block.intersects(swept) and block.intersection(swept).area > 0.5:
+        if swept.overlaps(block, shape_first=True):
             what = T("difficult ground off a road") if e.arm == "artillery" else T("impassable ground")
             return T("%(element)s may not cross %(ground)s", element=e.id, ground=what)
     rate = allowance(table, e, path)
@@ -188,14 +181,12 @@ def check_move(table: Table, e: Element, path: LineString, facing: int | None = 
         r = reach(o)
         if o.x + r < box[0] or o.x - r > box[2] or o.y + r < box[1] or o.y - r > box[3] or passes_through(e, o):
             continue
-        if swept is None:
-            # the swept ground is the path grown by half the frontage and the base at both ends: a base farther
-            # than that from the path and off both bases cannot overlap it, and needs it not built
-            if path.distance(o.shape) > half + 1 and not e.shape.intersects(o.shape) \
-                    and not moved.shape.intersects(o.shape):
-                continue
-            swept = _swept(e, path).union(moved.shape)
-        if swept.intersection(o.shape).area > 0.5:
+        # the swept ground is the path grown by half the frontage and the base at both ends: a base farther than
+        # that from the path and off both bases cannot overlap it
+        if path.distance(o.shape) > half + 1 and not e.shape.intersects(o.shape) \
+                and not moved.shape.intersects(o.shape):
+            continue
+        if swept.overlaps(o.shape):
             return T("%(element)s may not pass through %(other)s", element=e.id, other=o.id)
     for o in enemies:
         edge = Table.contact_edge(moved, o)
@@ -217,6 +208,7 @@ class Ways:
     block: object
     grown: object = None        # the block grown by half the frontage and a tenth: a path's corners are on it
     core: object = None         # the block grown by half the frontage less a twentieth: a stretch may not cross it
+    inner: object = None        # the core shrunk by DEEP (runs_deep_into)
     corners: list = field(default_factory=list)
     edges: dict = field(default_factory=dict)   # (corner, corner) -> clear
 
@@ -236,8 +228,24 @@ class Ways:
         hit = shapely.intersects(self.core, lines)
         out = ~hit
         if hit.any():
-            out[hit] = shapely.length(shapely.intersection(lines[hit], self.core)) < 0.01
+            idx = np.flatnonzero(hit)
+            idx = idx[~runs_deep_into(self.core, self.inner, lines[idx])]
+            out[idx] = shapely.length(shapely.intersection(lines[idx], self.core)) < 0.01
         return out.tolist()
+
+
+DEEP = 0.1  # tenths: how far inside its ground a stretch must reach for runs_deep_into to answer
+
+
+def runs_deep_into(ground, inner, lines):
+    """For stretches that meet ``ground``, whether each surely runs more than 0.01 (tenths) inside it
+    (``length(intersection(line, ground)) >= 0.01`` for those answered True, without building the intersection):
+    a stretch of at least two :data:`DEEP` that meets ``inner`` (``ground`` shrunk by :data:`DEEP`) passes a point
+    :data:`DEEP` deep in the ground, and runs at least :data:`DEEP` (less the buffer's chords, 1/2000 of it) inside
+    it on one side of that point. False says nothing (shapely measures those)."""
+    if inner is None or inner.is_empty:
+        return np.zeros(len(lines), dtype=bool)
+    return (shapely.length(lines) >= 2 * DEEP) & shapely.intersects(inner, lines)
 
 
 def ways(table: Table, e: Element) -> Ways:
@@ -249,13 +257,15 @@ def ways(table: Table, e: Element) -> Ways:
             return Ways(block)
         grown = block.buffer(frontage / 2 + 1, join_style="mitre")
         core = block.buffer(frontage / 2 - 0.5) if frontage > 2 else block
+        inner = core.buffer(-DEEP)
         shapely.prepare(grown)
         shapely.prepare(core)
+        shapely.prepare(inner)
         inside = table.area.buffer(1)
         shapely.prepare(inside)
         corners = [c for p in getattr(grown, "geoms", [grown]) for c in p.exterior.coords[:-1]
                    if inside.contains(Point(c))]
-        return Ways(block, grown, core, corners)
+        return Ways(block, grown, core, inner, corners)
 
     return table.terrain.kept(("ways", artillery, frontage, table.width, table.depth), build)
 
@@ -266,14 +276,14 @@ def find_path(table: Table, e: Element, goal: Point) -> LineString | None:
     start, the goal and the corners of that ground grown by half the frontage (:class:`Ways`; the stretches
     between two corners are asked once per terrain, those from the start and to the goal once a call)."""
     start = e.front
+    a, b = (start.x, start.y), (goal.x, goal.y)
     w = ways(table, e)
     if w.block.is_empty:
-        return LineString([start, goal])
+        return shapely.linestrings([a, b])  # LineString([start, goal]), without its checks of the argument
     if w.grown.contains(goal):
         return None
-    a, b = (start.x, start.y), (goal.x, goal.y)
     if w.clear(a, [b])[0]:
-        return LineString([start, goal])
+        return shapely.linestrings([a, b])
     nodes = [a, b] + w.corners
     edges = w.edges
     to_goal: list[bool] | None = None
@@ -312,7 +322,7 @@ def find_path(table: Table, e: Element, goal: Point) -> LineString | None:
     while i != 0:
         i = prev[i]
         way.append(i)
-    return LineString([nodes[k] for k in reversed(way)])
+    return shapely.linestrings([nodes[k] for k in reversed(way)])
 
 
 def advance(table: Table, e: Element, path: LineString, budget: int | None = None) -> tuple[int, int, int]:

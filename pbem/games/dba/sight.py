@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from . import effectiveness
-from .elements import Commander, Element, reach
+from .elements import Commander, Element
 from .table import Table
 
 
@@ -56,27 +56,15 @@ def seen(table: Table, side: str, spotting: int, brigades: set[str] | None = Non
          commanders: set[str] | None = None) -> set[str]:
     """The ids of the enemy elements ``side`` (or those brigades and commanders of it) sees now."""
     looking = observers(table, side, brigades, commanders)
-    eyes = [(o.x, o.y, o) for o in looking]
-    out = set()
-    for t in table.on_table():
-        if t.side == side:
-            continue
-        # the bound Table.sees asks first, asked here of every pair before the call: an observer farther from
-        # the target than the spotting range, the target's reach and a tenth does not see it
-        tx, ty, far = t.x, t.y, spotting + reach(t) + 1
-        far *= far
-        near = [o for x, y, o in eyes if (x - tx) * (x - tx) + (y - ty) * (y - ty) <= far]
-        if near and table.sees_any(near, t, spotting):
-            out.add(t.id)
-    return out
+    enemies = [t for t in table.on_table() if t.side != side]
+    return {t.id for t, seen in zip(enemies, table.seen_by(looking, enemies, spotting)) if seen}
 
 
 def sees_friend(table: Table, e: Element, spotting: int, brigades: set[str], commanders: set[str]) -> bool:
     """Whether a friendly element ``e`` is in sight of those brigades' elements (not fleeing) or those commanders,
     within ``spotting`` (a kriegsspiel seat's own eyes looking at his other troops, DS7)."""
     looking = [o for o in observers(table, e.side, brigades, commanders) if getattr(o, "id", None) != e.id]
-    near = [o for o in looking if (o.x - e.x) ** 2 + (o.y - e.y) ** 2 <= (spotting + reach(e) + 1) ** 2]
-    return bool(near) and table.sees_any(near, e, spotting)
+    return table.sees_any(looking, e, spotting)
 
 
 def update(memory: dict[str, Sighting], table: Table, side: str, spotting: int, turn: int,

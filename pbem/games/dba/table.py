@@ -21,10 +21,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+import numpy as np
 import shapely
 from shapely import affinity
 from shapely.geometry import LineString, Point, Polygon
 from shapely.geometry.base import BaseGeometry
+from shapely.ops import unary_union
 
 from .elements import REACHES, Brigade, Commander, Element, reach
 from .names import Grid, Names
@@ -232,46 +234,84 @@ class Table:
         return memo[key]
 
     def sees_any(self, observers: list, target: Element, spotting: int) -> bool:
-        """Whether one of ``observers`` sees ``target`` (``any(sees(o, target, spotting) for o in observers)``):
-        the answers remembered are read first, the others asked of every observer at once (:meth:`_sees_many`)
-        and remembered."""
+        """Whether one of ``observers`` sees ``target`` (``any(sees(o, target, spotting) for o in observers)``)."""
+        return self.seen_by(observers, [target], spotting)[0]
+
+    def seen_by(self, observers: list, targets: list[Element], spotting: int) -> list[bool]:
+        """For each of ``targets``, whether one of ``observers`` sees it (:meth:`sees_any` of each): the observers
+        surely beyond the spotting range left out (the bound :meth:`sees` asks first, for every pair at once), the
+        answers remembered read first, the others asked of every pair at once (:meth:`_sees_pairs`) and
+        remembered."""
+        if not observers or not targets:
+            return [False] * len(targets)
         memo = self.terrain.__dict__.setdefault("_sees", {})
-        t = (target.troop, target.formation, target.x, target.y, target.facing, spotting)
-        keys = [(o.x, o.y) + t for o in observers]
-        if any(memo.get(k) for k in keys):
-            return True
-        ask = [(o, k) for o, k in zip(observers, keys) if k not in memo]
+        ox = np.array([o.x for o in observers], dtype=np.int64)
+        oy = np.array([o.y for o in observers], dtype=np.int64)
+        tx = np.array([t.x for t in targets], dtype=np.int64)
+        ty = np.array([t.y for t in targets], dtype=np.int64)
+        far = np.array([spotting + reach(t) + 1 for t in targets])
+        within = (ox[:, None] - tx) ** 2 + (oy[:, None] - ty) ** 2 <= far * far  # observer by target
+        answers = [False] * len(targets)
+        ask: list[tuple[int, object, tuple]] = []  # (target's index, observer, key) not remembered
+        places = [(o.x, o.y) for o in observers]
+        for i, near in enumerate(within.T.tolist()):
+            if not any(near):
+                continue
+            t = targets[i]
+            pose = (t.troop, t.formation, t.x, t.y, t.facing, spotting)
+            keys = [(j, places[j] + pose) for j, n in enumerate(near) if n]
+            if any(memo.get(k) for _, k in keys):
+                answers[i] = True
+                continue
+            ask += [(i, observers[j], k) for j, k in keys if k not in memo]
         if not ask:
-            return False
-        answers = self._sees_many([o for o, _ in ask], target, spotting)
+            return answers
+        found = self._sees_pairs([o for _, o, _ in ask], [targets[i] for i, _, _ in ask], spotting)
         if len(memo) + len(ask) > SEES_MEMO:
             memo.clear()
-        for (_, k), seen in zip(ask, answers):
+        for (i, _, k), seen in zip(ask, found):
             memo[k] = seen
-        return any(answers)
+            answers[i] = answers[i] or seen
+        return answers
 
-    def _sees_many(self, observers: list, target: Element, spotting: int) -> list[bool]:
-        """``[_sees(o, target, spotting) for o in observers]``, each shapely question asked of every observer at
-        once (the same questions, so the same answers: tests/test_dba_speed.py compares them)."""
+    def _sees_pairs(self, observers: list, targets: list[Element], spotting: int) -> list[bool]:
+        """``[_sees(o, t, spotting) for o, t in zip(observers, targets)]``, each shapely question asked of every pair
+        at once (the same questions, so the same answers: tests/test_dba_speed.py compares them): the sight lines
+        from each eye to the target's centre and front corners within the spotting range, asked of the terrain
+        together (Terrain.sight_clear_lines)."""
         eyes = shapely.points([(o.x, o.y) for o in observers])
-        shape = target.shape
-        near = shapely.distance(eyes, shape) <= spotting
-        if not near.any():
-            return near.tolist()
-        terrain = self.terrain
-        la = terrain.levels(eyes)
-        centre = shape.centroid
-        lb = terrain.level(centre)
-        front = target.edge("front").coords
+        shapes = [t.shape for t in targets]
+        near = np.flatnonzero(shapely.distance(eyes, shapes) <= spotting)
         answers = [False] * len(observers)
-        for p in (centre, Point(front[0]), Point(front[1])):
-            within = near & (shapely.distance(eyes, p) <= spotting)
-            ask = [i for i, w in enumerate(within.tolist()) if w and not answers[i]]
-            if not ask:
-                continue
-            clear = terrain.sight_clear_many([eyes[i] for i in ask], p, [la[i] for i in ask], lb)
-            for i, c in zip(ask, clear):
-                answers[i] = answers[i] or c
+        if not near.size:
+            return answers
+        terrain = self.terrain
+        aims = {}  # a target (by id) -> (its three sight points' coordinates, the level at its centre)
+        ends, lbs, owner = [], [], []
+        for i in near.tolist():
+            t = targets[i]
+            if id(t) not in aims:
+                centre = shapes[i].centroid
+                front = t.edge("front").coords
+                aims[id(t)] = ([(centre.x, centre.y), front[0], front[1]], terrain.level(centre))
+            points, lb = aims[id(t)]
+            ends += points
+            lbs += [lb] * 3
+            owner += [i] * 3
+        owner = np.array(owner)
+        ends = np.array(ends, dtype=float)
+        reached = shapely.distance(eyes[owner], shapely.points(ends)) <= spotting
+        if not reached.any():
+            return answers
+        owner, ends = owner[reached], ends[reached]
+        las = dict(zip(near.tolist(), terrain.levels(eyes[near])))
+        lines = np.empty((len(owner), 2, 2))
+        lines[:, 0, :] = shapely.get_coordinates(eyes[owner])
+        lines[:, 1, :] = ends
+        clear = terrain.sight_clear_lines(lines, [las[i] for i in owner.tolist()],
+                                          [lb for lb, r in zip(lbs, reached.tolist()) if r])
+        for i, c in zip(owner.tolist(), clear):
+            answers[i] = answers[i] or c
         return answers
 
     def _sees(self, observer: Element | Commander, target: Element, spotting: int) -> bool:
@@ -287,6 +327,49 @@ class Table:
         swept = path.buffer(mover.frontage / 2, cap_style="flat") if path.length else mover.shape
         return [o for o in self.on_table() if o.id != mover.id and swept.intersects(o.shape)
                 and swept.intersection(o.shape).area > 0.5]
+
+
+class SweptGround:
+    """The ground a base covers going along a path: the path grown by half the frontage (flat ends), the base where
+    it stands and where it ends, as one shape (``whole``, built when first needed). :meth:`overlaps` answers
+    ``whole.intersection(shape).area > least`` (or ``shape.intersection(whole)`` with ``shape_first``) from the
+    three parts where they settle it: no part meets the shape (nothing shared), a part shares more than ``least``
+    with it (the whole shares at least that), or the parts share less than ``least`` together (the whole shares
+    no more than their sum); a millionth either side of ``least`` is left to the whole. So every answer is
+    shapely's, and the union of the parts is built only for the shapes they leave open."""
+
+    MARGIN = 1e-6
+
+    def __init__(self, path: LineString, frontage: int, shape: Polygon, moved: Polygon):
+        self.path, self.frontage, self.shape, self.moved = path, frontage, shape, moved
+        self._parts = self._whole = None
+
+    @property
+    def parts(self):
+        if self._parts is None:
+            grown = self.path.buffer(self.frontage / 2, cap_style="flat") if self.path.length else self.shape
+            self._parts = np.array([grown, self.shape, self.moved], dtype=object)
+        return self._parts
+
+    @property
+    def whole(self):
+        if self._whole is None:
+            start = unary_union([self.parts[0], self.shape]) if self.path.length else self.shape
+            self._whole = start.union(self.moved)
+        return self._whole
+
+    def overlaps(self, shape, least: float = 0.5, shape_first: bool = False) -> bool:
+        meets = shapely.intersects(self.parts, shape)
+        if not meets.any():
+            return False
+        shared = np.zeros(3)
+        shared[meets] = shapely.area(shapely.intersection(self.parts[meets], shape))
+        if shared.max() > least + self.MARGIN:
+            return True
+        if shared.sum() < least - self.MARGIN:
+            return False
+        whole = self.whole
+        return (shape.intersection(whole) if shape_first else whole.intersection(shape)).area > least
 
 
 @lru_cache(maxsize=16)

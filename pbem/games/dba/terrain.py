@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import shapely
 from shapely.geometry import LineString, Point, Polygon
+from shapely.geometry.polygon import orient
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import unary_union
 
@@ -196,44 +197,51 @@ class Terrain:
         shapely.prepare(ground)
         return ground
 
-    def sight_clear_many(self, eyes, b: Point, las: list[int], lb: int) -> list[bool]:
-        """``[sight_blocked(a, b, la, lb) is None for a, la in zip(eyes, las)]``: the sight lines from each eye to
-        ``b``, each feature asked of every line at once (the same questions, in the same order of arguments)."""
-        n = len(eyes)
+    def sight_clear_lines(self, ends, las: list[int], lbs: list[int]) -> list[bool]:
+        """``[sight_blocked(a, b, la, lb) is None for (a, b), la, lb in zip(ends, las, lbs)]`` for the sight lines
+        ``ends`` (an array of their two ends' coordinates), each feature asked of every line at once (the same
+        questions, in the same order of arguments)."""
+        n = len(ends)
         if not n:
             return []
-        ends = np.empty((n, 2, 2))  # [[(a.x, a.y), (b.x, b.y)] for a in eyes], the eyes' coordinates read at once
-        ends[:, 0, :] = shapely.get_coordinates(eyes)
-        ends[:, 1, :] = (b.x, b.y)
         lines = shapely.linestrings(ends)
-        ask = shapely.intersects(self.kept("sight", self._sight_ground), lines).tolist()
-        blocked = [False] * n
+        todo = shapely.intersects(self.kept("sight", self._sight_ground), lines)
+        blocked = np.zeros(n, dtype=bool)
+        higher = np.maximum(las, lbs)
         for f in self.features:
-            idx = [i for i in range(n) if ask[i] and not blocked[i]]
-            if not idx:
+            todo &= ~blocked
+            if not todo.any():
                 break
             if f.type.blocks_sight:
-                some = lines[idx]
-                hit = shapely.intersects(f.shape, some).tolist()
-                inside = [i for i, h in zip(idx, hit) if h]
-                if inside:
-                    lengths = shapely.length(shapely.intersection(f.shape, lines[inside])).tolist()
-                    for i, length in zip(inside, lengths):
-                        if length > SEE_INTO:
-                            blocked[i] = True
+                idx = np.flatnonzero(todo)
+                blocked[idx[self._runs_into(f, ends[idx], lines[idx], SEE_INTO)]] = True
             elif f.kind == "hill":
-                idx = [i for i in idx if f.level >= max(las[i], lb)]
-                if not idx:
-                    continue
-                hit = shapely.intersects(f.shape, lines[idx]).tolist()
-                idx = [i for i, h in zip(idx, hit) if h]
-                if not idx or f.shape.covers(b):
-                    continue
-                on = shapely.covers(f.shape, [eyes[i] for i in idx]).tolist()
-                for i, o in zip(idx, on):
-                    if not o:
-                        blocked[i] = True
-        return [not x for x in blocked]
+                idx = np.flatnonzero(todo & (f.level >= higher))
+                idx = idx[shapely.intersects(f.shape, lines[idx])]
+                if idx.size:  # blocked unless an end stands on the hill
+                    on = shapely.covers(f.shape, shapely.points(ends[idx, 1])) | \
+                        shapely.covers(f.shape, shapely.points(ends[idx, 0]))
+                    blocked[idx[~on]] = True
+        return (~blocked).tolist()
+
+    def _runs_into(self, f: Feature, ends, lines, beyond: float):
+        """Whether each line (``ends``: its two ends' coordinates; ``lines``: the same as geometries) runs more than
+        ``beyond`` inside feature ``f``: ``length(intersection(f.shape, line)) > beyond`` where the line meets it.
+        For a convex feature the length inside is found by clipping each line against its edges
+        (:func:`inside_lengths`, a few 1e-13 from shapely's); only a line within a millionth of ``beyond`` is
+        asked of shapely, so every answer is shapely's."""
+        corners = self.kept(("convex", id(f)), lambda: convex_corners(f.shape))
+        if corners is None:
+            hit = shapely.intersects(f.shape, lines)
+            out = np.zeros(len(lines), dtype=bool)
+            out[hit] = shapely.length(shapely.intersection(f.shape, lines[hit])) > beyond
+            return out
+        inside = inside_lengths(corners, ends)
+        out = inside > beyond + 1e-6
+        close = np.flatnonzero(np.abs(inside - beyond) <= 1e-6)
+        if close.size:
+            out[close] = shapely.length(shapely.intersection(f.shape, lines[close])) > beyond
+        return out
 
     def sight_blocked(self, a: Point, b: Point, la: int | None = None, lb: int | None = None) -> Feature | None:
         """The feature that blocks the sight line a → b, or None (D11, D12).
@@ -258,3 +266,30 @@ class Terrain:
                 if f.level >= max(la, lb):
                     return f
         return None
+
+
+def convex_corners(shape: Polygon):
+    """The corners of ``shape`` counter-clockwise (the first repeated last) when it is convex and has no holes (it
+    covers the same ground as its convex hull), else None."""
+    if shape.geom_type != "Polygon" or shape.interiors or not shape.equals(shape.convex_hull):
+        return None
+    return np.array(orient(shape.convex_hull, 1.0).exterior.coords)
+
+
+def inside_lengths(corners, ends):
+    """The length of each segment (``ends``: an array of its two ends' coordinates) inside the convex polygon of
+    ``corners`` (counter-clockwise, closed): each segment clipped to the side of every edge the polygon is on
+    (Cyrus-Beck), every segment and edge at once."""
+    a, d = ends[:, 0, :], ends[:, 1, :] - ends[:, 0, :]
+    v, edge = corners[:-1], corners[1:] - corners[:-1]
+    normal = np.stack([edge[:, 1], -edge[:, 0]], axis=1)  # pointing out of the polygon
+    # a point a + t d is on the polygon's side of an edge when num + t den <= 0
+    num = (a[:, None, 0] - v[None, :, 0]) * normal[:, 0] + (a[:, None, 1] - v[None, :, 1]) * normal[:, 1]
+    den = d[:, None, 0] * normal[:, 0] + d[:, None, 1] * normal[:, 1]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = -num / den
+    enter = np.max(np.where(den < 0, t, 0.0), axis=1, initial=0.0)
+    leave = np.min(np.where(den > 0, t, 1.0), axis=1, initial=1.0)
+    apart = np.any((den == 0) & (num > 0), axis=1)  # parallel to an edge, outside it
+    length = np.maximum(leave - enter, 0.0) * np.hypot(d[:, 0], d[:, 1])
+    return np.where(apart, 0.0, length)
