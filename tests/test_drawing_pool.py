@@ -103,3 +103,16 @@ def test_maps_ordered_when_the_worker_dies_are_drawn_on_the_new_one(world):
         ref = mail["attachments"][0][2]
         assert service.maps.get(ref["svg"]).startswith(b"\x89PNG")
     assert worker(service) != pid and service.drawing.replaced == 1
+
+
+def test_a_stopped_pool_is_not_made_again(world):
+    """At a stop the workers go for good: a job that finds the pool shut down is not drawn on a new one
+    (no workers left behind the stopping server)."""
+    service, _ = world
+    pid = worker(service)
+    service.drawing.shutdown(wait=True)
+    with pytest.raises(RuntimeError, match="after shutdown"):
+        service.drawing.submit(os.getpid)
+    service.drawing.replace(service.drawing.pool)  # as a job that met it broken would ask
+    assert service.drawing.replaced == 0
+    assert not Path(f"/proc/{pid}").exists() or "\nState:\tZ" in Path(f"/proc/{pid}/status").read_text()

@@ -52,6 +52,7 @@ class DrawingPool:
         self.make = make
         self.pool = make()
         self.replaced = 0  # pools made again after one broke
+        self.closed = False  # shut down (the server stops): a pool that breaks then is not made again
         self._lock = threading.Lock()
 
     def submit(self, fn, *args) -> "Drawing":
@@ -70,7 +71,7 @@ class DrawingPool:
     def replace(self, broken) -> None:
         """A new pool in place of ``broken`` (once, however many jobs find it broken)."""
         with self._lock:
-            if self.pool is not broken:
+            if self.pool is not broken or self.closed:
                 return
             self.pool = self.make()
             self.replaced += 1
@@ -78,6 +79,8 @@ class DrawingPool:
         broken.shutdown(wait=False, cancel_futures=True)
 
     def shutdown(self, wait: bool = True, cancel_futures: bool = False) -> None:
+        with self._lock:
+            self.closed = True
         self.pool.shutdown(wait=wait, cancel_futures=cancel_futures)
 
 
