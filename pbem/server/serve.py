@@ -23,6 +23,7 @@ from waitress import wasyncore
 from pbem.games import default
 from pbem.server import inbox
 from pbem.server.config import Config
+from pbem.server.drawing import DrawingPool
 from pbem.server.httpd import start_httpd
 from pbem.server.mail.outbox import Sender
 from pbem.server.mail.limits import Backlog, SenderLimit
@@ -50,8 +51,10 @@ class Server:
         # maps are rasterised in worker processes, one a core: resvg holds the GIL while it draws, which
         # would stall mail, clocks and the web meanwhile ("spawn": this process has threads); they run
         # at a lower priority (nice), so the mail path is never kept waiting behind drawing
-        self.drawer = ProcessPoolExecutor(max_workers=DRAWERS, mp_context=multiprocessing.get_context("spawn"),
-                                          initializer=drawing_worker, initargs=(os.getpid(),))
+        # a pool that breaks (a worker killed) is made again, its jobs redone (pbem.server.drawing)
+        self.drawer = DrawingPool(lambda: ProcessPoolExecutor(
+            max_workers=DRAWERS, mp_context=multiprocessing.get_context("spawn"), initializer=drawing_worker,
+            initargs=(os.getpid(),)))
         self.service.rasterise = lambda svg: self.drawer.submit(render_png, svg).result(timeout=300)
         self.service.drawing = self.drawer  # a report's map is drawn whole there, SVG and PNG (pbem.server.drawing)
         self.sender = make_sender(self.store, config, resolve=self.service.attachment)

@@ -143,7 +143,9 @@ class TriompheMap(MapDrawing):
     # -- the layers on the map
 
     def game_layers(self) -> list[str]:
-        return [self.objective_line(), self.direction_arrows(), self.discs()]
+        # the line and the arrows are printed on the board: drawn once a board (``kept``)
+        return [self.kept("objective line", self.objective_line), self.kept("direction arrows", self.direction_arrows),
+                self.discs()]
 
     def objective_line(self) -> str:
         """000 §19: the borders between the locales east of the objective line and the others."""

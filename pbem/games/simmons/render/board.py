@@ -94,16 +94,22 @@ class BoardLayers(Layout):
 
     def locales(self, tint: str | None = None) -> str:
         """The locale polygons, washed in the colour of whoever holds them (``tint``: every one
-        in that side's colour, for a kept board, pbem.render.layers; "": none)."""
-        u = self.u
+        in that side's colour, for a kept board, pbem.render.layers; "": none). Each polygon is
+        written once a board and colour (``kept``)."""
         held = self.held_by() if tint is None else {lid: tint for lid in self.polygons if tint}
+        washes = self.kept("locale washes", dict)
         out = []
         for lid, poly in self.polygons.items():
-            if len(poly) < 3:
-                continue
             side = held.get(lid)
-            if side:
-                out.append(_el("polygon", points=_pts(poly), fill=SIDE_TINT.get(side, PAPER_DEEP)))
+            if side and len(poly) >= 3:
+                if (lid, side) not in washes:
+                    washes[(lid, side)] = _el("polygon", points=_pts(poly), fill=SIDE_TINT.get(side, PAPER_DEEP))
+                out.append(washes[(lid, side)])
+        return "".join(out) + self.kept("locale outlines", self._locale_outlines)
+
+    def _locale_outlines(self) -> str:
+        u = self.u
+        out = []
         for lid, poly in self.polygons.items():
             if len(poly) >= 3:
                 # crisp: fine straight ink costs a third of its anti-aliased bytes in the PNG, and looks engraved;
@@ -168,20 +174,32 @@ class BoardLayers(Layout):
     def approaches(self, printed: bool = True, marks: bool = True) -> str:
         """Every approach: its slot (one or two blocks long), penalty marks, cavalry obstacle bar.
         ``printed``: the slots and obstacle bars; ``marks``: the penalty marks (which move behind
-        the blocks that hold an approach, so a kept board has none: pbem.render.layers)."""
-        u = self.u
-        slots, marks_out, hits = [], [], []
-        mark_s = self.T * 0.5
+        the blocks that hold an approach, so a kept board has none: pbem.render.layers).
+        What is printed is drawn once a board (``kept``), the marks once an approach and number of
+        blocks holding it: a map only puts them together."""
         occupancy: dict[tuple, int] = {}
         for blk in self._own_blocks() + self._enemy_blocks():
             key = (blk["locale"], blk.get("facing"))
             occupancy[key] = occupancy.get(key, 0) + 1
+        slot_path, hits, each = self.kept("approaches", self._printed_approaches)
+        out = []
+        for a, b, obstacle, marked in each:
+            if printed and obstacle:
+                out.append(obstacle)
+            if marked and marks:
+                out.append(self._approach_marks(a, b, occupancy.get((a, b), 0)))
+        return (slot_path if printed else "") + "".join(out) + (hits if printed else "")
+
+    def _printed_approaches(self) -> tuple[str, str, list[tuple[str, str, str, bool]]]:
+        """(the slots' path, the slots' areas, (a, b, the cavalry obstacle's bar or "", whether it has
+        penalty marks) for each approach drawn), as every map of the board prints them."""
+        u = self.u
+        slots, hits, each = [], [], []
         for (a, b), ap in self.board.approaches.items():
             if a not in self.board.locales or b not in self.board.locales:
                 continue
             place = self.place(a, b)
-            bl = place.block_len
-            full = ap.width * bl + (ap.width - 1) * self.gap
+            full = ap.width * place.block_len + (ap.width - 1) * self.gap
             d0 = self.inset
             # the slot, marked like a ruler on the border: a tick at each end (and the middle, if wide)
             ticks = [-full / 2, full / 2] + ([0.0] if ap.width == 2 else [])
@@ -192,25 +210,34 @@ class BoardLayers(Layout):
             for t in ticks:
                 (x0, y0), (x1, y1) = place.at(t, 0.0), place.at(t, d0 + self.T * 0.3)
                 slots.append(f"M{_n(x0)},{_n(y0)}L{_n(x1)},{_n(y1)}")
-            if ap.cavalry_obstacle and printed:
+            obstacle = ""
+            if ap.cavalry_obstacle:
                 (x0, y0), (x1, y1) = place.at(-full / 2, self.inset * 0.45), place.at(full / 2, self.inset * 0.45)
-                marks_out.append(_el("path", d=f"M{_n(x0)},{_n(y0)}L{_n(x1)},{_n(y1)}", stroke=INK,
-                                     stroke_width=max(2.4 * u, self.inset * 0.55), stroke_linecap="butt"))
+                obstacle = _el("path", d=f"M{_n(x0)},{_n(y0)}L{_n(x1)},{_n(y1)}", stroke=INK,
+                               stroke_width=max(2.4 * u, self.inset * 0.55), stroke_linecap="butt")
+            each.append((a, b, obstacle, bool(ap.infantry or ap.cavalry or ap.artillery)))
+        slot_path = _el("path", d="".join(slots), fill="none", stroke=INK, stroke_width=1.1 * u,
+                        stroke_linecap="butt", shape_rendering="crispEdges") if slots else ""
+        return slot_path, "".join(hits), each
+
+    def _approach_marks(self, a: str, b: str, held: int) -> str:
+        """The penalty marks of approach (a, b) as printed in its slot, or behind the last row of the
+        ``held`` blocks holding it; drawn once a board and number held (``kept``)."""
+        kept = self.kept("approach marks", dict)
+        if (a, b, held) not in kept:
+            ap, place = self.board.approaches[(a, b)], self.place(a, b)
             kinds = ["infantry"] * ap.infantry + ["cavalry"] * ap.cavalry + ["artillery"] * ap.artillery
-            if not kinds or not marks:
-                continue
-            # in the slot, as printed on the board; behind the last row of blocks when it is held
-            held = occupancy.get((a, b), 0)
+            mark_s = self.T * 0.5
             depth = self.inset + self.T / 2
             if held:
                 depth = self.inset + math.ceil(held / ap.width) * (self.T + self.gap) + mark_s * 0.6
             pitch = mark_s * 1.3
+            marks = []
             for i, kind in enumerate(kinds):
                 x, y = place.at((i - (len(kinds) - 1) / 2) * pitch, depth)
-                marks_out.append(type_symbol(kind, x, y, mark_s, INK, 0.9 * u, crisp=True))
-        slot_path = _el("path", d="".join(slots), fill="none", stroke=INK, stroke_width=1.1 * u,
-                        stroke_linecap="butt", shape_rendering="crispEdges") if slots and printed else ""
-        return slot_path + "".join(marks_out) + ("".join(hits) if printed else "")
+                marks.append(type_symbol(kind, x, y, mark_s, INK, 0.9 * self.u, crisp=True))
+            kept[(a, b, held)] = "".join(marks)
+        return kept[(a, b, held)]
 
     def entries(self) -> str:
         """Entry points: a chevron onto the map for a road, a little bridge for a pontoon; the name below."""

@@ -34,7 +34,11 @@ class _Place:
 
 
 class Layout:
-    """The board, the view and the geometry of blocks on it; the layers draw with it."""
+    """The board, the view and the geometry of blocks on it; the layers draw with it.
+
+    The geometry depends on the board alone (the polygons, the approaches' segments, the places, the
+    reserves' columns, the blocks' size): it is worked out once a board and kept with it (``kept``), so
+    a process that draws many maps of one scenario (a drawing worker, the web) does not redo it."""
 
     def __init__(self, board, view: dict, title: str | None = None):
         self.board = board
@@ -42,12 +46,22 @@ class Layout:
         self.viewer = view.get("viewer")
         self.title = title
         self.u = board.width / 1400.0
-        self.polygons = locale_polygons(board)
-        self._segments: dict[tuple[str, str], tuple] = {}
-        self._size_blocks()
+        self.polygons = self.kept("polygons", lambda: locale_polygons(board))
+        self._segments: dict[tuple[str, str], tuple] = self.kept("segments", dict)
+        self.L, self.T, self.gap, self.inset = self.kept("block size", self._size_blocks)
         self.header_h = 78 * self.u
-        self.places: dict[tuple[str, str | None], _Place] = {}
-        self._cols: dict[str, int] = {}
+        self.places: dict[tuple[str, str | None], _Place] = self.kept("places", dict)
+        self._cols: dict[str, int] = self.kept("reserve columns", dict)
+
+    def kept(self, what, make):
+        """``make()``, made once a board and drawing class and kept with the board (in its ``__dict__``,
+        as the board keeps its folded names): for what depends on the board (and ``what`` names)
+        alone, never on the view. A board is not changed once loaded; a new board starts empty."""
+        store = self.board.__dict__.setdefault("_drawing_kept", {})
+        key = (type(self), what)
+        if key not in store:
+            store[key] = make()
+        return store[key]
 
     # -- geometry -----------------------------------------------------------
 
@@ -57,8 +71,9 @@ class Layout:
             self._segments[key] = approach_segment(self.board, self.polygons, a, b)
         return self._segments[key]
 
-    def _size_blocks(self) -> None:
-        """Block length and thickness: 58 x 17 at 1400 wide, smaller if narrow approaches are short."""
+    def _size_blocks(self) -> tuple[float, float, float, float]:
+        """(length, thickness, gap, inset) of a block: 58 x 17 at 1400 wide, smaller if narrow approaches
+        are short."""
         u = self.u
         lengths = sorted(math.dist(*self.segment(a, b)) for (a, b), ap in self.board.approaches.items()
                          if ap.width == 1)
@@ -66,10 +81,7 @@ class Layout:
         if lengths:
             median = lengths[len(lengths) // 2]
             scale = max(0.6, min(1.0, median / (1.25 * 58 * u)))
-        self.L = 58 * u * scale
-        self.T = 17 * u * scale
-        self.gap = 2.5 * u * scale
-        self.inset = 5 * u * scale
+        return 58 * u * scale, 17 * u * scale, 2.5 * u * scale, 5 * u * scale
 
     def place(self, locale: str, facing: str | None) -> _Place:
         key = (locale, facing)

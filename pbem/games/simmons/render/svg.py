@@ -53,8 +53,10 @@ class MapDrawing(Margins, BoardLayers, BlockLayer, MoveLayer):
         background = _el("path", d=f"M0,0H{_n(b.width)}V{_n(total_h)}H0z", fill=PAPER_DEEP)
         header = self.header()
         footer_g = [f'<g transform="translate(0 {_n(self.header_h + b.height)})">', footer, "</g>"]
-        printed = [self.paper(), self.features(), None, self.roads(), self.impassables(), None,
-                   self.entries(), self.labels()]
+        lang = self.tongue.lang
+        # what is printed depends on the board and the reader's language alone: drawn once (``kept``)
+        printed = self.kept(("printed", lang), lambda: [self.paper(), self.features(), None, self.roads(),
+                                                        self.impassables(), None, self.entries(), self.labels()])
         pieces = [*self.game_layers(), self.blocks(), self.arrows(), self.frame()]
 
         def on_map(layers: list[str]) -> list[str]:
@@ -62,12 +64,15 @@ class MapDrawing(Margins, BoardLayers, BlockLayer, MoveLayer):
                     f'<clipPath id="map-area"><path d="M0,0H{_n(b.width)}V{_n(b.height)}H0z"/></clipPath>',
                     '<g clip-path="url(#map-area)">', *[layer for layer in layers if layer], "</g>", "</g>"]
 
-        slots = self.approaches(printed=True, marks=False)  # the same on the plain board and each washed one
+        def printed_board(tint: str) -> str:
+            layers = list(printed)
+            # the slots: the same on the plain board and each washed one
+            layers[2], layers[5] = self.locales(tint), self.approaches(printed=True, marks=False)
+            return "\n".join(on_map(layers))
 
         def board(tint: str) -> str:
-            layers = list(printed)
-            layers[2], layers[5] = self.locales(tint), slots
-            return "\n".join([head, background, *on_map(layers), "</svg>"]) + "\n"
+            return "\n".join([head, background, self.kept(("board", lang, tint), lambda: printed_board(tint)),
+                              "</svg>"]) + "\n"
 
         layers = list(printed)
         layers[2], layers[5] = self.locales(), self.approaches()
@@ -81,16 +86,22 @@ class MapDrawing(Margins, BoardLayers, BlockLayer, MoveLayer):
                               *[layer for layer in [marks, *pieces] if layer], "</g>", bands, header, *footer_g,
                               "</svg>"]) + "\n"
         # the board plain, and washed in each side's colour where that side alone holds a locale
-        numbers = {lid: n for n, lid in enumerate((lid for lid, poly in self.polygons.items() if len(poly) >= 3),
-                                                  start=1) if n < 256}
+        numbers, shapes = self.kept("regions", self.regions)
         held = self.held_by()
         variants = tuple((board(side), tuple(sorted(numbers[lid] for lid, by in held.items()
                                                     if by == side and lid in numbers)))
                          for side in sorted(set(held.values())))
         regions = ""
         if variants:
-            shapes = "".join(_el("polygon", points=_pts(self.polygons[lid]), fill=f"rgb({n},{n},{n})")
-                             for lid, n in numbers.items())
             regions = "\n".join([head, f'<g transform="translate(0 {_n(self.header_h)})" shape-rendering="crispEdges">',
                                   shapes, "</g>", "</svg>"]) + "\n"
         return LayeredSVG(whole, Layers(board(""), variants, regions, overlay))
+
+    def regions(self) -> tuple[dict[str, int], str]:
+        """({locale: its region's number}, the regions' polygons, each filled in its grey): where each
+        locale shows in a washed board's variant (pbem.render.layers)."""
+        numbers = {lid: n for n, lid in enumerate((lid for lid, poly in self.polygons.items() if len(poly) >= 3),
+                                                  start=1) if n < 256}
+        shapes = "".join(_el("polygon", points=_pts(self.polygons[lid]), fill=f"rgb({n},{n},{n})")
+                         for lid, n in numbers.items())
+        return numbers, shapes
