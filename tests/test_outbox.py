@@ -1,4 +1,6 @@
+import email.policy
 import mailbox
+import re
 import socket
 import threading
 from datetime import datetime, timedelta, timezone
@@ -96,6 +98,28 @@ def test_build_email(store):
     assert attachment.get_filename() == "orders.txt" and attachment.get_payload(decode=True) == b"HOLD A"
     # our own mail, if it ever comes back, is recognised as a robot's
     assert parse_message(msg.as_bytes()).auto
+
+
+def test_a_report_mails_boundaries_are_given_and_unscanned(store, monkeypatch):
+    """Every multipart part carries a boundary of its own ("=_pbem_" and 96 random bits), so the generator never
+    scans the flattened message for one; the bytes read back into the same parts."""
+    import email
+    from email.generator import Generator
+
+    def scanned(*args, **kwargs):
+        raise AssertionError("the generator looked for a boundary of its own")
+
+    monkeypatch.setattr(Generator, "_make_boundary", classmethod(scanned))
+    outbox_id = queue(store, "a@example.org", "Game 12, day 3", "Day 3 report", html='<p>Day 3</p><img src="cid:m">',
+                      attachments=[("map.png", "image/png", PNG, "m"), ("orders.txt", "text/plain", b"HOLD A", None)])
+    msg = build_email(row(store, outbox_id))
+    raw = msg.as_bytes()
+    marks = [p.get_boundary() for p in msg.walk() if p.is_multipart()]
+    assert len(marks) == 3 and len(set(marks)) == 3
+    assert all(re.fullmatch(r"=_pbem_[0-9a-f]{24}", m) for m in marks)
+    back = email.message_from_bytes(raw, policy=email.policy.default)
+    assert [p.get_content_type() for p in back.walk()] == [p.get_content_type() for p in msg.walk()]
+    assert next(p for p in back.walk() if p.get_content_type() == "image/png").get_content() == PNG
 
 
 def test_text_only_email(store):
