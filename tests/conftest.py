@@ -6,9 +6,19 @@ from pathlib import Path
 
 import pytest
 
+from pbem.server import store as _store
 from pbem.server.service.base import ServiceLock
 
 ServiceLock.STRICT = True  # the service's lock asked for inside a store transaction fails the test that did it
+
+# A seat's key is hashed with scrypt at a cost meant to slow a guesser down (pbem.server.store.SCRYPT: n = 2**14,
+# about 50 ms a hash): in the tests' own process that cost bought nothing and took about a tenth of the suite's
+# CPU (test_web_security.py alone: 649 hashes, 35 of its 68 CPU seconds). Here the same scrypt, salt and
+# comparison with n = 2**4: every key is still hashed, salted, checked right and refused wrong. The servers the
+# tests start as processes (pbem serve, pbem demo's subprocesses, the CLI) hash at the real cost, and
+# test_store.py checks the real parameters (PRODUCTION_SCRYPT).
+PRODUCTION_SCRYPT = dict(_store.SCRYPT)
+_store.SCRYPT = {**_store.SCRYPT, "n": 2**4}
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
