@@ -17,9 +17,8 @@ from pbem.server.leagues.service import Leagues
 from pbem.server.leagues.standings import Result, cell_text, standings, tie_breaks_for
 from pbem.server.service import ServiceError
 
-from websupport import ADMIN, SMALL, Site
-
-ORG = "org@example.org"
+from leaguesupport import league_of, ORG, site  # noqa: F401 (site: the fixture)
+from websupport import ADMIN, SMALL
 
 
 # -- standings and tie-breaks, computed by hand ------------------------------------------------
@@ -231,24 +230,6 @@ def test_one_won_game_moves_ratings_as_the_plackett_luce_formula_says():
 
 
 # -- through the service ------------------------------------------------------------------------
-
-
-@pytest.fixture
-def site(tmp_path):
-    site = Site(tmp_path)
-    yield site
-    site.store.close()
-
-
-def league_of(site, count, **rules):
-    leagues = Leagues(site.service)
-    league_id = leagues.create_league("Club", ORG, rules={"scenario": SMALL, **rules,
-                                                          "settings": {"hours": 48, "miss_policy": "forfeit",
-                                                                       "miss_limit": 1, **rules.pop("settings", {})}})
-    emails = [f"p{n:02}@example.org" for n in range(1, count + 1)]
-    for email in emails:
-        leagues.join(league_id, email, email[:3].upper())
-    return leagues, league_id, emails
 
 
 def play_round(site, leagues, tid, decide):

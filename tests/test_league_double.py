@@ -10,9 +10,8 @@ import pytest
 from pbem.server.leagues.elimination import Bracket, bracket, most_rounds
 from pbem.server.leagues.service import Leagues
 
-from websupport import SMALL, Site
-
-ORG = "org@example.org"
+from leaguesupport import ORG, site  # noqa: F401 (site: the fixture)
+from websupport import SMALL
 
 
 def test_eight_entrants_make_the_bracket_of_the_rules():
@@ -111,13 +110,6 @@ def test_every_bracket_ends_with_one_champion_and_everyone_else_out_after_two_lo
 
 
 # -- through the service ------------------------------------------------------------------
-
-
-@pytest.fixture
-def site(tmp_path):
-    site = Site(tmp_path)
-    yield site
-    site.store.close()
 
 
 def double_of(site, count: int):

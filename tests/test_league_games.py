@@ -15,16 +15,8 @@ from pbem.server.leagues.service import Leagues
 from pbem.server.leagues.standings import cell_text
 from pbem.server.service import ServiceError
 
-from websupport import SMALL, Site, post
-
-ORG = "org@example.org"
-
-
-@pytest.fixture
-def site(tmp_path):
-    site = Site(tmp_path)
-    yield site
-    site.store.close()
+from leaguesupport import league_of, ORG, site  # noqa: F401 (site: the fixture)
+from websupport import SMALL, post
 
 
 def api(client, method, url, payload=None):
@@ -101,13 +93,6 @@ def test_a_dba_knockout_through_the_json_api_and_its_refusals(site):
     assert api(site.client(emails[0]), "POST", f"/api/tournaments/{tid}/pause", {"why": "x"})[0] == 403
     status, out = api(org, "POST", f"/api/tournaments/{tid}/pause", {})
     assert status == 400 and "say why" in out["error"]
-
-
-def league_of(site, count, **rules):
-    leagues = Leagues(site.service)
-    league_id = leagues.create_league("Club", ORG, rules={"scenario": SMALL, **rules, "settings": {
-        "hours": 48, "miss_policy": "forfeit", "miss_limit": 1}})
-    return leagues, league_id, members(site, league_id, count)
 
 
 def mails_to(site, email):

@@ -9,28 +9,8 @@ from datetime import timedelta
 import pytest
 
 from pbem.server.leagues import ratings
-from pbem.server.leagues.service import Leagues
 
-from websupport import SMALL, Site
-
-ORG = "org@example.org"
-
-
-@pytest.fixture
-def site(tmp_path):
-    site = Site(tmp_path)
-    yield site
-    site.store.close()
-
-
-def league_of(site, count, **rules):
-    leagues = Leagues(site.service)
-    league_id = leagues.create_league("Club", ORG, rules={"scenario": SMALL, **rules, "settings": {
-        "hours": 48, "miss_policy": "forfeit", "miss_limit": 1}})
-    emails = [f"p{n:02}@example.org" for n in range(1, count + 1)]
-    for email in emails:
-        leagues.join(league_id, email, email[:3].upper())
-    return leagues, league_id, emails
+from leaguesupport import league_of, ORG, site  # noqa: F401 (site: the fixture)
 
 
 def duel(winner, loser):

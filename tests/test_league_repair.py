@@ -6,20 +6,10 @@ ruled by the organiser; the page's stated rule through the pages."""
 
 from __future__ import annotations
 
-import pytest
-
 from pbem.server.leagues.service import Leagues
 
-from websupport import SMALL, Site
-
-ORG = "org@example.org"
-
-
-@pytest.fixture
-def site(tmp_path):
-    site = Site(tmp_path)
-    yield site
-    site.store.close()
+from leaguesupport import ORG, site  # noqa: F401 (site: the fixture)
+from websupport import SMALL
 
 
 def started(site, count: int, format: str, rounds: int = 0):

@@ -8,16 +8,8 @@ import pytest
 
 from pbem.server.leagues.service import Leagues
 
-from websupport import ADMIN, ANNA, FRED, OTTO, SMALL, Site, csrf, post
-
-ORG = "org@example.org"
-
-
-@pytest.fixture
-def site(tmp_path):
-    site = Site(tmp_path)
-    yield site
-    site.store.close()
+from leaguesupport import ORG, site  # noqa: F401 (site: the fixture)
+from websupport import ADMIN, ANNA, FRED, OTTO, SMALL, csrf, post
 
 
 def test_a_league_and_a_tournament_on_the_web(site):

@@ -50,6 +50,7 @@ from pbem.server.service import Service
 from pbem.server.store import Store
 from pbem.server.web import create_app
 from pbem.server.web.auth import make_login_token
+from pbem.tools.demo import BLANK_PNG
 
 ADMIN = "admin@example.org"
 
@@ -62,6 +63,9 @@ class Server:
                              base_url="http://127.0.0.1")
         self.store = Store(tmp_path / "pbem.sqlite3")
         self.service = Service(self.store, self.config)
+        # the maps are read as SVG through the API (each seat's, every day); a mail's map.png is a picture,
+        # not read (mails_for): it is not rasterised, a one-pixel PNG stands in its place
+        self.service.rasterise = lambda svg: BLANK_PNG
         self.web = create_server(create_app(self.service, self.config), host="127.0.0.1", port=0, threads=2)
         self.url = f"http://127.0.0.1:{self.web.effective_port}"
         self.thread = threading.Thread(target=self.web.run, daemon=True)

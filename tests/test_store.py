@@ -1,3 +1,4 @@
+import hashlib
 import sqlite3
 import threading
 from datetime import datetime, timezone
@@ -79,6 +80,22 @@ def test_seat_keys(store, game):
     assert key.encode() not in french["key_hash"] and french["key_hash"] != key
     assert french["key_salt"] != austrian["key_salt"]
     assert french["key_hash"] != austrian["key_hash"]
+
+
+def test_a_seat_key_is_hashed_with_the_servers_scrypt_cost(store, game, monkeypatch):
+    """tests/conftest.py hashes at a low cost in the tests' own process; the server's cost is scrypt's
+    n = 2**14, r = 8, p = 1 (a 32-byte digest), and a key hashed at it is checked at it."""
+    from conftest import PRODUCTION_SCRYPT
+
+    from pbem.server import store as store_module
+
+    assert PRODUCTION_SCRYPT == {"n": 2**14, "r": 8, "p": 1, "dklen": 32}
+    monkeypatch.setattr(store_module, "SCRYPT", PRODUCTION_SCRYPT)
+    key = new_key()
+    store.set_seat_key(game, "french", key)
+    seat = store.get_seat(game, "french")
+    assert seat["key_hash"] == hashlib.scrypt(key.encode(), salt=seat["key_salt"], n=2**14, r=8, p=1, dklen=32)
+    assert store.check_key(game, "french", key) and not store.check_key(game, "french", key + "x")
 
 
 def test_seat_without_key_matches_nothing(store, game):
