@@ -13,35 +13,14 @@ from pbem.server.service.base import ServiceLock
 ServiceLock.STRICT = True  # the service's lock asked for inside a store transaction fails the test that did it
 
 # A seat's key is hashed with scrypt at a cost meant to slow a guesser down (pbem.server.store.SCRYPT: n = 2**14,
-# about 50 ms a hash). In a test that cost buys nothing: test_web_security.py alone made 649 hashes, 35 of its 68
-# CPU seconds. So a module whose tests run the server in this process hashes with the same scrypt, salt and
-# comparison at n = 2**4 (CHEAP_SCRYPT): every key is still hashed, salted, checked right and refused wrong. A
-# module that starts other processes (``starts_processes``) keeps the server's cost, since a key hashed here
-# may be checked there or the other way round (a stored hash does not say its cost); test_store.py checks the
-# server's parameters (PRODUCTION_SCRYPT).
+# about 50 ms a hash). In a test that cost buys nothing (test_web_security.py alone made 649 hashes, 35 of its 68
+# CPU seconds), so the tests' own process hashes new keys at n = 2**4 (CHEAP_SCRYPT): every key is still hashed,
+# salted, checked right and refused wrong. A seat's row keeps the cost its key was hashed at (key_cost), so a
+# server the tests start as a process (hashing at the real cost) checks a key hashed here, and the other way
+# round; test_store.py checks the server's parameters (PRODUCTION_SCRYPT).
 PRODUCTION_SCRYPT = dict(_store.SCRYPT)
 CHEAP_SCRYPT = {**PRODUCTION_SCRYPT, "n": 2**4}
-PROCESSES = re.compile(r"\b(subprocess|multiprocessing|ServerProcess|Popen|os\.fork)\b"
-                       r"|pbem\.tools\.(attack|loadgen|loadtest|mailbench|measure|scale)\b"
-                       r"|main\(\[\s*[\"'](attack|loadgen|loadtest|mailbench|measure)[\"']")
-TESTS = Path(__file__).parent
-
-
-def starts_processes(path: Path) -> bool:
-    """Whether the test module at ``path``, or a module of tests/ it imports from, starts a process (or
-    calls a tool that does) that may open the module's databases."""
-    source = path.read_text(encoding="utf-8")
-    helpers = re.findall(r"(?m)^(?:from|import) (\w+)", source)
-    return any(PROCESSES.search(text) for text in
-               [source] + [(TESTS / f"{h}.py").read_text(encoding="utf-8") for h in helpers
-                           if h != "conftest" and (TESTS / f"{h}.py").exists() and TESTS / f"{h}.py" != path])
-
-
-@pytest.fixture(scope="module", autouse=True)
-def scrypt_cost(request):
-    """The seat keys' hashing cost for this module's tests: the server's if it starts processes, else cheap."""
-    _store.SCRYPT = PRODUCTION_SCRYPT if starts_processes(Path(request.module.__file__)) else CHEAP_SCRYPT
-    yield _store.SCRYPT
+_store.SCRYPT = CHEAP_SCRYPT
 
 
 CHROMIUM = "/usr/bin/chromium"

@@ -98,6 +98,29 @@ def test_a_seat_key_is_hashed_with_the_servers_scrypt_cost(store, game, monkeypa
     assert store.check_key(game, "french", key) and not store.check_key(game, "french", key + "x")
 
 
+def test_a_seat_key_is_checked_at_the_cost_it_was_hashed_with(store, game, monkeypatch):
+    """The row keeps scrypt's n its key was hashed at: a key hashed at one cost is still checked after the cost
+    changed (a server process and the tests' own, or an operator raising it), and a key hashed before the
+    column (NULL) is checked at 2**14."""
+    from conftest import CHEAP_SCRYPT, PRODUCTION_SCRYPT
+
+    from pbem.server import store as store_module
+
+    monkeypatch.setattr(store_module, "SCRYPT", CHEAP_SCRYPT)
+    cheap = new_key()
+    store.set_seat_key(game, "french", cheap)
+    assert store.get_seat(game, "french")["key_cost"] == 2**4
+    monkeypatch.setattr(store_module, "SCRYPT", PRODUCTION_SCRYPT)
+    assert store.check_key(game, "french", cheap) and not store.check_key(game, "french", cheap + "x")
+    old = new_key()
+    salt = b"s" * 16
+    digest = hashlib.scrypt(old.encode(), salt=salt, n=2**14, r=8, p=1, dklen=32)
+    store.execute("UPDATE seats SET key_hash = ?, key_salt = ?, key_cost = NULL WHERE game_id = ? AND side = ?",
+                  (digest, salt, game, "austrian"))
+    monkeypatch.setattr(store_module, "SCRYPT", CHEAP_SCRYPT)
+    assert store.check_key(game, "austrian", old) and not store.check_key(game, "austrian", cheap)
+
+
 def test_seat_without_key_matches_nothing(store, game):
     assert not store.check_key(game, "french", "")
 

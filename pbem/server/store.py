@@ -46,6 +46,9 @@ GAME_STATUSES = ("open", "running", "paused", "finished")
 INBOUND_SOURCES = ("smtp", "imap", "pipe", "web")
 INBOUND_STATUSES = ("stored", "processed", "dropped", "failed")
 SCRYPT = dict(n=2**14, r=8, p=1, dklen=32)
+"""A seat key's hash: scrypt at these parameters; a seat's row keeps the ``n`` it was hashed at (``key_cost``), so
+a key is checked at the cost it was hashed with whatever ``n`` is now (NULL: hashed before the column, 2**14)."""
+FIRST_KEY_COST = 2**14
 
 
 class NoSuchGame(LookupError):
@@ -466,6 +469,13 @@ def _game_versions(db: Database) -> None:
     db.executescript("\n".join(script))
 
 
+@migrations(name="issue_35_3_key_cost")
+def _key_cost(db: Database) -> None:
+    """The scrypt cost (``n``) each seat's key was hashed at: a key is checked at it, so the cost can be raised
+    for new keys without locking out the old (NULL: hashed before this column, at FIRST_KEY_COST)."""
+    db.executescript("ALTER TABLE seats ADD COLUMN key_cost INTEGER;")
+
+
 # The running games the clock must look at: each of the four reasons is one indexed lookup (the
 # deadline and next check by range on (status, ...), the questions and the final seats from their
 # partial indexes), and only the games they name are read; one query with the four reasons joined by
@@ -769,19 +779,21 @@ class Store:
         with self.transaction():
             self.get_seat(game_id, side)
             self.db.execute(
-                "UPDATE seats SET key_hash = ?, key_salt = ? WHERE game_id = ? AND side = ?",  # pragma: no mutate (SQL)
-                (digest, salt, game_id, side),
+                "UPDATE seats SET key_hash = ?, key_salt = ?, key_cost = ? WHERE game_id = ? AND side = ?",  # pragma: no mutate (SQL)
+                (digest, salt, SCRYPT["n"], game_id, side),
             )
 
     def check_key(self, game_id: int, side: str, key: str) -> bool:
         """Whether ``key`` is the seat's key (False for an unknown seat or unset key)."""
-        row = self.query_one("SELECT key_hash, key_salt FROM seats WHERE game_id = ? AND side = ?", (game_id, side))  # pragma: no mutate (SQL)
+        row = self.query_one("SELECT key_hash, key_salt, key_cost FROM seats WHERE game_id = ? AND side = ?",  # pragma: no mutate (SQL)
+                             (game_id, side))
         if row is None or row["key_hash"] is None:
             hashlib.scrypt(b"", salt=b"\0" * 16, **SCRYPT)  # pragma: no mutate (take as long as a real check: the digest is thrown away)
             return False
+        cost = {**SCRYPT, "n": row["key_cost"] or FIRST_KEY_COST}  # the cost it was hashed at
         digest = hashlib.scrypt(str(key).encode(
             "utf-8",  # pragma: no mutate (a codec's name is case-blind: UTF-8 is utf-8)
-            "surrogatepass"), salt=row["key_salt"], **SCRYPT)
+            "surrogatepass"), salt=row["key_salt"], **cost)
         return hmac.compare_digest(digest, row["key_hash"])
 
     # -- the game log and resolved days ------------------------------------
