@@ -184,7 +184,7 @@ def cmd_bench(args) -> int:
     if args.page:
         from pbem.tools.pages import page_bench
 
-        page_bench(args.seconds, args.clients)
+        page_bench(args.seconds, args.clients, args.rounds)
         return 0
 
     names = list(rulesets()) if args.all else [args.game]
@@ -838,9 +838,11 @@ def build_parser() -> argparse.ArgumentParser:
                          help="drawing figures instead: ms a map against a raw render, maps a second on every core")
     p_bench.add_argument("--page", action="store_true",
                          help="the game page instead: answers a second against waitress serving a static file of "
-                              "its size, in the same run (and its map, click data, and 304s)")
-    p_bench.add_argument("--seconds", type=float, default=5.0, help="--page: each measurement's length")
+                              "its size, the two in turn in each round of the same run, the median ratio and its "
+                              "spread, and the server's CPU an answer (and its map, click data, and 304s)")
+    p_bench.add_argument("--seconds", type=float, default=4.0, help="--page: each measurement's length")
     p_bench.add_argument("--clients", type=int, default=8, help="--page: connections at once")
+    p_bench.add_argument("--rounds", type=int, default=5, help="--page: rounds of the static file and the page")
     p_bench.set_defaults(func=cmd_bench)
 
     p_mb = sub.add_parser("mailbench", help="the server's CPU per order mail, stage by stage (receive, process, "

@@ -209,7 +209,8 @@ def select() -> str:
         return DEFAULT
     user = getattr(g, "user", None)
     if user is not None and getattr(user, "email", None):
-        saved = current_app.extensions["pbem"]["service"].store.language_of(user.email, default=None)
+        saved = g.saved_language if "saved_language" in g else \
+            current_app.extensions["pbem"]["service"].store.language_of(user.email, default=None)  # read with the session
         if saved:
             return saved
     g.language_negotiated = True  # the answer varies by the cookie and Accept-Language (web.security.headers)

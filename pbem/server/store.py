@@ -1026,6 +1026,16 @@ class Store:
         row = self.query_one("SELECT session_generation FROM players WHERE email = ?", (email.strip(),))
         return row["session_generation"] if row else 0
 
+    def session_facts(self, email: str, sid: str | None) -> tuple[int, str | None, bool]:
+        """What a signed-in request needs of its address, in one read: the session generation it must carry
+        (:meth:`session_generation`), the language it chose (None: none, :meth:`language_of`), and whether
+        the session ``sid`` was signed out (pbem.server.web.sessions.ended)."""
+        row = self.query_one(
+            "SELECT (SELECT session_generation FROM players WHERE email = ?1) AS generation,"
+            " (SELECT language FROM players WHERE email = ?1) AS language,"
+            " EXISTS (SELECT 1 FROM ended_sessions WHERE sid = ?2) AS ended", (email.strip(), sid))
+        return row["generation"] or 0, row["language"] or None, bool(sid) and bool(row["ended"])
+
     def end_sessions(self, email: str) -> int:
         """End every web session of ``email``; returns the new generation."""
         with self.transaction():

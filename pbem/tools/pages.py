@@ -167,26 +167,36 @@ class Rate:
     p50: float
     statuses: dict
     size: int  # bytes an answer
+    cpu: float = 0.0  # seconds of this process's CPU (the servers', both in it) while it was measured
 
     @property
     def per_second(self) -> float:
         return self.answers / self.seconds
 
+    @property
+    def cpu_ms(self) -> float:
+        """The server's CPU an answer, ms."""
+        return self.cpu * 1000 / max(1, self.answers)
+
 
 def rate(what: str, port: int, requests: list[tuple[str, dict]], clients: int, seconds: float) -> Rate:
     """Answers a second from ``port`` to ``clients`` connections at once, the load from a process of
-    its own (its GIL not the server's)."""
+    its own (its GIL not the server's); with the CPU this process (the server's) spent meanwhile."""
     import multiprocessing
+    import os
     import statistics
 
     context = multiprocessing.get_context("spawn")
     out = context.Queue()
     child = context.Process(target=_fetch_all, args=(port, requests, clients, seconds, out))
+    before = os.times()
     child.start()
     times, statuses, read = out.get(timeout=seconds + 300)
+    after = os.times()
     child.join()
+    cpu = (after.user - before.user) + (after.system - before.system)
     return Rate(what, len(times), seconds, statistics.median(times) if times else 0.0, statuses,
-                read // max(1, len(times)))
+                read // max(1, len(times)), cpu)
 
 
 def static_server(data: bytes):
@@ -210,12 +220,47 @@ def static_server(data: bytes):
     return web
 
 
-def page_bench(seconds: float = 5.0, clients: int = 8, say=print) -> list[Rate]:
-    """The game page (a seat that owes orders, as a signed-in browser asks for it: gzip, its cookie),
-    its map (PNG, SVG) and click data, and the page asked again with its ETag, each in answers a second at
-    ``clients`` at once, beside waitress serving a static file of the page's size, measured in the same run."""
+@dataclass
+class Rounds:
+    """The game page against the static file, measured in turn ``rounds`` times in one run: each round's
+    ratio of answers a second (the page's to the file's, the two measured one after the other) and of the
+    server's CPU an answer (the file's to the page's), their medians and spreads."""
+    limits: list[Rate]
+    pages: list[Rate]
+
+    @property
+    def ratios(self) -> list[float]:
+        return [page.per_second / limit.per_second for page, limit in zip(self.pages, self.limits)]
+
+    @property
+    def cpu_ratios(self) -> list[float]:
+        return [limit.cpu_ms / page.cpu_ms for page, limit in zip(self.pages, self.limits) if page.cpu_ms]
+
+    def lines(self) -> list[str]:
+        import statistics
+
+        def spread(values: list[float], digits: int = 2) -> str:
+            return (f"median {statistics.median(values):.{digits}f} (from {min(values):.{digits}f} "
+                    f"to {max(values):.{digits}f})")
+
+        return [f"  the game page against the static file, {len(self.pages)} rounds, each the two in turn:",
+                f"    static file, answers/s      {spread([r.per_second for r in self.limits], 0)}",
+                f"    the game page, answers/s    {spread([r.per_second for r in self.pages], 0)}",
+                f"    ratio of answers a second   {spread(self.ratios)}   (goal 0.2 or more)",
+                f"    server CPU an answer, ms    static {spread([r.cpu_ms for r in self.limits], 3)}, "
+                f"page {spread([r.cpu_ms for r in self.pages], 3)}",
+                f"    ratio of CPU an answer      {spread(self.cpu_ratios)}   (static / page: the ratio "
+                f"the page would reach were the server's CPU all that bound)"]
+
+
+def page_bench(seconds: float = 4.0, clients: int = 8, rounds: int = 5, say=print) -> Rounds:
+    """The game page (a seat that owes orders, as a signed-in browser asks for it: gzip, its cookie)
+    against waitress serving a static file of the page's size, in turn ``rounds`` times, ``clients`` at once,
+    ``seconds`` each; then, once each, the page asked again with its ETag, its map (PNG, SVG) and click
+    data, beside the median static rate. Every figure is of this run: the machine's load moves both."""
     import logging
     import os
+    import statistics
     import tempfile
     import urllib.request
 
@@ -233,14 +278,21 @@ def page_bench(seconds: float = 5.0, clients: int = 8, say=print) -> list[Rate]:
         body, tag = asked.read(), asked.headers.get("ETag")
         port = site.config.web_port
         say(f"pbem bench --page: the game page of a seat that owes orders ({len(body)} bytes as sent, gzip), "
-            f"{clients} connections at once, {seconds:.0f} s each; {os.cpu_count()} cores, load average {load()}")
+            f"{clients} connections at once, {seconds:g} s each, {rounds} rounds; {os.cpu_count()} cores, "
+            f"load average {load()}")
         static = static_server(body)
+        measured = Rounds([], [])
         try:
-            limit = rate("static file of the page's size (waitress)", static.effective_port,
-                         [("/page.html", {"Accept-Encoding": "gzip"})], clients, seconds)
+            for _ in range(rounds):
+                measured.limits.append(rate("static file of the page's size (waitress)", static.effective_port,
+                                            [("/page.html", {"Accept-Encoding": "gzip"})], clients, seconds))
+                measured.pages.append(rate("the game page", port, [(page, headers)], clients, seconds))
         finally:
             static.close()
-        runs = [limit, rate("the game page", port, [(page, headers)], clients, seconds)]
+        for line in measured.lines():
+            say(line)
+        limit = statistics.median(r.per_second for r in measured.limits)
+        runs = []
         if tag:
             runs.append(rate("the game page asked with its ETag (If-None-Match)", port,
                              [(page, {**headers, "If-None-Match": tag})], clients, seconds))
@@ -248,9 +300,11 @@ def page_bench(seconds: float = 5.0, clients: int = 8, say=print) -> list[Rate]:
                            ("the map, SVG", f"/games/{site.demo}/map/0.svg?side={seat}"),
                            ("the click data (clicks.json)", f"/games/{site.demo}/map/clicks.json?side={seat}")):
             runs.append(rate(what, port, [(path, headers)], clients, seconds))
-        say(f"  {'what':52} {'answers/s':>9} {'p50 ms':>7} {'bytes':>7} {'x limit':>7}  statuses")
+        say(f"  once each, against the static file's median rate ({limit:.0f}/s):")
+        say(f"  {'what':52} {'answers/s':>9} {'p50 ms':>7} {'bytes':>7} {'CPU ms':>7} {'x limit':>7}  statuses")
         for run in runs:
-            say(f"  {run.what:52} {run.per_second:9.0f} {run.p50 * 1000:7.1f} {run.size:7d} "
-                f"{run.per_second / limit.per_second:7.2f}  {run.statuses}")
-        say(f"  goal: the game page at 0.2 of the static file's rate or more; load average at the end {load()}")
-        return runs
+            say(f"  {run.what:52} {run.per_second:9.0f} {run.p50 * 1000:7.1f} {run.size:7d} {run.cpu_ms:7.3f} "
+                f"{run.per_second / limit:7.2f}  {run.statuses}")
+        say(f"  goal: the game page at 0.2 of the static file's rate or more (the median of the rounds); "
+            f"load average at the end {load()}")
+        return measured

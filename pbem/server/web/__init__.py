@@ -28,7 +28,7 @@ log = logging.getLogger("pbem.server.web")
 
 def create_app(service, config: Config | None = None) -> Flask:
     """The web app of one server: every page and API call goes through ``service``."""
-    from pbem.server.web import api, auth, games, moderator, security
+    from pbem.server.web import api, auth, games, moderator, security, sessions
 
     config = config or getattr(service, "config", None) or Config()
     app = Flask("pbem.server.web", template_folder=str(TEMPLATES), static_folder=str(STATIC),
@@ -44,6 +44,7 @@ def create_app(service, config: Config | None = None) -> Flask:
         PBEM_SCENARIOS=games.scenarios(),
     )
     app.json = BoundedJSON(app)
+    app.session_interface = sessions.DailyRenewed()  # signed again when changed or a day old, not each request
     app.extensions["pbem"] = {"service": service, "config": config}
     security.init_app(app)
     from pbem.server import i18n

@@ -276,50 +276,23 @@ def page(game_id: int, side: str | None, result=None, text: str | None = None, s
     if result is not None or text is not None or standing_result is not None or standing_text is not None \
             or checked or status != 200 or session.get("_flashes"):
         return render_page(game_id, side, result, text, standing_result, standing_text, checked), status
-    key = page_key(game_id, side)
-    html, tag, packed = pagecache.kept("page", key, lambda: as_sent(render_page(game_id, side)))
-    gzipped = "gzip" in request.headers.get("Accept-Encoding", "")
-    tag = tag + "-gz" if gzipped else tag
-    if pagecache.not_modified(tag):
-        response = Response(status=304)
-    elif gzipped:
-        response = Response(packed, mimetype="text/html")
-        response.headers["Content-Encoding"] = "gzip"
-    else:
-        response = Response(html, mimetype="text/html")
-    response.vary.add("Accept-Encoding")
-    response.vary.add("Cookie")
-    response.set_etag(tag)
-    response.headers["Cache-Control"] = "private, no-cache"  # kept by the browser, asked again each time
-    return response
+    return pagecache.page_sent(pagecache.keep_page(game_id, side, page_deadlines(game_id, side),
+                                                   lambda: render_page(game_id, side)))
 
 
-def as_sent(html: str) -> tuple[bytes, str, bytes]:
-    """A page as kept: its bytes, their ETag, and their gzip (compress's level)."""
-    data = html.encode()
-    return data, pagecache.etag_of(data), gzip.compress(data, 6)
-
-
-def page_key(game_id: int, side: str | None) -> tuple:
-    """What the game page shows depends on, besides the game (its version): the seat, the reader (and the
-    session's form token, made first so the page carries it), the language, the address asked for, and
-    the clock: every time on the page is a deadline (the game's, a question's) said in the seat's time
-    zone (its seat, so the version) with the time left to the minute (pbem.server.deadlines.time_left)."""
-    token = csrf_token()
+def page_deadlines(game_id: int, side: str | None) -> tuple:
+    """The deadlines the page of ``side`` words with their time left, to the minute
+    (pbem.server.deadlines.time_left): the game's, and the question asked of the seat, if any."""
     info = game_info(game_id)
     pending = info.get("pending")
     asked = pending["deadline"] if pending and side and pending["decision"]["side"] == side else None
-    user = (g.user.email, g.user.seat) if g.user is not None else None
-    return (game_id, pagecache.version(game_id), side, user, token, i18n.web_lang(), request.full_path,
-            minutes_left(info.get("deadline")), minutes_left(asked))
+    return info.get("deadline"), asked
 
 
-def minutes_left(deadline: str | None) -> tuple[str, int] | None:
-    """A deadline and the whole minutes left to it (0: passed), as time_left words them."""
-    if not deadline:
-        return None
-    left = deadlines.parse_iso(deadline) - service().now()
-    return deadline, max(0, int(left.total_seconds() // 60))
+def as_sent(html: str) -> tuple[bytes, str, bytes]:
+    """A part as kept: its bytes, their ETag, and their gzip (compress's level)."""
+    data = html.encode()
+    return data, pagecache.etag_of(data), gzip.compress(data, 6)
 
 
 def render_page(game_id: int, side: str | None, result=None, text: str | None = None, standing_result=None,
@@ -659,6 +632,9 @@ def join(game_id: int):
 
 @bp.route("/games/<int:game_id>")
 def game_page(game_id: int):
+    same = pagecache.kept_page(game_id)  # the same request answered before, the game unchanged: nothing else read
+    if same is not None:
+        return pagecache.page_sent(same)
     game_info(game_id)
     if g.user is None and not is_finished(game_id):
         return redirect(url_for("auth.login", next=request.full_path.rstrip("?")))
