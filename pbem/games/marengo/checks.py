@@ -59,6 +59,7 @@ class _Forecast(Day):
     on: the enemy retreats for certain, only where to is unknown (``retreats``)."""
 
     order = None  # the order being tried
+    untold = frozenset({"move", "extend", "entry"})  # what no check reads (it reads voids, road moves, attacks)
     sure_entry = False  # inside an attack maneuver that cannot be blocked
     blockable = None  # the locale of an attack maneuver the enemy may block (the order stopped there)
 
