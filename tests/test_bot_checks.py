@@ -264,3 +264,47 @@ def test_an_order_tried_and_not_kept_is_taken_back_whole(seed, random_decisions,
     play(RULES, SCENARIO, seed, random_decisions=random_decisions)
     assert seen["changed"] > 20 and seen["put forward"] > 20 and seen["taken back"] > seen["put forward"]
     assert seen["morale"] > 0  # these games have such trials
+
+
+@pytest.mark.parametrize("seed, random_decisions", [(1, False), (6, True)])
+def test_the_events_a_forecast_leaves_untold_change_no_answer_of_the_check(seed, random_decisions, monkeypatch):
+    """The check's forecast of a day does not write the events no check reads (checks._Forecast.untold:
+    blocks moved, extended, entered; its events are never reported). On every check of self-play games
+    (the bots' and the server's), the same orders checked on the same position by a forecast that tells
+    every event get the same answer: the same problems, warnings and Texts of the warnings."""
+    import copy
+
+    check_day = checks.check_day
+    compared = {"checks": 0, "untold": 0}
+
+    def answer_of(scenario, state, orders, untold):
+        orders = copy.deepcopy(orders)
+        monkeypatch.setattr(checks._Forecast, "untold", untold)
+        told = []
+        private = checks._Forecast.private
+        monkeypatch.setattr(checks._Forecast, "private", lambda day, kind, *a, **k: (told.append(kind),
+                                                                                   private(day, kind, *a, **k))[1])
+        try:
+            problems = checks._Checker(scenario, state.copy(), orders).run()
+        finally:
+            monkeypatch.setattr(checks._Forecast, "private", private)
+            monkeypatch.setattr(checks._Forecast, "untold", UNTOLD)
+        return [str(p) for p in problems], list(orders.warnings), [str(w) for w in orders.warnings_said], told
+
+    def compare(scenario, state, orders, *, spare=False):
+        *left_out, told_then = answer_of(scenario, state, orders, UNTOLD)
+        *all_told, told = answer_of(scenario, state, orders, frozenset())
+        assert left_out == all_told, (state.day, orders.echo())
+        assert not UNTOLD & set(told_then)
+        compared["checks"] += 1
+        compared["untold"] += sum(kind in UNTOLD for kind in told)
+        return check_day(scenario, state, orders, spare=spare)
+
+    UNTOLD = checks._Forecast.untold
+    assert UNTOLD >= {"move", "extend", "entry"}
+    monkeypatch.setattr(checks, "check_day", compare)
+    from pbem.games.marengo import parse, sendable
+    monkeypatch.setattr(sendable, "check_day", compare)
+    monkeypatch.setattr(parse, "check_day", compare)
+    play(RULES, SCENARIO, seed, random_decisions=random_decisions)
+    assert compared["checks"] > 40 and compared["untold"] > 100, compared

@@ -377,11 +377,13 @@ def test_n1815_a_battle_waiting_for_deployment_shows_how_many_defend_each_positi
 
 from types import SimpleNamespace  # noqa: E402
 
+from pbem.games.simmons.board import Board  # noqa: E402
 from pbem.games.simmons.view import enemy_as_seen  # noqa: E402
 
 
 def test_enemy_as_seen_lists_only_the_foes_blocks_on_the_map_in_board_order():
-    board = SimpleNamespace(locales={"north": 0, "middle": 1, "south": 2})
+    locales = {"north": 0, "middle": 1, "south": 2}
+    board = SimpleNamespace(locales=locales, rank=Board.rank.func(SimpleNamespace(locales=locales)))  # a Board's own
 
     def block(bid, side, locale, facing=None, on_map=True, strength=1):
         return SimpleNamespace(id=bid, side=side, locale=locale, facing=facing, on_map=on_map, strength=strength)

@@ -59,6 +59,7 @@ class _Forecast(Day):
     on: the enemy retreats for certain, only where to is unknown (``retreats``)."""
 
     order = None  # the order being tried
+    untold = frozenset({"move", "extend", "entry"})  # what no check reads (it reads voids, road moves, attacks)
     sure_entry = False  # inside an attack maneuver that cannot be blocked
     blockable = None  # the locale of an attack maneuver the enemy may block (the order stopped there)
 
@@ -368,15 +369,15 @@ class _Checker:
         rules.activation(day)
         day.orders = Orders(self.side)
         for event in day.events[before:]:
-            text = event.text
             if event.kind == "void":
+                text = event.text
                 order = self._activate_naming(text)
                 if event.said is not None:
                     self.remember(text.split(" — ", 1)[-1], event.said.values.get("why"))
                 self.refuse(order, text.split(" — ", 1)[-1],
                             "no more blocks than the day allows (blocks next to the enemy wake by themselves)")
-            elif text.endswith("is already active."):
-                bid = text.split()[0]
+            elif _already_active(event):
+                bid = (str(event.said.values["block"]) if event.said is not None else event.text).split()[0]
                 self.warn(self._activate_naming(bid + " "), say("%(block)s wakes by itself at the start of the day "
                                                                 "(an enemy block is next to it); naming it uses no "
                                                                 "activation", block=bid))
@@ -681,6 +682,17 @@ class _Checker:
             if isinstance(order, Move) and bid in order.blocks:
                 return self.places(order)
         return []
+
+
+ALREADY_ACTIVE = "%(block)s is already active."  # rules.activation's sentence for a block named that is awake
+
+
+def _already_active(event) -> bool:
+    """Whether an event of the activation says a block named is already active: read from its Text, without
+    writing the English of every activation event (a block's name in the others is never read)."""
+    if event.said is None:
+        return event.text.endswith("is already active.")
+    return event.said.message == ALREADY_ACTIVE
 
 
 STOPPED = " (stopped there: %(why)s)"  # the ending of a road move stopped short (movement.road_move)

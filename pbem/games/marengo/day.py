@@ -37,6 +37,9 @@ class Day(SideTurn):
     decisions) with Marengo's counters."""
 
     WORDS = WORDS
+    # kinds of event this day need not tell: none when the day is played; the check's forecast of it
+    # (checks._Forecast), whose events are never reported, leaves out those it does not read
+    untold: frozenset[str] = frozenset()
 
     def __init__(self, scenario: Scenario, state: State, orders: Orders | None, decider: Decider):
         super().__init__(scenario, state, orders, decider)

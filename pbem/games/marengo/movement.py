@@ -72,15 +72,16 @@ def room(day: Day, locale: str, n: int) -> bool:
 
 def describe_move(day: Day, group: list[Block], frm: tuple, to: tuple, kind: str = "move",
                   extra: str = "") -> None:
-    day.private(
-        kind, day.side,
-        say("%(blocks)s moved from %(place)s to %(to)s%(extra)s.", blocks=[day.own(b) for b in group],
-            place=day.place(*frm), to=day.place(*to), extra=extra),
-        seen=say("%(blocks)s moved from %(place)s to %(to)s%(extra)s.", blocks=day.count(len(group), day.side),
-                 place=day.place(*frm), to=day.place(*to), extra=""),
-        seen_data={"side": day.side, "from": list(frm), "to": list(to), "count": len(group)},
-        blocks=[b.id for b in group], frm=list(frm), to=list(to),
-    )
+    if kind not in day.untold:
+        day.private(
+            kind, day.side,
+            say("%(blocks)s moved from %(place)s to %(to)s%(extra)s.", blocks=[day.own(b) for b in group],
+                place=day.place(*frm), to=day.place(*to), extra=extra),
+            seen=say("%(blocks)s moved from %(place)s to %(to)s%(extra)s.", blocks=day.count(len(group), day.side),
+                     place=day.place(*frm), to=day.place(*to), extra=""),
+            seen_data={"side": day.side, "from": list(frm), "to": list(to), "count": len(group)},
+            blocks=[b.id for b in group], frm=list(frm), to=list(to),
+        )
     day.record_move(day.side, frm, to, len(group), kind)
 
 
@@ -569,15 +570,16 @@ def enter_one(day: Day, order: Enter, block: Block) -> None:
 
 
 def describe_entry(day: Day, block: Block, entry) -> None:
-    how = say("by the pontoon") if entry.kind == "pontoon" else say("by %(entry)s", entry=entry.name)
-    day.private(
-        "entry", day.side, say("%(block)s entered the map %(how)s at %(place)s.", block=day.own(block), how=how,
-                               place=day.name(entry.locale)),
-        seen=say(f"{day.article(day.side)} %(side)s block entered the map %(how)s at %(place)s.",
-                 side=adjective(day.side), how=how, place=day.name(entry.locale)),
-        seen_data={"side": day.side, "entry": entry.id, "locale": entry.locale},
-        block=block.id,
-    )
+    if "entry" not in day.untold:
+        how = say("by the pontoon") if entry.kind == "pontoon" else say("by %(entry)s", entry=entry.name)
+        day.private(
+            "entry", day.side, say("%(block)s entered the map %(how)s at %(place)s.", block=day.own(block), how=how,
+                                   place=day.name(entry.locale)),
+            seen=say(f"{day.article(day.side)} %(side)s block entered the map %(how)s at %(place)s.",
+                     side=adjective(day.side), how=how, place=day.name(entry.locale)),
+            seen_data={"side": day.side, "entry": entry.id, "locale": entry.locale},
+            block=block.id,
+        )
     day.moves.append({"side": day.side, "from": [entry.locale, None], "to": [entry.locale, None],
                       "count": 1, "kind": "entry", "entry": entry.id})
 

@@ -106,6 +106,11 @@ class Board:
     features: list[dict] = field(default_factory=list)
 
     @cached_property
+    def rank(self) -> dict[str, int]:
+        """Each locale's place in the board's order (the order of ``locales``)."""
+        return {lid: i for i, lid in enumerate(self.locales)}
+
+    @cached_property
     def folded_names(self) -> list[tuple[str, str, str]]:
         """(id, folded id, folded name) of every locale, for matching what players write."""
         return [(lid, fold(lid), fold(loc.name)) for lid, loc in self.locales.items()]

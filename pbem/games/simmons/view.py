@@ -10,19 +10,32 @@ reader's own blocks, the enemy as seen, the standing orders in force.
 
 from __future__ import annotations
 
+from operator import itemgetter
+
 from .sides import SIDES, enemy
 
 
 def enemy_as_seen(board, blocks, foe: str, seen_as) -> list[dict]:
-    """The on-map blocks of ``foe`` among ``blocks`` as ``seen_as(block)`` shows each, in board order."""
-    order = {lid: i for i, lid in enumerate(board.locales)}
+    """The on-map blocks of ``foe`` among ``blocks`` as ``seen_as(block)`` shows each, in board order (then
+    facing, then what each shows: each entry's key written in one pass, the sort stable)."""
+    order = board.rank
     seen = [seen_as(block) for block in blocks if block.side == foe and block.on_map]
+    keyed = [((order.get(e["locale"], 0), e["facing"] or "", tuple([str(e[k]) for k in _shown(tuple(e))])), e)
+             for e in seen]
+    keyed.sort(key=itemgetter(0))
+    return [e for _, e in keyed]
 
-    def key(entry: dict):
-        shown = tuple(str(entry[k]) for k in sorted(entry) if k not in ("side", "locale", "facing"))  # pragma: no mutate (one side; facing is keyed already)
-        return (order.get(entry["locale"], 0), entry["facing"] or "", shown)
 
-    return sorted(seen, key=key)
+_SHOWN: dict[tuple, tuple] = {}  # an entry's keys -> what it shows besides its place, the keys sorted
+
+
+def _shown(keys: tuple) -> tuple:
+    """The keys of an enemy entry (with ``keys``) that its sort reads after its place, sorted: a game's
+    entries all have the same few, so they are sorted once."""
+    shown = _SHOWN.get(keys)
+    if shown is None:
+        shown = _SHOWN[keys] = tuple(sorted(k for k in keys if k not in ("side", "locale", "facing")))  # pragma: no mutate (one side; facing is keyed already)
+    return shown
 
 
 def own_and_seen(out: dict, board, state, side: str | None, block_dict, seen_as) -> None:
