@@ -461,3 +461,23 @@ def test_api_with_a_seat_key(site):
     assert answer.status_code == 200 and answer.json["ok"], answer.json  # no CSRF token with a key
     assert "STANDING PURSUE NEVER" in site.service.orders_on_file(game_id, "france")
     assert client.get(f"/api/games/{game_id}", headers=auth).status_code == 401  # which seat?
+
+
+def test_the_forms_scenario_names_are_read_again_only_when_a_scenario_file_changes(tmp_path):
+    """A scenario's heading on the new-game form is read from its file once while the file is unchanged (every
+    app made read every installed scenario again), and again once the file changes."""
+    import os
+    from pathlib import Path
+
+    from pbem.server.web.games import heading_of_file
+
+    shipped = (Path(__file__).parent.parent / "maps" / "dba-meeting.toml").read_text()
+    path = tmp_path / "dba-meeting.toml"
+    path.write_text(shipped)
+    before = path.stat().st_mtime_ns
+    first = heading_of_file("dba", str(path), before, "en")
+    assert first.endswith("Meeting engagement at the mill bridge")
+    path.write_text(shipped.replace("at the mill bridge", "at the old mill"))
+    assert heading_of_file("dba", str(path), before, "en") == first  # kept: the file is not read again
+    os.utime(path, ns=(before + 10**9, before + 10**9))
+    assert heading_of_file("dba", str(path), path.stat().st_mtime_ns, "en").endswith("Meeting engagement at the old mill")

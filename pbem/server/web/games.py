@@ -7,6 +7,7 @@ shows the very words a mail reply would.
 
 from __future__ import annotations
 
+import functools
 import gzip
 import hashlib
 import json
@@ -14,6 +15,7 @@ from html import escape as html_escape
 import re
 import secrets
 from collections import OrderedDict
+from pathlib import Path
 
 from flask import (Blueprint, Response, abort, current_app, flash, g, redirect, render_template, request, session,
                    url_for)
@@ -54,8 +56,16 @@ def scenarios(lang: str | None = "en") -> dict[str, str]:
     out = {}
     for name, r in offered():
         for scenario, path in r.scenarios().items():
-            out[f"{name}:{path.name}"] = scenario_heading(r, r.load_scenario(path), lang)
+            out[f"{name}:{path.name}"] = heading_of_file(name, str(path), path.stat().st_mtime_ns, lang)
     return out
+
+
+@functools.lru_cache(maxsize=512)
+def heading_of_file(game: str, path: str, changed: int, lang: str | None) -> str:
+    """``scenario_heading`` of the scenario file at ``path``, read once while the file is unchanged (``changed``:
+    its modification time): every app made (each test's) read every installed scenario again."""
+    rules = rulesets()[game]
+    return scenario_heading(rules, rules.load_scenario(Path(path)), lang)
 
 
 def scenario_heading(rules, scenario, lang: str | None) -> str:
