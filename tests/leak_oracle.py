@@ -47,6 +47,7 @@ N1815_BATTLE_KINDS = {"battle", "skirmish", "regroup", "reinforce", "retreat", "
 N1815_HEADER = re.compile(r"^(?:Battle of|Skirmish at) (.+?)(?::|,| is over| still open|$)")
 N1815_DIE = re.compile(r"(?:battle of|skirmish at) (.+?): \d+$")
 ID_WORD = re.compile(r"\w+(?:-\w+)*")
+JSON_ESCAPE = re.compile(r"\\u([0-9a-fA-F]{4})")
 DATA_URI = re.compile(r"data:[\w/+.-]+;base64,[A-Za-z0-9+/=\s]+")
 TOKEN = re.compile(r"(?=[\w-]*\d)(?=[\w-]*[a-z])(?=[\w-]*[A-Z])[\w-]{16,}")  # keys, CSRF tokens, nonces
 
@@ -69,6 +70,7 @@ class Knowledge:
     allowed: set[str] = field(default_factory=set)  # the ids it may know: its own and those it was told of
     ids: set[str] = field(default_factory=set)  # every block id of the game
     heard: set[str] = field(default_factory=set)  # Napoleonic DBA: the texts it was told (a report carries them)
+    names: dict[str, str] = field(default_factory=dict)  # Napoleonic DBA: names in another language -> why
     learned: set[str] = field(default_factory=set)  # Napoleonic DBA: the enemy elements it knows of (their ids)
     public: list[str] = field(default_factory=list)  # texts every seat may read, taken out before the check
 
@@ -161,6 +163,32 @@ def _dba_sees(game: Game, state, seat: str, side: str) -> set[str]:
     return {t.id for t in table.on_table() if t.side != side and any(table.sees(o, t, spotting) for o in eyes)}
 
 
+def _dba_said(game: Game, event, seen: bool) -> list[str]:
+    """An event's full (or seen) description in every language a seat may read (pbem.lang.LANGUAGES), as the
+    dba catalog reads its ``said``/``seen_said`` (pbem/core/events.py): the English sentence, then the others
+    (remembered on the game: a long game reads each event once per language, not once per seat and turn)."""
+    from pbem.games.dba.lang import tongue
+    from pbem.lang import LANGUAGES
+
+    memo = game.__dict__.setdefault("_oracle_dba_said", {})
+    key = (id(event), seen)
+    if key not in memo:
+        said = event.seen_said if seen else event.said
+        english = (event.seen or "") if seen else event.text
+        memo[key] = [english] + ([tongue(code).say(said) for code in LANGUAGES if code != "en"]
+                                 if said is not None else [])
+    return memo[key]
+
+
+def dba_names_in_every_language(english: str) -> list[str]:
+    """A scenario's name (a brigade's, an officer's) as each language's dba catalog spells it, English left out
+    (the catalog is where the reports take them from; a hand-written list would miss a new spelling)."""
+    from pbem.games.dba.lang import tongue
+    from pbem.lang import LANGUAGES
+
+    return sorted({tongue(code).gettext(english) for code in LANGUAGES if code != "en"} - {english})
+
+
 def _dba_knowledge(game: Game, seat: str, days) -> Knowledge:
     """Napoleonic DBA (issue 12 §4: "a commander's report never mentions an enemy element his troops cannot
     see"): a seat may know its side's elements, and an enemy element only once its troops saw it — at the end
@@ -180,12 +208,12 @@ def _dba_knowledge(game: Game, seat: str, days) -> Knowledge:
         for event in day.events:
             known = told(event, seat)
             if known is None:
-                if len(event.text) >= 24:
-                    unseen.append(event.text)
+                unseen.extend(t for t in _dba_said(game, event, False) if _long(t))
                 continue
-            heard.add(known[0])
-            if known[0] != event.text and len(event.text) >= 24:
-                unseen.append(event.text)
+            full = known[0] == event.text and (event.owner is None or seat in event.owners())
+            heard.update(_dba_said(game, event, not full))
+            if not full:
+                unseen.extend(t for t in _dba_said(game, event, False) if _long(t))
             if event.kind != "roll":
                 learned |= _ids_in(known[0], ids) - own
                 learned |= {real_of[v] for v in _ids_in(known[0], real_of)}
@@ -210,13 +238,22 @@ def _dba_knowledge(game: Game, seat: str, days) -> Knowledge:
         # the enemy's order of battle is public (its seats' titles name its officers and their brigades, and are
         # taken out of a text first: Knowledge.public); an enemy brigade or officer named anywhere else tells
         # which brigade an element the seat reads of belongs to
+        # -- in every language: the catalog's spelling of each name (out.names, read whatever the case)
         for b in scenario.table.brigades.values():
             if b.side != side:
                 out.forbidden[b.id] = out.forbidden[b.name] = f"the enemy brigade {b.id} ({b.name})"
+                for name in dba_names_in_every_language(b.name):
+                    out.names[name] = f"the enemy brigade {b.id} ({b.name}), as {name!r}"
         for c in scenario.table.commanders.values():
             if c.side != side:
                 out.forbidden[c.name] = f"the enemy officer {c.id} ({c.name})"
-        out.public = sorted({s.title for s in game.ruleset.seats(scenario, game.options)}, key=len, reverse=True)
+                for name in dba_names_in_every_language(c.name):
+                    out.names[name] = f"the enemy officer {c.id} ({c.name}), as {name!r}"
+        from pbem.core.ruleset import seat_title_in
+        from pbem.lang import LANGUAGES
+
+        out.public = sorted({seat_title_in(game.ruleset, s, code) for s in game.ruleset.seats(scenario, game.options)
+                             for code in LANGUAGES}, key=len, reverse=True)
     out.unseen = [t for t in unseen if t not in heard]
     return out
 
@@ -325,13 +362,33 @@ def _waiting_face_up(game: Game, state, block) -> bool:
 
 
 def clean(text: str) -> str:
-    """An output as a reader reads it (HTML entities decoded), without what cannot carry a game's
-    secret but may look like one: embedded images (base64) and random tokens (keys, CSRF tokens)."""
-    return TOKEN.sub(" ", DATA_URI.sub(" ", html.unescape(text)))
+    """An output as a reader reads it (HTML entities and JSON's ``\\u`` escapes decoded: a page's script data
+    writes «полковник» as ``\\u043f…``), without what cannot carry a game's secret but may look like one:
+    embedded images (base64) and random tokens (keys, CSRF tokens)."""
+    text = JSON_ESCAPE.sub(lambda m: chr(int(m.group(1), 16)), html.unescape(text))
+    return TOKEN.sub(" ", DATA_URI.sub(" ", text))
 
 
 def _squash(text: str) -> str:
     return " ".join(text.split())
+
+
+def _cjk(char: str) -> bool:
+    return "\u2e80" <= char <= "\u9fff" or "\uf900" <= char <= "\ufaff"
+
+
+def _long(sentence: str) -> bool:
+    """A sentence long enough to be searched for whole (24 letters; 12 characters of Chinese, which says as much
+    in half as many)."""
+    return len(sentence) >= (12 if any(_cjk(c) for c in sentence) else 24)
+
+
+def _bounded(words: str, flags: int = 0) -> re.Pattern:
+    """``words`` standing on their own in a text: not inside a longer word, where their script writes words apart
+    (Chinese writes none: a name there stands between any two characters)."""
+    before = "" if _cjk(words[0]) else r"(?<![\w-])"
+    after = "" if _cjk(words[-1]) else r"(?!\w)"
+    return re.compile(before + re.escape(words) + after, flags)
 
 
 def leaks(text: str, known: list[Knowledge]) -> list[tuple[str, str]]:
@@ -358,13 +415,19 @@ def leaks(text: str, known: list[Knowledge]) -> list[tuple[str, str]]:
     for token in sorted(forbidden):
         if (" " in token and token in text) or (" " not in token and token in words):
             found.append((token, known[0].forbidden[token]))
+    names = set(known[0].names)
+    for k in known[1:]:
+        names &= set(k.names)
+    for name in sorted(names):  # another language's spelling, capitalised or not ("Полковник Руж")
+        if _bounded(_squash(name), re.IGNORECASE).search(_squash(text)):
+            found.append((name, known[0].names[name]))
     flat = _squash(text)
     unseen = set(known[0].unseen)
     for k in known[1:]:
         unseen &= set(k.unseen)
     for sentence in sorted(unseen):  # the sentence itself, not the tail of a longer id's
         # ("II-A takes a hit" stands inside "P-II-A takes a hit", another block's line)
-        if re.search(r"(?<![\w-])" + re.escape(_squash(sentence)) + r"(?!\w)", flat):
+        if _bounded(_squash(sentence)).search(flat):
             found.append((sentence[:60], "the full text of an event this seat was not told"))
     return found
 

@@ -36,6 +36,7 @@ from test_leaks import png_text_chunks
 
 from pbem.core.orders import OrdersError
 from pbem.games import ruleset
+from pbem.lang import LANGUAGES
 
 RULES = ruleset("dba")
 SCENARIO = "dba-advance-guards.toml"
@@ -111,6 +112,13 @@ def post_offers(server: Server, browser, game_id: int, seat: str, lines: list[st
         return refused.read().decode()
 
 
+def seat_languages(seats: list[str], seed: int) -> dict[str, str]:
+    """Each seat's player reads the game in one of the five languages (pbem.lang.LANGUAGES), the seats of a
+    game in different ones, turned by the seed: over five games every seat reads every language."""
+    codes = list(LANGUAGES)
+    return {seat: codes[(n + seed) % len(codes)] for n, seat in enumerate(seats)}
+
+
 def play_fog_game(server: Server, seed: int, days: int, png_days: str = "last") -> dict:
     """One kriegsspiel game of the general bots through the server, every output of every seat checked after
     every turn (``days``: turns played, 0: to the end). The map PNG is checked after each turn (``png_days="all"``)
@@ -118,6 +126,9 @@ def play_fog_game(server: Server, seed: int, days: int, png_days: str = "last") 
     service = server.service
     seats = [s.id for s in RULES.seats(service.scenario("dba", SCENARIO), KRIEG)]
     email = {s: f"{s}.{seed}@example.org" for s in seats}  # its own addresses: no mail of an earlier game
+    langs = seat_languages(seats, seed)
+    for seat in seats:
+        service.store.set_language(email[seat], langs[seat])
     game_id, keys = service.create_game(f"Fog {seed}", email, scenario=SCENARIO, seed=seed,
                                         settings={"hours": 48}, game="dba", options=KRIEG)
     service.run_jobs()
@@ -144,19 +155,19 @@ def play_fog_game(server: Server, seed: int, days: int, png_days: str = "last") 
         last = game.over or (days and counts["turns"] >= days)
         for seat in seats:
             known = [knowledge(game, seat)]
-            where = f"fog seed {seed}, turn {day}, {seat}"
-            args, key, browser = f"?game={game_id}&side={seat}", keys[seat], browsers[seat]
+            where = f"fog seed {seed}, turn {day}, {seat} ({langs[seat]})"
+            args, key, browser, lang = f"?game={game_id}&side={seat}", keys[seat], browsers[seat], langs[seat]
 
             def check(what: str, text: str) -> None:
                 oracle_check(f"{where}: {what}", text, known)
                 counts["outputs"] += 1
 
-            api = json.loads(server.get(f"/api/games/{game_id}{args}", key))
+            api = json.loads(server.get(f"/api/games/{game_id}{args}", key, lang=lang))
             check_view_json(f"{where}: API view", api["view"], known, every)
             counts["enemy shown"] += check_fog_view(f"{where}: API view", game, seat, api["view"])
             check("API game", json.dumps(api, ensure_ascii=False))
-            check("API report", server.get(f"/api/games/{game_id}/reports/{day}{args}", key))
-            check("API map", server.get(f"/api/games/{game_id}/map/{day}.svg{args}", key))
+            check("API report", server.get(f"/api/games/{game_id}/reports/{day}{args}", key, lang=lang))
+            check("API map", server.get(f"/api/games/{game_id}/map/{day}.svg{args}", key, lang=lang))
             if png_days == "all" or last:
                 request = urllib.request.Request(server.url + f"/games/{game_id}/map/{day}.png?side={seat}")
                 with browser.open(request, timeout=120) as answer:
@@ -166,7 +177,7 @@ def play_fog_game(server: Server, seed: int, days: int, png_days: str = "last") 
             check("game page", server.get(f"/games/{game_id}?side={seat}", opener=browser))
             check("report page", server.get(f"/games/{game_id}/reports/{day}?side={seat}", opener=browser))
             try:
-                server.get(f"/api/games/{game_id}/export.json{args}", key)
+                server.get(f"/api/games/{game_id}/export.json{args}", key, lang=lang)
                 assert game.over, f"{where}: the export was given before the end"
             except urllib.error.HTTPError as refused:
                 assert refused.code == 403 and not game.over
@@ -362,3 +373,51 @@ def test_a_surrender_is_public_news_with_the_enemy_brigade_unnamed_for_the_other
     by_owner = {e.owners(): e.text for e in told[:-1]}
     assert by_owner == {(seats.MODERATOR,): news.text, ("blue-general", "blue-1", "blue-3"): news.text,
                         ("red-general", "red-1", "red-3"): "an enemy brigade surrenders: its elements flee"}
+
+
+# -- the oracle reads every language ------------------------------------------------------------------------------
+
+def _unseen_event(game, seat: str):
+    """An event of the game whose full text ``seat`` was not told, with a Text to read it in another language."""
+    from leak_oracle import told
+
+    for day in game.days:
+        for event in day.events:
+            if event.said is not None and event.kind != "roll" and told(event, seat) is None:
+                return event
+    raise AssertionError(f"no event hidden from {seat} (seed 2, 8 turns)")
+
+
+@pytest.mark.parametrize("lang", ["fr", "ru", "uk", "zh"])
+def test_the_oracle_finds_a_leak_planted_in_a_report_in_every_language(lang):
+    """Each language's report of a kriegsspiel seat passes the oracle as it is, and fails it once an enemy brigade's
+    name, an enemy officer's (capitalised as a sentence begins, or JSON-escaped as a page's script writes it) or
+    the text of an event the seat was not told is planted in it, each in the report's own language: an oracle
+    that knew only the English names would let every one of these through."""
+    from leak_oracle import dba_names_in_every_language
+
+    from pbem.games.dba.lang import tongue
+
+    game, seat = _met(2, 8), "red-general"
+    known = [knowledge(game, seat)]
+    report = RULES.report(game, game.day - 1, seat, game_id="1", lang=lang)
+    t = tongue(lang)
+    assert report.text != RULES.report(game, game.day - 1, seat, game_id="1").text  # read in its language
+    oracle_check(f"{lang} report", report.text + report.markdown, known)  # nothing to find in the real one
+    brigade = t.gettext(game.scenario.table.brigades["blue-1"].name)
+    officer = t.gettext(game.scenario.table.commanders["blue-3"].name)
+    assert brigade in dba_names_in_every_language("1st Blue brigade") and brigade != "1st Blue brigade"
+    hidden = t.say(_unseen_event(game, seat).said)
+    planted = {
+        "an enemy brigade's name": report.text.replace("\n", f"\n{brigade}: 4/4\n", 1),
+        "an enemy officer's name, capitalised": report.text + f"\n{officer[0].upper()}{officer[1:]}.\n",
+        "an enemy officer's name in a page's script": report.text + json.dumps({"who": officer}),
+        "an event not told": report.text + f"\n- {hidden}\n",
+    }
+    for what, text in planted.items():
+        try:
+            oracle_check(f"{lang} report with {what}", text, known)
+        except AssertionError as found:
+            assert "may not know" in str(found)
+        else:
+            pytest.fail(f"the oracle is blind to {what} in {lang}")
