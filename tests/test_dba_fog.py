@@ -14,7 +14,11 @@ courier told it:
 - what is searched for: an enemy element's real id (it says its brigade: ``red-1-2``), the army's id of an
   enemy element the seat never saw nor was told of (``E-7``), an enemy brigade or officer named outside the
   public seat titles; in the view, an enemy element with a brigade, and an element of the seat's own command
-  placed where he could not know it stands (his eyes, his deployment, or a report that reached him, DS7).
+  placed where he could not know it stands (his eyes, his deployment, or a report that reached him, DS7); in the
+  texts, such an element written beside the place it stands at now;
+- in every language: each seat's player reads the game in one of the five (``seat_languages``: the seats of a game
+  in different ones, turned by the seed; the API asked in it), and the oracle looks for the names, the events'
+  texts and the places as each language's catalog writes them.
 
 The suite plays ``--fog-games`` games (default 1, cut at ``--fog-days``, default 6 turns); the long run,
 ``pytest tests/test_dba_fog.py --fog-games 50 --fog-days 0``, plays 50 whole games (docs/testing.md).
@@ -29,7 +33,7 @@ import urllib.error
 import urllib.request
 
 import pytest
-from leak_oracle import all_ids, check_view_json, knowledge
+from leak_oracle import all_ids, check_view_json, dba_known_positions, knowledge
 from leak_oracle import check as oracle_check
 from test_leak_oracle import Server, mails_for
 from test_leaks import png_text_chunks
@@ -52,33 +56,9 @@ def server(tmp_path):
 
 
 def known_positions(game, seat: str) -> dict[str, set[tuple[int, int]]]:
-    """DS7, computed here from the rules' record (the states after each turn and the reports' record), not from
-    view.py: where the kriegsspiel commander ``seat`` may know each element of his command to stand — where it
-    deployed, where it stood at the end of a turn when he or the brigade he leads could see it (the table's line
-    of sight), and where it stood when a report that has reached him was sent by the commander of its brigade."""
-    scenario = game.scenario
-    spotting = scenario.settings.spotting
-    out: dict[str, set] = {}
-    for e in game.initial.elements.values():
-        out.setdefault(e.id, set()).add((e.x, e.y))
-    states = [d.after for d in game.days]
-    last = states[-1] if states else game.initial
-    got = [r for r in last.reports.reports if r.recipient == seat and r.delivered is not None]
-    for n, state in enumerate(states):
-        table = state.table(scenario)
-        eyes = [x for x in table.on_table() if x.brigade in {b.id for b in state.brigades.values()
-                                                              if b.commander == seat} and not x.fleeing]
-        me = state.commanders[seat]
-        if me.alive and me.present:
-            eyes.append(me)
-        sent_then = {r.sender for r in got if r.sent == n + 1}
-        for e in table.on_table():
-            b = state.brigades[e.brigade]
-            if e.side != me.side:
-                continue
-            if b.commander in sent_then or any(o is not e and table.sees(o, e, spotting) for o in eyes):
-                out.setdefault(e.id, set()).add((e.x, e.y))
-    return out
+    """DS7: where the kriegsspiel commander ``seat`` may know each element of his side to stand (the oracle's
+    ``dba_known_positions``: his deployment, his eyes, the reports that reached him; not view.py)."""
+    return dba_known_positions(game, seat)
 
 
 def check_fog_view(what: str, game, seat: str, view: dict) -> int:
@@ -136,7 +116,7 @@ def play_fog_game(server: Server, seed: int, days: int, png_days: str = "last") 
     seen_mail = {s: 0 for s in seats}
     bot = RULES.bots()["general"]
     rng = random.Random(seed)
-    counts = {"turns": 0, "outputs": 0, "enemy shown": 0, "fire": 0, "pngs": 0}
+    counts = {"turns": 0, "outputs": 0, "enemy shown": 0, "fire": 0, "pngs": 0, "own unknown": 0}
     while True:
         game = service.game(game_id)
         if game.over or (days and counts["turns"] >= days):
@@ -155,6 +135,7 @@ def play_fog_game(server: Server, seed: int, days: int, png_days: str = "last") 
         last = game.over or (days and counts["turns"] >= days)
         for seat in seats:
             known = [knowledge(game, seat)]
+            counts["own unknown"] += len(known[0].places)  # elements of his side whose place he may not know
             where = f"fog seed {seed}, turn {day}, {seat} ({langs[seat]})"
             args, key, browser, lang = f"?game={game_id}&side={seat}", keys[seat], browsers[seat], langs[seat]
 
@@ -393,10 +374,14 @@ def test_the_oracle_finds_a_leak_planted_in_a_report_in_every_language(lang):
     """Each language's report of a kriegsspiel seat passes the oracle as it is, and fails it once an enemy brigade's
     name, an enemy officer's (capitalised as a sentence begins, or JSON-escaped as a page's script writes it) or
     the text of an event the seat was not told is planted in it, each in the report's own language: an oracle
-    that knew only the English names would let every one of these through."""
+    that knew only the English names would let every one of these through. And the general's report, with an
+    element of his division written beside the place it stands at now, which no eye nor report has told him (DS7),
+    in the language's own way of writing a place (« (22,6" ; 28,8") », « （22.6"，28.8"） »)."""
     from leak_oracle import dba_names_in_every_language
 
+    from pbem.games.dba.elements import in_inches
     from pbem.games.dba.lang import tongue
+    from pbem.lang import say
 
     game, seat = _met(2, 8), "red-general"
     known = [knowledge(game, seat)]
@@ -414,9 +399,19 @@ def test_the_oracle_finds_a_leak_planted_in_a_report_in_every_language(lang):
         "an enemy officer's name in a page's script": report.text + json.dumps({"who": officer}),
         "an event not told": report.text + f"\n- {hidden}\n",
     }
-    for what, text in planted.items():
+    # DS7: the general's report with an element of his division where it stands now, unseen and unreported
+    general = [knowledge(game, "blue-general")]
+    (eid, places), = general[0].places.items()  # seed 2, turn 8: blue-1-2, out of his sight since its last report
+    theirs = RULES.report(game, game.day - 1, "blue-general", game_id="1", lang=lang)
+    oracle_check(f"{lang} report of blue-general", theirs.text + theirs.markdown, general)
+    now = tongue(lang).say(say('(%(x)s", %(y)s")', x=in_inches(game.state.table(game.scenario).elements[eid].x),
+                               y=in_inches(game.state.table(game.scenario).elements[eid].y)))
+    assert now in places
+    for what, text, who in [(what, text, known) for what, text in planted.items()] + [
+            ("an element of his own where it stands unreported", theirs.text + f"\n| {eid} | {t.gettext('infantry')} | "
+                                                                             f"{now} |\n", general)]:
         try:
-            oracle_check(f"{lang} report with {what}", text, known)
+            oracle_check(f"{lang} report with {what}", text, who)
         except AssertionError as found:
             assert "may not know" in str(found)
         else:
