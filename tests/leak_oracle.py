@@ -169,15 +169,19 @@ def _dba_sees(game: Game, state, seat: str, side: str) -> set[str]:
     return {t.id for t in table.on_table() if t.side != side and any(table.sees(o, t, spotting) for o in eyes)}
 
 
+_DBA_SAID: dict[tuple, list[str]] = {}
+
+
 def _dba_said(game: Game, event, seen: bool) -> list[str]:
     """An event's full (or seen) description in every language a seat may read (pbem.lang.LANGUAGES), as the
     dba catalog reads its ``said``/``seen_said`` (pbem/core/events.py): the English sentence, then the others
-    (remembered on the game: a long game reads each event once per language, not once per seat and turn)."""
+    (remembered by its English words: a long game reads each event once per language, not once per seat and
+    turn)."""
     from pbem.games.dba.lang import tongue
     from pbem.lang import LANGUAGES
 
-    memo = game.__dict__.setdefault("_oracle_dba_said", {})
-    key = (id(event), seen)
+    memo = _DBA_SAID  # by the event's words: a game read again each turn (the server's) reads them once
+    key = (event.kind, event.text, event.seen, seen)
     if key not in memo:
         said = event.seen_said if seen else event.said
         english = (event.seen or "") if seen else event.text
