@@ -416,3 +416,36 @@ def test_the_oracle_finds_a_leak_planted_in_a_report_in_every_language(lang):
             assert "may not know" in str(found)
         else:
             pytest.fail(f"the oracle is blind to {what} in {lang}")
+
+
+def test_every_enemy_element_a_seats_view_shows_may_be_attacked_by_its_id_from_the_first_turn():
+    """Found by playing Quatre Bras in the kriegsspiel (seed 3): the armies start in sight, the first report shows
+    Reille the enemy as E-8, E-11 …, and ``ATTACK E-8`` was refused, "E-8 is no enemy element your troops have seen
+    or been told of": the orders check knew only what the seat had seen at the end of a turn, the view what it
+    sees now. Every id the view shows (now or as last seen) is one an order may name, at every seat, every turn."""
+    from pbem.core.game import Game
+    from pbem.core.ruleset import options_of
+
+    for name, turns in (("dba-quatre-bras", 3), ("dba-advance-guards", 6)):
+        scenario = RULES.load_scenario(RULES.scenarios()[name])
+        game = Game(RULES, scenario, 3, options=options_of(RULES, KRIEG))
+        bot = RULES.bots()["general"]
+        tried = 0
+        while game.day <= turns and not game.over:
+            for seat in [s.id for s in RULES.seats(scenario, game.options)]:
+                view = game.view(seat)
+                if not view["commander"] or seat not in game.turn().seats + game.turn().others:
+                    continue
+                me = scenario.table.commanders[seat]
+                under = next((c for c in scenario.table.commanders.values() if c.superior == seat), None)
+                if under is None:
+                    continue
+                for eid in [e["id"] for e in view["enemy"]] + [s["element"] for s in view["last_known"]]:
+                    RULES.check_orders(scenario, game.state, seat, f"FROM {me.name} TO {under.name}\nATTACK {eid}\n")
+                    tried += 1
+            for seat in game.turn().seats:
+                game.submit(seat, bot.orders(scenario, game.view(seat), 3))
+            for seat in game.turn().others:
+                game.submit(seat, "")
+            game.advance()
+        assert tried, f"{name}: no enemy shown to a seat that writes orders"
