@@ -358,15 +358,20 @@ def test_a_surrender_is_public_news_with_the_enemy_brigade_unnamed_for_the_other
 
 # -- the oracle reads every language ------------------------------------------------------------------------------
 
-def _unseen_event(game, seat: str):
-    """An event of the game whose full text ``seat`` was not told, with a Text to read it in another language."""
+def _unseen_event(game, seat: str, known):
+    """An event of the game whose full text ``seat`` was not told nor had reported (``known.unseen``), with a Text
+    to read it in another language: one told to other seats of his own side only (a colonel's news), so that it
+    names no enemy brigade or officer the oracle would catch by name alone."""
     from leak_oracle import told
 
+    side = game.scenario.table.commanders[seat].side
+    ours = {c.id for c in game.scenario.table.commanders.values() if c.side == side}
     for day in game.days:
         for event in day.events:
-            if event.said is not None and event.kind != "roll" and told(event, seat) is None:
+            if event.said is not None and event.kind != "roll" and told(event, seat) is None \
+                    and event.owners() and set(event.owners()) <= ours and event.text in known.unseen:
                 return event
-    raise AssertionError(f"no event hidden from {seat} (seed 2, 8 turns)")
+    raise AssertionError(f"no event of his side hidden from {seat} (seed 2, 8 turns)")
 
 
 @pytest.mark.parametrize("lang", ["fr", "ru", "uk", "zh"])
@@ -392,7 +397,7 @@ def test_the_oracle_finds_a_leak_planted_in_a_report_in_every_language(lang):
     brigade = t.gettext(game.scenario.table.brigades["blue-1"].name)
     officer = t.gettext(game.scenario.table.commanders["blue-3"].name)
     assert brigade in dba_names_in_every_language("1st Blue brigade") and brigade != "1st Blue brigade"
-    hidden = t.say(_unseen_event(game, seat).said)
+    hidden = t.say(_unseen_event(game, seat, known[0]).said)
     planted = {
         "an enemy brigade's name": report.text.replace("\n", f"\n{brigade}: 4/4\n", 1),
         "an enemy officer's name, capitalised": report.text + f"\n{officer[0].upper()}{officer[1:]}.\n",
