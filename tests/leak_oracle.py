@@ -21,7 +21,11 @@ and the rule books' few statements of who owns what:
   troops saw it (the table's line of sight, computed here) or an event named it
   (``_dba_knowledge``), in both ways of playing (one seat a side, one seat per
   commander: his own eyes, and what a subordinate's report brought him, which is
-  what that subordinate could know when he sent it);
+  what that subordinate could know when he sent it); in the kriegsspiel no enemy
+  brigade or officer by name, nor an element of his side beside the place it
+  stands at now unless his eyes or a report told him (DS7, DS8) — each looked
+  for as every language writes it (the dba catalog's names and sentences, the
+  reports' way of writing a place), not in English only;
 - it sees an enemy block's type and strength face up only while the rules
   turn it face up (Marengo 003 §10, Triomphe 000 §10: an artillery block with
   a bombardment declared; Triomphe 000 §15: the Austrian artillery held in
@@ -47,6 +51,7 @@ N1815_BATTLE_KINDS = {"battle", "skirmish", "regroup", "reinforce", "retreat", "
 N1815_HEADER = re.compile(r"^(?:Battle of|Skirmish at) (.+?)(?::|,| is over| still open|$)")
 N1815_DIE = re.compile(r"(?:battle of|skirmish at) (.+?): \d+$")
 ID_WORD = re.compile(r"\w+(?:-\w+)*")
+JSON_ESCAPE = re.compile(r"\\u([0-9a-fA-F]{4})")
 DATA_URI = re.compile(r"data:[\w/+.-]+;base64,[A-Za-z0-9+/=\s]+")
 TOKEN = re.compile(r"(?=[\w-]*\d)(?=[\w-]*[a-z])(?=[\w-]*[A-Z])[\w-]{16,}")  # keys, CSRF tokens, nonces
 
@@ -69,6 +74,9 @@ class Knowledge:
     allowed: set[str] = field(default_factory=set)  # the ids it may know: its own and those it was told of
     ids: set[str] = field(default_factory=set)  # every block id of the game
     heard: set[str] = field(default_factory=set)  # Napoleonic DBA: the texts it was told (a report carries them)
+    names: dict[str, str] = field(default_factory=dict)  # Napoleonic DBA: names in another language -> why
+    places: dict[str, set[str]] = field(default_factory=dict)  # Napoleonic DBA kriegsspiel: own element -> where it
+    # stands, written in each language ("(14", 25.6")", "（14"，25.6"）"), when the seat may not know it stands there
     learned: set[str] = field(default_factory=set)  # Napoleonic DBA: the enemy elements it knows of (their ids)
     public: list[str] = field(default_factory=list)  # texts every seat may read, taken out before the check
 
@@ -161,6 +169,86 @@ def _dba_sees(game: Game, state, seat: str, side: str) -> set[str]:
     return {t.id for t in table.on_table() if t.side != side and any(table.sees(o, t, spotting) for o in eyes)}
 
 
+_DBA_SAID: dict[tuple, list[str]] = {}
+
+
+def _dba_said(game: Game, event, seen: bool) -> list[str]:
+    """An event's full (or seen) description in every language a seat may read (pbem.lang.LANGUAGES), as the
+    dba catalog reads its ``said``/``seen_said`` (pbem/core/events.py): the English sentence, then the others
+    (remembered by its English words: a long game reads each event once per language, not once per seat and
+    turn)."""
+    from pbem.games.dba.lang import tongue
+    from pbem.lang import LANGUAGES
+
+    memo = _DBA_SAID  # by the event's words: a game read again each turn (the server's) reads them once
+    key = (event.kind, event.text, event.seen, seen)
+    if key not in memo:
+        said = event.seen_said if seen else event.said
+        english = (event.seen or "") if seen else event.text
+        memo[key] = [english] + ([tongue(code).say(said) for code in LANGUAGES if code != "en"]
+                                 if said is not None else [])
+    return memo[key]
+
+
+def dba_names_in_every_language(english: str) -> list[str]:
+    """A scenario's name (a brigade's, an officer's) as each language's dba catalog spells it, English left out
+    (the catalog is where the reports take them from; a hand-written list would miss a new spelling)."""
+    from pbem.games.dba.lang import tongue
+    from pbem.lang import LANGUAGES
+
+    return sorted({tongue(code).gettext(english) for code in LANGUAGES if code != "en"} - {english})
+
+
+def dba_known_positions(game: Game, seat: str, days=None) -> dict[str, set[tuple[int, int]]]:
+    """DS7, computed here from the rules' record (the states after each turn and the reports' record), not from
+    view.py: where the kriegsspiel commander ``seat`` may know each element of his side to stand — where it
+    deployed, where it stood at the end of a turn when he or the brigade he leads could see it (the table's line
+    of sight), and where it stood when a report that has reached him was sent by the commander of its brigade."""
+    scenario = game.scenario
+    spotting = scenario.settings.spotting
+    days = game.days if days is None else days
+    out: dict[str, set] = {}
+    for e in game.initial.elements.values():
+        out.setdefault(e.id, set()).add((e.x, e.y))
+    states = [d.after for d in days]
+    last = states[-1] if states else game.initial
+    got = [r for r in last.reports.reports if r.recipient == seat and r.delivered is not None]
+    for n, state in enumerate(states):
+        table = state.table(scenario)
+        eyes = [x for x in table.on_table() if x.brigade in {b.id for b in state.brigades.values()
+                                                              if b.commander == seat} and not x.fleeing]
+        me = state.commanders[seat]
+        if me.alive and me.present:
+            eyes.append(me)
+        sent_then = {r.sender for r in got if r.sent == n + 1}
+        for e in table.on_table():
+            b = state.brigades[e.brigade]
+            if e.side != me.side:
+                continue
+            if b.commander in sent_then or any(o is not e and table.sees(o, e, spotting) for o in eyes):
+                out.setdefault(e.id, set()).add((e.x, e.y))
+    return out
+
+
+def _dba_hidden_places(game: Game, seat: str, days) -> dict[str, set[str]]:
+    """Each element of the kriegsspiel seat's side, outside the brigade he leads, that stands where he cannot know
+    it stands (dba_known_positions): that place as a report writes it in every language."""
+    from pbem.games.dba.elements import in_inches
+    from pbem.games.dba.lang import tongue
+    from pbem.lang import LANGUAGES, say
+
+    state = days[-1].after if days else game.initial
+    me = state.commanders[seat]
+    lead = {b.id for b in state.brigades.values() if b.commander == seat}
+    known = dba_known_positions(game, seat, days)
+    out = {}
+    for e in state.table(game.scenario).on_table():
+        if e.side == me.side and e.brigade not in lead and (e.x, e.y) not in known.get(e.id, ()):
+            where = say('(%(x)s", %(y)s")', x=in_inches(e.x), y=in_inches(e.y))
+            out[e.id] = {tongue(code).say(where) for code in LANGUAGES}
+    return out
+
+
 def _dba_knowledge(game: Game, seat: str, days) -> Knowledge:
     """Napoleonic DBA (issue 12 §4: "a commander's report never mentions an enemy element his troops cannot
     see"): a seat may know its side's elements, and an enemy element only once its troops saw it — at the end
@@ -180,12 +268,12 @@ def _dba_knowledge(game: Game, seat: str, days) -> Knowledge:
         for event in day.events:
             known = told(event, seat)
             if known is None:
-                if len(event.text) >= 24:
-                    unseen.append(event.text)
+                unseen.extend(t for t in _dba_said(game, event, False) if _long(t))
                 continue
-            heard.add(known[0])
-            if known[0] != event.text and len(event.text) >= 24:
-                unseen.append(event.text)
+            full = known[0] == event.text and (event.owner is None or seat in event.owners())
+            heard.update(_dba_said(game, event, not full))
+            if not full:
+                unseen.extend(t for t in _dba_said(game, event, False) if _long(t))
             if event.kind != "roll":
                 learned |= _ids_in(known[0], ids) - own
                 learned |= {real_of[v] for v in _ids_in(known[0], real_of)}
@@ -210,13 +298,23 @@ def _dba_knowledge(game: Game, seat: str, days) -> Knowledge:
         # the enemy's order of battle is public (its seats' titles name its officers and their brigades, and are
         # taken out of a text first: Knowledge.public); an enemy brigade or officer named anywhere else tells
         # which brigade an element the seat reads of belongs to
+        # -- in every language: the catalog's spelling of each name (out.names, read whatever the case)
         for b in scenario.table.brigades.values():
             if b.side != side:
                 out.forbidden[b.id] = out.forbidden[b.name] = f"the enemy brigade {b.id} ({b.name})"
+                for name in dba_names_in_every_language(b.name):
+                    out.names[name] = f"the enemy brigade {b.id} ({b.name}), as {name!r}"
         for c in scenario.table.commanders.values():
             if c.side != side:
                 out.forbidden[c.name] = f"the enemy officer {c.id} ({c.name})"
-        out.public = sorted({s.title for s in game.ruleset.seats(scenario, game.options)}, key=len, reverse=True)
+                for name in dba_names_in_every_language(c.name):
+                    out.names[name] = f"the enemy officer {c.id} ({c.name}), as {name!r}"
+        from pbem.core.ruleset import seat_title_in
+        from pbem.lang import LANGUAGES
+
+        out.public = sorted({seat_title_in(game.ruleset, s, code) for s in game.ruleset.seats(scenario, game.options)
+                             for code in LANGUAGES}, key=len, reverse=True)
+        out.places = _dba_hidden_places(game, seat, days)
     out.unseen = [t for t in unseen if t not in heard]
     return out
 
@@ -325,13 +423,33 @@ def _waiting_face_up(game: Game, state, block) -> bool:
 
 
 def clean(text: str) -> str:
-    """An output as a reader reads it (HTML entities decoded), without what cannot carry a game's
-    secret but may look like one: embedded images (base64) and random tokens (keys, CSRF tokens)."""
-    return TOKEN.sub(" ", DATA_URI.sub(" ", html.unescape(text)))
+    """An output as a reader reads it (HTML entities and JSON's ``\\u`` escapes decoded: a page's script data
+    writes «полковник» as ``\\u043f…``), without what cannot carry a game's secret but may look like one:
+    embedded images (base64) and random tokens (keys, CSRF tokens)."""
+    text = JSON_ESCAPE.sub(lambda m: chr(int(m.group(1), 16)), html.unescape(text))
+    return TOKEN.sub(" ", DATA_URI.sub(" ", text))
 
 
 def _squash(text: str) -> str:
     return " ".join(text.split())
+
+
+def _cjk(char: str) -> bool:
+    return "\u2e80" <= char <= "\u9fff" or "\uf900" <= char <= "\ufaff"
+
+
+def _long(sentence: str) -> bool:
+    """A sentence long enough to be searched for whole (24 letters; 12 characters of Chinese, which says as much
+    in half as many)."""
+    return len(sentence) >= (12 if any(_cjk(c) for c in sentence) else 24)
+
+
+def _bounded(words: str, flags: int = 0) -> re.Pattern:
+    """``words`` standing on their own in a text: not inside a longer word, where their script writes words apart
+    (Chinese writes none: a name there stands between any two characters)."""
+    before = "" if _cjk(words[0]) else r"(?<![\w-])"
+    after = "" if _cjk(words[-1]) else r"(?!\w)"
+    return re.compile(before + re.escape(words) + after, flags)
 
 
 def leaks(text: str, known: list[Knowledge]) -> list[tuple[str, str]]:
@@ -358,14 +476,47 @@ def leaks(text: str, known: list[Knowledge]) -> list[tuple[str, str]]:
     for token in sorted(forbidden):
         if (" " in token and token in text) or (" " not in token and token in words):
             found.append((token, known[0].forbidden[token]))
+    names = set(known[0].names)
+    for k in known[1:]:
+        names &= set(k.names)
+    for name in sorted(names):  # another language's spelling, capitalised or not ("Полковник Руж")
+        if _bounded(_squash(name), re.IGNORECASE).search(_squash(text)):
+            found.append((name, known[0].names[name]))
+    found += _places_told(text, known)
     flat = _squash(text)
     unseen = set(known[0].unseen)
     for k in known[1:]:
         unseen &= set(k.unseen)
     for sentence in sorted(unseen):  # the sentence itself, not the tail of a longer id's
         # ("II-A takes a hit" stands inside "P-II-A takes a hit", another block's line)
-        if re.search(r"(?<![\w-])" + re.escape(_squash(sentence)) + r"(?!\w)", flat):
+        if _bounded(_squash(sentence)).search(flat):
             found.append((sentence[:60], "the full text of an event this seat was not told"))
+    return found
+
+
+def _places_told(text: str, known: list[Knowledge]) -> list[tuple[str, str]]:
+    """Napoleonic DBA, kriegsspiel (DS7): an element of the seat's own side written with the place it stands at
+    now, which the seat cannot know (``Knowledge.places``): the place after the element's id, before the next
+    element's id (a row of a report's table, a line), in any language."""
+    places = dict(known[0].places)
+    for k in known[1:]:
+        places = {e: p for e, p in places.items() if e in k.places}
+    if not places:
+        return []
+    ids = known[0].ids
+    alternatives = "|".join(re.escape(i) for i in sorted(ids, key=len, reverse=True))
+    every = re.compile(r"(?<![\w-])(" + alternatives + r")(?![\w-])")
+    found = []
+    marks = list(every.finditer(text))
+    for n, m in enumerate(marks):
+        if m.group(1) not in places:
+            continue
+        end = marks[n + 1].start() if n + 1 < len(marks) else len(text)
+        row = text[m.end():min(end, m.end() + 300)]
+        told = [p for p in places[m.group(1)] if p in row]
+        if told:
+            found.append((f"{m.group(1)} {told[0]}", f"where {m.group(1)} stands now, which no eye nor report of "
+                                                     f"{known[0].seat} has told him"))
     return found
 
 

@@ -14,7 +14,11 @@ courier told it:
 - what is searched for: an enemy element's real id (it says its brigade: ``red-1-2``), the army's id of an
   enemy element the seat never saw nor was told of (``E-7``), an enemy brigade or officer named outside the
   public seat titles; in the view, an enemy element with a brigade, and an element of the seat's own command
-  placed where he could not know it stands (his eyes, his deployment, or a report that reached him, DS7).
+  placed where he could not know it stands (his eyes, his deployment, or a report that reached him, DS7); in the
+  texts, such an element written beside the place it stands at now;
+- in every language: each seat's player reads the game in one of the five (``seat_languages``: the seats of a game
+  in different ones, turned by the seed; the API asked in it), and the oracle looks for the names, the events'
+  texts and the places as each language's catalog writes them.
 
 The suite plays ``--fog-games`` games (default 1, cut at ``--fog-days``, default 6 turns); the long run,
 ``pytest tests/test_dba_fog.py --fog-games 50 --fog-days 0``, plays 50 whole games (docs/testing.md).
@@ -29,13 +33,14 @@ import urllib.error
 import urllib.request
 
 import pytest
-from leak_oracle import all_ids, check_view_json, knowledge
+from leak_oracle import all_ids, check_view_json, dba_known_positions, knowledge
 from leak_oracle import check as oracle_check
 from test_leak_oracle import Server, mails_for
 from test_leaks import png_text_chunks
 
 from pbem.core.orders import OrdersError
 from pbem.games import ruleset
+from pbem.lang import LANGUAGES
 
 RULES = ruleset("dba")
 SCENARIO = "dba-advance-guards.toml"
@@ -51,33 +56,9 @@ def server(tmp_path):
 
 
 def known_positions(game, seat: str) -> dict[str, set[tuple[int, int]]]:
-    """DS7, computed here from the rules' record (the states after each turn and the reports' record), not from
-    view.py: where the kriegsspiel commander ``seat`` may know each element of his command to stand — where it
-    deployed, where it stood at the end of a turn when he or the brigade he leads could see it (the table's line
-    of sight), and where it stood when a report that has reached him was sent by the commander of its brigade."""
-    scenario = game.scenario
-    spotting = scenario.settings.spotting
-    out: dict[str, set] = {}
-    for e in game.initial.elements.values():
-        out.setdefault(e.id, set()).add((e.x, e.y))
-    states = [d.after for d in game.days]
-    last = states[-1] if states else game.initial
-    got = [r for r in last.reports.reports if r.recipient == seat and r.delivered is not None]
-    for n, state in enumerate(states):
-        table = state.table(scenario)
-        eyes = [x for x in table.on_table() if x.brigade in {b.id for b in state.brigades.values()
-                                                              if b.commander == seat} and not x.fleeing]
-        me = state.commanders[seat]
-        if me.alive and me.present:
-            eyes.append(me)
-        sent_then = {r.sender for r in got if r.sent == n + 1}
-        for e in table.on_table():
-            b = state.brigades[e.brigade]
-            if e.side != me.side:
-                continue
-            if b.commander in sent_then or any(o is not e and table.sees(o, e, spotting) for o in eyes):
-                out.setdefault(e.id, set()).add((e.x, e.y))
-    return out
+    """DS7: where the kriegsspiel commander ``seat`` may know each element of his side to stand (the oracle's
+    ``dba_known_positions``: his deployment, his eyes, the reports that reached him; not view.py)."""
+    return dba_known_positions(game, seat)
 
 
 def check_fog_view(what: str, game, seat: str, view: dict) -> int:
@@ -111,6 +92,13 @@ def post_offers(server: Server, browser, game_id: int, seat: str, lines: list[st
         return refused.read().decode()
 
 
+def seat_languages(seats: list[str], seed: int) -> dict[str, str]:
+    """Each seat's player reads the game in one of the five languages (pbem.lang.LANGUAGES), the seats of a
+    game in different ones, turned by the seed: over five games every seat reads every language."""
+    codes = list(LANGUAGES)
+    return {seat: codes[(n + seed) % len(codes)] for n, seat in enumerate(seats)}
+
+
 def play_fog_game(server: Server, seed: int, days: int, png_days: str = "last") -> dict:
     """One kriegsspiel game of the general bots through the server, every output of every seat checked after
     every turn (``days``: turns played, 0: to the end). The map PNG is checked after each turn (``png_days="all"``)
@@ -118,6 +106,9 @@ def play_fog_game(server: Server, seed: int, days: int, png_days: str = "last") 
     service = server.service
     seats = [s.id for s in RULES.seats(service.scenario("dba", SCENARIO), KRIEG)]
     email = {s: f"{s}.{seed}@example.org" for s in seats}  # its own addresses: no mail of an earlier game
+    langs = seat_languages(seats, seed)
+    for seat in seats:
+        service.store.set_language(email[seat], langs[seat])
     game_id, keys = service.create_game(f"Fog {seed}", email, scenario=SCENARIO, seed=seed,
                                         settings={"hours": 48}, game="dba", options=KRIEG)
     service.run_jobs()
@@ -125,7 +116,7 @@ def play_fog_game(server: Server, seed: int, days: int, png_days: str = "last") 
     seen_mail = {s: 0 for s in seats}
     bot = RULES.bots()["general"]
     rng = random.Random(seed)
-    counts = {"turns": 0, "outputs": 0, "enemy shown": 0, "fire": 0, "pngs": 0}
+    counts = {"turns": 0, "outputs": 0, "enemy shown": 0, "fire": 0, "pngs": 0, "own unknown": 0}
     while True:
         game = service.game(game_id)
         if game.over or (days and counts["turns"] >= days):
@@ -144,19 +135,20 @@ def play_fog_game(server: Server, seed: int, days: int, png_days: str = "last") 
         last = game.over or (days and counts["turns"] >= days)
         for seat in seats:
             known = [knowledge(game, seat)]
-            where = f"fog seed {seed}, turn {day}, {seat}"
-            args, key, browser = f"?game={game_id}&side={seat}", keys[seat], browsers[seat]
+            counts["own unknown"] += len(known[0].places)  # elements of his side whose place he may not know
+            where = f"fog seed {seed}, turn {day}, {seat} ({langs[seat]})"
+            args, key, browser, lang = f"?game={game_id}&side={seat}", keys[seat], browsers[seat], langs[seat]
 
             def check(what: str, text: str) -> None:
                 oracle_check(f"{where}: {what}", text, known)
                 counts["outputs"] += 1
 
-            api = json.loads(server.get(f"/api/games/{game_id}{args}", key))
+            api = json.loads(server.get(f"/api/games/{game_id}{args}", key, lang=lang))
             check_view_json(f"{where}: API view", api["view"], known, every)
             counts["enemy shown"] += check_fog_view(f"{where}: API view", game, seat, api["view"])
             check("API game", json.dumps(api, ensure_ascii=False))
-            check("API report", server.get(f"/api/games/{game_id}/reports/{day}{args}", key))
-            check("API map", server.get(f"/api/games/{game_id}/map/{day}.svg{args}", key))
+            check("API report", server.get(f"/api/games/{game_id}/reports/{day}{args}", key, lang=lang))
+            check("API map", server.get(f"/api/games/{game_id}/map/{day}.svg{args}", key, lang=lang))
             if png_days == "all" or last:
                 request = urllib.request.Request(server.url + f"/games/{game_id}/map/{day}.png?side={seat}")
                 with browser.open(request, timeout=120) as answer:
@@ -166,7 +158,7 @@ def play_fog_game(server: Server, seed: int, days: int, png_days: str = "last") 
             check("game page", server.get(f"/games/{game_id}?side={seat}", opener=browser))
             check("report page", server.get(f"/games/{game_id}/reports/{day}?side={seat}", opener=browser))
             try:
-                server.get(f"/api/games/{game_id}/export.json{args}", key)
+                server.get(f"/api/games/{game_id}/export.json{args}", key, lang=lang)
                 assert game.over, f"{where}: the export was given before the end"
             except urllib.error.HTTPError as refused:
                 assert refused.code == 403 and not game.over
@@ -362,3 +354,103 @@ def test_a_surrender_is_public_news_with_the_enemy_brigade_unnamed_for_the_other
     by_owner = {e.owners(): e.text for e in told[:-1]}
     assert by_owner == {(seats.MODERATOR,): news.text, ("blue-general", "blue-1", "blue-3"): news.text,
                         ("red-general", "red-1", "red-3"): "an enemy brigade surrenders: its elements flee"}
+
+
+# -- the oracle reads every language ------------------------------------------------------------------------------
+
+def _unseen_event(game, seat: str, known):
+    """An event of the game whose full text ``seat`` was not told nor had reported (``known.unseen``), with a Text
+    to read it in another language: one told to other seats of his own side only (a colonel's news), so that it
+    names no enemy brigade or officer the oracle would catch by name alone."""
+    from leak_oracle import told
+
+    side = game.scenario.table.commanders[seat].side
+    ours = {c.id for c in game.scenario.table.commanders.values() if c.side == side}
+    for day in game.days:
+        for event in day.events:
+            if event.said is not None and event.kind != "roll" and told(event, seat) is None \
+                    and event.owners() and set(event.owners()) <= ours and event.text in known.unseen:
+                return event
+    raise AssertionError(f"no event of his side hidden from {seat} (seed 2, 8 turns)")
+
+
+@pytest.mark.parametrize("lang", ["fr", "ru", "uk", "zh"])
+def test_the_oracle_finds_a_leak_planted_in_a_report_in_every_language(lang):
+    """Each language's report of a kriegsspiel seat passes the oracle as it is, and fails it once an enemy brigade's
+    name, an enemy officer's (capitalised as a sentence begins, or JSON-escaped as a page's script writes it) or
+    the text of an event the seat was not told is planted in it, each in the report's own language: an oracle
+    that knew only the English names would let every one of these through. And the general's report, with an
+    element of his division written beside the place it stands at now, which no eye nor report has told him (DS7),
+    in the language's own way of writing a place (« (22,6" ; 28,8") », « （22.6"，28.8"） »)."""
+    from leak_oracle import dba_names_in_every_language
+
+    from pbem.games.dba.elements import in_inches
+    from pbem.games.dba.lang import tongue
+    from pbem.lang import say
+
+    game, seat = _met(2, 8), "red-general"
+    known = [knowledge(game, seat)]
+    report = RULES.report(game, game.day - 1, seat, game_id="1", lang=lang)
+    t = tongue(lang)
+    assert report.text != RULES.report(game, game.day - 1, seat, game_id="1").text  # read in its language
+    oracle_check(f"{lang} report", report.text + report.markdown, known)  # nothing to find in the real one
+    brigade = t.gettext(game.scenario.table.brigades["blue-1"].name)
+    officer = t.gettext(game.scenario.table.commanders["blue-3"].name)
+    assert brigade in dba_names_in_every_language("1st Blue brigade") and brigade != "1st Blue brigade"
+    hidden = t.say(_unseen_event(game, seat, known[0]).said)
+    planted = {
+        "an enemy brigade's name": report.text.replace("\n", f"\n{brigade}: 4/4\n", 1),
+        "an enemy officer's name, capitalised": report.text + f"\n{officer[0].upper()}{officer[1:]}.\n",
+        "an enemy officer's name in a page's script": report.text + json.dumps({"who": officer}),
+        "an event not told": report.text + f"\n- {hidden}\n",
+    }
+    # DS7: the general's report with an element of his division where it stands now, unseen and unreported
+    general = [knowledge(game, "blue-general")]
+    (eid, places), = general[0].places.items()  # seed 2, turn 8: blue-1-2, out of his sight since its last report
+    theirs = RULES.report(game, game.day - 1, "blue-general", game_id="1", lang=lang)
+    oracle_check(f"{lang} report of blue-general", theirs.text + theirs.markdown, general)
+    now = tongue(lang).say(say('(%(x)s", %(y)s")', x=in_inches(game.state.table(game.scenario).elements[eid].x),
+                               y=in_inches(game.state.table(game.scenario).elements[eid].y)))
+    assert now in places
+    for what, text, who in [(what, text, known) for what, text in planted.items()] + [
+            ("an element of his own where it stands unreported", theirs.text + f"\n| {eid} | {t.gettext('infantry')} | "
+                                                                             f"{now} |\n", general)]:
+        try:
+            oracle_check(f"{lang} report with {what}", text, who)
+        except AssertionError as found:
+            assert "may not know" in str(found)
+        else:
+            pytest.fail(f"the oracle is blind to {what} in {lang}")
+
+
+def test_every_enemy_element_a_seats_view_shows_may_be_attacked_by_its_id_from_the_first_turn():
+    """Found by playing Quatre Bras in the kriegsspiel (seed 3): the armies start in sight, the first report shows
+    Reille the enemy as E-8, E-11 …, and ``ATTACK E-8`` was refused, "E-8 is no enemy element your troops have seen
+    or been told of": the orders check knew only what the seat had seen at the end of a turn, the view what it
+    sees now. Every id the view shows (now or as last seen) is one an order may name, at every seat, every turn."""
+    from pbem.core.game import Game
+    from pbem.core.ruleset import options_of
+
+    for name, turns in (("dba-quatre-bras", 3), ("dba-advance-guards", 6)):
+        scenario = RULES.load_scenario(RULES.scenarios()[name])
+        game = Game(RULES, scenario, 3, options=options_of(RULES, KRIEG))
+        bot = RULES.bots()["general"]
+        tried = 0
+        while game.day <= turns and not game.over:
+            for seat in [s.id for s in RULES.seats(scenario, game.options)]:
+                view = game.view(seat)
+                if not view["commander"] or seat not in game.turn().seats + game.turn().others:
+                    continue
+                me = scenario.table.commanders[seat]
+                under = next((c for c in scenario.table.commanders.values() if c.superior == seat), None)
+                if under is None:
+                    continue
+                for eid in [e["id"] for e in view["enemy"]] + [s["element"] for s in view["last_known"]]:
+                    RULES.check_orders(scenario, game.state, seat, f"FROM {me.name} TO {under.name}\nATTACK {eid}\n")
+                    tried += 1
+            for seat in game.turn().seats:
+                game.submit(seat, bot.orders(scenario, game.view(seat), 3))
+            for seat in game.turn().others:
+                game.submit(seat, "")
+            game.advance()
+        assert tried, f"{name}: no enemy shown to a seat that writes orders"

@@ -113,3 +113,43 @@ def test_a_name_is_written_even_where_every_spot_is_taken():
     assert (third.x, third.y) == (400, 500)  # the free spot, not the taken one
     edge = placer.place("Nivelles", "place", [(2, 400)])
     assert edge.box[0] >= 0  # moved inside the table
+
+
+PIECE = re.compile(r'<polygon points="([-\d.,\s]+)" fill="(#2a4d9b|#b22222)"')  # an element, own or enemy
+COMMANDER = re.compile(r'<circle cx="([-\d.]+)" cy="([-\d.]+)" r="4" fill="#fff"')
+
+
+def pieces(svg: str) -> list[tuple[float, float, float, float]]:
+    """The box of every piece drawn on the map: each element (the seat's, and the enemy it sees or saw) and each
+    commander's ring, read from the SVG (its colours: the sides' own)."""
+    out = []
+    for coords, _ in PIECE.findall(svg):
+        xs, ys = zip(*((float(a), float(b)) for a, b in (p.split(",") for p in coords.split())))
+        out.append((min(xs), min(ys), max(xs), max(ys)))
+    for cx, cy in COMMANDER.findall(svg):
+        x, y = float(cx), float(cy)
+        out.append((x - 5, y - 5, x + 5, y + 5))  # the ring (r 4) and its stroke
+    return out
+
+
+@pytest.mark.parametrize("name, options, game", POSITIONS,
+                         ids=[f"{n}-{o.get('command', 'commanders')}-turn{g.state.turn}" for n, o, g in POSITIONS])
+def test_no_name_on_the_map_covers_a_piece(name, options, game):
+    """No name (a place's, a feature's, a road's, a brigade's, a commander's) is written over a piece: a name over
+    an element hides it, and the element under it makes the name hard to read. The map is one picture, shown
+    whole at any width (0.85 of itself at 1400 px, 0.8 at 375 px: tests/test_dba_map_page.py), so what covers what
+    is the same at both widths; measured here with the map's own font, as test_every_name_... above."""
+    scenario = game.scenario
+    drawn = 0
+    for seat in RULES.seats(scenario, options):
+        view = game.view(seat.id)
+        svg = str(RULES.render_svg(scenario, view, seat.title))
+        found, under = labels(svg), pieces(svg)
+        assert len(under) >= len(view["elements"])
+        for kind, text, box, _ in found:
+            for piece in under:
+                shared = overlap(box, piece)
+                assert shared <= TOLERANCE * min(area(box), area(piece)), (
+                    f"{seat.id}: the {kind} name {text!r} covers a piece at {tuple(round(v) for v in piece)}")
+        drawn += len(under)
+    assert drawn

@@ -312,3 +312,41 @@ def test_a_general_knows_where_his_troops_are_only_by_his_own_eyes_and_their_rep
         for b in view["brigades"]:
             assert b["history"] == [] and (b["order"] == "" or b["order"] in sent)
     assert stale, "no element was ever shown at a stale place: the test saw nothing hidden"
+
+
+def test_a_kriegsspiel_turn_waits_for_the_final_of_the_commanders_who_owe_orders_or_the_deadline(tmp_path):
+    """Issue 30 §2 (DS4), through the service over a SQLite file with a clock moved by hand: the turn is resolved
+    early once the two generals (who write to the colonels under them) have both sent FINAL, whether or not any
+    colonel wrote; a colonel, with no one under him, is neither waited for nor reminded, and his FINAL does not
+    stand for his general's; with no FINAL at all, the deadline resolves the turn."""
+    from datetime import datetime, timezone
+
+    from conftest import Clock
+
+    from pbem.server.service import Service
+    from pbem.server.store import Store
+
+    clock = Clock(datetime(2026, 11, 2, 9, 0, tzinfo=timezone.utc))
+    service = Service(Store(tmp_path / "pbem.sqlite3", clock=clock), clock=clock)
+    service.rasterise = lambda svg: b"png"
+    email = {seat: f"{seat}@example.org" for seat in BLUE + RED}
+    game_id, _ = service.create_game("Waits", email, scenario="dba-meeting.toml", seed=3, game="dba",
+                                     options={"command": "kriegsspiel"}, settings={"hours": 24})
+    service.run_jobs()
+    assert service.game(game_id).turn().seats == ("blue-general", "red-general")
+    assert service.submit(game_id, "blue-general", "FROM General Azur TO Colonel Bleu\nHOLD\n\nFINAL\n").ok
+    assert service.submit(game_id, "blue-1", "FINAL\n").ok  # a colonel may write: his FINAL is not his general's
+    assert service.tick() == []  # General Carmin has not sent FINAL
+    clock.advance(hours=23)  # the 2-hour reminder is due: to the general who owes orders, to no colonel
+    assert service.tick() == []
+    reminded = {r["to_addr"] for r in service.store.mails("WHERE kind = ? ORDER BY id", ("reminder",))}
+    assert reminded == {email["red-general"]}
+    assert service.submit(game_id, "red-general", "FINAL\n").ok
+    assert service.tick() == [(game_id, 0)]  # before the deadline, no colonel of Red having written a word
+    game = service.game(game_id)
+    assert game.day == 1 and not any(game.orders_text(0, s) for s in ("blue-2", "blue-3", "red-1", "red-2", "red-3"))
+    service.run_jobs()
+    clock.advance(hours=23, minutes=59)
+    assert service.tick() == []
+    clock.advance(minutes=2)  # nobody sent FINAL: the deadline resolves the turn
+    assert service.tick() == [(game_id, 1)]

@@ -75,10 +75,12 @@ class Server:
         self.web.close()
         self.thread.join(10)
 
-    def get(self, path: str, key: str | None = None, opener=None) -> str:
+    def get(self, path: str, key: str | None = None, opener=None, lang: str | None = None) -> str:
         request = urllib.request.Request(self.url + path)
         if key:
             request.add_header("Authorization", f"Bearer {key}")
+        if lang:  # a seat's key carries no player, so no saved language: a client asks for its own
+            request.add_header("Accept-Language", lang)
         with (opener or urllib.request.build_opener()).open(request, timeout=60) as answer:
             return answer.read().decode()
 

@@ -1,6 +1,7 @@
 """Where the DBA map writes its names (issue 30 §4, "the map names what orders name"): every place, terrain
 feature, road and stream an order may name, the seat's own brigades by name and its commanders who command no
-brigade of their own. Each name is set where it overlaps no name already set: a list of candidate spots is
+brigade of their own. Each name is set where it overlaps no name already set and covers no piece (an element or
+a commander drawn on the map): a list of candidate spots is
 tried in turn (on the feature, then around it; along a road; beside a place's dot; under a brigade), and the
 first free one inside the table is taken (the least overlapped when none is free, so that no name is ever
 dropped). Names are set in the order of ``KINDS``: places first, brigades last.
@@ -73,10 +74,13 @@ def overlap(a, b) -> float:
 
 
 class Placer:
-    """Sets names one by one inside ``bounds`` (x0, y0, x1, y1), each where it overlaps the fewest set before."""
+    """Sets names one by one inside ``bounds`` (x0, y0, x1, y1), each where it overlaps the fewest set before and
+    covers none of ``pieces`` (the boxes of the elements and commanders drawn on the map: a name over a piece
+    hides it, and the piece under it blurs the name)."""
 
-    def __init__(self, bounds: tuple[float, float, float, float]):
+    def __init__(self, bounds: tuple[float, float, float, float], pieces=()):
         self.bounds = bounds
+        self.pieces = list(pieces)
         self.labels: list[Label] = []
 
     def inside(self, label: Label) -> Label:
@@ -87,7 +91,8 @@ class Placer:
         return Label(label.text, label.x + dx, label.y + dy, label.size, label.kind, label.colour)
 
     def crowding(self, label: Label) -> float:
-        return sum(overlap(label.box, other.box) for other in self.labels)
+        box = label.box
+        return sum(overlap(box, other.box) for other in self.labels) + sum(overlap(box, p) for p in self.pieces)
 
     def place(self, text: str, kind: str, spots, colour: str | None = None) -> Label:
         best, least = None, math.inf

@@ -111,10 +111,23 @@ def render_svg(scenario, view: dict, title: str | None = None, lang: str = "en")
     return LayeredSVG("\n".join(out), layers)
 
 
+def pieces(view: dict, xy) -> list[tuple[float, float, float, float]]:
+    """The box, in the map's units, of every piece render_svg draws: the seat's elements, the enemy it sees or saw,
+    its commanders' rings (r 4 and the stroke)."""
+    out = []
+    for e in view.get("elements", []) + view.get("enemy", []):
+        xs, ys = zip(*(xy(x, y) for x, y in e["corners"]))
+        out.append((min(xs), min(ys), max(xs), max(ys)))
+    for c in view.get("commanders", []):
+        cx, cy = xy(c["x"], c["y"])
+        out.append((cx - 5, cy - 5, cx + 5, cy + 5))
+    return out
+
+
 def names(table, view: dict, t, xy, bounds, mine: str) -> list:
     """The map's names (labels.py), set where they do not overlap: the table's places (points first, then
     areas, then roads and streams), then the seat's brigades, then its commanders who command no brigade."""
-    placer = Placer(bounds)
+    placer = Placer(bounds, pieces(view, xy))
     shapes = sorted(table.places.items(), key=lambda kv: (("Point", "Polygon").index(kv[1].geom_type)
                                                           if kv[1].geom_type in ("Point", "Polygon") else 2, kv[0]))
     for name, geom in shapes:

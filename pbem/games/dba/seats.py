@@ -245,13 +245,22 @@ def enemy_id(state, side: str, eid: str) -> str:
 
 
 def enemy_known(scenario, state, seat: str) -> dict[str, str]:
-    """A kriegsspiel seat's ids of the enemy elements it knows of (seen or reported), each with the grid square
-    where it was last seen: what ATTACK E-7 names (DS8). Empty for a seat of one a side."""
+    """A kriegsspiel seat's ids of the enemy elements it knows of, each with the grid square where it was last
+    seen: what ATTACK E-7 names (DS8) — those it sees now, where they stand, as its view shows them (at the start
+    too, before a turn has been played), and those seen before or reported, where they were last seen. Empty
+    for a seat of one a side."""
     if not kriegsspiel(state) or seat not in state.commanders:
         return {}
     side, grid = side_of(scenario, seat), scenario.table.grid
-    return {enemy_id(state, side, s.element): grid.ref_at(s.x, s.y) for s in state.memory.get(seat, {}).values()
-            if grid.ref_at(s.x, s.y) is not None}
+    known = {enemy_id(state, side, s.element): grid.ref_at(s.x, s.y) for s in state.memory.get(seat, {}).values()
+             if grid.ref_at(s.x, s.y) is not None}
+    table = state.table(scenario)
+    brigades, own = eyes(state, seat)
+    for eid in sight.seen(table, side, scenario.settings.spotting, brigades, own):
+        e = table.elements[eid]
+        if grid.ref_at(e.x, e.y) is not None:
+            known[enemy_id(state, side, eid)] = grid.ref_at(e.x, e.y)
+    return known
 
 
 def _fogged(text, names: dict, pattern):

@@ -109,8 +109,11 @@ def resolve(scenario, state, orders: dict, decider: Decider, chance):
                       why=why or T("he commands no brigade")), side)
                 continue
             passed = take_initiative(chance, cmd, order, bo, t)
-            say(T("%(commander)s tests his initiative: passed, his order is in force", commander=term(cmd.name))
-                if passed else T("%(commander)s tests his initiative: failed", commander=term(cmd.name)), side)
+            result = (T("%(commander)s tests his initiative: passed, his order is in force", commander=term(cmd.name))
+                      if passed else T("%(commander)s tests his initiative: failed", commander=term(cmd.name)))
+            # «все последствия такого теста должны быть ясны и понятны для обоих игроков» (DO18): the other side
+            # reads it too; in the kriegsspiel, only a seat whose own troops it names (seats.for_seats: none of his)
+            say(result, side, seen=result)
 
     # couriers ride and deliver; each delivered order waits for its delay
     def where(cid):
