@@ -481,3 +481,13 @@ def test_the_forms_scenario_names_are_read_again_only_when_a_scenario_file_chang
     assert heading_of_file("dba", str(path), before, "en") == first  # kept: the file is not read again
     os.utime(path, ns=(before + 10**9, before + 10**9))
     assert heading_of_file("dba", str(path), path.stat().st_mtime_ns, "en").endswith("Meeting engagement at the old mill")
+
+
+def test_the_ask_me_hint_names_standing_orders_only_for_a_game_that_has_them(site):
+    """DBA has no standing orders (its choices are asked or take their documented defaults): its part of the
+    new-game form does not tell the player to write one; Bonaparte at Marengo's does."""
+    page = html.unescape(site.client(ANNA).get("/games/new").text)
+    parts = dict(re.findall(r'<fieldset class="per-game" data-game="([^"]+)">(.*?)</fieldset>', page, re.S))
+    assert "without a standing order" in parts["marengo"]
+    assert "without a standing order" not in parts["dba"]
+    assert "the server decides these by its documented defaults" in parts["dba"]

@@ -124,7 +124,8 @@ def per_game() -> list[dict]:
                                  "scenario": f"{name}:{path.name}"})
         out.append({"name": name, "title": title_in(r, lang), "options": list(shown), "seats": seats, "where": where,
                     "more_seats": more, "bots": [(bot.name, say(bot.title)) for bot in r.bots().values()],
-                    "ask_kinds": {kind: say(text) for kind, text in r.ask_kinds.items()}})
+                    "ask_kinds": {kind: say(text) for kind, text in r.ask_kinds.items()},
+                    "standing": bool(standing_words_of(r))})
     return out
 
 
