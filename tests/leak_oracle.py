@@ -452,6 +452,15 @@ def _bounded(words: str, flags: int = 0) -> re.Pattern:
     return re.compile(before + re.escape(words) + after, flags)
 
 
+def _without_told(flat: str, sentence: str, heard: set[str]) -> str:
+    """``flat`` with every text the seat was told that holds ``sentence`` taken out: an untold event's sentence
+    may stand inside a longer one the seat was told (a colonel's report to his general: "PIP die 4, 4 PIPs;
+    units red-1-1, red-1-2, red-1-3, red-1-4" holds the untold "... units red-1-1, red-1-2, red-1-3")."""
+    for told in sorted((_squash(h) for h in heard if sentence in _squash(h)), key=len, reverse=True):
+        flat = flat.replace(told, " ")
+    return flat
+
+
 def leaks(text: str, known: list[Knowledge]) -> list[tuple[str, str]]:
     """What ``text`` (an output read by a player holding the seats ``known``) says that none of
     those seats may know: (token, why) pairs."""
@@ -487,9 +496,11 @@ def leaks(text: str, known: list[Knowledge]) -> list[tuple[str, str]]:
     unseen = set(known[0].unseen)
     for k in known[1:]:
         unseen &= set(k.unseen)
+    heard = set().union(*(k.heard for k in known))
     for sentence in sorted(unseen):  # the sentence itself, not the tail of a longer id's
         # ("II-A takes a hit" stands inside "P-II-A takes a hit", another block's line)
-        if _bounded(_squash(sentence)).search(flat):
+        pattern = _bounded(_squash(sentence))
+        if pattern.search(flat) and pattern.search(_without_told(flat, _squash(sentence), heard)):
             found.append((sentence[:60], "the full text of an event this seat was not told"))
     return found
 

@@ -454,3 +454,20 @@ def test_every_enemy_element_a_seats_view_shows_may_be_attacked_by_its_id_from_t
                 game.submit(seat, "")
             game.advance()
         assert tried, f"{name}: no enemy shown to a seat that writes orders"
+
+
+def test_an_untold_sentence_inside_a_report_the_seat_was_told_is_no_leak():
+    """Fog seed 129, turn 7 (found by the long run): the PIP event "1-я красная бригада: кубик PIP 4, 4 PIP; группы
+    red-1-1, red-1-2, red-1-3" was told to the colonel only, while his report to the general, told in full, says
+    the same with a fourth unit. The sentence inside the told report is no leak; the same sentence alone is."""
+    from leak_oracle import Knowledge, leaks
+
+    untold = "1-я красная бригада: кубик PIP 4, 4 PIP; группы red-1-1, red-1-2, red-1-3"
+    report = ("донесение 27 (отправитель: полковник Руж, ход 7): 1-я красная бригада: кубик PIP 4, 4 PIP; группы "
+              "red-1-1, red-1-2, red-1-3, red-1-4")
+    ids = {"red-1-1", "red-1-2", "red-1-3", "red-1-4"}
+    known = Knowledge("red-general", unseen=[untold], heard={report}, own=ids, allowed=ids, ids=ids)
+    assert leaks(f"<p>{report}</p>", [known]) == []
+    assert leaks(f"<p>{report}</p><p>{untold}</p>", [known]) != []
+    assert leaks(f"<p>{untold}, red-1-4</p>", [Knowledge("red-general", unseen=[untold], own=ids, allowed=ids,
+                                                         ids=ids)]) != []
