@@ -121,11 +121,7 @@ def play_fog_game(server: Server, seed: int, days: int, png_days: str = "last") 
         game = service.game(game_id)
         if game.over or (days and counts["turns"] >= days):
             break
-        for seat in game.turn().seats:
-            text = bot.orders(game.scenario, game.view(seat), rng.randrange(10**6))
-            answer = server.post_json(f"/api/games/{game_id}/orders?game={game_id}&side={seat}",
-                                      {"side": seat, "text": text + "\nFINAL\n"}, keys[seat])
-            assert answer["ok"], f"the general's orders for {seat} were refused: {answer['problems']}"
+        server.send_bot_orders(game, game_id, keys, bot, rng, who="general")
         day = service.resolve_next(game_id, ask=False)
         service.run_jobs()
         counts["turns"] += 1

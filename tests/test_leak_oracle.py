@@ -91,6 +91,15 @@ class Server:
         with urllib.request.urlopen(request, timeout=60) as answer:
             return json.loads(answer.read())
 
+    def send_bot_orders(self, state, game_id: int, keys: dict, bot, rng, who: str = "bot") -> None:
+        """Each seat that owes orders on ``state``'s turn sends ``bot``'s, with FINAL, through the JSON API, as
+        its key proves it; a refusal fails the test (``who``: how the message names the bot)."""
+        for seat in state.turn().seats:
+            text = bot.orders(state.scenario, state.view(seat), rng.randrange(10**6))
+            answer = self.post_json(f"/api/games/{game_id}/orders?game={game_id}&side={seat}",
+                                    {"side": seat, "text": text + "\nFINAL\n"}, keys[seat])
+            assert answer["ok"], f"the {who}'s orders for {seat} were refused: {answer['problems']}"
+
     def browser(self, email: str):
         """A cookie-keeping client signed in by a mailed one-time link."""
         opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
@@ -164,11 +173,7 @@ def play_and_check(server: Server, game: str, options: dict, seed: int, days: in
         state = service.game(game_id)
         if state.over or (days and checked >= days and (fought or not until_battle or checked >= 40)):
             break
-        for seat in state.turn().seats:
-            text = bot.orders(state.scenario, state.view(seat), rng.randrange(10**6))
-            answer = server.post_json(f"/api/games/{game_id}/orders?game={game_id}&side={seat}",
-                                      {"side": seat, "text": text + "\nFINAL\n"}, keys[seat])
-            assert answer["ok"], f"the bot's orders for {seat} were refused: {answer['problems']}"
+        server.send_bot_orders(state, game_id, keys, bot, rng)
         day = service.resolve_next(game_id, ask=False)
         assert day is not None
         service.run_jobs()

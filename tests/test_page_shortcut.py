@@ -15,18 +15,8 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from pbem.server.store import Store
-from test_page_cache import fresh_page, same_as_fresh
-from websupport import ANNA, FRED, MOD, OTTO, Site, post
-
-SECRET = "SECRET-FRENCH-PLAN"
-
-
-@pytest.fixture
-def site(tmp_path):
-    site = Site(tmp_path)
-    site.g, _keys = site.game()  # Anna (Austria) against Fred (France), moderated by Mod
-    yield site
-    site.store.close()
+from test_page_cache import SECRET, fresh_page, same_as_fresh, site  # noqa: F401 (site: the fixture, shared)
+from websupport import ANNA, FRED, MOD, OTTO, post
 
 
 def kept_twice(site, client, path: str) -> str:
