@@ -23,6 +23,17 @@ CHEAP_SCRYPT = {**PRODUCTION_SCRYPT, "n": 2**4}
 _store.SCRYPT = CHEAP_SCRYPT
 
 
+@pytest.fixture
+def site(tmp_path):
+    """tests/websupport.py's Site (a service and its web app over a SQLite file in this test's folder), its store
+    closed after the test. A module that needs another site (a game made, settings) defines its own."""
+    from websupport import Site
+
+    site = Site(tmp_path)
+    yield site
+    site.store.close()
+
+
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
 

@@ -1,23 +1,14 @@
 """What the league tests through the service share (test_league.py, test_league_double.py, test_league_games.py,
-test_league_ratings.py, test_league_repair.py, test_league_web.py): the site, closed after the test, and a
-league of numbered players."""
+test_league_ratings.py, test_league_repair.py, test_league_web.py): a league of numbered players (the site is
+tests/conftest.py's fixture)."""
 
 from __future__ import annotations
 
-import pytest
-from websupport import SMALL, Site
+from websupport import SMALL
 
 from pbem.server.leagues.service import Leagues
 
 ORG = "org@example.org"
-
-
-@pytest.fixture
-def site(tmp_path):
-    """tests/websupport.py's Site over this test's folder, its store closed after the test."""
-    site = Site(tmp_path)
-    yield site
-    site.store.close()
 
 
 def league_of(site, count, **rules):

@@ -3,16 +3,7 @@ accepting a draw, resigning (with its confirmation), and vacations scheduled ahe
 
 from __future__ import annotations
 
-import pytest
-
-from websupport import ANNA, FRED, Site, post
-
-
-@pytest.fixture
-def site(tmp_path):
-    site = Site(tmp_path)
-    yield site
-    site.store.close()
+from websupport import ANNA, FRED, post
 
 
 def test_a_draw_offered_declined_and_accepted_on_the_game_page(site):

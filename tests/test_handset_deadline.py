@@ -7,20 +7,11 @@ from __future__ import annotations
 from datetime import timedelta
 from email.message import EmailMessage
 
-import pytest
-
 from pbem.server import deadlines, inbox
 
-from websupport import ANNA, FRED, MOD, Site, csrf
+from websupport import ANNA, FRED, MOD, csrf
 
 HAND_SET = "2026-12-24 18:00"
-
-
-@pytest.fixture
-def site(tmp_path):
-    site = Site(tmp_path)
-    yield site
-    site.store.close()
 
 
 def post(client, url, data):

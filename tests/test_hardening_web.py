@@ -18,14 +18,7 @@ import pytest
 from pbem.server.leagues.service import Leagues
 
 from test_mail_hostile import Door, mail
-from websupport import ADMIN, ANNA, FRED, OTTO, SMALL, Site, post
-
-
-@pytest.fixture
-def site(tmp_path):
-    s = Site(tmp_path)
-    yield s
-    s.store.close()
+from websupport import ADMIN, ANNA, FRED, OTTO, SMALL, post
 
 
 def api_post(client, path, body):

@@ -17,7 +17,7 @@ from pbem.server.leagues.service import Leagues
 from pbem.server.leagues.standings import Result, cell_text, standings, tie_breaks_for
 from pbem.server.service import ServiceError
 
-from leaguesupport import league_of, ORG, site  # noqa: F401 (site: the fixture)
+from leaguesupport import league_of, ORG
 from websupport import ADMIN, SMALL
 
 

@@ -10,7 +10,7 @@ import pytest
 from pbem.server.leagues.elimination import Bracket, bracket, most_rounds
 from pbem.server.leagues.service import Leagues
 
-from leaguesupport import ORG, site  # noqa: F401 (site: the fixture)
+from leaguesupport import ORG
 from websupport import SMALL
 
 

@@ -15,7 +15,7 @@ from pbem.server.leagues.service import Leagues
 from pbem.server.leagues.standings import cell_text
 from pbem.server.service import ServiceError
 
-from leaguesupport import league_of, ORG, site  # noqa: F401 (site: the fixture)
+from leaguesupport import league_of, ORG
 from websupport import SMALL, post
 
 

@@ -10,7 +10,7 @@ import pytest
 
 from pbem.server.leagues import ratings
 
-from leaguesupport import league_of, ORG, site  # noqa: F401 (site: the fixture)
+from leaguesupport import league_of, ORG
 
 
 def duel(winner, loser):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pbem.server.leagues.service import Leagues
 
-from leaguesupport import ORG, site  # noqa: F401 (site: the fixture)
+from leaguesupport import ORG
 from websupport import SMALL
 
 

@@ -8,7 +8,7 @@ import pytest
 
 from pbem.server.leagues.service import Leagues
 
-from leaguesupport import ORG, site  # noqa: F401 (site: the fixture)
+from leaguesupport import ORG
 from websupport import ADMIN, ANNA, FRED, OTTO, SMALL, csrf, post
 
 

@@ -5,20 +5,11 @@ Each test asserts what a person sees: the status and the words of a refusal, who
 
 from __future__ import annotations
 
-import pytest
-
 from pbem.server.web import security
 
-from websupport import FRED, MOD, OTTO, SMALL, Site, csrf
+from websupport import FRED, MOD, OTTO, SMALL, csrf
 
 from test_mut_security import error_of
-
-
-@pytest.fixture
-def site(tmp_path):
-    site = Site(tmp_path)
-    yield site
-    site.store.close()
 
 
 def test_a_moderator_holding_a_seat_of_the_running_game_is_refused_saying_which_seat(site):

@@ -12,14 +12,7 @@ from email.message import EmailMessage
 
 import pytest
 
-from websupport import ANNA, FRED, SMALL, Site
-
-
-@pytest.fixture
-def site(tmp_path):
-    s = Site(tmp_path)
-    yield s
-    s.store.close()
+from websupport import ANNA, FRED, SMALL
 
 
 def pbem_cli(*args, tmp_path):

@@ -6,16 +6,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-import pytest
-
-from websupport import ANNA, MOD, Site
-
-
-@pytest.fixture
-def site(tmp_path):
-    site = Site(tmp_path)
-    yield site
-    site.store.close()
+from websupport import ANNA, MOD
 
 
 def about(left: timedelta, expected: timedelta) -> bool:

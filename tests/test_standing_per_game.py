@@ -9,14 +9,7 @@ import html
 import pytest
 
 from pbem.games import ruleset
-from websupport import ANNA, FRED, Site, post
-
-
-@pytest.fixture
-def site(tmp_path):
-    site = Site(tmp_path)
-    yield site
-    site.store.close()
+from websupport import ANNA, FRED, post
 
 
 def game_of(site, name: str) -> tuple[int, str]:

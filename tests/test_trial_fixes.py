@@ -9,14 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from websupport import ADMIN, ANNA, FRED, MOD, OTTO, SMALL, Site, csrf
-
-
-@pytest.fixture
-def site(tmp_path):
-    s = Site(tmp_path)
-    yield s
-    s.store.close()
+from websupport import ADMIN, ANNA, FRED, MOD, OTTO, SMALL, csrf
 
 
 # -- games made by the JSON API take the web form's defaults ------------------------------

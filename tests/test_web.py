@@ -13,14 +13,12 @@ import html
 import re
 from email.message import EmailMessage
 
-import pytest
-
 from pbem.server import inbox
 from pbem.core.decisions import Decision
 from pbem.server.store import iso
 from pbem.server.web import admin_login_url
 
-from websupport import ADMIN, ANNA, FRED, MOD, OTTO, SMALL, Site, csrf
+from websupport import ADMIN, ANNA, FRED, MOD, OTTO, SMALL, csrf
 
 PNG = b"\x89PNG\r\n\x1a\n"
 
@@ -46,13 +44,6 @@ def mail(text, sender):
     msg["From"], msg["To"], msg["Subject"] = sender, "pbem@localhost", "orders"
     msg.set_content(text)
     return msg.as_bytes()
-
-
-@pytest.fixture
-def site(tmp_path):
-    s = Site(tmp_path)
-    yield s
-    s.store.close()
 
 
 # -- signing in --------------------------------------------------------------------------
@@ -276,7 +267,6 @@ def test_standing_orders_editor(site):
     assert order in on_file and "STANDING LOSSES WEAKEST" in on_file
     page = anna.get(f"/games/{game_id}")
     assert "STANDING LOSSES WEAKEST" in re.search(r'id="standing-text"[^>]*>(.*?)</textarea>', page.text, re.S).group(1)
-
 
 
 def test_standing_orders_in_the_seats_own_words(site):

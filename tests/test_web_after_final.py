@@ -7,17 +7,8 @@ from __future__ import annotations
 import html
 import re
 
-import pytest
-
 from test_web import entering_orders
-from websupport import ANNA, FRED, Site, post
-
-
-@pytest.fixture
-def site(tmp_path):
-    site = Site(tmp_path)
-    yield site
-    site.store.close()
+from websupport import ANNA, FRED, post
 
 
 def submit(client, game_id: int, text: str, final: bool = True):

@@ -11,14 +11,7 @@ import pytest
 from pbem.server.mail.outbox import build_email
 from pbem.server.service import ServiceError
 
-from websupport import ANNA, FRED, MOD, SMALL, Site, csrf
-
-
-@pytest.fixture
-def site(tmp_path):
-    site = Site(tmp_path)
-    yield site
-    site.store.close()
+from websupport import ANNA, FRED, MOD, SMALL, csrf
 
 
 def finished_game(site) -> tuple[int, int]:
