@@ -105,3 +105,33 @@ def test_the_tournament_page_states_what_a_changed_result_does(site):
     assert "pairings do not depend on results" in page
     french = site.client(ORG).get(f"/tournaments/{tid}", headers={"Accept-Language": "fr"}).text
     assert "ont commencé continuent" in french
+
+
+def test_a_round_s_results_and_the_next_round_s_pairing_are_committed_together(site):
+    """A reader of the database (the web's pages, another process) never sees a round's results read while the
+    round they decide is not yet paired: the clock's reading of results and the pairing it leads to are one
+    transaction. The pairing is caught half-way; a second connection to the file looks at what is committed."""
+    import sqlite3
+
+    leagues, tid = started(site, 4, "knockout")
+    first = boards(leagues, tid, 1)
+    for p in first:  # each first seat resigns: the second wins, by the game's own end (not an organiser's ruling)
+        site.service.resign(p["game_id"], sorted(site.service.sides_of(p["game_id"]))[0])
+        assert site.service.game(p["game_id"]).over
+    seen = []
+    pair_next = leagues.pair_next
+
+    def pairing_watched(tid_, who=None):
+        outside = sqlite3.connect(site.store.path)
+        try:
+            seen.append(outside.execute("SELECT COUNT(*) FROM league_pairings WHERE tournament_id = ? AND round = 1"
+                                        " AND result IS NOT NULL", (tid_,)).fetchone()[0])
+        finally:
+            outside.close()
+        return pair_next(tid_, who)
+
+    leagues.pair_next = pairing_watched
+    assert "round 2 paired" in leagues.sync(tid)
+    assert seen == [0]  # the results were not yet committed while the final was being paired
+    assert all(p["result"] == "second" for p in leagues.tournament(tid)["pairings"] if p["round"] == 1)
+    assert len(boards(leagues, tid, 2)) == 1  # and both are, once the final is

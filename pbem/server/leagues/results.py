@@ -21,7 +21,12 @@ class Results:
         moderator's rewind or amendment: a game no longer over has no result, a forfeit undone is no
         longer one); pair the next round when one is over (if the rules say so); end the tournament
         after its last round. Results the organiser ruled (adjudicated, overridden, a withdrawal) are
-        his. Returns what changed."""
+        his. Returns what changed. One transaction: a reader never sees a round's results without the
+        pairing they lead to (nor a forfeit read while the next round is still unpaired)."""
+        with self.service.lock, self.store.transaction():  # the service's lock first, as every part takes them
+            return self._sync(tid)
+
+    def _sync(self, tid: int) -> list[str]:
         t = self.tournament(tid)
         changes, earlier = [], []
         first_seat = None
