@@ -54,6 +54,9 @@ def create_app(service, config: Config | None = None) -> Flask:
     for blueprint in (auth.bp, games.bp, moderator.bp, api.bp, leagues.bp, leagues_api.bp, around.bp, notifications.bp,
                       language.bp):
         app.register_blueprint(blueprint)
+    from pbem.server.web.front import Front
+
+    app.wsgi_app = Front(app)  # a kept game page answered before Flask; everything else: Flask
     return app
 
 
