@@ -8,7 +8,9 @@ One blueprint per area: ``auth`` (sign in by mailed link or password),
 maps), ``moderator`` (the moderator console and the admin page) and ``api``
 (the same as JSON). ``security`` holds who may see what (``side_for``), the
 CSRF check, the sign-in rate limit and the error pages. Views never touch SQL:
-they call the service, or small read-only helpers.
+they call the service, or small read-only helpers. ``front`` stands before
+Flask: a game page kept for this very reader (``pagecache``) is answered there,
+everything else by Flask.
 """
 
 from __future__ import annotations
