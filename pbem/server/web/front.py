@@ -51,7 +51,7 @@ class Front:
     def __init__(self, app):
         self.app = app
         self.flask = app.wsgi_app
-        self.answered = 0  # how many answers were given here (the tests see that this path was taken)
+        self.answered = 0  # answers given here (the tests see this path taken; threads may miss a few counts)
 
     def __call__(self, environ, start_response):
         try:
