@@ -839,7 +839,8 @@ def build_parser() -> argparse.ArgumentParser:
     p_bench.add_argument("--page", action="store_true",
                          help="the game page instead: answers a second against waitress serving a static file of "
                               "its size, the two in turn in each round of the same run, the median ratio and its "
-                              "spread, and the server's CPU an answer (and its map, click data, and 304s)")
+                              "spread, the server's CPU an answer, and the same page of Flask alone (without the "
+                              "front); then its map, click data, and 304s, with the connections they took")
     p_bench.add_argument("--seconds", type=float, default=4.0, help="--page: each measurement's length")
     p_bench.add_argument("--clients", type=int, default=8, help="--page: connections at once")
     p_bench.add_argument("--rounds", type=int, default=5, help="--page: rounds of the static file and the page")

@@ -16,22 +16,58 @@ defaults it:
   ``web_request_seconds`` after its first byte, however slowly it keeps sending, and one idle
   ``web_idle_seconds`` (waitress's ``channel_timeout``), looking every ``CLEANUP_SECONDS``;
 - refuses a request body larger than the web app takes (its ``MAX_CONTENT_LENGTH``) with 413
-  before buffering it, where waitress would keep up to 1 GiB of it on disk.
+  before buffering it, where waitress would keep up to 1 GiB of it on disk;
+- keeps the connection open after an answer without a body (304 Not Modified, 204, 1xx) on HTTP/1.1
+  (``BodilessKeptOpen``): waitress 3.0.2 closed it, as such an answer has no Content-Length (RFC 9110
+  forbids one on a 304), so every conditional request of a page or its maps paid a new connection.
 """
 
 from __future__ import annotations
 
 import weakref
 
+from waitress.channel import HTTPChannel
 from waitress.server import TcpWSGIServer
+from waitress.task import WSGITask
 
 CLEANUP_SECONDS = 2  # how often slow and idle connections are looked for
 BUSY = (b"HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Type: text/plain\r\n"
         b"Content-Length: 45\r\n\r\nToo many connections from your address here.\n")
 
 
+class BodilessKeptOpen(WSGITask):
+    """waitress's task, but an HTTP/1.1 answer without a body leaves the connection open.
+
+    waitress (task.py, ``build_response_header``) closes the connection after any answer without a
+    Content-Length, so that the client knows where a body of unknown length ends; it drops the header from
+    a 304, 204 or 1xx (which must not carry one), so it closed after each of them too, although such an
+    answer ends at its header's blank line (RFC 9112 6.3). The close it asks there, and only there, is
+    not made; every other close (the client's ``Connection: close``, HTTP/1.0, an error) stays."""
+
+    building_header = False
+
+    def build_response_header(self):
+        self.building_header = True
+        try:
+            return super().build_response_header()
+        finally:
+            self.building_header = False
+
+    def set_close_on_finish(self) -> None:
+        if self.building_header and not self.has_body and self.version == "1.1" and \
+                self.request.headers.get("CONNECTION", "").lower() != "close":
+            return  # the answer ends at its header: the connection can carry the next request
+        super().set_close_on_finish()
+
+
+class Channel(HTTPChannel):
+    task_class = BodilessKeptOpen
+
+
 class BoundedServer(TcpWSGIServer):
     """waitress's TCP server with a per-address connection limit and a time limit on a request's arrival."""
+
+    channel_class = Channel
 
     def __init__(self, app, per_address: int = 0, request_seconds: float = 0, **settings):
         self.per_address = per_address  # 0: no limit by address

@@ -214,8 +214,13 @@ def select() -> str:
         if saved:
             return saved
     g.language_negotiated = True  # the answer varies by the cookie and Accept-Language (web.security.headers)
-    return (normalise(request.cookies.get(COOKIE)) or best_match(request.headers.get("Accept-Language"))
-            or DEFAULT)
+    return negotiated(request.cookies.get(COOKIE), request.headers.get("Accept-Language"))
+
+
+def negotiated(cookie: str | None, accept_language: str | None) -> str:
+    """The language of a reader who saved none: his cookie's, else the browser's Accept-Language, else
+    English (``select``; pbem.server.web.front reads it from the request as it arrives)."""
+    return normalise(cookie) or best_match(accept_language) or DEFAULT
 
 
 def init_app(app) -> None:

@@ -19,6 +19,7 @@ from werkzeug.serving import make_server
 
 from pbem.server.config import Config
 from pbem.server.httpd import start_httpd
+from pbem.server.web.front import FlaskAlone
 from pbem.server.leagues.service import Leagues
 from pbem.server.serve import make_demo_game
 from pbem.server.service import Service
@@ -124,13 +125,15 @@ def page_site(folder: Path, waitress: bool = False):
 def _fetch_all(port: int, requests: list[tuple[str, dict]], clients: int, seconds: float, out) -> None:
     """In a child process: ``clients`` keep-alive connections, each asking for the next request of
     ``requests`` (in turn) as soon as its last answer has fully arrived, for ``seconds``; put the
-    answers' count, their times (s), the statuses seen and the bytes read."""
+    answers' count, their times (s), the statuses seen, the bytes read and the connections opened (one a
+    client, unless the server closes one: http.client opens another)."""
     import http.client
     import time as clock
 
     times: list[float] = []
     statuses: dict[int, int] = {}
     read = [0]
+    opened = [0]
     lock = threading.Lock()
     end = clock.monotonic() + seconds
 
@@ -141,6 +144,9 @@ def _fetch_all(port: int, requests: list[tuple[str, dict]], clients: int, second
             path, headers = requests[n % len(requests)]
             n += 1
             started = clock.perf_counter()
+            if connection.sock is None:
+                with lock:
+                    opened[0] += 1
             connection.request("GET", path, headers=headers)
             answer = connection.getresponse()
             body = answer.read()
@@ -156,7 +162,7 @@ def _fetch_all(port: int, requests: list[tuple[str, dict]], clients: int, second
         t.start()
     for t in threads:
         t.join()
-    out.put((times, statuses, read[0]))
+    out.put((times, statuses, read[0], opened[0]))
 
 
 @dataclass
@@ -168,6 +174,7 @@ class Rate:
     statuses: dict
     size: int  # bytes an answer
     cpu: float = 0.0  # seconds of this process's CPU (the servers', both in it) while it was measured
+    connections: int = 0  # TCP connections the clients opened
 
     @property
     def per_second(self) -> float:
@@ -191,12 +198,12 @@ def rate(what: str, port: int, requests: list[tuple[str, dict]], clients: int, s
     child = context.Process(target=_fetch_all, args=(port, requests, clients, seconds, out))
     before = os.times()
     child.start()
-    times, statuses, read = out.get(timeout=seconds + 300)
+    times, statuses, read, opened = out.get(timeout=seconds + 300)
     after = os.times()
     child.join()
     cpu = (after.user - before.user) + (after.system - before.system)
     return Rate(what, len(times), seconds, statistics.median(times) if times else 0.0, statuses,
-                read // max(1, len(times)), cpu)
+                read // max(1, len(times)), cpu, opened)
 
 
 def static_server(data: bytes):
@@ -214,9 +221,14 @@ def static_server(data: bytes):
         return [body]
 
     app.config = {"MAX_CONTENT_LENGTH": 1 << 20}
+    return side_server(app, folder, "static")
+
+
+def side_server(app, folder: Path, name: str):
+    """waitress (the site's settings, pbem.server.httpd) serving ``app`` on a port of its own, in a thread."""
     config = Config(instance=str(folder), web_host="127.0.0.1", web_port=0, web_connections_per_address=0)
     web = start_httpd(app, config)
-    threading.Thread(target=web.run, name="static", daemon=True).start()
+    threading.Thread(target=web.run, name=name, daemon=True).start()
     return web
 
 
@@ -224,9 +236,11 @@ def static_server(data: bytes):
 class Rounds:
     """The game page against the static file, measured in turn ``rounds`` times in one run: each round's
     ratio of answers a second (the page's to the file's, the two measured one after the other) and of the
-    server's CPU an answer (the file's to the page's), their medians and spreads."""
+    server's CPU an answer (the file's to the page's), their medians and spreads; and in each round the same
+    page asked of the app's Flask alone (without pbem.server.web.front), over the same app."""
     limits: list[Rate]
     pages: list[Rate]
+    flasks: list[Rate]
 
     @property
     def ratios(self) -> list[float]:
@@ -250,7 +264,10 @@ class Rounds:
                 f"    server CPU an answer, ms    static {spread([r.cpu_ms for r in self.limits], 3)}, "
                 f"page {spread([r.cpu_ms for r in self.pages], 3)}",
                 f"    ratio of CPU an answer      {spread(self.cpu_ratios)}   (static / page: the ratio "
-                f"the page would reach were the server's CPU all that bound)"]
+                f"the page would reach were the server's CPU all that bound)",
+                f"    the page of Flask alone     {spread([r.per_second for r in self.flasks], 0)} answers/s, "
+                f"CPU an answer {spread([r.cpu_ms for r in self.flasks], 3)} ms (without the front: the same "
+                f"kept page)"]
 
 
 def page_bench(seconds: float = 4.0, clients: int = 8, rounds: int = 5, say=print) -> Rounds:
@@ -275,24 +292,31 @@ def page_bench(seconds: float = 4.0, clients: int = 8, rounds: int = 5, say=prin
         seat = site.service.game(site.demo).turn().seats[0]  # a seat that owes orders: the page with its form
         page = f"/games/{site.demo}?side={seat}"
         asked = urllib.request.urlopen(urllib.request.Request(site.url + page, headers=headers))
-        body, tag = asked.read(), asked.headers.get("ETag")
+        body = asked.read()
         port = site.config.web_port
         say(f"pbem bench --page: the game page of a seat that owes orders ({len(body)} bytes as sent, gzip), "
             f"{clients} connections at once, {seconds:g} s each, {rounds} rounds; {os.cpu_count()} cores, "
             f"load average {load()}")
         static = static_server(body)
-        measured = Rounds([], [])
+        flask = side_server(FlaskAlone(site.app), Path(folder), "flask")
+        measured = Rounds([], [], [])
         try:
             for _ in range(rounds):
                 measured.limits.append(rate("static file of the page's size (waitress)", static.effective_port,
                                             [("/page.html", {"Accept-Encoding": "gzip"})], clients, seconds))
                 measured.pages.append(rate("the game page", port, [(page, headers)], clients, seconds))
+                measured.flasks.append(rate("the game page, Flask alone", flask.effective_port, [(page, headers)],
+                                            clients, seconds))
         finally:
             static.close()
+            flask.close()
         for line in measured.lines():
             say(line)
         limit = statistics.median(r.per_second for r in measured.limits)
         runs = []
+        # the tag asked again now: the page words the minutes left to its deadline, so a tag from a minute ago is
+        # another page's (answered 200 with the page, not 304)
+        tag = urllib.request.urlopen(urllib.request.Request(site.url + page, headers=headers)).headers.get("ETag")
         if tag:
             runs.append(rate("the game page asked with its ETag (If-None-Match)", port,
                              [(page, {**headers, "If-None-Match": tag})], clients, seconds))
@@ -301,10 +325,13 @@ def page_bench(seconds: float = 4.0, clients: int = 8, rounds: int = 5, say=prin
                            ("the click data (clicks.json)", f"/games/{site.demo}/map/clicks.json?side={seat}")):
             runs.append(rate(what, port, [(path, headers)], clients, seconds))
         say(f"  once each, against the static file's median rate ({limit:.0f}/s):")
-        say(f"  {'what':52} {'answers/s':>9} {'p50 ms':>7} {'bytes':>7} {'CPU ms':>7} {'x limit':>7}  statuses")
+        say(f"  {'what':52} {'answers/s':>9} {'p50 ms':>7} {'bytes':>7} {'CPU ms':>7} {'x limit':>7} "
+            f"{'conns':>6}  statuses")
         for run in runs:
             say(f"  {run.what:52} {run.per_second:9.0f} {run.p50 * 1000:7.1f} {run.size:7d} {run.cpu_ms:7.3f} "
-                f"{run.per_second / limit:7.2f}  {run.statuses}")
+                f"{run.per_second / limit:7.2f} {run.connections:6d}  {run.statuses}")
+        front = site.app.wsgi_app
+        say(f"  answered before Flask (pbem.server.web.front): {front.answered} answers in all")
         say(f"  goal: the game page at 0.2 of the static file's rate or more (the median of the rounds); "
             f"load average at the end {load()}")
         return measured

@@ -8,7 +8,9 @@ One blueprint per area: ``auth`` (sign in by mailed link or password),
 maps), ``moderator`` (the moderator console and the admin page) and ``api``
 (the same as JSON). ``security`` holds who may see what (``side_for``), the
 CSRF check, the sign-in rate limit and the error pages. Views never touch SQL:
-they call the service, or small read-only helpers.
+they call the service, or small read-only helpers. ``front`` stands before
+Flask: a game page kept for this very reader (``pagecache``) is answered there,
+everything else by Flask.
 """
 
 from __future__ import annotations
@@ -54,6 +56,9 @@ def create_app(service, config: Config | None = None) -> Flask:
     for blueprint in (auth.bp, games.bp, moderator.bp, api.bp, leagues.bp, leagues_api.bp, around.bp, notifications.bp,
                       language.bp):
         app.register_blueprint(blueprint)
+    from pbem.server.web.front import Front
+
+    app.wsgi_app = Front(app)  # a kept game page answered before Flask; everything else: Flask
     return app
 
 

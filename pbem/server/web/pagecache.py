@@ -50,14 +50,16 @@ def version(game_id: int) -> int:
     return versions[game_id]
 
 
-def _table(kind: str) -> OrderedDict:
-    return current_app.extensions["pbem"].setdefault("pagecache", {}).setdefault(kind, OrderedDict())
+def _table(kind: str, app=None) -> OrderedDict:
+    app = app or current_app
+    return app.extensions["pbem"].setdefault("pagecache", {}).setdefault(kind, OrderedDict())
 
 
-def peek(kind: str, key: tuple):
-    """The value of ``kind`` kept under ``key``, or None."""
+def peek(kind: str, key: tuple, app=None):
+    """The value of ``kind`` kept under ``key``, or None (``app``: the request's, unless given, as
+    pbem.server.web.front gives it before Flask)."""
     with _LOCK:
-        table = _table(kind)
+        table = _table(kind, app)
         if key not in table:
             return None
         table.move_to_end(key)
@@ -114,10 +116,13 @@ def minutes_left(deadline: datetime | None, now: datetime) -> int | None:
     return max(0, int((deadline - now).total_seconds() // 60))
 
 
-def clock_of(deadlines: tuple) -> tuple:
-    from pbem.server.web.security import service
+def clock_of(deadlines: tuple, service=None) -> tuple:
+    """The whole minutes left to each of ``deadlines`` now (``service``: the request's, unless given)."""
+    if service is None:
+        from pbem.server.web.security import service as current
 
-    now = service().now()
+        service = current()
+    now = service.now()
     return tuple(minutes_left(deadline, now) for deadline in deadlines)
 
 

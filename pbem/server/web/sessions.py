@@ -81,6 +81,12 @@ class DailyRenewed(SecureCookieSessionInterface):
                     self.opened.popitem(last=False)
         return data, signed
 
+    def known(self, value: str) -> tuple[dict, datetime] | None:
+        """The data and signing time of cookie ``value`` if it was read before (its signature checked then),
+        else None; not to be changed (pbem.server.web.front reads it before Flask)."""
+        with self.lock:
+            return self.opened.get(value)
+
     def should_set_cookie(self, app, session) -> bool:
         if session.modified:
             return True
