@@ -20,7 +20,7 @@ from email.generator import BytesGenerator
 import pytest
 from conftest import Clock
 
-from pbem.server.mail.outbox import Relay, Sender, build_email, queue, report_bytes
+from pbem.server.mail.outbox import Relay, Sender, build_email, dot_stuffed, queue, report_bytes
 from pbem.server.mail.smtpd import start_smtpd
 from pbem.server.service import Service
 from pbem.server.store import Store
@@ -210,9 +210,9 @@ def test_the_sender_delivers_reports_written_as_bytes_over_real_smtp(reports, mo
         relay.stop()
 
 
-def test_the_relay_doubles_a_leading_dot_as_smtplib_does_and_sends_the_rest_as_it_is():
-    """``Relay.data`` (the Sender's SMTP client): a message without a line starting with "." goes as it
-    is, one with goes through smtplib's own dot-stuffing; both arrive as sent."""
+def test_the_relay_doubles_a_leading_dot_as_smtplib_does():
+    """``Relay.data`` (the Sender's SMTP client, its dots doubled by ``dot_stuffed``): each message arrives
+    as sent, as by smtplib's own client."""
     got: list[bytes] = []
     relay = start_smtpd(got.append, return_path=False)
     messages = [b"Subject: a\r\n\r\nno dot here\r\n", b"Subject: b\r\n\r\n.one\r\n..two\r\n.\r\nend",
@@ -228,3 +228,10 @@ def test_the_relay_doubles_a_leading_dot_as_smtplib_does_and_sends_the_rest_as_i
         relay.stop()
     assert got[:4] == got[4:]
     assert got[1] == messages[1] + b"\r\n" and got[0] == messages[0]
+
+
+def test_dots_are_doubled_as_smtplib_doubles_them():
+    messages = [b"", b".", b"..", b"\n.", b".\r\n.\r\n", b"a\r\n.b\r\n..c\r\nd.e\r\n.", b"\r.x", b"\n\n..\n.\n"]
+    messages += [bytes(p) for p in itertools.product(b".\n\ra", repeat=5)]
+    for message in messages:
+        assert dot_stuffed(message) == smtplib._quote_periods(message), message

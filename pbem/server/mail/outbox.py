@@ -312,20 +312,27 @@ def _permanent(error: Exception) -> bool:
 
 
 class Relay(smtplib.SMTP):
-    """smtplib's SMTP client, but a message with no line starting with "." is sent as it is: smtplib's
-    ``data`` doubles such dots (RFC 5321 §4.5.2) with a regular expression over the whole message, a
-    tenth of what sending a half-megabyte report cost the server once its bytes were written directly
-    (docs/performance.md); a message that has one goes through smtplib's own ``data``."""
+    """smtplib's SMTP client, but a message's leading dots are doubled (RFC 5321 §4.5.2) by a replace of
+    bytes, not smtplib's regular expression over the whole message (a tenth of what sending a
+    half-megabyte report cost the server once its bytes were written directly, docs/performance.md):
+    the same bytes go on the wire."""
 
     def data(self, msg):
-        if not isinstance(msg, bytes) or msg.startswith(b".") or b"\n." in msg:
+        if not isinstance(msg, bytes):
             return super().data(msg)
         self.putcmd("data")
         code, reply = self.getreply()
         if code != 354:
             raise smtplib.SMTPDataError(code, reply)
-        self.send(b"".join([msg, b"" if msg.endswith(b"\r\n") else b"\r\n", b".\r\n"]))
+        stuffed = dot_stuffed(msg)
+        self.send(b"".join([stuffed, b"" if stuffed.endswith(b"\r\n") else b"\r\n", b".\r\n"]))
         return self.getreply()
+
+
+def dot_stuffed(msg: bytes) -> bytes:
+    """``msg`` with a dot put before each line's leading dot, as ``smtplib._quote_periods`` does."""
+    stuffed = msg.replace(b"\n.", b"\n..")  # every line but the first ("\n." cannot overlap itself)
+    return b"." + stuffed if stuffed.startswith(b".") else stuffed
 
 
 class Sender:
