@@ -28,6 +28,7 @@ from shapely.geometry import LineString, Point, Polygon
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import unary_union
 
+from .bases import share_at_most
 from .elements import REACHES, Brigade, Commander, Element, reach
 from .names import Grid, Names
 from .terrain import Terrain
@@ -114,8 +115,9 @@ class Table:
 
     @classmethod
     def overlap(cls, a: Element, b: Element, least: float = 0.5) -> bool:
-        """Whether the bases of ``a`` and ``b`` overlap by more than ``least`` square tenths."""
-        return not cls.apart(a, b) and a.shape.intersection(b.shape).area > least
+        """Whether the bases of ``a`` and ``b`` overlap by more than ``least`` square tenths (those apart, or side by
+        side, settled from their corners: bases.share_at_most)."""
+        return not cls.apart(a, b) and not share_at_most(a, b, least) and a.shape.intersection(b.shape).area > least
 
     @staticmethod
     def in_contact(a: Element, b: Element) -> bool:
