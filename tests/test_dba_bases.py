@@ -14,7 +14,7 @@ import random
 import pytest
 import shapely
 
-from pbem.games.dba.bases import corners_of, grown_corners, share_at_most, slab_bound, sweep_shares_at_most
+from pbem.games.dba.bases import corners_of, farther_than, grown_corners, share_at_most, slab_bound, sweep_shares_at_most
 from pbem.games.dba.elements import TROOPS, Element, formations_for
 from pbem.games.dba.table import SweptGround
 
@@ -155,3 +155,20 @@ def test_swept_ground_bound_agrees_with_shapely():
             assert exact <= 0.5 and not whole.overlaps(o.shape), (e, moved, o, exact)
     assert settled > asked / 5
 
+
+def test_farther_than_agrees_with_shapely():
+    rng = random.Random(36)
+    settled = 0
+    for _ in range(20000):
+        a = element(*rng.choice(POSES), rng.randint(100, 160), rng.randint(100, 160), rng.randrange(360))
+        if rng.random() < 0.5:  # touching or near it, front to front, side by side, a little apart
+            other = rng.choice(POSES)
+            b = beside(a, *other, rng.choice((0, 3, (a.frontage + element(*other, 0, 0, 0).frontage) / 2)),
+                       rng.choice((0, 0.5, 1, 1.4, 2, 5)), rng.choice((0, 180, 90, 1)))
+        else:
+            b = element(*rng.choice(POSES), rng.randint(80, 180), rng.randint(80, 180), rng.randrange(360), "b")
+        gap = rng.choice((1, 1, 0, 30, 0.5))
+        if farther_than(a, b, gap):
+            settled += 1
+            assert a.shape.distance(b.shape) > gap, (a, b, gap)
+    assert settled > 2000

@@ -88,3 +88,24 @@ def sweep_shares_at_most(path_coords, half: float, e: Element, moved: Element, o
             return False
     return True
 
+
+def farther_than(a: Element, b: Element, gap: float) -> bool:
+    """Whether the bases of ``a`` and ``b`` are surely more than ``gap`` tenths apart (``a.shape.distance(b.shape) >
+    gap`` without measuring it): across some edge of either base the other lies wholly beyond it by more than
+    ``gap`` and :data:`MARGIN` (the distance between two shapes is at least the gap between their extents across
+    any direction). False says nothing (touching, overlapping, a gap near ``gap``: shapely measures those)."""
+    pa, pb = corners_of(a), corners_of(b)
+    least = gap + MARGIN
+    return separation(pa, pb, pa) > least or separation(pa, pb, pb) > least
+
+
+def separation(pa, pb, frame) -> float:
+    """The largest gap between the extents of ``pa`` and ``pb`` across the two edge directions of ``frame``
+    (negative where they overlap across both): a lower bound on the distance between the two shapes."""
+    (x0, y0), (x1, y1), (x2, y2) = frame[0], frame[1], frame[2]
+    best = -math.inf
+    for ux, uy in ((x1 - x0, y1 - y0), (x2 - x1, y2 - y1)):
+        ka = [ux * x + uy * y for x, y in pa]
+        kb = [ux * x + uy * y for x, y in pb]
+        best = max(best, (max(min(kb) - max(ka), min(ka) - max(kb))) / math.hypot(ux, uy))
+    return best
