@@ -23,6 +23,7 @@ import shapely
 from shapely.geometry import LineString, Point, Polygon
 from shapely.ops import substring, unary_union
 
+from .bases import share_at_most, sweep_shares_at_most
 from .elements import Element, in_inches, inches, reach
 from .lang import Text
 from .lang import say as T  # a Text: read in each seat's language
@@ -62,6 +63,13 @@ def allowance(table: Table, e: Element, path: LineString) -> int:
     if not on_road and path.length and _rough_path(table, e, path):
         rate = min(rate, ROUGH_CAP.get(e.troop, ROUGH_CAP_DEFAULT))
     return rate
+
+
+def least_allowance(e: Element) -> int:
+    """The least :func:`allowance` of ``e`` on any path: its rate, or the cap in difficult going when that is less
+    (the road's inch only adds). A path no longer than this is within its allowance whatever the ground, so
+    :func:`check_move` asks the ground only of a longer one."""
+    return min(base_rate(e), ROUGH_CAP.get(e.troop, ROUGH_CAP_DEFAULT))
 
 
 def _rough_path(table: Table, e: Element, path: LineString) -> bool:
@@ -166,17 +174,18 @@ def check_move(table: Table, e: Element, path: LineString, facing: int | None = 
         if swept.overlaps(block, shape_first=True):
             what = T("difficult ground off a road") if e.arm == "artillery" else T("impassable ground")
             return T("%(element)s may not cross %(ground)s", element=e.id, ground=what)
-    rate = allowance(table, e, path)
-    if path.length > rate + 0.5:
-        return T("%(element)s may move %(rate)s\" here, not %(length)s\"", element=e.id, rate=in_inches(rate),
-                 length=round(path.length / 10, 1))
+    if path.length > least_allowance(e) + 0.5:  # else within its allowance on any ground: the ground not asked
+        rate = allowance(table, e, path)
+        if path.length > rate + 0.5:
+            return T("%(element)s may move %(rate)s\" here, not %(length)s\"", element=e.id, rate=in_inches(rate),
+                     length=round(path.length / 10, 1))
     mx, my, mr = moved.x, moved.y, reach(moved) + 1
     for o in table.on_table():
         if o.id == e.id:
             continue
         r, dx, dy = mr + reach(o), mx - o.x, my - o.y  # Table.overlap(moved, o), its bound written out
-        if dx * dx + dy * dy <= r * r and moved.shape.intersects(o.shape) \
-                and moved.shape.intersection(o.shape).area > 0.5:  # apart: no overlap to measure
+        if dx * dx + dy * dy <= r * r and moved.shape.intersects(o.shape) and not share_at_most(moved, o, 0.5) \
+                and moved.shape.intersection(o.shape).area > 0.5:  # apart, or side by side: no overlap to measure
             return T("%(element)s would end on %(other)s", element=e.id, other=o.id)
         r = reach(o)
         if o.x + r < box[0] or o.x - r > box[2] or o.y + r < box[1] or o.y - r > box[3] or passes_through(e, o):
@@ -186,7 +195,7 @@ def check_move(table: Table, e: Element, path: LineString, facing: int | None = 
         if path.distance(o.shape) > half + 1 and not e.shape.intersects(o.shape) \
                 and not moved.shape.intersects(o.shape):
             continue
-        if swept.overlaps(o.shape):
+        if not sweep_shares_at_most(coords, half, e, moved, o, 0.5) and swept.overlaps(o.shape):
             return T("%(element)s may not pass through %(other)s", element=e.id, other=o.id)
     for o in enemies:
         edge = Table.contact_edge(moved, o)

@@ -28,6 +28,7 @@ from shapely.geometry import LineString, Point, Polygon
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import unary_union
 
+from .bases import farther_than, share_at_most
 from .elements import REACHES, Brigade, Commander, Element, reach
 from .names import Grid, Names
 from .terrain import Terrain
@@ -110,12 +111,13 @@ class Table:
     @classmethod
     def near(cls, a: Element, b: Element, gap: float) -> bool:
         """Whether the bases of ``a`` and ``b`` are within ``gap`` tenths (``distance(a, b) <= gap``)."""
-        return not cls.apart(a, b, gap) and a.shape.distance(b.shape) <= gap
+        return not cls.apart(a, b, gap) and not farther_than(a, b, gap) and a.shape.distance(b.shape) <= gap
 
     @classmethod
     def overlap(cls, a: Element, b: Element, least: float = 0.5) -> bool:
-        """Whether the bases of ``a`` and ``b`` overlap by more than ``least`` square tenths."""
-        return not cls.apart(a, b) and a.shape.intersection(b.shape).area > least
+        """Whether the bases of ``a`` and ``b`` overlap by more than ``least`` square tenths (those apart, or side by
+        side, settled from their corners: bases.share_at_most)."""
+        return not cls.apart(a, b) and not share_at_most(a, b, least) and a.shape.intersection(b.shape).area > least
 
     @staticmethod
     def in_contact(a: Element, b: Element) -> bool:
@@ -124,7 +126,8 @@ class Table:
         except KeyError:
             r = reach(a) + reach(b) + CONTACT + 1
         dx, dy = a.x - b.x, a.y - b.y
-        return dx * dx + dy * dy <= r * r and a.shape.distance(b.shape) <= CONTACT
+        return dx * dx + dy * dy <= r * r and not farther_than(a, b, CONTACT) \
+            and a.shape.distance(b.shape) <= CONTACT
 
     def engaged(self, e: Element) -> bool:
         """Whether ``e`` is in contact with an enemy element on the table (``any(in_contact(e, o) for o in
@@ -143,7 +146,7 @@ class Table:
             except KeyError:
                 r = own + reach(o)
             dx, dy = ex - o.x, ey - o.y
-            if dx * dx + dy * dy > r * r:
+            if dx * dx + dy * dy > r * r or farther_than(e, o, CONTACT):  # surely apart: not measured
                 continue
             shape = e.shape if shape is None else shape
             if shape.distance(o.shape) <= CONTACT:
@@ -154,7 +157,7 @@ class Table:
     def contact_edge(cls, a: Element, b: Element) -> str | None:
         """The edge of ``b`` that ``a`` touches: the one sharing the longest stretch with ``a``'s base
         (a corner-to-corner touch counts for the edge it reaches); None when they do not touch."""
-        if cls.apart(a, b, CONTACT) or a.shape.distance(b.shape) > CONTACT:
+        if cls.apart(a, b, CONTACT) or farther_than(a, b, CONTACT) or a.shape.distance(b.shape) > CONTACT:
             return None
         near = a.shape.buffer(CONTACT)
         best, length = None, -1.0

@@ -24,6 +24,7 @@ from pbem.core.events import Event
 from pbem.lang import Text, say_plural
 
 from . import disorder, effectiveness, flight, melee, officers, sight
+from .bases import share_at_most
 from .command import receive, take_initiative, why_no_initiative
 from .executor import BrigadeSight, Executor
 from .lang import joined, term, terms
@@ -401,15 +402,16 @@ def settle(table, say) -> None:
     """D16: a recoiling element may end on friends it passed; the executor pushes them aside: the friend it stands
     on steps sideways (left, then right, up to 3") to the first place clear of every base and of closed ground; when
     it has none, the other of the two does."""
-    shapes = {e.id: e.shape for e in table.on_table()}
+    on = table.on_table()  # in id order
+    shapes = {e.id: e.shape for e in on}
     closed = [f.shape for f in table.terrain.closed()]
-    ids = sorted(shapes)
-    for n, a in enumerate(ids):
-        for b in ids[n + 1:]:
-            if table.elements[a].side != table.elements[b].side or Table.apart(table.elements[a], table.elements[b]) \
-                    or shapes[a].intersection(shapes[b]).area <= 0.5:
+    ids = [e.id for e in on]
+    for n, a in enumerate(on):
+        for b in on[n + 1:]:
+            if a.side != b.side or Table.apart(a, b) or share_at_most(a, b, 0.5) \
+                    or shapes[a.id].intersection(shapes[b.id]).area <= 0.5:
                 continue
-            for e, o in ((table.elements[a], table.elements[b]), (table.elements[b], table.elements[a])):
+            for e, o in ((a, b), (b, a)):
                 if _step_aside(table, e, o, shapes, ids, closed, say):
                     break
 
@@ -424,7 +426,8 @@ def _step_aside(table, e, o, shapes, ids, closed, say) -> bool:
         m = o.moved_to(round(p.x), round(p.y))
         ms = m.shape
         if table.area.contains(ms) and not any(ms.intersection(shapes[x]).area > 0.5 for x in ids
-                                               if x != o.id and not Table.apart(m, table.elements[x])) \
+                                               if x != o.id and not Table.apart(m, table.elements[x])
+                                               and not share_at_most(m, table.elements[x], 0.5)) \
                 and not any(ms.intersection(c).area > 0.5 for c in closed):
             o.x, o.y = m.x, m.y
             shapes[o.id] = ms
