@@ -799,10 +799,13 @@ class Store:
     # -- the game log and resolved days ------------------------------------
 
     def append_log(self, game_id: int, entry: dict) -> int:
-        """Append one engine log entry; returns its sequence number (0, 1, ...)."""
+        """Append one engine log entry; returns its sequence number (0, 1, ...). The log is append-only and
+        numbered from 0, so the next number is the last one's plus one: read from the primary key's end
+        (one step), where a count of the game's rows walked the whole log at every append."""
         with self.one_change():
             self.get_game(game_id)
-            seq = self.db.execute("SELECT COUNT(*) FROM log WHERE game_id = ?", (game_id,)).fetchone()[0]
+            last = self.db.execute("SELECT MAX(seq) FROM log WHERE game_id = ?", (game_id,)).fetchone()[0]
+            seq = 0 if last is None else last + 1
             self.db.execute(
                 "INSERT INTO log (game_id, seq, at, entry) VALUES (?, ?, ?, ?)",
                 (game_id, seq, self.now(), _json(entry)),
