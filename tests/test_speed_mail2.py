@@ -40,3 +40,55 @@ def test_appending_to_a_long_log_takes_no_more_steps_than_to_a_short_one(tmp_pat
     assert [e["n"] for e in store.read_log(long)] == list(range(3001))
     assert [e["n"] for e in store.read_log(short)] == list(range(4))
     assert store.log_tail(long)[0] == 3001 and store.log_tail(short)[0] == 4
+
+
+def test_a_batch_reads_its_mails_in_one_statement_and_never_their_bytes_again(tmp_path):
+    """A batch of stored mails was read one statement a mail, then each mail's whole row (its raw bytes, up to
+    512 KB) read again under the lock to see it was still stored: now one read for the batch, and its status
+    alone under the lock; what the batch does is the same (every mail processed once, its orders logged, its
+    answer queued)."""
+    import collections
+    import re
+
+    from test_speed_mail import orders_mails, statements
+
+    from pbem.server import inbox
+
+    store, service, markers = orders_mails(tmp_path / "pbem.db", 2, 6)
+    for game_id in (1, 2):
+        service.game(game_id)  # the cache warm, as in the server
+    reads = []
+    outside = store._readers.query
+    store._readers.query = lambda sql, params=(): reads.append(" ".join(sql.split())) or outside(sql, params)
+    seen = statements(store)
+    assert inbox.process_pending(service, batch=10, seconds=60) == 6
+    store.db.conn.set_trace_callback(None)
+    store._readers.query = outside
+    of_inbound = collections.Counter(re.sub(r"\d+", "N", s) for s in reads if "FROM inbound" in s)
+    assert of_inbound == {"SELECT id FROM inbound WHERE status = 'stored' ORDER BY id": 1,
+                          "SELECT * FROM inbound WHERE id IN (?, ?, ?, ?, ?, ?)": 1}, of_inbound
+    assert not [s for s in seen if s.startswith("SELECT * FROM inbound")]  # under the lock: the status alone
+    assert sum(s.startswith("SELECT status FROM inbound WHERE id") for s in seen) == 6
+    assert [r["status"] for r in store.query("SELECT status FROM inbound ORDER BY id")] == ["processed"] * 6
+    log = "\n".join(e["text"] for g in (1, 2) for e in store.read_log(g) if e["kind"] == "orders")
+    assert all(f"# {m}\n" in log for m in markers)
+    assert store.query_one("SELECT COUNT(*) AS n FROM outbox WHERE dedupe_key LIKE 'answer:%'")["n"] == 6
+    store.close()
+
+
+def test_a_deadline_read_again_is_not_parsed_again():
+    """A game's deadline is read several times a mail and a tick (``deadlines.parse_iso``): the same text gives
+    the same moment, parsed once (a datetime never changes); a text that is no moment is refused each time."""
+    from datetime import datetime, timezone
+
+    import pytest
+
+    from pbem.server import deadlines
+
+    text = "2026-12-01T18:00:00Z"
+    assert deadlines.parse_iso(text) == datetime(2026, 12, 1, 18, 0, tzinfo=timezone.utc)
+    assert deadlines.parse_iso(text) is deadlines.parse_iso(text)
+    assert deadlines.parse_iso("") is None and deadlines.parse_iso(None) is None
+    for _ in range(2):
+        with pytest.raises(ValueError):
+            deadlines.parse_iso("2026-12-01 18:00")

@@ -926,6 +926,25 @@ class Store:
             row["result"] = json.loads(row["result"])
         return row
 
+    def inbound_rows(self, inbound_ids: list[int]) -> dict[int, dict]:
+        """``get_inbound`` of several stored messages, by id, in one read (a batch's: one statement, not one a
+        message); ids not stored are left out."""
+        rows = {}
+        for start in range(0, len(inbound_ids), 500):  # SQLite's bound on a statement's parameters
+            chunk = list(inbound_ids[start:start + 500])
+            marks = ", ".join("?" for _ in chunk)
+            for row in self.query(f"SELECT * FROM inbound WHERE id IN ({marks})", chunk):
+                if row["result"] is not None:
+                    row["result"] = json.loads(row["result"])
+                rows[row["id"]] = row
+        return rows
+
+    def inbound_status(self, inbound_id: int) -> str | None:
+        """A stored message's status alone (None: no such message): what a batch asks again under its lock
+        before handling a message read before it, without reading the message's bytes again."""
+        row = self.query_one("SELECT status FROM inbound WHERE id = ?", (inbound_id,))
+        return None if row is None else row["status"]
+
     def pending_inbound(self) -> list[int]:
         """Ids of stored messages not yet processed, oldest first."""
         return [row["id"] for row in self.query("SELECT id FROM inbound WHERE status = 'stored' ORDER BY id")]
