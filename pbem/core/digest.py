@@ -40,8 +40,9 @@ def _known(obj) -> tuple[tuple[str, ...], frozenset[str], bool]:
 
 
 def _fields(kind: type, obj) -> tuple[tuple[str, ...], frozenset[str], bool]:
-    """A dataclass's field names (in order, and as a set), and whether its instances' ``__dict__`` may stand for them: no field is
-    also a descriptor of the class (a property, a slot), which ``getattr`` would ask instead."""
+    """A dataclass's field names (in order, and as a set), and whether its instances' ``__dict__`` may stand
+    for them: no field is also a descriptor of the class (a property, a slot), which ``getattr`` would ask
+    instead."""
     if not dataclasses.is_dataclass(obj) or isinstance(obj, type):
         raise TypeError(f"Object of type {type(obj).__name__} is not JSON serializable")
     names = tuple(f.name for f in dataclasses.fields(obj))
