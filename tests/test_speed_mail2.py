@@ -39,7 +39,7 @@ def test_appending_to_a_long_log_takes_no_more_steps_than_to_a_short_one(tmp_pat
     assert steps_long <= steps_short + 20, (steps_long, steps_short)
     assert [e["n"] for e in store.read_log(long)] == list(range(3001))
     assert [e["n"] for e in store.read_log(short)] == list(range(4))
-    assert store.log_tail(long)[0] == 3001 and store.log_tail(short)[0] == 4
+    assert store.log_end(long)[0] == 3001 and store.log_end(short)[0] == 4
 
 
 def test_a_batch_reads_its_mails_in_one_statement_and_never_their_bytes_again(tmp_path):
@@ -92,3 +92,40 @@ def test_a_deadline_read_again_is_not_parsed_again():
     for _ in range(2):
         with pytest.raises(ValueError):
             deadlines.parse_iso("2026-12-01 18:00")
+
+
+def test_a_cached_game_s_last_entry_is_decoded_once_and_another_process_s_entry_is_seen(tmp_path, monkeypatch):
+    """The game cache is checked against the stored log's length and last entry at every read of a game (four a
+    mail): the last entry, a stored parse in it, was decoded from its JSON each time; now the text found equal
+    once is compared as text. An entry written by another connection is still seen: the game is read again."""
+    import json
+
+    from test_speed_mail import orders_mails
+
+    from pbem.server.service import Service
+
+    from pbem.server import inbox
+
+    store, service, _ = orders_mails(tmp_path / "pbem.db", 1, 1)
+    assert inbox.process_pending(service) == 1  # the game's log ends with orders, their stored parse in them
+    game = service.game(1)
+    side = game.turn().seats[0]
+    body = game.orders_text(game.day, side)
+    assert body
+    text = store.query_one("SELECT entry FROM log WHERE game_id = 1 ORDER BY seq DESC LIMIT 1")["entry"]
+    decoded = []
+    loads = json.loads
+    monkeypatch.setattr(json, "loads", lambda s, *a, **k: decoded.append(s) or loads(s, *a, **k))
+    with service.lock, store.transaction():
+        for n in range(4):
+            store.audit("test", "note", 1, why=f"a write between: the store's kept reads start again ({n})")
+            assert service.game(1) is game
+    monkeypatch.setattr(json, "loads", loads)
+    assert decoded.count(text) <= 1, len(decoded)
+    other = Service(Store(tmp_path / "pbem.db"))  # another process's service: its own connection and cache
+    assert other.submit(1, side, body + "\n# sent again", source="web").ok
+    again = service.game(1)
+    assert again is not game and again.orders_text(again.day, side) == body + "\n# sent again"
+    assert len(again.log) == len(game.log) + 1
+    other.store.close()
+    store.close()

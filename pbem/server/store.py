@@ -835,11 +835,12 @@ class Store:
                 done.append(seq)
         return done
 
-    def log_tail(self, game_id: int) -> tuple[int, dict | None]:
-        """(length, last entry) of the game's log: the log is append-only, so these two tell
-        whether a log read before is still the whole log (one row read, not the log)."""
+    def log_end(self, game_id: int) -> tuple[int, str | None]:
+        """(length, the last entry as stored: its JSON text) of the game's log: the log is append-only, so these
+        two tell whether a log read before is still the whole log (one row read, not the log; the entry left
+        undecoded, for a caller that has seen that text before: pbem.server.service.base, ``game``)."""
         rows = self.kept_query("SELECT seq, entry FROM log WHERE game_id = ? ORDER BY seq DESC LIMIT 1", (game_id,))
-        return (0, None) if not rows else (rows[0]["seq"] + 1, json.loads(rows[0]["entry"]))
+        return (0, None) if not rows else (rows[0]["seq"] + 1, rows[0]["entry"])
 
     def record_day(self, game_id: int, day: int, side: str, digest: str = "", events=(), decisions=()) -> None:
         """Record (or, after a rewind, replace) the outcome of one resolved day."""
