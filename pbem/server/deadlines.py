@@ -25,6 +25,7 @@ Times are timezone-aware datetimes; settings are the dict stored with the game:
 
 from __future__ import annotations
 
+import functools
 from datetime import datetime, timedelta, timezone
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -207,6 +208,13 @@ def time_left(left: timedelta, lang: str | None = None) -> str:
 def parse_iso(text: str | None) -> datetime | None:
     if not text:
         return None
+    return _parsed_iso(text)
+
+
+@functools.lru_cache(maxsize=4096)
+def _parsed_iso(text: str) -> datetime:
+    """``parse_iso`` of a text, kept (a datetime never changes): a game's deadline is read several times a mail
+    and a tick, and ``strptime`` was the most of each reading."""
     return datetime.strptime(text, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=timezone.utc)
 
 

@@ -143,10 +143,12 @@ def process_pending(service: Service, batch: int = BATCH, seconds: float = BATCH
 
 
 def parse_batch(service: Service, inbound_ids: list[int]) -> list[tuple[int, dict | None, Inbound | None]]:
-    """(id, row, parsed message) of stored messages, read outside any lock (None: not stored now)."""
+    """(id, row, parsed message) of stored messages, read outside any lock (None: not stored now); their
+    rows in one read."""
     parsed = []
+    rows = service.store.inbound_rows(inbound_ids)
     for inbound_id in inbound_ids:
-        row = service.store.get_inbound(inbound_id)
+        row = rows.get(inbound_id)
         parsed.append((inbound_id, row, read(row) if row is not None and row["status"] == "stored" else None))
     return parsed
 
@@ -178,8 +180,7 @@ def handle_batch(service: Service, parsed: list, seconds: float = BATCH_SECONDS)
                 continue
             try:
                 with store.transaction():  # a savepoint: this message alone is rolled back if it fails
-                    current = store.get_inbound(inbound_id)
-                    if current is None or current["status"] != "stored":
+                    if store.inbound_status(inbound_id) != "stored":
                         continue  # another worker got there first
                     result = handle(service, row, msg)
                     status = result.pop("status", "processed")
@@ -260,8 +261,7 @@ def process(service: Service, inbound_id: int) -> dict:
         return {"skipped": True}
     msg = read(row)
     with service.lock, store.transaction():
-        current = store.get_inbound(inbound_id)
-        if current is None or current["status"] != "stored":
+        if store.inbound_status(inbound_id) != "stored":
             return {"skipped": True}  # another worker got there first
         result = handle(service, row, msg)
         status = result.pop("status", "processed")

@@ -799,10 +799,13 @@ class Store:
     # -- the game log and resolved days ------------------------------------
 
     def append_log(self, game_id: int, entry: dict) -> int:
-        """Append one engine log entry; returns its sequence number (0, 1, ...)."""
+        """Append one engine log entry; returns its sequence number (0, 1, ...). The log is append-only and
+        numbered from 0, so the next number is the last one's plus one: read from the primary key's end
+        (one step), where a count of the game's rows walked the whole log at every append."""
         with self.one_change():
             self.get_game(game_id)
-            seq = self.db.execute("SELECT COUNT(*) FROM log WHERE game_id = ?", (game_id,)).fetchone()[0]
+            last = self.db.execute("SELECT MAX(seq) FROM log WHERE game_id = ?", (game_id,)).fetchone()[0]
+            seq = 0 if last is None else last + 1
             self.db.execute(
                 "INSERT INTO log (game_id, seq, at, entry) VALUES (?, ?, ?, ?)",
                 (game_id, seq, self.now(), _json(entry)),
@@ -832,11 +835,12 @@ class Store:
                 done.append(seq)
         return done
 
-    def log_tail(self, game_id: int) -> tuple[int, dict | None]:
-        """(length, last entry) of the game's log: the log is append-only, so these two tell
-        whether a log read before is still the whole log (one row read, not the log)."""
+    def log_end(self, game_id: int) -> tuple[int, str | None]:
+        """(length, the last entry as stored: its JSON text) of the game's log: the log is append-only, so these
+        two tell whether a log read before is still the whole log (one row read, not the log; the entry left
+        undecoded, for a caller that has seen that text before: pbem.server.service.base, ``game``)."""
         rows = self.kept_query("SELECT seq, entry FROM log WHERE game_id = ? ORDER BY seq DESC LIMIT 1", (game_id,))
-        return (0, None) if not rows else (rows[0]["seq"] + 1, json.loads(rows[0]["entry"]))
+        return (0, None) if not rows else (rows[0]["seq"] + 1, rows[0]["entry"])
 
     def record_day(self, game_id: int, day: int, side: str, digest: str = "", events=(), decisions=()) -> None:
         """Record (or, after a rewind, replace) the outcome of one resolved day."""
@@ -922,6 +926,25 @@ class Store:
         if row is not None and row["result"] is not None:
             row["result"] = json.loads(row["result"])
         return row
+
+    def inbound_rows(self, inbound_ids: list[int]) -> dict[int, dict]:
+        """``get_inbound`` of several stored messages, by id, in one read (a batch's: one statement, not one a
+        message); ids not stored are left out."""
+        rows = {}
+        for start in range(0, len(inbound_ids), 500):  # SQLite's bound on a statement's parameters
+            chunk = list(inbound_ids[start:start + 500])
+            marks = ", ".join("?" for _ in chunk)
+            for row in self.query(f"SELECT * FROM inbound WHERE id IN ({marks})", chunk):
+                if row["result"] is not None:
+                    row["result"] = json.loads(row["result"])
+                rows[row["id"]] = row
+        return rows
+
+    def inbound_status(self, inbound_id: int) -> str | None:
+        """A stored message's status alone (None: no such message): what a batch asks again under its lock
+        before handling a message read before it, without reading the message's bytes again."""
+        row = self.query_one("SELECT status FROM inbound WHERE id = ?", (inbound_id,))
+        return None if row is None else row["status"]
 
     def pending_inbound(self) -> list[int]:
         """Ids of stored messages not yet processed, oldest first."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 import logging
 import sqlite3
 import traceback
@@ -163,6 +164,7 @@ class ServiceBase:
         self._refused: dict[int, tuple[tuple, tuple]] = {}  # games whose replay differs from the record: (log tail, where)
         self.parse_key = parse_key(getattr(config, "secret_key", "") or "")
         self._scenarios: dict[str, object] = {}
+        self._ends: dict[int, tuple[Game, str]] = {}  # a cached game's log's last entry as stored (ends_with)
         self.lock = ServiceLock(store)  # taken before the store's, never after (one lock order)
         self.doors = Doors()  # what the mail doors did last (pbem.server.doors): the admin page's
         self.maps = MapCache(Path(config.instance) / "mapcache" if config is not None else None)  # drawn once
@@ -189,8 +191,8 @@ class ServiceBase:
         with self.lock:
             cached = self._games.get(game_id)
             if cached is not None:  # a game is never deleted, nor its ruleset, scenario, seed or options changed
-                length, last = self.store.log_tail(game_id)
-                if length == len(cached.log) and (not length or cached.log[-1] == last):
+                length, last = self.store.log_end(game_id)
+                if length == len(cached.log) and self.ends_with(game_id, cached, last):
                     self._games.move_to_end(game_id)
                     return cached
             info = self.store.get_game(game_id)
@@ -210,8 +212,24 @@ class ServiceBase:
             self._games[game_id] = game
             self._games.move_to_end(game_id)
             while len(self._games) > self.cache_games:
-                self._games.popitem(last=False)  # the least recently used
+                dropped, _ = self._games.popitem(last=False)  # the least recently used
+                self._ends.pop(dropped, None)
             return game
+
+    def ends_with(self, game_id: int, game: Game, last: str | None) -> bool:
+        """Whether the cached ``game``'s log ends with the stored entry whose JSON text is ``last`` (None: the
+        stored log is empty). The text found equal last time for this very game is compared as text; another
+        is decoded and compared with the entry, and kept if equal (a mail read the game four times, and the
+        log's last entry, a stored parse in it, was decoded each time)."""
+        if last is None:
+            return not game.log
+        kept = self._ends.get(game_id)
+        if kept is not None and kept[0] is game and kept[1] == last:
+            return True
+        if not game.log or game.log[-1] != json.loads(last):
+            return False
+        self._ends[game_id] = (game, last)
+        return True
 
     def replay_differs(self, game_id: int, game: Game) -> tuple[int, str, str] | None:
         """The first day whose replayed position is not the one recorded when it was resolved, as
