@@ -35,7 +35,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pbem.core.decisions import Decider
-from pbem.core.orders import Problem, problem
+from pbem.core.orders import Problem
 from pbem.lang import Text, say, say_plural
 
 from . import combat, movement, rules
@@ -254,6 +254,7 @@ class _Checker:
         self.side = self.day.side
         self.problems: list[Problem] = []
         self.said_of: dict[str, Text] = {}  # a void reason (English, as the checks compare it) -> its Text
+        self.written: dict[str, str] = {}  # the same -> its Text's English (the reason, perhaps with its full stop)
         self.warnings: list[str] = []
         self.warnings_said: list[Text] = []  # the same, as Texts (read in the seat's language)
         # what earlier orders make uncertain, place by place, with what does it:
@@ -269,21 +270,28 @@ class _Checker:
     def refuse(self, order: Order, why: str | Text, expected: str | Text = "") -> None:
         """Refuse ``order`` for ``why`` (the engine's English reason, or a Text of the checks')."""
         if isinstance(why, Text):
-            self.remember(str(why), why)
-            why = str(why)
+            written = str(why)
+            self.remember(written, why, written)
+            why = written
         why = why.rstrip(".")
         said = self.said_of.get(why)  # the reason as the engine wrote it, to be read in the seat's language
-        self.problems.append(problem(order.line, order.column,
-                                     say("%(why)s: this order would not be carried out",
-                                         why=said if said is not None else why),
-                                     order.text, say(expected or _expected(why))))
+        message = say("%(why)s: this order would not be carried out", why=said if said is not None else why)
+        expected = say(expected or _expected(why))
+        # what problem() makes of them, the message's English from the reason's, written already (remember)
+        self.problems.append(Problem(order.line, order.column,
+                                     message.message % {"why": self.written[why] if said is not None else why},
+                                     order.text, _english(expected), said=message, expected_said=expected))
 
-    def remember(self, english: str, said) -> None:
+    def remember(self, english: str, said, written: str | None = None) -> None:
         """Keep the Text of a void reason the checks hold as English (``english``): the first one kept
-        stays (a reason met again is not written out again to be compared)."""
+        stays (a reason met again is not written out again to be compared). ``written``: ``str(said)``,
+        when the caller has it."""
         english = english.rstrip(".")
-        if english not in self.said_of and isinstance(said, Text) and str(said).rstrip(".") == english:
-            self.said_of[english] = said
+        if english not in self.said_of and isinstance(said, Text):
+            written = str(said) if written is None else written
+            if written.rstrip(".") == english:
+                self.said_of[english] = said
+                self.written[english] = written
 
     def warn(self, order: Order, text: str | Text) -> None:
         """Warn that ``order`` depends on the enemy; ``text`` a Text (or English) saying on what."""
@@ -307,8 +315,8 @@ class _Checker:
 
     def depends(self, locales, why: str = "", blocks=()) -> list[Text]:
         """What makes uncertain the facts an order (voided for ``why``) depends on, each reason once."""
-        capacity = any(k in why for k in CAPACITY)
-        enemy = any(k in why for k in ENEMY)
+        capacity = bool(why) and any(k in why for k in CAPACITY)  # (no reason: neither, without asking)
+        enemy = bool(why) and any(k in why for k in ENEMY)
         out: list[Text] = []
         for lid in locales:
             for table, used in ((self.own_unsure, not enemy), (self.foe_unsure, not capacity)):
@@ -634,7 +642,7 @@ class _Checker:
             action(fork, order)
         except Void as why:
             void.append(str(why))
-            self.remember(void[-1], reason(why))
+            self.remember(void[-1], reason(why), void[-1])  # a Void's English is its Text's
         except Unsure:
             unsure = True
         stops: list[tuple[str, Text | None]] = []  # (English, the engine's Text)
@@ -721,6 +729,13 @@ def first_step(order) -> tuple[str, str] | None:
     if isinstance(order, RoadMove) and len(order.path) > 1:
         return (order.path[0], order.path[1])
     return None
+
+
+def _english(text: Text) -> str:
+    """``str(text)``: a catalog entry without values is its own English, without reading it."""
+    if type(text) is Text and not text.values and text.plural is None:
+        return text.message
+    return str(text)
 
 
 def _joined(reasons: list) -> Text:
