@@ -35,7 +35,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pbem.core.decisions import Decider
-from pbem.core.orders import Problem, problem
+from pbem.core.orders import Problem
 from pbem.lang import Text, say, say_plural
 
 from . import combat, movement, rules
@@ -96,8 +96,8 @@ class _Forecast(Day):
 
     def fork(self) -> "_Forecast":
         """The day as it stands, to try an order on: its counters copied, the position shared; what the
-        fork changes in it is taken back by :meth:`take_back` (and put forward again by :meth:`put_forward`
-        when the check keeps the order's outcome)."""
+        fork changes in it is taken back by :meth:`take_back`, or kept when the check goes on from the
+        order's outcome (the fork becomes the check's day)."""
         other = object.__new__(type(self))  # what copy.copy makes of it (no slots, no __copy__), without its detour
         other.__dict__.update(self.__dict__)
         other.mark = len(self.journal)
@@ -116,27 +116,15 @@ class _Forecast(Day):
         return other
 
     def take_back(self) -> None:
-        """The position as it was when this fork was made; what the fork did to it is kept (``done``)."""
+        """The position as it was when this fork was made."""
         st, journal = self.st, self.journal
         if len(journal) == self.mark and (st.morale, st.demoralised) == self.morale_was:  # it changed nothing
-            self.done = ([], self.morale_was)
             return
-        touched = {id(block): block for block, _ in journal[self.mark:]}
-        self.done = ([(b, b.__dict__.copy()) for b in touched.values()], (dict(st.morale), dict(st.demoralised)))
         while len(journal) > self.mark:
             block, fields = journal.pop()
             self._restore(block, fields)
         st.morale.update(self.morale_was[0])
         st.demoralised.update(self.morale_was[1])
-
-    def put_forward(self) -> None:
-        """What :meth:`take_back` took back, done again (the check goes on from the order's outcome)."""
-        blocks, (morale, demoralised) = self.done
-        for block, fields in blocks:
-            self.journal.append((block, block.__dict__.copy()))  # as a change is written down
-            self._restore(block, fields)
-        self.st.morale.update(morale)
-        self.st.demoralised.update(demoralised)
 
     def _restore(self, block: Block, fields: dict) -> None:
         """``block``'s fields set back to ``fields``, the position's index told when its place changes."""
@@ -266,6 +254,7 @@ class _Checker:
         self.side = self.day.side
         self.problems: list[Problem] = []
         self.said_of: dict[str, Text] = {}  # a void reason (English, as the checks compare it) -> its Text
+        self.written: dict[str, str] = {}  # the same -> its Text's English (the reason, perhaps with its full stop)
         self.warnings: list[str] = []
         self.warnings_said: list[Text] = []  # the same, as Texts (read in the seat's language)
         # what earlier orders make uncertain, place by place, with what does it:
@@ -281,21 +270,28 @@ class _Checker:
     def refuse(self, order: Order, why: str | Text, expected: str | Text = "") -> None:
         """Refuse ``order`` for ``why`` (the engine's English reason, or a Text of the checks')."""
         if isinstance(why, Text):
-            self.remember(str(why), why)
-            why = str(why)
+            written = str(why)
+            self.remember(written, why, written)
+            why = written
         why = why.rstrip(".")
         said = self.said_of.get(why)  # the reason as the engine wrote it, to be read in the seat's language
-        self.problems.append(problem(order.line, order.column,
-                                     say("%(why)s: this order would not be carried out",
-                                         why=said if said is not None else why),
-                                     order.text, say(expected or _expected(why))))
+        message = say("%(why)s: this order would not be carried out", why=said if said is not None else why)
+        expected = say(expected or _expected(why))
+        # what problem() makes of them, the message's English from the reason's, written already (remember)
+        self.problems.append(Problem(order.line, order.column,
+                                     message.message % {"why": self.written[why] if said is not None else why},
+                                     order.text, _english(expected), said=message, expected_said=expected))
 
-    def remember(self, english: str, said) -> None:
+    def remember(self, english: str, said, written: str | None = None) -> None:
         """Keep the Text of a void reason the checks hold as English (``english``): the first one kept
-        stays (a reason met again is not written out again to be compared)."""
+        stays (a reason met again is not written out again to be compared). ``written``: ``str(said)``,
+        when the caller has it."""
         english = english.rstrip(".")
-        if english not in self.said_of and isinstance(said, Text) and str(said).rstrip(".") == english:
-            self.said_of[english] = said
+        if english not in self.said_of and isinstance(said, Text):
+            written = str(said) if written is None else written
+            if written.rstrip(".") == english:
+                self.said_of[english] = said
+                self.written[english] = written
 
     def warn(self, order: Order, text: str | Text) -> None:
         """Warn that ``order`` depends on the enemy; ``text`` a Text (or English) saying on what."""
@@ -319,8 +315,8 @@ class _Checker:
 
     def depends(self, locales, why: str = "", blocks=()) -> list[Text]:
         """What makes uncertain the facts an order (voided for ``why``) depends on, each reason once."""
-        capacity = any(k in why for k in CAPACITY)
-        enemy = any(k in why for k in ENEMY)
+        capacity = bool(why) and any(k in why for k in CAPACITY)  # (no reason: neither, without asking)
+        enemy = bool(why) and any(k in why for k in ENEMY)
         out: list[Text] = []
         for lid in locales:
             for table, used in ((self.own_unsure, not enemy), (self.foe_unsure, not capacity)):
@@ -521,9 +517,16 @@ class _Checker:
     def check_move(self, order) -> None:
         day = self.day
         places = self.places(order)
-        trial = self.trial(order, ACTIONS[type(order)])
+        trial = self.trial(order, ACTIONS[type(order)], keep=True)
         why = trial.void[0] if trial.void else ""
         deps = self.depends(places, why, self.blocks_of(order))
+        near_limit = bool(self.maybe) and trial.spent > 0 and day.commands + self.maybe >= COMMAND_LIMIT
+        if (trial.void or deps or trial.unsure or near_limit
+                or self.crossing.get(first_step(order)) is not None):  # not carried out for certain
+            trial.day.take_back()  # the day's position as it was when the order was tried
+        else:
+            self.carried_out(order, trial)
+            return
         if why and deps and any(k in why for k in CAPACITY) and not self._always_void(why):
             sure = self.still_void(order, ACTIONS[type(order)], trial.void)
             if sure:  # full whatever the uncertain orders before it do
@@ -542,17 +545,18 @@ class _Checker:
                                    "(003 §11)", line=line, approach=self.board.approach_name(b, a),
                                    place=self.board.locales[b].name))
             return
-        near_limit = bool(self.maybe) and trial.spent > 0 and day.commands + self.maybe >= COMMAND_LIMIT
-        if trial.void or deps or trial.unsure or near_limit:
-            self.conditional(order, trial, deps, places, near_limit)
-            if trial.unsure:  # an attack maneuver the enemy may block: where it ends is his to decide
-                for lid in places:
-                    if day.st.occupied_by(lid, day.foe):
-                        self.unsettle(self.retreat_room(lid), say("how the attack maneuver in line %(line)d ends",
-                                                                  line=order.line), own=False)
-            return
-        trial.day.put_forward()
-        self.day = trial.day  # certain: the rest of the day starts from what it did
+        self.conditional(order, trial, deps, places, near_limit)
+        if trial.unsure:  # an attack maneuver the enemy may block: where it ends is his to decide
+            for lid in places:
+                if day.st.occupied_by(lid, day.foe):
+                    self.unsettle(self.retreat_room(lid), say("how the attack maneuver in line %(line)d ends",
+                                                              line=order.line), own=False)
+
+    def carried_out(self, order, trial: _Trial) -> None:
+        """``order`` is carried out for certain: the rest of the day starts from what it did (its trial
+        was not taken back), and what the enemy does about it unsettles the places it touches."""
+        day = self.day
+        self.day = trial.day
         for lid in trial.retreats:
             self.unsettle(self.retreat_room(lid), say("where the enemy retreats from %(place)s (line %(line)d)",
                                                       place=day.name(lid), line=order.line), own=False)
@@ -626,7 +630,9 @@ class _Checker:
             self.maybe += 1
             self.maybe_by.append(say("line %(line)d", line=order.line))
 
-    def trial(self, order, action, fork: _Forecast | None = None) -> _Trial:
+    def trial(self, order, action, fork: _Forecast | None = None, keep: bool = False) -> _Trial:
+        """``order`` tried on a fork of the day (or on ``fork``), taken back after; with ``keep``, left as
+        it is, for the caller to take back (``trial.day.take_back()``) or to go on from."""
         fork = fork or self.day.fork()
         fork.order = order
         before = fork.commands
@@ -636,7 +642,7 @@ class _Checker:
             action(fork, order)
         except Void as why:
             void.append(str(why))
-            self.remember(void[-1], reason(why))
+            self.remember(void[-1], reason(why), void[-1])  # a Void's English is its Text's
         except Unsure:
             unsure = True
         stops: list[tuple[str, Text | None]] = []  # (English, the engine's Text)
@@ -650,7 +656,8 @@ class _Checker:
                             event.text.split(": ", 1)[-1])
                 if event.said is not None:
                     self.remember(void[-1], event.said.values.get("why"))
-        fork.take_back()  # the day's position as it was (check_move puts forward an outcome it keeps)
+        if not keep:
+            fork.take_back()  # the day's position as it was
         return _Trial(fork, void, unsure, fork.commands - before, fork.retreats, stops)
 
     def declarations(self) -> None:
@@ -722,6 +729,13 @@ def first_step(order) -> tuple[str, str] | None:
     if isinstance(order, RoadMove) and len(order.path) > 1:
         return (order.path[0], order.path[1])
     return None
+
+
+def _english(text: Text) -> str:
+    """``str(text)``: a catalog entry without values is its own English, without reading it."""
+    if type(text) is Text and not text.values and text.plural is None:
+        return text.message
+    return str(text)
 
 
 def _joined(reasons: list) -> Text:

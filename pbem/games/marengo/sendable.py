@@ -8,6 +8,8 @@ suggests only orders accepted without a warning (:func:`useful_order`).
 
 from __future__ import annotations
 
+import dataclasses
+
 from pbem.core.orders import OrdersError
 
 from .checks import accepted_without, check_day
@@ -19,20 +21,47 @@ from .state import Block, State
 
 def state_seen(scenario: Scenario, view: dict) -> State:
     """A position built from a side's view: its own blocks in full, each enemy block where it
-    stands (of unknown type and strength, which the checks never read)."""
+    stands (of unknown type and strength, which the checks never read).
+
+    A check rebuilds some thirty blocks for each reading: each is made as the dataclass's ``__init__``
+    would make it (every field, by name), at a third of the cost."""
+    new = object.__new__
     blocks = {}
     for b in view["blocks"]:
-        blocks[b["id"]] = Block(b["id"], b["side"], b["name"], b["type"], b["strength"], b["locale"],
-                                b["facing"], b["status"], b["arrives"], tuple(b.get("entries", ())),
-                                b["activated"], b.get("bombard"))
+        if b.keys() == SHOWN:  # the view's own block (view.block_dict): its fields, but a tuple of entries
+            block = blocks[b["id"]] = new(Block)
+            block.__dict__ = fields = dict(b)
+            fields["entries"] = tuple(fields["entries"])
+            fields["bombard_days"] = ()
+        else:
+            blocks[b["id"]] = Block(b["id"], b["side"], b["name"], b["type"], b["strength"], b["locale"],
+                                    b["facing"], b["status"], b["arrives"], tuple(b.get("entries", ())),
+                                    b["activated"], b.get("bombard"))
     for i, e in enumerate(view["enemy"], 1):
         shown = e.get("revealed") or {}
-        blocks[f"?{i}"] = Block(f"?{i}", e["side"], "", shown.get("type", "infantry"), shown.get("strength", 1),
-                                e["locale"], e["facing"])
+        block = blocks[f"?{i}"] = new(Block)
+        block.__dict__ = {"id": f"?{i}", "side": e["side"], "name": "", "type": shown.get("type", "infantry"),
+                          "strength": shown.get("strength", 1), "locale": e["locale"], "facing": e["facing"],
+                          "status": "map", "arrives": None, "entries": (), "activated": True, "bombard": None,
+                          "bombard_days": ()}
     st = State(day=view["day"], blocks=blocks, morale=dict(view["morale"]),
                demoralised=dict(view["demoralised"]), bonus_due={s: False for s in view["morale"]})
-    st.french_start = [lid for lid, loc in scenario.board.locales.items() if loc.french_start]
+    st.french_start = list(french_starts(scenario.board))
     return st
+
+
+SHOWN = {f.name for f in dataclasses.fields(Block)} - {"bombard_days"}  # what a view shows of its side's blocks
+_FRENCH_STARTS: dict[int, tuple] = {}  # id(board) -> (board, its locales French at the start)
+
+
+def french_starts(board) -> tuple[str, ...]:
+    """The locales of ``board`` French at the start (003 §6 step 6), found once for each board."""
+    kept = _FRENCH_STARTS.get(id(board))
+    if kept is None or kept[0] is not board:
+        if len(_FRENCH_STARTS) >= 16:  # a scenario's board, or a case's: a few
+            _FRENCH_STARTS.clear()
+        kept = _FRENCH_STARTS[id(board)] = (board, tuple(lid for lid, loc in board.locales.items() if loc.french_start))
+    return kept[1]
 
 
 def keep_accepted(scenario: Scenario, view: dict, text: str, tries: int = 12, written: Orders | None = None) -> str:

@@ -68,8 +68,12 @@ def view(scenario: Scenario, state: State, side: str | None) -> dict:
         "standing": {},
     }
     own_and_seen(out, scenario.board, state, side, block_dict, seen_as)
+    waiting_of: dict[str, list] = {s: [] for s in SIDES}
+    for b in state.blocks.values():
+        if b.status == "waiting":
+            waiting_of[b.side].append(b)
     for s in SIDES:
-        waiting = [b for b in state.blocks.values() if b.side == s and b.status == "waiting"]
+        waiting = waiting_of[s]
         if side is None or s == side:
             out["reinforcements"][s] = [
                 {"id": b.id, "name": b.name, "type": b.type, "strength": b.strength, "arrives": b.arrives}
