@@ -106,3 +106,24 @@ def test_a_day_stopped_at_a_decision_resolves_with_the_reading_handed_on_once_an
                 game.answer(game.day, pending.index, pending.decision.default)
         assert counting.parses == 0
     assert stopped > 0 and days_of(Game(CountingParses(rules), scenario, 4, game.log)) == days_of(game)
+
+
+def test_triomphe_hands_on_and_stores_its_orders_without_the_check_s_warnings():
+    """Triomphe's check only warns (``orders.warnings``: what depends on the enemy's answers); the day reads the
+    text without them. What the check hands on is what the day's own reading gives, in the stored parse's JSON
+    too, for every orders text of a self-play game, the texts with warnings among them."""
+    rules, scenario = first_setting("triomphe")
+    players = simple_players(rules, scenario)
+    game = Game(rules, scenario, 4)
+    form = rules.orders_form(scenario)
+    warned = compared = 0
+    while not game.over and game.day < 30:
+        for seat, text in bots_orders(game, players):
+            checked = rules.check_orders(scenario, game.state, seat, text)
+            warned += bool(checked.warnings)
+            assert form.dumps(rules.day_orders(checked)) == form.dumps(rules.parse_orders(scenario, game.state, seat,
+                                                                                          text))
+            compared += 1
+            game.submit(seat, text)
+        game.advance()
+    assert compared > 20 and warned > 0

@@ -6,6 +6,8 @@ file only says which.
 
 from __future__ import annotations
 
+import dataclasses
+
 from pathlib import Path
 
 from pbem.core.chance import Chance
@@ -153,8 +155,9 @@ class Triomphe(FamilyRuleset):
 
     def day_orders(self, checked):
         """What the day reads from the text ``check_orders`` (in English) answered ``checked`` for, against the
-        same position: the same orders (the turn's check changes none), for Game.submit to hand on."""
-        return checked
+        same position: the same orders without the check's warnings (the turn's check changes no order, it only
+        warns; the day's reading, ``parse_orders``, has none), for Game.submit to hand on and store."""
+        return dataclasses.replace(checked, warnings=[], warnings_said=[], in_words=None)
 
     def resolve(self, scenario, state, orders, decider, chance):
         return sequence.resolve_day(scenario, state, orders, decider)  # combat is deterministic: no dice
