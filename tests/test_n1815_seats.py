@@ -56,6 +56,8 @@ def auction(players: str, bids: dict[str, str], seed: int = 1) -> Game:
     ("2", {"french": "BID 2", "anglo-dutch": "BID 3"}, {}, ("allies", 3)),  # each for his own side
     ("2", {"french": "BID ALLIES 0", "anglo-dutch": "BID FRANCE 0"},  # both want the other side: no coin
      {"anglo-dutch": "french", "prussian": "french", "french": "anglo-dutch"}, ("allies", 0)),
+    ("2", {"french": "BID PRUSSIAN 3", "anglo-dutch": "BID 1"},  # two players: an Allied army names the Allies
+     {"anglo-dutch": "french", "prussian": "french", "french": "anglo-dutch"}, ("allies", 3)),
 ])
 def test_the_auction_says_which_seats_change_hands(players, bids, moves, pays):
     game = auction(players, bids)
@@ -63,6 +65,15 @@ def test_the_auction_says_which_seats_change_hands(players, bids, moves, pays):
     assert RULES.seat_moves(SCENARIO, result.before, result.after) == moves
     assert (game.state.bid["side"], game.state.bid["steps"]) == pays
     assert not result.rolls
+
+
+@pytest.mark.parametrize("named", ["PRUSSIAN", "ANGLO-DUTCH", "PRUSSIANS"])
+def test_in_the_two_player_game_a_bid_naming_an_allied_army_is_read_and_echoed_as_for_the_allies(named):
+    """docs/rules-notes.md (the auction, two players): the Allied player holds both armies, so the French
+    player's bid for either is a bid to play the Allies; his acknowledgement says so in the words it reads."""
+    game = Game(RULES, SCENARIO, 1, options={"players": "2", "bid": "auction"})
+    orders = RULES.check_orders(game.scenario, game.state, "french", f"BID {named} 3\n")
+    assert orders.echo().splitlines()[0] == "BID ALLIES 3"
 
 
 def test_only_the_auction_turn_moves_players():
