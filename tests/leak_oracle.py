@@ -42,6 +42,7 @@ import html
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from pbem.core.game import Game
 
@@ -438,12 +439,16 @@ def _cjk(char: str) -> bool:
     return "\u2e80" <= char <= "\u9fff" or "\uf900" <= char <= "\ufaff"
 
 
+CJK = re.compile("[\u2e80-\u9fff\uf900-\ufaff]")  # a character _cjk says is Chinese
+
+
 def _long(sentence: str) -> bool:
     """A sentence long enough to be searched for whole (24 letters; 12 characters of Chinese, which says as much
     in half as many)."""
-    return len(sentence) >= (12 if any(_cjk(c) for c in sentence) else 24)
+    return len(sentence) >= (12 if CJK.search(sentence) else 24)
 
 
+@lru_cache(maxsize=None)  # each name and sentence is looked for in every output of its game: compiled once
 def _bounded(words: str, flags: int = 0) -> re.Pattern:
     """``words`` standing on their own in a text: not inside a longer word, where their script writes words apart
     (Chinese writes none: a name there stands between any two characters)."""
@@ -488,19 +493,22 @@ def leaks(text: str, known: list[Knowledge]) -> list[tuple[str, str]]:
     names = set(known[0].names)
     for k in known[1:]:
         names &= set(k.names)
+    flat = _squash(text)
     for name in sorted(names):  # another language's spelling, capitalised or not ("Полковник Руж")
-        if _bounded(_squash(name), re.IGNORECASE).search(_squash(text)):
+        if _bounded(_squash(name), re.IGNORECASE).search(flat):
             found.append((name, known[0].names[name]))
     found += _places_told(text, known)
-    flat = _squash(text)
     unseen = set(known[0].unseen)
     for k in known[1:]:
         unseen &= set(k.unseen)
     heard = set().union(*(k.heard for k in known))
     for sentence in sorted(unseen):  # the sentence itself, not the tail of a longer id's
         # ("II-A takes a hit" stands inside "P-II-A takes a hit", another block's line)
-        pattern = _bounded(_squash(sentence))
-        if pattern.search(flat) and pattern.search(_without_told(flat, _squash(sentence), heard)):
+        words = _squash(sentence)
+        if words not in flat:  # the pattern is these words with what may not stand beside them: no match
+            continue
+        pattern = _bounded(words)
+        if pattern.search(flat) and pattern.search(_without_told(flat, words, heard)):
             found.append((sentence[:60], "the full text of an event this seat was not told"))
     return found
 

@@ -20,7 +20,6 @@ from pbem.core.game import Game
 from pbem.games import ruleset
 
 RULES = ruleset("dba")
-SCENARIOS = {name: RULES.load_scenario(path) for name, path in RULES.scenarios().items()}
 LABEL = re.compile(r'<text class="label (\w+)" x="([-\d.]+)" y="([-\d.]+)"[^>]* font-size="(\d+)"[^>]*>([^<]*)</text>')
 FONTS = "/usr/share/fonts/truetype/dejavu/"
 SMALLEST_ON_PAGE = 0.8  # the picture's width on the page over its own (1400 px and 375 px; measured in Chromium)
@@ -54,28 +53,30 @@ def area(box) -> float:
     return (box[2] - box[0]) * (box[3] - box[1])
 
 
-def positions():
-    """(scenario, options, game) at the start and after six turns of bot play."""
-    for name, scenario in SCENARIOS.items():
-        for options in ({}, {"command": "kriegsspiel"}):
-            game = Game(RULES, scenario, 7, options=options)
-            yield name, options, game
-            bot = RULES.bots()["bot"]
-            game = Game(RULES, scenario, 7, options=options)
-            while game.day < 6 and not game.over:
-                for seat in game.turn().seats:
-                    game.submit(seat, bot.orders(scenario, game.view(seat), 7) + "FINAL\n")
-                game.advance()
-            yield name, options, game
+@lru_cache(maxsize=None)
+def position(name: str, command: str, turns: int) -> Game:
+    """The game of scenario ``name`` (``command``: commanders or kriegsspiel) at the start (``turns`` 0) or after
+    six turns of bot play; played when a test first asks for it (not while the module is collected: each
+    worker of the suite collects every module)."""
+    scenario = RULES.load_scenario(RULES.scenarios()[name])
+    options = {} if command == "commanders" else {"command": command}
+    game = Game(RULES, scenario, 7, options=options)
+    bot = RULES.bots()["bot"]
+    while game.day < turns and not game.over:
+        for seat in game.turn().seats:
+            game.submit(seat, bot.orders(scenario, game.view(seat), 7) + "FINAL\n")
+        game.advance()
+    return game
 
 
-POSITIONS = list(positions())
+POSITIONS = [pytest.param(name, command, turns, id=f"{name}-{command}-turn{turns + 1}")
+             for name in RULES.scenarios() for command in ("commanders", "kriegsspiel") for turns in (0, 6)]
 
 
-@pytest.mark.parametrize("name, options, game", POSITIONS,
-                         ids=[f"{n}-{o.get('command', 'commanders')}-turn{g.state.turn}" for n, o, g in POSITIONS])
-def test_every_name_an_order_may_use_is_on_the_map_and_readable(name, options, game):
-    scenario = game.scenario
+@pytest.mark.parametrize("name, command, turns", POSITIONS)
+def test_every_name_an_order_may_use_is_on_the_map_and_readable(name, command, turns):
+    game = position(name, command, turns)
+    scenario, options = game.scenario, game.options
     table = game.state.table(scenario)
     checked = 0
     for seat in RULES.seats(scenario, options):
@@ -132,14 +133,14 @@ def pieces(svg: str) -> list[tuple[float, float, float, float]]:
     return out
 
 
-@pytest.mark.parametrize("name, options, game", POSITIONS,
-                         ids=[f"{n}-{o.get('command', 'commanders')}-turn{g.state.turn}" for n, o, g in POSITIONS])
-def test_no_name_on_the_map_covers_a_piece(name, options, game):
+@pytest.mark.parametrize("name, command, turns", POSITIONS)
+def test_no_name_on_the_map_covers_a_piece(name, command, turns):
     """No name (a place's, a feature's, a road's, a brigade's, a commander's) is written over a piece: a name over
     an element hides it, and the element under it makes the name hard to read. The map is one picture, shown
     whole at any width (0.85 of itself at 1400 px, 0.8 at 375 px: tests/test_dba_map_page.py), so what covers what
     is the same at both widths; measured here with the map's own font, as test_every_name_... above."""
-    scenario = game.scenario
+    game = position(name, command, turns)
+    scenario, options = game.scenario, game.options
     drawn = 0
     for seat in RULES.seats(scenario, options):
         view = game.view(seat.id)

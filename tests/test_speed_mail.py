@@ -72,6 +72,24 @@ elif what == "tick":
     service = Service(store)
     from pbem.games import rulesets
     rulesets()["marengo"].load_scenario(__import__("pathlib").Path(sys.argv[5]))
+    if len(sys.argv) > 6:  # this process SIGKILLs itself in the work after its first commit (kills_in_the_work)
+        import os, signal, threading
+        fraction, linger = float(sys.argv[6]), float(sys.argv[7])
+        seen = {"first": 0, "committed": False, "after": 0}  # statements of the first transaction; since
+
+        def traced(sql):  # called as a statement begins, before it takes effect
+            if not seen["committed"]:
+                seen["first"] += 1
+                seen["committed"] = sql.startswith("COMMIT")
+                return
+            seen["after"] += 1
+            if seen["after"] == max(1, round(fraction * seen["first"])):
+                if linger:  # a moment inside this statement or soon after (its I/O, a COMMIT's fsync)
+                    threading.Timer(linger, os.kill, (os.getpid(), signal.SIGKILL)).start()
+                else:  # before this statement (a COMMIT: the batch done, not committed)
+                    os.kill(os.getpid(), signal.SIGKILL)
+
+        store.db.conn.set_trace_callback(traced)
     print("ready", flush=True)
     while service.tick(batch=int(sys.argv[3]), seconds=float(sys.argv[4])):
         pass
@@ -89,8 +107,8 @@ class Child:
         self.args = [str(a) for a in args]
         self.proc = None
 
-    def start(self) -> None:
-        self.proc = subprocess.Popen([sys.executable, str(self.script), *self.args], stdout=subprocess.PIPE,
+    def start(self, *more: str) -> None:
+        self.proc = subprocess.Popen([sys.executable, str(self.script), *self.args, *more], stdout=subprocess.PIPE,
                                      stderr=subprocess.PIPE, text=True, env=ServerProcess.environment())
         line = self.proc.stdout.readline()
         assert line.strip() == "ready", line + self.proc.stderr.read()
@@ -99,7 +117,11 @@ class Child:
         """SIGKILL (unless it is over already: done, or killed from the relay); then reap it."""
         if self.proc.poll() is None:
             self.proc.send_signal(signal.SIGKILL)
-        self.proc.wait()
+        self.ended()
+
+    def ended(self, timeout: float = 300) -> None:
+        """Wait until it has ended (SIGKILLed: ``killed``, or done) and reap it."""
+        self.proc.wait(timeout)
         self.killed = self.proc.returncode == -signal.SIGKILL
         out, err = self.output()
         assert self.killed or (self.proc.returncode == 0 and out.strip() == "done"), out + err
@@ -115,6 +137,22 @@ class Child:
         self.proc.wait(timeout)
         out, err = self.output()
         assert self.proc.returncode == 0 and out.strip() == "done", out + err
+
+
+def kills_in_the_work(child: Child, rng: random.Random, kills: int, check) -> None:
+    """Start the ``tick`` child ``kills`` times, each time to SIGKILL itself at a seeded random statement
+    after its first commit (a fraction of its first batch's length: in the next batch, its COMMIT included),
+    at once before the statement (even kills) or a random 0-20 ms after it begins (odd ones: inside its I/O,
+    a COMMIT's fsync, or a later statement); ``check()`` after every kill; then let it finish. A kill lands
+    in the work whatever the load: where it falls is counted in the child's own statements, not in time here."""
+    for n in range(kills):
+        child.start(f"{rng.uniform(0.0, 1.0):.4f}", "0" if n % 2 == 0 else f"{rng.uniform(0.0, 0.02):.4f}")
+        child.ended()
+        if child.killed:
+            check()
+    child.start()
+    child.finish()
+    check()
 
 
 def kill_and_restart(child: Child, rng: random.Random, kills: int, delay: tuple[float, float], check,
@@ -419,8 +457,8 @@ def test_due_games_are_resolved_in_batches_of_one_commit_and_a_broken_game_alone
 
 
 def test_sigkill_during_batched_resolution_loses_and_plays_nothing_twice(tmp_path):
-    """40 games due at once, resolved in batches of 6, the clock killed 6 times at random moments:
-    after every kill each game has either nothing or its whole day (log, day, reports job, clock
+    """40 games due at once, resolved in batches of 6, the clock killed 6 times at random statements of its
+    work: after every kill each game has either nothing or its whole day (log, day, reports job, clock
     stopped); in the end every game has day 0 resolved once, and its log replays to the recorded day."""
     db = tmp_path / "pbem.db"
     ids = due_games(db, 40)
@@ -445,19 +483,10 @@ def test_sigkill_during_batched_resolution_loses_and_plays_nothing_twice(tmp_pat
         conn.close()
         partial.append(whole)
 
-    def resolved() -> int:
-        conn = read_only(db)
-        try:
-            return conn.execute("SELECT COUNT(*) FROM days").fetchone()[0]
-        finally:
-            conn.close()
-
-    def under_way():
-        """A predicate: a batch has been committed since this call (the next kill falls after it)."""
-        before = resolved()
-        return lambda: resolved() > before
-
-    kill_and_restart(child, rng, 6, (0.0, 0.1), check, armed=under_way)
+    # The child kills itself at a statement of its work (kills_in_the_work): a SIGKILL sent from here after a
+    # batch's commit and a random delay came after all 40 games were resolved whenever this process was slower
+    # to wake than the child to finish (about 0.1 s of CPU), as on a loaded machine.
+    kills_in_the_work(child, rng, 6, check)
     assert partial[-1] == len(ids)
     assert any(0 < n < len(ids) for n in partial[:-1]), f"no kill came in the middle of the work: {partial}"
     store = Store(db)

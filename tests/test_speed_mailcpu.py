@@ -408,6 +408,24 @@ def test_the_receiver_process_on_a_port_in_use_stops_the_start_with_a_clear_erro
             server.stop()
 
 
+def stop_holding_no_write_lock(pid: int, db) -> None:
+    """SIGSTOP the server ``pid`` at a moment it holds no write lock on ``db``: the test takes the lock first
+    (BEGIN IMMEDIATE waits until the server's transaction, if any, has ended, and keeps the server from
+    beginning another), stops the server, and lets the lock go. A server stopped inside a transaction of
+    its own (a tick, a claim of the outbox: it writes right after it starts) would keep the receiver's
+    store waiting on the lock (30 s, SQLite's busy timeout) past the sender's 10 s: the mail not answered."""
+    import os
+    import signal
+
+    gate = sqlite3.connect(str(db), timeout=60, isolation_level=None)
+    try:
+        gate.execute("BEGIN IMMEDIATE")
+        os.kill(pid, signal.SIGSTOP)
+        gate.execute("ROLLBACK")
+    finally:
+        gate.close()
+
+
 def test_the_receiver_process_answers_451_while_too_much_stored_mail_waits_then_takes_it(tmp_path):
     """``smtp_process`` with ``smtp_backlog = 2``: while the server's processing is stopped (SIGSTOP: the
     receiver, a process of its own, still takes mail), three orders mails are stored (the third while two
@@ -423,7 +441,7 @@ def test_the_receiver_process_answers_451_while_too_much_stored_mail_waits_then_
     server = ServerProcess(instance, relay.port, smtp_process=True, smtp_backlog=2)
     try:
         server.start()
-        os.kill(server.proc.pid, signal.SIGSTOP)
+        stop_holding_no_write_lock(server.proc.pid, instance / "pbem.sqlite3")
         try:
             send_mail(server.smtp_port, mail(0), sender)
             send_mail(server.smtp_port, mail(1), sender)

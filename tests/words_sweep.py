@@ -225,7 +225,7 @@ def ids_in(text: str, ids: dict[str, str], names: set[str], lang: str) -> list[s
             continue
         if lang == "en" and what == "waiting cell" and HOUR.fullmatch(id_):
             continue  # the French cells are named by their hour, which English writes as the board prints it
-        if id_ in WORDS_OF.get(lang, ()):
+        if id_ in WORDS_OF.get(lang, ()) or id_ not in text:  # (the pattern is the id with lookarounds)
             continue
         for m in re.finditer(r"(?<![\w/#.-])" + re.escape(id_) + r"(?![\w/-]|\.\w)", text):
             start, end = text.rfind("\n", 0, m.start()) + 1, text.find("\n", m.end())
