@@ -144,8 +144,8 @@ def test_the_maildir_file_is_named_from_the_row_and_written_once(store, tmp_path
     assert sorted(p.name.rsplit(".", 1)[-1] for p in (maildir / "new").iterdir()) == ["a_b_c"]
 
 
-class CountingSMTP(smtplib.SMTP):
-    """The real client, counting its connections, their timeouts and their hang-ups."""
+class CountingSMTP(outbox.Relay):
+    """The real client (the outbox's, smtplib's with its own dot-stuffing), counting its connections, their timeouts and their hang-ups."""
 
     opened: list = []
     quits: list = []
@@ -162,7 +162,7 @@ class CountingSMTP(smtplib.SMTP):
 def test_one_connection_per_batch_hung_up_after_it(store, relay, monkeypatch):
     controller, received = relay
     CountingSMTP.opened, CountingSMTP.quits = [], []
-    monkeypatch.setattr(outbox.smtplib, "SMTP", CountingSMTP)
+    monkeypatch.setattr(outbox, "Relay", CountingSMTP)
     for n in range(3):
         queue(store, f"p{n}@example.org", f"day {n}", "report")
     sender = Sender(store, relay=("127.0.0.1", controller.port), from_addr="pbem@games.example", timeout=7)
