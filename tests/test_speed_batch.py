@@ -16,14 +16,14 @@ from pbem.server.store import NoSuchGame, NoSuchSeat, Store
 from pbem.tools.traced import Traced
 
 
-def test_a_resolved_game_decodes_its_row_once_and_takes_fifteen_statements(tmp_path):
+def test_a_resolved_game_decodes_its_row_once_and_takes_fourteen_statements(tmp_path):
     """A game resolved in the tick's batch decoded its row (settings, options, pending: JSON) six times and ran
     22 statements: its row read three times, its log's end three times, the missing seat's row twice, the log's
     last number once more. Now its row is decoded once (the check that its clock is still the one the tick
     saw; the "ask me" setting, the computer seats and the missed days' policy take that row), read once, its
     log's end read once (the game passed on, the next number taken from it), the seat's missed days counted in
-    one statement, the seat's address for the vacation check taken from the seats the tick read: 15 statements,
-    with the same outcome."""
+    one statement, the seat's address for the vacation check taken from the seats the tick read, and no seat's
+    FINAL mark cleared where the tick read none: 14 statements, with the same outcome."""
     ids = due_games(tmp_path / "pbem.db", 3)
     store = Store(tmp_path / "pbem.db")
     service = Service(store)
@@ -39,7 +39,7 @@ def test_a_resolved_game_decodes_its_row_once_and_takes_fifteen_statements(tmp_p
         assert sorted(service.tick(batch=10, seconds=60)) == [(g, 0) for g in ids]
     del store.get_game
     assert collections.Counter(decoded) == {g: 1 for g in ids}, decoded
-    assert traced.statements <= 15 * 3 + 2, traced.by_text  # and BEGIN, COMMIT
+    assert traced.statements <= 14 * 3 + 2, traced.by_text  # and BEGIN, COMMIT
     reads = collections.Counter({re.sub(r"\bLIMIT \?", "LIMIT", text): n for text, n in traced.by_text.items()
                                  if text.startswith("SELECT")})
     assert reads["SELECT * FROM games WHERE id = ?"] == 3
@@ -114,4 +114,25 @@ def test_the_next_log_number_follows_an_entry_another_connection_appended(tmp_pa
         assert store.append_log(game_id, {"kind": "note", "n": 3}) == 3
     assert [e["n"] for e in store.read_log(game_id)] == [0, 1, 2, 3]
     other.close()
+    store.close()
+
+
+def test_a_final_mark_is_cleared_where_there_is_one(tmp_path):
+    """The tick reads the seats (their FINAL marks) and hands them on: a resolved day clears the marks of the
+    seats that owed orders and had one (one statement each), and no longer writes NULL over the others'."""
+    ids = due_games(tmp_path / "pbem.db", 2)
+    store = Store(tmp_path / "pbem.db")
+    service = Service(store)
+    marked = set(service.game(ids[0]).turn().seats)
+    for side in marked:
+        store.mark_final(ids[0], side, 0)
+    store.mark_final(ids[1], "austria", 7)  # a mark of another day on a seat of the other game, not cleared if it owes nothing
+    owing = set(service.game(ids[1]).turn().seats)
+    with Traced(store.db.conn) as traced:
+        assert sorted(service.tick(batch=10, seconds=60)) == [(g, 0) for g in ids]
+    clears = sum(n for text, n in traced.by_text.items() if text.startswith("UPDATE seats SET final_day = NULL"))
+    assert clears == len(marked) + len(owing & {"austria"})
+    assert all(s["final_day"] is None for s in store.seats(ids[0]))
+    assert {s["side"]: s["final_day"] for s in store.seats(ids[1])} == {
+        "austria": None if "austria" in owing else 7, "france": None}
     store.close()

@@ -95,13 +95,13 @@ class Turns(ServiceBase):
         if settings["early"] and final:
             owing = self.game(game_id).turn().seats  # only seats that owe orders can mark them FINAL
             if set(owing) <= final:
-                return self.resolve_next(game_id, seen=info)
+                return self.resolve_next(game_id, seen=info, final=final)
         if now >= deadlines.grace_end(settings, deadline):
             game = self.game(game_id)
             waiting = [seat for seat in game.turn().seats if not game.orders_text(game.day, seat)]
             if not game.over and waiting and self.vacation_hold(game_id, waiting, now, settings, seats):
                 return None
-            return self.resolve_next(game_id, seen=info)
+            return self.resolve_next(game_id, seen=info, final=final)
         # the reminders due since the clock last planned to look (set_deadline leaves out those of the
         # turn's first hour: a 24-hour reminder on a 24-hour turn would follow the report at once)
         planned = deadlines.parse_iso(info.get("next_check"))
@@ -115,7 +115,7 @@ class Turns(ServiceBase):
         owing = game.turn().seats
         waiting = [seat for seat in owing if not game.orders_text(game.day, seat)]
         if not waiting and now >= deadline:
-            return self.resolve_next(game_id, seen=info)
+            return self.resolve_next(game_id, seen=info, final=final)
         for seat in waiting:
             if self.seat(game_id, seat)["email"]:
                 for hours in reminders[-1:]:  # the latest one due: an earlier one missed is not news now
@@ -161,12 +161,15 @@ class Turns(ServiceBase):
                        kind="late", game_id=game_id,
                       dedupe_key=f"late:{game_id}:{game.day}:{other['side']}:{self.rewinds(game)}")
 
-    def resolve_next(self, game_id: int, ask: bool = True, seen: dict | None = None) -> int | None:
+    def resolve_next(self, game_id: int, ask: bool = True, seen: dict | None = None,
+                     final: set[str] | None = None) -> int | None:
         """Resolve the coming day. Returns the day, or None when it waits on a question.
 
         ``seen`` is the game's row as the caller saw it when it decided: if its
         deadline or pending question has changed since (another tick resolved
         the day meanwhile), nothing is done, so a day is never resolved twice.
+        ``final``: the seats whose orders are marked FINAL, when the caller read the seats under
+        this lock and transaction (the others' mark needs no clearing); None: every owing seat's is.
         """
         with self.lock:
             row = self.info(game_id)  # read once: the check below, the "ask me" setting and the missed days'
@@ -190,7 +193,8 @@ class Turns(ServiceBase):
                     self.store.append_log(game_id, entry)
                 self.record(game_id, result)
                 for seat in owing:
-                    self.store.mark_final(game_id, seat, None)
+                    if final is None or seat in final:  # (a statement a seat, where most have no mark)
+                        self.store.mark_final(game_id, seat, None)
                 for seat in missed:
                     self.missed(game_id, seat, day, row["settings"])
                 # the game passed on: self.game(game_id) after a write read the log's end again, one statement
