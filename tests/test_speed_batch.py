@@ -136,3 +136,30 @@ def test_a_final_mark_is_cleared_where_there_is_one(tmp_path):
     assert {s["side"]: s["final_day"] for s in store.seats(ids[1])} == {
         "austria": None if "austria" in owing else 7, "france": None}
     store.close()
+
+
+def test_the_kept_encoders_write_what_json_dumps_wrote():
+    """The store's JSON and the state digest use one encoder each, made once, where ``json.dumps`` made one
+    at each call with the same arguments: the same text (a guard; the digests of stored games depend on it)."""
+    import dataclasses
+    import hashlib
+    import json
+
+    from pbem.core import digest as digests
+    from pbem.server.store import _json
+
+    @dataclasses.dataclass
+    class Block:
+        name: str
+        strength: int
+        at: tuple = ()
+
+    values = [{"b": [1, 2.5, None, True], "a": {"é": "Маренго", "z": "拿破仑"}}, [], "x\u2028y", {"n": {"m": {}}},
+              {"seats": ["austria", "france"], "digest": "0" * 16, "events": [{"kind": "move", "to": 3}]}]
+    for value in values:
+        assert _json(value) == json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    state = {"blocks": [Block("Ott", 4, (1, 2)), Block("Лан", 3)], "day": 2, "notes": ["é"]}
+    for ascii in (True, False):
+        text = json.dumps(state, sort_keys=True, default=digests._written, ensure_ascii=ascii)
+        assert digests.digest(state, ensure_ascii=ascii) == hashlib.sha256(text.encode()).hexdigest()[:16]
+    assert digests.digest(state) != digests.digest(state, ensure_ascii=False)  # the two encoders are not one

@@ -82,8 +82,12 @@ def new_key() -> str:
     return secrets.token_urlsafe(18)
 
 
+_ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+"""What ``json.dumps`` with these arguments makes anew at each call (a resolved day writes five values)."""
+
+
 def _json(value) -> str:
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return _ENCODER.encode(value)
 
 
 class _Migrations(Migrations):
