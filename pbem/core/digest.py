@@ -50,7 +50,11 @@ def _fields(kind: type, obj) -> tuple[tuple[str, ...], frozenset[str], bool]:
     return names, frozenset(names), plain
 
 
+_ENCODERS = {ascii: json.JSONEncoder(sort_keys=True, default=_written, ensure_ascii=ascii) for ascii in (True, False)}
+"""The encoders ``json.dumps`` with these arguments made anew at each digest (the same arguments: the same text)."""
+
+
 def digest(data, ensure_ascii: bool = True) -> str:
     """The digest of ``data``: plain data, in which dataclasses stand for their fields."""
-    text = json.dumps(data, sort_keys=True, default=_written, ensure_ascii=ensure_ascii)
+    text = _ENCODERS[bool(ensure_ascii)].encode(data)
     return hashlib.sha256(text.encode()).hexdigest()[:16]

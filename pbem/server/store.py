@@ -82,8 +82,12 @@ def new_key() -> str:
     return secrets.token_urlsafe(18)
 
 
+_ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+"""What ``json.dumps`` with these arguments makes anew at each call (a resolved day writes five values)."""
+
+
 def _json(value) -> str:
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return _ENCODER.encode(value)
 
 
 class _Migrations(Migrations):
@@ -650,14 +654,20 @@ class Store:
         return row["version"] if row else 0
 
     def get_game(self, game_id: int) -> dict:
-        game = next(iter(self.kept_query("SELECT * FROM games WHERE id = ?", (game_id,))), None)
-        if game is None:
-            raise NoSuchGame(game_id)
+        game = self.game_row(game_id)
         game["settings"] = json.loads(game["settings"])
         game["options"] = json.loads(game["options"])
         game["pending"] = json.loads(game["pending"]) if game.get("pending") else None
         if game.get("seed_key"):  # a 256-bit seed (dice version 2)
             game["seed"] = seed_of(game["seed_key"], game["dice"])
+        return game
+
+    def game_row(self, game_id: int) -> dict:
+        """The game's row as stored, its JSON columns not decoded (a copy): for a caller that only needs the
+        game to exist, or its plain columns (``get_game`` decodes settings, options and pending)."""
+        game = next(iter(self.kept_query("SELECT * FROM games WHERE id = ?", (game_id,))), None)
+        if game is None:
+            raise NoSuchGame(game_id)
         return game
 
     def update_game(self, game_id: int, *, status=None, settings=None, title=None) -> None:
@@ -682,10 +692,15 @@ class Store:
         if pending is not ...:
             fields["pending"] = None if pending is None else _json(pending)
         with self.one_change():
-            self.get_game(game_id)
-            if fields:
-                self.db.execute(f"UPDATE games SET {', '.join(f'{name} = ?' for name in fields)} WHERE id = ?",
-                                (*fields.values(), game_id))
+            if not fields:
+                self.game_row(game_id)
+                return
+            # the game's existence told by the update itself (no row changed: none, and nothing to undo), where
+            # a read of its row before (decoded) was a statement more at every resolved day
+            changed = self.db.execute(f"UPDATE games SET {', '.join(f'{name} = ?' for name in fields)} WHERE id = ?",
+                                      (*fields.values(), game_id)).rowcount
+            if not changed:
+                raise NoSuchGame(game_id)
 
     def set_moderator(self, game_id: int, email) -> None:
         self.execute("UPDATE games SET moderator = ? WHERE id = ?", (email, game_id))
@@ -770,6 +785,16 @@ class Store:
                 (*fields.values(), game_id, side),
             )
 
+    def count_missed(self, game_id: int, side: str) -> int:
+        """One more day missed by seat ``side``; returns its count now. One statement (the seat's row read
+        and then written was two at every missed day)."""
+        with self.one_change():
+            row = self.db.conn.execute("UPDATE seats SET missed = missed + 1 WHERE game_id = ? AND side = ?"
+                                       " RETURNING missed", (game_id, side)).fetchone()
+        if row is None:
+            raise NoSuchSeat(f"game {game_id} has no seat for {side}")
+        return row[0]
+
     def set_seat_key(self, game_id: int, side: str, key: str) -> None:
         """Store a slow salted hash of ``key`` (the key itself is never stored)."""
         salt = secrets.token_bytes(16)
@@ -801,11 +826,12 @@ class Store:
     def append_log(self, game_id: int, entry: dict) -> int:
         """Append one engine log entry; returns its sequence number (0, 1, ...). The log is append-only and
         numbered from 0, so the next number is the last one's plus one: read from the primary key's end
-        (one step), where a count of the game's rows walked the whole log at every append."""
+        (one step), where a count of the game's rows walked the whole log at every append. That read is
+        ``log_end``'s, kept: the game's cache check has just made it when nothing was written since (a
+        resolved day's first entry), and it is not made again."""
         with self.one_change():
-            self.get_game(game_id)
-            last = self.db.execute("SELECT MAX(seq) FROM log WHERE game_id = ?", (game_id,)).fetchone()[0]
-            seq = 0 if last is None else last + 1
+            self.game_row(game_id)  # it exists (its JSON columns not decoded)
+            seq, _ = self.log_end(game_id)
             self.db.execute(
                 "INSERT INTO log (game_id, seq, at, entry) VALUES (?, ?, ?, ?)",
                 (game_id, seq, self.now(), _json(entry)),

@@ -18,9 +18,9 @@ from .base import ServiceBase, ServiceError
 
 class Bots(ServiceBase):
 
-    def bots_of(self, game_id: int) -> dict[str, str]:
-        """The game's computer seats: seat -> bot name."""
-        return dict((self.info(game_id)["settings"] or {}).get("bots") or {})
+    def bots_of(self, game_id: int, info: dict | None = None) -> dict[str, str]:
+        """The game's computer seats: seat -> bot name (``info``: the game's row, when the caller read it)."""
+        return dict(((info or self.info(game_id))["settings"] or {}).get("bots") or {})
 
     @staticmethod
     def check_bots(rules, seat_ids, bots: dict[str, str] | None) -> dict[str, str]:
@@ -70,10 +70,10 @@ class Bots(ServiceBase):
             sent.append(seat)
         return sent
 
-    def ask_function(self, game_id: int):
+    def ask_function(self, game_id: int, info: dict | None = None):
         """As for any game, but a computer seat is never asked: the defaults answer for it."""
-        ask = super().ask_function(game_id)
-        bots = self.bots_of(game_id)
+        ask = super().ask_function(game_id, info)
+        bots = self.bots_of(game_id, info)
         if not bots:
             return ask
         return lambda decision: getattr(decision, "side", None) not in bots and ask(decision)

@@ -134,14 +134,17 @@ class Vacations(ServiceBase):
         return self.store.query_one("SELECT * FROM vacations WHERE email = ? AND cancelled = 0 AND starts <= ?"
                                     " AND ends > ? ORDER BY ends DESC", (email.strip(), at, at))
 
-    def vacation_hold(self, game_id: int, waiting: list[str], now: datetime, settings: dict) -> datetime | None:
+    def vacation_hold(self, game_id: int, waiting: list[str], now: datetime, settings: dict,
+                      seats: dict[str, dict] | None = None) -> datetime | None:
         """At the deadline's end: if a seat without orders is on a vacation and the game allows
         vacations, the deadline moves to a day's time after the vacation's end (returned), and the
-        seats are told."""
+        seats are told. ``seats``: the game's seat rows by side, when the caller read them in this
+        transaction (not read again, one a seat)."""
         if not settings["vacation_days"]:
             return None
         away = [(side, v) for side in waiting
-                for v in [self.away(self.seat(game_id, side)["email"], now)] if v is not None]
+                for v in [self.away((seats[side] if seats and side in seats else self.seat(game_id, side))["email"],
+                                    now)] if v is not None]
         if not away:
             return None
         back = max(deadlines.parse_iso(v["ends"]) for _, v in away)

@@ -13,6 +13,7 @@ alike changes nothing.
 
 from __future__ import annotations
 
+from pbem.core.game import Game
 from pbem.core.ruleset import seat_moves
 from pbem.lang import Text, say
 from pbem.server import i18n
@@ -29,10 +30,11 @@ COMPUTER = "computer:"
 
 class Seats(ServiceBase):
 
-    def move_seats(self, game_id: int, result) -> dict[str, str]:
+    def move_seats(self, game_id: int, result, game: Game | None = None) -> dict[str, str]:
         """Move the players as the ruleset says one resolved turn does (inside the caller's
-        transaction); returns the moves, ``{seat: the seat whose player takes it}``."""
-        game = self.game(game_id)
+        transaction); returns the moves, ``{seat: the seat whose player takes it}`` (``game``: the game,
+        when the caller holds it)."""
+        game = game or self.game(game_id)
         moves = seat_moves(game.ruleset, game.scenario, result.before, result.after)
         if moves:
             self.exchange(game_id, result.day, moves)

@@ -16,6 +16,7 @@ from pbem.core.game import Game
 from pbem.core.ruleset import ask_kinds_in, decision_in
 from pbem.server.mail.outbox import queue
 from pbem.server.notify import chat, notice
+from pbem.server.store import NoSuchSeat
 
 from .base import ReplayDiffers, ServiceBase, ServiceError
 
@@ -28,8 +29,10 @@ TICK_SECONDS = 0.25  # at most this long a batch under the lock
 
 class Turns(ServiceBase):
 
-    def ask_function(self, game_id: int):
-        kinds = set(self.info(game_id)["settings"].get("ask", []))
+    def ask_function(self, game_id: int, info: dict | None = None):
+        """Whether the players of game ``game_id`` are asked a decision (its "ask me" setting); ``info``: the
+        game's row read by the caller in the same transaction (not read again)."""
+        kinds = set((info or self.info(game_id))["settings"].get("ask", []))
         if not kinds:
             return never
         game = self.game(game_id)
@@ -87,17 +90,18 @@ class Turns(ServiceBase):
         deadline = deadlines.parse_iso(info.get("deadline"))
         if deadline is None:  # the clock starts when the last day's reports are out
             return None
-        final = {seat["side"] for seat in self.store.seats(game_id) if seat["final_day"] is not None}
+        seats = {seat["side"]: seat for seat in self.store.seats(game_id)}
+        final = {side for side, seat in seats.items() if seat["final_day"] is not None}
         if settings["early"] and final:
             owing = self.game(game_id).turn().seats  # only seats that owe orders can mark them FINAL
             if set(owing) <= final:
-                return self.resolve_next(game_id, seen=info)
+                return self.resolve_next(game_id, seen=info, final=final)
         if now >= deadlines.grace_end(settings, deadline):
             game = self.game(game_id)
             waiting = [seat for seat in game.turn().seats if not game.orders_text(game.day, seat)]
-            if not game.over and waiting and self.vacation_hold(game_id, waiting, now, settings):
+            if not game.over and waiting and self.vacation_hold(game_id, waiting, now, settings, seats):
                 return None
-            return self.resolve_next(game_id, seen=info)
+            return self.resolve_next(game_id, seen=info, final=final)
         # the reminders due since the clock last planned to look (set_deadline leaves out those of the
         # turn's first hour: a 24-hour reminder on a 24-hour turn would follow the report at once)
         planned = deadlines.parse_iso(info.get("next_check"))
@@ -111,7 +115,7 @@ class Turns(ServiceBase):
         owing = game.turn().seats
         waiting = [seat for seat in owing if not game.orders_text(game.day, seat)]
         if not waiting and now >= deadline:
-            return self.resolve_next(game_id, seen=info)
+            return self.resolve_next(game_id, seen=info, final=final)
         for seat in waiting:
             if self.seat(game_id, seat)["email"]:
                 for hours in reminders[-1:]:  # the latest one due: an earlier one missed is not news now
@@ -157,17 +161,20 @@ class Turns(ServiceBase):
                        kind="late", game_id=game_id,
                       dedupe_key=f"late:{game_id}:{game.day}:{other['side']}:{self.rewinds(game)}")
 
-    def resolve_next(self, game_id: int, ask: bool = True, seen: dict | None = None) -> int | None:
+    def resolve_next(self, game_id: int, ask: bool = True, seen: dict | None = None,
+                     final: set[str] | None = None) -> int | None:
         """Resolve the coming day. Returns the day, or None when it waits on a question.
 
         ``seen`` is the game's row as the caller saw it when it decided: if its
         deadline or pending question has changed since (another tick resolved
         the day meanwhile), nothing is done, so a day is never resolved twice.
+        ``final``: the seats whose orders are marked FINAL, when the caller read the seats under
+        this lock and transaction (the others' mark needs no clearing); None: every owing seat's is.
         """
         with self.lock:
+            row = self.info(game_id)  # read once: the check below, the "ask me" setting and the missed days'
             if seen is not None:
-                now_row = self.info(game_id)
-                if (now_row.get("deadline"), now_row.get("pending")) != (seen.get("deadline"), seen.get("pending")):
+                if (row.get("deadline"), row.get("pending")) != (seen.get("deadline"), seen.get("pending")):
                     return None
             game = self.game(game_id)
             if game.over:
@@ -177,7 +184,7 @@ class Turns(ServiceBase):
             missed = [seat for seat in owing if not game.orders_text(day, seat)]
             before = len(game.log)
             try:
-                result = game.advance(ask=self.ask_function(game_id) if ask else never)
+                result = game.advance(ask=self.ask_function(game_id, row) if ask else never)
             except Pending as pending:
                 self.ask(game_id, day, pending.index, pending.decision)
                 return None
@@ -186,10 +193,12 @@ class Turns(ServiceBase):
                     self.store.append_log(game_id, entry)
                 self.record(game_id, result)
                 for seat in owing:
-                    self.store.mark_final(game_id, seat, None)
+                    if final is None or seat in final:  # (a statement a seat, where most have no mark)
+                        self.store.mark_final(game_id, seat, None)
                 for seat in missed:
-                    self.missed(game_id, seat, day)
-                self.move_seats(game_id, result)  # the rules may give players other seats (seats.py)
+                    self.missed(game_id, seat, day, row["settings"])
+                # the game passed on: self.game(game_id) after a write read the log's end again, one statement
+                self.move_seats(game_id, result, game)  # the rules may give players other seats (seats.py)
                 # the next day's clock starts when its reports are out (run_jobs): a player
                 # cannot be late for a day he has not yet been told about; no question waits
                 self.store.set_clock(game_id, deadline=None, pending=None)
@@ -342,15 +351,22 @@ class Turns(ServiceBase):
         return mails
 
     def record(self, game_id: int, result) -> None:
-        self.store.record_day(game_id, result.day, ",".join(result.seats), self.game(game_id).ruleset.digest(result.after),
+        """Record a resolved day, with the digest of its position. A game's ruleset never changes: the cached
+        game's is the game's whatever its log (``game`` checked the log's end, a statement after each write)."""
+        cached = self._games.get(game_id)
+        rules = cached.ruleset if cached is not None else self.game(game_id).ruleset
+        self.store.record_day(game_id, result.day, ",".join(result.seats), rules.digest(result.after),
                               [e.to_dict() for e in result.events],
                               [r.to_dict() for r in result.decisions])
 
-    def missed(self, game_id: int, side: str, day: int) -> None:
-        seat = self.seat(game_id, side)
-        count = seat["missed"] + 1
-        self.store.update_seat(game_id, side, missed=count)
-        settings = deadlines.settings_with_defaults(self.info(game_id)["settings"])
+    def missed(self, game_id: int, side: str, day: int, settings: dict | None = None) -> None:
+        """Seat ``side`` missed ``day``: counted, audited, and past the game's limit the miss policy applied
+        (``settings``: the game's settings as stored, when the caller read its row in this transaction)."""
+        try:
+            count = self.store.count_missed(game_id, side)
+        except NoSuchSeat:
+            raise ServiceError("game %(game)s has no side %(side)s", game=game_id, side=repr(side)) from None
+        settings = deadlines.settings_with_defaults(self.info(game_id)["settings"] if settings is None else settings)
         self.store.audit("scheduler", "missed", game_id, detail={"side": side, "day": day, "count": count})
         # the mails about it go with the day's reports (missed_mails), which tell the next deadline
         if count < settings["miss_limit"]:
