@@ -948,10 +948,7 @@ class Store:
             return cursor.lastrowid, False
 
     def get_inbound(self, inbound_id: int) -> dict | None:
-        row = self.query_one("SELECT * FROM inbound WHERE id = ?", (inbound_id,))
-        if row is not None and row["result"] is not None:
-            row["result"] = json.loads(row["result"])
-        return row
+        return self.inbound_rows([inbound_id]).get(inbound_id)
 
     def inbound_rows(self, inbound_ids: list[int]) -> dict[int, dict]:
         """``get_inbound`` of several stored messages, by id, in one read (a batch's: one statement, not one a
