@@ -86,8 +86,8 @@ class Front:
         negotiated = not saved
         language = saved or i18n.negotiated(cookies.get(i18n.COOKIE), environ.get("HTTP_ACCEPT_LANGUAGE"))
         game_id = int(found.group(1))
-        key = (game_id, service.store.game_version(game_id), (email, None), session["csrf"], language,
-               f"{environ.get('PATH_INFO')}?{query}")
+        key = pagecache.key_of(game_id, service.store.game_version(game_id), (email, None), session["csrf"], language,
+                               f"{environ.get('PATH_INFO')}?{query}")
         page = pagecache.peek("page", key, self.app)
         if page is None or page.clock != pagecache.clock_of(page.deadlines, service):
             return None

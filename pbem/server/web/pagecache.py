@@ -106,7 +106,13 @@ def page_key(game_id: int) -> tuple:
     token = csrf_token()
     user = (g.user.email, g.user.seat) if g.user is not None else None
     language = i18n.select()  # what decides the page's language (web_lang: the same, read by Babel)
-    return game_id, version(game_id), user, token, language, request.full_path
+    return key_of(game_id, version(game_id), user, token, language, request.full_path)
+
+
+def key_of(game_id: int, counter: int, user: tuple | None, token: str, language: str, full_path: str) -> tuple:
+    """A kept game page's key from its parts: ``page_key``'s, and pbem.server.web.front's, which reads them
+    from the request before Flask (the same key is the same decision of who may read the page)."""
+    return game_id, counter, user, token, language, full_path
 
 
 def minutes_left(deadline: datetime | None, now: datetime) -> int | None:
