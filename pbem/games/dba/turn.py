@@ -24,7 +24,6 @@ from pbem.core.events import Event
 from pbem.lang import Text, say_plural
 
 from . import disorder, effectiveness, flight, melee, officers, sight
-from .bases import share_at_most
 from .command import receive, take_initiative, why_no_initiative
 from .executor import BrigadeSight, Executor
 from .lang import joined, term, terms
@@ -403,20 +402,17 @@ def settle(table, say) -> None:
     on steps sideways (left, then right, up to 3") to the first place clear of every base and of closed ground; when
     it has none, the other of the two does."""
     on = table.on_table()  # in id order
-    shapes = {e.id: e.shape for e in on}
     closed = [f.shape for f in table.terrain.closed()]
-    ids = [e.id for e in on]
     for n, a in enumerate(on):
         for b in on[n + 1:]:
-            if a.side != b.side or Table.apart(a, b) or share_at_most(a, b, 0.5) \
-                    or shapes[a.id].intersection(shapes[b.id]).area <= 0.5:
+            if a.side != b.side or not Table.overlap(a, b):
                 continue
             for e, o in ((a, b), (b, a)):
-                if _step_aside(table, e, o, shapes, ids, closed, say):
+                if _step_aside(table, e, o, on, closed, say):
                     break
 
 
-def _step_aside(table, e, o, shapes, ids, closed, say) -> bool:
+def _step_aside(table, e, o, on, closed, say) -> bool:
     """Move ``o`` sideways off ``e`` (left, then right, up to 3") to the first clear place; False when none."""
     from shapely import affinity
     from shapely.geometry import Point
@@ -425,12 +421,9 @@ def _step_aside(table, e, o, shapes, ids, closed, say) -> bool:
         p = affinity.translate(affinity.rotate(Point(step, 0), -o.facing, origin=(0, 0)), o.x, o.y)
         m = o.moved_to(round(p.x), round(p.y))
         ms = m.shape
-        if table.area.contains(ms) and not any(ms.intersection(shapes[x]).area > 0.5 for x in ids
-                                               if x != o.id and not Table.apart(m, table.elements[x])
-                                               and not share_at_most(m, table.elements[x], 0.5)) \
+        if table.area.contains(ms) and not any(Table.overlap(m, x) for x in on if x.id != o.id) \
                 and not any(ms.intersection(c).area > 0.5 for c in closed):
             o.x, o.y = m.x, m.y
-            shapes[o.id] = ms
             say(T("%(element)s steps aside %(inches)s\" to make room for %(other)s", element=o.id,
                   inches=f"{abs(step) / 10:g}", other=e.id), o.side)
             return True
